@@ -1,0 +1,75 @@
+/* The whole boundary between C and CUDA: plain C functions, defined in the
+ * .cu files of kernels/, that return a status and fill a message, and never
+ * print or exit. Only built when Meson finds nvcc (HAVE_CUDA). */
+#ifndef SV_SCAN_CUDA_H
+#define SV_SCAN_CUDA_H
+
+#include "../src/core/trace.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- Device ------------------------------------------------------------ */
+
+typedef struct sv_cuda_device {
+    char name[256];            /* "NVIDIA H200" */
+    int max_threads_per_block;
+    int cc_major, cc_minor;
+    int sm_count;
+} sv_cuda_device;
+
+/* Whether a CUDA device is usable. On false, why gives the reason: "no CUDA
+ * driver (CUDA driver version is insufficient for CUDA runtime version)",
+ * "no CUDA device", or the CUDA error string. */
+bool sv_cuda_probe(sv_cuda_device *dev, char *why, size_t whylen);
+
+/* ---- The instrumented teaching kernel (hillis_steele.cu) --------------- */
+
+/* Runs the chapter's kernel on t->input (t created by sv_trace_create, n <=
+ * the device's block limit) and fills every round's buffers and written flags
+ * from what the kernel dumped; the caller then calls sv_trace_finish(). */
+bool sv_cuda_trace(sv_trace *t, char *err, size_t errlen);
+
+/* Cost of capturing, for the benchmark: medians over reps of the plain
+ * kernel, the instrumented kernel (CUDA events, µs) and a whole capture
+ * (upload, launch, copy back to host; host clock, µs), int32 sum on n. */
+bool sv_cuda_capture_cost(size_t n, int reps, double *plain_us,
+                          double *instrumented_us, double *capture_us,
+                          char *err, size_t errlen);
+
+/* ---- Device-wide scans for the benchmark (bench_*.cu) ----------------- */
+
+typedef enum sv_algo {
+    SV_ALGO_COPY,     /* device-to-device copy of the same bytes: the bound */
+    SV_ALGO_CUB,      /* cub::DeviceScan::InclusiveSum: the reference */
+    SV_ALGO_HS,       /* production Hillis-Steele: warp shuffles, decoupled look-back */
+    SV_ALGO_HS_NAIVE, /* the chapter's block kernel, scaled by scanning block totals */
+    SV_ALGO_BLELLOCH, /* work-efficient up-sweep/down-sweep */
+    SV_ALGO_GPU_COUNT
+} sv_algo;
+
+const char *sv_algo_name(sv_algo a);               /* "copy", "cub", ... */
+bool sv_algo_from_name(const char *name, sv_algo *out);
+
+/* Device buffers for inclusive sum scans of up to max_n elements of type
+ * (int32 or float32). Returns NULL with err filled on failure. */
+typedef struct sv_cuda_scanner sv_cuda_scanner;
+sv_cuda_scanner *sv_cuda_scanner_create(sv_type type, size_t max_n, char *err, size_t errlen);
+void sv_cuda_scanner_destroy(sv_cuda_scanner *s); /* accepts NULL */
+
+/* Copies n host values in; runs algo once; copies n results out. */
+bool sv_cuda_scanner_upload(sv_cuda_scanner *s, const void *in, size_t n, char *err, size_t errlen);
+bool sv_cuda_scanner_run(sv_cuda_scanner *s, sv_algo algo, size_t n, char *err, size_t errlen);
+bool sv_cuda_scanner_download(sv_cuda_scanner *s, void *out, size_t n, char *err, size_t errlen);
+
+/* warmup untimed runs, then reps runs each timed with CUDA events into
+ * times_us[0..reps). */
+bool sv_cuda_scanner_time(sv_cuda_scanner *s, sv_algo algo, size_t n, int warmup,
+                          int reps, double *times_us, char *err, size_t errlen);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,96 @@
+/* A small immediate-mode 2D renderer over OpenGL 3.3 core (through libepoxy):
+ * rounded cells with solid, dashed or dotted borders, lines and arrows, and
+ * text from SDL2_ttf through a glyph atlas. Everything the screen shows is
+ * drawn through this; the renderers above it (render_*.c) never call GL.
+ * Coordinates are framebuffer pixels, origin at the top left. */
+#ifndef SV_GFX_H
+#define SV_GFX_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct sv_rgba {
+    float r, g, b, a;
+} sv_rgba;
+
+/* 0xRRGGBB, opaque. */
+sv_rgba sv_rgb_hex(uint32_t rgb);
+sv_rgba sv_rgba_alpha(sv_rgba c, float a);
+sv_rgba sv_rgba_mix(sv_rgba a, sv_rgba b, float t); /* a*(1-t) + b*t */
+
+typedef enum sv_border {
+    SV_BORDER_NONE,
+    SV_BORDER_SOLID,
+    SV_BORDER_DASHED,
+    SV_BORDER_DOTTED
+} sv_border;
+
+typedef enum sv_font {
+    SV_FONT_SANS,      /* labels, captions */
+    SV_FONT_SANS_BOLD, /* titles */
+    SV_FONT_MONO,      /* numbers */
+    SV_FONT_COUNT
+} sv_font;
+
+typedef enum sv_align {
+    SV_ALIGN_LEFT,
+    SV_ALIGN_CENTER,
+    SV_ALIGN_RIGHT
+} sv_align;
+
+typedef struct sv_box {
+    float x, y, w, h;
+} sv_box;
+
+typedef struct sv_gfx sv_gfx;
+
+/* Needs a current OpenGL 3.3+ core context. Compiles the embedded shaders and
+ * opens the embedded fonts. Returns NULL with err filled on failure. */
+sv_gfx *sv_gfx_create(char *err, size_t errlen);
+void sv_gfx_destroy(sv_gfx *g); /* accepts NULL; the context must still be current */
+
+/* Starts a frame on the currently bound framebuffer of fb_w x fb_h pixels,
+ * cleared to clear. Draw calls are batched and issued in call order by
+ * sv_gfx_end() (or when a batch fills): later calls draw on top. */
+void sv_gfx_begin(sv_gfx *g, int fb_w, int fb_h, sv_rgba clear);
+void sv_gfx_end(sv_gfx *g);
+
+/* Clips later draws to box (NULL: no clip). */
+void sv_gfx_clip(sv_gfx *g, const sv_box *box);
+
+/* A rectangle with rounded corners (radius px), filled with fill, and its
+ * border of border_w px inside the edge, in border_color and style. Dashes
+ * and dots are spaced along the perimeter and scale with border_w. */
+void sv_gfx_rect(sv_gfx *g, sv_box box, float radius, sv_rgba fill,
+                 sv_rgba border_color, float border_w, sv_border style);
+
+/* An antialiased line, and one with an arrow head of head px at (x1, y1). */
+void sv_gfx_line(sv_gfx *g, float x0, float y0, float x1, float y1, float width, sv_rgba c);
+void sv_gfx_arrow(sv_gfx *g, float x0, float y0, float x1, float y1, float width,
+                  float head, sv_rgba c);
+/* A filled circle. */
+void sv_gfx_circle(sv_gfx *g, float cx, float cy, float r, sv_rgba fill,
+                   sv_rgba border_color, float border_w);
+
+/* UTF-8 text of size px (pixel height of the font's em), its baseline box
+ * placed so that the text's vertical centre is at y, aligned on x.
+ * Returns the advance width in px. */
+float sv_gfx_text(sv_gfx *g, sv_font font, float px, float x, float y,
+                  sv_align align, sv_rgba c, const char *utf8);
+float sv_gfx_text_width(sv_gfx *g, sv_font font, float px, const char *utf8);
+
+/* An offscreen RGBA8 render target (framebuffer object) of w x h. */
+typedef struct sv_gfx_target sv_gfx_target;
+sv_gfx_target *sv_gfx_target_create(sv_gfx *g, int w, int h, char *err, size_t errlen);
+void sv_gfx_target_destroy(sv_gfx_target *t); /* accepts NULL */
+void sv_gfx_target_bind(sv_gfx_target *t);   /* NULL binds the window */
+
+/* Reads the bound framebuffer into rgba (w*h*4 bytes, top row first). */
+void sv_gfx_read_pixels(sv_gfx *g, int w, int h, uint8_t *rgba);
+
+/* Writes an RGBA8 image, top row first, as PNG through libpng. */
+bool sv_png_write(const char *path, const uint8_t *rgba, int w, int h,
+                  char *err, size_t errlen);
+
+#endif

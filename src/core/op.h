@@ -1,0 +1,76 @@
+/* Operators and element types of a scan: names, identities and the one
+ * definition of "a op b" that the emulator, the reference and the checks share.
+ * The CUDA kernels mirror apply() bit for bit (kernels/ops.cuh). */
+#ifndef SV_OP_H
+#define SV_OP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum sv_op {
+    SV_OP_SUM,
+    SV_OP_MAX,
+    SV_OP_MIN,
+    SV_OP_PRODUCT,
+    SV_OP_XOR,
+    SV_OP_COUNT
+} sv_op;
+
+typedef enum sv_type {
+    SV_TYPE_INT32,
+    SV_TYPE_FLOAT32,
+    SV_TYPE_COUNT
+} sv_type;
+
+typedef enum sv_scan {
+    SV_SCAN_INCLUSIVE,
+    SV_SCAN_EXCLUSIVE
+} sv_scan;
+
+/* One cell: an int32 or a float32, as the trace's type says. Compare cells
+ * for bit-identity through .bits. */
+typedef union sv_value {
+    int32_t i;
+    float f;
+    uint32_t bits;
+} sv_value;
+
+/* Largest n a single-block trace takes (the CUDA block limit). */
+#define SV_MAX_N 1024
+
+/* "sum", "max", ...; NULL for an out-of-range value. */
+const char *sv_op_name(sv_op op);
+const char *sv_type_name(sv_type type);
+const char *sv_scan_name(sv_scan scan);
+/* The operator's symbol for formulas: "+", "max", "min", "×", "^". */
+const char *sv_op_symbol(sv_op op);
+
+/* Parse a name; false when it is not one of the names above. */
+bool sv_op_from_name(const char *name, sv_op *out);
+bool sv_type_from_name(const char *name, sv_type *out);
+
+/* Whether op is defined on type (xor is not on float32); fills err when not. */
+bool sv_op_valid(sv_op op, sv_type type, char *err, size_t errlen);
+
+/* The identity of op on type: 0, INT32_MIN / -inf, INT32_MAX / +inf, 1, 0. */
+sv_value sv_op_identity(sv_op op, sv_type type);
+
+/* a op b, exactly as the GPU computes it: int32 sum and product wrap modulo
+ * 2^32 (no undefined behaviour), float32 is IEEE single precision. When
+ * overflow is not NULL it is set to whether an int32 sum/product wrapped. */
+sv_value sv_op_apply(sv_op op, sv_type type, sv_value a, sv_value b, bool *overflow);
+
+/* Writes v as text ("-12", "0.5") into buf; returns buf. Floats print with
+ * the fewest digits that read back to the same bits. */
+char *sv_value_format(sv_type type, sv_value v, char *buf, size_t len);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

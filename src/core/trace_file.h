@@ -1,0 +1,29 @@
+/* Trace files: the JSON format of docs/trace-format.md, through jansson. */
+#ifndef SV_TRACE_FILE_H
+#define SV_TRACE_FILE_H
+
+#include <stdio.h>
+#include "trace.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Writes t as JSON to a stream / a path ("-" is stdout). Return false with
+ * err filled on failure. */
+bool sv_trace_write(const sv_trace *t, FILE *f, char *err, size_t errlen);
+bool sv_trace_save(const sv_trace *t, const char *path, char *err, size_t errlen);
+
+/* Reads and validates a trace (from a string / a path, "-" is stdin):
+ * every field's presence, type and range, buffer sizes, the round metadata,
+ * and sv_trace_check(). Returns NULL on failure with err naming the field
+ * (e.g. `rounds[2].buf[1][5]: expected an integer`) and the reason. The
+ * returned trace is finished; the caller destroys it. */
+sv_trace *sv_trace_parse(const char *json, char *err, size_t errlen);
+sv_trace *sv_trace_load(const char *path, char *err, size_t errlen);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
