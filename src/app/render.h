@@ -1,0 +1,41 @@
+/* The renderers: draw the state through sv_gfx, reading state and trace only.
+ * The same calls draw the window and the offscreen export. */
+#ifndef SV_RENDER_H
+#define SV_RENDER_H
+
+#include "gfx.h"
+#include "state.h"
+
+/* Where things are on screen for a state and a framebuffer size: the cell
+ * rows, the timeline and the input box, so that event handling can hit-test
+ * exactly what was drawn. All in framebuffer pixels. */
+typedef struct sv_layout {
+    float unit;              /* base size: text px at ui_scale 1 scales from this */
+    sv_box header, rows_area, caption, legend, counters, timeline, input_box;
+    float row_y[4];          /* vertical centre of rows input, buf[0], buf[1], output */
+    float cell_x0;           /* left edge of cell 0 (after zoom and pan) */
+    float cell_pitch;        /* distance between cell origins */
+    float cell_w, cell_h;
+    float timeline_x[64];    /* centre of each step's dot */
+    int steps;
+} sv_layout;
+
+void sv_layout_compute(const sv_app_state *s, int fb_w, int fb_h, sv_layout *out);
+
+/* The cell under (x, y): true with *row (0..3) and *cell set. */
+bool sv_layout_hit_cell(const sv_layout *l, const sv_app_state *s, float x, float y,
+                        int *row, int *cell);
+/* The timeline step under (x, y), or -1. */
+int sv_layout_hit_step(const sv_layout *l, float x, float y);
+
+/* Draws one whole frame of the scan view (or the Measure view when
+ * s->view says so) into the bound framebuffer of fb_w x fb_h. */
+void sv_render_frame(sv_gfx *g, const sv_app_state *s, int fb_w, int fb_h);
+
+/* The Measure view alone, in box: throughput against n (log scale, one line
+ * per algorithm, the copy bound as the ceiling) and operations against n.
+ * Shows a placeholder message when table is NULL. (render_plot.c) */
+void sv_render_plot(sv_gfx *g, const sv_bench_table *table, const char *source,
+                    sv_box box, const sv_theme *theme, float unit);
+
+#endif

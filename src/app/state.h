@@ -1,0 +1,84 @@
+/* The visualizer's one state struct. Only event handling (app.c) changes it;
+ * the renderers (render_*.c) read it and the trace and never change either.
+ * Fields grouped by who sets them from what. */
+#ifndef SV_STATE_H
+#define SV_STATE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "../core/trace.h"
+#include "../core/bench_csv.h"
+#include "../capture/capture.h"
+#include "theme.h"
+
+#define SV_EDIT_MAX 8192
+
+typedef enum sv_view {
+    SV_VIEW_SCAN,    /* the rounds */
+    SV_VIEW_MEASURE  /* throughput and work against n (key M) */
+} sv_view;
+
+typedef struct sv_app_state {
+    /* What is shown. trace is owned; steps = trace->nrounds, plus one for the
+     * exclusive shift when trace->scan is exclusive. */
+    sv_trace *trace;
+    char source[256];       /* "CUDA · NVIDIA H200" or "CPU emulator: no CUDA device (reason)" */
+    sv_op op;
+    sv_type type;
+    sv_scan scan;
+    sv_backend_choice backend;
+
+    /* Where we are. step is 0 .. steps-1; anim runs 0 -> 1 as values move
+     * along their arrows into step's pout (1 = settled, also with
+     * animations off). from_step is the step the animation started from. */
+    int step;
+    int from_step;
+    float anim;
+    bool playing;           /* Space: autoplay */
+    bool loop;              /* --autoplay: loop back to round 0 */
+    float speed;            /* 0.25 .. 4, 1 = 350 ms per move */
+    bool animations;        /* false with --no-animation */
+    float hold;             /* seconds left to hold a settled round while playing */
+
+    /* View. Layout scales with the framebuffer and ui_scale, never fixed px. */
+    sv_view view;
+    sv_theme_id theme;
+    float ui_scale;         /* Ctrl +/-, Ctrl 0 */
+    float zoom;             /* 1 = all cells fit; wheel / keys zoom in */
+    float pan;              /* horizontal pan, in cells from the left */
+    bool fullscreen;
+    int win_w, win_h;       /* window size (points) */
+    int fb_w, fb_h;         /* drawable size (pixels); pixel_ratio = fb_w / win_w */
+    float pixel_ratio;
+
+    /* Pointer, in framebuffer pixels. hover_* and pinned_* name a cell as
+     * (row, index): row 0 input, 1 buf[0], 2 buf[1], 3 output; -1 = none. */
+    float mouse_x, mouse_y;
+    int hover_row, hover_cell;
+    int pinned_row, pinned_cell; /* click pins the tooltip */
+    bool dragging;
+
+    /* Overlays */
+    bool help;              /* H or ? */
+
+    /* The input box (E). edit_error is shown inline and names the bad token;
+     * the trace on screen stays until a valid array is applied. */
+    bool editing;
+    char edit_text[SV_EDIT_MAX];
+    size_t edit_cursor;     /* byte offset into edit_text */
+    char edit_error[256];
+    char status[256];       /* a transient message line (e.g. "GPU trace ready") */
+    float status_time;
+
+    /* The Measure view's data (M). */
+    sv_bench_table *bench;  /* owned; NULL until loaded */
+    char bench_source[256]; /* "NVIDIA H200 · 2026-11-29 (shipped)" */
+    bool bench_running;
+    float bench_progress;   /* 0 .. 1 while a live run is going */
+} sv_app_state;
+
+/* Number of steps the timeline shows for the current trace. */
+int sv_state_steps(const sv_app_state *s);
+
+#endif

@@ -1,0 +1,28 @@
+/* Colour themes. The case colours are Okabe-Ito (colour-blind safe) in every
+ * theme; borders (solid, dashed, dotted) carry the case without colour. */
+#ifndef SV_THEME_H
+#define SV_THEME_H
+
+#include "gfx.h"
+
+typedef enum sv_theme_id {
+    SV_THEME_DARK,     /* projectors in dim rooms (default) */
+    SV_THEME_LIGHT,    /* handouts, bright rooms */
+    SV_THEME_CONTRAST, /* high contrast */
+    SV_THEME_COUNT
+} sv_theme_id;
+
+typedef struct sv_theme {
+    const char *name;   /* "dark", "light", "contrast" */
+    sv_rgba bg, panel, text, text_dim, grid;
+    sv_rgba cell_fill, cell_border, cell_text, uninit; /* cells with no case */
+    sv_rgba full, partial, copy;  /* #0072B2, #E69F00, #999999 */
+    sv_rgba window;               /* #CC79A7: a cell's window on the input row */
+    sv_rgba error;                /* #D55E00 */
+    sv_rgba pin_tag, pout_tag, arrow;
+} sv_theme;
+
+const sv_theme *sv_theme_get(sv_theme_id id);
+bool sv_theme_from_name(const char *name, sv_theme_id *out);
+
+#endif
