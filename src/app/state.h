@@ -78,7 +78,7 @@ typedef struct sv_app_state {
     float bench_progress;   /* 0 .. 1 while a live run is going */
 } sv_app_state;
 
-/* Number of steps the timeline shows for the current trace. */
+/* Number of steps the timeline shows for the current trace (layout.c). */
 int sv_state_steps(const sv_app_state *s);
 
 #endif
