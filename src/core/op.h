@@ -40,6 +40,9 @@ typedef union sv_value {
     uint32_t bits;
 } sv_value;
 
+/* CUDA's canonical quiet NaN: the bits of every NaN sv_op_apply() returns. */
+#define SV_CANONICAL_NAN_BITS 0x7fffffffu
+
 /* Largest n a single-block trace takes (the CUDA block limit). */
 #define SV_MAX_N 1024
 
@@ -61,8 +64,15 @@ bool sv_op_valid(sv_op op, sv_type type, char *err, size_t errlen);
 sv_value sv_op_identity(sv_op op, sv_type type);
 
 /* a op b, exactly as the GPU computes it: int32 sum and product wrap modulo
- * 2^32 (no undefined behaviour), float32 is IEEE single precision. When
- * overflow is not NULL it is set to whether an int32 sum/product wrapped. */
+ * 2^32 (no undefined behaviour), float32 is IEEE single precision (round to
+ * nearest, no fused operations, subnormals kept). When overflow is not NULL
+ * it is set to whether an int32 sum/product wrapped (always false for float32).
+ * Float details the GPU side must mirror for bit-identical traces:
+ *  - max/min are fmaxf/fminf: a NaN operand is treated as missing (the other
+ *    operand is returned); zeros of opposite sign are ordered, in either
+ *    order: max(-0, +0) = +0, min(-0, +0) = -0 (C leaves this open).
+ *  - every NaN result is CUDA's canonical NaN, bits 0x7fffffff (x86 would
+ *    give 0xffc00000 for inf - inf). */
 sv_value sv_op_apply(sv_op op, sv_type type, sv_value a, sv_value b, bool *overflow);
 
 /* Writes v as text ("-12", "0.5") into buf; returns buf. Floats print with

@@ -1,1 +1,544 @@
-/* placeholder: being written */
+/* The trace model: allocation, the annotations every backend shares
+ * (sv_trace_finish), the chapter's invariant check (sv_trace_check) and
+ * bit-identity of two traces (sv_trace_equal). */
+#include "trace.h"
+
+#include <float.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "emulate.h"
+
+size_t sv_round_count(size_t n)
+{
+    size_t rounds = 1;
+    for (size_t s = 1; s < n; s *= 2)
+        rounds++;
+    return rounds;
+}
+
+static size_t pow2(int k)
+{
+    return k >= 0 && k < 63 ? (size_t)1 << k : SIZE_MAX;
+}
+
+sv_case sv_case_of(int round, size_t i)
+{
+    if (i < pow2(round - 1))
+        return SV_CASE_COPY;
+    if (i < pow2(round) - 1)
+        return SV_CASE_PARTIAL;
+    return SV_CASE_FULL;
+}
+
+static const char *const case_names[] = {"copy", "partial", "full"};
+
+const char *sv_case_name(sv_case c)
+{
+    return (unsigned)c <= SV_CASE_FULL ? case_names[c] : NULL;
+}
+
+bool sv_case_from_name(const char *name, sv_case *out)
+{
+    for (int i = 0; name && i <= SV_CASE_FULL; i++) {
+        if (strcmp(name, case_names[i]) == 0) {
+            *out = (sv_case)i;
+            return true;
+        }
+    }
+    return false;
+}
+
+const char *sv_backend_name(sv_backend b)
+{
+    switch (b) {
+    case SV_BACKEND_CPU: return "cpu";
+    case SV_BACKEND_CUDA: return "cuda";
+    }
+    return NULL;
+}
+
+/* ---- Allocation --------------------------------------------------------- */
+
+sv_trace *sv_trace_create(sv_op op, sv_type type, sv_scan scan,
+                          const sv_value *input, size_t n,
+                          sv_backend backend, const char *device,
+                          char *err, size_t errlen)
+{
+    if (!sv_op_valid(op, type, err, errlen))
+        return NULL;
+    if (scan != SV_SCAN_INCLUSIVE && scan != SV_SCAN_EXCLUSIVE) {
+        snprintf(err, errlen, "unknown scan kind %d", (int)scan);
+        return NULL;
+    }
+    if (n == 0) {
+        snprintf(err, errlen, "no values");
+        return NULL;
+    }
+    if (n > SV_MAX_N) {
+        snprintf(err, errlen, "%zu values: more than the block limit of %d", n, SV_MAX_N);
+        return NULL;
+    }
+    sv_trace *t = calloc(1, sizeof *t);
+    if (!t)
+        goto fail_oom;
+    t->op = op;
+    t->type = type;
+    t->scan = scan;
+    t->n = n;
+    t->backend = backend;
+    if (device && !(t->device = strdup(device)))
+        goto fail_oom;
+    if (!(t->input = malloc(n * sizeof *t->input)))
+        goto fail_oom;
+    memcpy(t->input, input, n * sizeof *t->input);
+    t->nrounds = sv_round_count(n);
+    if (!(t->rounds = calloc(t->nrounds, sizeof *t->rounds)))
+        goto fail_oom;
+    for (size_t r = 0; r < t->nrounds; r++) {
+        sv_round *rd = &t->rounds[r];
+        rd->round = (int)r;
+        rd->stride = r == 0 ? 0 : (uint32_t)pow2((int)r - 1);
+        rd->pin = r == 0 ? -1 : (int)((r - 1) % 2);
+        rd->pout = r == 0 ? -1 : (int)(r % 2);
+        for (int b = 0; b < 2; b++) {
+            rd->buf[b] = calloc(n, sizeof *rd->buf[b]);
+            rd->written[b] = calloc(n, sizeof *rd->written[b]);
+            if (!rd->buf[b] || !rd->written[b])
+                goto fail_oom;
+        }
+    }
+    return t;
+fail_oom:
+    snprintf(err, errlen, "out of memory allocating a trace of %zu values", n);
+    sv_trace_destroy(t);
+    return NULL;
+}
+
+void sv_trace_destroy(sv_trace *t)
+{
+    if (!t)
+        return;
+    for (size_t r = 0; t->rounds && r < t->nrounds; r++) {
+        sv_round *rd = &t->rounds[r];
+        for (int b = 0; b < 2; b++) {
+            free(rd->buf[b]);
+            free(rd->written[b]);
+        }
+        free(rd->cases);
+        free(rd->window_lo);
+        free(rd->overflow);
+    }
+    free(t->rounds);
+    free(t->input);
+    free(t->device);
+    free(t->inclusive);
+    free(t->output);
+    free(t);
+}
+
+/* ---- Annotations ---------------------------------------------------------- */
+
+bool sv_trace_finish(sv_trace *t, char *err, size_t errlen)
+{
+    size_t n = t->n;
+    sv_value *ref = NULL;
+    t->total_ops = 0;
+    t->overflow_count = 0;
+    for (size_t r = 1; r < t->nrounds; r++) {
+        sv_round *rd = &t->rounds[r];
+        if (!rd->cases && !(rd->cases = malloc(n * sizeof *rd->cases)))
+            goto fail_oom;
+        if (!rd->window_lo && !(rd->window_lo = malloc(n * sizeof *rd->window_lo)))
+            goto fail_oom;
+        if (!rd->overflow && !(rd->overflow = malloc(n * sizeof *rd->overflow)))
+            goto fail_oom;
+        size_t s = rd->stride, span = pow2((int)r);
+        const sv_value *pin = rd->buf[rd->pin];
+        rd->overflow_count = 0;
+        for (size_t i = 0; i < n; i++) {
+            rd->cases[i] = sv_case_of((int)r, i);
+            rd->window_lo[i] = (uint32_t)(i + 1 >= span ? i + 1 - span : 0);
+            rd->overflow[i] = false;
+            /* Recompute what the kernel computed from pin, to learn whether
+             * that operation wrapped (int32 sum and product only). */
+            if (i >= s)
+                sv_op_apply(t->op, t->type, pin[i - s], pin[i], &rd->overflow[i]);
+            rd->overflow_count += rd->overflow[i];
+        }
+        rd->ops = n > s ? n - s : 0;
+        t->total_ops += rd->ops;
+        t->overflow_count += rd->overflow_count;
+    }
+
+    if (!t->inclusive && !(t->inclusive = malloc(n * sizeof *t->inclusive)))
+        goto fail_oom;
+    if (!t->output && !(t->output = malloc(n * sizeof *t->output)))
+        goto fail_oom;
+    const sv_round *last = &t->rounds[t->nrounds - 1];
+    memcpy(t->inclusive, last->buf[t->nrounds == 1 ? 0 : last->pout], n * sizeof *t->inclusive);
+    if (t->scan == SV_SCAN_EXCLUSIVE) {
+        t->output[0] = sv_op_identity(t->op, t->type);
+        memcpy(t->output + 1, t->inclusive, (n - 1) * sizeof *t->output);
+    } else {
+        memcpy(t->output, t->inclusive, n * sizeof *t->output);
+    }
+
+    t->max_abs_diff = 0.0;
+    t->max_diff_index = 0;
+    if (t->type == SV_TYPE_FLOAT32) {
+        if (!(ref = malloc(n * sizeof *ref)))
+            goto fail_oom;
+        sv_reference_scan(t->op, t->type, t->scan, t->input, ref, n);
+        for (size_t i = 0; i < n; i++) {
+            double d;
+            if (ref[i].bits == t->output[i].bits)
+                d = 0.0;
+            else if (!isfinite(ref[i].f) || !isfinite(t->output[i].f))
+                d = INFINITY;
+            else
+                d = fabs((double)t->output[i].f - (double)ref[i].f);
+            if (d > t->max_abs_diff) {
+                t->max_abs_diff = d;
+                t->max_diff_index = i;
+            }
+        }
+        free(ref);
+    }
+    return true;
+fail_oom:
+    snprintf(err, errlen, "out of memory finishing a trace of %zu values", n);
+    return false;
+}
+
+/* ---- The invariant -------------------------------------------------------- */
+
+/* What every window of the input must hold, computed from the input alone.
+ * Every window the kernel produces is either a prefix input[0..i] (copy and
+ * partial cells) or an aligned run of 2^k elements (full cells), so prefix
+ * values plus one table per run length cover them all in O(n log n):
+ *  - exact ops (all int32, float32 max/min): values through sv_op_apply();
+ *    the grouping does not matter since these ops are associative.
+ *  - float32 sum: the sum in double and the sum of magnitudes |x|.
+ *  - float32 product: the product in double, and the min/max of the running
+ *    sum of log2|x| inside the window: their spread bounds |log2| of every
+ *    partial product, i.e. whether one could leave float32's normal range. */
+#define MAX_LEVELS 11 /* runs of 2^0 .. 2^10 = SV_MAX_N */
+
+typedef struct agg {
+    sv_value v;      /* exact ops */
+    double d;        /* float sum / product, in double */
+    double mag;      /* sum: sum of |x|; product: sum of log2|x| */
+    double lo, hi;   /* product: min/max running log2 sum, 0 included */
+    size_t nonfinite; /* non-finite inputs in the window */
+    size_t len;
+} agg;
+
+typedef struct windows {
+    const sv_trace *t;
+    int levels;
+    agg *pre;                 /* pre[i]: input[0..i] */
+    agg *lev[MAX_LEVELS];     /* lev[k][j]: input[j .. j+2^k) */
+} windows;
+
+static agg agg_leaf(const sv_trace *t, sv_value x)
+{
+    agg a;
+    memset(&a, 0, sizeof a);
+    a.v = x;
+    a.len = 1;
+    if (t->type == SV_TYPE_FLOAT32) {
+        bool finite = isfinite(x.f);
+        a.nonfinite = !finite;
+        a.d = x.f;
+        if (t->op == SV_OP_PRODUCT)
+            a.mag = (finite && x.f != 0.0f) ? log2(fabs((double)x.f)) : 0.0;
+        else
+            a.mag = fabs((double)x.f);
+        a.lo = a.mag < 0 ? a.mag : 0.0;
+        a.hi = a.mag > 0 ? a.mag : 0.0;
+    }
+    return a;
+}
+
+/* The window l followed by the window r. */
+static agg agg_join(const sv_trace *t, agg l, agg r)
+{
+    agg a;
+    a.v = sv_op_apply(t->op, t->type, l.v, r.v, NULL);
+    a.len = l.len + r.len;
+    a.nonfinite = l.nonfinite + r.nonfinite;
+    a.d = t->op == SV_OP_PRODUCT ? l.d * r.d : l.d + r.d;
+    a.mag = l.mag + r.mag;
+    a.lo = l.lo < l.mag + r.lo ? l.lo : l.mag + r.lo;
+    a.hi = l.hi > l.mag + r.hi ? l.hi : l.mag + r.hi;
+    return a;
+}
+
+static bool exact_op(const sv_trace *t)
+{
+    return t->type == SV_TYPE_INT32 || t->op == SV_OP_MAX || t->op == SV_OP_MIN;
+}
+
+static void windows_free(windows *w)
+{
+    free(w->pre);
+    for (int k = 0; k < MAX_LEVELS; k++)
+        free(w->lev[k]);
+}
+
+static bool windows_init(windows *w, const sv_trace *t)
+{
+    size_t n = t->n;
+    memset(w, 0, sizeof *w);
+    w->t = t;
+    while (w->levels < MAX_LEVELS && pow2(w->levels) <= n)
+        w->levels++;
+    if (!(w->pre = malloc(n * sizeof *w->pre)))
+        return false;
+    for (size_t i = 0; i < n; i++) {
+        agg x = agg_leaf(t, t->input[i]);
+        w->pre[i] = i ? agg_join(t, w->pre[i - 1], x) : x;
+    }
+    for (int k = 0; k < w->levels; k++) {
+        size_t len = n - pow2(k) + 1, h = k ? pow2(k - 1) : 0;
+        if (!(w->lev[k] = malloc(len * sizeof *w->lev[k])))
+            return false;
+        for (size_t j = 0; j < len; j++)
+            w->lev[k][j] = k == 0 ? agg_leaf(t, t->input[j])
+                                  : agg_join(t, w->lev[k - 1][j], w->lev[k - 1][j + h]);
+    }
+    return true;
+}
+
+/* The window that cell i holds after round r: input[max(0, i-2^r+1) .. i]. */
+static const agg *window_of(const windows *w, int r, size_t i)
+{
+    size_t span = pow2(r);
+    if (i + 1 <= span || r >= w->levels)
+        return &w->pre[i];
+    return &w->lev[r][i + 1 - span];
+}
+
+/* Whether `got` is an acceptable value for window a, computed in a tree of
+ * the given depth (rounds). Fills want/tol for the message. */
+static bool window_matches(const sv_trace *t, const agg *a, int depth, sv_value got,
+                           double *tol, bool *exact)
+{
+    *tol = 0.0;
+    *exact = exact_op(t);
+    if (*exact)
+        return got.bits == a->v.bits;
+    /* float32 sum / product: windows whose partial results may leave the
+     * finite (sum) or normal (product) float32 range, or that contain a
+     * non-finite input, depend on the order of operations: not checked. */
+    if (a->nonfinite)
+        return true;
+    if (t->op == SV_OP_SUM) {
+        if (a->mag > FLT_MAX / 2)
+            return true;
+        /* A tree of depth d rounds each input at most d times: |error| <=
+         * d * 2^-24 * sum|x|. FLT_EPSILON = 2^-23 leaves a factor 2 spare. */
+        *tol = (double)(depth + 1) * FLT_EPSILON * a->mag;
+    } else {
+        if (a->hi - a->lo > 125.0)
+            return true;
+        /* len-1 multiplications, each off by at most 2^-24 relatively. */
+        *tol = (double)(a->len + 1) * FLT_EPSILON * fabs(a->d);
+        if (a->d == 0.0 && got.f == 0.0f && signbit(got.f) != signbit(a->d))
+            return false;
+    }
+    if (!isfinite(got.f))
+        return false;
+    return fabs((double)got.f - a->d) <= *tol;
+}
+
+static void describe_window(const sv_trace *t, const agg *a, size_t i, double tol, bool exact,
+                            char *buf, size_t len)
+{
+    char v[48];
+    size_t lo = i + 1 - a->len;
+    if (exact || t->type == SV_TYPE_INT32)
+        snprintf(buf, len, "%s (%s over input[%zu..%zu])",
+                 sv_value_format(t->type, a->v, v, sizeof v), sv_op_name(t->op), lo, i);
+    else
+        snprintf(buf, len, "%.9g within %.3g (%s over input[%zu..%zu])",
+                 a->d, tol, sv_op_name(t->op), lo, i);
+}
+
+bool sv_trace_check(const sv_trace *t, char *err, size_t errlen)
+{
+    windows w;
+    char a[48], b[48], want[160];
+    bool ok = false;
+    size_t n = t->n;
+
+    if (!t->rounds || t->nrounds != sv_round_count(n) || !t->input) {
+        snprintf(err, errlen, "trace has %zu rounds, expected %zu for n = %zu",
+                 t->nrounds, sv_round_count(n), n);
+        return false;
+    }
+    if (!windows_init(&w, t)) {
+        snprintf(err, errlen, "out of memory checking a trace of %zu values", n);
+        goto done;
+    }
+    for (size_t r = 0; r < t->nrounds; r++) {
+        const sv_round *rd = &t->rounds[r];
+        uint32_t stride = r ? (uint32_t)pow2((int)r - 1) : 0;
+        int pin = r ? (int)((r - 1) % 2) : -1, pout = r ? (int)(r % 2) : -1;
+        if (rd->round != (int)r || rd->stride != stride || rd->pin != pin || rd->pout != pout) {
+            snprintf(err, errlen, "round %zu: metadata round %d, stride %u, pin %d, pout %d; "
+                     "expected round %zu, stride %u, pin %d, pout %d",
+                     r, rd->round, (unsigned)rd->stride, rd->pin, rd->pout, r,
+                     (unsigned)stride, pin, pout);
+            goto done;
+        }
+        if (r == 0) {
+            /* Staging: buf[0] = input, buf[1] untouched. */
+            for (size_t i = 0; i < n; i++) {
+                if (!rd->written[0][i] || rd->buf[0][i].bits != t->input[i].bits) {
+                    snprintf(err, errlen, "round 0, buf[0] (staging), cell %zu: expected the input "
+                             "value %s, got %s", i, sv_value_format(t->type, t->input[i], a, sizeof a),
+                             rd->written[0][i] ? sv_value_format(t->type, rd->buf[0][i], b, sizeof b)
+                                               : "? (never written)");
+                    goto done;
+                }
+                if (rd->written[1][i]) {
+                    snprintf(err, errlen, "round 0, buf[1] (uninitialized), cell %zu: written "
+                             "(%s) before any round ran", i,
+                             sv_value_format(t->type, rd->buf[1][i], b, sizeof b));
+                    goto done;
+                }
+            }
+            continue;
+        }
+        const sv_round *prev = &t->rounds[r - 1];
+        /* pin is only read during the round: identical to the previous round's. */
+        for (size_t i = 0; i < n; i++) {
+            bool was = prev->written[pin][i], now = rd->written[pin][i];
+            if (was != now || (now && prev->buf[pin][i].bits != rd->buf[pin][i].bits)) {
+                snprintf(err, errlen, "round %zu, buf[%d] (pin), cell %zu: changed during the round: "
+                         "was %s, now %s", r, pin, i,
+                         was ? sv_value_format(t->type, prev->buf[pin][i], a, sizeof a) : "?",
+                         now ? sv_value_format(t->type, rd->buf[pin][i], b, sizeof b) : "?");
+                goto done;
+            }
+        }
+        for (size_t i = 0; i < n; i++) {
+            sv_value got = rd->buf[pout][i];
+            if (!rd->written[pout][i]) {
+                snprintf(err, errlen, "round %zu, buf[%d] (pout), cell %zu: never written "
+                         "(every pout cell is written each round)", r, pout, i);
+                goto done;
+            }
+            if (i < stride) {
+                if (!rd->written[pin][i] || got.bits != rd->buf[pin][i].bits) {
+                    snprintf(err, errlen, "round %zu, buf[%d] (pout), cell %zu: copy cell: expected "
+                             "pin buf[%d][%zu] = %s, got %s", r, pout, i, pin, i,
+                             rd->written[pin][i] ? sv_value_format(t->type, rd->buf[pin][i], a, sizeof a) : "?",
+                             sv_value_format(t->type, got, b, sizeof b));
+                    goto done;
+                }
+            }
+            const agg *win = window_of(&w, (int)r, i);
+            double tol;
+            bool exact;
+            if (!window_matches(t, win, (int)r, got, &tol, &exact)) {
+                describe_window(t, win, i, tol, exact, want, sizeof want);
+                snprintf(err, errlen, "round %zu, buf[%d] (pout), cell %zu (%s): expected %s, got %s",
+                         r, pout, i, sv_case_name(sv_case_of((int)r, i)), want,
+                         sv_value_format(t->type, got, b, sizeof b));
+                goto done;
+            }
+        }
+    }
+
+    /* The output: the last round's pout (buf[0] when n == 1), shifted for an
+     * exclusive scan, is the scan of the input. */
+    if (t->inclusive && t->output) {
+        const sv_round *last = &t->rounds[t->nrounds - 1];
+        const sv_value *fin = last->buf[t->nrounds == 1 ? 0 : last->pout];
+        int depth = (int)t->nrounds - 1;
+        for (size_t i = 0; i < n; i++) {
+            if (t->inclusive[i].bits != fin[i].bits) {
+                snprintf(err, errlen, "inclusive[%zu]: %s differs from the last round's buffer (%s)",
+                         i, sv_value_format(t->type, t->inclusive[i], a, sizeof a),
+                         sv_value_format(t->type, fin[i], b, sizeof b));
+                goto done;
+            }
+            double tol;
+            bool exact;
+            if (!window_matches(t, &w.pre[i], depth, t->inclusive[i], &tol, &exact)) {
+                describe_window(t, &w.pre[i], i, tol, exact, want, sizeof want);
+                snprintf(err, errlen, "output: inclusive[%zu]: expected %s, got %s", i, want,
+                         sv_value_format(t->type, t->inclusive[i], b, sizeof b));
+                goto done;
+            }
+        }
+        for (size_t i = 0; i < n; i++) {
+            sv_value want_v = t->scan == SV_SCAN_EXCLUSIVE
+                ? (i == 0 ? sv_op_identity(t->op, t->type) : t->inclusive[i - 1])
+                : t->inclusive[i];
+            if (t->output[i].bits != want_v.bits) {
+                snprintf(err, errlen, "output[%zu]: expected %s (%s), got %s", i,
+                         sv_value_format(t->type, want_v, a, sizeof a),
+                         t->scan == SV_SCAN_EXCLUSIVE
+                             ? (i == 0 ? "the identity" : "the inclusive result one to the left")
+                             : "the inclusive result",
+                         sv_value_format(t->type, t->output[i], b, sizeof b));
+                goto done;
+            }
+        }
+    }
+    ok = true;
+done:
+    windows_free(&w);
+    return ok;
+}
+
+/* ---- Bit-identity --------------------------------------------------------- */
+
+bool sv_trace_equal(const sv_trace *x, const sv_trace *y, char *diff, size_t difflen)
+{
+    char a[48], b[48];
+    if (x->op != y->op || x->type != y->type || x->scan != y->scan) {
+        snprintf(diff, difflen, "different scans: %s %s %s vs %s %s %s",
+                 sv_op_name(x->op), sv_type_name(x->type), sv_scan_name(x->scan),
+                 sv_op_name(y->op), sv_type_name(y->type), sv_scan_name(y->scan));
+        return false;
+    }
+    if (x->n != y->n || x->nrounds != y->nrounds) {
+        snprintf(diff, difflen, "different sizes: n = %zu (%zu rounds) vs n = %zu (%zu rounds)",
+                 x->n, x->nrounds, y->n, y->nrounds);
+        return false;
+    }
+    sv_type ty = x->type;
+    for (size_t i = 0; i < x->n; i++) {
+        if (x->input[i].bits != y->input[i].bits) {
+            snprintf(diff, difflen, "input[%zu]: %s vs %s", i,
+                     sv_value_format(ty, x->input[i], a, sizeof a),
+                     sv_value_format(ty, y->input[i], b, sizeof b));
+            return false;
+        }
+    }
+    for (size_t r = 0; r < x->nrounds; r++) {
+        const sv_round *p = &x->rounds[r], *q = &y->rounds[r];
+        for (int k = 0; k < 2; k++) {
+            for (size_t i = 0; i < x->n; i++) {
+                bool wp = p->written[k][i], wq = q->written[k][i];
+                /* An unwritten cell has no value: compare values only where written. */
+                if (wp != wq || (wp && p->buf[k][i].bits != q->buf[k][i].bits)) {
+                    snprintf(diff, difflen, "round %zu, buf[%d], cell %zu: %s (bits %08x) vs %s (bits %08x)",
+                             r, k, i, wp ? sv_value_format(ty, p->buf[k][i], a, sizeof a) : "?",
+                             wp ? (unsigned)p->buf[k][i].bits : 0u,
+                             wq ? sv_value_format(ty, q->buf[k][i], b, sizeof b) : "?",
+                             wq ? (unsigned)q->buf[k][i].bits : 0u);
+                    return false;
+                }
+            }
+        }
+    }
+    return true;
+}
