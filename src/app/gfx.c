@@ -1,1 +1,556 @@
-/* placeholder: being written */
+/* The batched 2D renderer behind gfx.h: every shape is one quad of four
+ * vertices in a CPU array, shaded by shaders/shape.frag as a signed-distance
+ * shape or an atlas glyph, so a whole frame is one or two draw calls. GL
+ * state changes only at begin, at a clip change and when a batch fills. */
+#include "gfx.h"
+#include "gfx_internal.h"
+
+#include <epoxy/gl.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+extern const unsigned char sv_shader_shape_vert[];
+extern const size_t sv_shader_shape_vert_size;
+extern const unsigned char sv_shader_shape_frag[];
+extern const size_t sv_shader_shape_frag_size;
+
+/* Must match shape.frag. */
+enum { KIND_BOX = 0, KIND_TRIANGLE = 1, KIND_GLYPH = 2 };
+
+/* 48 bytes; the layout is mirrored by the glVertexAttribPointer calls. */
+typedef struct vtx {
+    float x, y;    /* framebuffer px */
+    float lx, ly;  /* px from the shape's centre (glyphs: atlas texels) */
+    float hx, hy;  /* half size */
+    float radius, border_w, kind, style;
+    uint8_t fill[4];
+    uint8_t border[4];
+} vtx;
+
+/* 16384 quads = 65536 vertices: 16-bit indices address the whole batch. */
+#define MAX_QUADS 16384
+
+struct sv_gfx {
+    GLuint program, vao, vbo, ibo;
+    GLint u_viewport, u_atlas;
+    vtx *verts;
+    int nquads;
+    int fb_w, fb_h;
+    bool clip_on;
+    float clip_x0, clip_y0, clip_x1, clip_y1; /* culling rect, px */
+    sv_text *text;
+    sv_gfx_stats stats;
+    int resets_at_begin;
+};
+
+struct sv_gfx_target {
+    GLuint fbo, tex;
+    int w, h;
+};
+
+/* ---- colours ---------------------------------------------------------- */
+
+sv_rgba sv_rgb_hex(uint32_t rgb)
+{
+    sv_rgba c = {((rgb >> 16) & 0xff) / 255.0f, ((rgb >> 8) & 0xff) / 255.0f,
+                 (rgb & 0xff) / 255.0f, 1.0f};
+    return c;
+}
+
+sv_rgba sv_rgba_alpha(sv_rgba c, float a)
+{
+    c.a = a;
+    return c;
+}
+
+sv_rgba sv_rgba_mix(sv_rgba a, sv_rgba b, float t)
+{
+    sv_rgba c = {a.r + (b.r - a.r) * t, a.g + (b.g - a.g) * t, a.b + (b.b - a.b) * t,
+                 a.a + (b.a - a.a) * t};
+    return c;
+}
+
+static uint8_t unorm8(float v)
+{
+    if (!(v > 0.0f))
+        return 0;
+    if (v >= 1.0f)
+        return 255;
+    return (uint8_t)(v * 255.0f + 0.5f);
+}
+
+static void pack_rgba(uint8_t out[4], sv_rgba c)
+{
+    out[0] = unorm8(c.r);
+    out[1] = unorm8(c.g);
+    out[2] = unorm8(c.b);
+    out[3] = unorm8(c.a);
+}
+
+/* ---- GL setup --------------------------------------------------------- */
+
+static GLuint compile(GLenum type, const char *src, const char *name, char *err, size_t errlen)
+{
+    GLuint s = glCreateShader(type);
+    glShaderSource(s, 1, &src, NULL);
+    glCompileShader(s);
+    GLint ok = 0;
+    glGetShaderiv(s, GL_COMPILE_STATUS, &ok);
+    if (!ok) {
+        char log[1024] = "";
+        glGetShaderInfoLog(s, sizeof log, NULL, log);
+        snprintf(err, errlen, "shader %s does not compile: %s", name, log);
+        glDeleteShader(s);
+        return 0;
+    }
+    return s;
+}
+
+static GLuint link_program(char *err, size_t errlen)
+{
+    GLuint vs = compile(GL_VERTEX_SHADER, (const char *)sv_shader_shape_vert,
+                        "shaders/shape.vert", err, errlen);
+    if (!vs)
+        return 0;
+    GLuint fs = compile(GL_FRAGMENT_SHADER, (const char *)sv_shader_shape_frag,
+                        "shaders/shape.frag", err, errlen);
+    if (!fs) {
+        glDeleteShader(vs);
+        return 0;
+    }
+    GLuint p = glCreateProgram();
+    glAttachShader(p, vs);
+    glAttachShader(p, fs);
+    glLinkProgram(p);
+    glDeleteShader(vs);
+    glDeleteShader(fs);
+    GLint ok = 0;
+    glGetProgramiv(p, GL_LINK_STATUS, &ok);
+    if (!ok) {
+        char log[1024] = "";
+        glGetProgramInfoLog(p, sizeof log, NULL, log);
+        snprintf(err, errlen, "shape shaders do not link: %s", log);
+        glDeleteProgram(p);
+        return 0;
+    }
+    return p;
+}
+
+sv_gfx *sv_gfx_create(char *err, size_t errlen)
+{
+    if (epoxy_gl_version() < 33) {
+        snprintf(err, errlen, "OpenGL 3.3 or later is needed, the context has %d.%d (%s)",
+                 epoxy_gl_version() / 10, epoxy_gl_version() % 10,
+                 (const char *)glGetString(GL_RENDERER));
+        return NULL;
+    }
+    sv_gfx *g = calloc(1, sizeof *g);
+    if (!g) {
+        snprintf(err, errlen, "out of memory");
+        return NULL;
+    }
+    g->verts = malloc(sizeof(vtx) * 4 * MAX_QUADS);
+    uint16_t *idx = malloc(sizeof(uint16_t) * 6 * MAX_QUADS);
+    if (!g->verts || !idx) {
+        snprintf(err, errlen, "out of memory");
+        free(idx);
+        goto fail_alloc;
+    }
+    g->program = link_program(err, errlen);
+    if (!g->program) {
+        free(idx);
+        goto fail_alloc;
+    }
+    g->u_viewport = glGetUniformLocation(g->program, "u_viewport");
+    g->u_atlas = glGetUniformLocation(g->program, "u_atlas");
+
+    glGenVertexArrays(1, &g->vao);
+    glBindVertexArray(g->vao);
+    glGenBuffers(1, &g->vbo);
+    glBindBuffer(GL_ARRAY_BUFFER, g->vbo);
+    glBufferData(GL_ARRAY_BUFFER, sizeof(vtx) * 4 * MAX_QUADS, NULL, GL_STREAM_DRAW);
+    for (int q = 0; q < MAX_QUADS; q++) {
+        uint16_t b = (uint16_t)(q * 4);
+        uint16_t *o = idx + q * 6;
+        o[0] = b; o[1] = b + 1; o[2] = b + 2;
+        o[3] = b + 2; o[4] = b + 1; o[5] = b + 3;
+    }
+    glGenBuffers(1, &g->ibo);
+    glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, g->ibo);
+    glBufferData(GL_ELEMENT_ARRAY_BUFFER, sizeof(uint16_t) * 6 * MAX_QUADS, idx, GL_STATIC_DRAW);
+    free(idx);
+    const GLsizei st = sizeof(vtx);
+    glEnableVertexAttribArray(0);
+    glVertexAttribPointer(0, 2, GL_FLOAT, GL_FALSE, st, (void *)offsetof(vtx, x));
+    glEnableVertexAttribArray(1);
+    glVertexAttribPointer(1, 2, GL_FLOAT, GL_FALSE, st, (void *)offsetof(vtx, lx));
+    glEnableVertexAttribArray(2);
+    glVertexAttribPointer(2, 2, GL_FLOAT, GL_FALSE, st, (void *)offsetof(vtx, hx));
+    glEnableVertexAttribArray(3);
+    glVertexAttribPointer(3, 4, GL_FLOAT, GL_FALSE, st, (void *)offsetof(vtx, radius));
+    glEnableVertexAttribArray(4);
+    glVertexAttribPointer(4, 4, GL_UNSIGNED_BYTE, GL_TRUE, st, (void *)offsetof(vtx, fill));
+    glEnableVertexAttribArray(5);
+    glVertexAttribPointer(5, 4, GL_UNSIGNED_BYTE, GL_TRUE, st, (void *)offsetof(vtx, border));
+    glBindVertexArray(0);
+
+    g->text = sv_text_create(err, errlen);
+    if (!g->text)
+        goto fail_gl;
+    GLenum e = glGetError();
+    if (e != GL_NO_ERROR) {
+        snprintf(err, errlen, "OpenGL error 0x%04x while setting up the renderer", e);
+        goto fail_gl;
+    }
+    return g;
+
+fail_gl:
+    sv_gfx_destroy(g);
+    return NULL;
+fail_alloc:
+    free(g->verts);
+    free(g);
+    return NULL;
+}
+
+void sv_gfx_destroy(sv_gfx *g)
+{
+    if (!g)
+        return;
+    sv_text_destroy(g->text);
+    if (g->ibo)
+        glDeleteBuffers(1, &g->ibo);
+    if (g->vbo)
+        glDeleteBuffers(1, &g->vbo);
+    if (g->vao)
+        glDeleteVertexArrays(1, &g->vao);
+    if (g->program)
+        glDeleteProgram(g->program);
+    free(g->verts);
+    free(g);
+}
+
+sv_text *sv_gfx_text_state(sv_gfx *g)
+{
+    return g->text;
+}
+
+/* ---- frames and batches ----------------------------------------------- */
+
+static void bind_state(sv_gfx *g)
+{
+    glViewport(0, 0, g->fb_w, g->fb_h);
+    glDisable(GL_DEPTH_TEST);
+    glDisable(GL_CULL_FACE);
+    glEnable(GL_BLEND);
+    glBlendFunc(GL_ONE, GL_ONE_MINUS_SRC_ALPHA); /* premultiplied */
+    glUseProgram(g->program);
+    glUniform2f(g->u_viewport, (float)g->fb_w, (float)g->fb_h);
+    glUniform1i(g->u_atlas, 0);
+    glActiveTexture(GL_TEXTURE0);
+    glBindTexture(GL_TEXTURE_2D, sv_text_atlas_texture(g->text));
+    glBindVertexArray(g->vao);
+    glBindBuffer(GL_ARRAY_BUFFER, g->vbo);
+}
+
+void sv_gfx_begin(sv_gfx *g, int fb_w, int fb_h, sv_rgba clear)
+{
+    g->fb_w = fb_w > 0 ? fb_w : 1;
+    g->fb_h = fb_h > 0 ? fb_h : 1;
+    g->nquads = 0;
+    memset(&g->stats, 0, sizeof g->stats);
+    sv_text_frame_begin(g->text);
+    g->resets_at_begin = sv_text_atlas_resets(g->text);
+    g->clip_on = false;
+    g->clip_x0 = 0;
+    g->clip_y0 = 0;
+    g->clip_x1 = (float)g->fb_w;
+    g->clip_y1 = (float)g->fb_h;
+    glDisable(GL_SCISSOR_TEST);
+    /* The clear colour is straight alpha; the framebuffer holds premultiplied. */
+    glClearColor(clear.r * clear.a, clear.g * clear.a, clear.b * clear.a, clear.a);
+    glClear(GL_COLOR_BUFFER_BIT);
+    bind_state(g);
+}
+
+void sv_gfx_flush(sv_gfx *g)
+{
+    if (g->nquads == 0)
+        return;
+    glBufferData(GL_ARRAY_BUFFER, (GLsizeiptr)(sizeof(vtx) * 4 * (size_t)g->nquads),
+                 g->verts, GL_STREAM_DRAW);
+    glDrawElements(GL_TRIANGLES, g->nquads * 6, GL_UNSIGNED_SHORT, NULL);
+    g->stats.draw_calls++;
+    g->stats.quads += g->nquads;
+    g->nquads = 0;
+}
+
+void sv_gfx_end(sv_gfx *g)
+{
+    sv_gfx_flush(g);
+    glDisable(GL_SCISSOR_TEST);
+    glBindVertexArray(0);
+}
+
+sv_gfx_stats sv_gfx_get_stats(const sv_gfx *g)
+{
+    sv_gfx_stats s = g->stats;
+    s.atlas_resets = sv_text_atlas_resets(g->text) - g->resets_at_begin;
+    return s;
+}
+
+void sv_gfx_clip(sv_gfx *g, const sv_box *box)
+{
+    sv_gfx_flush(g);
+    if (!box) {
+        g->clip_on = false;
+        g->clip_x0 = 0;
+        g->clip_y0 = 0;
+        g->clip_x1 = (float)g->fb_w;
+        g->clip_y1 = (float)g->fb_h;
+        glDisable(GL_SCISSOR_TEST);
+        return;
+    }
+    int x0 = (int)floorf(box->x + 0.5f), y0 = (int)floorf(box->y + 0.5f);
+    int x1 = (int)floorf(box->x + box->w + 0.5f), y1 = (int)floorf(box->y + box->h + 0.5f);
+    if (x1 < x0)
+        x1 = x0;
+    if (y1 < y0)
+        y1 = y0;
+    g->clip_on = true;
+    g->clip_x0 = (float)x0;
+    g->clip_y0 = (float)y0;
+    g->clip_x1 = (float)x1;
+    g->clip_y1 = (float)y1;
+    glEnable(GL_SCISSOR_TEST);
+    glScissor(x0, g->fb_h - y1, x1 - x0, y1 - y0); /* GL counts rows from the bottom */
+}
+
+/* Whether a bounding box can touch the clip rect (else the shape is culled). */
+static bool visible(const sv_gfx *g, float x0, float y0, float x1, float y1)
+{
+    return x1 > g->clip_x0 && x0 < g->clip_x1 && y1 > g->clip_y0 && y0 < g->clip_y1;
+}
+
+static vtx *next_quad(sv_gfx *g)
+{
+    if (g->nquads == MAX_QUADS)
+        sv_gfx_flush(g);
+    return g->verts + 4 * g->nquads++;
+}
+
+/* A quad around a shape centred at (cx, cy) with axes u (unit) and
+ * n = perp(u), half size (hx, hy); the quad has a 1 px margin for the
+ * antialiased edge. */
+static void push_shape(sv_gfx *g, float cx, float cy, float ux, float uy, float hx, float hy,
+                       float radius, float border_w, int kind, int style, sv_rgba fill,
+                       sv_rgba border)
+{
+    float mx = hx + 1.0f, my = hy + 1.0f;
+    float ex = fabsf(ux) * mx + fabsf(uy) * my, ey = fabsf(uy) * mx + fabsf(ux) * my;
+    if (!visible(g, cx - ex, cy - ey, cx + ex, cy + ey))
+        return;
+    vtx *v = next_quad(g);
+    uint8_t f[4], b[4];
+    pack_rgba(f, fill);
+    pack_rgba(b, border);
+    static const float sx[4] = {-1, 1, -1, 1}, sy[4] = {-1, -1, 1, 1};
+    for (int i = 0; i < 4; i++) {
+        float lx = sx[i] * mx, ly = sy[i] * my;
+        v[i].x = cx + ux * lx - uy * ly;
+        v[i].y = cy + uy * lx + ux * ly;
+        v[i].lx = lx;
+        v[i].ly = ly;
+        v[i].hx = hx;
+        v[i].hy = hy;
+        v[i].radius = radius;
+        v[i].border_w = border_w;
+        v[i].kind = (float)kind;
+        v[i].style = (float)style;
+        memcpy(v[i].fill, f, 4);
+        memcpy(v[i].border, b, 4);
+    }
+}
+
+void sv_gfx_glyph(sv_gfx *g, float x, float y, float w, float h, float u, float v, sv_rgba c)
+{
+    if (!visible(g, x, y, x + w, y + h))
+        return;
+    vtx *q = next_quad(g);
+    uint8_t f[4];
+    pack_rgba(f, c);
+    static const float sx[4] = {0, 1, 0, 1}, sy[4] = {0, 0, 1, 1};
+    for (int i = 0; i < 4; i++) {
+        q[i].x = x + sx[i] * w;
+        q[i].y = y + sy[i] * h;
+        q[i].lx = u + sx[i] * w;
+        q[i].ly = v + sy[i] * h;
+        q[i].hx = 0;
+        q[i].hy = 0;
+        q[i].radius = 0;
+        q[i].border_w = 0;
+        q[i].kind = KIND_GLYPH;
+        q[i].style = 0;
+        memcpy(q[i].fill, f, 4);
+        memset(q[i].border, 0, 4);
+    }
+}
+
+/* ---- shapes ----------------------------------------------------------- */
+
+void sv_gfx_rect(sv_gfx *g, sv_box box, float radius, sv_rgba fill, sv_rgba border_color,
+                 float border_w, sv_border style)
+{
+    if (!(box.w > 0.0f) || !(box.h > 0.0f))
+        return;
+    float hx = box.w * 0.5f, hy = box.h * 0.5f;
+    if (radius < 0.0f)
+        radius = 0.0f;
+    if (radius > hx)
+        radius = hx;
+    if (radius > hy)
+        radius = hy;
+    if (!(border_w > 0.0f) || style == SV_BORDER_NONE) {
+        border_w = 0.0f;
+        style = SV_BORDER_NONE;
+    }
+    if (border_w > hx)
+        border_w = hx;
+    if (border_w > hy)
+        border_w = hy;
+    push_shape(g, box.x + hx, box.y + hy, 1.0f, 0.0f, hx, hy, radius, border_w, KIND_BOX,
+               (int)style, fill, border_color);
+}
+
+void sv_gfx_circle(sv_gfx *g, float cx, float cy, float r, sv_rgba fill, sv_rgba border_color,
+                   float border_w)
+{
+    if (!(r > 0.0f))
+        return;
+    sv_border style = border_w > 0.0f ? SV_BORDER_SOLID : SV_BORDER_NONE;
+    sv_box b = {cx - r, cy - r, 2 * r, 2 * r};
+    sv_gfx_rect(g, b, r, fill, border_color, border_w, style);
+}
+
+void sv_gfx_line(sv_gfx *g, float x0, float y0, float x1, float y1, float width, sv_rgba c)
+{
+    if (!(width > 0.0f))
+        return;
+    /* Hairlines are drawn 1 px wide and fainter, so they stay antialiased. */
+    if (width < 1.0f) {
+        c.a *= width;
+        width = 1.0f;
+    }
+    float dx = x1 - x0, dy = y1 - y0, len = sqrtf(dx * dx + dy * dy);
+    float ux = 1.0f, uy = 0.0f;
+    if (len > 1e-6f) {
+        ux = dx / len;
+        uy = dy / len;
+    }
+    float r = width * 0.5f;
+    push_shape(g, (x0 + x1) * 0.5f, (y0 + y1) * 0.5f, ux, uy, len * 0.5f + r, r, r, 0.0f,
+               KIND_BOX, SV_BORDER_NONE, c, c);
+}
+
+void sv_gfx_arrow(sv_gfx *g, float x0, float y0, float x1, float y1, float width, float head,
+                  sv_rgba c)
+{
+    float dx = x1 - x0, dy = y1 - y0, len = sqrtf(dx * dx + dy * dy);
+    if (!(len > 1e-6f))
+        return;
+    if (head < width * 2.0f)
+        head = width * 2.0f;
+    if (head > len)
+        head = len;
+    float ux = dx / len, uy = dy / len;
+    /* The shaft stops inside the head, where the head is wider than the
+     * shaft, so its round cap never shows past the head's sides. */
+    float shaft_end = head * 0.6f;
+    if (len > shaft_end)
+        sv_gfx_line(g, x0, y0, x1 - ux * shaft_end, y1 - uy * shaft_end, width, c);
+    float hx = head * 0.5f, hy = head * 0.45f;
+    push_shape(g, x1 - ux * hx, y1 - uy * hx, ux, uy, hx, hy, 0.0f, 0.0f, KIND_TRIANGLE,
+               SV_BORDER_NONE, c, c);
+}
+
+/* ---- offscreen targets ------------------------------------------------ */
+
+sv_gfx_target *sv_gfx_target_create(sv_gfx *g, int w, int h, char *err, size_t errlen)
+{
+    (void)g;
+    GLint max = 0;
+    glGetIntegerv(GL_MAX_RENDERBUFFER_SIZE, &max);
+    if (w < 1 || h < 1 || (max > 0 && (w > max || h > max))) {
+        snprintf(err, errlen, "render target size %dx%d is out of range (1..%d)", w, h, max);
+        return NULL;
+    }
+    sv_gfx_target *t = calloc(1, sizeof *t);
+    if (!t) {
+        snprintf(err, errlen, "out of memory");
+        return NULL;
+    }
+    t->w = w;
+    t->h = h;
+    glGenTextures(1, &t->tex);
+    glBindTexture(GL_TEXTURE_2D, t->tex);
+    glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, w, h, 0, GL_RGBA, GL_UNSIGNED_BYTE, NULL);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+    glGenFramebuffers(1, &t->fbo);
+    glBindFramebuffer(GL_FRAMEBUFFER, t->fbo);
+    glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, t->tex, 0);
+    GLenum st = glCheckFramebufferStatus(GL_FRAMEBUFFER);
+    glBindFramebuffer(GL_FRAMEBUFFER, 0);
+    if (st != GL_FRAMEBUFFER_COMPLETE) {
+        snprintf(err, errlen, "render target %dx%d is incomplete (status 0x%04x)", w, h, st);
+        goto fail;
+    }
+    GLenum e = glGetError();
+    if (e != GL_NO_ERROR) {
+        snprintf(err, errlen, "OpenGL error 0x%04x creating a %dx%d render target", e, w, h);
+        goto fail;
+    }
+    return t;
+fail:
+    sv_gfx_target_destroy(t);
+    return NULL;
+}
+
+void sv_gfx_target_destroy(sv_gfx_target *t)
+{
+    if (!t)
+        return;
+    if (t->fbo)
+        glDeleteFramebuffers(1, &t->fbo);
+    if (t->tex)
+        glDeleteTextures(1, &t->tex);
+    free(t);
+}
+
+void sv_gfx_target_bind(sv_gfx_target *t)
+{
+    glBindFramebuffer(GL_FRAMEBUFFER, t ? t->fbo : 0);
+}
+
+void sv_gfx_read_pixels(sv_gfx *g, int w, int h, uint8_t *rgba)
+{
+    (void)g;
+    if (w < 1 || h < 1 || !rgba)
+        return;
+    glPixelStorei(GL_PACK_ALIGNMENT, 1);
+    glReadPixels(0, 0, w, h, GL_RGBA, GL_UNSIGNED_BYTE, rgba);
+    /* GL's row 0 is the bottom one. */
+    size_t stride = (size_t)w * 4;
+    uint8_t tmp[4096];
+    for (int y = 0; y < h / 2; y++) {
+        uint8_t *a = rgba + (size_t)y * stride, *b = rgba + (size_t)(h - 1 - y) * stride;
+        for (size_t off = 0; off < stride; off += sizeof tmp) {
+            size_t n = stride - off < sizeof tmp ? stride - off : sizeof tmp;
+            memcpy(tmp, a + off, n);
+            memcpy(a + off, b + off, n);
+            memcpy(b + off, tmp, n);
+        }
+    }
+}

@@ -89,6 +89,15 @@ void sv_gfx_target_bind(sv_gfx_target *t);   /* NULL binds the window */
 /* Reads the bound framebuffer into rgba (w*h*4 bytes, top row first). */
 void sv_gfx_read_pixels(sv_gfx *g, int w, int h, uint8_t *rgba);
 
+/* What the last frame cost, for benchmarks: draw calls issued and quads
+ * drawn (a cell, a glyph, an arrow's shaft and its head are one quad each). */
+typedef struct sv_gfx_stats {
+    int draw_calls;
+    int quads;
+    int atlas_resets; /* glyph atlas cleared because it was full */
+} sv_gfx_stats;
+sv_gfx_stats sv_gfx_get_stats(const sv_gfx *g);
+
 /* Writes an RGBA8 image, top row first, as PNG through libpng. */
 bool sv_png_write(const char *path, const uint8_t *rgba, int w, int h,
                   char *err, size_t errlen);

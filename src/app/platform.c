@@ -1,1 +1,107 @@
-/* placeholder: being written */
+/* The window and its OpenGL 3.3 core context, through SDL2. Without a
+ * display (or when asked) it uses SDL's offscreen video driver, which gives
+ * a real GL context on Mesa's llvmpipe through EGL: rendering goes to FBOs. */
+#include "platform.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+bool sv_platform_have_display(void)
+{
+    const char *x = getenv("DISPLAY");
+    const char *w = getenv("WAYLAND_DISPLAY");
+    return (x && *x) || (w && *w);
+}
+
+static void set_gl_attributes(void)
+{
+    SDL_GL_ResetAttributes();
+    SDL_GL_SetAttribute(SDL_GL_CONTEXT_MAJOR_VERSION, 3);
+    SDL_GL_SetAttribute(SDL_GL_CONTEXT_MINOR_VERSION, 3);
+    SDL_GL_SetAttribute(SDL_GL_CONTEXT_PROFILE_MASK, SDL_GL_CONTEXT_PROFILE_CORE);
+    SDL_GL_SetAttribute(SDL_GL_CONTEXT_FLAGS, SDL_GL_CONTEXT_FORWARD_COMPATIBLE_FLAG);
+    SDL_GL_SetAttribute(SDL_GL_DOUBLEBUFFER, 1);
+    SDL_GL_SetAttribute(SDL_GL_RED_SIZE, 8);
+    SDL_GL_SetAttribute(SDL_GL_GREEN_SIZE, 8);
+    SDL_GL_SetAttribute(SDL_GL_BLUE_SIZE, 8);
+    SDL_GL_SetAttribute(SDL_GL_ALPHA_SIZE, 8);
+    SDL_GL_SetAttribute(SDL_GL_DEPTH_SIZE, 0);
+    SDL_GL_SetAttribute(SDL_GL_STENCIL_SIZE, 0);
+}
+
+bool sv_platform_open(sv_platform *p, const char *title, int w, int h,
+                      bool headless, bool fullscreen, char *err, size_t errlen)
+{
+    memset(p, 0, sizeof *p);
+    bool offscreen = headless || !sv_platform_have_display();
+    if (offscreen) {
+        /* Must be set before SDL_Init picks a driver. An explicit
+         * SDL_VIDEODRIVER in the environment still wins over the hint. */
+        SDL_SetHintWithPriority(SDL_HINT_VIDEODRIVER, "offscreen", SDL_HINT_OVERRIDE);
+        if (!getenv("SDL_VIDEODRIVER"))
+            setenv("SDL_VIDEODRIVER", "offscreen", 1);
+    }
+    if (SDL_InitSubSystem(SDL_INIT_VIDEO) != 0) {
+        snprintf(err, errlen, "SDL video init failed (%s driver): %s",
+                 offscreen ? "offscreen" : "default", SDL_GetError());
+        return false;
+    }
+    const char *drv = SDL_GetCurrentVideoDriver();
+    p->headless = offscreen || (drv && strcmp(drv, "offscreen") == 0);
+
+    set_gl_attributes();
+    Uint32 flags = SDL_WINDOW_OPENGL | SDL_WINDOW_ALLOW_HIGHDPI | SDL_WINDOW_RESIZABLE;
+    if (fullscreen && !p->headless)
+        flags |= SDL_WINDOW_FULLSCREEN_DESKTOP;
+    if (p->headless)
+        flags |= SDL_WINDOW_HIDDEN;
+    if (w < 1)
+        w = 1;
+    if (h < 1)
+        h = 1;
+    p->window = SDL_CreateWindow(title ? title : "scanviz", SDL_WINDOWPOS_CENTERED,
+                                 SDL_WINDOWPOS_CENTERED, w, h, flags);
+    if (!p->window) {
+        snprintf(err, errlen, "cannot open a %dx%d window (%s driver): %s", w, h,
+                 drv ? drv : "?", SDL_GetError());
+        goto fail_video;
+    }
+    p->gl = SDL_GL_CreateContext(p->window);
+    if (!p->gl) {
+        snprintf(err, errlen, "cannot create an OpenGL 3.3 core context (%s driver): %s",
+                 drv ? drv : "?", SDL_GetError());
+        goto fail_window;
+    }
+    if (SDL_GL_MakeCurrent(p->window, p->gl) != 0) {
+        snprintf(err, errlen, "cannot make the OpenGL context current: %s", SDL_GetError());
+        goto fail_context;
+    }
+    /* Adaptive vsync first, then plain vsync; neither is an error. */
+    if (!p->headless && SDL_GL_SetSwapInterval(-1) != 0)
+        SDL_GL_SetSwapInterval(1);
+    if (p->headless)
+        SDL_GL_SetSwapInterval(0);
+    return true;
+
+fail_context:
+    SDL_GL_DeleteContext(p->gl);
+fail_window:
+    SDL_DestroyWindow(p->window);
+fail_video:
+    SDL_QuitSubSystem(SDL_INIT_VIDEO);
+    memset(p, 0, sizeof *p);
+    return false;
+}
+
+void sv_platform_close(sv_platform *p)
+{
+    if (!p || (!p->window && !p->gl))
+        return;
+    if (p->gl)
+        SDL_GL_DeleteContext(p->gl);
+    if (p->window)
+        SDL_DestroyWindow(p->window);
+    SDL_QuitSubSystem(SDL_INIT_VIDEO);
+    memset(p, 0, sizeof *p);
+}

@@ -1,1 +1,462 @@
-/* placeholder: being written */
+/* Text for gfx.h: the embedded fonts through SDL2_ttf, rasterised glyph by
+ * glyph at the exact integer pixel size asked for into one R8 atlas texture
+ * (cached on demand, cleared whole when full), laid out with the fonts'
+ * advances and kerning, and drawn as texel-aligned quads so it stays crisp. */
+#include "gfx.h"
+#include "gfx_internal.h"
+
+#include <SDL.h>
+#include <SDL_ttf.h>
+#include <epoxy/gl.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+extern const unsigned char sv_font_sans[];
+extern const size_t sv_font_sans_size;
+extern const unsigned char sv_font_sans_bold[];
+extern const size_t sv_font_sans_bold_size;
+extern const unsigned char sv_font_mono[];
+extern const size_t sv_font_mono_size;
+
+#define ATLAS_SIZE 2048
+#define GLYPH_SLOTS 8192      /* power of two */
+#define GLYPH_MAX_USED 6000   /* beyond this the table counts as full */
+#define MAX_SIZED_FONTS 32
+#define MIN_PX 1
+#define MAX_PX 512
+
+typedef struct glyph {
+    uint64_t key; /* 0: empty slot */
+    int16_t x0, y0; /* bitmap's top left from the pen on the baseline */
+    uint16_t w, h;  /* bitmap size (0 for blanks) */
+    uint16_t u, v;  /* bitmap's top left in the atlas */
+    int16_t advance;
+} glyph;
+
+typedef struct sized_font {
+    TTF_Font *ttf;
+    int font, px;
+    int cap;   /* cap height: text is centred on it */
+    bool kern; /* the font has pair kerning at all */
+    unsigned last_used;
+} sized_font;
+
+struct sv_text {
+    GLuint tex;
+    int shelf_x, shelf_y, shelf_h; /* atlas packing: rows of glyphs */
+    glyph *slots;
+    int used;
+    int resets;
+    sized_font sizes[MAX_SIZED_FONTS];
+    int nsizes;
+    int last; /* index of the last sized font used */
+    unsigned frame;
+    uint8_t *scratch; /* one glyph's coverage before upload */
+    size_t scratch_cap;
+};
+
+static const unsigned char *font_data(int f, size_t *size)
+{
+    switch (f) {
+    case SV_FONT_SANS_BOLD: *size = sv_font_sans_bold_size; return sv_font_sans_bold;
+    case SV_FONT_MONO: *size = sv_font_mono_size; return sv_font_mono;
+    default: *size = sv_font_sans_size; return sv_font_sans;
+    }
+}
+
+sv_text *sv_text_create(char *err, size_t errlen)
+{
+    if (TTF_Init() != 0) {
+        snprintf(err, errlen, "SDL_ttf init failed: %s", TTF_GetError());
+        return NULL;
+    }
+    sv_text *t = calloc(1, sizeof *t);
+    if (!t)
+        goto fail_oom;
+    t->slots = calloc(GLYPH_SLOTS, sizeof *t->slots);
+    if (!t->slots)
+        goto fail_oom;
+    /* Check now that every embedded font opens, so a bad font is an error
+     * at start and not blank text later. */
+    for (int f = 0; f < SV_FONT_COUNT; f++) {
+        size_t size;
+        const unsigned char *data = font_data(f, &size);
+        SDL_RWops *rw = SDL_RWFromConstMem(data, (int)size);
+        TTF_Font *ttf = rw ? TTF_OpenFontRW(rw, 1, 16) : NULL;
+        if (!ttf) {
+            snprintf(err, errlen, "cannot open embedded font %d (%zu bytes): %s", f, size,
+                     TTF_GetError());
+            goto fail;
+        }
+        TTF_CloseFont(ttf);
+    }
+    glGenTextures(1, &t->tex);
+    glBindTexture(GL_TEXTURE_2D, t->tex);
+    glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
+    uint8_t *zero = calloc((size_t)ATLAS_SIZE * ATLAS_SIZE, 1);
+    if (!zero)
+        goto fail_oom;
+    glTexImage2D(GL_TEXTURE_2D, 0, GL_R8, ATLAS_SIZE, ATLAS_SIZE, 0, GL_RED, GL_UNSIGNED_BYTE,
+                 zero);
+    free(zero);
+    /* Quads are texel-aligned, so nearest sampling reads exact coverage. */
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
+    t->shelf_x = 1;
+    t->shelf_y = 1;
+    return t;
+
+fail_oom:
+    snprintf(err, errlen, "out of memory");
+fail:
+    sv_text_destroy(t);
+    if (!t)
+        TTF_Quit();
+    return NULL;
+}
+
+void sv_text_destroy(sv_text *t)
+{
+    if (!t)
+        return;
+    for (int i = 0; i < t->nsizes; i++)
+        TTF_CloseFont(t->sizes[i].ttf);
+    if (t->tex)
+        glDeleteTextures(1, &t->tex);
+    free(t->slots);
+    free(t->scratch);
+    free(t);
+    TTF_Quit();
+}
+
+unsigned sv_text_atlas_texture(const sv_text *t)
+{
+    return t->tex;
+}
+
+void sv_text_frame_begin(sv_text *t)
+{
+    t->frame++;
+}
+
+int sv_text_atlas_resets(const sv_text *t)
+{
+    return t->resets;
+}
+
+/* ---- fonts by size ---------------------------------------------------- */
+
+static int clamp_px(float px)
+{
+    if (!(px >= MIN_PX))
+        return MIN_PX;
+    if (px >= MAX_PX)
+        return MAX_PX;
+    return (int)floorf(px + 0.5f);
+}
+
+static sized_font *get_font(sv_text *t, int font, int px)
+{
+    if (font < 0 || font >= SV_FONT_COUNT)
+        font = SV_FONT_SANS;
+    sized_font *s = &t->sizes[t->last];
+    if (t->nsizes && s->font == font && s->px == px) {
+        s->last_used = t->frame;
+        return s;
+    }
+    for (int i = 0; i < t->nsizes; i++) {
+        s = &t->sizes[i];
+        if (s->font == font && s->px == px) {
+            s->last_used = t->frame;
+            t->last = i;
+            return s;
+        }
+    }
+    int slot = t->nsizes;
+    if (slot == MAX_SIZED_FONTS) { /* evict the least recently used */
+        slot = 0;
+        for (int i = 1; i < t->nsizes; i++)
+            if (t->sizes[i].last_used < t->sizes[slot].last_used)
+                slot = i;
+        TTF_CloseFont(t->sizes[slot].ttf);
+        t->sizes[slot].ttf = NULL;
+    }
+    size_t size;
+    const unsigned char *data = font_data(font, &size);
+    SDL_RWops *rw = SDL_RWFromConstMem(data, (int)size);
+    TTF_Font *ttf = rw ? TTF_OpenFontRW(rw, 1, px) : NULL;
+    if (!ttf) {
+        if (slot < t->nsizes) { /* keep the array dense */
+            t->sizes[slot] = t->sizes[--t->nsizes];
+            t->last = 0;
+        }
+        return NULL;
+    }
+    s = &t->sizes[slot];
+    s->ttf = ttf;
+    s->font = font;
+    s->px = px;
+    s->last_used = t->frame;
+    int minx, maxx, miny, maxy, adv;
+    s->cap = TTF_GlyphMetrics32(ttf, 'H', &minx, &maxx, &miny, &maxy, &adv) == 0 ? maxy
+                                                                                 : px * 7 / 10;
+    s->kern = TTF_GetFontKerningSizeGlyphs32(ttf, 'A', 'V') != 0 ||
+              TTF_GetFontKerningSizeGlyphs32(ttf, 'T', 'o') != 0 ||
+              TTF_GetFontKerningSizeGlyphs32(ttf, 'L', 'T') != 0;
+    if (slot == t->nsizes)
+        t->nsizes++;
+    t->last = slot;
+    return s;
+}
+
+/* ---- the atlas -------------------------------------------------------- */
+
+static uint64_t glyph_key(int font, int px, uint32_t cp)
+{
+    return ((uint64_t)(font + 1) << 48) | ((uint64_t)px << 32) | cp;
+}
+
+static glyph *find_slot(sv_text *t, uint64_t key)
+{
+    uint64_t h = key * 0x9E3779B97F4A7C15ull;
+    size_t i = (size_t)(h >> 40) & (GLYPH_SLOTS - 1);
+    while (t->slots[i].key && t->slots[i].key != key)
+        i = (i + 1) & (GLYPH_SLOTS - 1);
+    return &t->slots[i];
+}
+
+static void atlas_reset(sv_gfx *g, sv_text *t)
+{
+    sv_gfx_flush(g); /* quads already batched read the old contents */
+    memset(t->slots, 0, GLYPH_SLOTS * sizeof *t->slots);
+    t->used = 0;
+    t->shelf_x = 1;
+    t->shelf_y = 1;
+    t->shelf_h = 0;
+    t->resets++;
+}
+
+/* Finds room for w x h (plus a 1 px gutter); false when the atlas is full. */
+static bool atlas_alloc(sv_text *t, int w, int h, int *u, int *v)
+{
+    if (w + 2 > ATLAS_SIZE || h + 2 > ATLAS_SIZE)
+        return false;
+    if (t->shelf_x + w + 1 > ATLAS_SIZE) {
+        t->shelf_y += t->shelf_h + 1;
+        t->shelf_x = 1;
+        t->shelf_h = 0;
+    }
+    if (t->shelf_y + h + 1 > ATLAS_SIZE)
+        return false;
+    *u = t->shelf_x;
+    *v = t->shelf_y;
+    t->shelf_x += w + 1;
+    if (h > t->shelf_h)
+        t->shelf_h = h;
+    return true;
+}
+
+/* Rasterises cp into a glyph record (not yet placed in the atlas): its
+ * coverage goes to t->scratch. */
+static bool rasterise(sv_text *t, sized_font *s, uint32_t cp, glyph *out)
+{
+    int minx = 0, maxx = 0, miny = 0, maxy = 0, adv = 0;
+    if (TTF_GlyphMetrics32(s->ttf, cp, &minx, &maxx, &miny, &maxy, &adv) != 0)
+        adv = 0;
+    memset(out, 0, sizeof *out);
+    out->advance = (int16_t)adv;
+    if (cp == ' ' || cp == '\t' || cp == 0xA0)
+        return true;
+    static const SDL_Color white = {255, 255, 255, 255};
+    SDL_Surface *surf = TTF_RenderGlyph32_Blended(s->ttf, cp, white);
+    if (!surf)
+        return true; /* nothing to draw, still advances */
+    SDL_Surface *argb = surf;
+    if (surf->format->format != SDL_PIXELFORMAT_ARGB8888) {
+        argb = SDL_ConvertSurfaceFormat(surf, SDL_PIXELFORMAT_ARGB8888, 0);
+        SDL_FreeSurface(surf);
+        if (!argb)
+            return true;
+    }
+    SDL_LockSurface(argb);
+    /* SDL_ttf draws the pen origin at x = -minx when the glyph reaches
+     * left of it, and the baseline at the font's ascent. */
+    int ox = minx < 0 ? -minx : 0, base = TTF_FontAscent(s->ttf);
+    int x0 = argb->w, y0 = argb->h, x1 = -1, y1 = -1;
+    for (int y = 0; y < argb->h; y++) {
+        const Uint32 *row = (const Uint32 *)((const uint8_t *)argb->pixels + y * argb->pitch);
+        for (int x = 0; x < argb->w; x++) {
+            if (row[x] >> 24) {
+                if (x < x0) x0 = x;
+                if (x > x1) x1 = x;
+                if (y < y0) y0 = y;
+                if (y > y1) y1 = y;
+            }
+        }
+    }
+    if (x1 >= x0 && y1 >= y0) {
+        int w = x1 - x0 + 1, h = y1 - y0 + 1;
+        size_t need = (size_t)w * h;
+        if (need > t->scratch_cap) {
+            uint8_t *p = realloc(t->scratch, need);
+            if (!p) {
+                SDL_UnlockSurface(argb);
+                SDL_FreeSurface(argb);
+                return false;
+            }
+            t->scratch = p;
+            t->scratch_cap = need;
+        }
+        for (int y = 0; y < h; y++) {
+            const Uint32 *row =
+                (const Uint32 *)((const uint8_t *)argb->pixels + (y0 + y) * argb->pitch);
+            for (int x = 0; x < w; x++)
+                t->scratch[(size_t)y * w + x] = (uint8_t)(row[x0 + x] >> 24);
+        }
+        out->x0 = (int16_t)(x0 - ox);
+        out->y0 = (int16_t)(y0 - base);
+        out->w = (uint16_t)w;
+        out->h = (uint16_t)h;
+    }
+    SDL_UnlockSurface(argb);
+    SDL_FreeSurface(argb);
+    return true;
+}
+
+/* The cached glyph for cp, rasterised and uploaded on first use. May flush
+ * the batch and clear the atlas; NULL when it cannot be drawn at all. */
+static const glyph *get_glyph(sv_gfx *g, sv_text *t, sized_font *s, uint32_t cp)
+{
+    uint64_t key = glyph_key(s->font, s->px, cp);
+    glyph *slot = find_slot(t, key);
+    if (slot->key == key)
+        return slot;
+    glyph gl;
+    if (!rasterise(t, s, cp, &gl))
+        return NULL;
+    int u = 0, v = 0;
+    if (gl.w > 0 && !atlas_alloc(t, gl.w, gl.h, &u, &v)) {
+        atlas_reset(g, t);
+        if (!atlas_alloc(t, gl.w, gl.h, &u, &v))
+            return NULL; /* larger than the whole atlas */
+    }
+    if (t->used >= GLYPH_MAX_USED) {
+        atlas_reset(g, t);
+        if (gl.w > 0 && !atlas_alloc(t, gl.w, gl.h, &u, &v))
+            return NULL;
+    }
+    if (gl.w > 0) {
+        glActiveTexture(GL_TEXTURE0);
+        glBindTexture(GL_TEXTURE_2D, t->tex);
+        glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
+        glTexSubImage2D(GL_TEXTURE_2D, 0, u, v, gl.w, gl.h, GL_RED, GL_UNSIGNED_BYTE,
+                        t->scratch);
+    }
+    gl.u = (uint16_t)u;
+    gl.v = (uint16_t)v;
+    gl.key = key;
+    slot = find_slot(t, key); /* the table may have been cleared */
+    *slot = gl;
+    t->used++;
+    return slot;
+}
+
+/* ---- UTF-8 and layout ------------------------------------------------- */
+
+/* Decodes one code point; malformed input gives U+FFFD and moves on. */
+static uint32_t utf8_next(const unsigned char **ps)
+{
+    const unsigned char *s = *ps;
+    uint32_t c = s[0];
+    int n = 0;
+    if (c < 0x80) {
+        *ps = s + 1;
+        return c;
+    } else if ((c & 0xE0) == 0xC0) {
+        c &= 0x1F;
+        n = 1;
+    } else if ((c & 0xF0) == 0xE0) {
+        c &= 0x0F;
+        n = 2;
+    } else if ((c & 0xF8) == 0xF0) {
+        c &= 0x07;
+        n = 3;
+    } else {
+        *ps = s + 1;
+        return 0xFFFD;
+    }
+    for (int i = 1; i <= n; i++) {
+        if ((s[i] & 0xC0) != 0x80) {
+            *ps = s + i;
+            return 0xFFFD;
+        }
+        c = (c << 6) | (s[i] & 0x3F);
+    }
+    *ps = s + n + 1;
+    static const uint32_t min[4] = {0, 0x80, 0x800, 0x10000};
+    if (c < min[n] || c > 0x10FFFF || (c >= 0xD800 && c <= 0xDFFF))
+        return 0xFFFD;
+    return c;
+}
+
+/* Walks the string: returns the advance width in whole px; with draw, also
+ * draws each glyph at pen (x, baseline) in whole px. */
+static int layout(sv_gfx *g, sv_text *t, sized_font *s, int x, int baseline, sv_rgba c,
+                  const char *utf8, bool draw)
+{
+    const unsigned char *p = (const unsigned char *)utf8;
+    int pen = 0;
+    uint32_t prev = 0;
+    while (*p) {
+        uint32_t cp = utf8_next(&p);
+        if (cp == '\n' || cp == '\r')
+            continue;
+        if (prev && s->kern)
+            pen += TTF_GetFontKerningSizeGlyphs32(s->ttf, prev, cp);
+        const glyph *gl = get_glyph(g, t, s, cp);
+        if (gl) {
+            if (draw && gl->w > 0)
+                sv_gfx_glyph(g, (float)(x + pen + gl->x0), (float)(baseline + gl->y0),
+                             (float)gl->w, (float)gl->h, (float)gl->u, (float)gl->v, c);
+            pen += gl->advance;
+        }
+        prev = cp;
+    }
+    return pen;
+}
+
+float sv_gfx_text_width(sv_gfx *g, sv_font font, float px, const char *utf8)
+{
+    if (!utf8 || !*utf8)
+        return 0.0f;
+    sv_text *t = sv_gfx_text_state(g);
+    sized_font *s = get_font(t, (int)font, clamp_px(px));
+    if (!s)
+        return 0.0f;
+    return (float)layout(g, t, s, 0, 0, (sv_rgba){0, 0, 0, 0}, utf8, false);
+}
+
+float sv_gfx_text(sv_gfx *g, sv_font font, float px, float x, float y, sv_align align,
+                  sv_rgba c, const char *utf8)
+{
+    if (!utf8 || !*utf8)
+        return 0.0f;
+    sv_text *t = sv_gfx_text_state(g);
+    sized_font *s = get_font(t, (int)font, clamp_px(px));
+    if (!s)
+        return 0.0f;
+    int w = 0;
+    if (align != SV_ALIGN_LEFT)
+        w = layout(g, t, s, 0, 0, c, utf8, false);
+    float left = align == SV_ALIGN_CENTER ? x - 0.5f * (float)w
+               : align == SV_ALIGN_RIGHT  ? x - (float)w
+                                          : x;
+    /* Whole pixels: glyph bitmaps land texel for texel on the framebuffer. */
+    int ix = (int)floorf(left + 0.5f);
+    int baseline = (int)floorf(y + 0.5f * (float)s->cap + 0.5f);
+    return (float)layout(g, t, s, ix, baseline, c, utf8, true);
+}

@@ -1,1 +1,0 @@
-#version 330 core

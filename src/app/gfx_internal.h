@@ -1,0 +1,25 @@
+/* Private seams between gfx.c (the batch, GL state) and text.c (fonts, the
+ * glyph atlas). Nothing outside the drawing layer includes this. */
+#ifndef SV_GFX_INTERNAL_H
+#define SV_GFX_INTERNAL_H
+
+#include "gfx.h"
+
+typedef struct sv_text sv_text;
+
+/* Opens the embedded fonts and creates the R8 atlas texture (needs the GL
+ * context). Returns NULL with err filled on failure. */
+sv_text *sv_text_create(char *err, size_t errlen);
+void sv_text_destroy(sv_text *t); /* accepts NULL */
+unsigned sv_text_atlas_texture(const sv_text *t);
+void sv_text_frame_begin(sv_text *t); /* counts frames, for font-cache aging */
+int sv_text_atlas_resets(const sv_text *t); /* times the atlas was full, ever */
+
+/* gfx.c side, for text.c. */
+sv_text *sv_gfx_text_state(sv_gfx *g);
+/* Draws everything batched so far (before the atlas is cleared). */
+void sv_gfx_flush(sv_gfx *g);
+/* One glyph quad: framebuffer rect (x, y, w, h), atlas texel rect at (u, v). */
+void sv_gfx_glyph(sv_gfx *g, float x, float y, float w, float h, float u, float v, sv_rgba c);
+
+#endif

@@ -1,0 +1,450 @@
+/* Pixel tests of the drawing layer (gfx.h), headless through SDL's offscreen
+ * driver: fills, the three border styles told apart by their run lengths,
+ * arrow heads, text within its measured width, clipping, the PNG round trip.
+ * Also prints (does not assert) the time of a heavy 1920x1080 frame. */
+#include "gfx.h"
+#include "platform.h"
+
+#include <epoxy/gl.h>
+#include <math.h>
+#include <png.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static int failures;
+
+#define CHECK(cond, ...)                                                        \
+    do {                                                                        \
+        if (!(cond)) {                                                          \
+            fprintf(stderr, "%s:%d: FAIL: %s: ", __FILE__, __LINE__, #cond);    \
+            fprintf(stderr, __VA_ARGS__);                                       \
+            fputc('\n', stderr);                                                \
+            failures++;                                                         \
+        }                                                                       \
+    } while (0)
+
+#define W 400
+#define H 300
+
+static sv_gfx *g;
+static uint8_t px[W * H * 4];
+static const char *out_dir = ".";
+
+static const uint8_t *at(int x, int y)
+{
+    return px + ((size_t)y * W + x) * 4;
+}
+
+/* 0 (white) .. 255 (black) */
+static int dark(int x, int y)
+{
+    const uint8_t *p = at(x, y);
+    return 255 - (p[0] + p[1] + p[2]) / 3;
+}
+
+static void frame_begin(void)
+{
+    sv_gfx_begin(g, W, H, sv_rgb_hex(0xffffff));
+}
+
+static void frame_end(const char *name)
+{
+    sv_gfx_end(g);
+    sv_gfx_read_pixels(g, W, H, px);
+    char path[512], err[256];
+    snprintf(path, sizeof path, "%s/gfx-%s.png", out_dir, name);
+    if (!sv_png_write(path, px, W, H, err, sizeof err))
+        fprintf(stderr, "note: %s\n", err);
+}
+
+static bool near(const uint8_t *p, uint32_t rgb, int tol)
+{
+    int r = (rgb >> 16) & 255, gg = (rgb >> 8) & 255, b = rgb & 255;
+    return abs(p[0] - r) <= tol && abs(p[1] - gg) <= tol && abs(p[2] - b) <= tol;
+}
+
+static void test_fill(void)
+{
+    frame_begin();
+    sv_gfx_rect(g, (sv_box){50, 40, 100, 60}, 10, sv_rgb_hex(0x0072B2), sv_rgb_hex(0), 0,
+                SV_BORDER_NONE);
+    /* half transparent black over the right part: straight alpha in, blended */
+    sv_gfx_rect(g, (sv_box){200, 40, 100, 60}, 0, sv_rgba_alpha(sv_rgb_hex(0x000000), 0.5f),
+                sv_rgb_hex(0), 0, SV_BORDER_NONE);
+    frame_end("fill");
+    const uint8_t *c = at(100, 70);
+    CHECK(near(c, 0x0072B2, 1), "centre is %d,%d,%d, want 0,114,178", c[0], c[1], c[2]);
+    CHECK(near(at(49, 70), 0xffffff, 0), "left of the rect is not background");
+    CHECK(near(at(151, 70), 0xffffff, 0), "right of the rect is not background");
+    CHECK(near(at(100, 39), 0xffffff, 0), "above the rect is not background");
+    /* a rounded corner leaves the very corner pixel empty */
+    CHECK(near(at(50, 40), 0xffffff, 8), "corner pixel is %d,%d,%d", at(50, 40)[0],
+          at(50, 40)[1], at(50, 40)[2]);
+    /* the antialiased edge lies within one pixel */
+    CHECK(near(at(50, 70), 0x0072B2, 2), "first column inside is not the fill");
+    CHECK(at(100, 70)[3] == 255, "alpha is %d", at(100, 70)[3]);
+    const uint8_t *h = at(250, 70);
+    CHECK(abs(h[0] - 128) <= 2 && abs(h[1] - 128) <= 2, "50%% black over white is %d,%d,%d",
+          h[0], h[1], h[2]);
+}
+
+/* Runs of border-coloured pixels along row y from x0 to x1: fills on[] with
+ * their lengths, returns their count. A run touching an end is not counted. */
+static int runs(int y, int x0, int x1, int *on, int max_on, int *gaps, int *ngaps)
+{
+    int n = 0, ng = 0, len = 0, glen = 0;
+    bool first = true, in = dark(x0, y) > 127;
+    for (int x = x0; x <= x1; x++) {
+        bool d = dark(x, y) > 127;
+        if (d == in) {
+            if (d)
+                len++;
+            else
+                glen++;
+            continue;
+        }
+        if (in && !first && n < max_on)
+            on[n++] = len;
+        if (!in && !first && ng < max_on)
+            gaps[ng++] = glen;
+        first = false;
+        in = d;
+        len = d ? 1 : 0;
+        glen = d ? 0 : 1;
+    }
+    *ngaps = ng;
+    return n;
+}
+
+static double mean(const int *v, int n)
+{
+    double s = 0;
+    for (int i = 0; i < n; i++)
+        s += v[i];
+    return n ? s / n : 0;
+}
+
+static void test_borders(void)
+{
+    const float bw = 4;
+    frame_begin();
+    static const sv_border styles[3] = {SV_BORDER_SOLID, SV_BORDER_DASHED, SV_BORDER_DOTTED};
+    for (int i = 0; i < 3; i++)
+        sv_gfx_rect(g, (sv_box){20, 20 + i * 90.0f, 340, 70}, 10, sv_rgb_hex(0xffffff),
+                    sv_rgb_hex(0x000000), bw, styles[i]);
+    frame_end("borders");
+    int on[64], gaps[64], ng;
+    for (int i = 0; i < 3; i++) {
+        int y = 20 + i * 90 + (int)(bw / 2);
+        int x0 = 20 + 10 + 4, x1 = 20 + 340 - 10 - 4; /* the straight top edge */
+        int n = runs(y, x0, x1, on, 64, gaps, &ng);
+        if (styles[i] == SV_BORDER_SOLID) {
+            int dark_count = 0;
+            for (int x = x0; x <= x1; x++)
+                dark_count += dark(x, y) > 200;
+            CHECK(dark_count == x1 - x0 + 1, "solid top edge has %d of %d dark pixels",
+                  dark_count, x1 - x0 + 1);
+            /* and continuous down the left side */
+            int side = 0;
+            for (int yy = 20 + 14; yy < 20 + 70 - 14; yy++)
+                side += dark(20 + 2, yy) > 200;
+            CHECK(side == 70 - 28, "solid left edge has %d of %d dark pixels", side, 70 - 28);
+        } else if (styles[i] == SV_BORDER_DASHED) {
+            double m = mean(on, n), mg = mean(gaps, ng);
+            printf("dashed: %d dashes of mean %.1f px, gaps %.1f px (w = %.0f)\n", n, m, mg, bw);
+            CHECK(n >= 10, "dashed top edge shows %d dashes", n);
+            CHECK(m >= 2.5 * bw && m <= 3.5 * bw, "dash length %.1f, want ~3w = %.0f", m,
+                  3 * bw);
+            CHECK(mg >= 1.5 * bw && mg <= 2.5 * bw, "dash gap %.1f, want ~2w = %.0f", mg,
+                  2 * bw);
+            for (int k = 0; k < n; k++)
+                CHECK(abs(on[k] - on[0]) <= 1, "dash %d is %d px, dash 0 is %d px", k, on[k],
+                      on[0]);
+        } else {
+            double m = mean(on, n), mg = mean(gaps, ng);
+            printf("dotted: %d dots of mean %.1f px, gaps %.1f px (w = %.0f)\n", n, m, mg, bw);
+            CHECK(n >= 25, "dotted top edge shows %d dots", n);
+            CHECK(m >= 0.5 * bw && m <= 1.25 * bw, "dot length %.1f, want ~w = %.0f", m, bw);
+            CHECK(mg >= 0.75 * bw && mg <= 1.6 * bw, "dot gap %.1f, want ~w = %.0f", mg, bw);
+            /* round dots: the dot's edge rows are narrower than its middle row */
+            int xm = -1;
+            for (int x = x0; x <= x1 && xm < 0; x++)
+                if (dark(x, y) > 200 && dark(x + 1, y) > 200)
+                    xm = x;
+            CHECK(xm >= 0, "no dot found");
+            if (xm >= 0) {
+                int top_row = 0, mid_row = 0;
+                for (int x = xm - 4; x <= xm + 5; x++) {
+                    top_row += dark(x, 20 + i * 90);
+                    mid_row += dark(x, y);
+                }
+                CHECK(top_row < mid_row * 0.85, "dots are not round: edge row %d, mid %d",
+                      top_row, mid_row);
+            }
+        }
+        /* inside the border: the fill */
+        CHECK(near(at(190, 20 + i * 90 + 35), 0xffffff, 0), "style %d: the inside is not the fill",
+              i);
+    }
+}
+
+static void test_arrow(void)
+{
+    frame_begin();
+    sv_gfx_arrow(g, 50, 150, 250, 150, 3, 20, sv_rgb_hex(0x000000));
+    sv_gfx_line(g, 50, 250, 250, 200, 2, sv_rgb_hex(0xD55E00));
+    frame_end("arrow");
+    CHECK(dark(100, 150) > 240, "the shaft is not drawn");
+    CHECK(dark(100, 145) < 5, "the shaft is too wide");
+    CHECK(dark(246, 150) > 200, "no head near the tip");
+    CHECK(dark(235, 145) > 200, "the head is not wider than the shaft at 15 px from the tip");
+    CHECK(dark(235, 155) > 200, "the head is not symmetric");
+    CHECK(dark(253, 150) < 5, "something drawn beyond the tip");
+    CHECK(dark(232, 140) < 5, "the head is too wide");
+    CHECK(dark(45, 150) < 5, "something drawn before the tail");
+    /* the slanted line passes through its midpoint */
+    CHECK(near(at(150, 225), 0xD55E00, 40), "slanted line's midpoint is %d,%d,%d",
+          at(150, 225)[0], at(150, 225)[1], at(150, 225)[2]);
+}
+
+static void test_text(void)
+{
+    const char *s = "Hello 42 ≥ · ← ► ●";
+    float px_size = 24;
+    frame_begin();
+    float w = sv_gfx_text_width(g, SV_FONT_SANS, px_size, s);
+    float adv = sv_gfx_text(g, SV_FONT_SANS, px_size, 20, 60, SV_ALIGN_LEFT,
+                            sv_rgb_hex(0x000000), s);
+    float wc = sv_gfx_text_width(g, SV_FONT_MONO, 40, "1024");
+    sv_gfx_text(g, SV_FONT_MONO, 40, 200, 150, SV_ALIGN_CENTER, sv_rgb_hex(0x000000), "1024");
+    sv_gfx_text(g, SV_FONT_SANS_BOLD, 60, 20, 240, SV_ALIGN_LEFT, sv_rgb_hex(0x000000), "●");
+    sv_gfx_text(g, SV_FONT_SANS, 12, 380, 280, SV_ALIGN_RIGHT, sv_rgb_hex(0x000000),
+                "small text, right aligned");
+    frame_end("text");
+    CHECK(fabsf(w - adv) < 0.01f, "text_width %.1f but text returned %.1f", w, adv);
+    CHECK(w > 150 && w < 300, "width %.1f of \"%s\" at 24 px is implausible", w, s);
+    int inside = 0, beyond = 0, before = 0, outside_rows = 0;
+    for (int y = 0; y < 120; y++)
+        for (int x = 0; x < W; x++) {
+            int d = dark(x, y) > 64;
+            if (!d)
+                continue;
+            if (x < 20 - 1)
+                before++;
+            else if (x > 20 + (int)w)
+                beyond++;
+            else
+                inside++;
+            if (y < 60 - 24 || y > 60 + 24)
+                outside_rows++;
+        }
+    CHECK(inside > 300, "only %d text pixels inside the measured width", inside);
+    CHECK(beyond == 0, "%d text pixels beyond the measured width %.0f", beyond, w);
+    CHECK(before == 0, "%d text pixels left of x", before);
+    CHECK(outside_rows == 0, "%d text pixels far from the centre line", outside_rows);
+    /* the text's vertical centre is at y: cap height centred on 60 */
+    int top = H, bot = -1;
+    for (int y = 0; y < 120; y++)
+        for (int x = 20; x < 40; x++) /* the "H" */
+            if (dark(x, y) > 127) {
+                if (y < top) top = y;
+                if (y > bot) bot = y;
+            }
+    CHECK(abs((top + bot) - 2 * 60) <= 2, "H spans rows %d..%d, centre should be 60", top, bot);
+    /* centred: "1024" spans [200 - wc/2, 200 + wc/2] */
+    int l = W, r = -1;
+    for (int y = 120; y < 180; y++)
+        for (int x = 100; x < 300; x++)
+            if (dark(x, y) > 64) {
+                if (x < l) l = x;
+                if (x > r) r = x;
+            }
+    CHECK(l >= (int)(200 - wc / 2) - 1 && r <= (int)(200 + wc / 2) + 1,
+          "centred text spans %d..%d, measured %.0f..%.0f", l, r, 200 - wc / 2, 200 + wc / 2);
+    CHECK(abs((l + r) - 400) <= 4, "centred text spans %d..%d", l, r);
+    /* "●" (U+25CF) is a filled disc, not the hollow missing-glyph box */
+    float wd = sv_gfx_text_width(g, SV_FONT_SANS_BOLD, 60, "●");
+    CHECK(dark(20 + (int)(wd / 2), 240) > 200, "U+25CF is not a filled disc at its centre");
+    /* right aligned text ends at x = 380 */
+    int rr = -1;
+    for (int y = 265; y < H; y++)
+        for (int x = 200; x < W; x++)
+            if (dark(x, y) > 64 && x > rr)
+                rr = x;
+    CHECK(rr >= 375 && rr <= 380, "right-aligned text ends at %d, want 380", rr);
+}
+
+static void test_clip(void)
+{
+    frame_begin();
+    sv_gfx_clip(g, &(sv_box){100, 100, 50, 50});
+    sv_gfx_rect(g, (sv_box){50, 50, 200, 200}, 0, sv_rgb_hex(0x009E73), sv_rgb_hex(0), 0,
+                SV_BORDER_NONE);
+    sv_gfx_clip(g, NULL);
+    sv_gfx_rect(g, (sv_box){300, 50, 20, 20}, 0, sv_rgb_hex(0x009E73), sv_rgb_hex(0), 0,
+                SV_BORDER_NONE);
+    frame_end("clip");
+    CHECK(near(at(125, 125), 0x009E73, 1), "inside the clip is not drawn");
+    CHECK(near(at(99, 125), 0xffffff, 0), "left of the clip is drawn");
+    CHECK(near(at(125, 150), 0xffffff, 0), "below the clip is drawn");
+    CHECK(near(at(149, 149), 0x009E73, 1), "the clip's last pixel is not drawn");
+    CHECK(near(at(310, 60), 0x009E73, 1), "clip(NULL) did not lift the clip");
+}
+
+static void test_png_roundtrip(void)
+{
+    frame_begin();
+    sv_gfx_rect(g, (sv_box){10, 10, 380, 280}, 30, sv_rgb_hex(0xE69F00), sv_rgb_hex(0x0072B2),
+                6, SV_BORDER_DASHED);
+    sv_gfx_text(g, SV_FONT_SANS_BOLD, 48, 200, 150, SV_ALIGN_CENTER, sv_rgb_hex(0x000000),
+                "PNG ✓");
+    frame_end("png");
+    char path[512], err[256];
+    snprintf(path, sizeof path, "%s/gfx-roundtrip.png", out_dir);
+    CHECK(sv_png_write(path, px, W, H, err, sizeof err), "%s", err);
+    png_image img;
+    memset(&img, 0, sizeof img);
+    img.version = PNG_IMAGE_VERSION;
+    bool ok = png_image_begin_read_from_file(&img, path);
+    CHECK(ok, "libpng cannot read %s back: %s", path, img.message);
+    if (ok) {
+        CHECK(img.width == W && img.height == H, "read back %ux%u", img.width, img.height);
+        img.format = PNG_FORMAT_RGBA;
+        uint8_t *back = malloc(PNG_IMAGE_SIZE(img));
+        ok = back && png_image_finish_read(&img, NULL, back, 0, NULL);
+        CHECK(ok, "libpng cannot decode %s: %s", path, img.message);
+        if (ok && img.width == W && img.height == H)
+            CHECK(memcmp(back, px, sizeof px) == 0, "pixels differ after the round trip");
+        free(back);
+        png_image_free(&img);
+    }
+    remove(path);
+    /* and a clear error for a path that cannot be written */
+    CHECK(!sv_png_write("/nonexistent-dir/x.png", px, W, H, err, sizeof err),
+          "writing into a missing directory succeeded");
+    CHECK(strstr(err, "/nonexistent-dir/x.png") != NULL, "error does not name the path: %s",
+          err);
+}
+
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* 5000 rounded cells with borders, 5000 numbers, 2000 arrows at 1920x1080:
+ * the n = 1024 screen with room to spare. Printed, not asserted. */
+static void bench(void)
+{
+    char err[256];
+    const int bw = 1920, bh = 1080;
+    sv_gfx_target *t = sv_gfx_target_create(g, bw, bh, err, sizeof err);
+    CHECK(t, "%s", err);
+    if (!t)
+        return;
+    sv_gfx_target_bind(t);
+    enum { FRAMES = 30 };
+    double ms[FRAMES];
+    sv_gfx_stats st = {0};
+    const int cols = 100, rows = 50;
+    const float cw = 1920.0f / cols, ch = 1080.0f / rows;
+    for (int f = 0; f < FRAMES + 3; f++) {
+        double t0 = now_ms();
+        sv_gfx_begin(g, bw, bh, sv_rgb_hex(0x1b1f24));
+        for (int i = 0; i < cols * rows; i++) {
+            float x = (i % cols) * cw, y = (i / cols) * ch;
+            sv_border style = (sv_border)(1 + i % 3);
+            sv_gfx_rect(g, (sv_box){x + 1, y + 1, cw - 2, ch - 2}, 3,
+                        sv_rgb_hex(i % 3 == 0 ? 0x0072B2 : i % 3 == 1 ? 0xE69F00 : 0x999999),
+                        sv_rgb_hex(0xffffff), 2, style);
+        }
+        char num[16];
+        for (int i = 0; i < cols * rows; i++) {
+            float x = (i % cols) * cw, y = (i / cols) * ch;
+            snprintf(num, sizeof num, "%d", (i * 37 + f) % 1000);
+            sv_gfx_text(g, SV_FONT_MONO, 11, x + cw / 2, y + ch / 2, SV_ALIGN_CENTER,
+                        sv_rgb_hex(0xffffff), num);
+        }
+        for (int i = 0; i < 2000; i++) {
+            float x = (i % cols) * cw + cw / 2, y = (i / cols) * ch * 2 + ch;
+            sv_gfx_arrow(g, x - cw, y - ch, x, y, 1.5f, 6, sv_rgba_alpha(sv_rgb_hex(0xffffff), 0.8f));
+        }
+        sv_gfx_end(g);
+        glFinish();
+        double t1 = now_ms();
+        if (f >= 3)
+            ms[f - 3] = t1 - t0;
+        st = sv_gfx_get_stats(g);
+    }
+    uint8_t *shot = malloc((size_t)bw * bh * 4);
+    if (shot) {
+        sv_gfx_read_pixels(g, bw, bh, shot);
+        char path[512];
+        snprintf(path, sizeof path, "%s/gfx-bench.png", out_dir);
+        if (!sv_png_write(path, shot, bw, bh, err, sizeof err))
+            fprintf(stderr, "note: %s\n", err);
+        free(shot);
+    }
+    sv_gfx_target_bind(NULL);
+    sv_gfx_target_destroy(t);
+    qsort(ms, FRAMES, sizeof ms[0], cmp_double);
+    printf("perf: 1920x1080, 5000 cells + 5000 numbers + 2000 arrows: median %.2f ms, "
+           "p90 %.2f ms, min %.2f ms over %d frames (%d draw calls, %d quads, renderer %s)\n",
+           ms[FRAMES / 2], ms[FRAMES * 9 / 10], ms[0], FRAMES, st.draw_calls, st.quads,
+           (const char *)glGetString(GL_RENDERER));
+}
+
+int main(int argc, char **argv)
+{
+    if (argc > 1)
+        out_dir = argv[1];
+    char err[512];
+    sv_platform p;
+    if (!sv_platform_open(&p, "test_gfx", 64, 64, true, false, err, sizeof err)) {
+        fprintf(stderr, "%s:%d: FAIL: no headless GL: %s\n", __FILE__, __LINE__, err);
+        return 1;
+    }
+    g = sv_gfx_create(err, sizeof err);
+    if (!g) {
+        fprintf(stderr, "%s:%d: FAIL: sv_gfx_create: %s\n", __FILE__, __LINE__, err);
+        sv_platform_close(&p);
+        return 1;
+    }
+    sv_gfx_target *t = sv_gfx_target_create(g, W, H, err, sizeof err);
+    CHECK(t, "%s", err);
+    if (t) {
+        sv_gfx_target_bind(t);
+        test_fill();
+        test_borders();
+        test_arrow();
+        test_text();
+        test_clip();
+        test_png_roundtrip();
+        sv_gfx_target_bind(NULL);
+        sv_gfx_target_destroy(t);
+    }
+    /* a bad size is an error, not a crash */
+    CHECK(!sv_gfx_target_create(g, 0, 10, err, sizeof err), "a 0x10 target was created");
+    if (!getenv("SV_GFX_NO_BENCH"))
+        bench();
+    sv_gfx_destroy(g);
+    sv_gfx_destroy(NULL);
+    sv_gfx_target_destroy(NULL);
+    sv_platform_close(&p);
+    sv_platform_close(&p);
+    if (failures) {
+        fprintf(stderr, "%d check(s) failed\n", failures);
+        return 1;
+    }
+    printf("all gfx checks passed\n");
+    return 0;
+}
