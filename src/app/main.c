@@ -1,1 +1,576 @@
-int main(void){return 0;}
+/* scanviz: the command line and the main loop. Parses the flags, then either
+ * opens the window (events -> sv_app_event, frames -> sv_render_frame), or
+ * renders headless (--export, --export-plot), or times frames (--bench-frames).
+ * Exit status: 0 success, 1 failure, 2 bad usage or input, 3 backend unavailable. */
+#include <errno.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <SDL.h>
+#include <epoxy/gl.h>
+
+#include "sv_config.h"
+#include "../core/parse.h"
+#include "../core/trace_file.h"
+#include "app.h"
+#include "export.h"
+#include "platform.h"
+#include "render.h"
+
+#define EXIT_USAGE 2
+#define EXIT_UNAVAILABLE 3
+#define CHAPTER_EXAMPLE "3 1 7 0 4 1 6 3"
+
+static const char usage_text[] =
+    "usage: scanviz [input] [options]\n"
+    "An interactive view of the Hillis-Steele scan, round by round.\n"
+    "\n"
+    "Input (one of; default the chapter's example \"" CHAPTER_EXAMPLE "\"):\n"
+    "  --input \"3 1 7 0\"     values separated by spaces or commas\n"
+    "  --file PATH           values from a file ('#' comments allowed)\n"
+    "  -                     values from stdin\n"
+    "  --random N [--seed S] N random values (1..1024)\n"
+    "  --trace FILE.json     open a saved trace (scanviz-trace --format json)\n"
+    "Scan:\n"
+    "  --op sum|max|min|product|xor   (default sum)\n"
+    "  --type int32|float32           (default int32)\n"
+    "  --exclusive                    exclusive scan (default inclusive)\n"
+    "  --backend auto|cuda|cpu        (default auto: the GPU when there is one)\n"
+    "View:\n"
+    "  --round R             start at round R\n"
+    "  --theme dark|light|contrast\n"
+    "  --fullscreen\n"
+    "  --speed X             animation speed, 0.25 .. 4 (default 1)\n"
+    "  --autoplay            play through the rounds and loop (for a projector)\n"
+    "  --no-animation        no motion: each step shows its round at once\n"
+    "  --size WxH            window or image size (default 1280x720)\n"
+    "Without a window:\n"
+    "  --export DIR          render every round to DIR/round-00.png, ... and exit\n"
+    "  --export-plot FILE    render the Measure view to FILE (PNG) and exit\n"
+    "  --bench-csv FILE      the Measure view's data (default the shipped table)\n"
+    "  --bench-frames N      draw N frames as fast as possible, print median and p99 ms\n"
+    "  --help, --version\n"
+    "Keys: H or ? in the window lists them; docs/user-guide.md describes everything.\n";
+
+static volatile sig_atomic_t got_usr1;
+
+static void on_usr1(int sig)
+{
+    (void)sig;
+    got_usr1 = 1;
+}
+
+static int usage_error(const char *fmt, const char *a, const char *b)
+{
+    fprintf(stderr, "scanviz: ");
+    fprintf(stderr, fmt, a, b);
+    fprintf(stderr, "\n(scanviz --help lists the options)\n");
+    return EXIT_USAGE;
+}
+
+static bool parse_long(const char *s, long lo, long hi, long *out)
+{
+    char *end;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (errno || end == s || *end || v < lo || v > hi)
+        return false;
+    *out = v;
+    return true;
+}
+
+static bool parse_size(const char *s, int *w, int *h)
+{
+    long a, b;
+    char *x = strchr(s, 'x');
+    if (!x)
+        x = strchr(s, 'X');
+    if (!x)
+        return false;
+    char ws[32];
+    size_t len = (size_t)(x - s);
+    if (len == 0 || len >= sizeof ws)
+        return false;
+    memcpy(ws, s, len);
+    ws[len] = '\0';
+    if (!parse_long(ws, 16, 8192, &a) || !parse_long(x + 1, 16, 8192, &b))
+        return false;
+    *w = (int)a;
+    *h = (int)b;
+    return true;
+}
+
+typedef struct options {
+    const char *input, *file, *trace, *export_dir, *export_plot, *bench_csv;
+    long random_n;
+    unsigned long long seed;
+    bool stdin_input;
+    const char *op, *type, *backend, *theme;
+    bool exclusive, fullscreen, autoplay, no_animation;
+    long round;
+    double speed;
+    int w, h;
+    bool size_given;
+    long bench_frames;
+} options;
+
+enum {
+    OPT_INPUT = 256, OPT_FILE, OPT_RANDOM, OPT_SEED, OPT_OP, OPT_TYPE, OPT_EXCLUSIVE,
+    OPT_INCLUSIVE, OPT_BACKEND, OPT_TRACE, OPT_ROUND, OPT_THEME, OPT_FULLSCREEN, OPT_SPEED,
+    OPT_AUTOPLAY, OPT_NO_ANIM, OPT_EXPORT, OPT_SIZE, OPT_EXPORT_PLOT, OPT_BENCH_CSV,
+    OPT_BENCH_FRAMES, OPT_HELP, OPT_VERSION
+};
+
+static const struct option long_opts[] = {
+    {"input", required_argument, NULL, OPT_INPUT},
+    {"file", required_argument, NULL, OPT_FILE},
+    {"random", required_argument, NULL, OPT_RANDOM},
+    {"seed", required_argument, NULL, OPT_SEED},
+    {"op", required_argument, NULL, OPT_OP},
+    {"type", required_argument, NULL, OPT_TYPE},
+    {"exclusive", no_argument, NULL, OPT_EXCLUSIVE},
+    {"inclusive", no_argument, NULL, OPT_INCLUSIVE},
+    {"backend", required_argument, NULL, OPT_BACKEND},
+    {"trace", required_argument, NULL, OPT_TRACE},
+    {"round", required_argument, NULL, OPT_ROUND},
+    {"theme", required_argument, NULL, OPT_THEME},
+    {"fullscreen", no_argument, NULL, OPT_FULLSCREEN},
+    {"speed", required_argument, NULL, OPT_SPEED},
+    {"autoplay", no_argument, NULL, OPT_AUTOPLAY},
+    {"no-animation", no_argument, NULL, OPT_NO_ANIM},
+    {"export", required_argument, NULL, OPT_EXPORT},
+    {"size", required_argument, NULL, OPT_SIZE},
+    {"export-plot", required_argument, NULL, OPT_EXPORT_PLOT},
+    {"bench-csv", required_argument, NULL, OPT_BENCH_CSV},
+    {"bench-frames", required_argument, NULL, OPT_BENCH_FRAMES},
+    {"help", no_argument, NULL, OPT_HELP},
+    {"version", no_argument, NULL, OPT_VERSION},
+    {NULL, 0, NULL, 0},
+};
+
+/* Returns -1 to go on, else the exit status. */
+static int parse_args(int argc, char **argv, options *o)
+{
+    memset(o, 0, sizeof *o);
+    o->round = -1;
+    o->random_n = -1;
+    o->seed = 1;
+    o->speed = 1.0;
+    o->w = 1280;
+    o->h = 720;
+    opterr = 0;
+    int c, sources = 0;
+    while ((c = getopt_long(argc, argv, ":hV", long_opts, NULL)) != -1) {
+        const char *a = optarg;
+        long v;
+        switch (c) {
+        case OPT_INPUT: o->input = a; sources++; break;
+        case OPT_FILE: o->file = a; sources++; break;
+        case OPT_RANDOM:
+            if (!parse_long(a, 1, SV_MAX_N, &v))
+                return usage_error("--random \"%s\": expected a count from 1 to 1024%s", a, "");
+            o->random_n = v;
+            sources++;
+            break;
+        case OPT_SEED: {
+            char *end;
+            errno = 0;
+            o->seed = strtoull(a, &end, 0);
+            if (errno || end == a || *end || a[0] == '-')
+                return usage_error("--seed \"%s\": expected a non-negative integer%s", a, "");
+            break;
+        }
+        case OPT_OP: o->op = a; break;
+        case OPT_TYPE: o->type = a; break;
+        case OPT_EXCLUSIVE: o->exclusive = true; break;
+        case OPT_INCLUSIVE: o->exclusive = false; break;
+        case OPT_BACKEND: o->backend = a; break;
+        case OPT_TRACE: o->trace = a; sources++; break;
+        case OPT_ROUND:
+            if (!parse_long(a, 0, 64, &v))
+                return usage_error("--round \"%s\": expected a round number (0, 1, 2, ...)%s",
+                                   a, "");
+            o->round = v;
+            break;
+        case OPT_THEME: o->theme = a; break;
+        case OPT_FULLSCREEN: o->fullscreen = true; break;
+        case OPT_SPEED: {
+            char *end;
+            errno = 0;
+            double d = strtod(a, &end);
+            if (errno || end == a || *end || !(d >= 0.25 && d <= 4.0))
+                return usage_error("--speed \"%s\": expected a number from 0.25 to 4%s", a, "");
+            o->speed = d;
+            break;
+        }
+        case OPT_AUTOPLAY: o->autoplay = true; break;
+        case OPT_NO_ANIM: o->no_animation = true; break;
+        case OPT_EXPORT: o->export_dir = a; break;
+        case OPT_SIZE:
+            if (!parse_size(a, &o->w, &o->h))
+                return usage_error("--size \"%s\": expected WxH, each 16 .. 8192 (e.g. 1280x720)%s",
+                                   a, "");
+            o->size_given = true;
+            break;
+        case OPT_EXPORT_PLOT: o->export_plot = a; break;
+        case OPT_BENCH_CSV: o->bench_csv = a; break;
+        case OPT_BENCH_FRAMES:
+            if (!parse_long(a, 1, 1000000, &v))
+                return usage_error("--bench-frames \"%s\": expected a frame count >= 1%s", a, "");
+            o->bench_frames = v;
+            break;
+        case 'h':
+        case OPT_HELP:
+            fputs(usage_text, stdout);
+            return 0;
+        case 'V':
+        case OPT_VERSION:
+            printf("scanviz %s (%s)\n", SV_VERSION,
+                   SV_HAVE_CUDA ? "with the CUDA backend" : "built without CUDA");
+            return 0;
+        case ':':
+            return usage_error("option \"%s\" needs a value%s", argv[optind - 1], "");
+        default:
+            return usage_error("unknown option \"%s\"%s", argv[optind - 1], "");
+        }
+    }
+    for (int i = optind; i < argc; i++) {
+        if (strcmp(argv[i], "-") == 0) {
+            o->stdin_input = true;
+            sources++;
+        } else {
+            return usage_error("unexpected argument \"%s\" (values go in --input \"%s\")",
+                               argv[i], argv[i]);
+        }
+    }
+    if (sources > 1)
+        return usage_error("give one input: --input, --file, -, --random or --trace%s%s", "", "");
+    if (o->trace && (o->op || o->type || o->exclusive))
+        return usage_error("--trace \"%s\": the trace file fixes the op, type and scan%s",
+                           o->trace, "");
+    if (o->export_dir && o->export_plot)
+        return usage_error("give --export or --export-plot, not both%s%s", "", "");
+    return -1;
+}
+
+/* Builds the app config from the options: reads and parses the input. */
+static int make_config(const options *o, sv_app_config *c, sv_value **vals)
+{
+    char err[512];
+    memset(c, 0, sizeof *c);
+    c->round = (int)o->round;
+    c->speed = (float)o->speed;
+    c->autoplay = o->autoplay;
+    c->animations = !o->no_animation;
+    c->fullscreen = o->fullscreen;
+    c->seed = o->seed;
+    c->scan = o->exclusive ? SV_SCAN_EXCLUSIVE : SV_SCAN_INCLUSIVE;
+    c->bench_csv = o->bench_csv;
+    if (o->op && !sv_op_from_name(o->op, &c->op))
+        return usage_error("--op \"%s\": expected sum, max, min, product or xor%s", o->op, "");
+    if (o->type && !sv_type_from_name(o->type, &c->type))
+        return usage_error("--type \"%s\": expected int32 or float32%s", o->type, "");
+    if (!sv_op_valid(c->op, c->type, err, sizeof err))
+        return usage_error("--op %s: %s", sv_op_name(c->op), err);
+    if (o->backend && !sv_backend_choice_from_name(o->backend, &c->backend))
+        return usage_error("--backend \"%s\": expected auto, cuda or cpu%s", o->backend, "");
+    if (o->theme && !sv_theme_from_name(o->theme, &c->theme))
+        return usage_error("--theme \"%s\": expected dark, light or contrast%s", o->theme, "");
+
+    if (o->trace) {
+        c->trace = sv_trace_load(o->trace, err, sizeof err);
+        if (!c->trace)
+            return usage_error("--trace %s: %s", o->trace, err);
+        c->trace_path = o->trace;
+        return -1;
+    }
+    size_t n = 0;
+    if (o->random_n > 0) {
+        n = (size_t)o->random_n;
+        *vals = sv_random_values(c->op, c->type, n, o->seed);
+        if (!*vals) {
+            fprintf(stderr, "scanviz: out of memory\n");
+            return EXIT_FAILURE;
+        }
+        c->seed = o->seed + 1;
+    } else {
+        const char *what = o->file ? o->file : o->stdin_input ? "-" : NULL;
+        char *text = NULL;
+        if (what) {
+            text = sv_read_file(what, err, sizeof err);
+            if (!text)
+                return usage_error("%s: %s", strcmp(what, "-") ? what : "stdin", err);
+        }
+        const char *src = o->input ? o->input : text ? text : CHAPTER_EXAMPLE;
+        bool ok = sv_parse_values(src, c->type, SV_MAX_N, vals, &n, err, sizeof err);
+        free(text);
+        if (!ok)
+            return usage_error("%s: %s", o->input ? "--input" : what ? what : "input", err);
+    }
+    c->input = *vals;
+    c->n = n;
+    return -1;
+}
+
+static int app_status_exit(sv_app_status st, const char *err)
+{
+    fprintf(stderr, "scanviz: %s\n", err);
+    return st == SV_APP_BAD_INPUT ? EXIT_USAGE
+         : st == SV_APP_UNAVAILABLE ? EXIT_UNAVAILABLE : EXIT_FAILURE;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* Draws frames as fast as the renderer goes (vsync off), stepping through the
+ * rounds mid-animation so every frame draws arrows and moving values. */
+static int bench_frames(sv_platform *p, sv_gfx *g, sv_app_state *s, long frames, int w, int h)
+{
+    char err[256];
+    sv_gfx_target *target = NULL;
+    if (p->headless) {
+        target = sv_gfx_target_create(g, w, h, err, sizeof err);
+        if (!target) {
+            fprintf(stderr, "scanviz: %s\n", err);
+            return EXIT_FAILURE;
+        }
+        sv_gfx_target_bind(target);
+    } else {
+        SDL_GL_SetSwapInterval(0);
+        SDL_GL_GetDrawableSize(p->window, &w, &h);
+        int ww, wh;
+        SDL_GetWindowSize(p->window, &ww, &wh);
+        sv_app_resize(s, ww, wh, w, h);
+    }
+    if (p->headless)
+        sv_app_resize(s, w, h, w, h);
+    double *ms = malloc((size_t)frames * sizeof *ms);
+    if (!ms) {
+        sv_gfx_target_destroy(target);
+        return EXIT_FAILURE;
+    }
+    int steps = sv_state_steps(s);
+    long warmup = frames < 10 ? 1 : 5;
+    Uint64 freq = SDL_GetPerformanceFrequency();
+    for (long i = -warmup; i < frames; i++) {
+        long k = i < 0 ? 0 : i;
+        s->step = (int)((k / 20) % steps);
+        s->from_step = s->step > 0 ? s->step - 1 : 0;
+        s->anim = (float)(k % 20) / 20.0f;
+        if (!p->headless) {
+            SDL_Event e;
+            while (SDL_PollEvent(&e)) /* keep the window responsive */
+                if (e.type == SDL_QUIT)
+                    frames = k;
+        }
+        Uint64 t0 = SDL_GetPerformanceCounter();
+        sv_render_frame(g, s, w, h);
+        if (!p->headless)
+            SDL_GL_SwapWindow(p->window);
+        glFinish();
+        Uint64 t1 = SDL_GetPerformanceCounter();
+        if (i >= 0 && i < frames)
+            ms[i] = (double)(t1 - t0) * 1000.0 / (double)freq;
+    }
+    if (frames < 1)
+        frames = 1;
+    qsort(ms, (size_t)frames, sizeof *ms, cmp_double);
+    double med = ms[frames / 2];
+    size_t p99i = (size_t)((double)frames * 0.99);
+    if (p99i >= (size_t)frames)
+        p99i = (size_t)frames - 1;
+    double p99 = ms[p99i];
+    const char *renderer = (const char *)glGetString(GL_RENDERER);
+    printf("bench-frames: %ld frames at %dx%d, n = %zu, %s, %s: median %.2f ms, p99 %.2f ms "
+           "(%.0f fps at the median)\n",
+           frames, w, h, s->trace ? s->trace->n : (size_t)0, p->headless ? "offscreen" : "window",
+           renderer ? renderer : "unknown renderer", med, p99, med > 0 ? 1000.0 / med : 0.0);
+    free(ms);
+    sv_gfx_target_destroy(target);
+    return 0;
+}
+
+static void print_state(const sv_app_state *s)
+{
+    static char line[SV_MAX_N * 100 + SV_EDIT_MAX + 4096];
+    sv_app_state_line(s, line, sizeof line);
+    printf("%s\n", line);
+    fflush(stdout);
+}
+
+static int run_window(sv_platform *p, sv_gfx *g, sv_app_state *s)
+{
+    bool fullscreen_applied = s->fullscreen;
+    bool dirty = true;
+    Uint64 freq = SDL_GetPerformanceFrequency();
+    Uint64 last = SDL_GetPerformanceCounter();
+    while (!s->quit) {
+        SDL_Event e;
+        /* Wait when nothing moves: no spinning while idle or minimised. */
+        if (s->minimised || (!dirty && !sv_app_busy(s))) {
+            if (SDL_WaitEventTimeout(&e, s->minimised ? 200 : 250)) {
+                sv_app_event(s, &e);
+                dirty = true;
+            }
+        }
+        while (!s->quit && SDL_PollEvent(&e)) {
+            sv_app_event(s, &e);
+            dirty = true;
+            if (s->want_state_line) { /* print in event order, for scripts */
+                s->want_state_line = false;
+                print_state(s);
+            }
+        }
+        if (got_usr1) {
+            got_usr1 = 0;
+            s->want_state_line = true;
+        }
+        if (s->want_state_line) {
+            s->want_state_line = false;
+            print_state(s);
+        }
+        if (s->fullscreen != fullscreen_applied) {
+            if (SDL_SetWindowFullscreen(p->window,
+                                        s->fullscreen ? SDL_WINDOW_FULLSCREEN_DESKTOP : 0) == 0)
+                fullscreen_applied = s->fullscreen;
+            else
+                s->fullscreen = fullscreen_applied;
+            dirty = true;
+        }
+        Uint64 now = SDL_GetPerformanceCounter();
+        float dt = (float)((double)(now - last) / (double)freq);
+        last = now;
+        sv_app_update(s, dt);
+        if (s->quit)
+            break;
+        if (s->minimised || (SDL_GetWindowFlags(p->window) & SDL_WINDOW_MINIMIZED)) {
+            s->minimised = true;
+            continue;
+        }
+        if (!dirty && !sv_app_busy(s))
+            continue;
+        /* High-DPI: the drawable (pixels) may differ from the window (points). */
+        int ww, wh, fw, fh;
+        SDL_GetWindowSize(p->window, &ww, &wh);
+        SDL_GL_GetDrawableSize(p->window, &fw, &fh);
+        sv_app_resize(s, ww, wh, fw, fh);
+        sv_gfx_target_bind(NULL);
+        sv_render_frame(g, s, s->fb_w, s->fb_h);
+        SDL_GL_SwapWindow(p->window);
+        dirty = false;
+    }
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    options o;
+    int rc = parse_args(argc, argv, &o);
+    if (rc >= 0)
+        return rc;
+
+    sv_app_config c;
+    sv_value *vals = NULL;
+    rc = make_config(&o, &c, &vals);
+    if (rc >= 0) {
+        free(vals);
+        return rc;
+    }
+
+    bool headless = o.export_dir || o.export_plot;
+    if (!headless && !o.bench_frames && !sv_platform_have_display()) {
+        fprintf(stderr,
+                "scanviz: no display (DISPLAY and WAYLAND_DISPLAY are unset), so no window.\n"
+                "  To render every round to PNG files instead, use --export DIR, e.g.\n"
+                "    scanviz --export scanviz-rounds\n");
+        sv_trace_destroy(c.trace);
+        free(vals);
+        return EXIT_FAILURE;
+    }
+    if (o.bench_frames && !sv_platform_have_display())
+        headless = true;
+
+    char err[1024];
+    sv_app_state s;
+    c.background = !headless && !o.bench_frames;
+    if (!headless && !o.bench_frames) {
+        /* The user event for the background capture needs SDL's events. */
+        if (SDL_Init(SDL_INIT_EVENTS) != 0) {
+            fprintf(stderr, "scanviz: SDL: %s\n", SDL_GetError());
+            sv_trace_destroy(c.trace);
+            free(vals);
+            return EXIT_FAILURE;
+        }
+        sv_app_event_type();
+    }
+    sv_app_status st = sv_app_init(&s, &c, err, sizeof err);
+    free(vals);
+    if (st != SV_APP_OK)
+        return app_status_exit(st, err);
+
+    sv_platform p;
+    memset(&p, 0, sizeof p);
+    if (!sv_platform_open(&p, "scanviz", o.w, o.h, headless, o.fullscreen && !headless, err,
+                          sizeof err)) {
+        fprintf(stderr, "scanviz: cannot open %s: %s\n", headless ? "an offscreen context" :
+                "a window", err);
+        sv_app_cleanup(&s);
+        SDL_Quit();
+        return EXIT_FAILURE;
+    }
+    sv_gfx *g = sv_gfx_create(err, sizeof err);
+    if (!g) {
+        fprintf(stderr, "scanviz: OpenGL: %s\n", err);
+        sv_platform_close(&p);
+        sv_app_cleanup(&s);
+        SDL_Quit();
+        return EXIT_FAILURE;
+    }
+    SDL_StopTextInput(); /* only the input box takes text */
+
+    rc = 0;
+    if (o.export_dir) {
+        int count = 0;
+        sv_app_resize(&s, o.w, o.h, o.w, o.h);
+        if (sv_export_rounds(g, &s, o.export_dir, o.w, o.h, &count, err, sizeof err)) {
+            printf("scanviz: wrote %d images (%dx%d) to %s/: round-00.png .. round-%02d.png "
+                   "(%s, n = %zu, %s)\n",
+                   count, o.w, o.h, o.export_dir, count - 1, sv_op_name(s.op), s.trace->n,
+                   s.source);
+        } else {
+            fprintf(stderr, "scanviz: --export %s: %s\n", o.export_dir, err);
+            rc = EXIT_FAILURE;
+        }
+    } else if (o.export_plot) {
+        s.view = SV_VIEW_MEASURE;
+        sv_app_resize(&s, o.w, o.h, o.w, o.h);
+        if (sv_export_frame(g, &s, o.w, o.h, o.export_plot, err, sizeof err)) {
+            printf("scanviz: wrote the Measure view (%dx%d) to %s (%s)\n", o.w, o.h,
+                   o.export_plot, s.bench_source[0] ? s.bench_source : "no measurements");
+        } else {
+            fprintf(stderr, "scanviz: --export-plot %s: %s\n", o.export_plot, err);
+            rc = EXIT_FAILURE;
+        }
+    } else if (o.bench_frames) {
+        rc = bench_frames(&p, g, &s, o.bench_frames, o.w, o.h);
+    } else {
+        struct sigaction sa;
+        memset(&sa, 0, sizeof sa);
+        sa.sa_handler = on_usr1;
+        sigemptyset(&sa.sa_mask);
+        sigaction(SIGUSR1, &sa, NULL);
+        rc = run_window(&p, g, &s);
+    }
+
+    sv_gfx_destroy(g);
+    sv_platform_close(&p);
+    sv_app_cleanup(&s);
+    SDL_Quit();
+    return rc;
+}

@@ -6,6 +6,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "../core/trace.h"
 #include "../core/bench_csv.h"
@@ -13,6 +14,13 @@
 #include "theme.h"
 
 #define SV_EDIT_MAX 8192
+
+/* The input box's hint line (render_overlay.c shows it; app.c implements it). */
+#define SV_EDIT_HINT "Return apply · Esc cancel · Ctrl+V paste · Ctrl+1 chapter · " \
+    "Ctrl+2 all ones · Ctrl+3 n = 13 · Ctrl+4 random"
+
+struct sv_app_bg;     /* app.c's background CUDA probe and capture */
+struct sv_bench_live; /* bench_live.h: a live scanviz-bench run */
 
 typedef enum sv_view {
     SV_VIEW_SCAN,    /* the rounds */
@@ -67,6 +75,8 @@ typedef struct sv_app_state {
     bool editing;
     char edit_text[SV_EDIT_MAX];
     size_t edit_cursor;     /* byte offset into edit_text */
+    bool edit_all;          /* the whole text is selected (on opening, Ctrl+A):
+                               typing replaces it, Backspace/Delete clear it */
     char edit_error[256];
     char status[256];       /* a transient message line (e.g. "GPU trace ready") */
     float status_time;
@@ -76,6 +86,18 @@ typedef struct sv_app_state {
     char bench_source[256]; /* "NVIDIA H200 · 2026-11-29 (shipped)" */
     bool bench_running;
     float bench_progress;   /* 0 .. 1 while a live run is going */
+
+    /* The app's own bookkeeping (app.c); the renderers need none of it. */
+    bool quit;              /* Esc with nothing open, or the window closed */
+    bool minimised;         /* don't render, don't spin */
+    bool want_state_line;   /* F12: main prints sv_app_state_line() */
+    bool press_on_canvas;   /* a left button press not yet released */
+    float press_x, press_y; /* where it went down (framebuffer pixels) */
+    uint64_t seed;          /* next seed for R and the random preset */
+    unsigned gen;           /* bumped on every new trace */
+    bool from_file;         /* the trace came from --trace */
+    struct sv_app_bg *bg;   /* owned; NULL when no background capture runs */
+    struct sv_bench_live *bench_live; /* owned; the live run while bench_running */
 } sv_app_state;
 
 /* Number of steps the timeline shows for the current trace (layout.c). */

@@ -1,0 +1,93 @@
+/* The visualizer's behaviour, sokol-style: init, event, update, cleanup on the
+ * one state struct (state.h). Only these functions change the state; main.c
+ * owns the window and the GL context and draws the state with render.h.
+ *
+ * For "scene" (render_overlay.c):
+ *  - the input box's hint text is SV_EDIT_HINT in state.h: Return applies,
+ *    Esc cancels, Ctrl+V pastes, presets Ctrl+1 chapter example, Ctrl+2 all
+ *    ones (n = 16), Ctrl+3 a non-power-of-two size (n = 13), Ctrl+4 random.
+ *    A preset fills the box and applies at once (the box then closes).
+ *    The box opens with its text selected (s->edit_all: draw it highlighted):
+ *    typing replaces it; Left/Right/Home/End drop the selection.
+ *  - the help overlay can list sv_app_help[] (every key and mouse action,
+ *    {keys, what} pairs, ending with {NULL, NULL}).
+ *  - zoom/pan keys: ] zoom in, [ zoom out, Shift+Left/Right pan, Z reset.
+ *  - in the Measure view, B starts a live scanviz-bench run (B again stops it). */
+#ifndef SV_APP_H
+#define SV_APP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <SDL.h>
+
+#include "state.h"
+
+/* What the command line asks for. */
+typedef struct sv_app_config {
+    sv_op op;
+    sv_type type;
+    sv_scan scan;
+    sv_backend_choice backend;
+    const sv_value *input;  /* borrowed, n values; ignored when trace is set */
+    size_t n;
+    sv_trace *trace;        /* --trace: ownership passes to the state (also on failure) */
+    const char *trace_path; /* for the source line */
+    int round;              /* -1: start at round 0 */
+    sv_theme_id theme;
+    bool fullscreen;
+    float speed;            /* 0.25 .. 4 */
+    bool autoplay;          /* play and loop */
+    bool animations;
+    uint64_t seed;          /* first seed for R */
+    const char *bench_csv;  /* the Measure view's data; NULL: the shipped table */
+    /* true: capture with the emulator now and run CUDA in the background
+     * (the window); false: capture with backend now, synchronously (export). */
+    bool background;
+} sv_app_config;
+
+/* Status of sv_app_init, mirroring scanviz-trace's exit codes. */
+typedef enum sv_app_status {
+    SV_APP_OK = 0,
+    SV_APP_BAD_INPUT = 2,   /* --round out of range, n out of range, op not on type,
+                               a bad --bench-csv file */
+    SV_APP_UNAVAILABLE = 3, /* --backend cuda without a usable GPU (synchronous mode) */
+    SV_APP_FAILED = 1
+} sv_app_status;
+
+/* Fills s (zeroed first) from c and captures the first trace. On failure
+ * the state holds nothing (sv_app_cleanup is still safe). */
+sv_app_status sv_app_init(sv_app_state *s, const sv_app_config *c, char *err, size_t errlen);
+
+/* Handles one SDL event; may set s->quit, s->fullscreen, s->want_state_line. */
+void sv_app_event(sv_app_state *s, const SDL_Event *e);
+
+/* Advances animation, autoplay and transient messages by dt seconds, and
+ * adopts the background GPU trace when it is ready. */
+void sv_app_update(sv_app_state *s, float dt);
+
+/* Whether something is moving (animation, autoplay, a message fading, a
+ * background capture or a live benchmark): the main loop keeps drawing. */
+bool sv_app_busy(const sv_app_state *s);
+
+/* Records the window size (points) and drawable size (pixels); clamps both
+ * to at least 1 and keeps zoom and pan valid for the new layout. */
+void sv_app_resize(sv_app_state *s, int win_w, int win_h, int fb_w, int fb_h);
+
+/* Frees the trace, the bench table and the background thread (waiting for
+ * it). Safe on a zeroed or already cleaned-up state. */
+void sv_app_cleanup(sv_app_state *s);
+
+/* The one-line state report for tests and scripts (docs/user-guide.md):
+ * `state step=3 steps=4 n=8 op=sum type=int32 scan=inclusive input=3,1,...
+ * output=3,4,... editing=0 error="" theme=dark ...`, no newline. */
+void sv_app_state_line(const sv_app_state *s, char *buf, size_t len);
+
+/* Every key and mouse action: {keys, what}, ending with {NULL, NULL}. */
+extern const char *const sv_app_help[][2];
+
+/* Registers the user event the background capture posts; call once after
+ * SDL_Init (sv_app_init does it if needed). */
+uint32_t sv_app_event_type(void);
+
+#endif
