@@ -1,1 +1,745 @@
-/* placeholder: being written */
+/* The Measure view: throughput against n with the copy bound as the ceiling,
+ * and operations performed against n, from a benchmark table. Draws only
+ * through sv_gfx; every size comes from the layout unit so it scales. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "bench_live.h"
+#include "render.h"
+#include "render_plot.h"
+
+typedef enum marker {
+    MK_SQUARE, MK_DIAMOND, MK_CIRCLE, MK_TRIANGLE, MK_TRIANGLE_DOWN, MK_CROSS
+} marker;
+
+typedef enum line_style { LS_SOLID, LS_DASHED, LS_DOTTED, LS_DASHDOT } line_style;
+
+/* Colour, marker and dash each tell the series apart on their own, so the
+ * chart reads in grey print and for every kind of colour vision. */
+static const struct algo_style {
+    const char *name;
+    const char *label;
+    uint32_t rgb;       /* Okabe-Ito; copy uses the theme's text colour */
+    uint32_t rgb_light; /* on a light background where rgb is too pale */
+    marker mk;
+    line_style ls;
+} styles[SV_PLOT_NALGOS] = {
+    { "copy", "copy (the bound)", 0, 0, MK_SQUARE, LS_SOLID },
+    { "cub", "CUB", 0x009E73, 0x009E73, MK_DIAMOND, LS_DASHED },
+    { "hs", "hs (Hillis-Steele, tuned)", 0x56B4E9, 0x0072B2, MK_CIRCLE, LS_SOLID },
+    { "hs-naive", "hs-naive (chapter)", 0xE69F00, 0xE69F00, MK_TRIANGLE, LS_DOTTED },
+    { "blelloch", "Blelloch", 0xCC79A7, 0xCC79A7, MK_TRIANGLE_DOWN, LS_DASHDOT },
+    { "cpu", "CPU (1 core)", 0xD55E00, 0xD55E00, MK_CROSS, LS_DASHED },
+};
+
+#define MAX_POINTS 64
+
+typedef struct series {
+    int algo;              /* index into styles */
+    int n;                 /* points, sorted by x */
+    double x[MAX_POINTS];  /* log2 n */
+    double gbps[MAX_POINTS];
+    double ops[MAX_POINTS]; /* NAN when absent */
+    double frac[MAX_POINTS];
+} series;
+
+const char *sv_plot_algo_name(int i)
+{
+    return i >= 0 && i < SV_PLOT_NALGOS ? styles[i].name : NULL;
+}
+
+static int algo_index(const char *algo)
+{
+    for (int i = 0; i < SV_PLOT_NALGOS; i++)
+        if (strcmp(styles[i].name, algo) == 0)
+            return i;
+    return -1;
+}
+
+static bool light_theme(const sv_theme *t)
+{
+    return 0.299f * t->bg.r + 0.587f * t->bg.g + 0.114f * t->bg.b > 0.5f;
+}
+
+static sv_rgba algo_color(int i, const sv_theme *theme)
+{
+    if (i < 0)
+        return theme->text_dim;
+    if (i == 0)
+        return theme->text;
+    return sv_rgb_hex(light_theme(theme) ? styles[i].rgb_light : styles[i].rgb);
+}
+
+sv_rgba sv_plot_algo_color(const char *algo, const sv_theme *theme)
+{
+    return algo_color(algo ? algo_index(algo) : -1, theme);
+}
+
+/* ---- layout ------------------------------------------------------------ */
+
+static float est_width(const char *s, float px)
+{
+    return (float)strlen(s) * 0.56f * px;
+}
+
+static float legend_entry_est(int i, float unit)
+{
+    return 3.2f * unit + est_width(styles[i].label, unit) + 1.6f * unit;
+}
+
+void sv_plot_layout_compute(sv_box box, float unit, sv_plot_layout *out)
+{
+    memset(out, 0, sizeof *out);
+    float u = unit;
+    float pad = 0.9f * u;
+    float x = box.x + pad, w = box.w - 2 * pad;
+    float y = box.y + pad;
+    out->header = (sv_box){ x, y, w, 3.4f * u };
+    y += out->header.h;
+    float total = 0;
+    for (int i = 0; i < SV_PLOT_NALGOS; i++)
+        total += legend_entry_est(i, u);
+    int rows = total <= w ? 1 : total <= 2 * w ? 2 : 3;
+    out->legend = (sv_box){ x, y, w, 1.9f * u * (float)rows };
+    y += out->legend.h + 0.6f * u;
+    sv_box r = { x, y, w, box.y + box.h - pad - y };
+    float gap = 2.0f * u;
+    out->side_by_side = r.w >= 1.5f * r.h;
+    if (out->side_by_side) {
+        float w0 = (r.w - gap) * 0.56f;
+        out->panel[0] = (sv_box){ r.x, r.y, w0, r.h };
+        out->panel[1] = (sv_box){ r.x + w0 + gap, r.y, r.w - w0 - gap, r.h };
+    } else {
+        float h0 = (r.h - gap) * 0.55f;
+        out->panel[0] = (sv_box){ r.x, r.y, r.w, h0 };
+        out->panel[1] = (sv_box){ r.x, r.y + h0 + gap, r.w, r.h - h0 - gap };
+    }
+    for (int p = 0; p < 2; p++) {
+        sv_box b = out->panel[p];
+        float left = 4.6f * u, top = 2.6f * u, bottom = 3.3f * u;
+        float right = p == 1 ? 6.2f * u : 1.0f * u;
+        out->area[p] = (sv_box){ b.x + left, b.y + top, b.w - left - right, b.h - top - bottom };
+        if (out->area[p].w < 1)
+            out->area[p].w = 1;
+        if (out->area[p].h < 1)
+            out->area[p].h = 1;
+    }
+}
+
+/* ---- data ---------------------------------------------------------------- */
+
+/* Which element type to show: int32 when the table has it (the targets are
+ * int32), else the first row's. */
+static const char *shown_type(const sv_bench_table *t)
+{
+    for (size_t i = 0; i < t->nrows; i++)
+        if (strcmp(t->rows[i].type, "int32") == 0)
+            return "int32";
+    return t->nrows ? t->rows[0].type : "int32";
+}
+
+/* Gathers the rows of each algorithm and the shown type, sorted by n; a
+ * repeated n keeps the last row. Returns the number of series with points. */
+static int gather(const sv_bench_table *t, const char *type, series *out)
+{
+    int count = 0;
+    for (int a = 0; a < SV_PLOT_NALGOS; a++) {
+        series *s = &out[count];
+        s->algo = a;
+        s->n = 0;
+        for (size_t i = 0; i < t->nrows; i++) {
+            const sv_bench_row *r = &t->rows[i];
+            if (strcmp(r->algo, styles[a].name) != 0 || strcmp(r->type, type) != 0 || r->n < 1)
+                continue;
+            double x = log2(r->n);
+            int k = 0;
+            while (k < s->n && s->x[k] < x)
+                k++;
+            if (k < s->n && s->x[k] == x) {
+                /* same n again: keep the last */
+            } else {
+                if (s->n == MAX_POINTS)
+                    continue;
+                memmove(&s->x[k + 1], &s->x[k], (size_t)(s->n - k) * sizeof s->x[0]);
+                memmove(&s->gbps[k + 1], &s->gbps[k], (size_t)(s->n - k) * sizeof s->x[0]);
+                memmove(&s->ops[k + 1], &s->ops[k], (size_t)(s->n - k) * sizeof s->x[0]);
+                memmove(&s->frac[k + 1], &s->frac[k], (size_t)(s->n - k) * sizeof s->x[0]);
+                s->n++;
+            }
+            s->x[k] = x;
+            s->gbps[k] = r->gb_per_s;
+            s->ops[k] = r->ops;
+            s->frac[k] = r->frac_of_copy;
+        }
+        if (s->n > 0)
+            count++;
+    }
+    return count;
+}
+
+/* ---- primitives ---------------------------------------------------------- */
+
+/* A convex polygon: filled by one-pixel scanlines, then its edges stroked
+ * with antialiased lines so the outline is smooth. */
+static void polygon(sv_gfx *g, const float *px, const float *py, int n, sv_rgba c)
+{
+    float ymin = py[0], ymax = py[0];
+    for (int i = 1; i < n; i++) {
+        ymin = fminf(ymin, py[i]);
+        ymax = fmaxf(ymax, py[i]);
+    }
+    for (float y = floorf(ymin) + 0.5f; y < ymax; y += 1.0f) {
+        float lo = 1e30f, hi = -1e30f;
+        for (int i = 0; i < n; i++) {
+            int j = (i + 1) % n;
+            float y0 = py[i], y1 = py[j];
+            if ((y < y0) == (y < y1))
+                continue;
+            float t = (y - y0) / (y1 - y0);
+            float x = px[i] + t * (px[j] - px[i]);
+            lo = fminf(lo, x);
+            hi = fmaxf(hi, x);
+        }
+        if (hi > lo)
+            sv_gfx_rect(g, (sv_box){ lo, y - 0.5f, hi - lo, 1.0f }, 0, c, c, 0, SV_BORDER_NONE);
+    }
+    for (int i = 0; i < n; i++) {
+        int j = (i + 1) % n;
+        sv_gfx_line(g, px[i], py[i], px[j], py[j], 1.3f, c);
+    }
+}
+
+static void draw_marker(sv_gfx *g, marker m, float cx, float cy, float r, sv_rgba c)
+{
+    switch (m) {
+    case MK_CIRCLE:
+        sv_gfx_circle(g, cx, cy, r * 0.9f, c, c, 0);
+        break;
+    case MK_SQUARE: {
+        float s = r * 0.8f;
+        sv_gfx_rect(g, (sv_box){ cx - s, cy - s, 2 * s, 2 * s }, s * 0.18f, c, c, 0,
+                    SV_BORDER_NONE);
+        break;
+    }
+    case MK_DIAMOND: {
+        float px[4] = { cx, cx + r, cx, cx - r }, py[4] = { cy - r * 1.1f, cy, cy + r * 1.1f, cy };
+        polygon(g, px, py, 4, c);
+        break;
+    }
+    case MK_TRIANGLE: {
+        float px[3] = { cx, cx + r, cx - r }, py[3] = { cy - r, cy + r * 0.75f, cy + r * 0.75f };
+        polygon(g, px, py, 3, c);
+        break;
+    }
+    case MK_TRIANGLE_DOWN: {
+        float px[3] = { cx - r, cx + r, cx }, py[3] = { cy - r * 0.75f, cy - r * 0.75f, cy + r };
+        polygon(g, px, py, 3, c);
+        break;
+    }
+    case MK_CROSS: {
+        float s = r * 0.8f, w = r * 0.6f;
+        sv_gfx_line(g, cx - s, cy - s, cx + s, cy + s, w, c);
+        sv_gfx_line(g, cx - s, cy + s, cx + s, cy - s, w, c);
+        break;
+    }
+    }
+}
+
+/* A marker on a halo of the background, so crossing lines do not hide it. */
+static void marker_halo(sv_gfx *g, marker m, float cx, float cy, float r, sv_rgba c,
+                        sv_rgba bg)
+{
+    draw_marker(g, m, cx, cy, r * 1.45f, bg);
+    draw_marker(g, m, cx, cy, r, c);
+}
+
+/* A polyline in a dash pattern that runs on across the vertices. Pattern
+ * elements: length in units of w, and what fills it (gap, dash or dot). */
+typedef struct dash {
+    float len;
+    int kind; /* 0 gap, 1 dash, 2 dot */
+} dash;
+
+static void polyline(sv_gfx *g, const float *xs, const float *ys, int n, float w, sv_rgba c,
+                     line_style ls)
+{
+    static const dash dashed[] = { { 4.0f, 1 }, { 2.2f, 0 } };
+    static const dash dotted[] = { { 1.0f, 2 }, { 1.5f, 0 } };
+    static const dash dashdot[] = { { 4.0f, 1 }, { 1.5f, 0 }, { 1.0f, 2 }, { 1.5f, 0 } };
+    const dash *pat = NULL;
+    int npat = 0;
+    if (ls == LS_DASHED) {
+        pat = dashed;
+        npat = 2;
+    } else if (ls == LS_DOTTED) {
+        pat = dotted;
+        npat = 2;
+    } else if (ls == LS_DASHDOT) {
+        pat = dashdot;
+        npat = 4;
+    }
+    if (!pat) {
+        for (int i = 0; i + 1 < n; i++)
+            sv_gfx_line(g, xs[i], ys[i], xs[i + 1], ys[i + 1], w, c);
+        for (int i = 0; i < n; i++) /* round joins */
+            sv_gfx_circle(g, xs[i], ys[i], w * 0.5f, c, c, 0);
+        return;
+    }
+    int e = 0;
+    float left = pat[0].len * w; /* what remains of element e */
+    for (int i = 0; i + 1 < n; i++) {
+        float dx = xs[i + 1] - xs[i], dy = ys[i + 1] - ys[i];
+        float len = sqrtf(dx * dx + dy * dy);
+        if (len <= 0)
+            continue;
+        float ux = dx / len, uy = dy / len;
+        float t = 0;
+        while (t < len) {
+            float step = fminf(left, len - t);
+            float ax = xs[i] + ux * t, ay = ys[i] + uy * t;
+            float bx = ax + ux * step, by = ay + uy * step;
+            if (pat[e].kind == 1)
+                sv_gfx_line(g, ax, ay, bx, by, w, c);
+            else if (pat[e].kind == 2 && step >= left * 0.999f)
+                sv_gfx_circle(g, (ax + bx) * 0.5f, (ay + by) * 0.5f, w * 0.62f, c, c, 0);
+            t += step;
+            left -= step;
+            if (left <= 1e-3f) {
+                e = (e + 1) % npat;
+                left = pat[e].len * w;
+            }
+        }
+    }
+}
+
+/* "1K", "256M", "4G" for 2^k. */
+static void pow2_label(int k, char *out, size_t len)
+{
+    static const char suffix[] = { 0, 'K', 'M', 'G', 'T' };
+    int s = k >= 0 ? k / 10 : 0;
+    if (s > 4)
+        s = 4;
+    long long v = 1LL << (k - 10 * s);
+    if (s == 0)
+        snprintf(out, len, "%lld", v);
+    else
+        snprintf(out, len, "%lld%c", v, suffix[s]);
+}
+
+static double nice_step(double range, int max_ticks)
+{
+    if (max_ticks < 1)
+        max_ticks = 1;
+    double raw = range / max_ticks;
+    double mag = pow(10, floor(log10(raw)));
+    double norm = raw / mag;
+    double s = norm <= 1 ? 1 : norm <= 2 ? 2 : norm <= 2.5 ? 2.5 : norm <= 5 ? 5 : 10;
+    return s * mag;
+}
+
+/* ---- the panels ----------------------------------------------------------- */
+
+typedef struct axes {
+    sv_box a;          /* plotting area */
+    double x0, x1;     /* log2 n */
+    double y0, y1;     /* GB/s, or log2 ops */
+} axes;
+
+static float map_x(const axes *ax, double x)
+{
+    return ax->a.x + (float)((x - ax->x0) / (ax->x1 - ax->x0)) * ax->a.w;
+}
+
+static float map_y(const axes *ax, double y)
+{
+    return ax->a.y + ax->a.h - (float)((y - ax->y0) / (ax->y1 - ax->y0)) * ax->a.h;
+}
+
+/* Grid, ticks and labels on x (powers of two of n), shared by both panels. */
+static void x_axis(sv_gfx *g, const axes *ax, const sv_theme *th, float u, const char *title)
+{
+    float tick_px = 0.9f * u;
+    int k0 = (int)ceil(ax->x0), k1 = (int)floor(ax->x1);
+    /* Label every 2nd power, or fewer when the panel is narrow. */
+    float per = ax->a.w / (float)(ax->x1 - ax->x0);
+    int step = 2;
+    while (per * (float)step < 3.6f * tick_px)
+        step += 2;
+    float gw = fmaxf(1.0f, 0.07f * u);
+    for (int k = k0; k <= k1; k++) {
+        float x = map_x(ax, k);
+        bool labelled = k % step == 0;
+        sv_gfx_line(g, x, ax->a.y, x, ax->a.y + ax->a.h, labelled ? gw : gw * 0.5f,
+                    labelled ? th->grid : sv_rgba_alpha(th->grid, 0.5f));
+        if (labelled) {
+            char buf[16];
+            pow2_label(k, buf, sizeof buf);
+            sv_gfx_text(g, SV_FONT_MONO, tick_px, x, ax->a.y + ax->a.h + 0.95f * u,
+                        SV_ALIGN_CENTER, th->text_dim, buf);
+        }
+    }
+    sv_gfx_text(g, SV_FONT_SANS, u, ax->a.x + ax->a.w * 0.5f, ax->a.y + ax->a.h + 2.45f * u,
+                SV_ALIGN_CENTER, th->text_dim, title);
+}
+
+static void panel_title(sv_gfx *g, sv_box panel, const sv_theme *th, float u, const char *title,
+                        const char *sub)
+{
+    float w = sv_gfx_text(g, SV_FONT_SANS_BOLD, 1.15f * u, panel.x, panel.y + 0.75f * u,
+                          SV_ALIGN_LEFT, th->text, title);
+    if (sub)
+        sv_gfx_text(g, SV_FONT_SANS, 0.95f * u, panel.x + w + 0.6f * u, panel.y + 0.75f * u,
+                    SV_ALIGN_LEFT, th->text_dim, sub);
+}
+
+/* The copy series' GB/s at x, by straight lines between its points; NAN
+ * outside its range. */
+static double copy_at(const series *copy, double x)
+{
+    if (!copy || copy->n == 0 || x < copy->x[0] || x > copy->x[copy->n - 1])
+        return NAN;
+    for (int i = 0; i + 1 < copy->n; i++)
+        if (x <= copy->x[i + 1]) {
+            double t = (x - copy->x[i]) / (copy->x[i + 1] - copy->x[i]);
+            return copy->gbps[i] + t * (copy->gbps[i + 1] - copy->gbps[i]);
+        }
+    return copy->gbps[copy->n - 1];
+}
+
+static void draw_series(sv_gfx *g, const axes *ax, const series *s, bool ops, const sv_theme *th,
+                        float u)
+{
+    float xs[MAX_POINTS], ys[MAX_POINTS];
+    int n = 0;
+    for (int i = 0; i < s->n; i++) {
+        double v = ops ? s->ops[i] : s->gbps[i];
+        if (!isfinite(v) || (ops && v <= 0))
+            continue;
+        xs[n] = map_x(ax, s->x[i]);
+        ys[n] = map_y(ax, ops ? log2(v) : v);
+        n++;
+    }
+    if (n == 0)
+        return;
+    sv_rgba c = algo_color(s->algo, th);
+    float w = (s->algo == 0 ? 0.36f : 0.24f) * u;
+    polyline(g, xs, ys, n, w, c, styles[s->algo].ls);
+    for (int i = 0; i < n; i++)
+        marker_halo(g, styles[s->algo].mk, xs[i], ys[i], 0.42f * u, c, th->bg);
+}
+
+static const series *find_series(const series *all, int count, const char *algo)
+{
+    int a = algo_index(algo);
+    for (int i = 0; i < count; i++)
+        if (all[i].algo == a)
+            return &all[i];
+    return NULL;
+}
+
+static void throughput_panel(sv_gfx *g, const sv_plot_layout *L, const series *all, int count,
+                             const sv_theme *th, float u)
+{
+    axes ax = { .a = L->area[0], .x0 = 9.5, .x1 = 28.5, .y0 = 0, .y1 = 1 };
+    double ymax = 0;
+    for (int i = 0; i < count; i++)
+        for (int k = 0; k < all[i].n; k++) {
+            ax.x0 = fmin(ax.x0, all[i].x[k] - 0.5);
+            ax.x1 = fmax(ax.x1, all[i].x[k] + 0.5);
+            if (isfinite(all[i].gbps[k]))
+                ymax = fmax(ymax, all[i].gbps[k]);
+        }
+    if (ymax <= 0)
+        ymax = 1;
+    int max_ticks = (int)(ax.a.h / (2.4f * u));
+    double step = nice_step(ymax * 1.12, max_ticks < 2 ? 2 : max_ticks);
+    ax.y1 = ceil(ymax * 1.12 / step) * step;
+
+    panel_title(g, L->panel[0], th, u, "Throughput", "GB/s (read n + write n), higher is better");
+    float gw = fmaxf(1.0f, 0.07f * u);
+    char buf[32];
+    for (double v = 0; v <= ax.y1 + step * 0.01; v += step) {
+        float y = map_y(&ax, v);
+        sv_gfx_line(g, ax.a.x, y, ax.a.x + ax.a.w, y, gw, th->grid);
+        snprintf(buf, sizeof buf, step >= 1 ? "%.0f" : "%g", v);
+        sv_gfx_text(g, SV_FONT_MONO, 0.9f * u, ax.a.x - 0.5f * u, y, SV_ALIGN_RIGHT,
+                    th->text_dim, buf);
+    }
+    x_axis(g, &ax, th, u, "array size n (elements, log scale)");
+
+    sv_gfx_clip(g, &ax.a);
+    /* Above the copy line no scan can go: shade it, so the line reads as a
+     * ceiling. One thin column at a time, following the line. */
+    const series *copy = find_series(all, count, "copy");
+    if (copy && copy->n > 1) {
+        sv_rgba shade = sv_rgba_mix(th->bg, th->text, 0.07f);
+        float x0 = map_x(&ax, copy->x[0]), x1 = map_x(&ax, copy->x[copy->n - 1]);
+        for (float x = x0; x < x1; x += 2.0f) {
+            double lx = ax.x0 + (double)((x + 1.0f - ax.a.x) / ax.a.w) * (ax.x1 - ax.x0);
+            double v = copy_at(copy, lx);
+            if (!isfinite(v))
+                continue;
+            float y = map_y(&ax, v);
+            sv_gfx_rect(g, (sv_box){ x, ax.a.y, 2.0f, y - ax.a.y }, 0, shade, shade, 0,
+                        SV_BORDER_NONE);
+        }
+    }
+    /* The others first, the ceiling on top. */
+    for (int i = count - 1; i >= 0; i--)
+        if (all[i].algo != 0)
+            draw_series(g, &ax, &all[i], false, th, u);
+    if (copy)
+        draw_series(g, &ax, copy, false, th, u);
+    sv_gfx_clip(g, NULL);
+
+    if (copy && copy->n > 0) {
+        int last = copy->n - 1;
+        float lx = map_x(&ax, copy->x[last]), ly = map_y(&ax, copy->gbps[last]);
+        sv_gfx_text(g, SV_FONT_SANS_BOLD, 0.95f * u, lx - 0.8f * u, ly - 1.1f * u,
+                    SV_ALIGN_RIGHT, th->text, "copy bound: no scan beats it");
+    }
+
+    /* The lesson in one line: where hs and CUB stand against copy at the
+     * largest n all three were measured. */
+    const series *hs = find_series(all, count, "hs"), *cub = find_series(all, count, "cub");
+    if (copy && hs) {
+        double best = -1;
+        double fh = NAN, fc = NAN;
+        for (int i = 0; i < hs->n; i++) {
+            double c = copy_at(copy, hs->x[i]);
+            if (isfinite(c) && c > 0 && hs->x[i] > best) {
+                best = hs->x[i];
+                fh = isfinite(hs->frac[i]) ? hs->frac[i] : hs->gbps[i] / c;
+                fc = NAN;
+                for (int k = 0; cub && k < cub->n; k++)
+                    if (cub->x[k] == hs->x[i])
+                        fc = isfinite(cub->frac[k]) ? cub->frac[k] : cub->gbps[k] / c;
+            }
+        }
+        if (best >= 0) {
+            char nl[16], line[160];
+            pow2_label((int)lround(best), nl, sizeof nl);
+            if (isfinite(fc))
+                snprintf(line, sizeof line, "n = %s:  hs %.2f of copy · CUB %.2f", nl, fh, fc);
+            else
+                snprintf(line, sizeof line, "n = %s:  hs %.2f of copy", nl, fh);
+            sv_gfx_text(g, SV_FONT_SANS, 0.95f * u, ax.a.x + 0.8f * u, ax.a.y + 1.0f * u,
+                        SV_ALIGN_LEFT, th->text_dim, line);
+        }
+    }
+}
+
+/* What the operation count grows like, from ops / n at the largest n. */
+static const char *work_class(double n, double ops)
+{
+    double r = ops / n, lg = log2(n);
+    if (r > 0.55 * lg && r < 1.6 * lg && lg >= 8)
+        return "n log\u2082 n";
+    if (r > 1.4 && r < 3.5)
+        return "\u2248 2n";
+    if (r > 0.7 && r <= 1.4)
+        return "n \u2212 1";
+    return NULL;
+}
+
+static void ops_panel(sv_gfx *g, const sv_plot_layout *L, const series *all, int count,
+                      const sv_theme *th, float u)
+{
+    axes ax = { .a = L->area[1], .x0 = 9.5, .x1 = 28.5, .y0 = 0, .y1 = 1 };
+    double lo = INFINITY, hi = -INFINITY;
+    for (int i = 0; i < count; i++)
+        for (int k = 0; k < all[i].n; k++) {
+            ax.x0 = fmin(ax.x0, all[i].x[k] - 0.5);
+            ax.x1 = fmax(ax.x1, all[i].x[k] + 0.5);
+            double v = all[i].ops[k];
+            if (isfinite(v) && v > 0) {
+                lo = fmin(lo, log2(v));
+                hi = fmax(hi, log2(v));
+            }
+        }
+    panel_title(g, L->panel[1], th, u, "Work", "operations performed (log scale)");
+    if (!isfinite(lo)) {
+        sv_gfx_text(g, SV_FONT_SANS, u, ax.a.x + ax.a.w * 0.5f, ax.a.y + ax.a.h * 0.5f,
+                    SV_ALIGN_CENTER, th->text_dim, "no operation counts in this table");
+        return;
+    }
+    ax.y0 = floor(lo) - 0.6;
+    ax.y1 = ceil(hi) + 0.6;
+    int max_ticks = (int)(ax.a.h / (2.2f * u));
+    int step = 1;
+    while ((ax.y1 - ax.y0) / step > max_ticks && step < 64)
+        step = step < 2 ? 2 : step < 4 ? 4 : step < 5 ? 5 : step < 10 ? 10 : step * 2;
+    float gw = fmaxf(1.0f, 0.07f * u);
+    for (int k = (int)ceil(ax.y0); k <= (int)floor(ax.y1); k++) {
+        if (k % step != 0)
+            continue;
+        float y = map_y(&ax, k);
+        char buf[16];
+        pow2_label(k, buf, sizeof buf);
+        sv_gfx_line(g, ax.a.x, y, ax.a.x + ax.a.w, y, gw, th->grid);
+        sv_gfx_text(g, SV_FONT_MONO, 0.9f * u, ax.a.x - 0.5f * u, y, SV_ALIGN_RIGHT,
+                    th->text_dim, buf);
+    }
+    x_axis(g, &ax, th, u, "array size n (elements, log scale)");
+
+    sv_gfx_clip(g, &ax.a);
+    for (int i = count - 1; i >= 0; i--)
+        draw_series(g, &ax, &all[i], true, th, u);
+    sv_gfx_clip(g, NULL);
+
+    /* Name the growth of each family once, beside its top line's end. */
+    struct { const char *cls; float y; } labels[SV_PLOT_NALGOS];
+    int nl = 0;
+    for (int i = 0; i < count; i++) {
+        const series *s = &all[i];
+        int k = s->n - 1;
+        while (k >= 0 && !(isfinite(s->ops[k]) && s->ops[k] > 0))
+            k--;
+        if (k < 0)
+            continue;
+        const char *cls = work_class(exp2(s->x[k]), s->ops[k]);
+        if (!cls)
+            continue;
+        float y = map_y(&ax, log2(s->ops[k]));
+        int j = 0;
+        while (j < nl && strcmp(labels[j].cls, cls) != 0)
+            j++;
+        if (j == nl) {
+            labels[nl].cls = cls;
+            labels[nl].y = y;
+            nl++;
+        } else if (y < labels[j].y) {
+            labels[j].y = y;
+        }
+    }
+    /* Top to bottom, at least a line apart. */
+    for (int i = 1; i < nl; i++)
+        for (int j = i; j > 0 && labels[j].y < labels[j - 1].y; j--) {
+            const char *c = labels[j].cls;
+            float y = labels[j].y;
+            labels[j] = labels[j - 1];
+            labels[j - 1].cls = c;
+            labels[j - 1].y = y;
+        }
+    for (int i = 1; i < nl; i++)
+        if (labels[i].y < labels[i - 1].y + 1.3f * u)
+            labels[i].y = labels[i - 1].y + 1.3f * u;
+    for (int i = 0; i < nl; i++)
+        sv_gfx_text(g, SV_FONT_SANS_BOLD, 0.95f * u, ax.a.x + ax.a.w + 0.6f * u, labels[i].y,
+                    SV_ALIGN_LEFT, th->text, labels[i].cls);
+
+    /* How much more work Hillis-Steele does than the sequential scan. */
+    const series *hs = find_series(all, count, "hs"), *cpu = find_series(all, count, "cpu");
+    if (hs && cpu) {
+        double best = -1, ratio = NAN;
+        for (int i = 0; i < hs->n; i++)
+            for (int k = 0; k < cpu->n; k++)
+                if (hs->x[i] == cpu->x[k] && hs->x[i] > best && cpu->ops[k] > 0 &&
+                    isfinite(hs->ops[i])) {
+                    best = hs->x[i];
+                    ratio = hs->ops[i] / cpu->ops[k];
+                }
+        if (best >= 0) {
+            char nlab[16], line[160];
+            pow2_label((int)lround(best), nlab, sizeof nlab);
+            snprintf(line, sizeof line, "n = %s:  hs does %.0f\u00d7 the CPU's operations", nlab,
+                     ratio);
+            sv_gfx_text(g, SV_FONT_SANS, 0.95f * u, ax.a.x + 0.8f * u, ax.a.y + 1.0f * u,
+                        SV_ALIGN_LEFT, th->text_dim, line);
+        }
+    }
+}
+
+static void legend(sv_gfx *g, sv_box box, const series *all, int count, const sv_theme *th,
+                   float u)
+{
+    float x = box.x, y = box.y + 0.95f * u;
+    for (int i = 0; i < count; i++) {
+        const struct algo_style *st = &styles[all[i].algo];
+        float tw = sv_gfx_text_width(g, SV_FONT_SANS, u, st->label);
+        float ew = 3.2f * u + tw;
+        if (x > box.x && x + ew > box.x + box.w) {
+            x = box.x;
+            y += 1.9f * u;
+        }
+        sv_rgba c = algo_color(all[i].algo, th);
+        float xs[2] = { x, x + 2.6f * u }, ys[2] = { y, y };
+        polyline(g, xs, ys, 2, (all[i].algo == 0 ? 0.36f : 0.24f) * u, c, st->ls);
+        marker_halo(g, st->mk, x + 1.3f * u, y, 0.42f * u, c, th->bg);
+        sv_gfx_text(g, SV_FONT_SANS, u, x + 3.2f * u, y, SV_ALIGN_LEFT, th->text, st->label);
+        x += ew + 1.6f * u;
+    }
+}
+
+static void empty_message(sv_gfx *g, sv_box r, const sv_theme *th, float u, bool loaded)
+{
+    float cx = r.x + r.w * 0.5f, cy = r.y + r.h * 0.42f;
+    sv_gfx_rect(g, (sv_box){ r.x + r.w * 0.12f, cy - 3.4f * u, r.w * 0.76f, 7.6f * u }, 0.6f * u,
+                th->panel, th->grid, fmaxf(1.0f, 0.08f * u), SV_BORDER_DASHED);
+    sv_gfx_text(g, SV_FONT_SANS_BOLD, 1.8f * u, cx, cy - 1.3f * u, SV_ALIGN_CENTER, th->text,
+                loaded ? "No measurements" : "No benchmark table loaded");
+    sv_gfx_text(g, SV_FONT_SANS, u, cx, cy + 0.8f * u, SV_ALIGN_CENTER, th->text_dim,
+                loaded ? "this table has no rows yet"
+                       : "scanviz --bench-csv FILE opens one");
+    sv_gfx_text(g, SV_FONT_SANS, u, cx, cy + 2.5f * u, SV_ALIGN_CENTER, th->text_dim,
+                "measure on a GPU: scanviz-bench --csv FILE, or B here");
+}
+
+void sv_render_plot(sv_gfx *g, const sv_bench_table *table, const char *source, sv_box box,
+                    const sv_theme *theme, float unit)
+{
+    const sv_theme *th = theme;
+    float u = unit > 1 ? unit : 1;
+    sv_plot_layout L;
+    sv_plot_layout_compute(box, u, &L);
+
+    series all[SV_PLOT_NALGOS]; /* about 12 KiB */
+    const char *type = table ? shown_type(table) : "int32";
+    int count = table ? gather(table, type, all) : 0;
+
+    /* Header: what this is, and which GPU and date the numbers are from. */
+    sv_gfx_text(g, SV_FONT_SANS_BOLD, 1.5f * u, L.header.x, L.header.y + 0.9f * u, SV_ALIGN_LEFT,
+                th->text, "Measure: how fast is a scan, and how much work does it do?");
+    char desc[320], line[400];
+    if (source && source[0])
+        snprintf(desc, sizeof desc, "%s", source);
+    else
+        sv_bench_describe(table, NULL, desc, sizeof desc);
+    if (count > 0)
+        snprintf(line, sizeof line, "%s  ·  %s", desc[0] ? desc : "unknown GPU", type);
+    else
+        snprintf(line, sizeof line, "%s", desc);
+    sv_gfx_text(g, SV_FONT_SANS, 1.05f * u, L.header.x, L.header.y + 2.5f * u, SV_ALIGN_LEFT,
+                th->text_dim, line);
+
+    if (count == 0) {
+        sv_box r = { L.panel[0].x, L.legend.y, L.panel[1].x + L.panel[1].w - L.panel[0].x,
+                     L.panel[1].y + L.panel[1].h - L.legend.y };
+        if (!L.side_by_side)
+            r.w = L.panel[0].w;
+        empty_message(g, r, th, u, table != NULL);
+        return;
+    }
+    legend(g, L.legend, all, count, th, u);
+    throughput_panel(g, &L, all, count, th, u);
+    ops_panel(g, &L, all, count, th, u);
+}
+
+void sv_render_plot_progress(sv_gfx *g, sv_box box, const sv_theme *theme, float unit,
+                             float progress, const char *label)
+{
+    float u = unit > 1 ? unit : 1;
+    float p = progress < 0 ? 0 : progress > 1 ? 1 : progress;
+    sv_box bar = { box.x + 2 * u, box.y + box.h - 3.6f * u, box.w - 4 * u, 2.6f * u };
+    sv_gfx_rect(g, bar, 0.5f * u, sv_rgba_alpha(theme->panel, 0.96f), theme->cell_border,
+                fmaxf(1.0f, 0.08f * u), SV_BORDER_SOLID);
+    sv_box fill = { bar.x + 0.3f * u, bar.y + 0.3f * u, (bar.w - 0.6f * u) * p, bar.h - 0.6f * u };
+    if (fill.w > 0)
+        sv_gfx_rect(g, fill, 0.35f * u, sv_rgba_alpha(theme->full, 0.55f), theme->full, 0,
+                    SV_BORDER_NONE);
+    char text[320];
+    snprintf(text, sizeof text, "measuring: %3.0f%%   %s", (double)(p * 100), label ? label : "");
+    sv_gfx_text(g, SV_FONT_SANS, 0.95f * u, bar.x + 0.9f * u, bar.y + bar.h * 0.5f,
+                SV_ALIGN_LEFT, theme->text, text);
+}

@@ -306,9 +306,9 @@ sv_bench_table *sv_bench_table_parse(const char *text, char *err, size_t errlen)
         char *fields[MAX_FIELDS];
         int nf = split(line, fields);
         if (nf != COL_COUNT) {
-            set_err(err, errlen, "line %d: %s%d columns, expected %d as in the header",
+            set_err(err, errlen, "line %d: %s%d column%s, expected %d as in the header",
                     lineno, nf > MAX_FIELDS ? "more than " : "",
-                    nf > MAX_FIELDS ? MAX_FIELDS : nf, COL_COUNT);
+                    nf > MAX_FIELDS ? MAX_FIELDS : nf, nf == 1 ? "" : "s", COL_COUNT);
             goto fail;
         }
         if (t->nrows == cap) {

@@ -1,0 +1,33 @@
+/* The Measure view's pieces beyond sv_render_plot (render.h): where its
+ * panels are, the colour of each algorithm, and the live-run progress bar.
+ * Tests use the layout and colours to look at exactly what was drawn. */
+#ifndef SV_RENDER_PLOT_H
+#define SV_RENDER_PLOT_H
+
+#include "gfx.h"
+#include "theme.h"
+
+typedef struct sv_plot_layout {
+    sv_box header;      /* title and source lines */
+    sv_box legend;
+    sv_box panel[2];    /* 0: throughput, 1: operations; titles, ticks and all */
+    sv_box area[2];     /* the plotting areas inside them (lines and markers) */
+    bool side_by_side;  /* panels left and right (wide box) or stacked */
+} sv_plot_layout;
+
+/* The layout sv_render_plot uses for box and unit. Depends only on them. */
+void sv_plot_layout_compute(sv_box box, float unit, sv_plot_layout *out);
+
+/* The algorithms in legend order: copy, cub, hs, hs-naive, blelloch, cpu. */
+#define SV_PLOT_NALGOS 6
+const char *sv_plot_algo_name(int i);
+/* An algorithm's line colour in theme (Okabe-Ito; copy takes the theme's
+ * text colour, as the ceiling). Unknown names give text_dim. */
+sv_rgba sv_plot_algo_color(const char *algo, const sv_theme *theme);
+
+/* A progress bar with a label along the bottom of box, drawn over the plot
+ * while a live run goes (progress 0 .. 1). */
+void sv_render_plot_progress(sv_gfx *g, sv_box box, const sv_theme *theme, float unit,
+                             float progress, const char *label);
+
+#endif
