@@ -370,6 +370,21 @@ static void describe_window(const sv_trace *t, const agg *a, size_t i, double to
 
 bool sv_trace_check(const sv_trace *t, char *err, size_t errlen)
 {
+    return sv_trace_check_at(t, err, errlen, NULL);
+}
+
+static void set_loc(sv_check_loc *loc, int round, int buf, size_t cell, bool inclusive)
+{
+    if (loc) {
+        loc->round = round;
+        loc->buf = buf;
+        loc->cell = cell;
+        loc->inclusive = inclusive;
+    }
+}
+
+bool sv_trace_check_at(const sv_trace *t, char *err, size_t errlen, sv_check_loc *loc)
+{
     windows w;
     char a[48], b[48], want[160];
     bool ok = false;
@@ -378,10 +393,12 @@ bool sv_trace_check(const sv_trace *t, char *err, size_t errlen)
     if (!t->rounds || t->nrounds != sv_round_count(n) || !t->input) {
         snprintf(err, errlen, "trace has %zu rounds, expected %zu for n = %zu",
                  t->nrounds, sv_round_count(n), n);
+        set_loc(loc, -1, -1, 0, false);
         return false;
     }
     if (!windows_init(&w, t)) {
         snprintf(err, errlen, "out of memory checking a trace of %zu values", n);
+        set_loc(loc, -1, -1, 0, false);
         goto done;
     }
     for (size_t r = 0; r < t->nrounds; r++) {
@@ -393,6 +410,7 @@ bool sv_trace_check(const sv_trace *t, char *err, size_t errlen)
                      "expected round %zu, stride %u, pin %d, pout %d",
                      r, rd->round, (unsigned)rd->stride, rd->pin, rd->pout, r,
                      (unsigned)stride, pin, pout);
+            set_loc(loc, (int)r, -1, 0, false);
             goto done;
         }
         if (r == 0) {
@@ -403,12 +421,14 @@ bool sv_trace_check(const sv_trace *t, char *err, size_t errlen)
                              "value %s, got %s", i, sv_value_format(t->type, t->input[i], a, sizeof a),
                              rd->written[0][i] ? sv_value_format(t->type, rd->buf[0][i], b, sizeof b)
                                                : "? (never written)");
+                    set_loc(loc, 0, 0, i, false);
                     goto done;
                 }
                 if (rd->written[1][i]) {
                     snprintf(err, errlen, "round 0, buf[1] (uninitialized), cell %zu: written "
                              "(%s) before any round ran", i,
                              sv_value_format(t->type, rd->buf[1][i], b, sizeof b));
+                    set_loc(loc, 0, 1, i, false);
                     goto done;
                 }
             }
@@ -423,6 +443,7 @@ bool sv_trace_check(const sv_trace *t, char *err, size_t errlen)
                          "was %s, now %s", r, pin, i,
                          was ? sv_value_format(t->type, prev->buf[pin][i], a, sizeof a) : "?",
                          now ? sv_value_format(t->type, rd->buf[pin][i], b, sizeof b) : "?");
+                set_loc(loc, (int)r, pin, i, false);
                 goto done;
             }
         }
@@ -431,6 +452,7 @@ bool sv_trace_check(const sv_trace *t, char *err, size_t errlen)
             if (!rd->written[pout][i]) {
                 snprintf(err, errlen, "round %zu, buf[%d] (pout), cell %zu: never written "
                          "(every pout cell is written each round)", r, pout, i);
+                set_loc(loc, (int)r, pout, i, false);
                 goto done;
             }
             if (i < stride) {
@@ -439,6 +461,7 @@ bool sv_trace_check(const sv_trace *t, char *err, size_t errlen)
                              "pin buf[%d][%zu] = %s, got %s", r, pout, i, pin, i,
                              rd->written[pin][i] ? sv_value_format(t->type, rd->buf[pin][i], a, sizeof a) : "?",
                              sv_value_format(t->type, got, b, sizeof b));
+                    set_loc(loc, (int)r, pout, i, false);
                     goto done;
                 }
             }
@@ -450,6 +473,7 @@ bool sv_trace_check(const sv_trace *t, char *err, size_t errlen)
                 snprintf(err, errlen, "round %zu, buf[%d] (pout), cell %zu (%s): expected %s, got %s",
                          r, pout, i, sv_case_name(sv_case_of((int)r, i)), want,
                          sv_value_format(t->type, got, b, sizeof b));
+                set_loc(loc, (int)r, pout, i, false);
                 goto done;
             }
         }
@@ -466,6 +490,7 @@ bool sv_trace_check(const sv_trace *t, char *err, size_t errlen)
                 snprintf(err, errlen, "inclusive[%zu]: %s differs from the last round's buffer (%s)",
                          i, sv_value_format(t->type, t->inclusive[i], a, sizeof a),
                          sv_value_format(t->type, fin[i], b, sizeof b));
+                set_loc(loc, -1, -1, i, true);
                 goto done;
             }
             double tol;
@@ -474,6 +499,7 @@ bool sv_trace_check(const sv_trace *t, char *err, size_t errlen)
                 describe_window(t, &w.pre[i], i, tol, exact, want, sizeof want);
                 snprintf(err, errlen, "output: inclusive[%zu]: expected %s, got %s", i, want,
                          sv_value_format(t->type, t->inclusive[i], b, sizeof b));
+                set_loc(loc, -1, -1, i, true);
                 goto done;
             }
         }
@@ -488,6 +514,7 @@ bool sv_trace_check(const sv_trace *t, char *err, size_t errlen)
                              ? (i == 0 ? "the identity" : "the inclusive result one to the left")
                              : "the inclusive result",
                          sv_value_format(t->type, t->output[i], b, sizeof b));
+                set_loc(loc, -1, -1, i, false);
                 goto done;
             }
         }

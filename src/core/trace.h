@@ -94,6 +94,19 @@ bool sv_trace_finish(sv_trace *t, char *err, size_t errlen);
  * err naming the first round, buffer, cell and values that break it. */
 bool sv_trace_check(const sv_trace *t, char *err, size_t errlen);
 
+/* Where sv_trace_check_at() found the first break: a round's buffer cell
+ * (round >= 0), or the output (round == -1, buf == -1; cell is the index
+ * into output, or into inclusive when inclusive is true). */
+typedef struct sv_check_loc {
+    int round;
+    int buf;
+    size_t cell;
+    bool inclusive;
+} sv_check_loc;
+
+/* sv_trace_check() that also says where (loc may be NULL). */
+bool sv_trace_check_at(const sv_trace *t, char *err, size_t errlen, sv_check_loc *loc);
+
 /* Bit-identity of two traces' inputs, buffers and written flags (backend and
  * device may differ). Returns false with diff naming the first difference. */
 bool sv_trace_equal(const sv_trace *a, const sv_trace *b, char *diff, size_t difflen);

@@ -1,30 +1,764 @@
-/* Trace files (being written). */
+/* Trace files: the JSON of docs/trace-format.md. The writer lays the JSON out
+ * by hand (one array per line, so a file reads like the table; jansson escapes
+ * the strings), the reader parses with jansson and validates every field. */
 #include "trace_file.h"
+
+#include <errno.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "parse.h"
+
+#define VALUES_PER_LINE 16
+
+/* ---- Writing -------------------------------------------------------------- */
+
+/* A float32 as a JSON number that reads back to the same bits (through a
+ * double, as jansson reads it): the shortest such decimal, with ".0" added
+ * to integral values so that -0.0 keeps its sign. Non-finite values are the
+ * strings "inf", "-inf", "nan". */
+static void put_value(FILE *f, sv_type type, sv_value v)
+{
+    char buf[48];
+    sv_value_format(type, v, buf, sizeof buf);
+    if (type != SV_TYPE_FLOAT32) {
+        fputs(buf, f);
+    } else if (isnan(v.f) || isinf(v.f)) {
+        fprintf(f, "\"%s\"", buf);
+    } else {
+        fputs(buf, f);
+        if (!strpbrk(buf, ".eE"))
+            fputs(".0", f);
+    }
+}
+
+/* An array of n values (null where written[i] is false), wrapped every
+ * VALUES_PER_LINE values at the given indent. */
+static void put_values(FILE *f, sv_type type, const sv_value *v, const bool *written, size_t n,
+                       int indent)
+{
+    fputc('[', f);
+    for (size_t i = 0; i < n; i++) {
+        if (i > 0) {
+            fputc(',', f);
+            if (i % VALUES_PER_LINE == 0)
+                fprintf(f, "\n%*s", indent + 1, "");
+            else
+                fputc(' ', f);
+        }
+        if (written && !written[i])
+            fputs("null", f);
+        else
+            put_value(f, type, v[i]);
+    }
+    fputc(']', f);
+}
+
+static void put_string(FILE *f, const char *s)
+{
+    json_t *j = json_string(s);
+    if (!j) /* not UTF-8: keep what is printable ASCII */
+        j = json_string("(device name not UTF-8)");
+    char *text = j ? json_dumps(j, JSON_ENCODE_ANY) : NULL;
+    fputs(text ? text : "null", f);
+    free(text);
+    json_decref(j);
+}
+
+static void put_double(FILE *f, double d)
+{
+    if (isnan(d))
+        fputs("\"nan\"", f);
+    else if (isinf(d))
+        fputs(d < 0 ? "\"-inf\"" : "\"inf\"", f);
+    else {
+        char buf[40];
+        snprintf(buf, sizeof buf, "%.17g", d);
+        fputs(buf, f);
+        if (!strpbrk(buf, ".eE"))
+            fputs(".0", f);
+    }
+}
 
 bool sv_trace_write(const sv_trace *t, FILE *f, char *err, size_t errlen)
 {
-    (void)t; (void)f;
-    snprintf(err, errlen, "trace files: not written yet");
-    return false;
+    if (!t->inclusive || !t->output) {
+        snprintf(err, errlen, "cannot write an unfinished trace (call sv_trace_finish first)");
+        return false;
+    }
+    sv_type ty = t->type;
+    size_t n = t->n;
+    fprintf(f, "{\n  \"format\": \"scanviz-trace\",\n  \"version\": 1,\n"
+               "  \"algorithm\": \"hillis-steele\",\n");
+    fprintf(f, "  \"backend\": \"%s\",\n  \"device\": ", sv_backend_name(t->backend));
+    if (t->device)
+        put_string(f, t->device);
+    else
+        fputs("null", f);
+    fprintf(f, ",\n  \"op\": \"%s\",\n  \"type\": \"%s\",\n  \"scan\": \"%s\",\n  \"n\": %zu,\n",
+            sv_op_name(t->op), sv_type_name(ty), sv_scan_name(t->scan), n);
+    fputs("  \"input\": ", f);
+    put_values(f, ty, t->input, NULL, n, 11);
+    fputs(",\n  \"rounds\": [\n", f);
+    for (size_t r = 0; r < t->nrounds; r++) {
+        const sv_round *rd = &t->rounds[r];
+        fprintf(f, "    {\n      \"round\": %d,\n      \"stride\": %u,\n", rd->round, (unsigned)rd->stride);
+        if (r == 0)
+            fputs("      \"pin\": null,\n      \"pout\": null,\n", f);
+        else
+            fprintf(f, "      \"pin\": %d,\n      \"pout\": %d,\n      \"ops\": %zu,\n", rd->pin,
+                    rd->pout, rd->ops);
+        fputs("      \"buf\": [\n        ", f);
+        put_values(f, ty, rd->buf[0], rd->written[0], n, 8);
+        fputs(",\n        ", f);
+        put_values(f, ty, rd->buf[1], rd->written[1], n, 8);
+        fputs("\n      ]", f);
+        if (r > 0) {
+            fputs(",\n      \"cases\": [", f);
+            for (size_t i = 0; i < n; i++) {
+                if (i > 0)
+                    fputs(i % VALUES_PER_LINE == 0 ? ",\n                 " : ", ", f);
+                fprintf(f, "\"%s\"", sv_case_name(rd->cases[i]));
+            }
+            fputs("],\n      \"window_lo\": [", f);
+            for (size_t i = 0; i < n; i++) {
+                if (i > 0)
+                    fputs(i % VALUES_PER_LINE == 0 ? ",\n                     " : ", ", f);
+                fprintf(f, "%u", (unsigned)rd->window_lo[i]);
+            }
+            fputc(']', f);
+            if (rd->overflow_count > 0) {
+                fputs(",\n      \"overflow\": [", f);
+                size_t k = 0;
+                for (size_t i = 0; i < n; i++)
+                    if (rd->overflow[i])
+                        fprintf(f, "%s%zu", k++ ? ", " : "", i);
+                fputc(']', f);
+            }
+        }
+        fprintf(f, "\n    }%s\n", r + 1 < t->nrounds ? "," : "");
+    }
+    fputs("  ],\n", f);
+    if (t->scan == SV_SCAN_EXCLUSIVE) {
+        fputs("  \"exclusive\": {\n    \"identity\": ", f);
+        put_value(f, ty, sv_op_identity(t->op, ty));
+        fputs(",\n    \"inclusive\": ", f);
+        put_values(f, ty, t->inclusive, NULL, n, 17);
+        fputs(",\n    \"values\": ", f);
+        put_values(f, ty, t->output, NULL, n, 14);
+        fputs("\n  },\n", f);
+    }
+    fputs("  \"output\": ", f);
+    put_values(f, ty, t->output, NULL, n, 12);
+    fprintf(f, ",\n  \"total_ops\": %zu,\n  \"overflow_count\": %zu", t->total_ops, t->overflow_count);
+    if (ty == SV_TYPE_FLOAT32) {
+        fputs(",\n  \"max_abs_diff\": ", f);
+        put_double(f, t->max_abs_diff);
+        fprintf(f, ",\n  \"max_diff_index\": %zu", t->max_diff_index);
+    }
+    fputs("\n}\n", f);
+    if (ferror(f)) {
+        snprintf(err, errlen, "write error");
+        return false;
+    }
+    return true;
 }
 
 bool sv_trace_save(const sv_trace *t, const char *path, char *err, size_t errlen)
 {
-    (void)t; (void)path;
-    snprintf(err, errlen, "trace files: not written yet");
+    char why[256];
+    if (strcmp(path, "-") == 0) {
+        bool ok = sv_trace_write(t, stdout, why, sizeof why) && fflush(stdout) == 0;
+        if (!ok)
+            snprintf(err, errlen, "stdout: %s", why);
+        return ok;
+    }
+    FILE *f = fopen(path, "w");
+    if (!f) {
+        snprintf(err, errlen, "cannot create %s: %s", path, strerror(errno));
+        return false;
+    }
+    if (!sv_trace_write(t, f, why, sizeof why)) {
+        snprintf(err, errlen, "%s: %s", path, why);
+        fclose(f);
+        return false;
+    }
+    if (fclose(f) != 0) {
+        snprintf(err, errlen, "%s: write error: %s", path, strerror(errno));
+        return false;
+    }
+    return true;
+}
+
+/* ---- Reading -------------------------------------------------------------- */
+
+typedef struct reader {
+    char *err;
+    size_t errlen;
+} reader;
+
+/* Fills err with "PATH: reason" and returns false. */
+static bool fail(reader *rd, const char *path, const char *fmt, ...)
+{
+    char why[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(why, sizeof why, fmt, ap);
+    va_end(ap);
+    snprintf(rd->err, rd->errlen, "%s: %s", path, why);
     return false;
+}
+
+static const char *kind_of(const json_t *j)
+{
+    switch (json_typeof(j)) {
+    case JSON_OBJECT: return "an object";
+    case JSON_ARRAY: return "an array";
+    case JSON_STRING: return "a string";
+    case JSON_INTEGER: return "an integer";
+    case JSON_REAL: return "a number with a fraction";
+    case JSON_TRUE:
+    case JSON_FALSE: return "a boolean";
+    case JSON_NULL: return "null";
+    }
+    return "something else";
+}
+
+static json_t *field(reader *rd, const json_t *obj, const char *path, const char *name)
+{
+    json_t *j = json_object_get(obj, name);
+    if (!j)
+        fail(rd, path, "missing");
+    return j;
+}
+
+static bool get_string(reader *rd, const json_t *obj, const char *name, const char **out)
+{
+    json_t *j = field(rd, obj, name, name);
+    if (!j)
+        return false;
+    if (!json_is_string(j))
+        return fail(rd, name, "expected a string, got %s", kind_of(j));
+    *out = json_string_value(j);
+    return true;
+}
+
+/* An integer in [lo, hi]. */
+static bool get_int(reader *rd, const json_t *j, const char *path, long long lo, long long hi,
+                    long long *out)
+{
+    if (!json_is_integer(j))
+        return fail(rd, path, "expected an integer, got %s", kind_of(j));
+    long long v = json_integer_value(j);
+    if (v < lo || v > hi)
+        return fail(rd, path, "%lld is out of range (%lld to %lld)", v, lo, hi);
+    *out = v;
+    return true;
+}
+
+/* One cell: an int32, or a float32 (number or "inf"/"-inf"/"nan"); null
+ * only when allow_null (then *is_null says so). */
+static bool get_value(reader *rd, const json_t *j, const char *path, sv_type type, bool allow_null,
+                      sv_value *out, bool *is_null)
+{
+    const char *or_null = allow_null ? " or null" : "";
+    if (is_null)
+        *is_null = false;
+    out->bits = 0;
+    if (json_is_null(j) && allow_null) {
+        *is_null = true;
+        return true;
+    }
+    if (type == SV_TYPE_INT32) {
+        if (!json_is_integer(j))
+            return fail(rd, path, "expected an integer%s", or_null);
+        json_int_t v = json_integer_value(j);
+        if (v < INT32_MIN || v > INT32_MAX)
+            return fail(rd, path, "%lld is out of int32 range", (long long)v);
+        out->i = (int32_t)v;
+        return true;
+    }
+    if (json_is_integer(j)) {
+        out->f = (float)json_integer_value(j);
+        return true;
+    }
+    if (json_is_real(j)) {
+        double d = json_real_value(j);
+        float f = (float)d;
+        if (isinf(f))
+            return fail(rd, path, "%g is out of float32 range", d);
+        out->f = f;
+        return true;
+    }
+    if (json_is_string(j)) {
+        const char *s = json_string_value(j);
+        if (strcmp(s, "inf") == 0) {
+            out->f = INFINITY;
+            return true;
+        }
+        if (strcmp(s, "-inf") == 0) {
+            out->f = -INFINITY;
+            return true;
+        }
+        if (strcmp(s, "nan") == 0) {
+            out->bits = SV_CANONICAL_NAN_BITS;
+            return true;
+        }
+    }
+    return fail(rd, path, "expected a number, \"inf\", \"-inf\" or \"nan\"%s", or_null);
+}
+
+/* An array of exactly n values at path. */
+static bool get_values(reader *rd, const json_t *j, const char *path, sv_type type, size_t n,
+                       bool allow_null, sv_value *vals, bool *written)
+{
+    char p[96];
+    if (!json_is_array(j))
+        return fail(rd, path, "expected an array of %zu values, got %s", n, kind_of(j));
+    if (json_array_size(j) != n)
+        return fail(rd, path, "%zu values, expected n = %zu", json_array_size(j), n);
+    for (size_t i = 0; i < n; i++) {
+        bool is_null = false;
+        snprintf(p, sizeof p, "%s[%zu]", path, i);
+        if (!get_value(rd, json_array_get(j, i), p, type, allow_null, &vals[i], &is_null))
+            return false;
+        if (written)
+            written[i] = !is_null;
+    }
+    return true;
+}
+
+static bool same_bits(const sv_value *a, const sv_value *b, size_t n, size_t *where)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (a[i].bits != b[i].bits) {
+            *where = i;
+            return false;
+        }
+    }
+    return true;
+}
+
+/* The round's fields; buffers into t->rounds[r]. cases and the optional
+ * extras are compared with what sv_trace_finish() derives, later. */
+static bool read_round(reader *rd, const json_t *j, size_t r, sv_trace *t)
+{
+    char path[64], p[96];
+    long long v;
+    sv_round *round = &t->rounds[r];
+    snprintf(path, sizeof path, "rounds[%zu]", r);
+    if (!json_is_object(j))
+        return fail(rd, path, "expected an object, got %s", kind_of(j));
+
+    snprintf(p, sizeof p, "%s.round", path);
+    json_t *x = json_object_get(j, "round");
+    if (!x)
+        return fail(rd, p, "missing");
+    if (!get_int(rd, x, p, 0, 64, &v))
+        return false;
+    if (v != (long long)r)
+        return fail(rd, p, "%lld, expected %zu (rounds are listed in order from 0)", v, r);
+
+    snprintf(p, sizeof p, "%s.stride", path);
+    if (!(x = json_object_get(j, "stride")))
+        return fail(rd, p, "missing");
+    if (!get_int(rd, x, p, 0, 1LL << 32, &v))
+        return false;
+    if (v != (long long)round->stride)
+        return fail(rd, p, "%lld, expected %u (%s)", v, (unsigned)round->stride,
+                    r == 0 ? "round 0 only stages the input" : "2^(round-1)");
+
+    static const char *const roles[2] = {"pin", "pout"};
+    for (int k = 0; k < 2; k++) {
+        int want = k == 0 ? round->pin : round->pout;
+        snprintf(p, sizeof p, "%s.%s", path, roles[k]);
+        if (!(x = json_object_get(j, roles[k])))
+            return fail(rd, p, "missing");
+        if (r == 0) {
+            if (!json_is_null(x))
+                return fail(rd, p, "expected null (round 0 only stages the input), got %s", kind_of(x));
+            continue;
+        }
+        if (!get_int(rd, x, p, 0, 1, &v))
+            return false;
+        if (v != want)
+            return fail(rd, p, "%lld, expected %d (%s = buf[(round%s) mod 2])", v, want, roles[k],
+                        k == 0 ? "-1" : "");
+    }
+
+    snprintf(p, sizeof p, "%s.buf", path);
+    if (!(x = json_object_get(j, "buf")))
+        return fail(rd, p, "missing");
+    if (!json_is_array(x) || json_array_size(x) != 2)
+        return fail(rd, p, "expected an array of the 2 buffers, got %s", json_is_array(x)
+                    ? (json_array_size(x) == 1 ? "1 array" : "another number of arrays") : kind_of(x));
+    for (int b = 0; b < 2; b++) {
+        char pb[112];
+        snprintf(pb, sizeof pb, "%s.buf[%d]", path, b);
+        if (!get_values(rd, json_array_get(x, (size_t)b), pb, t->type, t->n, true, round->buf[b],
+                        round->written[b]))
+            return false;
+    }
+
+    snprintf(p, sizeof p, "%s.cases", path);
+    x = json_object_get(j, "cases");
+    if (r == 0) {
+        if (x)
+            return fail(rd, p, "round 0 has no cases (it only stages the input)");
+        return true;
+    }
+    if (!x)
+        return fail(rd, p, "missing");
+    if (!json_is_array(x))
+        return fail(rd, p, "expected an array of %zu cases, got %s", t->n, kind_of(x));
+    if (json_array_size(x) != t->n)
+        return fail(rd, p, "%zu cases, expected n = %zu", json_array_size(x), t->n);
+    for (size_t i = 0; i < t->n; i++) {
+        json_t *c = json_array_get(x, i);
+        sv_case got, want = sv_case_of((int)r, i);
+        snprintf(p, sizeof p, "%s.cases[%zu]", path, i);
+        if (!json_is_string(c) || !sv_case_from_name(json_string_value(c), &got))
+            return fail(rd, p, "expected \"copy\", \"partial\" or \"full\"");
+        if (got != want)
+            return fail(rd, p, "\"%s\", but cell %zu in round %zu is \"%s\" (copy: i < %zu, "
+                        "partial: i < %zu, full: i >= %zu)", sv_case_name(got), i, r,
+                        sv_case_name(want), (size_t)1 << (r - 1), ((size_t)1 << r) - 1,
+                        ((size_t)1 << r) - 1);
+    }
+    return true;
+}
+
+/* The optional per-round extras, compared with the derived ones. */
+static bool check_round_extras(reader *rd, const json_t *j, size_t r, const sv_trace *t)
+{
+    char p[96];
+    long long v;
+    const sv_round *round = &t->rounds[r];
+    json_t *x;
+    if ((x = json_object_get(j, "ops"))) {
+        snprintf(p, sizeof p, "rounds[%zu].ops", r);
+        if (!get_int(rd, x, p, 0, SV_MAX_N, &v))
+            return false;
+        if (r == 0 ? v != 0 : v != (long long)round->ops)
+            return fail(rd, p, "%lld, expected %zu (n - stride)", v, r == 0 ? (size_t)0 : round->ops);
+    }
+    if ((x = json_object_get(j, "window_lo"))) {
+        snprintf(p, sizeof p, "rounds[%zu].window_lo", r);
+        if (r == 0)
+            return fail(rd, p, "round 0 has no windows");
+        if (!json_is_array(x) || json_array_size(x) != t->n)
+            return fail(rd, p, "expected an array of n = %zu indices", t->n);
+        for (size_t i = 0; i < t->n; i++) {
+            snprintf(p, sizeof p, "rounds[%zu].window_lo[%zu]", r, i);
+            if (!get_int(rd, json_array_get(x, i), p, 0, SV_MAX_N, &v))
+                return false;
+            if (v != (long long)round->window_lo[i])
+                return fail(rd, p, "%lld, expected %u (max(0, i - 2^round + 1))", v,
+                            (unsigned)round->window_lo[i]);
+        }
+    }
+    if ((x = json_object_get(j, "overflow"))) {
+        snprintf(p, sizeof p, "rounds[%zu].overflow", r);
+        if (r == 0 || !json_is_array(x))
+            return fail(rd, p, r == 0 ? "round 0 computes nothing" : "expected an array of cell indices");
+        size_t k = 0;
+        for (size_t i = 0; i < t->n; i++) {
+            if (!round->overflow[i])
+                continue;
+            snprintf(p, sizeof p, "rounds[%zu].overflow[%zu]", r, k);
+            if (k >= json_array_size(x))
+                return fail(rd, p, "missing: cell %zu wrapped in this round", i);
+            if (!get_int(rd, json_array_get(x, k), p, 0, SV_MAX_N, &v))
+                return false;
+            if (v != (long long)i)
+                return fail(rd, p, "%lld, expected %zu (the cells that wrapped, in order)", v, i);
+            k++;
+        }
+        if (k != json_array_size(x)) {
+            snprintf(p, sizeof p, "rounds[%zu].overflow[%zu]", r, k);
+            return fail(rd, p, "no further cell wrapped in this round");
+        }
+    }
+    return true;
+}
+
+static bool check_count(reader *rd, const json_t *root, const char *name, size_t want, const char *what)
+{
+    json_t *x = json_object_get(root, name);
+    long long v;
+    if (!x)
+        return true;
+    if (!get_int(rd, x, name, 0, 1LL << 40, &v))
+        return false;
+    if (v != (long long)want)
+        return fail(rd, name, "%lld, expected %zu (%s)", v, want, what);
+    return true;
+}
+
+static sv_trace *parse_root(reader *rd, const json_t *root)
+{
+    const char *s;
+    long long v;
+    sv_op op;
+    sv_type type;
+    sv_scan scan;
+    sv_backend backend;
+    const char *device = NULL;
+    sv_value *input = NULL;
+    sv_trace *t = NULL;
+    json_t *x;
+    char why[256];
+
+    if (!json_is_object(root)) {
+        fail(rd, "(top level)", "expected an object, got %s", kind_of(root));
+        return NULL;
+    }
+    if (!get_string(rd, root, "format", &s))
+        return NULL;
+    if (strcmp(s, "scanviz-trace") != 0) {
+        fail(rd, "format", "\"%s\", expected \"scanviz-trace\" (not a scanviz trace file)", s);
+        return NULL;
+    }
+    if (!(x = field(rd, root, "version", "version")) || !get_int(rd, x, "version", 0, INT32_MAX, &v))
+        return NULL;
+    if (v != 1) {
+        fail(rd, "version", "%lld is not supported (this reader knows version 1)", v);
+        return NULL;
+    }
+    if (!get_string(rd, root, "algorithm", &s))
+        return NULL;
+    if (strcmp(s, "hillis-steele") != 0) {
+        fail(rd, "algorithm", "\"%s\", expected \"hillis-steele\"", s);
+        return NULL;
+    }
+    if (!get_string(rd, root, "backend", &s))
+        return NULL;
+    if (strcmp(s, "cpu") == 0)
+        backend = SV_BACKEND_CPU;
+    else if (strcmp(s, "cuda") == 0)
+        backend = SV_BACKEND_CUDA;
+    else {
+        fail(rd, "backend", "\"%s\", expected \"cpu\" or \"cuda\"", s);
+        return NULL;
+    }
+    if (!(x = field(rd, root, "device", "device")))
+        return NULL;
+    if (json_is_string(x) && backend == SV_BACKEND_CUDA)
+        device = json_string_value(x);
+    else if (!json_is_null(x)) {
+        fail(rd, "device", backend == SV_BACKEND_CPU ? "expected null for the cpu backend, got %s"
+                                                     : "expected the GPU's name or null, got %s",
+             kind_of(x));
+        return NULL;
+    }
+    if (!get_string(rd, root, "op", &s))
+        return NULL;
+    if (!sv_op_from_name(s, &op)) {
+        fail(rd, "op", "\"%s\", expected sum, max, min, product or xor", s);
+        return NULL;
+    }
+    if (!get_string(rd, root, "type", &s))
+        return NULL;
+    if (!sv_type_from_name(s, &type)) {
+        fail(rd, "type", "\"%s\", expected int32 or float32", s);
+        return NULL;
+    }
+    if (!sv_op_valid(op, type, why, sizeof why)) {
+        fail(rd, "op", "%s", why);
+        return NULL;
+    }
+    if (!get_string(rd, root, "scan", &s))
+        return NULL;
+    if (strcmp(s, "inclusive") == 0)
+        scan = SV_SCAN_INCLUSIVE;
+    else if (strcmp(s, "exclusive") == 0)
+        scan = SV_SCAN_EXCLUSIVE;
+    else {
+        fail(rd, "scan", "\"%s\", expected \"inclusive\" or \"exclusive\"", s);
+        return NULL;
+    }
+    if (!(x = field(rd, root, "n", "n")) || !get_int(rd, x, "n", 1, SV_MAX_N, &v))
+        return NULL;
+    size_t n = (size_t)v;
+
+    if (!(x = field(rd, root, "input", "input")))
+        return NULL;
+    if (!(input = malloc(n * sizeof *input))) {
+        fail(rd, "input", "out of memory");
+        return NULL;
+    }
+    if (!get_values(rd, x, "input", type, n, false, input, NULL))
+        goto fail;
+    if (!(t = sv_trace_create(op, type, scan, input, n, backend, device, why, sizeof why))) {
+        fail(rd, "(trace)", "%s", why);
+        goto fail;
+    }
+
+    json_t *rounds = field(rd, root, "rounds", "rounds");
+    if (!rounds)
+        goto fail;
+    if (!json_is_array(rounds)) {
+        fail(rd, "rounds", "expected an array, got %s", kind_of(rounds));
+        goto fail;
+    }
+    if (json_array_size(rounds) != t->nrounds) {
+        fail(rd, "rounds", "%zu rounds, expected %zu for n = %zu (round 0, then one per stride "
+             "1, 2, 4, ... below n)", json_array_size(rounds), t->nrounds, n);
+        goto fail;
+    }
+    for (size_t r = 0; r < t->nrounds; r++)
+        if (!read_round(rd, json_array_get(rounds, r), r, t))
+            goto fail;
+    if (!sv_trace_finish(t, why, sizeof why)) {
+        fail(rd, "(trace)", "%s", why);
+        goto fail;
+    }
+    for (size_t r = 0; r < t->nrounds; r++)
+        if (!check_round_extras(rd, json_array_get(rounds, r), r, t))
+            goto fail;
+
+    /* The invariant, on the buffers as read. */
+    sv_check_loc loc;
+    if (!sv_trace_check_at(t, why, sizeof why, &loc)) {
+        char p[96];
+        if (loc.round >= 0 && loc.buf >= 0)
+            snprintf(p, sizeof p, "rounds[%d].buf[%d][%zu]", loc.round, loc.buf, loc.cell);
+        else if (loc.round >= 0)
+            snprintf(p, sizeof p, "rounds[%d]", loc.round);
+        else
+            snprintf(p, sizeof p, "rounds[%zu].buf (final pout)", t->nrounds - 1);
+        fail(rd, p, "breaks the invariant: %s", why);
+        goto fail;
+    }
+
+    /* The output must be what the last round's pout gives. */
+    sv_value *vals = malloc(n * sizeof *vals);
+    size_t where;
+    if (!vals) {
+        fail(rd, "output", "out of memory");
+        goto fail;
+    }
+    if (!(x = field(rd, root, "output", "output")) ||
+        !get_values(rd, x, "output", type, n, false, vals, NULL)) {
+        free(vals);
+        goto fail;
+    }
+    if (!same_bits(vals, t->output, n, &where)) {
+        char a[48], b[48], p[48];
+        snprintf(p, sizeof p, "output[%zu]", where);
+        fail(rd, p, "%s, but the last round's pout gives %s%s", sv_value_format(type, vals[where], a, sizeof a),
+             sv_value_format(type, t->output[where], b, sizeof b),
+             scan == SV_SCAN_EXCLUSIVE ? " (shifted right for the exclusive scan)" : "");
+        free(vals);
+        goto fail;
+    }
+
+    x = json_object_get(root, "exclusive");
+    if (x && scan != SV_SCAN_EXCLUSIVE) {
+        free(vals);
+        fail(rd, "exclusive", "present, but scan is \"inclusive\"");
+        goto fail;
+    }
+    if (x) {
+        sv_value id;
+        json_t *y;
+        char a[48], b[48];
+        if (!json_is_object(x)) {
+            free(vals);
+            fail(rd, "exclusive", "expected an object, got %s", kind_of(x));
+            goto fail;
+        }
+        if (!(y = field(rd, x, "exclusive.identity", "identity")) ||
+            !get_value(rd, y, "exclusive.identity", type, false, &id, NULL)) {
+            free(vals);
+            goto fail;
+        }
+        if (id.bits != sv_op_identity(op, type).bits) {
+            fail(rd, "exclusive.identity", "%s, but the identity of %s is %s",
+                 sv_value_format(type, id, a, sizeof a), sv_op_name(op),
+                 sv_value_format(type, sv_op_identity(op, type), b, sizeof b));
+            free(vals);
+            goto fail;
+        }
+        static const char *const parts[2] = {"inclusive", "values"};
+        for (int k = 0; k < 2; k++) {
+            char p[48];
+            const sv_value *want = k == 0 ? t->inclusive : t->output;
+            snprintf(p, sizeof p, "exclusive.%s", parts[k]);
+            if (!(y = field(rd, x, p, parts[k])) || !get_values(rd, y, p, type, n, false, vals, NULL)) {
+                free(vals);
+                goto fail;
+            }
+            if (!same_bits(vals, want, n, &where)) {
+                snprintf(p, sizeof p, "exclusive.%s[%zu]", parts[k], where);
+                fail(rd, p, "%s, expected %s", sv_value_format(type, vals[where], a, sizeof a),
+                     sv_value_format(type, want[where], b, sizeof b));
+                free(vals);
+                goto fail;
+            }
+        }
+    }
+    free(vals);
+
+    if (!check_count(rd, root, "total_ops", t->total_ops, "the rounds' ops added up") ||
+        !check_count(rd, root, "overflow_count", t->overflow_count, "cells that wrapped, all rounds"))
+        goto fail;
+    if ((x = json_object_get(root, "max_abs_diff"))) {
+        double d;
+        if (json_is_number(x))
+            d = json_number_value(x);
+        else if (json_is_string(x) && strcmp(json_string_value(x), "inf") == 0)
+            d = INFINITY;
+        else {
+            fail(rd, "max_abs_diff", "expected a number, got %s", kind_of(x));
+            goto fail;
+        }
+        if (d != t->max_abs_diff) {
+            fail(rd, "max_abs_diff", "%.9g, but output and a sequential scan differ by %.9g", d,
+                 t->max_abs_diff);
+            goto fail;
+        }
+    }
+    if ((x = json_object_get(root, "max_diff_index")) && t->max_abs_diff > 0 &&
+        !check_count(rd, root, "max_diff_index", t->max_diff_index, "where that difference is"))
+        goto fail;
+    free(input);
+    return t;
+fail:
+    free(input);
+    sv_trace_destroy(t);
+    return NULL;
 }
 
 sv_trace *sv_trace_parse(const char *json, char *err, size_t errlen)
 {
-    (void)json;
-    snprintf(err, errlen, "trace files: not written yet");
-    return NULL;
+    json_error_t jerr;
+    reader rd = {err, errlen};
+    json_t *root = json_loads(json, JSON_REJECT_DUPLICATES, &jerr);
+    if (!root) {
+        snprintf(err, errlen, "not valid JSON: line %d, column %d: %s", jerr.line, jerr.column,
+                 jerr.text);
+        return NULL;
+    }
+    sv_trace *t = parse_root(&rd, root);
+    json_decref(root);
+    return t;
 }
 
 sv_trace *sv_trace_load(const char *path, char *err, size_t errlen)
 {
-    (void)path;
-    snprintf(err, errlen, "trace files: not written yet");
-    return NULL;
+    char why[512];
+    char *text = sv_read_file(path, why, sizeof why);
+    if (!text) {
+        snprintf(err, errlen, "%s", why);
+        return NULL;
+    }
+    sv_trace *t = sv_trace_parse(text, why, sizeof why);
+    free(text);
+    if (!t)
+        snprintf(err, errlen, "%s: %s", strcmp(path, "-") == 0 ? "stdin" : path, why);
+    return t;
 }
