@@ -1,1 +1,289 @@
-// placeholder: being written
+/* The benchmark's device-wide scans behind scan_cuda.h: the scanner (device
+ * buffers sized once), dispatch over the techniques, the two references
+ * (a device-to-device copy and cub::DeviceScan::InclusiveSum) and timing with
+ * CUDA events. The scans themselves live in bench_hs*.cu and bench_blelloch.cu. */
+#include "scan_cuda.h"
+#include "bench_scans.cuh"
+#include "cuda_check.cuh"
+
+#include <cub/device/device_scan.cuh>
+#include <cuda_runtime.h>
+
+#include <climits>
+#include <new>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <vector>
+
+struct sv_cuda_scanner {
+    sv_type type;
+    size_t max_n;
+    cudaStream_t stream;
+    void *d_in, *d_out;
+    void *d_cub_temp;
+    size_t cub_temp_bytes;
+    unsigned long long *d_hs_status;
+    void *d_naive_scratch, *d_blelloch_scratch;
+    int hs_variant;
+};
+
+namespace {
+
+const char *const kAlgoNames[SV_ALGO_GPU_COUNT] = {
+    "copy", "cub", "hs", "hs-naive", "blelloch",
+};
+
+bool check_n(const sv_cuda_scanner *s, size_t n, char *err, size_t errlen)
+{
+    if (n == 0 || n > s->max_n) {
+        std::snprintf(err, errlen, "n = %zu is outside 1..%zu, the scanner's size", n, s->max_n);
+        return false;
+    }
+    return true;
+}
+
+template <typename T>
+cudaError_t cub_scan(sv_cuda_scanner *s, size_t n)
+{
+    size_t bytes = s->cub_temp_bytes;
+    return cub::DeviceScan::InclusiveSum(s->d_cub_temp, bytes, static_cast<const T *>(s->d_in),
+                                         static_cast<T *>(s->d_out), (int)n, s->stream);
+}
+
+/* Enqueues one scan of d_in[0..n) into d_out on the scanner's stream. */
+cudaError_t enqueue(sv_cuda_scanner *s, sv_algo algo, size_t n)
+{
+    const size_t bytes = n * 4;
+    switch (algo) {
+    case SV_ALGO_COPY:
+        return cudaMemcpyAsync(s->d_out, s->d_in, bytes, cudaMemcpyDeviceToDevice, s->stream);
+    case SV_ALGO_CUB:
+        return s->type == SV_TYPE_INT32 ? cub_scan<int32_t>(s, n) : cub_scan<float>(s, n);
+    case SV_ALGO_HS:
+        return sv::hs_launch(s->type, s->hs_variant, s->d_in, s->d_out, n, s->d_hs_status,
+                             s->stream);
+    case SV_ALGO_HS_NAIVE:
+        return sv::hs_naive_launch(s->type, s->d_in, s->d_out, n, s->d_naive_scratch, s->stream);
+    case SV_ALGO_BLELLOCH:
+        return sv::blelloch_launch(s->type, s->d_in, s->d_out, n, s->d_blelloch_scratch,
+                                   s->stream);
+    default:
+        return cudaErrorInvalidValue;
+    }
+}
+
+bool check_algo(sv_algo algo, char *err, size_t errlen)
+{
+    if ((int)algo < 0 || algo >= SV_ALGO_GPU_COUNT) {
+        std::snprintf(err, errlen, "no GPU scan numbered %d", (int)algo);
+        return false;
+    }
+    return true;
+}
+
+/* Events for a timing call, destroyed with the guard. */
+struct Events {
+    std::vector<cudaEvent_t> ev;
+    ~Events()
+    {
+        for (cudaEvent_t e : ev)
+            if (e)
+                cudaEventDestroy(e);
+    }
+};
+
+} // namespace
+
+extern "C" {
+
+const char *sv_algo_name(sv_algo a)
+{
+    return (int)a >= 0 && a < SV_ALGO_GPU_COUNT ? kAlgoNames[a] : nullptr;
+}
+
+bool sv_algo_from_name(const char *name, sv_algo *out)
+{
+    if (!name)
+        return false;
+    for (int a = 0; a < SV_ALGO_GPU_COUNT; ++a)
+        if (std::strcmp(name, kAlgoNames[a]) == 0) {
+            if (out)
+                *out = (sv_algo)a;
+            return true;
+        }
+    return false;
+}
+
+double sv_algo_ops(sv_algo a, size_t n)
+{
+    switch (a) {
+    case SV_ALGO_COPY: return 0.0;
+    case SV_ALGO_CUB: return 2.0 * (double)n;
+    case SV_ALGO_HS: return sv::hs_ops(SV_CUDA_HS_DEFAULT_VARIANT, n);
+    case SV_ALGO_HS_NAIVE: return sv::hs_naive_ops(n);
+    case SV_ALGO_BLELLOCH: return sv::blelloch_ops(n);
+    default: return 0.0;
+    }
+}
+
+void sv_cuda_version(char *buf, size_t len)
+{
+    int rt = 0, drv = 0;
+    if (cudaRuntimeGetVersion(&rt) != cudaSuccess)
+        rt = 0;
+    if (cudaDriverGetVersion(&drv) != cudaSuccess)
+        drv = 0;
+    std::snprintf(buf, len, "%d.%d (driver %d.%d)", rt / 1000, rt % 1000 / 10, drv / 1000,
+                  drv % 1000 / 10);
+}
+
+void sv_cuda_scanner_destroy(sv_cuda_scanner *s)
+{
+    if (!s)
+        return;
+    cudaFree(s->d_in);
+    cudaFree(s->d_out);
+    cudaFree(s->d_cub_temp);
+    cudaFree(s->d_hs_status);
+    cudaFree(s->d_naive_scratch);
+    cudaFree(s->d_blelloch_scratch);
+    if (s->stream)
+        cudaStreamDestroy(s->stream);
+    delete s;
+}
+
+/* Builds the scanner in *s (zeroed); false leaves what was allocated for
+ * sv_cuda_scanner_destroy. */
+static bool scanner_init(sv_cuda_scanner *s, char *err, size_t errlen)
+{
+    const size_t bytes = s->max_n * 4;
+    SV_CUDA_CHECK(cudaStreamCreateWithFlags(&s->stream, cudaStreamNonBlocking));
+    SV_CUDA_CHECK(cudaMalloc(&s->d_in, bytes));
+    SV_CUDA_CHECK(cudaMalloc(&s->d_out, bytes));
+    /* CUB's temp storage grows with n (its tile status): size it for max_n
+     * once, so timed runs allocate nothing. */
+    size_t cub_bytes = 0;
+    if (s->type == SV_TYPE_INT32)
+        SV_CUDA_CHECK(cub::DeviceScan::InclusiveSum(nullptr, cub_bytes, (const int32_t *)nullptr,
+                                                    (int32_t *)nullptr, (int)s->max_n));
+    else
+        SV_CUDA_CHECK(cub::DeviceScan::InclusiveSum(nullptr, cub_bytes, (const float *)nullptr,
+                                                    (float *)nullptr, (int)s->max_n));
+    s->cub_temp_bytes = cub_bytes ? cub_bytes : 1;
+    SV_CUDA_CHECK(cudaMalloc(&s->d_cub_temp, s->cub_temp_bytes));
+    SV_CUDA_CHECK(cudaMalloc(reinterpret_cast<void **>(&s->d_hs_status),
+                             sv::hs_status_words(s->max_n) * sizeof(unsigned long long)));
+    SV_CUDA_CHECK(cudaMalloc(&s->d_naive_scratch, sv::hs_naive_scratch(s->max_n) * 4));
+    SV_CUDA_CHECK(cudaMalloc(&s->d_blelloch_scratch, sv::blelloch_scratch(s->max_n) * 4));
+    return true;
+}
+
+sv_cuda_scanner *sv_cuda_scanner_create(sv_type type, size_t max_n, char *err, size_t errlen)
+{
+    if (type != SV_TYPE_INT32 && type != SV_TYPE_FLOAT32) {
+        std::snprintf(err, errlen, "scanner type %d is neither int32 nor float32", (int)type);
+        return nullptr;
+    }
+    if (max_n == 0 || max_n > (size_t)INT_MAX) {
+        std::snprintf(err, errlen, "scanner size %zu is outside 1..%d", max_n, INT_MAX);
+        return nullptr;
+    }
+    sv_cuda_scanner *s = new (std::nothrow) sv_cuda_scanner();
+    if (!s) {
+        std::snprintf(err, errlen, "out of host memory");
+        return nullptr;
+    }
+    s->type = type;
+    s->max_n = max_n;
+    s->hs_variant = SV_CUDA_HS_DEFAULT_VARIANT;
+    if (!scanner_init(s, err, errlen)) {
+        sv_cuda_scanner_destroy(s);
+        return nullptr;
+    }
+    return s;
+}
+
+bool sv_cuda_scanner_set_hs_variant(sv_cuda_scanner *s, int variant, char *err, size_t errlen)
+{
+    if (variant < 0 || variant >= sv_cuda_hs_variant_count()) {
+        std::snprintf(err, errlen, "hs variant %d is outside 0..%d", variant,
+                      sv_cuda_hs_variant_count() - 1);
+        return false;
+    }
+    s->hs_variant = variant;
+    return true;
+}
+
+bool sv_cuda_scanner_upload(sv_cuda_scanner *s, const void *in, size_t n, char *err, size_t errlen)
+{
+    if (!check_n(s, n, err, errlen))
+        return false;
+    SV_CUDA_CHECK(cudaMemcpyAsync(s->d_in, in, n * 4, cudaMemcpyHostToDevice, s->stream));
+    SV_CUDA_CHECK(cudaStreamSynchronize(s->stream));
+    return true;
+}
+
+bool sv_cuda_scanner_poison(sv_cuda_scanner *s, char *err, size_t errlen)
+{
+    /* 0xA5A5A5A5: a large negative int32, a tiny negative float32; never
+     * what a scan of the benchmark's inputs writes at every index. */
+    SV_CUDA_CHECK(cudaMemsetAsync(s->d_out, 0xA5, s->max_n * 4, s->stream));
+    SV_CUDA_CHECK(cudaStreamSynchronize(s->stream));
+    return true;
+}
+
+bool sv_cuda_scanner_run(sv_cuda_scanner *s, sv_algo algo, size_t n, char *err, size_t errlen)
+{
+    if (!check_algo(algo, err, errlen) || !check_n(s, n, err, errlen))
+        return false;
+    SV_CUDA_CHECK(enqueue(s, algo, n));
+    SV_CUDA_CHECK(cudaStreamSynchronize(s->stream));
+    return true;
+}
+
+bool sv_cuda_scanner_download(sv_cuda_scanner *s, void *out, size_t n, char *err, size_t errlen)
+{
+    if (!check_n(s, n, err, errlen))
+        return false;
+    SV_CUDA_CHECK(cudaMemcpyAsync(out, s->d_out, n * 4, cudaMemcpyDeviceToHost, s->stream));
+    SV_CUDA_CHECK(cudaStreamSynchronize(s->stream));
+    return true;
+}
+
+bool sv_cuda_scanner_time(sv_cuda_scanner *s, sv_algo algo, size_t n, int warmup, int reps,
+                          double *times_us, char *err, size_t errlen)
+{
+    if (!check_algo(algo, err, errlen) || !check_n(s, n, err, errlen))
+        return false;
+    if (reps < 1 || warmup < 0) {
+        std::snprintf(err, errlen, "reps = %d, warmup = %d: need reps >= 1, warmup >= 0", reps,
+                      warmup);
+        return false;
+    }
+    for (int w = 0; w < warmup; ++w)
+        SV_CUDA_CHECK(enqueue(s, algo, n));
+    SV_CUDA_CHECK(cudaStreamSynchronize(s->stream));
+
+    /* Every rep enqueued back to back between its own pair of events, then
+     * one synchronize: the times are the GPU's, launch gaps included, with
+     * no host round trip inside them. */
+    Events e;
+    e.ev.assign(2 * (size_t)reps, nullptr);
+    for (auto &ev : e.ev)
+        SV_CUDA_CHECK(cudaEventCreate(&ev));
+    for (int r = 0; r < reps; ++r) {
+        SV_CUDA_CHECK(cudaEventRecord(e.ev[2 * r], s->stream));
+        SV_CUDA_CHECK(enqueue(s, algo, n));
+        SV_CUDA_CHECK(cudaEventRecord(e.ev[2 * r + 1], s->stream));
+    }
+    SV_CUDA_CHECK(cudaStreamSynchronize(s->stream));
+    for (int r = 0; r < reps; ++r) {
+        float ms = 0.0f;
+        SV_CUDA_CHECK(cudaEventElapsedTime(&ms, e.ev[2 * r], e.ev[2 * r + 1]));
+        times_us[r] = 1e3 * (double)ms;
+    }
+    return true;
+}
+
+} // extern "C"

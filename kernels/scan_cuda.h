@@ -52,8 +52,18 @@ typedef enum sv_algo {
 const char *sv_algo_name(sv_algo a);               /* "copy", "cub", ... */
 bool sv_algo_from_name(const char *name, sv_algo *out);
 
-/* Device buffers for inclusive sum scans of up to max_n elements of type
- * (int32 or float32). Returns NULL with err filled on failure. */
+/* Operations one scan of n performs (the chapter's count of applications of
+ * the operator, per thread): copy 0; cub about 2n (an estimate, CUB's code is
+ * not counted); hs, hs-naive and blelloch exactly as their kernels execute
+ * them (docs/performance.md gives the formulas). */
+double sv_algo_ops(sv_algo a, size_t n);
+
+/* "13.0 (driver 13.0)": the CUDA runtime and driver versions. */
+void sv_cuda_version(char *buf, size_t len);
+
+/* Device buffers for inclusive sum scans of up to max_n (<= INT_MAX)
+ * elements of type (int32 or float32), CUB's temp storage and every scan's
+ * scratch included, allocated once. Returns NULL with err filled on failure. */
 typedef struct sv_cuda_scanner sv_cuda_scanner;
 sv_cuda_scanner *sv_cuda_scanner_create(sv_type type, size_t max_n, char *err, size_t errlen);
 void sv_cuda_scanner_destroy(sv_cuda_scanner *s); /* accepts NULL */
@@ -63,10 +73,21 @@ bool sv_cuda_scanner_upload(sv_cuda_scanner *s, const void *in, size_t n, char *
 bool sv_cuda_scanner_run(sv_cuda_scanner *s, sv_algo algo, size_t n, char *err, size_t errlen);
 bool sv_cuda_scanner_download(sv_cuda_scanner *s, void *out, size_t n, char *err, size_t errlen);
 
+/* Fills the whole output buffer with the byte 0xA5, so that a check after
+ * the next run catches any element the scan did not write. */
+bool sv_cuda_scanner_poison(sv_cuda_scanner *s, char *err, size_t errlen);
+
 /* warmup untimed runs, then reps runs each timed with CUDA events into
  * times_us[0..reps). */
 bool sv_cuda_scanner_time(sv_cuda_scanner *s, sv_algo algo, size_t n, int warmup,
                           int reps, double *times_us, char *err, size_t errlen);
+
+/* Tuning of hs (tests/bench/tune_hs): the block shapes and memory orders
+ * built, by number. SV_CUDA_HS_DEFAULT_VARIANT is what SV_ALGO_HS runs. */
+#define SV_CUDA_HS_DEFAULT_VARIANT 0
+int sv_cuda_hs_variant_count(void);
+const char *sv_cuda_hs_variant_name(int variant); /* NULL when out of range */
+bool sv_cuda_scanner_set_hs_variant(sv_cuda_scanner *s, int variant, char *err, size_t errlen);
 
 #ifdef __cplusplus
 }

@@ -1,1 +1,637 @@
-int main(void){return 0;}
+/* scanviz-bench: races the device-wide scans of kernels/bench_*.cu (copy,
+ * cub, hs, hs-naive, blelloch) and the sequential CPU scan, checks every
+ * answer against the CPU, and prints and writes the medians (bench_csv.h). */
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "sv_config.h"
+#include "../core/bench_csv.h"
+#include "../../kernels/scan_cuda.h"
+
+enum { EXIT_WRONG = 1, EXIT_USAGE = 2, EXIT_NO_GPU = 3 };
+
+#define ALGO_CPU SV_ALGO_GPU_COUNT /* the sequential scan, after the GPU ones */
+#define ALGO_COUNT (SV_ALGO_GPU_COUNT + 1)
+#define MAX_SIZES 256
+#define WARMUP 3
+#define CPU_BUDGET_S 3.0   /* the cpu scan's timed reps stop near this */
+#define FLOAT_REL_TOL 1e-5 /* |out - exact| / sum |x| over the prefix */
+
+typedef struct options {
+    int algos[ALGO_COUNT];
+    int nalgos;
+    size_t sizes[MAX_SIZES];
+    int nsizes;
+    sv_type type;
+    int reps;
+    const char *csv;
+    int capture;
+    int explicit_scans; /* --algo or --sizes given */
+} options;
+
+static const char *type_label(sv_type t)
+{
+    return t == SV_TYPE_FLOAT32 ? "float32" : "int32";
+}
+
+static const char *algo_label(int a)
+{
+    return a == ALGO_CPU ? "cpu" : sv_algo_name((sv_algo)a);
+}
+
+static void usage(FILE *f)
+{
+    fputs("usage: scanviz-bench [--algo copy,cub,hs,hs-naive,blelloch,cpu] [--sizes 2^10..2^28]\n"
+          "                     [--type int32|float32] [--reps 50] [--csv FILE] [--capture]\n"
+          "\n"
+          "Races device-wide inclusive sum scans on the GPU and checks each against the CPU.\n"
+          "  --algo LIST    comma list of copy, cub, hs, hs-naive, blelloch, cpu (default: all)\n"
+          "  --sizes LIST   2^a..2^b (powers of two), or a comma list of numbers and 2^k,\n"
+          "                 ranges allowed in the list (default 2^10..2^28)\n"
+          "  --type T       int32 (default; checked exactly) or float32 (checked to a\n"
+          "                 relative 1e-5 of the sum of |x| over each prefix)\n"
+          "  --reps N       timed runs per algorithm and n, the median reported (default 50;\n"
+          "                 cpu stops after about 3 s of runs, at least 3)\n"
+          "  --csv FILE     also write the table as CSV (docs/performance.md)\n"
+          "  --capture      measure the trace capture instead: plain, instrumented and whole\n"
+          "                 capture medians for n = 32..1024 (with --algo or --sizes: both)\n"
+          "  --help, --version\n"
+          "Exit status: 0 all correct, 1 a wrong answer or a CUDA failure, 2 bad arguments,\n"
+          "3 no usable GPU.\n",
+          f);
+}
+
+/* ---- Arguments ----------------------------------------------------------- */
+
+static int bad(const char *what, const char *token)
+{
+    fprintf(stderr, "scanviz-bench: %s: '%s'\n", what, token);
+    fprintf(stderr, "try 'scanviz-bench --help'\n");
+    return EXIT_USAGE;
+}
+
+/* Parses a decimal number or 2^k into *out (1 .. INT_MAX). */
+static int parse_size(const char *s, size_t *out)
+{
+    char *end = NULL;
+    errno = 0;
+    if (s[0] == '2' && s[1] == '^') {
+        if (s[2] < '0' || s[2] > '9')
+            return 0;
+        long k = strtol(s + 2, &end, 10);
+        if (errno || *end || k < 0 || k > 30)
+            return 0;
+        *out = (size_t)1 << k;
+        return 1;
+    }
+    if (*s < '0' || *s > '9')
+        return 0;
+    unsigned long long v = strtoull(s, &end, 10);
+    if (errno || *end || v < 1 || v > (unsigned long long)INT_MAX)
+        return 0;
+    *out = (size_t)v;
+    return 1;
+}
+
+static int add_size(options *o, size_t n)
+{
+    if (o->nsizes == MAX_SIZES)
+        return 0;
+    o->sizes[o->nsizes++] = n;
+    return 1;
+}
+
+/* Comma list of items: N, 2^k, or 2^a..2^b. */
+static int parse_sizes(options *o, const char *arg)
+{
+    char buf[1024];
+    if (strlen(arg) >= sizeof buf || !*arg)
+        return bad("--sizes: not a list of sizes", arg);
+    strcpy(buf, arg);
+    o->nsizes = 0;
+    for (char *tok = buf, *next; tok; tok = next) {
+        next = strchr(tok, ',');
+        if (next)
+            *next++ = '\0';
+        char *dots = strstr(tok, "..");
+        if (dots) {
+            *dots = '\0';
+            size_t lo, hi;
+            const char *rhs = dots + 2;
+            if (!parse_size(tok, &lo) || !parse_size(rhs, &hi) || (lo & (lo - 1)) ||
+                (hi & (hi - 1)) || tok[0] != '2' || tok[1] != '^' || rhs[0] != '2' ||
+                rhs[1] != '^' || lo > hi) {
+                *dots = '.';
+                return bad("--sizes: a range is 2^a..2^b with a <= b <= 30", tok);
+            }
+            for (size_t n = lo; n <= hi; n *= 2)
+                if (!add_size(o, n))
+                    return bad("--sizes: too many sizes", arg);
+        } else {
+            size_t n;
+            if (!parse_size(tok, &n))
+                return bad("--sizes: not a size (a number 1..2147483647, or 2^k, k <= 30)", tok);
+            if (!add_size(o, n))
+                return bad("--sizes: too many sizes", arg);
+        }
+    }
+    return 0;
+}
+
+static int parse_algos(options *o, const char *arg)
+{
+    char buf[256];
+    if (strlen(arg) >= sizeof buf || !*arg)
+        return bad("--algo: not a list of algorithms", arg);
+    strcpy(buf, arg);
+    int seen[ALGO_COUNT] = {0};
+    o->nalgos = 0;
+    for (char *tok = buf, *next; tok; tok = next) {
+        next = strchr(tok, ',');
+        if (next)
+            *next++ = '\0';
+        sv_algo a;
+        int id;
+        if (strcmp(tok, "cpu") == 0)
+            id = ALGO_CPU;
+        else if (sv_algo_from_name(tok, &a))
+            id = (int)a;
+        else
+            return bad("--algo: unknown algorithm (copy, cub, hs, hs-naive, blelloch, cpu)", tok);
+        if (!seen[id]) {
+            seen[id] = 1;
+            o->algos[o->nalgos++] = id;
+        }
+    }
+    return 0;
+}
+
+/* Returns -1 to go on, else the exit status. */
+static int parse_args(int argc, char **argv, options *o)
+{
+    memset(o, 0, sizeof *o);
+    for (int a = 0; a < ALGO_COUNT; a++)
+        o->algos[o->nalgos++] = a;
+    o->type = SV_TYPE_INT32;
+    o->reps = 50;
+    for (size_t n = (size_t)1 << 10; n <= (size_t)1 << 28; n *= 2)
+        o->sizes[o->nsizes++] = n;
+
+    for (int i = 1; i < argc; i++) {
+        const char *arg = argv[i];
+        const char *val = NULL;
+        char name[32];
+        const char *eq = strchr(arg, '=');
+        if (strncmp(arg, "--", 2) == 0 && eq && (size_t)(eq - arg) < sizeof name) {
+            memcpy(name, arg, (size_t)(eq - arg));
+            name[eq - arg] = '\0';
+            val = eq + 1;
+        } else {
+            snprintf(name, sizeof name, "%s", arg);
+        }
+        if (strlen(arg) >= sizeof name && !eq)
+            return bad("unknown argument", arg);
+
+        if (strcmp(name, "--help") == 0 || strcmp(name, "-h") == 0) {
+            usage(stdout);
+            return 0;
+        }
+        if (strcmp(name, "--version") == 0) {
+            printf("scanviz-bench %s\n", SV_VERSION);
+            return 0;
+        }
+        if (strcmp(name, "--capture") == 0) {
+            if (val)
+                return bad("--capture takes no value", arg);
+            o->capture = 1;
+            continue;
+        }
+        int takes = strcmp(name, "--algo") == 0 || strcmp(name, "--sizes") == 0 ||
+                    strcmp(name, "--type") == 0 || strcmp(name, "--reps") == 0 ||
+                    strcmp(name, "--csv") == 0;
+        if (!takes)
+            return bad("unknown argument", arg);
+        if (!val) {
+            if (i + 1 >= argc)
+                return bad("missing value after", arg);
+            val = argv[++i];
+        }
+        int rc = 0;
+        if (strcmp(name, "--algo") == 0) {
+            rc = parse_algos(o, val);
+            o->explicit_scans = 1;
+        } else if (strcmp(name, "--sizes") == 0) {
+            rc = parse_sizes(o, val);
+            o->explicit_scans = 1;
+        } else if (strcmp(name, "--type") == 0) {
+            if (strcmp(val, "int32") == 0)
+                o->type = SV_TYPE_INT32;
+            else if (strcmp(val, "float32") == 0)
+                o->type = SV_TYPE_FLOAT32;
+            else
+                rc = bad("--type: not int32 or float32", val);
+        } else if (strcmp(name, "--reps") == 0) {
+            char *end = NULL;
+            errno = 0;
+            long r = strtol(val, &end, 10);
+            if (errno || *end || end == val || r < 1 || r > 100000)
+                rc = bad("--reps: not a count 1..100000", val);
+            o->reps = (int)r;
+        } else {
+            if (!*val)
+                rc = bad("--csv: empty file name", val);
+            o->csv = val;
+        }
+        if (rc)
+            return rc;
+    }
+    return -1;
+}
+
+/* ---- Inputs and the check --------------------------------------------------- */
+
+static uint64_t rng_next(uint64_t *s)
+{
+    /* xorshift64* */
+    *s ^= *s >> 12;
+    *s ^= *s << 25;
+    *s ^= *s >> 27;
+    return *s * 0x2545F4914F6CDD1DULL;
+}
+
+/* Random, never zero: int32 in -1000..-1 and 1..1000, float32 in (-1, 1). */
+static void fill_input(sv_type type, void *buf, size_t n, uint64_t seed)
+{
+    uint64_t s = seed * 0x9E3779B97F4A7C15ULL + 1;
+    if (type == SV_TYPE_INT32) {
+        int32_t *p = buf;
+        for (size_t i = 0; i < n; i++) {
+            int32_t v = (int32_t)(rng_next(&s) % 2000) - 1000;
+            p[i] = v >= 0 ? v + 1 : v;
+        }
+    } else {
+        float *p = buf;
+        for (size_t i = 0; i < n; i++) {
+            float v = (float)(rng_next(&s) >> 40) * (2.0f / 16777216.0f) - 1.0f;
+            p[i] = v != 0.0f ? v : 0.5f;
+        }
+    }
+}
+
+typedef struct check {
+    int ok;
+    size_t bad_index;        /* first wrong element when !ok */
+    double got, want;        /* at bad_index */
+    double max_abs, max_rel; /* float32 */
+} check;
+
+/* Compares out with the sequential scan of in: int32 exactly (sums wrap
+ * modulo 2^32), float32 against a double-precision scan, relative to the
+ * sum of |x| over each prefix. */
+static check check_output(sv_type type, const void *in, const void *out, size_t n)
+{
+    check c = { .ok = 1 };
+    if (type == SV_TYPE_INT32) {
+        const int32_t *x = in, *y = out;
+        uint32_t acc = 0;
+        for (size_t i = 0; i < n; i++) {
+            acc += (uint32_t)x[i];
+            if ((uint32_t)y[i] != acc) {
+                c.ok = 0;
+                c.bad_index = i;
+                c.got = y[i];
+                c.want = (int32_t)acc;
+                return c;
+            }
+        }
+        return c;
+    }
+    const float *x = in, *y = out;
+    double acc = 0.0, scale = 0.0;
+    for (size_t i = 0; i < n; i++) {
+        acc += x[i];
+        scale += fabs((double)x[i]);
+        double d = fabs((double)y[i] - acc);
+        double rel = d / scale;
+        if (!(rel <= FLOAT_REL_TOL)) { /* NaN fails too */
+            c.ok = 0;
+            c.bad_index = i;
+            c.got = y[i];
+            c.want = acc;
+            return c;
+        }
+        if (d > c.max_abs)
+            c.max_abs = d;
+        if (rel > c.max_rel)
+            c.max_rel = rel;
+    }
+    return c;
+}
+
+static void cpu_scan(sv_type type, const void *in, void *out, size_t n)
+{
+    if (type == SV_TYPE_INT32) {
+        const uint32_t *x = in;
+        uint32_t *y = out, acc = 0;
+        for (size_t i = 0; i < n; i++)
+            y[i] = acc += x[i];
+    } else {
+        const float *x = in;
+        float *y = out, acc = 0.0f;
+        for (size_t i = 0; i < n; i++)
+            y[i] = acc += x[i];
+    }
+}
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static double median(double *v, int n)
+{
+    qsort(v, (size_t)n, sizeof *v, cmp_double);
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+/* ---- One size ----------------------------------------------------------------- */
+
+typedef struct result {
+    int run, ok, reps;
+    double median_us;
+    check chk;
+} result;
+
+/* Checks a GPU algorithm (poisoned output, one run), times it, and checks
+ * the last timed run's output too. Returns 0 on a CUDA failure (err set). */
+static int run_gpu(sv_cuda_scanner *sc, const options *o, sv_algo a, size_t n, const void *in,
+                   void *out, double *times, result *r, char *err, size_t errlen)
+{
+    r->run = 1;
+    if (!sv_cuda_scanner_poison(sc, err, errlen) || !sv_cuda_scanner_run(sc, a, n, err, errlen) ||
+        !sv_cuda_scanner_download(sc, out, n, err, errlen))
+        return 0;
+    r->chk = check_output(o->type, in, out, n);
+    if (!r->chk.ok)
+        return 1;
+    if (!sv_cuda_scanner_time(sc, a, n, WARMUP, o->reps, times, err, errlen))
+        return 0;
+    r->reps = o->reps;
+    r->median_us = median(times, o->reps);
+    if (!sv_cuda_scanner_download(sc, out, n, err, errlen))
+        return 0;
+    check again = check_output(o->type, in, out, n);
+    if (!again.ok)
+        r->chk = again;
+    r->ok = r->chk.ok;
+    return 1;
+}
+
+static void run_cpu(const options *o, size_t n, const void *in, void *out, double *times,
+                    result *r)
+{
+    r->run = 1;
+    memset(out, 0xA5, n * 4);
+    double t0 = now_s();
+    cpu_scan(o->type, in, out, n);
+    double first = now_s() - t0;
+    r->chk = check_output(o->type, in, out, n);
+    if (!r->chk.ok)
+        return;
+    int reps = o->reps;
+    if (first * reps > CPU_BUDGET_S)
+        reps = (int)(CPU_BUDGET_S / (first > 0 ? first : 1e-9));
+    if (reps < 3)
+        reps = 3;
+    if (reps > o->reps)
+        reps = o->reps;
+    for (int k = 0; k < reps; k++) {
+        t0 = now_s();
+        cpu_scan(o->type, in, out, n);
+        times[k] = 1e6 * (now_s() - t0);
+    }
+    r->reps = reps;
+    r->median_us = median(times, reps);
+    r->ok = 1;
+}
+
+static double ops_of(int a, size_t n)
+{
+    return a == ALGO_CPU ? (double)n - 1 : sv_algo_ops((sv_algo)a, n);
+}
+
+/* ---- Output ------------------------------------------------------------------- */
+
+static void print_header(void)
+{
+    printf("%-9s %-7s %11s %12s %9s %8s %8s %14s  %s\n", "algo", "type", "n", "median us",
+           "GB/s", "of copy", "vs cub", "ops", "check");
+}
+
+static void print_row(const options *o, int a, size_t n, const result *r, const result *copy,
+                      const result *cub, sv_bench_row *row)
+{
+    const char *type = type_label(o->type);
+    if (!r->ok) {
+        printf("%-9s %-7s %11zu  WRONG at index %zu: got %.9g, want %.9g\n", algo_label(a), type,
+               n, r->chk.bad_index, r->chk.got, r->chk.want);
+        return;
+    }
+    double gbs = 8.0 * (double)n / (r->median_us * 1e3);
+    double frac = copy && copy->ok ? copy->median_us / r->median_us : NAN;
+    double ratio = cub && cub->ok ? r->median_us / cub->median_us : NAN;
+    char fbuf[16] = "-", rbuf[16] = "-", cbuf[32] = "exact";
+    if (!isnan(frac))
+        snprintf(fbuf, sizeof fbuf, "%.3f", frac);
+    if (!isnan(ratio))
+        snprintf(rbuf, sizeof rbuf, "%.3f", ratio);
+    if (o->type == SV_TYPE_FLOAT32)
+        snprintf(cbuf, sizeof cbuf, "rel %.1e", r->chk.max_rel);
+    printf("%-9s %-7s %11zu %12.2f %9.1f %8s %8s %14.0f  %s\n", algo_label(a), type, n,
+           r->median_us, gbs, fbuf, rbuf, ops_of(a, n), cbuf);
+
+    memset(row, 0, sizeof *row);
+    snprintf(row->algo, sizeof row->algo, "%s", algo_label(a));
+    snprintf(row->type, sizeof row->type, "%s", type);
+    row->n = (double)n;
+    row->median_us = r->median_us;
+    row->gb_per_s = gbs;
+    row->frac_of_copy = frac;
+    row->ratio_to_cub = ratio;
+    row->ops = ops_of(a, n);
+    row->reps = r->reps;
+}
+
+/* ---- --capture ---------------------------------------------------------------- */
+
+static int run_capture(const options *o)
+{
+    static const size_t ns[] = { 32, 64, 128, 256, 512, 1024 };
+    char err[512];
+    printf("capture cost (int32 sum; medians of %d; kernels by CUDA events, capture by host clock)\n",
+           o->reps);
+    printf("%6s %10s %15s %8s %12s\n", "n", "plain us", "instrumented us", "ratio", "capture us");
+    for (size_t k = 0; k < sizeof ns / sizeof ns[0]; k++) {
+        double plain, instr, whole;
+        if (!sv_cuda_capture_cost(ns[k], o->reps, &plain, &instr, &whole, err, sizeof err)) {
+            fprintf(stderr, "scanviz-bench: capture cost at n = %zu: %s\n", ns[k], err);
+            return EXIT_WRONG;
+        }
+        printf("%6zu %10.2f %15.2f %8.3f %12.2f\n", ns[k], plain, instr, instr / plain, whole);
+    }
+    return 0;
+}
+
+/* ---- main --------------------------------------------------------------------- */
+
+static void join_command(int argc, char **argv, char *buf, size_t len)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (int i = 0; i < argc && used + 1 < len; i++) {
+        const char *a = i == 0 ? "scanviz-bench" : argv[i];
+        int w = snprintf(buf + used, len - used, "%s%s", i ? " " : "", a);
+        if (w < 0 || (size_t)w >= len - used) {
+            buf[len - 1] = '\0';
+            break;
+        }
+        used += (size_t)w;
+    }
+}
+
+static int run_scans(const options *o, const sv_cuda_device *dev, int argc, char **argv)
+{
+    char err[512];
+    size_t max_n = 0;
+    for (int k = 0; k < o->nsizes; k++)
+        if (o->sizes[k] > max_n)
+            max_n = o->sizes[k];
+
+    int status = 0;
+    sv_cuda_scanner *sc = NULL;
+    sv_bench_table table;
+    memset(&table, 0, sizeof table);
+    void *in = malloc(max_n * 4), *out = malloc(max_n * 4);
+    double *times = malloc((size_t)o->reps * sizeof *times);
+    table.rows = calloc((size_t)o->nsizes * ALGO_COUNT, sizeof *table.rows);
+    if (!in || !out || !times || !table.rows) {
+        fprintf(stderr, "scanviz-bench: out of host memory for n = %zu\n", max_n);
+        status = EXIT_WRONG;
+        goto done;
+    }
+    sc = sv_cuda_scanner_create(o->type, max_n, err, sizeof err);
+    if (!sc) {
+        fprintf(stderr, "scanviz-bench: %s\n", err);
+        status = EXIT_WRONG;
+        goto done;
+    }
+
+    char cuda[64];
+    sv_cuda_version(cuda, sizeof cuda);
+    time_t now = time(NULL);
+    struct tm tm;
+    gmtime_r(&now, &tm);
+    snprintf(table.gpu, sizeof table.gpu, "%.127s", dev->name);
+    snprintf(table.cuda, sizeof table.cuda, "%.31s", cuda);
+    strftime(table.date, sizeof table.date, "%Y-%m-%d", &tm);
+    join_command(argc, argv, table.command, sizeof table.command);
+    printf("# gpu: %s (%d SMs, compute capability %d.%d)\n# cuda: %s\n# date: %s\n"
+           "# command: %s\n",
+           dev->name, dev->sm_count, dev->cc_major, dev->cc_minor, cuda, table.date,
+           table.command);
+    print_header();
+    fflush(stdout);
+
+    for (int k = 0; k < o->nsizes; k++) {
+        const size_t n = o->sizes[k];
+        result res[ALGO_COUNT];
+        memset(res, 0, sizeof res);
+        fill_input(o->type, in, n, 20261129u + n);
+        if (!sv_cuda_scanner_upload(sc, in, n, err, sizeof err)) {
+            fprintf(stderr, "scanviz-bench: n = %zu: %s\n", n, err);
+            status = EXIT_WRONG;
+            goto done;
+        }
+        for (int j = 0; j < o->nalgos; j++) {
+            int a = o->algos[j];
+            if (a == ALGO_CPU) {
+                run_cpu(o, n, in, out, times, &res[a]);
+            } else if (!run_gpu(sc, o, (sv_algo)a, n, in, out, times, &res[a], err, sizeof err)) {
+                fprintf(stderr, "scanviz-bench: %s at n = %zu: %s\n", algo_label(a), n, err);
+                status = EXIT_WRONG;
+                goto done;
+            }
+        }
+        const result *copy = res[SV_ALGO_COPY].run ? &res[SV_ALGO_COPY] : NULL;
+        const result *cub = res[SV_ALGO_CUB].run ? &res[SV_ALGO_CUB] : NULL;
+        for (int j = 0; j < o->nalgos; j++) {
+            int a = o->algos[j];
+            print_row(o, a, n, &res[a], copy, cub, &table.rows[table.nrows]);
+            if (res[a].ok)
+                table.nrows++;
+            else
+                status = EXIT_WRONG;
+        }
+        fflush(stdout);
+    }
+
+    if (o->csv) {
+        FILE *f = fopen(o->csv, "w");
+        if (!f) {
+            fprintf(stderr, "scanviz-bench: cannot write %s: %s\n", o->csv, strerror(errno));
+            status = EXIT_WRONG;
+            goto done;
+        }
+        int ok = sv_bench_table_write(&table, f, err, sizeof err);
+        if (fclose(f) != 0 || !ok) {
+            fprintf(stderr, "scanviz-bench: writing %s: %s\n", o->csv,
+                    ok ? strerror(errno) : err);
+            status = EXIT_WRONG;
+        }
+    }
+    if (status == EXIT_WRONG)
+        fprintf(stderr, "scanviz-bench: some answers were wrong; their figures are left out\n");
+
+done:
+    sv_cuda_scanner_destroy(sc);
+    free(table.rows);
+    free(times);
+    free(out);
+    free(in);
+    return status;
+}
+
+int main(int argc, char **argv)
+{
+    options o;
+    int rc = parse_args(argc, argv, &o);
+    if (rc >= 0)
+        return rc;
+
+    sv_cuda_device dev;
+    char why[512];
+    if (!sv_cuda_probe(&dev, why, sizeof why)) {
+        fprintf(stderr, "scanviz-bench: no usable GPU: %s\n", why);
+        return EXIT_NO_GPU;
+    }
+    if (o.capture) {
+        rc = run_capture(&o);
+        if (rc || !o.explicit_scans)
+            return rc;
+    }
+    return run_scans(&o, &dev, argc, argv);
+}

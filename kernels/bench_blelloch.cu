@@ -1,0 +1,165 @@
+/* blelloch: the work-efficient scan the chapter points to (Blelloch 1990, as
+ * in GPU Gems 3 ch. 39): an up-sweep that builds partial sums in a tree, a
+ * down-sweep that pushes prefixes back down, in shared memory padded against
+ * bank conflicts; scaled like hs-naive (blocks of 2048, the block totals
+ * scanned the same way, added back). Also the home of add_block_prefix. */
+#include "bench_scans.cuh"
+
+#include <cstdint>
+#include <type_traits>
+
+namespace {
+
+constexpr unsigned kThreads = 1024;
+constexpr unsigned kBlock = 2 * kThreads; /* two elements per thread */
+
+/* One padding word after every 32: tree strides of 32 and more would put
+ * every access of a warp in one bank. */
+__device__ __forceinline__ int pad(int i) { return i + (i >> 5); }
+
+__device__ __forceinline__ int32_t add(int32_t a, int32_t b) { return (int32_t)((uint32_t)a + (uint32_t)b); }
+__device__ __forceinline__ float add(float a, float b) { return a + b; }
+
+/* Block b scans its 2048 elements (identity past n). The up-sweep leaves the
+ * block total at the root; the root is replaced by the identity and the
+ * down-sweep turns the tree into the exclusive scan. The inclusive result is
+ * that shifted left by one, with the saved total last: no extra adds. */
+template <typename T>
+__global__ void __launch_bounds__(kThreads)
+blelloch_block(const T *in, T *out, size_t n, T *sums)
+{
+    __shared__ T s[kBlock + kBlock / 32];
+    __shared__ T total;
+    const int t = threadIdx.x;
+    const size_t base = (size_t)blockIdx.x * kBlock;
+
+    /* Coalesced: thread t loads elements t and t + 1024. */
+    s[pad(t)] = base + t < n ? in[base + t] : T(0);
+    s[pad(t + kThreads)] = base + t + kThreads < n ? in[base + t + kThreads] : T(0);
+
+    /* Up-sweep: after the level with distance `offset`, s[k*2*offset - 1]
+     * holds the sum of its 2*offset-element subtree. */
+    int offset = 1;
+    for (int d = kBlock / 2; d > 0; d /= 2) {
+        __syncthreads();
+        if (t < d) {
+            int a = offset * (2 * t + 1) - 1, b = offset * (2 * t + 2) - 1;
+            s[pad(b)] = add(s[pad(b)], s[pad(a)]);
+        }
+        offset *= 2;
+    }
+    __syncthreads();
+    if (t == 0) {
+        total = s[pad(kBlock - 1)];
+        s[pad(kBlock - 1)] = T(0);
+    }
+
+    /* Down-sweep: each node hands its prefix to its left child and prefix +
+     * left subtree's sum to its right child. */
+    for (int d = 1; d < (int)kBlock; d *= 2) {
+        offset /= 2;
+        __syncthreads();
+        if (t < d) {
+            int a = offset * (2 * t + 1) - 1, b = offset * (2 * t + 2) - 1;
+            T left = s[pad(a)];
+            s[pad(a)] = s[pad(b)];
+            s[pad(b)] = add(s[pad(b)], left);
+        }
+    }
+    __syncthreads();
+
+    /* inclusive[j] = exclusive[j + 1]; inclusive[2047] = total. */
+#pragma unroll
+    for (int h = 0; h < 2; ++h) {
+        const int j = t + h * (int)kThreads;
+        if (base + j < n)
+            out[base + j] = j + 1 < (int)kBlock ? s[pad(j + 1)] : total;
+    }
+    if (sums && t == 0)
+        sums[blockIdx.x] = total;
+}
+
+template <typename T>
+__global__ void add_prefix(T *out, size_t n, const T *sums, unsigned block)
+{
+    const size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x + block;
+    if (i < n)
+        out[i] = add(out[i], sums[i / block - 1]);
+}
+
+template <typename T>
+cudaError_t scan_levels(const T *in, T *out, size_t n, T *scratch, cudaStream_t s)
+{
+    const size_t blocks = sv::ceil_div(n, kBlock);
+    T *sums = blocks > 1 ? scratch : nullptr;
+    blelloch_block<T><<<(unsigned)blocks, kThreads, 0, s>>>(in, out, n, sums);
+    cudaError_t e = cudaGetLastError();
+    if (e != cudaSuccess || blocks == 1)
+        return e;
+    e = scan_levels<T>(sums, sums, blocks, scratch + blocks, s);
+    if (e != cudaSuccess)
+        return e;
+    return sv::add_block_prefix(std::is_same<T, float>::value ? SV_TYPE_FLOAT32 : SV_TYPE_INT32,
+                                out, n, sums, kBlock, s);
+}
+
+} // namespace
+
+namespace sv {
+
+cudaError_t add_block_prefix(sv_type type, void *out, size_t n, const void *sums,
+                             unsigned block, cudaStream_t stream)
+{
+    if (n <= block)
+        return cudaSuccess;
+    const unsigned threads = 256;
+    const size_t grid = ceil_div(n - block, threads);
+    if (type == SV_TYPE_INT32)
+        add_prefix<int32_t><<<(unsigned)grid, threads, 0, stream>>>(
+            static_cast<int32_t *>(out), n, static_cast<const int32_t *>(sums), block);
+    else
+        add_prefix<float><<<(unsigned)grid, threads, 0, stream>>>(
+            static_cast<float *>(out), n, static_cast<const float *>(sums), block);
+    return cudaGetLastError();
+}
+
+size_t blelloch_scratch(size_t max_n)
+{
+    size_t total = 0;
+    for (size_t m = ceil_div(max_n, kBlock); m > 1; m = ceil_div(m, kBlock))
+        total += m;
+    return total + 1;
+}
+
+cudaError_t blelloch_launch(sv_type type, const void *in, void *out, size_t n, void *scratch,
+                            cudaStream_t stream)
+{
+    if (n == 0)
+        return cudaSuccess;
+    if (type == SV_TYPE_INT32)
+        return scan_levels<int32_t>(static_cast<const int32_t *>(in), static_cast<int32_t *>(out),
+                                    n, static_cast<int32_t *>(scratch), stream);
+    if (type == SV_TYPE_FLOAT32)
+        return scan_levels<float>(static_cast<const float *>(in), static_cast<float *>(out), n,
+                                  static_cast<float *>(scratch), stream);
+    return cudaErrorInvalidValue;
+}
+
+/* Per level: 2 x (2048 - 1) adds per block (up-sweep and down-sweep, the
+ * padding of the last block included: it executes), then one add per
+ * element past the first block (the add-back), then the level above. */
+double blelloch_ops(size_t n)
+{
+    double ops = 0.0;
+    while (n > 0) {
+        const size_t blocks = ceil_div(n, kBlock);
+        ops += (double)blocks * 2.0 * (kBlock - 1);
+        if (blocks == 1)
+            break;
+        ops += (double)(n - kBlock);
+        n = blocks;
+    }
+    return ops;
+}
+
+} // namespace sv

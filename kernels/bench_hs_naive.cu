@@ -1,0 +1,127 @@
+/* hs-naive: the chapter's Hillis-Steele block kernel, kept as the chapter
+ * writes it (shared-memory double buffer, guard, one barrier per round,
+ * pin/pout swap), scaled to any n the simplest way: scan each block of 1024,
+ * scan the block totals the same way (recursively), add them back. This is
+ * the teaching kernel; its figure is part of the lesson, so it is not tuned. */
+#include "bench_scans.cuh"
+
+#include <cstdint>
+#include <type_traits>
+
+namespace {
+
+constexpr unsigned kBlock = 1024;
+
+__device__ __forceinline__ int32_t add(int32_t a, int32_t b) { return (int32_t)((uint32_t)a + (uint32_t)b); }
+__device__ __forceinline__ float add(float a, float b) { return a + b; }
+
+/* Block b scans in[b*1024 .. b*1024 + len), len = min(1024, n - b*1024), as
+ * the chapter does for an array of len elements, and writes its total (the
+ * last inclusive value) to sums[b] when sums is not NULL. Threads at or past
+ * len do no work but still reach every barrier. */
+template <typename T>
+__global__ void __launch_bounds__(kBlock)
+hs_naive_block(const T *in, T *out, size_t n, T *sums)
+{
+    __shared__ T buf[2 * kBlock]; /* buf[0] = [0, 1024), buf[1] = [1024, 2048) */
+    const int i = threadIdx.x;
+    const size_t g = (size_t)blockIdx.x * kBlock + i;
+    const int len = (int)min((size_t)kBlock, n - (size_t)blockIdx.x * kBlock);
+
+    /* Round 0: stage the input into buf[0]. */
+    int pout = 0, pin = 1;
+    if (i < len)
+        buf[i] = in[g];
+    __syncthreads();
+
+    for (int stride = 1; stride < len; stride *= 2) {
+        pout = 1 - pout;
+        pin = 1 - pout;
+        /* The guard: cells left of stride are copied through. */
+        if (i < len) {
+            if (i >= stride)
+                buf[pout * kBlock + i] = add(buf[pin * kBlock + i - stride], buf[pin * kBlock + i]);
+            else
+                buf[pout * kBlock + i] = buf[pin * kBlock + i];
+        }
+        /* Invariant: pout[i] = sum of in[max(0, i - 2*stride + 1) .. i].
+         * The barrier ends the round: the next round writes this round's pin. */
+        __syncthreads();
+    }
+
+    if (i < len)
+        out[g] = buf[pout * kBlock + i];
+    if (sums && i == len - 1)
+        sums[blockIdx.x] = buf[pout * kBlock + i];
+}
+
+template <typename T>
+cudaError_t scan_levels(const T *in, T *out, size_t n, T *scratch, cudaStream_t s)
+{
+    const size_t blocks = sv::ceil_div(n, kBlock);
+    T *sums = blocks > 1 ? scratch : nullptr;
+    hs_naive_block<T><<<(unsigned)blocks, kBlock, 0, s>>>(in, out, n, sums);
+    cudaError_t e = cudaGetLastError();
+    if (e != cudaSuccess || blocks == 1)
+        return e;
+    /* The block totals are scanned in place, one level up. */
+    e = scan_levels<T>(sums, sums, blocks, scratch + blocks, s);
+    if (e != cudaSuccess)
+        return e;
+    return sv::add_block_prefix(std::is_same<T, float>::value ? SV_TYPE_FLOAT32 : SV_TYPE_INT32,
+                                out, n, sums, kBlock, s);
+}
+
+/* Sum over strides s < len of (len - s): the chapter's count for one block. */
+double block_ops(size_t len)
+{
+    double ops = 0.0;
+    for (size_t s = 1; s < len; s *= 2)
+        ops += (double)(len - s);
+    return ops;
+}
+
+} // namespace
+
+namespace sv {
+
+size_t hs_naive_scratch(size_t max_n)
+{
+    size_t total = 0;
+    for (size_t m = ceil_div(max_n, kBlock); m > 1; m = ceil_div(m, kBlock))
+        total += m;
+    return total + 1;
+}
+
+cudaError_t hs_naive_launch(sv_type type, const void *in, void *out, size_t n, void *scratch,
+                            cudaStream_t stream)
+{
+    if (n == 0)
+        return cudaSuccess;
+    if (type == SV_TYPE_INT32)
+        return scan_levels<int32_t>(static_cast<const int32_t *>(in), static_cast<int32_t *>(out),
+                                    n, static_cast<int32_t *>(scratch), stream);
+    if (type == SV_TYPE_FLOAT32)
+        return scan_levels<float>(static_cast<const float *>(in), static_cast<float *>(out), n,
+                                  static_cast<float *>(scratch), stream);
+    return cudaErrorInvalidValue;
+}
+
+/* Per level: the chapter's count in each block (full blocks and the last,
+ * shorter one), then the level above on the block totals, then one add per
+ * element past the first block (the add-back). */
+double hs_naive_ops(size_t n)
+{
+    double ops = 0.0;
+    while (n > 0) {
+        const size_t full = n / kBlock, rest = n % kBlock;
+        ops += (double)full * block_ops(kBlock) + block_ops(rest);
+        if (n <= kBlock)
+            break;
+        ops += (double)(n - kBlock);
+        n = ceil_div(n, kBlock);
+    }
+    return ops;
+}
+
+} // namespace sv

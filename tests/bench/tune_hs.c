@@ -1,0 +1,90 @@
+/* tune_hs: times every hs variant (block shape, items per thread, memory
+ * order of the tile status) against copy and cub, int32, so that the default
+ * can be chosen on the GPU (docs/performance.md records the run). Each
+ * variant is checked against the CPU before it is timed.
+ * Usage: tune_hs [reps] (default 30). */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "../../kernels/scan_cuda.h"
+#include "check_scan.h"
+
+static int cmp(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static double med(double *v, int n)
+{
+    qsort(v, (size_t)n, sizeof *v, cmp);
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+int main(int argc, char **argv)
+{
+    int reps = argc > 1 ? atoi(argv[1]) : 30;
+    if (reps < 1)
+        reps = 30;
+    sv_cuda_device dev;
+    char err[512];
+    if (!sv_cuda_probe(&dev, err, sizeof err)) {
+        printf("skip: %s\n", err);
+        return 77;
+    }
+    static const size_t ns[] = { 1u << 12, 1u << 16, 1u << 20, 1u << 22, 1u << 24, 1u << 26,
+                                 1u << 28 };
+    const size_t max_n = 1u << 28;
+    void *in = malloc(max_n * 4), *out = malloc(max_n * 4);
+    double *t = malloc((size_t)reps * sizeof *t);
+    sv_cuda_scanner *sc = sv_cuda_scanner_create(SV_TYPE_INT32, max_n, err, sizeof err);
+    if (!in || !out || !t || !sc) {
+        fprintf(stderr, "tune_hs: %s\n", sc ? "out of host memory" : err);
+        return 1;
+    }
+    printf("%s, int32, medians of %d (us; GB/s counts read n + write n)\n", dev.name, reps);
+    printf("%-46s", "n");
+    for (size_t k = 0; k < sizeof ns / sizeof ns[0]; k++)
+        printf(" %14zu", ns[k]);
+    printf("\n");
+    const int nvar = sv_cuda_hs_variant_count();
+    for (int row = -2; row < nvar; row++) {
+        sv_algo algo = row == -2 ? SV_ALGO_COPY : row == -1 ? SV_ALGO_CUB : SV_ALGO_HS;
+        char label[96];
+        if (row >= 0) {
+            sv_cuda_scanner_set_hs_variant(sc, row, err, sizeof err);
+            snprintf(label, sizeof label, "hs %d: %s", row, sv_cuda_hs_variant_name(row));
+        } else {
+            snprintf(label, sizeof label, "%s", sv_algo_name(algo));
+        }
+        printf("%-46s", label);
+        for (size_t k = 0; k < sizeof ns / sizeof ns[0]; k++) {
+            size_t n = ns[k];
+            chk_fill(SV_TYPE_INT32, in, n, 5u + n);
+            if (!sv_cuda_scanner_upload(sc, in, n, err, sizeof err) ||
+                !sv_cuda_scanner_poison(sc, err, sizeof err) ||
+                !sv_cuda_scanner_run(sc, algo, n, err, sizeof err) ||
+                !sv_cuda_scanner_download(sc, out, n, err, sizeof err)) {
+                fprintf(stderr, "\ntune_hs: %s\n", err);
+                return 1;
+            }
+            if (algo != SV_ALGO_COPY && chk_first_wrong(SV_TYPE_INT32, in, out, n, NULL) != n) {
+                printf(" %14s", "WRONG");
+                continue;
+            }
+            if (!sv_cuda_scanner_time(sc, algo, n, 3, reps, t, err, sizeof err)) {
+                fprintf(stderr, "\ntune_hs: %s\n", err);
+                return 1;
+            }
+            double us = med(t, reps);
+            printf(" %7.1f/%6.0f", us, 8.0 * (double)n / (us * 1e3));
+        }
+        printf("\n");
+        fflush(stdout);
+    }
+    sv_cuda_scanner_destroy(sc);
+    free(t);
+    free(in);
+    free(out);
+    return 0;
+}
