@@ -1,0 +1,125 @@
+/* The capture decision and the probe's reason, on whatever machine runs it:
+ * without a GPU, the reason is one of the documented forms, --backend cuda is
+ * refused with it and auto falls back to the emulator saying so; with one,
+ * the device is sane and auto picks it. Runs (does not skip) everywhere. */
+#include <stdio.h>
+#include <string.h>
+
+#include "sv_config.h"
+#include "capture.h"
+#include "trace.h"
+#if SV_HAVE_CUDA
+#include "../../kernels/scan_cuda.h"
+#endif
+
+static int failures;
+
+#define CHECK(cond, ...)                                                       \
+    do {                                                                       \
+        if (!(cond)) {                                                         \
+            fprintf(stderr, "%s:%d: check failed: %s: ", __FILE__, __LINE__, #cond); \
+            fprintf(stderr, __VA_ARGS__);                                      \
+            fprintf(stderr, "\n");                                             \
+            failures++;                                                        \
+        }                                                                      \
+    } while (0)
+
+static bool starts_with(const char *s, const char *prefix)
+{
+    return strncmp(s, prefix, strlen(prefix)) == 0;
+}
+
+int main(void)
+{
+    char device[256] = "", why[256] = "", why2[256] = "", note[512], err[512];
+    size_t max_n = 0;
+    sv_value in[8];
+    static const int32_t ex[8] = {3, 1, 7, 0, 4, 1, 6, 3};
+    for (int i = 0; i < 8; i++)
+        in[i].i = ex[i];
+
+    bool gpu = sv_capture_cuda_available(device, sizeof device, &max_n, why, sizeof why);
+    /* Cached: a second call says the same. */
+    bool again = sv_capture_cuda_available(NULL, 0, NULL, why2, sizeof why2);
+    CHECK(gpu == again && strcmp(why, why2) == 0, "second probe: %d \"%s\" vs \"%s\"", again,
+          why2, why);
+
+    sv_trace *t = NULL;
+    sv_capture_status st;
+    if (!gpu) {
+        printf("no GPU: %s\n", why);
+        CHECK(why[0] != '\0' && strchr(why, '\n') == NULL, "reason \"%s\"", why);
+#if SV_HAVE_CUDA
+        bool sane = (starts_with(why, "no CUDA driver (") && why[strlen(why) - 1] == ')') ||
+                    strcmp(why, "no CUDA device") == 0 || strlen(why) > 8;
+        CHECK(sane, "reason \"%s\" is none of the documented forms", why);
+        sv_cuda_device d;
+        CHECK(!sv_cuda_probe(&d, why2, sizeof why2) && strcmp(why, why2) == 0,
+              "sv_cuda_probe says \"%s\", capture \"%s\"", why2, why);
+#else
+        CHECK(strcmp(why, "built without CUDA") == 0, "reason \"%s\"", why);
+#endif
+        st = sv_capture(SV_OP_SUM, SV_TYPE_INT32, SV_SCAN_INCLUSIVE, in, 8, SV_CHOOSE_CUDA, &t,
+                        note, sizeof note, err, sizeof err);
+        CHECK(st == SV_CAPTURE_UNAVAILABLE && t == NULL && strstr(err, why),
+              "cuda without GPU: status %d, err \"%s\"", (int)st, err);
+        st = sv_capture(SV_OP_SUM, SV_TYPE_INT32, SV_SCAN_INCLUSIVE, in, 8, SV_CHOOSE_AUTO, &t,
+                        note, sizeof note, err, sizeof err);
+        CHECK(st == SV_CAPTURE_OK && t && t->backend == SV_BACKEND_CPU, "auto: %d %s", (int)st,
+              err);
+        CHECK(starts_with(note, "CPU emulator: ") && strstr(note, why), "note \"%s\"", note);
+        CHECK(t && t->output[7].i == 25, "auto output");
+        sv_trace_destroy(t);
+    } else {
+        printf("GPU: %s, n up to %zu\n", device, max_n);
+        CHECK(device[0] != '\0' && why[0] == '\0', "device \"%s\", why \"%s\"", device, why);
+        CHECK(max_n >= 1 && max_n <= SV_MAX_N, "max_n %zu", max_n);
+#if SV_HAVE_CUDA
+        sv_cuda_device d;
+        CHECK(sv_cuda_probe(&d, why2, sizeof why2), "probe: %s", why2);
+        CHECK(strcmp(d.name, device) == 0, "probe name \"%s\"", d.name);
+        CHECK(d.max_threads_per_block >= (int)max_n && d.cc_major >= 3 && d.sm_count > 0,
+              "threads %d, cc %d.%d, SMs %d", d.max_threads_per_block, d.cc_major, d.cc_minor,
+              d.sm_count);
+        printf("probe: %s, cc %d.%d, %d SMs, %d threads per block\n", d.name, d.cc_major,
+               d.cc_minor, d.sm_count, d.max_threads_per_block);
+#endif
+        st = sv_capture(SV_OP_SUM, SV_TYPE_INT32, SV_SCAN_INCLUSIVE, in, 8, SV_CHOOSE_AUTO, &t,
+                        note, sizeof note, err, sizeof err);
+        CHECK(st == SV_CAPTURE_OK && t && t->backend == SV_BACKEND_CUDA, "auto: %d %s",
+              (int)st, err);
+        CHECK(note[0] == '\0', "note \"%s\" with a GPU", note);
+        CHECK(t && t->device && strcmp(t->device, device) == 0, "trace device");
+        CHECK(t && t->output[7].i == 25, "auto output");
+        sv_trace_destroy(t);
+    }
+
+    /* Refusals, the same with every choice. */
+    for (int c = 0; c < 3; c++) {
+        t = NULL;
+        st = sv_capture(SV_OP_XOR, SV_TYPE_FLOAT32, SV_SCAN_INCLUSIVE, in, 8,
+                        (sv_backend_choice)c, &t, note, sizeof note, err, sizeof err);
+        CHECK(st == SV_CAPTURE_BAD_INPUT && !t && strstr(err, "xor"), "xor float32: %d \"%s\"",
+              (int)st, err);
+        st = sv_capture(SV_OP_SUM, SV_TYPE_INT32, SV_SCAN_INCLUSIVE, in, SV_MAX_N + 1,
+                        (sv_backend_choice)c, &t, note, sizeof note, err, sizeof err);
+        CHECK(st == SV_CAPTURE_BAD_INPUT && !t && strstr(err, "1025"), "n = 1025: %d \"%s\"",
+              (int)st, err);
+        st = sv_capture(SV_OP_SUM, SV_TYPE_INT32, SV_SCAN_INCLUSIVE, in, 0,
+                        (sv_backend_choice)c, &t, note, sizeof note, err, sizeof err);
+        CHECK(st == SV_CAPTURE_BAD_INPUT && !t, "n = 0: %d \"%s\"", (int)st, err);
+    }
+
+    sv_backend_choice ch;
+    CHECK(sv_backend_choice_from_name("auto", &ch) && ch == SV_CHOOSE_AUTO, "auto");
+    CHECK(sv_backend_choice_from_name("cuda", &ch) && ch == SV_CHOOSE_CUDA, "cuda");
+    CHECK(sv_backend_choice_from_name("cpu", &ch) && ch == SV_CHOOSE_CPU, "cpu");
+    CHECK(!sv_backend_choice_from_name("gpu", &ch) && !sv_backend_choice_from_name(NULL, &ch),
+          "bad names");
+
+    if (failures) {
+        fprintf(stderr, "%d check(s) failed\n", failures);
+        return 1;
+    }
+    return 0;
+}
