@@ -299,9 +299,10 @@ sv_bench_live_status sv_bench_live_poll(sv_bench_live *b, float *progress,
                     snprintf(how, sizeof how, "exit status %d", WEXITSTATUS(wstatus));
                 else
                     snprintf(how, sizeof how, "signal %d", WTERMSIG(wstatus));
+                bool named = strncmp(b->message, "scanviz-bench", 13) == 0;
                 if (b->message[0])
-                    snprintf(b->reason, sizeof b->reason, "scanviz-bench: %s (%s)",
-                             b->message, how);
+                    snprintf(b->reason, sizeof b->reason, "%s%s (%s)",
+                             named ? "" : "scanviz-bench: ", b->message, how);
                 else
                     snprintf(b->reason, sizeof b->reason, "scanviz-bench ended with %s", how);
             }

@@ -118,7 +118,7 @@ void sv_plot_layout_compute(sv_box box, float unit, sv_plot_layout *out)
     for (int p = 0; p < 2; p++) {
         sv_box b = out->panel[p];
         float left = 4.6f * u, top = 2.6f * u, bottom = 3.3f * u;
-        float right = p == 1 ? 6.2f * u : 1.0f * u;
+        float right = p == 1 ? 7.0f * u : 1.0f * u;
         out->area[p] = (sv_box){ b.x + left, b.y + top, b.w - left - right, b.h - top - bottom };
         if (out->area[p].w < 1)
             out->area[p].w = 1;
@@ -363,13 +363,19 @@ static void x_axis(sv_gfx *g, const axes *ax, const sv_theme *th, float u, const
     int k0 = (int)ceil(ax->x0), k1 = (int)floor(ax->x1);
     /* Label every 2nd power, or fewer when the panel is narrow. */
     float per = ax->a.w / (float)(ax->x1 - ax->x0);
-    int step = 2;
-    while (per * (float)step < 3.6f * tick_px)
-        step += 2;
+    /* Label every 2nd power from 2^10 (1K, 4K, ..., 256M), or every 3rd,
+     * 6th, 9th when the panel is narrow: both ends stay labelled. */
+    static const int steps[] = { 2, 3, 6, 9, 18 };
+    int step = 18;
+    for (size_t i = 0; i < sizeof steps / sizeof *steps; i++)
+        if (per * (float)steps[i] >= 3.6f * tick_px) {
+            step = steps[i];
+            break;
+        }
     float gw = fmaxf(1.0f, 0.07f * u);
     for (int k = k0; k <= k1; k++) {
         float x = map_x(ax, k);
-        bool labelled = k % step == 0;
+        bool labelled = ((k - 10) % step + step) % step == 0;
         sv_gfx_line(g, x, ax->a.y, x, ax->a.y + ax->a.h, labelled ? gw : gw * 0.5f,
                     labelled ? th->grid : sv_rgba_alpha(th->grid, 0.5f));
         if (labelled) {
@@ -452,7 +458,7 @@ static void throughput_panel(sv_gfx *g, const sv_plot_layout *L, const series *a
         }
     if (ymax <= 0)
         ymax = 1;
-    int max_ticks = (int)(ax.a.h / (2.4f * u));
+    int max_ticks = (int)(ax.a.h / (2.8f * u));
     double step = nice_step(ymax * 1.12, max_ticks < 2 ? 2 : max_ticks);
     ax.y1 = ceil(ymax * 1.12 / step) * step;
 
@@ -588,8 +594,13 @@ static void ops_panel(sv_gfx *g, const sv_plot_layout *L, const series *all, int
         draw_series(g, &ax, &all[i], true, th, u);
     sv_gfx_clip(g, NULL);
 
-    /* Name the growth of each family once, beside its top line's end. */
-    struct { const char *cls; float y; } labels[SV_PLOT_NALGOS];
+    /* Name the growth of each family once, beside its top line's end, with
+     * the algorithms that grow so underneath. */
+    struct work_label {
+        const char *cls;
+        float y;
+        char who[64];
+    } labels[SV_PLOT_NALGOS];
     int nl = 0;
     for (int i = 0; i < count; i++) {
         const series *s = &all[i];
@@ -608,26 +619,32 @@ static void ops_panel(sv_gfx *g, const sv_plot_layout *L, const series *all, int
         if (j == nl) {
             labels[nl].cls = cls;
             labels[nl].y = y;
+            snprintf(labels[nl].who, sizeof labels[nl].who, "%s", styles[s->algo].name);
             nl++;
-        } else if (y < labels[j].y) {
-            labels[j].y = y;
+        } else {
+            labels[j].y = fminf(labels[j].y, y);
+            size_t len = strlen(labels[j].who);
+            snprintf(labels[j].who + len, sizeof labels[j].who - len, ", %s",
+                     styles[s->algo].name);
         }
     }
-    /* Top to bottom, at least a line apart. */
+    /* Top to bottom, two lines apart at least. */
     for (int i = 1; i < nl; i++)
         for (int j = i; j > 0 && labels[j].y < labels[j - 1].y; j--) {
-            const char *c = labels[j].cls;
-            float y = labels[j].y;
+            struct work_label tmp = labels[j];
             labels[j] = labels[j - 1];
-            labels[j - 1].cls = c;
-            labels[j - 1].y = y;
+            labels[j - 1] = tmp;
         }
     for (int i = 1; i < nl; i++)
-        if (labels[i].y < labels[i - 1].y + 1.3f * u)
-            labels[i].y = labels[i - 1].y + 1.3f * u;
-    for (int i = 0; i < nl; i++)
-        sv_gfx_text(g, SV_FONT_SANS_BOLD, 0.95f * u, ax.a.x + ax.a.w + 0.6f * u, labels[i].y,
-                    SV_ALIGN_LEFT, th->text, labels[i].cls);
+        if (labels[i].y < labels[i - 1].y + 2.3f * u)
+            labels[i].y = labels[i - 1].y + 2.3f * u;
+    for (int i = 0; i < nl; i++) {
+        float lx = ax.a.x + ax.a.w + 0.6f * u;
+        sv_gfx_text(g, SV_FONT_SANS_BOLD, 1.0f * u, lx, labels[i].y, SV_ALIGN_LEFT, th->text,
+                    labels[i].cls);
+        sv_gfx_text(g, SV_FONT_SANS, 0.8f * u, lx, labels[i].y + 1.05f * u, SV_ALIGN_LEFT,
+                    th->text_dim, labels[i].who);
+    }
 
     /* How much more work Hillis-Steele does than the sequential scan. */
     const series *hs = find_series(all, count, "hs"), *cpu = find_series(all, count, "cpu");
@@ -641,12 +658,16 @@ static void ops_panel(sv_gfx *g, const sv_plot_layout *L, const series *all, int
                     ratio = hs->ops[i] / cpu->ops[k];
                 }
         if (best >= 0) {
-            char nlab[16], line[160];
+            char nlab[16], line1[64], line2[64];
             pow2_label((int)lround(best), nlab, sizeof nlab);
-            snprintf(line, sizeof line, "n = %s:  hs does %.0f\u00d7 the CPU's operations", nlab,
-                     ratio);
-            sv_gfx_text(g, SV_FONT_SANS, 0.95f * u, ax.a.x + 0.8f * u, ax.a.y + 1.0f * u,
-                        SV_ALIGN_LEFT, th->text_dim, line);
+            snprintf(line1, sizeof line1, "at n = %s, hs does", nlab);
+            snprintf(line2, sizeof line2, "%.0f\u00d7 the CPU's operations", ratio);
+            /* Bottom right: the empty corner of a log-log plot of growth. */
+            float rx = ax.a.x + ax.a.w - 0.6f * u, by = ax.a.y + ax.a.h;
+            sv_gfx_text(g, SV_FONT_SANS, 0.95f * u, rx, by - 2.3f * u, SV_ALIGN_RIGHT,
+                        th->text_dim, line1);
+            sv_gfx_text(g, SV_FONT_SANS_BOLD, 0.95f * u, rx, by - 1.0f * u, SV_ALIGN_RIGHT,
+                        th->text, line2);
         }
     }
 }
