@@ -78,29 +78,35 @@ sv_rgba sv_plot_algo_color(const char *algo, const sv_theme *theme)
 
 /* ---- layout ------------------------------------------------------------ */
 
-static float est_width(const char *s, float px)
+/* One legend entry's width: sample line, gap, label, space after. Measured
+ * when g is there, estimated from the character count when not. */
+static float legend_entry_w(sv_gfx *g, int i, float u)
 {
-    return (float)strlen(s) * 0.56f * px;
+    float tw = g ? sv_gfx_text_width(g, SV_FONT_SANS, u, styles[i].label)
+                 : (float)strlen(styles[i].label) * 0.56f * u;
+    return 3.2f * u + tw + 1.6f * u;
 }
 
-static float legend_entry_est(int i, float unit)
-{
-    return 3.2f * unit + est_width(styles[i].label, unit) + 1.6f * unit;
-}
-
-void sv_plot_layout_compute(sv_box box, float unit, sv_plot_layout *out)
+void sv_plot_layout_compute(sv_gfx *g, sv_box box, float unit, sv_plot_layout *out)
 {
     memset(out, 0, sizeof *out);
-    float u = unit;
+    float u = fmaxf(unit * SV_PLOT_TEXT_UNITS, 1.0f);
     float pad = 0.9f * u;
     float x = box.x + pad, w = box.w - 2 * pad;
     float y = box.y + pad;
-    out->header = (sv_box){ x, y, w, 3.4f * u };
+    out->header = (sv_box){ x, y, w, 2.0f * u };
     y += out->header.h;
-    float total = 0;
-    for (int i = 0; i < SV_PLOT_NALGOS; i++)
-        total += legend_entry_est(i, u);
-    int rows = total <= w ? 1 : total <= 2 * w ? 2 : 3;
+    /* Rows as legend() flows the entries. */
+    int rows = 1;
+    float lx = 0;
+    for (int i = 0; i < SV_PLOT_NALGOS; i++) {
+        float ew = legend_entry_w(g, i, u);
+        if (lx > 0 && lx + ew - 1.6f * u > w) {
+            rows++;
+            lx = 0;
+        }
+        lx += ew;
+    }
     out->legend = (sv_box){ x, y, w, 1.9f * u * (float)rows };
     y += out->legend.h + 0.6f * u;
     sv_box r = { x, y, w, box.y + box.h - pad - y };
@@ -338,6 +344,22 @@ static double nice_step(double range, int max_ticks)
     return s * mag;
 }
 
+/* Copies s into out, cut with an ellipsis so it fits max_w at px. */
+static void ellipsize(sv_gfx *g, sv_font f, float px, float max_w, const char *s, char *out,
+                      size_t len)
+{
+    snprintf(out, len, "%s", s);
+    size_t n = strlen(out);
+    while (n > 0 && sv_gfx_text_width(g, f, px, out) > max_w) {
+        n--;
+        while (n > 0 && ((unsigned char)out[n] & 0xC0) == 0x80) /* a whole UTF-8 character */
+            n--;
+        if (n + 4 > len)
+            continue;
+        memcpy(out + n, "\u2026", 4); /* 3 bytes and the NUL */
+    }
+}
+
 /* ---- the panels ----------------------------------------------------------- */
 
 typedef struct axes {
@@ -459,8 +481,9 @@ static void throughput_panel(sv_gfx *g, const sv_plot_layout *L, const series *a
     if (ymax <= 0)
         ymax = 1;
     int max_ticks = (int)(ax.a.h / (2.8f * u));
-    double step = nice_step(ymax * 1.12, max_ticks < 2 ? 2 : max_ticks);
-    ax.y1 = ceil(ymax * 1.12 / step) * step;
+    /* Headroom over the ceiling for its label and the note above it. */
+    double step = nice_step(ymax / 0.8, max_ticks < 2 ? 2 : max_ticks);
+    ax.y1 = ceil(ymax / 0.8 / step) * step;
 
     panel_title(g, L->panel[0], th, u, "Throughput", "GB/s (read n + write n), higher is better");
     float gw = fmaxf(1.0f, 0.07f * u);
@@ -502,8 +525,10 @@ static void throughput_panel(sv_gfx *g, const sv_plot_layout *L, const series *a
     if (copy && copy->n > 0) {
         int last = copy->n - 1;
         float lx = map_x(&ax, copy->x[last]), ly = map_y(&ax, copy->gbps[last]);
-        sv_gfx_text(g, SV_FONT_SANS_BOLD, 0.95f * u, lx - 0.8f * u, ly - 1.1f * u,
-                    SV_ALIGN_RIGHT, th->text, "copy bound: no scan beats it");
+        /* Above the line's end, unless that would meet the note at the top. */
+        float y = ly - 1.1f * u < ax.a.y + 2.3f * u ? ly + 1.2f * u : ly - 1.1f * u;
+        sv_gfx_text(g, SV_FONT_SANS_BOLD, 0.95f * u, lx - 0.8f * u, y, SV_ALIGN_RIGHT, th->text,
+                    "copy bound: no scan beats it");
     }
 
     /* The lesson in one line: where hs and CUB stand against copy at the
@@ -678,8 +703,7 @@ static void legend(sv_gfx *g, sv_box box, const series *all, int count, const sv
     float x = box.x, y = box.y + 0.95f * u;
     for (int i = 0; i < count; i++) {
         const struct algo_style *st = &styles[all[i].algo];
-        float tw = sv_gfx_text_width(g, SV_FONT_SANS, u, st->label);
-        float ew = 3.2f * u + tw;
+        float ew = legend_entry_w(g, all[i].algo, u) - 1.6f * u;
         if (x > box.x && x + ew > box.x + box.w) {
             x = box.x;
             y += 1.9f * u;
@@ -711,28 +735,46 @@ void sv_render_plot(sv_gfx *g, const sv_bench_table *table, const char *source, 
                     const sv_theme *theme, float unit)
 {
     const sv_theme *th = theme;
-    float u = unit > 1 ? unit : 1;
+    float u = fmaxf(unit * SV_PLOT_TEXT_UNITS, 1.0f);
     sv_plot_layout L;
-    sv_plot_layout_compute(box, u, &L);
+    sv_plot_layout_compute(g, box, unit, &L);
 
     series all[SV_PLOT_NALGOS]; /* about 12 KiB */
     const char *type = table ? shown_type(table) : "int32";
     int count = table ? gather(table, type, all) : 0;
 
-    /* Header: what this is, and which GPU and date the numbers are from. */
-    sv_gfx_text(g, SV_FONT_SANS_BOLD, 1.5f * u, L.header.x, L.header.y + 0.9f * u, SV_ALIGN_LEFT,
-                th->text, "Measure: how fast is a scan, and how much work does it do?");
-    char desc[320], line[400];
+    /* Header: which GPU, toolkit and date the numbers are from, then what
+     * they are. */
+    char desc[320], rest[160] = "";
     if (source && source[0])
         snprintf(desc, sizeof desc, "%s", source);
     else
         sv_bench_describe(table, NULL, desc, sizeof desc);
-    if (count > 0)
-        snprintf(line, sizeof line, "%s  ·  %s", desc[0] ? desc : "unknown GPU", type);
-    else
-        snprintf(line, sizeof line, "%s", desc);
-    sv_gfx_text(g, SV_FONT_SANS, 1.05f * u, L.header.x, L.header.y + 2.5f * u, SV_ALIGN_LEFT,
-                th->text_dim, line);
+    if (!desc[0])
+        snprintf(desc, sizeof desc, "%s", table ? "unknown GPU" : "no benchmark table");
+    if (count > 0) {
+        int rmin = 0, rmax = 0;
+        for (size_t i = 0; i < table->nrows; i++) {
+            int r = table->rows[i].reps;
+            if (strcmp(table->rows[i].type, type) != 0)
+                continue;
+            rmin = rmin == 0 || r < rmin ? r : rmin;
+            rmax = r > rmax ? r : rmax;
+        }
+        if (rmin == rmax)
+            snprintf(rest, sizeof rest, "  \u00b7  %s  \u00b7  median of %d runs", type, rmin);
+        else
+            snprintf(rest, sizeof rest, "  \u00b7  %s  \u00b7  median of %d\u2013%d runs", type,
+                     rmin, rmax);
+    }
+    float hy = L.header.y + 0.8f * u;
+    char fit[320];
+    float rest_w = sv_gfx_text_width(g, SV_FONT_SANS, 1.05f * u, rest);
+    ellipsize(g, SV_FONT_SANS_BOLD, 1.25f * u, L.header.w - rest_w, desc, fit, sizeof fit);
+    float w = sv_gfx_text(g, SV_FONT_SANS_BOLD, 1.25f * u, L.header.x, hy, SV_ALIGN_LEFT,
+                          th->text, fit);
+    sv_gfx_text(g, SV_FONT_SANS, 1.05f * u, L.header.x + w, hy, SV_ALIGN_LEFT, th->text_dim,
+                rest);
 
     if (count == 0) {
         sv_box r = { L.panel[0].x, L.legend.y, L.panel[1].x + L.panel[1].w - L.panel[0].x,
@@ -750,7 +792,7 @@ void sv_render_plot(sv_gfx *g, const sv_bench_table *table, const char *source, 
 void sv_render_plot_progress(sv_gfx *g, sv_box box, const sv_theme *theme, float unit,
                              float progress, const char *label)
 {
-    float u = unit > 1 ? unit : 1;
+    float u = fmaxf(unit * SV_PLOT_TEXT_UNITS, 1.0f);
     float p = progress < 0 ? 0 : progress > 1 ? 1 : progress;
     sv_box bar = { box.x + 2 * u, box.y + box.h - 3.6f * u, box.w - 4 * u, 2.6f * u };
     sv_gfx_rect(g, bar, 0.5f * u, sv_rgba_alpha(theme->panel, 0.96f), theme->cell_border,

@@ -15,8 +15,14 @@ typedef struct sv_plot_layout {
     bool side_by_side;  /* panels left and right (wide box) or stacked */
 } sv_plot_layout;
 
-/* The layout sv_render_plot uses for box and unit. Depends only on them. */
-void sv_plot_layout_compute(sv_box box, float unit, sv_plot_layout *out);
+/* unit is the layout unit (sv_layout.unit: a hundredth of a landscape
+ * framebuffer's height, times ui_scale); the plot's body text is this many
+ * units tall, and every other size follows from it. */
+#define SV_PLOT_TEXT_UNITS 2.4f
+
+/* The layout sv_render_plot uses for box and unit. g measures the legend's
+ * labels (NULL: estimated from their length). */
+void sv_plot_layout_compute(sv_gfx *g, sv_box box, float unit, sv_plot_layout *out);
 
 /* The algorithms in legend order: copy, cub, hs, hs-naive, blelloch, cpu. */
 #define SV_PLOT_NALGOS 6

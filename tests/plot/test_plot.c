@@ -43,7 +43,7 @@ static bool render(const sv_bench_table *table, const char *source, int w, int h
     sv_gfx_read_pixels(g, w, h, px);
     sv_gfx_target_bind(NULL);
     sv_gfx_target_destroy(t);
-    sv_plot_layout_compute(box, unit, layout);
+    sv_plot_layout_compute(g, box, unit, layout);
     if (out_dir) {
         char path[512];
         snprintf(path, sizeof path, "%s/plot-%s.png", out_dir, name);
@@ -191,7 +191,7 @@ static void test_fixture(const sv_bench_table *t)
     for (size_t i = 0; i < sizeof themes / sizeof *themes; i++) {
         sv_plot_layout L;
         const sv_theme *th = sv_theme_get(themes[i].id);
-        if (!render(t, NULL, 1600, 900, themes[i].id, 20, themes[i].name, &L))
+        if (!render(t, NULL, 1600, 900, themes[i].id, 9, themes[i].name, &L))
             return;
         CHECK(L.side_by_side);
         check_ceiling(th, &L, themes[i].name);
@@ -203,16 +203,16 @@ static void test_fixture(const sv_bench_table *t)
     sv_plot_layout L;
     const sv_theme *th = sv_theme_get(SV_THEME_DARK);
     if (render(t, "NVIDIA H200 · CUDA 13.0 · 2026-11-29 (test source)", 1000, 1300,
-               SV_THEME_DARK, 18, "portrait", &L)) {
+               SV_THEME_DARK, 7.5f, "portrait", &L)) {
         CHECK(!L.side_by_side);
         check_ceiling(th, &L, "portrait");
         check_order(th, &L, "portrait");
         check_ops(th, &L, "portrait");
     }
     /* Small and large units: everything scales, nothing checked breaks. */
-    if (render(t, NULL, 1280, 720, SV_THEME_DARK, 14, "small", &L))
+    if (render(t, NULL, 1280, 720, SV_THEME_DARK, 6, "small", &L))
         check_ceiling(th, &L, "small");
-    if (render(t, NULL, 3840, 2160, SV_THEME_DARK, 44, "4k", &L)) {
+    if (render(t, NULL, 3840, 2160, SV_THEME_DARK, 21.6f, "4k", &L)) {
         check_ceiling(th, &L, "4k");
         check_ops(th, &L, "4k");
     }
@@ -241,7 +241,7 @@ static void test_empty(void)
     sv_plot_layout L;
     for (int k = 0; k < 2; k++) {
         const char *name = k ? "null" : "empty";
-        if (!render(k ? NULL : empty, NULL, 1600, 900, SV_THEME_DARK, 20, name, &L))
+        if (!render(k ? NULL : empty, NULL, 1600, 900, SV_THEME_DARK, 9, name, &L))
             continue;
         /* The message sits across the panels' middle. */
         sv_box mid = { L.panel[0].x + L.panel[0].w * 0.5f, L.panel[0].y + L.panel[0].h * 0.2f,
@@ -269,8 +269,9 @@ static void test_progress(void)
     const sv_theme *th = sv_theme_get(SV_THEME_DARK);
     sv_gfx_target_bind(t);
     sv_gfx_begin(g, w, h, th->bg);
-    sv_render_plot_progress(g, (sv_box){ 0, 0, (float)w, (float)h }, th, 20, 0.5f,
-                            "hs 2^20 int32");
+    /* A text size of 20 px: the bar is 2.6 of those tall, 1 above the bottom. */
+    sv_render_plot_progress(g, (sv_box){ 0, 0, (float)w, (float)h }, th,
+                            20 / SV_PLOT_TEXT_UNITS, 0.5f, "hs 2^20 int32");
     sv_gfx_end(g);
     free(px);
     px = malloc((size_t)w * h * 4);
