@@ -1225,6 +1225,26 @@ void sv_app_state_line(const sv_app_state *s, char *buf, size_t len)
         format_values(s->trace, s->trace->input, s->trace->n, ',', in, sizeof in);
         format_values(s->trace, s->trace->output, s->trace->n, ',', out, sizeof out);
     }
+    /* Where the timeline dots and the cells are, in window points, so that
+     * scripts can click what is drawn. */
+    char geo[1024] = "";
+    if (s->trace) {
+        sv_layout l;
+        sv_layout_compute(s, s->fb_w, s->fb_h, &l);
+        float rx = s->fb_w > 0 ? (float)s->win_w / (float)s->fb_w : 1.0f;
+        float ry = s->fb_h > 0 ? (float)s->win_h / (float)s->fb_h : 1.0f;
+        size_t at = 0;
+        at += (size_t)snprintf(geo + at, sizeof geo - at, "timeline=");
+        for (int i = 0; i < l.steps && i < 64 && at < sizeof geo - 64; i++)
+            at += (size_t)snprintf(geo + at, sizeof geo - at, "%s%.0f", i ? "," : "",
+                                   (double)(l.timeline_x[i] * rx));
+        if (at < sizeof geo - 200)
+            snprintf(geo + at, sizeof geo - at, "@%.0f cells=%.1f+%.2f@%.0f,%.0f,%.0f,%.0f",
+                     (double)(l.timeline_y * ry), (double)(l.cell_x0 * rx + l.cell_w * rx / 2),
+                     (double)(l.cell_pitch * rx), (double)(l.row_y[0] * ry),
+                     (double)(l.row_y[1] * ry), (double)(l.row_y[2] * ry),
+                     (double)(l.row_y[3] * ry));
+    }
     quoted(err, sizeof err, s->edit_error);
     quoted(src, sizeof src, s->source);
     quoted(text, sizeof text, s->edit_text);
@@ -1232,7 +1252,7 @@ void sv_app_state_line(const sv_app_state *s, char *buf, size_t len)
              "state step=%d steps=%d n=%zu op=%s type=%s scan=%s input=%s output=%s "
              "editing=%d text=\"%s\" error=\"%s\" theme=%s view=%s playing=%d speed=%g "
              "anim=%.2f zoom=%.2f pan=%.2f ui_scale=%.2f fullscreen=%d help=%d "
-             "hover=%d,%d pinned=%d,%d backend=%s win=%dx%d fb=%dx%d bench=%s source=\"%s\"",
+             "hover=%d,%d pinned=%d,%d backend=%s win=%dx%d fb=%dx%d bench=%s %s source=\"%s\"",
              s->step, steps_of(s), s->trace ? s->trace->n : (size_t)0,
              sv_op_name(s->op), sv_type_name(s->type), sv_scan_name(s->scan), in, out,
              s->editing ? 1 : 0, s->editing ? text : "", err, sv_theme_get(s->theme)->name,
@@ -1241,5 +1261,5 @@ void sv_app_state_line(const sv_app_state *s, char *buf, size_t len)
              (double)s->ui_scale, s->fullscreen ? 1 : 0, s->help ? 1 : 0, s->hover_row,
              s->hover_cell, s->pinned_row, s->pinned_cell,
              s->trace ? sv_backend_name(s->trace->backend) : "none", s->win_w, s->win_h,
-             s->fb_w, s->fb_h, s->bench_running ? "running" : (s->bench ? "table" : "none"), src);
+             s->fb_w, s->fb_h, s->bench_running ? "running" : (s->bench ? "table" : "none"), geo, src);
 }

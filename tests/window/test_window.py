@@ -1,0 +1,233 @@
+#!/usr/bin/env python3
+"""A real scanviz window under Xvfb, driven by real key presses and mouse
+clicks (xdotool), checked through the state line the app prints on F12.
+
+usage: test_window.py SCANVIZ   (exits 77 without xvfb-run or xdotool)
+"""
+import os
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from xharness import App, expect, fail, run_under_xvfb, xdo  # noqa: E402
+
+
+def geometry(st):
+    """(timeline xs, timeline y, cell-0 centre x, pitch, row ys) in window points."""
+    tl, tly = st["timeline"].split("@")
+    c0, rest = st["cells"].split("+")
+    pitch, rows = rest.split("@")
+    return ([float(v) for v in tl.split(",")], float(tly), float(c0), float(pitch),
+            [float(v) for v in rows.split(",")])
+
+
+def click(app, x, y, button=1):
+    xdo("mousemove", "--window", app.wid, int(x), int(y))
+    time.sleep(0.05)
+    xdo("click", button)
+
+
+def main():
+    args = run_under_xvfb()
+    exe = args[0]
+    app = App(exe, "--no-animation")
+    try:
+        st = app.state()
+        expect(st, step=0, steps=4, n=8, op="sum", type="int32", scan="inclusive",
+               input="3,1,7,0,4,1,6,3", output="3,4,11,11,15,16,22,25", editing=0, theme="dark")
+
+        # Right three times: round 3; the step stays inside 0 .. steps-1.
+        app.keys("Right", "Right", "Right")
+        expect(app.state(), step=3)
+        app.keys("Right")
+        expect(app.state(), step=3)
+        app.keys("Left")
+        expect(app.state(), step=2)
+        app.keys("Home")
+        expect(app.state(), step=0)
+        app.keys("End")
+        expect(app.state(), step=3)
+
+        # E, a new array, Return: a new trace (the box opens with its text
+        # selected, so typing replaces it).
+        app.keys("e")
+        st = app.state()
+        expect(st, editing=1, text="3 1 7 0 4 1 6 3")
+        app.type("5 1 2 9 4")
+        app.keys("Return")
+        expect(app.state(), editing=0, n=5, input="5,1,2,9,4", output="5,6,8,17,21",
+               error="", step=3, steps=4)
+
+        # A bad input: the error names the token, the previous array stays.
+        app.keys("e")
+        app.type("1 2 x3")
+        app.keys("Return")
+        st = app.state()
+        expect(st, editing=1, n=5, input="5,1,2,9,4", output="5,6,8,17,21")
+        if "x3" not in st["error"]:
+            fail(f"the error does not name the bad token x3: {st['error']!r}")
+        # Esc closes the box (not the app); the array is still the old one.
+        app.keys("Escape")
+        expect(app.state(), editing=0, error="", input="5,1,2,9,4")
+
+        # Keys do nothing surprising while the box has focus: letters are text.
+        app.keys("e")
+        app.type("tio")
+        st = app.state()
+        expect(st, editing=1, text="tio", theme="dark", op="sum", scan="inclusive")
+        app.keys("BackSpace", "BackSpace", "BackSpace", "Left", "Right")
+        expect(app.state(), text="")
+        app.keys("Escape")
+        expect(app.state(), editing=0, input="5,1,2,9,4")
+
+        # Presets (Ctrl+1..4), also outside the box.
+        app.keys("ctrl+2")
+        expect(app.state(), n=16, input=",".join(["1"] * 16),
+               output=",".join(str(i) for i in range(1, 17)), editing=0)
+        app.keys("ctrl+3")
+        expect(app.state(), n=13, editing=0)
+        app.keys("ctrl+4")
+        st = app.state()
+        if st["editing"] != "0" or not (5 <= int(st["n"]) <= 16):
+            fail(f"random preset: {st['raw'][:300]}")
+        app.keys("ctrl+1")
+        expect(app.state(), n=8, input="3,1,7,0,4,1,6,3", output="3,4,11,11,15,16,22,25")
+
+        # R: random input of the same size.
+        app.keys("r")
+        st = app.state()
+        expect(st, n=8)
+        if st["input"] == "3,1,7,0,4,1,6,3":
+            fail("R did not change the input")
+        app.keys("ctrl+1")
+
+        # I: exclusive adds the shift step; O: next operator.
+        app.keys("i")
+        expect(app.state(), scan="exclusive", steps=5, output="0,3,4,11,11,15,16,22")
+        app.keys("End")
+        expect(app.state(), step=4)
+        app.keys("i")
+        expect(app.state(), scan="inclusive", steps=4, step=3)
+        app.keys("o")
+        expect(app.state(), op="max", output="3,3,7,7,7,7,7,7")
+        for _ in range(4):  # max -> min -> product -> xor -> sum
+            app.keys("o")
+        expect(app.state(), op="sum")
+
+        # Theme, help, speed, play, UI scale, zoom, fullscreen, Measure view.
+        app.keys("t")
+        expect(app.state(), theme="light")
+        app.keys("t", "t")
+        expect(app.state(), theme="dark")
+        app.keys("h")
+        expect(app.state(), help=1)
+        app.keys("Escape")
+        expect(app.state(), help=0)
+        app.keys("shift+slash")
+        expect(app.state(), help=1)
+        app.keys("question")
+        expect(app.state(), help=0)
+        app.keys("plus")
+        expect(app.state(), speed=1.5)
+        app.keys("minus", "minus")
+        expect(app.state(), speed=0.75)
+        app.keys("equal")
+        expect(app.state(), speed=1)
+        app.keys("Home", "space")
+        expect(app.state(), playing=1)
+        app.keys("space")
+        expect(app.state(), playing=0)
+        app.keys("ctrl+plus")
+        expect(app.state(), ui_scale="1.10")
+        app.keys("ctrl+minus", "ctrl+minus")
+        st = app.state()
+        if not float(st["ui_scale"]) < 1.0:
+            fail(f"Ctrl - did not shrink the UI: {st['ui_scale']}")
+        app.keys("ctrl+0")
+        expect(app.state(), ui_scale="1.00")
+        app.keys("bracketright")
+        st = app.state()
+        if not float(st["zoom"]) > 1.0:
+            fail(f"] did not zoom in: {st['zoom']}")
+        app.keys("z")
+        expect(app.state(), zoom="1.00", pan="0.00")
+        app.keys("m")
+        expect(app.state(), view="measure")
+        app.keys("Right")  # no stepping behind the Measure view
+        expect(app.state(), view="measure")
+        app.keys("Escape")
+        expect(app.state(), view="scan")
+
+        # Mouse: the timeline goes to a round; hover and click a cell.
+        app.keys("Home")
+        time.sleep(0.3)
+        st = app.state()
+        tl, tly, c0, pitch, rows = geometry(st)
+        click(app, tl[2], tly)
+        expect(app.state(), step=2)
+        x5 = c0 + 5 * pitch
+        xdo("mousemove", "--window", app.wid, int(x5), int(rows[3]))
+        time.sleep(0.2)
+        expect(app.state(), hover="3,5")
+        click(app, x5, rows[3])
+        expect(app.state(), pinned="3,5")
+        click(app, x5, rows[3])
+        expect(app.state(), pinned="-1,-1")
+
+        # Fullscreen last: without a window manager, Xvfb leaves SDL's idea
+        # of the window size at the screen's after leaving it.
+        app.keys("f")
+        expect(app.state(), fullscreen=1)
+        app.keys("F11")
+        expect(app.state(), fullscreen=0)
+
+        # Esc with nothing open quits, with status 0.
+        app.keys("Escape")
+        rc = app.wait_exit()
+        if rc != 0:
+            fail(f"exit status {rc} after Esc; stderr: {''.join(app.stderr_lines)}")
+    finally:
+        app.kill()
+
+    # A large n: the wheel zooms around the pointer, a drag pans.
+    app = App(exe, "--no-animation", "--random", "300", "--seed", "3")
+    try:
+        st = app.state()
+        expect(st, n=300, zoom="1.00")
+        tl, tly, c0, pitch, rows = geometry(st)
+        x = c0 + 150 * pitch
+        xdo("mousemove", "--window", app.wid, int(x), int(rows[1]))
+        for _ in range(6):
+            xdo("click", 4)  # wheel up
+        st = app.state()
+        if not float(st["zoom"]) > 3.0:
+            fail(f"the wheel did not zoom in: zoom={st['zoom']}")
+        pan0 = float(st["pan"])
+        if not 100 < pan0 < 150:
+            fail(f"zoom did not keep cell 150 near the pointer: pan={pan0}")
+        y = int(rows[1])
+        xdo("mousedown", 1)
+        for dx in range(0, 200, 20):
+            xdo("mousemove", "--window", app.wid, int(x) + dx, y)
+        xdo("mouseup", 1)
+        st = app.state()
+        if not float(st["pan"]) < pan0:
+            fail(f"dragging right did not pan left: {pan0} -> {st['pan']}")
+        app.keys("shift+Right")
+        st2 = app.state()
+        if not float(st2["pan"]) > float(st["pan"]):
+            fail(f"Shift+Right did not pan: {st['pan']} -> {st2['pan']}")
+        for _ in range(20):
+            xdo("click", 5)  # wheel down, back to the whole array
+        expect(app.state(), zoom="1.00", pan="0.00")
+        app.keys("Escape")
+        rc = app.wait_exit()
+        if rc != 0:
+            fail(f"exit status {rc}")
+    finally:
+        app.kill()
+    print("window test: all checks passed")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,127 @@
+"""Drives a real scanviz window under Xvfb with xdotool (python3 stdlib only).
+
+Each test script calls run_under_xvfb() first: without a display of its own
+it re-runs itself inside `xvfb-run -a`, and exits 77 (skip) when xvfb-run or
+xdotool is missing. App() starts scanviz with stdout on a pipe, finds its
+window, sends keys and reads the state line the app prints on F12.
+"""
+import os
+import queue
+import re
+import shutil
+import subprocess
+import sys
+import threading
+import time
+
+SKIP = 77
+INNER_FLAG = "--inside-xvfb"
+
+
+def fail(msg):
+    """Fails the test with the caller's file:line."""
+    frame = sys._getframe(1)
+    print(f"{frame.f_code.co_filename}:{frame.f_lineno}: FAIL: {msg}", flush=True)
+    sys.exit(1)
+
+
+def run_under_xvfb():
+    """Returns the script's arguments once inside Xvfb; re-executes otherwise."""
+    if INNER_FLAG in sys.argv:
+        args = [a for a in sys.argv[1:] if a != INNER_FLAG]
+        return args
+    for tool in ("xvfb-run", "xdotool"):
+        if not shutil.which(tool):
+            print(f"SKIP: {tool} is not installed", flush=True)
+            sys.exit(SKIP)
+    cmd = ["xvfb-run", "-a", "-s", "-screen 0 1600x1200x24",
+           sys.executable, sys.argv[0], INNER_FLAG] + sys.argv[1:]
+    sys.exit(subprocess.call(cmd))
+
+
+def xdo(*args, timeout=30):
+    r = subprocess.run(["xdotool"] + [str(a) for a in args], capture_output=True,
+                       text=True, timeout=timeout)
+    return r.stdout.strip()
+
+
+class App:
+    def __init__(self, exe, *flags, env=None):
+        self.lines = queue.Queue()
+        self.stderr_lines = []
+        self.proc = subprocess.Popen([exe] + list(flags), stdout=subprocess.PIPE,
+                                     stderr=subprocess.PIPE, text=True, env=env)
+        threading.Thread(target=self._read, args=(self.proc.stdout, True), daemon=True).start()
+        threading.Thread(target=self._read, args=(self.proc.stderr, False), daemon=True).start()
+        self.wid = None
+        deadline = time.time() + 30
+        while time.time() < deadline and not self.wid:
+            if self.proc.poll() is not None:
+                fail(f"scanviz exited with {self.proc.returncode} before its window showed: "
+                     + "".join(self.stderr_lines))
+            out = xdo("search", "--name", "^scanviz$")
+            self.wid = out.split()[0] if out else None
+            time.sleep(0.2)
+        if not self.wid:
+            fail("no scanviz window within 30 s")
+        xdo("windowmap", "--sync", self.wid)
+        xdo("mousemove", "--window", self.wid, 5, 5)
+        xdo("windowfocus", "--sync", self.wid)
+        time.sleep(0.3)
+
+    def _read(self, stream, is_stdout):
+        for line in stream:
+            if is_stdout:
+                self.lines.put(line.rstrip("\n"))
+            else:
+                self.stderr_lines.append(line)
+
+    def keys(self, *names):
+        xdo("key", "--delay", 15, *names)
+
+    def type(self, text):
+        xdo("type", "--delay", 25, text)
+
+    def state(self, timeout=10):
+        """Presses F12 and returns the state line as a dict (keys after the
+        'state' word; quoted values unquoted), with 'raw' the whole line."""
+        while not self.lines.empty():  # drop older lines
+            self.lines.get_nowait()
+        self.keys("F12")
+        deadline = time.time() + timeout
+        while time.time() < deadline:
+            try:
+                line = self.lines.get(timeout=0.2)
+            except queue.Empty:
+                if self.proc.poll() is not None:
+                    fail(f"scanviz exited ({self.proc.returncode}) while asked for its state")
+                continue
+            if line.startswith("state "):
+                d = {"raw": line}
+                for m in re.finditer(r'(\w+)=("([^"]*)"|\S*)', line):
+                    d[m.group(1)] = m.group(3) if m.group(3) is not None else m.group(2)
+                return d
+        fail("no state line within %d s after F12" % timeout)
+
+    def wait_exit(self, timeout=15):
+        try:
+            return self.proc.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+            fail(f"scanviz did not exit within {timeout} s")
+
+    def kill(self):
+        if self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait()
+
+
+def expect(state, **want):
+    """Fails (naming the caller's line) when a state field differs."""
+    frame = sys._getframe(1)
+    for k, v in want.items():
+        if state.get(k) != str(v):
+            print(f"{frame.f_code.co_filename}:{frame.f_lineno}: FAIL: {k}={state.get(k)!r}, "
+                  f"expected {str(v)!r}\n  {state['raw'][:600]}", flush=True)
+            sys.exit(1)
