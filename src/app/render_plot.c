@@ -579,8 +579,9 @@ static void ops_panel(sv_gfx *g, const sv_plot_layout *L, const series *all, int
 {
     axes ax = { .a = L->area[1], .x0 = 9.5, .x1 = 28.5, .y0 = 0, .y1 = 1 };
     double lo = INFINITY, hi = -INFINITY;
+    /* copy performs no operation of the scan: it is left out here. */
     for (int i = 0; i < count; i++)
-        for (int k = 0; k < all[i].n; k++) {
+        for (int k = 0; k < all[i].n && all[i].algo != 0; k++) {
             ax.x0 = fmin(ax.x0, all[i].x[k] - 0.5);
             ax.x1 = fmax(ax.x1, all[i].x[k] + 0.5);
             double v = all[i].ops[k];
@@ -616,7 +617,8 @@ static void ops_panel(sv_gfx *g, const sv_plot_layout *L, const series *all, int
 
     sv_gfx_clip(g, &ax.a);
     for (int i = count - 1; i >= 0; i--)
-        draw_series(g, &ax, &all[i], true, th, u);
+        if (all[i].algo != 0)
+            draw_series(g, &ax, &all[i], true, th, u);
     sv_gfx_clip(g, NULL);
 
     /* Name the growth of each family once, beside its top line's end, with
@@ -629,6 +631,8 @@ static void ops_panel(sv_gfx *g, const sv_plot_layout *L, const series *all, int
     int nl = 0;
     for (int i = 0; i < count; i++) {
         const series *s = &all[i];
+        if (s->algo == 0)
+            continue;
         int k = s->n - 1;
         while (k >= 0 && !(isfinite(s->ops[k]) && s->ops[k] > 0))
             k--;
