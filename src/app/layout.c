@@ -1,1 +1,297 @@
-/* placeholder: being written */
+/* Where everything of the scan view sits, computed once per frame from the
+ * state and the framebuffer size. The renderers draw from this and event
+ * handling hit-tests against it, so a click lands on exactly what was drawn.
+ * Every size derives from `unit` (the framebuffer's size times ui_scale). */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "scene.h"
+
+int sv_state_steps(const sv_app_state *s)
+{
+    if (!s || !s->trace)
+        return 0;
+    int steps = (int)s->trace->nrounds + (s->trace->scan == SV_SCAN_EXCLUSIVE ? 1 : 0);
+    return steps > 64 ? 64 : steps;
+}
+
+static float clampf(float v, float lo, float hi)
+{
+    return v < lo ? lo : v > hi ? hi : v;
+}
+
+bool sv_scene_step(const sv_app_state *s, int k, sv_step_view *out)
+{
+    if (!s || !s->trace || s->trace->nrounds == 0)
+        return false;
+    const sv_trace *t = s->trace;
+    int steps = sv_state_steps(s);
+    if (k < 0) k = 0;
+    if (k >= steps) k = steps - 1;
+    int last_round = (int)t->nrounds - 1;
+    out->shift = k > last_round;
+    out->round = out->shift ? last_round : k;
+    out->rd = &t->rounds[out->round];
+    out->last = t->scan == SV_SCAN_EXCLUSIVE ? out->shift : out->round == last_round;
+    return true;
+}
+
+float sv_scene_ease(float t)
+{
+    t = clampf(t, 0.0f, 1.0f);
+    return t < 0.5f ? 4.0f * t * t * t : 1.0f - powf(-2.0f * t + 2.0f, 3.0f) / 2.0f;
+}
+
+bool sv_scene_moving(const sv_app_state *s)
+{
+    return s && s->trace && s->anim < 1.0f && s->step == s->from_step + 1;
+}
+
+bool sv_scene_value(const sv_app_state *s, const sv_step_view *v, int row, int i,
+                    sv_value *out)
+{
+    const sv_trace *t = s->trace;
+    if (!t || i < 0 || (size_t)i >= t->n)
+        return false;
+    switch (row) {
+    case 0:
+        *out = t->input[i];
+        return true;
+    case 1:
+    case 2:
+        if (!v->rd->written[row - 1][i])
+            return false;
+        *out = v->rd->buf[row - 1][i];
+        return true;
+    case 3:
+        if (!v->last || !t->output)
+            return false;
+        *out = t->output[i];
+        return true;
+    default:
+        return false;
+    }
+}
+
+const char *sv_scene_op_verb(sv_op op)
+{
+    switch (op) {
+    case SV_OP_SUM: return "adds";
+    case SV_OP_MAX: return "takes the max with";
+    case SV_OP_MIN: return "takes the min with";
+    case SV_OP_PRODUCT: return "multiplies by";
+    case SV_OP_XOR: return "XORs in";
+    default: return "combines with";
+    }
+}
+
+static int int_chars(int32_t v)
+{
+    int c = v < 0 ? 2 : 1;
+    uint32_t u = v < 0 ? (uint32_t)0 - (uint32_t)v : (uint32_t)v;
+    while (u >= 10) {
+        u /= 10;
+        c++;
+    }
+    return c;
+}
+
+static int value_chars(sv_type type, sv_value v)
+{
+    if (type == SV_TYPE_INT32)
+        return int_chars(v.i);
+    char buf[48];
+    return (int)strlen(sv_value_format(type, v, buf, sizeof buf));
+}
+
+/* The widest number among the cells in view, in characters, so that one text
+ * size serves the whole frame. Covers the input, the current buffers and the
+ * final output (the largest values of a sum), so the size rarely jumps. */
+static int widest_in_view(const sv_app_state *s, const sv_layout *l)
+{
+    const sv_trace *t = s->trace;
+    sv_step_view v;
+    if (!sv_scene_step(s, s->step, &v))
+        return 1;
+    int w = 1;
+    for (int i = l->first_cell; i <= l->last_cell; i++) {
+        int c = value_chars(t->type, t->input[i]);
+        if (c > w) w = c;
+        if (t->output) {
+            c = value_chars(t->type, t->output[i]);
+            if (c > w) w = c;
+            c = value_chars(t->type, t->inclusive[i]);
+            if (c > w) w = c;
+        }
+        for (int b = 0; b < 2; b++) {
+            if (v.rd->written[b][i]) {
+                c = value_chars(t->type, v.rd->buf[b][i]);
+                if (c > w) w = c;
+            }
+        }
+    }
+    return w;
+}
+
+void sv_layout_compute(const sv_app_state *s, int fb_w, int fb_h, sv_layout *out)
+{
+    sv_layout l;
+    memset(&l, 0, sizeof l);
+    if (fb_w < 1) fb_w = 1;
+    if (fb_h < 1) fb_h = 1;
+    float ui = (s && s->ui_scale > 0.0f) ? s->ui_scale : 1.0f;
+    /* 100 units tall on a landscape screen, 160 wide on a narrow one. */
+    float u = fminf((float)fb_h / 100.0f, (float)fb_w / 160.0f) * ui;
+    if (u < 0.5f) u = 0.5f;
+    l.unit = u;
+    l.fb_w = fb_w;
+    l.fb_h = fb_h;
+    l.margin = 2.6f * u;
+    l.title_px = 3.0f * u;
+    l.label_px = 2.5f * u;
+    l.small_px = 1.8f * u;
+    l.caption_px = 2.7f * u;
+    float m = l.margin, W = (float)fb_w, H = (float)fb_h;
+
+    l.header = (sv_box){ m, m, W - 2 * m, 4.6f * u };
+    /* The bottom band, from the bottom up: timeline, counters, legend, caption. */
+    l.timeline = (sv_box){ m, H - m - 6.0f * u, W - 2 * m, 6.0f * u };
+    l.counters = (sv_box){ m, l.timeline.y - 3.6f * u, W - 2 * m, 3.2f * u };
+    l.legend = (sv_box){ m, l.counters.y - 4.2f * u, W - 2 * m, 3.8f * u };
+    l.caption = (sv_box){ m, l.legend.y - 7.4f * u, W - 2 * m, 6.8f * u };
+    l.input_box = (sv_box){ m, l.legend.y - 1.0f * u, W - 2 * m,
+                            H - m - (l.legend.y - 1.0f * u) };
+    float top = l.header.y + l.header.h + 1.6f * u;
+    float bottom = l.caption.y - 0.8f * u;
+    l.rows_area = (sv_box){ m, top, W - 2 * m, fmaxf(bottom - top, 1.0f) };
+
+    /* Rows: cell height 9u, gaps 6u (input to buf[0], room for the window
+     * bracket), 9u (buf[0] to buf[1], the round's arrows), 5u (to output). */
+    const float nominal = 4 * 9.0f + 6.0f + 9.0f + 5.0f;
+    float k = clampf(l.rows_area.h / (nominal * u), 0.2f, 1.0f);
+    l.cell_h = 9.0f * u * k;
+    float gaps[3] = { 6.0f * u * k, 9.0f * u * k, 5.0f * u * k };
+    float used = nominal * u * k;
+    float y = l.rows_area.y + (l.rows_area.h - used) / 2.0f + l.cell_h / 2.0f;
+    for (int r = 0; r < 4; r++) {
+        l.row_y[r] = y;
+        if (r < 3)
+            y += l.cell_h + gaps[r];
+    }
+
+    l.label_col = (sv_box){ m, l.rows_area.y, 18.0f * u, l.rows_area.h };
+    for (int r = 1; r <= 2; r++)
+        l.tag[r] = (sv_box){ m + 10.6f * u, l.row_y[r] - 1.3f * u * k - 1.6f * u, 6.2f * u,
+                             3.2f * u };
+    l.cells_clip = (sv_box){ m + 18.5f * u, l.rows_area.y - 0.5f * u,
+                             W - m - (m + 18.5f * u), l.rows_area.h + 1.0f * u };
+    if (l.cells_clip.w < 1.0f) l.cells_clip.w = 1.0f;
+
+    /* Cells: as wide as fit (at most 15u), times zoom; pan in cells. */
+    l.n = (s && s->trace) ? (int)s->trace->n : 0;
+    float area = l.cells_clip.w;
+    float zoom = (s && s->zoom >= 1.0f) ? s->zoom : 1.0f;
+    if (l.n > 0) {
+        float base = fminf(area / (float)l.n, 15.0f * u);
+        l.cell_pitch = base * zoom;
+        float gap = fminf(l.cell_pitch * 0.13f, 1.4f * u);
+        if (l.cell_pitch < 3.0f) gap = l.cell_pitch * 0.25f;
+        l.cell_w = l.cell_pitch - gap;
+        float total = l.cell_pitch * (float)l.n;
+        if (total <= area) {
+            l.cell_x0 = l.cells_clip.x + (area - total) / 2.0f + gap / 2.0f;
+        } else {
+            float max_pan = (float)l.n - area / l.cell_pitch;
+            float pan = clampf(s->pan, 0.0f, max_pan);
+            l.cell_x0 = l.cells_clip.x - pan * l.cell_pitch + gap / 2.0f;
+        }
+        int first = (int)floorf((l.cells_clip.x - l.cell_x0) / l.cell_pitch);
+        int last = (int)floorf((l.cells_clip.x + l.cells_clip.w - l.cell_x0) / l.cell_pitch);
+        l.first_cell = first < 0 ? 0 : first;
+        l.last_cell = last >= l.n ? l.n - 1 : last;
+        l.radius = fminf(fminf(l.cell_w, l.cell_h) * 0.16f, 1.3f * u);
+        l.border_w = clampf(l.cell_w * 0.06f, 1.0f, 0.5f * u);
+        if (l.border_w < 1.0f) l.border_w = 1.0f;
+        /* Numbers: large (about 4% of the height at 720p), shrunk to fit the
+         * widest in view (DejaVu Sans Mono advances 0.602 em), hidden below
+         * legibility. */
+        float px = fminf(l.cell_h * 0.46f, 4.3f * u);
+        float fit1 = l.cell_w * 0.84f / 0.602f;
+        if (fit1 >= 7.0f && l.last_cell >= l.first_cell) {
+            int chars = widest_in_view(s, &l);
+            px = fminf(px, fit1 / (float)chars);
+            l.num_px = px >= fmaxf(7.0f, 0.9f * u / ui) ? px : 0.0f;
+        }
+    } else {
+        l.first_cell = 0;
+        l.last_cell = -1;
+    }
+
+    /* Timeline: one dot per step, spaced to fit the left half. */
+    l.steps = sv_state_steps(s);
+    l.timeline_r = 1.0f * u;
+    l.timeline_y = l.timeline.y + 2.0f * u;
+    float tx0 = l.timeline.x + 8.0f * u;
+    float spacing = 7.0f * u;
+    if (l.steps > 1) {
+        float avail = l.timeline.w * 0.5f - 8.0f * u;
+        spacing = fminf(spacing, avail / (float)(l.steps - 1));
+        if (spacing < 2.4f * l.timeline_r) spacing = 2.4f * l.timeline_r;
+    }
+    for (int k2 = 0; k2 < l.steps; k2++)
+        l.timeline_x[k2] = tx0 + (float)k2 * spacing;
+
+    l.help_hint = (sv_box){ W - m - 3.6f * u, l.header.y + 0.3f * u, 3.6f * u, 3.6f * u };
+    *out = l;
+}
+
+sv_box sv_layout_cell(const sv_layout *l, int row, int i)
+{
+    int r = row < 0 ? 0 : row > 3 ? 3 : row;
+    sv_box b = { l->cell_x0 + (float)i * l->cell_pitch, l->row_y[r] - l->cell_h / 2.0f,
+                 l->cell_w, l->cell_h };
+    return b;
+}
+
+bool sv_layout_hit_cell(const sv_layout *l, const sv_app_state *s, float x, float y,
+                        int *row, int *cell)
+{
+    (void)s;
+    if (l->n <= 0 || l->cell_pitch <= 0.0f)
+        return false;
+    const sv_box *c = &l->cells_clip;
+    if (x < c->x || x >= c->x + c->w)
+        return false;
+    for (int r = 0; r < 4; r++) {
+        if (fabsf(y - l->row_y[r]) > l->cell_h / 2.0f)
+            continue;
+        float fi = floorf((x - l->cell_x0) / l->cell_pitch);
+        if (fi < 0.0f || fi >= (float)l->n)
+            return false;
+        int i = (int)fi;
+        /* Narrow cells: the whole pitch counts, so they can still be hovered. */
+        float dx = x - (l->cell_x0 + (float)i * l->cell_pitch);
+        if (l->cell_w >= 6.0f && dx > l->cell_w)
+            return false;
+        if (row) *row = r;
+        if (cell) *cell = i;
+        return true;
+    }
+    return false;
+}
+
+int sv_layout_hit_step(const sv_layout *l, float x, float y)
+{
+    if (l->steps <= 0)
+        return -1;
+    float half = l->steps > 1 ? (l->timeline_x[1] - l->timeline_x[0]) / 2.0f
+                              : 2.0f * l->timeline_r;
+    if (half > 2.5f * l->timeline_r) half = 2.5f * l->timeline_r;
+    if (y < l->timeline.y || y > l->timeline.y + l->timeline.h)
+        return -1;
+    for (int k = 0; k < l->steps; k++)
+        if (fabsf(x - l->timeline_x[k]) <= half)
+            return k;
+    return -1;
+}

@@ -18,7 +18,24 @@ typedef struct sv_layout {
     float cell_w, cell_h;
     float timeline_x[64];    /* centre of each step's dot */
     int steps;
+
+    /* Added by the scene (layout.c); the renderers draw from these. */
+    int fb_w, fb_h;          /* the framebuffer this layout is for */
+    int n;                   /* cells per row (0 without a trace) */
+    float margin;
+    sv_box cells_clip;       /* where cells are drawn: right of the labels */
+    sv_box label_col;        /* the row labels */
+    sv_box tag[4];           /* the pin/pout tag of rows 1 and 2 (0 and 3 unused) */
+    sv_box help_hint;        /* the [?] in the header */
+    float timeline_y, timeline_r;
+    int first_cell, last_cell; /* cells in view (culling); last < first when none */
+    float num_px;            /* the numbers' text size; 0 when they do not fit */
+    float radius, border_w;  /* cells' corner radius and border width */
+    float title_px, label_px, small_px, caption_px;
 } sv_layout;
+
+/* The box of cell i in row (0..3), as drawn. */
+sv_box sv_layout_cell(const sv_layout *l, int row, int i);
 
 void sv_layout_compute(const sv_app_state *s, int fb_w, int fb_h, sv_layout *out);
 

@@ -1,1 +1,487 @@
-/* placeholder: being written */
+/* The four rows of cells, their labels and pin/pout tags, the current
+ * round's arrows, the values moving along them while a step animates, and
+ * the window of the cell under the tooltip on the input row. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "scene.h"
+
+static float clampf(float v, float lo, float hi)
+{
+    return v < lo ? lo : v > hi ? hi : v;
+}
+
+static sv_rgba case_colour(const sv_theme *t, sv_case c)
+{
+    return c == SV_CASE_FULL ? t->full : c == SV_CASE_PARTIAL ? t->partial : t->copy;
+}
+
+static sv_border case_border(sv_case c)
+{
+    return c == SV_CASE_FULL ? SV_BORDER_SOLID
+         : c == SV_CASE_PARTIAL ? SV_BORDER_DASHED : SV_BORDER_DOTTED;
+}
+
+bool sv_scene_tooltip_target(const sv_app_state *s, int *row, int *cell)
+{
+    int r = s->pinned_row, c = s->pinned_cell;
+    if (r < 0 || c < 0) {
+        r = s->hover_row;
+        c = s->hover_cell;
+    }
+    if (r < 0 || r > 3 || c < 0 || !s->trace || (size_t)c >= s->trace->n)
+        return false;
+    *row = r;
+    *cell = c;
+    return true;
+}
+
+bool sv_scene_window(const sv_app_state *s, const sv_step_view *v, int row, int i,
+                     int *lo)
+{
+    const sv_trace *t = s->trace;
+    if (row == 0) {
+        *lo = i;
+        return true;
+    }
+    if (row == 3) {
+        if (!v->last)
+            return false;
+        if (t->scan == SV_SCAN_EXCLUSIVE) {
+            if (i == 0)
+                return false;
+            *lo = 0;
+            return true;
+        }
+        *lo = 0;
+        return true;
+    }
+    int b = row - 1;
+    if (!v->rd->written[b][i])
+        return false;
+    /* The round that last wrote buffer b: this round when b is its pout,
+     * else the one before (round 0 wrote buf[0]). */
+    int w;
+    if (v->round == 0)
+        w = 0;
+    else
+        w = (b == v->rd->pout) ? v->round : v->round - 1;
+    if (w == 0) {
+        *lo = i;
+        return true;
+    }
+    long span = 1L << (w > 30 ? 30 : w);
+    long l0 = (long)i - span + 1;
+    *lo = l0 < 0 ? 0 : (int)l0;
+    return true;
+}
+
+static void draw_labels(sv_gfx *g, const sv_app_state *s, const sv_layout *l,
+                        const sv_theme *t, const sv_step_view *v)
+{
+    static const char *names[4] = { "input", "buf[0]", "buf[1]", "output" };
+    static const char *subs[4] = { "global memory", "shared memory", "shared memory",
+                                   "global memory" };
+    float u = l->unit, x = l->label_col.x;
+    float k = l->cell_h / (9.0f * u);
+    for (int r = 0; r < 4; r++) {
+        float y = l->row_y[r];
+        sv_gfx_text(g, SV_FONT_SANS_BOLD, l->label_px * fmaxf(k, 0.6f), x, y - 1.3f * u * k,
+                    SV_ALIGN_LEFT, t->text, names[r]);
+        sv_gfx_text(g, SV_FONT_SANS, l->small_px * fmaxf(k, 0.6f), x, y + 1.7f * u * k,
+                    SV_ALIGN_LEFT, t->text_dim, subs[r]);
+    }
+    (void)s;
+    if (!v || v->round == 0 || v->shift)
+        return;
+    for (int b = 0; b < 2; b++) {
+        bool is_pin = b == v->rd->pin;
+        const sv_box *tb = &l->tag[1 + b];
+        sv_gfx_rect(g, *tb, tb->h / 2.0f, is_pin ? t->pin_tag : t->pout_tag,
+                    is_pin ? t->pin_tag : t->pout_tag, 0.0f, SV_BORDER_NONE);
+        sv_gfx_text(g, SV_FONT_SANS_BOLD, l->small_px * 1.05f, tb->x + tb->w / 2.0f,
+                    tb->y + tb->h / 2.0f, SV_ALIGN_CENTER, t->tag_text,
+                    is_pin ? "pin" : "pout");
+    }
+}
+
+/* How a cell is styled in a step. */
+typedef struct cell_style {
+    sv_rgba fill, border, text;
+    sv_border style;
+    float border_w;
+    bool placeholder;   /* empty output slot */
+} cell_style;
+
+/* The input cells of the tooltip's window, [lo, hi]; hi < lo when none. */
+static void window_range(const sv_app_state *s, const sv_step_view *v, int *lo, int *hi)
+{
+    int row, cell;
+    *lo = 0;
+    *hi = -1;
+    if (!sv_scene_tooltip_target(s, &row, &cell) || !sv_scene_window(s, v, row, cell, lo))
+        return;
+    *hi = cell;
+    if (row == 3 && s->trace->scan == SV_SCAN_EXCLUSIVE)
+        *hi = cell - 1;
+}
+
+static cell_style style_of(const sv_app_state *s, const sv_layout *l, const sv_theme *t,
+                           const sv_step_view *v, int row, int i, bool has_value)
+{
+    cell_style c;
+    c.fill = t->cell_fill;
+    c.border = t->cell_border;
+    c.text = t->cell_text;
+    c.style = SV_BORDER_SOLID;
+    c.border_w = fmaxf(1.0f, l->border_w * 0.55f);
+    c.placeholder = false;
+    bool narrow = l->cell_w < 5.0f;
+    if ((row == 1 || row == 2) && !has_value) {
+        c.fill = sv_rgba_mix(t->cell_fill, t->bg, 0.55f);
+        c.border = sv_rgba_alpha(t->uninit, 0.7f);
+        c.text = t->uninit;
+    } else if (row == 3 && !has_value) {
+        c.fill = sv_rgba_alpha(t->cell_fill, 0.0f);
+        c.border = sv_rgba_alpha(t->cell_border, 0.45f);
+        c.placeholder = true;
+    } else if ((row == 1 || row == 2) && v->round > 0 && !v->shift &&
+               row - 1 == v->rd->pout && v->rd->cases) {
+        sv_case cs = v->rd->cases[i];
+        sv_rgba cc = case_colour(t, cs);
+        c.fill = sv_rgba_mix(t->cell_fill, cc, narrow ? 0.85f : t->tint);
+        c.border = cc;
+        c.style = case_border(cs);
+        c.border_w = l->border_w;
+    } else if (row == 3) {
+        c.border = t->text_dim;
+    } else if (row == 0) {
+        int lo, hi;
+        window_range(s, v, &lo, &hi);
+        if (i >= lo && i <= hi) {
+            c.fill = sv_rgba_mix(t->cell_fill, t->window, narrow ? 0.8f : 0.42f);
+            c.border = t->window;
+            c.border_w = fmaxf(1.5f, l->border_w * 1.1f);
+        }
+    }
+    if (narrow) {
+        c.style = SV_BORDER_NONE;
+        c.border_w = 0.0f;
+    }
+    return c;
+}
+
+static void draw_number(sv_gfx *g, const sv_layout *l, sv_type type, sv_box b,
+                        sv_value val, sv_rgba col)
+{
+    if (l->num_px <= 0.0f || col.a <= 0.01f)
+        return;
+    char buf[48];
+    sv_value_format(type, val, buf, sizeof buf);
+    sv_gfx_text(g, SV_FONT_MONO, l->num_px, b.x + b.w / 2.0f, b.y + b.h / 2.0f,
+                SV_ALIGN_CENTER, col, buf);
+}
+
+/* Arrow geometry of the current step: from a source cell's facing edge to a
+ * destination cell's facing edge, offset sideways by dx_src / dx_dst. */
+typedef struct arrow_geo {
+    float x0, y0, x1, y1;
+} arrow_geo;
+
+static arrow_geo arrow_between(const sv_layout *l, int src_row, int j, int dst_row, int i,
+                               float dx_src, float dx_dst)
+{
+    arrow_geo a;
+    float dir = dst_row > src_row ? 1.0f : -1.0f;
+    float pad = l->cell_h * 0.06f;
+    sv_box sb = sv_layout_cell(l, src_row, j), db = sv_layout_cell(l, dst_row, i);
+    a.x0 = sb.x + sb.w / 2.0f + dx_src * sb.w;
+    a.y0 = l->row_y[src_row] + dir * (l->cell_h / 2.0f + pad);
+    a.x1 = db.x + db.w / 2.0f + dx_dst * db.w;
+    a.y1 = l->row_y[dst_row] - dir * (l->cell_h / 2.0f + pad);
+    return a;
+}
+
+/* One arrow of the step: its source cell (row, j), its destination (row, i),
+ * and whether it is the diagonal one (from pin[i-s]). */
+typedef struct step_arrow {
+    int src_row, j, dst_row, i;
+    bool diagonal;
+} step_arrow;
+
+/* Calls fn for each arrow of step v whose destination or source is near the
+ * view. Round 0: input -> buf[0]. Round r: pin[i] -> pout[i] and
+ * pin[i-s] -> pout[i]. Shift: final[i-1] -> output[i]. */
+typedef void (*arrow_fn)(void *ctx, const step_arrow *a);
+
+static void each_arrow(const sv_app_state *s, const sv_layout *l, const sv_step_view *v,
+                       arrow_fn fn, void *ctx)
+{
+    int n = l->n;
+    if (n <= 0 || l->last_cell < l->first_cell)
+        return;
+    if (v->shift) {
+        int fr = 1 + (v->rd->pout >= 0 ? v->rd->pout : 0);
+        int hi = l->last_cell + 1 < n - 1 ? l->last_cell + 1 : n - 1;
+        for (int i = l->first_cell > 1 ? l->first_cell : 1; i <= hi; i++) {
+            step_arrow a = { fr, i - 1, 3, i, true };
+            fn(ctx, &a);
+        }
+        return;
+    }
+    if (v->round == 0) {
+        for (int i = l->first_cell; i <= l->last_cell; i++) {
+            step_arrow a = { 0, i, 1, i, false };
+            fn(ctx, &a);
+        }
+        return;
+    }
+    int pr = 1 + v->rd->pin, qr = 1 + v->rd->pout;
+    long stride = (long)v->rd->stride;
+    long hi = (long)l->last_cell + stride;
+    if (hi > n - 1) hi = n - 1;
+    for (long i = l->first_cell; i <= hi; i++) {
+        if (i <= l->last_cell) {
+            step_arrow a = { pr, (int)i, qr, (int)i, false };
+            fn(ctx, &a);
+        }
+        if (i >= stride) {
+            step_arrow a = { pr, (int)(i - stride), qr, (int)i, true };
+            fn(ctx, &a);
+        }
+    }
+    (void)s;
+}
+
+typedef struct arrow_ctx {
+    sv_gfx *g;
+    const sv_app_state *s;
+    const sv_layout *l;
+    const sv_theme *t;
+    const sv_step_view *v;
+    float width, head, alpha, e;
+    bool tokens;
+} arrow_ctx;
+
+static float arrow_dx(const step_arrow *a, bool src, const sv_step_view *v)
+{
+    if (v->round == 0 && !v->shift)
+        return 0.0f;
+    if (v->shift)
+        return src ? 0.12f : -0.12f;
+    if (!a->diagonal && v->rd->cases && v->rd->cases[a->i] == SV_CASE_COPY)
+        return 0.0f;
+    return a->diagonal ? (src ? 0.16f : -0.16f) : 0.16f;
+}
+
+static sv_rgba arrow_colour(const arrow_ctx *c, const step_arrow *a)
+{
+    sv_rgba col = c->t->arrow;
+    if (a->diagonal && !c->v->shift && c->v->rd->cases)
+        col = case_colour(c->t, c->v->rd->cases[a->i]);
+    return sv_rgba_alpha(col, c->alpha);
+}
+
+static void draw_one_arrow(void *ctx, const step_arrow *a)
+{
+    arrow_ctx *c = ctx;
+    arrow_geo geo = arrow_between(c->l, a->src_row, a->j, a->dst_row, a->i,
+                                  arrow_dx(a, true, c->v), arrow_dx(a, false, c->v));
+    sv_gfx_arrow(c->g, geo.x0, geo.y0, geo.x1, geo.y1, c->width, c->head, arrow_colour(c, a));
+}
+
+/* A value on its way along an arrow: a small pill at the eased position. */
+static void draw_one_token(void *ctx, const step_arrow *a)
+{
+    arrow_ctx *c = ctx;
+    const sv_layout *l = c->l;
+    if (a->i < l->first_cell || a->i > l->last_cell)
+        return;
+    sv_step_view pv;
+    if (!sv_scene_step(c->s, c->s->from_step, &pv))
+        return;
+    sv_value val;
+    if (!sv_scene_value(c->s, &pv, a->src_row, a->j, &val))
+        return;
+    arrow_geo geo = arrow_between(l, a->src_row, a->j, a->dst_row, a->i,
+                                  arrow_dx(a, true, c->v), arrow_dx(a, false, c->v));
+    float x = geo.x0 + (geo.x1 - geo.x0) * c->e;
+    float y = geo.y0 + (geo.y1 - geo.y0) * c->e;
+    char buf[48];
+    sv_value_format(c->s->trace->type, val, buf, sizeof buf);
+    float px = l->num_px * 0.72f;
+    float w = sv_gfx_text_width(c->g, SV_FONT_MONO, px, buf) + px * 0.7f;
+    float h = px * 1.35f;
+    sv_rgba edge = arrow_colour(c, a);
+    edge.a = 1.0f;
+    float fade = c->e > 0.9f ? (1.0f - c->e) / 0.1f : 1.0f;
+    sv_gfx_rect(c->g, (sv_box){ x - w / 2.0f, y - h / 2.0f, w, h }, h / 2.0f,
+                sv_rgba_alpha(c->t->panel, fade), sv_rgba_alpha(edge, fade),
+                fmaxf(1.0f, l->unit * 0.22f), SV_BORDER_SOLID);
+    sv_gfx_text(c->g, SV_FONT_MONO, px, x, y, SV_ALIGN_CENTER,
+                sv_rgba_alpha(c->t->cell_text, fade), buf);
+}
+
+/* The destination row of step v: where values arrive. -1 for none. */
+static int dest_row(const sv_step_view *v)
+{
+    if (v->shift)
+        return 3;
+    if (v->round == 0)
+        return 1;
+    return 1 + v->rd->pout;
+}
+
+/* The window's cells are styled in style_of(); this draws the bracket and
+ * its label under the input row. */
+static void draw_window(sv_gfx *g, const sv_app_state *s, const sv_layout *l,
+                        const sv_theme *t, const sv_step_view *v)
+{
+    int lo, hi;
+    window_range(s, v, &lo, &hi);
+    if (hi < lo)
+        return;
+    float u = l->unit;
+    sv_box a = sv_layout_cell(l, 0, lo), b = sv_layout_cell(l, 0, hi);
+    /* A bracket under the input row, from the window's first cell to its last. */
+    float y = l->row_y[0] + l->cell_h / 2.0f + 1.1f * u * (l->cell_h / (9.0f * u));
+    float x0 = a.x, x1 = b.x + b.w, lw = fmaxf(1.5f, 0.3f * u);
+    sv_gfx_line(g, x0, y, x1, y, lw, t->window);
+    sv_gfx_line(g, x0, y - 0.8f * u, x0, y, lw, t->window);
+    sv_gfx_line(g, x1, y - 0.8f * u, x1, y, lw, t->window);
+    char label[64];
+    if (lo == hi)
+        snprintf(label, sizeof label, "window [%d]", lo);
+    else
+        snprintf(label, sizeof label, "window [%d, %d]", lo, hi);
+    float cx = (x0 + x1) / 2.0f;
+    float tw = sv_gfx_text_width(g, SV_FONT_SANS, l->small_px, label);
+    if (cx - tw / 2.0f < l->cells_clip.x) cx = l->cells_clip.x + tw / 2.0f;
+    if (cx + tw / 2.0f > l->cells_clip.x + l->cells_clip.w)
+        cx = l->cells_clip.x + l->cells_clip.w - tw / 2.0f;
+    float ty = y + 1.4f * u;
+    sv_gfx_rect(g, (sv_box){ cx - tw / 2.0f - 0.6f * u, ty - 1.2f * u, tw + 1.2f * u, 2.4f * u },
+                1.0f * u, t->bg, t->bg, 0.0f, SV_BORDER_NONE);
+    sv_gfx_text(g, SV_FONT_SANS, l->small_px, cx, ty, SV_ALIGN_CENTER, t->window, label);
+}
+
+/* Cells narrower than a few px: no borders or numbers fit, so each run of
+ * neighbours with the same fill is drawn as one rectangle. This keeps a
+ * frame at n = 1024 as cheap as one at n = 8 (thin quads are what a
+ * software rasteriser is slowest at). */
+static void draw_row_merged(sv_gfx *g, const sv_app_state *s, const sv_layout *l,
+                            const sv_theme *t, const sv_step_view *v, int r)
+{
+    int i = l->first_cell;
+    while (i <= l->last_cell) {
+        sv_value val;
+        cell_style a = style_of(s, l, t, v, r, i, sv_scene_value(s, v, r, i, &val));
+        int j = i + 1;
+        while (j <= l->last_cell) {
+            cell_style b = style_of(s, l, t, v, r, j, sv_scene_value(s, v, r, j, &val));
+            if (memcmp(&a.fill, &b.fill, sizeof a.fill) != 0)
+                break;
+            j++;
+        }
+        sv_box b0 = sv_layout_cell(l, r, i), b1 = sv_layout_cell(l, r, j - 1);
+        sv_box run = { b0.x, b0.y, b1.x + b1.w - b0.x, b0.h };
+        sv_gfx_rect(g, run, l->radius, a.fill, a.border, 0.0f, SV_BORDER_NONE);
+        i = j;
+    }
+}
+
+void sv_render_cells(sv_gfx *g, const sv_app_state *s, const sv_layout *l, const sv_theme *t)
+{
+    sv_step_view v;
+    bool have = sv_scene_step(s, s->step, &v);
+    draw_labels(g, s, l, t, have ? &v : NULL);
+    if (!have)
+        return;
+    const sv_trace *tr = s->trace;
+    bool moving = sv_scene_moving(s);
+    float e = moving ? sv_scene_ease(s->anim) : 1.0f;
+    sv_step_view pv = v;
+    if (moving)
+        sv_scene_step(s, s->from_step, &pv);
+    int drow = dest_row(&v);
+    float u = l->unit;
+
+    sv_gfx_clip(g, &l->cells_clip);
+    bool merged = l->cell_pitch < 4.0f;
+    for (int r = 0; r < 4; r++) {
+        if (merged) {
+            draw_row_merged(g, s, l, t, &v, r);
+            continue;
+        }
+        for (int i = l->first_cell; i <= l->last_cell; i++) {
+            sv_box b = sv_layout_cell(l, r, i);
+            sv_value val;
+            bool has = sv_scene_value(s, &v, r, i, &val);
+            /* Arriving values appear at the end of the move; what the cell
+             * held before fades out during the first half. */
+            bool arriving = moving && (r == drow || (r == 3 && v.last));
+            float new_a = arriving ? clampf((e - 0.82f) / 0.18f, 0.0f, 1.0f) : 1.0f;
+            sv_value old;
+            bool had = arriving && sv_scene_value(s, &pv, r, i, &old);
+            cell_style cs = style_of(s, l, t, &v, r, i, has || had);
+            if (arriving && r == 3 && !had) {
+                cs.fill = sv_rgba_mix(sv_rgba_alpha(t->cell_fill, 0.0f), cs.fill, new_a);
+            }
+            sv_gfx_rect(g, b, l->radius, cs.fill, cs.border, cs.border_w, cs.style);
+            if (had) {
+                float old_a = clampf(1.0f - 2.0f * e, 0.0f, 1.0f);
+                draw_number(g, l, tr->type, b, old, sv_rgba_alpha(t->text_dim, old_a));
+            }
+            if (has) {
+                draw_number(g, l, tr->type, b, val, sv_rgba_alpha(cs.text, new_a));
+            } else if ((r == 1 || r == 2) && l->num_px > 0.0f && !had) {
+                sv_gfx_text(g, SV_FONT_MONO, l->num_px, b.x + b.w / 2.0f, b.y + b.h / 2.0f,
+                            SV_ALIGN_CENTER, t->uninit, "?");
+            }
+        }
+    }
+    /* An empty output row says when it will be written. */
+    if (!v.last && !(moving && v.last)) {
+        const char *msg = tr->scan == SV_SCAN_EXCLUSIVE
+                              ? "written by the exclusive shift after the last round"
+                              : "written after the last round";
+        float x0 = sv_layout_cell(l, 3, l->first_cell).x;
+        float x1 = sv_layout_cell(l, 3, l->last_cell).x + l->cell_w;
+        float cx = (fmaxf(x0, l->cells_clip.x) + fminf(x1, l->cells_clip.x + l->cells_clip.w)) / 2.0f;
+        float tw = sv_gfx_text_width(g, SV_FONT_SANS, l->small_px, msg);
+        sv_gfx_rect(g, (sv_box){ cx - tw / 2.0f - 1.0f * u, l->row_y[3] - 1.4f * u,
+                                 tw + 2.0f * u, 2.8f * u },
+                    1.4f * u, t->bg, t->bg, 0.0f, SV_BORDER_NONE);
+        sv_gfx_text(g, SV_FONT_SANS, l->small_px, cx, l->row_y[3], SV_ALIGN_CENTER,
+                    t->text_dim, msg);
+    }
+
+    /* Hovered and pinned cells get a ring. */
+    int hr, hc;
+    if (sv_scene_tooltip_target(s, &hr, &hc) && hc >= l->first_cell && hc <= l->last_cell) {
+        sv_box b = sv_layout_cell(l, hr, hc);
+        float d = fmaxf(1.5f, l->border_w);
+        b.x -= d; b.y -= d; b.w += 2 * d; b.h += 2 * d;
+        sv_gfx_rect(g, b, l->radius + d, sv_rgba_alpha(t->text, 0.0f), t->text,
+                    fmaxf(1.0f, d * 0.6f), SV_BORDER_SOLID);
+    }
+
+    draw_window(g, s, l, t, &v);
+
+    /* Arrows: skipped where cells are narrower than a few px; thinner and
+     * fainter as cells get small. */
+    if (l->cell_w >= 4.0f) {
+        float f = clampf(l->cell_w / (8.0f * u), 0.35f, 1.0f);
+        arrow_ctx c = { g, s, l, t, &v, fmaxf(1.0f, 0.3f * u * f), 0.0f,
+                        clampf(0.25f + 0.6f * f, 0.3f, 0.85f), e, false };
+        c.head = fmaxf(3.0f, c.width * 3.6f);
+        if (moving)
+            c.alpha *= 0.7f;
+        each_arrow(s, l, &v, draw_one_arrow, &c);
+        /* Values in flight: only while they can be read. */
+        if (moving && l->num_px > 0.0f && e < 1.0f)
+            each_arrow(s, l, &v, draw_one_token, &c);
+    }
+    sv_gfx_clip(g, NULL);
+}

@@ -1,1 +1,111 @@
-/* placeholder: being written */
+/* One whole frame: the background, the header (what is scanned, and where the
+ * trace came from), then the scan view (cells and overlays) or the Measure
+ * view. The window and the PNG export both draw through here. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "scene.h"
+
+/* Copies utf8 into out, cut (at a character boundary, with "…") so that it
+ * is at most max_w wide at px. */
+static void ellipsize(sv_gfx *g, sv_font f, float px, float max_w, const char *utf8,
+                      char *out, size_t len)
+{
+    snprintf(out, len, "%s", utf8);
+    if (sv_gfx_text_width(g, f, px, out) <= max_w)
+        return;
+    size_t n = strlen(out);
+    while (n > 0) {
+        n--;
+        while (n > 0 && ((unsigned char)out[n] & 0xC0) == 0x80)
+            n--;
+        if (n + 4 > len)
+            continue;
+        memcpy(out + n, "\u2026", 4);
+        if (sv_gfx_text_width(g, f, px, out) <= max_w)
+            return;
+    }
+    out[0] = '\0';
+}
+
+void sv_render_header(sv_gfx *g, const sv_app_state *s, const sv_layout *l, const sv_theme *t)
+{
+    const sv_box *h = &l->header;
+    float u = l->unit, cy = h->y + h->h / 2.0f;
+    char rest[160] = "";
+    const sv_trace *tr = s->trace;
+    const char *title = s->view == SV_VIEW_MEASURE ? "Measure" : "Hillis-Steele scan";
+    if (s->view == SV_VIEW_MEASURE)
+        snprintf(rest, sizeof rest, "  \u00b7  throughput and work against n");
+    else if (tr)
+        snprintf(rest, sizeof rest, "  \u00b7  n = %zu  \u00b7  %s  \u00b7  %s%s%s", tr->n,
+                 sv_op_name(tr->op), sv_scan_name(tr->scan),
+                 tr->type == SV_TYPE_FLOAT32 ? "  \u00b7  " : "",
+                 tr->type == SV_TYPE_FLOAT32 ? sv_type_name(tr->type) : "");
+    float x = h->x;
+    x += sv_gfx_text(g, SV_FONT_SANS_BOLD, l->title_px, x, cy, SV_ALIGN_LEFT, t->text, title);
+    x += sv_gfx_text(g, SV_FONT_SANS, l->title_px * 0.82f, x, cy, SV_ALIGN_LEFT, t->text_dim, rest);
+
+    /* [?] and, left of it, the trace's source. */
+    const sv_box *q = &l->help_hint;
+    sv_gfx_rect(g, *q, 0.8f * u, t->panel, t->cell_border, fmaxf(1.0f, 0.22f * u),
+                SV_BORDER_SOLID);
+    sv_gfx_text(g, SV_FONT_SANS_BOLD, l->label_px, q->x + q->w / 2.0f, q->y + q->h / 2.0f,
+                SV_ALIGN_CENTER, t->text, "?");
+    const char *src = s->view == SV_VIEW_MEASURE ? s->bench_source : s->source;
+    if (src && src[0]) {
+        char buf[300];
+        float right = q->x - 1.6f * u, avail = right - x - 3.0f * u;
+        if (avail > 4.0f * u) {
+            ellipsize(g, SV_FONT_SANS, l->small_px * 1.15f, avail, src, buf, sizeof buf);
+            sv_gfx_text(g, SV_FONT_SANS, l->small_px * 1.15f, right, cy, SV_ALIGN_RIGHT,
+                        t->text_dim, buf);
+        }
+    }
+    sv_gfx_line(g, h->x, h->y + h->h + 0.6f * u, h->x + h->w, h->y + h->h + 0.6f * u,
+                fmaxf(1.0f, 0.12f * u), t->grid);
+}
+
+static void render_measure(sv_gfx *g, const sv_app_state *s, const sv_layout *l,
+                           const sv_theme *t)
+{
+    float u = l->unit;
+    float top = l->header.y + l->header.h + 2.0f * u;
+    sv_box box = { l->margin, top, (float)l->fb_w - 2 * l->margin,
+                   l->timeline.y - top - 1.0f * u };
+    sv_render_plot(g, s->bench, s->bench_source, box, t, u);
+    const char *hint = s->bench_running ? "measuring\u2026 \u00b7 M back to the rounds \u00b7 H help"
+                                        : "M back to the rounds \u00b7 H help";
+    sv_gfx_text(g, SV_FONT_SANS, l->small_px * 1.05f, l->timeline.x + l->timeline.w,
+                l->timeline_y, SV_ALIGN_RIGHT, t->text_dim, hint);
+    if (s->bench_running) {
+        float w = l->timeline.w * 0.4f, h = 1.0f * u;
+        sv_box bar = { l->timeline.x, l->timeline_y - h / 2.0f, w, h };
+        sv_gfx_rect(g, bar, h / 2.0f, t->grid, t->grid, 0.0f, SV_BORDER_NONE);
+        float p = s->bench_progress < 0.0f ? 0.0f : s->bench_progress > 1.0f ? 1.0f
+                                                                             : s->bench_progress;
+        bar.w = w * p;
+        if (bar.w > h)
+            sv_gfx_rect(g, bar, h / 2.0f, t->full, t->full, 0.0f, SV_BORDER_NONE);
+    }
+}
+
+void sv_render_frame(sv_gfx *g, const sv_app_state *s, int fb_w, int fb_h)
+{
+    const sv_theme *t = sv_theme_get(s->theme);
+    sv_layout l;
+    sv_layout_compute(s, fb_w, fb_h, &l);
+    sv_gfx_begin(g, fb_w, fb_h, t->bg);
+    sv_render_header(g, s, &l, t);
+    if (s->view == SV_VIEW_MEASURE) {
+        render_measure(g, s, &l, t);
+    } else if (s->trace) {
+        sv_render_cells(g, s, &l, t);
+    } else {
+        sv_gfx_text(g, SV_FONT_SANS, l.caption_px, (float)fb_w / 2.0f, (float)fb_h / 2.0f,
+                    SV_ALIGN_CENTER, t->text_dim, "no trace yet");
+    }
+    sv_render_overlay(g, s, &l, t);
+    sv_gfx_end(g);
+}

@@ -1,1 +1,548 @@
-/* placeholder: being written */
+/* Everything of the scan view around the cells: the caption in plain words,
+ * the legend, the counters, the timeline and key hints, the tooltip, the
+ * input box, the transient status line and the help overlay. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "scene.h"
+
+static float clampf(float v, float lo, float hi)
+{
+    return v < lo ? lo : v > hi ? hi : v;
+}
+
+float sv_scene_fit_px(sv_gfx *g, sv_font font, float px, float max_w, const char *utf8)
+{
+    float w = sv_gfx_text_width(g, font, px, utf8);
+    if (w <= max_w || w <= 0.0f)
+        return px;
+    return px * max_w / w;
+}
+
+static const char *op_noun(sv_op op)
+{
+    switch (op) {
+    case SV_OP_SUM: return "sum";
+    case SV_OP_MAX: return "maximum";
+    case SV_OP_MIN: return "minimum";
+    case SV_OP_PRODUCT: return "product";
+    case SV_OP_XOR: return "xor";
+    default: return "combination";
+    }
+}
+
+/* "a + b" or "max(a, b)": the op applied to two operands, as text. */
+static void op_formula(sv_op op, const char *a, const char *b, char *out, size_t len)
+{
+    if (op == SV_OP_MAX || op == SV_OP_MIN)
+        snprintf(out, len, "%s(%s, %s)", sv_op_symbol(op), a, b);
+    else
+        snprintf(out, len, "%s %s %s", a, sv_op_symbol(op), b);
+}
+
+static void fmt(const sv_trace *t, sv_value v, char *buf, size_t len)
+{
+    sv_value_format(t->type, v, buf, len);
+}
+
+/* ---- caption --------------------------------------------------------- */
+
+static void caption_text(const sv_app_state *s, const sv_step_view *v, char *l1, size_t n1,
+                         char *l2, size_t n2)
+{
+    const sv_trace *t = s->trace;
+    l2[0] = '\0';
+    if (v->shift) {
+        char id[48];
+        fmt(t, sv_op_identity(t->op, t->type), id, sizeof id);
+        int fb = v->rd->pout >= 0 ? v->rd->pout : 0;
+        snprintf(l1, n1, "Exclusive shift: output[i] = buf[%d][i\u22121] for i \u2265 1, and "
+                 "output[0] = %s, the identity of %s.", fb, id, sv_op_name(t->op));
+        snprintf(l2, n2, "The exclusive scan is the inclusive one shifted right by one "
+                 "position, with the identity in front.");
+        return;
+    }
+    if (v->round == 0) {
+        snprintf(l1, n1, "Round 0: stage the input into buf[0]; buf[1] is uninitialized (?).");
+        snprintf(l2, n2, "Each thread copies input[i] from global memory into buf[0][i] in "
+                 "shared memory; no %s happens yet.",
+                 t->op == SV_OP_SUM ? "addition" : "operation");
+        if (t->n == 1)
+            snprintf(l2, n2, "With one element there are no rounds: buf[0] already holds the "
+                     "scan, written to output.");
+        return;
+    }
+    unsigned long st = (unsigned long)v->rd->stride;
+    const char *verb = sv_scene_op_verb(t->op);
+    if (st == 1)
+        snprintf(l1, n1, "Round %d, stride 1: each position i \u2265 1 %s its left neighbour; "
+                 "position 0 copies through.", v->round, verb);
+    else
+        snprintf(l1, n1, "Round %d, stride %lu: each position i \u2265 %lu %s the value %lu "
+                 "positions to its left; positions 0\u2013%lu copy through.",
+                 v->round, st, st, verb, st, st - 1);
+    unsigned long span = 2 * st;
+    int r = v->round;
+    if (v->last)
+        snprintf(l2, n2, "pin = buf[%d], pout = buf[%d]. Last round: every window reaches "
+                 "position 0, so buf[%d] holds the inclusive scan, written to output.",
+                 v->rd->pin, v->rd->pout, v->rd->pout);
+    else if (r == (int)s->trace->nrounds - 1)
+        snprintf(l2, n2, "pin = buf[%d], pout = buf[%d]. Last round: buf[%d] now holds the "
+                 "inclusive scan; the exclusive shift comes next.",
+                 v->rd->pin, v->rd->pout, v->rd->pout);
+    else
+        snprintf(l2, n2, "pin = buf[%d], pout = buf[%d]. After this round each position "
+                 "holds the %s of up to %lu inputs ending there.",
+                 v->rd->pin, v->rd->pout, op_noun(t->op), span);
+}
+
+static void draw_caption(sv_gfx *g, const sv_app_state *s, const sv_layout *l,
+                         const sv_theme *t, const sv_step_view *v)
+{
+    char l1[512], l2[512];
+    caption_text(s, v, l1, sizeof l1, l2, sizeof l2);
+    const sv_box *b = &l->caption;
+    float px = sv_scene_fit_px(g, SV_FONT_SANS_BOLD, l->caption_px, b->w, l1);
+    sv_gfx_text(g, SV_FONT_SANS_BOLD, px, b->x, b->y + 2.0f * l->unit, SV_ALIGN_LEFT, t->text, l1);
+    px = sv_scene_fit_px(g, SV_FONT_SANS, l->small_px * 1.1f, b->w, l2);
+    sv_gfx_text(g, SV_FONT_SANS, px, b->x, b->y + 5.2f * l->unit, SV_ALIGN_LEFT,
+                t->text_dim, l2);
+}
+
+/* ---- legend and counters ---------------------------------------------- */
+
+static float legend_item(sv_gfx *g, const sv_layout *l, const sv_theme *t, float x, float cy,
+                         sv_rgba fill, sv_rgba border, sv_border style, const char *glyph,
+                         const char *words)
+{
+    float u = l->unit;
+    sv_box sw = { x, cy - 1.3f * u, 3.8f * u, 2.6f * u };
+    sv_gfx_rect(g, sw, 0.5f * u, fill, border, fmaxf(1.0f, 0.36f * u), style);
+    if (glyph)
+        sv_gfx_text(g, SV_FONT_MONO, 1.8f * u, sw.x + sw.w / 2.0f, cy, SV_ALIGN_CENTER,
+                    t->uninit, glyph);
+    x += sw.w + 0.9f * u;
+    x += sv_gfx_text(g, SV_FONT_SANS, l->small_px * 1.05f, x, cy, SV_ALIGN_LEFT, t->text, words);
+    return x + 2.6f * u;
+}
+
+static void draw_legend(sv_gfx *g, const sv_layout *l, const sv_theme *t, bool show_window)
+{
+    float cy = l->legend.y + l->legend.h / 2.0f, x = l->legend.x;
+    x = legend_item(g, l, t, x, cy, sv_rgba_mix(t->cell_fill, t->full, t->tint), t->full,
+                    SV_BORDER_SOLID, NULL, "full window (solid)");
+    x = legend_item(g, l, t, x, cy, sv_rgba_mix(t->cell_fill, t->partial, t->tint), t->partial,
+                    SV_BORDER_DASHED, NULL, "partial window (dashed)");
+    x = legend_item(g, l, t, x, cy, sv_rgba_mix(t->cell_fill, t->copy, t->tint), t->copy,
+                    SV_BORDER_DOTTED, NULL, "copy-through (dotted)");
+    x = legend_item(g, l, t, x, cy, sv_rgba_mix(t->cell_fill, t->bg, 0.55f),
+                    sv_rgba_alpha(t->uninit, 0.7f), SV_BORDER_SOLID, "?", "uninitialized");
+    if (show_window)
+        legend_item(g, l, t, x, cy, sv_rgba_mix(t->cell_fill, t->window, 0.42f), t->window,
+                    SV_BORDER_SOLID, NULL, "window on the input");
+}
+
+static void draw_counters(sv_gfx *g, const sv_app_state *s, const sv_layout *l,
+                          const sv_theme *t, const sv_step_view *v)
+{
+    const sv_trace *tr = s->trace;
+    size_t total = 0;
+    for (int r = 1; r <= v->round; r++)
+        total += tr->rounds[r].ops;
+    size_t now = (v->round > 0 && !v->shift) ? v->rd->ops : 0;
+    int depth_max = (int)tr->nrounds - 1;
+    char line[256];
+    snprintf(line, sizeof line,
+             "ops this round %zu \u00b7 total %zu \u00b7 sequential n\u22121 = %zu \u00b7 "
+             "depth %d of %d", now, total, tr->n - 1, v->round, depth_max);
+    float cy = l->counters.y + l->counters.h / 2.0f;
+    float w = sv_gfx_text(g, SV_FONT_SANS, l->small_px * 1.05f, l->counters.x, cy,
+                          SV_ALIGN_LEFT, t->text_dim, line);
+
+    /* Overflow (int32 sum/product wrapped) or float32 rounding notes. */
+    char note[256] = "";
+    if (tr->type == SV_TYPE_INT32 && tr->overflow_count > 0) {
+        size_t here = (v->round > 0 && !v->shift) ? v->rd->overflow_count : 0;
+        snprintf(note, sizeof note, "int32 overflow: %zu cell%s wrapped this round, %zu in all",
+                 here, here == 1 ? "" : "s", tr->overflow_count);
+    } else if (tr->type == SV_TYPE_FLOAT32 && tr->max_abs_diff > 0.0) {
+        snprintf(note, sizeof note, "float32: differs from the sequential scan by up to %.3g "
+                 "(at i = %zu): a different rounding order", tr->max_abs_diff, tr->max_diff_index);
+    }
+    if (note[0]) {
+        float avail = l->counters.w - w - 3.0f * l->unit;
+        float px = sv_scene_fit_px(g, SV_FONT_SANS, l->small_px * 1.05f, fmaxf(avail, 1.0f), note);
+        sv_gfx_text(g, SV_FONT_SANS, px, l->counters.x + l->counters.w, cy, SV_ALIGN_RIGHT,
+                    t->error, note);
+    }
+}
+
+/* ---- timeline and key hints ------------------------------------------- */
+
+static void draw_timeline(sv_gfx *g, const sv_app_state *s, const sv_layout *l,
+                          const sv_theme *t)
+{
+    float u = l->unit, y = l->timeline_y, r = l->timeline_r;
+    int steps = l->steps, cur = s->step;
+    sv_gfx_text(g, SV_FONT_SANS, l->small_px, l->timeline.x, y, SV_ALIGN_LEFT, t->text_dim,
+                "round");
+    if (steps > 1)
+        sv_gfx_line(g, l->timeline_x[0], y, l->timeline_x[steps - 1], y,
+                    fmaxf(1.0f, 0.25f * u), t->grid);
+    bool excl = s->trace && s->trace->scan == SV_SCAN_EXCLUSIVE;
+    for (int k = 0; k < steps; k++) {
+        float x = l->timeline_x[k];
+        if (k == cur) {
+            sv_gfx_circle(g, x, y, r * 1.7f, sv_rgba_alpha(t->bg, 1.0f), t->pout_tag,
+                          fmaxf(1.5f, 0.3f * u));
+            sv_gfx_circle(g, x, y, r, t->text, t->text, 0.0f);
+        } else if (k < cur) {
+            sv_gfx_circle(g, x, y, r, t->text_dim, t->text_dim, 0.0f);
+        } else {
+            sv_gfx_circle(g, x, y, r, t->bg, t->text_dim, fmaxf(1.0f, 0.22f * u));
+        }
+        char lab[16];
+        if (excl && k == steps - 1)
+            snprintf(lab, sizeof lab, "shift");
+        else
+            snprintf(lab, sizeof lab, "%d", k);
+        sv_gfx_text(g, k == cur ? SV_FONT_SANS_BOLD : SV_FONT_SANS, l->small_px * 0.95f, x,
+                    y + 2.9f * u, SV_ALIGN_CENTER, k == cur ? t->text : t->text_dim, lab);
+    }
+    const char *hint = s->playing
+        ? "\u25c4 \u25ba step \u00b7 Space pause \u00b7 E edit \u00b7 H help"
+        : "\u25c4 \u25ba step \u00b7 Space play \u00b7 E edit \u00b7 H help";
+    float avail = l->timeline.w * 0.45f;
+    float px = sv_scene_fit_px(g, SV_FONT_SANS, l->small_px * 1.05f, avail, hint);
+    sv_gfx_text(g, SV_FONT_SANS, px, l->timeline.x + l->timeline.w, y, SV_ALIGN_RIGHT,
+                t->text_dim, hint);
+}
+
+/* ---- tooltip ---------------------------------------------------------- */
+
+#define TIP_LINES 5
+
+static const char *row_name(int row)
+{
+    static const char *n[4] = { "input", "buf[0]", "buf[1]", "output" };
+    return n[row < 0 ? 0 : row > 3 ? 3 : row];
+}
+
+static void range_text(int lo, int hi, char *buf, size_t len)
+{
+    if (lo == hi)
+        snprintf(buf, len, "input[%d]", lo);
+    else
+        snprintf(buf, len, "input[%d..%d]", lo, hi);
+}
+
+/* Fills up to TIP_LINES lines about cell (row, i) in step v; line 1 (the
+ * formula) is mono. Returns the number of lines; *accent is the case colour
+ * of line 2 when it names a case. */
+static int tooltip_lines(const sv_app_state *s, const sv_theme *th, const sv_step_view *v,
+                         int row, int i, char lines[TIP_LINES][256], sv_rgba *accent)
+{
+    const sv_trace *t = s->trace;
+    char a[32], b[32], c[32], rng[64];
+    int n = 0;
+    *accent = th->text;
+    sv_value val;
+    bool has = sv_scene_value(s, v, row, i, &val);
+    if (row == 0) {
+        fmt(t, t->input[i], a, sizeof a);
+        snprintf(lines[n++], 256, "input[%d] = %s", i, a);
+        snprintf(lines[n++], 256, "global memory; round 0 stages it into buf[0][%d]", i);
+        return n;
+    }
+    if (row == 3) {
+        if (!has) {
+            snprintf(lines[n++], 256, "output[%d]: not written yet", i);
+            snprintf(lines[n++], 256, "%s", t->scan == SV_SCAN_EXCLUSIVE
+                         ? "the exclusive shift writes it after the last round"
+                         : "written after the last round");
+            return n;
+        }
+        fmt(t, val, a, sizeof a);
+        snprintf(lines[n++], 256, "output[%d] = %s", i, a);
+        if (t->scan == SV_SCAN_EXCLUSIVE) {
+            if (i == 0) {
+                snprintf(lines[n++], 256, "the identity of %s", sv_op_name(t->op));
+            } else {
+                int fb = v->rd->pout >= 0 ? v->rd->pout : 0;
+                snprintf(lines[n++], 256, "= buf[%d][%d], shifted right by one", fb, i - 1);
+                range_text(0, i - 1, rng, sizeof rng);
+                snprintf(lines[n++], 256, "exclusive scan: the %s of %s", op_noun(t->op), rng);
+            }
+        } else {
+            range_text(0, i, rng, sizeof rng);
+            snprintf(lines[n++], 256, "inclusive scan: the %s of %s", op_noun(t->op), rng);
+        }
+        return n;
+    }
+    int bi = row - 1;
+    if (!has) {
+        snprintf(lines[n++], 256, "%s[%d] = ?", row_name(row), i);
+        snprintf(lines[n++], 256, "uninitialized: shared memory holds whatever was there");
+        snprintf(lines[n++], 256, "until round 1 writes it");
+        return n;
+    }
+    fmt(t, val, a, sizeof a);
+    bool pout = v->round > 0 && !v->shift && bi == v->rd->pout;
+    bool pin = v->round > 0 && !v->shift && bi == v->rd->pin;
+    snprintf(lines[n++], 256, "%s[%d] = %s%s", row_name(row), i, a,
+             pout ? "  (pout)" : pin ? "  (pin)" : "");
+    int lo = i;
+    sv_scene_window(s, v, row, i, &lo);
+    range_text(lo, i, rng, sizeof rng);
+    if (!pout) {
+        if (v->round == 0)
+            snprintf(lines[n++], 256, "staged from input[%d]", i);
+        else
+            snprintf(lines[n++], 256, "written in round %d", pin ? v->round - 1 : v->round);
+        snprintf(lines[n++], 256, "holds the %s of %s", op_noun(t->op), rng);
+        return n;
+    }
+    const sv_round *rd = v->rd;
+    long st = (long)rd->stride;
+    sv_case cs = rd->cases[i];
+    *accent = cs == SV_CASE_FULL ? th->full : cs == SV_CASE_PARTIAL ? th->partial : th->copy;
+    if (cs == SV_CASE_COPY) {
+        fmt(t, rd->buf[rd->pin][i], b, sizeof b);
+        snprintf(lines[n++], 256, "copied from pin[%d] = %s", i, b);
+        snprintf(lines[n++], 256, "copy-through: i = %d < stride %ld, no left neighbour "
+                 "at this stride", i, st);
+    } else {
+        char pa[32], pb[32];
+        snprintf(pa, sizeof pa, "pin[%ld]", (long)i - st);
+        snprintf(pb, sizeof pb, "pin[%d]", i);
+        fmt(t, rd->buf[rd->pin][i - st], b, sizeof b);
+        fmt(t, rd->buf[rd->pin][i], c, sizeof c);
+        char left[64], right[80];
+        op_formula(t->op, pa, pb, left, sizeof left);
+        op_formula(t->op, b, c, right, sizeof right);
+        snprintf(lines[n++], 256, "%s = %s = %s", left, right, a);
+        if (cs == SV_CASE_PARTIAL)
+            snprintf(lines[n++], 256, "partial: its window [%d, %d] reaches position 0",
+                     lo, i);
+        else
+            snprintf(lines[n++], 256, "full: a whole window of 2^%d = %ld elements, [%d, %d]",
+                     v->round, 2 * st, lo, i);
+    }
+    snprintf(lines[n++], 256, "holds the %s of %s", op_noun(t->op), rng);
+    if (rd->overflow && rd->overflow[i])
+        snprintf(lines[n++], 256, "int32 overflow: the %s wrapped around", op_noun(t->op));
+    return n;
+}
+
+static void draw_tooltip(sv_gfx *g, const sv_app_state *s, const sv_layout *l,
+                         const sv_theme *t, const sv_step_view *v, int fb_w, int fb_h)
+{
+    int row, i;
+    if (!sv_scene_tooltip_target(s, &row, &i) || i < l->first_cell || i > l->last_cell)
+        return;
+    char lines[TIP_LINES][256];
+    sv_rgba accent;
+    int n = tooltip_lines(s, t, v, row, i, lines, &accent);
+    float u = l->unit, px = l->small_px * 1.12f, lh = px * 1.55f, pad = 1.4f * u;
+    float w = 0.0f;
+    for (int k = 0; k < n; k++) {
+        sv_font f = k == 0 ? SV_FONT_SANS_BOLD : (k == 1 ? SV_FONT_MONO : SV_FONT_SANS);
+        float tw = sv_gfx_text_width(g, f, px, lines[k]);
+        if (tw > w) w = tw;
+    }
+    float bw = w + 2 * pad, bh = (float)n * lh + 2 * pad - (lh - px) ;
+    bw = fminf(bw, (float)fb_w - 2 * l->margin);
+    /* Beside the cell, on the side with more room, so that it hides only
+     * neighbours in the same row: never the pin row or the input window. */
+    sv_box c = sv_layout_cell(l, row, i);
+    float mid = l->cells_clip.x + l->cells_clip.w / 2.0f;
+    float x = c.x + c.w / 2.0f > mid ? c.x - bw - 1.2f * u : c.x + c.w + 1.2f * u;
+    float y = c.y + c.h / 2.0f - bh / 2.0f;
+    x = clampf(x, l->margin, (float)fb_w - l->margin - bw);
+    y = clampf(y, l->margin, (float)fb_h - l->margin - bh);
+    sv_gfx_rect(g, (sv_box){ x + 0.3f * u, y + 0.4f * u, bw, bh }, 1.2f * u,
+                sv_rgba_alpha(t->bg, 0.5f), sv_rgba_alpha(t->bg, 0.0f), 0.0f, SV_BORDER_NONE);
+    sv_gfx_rect(g, (sv_box){ x, y, bw, bh }, 1.2f * u, t->panel, accent,
+                fmaxf(1.0f, 0.25f * u), SV_BORDER_SOLID);
+    float ty = y + pad + px / 2.0f;
+    for (int k = 0; k < n; k++) {
+        sv_font f = k == 0 ? SV_FONT_SANS_BOLD : (k == 1 ? SV_FONT_MONO : SV_FONT_SANS);
+        sv_rgba col = k == 0 ? t->text : (k == 2 ? sv_rgba_mix(t->text, accent, 0.6f) : t->text_dim);
+        if (k == 1) col = t->text;
+        float fpx = sv_scene_fit_px(g, f, px, bw - 2 * pad, lines[k]);
+        sv_gfx_text(g, f, fpx, x + pad, ty, SV_ALIGN_LEFT, col, lines[k]);
+        ty += lh;
+    }
+}
+
+/* ---- input box -------------------------------------------------------- */
+
+static size_t utf8_back(const char *s, size_t i)
+{
+    while (i > 0 && ((unsigned char)s[i] & 0xC0) == 0x80)
+        i--;
+    return i;
+}
+
+static void draw_input_box(sv_gfx *g, const sv_app_state *s, const sv_layout *l,
+                           const sv_theme *t)
+{
+    float u = l->unit;
+    sv_box b = l->input_box;
+    sv_gfx_rect(g, b, 1.4f * u, sv_rgba_alpha(t->panel, t->overlay_alpha), t->pin_tag,
+                fmaxf(1.0f, 0.3f * u), SV_BORDER_SOLID);
+    float x = b.x + 1.8f * u, y = b.y + 2.2f * u;
+    float w = sv_gfx_text(g, SV_FONT_SANS_BOLD, l->label_px, x, y, SV_ALIGN_LEFT, t->text,
+                          "Input array");
+    const char *how = "numbers separated by spaces or commas \u00b7 Enter apply \u00b7 Esc cancel";
+    float avail = b.w - 3.6f * u - w - 2.0f * u;
+    sv_gfx_text(g, SV_FONT_SANS, sv_scene_fit_px(g, SV_FONT_SANS, l->small_px, avail, how),
+                x + w + 2.0f * u, y, SV_ALIGN_LEFT, t->text_dim, how);
+
+    /* The field: one line, scrolled so the cursor stays in view. */
+    sv_box f = { x, y + 2.0f * u, b.w - 3.6f * u, 4.4f * u };
+    bool bad = s->edit_error[0] != '\0';
+    sv_gfx_rect(g, f, 0.8f * u, t->cell_fill, bad ? t->error : t->cell_border,
+                fmaxf(1.0f, 0.25f * u), SV_BORDER_SOLID);
+    float px = l->label_px * 1.05f, inner = f.w - 2.0f * u;
+    const char *text = s->edit_text;
+    size_t len = strnlen(text, SV_EDIT_MAX);
+    size_t cur = s->edit_cursor > len ? len : s->edit_cursor;
+    size_t start = 0;
+    char tmp[SV_EDIT_MAX];
+    /* Move start right (by ~8 bytes at a time, then bytewise) until the text
+     * before the cursor fits. */
+    for (;;) {
+        size_t k = cur - start;
+        memcpy(tmp, text + start, k);
+        tmp[k] = '\0';
+        if (sv_gfx_text_width(g, SV_FONT_MONO, px, tmp) <= inner * 0.92f || start >= cur)
+            break;
+        size_t step = (cur - start) > 64 ? (cur - start) / 4 : 1;
+        start = start + step;
+        while (start < cur && ((unsigned char)text[start] & 0xC0) == 0x80)
+            start++;
+    }
+    start = utf8_back(text, start);
+    size_t shown = len - start;
+    memcpy(tmp, text + start, shown);
+    tmp[shown] = '\0';
+    sv_box clip = { f.x + 0.5f * u, f.y, f.w - 1.0f * u, f.h };
+    sv_gfx_clip(g, &clip);
+    float tx = f.x + 1.0f * u, ty = f.y + f.h / 2.0f;
+    sv_gfx_text(g, SV_FONT_MONO, px, tx, ty, SV_ALIGN_LEFT, t->text, tmp);
+    tmp[cur - start] = '\0';
+    float cx = tx + sv_gfx_text_width(g, SV_FONT_MONO, px, tmp);
+    sv_gfx_line(g, cx, f.y + 0.8f * u, cx, f.y + f.h - 0.8f * u, fmaxf(1.5f, 0.25f * u),
+                t->pout_tag);
+    sv_gfx_clip(g, NULL);
+
+    float ly = f.y + f.h + 1.9f * u;
+    if (bad) {
+        float epx = sv_scene_fit_px(g, SV_FONT_SANS_BOLD, l->small_px * 1.1f, f.w, s->edit_error);
+        sv_gfx_text(g, SV_FONT_SANS_BOLD, epx, x, ly, SV_ALIGN_LEFT, t->error, s->edit_error);
+        ly += 2.6f * u;
+    }
+    if (ly < b.y + b.h - 1.0f * u)
+        sv_gfx_text(g, SV_FONT_SANS, sv_scene_fit_px(g, SV_FONT_SANS, l->small_px, f.w,
+                                                     SV_PRESETS_HINT),
+                    x, ly, SV_ALIGN_LEFT, t->text_dim, SV_PRESETS_HINT);
+}
+
+/* ---- status and help ---------------------------------------------------- */
+
+static void draw_status(sv_gfx *g, const sv_app_state *s, const sv_layout *l, const sv_theme *t)
+{
+    if (!s->status[0])
+        return;
+    float a = (s->status_time > 0.0f && s->status_time < 0.4f) ? s->status_time / 0.4f : 1.0f;
+    float u = l->unit, px = l->small_px * 1.1f;
+    float w = sv_gfx_text_width(g, SV_FONT_SANS, px, s->status) + 3.0f * u;
+    float cx = l->header.x + l->header.w / 2.0f, y = l->header.y + l->header.h + 1.4f * u;
+    sv_gfx_rect(g, (sv_box){ cx - w / 2.0f, y - 1.6f * u, w, 3.2f * u }, 1.6f * u,
+                sv_rgba_alpha(t->panel, 0.95f * a), sv_rgba_alpha(t->pin_tag, a),
+                fmaxf(1.0f, 0.2f * u), SV_BORDER_SOLID);
+    sv_gfx_text(g, SV_FONT_SANS, px, cx, y, SV_ALIGN_CENTER, sv_rgba_alpha(t->text, a), s->status);
+}
+
+static const char *help_keys[][2] = {
+    { "\u2192 / \u2190", "step one round forward / back (animated)" },
+    { "Home / End", "first / last round" },
+    { "Space", "play / pause" },
+    { "+ / \u2212", "faster / slower" },
+    { "E", "edit the input array" },
+    { "R", "random input" },
+    { "I", "inclusive / exclusive scan" },
+    { "O", "next operator (sum, max, min, product, xor)" },
+    { "T", "theme: dark, light, high contrast" },
+    { "F or F11", "fullscreen" },
+    { "Ctrl + / Ctrl \u2212", "larger / smaller text and cells" },
+    { "Ctrl 0", "reset the UI scale" },
+    { "H or ?", "this help" },
+    { "Esc", "close an overlay; quit when none is open" },
+    { "M", "Measure view: throughput and work against n" },
+    { "mouse wheel", "zoom the cells" },
+    { "drag", "pan along the array" },
+    { "click a cell", "pin its tooltip (click again to unpin)" },
+    { "click the timeline", "go to that round" },
+};
+
+static void draw_help(sv_gfx *g, const sv_layout *l, const sv_theme *t, int fb_w, int fb_h)
+{
+    float u = l->unit;
+    size_t nk = sizeof help_keys / sizeof help_keys[0];
+    sv_gfx_rect(g, (sv_box){ 0, 0, (float)fb_w, (float)fb_h }, 0.0f,
+                sv_rgba_alpha(t->bg, 0.55f), sv_rgba_alpha(t->bg, 0.0f), 0.0f, SV_BORDER_NONE);
+    float px = l->small_px * 1.15f, lh = px * 1.6f;
+    float kw = 0.0f, dw = 0.0f;
+    for (size_t i = 0; i < nk; i++) {
+        float a = sv_gfx_text_width(g, SV_FONT_SANS_BOLD, px, help_keys[i][0]);
+        float b = sv_gfx_text_width(g, SV_FONT_SANS, px, help_keys[i][1]);
+        if (a > kw) kw = a;
+        if (b > dw) dw = b;
+    }
+    float pad = 3.0f * u;
+    float bw = kw + dw + 3.0f * u + 2 * pad;
+    float bh = 6.5f * u + (float)nk * lh + 4.0f * u + pad;
+    /* Shrink everything when the window is small. */
+    float k = fminf(1.0f, fminf(((float)fb_w - 2 * l->margin) / bw, ((float)fb_h - 2 * l->margin) / bh));
+    px *= k; lh *= k; kw *= k; bw *= k; bh *= k; pad *= k;
+    float x = ((float)fb_w - bw) / 2.0f, y = ((float)fb_h - bh) / 2.0f;
+    sv_gfx_rect(g, (sv_box){ x, y, bw, bh }, 1.6f * u, sv_rgba_alpha(t->panel, t->overlay_alpha),
+                t->grid, fmaxf(1.0f, 0.25f * u), SV_BORDER_SOLID);
+    sv_gfx_text(g, SV_FONT_SANS_BOLD, l->title_px * k, x + pad, y + pad + 1.2f * u * k,
+                SV_ALIGN_LEFT, t->text, "Keys");
+    float ty = y + pad + 5.0f * u * k;
+    for (size_t i = 0; i < nk; i++) {
+        sv_gfx_text(g, SV_FONT_SANS_BOLD, px, x + pad + kw, ty, SV_ALIGN_RIGHT, t->pout_tag,
+                    help_keys[i][0]);
+        sv_gfx_text(g, SV_FONT_SANS, px, x + pad + kw + 3.0f * u * k, ty, SV_ALIGN_LEFT, t->text,
+                    help_keys[i][1]);
+        ty += lh;
+    }
+    sv_gfx_text(g, SV_FONT_SANS, px * 0.95f, x + bw / 2.0f, y + bh - pad * 0.9f, SV_ALIGN_CENTER,
+                t->text_dim, "H, ? or Esc closes this help");
+}
+
+void sv_render_overlay(sv_gfx *g, const sv_app_state *s, const sv_layout *l, const sv_theme *t)
+{
+    int fb_w = l->fb_w, fb_h = l->fb_h;
+    sv_step_view v;
+    bool have = sv_scene_step(s, s->step, &v);
+    if (s->view == SV_VIEW_SCAN && have) {
+        draw_caption(g, s, l, t, &v);
+        int row, cell;
+        draw_legend(g, l, t, sv_scene_tooltip_target(s, &row, &cell));
+        draw_counters(g, s, l, t, &v);
+        draw_timeline(g, s, l, t);
+        if (!s->editing && !s->help)
+            draw_tooltip(g, s, l, t, &v, fb_w, fb_h);
+    }
+    if (s->editing)
+        draw_input_box(g, s, l, t);
+    draw_status(g, s, l, t);
+    if (s->help)
+        draw_help(g, l, t, fb_w, fb_h);
+}

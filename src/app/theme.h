@@ -20,6 +20,9 @@ typedef struct sv_theme {
     sv_rgba window;               /* #CC79A7: a cell's window on the input row */
     sv_rgba error;                /* #D55E00 */
     sv_rgba pin_tag, pout_tag, arrow;
+    sv_rgba tag_text;             /* text on the pin/pout tags */
+    float tint;                   /* how much of its case colour a pout cell's fill takes */
+    float overlay_alpha;          /* opacity of the help and input panels */
 } sv_theme;
 
 const sv_theme *sv_theme_get(sv_theme_id id);

@@ -1,0 +1,553 @@
+/* Pixel tests of the scan view (render_*.c, layout.c, export.c), headless:
+ * the chapter's example [3 1 7 0 4 1 6 3] at 1280x720, round by round. Every
+ * pout cell's fill is sampled inside the cell (from the layout) and its top
+ * border is read as runs of border-coloured pixels: one run = solid, long
+ * runs = dashed, short runs = dotted. Round 0's buf[1] shows `?` with no case
+ * colour; the pin/pout tags swap; export writes round-NN.png files; a frame
+ * at n = 1024 and a light-theme frame render. */
+#include "export.h"
+#include "gfx.h"
+#include "platform.h"
+#include "render.h"
+#include "theme.h"
+
+#include "emulate.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+static int failures;
+
+#define CHECK(cond, ...)                                                        \
+    do {                                                                        \
+        if (!(cond)) {                                                          \
+            fprintf(stderr, "%s:%d: FAIL: %s: ", __FILE__, __LINE__, #cond);    \
+            fprintf(stderr, __VA_ARGS__);                                       \
+            fputc('\n', stderr);                                                \
+            failures++;                                                         \
+        }                                                                       \
+    } while (0)
+
+static sv_gfx *g;
+static const char *out_dir = ".";
+static uint8_t *px;
+static int cur_w, cur_h;
+static sv_layout lay;
+
+/* ---- helpers ------------------------------------------------------------ */
+
+static sv_trace *make_trace(const int32_t *in, size_t n, sv_op op, sv_scan scan)
+{
+    char err[256];
+    sv_value *v = calloc(n, sizeof *v);
+    for (size_t i = 0; i < n; i++)
+        v[i].i = in[i];
+    sv_trace *t = sv_trace_create(op, SV_TYPE_INT32, scan, v, n, SV_BACKEND_CPU, NULL,
+                                  err, sizeof err);
+    free(v);
+    if (!t || !sv_emulate(t, err, sizeof err)) {
+        fprintf(stderr, "%s:%d: FAIL: trace: %s\n", __FILE__, __LINE__, err);
+        exit(1);
+    }
+    return t;
+}
+
+static void make_state(sv_app_state *s, sv_trace *t)
+{
+    memset(s, 0, sizeof *s);
+    s->trace = t;
+    snprintf(s->source, sizeof s->source, "CPU emulator: no CUDA device (test)");
+    s->op = t->op;
+    s->type = t->type;
+    s->scan = t->scan;
+    s->anim = 1.0f;
+    s->speed = 1.0f;
+    s->animations = true;
+    s->view = SV_VIEW_SCAN;
+    s->theme = SV_THEME_DARK;
+    s->ui_scale = 1.0f;
+    s->zoom = 1.0f;
+    s->hover_row = s->hover_cell = -1;
+    s->pinned_row = s->pinned_cell = -1;
+}
+
+/* Renders s at w x h into px (and the layout into lay); writes NAME.png. */
+static void render(const sv_app_state *s, int w, int h, const char *name)
+{
+    char err[256];
+    if (w != cur_w || h != cur_h) {
+        free(px);
+        px = malloc((size_t)w * h * 4);
+        cur_w = w;
+        cur_h = h;
+    }
+    sv_gfx_target *t = sv_gfx_target_create(g, w, h, err, sizeof err);
+    if (!t) {
+        fprintf(stderr, "%s:%d: FAIL: target: %s\n", __FILE__, __LINE__, err);
+        exit(1);
+    }
+    sv_gfx_target_bind(t);
+    sv_render_frame(g, s, w, h);
+    sv_gfx_read_pixels(g, w, h, px);
+    sv_gfx_target_bind(NULL);
+    sv_gfx_target_destroy(t);
+    sv_layout_compute(s, w, h, &lay);
+    char path[600];
+    snprintf(path, sizeof path, "%s/render-%s.png", out_dir, name);
+    if (!sv_png_write(path, px, w, h, err, sizeof err))
+        fprintf(stderr, "note: %s\n", err);
+}
+
+static const uint8_t *at(float x, float y)
+{
+    int ix = (int)floorf(x), iy = (int)floorf(y);
+    if (ix < 0) ix = 0;
+    if (iy < 0) iy = 0;
+    if (ix >= cur_w) ix = cur_w - 1;
+    if (iy >= cur_h) iy = cur_h - 1;
+    return px + ((size_t)iy * cur_w + ix) * 4;
+}
+
+static void to_rgb8(sv_rgba c, int out[3])
+{
+    out[0] = (int)lroundf(c.r * 255.0f);
+    out[1] = (int)lroundf(c.g * 255.0f);
+    out[2] = (int)lroundf(c.b * 255.0f);
+}
+
+static int dist(const uint8_t *p, sv_rgba c)
+{
+    int q[3];
+    to_rgb8(c, q);
+    return abs(p[0] - q[0]) + abs(p[1] - q[1]) + abs(p[2] - q[2]);
+}
+
+static int lum(const uint8_t *p)
+{
+    return (p[0] * 299 + p[1] * 587 + p[2] * 114) / 1000;
+}
+
+typedef enum family { FAM_BLUE, FAM_ORANGE, FAM_GREY, FAM_OTHER } family;
+static const char *fam_name[] = { "blue", "orange", "grey", "other" };
+
+/* The colour family of a fill: blue (full), orange (partial) or a light grey
+ * (copy: brighter than the neutral cell fill, no hue). */
+static family family_of(const uint8_t *p, int neutral_lum)
+{
+    int r = p[0], gg = p[1], b = p[2];
+    if (b > r + 25 && b > gg)
+        return FAM_BLUE;
+    if (r > b + 40 && gg > b)
+        return FAM_ORANGE;
+    if (abs(r - gg) < 16 && abs(gg - b) < 16 && abs(r - b) < 16 && lum(p) > neutral_lum + 15)
+        return FAM_GREY;
+    return FAM_OTHER;
+}
+
+typedef enum style { ST_SOLID, ST_DASHED, ST_DOTTED, ST_NONE } style;
+static const char *style_name[] = { "solid", "dashed", "dotted", "none" };
+
+/* Reads the border along the top edge of box (between the corners), on the
+ * border's centre line: pixels nearer the border colour than the fill count
+ * as border. One covering run is solid; long runs (>= 1.9 border widths)
+ * dashed; short runs dotted. */
+static style border_style(sv_box b, sv_rgba border, sv_rgba fill, float bw, float radius,
+                          int *runs_out, float *mean_out)
+{
+    float y = b.y + bw * 0.5f;
+    int x0 = (int)ceilf(b.x + radius + 1.0f), x1 = (int)floorf(b.x + b.w - radius - 1.0f);
+    int runs = 0, on = 0, total = 0, run = 0, longest = 0;
+    bool prev = false;
+    for (int x = x0; x <= x1; x++) {
+        const uint8_t *p = at((float)x + 0.5f, y);
+        bool is = dist(p, border) < dist(p, fill);
+        if (is) {
+            on++;
+            run++;
+            if (!prev)
+                runs++;
+        } else {
+            if (run > longest) longest = run;
+            run = 0;
+        }
+        prev = is;
+        total++;
+    }
+    if (run > longest) longest = run;
+    float mean = runs ? (float)on / (float)runs : 0.0f;
+    if (runs_out) *runs_out = runs;
+    if (mean_out) *mean_out = mean;
+    if (runs == 0)
+        return ST_NONE;
+    if ((float)on > 0.95f * (float)total)
+        return ST_SOLID;
+    if (mean >= 1.9f * bw)
+        return ST_DASHED;
+    if (mean <= 1.6f * bw)
+        return ST_DOTTED;
+    return ST_NONE;
+}
+
+/* Pixels inside box (inset) brighter than the fill by 40: a glyph's ink. */
+static int ink_pixels(sv_box b, float inset, int fill_lum)
+{
+    int n = 0;
+    for (float y = b.y + inset; y < b.y + b.h - inset; y += 1.0f)
+        for (float x = b.x + inset; x < b.x + b.w - inset; x += 1.0f)
+            if (lum(at(x, y)) > fill_lum + 40)
+                n++;
+    return n;
+}
+
+/* ---- the chapter's example --------------------------------------------- */
+
+static const int32_t chapter[8] = { 3, 1, 7, 0, 4, 1, 6, 3 };
+
+/* The chapter's figures: D dotted (copy), d dashed (partial), S solid (full). */
+static const char *chapter_styles[4] = { NULL, "DSSSSSSS", "DDdSSSSS", "DDDDdddS" };
+
+static void test_chapter_rounds(void)
+{
+    sv_trace *t = make_trace(chapter, 8, SV_OP_SUM, SV_SCAN_INCLUSIVE);
+    sv_app_state s;
+    make_state(&s, t);
+    const sv_theme *th = sv_theme_get(SV_THEME_DARK);
+    int neutral = lum((const uint8_t[]){ (uint8_t)(th->cell_fill.r * 255),
+                                         (uint8_t)(th->cell_fill.g * 255),
+                                         (uint8_t)(th->cell_fill.b * 255) });
+    CHECK(t->nrounds == 4, "nrounds %zu, want 4", t->nrounds);
+    static const int32_t want[8] = { 3, 4, 11, 11, 15, 16, 22, 25 };
+    for (int i = 0; i < 8; i++)
+        CHECK(t->rounds[3].buf[1][i].i == want[i], "round 3 buf[1][%d] = %d, want %d", i,
+              t->rounds[3].buf[1][i].i, want[i]);
+
+    sv_rgba tag_colour_seen[4][2];
+    for (int r = 0; r < 4; r++) {
+        s.step = s.from_step = r;
+        char name[32];
+        snprintf(name, sizeof name, "chapter-round-%d", r);
+        render(&s, 1280, 720, name);
+        CHECK(lay.n == 8, "layout n %d", lay.n);
+        /* Numbers at n <= 16: at least 3% of the window height. */
+        CHECK(lay.num_px >= 0.03f * 720.0f, "numbers %.1f px, want >= %.1f", lay.num_px,
+              0.03f * 720.0f);
+        if (r == 0) {
+            /* buf[1] is uninitialized: no case colour, and a `?` glyph. */
+            sv_rgba uninit_fill = sv_rgba_mix(th->cell_fill, th->bg, 0.55f);
+            for (int i = 0; i < 8; i++) {
+                sv_box b = sv_layout_cell(&lay, 2, i);
+                const uint8_t *p = at(b.x + b.w * 0.15f, b.y + b.h / 2.0f);
+                family f = family_of(p, neutral);
+                CHECK(f == FAM_OTHER, "round 0 buf[1][%d] has the %s case colour", i,
+                      fam_name[f]);
+                CHECK(dist(p, uninit_fill) < 12, "round 0 buf[1][%d] fill %d,%d,%d", i, p[0],
+                      p[1], p[2]);
+                int ink = ink_pixels(b, lay.border_w * 2.0f, lum(p));
+                CHECK(ink > 15, "round 0 buf[1][%d]: no `?` glyph (%d ink pixels)", i, ink);
+                /* buf[0] holds the staged input, with no case either. */
+                sv_box b0 = sv_layout_cell(&lay, 1, i);
+                const uint8_t *q = at(b0.x + b0.w * 0.15f, b0.y + b0.h / 2.0f);
+                CHECK(family_of(q, neutral) == FAM_OTHER, "round 0 buf[0][%d] has a case colour",
+                      i);
+            }
+            /* No pin/pout tags on the staging step. */
+            for (int b = 1; b <= 2; b++) {
+                const uint8_t *p = at(lay.tag[b].x + lay.tag[b].w / 2.0f,
+                                      lay.tag[b].y + lay.tag[b].h * 0.15f);
+                CHECK(dist(p, th->bg) < 12, "round 0: a tag on buf[%d]", b - 1);
+            }
+            continue;
+        }
+        const sv_round *rd = &t->rounds[r];
+        int pout_row = 1 + rd->pout, pin_row = 1 + rd->pin;
+        for (int i = 0; i < 8; i++) {
+            char want_c = chapter_styles[r][i];
+            family want_f = want_c == 'S' ? FAM_BLUE : want_c == 'd' ? FAM_ORANGE : FAM_GREY;
+            style want_s = want_c == 'S' ? ST_SOLID : want_c == 'd' ? ST_DASHED : ST_DOTTED;
+            sv_rgba case_c = want_c == 'S' ? th->full : want_c == 'd' ? th->partial : th->copy;
+            sv_box b = sv_layout_cell(&lay, pout_row, i);
+            /* Fill: at the centre line, left of the number. */
+            const uint8_t *p = at(b.x + b.w * 0.15f, b.y + b.h / 2.0f);
+            family f = family_of(p, neutral);
+            CHECK(f == want_f, "round %d pout[%d]: fill %d,%d,%d is %s, want %s", r, i, p[0],
+                  p[1], p[2], fam_name[f], fam_name[want_f]);
+            sv_rgba fill = sv_rgba_mix(th->cell_fill, case_c, th->tint);
+            CHECK(dist(p, fill) < 12, "round %d pout[%d]: fill %d,%d,%d not the tinted case colour",
+                  r, i, p[0], p[1], p[2]);
+            int runs;
+            float mean;
+            style st = border_style(b, case_c, fill, lay.border_w, lay.radius, &runs, &mean);
+            CHECK(st == want_s, "round %d pout[%d]: border %s (%d runs, mean %.1f px, bw %.1f), "
+                  "want %s", r, i, style_name[st], runs, mean, lay.border_w, style_name[want_s]);
+            /* pin cells are neutral. */
+            sv_box pb = sv_layout_cell(&lay, pin_row, i);
+            const uint8_t *q = at(pb.x + pb.w * 0.15f, pb.y + pb.h / 2.0f);
+            CHECK(family_of(q, neutral) == FAM_OTHER && dist(q, th->cell_fill) < 12,
+                  "round %d pin[%d]: fill %d,%d,%d is not neutral", r, i, q[0], q[1], q[2]);
+        }
+        /* Tags: pin colour on the pin buffer, pout colour on the pout one. */
+        const uint8_t *tp = at(lay.tag[pin_row].x + lay.tag[pin_row].w / 2.0f,
+                               lay.tag[pin_row].y + lay.tag[pin_row].h * 0.15f);
+        const uint8_t *tq = at(lay.tag[pout_row].x + lay.tag[pout_row].w / 2.0f,
+                               lay.tag[pout_row].y + lay.tag[pout_row].h * 0.15f);
+        CHECK(dist(tp, th->pin_tag) < 12, "round %d: pin tag on buf[%d] is %d,%d,%d", r,
+              rd->pin, tp[0], tp[1], tp[2]);
+        CHECK(dist(tq, th->pout_tag) < 12, "round %d: pout tag on buf[%d] is %d,%d,%d", r,
+              rd->pout, tq[0], tq[1], tq[2]);
+        for (int b = 0; b < 2; b++) {
+            const uint8_t *p = at(lay.tag[1 + b].x + lay.tag[1 + b].w / 2.0f,
+                                  lay.tag[1 + b].y + lay.tag[1 + b].h * 0.15f);
+            tag_colour_seen[r][b] = dist(p, th->pin_tag) < 12 ? th->pin_tag : th->pout_tag;
+        }
+        /* Output: empty until the last round, filled (numbers) at it. */
+        sv_box ob = sv_layout_cell(&lay, 3, 7);
+        int ink = ink_pixels(ob, lay.border_w * 2.0f, lum(at(ob.x + 3 * lay.border_w,
+                                                            ob.y + ob.h / 2.0f)));
+        if (r == 3)
+            CHECK(ink > 30, "round 3: output[7] shows no number (%d ink pixels)", ink);
+        else
+            CHECK(ink < 5, "round %d: output[7] is not empty (%d ink pixels)", r, ink);
+    }
+    /* The tags swap every round (as in the chapter's figures). */
+    for (int r = 1; r < 3; r++)
+        for (int b = 0; b < 2; b++)
+            CHECK(memcmp(&tag_colour_seen[r][b], &tag_colour_seen[r + 1][b], sizeof(sv_rgba)) != 0,
+                  "the tag on buf[%d] did not change from round %d to %d", b, r, r + 1);
+
+    /* Hit-testing uses the layout the frame was drawn from. */
+    for (int row = 0; row < 4; row++)
+        for (int i = 0; i < 8; i++) {
+            sv_box b = sv_layout_cell(&lay, row, i);
+            int hr = -1, hc = -1;
+            bool hit = sv_layout_hit_cell(&lay, &s, b.x + b.w / 2, b.y + b.h / 2, &hr, &hc);
+            CHECK(hit && hr == row && hc == i, "hit at cell (%d, %d) gave %d (%d, %d)", row, i,
+                  hit, hr, hc);
+        }
+    int hr, hc;
+    CHECK(!sv_layout_hit_cell(&lay, &s, 2.0f, 2.0f, &hr, &hc), "a hit in the corner");
+    CHECK(lay.steps == 4, "timeline steps %d", lay.steps);
+    for (int k = 0; k < lay.steps; k++)
+        CHECK(sv_layout_hit_step(&lay, lay.timeline_x[k], lay.timeline_y) == k,
+              "timeline dot %d not hit", k);
+    CHECK(sv_layout_hit_step(&lay, lay.timeline_x[0], 5.0f) == -1, "timeline hit in the header");
+
+    /* A tooltip on pout[5] of round 3 highlights its window [0, 5] on the
+     * input row, and nothing right of it. */
+    s.step = s.from_step = 3;
+    s.hover_row = 2;
+    s.hover_cell = 5;
+    render(&s, 1280, 720, "chapter-tooltip");
+    for (int i = 0; i < 8; i++) {
+        sv_box b = sv_layout_cell(&lay, 0, i);
+        const uint8_t *p = at(b.x + b.w * 0.15f, b.y + b.h / 2.0f);
+        bool pink = p[0] > p[1] + 20 && p[2] > p[1] + 10;
+        CHECK(pink == (i <= 5), "input[%d] window highlight %d (pixel %d,%d,%d)", i, pink, p[0],
+              p[1], p[2]);
+    }
+    /* An animation frame halfway from round 2 to 3 draws (values in flight). */
+    s.hover_row = s.hover_cell = -1;
+    s.from_step = 2;
+    s.anim = 0.5f;
+    render(&s, 1280, 720, "chapter-anim");
+    s.anim = 1.0f;
+    s.from_step = 3;
+
+    /* The input box with an error, and the help overlay. */
+    s.editing = true;
+    snprintf(s.edit_text, sizeof s.edit_text, "3 1 7 x0 4 1 6 3");
+    s.edit_cursor = 8;
+    snprintf(s.edit_error, sizeof s.edit_error, "token 4 \"x0\" (line 1, column 7): not an integer");
+    render(&s, 1280, 720, "chapter-edit");
+    int err_px = 0;
+    for (float y = lay.input_box.y; y < lay.input_box.y + lay.input_box.h; y += 1.0f)
+        for (float x = lay.input_box.x; x < lay.input_box.x + lay.input_box.w; x += 1.0f)
+            if (dist(at(x, y), th->error) < 40)
+                err_px++;
+    CHECK(err_px > 100, "the input box shows no error in #D55E00 (%d px)", err_px);
+    s.editing = false;
+    s.edit_error[0] = '\0';
+    s.help = true;
+    render(&s, 1280, 720, "chapter-help");
+    s.help = false;
+    sv_trace_destroy(t);
+}
+
+/* ---- export ------------------------------------------------------------- */
+
+static bool png_size(const char *path, int *w, int *h)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return false;
+    uint8_t hdr[24];
+    size_t got = fread(hdr, 1, sizeof hdr, f);
+    fclose(f);
+    if (got != sizeof hdr || memcmp(hdr, "\x89PNG\r\n\x1a\n", 8) != 0)
+        return false;
+    *w = (hdr[16] << 24) | (hdr[17] << 16) | (hdr[18] << 8) | hdr[19];
+    *h = (hdr[20] << 24) | (hdr[21] << 16) | (hdr[22] << 8) | hdr[23];
+    return true;
+}
+
+static void test_export(void)
+{
+    char err[256], dir[600], path[700];
+    for (int excl = 0; excl < 2; excl++) {
+        sv_trace *t = make_trace(chapter, 8, SV_OP_SUM, excl ? SV_SCAN_EXCLUSIVE : SV_SCAN_INCLUSIVE);
+        sv_app_state s;
+        make_state(&s, t);
+        s.step = 1;
+        s.anim = 0.3f; /* export settles every step whatever the state */
+        snprintf(dir, sizeof dir, "%s/export-%s/deeper", out_dir, excl ? "exclusive" : "inclusive");
+        for (int k = 0; k < 6; k++) {
+            snprintf(path, sizeof path, "%s/round-%02d.png", dir, k);
+            remove(path);
+        }
+        int count = -1;
+        bool ok = sv_export_rounds(g, &s, dir, 640, 360, &count, err, sizeof err);
+        CHECK(ok, "export: %s", err);
+        int want = excl ? 5 : 4;
+        CHECK(count == want, "export wrote %d files, want %d", count, want);
+        for (int k = 0; k < 6; k++) {
+            snprintf(path, sizeof path, "%s/round-%02d.png", dir, k);
+            int w = 0, h = 0;
+            bool there = png_size(path, &w, &h);
+            CHECK(there == (k < want), "%s: exists %d, want %d", path, there, k < want);
+            if (there)
+                CHECK(w == 640 && h == 360, "%s is %dx%d", path, w, h);
+        }
+        CHECK(s.step == 1 && s.anim == 0.3f, "export changed the state");
+        sv_trace_destroy(t);
+    }
+    /* A directory that cannot be made is an error, not a crash. */
+    sv_trace *t = make_trace(chapter, 8, SV_OP_SUM, SV_SCAN_INCLUSIVE);
+    sv_app_state s;
+    make_state(&s, t);
+    CHECK(!sv_export_rounds(g, &s, "/proc/no/such/dir", 64, 64, NULL, err, sizeof err),
+          "export into /proc succeeded");
+    sv_trace_destroy(t);
+}
+
+/* ---- large n, themes ---------------------------------------------------- */
+
+static void test_large_and_themes(void)
+{
+    int32_t *in = malloc(1024 * sizeof *in);
+    for (int i = 0; i < 1024; i++)
+        in[i] = (i * 7) % 10;
+    sv_trace *t = make_trace(in, 1024, SV_OP_SUM, SV_SCAN_INCLUSIVE);
+    free(in);
+    sv_app_state s;
+    make_state(&s, t);
+    const sv_theme *th = sv_theme_get(SV_THEME_DARK);
+    s.step = s.from_step = 10;
+    render(&s, 1920, 1080, "n1024");
+    /* Frame time (printed, not asserted: CI machines vary). */
+    {
+        char err[256];
+        sv_gfx_target *tg = sv_gfx_target_create(g, 1920, 1080, err, sizeof err);
+        CHECK(tg, "%s", err);
+        double ms[9];
+        uint8_t one[4];
+        for (int k = 0; tg && k < 9; k++) {
+            struct timespec a, b;
+            sv_gfx_target_bind(tg);
+            clock_gettime(CLOCK_MONOTONIC, &a);
+            sv_render_frame(g, &s, 1920, 1080);
+            sv_gfx_read_pixels(g, 1, 1, one); /* waits for the frame */
+            clock_gettime(CLOCK_MONOTONIC, &b);
+            ms[k] = (double)(b.tv_sec - a.tv_sec) * 1e3 + (double)(b.tv_nsec - a.tv_nsec) / 1e6;
+        }
+        sv_gfx_target_bind(NULL);
+        sv_gfx_target_destroy(tg);
+        for (int i = 1; i < 9; i++)
+            for (int j = i; j > 0 && ms[j] < ms[j - 1]; j--) {
+                double x = ms[j]; ms[j] = ms[j - 1]; ms[j - 1] = x;
+            }
+        printf("n = 1024 frame at 1920x1080: median %.1f ms, max %.1f ms (9 frames)\n",
+               ms[4], ms[8]);
+    }
+    CHECK(lay.n == 1024 && lay.first_cell == 0 && lay.last_cell == 1023,
+          "n = 1024 cells in view %d..%d", lay.first_cell, lay.last_cell);
+    /* Round 10: cells 512..1022 partial, 1023 full, 0..511 copy: colours stay
+     * though numbers do not fit. */
+    int pr = 1 + t->rounds[10].pout;
+    sv_box c = sv_layout_cell(&lay, pr, 1023);
+    const uint8_t *p = at(c.x + c.w / 2, c.y + c.h / 2);
+    CHECK(family_of(p, 0) == FAM_BLUE, "n=1024 pout[1023] %d,%d,%d not blue", p[0], p[1], p[2]);
+    c = sv_layout_cell(&lay, pr, 700);
+    p = at(c.x + c.w / 2, c.y + c.h / 2);
+    CHECK(family_of(p, 0) == FAM_ORANGE, "n=1024 pout[700] %d,%d,%d not orange", p[0], p[1], p[2]);
+    /* Zoomed in and panned: the cells in view are the panned ones, and a
+     * hit on the first visible cell names it. */
+    s.zoom = 48.0f;
+    s.pan = 600.0f;
+    render(&s, 1920, 1080, "n1024-zoom");
+    CHECK(lay.first_cell >= 599 && lay.first_cell <= 600, "zoomed first cell %d", lay.first_cell);
+    CHECK(lay.num_px > 0.0f, "zoomed in 48x, numbers still do not fit");
+    sv_box z = sv_layout_cell(&lay, 0, 610);
+    int hr, hc;
+    CHECK(sv_layout_hit_cell(&lay, &s, z.x + z.w / 2, z.y + z.h / 2, &hr, &hc) && hc == 610,
+          "zoomed hit gave %d", hc);
+    s.hover_row = 2;
+    s.hover_cell = 610;
+    render(&s, 1920, 1080, "n1024-zoom-tooltip");
+    (void)th;
+    sv_trace_destroy(t);
+
+    /* Light theme: a light background; high contrast: black. */
+    t = make_trace(chapter, 8, SV_OP_MAX, SV_SCAN_EXCLUSIVE);
+    make_state(&s, t);
+    s.step = s.from_step = 2;
+    s.theme = SV_THEME_LIGHT;
+    render(&s, 1280, 720, "light");
+    CHECK(lum(at(3, 3)) > 200 && lum(at(1276, 716)) > 200, "light theme background %d",
+          lum(at(3, 3)));
+    s.theme = SV_THEME_CONTRAST;
+    s.step = s.from_step = 4;
+    render(&s, 1280, 720, "contrast-shift");
+    CHECK(lum(at(3, 3)) < 10, "contrast theme background %d", lum(at(3, 3)));
+    /* n = 1 and tiny windows draw without trouble. */
+    sv_trace_destroy(t);
+    t = make_trace(chapter, 1, SV_OP_SUM, SV_SCAN_INCLUSIVE);
+    make_state(&s, t);
+    render(&s, 1280, 720, "n1");
+    render(&s, 40, 30, "tiny");
+    s.ui_scale = 2.0f;
+    render(&s, 1280, 720, "n1-scale2");
+    sv_trace_destroy(t);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc > 1)
+        out_dir = argv[1];
+    char err[512];
+    sv_platform p;
+    if (!sv_platform_open(&p, "test_render", 64, 64, true, false, err, sizeof err)) {
+        fprintf(stderr, "%s:%d: FAIL: no headless GL: %s\n", __FILE__, __LINE__, err);
+        return 1;
+    }
+    g = sv_gfx_create(err, sizeof err);
+    if (!g) {
+        fprintf(stderr, "%s:%d: FAIL: sv_gfx_create: %s\n", __FILE__, __LINE__, err);
+        sv_platform_close(&p);
+        return 1;
+    }
+    test_chapter_rounds();
+    test_export();
+    test_large_and_themes();
+    free(px);
+    sv_gfx_destroy(g);
+    sv_platform_close(&p);
+    if (failures) {
+        fprintf(stderr, "%d check(s) failed\n", failures);
+        return 1;
+    }
+    printf("all render checks passed\n");
+    return 0;
+}
