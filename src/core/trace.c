@@ -347,7 +347,7 @@ static bool window_matches(const sv_trace *t, const agg *a, int depth, sv_value 
             return true;
         /* len-1 multiplications, each off by at most 2^-24 relatively. */
         *tol = (double)(a->len + 1) * FLT_EPSILON * fabs(a->d);
-        if (a->d == 0.0 && got.f == 0.0f && signbit(got.f) != signbit(a->d))
+        if (a->d == 0.0 && got.f == 0.0f && !signbit(got.f) != !signbit(a->d))
             return false;
     }
     if (!isfinite(got.f))

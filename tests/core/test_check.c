@@ -1,0 +1,176 @@
+/* The invariant check can fail: traces broken on purpose (a corrupted cell,
+ * a written flag, swapped buffers, a changed pin, a wrong copy, a wrong
+ * output, wrong metadata) are each reported at the right round and cell. */
+#include <float.h>
+#include <math.h>
+#include <stdlib.h>
+
+#include "check.h"
+#include "emulate.h"
+#include "parse.h"
+#include "trace.h"
+
+static sv_trace *example(sv_scan scan)
+{
+    char err[256];
+    static const sv_value in[8] = {{.i = 3}, {.i = 1}, {.i = 7}, {.i = 0},
+                                   {.i = 4}, {.i = 1}, {.i = 6}, {.i = 3}};
+    sv_trace *t = sv_trace_create(SV_OP_SUM, SV_TYPE_INT32, scan, in, 8, SV_BACKEND_CPU, NULL, err, sizeof err);
+    if (!t || !sv_emulate(t, err, sizeof err)) {
+        fprintf(stderr, "cannot build the example: %s\n", err);
+        exit(1);
+    }
+    return t;
+}
+
+/* Asserts that t fails the check with a message starting with want_prefix
+ * and containing want_detail, located at (round, buf, cell). */
+#define EXPECT_BROKEN(t, round_, buf_, cell_, want_prefix, want_detail) \
+    do { \
+        char err_[512] = ""; \
+        sv_check_loc loc_ = {99, 99, 99, false}; \
+        CHECK(!sv_trace_check_at((t), err_, sizeof err_, &loc_)); \
+        CHECK_MSG(strncmp(err_, want_prefix, strlen(want_prefix)) == 0, "message \"%s\"", err_); \
+        CHECK_CONTAINS(err_, want_detail); \
+        CHECK_INT(loc_.round, round_); \
+        CHECK_INT(loc_.buf, buf_); \
+        CHECK_INT(loc_.cell, cell_); \
+        /* the plain check agrees */ \
+        CHECK(!sv_trace_check((t), err_, sizeof err_)); \
+    } while (0)
+
+int main(void)
+{
+    char err[512];
+    sv_trace *t = example(SV_SCAN_INCLUSIVE);
+    CHECK_MSG(sv_trace_check(t, err, sizeof err), "%s", err);
+
+    /* A corrupted pout cell (a full window): round 2 cell 5 holds input[2..5] = 12. */
+    t->rounds[2].buf[0][5].i = 13;
+    EXPECT_BROKEN(t, 2, 0, 5, "round 2, buf[0] (pout), cell 5 (full): expected 12 (sum over input[2..5]), got 13", "got 13");
+    sv_trace_destroy(t);
+
+    /* A partial window: round 3 cell 4 holds input[0..4] = 15. */
+    t = example(SV_SCAN_INCLUSIVE);
+    t->rounds[3].buf[1][4].i = 14;
+    EXPECT_BROKEN(t, 3, 1, 4, "round 3, buf[1] (pout), cell 4 (partial): expected 15 (sum over input[0..4])", "got 14");
+    sv_trace_destroy(t);
+
+    /* A pout cell left unwritten. */
+    t = example(SV_SCAN_INCLUSIVE);
+    t->rounds[1].written[1][3] = false;
+    EXPECT_BROKEN(t, 1, 1, 3, "round 1, buf[1] (pout), cell 3: never written", "every pout cell");
+    sv_trace_destroy(t);
+
+    /* buf[1] written during staging. */
+    t = example(SV_SCAN_INCLUSIVE);
+    t->rounds[0].written[1][2] = true;
+    EXPECT_BROKEN(t, 0, 1, 2, "round 0, buf[1] (uninitialized), cell 2: written", "before any round ran");
+    sv_trace_destroy(t);
+
+    /* Staging that does not hold the input. */
+    t = example(SV_SCAN_INCLUSIVE);
+    t->rounds[0].buf[0][6].i = 5;
+    EXPECT_BROKEN(t, 0, 0, 6, "round 0, buf[0] (staging), cell 6: expected the input value 6, got 5", "");
+    sv_trace_destroy(t);
+
+    /* Swapped buffers in round 2 (a kernel writing into pin): pin buf[1]
+     * differs from round 1 first at cell 2 (8 became 11). */
+    t = example(SV_SCAN_INCLUSIVE);
+    {
+        sv_value *b = t->rounds[2].buf[0];
+        t->rounds[2].buf[0] = t->rounds[2].buf[1];
+        t->rounds[2].buf[1] = b;
+    }
+    EXPECT_BROKEN(t, 2, 1, 2, "round 2, buf[1] (pin), cell 2: changed during the round: was 8, now 11", "");
+    sv_trace_destroy(t);
+
+    /* pin changed in the last round. */
+    t = example(SV_SCAN_INCLUSIVE);
+    t->rounds[3].buf[0][6].i = 99;
+    EXPECT_BROKEN(t, 3, 0, 6, "round 3, buf[0] (pin), cell 6: changed during the round: was 11, now 99", "");
+    sv_trace_destroy(t);
+
+    /* A copy cell that does not copy (and whose value is also off). */
+    t = example(SV_SCAN_INCLUSIVE);
+    t->rounds[3].buf[1][2].i = 99;
+    EXPECT_BROKEN(t, 3, 1, 2, "round 3, buf[1] (pout), cell 2: copy cell: expected pin buf[0][2] = 11, got 99", "");
+    sv_trace_destroy(t);
+
+    /* Round metadata. */
+    t = example(SV_SCAN_INCLUSIVE);
+    t->rounds[2].stride = 3;
+    EXPECT_BROKEN(t, 2, -1, 0, "round 2: metadata round 2, stride 3, pin 1, pout 0; expected round 2, stride 2", "");
+    sv_trace_destroy(t);
+
+    /* Output inconsistent with the buffers: inclusive, then exclusive. */
+    t = example(SV_SCAN_INCLUSIVE);
+    t->output[3].i = 12;
+    EXPECT_BROKEN(t, -1, -1, 3, "output[3]: expected 11 (the inclusive result), got 12", "");
+    sv_trace_destroy(t);
+    t = example(SV_SCAN_EXCLUSIVE);
+    CHECK_MSG(sv_trace_check(t, err, sizeof err), "%s", err);
+    t->output[0].i = 3;
+    EXPECT_BROKEN(t, -1, -1, 0, "output[0]: expected 0 (the identity), got 3", "");
+    sv_trace_destroy(t);
+
+    /* Every cell of a random int32 trace: corrupting any one pout cell is
+     * caught at exactly that round and cell. */
+    for (int op = 0; op < SV_OP_COUNT; op++) {
+        size_t n = 100;
+        sv_value *in = sv_random_values((sv_op)op, SV_TYPE_INT32, n, 42);
+        sv_trace *u = sv_trace_create((sv_op)op, SV_TYPE_INT32, SV_SCAN_INCLUSIVE, in, n, SV_BACKEND_CPU,
+                                      NULL, err, sizeof err);
+        CHECK(u && sv_emulate(u, err, sizeof err));
+        for (size_t r = 1; u && r < u->nrounds; r++) {
+            int pout = u->rounds[r].pout;
+            for (size_t i = 0; i < n; i += 7) {
+                sv_value keep = u->rounds[r].buf[pout][i];
+                u->rounds[r].buf[pout][i].bits ^= 0x10; /* flip one bit */
+                sv_check_loc loc;
+                CHECK_MSG(!sv_trace_check_at(u, err, sizeof err, &loc), "%s round %zu cell %zu not caught",
+                          sv_op_name((sv_op)op), r, i);
+                CHECK_INT(loc.round, r);
+                CHECK_INT(loc.buf, pout);
+                CHECK_INT(loc.cell, i);
+                u->rounds[r].buf[pout][i] = keep;
+            }
+        }
+        CHECK_MSG(u && sv_trace_check(u, err, sizeof err), "%s", err);
+        sv_trace_destroy(u);
+        free(in);
+    }
+
+    /* float32: max is exact (one ulp off is caught); a sum is checked within
+     * rounding (one ulp passes, 1% off is caught, with the tolerance shown). */
+    {
+        size_t n = 64;
+        sv_value *in = sv_random_values(SV_OP_MAX, SV_TYPE_FLOAT32, n, 3);
+        sv_trace *u = sv_trace_create(SV_OP_MAX, SV_TYPE_FLOAT32, SV_SCAN_INCLUSIVE, in, n, SV_BACKEND_CPU,
+                                      NULL, err, sizeof err);
+        CHECK(u && sv_emulate(u, err, sizeof err));
+        u->rounds[2].buf[0][40].f = nextafterf(u->rounds[2].buf[0][40].f, INFINITY);
+        EXPECT_BROKEN(u, 2, 0, 40, "round 2, buf[0] (pout), cell 40 (full): expected ", "max over input[37..40]");
+        sv_trace_destroy(u);
+        free(in);
+
+        in = sv_random_values(SV_OP_SUM, SV_TYPE_FLOAT32, n, 3);
+        u = sv_trace_create(SV_OP_SUM, SV_TYPE_FLOAT32, SV_SCAN_INCLUSIVE, in, n, SV_BACKEND_CPU, NULL, err,
+                            sizeof err);
+        CHECK(u && sv_emulate(u, err, sizeof err));
+        CHECK_MSG(sv_trace_check(u, err, sizeof err), "%s", err);
+        /* last round: one ulp is within rounding, 1% is not */
+        size_t last = u->nrounds - 1;
+        int pout = u->rounds[last].pout;
+        sv_value keep = u->rounds[last].buf[pout][60];
+        u->rounds[last].buf[pout][60].f = nextafterf(keep.f, INFINITY);
+        sv_trace_finish(u, err, sizeof err);
+        CHECK_MSG(sv_trace_check(u, err, sizeof err), "one ulp should be within rounding: %s", err);
+        u->rounds[last].buf[pout][60].f = keep.f * 1.01f;
+        sv_trace_finish(u, err, sizeof err);
+        EXPECT_BROKEN(u, (int)last, pout, 60, "round 6, buf[0] (pout), cell 60 (partial): expected ", " within ");
+        sv_trace_destroy(u);
+        free(in);
+    }
+    return check_status();
+}
