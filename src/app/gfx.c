@@ -16,7 +16,7 @@ extern const size_t sv_shader_shape_vert_size;
 extern const unsigned char sv_shader_shape_frag[];
 extern const size_t sv_shader_shape_frag_size;
 
-/* Must match shape.frag. */
+/* Must match the shaders. */
 enum { KIND_BOX = 0, KIND_TRIANGLE = 1, KIND_GLYPH = 2 };
 
 /* 48 bytes; the layout is mirrored by the glVertexAttribPointer calls. */
@@ -29,17 +29,42 @@ typedef struct vtx {
     uint8_t border[4];
 } vtx;
 
-/* 16384 quads = 65536 vertices: 16-bit indices address the whole batch. */
-#define MAX_QUADS 16384
+/* Quads go to one of three lists, each drawn by its own build of
+ * shape.frag: llvmpipe runs every branch of a shader for every pixel, so
+ * glyphs must not pay for dashes, nor plain cells for either. At a flush
+ * the lists are drawn in this order; a quad that would end up under a
+ * pending quad it was drawn after (by this order) forces a flush first, so
+ * what is on top is always what was drawn last. */
+enum { CLASS_SHAPE, CLASS_PATTERN, CLASS_GLYPH, NCLASS };
+static const char *const class_define[NCLASS] = {
+    "", "#define SV_PATTERN 1\n", "#define SV_GLYPH 1\n"};
+
+/* 8192 quads per list: 16-bit indices plus a base vertex address each. */
+#define CLASS_QUADS 8192
+#define VBO_RING 3 /* flushes in flight before a buffer is reused */
+#define TILE 32     /* px: the grid that finds overlaps with pending quads */
+#define TILE_CAP 12 /* quads listed per tile; beyond, the tile is "full" */
+
+typedef struct quad_list {
+    vtx *verts;          /* 4 per quad */
+    float (*box)[4];     /* the pixels each quad can touch: x0, y0, x1, y1 */
+    int n;
+} quad_list;
 
 struct sv_gfx {
-    GLuint program, vao, vbo, ibo;
-    GLint u_viewport, u_atlas;
-    vtx *verts;
-    int nquads;
+    GLuint program[NCLASS];
+    GLint u_viewport[NCLASS], u_atlas[NCLASS];
+    GLuint vao[VBO_RING], vbo[VBO_RING], ibo;
+    int ring;
+    quad_list list[NCLASS];
+    int pending;
     int fb_w, fb_h;
-    bool clip_on;
     float clip_x0, clip_y0, clip_x1, clip_y1; /* culling rect, px */
+    /* Pending pattern and glyph quads by tile (shapes never cover-conflict:
+     * they are drawn first). tile_n > TILE_CAP: the tile overflowed. */
+    int tiles_x, tiles_y, tiles_cap;
+    uint8_t *tile_n, *tile_mask;
+    uint16_t *tile_ent; /* class << 14 | index, TILE_CAP per tile */
     sv_text *text;
     sv_gfx_stats stats;
     int resets_at_begin;
@@ -91,31 +116,37 @@ static void pack_rgba(uint8_t out[4], sv_rgba c)
 
 /* ---- GL setup --------------------------------------------------------- */
 
-static GLuint compile(GLenum type, const char *src, const char *name, char *err, size_t errlen)
+static GLuint compile(GLenum type, const char *src, const char *define, const char *name,
+                      char *err, size_t errlen)
 {
+    /* The define goes right after the #version line, which must come first. */
+    const char *nl = strchr(src, '\n');
+    const char *parts[3] = {src, define, nl ? nl + 1 : ""};
+    GLint lens[3] = {nl ? (GLint)(nl + 1 - src) : (GLint)strlen(src), (GLint)strlen(define), -1};
     GLuint s = glCreateShader(type);
-    glShaderSource(s, 1, &src, NULL);
+    glShaderSource(s, 3, parts, lens);
     glCompileShader(s);
     GLint ok = 0;
     glGetShaderiv(s, GL_COMPILE_STATUS, &ok);
     if (!ok) {
         char log[1024] = "";
         glGetShaderInfoLog(s, sizeof log, NULL, log);
-        snprintf(err, errlen, "shader %s does not compile: %s", name, log);
+        snprintf(err, errlen, "shader %s (%s) does not compile: %s", name,
+                 *define ? define : "shapes", log);
         glDeleteShader(s);
         return 0;
     }
     return s;
 }
 
-static GLuint link_program(char *err, size_t errlen)
+static GLuint link_program(int cls, char *err, size_t errlen)
 {
-    GLuint vs = compile(GL_VERTEX_SHADER, (const char *)sv_shader_shape_vert,
+    GLuint vs = compile(GL_VERTEX_SHADER, (const char *)sv_shader_shape_vert, "",
                         "shaders/shape.vert", err, errlen);
     if (!vs)
         return 0;
     GLuint fs = compile(GL_FRAGMENT_SHADER, (const char *)sv_shader_shape_frag,
-                        "shaders/shape.frag", err, errlen);
+                        class_define[cls], "shaders/shape.frag", err, errlen);
     if (!fs) {
         glDeleteShader(vs);
         return 0;
@@ -138,49 +169,12 @@ static GLuint link_program(char *err, size_t errlen)
     return p;
 }
 
-sv_gfx *sv_gfx_create(char *err, size_t errlen)
+static void setup_vao(GLuint vao, GLuint vbo, GLuint ibo)
 {
-    if (epoxy_gl_version() < 33) {
-        snprintf(err, errlen, "OpenGL 3.3 or later is needed, the context has %d.%d (%s)",
-                 epoxy_gl_version() / 10, epoxy_gl_version() % 10,
-                 (const char *)glGetString(GL_RENDERER));
-        return NULL;
-    }
-    sv_gfx *g = calloc(1, sizeof *g);
-    if (!g) {
-        snprintf(err, errlen, "out of memory");
-        return NULL;
-    }
-    g->verts = malloc(sizeof(vtx) * 4 * MAX_QUADS);
-    uint16_t *idx = malloc(sizeof(uint16_t) * 6 * MAX_QUADS);
-    if (!g->verts || !idx) {
-        snprintf(err, errlen, "out of memory");
-        free(idx);
-        goto fail_alloc;
-    }
-    g->program = link_program(err, errlen);
-    if (!g->program) {
-        free(idx);
-        goto fail_alloc;
-    }
-    g->u_viewport = glGetUniformLocation(g->program, "u_viewport");
-    g->u_atlas = glGetUniformLocation(g->program, "u_atlas");
-
-    glGenVertexArrays(1, &g->vao);
-    glBindVertexArray(g->vao);
-    glGenBuffers(1, &g->vbo);
-    glBindBuffer(GL_ARRAY_BUFFER, g->vbo);
-    glBufferData(GL_ARRAY_BUFFER, sizeof(vtx) * 4 * MAX_QUADS, NULL, GL_STREAM_DRAW);
-    for (int q = 0; q < MAX_QUADS; q++) {
-        uint16_t b = (uint16_t)(q * 4);
-        uint16_t *o = idx + q * 6;
-        o[0] = b; o[1] = b + 1; o[2] = b + 2;
-        o[3] = b + 2; o[4] = b + 1; o[5] = b + 3;
-    }
-    glGenBuffers(1, &g->ibo);
-    glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, g->ibo);
-    glBufferData(GL_ELEMENT_ARRAY_BUFFER, sizeof(uint16_t) * 6 * MAX_QUADS, idx, GL_STATIC_DRAW);
-    free(idx);
+    glBindVertexArray(vao);
+    glBindBuffer(GL_ARRAY_BUFFER, vbo);
+    glBufferData(GL_ARRAY_BUFFER, sizeof(vtx) * 4 * CLASS_QUADS * NCLASS, NULL, GL_STREAM_DRAW);
+    glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, ibo);
     const GLsizei st = sizeof(vtx);
     glEnableVertexAttribArray(0);
     glVertexAttribPointer(0, 2, GL_FLOAT, GL_FALSE, st, (void *)offsetof(vtx, x));
@@ -195,23 +189,73 @@ sv_gfx *sv_gfx_create(char *err, size_t errlen)
     glEnableVertexAttribArray(5);
     glVertexAttribPointer(5, 4, GL_UNSIGNED_BYTE, GL_TRUE, st, (void *)offsetof(vtx, border));
     glBindVertexArray(0);
+}
+
+sv_gfx *sv_gfx_create(char *err, size_t errlen)
+{
+    if (epoxy_gl_version() < 33) {
+        snprintf(err, errlen, "OpenGL 3.3 or later is needed, the context has %d.%d (%s)",
+                 epoxy_gl_version() / 10, epoxy_gl_version() % 10,
+                 (const char *)glGetString(GL_RENDERER));
+        return NULL;
+    }
+    sv_gfx *g = calloc(1, sizeof *g);
+    if (!g) {
+        snprintf(err, errlen, "out of memory");
+        return NULL;
+    }
+    uint16_t *idx = malloc(sizeof(uint16_t) * 6 * CLASS_QUADS);
+    if (!idx)
+        goto fail_oom;
+    for (int c = 0; c < NCLASS; c++) {
+        g->list[c].verts = malloc(sizeof(vtx) * 4 * CLASS_QUADS);
+        g->list[c].box = malloc(sizeof(float[4]) * CLASS_QUADS);
+        if (!g->list[c].verts || !g->list[c].box)
+            goto fail_oom;
+    }
+    for (int c = 0; c < NCLASS; c++) {
+        g->program[c] = link_program(c, err, errlen);
+        if (!g->program[c])
+            goto fail;
+        g->u_viewport[c] = glGetUniformLocation(g->program[c], "u_viewport");
+        g->u_atlas[c] = glGetUniformLocation(g->program[c], "u_atlas");
+    }
+    for (int q = 0; q < CLASS_QUADS; q++) {
+        uint16_t b = (uint16_t)(q * 4);
+        uint16_t *o = idx + q * 6;
+        o[0] = b;
+        o[1] = b + 1;
+        o[2] = b + 2;
+        o[3] = b + 2;
+        o[4] = b + 1;
+        o[5] = b + 3;
+    }
+    glGenBuffers(1, &g->ibo);
+    glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, g->ibo);
+    glBufferData(GL_ELEMENT_ARRAY_BUFFER, sizeof(uint16_t) * 6 * CLASS_QUADS, idx,
+                 GL_STATIC_DRAW);
+    free(idx);
+    idx = NULL;
+    glGenVertexArrays(VBO_RING, g->vao);
+    glGenBuffers(VBO_RING, g->vbo);
+    for (int i = 0; i < VBO_RING; i++)
+        setup_vao(g->vao[i], g->vbo[i], g->ibo);
 
     g->text = sv_text_create(err, errlen);
     if (!g->text)
-        goto fail_gl;
+        goto fail;
     GLenum e = glGetError();
     if (e != GL_NO_ERROR) {
         snprintf(err, errlen, "OpenGL error 0x%04x while setting up the renderer", e);
-        goto fail_gl;
+        goto fail;
     }
     return g;
 
-fail_gl:
+fail_oom:
+    snprintf(err, errlen, "out of memory");
+fail:
+    free(idx);
     sv_gfx_destroy(g);
-    return NULL;
-fail_alloc:
-    free(g->verts);
-    free(g);
     return NULL;
 }
 
@@ -222,13 +266,21 @@ void sv_gfx_destroy(sv_gfx *g)
     sv_text_destroy(g->text);
     if (g->ibo)
         glDeleteBuffers(1, &g->ibo);
-    if (g->vbo)
-        glDeleteBuffers(1, &g->vbo);
-    if (g->vao)
-        glDeleteVertexArrays(1, &g->vao);
-    if (g->program)
-        glDeleteProgram(g->program);
-    free(g->verts);
+    for (int i = 0; i < VBO_RING; i++) {
+        if (g->vbo[i])
+            glDeleteBuffers(1, &g->vbo[i]);
+        if (g->vao[i])
+            glDeleteVertexArrays(1, &g->vao[i]);
+    }
+    for (int c = 0; c < NCLASS; c++) {
+        if (g->program[c])
+            glDeleteProgram(g->program[c]);
+        free(g->list[c].verts);
+        free(g->list[c].box);
+    }
+    free(g->tile_n);
+    free(g->tile_mask);
+    free(g->tile_ent);
     free(g);
 }
 
@@ -239,31 +291,46 @@ sv_text *sv_gfx_text_state(sv_gfx *g)
 
 /* ---- frames and batches ----------------------------------------------- */
 
-static void bind_state(sv_gfx *g)
+/* Sizes the overlap grid for the framebuffer; it only ever grows, so frames
+ * after the first allocate nothing. False when memory runs out (the grid
+ * then stays off and every class change would be unsafe: callers flush). */
+static bool size_grid(sv_gfx *g)
 {
-    glViewport(0, 0, g->fb_w, g->fb_h);
-    glDisable(GL_DEPTH_TEST);
-    glDisable(GL_CULL_FACE);
-    glEnable(GL_BLEND);
-    glBlendFunc(GL_ONE, GL_ONE_MINUS_SRC_ALPHA); /* premultiplied */
-    glUseProgram(g->program);
-    glUniform2f(g->u_viewport, (float)g->fb_w, (float)g->fb_h);
-    glUniform1i(g->u_atlas, 0);
-    glActiveTexture(GL_TEXTURE0);
-    glBindTexture(GL_TEXTURE_2D, sv_text_atlas_texture(g->text));
-    glBindVertexArray(g->vao);
-    glBindBuffer(GL_ARRAY_BUFFER, g->vbo);
+    int tx = (g->fb_w + TILE - 1) / TILE, ty = (g->fb_h + TILE - 1) / TILE;
+    if (tx * ty > g->tiles_cap) {
+        uint8_t *n = realloc(g->tile_n, (size_t)tx * ty);
+        if (n)
+            g->tile_n = n;
+        uint8_t *m = realloc(g->tile_mask, (size_t)tx * ty);
+        if (m)
+            g->tile_mask = m;
+        uint16_t *e = realloc(g->tile_ent, sizeof(uint16_t) * TILE_CAP * tx * ty);
+        if (e)
+            g->tile_ent = e;
+        if (!n || !m || !e) {
+            g->tiles_x = g->tiles_y = 0;
+            return false;
+        }
+        g->tiles_cap = tx * ty;
+    }
+    g->tiles_x = tx;
+    g->tiles_y = ty;
+    memset(g->tile_n, 0, (size_t)tx * ty);
+    memset(g->tile_mask, 0, (size_t)tx * ty);
+    return true;
 }
 
 void sv_gfx_begin(sv_gfx *g, int fb_w, int fb_h, sv_rgba clear)
 {
     g->fb_w = fb_w > 0 ? fb_w : 1;
     g->fb_h = fb_h > 0 ? fb_h : 1;
-    g->nquads = 0;
+    for (int c = 0; c < NCLASS; c++)
+        g->list[c].n = 0;
+    g->pending = 0;
+    size_grid(g);
     memset(&g->stats, 0, sizeof g->stats);
     sv_text_frame_begin(g->text);
     g->resets_at_begin = sv_text_atlas_resets(g->text);
-    g->clip_on = false;
     g->clip_x0 = 0;
     g->clip_y0 = 0;
     g->clip_x1 = (float)g->fb_w;
@@ -272,19 +339,55 @@ void sv_gfx_begin(sv_gfx *g, int fb_w, int fb_h, sv_rgba clear)
     /* The clear colour is straight alpha; the framebuffer holds premultiplied. */
     glClearColor(clear.r * clear.a, clear.g * clear.a, clear.b * clear.a, clear.a);
     glClear(GL_COLOR_BUFFER_BIT);
-    bind_state(g);
+    glViewport(0, 0, g->fb_w, g->fb_h);
+    glDisable(GL_DEPTH_TEST);
+    glDisable(GL_CULL_FACE);
+    glEnable(GL_BLEND);
+    glBlendFunc(GL_ONE, GL_ONE_MINUS_SRC_ALPHA); /* premultiplied */
+    for (int c = 0; c < NCLASS; c++) {
+        glUseProgram(g->program[c]);
+        glUniform2f(g->u_viewport[c], (float)g->fb_w, (float)g->fb_h);
+        glUniform1i(g->u_atlas[c], 0);
+    }
+    glActiveTexture(GL_TEXTURE0);
+    glBindTexture(GL_TEXTURE_2D, sv_text_atlas_texture(g->text));
 }
 
 void sv_gfx_flush(sv_gfx *g)
 {
-    if (g->nquads == 0)
+    if (g->pending == 0)
         return;
-    glBufferData(GL_ARRAY_BUFFER, (GLsizeiptr)(sizeof(vtx) * 4 * (size_t)g->nquads),
-                 g->verts, GL_STREAM_DRAW);
-    glDrawElements(GL_TRIANGLES, g->nquads * 6, GL_UNSIGNED_SHORT, NULL);
-    g->stats.draw_calls++;
-    g->stats.quads += g->nquads;
-    g->nquads = 0;
+    int k = g->ring;
+    g->ring = (g->ring + 1) % VBO_RING;
+    glBindVertexArray(g->vao[k]);
+    glBindBuffer(GL_ARRAY_BUFFER, g->vbo[k]);
+    GLint base[NCLASS];
+    GLint at = 0;
+    for (int c = 0; c < NCLASS; c++) {
+        base[c] = at;
+        int n = g->list[c].n;
+        if (n == 0)
+            continue;
+        glBufferSubData(GL_ARRAY_BUFFER, (GLintptr)(sizeof(vtx) * (size_t)at),
+                        (GLsizeiptr)(sizeof(vtx) * 4 * (size_t)n), g->list[c].verts);
+        at += 4 * n;
+    }
+    for (int c = 0; c < NCLASS; c++) {
+        int n = g->list[c].n;
+        if (n == 0)
+            continue;
+        glUseProgram(g->program[c]);
+        glDrawElementsBaseVertex(GL_TRIANGLES, n * 6, GL_UNSIGNED_SHORT, NULL, base[c]);
+        g->stats.draw_calls++;
+        g->stats.quads += n;
+        g->list[c].n = 0;
+    }
+    g->pending = 0;
+    if (g->tiles_x)
+        memset(g->tile_n, 0, (size_t)g->tiles_x * g->tiles_y);
+    if (g->tiles_x)
+        memset(g->tile_mask, 0, (size_t)g->tiles_x * g->tiles_y);
+    g->stats.flushes++;
 }
 
 void sv_gfx_end(sv_gfx *g)
@@ -305,7 +408,6 @@ void sv_gfx_clip(sv_gfx *g, const sv_box *box)
 {
     sv_gfx_flush(g);
     if (!box) {
-        g->clip_on = false;
         g->clip_x0 = 0;
         g->clip_y0 = 0;
         g->clip_x1 = (float)g->fb_w;
@@ -319,7 +421,6 @@ void sv_gfx_clip(sv_gfx *g, const sv_box *box)
         x1 = x0;
     if (y1 < y0)
         y1 = y0;
-    g->clip_on = true;
     g->clip_x0 = (float)x0;
     g->clip_y0 = (float)y0;
     g->clip_x1 = (float)x1;
@@ -334,35 +435,113 @@ static bool visible(const sv_gfx *g, float x0, float y0, float x1, float y1)
     return x1 > g->clip_x0 && x0 < g->clip_x1 && y1 > g->clip_y0 && y0 < g->clip_y1;
 }
 
-static vtx *next_quad(sv_gfx *g)
+static void tile_range(const sv_gfx *g, const float b[4], int *tx0, int *ty0, int *tx1, int *ty1)
 {
-    if (g->nquads == MAX_QUADS)
-        sv_gfx_flush(g);
-    return g->verts + 4 * g->nquads++;
+    int x0 = (int)floorf(b[0] / TILE), y0 = (int)floorf(b[1] / TILE);
+    int x1 = (int)floorf(b[2] / TILE), y1 = (int)floorf(b[3] / TILE);
+    *tx0 = x0 < 0 ? 0 : x0;
+    *ty0 = y0 < 0 ? 0 : y0;
+    *tx1 = x1 >= g->tiles_x ? g->tiles_x - 1 : x1;
+    *ty1 = y1 >= g->tiles_y ? g->tiles_y - 1 : y1;
 }
 
-/* A quad around a shape centred at (cx, cy) with axes u (unit) and
- * n = perp(u), half size (hx, hy); the quad has a 1 px margin for the
- * antialiased edge. */
-static void push_shape(sv_gfx *g, float cx, float cy, float ux, float uy, float hx, float hy,
-                       float radius, float border_w, int kind, int style, sv_rgba fill,
-                       sv_rgba border)
+/* Whether a new quad of class cls over box b overlaps a pending quad that
+ * the flush would draw after it (a class later in the order). */
+static bool conflicts(const sv_gfx *g, int cls, const float b[4])
 {
-    float mx = hx + 1.0f, my = hy + 1.0f;
-    float ex = fabsf(ux) * mx + fabsf(uy) * my, ey = fabsf(uy) * mx + fabsf(ux) * my;
-    if (!visible(g, cx - ex, cy - ey, cx + ex, cy + ey))
+    unsigned later = (1u << NCLASS) - (2u << cls);
+    if (!later || g->pending == 0)
+        return false;
+    if (!g->tiles_x) /* no grid: assume the worst */
+        return true;
+    int tx0, ty0, tx1, ty1;
+    tile_range(g, b, &tx0, &ty0, &tx1, &ty1);
+    for (int ty = ty0; ty <= ty1; ty++)
+        for (int tx = tx0; tx <= tx1; tx++) {
+            int t = ty * g->tiles_x + tx;
+            if (!(g->tile_mask[t] & later))
+                continue;
+            if (g->tile_n[t] > TILE_CAP)
+                return true;
+            const uint16_t *e = g->tile_ent + (size_t)t * TILE_CAP;
+            for (int i = 0; i < g->tile_n[t]; i++) {
+                int c = e[i] >> 14;
+                if (!(later & (1u << c)))
+                    continue;
+                const float *o = g->list[c].box[e[i] & 0x3fff];
+                if (b[0] < o[2] && o[0] < b[2] && b[1] < o[3] && o[1] < b[3])
+                    return true;
+            }
+        }
+    return false;
+}
+
+static void note_pending(sv_gfx *g, int cls, int index, const float b[4])
+{
+    if (cls == CLASS_SHAPE || !g->tiles_x)
+        return; /* nothing is drawn before shapes */
+    int tx0, ty0, tx1, ty1;
+    tile_range(g, b, &tx0, &ty0, &tx1, &ty1);
+    for (int ty = ty0; ty <= ty1; ty++)
+        for (int tx = tx0; tx <= tx1; tx++) {
+            int t = ty * g->tiles_x + tx;
+            g->tile_mask[t] |= (uint8_t)(1u << cls);
+            if (g->tile_n[t] < TILE_CAP)
+                g->tile_ent[(size_t)t * TILE_CAP + g->tile_n[t]] =
+                    (uint16_t)(cls << 14 | index);
+            if (g->tile_n[t] <= TILE_CAP)
+                g->tile_n[t]++;
+        }
+}
+
+/* Room for one quad of class cls that touches pixels in [x0,x1) x [y0,y1). */
+static vtx *next_quad(sv_gfx *g, int cls, float x0, float y0, float x1, float y1)
+{
+    float b[4] = {x0, y0, x1, y1};
+    if (g->list[cls].n == CLASS_QUADS || conflicts(g, cls, b))
+        sv_gfx_flush(g);
+    quad_list *l = &g->list[cls];
+    int i = l->n++;
+    memcpy(l->box[i], b, sizeof b);
+    note_pending(g, cls, i, b);
+    g->pending++;
+    return l->verts + 4 * i;
+}
+
+/* A quad over part of a shape centred at (cx, cy) with axes u (unit) and
+ * n = perp(u), half size (hx, hy): the part [lx0, lx1] x [ly0, ly1] in the
+ * shape's own coordinates (px from its centre along u and n). */
+static void push_part(sv_gfx *g, float cx, float cy, float ux, float uy, float hx, float hy,
+                      float lx0, float ly0, float lx1, float ly1, float radius,
+                      float border_w, int kind, int style, sv_rgba fill, sv_rgba border)
+{
+    const float lx[4] = {lx0, lx1, lx0, lx1}, ly[4] = {ly0, ly0, ly1, ly1};
+    float px[4], py[4];
+    float x0 = 1e30f, y0 = 1e30f, x1 = -1e30f, y1 = -1e30f;
+    for (int i = 0; i < 4; i++) {
+        px[i] = cx + ux * lx[i] - uy * ly[i];
+        py[i] = cy + uy * lx[i] + ux * ly[i];
+        x0 = fminf(x0, px[i]);
+        y0 = fminf(y0, py[i]);
+        x1 = fmaxf(x1, px[i]);
+        y1 = fmaxf(y1, py[i]);
+    }
+    if (!visible(g, x0, y0, x1, y1))
         return;
-    vtx *v = next_quad(g);
+    int cls = (style == SV_BORDER_DASHED || style == SV_BORDER_DOTTED) && kind == KIND_BOX
+                  ? CLASS_PATTERN
+                  : CLASS_SHAPE;
+    /* Quads carry a 1 px margin for the antialiased edge, which reaches only
+     * 0.5 px beyond the shape: the outer half pixel is never touched. */
+    vtx *v = next_quad(g, cls, x0 + 0.5f, y0 + 0.5f, x1 - 0.5f, y1 - 0.5f);
     uint8_t f[4], b[4];
     pack_rgba(f, fill);
     pack_rgba(b, border);
-    static const float sx[4] = {-1, 1, -1, 1}, sy[4] = {-1, -1, 1, 1};
     for (int i = 0; i < 4; i++) {
-        float lx = sx[i] * mx, ly = sy[i] * my;
-        v[i].x = cx + ux * lx - uy * ly;
-        v[i].y = cy + uy * lx + ux * ly;
-        v[i].lx = lx;
-        v[i].ly = ly;
+        v[i].x = px[i];
+        v[i].y = py[i];
+        v[i].lx = lx[i];
+        v[i].ly = ly[i];
         v[i].hx = hx;
         v[i].hy = hy;
         v[i].radius = radius;
@@ -374,11 +553,20 @@ static void push_shape(sv_gfx *g, float cx, float cy, float ux, float uy, float 
     }
 }
 
+/* The whole shape, with a 1 px margin for the antialiased edge. */
+static void push_shape(sv_gfx *g, float cx, float cy, float ux, float uy, float hx, float hy,
+                       float radius, float border_w, int kind, int style, sv_rgba fill,
+                       sv_rgba border)
+{
+    push_part(g, cx, cy, ux, uy, hx, hy, -hx - 1.0f, -hy - 1.0f, hx + 1.0f, hy + 1.0f, radius,
+              border_w, kind, style, fill, border);
+}
+
 void sv_gfx_glyph(sv_gfx *g, float x, float y, float w, float h, float u, float v, sv_rgba c)
 {
     if (!visible(g, x, y, x + w, y + h))
         return;
-    vtx *q = next_quad(g);
+    vtx *q = next_quad(g, CLASS_GLYPH, x, y, x + w, y + h);
     uint8_t f[4];
     pack_rgba(f, c);
     static const float sx[4] = {0, 1, 0, 1}, sy[4] = {0, 0, 1, 1};
@@ -420,8 +608,31 @@ void sv_gfx_rect(sv_gfx *g, sv_box box, float radius, sv_rgba fill, sv_rgba bord
         border_w = hx;
     if (border_w > hy)
         border_w = hy;
-    push_shape(g, box.x + hx, box.y + hy, 1.0f, 0.0f, hx, hy, radius, border_w, KIND_BOX,
-               (int)style, fill, border_color);
+    float cx = box.x + hx, cy = box.y + hy;
+    /* A dashed or dotted border costs many times a plain fill per pixel, so
+     * on a large box only the band that holds the border gets the pattern
+     * shader: the fill goes first as a plain box, then four strips along the
+     * edges (wide enough for the corner arcs) with a clear fill. */
+    float band = fmaxf(radius, border_w) + 1.0f;
+    bool patterned = style == SV_BORDER_DASHED || style == SV_BORDER_DOTTED;
+    if (patterned && (hx - band) * (hy - band) > 256.0f) {
+        sv_rgba clear = {0, 0, 0, 0};
+        if (fill.a > 0.0f)
+            push_shape(g, cx, cy, 1.0f, 0.0f, hx, hy, radius, 0.0f, KIND_BOX, SV_BORDER_NONE,
+                       fill, border_color);
+        float ex = hx + 1.0f, ey = hy + 1.0f, side = border_w + 1.0f;
+        push_part(g, cx, cy, 1.0f, 0.0f, hx, hy, -ex, -ey, ex, -hy + band, radius, border_w,
+                  KIND_BOX, (int)style, clear, border_color);
+        push_part(g, cx, cy, 1.0f, 0.0f, hx, hy, -ex, hy - band, ex, ey, radius, border_w,
+                  KIND_BOX, (int)style, clear, border_color);
+        push_part(g, cx, cy, 1.0f, 0.0f, hx, hy, -ex, -hy + band, -hx + side, hy - band,
+                  radius, border_w, KIND_BOX, (int)style, clear, border_color);
+        push_part(g, cx, cy, 1.0f, 0.0f, hx, hy, hx - side, -hy + band, ex, hy - band, radius,
+                  border_w, KIND_BOX, (int)style, clear, border_color);
+        return;
+    }
+    push_shape(g, cx, cy, 1.0f, 0.0f, hx, hy, radius, border_w, KIND_BOX, (int)style, fill,
+               border_color);
 }
 
 void sv_gfx_circle(sv_gfx *g, float cx, float cy, float r, sv_rgba fill, sv_rgba border_color,

@@ -89,10 +89,12 @@ void sv_gfx_target_bind(sv_gfx_target *t);   /* NULL binds the window */
 /* Reads the bound framebuffer into rgba (w*h*4 bytes, top row first). */
 void sv_gfx_read_pixels(sv_gfx *g, int w, int h, uint8_t *rgba);
 
-/* What the last frame cost, for benchmarks: draw calls issued and quads
- * drawn (a cell, a glyph, an arrow's shaft and its head are one quad each). */
+/* What the frame so far cost, for benchmarks: draw calls issued, batches
+ * flushed (up to three draw calls each) and quads drawn (a cell, a glyph, an
+ * arrow's shaft and its head are one quad each). */
 typedef struct sv_gfx_stats {
     int draw_calls;
+    int flushes;
     int quads;
     int atlas_resets; /* glyph atlas cleared because it was full */
 } sv_gfx_stats;
