@@ -160,8 +160,8 @@ void sv_layout_compute(const sv_app_state *s, int fb_w, int fb_h, sv_layout *out
     l.counters = (sv_box){ m, l.timeline.y - 3.6f * u, W - 2 * m, 3.2f * u };
     l.legend = (sv_box){ m, l.counters.y - 4.2f * u, W - 2 * m, 3.8f * u };
     l.caption = (sv_box){ m, l.legend.y - 7.4f * u, W - 2 * m, 6.8f * u };
-    l.input_box = (sv_box){ m, l.legend.y - 1.0f * u, W - 2 * m,
-                            H - m - (l.legend.y - 1.0f * u) };
+    l.input_box = (sv_box){ m, l.legend.y - 0.4f * u, W - 2 * m,
+                            H - m - (l.legend.y - 0.4f * u) };
     float top = l.header.y + l.header.h + 1.6f * u;
     float bottom = l.caption.y - 0.8f * u;
     l.rows_area = (sv_box){ m, top, W - 2 * m, fmaxf(bottom - top, 1.0f) };
@@ -219,7 +219,10 @@ void sv_layout_compute(const sv_app_state *s, int fb_w, int fb_h, sv_layout *out
         float px = fminf(l.cell_h * 0.46f, 4.3f * u);
         float fit1 = l.cell_w * 0.84f / 0.602f;
         if (fit1 >= 7.0f && l.last_cell >= l.first_cell) {
+            /* Up to 4 characters set the common size; a longer number
+             * (an identity like -2147483648) shrinks alone (render_cells.c). */
             int chars = widest_in_view(s, &l);
+            if (chars > 4) chars = 4;
             px = fminf(px, fit1 / (float)chars);
             l.num_px = px >= fmaxf(7.0f, 0.9f * u / ui) ? px : 0.0f;
         }

@@ -179,7 +179,16 @@ static void draw_number(sv_gfx *g, const sv_layout *l, sv_type type, sv_box b,
         return;
     char buf[48];
     sv_value_format(type, val, buf, sizeof buf);
-    sv_gfx_text(g, SV_FONT_MONO, l->num_px, b.x + b.w / 2.0f, b.y + b.h / 2.0f,
+    /* Longer than the common size allows: this number alone gets smaller
+     * (DejaVu Sans Mono advances 0.602 em), down to legibility. */
+    float px = l->num_px, chars = (float)strlen(buf);
+    float fit = b.w * 0.86f / (chars * 0.602f);
+    if (fit < px) {
+        if (fit < 6.0f)
+            return;
+        px = floorf(fit);
+    }
+    sv_gfx_text(g, SV_FONT_MONO, px, b.x + b.w / 2.0f, b.y + b.h / 2.0f,
                 SV_ALIGN_CENTER, col, buf);
 }
 
@@ -208,6 +217,7 @@ static arrow_geo arrow_between(const sv_layout *l, int src_row, int j, int dst_r
 typedef struct step_arrow {
     int src_row, j, dst_row, i;
     bool diagonal;
+    bool stub;  /* the source is out of view (left): drawn as a short arrow in */
 } step_arrow;
 
 /* Calls fn for each arrow of step v whose destination or source is near the
@@ -225,30 +235,30 @@ static void each_arrow(const sv_app_state *s, const sv_layout *l, const sv_step_
         int fr = 1 + (v->rd->pout >= 0 ? v->rd->pout : 0);
         int hi = l->last_cell + 1 < n - 1 ? l->last_cell + 1 : n - 1;
         for (int i = l->first_cell > 1 ? l->first_cell : 1; i <= hi; i++) {
-            step_arrow a = { fr, i - 1, 3, i, true };
+            step_arrow a = { fr, i - 1, 3, i, true, false };
             fn(ctx, &a);
         }
         return;
     }
     if (v->round == 0) {
         for (int i = l->first_cell; i <= l->last_cell; i++) {
-            step_arrow a = { 0, i, 1, i, false };
+            step_arrow a = { 0, i, 1, i, false, false };
             fn(ctx, &a);
         }
         return;
     }
+    /* Only arrows into cells in view; one whose source is out of view comes
+     * in as a short stub, so long strides when zoomed in do not paint a band
+     * of near-horizontal lines. */
     int pr = 1 + v->rd->pin, qr = 1 + v->rd->pout;
     long stride = (long)v->rd->stride;
-    long hi = (long)l->last_cell + stride;
-    if (hi > n - 1) hi = n - 1;
-    for (long i = l->first_cell; i <= hi; i++) {
-        if (i <= l->last_cell) {
-            step_arrow a = { pr, (int)i, qr, (int)i, false };
-            fn(ctx, &a);
-        }
+    for (long i = l->first_cell; i <= l->last_cell; i++) {
+        step_arrow a = { pr, (int)i, qr, (int)i, false, false };
+        fn(ctx, &a);
         if (i >= stride) {
-            step_arrow a = { pr, (int)(i - stride), qr, (int)i, true };
-            fn(ctx, &a);
+            step_arrow d = { pr, (int)(i - stride), qr, (int)i, true,
+                             i - stride < l->first_cell };
+            fn(ctx, &d);
         }
     }
     (void)s;
@@ -288,7 +298,12 @@ static void draw_one_arrow(void *ctx, const step_arrow *a)
     arrow_ctx *c = ctx;
     arrow_geo geo = arrow_between(c->l, a->src_row, a->j, a->dst_row, a->i,
                                   arrow_dx(a, true, c->v), arrow_dx(a, false, c->v));
-    sv_gfx_arrow(c->g, geo.x0, geo.y0, geo.x1, geo.y1, c->width, c->head, arrow_colour(c, a));
+    sv_rgba col = arrow_colour(c, a);
+    if (a->stub) {
+        geo.x0 = geo.x1 - 1.6f * c->l->cell_pitch;
+        col.a *= 0.6f;
+    }
+    sv_gfx_arrow(c->g, geo.x0, geo.y0, geo.x1, geo.y1, c->width, c->head, col);
 }
 
 /* A value on its way along an arrow: a small pill at the eased position. */
@@ -296,7 +311,7 @@ static void draw_one_token(void *ctx, const step_arrow *a)
 {
     arrow_ctx *c = ctx;
     const sv_layout *l = c->l;
-    if (a->i < l->first_cell || a->i > l->last_cell)
+    if (a->stub || a->i < l->first_cell || a->i > l->last_cell)
         return;
     sv_step_view pv;
     if (!sv_scene_step(c->s, c->s->from_step, &pv))
@@ -465,6 +480,22 @@ void sv_render_cells(sv_gfx *g, const sv_app_state *s, const sv_layout *l, const
         b.x -= d; b.y -= d; b.w += 2 * d; b.h += 2 * d;
         sv_gfx_rect(g, b, l->radius + d, sv_rgba_alpha(t->text, 0.0f), t->text,
                     fmaxf(1.0f, d * 0.6f), SV_BORDER_SOLID);
+    }
+
+    /* A pout cell under the tooltip: its operands in pin get a ring too. */
+    if (sv_scene_tooltip_target(s, &hr, &hc) && v.round > 0 && !v.shift &&
+        hr == 1 + v.rd->pout && v.rd->cases) {
+        sv_case cs = v.rd->cases[hc];
+        int ops[2] = { hc, cs == SV_CASE_COPY ? -1 : hc - (int)v.rd->stride };
+        for (int k = 0; k < 2; k++) {
+            if (ops[k] < l->first_cell || ops[k] > l->last_cell)
+                continue;
+            sv_box b = sv_layout_cell(l, 1 + v.rd->pin, ops[k]);
+            float d = fmaxf(1.5f, l->border_w);
+            b.x -= d; b.y -= d; b.w += 2 * d; b.h += 2 * d;
+            sv_gfx_rect(g, b, l->radius + d, sv_rgba_alpha(t->bg, 0.0f), case_colour(t, cs),
+                        fmaxf(1.0f, d * 0.6f), SV_BORDER_SOLID);
+        }
     }
 
     draw_window(g, s, l, t, &v);

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "app.h"
 #include "scene.h"
 
 static float clampf(float v, float lo, float hi)
@@ -17,7 +18,11 @@ float sv_scene_fit_px(sv_gfx *g, sv_font font, float px, float max_w, const char
     float w = sv_gfx_text_width(g, font, px, utf8);
     if (w <= max_w || w <= 0.0f)
         return px;
-    return px * max_w / w;
+    /* Text is rasterised at whole pixel sizes: step down until it fits. */
+    float fit = floorf(px * max_w / w);
+    while (fit > 4.0f && sv_gfx_text_width(g, font, fit, utf8) > max_w)
+        fit -= 1.0f;
+    return fit;
 }
 
 static const char *op_noun(sv_op op)
@@ -195,7 +200,7 @@ static void draw_timeline(sv_gfx *g, const sv_app_state *s, const sv_layout *l,
     for (int k = 0; k < steps; k++) {
         float x = l->timeline_x[k];
         if (k == cur) {
-            sv_gfx_circle(g, x, y, r * 1.7f, sv_rgba_alpha(t->bg, 1.0f), t->pout_tag,
+            sv_gfx_circle(g, x, y, r * 1.7f, t->bg, t->accent,
                           fmaxf(1.5f, 0.3f * u));
             sv_gfx_circle(g, x, y, r, t->text, t->text, 0.0f);
         } else if (k < cur) {
@@ -391,12 +396,12 @@ static void draw_input_box(sv_gfx *g, const sv_app_state *s, const sv_layout *l,
 {
     float u = l->unit;
     sv_box b = l->input_box;
-    sv_gfx_rect(g, b, 1.4f * u, sv_rgba_alpha(t->panel, t->overlay_alpha), t->pin_tag,
+    sv_gfx_rect(g, b, 1.4f * u, t->panel, t->pin_tag,
                 fmaxf(1.0f, 0.3f * u), SV_BORDER_SOLID);
     float x = b.x + 1.8f * u, y = b.y + 2.2f * u;
     float w = sv_gfx_text(g, SV_FONT_SANS_BOLD, l->label_px, x, y, SV_ALIGN_LEFT, t->text,
                           "Input array");
-    const char *how = "numbers separated by spaces or commas \u00b7 Enter apply \u00b7 Esc cancel";
+    const char *how = "numbers separated by spaces or commas, as scanviz-trace takes them";
     float avail = b.w - 3.6f * u - w - 2.0f * u;
     sv_gfx_text(g, SV_FONT_SANS, sv_scene_fit_px(g, SV_FONT_SANS, l->small_px, avail, how),
                 x + w + 2.0f * u, y, SV_ALIGN_LEFT, t->text_dim, how);
@@ -432,11 +437,17 @@ static void draw_input_box(sv_gfx *g, const sv_app_state *s, const sv_layout *l,
     sv_box clip = { f.x + 0.5f * u, f.y, f.w - 1.0f * u, f.h };
     sv_gfx_clip(g, &clip);
     float tx = f.x + 1.0f * u, ty = f.y + f.h / 2.0f;
+    if (s->edit_all && shown > 0) {
+        /* The box opens with its text selected: typing replaces it. */
+        float sw = sv_gfx_text_width(g, SV_FONT_MONO, px, tmp);
+        sv_gfx_rect(g, (sv_box){ tx - 0.2f * u, f.y + 0.7f * u, sw + 0.4f * u, f.h - 1.4f * u },
+                    0.3f * u, sv_rgba_alpha(t->pin_tag, 0.45f), t->pin_tag, 0.0f, SV_BORDER_NONE);
+    }
     sv_gfx_text(g, SV_FONT_MONO, px, tx, ty, SV_ALIGN_LEFT, t->text, tmp);
     tmp[cur - start] = '\0';
     float cx = tx + sv_gfx_text_width(g, SV_FONT_MONO, px, tmp);
     sv_gfx_line(g, cx, f.y + 0.8f * u, cx, f.y + f.h - 0.8f * u, fmaxf(1.5f, 0.25f * u),
-                t->pout_tag);
+                t->accent);
     sv_gfx_clip(g, NULL);
 
     float ly = f.y + f.h + 1.9f * u;
@@ -447,8 +458,8 @@ static void draw_input_box(sv_gfx *g, const sv_app_state *s, const sv_layout *l,
     }
     if (ly < b.y + b.h - 1.0f * u)
         sv_gfx_text(g, SV_FONT_SANS, sv_scene_fit_px(g, SV_FONT_SANS, l->small_px, f.w,
-                                                     SV_PRESETS_HINT),
-                    x, ly, SV_ALIGN_LEFT, t->text_dim, SV_PRESETS_HINT);
+                                                     SV_EDIT_HINT),
+                    x, ly, SV_ALIGN_LEFT, t->text_dim, SV_EDIT_HINT);
 }
 
 /* ---- status and help ---------------------------------------------------- */
@@ -467,39 +478,20 @@ static void draw_status(sv_gfx *g, const sv_app_state *s, const sv_layout *l, co
     sv_gfx_text(g, SV_FONT_SANS, px, cx, y, SV_ALIGN_CENTER, sv_rgba_alpha(t->text, a), s->status);
 }
 
-static const char *help_keys[][2] = {
-    { "\u2192 / \u2190", "step one round forward / back (animated)" },
-    { "Home / End", "first / last round" },
-    { "Space", "play / pause" },
-    { "+ / \u2212", "faster / slower" },
-    { "E", "edit the input array" },
-    { "R", "random input" },
-    { "I", "inclusive / exclusive scan" },
-    { "O", "next operator (sum, max, min, product, xor)" },
-    { "T", "theme: dark, light, high contrast" },
-    { "F or F11", "fullscreen" },
-    { "Ctrl + / Ctrl \u2212", "larger / smaller text and cells" },
-    { "Ctrl 0", "reset the UI scale" },
-    { "H or ?", "this help" },
-    { "Esc", "close an overlay; quit when none is open" },
-    { "M", "Measure view: throughput and work against n" },
-    { "mouse wheel", "zoom the cells" },
-    { "drag", "pan along the array" },
-    { "click a cell", "pin its tooltip (click again to unpin)" },
-    { "click the timeline", "go to that round" },
-};
-
 static void draw_help(sv_gfx *g, const sv_layout *l, const sv_theme *t, int fb_w, int fb_h)
 {
     float u = l->unit;
-    size_t nk = sizeof help_keys / sizeof help_keys[0];
+    /* The keys as app.c binds them: one table, sv_app_help[]. */
+    size_t nk = 0;
+    while (sv_app_help[nk][0])
+        nk++;
     sv_gfx_rect(g, (sv_box){ 0, 0, (float)fb_w, (float)fb_h }, 0.0f,
                 sv_rgba_alpha(t->bg, 0.55f), sv_rgba_alpha(t->bg, 0.0f), 0.0f, SV_BORDER_NONE);
-    float px = l->small_px * 1.15f, lh = px * 1.6f;
+    float px = l->small_px * 1.1f, lh = px * 1.5f;
     float kw = 0.0f, dw = 0.0f;
     for (size_t i = 0; i < nk; i++) {
-        float a = sv_gfx_text_width(g, SV_FONT_SANS_BOLD, px, help_keys[i][0]);
-        float b = sv_gfx_text_width(g, SV_FONT_SANS, px, help_keys[i][1]);
+        float a = sv_gfx_text_width(g, SV_FONT_SANS_BOLD, px, sv_app_help[i][0]);
+        float b = sv_gfx_text_width(g, SV_FONT_SANS, px, sv_app_help[i][1]);
         if (a > kw) kw = a;
         if (b > dw) dw = b;
     }
@@ -516,10 +508,10 @@ static void draw_help(sv_gfx *g, const sv_layout *l, const sv_theme *t, int fb_w
                 SV_ALIGN_LEFT, t->text, "Keys");
     float ty = y + pad + 5.0f * u * k;
     for (size_t i = 0; i < nk; i++) {
-        sv_gfx_text(g, SV_FONT_SANS_BOLD, px, x + pad + kw, ty, SV_ALIGN_RIGHT, t->pout_tag,
-                    help_keys[i][0]);
+        sv_gfx_text(g, SV_FONT_SANS_BOLD, px, x + pad + kw, ty, SV_ALIGN_RIGHT, t->accent,
+                    sv_app_help[i][0]);
         sv_gfx_text(g, SV_FONT_SANS, px, x + pad + kw + 3.0f * u * k, ty, SV_ALIGN_LEFT, t->text,
-                    help_keys[i][1]);
+                    sv_app_help[i][1]);
         ty += lh;
     }
     sv_gfx_text(g, SV_FONT_SANS, px * 0.95f, x + bw / 2.0f, y + bh - pad * 0.9f, SV_ALIGN_CENTER,

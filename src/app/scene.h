@@ -43,10 +43,6 @@ bool sv_scene_window(const sv_app_state *s, const sv_step_view *v, int row, int 
 /* The cell the tooltip is about: the pinned one, else the hovered one. */
 bool sv_scene_tooltip_target(const sv_app_state *s, int *row, int *cell);
 
-/* The preset keys of the input box, as the input box shows them. Kept here
- * so the hint has one source; app.c binds the keys. */
-#define SV_PRESETS_HINT "presets: 1 chapter · 2 all ones · 3 n = 13 · 4 random"
-
 /* Text px that makes utf8 at most max_w wide (px itself when it fits). */
 float sv_scene_fit_px(sv_gfx *g, sv_font font, float px, float max_w, const char *utf8);
 

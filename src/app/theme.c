@@ -45,6 +45,7 @@ static void themes_init(void)
     d->pout_tag = rgb(OKABE_YELLOW);
     d->arrow = rgb(0xC9CFD8);
     d->tag_text = rgb(0x111418);
+    d->accent = rgb(OKABE_YELLOW);
     d->tint = 0.34f;
     d->overlay_alpha = 0.94f;
 
@@ -63,6 +64,7 @@ static void themes_init(void)
     l->pout_tag = rgb(OKABE_YELLOW);
     l->arrow = rgb(0x3A414B);
     l->tag_text = rgb(0x111418);
+    l->accent = rgb(OKABE_FULL);
     l->tint = 0.24f;
     l->overlay_alpha = 0.96f;
 
@@ -81,6 +83,7 @@ static void themes_init(void)
     h->pout_tag = rgb(OKABE_YELLOW);
     h->arrow = rgb(0xFFFFFF);
     h->tag_text = rgb(0x000000);
+    h->accent = rgb(OKABE_YELLOW);
     h->tint = 0.40f;
     h->overlay_alpha = 0.97f;
 

@@ -21,6 +21,7 @@ typedef struct sv_theme {
     sv_rgba error;                /* #D55E00 */
     sv_rgba pin_tag, pout_tag, arrow;
     sv_rgba tag_text;             /* text on the pin/pout tags */
+    sv_rgba accent;               /* key names in the help, the current timeline step */
     float tint;                   /* how much of its case colour a pout cell's fill takes */
     float overlay_alpha;          /* opacity of the help and input panels */
 } sv_theme;

@@ -358,8 +358,13 @@ static void test_chapter_rounds(void)
 
     /* The input box with an error, and the help overlay. */
     s.editing = true;
+    s.edit_error[0] = '\0';
     snprintf(s.edit_text, sizeof s.edit_text, "3 1 7 x0 4 1 6 3");
     s.edit_cursor = 8;
+    render(&s, 1280, 720, "chapter-edit-fresh");
+    s.edit_all = true;
+    render(&s, 1280, 720, "chapter-edit-selected");
+    s.edit_all = false;
     snprintf(s.edit_error, sizeof s.edit_error, "token 4 \"x0\" (line 1, column 7): not an integer");
     render(&s, 1280, 720, "chapter-edit");
     int err_px = 0;
