@@ -74,87 +74,87 @@ __device__ __forceinline__ T warp_inclusive(T x, int lane)
     return x;
 }
 
-template <typename T, int Threads, int Vecs, bool AcqRel>
-__global__ void __launch_bounds__(Threads)
-hs_scan(const T *__restrict__ in, T *__restrict__ out, size_t n,
-        unsigned long long *__restrict__ status, unsigned *__restrict__ counter)
-{
+/* One tile's work, shared by the two kernels below: Threads threads, Vecs
+ * rows of 16-byte vectors per warp; AcqRel picks the status words' memory
+ * order and SleepNs the back-off of a look-back that finds a predecessor
+ * not yet published (0: spin). */
+template <typename T, int Threads, int Vecs, bool AcqRel, int SleepNs>
+struct Tile {
     using V = typename Vec4<T>::type;
-    constexpr int kWarps = Threads / 32;
-    constexpr int kWarpItems = 128 * Vecs;
-    constexpr int kTile = kWarps * kWarpItems;
-    static_assert(kWarps >= 1 && kWarps <= 32 && (kWarps & (kWarps - 1)) == 0,
-                  "the warp totals are scanned by one warp, width a power of two");
+    static constexpr int kWarps = Threads / 32;
+    static constexpr int kWarpItems = 128 * Vecs;
+    static constexpr int kItems = kWarps * kWarpItems;
+    static_assert(Threads % 32 == 0 && kWarps <= 32, "the warp totals fit one warp");
 
-    __shared__ T warp_prefix[kWarps];
-    __shared__ T tile_prefix;
-    __shared__ unsigned tile_sh;
+    struct Shared {
+        T warp_prefix[kWarps];
+        T tile_prefix;
+        unsigned ticket[2];
+    };
 
-    const int lane = threadIdx.x & 31;
-    const int warp = threadIdx.x >> 5;
-    const bool single = gridDim.x == 1;
-
-    /* Dynamic tile index: the order of starting, not blockIdx. */
-    unsigned tile = 0;
-    if (!single) {
-        if (threadIdx.x == 0)
-            tile_sh = atomicAdd(counter, 1u);
-        __syncthreads();
-        tile = tile_sh;
-    }
-
-    const size_t base = (size_t)tile * kTile + (size_t)warp * kWarpItems;
-    T x[Vecs][4];
-    if (base + kWarpItems <= n) {
-        const V *p = reinterpret_cast<const V *>(in + base) + lane;
+    /* This thread's 4 * Vecs items of tile `tile`, the identity past n. */
+    static __device__ __forceinline__ void load(T (&x)[Vecs][4], const T *__restrict__ in,
+                                                size_t n, unsigned tile, int warp, int lane)
+    {
+        const size_t base = (size_t)tile * kItems + (size_t)warp * kWarpItems;
+        if (base + kWarpItems <= n) {
+            const V *p = reinterpret_cast<const V *>(in + base) + lane;
 #pragma unroll
-        for (int k = 0; k < Vecs; ++k) {
-            V v = p[k * 32];
-            x[k][0] = v.x; x[k][1] = v.y; x[k][2] = v.z; x[k][3] = v.w;
-        }
-    } else {
-        /* The ragged end: the identity (0) past n. */
-#pragma unroll
-        for (int k = 0; k < Vecs; ++k)
-#pragma unroll
-            for (int j = 0; j < 4; ++j) {
-                size_t i = base + (size_t)k * 128 + (size_t)lane * 4 + j;
-                x[k][j] = i < n ? in[i] : T(0);
+            for (int k = 0; k < Vecs; ++k) {
+                V v = p[k * 32];
+                x[k][0] = v.x; x[k][1] = v.y; x[k][2] = v.z; x[k][3] = v.w;
             }
+        } else {
+#pragma unroll
+            for (int k = 0; k < Vecs; ++k)
+#pragma unroll
+                for (int j = 0; j < 4; ++j) {
+                    size_t i = base + (size_t)k * 128 + (size_t)lane * 4 + j;
+                    x[k][j] = i < n ? in[i] : T(0);
+                }
+        }
     }
 
     /* Each row: sequential scan of the lane's 4 items, Kogge-Stone over the
-     * 32 lane totals. Rows are independent, so their shuffles overlap. */
-    T lane_excl[Vecs], row_total[Vecs];
+     * 32 lane totals (rows are independent, so their shuffles overlap). Leaves
+     * x scanned within each lane, the lane's exclusive prefix within its row,
+     * the warp's rows before each row, and the warp total in sh.warp_prefix. */
+    static __device__ __forceinline__ void scan_local(T (&x)[Vecs][4], T (&lane_excl)[Vecs],
+                                                      T (&row_prefix)[Vecs], Shared &sh,
+                                                      int warp, int lane)
+    {
+        T row_total[Vecs];
 #pragma unroll
-    for (int k = 0; k < Vecs; ++k) {
-        x[k][1] = add(x[k][1], x[k][0]);
-        x[k][2] = add(x[k][2], x[k][1]);
-        x[k][3] = add(x[k][3], x[k][2]);
-        T s = warp_inclusive<32>(x[k][3], lane);
-        T e = __shfl_up_sync(kFull, s, 1);
-        lane_excl[k] = lane == 0 ? T(0) : e;
-        row_total[k] = __shfl_sync(kFull, s, 31);
+        for (int k = 0; k < Vecs; ++k) {
+            x[k][1] = add(x[k][1], x[k][0]);
+            x[k][2] = add(x[k][2], x[k][1]);
+            x[k][3] = add(x[k][3], x[k][2]);
+            T s = warp_inclusive<32>(x[k][3], lane);
+            T e = __shfl_up_sync(kFull, s, 1);
+            lane_excl[k] = lane == 0 ? T(0) : e;
+            row_total[k] = __shfl_sync(kFull, s, 31);
+        }
+        row_prefix[0] = T(0);
+#pragma unroll
+        for (int k = 1; k < Vecs; ++k)
+            row_prefix[k] = add(row_prefix[k - 1], row_total[k - 1]);
+        if (lane == 0)
+            sh.warp_prefix[warp] = add(row_prefix[Vecs - 1], row_total[Vecs - 1]);
     }
-    /* row_prefix[k]: the warp's rows before row k. */
-    T row_prefix[Vecs];
-    row_prefix[0] = T(0);
-#pragma unroll
-    for (int k = 1; k < Vecs; ++k)
-        row_prefix[k] = add(row_prefix[k - 1], row_total[k - 1]);
-    if (lane == 0)
-        warp_prefix[warp] = add(row_prefix[Vecs - 1], row_total[Vecs - 1]);
-    __syncthreads();
 
-    if (warp == 0) {
-        /* Kogge-Stone over the warp totals, then the tile's prefix from the
-         * tiles before it. */
-        T w = lane < kWarps ? warp_prefix[lane] : T(0);
-        T s = warp_inclusive<kWarps>(w, lane);
+    /* Warp 0, after the barrier that follows scan_local: Kogge-Stone over the
+     * warp totals (sh.warp_prefix becomes exclusive), then the tile's prefix
+     * from the tiles before it, into sh.tile_prefix. */
+    static __device__ __forceinline__ void look_back(Shared &sh, unsigned tile, bool single,
+                                                     unsigned long long *__restrict__ status,
+                                                     int lane)
+    {
+        T w = lane < kWarps ? sh.warp_prefix[lane] : T(0);
+        T s = warp_inclusive<32>(w, lane);
         const T aggregate = __shfl_sync(kFull, s, kWarps - 1);
         T e = __shfl_up_sync(kFull, s, 1);
         if (lane < kWarps)
-            warp_prefix[lane] = lane == 0 ? T(0) : e;
+            sh.warp_prefix[lane] = lane == 0 ? T(0) : e;
 
         T prefix = T(0);
         if (tile == 0) {
@@ -171,9 +171,12 @@ hs_scan(const T *__restrict__ in, T *__restrict__ out, size_t n,
                 const long idx = pred - lane;
                 unsigned long long word = kFlagP;
                 if (idx >= 0) {
-                    do {
+                    word = peek<AcqRel>(&status[idx]);
+                    while ((word >> 32) == 0) {
+                        if (SleepNs > 0)
+                            __nanosleep(SleepNs);
                         word = peek<AcqRel>(&status[idx]);
-                    } while ((word >> 32) == 0);
+                    }
                 }
                 const unsigned pmask = __ballot_sync(kFull, (word >> 32) == 2);
                 T v = from_bits<T>((uint32_t)word);
@@ -192,58 +195,148 @@ hs_scan(const T *__restrict__ in, T *__restrict__ out, size_t n,
                 publish<AcqRel>(&status[tile], kFlagP | to_bits(add(prefix, aggregate)));
         }
         if (lane == 0)
-            tile_prefix = prefix;
-    }
-    __syncthreads();
-
-    const T carry = add(tile_prefix, warp_prefix[warp]);
-#pragma unroll
-    for (int k = 0; k < Vecs; ++k) {
-        T p = add(add(carry, row_prefix[k]), lane_excl[k]);
-#pragma unroll
-        for (int j = 0; j < 4; ++j)
-            x[k][j] = add(x[k][j], p);
+            sh.tile_prefix = prefix;
     }
 
-    if (base + kWarpItems <= n) {
-        V *q = reinterpret_cast<V *>(out + base) + lane;
+    /* After the barrier that follows look_back: add the carries and store. */
+    static __device__ __forceinline__ void finish(T (&x)[Vecs][4], const T (&lane_excl)[Vecs],
+                                                  const T (&row_prefix)[Vecs], const Shared &sh,
+                                                  T *__restrict__ out, size_t n, unsigned tile,
+                                                  int warp, int lane)
+    {
+        const T carry = add(sh.tile_prefix, sh.warp_prefix[warp]);
 #pragma unroll
         for (int k = 0; k < Vecs; ++k) {
-            V v;
-            v.x = x[k][0]; v.y = x[k][1]; v.z = x[k][2]; v.w = x[k][3];
-            q[k * 32] = v;
+            T p = add(add(carry, row_prefix[k]), lane_excl[k]);
+#pragma unroll
+            for (int j = 0; j < 4; ++j)
+                x[k][j] = add(x[k][j], p);
         }
-    } else {
+        const size_t base = (size_t)tile * kItems + (size_t)warp * kWarpItems;
+        if (base + kWarpItems <= n) {
+            V *q = reinterpret_cast<V *>(out + base) + lane;
+#pragma unroll
+            for (int k = 0; k < Vecs; ++k) {
+                V v;
+                v.x = x[k][0]; v.y = x[k][1]; v.z = x[k][2]; v.w = x[k][3];
+                q[k * 32] = v;
+            }
+        } else {
+#pragma unroll
+            for (int k = 0; k < Vecs; ++k)
+#pragma unroll
+                for (int j = 0; j < 4; ++j) {
+                    size_t i = base + (size_t)k * 128 + (size_t)lane * 4 + j;
+                    if (i < n)
+                        out[i] = x[k][j];
+                }
+        }
+    }
+};
+
+/* One tile per block: the tile index comes from the counter (the order of
+ * starting, not blockIdx), then load, scan, look back, store. */
+template <typename T, int Threads, int Vecs, bool AcqRel, int SleepNs>
+__global__ void __launch_bounds__(Threads)
+hs_scan(const T *__restrict__ in, T *__restrict__ out, size_t n, unsigned tiles,
+        unsigned long long *__restrict__ status, unsigned *__restrict__ counter)
+{
+    using K = Tile<T, Threads, Vecs, AcqRel, SleepNs>;
+    __shared__ typename K::Shared sh;
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const bool single = tiles == 1;
+
+    unsigned tile = 0;
+    if (!single) {
+        if (threadIdx.x == 0)
+            sh.ticket[0] = atomicAdd(counter, 1u);
+        __syncthreads();
+        tile = sh.ticket[0];
+    }
+    T x[Vecs][4], lane_excl[Vecs], row_prefix[Vecs];
+    K::load(x, in, n, tile, warp, lane);
+    K::scan_local(x, lane_excl, row_prefix, sh, warp, lane);
+    __syncthreads();
+    if (warp == 0)
+        K::look_back(sh, tile, single, status, lane);
+    __syncthreads();
+    K::finish(x, lane_excl, row_prefix, sh, out, n, tile, warp, lane);
+}
+
+/* Persistent and pipelined: as many blocks as fit on the GPU at once, each
+ * taking tiles from the counter until none are left. The next tile's ticket
+ * is fetched while this tile is scanned, and its loads are issued before this
+ * tile's look-back, so the next tile's bytes are in flight while the block
+ * waits on its predecessors. Cannot deadlock: a block publishes its current
+ * tile's aggregate without waiting, and the lowest unfinished tile is always
+ * some block's current tile, whose look-back needs only finished tiles.
+ * ticket[] alternates so that no thread reads a ticket being overwritten. */
+template <typename T, int Threads, int Vecs, bool AcqRel, int SleepNs>
+__global__ void __launch_bounds__(Threads)
+hs_scan_persistent(const T *__restrict__ in, T *__restrict__ out, size_t n, unsigned tiles,
+                   unsigned long long *__restrict__ status, unsigned *__restrict__ counter)
+{
+    using K = Tile<T, Threads, Vecs, AcqRel, SleepNs>;
+    __shared__ typename K::Shared sh;
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const bool single = tiles == 1;
+
+    if (threadIdx.x == 0)
+        sh.ticket[0] = single ? 0u : atomicAdd(counter, 1u);
+    __syncthreads();
+    unsigned tile = sh.ticket[0];
+    if (tile >= tiles)
+        return;
+    T x[Vecs][4], y[Vecs][4], lane_excl[Vecs], row_prefix[Vecs];
+    K::load(x, in, n, tile, warp, lane);
+    for (int it = 1;; ++it) {
+        if (threadIdx.x == 0)
+            sh.ticket[it & 1] = single ? tiles : atomicAdd(counter, 1u);
+        K::scan_local(x, lane_excl, row_prefix, sh, warp, lane);
+        __syncthreads();
+        const unsigned next = sh.ticket[it & 1];
+        if (next < tiles)
+            K::load(y, in, n, next, warp, lane);
+        if (warp == 0)
+            K::look_back(sh, tile, single, status, lane);
+        __syncthreads();
+        K::finish(x, lane_excl, row_prefix, sh, out, n, tile, warp, lane);
+        if (next >= tiles)
+            break;
+        tile = next;
 #pragma unroll
         for (int k = 0; k < Vecs; ++k)
 #pragma unroll
-            for (int j = 0; j < 4; ++j) {
-                size_t i = base + (size_t)k * 128 + (size_t)lane * 4 + j;
-                if (i < n)
-                    out[i] = x[k][j];
-            }
+            for (int j = 0; j < 4; ++j)
+                x[k][j] = y[k][j];
     }
 }
 
 struct Variant {
     int threads, vecs;
-    bool acq_rel;
+    bool acq_rel, persistent;
+    int sleep_ns;
+    const char *name;
 };
 
-/* The tuning space. Variant 0 is the default (chosen on the H200: see
- * docs/performance.md). Keep in step with launch_variant(). */
+/* The tuning space, timed by tests/bench/tune_hs. Keep in step with
+ * launch_variant(). */
 constexpr Variant kVariants[] = {
-    {256, 4, true},  /* tile 4096 */
-    {256, 8, true},  /* tile 8192 */
-    {512, 4, true},  /* tile 8192 */
-    {128, 8, true},  /* tile 4096 */
-    {256, 4, false}, /* tile 4096, relaxed status words */
-    {128, 4, true},  /* tile 2048 */
+    {256, 8, false, true, 200, "256x32 persistent relaxed sleep200"},
+    {256, 4, false, true, 200, "256x16 persistent relaxed sleep200"},
+    {512, 8, false, false, 200, "512x32 relaxed sleep200"},
+    {256, 8, false, false, 200, "256x32 relaxed sleep200"},
+    {256, 8, true, true, 200, "256x32 persistent acq/rel sleep200"},
+    {256, 8, false, true, 0, "256x32 persistent relaxed spin"},
+    {256, 4, false, false, 0, "256x16 relaxed spin"},
+    {128, 8, false, true, 200, "128x32 persistent relaxed sleep200"},
+    {384, 8, false, true, 200, "384x32 persistent relaxed sleep200"},
+    {256, 8, true, false, 0, "256x32 acq/rel spin"},
 };
 constexpr int kVariantCount = sizeof kVariants / sizeof kVariants[0];
 constexpr size_t kMinTile = 2048;
 
-template <typename T, int Threads, int Vecs, bool AcqRel>
+template <typename T, int Threads, int Vecs, bool AcqRel, bool Persistent, int SleepNs>
 cudaError_t launch_typed(const void *in, void *out, size_t n, unsigned long long *status,
                          cudaStream_t stream)
 {
@@ -255,8 +348,29 @@ cudaError_t launch_typed(const void *in, void *out, size_t n, unsigned long long
         if (e != cudaSuccess)
             return e;
     }
-    hs_scan<T, Threads, Vecs, AcqRel><<<(unsigned)tiles, Threads, 0, stream>>>(
-        static_cast<const T *>(in), static_cast<T *>(out), n, status, counter);
+    if (Persistent) {
+        auto kernel = hs_scan_persistent<T, Threads, Vecs, AcqRel, SleepNs>;
+        static int resident = 0; /* blocks that fit at once, asked once */
+        if (resident == 0) {
+            int dev = 0, sms = 0, per_sm = 0;
+            cudaError_t e = cudaGetDevice(&dev);
+            if (e == cudaSuccess)
+                e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
+            if (e == cudaSuccess)
+                e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, Threads, 0);
+            if (e != cudaSuccess)
+                return e;
+            resident = sms * (per_sm > 0 ? per_sm : 1);
+        }
+        const size_t grid = tiles < (size_t)resident ? tiles : (size_t)resident;
+        kernel<<<(unsigned)grid, Threads, 0, stream>>>(static_cast<const T *>(in),
+                                                       static_cast<T *>(out), n,
+                                                       (unsigned)tiles, status, counter);
+    } else {
+        hs_scan<T, Threads, Vecs, AcqRel, SleepNs><<<(unsigned)tiles, Threads, 0, stream>>>(
+            static_cast<const T *>(in), static_cast<T *>(out), n, (unsigned)tiles, status,
+            counter);
+    }
     return cudaGetLastError();
 }
 
@@ -265,22 +379,19 @@ cudaError_t launch_variant(int v, const void *in, void *out, size_t n,
                            unsigned long long *status, cudaStream_t s)
 {
     switch (v) {
-    case 0: return launch_typed<T, 256, 4, true>(in, out, n, status, s);
-    case 1: return launch_typed<T, 256, 8, true>(in, out, n, status, s);
-    case 2: return launch_typed<T, 512, 4, true>(in, out, n, status, s);
-    case 3: return launch_typed<T, 128, 8, true>(in, out, n, status, s);
-    case 4: return launch_typed<T, 256, 4, false>(in, out, n, status, s);
-    case 5: return launch_typed<T, 128, 4, true>(in, out, n, status, s);
+    case 0: return launch_typed<T, 256, 8, false, true, 200>(in, out, n, status, s);
+    case 1: return launch_typed<T, 256, 4, false, true, 200>(in, out, n, status, s);
+    case 2: return launch_typed<T, 512, 8, false, false, 200>(in, out, n, status, s);
+    case 3: return launch_typed<T, 256, 8, false, false, 200>(in, out, n, status, s);
+    case 4: return launch_typed<T, 256, 8, true, true, 200>(in, out, n, status, s);
+    case 5: return launch_typed<T, 256, 8, false, true, 0>(in, out, n, status, s);
+    case 6: return launch_typed<T, 256, 4, false, false, 0>(in, out, n, status, s);
+    case 7: return launch_typed<T, 128, 8, false, true, 200>(in, out, n, status, s);
+    case 8: return launch_typed<T, 384, 8, false, true, 200>(in, out, n, status, s);
+    case 9: return launch_typed<T, 256, 8, true, false, 0>(in, out, n, status, s);
     default: return cudaErrorInvalidValue;
     }
 }
-
-const char *const kNames[] = {
-    "256 threads x 16 items (tile 4096)", "256 threads x 32 items (tile 8192)",
-    "512 threads x 16 items (tile 8192)", "128 threads x 32 items (tile 4096)",
-    "256 threads x 16 items (tile 4096), relaxed", "128 threads x 16 items (tile 2048)",
-};
-static_assert(sizeof kNames / sizeof kNames[0] == kVariantCount, "a name per variant");
 
 } // namespace
 
@@ -347,7 +458,7 @@ const char *sv_cuda_hs_variant_name(int v)
 {
     if (v < 0 || v >= kVariantCount)
         return nullptr;
-    return kNames[v];
+    return kVariants[v].name;
 }
 
 } // extern "C"
