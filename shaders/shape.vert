@@ -3,7 +3,8 @@
 // rounded box (cells, circles, capsule lines), a triangle (arrow heads) or a
 // glyph from the atlas. Per-shape constants (the triangle's edge normal, the
 // dash and dot periods) are worked out here, once per vertex, so the
-// fragment shaders, which run for every pixel, stay short.
+// fragment shaders, which run for every pixel, stay short. Built like
+// shape.frag: plain, with SV_PATTERN, or with SV_GLYPH defined.
 layout(location = 0) in vec2 a_pos;    // framebuffer px, origin top left
 layout(location = 1) in vec2 a_local;  // px from the shape's centre, or atlas texels
 layout(location = 2) in vec2 a_half;   // half size of the box / triangle, px
@@ -30,15 +31,20 @@ void main()
     v_local = a_local;
     v_fill = vec4(a_fill.rgb * a_fill.a, a_fill.a);
     v_border = vec4(a_border.rgb * a_border.a, a_border.a);
+#if defined(SV_GLYPH)
+    v_shape = vec4(0.0);
+    v_extra = vec4(0.0);
+    v_extra2 = vec4(0.0);
+#else
     float r = min(a_param.x, min(a_half.x, a_half.y));
     float w = a_param.y;
     v_shape = vec4(a_half, r, w);
-
+#if !defined(SV_PATTERN)
     // Arrow head: base at x = -half.x, tip at (half.x, 0); the outward
     // normal of the upper edge (the lower one is its mirror image).
-    vec2 n = normalize(vec2(a_half.y, 2.0 * a_half.x));
-    v_extra = vec4(n, a_param.z, 0.0);
-
+    v_extra = vec4(normalize(vec2(a_half.y, 2.0 * a_half.x)), a_param.z, 0.0);
+    v_extra2 = vec4(0.0);
+#else
     // Dashed and dotted borders follow the border's centre line: a rounded
     // rectangle of half size b and radius rc. It is cut into four segments
     // running from one corner's midpoint to the next (a side plus half of
@@ -53,9 +59,8 @@ void main()
     float nominal = a_param.w == STYLE_DASHED ? 5.0 * w : 2.0 * w;
     vec2 count = max(vec2(1.0), floor(seg / max(nominal, 1.0) + 0.5));
     vec2 period = max(seg / count, vec2(1e-3));
-    if (a_param.z == 1.0) // triangles use v_extra for their normal
-        period = vec2(1.0);
-    else
-        v_extra = vec4(period.x, 1.0 / period.x, period.y, 1.0 / period.y);
+    v_extra = vec4(period.x, 1.0 / period.x, period.y, 1.0 / period.y);
     v_extra2 = vec4(hw, rc, 0.5 * arc, a_param.w);
+#endif
+#endif
 }

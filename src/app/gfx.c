@@ -141,8 +141,8 @@ static GLuint compile(GLenum type, const char *src, const char *define, const ch
 
 static GLuint link_program(int cls, char *err, size_t errlen)
 {
-    GLuint vs = compile(GL_VERTEX_SHADER, (const char *)sv_shader_shape_vert, "",
-                        "shaders/shape.vert", err, errlen);
+    GLuint vs = compile(GL_VERTEX_SHADER, (const char *)sv_shader_shape_vert,
+                        class_define[cls], "shaders/shape.vert", err, errlen);
     if (!vs)
         return 0;
     GLuint fs = compile(GL_FRAGMENT_SHADER, (const char *)sv_shader_shape_frag,
@@ -531,9 +531,7 @@ static void push_part(sv_gfx *g, float cx, float cy, float ux, float uy, float h
     int cls = (style == SV_BORDER_DASHED || style == SV_BORDER_DOTTED) && kind == KIND_BOX
                   ? CLASS_PATTERN
                   : CLASS_SHAPE;
-    /* Quads carry a 1 px margin for the antialiased edge, which reaches only
-     * 0.5 px beyond the shape: the outer half pixel is never touched. */
-    vtx *v = next_quad(g, cls, x0 + 0.5f, y0 + 0.5f, x1 - 0.5f, y1 - 0.5f);
+    vtx *v = next_quad(g, cls, x0, y0, x1, y1);
     uint8_t f[4], b[4];
     pack_rgba(f, fill);
     pack_rgba(b, border);
@@ -553,13 +551,18 @@ static void push_part(sv_gfx *g, float cx, float cy, float ux, float uy, float h
     }
 }
 
-/* The whole shape, with a 1 px margin for the antialiased edge. */
+/* The antialiased edge reaches 0.5 px beyond a shape: a pixel whose centre
+ * lies further out has no coverage, so quads need only that margin. */
+#define AA_MARGIN 0.51f
+
+/* The whole shape. */
 static void push_shape(sv_gfx *g, float cx, float cy, float ux, float uy, float hx, float hy,
                        float radius, float border_w, int kind, int style, sv_rgba fill,
                        sv_rgba border)
 {
-    push_part(g, cx, cy, ux, uy, hx, hy, -hx - 1.0f, -hy - 1.0f, hx + 1.0f, hy + 1.0f, radius,
-              border_w, kind, style, fill, border);
+    const float m = AA_MARGIN;
+    push_part(g, cx, cy, ux, uy, hx, hy, -hx - m, -hy - m, hx + m, hy + m, radius, border_w,
+              kind, style, fill, border);
 }
 
 void sv_gfx_glyph(sv_gfx *g, float x, float y, float w, float h, float u, float v, sv_rgba c)
@@ -620,7 +623,7 @@ void sv_gfx_rect(sv_gfx *g, sv_box box, float radius, sv_rgba fill, sv_rgba bord
         if (fill.a > 0.0f)
             push_shape(g, cx, cy, 1.0f, 0.0f, hx, hy, radius, 0.0f, KIND_BOX, SV_BORDER_NONE,
                        fill, border_color);
-        float ex = hx + 1.0f, ey = hy + 1.0f, side = border_w + 1.0f;
+        float ex = hx + AA_MARGIN, ey = hy + AA_MARGIN, side = border_w + 1.0f;
         push_part(g, cx, cy, 1.0f, 0.0f, hx, hy, -ex, -ey, ex, -hy + band, radius, border_w,
                   KIND_BOX, (int)style, clear, border_color);
         push_part(g, cx, cy, 1.0f, 0.0f, hx, hy, -ex, hy - band, ex, ey, radius, border_w,

@@ -365,6 +365,17 @@ static const glyph *get_glyph(sv_gfx *g, sv_text *t, sized_font *s, uint32_t cp)
     return slot;
 }
 
+/* The advance of cp, the same as its glyph's, without rasterising it when
+ * it is not cached yet (measuring often tries sizes that are never drawn). */
+static int glyph_advance(sv_text *t, sized_font *s, uint32_t cp)
+{
+    const glyph *gl = find_slot(t, glyph_key(s->font, s->px, cp));
+    if (gl->key)
+        return gl->advance;
+    int minx, maxx, miny, maxy, adv;
+    return TTF_GlyphMetrics32(s->ttf, cp, &minx, &maxx, &miny, &maxy, &adv) == 0 ? adv : 0;
+}
+
 /* ---- UTF-8 and layout ------------------------------------------------- */
 
 /* Decodes one code point; malformed input gives U+FFFD and moves on. */
@@ -417,12 +428,16 @@ static int layout(sv_gfx *g, sv_text *t, sized_font *s, int x, int baseline, sv_
             continue;
         if (prev && s->kern)
             pen += TTF_GetFontKerningSizeGlyphs32(s->ttf, prev, cp);
-        const glyph *gl = get_glyph(g, t, s, cp);
-        if (gl) {
-            if (draw && gl->w > 0)
-                sv_gfx_glyph(g, (float)(x + pen + gl->x0), (float)(baseline + gl->y0),
-                             (float)gl->w, (float)gl->h, (float)gl->u, (float)gl->v, c);
-            pen += gl->advance;
+        if (draw) {
+            const glyph *gl = get_glyph(g, t, s, cp);
+            if (gl) {
+                if (gl->w > 0)
+                    sv_gfx_glyph(g, (float)(x + pen + gl->x0), (float)(baseline + gl->y0),
+                                 (float)gl->w, (float)gl->h, (float)gl->u, (float)gl->v, c);
+                pen += gl->advance;
+            }
+        } else {
+            pen += glyph_advance(t, s, cp);
         }
         prev = cp;
     }
