@@ -145,6 +145,7 @@ bool sv_trace_finish(sv_trace *t, char *err, size_t errlen)
 {
     size_t n = t->n;
     sv_value *ref = NULL;
+    bool can_wrap = t->type == SV_TYPE_INT32 && (t->op == SV_OP_SUM || t->op == SV_OP_PRODUCT);
     t->total_ops = 0;
     t->overflow_count = 0;
     for (size_t r = 1; r < t->nrounds; r++) {
@@ -164,7 +165,7 @@ bool sv_trace_finish(sv_trace *t, char *err, size_t errlen)
             rd->overflow[i] = false;
             /* Recompute what the kernel computed from pin, to learn whether
              * that operation wrapped (int32 sum and product only). */
-            if (i >= s)
+            if (i >= s && can_wrap)
                 sv_op_apply(t->op, t->type, pin[i - s], pin[i], &rd->overflow[i]);
             rd->overflow_count += rd->overflow[i];
         }
@@ -217,8 +218,9 @@ fail_oom:
 
 /* What every window of the input must hold, computed from the input alone.
  * Every window the kernel produces is either a prefix input[0..i] (copy and
- * partial cells) or an aligned run of 2^k elements (full cells), so prefix
- * values plus one table per run length cover them all in O(n log n):
+ * partial cells) or a run of 2^r elements (full cells), so prefix values
+ * and the runs of each length (doubled once per round) cover them all in
+ * O(n log n):
  *  - exact ops (all int32, float32 max/min): values through sv_op_apply();
  *    the grouping does not matter since these ops are associative.
  *  - float32 sum: the sum in double and the sum of magnitudes |x|.
@@ -232,28 +234,35 @@ typedef struct agg {
     double d;        /* float sum / product, in double */
     double mag;      /* sum: sum of |x|; product: sum of log2|x| */
     double lo, hi;   /* product: min/max running log2 sum, 0 included */
-    size_t nonfinite; /* non-finite inputs in the window */
-    size_t len;
+    uint32_t nonfinite; /* non-finite inputs in the window */
+    uint32_t len;
 } agg;
 
 typedef struct windows {
     const sv_trace *t;
-    int levels;
+    bool exact;               /* only agg.v and agg.len are kept */
+    int levels;               /* run lengths 2^0 .. 2^(levels-1) fit in n */
+    int level;                /* the run length lev holds now: 2^level */
     agg *pre;                 /* pre[i]: input[0..i] */
-    agg *lev[MAX_LEVELS];     /* lev[k][j]: input[j .. j+2^k) */
+    agg *lev;                 /* lev[j]: input[j .. j+2^level) */
 } windows;
 
-static agg agg_leaf(const sv_trace *t, sv_value x)
+static bool exact_op(const sv_trace *t)
+{
+    return t->type == SV_TYPE_INT32 || t->op == SV_OP_MAX || t->op == SV_OP_MIN;
+}
+
+static agg agg_leaf(const windows *w, sv_value x)
 {
     agg a;
     memset(&a, 0, sizeof a);
     a.v = x;
     a.len = 1;
-    if (t->type == SV_TYPE_FLOAT32) {
+    if (!w->exact) {
         bool finite = isfinite(x.f);
         a.nonfinite = !finite;
         a.d = x.f;
-        if (t->op == SV_OP_PRODUCT)
+        if (w->t->op == SV_OP_PRODUCT)
             a.mag = (finite && x.f != 0.0f) ? log2(fabs((double)x.f)) : 0.0;
         else
             a.mag = fabs((double)x.f);
@@ -264,29 +273,29 @@ static agg agg_leaf(const sv_trace *t, sv_value x)
 }
 
 /* The window l followed by the window r. */
-static agg agg_join(const sv_trace *t, agg l, agg r)
+static agg agg_join(const windows *w, const agg *l, const agg *r)
 {
     agg a;
-    a.v = sv_op_apply(t->op, t->type, l.v, r.v, NULL);
-    a.len = l.len + r.len;
-    a.nonfinite = l.nonfinite + r.nonfinite;
-    a.d = t->op == SV_OP_PRODUCT ? l.d * r.d : l.d + r.d;
-    a.mag = l.mag + r.mag;
-    a.lo = l.lo < l.mag + r.lo ? l.lo : l.mag + r.lo;
-    a.hi = l.hi > l.mag + r.hi ? l.hi : l.mag + r.hi;
+    a.len = l->len + r->len;
+    if (w->exact) {
+        a.v = sv_op_apply(w->t->op, w->t->type, l->v, r->v, NULL);
+        a.d = a.mag = a.lo = a.hi = 0.0;
+        a.nonfinite = 0;
+        return a;
+    }
+    a.v.bits = 0;
+    a.nonfinite = l->nonfinite + r->nonfinite;
+    a.d = w->t->op == SV_OP_PRODUCT ? l->d * r->d : l->d + r->d;
+    a.mag = l->mag + r->mag;
+    a.lo = l->lo < l->mag + r->lo ? l->lo : l->mag + r->lo;
+    a.hi = l->hi > l->mag + r->hi ? l->hi : l->mag + r->hi;
     return a;
-}
-
-static bool exact_op(const sv_trace *t)
-{
-    return t->type == SV_TYPE_INT32 || t->op == SV_OP_MAX || t->op == SV_OP_MIN;
 }
 
 static void windows_free(windows *w)
 {
     free(w->pre);
-    for (int k = 0; k < MAX_LEVELS; k++)
-        free(w->lev[k]);
+    free(w->lev);
 }
 
 static bool windows_init(windows *w, const sv_trace *t)
@@ -294,32 +303,34 @@ static bool windows_init(windows *w, const sv_trace *t)
     size_t n = t->n;
     memset(w, 0, sizeof *w);
     w->t = t;
+    w->exact = exact_op(t);
     while (w->levels < MAX_LEVELS && pow2(w->levels) <= n)
         w->levels++;
-    if (!(w->pre = malloc(n * sizeof *w->pre)))
+    if (!(w->pre = malloc(n * sizeof *w->pre)) || !(w->lev = malloc(n * sizeof *w->lev)))
         return false;
     for (size_t i = 0; i < n; i++) {
-        agg x = agg_leaf(t, t->input[i]);
-        w->pre[i] = i ? agg_join(t, w->pre[i - 1], x) : x;
-    }
-    for (int k = 0; k < w->levels; k++) {
-        size_t len = n - pow2(k) + 1, h = k ? pow2(k - 1) : 0;
-        if (!(w->lev[k] = malloc(len * sizeof *w->lev[k])))
-            return false;
-        for (size_t j = 0; j < len; j++)
-            w->lev[k][j] = k == 0 ? agg_leaf(t, t->input[j])
-                                  : agg_join(t, w->lev[k - 1][j], w->lev[k - 1][j + h]);
+        agg x = agg_leaf(w, t->input[i]);
+        w->pre[i] = i ? agg_join(w, &w->pre[i - 1], &x) : x;
+        w->lev[i] = x;
     }
     return true;
 }
 
-/* The window that cell i holds after round r: input[max(0, i-2^r+1) .. i]. */
-static const agg *window_of(const windows *w, int r, size_t i)
+/* The window that cell i holds after round r: input[max(0, i-2^r+1) .. i].
+ * Rounds are visited in order, so lev is doubled in place up to 2^r (each
+ * lev[j] reads lev[j] and lev[j+h], and j+h is not yet overwritten). */
+static const agg *window_of(windows *w, int r, size_t i)
 {
     size_t span = pow2(r);
     if (i + 1 <= span || r >= w->levels)
         return &w->pre[i];
-    return &w->lev[r][i + 1 - span];
+    while (w->level < r) {
+        size_t h = pow2(w->level), len = w->t->n - 2 * h + 1;
+        for (size_t j = 0; j < len; j++)
+            w->lev[j] = agg_join(w, &w->lev[j], &w->lev[j + h]);
+        w->level++;
+    }
+    return &w->lev[i + 1 - span];
 }
 
 /* Whether `got` is an acceptable value for window a, computed in a tree of
