@@ -347,7 +347,7 @@ static bool same_bits(const sv_value *a, const sv_value *b, size_t n, size_t *wh
 static bool read_round(reader *rd, const json_t *j, size_t r, sv_trace *t)
 {
     char path[64], p[96];
-    long long v;
+    long long v = 0;
     sv_round *round = &t->rounds[r];
     snprintf(path, sizeof path, "rounds[%zu]", r);
     if (!json_is_object(j))
@@ -435,7 +435,7 @@ static bool read_round(reader *rd, const json_t *j, size_t r, sv_trace *t)
 static bool check_round_extras(reader *rd, const json_t *j, size_t r, const sv_trace *t)
 {
     char p[96];
-    long long v;
+    long long v = 0;
     const sv_round *round = &t->rounds[r];
     json_t *x;
     if ((x = json_object_get(j, "ops"))) {
@@ -488,7 +488,7 @@ static bool check_round_extras(reader *rd, const json_t *j, size_t r, const sv_t
 static bool check_count(reader *rd, const json_t *root, const char *name, size_t want, const char *what)
 {
     json_t *x = json_object_get(root, name);
-    long long v;
+    long long v = 0;
     if (!x)
         return true;
     if (!get_int(rd, x, name, 0, 1LL << 40, &v))
@@ -501,7 +501,7 @@ static bool check_count(reader *rd, const json_t *root, const char *name, size_t
 static sv_trace *parse_root(reader *rd, const json_t *root)
 {
     const char *s;
-    long long v;
+    long long v = 0;
     sv_op op;
     sv_type type;
     sv_scan scan;
