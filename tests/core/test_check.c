@@ -114,6 +114,33 @@ int main(void)
     EXPECT_BROKEN(t, -1, -1, 0, "output[0]: expected 0 (the identity), got 3", "");
     sv_trace_destroy(t);
 
+    /* sv_trace_equal: bit-identity, naming the first difference; values of
+     * unwritten cells do not count. sv_trace_finish is idempotent. */
+    {
+        sv_trace *a = example(SV_SCAN_INCLUSIVE), *b = example(SV_SCAN_INCLUSIVE);
+        CHECK_MSG(sv_trace_equal(a, b, err, sizeof err), "%s", err);
+        b->rounds[0].buf[1][4].i = 77; /* unwritten: no value to compare */
+        CHECK_MSG(sv_trace_equal(a, b, err, sizeof err), "%s", err);
+        b->rounds[2].buf[0][5].i = 13;
+        CHECK(!sv_trace_equal(a, b, err, sizeof err));
+        CHECK_STR(err, "round 2, buf[0], cell 5: 12 (bits 0000000c) vs 13 (bits 0000000d)");
+        b->rounds[2].buf[0][5].i = 12;
+        b->rounds[0].written[1][4] = true;
+        CHECK(!sv_trace_equal(a, b, err, sizeof err));
+        CHECK_STR(err, "round 0, buf[1], cell 4: ? (bits 00000000) vs 77 (bits 0000004d)");
+        sv_trace_destroy(b);
+        b = example(SV_SCAN_EXCLUSIVE);
+        CHECK(!sv_trace_equal(a, b, err, sizeof err));
+        CHECK_STR(err, "different scans: sum int32 inclusive vs sum int32 exclusive");
+        CHECK(sv_trace_finish(a, err, sizeof err) && sv_trace_finish(a, err, sizeof err));
+        CHECK_INT(a->total_ops, 17);
+        CHECK_INT(a->output[7].i, 25);
+        CHECK_MSG(sv_trace_check(a, err, sizeof err), "%s", err);
+        sv_trace_destroy(a);
+        sv_trace_destroy(b);
+        sv_trace_destroy(NULL);
+    }
+
     /* Every cell of a random int32 trace: corrupting any one pout cell is
      * caught at exactly that round and cell. */
     for (int op = 0; op < SV_OP_COUNT; op++) {
