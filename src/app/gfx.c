@@ -435,6 +435,11 @@ static bool visible(const sv_gfx *g, float x0, float y0, float x1, float y1)
     return x1 > g->clip_x0 && x0 < g->clip_x1 && y1 > g->clip_y0 && y0 < g->clip_y1;
 }
 
+bool sv_gfx_visible_rows(const sv_gfx *g, float y0, float y1)
+{
+    return y1 > g->clip_y0 && y0 < g->clip_y1;
+}
+
 static void tile_range(const sv_gfx *g, const float b[4], int *tx0, int *ty0, int *tx1, int *ty1)
 {
     int x0 = (int)floorf(b[0] / TILE), y0 = (int)floorf(b[1] / TILE);

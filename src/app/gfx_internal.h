@@ -19,6 +19,8 @@ int sv_text_atlas_resets(const sv_text *t); /* times the atlas was full, ever */
 sv_text *sv_gfx_text_state(sv_gfx *g);
 /* Draws everything batched so far (before the atlas is cleared). */
 void sv_gfx_flush(sv_gfx *g);
+/* Whether rows [y0, y1] can show through the clip. */
+bool sv_gfx_visible_rows(const sv_gfx *g, float y0, float y1);
 /* One glyph quad: framebuffer rect (x, y, w, h), atlas texel rect at (u, v). */
 void sv_gfx_glyph(sv_gfx *g, float x, float y, float w, float h, float u, float v, sv_rgba c);
 

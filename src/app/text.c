@@ -8,6 +8,7 @@
 #include <SDL.h>
 #include <SDL_ttf.h>
 #include <epoxy/gl.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,6 +25,10 @@ extern const size_t sv_font_mono_size;
 #define GLYPH_SLOTS 8192      /* power of two */
 #define GLYPH_MAX_USED 6000   /* beyond this the table counts as full */
 #define MAX_SIZED_FONTS 32
+#define RUN_SLOTS 8192        /* power of two */
+#define RUN_MAX_USED 6000
+#define RUN_MAX_BYTES 32      /* strings up to this long are cached whole */
+#define RUN_ARENA (RUN_SLOTS * 16)
 #define MIN_PX 1
 #define MAX_PX 512
 
@@ -34,6 +39,19 @@ typedef struct glyph {
     uint16_t u, v;  /* bitmap's top left in the atlas */
     int16_t advance;
 } glyph;
+
+/* A short string rendered whole into the atlas: numbers and labels, drawn
+ * as one quad instead of one per glyph (llvmpipe pays per triangle). */
+typedef struct run {
+    uint64_t hash; /* 0: empty slot */
+    uint32_t off;  /* the string's bytes in the arena */
+    uint16_t len;
+    uint8_t font;
+    uint16_t px;
+    int16_t x0, y0; /* bitmap's top left from the pen start on the baseline */
+    uint16_t w, h, u, v;
+    int16_t advance;
+} run;
 
 typedef struct sized_font {
     TTF_Font *ttf;
@@ -53,8 +71,13 @@ struct sv_text {
     int nsizes;
     int last; /* index of the last sized font used */
     unsigned frame;
-    uint8_t *scratch; /* one glyph's coverage before upload */
+    uint8_t *scratch; /* one glyph's or run's coverage before upload */
     size_t scratch_cap;
+    uint8_t *mirror;  /* the atlas's contents, to compose runs from glyphs */
+    run *runs;
+    int runs_used;
+    char *arena;
+    size_t arena_used;
 };
 
 static const unsigned char *font_data(int f, size_t *size)
@@ -76,7 +99,10 @@ sv_text *sv_text_create(char *err, size_t errlen)
     if (!t)
         goto fail_oom;
     t->slots = calloc(GLYPH_SLOTS, sizeof *t->slots);
-    if (!t->slots)
+    t->runs = calloc(RUN_SLOTS, sizeof *t->runs);
+    t->arena = malloc(RUN_ARENA);
+    t->mirror = calloc((size_t)ATLAS_SIZE * ATLAS_SIZE, 1);
+    if (!t->slots || !t->runs || !t->arena || !t->mirror)
         goto fail_oom;
     /* Check now that every embedded font opens, so a bad font is an error
      * at start and not blank text later. */
@@ -95,12 +121,8 @@ sv_text *sv_text_create(char *err, size_t errlen)
     glGenTextures(1, &t->tex);
     glBindTexture(GL_TEXTURE_2D, t->tex);
     glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
-    uint8_t *zero = calloc((size_t)ATLAS_SIZE * ATLAS_SIZE, 1);
-    if (!zero)
-        goto fail_oom;
     glTexImage2D(GL_TEXTURE_2D, 0, GL_R8, ATLAS_SIZE, ATLAS_SIZE, 0, GL_RED, GL_UNSIGNED_BYTE,
-                 zero);
-    free(zero);
+                 t->mirror);
     /* Quads are texel-aligned, so nearest sampling reads exact coverage. */
     glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
     glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
@@ -128,6 +150,9 @@ void sv_text_destroy(sv_text *t)
     if (t->tex)
         glDeleteTextures(1, &t->tex);
     free(t->slots);
+    free(t->runs);
+    free(t->arena);
+    free(t->mirror);
     free(t->scratch);
     free(t);
     TTF_Quit();
@@ -234,6 +259,9 @@ static void atlas_reset(sv_gfx *g, sv_text *t)
     sv_gfx_flush(g); /* quads already batched read the old contents */
     memset(t->slots, 0, GLYPH_SLOTS * sizeof *t->slots);
     t->used = 0;
+    memset(t->runs, 0, RUN_SLOTS * sizeof *t->runs);
+    t->runs_used = 0;
+    t->arena_used = 0;
     t->shelf_x = 1;
     t->shelf_y = 1;
     t->shelf_h = 0;
@@ -257,6 +285,30 @@ static bool atlas_alloc(sv_text *t, int w, int h, int *u, int *v)
     t->shelf_x += w + 1;
     if (h > t->shelf_h)
         t->shelf_h = h;
+    return true;
+}
+
+/* Copies w x h of coverage from t->scratch to the atlas at (u, v). */
+static void upload(sv_text *t, int u, int v, int w, int h)
+{
+    glActiveTexture(GL_TEXTURE0);
+    glBindTexture(GL_TEXTURE_2D, t->tex);
+    glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
+    glTexSubImage2D(GL_TEXTURE_2D, 0, u, v, w, h, GL_RED, GL_UNSIGNED_BYTE, t->scratch);
+    for (int y = 0; y < h; y++)
+        memcpy(t->mirror + (size_t)(v + y) * ATLAS_SIZE + u, t->scratch + (size_t)y * w,
+               (size_t)w);
+}
+
+static bool reserve_scratch(sv_text *t, size_t need)
+{
+    if (need <= t->scratch_cap)
+        return true;
+    uint8_t *p = realloc(t->scratch, need);
+    if (!p)
+        return false;
+    t->scratch = p;
+    t->scratch_cap = need;
     return true;
 }
 
@@ -300,16 +352,10 @@ static bool rasterise(sv_text *t, sized_font *s, uint32_t cp, glyph *out)
     }
     if (x1 >= x0 && y1 >= y0) {
         int w = x1 - x0 + 1, h = y1 - y0 + 1;
-        size_t need = (size_t)w * h;
-        if (need > t->scratch_cap) {
-            uint8_t *p = realloc(t->scratch, need);
-            if (!p) {
-                SDL_UnlockSurface(argb);
-                SDL_FreeSurface(argb);
-                return false;
-            }
-            t->scratch = p;
-            t->scratch_cap = need;
+        if (!reserve_scratch(t, (size_t)w * h)) {
+            SDL_UnlockSurface(argb);
+            SDL_FreeSurface(argb);
+            return false;
         }
         for (int y = 0; y < h; y++) {
             const Uint32 *row =
@@ -349,13 +395,8 @@ static const glyph *get_glyph(sv_gfx *g, sv_text *t, sized_font *s, uint32_t cp)
         if (gl.w > 0 && !atlas_alloc(t, gl.w, gl.h, &u, &v))
             return NULL;
     }
-    if (gl.w > 0) {
-        glActiveTexture(GL_TEXTURE0);
-        glBindTexture(GL_TEXTURE_2D, t->tex);
-        glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
-        glTexSubImage2D(GL_TEXTURE_2D, 0, u, v, gl.w, gl.h, GL_RED, GL_UNSIGNED_BYTE,
-                        t->scratch);
-    }
+    if (gl.w > 0)
+        upload(t, u, v, gl.w, gl.h);
     gl.u = (uint16_t)u;
     gl.v = (uint16_t)v;
     gl.key = key;
@@ -444,6 +485,141 @@ static int layout(sv_gfx *g, sv_text *t, sized_font *s, int x, int baseline, sv_
     return pen;
 }
 
+/* ---- whole short strings ----------------------------------------------- */
+
+static uint64_t run_hash(int font, int px, const char *utf8, size_t len)
+{
+    uint64_t h = 1469598103934665603ull ^ (uint64_t)(font * 1024 + px);
+    for (size_t i = 0; i < len; i++) {
+        h ^= (unsigned char)utf8[i];
+        h *= 1099511628211ull;
+    }
+    return h ? h : 1;
+}
+
+static run *find_run(sv_text *t, uint64_t hash, int font, int px, const char *utf8,
+                     size_t len)
+{
+    size_t i = (size_t)(hash >> 20) & (RUN_SLOTS - 1);
+    for (;;) {
+        run *r = &t->runs[i];
+        if (!r->hash)
+            return r;
+        if (r->hash == hash && r->len == len && r->font == font && r->px == px &&
+            memcmp(t->arena + r->off, utf8, len) == 0)
+            return r;
+        i = (i + 1) & (RUN_SLOTS - 1);
+    }
+}
+
+typedef struct placed {
+    int x, y; /* top left from the pen start on the baseline */
+    int w, h, u, v;
+} placed;
+
+/* Lays the string out from cached glyphs and composes it into the atlas as
+ * one bitmap. Returns false when the atlas was cleared on the way (the
+ * glyphs it had placed are gone: try again) or there is no room. */
+static bool build_run(sv_gfx *g, sv_text *t, sized_font *s, const char *utf8, size_t len,
+                      run *out)
+{
+    placed pl[RUN_MAX_BYTES];
+    int n = 0, pen = 0, resets = t->resets;
+    int x0 = INT16_MAX, y0 = INT16_MAX, x1 = INT16_MIN, y1 = INT16_MIN;
+    const unsigned char *p = (const unsigned char *)utf8, *end = p + len;
+    uint32_t prev = 0;
+    while (p < end) {
+        uint32_t cp = utf8_next(&p);
+        if (prev && s->kern)
+            pen += TTF_GetFontKerningSizeGlyphs32(s->ttf, prev, cp);
+        prev = cp;
+        const glyph *gl = get_glyph(g, t, s, cp);
+        if (!gl)
+            continue;
+        if (gl->w > 0 && n < RUN_MAX_BYTES) {
+            placed q = {pen + gl->x0, gl->y0, gl->w, gl->h, gl->u, gl->v};
+            pl[n++] = q;
+            x0 = q.x < x0 ? q.x : x0;
+            y0 = q.y < y0 ? q.y : y0;
+            x1 = q.x + q.w > x1 ? q.x + q.w : x1;
+            y1 = q.y + q.h > y1 ? q.y + q.h : y1;
+        }
+        pen += gl->advance;
+    }
+    if (t->resets != resets)
+        return false;
+    memset(out, 0, sizeof *out);
+    out->advance = (int16_t)pen;
+    if (n == 0)
+        return true;
+    int w = x1 - x0, h = y1 - y0, u, v;
+    /* Big strings would crowd the atlas out: those go glyph by glyph. */
+    if (w > ATLAS_SIZE / 4 || h > ATLAS_SIZE / 8 || !reserve_scratch(t, (size_t)w * h)) {
+        out->w = 0xffff; /* not cacheable */
+        return true;
+    }
+    if (!atlas_alloc(t, w, h, &u, &v)) {
+        atlas_reset(g, t);
+        return false;
+    }
+    memset(t->scratch, 0, (size_t)w * h);
+    for (int i = 0; i < n; i++) /* overlapping glyphs add up, saturating */
+        for (int y = 0; y < pl[i].h; y++) {
+            const uint8_t *src = t->mirror + (size_t)(pl[i].v + y) * ATLAS_SIZE + pl[i].u;
+            uint8_t *dst = t->scratch + (size_t)(pl[i].y - y0 + y) * w + (pl[i].x - x0);
+            for (int x = 0; x < pl[i].w; x++) {
+                int sum = dst[x] + src[x];
+                dst[x] = (uint8_t)(sum > 255 ? 255 : sum);
+            }
+        }
+    upload(t, u, v, w, h);
+    out->x0 = (int16_t)x0;
+    out->y0 = (int16_t)y0;
+    out->w = (uint16_t)w;
+    out->h = (uint16_t)h;
+    out->u = (uint16_t)u;
+    out->v = (uint16_t)v;
+    return true;
+}
+
+/* The cached run for a short string, built on first use; NULL when it
+ * cannot be cached (the caller then draws glyph by glyph). */
+static const run *get_run(sv_gfx *g, sv_text *t, sized_font *s, const char *utf8, size_t len)
+{
+    uint64_t hash = run_hash(s->font, s->px, utf8, len);
+    run *slot = find_run(t, hash, s->font, s->px, utf8, len);
+    if (slot->hash)
+        return slot;
+    if (t->runs_used >= RUN_MAX_USED || t->arena_used + len > RUN_ARENA)
+        atlas_reset(g, t);
+    run r;
+    if (!build_run(g, t, s, utf8, len, &r) && !build_run(g, t, s, utf8, len, &r))
+        return NULL;
+    if (r.w == 0xffff)
+        return NULL;
+    r.hash = hash;
+    r.len = (uint16_t)len;
+    r.font = (uint8_t)s->font;
+    r.px = (uint16_t)s->px;
+    r.off = (uint32_t)t->arena_used;
+    memcpy(t->arena + t->arena_used, utf8, len);
+    t->arena_used += len;
+    slot = find_run(t, hash, s->font, s->px, utf8, len); /* the table may have been cleared */
+    *slot = r;
+    t->runs_used++;
+    return slot;
+}
+
+static bool cacheable(const char *utf8, size_t *len)
+{
+    size_t n = 0;
+    for (; utf8[n]; n++)
+        if (n >= RUN_MAX_BYTES || utf8[n] == '\n' || utf8[n] == '\r')
+            return false;
+    *len = n;
+    return true;
+}
+
 float sv_gfx_text_width(sv_gfx *g, sv_font font, float px, const char *utf8)
 {
     if (!utf8 || !*utf8)
@@ -464,8 +640,16 @@ float sv_gfx_text(sv_gfx *g, sv_font font, float px, float x, float y, sv_align 
     sized_font *s = get_font(t, (int)font, clamp_px(px));
     if (!s)
         return 0.0f;
+    /* Rows of text wholly outside the clip are measured, not drawn. */
+    float top = y - (float)s->px, bottom = y + (float)s->px;
+    if (!sv_gfx_visible_rows(g, top, bottom))
+        return (float)layout(g, t, s, 0, 0, c, utf8, false);
+    size_t len;
+    const run *r = cacheable(utf8, &len) ? get_run(g, t, s, utf8, len) : NULL;
     int w = 0;
-    if (align != SV_ALIGN_LEFT)
+    if (r)
+        w = r->advance;
+    else if (align != SV_ALIGN_LEFT)
         w = layout(g, t, s, 0, 0, c, utf8, false);
     float left = align == SV_ALIGN_CENTER ? x - 0.5f * (float)w
                : align == SV_ALIGN_RIGHT  ? x - (float)w
@@ -473,5 +657,11 @@ float sv_gfx_text(sv_gfx *g, sv_font font, float px, float x, float y, sv_align 
     /* Whole pixels: glyph bitmaps land texel for texel on the framebuffer. */
     int ix = (int)floorf(left + 0.5f);
     int baseline = (int)floorf(y + 0.5f * (float)s->cap + 0.5f);
+    if (r) {
+        if (r->w > 0)
+            sv_gfx_glyph(g, (float)(ix + r->x0), (float)(baseline + r->y0), (float)r->w,
+                         (float)r->h, (float)r->u, (float)r->v, c);
+        return (float)r->advance;
+    }
     return (float)layout(g, t, s, ix, baseline, c, utf8, true);
 }

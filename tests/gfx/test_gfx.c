@@ -293,6 +293,102 @@ static void test_clip(void)
     CHECK(near(at(310, 60), 0x009E73, 1), "clip(NULL) did not lift the clip");
 }
 
+/* The batch draws shapes, patterned borders and glyphs with three shaders
+ * but must keep the caller's order where they overlap. */
+static void test_order(void)
+{
+    frame_begin();
+    /* text, then an opaque box over it: no text may show */
+    sv_gfx_text(g, SV_FONT_SANS_BOLD, 40, 20, 40, SV_ALIGN_LEFT, sv_rgb_hex(0x000000), "XXXX");
+    sv_gfx_rect(g, (sv_box){10, 10, 150, 60}, 0, sv_rgb_hex(0x0072B2), sv_rgb_hex(0), 0,
+                SV_BORDER_NONE);
+    /* a dashed box, then a plain one over it */
+    sv_gfx_rect(g, (sv_box){200, 10, 150, 60}, 0, sv_rgb_hex(0xffffff), sv_rgb_hex(0x000000), 6,
+                SV_BORDER_DASHED);
+    sv_gfx_rect(g, (sv_box){190, 0, 170, 80}, 0, sv_rgb_hex(0xE69F00), sv_rgb_hex(0), 0,
+                SV_BORDER_NONE);
+    /* a plain box, then a dotted one, then text, then a line over all */
+    sv_gfx_rect(g, (sv_box){10, 100, 150, 60}, 0, sv_rgb_hex(0x999999), sv_rgb_hex(0), 0,
+                SV_BORDER_NONE);
+    sv_gfx_rect(g, (sv_box){10, 100, 150, 60}, 0, sv_rgba_alpha(sv_rgb_hex(0), 0),
+                sv_rgb_hex(0x000000), 6, SV_BORDER_DOTTED);
+    sv_gfx_text(g, SV_FONT_SANS_BOLD, 40, 85, 130, SV_ALIGN_CENTER, sv_rgb_hex(0xffffff), "88");
+    sv_gfx_line(g, 0, 130, 170, 130, 4, sv_rgb_hex(0xD55E00));
+    /* interleaved per cell, as the scene draws: cell, number, cell, number */
+    for (int i = 0; i < 8; i++) {
+        sv_gfx_rect(g, (sv_box){10 + i * 40.0f, 200, 36, 36}, 4, sv_rgb_hex(0x0072B2),
+                    sv_rgb_hex(0xffffff), 2, (sv_border)(1 + i % 3));
+        sv_gfx_text(g, SV_FONT_MONO, 18, 28 + i * 40.0f, 218, SV_ALIGN_CENTER,
+                    sv_rgb_hex(0xffffff), "7");
+    }
+    frame_end("order");
+    sv_gfx_stats st = sv_gfx_get_stats(g);
+    int dark_in_box = 0;
+    for (int y = 12; y < 68; y++)
+        for (int x = 12; x < 158; x++)
+            dark_in_box += !near(at(x, y), 0x0072B2, 2);
+    CHECK(dark_in_box == 0, "%d pixels of text show through a box drawn over it", dark_in_box);
+    int border_shows = 0;
+    for (int y = 2; y < 78; y++)
+        for (int x = 192; x < 358; x++)
+            border_shows += !near(at(x, y), 0xE69F00, 2);
+    CHECK(border_shows == 0, "%d pixels of a dashed box show through a box drawn over it",
+          border_shows);
+    CHECK(near(at(30, 130), 0xD55E00, 2), "the line is not over the dotted box");
+    CHECK(near(at(85, 130), 0xD55E00, 2), "the line is not over the text");
+    int white = 0;
+    for (int y = 110; y < 150; y++)
+        for (int x = 60; x < 110; x++)
+            white += near(at(x, y), 0xffffff, 60);
+    CHECK(white > 100, "the text is not over the plain box (%d white pixels)", white);
+    CHECK(dark(12, 102) > 100, "the dotted border is not over the plain box");
+    for (int i = 0; i < 8; i++) {
+        int w7 = 0;
+        for (int y = 205; y < 232; y++)
+            for (int x = 18 + i * 40; x < 38 + i * 40; x++)
+                w7 += near(at(x, y), 0xffffff, 60);
+        CHECK(w7 > 20, "cell %d: its number is hidden (%d white pixels)", i, w7);
+    }
+    printf("order: %d draw calls, %d flushes for %d quads\n", st.draw_calls, st.flushes,
+           st.quads);
+    CHECK(st.flushes <= 4, "%d flushes: cells and their numbers should share one", st.flushes);
+}
+
+/* Many sizes and strings in one frame overflow the atlas: it is cleared and
+ * refilled mid-frame, and what was drawn before still shows. */
+static void test_atlas_overflow(void)
+{
+    frame_begin();
+    sv_gfx_text(g, SV_FONT_SANS_BOLD, 48, 20, 40, SV_ALIGN_LEFT, sv_rgb_hex(0x000000), "first");
+    char buf[64];
+    sv_gfx_clip(g, &(sv_box){0, 100, W, 100}); /* the stress stays in this band */
+    for (int px_size = 20; px_size < 160; px_size += 1) {
+        snprintf(buf, sizeof buf, "ABCDEFGHIJKLMNOPQRSTUVWXYZ %d", px_size);
+        sv_gfx_text(g, SV_FONT_SANS, (float)px_size, 0, 150, SV_ALIGN_LEFT,
+                    sv_rgb_hex(0x000000), buf);
+    }
+    for (int i = 0; i < 3000; i++) {
+        snprintf(buf, sizeof buf, "%d", i);
+        sv_gfx_text(g, SV_FONT_MONO, 9 + i % 7, (i * 7) % W, 150, SV_ALIGN_LEFT,
+                    sv_rgb_hex(0), buf);
+    }
+    sv_gfx_clip(g, NULL);
+    sv_gfx_text(g, SV_FONT_SANS_BOLD, 48, 20, 240, SV_ALIGN_LEFT, sv_rgb_hex(0x000000), "last");
+    frame_end("atlas");
+    sv_gfx_stats st = sv_gfx_get_stats(g);
+    CHECK(st.atlas_resets > 0, "the atlas never filled up (test too weak)");
+    int first = 0, last = 0;
+    for (int y = 10; y < 70; y++)
+        for (int x = 20; x < 200; x++)
+            first += dark(x, y) > 127;
+    for (int y = 210; y < 270; y++)
+        for (int x = 20; x < 200; x++)
+            last += dark(x, y) > 127;
+    CHECK(first > 300, "text drawn before the atlas was cleared is lost (%d px)", first);
+    CHECK(abs(first - last) < first / 3, "\"first\" has %d dark px, \"last\" %d", first, last);
+    printf("atlas: %d reset(s) in one frame\n", st.atlas_resets);
+}
+
 static void test_png_roundtrip(void)
 {
     frame_begin();
@@ -437,6 +533,8 @@ int main(int argc, char **argv)
         test_arrow();
         test_text();
         test_clip();
+        test_order();
+        test_atlas_overflow();
         test_png_roundtrip();
         sv_gfx_target_bind(NULL);
         sv_gfx_target_destroy(t);
