@@ -143,6 +143,9 @@ void sv_layout_compute(const sv_app_state *s, int fb_w, int fb_h, sv_layout *out
     float ui = (s && s->ui_scale > 0.0f) ? s->ui_scale : 1.0f;
     /* 100 units tall on a landscape screen, 160 wide on a narrow one. */
     float u = fminf((float)fb_h / 100.0f, (float)fb_w / 160.0f) * ui;
+    /* The header and the bottom band take about 37 units: past 55% of the
+     * height, a larger ui_scale would leave the rows no room, so it stops. */
+    u = fminf(u, 0.55f * (float)fb_h / 37.0f);
     if (u < 0.5f) u = 0.5f;
     l.unit = u;
     l.fb_w = fb_w;
@@ -181,9 +184,15 @@ void sv_layout_compute(const sv_app_state *s, int fb_w, int fb_h, sv_layout *out
     }
 
     l.label_col = (sv_box){ m, l.rows_area.y, 18.0f * u, l.rows_area.h };
+    /* Row labels: the name above the row's centre line, the memory below;
+     * both shrink with squeezed rows. The tag sits right of the name. */
+    l.row_label_px = fminf(l.label_px, l.cell_h * 0.36f);
+    l.row_sub_px = fminf(l.small_px, l.cell_h * 0.25f);
+    float tag_h = fminf(3.2f * u, l.row_label_px * 1.3f);
     for (int r = 1; r <= 2; r++)
-        l.tag[r] = (sv_box){ m + 10.6f * u, l.row_y[r] - 1.3f * u * k - 1.6f * u, 6.2f * u,
-                             3.2f * u };
+        l.tag[r] = (sv_box){ m + 10.6f * u * (l.row_label_px / l.label_px),
+                             l.row_y[r] - l.cell_h * 0.17f - tag_h / 2.0f,
+                             tag_h * 1.95f, tag_h };
     l.cells_clip = (sv_box){ m + 18.5f * u, l.rows_area.y - 0.5f * u,
                              W - m - (m + 18.5f * u), l.rows_area.h + 1.0f * u };
     if (l.cells_clip.w < 1.0f) l.cells_clip.w = 1.0f;
@@ -217,7 +226,7 @@ void sv_layout_compute(const sv_app_state *s, int fb_w, int fb_h, sv_layout *out
          * widest in view (DejaVu Sans Mono advances 0.602 em), hidden below
          * legibility. */
         float px = fminf(l.cell_h * 0.46f, 4.3f * u);
-        float fit1 = l.cell_w * 0.84f / 0.602f;
+        float fit1 = l.cell_w * 0.9f / 0.602f;
         if (fit1 >= 7.0f && l.last_cell >= l.first_cell) {
             /* Up to 4 characters set the common size; a longer number
              * (an identity like -2147483648) shrinks alone (render_cells.c). */

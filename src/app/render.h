@@ -32,6 +32,7 @@ typedef struct sv_layout {
     float num_px;            /* the numbers' text size; 0 when they do not fit */
     float radius, border_w;  /* cells' corner radius and border width */
     float title_px, label_px, small_px, caption_px;
+    float row_label_px, row_sub_px; /* the row labels' name and memory lines */
 } sv_layout;
 
 /* The box of cell i in row (0..3), as drawn. */

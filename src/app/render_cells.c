@@ -83,13 +83,12 @@ static void draw_labels(sv_gfx *g, const sv_app_state *s, const sv_layout *l,
     static const char *names[4] = { "input", "buf[0]", "buf[1]", "output" };
     static const char *subs[4] = { "global memory", "shared memory", "shared memory",
                                    "global memory" };
-    float u = l->unit, x = l->label_col.x;
-    float k = l->cell_h / (9.0f * u);
+    float x = l->label_col.x;
     for (int r = 0; r < 4; r++) {
         float y = l->row_y[r];
-        sv_gfx_text(g, SV_FONT_SANS_BOLD, l->label_px * fmaxf(k, 0.6f), x, y - 1.3f * u * k,
+        sv_gfx_text(g, SV_FONT_SANS_BOLD, l->row_label_px, x, y - l->cell_h * 0.17f,
                     SV_ALIGN_LEFT, t->text, names[r]);
-        sv_gfx_text(g, SV_FONT_SANS, l->small_px * fmaxf(k, 0.6f), x, y + 1.7f * u * k,
+        sv_gfx_text(g, SV_FONT_SANS, l->row_sub_px, x, y + l->cell_h * 0.22f,
                     SV_ALIGN_LEFT, t->text_dim, subs[r]);
     }
     (void)s;
@@ -100,7 +99,7 @@ static void draw_labels(sv_gfx *g, const sv_app_state *s, const sv_layout *l,
         const sv_box *tb = &l->tag[1 + b];
         sv_gfx_rect(g, *tb, tb->h / 2.0f, is_pin ? t->pin_tag : t->pout_tag,
                     is_pin ? t->pin_tag : t->pout_tag, 0.0f, SV_BORDER_NONE);
-        sv_gfx_text(g, SV_FONT_SANS_BOLD, l->small_px * 1.05f, tb->x + tb->w / 2.0f,
+        sv_gfx_text(g, SV_FONT_SANS_BOLD, tb->h * 0.58f, tb->x + tb->w / 2.0f,
                     tb->y + tb->h / 2.0f, SV_ALIGN_CENTER, t->tag_text,
                     is_pin ? "pin" : "pout");
     }
@@ -182,7 +181,7 @@ static void draw_number(sv_gfx *g, const sv_layout *l, sv_type type, sv_box b,
     /* Longer than the common size allows: this number alone gets smaller
      * (DejaVu Sans Mono advances 0.602 em), down to legibility. */
     float px = l->num_px, chars = (float)strlen(buf);
-    float fit = b.w * 0.86f / (chars * 0.602f);
+    float fit = b.w * 0.9f / (chars * 0.602f);
     if (fit < px) {
         if (fit < 6.0f)
             return;

@@ -118,35 +118,52 @@ static void draw_caption(sv_gfx *g, const sv_app_state *s, const sv_layout *l,
 
 /* ---- legend and counters ---------------------------------------------- */
 
+/* One legend entry at x (a swatch with the case's border style, then its
+ * words), at unit u; only measured when draw is false. Returns the next x. */
 static float legend_item(sv_gfx *g, const sv_layout *l, const sv_theme *t, float x, float cy,
                          sv_rgba fill, sv_rgba border, sv_border style, const char *glyph,
-                         const char *words)
+                         const char *words, float u, bool draw)
 {
-    float u = l->unit;
     sv_box sw = { x, cy - 1.3f * u, 3.8f * u, 2.6f * u };
-    sv_gfx_rect(g, sw, 0.5f * u, fill, border, fmaxf(1.0f, 0.36f * u), style);
-    if (glyph)
-        sv_gfx_text(g, SV_FONT_MONO, 1.8f * u, sw.x + sw.w / 2.0f, cy, SV_ALIGN_CENTER,
-                    t->uninit, glyph);
+    float px = floorf(l->small_px * 1.05f * u / l->unit);
+    if (draw) {
+        sv_gfx_rect(g, sw, 0.5f * u, fill, border, fmaxf(1.0f, 0.36f * u), style);
+        if (glyph)
+            sv_gfx_text(g, SV_FONT_MONO, 1.8f * u, sw.x + sw.w / 2.0f, cy, SV_ALIGN_CENTER,
+                        t->uninit, glyph);
+    }
     x += sw.w + 0.9f * u;
-    x += sv_gfx_text(g, SV_FONT_SANS, l->small_px * 1.05f, x, cy, SV_ALIGN_LEFT, t->text, words);
+    x += draw ? sv_gfx_text(g, SV_FONT_SANS, px, x, cy, SV_ALIGN_LEFT, t->text, words)
+              : sv_gfx_text_width(g, SV_FONT_SANS, px, words);
     return x + 2.6f * u;
+}
+
+static float legend_items(sv_gfx *g, const sv_layout *l, const sv_theme *t, float cy,
+                          bool show_window, float u, bool draw)
+{
+    float x = l->legend.x;
+    x = legend_item(g, l, t, x, cy, sv_rgba_mix(t->cell_fill, t->full, t->tint), t->full,
+                    SV_BORDER_SOLID, NULL, "full window (solid)", u, draw);
+    x = legend_item(g, l, t, x, cy, sv_rgba_mix(t->cell_fill, t->partial, t->tint), t->partial,
+                    SV_BORDER_DASHED, NULL, "partial window (dashed)", u, draw);
+    x = legend_item(g, l, t, x, cy, sv_rgba_mix(t->cell_fill, t->copy, t->tint), t->copy,
+                    SV_BORDER_DOTTED, NULL, "copy-through (dotted)", u, draw);
+    x = legend_item(g, l, t, x, cy, sv_rgba_mix(t->cell_fill, t->bg, 0.55f),
+                    sv_rgba_alpha(t->uninit, 0.7f), SV_BORDER_SOLID, "?", "uninitialized", u,
+                    draw);
+    if (show_window)
+        x = legend_item(g, l, t, x, cy, sv_rgba_mix(t->cell_fill, t->window, 0.42f), t->window,
+                        SV_BORDER_SOLID, NULL, "window on the input", u, draw);
+    return x - 2.6f * u - l->legend.x;
 }
 
 static void draw_legend(sv_gfx *g, const sv_layout *l, const sv_theme *t, bool show_window)
 {
-    float cy = l->legend.y + l->legend.h / 2.0f, x = l->legend.x;
-    x = legend_item(g, l, t, x, cy, sv_rgba_mix(t->cell_fill, t->full, t->tint), t->full,
-                    SV_BORDER_SOLID, NULL, "full window (solid)");
-    x = legend_item(g, l, t, x, cy, sv_rgba_mix(t->cell_fill, t->partial, t->tint), t->partial,
-                    SV_BORDER_DASHED, NULL, "partial window (dashed)");
-    x = legend_item(g, l, t, x, cy, sv_rgba_mix(t->cell_fill, t->copy, t->tint), t->copy,
-                    SV_BORDER_DOTTED, NULL, "copy-through (dotted)");
-    x = legend_item(g, l, t, x, cy, sv_rgba_mix(t->cell_fill, t->bg, 0.55f),
-                    sv_rgba_alpha(t->uninit, 0.7f), SV_BORDER_SOLID, "?", "uninitialized");
-    if (show_window)
-        legend_item(g, l, t, x, cy, sv_rgba_mix(t->cell_fill, t->window, 0.42f), t->window,
-                    SV_BORDER_SOLID, NULL, "window on the input");
+    float cy = l->legend.y + l->legend.h / 2.0f, u = l->unit;
+    float w = legend_items(g, l, t, cy, show_window, u, false);
+    if (w > l->legend.w)
+        u *= l->legend.w / w;
+    legend_items(g, l, t, cy, show_window, u, true);
 }
 
 static void draw_counters(sv_gfx *g, const sv_app_state *s, const sv_layout *l,

@@ -14,6 +14,7 @@
 #include "emulate.h"
 
 #include <math.h>
+#include <png.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -210,6 +211,44 @@ static const int32_t chapter[8] = { 3, 1, 7, 0, 4, 1, 6, 3 };
 /* The chapter's figures: D dotted (copy), d dashed (partial), S solid (full). */
 static const char *chapter_styles[4] = { NULL, "DSSSSSSS", "DDdSSSSS", "DDDDdddS" };
 
+/* Asserts the chapter's figure of round r (1..3) on the frame in px: each
+ * pout cell's fill family and border style, neutral pin cells. */
+static void check_round_styles(const sv_trace *t, int r, const char *what)
+{
+    const sv_theme *th = sv_theme_get(SV_THEME_DARK);
+    int neutral = lum((const uint8_t[]){ (uint8_t)(th->cell_fill.r * 255),
+                                         (uint8_t)(th->cell_fill.g * 255),
+                                         (uint8_t)(th->cell_fill.b * 255) });
+    const sv_round *rd = &t->rounds[r];
+    int pout_row = 1 + rd->pout, pin_row = 1 + rd->pin;
+    for (int i = 0; i < 8; i++) {
+        char want_c = chapter_styles[r][i];
+        family want_f = want_c == 'S' ? FAM_BLUE : want_c == 'd' ? FAM_ORANGE : FAM_GREY;
+        style want_s = want_c == 'S' ? ST_SOLID : want_c == 'd' ? ST_DASHED : ST_DOTTED;
+        sv_rgba case_c = want_c == 'S' ? th->full : want_c == 'd' ? th->partial : th->copy;
+        sv_box b = sv_layout_cell(&lay, pout_row, i);
+        /* Fill: at the centre line, left of the number. */
+        const uint8_t *p = at(b.x + b.w * 0.15f, b.y + b.h / 2.0f);
+        family f = family_of(p, neutral);
+        CHECK(f == want_f, "%s round %d pout[%d]: fill %d,%d,%d is %s, want %s", what, r, i,
+              p[0], p[1], p[2], fam_name[f], fam_name[want_f]);
+        sv_rgba fill = sv_rgba_mix(th->cell_fill, case_c, th->tint);
+        CHECK(dist(p, fill) < 12, "%s round %d pout[%d]: fill %d,%d,%d not the tinted case "
+              "colour", what, r, i, p[0], p[1], p[2]);
+        int runs;
+        float mean;
+        style st = border_style(b, case_c, fill, lay.border_w, lay.radius, &runs, &mean);
+        CHECK(st == want_s, "%s round %d pout[%d]: border %s (%d runs, mean %.1f px, bw %.1f), "
+              "want %s", what, r, i, style_name[st], runs, mean, lay.border_w,
+              style_name[want_s]);
+        /* pin cells are neutral. */
+        sv_box pb = sv_layout_cell(&lay, pin_row, i);
+        const uint8_t *q = at(pb.x + pb.w * 0.15f, pb.y + pb.h / 2.0f);
+        CHECK(family_of(q, neutral) == FAM_OTHER && dist(q, th->cell_fill) < 12,
+              "%s round %d pin[%d]: fill %d,%d,%d is not neutral", what, r, i, q[0], q[1], q[2]);
+    }
+}
+
 static void test_chapter_rounds(void)
 {
     sv_trace *t = make_trace(chapter, 8, SV_OP_SUM, SV_SCAN_INCLUSIVE);
@@ -264,31 +303,7 @@ static void test_chapter_rounds(void)
         }
         const sv_round *rd = &t->rounds[r];
         int pout_row = 1 + rd->pout, pin_row = 1 + rd->pin;
-        for (int i = 0; i < 8; i++) {
-            char want_c = chapter_styles[r][i];
-            family want_f = want_c == 'S' ? FAM_BLUE : want_c == 'd' ? FAM_ORANGE : FAM_GREY;
-            style want_s = want_c == 'S' ? ST_SOLID : want_c == 'd' ? ST_DASHED : ST_DOTTED;
-            sv_rgba case_c = want_c == 'S' ? th->full : want_c == 'd' ? th->partial : th->copy;
-            sv_box b = sv_layout_cell(&lay, pout_row, i);
-            /* Fill: at the centre line, left of the number. */
-            const uint8_t *p = at(b.x + b.w * 0.15f, b.y + b.h / 2.0f);
-            family f = family_of(p, neutral);
-            CHECK(f == want_f, "round %d pout[%d]: fill %d,%d,%d is %s, want %s", r, i, p[0],
-                  p[1], p[2], fam_name[f], fam_name[want_f]);
-            sv_rgba fill = sv_rgba_mix(th->cell_fill, case_c, th->tint);
-            CHECK(dist(p, fill) < 12, "round %d pout[%d]: fill %d,%d,%d not the tinted case colour",
-                  r, i, p[0], p[1], p[2]);
-            int runs;
-            float mean;
-            style st = border_style(b, case_c, fill, lay.border_w, lay.radius, &runs, &mean);
-            CHECK(st == want_s, "round %d pout[%d]: border %s (%d runs, mean %.1f px, bw %.1f), "
-                  "want %s", r, i, style_name[st], runs, mean, lay.border_w, style_name[want_s]);
-            /* pin cells are neutral. */
-            sv_box pb = sv_layout_cell(&lay, pin_row, i);
-            const uint8_t *q = at(pb.x + pb.w * 0.15f, pb.y + pb.h / 2.0f);
-            CHECK(family_of(q, neutral) == FAM_OTHER && dist(q, th->cell_fill) < 12,
-                  "round %d pin[%d]: fill %d,%d,%d is not neutral", r, i, q[0], q[1], q[2]);
-        }
+        check_round_styles(t, r, "frame");
         /* Tags: pin colour on the pin buffer, pout colour on the pout one. */
         const uint8_t *tp = at(lay.tag[pin_row].x + lay.tag[pin_row].w / 2.0f,
                                lay.tag[pin_row].y + lay.tag[pin_row].h * 0.15f);
@@ -381,6 +396,34 @@ static void test_chapter_rounds(void)
     sv_trace_destroy(t);
 }
 
+/* Numbers stay at least 3% of the window height for n <= 16, at several
+ * landscape sizes; and the frames draw at odd sizes without trouble. */
+static void test_sizes(void)
+{
+    /* n = 13 of 9s (sums to 117: three digits), n = 16 all ones (the preset). */
+    int32_t vals[16];
+    static const int sizes[][2] = { { 1920, 1080 }, { 1280, 720 }, { 1024, 768 },
+                                    { 2560, 1440 }, { 800, 600 } };
+    for (int n = 13; n <= 16; n += 3) {
+        for (int i = 0; i < 16; i++)
+            vals[i] = n == 13 ? 9 : 1;
+        sv_trace *t = make_trace(vals, (size_t)n, SV_OP_SUM, SV_SCAN_INCLUSIVE);
+        sv_app_state s;
+        make_state(&s, t);
+        s.step = s.from_step = (int)t->nrounds - 1;
+        for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
+            char name[64];
+            snprintf(name, sizeof name, "n%d-%dx%d", n, sizes[k][0], sizes[k][1]);
+            render(&s, sizes[k][0], sizes[k][1], name);
+            CHECK(lay.num_px >= 0.03f * (float)sizes[k][1], "%s: numbers %.1f px < 3%% of %d",
+                  name, lay.num_px, sizes[k][1]);
+        }
+        render(&s, 720, 1280, "portrait");
+        render(&s, 3000, 200, "letterbox");
+        sv_trace_destroy(t);
+    }
+}
+
 /* ---- export ------------------------------------------------------------- */
 
 static bool png_size(const char *path, int *w, int *h)
@@ -413,7 +456,7 @@ static void test_export(void)
             remove(path);
         }
         int count = -1;
-        bool ok = sv_export_rounds(g, &s, dir, 640, 360, &count, err, sizeof err);
+        bool ok = sv_export_rounds(g, &s, dir, 1280, 720, &count, err, sizeof err);
         CHECK(ok, "export: %s", err);
         int want = excl ? 5 : 4;
         CHECK(count == want, "export wrote %d files, want %d", count, want);
@@ -423,9 +466,38 @@ static void test_export(void)
             bool there = png_size(path, &w, &h);
             CHECK(there == (k < want), "%s: exists %d, want %d", path, there, k < want);
             if (there)
-                CHECK(w == 640 && h == 360, "%s is %dx%d", path, w, h);
+                CHECK(w == 1280 && h == 720, "%s is %dx%d", path, w, h);
         }
         CHECK(s.step == 1 && s.anim == 0.3f, "export changed the state");
+        /* The issue's 'Done when': round-03.png of the chapter's example has
+         * positions 0-3 dotted, 4-6 dashed, 7 solid. Read back and checked
+         * against the layout of that step. */
+        if (!excl) {
+            snprintf(path, sizeof path, "%s/round-03.png", dir);
+            png_image img;
+            memset(&img, 0, sizeof img);
+            img.version = PNG_IMAGE_VERSION;
+            bool read = png_image_begin_read_from_file(&img, path);
+            CHECK(read && img.width == 1280 && img.height == 720, "%s: cannot read back", path);
+            if (read && img.width == 1280 && img.height == 720) {
+                img.format = PNG_FORMAT_RGBA;
+                if (cur_w != 1280 || cur_h != 720) {
+                    free(px);
+                    px = malloc((size_t)1280 * 720 * 4);
+                    cur_w = 1280;
+                    cur_h = 720;
+                }
+                CHECK(png_image_finish_read(&img, NULL, px, 0, NULL), "%s: %s", path,
+                      img.message);
+                sv_app_state at3 = s;
+                at3.step = at3.from_step = 3;
+                at3.anim = 1.0f;
+                sv_layout_compute(&at3, 1280, 720, &lay);
+                check_round_styles(t, 3, "round-03.png");
+            } else if (read) {
+                png_image_free(&img);
+            }
+        }
         sv_trace_destroy(t);
     }
     /* A directory that cannot be made is an error, not a crash. */
@@ -544,6 +616,7 @@ int main(int argc, char **argv)
         return 1;
     }
     test_chapter_rounds();
+    test_sizes();
     test_export();
     test_large_and_themes();
     free(px);
