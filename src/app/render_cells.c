@@ -271,6 +271,7 @@ typedef struct arrow_ctx {
     const sv_step_view *v;
     float width, head, alpha, e;
     bool tokens;
+    int focus;     /* the pout cell under the tooltip: its arrows stand out; -1 none */
 } arrow_ctx;
 
 static float arrow_dx(const step_arrow *a, bool src, const sv_step_view *v)
@@ -298,11 +299,21 @@ static void draw_one_arrow(void *ctx, const step_arrow *a)
     arrow_geo geo = arrow_between(c->l, a->src_row, a->j, a->dst_row, a->i,
                                   arrow_dx(a, true, c->v), arrow_dx(a, false, c->v));
     sv_rgba col = arrow_colour(c, a);
+    float w = c->width, head = c->head;
     if (a->stub) {
         geo.x0 = geo.x1 - 1.6f * c->l->cell_pitch;
         col.a *= 0.6f;
     }
-    sv_gfx_arrow(c->g, geo.x0, geo.y0, geo.x1, geo.y1, c->width, c->head, col);
+    if (c->focus >= 0) {
+        if (a->i == c->focus) {
+            col.a = 1.0f;
+            w *= 1.8f;
+            head *= 1.4f;
+        } else {
+            col.a *= 0.3f;
+        }
+    }
+    sv_gfx_arrow(c->g, geo.x0, geo.y0, geo.x1, geo.y1, w, head, col);
 }
 
 /* A value on its way along an arrow: a small pill at the eased position. */
@@ -499,13 +510,24 @@ void sv_render_cells(sv_gfx *g, const sv_app_state *s, const sv_layout *l, const
 
     draw_window(g, s, l, t, &v);
 
+    /* The shift puts the identity into output[0]: say so where its arrow
+     * would be. */
+    if (v.shift && l->first_cell == 0 && l->cell_w >= 4.0f * u) {
+        sv_box b = sv_layout_cell(l, 3, 0);
+        sv_gfx_text(g, SV_FONT_SANS, l->small_px, b.x + b.w / 2.0f,
+                    b.y - (l->row_y[3] - l->row_y[2] - l->cell_h) / 2.0f, SV_ALIGN_CENTER,
+                    t->accent, "identity");
+    }
+
     /* Arrows: skipped where cells are narrower than a few px; thinner and
      * fainter as cells get small. */
     if (l->cell_w >= 4.0f) {
         float f = clampf(l->cell_w / (8.0f * u), 0.35f, 1.0f);
         arrow_ctx c = { g, s, l, t, &v, fmaxf(1.0f, 0.3f * u * f), 0.0f,
-                        clampf(0.25f + 0.6f * f, 0.3f, 0.85f), e, false };
+                        clampf(0.25f + 0.6f * f, 0.3f, 0.85f), e, false, -1 };
         c.head = fmaxf(3.0f, c.width * 3.6f);
+        if (sv_scene_tooltip_target(s, &hr, &hc) && hr == dest_row(&v))
+            c.focus = hc;
         if (moving)
             c.alpha *= 0.7f;
         each_arrow(s, l, &v, draw_one_arrow, &c);
