@@ -78,7 +78,7 @@ __device__ __forceinline__ T warp_inclusive(T x, int lane)
  * rows of 16-byte vectors per warp; AcqRel picks the status words' memory
  * order and SleepNs the back-off of a look-back that finds a predecessor
  * not yet published (0: spin). */
-template <typename T, int Threads, int Vecs, bool AcqRel, int SleepNs>
+template <typename T, int Threads, int Vecs, bool AcqRel, int SleepNs, bool Streaming>
 struct Tile {
     using V = typename Vec4<T>::type;
     static constexpr int kWarps = Threads / 32;
@@ -101,7 +101,7 @@ struct Tile {
             const V *p = reinterpret_cast<const V *>(in + base) + lane;
 #pragma unroll
             for (int k = 0; k < Vecs; ++k) {
-                V v = p[k * 32];
+                V v = Streaming ? __ldcs(p + k * 32) : p[k * 32];
                 x[k][0] = v.x; x[k][1] = v.y; x[k][2] = v.z; x[k][3] = v.w;
             }
         } else {
@@ -219,7 +219,10 @@ struct Tile {
             for (int k = 0; k < Vecs; ++k) {
                 V v;
                 v.x = x[k][0]; v.y = x[k][1]; v.z = x[k][2]; v.w = x[k][3];
-                q[k * 32] = v;
+                if (Streaming)
+                    __stcs(q + k * 32, v);
+                else
+                    q[k * 32] = v;
             }
         } else {
 #pragma unroll
@@ -236,12 +239,13 @@ struct Tile {
 
 /* One tile per block: the tile index comes from the counter (the order of
  * starting, not blockIdx), then load, scan, look back, store. */
-template <typename T, int Threads, int Vecs, bool AcqRel, int SleepNs>
-__global__ void __launch_bounds__(Threads)
+template <typename T, int Threads, int Vecs, bool AcqRel, int SleepNs, bool Streaming,
+          int MinBlocks>
+__global__ void __launch_bounds__(Threads, MinBlocks)
 hs_scan(const T *__restrict__ in, T *__restrict__ out, size_t n, unsigned tiles,
         unsigned long long *__restrict__ status, unsigned *__restrict__ counter)
 {
-    using K = Tile<T, Threads, Vecs, AcqRel, SleepNs>;
+    using K = Tile<T, Threads, Vecs, AcqRel, SleepNs, Streaming>;
     __shared__ typename K::Shared sh;
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
     const bool single = tiles == 1;
@@ -263,80 +267,36 @@ hs_scan(const T *__restrict__ in, T *__restrict__ out, size_t n, unsigned tiles,
     K::finish(x, lane_excl, row_prefix, sh, out, n, tile, warp, lane);
 }
 
-/* Persistent and pipelined: as many blocks as fit on the GPU at once, each
- * taking tiles from the counter until none are left. The next tile's ticket
- * is fetched while this tile is scanned, and its loads are issued before this
- * tile's look-back, so the next tile's bytes are in flight while the block
- * waits on its predecessors. Cannot deadlock: a block publishes its current
- * tile's aggregate without waiting, and the lowest unfinished tile is always
- * some block's current tile, whose look-back needs only finished tiles.
- * ticket[] alternates so that no thread reads a ticket being overwritten. */
-template <typename T, int Threads, int Vecs, bool AcqRel, int SleepNs>
-__global__ void __launch_bounds__(Threads)
-hs_scan_persistent(const T *__restrict__ in, T *__restrict__ out, size_t n, unsigned tiles,
-                   unsigned long long *__restrict__ status, unsigned *__restrict__ counter)
-{
-    using K = Tile<T, Threads, Vecs, AcqRel, SleepNs>;
-    __shared__ typename K::Shared sh;
-    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
-    const bool single = tiles == 1;
-
-    if (threadIdx.x == 0)
-        sh.ticket[0] = single ? 0u : atomicAdd(counter, 1u);
-    __syncthreads();
-    unsigned tile = sh.ticket[0];
-    if (tile >= tiles)
-        return;
-    T x[Vecs][4], y[Vecs][4], lane_excl[Vecs], row_prefix[Vecs];
-    K::load(x, in, n, tile, warp, lane);
-    for (int it = 1;; ++it) {
-        if (threadIdx.x == 0)
-            sh.ticket[it & 1] = single ? tiles : atomicAdd(counter, 1u);
-        K::scan_local(x, lane_excl, row_prefix, sh, warp, lane);
-        __syncthreads();
-        const unsigned next = sh.ticket[it & 1];
-        if (next < tiles)
-            K::load(y, in, n, next, warp, lane);
-        if (warp == 0)
-            K::look_back(sh, tile, single, status, lane);
-        __syncthreads();
-        K::finish(x, lane_excl, row_prefix, sh, out, n, tile, warp, lane);
-        if (next >= tiles)
-            break;
-        tile = next;
-#pragma unroll
-        for (int k = 0; k < Vecs; ++k)
-#pragma unroll
-            for (int j = 0; j < 4; ++j)
-                x[k][j] = y[k][j];
-    }
-}
-
 struct Variant {
     int threads, vecs;
-    bool acq_rel, persistent;
-    int sleep_ns;
     const char *name;
 };
 
-/* The tuning space, timed by tests/bench/tune_hs. Keep in step with
- * launch_variant(). */
+/* The tuning space, timed by tests/bench/tune_hs (docs/performance.md has
+ * the run). Keep in step with launch_variant(). */
 constexpr Variant kVariants[] = {
-    {256, 8, false, true, 200, "256x32 persistent relaxed sleep200"},
-    {256, 4, false, true, 200, "256x16 persistent relaxed sleep200"},
-    {512, 8, false, false, 200, "512x32 relaxed sleep200"},
-    {256, 8, false, false, 200, "256x32 relaxed sleep200"},
-    {256, 8, true, true, 200, "256x32 persistent acq/rel sleep200"},
-    {256, 8, false, true, 0, "256x32 persistent relaxed spin"},
-    {256, 4, false, false, 0, "256x16 relaxed spin"},
-    {128, 8, false, true, 200, "128x32 persistent relaxed sleep200"},
-    {384, 8, false, true, 200, "384x32 persistent relaxed sleep200"},
-    {256, 8, true, false, 0, "256x32 acq/rel spin"},
+    {512, 8, "512x32 relaxed sleep200"},
+    {256, 8, "256x32 relaxed sleep200"},
+    {512, 8, "512x32 relaxed sleep500"},
+    {512, 8, "512x32 relaxed sleep200 streaming"},
+    {256, 8, "256x32 relaxed sleep200 5 blocks/SM"},
+    {512, 8, "512x32 acq/rel sleep200"},
+    {512, 4, "512x16 relaxed sleep200"},
+    {256, 4, "256x16 acq/rel spin (first design)"},
+    {512, 12, "512x48 relaxed sleep200"},
 };
 constexpr int kVariantCount = sizeof kVariants / sizeof kVariants[0];
-constexpr size_t kMinTile = 2048;
+constexpr size_t kMinTile = 4096;
 
-template <typename T, int Threads, int Vecs, bool AcqRel, bool Persistent, int SleepNs>
+/* SV_ALGO_HS's choice by n (tune_hs on the H200): the smaller tile keeps
+ * more SMs busy below 2^22, the larger one needs fewer look-backs above. */
+int pick(size_t n)
+{
+    return n < ((size_t)1 << 22) ? 1 : 0;
+}
+
+template <typename T, int Threads, int Vecs, bool AcqRel, int SleepNs, bool Streaming,
+          int MinBlocks>
 cudaError_t launch_typed(const void *in, void *out, size_t n, unsigned long long *status,
                          cudaStream_t stream)
 {
@@ -348,29 +308,10 @@ cudaError_t launch_typed(const void *in, void *out, size_t n, unsigned long long
         if (e != cudaSuccess)
             return e;
     }
-    if (Persistent) {
-        auto kernel = hs_scan_persistent<T, Threads, Vecs, AcqRel, SleepNs>;
-        static int resident = 0; /* blocks that fit at once, asked once */
-        if (resident == 0) {
-            int dev = 0, sms = 0, per_sm = 0;
-            cudaError_t e = cudaGetDevice(&dev);
-            if (e == cudaSuccess)
-                e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
-            if (e == cudaSuccess)
-                e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, Threads, 0);
-            if (e != cudaSuccess)
-                return e;
-            resident = sms * (per_sm > 0 ? per_sm : 1);
-        }
-        const size_t grid = tiles < (size_t)resident ? tiles : (size_t)resident;
-        kernel<<<(unsigned)grid, Threads, 0, stream>>>(static_cast<const T *>(in),
-                                                       static_cast<T *>(out), n,
-                                                       (unsigned)tiles, status, counter);
-    } else {
-        hs_scan<T, Threads, Vecs, AcqRel, SleepNs><<<(unsigned)tiles, Threads, 0, stream>>>(
-            static_cast<const T *>(in), static_cast<T *>(out), n, (unsigned)tiles, status,
-            counter);
-    }
+    hs_scan<T, Threads, Vecs, AcqRel, SleepNs, Streaming, MinBlocks>
+        <<<(unsigned)tiles, Threads, 0, stream>>>(static_cast<const T *>(in),
+                                                  static_cast<T *>(out), n, (unsigned)tiles,
+                                                  status, counter);
     return cudaGetLastError();
 }
 
@@ -379,16 +320,15 @@ cudaError_t launch_variant(int v, const void *in, void *out, size_t n,
                            unsigned long long *status, cudaStream_t s)
 {
     switch (v) {
-    case 0: return launch_typed<T, 256, 8, false, true, 200>(in, out, n, status, s);
-    case 1: return launch_typed<T, 256, 4, false, true, 200>(in, out, n, status, s);
-    case 2: return launch_typed<T, 512, 8, false, false, 200>(in, out, n, status, s);
-    case 3: return launch_typed<T, 256, 8, false, false, 200>(in, out, n, status, s);
-    case 4: return launch_typed<T, 256, 8, true, true, 200>(in, out, n, status, s);
-    case 5: return launch_typed<T, 256, 8, false, true, 0>(in, out, n, status, s);
-    case 6: return launch_typed<T, 256, 4, false, false, 0>(in, out, n, status, s);
-    case 7: return launch_typed<T, 128, 8, false, true, 200>(in, out, n, status, s);
-    case 8: return launch_typed<T, 384, 8, false, true, 200>(in, out, n, status, s);
-    case 9: return launch_typed<T, 256, 8, true, false, 0>(in, out, n, status, s);
+    case 0: return launch_typed<T, 512, 8, false, 200, false, 1>(in, out, n, status, s);
+    case 1: return launch_typed<T, 256, 8, false, 200, false, 1>(in, out, n, status, s);
+    case 2: return launch_typed<T, 512, 8, false, 500, false, 1>(in, out, n, status, s);
+    case 3: return launch_typed<T, 512, 8, false, 200, true, 1>(in, out, n, status, s);
+    case 4: return launch_typed<T, 256, 8, false, 200, false, 5>(in, out, n, status, s);
+    case 5: return launch_typed<T, 512, 8, true, 200, false, 1>(in, out, n, status, s);
+    case 6: return launch_typed<T, 512, 4, false, 200, false, 1>(in, out, n, status, s);
+    case 7: return launch_typed<T, 256, 4, true, 0, false, 1>(in, out, n, status, s);
+    case 8: return launch_typed<T, 512, 12, false, 200, false, 1>(in, out, n, status, s);
     default: return cudaErrorInvalidValue;
     }
 }
@@ -414,6 +354,8 @@ cudaError_t hs_launch(sv_type type, int variant, const void *in, void *out, size
 {
     if (n == 0)
         return cudaSuccess;
+    if (variant == SV_CUDA_HS_AUTO)
+        variant = pick(n);
     if (type == SV_TYPE_INT32)
         return launch_variant<int32_t>(variant, in, out, n, status, stream);
     if (type == SV_TYPE_FLOAT32)
@@ -431,6 +373,8 @@ cudaError_t hs_launch(sv_type type, int variant, const void *in, void *out, size
  * 32 lanes, 160, plus 32 + 1). Further windows, rare, are not counted. */
 double hs_ops(int variant, size_t n)
 {
+    if (variant == SV_CUDA_HS_AUTO)
+        variant = pick(n);
     if (variant < 0 || variant >= kVariantCount || n == 0)
         return 0.0;
     const Variant v = kVariants[variant];

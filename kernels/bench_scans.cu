@@ -120,7 +120,7 @@ double sv_algo_ops(sv_algo a, size_t n)
     switch (a) {
     case SV_ALGO_COPY: return 0.0;
     case SV_ALGO_CUB: return 2.0 * (double)n;
-    case SV_ALGO_HS: return sv::hs_ops(SV_CUDA_HS_DEFAULT_VARIANT, n);
+    case SV_ALGO_HS: return sv::hs_ops(SV_CUDA_HS_AUTO, n);
     case SV_ALGO_HS_NAIVE: return sv::hs_naive_ops(n);
     case SV_ALGO_BLELLOCH: return sv::blelloch_ops(n);
     default: return 0.0;
@@ -196,7 +196,7 @@ sv_cuda_scanner *sv_cuda_scanner_create(sv_type type, size_t max_n, char *err, s
     }
     s->type = type;
     s->max_n = max_n;
-    s->hs_variant = SV_CUDA_HS_DEFAULT_VARIANT;
+    s->hs_variant = SV_CUDA_HS_AUTO;
     if (!scanner_init(s, err, errlen)) {
         sv_cuda_scanner_destroy(s);
         return nullptr;
@@ -206,7 +206,7 @@ sv_cuda_scanner *sv_cuda_scanner_create(sv_type type, size_t max_n, char *err, s
 
 bool sv_cuda_scanner_set_hs_variant(sv_cuda_scanner *s, int variant, char *err, size_t errlen)
 {
-    if (variant < 0 || variant >= sv_cuda_hs_variant_count()) {
+    if (variant != SV_CUDA_HS_AUTO && (variant < 0 || variant >= sv_cuda_hs_variant_count())) {
         std::snprintf(err, errlen, "hs variant %d is outside 0..%d", variant,
                       sv_cuda_hs_variant_count() - 1);
         return false;

@@ -82,11 +82,13 @@ bool sv_cuda_scanner_poison(sv_cuda_scanner *s, char *err, size_t errlen);
 bool sv_cuda_scanner_time(sv_cuda_scanner *s, sv_algo algo, size_t n, int warmup,
                           int reps, double *times_us, char *err, size_t errlen);
 
-/* Tuning of hs (tests/bench/tune_hs): the block shapes and memory orders
- * built, by number. SV_CUDA_HS_DEFAULT_VARIANT is what SV_ALGO_HS runs. */
-#define SV_CUDA_HS_DEFAULT_VARIANT 0
+/* Tuning of hs (tests/bench/tune_hs): the block shapes, memory orders and
+ * back-offs built, by number. SV_CUDA_HS_AUTO, what a new scanner and
+ * sv_algo_ops use, picks the variant by n. */
+#define SV_CUDA_HS_AUTO (-1)
 int sv_cuda_hs_variant_count(void);
 const char *sv_cuda_hs_variant_name(int variant); /* NULL when out of range */
+/* variant: SV_CUDA_HS_AUTO or 0 .. sv_cuda_hs_variant_count() - 1. */
 bool sv_cuda_scanner_set_hs_variant(sv_cuda_scanner *s, int variant, char *err, size_t errlen);
 
 #ifdef __cplusplus

@@ -37,5 +37,5 @@ if has memcheck; then
 fi
 if has racecheck; then
   echo "== racecheck"; timeout 150 compute-sanitizer --tool racecheck \
-    $b/tests/bench/test_bench_scans --max 13000 2>&1 | tail -6
+    $b/tests/bench/test_bench_scans --max 17000 2>&1 | tail -6
 fi

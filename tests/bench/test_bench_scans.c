@@ -24,7 +24,8 @@ static int failures;
 
 static const size_t sizes[] = {
     1, 2, 3, 5, 31, 32, 33, 127, 128, 129, 1000, 1023, 1024, 1025, 2047, 2048, 2049,
-    3000, 4095, 4096, 4097, 6143, 6145, 8191, 8192, 8193, 12289, 65536 + 4096 + 1,
+    3000, 4095, 4096, 4097, 6143, 6145, 8191, 8192, 8193, 12289, 16383, 16384, 16385,
+    24575, 24577, 3 * 16384 + 1, 65536 + 4096 + 1,
     3 * 65536 + 7, 1u << 20, (1u << 20) + 1, 1000003, 3 * (1u << 21) + 5,
     (1u << 22) * 3 + 4095, (1u << 27) + 5,
 };
@@ -117,7 +118,7 @@ int main(int argc, char **argv)
                 EXPECT(sv_cuda_scanner_set_hs_variant(sc, v, err, sizeof err), "%s", err);
                 check_one(sc, type, label, SV_ALGO_HS, n, in, out);
             }
-            EXPECT(sv_cuda_scanner_set_hs_variant(sc, SV_CUDA_HS_DEFAULT_VARIANT, err, sizeof err),
+            EXPECT(sv_cuda_scanner_set_hs_variant(sc, SV_CUDA_HS_AUTO, err, sizeof err),
                    "%s", err);
             /* Repeated runs reuse the tile status and the counter: a
              * missing reset shows up on the second run. */
