@@ -51,31 +51,43 @@ sv_gfx *sv_gfx_create(char *err, size_t errlen);
 void sv_gfx_destroy(sv_gfx *g); /* accepts NULL; the context must still be current */
 
 /* Starts a frame on the currently bound framebuffer of fb_w x fb_h pixels,
- * cleared to clear. Draw calls are batched and issued in call order by
- * sv_gfx_end() (or when a batch fills): later calls draw on top. */
+ * cleared to clear. Draw calls are batched and issued by sv_gfx_end() (or
+ * when a batch fills); wherever two draws overlap, the later one is on top.
+ * Colours are straight alpha (0..1); blending is premultiplied inside. */
 void sv_gfx_begin(sv_gfx *g, int fb_w, int fb_h, sv_rgba clear);
 void sv_gfx_end(sv_gfx *g);
 
-/* Clips later draws to box (NULL: no clip). */
+/* Clips later draws to box, rounded to whole pixels (NULL: no clip).
+ * Shapes and text rows wholly outside it are skipped on the CPU. A clip
+ * change issues the batch so far: set it per panel, not per shape. */
 void sv_gfx_clip(sv_gfx *g, const sv_box *box);
 
 /* A rectangle with rounded corners (radius px), filled with fill, and its
  * border of border_w px inside the edge, in border_color and style. Dashes
- * and dots are spaced along the perimeter and scale with border_w. */
+ * (3 w long, 2 w apart) and round dots (w across, w apart) are centred on
+ * each corner and stretched so each side holds a whole number of them.
+ * Fill and border may be transparent; radius and border_w are clamped to
+ * the box. Fractional boxes are fine: edges are antialiased. */
 void sv_gfx_rect(sv_gfx *g, sv_box box, float radius, sv_rgba fill,
                  sv_rgba border_color, float border_w, sv_border style);
 
-/* An antialiased line, and one with an arrow head of head px at (x1, y1). */
+/* An antialiased line with round caps (widths under 1 px draw fainter),
+ * and one with an arrow head of head px at (x1, y1): a triangle head px
+ * long and 0.9 head wide whose tip is exactly at (x1, y1). */
 void sv_gfx_line(sv_gfx *g, float x0, float y0, float x1, float y1, float width, sv_rgba c);
 void sv_gfx_arrow(sv_gfx *g, float x0, float y0, float x1, float y1, float width,
                   float head, sv_rgba c);
-/* A filled circle. */
+/* A filled circle, with a solid border of border_w inside it when > 0. */
 void sv_gfx_circle(sv_gfx *g, float cx, float cy, float r, sv_rgba fill,
                    sv_rgba border_color, float border_w);
 
-/* UTF-8 text of size px (pixel height of the font's em), its baseline box
- * placed so that the text's vertical centre is at y, aligned on x.
- * Returns the advance width in px. */
+/* UTF-8 text of size px (pixel height of the font's em, rounded to whole
+ * px and rasterised at exactly that size), placed so that the middle of the
+ * capital letters and digits is at y, aligned on x; glyphs land on whole
+ * pixels, so text stays sharp. Returns the advance width in px, which
+ * sv_gfx_text_width gives without drawing (same value, whole px). Short
+ * strings (up to 32 bytes) are cached whole, so drawing a number is one
+ * quad. Measuring is cheap and does not fill the atlas. */
 float sv_gfx_text(sv_gfx *g, sv_font font, float px, float x, float y,
                   sv_align align, sv_rgba c, const char *utf8);
 float sv_gfx_text_width(sv_gfx *g, sv_font font, float px, const char *utf8);

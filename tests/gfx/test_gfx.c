@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 
 static int failures;
@@ -452,6 +453,7 @@ static void bench(void)
     double ms[FRAMES];
     sv_gfx_stats st = {0};
     const int cols = 100, rows = 50;
+    /* SV_BENCH_PARTS: 1 cells, 2 numbers, 4 arrows (default all), to time each */
     const char *parts_env = getenv("SV_BENCH_PARTS");
     int parts = parts_env ? atoi(parts_env) : 7;
     double cpu_ms[FRAMES];
@@ -470,7 +472,7 @@ static void bench(void)
         for (int i = 0; i < cols * rows && (parts & 2); i++) {
             float x = (i % cols) * cw, y = (i / cols) * ch;
             snprintf(num, sizeof num, "%d", (i * 37 + f) % 1000);
-            sv_gfx_text(g, SV_FONT_MONO, 11, x + cw / 2, y + ch / 2, SV_ALIGN_CENTER,
+            sv_gfx_text(g, SV_FONT_MONO, 9, x + cw / 2, y + ch / 2, SV_ALIGN_CENTER,
                         sv_rgb_hex(0xffffff), num);
         }
         for (int i = 0; i < 2000 && (parts & 4); i++) {
@@ -508,22 +510,64 @@ static void bench(void)
            (const char *)glGetString(GL_RENDERER));
 }
 
+/* The window's own framebuffer (no target bound): what the app draws to. */
+static void test_window_framebuffer(sv_platform *p)
+{
+    int fw = 0, fh = 0;
+    SDL_GL_GetDrawableSize(p->window, &fw, &fh);
+    CHECK(fw >= 64 && fh >= 64, "drawable is %dx%d", fw, fh);
+    if (fw < 64 || fh < 64)
+        return;
+    sv_gfx_target_bind(NULL);
+    sv_gfx_begin(g, fw, fh, sv_rgb_hex(0x000000));
+    sv_gfx_rect(g, (sv_box){8, 8, (float)fw - 16, (float)fh - 16}, 6, sv_rgb_hex(0xCC79A7),
+                sv_rgb_hex(0xffffff), 2, SV_BORDER_DOTTED);
+    sv_gfx_end(g);
+    uint8_t *buf = malloc((size_t)fw * fh * 4);
+    if (!buf)
+        return;
+    sv_gfx_read_pixels(g, fw, fh, buf);
+    const uint8_t *c = buf + ((size_t)(fh / 2) * fw + fw / 2) * 4;
+    CHECK(abs(c[0] - 0xCC) <= 1 && abs(c[1] - 0x79) <= 1 && abs(c[2] - 0xA7) <= 1,
+          "window centre is %d,%d,%d", c[0], c[1], c[2]);
+    CHECK(buf[0] == 0 && buf[1] == 0 && buf[2] == 0, "window corner is not the clear colour");
+    free(buf);
+    SDL_GL_SwapWindow(p->window);
+}
+
 int main(int argc, char **argv)
 {
-    if (argc > 1)
-        out_dir = argv[1];
+    /* test_gfx [--window] [OUTDIR]: --window opens a real window (x11 under
+     * xvfb-run) instead of SDL's offscreen driver. */
+    bool window = false;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--window") == 0)
+            window = true;
+        else
+            out_dir = argv[i];
+    }
+    mkdir(out_dir, 0777); /* may exist already */
     char err[512];
     sv_platform p;
-    if (!sv_platform_open(&p, "test_gfx", 64, 64, true, false, err, sizeof err)) {
-        fprintf(stderr, "%s:%d: FAIL: no headless GL: %s\n", __FILE__, __LINE__, err);
+    if (window && !sv_platform_have_display()) {
+        fprintf(stderr, "no display for --window: skipped\n");
+        return 77;
+    }
+    if (!sv_platform_open(&p, "test_gfx", 160, 120, !window, false, err, sizeof err)) {
+        fprintf(stderr, "%s:%d: FAIL: no %s GL: %s\n", __FILE__, __LINE__,
+                window ? "window" : "headless", err);
         return 1;
     }
+    printf("video driver %s, %s, GL %s\n", SDL_GetCurrentVideoDriver(),
+           p.headless ? "headless" : "window", (const char *)glGetString(GL_VERSION));
+    CHECK(p.headless == !window, "headless is %d", p.headless);
     g = sv_gfx_create(err, sizeof err);
     if (!g) {
         fprintf(stderr, "%s:%d: FAIL: sv_gfx_create: %s\n", __FILE__, __LINE__, err);
         sv_platform_close(&p);
         return 1;
     }
+    test_window_framebuffer(&p);
     sv_gfx_target *t = sv_gfx_target_create(g, W, H, err, sizeof err);
     CHECK(t, "%s", err);
     if (t) {
@@ -541,7 +585,7 @@ int main(int argc, char **argv)
     }
     /* a bad size is an error, not a crash */
     CHECK(!sv_gfx_target_create(g, 0, 10, err, sizeof err), "a 0x10 target was created");
-    if (!getenv("SV_GFX_NO_BENCH"))
+    if (!window && !getenv("SV_GFX_NO_BENCH"))
         bench();
     sv_gfx_destroy(g);
     sv_gfx_destroy(NULL);
