@@ -454,16 +454,17 @@ void sv_render_cells(sv_gfx *g, const sv_app_state *s, const sv_layout *l, const
                 cs.fill = sv_rgba_mix(sv_rgba_alpha(t->cell_fill, 0.0f), cs.fill, new_a);
             }
             sv_gfx_rect(g, b, l->radius, cs.fill, cs.border, cs.border_w, cs.style);
-            if (had) {
-                float old_a = clampf(1.0f - 2.0f * e, 0.0f, 1.0f);
+            float old_a = clampf(1.0f - 2.0f * e, 0.0f, 1.0f);
+            if (had)
                 draw_number(g, l, tr->type, b, old, sv_rgba_alpha(t->text_dim, old_a));
-            }
-            if (has) {
-                draw_number(g, l, tr->type, b, val, sv_rgba_alpha(cs.text, new_a));
-            } else if ((r == 1 || r == 2) && l->num_px > 0.0f && !had) {
+            /* `?`: a buffer cell never written, or one about to be (fading). */
+            bool unwritten_before = arriving && !had && (r == 1 || r == 2);
+            if (l->num_px > 0.0f && (r == 1 || r == 2) && ((!has && !had) || unwritten_before))
                 sv_gfx_text(g, SV_FONT_MONO, l->num_px, b.x + b.w / 2.0f, b.y + b.h / 2.0f,
-                            SV_ALIGN_CENTER, t->uninit, "?");
-            }
+                            SV_ALIGN_CENTER,
+                            sv_rgba_alpha(t->uninit, unwritten_before ? old_a : 1.0f), "?");
+            if (has)
+                draw_number(g, l, tr->type, b, val, sv_rgba_alpha(cs.text, new_a));
         }
     }
     /* An empty output row says when it will be written. */
