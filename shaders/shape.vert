@@ -56,7 +56,9 @@ void main()
     vec2 c = b - rc;
     float arc = 0.5 * PI * rc;
     vec2 seg = 2.0 * c + arc; // top/bottom, left/right
-    float nominal = a_param.w == STYLE_DASHED ? 5.0 * w : 2.0 * w;
+    // Dashes 3w with 2w gaps; dots w across with w gaps, but gaps of at
+    // least 2 px, so thin dotted borders do not blur into a faint line.
+    float nominal = a_param.w == STYLE_DASHED ? 5.0 * w : max(2.0 * w, w + 2.0);
     vec2 count = max(vec2(1.0), floor(seg / max(nominal, 1.0) + 0.5));
     vec2 period = max(seg / count, vec2(1e-3));
     v_extra = vec4(period.x, 1.0 / period.x, period.y, 1.0 / period.y);

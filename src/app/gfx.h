@@ -64,8 +64,9 @@ void sv_gfx_clip(sv_gfx *g, const sv_box *box);
 
 /* A rectangle with rounded corners (radius px), filled with fill, and its
  * border of border_w px inside the edge, in border_color and style. Dashes
- * (3 w long, 2 w apart) and round dots (w across, w apart) are centred on
- * each corner and stretched so each side holds a whole number of them.
+ * (3 w long, 2 w apart) and round dots (w across, w apart but at least 2 px)
+ * are centred on each corner and stretched so each side holds a whole
+ * number of them.
  * Fill and border may be transparent; radius and border_w are clamped to
  * the box. Fractional boxes are fine: edges are antialiased. */
 void sv_gfx_rect(sv_gfx *g, sv_box box, float radius, sv_rgba fill,
