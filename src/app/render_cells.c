@@ -178,6 +178,16 @@ static void draw_number(sv_gfx *g, const sv_layout *l, sv_type type, sv_box b,
         return;
     char buf[48];
     sv_value_format(type, val, buf, sizeof buf);
+    /* A float32 that does not fit shows rounded (fewer significant digits,
+     * never fewer than 3); the tooltip gives its exact value. */
+    float room = b.w * 0.9f / (l->num_px * 0.602f); /* characters at the common size */
+    if (type == SV_TYPE_FLOAT32 && (float)strlen(buf) > room && isfinite(val.f)) {
+        for (int digits = 7; digits >= 3; digits--) {
+            snprintf(buf, sizeof buf, "%.*g", digits, (double)val.f);
+            if ((float)strlen(buf) <= room)
+                break;
+        }
+    }
     /* Longer than the common size allows: this number alone gets smaller
      * (DejaVu Sans Mono advances 0.602 em), down to legibility. */
     float px = l->num_px, chars = (float)strlen(buf);
@@ -465,6 +475,13 @@ void sv_render_cells(sv_gfx *g, const sv_app_state *s, const sv_layout *l, const
                             sv_rgba_alpha(t->uninit, unwritten_before ? old_a : 1.0f), "?");
             if (has)
                 draw_number(g, l, tr->type, b, val, sv_rgba_alpha(cs.text, new_a));
+            /* int32 wrapped here this round: a dot in the error colour. */
+            if (r == drow && v.round > 0 && !v.shift && v.rd->overflow &&
+                v.rd->overflow[i] && l->cell_w >= 10.0f) {
+                float rr = fmaxf(2.0f, fminf(b.w, b.h) * 0.07f);
+                sv_gfx_circle(g, b.x + b.w - 2.2f * rr - l->border_w, b.y + 2.2f * rr + l->border_w,
+                              rr, sv_rgba_alpha(t->error, new_a), t->error, 0.0f);
+            }
         }
     }
     /* An empty output row says when it will be written. */

@@ -187,8 +187,8 @@ static void draw_counters(sv_gfx *g, const sv_app_state *s, const sv_layout *l,
     char note[256] = "";
     if (tr->type == SV_TYPE_INT32 && tr->overflow_count > 0) {
         size_t here = (v->round > 0 && !v->shift) ? v->rd->overflow_count : 0;
-        snprintf(note, sizeof note, "int32 overflow: %zu cell%s wrapped this round, %zu in all",
-                 here, here == 1 ? "" : "s", tr->overflow_count);
+        snprintf(note, sizeof note, "\u25cf int32 overflow: %zu cell%s wrapped this round, "
+                 "%zu in all", here, here == 1 ? "" : "s", tr->overflow_count);
     } else if (tr->type == SV_TYPE_FLOAT32 && tr->max_abs_diff > 0.0) {
         snprintf(note, sizeof note, "float32: differs from the sequential scan by up to %.3g "
                  "(at i = %zu): a different rounding order", tr->max_abs_diff, tr->max_diff_index);
