@@ -421,7 +421,20 @@ static void draw_row_merged(sv_gfx *g, const sv_app_state *s, const sv_layout *l
         }
         sv_box b0 = sv_layout_cell(l, r, i), b1 = sv_layout_cell(l, r, j - 1);
         sv_box run = { b0.x, b0.y, b1.x + b1.w - b0.x, b0.h };
-        sv_gfx_rect(g, run, l->radius, a.fill, a.border, 0.0f, SV_BORDER_NONE);
+        /* The run's outline keeps the rows visible on a light background,
+         * and on the pout row carries the case's border style. */
+        sv_border style = SV_BORDER_SOLID;
+        sv_rgba edge = a.border;
+        if (r == 1 + v->rd->pout && v->round > 0 && !v->shift && v->rd->cases) {
+            style = case_border(v->rd->cases[i]);
+            edge = case_colour(t, v->rd->cases[i]);
+            /* A case's cells are one contiguous range: a wide run, tinted
+             * like a single cell so its patterned edge shows. */
+            if (run.w > 6.0f * l->border_w)
+                a.fill = sv_rgba_mix(t->cell_fill, edge, t->tint);
+        }
+        sv_gfx_rect(g, run, fmaxf(l->radius, 0.4f * l->unit), a.fill, edge,
+                    fmaxf(1.0f, 0.3f * l->unit), style);
         i = j;
     }
 }
@@ -554,4 +567,11 @@ void sv_render_cells(sv_gfx *g, const sv_app_state *s, const sv_layout *l, const
             each_arrow(s, l, &v, draw_one_token, &c);
     }
     sv_gfx_clip(g, NULL);
+
+    /* Too many cells for numbers: say how to get them. */
+    if (l->num_px <= 0.0f) {
+        const char *hint = "too many cells for numbers here: zoom in (wheel or ]) or hover a cell";
+        sv_gfx_text(g, SV_FONT_SANS, l->small_px, l->cells_clip.x + l->cells_clip.w,
+                    l->row_y[3] + l->cell_h / 2.0f + 1.6f * u, SV_ALIGN_RIGHT, t->text_dim, hint);
+    }
 }
