@@ -53,7 +53,8 @@ void sv_render_header(sv_gfx *g, const sv_app_state *s, const sv_layout *l, cons
                 SV_BORDER_SOLID);
     sv_gfx_text(g, SV_FONT_SANS_BOLD, l->label_px, q->x + q->w / 2.0f, q->y + q->h / 2.0f,
                 SV_ALIGN_CENTER, t->text, "?");
-    const char *src = s->view == SV_VIEW_MEASURE ? s->bench_source : s->source;
+    /* The Measure view names its table's source itself (render_plot.c). */
+    const char *src = s->view == SV_VIEW_MEASURE ? NULL : s->source;
     if (src && src[0]) {
         char buf[300];
         float right = q->x - 1.6f * u, avail = right - x - 3.0f * u;
