@@ -372,8 +372,30 @@ static void test_chapter_rounds(void)
     s.from_step = 2;
     s.anim = 0.5f;
     render(&s, 1280, 720, "chapter-anim");
-    s.anim = 1.0f;
-    s.from_step = 3;
+    /* Halfway, the old values have faded and the new ones not yet arrived:
+     * pout cells show no number; the values are on the arrows, between the
+     * rows. Settled, the numbers are there. */
+    {
+        int pout_row = 1 + t->rounds[3].pout, pin_row = 1 + t->rounds[3].pin;
+        sv_box b = sv_layout_cell(&lay, pout_row, 7);
+        int fill_l = lum(at(b.x + b.w * 0.15f, b.y + b.h / 2.0f));
+        int ink = ink_pixels(b, lay.border_w * 2.0f, fill_l);
+        CHECK(ink < 5, "mid-animation: pout[7] already shows a number (%d ink px)", ink);
+        float gap_y = (lay.row_y[pin_row] + lay.row_y[pout_row]) / 2.0f;
+        sv_box band = { b.x - lay.cell_pitch, gap_y - lay.cell_h * 0.3f,
+                        b.w + 2 * lay.cell_pitch, lay.cell_h * 0.6f };
+        int bg_l = lum(at(band.x, band.y));
+        int moving = ink_pixels(band, 0.0f, bg_l);
+        s.anim = 1.0f;
+        s.from_step = 3;
+        render(&s, 1280, 720, "chapter-settled");
+        ink = ink_pixels(b, lay.border_w * 2.0f, fill_l);
+        CHECK(ink > 30, "settled: pout[7] shows no number (%d ink px)", ink);
+        /* Arrows are there in both frames; the values in flight only halfway. */
+        int still = ink_pixels(band, 0.0f, bg_l);
+        CHECK(moving > still + 40, "mid-animation: no values in flight between the rows "
+              "(%d bright px, %d when settled)", moving, still);
+    }
 
     /* The input box with an error, and the help overlay. */
     s.editing = true;
