@@ -5,102 +5,60 @@
 
 #include "theme.h"
 
+/* 0xRRGGBB as an opaque sv_rgba, usable in a static initializer. */
+#define RGB(h) { (float)(((h) >> 16) & 0xff) / 255.0f, (float)(((h) >> 8) & 0xff) / 255.0f, \
+                 (float)((h) & 0xff) / 255.0f, 1.0f }
+
 #define OKABE_FULL    0x0072B2
 #define OKABE_PARTIAL 0xE69F00
 #define OKABE_COPY    0x999999
 #define OKABE_WINDOW  0xCC79A7
 #define OKABE_ERROR   0xD55E00
 #define OKABE_SKY     0x56B4E9
-#define OKABE_GREEN   0x009E73
 #define OKABE_YELLOW  0xF0E442
 
-static sv_rgba rgb(uint32_t hex)
-{
-    sv_rgba c = {
-        (float)((hex >> 16) & 0xff) / 255.0f,
-        (float)((hex >> 8) & 0xff) / 255.0f,
-        (float)(hex & 0xff) / 255.0f,
-        1.0f,
-    };
-    return c;
-}
+#define OKABE_CASES \
+    .full = RGB(OKABE_FULL), .partial = RGB(OKABE_PARTIAL), .copy = RGB(OKABE_COPY), \
+    .window = RGB(OKABE_WINDOW), .error = RGB(OKABE_ERROR)
 
-static sv_theme themes[SV_THEME_COUNT];
-static bool themes_ready;
-
-static void themes_init(void)
-{
-    sv_theme *d = &themes[SV_THEME_DARK];
-    d->name = "dark";
-    d->bg = rgb(0x15181D);
-    d->panel = rgb(0x20252D);
-    d->text = rgb(0xECEEF1);
-    d->text_dim = rgb(0x9AA3AE);
-    d->grid = rgb(0x2E343D);
-    d->cell_fill = rgb(0x262C35);
-    d->cell_border = rgb(0x4C5563);
-    d->cell_text = rgb(0xF3F4F6);
-    d->uninit = rgb(0x737C88);
-    d->pin_tag = rgb(OKABE_SKY);
-    d->pout_tag = rgb(OKABE_YELLOW);
-    d->arrow = rgb(0xC9CFD8);
-    d->tag_text = rgb(0x111418);
-    d->accent = rgb(OKABE_YELLOW);
-    d->tint = 0.34f;
-    d->overlay_alpha = 0.94f;
-
-    sv_theme *l = &themes[SV_THEME_LIGHT];
-    l->name = "light";
-    l->bg = rgb(0xF7F6F2);
-    l->panel = rgb(0xFFFFFF);
-    l->text = rgb(0x1B1F24);
-    l->text_dim = rgb(0x5E6670);
-    l->grid = rgb(0xDEE1E5);
-    l->cell_fill = rgb(0xFFFFFF);
-    l->cell_border = rgb(0xA9B0BA);
-    l->cell_text = rgb(0x14171B);
-    l->uninit = rgb(0x8C939D);
-    l->pin_tag = rgb(OKABE_SKY);
-    l->pout_tag = rgb(OKABE_YELLOW);
-    l->arrow = rgb(0x3A414B);
-    l->tag_text = rgb(0x111418);
-    l->accent = rgb(OKABE_FULL);
-    l->tint = 0.24f;
-    l->overlay_alpha = 0.96f;
-
-    sv_theme *h = &themes[SV_THEME_CONTRAST];
-    h->name = "contrast";
-    h->bg = rgb(0x000000);
-    h->panel = rgb(0x000000);
-    h->text = rgb(0xFFFFFF);
-    h->text_dim = rgb(0xE0E0E0);
-    h->grid = rgb(0x808080);
-    h->cell_fill = rgb(0x000000);
-    h->cell_border = rgb(0xFFFFFF);
-    h->cell_text = rgb(0xFFFFFF);
-    h->uninit = rgb(0xBDBDBD);
-    h->pin_tag = rgb(OKABE_SKY);
-    h->pout_tag = rgb(OKABE_YELLOW);
-    h->arrow = rgb(0xFFFFFF);
-    h->tag_text = rgb(0x000000);
-    h->accent = rgb(OKABE_YELLOW);
-    h->tint = 0.40f;
-    h->overlay_alpha = 0.97f;
-
-    for (int i = 0; i < SV_THEME_COUNT; i++) {
-        themes[i].full = rgb(OKABE_FULL);
-        themes[i].partial = rgb(OKABE_PARTIAL);
-        themes[i].copy = rgb(OKABE_COPY);
-        themes[i].window = rgb(OKABE_WINDOW);
-        themes[i].error = rgb(OKABE_ERROR);
-    }
-    themes_ready = true;
-}
+static const sv_theme themes[SV_THEME_COUNT] = {
+    [SV_THEME_DARK] = {
+        .name = "dark",
+        .bg = RGB(0x15181D), .panel = RGB(0x20252D),
+        .text = RGB(0xECEEF1), .text_dim = RGB(0x9AA3AE), .grid = RGB(0x2E343D),
+        .cell_fill = RGB(0x262C35), .cell_border = RGB(0x4C5563),
+        .cell_text = RGB(0xF3F4F6), .uninit = RGB(0x737C88),
+        OKABE_CASES,
+        .pin_tag = RGB(OKABE_SKY), .pout_tag = RGB(OKABE_YELLOW), .arrow = RGB(0xC9CFD8),
+        .tag_text = RGB(0x111418), .accent = RGB(OKABE_YELLOW),
+        .tint = 0.34f, .overlay_alpha = 0.94f,
+    },
+    [SV_THEME_LIGHT] = {
+        .name = "light",
+        .bg = RGB(0xF7F6F2), .panel = RGB(0xFFFFFF),
+        .text = RGB(0x1B1F24), .text_dim = RGB(0x5E6670), .grid = RGB(0xDEE1E5),
+        .cell_fill = RGB(0xFFFFFF), .cell_border = RGB(0xA9B0BA),
+        .cell_text = RGB(0x14171B), .uninit = RGB(0x8C939D),
+        OKABE_CASES,
+        .pin_tag = RGB(OKABE_SKY), .pout_tag = RGB(OKABE_YELLOW), .arrow = RGB(0x3A414B),
+        .tag_text = RGB(0x111418), .accent = RGB(OKABE_FULL),
+        .tint = 0.24f, .overlay_alpha = 0.96f,
+    },
+    [SV_THEME_CONTRAST] = {
+        .name = "contrast",
+        .bg = RGB(0x000000), .panel = RGB(0x000000),
+        .text = RGB(0xFFFFFF), .text_dim = RGB(0xE0E0E0), .grid = RGB(0x808080),
+        .cell_fill = RGB(0x000000), .cell_border = RGB(0xFFFFFF),
+        .cell_text = RGB(0xFFFFFF), .uninit = RGB(0xBDBDBD),
+        OKABE_CASES,
+        .pin_tag = RGB(OKABE_SKY), .pout_tag = RGB(OKABE_YELLOW), .arrow = RGB(0xFFFFFF),
+        .tag_text = RGB(0x000000), .accent = RGB(OKABE_YELLOW),
+        .tint = 0.40f, .overlay_alpha = 0.97f,
+    },
+};
 
 const sv_theme *sv_theme_get(sv_theme_id id)
 {
-    if (!themes_ready)
-        themes_init();
     if ((int)id < 0 || id >= SV_THEME_COUNT)
         id = SV_THEME_DARK;
     return &themes[id];
