@@ -1,10 +1,10 @@
 /* hs: Hillis-Steele as production scans do it, in one pass over memory.
  * Kogge-Stone (Hillis-Steele) steps with warp shuffles inside each warp and
- * again over the warp totals, 16 items per thread row-wise in 16-byte loads,
- * and decoupled look-back between tiles (Merrill & Garland 2016).
+ * again over the warp totals, 32 items per thread in 16-byte loads, and
+ * decoupled look-back between tiles (Merrill & Garland 2016).
  *
- * Layout of a tile: THREADS threads, VECS rows of 16-byte vectors per warp.
- * Warp w owns the contiguous span [w * 128 * VECS, (w + 1) * 128 * VECS) of
+ * Layout of a tile: Threads threads, Vecs rows of 16-byte vectors per warp.
+ * Warp w owns the contiguous span [w * 128 * Vecs, (w + 1) * 128 * Vecs) of
  * the tile; row k of that span is 128 consecutive elements, lane l holding
  * elements 4l .. 4l+3 of it. Each row load is one fully coalesced 512-byte
  * warp access, and a row is scanned by a 4-element sequential scan in each
@@ -12,14 +12,17 @@
  *
  * Look-back protocol. Tile t's status word packs (flag << 32 | value bits):
  * flag 0 = nothing yet, 1 = aggregate A (the tile's own total), 2 = inclusive
- * prefix P (everything up to and including tile t). Flag and value travel in
- * one 64-bit word, so a reader sees both or neither; the store is a release and
- * the load an acquire (cuda::atomic_ref, device scope), so the protocol is
- * race-free by construction. Tiles take their index from an atomic counter in
- * the order they start, so every tile a look-back waits on belongs to a block
- * that is already running and will publish its A without waiting on anyone:
- * the look-back cannot deadlock, whatever order the hardware schedules blocks
- * in. The host zeroes the status words and the counter before every run. */
+ * prefix P (everything up to and including tile t). The word is only ever
+ * read and written as a device-scope atomic (cuda::atomic_ref), and flag and
+ * value travel in that one word, so a reader sees both or neither and no
+ * other memory is communicated through it: relaxed order is enough, as in
+ * CUB, and the protocol has no data race by construction. Release/acquire
+ * variants are built for comparison (tune_hs; a few % slower on the H200).
+ * Tiles take their index from an atomic counter in the order they start, so
+ * every tile a look-back waits on belongs to a block that is already running
+ * and will publish its A without waiting on anyone: the look-back cannot
+ * deadlock, whatever order the hardware schedules blocks in. The host zeroes
+ * the status words and the counter before every run (one memset). */
 #include "bench_scans.cuh"
 
 #include <cuda/atomic>
@@ -117,13 +120,14 @@ struct Tile {
 
     /* Each row: sequential scan of the lane's 4 items, Kogge-Stone over the
      * 32 lane totals (rows are independent, so their shuffles overlap). Leaves
-     * x scanned within each lane, the lane's exclusive prefix within its row,
-     * the warp's rows before each row, and the warp total in sh.warp_prefix. */
-    static __device__ __forceinline__ void scan_local(T (&x)[Vecs][4], T (&lane_excl)[Vecs],
-                                                      T (&row_prefix)[Vecs], Shared &sh,
-                                                      int warp, int lane)
+     * x scanned within each lane, in pre[k] what comes before the lane's
+     * items of row k within the warp (the earlier rows, then the earlier
+     * lanes of row k), and the warp total in sh.warp_prefix. One array, not
+     * two, keeps the registers low enough for 5 blocks of 256 per SM. */
+    static __device__ __forceinline__ void scan_local(T (&x)[Vecs][4], T (&pre)[Vecs],
+                                                      Shared &sh, int warp, int lane)
     {
-        T row_total[Vecs];
+        T rows = T(0); /* the warp's rows before row k */
 #pragma unroll
         for (int k = 0; k < Vecs; ++k) {
             x[k][1] = add(x[k][1], x[k][0]);
@@ -131,15 +135,11 @@ struct Tile {
             x[k][3] = add(x[k][3], x[k][2]);
             T s = warp_inclusive<32>(x[k][3], lane);
             T e = __shfl_up_sync(kFull, s, 1);
-            lane_excl[k] = lane == 0 ? T(0) : e;
-            row_total[k] = __shfl_sync(kFull, s, 31);
+            pre[k] = lane == 0 ? rows : add(rows, e);
+            rows = k == 0 ? __shfl_sync(kFull, s, 31) : add(rows, __shfl_sync(kFull, s, 31));
         }
-        row_prefix[0] = T(0);
-#pragma unroll
-        for (int k = 1; k < Vecs; ++k)
-            row_prefix[k] = add(row_prefix[k - 1], row_total[k - 1]);
         if (lane == 0)
-            sh.warp_prefix[warp] = add(row_prefix[Vecs - 1], row_total[Vecs - 1]);
+            sh.warp_prefix[warp] = rows;
     }
 
     /* Warp 0, after the barrier that follows scan_local: Kogge-Stone over the
@@ -199,15 +199,15 @@ struct Tile {
     }
 
     /* After the barrier that follows look_back: add the carries and store. */
-    static __device__ __forceinline__ void finish(T (&x)[Vecs][4], const T (&lane_excl)[Vecs],
-                                                  const T (&row_prefix)[Vecs], const Shared &sh,
+    static __device__ __forceinline__ void finish(T (&x)[Vecs][4], const T (&pre)[Vecs],
+                                                  const Shared &sh,
                                                   T *__restrict__ out, size_t n, unsigned tile,
                                                   int warp, int lane)
     {
         const T carry = add(sh.tile_prefix, sh.warp_prefix[warp]);
 #pragma unroll
         for (int k = 0; k < Vecs; ++k) {
-            T p = add(add(carry, row_prefix[k]), lane_excl[k]);
+            T p = add(carry, pre[k]);
 #pragma unroll
             for (int j = 0; j < 4; ++j)
                 x[k][j] = add(x[k][j], p);
@@ -257,14 +257,14 @@ hs_scan(const T *__restrict__ in, T *__restrict__ out, size_t n, unsigned tiles,
         __syncthreads();
         tile = sh.ticket[0];
     }
-    T x[Vecs][4], lane_excl[Vecs], row_prefix[Vecs];
+    T x[Vecs][4], pre[Vecs];
     K::load(x, in, n, tile, warp, lane);
-    K::scan_local(x, lane_excl, row_prefix, sh, warp, lane);
+    K::scan_local(x, pre, sh, warp, lane);
     __syncthreads();
     if (warp == 0)
         K::look_back(sh, tile, single, status, lane);
     __syncthreads();
-    K::finish(x, lane_excl, row_prefix, sh, out, n, tile, warp, lane);
+    K::finish(x, pre, sh, out, n, tile, warp, lane);
 }
 
 struct Variant {
@@ -275,24 +275,25 @@ struct Variant {
 /* The tuning space, timed by tests/bench/tune_hs (docs/performance.md has
  * the run). Keep in step with launch_variant(). */
 constexpr Variant kVariants[] = {
-    {512, 8, "512x32 relaxed sleep200"},
-    {256, 8, "256x32 relaxed sleep200"},
-    {512, 8, "512x32 relaxed sleep500"},
-    {512, 8, "512x32 relaxed sleep200 streaming"},
     {256, 8, "256x32 relaxed sleep200 5 blocks/SM"},
-    {512, 8, "512x32 acq/rel sleep200"},
-    {512, 4, "512x16 relaxed sleep200"},
+    {256, 8, "256x32 relaxed sleep200 6 blocks/SM"},
+    {256, 8, "256x32 relaxed sleep200"},
+    {256, 8, "256x32 acq/rel sleep200 5 blocks/SM"},
+    {256, 8, "256x32 relaxed spin 5 blocks/SM"},
+    {512, 8, "512x32 relaxed sleep200"},
+    {512, 4, "512x16 relaxed sleep200 4 blocks/SM"},
     {256, 4, "256x16 acq/rel spin (first design)"},
-    {512, 12, "512x48 relaxed sleep200"},
+    {256, 12, "256x48 relaxed sleep200 3 blocks/SM"},
 };
 constexpr int kVariantCount = sizeof kVariants / sizeof kVariants[0];
 constexpr size_t kMinTile = 4096;
 
-/* SV_ALGO_HS's choice by n (tune_hs on the H200): the smaller tile keeps
- * more SMs busy below 2^22, the larger one needs fewer look-backs above. */
+/* SV_ALGO_HS's choice by n. On the H200 one shape won at every n that
+ * tune_hs timed (docs/performance.md), so the choice is constant for now. */
 int pick(size_t n)
 {
-    return n < ((size_t)1 << 22) ? 1 : 0;
+    (void)n;
+    return 0;
 }
 
 template <typename T, int Threads, int Vecs, bool AcqRel, int SleepNs, bool Streaming,
@@ -320,15 +321,15 @@ cudaError_t launch_variant(int v, const void *in, void *out, size_t n,
                            unsigned long long *status, cudaStream_t s)
 {
     switch (v) {
-    case 0: return launch_typed<T, 512, 8, false, 200, false, 1>(in, out, n, status, s);
-    case 1: return launch_typed<T, 256, 8, false, 200, false, 1>(in, out, n, status, s);
-    case 2: return launch_typed<T, 512, 8, false, 500, false, 1>(in, out, n, status, s);
-    case 3: return launch_typed<T, 512, 8, false, 200, true, 1>(in, out, n, status, s);
-    case 4: return launch_typed<T, 256, 8, false, 200, false, 5>(in, out, n, status, s);
-    case 5: return launch_typed<T, 512, 8, true, 200, false, 1>(in, out, n, status, s);
-    case 6: return launch_typed<T, 512, 4, false, 200, false, 1>(in, out, n, status, s);
+    case 0: return launch_typed<T, 256, 8, false, 200, false, 5>(in, out, n, status, s);
+    case 1: return launch_typed<T, 256, 8, false, 200, false, 6>(in, out, n, status, s);
+    case 2: return launch_typed<T, 256, 8, false, 200, false, 1>(in, out, n, status, s);
+    case 3: return launch_typed<T, 256, 8, true, 200, false, 5>(in, out, n, status, s);
+    case 4: return launch_typed<T, 256, 8, false, 0, false, 5>(in, out, n, status, s);
+    case 5: return launch_typed<T, 512, 8, false, 200, false, 1>(in, out, n, status, s);
+    case 6: return launch_typed<T, 512, 4, false, 200, false, 4>(in, out, n, status, s);
     case 7: return launch_typed<T, 256, 4, true, 0, false, 1>(in, out, n, status, s);
-    case 8: return launch_typed<T, 512, 12, false, 200, false, 1>(in, out, n, status, s);
+    case 8: return launch_typed<T, 256, 12, false, 200, false, 3>(in, out, n, status, s);
     default: return cudaErrorInvalidValue;
     }
 }
