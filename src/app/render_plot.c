@@ -390,7 +390,7 @@ static void x_axis(sv_gfx *g, const axes *ax, const sv_theme *th, float u, const
     static const int steps[] = { 2, 3, 6, 9, 18 };
     int step = 18;
     for (size_t i = 0; i < sizeof steps / sizeof *steps; i++)
-        if (per * (float)steps[i] >= 3.6f * tick_px) {
+        if (per * (float)steps[i] >= 3.2f * tick_px) {
             step = steps[i];
             break;
         }
