@@ -562,16 +562,17 @@ static void throughput_panel(sv_gfx *g, const sv_plot_layout *L, const series *a
 }
 
 /* What the operation count grows like, from ops / n at the largest n. */
-static const char *work_class(double n, double ops)
+/* What the operation count grows like, from ops / n at the largest n:
+ * "n log2 n" (the chapter's kernel), "n - 1" (sequential), else "~ k n". */
+static void work_class(double n, double ops, char *out, size_t len)
 {
     double r = ops / n, lg = log2(n);
     if (r > 0.55 * lg && r < 1.6 * lg && lg >= 8)
-        return "n log\u2082 n";
-    if (r > 1.4 && r < 3.5)
-        return "\u2248 2n";
-    if (r > 0.7 && r <= 1.4)
-        return "n \u2212 1";
-    return NULL;
+        snprintf(out, len, "n log\u2082 n");
+    else if (r > 0.7 && r <= 1.4)
+        snprintf(out, len, "n \u2212 1");
+    else
+        snprintf(out, len, "\u2248 %.*fn", r < 9.5 ? 1 : 0, r);
 }
 
 static void ops_panel(sv_gfx *g, const sv_plot_layout *L, const series *all, int count,
@@ -624,7 +625,7 @@ static void ops_panel(sv_gfx *g, const sv_plot_layout *L, const series *all, int
     /* Name the growth of each family once, beside its top line's end, with
      * the algorithms that grow so underneath. */
     struct work_label {
-        const char *cls;
+        char cls[32];
         float y;
         char who[64];
     } labels[SV_PLOT_NALGOS];
@@ -638,15 +639,18 @@ static void ops_panel(sv_gfx *g, const sv_plot_layout *L, const series *all, int
             k--;
         if (k < 0)
             continue;
-        const char *cls = work_class(exp2(s->x[k]), s->ops[k]);
-        if (!cls)
-            continue;
+        char cls[32];
+        work_class(exp2(s->x[k]), s->ops[k], cls, sizeof cls);
+        /* "~ 2.0n" reads better as "~ 2n" */
+        size_t cl = strlen(cls);
+        if (cl > 3 && strcmp(cls + cl - 3, ".0n") == 0)
+            memmove(cls + cl - 3, "n", 2);
         float y = map_y(&ax, log2(s->ops[k]));
         int j = 0;
         while (j < nl && strcmp(labels[j].cls, cls) != 0)
             j++;
         if (j == nl) {
-            labels[nl].cls = cls;
+            snprintf(labels[nl].cls, sizeof labels[nl].cls, "%s", cls);
             labels[nl].y = y;
             snprintf(labels[nl].who, sizeof labels[nl].who, "%s", styles[s->algo].name);
             nl++;
@@ -675,28 +679,43 @@ static void ops_panel(sv_gfx *g, const sv_plot_layout *L, const series *all, int
                     th->text_dim, labels[i].who);
     }
 
-    /* How much more work Hillis-Steele does than the sequential scan. */
-    const series *hs = find_series(all, count, "hs"), *cpu = find_series(all, count, "cpu");
-    if (hs && cpu) {
-        double best = -1, ratio = NAN;
-        for (int i = 0; i < hs->n; i++)
+    /* How much more work the parallel scans do than the sequential one, at
+     * the largest n measured for the CPU and them. */
+    const series *cpu = find_series(all, count, "cpu");
+    static const char *const parallel[] = { "hs-naive", "hs", "blelloch" };
+    double best = -1;
+    for (size_t p = 0; cpu && p < sizeof parallel / sizeof *parallel; p++) {
+        const series *s = find_series(all, count, parallel[p]);
+        for (int i = 0; s && i < s->n; i++)
             for (int k = 0; k < cpu->n; k++)
-                if (hs->x[i] == cpu->x[k] && hs->x[i] > best && cpu->ops[k] > 0 &&
-                    isfinite(hs->ops[i])) {
-                    best = hs->x[i];
-                    ratio = hs->ops[i] / cpu->ops[k];
+                if (s->x[i] == cpu->x[k] && cpu->ops[k] > 0 && isfinite(s->ops[i]))
+                    best = fmax(best, s->x[i]);
+    }
+    if (best >= 0) {
+        /* Top left: the empty corner of a log-log plot of growth. One line
+         * per parallel scan, in its colour. */
+        char nlab[16], line[96];
+        pow2_label((int)lround(best), nlab, sizeof nlab);
+        float tx = ax.a.x + 0.8f * u, ty = ax.a.y + 1.0f * u;
+        sv_gfx_text(g, SV_FONT_SANS, 0.9f * u, tx, ty, SV_ALIGN_LEFT, th->text_dim,
+                    "operations \u00f7 the CPU's");
+        snprintf(line, sizeof line, "at n = %s:", nlab);
+        ty += 1.15f * u;
+        sv_gfx_text(g, SV_FONT_SANS, 0.9f * u, tx, ty, SV_ALIGN_LEFT, th->text_dim, line);
+        double cpu_ops = NAN;
+        for (int k = 0; k < cpu->n; k++)
+            if (cpu->x[k] == best)
+                cpu_ops = cpu->ops[k];
+        for (size_t p = 0; p < sizeof parallel / sizeof *parallel; p++) {
+            const series *s = find_series(all, count, parallel[p]);
+            for (int i = 0; s && i < s->n; i++)
+                if (s->x[i] == best && isfinite(s->ops[i])) {
+                    double f = s->ops[i] / cpu_ops;
+                    snprintf(line, sizeof line, "%s  %.*f\u00d7", parallel[p], f < 9.5 ? 1 : 0, f);
+                    ty += 1.25f * u;
+                    sv_gfx_text(g, SV_FONT_SANS_BOLD, 0.9f * u, tx, ty, SV_ALIGN_LEFT,
+                                algo_color(s->algo, th), line);
                 }
-        if (best >= 0) {
-            char nlab[16], line1[64], line2[64];
-            pow2_label((int)lround(best), nlab, sizeof nlab);
-            snprintf(line1, sizeof line1, "at n = %s, hs does", nlab);
-            snprintf(line2, sizeof line2, "%.0f\u00d7 the CPU's operations", ratio);
-            /* Bottom right: the empty corner of a log-log plot of growth. */
-            float rx = ax.a.x + ax.a.w - 0.6f * u, by = ax.a.y + ax.a.h;
-            sv_gfx_text(g, SV_FONT_SANS, 0.95f * u, rx, by - 2.3f * u, SV_ALIGN_RIGHT,
-                        th->text_dim, line1);
-            sv_gfx_text(g, SV_FONT_SANS_BOLD, 0.95f * u, rx, by - 1.0f * u, SV_ALIGN_RIGHT,
-                        th->text, line2);
         }
     }
 }
