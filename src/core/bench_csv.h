@@ -5,7 +5,15 @@
  * "# key: value" (gpu, cuda, date, command), then a header line
  *   algo,type,n,median_us,gb_per_s,frac_of_copy,ratio_to_cub,ops,reps
  * then one row per algorithm and n. algo is copy|cub|hs|hs-naive|blelloch|cpu;
- * frac_of_copy and ratio_to_cub may be empty where copy or cub was not run. */
+ * frac_of_copy and ratio_to_cub may be empty where copy or cub was not run.
+ *
+ * The reader: '#' lines are comments anywhere; "# key: value" with key gpu,
+ * cuda, date or command fills that field, other keys are ignored. Blank
+ * lines, CR before LF and spaces around fields are allowed. The header names
+ * every column once, in any order. type is int32|float32; n and reps are
+ * whole numbers >= 1; the other fields are plain decimals >= 0 (no nan, inf
+ * or hex); frac_of_copy, ratio_to_cub and ops may be empty (read as NAN).
+ * A table with a header and no rows is valid. */
 #ifndef SV_BENCH_CSV_H
 #define SV_BENCH_CSV_H
 
@@ -37,7 +45,10 @@ sv_bench_table *sv_bench_table_parse(const char *text, char *err, size_t errlen)
 sv_bench_table *sv_bench_table_load(const char *path, char *err, size_t errlen);
 void sv_bench_table_destroy(sv_bench_table *t); /* accepts NULL */
 
-/* Writes the metadata lines, the header and the rows. */
+/* Writes the non-empty metadata lines, the header and the rows: n, ops and
+ * reps as integers, median_us with 3 decimals, gb_per_s 2, frac_of_copy and
+ * ratio_to_cub 4; NAN is written as an empty field. Newlines in metadata
+ * become spaces. What it writes, sv_bench_table_parse reads back. */
 bool sv_bench_table_write(const sv_bench_table *t, FILE *f, char *err, size_t errlen);
 
 #endif
