@@ -415,8 +415,17 @@ void sv_gfx_clip(sv_gfx *g, const sv_box *box)
         glDisable(GL_SCISSOR_TEST);
         return;
     }
-    int x0 = (int)floorf(box->x + 0.5f), y0 = (int)floorf(box->y + 0.5f);
-    int x1 = (int)floorf(box->x + box->w + 0.5f), y1 = (int)floorf(box->y + box->h + 0.5f);
+    /* Whole pixels within the framebuffer; a box that is not a number clips
+     * everything away. */
+    float fx0 = box->x, fy0 = box->y, fx1 = box->x + box->w, fy1 = box->y + box->h;
+    if (!(fx1 >= fx0) || !(fy1 >= fy0)) /* also NaN */
+        fx0 = fx1 = fy0 = fy1 = 0.0f;
+    fx0 = fminf(fmaxf(fx0, 0.0f), (float)g->fb_w);
+    fx1 = fminf(fmaxf(fx1, 0.0f), (float)g->fb_w);
+    fy0 = fminf(fmaxf(fy0, 0.0f), (float)g->fb_h);
+    fy1 = fminf(fmaxf(fy1, 0.0f), (float)g->fb_h);
+    int x0 = (int)floorf(fx0 + 0.5f), y0 = (int)floorf(fy0 + 0.5f);
+    int x1 = (int)floorf(fx1 + 0.5f), y1 = (int)floorf(fy1 + 0.5f);
     if (x1 < x0)
         x1 = x0;
     if (y1 < y0)
@@ -442,12 +451,12 @@ bool sv_gfx_visible_rows(const sv_gfx *g, float y0, float y1)
 
 static void tile_range(const sv_gfx *g, const float b[4], int *tx0, int *ty0, int *tx1, int *ty1)
 {
-    int x0 = (int)floorf(b[0] / TILE), y0 = (int)floorf(b[1] / TILE);
-    int x1 = (int)floorf(b[2] / TILE), y1 = (int)floorf(b[3] / TILE);
-    *tx0 = x0 < 0 ? 0 : x0;
-    *ty0 = y0 < 0 ? 0 : y0;
-    *tx1 = x1 >= g->tiles_x ? g->tiles_x - 1 : x1;
-    *ty1 = y1 >= g->tiles_y ? g->tiles_y - 1 : y1;
+    /* Clamped as floats first: a huge box must not overflow an int. */
+    float mx = (float)(g->tiles_x - 1), my = (float)(g->tiles_y - 1);
+    *tx0 = (int)fminf(fmaxf(floorf(b[0] / TILE), 0.0f), mx);
+    *ty0 = (int)fminf(fmaxf(floorf(b[1] / TILE), 0.0f), my);
+    *tx1 = (int)fminf(fmaxf(floorf(b[2] / TILE), 0.0f), mx);
+    *ty1 = (int)fminf(fmaxf(floorf(b[3] / TILE), 0.0f), my);
 }
 
 /* Whether a new quad of class cls over box b overlaps a pending quad that

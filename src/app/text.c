@@ -640,9 +640,11 @@ float sv_gfx_text(sv_gfx *g, sv_font font, float px, float x, float y, sv_align 
     sized_font *s = get_font(t, (int)font, clamp_px(px));
     if (!s)
         return 0.0f;
-    /* Rows of text wholly outside the clip are measured, not drawn. */
+    /* Rows of text wholly outside the clip are measured, not drawn; so is
+     * text at a position that is not a number (a degenerate layout). */
     float top = y - (float)s->px, bottom = y + (float)s->px;
-    if (!sv_gfx_visible_rows(g, top, bottom))
+    if (!isfinite(x) || !isfinite(y) || fabsf(x) > 1e7f || fabsf(y) > 1e7f ||
+        !sv_gfx_visible_rows(g, top, bottom))
         return (float)layout(g, t, s, 0, 0, c, utf8, false);
     size_t len;
     const run *r = cacheable(utf8, &len) ? get_run(g, t, s, utf8, len) : NULL;

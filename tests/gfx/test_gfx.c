@@ -390,6 +390,49 @@ static void test_atlas_overflow(void)
     printf("atlas: %d reset(s) in one frame\n", st.atlas_resets);
 }
 
+/* Degenerate input draws nothing (or something sane) and never crashes. */
+static void test_degenerate(void)
+{
+    const float nan = NAN, inf = INFINITY;
+    frame_begin();
+    sv_gfx_rect(g, (sv_box){nan, 10, 20, 20}, 3, sv_rgb_hex(0), sv_rgb_hex(0), 2,
+                SV_BORDER_DASHED);
+    sv_gfx_rect(g, (sv_box){10, 10, -20, 20}, 3, sv_rgb_hex(0), sv_rgb_hex(0), 2,
+                SV_BORDER_DOTTED);
+    sv_gfx_rect(g, (sv_box){-inf, -inf, inf, inf}, nan, sv_rgb_hex(0), sv_rgb_hex(0), nan,
+                SV_BORDER_SOLID);
+    sv_gfx_rect(g, (sv_box){-1e30f, -1e30f, 2e30f, 2e30f}, 0, sv_rgba_alpha(sv_rgb_hex(0), 0),
+                sv_rgb_hex(0), 0, SV_BORDER_NONE);
+    sv_gfx_line(g, nan, 0, 10, 10, 2, sv_rgb_hex(0));
+    sv_gfx_arrow(g, 5, 5, 5, 5, 2, 8, sv_rgb_hex(0));
+    sv_gfx_circle(g, 50, 50, -3, sv_rgb_hex(0), sv_rgb_hex(0), 1);
+    sv_gfx_clip(g, &(sv_box){nan, 0, 10, 10});
+    sv_gfx_rect(g, (sv_box){0, 0, W, H}, 0, sv_rgb_hex(0), sv_rgb_hex(0), 0, SV_BORDER_NONE);
+    sv_gfx_clip(g, &(sv_box){-50, -50, 1e9f, 1e9f});
+    sv_gfx_clip(g, NULL);
+    CHECK(sv_gfx_text(g, SV_FONT_SANS, 20, nan, 10, SV_ALIGN_LEFT, sv_rgb_hex(0), "ab") > 0,
+          "text at NaN x is not measured");
+    CHECK(sv_gfx_text(g, SV_FONT_SANS, nan, 10, 10, SV_ALIGN_LEFT, sv_rgb_hex(0), "ab") >= 0,
+          "text at NaN px");
+    CHECK(sv_gfx_text(g, SV_FONT_SANS, 20, 10, 10, SV_ALIGN_LEFT, sv_rgb_hex(0), "") == 0,
+          "empty text has width");
+    CHECK(sv_gfx_text(g, SV_FONT_SANS, 20, 10, 10, SV_ALIGN_LEFT, sv_rgb_hex(0), NULL) == 0,
+          "NULL text has width");
+    /* invalid UTF-8: a lone continuation byte, a truncated sequence, an overlong form */
+    float bad = sv_gfx_text_width(g, SV_FONT_SANS, 20, "a\x80" "b\xe2\x89" "c\xc0\xaf" "d");
+    CHECK(bad > 0, "invalid UTF-8 is not measured");
+    CHECK(sv_gfx_text(g, SV_FONT_MONO, 1e6f, 10, 10, SV_ALIGN_LEFT, sv_rgb_hex(0), "8") > 0,
+          "huge text is not drawn clamped");
+    CHECK(sv_gfx_text(g, (sv_font)99, 20, 10, 10, SV_ALIGN_LEFT, sv_rgb_hex(0), "x") > 0,
+          "an unknown font does not fall back");
+    sv_gfx_end(g);
+    /* a zero-sized frame */
+    sv_gfx_begin(g, 0, 0, sv_rgb_hex(0));
+    sv_gfx_rect(g, (sv_box){0, 0, 10, 10}, 0, sv_rgb_hex(0), sv_rgb_hex(0), 0, SV_BORDER_NONE);
+    sv_gfx_end(g);
+    CHECK(glGetError() == GL_NO_ERROR, "a GL error after degenerate input");
+}
+
 static void test_png_roundtrip(void)
 {
     frame_begin();
@@ -579,6 +622,7 @@ int main(int argc, char **argv)
         test_clip();
         test_order();
         test_atlas_overflow();
+        test_degenerate();
         test_png_roundtrip();
         sv_gfx_target_bind(NULL);
         sv_gfx_target_destroy(t);
