@@ -2,22 +2,26 @@
  * instrumented to dump every round's buffers for the trace: sv_cuda_trace()
  * and sv_cuda_capture_cost() of scan_cuda.h.
  *
- * Where the trace goes, and why: each thread stores its own cells of both
- * buffers (plus its "written" flags) into a device trace buffer after every
- * round, and the host copies that buffer back once, in the same copy as the
- * output. The alternative, mapped pinned host memory, would send every store
- * across PCIe while the kernel runs: ~100 KB at n = 1024, comparable to the
- * whole ~2 µs kernel, against the target of an instrumented kernel at most 15%
- * slower than the plain one. Stores to device memory land in L2 and cost the
- * kernel almost nothing; the one copy back (~100 KB from pinned memory) fits
- * the target of a whole capture under 25 µs. Device and pinned buffers are
- * allocated once per process (sized for SV_MAX_N) and reused, so a capture is
- * one upload, one launch, one copy back and one synchronize.
+ * Where the trace goes, and why: after staging and after every round, each
+ * thread reads its pout cell back from shared memory and stores it into a
+ * device trace buffer; its "written" flags live in a register and are stored
+ * once at the end. The host copies output, flags and trace back with one
+ * copy. The alternative, mapped pinned host memory, would send every store
+ * across PCIe while the kernel runs, against the target of an instrumented
+ * kernel at most 15% slower than the plain one. Device and pinned buffers are
+ * allocated once per process (sized for SV_MAX_N) and reused: a capture is
+ * one upload, one launch, one copy back and one synchronize (target: under
+ * 25 us for n <= 1024).
  *
- * Why both buffers and not only pout: pin is unchanged by a round, so the host
- * could rebuild it, but dumping what shared memory really holds lets
- * sv_trace_check() catch a kernel that scribbles on pin (a broken double
- * buffer), and costs one more coalesced store per thread and round. */
+ * Why only pout, and so little code per round: at n = 1024 the block is 32
+ * warps on one SM, so every instruction added per thread and round costs
+ * about 11 rounds x 32 warps / 4 schedulers = 88 cycles. On the H200, dumping
+ * both buffers made the kernel 18-24% slower, whatever the bytes (three
+ * stores, or one 8-byte store), and so did a pin-unchanged check on the
+ * device (docs/gpu-runs.md). pin is unchanged by a round (the double buffer;
+ * compute-sanitizer racecheck finds no hazard), so the host rebuilds it from
+ * the round before, and sv_trace_check() still catches a kernel whose pout
+ * breaks the window invariant. */
 #include "scan_cuda.h"
 #include "cuda_check.cuh"
 #include "ops.cuh"
@@ -35,40 +39,51 @@ static_assert(sizeof(sv_value) == 4, "a trace cell is one 32-bit word");
 
 /* ---- The kernel --------------------------------------------------------- */
 
+/* Where the instrumented kernel writes, in device memory. Unused (null) in
+ * the plain kernel. */
+template <typename T>
+struct TraceBuffers {
+    T *pout;           /* [round * n + i]: pout[i] after the round (round 0: buf[0][i]) */
+    uint32_t *written; /* [i]: after round r of R, buf[b][i] written is bit
+                          2 * (R - 1 - r) + b (the last round in the low bits) */
+};
+
 /* One block of n threads; thread i owns cell i of both buffers. The shared
  * memory holds buf[0] in [0, n) and buf[1] in [n, 2n): buf[b][i] is
  * buf[b * n + i].
  *
- * With Trace, after staging (round 0) and after each round r each thread
- * stores its two cells into trace[r][0][i] and trace[r][1][i], and its
- * written bits (bit b: buf[b][i] has been written) into written[r][i]. A cell
- * not yet written (all of buf[1] in round 0) is never read: uninitialized
- * shared memory is not a value, and the flags say so. Each thread reads only
- * its own cells here, so the dump needs no barrier of its own. Without Trace
- * the same code compiles to the plain kernel, with no instrumentation. */
+ * With Trace, after staging (round 0) and after each round, each thread reads
+ * its pout cell back from shared memory (just written, so a value) and stores
+ * it into tr.pout; which of its cells hold a value ("written") it tracks in a
+ * register and stores once at the end. A cell not yet written (all of buf[1]
+ * in round 0) is never read: uninitialized shared memory is not a value, and
+ * the flags say so. A thread reads only its own cell for the dump, so the
+ * dump needs no barrier of its own. Without Trace the same code compiles to
+ * the plain kernel, with no instrumentation at all. */
 template <typename Op, typename T, bool Trace>
-__global__ void hillis_steele(const T *in, T *out, int n, bool exclusive,
-                              T *trace, uint8_t *written_trace)
+__global__ void hillis_steele(const T *in, T *out, int n, bool exclusive, TraceBuffers<T> tr)
 {
     extern __shared__ __align__(8) unsigned char smem[];
     T *buf = reinterpret_cast<T *>(smem);
     const int i = threadIdx.x;
-    unsigned written = 0; /* Trace only: which of this thread's cells hold a value */
+    unsigned written = 0;  /* Trace: bit b set once buf[b][i] holds a value */
+    uint32_t history = 0;  /* Trace: every round's written bits, two per round */
+    T *dump = nullptr;     /* Trace: where this thread's next pout cell goes */
+    if constexpr (Trace)
+        dump = tr.pout + i;
 
     /* Round 0: stage the input into buf[0]. buf[1] stays uninitialized. */
     int pout = 0, pin = 1;
     buf[pout * n + i] = in[i];
-    written |= 1u << pout;
     __syncthreads();
     if constexpr (Trace) {
-        T *row = trace;
-        row[i] = (written & 1u) ? buf[i] : T(0);
-        row[n + i] = (written & 2u) ? buf[n + i] : T(0);
-        written_trace[i] = (uint8_t)written;
+        written |= 1u << pout;
+        history = written;
+        *dump = buf[pout * n + i];
+        dump += n;
     }
 
-    int round = 1;
-    for (int stride = 1; stride < n; stride *= 2, ++round) {
+    for (int stride = 1; stride < n; stride *= 2) {
         /* Swap roles: read last round's output, write the other buffer. */
         pout = 1 - pout;
         pin = 1 - pout;
@@ -81,7 +96,7 @@ __global__ void hillis_steele(const T *in, T *out, int n, bool exclusive,
             buf[pout * n + i] = buf[pin * n + i];
 
         /* Invariant: now pout[i] = op over in[max(0, i - 2*stride + 1) .. i],
-         * a window of up to 2^round elements ending at i.
+         * a window of up to 2 * stride elements ending at i.
          * The barrier is at the end of the round because the next round
          * writes into this round's pin, which other threads may still be
          * reading (pin[i - stride]), and reads this round's pout, which other
@@ -92,12 +107,13 @@ __global__ void hillis_steele(const T *in, T *out, int n, bool exclusive,
 
         if constexpr (Trace) {
             written |= 1u << pout;
-            T *row = trace + (size_t)round * 2 * n;
-            row[i] = (written & 1u) ? buf[i] : T(0);
-            row[n + i] = (written & 2u) ? buf[n + i] : T(0);
-            written_trace[(size_t)round * n + i] = (uint8_t)written;
+            history = (history << 2) | written;
+            *dump = buf[pout * n + i];
+            dump += n;
         }
     }
+    if constexpr (Trace)
+        tr.written[i] = history;
 
     /* Write the result back. The exclusive scan is the inclusive one shifted
      * right with the identity in front; reading the neighbour's cell is safe
@@ -120,37 +136,62 @@ int rounds_for(int n)
     return r;
 }
 
-template <typename Op, typename T, bool Trace>
-void launch_typed(const void *in, void *out, int n, bool exclusive, void *trace,
-                  uint8_t *written, cudaStream_t stream)
+/* Byte offsets of the instrumented kernel's output in the result region,
+ * for n cells and R rounds, copied back together:
+ * [output: n words][written: n words][pout: R x n words]. */
+struct Layout {
+    size_t out, written, pout, bytes;
+};
+
+Layout layout_for(int n)
 {
+    const size_t words = (size_t)n * 4, rounds = (size_t)rounds_for(n);
+    Layout l;
+    l.out = 0;
+    l.written = words;
+    l.pout = 2 * words;
+    l.bytes = l.pout + rounds * words;
+    return l;
+}
+
+/* result: the result region (the instrumented kernel's trace goes there);
+ * ignored by the plain kernel. */
+template <typename Op, typename T, bool Trace>
+void launch_typed(const void *in, void *out, int n, bool exclusive, unsigned char *result,
+                  cudaStream_t stream)
+{
+    TraceBuffers<T> tr = {nullptr, nullptr};
+    if (Trace) {
+        const Layout l = layout_for(n);
+        tr.pout = reinterpret_cast<T *>(result + l.pout);
+        tr.written = reinterpret_cast<uint32_t *>(result + l.written);
+    }
     hillis_steele<Op, T, Trace><<<1, n, 2 * n * sizeof(T), stream>>>(
-        static_cast<const T *>(in), static_cast<T *>(out), n, exclusive,
-        static_cast<T *>(trace), written);
+        static_cast<const T *>(in), static_cast<T *>(out), n, exclusive, tr);
 }
 
 /* Launches the kernel for op on type; false when the pair is not defined
  * (xor on float32), in which case nothing was launched. */
 template <bool Trace>
 bool launch(sv_op op, sv_type type, const void *in, void *out, int n, bool exclusive,
-            void *trace, uint8_t *written, cudaStream_t s)
+            unsigned char *result, cudaStream_t s)
 {
     if (type == SV_TYPE_INT32) {
         switch (op) {
-        case SV_OP_SUM: launch_typed<sv::OpSum, int32_t, Trace>(in, out, n, exclusive, trace, written, s); return true;
-        case SV_OP_MAX: launch_typed<sv::OpMax, int32_t, Trace>(in, out, n, exclusive, trace, written, s); return true;
-        case SV_OP_MIN: launch_typed<sv::OpMin, int32_t, Trace>(in, out, n, exclusive, trace, written, s); return true;
-        case SV_OP_PRODUCT: launch_typed<sv::OpProduct, int32_t, Trace>(in, out, n, exclusive, trace, written, s); return true;
-        case SV_OP_XOR: launch_typed<sv::OpXor, int32_t, Trace>(in, out, n, exclusive, trace, written, s); return true;
+        case SV_OP_SUM: launch_typed<sv::OpSum, int32_t, Trace>(in, out, n, exclusive, result, s); return true;
+        case SV_OP_MAX: launch_typed<sv::OpMax, int32_t, Trace>(in, out, n, exclusive, result, s); return true;
+        case SV_OP_MIN: launch_typed<sv::OpMin, int32_t, Trace>(in, out, n, exclusive, result, s); return true;
+        case SV_OP_PRODUCT: launch_typed<sv::OpProduct, int32_t, Trace>(in, out, n, exclusive, result, s); return true;
+        case SV_OP_XOR: launch_typed<sv::OpXor, int32_t, Trace>(in, out, n, exclusive, result, s); return true;
         default: return false;
         }
     }
     if (type == SV_TYPE_FLOAT32) {
         switch (op) {
-        case SV_OP_SUM: launch_typed<sv::OpSum, float, Trace>(in, out, n, exclusive, trace, written, s); return true;
-        case SV_OP_MAX: launch_typed<sv::OpMax, float, Trace>(in, out, n, exclusive, trace, written, s); return true;
-        case SV_OP_MIN: launch_typed<sv::OpMin, float, Trace>(in, out, n, exclusive, trace, written, s); return true;
-        case SV_OP_PRODUCT: launch_typed<sv::OpProduct, float, Trace>(in, out, n, exclusive, trace, written, s); return true;
+        case SV_OP_SUM: launch_typed<sv::OpSum, float, Trace>(in, out, n, exclusive, result, s); return true;
+        case SV_OP_MAX: launch_typed<sv::OpMax, float, Trace>(in, out, n, exclusive, result, s); return true;
+        case SV_OP_MIN: launch_typed<sv::OpMin, float, Trace>(in, out, n, exclusive, result, s); return true;
+        case SV_OP_PRODUCT: launch_typed<sv::OpProduct, float, Trace>(in, out, n, exclusive, result, s); return true;
         default: return false;
         }
     }
@@ -186,8 +227,7 @@ uint32_t identity_bits(sv_op op, sv_type type)
 /* Buffers reused by every capture of the process, sized for SV_MAX_N; the
  * lock makes captures from several threads take turns. They live until the
  * process exits (a CUDA context is torn down with it). The result region is
- * [output: n words][trace: rounds x 2 x n words][written: rounds x n bytes],
- * packed for the n at hand so that one copy brings everything back. */
+ * packed for the n at hand (Layout) so that one copy brings everything back. */
 struct Context {
     std::mutex lock;
     bool ready = false;
@@ -202,14 +242,9 @@ struct Context {
 
 Context g_ctx;
 
-const size_t kMaxRounds = 11; /* rounds_for(SV_MAX_N) */
-static_assert(SV_MAX_N == 1024, "kMaxRounds is sized for SV_MAX_N = 1024");
-
-size_t result_bytes(int n)
-{
-    size_t r = (size_t)rounds_for(n);
-    return (size_t)n * 4 + r * 2 * (size_t)n * 4 + r * (size_t)n;
-}
+/* The written history keeps 2 bits per round in 32 bits: at most 16 rounds,
+ * n <= 2^15. */
+static_assert(SV_MAX_N <= (1 << 15), "the written history holds 16 rounds");
 
 void context_release(Context &c)
 {
@@ -230,7 +265,7 @@ bool context_alloc(Context &c, char *err, size_t errlen)
     SV_CUDA_CHECK(cudaGetDevice(&c.device));
     SV_CUDA_CHECK(cudaDeviceGetAttribute(&c.max_threads, cudaDevAttrMaxThreadsPerBlock, c.device));
     SV_CUDA_CHECK(cudaStreamCreateWithFlags(&c.stream, cudaStreamNonBlocking));
-    const size_t max_bytes = (size_t)SV_MAX_N * 4 * (1 + 2 * kMaxRounds) + kMaxRounds * SV_MAX_N;
+    const size_t max_bytes = layout_for(SV_MAX_N).bytes;
     SV_CUDA_CHECK(cudaMalloc(&c.d_in, (size_t)SV_MAX_N * 4));
     SV_CUDA_CHECK(cudaMalloc(reinterpret_cast<void **>(&c.d_result), max_bytes));
     SV_CUDA_CHECK(cudaMallocHost(reinterpret_cast<void **>(&c.h_in), (size_t)SV_MAX_N * 4));
@@ -252,25 +287,24 @@ bool context_ready(Context &c, char *err, size_t errlen)
 }
 
 /* Called with the lock held: n checked. Uploads in[0..n), runs the
- * instrumented kernel, copies output, trace and flags back into h_result. */
+ * instrumented kernel, copies output, flags and pout trace back into
+ * h_result. */
 bool capture_raw(Context &c, sv_op op, sv_type type, bool exclusive, const void *in, int n,
                  char *err, size_t errlen)
 {
     const size_t words = (size_t)n * 4;
-    const int rounds = rounds_for(n);
-    unsigned char *d_out = c.d_result;
-    unsigned char *d_trace = d_out + words;
-    uint8_t *d_written = d_trace + (size_t)rounds * 2 * words;
+    const Layout l = layout_for(n);
 
     std::memcpy(c.h_in, in, words);
     SV_CUDA_CHECK(cudaMemcpyAsync(c.d_in, c.h_in, words, cudaMemcpyHostToDevice, c.stream));
-    if (!launch<true>(op, type, c.d_in, d_out, n, exclusive, d_trace, d_written, c.stream)) {
+    if (!launch<true>(op, type, c.d_in, c.d_result + l.out, n, exclusive, c.d_result,
+                      c.stream)) {
         std::snprintf(err, errlen, "operator %d is not defined on type %d (xor on float32?)",
                       (int)op, (int)type);
         return false;
     }
     SV_CUDA_CHECK_LAUNCH();
-    SV_CUDA_CHECK(cudaMemcpyAsync(c.h_result, c.d_result, result_bytes(n),
+    SV_CUDA_CHECK(cudaMemcpyAsync(c.h_result, c.d_result, l.bytes,
                                   cudaMemcpyDeviceToHost, c.stream));
     SV_CUDA_CHECK(cudaStreamSynchronize(c.stream));
     return true;
@@ -341,17 +375,26 @@ bool sv_cuda_trace(sv_trace *t, char *err, size_t errlen)
     if (!capture_raw(g_ctx, t->op, t->type, exclusive, t->input, n, err, errlen))
         return false;
 
-    /* Unpack: every round's two buffers and written flags, as dumped. */
-    const size_t words = (size_t)n * 4;
-    const unsigned char *h_out = g_ctx.h_result;
-    const unsigned char *h_trace = h_out + words;
-    const uint8_t *h_written = h_trace + (size_t)rounds * 2 * words;
+    /* Unpack: every round's pout as dumped; pin, unchanged by the round,
+     * from the round before (the input staged in buf[0] for round 1). */
+    const Layout l = layout_for(n);
+    const unsigned char *h = g_ctx.h_result;
+    const unsigned char *h_out = h + l.out;
+    const uint32_t *h_written = reinterpret_cast<const uint32_t *>(h + l.written);
+    const uint32_t *h_pout = reinterpret_cast<const uint32_t *>(h + l.pout);
     for (int r = 0; r < rounds; ++r) {
         sv_round *R = &t->rounds[r];
-        for (int b = 0; b < 2; ++b) {
-            std::memcpy(R->buf[b], h_trace + ((size_t)r * 2 + b) * words, words);
-            for (int i = 0; i < n; ++i)
-                R->written[b][i] = (h_written[(size_t)r * n + i] >> b) & 1u;
+        /* The kernel stages into buf[0] and then alternates, as the trace's
+         * metadata says: round r >= 1 writes pout = r % 2. */
+        const int pout = r == 0 ? 0 : R->pout;
+        const int pin = 1 - pout;
+        for (int i = 0; i < n; ++i) {
+            const uint32_t bits = h_written[i] >> (2 * (rounds - 1 - r));
+            R->written[0][i] = bits & 1u;
+            R->written[1][i] = (bits >> 1) & 1u;
+            R->buf[pout][i].bits = R->written[pout][i] ? h_pout[(size_t)r * n + i] : 0;
+            R->buf[pin][i].bits = (r > 0 && R->written[pin][i])
+                                      ? h_pout[(size_t)(r - 1) * n + i] : 0;
         }
     }
 
@@ -393,9 +436,8 @@ bool sv_cuda_capture_cost(size_t n, int reps, double *plain_us, double *instrume
         in[i] = (int32_t)(i % 10);
 
     Context &c = g_ctx;
-    unsigned char *d_out = c.d_result;
-    unsigned char *d_trace = d_out + n * 4;
-    uint8_t *d_written = d_trace + (size_t)rounds_for(ni) * 2 * n * 4;
+    const Layout l = layout_for(ni);
+    unsigned char *d_out = c.d_result + l.out;
     std::memcpy(c.h_in, in.data(), n * 4);
     SV_CUDA_CHECK(cudaMemcpyAsync(c.d_in, c.h_in, n * 4, cudaMemcpyHostToDevice, c.stream));
 
@@ -410,11 +452,11 @@ bool sv_cuda_capture_cost(size_t n, int reps, double *plain_us, double *instrume
         for (int traced = 0; traced < 2; ++traced) {
             SV_CUDA_CHECK(cudaEventRecord(ev.start, c.stream));
             if (traced)
-                launch<true>(SV_OP_SUM, SV_TYPE_INT32, c.d_in, d_out, ni, false, d_trace,
-                             d_written, c.stream);
+                launch<true>(SV_OP_SUM, SV_TYPE_INT32, c.d_in, d_out, ni, false, c.d_result,
+                             c.stream);
             else
                 launch<false>(SV_OP_SUM, SV_TYPE_INT32, c.d_in, d_out, ni, false, nullptr,
-                              nullptr, c.stream);
+                              c.stream);
             SV_CUDA_CHECK_LAUNCH();
             SV_CUDA_CHECK(cudaEventRecord(ev.stop, c.stream));
             SV_CUDA_CHECK(cudaEventSynchronize(ev.stop));
