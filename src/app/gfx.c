@@ -1,7 +1,8 @@
 /* The batched 2D renderer behind gfx.h: every shape is one quad of four
  * vertices in a CPU array, shaded by shaders/shape.frag as a signed-distance
- * shape or an atlas glyph, so a whole frame is one or two draw calls. GL
- * state changes only at begin, at a clip change and when a batch fills. */
+ * shape or an atlas glyph; a frame is a few draw calls (three per batch, one
+ * per shader build). GL state changes only at begin, at a clip change and
+ * when a batch is issued. */
 #include "gfx.h"
 #include "gfx_internal.h"
 
