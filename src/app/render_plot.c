@@ -453,8 +453,14 @@ static void draw_series(sv_gfx *g, const axes *ax, const series *s, bool ops, co
     sv_rgba c = algo_color(s->algo, th);
     float w = (s->algo == 0 ? 0.36f : 0.24f) * u;
     polyline(g, xs, ys, n, w, c, styles[s->algo].ls);
+    /* Markers shrink where points crowd (every power of two on a narrow
+     * panel), so they stay apart. */
+    float gap = 1e9f;
+    for (int i = 0; i + 1 < n; i++)
+        gap = fminf(gap, xs[i + 1] - xs[i]);
+    float r = fminf(0.42f * u, fmaxf(0.22f * u, 0.3f * gap));
     for (int i = 0; i < n; i++)
-        marker_halo(g, styles[s->algo].mk, xs[i], ys[i], 0.42f * u, c, th->bg);
+        marker_halo(g, styles[s->algo].mk, xs[i], ys[i], r, c, th->bg);
 }
 
 static const series *find_series(const series *all, int count, const char *algo)
@@ -482,8 +488,8 @@ static void throughput_panel(sv_gfx *g, const sv_plot_layout *L, const series *a
         ymax = 1;
     int max_ticks = (int)(ax.a.h / (2.8f * u));
     /* Headroom over the ceiling for its label and the note above it. */
-    double step = nice_step(ymax / 0.8, max_ticks < 2 ? 2 : max_ticks);
-    ax.y1 = ceil(ymax / 0.8 / step) * step;
+    double step = nice_step(ymax / 0.75, max_ticks < 2 ? 2 : max_ticks);
+    ax.y1 = ceil(ymax / 0.75 / step) * step;
 
     panel_title(g, L->panel[0], th, u, "Throughput", "GB/s (read n + write n), higher is better");
     float gw = fmaxf(1.0f, 0.07f * u);
@@ -526,7 +532,7 @@ static void throughput_panel(sv_gfx *g, const sv_plot_layout *L, const series *a
         int last = copy->n - 1;
         float lx = map_x(&ax, copy->x[last]), ly = map_y(&ax, copy->gbps[last]);
         /* Above the line's end, unless that would meet the note at the top. */
-        float y = ly - 1.1f * u < ax.a.y + 2.3f * u ? ly + 1.2f * u : ly - 1.1f * u;
+        float y = ly - 1.1f * u < ax.a.y + 3.5f * u ? ly + 1.2f * u : ly - 1.1f * u;
         /* The claim only where the numbers make it: a scan measured faster
          * than copy at some n (timer noise at tiny n) drops it. */
         bool beaten = false;
@@ -568,9 +574,28 @@ static void throughput_panel(sv_gfx *g, const sv_plot_layout *L, const series *a
                         SV_ALIGN_LEFT, th->text_dim, line);
         }
     }
+    /* And the other end, which a linear axis flattens: at the smallest n
+     * the GPU scans wait on launch latency, and one CPU core may win. */
+    const series *cpu = find_series(all, count, "cpu");
+    if (cpu && hs) {
+        for (int i = 0; i < hs->n; i++) {
+            int k = 0;
+            while (k < cpu->n && cpu->x[k] != hs->x[i])
+                k++;
+            if (k == cpu->n)
+                continue;
+            char nl[16], line[160];
+            pow2_label((int)lround(hs->x[i]), nl, sizeof nl);
+            bool cpu_wins = cpu->gbps[k] > hs->gbps[i];
+            snprintf(line, sizeof line, "n = %s:  CPU %.3g GB/s \u00b7 hs %.3g GB/s%s", nl,
+                     cpu->gbps[k], hs->gbps[i], cpu_wins ? "  (launch latency)" : "");
+            sv_gfx_text(g, SV_FONT_SANS, 0.95f * u, ax.a.x + 0.8f * u, ax.a.y + 2.3f * u,
+                        SV_ALIGN_LEFT, th->text_dim, line);
+            break;
+        }
+    }
 }
 
-/* What the operation count grows like, from ops / n at the largest n. */
 /* What the operation count grows like, from ops / n at the largest n:
  * "n log2 n" (the chapter's kernel), "n - 1" (sequential), else "~ k n". */
 static void work_class(double n, double ops, char *out, size_t len)

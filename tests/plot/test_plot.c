@@ -133,15 +133,16 @@ static void check_ceiling(const sv_theme *th, const sv_plot_layout *L, const cha
               columns, (int)a.w);
     if (!fixture)
         return;
-    /* And what was found is the line, not the label: low at small n (where
-     * the fixture's copy is 1.5% of its peak), high at the largest n. */
+    /* And what was found is the line, not the label: well below at small
+     * n (the fixture's copy at 4K is 1.5% of its peak), near the top at the
+     * largest n. */
     int xl = column(a, 12);
     int yl = topmost_near(xl - 3, xl + 3, a, copy);
-    CHECK_MSG(yl > a.y + a.h * 0.8f, "%s: copy at 4K is at y %d, want near the bottom %.0f",
-              what, yl, (double)(a.y + a.h));
     int xr = column(a, 27);
     int yr = topmost_near(xr - 3, xr + 3, a, copy);
-    CHECK_MSG(yr >= 0 && yr < a.y + a.h * 0.3f, "%s: copy at 128M is at y %d, want near the top",
+    CHECK_MSG(yl > yr + a.h * 0.3f, "%s: copy at 4K (y %d) is not well below copy at 128M (y %d)",
+              what, yl, yr);
+    CHECK_MSG(yr >= 0 && yr < a.y + a.h * 0.35f, "%s: copy at 128M is at y %d, want near the top",
               what, yr);
 }
 
@@ -293,7 +294,7 @@ static void test_odd_tables(void)
         "algo,type,n,median_us,gb_per_s,frac_of_copy,ratio_to_cub,ops,reps\n"
         "copy,int32,1,1,0.008,1,,,3\n"
         "copy,int32,1073741824,2000,4294.97,1,,,3\n"
-        "cpu,int32,1,0.01,0.8,,,0,3\n"
+        "cpu,int32,1,2,0.004,,,0,3\n"
         "cpu,int32,1073741824,500000,17.18,0.004,,1073741823,3\n", err, sizeof err);
     CHECK_MSG(wide != NULL, "%s", err);
     if (wide && render(wide, NULL, 1280, 720, SV_THEME_LIGHT, 7.2f, "wide", &L)) {
