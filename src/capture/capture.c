@@ -162,15 +162,14 @@ sv_capture_status sv_capture(sv_op op, sv_type type, sv_scan scan,
             return SV_CAPTURE_UNAVAILABLE;
         }
         if (gpu && n > max_n) {
-            /* Only on GPUs whose block limit is below SV_MAX_N. */
-            if (choice == SV_CHOOSE_CUDA) {
-                snprintf(err, errlen,
-                         "n = %zu is above this GPU's block limit (%zu threads): the kernel "
-                         "scans one block", n, max_n);
-                return SV_CAPTURE_BAD_INPUT;
-            }
-            snprintf(why, sizeof why, "n = %zu is above the GPU's block limit (%zu)", n, max_n);
-            gpu = false;
+            /* Only on GPUs whose block limit is below SV_MAX_N: the limit
+             * is the device's, so auto refuses too rather than emulate a
+             * block this GPU cannot run. */
+            snprintf(err, errlen,
+                     "n = %zu is above this GPU's block limit (%zu threads): the kernel scans "
+                     "one block (--backend cpu emulates blocks of up to %d)", n, max_n,
+                     SV_MAX_N);
+            return SV_CAPTURE_BAD_INPUT;
         }
         if (!gpu && note && notelen)
             snprintf(note, notelen, "CPU emulator: %s", why);
