@@ -303,6 +303,43 @@ static void test_odd_tables(void)
     sv_bench_table_destroy(wide);
 }
 
+/* The table shipped in the binary (measured on the H200): when it has rows,
+ * copy is the ceiling over every GPU scan from 1M up (below that the CPU
+ * may win: launch latency), in the first columns past the 1M marker too. */
+static void test_shipped_render(void)
+{
+    char err[256] = "";
+    sv_bench_table *t = sv_bench_shipped(err, sizeof err);
+    if (!t || t->nrows == 0) {
+        sv_bench_table_destroy(t);
+        return;
+    }
+    const sv_theme *th = sv_theme_get(SV_THEME_DARK);
+    sv_plot_layout L;
+    if (render(t, NULL, 1600, 900, SV_THEME_DARK, 9, "shipped", &L)) {
+        sv_box a = L.area[0];
+        sv_rgba copy = sv_plot_algo_color("copy", th);
+        static const char *const gpu[] = { "cub", "hs", "hs-naive", "blelloch" };
+        int bad = 0, seen = 0;
+        for (int x = column(a, 20); x < column(a, 28); x++) {
+            int yc = topmost(x, a, copy);
+            if (yc < 0)
+                continue;
+            seen++;
+            for (size_t i = 0; i < sizeof gpu / sizeof *gpu; i++) {
+                int yo = topmost(x, a, sv_plot_algo_color(gpu[i], th));
+                if (yo >= 0 && yo < yc && bad++ < 3)
+                    fprintf(stderr, "shipped: column %d: %s at y %d above copy at %d\n", x,
+                            gpu[i], yo, yc);
+            }
+        }
+        CHECK_MSG(bad == 0, "shipped: %d column(s) with a GPU scan above the copy bound", bad);
+        CHECK_MSG(seen > (column(a, 28) - column(a, 20)) * 8 / 10,
+                  "shipped: copy found in only %d columns from 1M to 256M", seen);
+    }
+    sv_bench_table_destroy(t);
+}
+
 static void test_progress(void)
 {
     char err[256] = "";
@@ -402,6 +439,7 @@ int main(int argc, char **argv)
         test_fixture(t);
         test_empty();
         test_odd_tables();
+        test_shipped_render();
         test_progress();
     }
     free(px);
