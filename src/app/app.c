@@ -255,12 +255,13 @@ static void bg_finish(sv_app_state *s)
     bg->finished = true;
     char msg[300];
     if (!bg->cuda_ok) {
-        if (s->backend == SV_CHOOSE_CUDA)
+        /* With auto the source line says why quietly; an explicit
+         * --backend cuda deserves a message. */
+        if (s->backend == SV_CHOOSE_CUDA) {
             snprintf(msg, sizeof msg, "--backend cuda: no usable GPU (%.200s); showing the emulator",
                      bg->why);
-        else
-            snprintf(msg, sizeof msg, "No GPU: %.200s", bg->why);
-        set_status(s, msg);
+            set_status(s, msg);
+        }
         if (!s->from_file && s->trace && s->trace->backend == SV_BACKEND_CPU) {
             char src[256];
             snprintf(src, sizeof src, "CPU emulator: %.200s", bg->why);
