@@ -1,0 +1,304 @@
+/* The app's behaviour without a window: synthetic SDL events into
+ * sv_app_event() and time into sv_app_update(), checked on the state. Covers
+ * what the Xvfb tests cannot pin down exactly: animation timing, autoplay
+ * looping, clamping, the input box's UTF-8 editing, zoom and pan bounds. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "app.h"
+#include "render.h"
+
+static int failures;
+
+#define CHECK(cond)                                                         \
+    do {                                                                    \
+        if (!(cond)) {                                                      \
+            fprintf(stderr, "%s:%d: FAIL: %s\n", __FILE__, __LINE__, #cond); \
+            failures++;                                                     \
+        }                                                                   \
+    } while (0)
+
+static void key(sv_app_state *s, SDL_Keycode sym, Uint16 mod)
+{
+    SDL_Event e;
+    memset(&e, 0, sizeof e);
+    e.type = SDL_KEYDOWN;
+    e.key.keysym.sym = sym;
+    e.key.keysym.mod = mod;
+    sv_app_event(s, &e);
+}
+
+static void text(sv_app_state *s, const char *t)
+{
+    SDL_Event e;
+    memset(&e, 0, sizeof e);
+    e.type = SDL_TEXTINPUT;
+    snprintf(e.text.text, sizeof e.text.text, "%s", t);
+    sv_app_event(s, &e);
+}
+
+static void mouse(sv_app_state *s, Uint32 type, int x, int y, int wheel)
+{
+    SDL_Event e;
+    memset(&e, 0, sizeof e);
+    e.type = type;
+    if (type == SDL_MOUSEMOTION) {
+        e.motion.x = x;
+        e.motion.y = y;
+    } else if (type == SDL_MOUSEWHEEL) {
+        e.wheel.y = wheel;
+    } else {
+        e.button.button = SDL_BUTTON_LEFT;
+        e.button.x = x;
+        e.button.y = y;
+    }
+    sv_app_event(s, &e);
+}
+
+static sv_app_config config(const sv_value *in, size_t n, sv_type type)
+{
+    sv_app_config c;
+    memset(&c, 0, sizeof c);
+    c.op = SV_OP_SUM;
+    c.type = type;
+    c.scan = SV_SCAN_INCLUSIVE;
+    c.backend = SV_CHOOSE_CPU;
+    c.input = in;
+    c.n = n;
+    c.round = -1;
+    c.speed = 1.0f;
+    c.animations = true;
+    c.seed = 1;
+    return c;
+}
+
+static void run(sv_app_state *s, float seconds)
+{
+    for (float t = 0; t < seconds; t += 0.01f)
+        sv_app_update(s, 0.01f);
+}
+
+int main(void)
+{
+    char err[256];
+    sv_value chapter[8] = {{3}, {1}, {7}, {0}, {4}, {1}, {6}, {3}};
+    sv_app_state s;
+    sv_app_config c = config(chapter, 8, SV_TYPE_INT32);
+    CHECK(sv_app_init(&s, &c, err, sizeof err) == SV_APP_OK);
+    sv_app_resize(&s, 1280, 720, 1280, 720);
+    CHECK(s.trace && s.trace->n == 8);
+    CHECK(sv_state_steps(&s) == 4);
+    CHECK(strstr(s.source, "CPU emulator") != NULL);
+
+    /* Stepping animates from the old step, settles after 0.35 s at speed 1,
+     * and stays inside 0 .. steps-1. */
+    key(&s, SDLK_RIGHT, 0);
+    CHECK(s.step == 1 && s.from_step == 0 && s.anim == 0.0f);
+    run(&s, 0.17f);
+    CHECK(s.anim > 0.4f && s.anim < 0.6f);
+    run(&s, 0.25f);
+    CHECK(s.anim == 1.0f && s.from_step == 1);
+    for (int i = 0; i < 6; i++)
+        key(&s, SDLK_RIGHT, 0);
+    CHECK(s.step == 3);
+    key(&s, SDLK_HOME, 0);
+    CHECK(s.step == 0);
+    key(&s, SDLK_LEFT, 0);
+    CHECK(s.step == 0);
+    key(&s, SDLK_END, 0);
+    CHECK(s.step == 3);
+
+    /* Space at the last round starts from 0 and plays to the end, then stops. */
+    run(&s, 1.0f);
+    key(&s, SDLK_SPACE, 0);
+    CHECK(s.playing && s.step == 0);
+    run(&s, 10.0f);
+    CHECK(s.step == 3 && !s.playing);
+    /* Faster: + twice is 1.5 then 2. */
+    key(&s, SDLK_PLUS, 0);
+    key(&s, SDLK_EQUALS, 0);
+    CHECK(fabsf(s.speed - 2.0f) < 1e-6f);
+    key(&s, SDLK_MINUS, 0);
+    key(&s, SDLK_MINUS, 0);
+    CHECK(fabsf(s.speed - 1.0f) < 1e-6f);
+
+    /* I: exclusive has one more step; back to inclusive clamps the step. */
+    key(&s, SDLK_i, 0);
+    CHECK(s.scan == SV_SCAN_EXCLUSIVE && sv_state_steps(&s) == 5);
+    key(&s, SDLK_END, 0);
+    CHECK(s.step == 4);
+    key(&s, SDLK_i, 0);
+    CHECK(s.scan == SV_SCAN_INCLUSIVE && s.step == 3);
+
+    /* The input box: opens selected, typing replaces, Return applies. */
+    key(&s, SDLK_e, 0);
+    CHECK(s.editing && s.edit_all && strcmp(s.edit_text, "3 1 7 0 4 1 6 3") == 0);
+    text(&s, "9 8");
+    CHECK(strcmp(s.edit_text, "9 8") == 0 && s.edit_cursor == 3);
+    key(&s, SDLK_t, 0); /* a key that would change the theme: only text now */
+    CHECK(s.theme == SV_THEME_DARK);
+    key(&s, SDLK_RETURN, 0);
+    CHECK(!s.editing && s.trace->n == 2 && s.trace->output[1].i == 17);
+    CHECK(s.step == 1); /* clamped: n = 2 has steps 0..1 */
+    /* A bad array: error names the token; the previous array stays. */
+    key(&s, SDLK_e, 0);
+    text(&s, "1 2 x3");
+    key(&s, SDLK_RETURN, 0);
+    CHECK(s.editing && strstr(s.edit_error, "x3") && s.trace->n == 2);
+    key(&s, SDLK_ESCAPE, 0);
+    CHECK(!s.editing && s.edit_error[0] == '\0' && !s.quit && s.trace->n == 2);
+    /* UTF-8: the cursor and Backspace move over whole characters. */
+    key(&s, SDLK_e, 0);
+    text(&s, "\xc3\xa9" "1");
+    key(&s, SDLK_LEFT, 0);
+    CHECK(s.edit_cursor == 2);
+    key(&s, SDLK_BACKSPACE, 0);
+    CHECK(strcmp(s.edit_text, "1") == 0 && s.edit_cursor == 0);
+    key(&s, SDLK_END, 0);
+    key(&s, SDLK_DELETE, 0); /* nothing after the cursor */
+    CHECK(strcmp(s.edit_text, "1") == 0);
+    key(&s, SDLK_a, KMOD_LCTRL);
+    text(&s, "4,5,6");
+    CHECK(strcmp(s.edit_text, "4,5,6") == 0);
+    key(&s, SDLK_KP_ENTER, 0);
+    CHECK(!s.editing && s.trace->n == 3);
+    text(&s, "7"); /* text outside the box is ignored */
+    CHECK(s.trace->n == 3 && !s.editing);
+
+    /* Presets. */
+    key(&s, SDLK_2, KMOD_LCTRL);
+    CHECK(s.trace->n == 16 && s.trace->output[15].i == 16 && !s.editing);
+    key(&s, SDLK_3, KMOD_LCTRL);
+    CHECK(s.trace->n == 13);
+    key(&s, SDLK_r, 0); /* random, same n */
+    CHECK(s.trace->n == 13);
+    key(&s, SDLK_1, KMOD_LCTRL);
+    CHECK(s.trace->n == 8 && s.trace->output[7].i == 25);
+
+    /* O cycles the operators; UI scale; themes; help; Measure view; Esc order. */
+    key(&s, SDLK_o, 0);
+    CHECK(s.op == SV_OP_MAX && s.trace->op == SV_OP_MAX);
+    key(&s, SDLK_EQUALS, KMOD_LCTRL);
+    CHECK(s.ui_scale > 1.0f);
+    key(&s, SDLK_0, KMOD_LCTRL);
+    CHECK(s.ui_scale == 1.0f);
+    key(&s, SDLK_t, 0);
+    CHECK(s.theme == SV_THEME_LIGHT);
+    key(&s, SDLK_h, 0);
+    key(&s, SDLK_m, 0);
+    CHECK(s.help && s.view == SV_VIEW_MEASURE);
+    int step = s.step;
+    key(&s, SDLK_RIGHT, 0);
+    CHECK(s.step == step);
+    key(&s, SDLK_ESCAPE, 0);
+    CHECK(!s.help && s.view == SV_VIEW_MEASURE && !s.quit);
+    key(&s, SDLK_ESCAPE, 0);
+    CHECK(s.view == SV_VIEW_SCAN && !s.quit);
+    key(&s, SDLK_F12, 0);
+    CHECK(s.want_state_line);
+    static char line[200000];
+    sv_app_state_line(&s, line, sizeof line);
+    CHECK(strncmp(line, "state step=", 11) == 0);
+    CHECK(strstr(line, " op=max ") && strstr(line, " input=3,1,7,0,4,1,6,3 ") &&
+          strstr(line, " output=3,3,7,7,7,7,7,7 ") && strstr(line, " theme=light "));
+    key(&s, SDLK_ESCAPE, 0);
+    CHECK(s.quit);
+    sv_app_cleanup(&s);
+    sv_app_cleanup(&s); /* twice is safe */
+
+    /* float32: O never picks xor. */
+    sv_value f[3];
+    f[0].f = 0.5f;
+    f[1].f = 1.5f;
+    f[2].f = 2.0f;
+    c = config(f, 3, SV_TYPE_FLOAT32);
+    CHECK(sv_app_init(&s, &c, err, sizeof err) == SV_APP_OK);
+    for (int i = 0; i < 10; i++) {
+        key(&s, SDLK_o, 0);
+        CHECK(s.op != SV_OP_XOR);
+    }
+    sv_app_cleanup(&s);
+
+    /* --autoplay loops back to round 0; --round out of range is refused. */
+    c = config(chapter, 8, SV_TYPE_INT32);
+    c.autoplay = true;
+    c.round = 2;
+    CHECK(sv_app_init(&s, &c, err, sizeof err) == SV_APP_OK);
+    CHECK(s.step == 2 && s.playing && s.loop);
+    int seen0 = 0;
+    for (int i = 0; i < 1200; i++) { /* 12 s */
+        sv_app_update(&s, 0.01f);
+        if (s.step == 0)
+            seen0 = 1;
+    }
+    CHECK(seen0 && s.playing);
+    sv_app_cleanup(&s);
+    c.round = 4;
+    CHECK(sv_app_init(&s, &c, err, sizeof err) == SV_APP_BAD_INPUT);
+    CHECK(strstr(err, "--round 4") != NULL);
+    sv_app_cleanup(&s);
+
+    /* Zoom and pan with n = 300: the wheel zooms around the pointer, pan
+     * stays inside [0, n - cells in view], tiny windows are survivable. */
+    sv_value *big = calloc(300, sizeof *big);
+    for (int i = 0; i < 300; i++)
+        big[i].i = i % 10;
+    c = config(big, 300, SV_TYPE_INT32);
+    CHECK(sv_app_init(&s, &c, err, sizeof err) == SV_APP_OK);
+    sv_app_resize(&s, 1280, 720, 2560, 1440); /* high-DPI: 2 pixels a point */
+    sv_layout l;
+    sv_layout_compute(&s, s.fb_w, s.fb_h, &l);
+    float cx = l.cell_x0 + 150.0f * l.cell_pitch + l.cell_w / 2.0f; /* pixels */
+    mouse(&s, SDL_MOUSEMOTION, (int)(cx / 2.0f), (int)(l.row_y[1] / 2.0f), 0);
+    CHECK(fabsf(s.mouse_x - cx) < 3.0f); /* points were turned into pixels */
+    for (int i = 0; i < 8; i++)
+        mouse(&s, SDL_MOUSEWHEEL, 0, 0, 1);
+    CHECK(s.zoom > 4.0f);
+    sv_layout_compute(&s, s.fb_w, s.fb_h, &l);
+    float under = (s.mouse_x - l.cell_x0) / l.cell_pitch;
+    CHECK(under > 149.0f && under < 152.0f);
+    float maxpan = 300.0f - l.cells_clip.w / l.cell_pitch;
+    CHECK(s.pan >= 0.0f && s.pan <= maxpan + 1e-3f);
+    for (int i = 0; i < 100; i++)
+        key(&s, SDLK_RIGHT, KMOD_LSHIFT);
+    CHECK(fabsf(s.pan - maxpan) < 1e-2f);
+    /* A drag to the right pans left. */
+    float p0 = s.pan;
+    mouse(&s, SDL_MOUSEBUTTONDOWN, 400, 200, 0);
+    mouse(&s, SDL_MOUSEMOTION, 500, 200, 0);
+    mouse(&s, SDL_MOUSEMOTION, 600, 200, 0);
+    mouse(&s, SDL_MOUSEBUTTONUP, 600, 200, 0);
+    CHECK(s.pan < p0);
+    for (int i = 0; i < 40; i++)
+        mouse(&s, SDL_MOUSEWHEEL, 0, 0, -1);
+    CHECK(s.zoom == 1.0f && s.pan == 0.0f);
+    key(&s, SDLK_RIGHTBRACKET, 0);
+    CHECK(s.zoom > 1.0f);
+    key(&s, SDLK_z, 0);
+    CHECK(s.zoom == 1.0f && s.pan == 0.0f);
+    /* Tiny and degenerate sizes, then random pointer events: no crash. */
+    int sizes[][2] = {{1, 1}, {0, 0}, {7, 3}, {60, 20}, {3000, 40}};
+    srand(7);
+    for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
+        sv_app_resize(&s, sizes[k][0], sizes[k][1], sizes[k][0], sizes[k][1]);
+        CHECK(s.fb_w >= 1 && s.fb_h >= 1);
+        for (int i = 0; i < 300; i++) {
+            int x = rand() % 3100 - 50, y = rand() % 800 - 50;
+            Uint32 types[] = {SDL_MOUSEMOTION, SDL_MOUSEBUTTONDOWN, SDL_MOUSEBUTTONUP,
+                              SDL_MOUSEWHEEL};
+            mouse(&s, types[rand() % 4], x, y, rand() % 5 - 2);
+        }
+        CHECK(s.zoom >= 1.0f && isfinite(s.pan) && s.pan >= 0.0f);
+    }
+    sv_app_cleanup(&s);
+    free(big);
+
+    if (failures) {
+        fprintf(stderr, "test_app: %d check(s) failed\n", failures);
+        return 1;
+    }
+    printf("test_app: all checks passed\n");
+    return 0;
+}
