@@ -9,7 +9,6 @@ own drivers, never in scanviz's code).
 
 usage: test_fuzz.py SCANVIZ [SANITIZE [LSAN_SUPPRESSIONS]] [--seed N] [--events N]
 """
-import glob
 import os
 import random
 import subprocess
@@ -17,7 +16,8 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from xharness import App, expect, fail, run_under_xvfb, xdo  # noqa: E402
+from xharness import (App, expect, fail, run_under_xvfb, sanitizer_env,  # noqa: E402
+                      sanitizer_report, xdo)
 
 # Every key the app knows, and some it does not. Escape is sent only while the
 # input box is likely open (it would quit otherwise), see below.
@@ -45,21 +45,7 @@ def main():
     exe = pos[0]
     sanitize = pos[1] if len(pos) > 1 else "none"
     supp = pos[2] if len(pos) > 2 else None
-    env = dict(os.environ)
-    if "address" in sanitize and supp:
-        env["LSAN_OPTIONS"] = f"suppressions={os.path.abspath(supp)}:print_suppressions=1"
-        # Mesa's DRI driver (swrast_dri.so) is dlclose()d at exit, before
-        # LeakSanitizer looks: what it still held shows as leaks from
-        # "<unknown module>" that no suppression can name. Preloading it keeps
-        # it mapped (and its memory reachable); ASan then must not insist on
-        # being first in the preload list.
-        dri = sorted(glob.glob("/usr/lib/*/dri/swrast_dri.so") +
-                     glob.glob("/usr/lib*/dri/swrast_dri.so"))
-        opts = ":detect_leaks=1"
-        if dri:
-            env["LD_PRELOAD"] = dri[0]
-            opts += ":verify_asan_link_order=0"
-        env["ASAN_OPTIONS"] = env.get("ASAN_OPTIONS", "") + opts
+    env = sanitizer_env(sanitize, supp)
     rnd = random.Random(seed)
     start = time.time()
 
@@ -141,9 +127,9 @@ def main():
         app.kill()
     time.sleep(0.2)
     err = "".join(app.stderr_lines)
-    if "ERROR: AddressSanitizer" in err or "ERROR: LeakSanitizer" in err or \
-            "runtime error:" in err:
-        fail("sanitizer report:\n" + err[-6000:])
+    report = sanitizer_report(err)
+    if report:
+        fail("sanitizer report:\n" + report)
     if rc != 0:
         fail(f"exit status {rc}; stderr:\n{err[-4000:]}")
     if "Suppressions used" in err:

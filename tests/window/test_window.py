@@ -2,14 +2,17 @@
 """A real scanviz window under Xvfb, driven by real key presses and mouse
 clicks (xdotool), checked through the state line the app prints on F12.
 
-usage: test_window.py SCANVIZ   (exits 77 without xvfb-run or xdotool)
+usage: test_window.py SCANVIZ [SANITIZE [LSAN_SUPPRESSIONS]]
+(exits 77 without xvfb-run or xdotool; in an AddressSanitizer build it also
+fails on any sanitizer report, see test_fuzz.py)
 """
 import os
 import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from xharness import App, expect, fail, run_under_xvfb, xdo  # noqa: E402
+from xharness import (App, expect, fail, run_under_xvfb, sanitizer_env,  # noqa: E402
+                      sanitizer_report, xdo)
 
 
 def geometry(st):
@@ -30,7 +33,8 @@ def click(app, x, y, button=1):
 def main():
     args = run_under_xvfb()
     exe = args[0]
-    app = App(exe, "--no-animation")
+    env = sanitizer_env(args[1] if len(args) > 1 else "none", args[2] if len(args) > 2 else None)
+    app = App(exe, "--no-animation", env=env)
     try:
         st = app.state()
         expect(st, step=0, steps=4, n=8, op="sum", type="int32", scan="inclusive",
@@ -184,13 +188,17 @@ def main():
         # Esc with nothing open quits, with status 0.
         app.keys("Escape")
         rc = app.wait_exit()
+        time.sleep(0.2)
+        report = sanitizer_report("".join(app.stderr_lines))
+        if report:
+            fail("sanitizer report:\n" + report)
         if rc != 0:
             fail(f"exit status {rc} after Esc; stderr: {''.join(app.stderr_lines)}")
     finally:
         app.kill()
 
     # A large n: the wheel zooms around the pointer, a drag pans.
-    app = App(exe, "--no-animation", "--random", "300", "--seed", "3")
+    app = App(exe, "--no-animation", "--random", "300", "--seed", "3", env=env)
     try:
         st = app.state()
         expect(st, n=300, zoom="1.00")
@@ -222,6 +230,10 @@ def main():
         expect(app.state(), zoom="1.00", pan="0.00")
         app.keys("Escape")
         rc = app.wait_exit()
+        time.sleep(0.2)
+        report = sanitizer_report("".join(app.stderr_lines))
+        if report:
+            fail("sanitizer report:\n" + report)
         if rc != 0:
             fail(f"exit status {rc}")
     finally:

@@ -5,6 +5,7 @@ it re-runs itself inside `xvfb-run -a`, and exits 77 (skip) when xvfb-run or
 xdotool is missing. App() starts scanviz with stdout on a pipe, finds its
 window, sends keys and reads the state line the app prints on F12.
 """
+import glob
 import os
 import queue
 import re
@@ -37,6 +38,37 @@ def run_under_xvfb():
     cmd = ["xvfb-run", "-a", "-s", "-screen 0 1600x1200x24",
            sys.executable, sys.argv[0], INNER_FLAG] + sys.argv[1:]
     sys.exit(subprocess.call(cmd))
+
+
+def sanitizer_env(sanitize, supp):
+    """The environment for scanviz in an AddressSanitizer build (-Db_sanitize
+    value `sanitize`): LeakSanitizer with the suppressions file `supp`."""
+    env = dict(os.environ)
+    if "address" not in (sanitize or ""):
+        return env
+    if supp:
+        env["LSAN_OPTIONS"] = f"suppressions={os.path.abspath(supp)}:print_suppressions=1"
+    # Mesa's DRI driver (swrast_dri.so) is dlclose()d at exit, before
+    # LeakSanitizer looks: what it still held shows as leaks from
+    # "<unknown module>" that no suppression can name. Preloading it keeps it
+    # mapped (and its memory reachable); ASan then must not insist on being
+    # first in the preload list.
+    dri = sorted(glob.glob("/usr/lib/*/dri/swrast_dri.so") +
+                 glob.glob("/usr/lib*/dri/swrast_dri.so"))
+    opts = ":detect_leaks=1"
+    if dri:
+        env["LD_PRELOAD"] = dri[0]
+        opts += ":verify_asan_link_order=0"
+    env["ASAN_OPTIONS"] = env.get("ASAN_OPTIONS", "") + opts
+    return env
+
+
+def sanitizer_report(stderr_text):
+    """The end of stderr_text when it holds a sanitizer report, else None."""
+    marks = ("ERROR: AddressSanitizer", "ERROR: LeakSanitizer", "runtime error:")
+    if any(m in stderr_text for m in marks):
+        return stderr_text[-6000:]
+    return None
 
 
 def xdo(*args, timeout=30):
