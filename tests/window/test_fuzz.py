@@ -103,7 +103,7 @@ def main():
         xdo("mousemove", "--window", wid, 5, 5)
         xdo("windowfocus", wid)
         time.sleep(0.3)
-        st = app.state()
+        st = app.state(timeout=30)  # it may still be working through the storm
         if st.get("editing") == "1":
             app.keys("Escape")
         if st.get("view") == "measure":

@@ -126,14 +126,16 @@ class App:
                 line = self.lines.get(timeout=0.2)
             except queue.Empty:
                 if self.proc.poll() is not None:
-                    fail(f"scanviz exited ({self.proc.returncode}) while asked for its state")
+                    fail(f"scanviz exited ({self.proc.returncode}) while asked for its state; "
+                         "stderr:\n" + "".join(self.stderr_lines)[-3000:])
                 continue
             if line.startswith("state "):
                 d = {"raw": line}
                 for m in re.finditer(r'(\w+)=("([^"]*)"|\S*)', line):
                     d[m.group(1)] = m.group(3) if m.group(3) is not None else m.group(2)
                 return d
-        fail("no state line within %d s after F12" % timeout)
+        fail("no state line within %d s after F12; scanviz's stderr:\n%s"
+             % (timeout, "".join(self.stderr_lines)[-3000:]))
 
     def wait_exit(self, timeout=15):
         try:
