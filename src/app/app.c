@@ -1175,8 +1175,8 @@ void sv_app_update(sv_app_state *s, float dt)
 
 bool sv_app_busy(const sv_app_state *s)
 {
-    return s->anim < 1.0f || s->playing || s->status_time > 0.0f || s->bench_running ||
-           (s->bg && !s->bg->finished);
+    /* A background capture is not "busy": its user event wakes the loop. */
+    return s->anim < 1.0f || s->playing || s->status_time > 0.0f || s->bench_running;
 }
 
 void sv_app_resize(sv_app_state *s, int win_w, int win_h, int fb_w, int fb_h)

@@ -67,7 +67,8 @@ void sv_app_event(sv_app_state *s, const SDL_Event *e);
 void sv_app_update(sv_app_state *s, float dt);
 
 /* Whether something is moving (animation, autoplay, a message fading, a
- * background capture or a live benchmark): the main loop keeps drawing. */
+ * live benchmark): the main loop keeps drawing. A background capture wakes
+ * the loop with its own event instead. */
 bool sv_app_busy(const sv_app_state *s);
 
 /* Records the window size (points) and drawable size (pixels); clamps both

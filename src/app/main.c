@@ -420,6 +420,17 @@ static void print_state(const sv_app_state *s)
     fflush(stdout);
 }
 
+/* One event; a state line asked for prints at once, so that it shows every
+ * event before it and none after. */
+static void handle(sv_app_state *s, const SDL_Event *e)
+{
+    sv_app_event(s, e);
+    if (s->want_state_line) {
+        s->want_state_line = false;
+        print_state(s);
+    }
+}
+
 static int run_window(sv_platform *p, sv_gfx *g, sv_app_state *s)
 {
     bool fullscreen_applied = s->fullscreen;
@@ -431,17 +442,13 @@ static int run_window(sv_platform *p, sv_gfx *g, sv_app_state *s)
         /* Wait when nothing moves: no spinning while idle or minimised. */
         if (s->minimised || (!dirty && !sv_app_busy(s))) {
             if (SDL_WaitEventTimeout(&e, s->minimised ? 200 : 250)) {
-                sv_app_event(s, &e);
+                handle(s, &e);
                 dirty = true;
             }
         }
         while (!s->quit && SDL_PollEvent(&e)) {
-            sv_app_event(s, &e);
+            handle(s, &e);
             dirty = true;
-            if (s->want_state_line) { /* print in event order, for scripts */
-                s->want_state_line = false;
-                print_state(s);
-            }
         }
         if (got_usr1) {
             got_usr1 = 0;
