@@ -295,6 +295,35 @@ int main(void)
     sv_app_cleanup(&s);
     free(big);
 
+    /* The window's start: the emulator's trace at once, CUDA probed on a
+     * background thread; an input changed meanwhile is what ends up shown,
+     * captured by whichever backend won. */
+    if (SDL_Init(SDL_INIT_EVENTS) == 0) {
+        c = config(chapter, 8, SV_TYPE_INT32);
+        c.backend = SV_CHOOSE_AUTO;
+        c.background = true;
+        CHECK(sv_app_init(&s, &c, err, sizeof err) == SV_APP_OK);
+        CHECK(s.trace && s.trace->backend == SV_BACKEND_CPU);
+        key(&s, SDLK_o, 0); /* while the probe may still run */
+        CHECK(s.op == SV_OP_MAX && s.trace->op == SV_OP_MAX);
+        for (int i = 0; i < 3000 && strstr(s.source, "looking for"); i++) { /* 30 s */
+            SDL_Event e;
+            while (SDL_PollEvent(&e))
+                sv_app_event(&s, &e);
+            sv_app_update(&s, 0.01f);
+            SDL_Delay(10);
+        }
+        CHECK(strstr(s.source, "looking for") == NULL);
+        CHECK(s.trace->op == SV_OP_MAX && s.trace->output[7].i == 7);
+        if (s.trace->backend == SV_BACKEND_CUDA)
+            CHECK(strncmp(s.source, "CUDA · ", strlen("CUDA · ")) == 0);
+        else
+            CHECK(strncmp(s.source, "CPU emulator: ", 14) == 0);
+        printf("background capture: %s\n", s.source);
+        sv_app_cleanup(&s);
+        SDL_Quit();
+    }
+
     if (failures) {
         fprintf(stderr, "test_app: %d check(s) failed\n", failures);
         return 1;
