@@ -8,12 +8,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <SDL.h>
 #include <epoxy/gl.h>
 
 #include "sv_config.h"
 #include "../core/parse.h"
+#include "../core/table.h"
 #include "../core/trace_file.h"
 #include "app.h"
 #include "export.h"
@@ -23,6 +25,7 @@
 #define EXIT_USAGE 2
 #define EXIT_UNAVAILABLE 3
 #define CHAPTER_EXAMPLE "3 1 7 0 4 1 6 3"
+#define NO_DISPLAY_DIR "scanviz-rounds" /* where the rounds go without a display */
 
 static const char usage_text[] =
     "usage: scanviz [input] [options]\n"
@@ -49,6 +52,7 @@ static const char usage_text[] =
     "  --size WxH            window or image size (default 1280x720)\n"
     "Without a window:\n"
     "  --export DIR          render every round to DIR/round-00.png, ... and exit\n"
+    "                        (without a display scanviz does this to ./" NO_DISPLAY_DIR ")\n"
     "  --export-plot FILE    render the Measure view to FILE (PNG) and exit\n"
     "  --bench-csv FILE      the Measure view's data (default the shipped table)\n"
     "  --bench-frames N      draw N frames as fast as possible, print median and p99 ms\n"
@@ -507,14 +511,17 @@ int main(int argc, char **argv)
     }
 
     bool headless = o.export_dir || o.export_plot;
+    /* No display and nothing headless asked for: do the next best thing the
+     * README promises, render the rounds to ./scanviz-rounds and print the
+     * trace, and say how to choose the folder. */
+    bool no_display = false;
     if (!headless && !o.bench_frames && !sv_platform_have_display()) {
-        fprintf(stderr,
-                "scanviz: no display (DISPLAY and WAYLAND_DISPLAY are unset), so no window.\n"
-                "  To render every round to PNG files instead, use --export DIR, e.g.\n"
-                "    scanviz --export scanviz-rounds\n");
-        sv_trace_destroy(c.trace);
-        free(vals);
-        return EXIT_FAILURE;
+        no_display = true;
+        headless = true;
+        o.export_dir = NO_DISPLAY_DIR;
+        fprintf(stderr, "scanviz: no display (DISPLAY and WAYLAND_DISPLAY are unset), so no "
+                        "window: rendering every round to " NO_DISPLAY_DIR "/ instead "
+                        "(--export DIR chooses the folder).\n");
     }
     if (o.bench_frames && !sv_platform_have_display())
         headless = true;
@@ -562,6 +569,8 @@ int main(int argc, char **argv)
         int count = 0;
         sv_app_resize(&s, o.w, o.h, o.w, o.h);
         if (sv_export_rounds(g, &s, o.export_dir, o.w, o.h, &count, err, sizeof err)) {
+            if (no_display)
+                sv_trace_print_table(s.trace, stdout, isatty(STDOUT_FILENO), s.source);
             printf("scanviz: wrote %d images (%dx%d) to %s/: round-00.png .. round-%02d.png "
                    "(%s, n = %zu, %s)\n",
                    count, o.w, o.h, o.export_dir, count - 1, sv_op_name(s.op), s.trace->n,
