@@ -2,6 +2,7 @@
  * assets/bench/h200.csv, or a quick run of scanviz-bench as a child process
  * whose stdout is read through a non-blocking pipe, a frame at a time. */
 #include "bench_live.h"
+#include "../core/error.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -37,23 +38,13 @@ struct sv_bench_live {
     bool handed_over;
 };
 
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-{
-    if (!err || errlen == 0)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, errlen, fmt, ap);
-    va_end(ap);
-}
-
 sv_bench_table *sv_bench_shipped(char *err, size_t errlen)
 {
     char inner[320];
     sv_bench_table *t = sv_bench_table_parse((const char *)sv_bench_shipped_csv, inner,
                                              sizeof inner);
     if (!t)
-        set_err(err, errlen, "the shipped benchmark table (assets/bench/h200.csv): %s", inner);
+        sv_errorf(err, errlen, "the shipped benchmark table (assets/bench/h200.csv): %s", inner);
     return t;
 }
 
@@ -118,21 +109,21 @@ sv_bench_live *sv_bench_live_start(const char *exe, char *err, size_t errlen)
     char found[4096];
     if (!exe) {
         if (!find_bench(found, sizeof found)) {
-            set_err(err, errlen,
+            sv_errorf(err, errlen,
                     "scanviz-bench not found next to scanviz or on PATH "
                     "(it is built only with CUDA)");
             return NULL;
         }
         exe = found;
     } else if (!executable_file(exe)) {
-        set_err(err, errlen, "%s: not an executable file", exe);
+        sv_errorf(err, errlen, "%s: not an executable file", exe);
         return NULL;
     }
 
     sv_bench_live *b = calloc(1, sizeof *b);
     int pipefd[2] = { -1, -1 };
     if (!b) {
-        set_err(err, errlen, "out of memory");
+        sv_errorf(err, errlen, "out of memory");
         return NULL;
     }
     b->fd = -1;
@@ -143,18 +134,18 @@ sv_bench_live *sv_bench_live_start(const char *exe, char *err, size_t errlen)
     snprintf(b->csv_path, sizeof b->csv_path, "%s/scanviz-bench-XXXXXX", tmp);
     int csv_fd = mkstemp(b->csv_path);
     if (csv_fd < 0) {
-        set_err(err, errlen, "cannot create a temporary file in %s: %s", tmp, strerror(errno));
+        sv_errorf(err, errlen, "cannot create a temporary file in %s: %s", tmp, strerror(errno));
         b->csv_path[0] = '\0';
         goto fail_tmp;
     }
     close(csv_fd);
     if (pipe(pipefd) != 0) {
-        set_err(err, errlen, "pipe: %s", strerror(errno));
+        sv_errorf(err, errlen, "pipe: %s", strerror(errno));
         goto fail_pipe;
     }
     pid_t pid = fork();
     if (pid < 0) {
-        set_err(err, errlen, "fork: %s", strerror(errno));
+        sv_errorf(err, errlen, "fork: %s", strerror(errno));
         goto fail_fork;
     }
     if (pid == 0) {
@@ -266,7 +257,7 @@ sv_bench_live_status sv_bench_live_poll(sv_bench_live *b, float *progress,
     if (table)
         *table = NULL;
     if (!b) {
-        set_err(err, errlen, "no live benchmark");
+        sv_errorf(err, errlen, "no live benchmark");
         return SV_BENCH_LIVE_FAILED;
     }
     if (b->status == SV_BENCH_LIVE_RUNNING) {
@@ -320,7 +311,7 @@ sv_bench_live_status sv_bench_live_poll(sv_bench_live *b, float *progress,
         *progress = f < 0 ? 0 : f > 1 ? 1 : f;
     }
     if (b->status == SV_BENCH_LIVE_FAILED)
-        set_err(err, errlen, "%s", b->reason);
+        sv_errorf(err, errlen, "%s", b->reason);
     return b->status;
 }
 

@@ -2,6 +2,7 @@
  * column and field of the first thing wrong, and the writer scanviz-bench
  * uses, so that what one writes the other reads back unchanged. */
 #include "bench_csv.h"
+#include "error.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -32,16 +33,6 @@ static const char *const algo_names[] = {
 static const char *const type_names[] = { "int32", "float32" };
 
 #define MAX_FIELDS 32
-
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-{
-    if (!err || errlen == 0)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, errlen, fmt, ap);
-    va_end(ap);
-}
 
 static bool in_list(const char *s, const char *const *list, size_t n)
 {
@@ -119,7 +110,7 @@ static bool parse_number(const char *s, int col, bool optional, double *out,
             *out = NAN;
             return true;
         }
-        set_err(err, errlen, "line %d, column %d (%s): the field is empty", lineno,
+        sv_errorf(err, errlen, "line %d, column %d (%s): the field is empty", lineno,
                 colno, col_names[col]);
         return false;
     }
@@ -133,12 +124,12 @@ static bool parse_number(const char *s, int col, bool optional, double *out,
               *c == 'e' || *c == 'E'))
             plain = false;
     if (!plain || end == s || *end != '\0' || errno == ERANGE || !isfinite(v)) {
-        set_err(err, errlen, "line %d, column %d (%s): \"%s\" is not a number", lineno,
+        sv_errorf(err, errlen, "line %d, column %d (%s): \"%s\" is not a number", lineno,
                 colno, col_names[col], s);
         return false;
     }
     if (v < 0) {
-        set_err(err, errlen, "line %d, column %d (%s): %s is negative", lineno, colno,
+        sv_errorf(err, errlen, "line %d, column %d (%s): %s is negative", lineno, colno,
                 col_names[col], s);
         return false;
     }
@@ -153,7 +144,7 @@ static bool parse_count(const char *s, int col, double min, double *out, int lin
     if (!parse_number(s, col, false, out, lineno, colno, err, errlen))
         return false;
     if (*out != floor(*out) || *out < min) {
-        set_err(err, errlen, "line %d, column %d (%s): %s is not a whole number >= %.0f",
+        sv_errorf(err, errlen, "line %d, column %d (%s): %s is not a whole number >= %.0f",
                 lineno, colno, col_names[col], s, min);
         return false;
     }
@@ -172,7 +163,7 @@ static bool parse_row(char **fields, const int *col_of, int lineno, sv_bench_row
         switch (col) {
         case COL_ALGO:
             if (!in_list(s, algo_names, sizeof algo_names / sizeof *algo_names)) {
-                set_err(err, errlen,
+                sv_errorf(err, errlen,
                         "line %d, column %d (algo): unknown algorithm \"%s\" "
                         "(expected copy, cub, hs, hs-naive, blelloch or cpu)",
                         lineno, colno, s);
@@ -182,7 +173,7 @@ static bool parse_row(char **fields, const int *col_of, int lineno, sv_bench_row
             break;
         case COL_TYPE:
             if (!in_list(s, type_names, sizeof type_names / sizeof *type_names)) {
-                set_err(err, errlen,
+                sv_errorf(err, errlen,
                         "line %d, column %d (type): unknown type \"%s\" (expected int32 or "
                         "float32)", lineno, colno, s);
                 return false;
@@ -197,7 +188,7 @@ static bool parse_row(char **fields, const int *col_of, int lineno, sv_bench_row
             if (!parse_count(s, col, 1, &v, lineno, colno, err, errlen))
                 return false;
             if (v > 1e9) {
-                set_err(err, errlen, "line %d, column %d (reps): %s is too large", lineno,
+                sv_errorf(err, errlen, "line %d, column %d (reps): %s is too large", lineno,
                         colno, s);
                 return false;
             }
@@ -225,7 +216,7 @@ static bool parse_header(char *line, int lineno, int *col_of, char *err, size_t 
     int nf = split(line, fields);
     bool seen[COL_COUNT] = { false };
     if (nf > MAX_FIELDS) {
-        set_err(err, errlen, "line %d: the header has more than %d columns", lineno,
+        sv_errorf(err, errlen, "line %d: the header has more than %d columns", lineno,
                 MAX_FIELDS);
         return false;
     }
@@ -235,12 +226,12 @@ static bool parse_header(char *line, int lineno, int *col_of, char *err, size_t 
             if (strcmp(fields[f], col_names[c]) == 0)
                 col = c;
         if (col < 0) {
-            set_err(err, errlen, "line %d, column %d: unknown header column \"%s\"", lineno,
+            sv_errorf(err, errlen, "line %d, column %d: unknown header column \"%s\"", lineno,
                     f + 1, fields[f]);
             return false;
         }
         if (seen[col]) {
-            set_err(err, errlen, "line %d, column %d: header column \"%s\" appears twice",
+            sv_errorf(err, errlen, "line %d, column %d: header column \"%s\" appears twice",
                     lineno, f + 1, fields[f]);
             return false;
         }
@@ -249,7 +240,7 @@ static bool parse_header(char *line, int lineno, int *col_of, char *err, size_t 
     }
     for (int c = 0; c < COL_COUNT; c++)
         if (!seen[c]) {
-            set_err(err, errlen, "line %d: the header lacks the column \"%s\"", lineno,
+            sv_errorf(err, errlen, "line %d: the header lacks the column \"%s\"", lineno,
                     col_names[c]);
             return false;
         }
@@ -267,7 +258,7 @@ static bool blank(const char *s)
 sv_bench_table *sv_bench_table_parse(const char *text, char *err, size_t errlen)
 {
     if (!text) {
-        set_err(err, errlen, "no CSV text");
+        sv_errorf(err, errlen, "no CSV text");
         return NULL;
     }
     sv_bench_table *t = calloc(1, sizeof *t);
@@ -276,7 +267,7 @@ sv_bench_table *sv_bench_table_parse(const char *text, char *err, size_t errlen)
     int col_of[COL_COUNT];
     bool have_header = false;
     if (!t || !buf) {
-        set_err(err, errlen, "out of memory");
+        sv_errorf(err, errlen, "out of memory");
         goto fail;
     }
     int lineno = 0;
@@ -306,7 +297,7 @@ sv_bench_table *sv_bench_table_parse(const char *text, char *err, size_t errlen)
         char *fields[MAX_FIELDS];
         int nf = split(line, fields);
         if (nf != COL_COUNT) {
-            set_err(err, errlen, "line %d: %s%d column%s, expected %d as in the header",
+            sv_errorf(err, errlen, "line %d: %s%d column%s, expected %d as in the header",
                     lineno, nf > MAX_FIELDS ? "more than " : "",
                     nf > MAX_FIELDS ? MAX_FIELDS : nf, nf == 1 ? "" : "s", COL_COUNT);
             goto fail;
@@ -315,7 +306,7 @@ sv_bench_table *sv_bench_table_parse(const char *text, char *err, size_t errlen)
             size_t ncap = cap ? cap * 2 : 64;
             sv_bench_row *rows = realloc(t->rows, ncap * sizeof *rows);
             if (!rows) {
-                set_err(err, errlen, "out of memory");
+                sv_errorf(err, errlen, "out of memory");
                 goto fail;
             }
             t->rows = rows;
@@ -326,7 +317,7 @@ sv_bench_table *sv_bench_table_parse(const char *text, char *err, size_t errlen)
         t->nrows++;
     }
     if (!have_header) {
-        set_err(err, errlen,
+        sv_errorf(err, errlen,
                 "no header line: expected algo,type,n,median_us,gb_per_s,frac_of_copy,"
                 "ratio_to_cub,ops,reps");
         goto fail;
@@ -345,7 +336,7 @@ sv_bench_table *sv_bench_table_load(const char *path, char *err, size_t errlen)
     char *text = NULL;
     sv_bench_table *t = NULL;
     if (!f) {
-        set_err(err, errlen, "%s: %s", path, strerror(errno));
+        sv_errorf(err, errlen, "%s: %s", path, strerror(errno));
         return NULL;
     }
     size_t len = 0, cap = 0;
@@ -354,7 +345,7 @@ sv_bench_table *sv_bench_table_load(const char *path, char *err, size_t errlen)
             cap = cap ? cap * 2 : 16384;
             char *p = realloc(text, cap);
             if (!p) {
-                set_err(err, errlen, "%s: out of memory", path);
+                sv_errorf(err, errlen, "%s: out of memory", path);
                 goto fail_read;
             }
             text = p;
@@ -365,18 +356,18 @@ sv_bench_table *sv_bench_table_load(const char *path, char *err, size_t errlen)
             break;
     }
     if (ferror(f)) {
-        set_err(err, errlen, "%s: read error", path);
+        sv_errorf(err, errlen, "%s: read error", path);
         goto fail_read;
     }
     text[len] = '\0';
     if (strlen(text) != len) {
-        set_err(err, errlen, "%s: not a text file (contains a NUL byte)", path);
+        sv_errorf(err, errlen, "%s: not a text file (contains a NUL byte)", path);
         goto fail_read;
     }
     char inner[384];
     t = sv_bench_table_parse(text, inner, sizeof inner);
     if (!t)
-        set_err(err, errlen, "%s: %s", path, inner);
+        sv_errorf(err, errlen, "%s: %s", path, inner);
 fail_read:
     free(text);
     fclose(f);
@@ -413,7 +404,7 @@ static void write_opt(FILE *f, double v, const char *fmt)
 bool sv_bench_table_write(const sv_bench_table *t, FILE *f, char *err, size_t errlen)
 {
     if (!t || !f) {
-        set_err(err, errlen, "no table or no file to write");
+        sv_errorf(err, errlen, "no table or no file to write");
         return false;
     }
     write_meta(f, "gpu", t->gpu);
@@ -434,7 +425,7 @@ bool sv_bench_table_write(const sv_bench_table *t, FILE *f, char *err, size_t er
         fprintf(f, ",%d\n", r->reps);
     }
     if (fflush(f) != 0 || ferror(f)) {
-        set_err(err, errlen, "write error: %s", strerror(errno));
+        sv_errorf(err, errlen, "write error: %s", strerror(errno));
         return false;
     }
     return true;
