@@ -1,8 +1,11 @@
 /* Every device-wide scan of scanviz-bench (cub, hs in each tuning variant,
  * hs-naive, blelloch; copy is checked to copy) against the CPU, on seeded
- * random inputs at sizes around every block and tile edge, n = 1, and 2^27+5,
- * in int32 and float32. Exits 77 without a GPU. Usage: test_bench_scans
+ * random inputs at sizes around every block and tile edge, n = 1, 2^27+5,
+ * and the largest n scanviz-bench accepts, INT_MAX = 2^31 - 1 (8 GiB in and
+ * 8 GiB out: it fits an H200's memory), in int32 and float32. Exits 77
+ * without a GPU. Usage: test_bench_scans
  * [--max N] (a smaller largest size, for compute-sanitizer runs). */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,6 +31,7 @@ static const size_t sizes[] = {
     24575, 24577, 3 * 16384 + 1, 65536 + 4096 + 1,
     3 * 65536 + 7, 1u << 20, (1u << 20) + 1, 1000003, 3 * (1u << 21) + 5,
     (1u << 22) * 3 + 4095, (1u << 27) + 5,
+    (size_t)INT_MAX, /* the largest size scanviz-bench takes (bench_main.c) */
 };
 
 /* Runs algo at n (hs with the given variant) on the uploaded input and
