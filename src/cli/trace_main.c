@@ -316,7 +316,8 @@ static int write_trace(const sv_trace *t, const options *o, const char *note)
         bool ok = o->out_path ? sv_trace_save(t, o->out_path, err, sizeof err)
                               : sv_trace_write(t, stdout, err, sizeof err);
         if (!ok) {
-            fprintf(stderr, "%s: %s: %s\n", prog, o->out_path ? o->out_path : "stdout", err);
+            /* sv_trace_save names the path itself. */
+            fprintf(stderr, "%s: %s%s\n", prog, o->out_path ? "" : "stdout: ", err);
             return EXIT_FAILED;
         }
         return EXIT_OK;
@@ -331,7 +332,7 @@ static int write_trace(const sv_trace *t, const options *o, const char *note)
     }
     FILE *f = fopen(o->out_path, "w");
     if (!f) {
-        fprintf(stderr, "%s: %s: %s\n", prog, o->out_path, strerror(errno));
+        fprintf(stderr, "%s: cannot create %s: %s\n", prog, o->out_path, strerror(errno));
         return EXIT_FAILED;
     }
     sv_trace_print_table(t, f, false, note);
@@ -564,7 +565,7 @@ static int run_open(const options *o)
     char err[512];
     sv_trace *t = sv_trace_load(o->open_path, err, sizeof err);
     if (!t) {
-        fprintf(stderr, "%s: %s: %s\n", prog, o->open_path, err);
+        fprintf(stderr, "%s: %s\n", prog, err); /* err names the file */
         return EXIT_USAGE;
     }
     int status;

@@ -146,6 +146,13 @@ static bool has(const char *text, const char *needle)
     return text && strstr(text, needle) != NULL;
 }
 
+/* needle occurs in text exactly once (a message names its file once). */
+static bool has_once(const char *text, const char *needle)
+{
+    const char *first = text ? strstr(text, needle) : NULL;
+    return first && !strstr(first + 1, needle);
+}
+
 /* ---- The chapter's example, exactly ------------------------------------ */
 
 static const int32_t chapter_in[8] = {3, 1, 7, 0, 4, 1, 6, 3};
@@ -406,6 +413,11 @@ int main(int argc, char **argv)
         CHECK(r.status == 1 && has(r.err, "/nonexistent-dir/x.txt"), "status %d, stderr: %s",
               r.status, r.err);
         result_free(&r);
+        r = run(NULL, "--backend", "cpu", "--format", "json", "-o", "/nonexistent-dir/x.json",
+                NULL);
+        CHECK(r.status == 1 && has_once(r.err, "/nonexistent-dir/x.json") &&
+              has(r.err, "cannot create"), "status %d, stderr: %s", r.status, r.err);
+        result_free(&r);
     }
 
     /* --open of bad files: exit 2, the field and reason named. */
@@ -437,14 +449,18 @@ int main(int argc, char **argv)
             const char *bent = tmp("bent.json");
             write_text(bent, good);
             r = run(NULL, "--open", bent, NULL);
-            CHECK(r.status == 2 && has(r.err, "bent.json") && has(r.err, "26"),
+            CHECK(r.status == 2 && has_once(r.err, "bent.json") && has(r.err, "26"),
                   "inconsistent: status %d, stderr: %s", r.status, r.err);
             result_free(&r);
         }
         free(good);
 
         r = run(NULL, "--open", tmp("absent.json"), NULL);
-        CHECK(r.status == 2 && has(r.err, "absent.json"), "absent: status %d, stderr: %s",
+        CHECK(r.status == 2 && has_once(r.err, "absent.json"), "absent: status %d, stderr: %s",
+              r.status, r.err);
+        result_free(&r);
+        r = run(NULL, "--open", tmpdir, NULL);
+        CHECK(r.status == 2 && has_once(r.err, tmpdir), "directory: status %d, stderr: %s",
               r.status, r.err);
         result_free(&r);
     }
