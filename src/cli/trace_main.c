@@ -322,7 +322,7 @@ static int write_trace(const sv_trace *t, const options *o, const char *note)
         }
         return EXIT_OK;
     }
-    if (!o->out_path) {
+    if (!o->out_path || strcmp(o->out_path, "-") == 0) { /* as sv_trace_save does for json */
         sv_trace_print_table(t, stdout, want_colour(), note);
         if (fflush(stdout) != 0 || ferror(stdout)) {
             fprintf(stderr, "%s: stdout: write failed\n", prog);

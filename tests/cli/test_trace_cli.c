@@ -413,6 +413,11 @@ int main(int argc, char **argv)
         CHECK(r.status == 1 && has(r.err, "/nonexistent-dir/x.txt"), "status %d, stderr: %s",
               r.status, r.err);
         result_free(&r);
+        /* "-o -" is standard output for the table too, not a file named "-". */
+        r = run(NULL, "--backend", "cpu", "-o", "-", NULL);
+        CHECK(r.status == 0 && has(r.out, "Round 3") && has(r.out, "25"),
+              "-o -: status %d, stdout:\n%s", r.status, r.out);
+        result_free(&r);
         r = run(NULL, "--backend", "cpu", "--format", "json", "-o", "/nonexistent-dir/x.json",
                 NULL);
         CHECK(r.status == 1 && has_once(r.err, "/nonexistent-dir/x.json") &&
