@@ -92,6 +92,10 @@ void sv_gfx_circle(sv_gfx *g, float cx, float cy, float r, sv_rgba fill,
 float sv_gfx_text(sv_gfx *g, sv_font font, float px, float x, float y,
                   sv_align align, sv_rgba c, const char *utf8);
 float sv_gfx_text_width(sv_gfx *g, sv_font font, float px, const char *utf8);
+/* Copies utf8 into out[len], cut at a character boundary and ended with
+ * "\u2026" so that it is at most max_w wide at px; empty when not even that fits. */
+void sv_gfx_text_ellipsize(sv_gfx *g, sv_font font, float px, float max_w, const char *utf8,
+                           char *out, size_t len);
 
 /* An offscreen RGBA8 render target (framebuffer object) of w x h. */
 typedef struct sv_gfx_target sv_gfx_target;

@@ -7,28 +7,6 @@
 
 #include "scene.h"
 
-/* Copies utf8 into out, cut (at a character boundary, with "…") so that it
- * is at most max_w wide at px. */
-static void ellipsize(sv_gfx *g, sv_font f, float px, float max_w, const char *utf8,
-                      char *out, size_t len)
-{
-    snprintf(out, len, "%s", utf8);
-    if (sv_gfx_text_width(g, f, px, out) <= max_w)
-        return;
-    size_t n = strlen(out);
-    while (n > 0) {
-        n--;
-        while (n > 0 && ((unsigned char)out[n] & 0xC0) == 0x80)
-            n--;
-        if (n + 4 > len)
-            continue;
-        memcpy(out + n, "\u2026", 4);
-        if (sv_gfx_text_width(g, f, px, out) <= max_w)
-            return;
-    }
-    out[0] = '\0';
-}
-
 void sv_render_header(sv_gfx *g, const sv_app_state *s, const sv_layout *l, const sv_theme *t)
 {
     const sv_box *h = &l->header;
@@ -59,7 +37,8 @@ void sv_render_header(sv_gfx *g, const sv_app_state *s, const sv_layout *l, cons
         char buf[300];
         float right = q->x - 1.6f * u, avail = right - x - 3.0f * u;
         if (avail > 4.0f * u) {
-            ellipsize(g, SV_FONT_SANS, l->small_px * 1.15f, avail, src, buf, sizeof buf);
+            sv_gfx_text_ellipsize(g, SV_FONT_SANS, l->small_px * 1.15f, avail, src, buf,
+                                  sizeof buf);
             sv_gfx_text(g, SV_FONT_SANS, l->small_px * 1.15f, right, cy, SV_ALIGN_RIGHT,
                         t->text_dim, buf);
         }

@@ -344,22 +344,6 @@ static double nice_step(double range, int max_ticks)
     return s * mag;
 }
 
-/* Copies s into out, cut with an ellipsis so it fits max_w at px. */
-static void ellipsize(sv_gfx *g, sv_font f, float px, float max_w, const char *s, char *out,
-                      size_t len)
-{
-    snprintf(out, len, "%s", s);
-    size_t n = strlen(out);
-    while (n > 0 && sv_gfx_text_width(g, f, px, out) > max_w) {
-        n--;
-        while (n > 0 && ((unsigned char)out[n] & 0xC0) == 0x80) /* a whole UTF-8 character */
-            n--;
-        if (n + 4 > len)
-            continue;
-        memcpy(out + n, "\u2026", 4); /* 3 bytes and the NUL */
-    }
-}
-
 /* ---- the panels ----------------------------------------------------------- */
 
 typedef struct axes {
@@ -827,7 +811,8 @@ void sv_render_plot(sv_gfx *g, const sv_bench_table *table, const char *source, 
     float hy = L.header.y + 0.8f * u;
     char fit[320];
     float rest_w = sv_gfx_text_width(g, SV_FONT_SANS, 1.05f * u, rest);
-    ellipsize(g, SV_FONT_SANS_BOLD, 1.25f * u, L.header.w - rest_w, desc, fit, sizeof fit);
+    sv_gfx_text_ellipsize(g, SV_FONT_SANS_BOLD, 1.25f * u, L.header.w - rest_w, desc, fit,
+                          sizeof fit);
     float w = sv_gfx_text(g, SV_FONT_SANS_BOLD, 1.25f * u, L.header.x, hy, SV_ALIGN_LEFT,
                           th->text, fit);
     sv_gfx_text(g, SV_FONT_SANS, 1.05f * u, L.header.x + w, hy, SV_ALIGN_LEFT, th->text_dim,

@@ -631,6 +631,28 @@ float sv_gfx_text_width(sv_gfx *g, sv_font font, float px, const char *utf8)
     return (float)layout(g, t, s, 0, 0, (sv_rgba){0, 0, 0, 0}, utf8, false);
 }
 
+void sv_gfx_text_ellipsize(sv_gfx *g, sv_font font, float px, float max_w, const char *utf8,
+                           char *out, size_t len)
+{
+    if (!out || len == 0)
+        return;
+    snprintf(out, len, "%s", utf8 ? utf8 : "");
+    if (sv_gfx_text_width(g, font, px, out) <= max_w)
+        return;
+    size_t n = strlen(out);
+    while (n > 0) {
+        n--;
+        while (n > 0 && ((unsigned char)out[n] & 0xC0) == 0x80) /* a whole character */
+            n--;
+        if (n + 4 > len)
+            continue;
+        memcpy(out + n, "\u2026", 4); /* 3 bytes and the NUL */
+        if (sv_gfx_text_width(g, font, px, out) <= max_w)
+            return;
+    }
+    out[0] = '\0';
+}
+
 float sv_gfx_text(sv_gfx *g, sv_font font, float px, float x, float y, sv_align align,
                   sv_rgba c, const char *utf8)
 {

@@ -433,6 +433,33 @@ static void test_degenerate(void)
     CHECK(glGetError() == GL_NO_ERROR, "a GL error after degenerate input");
 }
 
+/* One ellipsize for the header's source line and the Measure view's title:
+ * never wider than asked, cut on a character boundary, whole when it fits. */
+static void test_ellipsize(void)
+{
+    char out[64];
+    const char *src = "CPU emulator: no CUDA device \u00b7 \u00e9\u00e9\u00e9\u00e9";
+    float full = sv_gfx_text_width(g, SV_FONT_SANS, 20, src);
+    sv_gfx_text_ellipsize(g, SV_FONT_SANS, 20, full, src, out, sizeof out);
+    CHECK(strcmp(out, src) == 0, "text that fits was cut to \"%s\"", out);
+    for (float w = full - 1.0f; w > 0.0f; w -= 7.0f) {
+        sv_gfx_text_ellipsize(g, SV_FONT_SANS, 20, w, src, out, sizeof out);
+        float got = sv_gfx_text_width(g, SV_FONT_SANS, 20, out);
+        CHECK(got <= w, "ellipsized to %.0f px, wider than %.0f: \"%s\"", got, w, out);
+        size_t n = strlen(out);
+        CHECK(n == 0 || (n >= 3 && strcmp(out + n - 3, "\u2026") == 0),
+              "cut text \"%s\" does not end with an ellipsis", out);
+        for (size_t i = 0; i + 3 < n; i++)
+            CHECK(((unsigned char)out[i] & 0xC0) != 0xC0 ||
+                      ((unsigned char)out[i + 1] & 0xC0) == 0x80,
+                  "cut inside a character at byte %zu of \"%s\"", i, out);
+    }
+    sv_gfx_text_ellipsize(g, SV_FONT_SANS, 20, 1.0f, src, out, sizeof out);
+    CHECK(out[0] == '\0', "nothing fits 1 px, yet \"%s\"", out);
+    sv_gfx_text_ellipsize(g, SV_FONT_SANS, 20, 1e6f, src, out, 8);
+    CHECK(strlen(out) < 8, "a short buffer overflowed");
+}
+
 static void test_png_roundtrip(void)
 {
     frame_begin();
@@ -623,6 +650,7 @@ int main(int argc, char **argv)
         test_order();
         test_atlas_overflow();
         test_degenerate();
+        test_ellipsize();
         test_png_roundtrip();
         sv_gfx_target_bind(NULL);
         sv_gfx_target_destroy(t);
