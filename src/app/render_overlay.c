@@ -322,7 +322,10 @@ static int tooltip_lines(const sv_app_state *s, const sv_theme *th, const sv_ste
         if (v->round == 0)
             snprintf(lines[n++], 256, "staged from input[%d]", i);
         else
-            snprintf(lines[n++], 256, "written in round %d", pin ? v->round - 1 : v->round);
+            /* pout was written this round, pin the round before; at the
+             * exclusive shift neither flag is set, so ask the buffer. */
+            snprintf(lines[n++], 256, "written in round %d",
+                     bi == v->rd->pout ? v->round : v->round - 1);
         snprintf(lines[n++], 256, "holds the %s of %s", op_noun(t->op), rng);
         return n;
     }
