@@ -507,7 +507,7 @@ static sv_trace *parse_root(reader *rd, const json_t *root)
     sv_scan scan;
     sv_backend backend;
     const char *device = NULL;
-    sv_value *input = NULL;
+    sv_value *input = NULL, *vals = NULL; /* vals: output and exclusive arrays as read */
     sv_trace *t = NULL;
     json_t *x;
     char why[256];
@@ -635,15 +635,13 @@ static sv_trace *parse_root(reader *rd, const json_t *root)
     }
 
     /* The output must be what the last round's pout gives. */
-    sv_value *vals = malloc(n * sizeof *vals);
     size_t where;
-    if (!vals) {
+    if (!(vals = malloc(n * sizeof *vals))) {
         fail(rd, "output", "out of memory");
         goto fail;
     }
     if (!(x = field(rd, root, "output", "output")) ||
         !get_values(rd, x, "output", type, n, false, vals, NULL)) {
-        free(vals);
         goto fail;
     }
     if (!same_bits(vals, t->output, n, &where)) {
@@ -652,13 +650,11 @@ static sv_trace *parse_root(reader *rd, const json_t *root)
         fail(rd, p, "%s, but the last round's pout gives %s%s", sv_value_format(type, vals[where], a, sizeof a),
              sv_value_format(type, t->output[where], b, sizeof b),
              scan == SV_SCAN_EXCLUSIVE ? " (shifted right for the exclusive scan)" : "");
-        free(vals);
         goto fail;
     }
 
     x = json_object_get(root, "exclusive");
     if (x && scan != SV_SCAN_EXCLUSIVE) {
-        free(vals);
         fail(rd, "exclusive", "present, but scan is \"inclusive\"");
         goto fail;
     }
@@ -667,20 +663,17 @@ static sv_trace *parse_root(reader *rd, const json_t *root)
         json_t *y;
         char a[48], b[48];
         if (!json_is_object(x)) {
-            free(vals);
             fail(rd, "exclusive", "expected an object, got %s", kind_of(x));
             goto fail;
         }
         if (!(y = field(rd, x, "exclusive.identity", "identity")) ||
             !get_value(rd, y, "exclusive.identity", type, false, &id, NULL)) {
-            free(vals);
             goto fail;
         }
         if (id.bits != sv_op_identity(op, type).bits) {
             fail(rd, "exclusive.identity", "%s, but the identity of %s is %s",
                  sv_value_format(type, id, a, sizeof a), sv_op_name(op),
                  sv_value_format(type, sv_op_identity(op, type), b, sizeof b));
-            free(vals);
             goto fail;
         }
         static const char *const parts[2] = {"inclusive", "values"};
@@ -689,19 +682,16 @@ static sv_trace *parse_root(reader *rd, const json_t *root)
             const sv_value *want = k == 0 ? t->inclusive : t->output;
             snprintf(p, sizeof p, "exclusive.%s", parts[k]);
             if (!(y = field(rd, x, p, parts[k])) || !get_values(rd, y, p, type, n, false, vals, NULL)) {
-                free(vals);
                 goto fail;
             }
             if (!same_bits(vals, want, n, &where)) {
                 snprintf(p, sizeof p, "exclusive.%s[%zu]", parts[k], where);
                 fail(rd, p, "%s, expected %s", sv_value_format(type, vals[where], a, sizeof a),
                      sv_value_format(type, want[where], b, sizeof b));
-                free(vals);
                 goto fail;
             }
         }
     }
-    free(vals);
 
     if (!check_count(rd, root, "total_ops", t->total_ops, "the rounds' ops added up") ||
         !check_count(rd, root, "overflow_count", t->overflow_count, "cells that wrapped, all rounds"))
@@ -725,9 +715,11 @@ static sv_trace *parse_root(reader *rd, const json_t *root)
     if ((x = json_object_get(root, "max_diff_index")) && t->max_abs_diff > 0 &&
         !check_count(rd, root, "max_diff_index", t->max_diff_index, "where that difference is"))
         goto fail;
+    free(vals);
     free(input);
     return t;
 fail:
+    free(vals);
     free(input);
     sv_trace_destroy(t);
     return NULL;
