@@ -271,12 +271,21 @@ static void bg_finish(sv_app_state *s)
     }
     if (s->from_file)
         return; /* keep the opened file; later edits use the GPU */
-    if (bg->trace && bg->st == SV_CAPTURE_OK && bg->gen == s->gen) {
-        sv_trace *t = bg->trace;
-        bg->trace = NULL;
-        adopt(s, t);
-        set_source(s, t, bg->note, NULL);
-        snprintf(msg, sizeof msg, "GPU trace ready: %.200s", s->source);
+    if (bg->gen == s->gen) {
+        if (bg->trace && bg->st == SV_CAPTURE_OK) {
+            sv_trace *t = bg->trace;
+            bg->trace = NULL;
+            adopt(s, t);
+            set_source(s, t, bg->note, NULL);
+            snprintf(msg, sizeof msg, "GPU trace ready: %.200s", s->source);
+        } else {
+            /* The GPU failed on this very input: keep the emulator's trace
+             * (not try again here, blocking the main thread) and say why. */
+            char src[256];
+            snprintf(src, sizeof src, "CPU emulator: GPU capture failed: %.200s", bg->err);
+            copy_text(s->source, sizeof s->source, src);
+            snprintf(msg, sizeof msg, "GPU capture failed: %.200s", bg->err);
+        }
         set_status(s, msg);
         return;
     }
@@ -288,7 +297,11 @@ static void bg_finish(sv_app_state *s)
             return;
         memcpy(in, s->trace->input, s->trace->n * sizeof *in);
         if (recapture(s, s->op, s->type, s->scan, in, s->trace->n, err, sizeof err)) {
-            snprintf(msg, sizeof msg, "GPU trace ready: %.200s", s->source);
+            /* recapture falls back to the emulator, and its source says why */
+            if (s->trace->backend == SV_BACKEND_CUDA)
+                snprintf(msg, sizeof msg, "GPU trace ready: %.200s", s->source);
+            else
+                copy_text(msg, sizeof msg, s->source);
             set_status(s, msg);
         } else {
             snprintf(msg, sizeof msg, "GPU capture failed: %.200s", err);
