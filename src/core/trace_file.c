@@ -712,8 +712,7 @@ static sv_trace *parse_root(reader *rd, const json_t *root)
             goto fail;
         }
     }
-    if ((x = json_object_get(root, "max_diff_index")) && t->max_abs_diff > 0 &&
-        !check_count(rd, root, "max_diff_index", t->max_diff_index, "where that difference is"))
+    if (!check_count(rd, root, "max_diff_index", t->max_diff_index, "where that difference is"))
         goto fail;
     free(vals);
     free(input);

@@ -303,6 +303,8 @@ static void bad_files(void)
         EXPECT_REJECTED(edit(good, "rounds[2].buf[0][2]", json_real(2.80)),
                         "rounds[2].buf[0][2]: breaks the invariant: round 2, buf[0] (pout), cell 2 (partial): expected 2.75 within");
         EXPECT_REJECTED(edit(good, "max_abs_diff", json_real(0.5)), "max_abs_diff: 0.5, but output and a sequential scan differ by 0");
+        /* With no difference, the index is 0 (checked like every extra). */
+        EXPECT_REJECTED(edit(good, "max_diff_index", json_integer(2)), "max_diff_index: 2, expected 0");
         free(good);
     }
 }
