@@ -40,7 +40,7 @@ static const char usage_text[] =
     "Scan:\n"
     "  --op sum|max|min|product|xor   (default sum)\n"
     "  --type int32|float32           (default int32)\n"
-    "  --exclusive                    exclusive scan (default inclusive)\n"
+    "  --exclusive, --inclusive       the scan (default inclusive)\n"
     "  --backend auto|cuda|cpu        (default auto: the GPU when there is one)\n"
     "View:\n"
     "  --round R             start at round R\n"

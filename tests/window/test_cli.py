@@ -7,6 +7,7 @@ usage: test_cli.py SCANVIZ SCANVIZ_TRACE_OR_EMPTY
 """
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -44,6 +45,16 @@ def main():
 
     rc, out, err = run(exe, "--help")
     check(rc == 0 and "--export DIR" in out and "--bench-frames" in out, "--help")
+    # Every flag the user guide's command-line table names is in --help too.
+    guide = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "docs",
+                         "user-guide.md")
+    with open(guide, encoding="utf-8") as f:
+        flags = set(re.findall(r"^\| `(--[a-z-]+)", f.read(), re.M))
+    with open(guide, encoding="utf-8") as f:
+        flags |= set(re.findall(r"^\| `--[a-z-]+[^|]*` / `(--[a-z-]+)`", f.read(), re.M))
+    check(len(flags) >= 15, f"the guide's flag table: only {sorted(flags)}")
+    for flag in sorted(flags):
+        check(flag in out, f"{flag} is in docs/user-guide.md but not in --help")
     rc, out, err = run(exe, "--version")
     check(rc == 0 and out.startswith("scanviz "), "--version")
 
