@@ -9,6 +9,7 @@
 
 #include "sv_config.h"
 #include "../core/emulate.h"
+#include "../core/error.h"
 #if SV_HAVE_CUDA
 #include "../../kernels/scan_cuda.h"
 #endif
@@ -69,26 +70,18 @@ bool sv_capture_cuda_available(char *device, size_t devlen, size_t *max_n,
 {
     pthread_once(&probe_once, probe_run);
     if (!probe.ok) {
-        if (why && whylen)
-            snprintf(why, whylen, "%s", probe.why);
+        sv_errorf(why, whylen, "%s", probe.why);
         return false;
     }
     if (device && devlen)
         snprintf(device, devlen, "%s", probe.device);
     if (max_n)
         *max_n = probe.max_n;
-    if (why && whylen)
-        why[0] = '\0';
+    sv_errorf(why, whylen, "%s", "");
     return true;
 }
 
 /* ---- Capturing -------------------------------------------------------- */
-
-static void set_text(char *buf, size_t len, const char *text)
-{
-    if (buf && len)
-        snprintf(buf, len, "%s", text);
-}
 
 /* Runs the emulator into a new trace; *out set on success. */
 static sv_capture_status capture_cpu(sv_op op, sv_type type, sv_scan scan,
@@ -143,7 +136,7 @@ sv_capture_status sv_capture(sv_op op, sv_type type, sv_scan scan,
     size_t max_n = 0;
     sv_capture_status st;
 
-    set_text(note, notelen, "");
+    sv_errorf(note, notelen, "%s", "");
     *out = NULL;
     if (!sv_op_valid(op, type, err, errlen))
         return SV_CAPTURE_BAD_INPUT;
@@ -171,8 +164,8 @@ sv_capture_status sv_capture(sv_op op, sv_type type, sv_scan scan,
                      SV_MAX_N);
             return SV_CAPTURE_BAD_INPUT;
         }
-        if (!gpu && note && notelen)
-            snprintf(note, notelen, "CPU emulator: %s", why);
+        if (!gpu)
+            sv_errorf(note, notelen, "CPU emulator: %s", why);
     }
 
 #if SV_HAVE_CUDA
