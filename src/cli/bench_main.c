@@ -52,8 +52,9 @@ static void usage(FILE *f)
           "\n"
           "Races device-wide inclusive sum scans on the GPU and checks each against the CPU.\n"
           "  --algo LIST    comma list of copy, cub, hs, hs-naive, blelloch, cpu (default: all)\n"
-          "  --sizes LIST   2^a..2^b (powers of two), or a comma list of numbers and 2^k,\n"
-          "                 ranges allowed in the list (default 2^10..2^28)\n"
+          "  --sizes LIST   comma list of numbers 1..2147483647, powers 2^k and ranges\n"
+          "                 2^a..2^b (0 <= k, a <= b <= 30); a size given twice runs once\n"
+          "                 (default 2^10..2^28)\n"
           "  --type T       int32 (default; checked exactly) or float32 (checked to a\n"
           "                 relative 1e-5 of the sum of |x| over each prefix)\n"
           "  --reps N       timed runs per algorithm and n, the median reported (default 50;\n"
@@ -72,6 +73,22 @@ static void usage(FILE *f)
 static int bad(const char *what, const char *token)
 {
     fprintf(stderr, "scanviz-bench: %s: '%s'\n", what, token);
+    fprintf(stderr, "try 'scanviz-bench --help'\n");
+    return EXIT_USAGE;
+}
+
+/* A bad item of a comma list: names the item and, in a list of several,
+ * its position (an empty item, as in "1,,2", by its position alone). */
+static int bad_item(const char *opt, const char *list, int pos, const char *item,
+                    const char *why)
+{
+    if (!*item)
+        fprintf(stderr, "scanviz-bench: %s: item %d of '%s' is empty\n", opt, pos, list);
+    else if (strchr(list, ','))
+        fprintf(stderr, "scanviz-bench: %s: item %d '%s' of '%s': %s\n", opt, pos, item, list,
+                why);
+    else
+        fprintf(stderr, "scanviz-bench: %s: '%s': %s\n", opt, item, why);
     fprintf(stderr, "try 'scanviz-bench --help'\n");
     return EXIT_USAGE;
 }
@@ -99,8 +116,13 @@ static int parse_size(const char *s, size_t *out)
     return 1;
 }
 
+/* Appends n unless the list has it already (a size given twice, or a
+ * number inside a range also given, is run once, like a repeated --algo). */
 static int add_size(options *o, size_t n)
 {
+    for (int k = 0; k < o->nsizes; k++)
+        if (o->sizes[k] == n)
+            return 1;
     if (o->nsizes == MAX_SIZES)
         return 0;
     o->sizes[o->nsizes++] = n;
@@ -115,7 +137,8 @@ static int parse_sizes(options *o, const char *arg)
         return bad("--sizes: not a list of sizes", arg);
     strcpy(buf, arg);
     o->nsizes = 0;
-    for (char *tok = buf, *next; tok; tok = next) {
+    int pos = 1;
+    for (char *tok = buf, *next; tok; tok = next, pos++) {
         next = strchr(tok, ',');
         if (next)
             *next++ = '\0';
@@ -124,21 +147,22 @@ static int parse_sizes(options *o, const char *arg)
             *dots = '\0';
             size_t lo, hi;
             const char *rhs = dots + 2;
-            if (!parse_size(tok, &lo) || !parse_size(rhs, &hi) || (lo & (lo - 1)) ||
-                (hi & (hi - 1)) || tok[0] != '2' || tok[1] != '^' || rhs[0] != '2' ||
-                rhs[1] != '^' || lo > hi) {
-                *dots = '.';
-                return bad("--sizes: a range is 2^a..2^b with a <= b <= 30", tok);
-            }
+            int ok = tok[0] == '2' && tok[1] == '^' && rhs[0] == '2' && rhs[1] == '^' &&
+                     parse_size(tok, &lo) && parse_size(rhs, &hi) && lo <= hi;
+            *dots = '.';
+            if (!ok)
+                return bad_item("--sizes", arg, pos, tok,
+                                "a range is 2^a..2^b with 0 <= a <= b <= 30");
             for (size_t n = lo; n <= hi; n *= 2)
                 if (!add_size(o, n))
-                    return bad("--sizes: too many sizes", arg);
+                    return bad("--sizes: more than 256 sizes", arg);
         } else {
             size_t n;
             if (!parse_size(tok, &n))
-                return bad("--sizes: not a size (a number 1..2147483647, or 2^k, k <= 30)", tok);
+                return bad_item("--sizes", arg, pos, tok,
+                                "not a size (a number 1..2147483647, or 2^k with 0 <= k <= 30)");
             if (!add_size(o, n))
-                return bad("--sizes: too many sizes", arg);
+                return bad("--sizes: more than 256 sizes", arg);
         }
     }
     return 0;
@@ -152,7 +176,8 @@ static int parse_algos(options *o, const char *arg)
     strcpy(buf, arg);
     int seen[ALGO_COUNT] = {0};
     o->nalgos = 0;
-    for (char *tok = buf, *next; tok; tok = next) {
+    int pos = 1;
+    for (char *tok = buf, *next; tok; tok = next, pos++) {
         next = strchr(tok, ',');
         if (next)
             *next++ = '\0';
@@ -163,7 +188,8 @@ static int parse_algos(options *o, const char *arg)
         else if (sv_algo_from_name(tok, &a))
             id = (int)a;
         else
-            return bad("--algo: unknown algorithm (copy, cub, hs, hs-naive, blelloch, cpu)", tok);
+            return bad_item("--algo", arg, pos, tok,
+                            "unknown algorithm (copy, cub, hs, hs-naive, blelloch, cpu)");
         if (!seen[id]) {
             seen[id] = 1;
             o->algos[o->nalgos++] = id;
@@ -198,6 +224,13 @@ static int parse_args(int argc, char **argv, options *o)
         if (strlen(arg) >= sizeof name && !eq)
             return bad("unknown argument", arg);
 
+        int flag = strcmp(name, "--help") == 0 || strcmp(name, "-h") == 0 ||
+                   strcmp(name, "--version") == 0 || strcmp(name, "--capture") == 0;
+        if (flag && val) {
+            char what[64];
+            snprintf(what, sizeof what, "%s takes no value", name);
+            return bad(what, arg);
+        }
         if (strcmp(name, "--help") == 0 || strcmp(name, "-h") == 0) {
             usage(stdout);
             return 0;
@@ -207,8 +240,6 @@ static int parse_args(int argc, char **argv, options *o)
             return 0;
         }
         if (strcmp(name, "--capture") == 0) {
-            if (val)
-                return bad("--capture takes no value", arg);
             o->capture = 1;
             continue;
         }
@@ -471,14 +502,16 @@ static void print_row(const options *o, int a, size_t n, const result *r, const 
     double frac = copy && copy->ok ? copy->median_us / r->median_us : NAN;
     double ratio = cub && cub->ok ? r->median_us / cub->median_us : NAN;
     char fbuf[16] = "-", rbuf[16] = "-", cbuf[32] = "exact";
+    /* int32 is compared bit for bit, float32 to a tolerance: say which, and
+     * for float32 the largest relative difference found. */
     if (a == SV_ALGO_COPY)
         snprintf(cbuf, sizeof cbuf, "same bits");
+    else if (o->type == SV_TYPE_FLOAT32)
+        snprintf(cbuf, sizeof cbuf, "rel %.1e", r->chk.max_rel);
     if (!isnan(frac))
         snprintf(fbuf, sizeof fbuf, "%.3f", frac);
     if (!isnan(ratio))
         snprintf(rbuf, sizeof rbuf, "%.3f", ratio);
-    else if (o->type == SV_TYPE_FLOAT32)
-        snprintf(cbuf, sizeof cbuf, "rel %.1e", r->chk.max_rel);
     printf("%-9s %-7s %11zu %12.2f %9.1f %8s %8s %14.0f  %s\n", algo_label(a), type, n,
            r->median_us, gbs, fbuf, rbuf, ops_of(a, n), cbuf);
 
@@ -539,10 +572,15 @@ static int run_scans(const options *o, const sv_cuda_device *dev, int argc, char
         if (o->sizes[k] > max_n)
             max_n = o->sizes[k];
 
-    int status = 0;
+    int status = 0, wrong = 0;
     sv_cuda_scanner *sc = NULL;
+    FILE *csv = NULL; /* opened first: an unwritable path fails before the run */
     sv_bench_table table;
     memset(&table, 0, sizeof table);
+    if (o->csv && !(csv = fopen(o->csv, "w"))) {
+        fprintf(stderr, "scanviz-bench: cannot write %s: %s\n", o->csv, strerror(errno));
+        return EXIT_WRONG;
+    }
     void *in = malloc(max_n * 4), *out = malloc(max_n * 4);
     double *times = malloc((size_t)o->reps * sizeof *times);
     table.rows = calloc((size_t)o->nsizes * ALGO_COUNT, sizeof *table.rows);
@@ -599,32 +637,34 @@ static int run_scans(const options *o, const sv_cuda_device *dev, int argc, char
         for (int j = 0; j < o->nalgos; j++) {
             int a = o->algos[j];
             print_row(o, a, n, &res[a], copy, cub, &table.rows[table.nrows]);
-            if (res[a].ok)
+            if (res[a].ok) {
                 table.nrows++;
-            else
+            } else {
+                wrong = 1;
                 status = EXIT_WRONG;
+            }
         }
         fflush(stdout);
     }
 
-    if (o->csv) {
-        FILE *f = fopen(o->csv, "w");
-        if (!f) {
-            fprintf(stderr, "scanviz-bench: cannot write %s: %s\n", o->csv, strerror(errno));
-            status = EXIT_WRONG;
-            goto done;
-        }
-        int ok = sv_bench_table_write(&table, f, err, sizeof err);
-        if (fclose(f) != 0 || !ok) {
+    if (csv) {
+        int ok = sv_bench_table_write(&table, csv, err, sizeof err);
+        int closed = fclose(csv) == 0;
+        csv = NULL;
+        if (!closed || !ok) {
             fprintf(stderr, "scanviz-bench: writing %s: %s\n", o->csv,
                     ok ? strerror(errno) : err);
             status = EXIT_WRONG;
         }
     }
-    if (status == EXIT_WRONG)
+    if (wrong)
         fprintf(stderr, "scanviz-bench: some answers were wrong; their figures are left out\n");
 
 done:
+    if (csv) { /* a CUDA failure or no memory: no table, so no file */
+        fclose(csv);
+        remove(o->csv);
+    }
     sv_cuda_scanner_destroy(sc);
     free(table.rows);
     free(times);

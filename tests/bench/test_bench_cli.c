@@ -1,0 +1,284 @@
+/* scanviz-bench's command line as a user runs it, without a GPU: spawns the
+ * built executable (argv[1]) with CUDA_VISIBLE_DEVICES empty, so that it never
+ * benchmarks even on a GPU machine, and checks that bad arguments exit 2
+ * naming the token (and its position in a list), that good ones get past the
+ * parser to the probe (exit 3 with the reason), and --help / --version. */
+#include <fcntl.h>
+#include <spawn.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "sv_config.h"
+
+extern char **environ;
+
+static int failures;
+static const char *exe;
+static char tmpdir[256];
+static char **child_env;
+
+#define CHECK(cond, ...)                                                       \
+    do {                                                                       \
+        if (!(cond)) {                                                         \
+            fprintf(stderr, "%s:%d: check failed: %s: ", __FILE__, __LINE__, #cond); \
+            fprintf(stderr, __VA_ARGS__);                                      \
+            fprintf(stderr, "\n");                                             \
+            failures++;                                                        \
+        }                                                                      \
+    } while (0)
+
+typedef struct result {
+    int status; /* exit status, or -1 when it did not exit normally */
+    char out[8192];
+    char err[8192];
+} result;
+
+static void slurp(const char *path, char *buf, size_t len)
+{
+    buf[0] = '\0';
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return;
+    size_t got = fread(buf, 1, len - 1, f);
+    buf[got] = '\0';
+    fclose(f);
+}
+
+/* The parent's environment with CUDA_VISIBLE_DEVICES set empty: no GPU is
+ * visible, so a run that gets past the parser stops at the probe. */
+static char **make_env(void)
+{
+    size_t n = 0;
+    while (environ[n])
+        n++;
+    char **env = calloc(n + 2, sizeof *env);
+    if (!env)
+        return NULL;
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++)
+        if (strncmp(environ[i], "CUDA_VISIBLE_DEVICES=", 21) != 0)
+            env[k++] = environ[i];
+    env[k++] = "CUDA_VISIBLE_DEVICES=";
+    env[k] = NULL;
+    return env;
+}
+
+/* Runs exe with the given arguments (NULL-terminated) into *r. */
+static void run(result *r, ...)
+{
+    char *argv[32];
+    int argc = 0;
+    argv[argc++] = (char *)exe;
+    va_list ap;
+    va_start(ap, r);
+    for (const char *a; (a = va_arg(ap, const char *)) != NULL && argc < 31;)
+        argv[argc++] = (char *)a;
+    va_end(ap);
+    argv[argc] = NULL;
+
+    char out_path[300], err_path[300];
+    snprintf(out_path, sizeof out_path, "%s/stdout", tmpdir);
+    snprintf(err_path, sizeof err_path, "%s/stderr", tmpdir);
+    posix_spawn_file_actions_t fa;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+    posix_spawn_file_actions_addopen(&fa, 1, out_path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    posix_spawn_file_actions_addopen(&fa, 2, err_path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    pid_t pid;
+    int rc = posix_spawn(&pid, exe, &fa, NULL, argv, child_env);
+    posix_spawn_file_actions_destroy(&fa);
+    r->status = -1;
+    r->out[0] = r->err[0] = '\0';
+    if (rc != 0) {
+        fprintf(stderr, "%s:%d: cannot spawn %s: %s\n", __FILE__, __LINE__, exe, strerror(rc));
+        failures++;
+        return;
+    }
+    int ws = 0;
+    if (waitpid(pid, &ws, 0) == pid && WIFEXITED(ws))
+        r->status = WEXITSTATUS(ws);
+    slurp(out_path, r->out, sizeof r->out);
+    slurp(err_path, r->err, sizeof r->err);
+}
+
+/* Bad arguments: exit 2, nothing on stdout, stderr names what (the token
+ * in quotes, or the item's position) and points at --help. */
+#define BAD(what, ...)                                                                 \
+    do {                                                                               \
+        result r_;                                                                     \
+        run(&r_, __VA_ARGS__, (const char *)NULL);                                     \
+        CHECK(r_.status == 2 && strstr(r_.err, what) &&                                \
+                  strstr(r_.err, "try 'scanviz-bench --help'") && !r_.out[0],          \
+              "%s: want exit 2 naming \"%s\"; got exit %d, stderr \"%s\", stdout \"%s\"", \
+              #__VA_ARGS__, what, r_.status, r_.err, r_.out);                          \
+    } while (0)
+
+/* Good arguments: past the parser, so the probe's refusal: exit 3 with
+ * "scanviz-bench: no usable GPU: REASON" on one line, nothing on stdout. */
+#define GOOD(...)                                                                      \
+    do {                                                                               \
+        result r_;                                                                     \
+        run(&r_, __VA_ARGS__, (const char *)NULL);                                     \
+        static const char p_[] = "scanviz-bench: no usable GPU: ";                     \
+        size_t l_ = strlen(r_.err);                                                    \
+        CHECK(r_.status == 3 && strncmp(r_.err, p_, sizeof p_ - 1) == 0 &&             \
+                  l_ > sizeof p_ && r_.err[l_ - 1] == '\n' &&                          \
+                  strchr(r_.err, '\n') == r_.err + l_ - 1 && !r_.out[0],               \
+              "%s: want exit 3 with the reason; got exit %d, stderr \"%s\", stdout \"%s\"", \
+              #__VA_ARGS__, r_.status, r_.err, r_.out);                                \
+    } while (0)
+
+int main(int argc, char **argv)
+{
+    if (argc != 2) {
+        fprintf(stderr, "usage: test_bench_cli PATH/TO/scanviz-bench\n");
+        return 2;
+    }
+    exe = argv[1];
+    snprintf(tmpdir, sizeof tmpdir, "%s/sv-bench-cli-XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+    if (!mkdtemp(tmpdir) || !(child_env = make_env())) {
+        perror("test_bench_cli: setup");
+        return 1;
+    }
+
+    /* --sizes: every item checked, named, and placed in its list. */
+    BAD("'2^31'", "--sizes", "2^31");          /* 2^31 > INT_MAX, the scanner's limit */
+    BAD("'2^31'", "--sizes=2^31");
+    BAD("'2^0..2^31'", "--sizes", "2^0..2^31");
+    BAD("'2^10..'", "--sizes", "2^10..");
+    BAD("'..'", "--sizes", "..");
+    BAD("'..2^4'", "--sizes", "..2^4");
+    BAD("'2^a'", "--sizes", "2^a");
+    BAD("'2^'", "--sizes", "2^");
+    BAD("'2^-1'", "--sizes", "2^-1");
+    BAD("'2^99999999999999999999'", "--sizes", "2^99999999999999999999");
+    BAD("'-5'", "--sizes", "-5");
+    BAD("'0'", "--sizes", "0");
+    BAD("'2147483648'", "--sizes", "2147483648");
+    BAD("'1e3'", "--sizes", "1e3");
+    BAD("'12abc'", "--sizes", "12abc");
+    BAD("'2^3..2^1'", "--sizes", "2^3..2^1");    /* a range runs upwards */
+    BAD("'8..16'", "--sizes", "8..16");          /* ranges are of powers of two */
+    BAD("'2^1..2^3..2^5'", "--sizes", "2^1..2^3..2^5");
+    BAD("item 2 of '1,,2' is empty", "--sizes", "1,,2");
+    BAD("item 2 of '1,' is empty", "--sizes", "1,");
+    BAD("item 1 of ',1' is empty", "--sizes", ",1");
+    BAD("item 3 'x' of '1,2^4..2^6,x'", "--sizes", "1,2^4..2^6,x");
+    BAD("item 2 '2^10..2^5' of '1024,2^10..2^5'", "--sizes", "1024,2^10..2^5");
+    BAD("--sizes: not a list of sizes: ''", "--sizes", "");
+    BAD("missing value after: '--sizes'", "--sizes");
+
+    /* At most 256 distinct sizes; repeats do not count (they run once). */
+    {
+        char list[1100] = "", dup[1100] = "";
+        size_t used = 0, dused = 0;
+        for (int k = 1; k <= 257; k++)
+            used += (size_t)snprintf(list + used, sizeof list - used, "%s%d", k > 1 ? "," : "", k);
+        for (int k = 0; k < 280; k++)
+            dused += (size_t)snprintf(dup + dused, sizeof dup - dused, "%s%d", k ? "," : "",
+                                      1 + k % 256);
+        BAD("more than 256 sizes", "--sizes", list);
+        GOOD("--sizes", dup);
+        list[used - 4] = '\0'; /* drop ",257": 256 sizes */
+        GOOD("--sizes", list);
+        char longer[1100];
+        memset(longer, '1', sizeof longer - 1);
+        longer[sizeof longer - 1] = '\0';
+        BAD("--sizes: not a list of sizes", "--sizes", longer);
+    }
+
+    /* The other options. */
+    BAD("--reps: not a count 1..100000: '0'", "--reps", "0");
+    BAD("'-1'", "--reps", "-1");
+    BAD("'100001'", "--reps", "100001");
+    BAD("'x'", "--reps", "x");
+    BAD("'5x'", "--reps", "5x");
+    BAD("--reps: not a count 1..100000: ''", "--reps=");
+    BAD("--type: not int32 or float32: 'x'", "--type", "x");
+    BAD("'int64'", "--type", "int64");
+    BAD("'Float32'", "--type=Float32");
+    BAD("--algo: 'foo': unknown algorithm", "--algo", "foo");
+    BAD("item 2 'foo' of 'hs,foo'", "--algo", "hs,foo");
+    BAD("item 2 of 'hs,,cub' is empty", "--algo", "hs,,cub");
+    BAD("'CUB'", "--algo", "CUB");
+    BAD("--algo: not a list of algorithms: ''", "--algo=");
+    BAD("missing value after: '--csv'", "--csv");
+    BAD("--csv: empty file name", "--csv=");
+    BAD("unknown argument: '--bogus'", "--bogus");
+    BAD("unknown argument: 'out.csv'", "out.csv");
+    BAD("unknown argument: '-x'", "-x");
+    BAD("--capture takes no value: '--capture=1'", "--capture=1");
+    BAD("--help takes no value: '--help=1'", "--help=1");
+    BAD("--version takes no value: '--version=x'", "--version=x");
+    /* Arguments are read left to right: a bad one after good ones. */
+    BAD("'x'", "--reps", "5", "--sizes", "2^4", "--type", "x");
+
+    /* Good arguments reach the probe. */
+    GOOD("--reps", "50");                      /* the defaults otherwise */
+    GOOD("--sizes", "2^0");
+    GOOD("--sizes", "1");
+    GOOD("--sizes", "2^30");
+    GOOD("--sizes", "2147483647");             /* INT_MAX: the largest n */
+    GOOD("--sizes", "2^0..2^30");
+    GOOD("--sizes", "2^10..2^10");
+    GOOD("--sizes", "1,2^3..2^5,1000003");
+    GOOD("--sizes", "2^10..2^12,2048,1024");   /* repeats run once */
+    GOOD("--sizes=2^20");
+    GOOD("--reps", "1");
+    GOOD("--reps=100000");
+    GOOD("--type", "float32");
+    GOOD("--type=int32");
+    GOOD("--algo", "cpu");
+    GOOD("--algo", "copy,cub,hs,hs-naive,blelloch,cpu,hs");
+    GOOD("--capture");
+    GOOD("--capture", "--sizes", "2^5", "--algo", "hs");
+    GOOD("--sizes", "2^4", "--sizes", "2^5"); /* the last --sizes wins */
+
+    /* Without a GPU, --csv FILE leaves no file behind. */
+    {
+        char csv[300];
+        snprintf(csv, sizeof csv, "%s/out.csv", tmpdir);
+        GOOD("--csv", csv, "--sizes", "2^10");
+        struct stat st;
+        CHECK(stat(csv, &st) != 0, "%s exists after a run without a GPU", csv);
+        unlink(csv);
+    }
+
+    /* --help and --version: stdout, exit 0, whatever the GPU. */
+    {
+        result r;
+        run(&r, "--help", (const char *)NULL);
+        CHECK(r.status == 0 && strncmp(r.out, "usage: scanviz-bench", 20) == 0 && !r.err[0],
+              "--help: exit %d, stdout \"%.80s\", stderr \"%s\"", r.status, r.out, r.err);
+        static const char *const opts[] = { "--algo", "--sizes", "--type", "--reps", "--csv",
+                                            "--capture", "Exit status" };
+        for (size_t k = 0; k < sizeof opts / sizeof opts[0]; k++)
+            CHECK(strstr(r.out, opts[k]), "--help does not mention %s", opts[k]);
+        result h;
+        run(&h, "-h", (const char *)NULL);
+        CHECK(h.status == 0 && strcmp(h.out, r.out) == 0, "-h differs from --help");
+        run(&r, "--version", (const char *)NULL);
+        CHECK(r.status == 0 && strcmp(r.out, "scanviz-bench " SV_VERSION "\n") == 0 && !r.err[0],
+              "--version: exit %d, stdout \"%s\"", r.status, r.out);
+    }
+
+    char path[300];
+    snprintf(path, sizeof path, "%s/stdout", tmpdir);
+    unlink(path);
+    snprintf(path, sizeof path, "%s/stderr", tmpdir);
+    unlink(path);
+    rmdir(tmpdir);
+    free(child_env);
+    if (failures) {
+        fprintf(stderr, "%d check(s) failed\n", failures);
+        return 1;
+    }
+    printf("scanviz-bench command line: all checks passed\n");
+    return 0;
+}
