@@ -3,6 +3,7 @@
  * optional ANSI 256-colour (Okabe-Ito-like: blue full, orange partial, grey copy). */
 #include "table.h"
 
+#include <math.h>
 #include <string.h>
 
 #define CELLS_PER_LINE 16
@@ -128,8 +129,7 @@ static void print_round(const table *tb, const sv_round *rd)
         index_row(tb, lo, hi);
         for (int b = 0; b < 2; b++) {
             char name[32];
-            const char *role = rd->round == 0 ? (b == 0 ? "" : "")
-                             : (b == rd->pout ? " pout" : " pin");
+            const char *role = rd->round == 0 ? "" : b == rd->pout ? " pout" : " pin";
             snprintf(name, sizeof name, "buf[%d]%s", b, role);
             bool is_pout = rd->round > 0 && b == rd->pout;
             value_row(tb, name, rd->buf[b], rd->written[b], is_pout ? rd->cases : NULL, lo, hi);
@@ -186,7 +186,7 @@ static void print_notes(const table *tb)
     if (t->type == SV_TYPE_FLOAT32) {
         size_t nonfinite = 0;
         for (size_t i = 0; t->output && i < t->n; i++)
-            nonfinite += !(t->output[i].f - t->output[i].f == 0.0f); /* inf or nan */
+            nonfinite += !isfinite(t->output[i].f);
         if (nonfinite)
             fprintf(tb->f, "float32: %zu output value%s overflowed to inf or nan\n", nonfinite,
                     nonfinite == 1 ? "" : "s");
