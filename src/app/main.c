@@ -4,6 +4,7 @@
  * Exit status: 0 success, 1 failure, 2 bad usage or input, 3 backend unavailable. */
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -194,7 +195,8 @@ static int parse_args(int argc, char **argv, options *o)
         case OPT_BACKEND: o->backend = a; break;
         case OPT_TRACE: o->trace = a; sources++; break;
         case OPT_ROUND:
-            if (!parse_long(a, 0, 64, &v))
+            /* any count parses; sv_app_init names the trace's range */
+            if (!parse_long(a, 0, INT_MAX, &v))
                 return usage_error("--round \"%s\": expected a round number (0, 1, 2, ...)%s",
                                    a, "");
             o->round = v;

@@ -66,6 +66,7 @@ def main():
                         (["--theme", "pink"], "pink"), (["--speed", "9"], "9"),
                         (["--backend", "gpu"], "gpu"), (["--round", "-1"], "-1"),
                         (["--round", "4", "--export", tmp + "/r"], "--round 4"),
+                        (["--round", "99", "--export", tmp + "/r"], "rounds 0..3"),
                         (["3", "1"], "3"), (["--input", "1", "--random", "4"], "one input"),
                         (["--export"], "--export"),
                         (["--file", tmp + "/missing.txt"], "missing.txt"),
