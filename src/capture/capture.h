@@ -1,5 +1,6 @@
-/* The one place that decides GPU or emulator, and says why. The CLI tools
- * and the visualizer call this and never probe CUDA themselves. */
+/* The one place that decides GPU or emulator, and says why. scanviz-trace
+ * and the visualizer call this and never probe CUDA themselves (scanviz-bench,
+ * which needs a GPU and has no emulator, calls sv_cuda_probe directly). */
 #ifndef SV_CAPTURE_H
 #define SV_CAPTURE_H
 
