@@ -61,6 +61,10 @@ static const char *parse_token(const char *tok, size_t len, sv_type type, sv_val
         return NULL;
     }
 
+    /* Decimal only: strtof would also read hex ("0x10", "0x1p-3"), which
+     * the int32 parser refuses too. */
+    if (strpbrk(buf, "xX"))
+        return "not a number";
     char *end = NULL;
     errno = 0;
     float f = strtof(buf, &end);

@@ -103,6 +103,8 @@ int main(void)
     EXPECT_ERROR("1e39", SV_TYPE_FLOAT32, SV_MAX_N, "token 1 \"1e39\" (line 1, column 1): out of float32 range");
     EXPECT_ERROR("1.5 x", SV_TYPE_FLOAT32, SV_MAX_N, "token 2 \"x\" (line 1, column 5): not a number");
     EXPECT_ERROR("1.5.2", SV_TYPE_FLOAT32, SV_MAX_N, "token 1 \"1.5.2\" (line 1, column 1): not a number");
+    EXPECT_ERROR("1 0x10", SV_TYPE_FLOAT32, SV_MAX_N, "token 2 \"0x10\" (line 1, column 3): not a number");
+    EXPECT_ERROR("0x1p-3", SV_TYPE_FLOAT32, SV_MAX_N, "token 1 \"0x1p-3\" (line 1, column 1): not a number");
     EXPECT_ERROR("", SV_TYPE_FLOAT32, SV_MAX_N, "no values");
 
     /* Files. */
