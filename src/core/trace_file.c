@@ -60,7 +60,7 @@ static void put_values(FILE *f, sv_type type, const sv_value *v, const bool *wri
 static void put_string(FILE *f, const char *s)
 {
     json_t *j = json_string(s);
-    if (!j) /* not UTF-8: keep what is printable ASCII */
+    if (!j) /* not UTF-8 (jansson refuses it): a placeholder name instead */
         j = json_string("(device name not UTF-8)");
     char *text = j ? json_dumps(j, JSON_ENCODE_ANY) : NULL;
     fputs(text ? text : "null", f);
