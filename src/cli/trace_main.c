@@ -146,6 +146,17 @@ static void add_source(options *o, const char *name, int argi)
     }
 }
 
+/* A non-option argument: only "-" (standard input) is one. Returns -1 to go
+ * on, else an exit status. */
+static int operand(options *o, const char *arg, int argi)
+{
+    if (strcmp(arg, "-") != 0)
+        return usage_error("unexpected argument \"%s\" (argument %d); try --help", arg, argi);
+    o->from_stdin = true;
+    add_source(o, "-", argi);
+    return -1;
+}
+
 /* Parses argv into o. Returns -1 to go on, else an exit status. */
 static int parse_options(int argc, char **argv, options *o)
 {
@@ -180,17 +191,16 @@ static int parse_options(int argc, char **argv, options *o)
     /* "-" first: non-options come back in order as option 1, so every
      * token keeps its position; ":" next: a missing argument is ':'. */
     opterr = 0;
-    int c;
+    int c, st;
+    int at = optind; /* the token the next option is read from (optind stays
+                        on a cluster like -hV until its last letter) */
     while ((c = getopt_long(argc, argv, "-:o:hV", longopts, NULL)) != -1) {
         int argi = optind - 1; /* the token just consumed (the value's, if separate) */
         unsigned long long v;
         switch (c) {
         case 1:
-            if (strcmp(optarg, "-") != 0)
-                return usage_error("unexpected argument \"%s\" (argument %d); try --help",
-                                   optarg, argi);
-            o->from_stdin = true;
-            add_source(o, "-", argi);
+            if ((st = operand(o, optarg, argi)) >= 0)
+                return st;
             break;
         case OPT_INPUT:
             o->input_text = optarg;
@@ -269,16 +279,27 @@ static int parse_options(int argc, char **argv, options *o)
             break;
         case ':':
             return usage_error("\"%s\" (argument %d) needs a value; try --help",
-                               argv[argi], argi);
+                               argv[at], at);
         case '?':
         default:
-            if (optopt)
-                return usage_error("unknown option \"-%c\" (argument %d); try --help",
-                                   optopt, argi);
-            return usage_error("unknown option \"%s\" (argument %d); try --help",
-                               argv[argi], argi);
+            if (strncmp(argv[at], "--", 2) == 0) {
+                /* getopt_long sets optopt for a known long option given a
+                 * value it does not take, and 0 for an unknown one. */
+                if (optopt)
+                    return usage_error("\"%s\" (argument %d): %.*s takes no value; try --help",
+                                       argv[at], at, (int)strcspn(argv[at], "="), argv[at]);
+                return usage_error("unknown option \"%s\" (argument %d); try --help",
+                                   argv[at], at);
+            }
+            return usage_error("unknown option \"-%c\" (argument %d); try --help", optopt,
+                               at);
         }
+        at = optind;
     }
+    /* getopt stops at "--": what follows are operands too. */
+    for (int k = optind; k < argc; k++)
+        if ((st = operand(o, argv[k], k)) >= 0)
+            return st;
 
     if (o->help || o->version)
         return -1;

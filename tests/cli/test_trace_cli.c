@@ -336,6 +336,12 @@ int main(int argc, char **argv)
         { { "--open", "x.json", "--input", "1", NULL }, "--open" },
         { { "stray", NULL }, "\"stray\"" },
         { { "--input", NULL }, "--input" },
+        /* after "--", operands are still checked (they were ignored) */
+        { { "--backend", "cpu", "--", "stray", NULL }, "\"stray\" (argument 4)" },
+        /* the token of an unknown letter inside a cluster (was argument 0) */
+        { { "-xh", NULL }, "\"-x\" (argument 1)" },
+        /* a value given to a flag (was "unknown option" and a control byte) */
+        { { "--verify=1", NULL }, "--verify takes no value" },
     };
     for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
         const char *const *a = bad[k].args;
@@ -354,6 +360,12 @@ int main(int argc, char **argv)
               r.status, r.err);
         result_free(&r);
     }
+
+    /* "-" after "--" reads stdin too. */
+    r = run("5 6\n", "--backend", "cpu", "--", "-", NULL);
+    CHECK(r.status == 0 && has(r.out, "n = 2"), "-- -: status %d, stdout: %s, stderr: %s", r.status,
+          r.out, r.err);
+    result_free(&r);
 
     /* "-" reads stdin. */
     r = run("5, 6\n7 # a comment\n", "-", "--format", "json", "--backend", "cpu", NULL);
