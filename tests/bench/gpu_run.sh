@@ -18,7 +18,7 @@ if has build; then
 fi
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem,temperature.gpu --format=csv,noheader
 if has test; then
-  echo "== test_bench_scans"; timeout 240 $b/tests/bench/test_bench_scans 2>&1 | tail -20
+  echo "== test_bench_scans"; timeout 420 $b/tests/bench/test_bench_scans 2>&1 | tail -20
 fi
 if has tune; then
   echo "== tune_hs"; timeout 120 $b/tests/bench/tune_hs 30 2>&1 | tee "$out/tune_hs.txt"

@@ -2,10 +2,14 @@
  * hs-naive, blelloch; copy is checked to copy) against the CPU, on seeded
  * random inputs at sizes around every block and tile edge, n = 1, 2^27+5,
  * and the largest n scanviz-bench accepts, INT_MAX = 2^31 - 1 (8 GiB in and
- * 8 GiB out: it fits an H200's memory), in int32 and float32. Exits 77
- * without a GPU. Usage: test_bench_scans
+ * 8 GiB out: it fits an H200's memory), in int32 and float32; each also
+ * through the timing path (runs enqueued back to back with no host sync
+ * between them, as scanviz-bench times them) with the last run's output
+ * checked. Exits 77 without a GPU. Usage: test_bench_scans
  * [--max N] (a smaller largest size, for compute-sanitizer runs). */
 #include <limits.h>
+#include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,6 +38,9 @@ static const size_t sizes[] = {
     (size_t)INT_MAX, /* the largest size scanviz-bench takes (bench_main.c) */
 };
 
+static void compare(sv_type type, const char *label, sv_algo algo, size_t n, const void *in,
+                    const void *out);
+
 /* Runs algo at n (hs with the given variant) on the uploaded input and
  * checks it; the output is poisoned first so an unwritten cell is caught. */
 static void check_one(sv_cuda_scanner *sc, sv_type type, const char *label, sv_algo algo,
@@ -46,8 +53,38 @@ static void check_one(sv_cuda_scanner *sc, sv_type type, const char *label, sv_a
         EXPECT(0, "%s %s n=%zu: %s", label, (type == SV_TYPE_FLOAT32 ? "float32" : "int32"), n, err);
         return;
     }
+    compare(type, label, algo, n, in, out);
+}
+
+/* The same through sv_cuda_scanner_time: one warm-up and three timed runs
+ * enqueued back to back, no host synchronization between them (the tile
+ * status of one hs run is reset on the stream while the run before may
+ * just have finished), then the last run's output is checked. */
+static void check_timed(sv_cuda_scanner *sc, sv_type type, const char *label, sv_algo algo,
+                        size_t n, const void *in, void *out)
+{
+    char err[512];
+    double times[3] = { -1.0, -1.0, -1.0 };
+    if (!sv_cuda_scanner_poison(sc, err, sizeof err) ||
+        !sv_cuda_scanner_time(sc, algo, n, 1, 3, times, err, sizeof err) ||
+        !sv_cuda_scanner_download(sc, out, n, err, sizeof err)) {
+        EXPECT(0, "%s (timed) %s n=%zu: %s", label,
+               (type == SV_TYPE_FLOAT32 ? "float32" : "int32"), n, err);
+        return;
+    }
+    for (int r = 0; r < 3; r++)
+        EXPECT(isfinite(times[r]) && times[r] >= 0.0, "%s (timed) n=%zu: time %d is %g us",
+               label, n, r, times[r]);
+    char timed[96];
+    snprintf(timed, sizeof timed, "%s (timed)", label);
+    compare(type, timed, algo, n, in, out);
+}
+
+static void compare(sv_type type, const char *label, sv_algo algo, size_t n, const void *in,
+                    const void *out)
+{
     if (algo == SV_ALGO_COPY) {
-        EXPECT(memcmp(in, out, n * 4) == 0, "copy n=%zu: output differs from input", n);
+        EXPECT(memcmp(in, out, n * 4) == 0, "%s n=%zu: output differs from input", label, n);
         return;
     }
     double rel = 0.0;
@@ -58,9 +95,13 @@ static void check_one(sv_cuda_scanner *sc, sv_type type, const char *label, sv_a
 int main(int argc, char **argv)
 {
     size_t max_n = (size_t)-1;
-    if (argc == 3 && strcmp(argv[1], "--max") == 0)
-        max_n = strtoull(argv[2], NULL, 10);
-    else if (argc != 1) {
+    bool usage_ok = argc == 1;
+    if (argc == 3 && strcmp(argv[1], "--max") == 0) {
+        char *end = NULL;
+        max_n = strtoull(argv[2], &end, 10);
+        usage_ok = end != argv[2] && !*end && max_n >= 1;
+    }
+    if (!usage_ok) {
         fprintf(stderr, "usage: test_bench_scans [--max N]\n");
         return 2;
     }
@@ -127,6 +168,20 @@ int main(int argc, char **argv)
             /* Repeated runs reuse the tile status and the counter: a
              * missing reset shows up on the second run. */
             check_one(sc, type, "hs (again)", SV_ALGO_HS, n, in, out);
+            for (int a = 0; a < SV_ALGO_GPU_COUNT; a++)
+                check_timed(sc, type, sv_algo_name((sv_algo)a), (sv_algo)a, n, in, out);
+        }
+        /* Refusals: no timed runs, a negative warm-up, an unknown variant. */
+        {
+            double t1[1];
+            EXPECT(!sv_cuda_scanner_time(sc, SV_ALGO_HS, 1, 0, 0, t1, err, sizeof err),
+                   "reps = 0 was accepted");
+            EXPECT(!sv_cuda_scanner_time(sc, SV_ALGO_HS, 1, -1, 1, t1, err, sizeof err),
+                   "warmup = -1 was accepted");
+            EXPECT(!sv_cuda_scanner_set_hs_variant(sc, sv_cuda_hs_variant_count(), err,
+                                                   sizeof err) &&
+                       !sv_cuda_scanner_set_hs_variant(sc, -2, err, sizeof err),
+                   "an hs variant out of range was accepted");
         }
         EXPECT(!sv_cuda_scanner_run(sc, SV_ALGO_HS, largest + 1, err, sizeof err),
                "n above the scanner's size was accepted");
