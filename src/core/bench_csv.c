@@ -356,7 +356,7 @@ sv_bench_table *sv_bench_table_load(const char *path, char *err, size_t errlen)
             break;
     }
     if (ferror(f)) {
-        sv_errorf(err, errlen, "%s: read error", path);
+        sv_errorf(err, errlen, "%s: read error: %s", path, strerror(errno));
         goto fail_read;
     }
     text[len] = '\0';
