@@ -219,7 +219,7 @@ static const char *kind_of(const json_t *j)
     case JSON_ARRAY: return "an array";
     case JSON_STRING: return "a string";
     case JSON_INTEGER: return "an integer";
-    case JSON_REAL: return "a number with a fraction";
+    case JSON_REAL: return "a real number"; /* 8.0 and 8e0 too: not integers in jansson */
     case JSON_TRUE:
     case JSON_FALSE: return "a boolean";
     case JSON_NULL: return "null";

@@ -179,6 +179,7 @@ static void bad_files(void)
     EXPECT_REJECTED(edit(good, "format", NULL), "format: missing");
     EXPECT_REJECTED(edit(good, "version", json_integer(2)), "version: 2 is not supported (this reader knows version 1)");
     EXPECT_REJECTED(edit(good, "version", json_string("1")), "version: expected an integer, got a string");
+    EXPECT_REJECTED(edit(good, "version", json_real(1.0)), "version: expected an integer, got a real number");
     EXPECT_REJECTED(edit(good, "algorithm", json_string("blelloch")), "algorithm: \"blelloch\", expected \"hillis-steele\"");
 
     /* Header fields. */
