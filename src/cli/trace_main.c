@@ -474,7 +474,8 @@ static void trace_summary(const sv_trace *t, char *buf, size_t len)
 
 /* Runs the emulator, and the GPU when available (or asked for), on input;
  * given, when not NULL, is a trace read with --open to compare as well.
- * Prints the report; saves the primary trace with -o. */
+ * Prints the report; saves the primary trace (given, else the GPU's, else the
+ * emulator's) with -o. */
 static int verify(const options *o, sv_op op, sv_type type, sv_scan scan,
                   const sv_value *input, size_t n, const sv_trace *given)
 {
@@ -566,8 +567,8 @@ static int verify(const options *o, sv_op op, sv_type type, sv_scan scan,
     if (fflush(stdout) != 0 && status == EXIT_OK)
         status = EXIT_FAILED;
 
-    if (o->out_path && !given) {
-        int w = write_trace(gpu ? gpu : cpu, o, NULL);
+    if (o->out_path) {
+        int w = write_trace(given ? given : gpu ? gpu : cpu, o, NULL);
         if (w != EXIT_OK && status == EXIT_OK)
             status = w;
     }

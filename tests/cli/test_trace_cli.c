@@ -413,6 +413,20 @@ int main(int argc, char **argv)
           "--open --verify status %d:\n%s%s", r.status, r.out, r.err);
     result_free(&r);
     {
+        /* --open --verify -o saves the trace it opened (-o was ignored). */
+        char resaved[512];
+        snprintf(resaved, sizeof resaved, "%s", tmp("reverified.json"));
+        r = run(NULL, "--open", saved, "--verify", "--backend", "cpu", "--format", "json", "-o",
+                resaved, NULL);
+        CHECK(r.status == 0, "--open --verify -o status %d:\n%s%s", r.status, r.out, r.err);
+        result_free(&r);
+        char err[512];
+        t = sv_trace_load(resaved, err, sizeof err);
+        CHECK(t && chapter && sv_trace_equal(t, chapter, diff, sizeof diff),
+              "--open --verify -o: %s", t ? diff : err);
+        sv_trace_destroy(t);
+    }
+    {
         /* A table saved with -o. */
         const char *table = tmp("chapter.txt");
         r = run(NULL, "--backend", "cpu", "-o", table, NULL);
@@ -530,7 +544,7 @@ int main(int argc, char **argv)
     if (!failures) {
         const char *names[] = {"stdin", "stdout", "stderr", "values.txt", "chapter.json",
                                "chapter.txt", "truncated.json", "wrong.json", "bent.json",
-                               "verified.json"};
+                               "verified.json", "reverified.json"};
         for (size_t k = 0; k < sizeof names / sizeof names[0]; k++)
             unlink(tmp(names[k]));
         rmdir(tmpdir);
