@@ -11,31 +11,59 @@
 #include "export.h"
 #include "render.h"
 
-bool sv_export_frame(sv_gfx *g, const sv_app_state *s, int w, int h,
-                     const char *path, char *err, size_t errlen)
+/* An offscreen target and the buffer its pixels are read into, made once
+ * for any number of frames of one size. */
+typedef struct frame_out {
+    sv_gfx_target *target;
+    uint8_t *rgba;
+    int w, h;
+} frame_out;
+
+static void frame_out_close(frame_out *o)
 {
-    bool ok = false;
-    uint8_t *rgba = NULL;
+    free(o->rgba);
+    sv_gfx_target_destroy(o->target);
+}
+
+static bool frame_out_open(sv_gfx *g, frame_out *o, int w, int h, char *err, size_t errlen)
+{
+    memset(o, 0, sizeof *o);
     if (w < 1 || h < 1 || w > 16384 || h > 16384) {
         snprintf(err, errlen, "export size %dx%d: must be 1x1 to 16384x16384", w, h);
         return false;
     }
-    sv_gfx_target *target = sv_gfx_target_create(g, w, h, err, errlen);
-    if (!target)
+    o->w = w;
+    o->h = h;
+    o->target = sv_gfx_target_create(g, w, h, err, errlen);
+    if (!o->target)
         return false;
-    rgba = malloc((size_t)w * (size_t)h * 4);
-    if (!rgba) {
+    o->rgba = malloc((size_t)w * (size_t)h * 4);
+    if (!o->rgba) {
         snprintf(err, errlen, "export: out of memory for a %dx%d image", w, h);
-        goto fail_target;
+        frame_out_close(o);
+        return false;
     }
-    sv_gfx_target_bind(target);
-    sv_render_frame(g, s, w, h);
-    sv_gfx_read_pixels(g, w, h, rgba);
+    return true;
+}
+
+static bool frame_out_write(sv_gfx *g, frame_out *o, const sv_app_state *s, const char *path,
+                            char *err, size_t errlen)
+{
+    sv_gfx_target_bind(o->target);
+    sv_render_frame(g, s, o->w, o->h);
+    sv_gfx_read_pixels(g, o->w, o->h, o->rgba);
     sv_gfx_target_bind(NULL);
-    ok = sv_png_write(path, rgba, w, h, err, errlen);
-    free(rgba);
-fail_target:
-    sv_gfx_target_destroy(target);
+    return sv_png_write(path, o->rgba, o->w, o->h, err, errlen);
+}
+
+bool sv_export_frame(sv_gfx *g, const sv_app_state *s, int w, int h,
+                     const char *path, char *err, size_t errlen)
+{
+    frame_out o;
+    if (!frame_out_open(g, &o, w, h, err, errlen))
+        return false;
+    bool ok = frame_out_write(g, &o, s, path, err, errlen);
+    frame_out_close(&o);
     return ok;
 }
 
@@ -88,6 +116,12 @@ bool sv_export_rounds(sv_gfx *g, const sv_app_state *s, const char *dir, int w, 
     memcpy(c, s, sizeof *c);
     c->anim = 1.0f;
     c->playing = false;
+    /* one target and one pixel buffer for every round */
+    frame_out o;
+    if (!frame_out_open(g, &o, w, h, err, errlen)) {
+        free(c);
+        return false;
+    }
     int steps = sv_state_steps(c);
     bool ok = true;
     for (int k = 0; k < steps && ok; k++) {
@@ -95,10 +129,11 @@ bool sv_export_rounds(sv_gfx *g, const sv_app_state *s, const char *dir, int w, 
         snprintf(path, sizeof path, "%s/round-%02d.png", dir, k);
         c->step = k;
         c->from_step = k;
-        ok = sv_export_frame(g, c, w, h, path, err, errlen);
+        ok = frame_out_write(g, &o, c, path, err, errlen);
         if (ok && count)
             *count = k + 1;
     }
+    frame_out_close(&o);
     free(c);
     return ok;
 }
