@@ -35,7 +35,6 @@ struct sv_bench_live {
     float fraction;          /* from a "k/N" the child printed, or -1 */
     sv_bench_live_status status;
     char reason[384];        /* FAILED: why */
-    bool handed_over;
 };
 
 sv_bench_table *sv_bench_shipped(char *err, size_t errlen)
@@ -276,7 +275,6 @@ sv_bench_live_status sv_bench_live_poll(sv_bench_live *b, float *progress,
                         *table = t;
                     else
                         sv_bench_table_destroy(t);
-                    b->handed_over = true;
                 } else {
                     b->status = SV_BENCH_LIVE_FAILED;
                     snprintf(b->reason, sizeof b->reason, "scanviz-bench wrote %s",
