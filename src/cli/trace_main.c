@@ -535,7 +535,8 @@ static int verify(const options *o, sv_op op, sv_type type, sv_scan scan,
     }
     if (given) {
         describe(given, who2, sizeof who2);
-        snprintf(who, sizeof who, "%.250s (%s)", o->open_path, who2);
+        snprintf(who, sizeof who, "%.250s (%s)",
+                 strcmp(o->open_path, "-") == 0 ? "stdin" : o->open_path, who2);
         if (sv_trace_equal(given, cpu, diff, sizeof diff)) {
             printf("  %s vs cpu emulator: bit-identical trace (%s)\n", who, sum);
         } else {

@@ -413,6 +413,15 @@ int main(int argc, char **argv)
           "--open --verify status %d:\n%s%s", r.status, r.out, r.err);
     result_free(&r);
     {
+        /* --open - --verify calls the trace it compares "stdin" (was "-"). */
+        char *json = slurp(saved);
+        r = run(json, "--open", "-", "--verify", "--backend", "cpu", NULL);
+        CHECK(r.status == 0 && has(r.out, "  stdin (cpu emulator) vs cpu emulator: bit-identical"),
+              "--open - --verify status %d:\n%s%s", r.status, r.out, r.err);
+        result_free(&r);
+        free(json);
+    }
+    {
         /* --open --verify -o saves the trace it opened (-o was ignored). */
         char resaved[512];
         snprintf(resaved, sizeof resaved, "%s", tmp("reverified.json"));
