@@ -19,19 +19,10 @@
 
 extern char **environ;
 
-static int failures;
+#include "../expect.h"
+
 static const char *exe;
 static char tmpdir[256];
-
-#define CHECK(cond, ...)                                                       \
-    do {                                                                       \
-        if (!(cond)) {                                                         \
-            fprintf(stderr, "%s:%d: check failed: %s: ", __FILE__, __LINE__, #cond); \
-            fprintf(stderr, __VA_ARGS__);                                      \
-            fprintf(stderr, "\n");                                             \
-            failures++;                                                        \
-        }                                                                      \
-    } while (0)
 
 typedef struct result {
     int status; /* exit status, or -1 when it did not exit normally */

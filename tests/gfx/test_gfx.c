@@ -14,17 +14,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
-static int failures;
-
-#define CHECK(cond, ...)                                                        \
-    do {                                                                        \
-        if (!(cond)) {                                                          \
-            fprintf(stderr, "%s:%d: FAIL: %s: ", __FILE__, __LINE__, #cond);    \
-            fprintf(stderr, __VA_ARGS__);                                       \
-            fputc('\n', stderr);                                                \
-            failures++;                                                         \
-        }                                                                       \
-    } while (0)
+#include "../expect.h"
 
 #define W 400
 #define H 300

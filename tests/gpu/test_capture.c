@@ -12,17 +12,7 @@
 #include "../../kernels/scan_cuda.h"
 #endif
 
-static int failures;
-
-#define CHECK(cond, ...)                                                       \
-    do {                                                                       \
-        if (!(cond)) {                                                         \
-            fprintf(stderr, "%s:%d: check failed: %s: ", __FILE__, __LINE__, #cond); \
-            fprintf(stderr, __VA_ARGS__);                                      \
-            fprintf(stderr, "\n");                                             \
-            failures++;                                                        \
-        }                                                                      \
-    } while (0)
+#include "../expect.h"
 
 static bool starts_with(const char *s, const char *prefix)
 {

@@ -13,19 +13,8 @@
 #include "parse.h"
 #include "trace.h"
 
-static int failures;
-
-#define CHECK(cond, ...)                                                       \
-    do {                                                                       \
-        if (!(cond)) {                                                         \
-            if (failures < 30) {                                               \
-                fprintf(stderr, "%s:%d: check failed: %s: ", __FILE__, __LINE__, #cond); \
-                fprintf(stderr, __VA_ARGS__);                                  \
-                fprintf(stderr, "\n");                                         \
-            }                                                                  \
-            failures++;                                                        \
-        }                                                                      \
-    } while (0)
+#define CHECK_PRINT_LIMIT 30
+#include "../expect.h"
 
 /* Captures input on both backends and compares; returns whether equal. */
 static bool compare(sv_op op, sv_type type, sv_scan scan, const sv_value *in, size_t n)
