@@ -1,7 +1,8 @@
 /* How the visualizer is driven: keys, mouse, the input box, animation and
  * autoplay, recapturing on a new input or operator, and the background CUDA
  * capture that replaces the emulator's trace when the GPU's is ready.
- * Only this file changes the state; main.c draws it. */
+ * Only this file changes the state (state.h); main.c draws the view it
+ * hands out (sv_app_view_of). */
 #include "app.h"
 
 #include <math.h>
@@ -12,6 +13,7 @@
 #include "../core/parse.h"
 #include "bench_live.h"
 #include "render.h"
+#include "util.h"
 
 #define SV_MOVE_S 0.35f   /* one move along the arrows at speed 1 */
 #define SV_HOLD_S 1.6f    /* autoplay: time to read a settled round at speed 1 */
@@ -20,32 +22,6 @@
 
 static const float speeds[] = {0.25f, 0.5f, 0.75f, 1.0f, 1.5f, 2.0f, 3.0f, 4.0f};
 #define NSPEEDS (sizeof speeds / sizeof speeds[0])
-
-const char *const sv_app_help[][2] = {
-    {"Right / Left", "step one round forward / back (animated)"},
-    {"Home / End", "first / last round"},
-    {"Space", "play / pause"},
-    {"+ / -", "faster / slower"},
-    {"E", "edit the input (Return applies, Esc cancels, Ctrl+V pastes)"},
-    {"Ctrl+1 .. Ctrl+4", "presets: chapter example, all ones, n = 13, random"},
-    {"R", "random input of the same size"},
-    {"I", "inclusive / exclusive scan"},
-    {"O", "next operator"},
-    {"T", "next theme (dark, light, high contrast)"},
-    {"F or F11", "fullscreen"},
-    {"Ctrl + / Ctrl - / Ctrl 0", "UI scale up / down / reset"},
-    {"] / [ or wheel", "zoom in / out"},
-    {"Shift+Left/Right or drag", "pan"},
-    {"Z", "reset zoom and pan"},
-    {"M", "Measure view: throughput and work against n"},
-    {"B (Measure view)", "run the benchmark live on this machine's GPU / stop it"},
-    {"H or ?", "this help"},
-    {"F12", "print the state line (for scripts)"},
-    {"Esc", "close the help, the input box or the Measure view, then quit"},
-    {"hover / click a cell", "tooltip: value, formula, case, window / pin it"},
-    {"click the timeline", "go to that round"},
-    {NULL, NULL},
-};
 
 /* The background probe and capture: inputs are copied in, results written
  * by the thread, read by the main thread only after done is set. */
@@ -111,8 +87,55 @@ static void bg_destroy(struct sv_app_bg *bg)
     free(bg);
 }
 
-static int clampi(int v, int lo, int hi) { return v < lo ? lo : v > hi ? hi : v; }
-static float clampf(float v, float lo, float hi) { return v < lo ? lo : v > hi ? hi : v; }
+/* The view's text holds the input box's whole text. */
+_Static_assert(SV_EDIT_MAX <= SV_VIEW_TEXT_MAX, "the input box outgrows the view");
+
+int sv_state_steps(const sv_app_state *s)
+{
+    return s ? sv_view_steps(s->trace) : 0;
+}
+
+void sv_app_view_of(const sv_app_state *s, sv_app_view *v)
+{
+    memset(v, 0, sizeof *v);
+    v->trace = s->trace;
+    v->source = s->source;
+    v->view = s->view;
+    v->step = s->step;
+    v->from_step = s->from_step;
+    v->anim = s->anim;
+    v->playing = s->playing;
+    v->theme = s->theme;
+    v->ui_scale = s->ui_scale;
+    v->zoom = s->zoom;
+    v->pan = s->pan;
+    v->fb_w = s->fb_w;
+    v->fb_h = s->fb_h;
+    v->hover_row = s->hover_row;
+    v->hover_cell = s->hover_cell;
+    v->pinned_row = s->pinned_row;
+    v->pinned_cell = s->pinned_cell;
+    v->help = s->help;
+    v->editing = s->editing;
+    v->edit_text = s->edit_text;
+    v->edit_cursor = s->edit_cursor;
+    v->edit_all = s->edit_all;
+    v->edit_error = s->edit_error;
+    v->status = s->status;
+    v->status_time = s->status_time;
+    v->bench = s->bench;
+    v->bench_source = s->bench_source;
+    v->bench_running = s->bench_running;
+    v->bench_progress = s->bench_progress;
+}
+
+/* The layout of what s shows in its window, for hit tests and zoom. */
+static void layout_of(const sv_app_state *s, sv_layout *l)
+{
+    sv_app_view v;
+    sv_app_view_of(s, &v);
+    sv_layout_compute(&v, s->fb_w, s->fb_h, l);
+}
 
 static int steps_of(const sv_app_state *s)
 {
@@ -169,7 +192,7 @@ static void adopt(sv_app_state *s, sv_trace *t)
     s->gen++;
     s->from_file = false;
     int last = steps_of(s) - 1;
-    s->step = clampi(s->step, 0, last);
+    s->step = sv_clampi(s->step, 0, last);
     s->from_step = s->step;
     s->anim = 1.0f;
     if ((size_t)s->hover_cell >= t->n || s->hover_cell < 0)
@@ -315,7 +338,7 @@ static void bg_finish(sv_app_state *s)
 
 static void go_step(sv_app_state *s, int k)
 {
-    k = clampi(k, 0, steps_of(s) - 1);
+    k = sv_clampi(k, 0, steps_of(s) - 1);
     if (k == s->step)
         return;
     bool adjacent = k == s->step + 1 || k == s->step - 1;
@@ -368,13 +391,13 @@ static float zoom_max(const sv_app_state *s)
 /* Keeps pan inside [0, n - visible cells]; zoom 1 shows every cell. */
 static void clamp_view(sv_app_state *s)
 {
-    s->zoom = clampf(s->zoom, 1.0f, zoom_max(s));
+    s->zoom = sv_clampf(s->zoom, 1.0f, zoom_max(s));
     if (!isfinite(s->pan) || s->zoom <= 1.0f || !s->trace) {
         s->pan = 0.0f;
         return;
     }
     sv_layout l;
-    sv_layout_compute(s, s->fb_w, s->fb_h, &l);
+    layout_of(s, &l);
     if (!(l.cell_pitch > 0.0f)) {
         s->pan = 0.0f;
         return;
@@ -383,7 +406,7 @@ static void clamp_view(sv_app_state *s)
     float maxpan = (float)s->trace->n - l.cells_clip.w / l.cell_pitch;
     if (maxpan < 0.0f)
         maxpan = 0.0f;
-    s->pan = clampf(s->pan, 0.0f, maxpan);
+    s->pan = sv_clampf(s->pan, 0.0f, maxpan);
 }
 
 /* Zooms by factor keeping the cell under x (framebuffer px) where it is. */
@@ -392,15 +415,15 @@ static void zoom_at(sv_app_state *s, float factor, float x)
     if (!s->trace)
         return;
     sv_layout l;
-    sv_layout_compute(s, s->fb_w, s->fb_h, &l);
+    layout_of(s, &l);
     if (!(l.cell_pitch > 0.0f))
         return;
     float c = (x - l.cell_x0) / l.cell_pitch;
-    float z = clampf(s->zoom * factor, 1.0f, zoom_max(s));
+    float z = sv_clampf(s->zoom * factor, 1.0f, zoom_max(s));
     if (z == s->zoom)
         return;
     s->zoom = z;
-    sv_layout_compute(s, s->fb_w, s->fb_h, &l);
+    layout_of(s, &l);
     if (l.cell_pitch > 0.0f)
         s->pan += c - (x - l.cell_x0) / l.cell_pitch;
     clamp_view(s);
@@ -409,7 +432,7 @@ static void zoom_at(sv_app_state *s, float factor, float x)
 static void zoom_centre(sv_app_state *s, float factor)
 {
     sv_layout l;
-    sv_layout_compute(s, s->fb_w, s->fb_h, &l);
+    layout_of(s, &l);
     zoom_at(s, factor, l.cells_clip.x + l.cells_clip.w * 0.5f);
 }
 
@@ -422,7 +445,7 @@ static void pan_by(sv_app_state *s, float cells)
 static float visible_cells(const sv_app_state *s)
 {
     sv_layout l;
-    sv_layout_compute(s, s->fb_w, s->fb_h, &l);
+    layout_of(s, &l);
     if (!(l.cell_pitch > 0.0f))
         return 1.0f;
     return l.cells_clip.w / l.cell_pitch;
@@ -430,14 +453,14 @@ static float visible_cells(const sv_app_state *s)
 
 /* ---- the input box ------------------------------------------------------ */
 
-static void format_values(const sv_trace *t, const sv_value *v, size_t n, char sep,
+static void format_values(sv_type type, const sv_value *v, size_t n, char sep,
                           char *buf, size_t len)
 {
     size_t at = 0;
     buf[0] = '\0';
     for (size_t i = 0; i < n && at + 1 < len; i++) {
         char one[48];
-        sv_value_format(t->type, v[i], one, sizeof one);
+        sv_value_format(type, v[i], one, sizeof one);
         int w = snprintf(buf + at, len - at, "%s%s", i ? (char[]){sep, 0} : "", one);
         if (w < 0 || (size_t)w >= len - at) {
             buf[at] = '\0';
@@ -452,7 +475,7 @@ static void edit_open(sv_app_state *s)
     s->editing = true;
     s->edit_error[0] = '\0';
     if (s->trace)
-        format_values(s->trace, s->trace->input, s->trace->n, ' ', s->edit_text,
+        format_values(s->trace->type, s->trace->input, s->trace->n, ' ', s->edit_text,
                       sizeof s->edit_text);
     else
         s->edit_text[0] = '\0';
@@ -558,8 +581,7 @@ static void apply_preset(sv_app_state *s, int which)
         sv_value *v = sv_random_values(s->op, s->type, n, s->seed++);
         if (!v)
             return;
-        sv_trace fake = {.type = s->type};
-        format_values(&fake, v, n, ' ', text, sizeof text);
+        format_values(s->type, v, n, ' ', text, sizeof text);
         free(v);
     }
     if (!s->editing)
@@ -768,14 +790,14 @@ static void click(sv_app_state *s, float x, float y)
     if (s->view != SV_VIEW_SCAN || !s->trace)
         return;
     sv_layout l;
-    sv_layout_compute(s, s->fb_w, s->fb_h, &l);
+    layout_of(s, &l);
     int k = sv_layout_hit_step(&l, x, y);
     if (k >= 0) {
         go_step(s, k);
         return;
     }
     int row, cell;
-    if (sv_layout_hit_cell(&l, s, x, y, &row, &cell)) {
+    if (sv_layout_hit_cell(&l, x, y, &row, &cell)) {
         if (s->pinned_row == row && s->pinned_cell == cell)
             s->pinned_row = s->pinned_cell = -1;
         else {
@@ -793,9 +815,9 @@ static void hover(sv_app_state *s)
     if (s->view != SV_VIEW_SCAN || !s->trace || s->dragging)
         return;
     sv_layout l;
-    sv_layout_compute(s, s->fb_w, s->fb_h, &l);
+    layout_of(s, &l);
     int row, cell;
-    if (sv_layout_hit_cell(&l, s, s->mouse_x, s->mouse_y, &row, &cell)) {
+    if (sv_layout_hit_cell(&l, s->mouse_x, s->mouse_y, &row, &cell)) {
         s->hover_row = row;
         s->hover_cell = cell;
     }
@@ -816,11 +838,11 @@ static void key(sv_app_state *s, const SDL_KeyboardEvent *e)
     if (ctrl) {
         switch (k->sym) {
         case SDLK_EQUALS: case SDLK_PLUS: case SDLK_KP_PLUS:
-            s->ui_scale = clampf(s->ui_scale * 1.1f, 0.5f, 3.0f);
+            s->ui_scale = sv_clampf(s->ui_scale * 1.1f, 0.5f, 3.0f);
             clamp_view(s);
             return;
         case SDLK_MINUS: case SDLK_KP_MINUS:
-            s->ui_scale = clampf(s->ui_scale / 1.1f, 0.5f, 3.0f);
+            s->ui_scale = sv_clampf(s->ui_scale / 1.1f, 0.5f, 3.0f);
             clamp_view(s);
             return;
         case SDLK_0: case SDLK_KP_0:
@@ -873,10 +895,8 @@ static void key(sv_app_state *s, const SDL_KeyboardEvent *e)
             s->fullscreen = !s->fullscreen;
         break;
     case SDLK_m:
-        if (!rep) {
-            s->view = scan_view ? SV_VIEW_MEASURE : SV_VIEW_SCAN;
-            s->hover_row = s->hover_cell = -1;
-        }
+        if (!rep)
+            sv_app_show(s, scan_view ? SV_VIEW_MEASURE : SV_VIEW_SCAN);
         break;
     case SDLK_b:
         if (!rep && !scan_view)
@@ -965,9 +985,7 @@ void sv_app_event(sv_app_state *s, const SDL_Event *e)
         switch (e->window.event) {
         case SDL_WINDOWEVENT_MINIMIZED:
         case SDL_WINDOWEVENT_HIDDEN:
-            s->minimised = true;
-            s->dragging = false;
-            s->press_on_canvas = false;
+            sv_app_set_minimised(s, true);
             break;
         case SDL_WINDOWEVENT_RESTORED:
         case SDL_WINDOWEVENT_MAXIMIZED:
@@ -1005,7 +1023,7 @@ void sv_app_event(sv_app_state *s, const SDL_Event *e)
                 s->dragging = true;
             if (s->dragging) {
                 sv_layout l;
-                sv_layout_compute(s, s->fb_w, s->fb_h, &l);
+                layout_of(s, &l);
                 if (l.cell_pitch > 0.0f)
                     pan_by(s, -dx / l.cell_pitch);
             }
@@ -1044,9 +1062,9 @@ void sv_app_event(sv_app_state *s, const SDL_Event *e)
                 dx = -dx;
             }
             if (dy)
-                zoom_at(s, powf(1.25f, (float)clampi(dy, -4, 4)), s->mouse_x);
+                zoom_at(s, powf(1.25f, (float)sv_clampi(dy, -4, 4)), s->mouse_x);
             if (dx)
-                pan_by(s, (float)clampi(dx, -4, 4));
+                pan_by(s, (float)sv_clampi(dx, -4, 4));
         }
         break;
     default:
@@ -1063,7 +1081,7 @@ sv_app_status sv_app_init(sv_app_state *s, const sv_app_config *c, char *err, si
     s->op = c->op;
     s->type = c->type;
     s->scan = c->scan;
-    s->speed = c->speed > 0.0f ? clampf(c->speed, 0.25f, 4.0f) : 1.0f;
+    s->speed = c->speed > 0.0f ? sv_clampf(c->speed, 0.25f, 4.0f) : 1.0f;
     s->animations = c->animations;
     s->theme = c->theme;
     s->fullscreen = c->fullscreen;
@@ -1192,6 +1210,38 @@ bool sv_app_busy(const sv_app_state *s)
     return s->anim < 1.0f || s->playing || s->status_time > 0.0f || s->bench_running;
 }
 
+void sv_app_show(sv_app_state *s, sv_view view)
+{
+    s->view = view == SV_VIEW_MEASURE ? SV_VIEW_MEASURE : SV_VIEW_SCAN;
+    s->hover_row = s->hover_cell = -1;
+}
+
+void sv_app_set_minimised(sv_app_state *s, bool minimised)
+{
+    s->minimised = minimised;
+    if (minimised) {
+        s->dragging = false;
+        s->press_on_canvas = false;
+    }
+}
+
+void sv_app_set_fullscreen(sv_app_state *s, bool fullscreen)
+{
+    s->fullscreen = fullscreen;
+}
+
+void sv_app_request_state_line(sv_app_state *s)
+{
+    s->want_state_line = true;
+}
+
+bool sv_app_take_state_line(sv_app_state *s)
+{
+    bool want = s->want_state_line;
+    s->want_state_line = false;
+    return want;
+}
+
 void sv_app_resize(sv_app_state *s, int win_w, int win_h, int fb_w, int fb_h)
 {
     s->win_w = win_w < 1 ? 1 : win_w;
@@ -1232,24 +1282,35 @@ void sv_app_state_line(const sv_app_state *s, char *buf, size_t len)
 {
     if (len == 0)
         return;
-    static char in[SV_MAX_N * 48], out[SV_MAX_N * 48];
-    char err[300], src[300], text[SV_EDIT_MAX];
+    /* The arrays (up to 2 x 48 KB) on the heap, the rest on the stack:
+     * reentrant, and nothing kept between calls. */
+    enum { VALUES_MAX = SV_MAX_N * 48 };
+    char *in = malloc(VALUES_MAX), *out = malloc(VALUES_MAX);
+    char *text = malloc(SV_EDIT_MAX);
+    char err[300], src[300];
+    if (!in || !out || !text) {
+        snprintf(buf, len, "state error=\"out of memory\"");
+        free(in);
+        free(out);
+        free(text);
+        return;
+    }
     in[0] = out[0] = '\0';
     if (s->trace) {
-        format_values(s->trace, s->trace->input, s->trace->n, ',', in, sizeof in);
-        format_values(s->trace, s->trace->output, s->trace->n, ',', out, sizeof out);
+        format_values(s->trace->type, s->trace->input, s->trace->n, ',', in, VALUES_MAX);
+        format_values(s->trace->type, s->trace->output, s->trace->n, ',', out, VALUES_MAX);
     }
     /* Where the timeline dots and the cells are, in window points, so that
      * scripts can click what is drawn. */
     char geo[1024] = "";
     if (s->trace) {
         sv_layout l;
-        sv_layout_compute(s, s->fb_w, s->fb_h, &l);
+        layout_of(s, &l);
         float rx = s->fb_w > 0 ? (float)s->win_w / (float)s->fb_w : 1.0f;
         float ry = s->fb_h > 0 ? (float)s->win_h / (float)s->fb_h : 1.0f;
         size_t at = 0;
         at += (size_t)snprintf(geo + at, sizeof geo - at, "timeline=");
-        for (int i = 0; i < l.steps && i < 64 && at < sizeof geo - 64; i++)
+        for (int i = 0; i < l.steps && i < SV_MAX_STEPS && at < sizeof geo - 64; i++)
             at += (size_t)snprintf(geo + at, sizeof geo - at, "%s%.0f", i ? "," : "",
                                    (double)(l.timeline_x[i] * rx));
         if (at < sizeof geo - 200)
@@ -1261,7 +1322,7 @@ void sv_app_state_line(const sv_app_state *s, char *buf, size_t len)
     }
     quoted(err, sizeof err, s->edit_error);
     quoted(src, sizeof src, s->source);
-    quoted(text, sizeof text, s->edit_text);
+    quoted(text, SV_EDIT_MAX, s->edit_text);
     snprintf(buf, len,
              "state step=%d steps=%d n=%zu op=%s type=%s scan=%s input=%s output=%s "
              "editing=%d text=\"%s\" error=\"%s\" theme=%s view=%s playing=%d speed=%g "
@@ -1276,4 +1337,7 @@ void sv_app_state_line(const sv_app_state *s, char *buf, size_t len)
              s->hover_cell, s->pinned_row, s->pinned_cell,
              s->trace ? sv_backend_name(s->trace->backend) : "none", s->win_w, s->win_h,
              s->fb_w, s->fb_h, s->bench_running ? "running" : (s->bench ? "table" : "none"), geo, src);
+    free(in);
+    free(out);
+    free(text);
 }

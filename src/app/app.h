@@ -1,18 +1,17 @@
-/* The visualizer's behaviour, sokol-style: init, event, update, cleanup on the
- * one state struct (state.h). Only these functions change the state; main.c
- * owns the window and the GL context and draws the state with render.h.
+/* The visualizer's behaviour, sokol-style: init, event, update, cleanup on
+ * the one state struct (state.h), plus the view the renderers draw (view.h).
  *
- * For "scene" (render_overlay.c):
- *  - the input box's hint text is SV_EDIT_HINT in state.h: Return applies,
- *    Esc cancels, Ctrl+V pastes, presets Ctrl+1 chapter example, Ctrl+2 all
- *    ones (n = 16), Ctrl+3 a non-power-of-two size (n = 13), Ctrl+4 random.
- *    A preset fills the box and applies at once (the box then closes).
- *    The box opens with its text selected (s->edit_all: draw it highlighted):
- *    typing replaces it; Left/Right/Home/End drop the selection.
- *  - the help overlay can list sv_app_help[] (every key and mouse action,
- *    {keys, what} pairs, ending with {NULL, NULL}).
- *  - zoom/pan keys: ] zoom in, [ zoom out, Shift+Left/Right pan, Z reset.
- *  - in the Measure view, B starts a live scanviz-bench run (B again stops it). */
+ * Contract:
+ *  - The functions here are the only writers of sv_app_state; main.c and
+ *    the tests call them and may read the state's fields, never write them.
+ *  - main.c owns the window and the GL context. Each frame it takes a view
+ *    with sv_app_view_of() and draws it with sv_render_frame() (render.h);
+ *    the export draws views the same way.
+ *  - None of these functions draw, print or exit; errors go to the caller's
+ *    buffer. All run on the main thread (the background capture's thread
+ *    touches only its own copy of the input and its results).
+ *  - What the keys do is listed for people in help.h (sv_help_keys) and
+ *    docs/user-guide.md; sv_app_event implements it. */
 #ifndef SV_APP_H
 #define SV_APP_H
 
@@ -59,7 +58,9 @@ typedef enum sv_app_status {
  * the state holds nothing (sv_app_cleanup is still safe). */
 sv_app_status sv_app_init(sv_app_state *s, const sv_app_config *c, char *err, size_t errlen);
 
-/* Handles one SDL event; may set s->quit, s->fullscreen, s->want_state_line. */
+/* Handles one SDL event; may set s->quit, s->fullscreen (main.c applies it
+ * to the window and reports back with sv_app_set_fullscreen) and
+ * s->want_state_line (main.c prints the line, see sv_app_take_state_line). */
 void sv_app_event(sv_app_state *s, const SDL_Event *e);
 
 /* Advances animation, autoplay and transient messages by dt seconds, and
@@ -84,8 +85,25 @@ void sv_app_cleanup(sv_app_state *s);
  * output=3,4,... editing=0 error="" theme=dark ...`, no newline. */
 void sv_app_state_line(const sv_app_state *s, char *buf, size_t len);
 
-/* Every key and mouse action: {keys, what}, ending with {NULL, NULL}. */
-extern const char *const sv_app_help[][2];
+/* Fills v with what s shows, for the renderers (view.h: borrowed pointers,
+ * valid until the next call here that changes s). */
+void sv_app_view_of(const sv_app_state *s, sv_app_view *v);
+
+/* Shows a screen (SV_VIEW_SCAN or SV_VIEW_MEASURE), as key M does. */
+void sv_app_show(sv_app_state *s, sv_view view);
+
+/* Records whether the window is minimised (then nothing is drawn). */
+void sv_app_set_minimised(sv_app_state *s, bool minimised);
+
+/* Records whether the window really is fullscreen, after main.c tried to
+ * apply s->fullscreen (it may have failed). */
+void sv_app_set_fullscreen(sv_app_state *s, bool fullscreen);
+
+/* Asks for a state line (SIGUSR1 does, as F12 does). */
+void sv_app_request_state_line(sv_app_state *s);
+
+/* Whether a state line was asked for since the last call; clears it. */
+bool sv_app_take_state_line(sv_app_state *s);
 
 /* Registers the user event the background capture posts; call once after
  * SDL_Init (sv_app_init does it if needed). */

@@ -4,7 +4,7 @@
  * For the shell (app.c), suggested wiring:
  *   - At start: s->bench = sv_bench_shipped(err, len) (or sv_bench_table_load
  *     of --bench-csv FILE), and sv_bench_describe(s->bench, "shipped" or the
- *     file name, s->bench_source, sizeof s->bench_source).
+ *     file name, s->bench_source, sizeof s->bench_source) (core/bench_csv.h).
  *   - Key B in the Measure view: live = sv_bench_live_start(NULL, err, len);
  *     NULL means it could not start: show err (e.g. in s->status).
  *     Else s->bench_running = true.
@@ -28,11 +28,6 @@
  * no rows (not measured yet): the view then says "no measurements". Returns
  * NULL with err filled only if the embedded text does not parse. */
 sv_bench_table *sv_bench_shipped(char *err, size_t errlen);
-
-/* "NVIDIA H200 · CUDA 13.0 · 2026-11-29 (shipped)" from the table's
- * metadata and a note (NULL for none); "unknown GPU" when the table has no
- * gpu line. Always NUL-terminates out. */
-void sv_bench_describe(const sv_bench_table *t, const char *note, char *out, size_t outlen);
 
 /* The quick live run: scanviz-bench --sizes 2^10..2^24 --reps 10 --csv TMP. */
 #define SV_BENCH_LIVE_SIZES "2^10..2^24"

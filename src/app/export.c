@@ -46,23 +46,23 @@ static bool frame_out_open(sv_gfx *g, frame_out *o, int w, int h, char *err, siz
     return true;
 }
 
-static bool frame_out_write(sv_gfx *g, frame_out *o, const sv_app_state *s, const char *path,
+static bool frame_out_write(sv_gfx *g, frame_out *o, const sv_app_view *v, const char *path,
                             char *err, size_t errlen)
 {
     sv_gfx_target_bind(o->target);
-    sv_render_frame(g, s, o->w, o->h);
+    sv_render_frame(g, v, o->w, o->h);
     sv_gfx_read_pixels(g, o->w, o->h, o->rgba);
     sv_gfx_target_bind(NULL);
     return sv_png_write(path, o->rgba, o->w, o->h, err, errlen);
 }
 
-bool sv_export_frame(sv_gfx *g, const sv_app_state *s, int w, int h,
+bool sv_export_frame(sv_gfx *g, const sv_app_view *v, int w, int h,
                      const char *path, char *err, size_t errlen)
 {
     frame_out o;
     if (!frame_out_open(g, &o, w, h, err, errlen))
         return false;
-    bool ok = frame_out_write(g, &o, s, path, err, errlen);
+    bool ok = frame_out_write(g, &o, v, path, err, errlen);
     frame_out_close(&o);
     return ok;
 }
@@ -95,45 +95,37 @@ static bool make_dirs(const char *dir, char *err, size_t errlen)
     return true;
 }
 
-bool sv_export_rounds(sv_gfx *g, const sv_app_state *s, const char *dir, int w, int h,
+bool sv_export_rounds(sv_gfx *g, const sv_app_view *v, const char *dir, int w, int h,
                       int *count, char *err, size_t errlen)
 {
     if (count)
         *count = 0;
-    if (!s->trace) {
+    if (!v->trace) {
         snprintf(err, errlen, "export: no trace to render");
         return false;
     }
     if (!make_dirs(dir, err, errlen))
         return false;
-    /* A copy of the state, moved step by step and settled; it shares s's
-     * trace and bench table, which the renderer only reads. */
-    sv_app_state *c = malloc(sizeof *c);
-    if (!c) {
-        snprintf(err, errlen, "export: out of memory");
-        return false;
-    }
-    memcpy(c, s, sizeof *c);
-    c->anim = 1.0f;
-    c->playing = false;
+    /* A copy of the view, moved step by step and settled; it borrows v's
+     * trace and text, which the renderer only reads. */
+    sv_app_view c = *v;
+    c.anim = 1.0f;
+    c.playing = false;
     /* one target and one pixel buffer for every round */
     frame_out o;
-    if (!frame_out_open(g, &o, w, h, err, errlen)) {
-        free(c);
+    if (!frame_out_open(g, &o, w, h, err, errlen))
         return false;
-    }
-    int steps = sv_state_steps(c);
+    int steps = sv_view_steps(c.trace);
     bool ok = true;
     for (int k = 0; k < steps && ok; k++) {
         char path[4200];
         snprintf(path, sizeof path, "%s/round-%02d.png", dir, k);
-        c->step = k;
-        c->from_step = k;
-        ok = frame_out_write(g, &o, c, path, err, errlen);
+        c.step = k;
+        c.from_step = k;
+        ok = frame_out_write(g, &o, &c, path, err, errlen);
         if (ok && count)
             *count = k + 1;
     }
     frame_out_close(&o);
-    free(c);
     return ok;
 }

@@ -1,5 +1,5 @@
 /* Where everything of the scan view sits, computed once per frame from the
- * state and the framebuffer size. The renderers draw from this and event
+ * view and the framebuffer size. The renderers draw from this and event
  * handling hit-tests against it, so a click lands on exactly what was drawn.
  * Every size derives from `unit` (the framebuffer's size times ui_scale). */
 #include <math.h>
@@ -8,25 +8,20 @@
 
 #include "scene.h"
 
-int sv_state_steps(const sv_app_state *s)
+int sv_view_steps(const sv_trace *t)
 {
-    if (!s || !s->trace)
+    if (!t)
         return 0;
-    int steps = (int)s->trace->nrounds + (s->trace->scan == SV_SCAN_EXCLUSIVE ? 1 : 0);
-    return steps > 64 ? 64 : steps;
+    int steps = (int)t->nrounds + (t->scan == SV_SCAN_EXCLUSIVE ? 1 : 0);
+    return steps > SV_MAX_STEPS ? SV_MAX_STEPS : steps;
 }
 
-static float clampf(float v, float lo, float hi)
-{
-    return v < lo ? lo : v > hi ? hi : v;
-}
-
-bool sv_scene_step(const sv_app_state *s, int k, sv_step_view *out)
+bool sv_scene_step(const sv_app_view *s, int k, sv_step_view *out)
 {
     if (!s || !s->trace || s->trace->nrounds == 0)
         return false;
     const sv_trace *t = s->trace;
-    int steps = sv_state_steps(s);
+    int steps = sv_view_steps(s->trace);
     if (k < 0) k = 0;
     if (k >= steps) k = steps - 1;
     int last_round = (int)t->nrounds - 1;
@@ -39,16 +34,16 @@ bool sv_scene_step(const sv_app_state *s, int k, sv_step_view *out)
 
 float sv_scene_ease(float t)
 {
-    t = clampf(t, 0.0f, 1.0f);
+    t = sv_clampf(t, 0.0f, 1.0f);
     return t < 0.5f ? 4.0f * t * t * t : 1.0f - powf(-2.0f * t + 2.0f, 3.0f) / 2.0f;
 }
 
-bool sv_scene_moving(const sv_app_state *s)
+bool sv_scene_moving(const sv_app_view *s)
 {
     return s && s->trace && s->anim < 1.0f && s->step == s->from_step + 1;
 }
 
-bool sv_scene_value(const sv_app_state *s, const sv_step_view *v, int row, int i,
+bool sv_scene_value(const sv_app_view *s, const sv_step_view *v, int row, int i,
                     sv_value *out)
 {
     const sv_trace *t = s->trace;
@@ -108,7 +103,7 @@ static int value_chars(sv_type type, sv_value v)
 /* The widest number among the cells in view, in characters, so that one text
  * size serves the whole frame. Covers the input, the current buffers and the
  * final output (the largest values of a sum), so the size rarely jumps. */
-static int widest_in_view(const sv_app_state *s, const sv_layout *l)
+static int widest_in_view(const sv_app_view *s, const sv_layout *l)
 {
     const sv_trace *t = s->trace;
     sv_step_view v;
@@ -134,7 +129,7 @@ static int widest_in_view(const sv_app_state *s, const sv_layout *l)
     return w;
 }
 
-void sv_layout_compute(const sv_app_state *s, int fb_w, int fb_h, sv_layout *out)
+void sv_layout_compute(const sv_app_view *s, int fb_w, int fb_h, sv_layout *out)
 {
     sv_layout l;
     memset(&l, 0, sizeof l);
@@ -172,7 +167,7 @@ void sv_layout_compute(const sv_app_state *s, int fb_w, int fb_h, sv_layout *out
     /* Rows: cell height 9u, gaps 6u (input to buf[0], room for the window
      * bracket), 9u (buf[0] to buf[1], the round's arrows), 5u (to output). */
     const float nominal = 4 * 9.0f + 6.0f + 9.0f + 5.0f;
-    float k = clampf(l.rows_area.h / (nominal * u), 0.2f, 1.0f);
+    float k = sv_clampf(l.rows_area.h / (nominal * u), 0.2f, 1.0f);
     l.cell_h = 9.0f * u * k;
     float gaps[3] = { 6.0f * u * k, 9.0f * u * k, 5.0f * u * k };
     float used = nominal * u * k;
@@ -212,7 +207,7 @@ void sv_layout_compute(const sv_app_state *s, int fb_w, int fb_h, sv_layout *out
             l.cell_x0 = l.cells_clip.x + (area - total) / 2.0f + gap / 2.0f;
         } else {
             float max_pan = (float)l.n - area / l.cell_pitch;
-            float pan = clampf(s->pan, 0.0f, max_pan);
+            float pan = sv_clampf(s->pan, 0.0f, max_pan);
             l.cell_x0 = l.cells_clip.x - pan * l.cell_pitch + gap / 2.0f;
         }
         int first = (int)floorf((l.cells_clip.x - l.cell_x0) / l.cell_pitch);
@@ -220,7 +215,7 @@ void sv_layout_compute(const sv_app_state *s, int fb_w, int fb_h, sv_layout *out
         l.first_cell = first < 0 ? 0 : first;
         l.last_cell = last >= l.n ? l.n - 1 : last;
         l.radius = fminf(fminf(l.cell_w, l.cell_h) * 0.16f, 1.3f * u);
-        l.border_w = clampf(l.cell_w * 0.06f, 1.0f, 0.5f * u);
+        l.border_w = sv_clampf(l.cell_w * 0.06f, 1.0f, 0.5f * u);
         if (l.border_w < 1.0f) l.border_w = 1.0f;
         /* Numbers: large (about 4% of the height at 720p), shrunk to fit the
          * widest in view (DejaVu Sans Mono advances 0.602 em), hidden below
@@ -241,7 +236,7 @@ void sv_layout_compute(const sv_app_state *s, int fb_w, int fb_h, sv_layout *out
     }
 
     /* Timeline: one dot per step, spaced to fit the left half. */
-    l.steps = sv_state_steps(s);
+    l.steps = sv_view_steps(s->trace);
     l.timeline_r = 1.0f * u;
     l.timeline_y = l.timeline.y + 2.0f * u;
     float tx0 = l.timeline.x + 8.0f * u;
@@ -266,10 +261,8 @@ sv_box sv_layout_cell(const sv_layout *l, int row, int i)
     return b;
 }
 
-bool sv_layout_hit_cell(const sv_layout *l, const sv_app_state *s, float x, float y,
-                        int *row, int *cell)
+bool sv_layout_hit_cell(const sv_layout *l, float x, float y, int *row, int *cell)
 {
-    (void)s;
     if (l->n <= 0 || l->cell_pitch <= 0.0f)
         return false;
     const sv_box *c = &l->cells_clip;

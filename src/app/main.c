@@ -374,23 +374,29 @@ static int bench_frames(sv_platform *p, sv_gfx *g, sv_app_state *s, long frames,
         sv_gfx_target_destroy(target);
         return EXIT_FAILURE;
     }
-    int steps = sv_state_steps(s);
+    /* The frames are drawn from a copy of the view, moved through the
+     * rounds; the state itself stays where it is. */
+    sv_app_view v;
+    sv_app_view_of(s, &v);
+    int steps = sv_view_steps(v.trace);
+    if (steps < 1)
+        steps = 1;
     long half = frames / 2, warmup = 3;
     Uint64 freq = SDL_GetPerformanceFrequency();
     sv_gfx_stats stats = {0};
     for (long i = -warmup; i < frames; i++) {
         long k = i < 0 ? 0 : i;
         bool moving = k >= half;
-        s->step = (int)((k / 10) % steps);
-        s->from_step = moving && s->step > 0 ? s->step - 1 : s->step;
-        s->anim = moving ? (float)(k % 10) / 10.0f : 1.0f;
+        v.step = (int)((k / 10) % steps);
+        v.from_step = moving && v.step > 0 ? v.step - 1 : v.step;
+        v.anim = moving ? (float)(k % 10) / 10.0f : 1.0f;
         if (!p->headless) {
             SDL_Event e;
             while (SDL_PollEvent(&e)) /* keep the window responsive */
                 ;
         }
         Uint64 t0 = SDL_GetPerformanceCounter();
-        sv_render_frame(g, s, w, h);
+        sv_render_frame(g, &v, w, h);
         if (!p->headless)
             SDL_GL_SwapWindow(p->window);
         glFinish();
@@ -420,10 +426,16 @@ static int bench_frames(sv_platform *p, sv_gfx *g, sv_app_state *s, long frames,
 
 static void print_state(const sv_app_state *s)
 {
-    static char line[SV_MAX_N * 100 + SV_EDIT_MAX + 4096];
-    sv_app_state_line(s, line, sizeof line);
+    size_t len = SV_MAX_N * 100 + SV_EDIT_MAX + 4096; /* every value twice, the box, the rest */
+    char *line = malloc(len);
+    if (!line) {
+        fprintf(stderr, "scanviz: state line: out of memory\n");
+        return;
+    }
+    sv_app_state_line(s, line, len);
     printf("%s\n", line);
     fflush(stdout);
+    free(line);
 }
 
 /* One event; a state line asked for prints at once, so that it shows every
@@ -431,10 +443,8 @@ static void print_state(const sv_app_state *s)
 static void handle(sv_app_state *s, const SDL_Event *e)
 {
     sv_app_event(s, e);
-    if (s->want_state_line) {
-        s->want_state_line = false;
+    if (sv_app_take_state_line(s))
         print_state(s);
-    }
 }
 
 static int run_window(sv_platform *p, sv_gfx *g, sv_app_state *s)
@@ -458,18 +468,16 @@ static int run_window(sv_platform *p, sv_gfx *g, sv_app_state *s)
         }
         if (got_usr1) {
             got_usr1 = 0;
-            s->want_state_line = true;
+            sv_app_request_state_line(s);
         }
-        if (s->want_state_line) {
-            s->want_state_line = false;
+        if (sv_app_take_state_line(s))
             print_state(s);
-        }
         if (s->fullscreen != fullscreen_applied) {
             if (SDL_SetWindowFullscreen(p->window,
                                         s->fullscreen ? SDL_WINDOW_FULLSCREEN_DESKTOP : 0) == 0)
                 fullscreen_applied = s->fullscreen;
             else
-                s->fullscreen = fullscreen_applied;
+                sv_app_set_fullscreen(s, fullscreen_applied);
             dirty = true;
         }
         Uint64 now = SDL_GetPerformanceCounter();
@@ -479,7 +487,7 @@ static int run_window(sv_platform *p, sv_gfx *g, sv_app_state *s)
         if (s->quit)
             break;
         if (s->minimised || (SDL_GetWindowFlags(p->window) & SDL_WINDOW_MINIMIZED)) {
-            s->minimised = true;
+            sv_app_set_minimised(s, true);
             continue;
         }
         if (!dirty && !sv_app_busy(s))
@@ -490,7 +498,9 @@ static int run_window(sv_platform *p, sv_gfx *g, sv_app_state *s)
         SDL_GL_GetDrawableSize(p->window, &fw, &fh);
         sv_app_resize(s, ww, wh, fw, fh);
         sv_gfx_target_bind(NULL);
-        sv_render_frame(g, s, s->fb_w, s->fb_h);
+        sv_app_view v;
+        sv_app_view_of(s, &v);
+        sv_render_frame(g, &v, s->fb_w, s->fb_h);
         SDL_GL_SwapWindow(p->window);
         dirty = false;
     }
@@ -570,7 +580,9 @@ int main(int argc, char **argv)
     if (o.export_dir) {
         int count = 0;
         sv_app_resize(&s, o.w, o.h, o.w, o.h);
-        if (sv_export_rounds(g, &s, o.export_dir, o.w, o.h, &count, err, sizeof err)) {
+        sv_app_view v;
+        sv_app_view_of(&s, &v);
+        if (sv_export_rounds(g, &v, o.export_dir, o.w, o.h, &count, err, sizeof err)) {
             if (no_display)
                 sv_trace_print_table(s.trace, stdout, isatty(STDOUT_FILENO), s.source);
             printf("scanviz: wrote %d images (%dx%d) to %s/: round-00.png .. round-%02d.png "
@@ -582,9 +594,11 @@ int main(int argc, char **argv)
             rc = EXIT_FAILURE;
         }
     } else if (o.export_plot) {
-        s.view = SV_VIEW_MEASURE;
+        sv_app_show(&s, SV_VIEW_MEASURE);
         sv_app_resize(&s, o.w, o.h, o.w, o.h);
-        if (sv_export_frame(g, &s, o.w, o.h, o.export_plot, err, sizeof err)) {
+        sv_app_view v;
+        sv_app_view_of(&s, &v);
+        if (sv_export_frame(g, &v, o.w, o.h, o.export_plot, err, sizeof err)) {
             printf("scanviz: wrote the Measure view (%dx%d) to %s (%s)\n", o.w, o.h,
                    o.export_plot, s.bench_source[0] ? s.bench_source : "no measurements");
         } else {

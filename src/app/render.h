@@ -1,12 +1,13 @@
-/* The renderers: draw the state through sv_gfx, reading state and trace only.
- * The same calls draw the window and the offscreen export. */
+/* The renderers: draw a view (view.h) through sv_gfx, reading the view, the
+ * trace and the bench table only, never changing them. The same calls draw
+ * the window and the offscreen export. */
 #ifndef SV_RENDER_H
 #define SV_RENDER_H
 
 #include "gfx.h"
-#include "state.h"
+#include "view.h"
 
-/* Where things are on screen for a state and a framebuffer size: the cell
+/* Where things are on screen for a view and a framebuffer size: the cell
  * rows, the timeline and the input box, so that event handling can hit-test
  * exactly what was drawn. All in framebuffer pixels. */
 typedef struct sv_layout {
@@ -16,7 +17,7 @@ typedef struct sv_layout {
     float cell_x0;           /* left edge of cell 0 (after zoom and pan) */
     float cell_pitch;        /* distance between cell origins */
     float cell_w, cell_h;
-    float timeline_x[64];    /* centre of each step's dot */
+    float timeline_x[SV_MAX_STEPS];    /* centre of each step's dot */
     int steps;
 
     /* Added by the scene (layout.c); the renderers draw from these. */
@@ -38,17 +39,17 @@ typedef struct sv_layout {
 /* The box of cell i in row (0..3), as drawn. */
 sv_box sv_layout_cell(const sv_layout *l, int row, int i);
 
-void sv_layout_compute(const sv_app_state *s, int fb_w, int fb_h, sv_layout *out);
+/* Fills out for view v drawn at fb_w x fb_h. */
+void sv_layout_compute(const sv_app_view *v, int fb_w, int fb_h, sv_layout *out);
 
 /* The cell under (x, y): true with *row (0..3) and *cell set. */
-bool sv_layout_hit_cell(const sv_layout *l, const sv_app_state *s, float x, float y,
-                        int *row, int *cell);
+bool sv_layout_hit_cell(const sv_layout *l, float x, float y, int *row, int *cell);
 /* The timeline step under (x, y), or -1. */
 int sv_layout_hit_step(const sv_layout *l, float x, float y);
 
 /* Draws one whole frame of the scan view (or the Measure view when
- * s->view says so) into the bound framebuffer of fb_w x fb_h. */
-void sv_render_frame(sv_gfx *g, const sv_app_state *s, int fb_w, int fb_h);
+ * v->view says so) into the bound framebuffer of fb_w x fb_h. */
+void sv_render_frame(sv_gfx *g, const sv_app_view *v, int fb_w, int fb_h);
 
 /* The Measure view alone, in box: throughput against n (log scale, one line
  * per algorithm, the copy bound as the ceiling) and operations against n.

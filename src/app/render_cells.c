@@ -7,11 +7,6 @@
 
 #include "scene.h"
 
-static float clampf(float v, float lo, float hi)
-{
-    return v < lo ? lo : v > hi ? hi : v;
-}
-
 static sv_rgba case_colour(const sv_theme *t, sv_case c)
 {
     return c == SV_CASE_FULL ? t->full : c == SV_CASE_PARTIAL ? t->partial : t->copy;
@@ -23,7 +18,7 @@ static sv_border case_border(sv_case c)
          : c == SV_CASE_PARTIAL ? SV_BORDER_DASHED : SV_BORDER_DOTTED;
 }
 
-bool sv_scene_tooltip_target(const sv_app_state *s, int *row, int *cell)
+bool sv_scene_tooltip_target(const sv_app_view *s, int *row, int *cell)
 {
     int r = s->pinned_row, c = s->pinned_cell;
     if (r < 0 || c < 0) {
@@ -37,7 +32,7 @@ bool sv_scene_tooltip_target(const sv_app_state *s, int *row, int *cell)
     return true;
 }
 
-bool sv_scene_window(const sv_app_state *s, const sv_step_view *v, int row, int i,
+bool sv_scene_window(const sv_app_view *s, const sv_step_view *v, int row, int i,
                      int *lo)
 {
     const sv_trace *t = s->trace;
@@ -77,7 +72,7 @@ bool sv_scene_window(const sv_app_state *s, const sv_step_view *v, int row, int 
     return true;
 }
 
-static void draw_labels(sv_gfx *g, const sv_app_state *s, const sv_layout *l,
+static void draw_labels(sv_gfx *g, const sv_app_view *s, const sv_layout *l,
                         const sv_theme *t, const sv_step_view *v)
 {
     static const char *names[4] = { "input", "buf[0]", "buf[1]", "output" };
@@ -114,7 +109,7 @@ typedef struct cell_style {
 } cell_style;
 
 /* The input cells of the tooltip's window, [lo, hi]; hi < lo when none. */
-static void window_range(const sv_app_state *s, const sv_step_view *v, int *lo, int *hi)
+static void window_range(const sv_app_view *s, const sv_step_view *v, int *lo, int *hi)
 {
     int row, cell;
     *lo = 0;
@@ -126,7 +121,7 @@ static void window_range(const sv_app_state *s, const sv_step_view *v, int *lo, 
         *hi = cell - 1;
 }
 
-static cell_style style_of(const sv_app_state *s, const sv_layout *l, const sv_theme *t,
+static cell_style style_of(const sv_app_view *s, const sv_layout *l, const sv_theme *t,
                            const sv_step_view *v, int row, int i, bool has_value)
 {
     cell_style c;
@@ -234,7 +229,7 @@ typedef struct step_arrow {
  * pin[i-s] -> pout[i]. Shift: final[i-1] -> output[i]. */
 typedef void (*arrow_fn)(void *ctx, const step_arrow *a);
 
-static void each_arrow(const sv_app_state *s, const sv_layout *l, const sv_step_view *v,
+static void each_arrow(const sv_app_view *s, const sv_layout *l, const sv_step_view *v,
                        arrow_fn fn, void *ctx)
 {
     int n = l->n;
@@ -275,7 +270,7 @@ static void each_arrow(const sv_app_state *s, const sv_layout *l, const sv_step_
 
 typedef struct arrow_ctx {
     sv_gfx *g;
-    const sv_app_state *s;
+    const sv_app_view *s;
     const sv_layout *l;
     const sv_theme *t;
     const sv_step_view *v;
@@ -370,7 +365,7 @@ static int dest_row(const sv_step_view *v)
 
 /* The window's cells are styled in style_of(); this draws the bracket and
  * its label under the input row. */
-static void draw_window(sv_gfx *g, const sv_app_state *s, const sv_layout *l,
+static void draw_window(sv_gfx *g, const sv_app_view *s, const sv_layout *l,
                         const sv_theme *t, const sv_step_view *v)
 {
     int lo, hi;
@@ -405,7 +400,7 @@ static void draw_window(sv_gfx *g, const sv_app_state *s, const sv_layout *l,
  * neighbours with the same fill is drawn as one rectangle. This keeps a
  * frame at n = 1024 as cheap as one at n = 8 (thin quads are what a
  * software rasteriser is slowest at). */
-static void draw_row_merged(sv_gfx *g, const sv_app_state *s, const sv_layout *l,
+static void draw_row_merged(sv_gfx *g, const sv_app_view *s, const sv_layout *l,
                             const sv_theme *t, const sv_step_view *v, int r)
 {
     int i = l->first_cell;
@@ -439,7 +434,7 @@ static void draw_row_merged(sv_gfx *g, const sv_app_state *s, const sv_layout *l
     }
 }
 
-void sv_render_cells(sv_gfx *g, const sv_app_state *s, const sv_layout *l, const sv_theme *t)
+void sv_render_cells(sv_gfx *g, const sv_app_view *s, const sv_layout *l, const sv_theme *t)
 {
     sv_step_view v;
     bool have = sv_scene_step(s, s->step, &v);
@@ -469,7 +464,7 @@ void sv_render_cells(sv_gfx *g, const sv_app_state *s, const sv_layout *l, const
             /* Arriving values appear at the end of the move; what the cell
              * held before fades out during the first half. */
             bool arriving = moving && (r == drow || (r == 3 && v.last));
-            float new_a = arriving ? clampf((e - 0.82f) / 0.18f, 0.0f, 1.0f) : 1.0f;
+            float new_a = arriving ? sv_clampf((e - 0.82f) / 0.18f, 0.0f, 1.0f) : 1.0f;
             sv_value old;
             bool had = arriving && sv_scene_value(s, &pv, r, i, &old);
             cell_style cs = style_of(s, l, t, &v, r, i, has || had);
@@ -477,7 +472,7 @@ void sv_render_cells(sv_gfx *g, const sv_app_state *s, const sv_layout *l, const
                 cs.fill = sv_rgba_mix(sv_rgba_alpha(t->cell_fill, 0.0f), cs.fill, new_a);
             }
             sv_gfx_rect(g, b, l->radius, cs.fill, cs.border, cs.border_w, cs.style);
-            float old_a = clampf(1.0f - 2.0f * e, 0.0f, 1.0f);
+            float old_a = sv_clampf(1.0f - 2.0f * e, 0.0f, 1.0f);
             if (had)
                 draw_number(g, l, tr->type, b, old, sv_rgba_alpha(t->text_dim, old_a));
             /* `?`: a buffer cell never written, or one about to be (fading). */
@@ -553,9 +548,9 @@ void sv_render_cells(sv_gfx *g, const sv_app_state *s, const sv_layout *l, const
     /* Arrows: skipped where cells are narrower than a few px; thinner and
      * fainter as cells get small. */
     if (l->cell_w >= 4.0f) {
-        float f = clampf(l->cell_w / (8.0f * u), 0.35f, 1.0f);
+        float f = sv_clampf(l->cell_w / (8.0f * u), 0.35f, 1.0f);
         arrow_ctx c = { g, s, l, t, &v, fmaxf(1.0f, 0.3f * u * f), 0.0f,
-                        clampf(0.25f + 0.6f * f, 0.3f, 0.85f), e, false, -1 };
+                        sv_clampf(0.25f + 0.6f * f, 0.3f, 0.85f), e, false, -1 };
         c.head = fmaxf(3.0f, c.width * 3.6f);
         if (sv_scene_tooltip_target(s, &hr, &hc) && hr == dest_row(&v))
             c.focus = hc;

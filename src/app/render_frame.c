@@ -7,7 +7,7 @@
 
 #include "scene.h"
 
-void sv_render_header(sv_gfx *g, const sv_app_state *s, const sv_layout *l, const sv_theme *t)
+void sv_render_header(sv_gfx *g, const sv_app_view *s, const sv_layout *l, const sv_theme *t)
 {
     const sv_box *h = &l->header;
     float u = l->unit, cy = h->y + h->h / 2.0f;
@@ -47,7 +47,7 @@ void sv_render_header(sv_gfx *g, const sv_app_state *s, const sv_layout *l, cons
                 fmaxf(1.0f, 0.12f * u), t->grid);
 }
 
-static void render_measure(sv_gfx *g, const sv_app_state *s, const sv_layout *l,
+static void render_measure(sv_gfx *g, const sv_app_view *s, const sv_layout *l,
                            const sv_theme *t)
 {
     float u = l->unit;
@@ -71,7 +71,7 @@ static void render_measure(sv_gfx *g, const sv_app_state *s, const sv_layout *l,
     }
 }
 
-void sv_render_frame(sv_gfx *g, const sv_app_state *s, int fb_w, int fb_h)
+void sv_render_frame(sv_gfx *g, const sv_app_view *s, int fb_w, int fb_h)
 {
     const sv_theme *t = sv_theme_get(s->theme);
     sv_layout l;

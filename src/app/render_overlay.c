@@ -5,13 +5,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "app.h"
+#include "help.h"
 #include "scene.h"
-
-static float clampf(float v, float lo, float hi)
-{
-    return v < lo ? lo : v > hi ? hi : v;
-}
 
 float sv_scene_fit_px(sv_gfx *g, sv_font font, float px, float max_w, const char *utf8)
 {
@@ -53,7 +48,7 @@ static void fmt(const sv_trace *t, sv_value v, char *buf, size_t len)
 
 /* ---- caption --------------------------------------------------------- */
 
-static void caption_text(const sv_app_state *s, const sv_step_view *v, char *l1, size_t n1,
+static void caption_text(const sv_app_view *s, const sv_step_view *v, char *l1, size_t n1,
                          char *l2, size_t n2)
 {
     const sv_trace *t = s->trace;
@@ -103,7 +98,7 @@ static void caption_text(const sv_app_state *s, const sv_step_view *v, char *l1,
                  v->rd->pin, v->rd->pout, op_noun(t->op), span);
 }
 
-static void draw_caption(sv_gfx *g, const sv_app_state *s, const sv_layout *l,
+static void draw_caption(sv_gfx *g, const sv_app_view *s, const sv_layout *l,
                          const sv_theme *t, const sv_step_view *v)
 {
     char l1[512], l2[512];
@@ -166,7 +161,7 @@ static void draw_legend(sv_gfx *g, const sv_layout *l, const sv_theme *t, bool s
     legend_items(g, l, t, cy, show_window, u, true);
 }
 
-static void draw_counters(sv_gfx *g, const sv_app_state *s, const sv_layout *l,
+static void draw_counters(sv_gfx *g, const sv_app_view *s, const sv_layout *l,
                           const sv_theme *t, const sv_step_view *v)
 {
     const sv_trace *tr = s->trace;
@@ -203,7 +198,7 @@ static void draw_counters(sv_gfx *g, const sv_app_state *s, const sv_layout *l,
 
 /* ---- timeline and key hints ------------------------------------------- */
 
-static void draw_timeline(sv_gfx *g, const sv_app_state *s, const sv_layout *l,
+static void draw_timeline(sv_gfx *g, const sv_app_view *s, const sv_layout *l,
                           const sv_theme *t)
 {
     float u = l->unit, y = l->timeline_y, r = l->timeline_r;
@@ -263,7 +258,7 @@ static void range_text(int lo, int hi, char *buf, size_t len)
 /* Fills up to TIP_LINES lines about cell (row, i) in step v; line 1 (the
  * formula) is mono. Returns the number of lines; *accent is the case colour
  * of line 2 when it names a case. */
-static int tooltip_lines(const sv_app_state *s, const sv_theme *th, const sv_step_view *v,
+static int tooltip_lines(const sv_app_view *s, const sv_theme *th, const sv_step_view *v,
                          int row, int i, char lines[TIP_LINES][256], sv_rgba *accent)
 {
     const sv_trace *t = s->trace;
@@ -361,7 +356,7 @@ static int tooltip_lines(const sv_app_state *s, const sv_theme *th, const sv_ste
     return n;
 }
 
-static void draw_tooltip(sv_gfx *g, const sv_app_state *s, const sv_layout *l,
+static void draw_tooltip(sv_gfx *g, const sv_app_view *s, const sv_layout *l,
                          const sv_theme *t, const sv_step_view *v, int fb_w, int fb_h)
 {
     int row, i;
@@ -385,8 +380,8 @@ static void draw_tooltip(sv_gfx *g, const sv_app_state *s, const sv_layout *l,
     float mid = l->cells_clip.x + l->cells_clip.w / 2.0f;
     float x = c.x + c.w / 2.0f > mid ? c.x - bw - 1.2f * u : c.x + c.w + 1.2f * u;
     float y = c.y + c.h / 2.0f - bh / 2.0f;
-    x = clampf(x, l->margin, (float)fb_w - l->margin - bw);
-    y = clampf(y, l->margin, (float)fb_h - l->margin - bh);
+    x = sv_clampf(x, l->margin, (float)fb_w - l->margin - bw);
+    y = sv_clampf(y, l->margin, (float)fb_h - l->margin - bh);
     sv_gfx_rect(g, (sv_box){ x + 0.3f * u, y + 0.4f * u, bw, bh }, 1.2f * u,
                 sv_rgba_alpha(t->bg, 0.5f), sv_rgba_alpha(t->bg, 0.0f), 0.0f, SV_BORDER_NONE);
     sv_gfx_rect(g, (sv_box){ x, y, bw, bh }, 1.2f * u, t->panel, accent,
@@ -411,7 +406,7 @@ static size_t utf8_back(const char *s, size_t i)
     return i;
 }
 
-static void draw_input_box(sv_gfx *g, const sv_app_state *s, const sv_layout *l,
+static void draw_input_box(sv_gfx *g, const sv_app_view *s, const sv_layout *l,
                            const sv_theme *t)
 {
     float u = l->unit;
@@ -433,10 +428,10 @@ static void draw_input_box(sv_gfx *g, const sv_app_state *s, const sv_layout *l,
                 fmaxf(1.0f, 0.25f * u), SV_BORDER_SOLID);
     float px = l->label_px * 1.05f, inner = f.w - 2.0f * u;
     const char *text = s->edit_text;
-    size_t len = strnlen(text, SV_EDIT_MAX);
+    size_t len = strnlen(text, SV_VIEW_TEXT_MAX - 1);
     size_t cur = s->edit_cursor > len ? len : s->edit_cursor;
     size_t start = 0;
-    char tmp[SV_EDIT_MAX];
+    char tmp[SV_VIEW_TEXT_MAX];
     /* Move start right (by ~8 bytes at a time, then bytewise) until the text
      * before the cursor fits. */
     for (;;) {
@@ -484,7 +479,7 @@ static void draw_input_box(sv_gfx *g, const sv_app_state *s, const sv_layout *l,
 
 /* ---- status and help ---------------------------------------------------- */
 
-static void draw_status(sv_gfx *g, const sv_app_state *s, const sv_layout *l, const sv_theme *t)
+static void draw_status(sv_gfx *g, const sv_app_view *s, const sv_layout *l, const sv_theme *t)
 {
     if (!s->status[0])
         return;
@@ -501,17 +496,17 @@ static void draw_status(sv_gfx *g, const sv_app_state *s, const sv_layout *l, co
 static void draw_help(sv_gfx *g, const sv_layout *l, const sv_theme *t, int fb_w, int fb_h)
 {
     float u = l->unit;
-    /* The keys as app.c binds them: one table, sv_app_help[]. */
+    /* The keys as app.c binds them: one table, sv_help_keys[]. */
     size_t nk = 0;
-    while (sv_app_help[nk][0])
+    while (sv_help_keys[nk][0])
         nk++;
     sv_gfx_rect(g, (sv_box){ 0, 0, (float)fb_w, (float)fb_h }, 0.0f,
                 sv_rgba_alpha(t->bg, 0.55f), sv_rgba_alpha(t->bg, 0.0f), 0.0f, SV_BORDER_NONE);
     float px = l->small_px * 1.1f, lh = px * 1.5f;
     float kw = 0.0f, dw = 0.0f;
     for (size_t i = 0; i < nk; i++) {
-        float a = sv_gfx_text_width(g, SV_FONT_SANS_BOLD, px, sv_app_help[i][0]);
-        float b = sv_gfx_text_width(g, SV_FONT_SANS, px, sv_app_help[i][1]);
+        float a = sv_gfx_text_width(g, SV_FONT_SANS_BOLD, px, sv_help_keys[i][0]);
+        float b = sv_gfx_text_width(g, SV_FONT_SANS, px, sv_help_keys[i][1]);
         if (a > kw) kw = a;
         if (b > dw) dw = b;
     }
@@ -529,16 +524,16 @@ static void draw_help(sv_gfx *g, const sv_layout *l, const sv_theme *t, int fb_w
     float ty = y + pad + 5.0f * u * k;
     for (size_t i = 0; i < nk; i++) {
         sv_gfx_text(g, SV_FONT_SANS_BOLD, px, x + pad + kw, ty, SV_ALIGN_RIGHT, t->accent,
-                    sv_app_help[i][0]);
+                    sv_help_keys[i][0]);
         sv_gfx_text(g, SV_FONT_SANS, px, x + pad + kw + 3.0f * u * k, ty, SV_ALIGN_LEFT, t->text,
-                    sv_app_help[i][1]);
+                    sv_help_keys[i][1]);
         ty += lh;
     }
     sv_gfx_text(g, SV_FONT_SANS, px * 0.95f, x + bw / 2.0f, y + bh - pad * 0.9f, SV_ALIGN_CENTER,
                 t->text_dim, "H, ? or Esc closes this help");
 }
 
-void sv_render_overlay(sv_gfx *g, const sv_app_state *s, const sv_layout *l, const sv_theme *t)
+void sv_render_overlay(sv_gfx *g, const sv_app_view *s, const sv_layout *l, const sv_theme *t)
 {
     int fb_w = l->fb_w, fb_h = l->fb_h;
     sv_step_view v;

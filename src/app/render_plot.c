@@ -5,7 +5,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "bench_live.h"
 #include "render.h"
 #include "render_plot.h"
 

@@ -15,33 +15,33 @@ typedef struct sv_step_view {
     const sv_round *rd;      /* trace->rounds[round] */
 } sv_step_view;
 
-/* The step view of step k of s (clamped to the trace); false without a trace. */
-bool sv_scene_step(const sv_app_state *s, int k, sv_step_view *out);
+/* The step view of step k of view s (clamped to the trace); false without a trace. */
+bool sv_scene_step(const sv_app_view *s, int k, sv_step_view *out);
 
 /* The ease-in-out curve of the step animation, t in [0, 1]. */
 float sv_scene_ease(float t);
 
 /* Whether s is animating a move from from_step to step (one step forward). */
-bool sv_scene_moving(const sv_app_state *s);
+bool sv_scene_moving(const sv_app_view *s);
 
 /* The value of a cell as the current step shows it: false where the cell is
  * empty (unwritten buffer cell, output before it is written). */
-bool sv_scene_value(const sv_app_state *s, const sv_step_view *v, int row, int i,
+bool sv_scene_value(const sv_app_view *s, const sv_step_view *v, int row, int i,
                     sv_value *out);
 
 /* Each file's part of the frame. */
-void sv_render_header(sv_gfx *g, const sv_app_state *s, const sv_layout *l, const sv_theme *t);
-void sv_render_cells(sv_gfx *g, const sv_app_state *s, const sv_layout *l, const sv_theme *t);
-void sv_render_overlay(sv_gfx *g, const sv_app_state *s, const sv_layout *l, const sv_theme *t);
+void sv_render_header(sv_gfx *g, const sv_app_view *s, const sv_layout *l, const sv_theme *t);
+void sv_render_cells(sv_gfx *g, const sv_app_view *s, const sv_layout *l, const sv_theme *t);
+void sv_render_overlay(sv_gfx *g, const sv_app_view *s, const sv_layout *l, const sv_theme *t);
 
 /* The input window [*lo, i] whose op a shown cell holds (render_cells.c);
  * false when the cell holds none (unwritten, empty output, output[0] of an
  * exclusive scan). */
-bool sv_scene_window(const sv_app_state *s, const sv_step_view *v, int row, int i,
+bool sv_scene_window(const sv_app_view *s, const sv_step_view *v, int row, int i,
                      int *lo);
 
 /* The cell the tooltip is about: the pinned one, else the hovered one. */
-bool sv_scene_tooltip_target(const sv_app_state *s, int *row, int *cell);
+bool sv_scene_tooltip_target(const sv_app_view *s, int *row, int *cell);
 
 /* Text px that makes utf8 at most max_w wide (px itself when it fits). */
 float sv_scene_fit_px(sv_gfx *g, sv_font font, float px, float max_w, const char *utf8);

@@ -1,6 +1,17 @@
-/* The visualizer's one state struct. Only event handling (app.c) changes it;
- * the renderers (render_*.c) read it and the trace and never change either.
- * Fields grouped by who sets them from what. */
+/* The visualizer's one state struct, owned by app.c.
+ *
+ * Contract:
+ *  - Only app.c writes any field, in sv_app_init, sv_app_event,
+ *    sv_app_update, sv_app_resize, sv_app_cleanup and the small setters of
+ *    app.h that main.c calls (sv_app_show, sv_app_set_minimised, ...).
+ *  - main.c and the tests may read fields (the trace, quit, fullscreen, the
+ *    source line); nobody else includes this header.
+ *  - The renderers and the export never see this struct: they draw a
+ *    read-only sv_app_view (view.h) that sv_app_view_of() fills from it.
+ *  - Owned pointers (trace, bench, bg, bench_live) are freed only by app.c;
+ *    sv_app_cleanup frees them all. The struct is never copied: bg and
+ *    bench_live hold a thread and a child process.
+ * Fields are grouped by who sets them from what. */
 #ifndef SV_STATE_H
 #define SV_STATE_H
 
@@ -12,20 +23,12 @@
 #include "../core/bench_csv.h"
 #include "../capture/capture.h"
 #include "theme.h"
+#include "view.h"
 
 #define SV_EDIT_MAX 8192
 
-/* The input box's hint line (render_overlay.c shows it; app.c implements it). */
-#define SV_EDIT_HINT "Return apply · Esc cancel · Ctrl+V paste · Ctrl+1 chapter · " \
-    "Ctrl+2 all ones · Ctrl+3 n = 13 · Ctrl+4 random"
-
 struct sv_app_bg;     /* app.c's background CUDA probe and capture */
 struct sv_bench_live; /* bench_live.h: a live scanviz-bench run */
-
-typedef enum sv_view {
-    SV_VIEW_SCAN,    /* the rounds */
-    SV_VIEW_MEASURE  /* throughput and work against n (key M) */
-} sv_view;
 
 typedef struct sv_app_state {
     /* What is shown. trace is owned; steps = trace->nrounds, plus one for the
@@ -100,7 +103,8 @@ typedef struct sv_app_state {
     struct sv_bench_live *bench_live; /* owned; the live run while bench_running */
 } sv_app_state;
 
-/* Number of steps the timeline shows for the current trace (layout.c). */
+/* Number of steps the timeline shows for the current trace: 0 without one
+ * (sv_view_steps of s->trace). */
 int sv_state_steps(const sv_app_state *s);
 
 #endif

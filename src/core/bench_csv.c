@@ -430,3 +430,22 @@ bool sv_bench_table_write(const sv_bench_table *t, FILE *f, char *err, size_t er
     }
     return true;
 }
+
+void sv_bench_describe(const sv_bench_table *t, const char *note, char *out, size_t outlen)
+{
+    if (!out || outlen == 0)
+        return;
+    out[0] = '\0';
+    if (!t) {
+        snprintf(out, outlen, "%s", note ? note : "");
+        return;
+    }
+    size_t len = 0;
+    len += (size_t)snprintf(out, outlen, "%s", t->gpu[0] ? t->gpu : "unknown GPU");
+    if (t->cuda[0] && len < outlen)
+        len += (size_t)snprintf(out + len, outlen - len, " · CUDA %s", t->cuda);
+    if (t->date[0] && len < outlen)
+        len += (size_t)snprintf(out + len, outlen - len, " · %s", t->date);
+    if (note && note[0] && len < outlen)
+        snprintf(out + len, outlen - len, " (%s)", note);
+}

@@ -51,4 +51,10 @@ void sv_bench_table_destroy(sv_bench_table *t); /* accepts NULL */
  * become spaces. What it writes, sv_bench_table_parse reads back. */
 bool sv_bench_table_write(const sv_bench_table *t, FILE *f, char *err, size_t errlen);
 
+/* One line naming where t was measured: "NVIDIA H200 · CUDA 13.0 ·
+ * 2026-11-29 (shipped)" from its metadata and a note (NULL for none);
+ * "unknown GPU" when the table has no gpu line, the note alone when t is
+ * NULL. Always NUL-terminates out (when outlen > 0). */
+void sv_bench_describe(const sv_bench_table *t, const char *note, char *out, size_t outlen);
+
 #endif

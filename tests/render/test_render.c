@@ -51,17 +51,21 @@ static sv_trace *make_trace(const int32_t *in, size_t n, sv_op op, sv_scan scan)
     return t;
 }
 
-static void make_state(sv_app_state *s, sv_trace *t)
+/* The input box's text and error, which a view borrows. */
+static char edit_text[256], edit_error[256];
+
+/* A view as app.c would hand it out: settled at round 0, nothing open. */
+static void make_state(sv_app_view *s, const sv_trace *t)
 {
     memset(s, 0, sizeof *s);
     s->trace = t;
-    snprintf(s->source, sizeof s->source, "CPU emulator: no CUDA device (test)");
-    s->op = t->op;
-    s->type = t->type;
-    s->scan = t->scan;
+    s->source = "CPU emulator: no CUDA device (test)";
+    edit_text[0] = edit_error[0] = '\0';
+    s->edit_text = edit_text;
+    s->edit_error = edit_error;
+    s->status = "";
+    s->bench_source = "";
     s->anim = 1.0f;
-    s->speed = 1.0f;
-    s->animations = true;
     s->view = SV_VIEW_SCAN;
     s->theme = SV_THEME_DARK;
     s->ui_scale = 1.0f;
@@ -71,7 +75,7 @@ static void make_state(sv_app_state *s, sv_trace *t)
 }
 
 /* Renders s at w x h into px (and the layout into lay); writes NAME.png. */
-static void render(const sv_app_state *s, int w, int h, const char *name)
+static void render(const sv_app_view *s, int w, int h, const char *name)
 {
     char err[256];
     if (w != cur_w || h != cur_h) {
@@ -246,7 +250,7 @@ static void check_round_styles(const sv_trace *t, int r, const char *what)
 static void test_chapter_rounds(void)
 {
     sv_trace *t = make_trace(chapter, 8, SV_OP_SUM, SV_SCAN_INCLUSIVE);
-    sv_app_state s;
+    sv_app_view s;
     make_state(&s, t);
     const sv_theme *th = sv_theme_get(SV_THEME_DARK);
     int neutral = lum((const uint8_t[]){ (uint8_t)(th->cell_fill.r * 255),
@@ -332,12 +336,12 @@ static void test_chapter_rounds(void)
         for (int i = 0; i < 8; i++) {
             sv_box b = sv_layout_cell(&lay, row, i);
             int hr = -1, hc = -1;
-            bool hit = sv_layout_hit_cell(&lay, &s, b.x + b.w / 2, b.y + b.h / 2, &hr, &hc);
+            bool hit = sv_layout_hit_cell(&lay, b.x + b.w / 2, b.y + b.h / 2, &hr, &hc);
             CHECK(hit && hr == row && hc == i, "hit at cell (%d, %d) gave %d (%d, %d)", row, i,
                   hit, hr, hc);
         }
     int hr, hc;
-    CHECK(!sv_layout_hit_cell(&lay, &s, 2.0f, 2.0f, &hr, &hc), "a hit in the corner");
+    CHECK(!sv_layout_hit_cell(&lay, 2.0f, 2.0f, &hr, &hc), "a hit in the corner");
     CHECK(lay.steps == 4, "timeline steps %d", lay.steps);
     for (int k = 0; k < lay.steps; k++)
         CHECK(sv_layout_hit_step(&lay, lay.timeline_x[k], lay.timeline_y) == k,
@@ -389,14 +393,14 @@ static void test_chapter_rounds(void)
 
     /* The input box with an error, and the help overlay. */
     s.editing = true;
-    s.edit_error[0] = '\0';
-    snprintf(s.edit_text, sizeof s.edit_text, "3 1 7 x0 4 1 6 3");
+    edit_error[0] = '\0';
+    snprintf(edit_text, sizeof edit_text, "3 1 7 x0 4 1 6 3");
     s.edit_cursor = 8;
     render(&s, 1280, 720, "chapter-edit-fresh");
     s.edit_all = true;
     render(&s, 1280, 720, "chapter-edit-selected");
     s.edit_all = false;
-    snprintf(s.edit_error, sizeof s.edit_error, "token 4 \"x0\" (line 1, column 7): not an integer");
+    snprintf(edit_error, sizeof edit_error, "token 4 \"x0\" (line 1, column 7): not an integer");
     render(&s, 1280, 720, "chapter-edit");
     int err_px = 0;
     for (float y = lay.input_box.y; y < lay.input_box.y + lay.input_box.h; y += 1.0f)
@@ -405,7 +409,7 @@ static void test_chapter_rounds(void)
                 err_px++;
     CHECK(err_px > 100, "the input box shows no error in #D55E00 (%d px)", err_px);
     s.editing = false;
-    s.edit_error[0] = '\0';
+    edit_error[0] = '\0';
     s.help = true;
     render(&s, 1280, 720, "chapter-help");
     s.help = false;
@@ -424,7 +428,7 @@ static void test_sizes(void)
         for (int i = 0; i < 16; i++)
             vals[i] = n == 13 ? 9 : 1;
         sv_trace *t = make_trace(vals, (size_t)n, SV_OP_SUM, SV_SCAN_INCLUSIVE);
-        sv_app_state s;
+        sv_app_view s;
         make_state(&s, t);
         s.step = s.from_step = (int)t->nrounds - 1;
         for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
@@ -462,7 +466,7 @@ static void test_export(void)
     char err[256], dir[600], path[700];
     for (int excl = 0; excl < 2; excl++) {
         sv_trace *t = make_trace(chapter, 8, SV_OP_SUM, excl ? SV_SCAN_EXCLUSIVE : SV_SCAN_INCLUSIVE);
-        sv_app_state s;
+        sv_app_view s;
         make_state(&s, t);
         s.step = 1;
         s.anim = 0.3f; /* export settles every step whatever the state */
@@ -505,7 +509,7 @@ static void test_export(void)
                 }
                 CHECK(png_image_finish_read(&img, NULL, px, 0, NULL), "%s: %s", path,
                       img.message);
-                sv_app_state at3 = s;
+                sv_app_view at3 = s;
                 at3.step = at3.from_step = 3;
                 at3.anim = 1.0f;
                 sv_layout_compute(&at3, 1280, 720, &lay);
@@ -518,7 +522,7 @@ static void test_export(void)
     }
     /* A directory that cannot be made is an error, not a crash. */
     sv_trace *t = make_trace(chapter, 8, SV_OP_SUM, SV_SCAN_INCLUSIVE);
-    sv_app_state s;
+    sv_app_view s;
     make_state(&s, t);
     CHECK(!sv_export_rounds(g, &s, "/proc/no/such/dir", 64, 64, NULL, err, sizeof err),
           "export into /proc succeeded");
@@ -534,7 +538,7 @@ static void test_large_and_themes(void)
         in[i] = (i * 7) % 10;
     sv_trace *t = make_trace(in, 1024, SV_OP_SUM, SV_SCAN_INCLUSIVE);
     free(in);
-    sv_app_state s;
+    sv_app_view s;
     make_state(&s, t);
     const sv_theme *th = sv_theme_get(SV_THEME_DARK);
     s.step = s.from_step = 10;
@@ -584,7 +588,7 @@ static void test_large_and_themes(void)
     CHECK(lay.num_px > 0.0f, "zoomed in 48x, numbers still do not fit");
     sv_box z = sv_layout_cell(&lay, 0, 610);
     int hr, hc;
-    CHECK(sv_layout_hit_cell(&lay, &s, z.x + z.w / 2, z.y + z.h / 2, &hr, &hc) && hc == 610,
+    CHECK(sv_layout_hit_cell(&lay, z.x + z.w / 2, z.y + z.h / 2, &hr, &hc) && hc == 610,
           "zoomed hit gave %d", hc);
     s.hover_row = 2;
     s.hover_cell = 610;

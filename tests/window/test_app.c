@@ -30,6 +30,14 @@ static void key(sv_app_state *s, SDL_Keycode sym, Uint16 mod)
     sv_app_event(s, &e);
 }
 
+/* The layout of what s shows, as the renderers see it (through its view). */
+static void layout(const sv_app_state *s, sv_layout *l)
+{
+    sv_app_view v;
+    sv_app_view_of(s, &v);
+    sv_layout_compute(&v, s->fb_w, s->fb_h, l);
+}
+
 static void text(sv_app_state *s, const char *t)
 {
     SDL_Event e;
@@ -197,7 +205,21 @@ int main(void)
     key(&s, SDLK_ESCAPE, 0);
     CHECK(s.view == SV_VIEW_SCAN && !s.quit);
     key(&s, SDLK_F12, 0);
-    CHECK(s.want_state_line);
+    CHECK(sv_app_take_state_line(&s)); /* asked for once, then taken */
+    CHECK(!sv_app_take_state_line(&s));
+    sv_app_request_state_line(&s);
+    CHECK(sv_app_take_state_line(&s));
+    /* The view shows the state as it is, borrowing its text. */
+    {
+        sv_app_view v;
+        sv_app_view_of(&s, &v);
+        CHECK(v.trace == s.trace && v.step == s.step && v.from_step == s.from_step);
+        CHECK(v.view == s.view && v.theme == s.theme && v.zoom == s.zoom && v.help == s.help);
+        CHECK(v.source == s.source && v.edit_text == s.edit_text && v.status == s.status);
+        sv_app_show(&s, SV_VIEW_MEASURE);
+        CHECK(v.view == SV_VIEW_SCAN && s.view == SV_VIEW_MEASURE);
+        sv_app_show(&s, SV_VIEW_SCAN);
+    }
     static char line[200000];
     sv_app_state_line(&s, line, sizeof line);
     CHECK(strncmp(line, "state step=", 11) == 0);
@@ -249,14 +271,14 @@ int main(void)
     CHECK(sv_app_init(&s, &c, err, sizeof err) == SV_APP_OK);
     sv_app_resize(&s, 1280, 720, 2560, 1440); /* high-DPI: 2 pixels a point */
     sv_layout l;
-    sv_layout_compute(&s, s.fb_w, s.fb_h, &l);
+    layout(&s, &l);
     float cx = l.cell_x0 + 150.0f * l.cell_pitch + l.cell_w / 2.0f; /* pixels */
     mouse(&s, SDL_MOUSEMOTION, (int)(cx / 2.0f), (int)(l.row_y[1] / 2.0f), 0);
     CHECK(fabsf(s.mouse_x - cx) < 3.0f); /* points were turned into pixels */
     for (int i = 0; i < 8; i++)
         mouse(&s, SDL_MOUSEWHEEL, 0, 0, 1);
     CHECK(s.zoom > 4.0f);
-    sv_layout_compute(&s, s.fb_w, s.fb_h, &l);
+    layout(&s, &l);
     float under = (s.mouse_x - l.cell_x0) / l.cell_pitch;
     CHECK(under > 149.0f && under < 152.0f);
     float maxpan = 300.0f - l.cells_clip.w / l.cell_pitch;

@@ -1,0 +1,97 @@
+/* What a frame shows: the read-only view the renderers (layout.c,
+ * render_*.c), the export and the frame benchmark draw from.
+ *
+ * Contract:
+ *  - Only app.c fills a view, from its state, with sv_app_view_of() (app.h).
+ *    Everyone else only reads it. A renderer includes this header, render.h
+ *    or scene.h and core's headers, never app.h, state.h, SDL or bench_live.h.
+ *  - A view is plain data, small enough to copy: numbers by value, text and
+ *    tables by borrowed pointer. The pointers stay valid until the next call
+ *    that changes the state it was taken from (sv_app_event, sv_app_update,
+ *    sv_app_resize, sv_app_cleanup, ...): take a fresh view for every frame.
+ *  - A copy may be changed to draw something the state does not show (the
+ *    export draws every step settled from a copy); the state never sees it.
+ *  - Text pointers are never NULL (an empty string is "none") and are
+ *    NUL-terminated; edit_text is shorter than SV_VIEW_TEXT_MAX.
+ *
+ * Adding a mode (a panel, a quiz, an overview, an export option): add its
+ * fields in the "modes" group below with their meaning and their "off"
+ * value (a zeroed field must mean "off", so that tests and older callers
+ * that build a view by hand keep drawing what they drew), give the state
+ * what it needs in state.h, copy it across in sv_app_view_of(), change it
+ * only from app.c's event handling (and a function in app.h when main.c
+ * must set it, e.g. from a flag), and draw it from the view. */
+#ifndef SV_VIEW_H
+#define SV_VIEW_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "../core/trace.h"
+#include "../core/bench_csv.h"
+#include "theme.h"
+#include "util.h"
+
+/* The longest input-box text a view may hold, NUL included. */
+#define SV_VIEW_TEXT_MAX 8192
+
+/* Which screen is up. */
+typedef enum sv_view {
+    SV_VIEW_SCAN,    /* the rounds */
+    SV_VIEW_MEASURE  /* throughput and work against n (key M) */
+} sv_view;
+
+typedef struct sv_app_view {
+    /* What is shown. */
+    const sv_trace *trace;       /* NULL: no trace yet ("no trace yet" is drawn) */
+    const char *source;          /* where the trace came from, for the header */
+    sv_view view;                /* the screen */
+
+    /* Where we are on the timeline. step is 0 .. steps-1 (sv_view_steps);
+     * anim runs 0 -> 1 while values move along their arrows from from_step's
+     * pout into step's (1 = settled; from_step == step when settled). */
+    int step;
+    int from_step;
+    float anim;
+    bool playing;                /* autoplay is on (the hint line says so) */
+
+    /* Look. Every size derives from the framebuffer and ui_scale. */
+    sv_theme_id theme;
+    float ui_scale;              /* 0.5 .. 3, 1 = default */
+    float zoom;                  /* 1 = all cells fit, up to n / 4 */
+    float pan;                   /* cells scrolled off on the left (zoom > 1) */
+    int fb_w, fb_h;              /* the window's drawable in pixels; a renderer
+                                    draws at the size it is given, which the
+                                    export may choose differently */
+
+    /* Pointer: a cell as (row, index), row 0 input, 1 buf[0], 2 buf[1],
+     * 3 output; -1 = none. The tooltip is about the pinned cell, else the
+     * hovered one. */
+    int hover_row, hover_cell;
+    int pinned_row, pinned_cell;
+
+    /* Overlays. */
+    bool help;                   /* the help overlay (help.h lists the keys) */
+    bool editing;                /* the input box is open */
+    const char *edit_text;       /* its text (UTF-8) */
+    size_t edit_cursor;          /* byte offset into edit_text */
+    bool edit_all;               /* the whole text is selected: draw it highlighted */
+    const char *edit_error;      /* names the bad token; "" when the text is fine */
+    const char *status;          /* a transient message; "" none */
+    float status_time;           /* seconds it has left (it fades out at the end) */
+
+    /* The Measure view. */
+    const sv_bench_table *bench; /* NULL: nothing measured (a placeholder is drawn) */
+    const char *bench_source;    /* "NVIDIA H200 · CUDA 12.8 · 2026-11-29 (shipped)" */
+    bool bench_running;          /* a live run is going */
+    float bench_progress;        /* 0 .. 1 while it runs */
+
+    /* Modes: each added by the feature that draws it (see the note above);
+     * zero is "off". None yet. */
+} sv_app_view;
+
+/* Steps the timeline shows for t: its rounds, plus the exclusive shift for
+ * an exclusive scan, at most SV_MAX_STEPS; 0 for NULL (layout.c). */
+int sv_view_steps(const sv_trace *t);
+
+#endif
