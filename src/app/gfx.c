@@ -30,12 +30,71 @@ typedef struct vtx {
     uint8_t border[4];
 } vtx;
 
-/* Quads go to one of three lists, each drawn by its own build of
- * shape.frag: llvmpipe runs every branch of a shader for every pixel, so
- * glyphs must not pay for dashes, nor plain cells for either. At a flush
- * the lists are drawn in this order; a quad that would end up under a
- * pending quad it was drawn after (by this order) forces a flush first, so
- * what is on top is always what was drawn last. */
+/* UNDER THE HOOD: three shader lists, and why draw order still holds
+ * =====================================================================
+ *
+ * The promise (gfx.h): what is drawn later is on top, as if every quad went
+ * to GL one by one in call order.
+ *
+ * Why not simply keep call order. sokol_gl.h keeps the order of submission
+ * and only merges a draw into the one before it when both use the same
+ * state; that is always right, but a frame here alternates shaders all the
+ * time (a cell, its number, the next cell, its number, ...), so call order
+ * would be a few hundred draw calls. We cannot use one shader for all
+ * either: on llvmpipe (the software GL that CI and many laptops without a
+ * GPU driver run) a fragment shader costs every branch it contains for
+ * every pixel, so glyphs must not pay for the dash and dot patterns, nor
+ * plain cells for either. Hence three builds of shape.frag, one per class:
+ *   CLASS_SHAPE   solid boxes, rounded rectangles, lines, triangles
+ *   CLASS_PATTERN boxes with a dashed or dotted border
+ *   CLASS_GLYPH   text, sampled from the glyph atlas
+ *
+ * Batching. Each quad is appended to its class's list (next_quad). A flush
+ * (sv_gfx_flush) uploads the three lists and draws them in class order:
+ * all shapes, then all patterns, then all glyphs, one draw call each.
+ * Within one list call order is kept: GL blends the primitives of one draw
+ * call in index order, and the list is in call order.
+ *
+ * What the reordering can break. Only one thing: a quad of an EARLIER class
+ * drawn AFTER a pending quad of a LATER class, where the two share a pixel.
+ * Example: a glyph, then a tooltip panel (a shape) over it. The flush would
+ * draw the panel first and the glyph over it. Every other pair comes out
+ * right: same class keeps call order; a later class drawn after an earlier
+ * one is drawn after it anyway; and quads that share no pixel can be drawn
+ * in any order, because blending is per pixel.
+ *
+ * The check. Before appending a quad of class c, conflicts() asks whether
+ * any pending quad of a class after c overlaps it; if so we flush first, so
+ * the pending quads reach the framebuffer before the new one, as called.
+ * "Overlaps" is tested on bounding boxes (box[]: the axis-aligned box of the
+ * quad's four corners, which holds every pixel the quad can cover), so the
+ * test can say "overlap" when pixels do not, costing only a flush, but never
+ * the reverse. Boxes that only touch (x1 == x0) share no pixel centre and do
+ * not count. Glyphs are the last class, so they never conflict; shapes are
+ * the first, so nothing has to look for them: only pattern and glyph quads
+ * are recorded (note_pending).
+ *
+ * The tile grid makes the check cheap. Comparing each new shape with every
+ * pending quad would be O(n^2) per frame (thousands of cells and numbers at
+ * n = 1024). So the framebuffer is cut into TILE x TILE px tiles; each tile
+ * lists up to TILE_CAP pending quads that touch it (class << 14 | index;
+ * CLASS_QUADS = 8192 fits the 14 bits) and has a mask of the classes that
+ * touch it. A new quad visits only its own tiles: a tile whose mask has no
+ * later class is skipped at once; otherwise its listed quads' boxes are
+ * tested exactly. A tile that has overflowed (more than TILE_CAP quads)
+ * answers "conflict" without looking, and so does a missing grid (its
+ * allocation failed): both only cost flushes. The grid is cleared at every
+ * flush, since nothing is pending then.
+ *
+ * Other flushes. A full list (CLASS_QUADS) flushes, and so does every clip
+ * change (sv_gfx_clip), so one scissor rectangle holds for a whole batch.
+ *
+ * Testing it. tests/gfx (test_order) draws text under an opaque box, a
+ * dashed box under a plain one, a line over a dotted box and text, and
+ * cells interleaved with their numbers; it checks by pixel what is on top,
+ * and that the interleaved cells and numbers needed no extra flushes.
+ * sv_gfx_get_stats() counts flushes and draw calls (scanviz --bench-frames
+ * prints them). */
 enum { CLASS_SHAPE, CLASS_PATTERN, CLASS_GLYPH, NCLASS };
 static const char *const class_define[NCLASS] = {
     "", "#define SV_PATTERN 1\n", "#define SV_GLYPH 1\n"};
