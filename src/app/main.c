@@ -38,6 +38,7 @@ static const char usage_text[] =
     "  -                     values from stdin\n"
     "  --random N [--seed S] N random values (1..1024)\n"
     "  --trace FILE.json     open a saved trace (scanviz-trace --format json)\n"
+    "  FILE.json             the same (how the desktop entry opens a trace file)\n"
     "Scan:\n"
     "  --op sum|max|min|product|xor   (default sum)\n"
     "  --type int32|float32           (default int32)\n"
@@ -246,6 +247,9 @@ static int parse_args(int argc, char **argv, options *o)
     for (int i = optind; i < argc; i++) {
         if (strcmp(argv[i], "-") == 0) {
             o->stdin_input = true;
+            sources++;
+        } else if (strlen(argv[i]) > 5 && strcmp(argv[i] + strlen(argv[i]) - 5, ".json") == 0) {
+            o->trace = argv[i]; /* scanviz FILE.json: the desktop entry's Exec */
             sources++;
         } else {
             return usage_error("unexpected argument \"%s\" (values go in --input \"%s\")",
