@@ -325,6 +325,9 @@ def check_all(o, programs, man_pages, source_dir, build_dir, tmp):
               if r.stdout.strip() else r.stderr)
         if r.returncode:
             print(r.stdout)
+        r = run(['appstreamcli', 'validate-tree', '--no-net', root])
+        check(r.returncode == 0, 'appstreamcli validate-tree --no-net (metainfo, desktop entry '
+              'and icon together): ' + (r.stdout.strip().splitlines() or [''])[-1])
         comp = ET.parse(metainfo).getroot()
         releases = comp.findall('./releases/release')
         newest = max(releases, key=lambda e: e.get('date', '')) if releases else None
