@@ -3,6 +3,7 @@
  * uses, so that what one writes the other reads back unchanged. */
 #include "bench_csv.h"
 #include "error.h"
+#include "fileio.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -123,7 +124,9 @@ static bool parse_number(const char *s, int col, bool optional, double *out,
         if (!(isdigit((unsigned char)*c) || *c == '.' || *c == '-' || *c == '+' ||
               *c == 'e' || *c == 'E'))
             plain = false;
-    if (!plain || end == s || *end != '\0' || errno == ERANGE || !isfinite(v)) {
+    /* ERANGE with a finite result is an underflow (1e-320 is a subnormal
+     * double, 1e-400 rounds to 0): a plain decimal, kept as strtod rounds it. */
+    if (!plain || end == s || *end != '\0' || !isfinite(v)) {
         sv_errorf(err, errlen, "line %d, column %d (%s): \"%s\" is not a number", lineno,
                 colno, col_names[col], s);
         return false;
@@ -279,7 +282,7 @@ sv_bench_table *sv_bench_table_parse(const char *text, char *err, size_t errlen)
         if (nl)
             *nl = '\0';
         size_t len = strlen(line);
-        if (len > 0 && line[len - 1] == '\r')
+        while (len > 0 && line[len - 1] == '\r') /* CR LF, and CR CR LF */
             line[--len] = '\0';
         lineno++;
         if (blank(line))
@@ -332,45 +335,15 @@ fail:
 
 sv_bench_table *sv_bench_table_load(const char *path, char *err, size_t errlen)
 {
-    FILE *f = fopen(path, "rb");
-    char *text = NULL;
-    sv_bench_table *t = NULL;
-    if (!f) {
-        sv_errorf(err, errlen, "%s: %s", path, strerror(errno));
-        return NULL;
-    }
-    size_t len = 0, cap = 0;
-    for (;;) {
-        if (len + 4096 + 1 > cap) {
-            cap = cap ? cap * 2 : 16384;
-            char *p = realloc(text, cap);
-            if (!p) {
-                sv_errorf(err, errlen, "%s: out of memory", path);
-                goto fail_read;
-            }
-            text = p;
-        }
-        size_t got = fread(text + len, 1, cap - len - 1, f);
-        len += got;
-        if (got == 0)
-            break;
-    }
-    if (ferror(f)) {
-        sv_errorf(err, errlen, "%s: read error: %s", path, strerror(errno));
-        goto fail_read;
-    }
-    text[len] = '\0';
-    if (strlen(text) != len) {
-        sv_errorf(err, errlen, "%s: not a text file (contains a NUL byte)", path);
-        goto fail_read;
-    }
     char inner[384];
-    t = sv_bench_table_parse(text, inner, sizeof inner);
+    char *text = sv_read_bounded(path, SV_LIMIT_BENCH_CSV, "a benchmark table", NULL, err,
+                                 errlen);
+    if (!text)
+        return NULL; /* err names the file */
+    sv_bench_table *t = sv_bench_table_parse(text, inner, sizeof inner);
     if (!t)
-        sv_errorf(err, errlen, "%s: %s", path, inner);
-fail_read:
+        sv_errorf(err, errlen, "%s: %s", sv_path_name(path), inner);
     free(text);
-    fclose(f);
     return t;
 }
 

@@ -20,6 +20,7 @@
  * k/100 is computed as (float)k / 100.0f, the correctly rounded float nearest
  * k/100: the value strtof("0.37") gives. */
 #include "parse.h"
+#include "fileio.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -155,47 +156,7 @@ fail:
 
 char *sv_read_file(const char *path, char *err, size_t errlen)
 {
-    bool is_stdin = strcmp(path, "-") == 0;
-    FILE *f = is_stdin ? stdin : fopen(path, "rb");
-    char *data = NULL;
-    size_t len = 0, cap = 0;
-    if (!f) {
-        snprintf(err, errlen, "cannot open %s: %s", path, strerror(errno));
-        return NULL;
-    }
-    for (;;) {
-        if (cap - len < 4097) {
-            size_t ncap = cap ? cap * 2 : 8192;
-            char *nd = realloc(data, ncap);
-            if (!nd) {
-                snprintf(err, errlen, "%s: out of memory", is_stdin ? "stdin" : path);
-                goto fail;
-            }
-            data = nd;
-            cap = ncap;
-        }
-        size_t got = fread(data + len, 1, cap - len - 1, f);
-        len += got;
-        if (got == 0)
-            break;
-    }
-    if (ferror(f)) {
-        snprintf(err, errlen, "cannot read %s: %s", is_stdin ? "stdin" : path, strerror(errno));
-        goto fail;
-    }
-    if (memchr(data, '\0', len)) {
-        snprintf(err, errlen, "%s: not a text file (contains a NUL byte)", is_stdin ? "stdin" : path);
-        goto fail;
-    }
-    data[len] = '\0';
-    if (!is_stdin)
-        fclose(f);
-    return data;
-fail:
-    free(data);
-    if (!is_stdin)
-        fclose(f);
-    return NULL;
+    return sv_read_bounded(path, SV_LIMIT_VALUES, "values", NULL, err, errlen);
 }
 
 static uint64_t splitmix64(uint64_t *state)

@@ -16,8 +16,10 @@ extern "C" {
 bool sv_parse_values(const char *text, sv_type type, size_t max_n,
                      sv_value **out, size_t *n, char *err, size_t errlen);
 
-/* Reads a whole file (or stdin when path is "-") into a NUL-terminated string.
- * Returns NULL with err filled on failure; the caller frees the result. */
+/* Reads a whole file of values (or stdin when path is "-") into a
+ * NUL-terminated string: sv_read_bounded() with the limit SV_LIMIT_VALUES.
+ * Returns NULL with err ("NAME: reason") filled on failure; the caller frees
+ * the result. */
 char *sv_read_file(const char *path, char *err, size_t errlen);
 
 /* n values drawn from a seeded generator (same seed, same array on every

@@ -89,8 +89,9 @@ bool sv_trace_finish(sv_trace *t, char *err, size_t errlen);
 /* Checks the chapter's invariant and the double-buffer discipline on a
  * finished trace: round 0 holds the input in buf[0]; in round r pin is
  * unchanged, copy cells equal pin, every pout cell holds op over its window
- * (exactly for int32 and for max/min; within rounding for float32 sum and
- * product), and the output is the scan of the input. Returns false with
+ * (exactly for int32 and for max/min; for float32 sum and product bit for bit
+ * the one binary32 operation pin[i-stride] op pin[i]), and the output is the
+ * scan of the input. Returns false with
  * err naming the first round, buffer, cell and values that break it. */
 bool sv_trace_check(const sv_trace *t, char *err, size_t errlen);
 

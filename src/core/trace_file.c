@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fileio.h"
 #include "parse.h"
 
 #define VALUES_PER_LINE 16
@@ -161,7 +162,7 @@ bool sv_trace_write(const sv_trace *t, FILE *f, char *err, size_t errlen)
     }
     fputs("\n}\n", f);
     if (ferror(f)) {
-        snprintf(err, errlen, "write error");
+        snprintf(err, errlen, "write failed: %s", strerror(errno));
         return false;
     }
     return true;
@@ -170,27 +171,15 @@ bool sv_trace_write(const sv_trace *t, FILE *f, char *err, size_t errlen)
 bool sv_trace_save(const sv_trace *t, const char *path, char *err, size_t errlen)
 {
     char why[256];
-    if (strcmp(path, "-") == 0) {
-        bool ok = sv_trace_write(t, stdout, why, sizeof why) && fflush(stdout) == 0;
-        if (!ok)
-            snprintf(err, errlen, "stdout: %s", why);
-        return ok;
-    }
-    FILE *f = fopen(path, "w");
-    if (!f) {
-        snprintf(err, errlen, "cannot create %s: %s", path, strerror(errno));
+    sv_file *f = sv_file_begin(path, err, errlen);
+    if (!f)
+        return false;
+    if (!sv_trace_write(t, sv_file_stream(f), why, sizeof why)) {
+        snprintf(err, errlen, "%s: %s", sv_file_name(f), why);
+        sv_file_abort(f);
         return false;
     }
-    if (!sv_trace_write(t, f, why, sizeof why)) {
-        snprintf(err, errlen, "%s: %s", path, why);
-        fclose(f);
-        return false;
-    }
-    if (fclose(f) != 0) {
-        snprintf(err, errlen, "%s: write error: %s", path, strerror(errno));
-        return false;
-    }
-    return true;
+    return sv_file_commit(f, err, errlen);
 }
 
 /* ---- Reading -------------------------------------------------------------- */
@@ -696,6 +685,14 @@ static sv_trace *parse_root(reader *rd, const json_t *root)
     if (!check_count(rd, root, "total_ops", t->total_ops, "the rounds' ops added up") ||
         !check_count(rd, root, "overflow_count", t->overflow_count, "cells that wrapped, all rounds"))
         goto fail;
+    if (type == SV_TYPE_INT32) {
+        static const char *const float_only[2] = {"max_abs_diff", "max_diff_index"};
+        for (int k = 0; k < 2; k++)
+            if (json_object_get(root, float_only[k])) {
+                fail(rd, float_only[k], "present, but type is \"int32\" (a float32 field)");
+                goto fail;
+            }
+    }
     if ((x = json_object_get(root, "max_abs_diff"))) {
         double d;
         if (json_is_number(x))
@@ -742,14 +739,12 @@ sv_trace *sv_trace_parse(const char *json, char *err, size_t errlen)
 sv_trace *sv_trace_load(const char *path, char *err, size_t errlen)
 {
     char why[512];
-    char *text = sv_read_file(path, why, sizeof why);
-    if (!text) {
-        snprintf(err, errlen, "%s", why);
-        return NULL;
-    }
+    char *text = sv_read_bounded(path, SV_LIMIT_TRACE, "a trace file", NULL, err, errlen);
+    if (!text)
+        return NULL; /* err names the file */
     sv_trace *t = sv_trace_parse(text, why, sizeof why);
     free(text);
     if (!t)
-        snprintf(err, errlen, "%s: %s", strcmp(path, "-") == 0 ? "stdin" : path, why);
+        snprintf(err, errlen, "%s: %s", sv_path_name(path), why);
     return t;
 }

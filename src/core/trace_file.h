@@ -10,7 +10,9 @@ extern "C" {
 #endif
 
 /* Writes t as JSON to a stream / a path ("-" is stdout). Return false with
- * err filled on failure. */
+ * err filled on failure. sv_trace_save writes all or nothing through
+ * sv_file_begin/commit (fileio.h): on failure the old file is untouched and
+ * err says "PATH: reason" ("stdout: reason" for "-"). */
 bool sv_trace_write(const sv_trace *t, FILE *f, char *err, size_t errlen);
 bool sv_trace_save(const sv_trace *t, const char *path, char *err, size_t errlen);
 
@@ -20,7 +22,7 @@ bool sv_trace_save(const sv_trace *t, const char *path, char *err, size_t errlen
  * (e.g. `rounds[2].buf[1][5]: expected an integer`) and the reason. The
  * returned trace is finished; the caller destroys it. */
 sv_trace *sv_trace_parse(const char *json, char *err, size_t errlen);
-sv_trace *sv_trace_load(const char *path, char *err, size_t errlen);
+sv_trace *sv_trace_load(const char *path, char *err, size_t errlen); /* at most SV_LIMIT_TRACE bytes */
 
 #ifdef __cplusplus
 }

@@ -13,7 +13,7 @@ int main(void)
     /* A directory opens, then fails to read: say why. */
     sv_bench_table *t = sv_bench_table_load("/", err, sizeof err);
     CHECK(t == NULL);
-    snprintf(want, sizeof want, "/: read error: %s", strerror(EISDIR));
+    snprintf(want, sizeof want, "/: cannot read: %s", strerror(EISDIR));
     CHECK_STR(err, want);
     sv_bench_table_destroy(t);
     return check_status();

@@ -112,7 +112,7 @@ int main(void)
         char err[256];
         char *text = sv_read_file("/nonexistent/scanviz-input.txt", err, sizeof err);
         CHECK(text == NULL);
-        CHECK_STR(err, "cannot open /nonexistent/scanviz-input.txt: No such file or directory");
+        CHECK_STR(err, "/nonexistent/scanviz-input.txt: cannot open: No such file or directory");
         char path[] = "/tmp/sv-parse-XXXXXX";
         FILE *f = NULL;
         int fd = mkstemp(path);

@@ -1,0 +1,274 @@
+/* The all-or-nothing writer and the bounded reader (fileio.h).
+ *
+ * Under the hood: the temporary file is made with mkstemp() in the target's
+ * folder (a rename is atomic only within one file system), named
+ * "PATH.tmp-XXXXXX", so a crash can leave at most such a file beside the
+ * target, never a cut-off target. fsync before the rename makes the data
+ * reach the disk before the name does (ext4 and others may otherwise show
+ * an empty file after a power cut). The new file gets mode 0666 & ~umask,
+ * as fopen would have given it, or the old file's mode when it replaces one. */
+#include "fileio.h"
+#include "error.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+struct sv_file {
+    FILE *f;
+    char *path;  /* the target; NULL for stdout */
+    char *tmp;   /* the temporary file; NULL when written in place */
+    bool finished;
+};
+
+const char *sv_path_name(const char *path)
+{
+    return path && strcmp(path, "-") == 0 ? "stdin" : path ? path : "(no path)";
+}
+
+const char *sv_file_name(const sv_file *f)
+{
+    return f->path ? f->path : "stdout";
+}
+
+FILE *sv_file_stream(sv_file *f)
+{
+    return f->f;
+}
+
+static void file_free(sv_file *f)
+{
+    free(f->path);
+    free(f->tmp);
+    free(f);
+}
+
+sv_file *sv_file_begin(const char *path, char *err, size_t errlen)
+{
+    sv_file *f = calloc(1, sizeof *f);
+    if (!f) {
+        sv_errorf(err, errlen, "%s: out of memory", path);
+        return NULL;
+    }
+    if (strcmp(path, "-") == 0) {
+        f->f = stdout;
+        return f;
+    }
+    if (!(f->path = strdup(path)))
+        goto fail_oom;
+    struct stat st;
+    mode_t mode = 0;
+    bool have_mode = false;
+    if (stat(path, &st) == 0) {
+        if (S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode)) {
+            /* A device or a pipe: written in place, as a stream. */
+            if (!(f->f = fopen(path, "w"))) {
+                sv_errorf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+                goto fail;
+            }
+            return f;
+        }
+        if (!S_ISREG(st.st_mode)) {
+            sv_errorf(err, errlen, "%s: not a regular file (%s); only a regular file or a new "
+                      "path is replaced", path, S_ISDIR(st.st_mode) ? "a directory" : "a special file");
+            goto fail;
+        }
+        mode = st.st_mode & 07777;
+        have_mode = true;
+    } else if (errno != ENOENT) {
+        sv_errorf(err, errlen, "%s: %s", path, strerror(errno));
+        goto fail;
+    }
+    size_t len = strlen(path);
+    if (!(f->tmp = malloc(len + 16)))
+        goto fail_oom;
+    memcpy(f->tmp, path, len);
+    memcpy(f->tmp + len, ".tmp-XXXXXX", 12);
+    int fd = mkstemp(f->tmp);
+    if (fd < 0) {
+        sv_errorf(err, errlen, "%s: cannot create a temporary file beside it: %s", path,
+                  strerror(errno));
+        goto fail;
+    }
+    if (!have_mode) {
+        mode_t um = umask(0);
+        umask(um);
+        mode = 0666 & ~um;
+    }
+    (void)fchmod(fd, mode); /* mkstemp gives 0600 */
+    if (!(f->f = fdopen(fd, "w"))) {
+        sv_errorf(err, errlen, "%s: %s", path, strerror(errno));
+        close(fd);
+        unlink(f->tmp);
+        goto fail;
+    }
+    return f;
+fail_oom:
+    sv_errorf(err, errlen, "%s: out of memory", path);
+fail:
+    file_free(f);
+    return NULL;
+}
+
+bool sv_stdout_check(char *err, size_t errlen)
+{
+    /* ferror first: a failed write earlier leaves the error flag set and
+     * errno may since have changed; fflush then reports what it can. */
+    int bad = ferror(stdout);
+    errno = 0;
+    if (fflush(stdout) != 0 || bad || ferror(stdout)) {
+        sv_errorf(err, errlen, "stdout: write failed: %s", errno ? strerror(errno) : "I/O error");
+        return false;
+    }
+    return true;
+}
+
+bool sv_file_finish(sv_file *f, char *err, size_t errlen)
+{
+    if (!f->path) {
+        bool ok = sv_stdout_check(err, errlen);
+        f->f = NULL;
+        f->finished = true;
+        return ok;
+    }
+    const char *name = f->path;
+    int bad = ferror(f->f);
+    errno = 0;
+    bool ok = !bad && fflush(f->f) == 0 && !ferror(f->f);
+    int e = errno;
+    if (ok && f->tmp && fsync(fileno(f->f)) != 0) {
+        ok = false;
+        e = errno;
+    }
+    if (fclose(f->f) != 0 && ok) {
+        ok = false;
+        e = errno;
+    }
+    f->f = NULL;
+    if (!ok) {
+        sv_errorf(err, errlen, "%s: write failed: %s%s", name, e ? strerror(e) : "I/O error",
+                  f->tmp ? " (the file was left as it was)" : "");
+        return false;
+    }
+    f->finished = true;
+    return true;
+}
+
+bool sv_file_publish(sv_file *f, char *err, size_t errlen)
+{
+    bool ok = true;
+    if (f->tmp && rename(f->tmp, f->path) != 0) {
+        sv_errorf(err, errlen, "%s: cannot replace it: %s", f->path, strerror(errno));
+        unlink(f->tmp);
+        ok = false;
+    }
+    file_free(f);
+    return ok;
+}
+
+bool sv_file_commit(sv_file *f, char *err, size_t errlen)
+{
+    if (!sv_file_finish(f, err, errlen)) {
+        sv_file_abort(f);
+        return false;
+    }
+    return sv_file_publish(f, err, errlen);
+}
+
+void sv_file_abort(sv_file *f)
+{
+    if (!f)
+        return;
+    if (f->f && f->path)
+        fclose(f->f);
+    if (f->tmp)
+        unlink(f->tmp);
+    file_free(f);
+}
+
+bool sv_write_atomic(const char *path, const void *data, size_t len, char *err, size_t errlen)
+{
+    sv_file *f = sv_file_begin(path, err, errlen);
+    if (!f)
+        return false;
+    if (len && fwrite(data, 1, len, f->f) != len) {
+        sv_errorf(err, errlen, "%s: write failed: %s", sv_file_name(f), strerror(errno));
+        sv_file_abort(f);
+        return false;
+    }
+    return sv_file_commit(f, err, errlen);
+}
+
+/* "1 MiB", "16 MiB", "512 KiB", "100 bytes". */
+static void format_size(size_t n, char *buf, size_t len)
+{
+    if (n >= (1u << 20) && n % (1u << 20) == 0)
+        sv_errorf(buf, len, "%zu MiB", n >> 20);
+    else if (n >= 1024 && n % 1024 == 0)
+        sv_errorf(buf, len, "%zu KiB", n >> 10);
+    else
+        sv_errorf(buf, len, "%zu bytes", n);
+}
+
+char *sv_read_bounded(const char *path, size_t limit, const char *what, size_t *len_out,
+                      char *err, size_t errlen)
+{
+    bool is_stdin = strcmp(path, "-") == 0;
+    const char *name = sv_path_name(path);
+    FILE *f = is_stdin ? stdin : fopen(path, "rb");
+    char *data = NULL;
+    size_t len = 0, cap = 0;
+    if (!f) {
+        sv_errorf(err, errlen, "%s: cannot open: %s", name, strerror(errno));
+        return NULL;
+    }
+    for (;;) {
+        /* Room for limit + 1 bytes (one past the limit shows it is longer)
+         * and the NUL: never more, however long the stream. */
+        if (len + 1 >= cap) {
+            size_t ncap = cap ? cap * 2 : 8192;
+            if (ncap > limit + 2)
+                ncap = limit + 2;
+            char *nd = realloc(data, ncap);
+            if (!nd) {
+                sv_errorf(err, errlen, "%s: out of memory", name);
+                goto fail;
+            }
+            data = nd;
+            cap = ncap;
+        }
+        size_t want = cap - 1 - len;
+        size_t got = fread(data + len, 1, want, f);
+        len += got;
+        if (len > limit) {
+            char sz[32];
+            format_size(limit, sz, sizeof sz);
+            sv_errorf(err, errlen, "%s: longer than the limit of %s for %s", name, sz, what);
+            goto fail;
+        }
+        if (got < want)
+            break;
+    }
+    if (ferror(f)) {
+        sv_errorf(err, errlen, "%s: cannot read: %s", name, strerror(errno));
+        goto fail;
+    }
+    if (memchr(data, '\0', len)) {
+        sv_errorf(err, errlen, "%s: not a text file (contains a NUL byte)", name);
+        goto fail;
+    }
+    data[len] = '\0';
+    if (!is_stdin)
+        fclose(f);
+    if (len_out)
+        *len_out = len;
+    return data;
+fail:
+    free(data);
+    if (!is_stdin)
+        fclose(f);
+    return NULL;
+}

@@ -1,0 +1,92 @@
+/* Files and faults: the one all-or-nothing writer and the one bounded reader
+ * that every file scanviz writes or reads goes through.
+ *
+ * Writing (git's lockfile pattern):
+ *     sv_file *f = sv_file_begin(path, err, errlen);   // PATH.tmp-XXXXXX beside it
+ *     ... fprintf(sv_file_stream(f), ...) ...
+ *     if (!sv_file_commit(f, err, errlen))             // fflush, ferror, fsync,
+ *         ...                                          // fclose, rename; or undo
+ * On any failure the target is untouched, the temporary file is removed and
+ * err says "PATH: reason" with strerror. sv_file_abort() drops a file that
+ * was begun (after an error of the caller's own).
+ *
+ * What a path may be:
+ *   "-"              standard output; commit flushes it and checks ferror, so a
+ *                    full disk or a closed pipe is reported as "stdout: ..."
+ *   a regular file   replaced whole by rename, or left as it was
+ *   nothing yet      created by rename
+ *   a character device or a FIFO (/dev/null, /dev/stdout, a pipe)
+ *                    written in place as a stream and checked like stdout;
+ *                    never created, renamed over or removed
+ *   anything else    (a directory, a socket, a block device) refused
+ * A symbolic link is followed: its target is what is replaced.
+ *
+ * Reading: sv_read_bounded() reads a whole file, or stdin for "-", and
+ * refuses it as soon as it is longer than the limit given, so endless input
+ * (/dev/zero, `yes`) is refused at once with small memory. The limits for
+ * each kind of input are below; docs/reliability.md explains them. */
+#ifndef SV_FILEIO_H
+#define SV_FILEIO_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Largest accepted inputs. SV_MAX_N = 1024 values: even 1024 tokens of 128
+ * characters (the longest token the value parser reads) with comments fit in
+ * 1 MiB; a trace of n = 1024 as scanviz-trace writes it is about 0.5 MiB,
+ * so 16 MiB leaves room for any reformatting; a benchmark table is a few
+ * hundred rows. */
+#define SV_LIMIT_VALUES (1u << 20)      /* --input/--file/stdin/the input box text */
+#define SV_LIMIT_TRACE (16u << 20)      /* trace JSON: --open, --trace */
+#define SV_LIMIT_BENCH_CSV (4u << 20)   /* --bench-csv */
+
+typedef struct sv_file sv_file;
+
+/* Starts writing path (see above). Returns NULL with err filled when the
+ * temporary file cannot be created or path is not something it replaces. */
+sv_file *sv_file_begin(const char *path, char *err, size_t errlen);
+FILE *sv_file_stream(sv_file *f);
+/* The name messages use: "stdout" for "-", else the path. */
+const char *sv_file_name(const sv_file *f);
+/* Flushes and checks everything, fsyncs, closes, renames over the target.
+ * Frees f in every case. Returns false with err = "PATH: reason". */
+bool sv_file_commit(sv_file *f, char *err, size_t errlen);
+/* Drops what was written: the temporary file is removed, the target is left
+ * as it was. Frees f; accepts NULL. */
+void sv_file_abort(sv_file *f);
+
+/* Commit in two steps, for several files that should all replace their
+ * targets or none (a round export): sv_file_finish() does everything but
+ * the rename; sv_file_publish() renames (and frees f); sv_file_abort() still
+ * drops a finished file. */
+bool sv_file_finish(sv_file *f, char *err, size_t errlen);
+bool sv_file_publish(sv_file *f, char *err, size_t errlen);
+
+/* Writes len bytes to path all or nothing. */
+bool sv_write_atomic(const char *path, const void *data, size_t len, char *err, size_t errlen);
+
+/* Flushes stdout and checks it: false with err = "stdout: strerror" when a
+ * write or the flush failed (a full disk, a closed pipe). */
+bool sv_stdout_check(char *err, size_t errlen);
+
+/* Reads the whole of path ("-": stdin) as text, NUL-terminated, *len (may be
+ * NULL) bytes. Refuses more than limit bytes as soon as byte limit + 1 is read,
+ * and a NUL byte. Returns NULL with err = "NAME: reason", NAME "stdin" for
+ * "-", e.g. "/dev/zero: longer than the limit of 1 MiB for values". what
+ * names the kind of input in that message. The caller frees the result. */
+char *sv_read_bounded(const char *path, size_t limit, const char *what, size_t *len,
+                      char *err, size_t errlen);
+
+/* The name messages use for path: "stdin" for "-", else path. */
+const char *sv_path_name(const char *path);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

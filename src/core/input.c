@@ -1,0 +1,202 @@
+/* sv_input (input.h): the options layer both programs share. */
+#include "input.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "error.h"
+#include "fileio.h"
+#include "parse.h"
+
+const char *const sv_input_presets[SV_INPUT_PRESETS] = {
+    SV_CHAPTER_EXAMPLE,
+    "1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1",
+    "2 7 1 8 2 8 1 8 2 8 4 5 9",
+};
+
+void sv_input_init(sv_input *in)
+{
+    memset(in, 0, sizeof *in);
+    in->kind = SV_INPUT_EXAMPLE;
+    in->seed = 1;
+}
+
+/* A whole decimal number in [lo, hi]: digits only (no sign, no hex, no
+ * spaces). *above says whether it was a number above hi. */
+static bool parse_count(const char *s, uint64_t lo, uint64_t hi, uint64_t *out, bool *above)
+{
+    *above = false;
+    if (!s || *s == '\0')
+        return false;
+    for (const char *p = s; *p; p++)
+        if (*p < '0' || *p > '9')
+            return false;
+    errno = 0;
+    char *end = NULL;
+    unsigned long long v = strtoull(s, &end, 10);
+    if (errno == ERANGE || *end != '\0') {
+        *above = errno == ERANGE;
+        return false;
+    }
+    if (v < lo || v > hi) {
+        *above = v > hi;
+        return false;
+    }
+    *out = (uint64_t)v;
+    return true;
+}
+
+static void add_source(sv_input *in, sv_input_kind kind, const char *flag, int argi)
+{
+    in->sources++;
+    if (in->sources == 1) {
+        in->kind = kind;
+        in->first = flag;
+        in->first_arg = argi;
+    }
+}
+
+bool sv_input_set_text(sv_input *in, const char *value, int argi, char *err, size_t errlen)
+{
+    (void)err;
+    (void)errlen;
+    if (in->sources == 0)
+        in->text = value;
+    add_source(in, SV_INPUT_TEXT, "--input", argi);
+    return true;
+}
+
+bool sv_input_set_file(sv_input *in, const char *value, int argi, char *err, size_t errlen)
+{
+    (void)err;
+    (void)errlen;
+    if (in->sources == 0)
+        in->path = value;
+    add_source(in, SV_INPUT_FILE, "--file", argi);
+    return true;
+}
+
+bool sv_input_set_stdin(sv_input *in, int argi, char *err, size_t errlen)
+{
+    (void)err;
+    (void)errlen;
+    add_source(in, SV_INPUT_STDIN, "-", argi);
+    return true;
+}
+
+bool sv_input_set_random(sv_input *in, const char *value, int argi, char *err, size_t errlen)
+{
+    uint64_t v;
+    bool above;
+    if (!parse_count(value, 1, SV_MAX_N, &v, &above)) {
+        if (above)
+            sv_errorf(err, errlen, "--random \"%s\" (argument %d): n = %s is above the block "
+                      "limit: a single-block scan takes at most %d elements", value, argi, value,
+                      SV_MAX_N);
+        else
+            sv_errorf(err, errlen, "--random \"%s\" (argument %d): expected a whole number "
+                      "from 1 to %d", value, argi, SV_MAX_N);
+        return false;
+    }
+    if (in->sources == 0)
+        in->random_n = (size_t)v;
+    add_source(in, SV_INPUT_RANDOM, "--random", argi);
+    return true;
+}
+
+bool sv_input_set_seed(sv_input *in, const char *value, int argi, char *err, size_t errlen)
+{
+    uint64_t v;
+    bool above;
+    if (!parse_count(value, 0, UINT64_MAX, &v, &above)) {
+        sv_errorf(err, errlen, "--seed \"%s\" (argument %d): expected a whole decimal number "
+                  "from 0 to %" PRIu64, value, argi, UINT64_MAX);
+        return false;
+    }
+    in->seed = v;
+    in->have_seed = true;
+    in->seed_arg = argi;
+    return true;
+}
+
+bool sv_input_validate(const sv_input *in, char *err, size_t errlen)
+{
+    if (in->sources > 1) {
+        sv_errorf(err, errlen, "give one input: %s (argument %d) and another source were both "
+                  "given (one of --input, --file, -, --random)", in->first, in->first_arg);
+        return false;
+    }
+    if (in->have_seed && in->kind != SV_INPUT_RANDOM) {
+        sv_errorf(err, errlen, "--seed (argument %d) applies to --random only", in->seed_arg);
+        return false;
+    }
+    return true;
+}
+
+const char *sv_input_name(const sv_input *in)
+{
+    switch (in->kind) {
+    case SV_INPUT_TEXT: return "--input";
+    case SV_INPUT_FILE: return in->path;
+    case SV_INPUT_STDIN: return "stdin";
+    case SV_INPUT_RANDOM: return "--random";
+    case SV_INPUT_EXAMPLE: break;
+    }
+    return "the chapter's example";
+}
+
+sv_input_status sv_input_parse_text(const char *text, size_t len, sv_type type,
+                                    sv_value **vals, size_t *n, char *err, size_t errlen)
+{
+    *vals = NULL;
+    *n = 0;
+    if (len > SV_LIMIT_VALUES) {
+        sv_errorf(err, errlen, "%zu bytes: longer than the limit of %u MiB for values", len,
+                  SV_LIMIT_VALUES >> 20);
+        return SV_INPUT_BAD;
+    }
+    const char *nul = memchr(text, '\0', len);
+    if (nul) {
+        sv_errorf(err, errlen, "a NUL byte at byte %zu: values are text", (size_t)(nul - text) + 1);
+        return SV_INPUT_BAD;
+    }
+    if (!sv_parse_values(text, type, SV_MAX_N, vals, n, err, errlen))
+        return SV_INPUT_BAD;
+    return SV_INPUT_OK;
+}
+
+sv_input_status sv_input_read(const sv_input *in, sv_op op, sv_type type, sv_value **vals,
+                              size_t *n, char *err, size_t errlen)
+{
+    char why[512];
+    *vals = NULL;
+    *n = 0;
+    if (in->kind == SV_INPUT_RANDOM) {
+        if (!(*vals = sv_random_values(op, type, in->random_n, in->seed))) {
+            sv_errorf(err, errlen, "--random %zu: out of memory", in->random_n);
+            return SV_INPUT_FAILED;
+        }
+        *n = in->random_n;
+        return SV_INPUT_OK;
+    }
+    const char *text = in->kind == SV_INPUT_TEXT ? in->text : SV_CHAPTER_EXAMPLE;
+    char *owned = NULL;
+    size_t len;
+    if (in->kind == SV_INPUT_FILE || in->kind == SV_INPUT_STDIN) {
+        /* The reader's message names the file (or stdin) itself. */
+        owned = sv_read_bounded(in->kind == SV_INPUT_FILE ? in->path : "-", SV_LIMIT_VALUES,
+                                "values", &len, err, errlen);
+        if (!owned)
+            return SV_INPUT_BAD;
+        text = owned;
+    } else {
+        len = strlen(text);
+    }
+    sv_input_status st = sv_input_parse_text(text, len, type, vals, n, why, sizeof why);
+    free(owned);
+    if (st != SV_INPUT_OK)
+        sv_errorf(err, errlen, "%s: %s", sv_input_name(in), why);
+    return st;
+}
