@@ -162,9 +162,17 @@ sv_input_status sv_input_parse_text(const char *text, size_t len, sv_type type,
         sv_errorf(err, errlen, "a NUL byte at byte %zu: values are text", (size_t)(nul - text) + 1);
         return SV_INPUT_BAD;
     }
-    if (!sv_parse_values(text, type, SV_MAX_N, vals, n, err, errlen))
-        return SV_INPUT_BAD;
-    return SV_INPUT_OK;
+    /* text[0..len) need not be NUL-terminated (a paste, a fuzzer's bytes). */
+    char *copy = malloc(len + 1);
+    if (!copy) {
+        sv_errorf(err, errlen, "out of memory reading %zu bytes of values", len);
+        return SV_INPUT_FAILED;
+    }
+    memcpy(copy, text, len);
+    copy[len] = '\0';
+    bool ok = sv_parse_values(copy, type, SV_MAX_N, vals, n, err, errlen);
+    free(copy);
+    return ok ? SV_INPUT_OK : SV_INPUT_BAD;
 }
 
 sv_input_status sv_input_read(const sv_input *in, sv_op op, sv_type type, sv_value **vals,

@@ -81,8 +81,9 @@ sv_input_status sv_input_read(const sv_input *in, sv_op op, sv_type type, sv_val
                               size_t *n, char *err, size_t errlen);
 
 /* The input box's text: at most SV_LIMIT_VALUES bytes and SV_MAX_N values.
- * len is the text's length in bytes: a NUL byte inside it is refused
- * (naming its position), never taken as the end. */
+ * len is the text's length in bytes (text need not be NUL-terminated): a
+ * NUL byte inside it is refused (naming its position), never taken as the
+ * end. */
 sv_input_status sv_input_parse_text(const char *text, size_t len, sv_type type,
                                     sv_value **vals, size_t *n, char *err, size_t errlen);
 
