@@ -15,6 +15,9 @@
 #include "sv_config.h"
 #include "../capture/capture.h"
 #include "../core/emulate.h"
+#include "../core/escape.h"
+#include "../core/fileio.h"
+#include "../core/input.h"
 #include "../core/parse.h"
 #include "../core/table.h"
 #include "../core/trace.h"
@@ -29,22 +32,10 @@ enum {
     EXIT_DIFFERS = 4      /* --verify found a difference */
 };
 
-#define CHAPTER_EXAMPLE "3 1 7 0 4 1 6 3"
-
 typedef enum { FORMAT_TABLE, FORMAT_JSON } out_format;
 
 typedef struct options {
-    /* Input: at most one source; source_arg is its argv index. */
-    const char *input_text;
-    const char *file;
-    bool from_stdin;
-    size_t random_n;
-    bool have_random;
-    uint64_t seed;
-    bool have_seed;
-    int sources;
-    const char *source_name;
-    int source_arg;
+    sv_input input; /* --input, --file, -, --random, --seed (core/input.h) */
 
     sv_op op;
     sv_type type;
@@ -72,12 +63,12 @@ static void usage(FILE *f)
 "emulator where there is none, and prints its trace: every round's double buffer and\n"
 "the case of every cell (copy, partial or full window).\n"
 "\n"
-"Input (one of them; without any, the chapter's example \"" CHAPTER_EXAMPLE "\"):\n"
+"Input (one of them; without any, the chapter's example \"" SV_CHAPTER_EXAMPLE "\"):\n"
 "  --input TEXT        values separated by spaces, commas or newlines\n"
-"  --file PATH         values from a file; '#' starts a comment\n"
+"  --file PATH         values from a file; '#' starts a comment (at most 1 MiB)\n"
 "  --random N          N seeded random values, 1 <= N <= %d\n"
-"  --seed S            the seed for --random (default 1)\n"
-"  -                   values from standard input\n"
+"  --seed S            the seed for --random (decimal, 0 .. 2^64-1; default 1)\n"
+"  -                   values from standard input (at most 1 MiB)\n"
 "\n"
 "Scan:\n"
 "  --op NAME           sum (default), max, min, product or xor (xor: int32 only)\n"
@@ -89,61 +80,51 @@ static void usage(FILE *f)
 "Output:\n"
 "  --format NAME       table (default; colour when standard output is a terminal and\n"
 "                      NO_COLOR is unset) or json (the trace file of docs/trace-format.md)\n"
-"  -o FILE             write to FILE instead of standard output\n"
+"  -o FILE             write to FILE instead of standard output, all or nothing (a\n"
+"                      temporary file beside it, renamed over it; a device such as\n"
+"                      /dev/null is written in place; - is standard output)\n"
 "  --verify            run the emulator, and the GPU too when available; report whether\n"
 "                      the traces are bit-identical and whether the output equals a\n"
 "                      sequential scan (int32) or how far it is from one (float32).\n"
 "                      Prints the report instead of the trace (-o still saves the trace).\n"
-"  --open FILE.json    re-read and validate a trace file and print it (- reads stdin);\n"
+"  --open FILE.json    re-read and validate a trace file (at most 16 MiB) and print it\n"
+"                      (- reads stdin);\n"
 "                      with --verify, re-run its input and compare\n"
 "  -h, --help          this help\n"
 "  -V, --version       the version\n"
 "\n"
-"Exit status: 0 success; 1 the backend failed or the output could not be written;\n"
-"2 bad input or usage; 3 the backend asked for is unavailable; 4 --verify found a\n"
-"difference.\n",
+"Exit status: 0 success; 1 the backend failed or the output (a file, or standard\n"
+"output) could not be written; 2 bad input or usage, or input over its limit; 3 the\n"
+"backend asked for is unavailable; 4 --verify found a difference.\n",
             SV_MAX_N);
 }
 
-/* Prints "scanviz-trace: <msg>" and returns EXIT_USAGE. */
+/* Prints "scanviz-trace: <msg>" to stderr, escaped (sv_escape: the message
+ * may quote a file, an argument or a device name), and returns status. */
+static int report(int status, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static int report(int status, const char *fmt, ...)
+{
+    char msg[2048], esc[4096];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "%s: %s\n", prog, sv_escape(msg, esc, sizeof esc));
+    return status;
+}
+
+/* report() with EXIT_USAGE. */
 static int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 static int usage_error(const char *fmt, ...)
 {
+    char msg[2048];
     va_list ap;
     va_start(ap, fmt);
-    fprintf(stderr, "%s: ", prog);
-    vfprintf(stderr, fmt, ap);
-    fprintf(stderr, "\n");
+    vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    return EXIT_USAGE;
-}
-
-/* A whole decimal number in [lo, hi]; false on anything else. */
-static bool parse_count(const char *s, unsigned long long lo, unsigned long long hi,
-                        unsigned long long *out)
-{
-    if (!s || *s == '\0' || *s == '-' || *s == '+')
-        return false;
-    for (const char *p = s; *p; p++)
-        if (*p < '0' || *p > '9')
-            return false;
-    errno = 0;
-    char *end = NULL;
-    unsigned long long v = strtoull(s, &end, 10);
-    if (errno != 0 || *end != '\0' || v < lo || v > hi)
-        return false;
-    *out = v;
-    return true;
-}
-
-static void add_source(options *o, const char *name, int argi)
-{
-    o->sources++;
-    if (o->sources == 1) {
-        o->source_name = name;
-        o->source_arg = argi;
-    }
+    return report(EXIT_USAGE, "%s", msg);
 }
 
 /* A non-option argument: only "-" (standard input) is one. Returns -1 to go
@@ -152,8 +133,9 @@ static int operand(options *o, const char *arg, int argi)
 {
     if (strcmp(arg, "-") != 0)
         return usage_error("unexpected argument \"%s\" (argument %d); try --help", arg, argi);
-    o->from_stdin = true;
-    add_source(o, "-", argi);
+    char err[512];
+    if (!sv_input_set_stdin(&o->input, argi, err, sizeof err))
+        return usage_error("%s", err);
     return -1;
 }
 
@@ -186,7 +168,8 @@ static int parse_options(int argc, char **argv, options *o)
     o->scan = SV_SCAN_INCLUSIVE;
     o->backend = SV_CHOOSE_AUTO;
     o->format = FORMAT_TABLE;
-    o->seed = 1;
+    sv_input_init(&o->input);
+    char err[512];
 
     /* "-" first: non-options come back in order as option 1, so every
      * token keeps its position; ":" next: a missing argument is ':'. */
@@ -196,40 +179,26 @@ static int parse_options(int argc, char **argv, options *o)
                         on a cluster like -hV until its last letter) */
     while ((c = getopt_long(argc, argv, "-:o:hV", longopts, NULL)) != -1) {
         int argi = optind - 1; /* the token just consumed (the value's, if separate) */
-        unsigned long long v;
         switch (c) {
         case 1:
             if ((st = operand(o, optarg, argi)) >= 0)
                 return st;
             break;
         case OPT_INPUT:
-            o->input_text = optarg;
-            add_source(o, "--input", argi);
+            if (!sv_input_set_text(&o->input, optarg, argi, err, sizeof err))
+                return usage_error("%s", err);
             break;
         case OPT_FILE:
-            o->file = optarg;
-            add_source(o, "--file", argi);
+            if (!sv_input_set_file(&o->input, optarg, argi, err, sizeof err))
+                return usage_error("%s", err);
             break;
         case OPT_RANDOM:
-            if (!parse_count(optarg, 1, SV_MAX_N, &v)) {
-                unsigned long long big;
-                if (parse_count(optarg, SV_MAX_N + 1ull, ULLONG_MAX, &big))
-                    return usage_error("--random \"%s\" (argument %d): n = %s is above the "
-                                       "block limit: a single-block scan takes at most %d "
-                                       "elements", optarg, argi, optarg, SV_MAX_N);
-                return usage_error("--random \"%s\" (argument %d): expected a whole number "
-                                   "from 1 to %d", optarg, argi, SV_MAX_N);
-            }
-            o->random_n = (size_t)v;
-            o->have_random = true;
-            add_source(o, "--random", argi);
+            if (!sv_input_set_random(&o->input, optarg, argi, err, sizeof err))
+                return usage_error("%s", err);
             break;
         case OPT_SEED:
-            if (!parse_count(optarg, 0, UINT64_MAX, &v))
-                return usage_error("--seed \"%s\" (argument %d): expected a whole number "
-                                   "from 0 to %" PRIu64, optarg, argi, UINT64_MAX);
-            o->seed = (uint64_t)v;
-            o->have_seed = true;
+            if (!sv_input_set_seed(&o->input, optarg, argi, err, sizeof err))
+                return usage_error("%s", err);
             break;
         case OPT_OP:
             if (!sv_op_from_name(optarg, &o->op))
@@ -303,15 +272,12 @@ static int parse_options(int argc, char **argv, options *o)
 
     if (o->help || o->version)
         return -1;
-    if (o->sources > 1)
-        return usage_error("give one input: %s (argument %d) and another source were both "
-                           "given", o->source_name, o->source_arg);
-    if (o->have_seed && !o->have_random)
-        return usage_error("--seed applies to --random only");
+    if (o->open_path && o->input.sources)
+        return usage_error("--open reads its input from the trace file: %s (argument %d) "
+                           "cannot be combined with it", o->input.first, o->input.first_arg);
+    if (!sv_input_validate(&o->input, err, sizeof err))
+        return usage_error("%s", err);
     if (o->open_path) {
-        if (o->sources)
-            return usage_error("--open reads its input from the trace file: %s (argument %d) "
-                               "cannot be combined with it", o->source_name, o->source_arg);
         if (o->have_op || o->have_type || o->have_exclusive)
             return usage_error("--open: the trace file says which operator, type and scan; "
                                "--op, --type and --exclusive do not apply");
@@ -326,95 +292,56 @@ static bool want_colour(void)
     return isatty(STDOUT_FILENO) && getenv("NO_COLOR") == NULL;
 }
 
-/* Writes t in the chosen format to -o FILE or stdout. The note (why the
- * emulator ran) goes into the table, or to stderr beside json. */
+/* Writes t in the chosen format to -o FILE or stdout, all or nothing
+ * (sv_file_begin/commit: a temporary file renamed over FILE; standard output
+ * flushed and checked). The note (why the emulator ran) goes into the table,
+ * or to stderr beside json. */
 static int write_trace(const sv_trace *t, const options *o, const char *note)
 {
-    char err[512];
+    char err[1024], why[512];
+    const char *path = o->out_path ? o->out_path : "-";
+    bool to_stdout = strcmp(path, "-") == 0;
+    if (o->format == FORMAT_JSON && note && note[0])
+        report(0, "%s", note);
+    sv_file *f = sv_file_begin(path, err, sizeof err);
+    if (!f)
+        return report(EXIT_FAILED, "%s", err);
     if (o->format == FORMAT_JSON) {
-        if (note && note[0])
-            fprintf(stderr, "%s: %s\n", prog, note);
-        bool ok = o->out_path ? sv_trace_save(t, o->out_path, err, sizeof err)
-                              : sv_trace_write(t, stdout, err, sizeof err);
-        if (!ok) {
-            /* sv_trace_save names the path itself. */
-            fprintf(stderr, "%s: %s%s\n", prog, o->out_path ? "" : "stdout: ", err);
-            return EXIT_FAILED;
+        if (!sv_trace_write(t, sv_file_stream(f), why, sizeof why)) {
+            snprintf(err, sizeof err, "%s: %s", sv_file_name(f), why);
+            sv_file_abort(f);
+            return report(EXIT_FAILED, "%s", err);
         }
-        return EXIT_OK;
+    } else {
+        sv_trace_print_table(t, sv_file_stream(f), to_stdout && want_colour(), note);
     }
-    if (!o->out_path || strcmp(o->out_path, "-") == 0) { /* as sv_trace_save does for json */
-        sv_trace_print_table(t, stdout, want_colour(), note);
-        if (fflush(stdout) != 0 || ferror(stdout)) {
-            fprintf(stderr, "%s: stdout: write failed\n", prog);
-            return EXIT_FAILED;
-        }
-        return EXIT_OK;
-    }
-    FILE *f = fopen(o->out_path, "w");
-    if (!f) {
-        fprintf(stderr, "%s: cannot create %s: %s\n", prog, o->out_path, strerror(errno));
-        return EXIT_FAILED;
-    }
-    sv_trace_print_table(t, f, false, note);
-    bool bad = ferror(f) != 0;
-    if (fclose(f) != 0 || bad) {
-        fprintf(stderr, "%s: %s: write failed\n", prog, o->out_path);
-        return EXIT_FAILED;
-    }
+    if (!sv_file_commit(f, err, sizeof err))
+        return report(EXIT_FAILED, "%s", err);
     return EXIT_OK;
 }
 
 /* ---- Input ------------------------------------------------------------- */
 
-/* Fills values and n from the chosen source. Returns -1 on success, else an
- * exit status (the message printed). */
+/* Fills values and n from the chosen source (core/input.h). Returns -1 on
+ * success, else an exit status (the message printed). */
 static int read_input(const options *o, sv_value **values, size_t *n)
 {
-    char err[512];
-    if (o->have_random) {
-        *values = sv_random_values(o->op, o->type, o->random_n, o->seed);
-        if (!*values) {
-            fprintf(stderr, "%s: --random %zu: out of memory\n", prog, o->random_n);
-            return EXIT_FAILED;
-        }
-        *n = o->random_n;
-        return -1;
+    char err[1024];
+    switch (sv_input_read(&o->input, o->op, o->type, values, n, err, sizeof err)) {
+    case SV_INPUT_OK: return -1;
+    case SV_INPUT_BAD: return report(EXIT_USAGE, "%s", err);
+    case SV_INPUT_FAILED: break;
     }
-
-    char *text = NULL;
-    const char *where;
-    if (o->file || o->from_stdin) {
-        const char *path = o->file ? o->file : "-";
-        where = o->file ? o->file : "stdin";
-        text = sv_read_file(path, err, sizeof err);
-        if (!text) {
-            fprintf(stderr, "%s: %s\n", prog, err);
-            return EXIT_USAGE;
-        }
-    } else {
-        where = o->input_text ? "--input" : "the chapter's example";
-        text = strdup(o->input_text ? o->input_text : CHAPTER_EXAMPLE);
-        if (!text) {
-            fprintf(stderr, "%s: out of memory\n", prog);
-            return EXIT_FAILED;
-        }
-    }
-    bool ok = sv_parse_values(text, o->type, SV_MAX_N, values, n, err, sizeof err);
-    free(text);
-    if (!ok) {
-        fprintf(stderr, "%s: %s: %s\n", prog, where, err);
-        return EXIT_USAGE;
-    }
-    return -1;
+    return report(EXIT_FAILED, "%s", err);
 }
 
 /* ---- --verify ---------------------------------------------------------- */
 
 static const char *describe(const sv_trace *t, char *buf, size_t len)
 {
-    if (t->backend == SV_BACKEND_CUDA)
-        snprintf(buf, len, "cuda (%s)", t->device ? t->device : "GPU");
+    char dev[256];
+    if (t->backend == SV_BACKEND_CUDA) /* the name may come from a file: escaped */
+        snprintf(buf, len, "cuda (%s)", t->device ? sv_escape(t->device, dev, sizeof dev) : "GPU");
     else
         snprintf(buf, len, "cpu emulator");
     return buf;
@@ -422,7 +349,7 @@ static const char *describe(const sv_trace *t, char *buf, size_t len)
 
 /* Compares t's output with the sequential scan of its input: int32 must be
  * equal; float32 reports the largest difference (Hillis-Steele adds in
- * another order). Returns whether it passes. */
+ * another order), the one sv_trace_finish stored. Returns whether it passes. */
 static bool check_reference(const sv_trace *t, const sv_value *ref, const char *who)
 {
     char a[64], b[64];
@@ -438,22 +365,11 @@ static bool check_reference(const sv_trace *t, const sv_value *ref, const char *
         printf("  %s: output equals the sequential scan (%zu of %zu cells)\n", who, t->n, t->n);
         return true;
     }
-    double worst = 0.0;
-    size_t at = 0;
+    double worst = t->max_abs_diff;
+    size_t at = t->max_diff_index;
     size_t same = 0;
-    for (size_t i = 0; i < t->n; i++) {
-        if (t->output[i].bits == ref[i].bits) {
-            same++;
-            continue;
-        }
-        double d = fabs((double)t->output[i].f - (double)ref[i].f);
-        if (isnan(d))
-            d = INFINITY;
-        if (d > worst || (worst == 0.0 && d > 0.0)) {
-            worst = d;
-            at = i;
-        }
-    }
+    for (size_t i = 0; i < t->n; i++)
+        same += t->output[i].bits == ref[i].bits;
     if (same == t->n)
         printf("  %s: output bit-identical to the sequential scan (%zu of %zu cells)\n", who,
                t->n, t->n);
@@ -492,7 +408,7 @@ static int verify(const options *o, sv_op op, sv_type type, sv_scan scan,
                                       note, sizeof note, err, sizeof err);
     if (st != SV_CAPTURE_OK) {
         printf("  cpu emulator: FAILED: %s\n", err);
-        fprintf(stderr, "%s: cpu emulator: %s\n", prog, err);
+        report(0, "cpu emulator: %s", err);
         status = st == SV_CAPTURE_BAD_INPUT ? EXIT_USAGE : EXIT_DIFFERS;
         goto out;
     }
@@ -504,17 +420,16 @@ static int verify(const options *o, sv_op op, sv_type type, sv_scan scan,
             st = sv_capture(op, type, scan, input, n, SV_CHOOSE_CUDA, &gpu, note, sizeof note,
                             err, sizeof err);
             if (st == SV_CAPTURE_BAD_INPUT) {
-                fprintf(stderr, "%s: %s\n", prog, err);
-                status = EXIT_USAGE;
+                status = report(EXIT_USAGE, "%s", err);
                 goto out;
             }
             if (st != SV_CAPTURE_OK) {
                 printf("  cuda: FAILED: %s\n", err);
-                fprintf(stderr, "%s: cuda: %s\n", prog, err);
+                report(0, "cuda: %s", err);
                 failures++;
             }
         } else if (o->backend == SV_CHOOSE_CUDA) {
-            fprintf(stderr, "%s: --backend cuda: CUDA backend unavailable: %s\n", prog, why);
+            report(0, "--backend cuda: CUDA backend unavailable: %s", why);
             status = EXIT_UNAVAILABLE;
             goto out;
         } else {
@@ -535,8 +450,9 @@ static int verify(const options *o, sv_op op, sv_type type, sv_scan scan,
     }
     if (given) {
         describe(given, who2, sizeof who2);
-        snprintf(who, sizeof who, "%.250s (%s)",
-                 strcmp(o->open_path, "-") == 0 ? "stdin" : o->open_path, who2);
+        char path[256];
+        snprintf(who, sizeof who, "%s (%s)",
+                 sv_escape(sv_path_name(o->open_path), path, sizeof path), who2);
         if (sv_trace_equal(given, cpu, diff, sizeof diff)) {
             printf("  %s vs cpu emulator: bit-identical trace (%s)\n", who, sum);
         } else {
@@ -547,8 +463,7 @@ static int verify(const options *o, sv_op op, sv_type type, sv_scan scan,
 
     ref = calloc(n, sizeof *ref);
     if (!ref) {
-        fprintf(stderr, "%s: out of memory\n", prog);
-        status = EXIT_FAILED;
+        status = report(EXIT_FAILED, "out of memory");
         goto out;
     }
     sv_reference_scan(op, type, scan, input, ref, n);
@@ -559,14 +474,18 @@ static int verify(const options *o, sv_op op, sv_type type, sv_scan scan,
 
     if (failures) {
         printf("verify: FAILED (%d difference%s)\n", failures, failures == 1 ? "" : "s");
-        fprintf(stderr, "%s: --verify: %d difference%s found\n", prog, failures,
-                failures == 1 ? "" : "s");
+        report(0, "--verify: %d difference%s found", failures, failures == 1 ? "" : "s");
         status = EXIT_DIFFERS;
     } else {
         printf("verify: OK\n");
     }
-    if (fflush(stdout) != 0 && status == EXIT_OK)
-        status = EXIT_FAILED;
+    /* The report is the output: a full disk or a closed pipe is a failure,
+     * said as such (not a silent exit 1). */
+    if (!sv_stdout_check(err, sizeof err)) {
+        report(0, "%s", err);
+        if (status == EXIT_OK)
+            status = EXIT_FAILED;
+    }
 
     if (o->out_path) {
         int w = write_trace(given ? given : gpu ? gpu : cpu, o, NULL);
@@ -588,8 +507,7 @@ static int run_open(const options *o)
     char err[512];
     sv_trace *t = sv_trace_load(o->open_path, err, sizeof err);
     if (!t) {
-        fprintf(stderr, "%s: %s\n", prog, err); /* err names the file */
-        return EXIT_USAGE;
+        return report(EXIT_USAGE, "%s", err); /* err names the file */
     }
     int status;
     if (o->verify)
@@ -626,15 +544,12 @@ static int run_capture(const options *o)
     case SV_CAPTURE_OK:
         break;
     case SV_CAPTURE_BAD_INPUT:
-        fprintf(stderr, "%s: %s\n", prog, err);
-        return EXIT_USAGE;
+        return report(EXIT_USAGE, "%s", err);
     case SV_CAPTURE_UNAVAILABLE:
-        fprintf(stderr, "%s: --backend cuda: %s\n", prog, err);
-        return EXIT_UNAVAILABLE;
+        return report(EXIT_UNAVAILABLE, "--backend cuda: %s", err);
     case SV_CAPTURE_FAILED:
     default:
-        fprintf(stderr, "%s: %s\n", prog, err);
-        return EXIT_FAILED;
+        return report(EXIT_FAILED, "%s", err);
     }
     status = write_trace(t, o, note);
     sv_trace_destroy(t);
@@ -647,14 +562,14 @@ int main(int argc, char **argv)
     int status = parse_options(argc, argv, &o);
     if (status >= 0)
         return status;
-    if (o.help) {
-        usage(stdout);
-        return EXIT_OK;
-    }
-    if (o.version) {
-        printf("scanviz-trace %s (CUDA backend %s)\n", SV_VERSION,
-               SV_HAVE_CUDA ? "built in" : "not built");
-        return EXIT_OK;
+    if (o.help || o.version) {
+        char err[256];
+        if (o.help)
+            usage(stdout);
+        else
+            printf("scanviz-trace %s (CUDA backend %s)\n", SV_VERSION,
+                   SV_HAVE_CUDA ? "built in" : "not built");
+        return sv_stdout_check(err, sizeof err) ? EXIT_OK : report(EXIT_FAILED, "%s", err);
     }
     return o.open_path ? run_open(&o) : run_capture(&o);
 }

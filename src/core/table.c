@@ -2,6 +2,7 @@
  * buffers, a row of case markers under pout that reads without colour, and
  * optional ANSI 256-colour (Okabe-Ito-like: blue full, orange partial, grey copy). */
 #include "table.h"
+#include "escape.h"
 
 #include <math.h>
 #include <string.h>
@@ -226,13 +227,19 @@ void sv_trace_print_table(const sv_trace *t, FILE *f, bool colour, const char *n
     on(&tb, COL_BOLD);
     fprintf(f, "Hillis-Steele scan · n = %zu · %s (%s) · %s · %s · ", t->n, sv_op_name(t->op),
             sv_op_symbol(t->op), sv_type_name(t->type), sv_scan_name(t->scan));
-    if (t->backend == SV_BACKEND_CUDA)
-        fprintf(f, "CUDA · %s\n", t->device ? t->device : "unknown GPU");
-    else
+    if (t->backend == SV_BACKEND_CUDA) {
+        /* The device name may come from a file: escaped (no terminal
+         * sequences, no fake lines). */
+        char dev[512];
+        fprintf(f, "CUDA · %s\n", t->device ? sv_escape(t->device, dev, sizeof dev) : "unknown GPU");
+    } else {
         fprintf(f, "CPU emulator\n");
+    }
     on(&tb, COL_RESET);
-    if (note && *note)
-        fprintf(f, "%s\n", note);
+    if (note && *note) {
+        char esc[1024];
+        fprintf(f, "%s\n", sv_escape(note, esc, sizeof esc));
+    }
     fputc('\n', f);
     for (size_t r = 0; r < t->nrounds; r++)
         print_round(&tb, &t->rounds[r]);
