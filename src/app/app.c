@@ -1134,7 +1134,7 @@ sv_app_status sv_app_init(sv_app_state *s, const sv_app_config *c, char *err, si
         char berr[256];
         s->bench = sv_bench_table_load(c->bench_csv, berr, sizeof berr);
         if (!s->bench) {
-            snprintf(err, errlen, "--bench-csv %s: %s", c->bench_csv, berr);
+            snprintf(err, errlen, "--bench-csv: %s", berr); /* berr names the file */
             sv_app_cleanup(s);
             return SV_APP_BAD_INPUT;
         }

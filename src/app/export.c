@@ -9,6 +9,8 @@
 #include <sys/types.h>
 
 #include "export.h"
+#include "png_stream.h"
+#include "../core/fileio.h"
 #include "render.h"
 
 /* An offscreen target and the buffer its pixels are read into, made once
@@ -46,14 +48,30 @@ static bool frame_out_open(sv_gfx *g, frame_out *o, int w, int h, char *err, siz
     return true;
 }
 
-static bool frame_out_write(sv_gfx *g, frame_out *o, const sv_app_view *v, const char *path,
-                            char *err, size_t errlen)
+/* Draws v and writes it as PNG to the stream of f (begun by the caller). */
+static bool frame_out_draw(sv_gfx *g, frame_out *o, const sv_app_view *v, sv_file *f,
+                           char *err, size_t errlen)
 {
     sv_gfx_target_bind(o->target);
     sv_render_frame(g, v, o->w, o->h);
     sv_gfx_read_pixels(g, o->w, o->h, o->rgba);
     sv_gfx_target_bind(NULL);
-    return sv_png_write(path, o->rgba, o->w, o->h, err, errlen);
+    return sv_png_write_stream(sv_file_stream(f), sv_file_name(f), o->rgba, o->w, o->h, err,
+                               errlen);
+}
+
+/* All or nothing: path is replaced only when the whole PNG is on disk. */
+static bool frame_out_write(sv_gfx *g, frame_out *o, const sv_app_view *v, const char *path,
+                            char *err, size_t errlen)
+{
+    sv_file *f = sv_file_begin(path, err, errlen);
+    if (!f)
+        return false;
+    if (!frame_out_draw(g, o, v, f, err, errlen)) {
+        sv_file_abort(f);
+        return false;
+    }
+    return sv_file_commit(f, err, errlen);
 }
 
 bool sv_export_frame(sv_gfx *g, const sv_app_view *v, int w, int h,
@@ -115,17 +133,55 @@ bool sv_export_rounds(sv_gfx *g, const sv_app_view *v, const char *dir, int w, i
     frame_out o;
     if (!frame_out_open(g, &o, w, h, err, errlen))
         return false;
+    /* Every image goes to its temporary file first (round-NN.png.tmp-*);
+     * only when all are written and synced do they replace the old ones, so
+     * a full disk leaves an earlier export whole. Should a rename fail part
+     * way (it does not on one file system short of the disk dying), the
+     * message says exactly which images were replaced. */
     int steps = sv_view_steps(c.trace);
-    bool ok = true;
+    sv_file **files = calloc((size_t)(steps > 0 ? steps : 1), sizeof *files);
+    bool ok = files != NULL;
+    if (!ok)
+        snprintf(err, errlen, "export: out of memory");
     for (int k = 0; k < steps && ok; k++) {
         char path[4200];
         snprintf(path, sizeof path, "%s/round-%02d.png", dir, k);
         c.step = k;
         c.from_step = k;
-        ok = frame_out_write(g, &o, &c, path, err, errlen);
-        if (ok && count)
-            *count = k + 1;
+        ok = (files[k] = sv_file_begin(path, err, errlen)) != NULL &&
+             frame_out_draw(g, &o, &c, files[k], err, errlen) &&
+             sv_file_finish(files[k], err, errlen);
     }
+    if (ok) {
+        for (int k = 0; k < steps; k++) {
+            char why[512];
+            sv_file *f = files[k];
+            files[k] = NULL;
+            if (!sv_file_publish(f, why, sizeof why)) {
+                if (k > 0)
+                    snprintf(err, errlen, "%s (round-00.png .. round-%02d.png were replaced; "
+                             "round-%02d.png .. round-%02d.png were not)", why, k - 1, k, steps - 1);
+                else
+                    snprintf(err, errlen, "%s (no image was replaced)", why);
+                ok = false;
+                for (int j = k + 1; j < steps; j++) {
+                    sv_file_abort(files[j]);
+                    files[j] = NULL;
+                }
+                break;
+            }
+            if (count)
+                *count = k + 1;
+        }
+    } else if (files) {
+        char why[512];
+        snprintf(why, sizeof why, "%s", err);
+        snprintf(err, errlen, "%s (no image was replaced)", why);
+    }
+    if (files)
+        for (int k = 0; k < steps; k++)
+            sv_file_abort(files[k]);
+    free(files);
     frame_out_close(&o);
     return ok;
 }

@@ -4,6 +4,7 @@
  * Exit status: 0 success, 1 failure, 2 bad usage or input, 3 backend unavailable. */
 #include <errno.h>
 #include <getopt.h>
+#include <stdarg.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdio.h>
@@ -15,6 +16,9 @@
 #include <epoxy/gl.h>
 
 #include "sv_config.h"
+#include "../core/escape.h"
+#include "../core/fileio.h"
+#include "../core/input.h"
 #include "../core/parse.h"
 #include "../core/table.h"
 #include "../core/trace_file.h"
@@ -25,19 +29,18 @@
 
 #define EXIT_USAGE 2
 #define EXIT_UNAVAILABLE 3
-#define CHAPTER_EXAMPLE "3 1 7 0 4 1 6 3"
 #define NO_DISPLAY_DIR "scanviz-rounds" /* where the rounds go without a display */
 
 static const char usage_text[] =
     "usage: scanviz [input] [options]\n"
     "An interactive view of the Hillis-Steele scan, round by round.\n"
     "\n"
-    "Input (one of; default the chapter's example \"" CHAPTER_EXAMPLE "\"):\n"
+    "Input (one of; default the chapter's example \"" SV_CHAPTER_EXAMPLE "\"):\n"
     "  --input \"3 1 7 0\"     values separated by spaces or commas\n"
-    "  --file PATH           values from a file ('#' comments allowed)\n"
-    "  -                     values from stdin\n"
-    "  --random N [--seed S] N random values (1..1024)\n"
-    "  --trace FILE.json     open a saved trace (scanviz-trace --format json)\n"
+    "  --file PATH           values from a file ('#' comments allowed; at most 1 MiB)\n"
+    "  -                     values from stdin (at most 1 MiB)\n"
+    "  --random N [--seed S] N random values (1..1024); S decimal, 0 .. 2^64-1\n"
+    "  --trace FILE.json     open a saved trace (scanviz-trace --format json; 16 MiB)\n"
     "  FILE.json             the same (how the desktop entry opens a trace file)\n"
     "Scan:\n"
     "  --op sum|max|min|product|xor   (default sum)\n"
@@ -55,11 +58,14 @@ static const char usage_text[] =
     "Without a window:\n"
     "  --export DIR          render every round to DIR/round-00.png, ... and exit\n"
     "                        (without a display scanviz does this to ./" NO_DISPLAY_DIR ")\n"
-    "  --export-plot FILE    render the Measure view to FILE (PNG) and exit\n"
-    "  --bench-csv FILE      the Measure view's data (default the shipped table)\n"
+    "                        all images are written before any replaces an old one\n"
+    "  --export-plot FILE    render the Measure view to FILE (PNG) and exit; all or nothing\n"
+    "  --bench-csv FILE      the Measure view's data (default the shipped table; 4 MiB)\n"
     "  --bench-frames N      draw N frames as fast as possible, print median and p99 ms\n"
     "  --help, --version\n"
-    "Keys: H or ? in the window lists them; docs/user-guide.md describes everything.\n";
+    "Keys: H or ? in the window lists them; docs/user-guide.md describes everything.\n"
+    "Exit status: 0 success; 1 failure (e.g. a file or standard output could not be\n"
+    "written); 2 bad usage or input, or input over its limit; 3 backend unavailable.\n";
 
 static volatile sig_atomic_t got_usr1;
 
@@ -69,12 +75,44 @@ static void on_usr1(int sig)
     got_usr1 = 1;
 }
 
-static int usage_error(const char *fmt, const char *a, const char *b)
+/* Prints "scanviz: <msg>" to stderr, escaped (the message may quote an
+ * argument, a path or a file's text: sv_escape), and returns status. */
+static int report(int status, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static int report(int status, const char *fmt, ...)
 {
-    fprintf(stderr, "scanviz: ");
-    fprintf(stderr, fmt, a, b);
-    fprintf(stderr, "\n(scanviz --help lists the options)\n");
+    char msg[2048], esc[4096];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "scanviz: %s\n", sv_escape(msg, esc, sizeof esc));
+    return status;
+}
+
+/* report() with a pointer to --help, and EXIT_USAGE. */
+static int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+static int usage_error(const char *fmt, ...)
+{
+    char msg[2048];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    report(EXIT_USAGE, "%s", msg);
+    fprintf(stderr, "(scanviz --help lists the options)\n");
     return EXIT_USAGE;
+}
+
+/* Standard output is checked like a file: a full disk or a closed pipe
+ * exits 1 with a message, instead of losing what was printed. */
+static int stdout_status(int rc)
+{
+    char err[256];
+    if (!sv_stdout_check(err, sizeof err))
+        return report(EXIT_FAILURE, "%s", err);
+    return rc;
 }
 
 static bool parse_long(const char *s, long lo, long hi, long *out)
@@ -110,10 +148,9 @@ static bool parse_size(const char *s, int *w, int *h)
 }
 
 typedef struct options {
-    const char *input, *file, *trace, *export_dir, *export_plot, *bench_csv;
-    long random_n;
-    unsigned long long seed;
-    bool stdin_input;
+    sv_input input; /* --input, --file, -, --random, --seed (core/input.h) */
+    const char *trace, *export_dir, *export_plot, *bench_csv;
+    int trace_arg;
     const char *op, *type, *backend, *theme;
     bool exclusive, fullscreen, autoplay, no_animation;
     long round;
@@ -161,45 +198,50 @@ static const struct option long_opts[] = {
 static int parse_args(int argc, char **argv, options *o)
 {
     memset(o, 0, sizeof *o);
+    sv_input_init(&o->input);
     o->round = -1;
-    o->random_n = -1;
-    o->seed = 1;
     o->speed = 1.0;
     o->w = 1280;
     o->h = 720;
     opterr = 0;
-    int c, sources = 0;
+    int c;
+    char err[512];
     while ((c = getopt_long(argc, argv, ":hV", long_opts, NULL)) != -1) {
         const char *a = optarg;
+        int argi = optind - 1; /* the value's argv index */
         long v;
         switch (c) {
-        case OPT_INPUT: o->input = a; sources++; break;
-        case OPT_FILE: o->file = a; sources++; break;
+        case OPT_INPUT:
+            if (!sv_input_set_text(&o->input, a, argi, err, sizeof err))
+                return usage_error("%s", err);
+            break;
+        case OPT_FILE:
+            if (!sv_input_set_file(&o->input, a, argi, err, sizeof err))
+                return usage_error("%s", err);
+            break;
         case OPT_RANDOM:
-            if (!parse_long(a, 1, SV_MAX_N, &v))
-                return usage_error("--random \"%s\": expected a count from 1 to 1024%s", a, "");
-            o->random_n = v;
-            sources++;
+            if (!sv_input_set_random(&o->input, a, argi, err, sizeof err))
+                return usage_error("%s", err);
             break;
-        case OPT_SEED: {
-            char *end;
-            errno = 0;
-            o->seed = strtoull(a, &end, 0);
-            if (errno || end == a || *end || a[0] == '-')
-                return usage_error("--seed \"%s\": expected a non-negative integer%s", a, "");
+        case OPT_SEED:
+            if (!sv_input_set_seed(&o->input, a, argi, err, sizeof err))
+                return usage_error("%s", err);
             break;
-        }
         case OPT_OP: o->op = a; break;
         case OPT_TYPE: o->type = a; break;
         case OPT_EXCLUSIVE: o->exclusive = true; break;
         case OPT_INCLUSIVE: o->exclusive = false; break;
         case OPT_BACKEND: o->backend = a; break;
-        case OPT_TRACE: o->trace = a; sources++; break;
+        case OPT_TRACE:
+            if (o->trace)
+                return usage_error("give one input: --trace (argument %d) was given twice", argi);
+            o->trace = a;
+            o->trace_arg = argi;
+            break;
         case OPT_ROUND:
             /* any count parses; sv_app_init names the trace's range */
             if (!parse_long(a, 0, INT_MAX, &v))
-                return usage_error("--round \"%s\": expected a round number (0, 1, 2, ...)%s",
-                                   a, "");
+                return usage_error("--round \"%s\": expected a round number (0, 1, 2, ...)", a);
             o->round = v;
             break;
         case OPT_THEME: o->theme = a; break;
@@ -209,7 +251,7 @@ static int parse_args(int argc, char **argv, options *o)
             errno = 0;
             double d = strtod(a, &end);
             if (errno || end == a || *end || !(d >= 0.25 && d <= 4.0))
-                return usage_error("--speed \"%s\": expected a number from 0.25 to 4%s", a, "");
+                return usage_error("--speed \"%s\": expected a number from 0.25 to 4", a);
             o->speed = d;
             break;
         }
@@ -218,108 +260,101 @@ static int parse_args(int argc, char **argv, options *o)
         case OPT_EXPORT: o->export_dir = a; break;
         case OPT_SIZE:
             if (!parse_size(a, &o->w, &o->h))
-                return usage_error("--size \"%s\": expected WxH, each 16 .. 8192 (e.g. 1280x720)%s",
-                                   a, "");
+                return usage_error("--size \"%s\": expected WxH, each 16 .. 8192 (e.g. 1280x720)", a);
             o->size_given = true;
             break;
         case OPT_EXPORT_PLOT: o->export_plot = a; break;
         case OPT_BENCH_CSV: o->bench_csv = a; break;
         case OPT_BENCH_FRAMES:
             if (!parse_long(a, 1, 1000000, &v))
-                return usage_error("--bench-frames \"%s\": expected a frame count >= 1%s", a, "");
+                return usage_error("--bench-frames \"%s\": expected a frame count >= 1", a);
             o->bench_frames = v;
             break;
         case 'h':
         case OPT_HELP:
             fputs(usage_text, stdout);
-            return 0;
+            return stdout_status(0);
         case 'V':
         case OPT_VERSION:
             printf("scanviz %s (%s)\n", SV_VERSION,
                    SV_HAVE_CUDA ? "with the CUDA backend" : "built without CUDA");
-            return 0;
+            return stdout_status(0);
         case ':':
-            return usage_error("option \"%s\" needs a value%s", argv[optind - 1], "");
+            return usage_error("option \"%s\" needs a value", argv[optind - 1]);
         default:
-            return usage_error("unknown option \"%s\"%s", argv[optind - 1], "");
+            return usage_error("unknown option \"%s\"", argv[optind - 1]);
         }
     }
     for (int i = optind; i < argc; i++) {
         if (strcmp(argv[i], "-") == 0) {
-            o->stdin_input = true;
-            sources++;
+            if (!sv_input_set_stdin(&o->input, i, err, sizeof err))
+                return usage_error("%s", err);
         } else if (strlen(argv[i]) > 5 && strcmp(argv[i] + strlen(argv[i]) - 5, ".json") == 0) {
+            if (o->trace)
+                return usage_error("give one input: a trace (argument %d) and \"%s\" (argument "
+                                   "%d) were both given", o->trace_arg, argv[i], i);
             o->trace = argv[i]; /* scanviz FILE.json: the desktop entry's Exec */
-            sources++;
+            o->trace_arg = i;
         } else {
             return usage_error("unexpected argument \"%s\" (values go in --input \"%s\")",
                                argv[i], argv[i]);
         }
     }
-    if (sources > 1)
-        return usage_error("give one input: --input, --file, -, --random or --trace%s%s", "", "");
+    if (o->trace && o->input.sources)
+        return usage_error("give one input: --trace (argument %d) and %s (argument %d) were "
+                           "both given", o->trace_arg, o->input.first, o->input.first_arg);
+    if (!sv_input_validate(&o->input, err, sizeof err))
+        return usage_error("%s", err);
     if (o->trace && (o->op || o->type || o->exclusive))
-        return usage_error("--trace \"%s\": the trace file fixes the op, type and scan%s",
-                           o->trace, "");
+        return usage_error("--trace \"%s\": the trace file fixes the op, type and scan",
+                           o->trace);
     if (o->export_dir && o->export_plot)
-        return usage_error("give --export or --export-plot, not both%s%s", "", "");
+        return usage_error("give --export or --export-plot, not both");
     return -1;
 }
 
 /* Builds the app config from the options: reads and parses the input. */
 static int make_config(const options *o, sv_app_config *c, sv_value **vals)
 {
-    char err[512];
+    char err[1024];
     memset(c, 0, sizeof *c);
     c->round = (int)o->round;
     c->speed = (float)o->speed;
     c->autoplay = o->autoplay;
     c->animations = !o->no_animation;
     c->fullscreen = o->fullscreen;
-    c->seed = o->seed;
+    c->seed = o->input.seed;
     c->scan = o->exclusive ? SV_SCAN_EXCLUSIVE : SV_SCAN_INCLUSIVE;
     c->bench_csv = o->bench_csv;
     if (o->op && !sv_op_from_name(o->op, &c->op))
-        return usage_error("--op \"%s\": expected sum, max, min, product or xor%s", o->op, "");
+        return usage_error("--op \"%s\": expected sum, max, min, product or xor", o->op);
     if (o->type && !sv_type_from_name(o->type, &c->type))
-        return usage_error("--type \"%s\": expected int32 or float32%s", o->type, "");
+        return usage_error("--type \"%s\": expected int32 or float32", o->type);
     if (!sv_op_valid(c->op, c->type, err, sizeof err))
         return usage_error("--op %s: %s", sv_op_name(c->op), err);
     if (o->backend && !sv_backend_choice_from_name(o->backend, &c->backend))
-        return usage_error("--backend \"%s\": expected auto, cuda or cpu%s", o->backend, "");
+        return usage_error("--backend \"%s\": expected auto, cuda or cpu", o->backend);
     if (o->theme && !sv_theme_from_name(o->theme, &c->theme))
-        return usage_error("--theme \"%s\": expected dark, light or contrast%s", o->theme, "");
+        return usage_error("--theme \"%s\": expected dark, light or contrast", o->theme);
 
     if (o->trace) {
         c->trace = sv_trace_load(o->trace, err, sizeof err);
-        if (!c->trace)
-            return usage_error("--trace %s: %s", o->trace, err);
+        if (!c->trace) /* err names the file once */
+            return usage_error("--trace: %s", err);
         c->trace_path = o->trace;
         return -1;
     }
     size_t n = 0;
-    if (o->random_n > 0) {
-        n = (size_t)o->random_n;
-        *vals = sv_random_values(c->op, c->type, n, o->seed);
-        if (!*vals) {
-            fprintf(stderr, "scanviz: out of memory\n");
-            return EXIT_FAILURE;
-        }
-        c->seed = o->seed + 1;
-    } else {
-        const char *what = o->file ? o->file : o->stdin_input ? "-" : NULL;
-        char *text = NULL;
-        if (what) {
-            text = sv_read_file(what, err, sizeof err);
-            if (!text)
-                return usage_error("%s: %s", strcmp(what, "-") ? what : "stdin", err);
-        }
-        const char *src = o->input ? o->input : text ? text : CHAPTER_EXAMPLE;
-        bool ok = sv_parse_values(src, c->type, SV_MAX_N, vals, &n, err, sizeof err);
-        free(text);
-        if (!ok)
-            return usage_error("%s: %s", o->input ? "--input" : what ? what : "input", err);
+    switch (sv_input_read(&o->input, c->op, c->type, vals, &n, err, sizeof err)) {
+    case SV_INPUT_OK:
+        break;
+    case SV_INPUT_BAD:
+        return usage_error("%s", err); /* err names the source once */
+    case SV_INPUT_FAILED:
+        return report(EXIT_FAILURE, "%s", err);
     }
+    if (o->input.kind == SV_INPUT_RANDOM)
+        c->seed = o->input.seed + 1; /* R goes on from the next seed */
     c->input = *vals;
     c->n = n;
     return -1;
@@ -327,9 +362,8 @@ static int make_config(const options *o, sv_app_config *c, sv_value **vals)
 
 static int app_status_exit(sv_app_status st, const char *err)
 {
-    fprintf(stderr, "scanviz: %s\n", err);
-    return st == SV_APP_BAD_INPUT ? EXIT_USAGE
-         : st == SV_APP_UNAVAILABLE ? EXIT_UNAVAILABLE : EXIT_FAILURE;
+    return report(st == SV_APP_BAD_INPUT ? EXIT_USAGE
+                  : st == SV_APP_UNAVAILABLE ? EXIT_UNAVAILABLE : EXIT_FAILURE, "%s", err);
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -587,15 +621,15 @@ int main(int argc, char **argv)
         sv_app_view v;
         sv_app_view_of(&s, &v);
         if (sv_export_rounds(g, &v, o.export_dir, o.w, o.h, &count, err, sizeof err)) {
+            char dir[512], src[512];
             if (no_display)
                 sv_trace_print_table(s.trace, stdout, isatty(STDOUT_FILENO), s.source);
             printf("scanviz: wrote %d images (%dx%d) to %s/: round-00.png .. round-%02d.png "
                    "(%s, n = %zu, %s)\n",
-                   count, o.w, o.h, o.export_dir, count - 1, sv_op_name(s.op), s.trace->n,
-                   s.source);
+                   count, o.w, o.h, sv_escape(o.export_dir, dir, sizeof dir), count - 1,
+                   sv_op_name(s.op), s.trace->n, sv_escape(s.source, src, sizeof src));
         } else {
-            fprintf(stderr, "scanviz: --export %s: %s\n", o.export_dir, err);
-            rc = EXIT_FAILURE;
+            rc = report(EXIT_FAILURE, "--export %s: %s", o.export_dir, err);
         }
     } else if (o.export_plot) {
         sv_app_show(&s, SV_VIEW_MEASURE);
@@ -603,11 +637,13 @@ int main(int argc, char **argv)
         sv_app_view v;
         sv_app_view_of(&s, &v);
         if (sv_export_frame(g, &v, o.w, o.h, o.export_plot, err, sizeof err)) {
+            char path[512], src[512];
             printf("scanviz: wrote the Measure view (%dx%d) to %s (%s)\n", o.w, o.h,
-                   o.export_plot, s.bench_source[0] ? s.bench_source : "no measurements");
+                   sv_escape(o.export_plot, path, sizeof path),
+                   sv_escape(s.bench_source[0] ? s.bench_source : "no measurements", src,
+                             sizeof src));
         } else {
-            fprintf(stderr, "scanviz: --export-plot %s: %s\n", o.export_plot, err);
-            rc = EXIT_FAILURE;
+            rc = report(EXIT_FAILURE, "--export-plot %s: %s", o.export_plot, err);
         }
     } else if (o.bench_frames) {
         rc = bench_frames(&p, g, &s, o.bench_frames, o.w, o.h);
@@ -624,5 +660,7 @@ int main(int argc, char **argv)
     sv_platform_close(&p);
     sv_app_cleanup(&s);
     SDL_Quit();
-    return rc;
+    /* What went to stdout (the printed trace, the report lines, state
+     * lines) is output too: a full disk or a closed pipe is a failure. */
+    return stdout_status(rc);
 }

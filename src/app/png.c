@@ -1,6 +1,9 @@
 /* PNG output for exports and tests: an RGBA8 image, top row first, written
- * through libpng, with errors reported in the caller's buffer. */
+ * through libpng to a stream, or all or nothing to a path (sv_file_begin/
+ * commit), with errors reported in the caller's buffer. */
 #include "gfx.h"
+#include "png_stream.h"
+#include "../core/fileio.h"
 
 #include <errno.h>
 #include <png.h>
@@ -27,29 +30,25 @@ static void on_png_warning(png_structp png, png_const_charp msg)
     (void)msg; /* library code does not print */
 }
 
-bool sv_png_write(const char *path, const uint8_t *rgba, int w, int h, char *err,
-                  size_t errlen)
+bool sv_png_write_stream(FILE *f, const char *name, const uint8_t *rgba, int w, int h,
+                         char *err, size_t errlen)
 {
     if (w < 1 || h < 1 || !rgba) {
-        snprintf(err, errlen, "cannot write PNG %s: empty image (%dx%d)", path, w, h);
-        return false;
-    }
-    FILE *f = fopen(path, "wb");
-    if (!f) {
-        snprintf(err, errlen, "cannot open %s for writing: %s", path, strerror(errno));
+        snprintf(err, errlen, "cannot write PNG %s: empty image (%dx%d)", name, w, h);
         return false;
     }
     /* volatile: read after a longjmp from libpng. */
-    png_err_ctx ctx = {err, errlen, path};
+    png_err_ctx ctx = {err, errlen, name};
     png_structp volatile png = png_create_write_struct(PNG_LIBPNG_VER_STRING, &ctx,
                                                        on_png_error, on_png_warning);
     png_infop volatile info = png ? png_create_info_struct(png) : NULL;
+    bool ok = false;
     if (!png || !info) {
-        snprintf(err, errlen, "cannot write PNG %s: out of memory", path);
-        goto fail;
+        snprintf(err, errlen, "cannot write PNG %s: out of memory", name);
+        goto done;
     }
     if (setjmp(png_jmpbuf(png)))
-        goto fail; /* err already filled */
+        goto done; /* err already filled */
     png_init_io(png, f);
     png_set_IHDR(png, info, (png_uint_32)w, (png_uint_32)h, 8, PNG_COLOR_TYPE_RGBA,
                  PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
@@ -58,24 +57,28 @@ bool sv_png_write(const char *path, const uint8_t *rgba, int w, int h, char *err
     for (int y = 0; y < h; y++)
         png_write_row(png, (png_const_bytep)(rgba + (size_t)y * w * 4));
     png_write_end(png, info);
-    {
-        png_structp p = png;
-        png_infop i = info;
-        png_destroy_write_struct(&p, &i);
-    }
-    if (fclose(f) != 0) {
-        snprintf(err, errlen, "cannot write PNG %s: %s", path, strerror(errno));
-        return false;
-    }
-    return true;
-
-fail:
+    ok = true;
+done:
     if (png) {
         png_structp p = png;
         png_infop i = info;
         png_destroy_write_struct(&p, info ? &i : NULL);
     }
-    fclose(f);
-    remove(path);
-    return false;
+    return ok;
+}
+
+/* All or nothing (fileio.h): a temporary file beside path, renamed over it
+ * only when every byte is written and synced. On failure path is left as it
+ * was; nothing that was not created here is ever removed. */
+bool sv_png_write(const char *path, const uint8_t *rgba, int w, int h, char *err,
+                  size_t errlen)
+{
+    sv_file *f = sv_file_begin(path, err, errlen);
+    if (!f)
+        return false;
+    if (!sv_png_write_stream(sv_file_stream(f), path, rgba, w, h, err, errlen)) {
+        sv_file_abort(f);
+        return false;
+    }
+    return sv_file_commit(f, err, errlen);
 }

@@ -4,7 +4,6 @@
  * naming the token (and its position in a list), that good ones get past the
  * parser to the probe (exit 3 with the reason), and --help / --version. */
 #include <fcntl.h>
-#include <spawn.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -19,6 +18,7 @@
 extern char **environ;
 
 #include "../expect.h"
+#include "../spawn.h"
 
 static const char *exe;
 static char tmpdir[256];
@@ -29,17 +29,6 @@ typedef struct result {
     char out[8192];
     char err[8192];
 } result;
-
-static void slurp(const char *path, char *buf, size_t len)
-{
-    buf[0] = '\0';
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return;
-    size_t got = fread(buf, 1, len - 1, f);
-    buf[got] = '\0';
-    fclose(f);
-}
 
 /* The parent's environment with CUDA_VISIBLE_DEVICES set empty: no GPU is
  * visible, so a run that gets past the parser stops at the probe. */
@@ -60,7 +49,7 @@ static char **make_env(void)
     return env;
 }
 
-/* Runs exe with the given arguments (NULL-terminated) into *r. */
+/* Runs exe with the given arguments (NULL-terminated) into *r (tests/spawn.h). */
 static void run(result *r, ...)
 {
     char *argv[32];
@@ -72,30 +61,12 @@ static void run(result *r, ...)
         argv[argc++] = (char *)a;
     va_end(ap);
     argv[argc] = NULL;
-
-    char out_path[300], err_path[300];
-    snprintf(out_path, sizeof out_path, "%s/stdout", tmpdir);
-    snprintf(err_path, sizeof err_path, "%s/stderr", tmpdir);
-    posix_spawn_file_actions_t fa;
-    posix_spawn_file_actions_init(&fa);
-    posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-    posix_spawn_file_actions_addopen(&fa, 1, out_path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-    posix_spawn_file_actions_addopen(&fa, 2, err_path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-    pid_t pid;
-    int rc = posix_spawn(&pid, exe, &fa, NULL, argv, child_env);
-    posix_spawn_file_actions_destroy(&fa);
-    r->status = -1;
-    r->out[0] = r->err[0] = '\0';
-    if (rc != 0) {
-        fprintf(stderr, "%s:%d: cannot spawn %s: %s\n", __FILE__, __LINE__, exe, strerror(rc));
-        failures++;
-        return;
-    }
-    int ws = 0;
-    if (waitpid(pid, &ws, 0) == pid && WIFEXITED(ws))
-        r->status = WEXITSTATUS(ws);
-    slurp(out_path, r->out, sizeof r->out);
-    slurp(err_path, r->err, sizeof r->err);
+    spawn_opts o = {.env = child_env};
+    spawn_result sr = spawn_run(tmpdir, argv, &o);
+    r->status = sr.status;
+    snprintf(r->out, sizeof r->out, "%s", sr.out);
+    snprintf(r->err, sizeof r->err, "%s", sr.err);
+    spawn_result_free(&sr);
 }
 
 /* Bad arguments: exit 2, nothing on stdout, stderr names what (the token
@@ -104,7 +75,7 @@ static void run(result *r, ...)
     do {                                                                               \
         result r_;                                                                     \
         run(&r_, __VA_ARGS__, (const char *)NULL);                                     \
-        CHECK(r_.status == 2 && strstr(r_.err, what) &&                                \
+        CHECK_MSG(r_.status == 2 && strstr(r_.err, what) &&                                \
                   strstr(r_.err, "try 'scanviz-bench --help'") && !r_.out[0],          \
               "%s: want exit 2 naming \"%s\"; got exit %d, stderr \"%s\", stdout \"%s\"", \
               #__VA_ARGS__, what, r_.status, r_.err, r_.out);                          \
@@ -118,7 +89,7 @@ static void run(result *r, ...)
         run(&r_, __VA_ARGS__, (const char *)NULL);                                     \
         static const char p_[] = "scanviz-bench: no usable GPU: ";                     \
         size_t l_ = strlen(r_.err);                                                    \
-        CHECK(r_.status == 3 && strncmp(r_.err, p_, sizeof p_ - 1) == 0 &&             \
+        CHECK_MSG(r_.status == 3 && strncmp(r_.err, p_, sizeof p_ - 1) == 0 &&             \
                   l_ > sizeof p_ && r_.err[l_ - 1] == '\n' &&                          \
                   strchr(r_.err, '\n') == r_.err + l_ - 1 && !r_.out[0],               \
               "%s: want exit 3 with the reason; got exit %d, stderr \"%s\", stdout \"%s\"", \
@@ -237,7 +208,7 @@ int main(int argc, char **argv)
         snprintf(csv, sizeof csv, "%s/out.csv", tmpdir);
         GOOD("--csv", csv, "--sizes", "2^10");
         struct stat st;
-        CHECK(stat(csv, &st) != 0, "%s exists after a run without a GPU", csv);
+        CHECK_MSG(stat(csv, &st) != 0, "%s exists after a run without a GPU", csv);
         unlink(csv);
     }
 
@@ -245,17 +216,17 @@ int main(int argc, char **argv)
     {
         result r;
         run(&r, "--help", (const char *)NULL);
-        CHECK(r.status == 0 && strncmp(r.out, "usage: scanviz-bench", 20) == 0 && !r.err[0],
+        CHECK_MSG(r.status == 0 && strncmp(r.out, "usage: scanviz-bench", 20) == 0 && !r.err[0],
               "--help: exit %d, stdout \"%.80s\", stderr \"%s\"", r.status, r.out, r.err);
         static const char *const opts[] = { "--algo", "--sizes", "--type", "--reps", "--csv",
                                             "--capture", "Exit status" };
         for (size_t k = 0; k < sizeof opts / sizeof opts[0]; k++)
-            CHECK(strstr(r.out, opts[k]), "--help does not mention %s", opts[k]);
+            CHECK_MSG(strstr(r.out, opts[k]), "--help does not mention %s", opts[k]);
         result h;
         run(&h, "-h", (const char *)NULL);
-        CHECK(h.status == 0 && strcmp(h.out, r.out) == 0, "-h differs from --help");
+        CHECK_MSG(h.status == 0 && strcmp(h.out, r.out) == 0, "-h differs from --help");
         run(&r, "--version", (const char *)NULL);
-        CHECK(r.status == 0 && strcmp(r.out, "scanviz-bench " SV_VERSION "\n") == 0 && !r.err[0],
+        CHECK_MSG(r.status == 0 && strcmp(r.out, "scanviz-bench " SV_VERSION "\n") == 0 && !r.err[0],
               "--version: exit %d, stdout \"%s\"", r.status, r.out);
     }
 

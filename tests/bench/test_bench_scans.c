@@ -40,7 +40,7 @@ static void check_one(sv_cuda_scanner *sc, sv_type type, const char *label, sv_a
     if (!sv_cuda_scanner_poison(sc, err, sizeof err) ||
         !sv_cuda_scanner_run(sc, algo, n, err, sizeof err) ||
         !sv_cuda_scanner_download(sc, out, n, err, sizeof err)) {
-        CHECK(0, "%s %s n=%zu: %s", label, (type == SV_TYPE_FLOAT32 ? "float32" : "int32"), n, err);
+        CHECK_MSG(0, "%s %s n=%zu: %s", label, (type == SV_TYPE_FLOAT32 ? "float32" : "int32"), n, err);
         return;
     }
     compare(type, label, algo, n, in, out);
@@ -58,12 +58,12 @@ static void check_timed(sv_cuda_scanner *sc, sv_type type, const char *label, sv
     if (!sv_cuda_scanner_poison(sc, err, sizeof err) ||
         !sv_cuda_scanner_time(sc, algo, n, 1, 3, times, err, sizeof err) ||
         !sv_cuda_scanner_download(sc, out, n, err, sizeof err)) {
-        CHECK(0, "%s (timed) %s n=%zu: %s", label,
+        CHECK_MSG(0, "%s (timed) %s n=%zu: %s", label,
                (type == SV_TYPE_FLOAT32 ? "float32" : "int32"), n, err);
         return;
     }
     for (int r = 0; r < 3; r++)
-        CHECK(isfinite(times[r]) && times[r] >= 0.0, "%s (timed) n=%zu: time %d is %g us",
+        CHECK_MSG(isfinite(times[r]) && times[r] >= 0.0, "%s (timed) n=%zu: time %d is %g us",
                label, n, r, times[r]);
     char timed[96];
     snprintf(timed, sizeof timed, "%s (timed)", label);
@@ -74,12 +74,12 @@ static void compare(sv_type type, const char *label, sv_algo algo, size_t n, con
                     const void *out)
 {
     if (algo == SV_ALGO_COPY) {
-        CHECK(memcmp(in, out, n * 4) == 0, "%s n=%zu: output differs from input", label, n);
+        CHECK_MSG(memcmp(in, out, n * 4) == 0, "%s n=%zu: output differs from input", label, n);
         return;
     }
     double rel = 0.0;
     size_t bad = chk_first_wrong(type, in, out, n, &rel);
-    CHECK(bad == n, "%s %s n=%zu: wrong at index %zu", label, (type == SV_TYPE_FLOAT32 ? "float32" : "int32"), n, bad);
+    CHECK_MSG(bad == n, "%s %s n=%zu: wrong at index %zu", label, (type == SV_TYPE_FLOAT32 ? "float32" : "int32"), n, bad);
 }
 
 int main(int argc, char **argv)
@@ -107,13 +107,13 @@ int main(int argc, char **argv)
      * checker rejects a wrong answer, so a pass means something. */
     for (int a = 0; a < SV_ALGO_GPU_COUNT; a++) {
         sv_algo back;
-        CHECK(sv_algo_from_name(sv_algo_name((sv_algo)a), &back) && back == (sv_algo)a,
+        CHECK_MSG(sv_algo_from_name(sv_algo_name((sv_algo)a), &back) && back == (sv_algo)a,
                "algo %d name does not round-trip", a);
     }
-    CHECK(!sv_algo_from_name("cpu", NULL), "cpu is not a GPU scan");
+    CHECK_MSG(!sv_algo_from_name("cpu", NULL), "cpu is not a GPU scan");
     {
         int32_t x[3] = { 1, 2, 3 }, y[3] = { 1, 3, 7 };
-        CHECK(chk_first_wrong(SV_TYPE_INT32, x, y, 3, NULL) == 2, "checker missed a wrong sum");
+        CHECK_MSG(chk_first_wrong(SV_TYPE_INT32, x, y, 3, NULL) == 2, "checker missed a wrong sum");
     }
 
     size_t largest = 0;
@@ -130,7 +130,7 @@ int main(int argc, char **argv)
         sv_type type = t ? SV_TYPE_FLOAT32 : SV_TYPE_INT32;
         char err[512];
         sv_cuda_scanner *sc = sv_cuda_scanner_create(type, largest, err, sizeof err);
-        CHECK(sc, "scanner for %zu: %s", largest, err);
+        CHECK_MSG(sc, "scanner for %zu: %s", largest, err);
         if (!sc)
             break;
         for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
@@ -139,7 +139,7 @@ int main(int argc, char **argv)
                 continue;
             chk_fill(type, in, n, 77u + n);
             if (!sv_cuda_scanner_upload(sc, in, n, err, sizeof err)) {
-                CHECK(0, "upload n=%zu: %s", n, err);
+                CHECK_MSG(0, "upload n=%zu: %s", n, err);
                 continue;
             }
             for (int a = 0; a < SV_ALGO_GPU_COUNT; a++) {
@@ -150,10 +150,10 @@ int main(int argc, char **argv)
             for (int v = 0; v < sv_cuda_hs_variant_count(); v++) {
                 char label[96];
                 snprintf(label, sizeof label, "hs [%s]", sv_cuda_hs_variant_name(v));
-                CHECK(sv_cuda_scanner_set_hs_variant(sc, v, err, sizeof err), "%s", err);
+                CHECK_MSG(sv_cuda_scanner_set_hs_variant(sc, v, err, sizeof err), "%s", err);
                 check_one(sc, type, label, SV_ALGO_HS, n, in, out);
             }
-            CHECK(sv_cuda_scanner_set_hs_variant(sc, SV_CUDA_HS_AUTO, err, sizeof err),
+            CHECK_MSG(sv_cuda_scanner_set_hs_variant(sc, SV_CUDA_HS_AUTO, err, sizeof err),
                    "%s", err);
             /* Repeated runs reuse the tile status and the counter: a
              * missing reset shows up on the second run. */
@@ -164,16 +164,16 @@ int main(int argc, char **argv)
         /* Refusals: no timed runs, a negative warm-up, an unknown variant. */
         {
             double t1[1];
-            CHECK(!sv_cuda_scanner_time(sc, SV_ALGO_HS, 1, 0, 0, t1, err, sizeof err),
+            CHECK_MSG(!sv_cuda_scanner_time(sc, SV_ALGO_HS, 1, 0, 0, t1, err, sizeof err),
                    "reps = 0 was accepted");
-            CHECK(!sv_cuda_scanner_time(sc, SV_ALGO_HS, 1, -1, 1, t1, err, sizeof err),
+            CHECK_MSG(!sv_cuda_scanner_time(sc, SV_ALGO_HS, 1, -1, 1, t1, err, sizeof err),
                    "warmup = -1 was accepted");
-            CHECK(!sv_cuda_scanner_set_hs_variant(sc, sv_cuda_hs_variant_count(), err,
+            CHECK_MSG(!sv_cuda_scanner_set_hs_variant(sc, sv_cuda_hs_variant_count(), err,
                                                    sizeof err) &&
                        !sv_cuda_scanner_set_hs_variant(sc, -2, err, sizeof err),
                    "an hs variant out of range was accepted");
         }
-        CHECK(!sv_cuda_scanner_run(sc, SV_ALGO_HS, largest + 1, err, sizeof err),
+        CHECK_MSG(!sv_cuda_scanner_run(sc, SV_ALGO_HS, largest + 1, err, sizeof err),
                "n above the scanner's size was accepted");
         sv_cuda_scanner_destroy(sc);
         printf("%s: %s, sizes up to %zu checked\n", dev.name, t ? "float32" : "int32", largest);

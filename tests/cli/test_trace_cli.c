@@ -3,7 +3,6 @@
  * and the trace it prints (read back with the core's trace-file loader). */
 #include <errno.h>
 #include <fcntl.h>
-#include <spawn.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,52 +19,14 @@
 extern char **environ;
 
 #include "../expect.h"
+#include "../spawn.h"
 
 static const char *exe;
 static char tmpdir[256];
 
-typedef struct result {
-    int status; /* exit status, or -1 when it did not exit normally */
-    char *out;
-    char *err;
-} result;
-
-static void result_free(result *r)
-{
-    free(r->out);
-    free(r->err);
-    r->out = r->err = NULL;
-}
-
-static char *slurp(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return strdup("");
-    size_t cap = 4096, len = 0;
-    char *buf = malloc(cap);
-    size_t got;
-    while (buf && (got = fread(buf + len, 1, cap - len - 1, f)) > 0) {
-        len += got;
-        if (cap - len - 1 == 0) {
-            char *bigger = realloc(buf, cap * 2);
-            if (!bigger) {
-                free(buf);
-                buf = NULL;
-                break;
-            }
-            buf = bigger;
-            cap *= 2;
-        }
-    }
-    fclose(f);
-    if (!buf) {
-        fprintf(stderr, "out of memory\n");
-        exit(1);
-    }
-    buf[len] = '\0';
-    return buf;
-}
+typedef spawn_result result;
+#define result_free spawn_result_free
+#define slurp spawn_slurp
 
 static void write_text(const char *path, const char *text)
 {
@@ -85,51 +46,34 @@ static const char *tmp(const char *name)
     return p;
 }
 
+/* Runs exe with the arguments in args (NULL-terminated) and the options o
+ * (tests/spawn.h). */
+static result run_with(const spawn_opts *o, const char *const *args)
+{
+    char *argv[64];
+    int argc = 0;
+    argv[argc++] = (char *)exe;
+    for (; *args && argc < 63; args++)
+        argv[argc++] = (char *)*args;
+    argv[argc] = NULL;
+    return spawn_run(tmpdir, argv, o);
+}
+
 /* Runs exe with the NULL-terminated arguments, stdin from stdin_text (or
  * /dev/null), stdout and stderr captured. */
 static result run(const char *stdin_text, ...)
 {
-    const char *argv[64];
-    int argc = 0;
-    argv[argc++] = exe;
+    const char *args[64];
+    int n = 0;
     va_list ap;
     va_start(ap, stdin_text);
     const char *a;
-    while ((a = va_arg(ap, const char *)) != NULL && argc < 63)
-        argv[argc++] = a;
+    while ((a = va_arg(ap, const char *)) != NULL && n < 63)
+        args[n++] = a;
     va_end(ap);
-    argv[argc] = NULL;
-
-    char in_path[512], out_path[512], err_path[512];
-    snprintf(in_path, sizeof in_path, "%s/stdin", tmpdir);
-    snprintf(out_path, sizeof out_path, "%s/stdout", tmpdir);
-    snprintf(err_path, sizeof err_path, "%s/stderr", tmpdir);
-    write_text(in_path, stdin_text ? stdin_text : "");
-
-    posix_spawn_file_actions_t fa;
-    posix_spawn_file_actions_init(&fa);
-    posix_spawn_file_actions_addopen(&fa, 0, in_path, O_RDONLY, 0);
-    posix_spawn_file_actions_addopen(&fa, 1, out_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    posix_spawn_file_actions_addopen(&fa, 2, err_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    pid_t pid;
-    int rc = posix_spawn(&pid, exe, &fa, NULL, (char *const *)argv, environ);
-    posix_spawn_file_actions_destroy(&fa);
-    if (rc != 0) {
-        fprintf(stderr, "cannot run %s: %s\n", exe, strerror(rc));
-        exit(1);
-    }
-    int ws;
-    while (waitpid(pid, &ws, 0) < 0) {
-        if (errno != EINTR) {
-            perror("waitpid");
-            exit(1);
-        }
-    }
-    result r;
-    r.status = WIFEXITED(ws) ? WEXITSTATUS(ws) : -1;
-    r.out = slurp(out_path);
-    r.err = slurp(err_path);
-    return r;
+    args[n] = NULL;
+    spawn_opts o = {.stdin_text = stdin_text ? stdin_text : ""};
+    return run_with(&o, args);
 }
 
 static bool has(const char *text, const char *needle)
@@ -161,45 +105,45 @@ static const char *const chapter_cases[3] = {
 
 static void check_chapter_trace(const sv_trace *t, int line)
 {
-    CHECK(t != NULL, "(line %d) no trace", line);
+    CHECK_MSG(t != NULL, "(line %d) no trace", line);
     if (!t)
         return;
-    CHECK(t->n == 8 && t->nrounds == 4, "(line %d) n %zu, rounds %zu", line, t->n, t->nrounds);
-    CHECK(t->op == SV_OP_SUM && t->type == SV_TYPE_INT32 && t->scan == SV_SCAN_INCLUSIVE,
+    CHECK_MSG(t->n == 8 && t->nrounds == 4, "(line %d) n %zu, rounds %zu", line, t->n, t->nrounds);
+    CHECK_MSG(t->op == SV_OP_SUM && t->type == SV_TYPE_INT32 && t->scan == SV_SCAN_INCLUSIVE,
           "(line %d) op/type/scan", line);
     if (t->n != 8 || t->nrounds != 4)
         return;
     for (size_t i = 0; i < 8; i++) {
-        CHECK(t->input[i].i == chapter_in[i], "(line %d) input[%zu] = %d", line, i, t->input[i].i);
+        CHECK_MSG(t->input[i].i == chapter_in[i], "(line %d) input[%zu] = %d", line, i, t->input[i].i);
         /* Round 0: buf[0] = input, buf[1] uninitialized. */
-        CHECK(t->rounds[0].written[0][i] && t->rounds[0].buf[0][i].i == chapter_in[i],
+        CHECK_MSG(t->rounds[0].written[0][i] && t->rounds[0].buf[0][i].i == chapter_in[i],
               "(line %d) round 0 buf[0][%zu]", line, i);
-        CHECK(!t->rounds[0].written[1][i], "(line %d) round 0 buf[1][%zu] written", line, i);
+        CHECK_MSG(!t->rounds[0].written[1][i], "(line %d) round 0 buf[1][%zu] written", line, i);
     }
     for (int r = 1; r <= 3; r++) {
         const sv_round *R = &t->rounds[r];
         int pout = r % 2, pin = 1 - pout;
-        CHECK(R->round == r && R->stride == (1u << (r - 1)) && R->pin == pin && R->pout == pout,
+        CHECK_MSG(R->round == r && R->stride == (1u << (r - 1)) && R->pin == pin && R->pout == pout,
               "(line %d) round %d metadata: round %d stride %u pin %d pout %d", line, r,
               R->round, (unsigned)R->stride, R->pin, R->pout);
         for (size_t i = 0; i < 8; i++) {
-            CHECK(R->written[pout][i] && R->buf[pout][i].i == chapter_pout[r - 1][i],
+            CHECK_MSG(R->written[pout][i] && R->buf[pout][i].i == chapter_pout[r - 1][i],
                   "(line %d) round %d pout buf[%d][%zu] = %d, chapter says %d", line, r, pout, i,
                   R->buf[pout][i].i, chapter_pout[r - 1][i]);
             /* pin: the previous round's pout (the input in round 1); in
              * round 1 buf[1] is pout, so pin buf[0] is the input. */
             int32_t want_pin = r == 1 ? chapter_in[i] : chapter_pout[r - 2][i];
-            CHECK(R->written[pin][i] && R->buf[pin][i].i == want_pin,
+            CHECK_MSG(R->written[pin][i] && R->buf[pin][i].i == want_pin,
                   "(line %d) round %d pin buf[%d][%zu] = %d, want %d", line, r, pin, i,
                   R->buf[pin][i].i, want_pin);
             char c = chapter_cases[r - 1][i];
             sv_case want = c == 'c' ? SV_CASE_COPY : c == 'p' ? SV_CASE_PARTIAL : SV_CASE_FULL;
-            CHECK(R->cases && R->cases[i] == want, "(line %d) round %d cell %zu: case %s, want %s",
+            CHECK_MSG(R->cases && R->cases[i] == want, "(line %d) round %d cell %zu: case %s, want %s",
                   line, r, i, R->cases ? sv_case_name(R->cases[i]) : "(none)", sv_case_name(want));
         }
     }
     for (size_t i = 0; i < 8; i++)
-        CHECK(t->output[i].i == chapter_pout[2][i], "(line %d) output[%zu] = %d", line, i,
+        CHECK_MSG(t->output[i].i == chapter_pout[2][i], "(line %d) output[%zu] = %d", line, i,
               t->output[i].i);
 }
 
@@ -207,7 +151,7 @@ static sv_trace *parse_out(const result *r, int line)
 {
     char err[512];
     sv_trace *t = sv_trace_parse(r->out, err, sizeof err);
-    CHECK(t != NULL, "(line %d) stdout is not a valid trace: %s\n--- stdout:\n%.400s", line, err,
+    CHECK_MSG(t != NULL, "(line %d) stdout is not a valid trace: %s\n--- stdout:\n%.400s", line, err,
           r->out);
     return t;
 }
@@ -234,8 +178,8 @@ int main(int argc, char **argv)
 
     /* The chapter's example in json gives the chapter's buffers and cases. */
     r = run(NULL, "--input", "3 1 7 0 4 1 6 3", "--format", "json", "--backend", "cpu", NULL);
-    CHECK(r.status == 0, "status %d, stderr: %s", r.status, r.err);
-    CHECK(has(r.out, "\"scanviz-trace\"") && has(r.out, "\"hillis-steele\"") &&
+    CHECK_MSG(r.status == 0, "status %d, stderr: %s", r.status, r.err);
+    CHECK_MSG(has(r.out, "\"scanviz-trace\"") && has(r.out, "\"hillis-steele\"") &&
           has(r.out, "\"cpu\"") && has(r.out, "null"),
           "json lacks format/algorithm/backend/null cells:\n%.400s", r.out);
     chapter = parse_out(&r, __LINE__);
@@ -244,70 +188,70 @@ int main(int argc, char **argv)
 
     /* No input at all: the chapter's example. */
     r = run(NULL, "--format", "json", "--backend", "cpu", NULL);
-    CHECK(r.status == 0, "status %d, stderr: %s", r.status, r.err);
+    CHECK_MSG(r.status == 0, "status %d, stderr: %s", r.status, r.err);
     t = parse_out(&r, __LINE__);
-    CHECK(t && chapter && sv_trace_equal(t, chapter, diff, sizeof diff), "default input: %s",
+    CHECK_MSG(t && chapter && sv_trace_equal(t, chapter, diff, sizeof diff), "default input: %s",
           t && chapter ? diff : "no trace");
     sv_trace_destroy(t);
     result_free(&r);
 
     /* auto: the GPU when there is one, else the emulator with the reason. */
     r = run(NULL, "--format", "json", NULL);
-    CHECK(r.status == 0, "status %d, stderr: %s", r.status, r.err);
+    CHECK_MSG(r.status == 0, "status %d, stderr: %s", r.status, r.err);
     t = parse_out(&r, __LINE__);
     check_chapter_trace(t, __LINE__);
     if (t)
-        CHECK(t->backend == (have_gpu ? SV_BACKEND_CUDA : SV_BACKEND_CPU), "auto chose %s",
+        CHECK_MSG(t->backend == (have_gpu ? SV_BACKEND_CUDA : SV_BACKEND_CPU), "auto chose %s",
               sv_backend_name(t->backend));
     if (!have_gpu)
-        CHECK(has(r.err, "CPU emulator: ") && has(r.err, why),
+        CHECK_MSG(has(r.err, "CPU emulator: ") && has(r.err, why),
               "auto without a GPU should say why (\"%s\"), stderr: %s", why, r.err);
     sv_trace_destroy(t);
     result_free(&r);
 
     /* The exclusive scan: shifted right, identity in front. */
     r = run(NULL, "--exclusive", "--format", "json", "--backend", "cpu", NULL);
-    CHECK(r.status == 0, "status %d, stderr: %s", r.status, r.err);
+    CHECK_MSG(r.status == 0, "status %d, stderr: %s", r.status, r.err);
     t = parse_out(&r, __LINE__);
     if (t) {
         static const int32_t excl[8] = {0, 3, 4, 11, 11, 15, 16, 22};
-        CHECK(t->scan == SV_SCAN_EXCLUSIVE, "scan %d", (int)t->scan);
+        CHECK_MSG(t->scan == SV_SCAN_EXCLUSIVE, "scan %d", (int)t->scan);
         for (size_t i = 0; i < 8 && t->n == 8; i++)
-            CHECK(t->output[i].i == excl[i], "exclusive output[%zu] = %d, want %d", i,
+            CHECK_MSG(t->output[i].i == excl[i], "exclusive output[%zu] = %d, want %d", i,
                   t->output[i].i, excl[i]);
-        CHECK(has(r.out, "\"exclusive\""), "json says no \"exclusive\"");
+        CHECK_MSG(has(r.out, "\"exclusive\""), "json says no \"exclusive\"");
     }
     sv_trace_destroy(t);
     result_free(&r);
 
     /* The table: rounds and cases visible without colour. */
     r = run(NULL, "--backend", "cpu", NULL);
-    CHECK(r.status == 0, "status %d, stderr: %s", r.status, r.err);
-    CHECK(!has(r.out, "\x1b["), "colour escapes in a table written to a file");
-    CHECK(has(r.out, "25") && has(r.out, "22") && has(r.out, "?"),
+    CHECK_MSG(r.status == 0, "status %d, stderr: %s", r.status, r.err);
+    CHECK_MSG(!has(r.out, "\x1b["), "colour escapes in a table written to a file");
+    CHECK_MSG(has(r.out, "25") && has(r.out, "22") && has(r.out, "?"),
           "table lacks the final values or the ? of uninitialized cells:\n%s", r.out);
-    CHECK(has(r.out, "copy") && has(r.out, "partial") && has(r.out, "full"),
+    CHECK_MSG(has(r.out, "copy") && has(r.out, "partial") && has(r.out, "full"),
           "table lacks the case legend:\n%s", r.out);
     result_free(&r);
 
     /* Bad token: exit 2, the token and its position named. */
     r = run(NULL, "--input", "3 1 x7 0", NULL);
-    CHECK(r.status == 2, "status %d", r.status);
-    CHECK(has(r.err, "\"x7\"") && has(r.err, "token 3"), "stderr: %s", r.err);
-    CHECK(r.out[0] == '\0', "stdout not empty: %s", r.out);
+    CHECK_MSG(r.status == 2, "status %d", r.status);
+    CHECK_MSG(has(r.err, "\"x7\"") && has(r.err, "token 3"), "stderr: %s", r.err);
+    CHECK_MSG(r.out[0] == '\0', "stdout not empty: %s", r.out);
     result_free(&r);
     r = run(NULL, "--type", "float32", "--input", "1.5, 2, abc", NULL);
-    CHECK(r.status == 2 && has(r.err, "\"abc\""), "status %d, stderr: %s", r.status, r.err);
+    CHECK_MSG(r.status == 2 && has(r.err, "\"abc\""), "status %d, stderr: %s", r.status, r.err);
     result_free(&r);
 
     /* --backend cuda: exit 3 with the reason when there is no GPU. */
     r = run(NULL, "--backend", "cuda", NULL);
     if (have_gpu) {
-        CHECK(r.status == 0, "status %d with a GPU, stderr: %s", r.status, r.err);
+        CHECK_MSG(r.status == 0, "status %d with a GPU, stderr: %s", r.status, r.err);
     } else {
-        CHECK(r.status == 3, "status %d without a GPU, stderr: %s", r.status, r.err);
-        CHECK(why[0] != '\0' && has(r.err, why), "reason \"%s\" not in stderr: %s", why, r.err);
-        CHECK(r.out[0] == '\0', "stdout not empty: %s", r.out);
+        CHECK_MSG(r.status == 3, "status %d without a GPU, stderr: %s", r.status, r.err);
+        CHECK_MSG(why[0] != '\0' && has(r.err, why), "reason \"%s\" not in stderr: %s", why, r.err);
+        CHECK_MSG(r.out[0] == '\0', "stdout not empty: %s", r.out);
     }
     result_free(&r);
 
@@ -337,9 +281,9 @@ int main(int argc, char **argv)
     for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
         const char *const *a = bad[k].args;
         r = run(NULL, a[0], a[1], a[2], a[3], a[4], a[5]);
-        CHECK(r.status == 2, "%s %s: status %d, stderr: %s", a[0], a[1] ? a[1] : "", r.status,
+        CHECK_MSG(r.status == 2, "%s %s: status %d, stderr: %s", a[0], a[1] ? a[1] : "", r.status,
               r.err);
-        CHECK(has(r.err, bad[k].needle), "%s: stderr lacks '%s': %s", a[0], bad[k].needle, r.err);
+        CHECK_MSG(has(r.err, bad[k].needle), "%s: stderr lacks '%s': %s", a[0], bad[k].needle, r.err);
         result_free(&r);
     }
     {
@@ -347,23 +291,23 @@ int main(int argc, char **argv)
         for (int i = 0; i < 1025; i++)
             strcat(big, "1 ");
         r = run(NULL, "--input", big, NULL);
-        CHECK(r.status == 2 && has(r.err, "1024"), "1025 values: status %d, stderr: %s",
+        CHECK_MSG(r.status == 2 && has(r.err, "1024"), "1025 values: status %d, stderr: %s",
               r.status, r.err);
         result_free(&r);
     }
 
     /* "-" after "--" reads stdin too. */
     r = run("5 6\n", "--backend", "cpu", "--", "-", NULL);
-    CHECK(r.status == 0 && has(r.out, "n = 2"), "-- -: status %d, stdout: %s, stderr: %s", r.status,
+    CHECK_MSG(r.status == 0 && has(r.out, "n = 2"), "-- -: status %d, stdout: %s, stderr: %s", r.status,
           r.out, r.err);
     result_free(&r);
 
     /* "-" reads stdin. */
     r = run("5, 6\n7 # a comment\n", "-", "--format", "json", "--backend", "cpu", NULL);
-    CHECK(r.status == 0, "status %d, stderr: %s", r.status, r.err);
+    CHECK_MSG(r.status == 0, "status %d, stderr: %s", r.status, r.err);
     t = parse_out(&r, __LINE__);
     if (t) {
-        CHECK(t->n == 3 && t->output[0].i == 5 && t->output[1].i == 11 && t->output[2].i == 18,
+        CHECK_MSG(t->n == 3 && t->output[0].i == 5 && t->output[1].i == 11 && t->output[2].i == 18,
               "stdin scan: n %zu", t->n);
     }
     sv_trace_destroy(t);
@@ -373,41 +317,41 @@ int main(int argc, char **argv)
     const char *in_file = tmp("values.txt");
     write_text(in_file, "# the chapter's example\n3 1 7 0   # first half\n\n4, 1, 6, 3\n# end\n");
     r = run(NULL, "--file", in_file, "--format", "json", "--backend", "cpu", NULL);
-    CHECK(r.status == 0, "status %d, stderr: %s", r.status, r.err);
+    CHECK_MSG(r.status == 0, "status %d, stderr: %s", r.status, r.err);
     t = parse_out(&r, __LINE__);
     check_chapter_trace(t, __LINE__);
     sv_trace_destroy(t);
     result_free(&r);
     r = run(NULL, "--file", tmp("missing.txt"), NULL);
-    CHECK(r.status == 2 && has(r.err, "missing.txt"), "status %d, stderr: %s", r.status, r.err);
+    CHECK_MSG(r.status == 2 && has(r.err, "missing.txt"), "status %d, stderr: %s", r.status, r.err);
     result_free(&r);
 
     /* -o writes a file that --open reads back, as a table and as json. */
     const char *saved = tmp("chapter.json");
     r = run(NULL, "--format", "json", "--backend", "cpu", "-o", saved, NULL);
-    CHECK(r.status == 0 && r.out[0] == '\0', "status %d, stdout: %s, stderr: %s", r.status,
+    CHECK_MSG(r.status == 0 && r.out[0] == '\0', "status %d, stdout: %s, stderr: %s", r.status,
           r.out, r.err);
     result_free(&r);
     r = run(NULL, "--open", saved, NULL);
-    CHECK(r.status == 0, "--open status %d, stderr: %s", r.status, r.err);
-    CHECK(has(r.out, "25") && has(r.out, "full"), "--open table:\n%s", r.out);
+    CHECK_MSG(r.status == 0, "--open status %d, stderr: %s", r.status, r.err);
+    CHECK_MSG(has(r.out, "25") && has(r.out, "full"), "--open table:\n%s", r.out);
     result_free(&r);
     r = run(NULL, "--open", saved, "--format", "json", NULL);
-    CHECK(r.status == 0, "--open json status %d, stderr: %s", r.status, r.err);
+    CHECK_MSG(r.status == 0, "--open json status %d, stderr: %s", r.status, r.err);
     t = parse_out(&r, __LINE__);
-    CHECK(t && chapter && sv_trace_equal(t, chapter, diff, sizeof diff), "round trip: %s",
+    CHECK_MSG(t && chapter && sv_trace_equal(t, chapter, diff, sizeof diff), "round trip: %s",
           t && chapter ? diff : "no trace");
     sv_trace_destroy(t);
     result_free(&r);
     r = run(NULL, "--open", saved, "--verify", "--backend", "cpu", NULL);
-    CHECK(r.status == 0 && has(r.out, "bit-identical") && has(r.out, "verify: OK"),
+    CHECK_MSG(r.status == 0 && has(r.out, "bit-identical") && has(r.out, "verify: OK"),
           "--open --verify status %d:\n%s%s", r.status, r.out, r.err);
     result_free(&r);
     {
         /* --open - --verify calls the trace it compares "stdin" (was "-"). */
         char *json = slurp(saved);
         r = run(json, "--open", "-", "--verify", "--backend", "cpu", NULL);
-        CHECK(r.status == 0 && has(r.out, "  stdin (cpu emulator) vs cpu emulator: bit-identical"),
+        CHECK_MSG(r.status == 0 && has(r.out, "  stdin (cpu emulator) vs cpu emulator: bit-identical"),
               "--open - --verify status %d:\n%s%s", r.status, r.out, r.err);
         result_free(&r);
         free(json);
@@ -418,11 +362,11 @@ int main(int argc, char **argv)
         snprintf(resaved, sizeof resaved, "%s", tmp("reverified.json"));
         r = run(NULL, "--open", saved, "--verify", "--backend", "cpu", "--format", "json", "-o",
                 resaved, NULL);
-        CHECK(r.status == 0, "--open --verify -o status %d:\n%s%s", r.status, r.out, r.err);
+        CHECK_MSG(r.status == 0, "--open --verify -o status %d:\n%s%s", r.status, r.out, r.err);
         result_free(&r);
         char err[512];
         t = sv_trace_load(resaved, err, sizeof err);
-        CHECK(t && chapter && sv_trace_equal(t, chapter, diff, sizeof diff),
+        CHECK_MSG(t && chapter && sv_trace_equal(t, chapter, diff, sizeof diff),
               "--open --verify -o: %s", t ? diff : err);
         sv_trace_destroy(t);
     }
@@ -430,23 +374,23 @@ int main(int argc, char **argv)
         /* A table saved with -o. */
         const char *table = tmp("chapter.txt");
         r = run(NULL, "--backend", "cpu", "-o", table, NULL);
-        CHECK(r.status == 0, "status %d, stderr: %s", r.status, r.err);
+        CHECK_MSG(r.status == 0, "status %d, stderr: %s", r.status, r.err);
         char *text = slurp(table);
-        CHECK(has(text, "25") && !has(text, "\x1b["), "table file:\n%s", text);
+        CHECK_MSG(has(text, "25") && !has(text, "\x1b["), "table file:\n%s", text);
         free(text);
         result_free(&r);
         r = run(NULL, "--backend", "cpu", "-o", "/nonexistent-dir/x.txt", NULL);
-        CHECK(r.status == 1 && has(r.err, "/nonexistent-dir/x.txt"), "status %d, stderr: %s",
+        CHECK_MSG(r.status == 1 && has(r.err, "/nonexistent-dir/x.txt"), "status %d, stderr: %s",
               r.status, r.err);
         result_free(&r);
         /* "-o -" is standard output for the table too, not a file named "-". */
         r = run(NULL, "--backend", "cpu", "-o", "-", NULL);
-        CHECK(r.status == 0 && has(r.out, "Round 3") && has(r.out, "25"),
+        CHECK_MSG(r.status == 0 && has(r.out, "Round 3") && has(r.out, "25"),
               "-o -: status %d, stdout:\n%s", r.status, r.out);
         result_free(&r);
         r = run(NULL, "--backend", "cpu", "--format", "json", "-o", "/nonexistent-dir/x.json",
                 NULL);
-        CHECK(r.status == 1 && has_once(r.err, "/nonexistent-dir/x.json") &&
+        CHECK_MSG(r.status == 1 && has_once(r.err, "/nonexistent-dir/x.json") &&
               has(r.err, "cannot create"), "status %d, stderr: %s", r.status, r.err);
         result_free(&r);
     }
@@ -459,7 +403,7 @@ int main(int argc, char **argv)
         good[len / 2] = '\0';
         write_text(trunc, good);
         r = run(NULL, "--open", trunc, NULL);
-        CHECK(r.status == 2 && has(r.err, "truncated.json"), "truncated: status %d, stderr: %s",
+        CHECK_MSG(r.status == 2 && has(r.err, "truncated.json"), "truncated: status %d, stderr: %s",
               r.status, r.err);
         result_free(&r);
         free(good);
@@ -467,31 +411,31 @@ int main(int argc, char **argv)
         const char *wrong = tmp("wrong.json");
         write_text(wrong, "{\"format\": \"something-else\", \"version\": 1}\n");
         r = run(NULL, "--open", wrong, NULL);
-        CHECK(r.status == 2 && has(r.err, "format"), "wrong format: status %d, stderr: %s",
+        CHECK_MSG(r.status == 2 && has(r.err, "format"), "wrong format: status %d, stderr: %s",
               r.status, r.err);
         result_free(&r);
 
         /* Consistent syntax, inconsistent numbers: the last round says 26. */
         good = slurp(saved);
         char *p = strstr(good, "25");
-        CHECK(p != NULL, "no 25 in the saved trace");
+        CHECK_MSG(p != NULL, "no 25 in the saved trace");
         if (p) {
             p[1] = '6';
             const char *bent = tmp("bent.json");
             write_text(bent, good);
             r = run(NULL, "--open", bent, NULL);
-            CHECK(r.status == 2 && has_once(r.err, "bent.json") && has(r.err, "26"),
+            CHECK_MSG(r.status == 2 && has_once(r.err, "bent.json") && has(r.err, "26"),
                   "inconsistent: status %d, stderr: %s", r.status, r.err);
             result_free(&r);
         }
         free(good);
 
         r = run(NULL, "--open", tmp("absent.json"), NULL);
-        CHECK(r.status == 2 && has_once(r.err, "absent.json"), "absent: status %d, stderr: %s",
+        CHECK_MSG(r.status == 2 && has_once(r.err, "absent.json"), "absent: status %d, stderr: %s",
               r.status, r.err);
         result_free(&r);
         r = run(NULL, "--open", tmpdir, NULL);
-        CHECK(r.status == 2 && has_once(r.err, tmpdir), "directory: status %d, stderr: %s",
+        CHECK_MSG(r.status == 2 && has_once(r.err, tmpdir), "directory: status %d, stderr: %s",
               r.status, r.err);
         result_free(&r);
     }
@@ -499,21 +443,21 @@ int main(int argc, char **argv)
     /* --verify: the emulator (and the GPU when there is one) against a
      * sequential scan. */
     r = run(NULL, "--random", "1000", "--seed", "7", "--verify", "--backend", "cpu", NULL);
-    CHECK(r.status == 0, "status %d:\n%s%s", r.status, r.out, r.err);
-    CHECK(has(r.out, "equals the sequential scan (1000 of 1000 cells)") &&
+    CHECK_MSG(r.status == 0, "status %d:\n%s%s", r.status, r.out, r.err);
+    CHECK_MSG(has(r.out, "equals the sequential scan (1000 of 1000 cells)") &&
           has(r.out, "verify: OK"), "verify output:\n%s", r.out);
     result_free(&r);
     r = run(NULL, "--random", "1000", "--seed", "7", "--verify", NULL);
-    CHECK(r.status == 0 && has(r.out, "verify: OK"), "status %d:\n%s%s", r.status, r.out, r.err);
+    CHECK_MSG(r.status == 0 && has(r.out, "verify: OK"), "status %d:\n%s%s", r.status, r.out, r.err);
     if (have_gpu)
-        CHECK(has(r.out, "bit-identical trace"), "verify with a GPU:\n%s", r.out);
+        CHECK_MSG(has(r.out, "bit-identical trace"), "verify with a GPU:\n%s", r.out);
     else
-        CHECK(has(r.out, "cuda: not run: ") && has(r.out, why), "verify without a GPU:\n%s",
+        CHECK_MSG(has(r.out, "cuda: not run: ") && has(r.out, why), "verify without a GPU:\n%s",
               r.out);
     result_free(&r);
     r = run(NULL, "--random", "1000", "--seed", "7", "--type", "float32", "--verify",
             "--backend", "cpu", NULL);
-    CHECK(r.status == 0 && has(r.out, "sequential scan") && has(r.out, "verify: OK"),
+    CHECK_MSG(r.status == 0 && has(r.out, "sequential scan") && has(r.out, "verify: OK"),
           "float32 verify status %d:\n%s%s", r.status, r.out, r.err);
     result_free(&r);
     {
@@ -521,21 +465,21 @@ int main(int argc, char **argv)
         const char *vsaved = tmp("verified.json");
         r = run(NULL, "--random", "100", "--seed", "3", "--op", "max", "--verify", "--backend",
                 "cpu", "--format", "json", "-o", vsaved, NULL);
-        CHECK(r.status == 0, "status %d:\n%s%s", r.status, r.out, r.err);
+        CHECK_MSG(r.status == 0, "status %d:\n%s%s", r.status, r.out, r.err);
         result_free(&r);
         char err[512];
         t = sv_trace_load(vsaved, err, sizeof err);
-        CHECK(t && t->n == 100 && t->op == SV_OP_MAX, "verified trace: %s", t ? "wrong" : err);
+        CHECK_MSG(t && t->n == 100 && t->op == SV_OP_MAX, "verified trace: %s", t ? "wrong" : err);
         sv_trace_destroy(t);
     }
 
     /* --help and --version. */
     r = run(NULL, "--help", NULL);
-    CHECK(r.status == 0 && has(r.out, "3 1 7 0 4 1 6 3") && has(r.out, "Exit status") &&
+    CHECK_MSG(r.status == 0 && has(r.out, "3 1 7 0 4 1 6 3") && has(r.out, "Exit status") &&
           has(r.out, "--backend"), "status %d, help:\n%s", r.status, r.out);
     result_free(&r);
     r = run(NULL, "--version", NULL);
-    CHECK(r.status == 0 && has(r.out, "scanviz-trace " SV_VERSION), "status %d: %s", r.status,
+    CHECK_MSG(r.status == 0 && has(r.out, "scanviz-trace " SV_VERSION), "status %d: %s", r.status,
           r.out);
     result_free(&r);
 

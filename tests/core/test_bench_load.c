@@ -5,7 +5,7 @@
 #include <stdlib.h>
 
 #include "bench_csv.h"
-#include "check.h"
+#include "../expect.h"
 
 int main(void)
 {

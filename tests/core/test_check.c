@@ -5,7 +5,7 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "check.h"
+#include "../expect.h"
 #include "emulate.h"
 #include "parse.h"
 #include "trace.h"

@@ -2,7 +2,7 @@
  * (the ? cells of buf[1] included) and every case, as the figures show them. */
 #include <stdlib.h>
 
-#include "check.h"
+#include "../expect.h"
 #include "emulate.h"
 #include "parse.h"
 #include "trace.h"

@@ -3,7 +3,7 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "check.h"
+#include "../expect.h"
 #include "op.h"
 
 static sv_value I(int32_t v) { sv_value x; x.i = v; return x; }

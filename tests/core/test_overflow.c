@@ -2,7 +2,7 @@
  * and the trace flags the round and cell where an operation wrapped. */
 #include <stdlib.h>
 
-#include "check.h"
+#include "../expect.h"
 #include "emulate.h"
 #include "trace.h"
 

@@ -4,7 +4,7 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "check.h"
+#include "../expect.h"
 #include "parse.h"
 
 /* Parses text expecting failure with exactly want. */

@@ -7,7 +7,7 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "check.h"
+#include "../expect.h"
 #include "emulate.h"
 #include "parse.h"
 #include "trace.h"
@@ -36,7 +36,7 @@ static void run_one(sv_op op, sv_type type, sv_scan scan, size_t n, int *failure
     sv_value *in = sv_random_values(op, type, n, seed);
     sv_value *ref = malloc(n * sizeof *ref);
     sv_trace *t = sv_trace_create(op, type, scan, in, n, SV_BACKEND_CPU, NULL, err, sizeof err);
-    int before = check_failures;
+    int before = failures;
     CHECK_MSG(t != NULL, "%s", err);
     if (!t || !in || !ref)
         goto done;
@@ -59,7 +59,7 @@ static void run_one(sv_op op, sv_type type, sv_scan scan, size_t n, int *failure
                       "%s float32 %s n=%zu output[%zu]: %.9g vs reference %.9g", sv_op_name(op),
                       sv_scan_name(scan), n, i, (double)t->output[i].f, (double)ref[i].f);
         }
-        if (check_failures > before)
+        if (failures > before)
             break;
     }
     free(mag);
@@ -73,7 +73,7 @@ static void run_one(sv_op op, sv_type type, sv_scan scan, size_t n, int *failure
         total += n - ((size_t)1 << (r - 1));
     CHECK_INT(t->total_ops, total);
 done:
-    if (check_failures > before)
+    if (failures > before)
         (*failures_shown)++;
     sv_trace_destroy(t);
     free(in);

@@ -3,7 +3,7 @@
  * at 16 cells with index headers. */
 #include <stdlib.h>
 
-#include "check.h"
+#include "../expect.h"
 #include "emulate.h"
 #include "parse.h"
 #include "table.h"

@@ -7,7 +7,7 @@
 #include <unistd.h>
 #include <stdlib.h>
 
-#include "check.h"
+#include "../expect.h"
 #include "emulate.h"
 #include "parse.h"
 #include "trace_file.h"
@@ -134,7 +134,7 @@ static void expect_rejected_at(const char *file, int line, char *text, const cha
     if (t || strncmp(err, want, strlen(want)) != 0) {
         fprintf(stderr, "%s:%d: %s\n  got      \"%s\"\n  expected \"%s...\"\n", file, line,
                 t ? "accepted a bad file" : "wrong message", err, want);
-        check_failures++;
+        failures++;
     }
     sv_trace_destroy(t);
     free(text);

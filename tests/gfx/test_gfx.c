@@ -66,18 +66,18 @@ static void test_fill(void)
                 sv_rgb_hex(0), 0, SV_BORDER_NONE);
     frame_end("fill");
     const uint8_t *c = at(100, 70);
-    CHECK(near(c, 0x0072B2, 1), "centre is %d,%d,%d, want 0,114,178", c[0], c[1], c[2]);
-    CHECK(near(at(49, 70), 0xffffff, 0), "left of the rect is not background");
-    CHECK(near(at(151, 70), 0xffffff, 0), "right of the rect is not background");
-    CHECK(near(at(100, 39), 0xffffff, 0), "above the rect is not background");
+    CHECK_MSG(near(c, 0x0072B2, 1), "centre is %d,%d,%d, want 0,114,178", c[0], c[1], c[2]);
+    CHECK_MSG(near(at(49, 70), 0xffffff, 0), "left of the rect is not background");
+    CHECK_MSG(near(at(151, 70), 0xffffff, 0), "right of the rect is not background");
+    CHECK_MSG(near(at(100, 39), 0xffffff, 0), "above the rect is not background");
     /* a rounded corner leaves the very corner pixel empty */
-    CHECK(near(at(50, 40), 0xffffff, 8), "corner pixel is %d,%d,%d", at(50, 40)[0],
+    CHECK_MSG(near(at(50, 40), 0xffffff, 8), "corner pixel is %d,%d,%d", at(50, 40)[0],
           at(50, 40)[1], at(50, 40)[2]);
     /* the antialiased edge lies within one pixel */
-    CHECK(near(at(50, 70), 0x0072B2, 2), "first column inside is not the fill");
-    CHECK(at(100, 70)[3] == 255, "alpha is %d", at(100, 70)[3]);
+    CHECK_MSG(near(at(50, 70), 0x0072B2, 2), "first column inside is not the fill");
+    CHECK_MSG(at(100, 70)[3] == 255, "alpha is %d", at(100, 70)[3]);
     const uint8_t *h = at(250, 70);
-    CHECK(abs(h[0] - 128) <= 2 && abs(h[1] - 128) <= 2, "50%% black over white is %d,%d,%d",
+    CHECK_MSG(abs(h[0] - 128) <= 2 && abs(h[1] - 128) <= 2, "50%% black over white is %d,%d,%d",
           h[0], h[1], h[2]);
 }
 
@@ -135,48 +135,48 @@ static void test_borders(void)
             int dark_count = 0;
             for (int x = x0; x <= x1; x++)
                 dark_count += dark(x, y) > 200;
-            CHECK(dark_count == x1 - x0 + 1, "solid top edge has %d of %d dark pixels",
+            CHECK_MSG(dark_count == x1 - x0 + 1, "solid top edge has %d of %d dark pixels",
                   dark_count, x1 - x0 + 1);
             /* and continuous down the left side */
             int side = 0;
             for (int yy = 20 + 14; yy < 20 + 70 - 14; yy++)
                 side += dark(20 + 2, yy) > 200;
-            CHECK(side == 70 - 28, "solid left edge has %d of %d dark pixels", side, 70 - 28);
+            CHECK_MSG(side == 70 - 28, "solid left edge has %d of %d dark pixels", side, 70 - 28);
         } else if (styles[i] == SV_BORDER_DASHED) {
             double m = mean(on, n), mg = mean(gaps, ng);
             printf("dashed: %d dashes of mean %.1f px, gaps %.1f px (w = %.0f)\n", n, m, mg, bw);
-            CHECK(n >= 10, "dashed top edge shows %d dashes", n);
-            CHECK(m >= 2.5 * bw && m <= 3.5 * bw, "dash length %.1f, want ~3w = %.0f", m,
+            CHECK_MSG(n >= 10, "dashed top edge shows %d dashes", n);
+            CHECK_MSG(m >= 2.5 * bw && m <= 3.5 * bw, "dash length %.1f, want ~3w = %.0f", m,
                   3 * bw);
-            CHECK(mg >= 1.5 * bw && mg <= 2.5 * bw, "dash gap %.1f, want ~2w = %.0f", mg,
+            CHECK_MSG(mg >= 1.5 * bw && mg <= 2.5 * bw, "dash gap %.1f, want ~2w = %.0f", mg,
                   2 * bw);
             for (int k = 0; k < n; k++)
-                CHECK(abs(on[k] - on[0]) <= 1, "dash %d is %d px, dash 0 is %d px", k, on[k],
+                CHECK_MSG(abs(on[k] - on[0]) <= 1, "dash %d is %d px, dash 0 is %d px", k, on[k],
                       on[0]);
         } else {
             double m = mean(on, n), mg = mean(gaps, ng);
             printf("dotted: %d dots of mean %.1f px, gaps %.1f px (w = %.0f)\n", n, m, mg, bw);
-            CHECK(n >= 25, "dotted top edge shows %d dots", n);
-            CHECK(m >= 0.5 * bw && m <= 1.25 * bw, "dot length %.1f, want ~w = %.0f", m, bw);
-            CHECK(mg >= 0.75 * bw && mg <= 1.6 * bw, "dot gap %.1f, want ~w = %.0f", mg, bw);
+            CHECK_MSG(n >= 25, "dotted top edge shows %d dots", n);
+            CHECK_MSG(m >= 0.5 * bw && m <= 1.25 * bw, "dot length %.1f, want ~w = %.0f", m, bw);
+            CHECK_MSG(mg >= 0.75 * bw && mg <= 1.6 * bw, "dot gap %.1f, want ~w = %.0f", mg, bw);
             /* round dots: the dot's edge rows are narrower than its middle row */
             int xm = -1;
             for (int x = x0; x <= x1 && xm < 0; x++)
                 if (dark(x, y) > 200 && dark(x + 1, y) > 200)
                     xm = x;
-            CHECK(xm >= 0, "no dot found");
+            CHECK_MSG(xm >= 0, "no dot found");
             if (xm >= 0) {
                 int top_row = 0, mid_row = 0;
                 for (int x = xm - 4; x <= xm + 5; x++) {
                     top_row += dark(x, 20 + i * 90);
                     mid_row += dark(x, y);
                 }
-                CHECK(top_row < mid_row * 0.85, "dots are not round: edge row %d, mid %d",
+                CHECK_MSG(top_row < mid_row * 0.85, "dots are not round: edge row %d, mid %d",
                       top_row, mid_row);
             }
         }
         /* inside the border: the fill */
-        CHECK(near(at(190, 20 + i * 90 + 35), 0xffffff, 0), "style %d: the inside is not the fill",
+        CHECK_MSG(near(at(190, 20 + i * 90 + 35), 0xffffff, 0), "style %d: the inside is not the fill",
               i);
     }
 }
@@ -187,16 +187,16 @@ static void test_arrow(void)
     sv_gfx_arrow(g, 50, 150, 250, 150, 3, 20, sv_rgb_hex(0x000000));
     sv_gfx_line(g, 50, 250, 250, 200, 2, sv_rgb_hex(0xD55E00));
     frame_end("arrow");
-    CHECK(dark(100, 150) > 240, "the shaft is not drawn");
-    CHECK(dark(100, 145) < 5, "the shaft is too wide");
-    CHECK(dark(246, 150) > 200, "no head near the tip");
-    CHECK(dark(235, 145) > 200, "the head is not wider than the shaft at 15 px from the tip");
-    CHECK(dark(235, 155) > 200, "the head is not symmetric");
-    CHECK(dark(253, 150) < 5, "something drawn beyond the tip");
-    CHECK(dark(232, 140) < 5, "the head is too wide");
-    CHECK(dark(45, 150) < 5, "something drawn before the tail");
+    CHECK_MSG(dark(100, 150) > 240, "the shaft is not drawn");
+    CHECK_MSG(dark(100, 145) < 5, "the shaft is too wide");
+    CHECK_MSG(dark(246, 150) > 200, "no head near the tip");
+    CHECK_MSG(dark(235, 145) > 200, "the head is not wider than the shaft at 15 px from the tip");
+    CHECK_MSG(dark(235, 155) > 200, "the head is not symmetric");
+    CHECK_MSG(dark(253, 150) < 5, "something drawn beyond the tip");
+    CHECK_MSG(dark(232, 140) < 5, "the head is too wide");
+    CHECK_MSG(dark(45, 150) < 5, "something drawn before the tail");
     /* the slanted line passes through its midpoint */
-    CHECK(near(at(150, 225), 0xD55E00, 40), "slanted line's midpoint is %d,%d,%d",
+    CHECK_MSG(near(at(150, 225), 0xD55E00, 40), "slanted line's midpoint is %d,%d,%d",
           at(150, 225)[0], at(150, 225)[1], at(150, 225)[2]);
 }
 
@@ -214,8 +214,8 @@ static void test_text(void)
     sv_gfx_text(g, SV_FONT_SANS, 12, 380, 280, SV_ALIGN_RIGHT, sv_rgb_hex(0x000000),
                 "small text, right aligned");
     frame_end("text");
-    CHECK(fabsf(w - adv) < 0.01f, "text_width %.1f but text returned %.1f", w, adv);
-    CHECK(w > 150 && w < 300, "width %.1f of \"%s\" at 24 px is implausible", w, s);
+    CHECK_MSG(fabsf(w - adv) < 0.01f, "text_width %.1f but text returned %.1f", w, adv);
+    CHECK_MSG(w > 150 && w < 300, "width %.1f of \"%s\" at 24 px is implausible", w, s);
     int inside = 0, beyond = 0, before = 0, outside_rows = 0;
     for (int y = 0; y < 120; y++)
         for (int x = 0; x < W; x++) {
@@ -231,10 +231,10 @@ static void test_text(void)
             if (y < 60 - 24 || y > 60 + 24)
                 outside_rows++;
         }
-    CHECK(inside > 300, "only %d text pixels inside the measured width", inside);
-    CHECK(beyond == 0, "%d text pixels beyond the measured width %.0f", beyond, w);
-    CHECK(before == 0, "%d text pixels left of x", before);
-    CHECK(outside_rows == 0, "%d text pixels far from the centre line", outside_rows);
+    CHECK_MSG(inside > 300, "only %d text pixels inside the measured width", inside);
+    CHECK_MSG(beyond == 0, "%d text pixels beyond the measured width %.0f", beyond, w);
+    CHECK_MSG(before == 0, "%d text pixels left of x", before);
+    CHECK_MSG(outside_rows == 0, "%d text pixels far from the centre line", outside_rows);
     /* the text's vertical centre is at y: cap height centred on 60 */
     int top = H, bot = -1;
     for (int y = 0; y < 120; y++)
@@ -243,7 +243,7 @@ static void test_text(void)
                 if (y < top) top = y;
                 if (y > bot) bot = y;
             }
-    CHECK(abs((top + bot) - 2 * 60) <= 2, "H spans rows %d..%d, centre should be 60", top, bot);
+    CHECK_MSG(abs((top + bot) - 2 * 60) <= 2, "H spans rows %d..%d, centre should be 60", top, bot);
     /* centred: "1024" spans [200 - wc/2, 200 + wc/2] */
     int l = W, r = -1;
     for (int y = 120; y < 180; y++)
@@ -252,19 +252,19 @@ static void test_text(void)
                 if (x < l) l = x;
                 if (x > r) r = x;
             }
-    CHECK(l >= (int)(200 - wc / 2) - 1 && r <= (int)(200 + wc / 2) + 1,
+    CHECK_MSG(l >= (int)(200 - wc / 2) - 1 && r <= (int)(200 + wc / 2) + 1,
           "centred text spans %d..%d, measured %.0f..%.0f", l, r, 200 - wc / 2, 200 + wc / 2);
-    CHECK(abs((l + r) - 400) <= 4, "centred text spans %d..%d", l, r);
+    CHECK_MSG(abs((l + r) - 400) <= 4, "centred text spans %d..%d", l, r);
     /* "●" (U+25CF) is a filled disc, not the hollow missing-glyph box */
     float wd = sv_gfx_text_width(g, SV_FONT_SANS_BOLD, 60, "●");
-    CHECK(dark(20 + (int)(wd / 2), 240) > 200, "U+25CF is not a filled disc at its centre");
+    CHECK_MSG(dark(20 + (int)(wd / 2), 240) > 200, "U+25CF is not a filled disc at its centre");
     /* right aligned text ends at x = 380 */
     int rr = -1;
     for (int y = 265; y < H; y++)
         for (int x = 200; x < W; x++)
             if (dark(x, y) > 64 && x > rr)
                 rr = x;
-    CHECK(rr >= 375 && rr <= 380, "right-aligned text ends at %d, want 380", rr);
+    CHECK_MSG(rr >= 375 && rr <= 380, "right-aligned text ends at %d, want 380", rr);
 }
 
 static void test_clip(void)
@@ -277,11 +277,11 @@ static void test_clip(void)
     sv_gfx_rect(g, (sv_box){300, 50, 20, 20}, 0, sv_rgb_hex(0x009E73), sv_rgb_hex(0), 0,
                 SV_BORDER_NONE);
     frame_end("clip");
-    CHECK(near(at(125, 125), 0x009E73, 1), "inside the clip is not drawn");
-    CHECK(near(at(99, 125), 0xffffff, 0), "left of the clip is drawn");
-    CHECK(near(at(125, 150), 0xffffff, 0), "below the clip is drawn");
-    CHECK(near(at(149, 149), 0x009E73, 1), "the clip's last pixel is not drawn");
-    CHECK(near(at(310, 60), 0x009E73, 1), "clip(NULL) did not lift the clip");
+    CHECK_MSG(near(at(125, 125), 0x009E73, 1), "inside the clip is not drawn");
+    CHECK_MSG(near(at(99, 125), 0xffffff, 0), "left of the clip is drawn");
+    CHECK_MSG(near(at(125, 150), 0xffffff, 0), "below the clip is drawn");
+    CHECK_MSG(near(at(149, 149), 0x009E73, 1), "the clip's last pixel is not drawn");
+    CHECK_MSG(near(at(310, 60), 0x009E73, 1), "clip(NULL) did not lift the clip");
 }
 
 /* The batch draws shapes, patterned borders and glyphs with three shaders
@@ -318,31 +318,31 @@ static void test_order(void)
     for (int y = 12; y < 68; y++)
         for (int x = 12; x < 158; x++)
             dark_in_box += !near(at(x, y), 0x0072B2, 2);
-    CHECK(dark_in_box == 0, "%d pixels of text show through a box drawn over it", dark_in_box);
+    CHECK_MSG(dark_in_box == 0, "%d pixels of text show through a box drawn over it", dark_in_box);
     int border_shows = 0;
     for (int y = 2; y < 78; y++)
         for (int x = 192; x < 358; x++)
             border_shows += !near(at(x, y), 0xE69F00, 2);
-    CHECK(border_shows == 0, "%d pixels of a dashed box show through a box drawn over it",
+    CHECK_MSG(border_shows == 0, "%d pixels of a dashed box show through a box drawn over it",
           border_shows);
-    CHECK(near(at(30, 130), 0xD55E00, 2), "the line is not over the dotted box");
-    CHECK(near(at(85, 130), 0xD55E00, 2), "the line is not over the text");
+    CHECK_MSG(near(at(30, 130), 0xD55E00, 2), "the line is not over the dotted box");
+    CHECK_MSG(near(at(85, 130), 0xD55E00, 2), "the line is not over the text");
     int white = 0;
     for (int y = 110; y < 150; y++)
         for (int x = 60; x < 110; x++)
             white += near(at(x, y), 0xffffff, 60);
-    CHECK(white > 100, "the text is not over the plain box (%d white pixels)", white);
-    CHECK(dark(12, 102) > 100, "the dotted border is not over the plain box");
+    CHECK_MSG(white > 100, "the text is not over the plain box (%d white pixels)", white);
+    CHECK_MSG(dark(12, 102) > 100, "the dotted border is not over the plain box");
     for (int i = 0; i < 8; i++) {
         int w7 = 0;
         for (int y = 205; y < 232; y++)
             for (int x = 18 + i * 40; x < 38 + i * 40; x++)
                 w7 += near(at(x, y), 0xffffff, 60);
-        CHECK(w7 > 20, "cell %d: its number is hidden (%d white pixels)", i, w7);
+        CHECK_MSG(w7 > 20, "cell %d: its number is hidden (%d white pixels)", i, w7);
     }
     printf("order: %d draw calls, %d flushes for %d quads\n", st.draw_calls, st.flushes,
            st.quads);
-    CHECK(st.flushes <= 4, "%d flushes: cells and their numbers should share one", st.flushes);
+    CHECK_MSG(st.flushes <= 4, "%d flushes: cells and their numbers should share one", st.flushes);
 }
 
 /* Many sizes and strings in one frame overflow the atlas: it is cleared and
@@ -367,7 +367,7 @@ static void test_atlas_overflow(void)
     sv_gfx_text(g, SV_FONT_SANS_BOLD, 48, 20, 240, SV_ALIGN_LEFT, sv_rgb_hex(0x000000), "last");
     frame_end("atlas");
     sv_gfx_stats st = sv_gfx_get_stats(g);
-    CHECK(st.atlas_resets > 0, "the atlas never filled up (test too weak)");
+    CHECK_MSG(st.atlas_resets > 0, "the atlas never filled up (test too weak)");
     int first = 0, last = 0;
     for (int y = 10; y < 70; y++)
         for (int x = 20; x < 200; x++)
@@ -375,8 +375,8 @@ static void test_atlas_overflow(void)
     for (int y = 210; y < 270; y++)
         for (int x = 20; x < 200; x++)
             last += dark(x, y) > 127;
-    CHECK(first > 300, "text drawn before the atlas was cleared is lost (%d px)", first);
-    CHECK(abs(first - last) < first / 3, "\"first\" has %d dark px, \"last\" %d", first, last);
+    CHECK_MSG(first > 300, "text drawn before the atlas was cleared is lost (%d px)", first);
+    CHECK_MSG(abs(first - last) < first / 3, "\"first\" has %d dark px, \"last\" %d", first, last);
     printf("atlas: %d reset(s) in one frame\n", st.atlas_resets);
 }
 
@@ -400,27 +400,27 @@ static void test_degenerate(void)
     sv_gfx_rect(g, (sv_box){0, 0, W, H}, 0, sv_rgb_hex(0), sv_rgb_hex(0), 0, SV_BORDER_NONE);
     sv_gfx_clip(g, &(sv_box){-50, -50, 1e9f, 1e9f});
     sv_gfx_clip(g, NULL);
-    CHECK(sv_gfx_text(g, SV_FONT_SANS, 20, nan, 10, SV_ALIGN_LEFT, sv_rgb_hex(0), "ab") > 0,
+    CHECK_MSG(sv_gfx_text(g, SV_FONT_SANS, 20, nan, 10, SV_ALIGN_LEFT, sv_rgb_hex(0), "ab") > 0,
           "text at NaN x is not measured");
-    CHECK(sv_gfx_text(g, SV_FONT_SANS, nan, 10, 10, SV_ALIGN_LEFT, sv_rgb_hex(0), "ab") >= 0,
+    CHECK_MSG(sv_gfx_text(g, SV_FONT_SANS, nan, 10, 10, SV_ALIGN_LEFT, sv_rgb_hex(0), "ab") >= 0,
           "text at NaN px");
-    CHECK(sv_gfx_text(g, SV_FONT_SANS, 20, 10, 10, SV_ALIGN_LEFT, sv_rgb_hex(0), "") == 0,
+    CHECK_MSG(sv_gfx_text(g, SV_FONT_SANS, 20, 10, 10, SV_ALIGN_LEFT, sv_rgb_hex(0), "") == 0,
           "empty text has width");
-    CHECK(sv_gfx_text(g, SV_FONT_SANS, 20, 10, 10, SV_ALIGN_LEFT, sv_rgb_hex(0), NULL) == 0,
+    CHECK_MSG(sv_gfx_text(g, SV_FONT_SANS, 20, 10, 10, SV_ALIGN_LEFT, sv_rgb_hex(0), NULL) == 0,
           "NULL text has width");
     /* invalid UTF-8: a lone continuation byte, a truncated sequence, an overlong form */
     float bad = sv_gfx_text_width(g, SV_FONT_SANS, 20, "a\x80" "b\xe2\x89" "c\xc0\xaf" "d");
-    CHECK(bad > 0, "invalid UTF-8 is not measured");
-    CHECK(sv_gfx_text(g, SV_FONT_MONO, 1e6f, 10, 10, SV_ALIGN_LEFT, sv_rgb_hex(0), "8") > 0,
+    CHECK_MSG(bad > 0, "invalid UTF-8 is not measured");
+    CHECK_MSG(sv_gfx_text(g, SV_FONT_MONO, 1e6f, 10, 10, SV_ALIGN_LEFT, sv_rgb_hex(0), "8") > 0,
           "huge text is not drawn clamped");
-    CHECK(sv_gfx_text(g, (sv_font)99, 20, 10, 10, SV_ALIGN_LEFT, sv_rgb_hex(0), "x") > 0,
+    CHECK_MSG(sv_gfx_text(g, (sv_font)99, 20, 10, 10, SV_ALIGN_LEFT, sv_rgb_hex(0), "x") > 0,
           "an unknown font does not fall back");
     sv_gfx_end(g);
     /* a zero-sized frame */
     sv_gfx_begin(g, 0, 0, sv_rgb_hex(0));
     sv_gfx_rect(g, (sv_box){0, 0, 10, 10}, 0, sv_rgb_hex(0), sv_rgb_hex(0), 0, SV_BORDER_NONE);
     sv_gfx_end(g);
-    CHECK(glGetError() == GL_NO_ERROR, "a GL error after degenerate input");
+    CHECK_MSG(glGetError() == GL_NO_ERROR, "a GL error after degenerate input");
 }
 
 /* One ellipsize for the header's source line and the Measure view's title:
@@ -431,23 +431,23 @@ static void test_ellipsize(void)
     const char *src = "CPU emulator: no CUDA device \u00b7 \u00e9\u00e9\u00e9\u00e9";
     float full = sv_gfx_text_width(g, SV_FONT_SANS, 20, src);
     sv_gfx_text_ellipsize(g, SV_FONT_SANS, 20, full, src, out, sizeof out);
-    CHECK(strcmp(out, src) == 0, "text that fits was cut to \"%s\"", out);
+    CHECK_MSG(strcmp(out, src) == 0, "text that fits was cut to \"%s\"", out);
     for (float w = full - 1.0f; w > 0.0f; w -= 7.0f) {
         sv_gfx_text_ellipsize(g, SV_FONT_SANS, 20, w, src, out, sizeof out);
         float got = sv_gfx_text_width(g, SV_FONT_SANS, 20, out);
-        CHECK(got <= w, "ellipsized to %.0f px, wider than %.0f: \"%s\"", got, w, out);
+        CHECK_MSG(got <= w, "ellipsized to %.0f px, wider than %.0f: \"%s\"", got, w, out);
         size_t n = strlen(out);
-        CHECK(n == 0 || (n >= 3 && strcmp(out + n - 3, "\u2026") == 0),
+        CHECK_MSG(n == 0 || (n >= 3 && strcmp(out + n - 3, "\u2026") == 0),
               "cut text \"%s\" does not end with an ellipsis", out);
         for (size_t i = 0; i + 3 < n; i++)
-            CHECK(((unsigned char)out[i] & 0xC0) != 0xC0 ||
+            CHECK_MSG(((unsigned char)out[i] & 0xC0) != 0xC0 ||
                       ((unsigned char)out[i + 1] & 0xC0) == 0x80,
                   "cut inside a character at byte %zu of \"%s\"", i, out);
     }
     sv_gfx_text_ellipsize(g, SV_FONT_SANS, 20, 1.0f, src, out, sizeof out);
-    CHECK(out[0] == '\0', "nothing fits 1 px, yet \"%s\"", out);
+    CHECK_MSG(out[0] == '\0', "nothing fits 1 px, yet \"%s\"", out);
     sv_gfx_text_ellipsize(g, SV_FONT_SANS, 20, 1e6f, src, out, 8);
-    CHECK(strlen(out) < 8, "a short buffer overflowed");
+    CHECK_MSG(strlen(out) < 8, "a short buffer overflowed");
 }
 
 static void test_png_roundtrip(void)
@@ -460,28 +460,28 @@ static void test_png_roundtrip(void)
     frame_end("png");
     char path[512], err[256];
     snprintf(path, sizeof path, "%s/gfx-roundtrip.png", out_dir);
-    CHECK(sv_png_write(path, px, W, H, err, sizeof err), "%s", err);
+    CHECK_MSG(sv_png_write(path, px, W, H, err, sizeof err), "%s", err);
     png_image img;
     memset(&img, 0, sizeof img);
     img.version = PNG_IMAGE_VERSION;
     bool ok = png_image_begin_read_from_file(&img, path);
-    CHECK(ok, "libpng cannot read %s back: %s", path, img.message);
+    CHECK_MSG(ok, "libpng cannot read %s back: %s", path, img.message);
     if (ok) {
-        CHECK(img.width == W && img.height == H, "read back %ux%u", img.width, img.height);
+        CHECK_MSG(img.width == W && img.height == H, "read back %ux%u", img.width, img.height);
         img.format = PNG_FORMAT_RGBA;
         uint8_t *back = malloc(PNG_IMAGE_SIZE(img));
         ok = back && png_image_finish_read(&img, NULL, back, 0, NULL);
-        CHECK(ok, "libpng cannot decode %s: %s", path, img.message);
+        CHECK_MSG(ok, "libpng cannot decode %s: %s", path, img.message);
         if (ok && img.width == W && img.height == H)
-            CHECK(memcmp(back, px, sizeof px) == 0, "pixels differ after the round trip");
+            CHECK_MSG(memcmp(back, px, sizeof px) == 0, "pixels differ after the round trip");
         free(back);
         png_image_free(&img);
     }
     remove(path);
     /* and a clear error for a path that cannot be written */
-    CHECK(!sv_png_write("/nonexistent-dir/x.png", px, W, H, err, sizeof err),
+    CHECK_MSG(!sv_png_write("/nonexistent-dir/x.png", px, W, H, err, sizeof err),
           "writing into a missing directory succeeded");
-    CHECK(strstr(err, "/nonexistent-dir/x.png") != NULL, "error does not name the path: %s",
+    CHECK_MSG(strstr(err, "/nonexistent-dir/x.png") != NULL, "error does not name the path: %s",
           err);
 }
 
@@ -505,7 +505,7 @@ static void bench(void)
     char err[256];
     const int bw = 1920, bh = 1080;
     sv_gfx_target *t = sv_gfx_target_create(g, bw, bh, err, sizeof err);
-    CHECK(t, "%s", err);
+    CHECK_MSG(t, "%s", err);
     if (!t)
         return;
     sv_gfx_target_bind(t);
@@ -575,7 +575,7 @@ static void test_window_framebuffer(sv_platform *p)
 {
     int fw = 0, fh = 0;
     SDL_GL_GetDrawableSize(p->window, &fw, &fh);
-    CHECK(fw >= 64 && fh >= 64, "drawable is %dx%d", fw, fh);
+    CHECK_MSG(fw >= 64 && fh >= 64, "drawable is %dx%d", fw, fh);
     if (fw < 64 || fh < 64)
         return;
     sv_gfx_target_bind(NULL);
@@ -588,9 +588,9 @@ static void test_window_framebuffer(sv_platform *p)
         return;
     sv_gfx_read_pixels(g, fw, fh, buf);
     const uint8_t *c = buf + ((size_t)(fh / 2) * fw + fw / 2) * 4;
-    CHECK(abs(c[0] - 0xCC) <= 1 && abs(c[1] - 0x79) <= 1 && abs(c[2] - 0xA7) <= 1,
+    CHECK_MSG(abs(c[0] - 0xCC) <= 1 && abs(c[1] - 0x79) <= 1 && abs(c[2] - 0xA7) <= 1,
           "window centre is %d,%d,%d", c[0], c[1], c[2]);
-    CHECK(buf[0] == 0 && buf[1] == 0 && buf[2] == 0, "window corner is not the clear colour");
+    CHECK_MSG(buf[0] == 0 && buf[1] == 0 && buf[2] == 0, "window corner is not the clear colour");
     free(buf);
     SDL_GL_SwapWindow(p->window);
 }
@@ -620,7 +620,7 @@ int main(int argc, char **argv)
     }
     printf("video driver %s, %s, GL %s\n", SDL_GetCurrentVideoDriver(),
            p.headless ? "headless" : "window", (const char *)glGetString(GL_VERSION));
-    CHECK(p.headless == !window, "headless is %d", p.headless);
+    CHECK_MSG(p.headless == !window, "headless is %d", p.headless);
     g = sv_gfx_create(err, sizeof err);
     if (!g) {
         fprintf(stderr, "%s:%d: FAIL: sv_gfx_create: %s\n", __FILE__, __LINE__, err);
@@ -629,7 +629,7 @@ int main(int argc, char **argv)
     }
     test_window_framebuffer(&p);
     sv_gfx_target *t = sv_gfx_target_create(g, W, H, err, sizeof err);
-    CHECK(t, "%s", err);
+    CHECK_MSG(t, "%s", err);
     if (t) {
         sv_gfx_target_bind(t);
         test_fill();
@@ -646,7 +646,7 @@ int main(int argc, char **argv)
         sv_gfx_target_destroy(t);
     }
     /* a bad size is an error, not a crash */
-    CHECK(!sv_gfx_target_create(g, 0, 10, err, sizeof err), "a 0x10 target was created");
+    CHECK_MSG(!sv_gfx_target_create(g, 0, 10, err, sizeof err), "a 0x10 target was created");
     if (!window && !getenv("SV_GFX_NO_BENCH"))
         bench();
     sv_gfx_destroy(g);

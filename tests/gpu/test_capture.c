@@ -31,44 +31,44 @@ int main(void)
     bool gpu = sv_capture_cuda_available(device, sizeof device, &max_n, why, sizeof why);
     /* Cached: a second call says the same. */
     bool again = sv_capture_cuda_available(NULL, 0, NULL, why2, sizeof why2);
-    CHECK(gpu == again && strcmp(why, why2) == 0, "second probe: %d \"%s\" vs \"%s\"", again,
+    CHECK_MSG(gpu == again && strcmp(why, why2) == 0, "second probe: %d \"%s\" vs \"%s\"", again,
           why2, why);
 
     sv_trace *t = NULL;
     sv_capture_status st;
     if (!gpu) {
         printf("no GPU: %s\n", why);
-        CHECK(why[0] != '\0' && strchr(why, '\n') == NULL, "reason \"%s\"", why);
+        CHECK_MSG(why[0] != '\0' && strchr(why, '\n') == NULL, "reason \"%s\"", why);
 #if SV_HAVE_CUDA
         bool sane = (starts_with(why, "no CUDA driver (") && why[strlen(why) - 1] == ')') ||
                     strcmp(why, "no CUDA device") == 0 || strlen(why) > 8;
-        CHECK(sane, "reason \"%s\" is none of the documented forms", why);
+        CHECK_MSG(sane, "reason \"%s\" is none of the documented forms", why);
         sv_cuda_device d;
-        CHECK(!sv_cuda_probe(&d, why2, sizeof why2) && strcmp(why, why2) == 0,
+        CHECK_MSG(!sv_cuda_probe(&d, why2, sizeof why2) && strcmp(why, why2) == 0,
               "sv_cuda_probe says \"%s\", capture \"%s\"", why2, why);
 #else
-        CHECK(strcmp(why, "built without CUDA") == 0, "reason \"%s\"", why);
+        CHECK_MSG(strcmp(why, "built without CUDA") == 0, "reason \"%s\"", why);
 #endif
         st = sv_capture(SV_OP_SUM, SV_TYPE_INT32, SV_SCAN_INCLUSIVE, in, 8, SV_CHOOSE_CUDA, &t,
                         note, sizeof note, err, sizeof err);
-        CHECK(st == SV_CAPTURE_UNAVAILABLE && t == NULL && strstr(err, why),
+        CHECK_MSG(st == SV_CAPTURE_UNAVAILABLE && t == NULL && strstr(err, why),
               "cuda without GPU: status %d, err \"%s\"", (int)st, err);
         st = sv_capture(SV_OP_SUM, SV_TYPE_INT32, SV_SCAN_INCLUSIVE, in, 8, SV_CHOOSE_AUTO, &t,
                         note, sizeof note, err, sizeof err);
-        CHECK(st == SV_CAPTURE_OK && t && t->backend == SV_BACKEND_CPU, "auto: %d %s", (int)st,
+        CHECK_MSG(st == SV_CAPTURE_OK && t && t->backend == SV_BACKEND_CPU, "auto: %d %s", (int)st,
               err);
-        CHECK(starts_with(note, "CPU emulator: ") && strstr(note, why), "note \"%s\"", note);
-        CHECK(t && t->output[7].i == 25, "auto output");
+        CHECK_MSG(starts_with(note, "CPU emulator: ") && strstr(note, why), "note \"%s\"", note);
+        CHECK_MSG(t && t->output[7].i == 25, "auto output");
         sv_trace_destroy(t);
     } else {
         printf("GPU: %s, n up to %zu\n", device, max_n);
-        CHECK(device[0] != '\0' && why[0] == '\0', "device \"%s\", why \"%s\"", device, why);
-        CHECK(max_n >= 1 && max_n <= SV_MAX_N, "max_n %zu", max_n);
+        CHECK_MSG(device[0] != '\0' && why[0] == '\0', "device \"%s\", why \"%s\"", device, why);
+        CHECK_MSG(max_n >= 1 && max_n <= SV_MAX_N, "max_n %zu", max_n);
 #if SV_HAVE_CUDA
         sv_cuda_device d;
-        CHECK(sv_cuda_probe(&d, why2, sizeof why2), "probe: %s", why2);
-        CHECK(strcmp(d.name, device) == 0, "probe name \"%s\"", d.name);
-        CHECK(d.max_threads_per_block >= (int)max_n && d.cc_major >= 3 && d.sm_count > 0,
+        CHECK_MSG(sv_cuda_probe(&d, why2, sizeof why2), "probe: %s", why2);
+        CHECK_MSG(strcmp(d.name, device) == 0, "probe name \"%s\"", d.name);
+        CHECK_MSG(d.max_threads_per_block >= (int)max_n && d.cc_major >= 3 && d.sm_count > 0,
               "threads %d, cc %d.%d, SMs %d", d.max_threads_per_block, d.cc_major, d.cc_minor,
               d.sm_count);
         printf("probe: %s, cc %d.%d, %d SMs, %d threads per block\n", d.name, d.cc_major,
@@ -76,11 +76,11 @@ int main(void)
 #endif
         st = sv_capture(SV_OP_SUM, SV_TYPE_INT32, SV_SCAN_INCLUSIVE, in, 8, SV_CHOOSE_AUTO, &t,
                         note, sizeof note, err, sizeof err);
-        CHECK(st == SV_CAPTURE_OK && t && t->backend == SV_BACKEND_CUDA, "auto: %d %s",
+        CHECK_MSG(st == SV_CAPTURE_OK && t && t->backend == SV_BACKEND_CUDA, "auto: %d %s",
               (int)st, err);
-        CHECK(note[0] == '\0', "note \"%s\" with a GPU", note);
-        CHECK(t && t->device && strcmp(t->device, device) == 0, "trace device");
-        CHECK(t && t->output[7].i == 25, "auto output");
+        CHECK_MSG(note[0] == '\0', "note \"%s\" with a GPU", note);
+        CHECK_MSG(t && t->device && strcmp(t->device, device) == 0, "trace device");
+        CHECK_MSG(t && t->output[7].i == 25, "auto output");
         sv_trace_destroy(t);
     }
 
@@ -89,22 +89,22 @@ int main(void)
         t = NULL;
         st = sv_capture(SV_OP_XOR, SV_TYPE_FLOAT32, SV_SCAN_INCLUSIVE, in, 8,
                         (sv_backend_choice)c, &t, note, sizeof note, err, sizeof err);
-        CHECK(st == SV_CAPTURE_BAD_INPUT && !t && strstr(err, "xor"), "xor float32: %d \"%s\"",
+        CHECK_MSG(st == SV_CAPTURE_BAD_INPUT && !t && strstr(err, "xor"), "xor float32: %d \"%s\"",
               (int)st, err);
         st = sv_capture(SV_OP_SUM, SV_TYPE_INT32, SV_SCAN_INCLUSIVE, in, SV_MAX_N + 1,
                         (sv_backend_choice)c, &t, note, sizeof note, err, sizeof err);
-        CHECK(st == SV_CAPTURE_BAD_INPUT && !t && strstr(err, "1025"), "n = 1025: %d \"%s\"",
+        CHECK_MSG(st == SV_CAPTURE_BAD_INPUT && !t && strstr(err, "1025"), "n = 1025: %d \"%s\"",
               (int)st, err);
         st = sv_capture(SV_OP_SUM, SV_TYPE_INT32, SV_SCAN_INCLUSIVE, in, 0,
                         (sv_backend_choice)c, &t, note, sizeof note, err, sizeof err);
-        CHECK(st == SV_CAPTURE_BAD_INPUT && !t, "n = 0: %d \"%s\"", (int)st, err);
+        CHECK_MSG(st == SV_CAPTURE_BAD_INPUT && !t, "n = 0: %d \"%s\"", (int)st, err);
     }
 
     sv_backend_choice ch;
-    CHECK(sv_backend_choice_from_name("auto", &ch) && ch == SV_CHOOSE_AUTO, "auto");
-    CHECK(sv_backend_choice_from_name("cuda", &ch) && ch == SV_CHOOSE_CUDA, "cuda");
-    CHECK(sv_backend_choice_from_name("cpu", &ch) && ch == SV_CHOOSE_CPU, "cpu");
-    CHECK(!sv_backend_choice_from_name("gpu", &ch) && !sv_backend_choice_from_name(NULL, &ch),
+    CHECK_MSG(sv_backend_choice_from_name("auto", &ch) && ch == SV_CHOOSE_AUTO, "auto");
+    CHECK_MSG(sv_backend_choice_from_name("cuda", &ch) && ch == SV_CHOOSE_CUDA, "cuda");
+    CHECK_MSG(sv_backend_choice_from_name("cpu", &ch) && ch == SV_CHOOSE_CPU, "cpu");
+    CHECK_MSG(!sv_backend_choice_from_name("gpu", &ch) && !sv_backend_choice_from_name(NULL, &ch),
           "bad names");
 
     if (failures) {

@@ -23,22 +23,22 @@ static bool compare(sv_op op, sv_type type, sv_scan scan, const sv_value *in, si
     sv_trace *gpu = NULL, *cpu = NULL;
     sv_capture_status a = sv_capture(op, type, scan, in, n, SV_CHOOSE_CUDA, &gpu, note,
                                      sizeof note, err, sizeof err);
-    CHECK(a == SV_CAPTURE_OK, "%s %s %s n=%zu: cuda capture: %s", sv_op_name(op),
+    CHECK_MSG(a == SV_CAPTURE_OK, "%s %s %s n=%zu: cuda capture: %s", sv_op_name(op),
           sv_type_name(type), sv_scan_name(scan), n, err);
     sv_capture_status b = sv_capture(op, type, scan, in, n, SV_CHOOSE_CPU, &cpu, note,
                                      sizeof note, err, sizeof err);
-    CHECK(b == SV_CAPTURE_OK, "%s %s %s n=%zu: cpu capture: %s", sv_op_name(op),
+    CHECK_MSG(b == SV_CAPTURE_OK, "%s %s %s n=%zu: cpu capture: %s", sv_op_name(op),
           sv_type_name(type), sv_scan_name(scan), n, err);
     bool same = false;
     if (gpu && cpu) {
-        CHECK(gpu->backend == SV_BACKEND_CUDA && gpu->device && gpu->device[0],
+        CHECK_MSG(gpu->backend == SV_BACKEND_CUDA && gpu->device && gpu->device[0],
               "cuda trace not marked as such");
         same = sv_trace_equal(gpu, cpu, diff, sizeof diff);
-        CHECK(same, "%s %s %s n=%zu: CUDA trace differs from the emulator's: %s",
+        CHECK_MSG(same, "%s %s %s n=%zu: CUDA trace differs from the emulator's: %s",
               sv_op_name(op), sv_type_name(type), sv_scan_name(scan), n, diff);
         for (size_t i = 0; same && i < n; i++) {
             if (gpu->output[i].bits != cpu->output[i].bits) {
-                CHECK(false, "%s n=%zu: output[%zu] differs", sv_op_name(op), n, i);
+                CHECK_MSG(false, "%s n=%zu: output[%zu] differs", sv_op_name(op), n, i);
                 same = false;
             }
         }
@@ -70,18 +70,18 @@ int main(int argc, char **argv)
         sv_value in[8];
         for (int i = 0; i < 8; i++)
             in[i].i = in_i[i];
-        CHECK(compare(SV_OP_SUM, SV_TYPE_INT32, SV_SCAN_INCLUSIVE, in, 8), "chapter example");
+        CHECK_MSG(compare(SV_OP_SUM, SV_TYPE_INT32, SV_SCAN_INCLUSIVE, in, 8), "chapter example");
         char err[512], note[256];
         sv_trace *t = NULL;
         if (sv_capture(SV_OP_SUM, SV_TYPE_INT32, SV_SCAN_INCLUSIVE, in, 8, SV_CHOOSE_CUDA, &t,
                        note, sizeof note, err, sizeof err) == SV_CAPTURE_OK) {
             for (int i = 0; i < 8; i++)
-                CHECK(t->output[i].i == out_i[i], "chapter output[%d] = %d", i, t->output[i].i);
+                CHECK_MSG(t->output[i].i == out_i[i], "chapter output[%d] = %d", i, t->output[i].i);
             /* Round 0: buf[1] uninitialized, reported through the flags. */
             for (int i = 0; i < 8; i++)
-                CHECK(!t->rounds[0].written[1][i], "round 0 buf[1][%d] marked written", i);
+                CHECK_MSG(!t->rounds[0].written[1][i], "round 0 buf[1][%d] marked written", i);
         } else {
-            CHECK(false, "chapter capture: %s", err);
+            CHECK_MSG(false, "chapter capture: %s", err);
         }
         sv_trace_destroy(t);
     }
@@ -92,12 +92,12 @@ int main(int argc, char **argv)
         in[0].i = 2147483647; in[1].i = 1; in[2].i = -2147483647 - 1;
         in[3].i = -1; in[4].i = 65536; in[5].i = 65536;
         for (int op = 0; op < SV_OP_COUNT; op++)
-            CHECK(compare((sv_op)op, SV_TYPE_INT32, SV_SCAN_INCLUSIVE, in, 6), "int32 edges");
+            CHECK_MSG(compare((sv_op)op, SV_TYPE_INT32, SV_SCAN_INCLUSIVE, in, 6), "int32 edges");
         in[0].f = -0.0f; in[1].f = 0.0f; in[2].f = 1e30f; in[3].f = 1e30f;
         in[4].f = -3.4e38f; in[5].f = 1e-40f; /* subnormal */
         for (int op = 0; op < SV_OP_XOR; op++)
             for (int s = 0; s < 2; s++)
-                CHECK(compare((sv_op)op, SV_TYPE_FLOAT32, (sv_scan)s, in, 6), "float edges");
+                CHECK_MSG(compare((sv_op)op, SV_TYPE_FLOAT32, (sv_scan)s, in, 6), "float edges");
     }
 
     /* Every n, op, type and scan, on seeded random inputs. */

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "../core/check.h"
+#include "../expect.h"
 
 #define HEADER "algo,type,n,median_us,gb_per_s,frac_of_copy,ratio_to_cub,ops,reps\n"
 

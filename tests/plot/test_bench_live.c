@@ -9,7 +9,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../core/check.h"
+#include "../expect.h"
 
 static char dir[] = "/tmp/test_bench_live-XXXXXX";
 

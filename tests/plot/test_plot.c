@@ -17,7 +17,7 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "../core/check.h"
+#include "../expect.h"
 
 static sv_gfx *g;
 static const char *out_dir;

@@ -228,21 +228,21 @@ static void check_round_styles(const sv_trace *t, int r, const char *what)
         /* Fill: at the centre line, left of the number. */
         const uint8_t *p = at(b.x + b.w * 0.15f, b.y + b.h / 2.0f);
         family f = family_of(p, neutral);
-        CHECK(f == want_f, "%s round %d pout[%d]: fill %d,%d,%d is %s, want %s", what, r, i,
+        CHECK_MSG(f == want_f, "%s round %d pout[%d]: fill %d,%d,%d is %s, want %s", what, r, i,
               p[0], p[1], p[2], fam_name[f], fam_name[want_f]);
         sv_rgba fill = sv_rgba_mix(th->cell_fill, case_c, th->tint);
-        CHECK(dist(p, fill) < 12, "%s round %d pout[%d]: fill %d,%d,%d not the tinted case "
+        CHECK_MSG(dist(p, fill) < 12, "%s round %d pout[%d]: fill %d,%d,%d not the tinted case "
               "colour", what, r, i, p[0], p[1], p[2]);
         int runs;
         float mean;
         style st = border_style(b, case_c, fill, lay.border_w, lay.radius, &runs, &mean);
-        CHECK(st == want_s, "%s round %d pout[%d]: border %s (%d runs, mean %.1f px, bw %.1f), "
+        CHECK_MSG(st == want_s, "%s round %d pout[%d]: border %s (%d runs, mean %.1f px, bw %.1f), "
               "want %s", what, r, i, style_name[st], runs, mean, lay.border_w,
               style_name[want_s]);
         /* pin cells are neutral. */
         sv_box pb = sv_layout_cell(&lay, pin_row, i);
         const uint8_t *q = at(pb.x + pb.w * 0.15f, pb.y + pb.h / 2.0f);
-        CHECK(family_of(q, neutral) == FAM_OTHER && dist(q, th->cell_fill) < 12,
+        CHECK_MSG(family_of(q, neutral) == FAM_OTHER && dist(q, th->cell_fill) < 12,
               "%s round %d pin[%d]: fill %d,%d,%d is not neutral", what, r, i, q[0], q[1], q[2]);
     }
 }
@@ -256,10 +256,10 @@ static void test_chapter_rounds(void)
     int neutral = lum((const uint8_t[]){ (uint8_t)(th->cell_fill.r * 255),
                                          (uint8_t)(th->cell_fill.g * 255),
                                          (uint8_t)(th->cell_fill.b * 255) });
-    CHECK(t->nrounds == 4, "nrounds %zu, want 4", t->nrounds);
+    CHECK_MSG(t->nrounds == 4, "nrounds %zu, want 4", t->nrounds);
     static const int32_t want[8] = { 3, 4, 11, 11, 15, 16, 22, 25 };
     for (int i = 0; i < 8; i++)
-        CHECK(t->rounds[3].buf[1][i].i == want[i], "round 3 buf[1][%d] = %d, want %d", i,
+        CHECK_MSG(t->rounds[3].buf[1][i].i == want[i], "round 3 buf[1][%d] = %d, want %d", i,
               t->rounds[3].buf[1][i].i, want[i]);
 
     sv_rgba tag_colour_seen[4][2];
@@ -268,9 +268,9 @@ static void test_chapter_rounds(void)
         char name[32];
         snprintf(name, sizeof name, "chapter-round-%d", r);
         render(&s, 1280, 720, name);
-        CHECK(lay.n == 8, "layout n %d", lay.n);
+        CHECK_MSG(lay.n == 8, "layout n %d", lay.n);
         /* Numbers at n <= 16: at least 3% of the window height. */
-        CHECK(lay.num_px >= 0.03f * 720.0f, "numbers %.1f px, want >= %.1f", lay.num_px,
+        CHECK_MSG(lay.num_px >= 0.03f * 720.0f, "numbers %.1f px, want >= %.1f", lay.num_px,
               0.03f * 720.0f);
         if (r == 0) {
             /* buf[1] is uninitialized: no case colour, and a `?` glyph. */
@@ -279,23 +279,23 @@ static void test_chapter_rounds(void)
                 sv_box b = sv_layout_cell(&lay, 2, i);
                 const uint8_t *p = at(b.x + b.w * 0.15f, b.y + b.h / 2.0f);
                 family f = family_of(p, neutral);
-                CHECK(f == FAM_OTHER, "round 0 buf[1][%d] has the %s case colour", i,
+                CHECK_MSG(f == FAM_OTHER, "round 0 buf[1][%d] has the %s case colour", i,
                       fam_name[f]);
-                CHECK(dist(p, uninit_fill) < 12, "round 0 buf[1][%d] fill %d,%d,%d", i, p[0],
+                CHECK_MSG(dist(p, uninit_fill) < 12, "round 0 buf[1][%d] fill %d,%d,%d", i, p[0],
                       p[1], p[2]);
                 int ink = ink_pixels(b, lay.border_w * 2.0f, lum(p));
-                CHECK(ink > 15, "round 0 buf[1][%d]: no `?` glyph (%d ink pixels)", i, ink);
+                CHECK_MSG(ink > 15, "round 0 buf[1][%d]: no `?` glyph (%d ink pixels)", i, ink);
                 /* buf[0] holds the staged input, with no case either. */
                 sv_box b0 = sv_layout_cell(&lay, 1, i);
                 const uint8_t *q = at(b0.x + b0.w * 0.15f, b0.y + b0.h / 2.0f);
-                CHECK(family_of(q, neutral) == FAM_OTHER, "round 0 buf[0][%d] has a case colour",
+                CHECK_MSG(family_of(q, neutral) == FAM_OTHER, "round 0 buf[0][%d] has a case colour",
                       i);
             }
             /* No pin/pout tags on the staging step. */
             for (int b = 1; b <= 2; b++) {
                 const uint8_t *p = at(lay.tag[b].x + lay.tag[b].w / 2.0f,
                                       lay.tag[b].y + lay.tag[b].h * 0.15f);
-                CHECK(dist(p, th->bg) < 12, "round 0: a tag on buf[%d]", b - 1);
+                CHECK_MSG(dist(p, th->bg) < 12, "round 0: a tag on buf[%d]", b - 1);
             }
             continue;
         }
@@ -307,9 +307,9 @@ static void test_chapter_rounds(void)
                                lay.tag[pin_row].y + lay.tag[pin_row].h * 0.15f);
         const uint8_t *tq = at(lay.tag[pout_row].x + lay.tag[pout_row].w / 2.0f,
                                lay.tag[pout_row].y + lay.tag[pout_row].h * 0.15f);
-        CHECK(dist(tp, th->pin_tag) < 12, "round %d: pin tag on buf[%d] is %d,%d,%d", r,
+        CHECK_MSG(dist(tp, th->pin_tag) < 12, "round %d: pin tag on buf[%d] is %d,%d,%d", r,
               rd->pin, tp[0], tp[1], tp[2]);
-        CHECK(dist(tq, th->pout_tag) < 12, "round %d: pout tag on buf[%d] is %d,%d,%d", r,
+        CHECK_MSG(dist(tq, th->pout_tag) < 12, "round %d: pout tag on buf[%d] is %d,%d,%d", r,
               rd->pout, tq[0], tq[1], tq[2]);
         for (int b = 0; b < 2; b++) {
             const uint8_t *p = at(lay.tag[1 + b].x + lay.tag[1 + b].w / 2.0f,
@@ -321,14 +321,14 @@ static void test_chapter_rounds(void)
         int ink = ink_pixels(ob, lay.border_w * 2.0f, lum(at(ob.x + 3 * lay.border_w,
                                                             ob.y + ob.h / 2.0f)));
         if (r == 3)
-            CHECK(ink > 30, "round 3: output[7] shows no number (%d ink pixels)", ink);
+            CHECK_MSG(ink > 30, "round 3: output[7] shows no number (%d ink pixels)", ink);
         else
-            CHECK(ink < 5, "round %d: output[7] is not empty (%d ink pixels)", r, ink);
+            CHECK_MSG(ink < 5, "round %d: output[7] is not empty (%d ink pixels)", r, ink);
     }
     /* The tags swap every round (as in the chapter's figures). */
     for (int r = 1; r < 3; r++)
         for (int b = 0; b < 2; b++)
-            CHECK(memcmp(&tag_colour_seen[r][b], &tag_colour_seen[r + 1][b], sizeof(sv_rgba)) != 0,
+            CHECK_MSG(memcmp(&tag_colour_seen[r][b], &tag_colour_seen[r + 1][b], sizeof(sv_rgba)) != 0,
                   "the tag on buf[%d] did not change from round %d to %d", b, r, r + 1);
 
     /* Hit-testing uses the layout the frame was drawn from. */
@@ -337,16 +337,16 @@ static void test_chapter_rounds(void)
             sv_box b = sv_layout_cell(&lay, row, i);
             int hr = -1, hc = -1;
             bool hit = sv_layout_hit_cell(&lay, b.x + b.w / 2, b.y + b.h / 2, &hr, &hc);
-            CHECK(hit && hr == row && hc == i, "hit at cell (%d, %d) gave %d (%d, %d)", row, i,
+            CHECK_MSG(hit && hr == row && hc == i, "hit at cell (%d, %d) gave %d (%d, %d)", row, i,
                   hit, hr, hc);
         }
     int hr, hc;
-    CHECK(!sv_layout_hit_cell(&lay, 2.0f, 2.0f, &hr, &hc), "a hit in the corner");
-    CHECK(lay.steps == 4, "timeline steps %d", lay.steps);
+    CHECK_MSG(!sv_layout_hit_cell(&lay, 2.0f, 2.0f, &hr, &hc), "a hit in the corner");
+    CHECK_MSG(lay.steps == 4, "timeline steps %d", lay.steps);
     for (int k = 0; k < lay.steps; k++)
-        CHECK(sv_layout_hit_step(&lay, lay.timeline_x[k], lay.timeline_y) == k,
+        CHECK_MSG(sv_layout_hit_step(&lay, lay.timeline_x[k], lay.timeline_y) == k,
               "timeline dot %d not hit", k);
-    CHECK(sv_layout_hit_step(&lay, lay.timeline_x[0], 5.0f) == -1, "timeline hit in the header");
+    CHECK_MSG(sv_layout_hit_step(&lay, lay.timeline_x[0], 5.0f) == -1, "timeline hit in the header");
 
     /* A tooltip on pout[5] of round 3 highlights its window [0, 5] on the
      * input row, and nothing right of it. */
@@ -358,7 +358,7 @@ static void test_chapter_rounds(void)
         sv_box b = sv_layout_cell(&lay, 0, i);
         const uint8_t *p = at(b.x + b.w * 0.15f, b.y + b.h / 2.0f);
         bool pink = p[0] > p[1] + 20 && p[2] > p[1] + 10;
-        CHECK(pink == (i <= 5), "input[%d] window highlight %d (pixel %d,%d,%d)", i, pink, p[0],
+        CHECK_MSG(pink == (i <= 5), "input[%d] window highlight %d (pixel %d,%d,%d)", i, pink, p[0],
               p[1], p[2]);
     }
     /* An animation frame halfway from round 2 to 3 draws (values in flight). */
@@ -374,7 +374,7 @@ static void test_chapter_rounds(void)
         sv_box b = sv_layout_cell(&lay, pout_row, 7);
         int fill_l = lum(at(b.x + b.w * 0.15f, b.y + b.h / 2.0f));
         int ink = ink_pixels(b, lay.border_w * 2.0f, fill_l);
-        CHECK(ink < 5, "mid-animation: pout[7] already shows a number (%d ink px)", ink);
+        CHECK_MSG(ink < 5, "mid-animation: pout[7] already shows a number (%d ink px)", ink);
         float gap_y = (lay.row_y[pin_row] + lay.row_y[pout_row]) / 2.0f;
         sv_box band = { b.x - lay.cell_pitch, gap_y - lay.cell_h * 0.3f,
                         b.w + 2 * lay.cell_pitch, lay.cell_h * 0.6f };
@@ -384,10 +384,10 @@ static void test_chapter_rounds(void)
         s.from_step = 3;
         render(&s, 1280, 720, "chapter-settled");
         ink = ink_pixels(b, lay.border_w * 2.0f, fill_l);
-        CHECK(ink > 30, "settled: pout[7] shows no number (%d ink px)", ink);
+        CHECK_MSG(ink > 30, "settled: pout[7] shows no number (%d ink px)", ink);
         /* Arrows are there in both frames; the values in flight only halfway. */
         int still = ink_pixels(band, 0.0f, bg_l);
-        CHECK(moving > still + 40, "mid-animation: no values in flight between the rows "
+        CHECK_MSG(moving > still + 40, "mid-animation: no values in flight between the rows "
               "(%d bright px, %d when settled)", moving, still);
     }
 
@@ -407,7 +407,7 @@ static void test_chapter_rounds(void)
         for (float x = lay.input_box.x; x < lay.input_box.x + lay.input_box.w; x += 1.0f)
             if (dist(at(x, y), th->error) < 40)
                 err_px++;
-    CHECK(err_px > 100, "the input box shows no error in #D55E00 (%d px)", err_px);
+    CHECK_MSG(err_px > 100, "the input box shows no error in #D55E00 (%d px)", err_px);
     s.editing = false;
     edit_error[0] = '\0';
     s.help = true;
@@ -435,7 +435,7 @@ static void test_sizes(void)
             char name[64];
             snprintf(name, sizeof name, "n%d-%dx%d", n, sizes[k][0], sizes[k][1]);
             render(&s, sizes[k][0], sizes[k][1], name);
-            CHECK(lay.num_px >= 0.03f * (float)sizes[k][1], "%s: numbers %.1f px < 3%% of %d",
+            CHECK_MSG(lay.num_px >= 0.03f * (float)sizes[k][1], "%s: numbers %.1f px < 3%% of %d",
                   name, lay.num_px, sizes[k][1]);
         }
         render(&s, 720, 1280, "portrait");
@@ -477,18 +477,18 @@ static void test_export(void)
         }
         int count = -1;
         bool ok = sv_export_rounds(g, &s, dir, 1280, 720, &count, err, sizeof err);
-        CHECK(ok, "export: %s", err);
+        CHECK_MSG(ok, "export: %s", err);
         int want = excl ? 5 : 4;
-        CHECK(count == want, "export wrote %d files, want %d", count, want);
+        CHECK_MSG(count == want, "export wrote %d files, want %d", count, want);
         for (int k = 0; k < 6; k++) {
             snprintf(path, sizeof path, "%s/round-%02d.png", dir, k);
             int w = 0, h = 0;
             bool there = png_size(path, &w, &h);
-            CHECK(there == (k < want), "%s: exists %d, want %d", path, there, k < want);
+            CHECK_MSG(there == (k < want), "%s: exists %d, want %d", path, there, k < want);
             if (there)
-                CHECK(w == 1280 && h == 720, "%s is %dx%d", path, w, h);
+                CHECK_MSG(w == 1280 && h == 720, "%s is %dx%d", path, w, h);
         }
-        CHECK(s.step == 1 && s.anim == 0.3f, "export changed the state");
+        CHECK_MSG(s.step == 1 && s.anim == 0.3f, "export changed the state");
         /* The issue's 'Done when': round-03.png of the chapter's example has
          * positions 0-3 dotted, 4-6 dashed, 7 solid. Read back and checked
          * against the layout of that step. */
@@ -498,7 +498,7 @@ static void test_export(void)
             memset(&img, 0, sizeof img);
             img.version = PNG_IMAGE_VERSION;
             bool read = png_image_begin_read_from_file(&img, path);
-            CHECK(read && img.width == 1280 && img.height == 720, "%s: cannot read back", path);
+            CHECK_MSG(read && img.width == 1280 && img.height == 720, "%s: cannot read back", path);
             if (read && img.width == 1280 && img.height == 720) {
                 img.format = PNG_FORMAT_RGBA;
                 if (cur_w != 1280 || cur_h != 720) {
@@ -507,7 +507,7 @@ static void test_export(void)
                     cur_w = 1280;
                     cur_h = 720;
                 }
-                CHECK(png_image_finish_read(&img, NULL, px, 0, NULL), "%s: %s", path,
+                CHECK_MSG(png_image_finish_read(&img, NULL, px, 0, NULL), "%s: %s", path,
                       img.message);
                 sv_app_view at3 = s;
                 at3.step = at3.from_step = 3;
@@ -524,7 +524,7 @@ static void test_export(void)
     sv_trace *t = make_trace(chapter, 8, SV_OP_SUM, SV_SCAN_INCLUSIVE);
     sv_app_view s;
     make_state(&s, t);
-    CHECK(!sv_export_rounds(g, &s, "/proc/no/such/dir", 64, 64, NULL, err, sizeof err),
+    CHECK_MSG(!sv_export_rounds(g, &s, "/proc/no/such/dir", 64, 64, NULL, err, sizeof err),
           "export into /proc succeeded");
     sv_trace_destroy(t);
 }
@@ -547,7 +547,7 @@ static void test_large_and_themes(void)
     {
         char err[256];
         sv_gfx_target *tg = sv_gfx_target_create(g, 1920, 1080, err, sizeof err);
-        CHECK(tg, "%s", err);
+        CHECK_MSG(tg, "%s", err);
         double ms[9];
         uint8_t one[4];
         for (int k = 0; tg && k < 9; k++) {
@@ -568,27 +568,27 @@ static void test_large_and_themes(void)
         printf("n = 1024 frame at 1920x1080: median %.1f ms, max %.1f ms (9 frames)\n",
                ms[4], ms[8]);
     }
-    CHECK(lay.n == 1024 && lay.first_cell == 0 && lay.last_cell == 1023,
+    CHECK_MSG(lay.n == 1024 && lay.first_cell == 0 && lay.last_cell == 1023,
           "n = 1024 cells in view %d..%d", lay.first_cell, lay.last_cell);
     /* Round 10: cells 512..1022 partial, 1023 full, 0..511 copy: colours stay
      * though numbers do not fit. */
     int pr = 1 + t->rounds[10].pout;
     sv_box c = sv_layout_cell(&lay, pr, 1023);
     const uint8_t *p = at(c.x + c.w / 2, c.y + c.h / 2);
-    CHECK(family_of(p, 0) == FAM_BLUE, "n=1024 pout[1023] %d,%d,%d not blue", p[0], p[1], p[2]);
+    CHECK_MSG(family_of(p, 0) == FAM_BLUE, "n=1024 pout[1023] %d,%d,%d not blue", p[0], p[1], p[2]);
     c = sv_layout_cell(&lay, pr, 700);
     p = at(c.x + c.w / 2, c.y + c.h / 2);
-    CHECK(family_of(p, 0) == FAM_ORANGE, "n=1024 pout[700] %d,%d,%d not orange", p[0], p[1], p[2]);
+    CHECK_MSG(family_of(p, 0) == FAM_ORANGE, "n=1024 pout[700] %d,%d,%d not orange", p[0], p[1], p[2]);
     /* Zoomed in and panned: the cells in view are the panned ones, and a
      * hit on the first visible cell names it. */
     s.zoom = 48.0f;
     s.pan = 600.0f;
     render(&s, 1920, 1080, "n1024-zoom");
-    CHECK(lay.first_cell >= 599 && lay.first_cell <= 600, "zoomed first cell %d", lay.first_cell);
-    CHECK(lay.num_px > 0.0f, "zoomed in 48x, numbers still do not fit");
+    CHECK_MSG(lay.first_cell >= 599 && lay.first_cell <= 600, "zoomed first cell %d", lay.first_cell);
+    CHECK_MSG(lay.num_px > 0.0f, "zoomed in 48x, numbers still do not fit");
     sv_box z = sv_layout_cell(&lay, 0, 610);
     int hr, hc;
-    CHECK(sv_layout_hit_cell(&lay, z.x + z.w / 2, z.y + z.h / 2, &hr, &hc) && hc == 610,
+    CHECK_MSG(sv_layout_hit_cell(&lay, z.x + z.w / 2, z.y + z.h / 2, &hr, &hc) && hc == 610,
           "zoomed hit gave %d", hc);
     s.hover_row = 2;
     s.hover_cell = 610;
@@ -602,12 +602,12 @@ static void test_large_and_themes(void)
     s.step = s.from_step = 2;
     s.theme = SV_THEME_LIGHT;
     render(&s, 1280, 720, "light");
-    CHECK(lum(at(3, 3)) > 200 && lum(at(1276, 716)) > 200, "light theme background %d",
+    CHECK_MSG(lum(at(3, 3)) > 200 && lum(at(1276, 716)) > 200, "light theme background %d",
           lum(at(3, 3)));
     s.theme = SV_THEME_CONTRAST;
     s.step = s.from_step = 4;
     render(&s, 1280, 720, "contrast-shift");
-    CHECK(lum(at(3, 3)) < 10, "contrast theme background %d", lum(at(3, 3)));
+    CHECK_MSG(lum(at(3, 3)) < 10, "contrast theme background %d", lum(at(3, 3)));
     /* n = 1 and tiny windows draw without trouble. */
     sv_trace_destroy(t);
     t = make_trace(chapter, 1, SV_OP_SUM, SV_SCAN_INCLUSIVE);

@@ -10,15 +10,7 @@
 #include "app.h"
 #include "render.h"
 
-static int failures;
-
-#define CHECK(cond)                                                         \
-    do {                                                                    \
-        if (!(cond)) {                                                      \
-            fprintf(stderr, "%s:%d: FAIL: %s\n", __FILE__, __LINE__, #cond); \
-            failures++;                                                     \
-        }                                                                   \
-    } while (0)
+#include "../expect.h"
 
 static void key(sv_app_state *s, SDL_Keycode sym, Uint16 mod)
 {
