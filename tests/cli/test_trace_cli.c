@@ -1,6 +1,7 @@
 /* scanviz-trace as a user runs it: spawns the built executable (argv[1]) with
  * real arguments, stdin and files, and checks exit statuses, stderr messages
  * and the trace it prints (read back with the core's trace-file loader). */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
@@ -154,6 +155,227 @@ static sv_trace *parse_out(const result *r, int line)
     CHECK_MSG(t != NULL, "(line %d) stdout is not a valid trace: %s\n--- stdout:\n%.400s", line, err,
           r->out);
     return t;
+}
+
+/* ---- Faults (issue 7): full disk, full stdout, endless input, hostile
+ * strings. docs/reliability.md lists what each promises. ------------------ */
+
+/* Files in dir whose name contains part (temporary files left behind). */
+static int count_named(const char *dir, const char *part)
+{
+    int n = 0;
+    DIR *d = opendir(dir);
+    for (struct dirent *e; d && (e = readdir(d));)
+        n += strstr(e->d_name, part) != NULL;
+    if (d)
+        closedir(d);
+    return n;
+}
+
+static bool has_control(const char *s)
+{
+    for (; *s; s++)
+        if (((unsigned char)*s < 0x20 && *s != '\n') || *s == 0x7f)
+            return true;
+    return false;
+}
+
+static void fault_tests(void)
+{
+    char dir[600];
+    snprintf(dir, sizeof dir, "%s/faults", tmpdir);
+    mkdir(dir, 0700);
+    char good[700], table[700], big[700], hostile[700];
+    snprintf(good, sizeof good, "%s/good.json", dir);
+    snprintf(table, sizeof table, "%s/table.txt", dir);
+    snprintf(big, sizeof big, "%s/big.txt", dir);
+    snprintf(hostile, sizeof hostile, "%s/hostile.json", dir);
+    result r;
+
+    /* Defect 2: a full disk (RLIMIT_FSIZE: writes past 64 KiB fail with
+     * EFBIG) leaves the good file whole, names the path and the reason,
+     * exit 1, and no temporary file behind. */
+    {
+        const char *a1[] = {"--random", "100", "--backend", "cpu", "--format", "json", "-o", good, NULL};
+        r = run_with(NULL, a1);
+        CHECK_MSG(r.status == 0, "-o good.json: %d %s", r.status, r.err);
+        result_free(&r);
+        char *before = slurp(good);
+        spawn_opts full = {.fsize_limit = 64 * 1024};
+        const char *a2[] = {"--random", "1024", "--backend", "cpu", "--format", "json", "-o", good, NULL};
+        r = run_with(&full, a2);
+        char *after = slurp(good);
+        CHECK_MSG(r.status == 1 && has_once(r.err, good) && has(r.err, strerror(EFBIG)),
+                  "full disk, json: exit %d, stderr: %s", r.status, r.err);
+        CHECK_MSG(strcmp(before, after) == 0 && strlen(before) > 1000,
+                  "full disk: good.json changed (%zu -> %zu bytes)", strlen(before), strlen(after));
+        CHECK_MSG(count_named(dir, ".tmp-") == 0, "full disk: a temporary file was left in %s", dir);
+        free(before);
+        free(after);
+        result_free(&r);
+        char lerr[512];
+        sv_trace *t = sv_trace_load(good, lerr, sizeof lerr);
+        CHECK_MSG(t && t->n == 100, "good.json no longer opens: %s", t ? "" : lerr);
+        sv_trace_destroy(t);
+
+        /* The table: the same (it used to leave a 0-byte file). */
+        write_text(table, "an old table\n");
+        const char *a3[] = {"--random", "1024", "--backend", "cpu", "-o", table, NULL};
+        r = run_with(&full, a3);
+        after = slurp(table);
+        CHECK_MSG(r.status == 1 && has_once(r.err, table) && strcmp(after, "an old table\n") == 0,
+                  "full disk, table: exit %d, file \"%.40s\", stderr: %s", r.status, after, r.err);
+        CHECK_MSG(count_named(dir, ".tmp-") == 0, "full disk: a temporary file was left");
+        free(after);
+        result_free(&r);
+        /* ... and a table that fits replaces the old one whole. */
+        const char *a4[] = {"--backend", "cpu", "-o", table, NULL};
+        r = run_with(NULL, a4);
+        after = slurp(table);
+        CHECK_MSG(r.status == 0 && has(after, "Round 3") && !has(after, "an old table"),
+                  "-o table: exit %d: %s", r.status, r.err);
+        free(after);
+        result_free(&r);
+    }
+
+    /* Defects 3, 4, 5: a full standard output exits 1 naming stdout and
+     * the reason, for json, json with -o -, --open, the table and --verify. */
+    {
+        const char *cases[][8] = {
+            {"--format", "json", "--backend", "cpu", NULL},
+            {"--format", "json", "-o", "-", "--backend", "cpu", NULL},
+            {"--open", good, "--format", "json", NULL},
+            {"--open", good, NULL},
+            {"--backend", "cpu", NULL},
+            {"--verify", "--backend", "cpu", NULL},
+        };
+        spawn_opts full = {.stdout_path = "/dev/full"};
+        for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+            r = run_with(&full, cases[k]);
+            CHECK_MSG(r.status == 1 && has(r.err, "stdout: write failed: ") &&
+                      has(r.err, strerror(ENOSPC)) && !has_control(r.err),
+                      "case %zu to /dev/full: exit %d, stderr: %s", k, r.status, r.err);
+            result_free(&r);
+        }
+    }
+
+    /* A device as -o is written in place and never removed; a folder is
+     * refused. */
+    {
+        const char *a1[] = {"--backend", "cpu", "-o", "/dev/full", NULL};
+        r = run_with(NULL, a1);
+        CHECK_MSG(r.status == 1 && has(r.err, "/dev/full: write failed"),
+                  "-o /dev/full: exit %d: %s", r.status, r.err);
+        result_free(&r);
+        struct stat st;
+        CHECK_MSG(stat("/dev/full", &st) == 0 && S_ISCHR(st.st_mode), "/dev/full is gone");
+        const char *a2[] = {"--backend", "cpu", "--format", "json", "-o", "/dev/null", NULL};
+        r = run_with(NULL, a2);
+        CHECK_MSG(r.status == 0, "-o /dev/null: exit %d: %s", r.status, r.err);
+        result_free(&r);
+        const char *a3[] = {"--backend", "cpu", "-o", dir, NULL};
+        r = run_with(NULL, a3);
+        CHECK_MSG(r.status == 1 && has(r.err, "not a regular file"), "-o DIR: exit %d: %s",
+                  r.status, r.err);
+        result_free(&r);
+    }
+
+    /* Defect 7: endless or oversized input is refused at once with exit 2,
+     * naming the limit (and the path once: defect 12). */
+    {
+        const char *a1[] = {"--file", "/dev/zero", NULL};
+        r = run_with(NULL, a1);
+        CHECK_MSG(r.status == 2 && has_once(r.err, "/dev/zero") && has(r.err, "limit of 1 MiB"),
+                  "--file /dev/zero: exit %d: %s", r.status, r.err);
+        result_free(&r);
+        const char *a2[] = {"--open", "/dev/zero", NULL};
+        r = run_with(NULL, a2);
+        CHECK_MSG(r.status == 2 && has_once(r.err, "/dev/zero") && has(r.err, "limit of 16 MiB"),
+                  "--open /dev/zero: exit %d: %s", r.status, r.err);
+        result_free(&r);
+        const char *a3[] = {"-", NULL};
+        spawn_opts endless = {.stdin_path = "/dev/zero"};
+        r = run_with(&endless, a3);
+        CHECK_MSG(r.status == 2 && has(r.err, "stdin: longer than the limit of 1 MiB"),
+                  "endless stdin: exit %d: %s", r.status, r.err);
+        result_free(&r);
+        /* 2 MiB of valid-looking text: the limit, not the parser, speaks. */
+        FILE *f = fopen(big, "wb");
+        for (int i = 0; f && i < (1 << 20); i++)
+            fputs("1 ", f);
+        if (f)
+            fclose(f);
+        const char *a4[] = {"--file", big, NULL};
+        r = run_with(NULL, a4);
+        CHECK_MSG(r.status == 2 && has_once(r.err, big) && has(r.err, "limit of 1 MiB for values"),
+                  "--file big: exit %d: %s", r.status, r.err);
+        result_free(&r);
+    }
+
+    /* Defect 10: a device name with terminal sequences and a newline is
+     * printed escaped: no ESC, no BEL, no extra line. */
+    {
+        const char *a1[] = {"--backend", "cpu", "--format", "json", NULL};
+        r = run_with(NULL, a1);
+        const char *at = strstr(r.out, "\"backend\": \"cpu\",\n  \"device\": null");
+        CHECK_MSG(at != NULL, "json layout changed: %.200s", r.out);
+        if (at) {
+            size_t head = (size_t)(at - r.out);
+            const char *rest = at + strlen("\"backend\": \"cpu\",\n  \"device\": null");
+            FILE *f = fopen(hostile, "wb");
+            if (f) {
+                fprintf(f, "%.*s\"backend\": \"cuda\",\n  \"device\": "
+                        "\"\\u001b[2J\\u001b]0;pwned\\u0007\\nRound 9 \\u00ff\"%s",
+                        (int)head, r.out, rest);
+                fclose(f);
+            }
+            result_free(&r);
+            const char *a2[] = {"--open", hostile, NULL};
+            r = run_with(NULL, a2);
+            CHECK_MSG(r.status == 0 && !has_control(r.out) && has(r.out, "\\e[2J\\e]0;pwned\\x07\\nRound 9") &&
+                      !has(r.out, "\nRound 9"), "--open hostile: exit %d, stdout:\n%s", r.status, r.out);
+            result_free(&r);
+            const char *a3[] = {"--open", hostile, "--verify", "--backend", "cpu", NULL};
+            r = run_with(NULL, a3);
+            CHECK_MSG(!has_control(r.out) && !has_control(r.err) && has(r.out, "\\e[2J"),
+                      "--open hostile --verify: exit %d, stdout:\n%s", r.status, r.out);
+        }
+        result_free(&r);
+        /* A hostile path or token in a message is escaped too. */
+        const char *a4[] = {"--file", "/nonexistent/\x1b[2J\x07", NULL};
+        r = run_with(NULL, a4);
+        CHECK_MSG(r.status == 2 && !has_control(r.err) && has(r.err, "\\e[2J\\x07"),
+                  "hostile path: exit %d: %s", r.status, r.err);
+        result_free(&r);
+        const char *a5[] = {"--input", "1 \x1b]0;x\x07 \xff", NULL};
+        r = run_with(NULL, a5);
+        CHECK_MSG(r.status == 2 && !has_control(r.err), "hostile token: exit %d: %s", r.status, r.err);
+        result_free(&r);
+    }
+
+    /* One input layer (issue 8): --seed only with --random, decimal only,
+     * in scanviz-trace as in scanviz (tests/window/test_cli.py). */
+    {
+        const char *a1[] = {"--seed", "5", NULL};
+        r = run_with(NULL, a1);
+        CHECK_MSG(r.status == 2 && has(r.err, "--seed (argument 2) applies to --random only"),
+                  "--seed alone: exit %d: %s", r.status, r.err);
+        result_free(&r);
+        const char *a2[] = {"--random", "3", "--seed", "0x10", NULL};
+        r = run_with(NULL, a2);
+        CHECK_MSG(r.status == 2 && has(r.err, "--seed \"0x10\" (argument 4): expected a whole decimal"),
+                  "hex seed: exit %d: %s", r.status, r.err);
+        result_free(&r);
+    }
+
+    const char *names[] = {"good.json", "table.txt", "big.txt", "hostile.json", "stdin",
+                           "stdout", "stderr"};
+    for (size_t k = 0; k < sizeof names / sizeof names[0]; k++) {
+        char p[800];
+        snprintf(p, sizeof p, "%s/%s", dir, names[k]);
+        unlink(p);
+    }
+    rmdir(dir);
 }
 
 int main(int argc, char **argv)
@@ -482,6 +704,8 @@ int main(int argc, char **argv)
     CHECK_MSG(r.status == 0 && has(r.out, "scanviz-trace " SV_VERSION), "status %d: %s", r.status,
           r.out);
     result_free(&r);
+
+    fault_tests();
 
     sv_trace_destroy(chapter);
     /* Leave the directory on failure, to look at. */
