@@ -12,6 +12,7 @@
 
 #include "sv_config.h"
 #include "../core/bench_csv.h"
+#include "../core/fileio.h"
 #include "../../kernels/scan_cuda.h"
 
 enum { EXIT_WRONG = 1, EXIT_USAGE = 2, EXIT_NO_GPU = 3 };
@@ -574,11 +575,14 @@ static int run_scans(const options *o, const sv_cuda_device *dev, int argc, char
 
     int status = 0, wrong = 0;
     sv_cuda_scanner *sc = NULL;
-    FILE *csv = NULL; /* opened first: an unwritable path fails before the run */
+    /* Begun first, so an unwritable path fails before the run; written all
+     * or nothing (core/fileio.h): a temporary file beside it, renamed over
+     * it once the whole table is on disk. */
+    sv_file *csv = NULL;
     sv_bench_table table;
     memset(&table, 0, sizeof table);
-    if (o->csv && !(csv = fopen(o->csv, "w"))) {
-        fprintf(stderr, "scanviz-bench: cannot write %s: %s\n", o->csv, strerror(errno));
+    if (o->csv && !(csv = sv_file_begin(o->csv, err, sizeof err))) {
+        fprintf(stderr, "scanviz-bench: --csv: %s\n", err);
         return EXIT_WRONG;
     }
     void *in = malloc(max_n * 4), *out = malloc(max_n * 4);
@@ -648,29 +652,40 @@ static int run_scans(const options *o, const sv_cuda_device *dev, int argc, char
     }
 
     if (csv) {
-        int ok = sv_bench_table_write(&table, csv, err, sizeof err);
-        int closed = fclose(csv) == 0;
-        csv = NULL;
-        if (!closed || !ok) {
-            fprintf(stderr, "scanviz-bench: writing %s: %s\n", o->csv,
-                    ok ? strerror(errno) : err);
-            status = EXIT_WRONG;
+        bool ok = sv_bench_table_write(&table, sv_file_stream(csv), err, sizeof err);
+        if (!ok) {
+            sv_file_abort(csv);
+            fprintf(stderr, "scanviz-bench: --csv %s: %s\n", o->csv, err);
+        } else if (!(ok = sv_file_commit(csv, err, sizeof err))) {
+            fprintf(stderr, "scanviz-bench: --csv: %s\n", err);
         }
+        csv = NULL;
+        if (!ok)
+            status = EXIT_WRONG;
     }
     if (wrong)
         fprintf(stderr, "scanviz-bench: some answers were wrong; their figures are left out\n");
 
 done:
-    if (csv) { /* a CUDA failure or no memory: no table, so no file */
-        fclose(csv);
-        remove(o->csv);
-    }
+    sv_file_abort(csv); /* a CUDA failure or no memory: no table, the old file kept */
     sv_cuda_scanner_destroy(sc);
     free(table.rows);
     free(times);
     free(out);
     free(in);
     return status;
+}
+
+/* The printed table is output too: a full disk or a closed pipe is a
+ * failure with a message, not a silent loss. */
+static int checked_stdout(int rc)
+{
+    char err[256];
+    if (!sv_stdout_check(err, sizeof err)) {
+        fprintf(stderr, "scanviz-bench: %s\n", err);
+        return rc ? rc : EXIT_WRONG;
+    }
+    return rc;
 }
 
 int main(int argc, char **argv)
@@ -689,7 +704,7 @@ int main(int argc, char **argv)
     if (o.capture) {
         rc = run_capture(&o);
         if (rc || !o.explicit_scans)
-            return rc;
+            return checked_stdout(rc);
     }
-    return run_scans(&o, &dev, argc, argv);
+    return checked_stdout(run_scans(&o, &dev, argc, argv));
 }
