@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../core/escape.h"
+#include "../core/input.h"
 #include "../core/parse.h"
 #include "bench_live.h"
 #include "render.h"
@@ -173,12 +175,16 @@ static void set_source(sv_app_state *s, const sv_trace *t, const char *note, con
         copy_text(what, sizeof what, note);
     else
         snprintf(what, sizeof what, "CPU emulator");
+    /* The device name and the file name come from outside: escaped, so the
+     * window, the state line and the terminal show them as text. */
+    char raw[sizeof s->source];
     if (file) {
         const char *base = strrchr(file, '/');
-        snprintf(s->source, sizeof s->source, "%s (file %s)", what, base ? base + 1 : file);
+        snprintf(raw, sizeof raw, "%s (file %s)", what, base ? base + 1 : file);
     } else {
-        copy_text(s->source, sizeof s->source, what);
+        copy_text(raw, sizeof raw, what);
     }
+    sv_escape(raw, s->source, sizeof s->source);
 }
 
 /* Makes t the shown trace (taking it), keeping the step and the view valid. */
@@ -500,17 +506,22 @@ static void edit_clear(sv_app_state *s)
     s->edit_all = false;
 }
 
+/* Inserts typed or pasted text at the cursor. The box holds SV_EDIT_MAX - 1
+ * bytes, room for the largest valid array (state.h); text that does not fit
+ * whole is not inserted at all, and edit_error says so: nothing is cut. */
 static void edit_insert(sv_app_state *s, const char *text)
 {
+    size_t add = strlen(text);
+    size_t len = s->edit_all ? 0 : strlen(s->edit_text);
+    if (len + add >= sizeof s->edit_text) {
+        snprintf(s->edit_error, sizeof s->edit_error,
+                 "%s of %zu bytes not inserted: the box holds %zu bytes (%d values of up to "
+                 "%d characters); use --file for more", add > 1 ? "Text" : "Character", add,
+                 sizeof s->edit_text - 1, SV_MAX_N, (int)(SV_EDIT_MAX / SV_MAX_N) - 1);
+        return;
+    }
     if (s->edit_all)
         edit_clear(s);
-    size_t len = strlen(s->edit_text);
-    size_t add = strlen(text);
-    if (len + add >= sizeof s->edit_text)
-        add = sizeof s->edit_text - 1 - len;
-    /* never split a UTF-8 sequence when the box is full */
-    while (add > 0 && ((unsigned char)text[add] & 0xC0) == 0x80)
-        add--;
     if (add == 0)
         return;
     size_t c = s->edit_cursor > len ? len : s->edit_cursor;
@@ -550,7 +561,9 @@ static bool apply_text(sv_app_state *s, const char *text)
     sv_value *vals = NULL;
     size_t n = 0;
     char err[256];
-    if (!sv_parse_values(text, s->type, SV_MAX_N, &vals, &n, err, sizeof err)) {
+    /* The one parser of --input, --file and stdin (core/input.h). */
+    if (sv_input_parse_text(text, strlen(text), s->type, &vals, &n, err, sizeof err) !=
+        SV_INPUT_OK) {
         copy_text(s->edit_error, sizeof s->edit_error, err);
         return false;
     }
@@ -568,14 +581,9 @@ static bool apply_text(sv_app_state *s, const char *text)
 
 static void apply_preset(sv_app_state *s, int which)
 {
-    static const char *const fixed[] = {
-        "3 1 7 0 4 1 6 3",
-        "1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1",
-        "2 7 1 8 2 8 1 8 2 8 4 5 9",
-    };
     char text[SV_EDIT_MAX];
-    if (which >= 1 && which <= 3) {
-        copy_text(text, sizeof text, fixed[which - 1]);
+    if (which >= 1 && which <= SV_INPUT_PRESETS) {
+        copy_text(text, sizeof text, sv_input_presets[which - 1]);
     } else {
         size_t n = 5 + (size_t)(s->seed % 12);
         sv_value *v = sv_random_values(s->op, s->type, n, s->seed++);
@@ -1320,9 +1328,21 @@ void sv_app_state_line(const sv_app_state *s, char *buf, size_t len)
                      (double)(l.row_y[1] * ry), (double)(l.row_y[2] * ry),
                      (double)(l.row_y[3] * ry));
     }
-    quoted(err, sizeof err, s->edit_error);
-    quoted(src, sizeof src, s->source);
-    quoted(text, SV_EDIT_MAX, s->edit_text);
+    /* Escaped first (control characters, invalid UTF-8 from a paste or a
+     * file never reach the terminal raw), then quoted. */
+    size_t esc_len = (size_t)SV_EDIT_MAX * 4;
+    char *esc = malloc(esc_len);
+    if (!esc) {
+        snprintf(buf, len, "state error=\"out of memory\"");
+        free(in);
+        free(out);
+        free(text);
+        return;
+    }
+    quoted(err, sizeof err, sv_escape(s->edit_error, esc, esc_len));
+    quoted(src, sizeof src, sv_escape(s->source, esc, esc_len));
+    quoted(text, SV_EDIT_MAX, sv_escape(s->edit_text, esc, esc_len));
+    free(esc);
     snprintf(buf, len,
              "state step=%d steps=%d n=%zu op=%s type=%s scan=%s input=%s output=%s "
              "editing=%d text=\"%s\" error=\"%s\" theme=%s view=%s playing=%d speed=%g "

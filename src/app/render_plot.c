@@ -322,14 +322,17 @@ static void polyline(sv_gfx *g, const float *xs, const float *ys, int n, float w
 static void pow2_label(int k, char *out, size_t len)
 {
     static const char suffix[] = { 0, 'K', 'M', 'G', 'T' };
-    int s = k >= 0 ? k / 10 : 0;
-    if (s > 4)
-        s = 4;
-    long long v = 1LL << (k - 10 * s);
+    /* Below 1 (ops 0.5 in a CSV) and above 1023T (n = 1e40) there is no
+     * short name: 2^k, never a shift by a negative or too large count. */
+    if (k < 0 || k >= 50) {
+        snprintf(out, len, "2^%d", k);
+        return;
+    }
+    int s = k / 10, v = 1 << (k % 10); /* s <= 4, v <= 512 */
     if (s == 0)
-        snprintf(out, len, "%lld", v);
+        snprintf(out, len, "%d", v);
     else
-        snprintf(out, len, "%lld%c", v, suffix[s]);
+        snprintf(out, len, "%d%c", v, suffix[s]);
 }
 
 static double nice_step(double range, int max_ticks)

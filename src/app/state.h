@@ -25,7 +25,11 @@
 #include "theme.h"
 #include "view.h"
 
-#define SV_EDIT_MAX 8192
+/* The input box's bytes, NUL included: room for the largest valid array,
+ * SV_MAX_N = 1024 values of up to 31 characters each with a separator (an
+ * int32 needs 11, a float32 written the shortest way 15, "0.100000001490116"
+ * 17). A longer paste is refused whole with a message (app.c edit_insert). */
+#define SV_EDIT_MAX (SV_MAX_N * 32)
 
 struct sv_app_bg;     /* app.c's background CUDA probe and capture */
 struct sv_bench_live; /* bench_live.h: a live scanviz-bench run */

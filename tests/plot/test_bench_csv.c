@@ -69,6 +69,19 @@ static void test_fixture(const char *path)
     sv_bench_table_destroy(t);
 }
 
+/* Issue 7, defect 12: CR CR LF ends a line like CR LF; a subnormal (1e-320)
+ * or underflowing (1e-400) decimal is a number. */
+static void test_line_ends_and_subnormals(void)
+{
+    char err[512] = "";
+    sv_bench_table *t = sv_bench_table_parse(
+        HEADER "hs,int32,1,1e-320,1e-400,,,,1\r\r\n", err, sizeof err);
+    CHECK_MSG(t && t->nrows == 1 && t->rows[0].reps == 1 && t->rows[0].median_us > 0 &&
+              t->rows[0].median_us < 1e-300 && t->rows[0].gb_per_s == 0, "%s", err);
+    sv_bench_table_destroy(t);
+    CHECK_BAD(HEADER "hs,int32,1,1e999,1,,,,1\n", "line 2, column 4 (median_us): \"1e999\" is not a number");
+}
+
 static void test_loose_but_valid(void)
 {
     char err[512] = "";
@@ -161,7 +174,7 @@ static void test_bad(void)
     char err[512] = "";
     sv_bench_table *t = sv_bench_table_load("/nonexistent/dir/x.csv", err, sizeof err);
     CHECK(t == NULL);
-    CHECK_STR(err, "/nonexistent/dir/x.csv: No such file or directory");
+    CHECK_STR(err, "/nonexistent/dir/x.csv: cannot open: No such file or directory");
     /* A load error names the file before the line. */
     char path[] = "/tmp/test_bench_csv-XXXXXX";
     int fd = mkstemp(path);
@@ -277,6 +290,7 @@ int main(int argc, char **argv)
     }
     test_fixture(argv[1]);
     test_loose_but_valid();
+    test_line_ends_and_subnormals();
     test_bad();
     test_round_trip(argv[1]);
     return check_status();

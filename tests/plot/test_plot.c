@@ -301,6 +301,19 @@ static void test_odd_tables(void)
         check_ceiling(sv_theme_get(SV_THEME_LIGHT), &L, "wide", false);
     }
     sv_bench_table_destroy(wide);
+
+    /* Issue 7, defect 9: ops 0.5 and n, ops 1e40 put the axes' ticks at
+     * 2^-1 and 2^133: labelled "2^k", with no shift by a negative or too
+     * large count (UBSan in the sanitizer build halts on one). */
+    sv_bench_table *extreme = sv_bench_table_parse(
+        "algo,type,n,median_us,gb_per_s,frac_of_copy,ratio_to_cub,ops,reps\n"
+        "cpu,int32,1,2,0.004,,,0.5,3\n"
+        "cpu,int32,1e40,5,17.18,,,1e40,3\n", err, sizeof err);
+    CHECK_MSG(extreme != NULL, "%s", err);
+    if (extreme && render(extreme, NULL, 1280, 720, SV_THEME_DARK, 7.2f, "extreme", &L))
+        CHECK_MSG(count_color(L.area[0], sv_plot_algo_color("cpu", th)) > 0,
+                  "extreme: no cpu marker");
+    sv_bench_table_destroy(extreme);
 }
 
 /* The table shipped in the binary (measured on the H200): when it has rows,

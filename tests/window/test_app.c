@@ -167,6 +167,40 @@ int main(void)
     text(&s, "7"); /* text outside the box is ignored */
     CHECK(s.trace->n == 3 && !s.editing);
 
+    /* Issue 7, defect 8: the largest valid array fits (1024 values of
+     * "10000000 ", 9216 bytes, arriving in text events of 30 bytes), and is
+     * applied whole; text past the box is refused with a message, not cut. */
+    {
+        static char big[1024 * 9 + 1];
+        for (int i = 0; i < 1024; i++)
+            memcpy(big + 9 * i, "10000000 ", 9);
+        key(&s, SDLK_e, 0);
+        for (size_t at = 0; at < strlen(big); at += 30) {
+            char chunk[31];
+            snprintf(chunk, sizeof chunk, "%.30s", big + at);
+            text(&s, chunk);
+        }
+        CHECK(strlen(s.edit_text) == 9216 && s.edit_error[0] == '\0');
+        key(&s, SDLK_RETURN, 0);
+        CHECK(!s.editing && s.trace->n == 1024 && s.trace->input[1023].i == 10000000);
+        key(&s, SDLK_e, 0);
+        size_t before = 0;
+        for (int k = 0; k < 2000 && !s.edit_error[0]; k++) {
+            before = strlen(s.edit_text);
+            text(&s, "1234567890123456789012345 ");
+        }
+        CHECK(strstr(s.edit_error, "not inserted") && strstr(s.edit_error, "1024 values"));
+        CHECK(strlen(s.edit_text) == before && before + 26 >= SV_EDIT_MAX - 1);
+        /* The state line escapes what was typed: no control byte, valid UTF-8. */
+        key(&s, SDLK_a, KMOD_LCTRL);
+        text(&s, "1 \x1b[2J \xff");
+        static char line[SV_MAX_N * 100 + SV_EDIT_MAX + 4096];
+        sv_app_state_line(&s, line, sizeof line);
+        CHECK(strchr(line, 0x1b) == NULL && strstr(line, "text=\"1 \\e[2J \xef\xbf\xbd\""));
+        key(&s, SDLK_ESCAPE, 0);
+        CHECK(!s.editing && s.trace->n == 1024);
+    }
+
     /* Presets. */
     key(&s, SDLK_2, KMOD_LCTRL);
     CHECK(s.trace->n == 16 && s.trace->output[15].i == 16 && !s.editing);

@@ -1,0 +1,197 @@
+/* Issue 7's core pieces: the all-or-nothing writer (fileio.h), the bounded
+ * reader, the escaper (escape.h), the input layer (input.h), and the trace
+ * loader's refusal of float-only fields in an int32 trace. The command-line
+ * reproducers are in tests/cli/test_trace_cli.c and tests/window/test_cli.py. */
+#include <dirent.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "../expect.h"
+#include "emulate.h"
+#include "escape.h"
+#include "fileio.h"
+#include "input.h"
+#include "parse.h"
+#include "trace_file.h"
+
+static char dir[64];
+
+static char *read_all(const char *path)
+{
+    char err[256];
+    return sv_read_bounded(path, 1 << 20, "a test file", NULL, err, sizeof err);
+}
+
+static int temporaries(void)
+{
+    int n = 0;
+    DIR *d = opendir(dir);
+    for (struct dirent *e; d && (e = readdir(d));)
+        n += strstr(e->d_name, ".tmp-") != NULL;
+    if (d)
+        closedir(d);
+    return n;
+}
+
+static void test_writer(void)
+{
+    char err[512], path[128];
+    snprintf(path, sizeof path, "%s/out.txt", dir);
+    CHECK_MSG(sv_write_atomic(path, "first\n", 6, err, sizeof err), "%s", err);
+    char *got = read_all(path);
+    CHECK_STR(got, "first\n");
+    free(got);
+    /* An abandoned write leaves the old file and no temporary file. */
+    sv_file *f = sv_file_begin(path, err, sizeof err);
+    CHECK_MSG(f != NULL, "%s", err);
+    if (f) {
+        fputs("half", sv_file_stream(f));
+        CHECK(temporaries() == 1);
+        sv_file_abort(f);
+    }
+    got = read_all(path);
+    CHECK_STR(got, "first\n");
+    free(got);
+    CHECK_INT(temporaries(), 0);
+    /* The mode of the file it replaces is kept. */
+    chmod(path, 0640);
+    CHECK_MSG(sv_write_atomic(path, "second\n", 7, err, sizeof err), "%s", err);
+    struct stat st;
+    CHECK(stat(path, &st) == 0 && (st.st_mode & 0777) == 0640);
+    /* A folder is refused; a device is written in place, never removed. */
+    CHECK(!sv_write_atomic(dir, "x", 1, err, sizeof err));
+    CHECK_CONTAINS(err, "not a regular file");
+    CHECK(!sv_write_atomic("/dev/full", "x", 1, err, sizeof err));
+    CHECK_CONTAINS(err, "/dev/full: write failed: ");
+    CHECK_CONTAINS(err, strerror(ENOSPC));
+    CHECK(stat("/dev/full", &st) == 0 && S_ISCHR(st.st_mode));
+    CHECK_MSG(sv_write_atomic("/dev/null", "x", 1, err, sizeof err), "%s", err);
+    unlink(path);
+}
+
+static void test_reader(void)
+{
+    char err[512], path[128];
+    snprintf(path, sizeof path, "%s/in.txt", dir);
+    CHECK(sv_write_atomic(path, "12345678", 8, err, sizeof err));
+    size_t len = 0;
+    char *t = sv_read_bounded(path, 8, "values", &len, err, sizeof err);
+    CHECK(t && len == 8 && strcmp(t, "12345678") == 0);
+    free(t);
+    t = sv_read_bounded(path, 7, "values", &len, err, sizeof err);
+    CHECK(t == NULL);
+    char want[256];
+    snprintf(want, sizeof want, "%s: longer than the limit of 7 bytes for values", path);
+    CHECK_STR(err, want);
+    t = sv_read_bounded("/dev/zero", SV_LIMIT_VALUES, "values", NULL, err, sizeof err);
+    CHECK(t == NULL);
+    CHECK_STR(err, "/dev/zero: longer than the limit of 1 MiB for values");
+    CHECK(sv_write_atomic(path, "1 2\0 3", 6, err, sizeof err));
+    t = sv_read_bounded(path, 100, "values", NULL, err, sizeof err);
+    CHECK(t == NULL);
+    CHECK_CONTAINS(err, "contains a NUL byte");
+    unlink(path);
+}
+
+static void test_escape(void)
+{
+    char out[256];
+    CHECK_STR(sv_escape("plain 3 1 7 é ×", out, sizeof out), "plain 3 1 7 é ×");
+    CHECK_STR(sv_escape("\x1b[2J\x1b]0;pwned\x07\nRound 9\r\t\x7f", out, sizeof out),
+              "\\e[2J\\e]0;pwned\\x07\\nRound 9\\r\\t\\x7f");
+    CHECK_STR(sv_escape("a\xff" "b\xc3" "c\xed\xa0\x80" "d\xc0\xaf", out, sizeof out),
+              "a\xef\xbf\xbd" "b\xef\xbf\xbd" "c\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd"
+              "d\xef\xbf\xbd\xef\xbf\xbd");
+    CHECK_STR(sv_escape("\xc2\x9b" "1m", out, sizeof out), "\\u009b1m"); /* C1 CSI */
+    CHECK_STR(sv_escape_n("1\0" "2", 3, out, sizeof out), "1\\x002");
+    /* Cut at a whole character, always terminated. */
+    CHECK_STR(sv_escape("ab\x1b", out, 4), "ab");
+    CHECK_STR(sv_escape("a\xc3\xa9", out, 3), "a");
+    CHECK(sv_text_is_safe("3 1 7 é") && !sv_text_is_safe("a\x1b") && !sv_text_is_safe("\xff"));
+}
+
+static void test_input(void)
+{
+    char err[512];
+    sv_value *v = NULL;
+    size_t n = 0;
+    /* A NUL inside the text is refused, naming where, never taken as the end. */
+    CHECK(sv_input_parse_text("1 2\0 3 4", 8, SV_TYPE_INT32, &v, &n, err, sizeof err) ==
+          SV_INPUT_BAD && v == NULL);
+    CHECK_STR(err, "a NUL byte at byte 4: values are text");
+    CHECK(sv_input_parse_text("1 2 3 4", 7, SV_TYPE_INT32, &v, &n, err, sizeof err) ==
+          SV_INPUT_OK && n == 4 && v[3].i == 4);
+    free(v);
+    CHECK_STR(sv_input_presets[0], SV_CHAPTER_EXAMPLE);
+
+    sv_input in;
+    sv_input_init(&in);
+    CHECK(sv_input_read(&in, SV_OP_SUM, SV_TYPE_INT32, &v, &n, err, sizeof err) == SV_INPUT_OK &&
+          n == 8 && v[2].i == 7);
+    free(v);
+    CHECK(!sv_input_set_seed(&in, "0x10", 3, err, sizeof err));
+    CHECK_STR(err, "--seed \"0x10\" (argument 3): expected a whole decimal number from 0 to "
+                   "18446744073709551615");
+    CHECK(!sv_input_set_seed(&in, "-1", 3, err, sizeof err));
+    CHECK(sv_input_set_seed(&in, "18446744073709551615", 3, err, sizeof err));
+    CHECK(!sv_input_validate(&in, err, sizeof err));
+    CHECK_STR(err, "--seed (argument 3) applies to --random only");
+    CHECK(sv_input_set_random(&in, "5", 1, err, sizeof err) && sv_input_validate(&in, err, sizeof err));
+    CHECK(!sv_input_set_random(&in, "1025", 5, err, sizeof err));
+    CHECK_CONTAINS(err, "above the block limit");
+    sv_input_init(&in);
+    CHECK(sv_input_set_file(&in, "/dev/zero", 2, err, sizeof err));
+    CHECK(sv_input_read(&in, SV_OP_SUM, SV_TYPE_INT32, &v, &n, err, sizeof err) == SV_INPUT_BAD);
+    CHECK_STR(err, "/dev/zero: longer than the limit of 1 MiB for values"); /* named once */
+    CHECK(sv_input_set_text(&in, "1", 4, err, sizeof err) && !sv_input_validate(&in, err, sizeof err));
+    CHECK_STR(err, "give one input: --file (argument 2) and another source were both given "
+                   "(one of --input, --file, -, --random)");
+}
+
+/* Defect 12: an int32 trace carrying the float-only fields is refused. */
+static void test_int32_float_fields(void)
+{
+    char err[512];
+    sv_value in[3] = {{.i = 1}, {.i = 2}, {.i = 3}};
+    sv_trace *t = sv_trace_create(SV_OP_SUM, SV_TYPE_INT32, SV_SCAN_INCLUSIVE, in, 3,
+                                  SV_BACKEND_CPU, NULL, err, sizeof err);
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    CHECK(t && f && sv_emulate(t, err, sizeof err) && sv_trace_write(t, f, err, sizeof err));
+    fclose(f);
+    sv_trace_destroy(t);
+    const char *fields[2] = {",\n  \"max_abs_diff\": 0.0\n}\n", ",\n  \"max_diff_index\": 0\n}\n"};
+    for (int k = 0; k < 2 && buf; k++) {
+        char *json = malloc(len + 64);
+        /* the file ends with "...\"overflow_count\": 0\n}\n": add the field before "}" */
+        size_t head = (size_t)(strstr(buf, "\n}\n") - buf);
+        snprintf(json, len + 64, "%.*s%s", (int)head, buf, fields[k]);
+        t = sv_trace_parse(json, err, sizeof err);
+        CHECK(t == NULL);
+        CHECK_STR(err, k == 0 ? "max_abs_diff: present, but type is \"int32\" (a float32 field)"
+                              : "max_diff_index: present, but type is \"int32\" (a float32 field)");
+        sv_trace_destroy(t);
+        free(json);
+    }
+    free(buf);
+}
+
+int main(void)
+{
+    snprintf(dir, sizeof dir, "%s/sv-faults-XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+    if (!mkdtemp(dir)) {
+        perror("mkdtemp");
+        return 1;
+    }
+    test_writer();
+    test_reader();
+    test_escape();
+    test_input();
+    test_int32_float_fields();
+    rmdir(dir);
+    return check_status();
+}
