@@ -643,7 +643,7 @@ int main(int argc, char **argv)
                    sv_escape(s.bench_source[0] ? s.bench_source : "no measurements", src,
                              sizeof src));
         } else {
-            rc = report(EXIT_FAILURE, "--export-plot %s: %s", o.export_plot, err);
+            rc = report(EXIT_FAILURE, "--export-plot: %s", err); /* err names the file */
         }
     } else if (o.bench_frames) {
         rc = bench_frames(&p, g, &s, o.bench_frames, o.w, o.h);

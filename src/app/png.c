@@ -20,7 +20,11 @@ typedef struct png_err_ctx {
 static void on_png_error(png_structp png, png_const_charp msg)
 {
     png_err_ctx *c = png_get_error_ptr(png);
-    snprintf(c->err, c->errlen, "cannot write PNG %s: %s", c->path, msg);
+    /* libpng says "Write Error" for a failed fwrite: add the system's reason
+     * (errno is cleared before writing, so it is this write's). */
+    int e = errno;
+    snprintf(c->err, c->errlen, "%s: write failed: %s%s%s", c->path, msg, e ? ": " : "",
+             e ? strerror(e) : "");
     png_longjmp(png, 1);
 }
 
@@ -49,6 +53,7 @@ bool sv_png_write_stream(FILE *f, const char *name, const uint8_t *rgba, int w, 
     }
     if (setjmp(png_jmpbuf(png)))
         goto done; /* err already filled */
+    errno = 0;
     png_init_io(png, f);
     png_set_IHDR(png, info, (png_uint_32)w, (png_uint_32)h, 8, PNG_COLOR_TYPE_RGBA,
                  PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);

@@ -8,6 +8,9 @@ usage: test_cli.py SCANVIZ SCANVIZ_TRACE_OR_EMPTY
 import json
 import os
 import re
+import resource
+import signal
+import stat
 import subprocess
 import sys
 import tempfile
@@ -23,11 +26,32 @@ def check(cond, msg):
         failures += 1
 
 
-def run(exe, *args, stdin=None, cwd=None):
+def run(exe, *args, stdin=None, cwd=None, stdin_file=None, stdout_file=None, fsize=None):
+    """Runs exe without a display. stdin_file/stdout_file: paths (/dev/zero,
+    /dev/full) instead of text; fsize: RLIMIT_FSIZE in bytes for the child
+    (writes past it fail with EFBIG: a full disk without root)."""
     env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
-    r = subprocess.run([os.path.abspath(exe)] + list(args), input=stdin, capture_output=True,
-                       text=True, env=env, timeout=120, cwd=cwd)
-    return r.returncode, r.stdout, r.stderr
+
+    def limit():
+        if fsize is not None:
+            signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+            resource.setrlimit(resource.RLIMIT_FSIZE, (fsize, fsize))
+
+    fin = open(stdin_file, "rb") if stdin_file else None
+    fout = open(stdout_file, "wb") if stdout_file else None
+    try:
+        r = subprocess.run([os.path.abspath(exe)] + list(args),
+                           input=None if fin else (stdin.encode() if stdin is not None else None),
+                           stdin=fin, stdout=fout if fout else subprocess.PIPE,
+                           stderr=subprocess.PIPE, env=env, timeout=120, cwd=cwd,
+                           preexec_fn=limit)
+    finally:
+        if fin:
+            fin.close()
+        if fout:
+            fout.close()
+    out = r.stdout.decode("utf-8", "replace") if r.stdout is not None else ""
+    return r.returncode, out, r.stderr.decode("utf-8", "replace")
 
 
 def png_size(path):
@@ -36,6 +60,87 @@ def png_size(path):
     if head[:8] != b"\x89PNG\r\n\x1a\n":
         return None
     return int.from_bytes(head[16:20], "big"), int.from_bytes(head[20:24], "big")
+
+
+def fault_tests(exe, trace_tool, tmp):
+    """Issue 7: nothing lost, nothing leaked (docs/reliability.md)."""
+    # Defect 1: a device node given as --export-plot is written in place and
+    # never removed; a full disk leaves a good plot.png and an earlier
+    # export's round-NN.png whole (RLIMIT_FSIZE: 4 KiB, far below a PNG).
+    dev = os.path.join(tmp, "fulldev")
+    made = False
+    try:
+        os.mknod(dev, 0o666 | stat.S_IFCHR, os.makedev(1, 7))  # /dev/full
+        made = True
+    except OSError:
+        pass
+    if made:
+        rc, out, err = run(exe, "--export-plot", dev, "--size", "64x64")
+        check(rc == 1 and "write failed" in err and os.path.exists(dev)
+              and stat.S_ISCHR(os.stat(dev).st_mode),
+              f"--export-plot DEVICE: exit {rc}, exists {os.path.exists(dev)}: {err.strip()}")
+        os.unlink(dev)
+    p = os.path.join(tmp, "good-plot.png")
+    rc, out, err = run(exe, "--export-plot", p, "--size", "320x200")
+    good = open(p, "rb").read() if rc == 0 else b""
+    rc, out, err = run(exe, "--export-plot", p, "--size", "640x360", fsize=4096)
+    check(rc == 1 and p in err and os.strerror(27) in err,  # EFBIG
+          f"full disk --export-plot: exit {rc}: {err.strip()}")
+    check(good and open(p, "rb").read() == good, "full disk: the good plot.png changed")
+    d = os.path.join(tmp, "good-rounds")
+    rc, out, err = run(exe, "--export", d, "--size", "160x90", "--backend", "cpu",
+                       "--input", "1 2 3 4 5 6 7 8 9")
+    old = {n: open(os.path.join(d, n), "rb").read() for n in sorted(os.listdir(d))}
+    check(rc == 0 and len(old) == 5, f"--export: {rc} {sorted(old)}")
+    rc, out, err = run(exe, "--export", d, "--size", "320x200", "--backend", "cpu",
+                       fsize=4096)
+    now = {n: open(os.path.join(d, n), "rb").read() for n in sorted(os.listdir(d))}
+    check(rc == 1 and "no image was replaced" in err, f"full disk --export: {rc}: {err.strip()}")
+    check(now == old, f"full disk --export: the earlier export changed: {sorted(now)}")
+
+    # Defect 6: without a display, the printed trace going to a full stdout
+    # is a failure with a message.
+    cwd = os.path.join(tmp, "fullout")
+    os.mkdir(cwd)
+    rc, out, err = run(exe, "--backend", "cpu", cwd=cwd, stdout_file="/dev/full")
+    check(rc == 1 and "stdout: write failed" in err and os.strerror(28) in err,
+          f"> /dev/full: exit {rc}: {err.strip()}")
+
+    # Defect 7 (and 12, the path named once): endless input refused at once.
+    for args, kw, want in [
+            (["--file", "/dev/zero"], {}, "/dev/zero: longer than the limit of 1 MiB for values"),
+            (["-"], {"stdin_file": "/dev/zero"}, "stdin: longer than the limit of 1 MiB"),
+            (["--trace", "/dev/urandom"], {}, "/dev/urandom: longer than the limit of 16 MiB"),
+            (["--bench-csv", "/dev/zero", "--export-plot", tmp + "/z.png"], {},
+             "/dev/zero: longer than the limit of 4 MiB")]:
+        rc, out, err = run(exe, *args, **kw)
+        path = args[1] if args[0] != "-" else "stdin"
+        check(rc == 2 and want in err and err.count(path) == 1,
+              f"{args}: exit {rc}: {err.strip()}")
+
+    # One input layer (issue 8): the same rules as scanviz-trace.
+    rc, out, err = run(exe, "--seed", "5", "--export", tmp + "/s")
+    check(rc == 2 and "--seed (argument 2) applies to --random only" in err, f"--seed: {err}")
+    rc, out, err = run(exe, "--random", "4", "--seed", "0x10", "--export", tmp + "/s")
+    check(rc == 2 and "expected a whole decimal number" in err, f"hex seed: {err}")
+    rc, out, err = run(exe, "--random", "4", "--seed", "7", "--export", tmp + "/s",
+                       "--size", "160x90", "--backend", "cpu")
+    check(rc == 0, f"--random --seed: exit {rc}: {err}")
+
+    # Defect 10: a hostile device name reaches neither the terminal nor the
+    # window raw (the export's report line escapes it).
+    if trace_tool:
+        r = subprocess.run([trace_tool, "--backend", "cpu", "--format", "json"],
+                           capture_output=True, text=True)
+        j = json.loads(r.stdout)
+        j["backend"] = "cuda"
+        j["device"] = "\u001b[2J\u001b]0;pwned\u0007\nRound 9"
+        h = os.path.join(tmp, "hostile.json")
+        with open(h, "w") as f:
+            json.dump(j, f)
+        rc, out, err = run(exe, "--trace", h, "--export", tmp + "/h", "--size", "160x90")
+        check(rc == 0 and "\x1b" not in out + err and "\x07" not in out + err
+              and "\\e[2J" in out, f"hostile device: exit {rc}: {out!r} {err!r}")
 
 
 def main():
@@ -139,6 +244,8 @@ def main():
     # --bench-frames prints median and p99.
     rc, out, err = run(exe, "--bench-frames", "6", "--size", "320x200")
     check(rc == 0 and "median" in out and "p99" in out, f"--bench-frames: {rc} {out} {err}")
+
+    fault_tests(exe, trace_tool, tmp)
 
     if failures:
         print(f"test_cli: {failures} check(s) failed")
