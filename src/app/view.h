@@ -33,7 +33,7 @@
 #include "util.h"
 
 /* The longest input-box text a view may hold, NUL included. */
-#define SV_VIEW_TEXT_MAX 8192
+#define SV_VIEW_TEXT_MAX 32768 /* SV_EDIT_MAX: 1024 values of up to 31 characters */
 
 /* Which screen is up. */
 typedef enum sv_view {
