@@ -54,7 +54,7 @@ static const char *prog = "scanviz-trace";
 static void usage(FILE *f)
 {
     fprintf(f,
-"Usage: scanviz-trace [--input \"3 1 7 0 4 1 6 3\" | --file PATH | --random N [--seed S] | -]\n"
+"Usage: scanviz-trace [--input \"" SV_CHAPTER_EXAMPLE "\" | --file PATH | --random N [--seed S] | -]\n"
 "                     [--op sum|max|min|product|xor] [--type int32|float32] [--exclusive]\n"
 "                     [--backend auto|cuda|cpu] [--format table|json] [-o FILE] [--verify]\n"
 "       scanviz-trace --open FILE.json [--format table|json] [-o FILE] [--verify]\n"

@@ -7,6 +7,8 @@
  * reach the disk before the name does (ext4 and others may otherwise show
  * an empty file after a power cut). The new file gets mode 0666 & ~umask,
  * as fopen would have given it, or the old file's mode when it replaces one. */
+/* realpath() is X/Open (glibc declares it under _XOPEN_SOURCE >= 500). */
+#define _XOPEN_SOURCE 700
 #include "fileio.h"
 #include "error.h"
 
@@ -57,8 +59,16 @@ sv_file *sv_file_begin(const char *path, char *err, size_t errlen)
         f->f = stdout;
         return f;
     }
-    if (!(f->path = strdup(path)))
+    /* A symbolic link: its target is what is replaced (the temporary file
+     * goes beside the target, so the rename stays on one file system). */
+    struct stat lst;
+    char *real = NULL;
+    if (lstat(path, &lst) == 0 && S_ISLNK(lst.st_mode))
+        real = realpath(path, NULL);
+    f->path = real ? real : strdup(path);
+    if (!f->path)
         goto fail_oom;
+    path = f->path;
     struct stat st;
     mode_t mode = 0;
     bool have_mode = false;

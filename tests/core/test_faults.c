@@ -69,6 +69,17 @@ static void test_writer(void)
     CHECK_CONTAINS(err, strerror(ENOSPC));
     CHECK(stat("/dev/full", &st) == 0 && S_ISCHR(st.st_mode));
     CHECK_MSG(sv_write_atomic("/dev/null", "x", 1, err, sizeof err), "%s", err);
+    /* A symbolic link stays a link; its target gets the new bytes. */
+    char link[160];
+    snprintf(link, sizeof link, "%s/link.txt", dir);
+    CHECK(symlink("out.txt", link) == 0);
+    CHECK_MSG(sv_write_atomic(link, "third\n", 6, err, sizeof err), "%s", err);
+    struct stat lst;
+    CHECK(lstat(link, &lst) == 0 && S_ISLNK(lst.st_mode));
+    got = read_all(path);
+    CHECK_STR(got, "third\n");
+    free(got);
+    unlink(link);
     unlink(path);
 }
 
