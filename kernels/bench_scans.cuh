@@ -9,6 +9,7 @@
 
 #include <cuda_runtime.h>
 #include <cstddef>
+#include <cstdint>
 
 namespace sv {
 
@@ -38,14 +39,28 @@ cudaError_t blelloch_launch(sv_type type, const void *in, void *out, size_t n,
                             void *scratch, cudaStream_t stream);
 double blelloch_ops(size_t n);
 
-/* ---- Shared by the two block-recursive scans ------------------------------ */
-
-/* out[i] += sums[i / block - 1] for i >= block: each block gets the scanned
- * total of the blocks before it. One launch, one thread per element. */
-cudaError_t add_block_prefix(sv_type type, void *out, size_t n, const void *sums,
-                             unsigned block, cudaStream_t stream);
+/* ---- Shared by the two block-recursive scans (bench_blocks.cu) ---------- */
 
 inline size_t ceil_div(size_t a, size_t b) { return (a + b - 1) / b; }
+
+/* int32 adds wrap modulo 2^32 (in uint32, as the core does); float32 adds. */
+__device__ __forceinline__ int32_t add(int32_t a, int32_t b) { return (int32_t)((uint32_t)a + (uint32_t)b); }
+__device__ __forceinline__ float add(float a, float b) { return a + b; }
+
+/* Scans every block of in[0..n) into out, one kernel launch, and writes
+ * block b's total to sums[b] when sums is not NULL. */
+typedef cudaError_t (*BlockScanLaunch)(sv_type type, const void *in, void *out, size_t n,
+                                       void *sums, cudaStream_t stream);
+
+/* The block-recursive driver of hs-naive and blelloch: scan each block of
+ * `block` elements with scan_blocks, scan the block totals the same way one
+ * level up (in place, in scratch), then add each block's prefix back
+ * (out[i] += sums[i / block - 1] for i >= block). */
+cudaError_t scan_by_blocks(sv_type type, const void *in, void *out, size_t n, void *scratch,
+                           unsigned block, BlockScanLaunch scan_blocks, cudaStream_t stream);
+
+/* Elements of scratch scan_by_blocks needs for up to max_n elements. */
+size_t block_scratch(size_t max_n, unsigned block);
 
 } // namespace sv
 

@@ -14,7 +14,7 @@
 
 #include "sv_config.h"
 #include "../capture/capture.h"
-#include "../core/emulate.h"
+#include "../core/reference.h"
 #include "../core/parse.h"
 #include "../core/table.h"
 #include "../core/trace.h"
@@ -409,6 +409,19 @@ static int read_input(const options *o, sv_value **values, size_t *n)
     return -1;
 }
 
+/* ---- Capture ----------------------------------------------------------- */
+
+/* One capture of the chapter's kernel; src may be NULL. */
+static sv_capture_status capture(sv_op op, sv_type type, sv_scan scan, const sv_value *input,
+                                 size_t n, sv_backend_choice choice, sv_trace **t,
+                                 sv_capture_source *src, char *err, size_t errlen)
+{
+    const sv_capture_request req = {
+        .op = op, .type = type, .scan = scan, .input = input, .n = n, .choice = choice,
+    };
+    return sv_capture(&req, t, src, err, errlen);
+}
+
 /* ---- --verify ---------------------------------------------------------- */
 
 static const char *describe(const sv_trace *t, char *buf, size_t len)
@@ -479,7 +492,7 @@ static void trace_summary(const sv_trace *t, char *buf, size_t len)
 static int verify(const options *o, sv_op op, sv_type type, sv_scan scan,
                   const sv_value *input, size_t n, const sv_trace *given)
 {
-    char err[512], note[512], diff[512], who[600], who2[300], sum[128];
+    char err[512], diff[512], who[600], who2[300], sum[128];
     sv_trace *cpu = NULL, *gpu = NULL;
     sv_value *ref = NULL;
     int status = EXIT_OK;
@@ -488,8 +501,8 @@ static int verify(const options *o, sv_op op, sv_type type, sv_scan scan,
     printf("verify: n = %zu, %s, %s, %s\n", n, sv_op_name(op), sv_type_name(type),
            sv_scan_name(scan));
 
-    sv_capture_status st = sv_capture(op, type, scan, input, n, SV_CHOOSE_CPU, &cpu,
-                                      note, sizeof note, err, sizeof err);
+    sv_capture_status st = capture(op, type, scan, input, n, SV_CHOOSE_CPU, &cpu, NULL, err,
+                                   sizeof err);
     if (st != SV_CAPTURE_OK) {
         printf("  cpu emulator: FAILED: %s\n", err);
         fprintf(stderr, "%s: cpu emulator: %s\n", prog, err);
@@ -501,8 +514,7 @@ static int verify(const options *o, sv_op op, sv_type type, sv_scan scan,
     if (o->backend != SV_CHOOSE_CPU) {
         char why[256];
         if (sv_capture_cuda_available(NULL, 0, NULL, why, sizeof why)) {
-            st = sv_capture(op, type, scan, input, n, SV_CHOOSE_CUDA, &gpu, note, sizeof note,
-                            err, sizeof err);
+            st = capture(op, type, scan, input, n, SV_CHOOSE_CUDA, &gpu, NULL, err, sizeof err);
             if (st == SV_CAPTURE_BAD_INPUT) {
                 fprintf(stderr, "%s: %s\n", prog, err);
                 status = EXIT_USAGE;
@@ -602,7 +614,8 @@ static int run_open(const options *o)
 
 static int run_capture(const options *o)
 {
-    char err[512], note[512];
+    char err[512], note[600] = "";
+    sv_capture_source src;
     sv_value *values = NULL;
     size_t n = 0;
     sv_trace *t = NULL;
@@ -619,8 +632,8 @@ static int run_capture(const options *o)
         return status;
     }
 
-    sv_capture_status st = sv_capture(o->op, o->type, o->scan, values, n, o->backend, &t,
-                                      note, sizeof note, err, sizeof err);
+    sv_capture_status st = capture(o->op, o->type, o->scan, values, n, o->backend, &t, &src,
+                                   err, sizeof err);
     free(values);
     switch (st) {
     case SV_CAPTURE_OK:
@@ -636,6 +649,9 @@ static int run_capture(const options *o)
         fprintf(stderr, "%s: %s\n", prog, err);
         return EXIT_FAILED;
     }
+    /* The emulator in place of the GPU auto preferred: say why. */
+    if (src.fallback != SV_FALLBACK_NONE)
+        sv_capture_source_line(&src, note, sizeof note);
     status = write_trace(t, o, note);
     sv_trace_destroy(t);
     return status;

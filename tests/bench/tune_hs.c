@@ -8,7 +8,7 @@
 #include <stdlib.h>
 
 #include "../../kernels/scan_cuda.h"
-#include "check_scan.h"
+#include "../../src/core/bench_check.h"
 
 static int cmp(const void *a, const void *b)
 {
@@ -74,7 +74,7 @@ int main(int argc, char **argv)
         printf("%-46s", label);
         for (size_t k = 0; k < sizeof ns / sizeof ns[0]; k++) {
             size_t n = ns[k];
-            chk_fill(SV_TYPE_INT32, in, n, 5u + n);
+            sv_bench_fill(SV_TYPE_INT32, in, n, 5u + n);
             if (!sv_cuda_scanner_upload(sc, in, n, err, sizeof err) ||
                 !sv_cuda_scanner_poison(sc, err, sizeof err) ||
                 !sv_cuda_scanner_run(sc, algo, n, err, sizeof err) ||
@@ -83,7 +83,7 @@ int main(int argc, char **argv)
                 status = 1;
                 goto done;
             }
-            if (algo != SV_ALGO_COPY && chk_first_wrong(SV_TYPE_INT32, in, out, n, NULL) != n) {
+            if (algo != SV_ALGO_COPY && !sv_bench_check_scan(SV_TYPE_INT32, in, out, n).ok) {
                 printf(" %14s", "WRONG");
                 status = 1;
                 continue;
