@@ -75,20 +75,11 @@ blelloch_block(const T *in, T *out, size_t n, T *sums)
         sums[blockIdx.x] = total;
 }
 
-cudaError_t scan_blocks(sv_type type, const void *in, void *out, size_t n, void *sums,
-                        cudaStream_t s)
-{
-    const unsigned blocks = (unsigned)sv::ceil_div(n, kBlock);
-    if (type == SV_TYPE_INT32)
-        blelloch_block<int32_t><<<blocks, kThreads, 0, s>>>(
-            static_cast<const int32_t *>(in), static_cast<int32_t *>(out), n,
-            static_cast<int32_t *>(sums));
-    else
-        blelloch_block<float><<<blocks, kThreads, 0, s>>>(
-            static_cast<const float *>(in), static_cast<float *>(out), n,
-            static_cast<float *>(sums));
-    return cudaGetLastError();
-}
+const sv::BlockScan kScan = {
+    kBlock, kThreads,
+    reinterpret_cast<const void *>(blelloch_block<int32_t>),
+    reinterpret_cast<const void *>(blelloch_block<float>),
+};
 
 } // namespace
 
@@ -99,7 +90,7 @@ size_t blelloch_scratch(size_t max_n) { return block_scratch(max_n, kBlock); }
 cudaError_t blelloch_launch(sv_type type, const void *in, void *out, size_t n, void *scratch,
                             cudaStream_t stream)
 {
-    return scan_by_blocks(type, in, out, n, scratch, kBlock, scan_blocks, stream);
+    return scan_by_blocks(type, in, out, n, scratch, kScan, stream);
 }
 
 /* Per level: 2 x (2048 - 1) adds per block (up-sweep and down-sweep, the

@@ -35,24 +35,26 @@ cudaError_t add_block_prefix(sv_type type, void *out, size_t n, const void *sums
 namespace sv {
 
 cudaError_t scan_by_blocks(sv_type type, const void *in, void *out, size_t n, void *scratch,
-                           unsigned block, BlockScanLaunch scan_blocks, cudaStream_t stream)
+                           const BlockScan &bs, cudaStream_t stream)
 {
     if (n == 0)
         return cudaSuccess;
     if (type != SV_TYPE_INT32 && type != SV_TYPE_FLOAT32)
         return cudaErrorInvalidValue;
-    const size_t blocks = ceil_div(n, block);
+    const size_t blocks = ceil_div(n, bs.block);
     void *sums = blocks > 1 ? scratch : nullptr;
-    cudaError_t e = scan_blocks(type, in, out, n, sums, stream);
+    void *args[] = { &in, &out, &n, &sums };
+    cudaError_t e = cudaLaunchKernel(type == SV_TYPE_INT32 ? bs.int32_kernel : bs.float_kernel,
+                                     dim3((unsigned)blocks), dim3(bs.threads), args, 0, stream);
     if (e != cudaSuccess || blocks == 1)
         return e;
     /* The block totals are scanned in place, one level up; the level's
      * own totals go after them in scratch (4-byte elements). */
     e = scan_by_blocks(type, sums, sums, blocks, static_cast<unsigned char *>(scratch) + blocks * 4,
-                       block, scan_blocks, stream);
+                       bs, stream);
     if (e != cudaSuccess)
         return e;
-    return add_block_prefix(type, out, n, sums, block, stream);
+    return add_block_prefix(type, out, n, sums, bs.block, stream);
 }
 
 size_t block_scratch(size_t max_n, unsigned block)

@@ -51,20 +51,11 @@ hs_naive_block(const T *in, T *out, size_t n, T *sums)
         sums[blockIdx.x] = buf[pout * kBlock + i];
 }
 
-cudaError_t scan_blocks(sv_type type, const void *in, void *out, size_t n, void *sums,
-                        cudaStream_t s)
-{
-    const unsigned blocks = (unsigned)sv::ceil_div(n, kBlock);
-    if (type == SV_TYPE_INT32)
-        hs_naive_block<int32_t><<<blocks, kBlock, 0, s>>>(
-            static_cast<const int32_t *>(in), static_cast<int32_t *>(out), n,
-            static_cast<int32_t *>(sums));
-    else
-        hs_naive_block<float><<<blocks, kBlock, 0, s>>>(
-            static_cast<const float *>(in), static_cast<float *>(out), n,
-            static_cast<float *>(sums));
-    return cudaGetLastError();
-}
+const sv::BlockScan kScan = {
+    kBlock, kBlock,
+    reinterpret_cast<const void *>(hs_naive_block<int32_t>),
+    reinterpret_cast<const void *>(hs_naive_block<float>),
+};
 
 /* Sum over strides s < len of (len - s): the chapter's count for one block. */
 double block_ops(size_t len)
@@ -84,7 +75,7 @@ size_t hs_naive_scratch(size_t max_n) { return block_scratch(max_n, kBlock); }
 cudaError_t hs_naive_launch(sv_type type, const void *in, void *out, size_t n, void *scratch,
                             cudaStream_t stream)
 {
-    return scan_by_blocks(type, in, out, n, scratch, kBlock, scan_blocks, stream);
+    return scan_by_blocks(type, in, out, n, scratch, kScan, stream);
 }
 
 /* Per level: the chapter's count in each block (full blocks and the last,

@@ -47,17 +47,23 @@ inline size_t ceil_div(size_t a, size_t b) { return (a + b - 1) / b; }
 __device__ __forceinline__ int32_t add(int32_t a, int32_t b) { return (int32_t)((uint32_t)a + (uint32_t)b); }
 __device__ __forceinline__ float add(float a, float b) { return a + b; }
 
-/* Scans every block of in[0..n) into out, one kernel launch, and writes
- * block b's total to sums[b] when sums is not NULL. */
-typedef cudaError_t (*BlockScanLaunch)(sv_type type, const void *in, void *out, size_t n,
-                                       void *sums, cudaStream_t stream);
+/* A block scan kernel, as both techniques write it: block b scans its
+ * `block` elements of in[0..n) into out and, when sums is not NULL, writes
+ * its total to sums[b]. Its two instantiations, int32_t and float, of
+ *   template <typename T> __global__ void k(const T *in, T *out, size_t n, T *sums)
+ * are launched through cudaLaunchKernel. */
+struct BlockScan {
+    unsigned block;          /* elements per block */
+    unsigned threads;        /* threads per block */
+    const void *int32_kernel, *float_kernel;
+};
 
-/* The block-recursive driver of hs-naive and blelloch: scan each block of
- * `block` elements with scan_blocks, scan the block totals the same way one
- * level up (in place, in scratch), then add each block's prefix back
- * (out[i] += sums[i / block - 1] for i >= block). */
+/* The block-recursive driver of hs-naive and blelloch: scan each block with
+ * bs, scan the block totals the same way one level up (in place, in
+ * scratch), then add each block's prefix back (out[i] += sums[i / block - 1]
+ * for i >= block). */
 cudaError_t scan_by_blocks(sv_type type, const void *in, void *out, size_t n, void *scratch,
-                           unsigned block, BlockScanLaunch scan_blocks, cudaStream_t stream);
+                           const BlockScan &bs, cudaStream_t stream);
 
 /* Elements of scratch scan_by_blocks needs for up to max_n elements. */
 size_t block_scratch(size_t max_n, unsigned block);

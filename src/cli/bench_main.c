@@ -306,18 +306,6 @@ static double now_s(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *v, int n)
-{
-    qsort(v, (size_t)n, sizeof *v, cmp_double);
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
 /* ---- One size ----------------------------------------------------------------- */
 
 typedef struct result {
@@ -342,7 +330,7 @@ static int run_gpu(sv_cuda_scanner *sc, const options *o, sv_algo a, size_t n, c
     if (!sv_cuda_scanner_time(sc, a, n, WARMUP, o->reps, times, err, errlen))
         return 0;
     r->reps = o->reps;
-    r->median_us = median(times, o->reps);
+    r->median_us = sv_bench_median(times, o->reps);
     if (!sv_cuda_scanner_download(sc, out, n, err, errlen))
         return 0;
     sv_bench_check again = a == SV_ALGO_COPY ? sv_bench_check_copy(in, out, n)
@@ -377,7 +365,7 @@ static void run_cpu(const options *o, size_t n, const void *in, void *out, doubl
         times[k] = 1e6 * (now_s() - t0);
     }
     r->reps = reps;
-    r->median_us = median(times, reps);
+    r->median_us = sv_bench_median(times, reps);
     r->ok = 1;
 }
 

@@ -2,6 +2,7 @@
 #include "bench_check.h"
 
 #include <math.h>
+#include <stdlib.h>
 
 static uint64_t rng_next(uint64_t *s)
 {
@@ -89,4 +90,16 @@ sv_bench_check sv_bench_check_copy(const void *in, const void *out, size_t n)
             return wrong(i, (double)y[i], (double)x[i]);
     sv_bench_check c = { .ok = true, .bad_index = n };
     return c;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+double sv_bench_median(double *v, int n)
+{
+    qsort(v, (size_t)n, sizeof *v, cmp_double);
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }

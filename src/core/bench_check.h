@@ -3,7 +3,7 @@
  * zero, the sequential CPU scan, and the comparison of a device-wide
  * inclusive sum scan with it: int32 exactly (sums wrap modulo 2^32), float32
  * against a scan in double, within SV_BENCH_FLOAT_REL_TOL of the sum of |x|
- * over each prefix. libc and libm only. */
+ * over each prefix; and the median the figures are. libc and libm only. */
 #ifndef SV_BENCH_CHECK_H
 #define SV_BENCH_CHECK_H
 
@@ -38,6 +38,9 @@ sv_bench_check sv_bench_check_scan(sv_type type, const void *in, const void *out
 
 /* out against in, bit for bit (the copy). */
 sv_bench_check sv_bench_check_copy(const void *in, const void *out, size_t n);
+
+/* The median of v[0..n) (n >= 1), which it sorts. */
+double sv_bench_median(double *v, int n);
 
 #ifdef __cplusplus
 }

@@ -10,18 +10,6 @@
 #include "../../kernels/scan_cuda.h"
 #include "../../src/core/bench_check.h"
 
-static int cmp(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double med(double *v, int n)
-{
-    qsort(v, (size_t)n, sizeof *v, cmp);
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
 int main(int argc, char **argv)
 {
     int reps = 30;
@@ -93,7 +81,7 @@ int main(int argc, char **argv)
                 status = 1;
                 goto done;
             }
-            double us = med(t, reps);
+            double us = sv_bench_median(t, reps);
             printf(" %7.1f/%6.0f", us, 8.0 * (double)n / (us * 1e3));
         }
         printf("\n");

@@ -70,5 +70,7 @@ int main(void)
     memcpy(b, a, sizeof a);
     b[17] ^= 1;
     CHECK(sv_bench_check_copy(a, b, 4096).bad_index == 17);
+    double odd[5] = { 5, 1, 4, 2, 3 }, even[4] = { 4, 1, 3, 2 };
+    CHECK(sv_bench_median(odd, 5) == 3.0 && sv_bench_median(even, 4) == 2.5);
     return check_status();
 }
