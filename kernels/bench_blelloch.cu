@@ -75,23 +75,15 @@ blelloch_block(const T *in, T *out, size_t n, T *sums)
         sums[blockIdx.x] = total;
 }
 
-const sv::BlockScan kScan = {
-    kBlock, kThreads,
-    reinterpret_cast<const void *>(blelloch_block<int32_t>),
-    reinterpret_cast<const void *>(blelloch_block<float>),
-};
-
 } // namespace
 
 namespace sv {
 
-size_t blelloch_scratch(size_t max_n) { return block_scratch(max_n, kBlock); }
-
-cudaError_t blelloch_launch(sv_type type, const void *in, void *out, size_t n, void *scratch,
-                            cudaStream_t stream)
-{
-    return scan_by_blocks(type, in, out, n, scratch, kScan, stream);
-}
+const BlockScan blelloch_scan = {
+    kBlock, kThreads,
+    reinterpret_cast<const void *>(blelloch_block<int32_t>),
+    reinterpret_cast<const void *>(blelloch_block<float>),
+};
 
 /* Per level: 2 x (2048 - 1) adds per block (up-sweep and down-sweep, the
  * padding of the last block included: it executes), then one add per

@@ -51,12 +51,6 @@ hs_naive_block(const T *in, T *out, size_t n, T *sums)
         sums[blockIdx.x] = buf[pout * kBlock + i];
 }
 
-const sv::BlockScan kScan = {
-    kBlock, kBlock,
-    reinterpret_cast<const void *>(hs_naive_block<int32_t>),
-    reinterpret_cast<const void *>(hs_naive_block<float>),
-};
-
 /* Sum over strides s < len of (len - s): the chapter's count for one block. */
 double block_ops(size_t len)
 {
@@ -70,13 +64,11 @@ double block_ops(size_t len)
 
 namespace sv {
 
-size_t hs_naive_scratch(size_t max_n) { return block_scratch(max_n, kBlock); }
-
-cudaError_t hs_naive_launch(sv_type type, const void *in, void *out, size_t n, void *scratch,
-                            cudaStream_t stream)
-{
-    return scan_by_blocks(type, in, out, n, scratch, kScan, stream);
-}
+const BlockScan hs_naive_scan = {
+    kBlock, kBlock,
+    reinterpret_cast<const void *>(hs_naive_block<int32_t>),
+    reinterpret_cast<const void *>(hs_naive_block<float>),
+};
 
 /* Per level: the chapter's count in each block (full blocks and the last,
  * shorter one), then the level above on the block totals, then one add per

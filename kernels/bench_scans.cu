@@ -67,12 +67,14 @@ cudaError_t enqueue_hs(sv_cuda_scanner *s, size_t n)
 
 cudaError_t enqueue_hs_naive(sv_cuda_scanner *s, size_t n)
 {
-    return sv::hs_naive_launch(s->type, s->d_in, s->d_out, n, s->d_naive_scratch, s->stream);
+    return sv::scan_by_blocks(s->type, s->d_in, s->d_out, n, s->d_naive_scratch,
+                              sv::hs_naive_scan, s->stream);
 }
 
 cudaError_t enqueue_blelloch(sv_cuda_scanner *s, size_t n)
 {
-    return sv::blelloch_launch(s->type, s->d_in, s->d_out, n, s->d_blelloch_scratch, s->stream);
+    return sv::scan_by_blocks(s->type, s->d_in, s->d_out, n, s->d_blelloch_scratch,
+                              sv::blelloch_scan, s->stream);
 }
 
 double ops_copy(size_t) { return 0.0; }
@@ -178,8 +180,8 @@ static bool scanner_init(sv_cuda_scanner *s, char *err, size_t errlen)
     SV_CUDA_CHECK(cudaMalloc(&s->d_cub_temp, s->cub_temp_bytes));
     SV_CUDA_CHECK(cudaMalloc(reinterpret_cast<void **>(&s->d_hs_status),
                              sv::hs_status_words(s->max_n) * sizeof(unsigned long long)));
-    SV_CUDA_CHECK(cudaMalloc(&s->d_naive_scratch, sv::hs_naive_scratch(s->max_n) * 4));
-    SV_CUDA_CHECK(cudaMalloc(&s->d_blelloch_scratch, sv::blelloch_scratch(s->max_n) * 4));
+    SV_CUDA_CHECK(cudaMalloc(&s->d_naive_scratch, sv::block_scratch(s->max_n, sv::hs_naive_scan.block) * 4));
+    SV_CUDA_CHECK(cudaMalloc(&s->d_blelloch_scratch, sv::block_scratch(s->max_n, sv::blelloch_scan.block) * 4));
     return true;
 }
 

@@ -27,16 +27,13 @@ double hs_ops(int variant, size_t n);
 
 /* ---- hs-naive: the chapter's block kernel, scaled (bench_hs_naive.cu) ---- */
 
-size_t hs_naive_scratch(size_t max_n); /* elements of block-total scratch */
-cudaError_t hs_naive_launch(sv_type type, const void *in, void *out, size_t n,
-                            void *scratch, cudaStream_t stream);
+struct BlockScan;
+extern const BlockScan hs_naive_scan; /* run through scan_by_blocks */
 double hs_naive_ops(size_t n);
 
 /* ---- blelloch: up-sweep / down-sweep, scaled (bench_blelloch.cu) -------- */
 
-size_t blelloch_scratch(size_t max_n);
-cudaError_t blelloch_launch(sv_type type, const void *in, void *out, size_t n,
-                            void *scratch, cudaStream_t stream);
+extern const BlockScan blelloch_scan; /* run through scan_by_blocks */
 double blelloch_ops(size_t n);
 
 /* ---- Shared by the two block-recursive scans (bench_blocks.cu) ---------- */
