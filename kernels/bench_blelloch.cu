@@ -2,11 +2,10 @@
  * in GPU Gems 3 ch. 39): an up-sweep that builds partial sums in a tree, a
  * down-sweep that pushes prefixes back down, in shared memory padded against
  * bank conflicts; scaled like hs-naive (blocks of 2048, the block totals
- * scanned the same way, added back). Also the home of add_block_prefix. */
+ * scanned the same way, added back: scan_by_blocks of bench_blocks.cu). */
 #include "bench_scans.cuh"
 
 #include <cstdint>
-#include <type_traits>
 
 namespace {
 
@@ -16,9 +15,6 @@ constexpr unsigned kBlock = 2 * kThreads; /* two elements per thread */
 /* One padding word after every 32: tree strides of 32 and more would put
  * every access of a warp in one bank. */
 __device__ __forceinline__ int pad(int i) { return i + (i >> 5); }
-
-__device__ __forceinline__ int32_t add(int32_t a, int32_t b) { return (int32_t)((uint32_t)a + (uint32_t)b); }
-__device__ __forceinline__ float add(float a, float b) { return a + b; }
 
 /* Block b scans its 2048 elements (identity past n). The up-sweep leaves the
  * block total at the root; the root is replaced by the identity and the
@@ -44,7 +40,7 @@ blelloch_block(const T *in, T *out, size_t n, T *sums)
         __syncthreads();
         if (t < d) {
             int a = offset * (2 * t + 1) - 1, b = offset * (2 * t + 2) - 1;
-            s[pad(b)] = add(s[pad(b)], s[pad(a)]);
+            s[pad(b)] = sv::add(s[pad(b)], s[pad(a)]);
         }
         offset *= 2;
     }
@@ -63,7 +59,7 @@ blelloch_block(const T *in, T *out, size_t n, T *sums)
             int a = offset * (2 * t + 1) - 1, b = offset * (2 * t + 2) - 1;
             T left = s[pad(a)];
             s[pad(a)] = s[pad(b)];
-            s[pad(b)] = add(s[pad(b)], left);
+            s[pad(b)] = sv::add(s[pad(b)], left);
         }
     }
     __syncthreads();
@@ -79,71 +75,15 @@ blelloch_block(const T *in, T *out, size_t n, T *sums)
         sums[blockIdx.x] = total;
 }
 
-template <typename T>
-__global__ void add_prefix(T *out, size_t n, const T *sums, unsigned block)
-{
-    const size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x + block;
-    if (i < n)
-        out[i] = add(out[i], sums[i / block - 1]);
-}
-
-template <typename T>
-cudaError_t scan_levels(const T *in, T *out, size_t n, T *scratch, cudaStream_t s)
-{
-    const size_t blocks = sv::ceil_div(n, kBlock);
-    T *sums = blocks > 1 ? scratch : nullptr;
-    blelloch_block<T><<<(unsigned)blocks, kThreads, 0, s>>>(in, out, n, sums);
-    cudaError_t e = cudaGetLastError();
-    if (e != cudaSuccess || blocks == 1)
-        return e;
-    e = scan_levels<T>(sums, sums, blocks, scratch + blocks, s);
-    if (e != cudaSuccess)
-        return e;
-    return sv::add_block_prefix(std::is_same<T, float>::value ? SV_TYPE_FLOAT32 : SV_TYPE_INT32,
-                                out, n, sums, kBlock, s);
-}
-
 } // namespace
 
 namespace sv {
 
-cudaError_t add_block_prefix(sv_type type, void *out, size_t n, const void *sums,
-                             unsigned block, cudaStream_t stream)
-{
-    if (n <= block)
-        return cudaSuccess;
-    const unsigned threads = 256;
-    const size_t grid = ceil_div(n - block, threads);
-    if (type == SV_TYPE_INT32)
-        add_prefix<int32_t><<<(unsigned)grid, threads, 0, stream>>>(
-            static_cast<int32_t *>(out), n, static_cast<const int32_t *>(sums), block);
-    else
-        add_prefix<float><<<(unsigned)grid, threads, 0, stream>>>(
-            static_cast<float *>(out), n, static_cast<const float *>(sums), block);
-    return cudaGetLastError();
-}
-
-size_t blelloch_scratch(size_t max_n)
-{
-    size_t total = 0;
-    for (size_t m = ceil_div(max_n, kBlock); m > 1; m = ceil_div(m, kBlock))
-        total += m;
-    return total + 1;
-}
-
-cudaError_t blelloch_launch(sv_type type, const void *in, void *out, size_t n, void *scratch,
-                            cudaStream_t stream)
-{
-    if (n == 0)
-        return cudaSuccess;
-    if (type == SV_TYPE_INT32)
-        return scan_levels<int32_t>(static_cast<const int32_t *>(in), static_cast<int32_t *>(out),
-                                    n, static_cast<int32_t *>(scratch), stream);
-    if (type == SV_TYPE_FLOAT32)
-        return scan_levels<float>(static_cast<const float *>(in), static_cast<float *>(out), n,
-                                  static_cast<float *>(scratch), stream);
-    return cudaErrorInvalidValue;
-}
+const BlockScan blelloch_scan = {
+    kBlock, kThreads,
+    reinterpret_cast<const void *>(blelloch_block<int32_t>),
+    reinterpret_cast<const void *>(blelloch_block<float>),
+};
 
 /* Per level: 2 x (2048 - 1) adds per block (up-sweep and down-sweep, the
  * padding of the last block included: it executes), then one add per

@@ -6,14 +6,10 @@
 #include "bench_scans.cuh"
 
 #include <cstdint>
-#include <type_traits>
 
 namespace {
 
 constexpr unsigned kBlock = 1024;
-
-__device__ __forceinline__ int32_t add(int32_t a, int32_t b) { return (int32_t)((uint32_t)a + (uint32_t)b); }
-__device__ __forceinline__ float add(float a, float b) { return a + b; }
 
 /* Block b scans in[b*1024 .. b*1024 + len), len = min(1024, n - b*1024), as
  * the chapter does for an array of len elements, and writes its total (the
@@ -40,7 +36,7 @@ hs_naive_block(const T *in, T *out, size_t n, T *sums)
         /* The guard: cells left of stride are copied through. */
         if (i < len) {
             if (i >= stride)
-                buf[pout * kBlock + i] = add(buf[pin * kBlock + i - stride], buf[pin * kBlock + i]);
+                buf[pout * kBlock + i] = sv::add(buf[pin * kBlock + i - stride], buf[pin * kBlock + i]);
             else
                 buf[pout * kBlock + i] = buf[pin * kBlock + i];
         }
@@ -53,23 +49,6 @@ hs_naive_block(const T *in, T *out, size_t n, T *sums)
         out[g] = buf[pout * kBlock + i];
     if (sums && i == len - 1)
         sums[blockIdx.x] = buf[pout * kBlock + i];
-}
-
-template <typename T>
-cudaError_t scan_levels(const T *in, T *out, size_t n, T *scratch, cudaStream_t s)
-{
-    const size_t blocks = sv::ceil_div(n, kBlock);
-    T *sums = blocks > 1 ? scratch : nullptr;
-    hs_naive_block<T><<<(unsigned)blocks, kBlock, 0, s>>>(in, out, n, sums);
-    cudaError_t e = cudaGetLastError();
-    if (e != cudaSuccess || blocks == 1)
-        return e;
-    /* The block totals are scanned in place, one level up. */
-    e = scan_levels<T>(sums, sums, blocks, scratch + blocks, s);
-    if (e != cudaSuccess)
-        return e;
-    return sv::add_block_prefix(std::is_same<T, float>::value ? SV_TYPE_FLOAT32 : SV_TYPE_INT32,
-                                out, n, sums, kBlock, s);
 }
 
 /* Sum over strides s < len of (len - s): the chapter's count for one block. */
@@ -85,27 +64,11 @@ double block_ops(size_t len)
 
 namespace sv {
 
-size_t hs_naive_scratch(size_t max_n)
-{
-    size_t total = 0;
-    for (size_t m = ceil_div(max_n, kBlock); m > 1; m = ceil_div(m, kBlock))
-        total += m;
-    return total + 1;
-}
-
-cudaError_t hs_naive_launch(sv_type type, const void *in, void *out, size_t n, void *scratch,
-                            cudaStream_t stream)
-{
-    if (n == 0)
-        return cudaSuccess;
-    if (type == SV_TYPE_INT32)
-        return scan_levels<int32_t>(static_cast<const int32_t *>(in), static_cast<int32_t *>(out),
-                                    n, static_cast<int32_t *>(scratch), stream);
-    if (type == SV_TYPE_FLOAT32)
-        return scan_levels<float>(static_cast<const float *>(in), static_cast<float *>(out), n,
-                                  static_cast<float *>(scratch), stream);
-    return cudaErrorInvalidValue;
-}
+const BlockScan hs_naive_scan = {
+    kBlock, kBlock,
+    reinterpret_cast<const void *>(hs_naive_block<int32_t>),
+    reinterpret_cast<const void *>(hs_naive_block<float>),
+};
 
 /* Per level: the chapter's count in each block (full blocks and the last,
  * shorter one), then the level above on the block totals, then one add per

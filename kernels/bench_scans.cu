@@ -30,10 +30,6 @@ struct sv_cuda_scanner {
 
 namespace {
 
-const char *const kAlgoNames[SV_ALGO_GPU_COUNT] = {
-    "copy", "cub", "hs", "hs-naive", "blelloch",
-};
-
 bool check_n(const sv_cuda_scanner *s, size_t n, char *err, size_t errlen)
 {
     if (n == 0 || n > s->max_n) {
@@ -51,31 +47,66 @@ cudaError_t cub_scan(sv_cuda_scanner *s, size_t n)
                                          static_cast<T *>(s->d_out), (int)n, s->stream);
 }
 
+/* The kernels library uses core's types but none of its functions. */
+bool is_gpu(sv_algo a) { return (int)a >= 0 && a < SV_ALGO_GPU_COUNT; }
+
+cudaError_t enqueue_copy(sv_cuda_scanner *s, size_t n)
+{
+    return cudaMemcpyAsync(s->d_out, s->d_in, n * 4, cudaMemcpyDeviceToDevice, s->stream);
+}
+
+cudaError_t enqueue_cub(sv_cuda_scanner *s, size_t n)
+{
+    return s->type == SV_TYPE_INT32 ? cub_scan<int32_t>(s, n) : cub_scan<float>(s, n);
+}
+
+cudaError_t enqueue_hs(sv_cuda_scanner *s, size_t n)
+{
+    return sv::hs_launch(s->type, s->hs_variant, s->d_in, s->d_out, n, s->d_hs_status, s->stream);
+}
+
+cudaError_t enqueue_hs_naive(sv_cuda_scanner *s, size_t n)
+{
+    return sv::scan_by_blocks(s->type, s->d_in, s->d_out, n, s->d_naive_scratch,
+                              sv::hs_naive_scan, s->stream);
+}
+
+cudaError_t enqueue_blelloch(sv_cuda_scanner *s, size_t n)
+{
+    return sv::scan_by_blocks(s->type, s->d_in, s->d_out, n, s->d_blelloch_scratch,
+                              sv::blelloch_scan, s->stream);
+}
+
+double ops_copy(size_t) { return 0.0; }
+double ops_cub(size_t n) { return 2.0 * (double)n; } /* an estimate: CUB's code is not counted */
+double ops_hs(size_t n) { return sv::hs_ops(SV_CUDA_HS_AUTO, n); }
+
+/* The GPU scans' entry points, indexed by sv_algo: their names, labels and
+ * colours are src/core/algo.c's rows of the same index. */
+struct ScanEntry {
+    cudaError_t (*enqueue)(sv_cuda_scanner *s, size_t n); /* one scan of d_in[0..n) into d_out */
+    double (*ops)(size_t n);
+};
+
+const ScanEntry kScans[] = {
+    /* SV_ALGO_COPY */ { enqueue_copy, ops_copy },
+    /* SV_ALGO_CUB */ { enqueue_cub, ops_cub },
+    /* SV_ALGO_HS */ { enqueue_hs, ops_hs },
+    /* SV_ALGO_HS_NAIVE */ { enqueue_hs_naive, sv::hs_naive_ops },
+    /* SV_ALGO_BLELLOCH */ { enqueue_blelloch, sv::blelloch_ops },
+};
+static_assert(sizeof kScans / sizeof kScans[0] == SV_ALGO_GPU_COUNT,
+              "one entry point per GPU algorithm of src/core/algo.h");
+
 /* Enqueues one scan of d_in[0..n) into d_out on the scanner's stream. */
 cudaError_t enqueue(sv_cuda_scanner *s, sv_algo algo, size_t n)
 {
-    const size_t bytes = n * 4;
-    switch (algo) {
-    case SV_ALGO_COPY:
-        return cudaMemcpyAsync(s->d_out, s->d_in, bytes, cudaMemcpyDeviceToDevice, s->stream);
-    case SV_ALGO_CUB:
-        return s->type == SV_TYPE_INT32 ? cub_scan<int32_t>(s, n) : cub_scan<float>(s, n);
-    case SV_ALGO_HS:
-        return sv::hs_launch(s->type, s->hs_variant, s->d_in, s->d_out, n, s->d_hs_status,
-                             s->stream);
-    case SV_ALGO_HS_NAIVE:
-        return sv::hs_naive_launch(s->type, s->d_in, s->d_out, n, s->d_naive_scratch, s->stream);
-    case SV_ALGO_BLELLOCH:
-        return sv::blelloch_launch(s->type, s->d_in, s->d_out, n, s->d_blelloch_scratch,
-                                   s->stream);
-    default:
-        return cudaErrorInvalidValue;
-    }
+    return is_gpu(algo) ? kScans[algo].enqueue(s, n) : cudaErrorInvalidValue;
 }
 
 bool check_algo(sv_algo algo, char *err, size_t errlen)
 {
-    if ((int)algo < 0 || algo >= SV_ALGO_GPU_COUNT) {
+    if (!is_gpu(algo)) {
         std::snprintf(err, errlen, "no GPU scan numbered %d", (int)algo);
         return false;
     }
@@ -97,34 +128,9 @@ struct Events {
 
 extern "C" {
 
-const char *sv_algo_name(sv_algo a)
-{
-    return (int)a >= 0 && a < SV_ALGO_GPU_COUNT ? kAlgoNames[a] : nullptr;
-}
-
-bool sv_algo_from_name(const char *name, sv_algo *out)
-{
-    if (!name)
-        return false;
-    for (int a = 0; a < SV_ALGO_GPU_COUNT; ++a)
-        if (std::strcmp(name, kAlgoNames[a]) == 0) {
-            if (out)
-                *out = (sv_algo)a;
-            return true;
-        }
-    return false;
-}
-
 double sv_algo_ops(sv_algo a, size_t n)
 {
-    switch (a) {
-    case SV_ALGO_COPY: return 0.0;
-    case SV_ALGO_CUB: return 2.0 * (double)n;
-    case SV_ALGO_HS: return sv::hs_ops(SV_CUDA_HS_AUTO, n);
-    case SV_ALGO_HS_NAIVE: return sv::hs_naive_ops(n);
-    case SV_ALGO_BLELLOCH: return sv::blelloch_ops(n);
-    default: return 0.0;
-    }
+    return is_gpu(a) ? kScans[a].ops(n) : 0.0;
 }
 
 void sv_cuda_version(char *buf, size_t len)
@@ -174,8 +180,8 @@ static bool scanner_init(sv_cuda_scanner *s, char *err, size_t errlen)
     SV_CUDA_CHECK(cudaMalloc(&s->d_cub_temp, s->cub_temp_bytes));
     SV_CUDA_CHECK(cudaMalloc(reinterpret_cast<void **>(&s->d_hs_status),
                              sv::hs_status_words(s->max_n) * sizeof(unsigned long long)));
-    SV_CUDA_CHECK(cudaMalloc(&s->d_naive_scratch, sv::hs_naive_scratch(s->max_n) * 4));
-    SV_CUDA_CHECK(cudaMalloc(&s->d_blelloch_scratch, sv::blelloch_scratch(s->max_n) * 4));
+    SV_CUDA_CHECK(cudaMalloc(&s->d_naive_scratch, sv::block_scratch(s->max_n, sv::hs_naive_scan.block) * 4));
+    SV_CUDA_CHECK(cudaMalloc(&s->d_blelloch_scratch, sv::block_scratch(s->max_n, sv::blelloch_scan.block) * 4));
     return true;
 }
 

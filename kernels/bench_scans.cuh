@@ -9,6 +9,7 @@
 
 #include <cuda_runtime.h>
 #include <cstddef>
+#include <cstdint>
 
 namespace sv {
 
@@ -26,26 +27,43 @@ double hs_ops(int variant, size_t n);
 
 /* ---- hs-naive: the chapter's block kernel, scaled (bench_hs_naive.cu) ---- */
 
-size_t hs_naive_scratch(size_t max_n); /* elements of block-total scratch */
-cudaError_t hs_naive_launch(sv_type type, const void *in, void *out, size_t n,
-                            void *scratch, cudaStream_t stream);
+struct BlockScan;
+extern const BlockScan hs_naive_scan; /* run through scan_by_blocks */
 double hs_naive_ops(size_t n);
 
 /* ---- blelloch: up-sweep / down-sweep, scaled (bench_blelloch.cu) -------- */
 
-size_t blelloch_scratch(size_t max_n);
-cudaError_t blelloch_launch(sv_type type, const void *in, void *out, size_t n,
-                            void *scratch, cudaStream_t stream);
+extern const BlockScan blelloch_scan; /* run through scan_by_blocks */
 double blelloch_ops(size_t n);
 
-/* ---- Shared by the two block-recursive scans ------------------------------ */
-
-/* out[i] += sums[i / block - 1] for i >= block: each block gets the scanned
- * total of the blocks before it. One launch, one thread per element. */
-cudaError_t add_block_prefix(sv_type type, void *out, size_t n, const void *sums,
-                             unsigned block, cudaStream_t stream);
+/* ---- Shared by the two block-recursive scans (bench_blocks.cu) ---------- */
 
 inline size_t ceil_div(size_t a, size_t b) { return (a + b - 1) / b; }
+
+/* int32 adds wrap modulo 2^32 (in uint32, as the core does); float32 adds. */
+__device__ __forceinline__ int32_t add(int32_t a, int32_t b) { return (int32_t)((uint32_t)a + (uint32_t)b); }
+__device__ __forceinline__ float add(float a, float b) { return a + b; }
+
+/* A block scan kernel, as both techniques write it: block b scans its
+ * `block` elements of in[0..n) into out and, when sums is not NULL, writes
+ * its total to sums[b]. Its two instantiations, int32_t and float, of
+ *   template <typename T> __global__ void k(const T *in, T *out, size_t n, T *sums)
+ * are launched through cudaLaunchKernel. */
+struct BlockScan {
+    unsigned block;          /* elements per block */
+    unsigned threads;        /* threads per block */
+    const void *int32_kernel, *float_kernel;
+};
+
+/* The block-recursive driver of hs-naive and blelloch: scan each block with
+ * bs, scan the block totals the same way one level up (in place, in
+ * scratch), then add each block's prefix back (out[i] += sums[i / block - 1]
+ * for i >= block). */
+cudaError_t scan_by_blocks(sv_type type, const void *in, void *out, size_t n, void *scratch,
+                           const BlockScan &bs, cudaStream_t stream);
+
+/* Elements of scratch scan_by_blocks needs for up to max_n elements. */
+size_t block_scratch(size_t max_n, unsigned block);
 
 } // namespace sv
 

@@ -4,6 +4,7 @@
 #ifndef SV_SCAN_CUDA_H
 #define SV_SCAN_CUDA_H
 
+#include "../src/core/algo.h"
 #include "../src/core/trace.h"
 
 #ifdef __cplusplus
@@ -24,14 +25,17 @@ typedef struct sv_cuda_device {
  * "no CUDA device", or the CUDA error string. */
 bool sv_cuda_probe(sv_cuda_device *dev, char *why, size_t whylen);
 
-/* ---- The instrumented teaching kernel (hillis_steele.cu) --------------- */
+/* ---- The teaching kernel, instrumented (trace_capture.cu) ------------- */
 
-/* Runs the chapter's kernel on t->input (t created by sv_trace_create, n <=
- * the device's block limit) and fills every round's buffers and written flags
- * from what the kernel dumped; the caller then calls sv_trace_finish(). */
-bool sv_cuda_trace(sv_trace *t, char *err, size_t errlen);
+/* Runs kernel (NULL or SV_KERNEL_TEACHING, "hillis-steele": kernels/
+ * hillis_steele.cu; the next kernels are its variants) instrumented on
+ * t->input (t created by sv_trace_create, n <= the device's block limit) and
+ * fills every round's buffers and written flags from what the kernel dumped;
+ * the caller then calls sv_trace_finish(). False with err filled for an
+ * unknown kernel, an n the device cannot run, or a CUDA failure. */
+bool sv_cuda_trace(sv_trace *t, const char *kernel, char *err, size_t errlen);
 
-/* Cost of capturing, for the benchmark: medians over reps of the plain
+/* Cost of capturing, for the benchmark (capture_cost.cu): medians over reps of the plain
  * kernel, the instrumented kernel (CUDA events, µs) and a whole capture
  * (upload, launch, copy back to host; host clock, µs), int32 sum on n. */
 bool sv_cuda_capture_cost(size_t n, int reps, double *plain_us,
@@ -40,17 +44,8 @@ bool sv_cuda_capture_cost(size_t n, int reps, double *plain_us,
 
 /* ---- Device-wide scans for the benchmark (bench_*.cu) ----------------- */
 
-typedef enum sv_algo {
-    SV_ALGO_COPY,     /* device-to-device copy of the same bytes: the bound */
-    SV_ALGO_CUB,      /* cub::DeviceScan::InclusiveSum: the reference */
-    SV_ALGO_HS,       /* production Hillis-Steele: warp shuffles, decoupled look-back */
-    SV_ALGO_HS_NAIVE, /* the chapter's block kernel, scaled by scanning block totals */
-    SV_ALGO_BLELLOCH, /* work-efficient up-sweep/down-sweep */
-    SV_ALGO_GPU_COUNT
-} sv_algo;
-
-const char *sv_algo_name(sv_algo a);               /* "copy", "cub", ... */
-bool sv_algo_from_name(const char *name, sv_algo *out);
+/* The algorithms, their names, labels and colours: src/core/algo.h (the
+ * registry). Here: the GPU ones' entry points, indexed by sv_algo. */
 
 /* Operations one scan of n performs (the chapter's count of applications of
  * the operator, per thread): copy 0; cub about 2n (an estimate, CUB's code is

@@ -38,9 +38,13 @@ static int failures;
 #define CHECK_MSG(cond, ...)                                                        \
     do {                                                                            \
         if (!(cond)) {                                                              \
-            char check_msg_[4096];                                                  \
-            snprintf(check_msg_, sizeof check_msg_, __VA_ARGS__);                   \
-            CHECK_FAILED_("check failed: %s: %s", #cond, check_msg_);               \
+            if (failures < CHECK_PRINT_LIMIT) {                                     \
+                fprintf(stderr, "%s:%d: check failed: %s: ", __FILE__, __LINE__,    \
+                        #cond);                                                     \
+                fprintf(stderr, __VA_ARGS__);                                       \
+                fputc('\n', stderr);                                                \
+            }                                                                       \
+            failures++;                                                             \
         }                                                                           \
     } while (0)
 

@@ -17,7 +17,7 @@ _scanviz_flags_scanviz='--input --file --random --seed --trace
 _scanviz_flags_scanviz_trace='--input --file --random --seed
     --op --type --exclusive --backend
     --format -o --verify --open -h --help -V --version'
-_scanviz_flags_scanviz_bench='--algo --sizes --type --reps --csv --capture --help --version'
+_scanviz_flags_scanviz_bench='--algo --sizes --type --reps --csv --capture --progress-csv --help --version'
 
 # The values of the flags that take one of a fixed set, whichever program has
 # the flag. Prints them, or returns 1 for any other flag.

@@ -39,12 +39,10 @@ struct sv_app_bg {
     sv_value *input;
     size_t n;
     /* results */
-    bool cuda_ok;
-    char device[128];
-    char why[256];
+    bool cuda_ok;           /* the probe found a usable GPU */
     sv_trace *trace;
     sv_capture_status st;
-    char note[256];
+    sv_capture_source src;  /* where trace came from, and why */
     char err[256];
 };
 
@@ -63,11 +61,14 @@ uint32_t sv_app_event_type(void)
 static int bg_main(void *arg)
 {
     struct sv_app_bg *bg = arg;
-    bg->cuda_ok = sv_capture_cuda_available(bg->device, sizeof bg->device, NULL,
-                                            bg->why, sizeof bg->why);
-    if (bg->cuda_ok)
-        bg->st = sv_capture(bg->op, bg->type, bg->scan, bg->input, bg->n, bg->choice,
-                            &bg->trace, bg->note, sizeof bg->note, bg->err, sizeof bg->err);
+    /* The probe, which may take seconds, then the capture it allows
+     * (capture falls back to the emulator and says why). */
+    bg->cuda_ok = sv_capture_cuda_available(NULL, 0, NULL, NULL, 0);
+    const sv_capture_request req = {
+        .op = bg->op, .type = bg->type, .scan = bg->scan, .input = bg->input, .n = bg->n,
+        .choice = bg->choice, .fallback = true,
+    };
+    bg->st = sv_capture(&req, &bg->trace, &bg->src, bg->err, sizeof bg->err);
     SDL_AtomicSet(&bg->done, 1);
     if (bg_event != (uint32_t)-1) {
         SDL_Event e;
@@ -166,21 +167,18 @@ static void set_status(sv_app_state *s, const char *msg)
     s->status_time = SV_STATUS_S;
 }
 
-static void set_source(sv_app_state *s, const sv_trace *t, const char *note, const char *file)
+/* The source line: where the shown trace came from (capture says), and the
+ * file it was read from. */
+static void set_source(sv_app_state *s, const sv_capture_source *src, const char *file)
 {
-    char what[200];
-    if (t->backend == SV_BACKEND_CUDA)
-        snprintf(what, sizeof what, "CUDA · %s", t->device ? t->device : "GPU");
-    else if (note && note[0])
-        copy_text(what, sizeof what, note);
-    else
-        snprintf(what, sizeof what, "CPU emulator");
+    char what[sizeof s->source];
+    sv_capture_source_line(src, what, sizeof what);
     /* The device name and the file name come from outside: escaped, so the
      * window, the state line and the terminal show them as text. */
     char raw[sizeof s->source];
     if (file) {
         const char *base = strrchr(file, '/');
-        snprintf(raw, sizeof raw, "%s (file %s)", what, base ? base + 1 : file);
+        snprintf(raw, sizeof raw, "%.200s (file %s)", what, base ? base + 1 : file);
     } else {
         copy_text(raw, sizeof raw, what);
     }
@@ -209,41 +207,25 @@ static void adopt(sv_app_state *s, sv_trace *t)
         s->zoom = 1.0f;
 }
 
-/* Captures a new trace with the state's backend choice (the emulator while
- * the background probe is still running or found no GPU). On failure the
- * shown trace stays and err says why. */
-static bool recapture(sv_app_state *s, sv_op op, sv_type type, sv_scan scan,
-                      const sv_value *in, size_t n, char *err, size_t errlen)
+/* Captures a new trace with the state's backend choice and shows it. A
+ * window with a background probe always shows a trace: capture runs the
+ * emulator while the probe runs, and when the GPU is missing or fails, and
+ * says why. On failure the shown trace stays and err says why. */
+static sv_capture_status recapture(sv_app_state *s, sv_op op, sv_type type, sv_scan scan,
+                                   const sv_value *in, size_t n, char *err, size_t errlen)
 {
-    sv_backend_choice choice = s->backend;
-    char cpu_note[256] = "";
-    if (s->backend != SV_CHOOSE_CPU && s->bg) {
-        if (!s->bg->finished) {
-            choice = SV_CHOOSE_CPU;
-            snprintf(cpu_note, sizeof cpu_note, "CPU emulator: looking for a CUDA device…");
-        } else if (!s->bg->cuda_ok) {
-            choice = SV_CHOOSE_CPU;
-            snprintf(cpu_note, sizeof cpu_note, "CPU emulator: %.200s", s->bg->why);
-        }
-    } else if (s->backend == SV_CHOOSE_CPU) {
-        snprintf(cpu_note, sizeof cpu_note, "CPU emulator: --backend cpu");
-    }
-
+    const sv_capture_request req = {
+        .op = op, .type = type, .scan = scan, .input = in, .n = n, .choice = s->backend,
+        .fallback = s->bg != NULL, .no_wait = s->bg != NULL,
+    };
     sv_trace *t = NULL;
-    char note[256] = "";
-    sv_capture_status st = sv_capture(op, type, scan, in, n, choice, &t, note, sizeof note,
-                                      err, errlen);
-    if (st == SV_CAPTURE_FAILED && choice != SV_CHOOSE_CPU && s->bg) {
-        /* A window keeps working on the emulator when the GPU fails. */
-        snprintf(cpu_note, sizeof cpu_note, "CPU emulator: GPU capture failed: %.200s", err);
-        choice = SV_CHOOSE_CPU;
-        st = sv_capture(op, type, scan, in, n, choice, &t, note, sizeof note, err, errlen);
-    }
+    sv_capture_source src;
+    sv_capture_status st = sv_capture(&req, &t, &src, err, errlen);
     if (st != SV_CAPTURE_OK)
-        return false;
+        return st;
     adopt(s, t);
-    set_source(s, t, choice == SV_CHOOSE_CPU && cpu_note[0] ? cpu_note : note, NULL);
-    return true;
+    set_source(s, &src, NULL);
+    return SV_CAPTURE_OK;
 }
 
 static void bg_start(sv_app_state *s, const sv_value *in, size_t n)
@@ -283,37 +265,37 @@ static void bg_finish(sv_app_state *s)
     }
     bg->finished = true;
     char msg[300];
+    if (bg->st != SV_CAPTURE_OK) { /* only an input this GPU cannot run */
+        snprintf(msg, sizeof msg, "GPU capture failed: %.200s", bg->err);
+        set_status(s, msg);
+        return;
+    }
     if (!bg->cuda_ok) {
         /* With auto the source line says why quietly; an explicit
          * --backend cuda deserves a message. */
         if (s->backend == SV_CHOOSE_CUDA) {
             snprintf(msg, sizeof msg, "--backend cuda: no usable GPU (%.200s); showing the emulator",
-                     bg->why);
+                     bg->src.reason);
             set_status(s, msg);
         }
-        if (!s->from_file && s->trace && s->trace->backend == SV_BACKEND_CPU) {
-            char src[256];
-            snprintf(src, sizeof src, "CPU emulator: %.200s", bg->why);
-            copy_text(s->source, sizeof s->source, src);
-        }
+        if (!s->from_file && s->trace && s->trace->backend == SV_BACKEND_CPU)
+            set_source(s, &bg->src, NULL);
         return;
     }
     if (s->from_file)
         return; /* keep the opened file; later edits use the GPU */
     if (bg->gen == s->gen) {
-        if (bg->trace && bg->st == SV_CAPTURE_OK) {
+        if (bg->src.backend == SV_BACKEND_CUDA) {
             sv_trace *t = bg->trace;
             bg->trace = NULL;
             adopt(s, t);
-            set_source(s, t, bg->note, NULL);
+            set_source(s, &bg->src, NULL);
             snprintf(msg, sizeof msg, "GPU trace ready: %.200s", s->source);
         } else {
-            /* The GPU failed on this very input: keep the emulator's trace
-             * (not try again here, blocking the main thread) and say why. */
-            char src[256];
-            snprintf(src, sizeof src, "CPU emulator: GPU capture failed: %.200s", bg->err);
-            copy_text(s->source, sizeof s->source, src);
-            snprintf(msg, sizeof msg, "GPU capture failed: %.200s", bg->err);
+            /* The GPU failed on this very input: the emulator's trace is
+             * already shown; say why. */
+            set_source(s, &bg->src, NULL);
+            snprintf(msg, sizeof msg, "%.250s", bg->src.reason);
         }
         set_status(s, msg);
         return;
@@ -325,7 +307,8 @@ static void bg_finish(sv_app_state *s)
         if (!in)
             return;
         memcpy(in, s->trace->input, s->trace->n * sizeof *in);
-        if (recapture(s, s->op, s->type, s->scan, in, s->trace->n, err, sizeof err)) {
+        if (recapture(s, s->op, s->type, s->scan, in, s->trace->n, err, sizeof err) ==
+            SV_CAPTURE_OK) {
             /* recapture falls back to the emulator, and its source says why */
             if (s->trace->backend == SV_BACKEND_CUDA)
                 snprintf(msg, sizeof msg, "GPU trace ready: %.200s", s->source);
@@ -567,7 +550,7 @@ static bool apply_text(sv_app_state *s, const char *text)
         copy_text(s->edit_error, sizeof s->edit_error, err);
         return false;
     }
-    bool ok = recapture(s, s->op, s->type, s->scan, vals, n, err, sizeof err);
+    bool ok = recapture(s, s->op, s->type, s->scan, vals, n, err, sizeof err) == SV_CAPTURE_OK;
     free(vals);
     if (!ok) {
         copy_text(s->edit_error, sizeof s->edit_error, err);
@@ -699,7 +682,7 @@ static void with_current_input(sv_app_state *s, sv_op op, sv_scan scan, const ch
         return;
     size_t n = s->trace->n;
     memcpy(in, s->trace->input, n * sizeof *in);
-    if (recapture(s, op, s->type, scan, in, n, err, sizeof err))
+    if (recapture(s, op, s->type, scan, in, n, err, sizeof err) == SV_CAPTURE_OK)
         copy_text(msg, sizeof msg, what);
     else
         snprintf(msg, sizeof msg, "%.300s", err);
@@ -727,7 +710,7 @@ static void random_input(sv_app_state *s)
     if (!v)
         return;
     char err[256];
-    if (recapture(s, s->op, s->type, s->scan, v, n, err, sizeof err))
+    if (recapture(s, s->op, s->type, s->scan, v, n, err, sizeof err) == SV_CAPTURE_OK)
         set_status(s, "Random input");
     else
         set_status(s, err);
@@ -1110,7 +1093,9 @@ sv_app_status sv_app_init(sv_app_state *s, const sv_app_config *c, char *err, si
         sv_trace *t = c->trace;
         adopt(s, t);
         s->from_file = true;
-        set_source(s, t, "CPU emulator", c->trace_path);
+        sv_capture_source src;
+        sv_capture_source_of_trace(t, &src);
+        set_source(s, &src, c->trace_path);
         if (c->background && c->backend != SV_CHOOSE_CPU)
             bg_start(s, t->input, t->n);
     } else {
@@ -1119,23 +1104,14 @@ sv_app_status sv_app_init(sv_app_state *s, const sv_app_config *c, char *err, si
             if (s->bg) /* bg_start ran before the first trace: same generation */
                 s->bg->gen = s->gen + 1;
         }
-        sv_capture_status st;
-        sv_trace *t = NULL;
-        char note[256] = "";
-        sv_backend_choice choice = s->bg ? SV_CHOOSE_CPU : c->backend;
-        st = sv_capture(c->op, c->type, c->scan, c->input, c->n, choice, &t, note, sizeof note,
-                        err, errlen);
+        /* With a background probe, the emulator until it is done. */
+        sv_capture_status st = recapture(s, c->op, c->type, c->scan, c->input, c->n, err,
+                                         errlen);
         if (st != SV_CAPTURE_OK) {
             sv_app_cleanup(s);
             return st == SV_CAPTURE_BAD_INPUT ? SV_APP_BAD_INPUT
                  : st == SV_CAPTURE_UNAVAILABLE ? SV_APP_UNAVAILABLE : SV_APP_FAILED;
         }
-        adopt(s, t);
-        if (s->bg)
-            set_source(s, t, "CPU emulator: looking for a CUDA device…", NULL);
-        else
-            set_source(s, t, c->backend == SV_CHOOSE_CPU ? "CPU emulator: --backend cpu" : note,
-                       NULL);
     }
 
     if (c->bench_csv) {

@@ -1,7 +1,11 @@
 /* Where the Measure view's numbers come from: the table embedded from
- * assets/bench/h200.csv, or a quick run of scanviz-bench as a child process
- * whose stdout is read through a non-blocking pipe, a frame at a time. */
+ * assets/bench/h200.csv, or a quick run of scanviz-bench --progress-csv as a
+ * child process. Its stdout is the CSV itself ("# rows: N", the header, then
+ * each row as it is measured), its stderr the messages; both are read
+ * through non-blocking pipes, a frame at a time. Progress is rows seen over
+ * rows planned; at exit the collected CSV is parsed as the table. */
 #include "bench_live.h"
+#include "../core/algo.h"
 #include "../core/error.h"
 
 #include <errno.h>
@@ -20,19 +24,23 @@
 extern const unsigned char sv_bench_shipped_csv[];
 extern const size_t sv_bench_shipped_csv_size;
 
-/* What a full quick run prints: every algorithm at every size 2^10..2^24. */
-#define LIVE_ALGOS 6
-#define LIVE_SIZES 15
+/* The largest CSV a live run may print (it prints about 8 KiB). */
+#define LIVE_CSV_MAX (1u << 20)
+
+enum { OUT, ERR }; /* the child's two streams */
 
 struct sv_bench_live {
     pid_t pid;
-    int fd;                  /* read end of the child's stdout+stderr; -1 at EOF */
-    char csv_path[64];       /* the temporary CSV the child writes */
-    char pending[512];       /* an incomplete line carried between reads */
+    int fd[2];               /* read ends of the child's stdout and stderr; -1 at EOF */
+    char *csv;               /* stdout so far: the CSV */
+    size_t ncsv, csv_cap;
+    bool csv_overflow;       /* more than LIVE_CSV_MAX: the run fails */
+    size_t scanned;          /* csv[0..scanned) has been counted */
+    char pending[512];       /* stderr: an incomplete line carried between reads */
     size_t npending;
-    char message[256];       /* last non-empty line */
-    int results;             /* result lines seen */
-    float fraction;          /* from a "k/N" the child printed, or -1 */
+    char message[256];       /* the last non-empty line of either stream */
+    int rows, planned;       /* data rows seen; "# rows: N" (0 until read) */
+    bool header_seen;
     sv_bench_live_status status;
     char reason[384];        /* FAILED: why */
 };
@@ -101,134 +109,186 @@ sv_bench_live *sv_bench_live_start(const char *exe, char *err, size_t errlen)
     }
 
     sv_bench_live *b = calloc(1, sizeof *b);
-    int pipefd[2] = { -1, -1 };
+    int out[2] = { -1, -1 }, errp[2] = { -1, -1 };
     if (!b) {
         sv_errorf(err, errlen, "out of memory");
         return NULL;
     }
-    b->fd = -1;
-    b->fraction = -1;
-    const char *tmp = getenv("TMPDIR");
-    if (!tmp || !tmp[0] || strlen(tmp) > 40)
-        tmp = "/tmp";
-    snprintf(b->csv_path, sizeof b->csv_path, "%s/scanviz-bench-XXXXXX", tmp);
-    int csv_fd = mkstemp(b->csv_path);
-    if (csv_fd < 0) {
-        sv_errorf(err, errlen, "cannot create a temporary file in %s: %s", tmp, strerror(errno));
-        b->csv_path[0] = '\0';
-        goto fail_tmp;
-    }
-    close(csv_fd);
-    if (pipe(pipefd) != 0) {
+    b->fd[OUT] = b->fd[ERR] = -1;
+    if (pipe(out) != 0 || pipe(errp) != 0) {
         sv_errorf(err, errlen, "pipe: %s", strerror(errno));
         goto fail_pipe;
     }
     pid_t pid = fork();
     if (pid < 0) {
         sv_errorf(err, errlen, "fork: %s", strerror(errno));
-        goto fail_fork;
+        goto fail_pipe;
     }
     if (pid == 0) {
-        /* The child: stdout and stderr into the pipe, then the benchmark. */
-        dup2(pipefd[1], STDOUT_FILENO);
-        dup2(pipefd[1], STDERR_FILENO);
-        close(pipefd[0]);
-        close(pipefd[1]);
-        execl(exe, exe, "--sizes", SV_BENCH_LIVE_SIZES, "--reps", SV_BENCH_LIVE_REPS,
-              "--csv", b->csv_path, (char *)NULL);
+        /* The child: stdout (the CSV) and stderr into their pipes, then the
+         * benchmark. */
+        dup2(out[1], STDOUT_FILENO);
+        dup2(errp[1], STDERR_FILENO);
+        close(out[0]);
+        close(out[1]);
+        close(errp[0]);
+        close(errp[1]);
+        execl(exe, exe, "--progress-csv", "--sizes", SV_BENCH_LIVE_SIZES, "--reps",
+              SV_BENCH_LIVE_REPS, (char *)NULL);
         /* Only async-signal-safe calls here: the parent may have threads. */
         const char *why = strerror(errno);
-        if (write(STDOUT_FILENO, "cannot run scanviz-bench: ", 26) > 0 &&
-            write(STDOUT_FILENO, why, strlen(why)) > 0)
-            (void)!write(STDOUT_FILENO, "\n", 1);
+        if (write(STDERR_FILENO, "cannot run scanviz-bench: ", 26) > 0 &&
+            write(STDERR_FILENO, why, strlen(why)) > 0)
+            (void)!write(STDERR_FILENO, "\n", 1);
         _exit(127);
     }
-    close(pipefd[1]);
-    fcntl(pipefd[0], F_SETFL, fcntl(pipefd[0], F_GETFL) | O_NONBLOCK);
-    fcntl(pipefd[0], F_SETFD, FD_CLOEXEC);
+    close(out[1]);
+    close(errp[1]);
+    b->fd[OUT] = out[0];
+    b->fd[ERR] = errp[0];
+    for (int k = 0; k < 2; k++) {
+        fcntl(b->fd[k], F_SETFL, fcntl(b->fd[k], F_GETFL) | O_NONBLOCK);
+        fcntl(b->fd[k], F_SETFD, FD_CLOEXEC);
+    }
     b->pid = pid;
-    b->fd = pipefd[0];
     b->status = SV_BENCH_LIVE_RUNNING;
     return b;
 
-fail_fork:
-    close(pipefd[0]);
-    close(pipefd[1]);
 fail_pipe:
-    unlink(b->csv_path);
-fail_tmp:
+    for (int k = 0; k < 2; k++) {
+        if (out[k] >= 0)
+            close(out[k]);
+        if (errp[k] >= 0)
+            close(errp[k]);
+    }
     free(b);
     return NULL;
 }
 
-static bool starts_with_algo(const char *s)
+static void set_message(sv_bench_live *b, const char *line, size_t len)
 {
-    static const char *const algos[] = { "copy", "cub", "hs-naive", "hs", "blelloch", "cpu" };
-    while (*s == ' ' || *s == '\t')
-        s++;
-    for (size_t i = 0; i < sizeof algos / sizeof *algos; i++) {
-        size_t n = strlen(algos[i]);
-        if (strncmp(s, algos[i], n) == 0) {
-            char c = s[n];
-            if (c == ' ' || c == '\t' || c == ',' || c == '|' || c == ':')
-                return true;
-        }
-    }
-    return false;
+    while (len > 0 && (line[len - 1] == '\r' || line[len - 1] == ' '))
+        len--;
+    if (len > 0)
+        snprintf(b->message, sizeof b->message, "%.*s", (int)len, line);
 }
 
-/* One complete line of the child's output. */
-static void take_line(sv_bench_live *b, char *line)
+/* Counts the complete CSV lines not yet counted: "# rows: N" gives the rows
+ * planned, the header starts the data, every later non-comment line is a
+ * row. */
+static void scan_csv(sv_bench_live *b)
 {
-    size_t len = strlen(line);
-    while (len > 0 && (line[len - 1] == '\r' || line[len - 1] == ' '))
-        line[--len] = '\0';
-    if (len == 0)
-        return;
-    snprintf(b->message, sizeof b->message, "%s", line);
-    if (starts_with_algo(line))
-        b->results++;
-    /* "[12/90]" or "12/90": an explicit count wins over counting lines. */
-    for (const char *p = line; *p; p++) {
-        unsigned k, total;
-        if (p[0] >= '0' && p[0] <= '9' && (p == line || p[-1] < '0' || p[-1] > '9') &&
-            sscanf(p, "%u/%u", &k, &total) == 2 && total > 0 && k <= total) {
-            b->fraction = (float)k / (float)total;
-            break;
+    for (;;) {
+        const char *line = b->csv + b->scanned;
+        const char *nl = memchr(line, '\n', b->ncsv - b->scanned);
+        if (!nl)
+            return;
+        size_t len = (size_t)(nl - line);
+        b->scanned += len + 1;
+        set_message(b, line, len);
+        int planned;
+        if (line[0] == '#') {
+            if (sscanf(line, "# rows: %d", &planned) == 1 && planned > 0)
+                b->planned = planned;
+        } else if (!b->header_seen) {
+            b->header_seen = strncmp(line, "algo,", 5) == 0;
+        } else if (len > 0 && line[0] != '\r') {
+            b->rows++;
         }
+    }
+}
+
+/* Appends what the child wrote on stdout. */
+static void take_csv(sv_bench_live *b, const char *data, size_t n)
+{
+    if (b->csv_overflow)
+        return;
+    if (b->ncsv + n + 1 > LIVE_CSV_MAX) {
+        b->csv_overflow = true;
+        return;
+    }
+    if (b->ncsv + n + 1 > b->csv_cap) {
+        size_t cap = b->csv_cap ? b->csv_cap : 4096;
+        while (cap < b->ncsv + n + 1)
+            cap *= 2;
+        char *grown = realloc(b->csv, cap);
+        if (!grown) {
+            b->csv_overflow = true;
+            return;
+        }
+        b->csv = grown;
+        b->csv_cap = cap;
+    }
+    memcpy(b->csv + b->ncsv, data, n);
+    b->ncsv += n;
+    b->csv[b->ncsv] = '\0';
+    scan_csv(b);
+}
+
+/* What the child wrote on stderr: only its last line is kept. */
+static void take_messages(sv_bench_live *b, const char *data, size_t n, bool eof)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (data[i] == '\n') {
+            set_message(b, b->pending, b->npending);
+            b->npending = 0;
+        } else if (b->npending + 1 < sizeof b->pending) {
+            b->pending[b->npending++] = data[i];
+        }
+    }
+    if (eof && b->npending) {
+        set_message(b, b->pending, b->npending);
+        b->npending = 0;
     }
 }
 
 static void read_output(sv_bench_live *b)
 {
-    while (b->fd >= 0) {
-        char buf[1024];
-        ssize_t n = read(b->fd, buf, sizeof buf);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n < 0)
-            return; /* EAGAIN: nothing more now */
-        if (n == 0) {
-            close(b->fd);
-            b->fd = -1;
-            if (b->npending) {
-                b->pending[b->npending] = '\0';
-                take_line(b, b->pending);
-                b->npending = 0;
+    for (int k = 0; k < 2; k++) {
+        while (b->fd[k] >= 0) {
+            char buf[4096];
+            ssize_t n = read(b->fd[k], buf, sizeof buf);
+            if (n < 0 && errno == EINTR)
+                continue;
+            if (n < 0)
+                break; /* EAGAIN: nothing more now */
+            if (n == 0) {
+                close(b->fd[k]);
+                b->fd[k] = -1;
+                if (k == ERR)
+                    take_messages(b, buf, 0, true);
+                else if (b->ncsv > b->scanned) /* a last line with no newline */
+                    take_csv(b, "\n", 1);
+                break;
             }
-            return;
-        }
-        for (ssize_t i = 0; i < n; i++) {
-            char c = buf[i];
-            if (c == '\n') {
-                b->pending[b->npending] = '\0';
-                take_line(b, b->pending);
-                b->npending = 0;
-            } else if (b->npending + 1 < sizeof b->pending) {
-                b->pending[b->npending++] = c;
-            }
+            if (k == OUT)
+                take_csv(b, buf, (size_t)n);
+            else
+                take_messages(b, buf, (size_t)n, false);
         }
     }
+}
+
+/* The child exited 0: its CSV is the table. */
+static void finish_table(sv_bench_live *b, sv_bench_table **table)
+{
+    char inner[320];
+    sv_bench_table *t = NULL;
+    if (b->csv_overflow)
+        snprintf(inner, sizeof inner, "more than %u bytes of CSV", LIVE_CSV_MAX);
+    else
+        t = sv_bench_table_parse(b->csv ? b->csv : "", inner, sizeof inner);
+    if (t && t->nrows > 0) {
+        b->status = SV_BENCH_LIVE_DONE;
+        if (table)
+            *table = t;
+        else
+            sv_bench_table_destroy(t);
+        return;
+    }
+    b->status = SV_BENCH_LIVE_FAILED;
+    snprintf(b->reason, sizeof b->reason, "scanviz-bench wrote %s", t ? "no rows" : inner);
+    sv_bench_table_destroy(t);
 }
 
 sv_bench_live_status sv_bench_live_poll(sv_bench_live *b, float *progress,
@@ -244,24 +304,11 @@ sv_bench_live_status sv_bench_live_poll(sv_bench_live *b, float *progress,
         read_output(b);
         int wstatus = 0;
         /* Output closed is not yet an exit: reap without blocking. */
-        pid_t r = b->fd < 0 ? waitpid(b->pid, &wstatus, WNOHANG) : 0;
+        pid_t r = b->fd[OUT] < 0 && b->fd[ERR] < 0 ? waitpid(b->pid, &wstatus, WNOHANG) : 0;
         if (r == b->pid) {
             b->pid = 0;
             if (WIFEXITED(wstatus) && WEXITSTATUS(wstatus) == 0) {
-                char inner[320];
-                sv_bench_table *t = sv_bench_table_load(b->csv_path, inner, sizeof inner);
-                if (t && t->nrows > 0) {
-                    b->status = SV_BENCH_LIVE_DONE;
-                    if (table)
-                        *table = t;
-                    else
-                        sv_bench_table_destroy(t);
-                } else {
-                    b->status = SV_BENCH_LIVE_FAILED;
-                    snprintf(b->reason, sizeof b->reason, "scanviz-bench wrote %s",
-                             t ? "no rows" : inner);
-                    sv_bench_table_destroy(t);
-                }
+                finish_table(b, table);
             } else {
                 b->status = SV_BENCH_LIVE_FAILED;
                 char how[64];
@@ -283,8 +330,9 @@ sv_bench_live_status sv_bench_live_poll(sv_bench_live *b, float *progress,
         }
     }
     if (progress) {
-        float f = b->fraction >= 0 ? b->fraction
-                                   : (float)b->results / (float)(LIVE_ALGOS * LIVE_SIZES);
+        /* Without "# rows: N", every algorithm at every live size. */
+        int planned = b->planned > 0 ? b->planned : SV_ALGO_COUNT * SV_BENCH_LIVE_NSIZES;
+        float f = (float)b->rows / (float)planned;
         if (b->status == SV_BENCH_LIVE_DONE)
             f = 1;
         *progress = f < 0 ? 0 : f > 1 ? 1 : f;
@@ -303,14 +351,14 @@ void sv_bench_live_destroy(sv_bench_live *b)
 {
     if (!b)
         return;
-    if (b->fd >= 0)
-        close(b->fd);
+    for (int k = 0; k < 2; k++)
+        if (b->fd[k] >= 0)
+            close(b->fd[k]);
     if (b->pid > 0) {
         kill(b->pid, SIGTERM);
         while (waitpid(b->pid, NULL, 0) < 0 && errno == EINTR) {
         }
     }
-    if (b->csv_path[0])
-        unlink(b->csv_path);
+    free(b->csv);
     free(b);
 }

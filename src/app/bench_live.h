@@ -29,8 +29,9 @@
  * NULL with err filled only if the embedded text does not parse. */
 sv_bench_table *sv_bench_shipped(char *err, size_t errlen);
 
-/* The quick live run: scanviz-bench --sizes 2^10..2^24 --reps 10 --csv TMP. */
+/* The quick live run: scanviz-bench --progress-csv --sizes 2^10..2^24 --reps 10. */
 #define SV_BENCH_LIVE_SIZES "2^10..2^24"
+#define SV_BENCH_LIVE_NSIZES 15
 #define SV_BENCH_LIVE_REPS "10"
 
 typedef struct sv_bench_live sv_bench_live;
@@ -48,15 +49,15 @@ typedef enum sv_bench_live_status {
 sv_bench_live *sv_bench_live_start(const char *exe, char *err, size_t errlen);
 
 /* Reads what the child printed so far, without blocking. progress (may be
- * NULL) gets 0 .. 1: the count of result lines (lines starting with an
- * algorithm name) over algorithms x sizes, or a "k/N" the benchmark prints.
+ * NULL) gets 0 .. 1: the CSV rows seen over the rows planned (its "# rows: N"
+ * line; without one, every algorithm of the registry at every live size).
  * On DONE *table is the run's table, owned by the caller (later polls give
  * DONE with *table NULL). On FAILED err holds the reason: the benchmark's
  * last line (it exits 3 without a GPU) or how it ended. */
 sv_bench_live_status sv_bench_live_poll(sv_bench_live *b, float *progress,
                                         sv_bench_table **table, char *err, size_t errlen);
 
-/* The last non-empty line the benchmark printed ("" before any). */
+/* The last non-empty line the benchmark printed on either stream ("" before any). */
 const char *sv_bench_live_message(const sv_bench_live *b);
 
 /* Stops the child if it still runs (SIGTERM, then waits), removes the

@@ -5,32 +5,16 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../core/algo.h"
 #include "render.h"
 #include "render_plot.h"
 
-typedef enum marker {
-    MK_SQUARE, MK_DIAMOND, MK_CIRCLE, MK_TRIANGLE, MK_TRIANGLE_DOWN, MK_CROSS
-} marker;
-
-typedef enum line_style { LS_SOLID, LS_DASHED, LS_DOTTED, LS_DASHDOT } line_style;
-
-/* Colour, marker and dash each tell the series apart on their own, so the
- * chart reads in grey print and for every kind of colour vision. */
-static const struct algo_style {
-    const char *name;
-    const char *label;
-    uint32_t rgb;       /* Okabe-Ito; copy uses the theme's text colour */
-    uint32_t rgb_light; /* on a light background where rgb is too pale */
-    marker mk;
-    line_style ls;
-} styles[SV_PLOT_NALGOS] = {
-    { "copy", "copy (the bound)", 0, 0, MK_SQUARE, LS_SOLID },
-    { "cub", "CUB", 0x009E73, 0x009E73, MK_DIAMOND, LS_DASHED },
-    { "hs", "hs (Hillis-Steele, tuned)", 0x56B4E9, 0x0072B2, MK_CIRCLE, LS_SOLID },
-    { "hs-naive", "hs-naive (chapter)", 0xE69F00, 0xE69F00, MK_TRIANGLE, LS_DOTTED },
-    { "blelloch", "Blelloch", 0xCC79A7, 0xCC79A7, MK_TRIANGLE_DOWN, LS_DASHDOT },
-    { "cpu", "CPU (1 core)", 0xD55E00, 0xD55E00, MK_CROSS, LS_DASHED },
-};
+/* Each algorithm's name, label, colour, marker and dash: the registry
+ * (src/core/algo.h), in legend order. */
+static const sv_algo_info *style(int i)
+{
+    return sv_algo_get((sv_algo)i);
+}
 
 #define MAX_POINTS 64
 
@@ -45,13 +29,13 @@ typedef struct series {
 
 const char *sv_plot_algo_name(int i)
 {
-    return i >= 0 && i < SV_PLOT_NALGOS ? styles[i].name : NULL;
+    return i >= 0 && i < SV_ALGO_COUNT ? style(i)->name : NULL;
 }
 
 static int algo_index(const char *algo)
 {
-    for (int i = 0; i < SV_PLOT_NALGOS; i++)
-        if (strcmp(styles[i].name, algo) == 0)
+    for (int i = 0; i < SV_ALGO_COUNT; i++)
+        if (strcmp(style(i)->name, algo) == 0)
             return i;
     return -1;
 }
@@ -67,7 +51,7 @@ static sv_rgba algo_color(int i, const sv_theme *theme)
         return theme->text_dim;
     if (i == 0)
         return theme->text;
-    return sv_rgb_hex(light_theme(theme) ? styles[i].rgb_light : styles[i].rgb);
+    return sv_rgb_hex(light_theme(theme) ? style(i)->rgb_light : style(i)->rgb);
 }
 
 sv_rgba sv_plot_algo_color(const char *algo, const sv_theme *theme)
@@ -81,8 +65,8 @@ sv_rgba sv_plot_algo_color(const char *algo, const sv_theme *theme)
  * when g is there, estimated from the character count when not. */
 static float legend_entry_w(sv_gfx *g, int i, float u)
 {
-    float tw = g ? sv_gfx_text_width(g, SV_FONT_SANS, u, styles[i].label)
-                 : (float)strlen(styles[i].label) * 0.56f * u;
+    float tw = g ? sv_gfx_text_width(g, SV_FONT_SANS, u, style(i)->label)
+                 : (float)strlen(style(i)->label) * 0.56f * u;
     return 3.2f * u + tw + 1.6f * u;
 }
 
@@ -98,7 +82,7 @@ void sv_plot_layout_compute(sv_gfx *g, sv_box box, float unit, sv_plot_layout *o
     /* Rows as legend() flows the entries. */
     int rows = 1;
     float lx = 0;
-    for (int i = 0; i < SV_PLOT_NALGOS; i++) {
+    for (int i = 0; i < SV_ALGO_COUNT; i++) {
         float ew = legend_entry_w(g, i, u);
         if (lx > 0 && lx + ew - 1.6f * u > w) {
             rows++;
@@ -149,13 +133,13 @@ static const char *shown_type(const sv_bench_table *t)
 static int gather(const sv_bench_table *t, const char *type, series *out)
 {
     int count = 0;
-    for (int a = 0; a < SV_PLOT_NALGOS; a++) {
+    for (int a = 0; a < SV_ALGO_COUNT; a++) {
         series *s = &out[count];
         s->algo = a;
         s->n = 0;
         for (size_t i = 0; i < t->nrows; i++) {
             const sv_bench_row *r = &t->rows[i];
-            if (strcmp(r->algo, styles[a].name) != 0 || strcmp(r->type, type) != 0 || r->n < 1)
+            if (strcmp(r->algo, style(a)->name) != 0 || strcmp(r->type, type) != 0 || r->n < 1)
                 continue;
             double x = log2(r->n);
             int k = 0;
@@ -215,34 +199,34 @@ static void polygon(sv_gfx *g, const float *px, const float *py, int n, sv_rgba 
     }
 }
 
-static void draw_marker(sv_gfx *g, marker m, float cx, float cy, float r, sv_rgba c)
+static void draw_marker(sv_gfx *g, sv_algo_marker m, float cx, float cy, float r, sv_rgba c)
 {
     switch (m) {
-    case MK_CIRCLE:
+    case SV_MARKER_CIRCLE:
         sv_gfx_circle(g, cx, cy, r * 0.9f, c, c, 0);
         break;
-    case MK_SQUARE: {
+    case SV_MARKER_SQUARE: {
         float s = r * 0.8f;
         sv_gfx_rect(g, (sv_box){ cx - s, cy - s, 2 * s, 2 * s }, s * 0.18f, c, c, 0,
                     SV_BORDER_NONE);
         break;
     }
-    case MK_DIAMOND: {
+    case SV_MARKER_DIAMOND: {
         float px[4] = { cx, cx + r, cx, cx - r }, py[4] = { cy - r * 1.1f, cy, cy + r * 1.1f, cy };
         polygon(g, px, py, 4, c);
         break;
     }
-    case MK_TRIANGLE: {
+    case SV_MARKER_TRIANGLE: {
         float px[3] = { cx, cx + r, cx - r }, py[3] = { cy - r, cy + r * 0.75f, cy + r * 0.75f };
         polygon(g, px, py, 3, c);
         break;
     }
-    case MK_TRIANGLE_DOWN: {
+    case SV_MARKER_TRIANGLE_DOWN: {
         float px[3] = { cx - r, cx + r, cx }, py[3] = { cy - r * 0.75f, cy - r * 0.75f, cy + r };
         polygon(g, px, py, 3, c);
         break;
     }
-    case MK_CROSS: {
+    case SV_MARKER_CROSS: {
         float s = r * 0.8f, w = r * 0.6f;
         sv_gfx_line(g, cx - s, cy - s, cx + s, cy + s, w, c);
         sv_gfx_line(g, cx - s, cy + s, cx + s, cy - s, w, c);
@@ -252,7 +236,7 @@ static void draw_marker(sv_gfx *g, marker m, float cx, float cy, float r, sv_rgb
 }
 
 /* A marker on a halo of the background, so crossing lines do not hide it. */
-static void marker_halo(sv_gfx *g, marker m, float cx, float cy, float r, sv_rgba c,
+static void marker_halo(sv_gfx *g, sv_algo_marker m, float cx, float cy, float r, sv_rgba c,
                         sv_rgba bg)
 {
     draw_marker(g, m, cx, cy, r * 1.45f, bg);
@@ -267,20 +251,20 @@ typedef struct dash {
 } dash;
 
 static void polyline(sv_gfx *g, const float *xs, const float *ys, int n, float w, sv_rgba c,
-                     line_style ls)
+                     sv_algo_dash ls)
 {
     static const dash dashed[] = { { 4.0f, 1 }, { 2.2f, 0 } };
     static const dash dotted[] = { { 1.0f, 2 }, { 1.5f, 0 } };
     static const dash dashdot[] = { { 4.0f, 1 }, { 1.5f, 0 }, { 1.0f, 2 }, { 1.5f, 0 } };
     const dash *pat = NULL;
     int npat = 0;
-    if (ls == LS_DASHED) {
+    if (ls == SV_DASH_DASHED) {
         pat = dashed;
         npat = 2;
-    } else if (ls == LS_DOTTED) {
+    } else if (ls == SV_DASH_DOTTED) {
         pat = dotted;
         npat = 2;
-    } else if (ls == LS_DASHDOT) {
+    } else if (ls == SV_DASH_DASHDOT) {
         pat = dashdot;
         npat = 4;
     }
@@ -438,7 +422,7 @@ static void draw_series(sv_gfx *g, const axes *ax, const series *s, bool ops, co
         return;
     sv_rgba c = algo_color(s->algo, th);
     float w = (s->algo == 0 ? 0.36f : 0.24f) * u;
-    polyline(g, xs, ys, n, w, c, styles[s->algo].ls);
+    polyline(g, xs, ys, n, w, c, style(s->algo)->dash);
     /* Markers shrink where points crowd (every power of two on a narrow
      * panel), so they stay apart. */
     float gap = 1e9f;
@@ -446,7 +430,7 @@ static void draw_series(sv_gfx *g, const axes *ax, const series *s, bool ops, co
         gap = fminf(gap, xs[i + 1] - xs[i]);
     float r = fminf(0.42f * u, fmaxf(0.22f * u, 0.3f * gap));
     for (int i = 0; i < n; i++)
-        marker_halo(g, styles[s->algo].mk, xs[i], ys[i], r, c, th->bg);
+        marker_halo(g, style(s->algo)->marker, xs[i], ys[i], r, c, th->bg);
 }
 
 static const series *find_series(const series *all, int count, const char *algo)
@@ -648,7 +632,7 @@ static void ops_panel(sv_gfx *g, const sv_plot_layout *L, const series *all, int
         char cls[32];
         float y;
         char who[64];
-    } labels[SV_PLOT_NALGOS];
+    } labels[SV_ALGO_COUNT];
     int nl = 0;
     for (int i = 0; i < count; i++) {
         const series *s = &all[i];
@@ -672,13 +656,13 @@ static void ops_panel(sv_gfx *g, const sv_plot_layout *L, const series *all, int
         if (j == nl) {
             snprintf(labels[nl].cls, sizeof labels[nl].cls, "%s", cls);
             labels[nl].y = y;
-            snprintf(labels[nl].who, sizeof labels[nl].who, "%s", styles[s->algo].name);
+            snprintf(labels[nl].who, sizeof labels[nl].who, "%s", style(s->algo)->name);
             nl++;
         } else {
             labels[j].y = fminf(labels[j].y, y);
             size_t len = strlen(labels[j].who);
             snprintf(labels[j].who + len, sizeof labels[j].who - len, ", %s",
-                     styles[s->algo].name);
+                     style(s->algo)->name);
         }
     }
     /* Top to bottom, two lines apart at least. */
@@ -745,7 +729,7 @@ static void legend(sv_gfx *g, sv_box box, const series *all, int count, const sv
 {
     float x = box.x, y = box.y + 0.95f * u;
     for (int i = 0; i < count; i++) {
-        const struct algo_style *st = &styles[all[i].algo];
+        const sv_algo_info *st = style(all[i].algo);
         float ew = legend_entry_w(g, all[i].algo, u) - 1.6f * u;
         if (x > box.x && x + ew > box.x + box.w) {
             x = box.x;
@@ -753,8 +737,8 @@ static void legend(sv_gfx *g, sv_box box, const series *all, int count, const sv
         }
         sv_rgba c = algo_color(all[i].algo, th);
         float xs[2] = { x, x + 2.6f * u }, ys[2] = { y, y };
-        polyline(g, xs, ys, 2, (all[i].algo == 0 ? 0.36f : 0.24f) * u, c, st->ls);
-        marker_halo(g, st->mk, x + 1.3f * u, y, 0.42f * u, c, th->bg);
+        polyline(g, xs, ys, 2, (all[i].algo == 0 ? 0.36f : 0.24f) * u, c, st->dash);
+        marker_halo(g, st->marker, x + 1.3f * u, y, 0.42f * u, c, th->bg);
         sv_gfx_text(g, SV_FONT_SANS, u, x + 3.2f * u, y, SV_ALIGN_LEFT, th->text, st->label);
         x += ew + 1.6f * u;
     }
@@ -782,7 +766,7 @@ void sv_render_plot(sv_gfx *g, const sv_bench_table *table, const char *source, 
     sv_plot_layout L;
     sv_plot_layout_compute(g, box, unit, &L);
 
-    series all[SV_PLOT_NALGOS]; /* about 12 KiB */
+    series all[SV_ALGO_COUNT]; /* about 12 KiB */
     const char *type = table ? shown_type(table) : "int32";
     int count = table ? gather(table, type, all) : 0;
 

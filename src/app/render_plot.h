@@ -4,6 +4,7 @@
 #ifndef SV_RENDER_PLOT_H
 #define SV_RENDER_PLOT_H
 
+#include "../core/algo.h"
 #include "gfx.h"
 #include "theme.h"
 
@@ -24,8 +25,8 @@ typedef struct sv_plot_layout {
  * labels (NULL: estimated from their length). */
 void sv_plot_layout_compute(sv_gfx *g, sv_box box, float unit, sv_plot_layout *out);
 
-/* The algorithms in legend order: copy, cub, hs, hs-naive, blelloch, cpu. */
-#define SV_PLOT_NALGOS 6
+/* The algorithms in legend order: the registry's (src/core/algo.h). */
+#define SV_PLOT_NALGOS SV_ALGO_COUNT
 const char *sv_plot_algo_name(int i);
 /* An algorithm's line colour in theme (Okabe-Ito; copy takes the theme's
  * text colour, as the ceiling). Unknown names give text_dim. */

@@ -1,9 +1,12 @@
 /* The one place that decides GPU or emulator, and says why: probes CUDA once
- * per process, runs the chosen backend, and checks every trace against the
- * chapter's invariant before handing it out (a broken kernel fails here). */
+ * per process, runs the chosen backend (which only fills buffers), falls
+ * back to the emulator where the request allows, finishes every trace and
+ * checks it against the chapter's invariant before handing it out (a broken
+ * kernel fails here), and says where it came from (sv_capture_source). */
 #include "capture.h"
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -41,6 +44,7 @@ static struct {
     char why[256];
 } probe;
 static pthread_once_t probe_once = PTHREAD_ONCE_INIT;
+static atomic_bool probe_done; /* set when probe_run has finished */
 
 static void probe_run(void)
 {
@@ -63,6 +67,7 @@ static void probe_run(void)
     probe.ok = false;
     snprintf(probe.why, sizeof probe.why, "built without CUDA");
 #endif
+    atomic_store(&probe_done, true);
 }
 
 bool sv_capture_cuda_available(char *device, size_t devlen, size_t *max_n,
@@ -83,108 +88,164 @@ bool sv_capture_cuda_available(char *device, size_t devlen, size_t *max_n,
 
 /* ---- Capturing -------------------------------------------------------- */
 
-/* Runs the emulator into a new trace; *out set on success. */
-static sv_capture_status capture_cpu(sv_op op, sv_type type, sv_scan scan,
-                                     const sv_value *input, size_t n, sv_trace **out,
-                                     char *err, size_t errlen)
+static void source_set(sv_capture_source *src, sv_backend backend, const char *device,
+                       sv_capture_fallback fallback, const char *reason)
 {
-    sv_trace *t = sv_trace_create(op, type, scan, input, n, SV_BACKEND_CPU, NULL, err, errlen);
-    if (!t)
-        return SV_CAPTURE_BAD_INPUT;
-    if (!sv_emulate(t, err, errlen))
-        goto fail_run;
-    *out = t;
-    return SV_CAPTURE_OK;
-
-fail_run:
-    sv_trace_destroy(t);
-    return SV_CAPTURE_FAILED;
+    memset(src, 0, sizeof *src);
+    src->backend = backend;
+    src->fallback = fallback;
+    snprintf(src->device, sizeof src->device, "%s", device ? device : "");
+    snprintf(src->reason, sizeof src->reason, "%s", reason ? reason : "");
+    if (backend == SV_BACKEND_CUDA)
+        snprintf(src->label, sizeof src->label, "CUDA · %.200s",
+                 device && device[0] ? device : "GPU");
+    else
+        snprintf(src->label, sizeof src->label, "CPU emulator");
 }
 
-#if SV_HAVE_CUDA
-static sv_capture_status capture_cuda(sv_op op, sv_type type, sv_scan scan,
-                                      const sv_value *input, size_t n, sv_trace **out,
-                                      char *err, size_t errlen)
+void sv_capture_source_of_trace(const sv_trace *t, sv_capture_source *src)
 {
-    char msg[512];
-    sv_trace *t = sv_trace_create(op, type, scan, input, n, SV_BACKEND_CUDA, probe.device,
-                                  err, errlen);
-    if (!t)
-        return SV_CAPTURE_BAD_INPUT;
-    if (!sv_cuda_trace(t, msg, sizeof msg)) {
-        snprintf(err, errlen, "CUDA kernel failed: %s", msg);
-        goto fail_run;
-    }
-    if (!sv_trace_finish(t, err, errlen))
-        goto fail_run;
-    *out = t;
-    return SV_CAPTURE_OK;
-
-fail_run:
-    sv_trace_destroy(t);
-    return SV_CAPTURE_FAILED;
+    source_set(src, t->backend, t->backend == SV_BACKEND_CUDA ? t->device : NULL,
+               SV_FALLBACK_NONE, NULL);
 }
-#endif
 
-sv_capture_status sv_capture(sv_op op, sv_type type, sv_scan scan,
-                             const sv_value *input, size_t n,
-                             sv_backend_choice choice, sv_trace **out,
-                             char *note, size_t notelen,
+void sv_capture_source_line(const sv_capture_source *src, char *buf, size_t len)
+{
+    if (!buf || len == 0)
+        return;
+    if (src->reason[0])
+        snprintf(buf, len, "%s: %s", src->label, src->reason);
+    else
+        snprintf(buf, len, "%s", src->label);
+}
+
+/* Runs one backend into a new trace, which it fills; NULL with err filled
+ * when the backend fails (*bad set when the request itself was wrong). */
+static sv_trace *run_backend(const sv_capture_request *req, sv_backend backend, bool *bad,
                              char *err, size_t errlen)
 {
-    char why[256];
-    size_t max_n = 0;
-    sv_capture_status st;
+    char msg[512];
+    *bad = false;
+    sv_trace *t = sv_trace_create(req->op, req->type, req->scan, req->input, req->n, backend,
+                                  backend == SV_BACKEND_CUDA ? probe.device : NULL, err,
+                                  errlen);
+    if (!t) {
+        *bad = true;
+        return NULL;
+    }
+#if SV_HAVE_CUDA
+    if (backend == SV_BACKEND_CUDA) {
+        if (!sv_cuda_trace(t, req->kernel, msg, sizeof msg)) {
+            snprintf(err, errlen, "CUDA kernel failed: %s", msg);
+            goto fail_run;
+        }
+        return t;
+    }
+#endif
+    if (!sv_emulate(t, msg, sizeof msg)) {
+        snprintf(err, errlen, "emulator failed: %s", msg);
+        goto fail_run;
+    }
+    return t;
 
-    sv_errorf(note, notelen, "%s", "");
+fail_run:
+    sv_trace_destroy(t);
+    return NULL;
+}
+
+/* Finishes and checks a trace from either backend: every trace must hold
+ * the chapter's invariant. Destroys it and returns false on failure. */
+static bool finish_checked(sv_trace *t, char *err, size_t errlen)
+{
+    char msg[512];
+    if (!sv_trace_finish(t, err, errlen)) {
+        sv_trace_destroy(t);
+        return false;
+    }
+    if (!sv_trace_check(t, msg, sizeof msg)) {
+        snprintf(err, errlen, "the %s trace breaks the invariant: %s",
+                 t->backend == SV_BACKEND_CUDA ? "CUDA" : "emulator", msg);
+        sv_trace_destroy(t);
+        return false;
+    }
+    return true;
+}
+
+static bool probe_finished(void)
+{
+    return atomic_load(&probe_done);
+}
+
+sv_capture_status sv_capture(const sv_capture_request *req, sv_trace **out,
+                             sv_capture_source *src, char *err, size_t errlen)
+{
+    char why[256] = "";
+    size_t max_n = 0;
+    sv_capture_source unused;
+    if (!src)
+        src = &unused;
+
     *out = NULL;
-    if (!sv_op_valid(op, type, err, errlen))
+    if (!sv_op_valid(req->op, req->type, err, errlen))
         return SV_CAPTURE_BAD_INPUT;
-    if (n == 0 || n > SV_MAX_N) {
+    if (req->n == 0 || req->n > SV_MAX_N) {
         snprintf(err, errlen,
-                 "n = %zu: a single-block Hillis-Steele scan takes 1 to %d elements", n,
+                 "n = %zu: a single-block Hillis-Steele scan takes 1 to %d elements", req->n,
                  SV_MAX_N);
         return SV_CAPTURE_BAD_INPUT;
     }
+    if (req->kernel && strcmp(req->kernel, SV_KERNEL_TEACHING) != 0) {
+        snprintf(err, errlen, "no kernel named \"%.64s\" (expected %s)", req->kernel,
+                 SV_KERNEL_TEACHING);
+        return SV_CAPTURE_BAD_INPUT;
+    }
 
-    bool gpu = false;
-    if (choice != SV_CHOOSE_CPU) {
-        gpu = sv_capture_cuda_available(NULL, 0, &max_n, why, sizeof why);
-        if (!gpu && choice == SV_CHOOSE_CUDA) {
-            snprintf(err, errlen, "CUDA backend unavailable: %s", why);
-            return SV_CAPTURE_UNAVAILABLE;
-        }
-        if (gpu && n > max_n) {
+    /* The decision: the GPU when asked for or preferred and usable, else the
+     * emulator with the reason in words. */
+    sv_backend backend = SV_BACKEND_CPU;
+    sv_capture_fallback fallback = SV_FALLBACK_NONE;
+    if (req->choice == SV_CHOOSE_CPU) {
+        snprintf(why, sizeof why, "--backend cpu");
+    } else if (req->no_wait && !probe_finished()) {
+        fallback = SV_FALLBACK_PROBING;
+        snprintf(why, sizeof why, "looking for a CUDA device…");
+    } else if (sv_capture_cuda_available(NULL, 0, &max_n, why, sizeof why)) {
+        if (req->n > max_n) {
             /* Only on GPUs whose block limit is below SV_MAX_N: the limit
              * is the device's, so auto refuses too rather than emulate a
              * block this GPU cannot run. */
             snprintf(err, errlen,
                      "n = %zu is above this GPU's block limit (%zu threads): the kernel scans "
-                     "one block (--backend cpu emulates blocks of up to %d)", n, max_n,
+                     "one block (--backend cpu emulates blocks of up to %d)", req->n, max_n,
                      SV_MAX_N);
             return SV_CAPTURE_BAD_INPUT;
         }
-        if (!gpu)
-            sv_errorf(note, notelen, "CPU emulator: %s", why);
+        backend = SV_BACKEND_CUDA;
+    } else if (req->choice == SV_CHOOSE_CUDA && !req->fallback) {
+        snprintf(err, errlen, "CUDA backend unavailable: %s", why);
+        return SV_CAPTURE_UNAVAILABLE;
+    } else {
+        fallback = SV_FALLBACK_NO_GPU;
     }
 
-#if SV_HAVE_CUDA
-    if (gpu)
-        st = capture_cuda(op, type, scan, input, n, out, err, errlen);
-    else
-#endif
-        st = capture_cpu(op, type, scan, input, n, out, err, errlen);
-    if (st != SV_CAPTURE_OK)
-        return st;
-
-    /* Every trace, from either backend, must hold the chapter's invariant. */
-    char msg[512];
-    if (!sv_trace_check(*out, msg, sizeof msg)) {
-        snprintf(err, errlen, "the %s trace breaks the invariant: %s",
-                 (*out)->backend == SV_BACKEND_CUDA ? "CUDA" : "emulator", msg);
-        sv_trace_destroy(*out);
-        *out = NULL;
-        return SV_CAPTURE_FAILED;
+    bool bad;
+    sv_trace *t = run_backend(req, backend, &bad, err, errlen);
+    if (t && !finish_checked(t, err, errlen))
+        t = NULL;
+    if (!t && backend == SV_BACKEND_CUDA && !bad && req->fallback) {
+        /* A window keeps working on the emulator when the GPU fails. */
+        snprintf(why, sizeof why, "GPU capture failed: %.200s", err);
+        backend = SV_BACKEND_CPU;
+        fallback = SV_FALLBACK_GPU_FAILED;
+        t = run_backend(req, backend, &bad, err, errlen);
+        if (t && !finish_checked(t, err, errlen))
+            t = NULL;
     }
+    if (!t)
+        return bad ? SV_CAPTURE_BAD_INPUT : SV_CAPTURE_FAILED;
+
+    source_set(src, backend, backend == SV_BACKEND_CUDA ? probe.device : NULL, fallback,
+               backend == SV_BACKEND_CPU ? why : NULL);
+    *out = t;
     return SV_CAPTURE_OK;
 }

@@ -28,20 +28,67 @@ bool sv_capture_cuda_available(char *device, size_t devlen, size_t *max_n,
 
 typedef enum sv_capture_status {
     SV_CAPTURE_OK,
-    SV_CAPTURE_BAD_INPUT,   /* n out of range, op not defined on type */
+    SV_CAPTURE_BAD_INPUT,   /* n out of range, op not defined on type, unknown kernel */
     SV_CAPTURE_UNAVAILABLE, /* SV_CHOOSE_CUDA and no usable GPU: err says why */
-    SV_CAPTURE_FAILED       /* the backend failed while running */
+    SV_CAPTURE_FAILED       /* the backend failed while running, or its trace
+                               broke the invariant */
 } sv_capture_status;
 
-/* Captures the finished trace of a scan of input[0..n). With SV_CHOOSE_AUTO
- * and no GPU, falls back to the emulator and puts the reason in note (e.g.
- * "CPU emulator: no CUDA device"); note is "" when nothing needs saying.
- * On success *out is the trace (the caller destroys it). */
-sv_capture_status sv_capture(sv_op op, sv_type type, sv_scan scan,
-                             const sv_value *input, size_t n,
-                             sv_backend_choice choice, sv_trace **out,
-                             char *note, size_t notelen,
-                             char *err, size_t errlen);
+/* What to capture. Zero it, then set the scan; the defaults are the chapter's
+ * kernel, SV_CHOOSE_AUTO, no fallback past "no GPU", waiting for the probe.
+ * (The next fields to come: run counts and schedules.) */
+typedef struct sv_capture_request {
+    sv_op op;
+    sv_type type;
+    sv_scan scan;
+    const sv_value *input; /* n values, copied */
+    size_t n;
+    sv_backend_choice choice;
+    const char *kernel;    /* NULL or SV_KERNEL_TEACHING ("hillis-steele") */
+    /* The window's policy, always show something: when the GPU asked for is
+     * unavailable (even with SV_CHOOSE_CUDA) or fails while running, run the
+     * emulator instead and say why in the source's reason. Without it, only
+     * SV_CHOOSE_AUTO with no usable GPU falls back. */
+    bool fallback;
+    /* Do not wait for a probe another thread is running: use the emulator
+     * now (reason "looking for a CUDA device…"). */
+    bool no_wait;
+} sv_capture_request;
+
+/* Why the emulator ran in place of the GPU (auto prefers the GPU). */
+typedef enum sv_capture_fallback {
+    SV_FALLBACK_NONE,      /* the backend asked for (or auto's GPU) ran */
+    SV_FALLBACK_NO_GPU,    /* no usable GPU, or built without CUDA */
+    SV_FALLBACK_PROBING,   /* no_wait and the probe had not finished */
+    SV_FALLBACK_GPU_FAILED /* fallback and the GPU failed on this input */
+} sv_capture_fallback;
+
+/* Where a trace came from, for people: which backend, on which device, and
+ * why that one. */
+typedef struct sv_capture_source {
+    sv_backend backend;
+    sv_capture_fallback fallback;
+    char device[256];  /* the GPU's name; "" for the emulator */
+    char reason[256];  /* why the emulator ran, in words: "--backend cpu",
+                          "no CUDA device", "looking for a CUDA device…",
+                          "GPU capture failed: ..."; "" when the GPU ran */
+    char label[300];   /* short: "CUDA · NVIDIA H200" or "CPU emulator" */
+} sv_capture_source;
+
+/* Captures the finished, checked trace of req. Both backends only fill
+ * buffers; capture finishes the trace (sv_trace_finish) and checks the
+ * chapter's invariant (sv_trace_check) whichever ran. On success *out is
+ * the trace (the caller destroys it) and *src (may be NULL) says where it
+ * came from; on failure *out is NULL and err says why. */
+sv_capture_status sv_capture(const sv_capture_request *req, sv_trace **out,
+                             sv_capture_source *src, char *err, size_t errlen);
+
+/* The source of a trace read from a file: its backend and device, no reason. */
+void sv_capture_source_of_trace(const sv_trace *t, sv_capture_source *src);
+
+/* One line for people: the label, then ": reason" when there is one
+ * ("CPU emulator: no CUDA device", "CUDA · NVIDIA H200"). */
+void sv_capture_source_line(const sv_capture_source *src, char *buf, size_t len);
 
 #ifdef __cplusplus
 }

@@ -1,6 +1,7 @@
-/* scanviz-bench: races the device-wide scans of kernels/bench_*.cu (copy,
- * cub, hs, hs-naive, blelloch) and the sequential CPU scan, checks every
- * answer against the CPU, and prints and writes the medians (bench_csv.h). */
+/* scanviz-bench: races the device-wide scans of kernels/bench_*.cu and the
+ * sequential CPU scan (the registry, src/core/algo.h), checks every answer
+ * against the CPU (bench_check.h), and prints and writes the medians
+ * (bench_csv.h); --progress-csv streams the rows as they are measured. */
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
@@ -11,21 +12,20 @@
 #include <time.h>
 
 #include "sv_config.h"
+#include "../core/algo.h"
+#include "../core/bench_check.h"
 #include "../core/bench_csv.h"
 #include "../core/fileio.h"
 #include "../../kernels/scan_cuda.h"
 
 enum { EXIT_WRONG = 1, EXIT_USAGE = 2, EXIT_NO_GPU = 3 };
 
-#define ALGO_CPU SV_ALGO_GPU_COUNT /* the sequential scan, after the GPU ones */
-#define ALGO_COUNT (SV_ALGO_GPU_COUNT + 1)
 #define MAX_SIZES 256
 #define WARMUP 3
 #define CPU_BUDGET_S 3.0   /* the cpu scan's timed reps stop near this */
-#define FLOAT_REL_TOL 1e-5 /* |out - exact| / sum |x| over the prefix */
 
 typedef struct options {
-    int algos[ALGO_COUNT];
+    int algos[SV_ALGO_COUNT];
     int nalgos;
     size_t sizes[MAX_SIZES];
     int nsizes;
@@ -33,6 +33,7 @@ typedef struct options {
     int reps;
     const char *csv;
     int capture;
+    int progress_csv;   /* stdout is the CSV, a row flushed as each is measured */
     int explicit_scans; /* --algo or --sizes given */
 } options;
 
@@ -43,16 +44,20 @@ static const char *type_label(sv_type t)
 
 static const char *algo_label(int a)
 {
-    return a == ALGO_CPU ? "cpu" : sv_algo_name((sv_algo)a);
+    return sv_algo_name((sv_algo)a);
 }
 
 static void usage(FILE *f)
 {
-    fputs("usage: scanviz-bench [--algo copy,cub,hs,hs-naive,blelloch,cpu] [--sizes 2^10..2^28]\n"
+    char names[160];
+    sv_algo_list(names, sizeof names, ", ");
+    fprintf(f,
+          "usage: scanviz-bench [--algo NAME,...] [--sizes 2^10..2^28]\n"
           "                     [--type int32|float32] [--reps 50] [--csv FILE] [--capture]\n"
+          "                     [--progress-csv]\n"
           "\n"
           "Races device-wide inclusive sum scans on the GPU and checks each against the CPU.\n"
-          "  --algo LIST    comma list of copy, cub, hs, hs-naive, blelloch, cpu (default: all)\n"
+          "  --algo LIST    comma list of %s (default: all)\n"
           "  --sizes LIST   comma list of numbers 1..2147483647, powers 2^k and ranges\n"
           "                 2^a..2^b (0 <= k, a <= b <= 30); a size given twice runs once\n"
           "                 (default 2^10..2^28)\n"
@@ -61,12 +66,15 @@ static void usage(FILE *f)
           "  --reps N       timed runs per algorithm and n, the median reported (default 50;\n"
           "                 cpu stops after about 3 s of runs, at least 3)\n"
           "  --csv FILE     also write the table as CSV (docs/performance.md)\n"
+          "  --progress-csv standard output is the CSV instead of the table: metadata,\n"
+          "                 '# rows: N' (the rows planned), the header, then each row\n"
+          "                 as soon as it is measured (for programs that show progress)\n"
           "  --capture      measure the trace capture instead: plain, instrumented and whole\n"
           "                 capture medians for n = 32..1024 (with --algo or --sizes: both)\n"
           "  --help, --version\n"
           "Exit status: 0 all correct, 1 a wrong answer or a CUDA failure, 2 bad arguments,\n"
           "3 no usable GPU.\n",
-          f);
+          names);
 }
 
 /* ---- Arguments ----------------------------------------------------------- */
@@ -175,7 +183,7 @@ static int parse_algos(options *o, const char *arg)
     if (strlen(arg) >= sizeof buf || !*arg)
         return bad("--algo: not a list of algorithms", arg);
     strcpy(buf, arg);
-    int seen[ALGO_COUNT] = {0};
+    int seen[SV_ALGO_COUNT] = {0};
     o->nalgos = 0;
     int pos = 1;
     for (char *tok = buf, *next; tok; tok = next, pos++) {
@@ -183,14 +191,13 @@ static int parse_algos(options *o, const char *arg)
         if (next)
             *next++ = '\0';
         sv_algo a;
-        int id;
-        if (strcmp(tok, "cpu") == 0)
-            id = ALGO_CPU;
-        else if (sv_algo_from_name(tok, &a))
-            id = (int)a;
-        else
-            return bad_item("--algo", arg, pos, tok,
-                            "unknown algorithm (copy, cub, hs, hs-naive, blelloch, cpu)");
+        if (!sv_algo_from_name(tok, &a)) {
+            char names[160], why[200];
+            sv_algo_list(names, sizeof names, ", ");
+            snprintf(why, sizeof why, "unknown algorithm (%s)", names);
+            return bad_item("--algo", arg, pos, tok, why);
+        }
+        int id = (int)a;
         if (!seen[id]) {
             seen[id] = 1;
             o->algos[o->nalgos++] = id;
@@ -203,7 +210,7 @@ static int parse_algos(options *o, const char *arg)
 static int parse_args(int argc, char **argv, options *o)
 {
     memset(o, 0, sizeof *o);
-    for (int a = 0; a < ALGO_COUNT; a++)
+    for (int a = 0; a < SV_ALGO_COUNT; a++)
         o->algos[o->nalgos++] = a;
     o->type = SV_TYPE_INT32;
     o->reps = 50;
@@ -226,7 +233,8 @@ static int parse_args(int argc, char **argv, options *o)
             return bad("unknown argument", arg);
 
         int flag = strcmp(name, "--help") == 0 || strcmp(name, "-h") == 0 ||
-                   strcmp(name, "--version") == 0 || strcmp(name, "--capture") == 0;
+                   strcmp(name, "--version") == 0 || strcmp(name, "--capture") == 0 ||
+                   strcmp(name, "--progress-csv") == 0;
         if (flag && val) {
             char what[64];
             snprintf(what, sizeof what, "%s takes no value", name);
@@ -242,6 +250,10 @@ static int parse_args(int argc, char **argv, options *o)
         }
         if (strcmp(name, "--capture") == 0) {
             o->capture = 1;
+            continue;
+        }
+        if (strcmp(name, "--progress-csv") == 0) {
+            o->progress_csv = 1;
             continue;
         }
         int takes = strcmp(name, "--algo") == 0 || strcmp(name, "--sizes") == 0 ||
@@ -286,116 +298,7 @@ static int parse_args(int argc, char **argv, options *o)
     return -1;
 }
 
-/* ---- Inputs and the check --------------------------------------------------- */
-
-static uint64_t rng_next(uint64_t *s)
-{
-    /* xorshift64* */
-    *s ^= *s >> 12;
-    *s ^= *s << 25;
-    *s ^= *s >> 27;
-    return *s * 0x2545F4914F6CDD1DULL;
-}
-
-/* Random, never zero: int32 in -1000..-1 and 1..1000, float32 in (-1, 1). */
-static void fill_input(sv_type type, void *buf, size_t n, uint64_t seed)
-{
-    uint64_t s = seed * 0x9E3779B97F4A7C15ULL + 1;
-    if (type == SV_TYPE_INT32) {
-        int32_t *p = buf;
-        for (size_t i = 0; i < n; i++) {
-            int32_t v = (int32_t)(rng_next(&s) % 2000) - 1000;
-            p[i] = v >= 0 ? v + 1 : v;
-        }
-    } else {
-        float *p = buf;
-        for (size_t i = 0; i < n; i++) {
-            float v = (float)(rng_next(&s) >> 40) * (2.0f / 16777216.0f) - 1.0f;
-            p[i] = v != 0.0f ? v : 0.5f;
-        }
-    }
-}
-
-typedef struct check {
-    int ok;
-    size_t bad_index;        /* first wrong element when !ok */
-    double got, want;        /* at bad_index */
-    double max_abs, max_rel; /* float32 */
-} check;
-
-/* Compares out with the sequential scan of in: int32 exactly (sums wrap
- * modulo 2^32), float32 against a double-precision scan, relative to the
- * sum of |x| over each prefix. */
-static check check_output(sv_type type, const void *in, const void *out, size_t n)
-{
-    check c = { .ok = 1 };
-    if (type == SV_TYPE_INT32) {
-        const int32_t *x = in, *y = out;
-        uint32_t acc = 0;
-        for (size_t i = 0; i < n; i++) {
-            acc += (uint32_t)x[i];
-            if ((uint32_t)y[i] != acc) {
-                c.ok = 0;
-                c.bad_index = i;
-                c.got = y[i];
-                c.want = (int32_t)acc;
-                return c;
-            }
-        }
-        return c;
-    }
-    const float *x = in, *y = out;
-    double acc = 0.0, scale = 0.0;
-    for (size_t i = 0; i < n; i++) {
-        acc += x[i];
-        scale += fabs((double)x[i]);
-        double d = fabs((double)y[i] - acc);
-        double rel = d / scale;
-        if (!(rel <= FLOAT_REL_TOL)) { /* NaN fails too */
-            c.ok = 0;
-            c.bad_index = i;
-            c.got = y[i];
-            c.want = acc;
-            return c;
-        }
-        if (d > c.max_abs)
-            c.max_abs = d;
-        if (rel > c.max_rel)
-            c.max_rel = rel;
-    }
-    return c;
-}
-
-/* The copy is checked against its input, bit for bit. */
-static check check_copy(const void *in, const void *out, size_t n)
-{
-    check c = { .ok = 1 };
-    const uint32_t *x = in, *y = out;
-    for (size_t i = 0; i < n; i++)
-        if (x[i] != y[i]) {
-            c.ok = 0;
-            c.bad_index = i;
-            c.got = (double)y[i];
-            c.want = (double)x[i];
-            break;
-        }
-    return c;
-}
-
-static void cpu_scan(sv_type type, const void *in, void *out, size_t n)
-{
-    if (type == SV_TYPE_INT32) {
-        const uint32_t *x = in;
-        uint32_t *y = out, acc = 0;
-        for (size_t i = 0; i < n; i++)
-            y[i] = acc += x[i];
-    } else {
-        const float *x = in;
-        float *y = out, acc = 0.0f;
-        for (size_t i = 0; i < n; i++)
-            y[i] = acc += x[i];
-    }
-}
+/* ---- Timing ------------------------------------------------------------------ */
 
 static double now_s(void)
 {
@@ -404,24 +307,12 @@ static double now_s(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *v, int n)
-{
-    qsort(v, (size_t)n, sizeof *v, cmp_double);
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
 /* ---- One size ----------------------------------------------------------------- */
 
 typedef struct result {
     int run, ok, reps;
     double median_us;
-    check chk;
+    sv_bench_check chk;
 } result;
 
 /* Checks a GPU algorithm (poisoned output, one run), times it, and checks
@@ -433,16 +324,18 @@ static int run_gpu(sv_cuda_scanner *sc, const options *o, sv_algo a, size_t n, c
     if (!sv_cuda_scanner_poison(sc, err, errlen) || !sv_cuda_scanner_run(sc, a, n, err, errlen) ||
         !sv_cuda_scanner_download(sc, out, n, err, errlen))
         return 0;
-    r->chk = a == SV_ALGO_COPY ? check_copy(in, out, n) : check_output(o->type, in, out, n);
+    r->chk = a == SV_ALGO_COPY ? sv_bench_check_copy(in, out, n)
+                               : sv_bench_check_scan(o->type, in, out, n);
     if (!r->chk.ok)
         return 1;
     if (!sv_cuda_scanner_time(sc, a, n, WARMUP, o->reps, times, err, errlen))
         return 0;
     r->reps = o->reps;
-    r->median_us = median(times, o->reps);
+    r->median_us = sv_bench_median(times, o->reps);
     if (!sv_cuda_scanner_download(sc, out, n, err, errlen))
         return 0;
-    check again = a == SV_ALGO_COPY ? check_copy(in, out, n) : check_output(o->type, in, out, n);
+    sv_bench_check again = a == SV_ALGO_COPY ? sv_bench_check_copy(in, out, n)
+                                             : sv_bench_check_scan(o->type, in, out, n);
     if (!again.ok)
         r->chk = again;
     r->ok = r->chk.ok;
@@ -455,9 +348,9 @@ static void run_cpu(const options *o, size_t n, const void *in, void *out, doubl
     r->run = 1;
     memset(out, 0xA5, n * 4);
     double t0 = now_s();
-    cpu_scan(o->type, in, out, n);
+    sv_bench_cpu_scan(o->type, in, out, n);
     double first = now_s() - t0;
-    r->chk = check_output(o->type, in, out, n);
+    r->chk = sv_bench_check_scan(o->type, in, out, n);
     if (!r->chk.ok)
         return;
     int reps = o->reps;
@@ -469,17 +362,17 @@ static void run_cpu(const options *o, size_t n, const void *in, void *out, doubl
         reps = o->reps;
     for (int k = 0; k < reps; k++) {
         t0 = now_s();
-        cpu_scan(o->type, in, out, n);
+        sv_bench_cpu_scan(o->type, in, out, n);
         times[k] = 1e6 * (now_s() - t0);
     }
     r->reps = reps;
-    r->median_us = median(times, reps);
+    r->median_us = sv_bench_median(times, reps);
     r->ok = 1;
 }
 
 static double ops_of(int a, size_t n)
 {
-    return a == ALGO_CPU ? (double)n - 1 : sv_algo_ops((sv_algo)a, n);
+    return a == SV_ALGO_CPU ? (double)n - 1 : sv_algo_ops((sv_algo)a, n);
 }
 
 /* ---- Output ------------------------------------------------------------------- */
@@ -495,8 +388,10 @@ static void print_row(const options *o, int a, size_t n, const result *r, const 
 {
     const char *type = type_label(o->type);
     if (!r->ok) {
-        printf("%-9s %-7s %11zu  WRONG at index %zu: got %.9g, want %.9g\n", algo_label(a), type,
-               n, r->chk.bad_index, r->chk.got, r->chk.want);
+        /* With --progress-csv stdout is the CSV: the wrong answer goes to stderr. */
+        fprintf(o->progress_csv ? stderr : stdout,
+                "%-9s %-7s %11zu  WRONG at index %zu: got %.9g, want %.9g\n", algo_label(a),
+                type, n, r->chk.bad_index, r->chk.got, r->chk.want);
         return;
     }
     double gbs = 8.0 * (double)n / (r->median_us * 1e3);
@@ -513,8 +408,9 @@ static void print_row(const options *o, int a, size_t n, const result *r, const 
         snprintf(fbuf, sizeof fbuf, "%.3f", frac);
     if (!isnan(ratio))
         snprintf(rbuf, sizeof rbuf, "%.3f", ratio);
-    printf("%-9s %-7s %11zu %12.2f %9.1f %8s %8s %14.0f  %s\n", algo_label(a), type, n,
-           r->median_us, gbs, fbuf, rbuf, ops_of(a, n), cbuf);
+    if (!o->progress_csv)
+        printf("%-9s %-7s %11zu %12.2f %9.1f %8s %8s %14.0f  %s\n", algo_label(a), type, n,
+               r->median_us, gbs, fbuf, rbuf, ops_of(a, n), cbuf);
 
     memset(row, 0, sizeof *row);
     snprintf(row->algo, sizeof row->algo, "%s", algo_label(a));
@@ -526,6 +422,8 @@ static void print_row(const options *o, int a, size_t n, const result *r, const 
     row->ratio_to_cub = ratio;
     row->ops = ops_of(a, n);
     row->reps = r->reps;
+    if (o->progress_csv) /* the row, as soon as it is measured */
+        sv_bench_row_write(row, stdout);
 }
 
 /* ---- --capture ---------------------------------------------------------------- */
@@ -587,7 +485,7 @@ static int run_scans(const options *o, const sv_cuda_device *dev, int argc, char
     }
     void *in = malloc(max_n * 4), *out = malloc(max_n * 4);
     double *times = malloc((size_t)o->reps * sizeof *times);
-    table.rows = calloc((size_t)o->nsizes * ALGO_COUNT, sizeof *table.rows);
+    table.rows = calloc((size_t)o->nsizes * SV_ALGO_COUNT, sizeof *table.rows);
     if (!in || !out || !times || !table.rows) {
         fprintf(stderr, "scanviz-bench: out of host memory for n = %zu\n", max_n);
         status = EXIT_WRONG;
@@ -609,18 +507,25 @@ static int run_scans(const options *o, const sv_cuda_device *dev, int argc, char
     snprintf(table.cuda, sizeof table.cuda, "%.31s", cuda);
     strftime(table.date, sizeof table.date, "%Y-%m-%d", &tm);
     join_command(argc, argv, table.command, sizeof table.command);
-    printf("# gpu: %s (%d SMs, compute capability %d.%d)\n# cuda: %s\n# date: %s\n"
-           "# command: %s\n",
-           dev->name, dev->sm_count, dev->cc_major, dev->cc_minor, cuda, table.date,
-           table.command);
-    print_header();
+    if (o->progress_csv) {
+        /* The CSV of bench_csv.h, with the rows planned first: a reader
+         * shows progress as rows seen / rows planned. */
+        printf("# rows: %d\n", o->nsizes * o->nalgos);
+        sv_bench_table_write_head(&table, stdout);
+    } else {
+        printf("# gpu: %s (%d SMs, compute capability %d.%d)\n# cuda: %s\n# date: %s\n"
+               "# command: %s\n",
+               dev->name, dev->sm_count, dev->cc_major, dev->cc_minor, cuda, table.date,
+               table.command);
+        print_header();
+    }
     fflush(stdout);
 
     for (int k = 0; k < o->nsizes; k++) {
         const size_t n = o->sizes[k];
-        result res[ALGO_COUNT];
+        result res[SV_ALGO_COUNT];
         memset(res, 0, sizeof res);
-        fill_input(o->type, in, n, 20261129u + n);
+        sv_bench_fill(o->type, in, n, 20261129u + n);
         if (!sv_cuda_scanner_upload(sc, in, n, err, sizeof err)) {
             fprintf(stderr, "scanviz-bench: n = %zu: %s\n", n, err);
             status = EXIT_WRONG;
@@ -628,7 +533,7 @@ static int run_scans(const options *o, const sv_cuda_device *dev, int argc, char
         }
         for (int j = 0; j < o->nalgos; j++) {
             int a = o->algos[j];
-            if (a == ALGO_CPU) {
+            if (a == SV_ALGO_CPU) {
                 run_cpu(o, n, in, out, times, &res[a]);
             } else if (!run_gpu(sc, o, (sv_algo)a, n, in, out, times, &res[a], err, sizeof err)) {
                 fprintf(stderr, "scanviz-bench: %s at n = %zu: %s\n", algo_label(a), n, err);

@@ -18,6 +18,7 @@
 #include "../core/escape.h"
 #include "../core/fileio.h"
 #include "../core/input.h"
+#include "../core/reference.h"
 #include "../core/parse.h"
 #include "../core/table.h"
 #include "../core/trace.h"
@@ -335,6 +336,19 @@ static int read_input(const options *o, sv_value **values, size_t *n)
     return report(EXIT_FAILED, "%s", err);
 }
 
+/* ---- Capture ----------------------------------------------------------- */
+
+/* One capture of the chapter's kernel; src may be NULL. */
+static sv_capture_status capture(sv_op op, sv_type type, sv_scan scan, const sv_value *input,
+                                 size_t n, sv_backend_choice choice, sv_trace **t,
+                                 sv_capture_source *src, char *err, size_t errlen)
+{
+    const sv_capture_request req = {
+        .op = op, .type = type, .scan = scan, .input = input, .n = n, .choice = choice,
+    };
+    return sv_capture(&req, t, src, err, errlen);
+}
+
 /* ---- --verify ---------------------------------------------------------- */
 
 static const char *describe(const sv_trace *t, char *buf, size_t len)
@@ -395,7 +409,7 @@ static void trace_summary(const sv_trace *t, char *buf, size_t len)
 static int verify(const options *o, sv_op op, sv_type type, sv_scan scan,
                   const sv_value *input, size_t n, const sv_trace *given)
 {
-    char err[512], note[512], diff[512], who[600], who2[300], sum[128];
+    char err[512], diff[512], who[600], who2[300], sum[128];
     sv_trace *cpu = NULL, *gpu = NULL;
     sv_value *ref = NULL;
     int status = EXIT_OK;
@@ -404,8 +418,8 @@ static int verify(const options *o, sv_op op, sv_type type, sv_scan scan,
     printf("verify: n = %zu, %s, %s, %s\n", n, sv_op_name(op), sv_type_name(type),
            sv_scan_name(scan));
 
-    sv_capture_status st = sv_capture(op, type, scan, input, n, SV_CHOOSE_CPU, &cpu,
-                                      note, sizeof note, err, sizeof err);
+    sv_capture_status st = capture(op, type, scan, input, n, SV_CHOOSE_CPU, &cpu, NULL, err,
+                                   sizeof err);
     if (st != SV_CAPTURE_OK) {
         printf("  cpu emulator: FAILED: %s\n", err);
         report(0, "cpu emulator: %s", err);
@@ -417,8 +431,7 @@ static int verify(const options *o, sv_op op, sv_type type, sv_scan scan,
     if (o->backend != SV_CHOOSE_CPU) {
         char why[256];
         if (sv_capture_cuda_available(NULL, 0, NULL, why, sizeof why)) {
-            st = sv_capture(op, type, scan, input, n, SV_CHOOSE_CUDA, &gpu, note, sizeof note,
-                            err, sizeof err);
+            st = capture(op, type, scan, input, n, SV_CHOOSE_CUDA, &gpu, NULL, err, sizeof err);
             if (st == SV_CAPTURE_BAD_INPUT) {
                 status = report(EXIT_USAGE, "%s", err);
                 goto out;
@@ -520,7 +533,8 @@ static int run_open(const options *o)
 
 static int run_capture(const options *o)
 {
-    char err[512], note[512];
+    char err[512], note[600] = "";
+    sv_capture_source src;
     sv_value *values = NULL;
     size_t n = 0;
     sv_trace *t = NULL;
@@ -537,8 +551,8 @@ static int run_capture(const options *o)
         return status;
     }
 
-    sv_capture_status st = sv_capture(o->op, o->type, o->scan, values, n, o->backend, &t,
-                                      note, sizeof note, err, sizeof err);
+    sv_capture_status st = capture(o->op, o->type, o->scan, values, n, o->backend, &t, &src,
+                                   err, sizeof err);
     free(values);
     switch (st) {
     case SV_CAPTURE_OK:
@@ -551,6 +565,9 @@ static int run_capture(const options *o)
     default:
         return report(EXIT_FAILED, "%s", err);
     }
+    /* The emulator in place of the GPU auto preferred: say why. */
+    if (src.fallback != SV_FALLBACK_NONE)
+        sv_capture_source_line(&src, note, sizeof note);
     status = write_trace(t, o, note);
     sv_trace_destroy(t);
     return status;

@@ -2,6 +2,7 @@
  * column and field of the first thing wrong, and the writer scanviz-bench
  * uses, so that what one writes the other reads back unchanged. */
 #include "bench_csv.h"
+#include "algo.h"
 #include "error.h"
 #include "fileio.h"
 
@@ -28,9 +29,6 @@ static const bool col_optional[COL_COUNT] = {
     [COL_FRAC_OF_COPY] = true, [COL_RATIO_TO_CUB] = true, [COL_OPS] = true,
 };
 
-static const char *const algo_names[] = {
-    "copy", "cub", "hs", "hs-naive", "blelloch", "cpu",
-};
 static const char *const type_names[] = { "int32", "float32" };
 
 #define MAX_FIELDS 32
@@ -165,11 +163,12 @@ static bool parse_row(char **fields, const int *col_of, int lineno, sv_bench_row
         double v = 0;
         switch (col) {
         case COL_ALGO:
-            if (!in_list(s, algo_names, sizeof algo_names / sizeof *algo_names)) {
+            if (!sv_algo_from_name(s, NULL)) {
+                char names[160];
+                sv_algo_list(names, sizeof names, " or ");
                 sv_errorf(err, errlen,
-                        "line %d, column %d (algo): unknown algorithm \"%s\" "
-                        "(expected copy, cub, hs, hs-naive, blelloch or cpu)",
-                        lineno, colno, s);
+                        "line %d, column %d (algo): unknown algorithm \"%s\" (expected %s)",
+                        lineno, colno, s, names);
                 return false;
             }
             copy_str(r->algo, sizeof r->algo, s);
@@ -374,12 +373,8 @@ static void write_opt(FILE *f, double v, const char *fmt)
         fprintf(f, fmt, v);
 }
 
-bool sv_bench_table_write(const sv_bench_table *t, FILE *f, char *err, size_t errlen)
+bool sv_bench_table_write_head(const sv_bench_table *t, FILE *f)
 {
-    if (!t || !f) {
-        sv_errorf(err, errlen, "no table or no file to write");
-        return false;
-    }
     write_meta(f, "gpu", t->gpu);
     write_meta(f, "cuda", t->cuda);
     write_meta(f, "date", t->date);
@@ -387,16 +382,30 @@ bool sv_bench_table_write(const sv_bench_table *t, FILE *f, char *err, size_t er
     for (int c = 0; c < COL_COUNT; c++)
         fprintf(f, "%s%s", c ? "," : "", col_names[c]);
     fputc('\n', f);
-    for (size_t i = 0; i < t->nrows; i++) {
-        const sv_bench_row *r = &t->rows[i];
-        fprintf(f, "%s,%s,%.0f", r->algo, r->type, r->n);
-        write_opt(f, r->median_us, "%.3f");
-        write_opt(f, r->gb_per_s, "%.2f");
-        write_opt(f, r->frac_of_copy, "%.4f");
-        write_opt(f, r->ratio_to_cub, "%.4f");
-        write_opt(f, r->ops, "%.0f");
-        fprintf(f, ",%d\n", r->reps);
+    return !ferror(f);
+}
+
+bool sv_bench_row_write(const sv_bench_row *r, FILE *f)
+{
+    fprintf(f, "%s,%s,%.0f", r->algo, r->type, r->n);
+    write_opt(f, r->median_us, "%.3f");
+    write_opt(f, r->gb_per_s, "%.2f");
+    write_opt(f, r->frac_of_copy, "%.4f");
+    write_opt(f, r->ratio_to_cub, "%.4f");
+    write_opt(f, r->ops, "%.0f");
+    fprintf(f, ",%d\n", r->reps);
+    return !ferror(f);
+}
+
+bool sv_bench_table_write(const sv_bench_table *t, FILE *f, char *err, size_t errlen)
+{
+    if (!t || !f) {
+        sv_errorf(err, errlen, "no table or no file to write");
+        return false;
     }
+    sv_bench_table_write_head(t, f);
+    for (size_t i = 0; i < t->nrows; i++)
+        sv_bench_row_write(&t->rows[i], f);
     if (fflush(f) != 0 || ferror(f)) {
         sv_errorf(err, errlen, "write error: %s", strerror(errno));
         return false;

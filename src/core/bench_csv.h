@@ -4,7 +4,8 @@
  * Format (docs/performance.md): '#' lines first carry metadata as
  * "# key: value" (gpu, cuda, date, command), then a header line
  *   algo,type,n,median_us,gb_per_s,frac_of_copy,ratio_to_cub,ops,reps
- * then one row per algorithm and n. algo is copy|cub|hs|hs-naive|blelloch|cpu;
+ * then one row per algorithm and n. algo is a name of the registry (algo.h:
+ * copy|cub|hs|hs-naive|blelloch|cpu);
  * frac_of_copy and ratio_to_cub may be empty where copy or cub was not run.
  *
  * The reader: '#' lines are comments anywhere; "# key: value" with key gpu,
@@ -56,5 +57,11 @@ bool sv_bench_table_write(const sv_bench_table *t, FILE *f, char *err, size_t er
  * "unknown GPU" when the table has no gpu line, the note alone when t is
  * NULL. Always NUL-terminates out (when outlen > 0). */
 void sv_bench_describe(const sv_bench_table *t, const char *note, char *out, size_t outlen);
+
+/* The two halves of sv_bench_table_write, for a table written a row at a
+ * time (scanviz-bench --progress-csv): the metadata lines and the header,
+ * then each row. They return false on a write error; the caller flushes. */
+bool sv_bench_table_write_head(const sv_bench_table *t, FILE *f);
+bool sv_bench_row_write(const sv_bench_row *r, FILE *f);
 
 #endif

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "emulate.h"
+#include "reference.h"
 
 size_t sv_round_count(size_t n)
 {
@@ -228,6 +228,8 @@ fail_oom:
  *    sum of log2|x| inside the window: their spread bounds |log2| of every
  *    partial product, i.e. whether one could leave float32's normal range. */
 #define MAX_LEVELS 11 /* runs of 2^0 .. 2^10 = SV_MAX_N */
+_Static_assert((1 << MAX_LEVELS) > SV_MAX_N, /* windows_init stops at 2^levels > n */
+               "MAX_LEVELS runs of 2^0 .. 2^(MAX_LEVELS - 1) must cover SV_MAX_N");
 
 typedef struct agg {
     sv_value v;      /* exact ops */

@@ -16,6 +16,10 @@
 extern "C" {
 #endif
 
+/* The name of the chapter's kernel (kernels/hillis_steele.cu), which the
+ * CUDA backend runs and sv_emulate() emulates. */
+#define SV_KERNEL_TEACHING "hillis-steele"
+
 typedef enum sv_case {
     SV_CASE_COPY,    /* i < 2^(r-1): no left neighbour at this stride, copied through */
     SV_CASE_PARTIAL, /* 2^(r-1) <= i < 2^r - 1: the window reaches position 0 */

@@ -176,6 +176,7 @@ int main(int argc, char **argv)
     BAD("unknown argument: 'out.csv'", "out.csv");
     BAD("unknown argument: '-x'", "-x");
     BAD("--capture takes no value: '--capture=1'", "--capture=1");
+    BAD("--progress-csv takes no value: '--progress-csv=1'", "--progress-csv=1");
     BAD("--help takes no value: '--help=1'", "--help=1");
     BAD("--version takes no value: '--version=x'", "--version=x");
     /* Arguments are read left to right: a bad one after good ones. */
@@ -201,6 +202,7 @@ int main(int argc, char **argv)
     GOOD("--capture");
     GOOD("--capture", "--sizes", "2^5", "--algo", "hs");
     GOOD("--sizes", "2^4", "--sizes", "2^5"); /* the last --sizes wins */
+    GOOD("--progress-csv", "--sizes", "2^10..2^24", "--reps", "10"); /* the live run's */
 
     /* Without a GPU, --csv FILE leaves no file behind. */
     {
@@ -219,7 +221,8 @@ int main(int argc, char **argv)
         CHECK_MSG(r.status == 0 && strncmp(r.out, "usage: scanviz-bench", 20) == 0 && !r.err[0],
               "--help: exit %d, stdout \"%.80s\", stderr \"%s\"", r.status, r.out, r.err);
         static const char *const opts[] = { "--algo", "--sizes", "--type", "--reps", "--csv",
-                                            "--capture", "Exit status" };
+                                            "--capture", "--progress-csv", "# rows: N",
+                                            "Exit status" };
         for (size_t k = 0; k < sizeof opts / sizeof opts[0]; k++)
             CHECK_MSG(strstr(r.out, opts[k]), "--help does not mention %s", opts[k]);
         result h;

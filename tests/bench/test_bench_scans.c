@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "../../kernels/scan_cuda.h"
-#include "check_scan.h"
+#include "../../src/core/bench_check.h"
 
 #include "../expect.h"
 
@@ -77,8 +77,7 @@ static void compare(sv_type type, const char *label, sv_algo algo, size_t n, con
         CHECK_MSG(memcmp(in, out, n * 4) == 0, "%s n=%zu: output differs from input", label, n);
         return;
     }
-    double rel = 0.0;
-    size_t bad = chk_first_wrong(type, in, out, n, &rel);
+    size_t bad = sv_bench_check_scan(type, in, out, n).bad_index;
     CHECK_MSG(bad == n, "%s %s n=%zu: wrong at index %zu", label, (type == SV_TYPE_FLOAT32 ? "float32" : "int32"), n, bad);
 }
 
@@ -110,10 +109,12 @@ int main(int argc, char **argv)
         CHECK_MSG(sv_algo_from_name(sv_algo_name((sv_algo)a), &back) && back == (sv_algo)a,
                "algo %d name does not round-trip", a);
     }
-    CHECK_MSG(!sv_algo_from_name("cpu", NULL), "cpu is not a GPU scan");
+    sv_algo cpu;
+    CHECK_MSG(sv_algo_from_name("cpu", &cpu) && !sv_algo_is_gpu(cpu), "cpu is not a GPU scan");
     {
         int32_t x[3] = { 1, 2, 3 }, y[3] = { 1, 3, 7 };
-        CHECK_MSG(chk_first_wrong(SV_TYPE_INT32, x, y, 3, NULL) == 2, "checker missed a wrong sum");
+        CHECK_MSG(sv_bench_check_scan(SV_TYPE_INT32, x, y, 3).bad_index == 2,
+              "checker missed a wrong sum");
     }
 
     size_t largest = 0;
@@ -137,7 +138,7 @@ int main(int argc, char **argv)
             size_t n = sizes[k];
             if (n > largest)
                 continue;
-            chk_fill(type, in, n, 77u + n);
+            sv_bench_fill(type, in, n, 77u + n);
             if (!sv_cuda_scanner_upload(sc, in, n, err, sizeof err)) {
                 CHECK_MSG(0, "upload n=%zu: %s", n, err);
                 continue;

@@ -8,19 +8,7 @@
 #include <stdlib.h>
 
 #include "../../kernels/scan_cuda.h"
-#include "check_scan.h"
-
-static int cmp(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double med(double *v, int n)
-{
-    qsort(v, (size_t)n, sizeof *v, cmp);
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
+#include "../../src/core/bench_check.h"
 
 int main(int argc, char **argv)
 {
@@ -74,7 +62,7 @@ int main(int argc, char **argv)
         printf("%-46s", label);
         for (size_t k = 0; k < sizeof ns / sizeof ns[0]; k++) {
             size_t n = ns[k];
-            chk_fill(SV_TYPE_INT32, in, n, 5u + n);
+            sv_bench_fill(SV_TYPE_INT32, in, n, 5u + n);
             if (!sv_cuda_scanner_upload(sc, in, n, err, sizeof err) ||
                 !sv_cuda_scanner_poison(sc, err, sizeof err) ||
                 !sv_cuda_scanner_run(sc, algo, n, err, sizeof err) ||
@@ -83,7 +71,7 @@ int main(int argc, char **argv)
                 status = 1;
                 goto done;
             }
-            if (algo != SV_ALGO_COPY && chk_first_wrong(SV_TYPE_INT32, in, out, n, NULL) != n) {
+            if (algo != SV_ALGO_COPY && !sv_bench_check_scan(SV_TYPE_INT32, in, out, n).ok) {
                 printf(" %14s", "WRONG");
                 status = 1;
                 continue;
@@ -93,7 +81,7 @@ int main(int argc, char **argv)
                 status = 1;
                 goto done;
             }
-            double us = med(t, reps);
+            double us = sv_bench_median(t, reps);
             printf(" %7.1f/%6.0f", us, 8.0 * (double)n / (us * 1e3));
         }
         printf("\n");

@@ -16,7 +16,7 @@ static sv_trace *example(sv_scan scan)
     static const sv_value in[8] = {{.i = 3}, {.i = 1}, {.i = 7}, {.i = 0},
                                    {.i = 4}, {.i = 1}, {.i = 6}, {.i = 3}};
     sv_trace *t = sv_trace_create(SV_OP_SUM, SV_TYPE_INT32, scan, in, 8, SV_BACKEND_CPU, NULL, err, sizeof err);
-    if (!t || !sv_emulate(t, err, sizeof err)) {
+    if (!t || !(sv_emulate(t, err, sizeof err) && sv_trace_finish(t, err, sizeof err))) {
         fprintf(stderr, "cannot build the example: %s\n", err);
         exit(1);
     }
@@ -148,7 +148,7 @@ int main(void)
         sv_value *in = sv_random_values((sv_op)op, SV_TYPE_INT32, n, 42);
         sv_trace *u = sv_trace_create((sv_op)op, SV_TYPE_INT32, SV_SCAN_INCLUSIVE, in, n, SV_BACKEND_CPU,
                                       NULL, err, sizeof err);
-        CHECK(u && sv_emulate(u, err, sizeof err));
+        CHECK(u && sv_emulate(u, err, sizeof err) && sv_trace_finish(u, err, sizeof err));
         for (size_t r = 1; u && r < u->nrounds; r++) {
             int pout = u->rounds[r].pout;
             for (size_t i = 0; i < n; i += 7) {
@@ -175,7 +175,7 @@ int main(void)
         sv_value *in = sv_random_values(SV_OP_MAX, SV_TYPE_FLOAT32, n, 3);
         sv_trace *u = sv_trace_create(SV_OP_MAX, SV_TYPE_FLOAT32, SV_SCAN_INCLUSIVE, in, n, SV_BACKEND_CPU,
                                       NULL, err, sizeof err);
-        CHECK(u && sv_emulate(u, err, sizeof err));
+        CHECK(u && sv_emulate(u, err, sizeof err) && sv_trace_finish(u, err, sizeof err));
         u->rounds[2].buf[0][40].f = nextafterf(u->rounds[2].buf[0][40].f, INFINITY);
         EXPECT_BROKEN(u, 2, 0, 40, "round 2, buf[0] (pout), cell 40 (full): expected ", "max over input[37..40]");
         sv_trace_destroy(u);
@@ -184,7 +184,7 @@ int main(void)
         in = sv_random_values(SV_OP_SUM, SV_TYPE_FLOAT32, n, 3);
         u = sv_trace_create(SV_OP_SUM, SV_TYPE_FLOAT32, SV_SCAN_INCLUSIVE, in, n, SV_BACKEND_CPU, NULL, err,
                             sizeof err);
-        CHECK(u && sv_emulate(u, err, sizeof err));
+        CHECK(u && sv_emulate(u, err, sizeof err) && sv_trace_finish(u, err, sizeof err));
         CHECK_MSG(sv_trace_check(u, err, sizeof err), "%s", err);
         /* last round: one ulp off is caught, with both bit patterns shown */
         size_t last = u->nrounds - 1;

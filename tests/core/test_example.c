@@ -47,7 +47,7 @@ int main(void)
     CHECK_MSG(t != NULL, "%s", err);
     if (!t)
         return check_status();
-    CHECK_MSG(sv_emulate(t, err, sizeof err), "%s", err);
+    CHECK_MSG(sv_emulate(t, err, sizeof err) && sv_trace_finish(t, err, sizeof err), "%s", err);
     CHECK_INT(t->nrounds, 4);
 
     static const int want_stride[4] = {0, 1, 2, 4};
@@ -96,7 +96,7 @@ int main(void)
     /* Exclusive: the inclusive result shifted right, identity 0 in front. */
     t = sv_trace_create(SV_OP_SUM, SV_TYPE_INT32, SV_SCAN_EXCLUSIVE, in, n, SV_BACKEND_CPU, NULL,
                         err, sizeof err);
-    CHECK(t && sv_emulate(t, err, sizeof err));
+    CHECK(t && sv_emulate(t, err, sizeof err) && sv_trace_finish(t, err, sizeof err));
     static const int32_t want_excl[8] = {0, 3, 4, 11, 11, 15, 16, 22};
     for (int i = 0; t && i < 8; i++)
         CHECK_INT(t->output[i].i, want_excl[i]);

@@ -13,7 +13,7 @@ static sv_trace *run(sv_op op, const int32_t *vals, size_t n)
     for (size_t i = 0; i < n; i++)
         in[i].i = vals[i];
     sv_trace *t = sv_trace_create(op, SV_TYPE_INT32, SV_SCAN_INCLUSIVE, in, n, SV_BACKEND_CPU, NULL, err, sizeof err);
-    CHECK_MSG(t && sv_emulate(t, err, sizeof err), "%s", err);
+    CHECK_MSG(t && sv_emulate(t, err, sizeof err) && sv_trace_finish(t, err, sizeof err), "%s", err);
     CHECK_MSG(t && sv_trace_check(t, err, sizeof err), "a wrapping trace is still a valid trace: %s", err);
     return t;
 }

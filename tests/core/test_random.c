@@ -9,6 +9,7 @@
 
 #include "../expect.h"
 #include "emulate.h"
+#include "reference.h"
 #include "parse.h"
 #include "trace.h"
 
@@ -40,7 +41,7 @@ static void run_one(sv_op op, sv_type type, sv_scan scan, size_t n, int *failure
     CHECK_MSG(t != NULL, "%s", err);
     if (!t || !in || !ref)
         goto done;
-    CHECK_MSG(sv_emulate(t, err, sizeof err), "%s", err);
+    CHECK_MSG(sv_emulate(t, err, sizeof err) && sv_trace_finish(t, err, sizeof err), "%s", err);
     CHECK_INT(t->nrounds, sv_round_count(n));
     sv_reference_scan(op, type, scan, in, ref, n);
     double *mag = malloc(n * sizeof *mag); /* mag[i] = sum |input[0..i]| */

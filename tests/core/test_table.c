@@ -17,7 +17,7 @@ static char *table_of(const char *input, sv_type type, sv_op op, sv_scan scan, b
     size_t len = 0;
     CHECK_MSG(sv_parse_values(input, type, SV_MAX_N, &in, &n, err, sizeof err), "%s", err);
     sv_trace *t = in ? sv_trace_create(op, type, scan, in, n, SV_BACKEND_CPU, NULL, err, sizeof err) : NULL;
-    CHECK_MSG(t && sv_emulate(t, err, sizeof err), "%s", err);
+    CHECK_MSG(t && sv_emulate(t, err, sizeof err) && sv_trace_finish(t, err, sizeof err), "%s", err);
     FILE *f = open_memstream(&text, &len);
     if (t && f)
         sv_trace_print_table(t, f, colour, note);

@@ -18,7 +18,7 @@ static sv_trace *make(sv_op op, sv_type type, sv_scan scan, const sv_value *in, 
 {
     char err[256];
     sv_trace *t = sv_trace_create(op, type, scan, in, n, SV_BACKEND_CPU, NULL, err, sizeof err);
-    CHECK_MSG(t && sv_emulate(t, err, sizeof err), "%s", err);
+    CHECK_MSG(t && sv_emulate(t, err, sizeof err) && sv_trace_finish(t, err, sizeof err), "%s", err);
     return t;
 }
 
@@ -431,7 +431,7 @@ int main(int argc, char **argv)
         static const sv_value in[3] = {{.i = 1}, {.i = 2}, {.i = 3}};
         t = sv_trace_create(SV_OP_SUM, SV_TYPE_INT32, SV_SCAN_INCLUSIVE, in, 3, SV_BACKEND_CUDA,
                             "NVIDIA H200 \"test\" \xc3\xa9", err, sizeof err);
-        CHECK(t && sv_emulate(t, err, sizeof err));
+        CHECK(t && sv_emulate(t, err, sizeof err) && sv_trace_finish(t, err, sizeof err));
         if (t)
             round_trip(t, "cuda device name");
         sv_trace_destroy(t);

@@ -19,9 +19,21 @@ static bool starts_with(const char *s, const char *prefix)
     return strncmp(s, prefix, strlen(prefix)) == 0;
 }
 
+static sv_capture_status cap(sv_op op, sv_type type, const sv_value *in, size_t n,
+                             sv_backend_choice choice, bool fallback, sv_trace **t,
+                             sv_capture_source *src, char *err, size_t errlen)
+{
+    const sv_capture_request req = {
+        .op = op, .type = type, .scan = SV_SCAN_INCLUSIVE, .input = in, .n = n,
+        .choice = choice, .fallback = fallback,
+    };
+    return sv_capture(&req, t, src, err, errlen);
+}
+
 int main(void)
 {
-    char device[256] = "", why[256] = "", why2[256] = "", note[512], err[512];
+    char device[256] = "", why[256] = "", why2[256] = "", note[600], err[512];
+    sv_capture_source src;
     size_t max_n = 0;
     sv_value in[8];
     static const int32_t ex[8] = {3, 1, 7, 0, 4, 1, 6, 3};
@@ -49,16 +61,29 @@ int main(void)
 #else
         CHECK_MSG(strcmp(why, "built without CUDA") == 0, "reason \"%s\"", why);
 #endif
-        st = sv_capture(SV_OP_SUM, SV_TYPE_INT32, SV_SCAN_INCLUSIVE, in, 8, SV_CHOOSE_CUDA, &t,
-                        note, sizeof note, err, sizeof err);
+        st = cap(SV_OP_SUM, SV_TYPE_INT32, in, 8, SV_CHOOSE_CUDA, false, &t, &src, err,
+                 sizeof err);
         CHECK_MSG(st == SV_CAPTURE_UNAVAILABLE && t == NULL && strstr(err, why),
               "cuda without GPU: status %d, err \"%s\"", (int)st, err);
-        st = sv_capture(SV_OP_SUM, SV_TYPE_INT32, SV_SCAN_INCLUSIVE, in, 8, SV_CHOOSE_AUTO, &t,
-                        note, sizeof note, err, sizeof err);
+        st = cap(SV_OP_SUM, SV_TYPE_INT32, in, 8, SV_CHOOSE_AUTO, false, &t, &src, err,
+                 sizeof err);
         CHECK_MSG(st == SV_CAPTURE_OK && t && t->backend == SV_BACKEND_CPU, "auto: %d %s", (int)st,
               err);
+        sv_capture_source_line(&src, note, sizeof note);
         CHECK_MSG(starts_with(note, "CPU emulator: ") && strstr(note, why), "note \"%s\"", note);
+        CHECK_MSG(src.backend == SV_BACKEND_CPU && src.fallback == SV_FALLBACK_NO_GPU &&
+              strcmp(src.reason, why) == 0 && strcmp(src.label, "CPU emulator") == 0 &&
+              src.device[0] == '\0', "auto source: %d \"%s\" \"%s\"", (int)src.fallback,
+              src.reason, src.label);
         CHECK_MSG(t && t->output[7].i == 25, "auto output");
+        sv_trace_destroy(t);
+        /* The window's policy: --backend cuda falls back too, saying why. */
+        st = cap(SV_OP_SUM, SV_TYPE_INT32, in, 8, SV_CHOOSE_CUDA, true, &t, &src, err,
+                 sizeof err);
+        CHECK_MSG(st == SV_CAPTURE_OK && t && t->backend == SV_BACKEND_CPU &&
+              src.fallback == SV_FALLBACK_NO_GPU && strcmp(src.reason, why) == 0,
+              "cuda with fallback: %d %s", (int)st, err);
+        CHECK_MSG(t && t->output[7].i == 25, "fallback output");
         sv_trace_destroy(t);
     } else {
         printf("GPU: %s, n up to %zu\n", device, max_n);
@@ -74,11 +99,16 @@ int main(void)
         printf("probe: %s, cc %d.%d, %d SMs, %d threads per block\n", d.name, d.cc_major,
                d.cc_minor, d.sm_count, d.max_threads_per_block);
 #endif
-        st = sv_capture(SV_OP_SUM, SV_TYPE_INT32, SV_SCAN_INCLUSIVE, in, 8, SV_CHOOSE_AUTO, &t,
-                        note, sizeof note, err, sizeof err);
+        st = cap(SV_OP_SUM, SV_TYPE_INT32, in, 8, SV_CHOOSE_AUTO, false, &t, &src, err,
+                 sizeof err);
         CHECK_MSG(st == SV_CAPTURE_OK && t && t->backend == SV_BACKEND_CUDA, "auto: %d %s",
               (int)st, err);
-        CHECK_MSG(note[0] == '\0', "note \"%s\" with a GPU", note);
+        CHECK_MSG(src.backend == SV_BACKEND_CUDA && src.fallback == SV_FALLBACK_NONE &&
+              src.reason[0] == '\0' && strcmp(src.device, device) == 0 &&
+              starts_with(src.label, "CUDA · ") && strstr(src.label, device),
+              "source with a GPU: \"%s\" \"%s\"", src.label, src.reason);
+        sv_capture_source_line(&src, note, sizeof note);
+        CHECK_MSG(strcmp(note, src.label) == 0, "line \"%s\" with a GPU", note);
         CHECK_MSG(t && t->device && strcmp(t->device, device) == 0, "trace device");
         CHECK_MSG(t && t->output[7].i == 25, "auto output");
         sv_trace_destroy(t);
@@ -87,17 +117,39 @@ int main(void)
     /* Refusals, the same with every choice. */
     for (int c = 0; c < 3; c++) {
         t = NULL;
-        st = sv_capture(SV_OP_XOR, SV_TYPE_FLOAT32, SV_SCAN_INCLUSIVE, in, 8,
-                        (sv_backend_choice)c, &t, note, sizeof note, err, sizeof err);
+        st = cap(SV_OP_XOR, SV_TYPE_FLOAT32, in, 8, (sv_backend_choice)c, true, &t, &src, err,
+                 sizeof err);
         CHECK_MSG(st == SV_CAPTURE_BAD_INPUT && !t && strstr(err, "xor"), "xor float32: %d \"%s\"",
               (int)st, err);
-        st = sv_capture(SV_OP_SUM, SV_TYPE_INT32, SV_SCAN_INCLUSIVE, in, SV_MAX_N + 1,
-                        (sv_backend_choice)c, &t, note, sizeof note, err, sizeof err);
+        st = cap(SV_OP_SUM, SV_TYPE_INT32, in, SV_MAX_N + 1, (sv_backend_choice)c, true, &t,
+                 &src, err, sizeof err);
         CHECK_MSG(st == SV_CAPTURE_BAD_INPUT && !t && strstr(err, "1025"), "n = 1025: %d \"%s\"",
               (int)st, err);
-        st = sv_capture(SV_OP_SUM, SV_TYPE_INT32, SV_SCAN_INCLUSIVE, in, 0,
-                        (sv_backend_choice)c, &t, note, sizeof note, err, sizeof err);
+        st = cap(SV_OP_SUM, SV_TYPE_INT32, in, 0, (sv_backend_choice)c, true, &t, &src, err,
+                 sizeof err);
         CHECK_MSG(st == SV_CAPTURE_BAD_INPUT && !t, "n = 0: %d \"%s\"", (int)st, err);
+        const sv_capture_request bad_kernel = {
+            .op = SV_OP_SUM, .type = SV_TYPE_INT32, .input = in, .n = 8,
+            .choice = (sv_backend_choice)c, .kernel = "no-such-kernel", .fallback = true,
+        };
+        st = sv_capture(&bad_kernel, &t, &src, err, sizeof err);
+        CHECK_MSG(st == SV_CAPTURE_BAD_INPUT && !t && strstr(err, "no-such-kernel"),
+              "unknown kernel: %d \"%s\"", (int)st, err);
+    }
+
+    /* --backend cpu: the emulator, and the source says it was asked for. */
+    st = cap(SV_OP_SUM, SV_TYPE_INT32, in, 8, SV_CHOOSE_CPU, false, &t, &src, err, sizeof err);
+    CHECK_MSG(st == SV_CAPTURE_OK && t && t->backend == SV_BACKEND_CPU &&
+          src.fallback == SV_FALLBACK_NONE && strcmp(src.reason, "--backend cpu") == 0,
+          "cpu: %d \"%s\"", (int)st, src.reason);
+    sv_capture_source_line(&src, note, sizeof note);
+    CHECK_MSG(strcmp(note, "CPU emulator: --backend cpu") == 0, "cpu line \"%s\"", note);
+    if (t) {
+        sv_capture_source of;
+        sv_capture_source_of_trace(t, &of);
+        CHECK_MSG(of.backend == SV_BACKEND_CPU && strcmp(of.label, "CPU emulator") == 0 &&
+              of.reason[0] == '\0', "source of a trace: \"%s\"", of.label);
+        sv_trace_destroy(t);
     }
 
     sv_backend_choice ch;

@@ -16,17 +16,25 @@
 #define CHECK_PRINT_LIMIT 30
 #include "../expect.h"
 
+static sv_capture_status cap(sv_op op, sv_type type, sv_scan scan, const sv_value *in,
+                             size_t n, sv_backend_choice choice, sv_trace **t, char *err,
+                             size_t errlen)
+{
+    const sv_capture_request req = {
+        .op = op, .type = type, .scan = scan, .input = in, .n = n, .choice = choice,
+    };
+    return sv_capture(&req, t, NULL, err, errlen);
+}
+
 /* Captures input on both backends and compares; returns whether equal. */
 static bool compare(sv_op op, sv_type type, sv_scan scan, const sv_value *in, size_t n)
 {
-    char err[512], note[256], diff[512];
+    char err[512], diff[512];
     sv_trace *gpu = NULL, *cpu = NULL;
-    sv_capture_status a = sv_capture(op, type, scan, in, n, SV_CHOOSE_CUDA, &gpu, note,
-                                     sizeof note, err, sizeof err);
+    sv_capture_status a = cap(op, type, scan, in, n, SV_CHOOSE_CUDA, &gpu, err, sizeof err);
     CHECK_MSG(a == SV_CAPTURE_OK, "%s %s %s n=%zu: cuda capture: %s", sv_op_name(op),
           sv_type_name(type), sv_scan_name(scan), n, err);
-    sv_capture_status b = sv_capture(op, type, scan, in, n, SV_CHOOSE_CPU, &cpu, note,
-                                     sizeof note, err, sizeof err);
+    sv_capture_status b = cap(op, type, scan, in, n, SV_CHOOSE_CPU, &cpu, err, sizeof err);
     CHECK_MSG(b == SV_CAPTURE_OK, "%s %s %s n=%zu: cpu capture: %s", sv_op_name(op),
           sv_type_name(type), sv_scan_name(scan), n, err);
     bool same = false;
@@ -71,10 +79,10 @@ int main(int argc, char **argv)
         for (int i = 0; i < 8; i++)
             in[i].i = in_i[i];
         CHECK_MSG(compare(SV_OP_SUM, SV_TYPE_INT32, SV_SCAN_INCLUSIVE, in, 8), "chapter example");
-        char err[512], note[256];
+        char err[512];
         sv_trace *t = NULL;
-        if (sv_capture(SV_OP_SUM, SV_TYPE_INT32, SV_SCAN_INCLUSIVE, in, 8, SV_CHOOSE_CUDA, &t,
-                       note, sizeof note, err, sizeof err) == SV_CAPTURE_OK) {
+        if (cap(SV_OP_SUM, SV_TYPE_INT32, SV_SCAN_INCLUSIVE, in, 8, SV_CHOOSE_CUDA, &t, err,
+                sizeof err) == SV_CAPTURE_OK) {
             for (int i = 0; i < 8; i++)
                 CHECK_MSG(t->output[i].i == out_i[i], "chapter output[%d] = %d", i, t->output[i].i);
             /* Round 0: buf[1] uninitialized, reported through the flags. */

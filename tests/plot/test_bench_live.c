@@ -69,24 +69,21 @@ static sv_bench_live_status wait_for(sv_bench_live *b, double timeout, sv_bench_
 
 static void test_success(void)
 {
-    /* Checks its arguments, prints a header and 90 result lines in two
-     * bursts (so some progress is seen midway), then writes the CSV. */
+    /* Checks its arguments, then streams the CSV as scanviz-bench
+     * --progress-csv does: metadata, "# rows: 90", the header, 90 rows in two
+     * bursts (so some progress is seen midway); a message on stderr last. */
     const char *exe = script("bench-ok",
-        "[ \"$1 $2 $3 $4 $5\" = '--sizes 2^10..2^24 --reps 10 --csv' ] || "
-        "{ echo \"bad args: $*\"; exit 2; }\n"
-        "echo 'scanviz-bench: NVIDIA Test GPU'\n"
+        "[ \"$*\" = '--progress-csv --sizes 2^10..2^24 --reps 10' ] || "
+        "{ echo \"bad args: $*\" >&2; exit 2; }\n"
+        "echo '# gpu: NVIDIA Test GPU'\n"
+        "echo '# date: 2026-11-29'\n"
+        "echo '# rows: 90'\n"
+        "echo 'algo,type,n,median_us,gb_per_s,frac_of_copy,ratio_to_cub,ops,reps'\n"
         "i=0; for a in copy cub hs hs-naive blelloch cpu; do for k in $(seq 10 24); do\n"
-        "  i=$((i+1)); echo \"$a  int32  2^$k  1.0 us\"\n"
+        "  i=$((i+1)); echo \"$a,int32,$((1 << k)),1.000,8.19,,,,10\"\n"
         "  [ $i = 45 ] && sleep 0.3\n"
         "done; done\n"
-        "cat > \"$6\" <<EOF\n"
-        "# gpu: NVIDIA Test GPU\n"
-        "# date: 2026-11-29\n"
-        "algo,type,n,median_us,gb_per_s,frac_of_copy,ratio_to_cub,ops,reps\n"
-        "copy,int32,1024,1.000,8.19,1.0000,,,10\n"
-        "hs,int32,1024,2.000,4.10,0.5000,,10240,10\n"
-        "EOF\n"
-        "echo done\n");
+        "echo done >&2\n");
     char err[512] = "";
     sv_bench_live *b = sv_bench_live_start(exe, err, sizeof err);
     CHECK_MSG(b != NULL, "%s", err);
@@ -97,12 +94,15 @@ static void test_success(void)
     float last = 0;
     sv_bench_live_status st = wait_for(b, 20, &t, &half, &mono, &last, err, sizeof err);
     CHECK_MSG(st == SV_BENCH_LIVE_DONE, "status %d: %s", (int)st, err);
-    CHECK_MSG(half, "progress 0.5 never seen during the pause after 45 of 90 results");
+    CHECK_MSG(half, "progress 0.5 never seen during the pause after 45 of 90 rows");
     CHECK(mono);
     CHECK(last == 1.0f);
-    CHECK_MSG(t && t->nrows == 2, "table %p with %zu rows", (void *)t, t ? t->nrows : 0);
-    if (t)
+    CHECK_MSG(t && t->nrows == 90, "table %p with %zu rows", (void *)t, t ? t->nrows : 0);
+    if (t && t->nrows == 90) {
         CHECK_STR(t->gpu, "NVIDIA Test GPU");
+        CHECK_STR(t->rows[89].algo, "cpu");
+        CHECK(t->rows[89].n == 16777216.0);
+    }
     CHECK_STR(sv_bench_live_message(b), "done");
     /* The table is handed over once. */
     sv_bench_table *again = (sv_bench_table *)1;
@@ -112,48 +112,42 @@ static void test_success(void)
     sv_bench_live_destroy(b);
 }
 
-static void test_no_gpu(void)
+/* Runs the stand-in script name (body) to its end, which must be a failure
+ * whose message is want (exact) or contains it. */
+static void expect_failure(const char *name, const char *body, bool exact, const char *want)
 {
-    const char *exe = script("bench-nogpu",
-        "echo 'scanviz-bench: no CUDA device: CUDA driver version is insufficient' >&2\n"
-        "exit 3\n");
     char err[512] = "";
-    sv_bench_live *b = sv_bench_live_start(exe, err, sizeof err);
-    CHECK_MSG(b != NULL, "%s", err);
+    sv_bench_live *b = sv_bench_live_start(script(name, body), err, sizeof err);
+    CHECK_MSG(b != NULL, "%s: %s", name, err);
     if (!b)
         return;
     sv_bench_table *t = NULL;
     bool half, mono;
     float last;
     sv_bench_live_status st = wait_for(b, 10, &t, &half, &mono, &last, err, sizeof err);
-    CHECK(st == SV_BENCH_LIVE_FAILED);
-    CHECK(t == NULL);
-    CHECK_STR(err, "scanviz-bench: no CUDA device: CUDA driver version is insufficient "
-                   "(exit status 3)");
+    CHECK_MSG(st == SV_BENCH_LIVE_FAILED && t == NULL, "%s: status %d", name, (int)st);
+    CHECK_MSG(exact ? strcmp(err, want) == 0 : strstr(err, want) != NULL,
+              "%s: \"%s\", want \"%s\"", name, err, want);
+    sv_bench_table_destroy(t);
     sv_bench_live_destroy(b);
+}
 
+static void test_no_gpu(void)
+{
+    /* No GPU: its stderr line and exit status, word for word. */
+    expect_failure("bench-nogpu",
+        "echo 'scanviz-bench: no CUDA device: CUDA driver version is insufficient' >&2\n"
+        "exit 3\n", true,
+        "scanviz-bench: no CUDA device: CUDA driver version is insufficient (exit status 3)");
     /* Exits 0 but writes no rows: a failure, not an empty view. */
-    exe = script("bench-empty", "echo 'algo,type,n,median_us,gb_per_s,frac_of_copy,"
-                                "ratio_to_cub,ops,reps' > \"$6\"\n");
-    b = sv_bench_live_start(exe, err, sizeof err);
-    CHECK_MSG(b != NULL, "%s", err);
-    if (b) {
-        st = wait_for(b, 10, &t, &half, &mono, &last, err, sizeof err);
-        CHECK(st == SV_BENCH_LIVE_FAILED);
-        CHECK_STR(err, "scanviz-bench wrote no rows");
-        sv_bench_live_destroy(b);
-    }
+    expect_failure("bench-empty",
+        "echo 'algo,type,n,median_us,gb_per_s,frac_of_copy,ratio_to_cub,ops,reps'\n", true,
+        "scanviz-bench wrote no rows");
     /* Writes a broken CSV: the reader's message comes through. */
-    exe = script("bench-bad", "printf 'algo,type,n,median_us,gb_per_s,frac_of_copy,"
-                              "ratio_to_cub,ops,reps\\nhs,int32,1024,x,1,,,1,1\\n' > \"$6\"\n");
-    b = sv_bench_live_start(exe, err, sizeof err);
-    CHECK_MSG(b != NULL, "%s", err);
-    if (b) {
-        st = wait_for(b, 10, &t, &half, &mono, &last, err, sizeof err);
-        CHECK(st == SV_BENCH_LIVE_FAILED);
-        CHECK_CONTAINS(err, "line 2, column 4 (median_us): \"x\" is not a number");
-        sv_bench_live_destroy(b);
-    }
+    expect_failure("bench-bad",
+        "printf 'algo,type,n,median_us,gb_per_s,frac_of_copy,"
+        "ratio_to_cub,ops,reps\\nhs,int32,1024,x,1,,,1,1\\n'\n", false,
+        "line 2, column 4 (median_us): \"x\" is not a number");
 }
 
 static void test_missing_and_cancel(void)
