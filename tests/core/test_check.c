@@ -218,7 +218,7 @@ int main(void)
                 in[i].f = cases[k].in[i];
             sv_trace *u = sv_trace_create(cases[k].op, SV_TYPE_FLOAT32, SV_SCAN_INCLUSIVE, in,
                                           cases[k].n, SV_BACKEND_CPU, NULL, err, sizeof err);
-            CHECK(u && sv_emulate(u, err, sizeof err));
+            CHECK(u && sv_emulate(u, err, sizeof err) && sv_trace_finish(u, err, sizeof err));
             CHECK_MSG(sv_trace_check(u, err, sizeof err), "case %zu: %s", k, err);
             size_t r = u->nrounds - 1;
             int po = u->rounds[r].pout;

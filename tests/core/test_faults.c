@@ -172,7 +172,7 @@ static void test_int32_float_fields(void)
     char *buf = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&buf, &len);
-    CHECK(t && f && sv_emulate(t, err, sizeof err) && sv_trace_write(t, f, err, sizeof err));
+    CHECK(t && f && sv_emulate(t, err, sizeof err) && sv_trace_finish(t, err, sizeof err) && sv_trace_write(t, f, err, sizeof err));
     fclose(f);
     sv_trace_destroy(t);
     const char *fields[2] = {",\n  \"max_abs_diff\": 0.0\n}\n", ",\n  \"max_diff_index\": 0\n}\n"};
