@@ -21,6 +21,7 @@
 #define SV_HOLD_S 1.6f    /* autoplay: time to read a settled round at speed 1 */
 #define SV_STATUS_S 2.5f  /* a transient message stays this long */
 #define SV_DRAG_PX 4.0f   /* a press that moves further is a drag, not a click */
+#define SV_QUIT_ARM_S 3.0f /* a second Esc within this quits */
 
 static const float speeds[] = {0.25f, 0.5f, 0.75f, 1.0f, 1.5f, 2.0f, 3.0f, 4.0f};
 #define NSPEEDS (sizeof speeds / sizeof speeds[0])
@@ -98,6 +99,24 @@ int sv_state_steps(const sv_app_state *s)
     return s ? sv_view_steps(s->trace) : 0;
 }
 
+/* What step k of s's trace is: the round whose buffers it shows, and
+ * whether it is the exclusive shift (as layout.c's sv_scene_step). */
+static int round_of_step(const sv_app_state *s, int k, bool *shift)
+{
+    int last = s->trace && s->trace->nrounds > 0 ? (int)s->trace->nrounds - 1 : 0;
+    *shift = k > last;
+    return k > last ? last : (k < 0 ? 0 : k);
+}
+
+/* The question predict mode asks at step k: cases only where the step has
+ * them (rounds >= 1; not round 0's staging, not the exclusive shift). */
+static sv_quiz_kind quiz_kind_at(const sv_app_state *s, int k)
+{
+    bool shift;
+    int r = round_of_step(s, k, &shift);
+    return s->quiz_kind == SV_QUIZ_CASES && r > 0 && !shift ? SV_QUIZ_CASES : SV_QUIZ_VALUES;
+}
+
 void sv_app_view_of(const sv_app_state *s, sv_app_view *v)
 {
     memset(v, 0, sizeof *v);
@@ -130,6 +149,24 @@ void sv_app_view_of(const sv_app_state *s, sv_app_view *v)
     v->bench_source = s->bench_source;
     v->bench_running = s->bench_running;
     v->bench_progress = s->bench_progress;
+    if (s->quiz && s->trace) {
+        v->quiz = true;
+        v->quiz_asking = s->quiz_asking;
+        v->quiz_kind = quiz_kind_at(s, s->step);
+        v->quiz_step = s->quiz_step;
+        v->quiz_sel = s->quiz_sel;
+        v->quiz_text = s->quiz_text;
+        v->quiz_has = s->quiz_has;
+        v->quiz_value = s->quiz_value;
+        v->quiz_mark = s->quiz_mark;
+        v->quiz_result = s->quiz_result;
+        v->quiz_scored = s->quiz_scored;
+        v->quiz_right = s->quiz_right;
+        v->quiz_total = s->quiz_total;
+    } else {
+        v->quiz_sel = -1;
+        v->quiz_text = "";
+    }
 }
 
 /* The layout of what s shows in its window, for hit tests and zoom. */
@@ -186,8 +223,17 @@ static void set_source(sv_app_state *s, const sv_capture_source *src, const char
 }
 
 /* Makes t the shown trace (taking it), keeping the step and the view valid. */
+static void quiz_reset_question(sv_app_state *s);
+
 static void adopt(sv_app_state *s, sv_trace *t)
 {
+    /* The GPU's trace of the same input replaces the emulator's without
+     * disturbing a question; any other new trace ends it. */
+    const sv_trace *o = s->trace;
+    bool same = o && o->n == t->n && o->op == t->op && o->type == t->type &&
+                o->scan == t->scan && memcmp(o->input, t->input, t->n * sizeof *t->input) == 0;
+    if (!same)
+        quiz_reset_question(s);
     sv_trace_destroy(s->trace);
     s->trace = t;
     s->op = t->op;
@@ -325,11 +371,40 @@ static void bg_finish(sv_app_state *s)
 
 /* ---- stepping ----------------------------------------------------------- */
 
+/* The buffer row (1 or 2) step k writes: buf[0] in round 0, pout in a
+ * round; -1 at the exclusive shift (it writes the output). */
+static int written_row(const sv_app_state *s, int k)
+{
+    bool shift;
+    int r = round_of_step(s, k, &shift);
+    if (shift || !s->trace || s->trace->nrounds == 0)
+        return -1;
+    return r == 0 ? 1 : 1 + s->trace->rounds[r].pout;
+}
+
+/* The row a question at step k asks about: the row the step writes, the
+ * output at the exclusive shift. */
+static int quiz_row(const sv_app_state *s, int k)
+{
+    int r = written_row(s, k);
+    return r > 0 ? r : 3;
+}
+
 static void go_step(sv_app_state *s, int k)
 {
     k = sv_clampi(k, 0, steps_of(s) - 1);
     if (k == s->step)
         return;
+    if (s->quiz_asking) /* leaving a question unrevealed drops it */
+        quiz_reset_question(s);
+    /* A pinned buffer cell keeps its position in the algorithm, not its
+     * buffer: pout[i] stays pout[i] (the row being written), pin[i] stays
+     * pin[i], although the two buffers swap roles every round. */
+    if (s->pinned_row == 1 || s->pinned_row == 2) {
+        int was = written_row(s, s->step), now = written_row(s, k);
+        if (was > 0 && now > 0)
+            s->pinned_row = s->pinned_row == was ? now : 3 - now;
+    }
     bool adjacent = k == s->step + 1 || k == s->step - 1;
     s->from_step = s->step;
     s->step = k;
@@ -367,6 +442,224 @@ static void change_speed(sv_app_state *s, int dir)
     char msg[64];
     snprintf(msg, sizeof msg, "Speed %g×", (double)s->speed);
     set_status(s, msg);
+}
+
+/* ---- predict mode (P, --quiz) ------------------------------------------- */
+
+/* Forgets the current question: its answers, verdicts and the typed text
+ * (the running score stays). */
+static void quiz_reset_question(sv_app_state *s)
+{
+    s->quiz_asking = false;
+    s->quiz_scored = false;
+    s->quiz_sel = 0;
+    s->quiz_text[0] = '\0';
+    memset(s->quiz_has, 0, sizeof s->quiz_has);
+    memset(s->quiz_value, 0, sizeof s->quiz_value);
+    memset(s->quiz_mark, 0, sizeof s->quiz_mark);
+    memset(s->quiz_result, 0, sizeof s->quiz_result);
+}
+
+/* The true value and case of cell i of the row step k writes. */
+static void quiz_truth(const sv_app_state *s, int k, int i, sv_value *val, int *cs)
+{
+    const sv_trace *t = s->trace;
+    bool shift;
+    int r = round_of_step(s, k, &shift);
+    const sv_round *rd = &t->rounds[r];
+    *cs = -1;
+    if (shift)
+        *val = t->output[i];
+    else if (r == 0)
+        *val = rd->buf[0][i];
+    else {
+        *val = rd->buf[rd->pout][i];
+        if (rd->cases)
+            *cs = (int)rd->cases[i];
+    }
+}
+
+static void quiz_set(sv_app_state *s, bool on)
+{
+    s->quiz = on && s->trace;
+    quiz_reset_question(s);
+    s->quiz_right = s->quiz_total = 0;
+    s->quiz_step = s->step;
+}
+
+/* Commits the typed number to the selected cell; false (and a message) when
+ * it is not a number of the trace's type. */
+static bool quiz_commit(sv_app_state *s)
+{
+    if (!s->quiz_text[0] || !s->trace)
+        return true;
+    sv_value *v = NULL;
+    size_t n = 0;
+    char err[256], msg[300];
+    if (!sv_parse_values(s->quiz_text, s->trace->type, 1, &v, &n, err, sizeof err)) {
+        snprintf(msg, sizeof msg, "Answer: %.280s", err);
+        set_status(s, msg);
+        return false;
+    }
+    if (s->quiz_sel >= 0 && (size_t)s->quiz_sel < s->trace->n) {
+        s->quiz_has[s->quiz_sel] = true;
+        s->quiz_value[s->quiz_sel] = v[0];
+    }
+    free(v);
+    s->quiz_text[0] = '\0';
+    return true;
+}
+
+static void quiz_select(sv_app_state *s, int i)
+{
+    if (!s->trace || !quiz_commit(s))
+        return;
+    int n = (int)s->trace->n;
+    s->quiz_sel = ((i % n) + n) % n;
+}
+
+/* Right / Page Down after a revealed step: the next step becomes a question. */
+static void quiz_ask_next(sv_app_state *s)
+{
+    if (s->step >= steps_of(s) - 1)
+        return;
+    go_step(s, s->step + 1);
+    s->anim = 1.0f; /* nothing moves into hidden cells; Reveal animates */
+    s->from_step = s->step;
+    quiz_reset_question(s);
+    s->quiz_asking = true;
+    s->quiz_step = s->step;
+    s->quiz_sel = 0;
+}
+
+/* Right / Page Down on a question: mark each answer, add them to the score
+ * and show the step, moving its values in as a step does. */
+static void quiz_reveal(sv_app_state *s)
+{
+    if (!quiz_commit(s))
+        return;
+    sv_quiz_kind kind = quiz_kind_at(s, s->step);
+    int right = 0, asked = 0;
+    for (size_t i = 0; i < s->trace->n; i++) {
+        sv_value want;
+        int cs;
+        quiz_truth(s, s->step, (int)i, &want, &cs);
+        bool answered = kind == SV_QUIZ_CASES ? s->quiz_mark[i] != 0 : s->quiz_has[i];
+        if (!answered) {
+            s->quiz_result[i] = SV_QUIZ_UNASKED;
+            continue;
+        }
+        bool ok;
+        if (kind == SV_QUIZ_CASES) {
+            ok = (int)s->quiz_mark[i] - 1 == cs;
+        } else if (s->trace->type == SV_TYPE_FLOAT32) {
+            /* what was typed is read as a float32, as the cells hold it;
+             * a shown value that was rounded to fit still counts */
+            float a = s->quiz_value[i].f, b = want.f;
+            ok = a == b || (isnan(a) && isnan(b)) ||
+                 fabsf(a - b) <= 1e-6f * fmaxf(1.0f, fabsf(b));
+        } else {
+            ok = s->quiz_value[i].i == want.i;
+        }
+        s->quiz_result[i] = ok ? SV_QUIZ_RIGHT : SV_QUIZ_WRONG;
+        right += ok;
+        asked++;
+    }
+    s->quiz_right += right;
+    s->quiz_total += asked;
+    s->quiz_scored = true;
+    s->quiz_asking = false;
+    s->quiz_step = s->step;
+    if (s->animations && s->step > 0) {
+        s->from_step = s->step - 1;
+        s->anim = 0.0f;
+    }
+    char msg[128];
+    if (asked)
+        snprintf(msg, sizeof msg, "%d of %d right · score %d / %d", right, asked,
+                 s->quiz_right, s->quiz_total);
+    else
+        snprintf(msg, sizeof msg, "Revealed (no answers given)");
+    set_status(s, msg);
+}
+
+/* Cycles a case mark: none, full, partial, copy-through, none. */
+static void quiz_cycle_mark(sv_app_state *s, int i)
+{
+    static const unsigned char next[4] = { 1 + SV_CASE_FULL, 0, 1 + SV_CASE_COPY,
+                                           1 + SV_CASE_PARTIAL };
+    /* next[mark]: 0 -> full, 1 + copy -> none, 1 + partial -> copy,
+     * 1 + full -> partial (SV_CASE_COPY 0, PARTIAL 1, FULL 2) */
+    if (i >= 0 && (size_t)i < s->trace->n && s->quiz_mark[i] < 4)
+        s->quiz_mark[i] = next[s->quiz_mark[i]];
+}
+
+/* The keys of a question (values: digits, '-', '.', Backspace, Return;
+ * cases: Return cycles, 1 / 2 / 3 mark full / partial / copy-through, 0 or
+ * Backspace clears; both: Tab / Shift+Tab move). True when k was used. */
+static bool quiz_key(sv_app_state *s, const SDL_Keysym *k)
+{
+    if (!s->quiz || !s->quiz_asking || !s->trace)
+        return false;
+    bool shift = (k->mod & KMOD_SHIFT) != 0;
+    bool cases = quiz_kind_at(s, s->step) == SV_QUIZ_CASES;
+    int sel = s->quiz_sel;
+    char ch = 0;
+    switch (k->sym) {
+    case SDLK_TAB:
+        quiz_select(s, sel + (shift ? -1 : 1));
+        return true;
+    case SDLK_RETURN: case SDLK_KP_ENTER:
+        if (cases) {
+            quiz_cycle_mark(s, sel);
+        } else if (s->quiz_text[0] && quiz_commit(s)) {
+            if ((size_t)sel + 1 < s->trace->n)
+                s->quiz_sel = sel + 1; /* the next cell, for a row of answers */
+        }
+        return true;
+    case SDLK_BACKSPACE: case SDLK_DELETE:
+        if (cases) {
+            s->quiz_mark[sel] = 0;
+        } else {
+            size_t len = strlen(s->quiz_text);
+            if (len)
+                s->quiz_text[len - 1] = '\0';
+            else
+                s->quiz_has[sel] = false;
+        }
+        return true;
+    case SDLK_ESCAPE:
+        if (s->quiz_text[0]) {
+            s->quiz_text[0] = '\0';
+            return true;
+        }
+        return false;
+    case SDLK_MINUS: case SDLK_KP_MINUS: ch = '-'; break;
+    case SDLK_PERIOD: case SDLK_KP_PERIOD: ch = '.'; break;
+    case SDLK_KP_0: ch = '0'; break;
+    default:
+        if (k->sym >= SDLK_0 && k->sym <= SDLK_9)
+            ch = (char)('0' + (k->sym - SDLK_0));
+        else if (k->sym >= SDLK_KP_1 && k->sym <= SDLK_KP_9)
+            ch = (char)('1' + (k->sym - SDLK_KP_1));
+        break;
+    }
+    if (!ch)
+        return false;
+    if (cases) {
+        if (ch >= '0' && ch <= '3') {
+            static const unsigned char mark[4] = { 0, 1 + SV_CASE_FULL, 1 + SV_CASE_PARTIAL,
+                                                   1 + SV_CASE_COPY };
+            s->quiz_mark[sel] = mark[ch - '0'];
+        }
+        return true;
+    }
+    size_t len = strlen(s->quiz_text);
+    if (len + 1 < sizeof s->quiz_text) {
+        s->quiz_text[len] = ch;
+        s->quiz_text[len + 1] = '\0';
+    }
+    return true;
 }
 
 /* ---- zoom and pan ------------------------------------------------------- */
@@ -556,10 +849,40 @@ static bool apply_text(sv_app_state *s, const char *text)
         copy_text(s->edit_error, sizeof s->edit_error, err);
         return false;
     }
+    s->custom_input = true;
     char msg[64];
     snprintf(msg, sizeof msg, "New input: n = %zu", n);
     set_status(s, msg);
     return true;
+}
+
+/* While the box shows an error, every edit checks the text again, so the
+ * message follows what is typed and goes away once the text is valid
+ * (nothing is applied until Return). */
+static void edit_revalidate(sv_app_state *s)
+{
+    if (!s->edit_error[0])
+        return;
+    sv_value *vals = NULL;
+    size_t n = 0;
+    char err[256];
+    /* the parser apply_text uses */
+    if (sv_input_parse_text(s->edit_text, strlen(s->edit_text), s->type, &vals, &n, err,
+                            sizeof err) == SV_INPUT_OK)
+        s->edit_error[0] = '\0';
+    else
+        copy_text(s->edit_error, sizeof s->edit_error, err);
+    free(vals);
+}
+
+/* A fingerprint of the box's text (FNV-1a): an event that leaves it as it
+ * was (a refused paste, a cursor move) keeps the message it set. */
+static uint64_t edit_hash(const sv_app_state *s)
+{
+    uint64_t h = 1469598103934665603u;
+    for (const unsigned char *p = (const unsigned char *)s->edit_text; *p; p++)
+        h = (h ^ *p) * 1099511628211u;
+    return h;
 }
 
 static void apply_preset(sv_app_state *s, int which)
@@ -703,6 +1026,41 @@ static void next_op(sv_app_state *s)
     with_current_input(s, op, s->scan, what);
 }
 
+/* Y: the other element type, converting the shown input (a float32 is
+ * rounded to the nearest int32, clamped); an operator the new type lacks
+ * (xor on float32) becomes sum. */
+static void next_type(sv_app_state *s)
+{
+    if (!s->trace)
+        return;
+    sv_type type = s->type == SV_TYPE_INT32 ? SV_TYPE_FLOAT32 : SV_TYPE_INT32;
+    sv_op op = sv_op_valid(s->op, type, NULL, 0) ? s->op : SV_OP_SUM;
+    size_t n = s->trace->n;
+    sv_value *in = malloc(n * sizeof *in);
+    if (!in)
+        return;
+    for (size_t i = 0; i < n; i++) {
+        sv_value v = s->trace->input[i];
+        if (type == SV_TYPE_FLOAT32) {
+            in[i].f = (float)v.i;
+        } else {
+            double d = isnan(v.f) ? 0.0 : nearbyint((double)v.f);
+            in[i].i = d >= 2147483647.0 ? INT32_MAX : d <= -2147483648.0 ? INT32_MIN : (int32_t)d;
+        }
+    }
+    char err[256], msg[320];
+    sv_op was = s->op;
+    if (recapture(s, op, type, s->scan, in, n, err, sizeof err) == SV_CAPTURE_OK) {
+        snprintf(msg, sizeof msg, "Type: %s%s%s%s", sv_type_name(type),
+                 op != was ? " (" : "", op != was ? sv_op_name(was) : "",
+                 op != was ? " is not defined on it: operator sum)" : "");
+    } else {
+        snprintf(msg, sizeof msg, "%.300s", err);
+    }
+    set_status(s, msg);
+    free(in);
+}
+
 static void random_input(sv_app_state *s)
 {
     size_t n = s->trace ? s->trace->n : 8;
@@ -710,10 +1068,12 @@ static void random_input(sv_app_state *s)
     if (!v)
         return;
     char err[256];
-    if (recapture(s, s->op, s->type, s->scan, v, n, err, sizeof err) == SV_CAPTURE_OK)
+    if (recapture(s, s->op, s->type, s->scan, v, n, err, sizeof err) == SV_CAPTURE_OK) {
+        s->custom_input = true;
         set_status(s, "Random input");
-    else
+    } else {
         set_status(s, err);
+    }
     free(v);
 }
 
@@ -776,12 +1136,28 @@ static void to_fb(const sv_app_state *s, float wx, float wy, float *x, float *y)
     *y = wy * ry;
 }
 
+static bool in_box(const sv_box *b, float x, float y)
+{
+    return x >= b->x && x < b->x + b->w && y >= b->y && y < b->y + b->h;
+}
+
 static void click(sv_app_state *s, float x, float y)
 {
-    if (s->view != SV_VIEW_SCAN || !s->trace)
+    if (s->editing)
         return;
     sv_layout l;
     layout_of(s, &l);
+    /* The [?] in the header opens the help; a click anywhere closes it. */
+    if (s->help) {
+        s->help = false;
+        return;
+    }
+    if (in_box(&l.help_hint, x, y)) {
+        s->help = true;
+        return;
+    }
+    if (s->view != SV_VIEW_SCAN || !s->trace)
+        return;
     int k = sv_layout_hit_step(&l, x, y);
     if (k >= 0) {
         go_step(s, k);
@@ -789,6 +1165,14 @@ static void click(sv_app_state *s, float x, float y)
     }
     int row, cell;
     if (sv_layout_hit_cell(&l, x, y, &row, &cell)) {
+        /* A question: a click on the asked row selects the cell (and
+         * cycles its mark when the question is about cases). */
+        if (s->quiz_asking && row == quiz_row(s, s->step)) {
+            quiz_select(s, cell);
+            if (quiz_kind_at(s, s->step) == SV_QUIZ_CASES)
+                quiz_cycle_mark(s, cell);
+            return;
+        }
         if (s->pinned_row == row && s->pinned_cell == cell)
             s->pinned_row = s->pinned_cell = -1;
         else {
@@ -844,20 +1228,33 @@ static void key(sv_app_state *s, const SDL_KeyboardEvent *e)
             if (scan_view && !rep)
                 apply_preset(s, (int)(k->sym - SDLK_0));
             return;
+        case SDLK_q:
+            s->quit = true; /* no question asked */
+            return;
         default:
             return; /* Ctrl+anything else: nothing */
         }
     }
 
+    if (scan_view && !s->help && quiz_key(s, k))
+        return;
+
     switch (k->sym) {
     case SDLK_ESCAPE:
         if (rep)
             break;
+        /* One thing at a time: the help, the Measure view, fullscreen, and
+         * only then the app, asking first when the array was made here. */
         if (s->help)
             s->help = false;
         else if (s->view == SV_VIEW_MEASURE)
             s->view = SV_VIEW_SCAN;
-        else
+        else if (s->fullscreen)
+            s->fullscreen = false;
+        else if (s->custom_input && !(s->quit_armed > 0.0f)) {
+            s->quit_armed = SV_QUIT_ARM_S;
+            set_status(s, "Esc again quits and loses this array · Ctrl+Q quits");
+        } else
             s->quit = true;
         break;
     case SDLK_F12:
@@ -901,16 +1298,44 @@ static void key(sv_app_state *s, const SDL_KeyboardEvent *e)
 
     switch (k->sym) {
     case SDLK_RIGHT:
-        if (shift)
+    case SDLK_PAGEDOWN: /* a presenter's clicker sends Page Down / Up */
+        if (shift && k->sym == SDLK_RIGHT)
             pan_by(s, fmaxf(1.0f, visible_cells(s) / 4.0f));
+        else if (s->quiz && s->quiz_asking)
+            quiz_reveal(s);
+        else if (s->quiz)
+            quiz_ask_next(s);
         else
             go_step(s, s->step + 1);
         break;
     case SDLK_LEFT:
-        if (shift)
+    case SDLK_PAGEUP:
+        if (shift && k->sym == SDLK_LEFT)
             pan_by(s, -fmaxf(1.0f, visible_cells(s) / 4.0f));
         else
-            go_step(s, s->step - 1);
+            go_step(s, s->step - 1); /* drops an unrevealed question */
+        break;
+    case SDLK_p:
+        if (!rep) {
+            quiz_set(s, !s->quiz);
+            set_status(s, s->quiz ? "Predict mode: Right asks about the next round" :
+                                    "Predict mode off");
+        }
+        break;
+    case SDLK_q:
+        if (!rep && s->quiz) {
+            s->quiz_kind = s->quiz_kind == SV_QUIZ_VALUES ? SV_QUIZ_CASES : SV_QUIZ_VALUES;
+            bool asking = s->quiz_asking;
+            quiz_reset_question(s);
+            s->quiz_asking = asking;
+            set_status(s, s->quiz_kind == SV_QUIZ_CASES
+                              ? "Question: which cells are full / partial / copy-through?"
+                              : "Question: what value will each cell hold?");
+        }
+        break;
+    case SDLK_y:
+        if (!rep)
+            next_type(s);
         break;
     case SDLK_HOME:
         go_step(s, 0);
@@ -937,6 +1362,7 @@ static void key(sv_app_state *s, const SDL_KeyboardEvent *e)
             random_input(s);
         break;
     case SDLK_i:
+    case SDLK_x: /* what users try first */
         if (!rep) {
             sv_scan sc = s->scan == SV_SCAN_INCLUSIVE ? SV_SCAN_EXCLUSIVE : SV_SCAN_INCLUSIVE;
             with_current_input(s, s->op, sc,
@@ -995,12 +1421,20 @@ void sv_app_event(sv_app_state *s, const SDL_Event *e)
             break;
         }
         break;
-    case SDL_KEYDOWN:
+    case SDL_KEYDOWN: {
+        uint64_t before = s->editing ? edit_hash(s) : 0;
         key(s, &e->key);
+        if (s->editing && edit_hash(s) != before)
+            edit_revalidate(s);
         break;
+    }
     case SDL_TEXTINPUT:
-        if (s->editing)
+        if (s->editing) {
+            uint64_t before = edit_hash(s);
             edit_insert(s, e->text.text);
+            if (edit_hash(s) != before)
+                edit_revalidate(s);
+        }
         break;
     case SDL_MOUSEMOTION: {
         float x, y;
@@ -1141,6 +1575,8 @@ sv_app_status sv_app_init(sv_app_state *s, const sv_app_config *c, char *err, si
         }
         s->step = s->from_step = c->round;
     }
+    if (c->quiz)
+        quiz_set(s, true);
     if (c->autoplay) {
         s->playing = true;
         s->loop = true;
@@ -1158,6 +1594,8 @@ void sv_app_update(sv_app_state *s, float dt)
     if (s->bg && !s->bg->finished)
         bg_finish(s);
     poll_live_bench(s);
+    if (s->quit_armed > 0.0f)
+        s->quit_armed = fmaxf(0.0f, s->quit_armed - dt);
     if (s->status_time > 0.0f) {
         s->status_time -= dt;
         if (s->status_time <= 0.0f) {
@@ -1304,6 +1742,52 @@ void sv_app_state_line(const sv_app_state *s, char *buf, size_t len)
                      (double)(l.row_y[1] * ry), (double)(l.row_y[2] * ry),
                      (double)(l.row_y[3] * ry));
     }
+    /* Predict mode: the question, its answers (cell:value or cell:case),
+     * the verdicts after Reveal (cell:right or cell:wrong) and the score. */
+    char quiz[2048] = "";
+    if (s->trace) {
+        sv_quiz_kind kind = quiz_kind_at(s, s->step);
+        size_t at = (size_t)snprintf(quiz, sizeof quiz,
+            "quiz=%d quiz_kind=%s quiz_phase=%s quiz_step=%d quiz_sel=%d quiz_text=\"%s\" "
+            "quiz_score=%d/%d quiz_answers=", s->quiz ? 1 : 0,
+            kind == SV_QUIZ_CASES ? "cases" : "values",
+            !s->quiz ? "off" : s->quiz_asking ? "ask" : "shown", s->quiz_step, s->quiz_sel,
+            s->quiz_text, s->quiz_right, s->quiz_total);
+        const char *sep = "";
+        for (size_t i = 0; i < s->trace->n && at < sizeof quiz - 600; i++) {
+            char one[48];
+            if (kind == SV_QUIZ_CASES && s->quiz_mark[i])
+                at += (size_t)snprintf(quiz + at, sizeof quiz - at, "%s%zu:%s", sep, i,
+                                       sv_case_name((sv_case)(s->quiz_mark[i] - 1)));
+            else if (kind == SV_QUIZ_VALUES && s->quiz_has[i])
+                at += (size_t)snprintf(quiz + at, sizeof quiz - at, "%s%zu:%s", sep, i,
+                                       sv_value_format(s->trace->type, s->quiz_value[i], one,
+                                                       sizeof one));
+            else
+                continue;
+            sep = ",";
+        }
+        at += (size_t)snprintf(quiz + at, sizeof quiz - at, " quiz_results=");
+        sep = "";
+        for (size_t i = 0; s->quiz_scored && i < s->trace->n && at < sizeof quiz - 40; i++) {
+            if (s->quiz_result[i] == SV_QUIZ_UNASKED)
+                continue;
+            at += (size_t)snprintf(quiz + at, sizeof quiz - at, "%s%zu:%s", sep, i,
+                                   s->quiz_result[i] == SV_QUIZ_RIGHT ? "right" : "wrong");
+            sep = ",";
+        }
+    }
+    /* The [?] button, in window points. */
+    char helpbtn[64];
+    {
+        sv_layout l;
+        layout_of(s, &l);
+        float rx = s->fb_w > 0 ? (float)s->win_w / (float)s->fb_w : 1.0f;
+        float ry = s->fb_h > 0 ? (float)s->win_h / (float)s->fb_h : 1.0f;
+        snprintf(helpbtn, sizeof helpbtn, "helpbtn=%.0f,%.0f",
+                 (double)((l.help_hint.x + l.help_hint.w / 2.0f) * rx),
+                 (double)((l.help_hint.y + l.help_hint.h / 2.0f) * ry));
+    }
     /* Escaped first (control characters, invalid UTF-8 from a paste or a
      * file never reach the terminal raw), then quoted. */
     size_t esc_len = (size_t)SV_EDIT_MAX * 4;
@@ -1323,7 +1807,8 @@ void sv_app_state_line(const sv_app_state *s, char *buf, size_t len)
              "state step=%d steps=%d n=%zu op=%s type=%s scan=%s input=%s output=%s "
              "editing=%d text=\"%s\" error=\"%s\" theme=%s view=%s playing=%d speed=%g "
              "anim=%.2f zoom=%.2f pan=%.2f ui_scale=%.2f fullscreen=%d help=%d "
-             "hover=%d,%d pinned=%d,%d backend=%s win=%dx%d fb=%dx%d bench=%s %s source=\"%s\"",
+             "hover=%d,%d pinned=%d,%d backend=%s win=%dx%d fb=%dx%d bench=%s %s %s %s "
+             "quit_armed=%d source=\"%s\"",
              s->step, steps_of(s), s->trace ? s->trace->n : (size_t)0,
              sv_op_name(s->op), sv_type_name(s->type), sv_scan_name(s->scan), in, out,
              s->editing ? 1 : 0, s->editing ? text : "", err, sv_theme_get(s->theme)->name,
@@ -1332,7 +1817,8 @@ void sv_app_state_line(const sv_app_state *s, char *buf, size_t len)
              (double)s->ui_scale, s->fullscreen ? 1 : 0, s->help ? 1 : 0, s->hover_row,
              s->hover_cell, s->pinned_row, s->pinned_cell,
              s->trace ? sv_backend_name(s->trace->backend) : "none", s->win_w, s->win_h,
-             s->fb_w, s->fb_h, s->bench_running ? "running" : (s->bench ? "table" : "none"), geo, src);
+             s->fb_w, s->fb_h, s->bench_running ? "running" : (s->bench ? "table" : "none"), geo,
+             helpbtn, quiz, s->quit_armed > 0.0f ? 1 : 0, src);
     free(in);
     free(out);
     free(text);

@@ -38,6 +38,7 @@ typedef struct sv_app_config {
     float speed;            /* 0.25 .. 4 */
     bool autoplay;          /* play and loop */
     bool animations;
+    bool quiz;              /* --quiz: start in predict mode (key P) */
     uint64_t seed;          /* first seed for R */
     const char *bench_csv;  /* the Measure view's data; NULL: the shipped table */
     /* true: capture with the emulator now and run CUDA in the background

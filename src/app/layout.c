@@ -32,6 +32,21 @@ bool sv_scene_step(const sv_app_view *s, int k, sv_step_view *out)
     return true;
 }
 
+int sv_scene_quiz_row(const sv_app_view *s, const sv_step_view *v)
+{
+    if (!s || !s->quiz || !s->quiz_asking)
+        return -1;
+    if (v->shift)
+        return 3;
+    return v->round == 0 ? 1 : 1 + v->rd->pout;
+}
+
+bool sv_scene_hidden(const sv_app_view *s, const sv_step_view *v, int row)
+{
+    int q = sv_scene_quiz_row(s, v);
+    return q >= 0 && (row == q || (row == 3 && v->last));
+}
+
 float sv_scene_ease(float t)
 {
     t = sv_clampf(t, 0.0f, 1.0f);

@@ -54,6 +54,7 @@ static const char usage_text[] =
     "  --speed X             animation speed, 0.25 .. 4 (default 1)\n"
     "  --autoplay            play through the rounds and loop (for a projector)\n"
     "  --no-animation        no motion: each step shows its round at once\n"
+    "  --quiz                predict mode (key P): Right asks about each next round\n"
     "  --size WxH            window or image size (default 1280x720)\n"
     "Without a window:\n"
     "  --export DIR          render every round to DIR/round-00.png, ... and exit\n"
@@ -153,6 +154,7 @@ typedef struct options {
     int trace_arg;
     const char *op, *type, *backend, *theme;
     bool exclusive, fullscreen, autoplay, no_animation;
+    bool quiz;
     long round;
     double speed;
     int w, h;
@@ -164,7 +166,7 @@ enum {
     OPT_INPUT = 256, OPT_FILE, OPT_RANDOM, OPT_SEED, OPT_OP, OPT_TYPE, OPT_EXCLUSIVE,
     OPT_INCLUSIVE, OPT_BACKEND, OPT_TRACE, OPT_ROUND, OPT_THEME, OPT_FULLSCREEN, OPT_SPEED,
     OPT_AUTOPLAY, OPT_NO_ANIM, OPT_EXPORT, OPT_SIZE, OPT_EXPORT_PLOT, OPT_BENCH_CSV,
-    OPT_BENCH_FRAMES, OPT_HELP, OPT_VERSION
+    OPT_BENCH_FRAMES, OPT_HELP, OPT_VERSION, OPT_QUIZ
 };
 
 static const struct option long_opts[] = {
@@ -184,6 +186,7 @@ static const struct option long_opts[] = {
     {"speed", required_argument, NULL, OPT_SPEED},
     {"autoplay", no_argument, NULL, OPT_AUTOPLAY},
     {"no-animation", no_argument, NULL, OPT_NO_ANIM},
+    {"quiz", no_argument, NULL, OPT_QUIZ},
     {"export", required_argument, NULL, OPT_EXPORT},
     {"size", required_argument, NULL, OPT_SIZE},
     {"export-plot", required_argument, NULL, OPT_EXPORT_PLOT},
@@ -257,6 +260,7 @@ static int parse_args(int argc, char **argv, options *o)
         }
         case OPT_AUTOPLAY: o->autoplay = true; break;
         case OPT_NO_ANIM: o->no_animation = true; break;
+        case OPT_QUIZ: o->quiz = true; break;
         case OPT_EXPORT: o->export_dir = a; break;
         case OPT_SIZE:
             if (!parse_size(a, &o->w, &o->h))
@@ -322,6 +326,7 @@ static int make_config(const options *o, sv_app_config *c, sv_value **vals)
     c->speed = (float)o->speed;
     c->autoplay = o->autoplay;
     c->animations = !o->no_animation;
+    c->quiz = o->quiz;
     c->fullscreen = o->fullscreen;
     c->seed = o->input.seed;
     c->scan = o->exclusive ? SV_SCAN_EXCLUSIVE : SV_SCAN_INCLUSIVE;

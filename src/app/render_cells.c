@@ -114,7 +114,8 @@ static void window_range(const sv_app_view *s, const sv_step_view *v, int *lo, i
     int row, cell;
     *lo = 0;
     *hi = -1;
-    if (!sv_scene_tooltip_target(s, &row, &cell) || !sv_scene_window(s, v, row, cell, lo))
+    if (!sv_scene_tooltip_target(s, &row, &cell) || sv_scene_hidden(s, v, row) ||
+        !sv_scene_window(s, v, row, cell, lo))
         return;
     *hi = cell;
     if (row == 3 && s->trace->scan == SV_SCAN_EXCLUSIVE)
@@ -132,7 +133,17 @@ static cell_style style_of(const sv_app_view *s, const sv_layout *l, const sv_th
     c.border_w = fmaxf(1.0f, l->border_w * 0.55f);
     c.placeholder = false;
     bool narrow = l->cell_w < 5.0f;
-    if ((row == 1 || row == 2) && !has_value) {
+    if (sv_scene_hidden(s, v, row)) {
+        /* A question: no case shows, except the one the class marked. */
+        int mark = s->quiz_kind == SV_QUIZ_CASES && s->quiz_mark ? s->quiz_mark[i] : 0;
+        if (mark) {
+            sv_case cs = (sv_case)(mark - 1);
+            c.fill = sv_rgba_mix(t->cell_fill, case_colour(t, cs), narrow ? 0.85f : t->tint);
+            c.border = case_colour(t, cs);
+            c.style = case_border(cs);
+            c.border_w = l->border_w;
+        }
+    } else if ((row == 1 || row == 2) && !has_value) {
         c.fill = sv_rgba_mix(t->cell_fill, t->bg, 0.55f);
         c.border = sv_rgba_alpha(t->uninit, 0.7f);
         c.text = t->uninit;
@@ -277,6 +288,8 @@ typedef struct arrow_ctx {
     float width, head, alpha, e;
     bool tokens;
     int focus;     /* the pout cell under the tooltip: its arrows stand out; -1 none */
+    bool neutral;  /* a question is open: no case colours ... */
+    bool no_diag;  /* ... and, when it asks for the cases, no diagonal arrows */
 } arrow_ctx;
 
 static float arrow_dx(const step_arrow *a, bool src, const sv_step_view *v)
@@ -293,7 +306,7 @@ static float arrow_dx(const step_arrow *a, bool src, const sv_step_view *v)
 static sv_rgba arrow_colour(const arrow_ctx *c, const step_arrow *a)
 {
     sv_rgba col = c->t->arrow;
-    if (a->diagonal && !c->v->shift && c->v->rd->cases)
+    if (a->diagonal && !c->v->shift && c->v->rd->cases && !c->neutral)
         col = case_colour(c->t, c->v->rd->cases[a->i]);
     return sv_rgba_alpha(col, c->alpha);
 }
@@ -301,6 +314,8 @@ static sv_rgba arrow_colour(const arrow_ctx *c, const step_arrow *a)
 static void draw_one_arrow(void *ctx, const step_arrow *a)
 {
     arrow_ctx *c = ctx;
+    if (c->no_diag && a->diagonal)
+        return;
     arrow_geo geo = arrow_between(c->l, a->src_row, a->j, a->dst_row, a->i,
                                   arrow_dx(a, true, c->v), arrow_dx(a, false, c->v));
     sv_rgba col = arrow_colour(c, a);
@@ -420,7 +435,8 @@ static void draw_row_merged(sv_gfx *g, const sv_app_view *s, const sv_layout *l,
          * and on the pout row carries the case's border style. */
         sv_border style = SV_BORDER_SOLID;
         sv_rgba edge = a.border;
-        if (r == 1 + v->rd->pout && v->round > 0 && !v->shift && v->rd->cases) {
+        if (r == 1 + v->rd->pout && v->round > 0 && !v->shift && v->rd->cases &&
+            !sv_scene_hidden(s, v, r)) {
             style = case_border(v->rd->cases[i]);
             edge = case_colour(t, v->rd->cases[i]);
             /* A case's cells are one contiguous range: a wide run, tinted
@@ -431,6 +447,72 @@ static void draw_row_merged(sv_gfx *g, const sv_app_view *s, const sv_layout *l,
         sv_gfx_rect(g, run, fmaxf(l->radius, 0.4f * l->unit), a.fill, edge,
                     fmaxf(1.0f, 0.3f * l->unit), style);
         i = j;
+    }
+}
+
+/* A cell hidden by a question: `?`, or the answer given for it, or the
+ * number being typed into it (with a cursor). */
+static void draw_question_cell(sv_gfx *g, const sv_app_view *s, const sv_layout *l,
+                               const sv_theme *t, const sv_step_view *v, int r, int i,
+                               sv_box b)
+{
+    cell_style cs = style_of(s, l, t, v, r, i, true);
+    sv_gfx_rect(g, b, l->radius, cs.fill, cs.border, cs.border_w, cs.style);
+    if (l->num_px <= 0.0f)
+        return;
+    bool asked_row = r == sv_scene_quiz_row(s, v);
+    bool sel = asked_row && i == s->quiz_sel;
+    float cx = b.x + b.w / 2.0f, cy = b.y + b.h / 2.0f;
+    if (sel && s->quiz_text[0]) {
+        char buf[40];
+        snprintf(buf, sizeof buf, "%s_", s->quiz_text);
+        float px = sv_scene_fit_px(g, SV_FONT_MONO, l->num_px, b.w * 0.9f, buf);
+        sv_gfx_text(g, SV_FONT_MONO, px, cx, cy, SV_ALIGN_CENTER, t->accent, buf);
+    } else if (asked_row && s->quiz_kind == SV_QUIZ_VALUES && s->quiz_has && s->quiz_has[i]) {
+        draw_number(g, l, s->trace->type, b, s->quiz_value[i], t->accent);
+    } else {
+        sv_gfx_text(g, SV_FONT_MONO, l->num_px, cx, cy, SV_ALIGN_CENTER,
+                    sv_rgba_alpha(t->accent, asked_row ? 1.0f : 0.6f), "?");
+    }
+}
+
+/* Predict mode's rings: the selected cell of an open question; after
+ * Reveal, a tick or a cross on each answered cell. */
+static void draw_quiz_marks(sv_gfx *g, const sv_app_view *s, const sv_layout *l,
+                            const sv_theme *t, const sv_step_view *v)
+{
+    if (!s->quiz)
+        return;
+    float u = l->unit;
+    int q = sv_scene_quiz_row(s, v);
+    if (q >= 0 && s->quiz_sel >= l->first_cell && s->quiz_sel <= l->last_cell) {
+        sv_box b = sv_layout_cell(l, q, s->quiz_sel);
+        float d = fmaxf(2.0f, 1.6f * l->border_w);
+        b.x -= d; b.y -= d; b.w += 2 * d; b.h += 2 * d;
+        sv_gfx_rect(g, b, l->radius + d, sv_rgba_alpha(t->bg, 0.0f), t->accent,
+                    fmaxf(2.0f, 0.45f * u), SV_BORDER_SOLID);
+    }
+    if (!s->quiz_scored || s->quiz_asking || s->quiz_step != s->step || !s->quiz_result)
+        return;
+    int row = v->shift ? 3 : v->round == 0 ? 1 : 1 + v->rd->pout;
+    for (int i = l->first_cell; i <= l->last_cell; i++) {
+        unsigned char res = s->quiz_result[i];
+        if (res == SV_QUIZ_UNASKED)
+            continue;
+        bool ok = res == SV_QUIZ_RIGHT;
+        sv_rgba col = ok ? t->accent : t->error;
+        sv_box b = sv_layout_cell(l, row, i);
+        float d = fmaxf(2.0f, 1.6f * l->border_w);
+        sv_box ring = { b.x - d, b.y - d, b.w + 2 * d, b.h + 2 * d };
+        sv_gfx_rect(g, ring, l->radius + d, sv_rgba_alpha(t->bg, 0.0f), col,
+                    fmaxf(2.0f, 0.45f * u), ok ? SV_BORDER_SOLID : SV_BORDER_DASHED);
+        if (l->cell_w >= 4.0f * u) {
+            float px = fmaxf(8.0f, l->num_px * 0.5f);
+            float bx = b.x + b.w - px * 0.45f, by = b.y + px * 0.2f;
+            sv_gfx_circle(g, bx, by, px * 0.62f, t->bg, col, fmaxf(1.0f, 0.2f * u));
+            sv_gfx_text(g, SV_FONT_SANS_BOLD, px * 0.9f, bx, by, SV_ALIGN_CENTER, col,
+                        ok ? "\u2713" : "\u2717");
+        }
     }
 }
 
@@ -460,6 +542,10 @@ void sv_render_cells(sv_gfx *g, const sv_app_view *s, const sv_layout *l, const 
         for (int i = l->first_cell; i <= l->last_cell; i++) {
             sv_box b = sv_layout_cell(l, r, i);
             sv_value val;
+            if (sv_scene_hidden(s, &v, r)) {
+                draw_question_cell(g, s, l, t, &v, r, i, b);
+                continue;
+            }
             bool has = sv_scene_value(s, &v, r, i, &val);
             /* Arriving values appear at the end of the move; what the cell
              * held before fades out during the first half. */
@@ -508,6 +594,8 @@ void sv_render_cells(sv_gfx *g, const sv_app_view *s, const sv_layout *l, const 
                     t->text_dim, msg);
     }
 
+    draw_quiz_marks(g, s, l, t, &v);
+
     /* Hovered and pinned cells get a ring. */
     int hr, hc;
     if (sv_scene_tooltip_target(s, &hr, &hc) && hc >= l->first_cell && hc <= l->last_cell) {
@@ -520,7 +608,7 @@ void sv_render_cells(sv_gfx *g, const sv_app_view *s, const sv_layout *l, const 
 
     /* A pout cell under the tooltip: its operands in pin get a ring too. */
     if (sv_scene_tooltip_target(s, &hr, &hc) && v.round > 0 && !v.shift &&
-        hr == 1 + v.rd->pout && v.rd->cases) {
+        hr == 1 + v.rd->pout && v.rd->cases && !sv_scene_hidden(s, &v, hr)) {
         sv_case cs = v.rd->cases[hc];
         int ops[2] = { hc, cs == SV_CASE_COPY ? -1 : hc - (int)v.rd->stride };
         for (int k = 0; k < 2; k++) {
@@ -550,10 +638,13 @@ void sv_render_cells(sv_gfx *g, const sv_app_view *s, const sv_layout *l, const 
     if (l->cell_w >= 4.0f) {
         float f = sv_clampf(l->cell_w / (8.0f * u), 0.35f, 1.0f);
         arrow_ctx c = { g, s, l, t, &v, fmaxf(1.0f, 0.3f * u * f), 0.0f,
-                        sv_clampf(0.25f + 0.6f * f, 0.3f, 0.85f), e, false, -1 };
+                        sv_clampf(0.25f + 0.6f * f, 0.3f, 0.85f), e, false, -1, false, false };
         c.head = fmaxf(3.0f, c.width * 3.6f);
-        if (sv_scene_tooltip_target(s, &hr, &hc) && hr == dest_row(&v))
+        if (sv_scene_tooltip_target(s, &hr, &hc) && hr == dest_row(&v) &&
+            !sv_scene_hidden(s, &v, hr))
             c.focus = hc;
+        c.neutral = sv_scene_quiz_row(s, &v) >= 0;
+        c.no_diag = c.neutral && s->quiz_kind == SV_QUIZ_CASES;
         if (moving)
             c.alpha *= 0.7f;
         each_arrow(s, l, &v, draw_one_arrow, &c);

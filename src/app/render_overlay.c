@@ -46,6 +46,138 @@ static void fmt(const sv_trace *t, sv_value v, char *buf, size_t len)
     sv_value_format(t->type, v, buf, len);
 }
 
+/* ---- predict mode ----------------------------------------------------- */
+
+static const char *row_name(int row);
+
+/* How cell i of the row step v writes came to hold its value, e.g.
+ * "buf[0][5] = pin[3] + pin[5] = 7 + 1 = 8, window [2, 5]". */
+static void cell_formula(const sv_app_view *s, const sv_step_view *v, int i, char *out,
+                         size_t len)
+{
+    const sv_trace *t = s->trace;
+    char a[48], b[48], c[48];
+    if (v->shift) {
+        fmt(t, t->output[i], a, sizeof a);
+        if (i == 0) {
+            snprintf(out, len, "output[0] = %s, the identity of %s", a, sv_op_name(t->op));
+        } else {
+            int fb = v->rd->pout >= 0 ? v->rd->pout : 0;
+            snprintf(out, len, "output[%d] = buf[%d][%d] = %s, window [0, %d]", i, fb, i - 1, a,
+                     i - 1);
+        }
+        return;
+    }
+    const sv_round *rd = v->rd;
+    if (v->round == 0) {
+        fmt(t, rd->buf[0][i], a, sizeof a);
+        snprintf(out, len, "buf[0][%d] = input[%d] = %s", i, i, a);
+        return;
+    }
+    const char *name = row_name(1 + rd->pout);
+    long st = (long)rd->stride;
+    fmt(t, rd->buf[rd->pout][i], a, sizeof a);
+    int lo = rd->window_lo ? (int)rd->window_lo[i] : i;
+    if (rd->cases[i] == SV_CASE_COPY) {
+        snprintf(out, len, "%s[%d] = pin[%d] = %s, copied (window [%d, %d])", name, i, i, a, lo,
+                 i);
+        return;
+    }
+    char pa[32], pb[32], left[96], right[160];
+    snprintf(pa, sizeof pa, "pin[%ld]", (long)i - st);
+    snprintf(pb, sizeof pb, "pin[%d]", i);
+    fmt(t, rd->buf[rd->pin][i - st], b, sizeof b);
+    fmt(t, rd->buf[rd->pin][i], c, sizeof c);
+    op_formula(t->op, pa, pb, left, sizeof left);
+    op_formula(t->op, b, c, right, sizeof right);
+    snprintf(out, len, "%s[%d] = %s = %s = %s, window [%d, %d]", name, i, left, right, a, lo, i);
+}
+
+static const char *case_words(sv_case c)
+{
+    return c == SV_CASE_FULL ? "a full window" : c == SV_CASE_PARTIAL ? "partial" : "copy-through";
+}
+
+/* The caption of an open question, or of a revealed one with verdicts;
+ * false when the normal caption applies. */
+static bool quiz_caption(const sv_app_view *s, const sv_step_view *v, char *l1, size_t n1,
+                         char *l2, size_t n2)
+{
+    if (!s->quiz)
+        return false;
+    const sv_trace *t = s->trace;
+    bool cases = s->quiz_kind == SV_QUIZ_CASES;
+    char what[96];
+    if (v->shift)
+        snprintf(what, sizeof what, "the exclusive shift");
+    else if (v->round == 0)
+        snprintf(what, sizeof what, "round 0 (staging)");
+    else
+        snprintf(what, sizeof what, "round %d (stride %lu)", v->round,
+                 (unsigned long)v->rd->stride);
+    int row = v->shift ? 3 : v->round == 0 ? 1 : 1 + v->rd->pout;
+    if (s->quiz_asking) {
+        if (cases)
+            snprintf(l1, n1, "Predict %s: which cells of %s are full windows, partial, or "
+                     "copy-through?", what, row_name(row));
+        else
+            snprintf(l1, n1, "Predict %s: what value will each cell of %s hold?", what,
+                     row_name(row));
+        snprintf(l2, n2, "%s", cases
+                 ? "Click a cell (or Tab, then Return) to cycle its mark: full, partial, "
+                   "copy-through, none (1 2 3 0). Right or Page Down reveals."
+                 : "Select a cell (click, or Tab / Shift+Tab), type a number, Return. "
+                   "Right or Page Down reveals.");
+        return true;
+    }
+    if (!s->quiz_scored || s->quiz_step != s->step || !s->quiz_result)
+        return false;
+    int right = 0, asked = 0;
+    for (size_t i = 0; i < t->n; i++) {
+        if (s->quiz_result[i] != SV_QUIZ_UNASKED)
+            asked++;
+        if (s->quiz_result[i] == SV_QUIZ_RIGHT)
+            right++;
+    }
+    if (asked == 0)
+        return false;
+    snprintf(l1, n1, "%s revealed: %d of %d right \u00b7 score %d of %d", what, right, asked,
+             s->quiz_right, s->quiz_total);
+    size_t at = 0;
+    l2[0] = '\0';
+    int shown = 0, wrong = asked - right;
+    for (size_t i = 0; i < t->n && at + 8 < n2; i++) {
+        if (s->quiz_result[i] != SV_QUIZ_WRONG)
+            continue;
+        if (shown == 2) {
+            at += (size_t)snprintf(l2 + at, n2 - at, " \u00b7 and %d more: hover a cell",
+                                   wrong - shown);
+            break;
+        }
+        char f[420], you[64];
+        cell_formula(s, v, (int)i, f, sizeof f);
+        if (cases) {
+            snprintf(you, sizeof you, "you: %s",
+                     sv_case_name((sv_case)(s->quiz_mark[i] - 1)));
+            char g[240];
+            snprintf(g, sizeof g, "%s[%zu] is %s (%s)", row_name(row), i,
+                     case_words(v->rd->cases[i]), you);
+            at += (size_t)snprintf(l2 + at, n2 - at, "%s%s: %s", shown ? " \u00b7 " : "", g, f);
+        } else {
+            char y[48];
+            fmt(t, s->quiz_value[i], y, sizeof y);
+            at += (size_t)snprintf(l2 + at, n2 - at, "%s%s (you: %s)", shown ? " \u00b7 " : "",
+                                   f, y);
+        }
+        if (at >= n2)
+            at = n2 - 1;
+        shown++;
+    }
+    if (wrong == 0)
+        snprintf(l2, n2, "All right.");
+    return true;
+}
+
 /* ---- caption --------------------------------------------------------- */
 
 static void caption_text(const sv_app_view *s, const sv_step_view *v, char *l1, size_t n1,
@@ -102,7 +234,8 @@ static void draw_caption(sv_gfx *g, const sv_app_view *s, const sv_layout *l,
                          const sv_theme *t, const sv_step_view *v)
 {
     char l1[512], l2[512];
-    caption_text(s, v, l1, sizeof l1, l2, sizeof l2);
+    if (!quiz_caption(s, v, l1, sizeof l1, l2, sizeof l2))
+        caption_text(s, v, l1, sizeof l1, l2, sizeof l2);
     const sv_box *b = &l->caption;
     float px = sv_scene_fit_px(g, SV_FONT_SANS_BOLD, l->caption_px, b->w, l1);
     sv_gfx_text(g, SV_FONT_SANS_BOLD, px, b->x, b->y + 2.0f * l->unit, SV_ALIGN_LEFT, t->text, l1);
@@ -231,6 +364,14 @@ static void draw_timeline(sv_gfx *g, const sv_app_view *s, const sv_layout *l,
     const char *hint = s->playing
         ? "\u25c4 \u25ba step \u00b7 Space pause \u00b7 E edit \u00b7 H help"
         : "\u25c4 \u25ba step \u00b7 Space play \u00b7 E edit \u00b7 H help";
+    char qhint[200];
+    if (s->quiz) {
+        /* The running score where the key hints were. */
+        snprintf(qhint, sizeof qhint, "Predict (%s) \u00b7 score %d / %d \u00b7 %s \u00b7 "
+                 "Q question \u00b7 P off", s->quiz_kind == SV_QUIZ_CASES ? "cases" : "values",
+                 s->quiz_right, s->quiz_total, s->quiz_asking ? "\u25ba reveal" : "\u25ba ask");
+        hint = qhint;
+    }
     float avail = l->timeline.w * 0.45f;
     float px = sv_scene_fit_px(g, SV_FONT_SANS, l->small_px * 1.05f, avail, hint);
     sv_gfx_text(g, SV_FONT_SANS, px, l->timeline.x + l->timeline.w, y, SV_ALIGN_RIGHT,
@@ -266,6 +407,11 @@ static int tooltip_lines(const sv_app_view *s, const sv_theme *th, const sv_step
     int n = 0;
     *accent = th->text;
     sv_value val;
+    if (sv_scene_hidden(s, v, row)) {
+        snprintf(lines[n++], 256, "%s[%d] = ?", row_name(row), i);
+        snprintf(lines[n++], 256, "hidden: predict it, then Right reveals");
+        return n;
+    }
     bool has = sv_scene_value(s, v, row, i, &val);
     if (row == 0) {
         fmt(t, t->input[i], a, sizeof a);
@@ -374,12 +520,20 @@ static void draw_tooltip(sv_gfx *g, const sv_app_view *s, const sv_layout *l,
     }
     float bw = w + 2 * pad, bh = (float)n * lh + 2 * pad - (lh - px) ;
     bw = fminf(bw, (float)fb_w - 2 * l->margin);
-    /* Beside the cell, on the side with more room, so that it hides only
-     * neighbours in the same row: never the pin row or the input window. */
+    /* Off the row it explains, so that none of the row's cells is covered:
+     * above the upper rows (input, buf[0]), below the lower ones (buf[1],
+     * output), which keeps a pout cell's pin row in view either way; the
+     * other side when that one has no room. Centred on the cell. */
     sv_box c = sv_layout_cell(l, row, i);
-    float mid = l->cells_clip.x + l->cells_clip.w / 2.0f;
-    float x = c.x + c.w / 2.0f > mid ? c.x - bw - 1.2f * u : c.x + c.w + 1.2f * u;
-    float y = c.y + c.h / 2.0f - bh / 2.0f;
+    float gap = 0.9f * u;
+    float above = c.y - gap - bh, below = c.y + c.h + gap;
+    bool up = row <= 1;
+    if (up && above < l->margin)
+        up = false;
+    else if (!up && below + bh > (float)fb_h - l->margin && above >= l->margin)
+        up = true;
+    float y = up ? above : below;
+    float x = c.x + c.w / 2.0f - bw / 2.0f;
     x = sv_clampf(x, l->margin, (float)fb_w - l->margin - bw);
     y = sv_clampf(y, l->margin, (float)fb_h - l->margin - bh);
     sv_gfx_rect(g, (sv_box){ x + 0.3f * u, y + 0.4f * u, bw, bh }, 1.2f * u,

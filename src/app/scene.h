@@ -29,6 +29,15 @@ bool sv_scene_moving(const sv_app_view *s);
 bool sv_scene_value(const sv_app_view *s, const sv_step_view *v, int row, int i,
                     sv_value *out);
 
+/* Predict mode: the row a question at step v asks about (the destination
+ * row: buf[0] in round 0, pout in a round, the output at the shift); -1
+ * when no question is open (s->quiz_asking false). */
+int sv_scene_quiz_row(const sv_app_view *s, const sv_step_view *v);
+
+/* Whether cell (row, i) is hidden as `?` by an open question: the asked
+ * row, and the output row when this step fills it. */
+bool sv_scene_hidden(const sv_app_view *s, const sv_step_view *v, int row);
+
 /* Each file's part of the frame. */
 void sv_render_header(sv_gfx *g, const sv_app_view *s, const sv_layout *l, const sv_theme *t);
 void sv_render_cells(sv_gfx *g, const sv_app_view *s, const sv_layout *l, const sv_theme *t);

@@ -75,7 +75,22 @@ typedef struct sv_app_state {
     bool dragging;
 
     /* Overlays */
-    bool help;              /* H or ? */
+    bool help;              /* H, ? or a click on the [?] button */
+
+    /* Predict mode (P, --quiz; view.h says what is shown). Answers are per
+     * cell of the asked row, cleared when a new question starts. */
+    bool quiz;
+    bool quiz_asking;
+    sv_quiz_kind quiz_kind; /* as chosen with Q */
+    int quiz_step;
+    int quiz_sel;
+    char quiz_text[32];     /* digits, '-', '.' typed into quiz_sel */
+    bool quiz_has[SV_MAX_N];
+    sv_value quiz_value[SV_MAX_N];
+    unsigned char quiz_mark[SV_MAX_N];
+    unsigned char quiz_result[SV_MAX_N];
+    bool quiz_scored;
+    int quiz_right, quiz_total;
 
     /* The input box (E). edit_error is shown inline and names the bad token;
      * the trace on screen stays until a valid array is applied. */
@@ -95,7 +110,10 @@ typedef struct sv_app_state {
     float bench_progress;   /* 0 .. 1 while a live run is going */
 
     /* The app's own bookkeeping (app.c); the renderers need none of it. */
-    bool quit;              /* Esc with nothing open, or the window closed */
+    bool quit;              /* Ctrl+Q, Esc with nothing open (twice after an edit),
+                               or the window closed */
+    float quit_armed;       /* seconds in which a second Esc quits */
+    bool custom_input;      /* the input was changed in the window (Esc asks) */
     bool minimised;         /* don't render, don't spin */
     bool want_state_line;   /* F12: main prints sv_app_state_line() */
     bool press_on_canvas;   /* a left button press not yet released */

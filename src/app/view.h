@@ -35,6 +35,15 @@
 /* The longest input-box text a view may hold, NUL included. */
 #define SV_VIEW_TEXT_MAX 32768 /* SV_EDIT_MAX: 1024 values of up to 31 characters */
 
+/* Predict mode's two questions (key Q). */
+typedef enum sv_quiz_kind {
+    SV_QUIZ_VALUES, /* "what value will cell i hold?" */
+    SV_QUIZ_CASES   /* "which cells are full windows / partial / copy-through?" */
+} sv_quiz_kind;
+
+/* A predicted cell's verdict after Reveal. */
+enum { SV_QUIZ_UNASKED = 0, SV_QUIZ_RIGHT = 1, SV_QUIZ_WRONG = 2 };
+
 /* Which screen is up. */
 typedef enum sv_view {
     SV_VIEW_SCAN,    /* the rounds */
@@ -87,7 +96,26 @@ typedef struct sv_app_view {
     float bench_progress;        /* 0 .. 1 while it runs */
 
     /* Modes: each added by the feature that draws it (see the note above);
-     * zero is "off". None yet. */
+     * zero is "off". */
+
+    /* Predict mode (key P, --quiz). quiz_asking: the current step is a
+     * question: its destination row (pout; buf[0] in round 0; the output at
+     * the shift, and the output too when it is filled at this step) shows `?`
+     * cells, with no case colours or diagonal arrows, until Reveal. The
+     * arrays have trace->n entries; NULL when quiz is false. */
+    bool quiz;
+    bool quiz_asking;
+    sv_quiz_kind quiz_kind;      /* the question of this step (cases only where
+                                    the step has cases: rounds >= 1) */
+    int quiz_step;               /* the step the answers and verdicts are about */
+    int quiz_sel;                /* the selected cell of the asked row; -1 none */
+    const char *quiz_text;       /* the number being typed into quiz_sel; "" none */
+    const bool *quiz_has;        /* SV_QUIZ_VALUES: cell i has an answer ... */
+    const sv_value *quiz_value;  /* ... and this is it */
+    const unsigned char *quiz_mark; /* SV_QUIZ_CASES: 0 none, else 1 + sv_case */
+    const unsigned char *quiz_result; /* after Reveal: SV_QUIZ_RIGHT / _WRONG / _UNASKED */
+    bool quiz_scored;            /* quiz_result holds the verdicts of quiz_step */
+    int quiz_right, quiz_total;  /* the running score since P */
 } sv_app_view;
 
 /* Steps the timeline shows for t: its rounds, plus the exclusive shift for

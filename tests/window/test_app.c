@@ -80,6 +80,282 @@ static void run(sv_app_state *s, float seconds)
         sv_app_update(s, 0.01f);
 }
 
+/* A fresh app on the chapter's example at 1280x720, settled, no animation. */
+static void chapter_app(sv_app_state *s, bool animations)
+{
+    static const sv_value chapter[8] = {{3}, {1}, {7}, {0}, {4}, {1}, {6}, {3}};
+    char err[256];
+    sv_app_config c = config(chapter, 8, SV_TYPE_INT32);
+    c.animations = animations;
+    CHECK(sv_app_init(s, &c, err, sizeof err) == SV_APP_OK);
+    sv_app_resize(s, 1280, 720, 1280, 720);
+}
+
+static bool line_has(const sv_app_state *s, const char *field)
+{
+    static char line[200000];
+    sv_app_state_line(s, line, sizeof line);
+    bool ok = strstr(line, field) != NULL;
+    if (!ok)
+        fprintf(stderr, "state line lacks \"%s\": %.600s...\n", field, line);
+    return ok;
+}
+
+static void click_at(sv_app_state *s, float x, float y)
+{
+    mouse(s, SDL_MOUSEBUTTONDOWN, (int)x, (int)y, 0);
+    mouse(s, SDL_MOUSEBUTTONUP, (int)x, (int)y, 0);
+}
+
+/* Issue 10, section 3: fixes 1, 2, 3, 9 and 10 (the tooltip's place is a
+ * pixel test in tests/render). */
+static void test_lecture_fixes(void)
+{
+    sv_app_state s;
+    sv_layout l;
+
+    /* 1. Esc leaves fullscreen first; with an array made here it asks
+     * before quitting (a second Esc within 3 s quits); Ctrl+Q quits. */
+    chapter_app(&s, false);
+    key(&s, SDLK_f, 0);
+    CHECK(s.fullscreen);
+    key(&s, SDLK_ESCAPE, 0);
+    CHECK(!s.fullscreen && !s.quit);
+    key(&s, SDLK_ESCAPE, 0);
+    CHECK(s.quit); /* the array given on the command line: nothing is lost */
+    sv_app_cleanup(&s);
+    chapter_app(&s, false);
+    key(&s, SDLK_e, 0);
+    text(&s, "9 8 7");
+    key(&s, SDLK_RETURN, 0);
+    CHECK(!s.editing && s.trace->n == 3);
+    key(&s, SDLK_ESCAPE, 0);
+    CHECK(!s.quit && s.quit_armed > 0.0f && strstr(s.status, "Ctrl+Q"));
+    CHECK(line_has(&s, " quit_armed=1 "));
+    run(&s, 3.2f); /* the question lapses */
+    CHECK(s.quit_armed == 0.0f);
+    key(&s, SDLK_ESCAPE, 0);
+    CHECK(!s.quit);
+    key(&s, SDLK_ESCAPE, 0);
+    CHECK(s.quit);
+    sv_app_cleanup(&s);
+    chapter_app(&s, false);
+    key(&s, SDLK_r, 0);
+    key(&s, SDLK_q, KMOD_LCTRL);
+    CHECK(s.quit);
+    sv_app_cleanup(&s);
+
+    /* 2. The [?] button opens the help; a click anywhere closes it. */
+    chapter_app(&s, false);
+    layout(&s, &l);
+    click_at(&s, l.help_hint.x + l.help_hint.w / 2, l.help_hint.y + l.help_hint.h / 2);
+    CHECK(s.help);
+    click_at(&s, 640, 400);
+    CHECK(!s.help);
+    CHECK(line_has(&s, " helpbtn="));
+
+    /* 3. A stale error: it follows the text as it is typed. */
+    key(&s, SDLK_e, 0);
+    text(&s, "3 1 7 o 4");
+    key(&s, SDLK_RETURN, 0);
+    CHECK(s.editing && strstr(s.edit_error, "\"o\"") != NULL);
+    key(&s, SDLK_BACKSPACE, 0);
+    key(&s, SDLK_BACKSPACE, 0);
+    CHECK(strcmp(s.edit_text, "3 1 7 o") == 0 && strstr(s.edit_error, "\"o\""));
+    key(&s, SDLK_BACKSPACE, 0);
+    CHECK(s.edit_error[0] == '\0'); /* "3 1 7 " is valid: red goes at once */
+    text(&s, "0 4");
+    CHECK(s.edit_error[0] == '\0' && s.trace->n == 8); /* nothing applied yet */
+    text(&s, " z");
+    CHECK(s.edit_error[0] == '\0'); /* no error before the first Return */
+    key(&s, SDLK_BACKSPACE, 0);
+    key(&s, SDLK_RETURN, 0);
+    CHECK(!s.editing && s.trace->n == 5 && s.trace->input[3].i == 0);
+    sv_app_cleanup(&s);
+
+    /* 9. Y changes the element type (xor becomes sum on float32); X is I. */
+    chapter_app(&s, false);
+    key(&s, SDLK_y, 0);
+    CHECK(s.type == SV_TYPE_FLOAT32 && s.trace->type == SV_TYPE_FLOAT32);
+    CHECK(s.trace->input[2].f == 7.0f && s.trace->output[7].f == 25.0f);
+    key(&s, SDLK_y, 0);
+    CHECK(s.type == SV_TYPE_INT32 && s.trace->input[2].i == 7);
+    for (int i = 0; i < 4; i++)
+        key(&s, SDLK_o, 0); /* sum -> max -> min -> product -> xor */
+    CHECK(s.op == SV_OP_XOR);
+    key(&s, SDLK_y, 0);
+    CHECK(s.type == SV_TYPE_FLOAT32 && s.op == SV_OP_SUM && strstr(s.status, "xor"));
+    key(&s, SDLK_x, 0);
+    CHECK(s.scan == SV_SCAN_EXCLUSIVE);
+    key(&s, SDLK_x, 0);
+    CHECK(s.scan == SV_SCAN_INCLUSIVE);
+    sv_app_cleanup(&s);
+
+    /* 10. A pinned buffer cell keeps its role when the round changes:
+     * pout[5] stays pout[5] although buf[0] and buf[1] swap. */
+    chapter_app(&s, false);
+    key(&s, SDLK_RIGHT, 0); /* round 1: pin buf[0], pout buf[1] */
+    layout(&s, &l);
+    sv_box b = sv_layout_cell(&l, 2, 5);
+    click_at(&s, b.x + b.w / 2, b.y + b.h / 2);
+    CHECK(s.pinned_row == 2 && s.pinned_cell == 5);
+    key(&s, SDLK_RIGHT, 0); /* round 2: pout is buf[0] */
+    CHECK(s.pinned_row == 1 && s.pinned_cell == 5);
+    key(&s, SDLK_RIGHT, 0);
+    CHECK(s.pinned_row == 2);
+    key(&s, SDLK_HOME, 0); /* round 0 writes buf[0] */
+    CHECK(s.pinned_row == 1);
+    key(&s, SDLK_RIGHT, 0);
+    layout(&s, &l);
+    b = sv_layout_cell(&l, 1, 3); /* pin[3] in round 1 */
+    click_at(&s, b.x + b.w / 2, b.y + b.h / 2);
+    CHECK(s.pinned_row == 1 && s.pinned_cell == 3);
+    key(&s, SDLK_RIGHT, 0);
+    CHECK(s.pinned_row == 2 && s.pinned_cell == 3); /* pin[3] of round 2 */
+    sv_app_cleanup(&s);
+}
+
+/* Issue 10, section 1: predict mode. */
+static void test_quiz(void)
+{
+    sv_app_state s;
+    sv_layout l;
+    chapter_app(&s, true);
+    key(&s, SDLK_p, 0);
+    CHECK(s.quiz && !s.quiz_asking && s.step == 0);
+    CHECK(line_has(&s, " quiz=1 quiz_kind=values quiz_phase=shown "));
+    /* Right asks about round 1: its pout (buf[1]) is hidden, at once. */
+    key(&s, SDLK_RIGHT, 0);
+    CHECK(s.step == 1 && s.quiz_asking && s.anim == 1.0f && s.quiz_sel == 0);
+    {
+        sv_app_view v;
+        sv_app_view_of(&s, &v);
+        CHECK(v.quiz && v.quiz_asking && v.quiz_has == s.quiz_has && v.quiz_sel == 0);
+    }
+    /* Keyboard: Tab to cell 2, type 8 (right: 1 + 7), Return moves on to
+     * cell 3; type 9 (wrong: 7 + 0 = 7); Shift+Tab, Tab; cell 0 by click. */
+    key(&s, SDLK_TAB, 0);
+    key(&s, SDLK_TAB, 0);
+    CHECK(s.quiz_sel == 2);
+    key(&s, SDLK_8, 0);
+    CHECK(strcmp(s.quiz_text, "8") == 0);
+    key(&s, SDLK_RETURN, 0);
+    CHECK(s.quiz_has[2] && s.quiz_value[2].i == 8 && s.quiz_sel == 3 && !s.quiz_text[0]);
+    key(&s, SDLK_9, 0);
+    key(&s, SDLK_TAB, KMOD_LSHIFT); /* moving commits what was typed */
+    CHECK(s.quiz_has[3] && s.quiz_value[3].i == 9 && s.quiz_sel == 2);
+    /* minus and Backspace */
+    key(&s, SDLK_TAB, 0);
+    key(&s, SDLK_TAB, 0);
+    key(&s, SDLK_MINUS, 0);
+    key(&s, SDLK_4, 0);
+    key(&s, SDLK_BACKSPACE, 0);
+    key(&s, SDLK_5, 0);
+    CHECK(strcmp(s.quiz_text, "-5") == 0 && s.speed == 1.0f); /* minus is not "slower" */
+    key(&s, SDLK_RETURN, 0);
+    CHECK(s.quiz_has[4] && s.quiz_value[4].i == -5);
+    layout(&s, &l);
+    sv_box b = sv_layout_cell(&l, 2, 0);
+    click_at(&s, b.x + b.w / 2, b.y + b.h / 2);
+    CHECK(s.quiz_sel == 0 && s.pinned_row == -1); /* selects, does not pin */
+    key(&s, SDLK_3, 0);
+    key(&s, SDLK_KP_ENTER, 0);
+    CHECK(s.quiz_has[0] && s.quiz_value[0].i == 3);
+    CHECK(line_has(&s, " quiz_phase=ask quiz_step=1 "));
+    CHECK(line_has(&s, " quiz_answers=0:3,2:8,3:9,4:-5 "));
+    /* Page Down reveals: 0 and 2 right, 3 and 4 wrong; the values move in. */
+    key(&s, SDLK_PAGEDOWN, 0);
+    CHECK(!s.quiz_asking && s.step == 1 && s.from_step == 0 && s.anim == 0.0f);
+    CHECK(s.quiz_result[0] == SV_QUIZ_RIGHT && s.quiz_result[2] == SV_QUIZ_RIGHT);
+    CHECK(s.quiz_result[3] == SV_QUIZ_WRONG && s.quiz_result[4] == SV_QUIZ_WRONG);
+    CHECK(s.quiz_result[1] == SV_QUIZ_UNASKED);
+    CHECK(s.quiz_right == 2 && s.quiz_total == 4);
+    CHECK(line_has(&s, " quiz_score=2/4 "));
+    CHECK(line_has(&s, " quiz_results=0:right,2:right,3:wrong,4:wrong "));
+    run(&s, 0.5f);
+    /* Q: the cases question for round 2 (stride 2: 0-1 copy, 2 partial,
+     * 3.. full). Click cycles full, partial, copy, none; keys 1 2 3 0. */
+    key(&s, SDLK_q, 0);
+    CHECK(s.quiz_kind == SV_QUIZ_CASES);
+    key(&s, SDLK_RIGHT, 0);
+    CHECK(s.step == 2 && s.quiz_asking);
+    CHECK(line_has(&s, " quiz_kind=cases quiz_phase=ask "));
+    layout(&s, &l);
+    b = sv_layout_cell(&l, 1, 2); /* round 2's pout is buf[0] */
+    click_at(&s, b.x + b.w / 2, b.y + b.h / 2);
+    CHECK(s.quiz_sel == 2 && s.quiz_mark[2] == 1 + SV_CASE_FULL);
+    click_at(&s, b.x + b.w / 2, b.y + b.h / 2);
+    CHECK(s.quiz_mark[2] == 1 + SV_CASE_PARTIAL);
+    key(&s, SDLK_TAB, KMOD_LSHIFT);
+    key(&s, SDLK_3, 0);
+    CHECK(s.quiz_sel == 1 && s.quiz_mark[1] == 1 + SV_CASE_COPY);
+    key(&s, SDLK_TAB, KMOD_LSHIFT);
+    key(&s, SDLK_2, 0); /* wrong: 0 copies through */
+    key(&s, SDLK_TAB, 0);
+    key(&s, SDLK_TAB, 0);
+    key(&s, SDLK_TAB, 0);
+    key(&s, SDLK_RETURN, 0); /* cell 3: full */
+    CHECK(s.quiz_mark[3] == 1 + SV_CASE_FULL);
+    CHECK(line_has(&s, " quiz_answers=0:partial,1:copy,2:partial,3:full "));
+    key(&s, SDLK_RIGHT, 0);
+    CHECK(s.quiz_result[0] == SV_QUIZ_WRONG && s.quiz_result[1] == SV_QUIZ_RIGHT &&
+          s.quiz_result[2] == SV_QUIZ_RIGHT && s.quiz_result[3] == SV_QUIZ_RIGHT);
+    CHECK(s.quiz_right == 5 && s.quiz_total == 8);
+    run(&s, 0.5f);
+    /* Left during a question drops it (no score); the shift step of an
+     * exclusive scan asks about the output, with values (it has no cases). */
+    key(&s, SDLK_RIGHT, 0);
+    CHECK(s.step == 3 && s.quiz_asking);
+    key(&s, SDLK_LEFT, 0);
+    CHECK(s.step == 2 && !s.quiz_asking && s.quiz_total == 8);
+    key(&s, SDLK_i, 0); /* a new trace ends the question */
+    CHECK(s.scan == SV_SCAN_EXCLUSIVE && s.quiz && !s.quiz_asking);
+    key(&s, SDLK_END, 0);
+    run(&s, 0.5f);
+    key(&s, SDLK_LEFT, 0);
+    run(&s, 0.5f);
+    key(&s, SDLK_RIGHT, 0);
+    CHECK(s.step == 4 && s.quiz_asking);
+    CHECK(line_has(&s, " quiz_kind=values quiz_phase=ask "));
+    key(&s, SDLK_TAB, 0);
+    key(&s, SDLK_3, 0);
+    key(&s, SDLK_RETURN, 0); /* output[1] = 3 */
+    key(&s, SDLK_PAGEDOWN, 0);
+    CHECK(s.quiz_result[1] == SV_QUIZ_RIGHT && s.quiz_right == 6 && s.quiz_total == 9);
+    /* P turns it off; the score starts again next time. */
+    key(&s, SDLK_p, 0);
+    CHECK(!s.quiz);
+    CHECK(line_has(&s, " quiz=0 "));
+    key(&s, SDLK_p, 0);
+    CHECK(s.quiz && s.quiz_total == 0);
+    sv_app_cleanup(&s);
+
+    /* float32 and max: answers are read as the trace's type. */
+    static const sv_value fin[4] = {{.f = 0.5f}, {.f = 2.25f}, {.f = -1.0f}, {.f = 4.0f}};
+    char err[256];
+    sv_app_config c = config(fin, 4, SV_TYPE_FLOAT32);
+    c.op = SV_OP_MAX;
+    c.quiz = true;
+    c.animations = false;
+    CHECK(sv_app_init(&s, &c, err, sizeof err) == SV_APP_OK);
+    sv_app_resize(&s, 1280, 720, 1280, 720);
+    CHECK(s.quiz);
+    key(&s, SDLK_RIGHT, 0);
+    key(&s, SDLK_TAB, 0);
+    key(&s, SDLK_2, 0);
+    key(&s, SDLK_PERIOD, 0);
+    key(&s, SDLK_2, 0);
+    key(&s, SDLK_5, 0);
+    key(&s, SDLK_RETURN, 0); /* max(0.5, 2.25) */
+    key(&s, SDLK_MINUS, 0);
+    key(&s, SDLK_1, 0);
+    key(&s, SDLK_RETURN, 0); /* max(2.25, -1) = 2.25: wrong */
+    key(&s, SDLK_RIGHT, 0);
+    CHECK(s.quiz_result[1] == SV_QUIZ_RIGHT && s.quiz_result[2] == SV_QUIZ_WRONG);
+    CHECK(s.step == 1 && s.anim == 1.0f);
+    sv_app_cleanup(&s);
+}
+
 int main(void)
 {
     char err[256];
@@ -251,6 +527,9 @@ int main(void)
     CHECK(strncmp(line, "state step=", 11) == 0);
     CHECK(strstr(line, " op=max ") && strstr(line, " input=3,1,7,0,4,1,6,3 ") &&
           strstr(line, " output=3,3,7,7,7,7,7,7 ") && strstr(line, " theme=light "));
+    /* The array was made here (presets): the first Esc only asks. */
+    key(&s, SDLK_ESCAPE, 0);
+    CHECK(!s.quit && s.quit_armed > 0.0f);
     key(&s, SDLK_ESCAPE, 0);
     CHECK(s.quit);
     sv_app_cleanup(&s);
@@ -371,6 +650,9 @@ int main(void)
         sv_app_cleanup(&s);
         SDL_Quit();
     }
+
+    test_lecture_fixes();
+    test_quiz();
 
     if (failures) {
         fprintf(stderr, "test_app: %d check(s) failed\n", failures);
