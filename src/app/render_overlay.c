@@ -141,8 +141,8 @@ static bool quiz_caption(const sv_app_view *s, const sv_step_view *v, char *l1, 
     }
     if (asked == 0)
         return false;
-    snprintf(l1, n1, "%s revealed: %d of %d right \u00b7 score %d of %d", what, right, asked,
-             s->quiz_right, s->quiz_total);
+    snprintf(l1, n1, "%c%s revealed: %d of %d right \u00b7 score %d of %d",
+             what[0] == 'r' ? 'R' : 'T', what + 1, right, asked, s->quiz_right, s->quiz_total);
     size_t at = 0;
     l2[0] = '\0';
     int shown = 0, wrong = asked - right;

@@ -416,6 +416,163 @@ static void test_chapter_rounds(void)
     sv_trace_destroy(t);
 }
 
+/* ---- issue 10: tooltips off their row, predict mode -------------------- */
+
+/* A copy of the frame in px, to compare two renders. */
+static uint8_t *snapshot(void)
+{
+    size_t sz = (size_t)cur_w * cur_h * 4;
+    uint8_t *c = malloc(sz);
+    memcpy(c, px, sz);
+    return c;
+}
+
+/* Pixels of box b (inset by 1) that differ between frame a and px. */
+static int changed_in(const uint8_t *a, sv_box b)
+{
+    int n = 0;
+    for (int y = (int)b.y + 1; y < (int)(b.y + b.h) - 1; y++)
+        for (int x = (int)b.x + 1; x < (int)(b.x + b.w) - 1; x++) {
+            size_t o = ((size_t)y * cur_w + x) * 4;
+            if (memcmp(a + o, px + o, 3) != 0)
+                n++;
+        }
+    return n;
+}
+
+/* Fix 10: a tooltip covers none of the other cells of the row it explains,
+ * for a cell of every row, at the left, middle and right of the row. */
+static void test_tooltip_place(void)
+{
+    sv_trace *t = make_trace(chapter, 8, SV_OP_SUM, SV_SCAN_INCLUSIVE);
+    sv_app_view s;
+    make_state(&s, t);
+    s.step = s.from_step = 3;
+    for (int row = 0; row < 4; row++) {
+        for (int k = 0; k < 3; k++) {
+            int cell = k == 0 ? 0 : k == 1 ? 4 : 7;
+            s.pinned_row = s.pinned_cell = -1;
+            render(&s, 1280, 720, "tooltip-none");
+            uint8_t *base = snapshot();
+            s.pinned_row = row;
+            s.pinned_cell = cell;
+            char name[64];
+            snprintf(name, sizeof name, "tooltip-%d-%d", row, cell);
+            render(&s, 1280, 720, name);
+            int covered = 0, drawn = 0;
+            for (int i = 0; i < 8; i++)
+                if (i != cell)
+                    covered += changed_in(base, sv_layout_cell(&lay, row, i)) > 0;
+            /* and it was drawn: something changed outside the rows' cells */
+            sv_box all = { 0, 0, 1280, 720 };
+            drawn = changed_in(base, all);
+            CHECK(covered == 0, "the tooltip of row %d cell %d covers %d other cells of its row",
+                  row, cell, covered);
+            CHECK(drawn > 2000, "no tooltip drawn for row %d cell %d (%d px)", row, cell, drawn);
+            free(base);
+        }
+    }
+    sv_trace_destroy(t);
+}
+
+/* Predict mode: an open question hides the asked row's values and cases
+ * (neutral fills, `?`), shows a class's case marks, and after Reveal rings
+ * each answer right (accent) or wrong (the error colour). */
+static void test_quiz_frames(void)
+{
+    const sv_theme *th = sv_theme_get(SV_THEME_DARK);
+    int neutral = lum((const uint8_t[]){ (uint8_t)(th->cell_fill.r * 255),
+                                         (uint8_t)(th->cell_fill.g * 255),
+                                         (uint8_t)(th->cell_fill.b * 255) });
+    sv_trace *t = make_trace(chapter, 8, SV_OP_SUM, SV_SCAN_INCLUSIVE);
+    static bool has[8];
+    static sv_value val[8];
+    static unsigned char mark[8], result[8];
+    sv_app_view s;
+    make_state(&s, t);
+    s.step = s.from_step = 2; /* round 2: pout is buf[0], row 1 */
+    s.quiz = true;
+    s.quiz_asking = true;
+    s.quiz_kind = SV_QUIZ_VALUES;
+    s.quiz_step = 2;
+    s.quiz_sel = 4;
+    s.quiz_text = "1";
+    s.quiz_has = has;
+    s.quiz_value = val;
+    s.quiz_mark = mark;
+    s.quiz_result = result;
+    has[3] = true;
+    val[3].i = 12;
+    render(&s, 1280, 720, "quiz-values-ask");
+    CHECK(lay.row_y[1] > 0, "layout");
+    for (int i = 0; i < 8; i++) {
+        sv_box b = sv_layout_cell(&lay, 1, i);
+        const uint8_t *p = at(b.x + b.w * 0.15f, b.y + b.h / 2.0f);
+        CHECK(family_of(p, neutral) == FAM_OTHER && dist(p, th->cell_fill) < 12,
+              "asking: pout[%d] fill %d,%d,%d shows a case", i, p[0], p[1], p[2]);
+        /* `?` (or the answer) is drawn in the accent colour */
+        int acc = 0;
+        for (float y = b.y + 2; y < b.y + b.h - 2; y += 1.0f)
+            for (float x = b.x + 2; x < b.x + b.w - 2; x += 1.0f)
+                if (dist(at(x, y), th->accent) < 60)
+                    acc++;
+        CHECK(acc > 15, "asking: pout[%d] shows no accent `?` or answer (%d px)", i, acc);
+    }
+    /* the pin row keeps its values and stays neutral */
+    sv_box pb = sv_layout_cell(&lay, 2, 5);
+    CHECK(ink_pixels(pb, 3.0f, neutral) > 15, "asking: pin[5] lost its number");
+    /* the same frame revealed shows the cases again */
+    s.quiz_asking = false;
+    render(&s, 1280, 720, "quiz-values-shown");
+    check_round_styles(t, 2, "revealed");
+
+    /* The cases question: cell 3 marked partial shows orange, dashed. */
+    s.quiz_asking = true;
+    s.quiz_kind = SV_QUIZ_CASES;
+    s.quiz_sel = 3;
+    s.quiz_text = "";
+    mark[3] = 1 + SV_CASE_PARTIAL;
+    mark[0] = 1 + SV_CASE_COPY;
+    render(&s, 1280, 720, "quiz-cases-ask");
+    sv_box b3 = sv_layout_cell(&lay, 1, 3);
+    const uint8_t *p = at(b3.x + b3.w * 0.15f, b3.y + b3.h / 2.0f);
+    CHECK(family_of(p, neutral) == FAM_ORANGE, "a partial mark: fill %d,%d,%d", p[0], p[1], p[2]);
+    sv_box b2 = sv_layout_cell(&lay, 1, 2); /* truly partial, but unmarked: neutral */
+    p = at(b2.x + b2.w * 0.15f, b2.y + b2.h / 2.0f);
+    CHECK(dist(p, th->cell_fill) < 12, "an unmarked cell shows its case: %d,%d,%d", p[0], p[1],
+          p[2]);
+
+    /* Revealed: 0 right (accent ring), 3 wrong (error ring). */
+    s.quiz_asking = false;
+    s.quiz_scored = true;
+    result[0] = SV_QUIZ_RIGHT;
+    result[3] = SV_QUIZ_WRONG;
+    s.quiz_right = 1;
+    s.quiz_total = 2;
+    render(&s, 1280, 720, "quiz-cases-shown");
+    for (int i = 0; i < 4; i++) {
+        /* the band just above the cell's middle: the ring's top edge, away
+         * from the tick or cross badge at the top right */
+        sv_box b = sv_layout_cell(&lay, 1, i);
+        sv_box ring = { b.x + 0.2f * b.w, b.y - 0.9f * lay.unit, 0.4f * b.w, 0.9f * lay.unit };
+        int err_px = 0, acc_px = 0;
+        for (float y = ring.y; y < ring.y + ring.h; y += 1.0f)
+            for (float x = ring.x; x < ring.x + ring.w; x += 1.0f) {
+                err_px += dist(at(x, y), th->error) < 40;
+                acc_px += dist(at(x, y), th->accent) < 40;
+            }
+        if (i == 3)
+            CHECK(err_px > 15, "wrong pout[3]: no error ring (%d px)", err_px);
+        else
+            CHECK(err_px < 3, "pout[%d]: an error ring (%d px)", i, err_px);
+        if (i == 0)
+            CHECK(acc_px > 30, "right pout[0]: no accent ring (%d px)", acc_px);
+        else
+            CHECK(acc_px < 3, "pout[%d]: an accent ring (%d px)", i, acc_px);
+    }
+    sv_trace_destroy(t);
+}
+
 /* Numbers stay at least 3% of the window height for n <= 16, at several
  * landscape sizes; and the frames draw at odd sizes without trouble. */
 static void test_sizes(void)
@@ -652,6 +809,8 @@ int main(int argc, char **argv)
     test_sizes();
     test_export();
     test_large_and_themes();
+    test_tooltip_place();
+    test_quiz_frames();
     free(px);
     sv_gfx_destroy(g);
     dl_iterate_phdr(pin_library, NULL);

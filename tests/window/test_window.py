@@ -178,14 +178,89 @@ def main():
         click(app, x5, rows[3])
         expect(app.state(), pinned="-1,-1")
 
+        # Issue 10, fix 10: a pinned buffer cell keeps its role (pout[5]
+        # stays pout[5]) when the rounds swap the buffers.
+        app.keys("Home", "Right")
+        click(app, x5, rows[2])
+        expect(app.state(), pinned="2,5")
+        app.keys("Right")
+        expect(app.state(), pinned="1,5", step=2)
+        click(app, x5, rows[1])
+        expect(app.state(), pinned="-1,-1")
+
+        # Fix 2: the [?] button opens the help; a click closes it.
+        hx, hy = (float(v) for v in app.state()["helpbtn"].split(","))
+        click(app, hx, hy)
+        expect(app.state(), help=1)
+        click(app, c0, rows[1])
+        expect(app.state(), help=0)
+
+        # Fix 3: the error follows the text as it is typed.
+        app.keys("e")
+        app.type("3 1 7 o 4")
+        app.keys("Return")
+        st = app.state()
+        if "'o'" not in st["error"]:
+            fail(f"no error naming o: {st['error']!r}")
+        app.keys("BackSpace", "BackSpace", "BackSpace")
+        expect(app.state(), editing=1, error="", text="3 1 7 ")
+        app.type("0 4")
+        app.keys("Return")
+        expect(app.state(), editing=0, input="3,1,7,0,4")
+        app.keys("ctrl+1")
+
+        # Fix 9: Y changes the element type; X is I.
+        app.keys("y")
+        expect(app.state(), type="float32", input="3,1,7,0,4,1,6,3", output="3,4,11,11,15,16,22,25")
+        app.keys("y")
+        expect(app.state(), type="int32")
+        app.keys("x")
+        expect(app.state(), scan="exclusive")
+        app.keys("x")
+        expect(app.state(), scan="inclusive")
+
+        # Predict mode from the keyboard alone: P, Right asks about round 1,
+        # Tab to cells, digits, Return; Page Down reveals.
+        app.keys("Home", "p")
+        expect(app.state(), quiz=1, quiz_phase="shown", step=0)
+        app.keys("Right")
+        expect(app.state(), quiz_phase="ask", step=1, quiz_sel=0, quiz_kind="values")
+        app.keys("Tab", "Tab", "8", "Return", "1", "2", "Return")
+        st = app.state()
+        expect(st, quiz_answers="2:8,3:12", quiz_sel=4)
+        app.keys("Next")
+        expect(app.state(), quiz_phase="shown", quiz_results="2:right,3:wrong", quiz_score="1/2")
+        # The cases question by mouse: round 2's pout is buf[0] (row 1).
+        app.keys("q", "Right")
+        st = app.state()
+        expect(st, quiz_phase="ask", quiz_kind="cases", step=2)
+        click(app, c0 + 2 * pitch, rows[1])
+        click(app, c0 + 2 * pitch, rows[1])
+        expect(app.state(), quiz_answers="2:partial", quiz_sel=2)
+        app.keys("Right")
+        expect(app.state(), quiz_results="2:right", quiz_score="2/3")
+        app.keys("Prior")  # Page Up: back one round
+        expect(app.state(), step=1, quiz_phase="shown")
+        app.keys("p")
+        expect(app.state(), quiz=0)
+
         # Fullscreen last: without a window manager, Xvfb leaves SDL's idea
         # of the window size at the screen's after leaving it.
         app.keys("f")
         expect(app.state(), fullscreen=1)
         app.keys("F11")
         expect(app.state(), fullscreen=0)
+        # Fix 1: Esc leaves fullscreen first, and does not quit.
+        app.keys("f")
+        expect(app.state(), fullscreen=1)
+        app.keys("Escape")
+        time.sleep(0.3)
+        expect(app.state(), fullscreen=0)
 
-        # Esc with nothing open quits, with status 0.
+        # Esc with nothing open quits, with status 0; the array was edited
+        # here, so the first Esc only asks.
+        app.keys("Escape")
+        expect(app.state(), quit_armed=1)
         app.keys("Escape")
         rc = app.wait_exit()
         time.sleep(0.2)
@@ -236,6 +311,17 @@ def main():
             fail("sanitizer report:\n" + report)
         if rc != 0:
             fail(f"exit status {rc}")
+    finally:
+        app.kill()
+    # Ctrl+Q quits at once, even with an array made here; --quiz starts in
+    # predict mode.
+    app = App(exe, "--no-animation", "--quiz", env=env)
+    try:
+        expect(app.state(), quiz=1, quiz_phase="shown")
+        app.keys("r", "ctrl+q")
+        rc = app.wait_exit()
+        if rc != 0:
+            fail(f"exit status {rc} after Ctrl+Q")
     finally:
         app.kill()
     print("window test: all checks passed")
