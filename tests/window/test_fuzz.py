@@ -26,7 +26,9 @@ KEYS = ["Right", "Left", "Home", "End", "space", "plus", "minus", "equal", "e", 
         "shift+Right", "ctrl+plus", "ctrl+minus", "ctrl+0", "ctrl+1", "ctrl+2", "ctrl+3",
         "ctrl+4", "ctrl+v", "ctrl+a", "Return", "BackSpace", "Delete", "F12", "f", "F11",
         "a", "x", "1", "comma", "period", "Tab", "Up", "Down", "Page_Up", "F1",
-        "KP_Add", "KP_Subtract", "KP_Enter", "ctrl+q", "alt+x"]
+        "KP_Add", "KP_Subtract", "KP_Enter", "alt+x", "p", "q", "y", "Next", "Prior",
+        "shift+Tab", "8", "KP_5"]
+# (Ctrl+Q quits at once, so the storm leaves it out.)
 TEXTS = ["3 1 7 0", "1,2,3", "x3", "-5 6", "1e3", "0.5", "99999999999", "", "# c", "7"]
 
 
@@ -116,8 +118,9 @@ def main():
         print(f"{sent} events in {time.time() - start:.1f} s; state: {st['raw'][:160]}",
               flush=True)
 
-        # Quit: Esc closes whatever is open (help, Measure view), then quits.
-        for _ in range(4):
+        # Quit: Esc closes whatever is open (help, Measure view, fullscreen,
+        # a half-typed answer), asks once (the array was made here), quits.
+        for _ in range(7):
             if app.proc.poll() is not None:
                 break
             app.keys("Escape")
