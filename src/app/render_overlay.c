@@ -695,7 +695,8 @@ void sv_render_overlay(sv_gfx *g, const sv_app_view *s, const sv_layout *l, cons
     if (s->view == SV_VIEW_SCAN && have) {
         draw_caption(g, s, l, t, &v);
         int row, cell;
-        draw_legend(g, l, t, sv_scene_tooltip_target(s, &row, &cell));
+        draw_legend(g, l, t, sv_scene_tooltip_target(s, &row, &cell) &&
+                                 !sv_scene_hidden(s, &v, row));
         draw_counters(g, s, l, t, &v);
         draw_timeline(g, s, l, t);
         if (!s->editing && !s->help)
