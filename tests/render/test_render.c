@@ -521,10 +521,18 @@ static void test_quiz_frames(void)
     /* the pin row keeps its values and stays neutral */
     sv_box pb = sv_layout_cell(&lay, 2, 5);
     CHECK(ink_pixels(pb, 3.0f, neutral) > 15, "asking: pin[5] lost its number");
-    /* the same frame revealed shows the cases again */
+    /* the same frame revealed shows the cases again, and 12 for buf[0][3]
+     * (it holds 11) is wrong */
     s.quiz_asking = false;
     render(&s, 1280, 720, "quiz-values-shown");
     check_round_styles(t, 2, "revealed");
+    s.quiz_scored = true;
+    result[3] = SV_QUIZ_WRONG;
+    s.quiz_total = 1;
+    render(&s, 1280, 720, "quiz-values-wrong");
+    result[3] = SV_QUIZ_UNASKED;
+    s.quiz_scored = false;
+    s.quiz_total = 0;
 
     /* The cases question: cell 3 marked partial shows orange, dashed. */
     s.quiz_asking = true;
