@@ -1143,8 +1143,6 @@ static bool in_box(const sv_box *b, float x, float y)
 
 static void click(sv_app_state *s, float x, float y)
 {
-    if (s->editing)
-        return;
     sv_layout l;
     layout_of(s, &l);
     /* The [?] in the header opens the help; a click anywhere closes it. */
@@ -1152,7 +1150,7 @@ static void click(sv_app_state *s, float x, float y)
         s->help = false;
         return;
     }
-    if (in_box(&l.help_hint, x, y)) {
+    if (!s->editing && in_box(&l.help_hint, x, y)) {
         s->help = true;
         return;
     }
