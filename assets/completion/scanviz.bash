@@ -12,7 +12,7 @@
 
 _scanviz_flags_scanviz='--input --file --random --seed --trace
     --op --type --exclusive --inclusive --backend
-    --round --theme --fullscreen --speed --autoplay --no-animation --size
+    --round --theme --fullscreen --speed --autoplay --no-animation --quiz --size
     --export --export-plot --bench-csv --bench-frames --help --version'
 _scanviz_flags_scanviz_trace='--input --file --random --seed
     --op --type --exclusive --backend
