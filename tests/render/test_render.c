@@ -466,9 +466,9 @@ static void test_tooltip_place(void)
             /* and it was drawn: something changed outside the rows' cells */
             sv_box all = { 0, 0, 1280, 720 };
             drawn = changed_in(base, all);
-            CHECK(covered == 0, "the tooltip of row %d cell %d covers %d other cells of its row",
+            CHECK_MSG(covered == 0, "the tooltip of row %d cell %d covers %d other cells of its row",
                   row, cell, covered);
-            CHECK(drawn > 2000, "no tooltip drawn for row %d cell %d (%d px)", row, cell, drawn);
+            CHECK_MSG(drawn > 2000, "no tooltip drawn for row %d cell %d (%d px)", row, cell, drawn);
             free(base);
         }
     }
@@ -504,11 +504,11 @@ static void test_quiz_frames(void)
     has[3] = true;
     val[3].i = 12;
     render(&s, 1280, 720, "quiz-values-ask");
-    CHECK(lay.row_y[1] > 0, "layout");
+    CHECK_MSG(lay.row_y[1] > 0, "layout");
     for (int i = 0; i < 8; i++) {
         sv_box b = sv_layout_cell(&lay, 1, i);
         const uint8_t *p = at(b.x + b.w * 0.15f, b.y + b.h / 2.0f);
-        CHECK(family_of(p, neutral) == FAM_OTHER && dist(p, th->cell_fill) < 12,
+        CHECK_MSG(family_of(p, neutral) == FAM_OTHER && dist(p, th->cell_fill) < 12,
               "asking: pout[%d] fill %d,%d,%d shows a case", i, p[0], p[1], p[2]);
         /* `?` (or the answer) is drawn in the accent colour */
         int acc = 0;
@@ -516,11 +516,11 @@ static void test_quiz_frames(void)
             for (float x = b.x + 2; x < b.x + b.w - 2; x += 1.0f)
                 if (dist(at(x, y), th->accent) < 60)
                     acc++;
-        CHECK(acc > 15, "asking: pout[%d] shows no accent `?` or answer (%d px)", i, acc);
+        CHECK_MSG(acc > 15, "asking: pout[%d] shows no accent `?` or answer (%d px)", i, acc);
     }
     /* the pin row keeps its values and stays neutral */
     sv_box pb = sv_layout_cell(&lay, 2, 5);
-    CHECK(ink_pixels(pb, 3.0f, neutral) > 15, "asking: pin[5] lost its number");
+    CHECK_MSG(ink_pixels(pb, 3.0f, neutral) > 15, "asking: pin[5] lost its number");
     /* the same frame revealed shows the cases again, and 12 for buf[0][3]
      * (it holds 11) is wrong */
     s.quiz_asking = false;
@@ -544,10 +544,10 @@ static void test_quiz_frames(void)
     render(&s, 1280, 720, "quiz-cases-ask");
     sv_box b3 = sv_layout_cell(&lay, 1, 3);
     const uint8_t *p = at(b3.x + b3.w * 0.15f, b3.y + b3.h / 2.0f);
-    CHECK(family_of(p, neutral) == FAM_ORANGE, "a partial mark: fill %d,%d,%d", p[0], p[1], p[2]);
+    CHECK_MSG(family_of(p, neutral) == FAM_ORANGE, "a partial mark: fill %d,%d,%d", p[0], p[1], p[2]);
     sv_box b2 = sv_layout_cell(&lay, 1, 2); /* truly partial, but unmarked: neutral */
     p = at(b2.x + b2.w * 0.15f, b2.y + b2.h / 2.0f);
-    CHECK(dist(p, th->cell_fill) < 12, "an unmarked cell shows its case: %d,%d,%d", p[0], p[1],
+    CHECK_MSG(dist(p, th->cell_fill) < 12, "an unmarked cell shows its case: %d,%d,%d", p[0], p[1],
           p[2]);
 
     /* Revealed: 0 right (accent ring), 3 wrong (error ring). */
@@ -570,13 +570,13 @@ static void test_quiz_frames(void)
                 acc_px += dist(at(x, y), th->accent) < 40;
             }
         if (i == 3)
-            CHECK(err_px > 15, "wrong pout[3]: no error ring (%d px)", err_px);
+            CHECK_MSG(err_px > 15, "wrong pout[3]: no error ring (%d px)", err_px);
         else
-            CHECK(err_px < 3, "pout[%d]: an error ring (%d px)", i, err_px);
+            CHECK_MSG(err_px < 3, "pout[%d]: an error ring (%d px)", i, err_px);
         if (i == 0)
-            CHECK(acc_px > 30, "right pout[0]: no accent ring (%d px)", acc_px);
+            CHECK_MSG(acc_px > 30, "right pout[0]: no accent ring (%d px)", acc_px);
         else
-            CHECK(acc_px < 3, "pout[%d]: an accent ring (%d px)", i, acc_px);
+            CHECK_MSG(acc_px < 3, "pout[%d]: an accent ring (%d px)", i, acc_px);
     }
     sv_trace_destroy(t);
 }
