@@ -1,110 +1,207 @@
-/* hs: Hillis-Steele as production scans do it, in one pass over memory.
- * Kogge-Stone (Hillis-Steele) steps with warp shuffles inside each warp and
- * again over the warp totals, 32 items per thread in 16-byte loads, and
- * decoupled look-back between tiles (Merrill & Garland 2016).
+/* hs: Hillis-Steele as a Hopper-native single-pass scan.
+ *
+ * The scan inside a tile is Kogge-Stone (Hillis-Steele) steps with warp
+ * shuffles, and tiles are chained by decoupled look-back (Merrill & Garland
+ * 2016; bench_hs_common.cuh), as in hs-lookback (bench_hs_lookback.cu). What
+ * is new is how the bytes move:
+ *
+ * - A persistent grid: as many blocks as fit on the GPU at once, each
+ *   looping over tiles that it claims from an atomic tile counter. Tile
+ *   order is claim order, so every predecessor a look-back waits on belongs
+ *   to a running block that will publish it (below).
+ * - Tiles arrive through the bulk copy engine (`cp.async.bulk`, global to
+ *   shared memory, completing on an `mbarrier`), Stages tiles deep per
+ *   block: while a block scans a tile and looks back, the copies of its
+ *   next Stages - 1 tiles, and of the one it claims as soon as the current
+ *   tile is out of shared memory, are in flight. Registers hold a tile only
+ *   from shared memory to the store, not from the load, so the bytes in
+ *   flight no longer cost registers (hs-lookback's limit: docs/performance.md).
+ * - One thread (lane 0 of warp 1) claims and starts the next tile while
+ *   warp 0 does the look-back of the current one, so the counter's L2 round
+ *   trip and the look-back's overlap.
+ * - Eager aggregates: meanwhile warps 1 .. Stages-1 sum the tiles already
+ *   waiting in the other stages and publish their aggregates, so that no
+ *   tile's aggregate waits for this block's look-backs (see the loop).
  *
  * Layout of a tile: Threads threads, Vecs rows of 16-byte vectors per warp.
  * Warp w owns the contiguous span [w * 128 * Vecs, (w + 1) * 128 * Vecs) of
  * the tile; row k of that span is 128 consecutive elements, lane l holding
- * elements 4l .. 4l+3 of it. Each row load is one fully coalesced 512-byte
- * warp access, and a row is scanned by a 4-element sequential scan in each
- * lane then a 32-lane Kogge-Stone scan of the lane totals.
+ * elements 4l .. 4l+3 of it: one conflict-free 16-byte shared-memory read per
+ * lane and row, then a 4-element sequential scan in each lane and a 32-lane
+ * Kogge-Stone scan of the lane totals.
  *
- * Look-back protocol. Tile t's status word packs (flag << 32 | value bits):
- * flag 0 = nothing yet, 1 = aggregate A (the tile's own total), 2 = inclusive
- * prefix P (everything up to and including tile t). The word is only ever
- * read and written as a device-scope atomic (cuda::atomic_ref), and flag and
- * value travel in that one word, so a reader sees both or neither and no
- * other memory is communicated through it: relaxed order is enough, as in
- * CUB, and the protocol has no data race by construction. Release/acquire
- * variants are built for comparison (tune_hs; a few % slower on the H200).
- * Tiles take their index from an atomic counter in the order they start, so
- * every tile a look-back waits on belongs to a block that is already running
- * and will publish its A without waiting on anyone: the look-back cannot
- * deadlock, whatever order the hardware schedules blocks in. The host zeroes
- * the status words and the counter before every run (one memset). */
+ * Under the hood, the pipeline of one block. Stage s has a buffer, an
+ * mbarrier (arrival count 1) and the number of the tile it holds. The
+ * producer fills stage s: it writes the tile number, then arrives on the
+ * barrier with the byte count expected (expect_tx) and starts the bulk copy,
+ * which completes the transaction; a tile past the end, or the partial last
+ * one (which the threads read from global memory with guards), gets a plain
+ * arrive. Every thread waits on the stage's barrier with the phase parity of
+ * its round, reads the tile number (the arrive releases it), and the
+ * block stops at the first tile past the end: claims only grow, so no later
+ * stage of this block has a copy in flight then. A stage is refilled only
+ * after the barrier that follows every warp's reads of it. Deadlock-free:
+ * tiles are claimed only by running blocks, each block works on its tiles in
+ * claim order, and the lowest tile without an inclusive prefix belongs to a
+ * block whose earlier tiles are all lower, hence done: that block is working
+ * on it, and its predecessors have all published P. */
 #include "bench_scans.cuh"
+#include "bench_hs_common.cuh"
 
-#include <cuda/atomic>
 #include <cstdint>
 
 namespace {
 
-constexpr unsigned kFull = 0xffffffffu;
-constexpr unsigned long long kFlagA = 1ull << 32;
-constexpr unsigned long long kFlagP = 2ull << 32;
+using namespace sv::hsc;
 
-template <typename T> struct Vec4;
-template <> struct Vec4<int32_t> { using type = int4; };
-template <> struct Vec4<float> { using type = float4; };
+/* ---- Hopper's bulk copy and mbarriers (PTX ISA 8.0, sm_90) -------------- */
 
-__device__ __forceinline__ uint32_t to_bits(int32_t v) { return (uint32_t)v; }
-__device__ __forceinline__ uint32_t to_bits(float v) { return __float_as_uint(v); }
-template <typename T> __device__ __forceinline__ T from_bits(uint32_t b);
-template <> __device__ __forceinline__ int32_t from_bits<int32_t>(uint32_t b) { return (int32_t)b; }
-template <> __device__ __forceinline__ float from_bits<float>(uint32_t b) { return __uint_as_float(b); }
-
-/* int32 sums wrap modulo 2^32 like the CPU reference (no signed overflow UB). */
-__device__ __forceinline__ int32_t add(int32_t a, int32_t b) { return (int32_t)((uint32_t)a + (uint32_t)b); }
-__device__ __forceinline__ float add(float a, float b) { return a + b; }
-
-template <bool AcqRel>
-__device__ __forceinline__ void publish(unsigned long long *word, unsigned long long v)
+__device__ __forceinline__ uint32_t smem_u32(const void *p)
 {
-    cuda::atomic_ref<unsigned long long, cuda::thread_scope_device> a(*word);
-    a.store(v, AcqRel ? cuda::memory_order_release : cuda::memory_order_relaxed);
+    return (uint32_t)__cvta_generic_to_shared(p);
 }
 
-template <bool AcqRel>
-__device__ __forceinline__ unsigned long long peek(unsigned long long *word)
+__device__ __forceinline__ void mbar_init(uint64_t *bar, unsigned count)
 {
-    cuda::atomic_ref<unsigned long long, cuda::thread_scope_device> a(*word);
-    return a.load(AcqRel ? cuda::memory_order_acquire : cuda::memory_order_relaxed);
+    asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(smem_u32(bar)), "r"(count)
+                 : "memory");
 }
 
-/* Inclusive Kogge-Stone scan over the first `width` lanes (a power of two):
- * after the step with distance d, lane l holds the sum of lanes
- * max(0, l - 2d + 1) .. l; the other lanes' values pass through unused. */
-template <int Width, typename T>
-__device__ __forceinline__ T warp_inclusive(T x, int lane)
+/* Makes the initialized barriers visible to the copy engine. */
+__device__ __forceinline__ void mbar_init_fence()
 {
-#pragma unroll
-    for (int d = 1; d < Width; d *= 2) {
-        T y = __shfl_up_sync(kFull, x, d);
-        if (lane >= d)
-            x = add(x, y);
-    }
-    return x;
+    asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
 }
 
-/* One tile's work, shared by the two kernels below: Threads threads, Vecs
- * rows of 16-byte vectors per warp; AcqRel picks the status words' memory
- * order and SleepNs the back-off of a look-back that finds a predecessor
- * not yet published (0: spin). */
-template <typename T, int Threads, int Vecs, bool AcqRel, int SleepNs, bool Streaming>
-struct Tile {
+__device__ __forceinline__ void mbar_arrive_expect(uint64_t *bar, unsigned bytes)
+{
+    asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(smem_u32(bar)),
+                 "r"(bytes)
+                 : "memory");
+}
+
+__device__ __forceinline__ void mbar_arrive(uint64_t *bar)
+{
+    asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(smem_u32(bar)) : "memory");
+}
+
+/* Whether the phase with this parity has completed (does not block). */
+__device__ __forceinline__ bool mbar_test(uint64_t *bar, unsigned parity)
+{
+    uint32_t done;
+    asm volatile("{\n\t.reg .pred p;\n\t"
+                 "mbarrier.test_wait.parity.shared::cta.b64 p, [%1], %2;\n\t"
+                 "selp.u32 %0, 1, 0, p;\n}"
+                 : "=r"(done)
+                 : "r"(smem_u32(bar)), "r"(parity)
+                 : "memory");
+    return done != 0;
+}
+
+__device__ __forceinline__ void mbar_wait(uint64_t *bar, unsigned parity)
+{
+    asm volatile("{\n\t.reg .pred p;\n"
+                 "SV_WAIT_%=:\n\t"
+                 "mbarrier.try_wait.parity.shared::cta.b64 p, [%0], %1;\n\t"
+                 "@!p bra SV_WAIT_%=;\n}" ::"r"(smem_u32(bar)),
+                 "r"(parity)
+                 : "memory");
+}
+
+/* bytes (a multiple of 16, both addresses 16-byte aligned) from global src
+ * to shared dst, completing bytes of bar's transaction count. */
+__device__ __forceinline__ void bulk_load(void *dst, const void *src, unsigned bytes,
+                                          uint64_t *bar)
+{
+    asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes"
+                 " [%0], [%1], %2, [%3];" ::"r"(smem_u32(dst)),
+                 "l"(src), "r"(bytes), "r"(smem_u32(bar))
+                 : "memory");
+}
+
+/* ---- The kernel ----------------------------------------------------------- */
+
+template <typename T, int Threads, int Vecs, int Stages, int MinBlocks, int SleepNs,
+          bool Streaming>
+struct Pipe {
     using V = typename Vec4<T>::type;
     static constexpr int kWarps = Threads / 32;
     static constexpr int kWarpItems = 128 * Vecs;
     static constexpr int kItems = kWarps * kWarpItems;
-    static_assert(Threads % 32 == 0 && kWarps <= 32, "the warp totals fit one warp");
+    static constexpr unsigned kBytes = kItems * sizeof(T);
+    static constexpr int kProducer = 32; /* lane 0 of warp 1 */
+    static constexpr size_t kSmem = (size_t)Stages * kBytes;
+    static_assert(Threads % 32 == 0 && kWarps >= 2 && kWarps <= 32, "2..32 warps");
+    static_assert(Stages >= 2 && Stages <= kWarps, "a watching warp for each stage ahead");
+};
 
-    struct Shared {
-        T warp_prefix[kWarps];
-        T tile_prefix;
-        unsigned ticket[2];
+template <typename T, int Threads, int Vecs, int Stages, int MinBlocks, int SleepNs,
+          bool Streaming>
+__global__ void __launch_bounds__(Threads, MinBlocks)
+hs_pipe(const T *__restrict__ in, T *__restrict__ out, size_t n, unsigned tiles,
+        unsigned long long *__restrict__ status, unsigned *__restrict__ counter)
+{
+    using P = Pipe<T, Threads, Vecs, Stages, MinBlocks, SleepNs, Streaming>;
+    using V = typename P::V;
+    constexpr int kWarps = P::kWarps, kWarpItems = P::kWarpItems, kItems = P::kItems;
+
+    extern __shared__ __align__(128) unsigned char dyn[];
+    T *const buf = reinterpret_cast<T *>(dyn);
+    __shared__ __align__(8) uint64_t bar[Stages];
+    __shared__ unsigned stage_tile[Stages];
+    __shared__ int stage_published[Stages]; /* the stage's A is out (early) */
+    __shared__ T warp_prefix[kWarps];
+
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const bool producer = threadIdx.x == P::kProducer;
+
+    /* Producer only: stage s gets tile t (or learns there is none). */
+    auto fill = [&](int s, unsigned t) {
+        stage_tile[s] = t;
+        if (t < tiles && (size_t)(t + 1) * kItems <= n) {
+            mbar_arrive_expect(&bar[s], P::kBytes);
+            bulk_load(buf + (size_t)s * kItems, in + (size_t)t * kItems, P::kBytes, &bar[s]);
+        } else {
+            mbar_arrive(&bar[s]);
+        }
     };
 
-    /* This thread's 4 * Vecs items of tile `tile`, the identity past n. */
-    static __device__ __forceinline__ void load(T (&x)[Vecs][4], const T *__restrict__ in,
-                                                size_t n, unsigned tile, int warp, int lane)
-    {
-        const size_t base = (size_t)tile * kItems + (size_t)warp * kWarpItems;
-        if (base + kWarpItems <= n) {
-            const V *p = reinterpret_cast<const V *>(in + base) + lane;
+    if (threadIdx.x == 0) {
+#pragma unroll
+        for (int s = 0; s < Stages; ++s) {
+            mbar_init(&bar[s], 1);
+            stage_published[s] = 0;
+        }
+        mbar_init_fence();
+    }
+    __syncthreads();
+    if (producer) {
+        /* One claim per stage, each copy started as soon as its tile is
+         * known. A single tile needs no counter (the host skips its reset
+         * then, and launches one block). */
+        for (int s = 0; s < Stages; ++s)
+            fill(s, tiles == 1 ? (s == 0 ? 0u : tiles) : atomicAdd(counter, 1u));
+    }
+
+    int s = 0;
+    unsigned parity = 0;
+    for (;;) {
+        mbar_wait(&bar[s], parity);
+        const unsigned tile = stage_tile[s];
+        if (tile >= tiles)
+            break;
+        const size_t tile_base = (size_t)tile * kItems;
+        const size_t base = tile_base + (size_t)warp * kWarpItems;
+        const bool full = tile_base + kItems <= n;
+
+        T x[Vecs][4];
+        if (full) {
+            const V *p = reinterpret_cast<const V *>(buf + (size_t)s * kItems +
+                                                     (size_t)warp * kWarpItems) +
+                         lane;
 #pragma unroll
             for (int k = 0; k < Vecs; ++k) {
-                V v = Streaming ? __ldcs(p + k * 32) : p[k * 32];
+                V v = p[k * 32];
                 x[k][0] = v.x; x[k][1] = v.y; x[k][2] = v.z; x[k][3] = v.w;
             }
         } else {
@@ -116,95 +213,100 @@ struct Tile {
                     x[k][j] = i < n ? in[i] : T(0);
                 }
         }
-    }
 
-    /* Each row: sequential scan of the lane's 4 items, Kogge-Stone over the
-     * 32 lane totals (rows are independent, so their shuffles overlap). Leaves
-     * x scanned within each lane, in pre[k] what comes before the lane's
-     * items of row k within the warp (the earlier rows, then the earlier
-     * lanes of row k), and the warp total in sh.warp_prefix. One array, not
-     * two, keeps the registers low enough for 5 blocks of 256 per SM. */
-    static __device__ __forceinline__ void scan_local(T (&x)[Vecs][4], T (&pre)[Vecs],
-                                                      Shared &sh, int warp, int lane)
-    {
-        T rows = T(0); /* the warp's rows before row k */
+        /* Per row: 4-item sequential scan in the lane, Kogge-Stone over the
+         * 32 lane totals; pre[k] is what precedes the lane's items of row k
+         * within the warp (earlier rows, then earlier lanes of the row). */
+        T pre[Vecs];
+        T rows = T(0);
 #pragma unroll
         for (int k = 0; k < Vecs; ++k) {
             x[k][1] = add(x[k][1], x[k][0]);
             x[k][2] = add(x[k][2], x[k][1]);
             x[k][3] = add(x[k][3], x[k][2]);
-            T s = warp_inclusive<32>(x[k][3], lane);
-            T e = __shfl_up_sync(kFull, s, 1);
+            T sc = warp_inclusive<32>(x[k][3], lane);
+            T e = __shfl_up_sync(kFull, sc, 1);
             pre[k] = lane == 0 ? rows : add(rows, e);
-            rows = k == 0 ? __shfl_sync(kFull, s, 31) : add(rows, __shfl_sync(kFull, s, 31));
+            rows = k == 0 ? __shfl_sync(kFull, sc, 31) : add(rows, __shfl_sync(kFull, sc, 31));
         }
+        __syncwarp(); /* lane 0 overwrites what the whole warp read last round */
         if (lane == 0)
-            sh.warp_prefix[warp] = rows;
-    }
+            warp_prefix[warp] = rows;
+        int early = 0; /* thread 0: whether this tile's A is out already */
+        if (threadIdx.x == 0) {
+            early = stage_published[s];
+            stage_published[s] = 0;
+        }
+        __syncthreads(); /* A: stage s read by every warp; the warp totals are in */
 
-    /* Warp 0, after the barrier that follows scan_local: Kogge-Stone over the
-     * warp totals (sh.warp_prefix becomes exclusive), then the tile's prefix
-     * from the tiles before it, into sh.tile_prefix. */
-    static __device__ __forceinline__ void look_back(Shared &sh, unsigned tile, bool single,
-                                                     unsigned long long *__restrict__ status,
-                                                     int lane)
-    {
-        T w = lane < kWarps ? sh.warp_prefix[lane] : T(0);
-        T s = warp_inclusive<32>(w, lane);
-        const T aggregate = __shfl_sync(kFull, s, kWarps - 1);
-        T e = __shfl_up_sync(kFull, s, 1);
-        if (lane < kWarps)
-            sh.warp_prefix[lane] = lane == 0 ? T(0) : e;
+        if (producer) /* the next tile's copy starts before the look-back */
+            fill(s, tiles == 1 ? tiles : atomicAdd(counter, 1u));
 
-        T prefix = T(0);
-        if (tile == 0) {
-            if (lane == 0 && !single)
-                publish<AcqRel>(&status[0], kFlagP | to_bits(aggregate));
-        } else {
-            if (lane == 0)
-                publish<AcqRel>(&status[tile], kFlagA | to_bits(aggregate));
-            /* Window of 32 predecessors, lane l looking at tile pred - l.
-             * Positions before tile 0 read as P with value 0; tile 0 always
-             * ends as P, so a window reaching it always stops there. */
-            long pred = (long)tile - 1;
-            for (;;) {
-                const long idx = pred - lane;
-                unsigned long long word = kFlagP;
-                if (idx >= 0) {
-                    word = peek<AcqRel>(&status[idx]);
-                    while ((word >> 32) == 0) {
-                        if (SleepNs > 0)
-                            __nanosleep(SleepNs);
-                        word = peek<AcqRel>(&status[idx]);
+        /* Eager aggregates. While warp 0 looks back, warp w = 1 .. Stages-1
+         * takes stage (s + w) % Stages (the tiles this block scans next, in
+         * claim order) and, once its copy has landed, sums the tile from
+         * shared memory and publishes its A. A tile's A must not wait for
+         * this block's look-backs of earlier tiles: the tiles queued in a
+         * block are predecessors of tiles in other blocks, and an A that
+         * waits for the look-back of the block's previous tile chains the
+         * blocks' look-backs one after another (the first version, without
+         * this, ran 40x slower at 2^28). Warp 1 waits for its stage (the
+         * next iteration waits for it anyway); the others only take a stage
+         * that has landed. */
+        if (warp >= 1 && warp < Stages && tiles > 1) {
+            const int s2 = (s + warp) % Stages;
+            const unsigned par = s2 > s ? parity : parity ^ 1u;
+            if (!stage_published[s2]) {
+                /* Every lane waits or tests: each has seen the copy complete. */
+                bool landed;
+                if (warp == 1) {
+                    mbar_wait(&bar[s2], par);
+                    landed = true;
+                } else {
+                    landed = __all_sync(kFull, mbar_test(&bar[s2], par));
+                }
+                const unsigned t = landed ? stage_tile[s2] : 0u;
+                if (t > 0 && t < tiles && (size_t)(t + 1) * kItems <= n) {
+                    const V *p = reinterpret_cast<const V *>(buf + (size_t)s2 * kItems) + lane;
+                    T acc = T(0);
+#pragma unroll 8
+                    for (int k = 0; k < kItems / 128; ++k) {
+                        V v = p[k * 32];
+                        acc = add(acc, add(add(v.x, v.y), add(v.z, v.w)));
+                    }
+#pragma unroll
+                    for (int d = 16; d > 0; d /= 2)
+                        acc = add(acc, __shfl_xor_sync(kFull, acc, d));
+                    __syncwarp(); /* every lane has read stage_published */
+                    if (lane == 0) {
+                        publish<false>(&status[t], kFlagA | to_bits(acc));
+                        stage_published[s2] = 1;
                     }
                 }
-                const unsigned pmask = __ballot_sync(kFull, (word >> 32) == 2);
-                T v = from_bits<T>((uint32_t)word);
-                /* Sum the A's up to and including the nearest P. */
-                if (pmask && lane > __ffs(pmask) - 1)
-                    v = T(0);
-#pragma unroll
-                for (int d = 16; d > 0; d /= 2)
-                    v = add(v, __shfl_xor_sync(kFull, v, d));
-                prefix = add(prefix, v);
-                if (pmask)
-                    break;
-                pred -= 32;
             }
-            if (lane == 0)
-                publish<AcqRel>(&status[tile], kFlagP | to_bits(add(prefix, aggregate)));
         }
-        if (lane == 0)
-            sh.tile_prefix = prefix;
-    }
 
-    /* After the barrier that follows look_back: add the carries and store. */
-    static __device__ __forceinline__ void finish(T (&x)[Vecs][4], const T (&pre)[Vecs],
-                                                  const Shared &sh,
-                                                  T *__restrict__ out, size_t n, unsigned tile,
-                                                  int warp, int lane)
-    {
-        const T carry = add(sh.tile_prefix, sh.warp_prefix[warp]);
+        if (warp == 0) {
+            /* Kogge-Stone over the warp totals, then the look-back; the
+             * tile's prefix is folded into each warp's exclusive prefix. */
+            T w = lane < kWarps ? warp_prefix[lane] : T(0);
+            T sc = warp_inclusive<32>(w, lane);
+            const T aggregate = __shfl_sync(kFull, sc, kWarps - 1);
+            T e = __shfl_up_sync(kFull, sc, 1);
+            T prefix = T(0);
+            if (tile == 0) {
+                if (lane == 0 && tiles > 1)
+                    publish<false>(&status[0], kFlagP | to_bits(aggregate));
+            } else {
+                const bool out = __shfl_sync(kFull, early, 0) != 0;
+                prefix = look_back<T, false, SleepNs>(status, tile, aggregate, lane, !out);
+            }
+            if (lane < kWarps)
+                warp_prefix[lane] = lane == 0 ? prefix : add(prefix, e);
+        }
+        __syncthreads(); /* B: the carries are in */
+
+        const T carry = warp_prefix[warp];
 #pragma unroll
         for (int k = 0; k < Vecs; ++k) {
             T p = add(carry, pre[k]);
@@ -212,8 +314,7 @@ struct Tile {
             for (int j = 0; j < 4; ++j)
                 x[k][j] = add(x[k][j], p);
         }
-        const size_t base = (size_t)tile * kItems + (size_t)warp * kWarpItems;
-        if (base + kWarpItems <= n) {
+        if (full) {
             V *q = reinterpret_cast<V *>(out + base) + lane;
 #pragma unroll
             for (int k = 0; k < Vecs; ++k) {
@@ -234,83 +335,100 @@ struct Tile {
                         out[i] = x[k][j];
                 }
         }
+        if (++s == Stages) {
+            s = 0;
+            parity ^= 1u;
+        }
     }
-};
-
-/* One tile per block: the tile index comes from the counter (the order of
- * starting, not blockIdx), then load, scan, look back, store. */
-template <typename T, int Threads, int Vecs, bool AcqRel, int SleepNs, bool Streaming,
-          int MinBlocks>
-__global__ void __launch_bounds__(Threads, MinBlocks)
-hs_scan(const T *__restrict__ in, T *__restrict__ out, size_t n, unsigned tiles,
-        unsigned long long *__restrict__ status, unsigned *__restrict__ counter)
-{
-    using K = Tile<T, Threads, Vecs, AcqRel, SleepNs, Streaming>;
-    __shared__ typename K::Shared sh;
-    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
-    const bool single = tiles == 1;
-
-    unsigned tile = 0;
-    if (!single) {
-        if (threadIdx.x == 0)
-            sh.ticket[0] = atomicAdd(counter, 1u);
-        __syncthreads();
-        tile = sh.ticket[0];
-    }
-    T x[Vecs][4], pre[Vecs];
-    K::load(x, in, n, tile, warp, lane);
-    K::scan_local(x, pre, sh, warp, lane);
-    __syncthreads();
-    if (warp == 0)
-        K::look_back(sh, tile, single, status, lane);
-    __syncthreads();
-    K::finish(x, pre, sh, out, n, tile, warp, lane);
 }
 
 struct Variant {
-    int threads, vecs;
+    int threads, vecs, stages;
     const char *name;
 };
 
 /* The tuning space, timed by tests/bench/tune_hs (docs/performance.md has
  * the run). Keep in step with launch_variant(). */
 constexpr Variant kVariants[] = {
-    {256, 8, "256x32 relaxed sleep200 5 blocks/SM"},
-    {256, 8, "256x32 relaxed sleep200 6 blocks/SM"},
-    {256, 8, "256x32 relaxed sleep200"},
-    {256, 8, "256x32 acq/rel sleep200 5 blocks/SM"},
-    {256, 8, "256x32 relaxed spin 5 blocks/SM"},
-    {512, 8, "512x32 relaxed sleep200"},
-    {512, 4, "512x16 relaxed sleep200 4 blocks/SM"},
-    {256, 4, "256x16 acq/rel spin (first design)"},
-    {256, 12, "256x48 relaxed sleep200 3 blocks/SM"},
+    {512, 8, 3, "512x32 3 stages 1 block/SM"},
+    {256, 8, 2, "256x32 2 stages 3 blocks/SM"},
+    {256, 8, 6, "256x32 6 stages 1 block/SM"},
+    {128, 8, 3, "128x32 3 stages 4 blocks/SM"},
+    {256, 8, 3, "256x32 3 stages 2 blocks/SM"},
+    {512, 4, 6, "512x16 6 stages 1 block/SM"},
+    {256, 8, 3, "256x32 3 stages 2 blocks/SM streaming stores"},
+    {256, 4, 4, "256x16 4 stages 3 blocks/SM"},
+    {384, 8, 3, "384x32 3 stages 1 block/SM"},
 };
 constexpr int kVariantCount = sizeof kVariants / sizeof kVariants[0];
 constexpr size_t kMinTile = 4096;
 
-/* SV_ALGO_HS's choice by n. On the H200 one shape won at every n that
- * tune_hs timed (docs/performance.md), so the choice is constant for now. */
+/* SV_ALGO_HS's choice by n. On the H200 512 x 32 with 3 stages was the
+ * fastest or within 3 % of it at every n timed from 2^20 to 2^28
+ * (docs/performance.md), so the choice is constant for now. */
 int pick(size_t n)
 {
     (void)n;
     return 0;
 }
 
-template <typename T, int Threads, int Vecs, bool AcqRel, int SleepNs, bool Streaming,
-          int MinBlocks>
+/* Blocks of one instantiation that fit on the device at once, times the
+ * multiprocessors; its shared-memory opt-in is done on first use. cache and
+ * cache_dev belong to the caller's instantiation (kernels of one element
+ * type share a function type, so they cannot live here). */
+template <typename K>
+cudaError_t resident_blocks(K kernel, int threads, size_t smem, unsigned &cache, int &cache_dev,
+                            unsigned *out)
+{
+    int dev = 0;
+    cudaError_t e = cudaGetDevice(&dev);
+    if (e != cudaSuccess)
+        return e;
+    if (cache == 0 || cache_dev != dev) {
+        e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);
+        if (e != cudaSuccess)
+            return e;
+        int per_sm = 0, sms = 0;
+        e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, smem);
+        if (e != cudaSuccess)
+            return e;
+        e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
+        if (e != cudaSuccess)
+            return e;
+        if (per_sm < 1)
+            return cudaErrorInvalidConfiguration;
+        cache = (unsigned)(per_sm * sms);
+        cache_dev = dev;
+    }
+    *out = cache;
+    return cudaSuccess;
+}
+
+template <typename T, int Threads, int Vecs, int Stages, int MinBlocks, int SleepNs,
+          bool Streaming>
 cudaError_t launch_typed(const void *in, void *out, size_t n, unsigned long long *status,
                          cudaStream_t stream)
 {
-    constexpr size_t tile = (size_t)Threads * 4 * Vecs;
-    const size_t tiles = sv::ceil_div(n, tile);
+    using P = Pipe<T, Threads, Vecs, Stages, MinBlocks, SleepNs, Streaming>;
+    auto kernel = hs_pipe<T, Threads, Vecs, Stages, MinBlocks, SleepNs, Streaming>;
+    const size_t tiles = sv::ceil_div(n, (size_t)P::kItems);
+    static unsigned cache = 0;
+    static int cache_dev = -1;
+    unsigned resident = 0;
+    cudaError_t e = resident_blocks(kernel, Threads, P::kSmem, cache, cache_dev, &resident);
+    if (e != cudaSuccess)
+        return e;
     unsigned *counter = reinterpret_cast<unsigned *>(status + tiles);
     if (tiles > 1) {
-        cudaError_t e = cudaMemsetAsync(status, 0, (tiles + 1) * sizeof *status, stream);
+        e = cudaMemsetAsync(status, 0, (tiles + 1) * sizeof *status, stream);
         if (e != cudaSuccess)
             return e;
     }
-    hs_scan<T, Threads, Vecs, AcqRel, SleepNs, Streaming, MinBlocks>
-        <<<(unsigned)tiles, Threads, 0, stream>>>(static_cast<const T *>(in),
+    /* One block per tile up to what fits at once (small n: every tile
+     * starts at once, as in hs-lookback); blocks with nothing to claim
+     * exit at their first wait. */
+    const unsigned blocks = (unsigned)(tiles < resident ? tiles : resident);
+    kernel<<<blocks, Threads, P::kSmem, stream>>>(static_cast<const T *>(in),
                                                   static_cast<T *>(out), n, (unsigned)tiles,
                                                   status, counter);
     return cudaGetLastError();
@@ -321,15 +439,15 @@ cudaError_t launch_variant(int v, const void *in, void *out, size_t n,
                            unsigned long long *status, cudaStream_t s)
 {
     switch (v) {
-    case 0: return launch_typed<T, 256, 8, false, 200, false, 5>(in, out, n, status, s);
-    case 1: return launch_typed<T, 256, 8, false, 200, false, 6>(in, out, n, status, s);
-    case 2: return launch_typed<T, 256, 8, false, 200, false, 1>(in, out, n, status, s);
-    case 3: return launch_typed<T, 256, 8, true, 200, false, 5>(in, out, n, status, s);
-    case 4: return launch_typed<T, 256, 8, false, 0, false, 5>(in, out, n, status, s);
-    case 5: return launch_typed<T, 512, 8, false, 200, false, 1>(in, out, n, status, s);
-    case 6: return launch_typed<T, 512, 4, false, 200, false, 4>(in, out, n, status, s);
-    case 7: return launch_typed<T, 256, 4, true, 0, false, 1>(in, out, n, status, s);
-    case 8: return launch_typed<T, 256, 12, false, 200, false, 3>(in, out, n, status, s);
+    case 0: return launch_typed<T, 512, 8, 3, 1, 0, false>(in, out, n, status, s);
+    case 1: return launch_typed<T, 256, 8, 2, 3, 0, false>(in, out, n, status, s);
+    case 2: return launch_typed<T, 256, 8, 6, 1, 0, false>(in, out, n, status, s);
+    case 3: return launch_typed<T, 128, 8, 3, 4, 0, false>(in, out, n, status, s);
+    case 4: return launch_typed<T, 256, 8, 3, 2, 0, false>(in, out, n, status, s);
+    case 5: return launch_typed<T, 512, 4, 6, 1, 0, false>(in, out, n, status, s);
+    case 6: return launch_typed<T, 256, 8, 3, 2, 0, true>(in, out, n, status, s);
+    case 7: return launch_typed<T, 256, 4, 4, 3, 0, false>(in, out, n, status, s);
+    case 8: return launch_typed<T, 384, 8, 3, 1, 0, false>(in, out, n, status, s);
     default: return cudaErrorInvalidValue;
     }
 }
@@ -340,6 +458,8 @@ namespace sv {
 
 size_t hs_tile(int variant)
 {
+    if (variant == SV_CUDA_HS_AUTO)
+        variant = pick(0);
     if (variant < 0 || variant >= kVariantCount)
         return 0;
     return (size_t)kVariants[variant].threads * 4 * kVariants[variant].vecs;
@@ -366,12 +486,17 @@ cudaError_t hs_launch(sv_type type, int variant, const void *in, void *out, size
 
 /* Combining operations the kernel executes, counted per thread as the chapter
  * counts them (the last tile counted whole: it runs on identity padding).
- * Per warp: Vecs rows of (32 lanes x 3 sequential adds + 129 Kogge-Stone adds,
- * sum over d = 1..16 of (32 - d)); the row prefixes, 32 x (Vecs - 1), and the
- * warp total, 1; the carry, 32; per row 32 x 2 prefix adds and 32 x 4 item
- * adds. Per tile: the Kogge-Stone over the warp totals in one warp, sum over
- * d < W of (32 - d), and one look-back window (a 5-step shuffle reduction of
- * 32 lanes, 160, plus 32 + 1). Further windows, rare, are not counted. */
+ * Per warp: Vecs rows of (32 lanes x 3 sequential adds + 129 Kogge-Stone
+ * adds, sum over d = 1..16 of (32 - d)); the row prefixes, 32 x (Vecs - 1),
+ * and the warp total, 1; per row 32 x 2 prefix adds (the lane's prefix
+ * within the warp, then the carry onto it) and 32 x 4 item adds. Per tile:
+ * the Kogge-Stone over the warp totals in one warp, sum over d < W of
+ * (32 - d); the tile prefix folded into the W warp prefixes; and one
+ * look-back window (a 5-step shuffle reduction of 32 lanes, 160, plus
+ * 32 + 1). Further windows, rare, are not counted. The eager aggregate,
+ * per tile but the first: one add per item (3 inside each vector, 1 into
+ * the lane's sum) and a 5-step shuffle reduction, 160; an upper bound, as
+ * each block's first tile and a partial last tile are not summed early. */
 double hs_ops(int variant, size_t n)
 {
     if (variant == SV_CUDA_HS_AUTO)
@@ -381,13 +506,14 @@ double hs_ops(int variant, size_t n)
     const Variant v = kVariants[variant];
     const double vecs = v.vecs;
     const int warps = v.threads / 32;
-    const double per_warp = vecs * (32.0 * 3 + 129.0) + 32.0 * (vecs - 1) + 1.0 + 32.0 +
-                            vecs * (64.0 + 128.0);
-    double per_tile = warps * per_warp + 160.0 + 33.0;
+    const double per_warp =
+        vecs * (32.0 * 3 + 129.0) + 32.0 * (vecs - 1) + 1.0 + vecs * (64.0 + 128.0);
+    double per_tile = warps * per_warp + warps + 160.0 + 33.0;
     for (int d = 1; d < warps; d *= 2)
         per_tile += 32 - d;
+    const double tile = (double)hs_tile(variant);
     const double tiles = (double)ceil_div(n, hs_tile(variant));
-    return tiles * per_tile;
+    return tiles * per_tile + (tiles - 1.0) * (tile + 160.0);
 }
 
 } // namespace sv

@@ -65,6 +65,11 @@ cudaError_t enqueue_hs(sv_cuda_scanner *s, size_t n)
     return sv::hs_launch(s->type, s->hs_variant, s->d_in, s->d_out, n, s->d_hs_status, s->stream);
 }
 
+cudaError_t enqueue_hs_lookback(sv_cuda_scanner *s, size_t n)
+{
+    return sv::hs_lookback_launch(s->type, s->d_in, s->d_out, n, s->d_hs_status, s->stream);
+}
+
 cudaError_t enqueue_hs_naive(sv_cuda_scanner *s, size_t n)
 {
     return sv::scan_by_blocks(s->type, s->d_in, s->d_out, n, s->d_naive_scratch,
@@ -92,6 +97,7 @@ const ScanEntry kScans[] = {
     /* SV_ALGO_COPY */ { enqueue_copy, ops_copy },
     /* SV_ALGO_CUB */ { enqueue_cub, ops_cub },
     /* SV_ALGO_HS */ { enqueue_hs, ops_hs },
+    /* SV_ALGO_HS_LOOKBACK */ { enqueue_hs_lookback, sv::hs_lookback_ops },
     /* SV_ALGO_HS_NAIVE */ { enqueue_hs_naive, sv::hs_naive_ops },
     /* SV_ALGO_BLELLOCH */ { enqueue_blelloch, sv::blelloch_ops },
 };
@@ -178,8 +184,12 @@ static bool scanner_init(sv_cuda_scanner *s, char *err, size_t errlen)
                                                     (float *)nullptr, (int)s->max_n));
     s->cub_temp_bytes = cub_bytes ? cub_bytes : 1;
     SV_CUDA_CHECK(cudaMalloc(&s->d_cub_temp, s->cub_temp_bytes));
+    /* hs and hs-lookback share the tile status (never run at once). */
+    const size_t hs_words = sv::hs_status_words(s->max_n);
+    const size_t lb_words = sv::hs_lookback_status_words(s->max_n);
     SV_CUDA_CHECK(cudaMalloc(reinterpret_cast<void **>(&s->d_hs_status),
-                             sv::hs_status_words(s->max_n) * sizeof(unsigned long long)));
+                             (hs_words > lb_words ? hs_words : lb_words) *
+                                 sizeof(unsigned long long)));
     SV_CUDA_CHECK(cudaMalloc(&s->d_naive_scratch, sv::block_scratch(s->max_n, sv::hs_naive_scan.block) * 4));
     SV_CUDA_CHECK(cudaMalloc(&s->d_blelloch_scratch, sv::block_scratch(s->max_n, sv::blelloch_scan.block) * 4));
     return true;

@@ -13,9 +13,10 @@
 
 namespace sv {
 
-/* ---- hs: one pass, decoupled look-back (bench_hs.cu) -------------------- */
+/* ---- hs: one pass, persistent, bulk-copy pipeline (bench_hs.cu) --------- */
 
-/* Elements per tile of hs variant v (0 <= v < sv_cuda_hs_variant_count()). */
+/* Elements per tile of hs variant v (SV_CUDA_HS_AUTO: the default's, or
+ * 0 <= v < sv_cuda_hs_variant_count()). */
 size_t hs_tile(int variant);
 /* Words (8 bytes each) of tile-status scratch that hs needs for n elements
  * with any variant: one status word per tile plus the tile counter. */
@@ -24,6 +25,14 @@ size_t hs_status_words(size_t max_n);
 cudaError_t hs_launch(sv_type type, int variant, const void *in, void *out, size_t n,
                       unsigned long long *status, cudaStream_t stream);
 double hs_ops(int variant, size_t n);
+
+/* ---- hs-lookback: one pass, one tile per block (bench_hs_lookback.cu) ---- */
+
+/* Status words (one per tile plus the counter); never more than hs's. */
+size_t hs_lookback_status_words(size_t max_n);
+cudaError_t hs_lookback_launch(sv_type type, const void *in, void *out, size_t n,
+                               unsigned long long *status, cudaStream_t stream);
+double hs_lookback_ops(size_t n);
 
 /* ---- hs-naive: the chapter's block kernel, scaled (bench_hs_naive.cu) ---- */
 

@@ -49,7 +49,7 @@ bool sv_cuda_capture_cost(size_t n, int reps, double *plain_us,
 
 /* Operations one scan of n performs (the chapter's count of applications of
  * the operator, per thread): copy 0; cub about 2n (an estimate, CUB's code is
- * not counted); hs, hs-naive and blelloch exactly as their kernels execute
+ * not counted); hs, hs-lookback, hs-naive and blelloch exactly as their kernels execute
  * them (docs/performance.md gives the formulas). */
 double sv_algo_ops(sv_algo a, size_t n);
 

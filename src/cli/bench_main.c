@@ -379,7 +379,7 @@ static double ops_of(int a, size_t n)
 
 static void print_header(void)
 {
-    printf("%-9s %-7s %11s %12s %9s %8s %8s %14s  %s\n", "algo", "type", "n", "median us",
+    printf("%-11s %-7s %11s %12s %9s %8s %8s %14s  %s\n", "algo", "type", "n", "median us",
            "GB/s", "of copy", "vs cub", "ops", "check");
 }
 
@@ -390,7 +390,7 @@ static void print_row(const options *o, int a, size_t n, const result *r, const 
     if (!r->ok) {
         /* With --progress-csv stdout is the CSV: the wrong answer goes to stderr. */
         fprintf(o->progress_csv ? stderr : stdout,
-                "%-9s %-7s %11zu  WRONG at index %zu: got %.9g, want %.9g\n", algo_label(a),
+                "%-11s %-7s %11zu  WRONG at index %zu: got %.9g, want %.9g\n", algo_label(a),
                 type, n, r->chk.bad_index, r->chk.got, r->chk.want);
         return;
     }
@@ -409,7 +409,7 @@ static void print_row(const options *o, int a, size_t n, const result *r, const 
     if (!isnan(ratio))
         snprintf(rbuf, sizeof rbuf, "%.3f", ratio);
     if (!o->progress_csv)
-        printf("%-9s %-7s %11zu %12.2f %9.1f %8s %8s %14.0f  %s\n", algo_label(a), type, n,
+        printf("%-11s %-7s %11zu %12.2f %9.1f %8s %8s %14.0f  %s\n", algo_label(a), type, n,
                r->median_us, gbs, fbuf, rbuf, ops_of(a, n), cbuf);
 
     memset(row, 0, sizeof *row);

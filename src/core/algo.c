@@ -11,6 +11,8 @@ static const sv_algo_info algos[SV_ALGO_COUNT] = {
     [SV_ALGO_CUB] = { "cub", "CUB", 0x009E73, 0x009E73, SV_MARKER_DIAMOND, SV_DASH_DASHED },
     [SV_ALGO_HS] = { "hs", "hs (Hillis-Steele, tuned)", 0x56B4E9, 0x0072B2, SV_MARKER_CIRCLE,
                      SV_DASH_SOLID },
+    [SV_ALGO_HS_LOOKBACK] = { "hs-lookback", "hs-lookback (first hs)", 0x0072B2, 0x56B4E9,
+                              SV_MARKER_CIRCLE, SV_DASH_DOTTED },
     [SV_ALGO_HS_NAIVE] = { "hs-naive", "hs-naive (chapter)", 0xE69F00, 0xE69F00,
                            SV_MARKER_TRIANGLE, SV_DASH_DOTTED },
     [SV_ALGO_BLELLOCH] = { "blelloch", "Blelloch", 0xCC79A7, 0xCC79A7,

@@ -17,7 +17,8 @@ extern "C" {
 typedef enum sv_algo {
     SV_ALGO_COPY,     /* device-to-device copy of the same bytes: the bound */
     SV_ALGO_CUB,      /* cub::DeviceScan::InclusiveSum: the reference */
-    SV_ALGO_HS,       /* production Hillis-Steele: warp shuffles, decoupled look-back */
+    SV_ALGO_HS,       /* production Hillis-Steele: warp shuffles, look-back, bulk-copy pipeline */
+    SV_ALGO_HS_LOOKBACK, /* the first one-pass hs: one tile per block, in registers */
     SV_ALGO_HS_NAIVE, /* the chapter's block kernel, scaled by scanning block totals */
     SV_ALGO_BLELLOCH, /* work-efficient up-sweep/down-sweep */
     SV_ALGO_CPU,      /* the sequential scan on one CPU core */
@@ -49,7 +50,7 @@ const sv_algo_info *sv_algo_get(sv_algo a);
 const char *sv_algo_name(sv_algo a); /* NULL when out of range */
 bool sv_algo_from_name(const char *name, sv_algo *out);
 bool sv_algo_is_gpu(sv_algo a);
-/* "copy, cub, hs, hs-naive, blelloch or cpu" (sep before the last: " or "
+/* "copy, cub, hs, hs-lookback, hs-naive, blelloch or cpu" (sep before the last: " or "
  * or ", "), for messages. */
 void sv_algo_list(char *buf, size_t len, const char *last_sep);
 

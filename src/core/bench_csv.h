@@ -5,7 +5,7 @@
  * "# key: value" (gpu, cuda, date, command), then a header line
  *   algo,type,n,median_us,gb_per_s,frac_of_copy,ratio_to_cub,ops,reps
  * then one row per algorithm and n. algo is a name of the registry (algo.h:
- * copy|cub|hs|hs-naive|blelloch|cpu);
+ * copy|cub|hs|hs-lookback|hs-naive|blelloch|cpu);
  * frac_of_copy and ratio_to_cub may be empty where copy or cub was not run.
  *
  * The reader: '#' lines are comments anywhere; "# key: value" with key gpu,

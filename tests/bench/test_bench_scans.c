@@ -1,5 +1,5 @@
 /* Every device-wide scan of scanviz-bench (cub, hs in each tuning variant,
- * hs-naive, blelloch; copy is checked to copy) against the CPU, on seeded
+ * hs-lookback, hs-naive, blelloch; copy is checked to copy) against the CPU, on seeded
  * random inputs at sizes around every block and tile edge, n = 1, 2^27+5,
  * and the largest n scanviz-bench accepts, INT_MAX = 2^31 - 1 (8 GiB in and
  * 8 GiB out: it fits an H200's memory), in int32 and float32; each also

@@ -1,5 +1,5 @@
-/* tune_hs: times every hs variant (block shape, items per thread, memory
- * order of the tile status) against copy and cub, int32, so that the default
+/* tune_hs: times every hs variant (block shape, items per thread, pipeline
+ * stages, blocks per SM) against copy, cub and hs-lookback, int32, so that the default
  * can be chosen on the GPU (docs/performance.md records the run). Each
  * variant is checked against the CPU before it is timed.
  * Usage: tune_hs [reps] (default 30). Exits 1 on a CUDA failure or a
@@ -46,8 +46,11 @@ int main(int argc, char **argv)
         printf(" %14zu", ns[k]);
     printf("\n");
     const int nvar = sv_cuda_hs_variant_count();
-    for (int row = -2; row < nvar; row++) {
-        sv_algo algo = row == -2 ? SV_ALGO_COPY : row == -1 ? SV_ALGO_CUB : SV_ALGO_HS;
+    for (int row = -3; row < nvar; row++) {
+        sv_algo algo = row == -3   ? SV_ALGO_COPY
+                       : row == -2 ? SV_ALGO_CUB
+                       : row == -1 ? SV_ALGO_HS_LOOKBACK
+                                   : SV_ALGO_HS;
         char label[96];
         if (row >= 0) {
             if (!sv_cuda_scanner_set_hs_variant(sc, row, err, sizeof err)) {

@@ -28,7 +28,7 @@ int main(void)
     CHECK(sv_algo_get(SV_ALGO_COPY)->rgb == 0); /* the bound: the theme's text colour */
     char list[128];
     sv_algo_list(list, sizeof list, " or ");
-    CHECK_STR(list, "copy, cub, hs, hs-naive, blelloch or cpu");
+    CHECK_STR(list, "copy, cub, hs, hs-lookback, hs-naive, blelloch or cpu");
 
     /* Inputs: seeded, never zero, in range. */
     int32_t a[4096], b[4096], y[4096];

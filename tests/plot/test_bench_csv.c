@@ -141,7 +141,7 @@ static void test_bad(void)
               "line 2: 10 columns, expected 9 as in the header");
     CHECK_BAD(HEADER "thrust,int32,1024,1,1,,,1,1\n",
               "line 2, column 1 (algo): unknown algorithm \"thrust\" (expected copy, cub, hs, "
-              "hs-naive, blelloch or cpu)");
+              "hs-lookback, hs-naive, blelloch or cpu)");
     CHECK_BAD(HEADER "hs,int64,1024,1,1,,,1,1\n",
               "line 2, column 2 (type): unknown type \"int64\" (expected int32 or float32)");
     CHECK_BAD(HEADER "hs,int32,1024,-2.5,1,,,1,1\n",

@@ -146,10 +146,12 @@ static void check_ceiling(const sv_theme *th, const sv_plot_layout *L, const cha
               what, yr);
 }
 
-/* At large n the fixture orders copy > hs > cub > blelloch > hs-naive > cpu. */
+/* At large n the fixture orders copy > hs > cub > hs-lookback > blelloch >
+ * hs-naive > cpu. */
 static void check_order(const sv_theme *th, const sv_plot_layout *L, const char *what)
 {
-    static const char *const order[] = { "hs", "cub", "blelloch", "hs-naive", "cpu" };
+    static const char *const order[] = { "hs", "cub", "hs-lookback", "blelloch", "hs-naive",
+                                         "cpu" };
     sv_box a = L->area[0];
     const double at[] = { 22.5, 24.5, 26.5, 27.5 };
     for (size_t k = 0; k < sizeof at / sizeof *at; k++) {
@@ -332,7 +334,7 @@ static void test_shipped_render(void)
     if (render(t, NULL, 1600, 900, SV_THEME_DARK, 9, "shipped", &L)) {
         sv_box a = L.area[0];
         sv_rgba copy = sv_plot_algo_color("copy", th);
-        static const char *const gpu[] = { "cub", "hs", "hs-naive", "blelloch" };
+        static const char *const gpu[] = { "cub", "hs", "hs-lookback", "hs-naive", "blelloch" };
         int bad = 0, seen = 0;
         for (int x = column(a, 20); x < column(a, 28); x++) {
             int yc = topmost(x, a, copy);

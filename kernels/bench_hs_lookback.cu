@@ -1,0 +1,266 @@
+/* hs-lookback: the first one-pass Hillis-Steele of scanviz-bench (shipped as
+ * hs until the Hopper-native pipeline of bench_hs.cu replaced it; kept so the
+ * Measure view shows the step). One tile per block, held in registers from
+ * load to store.
+ * Kogge-Stone (Hillis-Steele) steps with warp shuffles inside each warp and
+ * again over the warp totals, 32 items per thread in 16-byte loads, and
+ * decoupled look-back between tiles (Merrill & Garland 2016).
+ *
+ * Layout of a tile: Threads threads, Vecs rows of 16-byte vectors per warp.
+ * Warp w owns the contiguous span [w * 128 * Vecs, (w + 1) * 128 * Vecs) of
+ * the tile; row k of that span is 128 consecutive elements, lane l holding
+ * elements 4l .. 4l+3 of it. Each row load is one fully coalesced 512-byte
+ * warp access, and a row is scanned by a 4-element sequential scan in each
+ * lane then a 32-lane Kogge-Stone scan of the lane totals.
+ *
+ * Look-back protocol. Tile t's status word packs (flag << 32 | value bits):
+ * flag 0 = nothing yet, 1 = aggregate A (the tile's own total), 2 = inclusive
+ * prefix P (everything up to and including tile t). The word is only ever
+ * read and written as a device-scope atomic (cuda::atomic_ref), and flag and
+ * value travel in that one word, so a reader sees both or neither and no
+ * other memory is communicated through it: relaxed order is enough, as in
+ * CUB, and the protocol has no data race by construction (release/acquire
+ * was measured a few % slower on the H200: docs/performance.md).
+ * Tiles take their index from an atomic counter in the order they start, so
+ * every tile a look-back waits on belongs to a block that is already running
+ * and will publish its A without waiting on anyone: the look-back cannot
+ * deadlock, whatever order the hardware schedules blocks in. The host zeroes
+ * the status words and the counter before every run (one memset). */
+#include "bench_scans.cuh"
+
+#include "bench_hs_common.cuh"
+
+#include <cstdint>
+
+namespace {
+
+using namespace sv::hsc;
+
+/* One tile's work, shared by the two kernels below: Threads threads, Vecs
+ * rows of 16-byte vectors per warp; AcqRel picks the status words' memory
+ * order and SleepNs the back-off of a look-back that finds a predecessor
+ * not yet published (0: spin). */
+template <typename T, int Threads, int Vecs, bool AcqRel, int SleepNs, bool Streaming>
+struct Tile {
+    using V = typename Vec4<T>::type;
+    static constexpr int kWarps = Threads / 32;
+    static constexpr int kWarpItems = 128 * Vecs;
+    static constexpr int kItems = kWarps * kWarpItems;
+    static_assert(Threads % 32 == 0 && kWarps <= 32, "the warp totals fit one warp");
+
+    struct Shared {
+        T warp_prefix[kWarps];
+        T tile_prefix;
+        unsigned ticket[2];
+    };
+
+    /* This thread's 4 * Vecs items of tile `tile`, the identity past n. */
+    static __device__ __forceinline__ void load(T (&x)[Vecs][4], const T *__restrict__ in,
+                                                size_t n, unsigned tile, int warp, int lane)
+    {
+        const size_t base = (size_t)tile * kItems + (size_t)warp * kWarpItems;
+        if (base + kWarpItems <= n) {
+            const V *p = reinterpret_cast<const V *>(in + base) + lane;
+#pragma unroll
+            for (int k = 0; k < Vecs; ++k) {
+                V v = Streaming ? __ldcs(p + k * 32) : p[k * 32];
+                x[k][0] = v.x; x[k][1] = v.y; x[k][2] = v.z; x[k][3] = v.w;
+            }
+        } else {
+#pragma unroll
+            for (int k = 0; k < Vecs; ++k)
+#pragma unroll
+                for (int j = 0; j < 4; ++j) {
+                    size_t i = base + (size_t)k * 128 + (size_t)lane * 4 + j;
+                    x[k][j] = i < n ? in[i] : T(0);
+                }
+        }
+    }
+
+    /* Each row: sequential scan of the lane's 4 items, Kogge-Stone over the
+     * 32 lane totals (rows are independent, so their shuffles overlap). Leaves
+     * x scanned within each lane, in pre[k] what comes before the lane's
+     * items of row k within the warp (the earlier rows, then the earlier
+     * lanes of row k), and the warp total in sh.warp_prefix. One array, not
+     * two, keeps the registers low enough for 5 blocks of 256 per SM. */
+    static __device__ __forceinline__ void scan_local(T (&x)[Vecs][4], T (&pre)[Vecs],
+                                                      Shared &sh, int warp, int lane)
+    {
+        T rows = T(0); /* the warp's rows before row k */
+#pragma unroll
+        for (int k = 0; k < Vecs; ++k) {
+            x[k][1] = add(x[k][1], x[k][0]);
+            x[k][2] = add(x[k][2], x[k][1]);
+            x[k][3] = add(x[k][3], x[k][2]);
+            T s = warp_inclusive<32>(x[k][3], lane);
+            T e = __shfl_up_sync(kFull, s, 1);
+            pre[k] = lane == 0 ? rows : add(rows, e);
+            rows = k == 0 ? __shfl_sync(kFull, s, 31) : add(rows, __shfl_sync(kFull, s, 31));
+        }
+        if (lane == 0)
+            sh.warp_prefix[warp] = rows;
+    }
+
+    /* Warp 0, after the barrier that follows scan_local: Kogge-Stone over the
+     * warp totals (sh.warp_prefix becomes exclusive), then the tile's prefix
+     * from the tiles before it, into sh.tile_prefix. */
+    static __device__ __forceinline__ void look_back(Shared &sh, unsigned tile, bool single,
+                                                     unsigned long long *__restrict__ status,
+                                                     int lane)
+    {
+        T w = lane < kWarps ? sh.warp_prefix[lane] : T(0);
+        T s = warp_inclusive<32>(w, lane);
+        const T aggregate = __shfl_sync(kFull, s, kWarps - 1);
+        T e = __shfl_up_sync(kFull, s, 1);
+        if (lane < kWarps)
+            sh.warp_prefix[lane] = lane == 0 ? T(0) : e;
+
+        T prefix = T(0);
+        if (tile == 0) {
+            if (lane == 0 && !single)
+                publish<AcqRel>(&status[0], kFlagP | to_bits(aggregate));
+        } else {
+            prefix = sv::hsc::look_back<T, AcqRel, SleepNs>(status, tile, aggregate, lane);
+        }
+        if (lane == 0)
+            sh.tile_prefix = prefix;
+    }
+
+    /* After the barrier that follows look_back: add the carries and store. */
+    static __device__ __forceinline__ void finish(T (&x)[Vecs][4], const T (&pre)[Vecs],
+                                                  const Shared &sh,
+                                                  T *__restrict__ out, size_t n, unsigned tile,
+                                                  int warp, int lane)
+    {
+        const T carry = add(sh.tile_prefix, sh.warp_prefix[warp]);
+#pragma unroll
+        for (int k = 0; k < Vecs; ++k) {
+            T p = add(carry, pre[k]);
+#pragma unroll
+            for (int j = 0; j < 4; ++j)
+                x[k][j] = add(x[k][j], p);
+        }
+        const size_t base = (size_t)tile * kItems + (size_t)warp * kWarpItems;
+        if (base + kWarpItems <= n) {
+            V *q = reinterpret_cast<V *>(out + base) + lane;
+#pragma unroll
+            for (int k = 0; k < Vecs; ++k) {
+                V v;
+                v.x = x[k][0]; v.y = x[k][1]; v.z = x[k][2]; v.w = x[k][3];
+                if (Streaming)
+                    __stcs(q + k * 32, v);
+                else
+                    q[k * 32] = v;
+            }
+        } else {
+#pragma unroll
+            for (int k = 0; k < Vecs; ++k)
+#pragma unroll
+                for (int j = 0; j < 4; ++j) {
+                    size_t i = base + (size_t)k * 128 + (size_t)lane * 4 + j;
+                    if (i < n)
+                        out[i] = x[k][j];
+                }
+        }
+    }
+};
+
+/* One tile per block: the tile index comes from the counter (the order of
+ * starting, not blockIdx), then load, scan, look back, store. */
+template <typename T, int Threads, int Vecs, bool AcqRel, int SleepNs, bool Streaming,
+          int MinBlocks>
+__global__ void __launch_bounds__(Threads, MinBlocks)
+hs_scan(const T *__restrict__ in, T *__restrict__ out, size_t n, unsigned tiles,
+        unsigned long long *__restrict__ status, unsigned *__restrict__ counter)
+{
+    using K = Tile<T, Threads, Vecs, AcqRel, SleepNs, Streaming>;
+    __shared__ typename K::Shared sh;
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const bool single = tiles == 1;
+
+    unsigned tile = 0;
+    if (!single) {
+        if (threadIdx.x == 0)
+            sh.ticket[0] = atomicAdd(counter, 1u);
+        __syncthreads();
+        tile = sh.ticket[0];
+    }
+    T x[Vecs][4], pre[Vecs];
+    K::load(x, in, n, tile, warp, lane);
+    K::scan_local(x, pre, sh, warp, lane);
+    __syncthreads();
+    if (warp == 0)
+        K::look_back(sh, tile, single, status, lane);
+    __syncthreads();
+    K::finish(x, pre, sh, out, n, tile, warp, lane);
+}
+
+/* The configuration that won hs-lookback's tuning (docs/performance.md):
+ * 256 threads x 32 items, relaxed status words, __nanosleep(200) back-off,
+ * __launch_bounds__(256, 5). */
+constexpr int kThreads = 256, kVecs = 8;
+
+template <typename T>
+cudaError_t launch_typed(const void *in, void *out, size_t n, unsigned long long *status,
+                         cudaStream_t stream)
+{
+    constexpr size_t tile = (size_t)kThreads * 4 * kVecs;
+    const size_t tiles = sv::ceil_div(n, tile);
+    unsigned *counter = reinterpret_cast<unsigned *>(status + tiles);
+    if (tiles > 1) {
+        cudaError_t e = cudaMemsetAsync(status, 0, (tiles + 1) * sizeof *status, stream);
+        if (e != cudaSuccess)
+            return e;
+    }
+    hs_scan<T, kThreads, kVecs, false, 200, false, 5>
+        <<<(unsigned)tiles, kThreads, 0, stream>>>(static_cast<const T *>(in),
+                                                   static_cast<T *>(out), n, (unsigned)tiles,
+                                                   status, counter);
+    return cudaGetLastError();
+}
+
+} // namespace
+
+namespace sv {
+
+size_t hs_lookback_status_words(size_t max_n)
+{
+    return ceil_div(max_n, (size_t)kThreads * 4 * kVecs) + 1;
+}
+
+cudaError_t hs_lookback_launch(sv_type type, const void *in, void *out, size_t n,
+                               unsigned long long *status, cudaStream_t stream)
+{
+    if (n == 0)
+        return cudaSuccess;
+    if (type == SV_TYPE_INT32)
+        return launch_typed<int32_t>(in, out, n, status, stream);
+    if (type == SV_TYPE_FLOAT32)
+        return launch_typed<float>(in, out, n, status, stream);
+    return cudaErrorInvalidValue;
+}
+
+/* Combining operations the kernel executes, counted per thread as the chapter
+ * counts them (the last tile counted whole: it runs on identity padding).
+ * Per warp: Vecs rows of (32 lanes x 3 sequential adds + 129 Kogge-Stone adds,
+ * sum over d = 1..16 of (32 - d)); the row prefixes, 32 x (Vecs - 1), and the
+ * warp total, 1; the carry, 32; per row 32 x 2 prefix adds and 32 x 4 item
+ * adds. Per tile: the Kogge-Stone over the warp totals in one warp, sum over
+ * d < W of (32 - d), and one look-back window (a 5-step shuffle reduction of
+ * 32 lanes, 160, plus 32 + 1). Further windows, rare, are not counted. */
+double hs_lookback_ops(size_t n)
+{
+    if (n == 0)
+        return 0.0;
+    const double vecs = kVecs;
+    const int warps = kThreads / 32;
+    const double per_warp = vecs * (32.0 * 3 + 129.0) + 32.0 * (vecs - 1) + 1.0 + 32.0 +
+                            vecs * (64.0 + 128.0);
+    double per_tile = warps * per_warp + 160.0 + 33.0;
+    for (int d = 1; d < warps; d *= 2)
+        per_tile += 32 - d;
+    const double tiles = (double)ceil_div(n, (size_t)kThreads * 4 * kVecs);
+    return tiles * per_tile;
+}
+
+} // namespace sv
