@@ -52,7 +52,7 @@ static void test_fixture(const char *path)
     CHECK_STR(t->cuda, "0.0");
     CHECK_STR(t->date, "2000-01-01");
     CHECK_STR(t->command, "written by hand for tests/plot");
-    CHECK_INT(t->nrows, 60);
+    CHECK_INT(t->nrows, 70);
     const sv_bench_row *r = &t->rows[0];
     CHECK_STR(r->algo, "copy");
     CHECK_STR(r->type, "int32");
@@ -62,7 +62,7 @@ static void test_fixture(const char *path)
     CHECK(r->frac_of_copy == 1.0);
     CHECK(isnan(r->ops)); /* copy's ops are left empty */
     CHECK_INT(r->reps, 10);
-    const sv_bench_row *last = &t->rows[59];
+    const sv_bench_row *last = &t->rows[69];
     CHECK_STR(last->algo, "cpu");
     CHECK(last->n == 268435456.0);
     CHECK(last->ops == 268435455.0);
