@@ -30,7 +30,7 @@ _scanviz_values()
         --theme) echo 'dark light contrast' ;;
         --kernel) echo 'correct in-place no-barrier in-place-no-barrier no-else off-by-one' ;;
         --format) echo 'table json' ;;
-        --algo) echo 'copy cub hs hs-naive blelloch cpu' ;;
+        --algo) echo 'copy cub hs hs-lookback hs-naive blelloch cpu' ;;
         *) return 1 ;;
     esac
 }

@@ -198,7 +198,7 @@ int main(int argc, char **argv)
     GOOD("--type", "float32");
     GOOD("--type=int32");
     GOOD("--algo", "cpu");
-    GOOD("--algo", "copy,cub,hs,hs-naive,blelloch,cpu,hs");
+    GOOD("--algo", "copy,cub,hs,hs-lookback,hs-naive,blelloch,cpu,hs");
     GOOD("--capture");
     GOOD("--capture", "--sizes", "2^5", "--algo", "hs");
     GOOD("--sizes", "2^4", "--sizes", "2^5"); /* the last --sizes wins */
