@@ -27,7 +27,7 @@ static const sv_kernel_info kernels[SV_KERNEL_COUNT] = {
     [SV_KERNEL_CORRECT] = {"correct", "kernels/hillis_steele.cu",
                            "the chapter's kernel", true, true, true, 0, false},
     [SV_KERNEL_IN_PLACE] = {"in-place", "kernels/mistakes/in_place.cu",
-                            "one buffer: buf[i] = buf[i - stride] op buf[i]", false, true, false,
+                            "one buffer: buf[i] = buf[i - stride] op buf[i]", false, true, true,
                             0, true},
     [SV_KERNEL_NO_BARRIER] = {"no-barrier", "kernels/mistakes/no_barrier.cu",
                               "double buffer, the barrier in the loop removed", true, false,
@@ -35,7 +35,7 @@ static const sv_kernel_info kernels[SV_KERNEL_COUNT] = {
     [SV_KERNEL_IN_PLACE_NO_BARRIER] = {"in-place-no-barrier",
                                        "kernels/mistakes/in_place_no_barrier.cu",
                                        "one buffer and no barrier in the loop", false, false,
-                                       false, 0, true},
+                                       true, 0, true},
     [SV_KERNEL_NO_ELSE] = {"no-else", "kernels/mistakes/no_else.cu",
                            "the else copy removed: pout[i] for i < stride is never written",
                            true, true, false, 0, false},
@@ -280,15 +280,20 @@ static void record_read(machine *m, int round, size_t i, sv_read_slot slot, int 
     rd->writer_round = x->round;
 }
 
+/* A write that leaves the cell as it was (the one-buffer kernels' else,
+ * buf[i] = buf[i]) keeps the cell's provenance: no reader can tell it
+ * happened, and the captions speak of values. */
 static void do_write(machine *m, int b, size_t i, reg v, int round)
 {
     cell *x = &m->mem[b][i];
+    if (round >= 1)
+        m->wrote[(size_t)round * m->n + i] = true;
+    if (x->writer >= 0 && x->known == v.known && (!v.known || x->v.bits == v.v.bits))
+        return;
     x->v = v.known ? v.v : (sv_value){.bits = 0};
     x->known = v.known;
     x->writer = (int32_t)i;
     x->round = round;
-    if (round >= 1)
-        m->wrote[(size_t)round * m->n + i] = true;
 }
 
 /* Executes thread i's statement at its pc and advances it. */

@@ -1,0 +1,61 @@
+/* mistakes/in-place-no-barrier: the chapter's kernel (kernels/hillis_steele.cu) with one
+ * change, for the mistakes lab: one buffer and no barrier (both of
+ * the mistakes above; two lines marked).
+ * Nothing orders one thread's reads after another's writes at all.
+ * The changed line carries a MISTAKE comment. Like the teaching kernel, this
+ * file is built inside trace_capture.cu (plain, traced, and with the lab's
+ * hooks), so what the source panel shows is what ran. Run it:
+ *   build/src/cli/scanviz-trace --kernel in-place-no-barrier --runs 100 [--shake] [--racecheck]
+ * (without a GPU: --schedule lockstep|sequential|reverse|random:S|warps:S). */
+#include "../ops.cuh"
+#include "../trace_hooks.cuh"
+
+template <typename Op, typename T, typename Trace>
+__global__ void hillis_steele(const T *in, T *out, int n, bool exclusive,
+                              typename Trace::Buffers tb)
+{
+    /* Two buffers of n cells in shared memory: buf[b][i] is buf[b * n + i].
+     * Thread i owns cell i of both. */
+    extern __shared__ __align__(8) unsigned char smem[];
+    T *buf = reinterpret_cast<T *>(smem);
+    const int i = threadIdx.x;
+    Trace trace(tb, i);
+
+    /* Round 0: stage the input into buf[0]. buf[1] stays uninitialized. */
+    int pout = 0, pin = 1;
+    buf[pout * n + i] = in[i];
+    __syncthreads();
+    trace.round(&buf[pout * n + i], pout, n);
+
+    for (int stride = 1; stride < n; stride *= 2) {
+        /* The swap, gone: one buffer, read and written in place. */
+        pout = pin = 0; // MISTAKE: one buffer: pin[i - stride] may be overwritten already
+
+        /* The guard: cells left of stride have no neighbour at this
+         * distance and are copied through. */
+        if (i >= stride)
+            buf[pout * n + i] = Op::apply(buf[pin * n + i - stride], buf[pin * n + i]);
+        else
+            buf[pout * n + i] = buf[pin * n + i];
+
+        /* Invariant: now pout[i] = op over in[max(0, i - 2*stride + 1) .. i],
+         * a window of up to 2 * stride elements ending at i.
+         * The barrier ends the round: the next round writes into this
+         * round's pin, which other threads may still be reading
+         * (pin[i - stride]), and reads this round's pout, which other threads
+         * may not have written yet. One barrier per round is enough only
+         * because of the double buffer: within a round nobody writes what
+         * anybody reads. */
+        // MISTAKE: no __syncthreads(): the next round may read cells not yet written
+        trace.round(&buf[pout * n + i], pout, n);
+    }
+    trace.end();
+
+    /* Copy the result back. The exclusive scan is the inclusive one shifted
+     * right with the identity in front; reading the neighbour's cell is safe
+     * after the last round's barrier. */
+    if (exclusive)
+        out[i] = (i == 0) ? Op::identity(T(0)) : buf[pout * n + i - 1];
+    else
+        out[i] = buf[pout * n + i];
+}
