@@ -42,6 +42,43 @@ bool sv_cuda_capture_cost(size_t n, int reps, double *plain_us,
                           double *instrumented_us, double *capture_us,
                           char *err, size_t errlen);
 
+/* ---- The mistakes lab (lab_runs.cu) ------------------------------------ */
+
+#define SV_CUDA_LAB_MAX_RUNS 100000
+/* The largest per-warp sleep of --shake, in ns (the delay is seeded and
+ * uniform in 0 .. SV_CUDA_LAB_SHAKE_NS - 1, per warp, round and run). */
+#define SV_CUDA_LAB_SHAKE_NS 2048
+
+typedef struct sv_cuda_lab_request {
+    const char *kernel;       /* core's kernel names (lab.h): "correct", "in-place", ... */
+    sv_op op;
+    sv_type type;
+    bool exclusive;
+    const sv_value *input;    /* n values */
+    size_t n;
+    uint32_t runs;            /* 1 .. SV_CUDA_LAB_MAX_RUNS launches */
+    bool shake;
+    uint64_t shake_seed;
+} sv_cuda_lab_request;
+
+/* Whether kernel names one of the lab's kernels built here. */
+bool sv_cuda_lab_known(const char *kernel);
+
+/* Runs the kernel req->runs times, one single-block launch each, and copies
+ * back every run's pout cell after every round: bits[(run * R + r) * n + i]
+ * (R rounds, round 0 the staged buf[0]; the caller allocates runs * R * n
+ * words), and when out is not NULL each run's output, out[run * n + i].
+ * Cells a thread never wrote hold whatever shared memory held (core decides
+ * which cells are known). wall_us (may be NULL) gets the whole call's time.
+ * False with err filled on a bad request or a CUDA failure. */
+bool sv_cuda_lab_run(const sv_cuda_lab_request *req, uint32_t *bits, uint32_t *out,
+                     double *wall_us, char *err, size_t errlen);
+
+/* The address in the shared window where the lab kernels' buf starts (what
+ * compute-sanitizer prints as "__shared__ 0x..."), for mapping hazards to
+ * cells. */
+bool sv_cuda_lab_shared_base(uint32_t *base, char *err, size_t errlen);
+
 /* ---- Device-wide scans for the benchmark (bench_*.cu) ----------------- */
 
 /* The algorithms, their names, labels and colours: src/core/algo.h (the

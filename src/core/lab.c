@@ -898,3 +898,96 @@ oom:
     sv_lab_summary_destroy(s);
     return NULL;
 }
+
+/* ---- Records -------------------------------------------------------------- */
+
+void sv_lab_record_destroy(sv_lab_record *r)
+{
+    if (!r)
+        return;
+    sv_lab_summary_destroy(r->summary);
+    sv_racecheck_destroy(r->racecheck);
+    free(r);
+}
+
+bool sv_kernel_parse(const char *name, sv_kernel *out, char *err, size_t errlen)
+{
+    if (name && strcmp(name, SV_KERNEL_TEACHING) == 0) {
+        *out = SV_KERNEL_CORRECT;
+        return true;
+    }
+    if (sv_kernel_from_name(name, out))
+        return true;
+    char shown[41];
+    size_t j = 0;
+    for (const char *p = name ? name : ""; *p && j < sizeof shown - 1; p++)
+        shown[j++] = (*p >= 32 && *p < 127) ? *p : '?';
+    shown[j] = '\0';
+    sv_errorf(err, errlen, "unknown kernel \"%s\" (expected correct, in-place, no-barrier, "
+              "in-place-no-barrier, no-else or off-by-one)", shown);
+    return false;
+}
+
+sv_lab_summary *sv_lab_summary_all_correct(const sv_trace *correct, uint32_t runs, char *err,
+                                           size_t errlen)
+{
+    size_t words = correct->nrounds * correct->n;
+    uint32_t *bits = malloc(words * sizeof *bits);
+    if (!bits) {
+        sv_errorf(err, errlen, "out of memory");
+        return NULL;
+    }
+    sv_lab_raw_from_trace(correct, 0, bits, NULL);
+    /* One run, then scale the counts: every run held the same values. */
+    sv_lab_summary *s = sv_lab_summarize(correct, 1, bits, NULL, err, errlen);
+    free(bits);
+    if (!s)
+        return NULL;
+    s->runs = runs;
+    for (size_t j = 0; j < words; j++)
+        s->cells[j].values[0].runs = runs;
+    return s;
+}
+
+void sv_lab_trace_from_raw(sv_trace *t, sv_kernel k, const uint32_t *bits, const bool *known)
+{
+    const sv_kernel_info *info = sv_kernel_get(k);
+    const size_t n = t->n;
+    for (size_t i = 0; i < n; i++) {
+        sv_value own[2] = {{.bits = 0}, {.bits = 0}};
+        bool has[2] = {false, false};
+        int pout = 0;
+        for (size_t r = 0; r < t->nrounds; r++) {
+            sv_round *R = &t->rounds[r];
+            if (r > 0) {
+                if (info->double_buffer)
+                    pout = 1 - pout;
+                else
+                    R->pin = R->pout = 0;
+            }
+            if (r == 0 || sv_kernel_writes(k, (int)r, i)) {
+                own[pout].bits = bits[r * n + i];
+                has[pout] = !known || known[r * n + i];
+            }
+            for (int b = 0; b < 2; b++) {
+                R->buf[b][i] = has[b] ? own[b] : (sv_value){.bits = 0};
+                R->written[b][i] = has[b];
+            }
+        }
+    }
+}
+
+sv_trace *sv_lab_correct_trace(const sv_trace *t, char *err, size_t errlen)
+{
+    sv_trace *c = sv_trace_create(t->op, t->type, t->scan, t->input, t->n, SV_BACKEND_CPU, NULL,
+                                  err, errlen);
+    if (!c)
+        return NULL;
+    if (!sv_lab_emulate(c, SV_KERNEL_CORRECT, (sv_schedule){SV_SCHEDULE_LOCKSTEP, 1}, NULL, NULL,
+                        NULL, err, errlen) ||
+        !sv_trace_finish(c, err, errlen)) {
+        sv_trace_destroy(c);
+        return NULL;
+    }
+    return c;
+}

@@ -18,6 +18,7 @@
 #ifndef SV_LAB_H
 #define SV_LAB_H
 
+#include "racecheck.h"
 #include "trace.h"
 
 #ifdef __cplusplus
@@ -186,6 +187,47 @@ void sv_lab_summary_destroy(sv_lab_summary *s); /* accepts NULL */
 /* The raw form of one trace (its pout cells per round, as sv_lab_summarize
  * reads them) appended at run index run of bits/known (sized by the caller). */
 void sv_lab_raw_from_trace(const sv_trace *t, uint32_t run, uint32_t *bits, bool *known);
+
+/* ---- The record a lab trace carries (sv_trace.lab) ------------------------ */
+
+typedef struct sv_lab_record {
+    sv_kernel kernel;
+    bool emulated;          /* true: the emulator under schedule; false: GPU runs */
+    sv_schedule schedule;   /* emulated: the schedule of run 0 (run k of random:S and
+                               warps:S uses seed S + k) */
+    uint32_t runs;          /* >= 1 */
+    bool shake;             /* GPU: a seeded per-warp sleep before each round's reads */
+    uint64_t shake_seed;
+    uint32_t shown_run;     /* the run whose buffers the trace holds: the first
+                               wrong run, else run 0 */
+    double wall_us;         /* GPU: time of the whole batch of runs; 0 unknown */
+    sv_lab_summary *summary; /* owned; never NULL in a finished record */
+    sv_racecheck *racecheck; /* owned; NULL when not asked for */
+} sv_lab_record;
+
+void sv_lab_record_destroy(sv_lab_record *r); /* accepts NULL */
+
+/* A summary of runs in which every cell held the correct kernel's value
+ * (correct is its finished trace): the start the trace reader fills. */
+sv_lab_summary *sv_lab_summary_all_correct(const sv_trace *correct, uint32_t runs, char *err,
+                                           size_t errlen);
+
+/* Fills trace t (from sv_trace_create) with one run's raw rounds as the lab
+ * kernels dump them (bits[r * n + i]: thread i's pout cell after round r):
+ * each thread's own cells, written where kernel k writes (sv_kernel_writes),
+ * pin == pout == 0 for one-buffer kernels. Cells no round has written are
+ * unwritten (`?`); known, when not NULL, clears further cells the emulator
+ * knows to be `?`. */
+void sv_lab_trace_from_raw(sv_trace *t, sv_kernel k, const uint32_t *bits, const bool *known);
+
+/* The chapter's kernel's finished trace of t's input, op, type and scan
+ * (emulated in lockstep): the correct values of a lab run. NULL with err
+ * filled on failure. */
+sv_trace *sv_lab_correct_trace(const sv_trace *t, char *err, size_t errlen);
+
+/* Parses a kernel name: the registry's names, and SV_KERNEL_TEACHING
+ * ("hillis-steele") for correct. err names the accepted names on failure. */
+bool sv_kernel_parse(const char *name, sv_kernel *out, char *err, size_t errlen);
 
 #ifdef __cplusplus
 }

@@ -2,6 +2,7 @@
  * (sv_trace_finish), the chapter's invariant check (sv_trace_check) and
  * bit-identity of two traces (sv_trace_equal). */
 #include "trace.h"
+#include "lab.h"
 
 #include <float.h>
 #include <math.h>
@@ -136,6 +137,7 @@ void sv_trace_destroy(sv_trace *t)
     free(t->device);
     free(t->inclusive);
     free(t->output);
+    sv_lab_record_destroy(t->lab);
     free(t);
 }
 

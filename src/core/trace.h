@@ -63,6 +63,10 @@ typedef struct sv_trace {
     size_t overflow_count; /* int32: cells that wrapped, all rounds */
     double max_abs_diff; /* float32: largest |output - sequential scan|; 0 for int32 */
     size_t max_diff_index;
+    /* The mistakes lab (lab.h): kernel, schedule or GPU runs, per-cell
+     * outcomes, hazards. NULL for a plain capture of the chapter's kernel.
+     * Owned: sv_trace_destroy() frees it. */
+    struct sv_lab_record *lab;
 } sv_trace;
 
 /* Rounds for n elements, round 0 included: 1 + ceil(log2(n)). */

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "fileio.h"
+#include "lab_file.h"
 #include "parse.h"
 
 #define VALUES_PER_LINE 16
@@ -92,7 +93,7 @@ bool sv_trace_write(const sv_trace *t, FILE *f, char *err, size_t errlen)
     }
     sv_type ty = t->type;
     size_t n = t->n;
-    fprintf(f, "{\n  \"format\": \"scanviz-trace\",\n  \"version\": 1,\n"
+    fprintf(f, "{\n  \"format\": \"scanviz-trace\",\n  \"version\": 2,\n"
                "  \"algorithm\": \"hillis-steele\",\n");
     fprintf(f, "  \"backend\": \"%s\",\n  \"device\": ", sv_backend_name(t->backend));
     if (t->device)
@@ -159,6 +160,10 @@ bool sv_trace_write(const sv_trace *t, FILE *f, char *err, size_t errlen)
         fputs(",\n  \"max_abs_diff\": ", f);
         put_double(f, t->max_abs_diff);
         fprintf(f, ",\n  \"max_diff_index\": %zu", t->max_diff_index);
+    }
+    if (t->lab) {
+        fputs(",\n  \"lab\": ", f);
+        sv_lab_write_json(t, f);
     }
     fputs("\n}\n", f);
     if (ferror(f)) {
@@ -513,9 +518,25 @@ static sv_trace *parse_root(reader *rd, const json_t *root)
     }
     if (!(x = field(rd, root, "version", "version")) || !get_int(rd, x, "version", 0, INT32_MAX, &v))
         return NULL;
-    if (v != 1) {
-        fail(rd, "version", "%lld is not supported (this reader knows version 1)", v);
+    if (v != 1 && v != 2) {
+        fail(rd, "version", "%lld is not supported (this reader knows versions 1 and 2)", v);
         return NULL;
+    }
+    /* Version 2 adds the mistakes lab's record; a one-buffer kernel's rounds
+     * read and write buf[0] (pin == pout == 0), and a mistake's trace is
+     * not held to the chapter's invariant. */
+    sv_kernel lab_kernel = SV_KERNEL_CORRECT;
+    json_t *lab = json_object_get(root, "lab");
+    if (lab && v == 1) {
+        fail(rd, "lab", "present in a version 1 file (the lab record is version 2)");
+        return NULL;
+    }
+    {
+        char lp[64];
+        if (!sv_lab_peek_kernel(root, &lab_kernel, lp, sizeof lp, why, sizeof why)) {
+            fail(rd, lp, "%s", why);
+            return NULL;
+        }
     }
     if (!get_string(rd, root, "algorithm", &s))
         return NULL;
@@ -598,6 +619,9 @@ static sv_trace *parse_root(reader *rd, const json_t *root)
              "1, 2, 4, ... below n)", json_array_size(rounds), t->nrounds, n);
         goto fail;
     }
+    if (!sv_kernel_get(lab_kernel)->double_buffer)
+        for (size_t r = 1; r < t->nrounds; r++)
+            t->rounds[r].pin = t->rounds[r].pout = 0;
     for (size_t r = 0; r < t->nrounds; r++)
         if (!read_round(rd, json_array_get(rounds, r), r, t))
             goto fail;
@@ -611,7 +635,7 @@ static sv_trace *parse_root(reader *rd, const json_t *root)
 
     /* The invariant, on the buffers as read. */
     sv_check_loc loc;
-    if (!sv_trace_check_at(t, why, sizeof why, &loc)) {
+    if (lab_kernel == SV_KERNEL_CORRECT && !sv_trace_check_at(t, why, sizeof why, &loc)) {
         char p[96];
         if (loc.round >= 0 && loc.buf >= 0)
             snprintf(p, sizeof p, "rounds[%d].buf[%d][%zu]", loc.round, loc.buf, loc.cell);
@@ -711,6 +735,13 @@ static sv_trace *parse_root(reader *rd, const json_t *root)
     }
     if (!check_count(rd, root, "max_diff_index", t->max_diff_index, "where that difference is"))
         goto fail;
+    if (lab) {
+        char lp[128];
+        if (!sv_lab_read_json(lab, t, lp, sizeof lp, why, sizeof why)) {
+            fail(rd, lp, "%s", why);
+            goto fail;
+        }
+    }
     free(vals);
     free(input);
     return t;

@@ -177,7 +177,9 @@ static void bad_files(void)
     EXPECT_REJECTED(edit(good, "format", json_string("scanviz-bench")),
                     "format: \"scanviz-bench\", expected \"scanviz-trace\"");
     EXPECT_REJECTED(edit(good, "format", NULL), "format: missing");
-    EXPECT_REJECTED(edit(good, "version", json_integer(2)), "version: 2 is not supported (this reader knows version 1)");
+    EXPECT_REJECTED(edit(good, "version", json_integer(3)), "version: 3 is not supported (this reader knows versions 1 and 2)");
+    EXPECT_REJECTED(edit(edit(good, "version", json_integer(1)), "lab", json_object()),
+                    "lab: present in a version 1 file (the lab record is version 2)");
     EXPECT_REJECTED(edit(good, "version", json_string("1")), "version: expected an integer, got a string");
     EXPECT_REJECTED(edit(good, "version", json_real(1.0)), "version: expected an integer, got a real number");
     EXPECT_REJECTED(edit(good, "algorithm", json_string("blelloch")), "algorithm: \"blelloch\", expected \"hillis-steele\"");
@@ -326,6 +328,13 @@ static void saved_files(void)
     sv_trace *u = sv_trace_load(path, err, sizeof err);
     CHECK_MSG(u != NULL, "%s", err);
     CHECK_MSG(u && t && sv_trace_equal(t, u, err, sizeof err), "%s", err);
+    sv_trace_destroy(u);
+    /* A version 1 file (before the lab) still opens, to the same trace. */
+    snprintf(path, sizeof path, "%s/chapter-example-v1.json", data_dir);
+    u = sv_trace_load(path, err, sizeof err);
+    CHECK_MSG(u != NULL, "%s", err);
+    CHECK_MSG(u && t && sv_trace_equal(t, u, err, sizeof err), "%s", err);
+    CHECK(u && u->lab == NULL);
     sv_trace_destroy(u);
 
     snprintf(path, sizeof path, "%s/truncated.json", data_dir);

@@ -1,0 +1,432 @@
+/* The "lab" object of a version 2 trace file (lab_file.h). Values are int32
+ * integers, or for float32 the bit pattern as "0x%08x" (exact for NaN and
+ * -0); null is `?`. Only cells that diverged in some run are listed; every
+ * other cell held the correct kernel's value in every run, and the reader
+ * recomputes those from the input. */
+#include "lab_file.h"
+
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "error.h"
+
+static void put_val(FILE *f, sv_type type, sv_value v, bool known)
+{
+    if (!known)
+        fputs("null", f);
+    else if (type == SV_TYPE_INT32)
+        fprintf(f, "%" PRId32, v.i);
+    else
+        fprintf(f, "\"0x%08" PRIx32 "\"", v.bits);
+}
+
+static void put_str(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        if (*p == '"' || *p == '\\')
+            fprintf(f, "\\%c", *p);
+        else if (*p < 32 || *p == 127)
+            fprintf(f, "\\u%04x", *p);
+        else
+            fputc(*p, f);
+    }
+    fputc('"', f);
+}
+
+void sv_lab_write_json(const sv_trace *t, FILE *f)
+{
+    const sv_lab_record *L = t->lab;
+    const sv_lab_summary *s = L->summary;
+    char sched[48];
+    fprintf(f, "{\n    \"kernel\": \"%s\",\n    \"source\": \"%s\",\n", sv_kernel_name(L->kernel),
+            L->emulated ? "emulated" : "gpu");
+    if (L->emulated)
+        fprintf(f, "    \"schedule\": \"%s\",\n", sv_schedule_format(L->schedule, sched, sizeof sched));
+    else
+        fprintf(f, "    \"shake\": %s,\n    \"shake_seed\": %" PRIu64 ",\n    \"wall_us\": %.1f,\n",
+                L->shake ? "true" : "false", L->shake_seed, L->wall_us);
+    fprintf(f, "    \"runs\": %u,\n    \"shown_run\": %u,\n    \"wrong_runs\": %u,\n"
+               "    \"distinct_outputs\": %u,\n    \"first_wrong_cell\": %d,\n"
+               "    \"first_wrong_round\": %d,\n    \"divergent\": [",
+            (unsigned)L->runs, (unsigned)L->shown_run, (unsigned)s->wrong_runs,
+            (unsigned)s->distinct_outputs, s->first_wrong_cell, s->first_wrong_round);
+    size_t k = 0;
+    for (size_t r = 0; r < s->nrounds; r++) {
+        for (size_t i = 0; i < s->n; i++) {
+            const sv_lab_cell *c = &s->cells[r * s->n + i];
+            if (c->wrong_runs == 0)
+                continue;
+            fprintf(f, "%s\n      {\"round\": %zu, \"cell\": %zu, \"wrong_runs\": %u, \"values\": [",
+                    k++ ? "," : "", r, i, (unsigned)c->wrong_runs);
+            for (uint32_t v = 0; v < c->nvalues; v++) {
+                fputs(v ? ", [" : "[", f);
+                put_val(f, t->type, c->values[v].value, c->values[v].known);
+                fprintf(f, ", %u]", (unsigned)c->values[v].runs);
+            }
+            fputs("]}", f);
+        }
+    }
+    fputs(k ? "\n    ]" : "]", f);
+    const sv_racecheck *rc = L->racecheck;
+    if (rc) {
+        fprintf(f, ",\n    \"racecheck\": {\n      \"ran\": %s,\n      \"note\": ",
+                rc->ran ? "true" : "false");
+        put_str(f, rc->note);
+        fprintf(f, ",\n      \"errors\": %" PRIu64 ",\n      \"warnings\": %" PRIu64
+                   ",\n      \"hazards\": [", rc->errors, rc->warnings);
+        for (size_t h = 0; h < rc->nhazards; h++) {
+            const sv_hazard *z = &rc->hazards[h];
+            fprintf(f, "%s\n        {\"severity\": \"%s\", \"kind\": \"%s\", \"warp_level\": %s, "
+                       "\"address\": %" PRIu32 ", \"buf\": %d, \"cell\": %d, \"round\": %d, "
+                       "\"threads\": [%d, %d], \"accesses\": \"%c%c\", \"lines\": [%d, %d], "
+                       "\"file\": ",
+                    h ? "," : "", z->error ? "error" : "warning", z->kind,
+                    z->warp_level ? "true" : "false", z->address, z->buf, z->cell, z->round,
+                    z->thread[0], z->thread[1], z->access[0] ? z->access[0] : '?',
+                    z->access[1] ? z->access[1] : '?', z->line[0], z->line[1]);
+            put_str(f, z->file);
+            if (z->has_values)
+                fprintf(f, ", \"current\": %" PRId64 ", \"incoming\": %" PRId64, z->current,
+                        z->incoming);
+            fputc('}', f);
+        }
+        fputs(rc->nhazards ? "\n      ]\n    }" : "]\n    }", f);
+    }
+    fputs("\n  }", f);
+}
+
+/* ---- Reading ---------------------------------------------------------------- */
+
+typedef struct rd {
+    char *path;
+    size_t pathlen;
+    char *err;
+    size_t errlen;
+} rd;
+
+#if defined(__GNUC__)
+__attribute__((format(printf, 3, 4)))
+#endif
+static bool bad(rd *r, const char *where, const char *fmt, ...)
+{
+    snprintf(r->path, r->pathlen, "lab%s", where);
+    va_list ap;
+    va_start(ap, fmt);
+    if (r->err && r->errlen)
+        vsnprintf(r->err, r->errlen, fmt, ap);
+    va_end(ap);
+    return false;
+}
+
+static bool get_ll(rd *r, const json_t *obj, const char *name, const char *where, long long lo,
+                   long long hi, long long *out)
+{
+    json_t *x = json_object_get(obj, name);
+    char p[96];
+    snprintf(p, sizeof p, "%s.%s", where, name);
+    if (!x)
+        return bad(r, p, "missing");
+    if (!json_is_integer(x))
+        return bad(r, p, "expected an integer");
+    long long v = json_integer_value(x);
+    if (v < lo || v > hi)
+        return bad(r, p, "%lld is outside %lld..%lld", v, lo, hi);
+    *out = v;
+    return true;
+}
+
+static bool get_val(rd *r, const json_t *x, const char *where, sv_type type, sv_value *v,
+                    bool *known)
+{
+    if (json_is_null(x)) {
+        *known = false;
+        v->bits = 0;
+        return true;
+    }
+    *known = true;
+    if (type == SV_TYPE_INT32) {
+        if (!json_is_integer(x) || json_integer_value(x) < INT32_MIN ||
+            json_integer_value(x) > INT32_MAX)
+            return bad(r, where, "expected an int32 or null");
+        v->i = (int32_t)json_integer_value(x);
+        return true;
+    }
+    const char *s = json_is_string(x) ? json_string_value(x) : NULL;
+    char *end = NULL;
+    unsigned long u = s && strncmp(s, "0x", 2) == 0 && strlen(s) == 10 ? strtoul(s + 2, &end, 16) : 0;
+    if (!end || *end)
+        return bad(r, where, "expected a float32 bit pattern \"0x%%08x\" or null");
+    v->bits = (uint32_t)u;
+    return true;
+}
+
+bool sv_lab_peek_kernel(const json_t *root, sv_kernel *out, char *path, size_t pathlen,
+                        char *err, size_t errlen)
+{
+    *out = SV_KERNEL_CORRECT;
+    json_t *lab = json_object_get(root, "lab");
+    if (!lab || !json_is_object(lab))
+        return true;
+    json_t *k = json_object_get(lab, "kernel");
+    if (!k || !json_is_string(k))
+        return true; /* sv_lab_read_json names the problem */
+    if (!sv_kernel_from_name(json_string_value(k), out)) {
+        snprintf(path, pathlen, "lab.kernel");
+        sv_kernel_parse(json_string_value(k), out, err, errlen);
+        return false;
+    }
+    return true;
+}
+
+bool sv_lab_read_json(const json_t *j, sv_trace *t, char *path, size_t pathlen, char *err,
+                      size_t errlen)
+{
+    rd r = {path, pathlen, err, errlen};
+    sv_lab_record *L = NULL;
+    sv_trace *correct = NULL;
+    long long v;
+    char why[256];
+    if (!json_is_object(j))
+        return bad(&r, "", "expected an object");
+    if (!(L = calloc(1, sizeof *L)))
+        return bad(&r, "", "out of memory");
+    json_t *x = json_object_get(j, "kernel");
+    if (!x || !json_is_string(x)) {
+        bad(&r, ".kernel", x ? "expected a string" : "missing");
+        goto fail;
+    }
+    if (!sv_kernel_from_name(json_string_value(x), &L->kernel)) {
+        sv_kernel_parse(json_string_value(x), &L->kernel, why, sizeof why);
+        bad(&r, ".kernel", "%s", why);
+        goto fail;
+    }
+    x = json_object_get(j, "source");
+    const char *src = x && json_is_string(x) ? json_string_value(x) : NULL;
+    if (!src || (strcmp(src, "emulated") != 0 && strcmp(src, "gpu") != 0)) {
+        bad(&r, ".source", "expected \"emulated\" or \"gpu\"");
+        goto fail;
+    }
+    L->emulated = strcmp(src, "emulated") == 0;
+    if (L->emulated != (t->backend == SV_BACKEND_CPU)) {
+        bad(&r, ".source", "\"%s\", but the trace's backend is %s", src,
+            sv_backend_name(t->backend));
+        goto fail;
+    }
+    if (L->emulated) {
+        x = json_object_get(j, "schedule");
+        if (!x || !json_is_string(x)) {
+            bad(&r, ".schedule", x ? "expected a string" : "missing");
+            goto fail;
+        }
+        if (!sv_schedule_parse(json_string_value(x), &L->schedule, why, sizeof why)) {
+            bad(&r, ".schedule", "%s", why);
+            goto fail;
+        }
+    } else {
+        x = json_object_get(j, "shake");
+        if (!x || !json_is_boolean(x)) {
+            bad(&r, ".shake", x ? "expected true or false" : "missing");
+            goto fail;
+        }
+        L->shake = json_is_true(x);
+        if (!get_ll(&r, j, "shake_seed", "", 0, INT64_MAX, &v))
+            goto fail;
+        L->shake_seed = (uint64_t)v;
+        x = json_object_get(j, "wall_us");
+        if (x && json_is_number(x) && json_number_value(x) >= 0)
+            L->wall_us = json_number_value(x);
+    }
+    if (!get_ll(&r, j, "runs", "", 1, 100000, &v))
+        goto fail;
+    L->runs = (uint32_t)v;
+    if (!get_ll(&r, j, "shown_run", "", 0, L->runs - 1, &v))
+        goto fail;
+    L->shown_run = (uint32_t)v;
+    if (!(correct = sv_lab_correct_trace(t, why, sizeof why))) {
+        bad(&r, "", "%s", why);
+        goto fail;
+    }
+    if (!(L->summary = sv_lab_summary_all_correct(correct, L->runs, why, sizeof why))) {
+        bad(&r, "", "%s", why);
+        goto fail;
+    }
+    sv_lab_summary *s = L->summary;
+    long long wr, dist, fwc, fwr;
+    if (!get_ll(&r, j, "wrong_runs", "", 0, L->runs, &wr) ||
+        !get_ll(&r, j, "distinct_outputs", "", 1, L->runs, &dist) ||
+        !get_ll(&r, j, "first_wrong_cell", "", -1, (long long)t->n - 1, &fwc) ||
+        !get_ll(&r, j, "first_wrong_round", "", -1, (long long)t->nrounds - 1, &fwr))
+        goto fail;
+    s->wrong_runs = (uint32_t)wr;
+    s->distinct_outputs = (uint32_t)dist;
+    s->first_wrong_cell = (int)fwc;
+    s->first_wrong_round = (int)fwr;
+    json_t *dv = json_object_get(j, "divergent");
+    if (!dv || !json_is_array(dv)) {
+        bad(&r, ".divergent", dv ? "expected an array" : "missing");
+        goto fail;
+    }
+    if (json_array_size(dv) > s->n * s->nrounds) {
+        bad(&r, ".divergent", "%zu cells, more than the trace has", json_array_size(dv));
+        goto fail;
+    }
+    for (size_t k = 0; k < json_array_size(dv); k++) {
+        json_t *e = json_array_get(dv, k);
+        char w[64];
+        snprintf(w, sizeof w, ".divergent[%zu]", k);
+        long long rr, cc, wrong;
+        if (!json_is_object(e)) {
+            bad(&r, w, "expected an object");
+            goto fail;
+        }
+        if (!get_ll(&r, e, "round", w, 0, (long long)s->nrounds - 1, &rr) ||
+            !get_ll(&r, e, "cell", w, 0, (long long)s->n - 1, &cc) ||
+            !get_ll(&r, e, "wrong_runs", w, 1, L->runs, &wrong))
+            goto fail;
+        sv_lab_cell *c = &s->cells[(size_t)rr * s->n + (size_t)cc];
+        if (c->wrong_runs != 0) {
+            bad(&r, w, "round %lld cell %lld is listed twice", rr, cc);
+            goto fail;
+        }
+        json_t *vals = json_object_get(e, "values");
+        char wv[80];
+        snprintf(wv, sizeof wv, "%s.values", w);
+        if (!vals || !json_is_array(vals) || json_array_size(vals) == 0 ||
+            json_array_size(vals) > L->runs) {
+            bad(&r, wv, "expected an array of 1 to runs [value, runs] pairs");
+            goto fail;
+        }
+        size_t nv = json_array_size(vals);
+        sv_lab_count *cnt = calloc(nv, sizeof *cnt);
+        if (!cnt) {
+            bad(&r, wv, "out of memory");
+            goto fail;
+        }
+        free(c->values);
+        c->values = cnt;
+        c->nvalues = (uint32_t)nv;
+        c->wrong_runs = (uint32_t)wrong;
+        uint64_t total = 0, wrong_seen = 0;
+        for (size_t q = 0; q < nv; q++) {
+            json_t *pair = json_array_get(vals, q);
+            char wq[128];
+            snprintf(wq, sizeof wq, "%s[%zu]", wv, q);
+            if (!json_is_array(pair) || json_array_size(pair) != 2 ||
+                !json_is_integer(json_array_get(pair, 1)) ||
+                json_integer_value(json_array_get(pair, 1)) < 1 ||
+                json_integer_value(json_array_get(pair, 1)) > L->runs) {
+                bad(&r, wq, "expected [value, runs] with runs in 1..%u", (unsigned)L->runs);
+                goto fail;
+            }
+            if (!get_val(&r, json_array_get(pair, 0), wq, t->type, &cnt[q].value, &cnt[q].known))
+                goto fail;
+            cnt[q].runs = (uint32_t)json_integer_value(json_array_get(pair, 1));
+            total += cnt[q].runs;
+            if (!cnt[q].known || cnt[q].value.bits != c->correct.bits)
+                wrong_seen += cnt[q].runs;
+        }
+        if (total != L->runs || wrong_seen != (uint64_t)wrong) {
+            bad(&r, wv, "the counts add up to %" PRIu64 " runs (%" PRIu64 " wrong), expected %u "
+                "(%lld wrong)", total, wrong_seen, (unsigned)L->runs, wrong);
+            goto fail;
+        }
+        if (s->first_diverged[cc] < 0 || s->first_diverged[cc] > (int)rr)
+            s->first_diverged[cc] = (int)rr;
+    }
+    x = json_object_get(j, "racecheck");
+    if (x) {
+        if (!json_is_object(x)) {
+            bad(&r, ".racecheck", "expected an object");
+            goto fail;
+        }
+        sv_racecheck *rc = calloc(1, sizeof *rc);
+        if (!rc) {
+            bad(&r, ".racecheck", "out of memory");
+            goto fail;
+        }
+        L->racecheck = rc;
+        json_t *y = json_object_get(x, "ran");
+        rc->ran = y && json_is_true(y);
+        y = json_object_get(x, "note");
+        snprintf(rc->note, sizeof rc->note, "%s", y && json_is_string(y) ? json_string_value(y) : "");
+        if (!get_ll(&r, x, "errors", ".racecheck", 0, INT64_MAX, &v))
+            goto fail;
+        rc->errors = (uint64_t)v;
+        if (!get_ll(&r, x, "warnings", ".racecheck", 0, INT64_MAX, &v))
+            goto fail;
+        rc->warnings = (uint64_t)v;
+        rc->has_summary = true;
+        json_t *hz = json_object_get(x, "hazards");
+        if (!hz || !json_is_array(hz) || json_array_size(hz) > SV_RACECHECK_MAX_HAZARDS) {
+            bad(&r, ".racecheck.hazards", "expected an array of at most %d hazards",
+                SV_RACECHECK_MAX_HAZARDS);
+            goto fail;
+        }
+        rc->nhazards = json_array_size(hz);
+        if (rc->nhazards && !(rc->hazards = calloc(rc->nhazards, sizeof *rc->hazards))) {
+            bad(&r, ".racecheck.hazards", "out of memory");
+            goto fail;
+        }
+        for (size_t k = 0; k < rc->nhazards; k++) {
+            json_t *e = json_array_get(hz, k);
+            sv_hazard *z = &rc->hazards[k];
+            char w[64];
+            long long a, b, c2, rnd, t0, t1, l0, l1;
+            snprintf(w, sizeof w, ".racecheck.hazards[%zu]", k);
+            json_t *sev = json_object_get(e, "severity"), *kind = json_object_get(e, "kind");
+            json_t *thr = json_object_get(e, "threads"), *lines = json_object_get(e, "lines");
+            json_t *acc = json_object_get(e, "accesses"), *file = json_object_get(e, "file");
+            if (!json_is_object(e) || !sev || !json_is_string(sev) || !kind ||
+                !json_is_string(kind) || !json_is_array(thr) || json_array_size(thr) != 2 ||
+                !json_is_array(lines) || json_array_size(lines) != 2 || !acc ||
+                !json_is_string(acc) || strlen(json_string_value(acc)) != 2) {
+                bad(&r, w, "expected severity, kind, threads [2], accesses \"XY\" and lines [2]");
+                goto fail;
+            }
+            z->error = strcmp(json_string_value(sev), "error") == 0;
+            snprintf(z->kind, sizeof z->kind, "%.3s", json_string_value(kind));
+            z->warp_level = json_is_true(json_object_get(e, "warp_level"));
+            t0 = json_integer_value(json_array_get(thr, 0));
+            t1 = json_integer_value(json_array_get(thr, 1));
+            l0 = json_integer_value(json_array_get(lines, 0));
+            l1 = json_integer_value(json_array_get(lines, 1));
+            if (!get_ll(&r, e, "address", w, 0, UINT32_MAX, &a) ||
+                !get_ll(&r, e, "buf", w, -1, 1, &b) ||
+                !get_ll(&r, e, "cell", w, -1, (long long)t->n - 1, &c2) ||
+                !get_ll(&r, e, "round", w, -1, (long long)t->nrounds - 1, &rnd))
+                goto fail;
+            z->address = (uint32_t)a;
+            z->buf = (int)b;
+            z->cell = (int)c2;
+            z->round = (int)rnd;
+            z->thread[0] = t0 >= -1 && t0 < 1 << 20 ? (int)t0 : -1;
+            z->thread[1] = t1 >= -1 && t1 < 1 << 20 ? (int)t1 : -1;
+            z->line[0] = l0 >= -1 && l0 < 1000000 ? (int)l0 : -1;
+            z->line[1] = l1 >= -1 && l1 < 1000000 ? (int)l1 : -1;
+            z->access[0] = json_string_value(acc)[0] == 'W' ? 'W' : 'R';
+            z->access[1] = json_string_value(acc)[1] == 'W' ? 'W' : 'R';
+            const char *fs = file && json_is_string(file) ? json_string_value(file) : "";
+            size_t fl = 0;
+            for (; fs[fl] && fl < sizeof z->file - 1; fl++)
+                z->file[fl] = (fs[fl] >= 32 && fs[fl] < 127) ? fs[fl] : '?';
+            z->file[fl] = '\0';
+            json_t *cu = json_object_get(e, "current"), *in = json_object_get(e, "incoming");
+            if (cu && in && json_is_integer(cu) && json_is_integer(in)) {
+                z->has_values = true;
+                z->current = json_integer_value(cu);
+                z->incoming = json_integer_value(in);
+            }
+        }
+    }
+    sv_trace_destroy(correct);
+    sv_lab_record_destroy(t->lab);
+    t->lab = L;
+    return true;
+fail:
+    sv_trace_destroy(correct);
+    sv_lab_record_destroy(L);
+    return false;
+}
