@@ -12,6 +12,8 @@
 
 #include "sv_config.h"
 #include "../core/emulate.h"
+#include "../core/lab.h"
+#include "lab_capture.h"
 #include "../core/error.h"
 #if SV_HAVE_CUDA
 #include "../../kernels/scan_cuda.h"
@@ -133,9 +135,17 @@ static sv_trace *run_backend(const sv_capture_request *req, sv_backend backend, 
         *bad = true;
         return NULL;
     }
+    if (sv_capture_is_lab(req)) {
+        /* The mistakes lab: runs, summary, record (lab_capture.c). */
+        if (!sv_capture_lab_fill(t, req, backend, bad, msg, sizeof msg)) {
+            snprintf(err, errlen, "%s", msg);
+            goto fail_run;
+        }
+        return t;
+    }
 #if SV_HAVE_CUDA
     if (backend == SV_BACKEND_CUDA) {
-        if (!sv_cuda_trace(t, req->kernel, msg, sizeof msg)) {
+        if (!sv_cuda_trace(t, NULL, msg, sizeof msg)) {
             snprintf(err, errlen, "CUDA kernel failed: %s", msg);
             goto fail_run;
         }
@@ -153,8 +163,9 @@ fail_run:
     return NULL;
 }
 
-/* Finishes and checks a trace from either backend: every trace must hold
- * the chapter's invariant. Destroys it and returns false on failure. */
+/* Finishes and checks a trace from either backend: every trace of the
+ * chapter's kernel must hold its invariant (a mistake of the lab is shown
+ * breaking it). Destroys it and returns false on failure. */
 static bool finish_checked(sv_trace *t, char *err, size_t errlen)
 {
     char msg[512];
@@ -162,7 +173,7 @@ static bool finish_checked(sv_trace *t, char *err, size_t errlen)
         sv_trace_destroy(t);
         return false;
     }
-    if (!sv_trace_check(t, msg, sizeof msg)) {
+    if ((!t->lab || t->lab->kernel == SV_KERNEL_CORRECT) && !sv_trace_check(t, msg, sizeof msg)) {
         snprintf(err, errlen, "the %s trace breaks the invariant: %s",
                  t->backend == SV_BACKEND_CUDA ? "CUDA" : "emulator", msg);
         sv_trace_destroy(t);
@@ -194,11 +205,11 @@ sv_capture_status sv_capture(const sv_capture_request *req, sv_trace **out,
                  SV_MAX_N);
         return SV_CAPTURE_BAD_INPUT;
     }
-    if (req->kernel && strcmp(req->kernel, SV_KERNEL_TEACHING) != 0) {
-        snprintf(err, errlen, "no kernel named \"%.64s\" (expected %s)", req->kernel,
-                 SV_KERNEL_TEACHING);
+    sv_kernel kernel;
+    if (req->kernel && !sv_kernel_parse(req->kernel, &kernel, err, errlen))
         return SV_CAPTURE_BAD_INPUT;
-    }
+    if (sv_capture_is_lab(req) && !sv_capture_lab_check(req, err, errlen))
+        return SV_CAPTURE_BAD_INPUT;
 
     /* The decision: the GPU when asked for or preferred and usable, else the
      * emulator with the reason in words. */
@@ -206,6 +217,8 @@ sv_capture_status sv_capture(const sv_capture_request *req, sv_trace **out,
     sv_capture_fallback fallback = SV_FALLBACK_NONE;
     if (req->choice == SV_CHOOSE_CPU) {
         snprintf(why, sizeof why, "--backend cpu");
+    } else if (req->schedule && req->choice == SV_CHOOSE_AUTO) {
+        snprintf(why, sizeof why, "--schedule %.100s (a schedule is the emulator's)", req->schedule);
     } else if (req->no_wait && !probe_finished()) {
         fallback = SV_FALLBACK_PROBING;
         snprintf(why, sizeof why, "looking for a CUDA device…");

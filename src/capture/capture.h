@@ -44,7 +44,9 @@ typedef struct sv_capture_request {
     const sv_value *input; /* n values, copied */
     size_t n;
     sv_backend_choice choice;
-    const char *kernel;    /* NULL or SV_KERNEL_TEACHING ("hillis-steele") */
+    const char *kernel;    /* NULL, "correct" or SV_KERNEL_TEACHING ("hillis-steele"):
+                              the chapter's kernel; or a mistake of the lab
+                              (lab.h: "in-place", "no-barrier", ...) */
     /* The window's policy, always show something: when the GPU asked for is
      * unavailable (even with SV_CHOOSE_CUDA) or fails while running, run the
      * emulator instead and say why in the source's reason. Without it, only
@@ -53,6 +55,16 @@ typedef struct sv_capture_request {
     /* Do not wait for a probe another thread is running: use the emulator
      * now (reason "looking for a CUDA device…"). */
     bool no_wait;
+    /* The mistakes lab. A capture is a lab capture when kernel is a mistake
+     * or any of these is set; its trace carries a record (trace->lab): */
+    const char *schedule;  /* the emulator's schedule (lab.h: "lockstep",
+                              "random:S", ...); with SV_CHOOSE_AUTO it picks
+                              the emulator. NULL: warps:1 when emulated */
+    uint32_t runs;         /* runs to summarize; 0: 100 on the GPU, 1 emulated */
+    bool shake;            /* GPU: seeded per-warp delays before each round's reads */
+    uint64_t shake_seed;   /* 0 means 1 */
+    bool racecheck;        /* GPU: also run the kernel once under compute-sanitizer
+                              racecheck (needs sv_capture_child_main() in main) */
 } sv_capture_request;
 
 /* Why the emulator ran in place of the GPU (auto prefers the GPU). */
@@ -82,6 +94,17 @@ typedef struct sv_capture_source {
  * came from; on failure *out is NULL and err says why. */
 sv_capture_status sv_capture(const sv_capture_request *req, sv_trace **out,
                              sv_capture_source *src, char *err, size_t errlen);
+
+/* Whether req asks for the mistakes lab (a mistake, a schedule, runs,
+ * shake or racecheck). */
+bool sv_capture_is_lab(const sv_capture_request *req);
+
+/* The racecheck child: a program that offers --racecheck calls this first
+ * thing in main; when argv is the child's (argv[1] is
+ * SV_CAPTURE_CHILD_FLAG) it runs the kernel once, prints what the parent
+ * needs and returns the exit status (else -1, and main carries on). */
+#define SV_CAPTURE_CHILD_FLAG "--sv-racecheck-child"
+int sv_capture_child_main(int argc, char **argv);
 
 /* The source of a trace read from a file: its backend and device, no reason. */
 void sv_capture_source_of_trace(const sv_trace *t, sv_capture_source *src);

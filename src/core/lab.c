@@ -910,6 +910,14 @@ void sv_lab_record_destroy(sv_lab_record *r)
     free(r);
 }
 
+sv_schedule sv_lab_run_schedule(const sv_lab_record *r, uint32_t run)
+{
+    sv_schedule s = r->schedule;
+    if (s.kind == SV_SCHEDULE_RANDOM || s.kind == SV_SCHEDULE_WARPS)
+        s.seed += run;
+    return s;
+}
+
 bool sv_kernel_parse(const char *name, sv_kernel *out, char *err, size_t errlen)
 {
     if (name && strcmp(name, SV_KERNEL_TEACHING) == 0) {

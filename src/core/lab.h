@@ -207,6 +207,10 @@ typedef struct sv_lab_record {
 
 void sv_lab_record_destroy(sv_lab_record *r); /* accepts NULL */
 
+/* The schedule of emulated run k: the record's, with seed S + k for
+ * random:S and warps:S. */
+sv_schedule sv_lab_run_schedule(const sv_lab_record *r, uint32_t run);
+
 /* A summary of runs in which every cell held the correct kernel's value
  * (correct is its finished trace): the start the trace reader fills. */
 sv_lab_summary *sv_lab_summary_all_correct(const sv_trace *correct, uint32_t runs, char *err,

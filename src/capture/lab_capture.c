@@ -1,0 +1,430 @@
+/* The mistakes lab in capture: a lab capture runs a kernel R times (on the
+ * GPU, shaken or not, through sv_cuda_lab_run; or in the emulator under a
+ * schedule, run k of random:S and warps:S with seed S + k), summarizes every
+ * round and cell against the chapter's kernel, shows the first wrong run
+ * (else run 0) in the trace's buffers, and with racecheck runs the kernel
+ * once more under compute-sanitizer.
+ *
+ * UNDER THE HOOD, racecheck: compute-sanitizer instruments a whole process,
+ * so capture re-runs this program (/proc/self/exe) under it with
+ * SV_CAPTURE_CHILD_FLAG; the child (sv_capture_child_main) launches the
+ * kernel once and prints the shared-memory base of buf and the rounds it
+ * dumped; the parent reads the child's and the sanitizer's output (bounded),
+ * parses the hazard blocks (core/racecheck.c) and maps each one to a buffer,
+ * a cell and, from the written value, a round. */
+#include "lab_capture.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "sv_config.h"
+#include "../core/error.h"
+#include "../core/lab.h"
+#include "../core/racecheck.h"
+#if SV_HAVE_CUDA
+#include "../../kernels/scan_cuda.h"
+#endif
+
+#define LAB_MAX_RUNS 100000
+#define LAB_MAX_WORDS ((size_t)1 << 26)    /* runs x rounds x n kept in memory: 256 MiB */
+#define CHILD_OUTPUT_LIMIT ((size_t)64 << 20) /* the sanitizer's report, read at most */
+
+bool sv_capture_is_lab(const sv_capture_request *req)
+{
+    sv_kernel k;
+    char e[8];
+    bool mistake = req->kernel && sv_kernel_parse(req->kernel, &k, e, sizeof e) &&
+                   k != SV_KERNEL_CORRECT;
+    return mistake || req->schedule || req->runs || req->shake || req->racecheck;
+}
+
+bool sv_capture_lab_check(const sv_capture_request *req, char *err, size_t errlen)
+{
+    sv_schedule s;
+    if (req->schedule && !sv_schedule_parse(req->schedule, &s, err, errlen))
+        return false;
+    if (req->schedule && req->choice == SV_CHOOSE_CUDA) {
+        sv_errorf(err, errlen, "--schedule names an emulator schedule, and --backend cuda asks "
+                  "for the GPU (drop one of them)");
+        return false;
+    }
+    if (req->runs > LAB_MAX_RUNS) {
+        sv_errorf(err, errlen, "runs = %u: at most %d", (unsigned)req->runs, LAB_MAX_RUNS);
+        return false;
+    }
+    uint32_t runs = req->runs ? req->runs : 100;
+    size_t words = (size_t)runs * sv_round_count(req->n) * req->n;
+    if (words > LAB_MAX_WORDS) {
+        sv_errorf(err, errlen, "runs = %u at n = %zu keeps %zu cells, more than %zu: use fewer runs",
+                  (unsigned)runs, req->n, words, LAB_MAX_WORDS);
+        return false;
+    }
+    return true;
+}
+
+/* The first run whose output (last round) differs from the correct one. */
+static uint32_t first_wrong_run(const sv_trace *correct, uint32_t runs, const uint32_t *bits,
+                                const bool *known)
+{
+    size_t n = correct->n, nr = correct->nrounds, last = nr - 1;
+    const sv_round *L = &correct->rounds[last];
+    int pout = last == 0 ? 0 : L->pout;
+    for (uint32_t k = 0; k < runs; k++) {
+        size_t j = ((size_t)k * nr + last) * n;
+        for (size_t i = 0; i < n; i++)
+            if ((known && !known[j + i]) || bits[j + i] != L->buf[pout][i].bits)
+                return k;
+    }
+    return 0;
+}
+
+/* ---- racecheck ------------------------------------------------------------ */
+
+static bool find_sanitizer(char *out, size_t len)
+{
+    const char *path = getenv("PATH");
+    while (path && *path) {
+        const char *colon = strchr(path, ':');
+        size_t k = colon ? (size_t)(colon - path) : strlen(path);
+        if (k > 0 && k < 512) {
+            snprintf(out, len, "%.*s/compute-sanitizer", (int)k, path);
+            if (access(out, X_OK) == 0)
+                return true;
+        }
+        path = colon ? colon + 1 : NULL;
+    }
+    static const char *const fixed[] = {"/usr/local/cuda/bin/compute-sanitizer",
+                                        "/usr/local/cuda/compute-sanitizer/compute-sanitizer"};
+    for (size_t i = 0; i < sizeof fixed / sizeof *fixed; i++) {
+        if (access(fixed[i], X_OK) == 0) {
+            snprintf(out, len, "%s", fixed[i]);
+            return true;
+        }
+    }
+    return false;
+}
+
+/* Runs argv with stdout and stderr into one buffer of at most limit bytes
+ * (the rest is read and dropped); *status gets the wait status. */
+static char *run_capture_output(char *const argv[], size_t limit, size_t *len, int *status,
+                                char *err, size_t errlen)
+{
+    int fd[2];
+    if (pipe(fd) != 0) {
+        sv_errorf(err, errlen, "pipe: %s", strerror(errno));
+        return NULL;
+    }
+    pid_t pid = fork();
+    if (pid < 0) {
+        sv_errorf(err, errlen, "fork: %s", strerror(errno));
+        close(fd[0]);
+        close(fd[1]);
+        return NULL;
+    }
+    if (pid == 0) {
+        dup2(fd[1], 1);
+        dup2(fd[1], 2);
+        close(fd[0]);
+        close(fd[1]);
+        execv(argv[0], argv);
+        _exit(127);
+    }
+    close(fd[1]);
+    size_t cap = 1 << 16, used = 0;
+    char *buf = malloc(cap + 1);
+    char scratch[4096];
+    for (;;) {
+        ssize_t got;
+        if (buf && used < limit) {
+            if (used == cap) {
+                size_t nc = cap * 2 > limit ? limit : cap * 2;
+                char *nb = realloc(buf, nc + 1);
+                if (!nb) {
+                    free(buf);
+                    buf = NULL;
+                    continue;
+                }
+                buf = nb;
+                cap = nc;
+            }
+            got = read(fd[0], buf + used, cap - used);
+        } else {
+            got = read(fd[0], scratch, sizeof scratch);
+        }
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got <= 0)
+            break;
+        if (buf && used < limit)
+            used += (size_t)got;
+    }
+    close(fd[0]);
+    while (waitpid(pid, status, 0) < 0 && errno == EINTR) {
+    }
+    if (!buf) {
+        sv_errorf(err, errlen, "out of memory reading the sanitizer's report");
+        return NULL;
+    }
+    buf[used] = '\0';
+    *len = used;
+    return buf;
+}
+
+static void racecheck(sv_kernel k, const sv_trace *t, sv_lab_record *L)
+{
+    sv_racecheck *rc = calloc(1, sizeof *rc);
+    if (!rc)
+        return;
+    L->racecheck = rc;
+    char cs[600], exe[PATH_MAX], why[256];
+    if (t->backend != SV_BACKEND_CUDA) {
+        snprintf(rc->note, sizeof rc->note, "racecheck runs on the GPU; this trace is emulated");
+        return;
+    }
+    if (!find_sanitizer(cs, sizeof cs)) {
+        snprintf(rc->note, sizeof rc->note, "compute-sanitizer not found (PATH, "
+                 "/usr/local/cuda/bin, /usr/local/cuda/compute-sanitizer): no racecheck");
+        return;
+    }
+    ssize_t el = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (el <= 0) {
+        snprintf(rc->note, sizeof rc->note, "cannot find this program (/proc/self/exe): %s",
+                 strerror(errno));
+        return;
+    }
+    exe[el] = '\0';
+    const size_t n = t->n, nr = t->nrounds;
+    char *hex = malloc(n * 9 + 1), nbuf[24];
+    if (!hex) {
+        snprintf(rc->note, sizeof rc->note, "out of memory");
+        return;
+    }
+    for (size_t i = 0; i < n; i++)
+        snprintf(hex + i * 9, 10, "%08" PRIx32 "%s", t->input[i].bits, i + 1 < n ? "," : "");
+    snprintf(nbuf, sizeof nbuf, "%zu", n);
+    char *argv[] = {cs, "--tool", "racecheck", "--racecheck-report", "hazard", "--print-limit",
+                    "10000", exe, SV_CAPTURE_CHILD_FLAG, (char *)sv_kernel_name(k),
+                    (char *)sv_op_name(t->op), (char *)sv_type_name(t->type),
+                    (char *)sv_scan_name(t->scan), nbuf, hex, NULL};
+    size_t len = 0;
+    int status = 0;
+    char *text = run_capture_output(argv, CHILD_OUTPUT_LIMIT, &len, &status, why, sizeof why);
+    free(hex);
+    if (!text) {
+        snprintf(rc->note, sizeof rc->note, "compute-sanitizer did not run: %.200s", why);
+        return;
+    }
+    sv_racecheck *parsed = sv_racecheck_parse(text, len, why, sizeof why);
+    uint32_t base = 0;
+    bool have_base = false;
+    uint32_t *bits = calloc(nr * n, sizeof *bits);
+    size_t got_bits = 0;
+    for (const char *p = text; p && *p;) {
+        const char *nl = strchr(p, '\n');
+        if (strncmp(p, "sv-racecheck-base 0x", 20) == 0)
+            have_base = sscanf(p + 20, "%" SCNx32, &base) == 1;
+        if (bits && strncmp(p, "sv-racecheck-bits ", 18) == 0) {
+            const char *q = p + 18;
+            while (got_bits < nr * n && q < (nl ? nl : q + strlen(q))) {
+                char *end;
+                unsigned long v = strtoul(q, &end, 16);
+                if (end == q)
+                    break;
+                bits[got_bits++] = (uint32_t)v;
+                q = *end == ',' ? end + 1 : end;
+            }
+        }
+        p = nl ? nl + 1 : NULL;
+    }
+    bool child_ok = WIFEXITED(status) && WEXITSTATUS(status) == 0 && have_base;
+    if (parsed) {
+        sv_racecheck_map(parsed, base, n, 4, got_bits == nr * n ? bits : NULL, nr,
+                         t->type == SV_TYPE_INT32);
+        parsed->ran = child_ok;
+        if (child_ok)
+            snprintf(parsed->note, sizeof parsed->note,
+                     "compute-sanitizer --tool racecheck, one launch of %s at n = %zu: "
+                     "%" PRIu64 " errors, %" PRIu64 " warnings%s", sv_kernel_name(k), n,
+                     parsed->errors, parsed->warnings,
+                     parsed->has_summary ? "" : " (counted from the report: no summary line)");
+        else {
+            /* The last line of the output says why, escaped. */
+            const char *last = text + len;
+            while (last > text && (last[-1] == '\n' || last[-1] == '\r'))
+                last--;
+            const char *start = last;
+            while (start > text && start[-1] != '\n')
+                start--;
+            char shown[160];
+            size_t j = 0;
+            for (const char *q = start; q < last && j < sizeof shown - 1; q++)
+                shown[j++] = (*q >= 32 && *q < 127) ? *q : '?';
+            shown[j] = '\0';
+            snprintf(parsed->note, sizeof parsed->note, "the racecheck run failed (%s): %s",
+                     WIFEXITED(status) ? "exit status" : "killed", shown);
+        }
+        sv_racecheck_destroy(rc);
+        L->racecheck = parsed;
+    } else {
+        snprintf(rc->note, sizeof rc->note, "reading the racecheck report: %.200s", why);
+    }
+    free(bits);
+    free(text);
+}
+
+int sv_capture_child_main(int argc, char **argv)
+{
+    if (argc < 2 || strcmp(argv[1], SV_CAPTURE_CHILD_FLAG) != 0)
+        return -1;
+#if SV_HAVE_CUDA
+    sv_kernel k;
+    sv_op op;
+    sv_type type;
+    char err[512];
+    if (argc != 8 || !sv_kernel_parse(argv[2], &k, err, sizeof err) ||
+        !sv_op_from_name(argv[3], &op) || !sv_type_from_name(argv[4], &type)) {
+        fprintf(stderr, "%s: bad arguments\n", SV_CAPTURE_CHILD_FLAG);
+        return 2;
+    }
+    bool exclusive = strcmp(argv[5], "exclusive") == 0;
+    char *end;
+    unsigned long n = strtoul(argv[6], &end, 10);
+    if (*end || n == 0 || n > SV_MAX_N) {
+        fprintf(stderr, "%s: bad n\n", SV_CAPTURE_CHILD_FLAG);
+        return 2;
+    }
+    sv_value in[SV_MAX_N];
+    const char *q = argv[7];
+    for (unsigned long i = 0; i < n; i++) {
+        in[i].bits = (uint32_t)strtoul(q, &end, 16);
+        if (end == q) {
+            fprintf(stderr, "%s: bad input\n", SV_CAPTURE_CHILD_FLAG);
+            return 2;
+        }
+        q = *end == ',' ? end + 1 : end;
+    }
+    size_t nr = sv_round_count(n);
+    uint32_t *bits = malloc(nr * n * sizeof *bits);
+    uint32_t base = 0;
+    sv_cuda_lab_request r = {sv_kernel_name(k), op, type, exclusive, in, n, 1, false, 1};
+    if (!bits || !sv_cuda_lab_run(&r, bits, NULL, NULL, err, sizeof err) ||
+        !sv_cuda_lab_shared_base(&base, err, sizeof err)) {
+        fprintf(stderr, "%s: %s\n", SV_CAPTURE_CHILD_FLAG, bits ? err : "out of memory");
+        free(bits);
+        return 1;
+    }
+    printf("sv-racecheck-base 0x%08" PRIx32 "\nsv-racecheck-bits ", base);
+    for (size_t j = 0; j < nr * n; j++)
+        printf("%08" PRIx32 "%s", bits[j], j + 1 < nr * n ? "," : "\n");
+    free(bits);
+    return fflush(stdout) == 0 ? 0 : 1;
+#else
+    (void)argc;
+    fprintf(stderr, "%s: built without CUDA\n", SV_CAPTURE_CHILD_FLAG);
+    return 2;
+#endif
+}
+
+/* ---- Runs ------------------------------------------------------------------ */
+
+bool sv_capture_lab_fill(sv_trace *t, const sv_capture_request *req, sv_backend backend,
+                         bool *bad, char *err, size_t errlen)
+{
+    char why[512];
+    sv_kernel k = SV_KERNEL_CORRECT;
+    if (req->kernel && !sv_kernel_parse(req->kernel, &k, err, errlen)) {
+        *bad = true;
+        return false;
+    }
+    sv_lab_record *L = calloc(1, sizeof *L);
+    sv_trace *correct = sv_lab_correct_trace(t, why, sizeof why);
+    uint32_t *bits = NULL;
+    bool *known = NULL, ok = false;
+    if (!L || !correct) {
+        sv_errorf(err, errlen, "lab: %s", correct ? "out of memory" : why);
+        goto done;
+    }
+    L->kernel = k;
+    const size_t n = t->n, nr = t->nrounds;
+    if (backend == SV_BACKEND_CPU) {
+        L->emulated = true;
+        if (!sv_schedule_parse(req->schedule ? req->schedule : "warps:1", &L->schedule, err,
+                               errlen)) {
+            *bad = true;
+            goto done;
+        }
+        L->runs = req->runs ? req->runs : 1;
+        bits = malloc((size_t)L->runs * nr * n * sizeof *bits);
+        known = malloc((size_t)L->runs * nr * n * sizeof *known);
+        if (!bits || !known) {
+            sv_errorf(err, errlen, "lab: out of memory for %u runs", (unsigned)L->runs);
+            goto done;
+        }
+        for (uint32_t run = 0; run < L->runs; run++) {
+            sv_trace *one = sv_trace_create(t->op, t->type, t->scan, t->input, n, SV_BACKEND_CPU,
+                                            NULL, why, sizeof why);
+            bool fine = one && sv_lab_emulate(one, k, sv_lab_run_schedule(L, run), NULL, NULL,
+                                              NULL, why, sizeof why);
+            if (fine)
+                sv_lab_raw_from_trace(one, run, bits, known);
+            sv_trace_destroy(one);
+            if (!fine) {
+                sv_errorf(err, errlen, "emulator failed: %s", why);
+                goto done;
+            }
+        }
+    } else {
+#if SV_HAVE_CUDA
+        L->runs = req->runs ? req->runs : 100;
+        L->shake = req->shake;
+        L->shake_seed = req->shake_seed ? req->shake_seed : 1;
+        bits = malloc((size_t)L->runs * nr * n * sizeof *bits);
+        if (!bits) {
+            sv_errorf(err, errlen, "lab: out of memory for %u runs", (unsigned)L->runs);
+            goto done;
+        }
+        sv_cuda_lab_request r = {sv_kernel_name(k), t->op, t->type,
+                                 t->scan == SV_SCAN_EXCLUSIVE, t->input, n, L->runs, L->shake,
+                                 L->shake_seed};
+        if (!sv_cuda_lab_run(&r, bits, NULL, &L->wall_us, why, sizeof why)) {
+            sv_errorf(err, errlen, "CUDA kernel failed: %s", why);
+            goto done;
+        }
+#else
+        sv_errorf(err, errlen, "built without CUDA");
+        goto done;
+#endif
+    }
+    if (!(L->summary = sv_lab_summarize(correct, L->runs, bits, known, err, errlen)))
+        goto done;
+    L->shown_run = first_wrong_run(correct, L->runs, bits, known);
+    if (L->emulated) {
+        if (!sv_lab_emulate(t, k, sv_lab_run_schedule(L, L->shown_run), NULL, NULL, NULL, why,
+                            sizeof why)) {
+            sv_errorf(err, errlen, "emulator failed: %s", why);
+            goto done;
+        }
+    } else {
+        sv_lab_trace_from_raw(t, k, bits + (size_t)L->shown_run * nr * n, NULL);
+    }
+    if (req->racecheck)
+        racecheck(k, t, L);
+    sv_lab_record_destroy(t->lab);
+    t->lab = L;
+    L = NULL;
+    ok = true;
+done:
+    sv_lab_record_destroy(L);
+    sv_trace_destroy(correct);
+    free(bits);
+    free(known);
+    return ok;
+}
