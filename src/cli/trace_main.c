@@ -18,6 +18,7 @@
 #include "../core/escape.h"
 #include "../core/fileio.h"
 #include "../core/input.h"
+#include "../core/lab.h"
 #include "../core/reference.h"
 #include "../core/parse.h"
 #include "../core/table.h"
@@ -48,6 +49,14 @@ typedef struct options {
     bool verify;
     const char *open_path;
     bool help, version;
+    /* The mistakes lab (capture.h): any of these makes a lab capture. */
+    const char *kernel;    /* --kernel NAME */
+    const char *schedule;  /* --schedule NAME */
+    uint32_t runs;         /* --runs R (0: capture's default) */
+    bool shake;            /* --shake */
+    uint64_t shake_seed;   /* --shake-seed S (0: 1) */
+    bool racecheck;        /* --racecheck */
+    int lab_arg;           /* argv index of the first lab option, 0 if none */
 } options;
 
 static const char *prog = "scanviz-trace";
@@ -58,6 +67,7 @@ static void usage(FILE *f)
 "Usage: scanviz-trace [--input \"" SV_CHAPTER_EXAMPLE "\" | --file PATH | --random N [--seed S] | -]\n"
 "                     [--op sum|max|min|product|xor] [--type int32|float32] [--exclusive]\n"
 "                     [--backend auto|cuda|cpu] [--format table|json] [-o FILE] [--verify]\n"
+"                     [--kernel NAME] [--schedule NAME] [--runs R] [--shake] [--racecheck]\n"
 "       scanviz-trace --open FILE.json [--format table|json] [-o FILE] [--verify]\n"
 "\n"
 "Runs the Hillis-Steele scan of the chapter on the GPU (CUDA), or on a bit-exact CPU\n"
@@ -77,6 +87,19 @@ static void usage(FILE *f)
 "  --exclusive         exclusive scan (default inclusive)\n"
 "  --backend NAME      auto (default: the GPU when usable, else the emulator, saying why),\n"
 "                      cuda (the GPU or exit 3) or cpu (the emulator)\n"
+"\n"
+"Mistakes lab (docs/user-guide.md):\n"
+"  --kernel NAME       correct (default: the chapter's kernel), in-place, no-barrier,\n"
+"                      in-place-no-barrier, no-else or off-by-one (kernels/mistakes/)\n"
+"  --schedule NAME     emulate under lockstep, sequential, reverse, random[:S] or\n"
+"                      warps[:S] (seed S, default 1; a mistake emulated without one\n"
+"                      runs warps:1); picks the emulator unless --backend says otherwise\n"
+"  --runs R            run R times and summarize every round and cell (GPU default 100;\n"
+"                      emulated runs k = 0..R-1 use seed S + k)\n"
+"  --shake             GPU: a seeded random delay per warp before each round's reads\n"
+"  --shake-seed S      the seed of --shake (default 1)\n"
+"  --racecheck         GPU: also run the kernel once under compute-sanitizer racecheck\n"
+"                      and map its hazards to rounds, cells and threads\n"
 "\n"
 "Output:\n"
 "  --format NAME       table (default; colour when standard output is a terminal and\n"
@@ -144,7 +167,8 @@ static int operand(options *o, const char *arg, int argi)
 static int parse_options(int argc, char **argv, options *o)
 {
     enum { OPT_INPUT = 256, OPT_FILE, OPT_RANDOM, OPT_SEED, OPT_OP, OPT_TYPE,
-           OPT_EXCLUSIVE, OPT_BACKEND, OPT_FORMAT, OPT_VERIFY, OPT_OPEN };
+           OPT_EXCLUSIVE, OPT_BACKEND, OPT_FORMAT, OPT_VERIFY, OPT_OPEN,
+           OPT_KERNEL, OPT_SCHEDULE, OPT_RUNS, OPT_SHAKE, OPT_SHAKE_SEED, OPT_RACECHECK };
     static const struct option longopts[] = {
         { "input", required_argument, NULL, OPT_INPUT },
         { "file", required_argument, NULL, OPT_FILE },
@@ -158,6 +182,12 @@ static int parse_options(int argc, char **argv, options *o)
         { "output", required_argument, NULL, 'o' },
         { "verify", no_argument, NULL, OPT_VERIFY },
         { "open", required_argument, NULL, OPT_OPEN },
+        { "kernel", required_argument, NULL, OPT_KERNEL },
+        { "schedule", required_argument, NULL, OPT_SCHEDULE },
+        { "runs", required_argument, NULL, OPT_RUNS },
+        { "shake", no_argument, NULL, OPT_SHAKE },
+        { "shake-seed", required_argument, NULL, OPT_SHAKE_SEED },
+        { "racecheck", no_argument, NULL, OPT_RACECHECK },
         { "help", no_argument, NULL, 'h' },
         { "version", no_argument, NULL, 'V' },
         { NULL, 0, NULL, 0 },
@@ -241,6 +271,53 @@ static int parse_options(int argc, char **argv, options *o)
         case OPT_OPEN:
             o->open_path = optarg;
             break;
+        case OPT_KERNEL: {
+            char why[256];
+            sv_kernel k;
+            if (!sv_kernel_parse(optarg, &k, why, sizeof why))
+                return usage_error("--kernel (argument %d): %s", argi, why);
+            o->kernel = optarg;
+            if (!o->lab_arg)
+                o->lab_arg = at;
+            break;
+        }
+        case OPT_SCHEDULE: {
+            char why[256];
+            sv_schedule sc;
+            if (!sv_schedule_parse(optarg, &sc, why, sizeof why))
+                return usage_error("--schedule (argument %d): %s", argi, why);
+            o->schedule = optarg;
+            if (!o->lab_arg)
+                o->lab_arg = at;
+            break;
+        }
+        case OPT_RUNS:
+            if (!parse_count(optarg, 1, 100000, &v))
+                return usage_error("--runs \"%s\" (argument %d): expected a whole number "
+                                   "from 1 to 100000", optarg, argi);
+            o->runs = (uint32_t)v;
+            if (!o->lab_arg)
+                o->lab_arg = at;
+            break;
+        case OPT_SHAKE:
+            o->shake = true;
+            if (!o->lab_arg)
+                o->lab_arg = at;
+            break;
+        case OPT_SHAKE_SEED:
+            if (!parse_count(optarg, 1, UINT64_MAX, &v))
+                return usage_error("--shake-seed \"%s\" (argument %d): expected a whole number "
+                                   "from 1 to %" PRIu64, optarg, argi, UINT64_MAX);
+            o->shake_seed = (uint64_t)v;
+            o->shake = true;
+            if (!o->lab_arg)
+                o->lab_arg = at;
+            break;
+        case OPT_RACECHECK:
+            o->racecheck = true;
+            if (!o->lab_arg)
+                o->lab_arg = at;
+            break;
         case 'h':
             o->help = true;
             break;
@@ -283,6 +360,10 @@ static int parse_options(int argc, char **argv, options *o)
             return usage_error("--open: the trace file says which operator, type and scan; "
                                "--op, --type and --exclusive do not apply");
     }
+    if (o->lab_arg && (o->open_path || o->verify))
+        return usage_error("\"%s\" (argument %d): the lab's options make a new capture; "
+                           "--open and --verify do not take them", argv[o->lab_arg],
+                           o->lab_arg);
     return -1;
 }
 
@@ -551,8 +632,12 @@ static int run_capture(const options *o)
         return status;
     }
 
-    sv_capture_status st = capture(o->op, o->type, o->scan, values, n, o->backend, &t, &src,
-                                   err, sizeof err);
+    const sv_capture_request req = {
+        .op = o->op, .type = o->type, .scan = o->scan, .input = values, .n = n,
+        .choice = o->backend, .kernel = o->kernel, .schedule = o->schedule, .runs = o->runs,
+        .shake = o->shake, .shake_seed = o->shake_seed, .racecheck = o->racecheck,
+    };
+    sv_capture_status st = sv_capture(&req, &t, &src, err, sizeof err);
     free(values);
     switch (st) {
     case SV_CAPTURE_OK:
@@ -565,8 +650,9 @@ static int run_capture(const options *o)
     default:
         return report(EXIT_FAILED, "%s", err);
     }
-    /* The emulator in place of the GPU auto preferred: say why. */
-    if (src.fallback != SV_FALLBACK_NONE)
+    /* The emulator in place of the GPU auto preferred: say why (and for the
+     * lab, always say what ran). */
+    if (src.fallback != SV_FALLBACK_NONE || t->lab)
         sv_capture_source_line(&src, note, sizeof note);
     status = write_trace(t, o, note);
     sv_trace_destroy(t);
@@ -575,6 +661,10 @@ static int run_capture(const options *o)
 
 int main(int argc, char **argv)
 {
+    /* --racecheck re-runs this program under compute-sanitizer (capture). */
+    int child = sv_capture_child_main(argc, argv);
+    if (child >= 0)
+        return child;
     options o;
     int status = parse_options(argc, argv, &o);
     if (status >= 0)

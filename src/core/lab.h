@@ -18,6 +18,8 @@
 #ifndef SV_LAB_H
 #define SV_LAB_H
 
+#include <stdio.h>
+
 #include "racecheck.h"
 #include "trace.h"
 
@@ -228,6 +230,12 @@ void sv_lab_trace_from_raw(sv_trace *t, sv_kernel k, const uint32_t *bits, const
  * (emulated in lockstep): the correct values of a lab run. NULL with err
  * filled on failure. */
 sv_trace *sv_lab_correct_trace(const sv_trace *t, char *err, size_t errlen);
+
+/* Prints t->lab as text: the kernel, how it ran, wrong runs and distinct
+ * outputs, every divergent cell with its values and counts (the first
+ * SV_LAB_TABLE_CELLS), in words why (emulated) and the racecheck hazards. */
+#define SV_LAB_TABLE_CELLS 64
+void sv_lab_print_table(const sv_trace *t, FILE *f);
 
 /* Parses a kernel name: the registry's names, and SV_KERNEL_TEACHING
  * ("hillis-steele") for correct. err names the accepted names on failure. */

@@ -3,6 +3,7 @@
  * optional ANSI 256-colour (Okabe-Ito-like: blue full, orange partial, grey copy). */
 #include "table.h"
 #include "escape.h"
+#include "lab.h"
 
 #include <math.h>
 #include <string.h>
@@ -130,7 +131,8 @@ static void print_round(const table *tb, const sv_round *rd)
         index_row(tb, lo, hi);
         for (int b = 0; b < 2; b++) {
             char name[32];
-            const char *role = rd->round == 0 ? "" : b == rd->pout ? " pout" : " pin";
+            const char *role = rd->round == 0 ? "" : b == rd->pout ? " pout"
+                               : b == rd->pin ? " pin" : ""; /* one-buffer mistakes: buf[1] unused */
             snprintf(name, sizeof name, "buf[%d]%s", b, role);
             bool is_pout = rd->round > 0 && b == rd->pout;
             value_row(tb, name, rd->buf[b], rd->written[b], is_pout ? rd->cases : NULL, lo, hi);
@@ -246,5 +248,7 @@ void sv_trace_print_table(const sv_trace *t, FILE *f, bool colour, const char *n
     if (t->output && t->inclusive)
         print_output(&tb);
     print_notes(&tb);
+    if (t->lab)
+        sv_lab_print_table(t, f); /* the mistakes lab's summary (lab_table.c) */
     print_legend(&tb);
 }
