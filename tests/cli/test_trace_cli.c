@@ -376,6 +376,57 @@ static void fault_tests(void)
         unlink(p);
     }
     rmdir(dir);
+/* The mistakes lab's flags, on the emulator (the GPU's runs are the gpu
+ * suite's): the chapter's in-place result under sequential, the record in
+ * the JSON and back through --open, the words in the table, and refusals
+ * that name the token. */
+static void lab_flags(void)
+{
+    result r = run(NULL, "--kernel", "in-place", "--schedule", "sequential", "--format", "json",
+                   NULL);
+    CHECK_MSG(r.status == 0, "status %d: %s", r.status, r.err);
+    CHECK_MSG(has(r.out, "\"version\": 2") && has(r.out, "\"kernel\": \"in-place\"") &&
+          has(r.out, "\"schedule\": \"sequential\"") &&
+          has(r.out, "\"output\": [3, 4, 14, 15, 32, 35, 65, 71]"), "%s", r.out);
+    write_text(tmp("lab.json"), r.out ? r.out : "");
+    result_free(&r);
+    r = run(NULL, "--open", tmp("lab.json"), NULL);
+    CHECK_MSG(r.status == 0 && has(r.out, "Mistakes lab · kernel in-place") &&
+          has(r.out, "round 1: thread 2 read buf[1] = 4 after thread 1 had overwritten it; it "
+                     "should have read 1"), "status %d: %s%s", r.status, r.out, r.err);
+    result_free(&r);
+    r = run(NULL, "--kernel", "no-else", "--backend", "cpu", NULL);
+    CHECK_MSG(r.status == 0 && has(r.out, "schedule warps:1") &&
+          has(r.out, "round 1: thread 0 wrote nothing"), "status %d: %s%s", r.status, r.out, r.err);
+    result_free(&r);
+    r = run(NULL, "--kernel", "off-by-one", "--random", "100", "--schedule", "random:5", "--runs",
+            "3", "--format", "json", NULL);
+    CHECK_MSG(r.status == 0 && has(r.out, "\"runs\": 3") && has(r.out, "\"schedule\": \"random:5\""),
+          "status %d: %s", r.status, r.err);
+    result_free(&r);
+    r = run(NULL, "--kernel", "in-place", "--racecheck", "--backend", "cpu", NULL);
+    CHECK_MSG(r.status == 0 && has(r.out, "racecheck: racecheck runs on the GPU; this trace is emulated"),
+          "status %d: %s%s", r.status, r.out, r.err);
+    result_free(&r);
+    r = run(NULL, "--kernel", "inplace", NULL);
+    CHECK_MSG(r.status == 2 && has(r.err, "--kernel (argument 2): unknown kernel \"inplace\""),
+          "status %d: %s", r.status, r.err);
+    result_free(&r);
+    r = run(NULL, "--schedule", "sequential:2", NULL);
+    CHECK_MSG(r.status == 2 && has(r.err, "sequential takes no seed"), "status %d: %s", r.status, r.err);
+    result_free(&r);
+    r = run(NULL, "--runs", "0", NULL);
+    CHECK_MSG(r.status == 2 && has(r.err, "--runs \"0\" (argument 2)"), "status %d: %s", r.status, r.err);
+    result_free(&r);
+    r = run(NULL, "--verify", "--shake", NULL);
+    CHECK_MSG(r.status == 2 && has(r.err, "\"--shake\" (argument 2): the lab's options"), "status %d: %s",
+          r.status, r.err);
+    result_free(&r);
+    r = run(NULL, "--kernel", "in-place", "--schedule", "lockstep", "--backend", "cuda", NULL);
+    CHECK_MSG(r.status == 2 && has(r.err, "--schedule names an emulator schedule"), "status %d: %s",
+          r.status, r.err);
+    result_free(&r);
+    unlink(tmp("lab.json"));
 }
 
 int main(int argc, char **argv)
@@ -706,6 +757,7 @@ int main(int argc, char **argv)
     result_free(&r);
 
     fault_tests();
+    lab_flags();
 
     sv_trace_destroy(chapter);
     /* Leave the directory on failure, to look at. */

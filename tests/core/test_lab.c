@@ -11,6 +11,8 @@
 
 #include "../expect.h"
 #include "lab.h"
+#include "racecheck.h"
+#include "trace_file.h"
 #include "parse.h"
 #include "trace.h"
 
@@ -526,6 +528,190 @@ static void test_summary(void)
     sv_trace_destroy(c);
 }
 
+/* A racecheck report in the format BUILD-NOTES.md records from the H200. */
+static void test_racecheck(void)
+{
+    static const char report[] =
+        "========= COMPUTE-SANITIZER\n"
+        "sv-racecheck-base 0x00000400\n"
+        "========= Warning: (Warp Level Programming) Potential WAR hazard detected at __shared__ 0x480 in block (0,0,0) :\n"
+        "=========     Read Thread (33,0,0) at void ns::hillis_steele<sv::OpSum, int, sv::LabTrace<int>>(const T2 *, T2 *, int, bool, T3::Buffers)+0x160 in /x/kernels/mistakes/in_place.cu:38\n"
+        "=========     Write Thread (32,0,0) at void ns::hillis_steele<...>(...)+0x180 in /x/kernels/mistakes/in_place.cu:38\n"
+        "=========     Current Value : 3, Incoming Value : 10\n"
+        "=========\n"
+        "========= Error: Potential RAW hazard detected at __shared__ 0x4fc in block (0,0,0) :\n"
+        "=========     Write Thread (63,0,0) at f()+0x10 in in_place.cu:38\n"
+        "=========     Read Thread (64,0,0) at f()+0x20 in in_place.cu:38\n"
+        "=========     Current Value : -5, Incoming Value : 7\n"
+        "========= Error: Potential WAW hazard detected at __shared__ 0x9000 in block (0,0,0) :\n"
+        "========= RACECHECK SUMMARY: 3 hazards displayed (124 errors, 908 warnings)\n";
+    char err[256];
+    sv_racecheck *rc = sv_racecheck_parse(report, sizeof report - 1, err, sizeof err);
+    CHECK_MSG(rc != NULL, "%s", err);
+    if (!rc)
+        return;
+    CHECK_INT(rc->nhazards, 3);
+    CHECK(rc->has_summary && rc->errors == 124 && rc->warnings == 908);
+    const sv_hazard *h = &rc->hazards[0];
+    CHECK(!h->error && h->warp_level && strcmp(h->kind, "WAR") == 0 && h->address == 0x480);
+    CHECK(h->thread[0] == 33 && h->access[0] == 'R' && h->thread[1] == 32 && h->access[1] == 'W');
+    CHECK(h->line[0] == 38 && h->line[1] == 38);
+    CHECK_STR(h->file, "in_place.cu");
+    CHECK(h->has_values && h->current == 3 && h->incoming == 10);
+    h = &rc->hazards[1];
+    CHECK(h->error && strcmp(h->kind, "RAW") == 0 && h->current == -5 && h->incoming == 7);
+    CHECK(rc->hazards[2].thread[0] == -1 && !rc->hazards[2].has_values);
+    /* n = 80 one-buffer: base 0x400, cell 32 is 0x480; 0x4fc is cell 63. The
+     * writer's rounds: thread 32 wrote 10 in round 2 only; thread 63 wrote 7
+     * in rounds 1 and 3 (ambiguous). */
+    size_t n = 80, nr = sv_round_count(n);
+    uint32_t *bits = calloc(nr * n, sizeof *bits);
+    if (bits) {
+        bits[2 * n + 32] = 10;
+        bits[1 * n + 63] = 7;
+        bits[3 * n + 63] = 7;
+    }
+    sv_racecheck_map(rc, 0x400, n, 4, bits, nr, true);
+    CHECK(rc->hazards[0].buf == 0 && rc->hazards[0].cell == 32 && rc->hazards[0].round == 2);
+    CHECK(rc->hazards[1].buf == 0 && rc->hazards[1].cell == 63 && rc->hazards[1].round == -1);
+    CHECK(rc->hazards[2].buf == -1 && rc->hazards[2].cell == -1);
+    sv_racecheck_map(rc, 0x400, 20, 4, bits, nr, true); /* 0x480 is buf[1][12] at n = 20 */
+    CHECK(rc->hazards[0].buf == 1 && rc->hazards[0].cell == 12 && rc->hazards[0].round == -1);
+    sv_racecheck_map(rc, 0x400, 16, 4, bits, nr, true); /* past both buffers at n = 16 */
+    CHECK(rc->hazards[0].buf == -1 && rc->hazards[0].cell == -1);
+    free(bits);
+    /* No summary line: counted from the blocks; garbage lines are ignored. */
+    static const char partial[] = "junk\n========= Error: Potential RAW hazard detected at "
+                                  "__shared__ 0xZZ in block\n\x01\xff\n";
+    sv_racecheck *p = sv_racecheck_parse(partial, sizeof partial - 1, err, sizeof err);
+    CHECK(p && !p->has_summary && p->errors == 1 && p->warnings == 0 && p->nhazards == 0);
+    sv_racecheck_destroy(p);
+    sv_racecheck_destroy(rc);
+}
+
+/* A lab trace through the file format and back: the record, every cell's
+ * outcome, the hazards; and refusals that name the field. */
+static void test_file(void)
+{
+    char err[512];
+    size_t n = 64;
+    sv_value *in = sv_random_values(SV_OP_SUM, SV_TYPE_INT32, n, 5);
+    sv_trace *t = make(in, n, SV_OP_SUM);
+    sv_trace *correct = make(in, n, SV_OP_SUM);
+    if (!t || !correct)
+        return;
+    CHECK(sv_lab_emulate(correct, SV_KERNEL_CORRECT, (sv_schedule){SV_SCHEDULE_LOCKSTEP, 1},
+                         NULL, NULL, NULL, err, sizeof err) &&
+          sv_trace_finish(correct, err, sizeof err));
+    uint32_t runs = 6;
+    size_t nr = t->nrounds;
+    uint32_t *bits = calloc(runs * nr * n, sizeof *bits);
+    bool *known = calloc(runs * nr * n, sizeof *known);
+    sv_lab_record *L = calloc(1, sizeof *L);
+    if (!bits || !known || !L)
+        return;
+    L->kernel = SV_KERNEL_IN_PLACE;
+    L->emulated = true;
+    L->schedule = (sv_schedule){SV_SCHEDULE_WARPS, 11};
+    L->runs = runs;
+    for (uint32_t k = 0; k < runs; k++) {
+        sv_trace *one = make(in, n, SV_OP_SUM);
+        CHECK(one && sv_lab_emulate(one, L->kernel, sv_lab_run_schedule(L, k), NULL, NULL, NULL,
+                                    err, sizeof err));
+        if (one)
+            sv_lab_raw_from_trace(one, k, bits, known);
+        sv_trace_destroy(one);
+    }
+    L->summary = sv_lab_summarize(correct, runs, bits, known, err, sizeof err);
+    CHECK(L->summary && L->summary->wrong_runs > 0);
+    static const char one_hazard[] = "========= Error: Potential RAW hazard detected at "
+                                     "__shared__ 0x480 in block (0,0,0) :\n"
+                                     "=========     Write Thread (32,0,0) at f in a.cu:3\n"
+                                     "=========     Read Thread (33,0,0) at f in a.cu:3\n";
+    L->racecheck = sv_racecheck_parse(one_hazard, sizeof one_hazard - 1, err, sizeof err);
+    CHECK(sv_lab_emulate(t, L->kernel, sv_lab_run_schedule(L, 0), NULL, NULL, NULL, err,
+                         sizeof err) && sv_trace_finish(t, err, sizeof err));
+    t->lab = L;
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    CHECK(f && sv_trace_write(t, f, err, sizeof err));
+    if (f)
+        fclose(f);
+    sv_trace *u = text ? sv_trace_parse(text, err, sizeof err) : NULL;
+    CHECK_MSG(u != NULL, "%s", err);
+    if (u && L->summary) {
+        CHECK(sv_trace_equal(t, u, err, sizeof err));
+        const sv_lab_record *M = u->lab;
+        CHECK(M && M->kernel == SV_KERNEL_IN_PLACE && M->emulated && M->runs == runs &&
+              M->schedule.kind == SV_SCHEDULE_WARPS && M->schedule.seed == 11);
+        const sv_lab_summary *a = L->summary, *b = M ? M->summary : NULL;
+        CHECK(b && a->wrong_runs == b->wrong_runs && a->distinct_outputs == b->distinct_outputs &&
+              a->first_wrong_cell == b->first_wrong_cell &&
+              a->first_wrong_round == b->first_wrong_round);
+        for (size_t j = 0; b && j < nr * n; j++) {
+            const sv_lab_cell *x = &a->cells[j], *y = &b->cells[j];
+            bool same = x->correct.bits == y->correct.bits && x->wrong_runs == y->wrong_runs &&
+                        x->nvalues == y->nvalues;
+            for (uint32_t v = 0; same && v < x->nvalues; v++)
+                same = x->values[v].known == y->values[v].known &&
+                       x->values[v].value.bits == y->values[v].value.bits &&
+                       x->values[v].runs == y->values[v].runs;
+            CHECK_MSG(same, "cell %zu differs after the round trip", j);
+            if (!same)
+                break;
+        }
+        for (size_t i = 0; b && i < n; i++)
+            CHECK(a->first_diverged[i] == b->first_diverged[i]);
+        CHECK(M && M->racecheck && M->racecheck->errors == 1 && M->racecheck->nhazards == 1 &&
+              M->racecheck->hazards[0].thread[1] == 33 &&
+              M->racecheck->hazards[0].access[0] == 'W');
+    }
+    sv_trace_destroy(u);
+    /* Refusals. */
+    struct { const char *from, *to, *want; } bad[] = {
+        {"\"kernel\": \"in-place\"", "\"kernel\": \"sideways\"", "lab.kernel: unknown kernel"},
+        {"\"source\": \"emulated\"", "\"source\": \"gpu\"", "lab.source: \"gpu\", but the trace's backend is cpu"},
+        {"\"runs\": 6", "\"runs\": 7", "lab.divergent"},
+        {"\"schedule\": \"warps:11\"", "\"schedule\": \"warps:x\"", "lab.schedule: schedule"},
+    };
+    for (size_t k = 0; text && k < sizeof bad / sizeof *bad; k++) {
+        const char *at = strstr(text, bad[k].from);
+        CHECK_MSG(at != NULL, "no %s in the file", bad[k].from);
+        if (!at)
+            continue;
+        size_t head = (size_t)(at - text), fl = strlen(bad[k].from), tl = strlen(bad[k].to);
+        char *edited = malloc(len - fl + tl + 1);
+        if (!edited)
+            continue;
+        memcpy(edited, text, head);
+        memcpy(edited + head, bad[k].to, tl);
+        strcpy(edited + head + tl, at + fl);
+        sv_trace *v = sv_trace_parse(edited, err, sizeof err);
+        CHECK_MSG(v == NULL && strstr(err, bad[k].want) != NULL, "%s: got \"%s\"", bad[k].want, err);
+        sv_trace_destroy(v);
+        free(edited);
+    }
+    /* The table: the record in words. */
+    char *tab = NULL;
+    size_t tl = 0;
+    FILE *g = open_memstream(&tab, &tl);
+    if (g) {
+        sv_lab_print_table(t, g);
+        fclose(g);
+    }
+    CHECK_CONTAINS(tab, "Mistakes lab · kernel in-place (kernels/mistakes/in_place.cu)");
+    CHECK_CONTAINS(tab, "emulated, schedule warps:11, 6 runs (run k uses seed S + k)");
+    CHECK_CONTAINS(tab, "racecheck: ");
+    free(tab);
+    free(text);
+    free(bits);
+    free(known);
+    sv_trace_destroy(t);
+    sv_trace_destroy(correct);
+    free(in);
+}
+
 int main(void)
 {
     test_names();
@@ -533,5 +719,7 @@ int main(void)
     test_random_inputs();
     test_warps_expose();
     test_summary();
+    test_racecheck();
+    test_file();
     return check_status();
 }
