@@ -37,6 +37,7 @@ struct sv_app_bg {
     sv_type type;
     sv_scan scan;
     sv_backend_choice choice;
+    const char *kernel, *schedule; /* the mistakes lab (borrowed from the state) */
     sv_value *input;
     size_t n;
     /* results */
@@ -67,7 +68,7 @@ static int bg_main(void *arg)
     bg->cuda_ok = sv_capture_cuda_available(NULL, 0, NULL, NULL, 0);
     const sv_capture_request req = {
         .op = bg->op, .type = bg->type, .scan = bg->scan, .input = bg->input, .n = bg->n,
-        .choice = bg->choice, .fallback = true,
+        .choice = bg->choice, .fallback = true, .kernel = bg->kernel, .schedule = bg->schedule,
     };
     bg->st = sv_capture(&req, &bg->trace, &bg->src, bg->err, sizeof bg->err);
     SDL_AtomicSet(&bg->done, 1);
@@ -262,7 +263,8 @@ static sv_capture_status recapture(sv_app_state *s, sv_op op, sv_type type, sv_s
 {
     const sv_capture_request req = {
         .op = op, .type = type, .scan = scan, .input = in, .n = n, .choice = s->backend,
-        .fallback = s->bg != NULL, .no_wait = s->bg != NULL,
+        .fallback = s->bg != NULL, .no_wait = s->bg != NULL, .kernel = s->kernel,
+        .schedule = s->schedule,
     };
     sv_trace *t = NULL;
     sv_capture_source src;
@@ -290,6 +292,8 @@ static void bg_start(sv_app_state *s, const sv_value *in, size_t n)
     bg->type = s->type;
     bg->scan = s->scan;
     bg->choice = s->backend;
+    bg->kernel = s->kernel;
+    bg->schedule = s->schedule;
     bg->gen = s->gen;
     sv_app_event_type();
     s->bg = bg;
@@ -1501,6 +1505,8 @@ sv_app_status sv_app_init(sv_app_state *s, const sv_app_config *c, char *err, si
 {
     memset(s, 0, sizeof *s);
     s->backend = c->backend;
+    s->kernel = c->kernel;
+    s->schedule = c->schedule;
     s->op = c->op;
     s->type = c->type;
     s->scan = c->scan;

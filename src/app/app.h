@@ -28,6 +28,9 @@ typedef struct sv_app_config {
     sv_type type;
     sv_scan scan;
     sv_backend_choice backend;
+    const char *kernel;     /* --kernel: NULL, "correct" or a mistake (lab.h); must
+                               outlive the state (argv) */
+    const char *schedule;   /* --schedule: NULL or an emulator schedule; likewise */
     const sv_value *input;  /* borrowed, n values; ignored when trace is set */
     size_t n;
     sv_trace *trace;        /* --trace: ownership passes to the state (also on failure) */

@@ -19,6 +19,7 @@
 #include "../core/escape.h"
 #include "../core/fileio.h"
 #include "../core/input.h"
+#include "../core/lab.h"
 #include "../core/parse.h"
 #include "../core/table.h"
 #include "../core/trace_file.h"
@@ -47,6 +48,9 @@ static const char usage_text[] =
     "  --type int32|float32           (default int32)\n"
     "  --exclusive, --inclusive       the scan (default inclusive)\n"
     "  --backend auto|cuda|cpu        (default auto: the GPU when there is one)\n"
+    "  --kernel NAME         correct (default), in-place, no-barrier, in-place-no-barrier,\n"
+    "                        no-else or off-by-one: the mistakes lab (kernels/mistakes/)\n"
+    "  --schedule NAME       emulate under lockstep, sequential, reverse, random[:S], warps[:S]\n"
     "View:\n"
     "  --round R             start at round R\n"
     "  --theme dark|light|contrast\n"
@@ -152,7 +156,7 @@ typedef struct options {
     sv_input input; /* --input, --file, -, --random, --seed (core/input.h) */
     const char *trace, *export_dir, *export_plot, *bench_csv;
     int trace_arg;
-    const char *op, *type, *backend, *theme;
+    const char *op, *type, *backend, *theme, *kernel, *schedule;
     bool exclusive, fullscreen, autoplay, no_animation;
     bool quiz;
     long round;
@@ -166,7 +170,7 @@ enum {
     OPT_INPUT = 256, OPT_FILE, OPT_RANDOM, OPT_SEED, OPT_OP, OPT_TYPE, OPT_EXCLUSIVE,
     OPT_INCLUSIVE, OPT_BACKEND, OPT_TRACE, OPT_ROUND, OPT_THEME, OPT_FULLSCREEN, OPT_SPEED,
     OPT_AUTOPLAY, OPT_NO_ANIM, OPT_EXPORT, OPT_SIZE, OPT_EXPORT_PLOT, OPT_BENCH_CSV,
-    OPT_BENCH_FRAMES, OPT_HELP, OPT_VERSION, OPT_QUIZ
+    OPT_BENCH_FRAMES, OPT_HELP, OPT_VERSION, OPT_QUIZ, OPT_KERNEL, OPT_SCHEDULE
 };
 
 static const struct option long_opts[] = {
@@ -179,6 +183,8 @@ static const struct option long_opts[] = {
     {"exclusive", no_argument, NULL, OPT_EXCLUSIVE},
     {"inclusive", no_argument, NULL, OPT_INCLUSIVE},
     {"backend", required_argument, NULL, OPT_BACKEND},
+    {"kernel", required_argument, NULL, OPT_KERNEL},
+    {"schedule", required_argument, NULL, OPT_SCHEDULE},
     {"trace", required_argument, NULL, OPT_TRACE},
     {"round", required_argument, NULL, OPT_ROUND},
     {"theme", required_argument, NULL, OPT_THEME},
@@ -235,6 +241,8 @@ static int parse_args(int argc, char **argv, options *o)
         case OPT_EXCLUSIVE: o->exclusive = true; break;
         case OPT_INCLUSIVE: o->exclusive = false; break;
         case OPT_BACKEND: o->backend = a; break;
+        case OPT_KERNEL: o->kernel = a; break;
+        case OPT_SCHEDULE: o->schedule = a; break;
         case OPT_TRACE:
             if (o->trace)
                 return usage_error("give one input: --trace (argument %d) was given twice", argi);
@@ -339,6 +347,16 @@ static int make_config(const options *o, sv_app_config *c, sv_value **vals)
         return usage_error("--op %s: %s", sv_op_name(c->op), err);
     if (o->backend && !sv_backend_choice_from_name(o->backend, &c->backend))
         return usage_error("--backend \"%s\": expected auto, cuda or cpu", o->backend);
+    {
+        sv_kernel k;
+        sv_schedule sc;
+        if (o->kernel && !sv_kernel_parse(o->kernel, &k, err, sizeof err))
+            return usage_error("--kernel: %s", err);
+        if (o->schedule && !sv_schedule_parse(o->schedule, &sc, err, sizeof err))
+            return usage_error("--schedule: %s", err);
+        c->kernel = o->kernel;
+        c->schedule = o->schedule;
+    }
     if (o->theme && !sv_theme_from_name(o->theme, &c->theme))
         return usage_error("--theme \"%s\": expected dark, light or contrast", o->theme);
 

@@ -43,6 +43,11 @@ typedef struct sv_app_state {
     sv_type type;
     sv_scan scan;
     sv_backend_choice backend;
+    /* The mistakes lab: the kernel and the emulator's schedule every capture
+     * uses (NULL: the chapter's kernel; capture's default schedule). The
+     * strings are the config's, which outlive the state. */
+    const char *kernel;
+    const char *schedule;
 
     /* Where we are. step is 0 .. steps-1; anim runs 0 -> 1 as values move
      * along their arrows into step's pout (1 = settled, also with
