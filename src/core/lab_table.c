@@ -93,8 +93,14 @@ void sv_lab_print_table(const sv_trace *t, FILE *f)
     fprintf(f, "  racecheck: %s\n", rc->note);
     if (!rc->ran)
         return;
-    for (size_t h = 0; h < rc->nhazards && h < 16; h++) {
+    /* The first hazards on whole cells (the sanitizer also lists bytes 1..3
+     * of each word: the same cell, byte values). */
+    size_t listed = 0;
+    for (size_t h = 0; h < rc->nhazards && listed < 16; h++) {
         const sv_hazard *z = &rc->hazards[h];
+        if (z->buf >= 0 && z->address % 4 != 0)
+            continue;
+        listed++;
         fprintf(f, "    %s %s%s at ", z->error ? "error" : "warning", z->kind,
                 z->warp_level ? " (inside a warp)" : "");
         if (z->buf >= 0)
@@ -103,9 +109,13 @@ void sv_lab_print_table(const sv_trace *t, FILE *f)
             fprintf(f, "shared 0x%" PRIx32, z->address);
         if (z->round >= 0)
             fprintf(f, " in round %d", z->round);
-        fprintf(f, ": thread %d %s, thread %d %s (%s:%d)", z->thread[0],
+        fprintf(f, ": thread %d %s, thread %d %s", z->thread[0],
                 z->access[0] == 'W' ? "wrote" : "read", z->thread[1],
-                z->access[1] == 'W' ? "wrote" : "read", z->file[0] ? z->file : "?", z->line[0]);
+                z->access[1] == 'W' ? "wrote" : "read");
+        if (z->file[0] && z->line[0] >= 0)
+            fprintf(f, " (%s:%d)", z->file, z->line[0]);
+        else
+            fprintf(f, " (no source line: the kernels were built without -lineinfo)");
         if (z->has_values)
             fprintf(f, "; %" PRId64 " overwritten by %" PRId64, z->current, z->incoming);
         fputc('\n', f);

@@ -278,10 +278,15 @@ void sv_racecheck_map(sv_racecheck *rc, uint32_t base, size_t n, size_t elem,
         if (h->address < base)
             continue;
         uint64_t off = h->address - base;
-        if (off % elem != 0 || off / elem >= 2 * n)
+        if (off / elem >= 2 * n)
             continue;
+        /* The sanitizer reports each byte of a word (0x480, 0x481, ...):
+         * every byte maps to its cell; only the first byte's values are
+         * the cell's (the others are bytes), so only it can name a round. */
         h->buf = (int)(off / elem / n);
         h->cell = (int)(off / elem % n);
+        if (off % elem != 0)
+            continue;
         /* The writer's round: the one round in which the writing thread's
          * pout cell took the incoming value (the report prints values as
          * integers, so only int32 traces can be matched). */

@@ -575,6 +575,10 @@ static void test_racecheck(void)
     CHECK(rc->hazards[0].buf == 0 && rc->hazards[0].cell == 32 && rc->hazards[0].round == 2);
     CHECK(rc->hazards[1].buf == 0 && rc->hazards[1].cell == 63 && rc->hazards[1].round == -1);
     CHECK(rc->hazards[2].buf == -1 && rc->hazards[2].cell == -1);
+    /* A byte of a word: its cell, no round (its values are bytes). */
+    rc->hazards[2].address = 0x481;
+    sv_racecheck_map(rc, 0x400, n, 4, bits, nr, true);
+    CHECK(rc->hazards[2].buf == 0 && rc->hazards[2].cell == 32 && rc->hazards[2].round == -1);
     sv_racecheck_map(rc, 0x400, 20, 4, bits, nr, true); /* 0x480 is buf[1][12] at n = 20 */
     CHECK(rc->hazards[0].buf == 1 && rc->hazards[0].cell == 12 && rc->hazards[0].round == -1);
     sv_racecheck_map(rc, 0x400, 16, 4, bits, nr, true); /* past both buffers at n = 16 */
