@@ -716,7 +716,38 @@ static void test_file(void)
     free(in);
 }
 
-int main(void)
+/* A trace the H200 made (scanviz-trace --kernel in-place --random 64 --shake
+ * --runs 100 --racecheck --format json, docs/gpu-runs.md) opens here, with
+ * its runs, outcomes and hazards: a laptop shows the GPU's real outcomes. */
+static void test_gpu_file(const char *dir)
+{
+    char path[512], err[512];
+    snprintf(path, sizeof path, "%s/lab-inplace-64-h200.json", dir);
+    sv_trace *t = sv_trace_load(path, err, sizeof err);
+    CHECK_MSG(t != NULL, "%s", err);
+    if (!t)
+        return;
+    const sv_lab_record *L = t->lab;
+    CHECK(t->backend == SV_BACKEND_CUDA && t->device && strstr(t->device, "H200"));
+    CHECK(L && L->kernel == SV_KERNEL_IN_PLACE && !L->emulated && L->shake && L->runs == 100);
+    if (L) {
+        const sv_lab_summary *s = L->summary;
+        CHECK(s->wrong_runs == 86 && s->distinct_outputs == 22 && s->first_wrong_cell == 32);
+        /* Cells 0..31 are one warp: right in every run, every round. */
+        for (size_t r = 0; r < s->nrounds; r++)
+            for (size_t i = 0; i < 32; i++)
+                CHECK_MSG(s->cells[r * s->n + i].wrong_runs == 0, "round %zu cell %zu", r, i);
+        CHECK(s->first_diverged[32] == 1);
+        const sv_racecheck *rc = L->racecheck;
+        CHECK(rc && rc->ran && rc->errors == 124 && rc->warnings == 908 && rc->nhazards == 1032);
+        CHECK(rc && rc->hazards[0].buf == 0 && rc->hazards[0].cell == 32 &&
+              rc->hazards[0].round == 1 && rc->hazards[0].thread[0] == 33 &&
+              rc->hazards[0].line[0] == 39 && strcmp(rc->hazards[0].file, "in_place.cu") == 0);
+    }
+    sv_trace_destroy(t);
+}
+
+int main(int argc, char **argv)
 {
     test_names();
     test_chapter();
@@ -725,5 +756,9 @@ int main(void)
     test_summary();
     test_racecheck();
     test_file();
+    if (argc > 1)
+        test_gpu_file(argv[1]);
+    else
+        CHECK_MSG(argc > 1, "usage: test_core_lab DATA_DIR");
     return check_status();
 }
