@@ -58,6 +58,10 @@ namespace sv::lab_off_by_one {
 #include "mistakes/off_by_one.cu"
 SV_LAB_LAUNCHER
 }
+namespace sv::lab_pout_accumulate {
+#include "mistakes/pout_accumulate.cu"
+SV_LAB_LAUNCHER
+}
 
 namespace {
 
@@ -117,6 +121,7 @@ const struct {
     {"in-place-no-barrier", launch<sv::lab_in_place_no_barrier::Kernel>},
     {"no-else", launch<sv::lab_no_else::Kernel>},
     {"off-by-one", launch<sv::lab_off_by_one::Kernel>},
+    {"pout-accumulate", launch<sv::lab_pout_accumulate::Kernel>},
 };
 
 /* Device memory and a stream for one call, released on every return. */

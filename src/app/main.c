@@ -49,7 +49,7 @@ static const char usage_text[] =
     "  --exclusive, --inclusive       the scan (default inclusive)\n"
     "  --backend auto|cuda|cpu        (default auto: the GPU when there is one)\n"
     "  --kernel NAME         correct (default), in-place, no-barrier, in-place-no-barrier,\n"
-    "                        no-else or off-by-one: the mistakes lab (kernels/mistakes/)\n"
+    "                        no-else, off-by-one or pout-accumulate: the mistakes lab\n"
     "  --schedule NAME       emulate under lockstep, sequential, reverse, random[:S], warps[:S]\n"
     "View:\n"
     "  --round R             start at round R\n"

@@ -25,22 +25,25 @@
 
 static const sv_kernel_info kernels[SV_KERNEL_COUNT] = {
     [SV_KERNEL_CORRECT] = {"correct", "kernels/hillis_steele.cu",
-                           "the chapter's kernel", true, true, true, 0, false},
+                           "the chapter's kernel", true, true, true, 0, false, false},
     [SV_KERNEL_IN_PLACE] = {"in-place", "kernels/mistakes/in_place.cu",
                             "one buffer: buf[i] = buf[i - stride] op buf[i]", false, true, true,
-                            0, true},
+                            0, false, true},
     [SV_KERNEL_NO_BARRIER] = {"no-barrier", "kernels/mistakes/no_barrier.cu",
                               "double buffer, the barrier in the loop removed", true, false,
-                              true, 0, true},
+                              true, 0, false, true},
     [SV_KERNEL_IN_PLACE_NO_BARRIER] = {"in-place-no-barrier",
                                        "kernels/mistakes/in_place_no_barrier.cu",
                                        "one buffer and no barrier in the loop", false, false,
-                                       true, 0, true},
+                                       true, 0, false, true},
     [SV_KERNEL_NO_ELSE] = {"no-else", "kernels/mistakes/no_else.cu",
                            "the else copy removed: pout[i] for i < stride is never written",
-                           true, true, false, 0, false},
+                           true, true, false, 0, false, false},
     [SV_KERNEL_OFF_BY_ONE] = {"off-by-one", "kernels/mistakes/off_by_one.cu",
-                              "the guard written i > stride", true, true, true, 1, false},
+                              "the guard written i > stride", true, true, true, 1, false, false},
+    [SV_KERNEL_POUT_ACCUMULATE] = {"pout-accumulate", "kernels/mistakes/pout_accumulate.cu",
+                                   "pout[i] = pin[i - stride] op pout[i] (GPU Gems 3, listing 39.1)",
+                                   true, true, true, 0, true, false},
 };
 
 const sv_kernel_info *sv_kernel_get(sv_kernel k)
@@ -336,8 +339,9 @@ static void step(machine *m, size_t i)
         break;
     case ST_READ_S:
         if (t->taken) {
-            record_read(m, s->round, i, SV_READ_SELF, t->pin, i);
-            t->b = (reg){m->mem[t->pin][i].v, m->mem[t->pin][i].known};
+            int b = m->info->self_from_pout ? t->pout : t->pin;
+            record_read(m, s->round, i, SV_READ_SELF, b, i);
+            t->b = (reg){m->mem[b][i].v, m->mem[b][i].known};
         }
         break;
     case ST_OP:
@@ -932,7 +936,7 @@ bool sv_kernel_parse(const char *name, sv_kernel *out, char *err, size_t errlen)
         shown[j++] = (*p >= 32 && *p < 127) ? *p : '?';
     shown[j] = '\0';
     sv_errorf(err, errlen, "unknown kernel \"%s\" (expected correct, in-place, no-barrier, "
-              "in-place-no-barrier, no-else or off-by-one)", shown);
+              "in-place-no-barrier, no-else, off-by-one or pout-accumulate)", shown);
     return false;
 }
 

@@ -36,6 +36,8 @@ typedef enum sv_kernel {
     SV_KERNEL_IN_PLACE_NO_BARRIER, /* one buffer and no barrier */
     SV_KERNEL_NO_ELSE,             /* the else copy removed */
     SV_KERNEL_OFF_BY_ONE,          /* the guard written i > stride */
+    SV_KERNEL_POUT_ACCUMULATE,     /* pout[i] = pin[i - stride] op pout[i]: GPU Gems 3's
+                                      "temp[pout*n+thid] += temp[pin*n+thid - offset]" */
     SV_KERNEL_COUNT
 } sv_kernel;
 
@@ -47,6 +49,7 @@ typedef struct sv_kernel_info {
     bool barrier;        /* the barrier at the end of each round */
     bool has_else;       /* the else branch copies pin[i] into pout[i] */
     int guard_offset;    /* the guard is i >= stride + guard_offset (1: i > stride) */
+    bool self_from_pout; /* the add reads the thread's own cell of pout, not pin */
     bool racy;           /* the outcome depends on the schedule */
 } sv_kernel_info;
 

@@ -154,14 +154,19 @@ static void print_output(const table *tb)
     else
         fprintf(tb->f, "Output · inclusive scan\n");
     on(tb, COL_RESET);
+    /* A lab mistake can leave output cells never written: show them as ?
+     * (inclusive: the last round's pout as it is). */
+    const sv_round *last = &t->rounds[t->nrounds - 1];
+    const bool *known = t->lab ? last->written[t->nrounds > 1 ? last->pout : 0] : NULL;
     for (size_t lo = 0; lo < t->n; lo += CELLS_PER_LINE) {
         size_t hi = lo + CELLS_PER_LINE < t->n ? lo + CELLS_PER_LINE : t->n;
         if (lo > 0)
             fputc('\n', tb->f);
         index_row(tb, lo, hi);
         if (t->scan == SV_SCAN_EXCLUSIVE)
-            value_row(tb, "inclusive", t->inclusive, NULL, NULL, lo, hi);
-        value_row(tb, "output", t->output, NULL, NULL, lo, hi);
+            value_row(tb, "inclusive", t->inclusive, known, NULL, lo, hi);
+        value_row(tb, "output", t->output, t->scan == SV_SCAN_EXCLUSIVE ? NULL : known, NULL, lo,
+                  hi);
     }
     fputc('\n', tb->f);
 }

@@ -49,7 +49,7 @@ static void thread_round(const sv_kernel_info *k, sv_op op, sv_type type, rcell 
 {
     bool taken = i >= s + (size_t)k->guard_offset;
     if (taken)
-        m[pout][i] = apply(op, type, m[pin][i - s], m[pin][i]);
+        m[pout][i] = apply(op, type, m[pin][i - s], k->self_from_pout ? m[pout][i] : m[pin][i]);
     else if (k->has_else)
         m[pout][i] = m[pin][i];
 }
@@ -249,7 +249,7 @@ static void test_names(void)
     CHECK_CONTAINS(err, "\"chaos?\"");
     CHECK(strchr(err, '\x1b') == NULL);
     static const char *names[] = {"correct", "in-place", "no-barrier", "in-place-no-barrier",
-                                  "no-else", "off-by-one"};
+                                  "no-else", "off-by-one", "pout-accumulate"};
     for (int k = 0; k < SV_KERNEL_COUNT; k++) {
         sv_kernel got;
         CHECK(sv_kernel_from_name(names[k], &got) && got == (sv_kernel)k);

@@ -2,7 +2,7 @@
  * usable GPU):
  *  - the chapter's kernel is bit-identical to the emulator in every run,
  *    shaken or not, and its shown trace equals the emulator's trace;
- *  - the deterministic mistakes (no-else, off-by-one) equal the emulator's
+ *  - the deterministic mistakes (no-else, off-by-one, pout-accumulate) equal the emulator's
  *    output for them in every run (no-else: where the emulator knows a value;
  *    elsewhere the GPU read uninitialized shared memory);
  *  - the racy mistakes are reported with their observed distribution;
@@ -160,8 +160,9 @@ int main(int argc, char **argv)
         }
         sv_trace_destroy(e);
         /* The deterministic mistakes. */
-        static const sv_kernel det[] = {SV_KERNEL_NO_ELSE, SV_KERNEL_OFF_BY_ONE};
-        for (size_t d = 0; d < 2; d++) {
+        static const sv_kernel det[] = {SV_KERNEL_NO_ELSE, SV_KERNEL_OFF_BY_ONE,
+                                        SV_KERNEL_POUT_ACCUMULATE};
+        for (size_t d = 0; d < 3; d++) {
             sv_trace *em = emulated(det[d], input, n);
             sv_trace *g = lab(sv_kernel_name(det[d]), input, n, 100, false, false);
             snprintf(what, sizeof what, "%s n=%zu", sv_kernel_name(det[d]), n);
