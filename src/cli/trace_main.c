@@ -152,6 +152,27 @@ static int usage_error(const char *fmt, ...)
     return report(EXIT_USAGE, "%s", msg);
 }
 
+/* A whole decimal number lo .. hi (no sign, no hex, no spaces): --runs and
+ * --shake-seed. */
+static bool parse_decimal(const char *s, uint64_t lo, uint64_t hi, uint64_t *out)
+{
+    uint64_t v = 0;
+    if (!s || !*s)
+        return false;
+    for (; *s; s++) {
+        if (*s < '0' || *s > '9')
+            return false;
+        unsigned d = (unsigned)(*s - '0');
+        if (v > (UINT64_MAX - d) / 10)
+            return false;
+        v = v * 10 + d;
+    }
+    if (v < lo || v > hi)
+        return false;
+    *out = v;
+    return true;
+}
+
 /* A non-option argument: only "-" (standard input) is one. Returns -1 to go
  * on, else an exit status. */
 static int operand(options *o, const char *arg, int argi)
@@ -292,28 +313,32 @@ static int parse_options(int argc, char **argv, options *o)
                 o->lab_arg = at;
             break;
         }
-        case OPT_RUNS:
-            if (!parse_count(optarg, 1, 100000, &v))
+        case OPT_RUNS: {
+            uint64_t v;
+            if (!parse_decimal(optarg, 1, 100000, &v))
                 return usage_error("--runs \"%s\" (argument %d): expected a whole number "
                                    "from 1 to 100000", optarg, argi);
             o->runs = (uint32_t)v;
             if (!o->lab_arg)
                 o->lab_arg = at;
             break;
+        }
         case OPT_SHAKE:
             o->shake = true;
             if (!o->lab_arg)
                 o->lab_arg = at;
             break;
-        case OPT_SHAKE_SEED:
-            if (!parse_count(optarg, 1, UINT64_MAX, &v))
+        case OPT_SHAKE_SEED: {
+            uint64_t v;
+            if (!parse_decimal(optarg, 1, UINT64_MAX, &v))
                 return usage_error("--shake-seed \"%s\" (argument %d): expected a whole number "
                                    "from 1 to %" PRIu64, optarg, argi, UINT64_MAX);
-            o->shake_seed = (uint64_t)v;
+            o->shake_seed = v;
             o->shake = true;
             if (!o->lab_arg)
                 o->lab_arg = at;
             break;
+        }
         case OPT_RACECHECK:
             o->racecheck = true;
             if (!o->lab_arg)

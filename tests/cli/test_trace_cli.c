@@ -376,6 +376,8 @@ static void fault_tests(void)
         unlink(p);
     }
     rmdir(dir);
+}
+
 /* The mistakes lab's flags, on the emulator (the GPU's runs are the gpu
  * suite's): the chapter's in-place result under sequential, the record in
  * the JSON and back through --open, the words in the table, and refusals

@@ -36,7 +36,7 @@ static sv_trace *lab(const char *kernel, const sv_value *in, size_t n, uint32_t 
         .shake_seed = 7, .racecheck = racecheck,
     };
     sv_capture_status st = sv_capture(&req, &t, NULL, err, sizeof err);
-    CHECK(st == SV_CAPTURE_OK && t && t->lab, "%s n=%zu: %s", kernel, n, err);
+    CHECK_MSG(st == SV_CAPTURE_OK && t && t->lab, "%s n=%zu: %s", kernel, n, err);
     return st == SV_CAPTURE_OK ? t : NULL;
 }
 
@@ -46,7 +46,7 @@ static sv_trace *emulated(sv_kernel k, const sv_value *in, size_t n)
     char err[256];
     sv_trace *t = sv_trace_create(SV_OP_SUM, SV_TYPE_INT32, SV_SCAN_INCLUSIVE, in, n,
                                   SV_BACKEND_CPU, NULL, err, sizeof err);
-    CHECK(t && sv_lab_emulate(t, k, (sv_schedule){SV_SCHEDULE_LOCKSTEP, 1}, NULL, NULL, NULL, err,
+    CHECK_MSG(t && sv_lab_emulate(t, k, (sv_schedule){SV_SCHEDULE_LOCKSTEP, 1}, NULL, NULL, NULL, err,
                               sizeof err) && sv_trace_finish(t, err, sizeof err), "%s", err);
     return t;
 }
@@ -67,7 +67,7 @@ static void every_run_equals(const sv_trace *g, const sv_trace *e, const char *w
             bool same = c->nvalues == 1 && c->values[0].known &&
                         c->values[0].value.bits == R->buf[pout][i].bits;
             if (!same && shown++ < 3)
-                CHECK(same, "%s: round %zu cell %zu: %u values on the GPU (first %d x%u), emulator %d",
+                CHECK_MSG(same, "%s: round %zu cell %zu: %u values on the GPU (first %d x%u), emulator %d",
                       what, r, i, (unsigned)c->nvalues, c->values[0].value.i,
                       (unsigned)c->values[0].runs, R->buf[pout][i].i);
             else if (!same)
@@ -151,10 +151,10 @@ int main(int argc, char **argv)
             snprintf(what, sizeof what, "correct%s", shake ? " (shaken)" : "");
             if (g && e) {
                 char diff[256];
-                CHECK(g->lab->summary->wrong_runs == 0 && g->lab->summary->distinct_outputs == 1,
+                CHECK_MSG(g->lab->summary->wrong_runs == 0 && g->lab->summary->distinct_outputs == 1,
                       "%s n=%zu: %u wrong runs", what, n, (unsigned)g->lab->summary->wrong_runs);
                 every_run_equals(g, e, what);
-                CHECK(sv_trace_equal(g, e, diff, sizeof diff), "%s n=%zu: %s", what, n, diff);
+                CHECK_MSG(sv_trace_equal(g, e, diff, sizeof diff), "%s n=%zu: %s", what, n, diff);
             }
             sv_trace_destroy(g);
         }
@@ -169,7 +169,7 @@ int main(int argc, char **argv)
             if (g && em)
                 every_run_equals(g, em, what);
             if (g && det[d] == SV_KERNEL_OFF_BY_ONE)
-                CHECK(g->lab->summary->distinct_outputs == 1, "%s: %u distinct outputs", what,
+                CHECK_MSG(g->lab->summary->distinct_outputs == 1, "%s: %u distinct outputs", what,
                       (unsigned)g->lab->summary->distinct_outputs);
             sv_trace_destroy(g);
             sv_trace_destroy(em);
@@ -183,7 +183,7 @@ int main(int argc, char **argv)
                 snprintf(what, sizeof what, "%s%s", sv_kernel_name(racy[d]),
                          shake ? " (shaken)" : "");
                 if (g) {
-                    CHECK(g->lab->runs == 100 && g->lab->summary->runs == 100, "%s", what);
+                    CHECK_MSG(g->lab->runs == 100 && g->lab->summary->runs == 100, "%s", what);
                     print_distribution(g, what);
                 }
                 sv_trace_destroy(g);
@@ -198,7 +198,7 @@ int main(int argc, char **argv)
     if (g) {
         printf("100 shaken runs of in-place at n = 1024: %.0f us on the GPU (runs and copy back)\n",
                g->lab->wall_us);
-        CHECK(g->lab->wall_us < 500000.0, "%.0f us", g->lab->wall_us);
+        CHECK_MSG(g->lab->wall_us < 500000.0, "%.0f us", g->lab->wall_us);
     }
     sv_trace_destroy(g);
 
@@ -209,9 +209,9 @@ int main(int argc, char **argv)
         const sv_racecheck *rc = c->lab->racecheck, *rp = p->lab->racecheck;
         printf("racecheck, correct: %s\nracecheck, in-place: %s\n", rc->note, rp->note);
         if (rc->ran || rp->ran) {
-            CHECK(rc->ran && rc->errors == 0 && rc->warnings == 0 && rc->nhazards == 0,
+            CHECK_MSG(rc->ran && rc->errors == 0 && rc->warnings == 0 && rc->nhazards == 0,
                   "correct: %s", rc->note);
-            CHECK(rp->ran && rp->errors + rp->warnings > 0 && rp->nhazards > 0, "in-place: %s",
+            CHECK_MSG(rp->ran && rp->errors + rp->warnings > 0 && rp->nhazards > 0, "in-place: %s",
                   rp->note);
             size_t mapped = 0, rounds = 0;
             for (size_t h = 0; h < rp->nhazards; h++) {
@@ -220,7 +220,7 @@ int main(int argc, char **argv)
             }
             printf("in-place hazards printed %zu: %zu mapped to a cell, %zu to a round\n",
                    rp->nhazards, mapped, rounds);
-            CHECK(mapped == rp->nhazards, "%zu of %zu hazards mapped to a cell", mapped,
+            CHECK_MSG(mapped == rp->nhazards, "%zu of %zu hazards mapped to a cell", mapped,
                   rp->nhazards);
         } else {
             printf("racecheck not checked: %s\n", rc->note);
