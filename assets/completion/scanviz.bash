@@ -11,11 +11,12 @@
 # program names when given a bad one. Add a flag to a program: add it here.
 
 _scanviz_flags_scanviz='--input --file --random --seed --trace
-    --op --type --exclusive --inclusive --backend
+    --op --type --exclusive --inclusive --backend --kernel --schedule
     --round --theme --fullscreen --speed --autoplay --no-animation --quiz --size
     --export --export-plot --bench-csv --bench-frames --help --version'
 _scanviz_flags_scanviz_trace='--input --file --random --seed
     --op --type --exclusive --backend
+    --kernel --schedule --runs --shake --shake-seed --racecheck
     --format -o --verify --open -h --help -V --version'
 _scanviz_flags_scanviz_bench='--algo --sizes --type --reps --csv --capture --progress-csv --help --version'
 
@@ -28,7 +29,7 @@ _scanviz_values()
         --type) echo 'int32 float32' ;;
         --backend) echo 'auto cuda cpu' ;;
         --theme) echo 'dark light contrast' ;;
-        --kernel) echo 'correct in-place no-barrier in-place-no-barrier no-else off-by-one' ;;
+        --kernel) echo 'correct in-place no-barrier in-place-no-barrier no-else off-by-one pout-accumulate' ;;
         --format) echo 'table json' ;;
         --algo) echo 'copy cub hs hs-lookback hs-naive blelloch cpu' ;;
         *) return 1 ;;
@@ -83,7 +84,7 @@ _scanviz()
         --export) _scanviz_files -d; return ;;
         --file | --bench-csv | --csv | -o | --output) _scanviz_files; return ;;
         --input | --random | --seed | --round | --speed | --size | --bench-frames | \
-            --sizes | --reps) return ;; # a value of the user's own
+            --sizes | --reps | --schedule | --runs | --shake-seed) return ;; # a value of the user's own
     esac
     [[ $split == true ]] && return
 

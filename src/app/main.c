@@ -351,7 +351,7 @@ static int make_config(const options *o, sv_app_config *c, sv_value **vals)
         sv_kernel k;
         sv_schedule sc;
         if (o->kernel && !sv_kernel_parse(o->kernel, &k, err, sizeof err))
-            return usage_error("--kernel: %s", err);
+            return usage_error("--kernel \"%s\": expected %s", o->kernel, sv_kernel_list());
         if (o->schedule && !sv_schedule_parse(o->schedule, &sc, err, sizeof err))
             return usage_error("--schedule: %s", err);
         c->kernel = o->kernel;

@@ -297,7 +297,8 @@ static int parse_options(int argc, char **argv, options *o)
             char why[256];
             sv_kernel k;
             if (!sv_kernel_parse(optarg, &k, why, sizeof why))
-                return usage_error("--kernel (argument %d): %s", argi, why);
+                return usage_error("--kernel \"%s\" (argument %d): expected %s", optarg, argi,
+                                   sv_kernel_list());
             o->kernel = optarg;
             if (!o->lab_arg)
                 o->lab_arg = at;

@@ -922,6 +922,12 @@ sv_schedule sv_lab_run_schedule(const sv_lab_record *r, uint32_t run)
     return s;
 }
 
+const char *sv_kernel_list(void)
+{
+    return "correct, in-place, no-barrier, in-place-no-barrier, no-else, off-by-one or "
+           "pout-accumulate";
+}
+
 bool sv_kernel_parse(const char *name, sv_kernel *out, char *err, size_t errlen)
 {
     if (name && strcmp(name, SV_KERNEL_TEACHING) == 0) {
@@ -935,8 +941,7 @@ bool sv_kernel_parse(const char *name, sv_kernel *out, char *err, size_t errlen)
     for (const char *p = name ? name : ""; *p && j < sizeof shown - 1; p++)
         shown[j++] = (*p >= 32 && *p < 127) ? *p : '?';
     shown[j] = '\0';
-    sv_errorf(err, errlen, "unknown kernel \"%s\" (expected correct, in-place, no-barrier, "
-              "in-place-no-barrier, no-else, off-by-one or pout-accumulate)", shown);
+    sv_errorf(err, errlen, "unknown kernel \"%s\" (expected %s)", shown, sv_kernel_list());
     return false;
 }
 

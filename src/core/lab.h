@@ -240,6 +240,10 @@ sv_trace *sv_lab_correct_trace(const sv_trace *t, char *err, size_t errlen);
 #define SV_LAB_TABLE_CELLS 64
 void sv_lab_print_table(const sv_trace *t, FILE *f);
 
+/* "correct, in-place, ..., off-by-one or pout-accumulate": every name, for
+ * messages. */
+const char *sv_kernel_list(void);
+
 /* Parses a kernel name: the registry's names, and SV_KERNEL_TEACHING
  * ("hillis-steele") for correct. err names the accepted names on failure. */
 bool sv_kernel_parse(const char *name, sv_kernel *out, char *err, size_t errlen);

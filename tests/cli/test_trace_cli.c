@@ -411,7 +411,7 @@ static void lab_flags(void)
           "status %d: %s%s", r.status, r.out, r.err);
     result_free(&r);
     r = run(NULL, "--kernel", "inplace", NULL);
-    CHECK_MSG(r.status == 2 && has(r.err, "--kernel (argument 2): unknown kernel \"inplace\""),
+    CHECK_MSG(r.status == 2 && has(r.err, "--kernel \"inplace\" (argument 2): expected correct, in-place"),
           "status %d: %s", r.status, r.err);
     result_free(&r);
     r = run(NULL, "--schedule", "sequential:2", NULL);
