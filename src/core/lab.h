@@ -164,7 +164,16 @@ typedef struct sv_lab_cell {
     uint32_t wrong_runs; /* runs where the cell differs from correct (a `?` differs) */
     uint32_t nvalues;
     sv_lab_count *values; /* each observed value, most runs first, then by bits */
+    /* Read from a file, which lists at most SV_LAB_FILE_VALUES values per
+     * cell: how many more values there were, and in how many runs (0 in a
+     * capture, which keeps them all). */
+    uint32_t more_values, more_runs;
 } sv_lab_cell;
+
+/* Values per cell a trace file lists (the most frequent); the rest is
+ * counted in "more", which keeps a file of 1000 runs at n = 1024 within the
+ * reader's limit. */
+#define SV_LAB_FILE_VALUES 16
 
 /* The outcome of runs of one kernel: rounds 0 .. nrounds-1, the pout cell of
  * each (buf[0] for round 0). first_diverged[i] is the first round in which

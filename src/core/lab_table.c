@@ -72,8 +72,9 @@ void sv_lab_print_table(const sv_trace *t, FILE *f)
             for (uint32_t v = 0; v < c->nvalues && v < 6; v++)
                 fprintf(f, " %s x%u", val(t, c->values[v].value, c->values[v].known, b, sizeof b),
                         (unsigned)c->values[v].runs);
-            if (c->nvalues > 6)
-                fprintf(f, " (+%u more values)", (unsigned)(c->nvalues - 6));
+            uint32_t more = (c->nvalues > 6 ? c->nvalues - 6 : 0) + c->more_values;
+            if (more)
+                fprintf(f, " (+%u more values)", (unsigned)more);
             fprintf(f, " · wrong in %u of %u runs\n", (unsigned)c->wrong_runs, (unsigned)L->runs);
             if (reads && s->first_diverged[i] == (int)r) {
                 char words[320];

@@ -716,6 +716,73 @@ static void test_file(void)
     free(in);
 }
 
+/* A cell with more values than a file lists (20 runs, 20 values): the file
+ * keeps the 16 most frequent and counts the rest, and reads back so. */
+static void test_more_values(void)
+{
+    char err[512];
+    sv_value in[4] = {{.i = 1}, {.i = 2}, {.i = 3}, {.i = 4}};
+    sv_trace *t = make(in, 4, SV_OP_SUM);
+    sv_trace *c = make(in, 4, SV_OP_SUM);
+    if (!t || !c)
+        return;
+    CHECK(sv_lab_emulate(c, SV_KERNEL_CORRECT, (sv_schedule){SV_SCHEDULE_LOCKSTEP, 1}, NULL,
+                         NULL, NULL, err, sizeof err) && sv_trace_finish(c, err, sizeof err));
+    CHECK(sv_lab_emulate(t, SV_KERNEL_CORRECT, (sv_schedule){SV_SCHEDULE_LOCKSTEP, 1}, NULL,
+                         NULL, NULL, err, sizeof err) && sv_trace_finish(t, err, sizeof err));
+    enum { RUNS = 20 };
+    uint32_t bits[RUNS][3][4];
+    for (int k = 0; k < RUNS; k++) {
+        sv_lab_raw_from_trace(c, 0, &bits[k][0][0], NULL);
+        bits[k][2][3] = 100u + (uint32_t)k; /* the output's last cell: a new value each run */
+    }
+    sv_lab_record *L = calloc(1, sizeof *L);
+    if (!L)
+        return;
+    L->kernel = SV_KERNEL_CORRECT;
+    L->emulated = true;
+    L->schedule = (sv_schedule){SV_SCHEDULE_RANDOM, 3};
+    L->runs = RUNS;
+    L->summary = sv_lab_summarize(c, RUNS, &bits[0][0][0], NULL, err, sizeof err);
+    t->lab = L;
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    CHECK(L->summary && f && sv_trace_write(t, f, err, sizeof err));
+    if (f)
+        fclose(f);
+    CHECK_CONTAINS(text, "\"wrong_runs\": 20, \"values\": [[100, 1], [101, 1]");
+    CHECK_CONTAINS(text, "[115, 1]], \"more\": [4, 4]}");
+    sv_trace *u = text ? sv_trace_parse(text, err, sizeof err) : NULL;
+    CHECK_MSG(u != NULL, "%s", err);
+    if (u && u->lab) {
+        const sv_lab_cell *x = &u->lab->summary->cells[2 * 4 + 3];
+        CHECK(x->nvalues == 16 && x->more_values == 4 && x->more_runs == 4 && x->wrong_runs == 20);
+        char *tab = NULL;
+        size_t tl = 0;
+        FILE *g = open_memstream(&tab, &tl);
+        if (g) {
+            sv_lab_print_table(u, g);
+            fclose(g);
+        }
+        CHECK_CONTAINS(tab, "(+14 more values) · wrong in 20 of 20 runs");
+        free(tab);
+    }
+    sv_trace_destroy(u);
+    /* Counts that do not add up are refused. */
+    char *at = text ? strstr(text, "\"more\": [4, 4]") : NULL;
+    if (at) {
+        memcpy(at, "\"more\": [4, 5]", 14);
+        u = sv_trace_parse(text, err, sizeof err);
+        CHECK(u == NULL);
+        CHECK_CONTAINS(err, "lab.divergent[0].values: the counts add up to 21 runs");
+        sv_trace_destroy(u);
+    }
+    free(text);
+    sv_trace_destroy(t);
+    sv_trace_destroy(c);
+}
+
 /* A trace the H200 made (scanviz-trace --kernel in-place --random 64 --shake
  * --runs 100 --racecheck --format json, docs/gpu-runs.md) opens here, with
  * its runs, outcomes and hazards: a laptop shows the GPU's real outcomes. */
@@ -756,6 +823,7 @@ int main(int argc, char **argv)
     test_summary();
     test_racecheck();
     test_file();
+    test_more_values();
     if (argc > 1)
         test_gpu_file(argv[1]);
     else
