@@ -66,6 +66,11 @@ bool sv_input_set_stdin(sv_input *in, int argi, char *err, size_t errlen);
 bool sv_input_set_random(sv_input *in, const char *value, int argi, char *err, size_t errlen);
 bool sv_input_set_seed(sv_input *in, const char *value, int argi, char *err, size_t errlen);
 
+/* The same by the flag's long name without dashes ("input", "file",
+ * "random", "seed"), for a getopt table: both programs' mains call it. */
+bool sv_input_set_option(sv_input *in, const char *name, const char *value, int argi,
+                         char *err, size_t errlen);
+
 /* After all flags: one source at most, --seed only with --random. */
 bool sv_input_validate(const sv_input *in, char *err, size_t errlen);
 

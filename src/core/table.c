@@ -201,21 +201,23 @@ static void print_notes(const table *tb)
     }
 }
 
+/* One legend entry: the name in its colour, then the plain explanation. */
+static void legend_item(const table *tb, const char *colour, const char *name, const char *rest)
+{
+    on(tb, colour);
+    fputs(name, tb->f);
+    on(tb, COL_RESET);
+    fputs(rest, tb->f);
+}
+
 static void print_legend(const table *tb)
 {
     fprintf(tb->f, "Legend: ");
-    on(tb, COL_FULL);
-    fprintf(tb->f, "F full window");
-    on(tb, COL_RESET);
-    fprintf(tb->f, " (i >= 2^r - 1) · ");
-    on(tb, COL_PARTIAL);
-    fprintf(tb->f, "P partial window");
-    on(tb, COL_RESET);
-    fprintf(tb->f, " (2^(r-1) <= i < 2^r - 1, reaches cell 0)\n        ");
-    on(tb, COL_COPY);
-    fprintf(tb->f, "c copy-through");
-    on(tb, COL_RESET);
-    fprintf(tb->f, " (i < 2^(r-1), no left neighbour) · ? never written");
+    legend_item(tb, COL_FULL, "F full window", " (i >= 2^r - 1) · ");
+    legend_item(tb, COL_PARTIAL, "P partial window",
+                " (2^(r-1) <= i < 2^r - 1, reaches cell 0)\n        ");
+    legend_item(tb, COL_COPY, "c copy-through", " (i < 2^(r-1), no left neighbour) · ");
+    fprintf(tb->f, "? never written");
     if (tb->t->overflow_count > 0)
         fprintf(tb->f, " · ! int32 wrapped");
     fputc('\n', tb->f);
