@@ -128,10 +128,7 @@ enum {
 };
 
 static const struct option long_opts[] = {
-    {"input", required_argument, NULL, OPT_INPUT},
-    {"file", required_argument, NULL, OPT_FILE},
-    {"random", required_argument, NULL, OPT_RANDOM},
-    {"seed", required_argument, NULL, OPT_SEED},
+    SV_INPUT_LONG_OPTIONS(OPT_INPUT),
     {"op", required_argument, NULL, OPT_OP},
     {"type", required_argument, NULL, OPT_TYPE},
     {"exclusive", no_argument, NULL, OPT_EXCLUSIVE},

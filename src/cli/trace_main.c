@@ -123,10 +123,7 @@ static int parse_options(int argc, char **argv, options *o)
     enum { OPT_INPUT = 256, OPT_FILE, OPT_RANDOM, OPT_SEED, OPT_OP, OPT_TYPE,
            OPT_EXCLUSIVE, OPT_BACKEND, OPT_FORMAT, OPT_VERIFY, OPT_OPEN };
     static const struct option longopts[] = {
-        { "input", required_argument, NULL, OPT_INPUT },
-        { "file", required_argument, NULL, OPT_FILE },
-        { "random", required_argument, NULL, OPT_RANDOM },
-        { "seed", required_argument, NULL, OPT_SEED },
+        SV_INPUT_LONG_OPTIONS(OPT_INPUT),
         { "op", required_argument, NULL, OPT_OP },
         { "type", required_argument, NULL, OPT_TYPE },
         { "exclusive", no_argument, NULL, OPT_EXCLUSIVE },

@@ -113,6 +113,18 @@ static void case_row(const table *tb, const sv_round *rd, size_t lo, size_t hi)
     fputc('\n', tb->f);
 }
 
+/* Starts the block of cells lo .. hi-1 (a blank line between blocks, then
+ * the index row) and returns hi: long traces wrap every CELLS_PER_LINE. */
+static size_t begin_line(const table *tb, size_t lo)
+{
+    size_t n = tb->t->n;
+    size_t hi = lo + CELLS_PER_LINE < n ? lo + CELLS_PER_LINE : n;
+    if (lo > 0)
+        fputc('\n', tb->f);
+    index_row(tb, lo, hi);
+    return hi;
+}
+
 static void print_round(const table *tb, const sv_round *rd)
 {
     const sv_trace *t = tb->t;
@@ -124,10 +136,7 @@ static void print_round(const table *tb, const sv_round *rd)
                 (unsigned)rd->stride, rd->pin, rd->pout, rd->ops);
     on(tb, COL_RESET);
     for (size_t lo = 0; lo < t->n; lo += CELLS_PER_LINE) {
-        size_t hi = lo + CELLS_PER_LINE < t->n ? lo + CELLS_PER_LINE : t->n;
-        if (lo > 0)
-            fputc('\n', tb->f);
-        index_row(tb, lo, hi);
+        size_t hi = begin_line(tb, lo);
         for (int b = 0; b < 2; b++) {
             char name[32];
             const char *role = rd->round == 0 ? "" : b == rd->pout ? " pout" : " pin";
@@ -153,10 +162,7 @@ static void print_output(const table *tb)
         fprintf(tb->f, "Output · inclusive scan\n");
     on(tb, COL_RESET);
     for (size_t lo = 0; lo < t->n; lo += CELLS_PER_LINE) {
-        size_t hi = lo + CELLS_PER_LINE < t->n ? lo + CELLS_PER_LINE : t->n;
-        if (lo > 0)
-            fputc('\n', tb->f);
-        index_row(tb, lo, hi);
+        size_t hi = begin_line(tb, lo);
         if (t->scan == SV_SCAN_EXCLUSIVE)
             value_row(tb, "inclusive", t->inclusive, NULL, NULL, lo, hi);
         value_row(tb, "output", t->output, NULL, NULL, lo, hi);
