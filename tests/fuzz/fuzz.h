@@ -30,24 +30,22 @@ static inline void fuzz_refused(const char *err)
     }
 }
 
-/* A stream into *buf (the caller frees it after fuzz_written). */
-static inline FILE *fuzz_memstream(char **buf, size_t *len)
-{
-    FILE *f = open_memstream(buf, len);
-    if (!f)
-        abort();
-    return f;
-}
-
-/* Closes f after a writer ran; what was accepted must write (ok), else
- * aborts naming what and the writer's err. */
-static inline void fuzz_written(FILE *f, bool ok, const char *what, const char *err)
-{
-    if (!ok) {
-        fprintf(stderr, "cannot write an accepted %s: %s\n", what, err);
-        abort();
+/* Defines static char *NAME(const TYPE *obj, size_t *len): what WRITER
+ * (sv_trace_write, sv_bench_table_write) writes of obj, in memory (the caller
+ * frees it). What the reader accepted must write: else it aborts. */
+#define FUZZ_WRITER(name, type, writer)                                        \
+    static char *name(const type *obj, size_t *len)                            \
+    {                                                                          \
+        char *buf = NULL, err[256];                                            \
+        FILE *f = open_memstream(&buf, len);                                   \
+        if (!f)                                                                \
+            abort();                                                           \
+        if (!writer(obj, f, err, sizeof err)) {                                \
+            fprintf(stderr, "cannot write what was accepted (%s): %s\n", #writer, err); \
+            abort();                                                           \
+        }                                                                      \
+        fclose(f);                                                             \
+        return buf;                                                            \
     }
-    fclose(f);
-}
 
 #endif

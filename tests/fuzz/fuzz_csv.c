@@ -11,13 +11,7 @@
 #include "fuzz.h"
 #include "bench_csv.h"
 
-static char *to_csv(const sv_bench_table *t, size_t *len)
-{
-    char *buf = NULL, err[256];
-    FILE *f = fuzz_memstream(&buf, len);
-    fuzz_written(f, sv_bench_table_write(t, f, err, sizeof err), "table", err);
-    return buf;
-}
+FUZZ_WRITER(to_csv, sv_bench_table, sv_bench_table_write)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -12,13 +12,7 @@
 #include "trace.h"
 #include "trace_file.h"
 
-static char *to_json(const sv_trace *t, size_t *len)
-{
-    char *buf = NULL, err[256];
-    FILE *f = fuzz_memstream(&buf, len);
-    fuzz_written(f, sv_trace_write(t, f, err, sizeof err), "trace", err);
-    return buf;
-}
+FUZZ_WRITER(to_json, sv_trace, sv_trace_write)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
