@@ -240,10 +240,7 @@ int main(int argc, char **argv)
     unlink(path);
     rmdir(tmpdir);
     free(child_env);
-    if (failures) {
-        fprintf(stderr, "%d check(s) failed\n", failures);
-        return 1;
-    }
-    printf("scanviz-bench command line: all checks passed\n");
-    return 0;
+    if (!failures)
+        printf("scanviz-bench command line: all checks passed\n");
+    return check_status();
 }
