@@ -260,7 +260,5 @@ int main(int argc, char **argv)
     unlink(path);
     rmdir(tmpdir);
     free(child_env);
-    if (!failures)
-        printf("scanviz-bench command line: all checks passed\n");
-    return check_status();
+    return check_report("scanviz-bench command line: all checks passed");
 }

@@ -182,7 +182,5 @@ int main(int argc, char **argv)
     sv_cuda_scanner_destroy(NULL);
     free(in);
     free(out);
-    if (!failures)
-        printf("all scans match the CPU\n");
-    return check_status();
+    return check_report("all scans match the CPU");
 }

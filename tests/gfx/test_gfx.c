@@ -654,7 +654,5 @@ int main(int argc, char **argv)
     sv_gfx_target_destroy(NULL);
     sv_platform_close(&p);
     sv_platform_close(&p);
-    if (!failures)
-        printf("all gfx checks passed\n");
-    return check_status();
+    return check_report("all gfx checks passed");
 }

@@ -803,7 +803,5 @@ int main(int argc, char **argv)
     sv_gfx_destroy(g);
     render_pin_libraries();
     sv_platform_close(&p);
-    if (!failures)
-        printf("all render checks passed\n");
-    return check_status();
+    return check_report("all render checks passed");
 }
