@@ -1,6 +1,7 @@
 /* The one assertion kit of the C tests: a failed check prints file:line, the
  * condition and what differed, is counted in `failures`, and the test
- * carries on; main returns check_status() (non-zero when any failed).
+ * carries on; main returns check_status() (non-zero when any failed), or
+ * check_report("all ... passed") to say so on success.
  *   CHECK(cond)               the condition alone
  *   CHECK_MSG(cond, fmt, ...) with a printf message
  *   CHECK_INT(a, b)           two integers, both printed
@@ -76,6 +77,14 @@ static inline int check_status(void)
     if (failures)
         fprintf(stderr, "%d check(s) failed\n", failures);
     return failures ? 1 : 0;
+}
+
+/* check_status(), printing passed on stdout when every check passed. */
+static inline int check_report(const char *passed)
+{
+    if (!failures)
+        printf("%s\n", passed);
+    return check_status();
 }
 
 #endif

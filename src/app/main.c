@@ -4,7 +4,6 @@
  * Exit status: 0 success, 1 failure, 2 bad usage or input, 3 backend unavailable. */
 #include <errno.h>
 #include <getopt.h>
-#include <stdarg.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdio.h>
@@ -16,6 +15,7 @@
 #include <epoxy/gl.h>
 
 #include "sv_config.h"
+#include "../core/args.h"
 #include "../core/escape.h"
 #include "../core/fileio.h"
 #include "../core/input.h"
@@ -80,56 +80,14 @@ static void on_usr1(int sig)
     got_usr1 = 1;
 }
 
-/* Prints "scanviz: <msg>" to stderr, escaped (the message may quote an
- * argument, a path or a file's text: sv_escape), and returns status. */
-static int report(int status, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Errors go to stderr as "scanviz: message" (core/args.h); usage errors
+ * add a pointer to --help and exit EXIT_USAGE. */
+#define report(status, ...) sv_report("scanviz", (status), NULL, __VA_ARGS__)
+#define usage_error(...) \
+    sv_report("scanviz", EXIT_USAGE, "(scanviz --help lists the options)", __VA_ARGS__)
 
-static int report(int status, const char *fmt, ...)
-{
-    char msg[2048], esc[4096];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    fprintf(stderr, "scanviz: %s\n", sv_escape(msg, esc, sizeof esc));
-    return status;
-}
-
-/* report() with a pointer to --help, and EXIT_USAGE. */
-static int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-static int usage_error(const char *fmt, ...)
-{
-    char msg[2048];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    report(EXIT_USAGE, "%s", msg);
-    fprintf(stderr, "(scanviz --help lists the options)\n");
-    return EXIT_USAGE;
-}
-
-/* Standard output is checked like a file: a full disk or a closed pipe
- * exits 1 with a message, instead of losing what was printed. */
-static int stdout_status(int rc)
-{
-    char err[256];
-    if (!sv_stdout_check(err, sizeof err))
-        return report(EXIT_FAILURE, "%s", err);
-    return rc;
-}
-
-static bool parse_long(const char *s, long lo, long hi, long *out)
-{
-    char *end;
-    errno = 0;
-    long v = strtol(s, &end, 10);
-    if (errno || end == s || *end || v < lo || v > hi)
-        return false;
-    *out = v;
-    return true;
-}
+/* Standard output is checked like a file (core/args.h). */
+#define stdout_status(rc) sv_stdout_status("scanviz", (rc), EXIT_FAILURE)
 
 static bool parse_size(const char *s, int *w, int *h)
 {
@@ -145,7 +103,7 @@ static bool parse_size(const char *s, int *w, int *h)
         return false;
     memcpy(ws, s, len);
     ws[len] = '\0';
-    if (!parse_long(ws, 16, 8192, &a) || !parse_long(x + 1, 16, 8192, &b))
+    if (!sv_parse_long(ws, 16, 8192, &a) || !sv_parse_long(x + 1, 16, 8192, &b))
         return false;
     *w = (int)a;
     *h = (int)b;
@@ -174,10 +132,7 @@ enum {
 };
 
 static const struct option long_opts[] = {
-    {"input", required_argument, NULL, OPT_INPUT},
-    {"file", required_argument, NULL, OPT_FILE},
-    {"random", required_argument, NULL, OPT_RANDOM},
-    {"seed", required_argument, NULL, OPT_SEED},
+    SV_INPUT_LONG_OPTIONS(OPT_INPUT),
     {"op", required_argument, NULL, OPT_OP},
     {"type", required_argument, NULL, OPT_TYPE},
     {"exclusive", no_argument, NULL, OPT_EXCLUSIVE},
@@ -213,27 +168,15 @@ static int parse_args(int argc, char **argv, options *o)
     o->w = 1280;
     o->h = 720;
     opterr = 0;
-    int c;
+    int c, li = 0;
     char err[512];
-    while ((c = getopt_long(argc, argv, ":hV", long_opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":hV", long_opts, &li)) != -1) {
         const char *a = optarg;
         int argi = optind - 1; /* the value's argv index */
         long v;
         switch (c) {
-        case OPT_INPUT:
-            if (!sv_input_set_text(&o->input, a, argi, err, sizeof err))
-                return usage_error("%s", err);
-            break;
-        case OPT_FILE:
-            if (!sv_input_set_file(&o->input, a, argi, err, sizeof err))
-                return usage_error("%s", err);
-            break;
-        case OPT_RANDOM:
-            if (!sv_input_set_random(&o->input, a, argi, err, sizeof err))
-                return usage_error("%s", err);
-            break;
-        case OPT_SEED:
-            if (!sv_input_set_seed(&o->input, a, argi, err, sizeof err))
+        case OPT_INPUT: case OPT_FILE: case OPT_RANDOM: case OPT_SEED:
+            if (!sv_input_set_option(&o->input, long_opts[li].name, a, argi, err, sizeof err))
                 return usage_error("%s", err);
             break;
         case OPT_OP: o->op = a; break;
@@ -251,7 +194,7 @@ static int parse_args(int argc, char **argv, options *o)
             break;
         case OPT_ROUND:
             /* any count parses; sv_app_init names the trace's range */
-            if (!parse_long(a, 0, INT_MAX, &v))
+            if (!sv_parse_long(a, 0, INT_MAX, &v))
                 return usage_error("--round \"%s\": expected a round number (0, 1, 2, ...)", a);
             o->round = v;
             break;
@@ -278,7 +221,7 @@ static int parse_args(int argc, char **argv, options *o)
         case OPT_EXPORT_PLOT: o->export_plot = a; break;
         case OPT_BENCH_CSV: o->bench_csv = a; break;
         case OPT_BENCH_FRAMES:
-            if (!parse_long(a, 1, 1000000, &v))
+            if (!sv_parse_long(a, 1, 1000000, &v))
                 return usage_error("--bench-frames \"%s\": expected a frame count >= 1", a);
             o->bench_frames = v;
             break;

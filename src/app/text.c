@@ -620,12 +620,19 @@ static bool cacheable(const char *utf8, size_t *len)
     return true;
 }
 
-float sv_gfx_text_width(sv_gfx *g, sv_font font, float px, const char *utf8)
+/* The font to lay utf8 out in, or NULL when there is nothing to draw
+ * (no text, or the font failed to load). */
+static sized_font *font_for(sv_text *t, sv_font font, float px, const char *utf8)
 {
     if (!utf8 || !*utf8)
-        return 0.0f;
+        return NULL;
+    return get_font(t, (int)font, clamp_px(px));
+}
+
+float sv_gfx_text_width(sv_gfx *g, sv_font font, float px, const char *utf8)
+{
     sv_text *t = sv_gfx_text_state(g);
-    sized_font *s = get_font(t, (int)font, clamp_px(px));
+    sized_font *s = font_for(t, font, px, utf8);
     if (!s)
         return 0.0f;
     return (float)layout(g, t, s, 0, 0, (sv_rgba){0, 0, 0, 0}, utf8, false);
@@ -656,10 +663,8 @@ void sv_gfx_text_ellipsize(sv_gfx *g, sv_font font, float px, float max_w, const
 float sv_gfx_text(sv_gfx *g, sv_font font, float px, float x, float y, sv_align align,
                   sv_rgba c, const char *utf8)
 {
-    if (!utf8 || !*utf8)
-        return 0.0f;
     sv_text *t = sv_gfx_text_state(g);
-    sized_font *s = get_font(t, (int)font, clamp_px(px));
+    sized_font *s = font_for(t, font, px, utf8);
     if (!s)
         return 0.0f;
     /* Rows of text wholly outside the clip are measured, not drawn; so is

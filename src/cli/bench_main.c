@@ -13,6 +13,7 @@
 
 #include "sv_config.h"
 #include "../core/algo.h"
+#include "../core/args.h"
 #include "../core/bench_check.h"
 #include "../core/bench_csv.h"
 #include "../core/fileio.h"
@@ -581,18 +582,6 @@ done:
     return status;
 }
 
-/* The printed table is output too: a full disk or a closed pipe is a
- * failure with a message, not a silent loss. */
-static int checked_stdout(int rc)
-{
-    char err[256];
-    if (!sv_stdout_check(err, sizeof err)) {
-        fprintf(stderr, "scanviz-bench: %s\n", err);
-        return rc ? rc : EXIT_WRONG;
-    }
-    return rc;
-}
-
 int main(int argc, char **argv)
 {
     options o;
@@ -609,7 +598,7 @@ int main(int argc, char **argv)
     if (o.capture) {
         rc = run_capture(&o);
         if (rc || !o.explicit_scans)
-            return checked_stdout(rc);
+            return sv_stdout_status("scanviz-bench", rc, EXIT_WRONG);
     }
-    return checked_stdout(run_scans(&o, &dev, argc, argv));
+    return sv_stdout_status("scanviz-bench", run_scans(&o, &dev, argc, argv), EXIT_WRONG);
 }

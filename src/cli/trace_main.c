@@ -6,7 +6,6 @@
 #include <inttypes.h>
 #include <limits.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +13,7 @@
 
 #include "sv_config.h"
 #include "../capture/capture.h"
+#include "../core/args.h"
 #include "../core/emulate.h"
 #include "../core/escape.h"
 #include "../core/fileio.h"
@@ -126,31 +126,8 @@ static void usage(FILE *f)
 
 /* Prints "scanviz-trace: <msg>" to stderr, escaped (sv_escape: the message
  * may quote a file, an argument or a device name), and returns status. */
-static int report(int status, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static int report(int status, const char *fmt, ...)
-{
-    char msg[2048], esc[4096];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    fprintf(stderr, "%s: %s\n", prog, sv_escape(msg, esc, sizeof esc));
-    return status;
-}
-
-/* report() with EXIT_USAGE. */
-static int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-static int usage_error(const char *fmt, ...)
-{
-    char msg[2048];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    return report(EXIT_USAGE, "%s", msg);
-}
+#define report(status, ...) sv_report(prog, (status), NULL, __VA_ARGS__)
+#define usage_error(...) sv_report(prog, EXIT_USAGE, NULL, __VA_ARGS__)
 
 /* A whole decimal number lo .. hi (no sign, no hex, no spaces): --runs and
  * --shake-seed. */
@@ -192,10 +169,7 @@ static int parse_options(int argc, char **argv, options *o)
            OPT_EXCLUSIVE, OPT_BACKEND, OPT_FORMAT, OPT_VERIFY, OPT_OPEN,
            OPT_KERNEL, OPT_SCHEDULE, OPT_RUNS, OPT_SHAKE, OPT_SHAKE_SEED, OPT_RACECHECK };
     static const struct option longopts[] = {
-        { "input", required_argument, NULL, OPT_INPUT },
-        { "file", required_argument, NULL, OPT_FILE },
-        { "random", required_argument, NULL, OPT_RANDOM },
-        { "seed", required_argument, NULL, OPT_SEED },
+        SV_INPUT_LONG_OPTIONS(OPT_INPUT),
         { "op", required_argument, NULL, OPT_OP },
         { "type", required_argument, NULL, OPT_TYPE },
         { "exclusive", no_argument, NULL, OPT_EXCLUSIVE },
@@ -227,30 +201,19 @@ static int parse_options(int argc, char **argv, options *o)
     /* "-" first: non-options come back in order as option 1, so every
      * token keeps its position; ":" next: a missing argument is ':'. */
     opterr = 0;
-    int c, st;
+    int c, st, li = 0;
     int at = optind; /* the token the next option is read from (optind stays
                         on a cluster like -hV until its last letter) */
-    while ((c = getopt_long(argc, argv, "-:o:hV", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "-:o:hV", longopts, &li)) != -1) {
         int argi = optind - 1; /* the token just consumed (the value's, if separate) */
         switch (c) {
         case 1:
             if ((st = operand(o, optarg, argi)) >= 0)
                 return st;
             break;
-        case OPT_INPUT:
-            if (!sv_input_set_text(&o->input, optarg, argi, err, sizeof err))
-                return usage_error("%s", err);
-            break;
-        case OPT_FILE:
-            if (!sv_input_set_file(&o->input, optarg, argi, err, sizeof err))
-                return usage_error("%s", err);
-            break;
-        case OPT_RANDOM:
-            if (!sv_input_set_random(&o->input, optarg, argi, err, sizeof err))
-                return usage_error("%s", err);
-            break;
-        case OPT_SEED:
-            if (!sv_input_set_seed(&o->input, optarg, argi, err, sizeof err))
+        case OPT_INPUT: case OPT_FILE: case OPT_RANDOM: case OPT_SEED:
+            if (!sv_input_set_option(&o->input, longopts[li].name, optarg, argi, err,
+                                     sizeof err))
                 return usage_error("%s", err);
             break;
         case OPT_OP:
@@ -697,13 +660,12 @@ int main(int argc, char **argv)
     if (status >= 0)
         return status;
     if (o.help || o.version) {
-        char err[256];
         if (o.help)
             usage(stdout);
         else
             printf("scanviz-trace %s (CUDA backend %s)\n", SV_VERSION,
                    SV_HAVE_CUDA ? "built in" : "not built");
-        return sv_stdout_check(err, sizeof err) ? EXIT_OK : report(EXIT_FAILED, "%s", err);
+        return sv_stdout_status(prog, EXIT_OK, EXIT_FAILED);
     }
     return o.open_path ? run_open(&o) : run_capture(&o);
 }

@@ -121,6 +121,25 @@ bool sv_input_set_seed(sv_input *in, const char *value, int argi, char *err, siz
     return true;
 }
 
+bool sv_input_set_option(sv_input *in, const char *name, const char *value, int argi,
+                         char *err, size_t errlen)
+{
+    static const struct {
+        const char *name;
+        bool (*set)(sv_input *, const char *, int, char *, size_t);
+    } flags[] = {
+        { "input", sv_input_set_text },
+        { "file", sv_input_set_file },
+        { "random", sv_input_set_random },
+        { "seed", sv_input_set_seed },
+    };
+    for (size_t i = 0; i < sizeof flags / sizeof flags[0]; i++)
+        if (strcmp(name, flags[i].name) == 0)
+            return flags[i].set(in, value, argi, err, errlen);
+    sv_errorf(err, errlen, "--%s: not an input flag", name);
+    return false;
+}
+
 bool sv_input_validate(const sv_input *in, char *err, size_t errlen)
 {
     if (in->sources > 1) {

@@ -114,6 +114,18 @@ static void case_row(const table *tb, const sv_round *rd, size_t lo, size_t hi)
     fputc('\n', tb->f);
 }
 
+/* Starts the block of cells lo .. hi-1 (a blank line between blocks, then
+ * the index row) and returns hi: long traces wrap every CELLS_PER_LINE. */
+static size_t begin_line(const table *tb, size_t lo)
+{
+    size_t n = tb->t->n;
+    size_t hi = lo + CELLS_PER_LINE < n ? lo + CELLS_PER_LINE : n;
+    if (lo > 0)
+        fputc('\n', tb->f);
+    index_row(tb, lo, hi);
+    return hi;
+}
+
 static void print_round(const table *tb, const sv_round *rd)
 {
     const sv_trace *t = tb->t;
@@ -125,10 +137,7 @@ static void print_round(const table *tb, const sv_round *rd)
                 (unsigned)rd->stride, rd->pin, rd->pout, rd->ops);
     on(tb, COL_RESET);
     for (size_t lo = 0; lo < t->n; lo += CELLS_PER_LINE) {
-        size_t hi = lo + CELLS_PER_LINE < t->n ? lo + CELLS_PER_LINE : t->n;
-        if (lo > 0)
-            fputc('\n', tb->f);
-        index_row(tb, lo, hi);
+        size_t hi = begin_line(tb, lo);
         for (int b = 0; b < 2; b++) {
             char name[32];
             const char *role = rd->round == 0 ? "" : b == rd->pout ? " pout"
@@ -159,10 +168,7 @@ static void print_output(const table *tb)
     const sv_round *last = &t->rounds[t->nrounds - 1];
     const bool *known = t->lab ? last->written[t->nrounds > 1 ? last->pout : 0] : NULL;
     for (size_t lo = 0; lo < t->n; lo += CELLS_PER_LINE) {
-        size_t hi = lo + CELLS_PER_LINE < t->n ? lo + CELLS_PER_LINE : t->n;
-        if (lo > 0)
-            fputc('\n', tb->f);
-        index_row(tb, lo, hi);
+        size_t hi = begin_line(tb, lo);
         if (t->scan == SV_SCAN_EXCLUSIVE)
             value_row(tb, "inclusive", t->inclusive, known, NULL, lo, hi);
         value_row(tb, "output", t->output, t->scan == SV_SCAN_EXCLUSIVE ? NULL : known, NULL, lo,
@@ -208,21 +214,23 @@ static void print_notes(const table *tb)
     }
 }
 
+/* One legend entry: the name in its colour, then the plain explanation. */
+static void legend_item(const table *tb, const char *colour, const char *name, const char *rest)
+{
+    on(tb, colour);
+    fputs(name, tb->f);
+    on(tb, COL_RESET);
+    fputs(rest, tb->f);
+}
+
 static void print_legend(const table *tb)
 {
     fprintf(tb->f, "Legend: ");
-    on(tb, COL_FULL);
-    fprintf(tb->f, "F full window");
-    on(tb, COL_RESET);
-    fprintf(tb->f, " (i >= 2^r - 1) · ");
-    on(tb, COL_PARTIAL);
-    fprintf(tb->f, "P partial window");
-    on(tb, COL_RESET);
-    fprintf(tb->f, " (2^(r-1) <= i < 2^r - 1, reaches cell 0)\n        ");
-    on(tb, COL_COPY);
-    fprintf(tb->f, "c copy-through");
-    on(tb, COL_RESET);
-    fprintf(tb->f, " (i < 2^(r-1), no left neighbour) · ? never written");
+    legend_item(tb, COL_FULL, "F full window", " (i >= 2^r - 1) · ");
+    legend_item(tb, COL_PARTIAL, "P partial window",
+                " (2^(r-1) <= i < 2^r - 1, reaches cell 0)\n        ");
+    legend_item(tb, COL_COPY, "c copy-through", " (i < 2^(r-1), no left neighbour) · ");
+    fprintf(tb->f, "? never written");
     if (tb->t->overflow_count > 0)
         fprintf(tb->f, " · ! int32 wrapped");
     fputc('\n', tb->f);

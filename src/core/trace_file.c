@@ -240,6 +240,19 @@ static bool get_string(reader *rd, const json_t *obj, const char *name, const ch
     return true;
 }
 
+/* A string field that must be one of two names: *which = 0 for a, 1 for b. */
+static bool get_one_of(reader *rd, const json_t *obj, const char *name, const char *a,
+                       const char *b, int *which)
+{
+    const char *s;
+    if (!get_string(rd, obj, name, &s))
+        return false;
+    if (strcmp(s, a) != 0 && strcmp(s, b) != 0)
+        return fail(rd, name, "\"%s\", expected \"%s\" or \"%s\"", s, a, b);
+    *which = strcmp(s, a) == 0 ? 0 : 1;
+    return true;
+}
+
 /* An integer in [lo, hi]. */
 static bool get_int(reader *rd, const json_t *j, const char *path, long long lo, long long hi,
                     long long *out)
@@ -496,6 +509,7 @@ static sv_trace *parse_root(reader *rd, const json_t *root)
 {
     const char *s;
     long long v = 0;
+    int which;
     sv_op op;
     sv_type type;
     sv_scan scan;
@@ -544,16 +558,9 @@ static sv_trace *parse_root(reader *rd, const json_t *root)
         fail(rd, "algorithm", "\"%s\", expected \"hillis-steele\"", s);
         return NULL;
     }
-    if (!get_string(rd, root, "backend", &s))
+    if (!get_one_of(rd, root, "backend", "cpu", "cuda", &which))
         return NULL;
-    if (strcmp(s, "cpu") == 0)
-        backend = SV_BACKEND_CPU;
-    else if (strcmp(s, "cuda") == 0)
-        backend = SV_BACKEND_CUDA;
-    else {
-        fail(rd, "backend", "\"%s\", expected \"cpu\" or \"cuda\"", s);
-        return NULL;
-    }
+    backend = which == 0 ? SV_BACKEND_CPU : SV_BACKEND_CUDA;
     if (!(x = field(rd, root, "device", "device")))
         return NULL;
     if (json_is_string(x) && backend == SV_BACKEND_CUDA)
@@ -580,16 +587,9 @@ static sv_trace *parse_root(reader *rd, const json_t *root)
         fail(rd, "op", "%s", why);
         return NULL;
     }
-    if (!get_string(rd, root, "scan", &s))
+    if (!get_one_of(rd, root, "scan", "inclusive", "exclusive", &which))
         return NULL;
-    if (strcmp(s, "inclusive") == 0)
-        scan = SV_SCAN_INCLUSIVE;
-    else if (strcmp(s, "exclusive") == 0)
-        scan = SV_SCAN_EXCLUSIVE;
-    else {
-        fail(rd, "scan", "\"%s\", expected \"inclusive\" or \"exclusive\"", s);
-        return NULL;
-    }
+    scan = which == 0 ? SV_SCAN_INCLUSIVE : SV_SCAN_EXCLUSIVE;
     if (!(x = field(rd, root, "n", "n")) || !get_int(rd, x, "n", 1, SV_MAX_N, &v))
         return NULL;
     size_t n = (size_t)v;

@@ -81,6 +81,72 @@ static void run(result *r, ...)
               #__VA_ARGS__, what, r_.status, r_.err, r_.out);                          \
     } while (0)
 
+/* Bad arguments as a table: each row is what stderr must name, then one or
+ * two arguments (the second NULL when there is one). */
+typedef struct bad_arg {
+    const char *what, *arg, *value;
+} bad_arg;
+
+#define BAD_TABLE(rows)                                                                \
+    for (size_t k_ = 0; k_ < sizeof rows / sizeof rows[0]; k_++)                       \
+        BAD(rows[k_].what, rows[k_].arg, rows[k_].value)
+
+/* --sizes: every item checked, named, and placed in its list. */
+static const bad_arg bad_sizes[] = {
+    { "'2^31'", "--sizes", "2^31" }, /* 2^31 > INT_MAX, the scanner's limit */
+    { "'2^31'", "--sizes=2^31", NULL },
+    { "'2^0..2^31'", "--sizes", "2^0..2^31" },
+    { "'2^10..'", "--sizes", "2^10.." },
+    { "'..'", "--sizes", ".." },
+    { "'..2^4'", "--sizes", "..2^4" },
+    { "'2^a'", "--sizes", "2^a" },
+    { "'2^'", "--sizes", "2^" },
+    { "'2^-1'", "--sizes", "2^-1" },
+    { "'2^99999999999999999999'", "--sizes", "2^99999999999999999999" },
+    { "'-5'", "--sizes", "-5" },
+    { "'0'", "--sizes", "0" },
+    { "'2147483648'", "--sizes", "2147483648" },
+    { "'1e3'", "--sizes", "1e3" },
+    { "'12abc'", "--sizes", "12abc" },
+    { "'2^3..2^1'", "--sizes", "2^3..2^1" }, /* a range runs upwards */
+    { "'8..16'", "--sizes", "8..16" },       /* ranges are of powers of two */
+    { "'2^1..2^3..2^5'", "--sizes", "2^1..2^3..2^5" },
+    { "item 2 of '1,,2' is empty", "--sizes", "1,,2" },
+    { "item 2 of '1,' is empty", "--sizes", "1," },
+    { "item 1 of ',1' is empty", "--sizes", ",1" },
+    { "item 3 'x' of '1,2^4..2^6,x'", "--sizes", "1,2^4..2^6,x" },
+    { "item 2 '2^10..2^5' of '1024,2^10..2^5'", "--sizes", "1024,2^10..2^5" },
+    { "--sizes: not a list of sizes: ''", "--sizes", "" },
+    { "missing value after: '--sizes'", "--sizes", NULL },
+};
+
+/* The other options. */
+static const bad_arg bad_options[] = {
+    { "--reps: not a count 1..100000: '0'", "--reps", "0" },
+    { "'-1'", "--reps", "-1" },
+    { "'100001'", "--reps", "100001" },
+    { "'x'", "--reps", "x" },
+    { "'5x'", "--reps", "5x" },
+    { "--reps: not a count 1..100000: ''", "--reps=", NULL },
+    { "--type: not int32 or float32: 'x'", "--type", "x" },
+    { "'int64'", "--type", "int64" },
+    { "'Float32'", "--type=Float32", NULL },
+    { "--algo: 'foo': unknown algorithm", "--algo", "foo" },
+    { "item 2 'foo' of 'hs,foo'", "--algo", "hs,foo" },
+    { "item 2 of 'hs,,cub' is empty", "--algo", "hs,,cub" },
+    { "'CUB'", "--algo", "CUB" },
+    { "--algo: not a list of algorithms: ''", "--algo=", NULL },
+    { "missing value after: '--csv'", "--csv", NULL },
+    { "--csv: empty file name", "--csv=", NULL },
+    { "unknown argument: '--bogus'", "--bogus", NULL },
+    { "unknown argument: 'out.csv'", "out.csv", NULL },
+    { "unknown argument: '-x'", "-x", NULL },
+    { "--capture takes no value: '--capture=1'", "--capture=1", NULL },
+    { "--progress-csv takes no value: '--progress-csv=1'", "--progress-csv=1", NULL },
+    { "--help takes no value: '--help=1'", "--help=1", NULL },
+    { "--version takes no value: '--version=x'", "--version=x", NULL },
+};
+
 /* Good arguments: past the parser, so the probe's refusal: exit 3 with
  * "scanviz-bench: no usable GPU: REASON" on one line, nothing on stdout. */
 #define GOOD(...)                                                                      \
@@ -110,31 +176,7 @@ int main(int argc, char **argv)
     }
 
     /* --sizes: every item checked, named, and placed in its list. */
-    BAD("'2^31'", "--sizes", "2^31");          /* 2^31 > INT_MAX, the scanner's limit */
-    BAD("'2^31'", "--sizes=2^31");
-    BAD("'2^0..2^31'", "--sizes", "2^0..2^31");
-    BAD("'2^10..'", "--sizes", "2^10..");
-    BAD("'..'", "--sizes", "..");
-    BAD("'..2^4'", "--sizes", "..2^4");
-    BAD("'2^a'", "--sizes", "2^a");
-    BAD("'2^'", "--sizes", "2^");
-    BAD("'2^-1'", "--sizes", "2^-1");
-    BAD("'2^99999999999999999999'", "--sizes", "2^99999999999999999999");
-    BAD("'-5'", "--sizes", "-5");
-    BAD("'0'", "--sizes", "0");
-    BAD("'2147483648'", "--sizes", "2147483648");
-    BAD("'1e3'", "--sizes", "1e3");
-    BAD("'12abc'", "--sizes", "12abc");
-    BAD("'2^3..2^1'", "--sizes", "2^3..2^1");    /* a range runs upwards */
-    BAD("'8..16'", "--sizes", "8..16");          /* ranges are of powers of two */
-    BAD("'2^1..2^3..2^5'", "--sizes", "2^1..2^3..2^5");
-    BAD("item 2 of '1,,2' is empty", "--sizes", "1,,2");
-    BAD("item 2 of '1,' is empty", "--sizes", "1,");
-    BAD("item 1 of ',1' is empty", "--sizes", ",1");
-    BAD("item 3 'x' of '1,2^4..2^6,x'", "--sizes", "1,2^4..2^6,x");
-    BAD("item 2 '2^10..2^5' of '1024,2^10..2^5'", "--sizes", "1024,2^10..2^5");
-    BAD("--sizes: not a list of sizes: ''", "--sizes", "");
-    BAD("missing value after: '--sizes'", "--sizes");
+    BAD_TABLE(bad_sizes);
 
     /* At most 256 distinct sizes; repeats do not count (they run once). */
     {
@@ -156,29 +198,7 @@ int main(int argc, char **argv)
     }
 
     /* The other options. */
-    BAD("--reps: not a count 1..100000: '0'", "--reps", "0");
-    BAD("'-1'", "--reps", "-1");
-    BAD("'100001'", "--reps", "100001");
-    BAD("'x'", "--reps", "x");
-    BAD("'5x'", "--reps", "5x");
-    BAD("--reps: not a count 1..100000: ''", "--reps=");
-    BAD("--type: not int32 or float32: 'x'", "--type", "x");
-    BAD("'int64'", "--type", "int64");
-    BAD("'Float32'", "--type=Float32");
-    BAD("--algo: 'foo': unknown algorithm", "--algo", "foo");
-    BAD("item 2 'foo' of 'hs,foo'", "--algo", "hs,foo");
-    BAD("item 2 of 'hs,,cub' is empty", "--algo", "hs,,cub");
-    BAD("'CUB'", "--algo", "CUB");
-    BAD("--algo: not a list of algorithms: ''", "--algo=");
-    BAD("missing value after: '--csv'", "--csv");
-    BAD("--csv: empty file name", "--csv=");
-    BAD("unknown argument: '--bogus'", "--bogus");
-    BAD("unknown argument: 'out.csv'", "out.csv");
-    BAD("unknown argument: '-x'", "-x");
-    BAD("--capture takes no value: '--capture=1'", "--capture=1");
-    BAD("--progress-csv takes no value: '--progress-csv=1'", "--progress-csv=1");
-    BAD("--help takes no value: '--help=1'", "--help=1");
-    BAD("--version takes no value: '--version=x'", "--version=x");
+    BAD_TABLE(bad_options);
     /* Arguments are read left to right: a bad one after good ones. */
     BAD("'x'", "--reps", "5", "--sizes", "2^4", "--type", "x");
 
@@ -240,10 +260,5 @@ int main(int argc, char **argv)
     unlink(path);
     rmdir(tmpdir);
     free(child_env);
-    if (failures) {
-        fprintf(stderr, "%d check(s) failed\n", failures);
-        return 1;
-    }
-    printf("scanviz-bench command line: all checks passed\n");
-    return 0;
+    return check_report("scanviz-bench command line: all checks passed");
 }

@@ -182,10 +182,5 @@ int main(int argc, char **argv)
     sv_cuda_scanner_destroy(NULL);
     free(in);
     free(out);
-    if (failures) {
-        fprintf(stderr, "%d failure(s)\n", failures);
-        return 1;
-    }
-    printf("all scans match the CPU\n");
-    return 0;
+    return check_report("all scans match the CPU");
 }

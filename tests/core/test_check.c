@@ -39,40 +39,58 @@ static sv_trace *example(sv_scan scan)
         CHECK(!sv_trace_check((t), err_, sizeof err_)); \
     } while (0)
 
+/* One cell of the example broken on purpose (a value changed, or a written
+ * flag set or cleared) and what the check must say about it. */
+typedef struct broken_cell {
+    int round, buf, cell;
+    enum { SET_VALUE, SET_WRITTEN, CLEAR_WRITTEN } how;
+    int32_t value; /* SET_VALUE */
+    const char *prefix, *detail;
+} broken_cell;
+
+static const broken_cell broken_cells[] = {
+    /* A corrupted pout cell (a full window): round 2 cell 5 holds input[2..5] = 12. */
+    { 2, 0, 5, SET_VALUE, 13,
+      "round 2, buf[0] (pout), cell 5 (full): expected 12 (sum over input[2..5]), got 13", "got 13" },
+    /* A partial window: round 3 cell 4 holds input[0..4] = 15. */
+    { 3, 1, 4, SET_VALUE, 14,
+      "round 3, buf[1] (pout), cell 4 (partial): expected 15 (sum over input[0..4])", "got 14" },
+    /* A pout cell left unwritten. */
+    { 1, 1, 3, CLEAR_WRITTEN, 0, "round 1, buf[1] (pout), cell 3: never written", "every pout cell" },
+    /* buf[1] written during staging. */
+    { 0, 1, 2, SET_WRITTEN, 0, "round 0, buf[1] (uninitialized), cell 2: written",
+      "before any round ran" },
+    /* Staging that does not hold the input. */
+    { 0, 0, 6, SET_VALUE, 5, "round 0, buf[0] (staging), cell 6: expected the input value 6, got 5",
+      "" },
+    /* pin changed in the last round. */
+    { 3, 0, 6, SET_VALUE, 99,
+      "round 3, buf[0] (pin), cell 6: changed during the round: was 11, now 99", "" },
+    /* A copy cell that does not copy (and whose value is also off). */
+    { 3, 1, 2, SET_VALUE, 99,
+      "round 3, buf[1] (pout), cell 2: copy cell: expected pin buf[0][2] = 11, got 99", "" },
+};
+
 int main(void)
 {
     char err[512];
     sv_trace *t = example(SV_SCAN_INCLUSIVE);
     CHECK_MSG(sv_trace_check(t, err, sizeof err), "%s", err);
 
-    /* A corrupted pout cell (a full window): round 2 cell 5 holds input[2..5] = 12. */
-    t->rounds[2].buf[0][5].i = 13;
-    EXPECT_BROKEN(t, 2, 0, 5, "round 2, buf[0] (pout), cell 5 (full): expected 12 (sum over input[2..5]), got 13", "got 13");
     sv_trace_destroy(t);
 
-    /* A partial window: round 3 cell 4 holds input[0..4] = 15. */
-    t = example(SV_SCAN_INCLUSIVE);
-    t->rounds[3].buf[1][4].i = 14;
-    EXPECT_BROKEN(t, 3, 1, 4, "round 3, buf[1] (pout), cell 4 (partial): expected 15 (sum over input[0..4])", "got 14");
-    sv_trace_destroy(t);
-
-    /* A pout cell left unwritten. */
-    t = example(SV_SCAN_INCLUSIVE);
-    t->rounds[1].written[1][3] = false;
-    EXPECT_BROKEN(t, 1, 1, 3, "round 1, buf[1] (pout), cell 3: never written", "every pout cell");
-    sv_trace_destroy(t);
-
-    /* buf[1] written during staging. */
-    t = example(SV_SCAN_INCLUSIVE);
-    t->rounds[0].written[1][2] = true;
-    EXPECT_BROKEN(t, 0, 1, 2, "round 0, buf[1] (uninitialized), cell 2: written", "before any round ran");
-    sv_trace_destroy(t);
-
-    /* Staging that does not hold the input. */
-    t = example(SV_SCAN_INCLUSIVE);
-    t->rounds[0].buf[0][6].i = 5;
-    EXPECT_BROKEN(t, 0, 0, 6, "round 0, buf[0] (staging), cell 6: expected the input value 6, got 5", "");
-    sv_trace_destroy(t);
+    /* One cell broken at a time, each reported at its round and cell. */
+    for (size_t k = 0; k < sizeof broken_cells / sizeof broken_cells[0]; k++) {
+        const broken_cell *b = &broken_cells[k];
+        t = example(SV_SCAN_INCLUSIVE);
+        sv_round *rd = &t->rounds[b->round];
+        if (b->how == SET_VALUE)
+            rd->buf[b->buf][b->cell].i = b->value;
+        else
+            rd->written[b->buf][b->cell] = b->how == SET_WRITTEN;
+        EXPECT_BROKEN(t, b->round, b->buf, b->cell, b->prefix, b->detail);
+        sv_trace_destroy(t);
+    }
 
     /* Swapped buffers in round 2 (a kernel writing into pin): pin buf[1]
      * differs from round 1 first at cell 2 (8 became 11). */
@@ -83,18 +101,6 @@ int main(void)
         t->rounds[2].buf[1] = b;
     }
     EXPECT_BROKEN(t, 2, 1, 2, "round 2, buf[1] (pin), cell 2: changed during the round: was 8, now 11", "");
-    sv_trace_destroy(t);
-
-    /* pin changed in the last round. */
-    t = example(SV_SCAN_INCLUSIVE);
-    t->rounds[3].buf[0][6].i = 99;
-    EXPECT_BROKEN(t, 3, 0, 6, "round 3, buf[0] (pin), cell 6: changed during the round: was 11, now 99", "");
-    sv_trace_destroy(t);
-
-    /* A copy cell that does not copy (and whose value is also off). */
-    t = example(SV_SCAN_INCLUSIVE);
-    t->rounds[3].buf[1][2].i = 99;
-    EXPECT_BROKEN(t, 3, 1, 2, "round 3, buf[1] (pout), cell 2: copy cell: expected pin buf[0][2] = 11, got 99", "");
     sv_trace_destroy(t);
 
     /* Round metadata. */

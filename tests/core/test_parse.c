@@ -19,6 +19,55 @@
         CHECK_STR(err_, want); \
     } while (0)
 
+/* Text the parser must refuse, and the whole message it must give. */
+typedef struct bad_text {
+    const char *text, *want;
+} bad_text;
+
+/* Bad int32 tokens name their number, text, line, column and reason. */
+static const bad_text bad_int32[] = {
+    { "3 1 x7",
+      "token 3 \"x7\" (line 1, column 5): not an integer" },
+    { "1 2\n  3 4.5",
+      "token 4 \"4.5\" (line 2, column 5): not an integer" },
+    { "1e3",
+      "token 1 \"1e3\" (line 1, column 1): not an integer" },
+    { "0x10",
+      "token 1 \"0x10\" (line 1, column 1): not an integer" },
+    { "1 - 2",
+      "token 2 \"-\" (line 1, column 3): not an integer" },
+    { "# c\n1,2,2147483648",
+      "token 3 \"2147483648\" (line 2, column 5): out of int32 range" },
+    { "-2147483649",
+      "token 1 \"-2147483649\" (line 1, column 1): out of int32 range" },
+    { "99999999999999999999999",
+      "token 1 \"99999999999999999999999\" (line 1, column 1): out of int32 range" },
+    { "1 2 0123456789012345678901234567890123456789xyz",
+      "token 3 \"0123456789012345678901234567890123456789...\" (line 1, column 5): not an integer" },
+};
+
+/* Bad float32 tokens likewise. */
+static const bad_text bad_float32[] = {
+    { "1 inf",
+      "token 2 \"inf\" (line 1, column 3): not a finite number" },
+    { "nan",
+      "token 1 \"nan\" (line 1, column 1): not a finite number" },
+    { "-Infinity",
+      "token 1 \"-Infinity\" (line 1, column 1): not a finite number" },
+    { "1e39",
+      "token 1 \"1e39\" (line 1, column 1): out of float32 range" },
+    { "1.5 x",
+      "token 2 \"x\" (line 1, column 5): not a number" },
+    { "1.5.2",
+      "token 1 \"1.5.2\" (line 1, column 1): not a number" },
+    { "1 0x10",
+      "token 2 \"0x10\" (line 1, column 3): not a number" },
+    { "0x1p-3",
+      "token 1 \"0x1p-3\" (line 1, column 1): not a number" },
+    { "",
+      "no values" },
+};
+
 static size_t parse_ok(const char *text, sv_type type, sv_value **v)
 {
     char err[256];
@@ -52,20 +101,8 @@ int main(void)
     free(v);
 
     /* Bad tokens name their number, text, line, column and reason. */
-    EXPECT_ERROR("3 1 x7", SV_TYPE_INT32, SV_MAX_N, "token 3 \"x7\" (line 1, column 5): not an integer");
-    EXPECT_ERROR("1 2\n  3 4.5", SV_TYPE_INT32, SV_MAX_N,
-                 "token 4 \"4.5\" (line 2, column 5): not an integer");
-    EXPECT_ERROR("1e3", SV_TYPE_INT32, SV_MAX_N, "token 1 \"1e3\" (line 1, column 1): not an integer");
-    EXPECT_ERROR("0x10", SV_TYPE_INT32, SV_MAX_N, "token 1 \"0x10\" (line 1, column 1): not an integer");
-    EXPECT_ERROR("1 - 2", SV_TYPE_INT32, SV_MAX_N, "token 2 \"-\" (line 1, column 3): not an integer");
-    EXPECT_ERROR("# c\n1,2,2147483648", SV_TYPE_INT32, SV_MAX_N,
-                 "token 3 \"2147483648\" (line 2, column 5): out of int32 range");
-    EXPECT_ERROR("-2147483649", SV_TYPE_INT32, SV_MAX_N,
-                 "token 1 \"-2147483649\" (line 1, column 1): out of int32 range");
-    EXPECT_ERROR("99999999999999999999999", SV_TYPE_INT32, SV_MAX_N,
-                 "token 1 \"99999999999999999999999\" (line 1, column 1): out of int32 range");
-    EXPECT_ERROR("1 2 0123456789012345678901234567890123456789xyz", SV_TYPE_INT32, SV_MAX_N,
-                 "token 3 \"0123456789012345678901234567890123456789...\" (line 1, column 5): not an integer");
+    for (size_t k = 0; k < sizeof bad_int32 / sizeof bad_int32[0]; k++)
+        EXPECT_ERROR(bad_int32[k].text, SV_TYPE_INT32, SV_MAX_N, bad_int32[k].want);
 
     /* Empty input, comments only, too many values. */
     EXPECT_ERROR("", SV_TYPE_INT32, SV_MAX_N, "no values");
@@ -96,16 +133,8 @@ int main(void)
         CHECK(v[3].f == 3.4028235e38f);
     }
     free(v);
-    EXPECT_ERROR("1 inf", SV_TYPE_FLOAT32, SV_MAX_N, "token 2 \"inf\" (line 1, column 3): not a finite number");
-    EXPECT_ERROR("nan", SV_TYPE_FLOAT32, SV_MAX_N, "token 1 \"nan\" (line 1, column 1): not a finite number");
-    EXPECT_ERROR("-Infinity", SV_TYPE_FLOAT32, SV_MAX_N,
-                 "token 1 \"-Infinity\" (line 1, column 1): not a finite number");
-    EXPECT_ERROR("1e39", SV_TYPE_FLOAT32, SV_MAX_N, "token 1 \"1e39\" (line 1, column 1): out of float32 range");
-    EXPECT_ERROR("1.5 x", SV_TYPE_FLOAT32, SV_MAX_N, "token 2 \"x\" (line 1, column 5): not a number");
-    EXPECT_ERROR("1.5.2", SV_TYPE_FLOAT32, SV_MAX_N, "token 1 \"1.5.2\" (line 1, column 1): not a number");
-    EXPECT_ERROR("1 0x10", SV_TYPE_FLOAT32, SV_MAX_N, "token 2 \"0x10\" (line 1, column 3): not a number");
-    EXPECT_ERROR("0x1p-3", SV_TYPE_FLOAT32, SV_MAX_N, "token 1 \"0x1p-3\" (line 1, column 1): not a number");
-    EXPECT_ERROR("", SV_TYPE_FLOAT32, SV_MAX_N, "no values");
+    for (size_t k = 0; k < sizeof bad_float32 / sizeof bad_float32[0]; k++)
+        EXPECT_ERROR(bad_float32[k].text, SV_TYPE_FLOAT32, SV_MAX_N, bad_float32[k].want);
 
     /* Files. */
     {

@@ -8,38 +8,22 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fuzz.h"
 #include "bench_csv.h"
 
-static char *to_csv(const sv_bench_table *t, size_t *len)
-{
-    char *buf = NULL, err[256];
-    FILE *f = open_memstream(&buf, len);
-    if (!f)
-        abort();
-    if (!sv_bench_table_write(t, f, err, sizeof err)) {
-        fprintf(stderr, "cannot write an accepted table: %s\n", err);
-        abort();
-    }
-    fclose(f);
-    return buf;
-}
+FUZZ_WRITER(to_csv, sv_bench_table, sv_bench_table_write)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     char err[512];
-    char *text = malloc(size + 1);
+    char *text = fuzz_text(data, size);
     if (!text)
         return 0;
-    memcpy(text, data, size);
-    text[size] = '\0';
     err[0] = '\0';
     sv_bench_table *t = sv_bench_table_parse(text, err, sizeof err);
     free(text);
     if (!t) {
-        if (!err[0]) {
-            fprintf(stderr, "refused without a message\n");
-            abort();
-        }
+        fuzz_refused(err);
         return 0;
     }
     size_t l1, l2, l3;

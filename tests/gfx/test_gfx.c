@@ -654,10 +654,5 @@ int main(int argc, char **argv)
     sv_gfx_target_destroy(NULL);
     sv_platform_close(&p);
     sv_platform_close(&p);
-    if (failures) {
-        fprintf(stderr, "%d check(s) failed\n", failures);
-        return 1;
-    }
-    printf("all gfx checks passed\n");
-    return 0;
+    return check_report("all gfx checks passed");
 }

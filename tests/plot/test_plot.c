@@ -3,7 +3,7 @@
  * drawn higher, Hillis-Steele's operations are above the CPU's, the legend
  * shows every algorithm, and an empty table says so.
  * usage: test_plot FIXTURE.csv [OUT_DIR]   (PNGs of each render land in OUT_DIR) */
-/* dl_iterate_phdr and RTLD_NODELETE (see pin_library) */
+/* dl_iterate_phdr and RTLD_NODELETE (see render_util.h) */
 #define _GNU_SOURCE
 #include "bench_live.h"
 #include "gfx.h"
@@ -12,12 +12,11 @@
 #include "render_plot.h"
 #include "theme.h"
 
-#include <dlfcn.h>
-#include <link.h>
 #include <math.h>
 #include <stdlib.h>
 
 #include "../expect.h"
+#include "../render_util.h"
 
 static sv_gfx *g;
 static const char *out_dir;
@@ -40,13 +39,9 @@ static bool render(const sv_bench_table *table, const char *source, int w, int h
     sv_gfx_begin(g, w, h, th->bg);
     sv_render_plot(g, table, source, box, th, unit);
     sv_gfx_end(g);
-    free(px);
-    px = malloc((size_t)w * h * 4);
+    render_read_back(g, t, w, h, &px);
     W = w;
     H = h;
-    sv_gfx_read_pixels(g, w, h, px);
-    sv_gfx_target_bind(NULL);
-    sv_gfx_target_destroy(t);
     sv_plot_layout_compute(g, box, unit, layout);
     if (out_dir) {
         char path[512];
@@ -370,13 +365,9 @@ static void test_progress(void)
     sv_render_plot_progress(g, (sv_box){ 0, 0, (float)w, (float)h }, th,
                             20 / SV_PLOT_TEXT_UNITS, 0.5f, "hs 2^20 int32");
     sv_gfx_end(g);
-    free(px);
-    px = malloc((size_t)w * h * 4);
+    render_read_back(g, t, w, h, &px);
     W = w;
     H = h;
-    sv_gfx_read_pixels(g, w, h, px);
-    sv_gfx_target_bind(NULL);
-    sv_gfx_target_destroy(t);
     if (out_dir) {
         char path[512];
         snprintf(path, sizeof path, "%s/plot-progress.png", out_dir);
@@ -417,19 +408,6 @@ static void test_shipped_and_describe(void)
     CHECK_INT(strlen(tiny), 7);
 }
 
-/* Pins every loaded shared library (RTLD_NODELETE), so that closing the GL
- * context does not unload Mesa's driver before LeakSanitizer runs: its
- * process-lifetime allocations then carry module names that tests/lsan.supp
- * matches (as tests/render does). */
-static int pin_library(struct dl_phdr_info *info, size_t size, void *data)
-{
-    (void)size;
-    (void)data;
-    if (info->dlpi_name && info->dlpi_name[0])
-        dlopen(info->dlpi_name, RTLD_NOW | RTLD_NOLOAD | RTLD_NODELETE);
-    return 0;
-}
-
 int main(int argc, char **argv)
 {
     if (argc < 2) {
@@ -459,7 +437,7 @@ int main(int argc, char **argv)
     }
     free(px);
     sv_gfx_destroy(g);
-    dl_iterate_phdr(pin_library, NULL);
+    render_pin_libraries();
     sv_platform_close(&p);
     sv_bench_table_destroy(t);
     return check_status();

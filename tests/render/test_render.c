@@ -5,7 +5,7 @@
  * runs = dashed, short runs = dotted. Round 0's buf[1] shows `?` with no case
  * colour; the pin/pout tags swap; export writes round-NN.png files; a frame
  * at n = 1024 and a light-theme frame render. */
-/* dl_iterate_phdr and RTLD_NODELETE (see pin_library) */
+/* dl_iterate_phdr and RTLD_NODELETE (see render_util.h) */
 #define _GNU_SOURCE
 #include "export.h"
 #include "gfx.h"
@@ -15,8 +15,6 @@
 
 #include "emulate.h"
 
-#include <dlfcn.h>
-#include <link.h>
 #include <math.h>
 #include <png.h>
 #include <stdio.h>
@@ -26,6 +24,7 @@
 #include <time.h>
 
 #include "../expect.h"
+#include "../render_util.h"
 
 static sv_gfx *g;
 static const char *out_dir = ".";
@@ -78,12 +77,6 @@ static void make_state(sv_app_view *s, const sv_trace *t)
 static void render(const sv_app_view *s, int w, int h, const char *name)
 {
     char err[256];
-    if (w != cur_w || h != cur_h) {
-        free(px);
-        px = malloc((size_t)w * h * 4);
-        cur_w = w;
-        cur_h = h;
-    }
     sv_gfx_target *t = sv_gfx_target_create(g, w, h, err, sizeof err);
     if (!t) {
         fprintf(stderr, "%s:%d: FAIL: target: %s\n", __FILE__, __LINE__, err);
@@ -91,9 +84,9 @@ static void render(const sv_app_view *s, int w, int h, const char *name)
     }
     sv_gfx_target_bind(t);
     sv_render_frame(g, s, w, h);
-    sv_gfx_read_pixels(g, w, h, px);
-    sv_gfx_target_bind(NULL);
-    sv_gfx_target_destroy(t);
+    render_read_back(g, t, w, h, &px);
+    cur_w = w;
+    cur_h = h;
     sv_layout_compute(s, w, h, &lay);
     char path[600];
     snprintf(path, sizeof path, "%s/render-%s.png", out_dir, name);
@@ -784,19 +777,6 @@ static void test_large_and_themes(void)
     sv_trace_destroy(t);
 }
 
-/* Pins every loaded shared library (RTLD_NODELETE), so that closing the GL
- * context does not unload Mesa's driver before LeakSanitizer runs: its
- * process-lifetime allocations then carry module names that tests/lsan.supp
- * matches, instead of "<unknown module>". */
-static int pin_library(struct dl_phdr_info *info, size_t size, void *data)
-{
-    (void)size;
-    (void)data;
-    if (info->dlpi_name && info->dlpi_name[0])
-        dlopen(info->dlpi_name, RTLD_NOW | RTLD_NOLOAD | RTLD_NODELETE);
-    return 0;
-}
-
 int main(int argc, char **argv)
 {
     if (argc > 1)
@@ -821,12 +801,7 @@ int main(int argc, char **argv)
     test_quiz_frames();
     free(px);
     sv_gfx_destroy(g);
-    dl_iterate_phdr(pin_library, NULL);
+    render_pin_libraries();
     sv_platform_close(&p);
-    if (failures) {
-        fprintf(stderr, "%d check(s) failed\n", failures);
-        return 1;
-    }
-    printf("all render checks passed\n");
-    return 0;
+    return check_report("all render checks passed");
 }

@@ -30,6 +30,25 @@ def click(app, x, y, button=1):
     xdo("click", button)
 
 
+def press_expect(app, steps):
+    """Each step: press the keys, then the state line must show the fields."""
+    for keys, want in steps:
+        app.keys(*keys)
+        expect(app.state(), **want)
+
+
+def quit_clean(app):
+    """Esc with nothing open quits, with status 0 and no sanitizer report."""
+    app.keys("Escape")
+    rc = app.wait_exit()
+    time.sleep(0.2)
+    report = sanitizer_report("".join(app.stderr_lines))
+    if report:
+        fail("sanitizer report:\n" + report)
+    if rc != 0:
+        fail(f"exit status {rc} after Esc; stderr: {''.join(app.stderr_lines)}")
+
+
 def main():
     args = run_under_xvfb()
     exe = args[0]
@@ -41,16 +60,13 @@ def main():
                input="3,1,7,0,4,1,6,3", output="3,4,11,11,15,16,22,25", editing=0, theme="dark")
 
         # Right three times: round 3; the step stays inside 0 .. steps-1.
-        app.keys("Right", "Right", "Right")
-        expect(app.state(), step=3)
-        app.keys("Right")
-        expect(app.state(), step=3)
-        app.keys("Left")
-        expect(app.state(), step=2)
-        app.keys("Home")
-        expect(app.state(), step=0)
-        app.keys("End")
-        expect(app.state(), step=3)
+        press_expect(app, [
+            (("Right", "Right", "Right"), dict(step=3)),
+            (("Right",), dict(step=3)),
+            (("Left",), dict(step=2)),
+            (("Home",), dict(step=0)),
+            (("End",), dict(step=3)),
+        ])
 
         # E, a new array, Return: a new trace (the box opens with its text
         # selected, so typing replaces it).
@@ -79,10 +95,10 @@ def main():
         app.type("tio")
         st = app.state()
         expect(st, editing=1, text="tio", theme="dark", op="sum", scan="inclusive")
-        app.keys("BackSpace", "BackSpace", "BackSpace", "Left", "Right")
-        expect(app.state(), text="")
-        app.keys("Escape")
-        expect(app.state(), editing=0, input="5,1,2,9,4")
+        press_expect(app, [
+            (("BackSpace", "BackSpace", "BackSpace", "Left", "Right"), dict(text="")),
+            (("Escape",), dict(editing=0, input="5,1,2,9,4")),
+        ])
 
         # Presets (Ctrl+1..4), also outside the box.
         app.keys("ctrl+2")
@@ -106,43 +122,31 @@ def main():
         app.keys("ctrl+1")
 
         # I: exclusive adds the shift step; O: next operator.
-        app.keys("i")
-        expect(app.state(), scan="exclusive", steps=5, output="0,3,4,11,11,15,16,22")
-        app.keys("End")
-        expect(app.state(), step=4)
-        app.keys("i")
-        expect(app.state(), scan="inclusive", steps=4, step=3)
-        app.keys("o")
-        expect(app.state(), op="max", output="3,3,7,7,7,7,7,7")
+        press_expect(app, [
+            (("i",), dict(scan="exclusive", steps=5, output="0,3,4,11,11,15,16,22")),
+            (("End",), dict(step=4)),
+            (("i",), dict(scan="inclusive", steps=4, step=3)),
+            (("o",), dict(op="max", output="3,3,7,7,7,7,7,7")),
+        ])
         for _ in range(4):  # max -> min -> product -> xor -> sum
             app.keys("o")
         expect(app.state(), op="sum")
 
         # Theme, help, speed, play, UI scale, zoom, fullscreen, Measure view.
-        app.keys("t")
-        expect(app.state(), theme="light")
-        app.keys("t", "t")
-        expect(app.state(), theme="dark")
-        app.keys("h")
-        expect(app.state(), help=1)
-        app.keys("Escape")
-        expect(app.state(), help=0)
-        app.keys("shift+slash")
-        expect(app.state(), help=1)
-        app.keys("question")
-        expect(app.state(), help=0)
-        app.keys("plus")
-        expect(app.state(), speed=1.5)
-        app.keys("minus", "minus")
-        expect(app.state(), speed=0.75)
-        app.keys("equal")
-        expect(app.state(), speed=1)
-        app.keys("Home", "space")
-        expect(app.state(), playing=1)
-        app.keys("space")
-        expect(app.state(), playing=0)
-        app.keys("ctrl+plus")
-        expect(app.state(), ui_scale="1.10")
+        press_expect(app, [
+            (("t",), dict(theme="light")),
+            (("t", "t"), dict(theme="dark")),
+            (("h",), dict(help=1)),
+            (("Escape",), dict(help=0)),
+            (("shift+slash",), dict(help=1)),
+            (("question",), dict(help=0)),
+            (("plus",), dict(speed=1.5)),
+            (("minus", "minus"), dict(speed=0.75)),
+            (("equal",), dict(speed=1)),
+            (("Home", "space"), dict(playing=1)),
+            (("space",), dict(playing=0)),
+            (("ctrl+plus",), dict(ui_scale="1.10")),
+        ])
         app.keys("ctrl+minus", "ctrl+minus")
         st = app.state()
         if not float(st["ui_scale"]) < 1.0:
@@ -153,14 +157,12 @@ def main():
         st = app.state()
         if not float(st["zoom"]) > 1.0:
             fail(f"] did not zoom in: {st['zoom']}")
-        app.keys("z")
-        expect(app.state(), zoom="1.00", pan="0.00")
-        app.keys("m")
-        expect(app.state(), view="measure")
-        app.keys("Right")  # no stepping behind the Measure view
-        expect(app.state(), view="measure")
-        app.keys("Escape")
-        expect(app.state(), view="scan")
+        press_expect(app, [
+            (("z",), dict(zoom="1.00", pan="0.00")),
+            (("m",), dict(view="measure")),
+            (("Right",), dict(view="measure")),  # no stepping behind the Measure view
+            (("Escape",), dict(view="scan")),
+        ])
 
         # Mouse: the timeline goes to a round; hover and click a cell.
         app.keys("Home")
@@ -210,21 +212,19 @@ def main():
         app.keys("ctrl+1")
 
         # Fix 9: Y changes the element type; X is I.
-        app.keys("y")
-        expect(app.state(), type="float32", input="3,1,7,0,4,1,6,3", output="3,4,11,11,15,16,22,25")
-        app.keys("y")
-        expect(app.state(), type="int32")
-        app.keys("x")
-        expect(app.state(), scan="exclusive")
-        app.keys("x")
-        expect(app.state(), scan="inclusive")
+        press_expect(app, [
+            (("y",), dict(type="float32", input="3,1,7,0,4,1,6,3", output="3,4,11,11,15,16,22,25")),
+            (("y",), dict(type="int32")),
+            (("x",), dict(scan="exclusive")),
+            (("x",), dict(scan="inclusive")),
+        ])
 
         # Predict mode from the keyboard alone: P, Right asks about round 1,
         # Tab to cells, digits, Return; Page Down reveals.
-        app.keys("Home", "p")
-        expect(app.state(), quiz=1, quiz_phase="shown", step=0)
-        app.keys("Right")
-        expect(app.state(), quiz_phase="ask", step=1, quiz_sel=0, quiz_kind="values")
+        press_expect(app, [
+            (("Home", "p"), dict(quiz=1, quiz_phase="shown", step=0)),
+            (("Right",), dict(quiz_phase="ask", step=1, quiz_sel=0, quiz_kind="values")),
+        ])
         app.keys("Tab", "Tab", "8", "Return", "1", "2", "Return")
         st = app.state()
         expect(st, quiz_answers="2:8,3:12", quiz_sel=4)
@@ -237,19 +237,18 @@ def main():
         click(app, c0 + 2 * pitch, rows[1])
         click(app, c0 + 2 * pitch, rows[1])
         expect(app.state(), quiz_answers="2:partial", quiz_sel=2)
-        app.keys("Right")
-        expect(app.state(), quiz_results="2:right", quiz_score="2/3")
-        app.keys("Prior")  # Page Up: back one round
-        expect(app.state(), step=1, quiz_phase="shown")
-        app.keys("p")
-        expect(app.state(), quiz=0)
+        press_expect(app, [
+            (("Right",), dict(quiz_results="2:right", quiz_score="2/3")),
+            (("Prior",), dict(step=1, quiz_phase="shown")),  # Page Up: back one round
+            (("p",), dict(quiz=0)),
+        ])
 
         # Fullscreen last: without a window manager, Xvfb leaves SDL's idea
         # of the window size at the screen's after leaving it.
-        app.keys("f")
-        expect(app.state(), fullscreen=1)
-        app.keys("F11")
-        expect(app.state(), fullscreen=0)
+        press_expect(app, [
+            (("f",), dict(fullscreen=1)),
+            (("F11",), dict(fullscreen=0)),
+        ])
         # Fix 1: Esc leaves fullscreen first, and does not quit.
         app.keys("f")
         expect(app.state(), fullscreen=1)
@@ -261,14 +260,7 @@ def main():
         # here, so the first Esc only asks.
         app.keys("Escape")
         expect(app.state(), quit_armed=1)
-        app.keys("Escape")
-        rc = app.wait_exit()
-        time.sleep(0.2)
-        report = sanitizer_report("".join(app.stderr_lines))
-        if report:
-            fail("sanitizer report:\n" + report)
-        if rc != 0:
-            fail(f"exit status {rc} after Esc; stderr: {''.join(app.stderr_lines)}")
+        quit_clean(app)
     finally:
         app.kill()
 
@@ -303,14 +295,7 @@ def main():
         for _ in range(20):
             xdo("click", 5)  # wheel down, back to the whole array
         expect(app.state(), zoom="1.00", pan="0.00")
-        app.keys("Escape")
-        rc = app.wait_exit()
-        time.sleep(0.2)
-        report = sanitizer_report("".join(app.stderr_lines))
-        if report:
-            fail("sanitizer report:\n" + report)
-        if rc != 0:
-            fail(f"exit status {rc}")
+        quit_clean(app)
     finally:
         app.kill()
     # Ctrl+Q quits at once, even with an array made here; --quiz starts in

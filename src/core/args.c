@@ -1,0 +1,48 @@
+/* The command-line mains' shared plumbing: see args.h. */
+#include "args.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "escape.h"
+#include "fileio.h"
+
+int sv_vreport(const char *prog, int status, const char *hint, const char *fmt, va_list ap)
+{
+    char msg[2048], esc[4096];
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    fprintf(stderr, "%s: %s\n", prog, sv_escape(msg, esc, sizeof esc));
+    if (hint)
+        fprintf(stderr, "%s\n", hint);
+    return status;
+}
+
+int sv_report(const char *prog, int status, const char *hint, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    sv_vreport(prog, status, hint, fmt, ap);
+    va_end(ap);
+    return status;
+}
+
+bool sv_parse_long(const char *s, long lo, long hi, long *out)
+{
+    char *end;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (errno || end == s || *end || v < lo || v > hi)
+        return false;
+    *out = v;
+    return true;
+}
+
+int sv_stdout_status(const char *prog, int rc, int fail_status)
+{
+    char err[256];
+    if (sv_stdout_check(err, sizeof err))
+        return rc;
+    sv_report(prog, fail_status, NULL, "%s", err);
+    return rc ? rc : fail_status;
+}
