@@ -147,7 +147,7 @@ static cell_style style_of(const sv_app_view *s, const sv_layout *l, const sv_th
         c.fill = sv_rgba_mix(t->cell_fill, cc, narrow ? 0.85f : t->tint);
         c.border = cc;
         c.style = case_border(cs);
-        c.border_w = l->border_w;
+        c.border_w = fminf(l->border_w * t->line_scale, 0.2f * fminf(l->cell_w, l->cell_h));
     } else if (row == 3) {
         c.border = t->text_dim;
     } else if (row == 0) {
@@ -549,7 +549,7 @@ void sv_render_cells(sv_gfx *g, const sv_app_view *s, const sv_layout *l, const 
      * fainter as cells get small. */
     if (l->cell_w >= 4.0f) {
         float f = sv_clampf(l->cell_w / (8.0f * u), 0.35f, 1.0f);
-        arrow_ctx c = { g, s, l, t, &v, fmaxf(1.0f, 0.3f * u * f), 0.0f,
+        arrow_ctx c = { g, s, l, t, &v, fmaxf(1.0f, 0.3f * u * f) * t->line_scale, 0.0f,
                         sv_clampf(0.25f + 0.6f * f, 0.3f, 0.85f), e, false, -1 };
         c.head = fmaxf(3.0f, c.width * 3.6f);
         if (sv_scene_tooltip_target(s, &hr, &hc) && hr == dest_row(&v))
