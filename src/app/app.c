@@ -130,6 +130,9 @@ void sv_app_view_of(const sv_app_state *s, sv_app_view *v)
     v->bench_source = s->bench_source;
     v->bench_running = s->bench_running;
     v->bench_progress = s->bench_progress;
+    v->clean = s->clean;
+    v->overview = s->overview;
+    v->caption = s->caption_override;
 }
 
 /* The layout of what s shows in its window, for hit tests and zoom. */

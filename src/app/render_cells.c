@@ -172,21 +172,15 @@ static void draw_number(sv_gfx *g, const sv_layout *l, sv_type type, sv_box b,
     if (l->num_px <= 0.0f || col.a <= 0.01f)
         return;
     char buf[48];
+    /* A float32 shows as the shortest decimal that reads back to the same
+     * bits (the one function core uses for JSON too), never rounded further:
+     * 100000008 is not shown as 1e+08 while the caption says it differs by 8. */
     sv_value_format(type, val, buf, sizeof buf);
-    /* A float32 that does not fit shows rounded (fewer significant digits,
-     * never fewer than 3); the tooltip gives its exact value. */
-    float room = b.w * 0.9f / (l->num_px * 0.602f); /* characters at the common size */
-    if (type == SV_TYPE_FLOAT32 && (float)strlen(buf) > room && isfinite(val.f)) {
-        for (int digits = 7; digits >= 3; digits--) {
-            snprintf(buf, sizeof buf, "%.*g", digits, (double)val.f);
-            if ((float)strlen(buf) <= room)
-                break;
-        }
-    }
     /* Longer than the common size allows: this number alone gets smaller
-     * (DejaVu Sans Mono advances 0.602 em), down to legibility. */
+     * (DejaVu Sans Mono advances 0.602 em), down to legibility; below that
+     * the cell shows none and the tooltip gives it. */
     float px = l->num_px, chars = (float)strlen(buf);
-    float fit = b.w * 0.9f / (chars * 0.602f);
+    float fit = b.w * 0.92f / (chars * 0.602f);
     if (fit < px) {
         if (fit < 6.0f)
             return;

@@ -77,6 +77,11 @@ typedef struct sv_app_state {
     /* Overlays */
     bool help;              /* H or ? */
 
+    /* Slides (issue 10). */
+    bool clean;             /* --clean: no key hints, no [?], the backend short */
+    bool overview;          /* V / --overview: every round stacked in one picture */
+    char caption_override[256]; /* the presenter script's caption; "" none */
+
     /* The input box (E). edit_error is shown inline and names the bad token;
      * the trace on screen stays until a valid array is applied. */
     bool editing;

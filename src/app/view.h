@@ -87,7 +87,15 @@ typedef struct sv_app_view {
     float bench_progress;        /* 0 .. 1 while it runs */
 
     /* Modes: each added by the feature that draws it (see the note above);
-     * zero is "off". None yet. */
+     * zero is "off". */
+
+    /* Slides (issue 10, section 2). */
+    bool clean;                  /* --clean: no key hints, no [?], the source short
+                                    ("CUDA · H200", "CPU emulator") */
+    bool overview;               /* key V / --overview: every round stacked in one
+                                    picture instead of the current round */
+    const char *caption;         /* a presenter script's caption, drawn in place of
+                                    the round's own; NULL or "" none */
 } sv_app_view;
 
 /* Steps the timeline shows for t: its rounds, plus the exclusive shift for
