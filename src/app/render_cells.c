@@ -428,6 +428,31 @@ static void draw_row_merged(sv_gfx *g, const sv_app_view *s, const sv_layout *l,
     }
 }
 
+/* Index numbers under the output row: every cell's where they fit, else
+ * every 2nd, 5th, 10th, 20th, 50th, ... so that labels never touch. */
+static void draw_indices(sv_gfx *g, const sv_layout *l, const sv_theme *t)
+{
+    if (l->n <= 0 || l->last_cell < l->first_cell || l->index_px < 6.0f)
+        return;
+    int digits = 1;
+    for (int v = l->n - 1; v >= 10; v /= 10)
+        digits++;
+    float need = ((float)digits + 1.2f) * 0.62f * l->index_px;
+    static const int steps[] = { 1, 2, 5, 10, 20, 50, 100, 200, 500, 1000 };
+    int k = 0;
+    while (k < 9 && l->cell_pitch * (float)steps[k] < need)
+        k++;
+    int every = steps[k];
+    int first = (l->first_cell + every - 1) / every * every;
+    for (int i = first; i <= l->last_cell; i += every) {
+        sv_box b = sv_layout_cell(l, 3, i);
+        char num[16];
+        snprintf(num, sizeof num, "%d", i);
+        sv_gfx_text(g, SV_FONT_MONO, l->index_px, b.x + b.w / 2.0f, l->index_y, SV_ALIGN_CENTER,
+                    t->text_dim, num);
+    }
+}
+
 void sv_render_cells(sv_gfx *g, const sv_app_view *s, const sv_layout *l, const sv_theme *t)
 {
     sv_step_view v;
@@ -461,6 +486,10 @@ void sv_render_cells(sv_gfx *g, const sv_app_view *s, const sv_layout *l, const 
             float new_a = arriving ? sv_clampf((e - 0.82f) / 0.18f, 0.0f, 1.0f) : 1.0f;
             sv_value old;
             bool had = arriving && sv_scene_value(s, &pv, r, i, &old);
+            /* An output row not yet written is one band (below), not
+             * eight empty cells. */
+            if (r == 3 && !v.last)
+                continue;
             cell_style cs = style_of(s, l, t, &v, r, i, has || had);
             if (arriving && r == 3 && !had) {
                 cs.fill = sv_rgba_mix(sv_rgba_alpha(t->cell_fill, 0.0f), cs.fill, new_a);
@@ -486,21 +515,27 @@ void sv_render_cells(sv_gfx *g, const sv_app_view *s, const sv_layout *l, const 
             }
         }
     }
-    /* An empty output row says when it will be written. */
-    if (!v.last && !(moving && v.last)) {
+    /* An empty output row is one band across the cells in view, saying
+     * when it will be written, centred on the row (it used to straddle two
+     * placeholder cells). */
+    if (!v.last) {
         const char *msg = tr->scan == SV_SCAN_EXCLUSIVE
                               ? "written by the exclusive shift after the last round"
                               : "written after the last round";
-        float x0 = sv_layout_cell(l, 3, l->first_cell).x;
-        float x1 = sv_layout_cell(l, 3, l->last_cell).x + l->cell_w;
-        float cx = (fmaxf(x0, l->cells_clip.x) + fminf(x1, l->cells_clip.x + l->cells_clip.w)) / 2.0f;
-        float tw = sv_gfx_text_width(g, SV_FONT_SANS, l->small_px, msg);
-        sv_gfx_rect(g, (sv_box){ cx - tw / 2.0f - 1.0f * u, l->row_y[3] - 1.4f * u,
-                                 tw + 2.0f * u, 2.8f * u },
-                    1.4f * u, t->bg, t->bg, 0.0f, SV_BORDER_NONE);
-        sv_gfx_text(g, SV_FONT_SANS, l->small_px, cx, l->row_y[3], SV_ALIGN_CENTER,
-                    t->text_dim, msg);
+        sv_box a = sv_layout_cell(l, 3, l->first_cell), z = sv_layout_cell(l, 3, l->last_cell);
+        float x0 = fmaxf(a.x, l->cells_clip.x);
+        float x1 = fminf(z.x + z.w, l->cells_clip.x + l->cells_clip.w);
+        sv_box band = { x0, a.y, fmaxf(x1 - x0, 1.0f), a.h };
+        sv_gfx_rect(g, band, l->radius, sv_rgba_alpha(t->cell_fill, 0.35f),
+                    sv_rgba_alpha(t->cell_border, 0.7f), fmaxf(1.0f, l->border_w * 0.5f),
+                    SV_BORDER_DASHED);
+        float px = sv_scene_fit_px(g, SV_FONT_SANS, fminf(l->small_px, band.h * 0.4f),
+                                   band.w - 2.0f * u, msg);
+        if (px >= 6.0f)
+            sv_gfx_text(g, SV_FONT_SANS, px, band.x + band.w / 2.0f, l->row_y[3],
+                        SV_ALIGN_CENTER, t->text_dim, msg);
     }
+    draw_indices(g, l, t);
 
     /* Hovered and pinned cells get a ring. */
     int hr, hc;

@@ -227,11 +227,6 @@ static void draw_counters(sv_gfx *g, const sv_app_view *s, const sv_layout *l,
     snprintf(line, sizeof line,
              "ops this round %zu \u00b7 total %zu \u00b7 sequential n\u22121 = %zu \u00b7 "
              "depth %d of %d", now, total, tr->n - 1, v->round, depth_max);
-    float cy = l->counters.y + l->counters.h / 2.0f;
-    float cpx = sv_scene_fit_px(g, SV_FONT_SANS, l->small_px, l->counters.w * 0.62f, line);
-    float w = sv_gfx_text(g, SV_FONT_SANS, cpx, l->counters.x, cy, SV_ALIGN_LEFT, t->text_dim,
-                          line);
-
     /* Overflow (int32 sum/product wrapped) or float32 rounding notes. */
     char note[256] = "";
     if (tr->type == SV_TYPE_INT32 && tr->overflow_count > 0) {
@@ -242,6 +237,11 @@ static void draw_counters(sv_gfx *g, const sv_app_view *s, const sv_layout *l,
         snprintf(note, sizeof note, "float32: differs from the sequential scan by up to %.3g "
                  "(at i = %zu): a different rounding order", tr->max_abs_diff, tr->max_diff_index);
     }
+    float cy = l->counters.y + l->counters.h / 2.0f;
+    float cpx = sv_scene_fit_px(g, SV_FONT_SANS, l->small_px,
+                                note[0] ? l->counters.w * 0.55f : l->counters.w, line);
+    float w = sv_gfx_text(g, SV_FONT_SANS, cpx, l->counters.x, cy, SV_ALIGN_LEFT, t->text_dim,
+                          line);
     if (note[0]) {
         float avail = l->counters.w - w - 1.2f * l->small_px;
         float px = sv_scene_fit_px(g, SV_FONT_SANS, l->small_px, fmaxf(avail, 1.0f), note);
@@ -286,6 +286,8 @@ static void draw_timeline(sv_gfx *g, const sv_app_view *s, const sv_layout *l,
     const char *hint = s->playing
         ? "\u25c4 \u25ba step \u00b7 Space pause \u00b7 E edit \u00b7 H help"
         : "\u25c4 \u25ba step \u00b7 Space play \u00b7 E edit \u00b7 H help";
+    if (s->clean) /* a slide: no key hints */
+        return;
     float avail = l->timeline.w * 0.45f;
     float px = sv_scene_fit_px(g, SV_FONT_SANS, l->small_px, avail, hint);
     sv_gfx_text(g, SV_FONT_SANS, px, l->timeline.x + l->timeline.w, y, SV_ALIGN_RIGHT,

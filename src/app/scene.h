@@ -46,6 +46,9 @@ bool sv_scene_tooltip_target(const sv_app_view *s, int *row, int *cell);
 /* Text px that makes utf8 at most max_w wide (px itself when it fits). */
 float sv_scene_fit_px(sv_gfx *g, sv_font font, float px, float max_w, const char *utf8);
 
+/* The trace's source, short for a clean slide: "CUDA · H200", "CPU emulator". */
+void sv_scene_short_source(const char *source, char *out, size_t len);
+
 /* The op's verb for captions ("adds", "takes the max with", ...). */
 const char *sv_scene_op_verb(sv_op op);
 

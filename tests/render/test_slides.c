@@ -1,0 +1,358 @@
+/* Slides (issue 10): what a frame draws, read from the recorded scene (the
+ * same calls the GL back end rasterises, gfx.h "the second back end"):
+ * text sizes against the window height at every aspect ratio, the index
+ * line, the output row's band and its centred label, a clean slide, float32
+ * values as the shortest round-trip decimal, thicker lines in the contrast
+ * theme, the operands of a move, large n, the overview. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "emulate.h"
+#include "gfx.h"
+#include "platform.h"
+#include "render.h"
+#include "theme.h"
+
+#include "../expect.h"
+
+static sv_gfx *g;
+static sv_gfx_rec *rec;
+static sv_layout lay;
+
+static sv_trace *make_trace_t(const double *in, size_t n, sv_type type, sv_op op, sv_scan scan)
+{
+    char err[256];
+    sv_value *v = calloc(n, sizeof *v);
+    for (size_t i = 0; i < n; i++) {
+        if (type == SV_TYPE_FLOAT32)
+            v[i].f = (float)in[i];
+        else
+            v[i].i = (int32_t)in[i];
+    }
+    sv_trace *t = sv_trace_create(op, type, scan, v, n, SV_BACKEND_CPU, NULL, err, sizeof err);
+    free(v);
+    if (!t || !sv_emulate(t, err, sizeof err)) {
+        fprintf(stderr, "%s:%d: FAIL: trace: %s\n", __FILE__, __LINE__, err);
+        exit(1);
+    }
+    return t;
+}
+
+static sv_trace *chapter_trace(void)
+{
+    static const double ch[8] = { 3, 1, 7, 0, 4, 1, 6, 3 };
+    return make_trace_t(ch, 8, SV_TYPE_INT32, SV_OP_SUM, SV_SCAN_INCLUSIVE);
+}
+
+static void make_state(sv_app_view *s, sv_trace *t)
+{
+    memset(s, 0, sizeof *s);
+    s->trace = t;
+    s->source = "CPU emulator: no CUDA device (test)";
+    s->edit_text = "";
+    s->edit_error = "";
+    s->status = "";
+    s->bench_source = "";
+    s->anim = 1.0f;
+    s->view = SV_VIEW_SCAN;
+    s->theme = SV_THEME_DARK;
+    s->ui_scale = 1.0f;
+    s->zoom = 1.0f;
+    s->hover_row = s->hover_cell = -1;
+    s->pinned_row = s->pinned_cell = -1;
+}
+
+/* Draws s at w x h into an offscreen target with the recorder attached. */
+static void draw(const sv_app_view *s, int w, int h)
+{
+    char err[256];
+    sv_gfx_target *t = sv_gfx_target_create(g, w, h, err, sizeof err);
+    if (!t) {
+        fprintf(stderr, "%s:%d: FAIL: target: %s\n", __FILE__, __LINE__, err);
+        exit(1);
+    }
+    sv_gfx_target_bind(t);
+    sv_gfx_record(g, rec);
+    sv_render_frame(g, s, w, h);
+    sv_gfx_record(g, NULL);
+    sv_gfx_target_bind(NULL);
+    sv_gfx_target_destroy(t);
+    sv_layout_compute(s, w, h, &lay);
+}
+
+/* The first recorded text equal to (or, prefix: starting with) str. */
+static const sv_prim *find_text(const char *str, bool prefix)
+{
+    for (size_t i = 0; i < sv_gfx_rec_count(rec); i++) {
+        const sv_prim *p = sv_gfx_rec_prim(rec, i);
+        if (p->kind != SV_PRIM_TEXT)
+            continue;
+        if (prefix ? strncmp(p->text, str, strlen(str)) == 0 : strcmp(p->text, str) == 0)
+            return p;
+    }
+    return NULL;
+}
+
+static bool any_text_contains(const char *str)
+{
+    for (size_t i = 0; i < sv_gfx_rec_count(rec); i++) {
+        const sv_prim *p = sv_gfx_rec_prim(rec, i);
+        if (p->kind == SV_PRIM_TEXT && strstr(p->text, str))
+            return true;
+    }
+    return false;
+}
+
+static float text_left(const sv_prim *p)
+{
+    return p->align == SV_ALIGN_CENTER ? p->x0 - p->advance / 2.0f
+         : p->align == SV_ALIGN_RIGHT  ? p->x0 - p->advance : p->x0;
+}
+
+/* ---- 5: projector legibility, any aspect ratio ------------------------ */
+
+static void test_legibility(void)
+{
+    sv_trace *t = chapter_trace();
+    sv_app_view s;
+    make_state(&s, t);
+    s.step = s.from_step = 2;
+    static const int sizes[][2] = { { 1280, 720 }, { 1024, 768 }, { 1280, 800 }, { 1920, 1080 },
+                                    { 1600, 1200 }, { 800, 600 }, { 3840, 2160 } };
+    for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
+        int w = sizes[k][0], h = sizes[k][1];
+        draw(&s, w, h);
+        const sv_prim *cap = find_text("Round 2, stride 2", true);
+        const sv_prim *ops = find_text("ops this round", true);
+        const sv_prim *leg = find_text("full window (solid)", false);
+        CHECK(cap && cap->px >= 0.034f * (float)h * 0.8f, "%dx%d: caption %.1f px", w, h,
+              cap ? (double)cap->px : 0.0);
+        /* 16:9 and wider: the caption keeps its full size (it wraps instead). */
+        if ((float)w / (float)h > 1.7f)
+            CHECK(cap && cap->px >= floorf(0.036f * (float)h) - 1.0f, "%dx%d: caption %.1f px "
+                  "shrank", w, h, cap ? (double)cap->px : 0.0);
+        CHECK(ops && ops->px >= 0.022f * (float)h, "%dx%d: ops line %.1f px", w, h,
+              ops ? (double)ops->px : 0.0);
+        CHECK(leg && leg->px >= 0.021f * (float)h, "%dx%d: legend %.1f px", w, h,
+              leg ? (double)leg->px : 0.0);
+        CHECK(lay.num_px >= 0.035f * (float)h, "%dx%d: numbers %.1f px", w, h,
+              (double)lay.num_px);
+        /* No empty bands: the cells span most of the width, the rows most of the height. */
+        sv_box a = sv_layout_cell(&lay, 0, 0), z = sv_layout_cell(&lay, 3, 7);
+        CHECK(z.x + z.w - a.x >= 0.68f * (float)w, "%dx%d: cells span %.0f px", w, h,
+              (double)(z.x + z.w - a.x));
+        CHECK(z.y + z.h - a.y >= 0.45f * (float)h, "%dx%d: rows span %.0f px", w, h,
+              (double)(z.y + z.h - a.y));
+        /* Nothing leaves the frame. */
+        for (size_t i = 0; i < sv_gfx_rec_count(rec); i++) {
+            const sv_prim *p = sv_gfx_rec_prim(rec, i);
+            if (p->kind != SV_PRIM_TEXT)
+                continue;
+            float l0 = text_left(p);
+            CHECK(l0 >= -0.5f && l0 + p->advance <= (float)w + 0.5f, "%dx%d: \"%s\" spans "
+                  "%.0f..%.0f", w, h, p->text, (double)l0, (double)(l0 + p->advance));
+        }
+    }
+    /* The UI scale keeps making text bigger past 1.3 (it used to stop). */
+    float px[3];
+    const float scales[3] = { 1.0f, 1.3f, 1.8f };
+    for (int k = 0; k < 3; k++) {
+        s.ui_scale = scales[k];
+        draw(&s, 1280, 720);
+        const sv_prim *ops = find_text("ops this round", true);
+        px[k] = ops ? ops->px : 0.0f;
+    }
+    CHECK(px[1] > px[0] && px[2] > px[1] * 1.2f, "ops line at ui 1, 1.3, 1.8: %.0f %.0f %.0f",
+          (double)px[0], (double)px[1], (double)px[2]);
+    sv_trace_destroy(t);
+}
+
+/* ---- index numbers, the output row (8) ----------------------------------- */
+
+static void test_indices_and_output(void)
+{
+    sv_trace *t = chapter_trace();
+    sv_app_view s;
+    make_state(&s, t);
+    s.step = s.from_step = 1;
+    draw(&s, 1280, 720);
+    for (int i = 0; i < 8; i++) {
+        char num[8];
+        snprintf(num, sizeof num, "%d", i);
+        sv_box b = sv_layout_cell(&lay, 3, i);
+        bool found = false;
+        for (size_t k = 0; k < sv_gfx_rec_count(rec); k++) {
+            const sv_prim *p = sv_gfx_rec_prim(rec, k);
+            if (p->kind == SV_PRIM_TEXT && strcmp(p->text, num) == 0 && p->font == SV_FONT_MONO &&
+                fabsf(p->x0 - (b.x + b.w / 2.0f)) < 0.5f && p->y0 > b.y + b.h)
+                found = true;
+        }
+        CHECK(found, "no index %d under output cell %d", i, i);
+    }
+    /* 8: the label is centred on the row, over one band, not two cells. */
+    const sv_prim *m = find_text("written after the last round", false);
+    sv_box a = sv_layout_cell(&lay, 3, 0), z = sv_layout_cell(&lay, 3, 7);
+    CHECK(m && fabsf(m->x0 - (a.x + z.x + z.w) / 2.0f) < 1.0f && m->align == SV_ALIGN_CENTER,
+          "label at %.1f, row centre %.1f", m ? (double)m->x0 : -1.0,
+          (double)((a.x + z.x + z.w) / 2.0f));
+    int bands = 0, out_cells = 0;
+    for (size_t k = 0; k < sv_gfx_rec_count(rec); k++) {
+        const sv_prim *p = sv_gfx_rec_prim(rec, k);
+        if (p->kind != SV_PRIM_RECT || fabsf(p->box.y - a.y) > 0.5f || fabsf(p->box.h - a.h) > 0.5f)
+            continue;
+        if (fabsf(p->box.x - a.x) < 0.5f && fabsf(p->box.x + p->box.w - (z.x + z.w)) < 0.5f)
+            bands++;
+        else if (fabsf(p->box.w - a.w) < 0.5f)
+            out_cells++;
+    }
+    CHECK(bands == 1 && out_cells == 0, "output row: %d bands, %d cells", bands, out_cells);
+    /* The last round writes the row: eight cells, no band, no label. */
+    s.step = s.from_step = 3;
+    draw(&s, 1280, 720);
+    CHECK(!find_text("written after the last round", false), "label after the last round");
+    sv_trace_destroy(t);
+
+    /* n = 1024: indices thinned so that none touch. */
+    double *in = malloc(1024 * sizeof *in);
+    for (int i = 0; i < 1024; i++)
+        in[i] = (i * 7) % 10;
+    t = make_trace_t(in, 1024, SV_TYPE_INT32, SV_OP_SUM, SV_SCAN_INCLUSIVE);
+    free(in);
+    make_state(&s, t);
+    draw(&s, 1920, 1080);
+    float last_right = -1e9f;
+    int shown = 0;
+    for (size_t k = 0; k < sv_gfx_rec_count(rec); k++) {
+        const sv_prim *p = sv_gfx_rec_prim(rec, k);
+        if (p->kind != SV_PRIM_TEXT || p->font != SV_FONT_MONO ||
+            fabsf(p->y0 - lay.index_y) > lay.index_px)
+            continue;
+        float l0 = text_left(p);
+        CHECK(l0 > last_right, "index \"%s\" touches the one before", p->text);
+        last_right = l0 + p->advance;
+        shown++;
+    }
+    CHECK(shown >= 5 && shown <= 60, "%d index labels at n = 1024", shown);
+    sv_trace_destroy(t);
+}
+
+/* ---- --clean ------------------------------------------------------------- */
+
+static void test_clean(void)
+{
+    sv_trace *t = chapter_trace();
+    sv_app_view s;
+    make_state(&s, t);
+    s.source = "CUDA \u00b7 NVIDIA H200";
+    draw(&s, 1280, 720);
+    CHECK(find_text("?", false) && any_text_contains("Space play") &&
+              find_text("CUDA \u00b7 NVIDIA H200", false), "the window's frame lacks a part");
+    s.clean = true;
+    draw(&s, 1280, 720);
+    CHECK(!any_text_contains("Space play") && !any_text_contains("H help"), "key hints on a clean slide");
+    CHECK(find_text("CUDA \u00b7 H200", false) != NULL, "short backend missing");
+    /* no [?]: the only "?" texts would be uninitialized cells (round 0: buf[1]) */
+    for (size_t k = 0; k < sv_gfx_rec_count(rec); k++) {
+        const sv_prim *p = sv_gfx_rec_prim(rec, k);
+        if (p->kind == SV_PRIM_TEXT && strcmp(p->text, "?") == 0)
+            CHECK(p->font == SV_FONT_MONO, "a [?] on a clean slide");
+    }
+    s.source = "CPU emulator: built without CUDA";
+    draw(&s, 1280, 720);
+    CHECK(find_text("CPU emulator", false) != NULL && !any_text_contains("without CUDA"),
+          "short emulator line");
+    sv_trace_destroy(t);
+}
+
+/* ---- float32 values ------------------------------------------------------ */
+
+static void test_float_decimal(void)
+{
+    static const double in[4] = { 1e8, 8, 0.1, 3 };
+    sv_trace *t = make_trace_t(in, 4, SV_TYPE_FLOAT32, SV_OP_SUM, SV_SCAN_INCLUSIVE);
+    sv_app_view s;
+    make_state(&s, t);
+    s.step = s.from_step = (int)t->nrounds - 1;
+    draw(&s, 1280, 720);
+    /* 1e8 + 8 = 100000008 as float32: its shortest round-trip decimal is
+     * 1.0000001e+08 (what the JSON holds), never the rounded 1e+08. Every
+     * output cell shows exactly sv_value_format of its value. */
+    CHECK(find_text("1.0000001e+08", false) != NULL, "1e8 + 8 not shown as 1.0000001e+08");
+    for (int i = 0; i < 4; i++) {
+        char want[48];
+        sv_value_format(SV_TYPE_FLOAT32, t->output[i], want, sizeof want);
+        sv_box b = sv_layout_cell(&lay, 3, i);
+        bool found = false;
+        for (size_t k = 0; k < sv_gfx_rec_count(rec); k++) {
+            const sv_prim *p = sv_gfx_rec_prim(rec, k);
+            if (p->kind == SV_PRIM_TEXT && p->font == SV_FONT_MONO &&
+                fabsf(p->x0 - (b.x + b.w / 2.0f)) < 0.5f && p->y0 > b.y && p->y0 < b.y + b.h)
+                found = strcmp(p->text, want) == 0;
+        }
+        CHECK(found, "output[%d] not shown as %s", i, want);
+    }
+    CHECK(find_text("0.1", false) != NULL, "0.1 not shown as 0.1");
+    sv_trace_destroy(t);
+}
+
+/* ---- 4: thicker lines in the contrast theme ----------------------------- */
+
+static float max_arrow_width(void)
+{
+    float w = 0.0f;
+    for (size_t k = 0; k < sv_gfx_rec_count(rec); k++) {
+        const sv_prim *p = sv_gfx_rec_prim(rec, k);
+        if (p->kind == SV_PRIM_ARROW && p->width > w)
+            w = p->width;
+    }
+    return w;
+}
+
+static void test_contrast_lines(void)
+{
+    sv_trace *t = chapter_trace();
+    sv_app_view s;
+    make_state(&s, t);
+    s.step = s.from_step = 2;
+    draw(&s, 1280, 720);
+    float dark = max_arrow_width();
+    s.theme = SV_THEME_CONTRAST;
+    draw(&s, 1280, 720);
+    float hc = max_arrow_width();
+    CHECK(dark > 0.0f && hc >= dark * 1.5f, "arrow width dark %.2f, contrast %.2f", (double)dark,
+          (double)hc);
+    sv_trace_destroy(t);
+}
+
+int main(void)
+{
+    char err[512];
+    sv_platform p;
+    if (!sv_platform_open(&p, "test_slides", 64, 64, true, false, err, sizeof err)) {
+        fprintf(stderr, "%s:%d: FAIL: no headless GL: %s\n", __FILE__, __LINE__, err);
+        return 1;
+    }
+    g = sv_gfx_create(err, sizeof err);
+    rec = sv_gfx_rec_create();
+    if (!g || !rec) {
+        fprintf(stderr, "%s:%d: FAIL: sv_gfx_create: %s\n", __FILE__, __LINE__, err);
+        sv_platform_close(&p);
+        return 1;
+    }
+    test_legibility();
+    test_indices_and_output();
+    test_clean();
+    test_float_decimal();
+    test_contrast_lines();
+    sv_gfx_rec_destroy(rec);
+    sv_gfx_destroy(g);
+    sv_platform_close(&p);
+    if (failures) {
+        fprintf(stderr, "%d check(s) failed\n", failures);
+        return 1;
+    }
+    printf("all slide checks passed\n");
+    return 0;
+}
