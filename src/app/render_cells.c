@@ -315,36 +315,130 @@ static void draw_one_arrow(void *ctx, const step_arrow *a)
     sv_gfx_arrow(c->g, geo.x0, geo.y0, geo.x1, geo.y1, w, head, col);
 }
 
-/* A value on its way along an arrow: a small pill at the eased position. */
-static void draw_one_token(void *ctx, const step_arrow *a)
+/* ---- the move: operands travel together into pout[i] -------------------
+ * Under the hood: the move of step v is drawn per destination cell i, not
+ * per arrow, so the two operands of one cell read as a pair:
+ * (a is the move's linear progress, s->anim, so that each phase gets its
+ * share of the time whatever the easing; travel is eased within its phase)
+ *   a in [0, 0.45]     pin[i-s] and pin[i] (the shift: final[i-1]; round 0:
+ *                      input[i]) travel along their arrows to pout[i]'s edge,
+ *                      each in its arrow's colour; pin[i] leaves a little
+ *                      after pin[i-s], so the two copies of one pin value
+ *                      (to pout[i] and pout[i+s]) never sit side by side;
+ *   a in [0.45, 0.52]  they meet there and fade into one pill that shows
+ *                      the operation, "4 + 7" (copy-through: the value);
+ *   a in [0.52, 0.92]  the pill sits on pout[i]'s edge while its old value,
+ *                      still drawn (the render loop), is overwritten: the
+ *                      new value fades in from 0.84. */
+#define MOVE_TRAVEL 0.45f
+#define MOVE_MEET 0.52f
+#define MOVE_END 0.92f
+#define MOVE_NEW 0.84f
+#define MOVE_LAG 0.1f
+
+static void token_pill(arrow_ctx *c, float x, float y, float px, const char *text,
+                       sv_rgba edge, float alpha)
 {
-    arrow_ctx *c = ctx;
-    const sv_layout *l = c->l;
-    if (a->stub || a->i < l->first_cell || a->i > l->last_cell)
+    if (alpha <= 0.01f)
         return;
-    sv_step_view pv;
-    if (!sv_scene_step(c->s, c->s->from_step, &pv))
-        return;
-    sv_value val;
-    if (!sv_scene_value(c->s, &pv, a->src_row, a->j, &val))
-        return;
-    arrow_geo geo = arrow_between(l, a->src_row, a->j, a->dst_row, a->i,
-                                  arrow_dx(a, true, c->v), arrow_dx(a, false, c->v));
-    float x = geo.x0 + (geo.x1 - geo.x0) * c->e;
-    float y = geo.y0 + (geo.y1 - geo.y0) * c->e;
-    char buf[48];
-    sv_value_format(c->s->trace->type, val, buf, sizeof buf);
-    float px = l->num_px * 0.72f;
-    float w = sv_gfx_text_width(c->g, SV_FONT_MONO, px, buf) + px * 0.7f;
-    float h = px * 1.35f;
-    sv_rgba edge = arrow_colour(c, a);
-    edge.a = 1.0f;
-    float fade = c->e > 0.9f ? (1.0f - c->e) / 0.1f : 1.0f;
+    float w = sv_gfx_text_width(c->g, SV_FONT_MONO, px, text) + px * 0.8f;
+    float h = px * 1.4f;
+    edge.a = alpha;
     sv_gfx_rect(c->g, (sv_box){ x - w / 2.0f, y - h / 2.0f, w, h }, h / 2.0f,
-                sv_rgba_alpha(c->t->panel, fade), sv_rgba_alpha(edge, fade),
-                fmaxf(1.0f, l->unit * 0.22f), SV_BORDER_SOLID);
+                sv_rgba_alpha(c->t->panel, alpha), edge, fmaxf(1.0f, c->l->unit * 0.22f),
+                SV_BORDER_SOLID);
     sv_gfx_text(c->g, SV_FONT_MONO, px, x, y, SV_ALIGN_CENTER,
-                sv_rgba_alpha(c->t->cell_text, fade), buf);
+                sv_rgba_alpha(c->t->cell_text, alpha), text);
+}
+
+/* The operands of destination i in step v: up to two arrows, the diagonal
+ * (pin[i-s]: the left operand) first. */
+static int operands_of(const sv_step_view *v, int n, int i, step_arrow out[2])
+{
+    if (v->shift) {
+        if (i < 1 || i >= n)
+            return 0;
+        int fr = 1 + (v->rd->pout >= 0 ? v->rd->pout : 0);
+        out[0] = (step_arrow){ fr, i - 1, 3, i, true, false };
+        return 1;
+    }
+    if (v->round == 0) {
+        out[0] = (step_arrow){ 0, i, 1, i, false, false };
+        return 1;
+    }
+    int pr = 1 + v->rd->pin, qr = 1 + v->rd->pout, k = 0;
+    long stride = (long)v->rd->stride;
+    if ((long)i >= stride)
+        out[k++] = (step_arrow){ pr, (int)(i - stride), qr, i, true, false };
+    out[k++] = (step_arrow){ pr, i, qr, i, false, false };
+    return k;
+}
+
+static void draw_operands(arrow_ctx *c)
+{
+    const sv_layout *l = c->l;
+    const sv_app_view *s = c->s;
+    sv_step_view pv;
+    if (!sv_scene_step(s, s->from_step, &pv))
+        return;
+    float e = c->e;
+    float px = fmaxf(9.0f, floorf(l->num_px * 0.62f));
+    for (int i = l->first_cell; i <= l->last_cell; i++) {
+        step_arrow ops[2];
+        int k = operands_of(c->v, l->n, i, ops);
+        if (k == 0)
+            continue;
+        char txt[2][48];
+        sv_value val[2];
+        bool ok = true;
+        for (int j = 0; j < k; j++) {
+            ok = ok && sv_scene_value(s, &pv, ops[j].src_row, ops[j].j, &val[j]);
+            if (ok)
+                sv_value_format(s->trace->type, val[j], txt[j], sizeof txt[j]);
+        }
+        if (!ok)
+            continue;
+        arrow_geo geo[2];
+        for (int j = 0; j < k; j++)
+            geo[j] = arrow_between(l, ops[j].src_row, ops[j].j, ops[j].dst_row, ops[j].i,
+                                   arrow_dx(&ops[j], true, c->v), arrow_dx(&ops[j], false, c->v));
+        if (e < MOVE_MEET) {
+            float fade = e > MOVE_TRAVEL ? 1.0f - (e - MOVE_TRAVEL) / (MOVE_MEET - MOVE_TRAVEL)
+                                         : 1.0f;
+            for (int j = 0; j < k; j++) {
+                /* the straight-down operand of a pair leaves later */
+                float lag = (k == 2 && j == 1) ? MOVE_LAG : 0.0f;
+                if (e < lag)
+                    continue;
+                float f = sv_scene_ease(fminf((e - lag) / (MOVE_TRAVEL - lag), 1.0f));
+                float x = geo[j].x0 + (geo[j].x1 - geo[j].x0) * f;
+                float y = geo[j].y0 + (geo[j].y1 - geo[j].y0) * f;
+                token_pill(c, x, y, px, txt[j], arrow_colour(c, &ops[j]), fade);
+            }
+        }
+        if (e >= MOVE_TRAVEL && e < MOVE_END) {
+            /* The pair, combined, at pout[i]'s edge. */
+            char pair[112];
+            if (k == 1)
+                snprintf(pair, sizeof pair, "%s", txt[0]);
+            else if (s->trace->op == SV_OP_MAX || s->trace->op == SV_OP_MIN)
+                snprintf(pair, sizeof pair, "%s(%s, %s)", sv_op_symbol(s->trace->op), txt[0],
+                         txt[1]);
+            else
+                snprintf(pair, sizeof pair, "%s %s %s", txt[0], sv_op_symbol(s->trace->op),
+                         txt[1]);
+            float in = sv_clampf((e - MOVE_TRAVEL) / (MOVE_MEET - MOVE_TRAVEL), 0.0f, 1.0f);
+            float out = sv_clampf((MOVE_END - e) / (MOVE_END - MOVE_NEW), 0.0f, 1.0f);
+            float ppx = sv_scene_fit_px(c->g, SV_FONT_MONO, px, l->cell_pitch * 0.96f - px * 0.8f,
+                                        pair);
+            if (ppx < 7.0f)
+                continue;
+            const step_arrow *main = &ops[k - 1];
+            float x = geo[k - 1].x1 - arrow_dx(main, false, c->v) * l->cell_w;
+            token_pill(c, x, geo[k - 1].y1, ppx, pair, arrow_colour(c, &ops[0]),
+                       fminf(in, out));
+        }
+    }
 }
 
 /* The destination row of step v: where values arrive. -1 for none. */
@@ -462,7 +556,7 @@ void sv_render_cells(sv_gfx *g, const sv_app_view *s, const sv_layout *l, const 
         return;
     const sv_trace *tr = s->trace;
     bool moving = sv_scene_moving(s);
-    float e = moving ? sv_scene_ease(s->anim) : 1.0f;
+    float a = moving ? fminf(fmaxf(s->anim, 0.0f), 1.0f) : 1.0f; /* linear: the move's phases */
     sv_step_view pv = v;
     if (moving)
         sv_scene_step(s, s->from_step, &pv);
@@ -483,7 +577,7 @@ void sv_render_cells(sv_gfx *g, const sv_app_view *s, const sv_layout *l, const 
             /* Arriving values appear at the end of the move; what the cell
              * held before fades out during the first half. */
             bool arriving = moving && (r == drow || (r == 3 && v.last));
-            float new_a = arriving ? sv_clampf((e - 0.82f) / 0.18f, 0.0f, 1.0f) : 1.0f;
+            float new_a = arriving ? sv_clampf((a - MOVE_NEW) / (1.0f - MOVE_NEW), 0.0f, 1.0f) : 1.0f;
             sv_value old;
             bool had = arriving && sv_scene_value(s, &pv, r, i, &old);
             /* An output row not yet written is one band (below), not
@@ -495,7 +589,9 @@ void sv_render_cells(sv_gfx *g, const sv_app_view *s, const sv_layout *l, const 
                 cs.fill = sv_rgba_mix(sv_rgba_alpha(t->cell_fill, 0.0f), cs.fill, new_a);
             }
             sv_gfx_rect(g, b, l->radius, cs.fill, cs.border, cs.border_w, cs.style);
-            float old_a = sv_clampf(1.0f - 2.0f * e, 0.0f, 1.0f);
+            /* The old value stays until the operands arrive, then is
+             * overwritten (draw_operands says when). */
+            float old_a = sv_clampf((MOVE_END - a) / (MOVE_END - MOVE_NEW), 0.0f, 1.0f);
             if (had)
                 draw_number(g, l, tr->type, b, old, sv_rgba_alpha(t->text_dim, old_a));
             /* `?`: a buffer cell never written, or one about to be (fading). */
@@ -522,10 +618,10 @@ void sv_render_cells(sv_gfx *g, const sv_app_view *s, const sv_layout *l, const 
         const char *msg = tr->scan == SV_SCAN_EXCLUSIVE
                               ? "written by the exclusive shift after the last round"
                               : "written after the last round";
-        sv_box a = sv_layout_cell(l, 3, l->first_cell), z = sv_layout_cell(l, 3, l->last_cell);
-        float x0 = fmaxf(a.x, l->cells_clip.x);
-        float x1 = fminf(z.x + z.w, l->cells_clip.x + l->cells_clip.w);
-        sv_box band = { x0, a.y, fmaxf(x1 - x0, 1.0f), a.h };
+        sv_box fb = sv_layout_cell(l, 3, l->first_cell), lb = sv_layout_cell(l, 3, l->last_cell);
+        float x0 = fmaxf(fb.x, l->cells_clip.x);
+        float x1 = fminf(lb.x + lb.w, l->cells_clip.x + l->cells_clip.w);
+        sv_box band = { x0, fb.y, fmaxf(x1 - x0, 1.0f), fb.h };
         sv_gfx_rect(g, band, l->radius, sv_rgba_alpha(t->cell_fill, 0.35f),
                     sv_rgba_alpha(t->cell_border, 0.7f), fmaxf(1.0f, l->border_w * 0.5f),
                     SV_BORDER_DASHED);
@@ -579,7 +675,7 @@ void sv_render_cells(sv_gfx *g, const sv_app_view *s, const sv_layout *l, const 
     if (l->cell_w >= 4.0f) {
         float f = sv_clampf(l->cell_w / (8.0f * u), 0.35f, 1.0f);
         arrow_ctx c = { g, s, l, t, &v, fmaxf(1.0f, 0.3f * u * f) * t->line_scale, 0.0f,
-                        sv_clampf(0.25f + 0.6f * f, 0.3f, 0.85f), e, false, -1 };
+                        sv_clampf(0.25f + 0.6f * f, 0.3f, 0.85f), a, false, -1 };
         c.head = fmaxf(3.0f, c.width * 3.6f);
         if (sv_scene_tooltip_target(s, &hr, &hc) && hr == dest_row(&v))
             c.focus = hc;
@@ -587,8 +683,8 @@ void sv_render_cells(sv_gfx *g, const sv_app_view *s, const sv_layout *l, const 
             c.alpha *= 0.7f;
         each_arrow(s, l, &v, draw_one_arrow, &c);
         /* Values in flight: only while they can be read. */
-        if (moving && l->num_px > 0.0f && e < 1.0f)
-            each_arrow(s, l, &v, draw_one_token, &c);
+        if (moving && l->num_px > 0.0f && a < 1.0f)
+            draw_operands(&c);
     }
     sv_gfx_clip(g, NULL);
 

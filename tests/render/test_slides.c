@@ -64,8 +64,18 @@ static void make_state(sv_app_view *s, sv_trace *t)
     s->pinned_row = s->pinned_cell = -1;
 }
 
-/* Draws s at w x h into an offscreen target with the recorder attached. */
+static const char *out_dir = NULL;
+
+/* Draws s at w x h into an offscreen target with the recorder attached;
+ * with a name, also writes out_dir/slides-NAME.png for a look. */
+static void draw_png(const sv_app_view *s, int w, int h, const char *name);
+
 static void draw(const sv_app_view *s, int w, int h)
+{
+    draw_png(s, w, h, NULL);
+}
+
+static void draw_png(const sv_app_view *s, int w, int h, const char *name)
 {
     char err[256];
     sv_gfx_target *t = sv_gfx_target_create(g, w, h, err, sizeof err);
@@ -77,6 +87,17 @@ static void draw(const sv_app_view *s, int w, int h)
     sv_gfx_record(g, rec);
     sv_render_frame(g, s, w, h);
     sv_gfx_record(g, NULL);
+    if (name && out_dir) {
+        uint8_t *px = malloc((size_t)w * h * 4);
+        char path[600];
+        snprintf(path, sizeof path, "%s/slides-%s.png", out_dir, name);
+        if (px) {
+            sv_gfx_read_pixels(g, w, h, px);
+            if (!sv_png_write(path, px, w, h, err, sizeof err))
+                fprintf(stderr, "note: %s\n", err);
+        }
+        free(px);
+    }
     sv_gfx_target_bind(NULL);
     sv_gfx_target_destroy(t);
     sv_layout_compute(s, w, h, &lay);
@@ -326,8 +347,64 @@ static void test_contrast_lines(void)
     sv_trace_destroy(t);
 }
 
-int main(void)
+/* ---- 6: operands move together into pout[i] --------------------------- */
+
+static bool text_in(const char *str, sv_box b)
 {
+    for (size_t k = 0; k < sv_gfx_rec_count(rec); k++) {
+        const sv_prim *p = sv_gfx_rec_prim(rec, k);
+        if (p->kind == SV_PRIM_TEXT && strcmp(p->text, str) == 0 && p->x0 >= b.x &&
+            p->x0 <= b.x + b.w && p->y0 >= b.y && p->y0 <= b.y + b.h + p->px)
+            return true;
+    }
+    return false;
+}
+
+static void test_operands(void)
+{
+    sv_trace *t = chapter_trace();
+    sv_app_view s;
+    make_state(&s, t);
+    /* Round 1 -> 2: pin = buf[1] = 3 4 8 7 4 5 7 9, pout = buf[0] held the input. */
+    s.step = 2;
+    s.from_step = 1;
+    s.anim = 0.25f;
+    draw_png(&s, 1280, 720, "move-25");
+    sv_box p3 = sv_layout_cell(&lay, 1, 3);
+    CHECK(text_in("0", p3), "pout[3] does not show its old value 0 while the operands travel");
+    /* Both operands of pout[3] (pin[1] = 4, pin[3] = 7) are on their way:
+     * between the rows, left of and at cell 3. */
+    sv_box gap = { sv_layout_cell(&lay, 2, 1).x, p3.y + p3.h, p3.x + p3.w -
+                   sv_layout_cell(&lay, 2, 1).x, sv_layout_cell(&lay, 2, 3).y - p3.y - p3.h };
+    CHECK(text_in("4", gap) && text_in("7", gap), "operands 4 and 7 not between the rows");
+    s.anim = 0.7f;
+    draw_png(&s, 1280, 720, "move-70");
+    CHECK(find_text("4 + 7", false) != NULL, "the pair 4 + 7 does not meet at pout[3]");
+    CHECK(find_text("3 + 8", false) != NULL && find_text("5 + 9", false) != NULL,
+          "pairs of pout[2], pout[7] missing");
+    CHECK(text_in("0", p3), "pout[3]'s old value gone before the pair arrives");
+    CHECK(!find_text("3 3", false) && !find_text("1 1", false), "identical values side by side");
+    /* max: the pair reads max(a, b). */
+    sv_trace_destroy(t);
+    static const double ch[8] = { 3, 1, 7, 0, 4, 1, 6, 3 };
+    t = make_trace_t(ch, 8, SV_TYPE_INT32, SV_OP_MAX, SV_SCAN_INCLUSIVE);
+    make_state(&s, t);
+    s.step = 1;
+    s.from_step = 0;
+    s.anim = 0.7f;
+    draw(&s, 1280, 720);
+    CHECK(find_text("max(3, 1)", false) != NULL, "max pair");
+    s.anim = 1.0f;
+    s.from_step = 1;
+    draw(&s, 1280, 720);
+    CHECK(!find_text("max(3, 1)", false), "a pair left after the move");
+    sv_trace_destroy(t);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc > 1)
+        out_dir = argv[1];
     char err[512];
     sv_platform p;
     if (!sv_platform_open(&p, "test_slides", 64, 64, true, false, err, sizeof err)) {
@@ -346,6 +423,7 @@ int main(void)
     test_clean();
     test_float_decimal();
     test_contrast_lines();
+    test_operands();
     sv_gfx_rec_destroy(rec);
     sv_gfx_destroy(g);
     sv_platform_close(&p);
