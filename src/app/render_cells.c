@@ -518,6 +518,21 @@ static void draw_row_merged(sv_gfx *g, const sv_app_view *s, const sv_layout *l,
         }
         sv_gfx_rect(g, run, fmaxf(l->radius, 0.4f * l->unit), a.fill, edge,
                     fmaxf(1.0f, 0.3f * l->unit), style);
+        /* n >= 300 or so: a case band says which case and which cells. */
+        if (r == 1 + v->rd->pout && v->round > 0 && !v->shift && v->rd->cases) {
+            sv_case cs = v->rd->cases[i];
+            char lab[64];
+            const char *name = cs == SV_CASE_FULL ? "full" : cs == SV_CASE_PARTIAL ? "partial"
+                                                                                 : "copy-through";
+            if (j - 1 > i)
+                snprintf(lab, sizeof lab, "%s %d\u2013%d", name, i, j - 1);
+            else
+                snprintf(lab, sizeof lab, "%s %d", name, i);
+            float px = fminf(l->small_px, run.h * 0.36f);
+            if (sv_gfx_text_width(g, SV_FONT_SANS, px, lab) < run.w - 1.0f * l->unit)
+                sv_gfx_text(g, SV_FONT_SANS, px, run.x + run.w / 2.0f, run.y + run.h / 2.0f,
+                            SV_ALIGN_CENTER, t->cell_text, lab);
+        }
         i = j;
     }
 }
@@ -542,8 +557,12 @@ static void draw_indices(sv_gfx *g, const sv_layout *l, const sv_theme *t)
         sv_box b = sv_layout_cell(l, 3, i);
         char num[16];
         snprintf(num, sizeof num, "%d", i);
-        sv_gfx_text(g, SV_FONT_MONO, l->index_px, b.x + b.w / 2.0f, l->index_y, SV_ALIGN_CENTER,
-                    t->text_dim, num);
+        /* kept inside the cells' clip (cell 0 of a narrow row sits on its edge) */
+        float half = 0.31f * l->index_px * (float)strlen(num);
+        float x = clampf(b.x + b.w / 2.0f, l->cells_clip.x + half,
+                         l->cells_clip.x + l->cells_clip.w - half);
+        sv_gfx_text(g, SV_FONT_MONO, l->index_px, x, l->index_y, SV_ALIGN_CENTER, t->text_dim,
+                    num);
     }
 }
 
@@ -670,6 +689,38 @@ void sv_render_cells(sv_gfx *g, const sv_app_view *s, const sv_layout *l, const 
                     t->accent, "identity");
     }
 
+    /* Cells narrower than a few px (n >= 300 or so at 1080p): no arrow
+     * field, which would be one grey smear, but the arrows of the cell
+     * under the tooltip, or else of a sample: the middle cell of each case
+     * band (of every eighth of the row at round 0 and the shift). */
+    if (l->cell_w < 4.0f && l->last_cell >= l->first_cell) {
+        arrow_ctx c = { g, s, l, t, &v, fmaxf(1.5f, 0.28f * u) * t->line_scale, 0.0f, 0.9f, a,
+                        false, -1 };
+        c.head = fmaxf(6.0f, c.width * 3.6f);
+        int dests[8], nd = 0;
+        if (sv_scene_tooltip_target(s, &hr, &hc) && hr == dest_row(&v)) {
+            dests[nd++] = hc;
+        } else if (v.round > 0 && !v.shift && v.rd->cases) {
+            int lo = l->first_cell;
+            while (lo <= l->last_cell && nd < 8) {
+                int hi = lo;
+                while (hi + 1 <= l->last_cell && v.rd->cases[hi + 1] == v.rd->cases[lo])
+                    hi++;
+                dests[nd++] = (lo + hi + 1) / 2;
+                lo = hi + 1;
+            }
+        } else {
+            for (int k = 0; k < 8; k++)
+                dests[nd++] = l->first_cell + (l->last_cell - l->first_cell) * (2 * k + 1) / 16;
+        }
+        for (int k = 0; k < nd; k++) {
+            step_arrow ops[2];
+            int no = operands_of(&v, l->n, dests[k], ops);
+            for (int j = 0; j < no; j++)
+                draw_one_arrow(&c, &ops[j]);
+        }
+    }
+
     /* Arrows: skipped where cells are narrower than a few px; thinner and
      * fainter as cells get small. */
     if (l->cell_w >= 4.0f) {
@@ -688,10 +739,4 @@ void sv_render_cells(sv_gfx *g, const sv_app_view *s, const sv_layout *l, const 
     }
     sv_gfx_clip(g, NULL);
 
-    /* Too many cells for numbers: say how to get them. */
-    if (l->num_px <= 0.0f) {
-        const char *hint = "too many cells for numbers here: zoom in (wheel or ]) or hover a cell";
-        sv_gfx_text(g, SV_FONT_SANS, l->small_px, l->cells_clip.x + l->cells_clip.w,
-                    l->row_y[3] + l->cell_h / 2.0f + 1.6f * u, SV_ALIGN_RIGHT, t->text_dim, hint);
-    }
 }

@@ -211,7 +211,16 @@ static void draw_legend(sv_gfx *g, const sv_layout *l, const sv_theme *t, bool s
     float w = legend_items(g, l, t, cy, show_window, u, false);
     if (w > l->legend.w)
         u *= l->legend.w / w;
-    legend_items(g, l, t, cy, show_window, u, true);
+    w = legend_items(g, l, t, cy, show_window, u, true);
+    /* Too many cells for numbers: say how to get them, right of the legend. */
+    if (l->num_px <= 0.0f) {
+        const char *hint = "values: hover a cell, or zoom in (])";
+        float avail = l->legend.w - w - 2.0f * u;
+        float px = sv_scene_fit_px(g, SV_FONT_SANS, l->small_px, avail, hint);
+        if (px >= 0.6f * l->small_px)
+            sv_gfx_text(g, SV_FONT_SANS, px, l->legend.x + l->legend.w, cy, SV_ALIGN_RIGHT,
+                        t->text_dim, hint);
+    }
 }
 
 static void draw_counters(sv_gfx *g, const sv_app_view *s, const sv_layout *l,

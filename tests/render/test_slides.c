@@ -401,6 +401,53 @@ static void test_operands(void)
     sv_trace_destroy(t);
 }
 
+/* ---- 7: n >= 300 -------------------------------------------------------- */
+
+static int count_kind(sv_prim_kind kind)
+{
+    int n = 0;
+    for (size_t k = 0; k < sv_gfx_rec_count(rec); k++)
+        n += sv_gfx_rec_prim(rec, k)->kind == kind;
+    return n;
+}
+
+static void test_large_n(void)
+{
+    double *in = malloc(600 * sizeof *in);
+    for (int i = 0; i < 600; i++)
+        in[i] = (i * 7) % 10;
+    sv_trace *t = make_trace_t(in, 600, SV_TYPE_INT32, SV_OP_SUM, SV_SCAN_INCLUSIVE);
+    free(in);
+    sv_app_state s;
+    make_state(&s, t);
+    s.step = s.from_step = 9; /* stride 256: copy 0-255, partial 256-510, full 511-599 */
+    draw_png(&s, 1280, 720, "n600");
+    CHECK(lay.num_px <= 0.0f, "n = 600 at 720p has numbers?");
+    CHECK(find_text("copy-through 0\u2013255", false) && find_text("partial 256\u2013510", false) &&
+              find_text("full 511\u2013599", false), "case bands are not labelled");
+    /* A sample of arrows: the middle of each band (copy: 1 arrow, the others 2). */
+    CHECK(count_kind(SV_PRIM_ARROW) == 5, "%d arrows, want 5 (a sample)", count_kind(SV_PRIM_ARROW));
+    /* Hovering pout[400]: its two arrows, into it, and its value in the tooltip. */
+    int pr = 1 + t->rounds[9].pout;
+    s.hover_row = pr;
+    s.hover_cell = 400;
+    draw_png(&s, 1280, 720, "n600-hover");
+    CHECK(count_kind(SV_PRIM_ARROW) == 2, "%d arrows while hovering, want 2",
+          count_kind(SV_PRIM_ARROW));
+    sv_box b = sv_layout_cell(&lay, pr, 400);
+    for (size_t k = 0; k < sv_gfx_rec_count(rec); k++) {
+        const sv_prim *p = sv_gfx_rec_prim(rec, k);
+        if (p->kind == SV_PRIM_ARROW)
+            CHECK(fabsf(p->x1 - (b.x + b.w / 2.0f)) < 2.0f, "an arrow ends at %.1f, not cell 400",
+                  (double)p->x1);
+    }
+    char want[64];
+    snprintf(want, sizeof want, "buf[%d][400] = %d", t->rounds[9].pout,
+             t->rounds[9].buf[t->rounds[9].pout][400].i);
+    CHECK(find_text(want, true) != NULL, "no value on hover (%s)", want);
+    sv_trace_destroy(t);
+}
+
 int main(int argc, char **argv)
 {
     if (argc > 1)
@@ -424,6 +471,7 @@ int main(int argc, char **argv)
     test_float_decimal();
     test_contrast_lines();
     test_operands();
+    test_large_n();
     sv_gfx_rec_destroy(rec);
     sv_gfx_destroy(g);
     sv_platform_close(&p);
