@@ -559,7 +559,7 @@ static void draw_indices(sv_gfx *g, const sv_layout *l, const sv_theme *t)
         snprintf(num, sizeof num, "%d", i);
         /* kept inside the cells' clip (cell 0 of a narrow row sits on its edge) */
         float half = 0.31f * l->index_px * (float)strlen(num);
-        float x = clampf(b.x + b.w / 2.0f, l->cells_clip.x + half,
+        float x = sv_clampf(b.x + b.w / 2.0f, l->cells_clip.x + half,
                          l->cells_clip.x + l->cells_clip.w - half);
         sv_gfx_text(g, SV_FONT_MONO, l->index_px, x, l->index_y, SV_ALIGN_CENTER, t->text_dim,
                     num);

@@ -418,7 +418,7 @@ static void test_large_n(void)
         in[i] = (i * 7) % 10;
     sv_trace *t = make_trace_t(in, 600, SV_TYPE_INT32, SV_OP_SUM, SV_SCAN_INCLUSIVE);
     free(in);
-    sv_app_state s;
+    sv_app_view s;
     make_state(&s, t);
     s.step = s.from_step = 9; /* stride 256: copy 0-255, partial 256-510, full 511-599 */
     draw_png(&s, 1280, 720, "n600");
