@@ -102,6 +102,13 @@ static void render_measure(sv_gfx *g, const sv_app_view *s, const sv_layout *l,
     }
 }
 
+sv_box sv_scene_overview_area(const sv_app_view *s, const sv_layout *l)
+{
+    float top = l->rows_area.y;
+    float bottom = (s->caption && s->caption[0]) ? l->caption.y : l->legend.y;
+    return (sv_box){ l->rows_area.x, top, l->rows_area.w, fmaxf(bottom - top - 0.6f * l->unit, 1.0f) };
+}
+
 void sv_render_frame(sv_gfx *g, const sv_app_view *s, int fb_w, int fb_h)
 {
     const sv_theme *t = sv_theme_get(s->theme);
@@ -111,6 +118,8 @@ void sv_render_frame(sv_gfx *g, const sv_app_view *s, int fb_w, int fb_h)
     sv_render_header(g, s, &l, t);
     if (s->view == SV_VIEW_MEASURE) {
         render_measure(g, s, &l, t);
+    } else if (s->trace && s->overview) {
+        sv_render_overview(g, s, &l, t, sv_scene_overview_area(s, &l));
     } else if (s->trace) {
         sv_render_cells(g, s, &l, t);
     } else {

@@ -604,7 +604,28 @@ void sv_render_overlay(sv_gfx *g, const sv_app_view *s, const sv_layout *l, cons
     int fb_w = l->fb_w, fb_h = l->fb_h;
     sv_step_view v;
     bool have = sv_scene_step(s, s->step, &v);
-    if (s->view == SV_VIEW_SCAN && have) {
+    if (s->view == SV_VIEW_SCAN && have && s->overview) {
+        /* The overview: the legend, the whole run's counters, a script's
+         * caption if any; no timeline or tooltip (every round is shown). */
+        if (s->caption && s->caption[0])
+            draw_caption(g, s, l, t, &v);
+        draw_legend(g, l, t, false);
+        const sv_trace *tr = s->trace;
+        size_t total = 0;
+        for (size_t r = 1; r < tr->nrounds; r++)
+            total += tr->rounds[r].ops;
+        char line[160];
+        snprintf(line, sizeof line, "%zu ops in %zu rounds (depth %zu) \u00b7 sequential "
+                 "n\u22121 = %zu", total, tr->nrounds - 1, tr->nrounds - 1, tr->n - 1);
+        sv_gfx_text(g, SV_FONT_SANS, sv_scene_fit_px(g, SV_FONT_SANS, l->small_px,
+                                                     l->counters.w, line),
+                    l->counters.x, l->counters.y + l->counters.h / 2.0f, SV_ALIGN_LEFT,
+                    t->text_dim, line);
+        if (!s->clean)
+            sv_gfx_text(g, SV_FONT_SANS, l->small_px, l->timeline.x + l->timeline.w,
+                        l->timeline_y, SV_ALIGN_RIGHT, t->text_dim,
+                        "V back to the rounds \u00b7 H help");
+    } else if (s->view == SV_VIEW_SCAN && have) {
         draw_caption(g, s, l, t, &v);
         int row, cell;
         draw_legend(g, l, t, sv_scene_tooltip_target(s, &row, &cell));

@@ -33,6 +33,12 @@ bool sv_scene_value(const sv_app_view *s, const sv_step_view *v, int row, int i,
 void sv_render_header(sv_gfx *g, const sv_app_view *s, const sv_layout *l, const sv_theme *t);
 void sv_render_cells(sv_gfx *g, const sv_app_view *s, const sv_layout *l, const sv_theme *t);
 void sv_render_overlay(sv_gfx *g, const sv_app_view *s, const sv_layout *l, const sv_theme *t);
+/* The overview (render_overview.c): every round stacked, in area. */
+void sv_render_overview(sv_gfx *g, const sv_app_view *s, const sv_layout *l, const sv_theme *t,
+                        sv_box area);
+/* Where the overview goes in layout l: from the rows' top to above the
+ * legend, leaving room for a script's caption when there is one. */
+sv_box sv_scene_overview_area(const sv_app_view *s, const sv_layout *l);
 
 /* The input window [*lo, i] whose op a shown cell holds (render_cells.c);
  * false when the cell holds none (unwritten, empty output, output[0] of an

@@ -448,6 +448,86 @@ static void test_large_n(void)
     sv_trace_destroy(t);
 }
 
+/* ---- the overview --------------------------------------------------------- */
+
+static int count_text(const char *str)
+{
+    int n = 0;
+    for (size_t k = 0; k < sv_gfx_rec_count(rec); k++) {
+        const sv_prim *p = sv_gfx_rec_prim(rec, k);
+        n += p->kind == SV_PRIM_TEXT && strcmp(p->text, str) == 0;
+    }
+    return n;
+}
+
+static void test_overview(void)
+{
+    sv_trace *t = chapter_trace();
+    sv_app_view s;
+    make_state(&s, t);
+    s.overview = true;
+    static const int sizes[][2] = { { 1280, 720 }, { 1024, 768 }, { 1920, 1200 } };
+    for (int k = 0; k < 3; k++) {
+        int w = sizes[k][0], h = sizes[k][1];
+        char name[32];
+        snprintf(name, sizeof name, "overview-%dx%d", w, h);
+        draw_png(&s, w, h, name);
+        /* One block per round, titled; pin and pout tags on rounds 1..3. */
+        CHECK(find_text("round 0: stage the input into buf[0]", false) != NULL, "%s: round 0", name);
+        CHECK(find_text("round 1 \u00b7 stride 1 \u00b7 7 ops", false) &&
+                  find_text("round 2 \u00b7 stride 2 \u00b7 6 ops", false) &&
+                  find_text("round 3 \u00b7 stride 4 \u00b7 4 ops", false), "%s: round titles", name);
+        CHECK(count_text("pin") == 3 && count_text("pout") == 3, "%s: %d pin, %d pout tags", name,
+              count_text("pin"), count_text("pout"));
+        /* The chapter's figure, by border: 1 + 2 + 4 dotted, 0 + 1 + 3 dashed. */
+        int dashed = 0, dotted = 0, arrows = 0;
+        for (size_t i = 0; i < sv_gfx_rec_count(rec); i++) {
+            const sv_prim *p = sv_gfx_rec_prim(rec, i);
+            dashed += p->kind == SV_PRIM_RECT && p->style == SV_BORDER_DASHED;
+            dotted += p->kind == SV_PRIM_RECT && p->style == SV_BORDER_DOTTED;
+            arrows += p->kind == SV_PRIM_ARROW;
+        }
+        /* legend swatches: one dashed, one dotted */
+        CHECK(dashed == 4 + 1 && dotted == 7 + 1, "%s: %d dashed, %d dotted", name, dashed, dotted);
+        /* round 0: 8; round r: 8 + (8 - stride) */
+        CHECK(arrows == 8 + 15 + 14 + 12, "%s: %d arrows", name, arrows);
+        /* the final row holds the chapter's result, 3 4 11 11 15 16 22 25 */
+        CHECK(count_text("25") == 1 && count_text("22") == 1 && count_text("16") == 1,
+              "%s: the result row", name);
+        /* every cell inside the clip it is drawn under, above the legend */
+        sv_box clip = { 0, 0, (float)w, (float)h };
+        int cells = 0;
+        for (size_t i = 0; i < sv_gfx_rec_count(rec); i++) {
+            const sv_prim *p = sv_gfx_rec_prim(rec, i);
+            if (p->kind == SV_PRIM_CLIP)
+                clip = p->clip_on ? p->box : (sv_box){ 0, 0, (float)w, (float)h };
+            if (p->kind == SV_PRIM_RECT && p->box.x >= lay.cells_clip.x && p->box.y > lay.rows_area.y &&
+                p->box.w < lay.cell_pitch && p->box.h > lay.cell_h * 0.3f) {
+                cells++;
+                CHECK(p->box.y >= clip.y - 0.5f && p->box.y + p->box.h <= clip.y + clip.h + 0.5f,
+                      "%s: a cell at y %.0f..%.0f is clipped (clip %.0f..%.0f)", name,
+                      (double)p->box.y, (double)(p->box.y + p->box.h), (double)clip.y,
+                      (double)(clip.y + clip.h));
+            }
+            if (p->kind == SV_PRIM_RECT && p->box.w < w * 0.5f && p->box.y > lay.rows_area.y)
+                CHECK(p->box.y + p->box.h <= lay.legend.y + 1.0f || p->box.y >= lay.legend.y,
+                      "%s: a cell at y %.0f runs into the legend", name, (double)p->box.y);
+        }
+        CHECK(cells == 8 * 8, "%s: %d cells drawn, want 64", name, cells);
+        CHECK(find_text("17 ops in 3 rounds (depth 3) \u00b7 sequential n\u22121 = 7", false),
+              "%s: the run's counters", name);
+    }
+    /* Exclusive: one more block, the shift into output. */
+    sv_trace_destroy(t);
+    static const double ch[8] = { 3, 1, 7, 0, 4, 1, 6, 3 };
+    t = make_trace_t(ch, 8, SV_TYPE_INT32, SV_OP_SUM, SV_SCAN_EXCLUSIVE);
+    make_state(&s, t);
+    s.overview = true;
+    draw_png(&s, 1280, 720, "overview-exclusive");
+    CHECK(find_text("exclusive shift", true) != NULL, "no shift block");
+    sv_trace_destroy(t);
+}
+
 int main(int argc, char **argv)
 {
     if (argc > 1)
@@ -472,6 +552,7 @@ int main(int argc, char **argv)
     test_contrast_lines();
     test_operands();
     test_large_n();
+    test_overview();
     sv_gfx_rec_destroy(rec);
     sv_gfx_destroy(g);
     sv_platform_close(&p);
