@@ -140,3 +140,174 @@ done:
     free(key);
     free(cnt);
 }
+
+/* ---- the GIF ------------------------------------------------------------ */
+
+typedef struct anim_out {
+    sv_gfx_target *target;
+    uint8_t *rgba;
+    int w, h;
+} anim_out;
+
+static void render_to(sv_gfx *g, anim_out *o, const sv_app_view *v)
+{
+    sv_gfx_target_bind(o->target);
+    sv_render_frame(g, v, o->w, o->h);
+    sv_gfx_read_pixels(g, o->w, o->h, o->rgba);
+    sv_gfx_target_bind(NULL);
+}
+
+bool sv_export_gif(sv_gfx *g, const sv_app_view *v, const char *path, int w, int h,
+                   float speed, sv_export_gif_info *info, char *err, size_t errlen)
+{
+    if (info)
+        memset(info, 0, sizeof *info);
+    if (!v->trace) {
+        snprintf(err, errlen, "export: no trace to render");
+        return false;
+    }
+    if (w < 16 || h < 16 || w > 8192 || h > 8192) {
+        snprintf(err, errlen, "GIF size %dx%d: must be 16x16 to 8192x8192", w, h);
+        return false;
+    }
+    if (!(speed >= 0.25f && speed <= 4.0f))
+        speed = 1.0f;
+    anim_out o = { NULL, NULL, w, h };
+    o.target = sv_gfx_target_create(g, w, h, err, errlen);
+    o.rgba = malloc((size_t)w * (size_t)h * 4);
+    palette *pal = malloc(sizeof *pal);
+    sv_gif *gif = NULL;
+    bool ok = false;
+    if (!o.target)
+        goto done;
+    if (!o.rgba || !pal) {
+        snprintf(err, errlen, "GIF: out of memory for %dx%d frames", w, h);
+        goto done;
+    }
+    sv_app_view c = *v;
+    c.playing = false;
+    c.fb_w = w;
+    c.fb_h = h;
+    int steps = sv_view_steps(c.trace);
+    /* The palette: the theme, then what a settled frame and a frame
+     * mid-move use that the theme's blends miss. */
+    theme_palette(sv_theme_get(c.theme), pal);
+    c.step = c.from_step = steps > 1 ? 1 : 0;
+    c.anim = 1.0f;
+    render_to(g, &o, &c);
+    palette_from_frame(pal, o.rgba, (size_t)w * h);
+    if (steps > 1) {
+        c.from_step = 0;
+        c.anim = 0.3f;
+        render_to(g, &o, &c);
+        palette_from_frame(pal, o.rgba, (size_t)w * h);
+        c.anim = 0.7f;
+        render_to(g, &o, &c);
+        palette_from_frame(pal, o.rgba, (size_t)w * h);
+    }
+    gif = sv_gif_create(w, h, (const uint8_t(*)[3])pal->c, pal->n, err, errlen);
+    if (!gif)
+        goto done;
+    /* 25 frames a second while values move; each settled round held. */
+    const int frame_cs = 4;
+    int move_frames = (int)lroundf(SV_MOVE_S / speed * 100.0f / (float)frame_cs);
+    if (move_frames < 2)
+        move_frames = 2;
+    int hold_cs = (int)lroundf(SV_HOLD_S / speed * 100.0f);
+    int total_cs = 0;
+    for (int k = 0; k < steps; k++) {
+        if (k > 0) {
+            for (int j = 0; j < move_frames; j++) {
+                c.step = k;
+                c.from_step = k - 1;
+                c.anim = (float)j / (float)move_frames;
+                render_to(g, &o, &c);
+                if (!sv_gif_add(gif, o.rgba, frame_cs, err, errlen))
+                    goto done;
+                total_cs += frame_cs;
+            }
+        }
+        c.step = c.from_step = k;
+        c.anim = 1.0f;
+        render_to(g, &o, &c);
+        if (!sv_gif_add(gif, o.rgba, hold_cs, err, errlen))
+            goto done;
+        total_cs += hold_cs;
+    }
+    int frames = sv_gif_frames(gif);
+    size_t bytes = 0;
+    ok = sv_gif_finish(gif, path, &bytes, err, errlen);
+    gif = NULL;
+    if (ok && info) {
+        info->frames = frames;
+        info->bytes = bytes;
+        info->seconds = (double)total_cs / 100.0;
+        info->colours = pal->n;
+    }
+done:
+    sv_gif_destroy(gif);
+    free(pal);
+    free(o.rgba);
+    sv_gfx_target_destroy(o.target);
+    return ok;
+}
+
+/* ---- SVG ---------------------------------------------------------------- */
+
+static bool svg_one(sv_gfx *g, sv_gfx_target *target, sv_gfx_rec *rec, const sv_app_view *c,
+                    int w, int h, const char *path, const char *title, char *err, size_t errlen)
+{
+    sv_gfx_target_bind(target);
+    sv_gfx_record(g, rec);
+    sv_render_frame(g, c, w, h);
+    sv_gfx_record(g, NULL);
+    sv_gfx_target_bind(NULL);
+    return sv_svg_write(rec, title, path, err, errlen);
+}
+
+bool sv_export_svg(sv_gfx *g, const sv_app_view *v, const char *dir, int w, int h, int *count,
+                   char *err, size_t errlen)
+{
+    if (count)
+        *count = 0;
+    if (!v->trace) {
+        snprintf(err, errlen, "export: no trace to render");
+        return false;
+    }
+    if (w < 16 || h < 16 || w > 16384 || h > 16384) {
+        snprintf(err, errlen, "SVG size %dx%d: must be 16x16 to 16384x16384", w, h);
+        return false;
+    }
+    if (!sv_export_make_dirs(dir, err, errlen))
+        return false;
+    sv_gfx_rec *rec = sv_gfx_rec_create();
+    sv_gfx_target *target = rec ? sv_gfx_target_create(g, w, h, err, errlen) : NULL;
+    if (!rec)
+        snprintf(err, errlen, "SVG: out of memory");
+    bool ok = rec && target;
+    sv_app_view c = *v;
+    c.anim = 1.0f;
+    c.playing = false;
+    c.fb_w = w;
+    c.fb_h = h;
+    int steps = sv_view_steps(c.trace);
+    char path[4200], title[160];
+    for (int k = 0; k <= steps && ok; k++) {
+        bool over = k == steps;
+        c.overview = over;
+        c.step = c.from_step = over ? steps - 1 : k;
+        if (over) {
+            snprintf(path, sizeof path, "%s/overview.svg", dir);
+            snprintf(title, sizeof title, "Hillis-Steele scan, n = %zu: every round", c.trace->n);
+        } else {
+            snprintf(path, sizeof path, "%s/round-%02d.svg", dir, k);
+            snprintf(title, sizeof title, "Hillis-Steele scan, n = %zu: step %d", c.trace->n, k);
+        }
+        ok = svg_one(g, target, rec, &c, w, h, path, title, err, errlen);
+        if (ok && count)
+            *count = k + 1;
+    }
+    sv_gfx_target_destroy(target);
+    sv_gfx_rec_destroy(rec);
+    return ok;
+}

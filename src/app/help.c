@@ -4,7 +4,7 @@
 #include "help.h"
 
 const char *const sv_help_keys[][2] = {
-    {"Right / Left", "step one round forward / back (animated)"},
+    {"Right / Left", "step one round forward / back (animated); with --script: next / previous step"},
     {"Home / End", "first / last round"},
     {"Space", "play / pause"},
     {"+ / -", "faster / slower"},
@@ -19,11 +19,12 @@ const char *const sv_help_keys[][2] = {
     {"] / [ or wheel", "zoom in / out"},
     {"Shift+Left/Right or drag", "pan"},
     {"Z", "reset zoom and pan"},
+    {"V", "overview: every round stacked, like the chapter's figure"},
     {"M", "Measure view: throughput and work against n"},
     {"B (Measure view)", "run the benchmark live on this machine's GPU / stop it"},
     {"H or ?", "this help"},
     {"F12", "print the state line (for scripts)"},
-    {"Esc", "close the help, the input box or the Measure view, then quit"},
+    {"Esc", "close the help, the input box, the Measure view or the overview, then quit"},
     {"hover / click a cell", "tooltip: value, formula, case, window / pin it"},
     {"click the timeline", "go to that round"},
     {NULL, NULL},

@@ -250,7 +250,8 @@ char *sv_svg_render(const sv_gfx_rec *r, const char *title, size_t *len)
     sbuf b = {0};
     putf(&b, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
              "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"%d\" "
-             "height=\"%d\" viewBox=\"0 0 %d %d\" xml:space=\"preserve\" font-family=\"%s\">\n",
+             "height=\"%d\" viewBox=\"0 0 %d %d\" xml:space=\"preserve\" style=\"white-space:pre\" "
+             "font-family=\"%s\">\n",
          w, h, w, h, family(SV_FONT_SANS));
     if (title) {
         puts_(&b, "<title>");

@@ -35,6 +35,12 @@
 /* The longest input-box text a view may hold, NUL included. */
 #define SV_VIEW_TEXT_MAX 32768 /* SV_EDIT_MAX: 1024 values of up to 31 characters */
 
+/* The animation's timing at speed 1 (app.c animates with it; the GIF
+ * export plays it): one move along the arrows, and how long autoplay holds
+ * a settled round so its caption can be read. */
+#define SV_MOVE_S 0.35f
+#define SV_HOLD_S 1.6f
+
 /* Which screen is up. */
 typedef enum sv_view {
     SV_VIEW_SCAN,    /* the rounds */
