@@ -8,7 +8,10 @@ are dashed/dotted strokes; the numbers are real text), --clean, --scale,
 usage: test_exports.py SCANVIZ
 """
 import os
+import shutil
+import struct
 import subprocess
+import zlib
 import sys
 import tempfile
 import xml.etree.ElementTree as ET
@@ -78,6 +81,84 @@ def gif_blocks(data):
         else:
             raise ValueError(f"unexpected GIF block 0x{b:02x} at {at}")
     return w, h, loop, frames
+
+
+def png_rgb(path):
+    """(width, height, rows of RGB(A) bytes) of an 8-bit RGB or RGBA PNG, decoded here."""
+    with open(path, "rb") as f:
+        data = f.read()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    at, idat, w = 8, b"", 0
+    while at < len(data):
+        n, kind = struct.unpack(">I4s", data[at:at + 8])
+        body = data[at + 8:at + 8 + n]
+        if kind == b"IHDR":
+            w, h, depth, ctype = struct.unpack(">IIBB", body[:10])
+            assert depth == 8 and ctype in (2, 6), (depth, ctype)
+            bpp = 3 if ctype == 2 else 4
+        elif kind == b"IDAT":
+            idat += body
+        at += 12 + n
+    raw = zlib.decompress(idat)
+    stride = w * bpp
+    rows, prev, pos = [], bytearray(stride), 0
+    for _ in range(h):
+        ft, line = raw[pos], bytearray(raw[pos + 1:pos + 1 + stride])
+        pos += 1 + stride
+        for i in range(stride):
+            a = line[i - bpp] if i >= bpp else 0
+            b = prev[i]
+            c = prev[i - bpp] if i >= bpp else 0
+            if ft == 1:
+                line[i] = (line[i] + a) & 255
+            elif ft == 2:
+                line[i] = (line[i] + b) & 255
+            elif ft == 3:
+                line[i] = (line[i] + (a + b) // 2) & 255
+            elif ft == 4:
+                p = a + b - c
+                pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+                line[i] = (line[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
+        rows.append(bytes(line))
+        prev = line
+    return w, h, bpp, rows
+
+
+def browser_matches_gl(exe, tmp):
+    """Chromium draws round-03.svg like the GL renderer draws round-03.png:
+    each case cell's fill, sampled inside the rect the SVG names, agrees."""
+    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
+    if not chromium:
+        print("note: no chromium: the SVG-in-a-browser check is skipped")
+        return
+    d = os.path.join(tmp, "agree")
+    rc, out, err = run(exe, "--export", d, "--export-svg", d)
+    check(rc == 0, f"export for the browser check: {err}")
+    shot = os.path.join(tmp, "chromium.png")
+    r = subprocess.run([chromium, "--headless", "--no-sandbox", "--disable-gpu",
+                        "--hide-scrollbars", "--force-device-scale-factor=1",
+                        f"--screenshot={shot}", "--window-size=1280,720",
+                        "file://" + os.path.join(d, "round-03.svg")],
+                       capture_output=True, text=True, timeout=120)
+    if r.returncode != 0 or not os.path.exists(shot):
+        check(False, f"chromium could not render the SVG: {r.stderr[-300:]}")
+        return
+    gw, gh, gb, gl = png_rgb(os.path.join(d, "round-03.png"))
+    cw, ch, cb, cr = png_rgb(shot)
+    check((gw, gh, cw, ch) == (1280, 720, 1280, 720), f"sizes {gw}x{gh} {cw}x{ch}")
+    root = ET.parse(os.path.join(d, "round-03.svg")).getroot()
+    cells = [r for r in root.iter(SVG + "rect") if r.get("class") in ("dashed", "dotted")
+             and float(r.get("width")) > 60]
+    check(len(cells) == 7, f"{len(cells)} patterned cells in round-03.svg")
+    worst = 0
+    for r in cells:
+        x = int(float(r.get("x")) + float(r.get("width")) * 0.15)
+        y = int(float(r.get("y")) + float(r.get("height")) * 0.5)
+        a = gl[y][x * gb:x * gb + 3]
+        b = cr[y][x * cb:x * cb + 3]
+        worst = max(worst, max(abs(a[k] - b[k]) for k in range(3)))
+    check(worst <= 6, f"browser and GL fills differ by up to {worst}")
+    print(f"chromium renders round-03.svg like the GL frame (fills within {worst}/255)")
 
 
 def texts(root):
@@ -154,6 +235,8 @@ def main():
     rc, out, err = run(exe, "--export", png, "--overview", "--scale", "1.4", "--size", "1600x1200")
     check(rc == 0 and os.path.exists(os.path.join(png, "overview.png")) and
           os.path.exists(os.path.join(png, "round-03.png")), f"--overview --export: {rc} {err}")
+
+    browser_matches_gl(exe, tmp)
 
     # Refusals.
     rc, out, err = run(exe, "--scale", "0.2", "--export", png)
