@@ -8,14 +8,14 @@
  *    which LZW packs into long runs. A frame with no change adds its delay
  *    to the previous frame instead, which is rewritten before it is encoded:
  *    frames are encoded one behind.
- *  - The file is built in memory and written through sv_outfile_write. */
+ *  - The file is built in memory and written through sv_write_atomic (core/fileio.h). */
 #include <gif_lib.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "gif.h"
-#include "outfile.h"
+#include "../core/fileio.h"
 
 #define CACHE_BITS 16
 #define CACHE_SIZE (1u << CACHE_BITS)
@@ -284,7 +284,7 @@ bool sv_gif_finish(sv_gif *g, const char *path, size_t *bytes, char *err, size_t
         ok = false;
     }
     if (ok)
-        ok = sv_outfile_write(path, g->out.p, g->out.n, err, errlen);
+        ok = sv_write_atomic(path, g->out.p, g->out.n, err, errlen);
     if (ok && bytes)
         *bytes = g->out.n;
     sv_gif_destroy(g);

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "script.h"
+#include "../core/fileio.h"
 
 /* A printable copy of a word for messages: at most 24 bytes, control bytes
  * and non-ASCII as '?'. */
@@ -239,31 +240,11 @@ fail:
 bool sv_script_load(const char *path, sv_script *out, char *err, size_t errlen)
 {
     memset(out, 0, sizeof *out);
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        snprintf(err, errlen, "cannot open %s: %s", path, strerror(errno));
+    size_t len = 0;
+    char *buf = sv_read_bounded(path, SV_SCRIPT_MAX_BYTES, "a presenter script", &len, err,
+                                errlen);
+    if (!buf)
         return false;
-    }
-    char *buf = malloc(SV_SCRIPT_MAX_BYTES + 1);
-    if (!buf) {
-        fclose(f);
-        snprintf(err, errlen, "%s: out of memory", path);
-        return false;
-    }
-    size_t len = fread(buf, 1, SV_SCRIPT_MAX_BYTES + 1, f);
-    bool bad = ferror(f) != 0;
-    fclose(f);
-    if (bad) {
-        free(buf);
-        snprintf(err, errlen, "cannot read %s", path);
-        return false;
-    }
-    if (len > SV_SCRIPT_MAX_BYTES) {
-        free(buf);
-        snprintf(err, errlen, "%s: longer than %d bytes, the most a script may be", path,
-                 SV_SCRIPT_MAX_BYTES);
-        return false;
-    }
     bool ok = sv_script_parse(buf, len, path, out, err, errlen);
     free(buf);
     return ok;

@@ -19,7 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "outfile.h"
+#include "../core/fileio.h"
 #include "svg.h"
 
 typedef struct sbuf {
@@ -318,7 +318,7 @@ bool sv_svg_write(const sv_gfx_rec *r, const char *title, const char *path, char
         snprintf(err, errlen, "cannot write SVG %s: out of memory", path);
         return false;
     }
-    bool ok = sv_outfile_write(path, doc, len, err, errlen);
+    bool ok = sv_write_atomic(path, doc, len, err, errlen);
     free(doc);
     return ok;
 }

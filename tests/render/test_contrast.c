@@ -42,18 +42,18 @@ static void need(const sv_theme *t, const char *what, sv_rgba fg, const char *on
 {
     double r = ratio(fg, bg);
     checked++;
-    CHECK(r >= min, "theme %s: %s on %s is %.2f:1, needs %.1f:1", t->name, what, on, r, min);
+    CHECK_MSG(r >= min, "theme %s: %s on %s is %.2f:1, needs %.1f:1", t->name, what, on, r, min);
 }
 
 int main(void)
 {
     /* The formula: black on white is 21:1, #777777 on white about 4.48:1. */
-    CHECK(fabs(ratio(sv_rgb_hex(0x000000), sv_rgb_hex(0xFFFFFF)) - 21.0) < 1e-9, "black/white");
-    CHECK(fabs(ratio(sv_rgb_hex(0x777777), sv_rgb_hex(0xFFFFFF)) - 4.478) < 0.01,
+    CHECK_MSG(fabs(ratio(sv_rgb_hex(0x000000), sv_rgb_hex(0xFFFFFF)) - 21.0) < 1e-9, "black/white");
+    CHECK_MSG(fabs(ratio(sv_rgb_hex(0x777777), sv_rgb_hex(0xFFFFFF)) - 4.478) < 0.01,
           "#777 on white is %.3f", ratio(sv_rgb_hex(0x777777), sv_rgb_hex(0xFFFFFF)));
     /* What the lecturer measured: Okabe-Ito orange on the light background. */
     double old = ratio(sv_rgb_hex(0xE69F00), sv_rgb_hex(0xF7F6F2));
-    CHECK(old > 1.8 && old < 2.2, "old light orange was %.2f:1 (about 1.9-2.1 expected)", old);
+    CHECK_MSG(old > 1.8 && old < 2.2, "old light orange was %.2f:1 (about 1.9-2.1 expected)", old);
 
     for (int id = 0; id < SV_THEME_COUNT; id++) {
         const sv_theme *t = sv_theme_get((sv_theme_id)id);
@@ -93,11 +93,11 @@ int main(void)
         need(t, "key names (accent)", t->accent, "panel", t->panel, text);
         need(t, "pin tag text", t->tag_text, "pin tag", t->pin_tag, text);
         need(t, "pout tag text", t->tag_text, "pout tag", t->pout_tag, text);
-        CHECK(t->line_scale >= 1.0f, "theme %s: line_scale %.2f", t->name, t->line_scale);
+        CHECK_MSG(t->line_scale >= 1.0f, "theme %s: line_scale %.2f", t->name, t->line_scale);
     }
     /* Thicker arrows and borders in the contrast theme (the lecturer found
      * them thin). */
-    CHECK(sv_theme_get(SV_THEME_CONTRAST)->line_scale >= 1.5f, "contrast theme lines not thicker");
+    CHECK_MSG(sv_theme_get(SV_THEME_CONTRAST)->line_scale >= 1.5f, "contrast theme lines not thicker");
     printf("contrast: %d pairs checked, %d below the minimum\n", checked, failures);
     return failures ? 1 : 0;
 }

@@ -19,9 +19,9 @@ static void refused(const char *text, const char *want)
     sv_script s;
     char err[256] = "";
     bool ok = parse(text, &s, err, sizeof err);
-    CHECK(!ok, "accepted: %s", text);
-    CHECK(strstr(err, want) != NULL, "for %s: error \"%s\" lacks \"%s\"", text, err, want);
-    CHECK(s.n == 0 && s.steps == NULL, "a refused script is not empty");
+    CHECK_MSG(!ok, "accepted: %s", text);
+    CHECK_MSG(strstr(err, want) != NULL, "for %s: error \"%s\" lacks \"%s\"", text, err, want);
+    CHECK_MSG(s.n == 0 && s.steps == NULL, "a refused script is not empty");
     sv_script_finish(&s);
 }
 
@@ -32,35 +32,35 @@ int main(int argc, char **argv)
     /* The shipped example. */
     char path[1024];
     snprintf(path, sizeof path, "%s/assets/scripts/chapter-story.txt", argc > 1 ? argv[1] : ".");
-    CHECK(sv_script_load(path, &s, err, sizeof err), "%s", err);
-    CHECK(s.n == 9, "%d steps in the example", s.n);
-    CHECK(sv_script_check(&s, 4, false, err, sizeof err), "example vs the chapter: %s", err);
+    CHECK_MSG(sv_script_load(path, &s, err, sizeof err), "%s", err);
+    CHECK_MSG(s.n == 9, "%d steps in the example", s.n);
+    CHECK_MSG(sv_script_check(&s, 4, false, err, sizeof err), "example vs the chapter: %s", err);
     if (s.n == 9) {
-        CHECK(s.steps[0].view == SV_SCRIPT_VIEW_OVERVIEW && s.steps[0].round == 0, "step 1");
-        CHECK(s.steps[1].view == SV_SCRIPT_VIEW_SCAN && s.steps[1].round == 0, "step 2");
-        CHECK(s.steps[2].round == 1 && s.steps[2].move && s.steps[2].view == SV_SCRIPT_VIEW_SCAN,
+        CHECK_MSG(s.steps[0].view == SV_SCRIPT_VIEW_OVERVIEW && s.steps[0].round == 0, "step 1");
+        CHECK_MSG(s.steps[1].view == SV_SCRIPT_VIEW_SCAN && s.steps[1].round == 0, "step 2");
+        CHECK_MSG(s.steps[2].round == 1 && s.steps[2].move && s.steps[2].view == SV_SCRIPT_VIEW_SCAN,
               "step 3 keeps the view and moves into round 1");
-        CHECK(s.steps[3].round == 1 && !s.steps[3].move, "step 4 settled");
-        CHECK(strncmp(s.steps[3].caption, "Copy-through (dotted)", 21) == 0, "caption: %s",
+        CHECK_MSG(s.steps[3].round == 1 && !s.steps[3].move, "step 4 settled");
+        CHECK_MSG(strncmp(s.steps[3].caption, "Copy-through (dotted)", 21) == 0, "caption: %s",
               s.steps[3].caption);
-        CHECK(s.steps[8].view == SV_SCRIPT_VIEW_OVERVIEW && s.steps[8].round == 3,
+        CHECK_MSG(s.steps[8].view == SV_SCRIPT_VIEW_OVERVIEW && s.steps[8].round == 3,
               "last step keeps round 3");
-        CHECK(s.steps[2].line == 9, "line of step 3 is %d", s.steps[2].line);
+        CHECK_MSG(s.steps[2].line == 9, "line of step 3 is %d", s.steps[2].line);
     }
-    CHECK(!sv_script_check(&s, 3, false, err, sizeof err) && strstr(err, "line 13") &&
+    CHECK_MSG(!sv_script_check(&s, 3, false, err, sizeof err) && strstr(err, "line 13") &&
               strstr(err, "rounds 0..2"), "n = 4 trace: %s", err);
     sv_script_finish(&s);
     sv_script_finish(&s); /* twice is fine */
 
     /* Forms. */
-    CHECK(parse("# c\n\n  round 2 kernel hs-naive:  Hi \xc2\xb7 there  \r\nshift\n", &s, err,
+    CHECK_MSG(parse("# c\n\n  round 2 kernel hs-naive:  Hi \xc2\xb7 there  \r\nshift\n", &s, err,
                 sizeof err), "%s", err);
-    CHECK(s.n == 2 && strcmp(s.steps[0].kernel, "hs-naive") == 0 &&
+    CHECK_MSG(s.n == 2 && strcmp(s.steps[0].kernel, "hs-naive") == 0 &&
               strcmp(s.steps[0].caption, "Hi \xc2\xb7 there") == 0 && s.steps[1].shift &&
               s.steps[1].caption[0] == '\0', "forms");
-    CHECK(!sv_script_check(&s, 4, false, err, sizeof err) && strstr(err, "line 4") &&
+    CHECK_MSG(!sv_script_check(&s, 4, false, err, sizeof err) && strstr(err, "line 4") &&
               strstr(err, "exclusive"), "shift on an inclusive scan: %s", err);
-    CHECK(sv_script_check(&s, 4, true, err, sizeof err), "%s", err);
+    CHECK_MSG(sv_script_check(&s, 4, true, err, sizeof err), "%s", err);
     sv_script_finish(&s);
 
     /* Refusals name the line and the word. */
@@ -86,17 +86,17 @@ int main(int argc, char **argv)
     char *huge = malloc(len + 1);
     memset(huge, '#', len);
     huge[len] = '\0';
-    CHECK(!sv_script_parse(huge, len, "h.txt", &s, err, sizeof err) && strstr(err, "at most"),
+    CHECK_MSG(!sv_script_parse(huge, len, "h.txt", &s, err, sizeof err) && strstr(err, "at most"),
           "oversized: %s", err);
     free(huge);
     char *many = malloc(300 * 10 + 1);
     many[0] = '\0';
     for (int i = 0; i < 300; i++)
         strcat(many, "round 1\n");
-    CHECK(!parse(many, &s, err, sizeof err) && strstr(err, "t.txt:257: more than 256"),
+    CHECK_MSG(!parse(many, &s, err, sizeof err) && strstr(err, "t.txt:257: more than 256"),
           "too many steps: %s", err);
     free(many);
-    CHECK(!sv_script_load("/nonexistent/x.txt", &s, err, sizeof err) &&
+    CHECK_MSG(!sv_script_load("/nonexistent/x.txt", &s, err, sizeof err) &&
               strstr(err, "/nonexistent/x.txt"), "missing file: %s", err);
     if (failures) {
         fprintf(stderr, "%d check(s) failed\n", failures);

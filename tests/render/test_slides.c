@@ -148,23 +148,23 @@ static void test_legibility(void)
         const sv_prim *cap = find_text("Round 2, stride 2", true);
         const sv_prim *ops = find_text("ops this round", true);
         const sv_prim *leg = find_text("full window (solid)", false);
-        CHECK(cap && cap->px >= 0.034f * (float)h * 0.8f, "%dx%d: caption %.1f px", w, h,
+        CHECK_MSG(cap && cap->px >= 0.034f * (float)h * 0.8f, "%dx%d: caption %.1f px", w, h,
               cap ? (double)cap->px : 0.0);
         /* 16:9 and wider: the caption keeps its full size (it wraps instead). */
         if ((float)w / (float)h > 1.7f)
-            CHECK(cap && cap->px >= floorf(0.036f * (float)h) - 1.0f, "%dx%d: caption %.1f px "
+            CHECK_MSG(cap && cap->px >= floorf(0.036f * (float)h) - 1.0f, "%dx%d: caption %.1f px "
                   "shrank", w, h, cap ? (double)cap->px : 0.0);
-        CHECK(ops && ops->px >= 0.022f * (float)h, "%dx%d: ops line %.1f px", w, h,
+        CHECK_MSG(ops && ops->px >= 0.022f * (float)h, "%dx%d: ops line %.1f px", w, h,
               ops ? (double)ops->px : 0.0);
-        CHECK(leg && leg->px >= 0.021f * (float)h, "%dx%d: legend %.1f px", w, h,
+        CHECK_MSG(leg && leg->px >= 0.021f * (float)h, "%dx%d: legend %.1f px", w, h,
               leg ? (double)leg->px : 0.0);
-        CHECK(lay.num_px >= 0.035f * (float)h, "%dx%d: numbers %.1f px", w, h,
+        CHECK_MSG(lay.num_px >= 0.035f * (float)h, "%dx%d: numbers %.1f px", w, h,
               (double)lay.num_px);
         /* No empty bands: the cells span most of the width, the rows most of the height. */
         sv_box a = sv_layout_cell(&lay, 0, 0), z = sv_layout_cell(&lay, 3, 7);
-        CHECK(z.x + z.w - a.x >= 0.68f * (float)w, "%dx%d: cells span %.0f px", w, h,
+        CHECK_MSG(z.x + z.w - a.x >= 0.68f * (float)w, "%dx%d: cells span %.0f px", w, h,
               (double)(z.x + z.w - a.x));
-        CHECK(z.y + z.h - a.y >= 0.45f * (float)h, "%dx%d: rows span %.0f px", w, h,
+        CHECK_MSG(z.y + z.h - a.y >= 0.45f * (float)h, "%dx%d: rows span %.0f px", w, h,
               (double)(z.y + z.h - a.y));
         /* Nothing leaves the frame. */
         for (size_t i = 0; i < sv_gfx_rec_count(rec); i++) {
@@ -172,7 +172,7 @@ static void test_legibility(void)
             if (p->kind != SV_PRIM_TEXT)
                 continue;
             float l0 = text_left(p);
-            CHECK(l0 >= -0.5f && l0 + p->advance <= (float)w + 0.5f, "%dx%d: \"%s\" spans "
+            CHECK_MSG(l0 >= -0.5f && l0 + p->advance <= (float)w + 0.5f, "%dx%d: \"%s\" spans "
                   "%.0f..%.0f", w, h, p->text, (double)l0, (double)(l0 + p->advance));
         }
     }
@@ -185,7 +185,7 @@ static void test_legibility(void)
         const sv_prim *ops = find_text("ops this round", true);
         px[k] = ops ? ops->px : 0.0f;
     }
-    CHECK(px[1] > px[0] && px[2] > px[1] * 1.2f, "ops line at ui 1, 1.3, 1.8: %.0f %.0f %.0f",
+    CHECK_MSG(px[1] > px[0] && px[2] > px[1] * 1.2f, "ops line at ui 1, 1.3, 1.8: %.0f %.0f %.0f",
           (double)px[0], (double)px[1], (double)px[2]);
     sv_trace_destroy(t);
 }
@@ -210,12 +210,12 @@ static void test_indices_and_output(void)
                 fabsf(p->x0 - (b.x + b.w / 2.0f)) < 0.5f && p->y0 > b.y + b.h)
                 found = true;
         }
-        CHECK(found, "no index %d under output cell %d", i, i);
+        CHECK_MSG(found, "no index %d under output cell %d", i, i);
     }
     /* 8: the label is centred on the row, over one band, not two cells. */
     const sv_prim *m = find_text("written after the last round", false);
     sv_box a = sv_layout_cell(&lay, 3, 0), z = sv_layout_cell(&lay, 3, 7);
-    CHECK(m && fabsf(m->x0 - (a.x + z.x + z.w) / 2.0f) < 1.0f && m->align == SV_ALIGN_CENTER,
+    CHECK_MSG(m && fabsf(m->x0 - (a.x + z.x + z.w) / 2.0f) < 1.0f && m->align == SV_ALIGN_CENTER,
           "label at %.1f, row centre %.1f", m ? (double)m->x0 : -1.0,
           (double)((a.x + z.x + z.w) / 2.0f));
     int bands = 0, out_cells = 0;
@@ -228,11 +228,11 @@ static void test_indices_and_output(void)
         else if (fabsf(p->box.w - a.w) < 0.5f)
             out_cells++;
     }
-    CHECK(bands == 1 && out_cells == 0, "output row: %d bands, %d cells", bands, out_cells);
+    CHECK_MSG(bands == 1 && out_cells == 0, "output row: %d bands, %d cells", bands, out_cells);
     /* The last round writes the row: eight cells, no band, no label. */
     s.step = s.from_step = 3;
     draw(&s, 1280, 720);
-    CHECK(!find_text("written after the last round", false), "label after the last round");
+    CHECK_MSG(!find_text("written after the last round", false), "label after the last round");
     sv_trace_destroy(t);
 
     /* n = 1024: indices thinned so that none touch. */
@@ -251,11 +251,11 @@ static void test_indices_and_output(void)
             fabsf(p->y0 - lay.index_y) > lay.index_px)
             continue;
         float l0 = text_left(p);
-        CHECK(l0 > last_right, "index \"%s\" touches the one before", p->text);
+        CHECK_MSG(l0 > last_right, "index \"%s\" touches the one before", p->text);
         last_right = l0 + p->advance;
         shown++;
     }
-    CHECK(shown >= 5 && shown <= 60, "%d index labels at n = 1024", shown);
+    CHECK_MSG(shown >= 5 && shown <= 60, "%d index labels at n = 1024", shown);
     sv_trace_destroy(t);
 }
 
@@ -268,21 +268,21 @@ static void test_clean(void)
     make_state(&s, t);
     s.source = "CUDA \u00b7 NVIDIA H200";
     draw(&s, 1280, 720);
-    CHECK(find_text("?", false) && any_text_contains("Space play") &&
+    CHECK_MSG(find_text("?", false) && any_text_contains("Space play") &&
               find_text("CUDA \u00b7 NVIDIA H200", false), "the window's frame lacks a part");
     s.clean = true;
     draw(&s, 1280, 720);
-    CHECK(!any_text_contains("Space play") && !any_text_contains("H help"), "key hints on a clean slide");
-    CHECK(find_text("CUDA \u00b7 H200", false) != NULL, "short backend missing");
+    CHECK_MSG(!any_text_contains("Space play") && !any_text_contains("H help"), "key hints on a clean slide");
+    CHECK_MSG(find_text("CUDA \u00b7 H200", false) != NULL, "short backend missing");
     /* no [?]: the only "?" texts would be uninitialized cells (round 0: buf[1]) */
     for (size_t k = 0; k < sv_gfx_rec_count(rec); k++) {
         const sv_prim *p = sv_gfx_rec_prim(rec, k);
         if (p->kind == SV_PRIM_TEXT && strcmp(p->text, "?") == 0)
-            CHECK(p->font == SV_FONT_MONO, "a [?] on a clean slide");
+            CHECK_MSG(p->font == SV_FONT_MONO, "a [?] on a clean slide");
     }
     s.source = "CPU emulator: built without CUDA";
     draw(&s, 1280, 720);
-    CHECK(find_text("CPU emulator", false) != NULL && !any_text_contains("without CUDA"),
+    CHECK_MSG(find_text("CPU emulator", false) != NULL && !any_text_contains("without CUDA"),
           "short emulator line");
     sv_trace_destroy(t);
 }
@@ -300,7 +300,7 @@ static void test_float_decimal(void)
     /* 1e8 + 8 = 100000008 as float32: its shortest round-trip decimal is
      * 1.0000001e+08 (what the JSON holds), never the rounded 1e+08. Every
      * output cell shows exactly sv_value_format of its value. */
-    CHECK(find_text("1.0000001e+08", false) != NULL, "1e8 + 8 not shown as 1.0000001e+08");
+    CHECK_MSG(find_text("1.0000001e+08", false) != NULL, "1e8 + 8 not shown as 1.0000001e+08");
     for (int i = 0; i < 4; i++) {
         char want[48];
         sv_value_format(SV_TYPE_FLOAT32, t->output[i], want, sizeof want);
@@ -312,9 +312,9 @@ static void test_float_decimal(void)
                 fabsf(p->x0 - (b.x + b.w / 2.0f)) < 0.5f && p->y0 > b.y && p->y0 < b.y + b.h)
                 found = strcmp(p->text, want) == 0;
         }
-        CHECK(found, "output[%d] not shown as %s", i, want);
+        CHECK_MSG(found, "output[%d] not shown as %s", i, want);
     }
-    CHECK(find_text("0.1", false) != NULL, "0.1 not shown as 0.1");
+    CHECK_MSG(find_text("0.1", false) != NULL, "0.1 not shown as 0.1");
     sv_trace_destroy(t);
 }
 
@@ -342,7 +342,7 @@ static void test_contrast_lines(void)
     s.theme = SV_THEME_CONTRAST;
     draw(&s, 1280, 720);
     float hc = max_arrow_width();
-    CHECK(dark > 0.0f && hc >= dark * 1.5f, "arrow width dark %.2f, contrast %.2f", (double)dark,
+    CHECK_MSG(dark > 0.0f && hc >= dark * 1.5f, "arrow width dark %.2f, contrast %.2f", (double)dark,
           (double)hc);
     sv_trace_destroy(t);
 }
@@ -371,19 +371,19 @@ static void test_operands(void)
     s.anim = 0.25f;
     draw_png(&s, 1280, 720, "move-25");
     sv_box p3 = sv_layout_cell(&lay, 1, 3);
-    CHECK(text_in("0", p3), "pout[3] does not show its old value 0 while the operands travel");
+    CHECK_MSG(text_in("0", p3), "pout[3] does not show its old value 0 while the operands travel");
     /* Both operands of pout[3] (pin[1] = 4, pin[3] = 7) are on their way:
      * between the rows, left of and at cell 3. */
     sv_box gap = { sv_layout_cell(&lay, 2, 1).x, p3.y + p3.h, p3.x + p3.w -
                    sv_layout_cell(&lay, 2, 1).x, sv_layout_cell(&lay, 2, 3).y - p3.y - p3.h };
-    CHECK(text_in("4", gap) && text_in("7", gap), "operands 4 and 7 not between the rows");
+    CHECK_MSG(text_in("4", gap) && text_in("7", gap), "operands 4 and 7 not between the rows");
     s.anim = 0.7f;
     draw_png(&s, 1280, 720, "move-70");
-    CHECK(find_text("4 + 7", false) != NULL, "the pair 4 + 7 does not meet at pout[3]");
-    CHECK(find_text("3 + 8", false) != NULL && find_text("5 + 9", false) != NULL,
+    CHECK_MSG(find_text("4 + 7", false) != NULL, "the pair 4 + 7 does not meet at pout[3]");
+    CHECK_MSG(find_text("3 + 8", false) != NULL && find_text("5 + 9", false) != NULL,
           "pairs of pout[2], pout[7] missing");
-    CHECK(text_in("0", p3), "pout[3]'s old value gone before the pair arrives");
-    CHECK(!find_text("3 3", false) && !find_text("1 1", false), "identical values side by side");
+    CHECK_MSG(text_in("0", p3), "pout[3]'s old value gone before the pair arrives");
+    CHECK_MSG(!find_text("3 3", false) && !find_text("1 1", false), "identical values side by side");
     /* max: the pair reads max(a, b). */
     sv_trace_destroy(t);
     static const double ch[8] = { 3, 1, 7, 0, 4, 1, 6, 3 };
@@ -393,11 +393,11 @@ static void test_operands(void)
     s.from_step = 0;
     s.anim = 0.7f;
     draw(&s, 1280, 720);
-    CHECK(find_text("max(3, 1)", false) != NULL, "max pair");
+    CHECK_MSG(find_text("max(3, 1)", false) != NULL, "max pair");
     s.anim = 1.0f;
     s.from_step = 1;
     draw(&s, 1280, 720);
-    CHECK(!find_text("max(3, 1)", false), "a pair left after the move");
+    CHECK_MSG(!find_text("max(3, 1)", false), "a pair left after the move");
     sv_trace_destroy(t);
 }
 
@@ -422,29 +422,29 @@ static void test_large_n(void)
     make_state(&s, t);
     s.step = s.from_step = 9; /* stride 256: copy 0-255, partial 256-510, full 511-599 */
     draw_png(&s, 1280, 720, "n600");
-    CHECK(lay.num_px <= 0.0f, "n = 600 at 720p has numbers?");
-    CHECK(find_text("copy-through 0\u2013255", false) && find_text("partial 256\u2013510", false) &&
+    CHECK_MSG(lay.num_px <= 0.0f, "n = 600 at 720p has numbers?");
+    CHECK_MSG(find_text("copy-through 0\u2013255", false) && find_text("partial 256\u2013510", false) &&
               find_text("full 511\u2013599", false), "case bands are not labelled");
     /* A sample of arrows: the middle of each band (copy: 1 arrow, the others 2). */
-    CHECK(count_kind(SV_PRIM_ARROW) == 5, "%d arrows, want 5 (a sample)", count_kind(SV_PRIM_ARROW));
+    CHECK_MSG(count_kind(SV_PRIM_ARROW) == 5, "%d arrows, want 5 (a sample)", count_kind(SV_PRIM_ARROW));
     /* Hovering pout[400]: its two arrows, into it, and its value in the tooltip. */
     int pr = 1 + t->rounds[9].pout;
     s.hover_row = pr;
     s.hover_cell = 400;
     draw_png(&s, 1280, 720, "n600-hover");
-    CHECK(count_kind(SV_PRIM_ARROW) == 2, "%d arrows while hovering, want 2",
+    CHECK_MSG(count_kind(SV_PRIM_ARROW) == 2, "%d arrows while hovering, want 2",
           count_kind(SV_PRIM_ARROW));
     sv_box b = sv_layout_cell(&lay, pr, 400);
     for (size_t k = 0; k < sv_gfx_rec_count(rec); k++) {
         const sv_prim *p = sv_gfx_rec_prim(rec, k);
         if (p->kind == SV_PRIM_ARROW)
-            CHECK(fabsf(p->x1 - (b.x + b.w / 2.0f)) < 2.0f, "an arrow ends at %.1f, not cell 400",
+            CHECK_MSG(fabsf(p->x1 - (b.x + b.w / 2.0f)) < 2.0f, "an arrow ends at %.1f, not cell 400",
                   (double)p->x1);
     }
     char want[64];
     snprintf(want, sizeof want, "buf[%d][400] = %d", t->rounds[9].pout,
              t->rounds[9].buf[t->rounds[9].pout][400].i);
-    CHECK(find_text(want, true) != NULL, "no value on hover (%s)", want);
+    CHECK_MSG(find_text(want, true) != NULL, "no value on hover (%s)", want);
     sv_trace_destroy(t);
 }
 
@@ -473,11 +473,11 @@ static void test_overview(void)
         snprintf(name, sizeof name, "overview-%dx%d", w, h);
         draw_png(&s, w, h, name);
         /* One block per round, titled; pin and pout tags on rounds 1..3. */
-        CHECK(find_text("round 0: stage the input into buf[0]", false) != NULL, "%s: round 0", name);
-        CHECK(find_text("round 1 \u00b7 stride 1 \u00b7 7 ops", false) &&
+        CHECK_MSG(find_text("round 0: stage the input into buf[0]", false) != NULL, "%s: round 0", name);
+        CHECK_MSG(find_text("round 1 \u00b7 stride 1 \u00b7 7 ops", false) &&
                   find_text("round 2 \u00b7 stride 2 \u00b7 6 ops", false) &&
                   find_text("round 3 \u00b7 stride 4 \u00b7 4 ops", false), "%s: round titles", name);
-        CHECK(count_text("pin") == 3 && count_text("pout") == 3, "%s: %d pin, %d pout tags", name,
+        CHECK_MSG(count_text("pin") == 3 && count_text("pout") == 3, "%s: %d pin, %d pout tags", name,
               count_text("pin"), count_text("pout"));
         /* The chapter's figure, by border: 1 + 2 + 4 dotted, 0 + 1 + 3 dashed. */
         int dashed = 0, dotted = 0, arrows = 0;
@@ -488,11 +488,11 @@ static void test_overview(void)
             arrows += p->kind == SV_PRIM_ARROW;
         }
         /* legend swatches: one dashed, one dotted */
-        CHECK(dashed == 4 + 1 && dotted == 7 + 1, "%s: %d dashed, %d dotted", name, dashed, dotted);
+        CHECK_MSG(dashed == 4 + 1 && dotted == 7 + 1, "%s: %d dashed, %d dotted", name, dashed, dotted);
         /* round 0: 8; round r: 8 + (8 - stride) */
-        CHECK(arrows == 8 + 15 + 14 + 12, "%s: %d arrows", name, arrows);
+        CHECK_MSG(arrows == 8 + 15 + 14 + 12, "%s: %d arrows", name, arrows);
         /* the final row holds the chapter's result, 3 4 11 11 15 16 22 25 */
-        CHECK(count_text("25") == 1 && count_text("22") == 1 && count_text("16") == 1,
+        CHECK_MSG(count_text("25") == 1 && count_text("22") == 1 && count_text("16") == 1,
               "%s: the result row", name);
         /* every cell inside the clip it is drawn under, above the legend */
         sv_box clip = { 0, 0, (float)w, (float)h };
@@ -504,17 +504,17 @@ static void test_overview(void)
             if (p->kind == SV_PRIM_RECT && p->box.x >= lay.cells_clip.x && p->box.y > lay.rows_area.y &&
                 p->box.w < lay.cell_pitch && p->box.h > lay.cell_h * 0.3f) {
                 cells++;
-                CHECK(p->box.y >= clip.y - 0.5f && p->box.y + p->box.h <= clip.y + clip.h + 0.5f,
+                CHECK_MSG(p->box.y >= clip.y - 0.5f && p->box.y + p->box.h <= clip.y + clip.h + 0.5f,
                       "%s: a cell at y %.0f..%.0f is clipped (clip %.0f..%.0f)", name,
                       (double)p->box.y, (double)(p->box.y + p->box.h), (double)clip.y,
                       (double)(clip.y + clip.h));
             }
             if (p->kind == SV_PRIM_RECT && p->box.w < w * 0.5f && p->box.y > lay.rows_area.y)
-                CHECK(p->box.y + p->box.h <= lay.legend.y + 1.0f || p->box.y >= lay.legend.y,
+                CHECK_MSG(p->box.y + p->box.h <= lay.legend.y + 1.0f || p->box.y >= lay.legend.y,
                       "%s: a cell at y %.0f runs into the legend", name, (double)p->box.y);
         }
-        CHECK(cells == 8 * 8, "%s: %d cells drawn, want 64", name, cells);
-        CHECK(find_text("17 ops in 3 rounds (depth 3) \u00b7 sequential n\u22121 = 7", false),
+        CHECK_MSG(cells == 8 * 8, "%s: %d cells drawn, want 64", name, cells);
+        CHECK_MSG(find_text("17 ops in 3 rounds (depth 3) \u00b7 sequential n\u22121 = 7", false),
               "%s: the run's counters", name);
     }
     /* Exclusive: one more block, the shift into output. */
@@ -524,7 +524,7 @@ static void test_overview(void)
     make_state(&s, t);
     s.overview = true;
     draw_png(&s, 1280, 720, "overview-exclusive");
-    CHECK(find_text("exclusive shift", true) != NULL, "no shift block");
+    CHECK_MSG(find_text("exclusive shift", true) != NULL, "no shift block");
     sv_trace_destroy(t);
 }
 
