@@ -42,7 +42,9 @@ bool sv_export_gif(sv_gfx *g, const sv_app_view *v, const char *path, int w, int
 
 /* Every step of v's trace, settled, as SVG (the recorded scene, svg.h) to
  * dir/round-00.svg, ..., and the overview to dir/overview.svg, creating dir.
- * *count (if not NULL) is the number of files written. */
+ * As sv_export_rounds: all files are written to temporaries before any
+ * replaces an old one. *count (if not NULL) is the number of files written.
+ * The GIF is one file written all or nothing (core/fileio.h). */
 bool sv_export_svg(sv_gfx *g, const sv_app_view *v, const char *dir, int w, int h,
                    int *count, char *err, size_t errlen);
 

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../core/fileio.h"
 #include "export.h"
 #include "gif.h"
 #include "render.h"
@@ -254,15 +255,27 @@ done:
 
 /* ---- SVG ---------------------------------------------------------------- */
 
+/* Renders c with the recorder attached and writes its SVG into f (begun,
+ * not yet finished). */
 static bool svg_one(sv_gfx *g, sv_gfx_target *target, sv_gfx_rec *rec, const sv_app_view *c,
-                    int w, int h, const char *path, const char *title, char *err, size_t errlen)
+                    int w, int h, sv_file *f, const char *title, char *err, size_t errlen)
 {
     sv_gfx_target_bind(target);
     sv_gfx_record(g, rec);
     sv_render_frame(g, c, w, h);
     sv_gfx_record(g, NULL);
     sv_gfx_target_bind(NULL);
-    return sv_svg_write(rec, title, path, err, errlen);
+    size_t len = 0;
+    char *doc = sv_svg_render(rec, title, &len);
+    if (!doc) {
+        snprintf(err, errlen, "%s: out of memory for the SVG", sv_file_name(f));
+        return false;
+    }
+    bool ok = fwrite(doc, 1, len, sv_file_stream(f)) == len;
+    free(doc);
+    if (!ok)
+        snprintf(err, errlen, "%s: write failed", sv_file_name(f));
+    return ok;
 }
 
 bool sv_export_svg(sv_gfx *g, const sv_app_view *v, const char *dir, int w, int h, int *count,
@@ -284,13 +297,18 @@ bool sv_export_svg(sv_gfx *g, const sv_app_view *v, const char *dir, int w, int 
     sv_gfx_target *target = rec ? sv_gfx_target_create(g, w, h, err, errlen) : NULL;
     if (!rec)
         snprintf(err, errlen, "SVG: out of memory");
-    bool ok = rec && target;
     sv_app_view c = *v;
     c.anim = 1.0f;
     c.playing = false;
     c.fb_w = w;
     c.fb_h = h;
     int steps = sv_view_steps(c.trace);
+    /* As the PNG export: every file to its temporary first, then all of
+     * them renamed, so a full disk leaves an earlier export whole. */
+    sv_file **files = calloc((size_t)steps + 1, sizeof *files);
+    bool ok = rec && target && files;
+    if (rec && target && !files)
+        snprintf(err, errlen, "SVG: out of memory");
     char path[4200], title[160];
     for (int k = 0; k <= steps && ok; k++) {
         bool over = k == steps;
@@ -303,10 +321,21 @@ bool sv_export_svg(sv_gfx *g, const sv_app_view *v, const char *dir, int w, int 
             snprintf(path, sizeof path, "%s/round-%02d.svg", dir, k);
             snprintf(title, sizeof title, "Hillis-Steele scan, n = %zu: step %d", c.trace->n, k);
         }
-        ok = svg_one(g, target, rec, &c, w, h, path, title, err, errlen);
+        ok = (files[k] = sv_file_begin(path, err, errlen)) != NULL &&
+             svg_one(g, target, rec, &c, w, h, files[k], title, err, errlen) &&
+             sv_file_finish(files[k], err, errlen);
+    }
+    for (int k = 0; k <= steps && ok; k++) {
+        sv_file *f = files[k];
+        files[k] = NULL;
+        ok = sv_file_publish(f, err, errlen);
         if (ok && count)
             *count = k + 1;
     }
+    if (files)
+        for (int k = 0; k <= steps; k++)
+            sv_file_abort(files[k]);
+    free(files);
     sv_gfx_target_destroy(target);
     sv_gfx_rec_destroy(rec);
     return ok;
