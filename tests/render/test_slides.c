@@ -33,7 +33,7 @@ static sv_trace *make_trace_t(const double *in, size_t n, sv_type type, sv_op op
     }
     sv_trace *t = sv_trace_create(op, type, scan, v, n, SV_BACKEND_CPU, NULL, err, sizeof err);
     free(v);
-    if (!t || !sv_emulate(t, err, sizeof err)) {
+    if (!t || !(sv_emulate(t, err, sizeof err) && sv_trace_finish(t, err, sizeof err))) {
         fprintf(stderr, "%s:%d: FAIL: trace: %s\n", __FILE__, __LINE__, err);
         exit(1);
     }
