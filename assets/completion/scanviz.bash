@@ -13,7 +13,8 @@
 _scanviz_flags_scanviz='--input --file --random --seed --trace
     --op --type --exclusive --inclusive --backend --kernel --schedule
     --round --theme --fullscreen --speed --autoplay --no-animation --quiz --size
-    --export --export-plot --bench-csv --bench-frames --help --version'
+    --export --export-plot --bench-csv --bench-frames --help --version
+    --clean --scale --overview --export-gif --export-svg --script --code'
 _scanviz_flags_scanviz_trace='--input --file --random --seed
     --op --type --exclusive --backend
     --kernel --schedule --runs --shake --shake-seed --racecheck
@@ -81,9 +82,11 @@ _scanviz()
     case $prev in
         --trace | --open) _scanviz_files json; return ;;
         --export-plot) _scanviz_files png; return ;;
-        --export) _scanviz_files -d; return ;;
+        --export-gif) _scanviz_files gif; return ;;
+        --export | --export-svg) _scanviz_files -d; return ;;
+        --script) _scanviz_files txt; return ;;
         --file | --bench-csv | --csv | -o | --output) _scanviz_files; return ;;
-        --input | --random | --seed | --round | --speed | --size | --bench-frames | \
+        --input | --random | --seed | --round | --speed | --size | --bench-frames | --scale | \
             --sizes | --reps | --schedule | --runs | --shake-seed) return ;; # a value of the user's own
     esac
     [[ $split == true ]] && return

@@ -17,8 +17,7 @@
 #include "render.h"
 #include "util.h"
 
-#define SV_MOVE_S 0.35f   /* one move along the arrows at speed 1 */
-#define SV_HOLD_S 1.6f    /* autoplay: time to read a settled round at speed 1 */
+/* SV_MOVE_S, SV_HOLD_S: view.h (the GIF export plays the same timing) */
 #define SV_STATUS_S 2.5f  /* a transient message stays this long */
 #define SV_DRAG_PX 4.0f   /* a press that moves further is a drag, not a click */
 #define SV_QUIT_ARM_S 3.0f /* a second Esc within this quits */
@@ -168,6 +167,9 @@ void sv_app_view_of(const sv_app_state *s, sv_app_view *v)
         v->quiz_sel = -1;
         v->quiz_text = "";
     }
+    v->clean = s->clean;
+    v->overview = s->overview;
+    v->caption = s->caption_override;
 }
 
 /* The layout of what s shows in its window, for hit tests and zoom. */
@@ -416,6 +418,38 @@ static void go_step(sv_app_state *s, int k)
     if (s->anim >= 1.0f)
         s->from_step = k;
     s->hold = SV_HOLD_S / s->speed;
+}
+
+/* Shows step `at` of the presenter script (clamped): its view, its round
+ * (moving into it from the round before when the step says "move" and the
+ * script goes forward), its caption. */
+static void script_go(sv_app_state *s, int at)
+{
+    if (s->script.n == 0)
+        return;
+    at = sv_clampi(at, 0, s->script.n - 1);
+    bool forward = at == s->script_at + 1;
+    s->script_at = at;
+    const sv_script_step *st = &s->script.steps[at];
+    s->playing = false;
+    if (st->view == SV_SCRIPT_VIEW_MEASURE) {
+        sv_app_show(s, SV_VIEW_MEASURE);
+    } else {
+        sv_app_show(s, SV_VIEW_SCAN);
+        s->overview = st->view == SV_SCRIPT_VIEW_OVERVIEW;
+    }
+    int last = steps_of(s) - 1;
+    int k = st->shift ? last : sv_clampi(st->round, 0, last);
+    if (st->move && forward && k > 0 && s->animations && s->view == SV_VIEW_SCAN &&
+        !s->overview) {
+        s->from_step = k - 1;
+        s->step = k;
+        s->anim = 0.0f;
+    } else {
+        s->step = s->from_step = k;
+        s->anim = 1.0f;
+    }
+    snprintf(s->caption_override, sizeof s->caption_override, "%s", st->caption);
 }
 
 static void toggle_play(sv_app_state *s)
@@ -1251,6 +1285,8 @@ static void key(sv_app_state *s, const SDL_KeyboardEvent *e)
             s->help = false;
         else if (s->view == SV_VIEW_MEASURE)
             s->view = SV_VIEW_SCAN;
+        else if (s->overview)
+            s->overview = false;
         else if (s->fullscreen)
             s->fullscreen = false;
         else if (s->custom_input && !(s->quit_armed > 0.0f)) {
@@ -1295,10 +1331,36 @@ static void key(sv_app_state *s, const SDL_KeyboardEvent *e)
     default:
         break;
     }
+    /* A presenter script: the arrow keys (and a clicker's Page Up/Down)
+     * walk its steps, in any view; Shift+arrows still pan. */
+    if (s->script.n > 0 && !shift && !s->quit) {
+        switch (k->sym) {
+        case SDLK_RIGHT: case SDLK_DOWN: case SDLK_PAGEDOWN:
+            script_go(s, s->script_at + 1);
+            return;
+        case SDLK_LEFT: case SDLK_UP: case SDLK_PAGEUP:
+            script_go(s, s->script_at - 1);
+            return;
+        case SDLK_HOME:
+            script_go(s, 0);
+            return;
+        case SDLK_END:
+            script_go(s, s->script.n - 1);
+            return;
+        default:
+            break;
+        }
+    }
     if (!scan_view || s->quit)
         return;
 
     switch (k->sym) {
+    case SDLK_v:
+        if (!rep) {
+            s->overview = !s->overview;
+            set_status(s, s->overview ? "Overview: every round" : "The rounds");
+        }
+        break;
     case SDLK_RIGHT:
     case SDLK_PAGEDOWN: /* a presenter's clicker sends Page Down / Up */
         if (shift && k->sym == SDLK_RIGHT)
@@ -1581,6 +1643,22 @@ sv_app_status sv_app_init(sv_app_state *s, const sv_app_config *c, char *err, si
     }
     if (c->quiz)
         quiz_set(s, true);
+    s->clean = c->clean;
+    s->overview = c->overview;
+    if (c->ui_scale > 0.0f)
+        s->ui_scale = sv_clampf(c->ui_scale, 0.5f, 3.0f);
+    s->script_at = -1;
+    if (c->script) {
+        char why[300];
+        if (!sv_script_load(c->script, &s->script, why, sizeof why) ||
+            !sv_script_check(&s->script, (int)s->trace->nrounds,
+                             s->trace->scan == SV_SCAN_EXCLUSIVE, why, sizeof why)) {
+            snprintf(err, errlen, "--script %s: %s", c->script, why);
+            sv_app_cleanup(s);
+            return SV_APP_BAD_INPUT;
+        }
+        script_go(s, 0);
+    }
     if (c->autoplay) {
         s->playing = true;
         s->loop = true;
@@ -1692,6 +1770,7 @@ void sv_app_cleanup(sv_app_state *s)
     s->trace = NULL;
     sv_bench_table_destroy(s->bench);
     s->bench = NULL;
+    sv_script_finish(&s->script);
 }
 
 /* ---- the state line ----------------------------------------------------- */
@@ -1812,7 +1891,7 @@ void sv_app_state_line(const sv_app_state *s, char *buf, size_t len)
              "editing=%d text=\"%s\" error=\"%s\" theme=%s view=%s playing=%d speed=%g "
              "anim=%.2f zoom=%.2f pan=%.2f ui_scale=%.2f fullscreen=%d help=%d "
              "hover=%d,%d pinned=%d,%d backend=%s win=%dx%d fb=%dx%d bench=%s %s %s %s "
-             "quit_armed=%d source=\"%s\"",
+             "overview=%d clean=%d script=%d/%d script_kernel=%s quit_armed=%d source=\"%s\"",
              s->step, steps_of(s), s->trace ? s->trace->n : (size_t)0,
              sv_op_name(s->op), sv_type_name(s->type), sv_scan_name(s->scan), in, out,
              s->editing ? 1 : 0, s->editing ? text : "", err, sv_theme_get(s->theme)->name,
@@ -1822,7 +1901,10 @@ void sv_app_state_line(const sv_app_state *s, char *buf, size_t len)
              s->hover_cell, s->pinned_row, s->pinned_cell,
              s->trace ? sv_backend_name(s->trace->backend) : "none", s->win_w, s->win_h,
              s->fb_w, s->fb_h, s->bench_running ? "running" : (s->bench ? "table" : "none"), geo,
-             helpbtn, quiz, s->quit_armed > 0.0f ? 1 : 0, src);
+             helpbtn, quiz, s->overview ? 1 : 0, s->clean ? 1 : 0, s->script_at + 1, s->script.n,
+             (s->script_at >= 0 && s->script.steps[s->script_at].kernel[0])
+                 ? s->script.steps[s->script_at].kernel : "-",
+             s->quit_armed > 0.0f ? 1 : 0, src);
     free(in);
     free(out);
     free(text);

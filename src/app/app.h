@@ -47,13 +47,18 @@ typedef struct sv_app_config {
     /* true: capture with the emulator now and run CUDA in the background
      * (the window); false: capture with backend now, synchronously (export). */
     bool background;
+    /* Slides (issue 10). */
+    bool clean;             /* --clean: no key hints, no [?], the source short */
+    float ui_scale;         /* --scale: 0.5 .. 3; 0 = 1 */
+    bool overview;          /* --overview: start on the overview */
+    const char *script;     /* --script FILE: a presenter script (script.h); NULL none */
 } sv_app_config;
 
 /* Status of sv_app_init, mirroring scanviz-trace's exit codes. */
 typedef enum sv_app_status {
     SV_APP_OK = 0,
     SV_APP_BAD_INPUT = 2,   /* --round out of range, n out of range, op not on type,
-                               a bad --bench-csv file */
+                               a bad --bench-csv or --script file */
     SV_APP_UNAVAILABLE = 3, /* --backend cuda without a usable GPU (synchronous mode) */
     SV_APP_FAILED = 1
 } sv_app_status;

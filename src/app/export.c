@@ -86,7 +86,7 @@ bool sv_export_frame(sv_gfx *g, const sv_app_view *v, int w, int h,
 }
 
 /* mkdir -p: creates dir and its missing parents. */
-static bool make_dirs(const char *dir, char *err, size_t errlen)
+bool sv_export_make_dirs(const char *dir, char *err, size_t errlen)
 {
     char path[4096];
     if (snprintf(path, sizeof path, "%s", dir) >= (int)sizeof path) {
@@ -122,7 +122,7 @@ bool sv_export_rounds(sv_gfx *g, const sv_app_view *v, const char *dir, int w, i
         snprintf(err, errlen, "export: no trace to render");
         return false;
     }
-    if (!make_dirs(dir, err, errlen))
+    if (!sv_export_make_dirs(dir, err, errlen))
         return false;
     /* A copy of the view, moved step by step and settled; it borrows v's
      * trace and text, which the renderer only reads. */

@@ -18,4 +18,34 @@ bool sv_export_frame(sv_gfx *g, const sv_app_view *v, int w, int h,
 bool sv_export_rounds(sv_gfx *g, const sv_app_view *v, const char *dir, int w, int h,
                       int *count, char *err, size_t errlen);
 
+/* mkdir -p: creates dir and its missing parents; false (err filled) when
+ * it cannot, or when dir is not a directory. */
+bool sv_export_make_dirs(const char *dir, char *err, size_t errlen);
+
+/* ---- export_anim.c --------------------------------------------------- */
+
+/* What sv_export_gif wrote. */
+typedef struct sv_export_gif_info {
+    int frames;       /* frames stored (a still stretch counts once) */
+    size_t bytes;     /* the file's size */
+    double seconds;   /* one loop's length */
+    int colours;      /* palette entries used */
+} sv_export_gif_info;
+
+/* The whole run of v's trace as an animated GIF at path, w x h, at the
+ * animation's own timing (view.h: SV_MOVE_S, SV_HOLD_S, divided by speed):
+ * each step's move (25 frames a second) and the settled round held as long
+ * as autoplay holds it, looping forever. The palette is the theme's colours
+ * and their blends (255 at most). Everything else as v shows it. */
+bool sv_export_gif(sv_gfx *g, const sv_app_view *v, const char *path, int w, int h,
+                   float speed, sv_export_gif_info *info, char *err, size_t errlen);
+
+/* Every step of v's trace, settled, as SVG (the recorded scene, svg.h) to
+ * dir/round-00.svg, ..., and the overview to dir/overview.svg, creating dir.
+ * As sv_export_rounds: all files are written to temporaries before any
+ * replaces an old one. *count (if not NULL) is the number of files written.
+ * The GIF is one file written all or nothing (core/fileio.h). */
+bool sv_export_svg(sv_gfx *g, const sv_app_view *v, const char *dir, int w, int h,
+                   int *count, char *err, size_t errlen);
+
 #endif

@@ -126,6 +126,8 @@ struct sv_gfx {
     uint8_t *tile_n, *tile_mask;
     uint16_t *tile_ent; /* class << 14 | index, TILE_CAP per tile */
     sv_text *text;
+    sv_gfx_rec *rec;    /* the second back end, when attached (record.c) */
+    int rec_mute;       /* > 0 inside a primitive made of others */
     sv_gfx_stats stats;
     int resets_at_begin;
 };
@@ -349,6 +351,16 @@ sv_text *sv_gfx_text_state(sv_gfx *g)
     return g->text;
 }
 
+void sv_gfx_record(sv_gfx *g, sv_gfx_rec *r)
+{
+    g->rec = r;
+}
+
+sv_gfx_rec *sv_gfx_recorder(sv_gfx *g)
+{
+    return g->rec_mute ? NULL : g->rec;
+}
+
 /* ---- frames and batches ----------------------------------------------- */
 
 /* Sizes the overlap grid for the framebuffer; it only ever grows, so frames
@@ -395,6 +407,8 @@ void sv_gfx_begin(sv_gfx *g, int fb_w, int fb_h, sv_rgba clear)
     g->clip_y0 = 0;
     g->clip_x1 = (float)g->fb_w;
     g->clip_y1 = (float)g->fb_h;
+    if (g->rec)
+        sv_gfx_rec_reset(g->rec, g->fb_w, g->fb_h, clear);
     glDisable(GL_SCISSOR_TEST);
     /* The clear colour is straight alpha; the framebuffer holds premultiplied. */
     glClearColor(clear.r * clear.a, clear.g * clear.a, clear.b * clear.a, clear.a);
@@ -467,6 +481,12 @@ sv_gfx_stats sv_gfx_get_stats(const sv_gfx *g)
 void sv_gfx_clip(sv_gfx *g, const sv_box *box)
 {
     sv_gfx_flush(g);
+    sv_prim *rp = g->rec ? sv_gfx_rec_push(g->rec, SV_PRIM_CLIP) : NULL;
+    if (rp) {
+        rp->clip_on = box != NULL;
+        if (box)
+            rp->box = *box;
+    }
     if (!box) {
         g->clip_x0 = 0;
         g->clip_y0 = 0;
@@ -685,6 +705,15 @@ void sv_gfx_rect(sv_gfx *g, sv_box box, float radius, sv_rgba fill, sv_rgba bord
         border_w = hx;
     if (border_w > hy)
         border_w = hy;
+    sv_prim *rp = sv_gfx_recorder(g) ? sv_gfx_rec_push(g->rec, SV_PRIM_RECT) : NULL;
+    if (rp) {
+        rp->box = box;
+        rp->radius = radius;
+        rp->fill = fill;
+        rp->border = border_color;
+        rp->border_w = border_w;
+        rp->style = style;
+    }
     float cx = box.x + hx, cy = box.y + hy;
     /* A dashed or dotted border costs many times a plain fill per pixel, so
      * on a large box only the band that holds the border gets the pattern
@@ -731,6 +760,15 @@ void sv_gfx_line(sv_gfx *g, float x0, float y0, float x1, float y1, float width,
         c.a *= width;
         width = 1.0f;
     }
+    sv_prim *rp = sv_gfx_recorder(g) ? sv_gfx_rec_push(g->rec, SV_PRIM_LINE) : NULL;
+    if (rp) {
+        rp->x0 = x0;
+        rp->y0 = y0;
+        rp->x1 = x1;
+        rp->y1 = y1;
+        rp->width = width;
+        rp->fill = c;
+    }
     float dx = x1 - x0, dy = y1 - y0, len = sqrtf(dx * dx + dy * dy);
     float ux = 1.0f, uy = 0.0f;
     if (len > 1e-6f) {
@@ -753,11 +791,23 @@ void sv_gfx_arrow(sv_gfx *g, float x0, float y0, float x1, float y1, float width
     if (head > len)
         head = len;
     float ux = dx / len, uy = dy / len;
+    sv_prim *rp = sv_gfx_recorder(g) ? sv_gfx_rec_push(g->rec, SV_PRIM_ARROW) : NULL;
+    if (rp) {
+        rp->x0 = x0;
+        rp->y0 = y0;
+        rp->x1 = x1;
+        rp->y1 = y1;
+        rp->width = width;
+        rp->head = head;
+        rp->fill = c;
+    }
     /* The shaft stops inside the head, where the head is wider than the
      * shaft, so its round cap never shows past the head's sides. */
     float shaft_end = head * 0.6f;
+    g->rec_mute++; /* the shaft is part of the arrow's record */
     if (len > shaft_end)
         sv_gfx_line(g, x0, y0, x1 - ux * shaft_end, y1 - uy * shaft_end, width, c);
+    g->rec_mute--;
     float hx = head * 0.5f, hy = head * 0.45f;
     push_shape(g, x1 - ux * hx, y1 - uy * hx, ux, uy, hx, hy, 0.0f, 0.0f, KIND_TRIANGLE,
                SV_BORDER_NONE, c, c);

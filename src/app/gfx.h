@@ -117,6 +117,45 @@ typedef struct sv_gfx_stats {
 } sv_gfx_stats;
 sv_gfx_stats sv_gfx_get_stats(const sv_gfx *g);
 
+/* ---- The second back end: a record of what a frame draws -------------
+ * While a recorder is attached, every sv_gfx_rect, _circle, _line, _arrow,
+ * _text and _clip call is also kept as one primitive, in order, exactly as
+ * the renderers asked for it (before culling and batching): the same scene
+ * the GL back end rasterises, ready for a vector writer (svg.h) or for tests
+ * that ask what was drawn. sv_gfx_begin empties it. */
+typedef enum sv_prim_kind {
+    SV_PRIM_RECT,  /* box, radius, fill, border, border_w (inside the edge), style */
+    SV_PRIM_LINE,  /* (x0,y0)-(x1,y1), width, colour; round caps */
+    SV_PRIM_ARROW, /* (x0,y0)-(x1,y1), width, head, colour; tip at (x1,y1) */
+    SV_PRIM_TEXT,  /* text at x (aligned as align), baseline y, font, px, colour, advance */
+    SV_PRIM_CLIP   /* box; clip_on false: no clip */
+} sv_prim_kind;
+
+typedef struct sv_prim {
+    sv_prim_kind kind;
+    sv_box box;
+    float radius, border_w;
+    sv_border style;
+    sv_rgba fill, border;        /* RECT; LINE, ARROW and TEXT use fill */
+    float x0, y0, x1, y1, width, head;
+    sv_font font;
+    float px, advance;
+    sv_align align;
+    const char *text;            /* TEXT: UTF-8, owned by the record */
+    bool clip_on;
+} sv_prim;
+
+typedef struct sv_gfx_rec sv_gfx_rec;
+sv_gfx_rec *sv_gfx_rec_create(void);           /* NULL when out of memory */
+void sv_gfx_rec_destroy(sv_gfx_rec *r);         /* accepts NULL */
+/* Attaches r to g (NULL detaches); g does not own it. */
+void sv_gfx_record(sv_gfx *g, sv_gfx_rec *r);
+size_t sv_gfx_rec_count(const sv_gfx_rec *r);
+const sv_prim *sv_gfx_rec_prim(const sv_gfx_rec *r, size_t i);
+/* The frame's size and clear colour (from sv_gfx_begin); false when memory
+ * ran out while recording (the record is then incomplete). */
+bool sv_gfx_rec_frame(const sv_gfx_rec *r, int *w, int *h, sv_rgba *clear);
+
 /* Writes an RGBA8 image, top row first, as PNG through libpng. */
 bool sv_png_write(const char *path, const uint8_t *rgba, int w, int h,
                   char *err, size_t errlen);

@@ -24,4 +24,12 @@ bool sv_gfx_visible_rows(const sv_gfx *g, float y0, float y1);
 /* One glyph quad: framebuffer rect (x, y, w, h), atlas texel rect at (u, v). */
 void sv_gfx_glyph(sv_gfx *g, float x, float y, float w, float h, float u, float v, sv_rgba c);
 
+/* The recorder attached to g, or NULL (record.c appends to it). While
+ * muted (a primitive made of others, such as an arrow's shaft), nothing is
+ * recorded. */
+sv_gfx_rec *sv_gfx_recorder(sv_gfx *g);
+void sv_gfx_rec_reset(sv_gfx_rec *r, int w, int h, sv_rgba clear);
+sv_prim *sv_gfx_rec_push(sv_gfx_rec *r, sv_prim_kind kind); /* zeroed; NULL when out of memory */
+bool sv_gfx_rec_set_text(sv_gfx_rec *r, sv_prim *p, const char *utf8);
+
 #endif

@@ -4,7 +4,7 @@
 #include "help.h"
 
 const char *const sv_help_keys[][2] = {
-    {"Right / Left", "step one round forward / back (animated)"},
+    {"Right / Left", "step one round forward / back (animated); with --script: next / previous step"},
     {"Page Down / Page Up", "the same (a presenter's clicker)"},
     {"Home / End", "first / last round"},
     {"Space", "play / pause"},
@@ -21,6 +21,7 @@ const char *const sv_help_keys[][2] = {
     {"] / [ or wheel", "zoom in / out"},
     {"Shift+Left/Right or drag", "pan"},
     {"Z", "reset zoom and pan"},
+    {"V", "overview: every round stacked, like the chapter's figure"},
     {"M", "Measure view: throughput and work against n"},
     {"B (Measure view)", "run the benchmark live on this machine's GPU / stop it"},
     {"P", "predict mode: Right asks about the next round, Right again reveals"},
@@ -30,7 +31,7 @@ const char *const sv_help_keys[][2] = {
     {"Return or 1 2 3 0", "predict cases: cycle / full, partial, copy-through, none"},
     {"H, ? or [?]", "this help"},
     {"F12", "print the state line (for scripts)"},
-    {"Esc", "close what is open (fullscreen too), then quit"},
+    {"Esc", "close what is open (help, input box, Measure view, overview, fullscreen), then quit"},
     {"Ctrl+Q", "quit at once (Esc asks first after an edit)"},
     {"hover / click a cell", "tooltip: value, formula, case, window / pin it"},
     {"click the timeline", "go to that round"},

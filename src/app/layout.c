@@ -151,68 +151,91 @@ void sv_layout_compute(const sv_app_view *s, int fb_w, int fb_h, sv_layout *out)
     if (fb_w < 1) fb_w = 1;
     if (fb_h < 1) fb_h = 1;
     float ui = (s && s->ui_scale > 0.0f) ? s->ui_scale : 1.0f;
-    /* 100 units tall on a landscape screen, 160 wide on a narrow one. */
-    float u = fminf((float)fb_h / 100.0f, (float)fb_w / 160.0f) * ui;
-    /* The header and the bottom band take about 37 units: past 55% of the
-     * height, a larger ui_scale would leave the rows no room, so it stops. */
-    u = fminf(u, 0.55f * (float)fb_h / 37.0f);
+    float W = (float)fb_w, H = (float)fb_h;
+    /* Two units. Text (tu) follows the window's height, so that a 720p
+     * projector gets the same share of the screen as a 4K one, and the UI
+     * scale; past the point where header and bottom band would take 70% of
+     * the height it stops. Geometry (u) is the same but also narrowed by a
+     * tall window (width / 120), so cells and labels fit 4:3 and portrait
+     * screens. At 1280x720, ui 1: caption 26 px (capitals 19 px), legend,
+     * counters and timeline 18 px (capitals 13 px), numbers 31 px: the
+     * minimum sizes docs/user-guide.md ("Slides and projectors") states. */
+    float tu = H / 100.0f * ui;
+    tu = fminf(tu, 0.70f * H / 36.0f);
+    tu = fminf(tu, W / 60.0f);
+    if (tu < 0.5f) tu = 0.5f;
+    float u = fminf(H / 100.0f, W / 120.0f) * ui;
+    u = fminf(u, 0.70f * H / 36.0f);
     if (u < 0.5f) u = 0.5f;
     l.unit = u;
+    l.text_u = tu;
     l.fb_w = fb_w;
     l.fb_h = fb_h;
-    l.margin = 2.6f * u;
-    l.title_px = 3.0f * u;
-    l.label_px = 2.5f * u;
-    l.small_px = 1.8f * u;
-    l.caption_px = 2.7f * u;
-    float m = l.margin, W = (float)fb_w, H = (float)fb_h;
+    l.margin = 2.2f * u;
+    l.title_px = 3.3f * tu;
+    l.label_px = 2.9f * tu;
+    l.small_px = 2.5f * tu;
+    l.caption_px = 3.6f * tu;
+    float m = l.margin;
 
-    l.header = (sv_box){ m, m, W - 2 * m, 4.6f * u };
-    /* The bottom band, from the bottom up: timeline, counters, legend, caption. */
-    l.timeline = (sv_box){ m, H - m - 6.0f * u, W - 2 * m, 6.0f * u };
-    l.counters = (sv_box){ m, l.timeline.y - 3.6f * u, W - 2 * m, 3.2f * u };
-    l.legend = (sv_box){ m, l.counters.y - 4.2f * u, W - 2 * m, 3.8f * u };
-    l.caption = (sv_box){ m, l.legend.y - 7.4f * u, W - 2 * m, 6.8f * u };
+    l.header = (sv_box){ m, m, W - 2 * m, 5.0f * tu };
+    /* The bottom band, from the bottom up: timeline (dots and their
+     * labels), counters, legend, caption (up to two lines of the bold
+     * caption_px line and one of the small line). Heights follow the text. */
+    float sp = l.small_px;
+    l.timeline = (sv_box){ m, H - m - 2.5f * sp, W - 2 * m, 2.5f * sp };
+    l.counters = (sv_box){ m, l.timeline.y - 1.55f * sp, W - 2 * m, 1.45f * sp };
+    l.legend = (sv_box){ m, l.counters.y - 1.75f * sp, W - 2 * m, 1.65f * sp };
+    float cap_h = 2.0f * 1.22f * l.caption_px + 1.45f * sp * 1.05f;
+    l.caption = (sv_box){ m, l.legend.y - cap_h - 0.3f * sp, W - 2 * m, cap_h };
     l.input_box = (sv_box){ m, l.legend.y - 0.4f * u, W - 2 * m,
                             H - m - (l.legend.y - 0.4f * u) };
-    float top = l.header.y + l.header.h + 1.6f * u;
-    float bottom = l.caption.y - 0.8f * u;
+    float top = l.header.y + l.header.h + 1.2f * u;
+    float bottom = l.caption.y - 0.6f * u;
     l.rows_area = (sv_box){ m, top, W - 2 * m, fmaxf(bottom - top, 1.0f) };
 
     /* Rows: cell height 9u, gaps 6u (input to buf[0], room for the window
      * bracket), 9u (buf[0] to buf[1], the round's arrows), 5u (to output). */
-    const float nominal = 4 * 9.0f + 6.0f + 9.0f + 5.0f;
-    float k = sv_clampf(l.rows_area.h / (nominal * u), 0.2f, 1.0f);
+    const float nominal = 4 * 9.0f + 6.0f + 9.0f + 5.0f + 3.0f; /* + the index line */
+    float k = sv_clampf(l.rows_area.h / (nominal * u), 0.2f, 1.25f);
     l.cell_h = 9.0f * u * k;
     float gaps[3] = { 6.0f * u * k, 9.0f * u * k, 5.0f * u * k };
     float used = nominal * u * k;
     float y = l.rows_area.y + (l.rows_area.h - used) / 2.0f + l.cell_h / 2.0f;
+    l.index_y = 0.0f;
     for (int r = 0; r < 4; r++) {
         l.row_y[r] = y;
         if (r < 3)
             y += l.cell_h + gaps[r];
     }
 
-    l.label_col = (sv_box){ m, l.rows_area.y, 18.0f * u, l.rows_area.h };
     /* Row labels: the name above the row's centre line, the memory below;
-     * both shrink with squeezed rows. The tag sits right of the name. */
+     * both shrink with squeezed rows. The tag sits right of the name
+     * ("buf[0]" is 3.47 em of DejaVu Sans Bold). */
     l.row_label_px = fminf(l.label_px, l.cell_h * 0.36f);
-    l.row_sub_px = fminf(l.small_px, l.cell_h * 0.25f);
-    float tag_h = fminf(3.2f * u, l.row_label_px * 1.3f);
+    l.row_sub_px = fminf(l.small_px * 0.85f, l.cell_h * 0.25f);
+    float tag_h = l.row_label_px * 1.3f;
+    float tag_x = m + l.row_label_px * 3.47f + 0.5f * l.row_label_px;
     for (int r = 1; r <= 2; r++)
-        l.tag[r] = (sv_box){ m + 10.6f * u * (l.row_label_px / l.label_px),
-                             l.row_y[r] - l.cell_h * 0.17f - tag_h / 2.0f,
+        l.tag[r] = (sv_box){ tag_x, l.row_y[r] - l.cell_h * 0.17f - tag_h / 2.0f,
                              tag_h * 1.95f, tag_h };
-    l.cells_clip = (sv_box){ m + 18.5f * u, l.rows_area.y - 0.5f * u,
-                             W - m - (m + 18.5f * u), l.rows_area.h + 1.0f * u };
+    /* As wide as the tag's end or "global memory" (6.9 em of DejaVu Sans). */
+    float label_w = fmaxf(tag_x + tag_h * 1.95f - m, l.row_sub_px * 6.9f) + 1.0f * u;
+    l.label_col = (sv_box){ m, l.rows_area.y, label_w, l.rows_area.h };
+    l.cells_clip = (sv_box){ m + label_w + 0.5f * u, l.rows_area.y - 0.5f * u,
+                             W - m - (m + label_w + 0.5f * u), l.rows_area.h + 1.0f * u };
     if (l.cells_clip.w < 1.0f) l.cells_clip.w = 1.0f;
 
-    /* Cells: as wide as fit (at most 15u), times zoom; pan in cells. */
+    /* The index line under the output row. */
+    l.index_y = l.row_y[3] + l.cell_h / 2.0f + 1.5f * u * k;
+    l.index_px = fminf(l.small_px * 0.9f, 2.2f * u * k);
+
+    /* Cells: as wide as fit (at most 22u), times zoom; pan in cells. */
     l.n = (s && s->trace) ? (int)s->trace->n : 0;
     float area = l.cells_clip.w;
     float zoom = (s && s->zoom >= 1.0f) ? s->zoom : 1.0f;
     if (l.n > 0) {
-        float base = fminf(area / (float)l.n, 15.0f * u);
+        float base = fminf(area / (float)l.n, 22.0f * u);
         l.cell_pitch = base * zoom;
         float gap = fminf(l.cell_pitch * 0.13f, 1.4f * u);
         if (l.cell_pitch < 3.0f) gap = l.cell_pitch * 0.25f;
@@ -235,7 +258,7 @@ void sv_layout_compute(const sv_app_view *s, int fb_w, int fb_h, sv_layout *out)
         /* Numbers: large (about 4% of the height at 720p), shrunk to fit the
          * widest in view (DejaVu Sans Mono advances 0.602 em), hidden below
          * legibility. */
-        float px = fminf(l.cell_h * 0.46f, 4.3f * u);
+        float px = fminf(l.cell_h * 0.46f, 4.6f * u);
         float fit1 = l.cell_w * 0.9f / 0.602f;
         if (fit1 >= 7.0f && l.last_cell >= l.first_cell) {
             /* Up to 4 characters set the common size; a longer number
@@ -252,19 +275,20 @@ void sv_layout_compute(const sv_app_view *s, int fb_w, int fb_h, sv_layout *out)
 
     /* Timeline: one dot per step, spaced to fit the left half. */
     l.steps = sv_view_steps(s->trace);
-    l.timeline_r = 1.0f * u;
-    l.timeline_y = l.timeline.y + 2.0f * u;
-    float tx0 = l.timeline.x + 8.0f * u;
-    float spacing = 7.0f * u;
+    l.timeline_r = 0.42f * sp;
+    l.timeline_y = l.timeline.y + 0.75f * sp;
+    float tx0 = l.timeline.x + 4.1f * sp; /* after "round" (2.93 em) */
+    float spacing = 2.9f * sp;
     if (l.steps > 1) {
-        float avail = l.timeline.w * 0.5f - 8.0f * u;
+        float avail = l.timeline.w * 0.5f - 4.1f * sp;
         spacing = fminf(spacing, avail / (float)(l.steps - 1));
         if (spacing < 2.4f * l.timeline_r) spacing = 2.4f * l.timeline_r;
     }
     for (int k2 = 0; k2 < l.steps; k2++)
         l.timeline_x[k2] = tx0 + (float)k2 * spacing;
 
-    l.help_hint = (sv_box){ W - m - 3.6f * u, l.header.y + 0.3f * u, 3.6f * u, 3.6f * u };
+    float q = 3.9f * tu;
+    l.help_hint = (sv_box){ W - m - q, l.header.y + (l.header.h - q) / 2.0f, q, q };
     *out = l;
 }
 

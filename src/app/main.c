@@ -60,11 +60,19 @@ static const char usage_text[] =
     "  --no-animation        no motion: each step shows its round at once\n"
     "  --quiz                predict mode (key P): Right asks about each next round\n"
     "  --size WxH            window or image size (default 1280x720)\n"
+    "Slides:\n"
+    "  --clean               no key hints, no [?], the backend short (\"CUDA \u00b7 H200\")\n"
+    "  --scale X             UI scale, 0.5 .. 3 (window and export; default 1)\n"
+    "  --overview            start on the overview (key V); with --export also overview.png\n"
+    "  --script FILE         a presenter script: the arrow keys walk its steps\n"
     "Without a window:\n"
     "  --export DIR          render every round to DIR/round-00.png, ... and exit\n"
     "                        (without a display scanviz does this to ./" NO_DISPLAY_DIR ")\n"
     "                        all images are written before any replaces an old one\n"
     "  --export-plot FILE    render the Measure view to FILE (PNG) and exit; all or nothing\n"
+    "  --export-gif FILE     the whole run as an animated GIF (its own timing) and exit\n"
+    "  --export-svg DIR      every round and the overview as SVG (DIR/round-00.svg, ...,\n"
+    "                        DIR/overview.svg) and exit; combines with --export, --export-gif\n"
     "  --bench-csv FILE      the Measure view's data (default the shipped table; 4 MiB)\n"
     "  --bench-frames N      draw N frames as fast as possible, print median and p99 ms\n"
     "  --help, --version\n"
@@ -122,13 +130,18 @@ typedef struct options {
     int w, h;
     bool size_given;
     long bench_frames;
+    /* Slides (issue 10) */
+    const char *export_gif, *export_svg, *script;
+    bool clean, overview;
+    double scale;
 } options;
 
 enum {
     OPT_INPUT = 256, OPT_FILE, OPT_RANDOM, OPT_SEED, OPT_OP, OPT_TYPE, OPT_EXCLUSIVE,
     OPT_INCLUSIVE, OPT_BACKEND, OPT_TRACE, OPT_ROUND, OPT_THEME, OPT_FULLSCREEN, OPT_SPEED,
     OPT_AUTOPLAY, OPT_NO_ANIM, OPT_EXPORT, OPT_SIZE, OPT_EXPORT_PLOT, OPT_BENCH_CSV,
-    OPT_BENCH_FRAMES, OPT_HELP, OPT_VERSION, OPT_QUIZ, OPT_KERNEL, OPT_SCHEDULE
+    OPT_BENCH_FRAMES, OPT_HELP, OPT_VERSION, OPT_QUIZ, OPT_KERNEL, OPT_SCHEDULE,
+    OPT_CLEAN, OPT_SCALE, OPT_OVERVIEW, OPT_EXPORT_GIF, OPT_EXPORT_SVG, OPT_SCRIPT
 };
 
 static const struct option long_opts[] = {
@@ -155,6 +168,12 @@ static const struct option long_opts[] = {
     {"bench-frames", required_argument, NULL, OPT_BENCH_FRAMES},
     {"help", no_argument, NULL, OPT_HELP},
     {"version", no_argument, NULL, OPT_VERSION},
+    {"clean", no_argument, NULL, OPT_CLEAN},
+    {"scale", required_argument, NULL, OPT_SCALE},
+    {"overview", no_argument, NULL, OPT_OVERVIEW},
+    {"export-gif", required_argument, NULL, OPT_EXPORT_GIF},
+    {"export-svg", required_argument, NULL, OPT_EXPORT_SVG},
+    {"script", required_argument, NULL, OPT_SCRIPT},
     {NULL, 0, NULL, 0},
 };
 
@@ -219,6 +238,20 @@ static int parse_args(int argc, char **argv, options *o)
             o->size_given = true;
             break;
         case OPT_EXPORT_PLOT: o->export_plot = a; break;
+        case OPT_CLEAN: o->clean = true; break;
+        case OPT_OVERVIEW: o->overview = true; break;
+        case OPT_EXPORT_GIF: o->export_gif = a; break;
+        case OPT_EXPORT_SVG: o->export_svg = a; break;
+        case OPT_SCRIPT: o->script = a; break;
+        case OPT_SCALE: {
+            char *end;
+            errno = 0;
+            double d = strtod(a, &end);
+            if (errno || end == a || *end || !(d >= 0.5 && d <= 3.0))
+                return usage_error("--scale \"%s\": expected a number from 0.5 to 3", a);
+            o->scale = d;
+            break;
+        }
         case OPT_BENCH_CSV: o->bench_csv = a; break;
         case OPT_BENCH_FRAMES:
             if (!sv_parse_long(a, 1, 1000000, &v))
@@ -265,6 +298,9 @@ static int parse_args(int argc, char **argv, options *o)
                            o->trace);
     if (o->export_dir && o->export_plot)
         return usage_error("give --export or --export-plot, not both");
+    if (o->export_plot && (o->export_gif || o->export_svg))
+        return usage_error("--export-plot draws the Measure view alone: not with --export-gif "
+                           "or --export-svg");
     return -1;
 }
 
@@ -282,6 +318,10 @@ static int make_config(const options *o, sv_app_config *c, sv_value **vals)
     c->seed = o->input.seed;
     c->scan = o->exclusive ? SV_SCAN_EXCLUSIVE : SV_SCAN_INCLUSIVE;
     c->bench_csv = o->bench_csv;
+    c->clean = o->clean;
+    c->overview = o->overview;
+    c->ui_scale = (float)o->scale;
+    c->script = o->script;
     if (o->op && !sv_op_from_name(o->op, &c->op))
         return usage_error("--op \"%s\": expected sum, max, min, product or xor", o->op);
     if (o->type && !sv_type_from_name(o->type, &c->type))
@@ -526,7 +566,7 @@ int main(int argc, char **argv)
         return rc;
     }
 
-    bool headless = o.export_dir || o.export_plot;
+    bool headless = o.export_dir || o.export_plot || o.export_gif || o.export_svg;
     /* No display and nothing headless asked for: do the next best thing the
      * README promises, render the rounds to ./scanviz-rounds and print the
      * trace, and say how to choose the folder. */
@@ -581,21 +621,54 @@ int main(int argc, char **argv)
     SDL_StopTextInput(); /* only the input box takes text */
 
     rc = 0;
-    if (o.export_dir) {
-        int count = 0;
+    if (o.export_dir || o.export_gif || o.export_svg) {
         sv_app_resize(&s, o.w, o.h, o.w, o.h);
         sv_app_view v;
         sv_app_view_of(&s, &v);
-        if (sv_export_rounds(g, &v, o.export_dir, o.w, o.h, &count, err, sizeof err)) {
-            char dir[512], src[512];
-            if (no_display)
-                sv_trace_print_table(s.trace, stdout, isatty(STDOUT_FILENO), s.source);
-            printf("scanviz: wrote %d images (%dx%d) to %s/: round-00.png .. round-%02d.png "
-                   "(%s, n = %zu, %s)\n",
-                   count, o.w, o.h, sv_escape(o.export_dir, dir, sizeof dir), count - 1,
-                   sv_op_name(s.op), s.trace->n, sv_escape(s.source, src, sizeof src));
-        } else {
-            rc = report(EXIT_FAILURE, "--export %s: %s", o.export_dir, err);
+        v.overview = false; /* the rounds; --overview adds overview.png */
+        v.caption = NULL;   /* each round its own caption, not a script step's */
+        char e1[512], e2[512];
+        if (o.export_dir && rc == 0) {
+            int count = 0;
+            if (sv_export_rounds(g, &v, o.export_dir, o.w, o.h, &count, err, sizeof err)) {
+                if (no_display)
+                    sv_trace_print_table(s.trace, stdout, isatty(STDOUT_FILENO), s.source);
+                printf("scanviz: wrote %d images (%dx%d) to %s/: round-00.png .. "
+                       "round-%02d.png (%s, n = %zu, %s)\n",
+                       count, o.w, o.h, sv_escape(o.export_dir, e1, sizeof e1), count - 1,
+                       sv_op_name(s.op), s.trace->n, sv_escape(s.source, e2, sizeof e2));
+            } else {
+                rc = report(EXIT_FAILURE, "--export %s: %s", o.export_dir, err);
+            }
+            if (rc == 0 && o.overview) {
+                char path[4200];
+                snprintf(path, sizeof path, "%s/overview.png", o.export_dir);
+                sv_app_view ov = v;
+                ov.overview = true;
+                if (sv_export_frame(g, &ov, o.w, o.h, path, err, sizeof err))
+                    printf("scanviz: wrote the overview (%dx%d) to %s\n", o.w, o.h,
+                           sv_escape(path, e1, sizeof e1));
+                else
+                    rc = report(EXIT_FAILURE, "--export %s: %s", o.export_dir, err);
+            }
+        }
+        if (o.export_gif && rc == 0) {
+            sv_export_gif_info gi;
+            if (sv_export_gif(g, &v, o.export_gif, o.w, o.h, s.speed, &gi, err, sizeof err))
+                printf("scanviz: wrote %s: %d frames, %dx%d, %.1f s a loop, %d colours, "
+                       "%zu bytes\n", sv_escape(o.export_gif, e1, sizeof e1), gi.frames, o.w,
+                       o.h, gi.seconds, gi.colours, gi.bytes);
+            else
+                rc = report(EXIT_FAILURE, "--export-gif %s: %s", o.export_gif, err);
+        }
+        if (o.export_svg && rc == 0) {
+            int count = 0;
+            if (sv_export_svg(g, &v, o.export_svg, o.w, o.h, &count, err, sizeof err))
+                printf("scanviz: wrote %d SVG files (%dx%d) to %s/: round-00.svg .. "
+                       "round-%02d.svg, overview.svg\n", count, o.w, o.h,
+                       sv_escape(o.export_svg, e1, sizeof e1), count - 2);
+            else
+                rc = report(EXIT_FAILURE, "--export-svg %s: %s", o.export_svg, err);
         }
     } else if (o.export_plot) {
         sv_app_show(&s, SV_VIEW_MEASURE);

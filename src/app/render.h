@@ -11,7 +11,9 @@
  * rows, the timeline and the input box, so that event handling can hit-test
  * exactly what was drawn. All in framebuffer pixels. */
 typedef struct sv_layout {
-    float unit;              /* base size: text px at ui_scale 1 scales from this */
+    float unit;              /* geometry: cells, margins, gaps (height / 100, narrowed by
+                                a tall window, times ui_scale) */
+    float text_u;            /* text: height / 100 times ui_scale (capped) */
     sv_box header, rows_area, caption, legend, counters, timeline, input_box;
     float row_y[4];          /* vertical centre of rows input, buf[0], buf[1], output */
     float cell_x0;           /* left edge of cell 0 (after zoom and pan) */
@@ -34,6 +36,7 @@ typedef struct sv_layout {
     float radius, border_w;  /* cells' corner radius and border width */
     float title_px, label_px, small_px, caption_px;
     float row_label_px, row_sub_px; /* the row labels' name and memory lines */
+    float index_y, index_px; /* the index line under the output row */
 } sv_layout;
 
 /* The box of cell i in row (0..3), as drawn. */

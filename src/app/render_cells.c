@@ -158,7 +158,7 @@ static cell_style style_of(const sv_app_view *s, const sv_layout *l, const sv_th
         c.fill = sv_rgba_mix(t->cell_fill, cc, narrow ? 0.85f : t->tint);
         c.border = cc;
         c.style = case_border(cs);
-        c.border_w = l->border_w;
+        c.border_w = fminf(l->border_w * t->line_scale, 0.2f * fminf(l->cell_w, l->cell_h));
     } else if (row == 3) {
         c.border = t->text_dim;
     } else if (row == 0) {
@@ -183,21 +183,15 @@ static void draw_number(sv_gfx *g, const sv_layout *l, sv_type type, sv_box b,
     if (l->num_px <= 0.0f || col.a <= 0.01f)
         return;
     char buf[48];
+    /* A float32 shows as the shortest decimal that reads back to the same
+     * bits (the one function core uses for JSON too), never rounded further:
+     * 100000008 is not shown as 1e+08 while the caption says it differs by 8. */
     sv_value_format(type, val, buf, sizeof buf);
-    /* A float32 that does not fit shows rounded (fewer significant digits,
-     * never fewer than 3); the tooltip gives its exact value. */
-    float room = b.w * 0.9f / (l->num_px * 0.602f); /* characters at the common size */
-    if (type == SV_TYPE_FLOAT32 && (float)strlen(buf) > room && isfinite(val.f)) {
-        for (int digits = 7; digits >= 3; digits--) {
-            snprintf(buf, sizeof buf, "%.*g", digits, (double)val.f);
-            if ((float)strlen(buf) <= room)
-                break;
-        }
-    }
     /* Longer than the common size allows: this number alone gets smaller
-     * (DejaVu Sans Mono advances 0.602 em), down to legibility. */
+     * (DejaVu Sans Mono advances 0.602 em), down to legibility; below that
+     * the cell shows none and the tooltip gives it. */
     float px = l->num_px, chars = (float)strlen(buf);
-    float fit = b.w * 0.9f / (chars * 0.602f);
+    float fit = b.w * 0.92f / (chars * 0.602f);
     if (fit < px) {
         if (fit < 6.0f)
             return;
@@ -336,36 +330,130 @@ static void draw_one_arrow(void *ctx, const step_arrow *a)
     sv_gfx_arrow(c->g, geo.x0, geo.y0, geo.x1, geo.y1, w, head, col);
 }
 
-/* A value on its way along an arrow: a small pill at the eased position. */
-static void draw_one_token(void *ctx, const step_arrow *a)
+/* ---- the move: operands travel together into pout[i] -------------------
+ * Under the hood: the move of step v is drawn per destination cell i, not
+ * per arrow, so the two operands of one cell read as a pair:
+ * (a is the move's linear progress, s->anim, so that each phase gets its
+ * share of the time whatever the easing; travel is eased within its phase)
+ *   a in [0, 0.45]     pin[i-s] and pin[i] (the shift: final[i-1]; round 0:
+ *                      input[i]) travel along their arrows to pout[i]'s edge,
+ *                      each in its arrow's colour; pin[i] leaves a little
+ *                      after pin[i-s], so the two copies of one pin value
+ *                      (to pout[i] and pout[i+s]) never sit side by side;
+ *   a in [0.45, 0.52]  they meet there and fade into one pill that shows
+ *                      the operation, "4 + 7" (copy-through: the value);
+ *   a in [0.52, 0.92]  the pill sits on pout[i]'s edge while its old value,
+ *                      still drawn (the render loop), is overwritten: the
+ *                      new value fades in from 0.84. */
+#define MOVE_TRAVEL 0.45f
+#define MOVE_MEET 0.52f
+#define MOVE_END 0.92f
+#define MOVE_NEW 0.84f
+#define MOVE_LAG 0.1f
+
+static void token_pill(arrow_ctx *c, float x, float y, float px, const char *text,
+                       sv_rgba edge, float alpha)
 {
-    arrow_ctx *c = ctx;
-    const sv_layout *l = c->l;
-    if (a->stub || a->i < l->first_cell || a->i > l->last_cell)
+    if (alpha <= 0.01f)
         return;
-    sv_step_view pv;
-    if (!sv_scene_step(c->s, c->s->from_step, &pv))
-        return;
-    sv_value val;
-    if (!sv_scene_value(c->s, &pv, a->src_row, a->j, &val))
-        return;
-    arrow_geo geo = arrow_between(l, a->src_row, a->j, a->dst_row, a->i,
-                                  arrow_dx(a, true, c->v), arrow_dx(a, false, c->v));
-    float x = geo.x0 + (geo.x1 - geo.x0) * c->e;
-    float y = geo.y0 + (geo.y1 - geo.y0) * c->e;
-    char buf[48];
-    sv_value_format(c->s->trace->type, val, buf, sizeof buf);
-    float px = l->num_px * 0.72f;
-    float w = sv_gfx_text_width(c->g, SV_FONT_MONO, px, buf) + px * 0.7f;
-    float h = px * 1.35f;
-    sv_rgba edge = arrow_colour(c, a);
-    edge.a = 1.0f;
-    float fade = c->e > 0.9f ? (1.0f - c->e) / 0.1f : 1.0f;
+    float w = sv_gfx_text_width(c->g, SV_FONT_MONO, px, text) + px * 0.8f;
+    float h = px * 1.4f;
+    edge.a = alpha;
     sv_gfx_rect(c->g, (sv_box){ x - w / 2.0f, y - h / 2.0f, w, h }, h / 2.0f,
-                sv_rgba_alpha(c->t->panel, fade), sv_rgba_alpha(edge, fade),
-                fmaxf(1.0f, l->unit * 0.22f), SV_BORDER_SOLID);
+                sv_rgba_alpha(c->t->panel, alpha), edge, fmaxf(1.0f, c->l->unit * 0.22f),
+                SV_BORDER_SOLID);
     sv_gfx_text(c->g, SV_FONT_MONO, px, x, y, SV_ALIGN_CENTER,
-                sv_rgba_alpha(c->t->cell_text, fade), buf);
+                sv_rgba_alpha(c->t->cell_text, alpha), text);
+}
+
+/* The operands of destination i in step v: up to two arrows, the diagonal
+ * (pin[i-s]: the left operand) first. */
+static int operands_of(const sv_step_view *v, int n, int i, step_arrow out[2])
+{
+    if (v->shift) {
+        if (i < 1 || i >= n)
+            return 0;
+        int fr = 1 + (v->rd->pout >= 0 ? v->rd->pout : 0);
+        out[0] = (step_arrow){ fr, i - 1, 3, i, true, false };
+        return 1;
+    }
+    if (v->round == 0) {
+        out[0] = (step_arrow){ 0, i, 1, i, false, false };
+        return 1;
+    }
+    int pr = 1 + v->rd->pin, qr = 1 + v->rd->pout, k = 0;
+    long stride = (long)v->rd->stride;
+    if ((long)i >= stride)
+        out[k++] = (step_arrow){ pr, (int)(i - stride), qr, i, true, false };
+    out[k++] = (step_arrow){ pr, i, qr, i, false, false };
+    return k;
+}
+
+static void draw_operands(arrow_ctx *c)
+{
+    const sv_layout *l = c->l;
+    const sv_app_view *s = c->s;
+    sv_step_view pv;
+    if (!sv_scene_step(s, s->from_step, &pv))
+        return;
+    float e = c->e;
+    float px = fmaxf(9.0f, floorf(l->num_px * 0.62f));
+    for (int i = l->first_cell; i <= l->last_cell; i++) {
+        step_arrow ops[2];
+        int k = operands_of(c->v, l->n, i, ops);
+        if (k == 0)
+            continue;
+        char txt[2][48];
+        sv_value val[2];
+        bool ok = true;
+        for (int j = 0; j < k; j++) {
+            ok = ok && sv_scene_value(s, &pv, ops[j].src_row, ops[j].j, &val[j]);
+            if (ok)
+                sv_value_format(s->trace->type, val[j], txt[j], sizeof txt[j]);
+        }
+        if (!ok)
+            continue;
+        arrow_geo geo[2];
+        for (int j = 0; j < k; j++)
+            geo[j] = arrow_between(l, ops[j].src_row, ops[j].j, ops[j].dst_row, ops[j].i,
+                                   arrow_dx(&ops[j], true, c->v), arrow_dx(&ops[j], false, c->v));
+        if (e < MOVE_MEET) {
+            float fade = e > MOVE_TRAVEL ? 1.0f - (e - MOVE_TRAVEL) / (MOVE_MEET - MOVE_TRAVEL)
+                                         : 1.0f;
+            for (int j = 0; j < k; j++) {
+                /* the straight-down operand of a pair leaves later */
+                float lag = (k == 2 && j == 1) ? MOVE_LAG : 0.0f;
+                if (e < lag)
+                    continue;
+                float f = sv_scene_ease(fminf((e - lag) / (MOVE_TRAVEL - lag), 1.0f));
+                float x = geo[j].x0 + (geo[j].x1 - geo[j].x0) * f;
+                float y = geo[j].y0 + (geo[j].y1 - geo[j].y0) * f;
+                token_pill(c, x, y, px, txt[j], arrow_colour(c, &ops[j]), fade);
+            }
+        }
+        if (e >= MOVE_TRAVEL && e < MOVE_END) {
+            /* The pair, combined, at pout[i]'s edge. */
+            char pair[112];
+            if (k == 1)
+                snprintf(pair, sizeof pair, "%s", txt[0]);
+            else if (s->trace->op == SV_OP_MAX || s->trace->op == SV_OP_MIN)
+                snprintf(pair, sizeof pair, "%s(%s, %s)", sv_op_symbol(s->trace->op), txt[0],
+                         txt[1]);
+            else
+                snprintf(pair, sizeof pair, "%s %s %s", txt[0], sv_op_symbol(s->trace->op),
+                         txt[1]);
+            float in = sv_clampf((e - MOVE_TRAVEL) / (MOVE_MEET - MOVE_TRAVEL), 0.0f, 1.0f);
+            float out = sv_clampf((MOVE_END - e) / (MOVE_END - MOVE_NEW), 0.0f, 1.0f);
+            float ppx = sv_scene_fit_px(c->g, SV_FONT_MONO, px, l->cell_pitch * 0.96f - px * 0.8f,
+                                        pair);
+            if (ppx < 7.0f)
+                continue;
+            const step_arrow *main = &ops[k - 1];
+            float x = geo[k - 1].x1 - arrow_dx(main, false, c->v) * l->cell_w;
+            token_pill(c, x, geo[k - 1].y1, ppx, pair, arrow_colour(c, &ops[0]),
+                       fminf(in, out));
+        }
+    }
 }
 
 /* The destination row of step v: where values arrive. -1 for none. */
@@ -446,6 +534,21 @@ static void draw_row_merged(sv_gfx *g, const sv_app_view *s, const sv_layout *l,
         }
         sv_gfx_rect(g, run, fmaxf(l->radius, 0.4f * l->unit), a.fill, edge,
                     fmaxf(1.0f, 0.3f * l->unit), style);
+        /* n >= 300 or so: a case band says which case and which cells. */
+        if (r == 1 + v->rd->pout && v->round > 0 && !v->shift && v->rd->cases) {
+            sv_case cs = v->rd->cases[i];
+            char lab[64];
+            const char *name = cs == SV_CASE_FULL ? "full" : cs == SV_CASE_PARTIAL ? "partial"
+                                                                                 : "copy-through";
+            if (j - 1 > i)
+                snprintf(lab, sizeof lab, "%s %d\u2013%d", name, i, j - 1);
+            else
+                snprintf(lab, sizeof lab, "%s %d", name, i);
+            float px = fminf(l->small_px, run.h * 0.36f);
+            if (sv_gfx_text_width(g, SV_FONT_SANS, px, lab) < run.w - 1.0f * l->unit)
+                sv_gfx_text(g, SV_FONT_SANS, px, run.x + run.w / 2.0f, run.y + run.h / 2.0f,
+                            SV_ALIGN_CENTER, t->cell_text, lab);
+        }
         i = j;
     }
 }
@@ -516,6 +619,35 @@ static void draw_quiz_marks(sv_gfx *g, const sv_app_view *s, const sv_layout *l,
     }
 }
 
+/* Index numbers under the output row: every cell's where they fit, else
+ * every 2nd, 5th, 10th, 20th, 50th, ... so that labels never touch. */
+static void draw_indices(sv_gfx *g, const sv_layout *l, const sv_theme *t)
+{
+    if (l->n <= 0 || l->last_cell < l->first_cell || l->index_px < 6.0f)
+        return;
+    int digits = 1;
+    for (int v = l->n - 1; v >= 10; v /= 10)
+        digits++;
+    float need = ((float)digits + 1.2f) * 0.62f * l->index_px;
+    static const int steps[] = { 1, 2, 5, 10, 20, 50, 100, 200, 500, 1000 };
+    int k = 0;
+    while (k < 9 && l->cell_pitch * (float)steps[k] < need)
+        k++;
+    int every = steps[k];
+    int first = (l->first_cell + every - 1) / every * every;
+    for (int i = first; i <= l->last_cell; i += every) {
+        sv_box b = sv_layout_cell(l, 3, i);
+        char num[16];
+        snprintf(num, sizeof num, "%d", i);
+        /* kept inside the cells' clip (cell 0 of a narrow row sits on its edge) */
+        float half = 0.31f * l->index_px * (float)strlen(num);
+        float x = sv_clampf(b.x + b.w / 2.0f, l->cells_clip.x + half,
+                         l->cells_clip.x + l->cells_clip.w - half);
+        sv_gfx_text(g, SV_FONT_MONO, l->index_px, x, l->index_y, SV_ALIGN_CENTER, t->text_dim,
+                    num);
+    }
+}
+
 void sv_render_cells(sv_gfx *g, const sv_app_view *s, const sv_layout *l, const sv_theme *t)
 {
     sv_step_view v;
@@ -525,7 +657,7 @@ void sv_render_cells(sv_gfx *g, const sv_app_view *s, const sv_layout *l, const 
         return;
     const sv_trace *tr = s->trace;
     bool moving = sv_scene_moving(s);
-    float e = moving ? sv_scene_ease(s->anim) : 1.0f;
+    float a = moving ? fminf(fmaxf(s->anim, 0.0f), 1.0f) : 1.0f; /* linear: the move's phases */
     sv_step_view pv = v;
     if (moving)
         sv_scene_step(s, s->from_step, &pv);
@@ -550,15 +682,21 @@ void sv_render_cells(sv_gfx *g, const sv_app_view *s, const sv_layout *l, const 
             /* Arriving values appear at the end of the move; what the cell
              * held before fades out during the first half. */
             bool arriving = moving && (r == drow || (r == 3 && v.last));
-            float new_a = arriving ? sv_clampf((e - 0.82f) / 0.18f, 0.0f, 1.0f) : 1.0f;
+            float new_a = arriving ? sv_clampf((a - MOVE_NEW) / (1.0f - MOVE_NEW), 0.0f, 1.0f) : 1.0f;
             sv_value old;
             bool had = arriving && sv_scene_value(s, &pv, r, i, &old);
+            /* An output row not yet written is one band (below), not
+             * eight empty cells. */
+            if (r == 3 && !v.last)
+                continue;
             cell_style cs = style_of(s, l, t, &v, r, i, has || had);
             if (arriving && r == 3 && !had) {
                 cs.fill = sv_rgba_mix(sv_rgba_alpha(t->cell_fill, 0.0f), cs.fill, new_a);
             }
             sv_gfx_rect(g, b, l->radius, cs.fill, cs.border, cs.border_w, cs.style);
-            float old_a = sv_clampf(1.0f - 2.0f * e, 0.0f, 1.0f);
+            /* The old value stays until the operands arrive, then is
+             * overwritten (draw_operands says when). */
+            float old_a = sv_clampf((MOVE_END - a) / (MOVE_END - MOVE_NEW), 0.0f, 1.0f);
             if (had)
                 draw_number(g, l, tr->type, b, old, sv_rgba_alpha(t->text_dim, old_a));
             /* `?`: a buffer cell never written, or one about to be (fading). */
@@ -578,21 +716,27 @@ void sv_render_cells(sv_gfx *g, const sv_app_view *s, const sv_layout *l, const 
             }
         }
     }
-    /* An empty output row says when it will be written. */
-    if (!v.last && !(moving && v.last)) {
+    /* An empty output row is one band across the cells in view, saying
+     * when it will be written, centred on the row (it used to straddle two
+     * placeholder cells). */
+    if (!v.last) {
         const char *msg = tr->scan == SV_SCAN_EXCLUSIVE
                               ? "written by the exclusive shift after the last round"
                               : "written after the last round";
-        float x0 = sv_layout_cell(l, 3, l->first_cell).x;
-        float x1 = sv_layout_cell(l, 3, l->last_cell).x + l->cell_w;
-        float cx = (fmaxf(x0, l->cells_clip.x) + fminf(x1, l->cells_clip.x + l->cells_clip.w)) / 2.0f;
-        float tw = sv_gfx_text_width(g, SV_FONT_SANS, l->small_px, msg);
-        sv_gfx_rect(g, (sv_box){ cx - tw / 2.0f - 1.0f * u, l->row_y[3] - 1.4f * u,
-                                 tw + 2.0f * u, 2.8f * u },
-                    1.4f * u, t->bg, t->bg, 0.0f, SV_BORDER_NONE);
-        sv_gfx_text(g, SV_FONT_SANS, l->small_px, cx, l->row_y[3], SV_ALIGN_CENTER,
-                    t->text_dim, msg);
+        sv_box fb = sv_layout_cell(l, 3, l->first_cell), lb = sv_layout_cell(l, 3, l->last_cell);
+        float x0 = fmaxf(fb.x, l->cells_clip.x);
+        float x1 = fminf(lb.x + lb.w, l->cells_clip.x + l->cells_clip.w);
+        sv_box band = { x0, fb.y, fmaxf(x1 - x0, 1.0f), fb.h };
+        sv_gfx_rect(g, band, l->radius, sv_rgba_alpha(t->cell_fill, 0.35f),
+                    sv_rgba_alpha(t->cell_border, 0.7f), fmaxf(1.0f, l->border_w * 0.5f),
+                    SV_BORDER_DASHED);
+        float px = sv_scene_fit_px(g, SV_FONT_SANS, fminf(l->small_px, band.h * 0.4f),
+                                   band.w - 2.0f * u, msg);
+        if (px >= 6.0f)
+            sv_gfx_text(g, SV_FONT_SANS, px, band.x + band.w / 2.0f, l->row_y[3],
+                        SV_ALIGN_CENTER, t->text_dim, msg);
     }
+    draw_indices(g, l, t);
 
     draw_quiz_marks(g, s, l, t, &v);
 
@@ -633,12 +777,44 @@ void sv_render_cells(sv_gfx *g, const sv_app_view *s, const sv_layout *l, const 
                     t->accent, "identity");
     }
 
+    /* Cells narrower than a few px (n >= 300 or so at 1080p): no arrow
+     * field, which would be one grey smear, but the arrows of the cell
+     * under the tooltip, or else of a sample: the middle cell of each case
+     * band (of every eighth of the row at round 0 and the shift). */
+    if (l->cell_w < 4.0f && l->last_cell >= l->first_cell) {
+        arrow_ctx c = { g, s, l, t, &v, fmaxf(1.5f, 0.28f * u) * t->line_scale, 0.0f, 0.9f, a,
+                        false, -1, false, false };
+        c.head = fmaxf(6.0f, c.width * 3.6f);
+        int dests[8], nd = 0;
+        if (sv_scene_tooltip_target(s, &hr, &hc) && hr == dest_row(&v)) {
+            dests[nd++] = hc;
+        } else if (v.round > 0 && !v.shift && v.rd->cases) {
+            int lo = l->first_cell;
+            while (lo <= l->last_cell && nd < 8) {
+                int hi = lo;
+                while (hi + 1 <= l->last_cell && v.rd->cases[hi + 1] == v.rd->cases[lo])
+                    hi++;
+                dests[nd++] = (lo + hi + 1) / 2;
+                lo = hi + 1;
+            }
+        } else {
+            for (int k = 0; k < 8; k++)
+                dests[nd++] = l->first_cell + (l->last_cell - l->first_cell) * (2 * k + 1) / 16;
+        }
+        for (int k = 0; k < nd; k++) {
+            step_arrow ops[2];
+            int no = operands_of(&v, l->n, dests[k], ops);
+            for (int j = 0; j < no; j++)
+                draw_one_arrow(&c, &ops[j]);
+        }
+    }
+
     /* Arrows: skipped where cells are narrower than a few px; thinner and
      * fainter as cells get small. */
     if (l->cell_w >= 4.0f) {
         float f = sv_clampf(l->cell_w / (8.0f * u), 0.35f, 1.0f);
-        arrow_ctx c = { g, s, l, t, &v, fmaxf(1.0f, 0.3f * u * f), 0.0f,
-                        sv_clampf(0.25f + 0.6f * f, 0.3f, 0.85f), e, false, -1, false, false };
+        arrow_ctx c = { g, s, l, t, &v, fmaxf(1.0f, 0.3f * u * f) * t->line_scale, 0.0f,
+                        sv_clampf(0.25f + 0.6f * f, 0.3f, 0.85f), a, false, -1, false, false };
         c.head = fmaxf(3.0f, c.width * 3.6f);
         if (sv_scene_tooltip_target(s, &hr, &hc) && hr == dest_row(&v) &&
             !sv_scene_hidden(s, &v, hr))
@@ -649,15 +825,9 @@ void sv_render_cells(sv_gfx *g, const sv_app_view *s, const sv_layout *l, const 
             c.alpha *= 0.7f;
         each_arrow(s, l, &v, draw_one_arrow, &c);
         /* Values in flight: only while they can be read. */
-        if (moving && l->num_px > 0.0f && e < 1.0f)
-            each_arrow(s, l, &v, draw_one_token, &c);
+        if (moving && l->num_px > 0.0f && a < 1.0f)
+            draw_operands(&c);
     }
     sv_gfx_clip(g, NULL);
 
-    /* Too many cells for numbers: say how to get them. */
-    if (l->num_px <= 0.0f) {
-        const char *hint = "too many cells for numbers here: zoom in (wheel or ]) or hover a cell";
-        sv_gfx_text(g, SV_FONT_SANS, l->small_px, l->cells_clip.x + l->cells_clip.w,
-                    l->row_y[3] + l->cell_h / 2.0f + 1.6f * u, SV_ALIGN_RIGHT, t->text_dim, hint);
-    }
 }

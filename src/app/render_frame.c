@@ -7,6 +7,26 @@
 
 #include "scene.h"
 
+void sv_scene_short_source(const char *source, char *out, size_t len)
+{
+    /* "CUDA · NVIDIA H200 NVL" -> "CUDA · H200 NVL"; "CPU emulator: why" -> "CPU emulator". */
+    const char *colon = strstr(source, "CPU emulator");
+    if (colon == source) {
+        snprintf(out, len, "CPU emulator");
+        return;
+    }
+    const char *nv = strstr(source, "NVIDIA ");
+    if (nv) {
+        snprintf(out, len, "%.*s%s", (int)(nv - source), source, nv + 7);
+    } else {
+        snprintf(out, len, "%s", source);
+    }
+    /* drop a trailing " (file NAME)" or similar note */
+    char *paren = strstr(out, " (");
+    if (paren)
+        *paren = '\0';
+}
+
 void sv_render_header(sv_gfx *g, const sv_app_view *s, const sv_layout *l, const sv_theme *t)
 {
     const sv_box *h = &l->header;
@@ -25,22 +45,31 @@ void sv_render_header(sv_gfx *g, const sv_app_view *s, const sv_layout *l, const
     x += sv_gfx_text(g, SV_FONT_SANS_BOLD, l->title_px, x, cy, SV_ALIGN_LEFT, t->text, title);
     x += sv_gfx_text(g, SV_FONT_SANS, l->title_px * 0.82f, x, cy, SV_ALIGN_LEFT, t->text_dim, rest);
 
-    /* [?] and, left of it, the trace's source. */
+    /* [?] and, left of it, the trace's source. A clean slide (--clean) has
+     * no [?] and says the source short: "CUDA · H200", "CPU emulator". */
     const sv_box *q = &l->help_hint;
-    sv_gfx_rect(g, *q, 0.8f * u, t->panel, t->cell_border, fmaxf(1.0f, 0.22f * u),
-                SV_BORDER_SOLID);
-    sv_gfx_text(g, SV_FONT_SANS_BOLD, l->label_px, q->x + q->w / 2.0f, q->y + q->h / 2.0f,
-                SV_ALIGN_CENTER, t->text, "?");
+    float right = q->x + q->w;
+    if (!s->clean) {
+        sv_gfx_rect(g, *q, 0.8f * u, t->panel, t->cell_border, fmaxf(1.0f, 0.22f * u),
+                    SV_BORDER_SOLID);
+        sv_gfx_text(g, SV_FONT_SANS_BOLD, l->label_px, q->x + q->w / 2.0f, q->y + q->h / 2.0f,
+                    SV_ALIGN_CENTER, t->text, "?");
+        right = q->x - 1.6f * u;
+    }
     /* The Measure view names its table's source itself (render_plot.c). */
     const char *src = s->view == SV_VIEW_MEASURE ? NULL : s->source;
+    char shortsrc[128];
+    if (src && src[0] && s->clean) {
+        sv_scene_short_source(src, shortsrc, sizeof shortsrc);
+        src = shortsrc;
+    }
     if (src && src[0]) {
         char buf[300];
-        float right = q->x - 1.6f * u, avail = right - x - 3.0f * u;
+        float avail = right - x - 3.0f * u;
         if (avail > 4.0f * u) {
-            sv_gfx_text_ellipsize(g, SV_FONT_SANS, l->small_px * 1.15f, avail, src, buf,
-                                  sizeof buf);
-            sv_gfx_text(g, SV_FONT_SANS, l->small_px * 1.15f, right, cy, SV_ALIGN_RIGHT,
-                        t->text_dim, buf);
+            sv_gfx_text_ellipsize(g, SV_FONT_SANS, l->small_px, avail, src, buf, sizeof buf);
+            sv_gfx_text(g, SV_FONT_SANS, l->small_px, right, cy, SV_ALIGN_RIGHT, t->text_dim,
+                        buf);
         }
     }
     sv_gfx_line(g, h->x, h->y + h->h + 0.6f * u, h->x + h->w, h->y + h->h + 0.6f * u,
@@ -57,6 +86,8 @@ static void render_measure(sv_gfx *g, const sv_app_view *s, const sv_layout *l,
     sv_render_plot(g, s->bench, s->bench_source, box, t, u);
     const char *hint = s->bench_running ? "measuring\u2026 \u00b7 M back to the rounds \u00b7 H help"
                                         : "M back to the rounds \u00b7 H help";
+    if (s->clean)
+        hint = "";
     sv_gfx_text(g, SV_FONT_SANS, l->small_px * 1.05f, l->timeline.x + l->timeline.w,
                 l->timeline_y, SV_ALIGN_RIGHT, t->text_dim, hint);
     if (s->bench_running) {
@@ -71,6 +102,13 @@ static void render_measure(sv_gfx *g, const sv_app_view *s, const sv_layout *l,
     }
 }
 
+sv_box sv_scene_overview_area(const sv_app_view *s, const sv_layout *l)
+{
+    float top = l->rows_area.y;
+    float bottom = (s->caption && s->caption[0]) ? l->caption.y : l->legend.y;
+    return (sv_box){ l->rows_area.x, top, l->rows_area.w, fmaxf(bottom - top - 0.6f * l->unit, 1.0f) };
+}
+
 void sv_render_frame(sv_gfx *g, const sv_app_view *s, int fb_w, int fb_h)
 {
     const sv_theme *t = sv_theme_get(s->theme);
@@ -80,6 +118,8 @@ void sv_render_frame(sv_gfx *g, const sv_app_view *s, int fb_w, int fb_h)
     sv_render_header(g, s, &l, t);
     if (s->view == SV_VIEW_MEASURE) {
         render_measure(g, s, &l, t);
+    } else if (s->trace && s->overview) {
+        sv_render_overview(g, s, &l, t, sv_scene_overview_area(s, &l));
     } else if (s->trace) {
         sv_render_cells(g, s, &l, t);
     } else {

@@ -230,18 +230,71 @@ static void caption_text(const sv_app_view *s, const sv_step_view *v, char *l1, 
                  v->rd->pin, v->rd->pout, op_noun(t->op), span);
 }
 
+/* Splits utf8 at spaces into at most two lines that each fit max_w at px
+ * (line 2 is cut with an ellipsis if even that is not enough). Returns the
+ * number of lines. */
+static int wrap2(sv_gfx *g, sv_font font, float px, float max_w, const char *utf8,
+                 char out[2][512])
+{
+    out[0][0] = out[1][0] = '\0';
+    if (sv_gfx_text_width(g, font, px, utf8) <= max_w) {
+        snprintf(out[0], 512, "%s", utf8);
+        return 1;
+    }
+    /* The longest head (cut at a space) that fits. */
+    size_t len = strlen(utf8), cut = 0;
+    char tmp[512];
+    for (size_t i = 1; i < len && i < sizeof tmp; i++) {
+        if (utf8[i] != ' ')
+            continue;
+        memcpy(tmp, utf8, i);
+        tmp[i] = '\0';
+        if (sv_gfx_text_width(g, font, px, tmp) > max_w)
+            break;
+        cut = i;
+    }
+    if (cut == 0) {
+        sv_gfx_text_ellipsize(g, font, px, max_w, utf8, out[0], 512);
+        return 1;
+    }
+    memcpy(out[0], utf8, cut);
+    out[0][cut] = '\0';
+    sv_gfx_text_ellipsize(g, font, px, max_w, utf8 + cut + 1, out[1], 512);
+    return 2;
+}
+
 static void draw_caption(sv_gfx *g, const sv_app_view *s, const sv_layout *l,
                          const sv_theme *t, const sv_step_view *v)
 {
     char l1[512], l2[512];
-    if (!quiz_caption(s, v, l1, sizeof l1, l2, sizeof l2))
+    if (!quiz_caption(s, v, l1, sizeof l1, l2, sizeof l2)) {
         caption_text(s, v, l1, sizeof l1, l2, sizeof l2);
+        if (s->caption && s->caption[0]) {
+            /* A presenter script's caption replaces the round's own. */
+            snprintf(l1, sizeof l1, "%s", s->caption);
+            l2[0] = '\0';
+        }
+    }
     const sv_box *b = &l->caption;
-    float px = sv_scene_fit_px(g, SV_FONT_SANS_BOLD, l->caption_px, b->w, l1);
-    sv_gfx_text(g, SV_FONT_SANS_BOLD, px, b->x, b->y + 2.0f * l->unit, SV_ALIGN_LEFT, t->text, l1);
-    px = sv_scene_fit_px(g, SV_FONT_SANS, l->small_px * 1.1f, b->w, l2);
-    sv_gfx_text(g, SV_FONT_SANS, px, b->x, b->y + 5.2f * l->unit, SV_ALIGN_LEFT,
-                t->text_dim, l2);
+    /* The bold line wraps onto two lines at the full size before it
+     * shrinks (never below 80%); the second line shrinks to fit. */
+    char lines[2][512];
+    float px = l->caption_px;
+    int n = wrap2(g, SV_FONT_SANS_BOLD, px, b->w, l1, lines);
+    while (n == 2 && px > 0.8f * l->caption_px &&
+           sv_gfx_text_width(g, SV_FONT_SANS_BOLD, px, lines[1]) > b->w * 0.999f &&
+           strstr(lines[1], "\u2026")) {
+        px = floorf(px - 1.0f);
+        n = wrap2(g, SV_FONT_SANS_BOLD, px, b->w, l1, lines);
+    }
+    float lh = l->caption_px * 1.22f, y = b->y + lh * 0.5f;
+    for (int k = 0; k < n; k++, y += lh)
+        sv_gfx_text(g, SV_FONT_SANS_BOLD, px, b->x, y, SV_ALIGN_LEFT, t->text, lines[k]);
+    if (l2[0]) {
+        float spx = sv_scene_fit_px(g, SV_FONT_SANS, l->small_px * 1.05f, b->w, l2);
+        sv_gfx_text(g, SV_FONT_SANS, spx, b->x, y - lh * 0.5f + l->small_px * 0.75f,
+                    SV_ALIGN_LEFT, t->text_dim, l2);
+    }
 }
 
 /* ---- legend and counters ---------------------------------------------- */
@@ -253,7 +306,7 @@ static float legend_item(sv_gfx *g, const sv_layout *l, const sv_theme *t, float
                          const char *words, float u, bool draw)
 {
     sv_box sw = { x, cy - 1.3f * u, 3.8f * u, 2.6f * u };
-    float px = floorf(l->small_px * 1.05f * u / l->unit);
+    float px = floorf(l->small_px * u / l->text_u);
     if (draw) {
         sv_gfx_rect(g, sw, 0.5f * u, fill, border, fmaxf(1.0f, 0.36f * u), style);
         if (glyph)
@@ -287,11 +340,21 @@ static float legend_items(sv_gfx *g, const sv_layout *l, const sv_theme *t, floa
 
 static void draw_legend(sv_gfx *g, const sv_layout *l, const sv_theme *t, bool show_window)
 {
-    float cy = l->legend.y + l->legend.h / 2.0f, u = l->unit;
+    /* u: the legend's unit, the small text's size / 2.5, shrunk to fit. */
+    float cy = l->legend.y + l->legend.h / 2.0f, u = l->small_px / 2.5f;
     float w = legend_items(g, l, t, cy, show_window, u, false);
     if (w > l->legend.w)
         u *= l->legend.w / w;
-    legend_items(g, l, t, cy, show_window, u, true);
+    w = legend_items(g, l, t, cy, show_window, u, true);
+    /* Too many cells for numbers: say how to get them, right of the legend. */
+    if (l->num_px <= 0.0f) {
+        const char *hint = "values: hover a cell, or zoom in (])";
+        float avail = l->legend.w - w - 2.0f * u;
+        float px = sv_scene_fit_px(g, SV_FONT_SANS, l->small_px, avail, hint);
+        if (px >= 0.6f * l->small_px)
+            sv_gfx_text(g, SV_FONT_SANS, px, l->legend.x + l->legend.w, cy, SV_ALIGN_RIGHT,
+                        t->text_dim, hint);
+    }
 }
 
 static void draw_counters(sv_gfx *g, const sv_app_view *s, const sv_layout *l,
@@ -307,10 +370,6 @@ static void draw_counters(sv_gfx *g, const sv_app_view *s, const sv_layout *l,
     snprintf(line, sizeof line,
              "ops this round %zu \u00b7 total %zu \u00b7 sequential n\u22121 = %zu \u00b7 "
              "depth %d of %d", now, total, tr->n - 1, v->round, depth_max);
-    float cy = l->counters.y + l->counters.h / 2.0f;
-    float w = sv_gfx_text(g, SV_FONT_SANS, l->small_px * 1.05f, l->counters.x, cy,
-                          SV_ALIGN_LEFT, t->text_dim, line);
-
     /* Overflow (int32 sum/product wrapped) or float32 rounding notes. */
     char note[256] = "";
     if (tr->type == SV_TYPE_INT32 && tr->overflow_count > 0) {
@@ -321,9 +380,14 @@ static void draw_counters(sv_gfx *g, const sv_app_view *s, const sv_layout *l,
         snprintf(note, sizeof note, "float32: differs from the sequential scan by up to %.3g "
                  "(at i = %zu): a different rounding order", tr->max_abs_diff, tr->max_diff_index);
     }
+    float cy = l->counters.y + l->counters.h / 2.0f;
+    float cpx = sv_scene_fit_px(g, SV_FONT_SANS, l->small_px,
+                                note[0] ? l->counters.w * 0.55f : l->counters.w, line);
+    float w = sv_gfx_text(g, SV_FONT_SANS, cpx, l->counters.x, cy, SV_ALIGN_LEFT, t->text_dim,
+                          line);
     if (note[0]) {
-        float avail = l->counters.w - w - 3.0f * l->unit;
-        float px = sv_scene_fit_px(g, SV_FONT_SANS, l->small_px * 1.05f, fmaxf(avail, 1.0f), note);
+        float avail = l->counters.w - w - 1.2f * l->small_px;
+        float px = sv_scene_fit_px(g, SV_FONT_SANS, l->small_px, fmaxf(avail, 1.0f), note);
         sv_gfx_text(g, SV_FONT_SANS, px, l->counters.x + l->counters.w, cy, SV_ALIGN_RIGHT,
                     t->error, note);
     }
@@ -334,7 +398,7 @@ static void draw_counters(sv_gfx *g, const sv_app_view *s, const sv_layout *l,
 static void draw_timeline(sv_gfx *g, const sv_app_view *s, const sv_layout *l,
                           const sv_theme *t)
 {
-    float u = l->unit, y = l->timeline_y, r = l->timeline_r;
+    float u = l->small_px / 2.5f, y = l->timeline_y, r = l->timeline_r;
     int steps = l->steps, cur = s->step;
     sv_gfx_text(g, SV_FONT_SANS, l->small_px, l->timeline.x, y, SV_ALIGN_LEFT, t->text_dim,
                 "round");
@@ -358,12 +422,15 @@ static void draw_timeline(sv_gfx *g, const sv_app_view *s, const sv_layout *l,
             snprintf(lab, sizeof lab, "shift");
         else
             snprintf(lab, sizeof lab, "%d", k);
-        sv_gfx_text(g, k == cur ? SV_FONT_SANS_BOLD : SV_FONT_SANS, l->small_px * 0.95f, x,
-                    y + 2.9f * u, SV_ALIGN_CENTER, k == cur ? t->text : t->text_dim, lab);
+        sv_gfx_text(g, k == cur ? SV_FONT_SANS_BOLD : SV_FONT_SANS, l->small_px * 0.85f, x,
+                    y + 1.3f * l->small_px, SV_ALIGN_CENTER, k == cur ? t->text : t->text_dim,
+                    lab);
     }
     const char *hint = s->playing
         ? "\u25c4 \u25ba step \u00b7 Space pause \u00b7 E edit \u00b7 H help"
         : "\u25c4 \u25ba step \u00b7 Space play \u00b7 E edit \u00b7 H help";
+    if (s->clean) /* a slide: no key hints */
+        return;
     char qhint[200];
     if (s->quiz) {
         /* The running score where the key hints were. */
@@ -373,7 +440,7 @@ static void draw_timeline(sv_gfx *g, const sv_app_view *s, const sv_layout *l,
         hint = qhint;
     }
     float avail = l->timeline.w * 0.45f;
-    float px = sv_scene_fit_px(g, SV_FONT_SANS, l->small_px * 1.05f, avail, hint);
+    float px = sv_scene_fit_px(g, SV_FONT_SANS, l->small_px, avail, hint);
     sv_gfx_text(g, SV_FONT_SANS, px, l->timeline.x + l->timeline.w, y, SV_ALIGN_RIGHT,
                 t->text_dim, hint);
 }
@@ -511,7 +578,7 @@ static void draw_tooltip(sv_gfx *g, const sv_app_view *s, const sv_layout *l,
     char lines[TIP_LINES][256];
     sv_rgba accent;
     int n = tooltip_lines(s, t, v, row, i, lines, &accent);
-    float u = l->unit, px = l->small_px * 1.12f, lh = px * 1.55f, pad = 1.4f * u;
+    float u = l->text_u, px = l->small_px, lh = px * 1.5f, pad = 1.4f * u;
     float w = 0.0f;
     for (int k = 0; k < n; k++) {
         sv_font f = k == 0 ? SV_FONT_SANS_BOLD : (k == 1 ? SV_FONT_MONO : SV_FONT_SANS);
@@ -638,7 +705,7 @@ static void draw_status(sv_gfx *g, const sv_app_view *s, const sv_layout *l, con
     if (!s->status[0])
         return;
     float a = (s->status_time > 0.0f && s->status_time < 0.4f) ? s->status_time / 0.4f : 1.0f;
-    float u = l->unit, px = l->small_px * 1.1f;
+    float u = l->text_u, px = l->small_px;
     float w = sv_gfx_text_width(g, SV_FONT_SANS, px, s->status) + 3.0f * u;
     float cx = l->header.x + l->header.w / 2.0f, y = l->header.y + l->header.h + 1.4f * u;
     sv_gfx_rect(g, (sv_box){ cx - w / 2.0f, y - 1.6f * u, w, 3.2f * u }, 1.6f * u,
@@ -692,7 +759,28 @@ void sv_render_overlay(sv_gfx *g, const sv_app_view *s, const sv_layout *l, cons
     int fb_w = l->fb_w, fb_h = l->fb_h;
     sv_step_view v;
     bool have = sv_scene_step(s, s->step, &v);
-    if (s->view == SV_VIEW_SCAN && have) {
+    if (s->view == SV_VIEW_SCAN && have && s->overview) {
+        /* The overview: the legend, the whole run's counters, a script's
+         * caption if any; no timeline or tooltip (every round is shown). */
+        if (s->caption && s->caption[0])
+            draw_caption(g, s, l, t, &v);
+        draw_legend(g, l, t, false);
+        const sv_trace *tr = s->trace;
+        size_t total = 0;
+        for (size_t r = 1; r < tr->nrounds; r++)
+            total += tr->rounds[r].ops;
+        char line[160];
+        snprintf(line, sizeof line, "%zu ops in %zu rounds (depth %zu) \u00b7 sequential "
+                 "n\u22121 = %zu", total, tr->nrounds - 1, tr->nrounds - 1, tr->n - 1);
+        sv_gfx_text(g, SV_FONT_SANS, sv_scene_fit_px(g, SV_FONT_SANS, l->small_px,
+                                                     l->counters.w, line),
+                    l->counters.x, l->counters.y + l->counters.h / 2.0f, SV_ALIGN_LEFT,
+                    t->text_dim, line);
+        if (!s->clean)
+            sv_gfx_text(g, SV_FONT_SANS, l->small_px, l->timeline.x + l->timeline.w,
+                        l->timeline_y, SV_ALIGN_RIGHT, t->text_dim,
+                        "V back to the rounds \u00b7 H help");
+    } else if (s->view == SV_VIEW_SCAN && have) {
         draw_caption(g, s, l, t, &v);
         int row, cell;
         draw_legend(g, l, t, sv_scene_tooltip_target(s, &row, &cell) &&

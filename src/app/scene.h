@@ -42,6 +42,12 @@ bool sv_scene_hidden(const sv_app_view *s, const sv_step_view *v, int row);
 void sv_render_header(sv_gfx *g, const sv_app_view *s, const sv_layout *l, const sv_theme *t);
 void sv_render_cells(sv_gfx *g, const sv_app_view *s, const sv_layout *l, const sv_theme *t);
 void sv_render_overlay(sv_gfx *g, const sv_app_view *s, const sv_layout *l, const sv_theme *t);
+/* The overview (render_overview.c): every round stacked, in area. */
+void sv_render_overview(sv_gfx *g, const sv_app_view *s, const sv_layout *l, const sv_theme *t,
+                        sv_box area);
+/* Where the overview goes in layout l: from the rows' top to above the
+ * legend, leaving room for a script's caption when there is one. */
+sv_box sv_scene_overview_area(const sv_app_view *s, const sv_layout *l);
 
 /* The input window [*lo, i] whose op a shown cell holds (render_cells.c);
  * false when the cell holds none (unwritten, empty output, output[0] of an
@@ -54,6 +60,9 @@ bool sv_scene_tooltip_target(const sv_app_view *s, int *row, int *cell);
 
 /* Text px that makes utf8 at most max_w wide (px itself when it fits). */
 float sv_scene_fit_px(sv_gfx *g, sv_font font, float px, float max_w, const char *utf8);
+
+/* The trace's source, short for a clean slide: "CUDA · H200", "CPU emulator". */
+void sv_scene_short_source(const char *source, char *out, size_t len);
 
 /* The op's verb for captions ("adds", "takes the max with", ...). */
 const char *sv_scene_op_verb(sv_op op);

@@ -22,6 +22,7 @@
 #include "../core/trace.h"
 #include "../core/bench_csv.h"
 #include "../capture/capture.h"
+#include "script.h"
 #include "theme.h"
 #include "view.h"
 
@@ -96,6 +97,13 @@ typedef struct sv_app_state {
     unsigned char quiz_result[SV_MAX_N];
     bool quiz_scored;
     int quiz_right, quiz_total;
+
+    /* Slides (issue 10). */
+    bool clean;             /* --clean: no key hints, no [?], the backend short */
+    bool overview;          /* V / --overview: every round stacked in one picture */
+    char caption_override[256]; /* the presenter script's caption; "" none */
+    sv_script script;       /* --script: owned; n == 0 without one */
+    int script_at;          /* the script step shown; -1 before the first */
 
     /* The input box (E). edit_error is shown inline and names the bad token;
      * the trace on screen stays until a valid array is applied. */

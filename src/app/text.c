@@ -667,6 +667,20 @@ float sv_gfx_text(sv_gfx *g, sv_font font, float px, float x, float y, sv_align 
     sized_font *s = font_for(t, font, px, utf8);
     if (!s)
         return 0.0f;
+    sv_gfx_rec *rec = sv_gfx_recorder(g);
+    if (rec && isfinite(x) && isfinite(y)) {
+        /* The vector record: the same size, anchor and baseline. */
+        sv_prim *p = sv_gfx_rec_push(rec, SV_PRIM_TEXT);
+        if (p && sv_gfx_rec_set_text(rec, p, utf8)) {
+            p->font = font;
+            p->px = (float)s->px;
+            p->x0 = x;
+            p->y0 = floorf(y + 0.5f * (float)s->cap + 0.5f);
+            p->align = align;
+            p->fill = c;
+            p->advance = (float)layout(g, t, s, 0, 0, c, utf8, false);
+        }
+    }
     /* Rows of text wholly outside the clip are measured, not drawn; so is
      * text at a position that is not a number (a degenerate layout). */
     float top = y - (float)s->px, bottom = y + (float)s->px;

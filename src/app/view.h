@@ -43,6 +43,11 @@ typedef enum sv_quiz_kind {
 
 /* A predicted cell's verdict after Reveal. */
 enum { SV_QUIZ_UNASKED = 0, SV_QUIZ_RIGHT = 1, SV_QUIZ_WRONG = 2 };
+/* The animation's timing at speed 1 (app.c animates with it; the GIF
+ * export plays it): one move along the arrows, and how long autoplay holds
+ * a settled round so its caption can be read. */
+#define SV_MOVE_S 0.35f
+#define SV_HOLD_S 1.6f
 
 /* Which screen is up. */
 typedef enum sv_view {
@@ -116,6 +121,13 @@ typedef struct sv_app_view {
     const unsigned char *quiz_result; /* after Reveal: SV_QUIZ_RIGHT / _WRONG / _UNASKED */
     bool quiz_scored;            /* quiz_result holds the verdicts of quiz_step */
     int quiz_right, quiz_total;  /* the running score since P */
+    /* Slides (issue 10, section 2). */
+    bool clean;                  /* --clean: no key hints, no [?], the source short
+                                    ("CUDA · H200", "CPU emulator") */
+    bool overview;               /* key V / --overview: every round stacked in one
+                                    picture instead of the current round */
+    const char *caption;         /* a presenter script's caption, drawn in place of
+                                    the round's own; NULL or "" none */
 } sv_app_view;
 
 /* Steps the timeline shows for t: its rounds, plus the exclusive shift for

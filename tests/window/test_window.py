@@ -264,6 +264,38 @@ def main():
     finally:
         app.kill()
 
+    # Slides (issue 10): a presenter script walked by the arrow keys, the
+    # overview (V), a clean frame.
+    script = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "assets",
+                          "scripts", "chapter-story.txt")
+    app = App(exe, "--no-animation", "--clean", "--script", script, env=env)
+    try:
+        expect(app.state(), script="1/9", overview=1, clean=1, step=0)
+        app.keys("Right")
+        expect(app.state(), script="2/9", overview=0, step=0)
+        app.keys("Right")
+        expect(app.state(), script="3/9", overview=0, step=1)
+        app.keys("Left")
+        expect(app.state(), script="2/9", step=0)
+        app.keys("Next")  # a clicker's Page Down
+        expect(app.state(), script="3/9", step=1)
+        app.keys("End")
+        expect(app.state(), script="9/9", overview=1, step=3)
+        app.keys("Right")  # past the end: stays
+        expect(app.state(), script="9/9")
+        app.keys("Escape")  # closes the overview first
+        expect(app.state(), overview=0)
+        app.keys("v")
+        expect(app.state(), overview=1)
+        app.keys("v")
+        expect(app.state(), overview=0)
+        app.keys("Escape")
+        rc = app.wait_exit()
+        if rc != 0:
+            fail(f"exit status {rc} (script run)")
+    finally:
+        app.kill()
+
     # A large n: the wheel zooms around the pointer, a drag pans.
     app = App(exe, "--no-animation", "--random", "300", "--seed", "3", env=env)
     try:

@@ -1,0 +1,278 @@
+/* The presenter script's reader (script.h): lines of words, a colon, and a
+ * caption; bounded, with every error naming the file, line and word. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "script.h"
+#include "../core/fileio.h"
+
+/* A printable copy of a word for messages: at most 24 bytes, control bytes
+ * and non-ASCII as '?'. */
+static const char *shown(const char *w, size_t len, char out[32])
+{
+    size_t k = 0;
+    for (size_t i = 0; i < len && k < 24; i++)
+        out[k++] = (w[i] >= 0x20 && w[i] < 0x7f) ? w[i] : '?';
+    if (len > 24)
+        out[k++] = '.', out[k++] = '.', out[k++] = '.';
+    out[k] = '\0';
+    return out;
+}
+
+/* Whether s[0..len) is valid UTF-8 with no control bytes. */
+static bool clean_utf8(const char *s, size_t len)
+{
+    const unsigned char *p = (const unsigned char *)s;
+    size_t i = 0;
+    while (i < len) {
+        unsigned c = p[i];
+        if (c < 0x80) {
+            if (c < 0x20 || c == 0x7f)
+                return false;
+            i++;
+            continue;
+        }
+        int n = (c & 0xE0) == 0xC0 ? 2 : (c & 0xF0) == 0xE0 ? 3 : (c & 0xF8) == 0xF0 ? 4 : 0;
+        if (n == 0 || c == 0xC0 || c == 0xC1 || c > 0xF4 || i + (size_t)n > len)
+            return false;
+        for (int k = 1; k < n; k++)
+            if ((p[i + (size_t)k] & 0xC0) != 0x80)
+                return false;
+        if ((c == 0xE0 && p[i + 1] < 0xA0) || (c == 0xED && p[i + 1] >= 0xA0) ||
+            (c == 0xF0 && p[i + 1] < 0x90) || (c == 0xF4 && p[i + 1] >= 0x90))
+            return false;
+        if (n == 3 && c == 0xE2 && p[i + 1] == 0x80 && (p[i + 2] == 0xA8 || p[i + 2] == 0xA9))
+            return false; /* line and paragraph separators */
+        i += (size_t)n;
+    }
+    return true;
+}
+
+static bool word_is(const char *w, size_t len, const char *lit)
+{
+    return strlen(lit) == len && memcmp(w, lit, len) == 0;
+}
+
+/* Next word of [*p, end): skips spaces and tabs; a word ends at a space, a
+ * tab or ':'. Returns its length (0 at the end or at ':'). */
+static size_t next_word(const char **p, const char *end, const char **w)
+{
+    while (*p < end && (**p == ' ' || **p == '\t'))
+        (*p)++;
+    *w = *p;
+    while (*p < end && **p != ' ' && **p != '\t' && **p != ':')
+        (*p)++;
+    return (size_t)(*p - *w);
+}
+
+static bool parse_line(const char *line, size_t len, const char *name, int ln,
+                       sv_script_step *st, char *err, size_t errlen)
+{
+    const char *p = line, *end = line + len, *w;
+    char tmp[32];
+    bool named_round = false;
+    size_t wl;
+    while ((wl = next_word(&p, end, &w)) > 0) {
+        if (word_is(w, wl, "round")) {
+            const char *v;
+            size_t vl = next_word(&p, end, &v);
+            char num[16];
+            if (vl == 0 || vl >= sizeof num) {
+                snprintf(err, errlen, "%s:%d: \"round\" needs a number (round 0, round 1, ...)",
+                         name, ln);
+                return false;
+            }
+            memcpy(num, v, vl);
+            num[vl] = '\0';
+            char *e;
+            errno = 0;
+            long r = strtol(num, &e, 10);
+            if (errno || *e || r < 0 || r > 64 || num[0] == '+' || num[0] == '-') {
+                snprintf(err, errlen, "%s:%d: round \"%s\": expected a round number 0..64",
+                         name, ln, shown(v, vl, tmp));
+                return false;
+            }
+            st->round = (int)r;
+            st->shift = false;
+            named_round = true;
+        } else if (word_is(w, wl, "move")) {
+            st->move = true;
+        } else if (word_is(w, wl, "shift")) {
+            st->shift = true;
+            named_round = true;
+        } else if (word_is(w, wl, "view")) {
+            const char *v;
+            size_t vl = next_word(&p, end, &v);
+            if (word_is(v, vl, "scan") || word_is(v, vl, "rounds"))
+                st->view = SV_SCRIPT_VIEW_SCAN;
+            else if (word_is(v, vl, "overview"))
+                st->view = SV_SCRIPT_VIEW_OVERVIEW;
+            else if (word_is(v, vl, "measure"))
+                st->view = SV_SCRIPT_VIEW_MEASURE;
+            else {
+                snprintf(err, errlen, "%s:%d: view \"%s\": expected scan, overview or measure",
+                         name, ln, shown(v, vl, tmp));
+                return false;
+            }
+        } else if (word_is(w, wl, "kernel")) {
+            const char *v;
+            size_t vl = next_word(&p, end, &v);
+            if (vl == 0 || vl >= sizeof st->kernel) {
+                snprintf(err, errlen, "%s:%d: \"kernel\" needs a name of 1 to %zu characters",
+                         name, ln, sizeof st->kernel - 1);
+                return false;
+            }
+            for (size_t i = 0; i < vl; i++) {
+                char c = v[i];
+                if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+                      (c >= '0' && c <= '9') || c == '-' || c == '_')) {
+                    snprintf(err, errlen, "%s:%d: kernel \"%s\": letters, digits, - and _ only",
+                             name, ln, shown(v, vl, tmp));
+                    return false;
+                }
+            }
+            memcpy(st->kernel, v, vl);
+            st->kernel[vl] = '\0';
+        } else {
+            snprintf(err, errlen, "%s:%d: \"%s\": expected round, move, shift, view, kernel "
+                     "or \":\" before the caption", name, ln, shown(w, wl, tmp));
+            return false;
+        }
+    }
+    (void)named_round;
+    if (p < end && *p == ':') {
+        p++;
+        while (p < end && (*p == ' ' || *p == '\t'))
+            p++;
+        size_t cl = (size_t)(end - p);
+        while (cl > 0 && (p[cl - 1] == ' ' || p[cl - 1] == '\t'))
+            cl--;
+        if (cl >= sizeof st->caption) {
+            snprintf(err, errlen, "%s:%d: the caption is %zu bytes, at most %zu", name, ln, cl,
+                     sizeof st->caption - 1);
+            return false;
+        }
+        if (!clean_utf8(p, cl)) {
+            snprintf(err, errlen, "%s:%d: the caption has a control character or is not UTF-8",
+                     name, ln);
+            return false;
+        }
+        memcpy(st->caption, p, cl);
+        st->caption[cl] = '\0';
+    }
+    return true;
+}
+
+bool sv_script_parse(const char *text, size_t len, const char *name, sv_script *out,
+                     char *err, size_t errlen)
+{
+    memset(out, 0, sizeof *out);
+    if (len > SV_SCRIPT_MAX_BYTES) {
+        snprintf(err, errlen, "%s: %zu bytes, a script is at most %d", name, len,
+                 SV_SCRIPT_MAX_BYTES);
+        return false;
+    }
+    if (memchr(text, '\0', len)) {
+        snprintf(err, errlen, "%s: not a text file (contains a NUL byte)", name);
+        return false;
+    }
+    sv_script_step *steps = calloc(SV_SCRIPT_MAX_STEPS, sizeof *steps);
+    if (!steps) {
+        snprintf(err, errlen, "%s: out of memory", name);
+        return false;
+    }
+    int n = 0, ln = 0;
+    sv_script_step prev = { .round = 0, .view = SV_SCRIPT_VIEW_SCAN };
+    const char *p = text, *end = text + len;
+    if (len >= 3 && memcmp(p, "\xEF\xBB\xBF", 3) == 0)
+        p += 3; /* a UTF-8 byte order mark */
+    while (p < end) {
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        const char *le = nl ? nl : end;
+        ln++;
+        size_t ll = (size_t)(le - p);
+        if (ll > 0 && p[ll - 1] == '\r')
+            ll--;
+        const char *q = p;
+        while (q < p + ll && (*q == ' ' || *q == '\t'))
+            q++;
+        if (q < p + ll && *q != '#') {
+            if (n == SV_SCRIPT_MAX_STEPS) {
+                snprintf(err, errlen, "%s:%d: more than %d steps", name, ln, SV_SCRIPT_MAX_STEPS);
+                goto fail;
+            }
+            sv_script_step *st = &steps[n];
+            memset(st, 0, sizeof *st);
+            st->round = prev.round;
+            st->shift = prev.shift;
+            st->view = SV_SCRIPT_VIEW_KEEP;
+            st->line = ln;
+            if (!parse_line(p, ll, name, ln, st, err, errlen))
+                goto fail;
+            if (st->view == SV_SCRIPT_VIEW_KEEP)
+                st->view = prev.view;
+            if (st->move && (st->shift ? false : st->round == 0)) {
+                snprintf(err, errlen, "%s:%d: \"move\" into round 0: round 0 is where a run "
+                         "starts, nothing moves into it", name, ln);
+                goto fail;
+            }
+            prev = *st;
+            prev.move = false;
+            n++;
+        }
+        p = nl ? nl + 1 : end;
+    }
+    if (n == 0) {
+        snprintf(err, errlen, "%s: no steps (one a line: round R, shift or view V, then "
+                 "\": caption\")", name);
+        goto fail;
+    }
+    out->steps = steps;
+    out->n = n;
+    return true;
+fail:
+    free(steps);
+    return false;
+}
+
+bool sv_script_load(const char *path, sv_script *out, char *err, size_t errlen)
+{
+    memset(out, 0, sizeof *out);
+    size_t len = 0;
+    char *buf = sv_read_bounded(path, SV_SCRIPT_MAX_BYTES, "a presenter script", &len, err,
+                                errlen);
+    if (!buf)
+        return false;
+    bool ok = sv_script_parse(buf, len, path, out, err, errlen);
+    free(buf);
+    return ok;
+}
+
+bool sv_script_check(const sv_script *s, int nrounds, bool exclusive, char *err, size_t errlen)
+{
+    for (int i = 0; i < s->n; i++) {
+        const sv_script_step *st = &s->steps[i];
+        if (st->shift && !exclusive) {
+            snprintf(err, errlen, "line %d: \"shift\" needs an exclusive scan (--exclusive)",
+                     st->line);
+            return false;
+        }
+        if (!st->shift && st->round >= nrounds) {
+            snprintf(err, errlen, "line %d: round %d, but this trace has rounds 0..%d",
+                     st->line, st->round, nrounds - 1);
+            return false;
+        }
+    }
+    return true;
+}
+
+void sv_script_finish(sv_script *s)
+{
+    if (!s)
+        return;
+    free(s->steps);
+    s->steps = NULL;
+    s->n = 0;
+}

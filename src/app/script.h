@@ -1,0 +1,60 @@
+/* The presenter script (--script FILE): a small plain-text list of steps,
+ * each saying what to show and what the presenter says. The arrow keys walk
+ * it. The format (docs/user-guide.md, "Presenter scripts"):
+ *
+ *     # comment
+ *     round 2 view scan : Stride 2: each cell adds the value two to its left.
+ *     round 2 move      : Watch pin[i-2] and pin[i] travel into pout[i].
+ *     shift             : The exclusive scan shifts right by one.
+ *     view overview     : All the rounds at once.
+ *
+ * One step a line. Before the colon, words: `round R` (settled on round R),
+ * `move` (play the move into that round when the step is reached), `shift`
+ * (the exclusive shift step), `view scan|overview|measure`, `kernel NAME`.
+ * After the colon, the caption, shown in place of the round's own caption.
+ * A step that names no round keeps the one before (the first: round 0). */
+#ifndef SV_SCRIPT_H
+#define SV_SCRIPT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#define SV_SCRIPT_MAX_BYTES 65536  /* a longer file is refused */
+#define SV_SCRIPT_MAX_STEPS 256
+#define SV_SCRIPT_CAPTION 240      /* bytes of a caption, NUL included */
+
+typedef enum sv_script_view {
+    SV_SCRIPT_VIEW_KEEP,     /* the view of the step before */
+    SV_SCRIPT_VIEW_SCAN,
+    SV_SCRIPT_VIEW_OVERVIEW,
+    SV_SCRIPT_VIEW_MEASURE
+} sv_script_view;
+
+typedef struct sv_script_step {
+    int round;               /* settled round, resolved (never -1 after parsing) */
+    bool shift;              /* the exclusive shift step */
+    bool move;               /* animate into this round when reached */
+    sv_script_view view;     /* resolved: never KEEP after parsing */
+    char kernel[32];         /* "" when the step names none */
+    char caption[SV_SCRIPT_CAPTION]; /* UTF-8, no control bytes; "" for the round's own */
+    int line;                /* line in the file, for messages */
+} sv_script_step;
+
+typedef struct sv_script {
+    sv_script_step *steps;   /* owned */
+    int n;
+} sv_script;
+
+/* Parses text (len bytes) named name (for messages). On failure returns
+ * false, *out empty, err like `talk.txt:4: "rond": expected round, move,
+ * shift, view, kernel or ":"`. Free with sv_script_finish. */
+bool sv_script_parse(const char *text, size_t len, const char *name, sv_script *out,
+                     char *err, size_t errlen);
+/* Reads path (at most SV_SCRIPT_MAX_BYTES) and parses it. */
+bool sv_script_load(const char *path, sv_script *out, char *err, size_t errlen);
+/* Checks every step against a trace of nrounds rounds (exclusive: a shift
+ * step exists); err names the line of the first step out of range. */
+bool sv_script_check(const sv_script *s, int nrounds, bool exclusive, char *err, size_t errlen);
+void sv_script_finish(sv_script *s); /* accepts an empty or zeroed script */
+
+#endif

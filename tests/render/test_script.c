@@ -1,0 +1,107 @@
+/* The presenter script reader (script.h): the shipped example parses and
+ * fits the chapter's trace; each kind of bad line is refused with its line
+ * and word; the size bounds hold. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "script.h"
+
+#include "../expect.h"
+
+static bool parse(const char *text, sv_script *s, char *err, size_t errlen)
+{
+    return sv_script_parse(text, strlen(text), "t.txt", s, err, errlen);
+}
+
+static void refused(const char *text, const char *want)
+{
+    sv_script s;
+    char err[256] = "";
+    bool ok = parse(text, &s, err, sizeof err);
+    CHECK_MSG(!ok, "accepted: %s", text);
+    CHECK_MSG(strstr(err, want) != NULL, "for %s: error \"%s\" lacks \"%s\"", text, err, want);
+    CHECK_MSG(s.n == 0 && s.steps == NULL, "a refused script is not empty");
+    sv_script_finish(&s);
+}
+
+int main(int argc, char **argv)
+{
+    char err[256];
+    sv_script s;
+    /* The shipped example. */
+    char path[1024];
+    snprintf(path, sizeof path, "%s/assets/scripts/chapter-story.txt", argc > 1 ? argv[1] : ".");
+    CHECK_MSG(sv_script_load(path, &s, err, sizeof err), "%s", err);
+    CHECK_MSG(s.n == 9, "%d steps in the example", s.n);
+    CHECK_MSG(sv_script_check(&s, 4, false, err, sizeof err), "example vs the chapter: %s", err);
+    if (s.n == 9) {
+        CHECK_MSG(s.steps[0].view == SV_SCRIPT_VIEW_OVERVIEW && s.steps[0].round == 0, "step 1");
+        CHECK_MSG(s.steps[1].view == SV_SCRIPT_VIEW_SCAN && s.steps[1].round == 0, "step 2");
+        CHECK_MSG(s.steps[2].round == 1 && s.steps[2].move && s.steps[2].view == SV_SCRIPT_VIEW_SCAN,
+              "step 3 keeps the view and moves into round 1");
+        CHECK_MSG(s.steps[3].round == 1 && !s.steps[3].move, "step 4 settled");
+        CHECK_MSG(strncmp(s.steps[3].caption, "Copy-through (dotted)", 21) == 0, "caption: %s",
+              s.steps[3].caption);
+        CHECK_MSG(s.steps[8].view == SV_SCRIPT_VIEW_OVERVIEW && s.steps[8].round == 3,
+              "last step keeps round 3");
+        CHECK_MSG(s.steps[2].line == 9, "line of step 3 is %d", s.steps[2].line);
+    }
+    CHECK_MSG(!sv_script_check(&s, 3, false, err, sizeof err) && strstr(err, "line 13") &&
+              strstr(err, "rounds 0..2"), "n = 4 trace: %s", err);
+    sv_script_finish(&s);
+    sv_script_finish(&s); /* twice is fine */
+
+    /* Forms. */
+    CHECK_MSG(parse("# c\n\n  round 2 kernel hs-naive:  Hi \xc2\xb7 there  \r\nshift\n", &s, err,
+                sizeof err), "%s", err);
+    CHECK_MSG(s.n == 2 && strcmp(s.steps[0].kernel, "hs-naive") == 0 &&
+              strcmp(s.steps[0].caption, "Hi \xc2\xb7 there") == 0 && s.steps[1].shift &&
+              s.steps[1].caption[0] == '\0', "forms");
+    CHECK_MSG(!sv_script_check(&s, 4, false, err, sizeof err) && strstr(err, "line 4") &&
+              strstr(err, "exclusive"), "shift on an inclusive scan: %s", err);
+    CHECK_MSG(sv_script_check(&s, 4, true, err, sizeof err), "%s", err);
+    sv_script_finish(&s);
+
+    /* Refusals name the line and the word. */
+    refused("round 1\nrond 2\n", "t.txt:2: \"rond\"");
+    refused("round\n", "t.txt:1: \"round\" needs a number");
+    refused("round x1\n", "round \"x1\"");
+    refused("round -1\n", "round \"-1\"");
+    refused("round 99\n", "0..64");
+    refused("view slides\n", "view \"slides\"");
+    refused("kernel a/b\n", "kernel \"a/b\"");
+    refused("move\n", "round 0");
+    refused("round 1 : bell\x07\n", "control character");
+    refused("round 1 : \xff\xfe\n", "not UTF-8");
+    refused("# only comments\n\n", "no steps");
+    refused("round 1 \x1b[31m\n", "\"?[31m\"");
+    char big[400];
+    memset(big, 'a', sizeof big);
+    memcpy(big, "round 1 : ", 10);
+    big[sizeof big - 1] = '\0';
+    refused(big, "the caption is");
+    /* Bounds. */
+    size_t len = SV_SCRIPT_MAX_BYTES + 1;
+    char *huge = malloc(len + 1);
+    memset(huge, '#', len);
+    huge[len] = '\0';
+    CHECK_MSG(!sv_script_parse(huge, len, "h.txt", &s, err, sizeof err) && strstr(err, "at most"),
+          "oversized: %s", err);
+    free(huge);
+    char *many = malloc(300 * 10 + 1);
+    many[0] = '\0';
+    for (int i = 0; i < 300; i++)
+        strcat(many, "round 1\n");
+    CHECK_MSG(!parse(many, &s, err, sizeof err) && strstr(err, "t.txt:257: more than 256"),
+          "too many steps: %s", err);
+    free(many);
+    CHECK_MSG(!sv_script_load("/nonexistent/x.txt", &s, err, sizeof err) &&
+              strstr(err, "/nonexistent/x.txt"), "missing file: %s", err);
+    if (failures) {
+        fprintf(stderr, "%d check(s) failed\n", failures);
+        return 1;
+    }
+    printf("all script checks passed\n");
+    return 0;
+}
