@@ -15,6 +15,7 @@
 #include "../core/parse.h"
 #include "bench_live.h"
 #include "render.h"
+#include "source.h"
 #include "util.h"
 
 #define SV_MOVE_S 0.35f   /* one move along the arrows at speed 1 */
@@ -167,6 +168,9 @@ void sv_app_view_of(const sv_app_state *s, sv_app_view *v)
         v->quiz_sel = -1;
         v->quiz_text = "";
     }
+    v->code = s->code;
+    v->phase = s->phase;
+    v->source_kernel = s->source_kernel;
 }
 
 /* The layout of what s shows in its window, for hit tests and zoom. */
@@ -392,6 +396,7 @@ static int quiz_row(const sv_app_state *s, int k)
 
 static void go_step(sv_app_state *s, int k)
 {
+    s->phase = SV_PHASE_NONE; /* a round step shows the whole round */
     k = sv_clampi(k, 0, steps_of(s) - 1);
     if (k == s->step)
         return;
@@ -412,6 +417,43 @@ static void go_step(sv_app_state *s, int k)
     if (s->anim >= 1.0f)
         s->from_step = k;
     s->hold = SV_HOLD_S / s->speed;
+}
+
+/* Down (dir +1) / Up (-1): the next or previous phase of the round,
+ * crossing into the next or previous step at either end. From the whole
+ * round, Down starts at its first phase and Up at its last. No animation:
+ * a phase is a still picture of what the threads do. */
+static void step_phase(sv_app_state *s, int dir)
+{
+    if (!s->trace)
+        return;
+    sv_phase ph[SV_PHASE_COUNT];
+    int n = sv_phases_of(s->trace, s->step, ph);
+    if (n <= 0)
+        return;
+    int at = -1;
+    for (int k = 0; k < n; k++)
+        if (ph[k] == s->phase)
+            at = k;
+    int step = s->step;
+    sv_phase next;
+    if (at < 0) {
+        next = dir > 0 ? ph[0] : ph[n - 1];
+    } else if (at + dir >= 0 && at + dir < n) {
+        next = ph[at + dir];
+    } else {
+        step += dir;
+        if (step < 0 || step >= steps_of(s))
+            return; /* the first phase of round 0, the last of the last step */
+        n = sv_phases_of(s->trace, step, ph);
+        if (n <= 0)
+            return;
+        next = dir > 0 ? ph[0] : ph[n - 1];
+    }
+    s->playing = false;
+    s->step = s->from_step = step;
+    s->anim = 1.0f;
+    s->phase = next;
 }
 
 static void toggle_play(sv_app_state *s)
@@ -1335,6 +1377,19 @@ static void key(sv_app_state *s, const SDL_KeyboardEvent *e)
         if (!rep)
             next_type(s);
         break;
+    case SDLK_DOWN:
+        step_phase(s, +1);
+        break;
+    case SDLK_UP:
+        step_phase(s, -1);
+        break;
+    case SDLK_c:
+        if (!rep) {
+            s->code = !s->code;
+            clamp_view(s);
+            set_status(s, s->code ? "Kernel source shown (C hides it)" : "Kernel source hidden");
+        }
+        break;
     case SDLK_HOME:
         go_step(s, 0);
         break;
@@ -1508,6 +1563,7 @@ sv_app_status sv_app_init(sv_app_state *s, const sv_app_config *c, char *err, si
     s->animations = c->animations;
     s->theme = c->theme;
     s->fullscreen = c->fullscreen;
+    s->code = c->code;
     s->ui_scale = 1.0f;
     s->zoom = 1.0f;
     s->anim = 1.0f;
@@ -1786,6 +1842,11 @@ void sv_app_state_line(const sv_app_state *s, char *buf, size_t len)
                  (double)((l.help_hint.x + l.help_hint.w / 2.0f) * rx),
                  (double)((l.help_hint.y + l.help_hint.h / 2.0f) * ry));
     }
+    /* The source lines the phase highlights (0-0: none). */
+    int hl_lo = 0, hl_hi = 0;
+    const sv_source_file *sf = sv_source_get(s->source_kernel);
+    if (sf && s->phase != SV_PHASE_NONE)
+        sv_source_phase_lines(sf, s->phase, s->step, &hl_lo, &hl_hi);
     /* Escaped first (control characters, invalid UTF-8 from a paste or a
      * file never reach the terminal raw), then quoted. */
     size_t esc_len = (size_t)SV_EDIT_MAX * 4;
@@ -1805,8 +1866,8 @@ void sv_app_state_line(const sv_app_state *s, char *buf, size_t len)
              "state step=%d steps=%d n=%zu op=%s type=%s scan=%s input=%s output=%s "
              "editing=%d text=\"%s\" error=\"%s\" theme=%s view=%s playing=%d speed=%g "
              "anim=%.2f zoom=%.2f pan=%.2f ui_scale=%.2f fullscreen=%d help=%d "
-             "hover=%d,%d pinned=%d,%d backend=%s win=%dx%d fb=%dx%d bench=%s %s %s %s "
-             "quit_armed=%d source=\"%s\"",
+             "hover=%d,%d pinned=%d,%d backend=%s win=%dx%d fb=%dx%d bench=%s code=%d "
+             "phase=%s code_lines=%d-%d %s %s %s quit_armed=%d source=\"%s\"",
              s->step, steps_of(s), s->trace ? s->trace->n : (size_t)0,
              sv_op_name(s->op), sv_type_name(s->type), sv_scan_name(s->scan), in, out,
              s->editing ? 1 : 0, s->editing ? text : "", err, sv_theme_get(s->theme)->name,
@@ -1815,7 +1876,8 @@ void sv_app_state_line(const sv_app_state *s, char *buf, size_t len)
              (double)s->ui_scale, s->fullscreen ? 1 : 0, s->help ? 1 : 0, s->hover_row,
              s->hover_cell, s->pinned_row, s->pinned_cell,
              s->trace ? sv_backend_name(s->trace->backend) : "none", s->win_w, s->win_h,
-             s->fb_w, s->fb_h, s->bench_running ? "running" : (s->bench ? "table" : "none"), geo,
+             s->fb_w, s->fb_h, s->bench_running ? "running" : (s->bench ? "table" : "none"),
+             s->code ? 1 : 0, s->phase ? sv_phase_name(s->phase) : "none", hl_lo, hl_hi, geo,
              helpbtn, quiz, s->quit_armed > 0.0f ? 1 : 0, src);
     free(in);
     free(out);

@@ -44,6 +44,7 @@ typedef struct sv_app_config {
     /* true: capture with the emulator now and run CUDA in the background
      * (the window); false: capture with backend now, synchronously (export). */
     bool background;
+    bool code;              /* --code: the source panel starts shown */
 } sv_app_config;
 
 /* Status of sv_app_init, mirroring scanviz-trace's exit codes. */

@@ -6,6 +6,7 @@
 const char *const sv_help_keys[][2] = {
     {"Right / Left", "step one round forward / back (animated)"},
     {"Page Down / Page Up", "the same (a presenter's clicker)"},
+    {"Down / Up", "next / previous phase of the round (load, guard, add, barrier, swap, copy back)"},
     {"Home / End", "first / last round"},
     {"Space", "play / pause"},
     {"+ / -", "faster / slower"},
@@ -21,6 +22,7 @@ const char *const sv_help_keys[][2] = {
     {"] / [ or wheel", "zoom in / out"},
     {"Shift+Left/Right or drag", "pan"},
     {"Z", "reset zoom and pan"},
+    {"C", "the kernel's source beside the cells (the phase's line highlighted)"},
     {"M", "Measure view: throughput and work against n"},
     {"B (Measure view)", "run the benchmark live on this machine's GPU / stop it"},
     {"P", "predict mode: Right asks about the next round, Right again reveals"},

@@ -69,13 +69,21 @@ bool sv_scene_value(const sv_app_view *s, const sv_step_view *v, int row, int i,
         *out = t->input[i];
         return true;
     case 1:
-    case 2:
-        if (!v->rd->written[row - 1][i])
+    case 2: {
+        /* The guard phase comes before the round's writes: pout still holds
+         * what it held after the round before. */
+        const sv_round *rd = v->rd;
+        if (s->phase == SV_PHASE_GUARD && v->round > 0 && !v->shift && row - 1 == rd->pout)
+            rd = &t->rounds[v->round - 1];
+        if (!rd->written[row - 1][i])
             return false;
-        *out = v->rd->buf[row - 1][i];
+        *out = rd->buf[row - 1][i];
         return true;
+    }
     case 3:
-        if (!v->last || !t->output)
+        /* Written by the copy back: in a phase, only from that phase on. */
+        if (!v->last || !t->output ||
+            (s->phase != SV_PHASE_NONE && s->phase != SV_PHASE_COPY_BACK))
             return false;
         *out = t->output[i];
         return true;
@@ -172,12 +180,26 @@ void sv_layout_compute(const sv_app_view *s, int fb_w, int fb_h, sv_layout *out)
     l.timeline = (sv_box){ m, H - m - 6.0f * u, W - 2 * m, 6.0f * u };
     l.counters = (sv_box){ m, l.timeline.y - 3.6f * u, W - 2 * m, 3.2f * u };
     l.legend = (sv_box){ m, l.counters.y - 4.2f * u, W - 2 * m, 3.8f * u };
-    l.caption = (sv_box){ m, l.legend.y - 7.4f * u, W - 2 * m, 6.8f * u };
+    /* n > 32: a third caption line says what runs in lockstep (warps). */
+    bool warps = s && s->trace && s->trace->n > 32;
+    float cap_h = warps ? 9.6f * u : 6.8f * u;
+    l.caption = (sv_box){ m, l.legend.y - 0.6f * u - cap_h, W - 2 * m, cap_h };
     l.input_box = (sv_box){ m, l.legend.y - 0.4f * u, W - 2 * m,
                             H - m - (l.legend.y - 0.4f * u) };
     float top = l.header.y + l.header.h + 1.6f * u;
     float bottom = l.caption.y - 0.8f * u;
-    l.rows_area = (sv_box){ m, top, W - 2 * m, fmaxf(bottom - top, 1.0f) };
+    /* The source panel takes the right 45% between the header and the
+     * caption; the cells keep the rest. */
+    float rows_w = W - 2 * m;
+    if (s && s->code) {
+        float split = m + (W - 2 * m) * 0.55f;
+        l.code_panel = (sv_box){ split + 1.0f * u, top, W - m - split - 1.0f * u,
+                                 fmaxf(bottom - top, 1.0f) };
+        rows_w = split - m;
+    }
+    if (warps)
+        top += 2.6f * u; /* room for the "warp k" labels */
+    l.rows_area = (sv_box){ m, top, rows_w, fmaxf(bottom - top, 1.0f) };
 
     /* Rows: cell height 9u, gaps 6u (input to buf[0], room for the window
      * bracket), 9u (buf[0] to buf[1], the round's arrows), 5u (to output). */
@@ -204,7 +226,10 @@ void sv_layout_compute(const sv_app_view *s, int fb_w, int fb_h, sv_layout *out)
                              l.row_y[r] - l.cell_h * 0.17f - tag_h / 2.0f,
                              tag_h * 1.95f, tag_h };
     l.cells_clip = (sv_box){ m + 18.5f * u, l.rows_area.y - 0.5f * u,
-                             W - m - (m + 18.5f * u), l.rows_area.h + 1.0f * u };
+                             l.rows_area.x + l.rows_area.w - (m + 18.5f * u),
+                             l.rows_area.h + 1.0f * u };
+    if (warps)
+        l.warp_label_y = l.row_y[0] - l.cell_h / 2.0f - 1.5f * u;
     if (l.cells_clip.w < 1.0f) l.cells_clip.w = 1.0f;
 
     /* Cells: as wide as fit (at most 15u), times zoom; pan in cells. */

@@ -55,6 +55,7 @@ static const char usage_text[] =
     "  --autoplay            play through the rounds and loop (for a projector)\n"
     "  --no-animation        no motion: each step shows its round at once\n"
     "  --quiz                predict mode (key P): Right asks about each next round\n"
+    "  --code                show the kernel's source beside the cells (key C), also in --export\n"
     "  --size WxH            window or image size (default 1280x720)\n"
     "Without a window:\n"
     "  --export DIR          render every round to DIR/round-00.png, ... and exit\n"
@@ -153,7 +154,7 @@ typedef struct options {
     const char *trace, *export_dir, *export_plot, *bench_csv;
     int trace_arg;
     const char *op, *type, *backend, *theme;
-    bool exclusive, fullscreen, autoplay, no_animation;
+    bool exclusive, fullscreen, autoplay, no_animation, code;
     bool quiz;
     long round;
     double speed;
@@ -166,7 +167,7 @@ enum {
     OPT_INPUT = 256, OPT_FILE, OPT_RANDOM, OPT_SEED, OPT_OP, OPT_TYPE, OPT_EXCLUSIVE,
     OPT_INCLUSIVE, OPT_BACKEND, OPT_TRACE, OPT_ROUND, OPT_THEME, OPT_FULLSCREEN, OPT_SPEED,
     OPT_AUTOPLAY, OPT_NO_ANIM, OPT_EXPORT, OPT_SIZE, OPT_EXPORT_PLOT, OPT_BENCH_CSV,
-    OPT_BENCH_FRAMES, OPT_HELP, OPT_VERSION, OPT_QUIZ
+    OPT_BENCH_FRAMES, OPT_CODE, OPT_HELP, OPT_VERSION, OPT_QUIZ
 };
 
 static const struct option long_opts[] = {
@@ -192,6 +193,7 @@ static const struct option long_opts[] = {
     {"export-plot", required_argument, NULL, OPT_EXPORT_PLOT},
     {"bench-csv", required_argument, NULL, OPT_BENCH_CSV},
     {"bench-frames", required_argument, NULL, OPT_BENCH_FRAMES},
+    {"code", no_argument, NULL, OPT_CODE},
     {"help", no_argument, NULL, OPT_HELP},
     {"version", no_argument, NULL, OPT_VERSION},
     {NULL, 0, NULL, 0},
@@ -259,6 +261,7 @@ static int parse_args(int argc, char **argv, options *o)
             break;
         }
         case OPT_AUTOPLAY: o->autoplay = true; break;
+        case OPT_CODE: o->code = true; break;
         case OPT_NO_ANIM: o->no_animation = true; break;
         case OPT_QUIZ: o->quiz = true; break;
         case OPT_EXPORT: o->export_dir = a; break;
@@ -325,6 +328,7 @@ static int make_config(const options *o, sv_app_config *c, sv_value **vals)
     c->round = (int)o->round;
     c->speed = (float)o->speed;
     c->autoplay = o->autoplay;
+    c->code = o->code;
     c->animations = !o->no_animation;
     c->quiz = o->quiz;
     c->fullscreen = o->fullscreen;

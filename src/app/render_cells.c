@@ -86,11 +86,15 @@ static void draw_labels(sv_gfx *g, const sv_app_view *s, const sv_layout *l,
         sv_gfx_text(g, SV_FONT_SANS, l->row_sub_px, x, y + l->cell_h * 0.22f,
                     SV_ALIGN_LEFT, t->text_dim, subs[r]);
     }
-    (void)s;
-    if (!v || v->round == 0 || v->shift)
+    /* The swap phase shows the next round's roles: the tags trade places. */
+    bool swap = s->phase == SV_PHASE_SWAP;
+    if (!v || (v->round == 0 && !swap) || v->shift)
         return;
+    int pout = v->round == 0 ? 0 : v->rd->pout;
+    if (swap)
+        pout = 1 - pout;
     for (int b = 0; b < 2; b++) {
-        bool is_pin = b == v->rd->pin;
+        bool is_pin = b != pout;
         const sv_box *tb = &l->tag[1 + b];
         sv_gfx_rect(g, *tb, tb->h / 2.0f, is_pin ? t->pin_tag : t->pout_tag,
                     is_pin ? t->pin_tag : t->pout_tag, 0.0f, SV_BORDER_NONE);
@@ -246,6 +250,19 @@ static void each_arrow(const sv_app_view *s, const sv_layout *l, const sv_step_v
     int n = l->n;
     if (n <= 0 || l->last_cell < l->first_cell)
         return;
+    /* Phases that neither read nor write draw no arrows; the copy back of
+     * an inclusive scan goes straight down from the last pout. */
+    if (s->phase == SV_PHASE_GUARD || s->phase == SV_PHASE_BARRIER ||
+        s->phase == SV_PHASE_SWAP)
+        return;
+    if (s->phase == SV_PHASE_COPY_BACK && !v->shift) {
+        int fr = 1 + (v->round == 0 ? 0 : v->rd->pout);
+        for (int i = l->first_cell; i <= l->last_cell; i++) {
+            step_arrow a = { fr, i, 3, i, false, false };
+            fn(ctx, &a);
+        }
+        return;
+    }
     if (v->shift) {
         int fr = 1 + (v->rd->pout >= 0 ? v->rd->pout : 0);
         int hi = l->last_cell + 1 < n - 1 ? l->last_cell + 1 : n - 1;
@@ -276,7 +293,6 @@ static void each_arrow(const sv_app_view *s, const sv_layout *l, const sv_step_v
             fn(ctx, &d);
         }
     }
-    (void)s;
 }
 
 typedef struct arrow_ctx {
@@ -294,7 +310,7 @@ typedef struct arrow_ctx {
 
 static float arrow_dx(const step_arrow *a, bool src, const sv_step_view *v)
 {
-    if (v->round == 0 && !v->shift)
+    if ((v->round == 0 && !v->shift) || (a->dst_row == 3 && !v->shift))
         return 0.0f;
     if (v->shift)
         return src ? 0.12f : -0.12f;
@@ -516,6 +532,73 @@ static void draw_quiz_marks(sv_gfx *g, const sv_app_view *s, const sv_layout *l,
     }
 }
 
+/* n > 32: a light line between warps (every 32 cells) through all four
+ * rows, and "warp k" above the input row where there is room for it. */
+static void draw_warps(sv_gfx *g, const sv_app_view *s, const sv_layout *l, const sv_theme *t)
+{
+    int n = l->n;
+    if (n <= SV_WARP || l->cell_pitch <= 0.0f)
+        return;
+    float u = l->unit, gap = l->cell_pitch - l->cell_w;
+    float y0 = l->row_y[0] - l->cell_h / 2.0f, y1 = l->row_y[3] + l->cell_h / 2.0f;
+    sv_rgba col = sv_rgba_alpha(t->text_dim, 0.55f);
+    float w = fmaxf(1.5f, 0.22f * u);
+    for (int k = 1; k * SV_WARP < n; k++) {
+        float x = l->cell_x0 + (float)(k * SV_WARP) * l->cell_pitch - gap / 2.0f;
+        if (x < l->cells_clip.x || x > l->cells_clip.x + l->cells_clip.w)
+            continue;
+        sv_gfx_line(g, x, y0 - 0.6f * u, x, y1 + 0.6f * u, w, col);
+    }
+    /* Labels: every warp when "warp 31" fits in a warp's width, else every
+     * 2nd, 4th, ... */
+    float px = l->small_px * 0.95f;
+    float span = l->cell_pitch * (float)SV_WARP;
+    float need = sv_gfx_text_width(g, SV_FONT_SANS, px, "warp 31") + 1.0f * u;
+    int every = 1;
+    while (span * (float)every < need && every < 64)
+        every *= 2;
+    sv_box clip = { l->cells_clip.x, l->warp_label_y - 2.0f * u, l->cells_clip.w, 4.0f * u };
+    sv_gfx_clip(g, &clip);
+    for (int k = 0; k * SV_WARP < n; k += every) {
+        int lo = k * SV_WARP, hi = lo + SV_WARP < n ? lo + SV_WARP : n;
+        float cx = l->cell_x0 + ((float)lo + (float)(hi - lo) / 2.0f) * l->cell_pitch - gap / 2.0f;
+        char lab[24];
+        snprintf(lab, sizeof lab, "warp %d", k);
+        sv_gfx_text(g, SV_FONT_SANS, px, cx, l->warp_label_y, SV_ALIGN_CENTER, t->text_dim, lab);
+    }
+    sv_gfx_clip(g, &l->cells_clip);
+    (void)s;
+}
+
+/* The barrier: a bar under the row just written, with every thread's cell
+ * held at it, and what it waits for. */
+static void draw_barrier(sv_gfx *g, const sv_app_view *s, const sv_layout *l,
+                         const sv_theme *t, const sv_step_view *v)
+{
+    float u = l->unit;
+    int row = v->round == 0 ? 1 : 1 + v->rd->pout;
+    float y = l->row_y[row] + l->cell_h / 2.0f + 0.9f * u;
+    float x0 = fmaxf(sv_layout_cell(l, row, l->first_cell).x, l->cells_clip.x);
+    float x1 = fminf(sv_layout_cell(l, row, l->last_cell).x + l->cell_w,
+                     l->cells_clip.x + l->cells_clip.w);
+    float lw = fmaxf(2.0f, 0.5f * u);
+    sv_gfx_line(g, x0, y, x1, y, lw, t->accent);
+    /* A short tick from each thread's cell down to the bar: all of them wait. */
+    if (l->cell_w >= 4.0f)
+        for (int i = l->first_cell; i <= l->last_cell; i++) {
+            float cx = l->cell_x0 + (float)i * l->cell_pitch + l->cell_w / 2.0f;
+            sv_gfx_line(g, cx, y - 0.8f * u, cx, y, fmaxf(1.0f, 0.2f * u), t->accent);
+        }
+    char msg[96];
+    snprintf(msg, sizeof msg, "__syncthreads(): all %zu threads wait here", s->trace->n);
+    float tw = sv_gfx_text_width(g, SV_FONT_SANS_BOLD, l->small_px, msg);
+    float cx = (x0 + x1) / 2.0f;
+    sv_gfx_rect(g, (sv_box){ cx - tw / 2.0f - 0.8f * u, y + 0.3f * u, tw + 1.6f * u, 2.6f * u },
+                1.0f * u, t->bg, t->accent, fmaxf(1.0f, 0.15f * u), SV_BORDER_SOLID);
+    sv_gfx_text(g, SV_FONT_SANS_BOLD, l->small_px, cx, y + 1.6f * u, SV_ALIGN_CENTER,
+                t->accent, msg);
+}
+
 void sv_render_cells(sv_gfx *g, const sv_app_view *s, const sv_layout *l, const sv_theme *t)
 {
     sv_step_view v;
@@ -578,6 +661,10 @@ void sv_render_cells(sv_gfx *g, const sv_app_view *s, const sv_layout *l, const 
             }
         }
     }
+    draw_warps(g, s, l, t);
+    if (s->phase == SV_PHASE_BARRIER)
+        draw_barrier(g, s, l, t, &v);
+
     /* An empty output row says when it will be written. */
     if (!v.last && !(moving && v.last)) {
         const char *msg = tr->scan == SV_SCAN_EXCLUSIVE

@@ -82,6 +82,7 @@ void sv_render_frame(sv_gfx *g, const sv_app_view *s, int fb_w, int fb_h)
         render_measure(g, s, &l, t);
     } else if (s->trace) {
         sv_render_cells(g, s, &l, t);
+        sv_render_source(g, s, &l, t);
     } else {
         sv_gfx_text(g, SV_FONT_SANS, l.caption_px, (float)fb_w / 2.0f, (float)fb_h / 2.0f,
                     SV_ALIGN_CENTER, t->text_dim, "no trace yet");

@@ -180,11 +180,75 @@ static bool quiz_caption(const sv_app_view *s, const sv_step_view *v, char *l1, 
 
 /* ---- caption --------------------------------------------------------- */
 
+/* The caption of a phase (Down/Up): what the threads do in it. */
+static void phase_text(const sv_app_view *s, const sv_step_view *v, char *l1, size_t n1,
+                       char *l2, size_t n2)
+{
+    const sv_trace *t = s->trace;
+    unsigned long st = v->round > 0 ? (unsigned long)v->rd->stride : 0;
+    unsigned long n = (unsigned long)t->n;
+    int pout = v->round == 0 ? 0 : v->rd->pout, pin = 1 - pout;
+    const char *verb = sv_scene_op_verb(t->op);
+    switch (s->phase) {
+    case SV_PHASE_LOAD:
+        snprintf(l1, n1, "Load: each thread i reads in[i] from global memory and writes "
+                 "buf[0][i] in shared memory.");
+        snprintf(l2, n2, "All %lu threads at once; buf[1] is not written yet (?).", n);
+        break;
+    case SV_PHASE_GUARD:
+        if (st >= n)
+            st = n;
+        snprintf(l1, n1, "Round %d, the guard if (i >= %lu): threads %lu–%lu take the "
+                 "%s branch, threads 0–%lu the else (a copy).", v->round, st, st, n - 1,
+                 t->op == SV_OP_SUM ? "add" : "combine", st - 1);
+        snprintf(l2, n2, "Nothing is read or written yet: buf[%d] (pout) still holds what it "
+                 "held before this round.", pout);
+        break;
+    case SV_PHASE_OP:
+        snprintf(l1, n1, "Round %d: thread i ≥ %lu reads pin[i−%lu] and pin[i], %s "
+                 "them, and writes pout[i]; the others copy pin[i].", v->round, st, st,
+                 t->op == SV_OP_SUM ? "adds" : verb);
+        snprintf(l2, n2, "Reads from buf[%d] (pin), writes to buf[%d] (pout): within the "
+                 "round nobody writes a cell anybody reads.", pin, pout);
+        break;
+    case SV_PHASE_BARRIER:
+        snprintf(l1, n1, "__syncthreads(): every thread waits here until all %lu have "
+                 "written buf[%d].", n, pout);
+        snprintf(l2, n2, v->round == 0
+                     ? "Only then may a thread read its neighbour's cell in round 1."
+                     : "Without it a thread could read pout before it is written, or "
+                       "overwrite pin while others still read it.");
+        break;
+    case SV_PHASE_SWAP:
+        snprintf(l1, n1, "The swap: pout = 1 − pout; pin = 1 − pout. buf[%d] "
+                 "becomes pin, buf[%d] pout.", pout, pin);
+        snprintf(l2, n2, "The tags trade places: this round's output is the next round's "
+                 "input; no data moves.");
+        break;
+    case SV_PHASE_COPY_BACK:
+        if (t->scan == SV_SCAN_EXCLUSIVE)
+            snprintf(l1, n1, "Copy back: thread i writes buf[%d][i−1] to out[i] "
+                     "(out[0] gets the identity).", pout);
+        else
+            snprintf(l1, n1, "Copy back: thread i writes buf[%d][i] to out[i] in global "
+                     "memory.", pout);
+        snprintf(l2, n2, "Safe after the last barrier: every cell of buf[%d] is final.", pout);
+        break;
+    default:
+        l1[0] = l2[0] = '\0';
+        break;
+    }
+}
+
 static void caption_text(const sv_app_view *s, const sv_step_view *v, char *l1, size_t n1,
                          char *l2, size_t n2)
 {
     const sv_trace *t = s->trace;
     l2[0] = '\0';
+    if (s->phase != SV_PHASE_NONE) {
+        phase_text(s, v, l1, n1, l2, n2);
+        return;
+    }
     if (v->shift) {
         char id[48];
         fmt(t, sv_op_identity(t->op, t->type), id, sizeof id);
@@ -242,6 +306,18 @@ static void draw_caption(sv_gfx *g, const sv_app_view *s, const sv_layout *l,
     px = sv_scene_fit_px(g, SV_FONT_SANS, l->small_px * 1.1f, b->w, l2);
     sv_gfx_text(g, SV_FONT_SANS, px, b->x, b->y + 5.2f * l->unit, SV_ALIGN_LEFT,
                 t->text_dim, l2);
+    /* n > 32: what runs in lockstep (the layout made room for the line). */
+    size_t n = s->trace->n;
+    if (n > SV_WARP) {
+        char l3[300];
+        size_t nw = (n + SV_WARP - 1) / SV_WARP;
+        snprintf(l3, sizeof l3, "Warps: the 32 threads of a warp (lanes 32k … 32k+31) run "
+                 "each statement in lockstep; the %zu warps run independently and meet only "
+                 "at __syncthreads().", nw);
+        px = sv_scene_fit_px(g, SV_FONT_SANS, l->small_px * 1.1f, b->w, l3);
+        sv_gfx_text(g, SV_FONT_SANS, px, b->x, b->y + 8.2f * l->unit, SV_ALIGN_LEFT,
+                    t->text_dim, l3);
+    }
 }
 
 /* ---- legend and counters ---------------------------------------------- */

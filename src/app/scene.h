@@ -42,6 +42,7 @@ bool sv_scene_hidden(const sv_app_view *s, const sv_step_view *v, int row);
 void sv_render_header(sv_gfx *g, const sv_app_view *s, const sv_layout *l, const sv_theme *t);
 void sv_render_cells(sv_gfx *g, const sv_app_view *s, const sv_layout *l, const sv_theme *t);
 void sv_render_overlay(sv_gfx *g, const sv_app_view *s, const sv_layout *l, const sv_theme *t);
+void sv_render_source(sv_gfx *g, const sv_app_view *s, const sv_layout *l, const sv_theme *t);
 
 /* The input window [*lo, i] whose op a shown cell holds (render_cells.c);
  * false when the cell holds none (unwritten, empty output, output[0] of an

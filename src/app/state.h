@@ -92,6 +92,13 @@ typedef struct sv_app_state {
     bool quiz_scored;
     int quiz_right, quiz_total;
 
+    /* The kernel on screen: the source panel (C, --code) and the phase
+     * inside the current step (Down/Up; SV_PHASE_NONE = the whole round;
+     * any round step resets it). */
+    bool code;
+    sv_phase phase;
+    int source_kernel;      /* sv_source_get(): 0 = the chapter's kernel */
+
     /* The input box (E). edit_error is shown inline and names the bad token;
      * the trace on screen stays until a valid array is applied. */
     bool editing;

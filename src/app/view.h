@@ -43,6 +43,18 @@ typedef enum sv_quiz_kind {
 
 /* A predicted cell's verdict after Reveal. */
 enum { SV_QUIZ_UNASKED = 0, SV_QUIZ_RIGHT = 1, SV_QUIZ_WRONG = 2 };
+/* A phase inside a round (Down/Up step through them; source.h maps each to
+ * the kernel's lines). NONE, the zero, shows the whole round at once. */
+typedef enum sv_phase {
+    SV_PHASE_NONE,
+    SV_PHASE_LOAD,      /* round 0: buf[0][i] = in[i] */
+    SV_PHASE_GUARD,     /* if (i >= stride): the threads coloured by branch */
+    SV_PHASE_OP,        /* the add (or the else copy): reads, then writes */
+    SV_PHASE_BARRIER,   /* __syncthreads(): every thread waits */
+    SV_PHASE_SWAP,      /* pout = 1 - pout; pin = 1 - pout: the tags swap */
+    SV_PHASE_COPY_BACK, /* after the last round: out[i] = buf[pout][i] */
+    SV_PHASE_COUNT
+} sv_phase;
 
 /* Which screen is up. */
 typedef enum sv_view {
@@ -116,6 +128,13 @@ typedef struct sv_app_view {
     const unsigned char *quiz_result; /* after Reveal: SV_QUIZ_RIGHT / _WRONG / _UNASKED */
     bool quiz_scored;            /* quiz_result holds the verdicts of quiz_step */
     int quiz_right, quiz_total;  /* the running score since P */
+    /* The kernel on screen (key C, --code): the source panel beside the
+     * cells, showing source (source.h: sv_source_get(source_kernel)); the
+     * phase inside the current step (Down/Up), whose lines the panel
+     * highlights and whose reads, writes or wait the cells show. */
+    bool code;
+    sv_phase phase;
+    int source_kernel;           /* 0: the chapter's kernel */
 } sv_app_view;
 
 /* Steps the timeline shows for t: its rounds, plus the exclusive shift for
