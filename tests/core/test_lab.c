@@ -1,0 +1,537 @@
+/* The mistakes lab's emulator: every kernel under every schedule, on the
+ * chapter's example and on seeded random inputs, against references written
+ * here round by round (not through lab.c's statement machine): the
+ * deterministic schedules exactly, the seeded ones through properties every
+ * interleaving must have (each read saw a value some thread really wrote;
+ * each thread's cell is the operation on what it read; a warp hides the
+ * race; a seed replays). Also the schedule names, the captions and the
+ * summary of many runs. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "lab.h"
+#include "parse.h"
+#include "trace.h"
+
+/* ---- The reference ------------------------------------------------------ */
+
+/* Own cells after every round, [round][buf][i]: what a dump records. */
+typedef struct ref {
+    size_t n, nrounds;
+    sv_value *v;  /* [(r * 2 + b) * n + i] */
+    bool *known;
+} ref;
+
+static size_t at(const ref *R, size_t r, int b, size_t i)
+{
+    return (r * 2 + (size_t)b) * R->n + i;
+}
+
+typedef struct rcell {
+    sv_value v;
+    bool known;
+} rcell;
+
+static rcell apply(sv_op op, sv_type type, rcell a, rcell b)
+{
+    rcell c = {{.bits = 0}, a.known && b.known};
+    if (c.known)
+        c.v = sv_op_apply(op, type, a.v, b.v, NULL);
+    return c;
+}
+
+/* What thread i does in round r on the memory m (one buffer: pin == pout). */
+static void thread_round(const sv_kernel_info *k, sv_op op, sv_type type, rcell *m[2], int pin,
+                         int pout, size_t s, size_t i)
+{
+    bool taken = i >= s + (size_t)k->guard_offset;
+    if (taken)
+        m[pout][i] = apply(op, type, m[pin][i - s], m[pin][i]);
+    else if (k->has_else)
+        m[pout][i] = m[pin][i];
+}
+
+static void snap(ref *R, size_t r, rcell *m[2], size_t i)
+{
+    for (int b = 0; b < 2; b++) {
+        R->v[at(R, r, b, i)] = m[b][i].v;
+        R->known[at(R, r, b, i)] = m[b][i].known;
+    }
+}
+
+/* The reference for lockstep, sequential and reverse. */
+static bool reference(sv_kernel kid, sv_schedule_kind sched, sv_op op, sv_type type,
+                      const sv_value *in, size_t n, ref *R)
+{
+    const sv_kernel_info *k = sv_kernel_get(kid);
+    R->n = n;
+    R->nrounds = sv_round_count(n);
+    R->v = calloc(R->nrounds * 2 * n, sizeof(sv_value));
+    R->known = calloc(R->nrounds * 2 * n, sizeof(bool));
+    rcell *m[2] = {calloc(n, sizeof(rcell)), calloc(n, sizeof(rcell))};
+    rcell *tmp = calloc(n, sizeof(rcell));
+    if (!R->v || !R->known || !m[0] || !m[1] || !tmp)
+        return false;
+    for (size_t i = 0; i < n; i++) {
+        m[0][i] = (rcell){in[i], true};
+        snap(R, 0, m, i);
+    }
+    bool round_by_round = k->barrier || sched == SV_SCHEDULE_LOCKSTEP;
+    if (round_by_round) {
+        int pout = 0;
+        for (size_t r = 1; r < R->nrounds; r++) {
+            size_t s = (size_t)1 << (r - 1);
+            if (k->double_buffer) {
+                /* Nobody writes what anybody reads: order does not matter. */
+                pout = 1 - pout;
+                for (size_t i = 0; i < n; i++)
+                    thread_round(k, op, type, m, 1 - pout, pout, s, i);
+            } else if (sched == SV_SCHEDULE_LOCKSTEP) {
+                /* Every read before any write: read a copy of the round's start. */
+                memcpy(tmp, m[0], n * sizeof(rcell));
+                rcell *mm[2] = {tmp, m[1]};
+                for (size_t i = 0; i < n; i++) {
+                    bool taken = i >= s + (size_t)k->guard_offset;
+                    if (taken)
+                        m[0][i] = apply(op, type, mm[0][i - s], mm[0][i]);
+                }
+            } else if (sched == SV_SCHEDULE_SEQUENTIAL) {
+                for (size_t i = 0; i < n; i++)
+                    thread_round(k, op, type, m, 0, 0, s, i);
+            } else {
+                for (size_t i = n; i-- > 0;)
+                    thread_round(k, op, type, m, 0, 0, s, i);
+            }
+            for (size_t i = 0; i < n; i++)
+                snap(R, r, m, i);
+        }
+    } else {
+        /* No barrier in the loop: one thread runs all its rounds before the
+         * next starts (after the load, whose barrier is kept). */
+        for (size_t j = 0; j < n; j++) {
+            size_t i = sched == SV_SCHEDULE_SEQUENTIAL ? j : n - 1 - j;
+            int pout = 0;
+            for (size_t r = 1; r < R->nrounds; r++) {
+                size_t s = (size_t)1 << (r - 1);
+                if (k->double_buffer)
+                    pout = 1 - pout;
+                thread_round(k, op, type, m, k->double_buffer ? 1 - pout : 0, pout, s, i);
+                snap(R, r, m, i);
+            }
+        }
+    }
+    free(m[0]);
+    free(m[1]);
+    free(tmp);
+    return true;
+}
+
+static void ref_free(ref *R)
+{
+    free(R->v);
+    free(R->known);
+}
+
+static sv_trace *make(const sv_value *in, size_t n, sv_op op)
+{
+    char err[256];
+    sv_trace *t = sv_trace_create(op, SV_TYPE_INT32, SV_SCAN_INCLUSIVE, in, n, SV_BACKEND_CPU,
+                                  NULL, err, sizeof err);
+    CHECK_MSG(t != NULL, "%s", err);
+    return t;
+}
+
+/* The emulator's snapshots equal the reference's, every round and cell. */
+static void compare(const sv_trace *t, const ref *R, const char *what)
+{
+    int shown = 0;
+    for (size_t r = 0; r < R->nrounds; r++)
+        for (int b = 0; b < 2; b++)
+            for (size_t i = 0; i < R->n; i++) {
+                size_t j = at(R, r, b, i);
+                bool same = t->rounds[r].written[b][i] == R->known[j] &&
+                            (!R->known[j] || t->rounds[r].buf[b][i].bits == R->v[j].bits);
+                if (!same && shown++ < 3)
+                    CHECK_MSG(same, "%s: round %zu buf[%d][%zu]: %s%d, reference %s%d", what, r, b,
+                              i, t->rounds[r].written[b][i] ? "" : "? ", t->rounds[r].buf[b][i].i,
+                              R->known[j] ? "" : "? ", R->v[j].i);
+                else if (!same)
+                    check_failures++;
+            }
+}
+
+/* ---- Properties of any interleaving --------------------------------------- */
+
+static void check_provenance(const sv_trace *t, const sv_lab_reads *rd, const char *what)
+{
+    const sv_kernel_info *k = sv_kernel_get(rd->kernel);
+    int shown = 0;
+#define PROP(cond, ...) \
+    do { if (!(cond)) { if (shown++ < 3) CHECK_MSG(cond, __VA_ARGS__); else check_failures++; } } while (0)
+    for (size_t r = 1; r < t->nrounds; r++) {
+        size_t s = (size_t)1 << (r - 1);
+        for (size_t i = 0; i < t->n; i++) {
+            bool taken = i >= s + (size_t)k->guard_offset;
+            const sv_lab_read *L = sv_lab_reads_at(rd, r, i, SV_READ_LEFT);
+            const sv_lab_read *S = sv_lab_reads_at(rd, r, i, SV_READ_SELF);
+            PROP(L->done == taken, "%s: round %zu thread %zu left read %d", what, r, i, L->done);
+            PROP(S->done == (taken || k->has_else), "%s: round %zu thread %zu self read", what, r, i);
+            for (int sl = 0; sl < 2; sl++) {
+                const sv_lab_read *x = sl ? S : L;
+                if (!x->done)
+                    continue;
+                size_t c = sl ? i : i - s;
+                PROP(x->cell == c, "%s: round %zu thread %zu slot %d cell %u", what, r, i, sl,
+                     (unsigned)x->cell);
+                if (x->writer < 0) {
+                    PROP(!x->known, "%s: unwritten cell read as known", what);
+                    continue;
+                }
+                /* The value is what the writer's own cell held after the
+                 * round it wrote in: a value somebody really wrote. */
+                const sv_round *W = &t->rounds[x->writer_round];
+                PROP(x->writer == (int32_t)x->cell, "%s: cell %u written by thread %d", what,
+                     (unsigned)x->cell, (int)x->writer);
+                PROP(W->written[x->buf][x->cell] == x->known &&
+                         (!x->known || W->buf[x->buf][x->cell].bits == x->value.bits),
+                     "%s: round %zu thread %zu read %d from thread %d round %d, which wrote %d",
+                     what, r, i, x->value.i, (int)x->writer, x->writer_round,
+                     W->buf[x->buf][x->cell].i);
+            }
+            /* The thread's pout cell is the operation on what it read. */
+            int pout = t->rounds[r].pout;
+            if (taken) {
+                bool kn = L->known && S->known;
+                sv_value v = kn ? sv_op_apply(t->op, t->type, L->value, S->value, NULL)
+                                : (sv_value){.bits = 0};
+                PROP(t->rounds[r].written[pout][i] == kn &&
+                         (!kn || t->rounds[r].buf[pout][i].bits == v.bits),
+                     "%s: round %zu cell %zu is not its reads' result", what, r, i);
+            } else if (k->has_else) {
+                PROP(t->rounds[r].written[pout][i] == S->known &&
+                         (!S->known || t->rounds[r].buf[pout][i].bits == S->value.bits),
+                     "%s: round %zu cell %zu is not the copy it read", what, r, i);
+            }
+        }
+    }
+#undef PROP
+}
+
+static bool same_buffers(const sv_trace *a, const sv_trace *b)
+{
+    char diff[256];
+    return sv_trace_equal(a, b, diff, sizeof diff);
+}
+
+/* ---- Tests ---------------------------------------------------------------- */
+
+static void test_names(void)
+{
+    char err[256], buf[64];
+    sv_schedule s;
+    CHECK(sv_schedule_parse("lockstep", &s, err, sizeof err) && s.kind == SV_SCHEDULE_LOCKSTEP);
+    CHECK(sv_schedule_parse("random", &s, err, sizeof err) && s.kind == SV_SCHEDULE_RANDOM &&
+          s.seed == 1);
+    CHECK(sv_schedule_parse("warps:18446744073709551615", &s, err, sizeof err) &&
+          s.seed == UINT64_MAX);
+    CHECK_STR(sv_schedule_format(s, buf, sizeof buf), "warps:18446744073709551615");
+    CHECK(!sv_schedule_parse("warps:18446744073709551616", &s, err, sizeof err));
+    CHECK_CONTAINS(err, "2^64");
+    CHECK(!sv_schedule_parse("sequential:3", &s, err, sizeof err));
+    CHECK_CONTAINS(err, "takes no seed");
+    CHECK(!sv_schedule_parse("random:", &s, err, sizeof err));
+    CHECK(!sv_schedule_parse("random:1x", &s, err, sizeof err));
+    CHECK_CONTAINS(err, "position 9");
+    CHECK(!sv_schedule_parse("chaos\x1b", &s, err, sizeof err));
+    CHECK_CONTAINS(err, "\"chaos?\"");
+    CHECK(strchr(err, '\x1b') == NULL);
+    static const char *names[] = {"correct", "in-place", "no-barrier", "in-place-no-barrier",
+                                  "no-else", "off-by-one"};
+    for (int k = 0; k < SV_KERNEL_COUNT; k++) {
+        sv_kernel got;
+        CHECK(sv_kernel_from_name(names[k], &got) && got == (sv_kernel)k);
+        CHECK_STR(sv_kernel_name((sv_kernel)k), names[k]);
+    }
+    sv_kernel got;
+    CHECK(!sv_kernel_from_name("inplace", &got));
+}
+
+static void test_chapter(void)
+{
+    char err[256], cap[256];
+    sv_value *in = NULL;
+    size_t n = 0;
+    CHECK(sv_parse_values("3 1 7 0 4 1 6 3", SV_TYPE_INT32, SV_MAX_N, &in, &n, err, sizeof err));
+    static const int32_t chapter[8] = {3, 4, 11, 11, 15, 16, 22, 25};
+    static const int32_t in_place_seq[8] = {3, 4, 14, 15, 32, 35, 65, 71};
+    for (int k = 0; k < SV_KERNEL_COUNT; k++) {
+        for (int sk = 0; sk < SV_SCHEDULE_COUNT; sk++) {
+            for (uint64_t seed = 1; seed <= (sk >= SV_SCHEDULE_RANDOM ? 4u : 1u); seed++) {
+                sv_schedule s = {(sv_schedule_kind)sk, seed};
+                char what[96], sname[32];
+                snprintf(what, sizeof what, "chapter %s %s", sv_kernel_name((sv_kernel)k),
+                         sv_schedule_format(s, sname, sizeof sname));
+                sv_trace *t = make(in, n, SV_OP_SUM);
+                sv_lab_reads *rd = NULL;
+                sv_value out[8];
+                bool known[8];
+                CHECK_MSG(t && sv_lab_emulate(t, (sv_kernel)k, s, &rd, out, known, err, sizeof err),
+                          "%s: %s", what, err);
+                if (!rd) {
+                    sv_trace_destroy(t);
+                    continue;
+                }
+                if (sk < SV_SCHEDULE_RANDOM) {
+                    ref R;
+                    CHECK(reference((sv_kernel)k, (sv_schedule_kind)sk, SV_OP_SUM, SV_TYPE_INT32,
+                                    in, n, &R));
+                    compare(t, &R, what);
+                    ref_free(&R);
+                }
+                check_provenance(t, rd, what);
+                const sv_round *last = &t->rounds[3];
+                for (int i = 0; i < 8; i++)
+                    CHECK_MSG(known[i] == last->written[last->pout][i] &&
+                                  (!known[i] || out[i].bits == last->buf[last->pout][i].bits),
+                              "%s: copy back out[%d]", what, i);
+                if (k == SV_KERNEL_CORRECT)
+                    for (int i = 0; i < 8; i++)
+                        CHECK_MSG(known[i] && out[i].i == chapter[i], "%s: out[%d] = %d", what, i,
+                                  out[i].i);
+                if (k == SV_KERNEL_IN_PLACE && sk == SV_SCHEDULE_SEQUENTIAL) {
+                    for (int i = 0; i < 8; i++)
+                        CHECK_MSG(known[i] && out[i].i == in_place_seq[i],
+                                  "in-place sequential out[%d] = %d, expected %d", i, out[i].i,
+                                  in_place_seq[i]);
+                    CHECK(sv_lab_read_describe(rd, SV_TYPE_INT32, 2, 4, SV_READ_LEFT, cap,
+                                               sizeof cap));
+                    CHECK_STR(cap, "round 2: thread 4 read buf[2] = 14 after thread 2 had "
+                                   "overwritten it; it should have read 8");
+                    CHECK(sv_lab_read_describe(rd, SV_TYPE_INT32, 1, 2, SV_READ_LEFT, cap,
+                                               sizeof cap));
+                    CHECK_STR(cap, "round 1: thread 2 read buf[1] = 4 after thread 1 had "
+                                   "overwritten it; it should have read 1");
+                    CHECK(!sv_lab_read_describe(rd, SV_TYPE_INT32, 1, 0, SV_READ_LEFT, cap,
+                                                sizeof cap));
+                    sv_lab_cell_describe(rd, t, 3, 7, cap, sizeof cap);
+                    CHECK_CONTAINS(cap, "round 3: thread 7 read buf[3] = 15, written by thread 3 "
+                                        "in round 2, a value already wrong");
+                }
+                if (k == SV_KERNEL_IN_PLACE && sk == SV_SCHEDULE_REVERSE)
+                    for (int i = 0; i < 8; i++) /* reverse order never overwrites early */
+                        CHECK_INT(out[i].i, chapter[i]);
+                if (k == SV_KERNEL_NO_BARRIER && sk == SV_SCHEDULE_REVERSE) {
+                    /* Thread 7 runs first: round 2 reads buf[1][5], which
+                     * thread 5 has not written yet. */
+                    CHECK(!known[7]);
+                    sv_lab_read_describe(rd, SV_TYPE_INT32, 2, 7, SV_READ_LEFT, cap, sizeof cap);
+                    CHECK_STR(cap, "round 2: thread 7 read buf[1][5] = ?, a cell nobody had "
+                                   "written; it should have read 5");
+                }
+                if (k == SV_KERNEL_NO_BARRIER && sk == SV_SCHEDULE_SEQUENTIAL) {
+                    sv_lab_read_describe(rd, SV_TYPE_INT32, 1, 2, SV_READ_LEFT, cap, sizeof cap);
+                    CHECK_STR(cap, "round 1: thread 2 read buf[0][1] = 4 after thread 1 had "
+                                   "already written it in round 2; it should have read 1");
+                }
+                if (k == SV_KERNEL_NO_ELSE) {
+                    /* Round 1 never writes buf[1][0], and round 2's buf[0][2]
+                     * is ? + 8; round 3's pout is buf[1]. */
+                    static const int32_t want[8] = {0, 4, 8, 7, 15, 13, 0, 25};
+                    for (int i = 0; i < 8; i++)
+                        CHECK_MSG(known[i] == (i != 0 && i != 6) && (!known[i] || out[i].i == want[i]),
+                                  "%s: out[%d] = %s%d", what, i, known[i] ? "" : "? ", out[i].i);
+                    sv_lab_cell_describe(rd, t, 1, 0, cap, sizeof cap);
+                    CHECK_CONTAINS(cap, "round 1: thread 0 wrote nothing (i < stride and no else)");
+                }
+                if (k == SV_KERNEL_OFF_BY_ONE) {
+                    static const int32_t want[8] = {3, 1, 8, 8, 12, 13, 19, 22};
+                    for (int i = 0; i < 8; i++)
+                        CHECK_MSG(known[i] && out[i].i == want[i], "%s: out[%d] = %d, expected %d",
+                                  what, i, out[i].i, want[i]);
+                    sv_lab_cell_describe(rd, t, 1, 1, cap, sizeof cap);
+                    CHECK_STR(cap, "round 1: thread 1 copied pin[1] instead of adding pin[0]: "
+                                   "the guard i > 1 is false for i = 1");
+                }
+                sv_lab_reads_destroy(rd);
+                sv_trace_destroy(t);
+            }
+        }
+    }
+    free(in);
+}
+
+static void test_random_inputs(void)
+{
+    static const size_t sizes[] = {1, 2, 3, 5, 8, 13, 31, 32, 33, 64, 100, 257, 1024};
+    char err[256];
+    for (size_t z = 0; z < sizeof sizes / sizeof *sizes; z++) {
+        size_t n = sizes[z];
+        for (int opi = 0; opi < 2; opi++) {
+            sv_op op = opi ? SV_OP_MAX : SV_OP_SUM;
+            sv_value *in = sv_random_values(op, SV_TYPE_INT32, n, 0xab5eedull + n * 3 + (uint64_t)opi);
+            sv_trace *correct = make(in, n, op);
+            CHECK(correct && sv_lab_emulate(correct, SV_KERNEL_CORRECT,
+                                            (sv_schedule){SV_SCHEDULE_LOCKSTEP, 1}, NULL, NULL,
+                                            NULL, err, sizeof err));
+            CHECK(correct && sv_trace_finish(correct, err, sizeof err) &&
+                  sv_trace_check(correct, err, sizeof err));
+            for (int k = 0; k < SV_KERNEL_COUNT; k++) {
+                const sv_kernel_info *info = sv_kernel_get((sv_kernel)k);
+                for (int sk = 0; sk < SV_SCHEDULE_COUNT; sk++) {
+                    int seeds = sk >= SV_SCHEDULE_RANDOM ? (n <= 64 ? 3 : 1) : 1;
+                    for (int sd = 1; sd <= seeds; sd++) {
+                        sv_schedule s = {(sv_schedule_kind)sk, (uint64_t)sd * 7919};
+                        char what[96], sname[40];
+                        snprintf(what, sizeof what, "n=%zu %s %s %s", n, sv_op_name(op),
+                                 sv_kernel_name((sv_kernel)k),
+                                 sv_schedule_format(s, sname, sizeof sname));
+                        sv_trace *t = make(in, n, op);
+                        sv_lab_reads *rd = NULL;
+                        CHECK_MSG(t && sv_lab_emulate(t, (sv_kernel)k, s, &rd, NULL, NULL, err,
+                                                      sizeof err), "%s: %s", what, err);
+                        if (!rd) {
+                            sv_trace_destroy(t);
+                            continue;
+                        }
+                        if (sk < SV_SCHEDULE_RANDOM) {
+                            ref R;
+                            CHECK(reference((sv_kernel)k, (sv_schedule_kind)sk, op, SV_TYPE_INT32,
+                                            in, n, &R));
+                            compare(t, &R, what);
+                            ref_free(&R);
+                        }
+                        check_provenance(t, rd, what);
+                        /* The correct kernel is the same under every schedule;
+                         * so are the mistakes without a race; and a warp of
+                         * 32 in lockstep hides every race. */
+                        if (correct && (k == SV_KERNEL_CORRECT ||
+                                        (!info->racy && sk != SV_SCHEDULE_LOCKSTEP) ||
+                                        (info->racy && sk == SV_SCHEDULE_LOCKSTEP) ||
+                                        (info->racy && sk == SV_SCHEDULE_WARPS && n <= 32))) {
+                            sv_trace *base = make(in, n, op);
+                            sv_kernel bk = info->racy ? SV_KERNEL_CORRECT : (sv_kernel)k;
+                            CHECK(base && sv_lab_emulate(base, bk,
+                                                         (sv_schedule){SV_SCHEDULE_LOCKSTEP, 1},
+                                                         NULL, NULL, NULL, err, sizeof err));
+                            if (base && info->racy) { /* same values, one buffer or two */
+                                for (size_t r = 0; r < n && t; r++) {
+                                    const sv_round *A = &t->rounds[t->nrounds - 1];
+                                    const sv_round *B = &base->rounds[base->nrounds - 1];
+                                    int pa = A->round ? A->pout : 0, pb = B->round ? B->pout : 0;
+                                    CHECK_MSG(A->written[pa][r] &&
+                                                  A->buf[pa][r].bits == B->buf[pb][r].bits,
+                                              "%s: out[%zu] differs from the correct kernel", what, r);
+                                }
+                            } else if (base) {
+                                CHECK_MSG(same_buffers(t, base), "%s: differs from lockstep", what);
+                            }
+                            sv_trace_destroy(base);
+                        }
+                        /* A seed replays exactly. */
+                        if (sk >= SV_SCHEDULE_RANDOM && n <= 257) {
+                            sv_trace *again = make(in, n, op);
+                            CHECK(again && sv_lab_emulate(again, (sv_kernel)k, s, NULL, NULL, NULL,
+                                                          err, sizeof err));
+                            CHECK_MSG(again && same_buffers(t, again), "%s: not replayable", what);
+                            sv_trace_destroy(again);
+                        }
+                        sv_lab_reads_destroy(rd);
+                        sv_trace_destroy(t);
+                    }
+                }
+            }
+            sv_trace_destroy(correct);
+            free(in);
+        }
+    }
+}
+
+/* Races show across warps: in-place at n = 64 under warps:S goes wrong (for
+ * every one of these seeds, as on the shaken GPU), and never in cells 0..31
+ * of round 1 (one warp, lockstep). */
+static void test_warps_expose(void)
+{
+    char err[256];
+    size_t n = 64;
+    sv_value *in = sv_random_values(SV_OP_SUM, SV_TYPE_INT32, n, 99);
+    sv_trace *correct = make(in, n, SV_OP_SUM);
+    CHECK(correct && sv_lab_emulate(correct, SV_KERNEL_CORRECT,
+                                    (sv_schedule){SV_SCHEDULE_LOCKSTEP, 1}, NULL, NULL, NULL, err,
+                                    sizeof err));
+    int wrong = 0;
+    for (uint64_t seed = 1; seed <= 20 && correct; seed++) {
+        sv_trace *t = make(in, n, SV_OP_SUM);
+        CHECK(t && sv_lab_emulate(t, SV_KERNEL_IN_PLACE, (sv_schedule){SV_SCHEDULE_WARPS, seed},
+                                  NULL, NULL, NULL, err, sizeof err));
+        bool differs = false;
+        for (size_t i = 0; t && i < n; i++) {
+            if (i < 32)
+                CHECK(t->rounds[1].buf[0][i].bits == correct->rounds[1].buf[1][i].bits);
+            differs |= t->rounds[t->nrounds - 1].buf[0][i].bits !=
+                       correct->rounds[correct->nrounds - 1].buf[1][i].bits;
+        }
+        wrong += differs;
+        sv_trace_destroy(t);
+    }
+    CHECK_MSG(wrong > 0, "in-place warps n=64: %d of 20 seeds wrong", wrong);
+    sv_trace_destroy(correct);
+    free(in);
+}
+
+/* The summary of runs against counts worked out by hand. */
+static void test_summary(void)
+{
+    char err[256];
+    sv_value in[4] = {{.i = 1}, {.i = 2}, {.i = 3}, {.i = 4}};
+    sv_trace *c = make(in, 4, SV_OP_SUM);
+    CHECK(c && sv_lab_emulate(c, SV_KERNEL_CORRECT, (sv_schedule){SV_SCHEDULE_LOCKSTEP, 1}, NULL,
+                              NULL, NULL, err, sizeof err));
+    if (!c)
+        return;
+    /* rounds 0..2: [1 2 3 4], [1 3 5 7], [1 3 6 10]. Three runs. */
+    uint32_t bits[3][3][4] = {
+        {{1, 2, 3, 4}, {1, 3, 5, 7}, {1, 3, 6, 10}},
+        {{1, 2, 3, 4}, {1, 3, 5, 7}, {1, 3, 8, 10}},
+        {{1, 2, 3, 4}, {1, 3, 6, 7}, {1, 3, 8, 12}},
+    };
+    bool known[3][3][4];
+    memset(known, 1, sizeof known);
+    known[2][2][0] = false;
+    sv_lab_summary *s = sv_lab_summarize(c, 3, &bits[0][0][0], &known[0][0][0], err, sizeof err);
+    CHECK_MSG(s != NULL, "%s", err);
+    if (s) {
+        CHECK_INT(s->wrong_runs, 2);
+        CHECK_INT(s->distinct_outputs, 3);
+        CHECK_INT(s->first_wrong_cell, 0);
+        CHECK_INT(s->first_wrong_round, 1);
+        CHECK_INT(s->first_diverged[0], 2);
+        CHECK_INT(s->first_diverged[1], -1);
+        CHECK_INT(s->first_diverged[2], 1);
+        CHECK_INT(s->first_diverged[3], 2);
+        const sv_lab_cell *x = &s->cells[2 * 4 + 2];
+        CHECK_INT(x->correct.i, 6);
+        CHECK_INT(x->wrong_runs, 2);
+        CHECK_INT(x->nvalues, 2);
+        CHECK(x->values[0].known && x->values[0].value.i == 8 && x->values[0].runs == 2);
+        CHECK(x->values[1].value.i == 6 && x->values[1].runs == 1);
+        x = &s->cells[2 * 4 + 0];
+        CHECK_INT(x->nvalues, 2);
+        CHECK(x->values[0].value.i == 1 && x->values[0].runs == 2);
+        CHECK(!x->values[1].known && x->values[1].runs == 1);
+    }
+    sv_lab_summary_destroy(s);
+    sv_lab_summary_destroy(NULL);
+    sv_lab_reads_destroy(NULL);
+    sv_trace_destroy(c);
+}
+
+int main(void)
+{
+    test_names();
+    test_chapter();
+    test_random_inputs();
+    test_warps_expose();
+    test_summary();
+    return check_status();
+}
