@@ -45,6 +45,9 @@ typedef struct sv_app_config {
      * (the window); false: capture with backend now, synchronously (export). */
     bool background;
     bool code;              /* --code: the source panel starts shown */
+    sv_kernel kernel;       /* the first kernel (0: the chapter's) */
+    sv_schedule schedule;   /* the emulator's schedule for mistakes (zero: lockstep) */
+    bool schedule_given;    /* false: the window's default, sequential */
 } sv_app_config;
 
 /* Status of sv_app_init, mirroring scanviz-trace's exit codes. */

@@ -23,6 +23,8 @@ const char *const sv_help_keys[][2] = {
     {"Shift+Left/Right or drag", "pan"},
     {"Z", "reset zoom and pan"},
     {"C", "the kernel's source beside the cells (the phase's line highlighted)"},
+    {"K", "next kernel: correct, in-place, no-barrier, in-place-no-barrier, no-else, off-by-one"},
+    {"D", "a mistake: the correct kernel's values beside its own"},
     {"M", "Measure view: throughput and work against n"},
     {"B (Measure view)", "run the benchmark live on this machine's GPU / stop it"},
     {"P", "predict mode: Right asks about the next round, Right again reveals"},

@@ -85,11 +85,64 @@ bool sv_scene_value(const sv_app_view *s, const sv_step_view *v, int row, int i,
         if (!v->last || !t->output ||
             (s->phase != SV_PHASE_NONE && s->phase != SV_PHASE_COPY_BACK))
             return false;
+        /* A mistake may leave the cell it copies back unwritten: `?`. */
+        if (s->lab) {
+            const sv_round *lr = &t->rounds[t->nrounds - 1];
+            int b = t->nrounds == 1 ? 0 : lr->pout;
+            bool excl = t->scan == SV_SCAN_EXCLUSIVE;
+            if (!(excl && i == 0) && !lr->written[b][excl ? i - 1 : i])
+                return false;
+        }
         *out = t->output[i];
         return true;
     default:
         return false;
     }
+}
+
+const sv_lab_cell *sv_scene_lab_cell(const sv_app_view *s, const sv_step_view *v, int row,
+                                     int i, int *round)
+{
+    const sv_trace *t = s->trace;
+    const sv_lab_summary *lab = s->lab;
+    if (!lab || !t || i < 0 || (size_t)i >= t->n || lab->n != t->n ||
+        lab->nrounds != t->nrounds)
+        return NULL;
+    int w;
+    if (row == 3) {
+        if (!v->last)
+            return NULL;
+        if (t->scan == SV_SCAN_EXCLUSIVE) {
+            if (i == 0)
+                return NULL;
+            i--;
+        }
+        w = (int)t->nrounds - 1;
+    } else if (row == 1 || row == 2) {
+        int b = row - 1;
+        const sv_round *rd = v->rd;
+        if (v->round == 0) {
+            if (b != 0)
+                return NULL;
+            w = 0;
+        } else if (b == rd->pout) {
+            w = s->phase == SV_PHASE_GUARD ? v->round - 1 : v->round;
+        } else {
+            /* pin: last round's pout, in a double buffer only */
+            if (rd->pin == rd->pout)
+                return NULL;
+            w = v->round - 1;
+        }
+        /* the buffer must be the one round w wrote */
+        int wb = w == 0 ? 0 : t->rounds[w].pout;
+        if (wb != b)
+            return NULL;
+    } else {
+        return NULL;
+    }
+    if (round)
+        *round = w;
+    return &lab->cells[(size_t)w * t->n + (size_t)i];
 }
 
 const char *sv_scene_op_verb(sv_op op)

@@ -23,6 +23,7 @@
 #include "../core/table.h"
 #include "../core/trace_file.h"
 #include "app.h"
+#include "../core/lab.h"
 #include "export.h"
 #include "platform.h"
 #include "render.h"
@@ -56,6 +57,11 @@ static const char usage_text[] =
     "  --no-animation        no motion: each step shows its round at once\n"
     "  --quiz                predict mode (key P): Right asks about each next round\n"
     "  --code                show the kernel's source beside the cells (key C), also in --export\n"
+    "  --kernel NAME         correct (default), in-place, no-barrier, in-place-no-barrier,\n"
+    "                        no-else, off-by-one: a mistake, emulated (key K cycles them)\n"
+    "  --schedule NAME       the emulator's schedule for a mistake: lockstep, sequential\n"
+    "                        (default), reverse, random[:S], warps[:S] (S a seed; these\n"
+    "                        two run 100 seeds S, S+1, ... and count the wrong runs)\n"
     "  --size WxH            window or image size (default 1280x720)\n"
     "Without a window:\n"
     "  --export DIR          render every round to DIR/round-00.png, ... and exit\n"
@@ -153,7 +159,7 @@ typedef struct options {
     sv_input input; /* --input, --file, -, --random, --seed (core/input.h) */
     const char *trace, *export_dir, *export_plot, *bench_csv;
     int trace_arg;
-    const char *op, *type, *backend, *theme;
+    const char *op, *type, *backend, *theme, *kernel, *schedule;
     bool exclusive, fullscreen, autoplay, no_animation, code;
     bool quiz;
     long round;
@@ -167,7 +173,7 @@ enum {
     OPT_INPUT = 256, OPT_FILE, OPT_RANDOM, OPT_SEED, OPT_OP, OPT_TYPE, OPT_EXCLUSIVE,
     OPT_INCLUSIVE, OPT_BACKEND, OPT_TRACE, OPT_ROUND, OPT_THEME, OPT_FULLSCREEN, OPT_SPEED,
     OPT_AUTOPLAY, OPT_NO_ANIM, OPT_EXPORT, OPT_SIZE, OPT_EXPORT_PLOT, OPT_BENCH_CSV,
-    OPT_BENCH_FRAMES, OPT_CODE, OPT_HELP, OPT_VERSION, OPT_QUIZ
+    OPT_BENCH_FRAMES, OPT_CODE, OPT_KERNEL, OPT_SCHEDULE, OPT_HELP, OPT_VERSION, OPT_QUIZ
 };
 
 static const struct option long_opts[] = {
@@ -194,6 +200,8 @@ static const struct option long_opts[] = {
     {"bench-csv", required_argument, NULL, OPT_BENCH_CSV},
     {"bench-frames", required_argument, NULL, OPT_BENCH_FRAMES},
     {"code", no_argument, NULL, OPT_CODE},
+    {"kernel", required_argument, NULL, OPT_KERNEL},
+    {"schedule", required_argument, NULL, OPT_SCHEDULE},
     {"help", no_argument, NULL, OPT_HELP},
     {"version", no_argument, NULL, OPT_VERSION},
     {NULL, 0, NULL, 0},
@@ -262,6 +270,8 @@ static int parse_args(int argc, char **argv, options *o)
         }
         case OPT_AUTOPLAY: o->autoplay = true; break;
         case OPT_CODE: o->code = true; break;
+        case OPT_KERNEL: o->kernel = optarg; break;
+        case OPT_SCHEDULE: o->schedule = optarg; break;
         case OPT_NO_ANIM: o->no_animation = true; break;
         case OPT_QUIZ: o->quiz = true; break;
         case OPT_EXPORT: o->export_dir = a; break;
@@ -345,6 +355,14 @@ static int make_config(const options *o, sv_app_config *c, sv_value **vals)
         return usage_error("--backend \"%s\": expected auto, cuda or cpu", o->backend);
     if (o->theme && !sv_theme_from_name(o->theme, &c->theme))
         return usage_error("--theme \"%s\": expected dark, light or contrast", o->theme);
+    if (o->kernel && !sv_kernel_from_name(o->kernel, &c->kernel))
+        return usage_error("--kernel \"%s\": expected correct, in-place, no-barrier, "
+                           "in-place-no-barrier, no-else or off-by-one", o->kernel);
+    if (o->schedule) {
+        if (!sv_schedule_parse(o->schedule, &c->schedule, err, sizeof err))
+            return usage_error("--schedule: %s", err);
+        c->schedule_given = true;
+    }
 
     if (o->trace) {
         c->trace = sv_trace_load(o->trace, err, sizeof err);

@@ -91,6 +91,17 @@ static void draw_labels(sv_gfx *g, const sv_app_view *s, const sv_layout *l,
     if (!v || (v->round == 0 && !swap) || v->shift)
         return;
     int pout = v->round == 0 ? 0 : v->rd->pout;
+    if (v->round > 0 && v->rd->pin == v->rd->pout) {
+        /* One buffer (an in-place mistake): pin and pout are the same. */
+        sv_box tb = l->tag[1 + pout];
+        tb.w = fmaxf(tb.w, fminf(tb.w * 2.1f, l->cells_clip.x - tb.x - 0.4f * l->unit));
+        sv_gfx_rect(g, tb, tb.h / 2.0f, t->error, t->error, 0.0f, SV_BORDER_NONE);
+        float px = sv_scene_fit_px(g, SV_FONT_SANS_BOLD, tb.h * 0.5f, tb.w - tb.h * 0.5f,
+                                   "pin=pout");
+        sv_gfx_text(g, SV_FONT_SANS_BOLD, px, tb.x + tb.w / 2.0f, tb.y + tb.h / 2.0f,
+                    SV_ALIGN_CENTER, t->tag_text, "pin=pout");
+        return;
+    }
     if (swap)
         pout = 1 - pout;
     for (int b = 0; b < 2; b++) {
@@ -174,11 +185,71 @@ static cell_style style_of(const sv_app_view *s, const sv_layout *l, const sv_th
             c.border_w = fmaxf(1.5f, l->border_w * 1.1f);
         }
     }
+    /* The mistakes lab: a cell wrong in some run takes the error colour
+     * (the hatch, drawn over the fill, carries it without colour). */
+    const sv_lab_cell *lc = has_value || row == 1 || row == 2
+                                ? sv_scene_lab_cell(s, v, row, i, NULL) : NULL;
+    if (lc && lc->wrong_runs > 0) {
+        c.fill = sv_rgba_mix(c.fill, t->error, narrow ? 0.8f : 0.25f);
+        c.border = t->error;
+    }
     if (narrow) {
         c.style = SV_BORDER_NONE;
         c.border_w = 0.0f;
     }
     return c;
+}
+
+/* Diagonal hatch lines (/) across box b, spaced gap apart, clipped to the
+ * box by geometry (no clip change, so the batch goes on). */
+void sv_scene_hatch(sv_gfx *g, sv_box b, float gap, float w, sv_rgba col)
+{
+    float in = w;
+    sv_box c = { b.x + in, b.y + in, b.w - 2 * in, b.h - 2 * in };
+    if (c.w <= 0.0f || c.h <= 0.0f)
+        return;
+    for (float k = c.x + c.y + gap * 0.5f; k < c.x + c.w + c.y + c.h; k += gap) {
+        /* x + y = k inside c */
+        float x0 = fmaxf(c.x, k - (c.y + c.h)), x1 = fminf(c.x + c.w, k - c.y);
+        if (x1 - x0 < 0.5f)
+            continue;
+        sv_gfx_line(g, x0, k - x0, x1, k - x1, w, col);
+    }
+}
+
+/* A divergent cell: the hatch, "wrong/runs" in its corner, and with D the
+ * correct kernel's value at its foot. */
+static void draw_lab_cell(sv_gfx *g, const sv_app_view *s, const sv_layout *l,
+                          const sv_theme *t, const sv_step_view *v, int row, int i, sv_box b)
+{
+    const sv_lab_cell *lc = sv_scene_lab_cell(s, v, row, i, NULL);
+    if (!lc)
+        return;
+    float u = l->unit;
+    if (lc->wrong_runs > 0 && b.w >= 6.0f) {
+        sv_scene_hatch(g, b, fmaxf(4.0f, fminf(b.w, b.h) * 0.16f), fmaxf(1.0f, 0.2f * u),
+                   sv_rgba_alpha(t->error, 0.7f));
+        float px = floorf(fminf(l->small_px * 0.85f, b.h * 0.2f));
+        char cnt[32];
+        snprintf(cnt, sizeof cnt, "%u/%u", (unsigned)lc->wrong_runs, (unsigned)s->lab->runs);
+        if (px >= 7.0f && sv_gfx_text_width(g, SV_FONT_MONO, px, cnt) < b.w * 0.9f) {
+            float tw = sv_gfx_text_width(g, SV_FONT_MONO, px, cnt);
+            sv_box tag = { b.x + b.w - tw - 0.5f * px - l->border_w, b.y + l->border_w,
+                           tw + 0.4f * px, px * 1.2f };
+            sv_gfx_rect(g, tag, px * 0.3f, t->error, t->error, 0.0f, SV_BORDER_NONE);
+            sv_gfx_text(g, SV_FONT_MONO, px, tag.x + tag.w / 2.0f, tag.y + tag.h / 2.0f,
+                        SV_ALIGN_CENTER, t->tag_text, cnt);
+        }
+    }
+    if (s->show_correct && l->num_px > 0.0f) {
+        float px = floorf(fminf(l->num_px * 0.55f, b.h * 0.22f));
+        char val[48], buf[64];
+        sv_value_format(s->trace->type, lc->correct, val, sizeof val);
+        snprintf(buf, sizeof buf, "\u2713%s", val);
+        if (px >= 7.0f && sv_gfx_text_width(g, SV_FONT_MONO, px, buf) < b.w * 0.95f)
+            sv_gfx_text(g, SV_FONT_MONO, px, b.x + b.w / 2.0f, b.y + b.h - px * 0.8f,
+                        SV_ALIGN_CENTER, lc->wrong_runs ? t->accent : t->text_dim, buf);
+    }
 }
 
 static void draw_number(sv_gfx *g, const sv_layout *l, sv_type type, sv_box b,
@@ -254,6 +325,11 @@ static void each_arrow(const sv_app_view *s, const sv_layout *l, const sv_step_v
      * an inclusive scan goes straight down from the last pout. */
     if (s->phase == SV_PHASE_GUARD || s->phase == SV_PHASE_BARRIER ||
         s->phase == SV_PHASE_SWAP)
+        return;
+    /* One buffer: reads and writes are the same row; the caption and the
+     * hover say what each thread read. */
+    if (v->round > 0 && !v->shift && v->rd->pin == v->rd->pout &&
+        s->phase != SV_PHASE_COPY_BACK)
         return;
     if (s->phase == SV_PHASE_COPY_BACK && !v->shift) {
         int fr = 1 + (v->round == 0 ? 0 : v->rd->pout);
@@ -641,6 +717,8 @@ void sv_render_cells(sv_gfx *g, const sv_app_view *s, const sv_layout *l, const 
                 cs.fill = sv_rgba_mix(sv_rgba_alpha(t->cell_fill, 0.0f), cs.fill, new_a);
             }
             sv_gfx_rect(g, b, l->radius, cs.fill, cs.border, cs.border_w, cs.style);
+            if (s->lab)
+                draw_lab_cell(g, s, l, t, &v, r, i, b);
             float old_a = sv_clampf(1.0f - 2.0f * e, 0.0f, 1.0f);
             if (had)
                 draw_number(g, l, tr->type, b, old, sv_rgba_alpha(t->text_dim, old_a));

@@ -294,6 +294,53 @@ static void caption_text(const sv_app_view *s, const sv_step_view *v, char *l1, 
                  v->rd->pin, v->rd->pout, op_noun(t->op), span);
 }
 
+/* The mistakes lab: what happened in cell (row, i) as step v shows it, in
+ * words: the emulator's record of the read that went wrong, or, for GPU
+ * runs, the observed values against the correct one. false when the cell
+ * has no outcome. */
+static bool lab_words(const sv_app_view *s, const sv_step_view *v, int row, int i,
+                      char *buf, size_t len)
+{
+    int w;
+    const sv_lab_cell *lc = sv_scene_lab_cell(s, v, row, i, &w);
+    if (!lc)
+        return false;
+    const sv_trace *t = s->trace;
+    int cell = (row == 3 && t->scan == SV_SCAN_EXCLUSIVE) ? i - 1 : i;
+    char what[400] = "";
+    if (s->lab_reads)
+        sv_lab_cell_describe(s->lab_reads, t, (size_t)w, (size_t)cell, what, sizeof what);
+    char cv[48];
+    sv_value_format(t->type, lc->correct, cv, sizeof cv);
+    uint32_t runs = s->lab->runs;
+    if (lc->wrong_runs == 0) {
+        snprintf(buf, len, "%s%sright in all %u run%s (%s, as the chapter's kernel)",
+                 what[0] ? what : "", what[0] ? " \u2014 " : "", (unsigned)runs,
+                 runs == 1 ? "" : "s", cv);
+        return true;
+    }
+    if (what[0]) {
+        snprintf(buf, len, "wrong in %u of %u run%s: %s", (unsigned)lc->wrong_runs,
+                 (unsigned)runs, runs == 1 ? "" : "s", what);
+        return true;
+    }
+    /* GPU runs: the values seen, most runs first. */
+    size_t at = (size_t)snprintf(buf, len, "round %d, cell %d: wrong in %u of %u runs; seen ", w,
+                                 cell, (unsigned)lc->wrong_runs, (unsigned)runs);
+    for (uint32_t k = 0; k < lc->nvalues && k < 3 && at < len; k++) {
+        char vv[48];
+        if (lc->values[k].known)
+            sv_value_format(t->type, lc->values[k].value, vv, sizeof vv);
+        else
+            snprintf(vv, sizeof vv, "?");
+        at += (size_t)snprintf(buf + at, len - at, "%s%s (%u)", k ? ", " : "", vv,
+                               (unsigned)lc->values[k].runs);
+    }
+    if (at < len)
+        snprintf(buf + at, len - at, "; the correct kernel has %s", cv);
+    return true;
+}
+
 static void draw_caption(sv_gfx *g, const sv_app_view *s, const sv_layout *l,
                          const sv_theme *t, const sv_step_view *v)
 {
@@ -301,11 +348,16 @@ static void draw_caption(sv_gfx *g, const sv_app_view *s, const sv_layout *l,
     if (!quiz_caption(s, v, l1, sizeof l1, l2, sizeof l2))
         caption_text(s, v, l1, sizeof l1, l2, sizeof l2);
     const sv_box *b = &l->caption;
+    /* A mistake's hovered cell: the second line says what happened there. */
+    int hr, hc;
+    sv_rgba l2_col = t->text_dim;
+    if (s->lab && sv_scene_tooltip_target(s, &hr, &hc) && lab_words(s, v, hr, hc, l2, sizeof l2))
+        l2_col = t->error;
     float px = sv_scene_fit_px(g, SV_FONT_SANS_BOLD, l->caption_px, b->w, l1);
     sv_gfx_text(g, SV_FONT_SANS_BOLD, px, b->x, b->y + 2.0f * l->unit, SV_ALIGN_LEFT, t->text, l1);
     px = sv_scene_fit_px(g, SV_FONT_SANS, l->small_px * 1.1f, b->w, l2);
     sv_gfx_text(g, SV_FONT_SANS, px, b->x, b->y + 5.2f * l->unit, SV_ALIGN_LEFT,
-                t->text_dim, l2);
+                l2_col, l2);
     /* n > 32: what runs in lockstep (the layout made room for the line). */
     size_t n = s->trace->n;
     if (n > SV_WARP) {
@@ -343,7 +395,7 @@ static float legend_item(sv_gfx *g, const sv_layout *l, const sv_theme *t, float
 }
 
 static float legend_items(sv_gfx *g, const sv_layout *l, const sv_theme *t, float cy,
-                          bool show_window, float u, bool draw)
+                          bool show_window, bool lab, bool show_correct, float u, bool draw)
 {
     float x = l->legend.x;
     x = legend_item(g, l, t, x, cy, sv_rgba_mix(t->cell_fill, t->full, t->tint), t->full,
@@ -358,16 +410,27 @@ static float legend_items(sv_gfx *g, const sv_layout *l, const sv_theme *t, floa
     if (show_window)
         x = legend_item(g, l, t, x, cy, sv_rgba_mix(t->cell_fill, t->window, 0.42f), t->window,
                         SV_BORDER_SOLID, NULL, "window on the input", u, draw);
+    if (lab) {
+        if (draw)
+            sv_scene_hatch(g, (sv_box){ x, cy - 1.3f * u, 3.8f * u, 2.6f * u }, 0.9f * u,
+                           fmaxf(1.0f, 0.2f * u), t->error);
+        x = legend_item(g, l, t, x, cy, sv_rgba_alpha(t->error, 0.0f), t->error,
+                        SV_BORDER_SOLID, NULL, show_correct ? "wrong in some run (\u2713 correct)"
+                                                            : "wrong in some run (D: correct)",
+                        u, draw);
+    }
     return x - 2.6f * u - l->legend.x;
 }
 
-static void draw_legend(sv_gfx *g, const sv_layout *l, const sv_theme *t, bool show_window)
+static void draw_legend(sv_gfx *g, const sv_app_view *s, const sv_layout *l, const sv_theme *t,
+                        bool show_window)
 {
     float cy = l->legend.y + l->legend.h / 2.0f, u = l->unit;
-    float w = legend_items(g, l, t, cy, show_window, u, false);
+    bool lab = s->lab != NULL;
+    float w = legend_items(g, l, t, cy, show_window, lab, s->show_correct, u, false);
     if (w > l->legend.w)
         u *= l->legend.w / w;
-    legend_items(g, l, t, cy, show_window, u, true);
+    legend_items(g, l, t, cy, show_window, lab, s->show_correct, u, true);
 }
 
 static void draw_counters(sv_gfx *g, const sv_app_view *s, const sv_layout *l,
@@ -396,6 +459,17 @@ static void draw_counters(sv_gfx *g, const sv_app_view *s, const sv_layout *l,
     } else if (tr->type == SV_TYPE_FLOAT32 && tr->max_abs_diff > 0.0) {
         snprintf(note, sizeof note, "float32: differs from the sequential scan by up to %.3g "
                  "(at i = %zu): a different rounding order", tr->max_abs_diff, tr->max_diff_index);
+    }
+    if (s->lab) {
+        const sv_lab_summary *lab = s->lab;
+        if (lab->wrong_runs == 0)
+            snprintf(note, sizeof note, "%s: right in all %u run%s (by luck or by design)",
+                     s->lab_note, (unsigned)lab->runs, lab->runs == 1 ? "" : "s");
+        else
+            snprintf(note, sizeof note, "%s: output wrong in %u of %u run%s \u00b7 %u distinct "
+                     "\u00b7 first wrong round %d", s->lab_note, (unsigned)lab->wrong_runs,
+                     (unsigned)lab->runs, lab->runs == 1 ? "" : "s",
+                     (unsigned)lab->distinct_outputs, lab->first_wrong_round);
     }
     if (note[0]) {
         float avail = l->counters.w - w - 3.0f * l->unit;
@@ -428,6 +502,13 @@ static void draw_timeline(sv_gfx *g, const sv_app_view *s, const sv_layout *l,
             sv_gfx_circle(g, x, y, r, t->text_dim, t->text_dim, 0.0f);
         } else {
             sv_gfx_circle(g, x, y, r, t->bg, t->text_dim, fmaxf(1.0f, 0.22f * u));
+        }
+        /* The mistakes lab: the first round in which any cell diverged. */
+        if (s->lab && s->lab->first_wrong_round == k) {
+            sv_gfx_circle(g, x, y, r * 2.4f, sv_rgba_alpha(t->error, 0.0f), t->error,
+                          fmaxf(1.5f, 0.3f * u));
+            sv_gfx_text(g, SV_FONT_SANS_BOLD, l->small_px * 0.85f, x, y - 2.6f * u,
+                        SV_ALIGN_CENTER, t->error, "first wrong");
         }
         char lab[16];
         if (excl && k == steps - 1)
@@ -587,6 +668,20 @@ static void draw_tooltip(sv_gfx *g, const sv_app_view *s, const sv_layout *l,
     char lines[TIP_LINES][256];
     sv_rgba accent;
     int n = tooltip_lines(s, t, v, row, i, lines, &accent);
+    /* A mistake: how often this cell was wrong, and the correct value. */
+    const sv_lab_cell *lc = sv_scene_lab_cell(s, v, row, i, NULL);
+    if (lc) {
+        char cv[48];
+        sv_value_format(s->trace->type, lc->correct, cv, sizeof cv);
+        int k = n < TIP_LINES ? n++ : TIP_LINES - 1;
+        if (lc->wrong_runs)
+            snprintf(lines[k], 256, "wrong in %u of %u runs; the correct kernel has %s",
+                     (unsigned)lc->wrong_runs, (unsigned)s->lab->runs, cv);
+        else
+            snprintf(lines[k], 256, "right in all %u runs (correct: %s)",
+                     (unsigned)s->lab->runs, cv);
+        accent = lc->wrong_runs ? t->error : accent;
+    }
     float u = l->unit, px = l->small_px * 1.12f, lh = px * 1.55f, pad = 1.4f * u;
     float w = 0.0f;
     for (int k = 0; k < n; k++) {
@@ -771,8 +866,8 @@ void sv_render_overlay(sv_gfx *g, const sv_app_view *s, const sv_layout *l, cons
     if (s->view == SV_VIEW_SCAN && have) {
         draw_caption(g, s, l, t, &v);
         int row, cell;
-        draw_legend(g, l, t, sv_scene_tooltip_target(s, &row, &cell) &&
-                                 !sv_scene_hidden(s, &v, row));
+        draw_legend(g, s, l, t, sv_scene_tooltip_target(s, &row, &cell) &&
+                                    !sv_scene_hidden(s, &v, row));
         draw_counters(g, s, l, t, &v);
         draw_timeline(g, s, l, t);
         if (!s->editing && !s->help)

@@ -83,8 +83,15 @@ void sv_render_source(sv_gfx *g, const sv_app_view *s, const sv_layout *l, const
         snprintf(right, sizeof right, "\u25bc \u25b2 phases");
     float rw = sv_gfx_text(g, SV_FONT_SANS, l->small_px, p->x + p->w - 1.0f * u, cg.title_y,
                            SV_ALIGN_RIGHT, s->phase ? t->accent : t->text_dim, right);
-    char title[200];
-    sv_gfx_text_ellipsize(g, SV_FONT_SANS_BOLD, l->small_px, p->w - rw - 3.0f * u, f->path,
+    char title[200], path[240];
+    /* A mistake whose file was not in the tree at build time: its name, and
+     * the chapter's kernel below, said plainly. */
+    if (s->kernel_file && s->kernel_file[0] && !s->kernel_embedded)
+        snprintf(path, sizeof path, "%s (not in this build; the chapter's kernel shown)",
+                 s->kernel_file);
+    else
+        snprintf(path, sizeof path, "%s", f->path);
+    sv_gfx_text_ellipsize(g, SV_FONT_SANS_BOLD, l->small_px, p->w - rw - 3.0f * u, path,
                           title, sizeof title);
     sv_gfx_text(g, SV_FONT_SANS_BOLD, l->small_px, p->x + 1.0f * u, cg.title_y, SV_ALIGN_LEFT,
                 t->text, title);

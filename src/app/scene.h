@@ -56,6 +56,16 @@ bool sv_scene_tooltip_target(const sv_app_view *s, int *row, int *cell);
 /* Text px that makes utf8 at most max_w wide (px itself when it fits). */
 float sv_scene_fit_px(sv_gfx *g, sv_font font, float px, float max_w, const char *utf8);
 
+/* The mistakes lab's outcome for a cell as step v shows it: the summary
+ * cell of the round that wrote the shown value (*round, when not NULL);
+ * NULL without a lab or for a cell no round of the kernel wrote. */
+const sv_lab_cell *sv_scene_lab_cell(const sv_app_view *s, const sv_step_view *v, int row,
+                                     int i, int *round);
+
+/* Diagonal hatch lines across b, gap apart, w wide (render_cells.c): the
+ * pattern of a divergent cell. */
+void sv_scene_hatch(sv_gfx *g, sv_box b, float gap, float w, sv_rgba col);
+
 /* The op's verb for captions ("adds", "takes the max with", ...). */
 const char *sv_scene_op_verb(sv_op op);
 

@@ -15,23 +15,48 @@
 #include "source.h"
 
 #include <ctype.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* src/embed.py writes these from kernels/ (src/app/meson.build). */
-extern const unsigned char sv_kernel_src_correct[];
-extern const size_t sv_kernel_src_correct_size;
+/* src/embed.py writes this table from kernels/ (src/app/meson.build): the
+ * chapter's kernel first, then the mistakes found in the tree. */
+typedef struct sv_embed_entry {
+    const char *path;           /* relative to kernels/ */
+    const unsigned char *data;
+    size_t size;
+} sv_embed_entry;
+extern const sv_embed_entry sv_kernel_sources[];
+
+#define MAX_FILES 16
 
 typedef struct embedded {
-    const char *path;
+    char path[128];             /* "kernels/hillis_steele.cu" */
     const unsigned char *data;
-    const size_t *size;
+    size_t size;
 } embedded;
 
-static const embedded files[] = {
-    { "kernels/hillis_steele.cu", sv_kernel_src_correct, &sv_kernel_src_correct_size },
-};
-#define NFILES ((int)(sizeof files / sizeof files[0]))
+static embedded files[MAX_FILES];
+static int nfiles = -1;
+
+static void list_files(void)
+{
+    if (nfiles >= 0)
+        return;
+    nfiles = 0;
+    /* the chapter's kernel first, whatever the table's order */
+    for (int pass = 0; pass < 2; pass++)
+        for (int k = 0; sv_kernel_sources[k].path && nfiles < MAX_FILES; k++) {
+            bool main_kernel = strcmp(sv_kernel_sources[k].path, "hillis_steele.cu") == 0;
+            if (main_kernel != (pass == 0))
+                continue;
+            embedded *e = &files[nfiles++];
+            snprintf(e->path, sizeof e->path, "kernels/%s", sv_kernel_sources[k].path);
+            e->data = sv_kernel_sources[k].data;
+            e->size = sv_kernel_sources[k].size;
+        }
+}
+#define NFILES MAX_FILES
 
 /* A parsed file plus what the phase search needs: each line's code with
  * comments blanked, NUL-terminated. */
@@ -175,7 +200,7 @@ static void trimmed(const char *code, const char **b, size_t *n)
 static bool parse(parsed *p, const embedded *e)
 {
     const char *text = (const char *)e->data;
-    size_t size = *e->size;
+    size_t size = e->size;
     int n = 0;
     for (size_t i = 0; i < size; i++)
         if (text[i] == '\n')
@@ -224,7 +249,8 @@ static bool parse(parsed *p, const embedded *e)
 
 static const parsed *get(int k)
 {
-    if (k < 0 || k >= NFILES)
+    list_files();
+    if (k < 0 || k >= nfiles)
         return NULL;
     parsed *p = &cache[k];
     if (!p->done) {
@@ -268,7 +294,17 @@ const sv_source_file *sv_source_get(int k)
 
 int sv_source_count(void)
 {
-    return NFILES;
+    list_files();
+    return nfiles;
+}
+
+int sv_source_find(const char *path)
+{
+    list_files();
+    for (int k = 0; path && k < nfiles; k++)
+        if (strcmp(files[k].path, path) == 0)
+            return k;
+    return -1;
 }
 
 /* ---- phases -------------------------------------------------------------- */
@@ -338,7 +374,7 @@ bool sv_source_phase_lines(const sv_source_file *f, sv_phase ph, int round, int 
 {
     *lo = *hi = 0;
     const parsed *p = NULL;
-    for (int k = 0; k < NFILES; k++)
+    for (int k = 0; k < nfiles; k++)
         if (f == &cache[k].f)
             p = &cache[k];
     if (!p || p->f.nlines == 0)

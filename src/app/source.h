@@ -54,6 +54,10 @@ typedef struct sv_source_file {
 const sv_source_file *sv_source_get(int k);
 /* How many kernels' sources are embedded. */
 int sv_source_count(void);
+/* The index of the embedded file at path ("kernels/mistakes/in_place.cu",
+ * as src/core/lab.c names it), or -1 when it was not in the tree at build
+ * time. */
+int sv_source_find(const char *path);
 
 /* The lines [*lo, *hi] (1-based) that phase p does in round `round` of f
  * (the barrier of round 0 is the one after the load, of the others the

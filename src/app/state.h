@@ -21,6 +21,7 @@
 
 #include "../core/trace.h"
 #include "../core/bench_csv.h"
+#include "../core/lab.h"
 #include "../capture/capture.h"
 #include "theme.h"
 #include "view.h"
@@ -98,6 +99,18 @@ typedef struct sv_app_state {
     bool code;
     sv_phase phase;
     int source_kernel;      /* sv_source_get(): 0 = the chapter's kernel */
+
+    /* The mistakes lab. kernel is what K cycles (recaptured through
+     * lab_capture in app.c); a mistake is emulated under schedule, once for
+     * lockstep/sequential/reverse, lab_runs times (seeds S, S+1, ...) for
+     * random:S and warps:S, and summarized per round and cell (lab). */
+    sv_kernel kernel;
+    sv_schedule schedule;
+    uint32_t lab_runs;
+    bool show_correct;      /* D */
+    sv_lab_summary *lab;    /* owned; NULL for the chapter's kernel */
+    sv_lab_reads *lab_reads; /* owned; the shown run's reads */
+    char lab_note[160];
 
     /* The input box (E). edit_error is shown inline and names the bad token;
      * the trace on screen stays until a valid array is applied. */

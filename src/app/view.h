@@ -29,6 +29,7 @@
 
 #include "../core/trace.h"
 #include "../core/bench_csv.h"
+#include "../core/lab.h"
 #include "theme.h"
 #include "util.h"
 
@@ -135,6 +136,16 @@ typedef struct sv_app_view {
     bool code;
     sv_phase phase;
     int source_kernel;           /* 0: the chapter's kernel */
+
+    /* The mistakes lab (K cycles kernels, D the correct values beside).
+     * kernel 0 (SV_KERNEL_CORRECT) with lab NULL is the plain scan. */
+    int kernel;                  /* sv_kernel of the trace shown */
+    const char *kernel_file;     /* its source file (lab.h's registry); "" for none */
+    bool kernel_embedded;        /* source_kernel is that file (else the chapter's is shown) */
+    const char *lab_note;        /* "in-place · sequential · emulated"; "" for none */
+    const sv_lab_summary *lab;   /* every round's and cell's outcome over the runs; NULL: none */
+    const sv_lab_reads *lab_reads; /* what each read of the shown run saw; NULL: unknown (GPU) */
+    bool show_correct;           /* D: the correct kernel's values beside the mistake's */
 } sv_app_view;
 
 /* Steps the timeline shows for t: its rounds, plus the exclusive shift for
