@@ -190,7 +190,8 @@ static cell_style style_of(const sv_app_view *s, const sv_layout *l, const sv_th
     const sv_lab_cell *lc = has_value || row == 1 || row == 2
                                 ? sv_scene_lab_cell(s, v, row, i, NULL) : NULL;
     if (lc && lc->wrong_runs > 0) {
-        c.fill = sv_rgba_mix(c.fill, t->error, narrow ? 0.8f : 0.25f);
+        /* a neutral fill (not the case's tint), so the hatch stands out */
+        c.fill = sv_rgba_mix(t->cell_fill, t->error, narrow ? 0.8f : 0.12f);
         c.border = t->error;
     }
     if (narrow) {

@@ -628,6 +628,21 @@ static int tooltip_lines(const sv_app_view *s, const sv_theme *th, const sv_step
         return n;
     }
     const sv_round *rd = v->rd;
+    if (s->lab) {
+        /* A mistake: the buffers after the round do not say what was read
+         * (a cell may have changed under the reader); the emulator's
+         * record does. GPU runs record no reads. */
+        if (!s->lab_reads) {
+            snprintf(lines[n++], 256, "the reads of GPU runs are not recorded");
+            return n;
+        }
+        for (int slot = 0; slot < SV_READ_SLOTS && n < TIP_LINES - 1; slot++) {
+            if (sv_lab_read_describe(s->lab_reads, t->type, (size_t)v->round, (size_t)i,
+                                     (sv_read_slot)slot, lines[n], 256))
+                n++;
+        }
+        return n;
+    }
     long st = (long)rd->stride;
     sv_case cs = rd->cases[i];
     *accent = cs == SV_CASE_FULL ? th->full : cs == SV_CASE_PARTIAL ? th->partial : th->copy;
