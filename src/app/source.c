@@ -7,7 +7,8 @@
  * the phases are the lines whose code matches: the load `= in[i]`, the
  * guard `if (i >= stride)` (or `>`), the statements under it up to the end
  * of the else branch, the `__syncthreads()` after the load and after the
- * guard, the `pout = 1 - pout` / `pin = 1 - pout` pair, and the copy back
+ * guard, the `pout = 1 - pout` / `pin = 1 - pout` pair (a one-buffer
+ * mistake's `pout = pin = 0`), and the copy back
  * from `if (exclusive)` to the last `out[i] =`. A rewritten file (the
  * instrumentation moved elsewhere, a mistake's variant) keeps working as
  * long as it keeps these statements; a phase whose code is gone (no barrier
@@ -263,8 +264,20 @@ static const parsed *get(int k)
             p->f.spans = NULL;
             p->f.kernel_line = 1;
         }
-        /* Mark the lines whose code the chapter's kernel does not have. */
-        if (k > 0 && !p->failed) {
+        /* Mark the changed lines: those with a "MISTAKE:" comment (how the
+         * lab's files mark their one change), else those whose code the
+         * chapter's kernel does not have. */
+        bool marked = false;
+        for (int a = 0; k > 0 && !p->failed && a < p->f.nlines; a++) {
+            const sv_source_line *ln = &p->lines[a];
+            for (size_t c = 0; c + 8 <= ln->len; c++)
+                if (memcmp(ln->text + c, "MISTAKE:", 8) == 0) {
+                    p->lines[a].changed = true;
+                    marked = true;
+                    break;
+                }
+        }
+        if (k > 0 && !p->failed && !marked) {
             const parsed *c = get(0);
             for (int a = 0; c && a < p->f.nlines; a++) {
                 const char *sa;
@@ -411,6 +424,10 @@ bool sv_source_phase_lines(const sv_source_file *f, sv_phase ph, int round, int 
          * loop's end (the one for the copy back) is not the round's */
         if (bar >= 0 && round == 0 && loop >= 0 && bar > loop)
             bar = -1;
+        /* and a barrier after the loop (before the copy back) is not a round's */
+        int back = find_compact(p, guard, "out[i]=");
+        if (bar >= 0 && round > 0 && back >= 0 && bar > back)
+            bar = -1;
         a = b = bar;
         break;
     }
@@ -419,6 +436,8 @@ bool sv_source_phase_lines(const sv_source_file *f, sv_phase ph, int round, int 
         b = find_compact(p, loop, "pin=1-pout");
         if (a < 0) a = b;
         if (b < 0) b = a;
+        if (a < 0) /* one buffer: the line that replaced the swap */
+            a = b = find_compact(p, loop, "pout=pin=");
         break;
     case SV_PHASE_COPY_BACK: {
         int last = -1;

@@ -273,6 +273,34 @@ static void test_source_panel(void)
     sv_trace_destroy(t);
 }
 
+/* Every mistake whose file was in the tree at build time: embedded under the
+ * registry's path, its change marked, its guard found. */
+static void test_mistake_sources(void)
+{
+    int found = 0;
+    for (int k = 1; k < SV_KERNEL_COUNT; k++) {
+        const sv_kernel_info *ki = sv_kernel_get((sv_kernel)k);
+        int idx = sv_source_find(ki->file);
+        if (idx < 0)
+            continue;
+        found++;
+        const sv_source_file *f = sv_source_get(idx);
+        int changed = 0;
+        for (int l = 0; l < f->nlines; l++)
+            changed += f->lines[l].changed;
+        CHECK(changed >= 1 && changed <= 3, "%s: %d changed line(s) marked", ki->file, changed);
+        int lo, hi;
+        CHECK(sv_source_phase_lines(f, SV_PHASE_GUARD, 1, &lo, &hi), "%s: the guard found",
+              ki->file);
+        bool bar = sv_source_phase_lines(f, SV_PHASE_BARRIER, 1, &lo, &hi);
+        CHECK(bar == ki->barrier, "%s: a loop barrier %s", ki->file,
+              ki->barrier ? "found" : "absent");
+    }
+    printf("mistake sources embedded: %d of %d\n", found, SV_KERNEL_COUNT - 1);
+    CHECK(sv_source_find("kernels/hillis_steele.cu") == 0, "the chapter's kernel is file 0");
+    CHECK(sv_source_find("kernels/none.cu") < 0, "an unknown file is not found");
+}
+
 /* ---- warps ------------------------------------------------------------------ */
 
 static void test_warps(void)
@@ -465,6 +493,7 @@ int main(int argc, char **argv)
         return 1;
     }
     test_source_panel();
+    test_mistake_sources();
     test_warps();
     test_hatch();
     free(px);
