@@ -13,7 +13,8 @@
 _scanviz_flags_scanviz='--input --file --random --seed --trace
     --op --type --exclusive --inclusive --backend
     --round --theme --fullscreen --speed --autoplay --no-animation --quiz --size
-    --export --export-plot --bench-csv --bench-frames --help --version'
+    --export --export-plot --bench-csv --bench-frames --code --kernel --schedule
+    --help --version'
 _scanviz_flags_scanviz_trace='--input --file --random --seed
     --op --type --exclusive --backend
     --format -o --verify --open -h --help -V --version'
@@ -82,7 +83,7 @@ _scanviz()
         --export-plot) _scanviz_files png; return ;;
         --export) _scanviz_files -d; return ;;
         --file | --bench-csv | --csv | -o | --output) _scanviz_files; return ;;
-        --input | --random | --seed | --round | --speed | --size | --bench-frames | \
+        --input | --random | --seed | --round | --speed | --size | --bench-frames | --schedule | \
             --sizes | --reps) return ;; # a value of the user's own
     esac
     [[ $split == true ]] && return
