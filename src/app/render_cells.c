@@ -528,8 +528,12 @@ static void draw_row_merged(sv_gfx *g, const sv_app_view *s, const sv_layout *l,
          * and on the pout row carries the case's border style. */
         sv_border style = SV_BORDER_SOLID;
         sv_rgba edge = a.border;
-        if (r == 1 + v->rd->pout && v->round > 0 && !v->shift && v->rd->cases &&
-            !sv_scene_hidden(s, v, r)) {
+        const sv_lab_cell *lc = sv_scene_lab_cell(s, v, r, i, NULL);
+        bool wrong = lc && lc->wrong_runs > 0;
+        if (wrong) {
+            edge = t->error; /* keeps style_of's error fill */
+        } else if (r == 1 + v->rd->pout && v->round > 0 && !v->shift && v->rd->cases &&
+                   !sv_scene_hidden(s, v, r)) {
             style = case_border(v->rd->cases[i]);
             edge = case_colour(t, v->rd->cases[i]);
             /* A case's cells are one contiguous range: a wide run, tinted
@@ -539,6 +543,10 @@ static void draw_row_merged(sv_gfx *g, const sv_app_view *s, const sv_layout *l,
         }
         sv_gfx_rect(g, run, fmaxf(l->radius, 0.4f * l->unit), a.fill, edge,
                     fmaxf(1.0f, 0.3f * l->unit), style);
+        /* a wrong run keeps its pattern even when its cells are too narrow */
+        if (wrong && run.w >= 6.0f)
+            sv_scene_hatch(g, run, fmaxf(4.0f, run.h * 0.16f), fmaxf(1.0f, 0.2f * l->unit),
+                           sv_rgba_alpha(t->bg, 0.55f));
         i = j;
     }
 }
@@ -641,6 +649,8 @@ static void draw_warps(sv_gfx *g, const sv_app_view *s, const sv_layout *l, cons
         float cx = l->cell_x0 + ((float)lo + (float)(hi - lo) / 2.0f) * l->cell_pitch - gap / 2.0f;
         char lab[24];
         snprintf(lab, sizeof lab, "warp %d", k);
+        float tw = sv_gfx_text_width(g, SV_FONT_SANS, px, lab);
+        cx = sv_clampf(cx, clip.x + tw / 2.0f, clip.x + clip.w - tw / 2.0f);
         sv_gfx_text(g, SV_FONT_SANS, px, cx, l->warp_label_y, SV_ALIGN_CENTER, t->text_dim, lab);
     }
     sv_gfx_clip(g, &l->cells_clip);
