@@ -152,10 +152,10 @@ static int band_pixels(const sv_code_geo *cg, int line, sv_rgba band)
 static void test_source_panel(void)
 {
     const sv_source_file *f = sv_source_get(0);
-    CHECK(f && f->nlines > 20, "the chapter's kernel is embedded (%d lines)", f ? f->nlines : 0);
+    CHECK_MSG(f && f->nlines > 20, "the chapter's kernel is embedded (%d lines)", f ? f->nlines : 0);
     if (!f || f->nlines <= 20)
         return;
-    CHECK(strcmp(f->path, "kernels/hillis_steele.cu") == 0, "path %s", f->path);
+    CHECK_MSG(strcmp(f->path, "kernels/hillis_steele.cu") == 0, "path %s", f->path);
 
     /* The phase map finds the chapter's statements. */
     char buf[512];
@@ -172,12 +172,12 @@ static void test_source_panel(void)
     int guard = 0, op_lo = 0, op_hi = 0, bar0 = 0, bar1 = 0, load = 0;
     for (size_t k = 0; k < sizeof m / sizeof m[0]; k++) {
         bool ok = sv_source_phase_lines(f, m[k].p, m[k].round, &lo, &hi);
-        CHECK(ok && lo >= 1 && hi >= lo && hi <= f->nlines, "phase %s: lines %d-%d",
+        CHECK_MSG(ok && lo >= 1 && hi >= lo && hi <= f->nlines, "phase %s: lines %d-%d",
               sv_phase_name(m[k].p), lo, hi);
         if (!ok)
             continue;
         line_text(f, lo, buf, sizeof buf);
-        CHECK(strstr(buf, m[k].want) != NULL, "phase %s: line %d is \"%s\", expected \"%s\"",
+        CHECK_MSG(strstr(buf, m[k].want) != NULL, "phase %s: line %d is \"%s\", expected \"%s\"",
               sv_phase_name(m[k].p), lo, buf, m[k].want);
         if (m[k].p == SV_PHASE_GUARD) guard = lo;
         if (m[k].p == SV_PHASE_OP) { op_lo = lo; op_hi = hi; }
@@ -185,12 +185,12 @@ static void test_source_panel(void)
         if (m[k].p == SV_PHASE_BARRIER && m[k].round == 0) bar0 = lo;
         if (m[k].p == SV_PHASE_BARRIER && m[k].round == 2) bar1 = lo;
     }
-    CHECK(load < bar0 && bar0 < guard && guard < op_lo && op_hi < bar1,
+    CHECK_MSG(load < bar0 && bar0 < guard && guard < op_lo && op_hi < bar1,
           "the phases in the file's order: load %d, barrier %d, guard %d, op %d-%d, "
           "barrier %d", load, bar0, guard, op_lo, op_hi, bar1);
     /* the op phase covers the add and the else copy */
     line_text(f, op_hi, buf, sizeof buf);
-    CHECK(strstr(buf, "buf[pin * n + i]") != NULL, "op phase ends on the copy: \"%s\"", buf);
+    CHECK_MSG(strstr(buf, "buf[pin * n + i]") != NULL, "op phase ends on the copy: \"%s\"", buf);
 
     /* Pixels: the band sits on the guard line, then moves to the add. */
     int32_t in[8] = { 3, 1, 7, 0, 4, 1, 6, 3 };
@@ -205,44 +205,44 @@ static void test_source_panel(void)
 
     s.phase = SV_PHASE_NONE;
     render(&s, 1280, 720, "code-none");
-    CHECK(lay.code_panel.w > 100.0f, "the panel has room: %.0f px", (double)lay.code_panel.w);
+    CHECK_MSG(lay.code_panel.w > 100.0f, "the panel has room: %.0f px", (double)lay.code_panel.w);
     sv_code_geo cg;
-    CHECK(sv_code_geometry(&s, &lay, &cg), "geometry");
-    CHECK(cg.hl_lo == 0, "no phase, no highlight (%d)", cg.hl_lo);
-    CHECK(band_pixels(&cg, guard, bar) == 0, "no band on the guard line without a phase");
+    CHECK_MSG(sv_code_geometry(&s, &lay, &cg), "geometry");
+    CHECK_MSG(cg.hl_lo == 0, "no phase, no highlight (%d)", cg.hl_lo);
+    CHECK_MSG(band_pixels(&cg, guard, bar) == 0, "no band on the guard line without a phase");
     /* cells move left of the panel */
     sv_box last = sv_layout_cell(&lay, 1, 7);
-    CHECK(last.x + last.w < lay.code_panel.x, "cells end (%.0f) left of the panel (%.0f)",
+    CHECK_MSG(last.x + last.w < lay.code_panel.x, "cells end (%.0f) left of the panel (%.0f)",
           (double)(last.x + last.w), (double)lay.code_panel.x);
 
     s.phase = SV_PHASE_GUARD;
     render(&s, 1280, 720, "code-guard");
-    CHECK(sv_code_geometry(&s, &lay, &cg) && cg.hl_lo == guard, "guard highlighted: %d", cg.hl_lo);
-    CHECK(guard >= cg.first && guard < cg.first + cg.count, "the guard line is in view");
+    CHECK_MSG(sv_code_geometry(&s, &lay, &cg) && cg.hl_lo == guard, "guard highlighted: %d", cg.hl_lo);
+    CHECK_MSG(guard >= cg.first && guard < cg.first + cg.count, "the guard line is in view");
     int on_guard = band_pixels(&cg, guard, bar), on_op = band_pixels(&cg, op_lo, bar);
-    CHECK(on_guard > 10 && on_op == 0, "guard phase: band on line %d (%d px), not on %d (%d px)",
+    CHECK_MSG(on_guard > 10 && on_op == 0, "guard phase: band on line %d (%d px), not on %d (%d px)",
           guard, on_guard, op_lo, on_op);
     /* the band's tint across the line, right of the code */
     float y = sv_code_line_y(&cg, guard);
     const uint8_t *p = at(lay.code_panel.x + lay.code_panel.w - 6.0f, y);
-    CHECK(dist(p, band) < 30, "band colour at the line's right end: %d,%d,%d", p[0], p[1], p[2]);
+    CHECK_MSG(dist(p, band) < 30, "band colour at the line's right end: %d,%d,%d", p[0], p[1], p[2]);
     if (bar1 >= cg.first && bar1 < cg.first + cg.count) {
         p = at(lay.code_panel.x + lay.code_panel.w - 6.0f, sv_code_line_y(&cg, bar1));
-        CHECK(dist(p, th->panel) < 20, "no band on the barrier line: %d,%d,%d", p[0], p[1], p[2]);
+        CHECK_MSG(dist(p, th->panel) < 20, "no band on the barrier line: %d,%d,%d", p[0], p[1], p[2]);
     }
 
     s.phase = SV_PHASE_OP;
     render(&s, 1280, 720, "code-op");
-    CHECK(sv_code_geometry(&s, &lay, &cg) && cg.hl_lo == op_lo, "op highlighted");
+    CHECK_MSG(sv_code_geometry(&s, &lay, &cg) && cg.hl_lo == op_lo, "op highlighted");
     on_guard = band_pixels(&cg, guard, bar);
     on_op = band_pixels(&cg, op_lo, bar);
-    CHECK(on_guard == 0 && on_op > 10, "op phase: band moved off the guard (%d px) to line %d "
+    CHECK_MSG(on_guard == 0 && on_op > 10, "op phase: band moved off the guard (%d px) to line %d "
           "(%d px)", on_guard, op_lo, on_op);
 
     s.phase = SV_PHASE_BARRIER;
     render(&s, 1280, 720, "code-barrier");
-    CHECK(sv_code_geometry(&s, &lay, &cg) && cg.hl_lo == bar1, "barrier highlighted");
-    CHECK(band_pixels(&cg, bar1, bar) > 10, "barrier phase: band on line %d", bar1);
+    CHECK_MSG(sv_code_geometry(&s, &lay, &cg) && cg.hl_lo == bar1, "barrier highlighted");
+    CHECK_MSG(band_pixels(&cg, bar1, bar) > 10, "barrier phase: band on line %d", bar1);
     /* the cells show the wait: the accent bar under the pout row */
     float by = lay.row_y[1 + t->rounds[1].pout] + lay.cell_h / 2.0f + 0.9f * lay.unit;
     sv_box c3 = sv_layout_cell(&lay, 1, 3);
@@ -250,7 +250,7 @@ static void test_source_panel(void)
     for (float dy = -2.0f; dy <= 2.0f; dy += 1.0f)
         if (dist(at(c3.x + c3.w * 0.25f, by + dy), th->accent) < 60)
             hits++;
-    CHECK(hits > 0, "the barrier's bar under the pout row");
+    CHECK_MSG(hits > 0, "the barrier's bar under the pout row");
 
     /* The guard phase shows pout before the writes: buf[1] (round 1's pout)
      * holds nothing yet, so `?`; the whole round shows its values. */
@@ -258,17 +258,17 @@ static void test_source_panel(void)
     sv_step_view v;
     sv_value val;
     sv_scene_step(&s, 1, &v);
-    CHECK(!sv_scene_value(&s, &v, 2, 5, &val), "guard phase: buf[1][5] not written yet");
+    CHECK_MSG(!sv_scene_value(&s, &v, 2, 5, &val), "guard phase: buf[1][5] not written yet");
     s.phase = SV_PHASE_NONE;
-    CHECK(sv_scene_value(&s, &v, 2, 5, &val) && val.i == 5, "round 1: buf[1][5] = 5");
+    CHECK_MSG(sv_scene_value(&s, &v, 2, 5, &val) && val.i == 5, "round 1: buf[1][5] = 5");
 
     /* Phases per step. */
     sv_phase ph[SV_PHASE_COUNT];
     int n0 = sv_phases_of(t, 0, ph);
-    CHECK(n0 == 3 && ph[0] == SV_PHASE_LOAD && ph[1] == SV_PHASE_BARRIER && ph[2] == SV_PHASE_SWAP,
+    CHECK_MSG(n0 == 3 && ph[0] == SV_PHASE_LOAD && ph[1] == SV_PHASE_BARRIER && ph[2] == SV_PHASE_SWAP,
           "round 0: load, barrier, swap (%d)", n0);
     int n3 = sv_phases_of(t, 3, ph);
-    CHECK(n3 == 4 && ph[0] == SV_PHASE_GUARD && ph[3] == SV_PHASE_COPY_BACK,
+    CHECK_MSG(n3 == 4 && ph[0] == SV_PHASE_GUARD && ph[3] == SV_PHASE_COPY_BACK,
           "last round: guard, op, barrier, copy back (%d)", n3);
     sv_trace_destroy(t);
 }
@@ -288,17 +288,17 @@ static void test_mistake_sources(void)
         int changed = 0;
         for (int l = 0; l < f->nlines; l++)
             changed += f->lines[l].changed;
-        CHECK(changed >= 1 && changed <= 3, "%s: %d changed line(s) marked", ki->file, changed);
+        CHECK_MSG(changed >= 1 && changed <= 3, "%s: %d changed line(s) marked", ki->file, changed);
         int lo, hi;
-        CHECK(sv_source_phase_lines(f, SV_PHASE_GUARD, 1, &lo, &hi), "%s: the guard found",
+        CHECK_MSG(sv_source_phase_lines(f, SV_PHASE_GUARD, 1, &lo, &hi), "%s: the guard found",
               ki->file);
         bool bar = sv_source_phase_lines(f, SV_PHASE_BARRIER, 1, &lo, &hi);
-        CHECK(bar == ki->barrier, "%s: a loop barrier %s", ki->file,
+        CHECK_MSG(bar == ki->barrier, "%s: a loop barrier %s", ki->file,
               ki->barrier ? "found" : "absent");
     }
     printf("mistake sources embedded: %d of %d\n", found, SV_KERNEL_COUNT - 1);
-    CHECK(sv_source_find("kernels/hillis_steele.cu") == 0, "the chapter's kernel is file 0");
-    CHECK(sv_source_find("kernels/none.cu") < 0, "an unknown file is not found");
+    CHECK_MSG(sv_source_find("kernels/hillis_steele.cu") == 0, "the chapter's kernel is file 0");
+    CHECK_MSG(sv_source_find("kernels/none.cu") < 0, "an unknown file is not found");
 }
 
 /* ---- warps ------------------------------------------------------------------ */
@@ -322,12 +322,12 @@ static void test_warps(void)
         float xn = lay.cell_x0 + 16.0f * lay.cell_pitch - gap / 2.0f;
         const uint8_t *pb = at(xb, y), *pn = at(xn, y);
         if (n == 64) {
-            CHECK(lum(pb) > lum(at(xb, lay.header.y + lay.header.h + 2.0f)) + 25 &&
+            CHECK_MSG(lum(pb) > lum(at(xb, lay.header.y + lay.header.h + 2.0f)) + 25 &&
                       dist(pb, th->bg) > 60,
                   "n = 64: a warp boundary between cells 31 and 32: %d,%d,%d", pb[0], pb[1], pb[2]);
-            CHECK(dist(pn, th->bg) < 25, "n = 64: no boundary between 15 and 16: %d,%d,%d",
+            CHECK_MSG(dist(pn, th->bg) < 25, "n = 64: no boundary between 15 and 16: %d,%d,%d",
                   pn[0], pn[1], pn[2]);
-            CHECK(lay.warp_label_y > 0.0f && lay.warp_label_y < lay.row_y[0] - lay.cell_h / 2.0f,
+            CHECK_MSG(lay.warp_label_y > 0.0f && lay.warp_label_y < lay.row_y[0] - lay.cell_h / 2.0f,
                   "labels above the input row");
             /* "warp 1" centred over cells 32..63 */
             float cx = lay.cell_x0 + 48.0f * lay.cell_pitch;
@@ -336,12 +336,12 @@ static void test_warps(void)
                 for (float dy = -6.0f; dy <= 6.0f; dy += 1.0f)
                     if (lum(at(x, lay.warp_label_y + dy)) > lum(at(cx, lay.warp_label_y - 14.0f)) + 50)
                         ink++;
-            CHECK(ink > 20, "the \"warp 1\" label has ink (%d px)", ink);
+            CHECK_MSG(ink > 20, "the \"warp 1\" label has ink (%d px)", ink);
         } else {
-            CHECK(lay.warp_label_y == 0.0f, "n = 32: one warp, no labels");
+            CHECK_MSG(lay.warp_label_y == 0.0f, "n = 32: one warp, no labels");
             xb = lay.cell_x0 + 16.0f * lay.cell_pitch - gap / 2.0f;
             pb = at(xb, y);
-            CHECK(dist(pb, th->bg) < 25, "n = 32: no boundary: %d,%d,%d", pb[0], pb[1], pb[2]);
+            CHECK_MSG(dist(pb, th->bg) < 25, "n = 32: no boundary: %d,%d,%d", pb[0], pb[1], pb[2]);
         }
         sv_trace_destroy(t);
     }
@@ -377,18 +377,18 @@ static void test_hatch(void)
     bool ok = t && sv_lab_emulate(t, SV_KERNEL_IN_PLACE, (sv_schedule){ SV_SCHEDULE_SEQUENTIAL, 1 },
                                   &reads, NULL, NULL, err, sizeof err) &&
               sv_trace_finish(t, err, sizeof err);
-    CHECK(ok, "in-place emulated: %s", err);
+    CHECK_MSG(ok, "in-place emulated: %s", err);
     if (!ok)
         return;
     const int32_t want[8] = { 3, 4, 14, 15, 32, 35, 65, 71 };
     for (int i = 0; i < 8; i++)
-        CHECK(t->output[i].i == want[i], "in-place, sequential: output[%d] = %d, expected %d", i,
+        CHECK_MSG(t->output[i].i == want[i], "in-place, sequential: output[%d] = %d, expected %d", i,
               t->output[i].i, want[i]);
     uint32_t bits[4 * 8];
     bool known[4 * 8];
     sv_lab_raw_from_trace(t, 0, bits, known);
     sv_lab_summary *sum = sv_lab_summarize(correct, 1, bits, known, err, sizeof err);
-    CHECK(sum != NULL, "summary: %s", err);
+    CHECK_MSG(sum != NULL, "summary: %s", err);
     if (!sum)
         return;
 
@@ -407,16 +407,16 @@ static void test_hatch(void)
         /* below the count tag and above the number's middle: hatch only */
         int runs = error_runs(b, b.y + b.h * 0.82f, th->error);
         if (i < 2)
-            CHECK(runs == 0, "cell %d is right: no hatch (%d runs)", i, runs);
+            CHECK_MSG(runs == 0, "cell %d is right: no hatch (%d runs)", i, runs);
         else
-            CHECK(runs >= 3, "cell %d is wrong: hatched (%d runs of the error colour)", i, runs);
+            CHECK_MSG(runs >= 3, "cell %d is wrong: hatched (%d runs of the error colour)", i, runs);
     }
     /* the output row too */
     sv_box o5 = sv_layout_cell(&lay, 3, 5);
-    CHECK(error_runs(o5, o5.y + o5.h * 0.82f, th->error) >= 3, "output[5] hatched");
+    CHECK_MSG(error_runs(o5, o5.y + o5.h * 0.82f, th->error) >= 3, "output[5] hatched");
     /* the timeline rings the first wrong round */
     int fw = sum->first_wrong_round;
-    CHECK(fw >= 1 && fw <= 3, "first wrong round %d", fw);
+    CHECK_MSG(fw >= 1 && fw <= 3, "first wrong round %d", fw);
     if (fw >= 1 && fw <= 3) {
         float x = lay.timeline_x[fw], r = lay.timeline_r * 2.4f;
         int hits = 0;
@@ -425,14 +425,14 @@ static void test_hatch(void)
             if (dist(q, th->error) < 90)
                 hits++;
         }
-        CHECK(hits > 15, "a ring in the error colour around round %d (%d of 32 samples)", fw, hits);
+        CHECK_MSG(hits > 15, "a ring in the error colour around round %d (%d of 32 samples)", fw, hits);
         x = lay.timeline_x[0];
         hits = 0;
         for (float a = 0.0f; a < 6.28f; a += 0.2f)
             if (dist(at(x + cosf(a) * (r - 1.5f), lay.timeline_y + sinf(a) * (r - 1.5f)),
                      th->error) < 90)
                 hits++;
-        CHECK(hits == 0, "no ring around round 0");
+        CHECK_MSG(hits == 0, "no ring around round 0");
     }
 
     /* D: the correct value appears at the foot of cell 4 (32 -> 11). */
@@ -448,13 +448,13 @@ static void test_hatch(void)
         for (float dy = -3.0f; dy <= 3.0f; dy += 1.0f)
             if (dist(at(x, foot + dy), th->accent) < 80)
                 after++;
-    CHECK(before == 0 && after > 5, "D draws the correct value in the accent colour (%d -> %d px)",
+    CHECK_MSG(before == 0 && after > 5, "D draws the correct value in the accent colour (%d -> %d px)",
           before, after);
 
     /* The hover caption in words: the emulator's record of the read. */
     char words[512] = "";
     sv_lab_cell_describe(reads, t, 3, 5, words, sizeof words);
-    CHECK(strstr(words, "thread") != NULL, "cell 5's story names a thread: \"%s\"", words);
+    CHECK_MSG(strstr(words, "thread") != NULL, "cell 5's story names a thread: \"%s\"", words);
     s.hover_row = 1;
     s.hover_cell = 5;
     render(&s, 1280, 720, "hatch-hover");

@@ -51,9 +51,9 @@ static void test_phases(void)
     sv_value chapter[8] = {{3}, {1}, {7}, {0}, {4}, {1}, {6}, {3}};
     sv_app_state s;
     sv_app_config c = config(chapter, 8);
-    CHECK(sv_app_init(&s, &c, err, sizeof err) == SV_APP_OK, "init: %s", err);
+    CHECK_MSG(sv_app_init(&s, &c, err, sizeof err) == SV_APP_OK, "init: %s", err);
     sv_app_resize(&s, 1280, 720, 1280, 720);
-    CHECK(s.phase == SV_PHASE_NONE && !s.code, "starts on the whole round, no panel");
+    CHECK_MSG(s.phase == SV_PHASE_NONE && !s.code, "starts on the whole round, no panel");
 
     /* Every phase of every step, in order, by Down; the same back by Up. */
     typedef struct { int step; sv_phase p; } want_t;
@@ -65,37 +65,37 @@ static void test_phases(void)
         for (int j = 0; j < n; j++)
             want[nw++] = (want_t){ k, ph[j] };
     }
-    CHECK(nw == 3 + 4 + 4 + 4, "phases of the chapter's example: %d", nw);
+    CHECK_MSG(nw == 3 + 4 + 4 + 4, "phases of the chapter's example: %d", nw);
     for (int j = 0; j < nw; j++) {
         key(&s, SDLK_DOWN);
-        CHECK(s.step == want[j].step && s.phase == want[j].p && s.anim == 1.0f,
+        CHECK_MSG(s.step == want[j].step && s.phase == want[j].p && s.anim == 1.0f,
               "Down %d: step %d phase %s (anim %.2f), expected step %d phase %s", j + 1, s.step,
               sv_phase_name(s.phase), (double)s.anim, want[j].step, sv_phase_name(want[j].p));
     }
     key(&s, SDLK_DOWN);
-    CHECK(s.step == 3 && s.phase == SV_PHASE_COPY_BACK, "Down stops at the last phase");
+    CHECK_MSG(s.step == 3 && s.phase == SV_PHASE_COPY_BACK, "Down stops at the last phase");
     for (int j = nw - 2; j >= 0; j--) {
         key(&s, SDLK_UP);
-        CHECK(s.step == want[j].step && s.phase == want[j].p, "Up to step %d phase %s: got %d %s",
+        CHECK_MSG(s.step == want[j].step && s.phase == want[j].p, "Up to step %d phase %s: got %d %s",
               want[j].step, sv_phase_name(want[j].p), s.step, sv_phase_name(s.phase));
     }
     key(&s, SDLK_UP);
-    CHECK(s.step == 0 && s.phase == SV_PHASE_LOAD, "Up stops at round 0's load");
+    CHECK_MSG(s.step == 0 && s.phase == SV_PHASE_LOAD, "Up stops at round 0's load");
 
     /* From the whole round: Down starts at its first phase, Up at its last. */
     key(&s, SDLK_RIGHT);
-    CHECK(s.step == 1 && s.phase == SV_PHASE_NONE, "Right: a whole round");
+    CHECK_MSG(s.step == 1 && s.phase == SV_PHASE_NONE, "Right: a whole round");
     key(&s, SDLK_UP);
-    CHECK(s.step == 1 && s.phase == SV_PHASE_SWAP, "Up from the whole round 1: its swap");
+    CHECK_MSG(s.step == 1 && s.phase == SV_PHASE_SWAP, "Up from the whole round 1: its swap");
     key(&s, SDLK_END);
-    CHECK(s.phase == SV_PHASE_NONE, "End leaves the phases");
+    CHECK_MSG(s.phase == SV_PHASE_NONE, "End leaves the phases");
     key(&s, SDLK_DOWN);
-    CHECK(s.step == 3 && s.phase == SV_PHASE_GUARD, "Down from the whole last round: its guard");
+    CHECK_MSG(s.step == 3 && s.phase == SV_PHASE_GUARD, "Down from the whole last round: its guard");
     key(&s, SDLK_HOME);
-    CHECK(s.step == 0 && s.phase == SV_PHASE_NONE, "Home leaves the phases");
+    CHECK_MSG(s.step == 0 && s.phase == SV_PHASE_NONE, "Home leaves the phases");
     key(&s, SDLK_DOWN);
     key(&s, SDLK_SPACE);
-    CHECK(s.playing && s.phase == SV_PHASE_NONE, "autoplay shows whole rounds");
+    CHECK_MSG(s.playing && s.phase == SV_PHASE_NONE, "autoplay shows whole rounds");
     key(&s, SDLK_SPACE);
 
     /* C: the panel, in the view, and the cells make room. */
@@ -105,20 +105,20 @@ static void test_phases(void)
     sv_layout_compute(&v, 1280, 720, &l0);
     key(&s, SDLK_c);
     sv_app_view_of(&s, &v);
-    CHECK(s.code && v.code, "C shows the panel");
+    CHECK_MSG(s.code && v.code, "C shows the panel");
     sv_layout_compute(&v, 1280, 720, &l1);
-    CHECK(l1.code_panel.w > 300.0f && l0.code_panel.w == 0.0f, "the panel's box: %.0f",
+    CHECK_MSG(l1.code_panel.w > 300.0f && l0.code_panel.w == 0.0f, "the panel's box: %.0f",
           (double)l1.code_panel.w);
-    CHECK(l1.cells_clip.x + l1.cells_clip.w <= l1.code_panel.x, "the cells end left of it");
+    CHECK_MSG(l1.cells_clip.x + l1.cells_clip.w <= l1.code_panel.x, "the cells end left of it");
     key(&s, SDLK_c);
-    CHECK(!s.code, "C again hides it");
+    CHECK_MSG(!s.code, "C again hides it");
 
     /* The state line names the phase and its lines. */
     key(&s, SDLK_HOME);
     key(&s, SDLK_DOWN);
     char line[1 << 16];
     sv_app_state_line(&s, line, sizeof line);
-    CHECK(strstr(line, " phase=load ") && strstr(line, " code=0 "), "state line: %.300s", line);
+    CHECK_MSG(strstr(line, " phase=load ") && strstr(line, " code=0 "), "state line: %.300s", line);
     sv_app_cleanup(&s);
 }
 
@@ -128,46 +128,46 @@ static void test_kernels(void)
     sv_value chapter[8] = {{3}, {1}, {7}, {0}, {4}, {1}, {6}, {3}};
     sv_app_state s;
     sv_app_config c = config(chapter, 8);
-    CHECK(sv_app_init(&s, &c, err, sizeof err) == SV_APP_OK, "init: %s", err);
+    CHECK_MSG(sv_app_init(&s, &c, err, sizeof err) == SV_APP_OK, "init: %s", err);
     sv_app_resize(&s, 1280, 720, 1280, 720);
-    CHECK(s.kernel == SV_KERNEL_CORRECT && !s.lab, "the chapter's kernel, no lab");
+    CHECK_MSG(s.kernel == SV_KERNEL_CORRECT && !s.lab, "the chapter's kernel, no lab");
 
     key(&s, SDLK_k);
-    CHECK(s.kernel == SV_KERNEL_IN_PLACE && s.lab && s.lab_reads, "K: in-place, with outcome");
+    CHECK_MSG(s.kernel == SV_KERNEL_IN_PLACE && s.lab && s.lab_reads, "K: in-place, with outcome");
     const int32_t want[8] = { 3, 4, 14, 15, 32, 35, 65, 71 };
     for (int i = 0; i < 8; i++)
-        CHECK(s.trace->output[i].i == want[i], "in-place output[%d] = %d", i,
+        CHECK_MSG(s.trace->output[i].i == want[i], "in-place output[%d] = %d", i,
               s.trace->output[i].i);
-    CHECK(s.lab->runs == 1 && s.lab->wrong_runs == 1 && s.lab->first_wrong_round == 1,
+    CHECK_MSG(s.lab->runs == 1 && s.lab->wrong_runs == 1 && s.lab->first_wrong_round == 1,
           "in-place, sequential: 1 of 1 wrong, from round 1 (%u %u %d)", (unsigned)s.lab->runs,
           (unsigned)s.lab->wrong_runs, s.lab->first_wrong_round);
     sv_app_view v;
     sv_app_view_of(&s, &v);
-    CHECK(v.lab == s.lab && v.lab_reads == s.lab_reads && v.kernel == SV_KERNEL_IN_PLACE &&
+    CHECK_MSG(v.lab == s.lab && v.lab_reads == s.lab_reads && v.kernel == SV_KERNEL_IN_PLACE &&
           strstr(v.lab_note, "in-place") && strstr(v.kernel_file, "in_place.cu"),
           "the view carries the outcome: %s / %s", v.lab_note, v.kernel_file);
     key(&s, SDLK_d);
     sv_app_view_of(&s, &v);
-    CHECK(s.show_correct && v.show_correct, "D");
+    CHECK_MSG(s.show_correct && v.show_correct, "D");
     key(&s, SDLK_d);
-    CHECK(!s.show_correct, "D again");
+    CHECK_MSG(!s.show_correct, "D again");
 
     /* O keeps the kernel (a new trace, the same mistake). */
     key(&s, SDLK_o);
-    CHECK(s.kernel == SV_KERNEL_IN_PLACE && s.op == SV_OP_MAX && s.lab, "O keeps in-place");
+    CHECK_MSG(s.kernel == SV_KERNEL_IN_PLACE && s.op == SV_OP_MAX && s.lab, "O keeps in-place");
     key(&s, SDLK_i);
-    CHECK(s.kernel == SV_KERNEL_IN_PLACE && s.scan == SV_SCAN_EXCLUSIVE && s.lab,
+    CHECK_MSG(s.kernel == SV_KERNEL_IN_PLACE && s.scan == SV_SCAN_EXCLUSIVE && s.lab,
           "I keeps in-place");
 
     /* The rest of the cycle, back to the chapter's kernel. */
     for (int k = 2; k < SV_KERNEL_COUNT; k++) {
         key(&s, SDLK_k);
-        CHECK(s.kernel == (sv_kernel)k && s.lab && s.trace->n == 8, "K: kernel %d", k);
+        CHECK_MSG(s.kernel == (sv_kernel)k && s.lab && s.trace->n == 8, "K: kernel %d", k);
     }
     /* no-else and off-by-one are wrong in every schedule */
-    CHECK(s.lab && s.lab->wrong_runs == s.lab->runs, "off-by-one is wrong");
+    CHECK_MSG(s.lab && s.lab->wrong_runs == s.lab->runs, "off-by-one is wrong");
     key(&s, SDLK_k);
-    CHECK(s.kernel == SV_KERNEL_CORRECT && !s.lab && !s.lab_reads, "K wraps to correct");
+    CHECK_MSG(s.kernel == SV_KERNEL_CORRECT && !s.lab && !s.lab_reads, "K wraps to correct");
     sv_app_cleanup(&s);
 
     /* A seeded schedule at n = 64: 100 runs summarized. */
@@ -178,12 +178,12 @@ static void test_kernels(void)
     c.kernel = SV_KERNEL_NO_BARRIER;
     c.schedule = (sv_schedule){ SV_SCHEDULE_WARPS, 5 };
     c.schedule_given = true;
-    CHECK(sv_app_init(&s, &c, err, sizeof err) == SV_APP_OK, "init no-barrier: %s", err);
-    CHECK(s.kernel == SV_KERNEL_NO_BARRIER && s.lab && s.lab->runs == 100,
+    CHECK_MSG(sv_app_init(&s, &c, err, sizeof err) == SV_APP_OK, "init no-barrier: %s", err);
+    CHECK_MSG(s.kernel == SV_KERNEL_NO_BARRIER && s.lab && s.lab->runs == 100,
           "warps:5 runs 100 seeds (%u)", s.lab ? (unsigned)s.lab->runs : 0u);
     char line[1 << 16];
     sv_app_state_line(&s, line, sizeof line);
-    CHECK(strstr(line, " kernel=no-barrier schedule=warps:5 ") && strstr(line, " lab_runs=100 "),
+    CHECK_MSG(strstr(line, " kernel=no-barrier schedule=warps:5 ") && strstr(line, " lab_runs=100 "),
           "state line: %.400s", strstr(line, "kernel=") ? strstr(line, "kernel=") : line);
     sv_app_cleanup(&s);
 }
