@@ -123,7 +123,7 @@ def main():
         st = app.state()
         expect(st, kernel="in-place", n=4, lab_runs=1)
 
-        app.keys("Escape")
+        app.keys("Escape", "Escape")  # the second Esc quits
         rc = app.wait_exit()
         time.sleep(0.2)
         report = sanitizer_report("".join(app.stderr_lines))
@@ -140,7 +140,7 @@ def main():
     try:
         st = app.state()
         expect(st, code=1, kernel="no-barrier", schedule="warps:5", lab_runs=100, n=64)
-        app.keys("Escape")
+        app.keys("Escape", "Escape")
         app.wait_exit()
     finally:
         app.kill()
