@@ -10,11 +10,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../core/emulate.h"
 #include "../core/escape.h"
 #include "../core/input.h"
 #include "../core/parse.h"
 #include "bench_live.h"
 #include "render.h"
+#include "source.h"
 #include "util.h"
 
 /* SV_MOVE_S, SV_HOLD_S: view.h (the GIF export plays the same timing) */
@@ -36,7 +38,6 @@ struct sv_app_bg {
     sv_type type;
     sv_scan scan;
     sv_backend_choice choice;
-    const char *kernel, *schedule; /* the mistakes lab (borrowed from the state) */
     sv_value *input;
     size_t n;
     /* results */
@@ -67,7 +68,7 @@ static int bg_main(void *arg)
     bg->cuda_ok = sv_capture_cuda_available(NULL, 0, NULL, NULL, 0);
     const sv_capture_request req = {
         .op = bg->op, .type = bg->type, .scan = bg->scan, .input = bg->input, .n = bg->n,
-        .choice = bg->choice, .fallback = true, .kernel = bg->kernel, .schedule = bg->schedule,
+        .choice = bg->choice, .fallback = true,
     };
     bg->st = sv_capture(&req, &bg->trace, &bg->src, bg->err, sizeof bg->err);
     SDL_AtomicSet(&bg->done, 1);
@@ -170,6 +171,17 @@ void sv_app_view_of(const sv_app_state *s, sv_app_view *v)
     v->clean = s->clean;
     v->overview = s->overview;
     v->caption = s->caption_override;
+    v->code = s->code;
+    v->phase = s->phase;
+    v->source_kernel = s->source_kernel;
+    const sv_kernel_info *ki = sv_kernel_get(s->kernel);
+    v->kernel = (int)s->kernel;
+    v->kernel_file = ki && s->kernel != SV_KERNEL_CORRECT ? ki->file : "";
+    v->kernel_embedded = s->kernel == SV_KERNEL_CORRECT || s->source_kernel > 0;
+    v->lab_note = s->lab_note;
+    v->lab = s->lab;
+    v->lab_reads = s->lab_reads;
+    v->show_correct = s->show_correct;
 }
 
 /* The layout of what s shows in its window, for hit tests and zoom. */
@@ -239,6 +251,12 @@ static void adopt(sv_app_state *s, sv_trace *t)
         quiz_reset_question(s);
     sv_trace_destroy(s->trace);
     s->trace = t;
+    /* A new trace: the old outcome no longer describes it. */
+    sv_lab_summary_destroy(s->lab);
+    s->lab = NULL;
+    sv_lab_reads_destroy(s->lab_reads);
+    s->lab_reads = NULL;
+    s->lab_note[0] = '\0';
     s->op = t->op;
     s->type = t->type;
     s->scan = t->scan;
@@ -256,6 +274,91 @@ static void adopt(sv_app_state *s, sv_trace *t)
         s->zoom = 1.0f;
 }
 
+/* ---- the mistakes lab ---------------------------------------------------- */
+
+/* A mistake, emulated: run 0 under s->schedule is the trace shown (with what
+ * each of its reads saw); a seeded schedule runs lab_runs times with seeds
+ * S, S+1, ... and every run's rounds are summarized per cell against the
+ * chapter's kernel. Takes the trace and outcome into s on success; on
+ * failure the shown trace stays and err says why.
+ * Under the hood: this is the window's own use of core's lab model; when
+ * capture learns --kernel/--runs (GPU runs and racecheck), this becomes a
+ * call to it, and lab/lab_reads come from there (reads NULL for GPU runs). */
+static bool lab_capture(sv_app_state *s, sv_op op, sv_type type, sv_scan scan,
+                        const sv_value *in, size_t n, char *err, size_t errlen)
+{
+    bool ok = false;
+    bool seeded = s->schedule.kind == SV_SCHEDULE_RANDOM || s->schedule.kind == SV_SCHEDULE_WARPS;
+    uint32_t runs = seeded ? (s->lab_runs ? s->lab_runs : 100) : 1;
+    sv_trace *shown = NULL, *correct = NULL, *scratch = NULL;
+    sv_lab_reads *reads = NULL;
+    sv_lab_summary *sum = NULL;
+    uint32_t *bits = NULL;
+    bool *known = NULL;
+    char op_err[128];
+    if (!sv_op_valid(op, type, op_err, sizeof op_err)) {
+        snprintf(err, errlen, "%s", op_err);
+        return false;
+    }
+    shown = sv_trace_create(op, type, scan, in, n, SV_BACKEND_CPU, NULL, err, errlen);
+    correct = sv_trace_create(op, type, scan, in, n, SV_BACKEND_CPU, NULL, err, errlen);
+    if (!shown || !correct)
+        goto done;
+    if (!sv_emulate(correct, err, errlen) || !sv_trace_finish(correct, err, errlen))
+        goto done;
+    if (!sv_lab_emulate(shown, s->kernel, s->schedule, &reads, NULL, NULL, err, errlen) ||
+        !sv_trace_finish(shown, err, errlen))
+        goto done;
+    size_t cells = shown->nrounds * n;
+    bits = malloc((size_t)runs * cells * sizeof *bits);
+    known = malloc((size_t)runs * cells * sizeof *known);
+    if (!bits || !known) {
+        snprintf(err, errlen, "out of memory for %u runs of %zu cells", (unsigned)runs, n);
+        goto done;
+    }
+    sv_lab_raw_from_trace(shown, 0, bits, known);
+    if (runs > 1) {
+        scratch = sv_trace_create(op, type, scan, in, n, SV_BACKEND_CPU, NULL, err, errlen);
+        if (!scratch)
+            goto done;
+        for (uint32_t r = 1; r < runs; r++) {
+            sv_schedule sr = s->schedule;
+            sr.seed += r;
+            if (!sv_lab_emulate(scratch, s->kernel, sr, NULL, NULL, NULL, err, errlen))
+                goto done;
+            sv_lab_raw_from_trace(scratch, r, bits, known);
+        }
+    }
+    sum = sv_lab_summarize(correct, runs, bits, known, err, errlen);
+    if (!sum)
+        goto done;
+    adopt(s, shown);
+    shown = NULL;
+    s->lab = sum;
+    sum = NULL;
+    s->lab_reads = reads;
+    reads = NULL;
+    char sched[48];
+    sv_schedule_format(s->schedule, sched, sizeof sched);
+    if (runs > 1)
+        snprintf(s->lab_note, sizeof s->lab_note, "%s \u00b7 %s, %u seeds \u00b7 emulated",
+                 sv_kernel_name(s->kernel), sched, (unsigned)runs);
+    else
+        snprintf(s->lab_note, sizeof s->lab_note, "%s \u00b7 %s \u00b7 emulated",
+                 sv_kernel_name(s->kernel), sched);
+    snprintf(s->source, sizeof s->source, "CPU emulator: %s", s->lab_note);
+    ok = true;
+done:
+    sv_trace_destroy(shown);
+    sv_trace_destroy(correct);
+    sv_trace_destroy(scratch);
+    sv_lab_reads_destroy(reads);
+    sv_lab_summary_destroy(sum);
+    free(bits);
+    free(known);
+    return ok;
+}
+
 /* Captures a new trace with the state's backend choice and shows it. A
  * window with a background probe always shows a trace: capture runs the
  * emulator while the probe runs, and when the GPU is missing or fails, and
@@ -263,10 +366,12 @@ static void adopt(sv_app_state *s, sv_trace *t)
 static sv_capture_status recapture(sv_app_state *s, sv_op op, sv_type type, sv_scan scan,
                                    const sv_value *in, size_t n, char *err, size_t errlen)
 {
+    if (s->kernel != SV_KERNEL_CORRECT)
+        return lab_capture(s, op, type, scan, in, n, err, errlen) ? SV_CAPTURE_OK
+                                                                  : SV_CAPTURE_FAILED;
     const sv_capture_request req = {
         .op = op, .type = type, .scan = scan, .input = in, .n = n, .choice = s->backend,
-        .fallback = s->bg != NULL, .no_wait = s->bg != NULL, .kernel = s->kernel,
-        .schedule = s->schedule,
+        .fallback = s->bg != NULL, .no_wait = s->bg != NULL,
     };
     sv_trace *t = NULL;
     sv_capture_source src;
@@ -294,8 +399,6 @@ static void bg_start(sv_app_state *s, const sv_value *in, size_t n)
     bg->type = s->type;
     bg->scan = s->scan;
     bg->choice = s->backend;
-    bg->kernel = s->kernel;
-    bg->schedule = s->schedule;
     bg->gen = s->gen;
     sv_app_event_type();
     s->bg = bg;
@@ -398,6 +501,7 @@ static int quiz_row(const sv_app_state *s, int k)
 
 static void go_step(sv_app_state *s, int k)
 {
+    s->phase = SV_PHASE_NONE; /* a round step shows the whole round */
     k = sv_clampi(k, 0, steps_of(s) - 1);
     if (k == s->step)
         return;
@@ -450,6 +554,43 @@ static void script_go(sv_app_state *s, int at)
         s->anim = 1.0f;
     }
     snprintf(s->caption_override, sizeof s->caption_override, "%s", st->caption);
+}
+
+/* Down (dir +1) / Up (-1): the next or previous phase of the round,
+ * crossing into the next or previous step at either end. From the whole
+ * round, Down starts at its first phase and Up at its last. No animation:
+ * a phase is a still picture of what the threads do. */
+static void step_phase(sv_app_state *s, int dir)
+{
+    if (!s->trace)
+        return;
+    sv_phase ph[SV_PHASE_COUNT];
+    int n = sv_phases_of(s->trace, s->step, ph);
+    if (n <= 0)
+        return;
+    int at = -1;
+    for (int k = 0; k < n; k++)
+        if (ph[k] == s->phase)
+            at = k;
+    int step = s->step;
+    sv_phase next;
+    if (at < 0) {
+        next = dir > 0 ? ph[0] : ph[n - 1];
+    } else if (at + dir >= 0 && at + dir < n) {
+        next = ph[at + dir];
+    } else {
+        step += dir;
+        if (step < 0 || step >= steps_of(s))
+            return; /* the first phase of round 0, the last of the last step */
+        n = sv_phases_of(s->trace, step, ph);
+        if (n <= 0)
+            return;
+        next = dir > 0 ? ph[0] : ph[n - 1];
+    }
+    s->playing = false;
+    s->step = s->from_step = step;
+    s->anim = 1.0f;
+    s->phase = next;
 }
 
 static void toggle_play(sv_app_state *s)
@@ -1099,6 +1240,45 @@ static void next_type(sv_app_state *s)
     free(in);
 }
 
+/* Which embedded source shows kernel k: its own file when it was in the
+ * tree at build time, else 0 (the chapter's; the panel says so). */
+static int source_of(sv_kernel k)
+{
+    const sv_kernel_info *ki = sv_kernel_get(k);
+    int f = (ki && k != SV_KERNEL_CORRECT) ? sv_source_find(ki->file) : 0;
+    return f < 0 ? 0 : f;
+}
+
+/* K: the next kernel of the lab, re-captured on the same input. */
+static void next_kernel(sv_app_state *s)
+{
+    if (!s->trace)
+        return;
+    sv_kernel old = s->kernel;
+    s->kernel = (sv_kernel)((s->kernel + 1) % SV_KERNEL_COUNT);
+    const sv_kernel_info *ki = sv_kernel_get(s->kernel);
+    char what[240];
+    snprintf(what, sizeof what, "Kernel: %s \u2014 %s", ki->name, ki->label);
+    sv_value *in = malloc(s->trace->n * sizeof *in);
+    if (!in) {
+        s->kernel = old;
+        return;
+    }
+    size_t n = s->trace->n;
+    memcpy(in, s->trace->input, n * sizeof *in);
+    char err[256];
+    if (recapture(s, s->op, s->type, s->scan, in, n, err, sizeof err) == SV_CAPTURE_OK) {
+        s->source_kernel = source_of(s->kernel);
+        set_status(s, what);
+    } else {
+        s->kernel = old;
+        char msg[320];
+        snprintf(msg, sizeof msg, "Kernel %s: %.250s", ki->name, err);
+        set_status(s, msg);
+    }
+    free(in);
+}
+
 static void random_input(sv_app_state *s)
 {
     size_t n = s->trace ? s->trace->n : 8;
@@ -1401,6 +1581,31 @@ static void key(sv_app_state *s, const SDL_KeyboardEvent *e)
         if (!rep)
             next_type(s);
         break;
+    case SDLK_DOWN:
+        step_phase(s, +1);
+        break;
+    case SDLK_UP:
+        step_phase(s, -1);
+        break;
+    case SDLK_c:
+        if (!rep) {
+            s->code = !s->code;
+            clamp_view(s);
+            set_status(s, s->code ? "Kernel source shown (C hides it)" : "Kernel source hidden");
+        }
+        break;
+    case SDLK_k:
+        if (!rep)
+            next_kernel(s);
+        break;
+    case SDLK_d:
+        if (!rep) {
+            s->show_correct = !s->show_correct;
+            set_status(s, !s->show_correct ? "Correct values hidden"
+                          : s->lab ? "Correct kernel's values shown beside (D hides them)"
+                                   : "D: the correct values show beside a mistake's (K)");
+        }
+        break;
     case SDLK_HOME:
         go_step(s, 0);
         break;
@@ -1567,8 +1772,6 @@ sv_app_status sv_app_init(sv_app_state *s, const sv_app_config *c, char *err, si
 {
     memset(s, 0, sizeof *s);
     s->backend = c->backend;
-    s->kernel = c->kernel;
-    s->schedule = c->schedule;
     s->op = c->op;
     s->type = c->type;
     s->scan = c->scan;
@@ -1576,6 +1779,11 @@ sv_app_status sv_app_init(sv_app_state *s, const sv_app_config *c, char *err, si
     s->animations = c->animations;
     s->theme = c->theme;
     s->fullscreen = c->fullscreen;
+    s->code = c->code;
+    s->kernel = SV_KERNEL_CORRECT;
+    s->schedule = c->schedule_given ? c->schedule
+                                    : (sv_schedule){ SV_SCHEDULE_SEQUENTIAL, 1 };
+    s->lab_runs = 100;
     s->ui_scale = 1.0f;
     s->zoom = 1.0f;
     s->anim = 1.0f;
@@ -1612,6 +1820,28 @@ sv_app_status sv_app_init(sv_app_state *s, const sv_app_config *c, char *err, si
             return st == SV_CAPTURE_BAD_INPUT ? SV_APP_BAD_INPUT
                  : st == SV_CAPTURE_UNAVAILABLE ? SV_APP_UNAVAILABLE : SV_APP_FAILED;
         }
+    }
+
+    /* --kernel: a mistake replaces the first trace (emulated; see lab_capture). */
+    if (c->kernel != SV_KERNEL_CORRECT && s->trace) {
+        if (!sv_kernel_get(c->kernel)) {
+            snprintf(err, errlen, "kernel %d: unknown", (int)c->kernel);
+            sv_app_cleanup(s);
+            return SV_APP_BAD_INPUT;
+        }
+        s->kernel = c->kernel;
+        size_t n = s->trace->n;
+        sv_value *in = malloc(n * sizeof *in);
+        if (!in || (memcpy(in, s->trace->input, n * sizeof *in),
+                    !lab_capture(s, s->op, s->type, s->scan, in, n, err, errlen))) {
+            if (!in)
+                snprintf(err, errlen, "out of memory");
+            free(in);
+            sv_app_cleanup(s);
+            return SV_APP_FAILED;
+        }
+        free(in);
+        s->source_kernel = source_of(s->kernel);
     }
 
     if (c->bench_csv) {
@@ -1768,6 +1998,10 @@ void sv_app_cleanup(sv_app_state *s)
     s->bench_running = false;
     sv_trace_destroy(s->trace);
     s->trace = NULL;
+    sv_lab_summary_destroy(s->lab);
+    s->lab = NULL;
+    sv_lab_reads_destroy(s->lab_reads);
+    s->lab_reads = NULL;
     sv_bench_table_destroy(s->bench);
     s->bench = NULL;
     sv_script_finish(&s->script);
@@ -1871,6 +2105,13 @@ void sv_app_state_line(const sv_app_state *s, char *buf, size_t len)
                  (double)((l.help_hint.x + l.help_hint.w / 2.0f) * rx),
                  (double)((l.help_hint.y + l.help_hint.h / 2.0f) * ry));
     }
+    /* The source lines the phase highlights (0-0: none). */
+    int hl_lo = 0, hl_hi = 0;
+    const sv_source_file *sf = sv_source_get(s->source_kernel);
+    if (sf && s->phase != SV_PHASE_NONE)
+        sv_source_phase_lines(sf, s->phase, s->step, &hl_lo, &hl_hi);
+    char sched[48];
+    sv_schedule_format(s->schedule, sched, sizeof sched);
     /* Escaped first (control characters, invalid UTF-8 from a paste or a
      * file never reach the terminal raw), then quoted. */
     size_t esc_len = (size_t)SV_EDIT_MAX * 4;
@@ -1890,8 +2131,10 @@ void sv_app_state_line(const sv_app_state *s, char *buf, size_t len)
              "state step=%d steps=%d n=%zu op=%s type=%s scan=%s input=%s output=%s "
              "editing=%d text=\"%s\" error=\"%s\" theme=%s view=%s playing=%d speed=%g "
              "anim=%.2f zoom=%.2f pan=%.2f ui_scale=%.2f fullscreen=%d help=%d "
-             "hover=%d,%d pinned=%d,%d backend=%s win=%dx%d fb=%dx%d bench=%s %s %s %s "
-             "overview=%d clean=%d script=%d/%d script_kernel=%s quit_armed=%d source=\"%s\"",
+             "hover=%d,%d pinned=%d,%d backend=%s win=%dx%d fb=%dx%d bench=%s code=%d "
+             "phase=%s code_lines=%d-%d kernel=%s schedule=%s correct=%d lab_runs=%u "
+             "lab_wrong=%u first_wrong_round=%d %s %s %s overview=%d clean=%d script=%d/%d "
+             "script_kernel=%s quit_armed=%d source=\"%s\"",
              s->step, steps_of(s), s->trace ? s->trace->n : (size_t)0,
              sv_op_name(s->op), sv_type_name(s->type), sv_scan_name(s->scan), in, out,
              s->editing ? 1 : 0, s->editing ? text : "", err, sv_theme_get(s->theme)->name,
@@ -1900,8 +2143,12 @@ void sv_app_state_line(const sv_app_state *s, char *buf, size_t len)
              (double)s->ui_scale, s->fullscreen ? 1 : 0, s->help ? 1 : 0, s->hover_row,
              s->hover_cell, s->pinned_row, s->pinned_cell,
              s->trace ? sv_backend_name(s->trace->backend) : "none", s->win_w, s->win_h,
-             s->fb_w, s->fb_h, s->bench_running ? "running" : (s->bench ? "table" : "none"), geo,
-             helpbtn, quiz, s->overview ? 1 : 0, s->clean ? 1 : 0, s->script_at + 1, s->script.n,
+             s->fb_w, s->fb_h, s->bench_running ? "running" : (s->bench ? "table" : "none"),
+             s->code ? 1 : 0, s->phase ? sv_phase_name(s->phase) : "none", hl_lo, hl_hi,
+             sv_kernel_name(s->kernel), sched, s->show_correct ? 1 : 0,
+             s->lab ? (unsigned)s->lab->runs : 0u, s->lab ? (unsigned)s->lab->wrong_runs : 0u,
+             s->lab ? s->lab->first_wrong_round : -1, geo, helpbtn, quiz,
+             s->overview ? 1 : 0, s->clean ? 1 : 0, s->script_at + 1, s->script.n,
              (s->script_at >= 0 && s->script.steps[s->script_at].kernel[0])
                  ? s->script.steps[s->script_at].kernel : "-",
              s->quit_armed > 0.0f ? 1 : 0, src);

@@ -28,9 +28,6 @@ typedef struct sv_app_config {
     sv_type type;
     sv_scan scan;
     sv_backend_choice backend;
-    const char *kernel;     /* --kernel: NULL, "correct" or a mistake (lab.h); must
-                               outlive the state (argv) */
-    const char *schedule;   /* --schedule: NULL or an emulator schedule; likewise */
     const sv_value *input;  /* borrowed, n values; ignored when trace is set */
     size_t n;
     sv_trace *trace;        /* --trace: ownership passes to the state (also on failure) */
@@ -52,6 +49,10 @@ typedef struct sv_app_config {
     float ui_scale;         /* --scale: 0.5 .. 3; 0 = 1 */
     bool overview;          /* --overview: start on the overview */
     const char *script;     /* --script FILE: a presenter script (script.h); NULL none */
+    bool code;              /* --code: the source panel starts shown */
+    sv_kernel kernel;       /* the first kernel (0: the chapter's) */
+    sv_schedule schedule;   /* the emulator's schedule for mistakes (zero: lockstep) */
+    bool schedule_given;    /* false: the window's default, sequential */
 } sv_app_config;
 
 /* Status of sv_app_init, mirroring scanviz-trace's exit codes. */

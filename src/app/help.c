@@ -6,6 +6,7 @@
 const char *const sv_help_keys[][2] = {
     {"Right / Left", "step one round forward / back (animated); with --script: next / previous step"},
     {"Page Down / Page Up", "the same (a presenter's clicker)"},
+    {"Down / Up", "next / previous phase of the round (load, guard, add, barrier, swap, copy back)"},
     {"Home / End", "first / last round"},
     {"Space", "play / pause"},
     {"+ / -", "faster / slower"},
@@ -22,6 +23,9 @@ const char *const sv_help_keys[][2] = {
     {"Shift+Left/Right or drag", "pan"},
     {"Z", "reset zoom and pan"},
     {"V", "overview: every round stacked, like the chapter's figure"},
+    {"C", "the kernel's source beside the cells (the phase's line highlighted)"},
+    {"K", "next kernel: correct, in-place, no-barrier, in-place-no-barrier, no-else, off-by-one"},
+    {"D", "a mistake: the correct kernel's values beside its own"},
     {"M", "Measure view: throughput and work against n"},
     {"B (Measure view)", "run the benchmark live on this machine's GPU / stop it"},
     {"P", "predict mode: Right asks about the next round, Right again reveals"},

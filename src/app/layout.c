@@ -69,19 +69,80 @@ bool sv_scene_value(const sv_app_view *s, const sv_step_view *v, int row, int i,
         *out = t->input[i];
         return true;
     case 1:
-    case 2:
-        if (!v->rd->written[row - 1][i])
+    case 2: {
+        /* The guard phase comes before the round's writes: pout still holds
+         * what it held after the round before. */
+        const sv_round *rd = v->rd;
+        if (s->phase == SV_PHASE_GUARD && v->round > 0 && !v->shift && row - 1 == rd->pout)
+            rd = &t->rounds[v->round - 1];
+        if (!rd->written[row - 1][i])
             return false;
-        *out = v->rd->buf[row - 1][i];
+        *out = rd->buf[row - 1][i];
         return true;
+    }
     case 3:
-        if (!v->last || !t->output)
+        /* Written by the copy back: in a phase, only from that phase on. */
+        if (!v->last || !t->output ||
+            (s->phase != SV_PHASE_NONE && s->phase != SV_PHASE_COPY_BACK))
             return false;
+        /* A mistake may leave the cell it copies back unwritten: `?`. */
+        if (s->lab) {
+            const sv_round *lr = &t->rounds[t->nrounds - 1];
+            int b = t->nrounds == 1 ? 0 : lr->pout;
+            bool excl = t->scan == SV_SCAN_EXCLUSIVE;
+            if (!(excl && i == 0) && !lr->written[b][excl ? i - 1 : i])
+                return false;
+        }
         *out = t->output[i];
         return true;
     default:
         return false;
     }
+}
+
+const sv_lab_cell *sv_scene_lab_cell(const sv_app_view *s, const sv_step_view *v, int row,
+                                     int i, int *round)
+{
+    const sv_trace *t = s->trace;
+    const sv_lab_summary *lab = s->lab;
+    if (!lab || !t || i < 0 || (size_t)i >= t->n || lab->n != t->n ||
+        lab->nrounds != t->nrounds)
+        return NULL;
+    int w;
+    if (row == 3) {
+        if (!v->last)
+            return NULL;
+        if (t->scan == SV_SCAN_EXCLUSIVE) {
+            if (i == 0)
+                return NULL;
+            i--;
+        }
+        w = (int)t->nrounds - 1;
+    } else if (row == 1 || row == 2) {
+        int b = row - 1;
+        const sv_round *rd = v->rd;
+        if (v->round == 0) {
+            if (b != 0)
+                return NULL;
+            w = 0;
+        } else if (b == rd->pout) {
+            w = s->phase == SV_PHASE_GUARD ? v->round - 1 : v->round;
+        } else {
+            /* pin: last round's pout, in a double buffer only */
+            if (rd->pin == rd->pout)
+                return NULL;
+            w = v->round - 1;
+        }
+        /* the buffer must be the one round w wrote */
+        int wb = w == 0 ? 0 : t->rounds[w].pout;
+        if (wb != b)
+            return NULL;
+    } else {
+        return NULL;
+    }
+    if (round)
+        *round = w;
+    return &lab->cells[(size_t)w * t->n + (size_t)i];
 }
 
 const char *sv_scene_op_verb(sv_op op)
@@ -181,18 +242,31 @@ void sv_layout_compute(const sv_app_view *s, int fb_w, int fb_h, sv_layout *out)
     l.header = (sv_box){ m, m, W - 2 * m, 5.0f * tu };
     /* The bottom band, from the bottom up: timeline (dots and their
      * labels), counters, legend, caption (up to two lines of the bold
-     * caption_px line and one of the small line). Heights follow the text. */
+     * caption_px line and one of the small line). Heights follow the text.
+     * n > 32: a third caption line says what runs in lockstep (warps). */
     float sp = l.small_px;
+    bool warps = s && s->trace && s->trace->n > 32;
     l.timeline = (sv_box){ m, H - m - 2.5f * sp, W - 2 * m, 2.5f * sp };
     l.counters = (sv_box){ m, l.timeline.y - 1.55f * sp, W - 2 * m, 1.45f * sp };
     l.legend = (sv_box){ m, l.counters.y - 1.75f * sp, W - 2 * m, 1.65f * sp };
-    float cap_h = 2.0f * 1.22f * l.caption_px + 1.45f * sp * 1.05f;
+    float cap_h = 2.0f * 1.22f * l.caption_px + 1.45f * sp * 1.05f * (warps ? 2.0f : 1.0f);
     l.caption = (sv_box){ m, l.legend.y - cap_h - 0.3f * sp, W - 2 * m, cap_h };
     l.input_box = (sv_box){ m, l.legend.y - 0.4f * u, W - 2 * m,
                             H - m - (l.legend.y - 0.4f * u) };
     float top = l.header.y + l.header.h + 1.2f * u;
     float bottom = l.caption.y - 0.6f * u;
-    l.rows_area = (sv_box){ m, top, W - 2 * m, fmaxf(bottom - top, 1.0f) };
+    /* The source panel takes the right 45% between the header and the
+     * caption; the cells keep the rest. */
+    float rows_w = W - 2 * m;
+    if (s && s->code) {
+        float split = m + (W - 2 * m) * 0.55f;
+        l.code_panel = (sv_box){ split + 1.0f * u, top, W - m - split - 1.0f * u,
+                                 fmaxf(bottom - top, 1.0f) };
+        rows_w = split - m;
+    }
+    if (warps)
+        top += 2.6f * u; /* room for the "warp k" labels */
+    l.rows_area = (sv_box){ m, top, rows_w, fmaxf(bottom - top, 1.0f) };
 
     /* Rows: cell height 9u, gaps 6u (input to buf[0], room for the window
      * bracket), 9u (buf[0] to buf[1], the round's arrows), 5u (to output). */
@@ -223,7 +297,10 @@ void sv_layout_compute(const sv_app_view *s, int fb_w, int fb_h, sv_layout *out)
     float label_w = fmaxf(tag_x + tag_h * 1.95f - m, l.row_sub_px * 6.9f) + 1.0f * u;
     l.label_col = (sv_box){ m, l.rows_area.y, label_w, l.rows_area.h };
     l.cells_clip = (sv_box){ m + label_w + 0.5f * u, l.rows_area.y - 0.5f * u,
-                             W - m - (m + label_w + 0.5f * u), l.rows_area.h + 1.0f * u };
+                             l.rows_area.x + l.rows_area.w - (m + label_w + 0.5f * u),
+                             l.rows_area.h + 1.0f * u };
+    if (warps)
+        l.warp_label_y = l.row_y[0] - l.cell_h / 2.0f - 1.5f * u;
     if (l.cells_clip.w < 1.0f) l.cells_clip.w = 1.0f;
 
     /* The index line under the output row. */

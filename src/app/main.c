@@ -24,6 +24,7 @@
 #include "../core/table.h"
 #include "../core/trace_file.h"
 #include "app.h"
+#include "../core/lab.h"
 #include "export.h"
 #include "platform.h"
 #include "render.h"
@@ -48,9 +49,6 @@ static const char usage_text[] =
     "  --type int32|float32           (default int32)\n"
     "  --exclusive, --inclusive       the scan (default inclusive)\n"
     "  --backend auto|cuda|cpu        (default auto: the GPU when there is one)\n"
-    "  --kernel NAME         correct (default), in-place, no-barrier, in-place-no-barrier,\n"
-    "                        no-else, off-by-one or pout-accumulate: the mistakes lab\n"
-    "  --schedule NAME       emulate under lockstep, sequential, reverse, random[:S], warps[:S]\n"
     "View:\n"
     "  --round R             start at round R\n"
     "  --theme dark|light|contrast\n"
@@ -59,6 +57,13 @@ static const char usage_text[] =
     "  --autoplay            play through the rounds and loop (for a projector)\n"
     "  --no-animation        no motion: each step shows its round at once\n"
     "  --quiz                predict mode (key P): Right asks about each next round\n"
+    "  --code                show the kernel's source beside the cells (key C), also in --export\n"
+    "  --kernel NAME         correct (default), in-place, no-barrier, in-place-no-barrier,\n"
+    "                        no-else, off-by-one, pout-accumulate: a mistake, emulated\n"
+    "                        (key K cycles them)\n"
+    "  --schedule NAME       the emulator's schedule for a mistake: lockstep, sequential\n"
+    "                        (default), reverse, random[:S], warps[:S] (S a seed; these\n"
+    "                        two run 100 seeds S, S+1, ... and count the wrong runs)\n"
     "  --size WxH            window or image size (default 1280x720)\n"
     "Slides:\n"
     "  --clean               no key hints, no [?], the backend short (\"CUDA \u00b7 H200\")\n"
@@ -123,7 +128,7 @@ typedef struct options {
     const char *trace, *export_dir, *export_plot, *bench_csv;
     int trace_arg;
     const char *op, *type, *backend, *theme, *kernel, *schedule;
-    bool exclusive, fullscreen, autoplay, no_animation;
+    bool exclusive, fullscreen, autoplay, no_animation, code;
     bool quiz;
     long round;
     double speed;
@@ -141,7 +146,7 @@ enum {
     OPT_INCLUSIVE, OPT_BACKEND, OPT_TRACE, OPT_ROUND, OPT_THEME, OPT_FULLSCREEN, OPT_SPEED,
     OPT_AUTOPLAY, OPT_NO_ANIM, OPT_EXPORT, OPT_SIZE, OPT_EXPORT_PLOT, OPT_BENCH_CSV,
     OPT_BENCH_FRAMES, OPT_HELP, OPT_VERSION, OPT_QUIZ, OPT_KERNEL, OPT_SCHEDULE,
-    OPT_CLEAN, OPT_SCALE, OPT_OVERVIEW, OPT_EXPORT_GIF, OPT_EXPORT_SVG, OPT_SCRIPT
+    OPT_CLEAN, OPT_SCALE, OPT_OVERVIEW, OPT_EXPORT_GIF, OPT_EXPORT_SVG, OPT_SCRIPT, OPT_CODE
 };
 
 static const struct option long_opts[] = {
@@ -151,8 +156,6 @@ static const struct option long_opts[] = {
     {"exclusive", no_argument, NULL, OPT_EXCLUSIVE},
     {"inclusive", no_argument, NULL, OPT_INCLUSIVE},
     {"backend", required_argument, NULL, OPT_BACKEND},
-    {"kernel", required_argument, NULL, OPT_KERNEL},
-    {"schedule", required_argument, NULL, OPT_SCHEDULE},
     {"trace", required_argument, NULL, OPT_TRACE},
     {"round", required_argument, NULL, OPT_ROUND},
     {"theme", required_argument, NULL, OPT_THEME},
@@ -166,6 +169,9 @@ static const struct option long_opts[] = {
     {"export-plot", required_argument, NULL, OPT_EXPORT_PLOT},
     {"bench-csv", required_argument, NULL, OPT_BENCH_CSV},
     {"bench-frames", required_argument, NULL, OPT_BENCH_FRAMES},
+    {"code", no_argument, NULL, OPT_CODE},
+    {"kernel", required_argument, NULL, OPT_KERNEL},
+    {"schedule", required_argument, NULL, OPT_SCHEDULE},
     {"help", no_argument, NULL, OPT_HELP},
     {"version", no_argument, NULL, OPT_VERSION},
     {"clean", no_argument, NULL, OPT_CLEAN},
@@ -229,6 +235,7 @@ static int parse_args(int argc, char **argv, options *o)
             break;
         }
         case OPT_AUTOPLAY: o->autoplay = true; break;
+        case OPT_CODE: o->code = true; break;
         case OPT_NO_ANIM: o->no_animation = true; break;
         case OPT_QUIZ: o->quiz = true; break;
         case OPT_EXPORT: o->export_dir = a; break;
@@ -312,6 +319,7 @@ static int make_config(const options *o, sv_app_config *c, sv_value **vals)
     c->round = (int)o->round;
     c->speed = (float)o->speed;
     c->autoplay = o->autoplay;
+    c->code = o->code;
     c->animations = !o->no_animation;
     c->quiz = o->quiz;
     c->fullscreen = o->fullscreen;
@@ -330,18 +338,15 @@ static int make_config(const options *o, sv_app_config *c, sv_value **vals)
         return usage_error("--op %s: %s", sv_op_name(c->op), err);
     if (o->backend && !sv_backend_choice_from_name(o->backend, &c->backend))
         return usage_error("--backend \"%s\": expected auto, cuda or cpu", o->backend);
-    {
-        sv_kernel k;
-        sv_schedule sc;
-        if (o->kernel && !sv_kernel_parse(o->kernel, &k, err, sizeof err))
-            return usage_error("--kernel \"%s\": expected %s", o->kernel, sv_kernel_list());
-        if (o->schedule && !sv_schedule_parse(o->schedule, &sc, err, sizeof err))
-            return usage_error("--schedule: %s", err);
-        c->kernel = o->kernel;
-        c->schedule = o->schedule;
-    }
     if (o->theme && !sv_theme_from_name(o->theme, &c->theme))
         return usage_error("--theme \"%s\": expected dark, light or contrast", o->theme);
+    if (o->kernel && !sv_kernel_parse(o->kernel, &c->kernel, err, sizeof err))
+        return usage_error("--kernel \"%s\": expected %s", o->kernel, sv_kernel_list());
+    if (o->schedule) {
+        if (!sv_schedule_parse(o->schedule, &c->schedule, err, sizeof err))
+            return usage_error("--schedule: %s", err);
+        c->schedule_given = true;
+    }
 
     if (o->trace) {
         c->trace = sv_trace_load(o->trace, err, sizeof err);

@@ -37,7 +37,28 @@ typedef struct sv_layout {
     float title_px, label_px, small_px, caption_px;
     float row_label_px, row_sub_px; /* the row labels' name and memory lines */
     float index_y, index_px; /* the index line under the output row */
+    sv_box code_panel;       /* the source panel (view.code); w = 0 when off */
+    float warp_label_y;      /* n > 32: the "warp k" labels' centre line, above the input row */
 } sv_layout;
+
+/* Where the source panel's lines are drawn (render_source.c), so that tests
+ * can find the highlighted line's pixels. Lines are 1-based. */
+struct sv_source_file;
+typedef struct sv_code_geo {
+    const struct sv_source_file *file;
+    int nlines;
+    int first, count;        /* the first line shown and how many fit */
+    float px, pitch;         /* text size and line pitch */
+    float y0;                /* centre of the first shown line */
+    float title_y;
+    float gutter_x, text_x;  /* right edge of the line numbers; left edge of the code */
+    int hl_lo, hl_hi;        /* the phase's lines; 0 when none */
+} sv_code_geo;
+
+/* Fills out for view v drawn with layout l; false when the panel is off. */
+bool sv_code_geometry(const sv_app_view *v, const sv_layout *l, sv_code_geo *out);
+/* The centre y of line (1-based) in the panel. */
+float sv_code_line_y(const sv_code_geo *g, int line);
 
 /* The box of cell i in row (0..3), as drawn. */
 sv_box sv_layout_cell(const sv_layout *l, int row, int i);

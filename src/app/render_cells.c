@@ -86,11 +86,26 @@ static void draw_labels(sv_gfx *g, const sv_app_view *s, const sv_layout *l,
         sv_gfx_text(g, SV_FONT_SANS, l->row_sub_px, x, y + l->cell_h * 0.22f,
                     SV_ALIGN_LEFT, t->text_dim, subs[r]);
     }
-    (void)s;
-    if (!v || v->round == 0 || v->shift)
+    /* The swap phase shows the next round's roles: the tags trade places. */
+    bool swap = s->phase == SV_PHASE_SWAP;
+    if (!v || (v->round == 0 && !swap) || v->shift)
         return;
+    int pout = v->round == 0 ? 0 : v->rd->pout;
+    if (v->round > 0 && v->rd->pin == v->rd->pout) {
+        /* One buffer (an in-place mistake): pin and pout are the same. */
+        sv_box tb = l->tag[1 + pout];
+        tb.w = fmaxf(tb.w, fminf(tb.w * 2.1f, l->cells_clip.x - tb.x - 0.4f * l->unit));
+        sv_gfx_rect(g, tb, tb.h / 2.0f, t->error, t->error, 0.0f, SV_BORDER_NONE);
+        float px = sv_scene_fit_px(g, SV_FONT_SANS_BOLD, tb.h * 0.5f, tb.w - tb.h * 0.5f,
+                                   "pin=pout");
+        sv_gfx_text(g, SV_FONT_SANS_BOLD, px, tb.x + tb.w / 2.0f, tb.y + tb.h / 2.0f,
+                    SV_ALIGN_CENTER, t->tag_text, "pin=pout");
+        return;
+    }
+    if (swap)
+        pout = 1 - pout;
     for (int b = 0; b < 2; b++) {
-        bool is_pin = b == v->rd->pin;
+        bool is_pin = b != pout;
         const sv_box *tb = &l->tag[1 + b];
         sv_gfx_rect(g, *tb, tb->h / 2.0f, is_pin ? t->pin_tag : t->pout_tag,
                     is_pin ? t->pin_tag : t->pout_tag, 0.0f, SV_BORDER_NONE);
@@ -170,11 +185,72 @@ static cell_style style_of(const sv_app_view *s, const sv_layout *l, const sv_th
             c.border_w = fmaxf(1.5f, l->border_w * 1.1f);
         }
     }
+    /* The mistakes lab: a cell wrong in some run takes the error colour
+     * (the hatch, drawn over the fill, carries it without colour). */
+    const sv_lab_cell *lc = has_value || row == 1 || row == 2
+                                ? sv_scene_lab_cell(s, v, row, i, NULL) : NULL;
+    if (lc && lc->wrong_runs > 0) {
+        /* a neutral fill (not the case's tint), so the hatch stands out */
+        c.fill = sv_rgba_mix(t->cell_fill, t->error, narrow ? 0.8f : 0.12f);
+        c.border = t->error;
+    }
     if (narrow) {
         c.style = SV_BORDER_NONE;
         c.border_w = 0.0f;
     }
     return c;
+}
+
+/* Diagonal hatch lines (/) across box b, spaced gap apart, clipped to the
+ * box by geometry (no clip change, so the batch goes on). */
+void sv_scene_hatch(sv_gfx *g, sv_box b, float gap, float w, sv_rgba col)
+{
+    float in = w;
+    sv_box c = { b.x + in, b.y + in, b.w - 2 * in, b.h - 2 * in };
+    if (c.w <= 0.0f || c.h <= 0.0f)
+        return;
+    for (float k = c.x + c.y + gap * 0.5f; k < c.x + c.w + c.y + c.h; k += gap) {
+        /* x + y = k inside c */
+        float x0 = fmaxf(c.x, k - (c.y + c.h)), x1 = fminf(c.x + c.w, k - c.y);
+        if (x1 - x0 < 0.5f)
+            continue;
+        sv_gfx_line(g, x0, k - x0, x1, k - x1, w, col);
+    }
+}
+
+/* A divergent cell: the hatch, "wrong/runs" in its corner, and with D the
+ * correct kernel's value at its foot. */
+static void draw_lab_cell(sv_gfx *g, const sv_app_view *s, const sv_layout *l,
+                          const sv_theme *t, const sv_step_view *v, int row, int i, sv_box b)
+{
+    const sv_lab_cell *lc = sv_scene_lab_cell(s, v, row, i, NULL);
+    if (!lc)
+        return;
+    float u = l->unit;
+    if (lc->wrong_runs > 0 && b.w >= 6.0f) {
+        sv_scene_hatch(g, b, fmaxf(4.0f, fminf(b.w, b.h) * 0.16f), fmaxf(1.0f, 0.2f * u),
+                   sv_rgba_alpha(t->error, 0.7f));
+        float px = floorf(fminf(l->small_px * 0.85f, b.h * 0.2f));
+        char cnt[32];
+        snprintf(cnt, sizeof cnt, "%u/%u", (unsigned)lc->wrong_runs, (unsigned)s->lab->runs);
+        if (px >= 7.0f && sv_gfx_text_width(g, SV_FONT_MONO, px, cnt) < b.w * 0.9f) {
+            float tw = sv_gfx_text_width(g, SV_FONT_MONO, px, cnt);
+            sv_box tag = { b.x + b.w - tw - 0.5f * px - l->border_w, b.y + l->border_w,
+                           tw + 0.4f * px, px * 1.2f };
+            sv_gfx_rect(g, tag, px * 0.3f, t->error, t->error, 0.0f, SV_BORDER_NONE);
+            sv_gfx_text(g, SV_FONT_MONO, px, tag.x + tag.w / 2.0f, tag.y + tag.h / 2.0f,
+                        SV_ALIGN_CENTER, t->tag_text, cnt);
+        }
+    }
+    if (s->show_correct && l->num_px > 0.0f) {
+        float px = floorf(fminf(l->num_px * 0.55f, b.h * 0.22f));
+        char val[48], buf[64];
+        sv_value_format(s->trace->type, lc->correct, val, sizeof val);
+        snprintf(buf, sizeof buf, "\u2713%s", val);
+        if (px >= 7.0f && sv_gfx_text_width(g, SV_FONT_MONO, px, buf) < b.w * 0.95f)
+            sv_gfx_text(g, SV_FONT_MONO, px, b.x + b.w / 2.0f, b.y + b.h - px * 0.8f,
+                        SV_ALIGN_CENTER, lc->wrong_runs ? t->accent : t->text_dim, buf);
+    }
 }
 
 static void draw_number(sv_gfx *g, const sv_layout *l, sv_type type, sv_box b,
@@ -240,6 +316,24 @@ static void each_arrow(const sv_app_view *s, const sv_layout *l, const sv_step_v
     int n = l->n;
     if (n <= 0 || l->last_cell < l->first_cell)
         return;
+    /* Phases that neither read nor write draw no arrows; the copy back of
+     * an inclusive scan goes straight down from the last pout. */
+    if (s->phase == SV_PHASE_GUARD || s->phase == SV_PHASE_BARRIER ||
+        s->phase == SV_PHASE_SWAP)
+        return;
+    /* One buffer: reads and writes are the same row; the caption and the
+     * hover say what each thread read. */
+    if (v->round > 0 && !v->shift && v->rd->pin == v->rd->pout &&
+        s->phase != SV_PHASE_COPY_BACK)
+        return;
+    if (s->phase == SV_PHASE_COPY_BACK && !v->shift) {
+        int fr = 1 + (v->round == 0 ? 0 : v->rd->pout);
+        for (int i = l->first_cell; i <= l->last_cell; i++) {
+            step_arrow a = { fr, i, 3, i, false, false };
+            fn(ctx, &a);
+        }
+        return;
+    }
     if (v->shift) {
         int fr = 1 + (v->rd->pout >= 0 ? v->rd->pout : 0);
         int hi = l->last_cell + 1 < n - 1 ? l->last_cell + 1 : n - 1;
@@ -270,7 +364,6 @@ static void each_arrow(const sv_app_view *s, const sv_layout *l, const sv_step_v
             fn(ctx, &d);
         }
     }
-    (void)s;
 }
 
 typedef struct arrow_ctx {
@@ -288,7 +381,7 @@ typedef struct arrow_ctx {
 
 static float arrow_dx(const step_arrow *a, bool src, const sv_step_view *v)
 {
-    if (v->round == 0 && !v->shift)
+    if ((v->round == 0 && !v->shift) || (a->dst_row == 3 && !v->shift))
         return 0.0f;
     if (v->shift)
         return src ? 0.12f : -0.12f;
@@ -523,8 +616,12 @@ static void draw_row_merged(sv_gfx *g, const sv_app_view *s, const sv_layout *l,
          * and on the pout row carries the case's border style. */
         sv_border style = SV_BORDER_SOLID;
         sv_rgba edge = a.border;
-        if (r == 1 + v->rd->pout && v->round > 0 && !v->shift && v->rd->cases &&
-            !sv_scene_hidden(s, v, r)) {
+        const sv_lab_cell *lc = sv_scene_lab_cell(s, v, r, i, NULL);
+        bool wrong = lc && lc->wrong_runs > 0;
+        if (wrong) {
+            edge = t->error; /* keeps style_of's error fill */
+        } else if (r == 1 + v->rd->pout && v->round > 0 && !v->shift && v->rd->cases &&
+                   !sv_scene_hidden(s, v, r)) {
             style = case_border(v->rd->cases[i]);
             edge = case_colour(t, v->rd->cases[i]);
             /* A case's cells are one contiguous range: a wide run, tinted
@@ -549,6 +646,10 @@ static void draw_row_merged(sv_gfx *g, const sv_app_view *s, const sv_layout *l,
                 sv_gfx_text(g, SV_FONT_SANS, px, run.x + run.w / 2.0f, run.y + run.h / 2.0f,
                             SV_ALIGN_CENTER, t->cell_text, lab);
         }
+        /* a wrong run keeps its pattern even when its cells are too narrow */
+        if (wrong && run.w >= 6.0f)
+            sv_scene_hatch(g, run, fmaxf(4.0f, run.h * 0.16f), fmaxf(1.0f, 0.2f * l->unit),
+                           sv_rgba_alpha(t->bg, 0.55f));
         i = j;
     }
 }
@@ -648,6 +749,75 @@ static void draw_indices(sv_gfx *g, const sv_layout *l, const sv_theme *t)
     }
 }
 
+/* n > 32: a light line between warps (every 32 cells) through all four
+ * rows, and "warp k" above the input row where there is room for it. */
+static void draw_warps(sv_gfx *g, const sv_app_view *s, const sv_layout *l, const sv_theme *t)
+{
+    int n = l->n;
+    if (n <= SV_WARP || l->cell_pitch <= 0.0f)
+        return;
+    float u = l->unit, gap = l->cell_pitch - l->cell_w;
+    float y0 = l->row_y[0] - l->cell_h / 2.0f, y1 = l->row_y[3] + l->cell_h / 2.0f;
+    sv_rgba col = sv_rgba_alpha(t->text_dim, 0.55f);
+    float w = fmaxf(1.5f, 0.22f * u);
+    for (int k = 1; k * SV_WARP < n; k++) {
+        float x = l->cell_x0 + (float)(k * SV_WARP) * l->cell_pitch - gap / 2.0f;
+        if (x < l->cells_clip.x || x > l->cells_clip.x + l->cells_clip.w)
+            continue;
+        sv_gfx_line(g, x, y0 - 0.6f * u, x, y1 + 0.6f * u, w, col);
+    }
+    /* Labels: every warp when "warp 31" fits in a warp's width, else every
+     * 2nd, 4th, ... */
+    float px = l->small_px * 0.95f;
+    float span = l->cell_pitch * (float)SV_WARP;
+    float need = sv_gfx_text_width(g, SV_FONT_SANS, px, "warp 31") + 1.0f * u;
+    int every = 1;
+    while (span * (float)every < need && every < 64)
+        every *= 2;
+    sv_box clip = { l->cells_clip.x, l->warp_label_y - 2.0f * u, l->cells_clip.w, 4.0f * u };
+    sv_gfx_clip(g, &clip);
+    for (int k = 0; k * SV_WARP < n; k += every) {
+        int lo = k * SV_WARP, hi = lo + SV_WARP < n ? lo + SV_WARP : n;
+        float cx = l->cell_x0 + ((float)lo + (float)(hi - lo) / 2.0f) * l->cell_pitch - gap / 2.0f;
+        char lab[24];
+        snprintf(lab, sizeof lab, "warp %d", k);
+        float tw = sv_gfx_text_width(g, SV_FONT_SANS, px, lab);
+        cx = sv_clampf(cx, clip.x + tw / 2.0f, clip.x + clip.w - tw / 2.0f);
+        sv_gfx_text(g, SV_FONT_SANS, px, cx, l->warp_label_y, SV_ALIGN_CENTER, t->text_dim, lab);
+    }
+    sv_gfx_clip(g, &l->cells_clip);
+    (void)s;
+}
+
+/* The barrier: a bar under the row just written, with every thread's cell
+ * held at it, and what it waits for. */
+static void draw_barrier(sv_gfx *g, const sv_app_view *s, const sv_layout *l,
+                         const sv_theme *t, const sv_step_view *v)
+{
+    float u = l->unit;
+    int row = v->round == 0 ? 1 : 1 + v->rd->pout;
+    float y = l->row_y[row] + l->cell_h / 2.0f + 0.9f * u;
+    float x0 = fmaxf(sv_layout_cell(l, row, l->first_cell).x, l->cells_clip.x);
+    float x1 = fminf(sv_layout_cell(l, row, l->last_cell).x + l->cell_w,
+                     l->cells_clip.x + l->cells_clip.w);
+    float lw = fmaxf(2.0f, 0.5f * u);
+    sv_gfx_line(g, x0, y, x1, y, lw, t->accent);
+    /* A short tick from each thread's cell down to the bar: all of them wait. */
+    if (l->cell_w >= 4.0f)
+        for (int i = l->first_cell; i <= l->last_cell; i++) {
+            float cx = l->cell_x0 + (float)i * l->cell_pitch + l->cell_w / 2.0f;
+            sv_gfx_line(g, cx, y - 0.8f * u, cx, y, fmaxf(1.0f, 0.2f * u), t->accent);
+        }
+    char msg[96];
+    snprintf(msg, sizeof msg, "__syncthreads(): all %zu threads wait here", s->trace->n);
+    float tw = sv_gfx_text_width(g, SV_FONT_SANS_BOLD, l->small_px, msg);
+    float cx = (x0 + x1) / 2.0f;
+    sv_gfx_rect(g, (sv_box){ cx - tw / 2.0f - 0.8f * u, y + 0.3f * u, tw + 1.6f * u, 2.6f * u },
+                1.0f * u, t->bg, t->accent, fmaxf(1.0f, 0.15f * u), SV_BORDER_SOLID);
+    sv_gfx_text(g, SV_FONT_SANS_BOLD, l->small_px, cx, y + 1.6f * u, SV_ALIGN_CENTER,
+                t->accent, msg);
+}
+
 void sv_render_cells(sv_gfx *g, const sv_app_view *s, const sv_layout *l, const sv_theme *t)
 {
     sv_step_view v;
@@ -694,6 +864,8 @@ void sv_render_cells(sv_gfx *g, const sv_app_view *s, const sv_layout *l, const 
                 cs.fill = sv_rgba_mix(sv_rgba_alpha(t->cell_fill, 0.0f), cs.fill, new_a);
             }
             sv_gfx_rect(g, b, l->radius, cs.fill, cs.border, cs.border_w, cs.style);
+            if (s->lab)
+                draw_lab_cell(g, s, l, t, &v, r, i, b);
             /* The old value stays until the operands arrive, then is
              * overwritten (draw_operands says when). */
             float old_a = sv_clampf((MOVE_END - a) / (MOVE_END - MOVE_NEW), 0.0f, 1.0f);
@@ -716,6 +888,10 @@ void sv_render_cells(sv_gfx *g, const sv_app_view *s, const sv_layout *l, const 
             }
         }
     }
+    draw_warps(g, s, l, t);
+    if (s->phase == SV_PHASE_BARRIER)
+        draw_barrier(g, s, l, t, &v);
+
     /* An empty output row is one band across the cells in view, saying
      * when it will be written, centred on the row (it used to straddle two
      * placeholder cells). */

@@ -41,6 +41,11 @@ void sv_render_header(sv_gfx *g, const sv_app_view *s, const sv_layout *l, const
                  sv_op_name(tr->op), sv_scan_name(tr->scan),
                  tr->type == SV_TYPE_FLOAT32 ? "  \u00b7  " : "",
                  tr->type == SV_TYPE_FLOAT32 ? sv_type_name(tr->type) : "");
+    if (s->view != SV_VIEW_MEASURE && tr && s->kernel != SV_KERNEL_CORRECT) {
+        size_t at = strlen(rest);
+        snprintf(rest + at, sizeof rest - at, "  \u00b7  kernel: %s",
+                 sv_kernel_name((sv_kernel)s->kernel));
+    }
     float x = h->x;
     x += sv_gfx_text(g, SV_FONT_SANS_BOLD, l->title_px, x, cy, SV_ALIGN_LEFT, t->text, title);
     x += sv_gfx_text(g, SV_FONT_SANS, l->title_px * 0.82f, x, cy, SV_ALIGN_LEFT, t->text_dim, rest);
@@ -122,6 +127,7 @@ void sv_render_frame(sv_gfx *g, const sv_app_view *s, int fb_w, int fb_h)
         sv_render_overview(g, s, &l, t, sv_scene_overview_area(s, &l));
     } else if (s->trace) {
         sv_render_cells(g, s, &l, t);
+        sv_render_source(g, s, &l, t);
     } else {
         sv_gfx_text(g, SV_FONT_SANS, l.caption_px, (float)fb_w / 2.0f, (float)fb_h / 2.0f,
                     SV_ALIGN_CENTER, t->text_dim, "no trace yet");

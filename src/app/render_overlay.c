@@ -180,11 +180,75 @@ static bool quiz_caption(const sv_app_view *s, const sv_step_view *v, char *l1, 
 
 /* ---- caption --------------------------------------------------------- */
 
+/* The caption of a phase (Down/Up): what the threads do in it. */
+static void phase_text(const sv_app_view *s, const sv_step_view *v, char *l1, size_t n1,
+                       char *l2, size_t n2)
+{
+    const sv_trace *t = s->trace;
+    unsigned long st = v->round > 0 ? (unsigned long)v->rd->stride : 0;
+    unsigned long n = (unsigned long)t->n;
+    int pout = v->round == 0 ? 0 : v->rd->pout, pin = 1 - pout;
+    const char *verb = sv_scene_op_verb(t->op);
+    switch (s->phase) {
+    case SV_PHASE_LOAD:
+        snprintf(l1, n1, "Load: each thread i reads in[i] from global memory and writes "
+                 "buf[0][i] in shared memory.");
+        snprintf(l2, n2, "All %lu threads at once; buf[1] is not written yet (?).", n);
+        break;
+    case SV_PHASE_GUARD:
+        if (st >= n)
+            st = n;
+        snprintf(l1, n1, "Round %d, the guard if (i >= %lu): threads %lu–%lu take the "
+                 "%s branch, threads 0–%lu the else (a copy).", v->round, st, st, n - 1,
+                 t->op == SV_OP_SUM ? "add" : "combine", st - 1);
+        snprintf(l2, n2, "Nothing is read or written yet: buf[%d] (pout) still holds what it "
+                 "held before this round.", pout);
+        break;
+    case SV_PHASE_OP:
+        snprintf(l1, n1, "Round %d: thread i ≥ %lu reads pin[i−%lu] and pin[i], %s "
+                 "them, and writes pout[i]; the others copy pin[i].", v->round, st, st,
+                 t->op == SV_OP_SUM ? "adds" : verb);
+        snprintf(l2, n2, "Reads from buf[%d] (pin), writes to buf[%d] (pout): within the "
+                 "round nobody writes a cell anybody reads.", pin, pout);
+        break;
+    case SV_PHASE_BARRIER:
+        snprintf(l1, n1, "__syncthreads(): every thread waits here until all %lu have "
+                 "written buf[%d].", n, pout);
+        snprintf(l2, n2, v->round == 0
+                     ? "Only then may a thread read its neighbour's cell in round 1."
+                     : "Without it a thread could read pout before it is written, or "
+                       "overwrite pin while others still read it.");
+        break;
+    case SV_PHASE_SWAP:
+        snprintf(l1, n1, "The swap: pout = 1 − pout; pin = 1 − pout. buf[%d] "
+                 "becomes pin, buf[%d] pout.", pout, pin);
+        snprintf(l2, n2, "The tags trade places: this round's output is the next round's "
+                 "input; no data moves.");
+        break;
+    case SV_PHASE_COPY_BACK:
+        if (t->scan == SV_SCAN_EXCLUSIVE)
+            snprintf(l1, n1, "Copy back: thread i writes buf[%d][i−1] to out[i] "
+                     "(out[0] gets the identity).", pout);
+        else
+            snprintf(l1, n1, "Copy back: thread i writes buf[%d][i] to out[i] in global "
+                     "memory.", pout);
+        snprintf(l2, n2, "Safe after the last barrier: every cell of buf[%d] is final.", pout);
+        break;
+    default:
+        l1[0] = l2[0] = '\0';
+        break;
+    }
+}
+
 static void caption_text(const sv_app_view *s, const sv_step_view *v, char *l1, size_t n1,
                          char *l2, size_t n2)
 {
     const sv_trace *t = s->trace;
     l2[0] = '\0';
+    if (s->phase != SV_PHASE_NONE) {
+        phase_text(s, v, l1, n1, l2, n2);
+        return;
+    }
     if (v->shift) {
         char id[48];
         fmt(t, sv_op_identity(t->op, t->type), id, sizeof id);
@@ -263,6 +327,53 @@ static int wrap2(sv_gfx *g, sv_font font, float px, float max_w, const char *utf
     return 2;
 }
 
+/* The mistakes lab: what happened in cell (row, i) as step v shows it, in
+ * words: the emulator's record of the read that went wrong, or, for GPU
+ * runs, the observed values against the correct one. false when the cell
+ * has no outcome. */
+static bool lab_words(const sv_app_view *s, const sv_step_view *v, int row, int i,
+                      char *buf, size_t len)
+{
+    int w;
+    const sv_lab_cell *lc = sv_scene_lab_cell(s, v, row, i, &w);
+    if (!lc)
+        return false;
+    const sv_trace *t = s->trace;
+    int cell = (row == 3 && t->scan == SV_SCAN_EXCLUSIVE) ? i - 1 : i;
+    char what[400] = "";
+    if (s->lab_reads)
+        sv_lab_cell_describe(s->lab_reads, t, (size_t)w, (size_t)cell, what, sizeof what);
+    char cv[48];
+    sv_value_format(t->type, lc->correct, cv, sizeof cv);
+    uint32_t runs = s->lab->runs;
+    if (lc->wrong_runs == 0) {
+        snprintf(buf, len, "%s%sright in all %u run%s (%s, as the chapter's kernel)",
+                 what[0] ? what : "", what[0] ? " \u2014 " : "", (unsigned)runs,
+                 runs == 1 ? "" : "s", cv);
+        return true;
+    }
+    if (what[0]) {
+        snprintf(buf, len, "wrong in %u of %u run%s: %s", (unsigned)lc->wrong_runs,
+                 (unsigned)runs, runs == 1 ? "" : "s", what);
+        return true;
+    }
+    /* GPU runs: the values seen, most runs first. */
+    size_t at = (size_t)snprintf(buf, len, "round %d, cell %d: wrong in %u of %u runs; seen ", w,
+                                 cell, (unsigned)lc->wrong_runs, (unsigned)runs);
+    for (uint32_t k = 0; k < lc->nvalues && k < 3 && at < len; k++) {
+        char vv[48];
+        if (lc->values[k].known)
+            sv_value_format(t->type, lc->values[k].value, vv, sizeof vv);
+        else
+            snprintf(vv, sizeof vv, "?");
+        at += (size_t)snprintf(buf + at, len - at, "%s%s (%u)", k ? ", " : "", vv,
+                               (unsigned)lc->values[k].runs);
+    }
+    if (at < len)
+        snprintf(buf + at, len - at, "; the correct kernel has %s", cv);
+    return true;
+}
+
 static void draw_caption(sv_gfx *g, const sv_app_view *s, const sv_layout *l,
                          const sv_theme *t, const sv_step_view *v)
 {
@@ -276,6 +387,11 @@ static void draw_caption(sv_gfx *g, const sv_app_view *s, const sv_layout *l,
         }
     }
     const sv_box *b = &l->caption;
+    /* A mistake's hovered cell: the second line says what happened there. */
+    int hr, hc;
+    sv_rgba l2_col = t->text_dim;
+    if (s->lab && sv_scene_tooltip_target(s, &hr, &hc) && lab_words(s, v, hr, hc, l2, sizeof l2))
+        l2_col = t->error;
     /* The bold line wraps onto two lines at the full size before it
      * shrinks (never below 80%); the second line shrinks to fit. */
     char lines[2][512];
@@ -290,10 +406,22 @@ static void draw_caption(sv_gfx *g, const sv_app_view *s, const sv_layout *l,
     float lh = l->caption_px * 1.22f, y = b->y + lh * 0.5f;
     for (int k = 0; k < n; k++, y += lh)
         sv_gfx_text(g, SV_FONT_SANS_BOLD, px, b->x, y, SV_ALIGN_LEFT, t->text, lines[k]);
+    float y2 = y - lh * 0.5f + l->small_px * 0.75f;
     if (l2[0]) {
         float spx = sv_scene_fit_px(g, SV_FONT_SANS, l->small_px * 1.05f, b->w, l2);
-        sv_gfx_text(g, SV_FONT_SANS, spx, b->x, y - lh * 0.5f + l->small_px * 0.75f,
-                    SV_ALIGN_LEFT, t->text_dim, l2);
+        sv_gfx_text(g, SV_FONT_SANS, spx, b->x, y2, SV_ALIGN_LEFT, l2_col, l2);
+        y2 += l->small_px * 1.5f;
+    }
+    /* n > 32: what runs in lockstep (the layout made room for the line). */
+    size_t nt = s->trace->n;
+    if (nt > SV_WARP) {
+        char l3[300];
+        size_t nw = (nt + SV_WARP - 1) / SV_WARP;
+        snprintf(l3, sizeof l3, "Warps: the 32 threads of a warp (lanes 32k \u2026 32k+31) run "
+                 "each statement in lockstep; the %zu warps run independently and meet only "
+                 "at __syncthreads().", nw);
+        float spx = sv_scene_fit_px(g, SV_FONT_SANS, l->small_px * 1.05f, b->w, l3);
+        sv_gfx_text(g, SV_FONT_SANS, spx, b->x, y2, SV_ALIGN_LEFT, t->text_dim, l3);
     }
 }
 
@@ -320,7 +448,7 @@ static float legend_item(sv_gfx *g, const sv_layout *l, const sv_theme *t, float
 }
 
 static float legend_items(sv_gfx *g, const sv_layout *l, const sv_theme *t, float cy,
-                          bool show_window, float u, bool draw)
+                          bool show_window, bool lab, bool show_correct, float u, bool draw)
 {
     float x = l->legend.x;
     x = legend_item(g, l, t, x, cy, sv_rgba_mix(t->cell_fill, t->full, t->tint), t->full,
@@ -335,17 +463,28 @@ static float legend_items(sv_gfx *g, const sv_layout *l, const sv_theme *t, floa
     if (show_window)
         x = legend_item(g, l, t, x, cy, sv_rgba_mix(t->cell_fill, t->window, 0.42f), t->window,
                         SV_BORDER_SOLID, NULL, "window on the input", u, draw);
+    if (lab) {
+        if (draw)
+            sv_scene_hatch(g, (sv_box){ x, cy - 1.3f * u, 3.8f * u, 2.6f * u }, 0.9f * u,
+                           fmaxf(1.0f, 0.2f * u), t->error);
+        x = legend_item(g, l, t, x, cy, sv_rgba_alpha(t->error, 0.0f), t->error,
+                        SV_BORDER_SOLID, NULL, show_correct ? "wrong in some run (\u2713 correct)"
+                                                            : "wrong in some run (D: correct)",
+                        u, draw);
+    }
     return x - 2.6f * u - l->legend.x;
 }
 
-static void draw_legend(sv_gfx *g, const sv_layout *l, const sv_theme *t, bool show_window)
+static void draw_legend(sv_gfx *g, const sv_app_view *s, const sv_layout *l, const sv_theme *t,
+                        bool show_window)
 {
     /* u: the legend's unit, the small text's size / 2.5, shrunk to fit. */
     float cy = l->legend.y + l->legend.h / 2.0f, u = l->small_px / 2.5f;
-    float w = legend_items(g, l, t, cy, show_window, u, false);
+    bool lab = s->lab != NULL;
+    float w = legend_items(g, l, t, cy, show_window, lab, s->show_correct, u, false);
     if (w > l->legend.w)
         u *= l->legend.w / w;
-    w = legend_items(g, l, t, cy, show_window, u, true);
+    w = legend_items(g, l, t, cy, show_window, lab, s->show_correct, u, true);
     /* Too many cells for numbers: say how to get them, right of the legend. */
     if (l->num_px <= 0.0f) {
         const char *hint = "values: hover a cell, or zoom in (])";
@@ -379,6 +518,17 @@ static void draw_counters(sv_gfx *g, const sv_app_view *s, const sv_layout *l,
     } else if (tr->type == SV_TYPE_FLOAT32 && tr->max_abs_diff > 0.0) {
         snprintf(note, sizeof note, "float32: differs from the sequential scan by up to %.3g "
                  "(at i = %zu): a different rounding order", tr->max_abs_diff, tr->max_diff_index);
+    }
+    if (s->lab) {
+        const sv_lab_summary *lab = s->lab;
+        if (lab->wrong_runs == 0)
+            snprintf(note, sizeof note, "%s: right in all %u run%s (by luck or by design)",
+                     s->lab_note, (unsigned)lab->runs, lab->runs == 1 ? "" : "s");
+        else
+            snprintf(note, sizeof note, "%s: output wrong in %u of %u run%s \u00b7 %u distinct "
+                     "\u00b7 first wrong round %d", s->lab_note, (unsigned)lab->wrong_runs,
+                     (unsigned)lab->runs, lab->runs == 1 ? "" : "s",
+                     (unsigned)lab->distinct_outputs, lab->first_wrong_round);
     }
     float cy = l->counters.y + l->counters.h / 2.0f;
     float cpx = sv_scene_fit_px(g, SV_FONT_SANS, l->small_px,
@@ -416,6 +566,13 @@ static void draw_timeline(sv_gfx *g, const sv_app_view *s, const sv_layout *l,
             sv_gfx_circle(g, x, y, r, t->text_dim, t->text_dim, 0.0f);
         } else {
             sv_gfx_circle(g, x, y, r, t->bg, t->text_dim, fmaxf(1.0f, 0.22f * u));
+        }
+        /* The mistakes lab: the first round in which any cell diverged. */
+        if (s->lab && s->lab->first_wrong_round == k) {
+            sv_gfx_circle(g, x, y, r * 2.4f, sv_rgba_alpha(t->error, 0.0f), t->error,
+                          fmaxf(1.5f, 0.3f * u));
+            sv_gfx_text(g, SV_FONT_SANS_BOLD, l->small_px * 0.85f, x, y - 2.6f * u,
+                        SV_ALIGN_CENTER, t->error, "first wrong");
         }
         char lab[16];
         if (excl && k == steps - 1)
@@ -538,6 +695,21 @@ static int tooltip_lines(const sv_app_view *s, const sv_theme *th, const sv_step
         return n;
     }
     const sv_round *rd = v->rd;
+    if (s->lab) {
+        /* A mistake: the buffers after the round do not say what was read
+         * (a cell may have changed under the reader); the emulator's
+         * record does. GPU runs record no reads. */
+        if (!s->lab_reads) {
+            snprintf(lines[n++], 256, "the reads of GPU runs are not recorded");
+            return n;
+        }
+        for (int slot = 0; slot < SV_READ_SLOTS && n < TIP_LINES - 1; slot++) {
+            if (sv_lab_read_describe(s->lab_reads, t->type, (size_t)v->round, (size_t)i,
+                                     (sv_read_slot)slot, lines[n], 256))
+                n++;
+        }
+        return n;
+    }
     long st = (long)rd->stride;
     sv_case cs = rd->cases[i];
     *accent = cs == SV_CASE_FULL ? th->full : cs == SV_CASE_PARTIAL ? th->partial : th->copy;
@@ -578,6 +750,20 @@ static void draw_tooltip(sv_gfx *g, const sv_app_view *s, const sv_layout *l,
     char lines[TIP_LINES][256];
     sv_rgba accent;
     int n = tooltip_lines(s, t, v, row, i, lines, &accent);
+    /* A mistake: how often this cell was wrong, and the correct value. */
+    const sv_lab_cell *lc = sv_scene_lab_cell(s, v, row, i, NULL);
+    if (lc) {
+        char cv[48];
+        sv_value_format(s->trace->type, lc->correct, cv, sizeof cv);
+        int k = n < TIP_LINES ? n++ : TIP_LINES - 1;
+        if (lc->wrong_runs)
+            snprintf(lines[k], 256, "wrong in %u of %u runs; the correct kernel has %s",
+                     (unsigned)lc->wrong_runs, (unsigned)s->lab->runs, cv);
+        else
+            snprintf(lines[k], 256, "right in all %u runs (correct: %s)",
+                     (unsigned)s->lab->runs, cv);
+        accent = lc->wrong_runs ? t->error : accent;
+    }
     float u = l->text_u, px = l->small_px, lh = px * 1.5f, pad = 1.4f * u;
     float w = 0.0f;
     for (int k = 0; k < n; k++) {
@@ -764,7 +950,7 @@ void sv_render_overlay(sv_gfx *g, const sv_app_view *s, const sv_layout *l, cons
          * caption if any; no timeline or tooltip (every round is shown). */
         if (s->caption && s->caption[0])
             draw_caption(g, s, l, t, &v);
-        draw_legend(g, l, t, false);
+        draw_legend(g, s, l, t, false);
         const sv_trace *tr = s->trace;
         size_t total = 0;
         for (size_t r = 1; r < tr->nrounds; r++)
@@ -783,8 +969,8 @@ void sv_render_overlay(sv_gfx *g, const sv_app_view *s, const sv_layout *l, cons
     } else if (s->view == SV_VIEW_SCAN && have) {
         draw_caption(g, s, l, t, &v);
         int row, cell;
-        draw_legend(g, l, t, sv_scene_tooltip_target(s, &row, &cell) &&
-                                 !sv_scene_hidden(s, &v, row));
+        draw_legend(g, s, l, t, sv_scene_tooltip_target(s, &row, &cell) &&
+                                    !sv_scene_hidden(s, &v, row));
         draw_counters(g, s, l, t, &v);
         draw_timeline(g, s, l, t);
         if (!s->editing && !s->help)

@@ -48,6 +48,7 @@ void sv_render_overview(sv_gfx *g, const sv_app_view *s, const sv_layout *l, con
 /* Where the overview goes in layout l: from the rows' top to above the
  * legend, leaving room for a script's caption when there is one. */
 sv_box sv_scene_overview_area(const sv_app_view *s, const sv_layout *l);
+void sv_render_source(sv_gfx *g, const sv_app_view *s, const sv_layout *l, const sv_theme *t);
 
 /* The input window [*lo, i] whose op a shown cell holds (render_cells.c);
  * false when the cell holds none (unwritten, empty output, output[0] of an
@@ -63,6 +64,15 @@ float sv_scene_fit_px(sv_gfx *g, sv_font font, float px, float max_w, const char
 
 /* The trace's source, short for a clean slide: "CUDA · H200", "CPU emulator". */
 void sv_scene_short_source(const char *source, char *out, size_t len);
+/* The mistakes lab's outcome for a cell as step v shows it: the summary
+ * cell of the round that wrote the shown value (*round, when not NULL);
+ * NULL without a lab or for a cell no round of the kernel wrote. */
+const sv_lab_cell *sv_scene_lab_cell(const sv_app_view *s, const sv_step_view *v, int row,
+                                     int i, int *round);
+
+/* Diagonal hatch lines across b, gap apart, w wide (render_cells.c): the
+ * pattern of a divergent cell. */
+void sv_scene_hatch(sv_gfx *g, sv_box b, float gap, float w, sv_rgba col);
 
 /* The op's verb for captions ("adds", "takes the max with", ...). */
 const char *sv_scene_op_verb(sv_op op);

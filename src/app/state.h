@@ -21,6 +21,7 @@
 
 #include "../core/trace.h"
 #include "../core/bench_csv.h"
+#include "../core/lab.h"
 #include "../capture/capture.h"
 #include "script.h"
 #include "theme.h"
@@ -44,11 +45,6 @@ typedef struct sv_app_state {
     sv_type type;
     sv_scan scan;
     sv_backend_choice backend;
-    /* The mistakes lab: the kernel and the emulator's schedule every capture
-     * uses (NULL: the chapter's kernel; capture's default schedule). The
-     * strings are the config's, which outlive the state. */
-    const char *kernel;
-    const char *schedule;
 
     /* Where we are. step is 0 .. steps-1; anim runs 0 -> 1 as values move
      * along their arrows into step's pout (1 = settled, also with
@@ -104,6 +100,24 @@ typedef struct sv_app_state {
     char caption_override[256]; /* the presenter script's caption; "" none */
     sv_script script;       /* --script: owned; n == 0 without one */
     int script_at;          /* the script step shown; -1 before the first */
+    /* The kernel on screen: the source panel (C, --code) and the phase
+     * inside the current step (Down/Up; SV_PHASE_NONE = the whole round;
+     * any round step resets it). */
+    bool code;
+    sv_phase phase;
+    int source_kernel;      /* sv_source_get(): 0 = the chapter's kernel */
+
+    /* The mistakes lab. kernel is what K cycles (recaptured through
+     * lab_capture in app.c); a mistake is emulated under schedule, once for
+     * lockstep/sequential/reverse, lab_runs times (seeds S, S+1, ...) for
+     * random:S and warps:S, and summarized per round and cell (lab). */
+    sv_kernel kernel;
+    sv_schedule schedule;
+    uint32_t lab_runs;
+    bool show_correct;      /* D */
+    sv_lab_summary *lab;    /* owned; NULL for the chapter's kernel */
+    sv_lab_reads *lab_reads; /* owned; the shown run's reads */
+    char lab_note[160];
 
     /* The input box (E). edit_error is shown inline and names the bad token;
      * the trace on screen stays until a valid array is applied. */

@@ -14,6 +14,9 @@
 _Static_assert(SV_MAX_N >= 1 && SV_MAX_N <= (1ull << (SV_MAX_STEPS - 2)),
                "SV_MAX_STEPS must hold every round of an SV_MAX_N trace plus the shift");
 
+/* Lanes of a warp: threads that run each statement together (lockstep). */
+#define SV_WARP 32
+
 static inline float sv_clampf(float v, float lo, float hi)
 {
     return v < lo ? lo : v > hi ? hi : v;

@@ -29,6 +29,7 @@
 
 #include "../core/trace.h"
 #include "../core/bench_csv.h"
+#include "../core/lab.h"
 #include "theme.h"
 #include "util.h"
 
@@ -48,6 +49,18 @@ enum { SV_QUIZ_UNASKED = 0, SV_QUIZ_RIGHT = 1, SV_QUIZ_WRONG = 2 };
  * a settled round so its caption can be read. */
 #define SV_MOVE_S 0.35f
 #define SV_HOLD_S 1.6f
+/* A phase inside a round (Down/Up step through them; source.h maps each to
+ * the kernel's lines). NONE, the zero, shows the whole round at once. */
+typedef enum sv_phase {
+    SV_PHASE_NONE,
+    SV_PHASE_LOAD,      /* round 0: buf[0][i] = in[i] */
+    SV_PHASE_GUARD,     /* if (i >= stride): the threads coloured by branch */
+    SV_PHASE_OP,        /* the add (or the else copy): reads, then writes */
+    SV_PHASE_BARRIER,   /* __syncthreads(): every thread waits */
+    SV_PHASE_SWAP,      /* pout = 1 - pout; pin = 1 - pout: the tags swap */
+    SV_PHASE_COPY_BACK, /* after the last round: out[i] = buf[pout][i] */
+    SV_PHASE_COUNT
+} sv_phase;
 
 /* Which screen is up. */
 typedef enum sv_view {
@@ -128,6 +141,23 @@ typedef struct sv_app_view {
                                     picture instead of the current round */
     const char *caption;         /* a presenter script's caption, drawn in place of
                                     the round's own; NULL or "" none */
+    /* The kernel on screen (key C, --code): the source panel beside the
+     * cells, showing source (source.h: sv_source_get(source_kernel)); the
+     * phase inside the current step (Down/Up), whose lines the panel
+     * highlights and whose reads, writes or wait the cells show. */
+    bool code;
+    sv_phase phase;
+    int source_kernel;           /* 0: the chapter's kernel */
+
+    /* The mistakes lab (K cycles kernels, D the correct values beside).
+     * kernel 0 (SV_KERNEL_CORRECT) with lab NULL is the plain scan. */
+    int kernel;                  /* sv_kernel of the trace shown */
+    const char *kernel_file;     /* its source file (lab.h's registry); "" for none */
+    bool kernel_embedded;        /* source_kernel is that file (else the chapter's is shown) */
+    const char *lab_note;        /* "in-place · sequential · emulated"; "" for none */
+    const sv_lab_summary *lab;   /* every round's and cell's outcome over the runs; NULL: none */
+    const sv_lab_reads *lab_reads; /* what each read of the shown run saw; NULL: unknown (GPU) */
+    bool show_correct;           /* D: the correct kernel's values beside the mistake's */
 } sv_app_view;
 
 /* Steps the timeline shows for t: its rounds, plus the exclusive shift for

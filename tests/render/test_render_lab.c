@@ -1,0 +1,511 @@
+/* Pixel tests of the kernel on screen and the mistakes lab, headless:
+ *  - the source panel (view.code): the phase map finds the chapter's
+ *    statements in the embedded kernel, and the highlighted band sits on the
+ *    guard's line in the guard phase and moves to the add's lines in the
+ *    next phase (pixels read where sv_code_geometry says the lines are);
+ *  - the warp boundaries: at n = 64 a line between cells 31 and 32 through
+ *    the gap between the rows and none between 15 and 16; none at n = 32;
+ *    the "warp 1" label is drawn;
+ *  - the hatch: in-place under the sequential schedule on the chapter's
+ *    example (3 4 14 15 32 35 65 71, the issue's figure), every cell from 2
+ *    on is wrong and carries diagonal lines (many separate runs of the error
+ *    colour along one scan line), the right cells carry none;
+ *  - the first wrong round is ringed in the error colour on the timeline;
+ *  - D draws the correct value at a cell's foot (ink appears there).
+ * PNGs land in the build directory (render-lab-*.png). */
+/* dl_iterate_phdr and RTLD_NODELETE (see pin_library) */
+#define _GNU_SOURCE
+#include "gfx.h"
+#include "platform.h"
+#include "render.h"
+#include "scene.h"
+#include "source.h"
+#include "theme.h"
+
+#include "emulate.h"
+#include "lab.h"
+
+#include <dlfcn.h>
+#include <link.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../expect.h"
+
+static sv_gfx *g;
+static const char *out_dir = ".";
+static uint8_t *px;
+static int cur_w, cur_h;
+static sv_layout lay;
+
+static sv_trace *make_trace(const int32_t *in, size_t n)
+{
+    char err[256];
+    sv_value *v = calloc(n, sizeof *v);
+    for (size_t i = 0; i < n; i++)
+        v[i].i = in[i];
+    sv_trace *t = sv_trace_create(SV_OP_SUM, SV_TYPE_INT32, SV_SCAN_INCLUSIVE, v, n,
+                                  SV_BACKEND_CPU, NULL, err, sizeof err);
+    free(v);
+    if (!t || !sv_emulate(t, err, sizeof err) || !sv_trace_finish(t, err, sizeof err)) {
+        fprintf(stderr, "%s:%d: FAIL: trace: %s\n", __FILE__, __LINE__, err);
+        exit(1);
+    }
+    return t;
+}
+
+static char empty[1];
+
+static void make_view(sv_app_view *s, const sv_trace *t)
+{
+    memset(s, 0, sizeof *s);
+    s->trace = t;
+    s->source = "CPU emulator (test)";
+    s->edit_text = s->edit_error = s->status = s->bench_source = empty;
+    s->kernel_file = s->lab_note = empty;
+    s->kernel_embedded = true;
+    s->anim = 1.0f;
+    s->view = SV_VIEW_SCAN;
+    s->theme = SV_THEME_DARK;
+    s->ui_scale = 1.0f;
+    s->zoom = 1.0f;
+    s->hover_row = s->hover_cell = -1;
+    s->pinned_row = s->pinned_cell = -1;
+}
+
+static void render(const sv_app_view *s, int w, int h, const char *name)
+{
+    char err[256];
+    if (w != cur_w || h != cur_h) {
+        free(px);
+        px = malloc((size_t)w * h * 4);
+        cur_w = w;
+        cur_h = h;
+    }
+    sv_gfx_target *t = sv_gfx_target_create(g, w, h, err, sizeof err);
+    if (!t) {
+        fprintf(stderr, "%s:%d: FAIL: target: %s\n", __FILE__, __LINE__, err);
+        exit(1);
+    }
+    sv_gfx_target_bind(t);
+    sv_render_frame(g, s, w, h);
+    sv_gfx_read_pixels(g, w, h, px);
+    sv_gfx_target_bind(NULL);
+    sv_gfx_target_destroy(t);
+    sv_layout_compute(s, w, h, &lay);
+    char path[600];
+    snprintf(path, sizeof path, "%s/render-lab-%s.png", out_dir, name);
+    if (!sv_png_write(path, px, w, h, err, sizeof err))
+        fprintf(stderr, "note: %s\n", err);
+}
+
+static const uint8_t *at(float x, float y)
+{
+    int ix = (int)floorf(x), iy = (int)floorf(y);
+    if (ix < 0) ix = 0;
+    if (iy < 0) iy = 0;
+    if (ix >= cur_w) ix = cur_w - 1;
+    if (iy >= cur_h) iy = cur_h - 1;
+    return px + ((size_t)iy * cur_w + ix) * 4;
+}
+
+static int dist(const uint8_t *p, sv_rgba c)
+{
+    int q[3] = { (int)lroundf(c.r * 255.0f), (int)lroundf(c.g * 255.0f),
+                 (int)lroundf(c.b * 255.0f) };
+    return abs(p[0] - q[0]) + abs(p[1] - q[1]) + abs(p[2] - q[2]);
+}
+
+static int lum(const uint8_t *p)
+{
+    return (p[0] * 299 + p[1] * 587 + p[2] * 114) / 1000;
+}
+
+/* ---- the source panel ------------------------------------------------------ */
+
+/* The line's text, NUL-terminated. */
+static void line_text(const sv_source_file *f, int line, char *buf, size_t len)
+{
+    const sv_source_line *l = &f->lines[line - 1];
+    size_t n = l->len < len - 1 ? l->len : len - 1;
+    memcpy(buf, l->text, n);
+    buf[n] = '\0';
+}
+
+/* Pixels of the highlight band's colour on line `line` of the panel, read
+ * along a short run right of the code (past the longest line's end would
+ * be off the panel; the band covers the whole width, the text only part). */
+static int band_pixels(const sv_code_geo *cg, int line, sv_rgba band)
+{
+    float y = sv_code_line_y(cg, line);
+    int n = 0;
+    /* the band's left edge: between the panel's border and the numbers */
+    for (float x = lay.code_panel.x + 2.0f; x < cg->gutter_x - 3.0f * cg->px * 0.602f; x += 1.0f)
+        for (float dy = -cg->pitch * 0.4f; dy <= cg->pitch * 0.4f; dy += 1.0f)
+            if (dist(at(x, y + dy), band) < 30)
+                n++;
+    return n;
+}
+
+static void test_source_panel(void)
+{
+    const sv_source_file *f = sv_source_get(0);
+    CHECK_MSG(f && f->nlines > 20, "the chapter's kernel is embedded (%d lines)", f ? f->nlines : 0);
+    if (!f || f->nlines <= 20)
+        return;
+    CHECK_MSG(strcmp(f->path, "kernels/hillis_steele.cu") == 0, "path %s", f->path);
+
+    /* The phase map finds the chapter's statements. */
+    char buf[512];
+    int lo, hi;
+    struct { sv_phase p; int round; const char *want; } m[] = {
+        { SV_PHASE_LOAD, 0, "in[i]" },
+        { SV_PHASE_GUARD, 1, "if (i >= stride)" },
+        { SV_PHASE_OP, 1, "Op::apply" },
+        { SV_PHASE_BARRIER, 0, "__syncthreads()" },
+        { SV_PHASE_BARRIER, 2, "__syncthreads()" },
+        { SV_PHASE_SWAP, 1, "pout = 1 - pout" },
+        { SV_PHASE_COPY_BACK, 3, "exclusive" },
+    };
+    int guard = 0, op_lo = 0, op_hi = 0, bar0 = 0, bar1 = 0, load = 0;
+    for (size_t k = 0; k < sizeof m / sizeof m[0]; k++) {
+        bool ok = sv_source_phase_lines(f, m[k].p, m[k].round, &lo, &hi);
+        CHECK_MSG(ok && lo >= 1 && hi >= lo && hi <= f->nlines, "phase %s: lines %d-%d",
+              sv_phase_name(m[k].p), lo, hi);
+        if (!ok)
+            continue;
+        line_text(f, lo, buf, sizeof buf);
+        CHECK_MSG(strstr(buf, m[k].want) != NULL, "phase %s: line %d is \"%s\", expected \"%s\"",
+              sv_phase_name(m[k].p), lo, buf, m[k].want);
+        if (m[k].p == SV_PHASE_GUARD) guard = lo;
+        if (m[k].p == SV_PHASE_OP) { op_lo = lo; op_hi = hi; }
+        if (m[k].p == SV_PHASE_LOAD) load = lo;
+        if (m[k].p == SV_PHASE_BARRIER && m[k].round == 0) bar0 = lo;
+        if (m[k].p == SV_PHASE_BARRIER && m[k].round == 2) bar1 = lo;
+    }
+    CHECK_MSG(load < bar0 && bar0 < guard && guard < op_lo && op_hi < bar1,
+          "the phases in the file's order: load %d, barrier %d, guard %d, op %d-%d, "
+          "barrier %d", load, bar0, guard, op_lo, op_hi, bar1);
+    /* the op phase covers the add and the else copy */
+    line_text(f, op_hi, buf, sizeof buf);
+    CHECK_MSG(strstr(buf, "buf[pin * n + i]") != NULL, "op phase ends on the copy: \"%s\"", buf);
+
+    /* Pixels: the band sits on the guard line, then moves to the add. */
+    int32_t in[8] = { 3, 1, 7, 0, 4, 1, 6, 3 };
+    sv_trace *t = make_trace(in, 8);
+    sv_app_view s;
+    make_view(&s, t);
+    s.code = true;
+    s.step = s.from_step = 1;
+    const sv_theme *th = sv_theme_get(SV_THEME_DARK);
+    sv_rgba band = sv_rgba_mix(th->panel, th->accent, 0.28f);
+    sv_rgba bar = th->accent;
+
+    s.phase = SV_PHASE_NONE;
+    render(&s, 1280, 720, "code-none");
+    CHECK_MSG(lay.code_panel.w > 100.0f, "the panel has room: %.0f px", (double)lay.code_panel.w);
+    sv_code_geo cg;
+    CHECK_MSG(sv_code_geometry(&s, &lay, &cg), "geometry");
+    CHECK_MSG(cg.hl_lo == 0, "no phase, no highlight (%d)", cg.hl_lo);
+    CHECK_MSG(band_pixels(&cg, guard, bar) == 0, "no band on the guard line without a phase");
+    /* cells move left of the panel */
+    sv_box last = sv_layout_cell(&lay, 1, 7);
+    CHECK_MSG(last.x + last.w < lay.code_panel.x, "cells end (%.0f) left of the panel (%.0f)",
+          (double)(last.x + last.w), (double)lay.code_panel.x);
+
+    s.phase = SV_PHASE_GUARD;
+    render(&s, 1280, 720, "code-guard");
+    CHECK_MSG(sv_code_geometry(&s, &lay, &cg) && cg.hl_lo == guard, "guard highlighted: %d", cg.hl_lo);
+    CHECK_MSG(guard >= cg.first && guard < cg.first + cg.count, "the guard line is in view");
+    int on_guard = band_pixels(&cg, guard, bar), on_op = band_pixels(&cg, op_lo, bar);
+    CHECK_MSG(on_guard > 10 && on_op == 0, "guard phase: band on line %d (%d px), not on %d (%d px)",
+          guard, on_guard, op_lo, on_op);
+    /* the band's tint across the line, right of the code */
+    float y = sv_code_line_y(&cg, guard);
+    const uint8_t *p = at(lay.code_panel.x + lay.code_panel.w - 6.0f, y);
+    CHECK_MSG(dist(p, band) < 30, "band colour at the line's right end: %d,%d,%d", p[0], p[1], p[2]);
+    if (bar1 >= cg.first && bar1 < cg.first + cg.count) {
+        p = at(lay.code_panel.x + lay.code_panel.w - 6.0f, sv_code_line_y(&cg, bar1));
+        CHECK_MSG(dist(p, th->panel) < 20, "no band on the barrier line: %d,%d,%d", p[0], p[1], p[2]);
+    }
+
+    s.phase = SV_PHASE_OP;
+    render(&s, 1280, 720, "code-op");
+    CHECK_MSG(sv_code_geometry(&s, &lay, &cg) && cg.hl_lo == op_lo, "op highlighted");
+    on_guard = band_pixels(&cg, guard, bar);
+    on_op = band_pixels(&cg, op_lo, bar);
+    CHECK_MSG(on_guard == 0 && on_op > 10, "op phase: band moved off the guard (%d px) to line %d "
+          "(%d px)", on_guard, op_lo, on_op);
+
+    s.phase = SV_PHASE_BARRIER;
+    render(&s, 1280, 720, "code-barrier");
+    CHECK_MSG(sv_code_geometry(&s, &lay, &cg) && cg.hl_lo == bar1, "barrier highlighted");
+    CHECK_MSG(band_pixels(&cg, bar1, bar) > 10, "barrier phase: band on line %d", bar1);
+    /* the cells show the wait: the accent bar under the pout row */
+    float by = lay.row_y[1 + t->rounds[1].pout] + lay.cell_h / 2.0f + 0.9f * lay.unit;
+    sv_box c3 = sv_layout_cell(&lay, 1, 3);
+    int hits = 0;
+    for (float dy = -2.0f; dy <= 2.0f; dy += 1.0f)
+        if (dist(at(c3.x + c3.w * 0.25f, by + dy), th->accent) < 60)
+            hits++;
+    CHECK_MSG(hits > 0, "the barrier's bar under the pout row");
+
+    /* The guard phase shows pout before the writes: buf[1] (round 1's pout)
+     * holds nothing yet, so `?`; the whole round shows its values. */
+    s.phase = SV_PHASE_GUARD;
+    sv_step_view v;
+    sv_value val;
+    sv_scene_step(&s, 1, &v);
+    CHECK_MSG(!sv_scene_value(&s, &v, 2, 5, &val), "guard phase: buf[1][5] not written yet");
+    s.phase = SV_PHASE_NONE;
+    CHECK_MSG(sv_scene_value(&s, &v, 2, 5, &val) && val.i == 5, "round 1: buf[1][5] = 5");
+
+    /* Phases per step. */
+    sv_phase ph[SV_PHASE_COUNT];
+    int n0 = sv_phases_of(t, 0, ph);
+    CHECK_MSG(n0 == 3 && ph[0] == SV_PHASE_LOAD && ph[1] == SV_PHASE_BARRIER && ph[2] == SV_PHASE_SWAP,
+          "round 0: load, barrier, swap (%d)", n0);
+    int n3 = sv_phases_of(t, 3, ph);
+    CHECK_MSG(n3 == 4 && ph[0] == SV_PHASE_GUARD && ph[3] == SV_PHASE_COPY_BACK,
+          "last round: guard, op, barrier, copy back (%d)", n3);
+    sv_trace_destroy(t);
+}
+
+/* Every mistake whose file was in the tree at build time: embedded under the
+ * registry's path, its change marked, its guard found. */
+static void test_mistake_sources(void)
+{
+    int found = 0;
+    for (int k = 1; k < SV_KERNEL_COUNT; k++) {
+        const sv_kernel_info *ki = sv_kernel_get((sv_kernel)k);
+        int idx = sv_source_find(ki->file);
+        if (idx < 0)
+            continue;
+        found++;
+        const sv_source_file *f = sv_source_get(idx);
+        int changed = 0;
+        for (int l = 0; l < f->nlines; l++)
+            changed += f->lines[l].changed;
+        CHECK_MSG(changed >= 1 && changed <= 3, "%s: %d changed line(s) marked", ki->file, changed);
+        int lo, hi;
+        CHECK_MSG(sv_source_phase_lines(f, SV_PHASE_GUARD, 1, &lo, &hi), "%s: the guard found",
+              ki->file);
+        bool bar = sv_source_phase_lines(f, SV_PHASE_BARRIER, 1, &lo, &hi);
+        CHECK_MSG(bar == ki->barrier, "%s: a loop barrier %s", ki->file,
+              ki->barrier ? "found" : "absent");
+    }
+    printf("mistake sources embedded: %d of %d\n", found, SV_KERNEL_COUNT - 1);
+    CHECK_MSG(sv_source_find("kernels/hillis_steele.cu") == 0, "the chapter's kernel is file 0");
+    CHECK_MSG(sv_source_find("kernels/none.cu") < 0, "an unknown file is not found");
+}
+
+/* ---- warps ------------------------------------------------------------------ */
+
+static void test_warps(void)
+{
+    int32_t in[64];
+    for (int i = 0; i < 64; i++)
+        in[i] = i % 10;
+    const sv_theme *th = sv_theme_get(SV_THEME_DARK);
+    for (int n = 32; n <= 64; n += 32) {
+        sv_trace *t = make_trace(in, (size_t)n);
+        sv_app_view s;
+        make_view(&s, t);
+        render(&s, 1280, 720, n == 64 ? "warps-64" : "warps-32");
+        /* the gap between the input row and buf[0], where round 0's arrows
+         * are vertical at the cells' centres */
+        float y = (lay.row_y[0] + lay.cell_h / 2.0f + lay.row_y[1] - lay.cell_h / 2.0f) / 2.0f;
+        float gap = lay.cell_pitch - lay.cell_w;
+        float xb = lay.cell_x0 + 32.0f * lay.cell_pitch - gap / 2.0f;
+        float xn = lay.cell_x0 + 16.0f * lay.cell_pitch - gap / 2.0f;
+        const uint8_t *pb = at(xb, y), *pn = at(xn, y);
+        if (n == 64) {
+            CHECK_MSG(lum(pb) > lum(at(xb, lay.header.y + lay.header.h + 2.0f)) + 25 &&
+                      dist(pb, th->bg) > 60,
+                  "n = 64: a warp boundary between cells 31 and 32: %d,%d,%d", pb[0], pb[1], pb[2]);
+            CHECK_MSG(dist(pn, th->bg) < 25, "n = 64: no boundary between 15 and 16: %d,%d,%d",
+                  pn[0], pn[1], pn[2]);
+            CHECK_MSG(lay.warp_label_y > 0.0f && lay.warp_label_y < lay.row_y[0] - lay.cell_h / 2.0f,
+                  "labels above the input row");
+            /* "warp 1" centred over cells 32..63 */
+            float cx = lay.cell_x0 + 48.0f * lay.cell_pitch;
+            int ink = 0;
+            for (float x = cx - 30.0f; x < cx + 30.0f; x += 1.0f)
+                for (float dy = -6.0f; dy <= 6.0f; dy += 1.0f)
+                    if (lum(at(x, lay.warp_label_y + dy)) > lum(at(cx, lay.warp_label_y - 14.0f)) + 50)
+                        ink++;
+            CHECK_MSG(ink > 20, "the \"warp 1\" label has ink (%d px)", ink);
+        } else {
+            CHECK_MSG(lay.warp_label_y == 0.0f, "n = 32: one warp, no labels");
+            xb = lay.cell_x0 + 16.0f * lay.cell_pitch - gap / 2.0f;
+            pb = at(xb, y);
+            CHECK_MSG(dist(pb, th->bg) < 25, "n = 32: no boundary: %d,%d,%d", pb[0], pb[1], pb[2]);
+        }
+        sv_trace_destroy(t);
+    }
+}
+
+/* ---- the mistakes lab -------------------------------------------------------- */
+
+/* Separate runs of the error colour along the horizontal line y across b. */
+static int error_runs(sv_box b, float y, sv_rgba err_col)
+{
+    int runs = 0;
+    bool prev = false;
+    for (float x = b.x + 3.0f; x < b.x + b.w - 3.0f; x += 1.0f) {
+        bool is = dist(at(x, y), err_col) < 150 && at(x, y)[0] > at(x, y)[2] + 40;
+        if (is && !prev)
+            runs++;
+        prev = is;
+    }
+    return runs;
+}
+
+static void test_hatch(void)
+{
+    char err[256];
+    int32_t in[8] = { 3, 1, 7, 0, 4, 1, 6, 3 };
+    sv_trace *correct = make_trace(in, 8);
+    sv_value v[8];
+    for (int i = 0; i < 8; i++)
+        v[i].i = in[i];
+    sv_trace *t = sv_trace_create(SV_OP_SUM, SV_TYPE_INT32, SV_SCAN_INCLUSIVE, v, 8,
+                                  SV_BACKEND_CPU, NULL, err, sizeof err);
+    sv_lab_reads *reads = NULL;
+    bool ok = t && sv_lab_emulate(t, SV_KERNEL_IN_PLACE, (sv_schedule){ SV_SCHEDULE_SEQUENTIAL, 1 },
+                                  &reads, NULL, NULL, err, sizeof err) &&
+              sv_trace_finish(t, err, sizeof err);
+    CHECK_MSG(ok, "in-place emulated: %s", err);
+    if (!ok)
+        return;
+    const int32_t want[8] = { 3, 4, 14, 15, 32, 35, 65, 71 };
+    for (int i = 0; i < 8; i++)
+        CHECK_MSG(t->output[i].i == want[i], "in-place, sequential: output[%d] = %d, expected %d", i,
+              t->output[i].i, want[i]);
+    uint32_t bits[4 * 8];
+    bool known[4 * 8];
+    sv_lab_raw_from_trace(t, 0, bits, known);
+    sv_lab_summary *sum = sv_lab_summarize(correct, 1, bits, known, err, sizeof err);
+    CHECK_MSG(sum != NULL, "summary: %s", err);
+    if (!sum)
+        return;
+
+    sv_app_view s;
+    make_view(&s, t);
+    s.kernel = SV_KERNEL_IN_PLACE;
+    s.lab = sum;
+    s.lab_reads = reads;
+    s.lab_note = "in-place \u00b7 sequential \u00b7 emulated";
+    s.step = s.from_step = 3;
+    const sv_theme *th = sv_theme_get(SV_THEME_DARK);
+    render(&s, 1280, 720, "hatch");
+    /* buf[0] is the only buffer; the last round's cells 2..7 are wrong */
+    for (int i = 0; i < 8; i++) {
+        sv_box b = sv_layout_cell(&lay, 1, i);
+        /* below the count tag and above the number's middle: hatch only */
+        int runs = error_runs(b, b.y + b.h * 0.82f, th->error);
+        if (i < 2)
+            CHECK_MSG(runs == 0, "cell %d is right: no hatch (%d runs)", i, runs);
+        else
+            CHECK_MSG(runs >= 3, "cell %d is wrong: hatched (%d runs of the error colour)", i, runs);
+    }
+    /* the output row too */
+    sv_box o5 = sv_layout_cell(&lay, 3, 5);
+    CHECK_MSG(error_runs(o5, o5.y + o5.h * 0.82f, th->error) >= 3, "output[5] hatched");
+    /* the timeline rings the first wrong round */
+    int fw = sum->first_wrong_round;
+    CHECK_MSG(fw >= 1 && fw <= 3, "first wrong round %d", fw);
+    if (fw >= 1 && fw <= 3) {
+        float x = lay.timeline_x[fw], r = lay.timeline_r * 2.4f;
+        int hits = 0;
+        for (float a = 0.0f; a < 6.28f; a += 0.2f) {
+            const uint8_t *q = at(x + cosf(a) * (r - 1.5f), lay.timeline_y + sinf(a) * (r - 1.5f));
+            if (dist(q, th->error) < 90)
+                hits++;
+        }
+        CHECK_MSG(hits > 15, "a ring in the error colour around round %d (%d of 32 samples)", fw, hits);
+        x = lay.timeline_x[0];
+        hits = 0;
+        for (float a = 0.0f; a < 6.28f; a += 0.2f)
+            if (dist(at(x + cosf(a) * (r - 1.5f), lay.timeline_y + sinf(a) * (r - 1.5f)),
+                     th->error) < 90)
+                hits++;
+        /* at most a stray sample of the "first wrong" label, which the projector
+         * sizes (text from the frame height) may reach; a ring is > 15 */
+        CHECK_MSG(hits <= 2, "no ring around round 0 (%d of 32 samples)", hits);
+    }
+
+    /* D: the correct value appears at the foot of cell 4 (32 -> 11). */
+    sv_box b4 = sv_layout_cell(&lay, 1, 4);
+    float foot = b4.y + b4.h - lay.num_px * 0.55f * 0.8f;
+    int before = 0, after = 0;
+    for (float x = b4.x + b4.w * 0.3f; x < b4.x + b4.w * 0.7f; x += 1.0f)
+        if (dist(at(x, foot), th->accent) < 80)
+            before++;
+    s.show_correct = true;
+    render(&s, 1280, 720, "hatch-correct");
+    for (float x = b4.x + b4.w * 0.3f; x < b4.x + b4.w * 0.7f; x += 1.0f)
+        for (float dy = -3.0f; dy <= 3.0f; dy += 1.0f)
+            if (dist(at(x, foot + dy), th->accent) < 80)
+                after++;
+    CHECK_MSG(before == 0 && after > 5, "D draws the correct value in the accent colour (%d -> %d px)",
+          before, after);
+
+    /* The hover caption in words: the emulator's record of the read. */
+    char words[512] = "";
+    sv_lab_cell_describe(reads, t, 3, 5, words, sizeof words);
+    CHECK_MSG(strstr(words, "thread") != NULL, "cell 5's story names a thread: \"%s\"", words);
+    s.hover_row = 1;
+    s.hover_cell = 5;
+    render(&s, 1280, 720, "hatch-hover");
+
+    sv_lab_summary_destroy(sum);
+    sv_lab_reads_destroy(reads);
+    sv_trace_destroy(t);
+    sv_trace_destroy(correct);
+}
+
+/* As in test_render.c: keep Mesa loaded until LeakSanitizer runs, so that
+ * tests/lsan.supp can name its allocations. */
+static int pin_library(struct dl_phdr_info *info, size_t size, void *data)
+{
+    (void)size;
+    (void)data;
+    if (info->dlpi_name && info->dlpi_name[0])
+        dlopen(info->dlpi_name, RTLD_NOW | RTLD_NOLOAD | RTLD_NODELETE);
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc > 1)
+        out_dir = argv[1];
+    char err[512];
+    sv_platform p;
+    if (!sv_platform_open(&p, "test_render_lab", 64, 64, true, false, err, sizeof err)) {
+        fprintf(stderr, "%s:%d: FAIL: no headless GL: %s\n", __FILE__, __LINE__, err);
+        return 1;
+    }
+    g = sv_gfx_create(err, sizeof err);
+    if (!g) {
+        fprintf(stderr, "%s:%d: FAIL: sv_gfx_create: %s\n", __FILE__, __LINE__, err);
+        sv_platform_close(&p);
+        return 1;
+    }
+    test_source_panel();
+    test_mistake_sources();
+    test_warps();
+    test_hatch();
+    free(px);
+    sv_gfx_destroy(g);
+    dl_iterate_phdr(pin_library, NULL);
+    sv_platform_close(&p);
+    if (failures) {
+        fprintf(stderr, "%d check(s) failed\n", failures);
+        return 1;
+    }
+    printf("all lab render checks passed\n");
+    return 0;
+}

@@ -1,0 +1,152 @@
+#!/usr/bin/env python3
+"""The kernel on screen and the mistakes lab, driven by real key presses in a
+real window under Xvfb (xdotool), checked through the F12 state line:
+C toggles the source panel (and moves the cells left of it); Down/Up step
+through the phases of a round (load, barrier, swap, then guard, op, barrier,
+swap ... copy back), the highlighted source lines follow, Left/Right step
+whole rounds and leave the phases; K cycles the kernels, re-capturing the
+same input (in-place under the default sequential schedule gives the
+issue's 3 4 14 15 32 35 65 71, wrong in 1 of 1 run), D toggles the correct
+values; --code starts with the panel shown.
+
+usage: test_lab_keys.py SCANVIZ [SANITIZE [LSAN_SUPPRESSIONS]]
+(exits 77 without xvfb-run or xdotool)
+"""
+import os
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from xharness import (App, expect, fail, run_under_xvfb, sanitizer_env,  # noqa: E402
+                      sanitizer_report)
+
+
+def cells_x(st):
+    """The centre x of cell 0 and the pitch, in window points."""
+    c0, rest = st["cells"].split("+")
+    return float(c0), float(rest.split("@")[0])
+
+
+def lines(st):
+    lo, hi = st["code_lines"].split("-")
+    return int(lo), int(hi)
+
+
+def main():
+    args = run_under_xvfb()
+    exe = args[0]
+    env = sanitizer_env(args[1] if len(args) > 1 else "none", args[2] if len(args) > 2 else None)
+    app = App(exe, "--no-animation", "--backend", "cpu", env=env)
+    try:
+        st = app.state()
+        expect(st, step=0, steps=4, code=0, phase="none", code_lines="0-0", kernel="correct",
+               correct=0, lab_runs=0)
+        c0, pitch = cells_x(st)
+        right_end = c0 + 7 * pitch
+
+        # C: the panel; the cells make room for it.
+        app.keys("c")
+        st = app.state()
+        expect(st, code=1)
+        c0b, pitchb = cells_x(st)
+        if not c0b + 7 * pitchb < right_end - 50:
+            fail(f"with the panel the cells should end further left: {c0b + 7 * pitchb} vs {right_end}")
+
+        # Down: round 0's phases, then round 1's; the lines move down the file.
+        seen = []
+        for want_step, want_phase in [(0, "load"), (0, "barrier"), (0, "swap"), (1, "guard"),
+                                      (1, "op"), (1, "barrier"), (1, "swap"), (2, "guard")]:
+            app.keys("Down")
+            st = app.state()
+            expect(st, step=want_step, phase=want_phase)
+            lo, hi = lines(st)
+            if lo <= 0 or hi < lo:
+                fail(f"phase {want_phase}: no source lines highlighted ({st['code_lines']})")
+            seen.append((want_phase, lo, hi))
+        d = {p: (lo, hi) for p, lo, hi in seen}
+        if not (d["load"][0] < d["guard"][0] < d["op"][0] and d["op"][1] < seen[5][1]):
+            fail(f"the highlighted lines do not follow the kernel's order: {seen}")
+        if seen[1][1] == seen[5][1]:
+            fail(f"round 0's barrier and the loop's are different lines: {seen}")
+        if d["swap"][0] >= d["guard"][0]:
+            fail(f"the swap comes before the guard in the file: {seen}")
+
+        # Up goes back, across the round boundary.
+        app.keys("Up")
+        expect(app.state(), step=1, phase="swap")
+        app.keys("Up", "Up")
+        expect(app.state(), step=1, phase="op")
+        # Right steps a whole round and leaves the phases.
+        app.keys("Right")
+        expect(app.state(), step=2, phase="none", code_lines="0-0")
+        # The last round ends with the copy back; Down stops there.
+        app.keys("End")
+        for p in ("guard", "op", "barrier", "copy-back"):
+            app.keys("Down")
+            expect(app.state(), step=3, phase=p)
+        st = app.state()
+        app.keys("Down")
+        expect(app.state(), step=3, phase="copy-back")
+        # From round 0's first phase, Up stays.
+        app.keys("Home", "Down", "Up")
+        expect(app.state(), step=0, phase="load")
+        app.keys("Home")
+
+        # C again hides the panel.
+        app.keys("c")
+        expect(app.state(), code=0)
+
+        # K: the kernels in order, on the same input.
+        app.keys("k")
+        st = app.state()
+        expect(st, kernel="in-place", schedule="sequential", input="3,1,7,0,4,1,6,3",
+               output="3,4,14,15,32,35,65,71", lab_runs=1, lab_wrong=1, first_wrong_round=1)
+        app.keys("d")
+        expect(app.state(), correct=1)
+        app.keys("d")
+        expect(app.state(), correct=0)
+        for name in ("no-barrier", "in-place-no-barrier", "no-else", "off-by-one",
+                     "pout-accumulate"):
+            app.keys("k")
+            st = app.state()
+            expect(st, kernel=name, input="3,1,7,0,4,1,6,3", lab_runs=1)
+        # no-else and off-by-one are wrong under any schedule
+        expect(st, lab_wrong=1)
+        app.keys("k")
+        expect(app.state(), kernel="correct", output="3,4,11,11,15,16,22,25", lab_runs=0,
+               first_wrong_round=-1)
+
+        # A mistake keeps its kernel across a new input.
+        app.keys("k")
+        app.keys("e")
+        app.type("1 1 1 1")
+        app.keys("Return")
+        st = app.state()
+        expect(st, kernel="in-place", n=4, lab_runs=1)
+
+        app.keys("Escape", "Escape")  # the second Esc quits
+        rc = app.wait_exit()
+        time.sleep(0.2)
+        report = sanitizer_report("".join(app.stderr_lines))
+        if report:
+            fail("sanitizer report:\n" + report)
+        if rc != 0:
+            fail(f"exit status {rc} after Esc; stderr: {''.join(app.stderr_lines)}")
+    finally:
+        app.kill()
+
+    # --code starts with the panel; --kernel and --schedule choose the lab.
+    app = App(exe, "--no-animation", "--backend", "cpu", "--code", "--kernel", "no-barrier",
+              "--schedule", "warps:5", "--random", "64", "--seed", "2", env=env)
+    try:
+        st = app.state()
+        expect(st, code=1, kernel="no-barrier", schedule="warps:5", lab_runs=100, n=64)
+        app.keys("Escape", "Escape")
+        app.wait_exit()
+    finally:
+        app.kill()
+    print("lab keys: all checks passed")
+
+
+if __name__ == "__main__":
+    main()
