@@ -36,8 +36,7 @@ def run(exe, *args, stdin=None, cwd=None, stdin_file=None, stdout_file=None, fsi
     # wound down after an export, failing a run whose files were all right.
     # Leaks of the rendering paths are checked by the window tests (xharness:
     # LeakSanitizer with Mesa's driver kept mapped); here ASan and UBSan stay.
-    if "ASAN_OPTIONS" in env:
-        env["ASAN_OPTIONS"] = env.get("ASAN_OPTIONS", "") + ":detect_leaks=0"
+    env["ASAN_OPTIONS"] = env.get("ASAN_OPTIONS", "") + ":detect_leaks=0"
 
     def limit():
         if fsize is not None:
