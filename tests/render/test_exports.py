@@ -3,7 +3,9 @@
 back: GIF89a, the loop, frames, delays that add up to the animation's own
 timing, the size), --export-svg (every file parses as XML; the case borders
 are dashed/dotted strokes; the numbers are real text), --clean, --scale,
---overview, --script errors naming the line. No display needed.
+--overview, --script errors naming the line; round-03.svg drawn by Chromium
+and Inkscape where installed, fills compared with the GL frame. No display
+needed.
 
 usage: test_exports.py SCANVIZ
 """
@@ -124,41 +126,54 @@ def png_rgb(path):
     return w, h, bpp, rows
 
 
-def browser_matches_gl(exe, tmp):
-    """Chromium draws round-03.svg like the GL renderer draws round-03.png:
-    each case cell's fill, sampled inside the rect the SVG names, agrees."""
-    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
-    if not chromium:
-        print("note: no chromium: the SVG-in-a-browser check is skipped")
-        return
+def render_svg(tool, svg, shot):
+    """The command that draws svg into the PNG shot at 1280x720 with a
+    browser or Inkscape, or None where that program is missing."""
+    if tool == "chromium":
+        exe = shutil.which("chromium") or shutil.which("chromium-browser")
+        return exe and [exe, "--headless", "--no-sandbox", "--disable-gpu",
+                        "--hide-scrollbars", "--force-device-scale-factor=1",
+                        f"--screenshot={shot}", "--window-size=1280,720", "file://" + svg]
+    exe = shutil.which("inkscape")
+    return exe and [exe, "--export-type=png", f"--export-filename={shot}",
+                    "--export-width=1280", "--export-height=720", svg]
+
+
+def others_match_gl(exe, tmp):
+    """Chromium and Inkscape, where installed, draw round-03.svg like the GL
+    renderer draws round-03.png: each case cell's fill, sampled inside the
+    rect the SVG names, agrees."""
     d = os.path.join(tmp, "agree")
     rc, out, err = run(exe, "--export", d, "--export-svg", d)
     check(rc == 0, f"export for the browser check: {err}")
-    shot = os.path.join(tmp, "chromium.png")
-    r = subprocess.run([chromium, "--headless", "--no-sandbox", "--disable-gpu",
-                        "--hide-scrollbars", "--force-device-scale-factor=1",
-                        f"--screenshot={shot}", "--window-size=1280,720",
-                        "file://" + os.path.join(d, "round-03.svg")],
-                       capture_output=True, text=True, timeout=120)
-    if r.returncode != 0 or not os.path.exists(shot):
-        check(False, f"chromium could not render the SVG: {r.stderr[-300:]}")
-        return
+    svg = os.path.join(d, "round-03.svg")
     gw, gh, gb, gl = png_rgb(os.path.join(d, "round-03.png"))
-    cw, ch, cb, cr = png_rgb(shot)
-    check((gw, gh, cw, ch) == (1280, 720, 1280, 720), f"sizes {gw}x{gh} {cw}x{ch}")
-    root = ET.parse(os.path.join(d, "round-03.svg")).getroot()
+    check((gw, gh) == (1280, 720), f"GL frame {gw}x{gh}")
+    root = ET.parse(svg).getroot()
     cells = [r for r in root.iter(SVG + "rect") if r.get("class") in ("dashed", "dotted")
              and float(r.get("width")) > 60]
     check(len(cells) == 7, f"{len(cells)} patterned cells in round-03.svg")
-    worst = 0
-    for r in cells:
-        x = int(float(r.get("x")) + float(r.get("width")) * 0.15)
-        y = int(float(r.get("y")) + float(r.get("height")) * 0.5)
-        a = gl[y][x * gb:x * gb + 3]
-        b = cr[y][x * cb:x * cb + 3]
-        worst = max(worst, max(abs(a[k] - b[k]) for k in range(3)))
-    check(worst <= 6, f"browser and GL fills differ by up to {worst}")
-    print(f"chromium renders round-03.svg like the GL frame (fills within {worst}/255)")
+    for tool in ("chromium", "inkscape"):
+        shot = os.path.join(tmp, tool + ".png")
+        argv = render_svg(tool, svg, shot)
+        if not argv:
+            print(f"note: no {tool}: the SVG-in-{tool} check is skipped")
+            continue
+        r = subprocess.run(argv, capture_output=True, text=True, timeout=120)
+        if r.returncode != 0 or not os.path.exists(shot):
+            check(False, f"{tool} could not render the SVG: {r.stderr[-300:]}")
+            continue
+        cw, ch, cb, cr = png_rgb(shot)
+        check((cw, ch) == (1280, 720), f"{tool} drew {cw}x{ch}")
+        worst = 0
+        for c in cells:
+            x = int(float(c.get("x")) + float(c.get("width")) * 0.15)
+            y = int(float(c.get("y")) + float(c.get("height")) * 0.5)
+            a = gl[y][x * gb:x * gb + 3]
+            b = cr[y][x * cb:x * cb + 3]
+            worst = max(worst, max(abs(a[k] - b[k]) for k in range(3)))
+        check(worst <= 6, f"{tool} and GL fills differ by up to {worst}")
+        print(f"{tool} renders round-03.svg like the GL frame (fills within {worst}/255)")
 
 
 def texts(root):
@@ -236,7 +251,7 @@ def main():
     check(rc == 0 and os.path.exists(os.path.join(png, "overview.png")) and
           os.path.exists(os.path.join(png, "round-03.png")), f"--overview --export: {rc} {err}")
 
-    browser_matches_gl(exe, tmp)
+    others_match_gl(exe, tmp)
 
     # Refusals.
     rc, out, err = run(exe, "--scale", "0.2", "--export", png)
