@@ -1,6 +1,7 @@
-/* What the GL tests (tests/render, tests/plot) share around a frame: reading
- * an offscreen target back into memory, and keeping Mesa loaded until
- * LeakSanitizer has run. Include after gfx.h; the including file defines
+/* What the GL tests (tests/render, tests/plot) share around a frame: opening
+ * a headless GL context and the drawing layer, reading an offscreen target
+ * back into memory, and keeping Mesa loaded until LeakSanitizer has run.
+ * Include after gfx.h and platform.h; the including file defines
  * _GNU_SOURCE first (dl_iterate_phdr, RTLD_NODELETE). */
 #ifndef SV_TEST_RENDER_UTIL_H
 #define SV_TEST_RENDER_UTIL_H
@@ -8,6 +9,7 @@
 #include <dlfcn.h>
 #include <link.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 /* Reads the w x h frame just drawn into t back into *px (freed and
@@ -39,6 +41,33 @@ static int render_pin_library_(struct dl_phdr_info *info, size_t size, void *dat
 static inline void render_pin_libraries(void)
 {
     dl_iterate_phdr(render_pin_library_, NULL);
+}
+
+/* Opens a hidden window with a GL context (the test runs with SDL's
+ * offscreen driver) and the drawing layer on it; on failure says why with
+ * the test's name and exits 1. */
+static inline sv_gfx *render_open(sv_platform *p, const char *name)
+{
+    char err[512];
+    if (!sv_platform_open(p, name, 64, 64, true, false, err, sizeof err)) {
+        fprintf(stderr, "%s: FAIL: no headless GL: %s\n", name, err);
+        exit(1);
+    }
+    sv_gfx *g = sv_gfx_create(err, sizeof err);
+    if (!g) {
+        fprintf(stderr, "%s: FAIL: sv_gfx_create: %s\n", name, err);
+        sv_platform_close(p);
+        exit(1);
+    }
+    return g;
+}
+
+/* Destroys g, pins the libraries (render_pin_libraries) and closes p. */
+static inline void render_close(sv_platform *p, sv_gfx *g)
+{
+    sv_gfx_destroy(g);
+    render_pin_libraries();
+    sv_platform_close(p);
 }
 
 #endif

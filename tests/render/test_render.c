@@ -7,120 +7,36 @@
  * at n = 1024 and a light-theme frame render. */
 /* dl_iterate_phdr and RTLD_NODELETE (see render_util.h) */
 #define _GNU_SOURCE
-#include "export.h"
-#include "gfx.h"
-#include "platform.h"
-#include "render.h"
-#include "theme.h"
+#include "view_test.h"
 
-#include "emulate.h"
-
-#include <math.h>
 #include <png.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 #include <sys/stat.h>
 #include <time.h>
-
-#include "../expect.h"
-#include "../render_util.h"
-
-static sv_gfx *g;
-static const char *out_dir = ".";
-static uint8_t *px;
-static int cur_w, cur_h;
-static sv_layout lay;
 
 /* ---- helpers ------------------------------------------------------------ */
 
 static sv_trace *make_trace(const int32_t *in, size_t n, sv_op op, sv_scan scan)
 {
-    char err[256];
-    sv_value *v = calloc(n, sizeof *v);
-    for (size_t i = 0; i < n; i++)
-        v[i].i = in[i];
-    sv_trace *t = sv_trace_create(op, SV_TYPE_INT32, scan, v, n, SV_BACKEND_CPU, NULL,
-                                  err, sizeof err);
-    free(v);
-    if (!t || !(sv_emulate(t, err, sizeof err) && sv_trace_finish(t, err, sizeof err))) {
-        fprintf(stderr, "%s:%d: FAIL: trace: %s\n", __FILE__, __LINE__, err);
-        exit(1);
-    }
-    return t;
+    return view_trace_i32(in, n, op, scan);
 }
 
 /* The input box's text and error, which a view borrows. */
 static char edit_text[256], edit_error[256];
 
-/* A view as app.c would hand it out: settled at round 0, nothing open. */
+/* A view as app.c would hand it out (view_of), the input box's text and
+ * error in the buffers above. */
 static void make_state(sv_app_view *s, const sv_trace *t)
 {
-    memset(s, 0, sizeof *s);
-    s->trace = t;
-    s->source = "CPU emulator: no CUDA device (test)";
+    view_of(s, t);
     edit_text[0] = edit_error[0] = '\0';
     s->edit_text = edit_text;
     s->edit_error = edit_error;
-    s->status = "";
-    s->bench_source = "";
-    s->anim = 1.0f;
-    s->view = SV_VIEW_SCAN;
-    s->theme = SV_THEME_DARK;
-    s->ui_scale = 1.0f;
-    s->zoom = 1.0f;
-    s->hover_row = s->hover_cell = -1;
-    s->pinned_row = s->pinned_cell = -1;
 }
 
-/* Renders s at w x h into px (and the layout into lay); writes NAME.png. */
+/* Renders s at w x h into px (and the layout into lay); writes render-NAME.png. */
 static void render(const sv_app_view *s, int w, int h, const char *name)
 {
-    char err[256];
-    sv_gfx_target *t = sv_gfx_target_create(g, w, h, err, sizeof err);
-    if (!t) {
-        fprintf(stderr, "%s:%d: FAIL: target: %s\n", __FILE__, __LINE__, err);
-        exit(1);
-    }
-    sv_gfx_target_bind(t);
-    sv_render_frame(g, s, w, h);
-    render_read_back(g, t, w, h, &px);
-    cur_w = w;
-    cur_h = h;
-    sv_layout_compute(s, w, h, &lay);
-    char path[600];
-    snprintf(path, sizeof path, "%s/render-%s.png", out_dir, name);
-    if (!sv_png_write(path, px, w, h, err, sizeof err))
-        fprintf(stderr, "note: %s\n", err);
-}
-
-static const uint8_t *at(float x, float y)
-{
-    int ix = (int)floorf(x), iy = (int)floorf(y);
-    if (ix < 0) ix = 0;
-    if (iy < 0) iy = 0;
-    if (ix >= cur_w) ix = cur_w - 1;
-    if (iy >= cur_h) iy = cur_h - 1;
-    return px + ((size_t)iy * cur_w + ix) * 4;
-}
-
-static void to_rgb8(sv_rgba c, int out[3])
-{
-    out[0] = (int)lroundf(c.r * 255.0f);
-    out[1] = (int)lroundf(c.g * 255.0f);
-    out[2] = (int)lroundf(c.b * 255.0f);
-}
-
-static int dist(const uint8_t *p, sv_rgba c)
-{
-    int q[3];
-    to_rgb8(c, q);
-    return abs(p[0] - q[0]) + abs(p[1] - q[1]) + abs(p[2] - q[2]);
-}
-
-static int lum(const uint8_t *p)
-{
-    return (p[0] * 299 + p[1] * 587 + p[2] * 114) / 1000;
+    view_draw(s, w, h, NULL, "render-", name);
 }
 
 typedef enum family { FAM_BLUE, FAM_ORANGE, FAM_GREY, FAM_OTHER } family;
@@ -780,29 +696,12 @@ static void test_large_and_themes(void)
 
 int main(int argc, char **argv)
 {
-    if (argc > 1)
-        out_dir = argv[1];
-    char err[512];
-    sv_platform p;
-    if (!sv_platform_open(&p, "test_render", 64, 64, true, false, err, sizeof err)) {
-        fprintf(stderr, "%s:%d: FAIL: no headless GL: %s\n", __FILE__, __LINE__, err);
-        return 1;
-    }
-    g = sv_gfx_create(err, sizeof err);
-    if (!g) {
-        fprintf(stderr, "%s:%d: FAIL: sv_gfx_create: %s\n", __FILE__, __LINE__, err);
-        sv_platform_close(&p);
-        return 1;
-    }
+    view_test_open(argc, argv, "test_render");
     test_chapter_rounds();
     test_sizes();
     test_export();
     test_large_and_themes();
     test_tooltip_place();
     test_quiz_frames();
-    free(px);
-    sv_gfx_destroy(g);
-    render_pin_libraries();
-    sv_platform_close(&p);
-    return check_report("all render checks passed");
+    return view_test_close("all render checks passed");
 }

@@ -13,114 +13,31 @@
  *  - the first wrong round is ringed in the error colour on the timeline;
  *  - D draws the correct value at a cell's foot (ink appears there).
  * PNGs land in the build directory (render-lab-*.png). */
-/* dl_iterate_phdr and RTLD_NODELETE (see pin_library) */
+/* dl_iterate_phdr and RTLD_NODELETE (see render_util.h) */
 #define _GNU_SOURCE
-#include "gfx.h"
-#include "platform.h"
-#include "render.h"
+#include "view_test.h"
+
+#include "lab.h"
 #include "scene.h"
 #include "source.h"
-#include "theme.h"
-
-#include "emulate.h"
-#include "lab.h"
-
-#include <dlfcn.h>
-#include <link.h>
-#include <math.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
-#include "../expect.h"
-
-static sv_gfx *g;
-static const char *out_dir = ".";
-static uint8_t *px;
-static int cur_w, cur_h;
-static sv_layout lay;
 
 static sv_trace *make_trace(const int32_t *in, size_t n)
 {
-    char err[256];
-    sv_value *v = calloc(n, sizeof *v);
-    for (size_t i = 0; i < n; i++)
-        v[i].i = in[i];
-    sv_trace *t = sv_trace_create(SV_OP_SUM, SV_TYPE_INT32, SV_SCAN_INCLUSIVE, v, n,
-                                  SV_BACKEND_CPU, NULL, err, sizeof err);
-    free(v);
-    if (!t || !sv_emulate(t, err, sizeof err) || !sv_trace_finish(t, err, sizeof err)) {
-        fprintf(stderr, "%s:%d: FAIL: trace: %s\n", __FILE__, __LINE__, err);
-        exit(1);
-    }
-    return t;
+    return view_trace_i32(in, n, SV_OP_SUM, SV_SCAN_INCLUSIVE);
 }
 
-static char empty[1];
-
+/* A view as app.c hands it out (view_of), the chapter's kernel embedded. */
 static void make_view(sv_app_view *s, const sv_trace *t)
 {
-    memset(s, 0, sizeof *s);
-    s->trace = t;
+    view_of(s, t);
     s->source = "CPU emulator (test)";
-    s->edit_text = s->edit_error = s->status = s->bench_source = empty;
-    s->kernel_file = s->lab_note = empty;
     s->kernel_embedded = true;
-    s->anim = 1.0f;
-    s->view = SV_VIEW_SCAN;
-    s->theme = SV_THEME_DARK;
-    s->ui_scale = 1.0f;
-    s->zoom = 1.0f;
-    s->hover_row = s->hover_cell = -1;
-    s->pinned_row = s->pinned_cell = -1;
 }
 
+/* Renders s at w x h into px (and the layout into lay); writes render-lab-NAME.png. */
 static void render(const sv_app_view *s, int w, int h, const char *name)
 {
-    char err[256];
-    if (w != cur_w || h != cur_h) {
-        free(px);
-        px = malloc((size_t)w * h * 4);
-        cur_w = w;
-        cur_h = h;
-    }
-    sv_gfx_target *t = sv_gfx_target_create(g, w, h, err, sizeof err);
-    if (!t) {
-        fprintf(stderr, "%s:%d: FAIL: target: %s\n", __FILE__, __LINE__, err);
-        exit(1);
-    }
-    sv_gfx_target_bind(t);
-    sv_render_frame(g, s, w, h);
-    sv_gfx_read_pixels(g, w, h, px);
-    sv_gfx_target_bind(NULL);
-    sv_gfx_target_destroy(t);
-    sv_layout_compute(s, w, h, &lay);
-    char path[600];
-    snprintf(path, sizeof path, "%s/render-lab-%s.png", out_dir, name);
-    if (!sv_png_write(path, px, w, h, err, sizeof err))
-        fprintf(stderr, "note: %s\n", err);
-}
-
-static const uint8_t *at(float x, float y)
-{
-    int ix = (int)floorf(x), iy = (int)floorf(y);
-    if (ix < 0) ix = 0;
-    if (iy < 0) iy = 0;
-    if (ix >= cur_w) ix = cur_w - 1;
-    if (iy >= cur_h) iy = cur_h - 1;
-    return px + ((size_t)iy * cur_w + ix) * 4;
-}
-
-static int dist(const uint8_t *p, sv_rgba c)
-{
-    int q[3] = { (int)lroundf(c.r * 255.0f), (int)lroundf(c.g * 255.0f),
-                 (int)lroundf(c.b * 255.0f) };
-    return abs(p[0] - q[0]) + abs(p[1] - q[1]) + abs(p[2] - q[2]);
-}
-
-static int lum(const uint8_t *p)
-{
-    return (p[0] * 299 + p[1] * 587 + p[2] * 114) / 1000;
+    view_draw(s, w, h, NULL, "render-lab-", name);
 }
 
 /* ---- the source panel ------------------------------------------------------ */
@@ -467,45 +384,12 @@ static void test_hatch(void)
     sv_trace_destroy(correct);
 }
 
-/* As in test_render.c: keep Mesa loaded until LeakSanitizer runs, so that
- * tests/lsan.supp can name its allocations. */
-static int pin_library(struct dl_phdr_info *info, size_t size, void *data)
-{
-    (void)size;
-    (void)data;
-    if (info->dlpi_name && info->dlpi_name[0])
-        dlopen(info->dlpi_name, RTLD_NOW | RTLD_NOLOAD | RTLD_NODELETE);
-    return 0;
-}
-
 int main(int argc, char **argv)
 {
-    if (argc > 1)
-        out_dir = argv[1];
-    char err[512];
-    sv_platform p;
-    if (!sv_platform_open(&p, "test_render_lab", 64, 64, true, false, err, sizeof err)) {
-        fprintf(stderr, "%s:%d: FAIL: no headless GL: %s\n", __FILE__, __LINE__, err);
-        return 1;
-    }
-    g = sv_gfx_create(err, sizeof err);
-    if (!g) {
-        fprintf(stderr, "%s:%d: FAIL: sv_gfx_create: %s\n", __FILE__, __LINE__, err);
-        sv_platform_close(&p);
-        return 1;
-    }
+    view_test_open(argc, argv, "test_render_lab");
     test_source_panel();
     test_mistake_sources();
     test_warps();
     test_hatch();
-    free(px);
-    sv_gfx_destroy(g);
-    dl_iterate_phdr(pin_library, NULL);
-    sv_platform_close(&p);
-    if (failures) {
-        fprintf(stderr, "%d check(s) failed\n", failures);
-        return 1;
-    }
-    printf("all lab render checks passed\n");
-    return 0;
+    return view_test_close("all lab render checks passed");
 }

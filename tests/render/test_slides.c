@@ -4,103 +4,54 @@
  * line, the output row's band and its centred label, a clean slide, float32
  * values as the shortest round-trip decimal, thicker lines in the contrast
  * theme, the operands of a move, large n, the overview. */
-#include <math.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
+/* dl_iterate_phdr and RTLD_NODELETE (see render_util.h) */
+#define _GNU_SOURCE
+#include "view_test.h"
 
-#include "emulate.h"
-#include "gfx.h"
-#include "platform.h"
-#include "render.h"
-#include "theme.h"
-
-#include "../expect.h"
-
-static sv_gfx *g;
 static sv_gfx_rec *rec;
-static sv_layout lay;
 
+/* The emulator's trace of in[0..n) as type (int32 values are whole). */
 static sv_trace *make_trace_t(const double *in, size_t n, sv_type type, sv_op op, sv_scan scan)
 {
-    char err[256];
     sv_value *v = calloc(n, sizeof *v);
-    for (size_t i = 0; i < n; i++) {
+    CHECK(v != NULL);
+    for (size_t i = 0; v && i < n; i++) {
         if (type == SV_TYPE_FLOAT32)
             v[i].f = (float)in[i];
         else
             v[i].i = (int32_t)in[i];
     }
-    sv_trace *t = sv_trace_create(op, type, scan, v, n, SV_BACKEND_CPU, NULL, err, sizeof err);
+    sv_trace *t = view_trace(v, n, type, op, scan);
     free(v);
-    if (!t || !(sv_emulate(t, err, sizeof err) && sv_trace_finish(t, err, sizeof err))) {
-        fprintf(stderr, "%s:%d: FAIL: trace: %s\n", __FILE__, __LINE__, err);
-        exit(1);
-    }
     return t;
-}
-
-static sv_trace *chapter_trace(void)
-{
-    static const double ch[8] = { 3, 1, 7, 0, 4, 1, 6, 3 };
-    return make_trace_t(ch, 8, SV_TYPE_INT32, SV_OP_SUM, SV_SCAN_INCLUSIVE);
 }
 
 static void make_state(sv_app_view *s, sv_trace *t)
 {
-    memset(s, 0, sizeof *s);
-    s->trace = t;
-    s->source = "CPU emulator: no CUDA device (test)";
-    s->edit_text = "";
-    s->edit_error = "";
-    s->status = "";
-    s->bench_source = "";
-    s->anim = 1.0f;
-    s->view = SV_VIEW_SCAN;
-    s->theme = SV_THEME_DARK;
-    s->ui_scale = 1.0f;
-    s->zoom = 1.0f;
-    s->hover_row = s->hover_cell = -1;
-    s->pinned_row = s->pinned_cell = -1;
+    view_of(s, t);
 }
 
-static const char *out_dir = NULL;
+/* A view of the chapter's example settled at step (its trace, which the
+ * caller destroys). */
+static sv_trace *chapter_view(sv_app_view *s, int step)
+{
+    static const int32_t ch[8] = { 3, 1, 7, 0, 4, 1, 6, 3 };
+    sv_trace *t = view_trace_i32(ch, 8, SV_OP_SUM, SV_SCAN_INCLUSIVE);
+    view_of(s, t);
+    s->step = s->from_step = step;
+    return t;
+}
 
 /* Draws s at w x h into an offscreen target with the recorder attached;
  * with a name, also writes out_dir/slides-NAME.png for a look. */
-static void draw_png(const sv_app_view *s, int w, int h, const char *name);
+static void draw_png(const sv_app_view *s, int w, int h, const char *name)
+{
+    view_draw(s, w, h, rec, "slides-", name);
+}
 
 static void draw(const sv_app_view *s, int w, int h)
 {
     draw_png(s, w, h, NULL);
-}
-
-static void draw_png(const sv_app_view *s, int w, int h, const char *name)
-{
-    char err[256];
-    sv_gfx_target *t = sv_gfx_target_create(g, w, h, err, sizeof err);
-    if (!t) {
-        fprintf(stderr, "%s:%d: FAIL: target: %s\n", __FILE__, __LINE__, err);
-        exit(1);
-    }
-    sv_gfx_target_bind(t);
-    sv_gfx_record(g, rec);
-    sv_render_frame(g, s, w, h);
-    sv_gfx_record(g, NULL);
-    if (name && out_dir) {
-        uint8_t *px = malloc((size_t)w * h * 4);
-        char path[600];
-        snprintf(path, sizeof path, "%s/slides-%s.png", out_dir, name);
-        if (px) {
-            sv_gfx_read_pixels(g, w, h, px);
-            if (!sv_png_write(path, px, w, h, err, sizeof err))
-                fprintf(stderr, "note: %s\n", err);
-        }
-        free(px);
-    }
-    sv_gfx_target_bind(NULL);
-    sv_gfx_target_destroy(t);
-    sv_layout_compute(s, w, h, &lay);
 }
 
 /* The first recorded text equal to (or, prefix: starting with) str. */
@@ -136,10 +87,8 @@ static float text_left(const sv_prim *p)
 
 static void test_legibility(void)
 {
-    sv_trace *t = chapter_trace();
     sv_app_view s;
-    make_state(&s, t);
-    s.step = s.from_step = 2;
+    sv_trace *t = chapter_view(&s, 2);
     static const int sizes[][2] = { { 1280, 720 }, { 1024, 768 }, { 1280, 800 }, { 1920, 1080 },
                                     { 1600, 1200 }, { 800, 600 }, { 3840, 2160 } };
     for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
@@ -177,16 +126,17 @@ static void test_legibility(void)
         }
     }
     /* The UI scale keeps making text bigger past 1.3 (it used to stop). */
-    float px[3];
+    float ops_px[3];
     const float scales[3] = { 1.0f, 1.3f, 1.8f };
     for (int k = 0; k < 3; k++) {
         s.ui_scale = scales[k];
         draw(&s, 1280, 720);
         const sv_prim *ops = find_text("ops this round", true);
-        px[k] = ops ? ops->px : 0.0f;
+        ops_px[k] = ops ? ops->px : 0.0f;
     }
-    CHECK_MSG(px[1] > px[0] && px[2] > px[1] * 1.2f, "ops line at ui 1, 1.3, 1.8: %.0f %.0f %.0f",
-          (double)px[0], (double)px[1], (double)px[2]);
+    CHECK_MSG(ops_px[1] > ops_px[0] && ops_px[2] > ops_px[1] * 1.2f,
+          "ops line at ui 1, 1.3, 1.8: %.0f %.0f %.0f", (double)ops_px[0], (double)ops_px[1],
+          (double)ops_px[2]);
     sv_trace_destroy(t);
 }
 
@@ -194,10 +144,8 @@ static void test_legibility(void)
 
 static void test_indices_and_output(void)
 {
-    sv_trace *t = chapter_trace();
     sv_app_view s;
-    make_state(&s, t);
-    s.step = s.from_step = 1;
+    sv_trace *t = chapter_view(&s, 1);
     draw(&s, 1280, 720);
     for (int i = 0; i < 8; i++) {
         char num[8];
@@ -263,9 +211,8 @@ static void test_indices_and_output(void)
 
 static void test_clean(void)
 {
-    sv_trace *t = chapter_trace();
     sv_app_view s;
-    make_state(&s, t);
+    sv_trace *t = chapter_view(&s, 0);
     s.source = "CUDA \u00b7 NVIDIA H200";
     draw(&s, 1280, 720);
     CHECK_MSG(find_text("?", false) && any_text_contains("Space play") &&
@@ -333,10 +280,8 @@ static float max_arrow_width(void)
 
 static void test_contrast_lines(void)
 {
-    sv_trace *t = chapter_trace();
     sv_app_view s;
-    make_state(&s, t);
-    s.step = s.from_step = 2;
+    sv_trace *t = chapter_view(&s, 2);
     draw(&s, 1280, 720);
     float dark = max_arrow_width();
     s.theme = SV_THEME_CONTRAST;
@@ -362,9 +307,8 @@ static bool text_in(const char *str, sv_box b)
 
 static void test_operands(void)
 {
-    sv_trace *t = chapter_trace();
     sv_app_view s;
-    make_state(&s, t);
+    sv_trace *t = chapter_view(&s, 0);
     /* Round 1 -> 2: pin = buf[1] = 3 4 8 7 4 5 7 9, pout = buf[0] held the input. */
     s.step = 2;
     s.from_step = 1;
@@ -462,9 +406,8 @@ static int count_text(const char *str)
 
 static void test_overview(void)
 {
-    sv_trace *t = chapter_trace();
     sv_app_view s;
-    make_state(&s, t);
+    sv_trace *t = chapter_view(&s, 0);
     s.overview = true;
     static const int sizes[][2] = { { 1280, 720 }, { 1024, 768 }, { 1920, 1200 } };
     for (int k = 0; k < 3; k++) {
@@ -530,19 +473,10 @@ static void test_overview(void)
 
 int main(int argc, char **argv)
 {
-    if (argc > 1)
-        out_dir = argv[1];
-    char err[512];
-    sv_platform p;
-    if (!sv_platform_open(&p, "test_slides", 64, 64, true, false, err, sizeof err)) {
-        fprintf(stderr, "%s:%d: FAIL: no headless GL: %s\n", __FILE__, __LINE__, err);
-        return 1;
-    }
-    g = sv_gfx_create(err, sizeof err);
+    view_test_open(argc, argv, "test_slides");
     rec = sv_gfx_rec_create();
-    if (!g || !rec) {
-        fprintf(stderr, "%s:%d: FAIL: sv_gfx_create: %s\n", __FILE__, __LINE__, err);
-        sv_platform_close(&p);
+    if (!rec) {
+        fprintf(stderr, "%s:%d: FAIL: sv_gfx_rec_create\n", __FILE__, __LINE__);
         return 1;
     }
     test_legibility();
@@ -554,12 +488,5 @@ int main(int argc, char **argv)
     test_large_n();
     test_overview();
     sv_gfx_rec_destroy(rec);
-    sv_gfx_destroy(g);
-    sv_platform_close(&p);
-    if (failures) {
-        fprintf(stderr, "%d check(s) failed\n", failures);
-        return 1;
-    }
-    printf("all slide checks passed\n");
-    return 0;
+    return view_test_close("all slide checks passed");
 }

@@ -3,20 +3,15 @@
  * and as SVG (rounded rects with inset strokes, dash and dot patterns,
  * arrows as paths, text escaped, clips); the GIF writer's file is read back
  * with giflib (frames, delays, loop, transparency, colours). */
-#include <gif_lib.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <sys/stat.h>
+/* dl_iterate_phdr and RTLD_NODELETE (see render_util.h) */
+#define _GNU_SOURCE
+#include "view_test.h"
 
-#include "gfx.h"
 #include "gif.h"
-#include "platform.h"
 #include "svg.h"
 
-#include "../expect.h"
-
-static const char *out_dir = ".";
+#include <gif_lib.h>
+#include <sys/stat.h>
 
 static int count(const char *hay, const char *needle)
 {
@@ -40,7 +35,7 @@ static void check_wellformed(const char *doc)
         CHECK_MSG(*p >= 0x20 || *p == '\n', "control byte 0x%02x in the SVG", *p);
 }
 
-static void test_svg(sv_gfx *g)
+static void test_svg(void)
 {
     sv_gfx_rec *rec = sv_gfx_rec_create();
     CHECK_MSG(rec != NULL, "no recorder");
@@ -223,28 +218,8 @@ static void test_gif(void)
 
 int main(int argc, char **argv)
 {
-    if (argc > 1)
-        out_dir = argv[1];
-    char err[512];
-    sv_platform p;
-    if (!sv_platform_open(&p, "test_vector", 64, 64, true, false, err, sizeof err)) {
-        fprintf(stderr, "%s:%d: FAIL: no headless GL: %s\n", __FILE__, __LINE__, err);
-        return 1;
-    }
-    sv_gfx *g = sv_gfx_create(err, sizeof err);
-    if (!g) {
-        fprintf(stderr, "%s:%d: FAIL: sv_gfx_create: %s\n", __FILE__, __LINE__, err);
-        sv_platform_close(&p);
-        return 1;
-    }
-    test_svg(g);
+    view_test_open(argc, argv, "test_vector");
+    test_svg();
     test_gif();
-    sv_gfx_destroy(g);
-    sv_platform_close(&p);
-    if (failures) {
-        fprintf(stderr, "%d check(s) failed\n", failures);
-        return 1;
-    }
-    printf("all vector and GIF checks passed\n");
-    return 0;
+    return view_test_close("all vector and GIF checks passed");
 }
