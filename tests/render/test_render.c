@@ -696,12 +696,9 @@ static void test_large_and_themes(void)
 
 int main(int argc, char **argv)
 {
-    view_test_open(argc, argv, "test_render");
-    test_chapter_rounds();
-    test_sizes();
-    test_export();
-    test_large_and_themes();
-    test_tooltip_place();
-    test_quiz_frames();
-    return view_test_close("all render checks passed");
+    static const view_test_fn tests[] = {
+        test_chapter_rounds, test_sizes,          test_export,      test_large_and_themes,
+        test_tooltip_place,  test_quiz_frames,    NULL,
+    };
+    return view_test_main(argc, argv, "test_render", tests, "all render checks passed");
 }

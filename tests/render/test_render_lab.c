@@ -386,10 +386,8 @@ static void test_hatch(void)
 
 int main(int argc, char **argv)
 {
-    view_test_open(argc, argv, "test_render_lab");
-    test_source_panel();
-    test_mistake_sources();
-    test_warps();
-    test_hatch();
-    return view_test_close("all lab render checks passed");
+    static const view_test_fn tests[] = {
+        test_source_panel, test_mistake_sources, test_warps, test_hatch, NULL,
+    };
+    return view_test_main(argc, argv, "test_render_lab", tests, "all lab render checks passed");
 }

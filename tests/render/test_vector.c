@@ -41,12 +41,12 @@ static void test_svg(void)
     CHECK_MSG(rec != NULL, "no recorder");
     sv_gfx_record(g, rec);
     sv_gfx_begin(g, 400, 300, sv_rgb_hex(0x15181D));
-    sv_gfx_rect(g, (sv_box){10, 10, 60, 40}, 6, sv_rgb_hex(0x262C35), sv_rgb_hex(0x0072B2), 4,
-                SV_BORDER_SOLID);
-    sv_gfx_rect(g, (sv_box){80, 10, 60, 40}, 6, sv_rgb_hex(0x262C35), sv_rgb_hex(0xE69F00), 4,
-                SV_BORDER_DASHED);
-    sv_gfx_rect(g, (sv_box){150, 10, 60, 40}, 6, sv_rgb_hex(0x262C35), sv_rgb_hex(0x999999), 4,
-                SV_BORDER_DOTTED);
+    /* the three case borders side by side: solid, dashed, dotted */
+    static const uint32_t border_hex[3] = {0x0072B2, 0xE69F00, 0x999999};
+    static const sv_border borders[3] = {SV_BORDER_SOLID, SV_BORDER_DASHED, SV_BORDER_DOTTED};
+    for (int k = 0; k < 3; k++)
+        sv_gfx_rect(g, (sv_box){10 + 70.0f * k, 10, 60, 40}, 6, sv_rgb_hex(0x262C35),
+                    sv_rgb_hex(border_hex[k]), 4, borders[k]);
     sv_gfx_line(g, 10, 80, 200, 80, 0.5f, sv_rgb_hex(0xFFFFFF));
     sv_gfx_arrow(g, 40, 100, 40, 160, 3, 12, sv_rgba_alpha(sv_rgb_hex(0xC9CFD8), 0.5f));
     sv_box clip = {0, 170, 200, 100};
@@ -218,8 +218,8 @@ static void test_gif(void)
 
 int main(int argc, char **argv)
 {
-    view_test_open(argc, argv, "test_vector");
-    test_svg();
-    test_gif();
-    return view_test_close("all vector and GIF checks passed");
+    static const view_test_fn tests[] = {
+        test_svg, test_gif, NULL,
+    };
+    return view_test_main(argc, argv, "test_vector", tests, "all vector and GIF checks passed");
 }

@@ -49,6 +49,18 @@ static inline int view_test_close(const char *passed)
     return check_report(passed);
 }
 
+/* A whole test: opens, runs each of tests (NULL-terminated) in order,
+ * closes; returns view_test_close(passed). */
+typedef void (*view_test_fn)(void);
+static inline int view_test_main(int argc, char **argv, const char *name,
+                                 const view_test_fn *tests, const char *passed)
+{
+    view_test_open(argc, argv, name);
+    for (const view_test_fn *f = tests; *f; f++)
+        (*f)();
+    return view_test_close(passed);
+}
+
 /* The emulator's finished trace of v[0..n); exits on failure. */
 static inline sv_trace *view_trace(const sv_value *v, size_t n, sv_type type, sv_op op,
                                    sv_scan scan)
