@@ -159,9 +159,5 @@ int main(void)
     CHECK_MSG(!sv_backend_choice_from_name("gpu", &ch) && !sv_backend_choice_from_name(NULL, &ch),
           "bad names");
 
-    if (failures) {
-        fprintf(stderr, "%d check(s) failed\n", failures);
-        return 1;
-    }
-    return 0;
+    return check_status();
 }

@@ -135,9 +135,5 @@ int main(int argc, char **argv)
         }
     }
     printf("%zu of %zu random traces bit-identical to the emulator's\n", equal, cases);
-    if (failures) {
-        fprintf(stderr, "%d check(s) failed\n", failures);
-        return 1;
-    }
-    return 0;
+    return check_status();
 }

@@ -98,10 +98,5 @@ int main(int argc, char **argv)
     free(many);
     CHECK_MSG(!sv_script_load("/nonexistent/x.txt", &s, err, sizeof err) &&
               strstr(err, "/nonexistent/x.txt"), "missing file: %s", err);
-    if (failures) {
-        fprintf(stderr, "%d check(s) failed\n", failures);
-        return 1;
-    }
-    printf("all script checks passed\n");
-    return 0;
+    return check_report("all script checks passed");
 }

@@ -7,20 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "app.h"
-#include "render.h"
-
-#include "../expect.h"
-
-static void key(sv_app_state *s, SDL_Keycode sym, Uint16 mod)
-{
-    SDL_Event e;
-    memset(&e, 0, sizeof e);
-    e.type = SDL_KEYDOWN;
-    e.key.keysym.sym = sym;
-    e.key.keysym.mod = mod;
-    sv_app_event(s, &e);
-}
+#include "app_test.h"
 
 /* The layout of what s shows, as the renderers see it (through its view). */
 static void layout(const sv_app_state *s, sv_layout *l)
@@ -57,38 +44,10 @@ static void mouse(sv_app_state *s, Uint32 type, int x, int y, int wheel)
     sv_app_event(s, &e);
 }
 
-static sv_app_config config(const sv_value *in, size_t n, sv_type type)
-{
-    sv_app_config c;
-    memset(&c, 0, sizeof c);
-    c.op = SV_OP_SUM;
-    c.type = type;
-    c.scan = SV_SCAN_INCLUSIVE;
-    c.backend = SV_CHOOSE_CPU;
-    c.input = in;
-    c.n = n;
-    c.round = -1;
-    c.speed = 1.0f;
-    c.animations = true;
-    c.seed = 1;
-    return c;
-}
-
 static void run(sv_app_state *s, float seconds)
 {
     for (float t = 0; t < seconds; t += 0.01f)
         sv_app_update(s, 0.01f);
-}
-
-/* A fresh app on the chapter's example at 1280x720, settled, no animation. */
-static void chapter_app(sv_app_state *s, bool animations)
-{
-    static const sv_value chapter[8] = {{3}, {1}, {7}, {0}, {4}, {1}, {6}, {3}};
-    char err[256];
-    sv_app_config c = config(chapter, 8, SV_TYPE_INT32);
-    c.animations = animations;
-    CHECK(sv_app_init(s, &c, err, sizeof err) == SV_APP_OK);
-    sv_app_resize(s, 1280, 720, 1280, 720);
 }
 
 static bool line_has(const sv_app_state *s, const char *field)
@@ -159,8 +118,7 @@ static void test_lecture_fixes(void)
     text(&s, "3 1 7 o 4");
     key(&s, SDLK_RETURN, 0);
     CHECK(s.editing && strstr(s.edit_error, "\"o\"") != NULL);
-    key(&s, SDLK_BACKSPACE, 0);
-    key(&s, SDLK_BACKSPACE, 0);
+    press(&s, "\b\b");
     CHECK(strcmp(s.edit_text, "3 1 7 o") == 0 && strstr(s.edit_error, "\"o\""));
     key(&s, SDLK_BACKSPACE, 0);
     CHECK(s.edit_error[0] == '\0'); /* "3 1 7 " is valid: red goes at once */
@@ -168,8 +126,7 @@ static void test_lecture_fixes(void)
     CHECK(s.edit_error[0] == '\0' && s.trace->n == 8); /* nothing applied yet */
     text(&s, " z");
     CHECK(s.edit_error[0] == '\0'); /* no error before the first Return */
-    key(&s, SDLK_BACKSPACE, 0);
-    key(&s, SDLK_RETURN, 0);
+    press(&s, "\b\r");
     CHECK(!s.editing && s.trace->n == 5 && s.trace->input[3].i == 0);
     sv_app_cleanup(&s);
 
@@ -234,8 +191,7 @@ static void test_quiz(void)
     }
     /* Keyboard: Tab to cell 2, type 8 (right: 1 + 7), Return moves on to
      * cell 3; type 9 (wrong: 7 + 0 = 7); Shift+Tab, Tab; cell 0 by click. */
-    key(&s, SDLK_TAB, 0);
-    key(&s, SDLK_TAB, 0);
+    press(&s, "\t\t");
     CHECK(s.quiz_sel == 2);
     key(&s, SDLK_8, 0);
     CHECK(strcmp(s.quiz_text, "8") == 0);
@@ -245,12 +201,7 @@ static void test_quiz(void)
     key(&s, SDLK_TAB, KMOD_LSHIFT); /* moving commits what was typed */
     CHECK(s.quiz_has[3] && s.quiz_value[3].i == 9 && s.quiz_sel == 2);
     /* minus and Backspace */
-    key(&s, SDLK_TAB, 0);
-    key(&s, SDLK_TAB, 0);
-    key(&s, SDLK_MINUS, 0);
-    key(&s, SDLK_4, 0);
-    key(&s, SDLK_BACKSPACE, 0);
-    key(&s, SDLK_5, 0);
+    press(&s, "\t\t-4\b5");
     CHECK(strcmp(s.quiz_text, "-5") == 0 && s.speed == 1.0f); /* minus is not "slower" */
     key(&s, SDLK_RETURN, 0);
     CHECK(s.quiz_has[4] && s.quiz_value[4].i == -5);
@@ -291,10 +242,7 @@ static void test_quiz(void)
     CHECK(s.quiz_sel == 1 && s.quiz_mark[1] == 1 + SV_CASE_COPY);
     key(&s, SDLK_TAB, KMOD_LSHIFT);
     key(&s, SDLK_2, 0); /* wrong: 0 copies through */
-    key(&s, SDLK_TAB, 0);
-    key(&s, SDLK_TAB, 0);
-    key(&s, SDLK_TAB, 0);
-    key(&s, SDLK_RETURN, 0); /* cell 3: full */
+    press(&s, "\t\t\t\r"); /* cell 3: full */
     CHECK(s.quiz_mark[3] == 1 + SV_CASE_FULL);
     CHECK(line_has(&s, " quiz_answers=0:partial,1:copy,2:partial,3:full "));
     key(&s, SDLK_RIGHT, 0);
@@ -317,9 +265,7 @@ static void test_quiz(void)
     key(&s, SDLK_RIGHT, 0);
     CHECK(s.step == 4 && s.quiz_asking);
     CHECK(line_has(&s, " quiz_kind=values quiz_phase=ask "));
-    key(&s, SDLK_TAB, 0);
-    key(&s, SDLK_3, 0);
-    key(&s, SDLK_RETURN, 0); /* output[1] = 3 */
+    press(&s, "\t3\r"); /* output[1] = 3 */
     key(&s, SDLK_PAGEDOWN, 0);
     CHECK(s.quiz_result[1] == SV_QUIZ_RIGHT && s.quiz_right == 6 && s.quiz_total == 9);
     /* P turns it off; the score starts again next time. */
@@ -332,24 +278,15 @@ static void test_quiz(void)
 
     /* float32 and max: answers are read as the trace's type. */
     static const sv_value fin[4] = {{.f = 0.5f}, {.f = 2.25f}, {.f = -1.0f}, {.f = 4.0f}};
-    char err[256];
     sv_app_config c = config(fin, 4, SV_TYPE_FLOAT32);
     c.op = SV_OP_MAX;
     c.quiz = true;
     c.animations = false;
-    CHECK(sv_app_init(&s, &c, err, sizeof err) == SV_APP_OK);
-    sv_app_resize(&s, 1280, 720, 1280, 720);
+    start_app(&s, &c);
     CHECK(s.quiz);
     key(&s, SDLK_RIGHT, 0);
-    key(&s, SDLK_TAB, 0);
-    key(&s, SDLK_2, 0);
-    key(&s, SDLK_PERIOD, 0);
-    key(&s, SDLK_2, 0);
-    key(&s, SDLK_5, 0);
-    key(&s, SDLK_RETURN, 0); /* max(0.5, 2.25) */
-    key(&s, SDLK_MINUS, 0);
-    key(&s, SDLK_1, 0);
-    key(&s, SDLK_RETURN, 0); /* max(2.25, -1) = 2.25: wrong */
+    press(&s, "\t2.25\r"); /* max(0.5, 2.25) */
+    press(&s, "-1\r"); /* max(2.25, -1) = 2.25: wrong */
     key(&s, SDLK_RIGHT, 0);
     CHECK(s.quiz_result[1] == SV_QUIZ_RIGHT && s.quiz_result[2] == SV_QUIZ_WRONG);
     CHECK(s.step == 1 && s.anim == 1.0f);
@@ -362,8 +299,7 @@ int main(void)
     sv_value chapter[8] = {{3}, {1}, {7}, {0}, {4}, {1}, {6}, {3}};
     sv_app_state s;
     sv_app_config c = config(chapter, 8, SV_TYPE_INT32);
-    CHECK(sv_app_init(&s, &c, err, sizeof err) == SV_APP_OK);
-    sv_app_resize(&s, 1280, 720, 1280, 720);
+    start_app(&s, &c);
     CHECK(s.trace && s.trace->n == 8);
     CHECK(sv_state_steps(&s) == 4);
     CHECK(strstr(s.source, "CPU emulator") != NULL);
@@ -396,8 +332,7 @@ int main(void)
     key(&s, SDLK_PLUS, 0);
     key(&s, SDLK_EQUALS, 0);
     CHECK(fabsf(s.speed - 2.0f) < 1e-6f);
-    key(&s, SDLK_MINUS, 0);
-    key(&s, SDLK_MINUS, 0);
+    press(&s, "--");
     CHECK(fabsf(s.speed - 1.0f) < 1e-6f);
 
     /* I: exclusive has one more step; back to inclusive clamps the step. */
@@ -496,8 +431,7 @@ int main(void)
     CHECK(s.ui_scale == 1.0f);
     key(&s, SDLK_t, 0);
     CHECK(s.theme == SV_THEME_LIGHT);
-    key(&s, SDLK_h, 0);
-    key(&s, SDLK_m, 0);
+    press(&s, "hm");
     CHECK(s.help && s.view == SV_VIEW_MEASURE);
     int step = s.step;
     key(&s, SDLK_RIGHT, 0);
@@ -654,10 +588,5 @@ int main(void)
     test_lecture_fixes();
     test_quiz();
 
-    if (failures) {
-        fprintf(stderr, "test_app: %d check(s) failed\n", failures);
-        return 1;
-    }
-    printf("test_app: all checks passed\n");
-    return 0;
+    return check_report("test_app: all checks passed");
 }

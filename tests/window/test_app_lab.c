@@ -13,46 +13,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "app.h"
-#include "render.h"
+#include "app_test.h"
 #include "source.h"
-
-#include "../expect.h"
-
-static void key(sv_app_state *s, SDL_Keycode sym)
-{
-    SDL_Event e;
-    memset(&e, 0, sizeof e);
-    e.type = SDL_KEYDOWN;
-    e.key.keysym.sym = sym;
-    sv_app_event(s, &e);
-}
-
-static sv_app_config config(const sv_value *in, size_t n)
-{
-    sv_app_config c;
-    memset(&c, 0, sizeof c);
-    c.op = SV_OP_SUM;
-    c.type = SV_TYPE_INT32;
-    c.scan = SV_SCAN_INCLUSIVE;
-    c.backend = SV_CHOOSE_CPU;
-    c.input = in;
-    c.n = n;
-    c.round = -1;
-    c.speed = 1.0f;
-    c.animations = true;
-    c.seed = 1;
-    return c;
-}
 
 static void test_phases(void)
 {
-    char err[256];
-    sv_value chapter[8] = {{3}, {1}, {7}, {0}, {4}, {1}, {6}, {3}};
     sv_app_state s;
-    sv_app_config c = config(chapter, 8);
-    CHECK_MSG(sv_app_init(&s, &c, err, sizeof err) == SV_APP_OK, "init: %s", err);
-    sv_app_resize(&s, 1280, 720, 1280, 720);
+    chapter_app(&s, true);
     CHECK_MSG(s.phase == SV_PHASE_NONE && !s.code, "starts on the whole round, no panel");
 
     /* Every phase of every step, in order, by Down; the same back by Up. */
@@ -67,55 +34,55 @@ static void test_phases(void)
     }
     CHECK_MSG(nw == 3 + 4 + 4 + 4, "phases of the chapter's example: %d", nw);
     for (int j = 0; j < nw; j++) {
-        key(&s, SDLK_DOWN);
+        key(&s, SDLK_DOWN, 0);
         CHECK_MSG(s.step == want[j].step && s.phase == want[j].p && s.anim == 1.0f,
               "Down %d: step %d phase %s (anim %.2f), expected step %d phase %s", j + 1, s.step,
               sv_phase_name(s.phase), (double)s.anim, want[j].step, sv_phase_name(want[j].p));
     }
-    key(&s, SDLK_DOWN);
+    key(&s, SDLK_DOWN, 0);
     CHECK_MSG(s.step == 3 && s.phase == SV_PHASE_COPY_BACK, "Down stops at the last phase");
     for (int j = nw - 2; j >= 0; j--) {
-        key(&s, SDLK_UP);
+        key(&s, SDLK_UP, 0);
         CHECK_MSG(s.step == want[j].step && s.phase == want[j].p, "Up to step %d phase %s: got %d %s",
               want[j].step, sv_phase_name(want[j].p), s.step, sv_phase_name(s.phase));
     }
-    key(&s, SDLK_UP);
+    key(&s, SDLK_UP, 0);
     CHECK_MSG(s.step == 0 && s.phase == SV_PHASE_LOAD, "Up stops at round 0's load");
 
     /* From the whole round: Down starts at its first phase, Up at its last. */
-    key(&s, SDLK_RIGHT);
+    key(&s, SDLK_RIGHT, 0);
     CHECK_MSG(s.step == 1 && s.phase == SV_PHASE_NONE, "Right: a whole round");
-    key(&s, SDLK_UP);
+    key(&s, SDLK_UP, 0);
     CHECK_MSG(s.step == 1 && s.phase == SV_PHASE_SWAP, "Up from the whole round 1: its swap");
-    key(&s, SDLK_END);
+    key(&s, SDLK_END, 0);
     CHECK_MSG(s.phase == SV_PHASE_NONE, "End leaves the phases");
-    key(&s, SDLK_DOWN);
+    key(&s, SDLK_DOWN, 0);
     CHECK_MSG(s.step == 3 && s.phase == SV_PHASE_GUARD, "Down from the whole last round: its guard");
-    key(&s, SDLK_HOME);
+    key(&s, SDLK_HOME, 0);
     CHECK_MSG(s.step == 0 && s.phase == SV_PHASE_NONE, "Home leaves the phases");
-    key(&s, SDLK_DOWN);
-    key(&s, SDLK_SPACE);
+    key(&s, SDLK_DOWN, 0);
+    key(&s, SDLK_SPACE, 0);
     CHECK_MSG(s.playing && s.phase == SV_PHASE_NONE, "autoplay shows whole rounds");
-    key(&s, SDLK_SPACE);
+    key(&s, SDLK_SPACE, 0);
 
     /* C: the panel, in the view, and the cells make room. */
     sv_app_view v;
     sv_layout l0, l1;
     sv_app_view_of(&s, &v);
     sv_layout_compute(&v, 1280, 720, &l0);
-    key(&s, SDLK_c);
+    key(&s, SDLK_c, 0);
     sv_app_view_of(&s, &v);
     CHECK_MSG(s.code && v.code, "C shows the panel");
     sv_layout_compute(&v, 1280, 720, &l1);
     CHECK_MSG(l1.code_panel.w > 300.0f && l0.code_panel.w == 0.0f, "the panel's box: %.0f",
           (double)l1.code_panel.w);
     CHECK_MSG(l1.cells_clip.x + l1.cells_clip.w <= l1.code_panel.x, "the cells end left of it");
-    key(&s, SDLK_c);
+    key(&s, SDLK_c, 0);
     CHECK_MSG(!s.code, "C again hides it");
 
     /* The state line names the phase and its lines. */
-    key(&s, SDLK_HOME);
-    key(&s, SDLK_DOWN);
+    key(&s, SDLK_HOME, 0);
+    key(&s, SDLK_DOWN, 0);
     char line[1 << 16];
     sv_app_state_line(&s, line, sizeof line);
     CHECK_MSG(strstr(line, " phase=load ") && strstr(line, " code=0 "), "state line: %.300s", line);
@@ -124,15 +91,11 @@ static void test_phases(void)
 
 static void test_kernels(void)
 {
-    char err[256];
-    sv_value chapter[8] = {{3}, {1}, {7}, {0}, {4}, {1}, {6}, {3}};
     sv_app_state s;
-    sv_app_config c = config(chapter, 8);
-    CHECK_MSG(sv_app_init(&s, &c, err, sizeof err) == SV_APP_OK, "init: %s", err);
-    sv_app_resize(&s, 1280, 720, 1280, 720);
+    chapter_app(&s, true);
     CHECK_MSG(s.kernel == SV_KERNEL_CORRECT && !s.lab, "the chapter's kernel, no lab");
 
-    key(&s, SDLK_k);
+    key(&s, SDLK_k, 0);
     CHECK_MSG(s.kernel == SV_KERNEL_IN_PLACE && s.lab && s.lab_reads, "K: in-place, with outcome");
     const int32_t want[8] = { 3, 4, 14, 15, 32, 35, 65, 71 };
     for (int i = 0; i < 8; i++)
@@ -146,27 +109,27 @@ static void test_kernels(void)
     CHECK_MSG(v.lab == s.lab && v.lab_reads == s.lab_reads && v.kernel == SV_KERNEL_IN_PLACE &&
           strstr(v.lab_note, "in-place") && strstr(v.kernel_file, "in_place.cu"),
           "the view carries the outcome: %s / %s", v.lab_note, v.kernel_file);
-    key(&s, SDLK_d);
+    key(&s, SDLK_d, 0);
     sv_app_view_of(&s, &v);
     CHECK_MSG(s.show_correct && v.show_correct, "D");
-    key(&s, SDLK_d);
+    key(&s, SDLK_d, 0);
     CHECK_MSG(!s.show_correct, "D again");
 
     /* O keeps the kernel (a new trace, the same mistake). */
-    key(&s, SDLK_o);
+    key(&s, SDLK_o, 0);
     CHECK_MSG(s.kernel == SV_KERNEL_IN_PLACE && s.op == SV_OP_MAX && s.lab, "O keeps in-place");
-    key(&s, SDLK_i);
+    key(&s, SDLK_i, 0);
     CHECK_MSG(s.kernel == SV_KERNEL_IN_PLACE && s.scan == SV_SCAN_EXCLUSIVE && s.lab,
           "I keeps in-place");
 
     /* The rest of the cycle, back to the chapter's kernel. */
     for (int k = 2; k < SV_KERNEL_COUNT; k++) {
-        key(&s, SDLK_k);
+        key(&s, SDLK_k, 0);
         CHECK_MSG(s.kernel == (sv_kernel)k && s.lab && s.trace->n == 8, "K: kernel %d", k);
     }
     /* no-else and off-by-one are wrong in every schedule */
     CHECK_MSG(s.lab && s.lab->wrong_runs == s.lab->runs, "off-by-one is wrong");
-    key(&s, SDLK_k);
+    key(&s, SDLK_k, 0);
     CHECK_MSG(s.kernel == SV_KERNEL_CORRECT && !s.lab && !s.lab_reads, "K wraps to correct");
     sv_app_cleanup(&s);
 
@@ -174,10 +137,11 @@ static void test_kernels(void)
     sv_value in[64];
     for (int i = 0; i < 64; i++)
         in[i].i = i % 7;
-    c = config(in, 64);
+    sv_app_config c = config(in, 64, SV_TYPE_INT32);
     c.kernel = SV_KERNEL_NO_BARRIER;
     c.schedule = (sv_schedule){ SV_SCHEDULE_WARPS, 5 };
     c.schedule_given = true;
+    char err[256];
     CHECK_MSG(sv_app_init(&s, &c, err, sizeof err) == SV_APP_OK, "init no-barrier: %s", err);
     CHECK_MSG(s.kernel == SV_KERNEL_NO_BARRIER && s.lab && s.lab->runs == 100,
           "warps:5 runs 100 seeds (%u)", s.lab ? (unsigned)s.lab->runs : 0u);
@@ -192,10 +156,5 @@ int main(void)
 {
     test_phases();
     test_kernels();
-    if (failures) {
-        fprintf(stderr, "%d check(s) failed\n", failures);
-        return 1;
-    }
-    printf("app lab: all checks passed\n");
-    return 0;
+    return check_report("app lab: all checks passed");
 }
