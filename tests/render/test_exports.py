@@ -18,20 +18,12 @@ import sys
 import tempfile
 import xml.etree.ElementTree as ET
 
-failures = 0
-SVG = "{http://www.w3.org/2000/svg}"
-
-
-def check(cond, msg):
-    global failures
-    if not cond:
-        line = sys._getframe(1).f_lineno
-        print(f"{__file__}:{line}: FAIL: {msg}", flush=True)
-        failures += 1
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from expect import check, headless_env, report  # noqa: E402
 
 
 def run(exe, *args, cwd=None):
-    env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
+    env = headless_env()
     env["SDL_VIDEODRIVER"] = "offscreen"
     r = subprocess.run([os.path.abspath(exe)] + list(args), capture_output=True, text=True,
                        env=env, timeout=180, cwd=cwd)
@@ -272,11 +264,7 @@ def main():
     rc, out, err = run(exe, "--script", shipped, "--export", png)
     check(rc == 0, f"the shipped script: {rc} {err}")
 
-    if failures:
-        print(f"{failures} check(s) failed")
-        return 1
-    print("all export checks passed")
-    return 0
+    return report("all export checks passed")
 
 
 if __name__ == "__main__":

@@ -15,22 +15,15 @@ import subprocess
 import sys
 import tempfile
 
-failures = 0
-
-
-def check(cond, msg):
-    global failures
-    if not cond:
-        line = sys._getframe(1).f_lineno
-        print(f"{__file__}:{line}: FAIL: {msg}", flush=True)
-        failures += 1
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from expect import check, headless_env, report  # noqa: E402
 
 
 def run(exe, *args, stdin=None, cwd=None, stdin_file=None, stdout_file=None, fsize=None):
     """Runs exe without a display. stdin_file/stdout_file: paths (/dev/zero,
     /dev/full) instead of text; fsize: RLIMIT_FSIZE in bytes for the child
     (writes past it fail with EFBIG: a full disk without root)."""
-    env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
+    env = headless_env()
     # In the ASan build, LeakSanitizer's tracer (StopTheWorld) crashed now and
     # then at exit ("Tracer caught signal 11") while Mesa's llvmpipe threads
     # wound down after an export, failing a run whose files were all right.
@@ -253,10 +246,7 @@ def main():
 
     fault_tests(exe, trace_tool, tmp)
 
-    if failures:
-        print(f"test_cli: {failures} check(s) failed")
-        sys.exit(1)
-    print("test_cli: all checks passed")
+    sys.exit(report("test_cli: all checks passed"))
 
 
 if __name__ == "__main__":

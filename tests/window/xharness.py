@@ -145,6 +145,19 @@ class App:
             self.proc.wait()
             fail(f"scanviz did not exit within {timeout} s")
 
+    def quit_clean(self, *keys):
+        """Presses keys (Esc with nothing open quits): the app must exit with
+        status 0 and no sanitizer report."""
+        self.keys(*(keys or ("Escape",)))
+        rc = self.wait_exit()
+        time.sleep(0.2)
+        report = sanitizer_report("".join(self.stderr_lines))
+        if report:
+            fail("sanitizer report:\n" + report)
+        if rc != 0:
+            fail(f"exit status {rc} after {' '.join(keys or ('Escape',))}; "
+                 f"stderr: {''.join(self.stderr_lines)}")
+
     def kill(self):
         if self.proc.poll() is None:
             self.proc.kill()
