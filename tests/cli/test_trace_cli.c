@@ -89,6 +89,20 @@ static bool has_once(const char *text, const char *needle)
     return first && !strstr(first + 1, needle);
 }
 
+/* Runs exe with the arguments (no stdin): a failed check, naming the
+ * caller's line, unless it exits with status and stderr contains want
+ * ("" for anything). */
+static void expect_exit_at(int line, int status, const char *want, const char *const *args)
+{
+    result r = run_with(NULL, args);
+    CHECK_MSG(r.status == status && has(r.err, want),
+              "(line %d) %s ...: exit %d, expected %d and \"%s\" on stderr: %s", line, args[0],
+              r.status, status, want, r.err);
+    result_free(&r);
+}
+#define EXPECT_EXIT(status, want, ...)                                                    \
+    expect_exit_at(__LINE__, (status), (want), (const char *const[]){__VA_ARGS__, NULL})
+
 /* ---- The chapter's example, exactly ------------------------------------ */
 
 static const int32_t chapter_in[8] = {3, 1, 7, 0, 4, 1, 6, 3};
@@ -155,6 +169,19 @@ static sv_trace *parse_out(const result *r, int line)
     CHECK_MSG(t != NULL, "(line %d) stdout is not a valid trace: %s\n--- stdout:\n%.400s", line, err,
           r->out);
     return t;
+}
+
+/* r must exit 0 with a trace on stdout equal to want (what names the case);
+ * frees r. */
+static void expect_trace_out(result *r, const sv_trace *want, const char *what, int line)
+{
+    char diff[512] = "";
+    CHECK_MSG(r->status == 0, "(line %d) %s: status %d, stderr: %s", line, what, r->status, r->err);
+    sv_trace *t = parse_out(r, line);
+    CHECK_MSG(t && want && sv_trace_equal(t, want, diff, sizeof diff), "(line %d) %s: %s", line,
+              what, t && want ? diff : "no trace");
+    sv_trace_destroy(t);
+    result_free(r);
 }
 
 /* ---- Faults (issue 7): full disk, full stdout, endless input, hostile
@@ -262,22 +289,11 @@ static void fault_tests(void)
     /* A device as -o is written in place and never removed; a folder is
      * refused. */
     {
-        const char *a1[] = {"--backend", "cpu", "-o", "/dev/full", NULL};
-        r = run_with(NULL, a1);
-        CHECK_MSG(r.status == 1 && has(r.err, "/dev/full: write failed"),
-                  "-o /dev/full: exit %d: %s", r.status, r.err);
-        result_free(&r);
+        EXPECT_EXIT(1, "/dev/full: write failed", "--backend", "cpu", "-o", "/dev/full");
         struct stat st;
         CHECK_MSG(stat("/dev/full", &st) == 0 && S_ISCHR(st.st_mode), "/dev/full is gone");
-        const char *a2[] = {"--backend", "cpu", "--format", "json", "-o", "/dev/null", NULL};
-        r = run_with(NULL, a2);
-        CHECK_MSG(r.status == 0, "-o /dev/null: exit %d: %s", r.status, r.err);
-        result_free(&r);
-        const char *a3[] = {"--backend", "cpu", "-o", dir, NULL};
-        r = run_with(NULL, a3);
-        CHECK_MSG(r.status == 1 && has(r.err, "not a regular file"), "-o DIR: exit %d: %s",
-                  r.status, r.err);
-        result_free(&r);
+        EXPECT_EXIT(0, "", "--backend", "cpu", "--format", "json", "-o", "/dev/null");
+        EXPECT_EXIT(1, "not a regular file", "--backend", "cpu", "-o", dir);
     }
 
     /* Defect 7: endless or oversized input is refused at once with exit 2,
@@ -356,16 +372,9 @@ static void fault_tests(void)
     /* One input layer (issue 8): --seed only with --random, decimal only,
      * in scanviz-trace as in scanviz (tests/window/test_cli.py). */
     {
-        const char *a1[] = {"--seed", "5", NULL};
-        r = run_with(NULL, a1);
-        CHECK_MSG(r.status == 2 && has(r.err, "--seed (argument 2) applies to --random only"),
-                  "--seed alone: exit %d: %s", r.status, r.err);
-        result_free(&r);
-        const char *a2[] = {"--random", "3", "--seed", "0x10", NULL};
-        r = run_with(NULL, a2);
-        CHECK_MSG(r.status == 2 && has(r.err, "--seed \"0x10\" (argument 4): expected a whole decimal"),
-                  "hex seed: exit %d: %s", r.status, r.err);
-        result_free(&r);
+        EXPECT_EXIT(2, "--seed (argument 2) applies to --random only", "--seed", "5");
+        EXPECT_EXIT(2, "--seed \"0x10\" (argument 4): expected a whole decimal", "--random", "3",
+                    "--seed", "0x10");
     }
 
     const char *names[] = {"good.json", "table.txt", "big.txt", "hostile.json", "stdin",
@@ -463,12 +472,7 @@ int main(int argc, char **argv)
 
     /* No input at all: the chapter's example. */
     r = run(NULL, "--format", "json", "--backend", "cpu", NULL);
-    CHECK_MSG(r.status == 0, "status %d, stderr: %s", r.status, r.err);
-    t = parse_out(&r, __LINE__);
-    CHECK_MSG(t && chapter && sv_trace_equal(t, chapter, diff, sizeof diff), "default input: %s",
-          t && chapter ? diff : "no trace");
-    sv_trace_destroy(t);
-    result_free(&r);
+    expect_trace_out(&r, chapter, "default input", __LINE__);
 
     /* auto: the GPU when there is one, else the emulator with the reason. */
     r = run(NULL, "--format", "json", NULL);
@@ -612,12 +616,7 @@ int main(int argc, char **argv)
     CHECK_MSG(has(r.out, "25") && has(r.out, "full"), "--open table:\n%s", r.out);
     result_free(&r);
     r = run(NULL, "--open", saved, "--format", "json", NULL);
-    CHECK_MSG(r.status == 0, "--open json status %d, stderr: %s", r.status, r.err);
-    t = parse_out(&r, __LINE__);
-    CHECK_MSG(t && chapter && sv_trace_equal(t, chapter, diff, sizeof diff), "round trip: %s",
-          t && chapter ? diff : "no trace");
-    sv_trace_destroy(t);
-    result_free(&r);
+    expect_trace_out(&r, chapter, "--open json, round trip", __LINE__);
     r = run(NULL, "--open", saved, "--verify", "--backend", "cpu", NULL);
     CHECK_MSG(r.status == 0 && has(r.out, "bit-identical") && has(r.out, "verify: OK"),
           "--open --verify status %d:\n%s%s", r.status, r.out, r.err);
