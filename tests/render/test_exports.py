@@ -21,6 +21,7 @@ import xml.etree.ElementTree as ET
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 from expect import check, headless_env, report  # noqa: E402
 
+SVG = "{http://www.w3.org/2000/svg}"
 
 def run(exe, *args, cwd=None):
     env = headless_env()
