@@ -7,11 +7,13 @@
  *   CHECK_INT(a, b)           two integers, both printed
  *   CHECK_STR(a, b)           two strings, both printed
  *   CHECK_CONTAINS(hay, needle)
- * Define CHECK_PRINT_LIMIT before including to print only the first few. */
+ * Define CHECK_PRINT_LIMIT before including to print only the first few.
+ * check_tmpdir() makes the test's scratch folder. */
 #ifndef SV_TEST_EXPECT_H
 #define SV_TEST_EXPECT_H
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #ifndef CHECK_PRINT_LIMIT
@@ -85,6 +87,19 @@ static inline int check_report(const char *passed)
     if (!failures)
         printf("%s\n", passed);
     return check_status();
+}
+
+/* Makes a fresh folder $TMPDIR/NAME-XXXXXX (/tmp without TMPDIR) into dir;
+ * exits 1 when it cannot (mkdtemp: _POSIX_C_SOURCE 200809, as meson.build
+ * sets). */
+static inline void check_tmpdir(char *dir, size_t len, const char *name)
+{
+    const char *base = getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
+    snprintf(dir, len, "%s/%s-XXXXXX", base, name);
+    if (!mkdtemp(dir)) {
+        perror("mkdtemp");
+        exit(1);
+    }
 }
 
 #endif

@@ -169,8 +169,8 @@ int main(int argc, char **argv)
         return 2;
     }
     exe = argv[1];
-    snprintf(tmpdir, sizeof tmpdir, "%s/sv-bench-cli-XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
-    if (!mkdtemp(tmpdir) || !(child_env = make_env())) {
+    check_tmpdir(tmpdir, sizeof tmpdir, "sv-bench-cli");
+    if (!(child_env = make_env())) {
         perror("test_bench_cli: setup");
         return 1;
     }

@@ -447,12 +447,7 @@ int main(int argc, char **argv)
         return 1;
     }
     exe = argv[1];
-    const char *base = getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
-    snprintf(tmpdir, sizeof tmpdir, "%s/sv-cli-XXXXXX", base);
-    if (!mkdtemp(tmpdir)) {
-        perror("mkdtemp");
-        return 1;
-    }
+    check_tmpdir(tmpdir, sizeof tmpdir, "sv-cli");
     char why[256], device[256];
     size_t max_n = 0;
     bool have_gpu = sv_capture_cuda_available(device, sizeof device, &max_n, why, sizeof why);

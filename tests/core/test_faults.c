@@ -193,11 +193,7 @@ static void test_int32_float_fields(void)
 
 int main(void)
 {
-    snprintf(dir, sizeof dir, "%s/sv-faults-XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
-    if (!mkdtemp(dir)) {
-        perror("mkdtemp");
-        return 1;
-    }
+    check_tmpdir(dir, sizeof dir, "sv-faults");
     test_writer();
     test_reader();
     test_escape();

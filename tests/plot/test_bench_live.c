@@ -11,7 +11,7 @@
 
 #include "../expect.h"
 
-static char dir[] = "/tmp/test_bench_live-XXXXXX";
+static char dir[128];
 
 static void sleep_ms(long ms)
 {
@@ -201,10 +201,7 @@ static void test_missing_and_cancel(void)
 
 int main(void)
 {
-    if (!mkdtemp(dir)) {
-        perror("mkdtemp");
-        return 1;
-    }
+    check_tmpdir(dir, sizeof dir, "test_bench_live");
     test_success();
     test_no_gpu();
     test_missing_and_cancel();
