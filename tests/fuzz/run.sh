@@ -25,7 +25,7 @@ src=$here/fuzz_$name.c
 [ -f "$src" ] || { echo "run.sh: no harness $src" >&2; exit 2; }
 
 # Rebuild when the harness or any core source is newer than the binary.
-if [ ! -x "$bin" ] || [ -n "$(find "$src" "$root/src/core" -newer "$bin" -name '*.[ch]' 2>/dev/null | head -1)" ]; then
+if [ ! -x "$bin" ] || [ -n "$(find "$src" "$here/fuzz.h" "$root/src/core" -newer "$bin" -name '*.[ch]' 2>/dev/null | head -1)" ]; then
   # shellcheck disable=SC2046
   if ! "$cc" -g -O1 -std=c11 -D_POSIX_C_SOURCE=200809L \
       -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
