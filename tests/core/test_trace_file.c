@@ -141,6 +141,24 @@ static void expect_rejected_at(const char *file, int line, char *text, const cha
 }
 #define EXPECT_REJECTED(text, want) expect_rejected_at(__FILE__, __LINE__, (text), (want))
 
+/* One bad edit of a good file: the field at path set to value (NULL:
+ * removed), and the start of the message that must refuse it. */
+typedef struct bad_edit {
+    int line;
+    const char *path;
+    json_t *value; /* edit() takes it */
+    const char *want;
+} bad_edit;
+#define BAD_EDIT(path, value, want) { __LINE__, (path), (value), (want) }
+
+/* Each row's edit of good must be rejected (failures name the row's line). */
+static void expect_edits_rejected(const char *good, const bad_edit *rows, size_t n)
+{
+    for (size_t k = 0; k < n; k++)
+        expect_rejected_at(__FILE__, rows[k].line, edit(good, rows[k].path, rows[k].value),
+                           rows[k].want);
+}
+
 static void bad_files(void)
 {
     static const sv_value in[8] = {{.i = 3}, {.i = 1}, {.i = 7}, {.i = 0},
@@ -173,32 +191,69 @@ static void bad_files(void)
                     "not valid JSON: line 1, column 36: duplicate object key near '\"format\"'");
     EXPECT_REJECTED(strdup("[1, 2]"), "(top level): expected an object, got an array");
 
-    /* Identity of the file. */
-    EXPECT_REJECTED(edit(good, "format", json_string("scanviz-bench")),
-                    "format: \"scanviz-bench\", expected \"scanviz-trace\"");
-    EXPECT_REJECTED(edit(good, "format", NULL), "format: missing");
-    EXPECT_REJECTED(edit(good, "version", json_integer(3)), "version: 3 is not supported (this reader knows versions 1 and 2)");
+    bad_edit rows[] = {
+        BAD_EDIT("format", json_string("scanviz-bench"), "format: \"scanviz-bench\", expected \"scanviz-trace\""),  /* Identity of the file */
+        BAD_EDIT("format", NULL, "format: missing"),
+        BAD_EDIT("version", json_integer(3), "version: 3 is not supported (this reader knows versions 1 and 2)"),
+        BAD_EDIT("version", json_string("1"), "version: expected an integer, got a string"),
+        BAD_EDIT("version", json_real(1.0), "version: expected an integer, got a real number"),
+        BAD_EDIT("algorithm", json_string("blelloch"), "algorithm: \"blelloch\", expected \"hillis-steele\""),
+        BAD_EDIT("backend", json_string("opencl"), "backend: \"opencl\", expected \"cpu\" or \"cuda\""),  /* Header fields */
+        BAD_EDIT("device", json_string("H200"), "device: expected null for the cpu backend, got a string"),
+        BAD_EDIT("device", NULL, "device: missing"),
+        BAD_EDIT("op", json_string("div"), "op: \"div\", expected sum, max, min, product or xor"),
+        BAD_EDIT("type", json_string("int64"), "type: \"int64\", expected int32 or float32"),
+        BAD_EDIT("scan", json_string("both"), "scan: \"both\", expected \"inclusive\" or \"exclusive\""),
+        BAD_EDIT("n", json_string("8"), "n: expected an integer, got a string"),
+        BAD_EDIT("n", json_integer(2000), "n: 2000 is out of range (1 to 1024)"),
+        BAD_EDIT("n", NULL, "n: missing"),
+        BAD_EDIT("n", json_integer(7), "input: 8 values, expected n = 7"),
+        BAD_EDIT("input[2]", json_real(7.5), "input[2]: expected an integer"),  /* Values */
+        BAD_EDIT("input[2]", json_null(), "input[2]: expected an integer"),
+        BAD_EDIT("input[0]", json_integer(4294967296LL), "input[0]: 4294967296 is out of int32 range"),
+        BAD_EDIT("rounds[2].buf[1][5]", json_string("x"), "rounds[2].buf[1][5]: expected an integer or null"),
+        BAD_EDIT("rounds[2].buf[1][5]", json_real(5.0), "rounds[2].buf[1][5]: expected an integer or null"),
+        BAD_EDIT("rounds[1].buf[0][7]", NULL, "rounds[1].buf[0]: 7 values, expected n = 8"),  /* Shapes and lengths */
+        BAD_EDIT("rounds[1].buf[1]", NULL, "rounds[1].buf: expected an array of the 2 buffers, got 1 array"),
+        BAD_EDIT("rounds[1].buf", NULL, "rounds[1].buf: missing"),
+        BAD_EDIT("rounds[1].buf", json_object(), "rounds[1].buf: expected an array of the 2 buffers, got an object"),
+        BAD_EDIT("rounds[3]", NULL, "rounds: 3 rounds, expected 4 for n = 8"),
+        BAD_EDIT("rounds", json_object(), "rounds: expected an array, got an object"),
+        BAD_EDIT("rounds[2]", json_integer(2), "rounds[2]: expected an object, got an integer"),
+        BAD_EDIT("output[7]", NULL, "output: 7 values, expected n = 8"),
+        BAD_EDIT("rounds[2].round", json_integer(3), "rounds[2].round: 3, expected 2"),  /* Round metadata */
+        BAD_EDIT("rounds[2].stride", json_integer(3), "rounds[2].stride: 3, expected 2 (2^(round-1))"),
+        BAD_EDIT("rounds[0].stride", json_integer(1), "rounds[0].stride: 1, expected 0"),
+        BAD_EDIT("rounds[2].pin", json_integer(0), "rounds[2].pin: 0, expected 1 (pin = buf[(round-1) mod 2])"),
+        BAD_EDIT("rounds[3].pout", json_integer(0), "rounds[3].pout: 0, expected 1 (pout = buf[(round) mod 2])"),
+        BAD_EDIT("rounds[1].pout", json_integer(2), "rounds[1].pout: 2 is out of range (0 to 1)"),
+        BAD_EDIT("rounds[0].pin", json_integer(0), "rounds[0].pin: expected null (round 0 only stages the input), got an integer"),
+        BAD_EDIT("rounds[1].pin", NULL, "rounds[1].pin: missing"),
+        BAD_EDIT("rounds[3].cases[4]", json_string("full"), "rounds[3].cases[4]: \"full\", but cell 4 in round 3 is \"partial\""),  /* Cases */
+        BAD_EDIT("rounds[2].cases[0]", json_string("half"), "rounds[2].cases[0]: expected \"copy\", \"partial\" or \"full\""),
+        BAD_EDIT("rounds[2].cases", NULL, "rounds[2].cases: missing"),
+        BAD_EDIT("rounds[0].cases", json_array(), "rounds[0].cases: round 0 has no cases"),
+        BAD_EDIT("rounds[2].buf[0][5]", json_integer(13), "rounds[2].buf[0][5]: breaks the invariant: round 2, buf[0] (pout), cell 5 (full): expected 12 (sum over input[2..5]), got 13"),  /* Values that break the invariant or the output */
+        BAD_EDIT("rounds[3].buf[1][7]", json_integer(26), "rounds[3].buf[1][7]: breaks the invariant: round 3, buf[1] (pout), cell 7 (full)"),
+        BAD_EDIT("input[2]", json_integer(8), "rounds[0].buf[0][2]: breaks the invariant: round 0, buf[0] (staging), cell 2: expected the input value 8, got 7"),
+        BAD_EDIT("rounds[0].buf[1][3]", json_integer(0), "rounds[0].buf[1][3]: breaks the invariant: round 0, buf[1] (uninitialized), cell 3: written"),
+        BAD_EDIT("rounds[2].buf[0][1]", json_null(), "rounds[2].buf[0][1]: breaks the invariant: round 2, buf[0] (pout), cell 1: never written"),
+        BAD_EDIT("output[3]", json_integer(12), "output[3]: 12, but the last round's pout gives 11"),
+        BAD_EDIT("output", NULL, "output: missing"),
+        BAD_EDIT("total_ops", json_integer(18), "total_ops: 18, expected 17"),  /* Optional extras must agree when present */
+        BAD_EDIT("overflow_count", json_integer(1), "overflow_count: 1, expected 0"),
+        BAD_EDIT("rounds[2].ops", json_integer(8), "rounds[2].ops: 8, expected 6 (n - stride)"),
+        BAD_EDIT("rounds[2].window_lo[6]", json_integer(0), "rounds[2].window_lo[6]: 0, expected 3"),
+        BAD_EDIT("rounds[2].overflow", json_pack("[i]", 4), "rounds[2].overflow[0]: no further cell wrapped"),
+        BAD_EDIT("exclusive", json_object(), "exclusive: present, but scan is \"inclusive\""),
+    };
+    expect_edits_rejected(good, rows, sizeof rows / sizeof rows[0]);
     {
         char *v1 = edit(good, "version", json_integer(1));
         EXPECT_REJECTED(v1 ? edit(v1, "lab", json_object()) : NULL,
                         "lab: present in a version 1 file (the lab record is version 2)");
         free(v1);
     }
-    EXPECT_REJECTED(edit(good, "version", json_string("1")), "version: expected an integer, got a string");
-    EXPECT_REJECTED(edit(good, "version", json_real(1.0)), "version: expected an integer, got a real number");
-    EXPECT_REJECTED(edit(good, "algorithm", json_string("blelloch")), "algorithm: \"blelloch\", expected \"hillis-steele\"");
-
-    /* Header fields. */
-    EXPECT_REJECTED(edit(good, "backend", json_string("opencl")), "backend: \"opencl\", expected \"cpu\" or \"cuda\"");
-    EXPECT_REJECTED(edit(good, "device", json_string("H200")), "device: expected null for the cpu backend, got a string");
-    EXPECT_REJECTED(edit(good, "device", NULL), "device: missing");
-    EXPECT_REJECTED(edit(good, "op", json_string("div")), "op: \"div\", expected sum, max, min, product or xor");
-    EXPECT_REJECTED(edit(good, "type", json_string("int64")), "type: \"int64\", expected int32 or float32");
-    EXPECT_REJECTED(edit(good, "scan", json_string("both")), "scan: \"both\", expected \"inclusive\" or \"exclusive\"");
-    EXPECT_REJECTED(edit(good, "n", json_string("8")), "n: expected an integer, got a string");
-    EXPECT_REJECTED(edit(good, "n", json_integer(2000)), "n: 2000 is out of range (1 to 1024)");
-    EXPECT_REJECTED(edit(good, "n", NULL), "n: missing");
-    EXPECT_REJECTED(edit(good, "n", json_integer(7)), "input: 8 values, expected n = 7");
     {
         /* xor on float32 */
         char *x = edit(good, "type", json_string("float32"));
@@ -206,64 +261,6 @@ static void bad_files(void)
                         "op: xor is defined on int32 only, not on float32");
         free(x);
     }
-
-    /* Values. */
-    EXPECT_REJECTED(edit(good, "input[2]", json_real(7.5)), "input[2]: expected an integer");
-    EXPECT_REJECTED(edit(good, "input[2]", json_null()), "input[2]: expected an integer");
-    EXPECT_REJECTED(edit(good, "input[0]", json_integer(4294967296LL)), "input[0]: 4294967296 is out of int32 range");
-    EXPECT_REJECTED(edit(good, "rounds[2].buf[1][5]", json_string("x")), "rounds[2].buf[1][5]: expected an integer or null");
-    EXPECT_REJECTED(edit(good, "rounds[2].buf[1][5]", json_real(5.0)), "rounds[2].buf[1][5]: expected an integer or null");
-
-    /* Shapes and lengths. */
-    EXPECT_REJECTED(edit(good, "rounds[1].buf[0][7]", NULL), "rounds[1].buf[0]: 7 values, expected n = 8");
-    EXPECT_REJECTED(edit(good, "rounds[1].buf[1]", NULL), "rounds[1].buf: expected an array of the 2 buffers, got 1 array");
-    EXPECT_REJECTED(edit(good, "rounds[1].buf", NULL), "rounds[1].buf: missing");
-    EXPECT_REJECTED(edit(good, "rounds[1].buf", json_object()), "rounds[1].buf: expected an array of the 2 buffers, got an object");
-    EXPECT_REJECTED(edit(good, "rounds[3]", NULL), "rounds: 3 rounds, expected 4 for n = 8");
-    EXPECT_REJECTED(edit(good, "rounds", json_object()), "rounds: expected an array, got an object");
-    EXPECT_REJECTED(edit(good, "rounds[2]", json_integer(2)), "rounds[2]: expected an object, got an integer");
-    EXPECT_REJECTED(edit(good, "output[7]", NULL), "output: 7 values, expected n = 8");
-
-    /* Round metadata. */
-    EXPECT_REJECTED(edit(good, "rounds[2].round", json_integer(3)), "rounds[2].round: 3, expected 2");
-    EXPECT_REJECTED(edit(good, "rounds[2].stride", json_integer(3)), "rounds[2].stride: 3, expected 2 (2^(round-1))");
-    EXPECT_REJECTED(edit(good, "rounds[0].stride", json_integer(1)), "rounds[0].stride: 1, expected 0");
-    EXPECT_REJECTED(edit(good, "rounds[2].pin", json_integer(0)), "rounds[2].pin: 0, expected 1 (pin = buf[(round-1) mod 2])");
-    EXPECT_REJECTED(edit(good, "rounds[3].pout", json_integer(0)), "rounds[3].pout: 0, expected 1 (pout = buf[(round) mod 2])");
-    EXPECT_REJECTED(edit(good, "rounds[1].pout", json_integer(2)), "rounds[1].pout: 2 is out of range (0 to 1)");
-    EXPECT_REJECTED(edit(good, "rounds[0].pin", json_integer(0)), "rounds[0].pin: expected null (round 0 only stages the input), got an integer");
-    EXPECT_REJECTED(edit(good, "rounds[1].pin", NULL), "rounds[1].pin: missing");
-
-    /* Cases. */
-    EXPECT_REJECTED(edit(good, "rounds[3].cases[4]", json_string("full")),
-                    "rounds[3].cases[4]: \"full\", but cell 4 in round 3 is \"partial\"");
-    EXPECT_REJECTED(edit(good, "rounds[2].cases[0]", json_string("half")),
-                    "rounds[2].cases[0]: expected \"copy\", \"partial\" or \"full\"");
-    EXPECT_REJECTED(edit(good, "rounds[2].cases", NULL), "rounds[2].cases: missing");
-    EXPECT_REJECTED(edit(good, "rounds[0].cases", json_array()), "rounds[0].cases: round 0 has no cases");
-
-    /* Values that break the invariant or the output. */
-    EXPECT_REJECTED(edit(good, "rounds[2].buf[0][5]", json_integer(13)),
-                    "rounds[2].buf[0][5]: breaks the invariant: round 2, buf[0] (pout), cell 5 (full): "
-                    "expected 12 (sum over input[2..5]), got 13");
-    EXPECT_REJECTED(edit(good, "rounds[3].buf[1][7]", json_integer(26)),
-                    "rounds[3].buf[1][7]: breaks the invariant: round 3, buf[1] (pout), cell 7 (full)");
-    EXPECT_REJECTED(edit(good, "input[2]", json_integer(8)),
-                    "rounds[0].buf[0][2]: breaks the invariant: round 0, buf[0] (staging), cell 2: expected the input value 8, got 7");
-    EXPECT_REJECTED(edit(good, "rounds[0].buf[1][3]", json_integer(0)),
-                    "rounds[0].buf[1][3]: breaks the invariant: round 0, buf[1] (uninitialized), cell 3: written");
-    EXPECT_REJECTED(edit(good, "rounds[2].buf[0][1]", json_null()),
-                    "rounds[2].buf[0][1]: breaks the invariant: round 2, buf[0] (pout), cell 1: never written");
-    EXPECT_REJECTED(edit(good, "output[3]", json_integer(12)), "output[3]: 12, but the last round's pout gives 11");
-    EXPECT_REJECTED(edit(good, "output", NULL), "output: missing");
-
-    /* Optional extras must agree when present. */
-    EXPECT_REJECTED(edit(good, "total_ops", json_integer(18)), "total_ops: 18, expected 17");
-    EXPECT_REJECTED(edit(good, "overflow_count", json_integer(1)), "overflow_count: 1, expected 0");
-    EXPECT_REJECTED(edit(good, "rounds[2].ops", json_integer(8)), "rounds[2].ops: 8, expected 6 (n - stride)");
-    EXPECT_REJECTED(edit(good, "rounds[2].window_lo[6]", json_integer(0)), "rounds[2].window_lo[6]: 0, expected 3");
-    EXPECT_REJECTED(edit(good, "rounds[2].overflow", json_pack("[i]", 4)), "rounds[2].overflow[0]: no further cell wrapped");
-    EXPECT_REJECTED(edit(good, "exclusive", json_object()), "exclusive: present, but scan is \"inclusive\"");
     {
         /* and the minimum file (extras removed) is still accepted */
         char *x = edit(good, "total_ops", NULL);
@@ -286,14 +283,15 @@ static void bad_files(void)
     if (good) {
         CHECK_CONTAINS(good, "\"overflow\": [1]");
         CHECK_CONTAINS(good, "\"exclusive\": {");
-        EXPECT_REJECTED(edit(good, "rounds[1].overflow", json_pack("[i]", 2)),
-                        "rounds[1].overflow[0]: 2, expected 1");
-        EXPECT_REJECTED(edit(good, "rounds[1].overflow", json_array()), "rounds[1].overflow[0]: missing: cell 1 wrapped");
-        EXPECT_REJECTED(edit(good, "exclusive.identity", json_integer(1)), "exclusive.identity: 1, but the identity of sum is 0");
-        EXPECT_REJECTED(edit(good, "exclusive.values[1]", json_integer(5)), "exclusive.values[1]: 5, expected 2147483647");
-        EXPECT_REJECTED(edit(good, "exclusive.inclusive", NULL), "exclusive.inclusive: missing");
-        EXPECT_REJECTED(edit(good, "output[0]", json_integer(2147483647)),
-                        "output[0]: 2147483647, but the last round's pout gives 0 (shifted right for the exclusive scan)");
+        bad_edit wrap_rows[] = {
+            BAD_EDIT("rounds[1].overflow", json_pack("[i]", 2), "rounds[1].overflow[0]: 2, expected 1"),
+            BAD_EDIT("rounds[1].overflow", json_array(), "rounds[1].overflow[0]: missing: cell 1 wrapped"),
+            BAD_EDIT("exclusive.identity", json_integer(1), "exclusive.identity: 1, but the identity of sum is 0"),
+            BAD_EDIT("exclusive.values[1]", json_integer(5), "exclusive.values[1]: 5, expected 2147483647"),
+            BAD_EDIT("exclusive.inclusive", NULL, "exclusive.inclusive: missing"),
+            BAD_EDIT("output[0]", json_integer(2147483647), "output[0]: 2147483647, but the last round's pout gives 0 (shifted right for the exclusive scan)"),
+        };
+        expect_edits_rejected(good, wrap_rows, sizeof wrap_rows / sizeof wrap_rows[0]);
         free(good);
     }
 
@@ -303,15 +301,16 @@ static void bad_files(void)
     good = t ? to_json(t) : NULL;
     sv_trace_destroy(t);
     if (good) {
-        EXPECT_REJECTED(edit(good, "input[1]", json_string("big")), "input[1]: expected a number, \"inf\", \"-inf\" or \"nan\"");
-        EXPECT_REJECTED(edit(good, "rounds[1].buf[1][0]", json_true()),
-                        "rounds[1].buf[1][0]: expected a number, \"inf\", \"-inf\" or \"nan\" or null");
-        EXPECT_REJECTED(edit(good, "input[0]", json_real(1e39)), "input[0]: 1e+39 is out of float32 range");
-        EXPECT_REJECTED(edit(good, "rounds[2].buf[0][2]", json_real(2.80)),
-                        "rounds[2].buf[0][2]: breaks the invariant: round 2, buf[0] (pout), cell 2 (partial): expected 2.75 (pin[0] + pin[2] = 0.5 + 2.25, one binary32 operation; bits 40300000), got 2.8");
-        EXPECT_REJECTED(edit(good, "max_abs_diff", json_real(0.5)), "max_abs_diff: 0.5, but output and a sequential scan differ by 0");
-        /* With no difference, the index is 0 (checked like every extra). */
-        EXPECT_REJECTED(edit(good, "max_diff_index", json_integer(2)), "max_diff_index: 2, expected 0");
+        bad_edit float_rows[] = {
+            BAD_EDIT("input[1]", json_string("big"), "input[1]: expected a number, \"inf\", \"-inf\" or \"nan\""),
+            BAD_EDIT("rounds[1].buf[1][0]", json_true(), "rounds[1].buf[1][0]: expected a number, \"inf\", \"-inf\" or \"nan\" or null"),
+            BAD_EDIT("input[0]", json_real(1e39), "input[0]: 1e+39 is out of float32 range"),
+            BAD_EDIT("rounds[2].buf[0][2]", json_real(2.80), "rounds[2].buf[0][2]: breaks the invariant: round 2, buf[0] (pout), cell 2 (partial): expected 2.75 (pin[0] + pin[2] = 0.5 + 2.25, one binary32 operation; bits 40300000), got 2.8"),
+            BAD_EDIT("max_abs_diff", json_real(0.5), "max_abs_diff: 0.5, but output and a sequential scan differ by 0"),
+            /* With no difference, the index is 0 (checked like every extra). */
+            BAD_EDIT("max_diff_index", json_integer(2), "max_diff_index: 2, expected 0"),
+        };
+        expect_edits_rejected(good, float_rows, sizeof float_rows / sizeof float_rows[0]);
         free(good);
     }
 }
