@@ -144,6 +144,20 @@ static sv_trace *make(const sv_value *in, size_t n, sv_op op)
     return t;
 }
 
+/* make(in, n, op), emulated as kernel k under schedule s (no record); a
+ * failure is a failed check (the trace, if made, is returned all the same). */
+static sv_trace *emulated(const sv_value *in, size_t n, sv_op op, sv_kernel k, sv_schedule s)
+{
+    char err[256] = "";
+    sv_trace *t = make(in, n, op);
+    CHECK_MSG(t && sv_lab_emulate(t, k, s, NULL, NULL, NULL, err, sizeof err), "kernel %d: %s",
+              (int)k, err);
+    return t;
+}
+
+/* The chapter's kernel in lockstep: the right answer. */
+#define LOCKSTEP ((sv_schedule){SV_SCHEDULE_LOCKSTEP, 1})
+
 /* The emulator's snapshots equal the reference's, every round and cell. */
 static void compare(const sv_trace *t, const ref *R, const char *what)
 {
@@ -220,6 +234,44 @@ static void check_provenance(const sv_trace *t, const sv_lab_reads *rd, const ch
 #undef PROP
 }
 
+/* What sv_lab_print_table prints of t, in memory (the caller frees; NULL
+ * when the stream cannot open). */
+static char *lab_table(const sv_trace *t)
+{
+    char *tab = NULL;
+    size_t len = 0;
+    FILE *g = open_memstream(&tab, &len);
+    if (!g)
+        return NULL;
+    sv_lab_print_table(t, g);
+    fclose(g);
+    return tab;
+}
+
+/* t (made from in[0..n) under op) emulated as kernel k under schedule s,
+ * with its record (out and known as sv_lab_emulate's, or NULL); where the
+ * schedule is not random, every snapshot compared with the reference; the
+ * provenance of every read checked. Returns the record, NULL when the
+ * emulation failed (a failed check). */
+static sv_lab_reads *emulate_checked(sv_trace *t, const sv_value *in, size_t n, sv_op op,
+                                     sv_kernel k, sv_schedule s, sv_value *out, bool *known,
+                                     const char *what)
+{
+    char err[256] = "";
+    sv_lab_reads *rd = NULL;
+    CHECK_MSG(t && sv_lab_emulate(t, k, s, &rd, out, known, err, sizeof err), "%s: %s", what, err);
+    if (!rd)
+        return NULL;
+    if (s.kind < SV_SCHEDULE_RANDOM) {
+        ref R;
+        CHECK(reference(k, s.kind, op, SV_TYPE_INT32, in, n, &R));
+        compare(t, &R, what);
+        ref_free(&R);
+    }
+    check_provenance(t, rd, what);
+    return rd;
+}
+
 static bool same_buffers(const sv_trace *a, const sv_trace *b)
 {
     char diff[256];
@@ -275,23 +327,14 @@ static void test_chapter(void)
                 snprintf(what, sizeof what, "chapter %s %s", sv_kernel_name((sv_kernel)k),
                          sv_schedule_format(s, sname, sizeof sname));
                 sv_trace *t = make(in, n, SV_OP_SUM);
-                sv_lab_reads *rd = NULL;
                 sv_value out[8];
                 bool known[8];
-                CHECK_MSG(t && sv_lab_emulate(t, (sv_kernel)k, s, &rd, out, known, err, sizeof err),
-                          "%s: %s", what, err);
+                sv_lab_reads *rd = emulate_checked(t, in, n, SV_OP_SUM, (sv_kernel)k, s, out, known,
+                                                   what);
                 if (!rd) {
                     sv_trace_destroy(t);
                     continue;
                 }
-                if (sk < SV_SCHEDULE_RANDOM) {
-                    ref R;
-                    CHECK(reference((sv_kernel)k, (sv_schedule_kind)sk, SV_OP_SUM, SV_TYPE_INT32,
-                                    in, n, &R));
-                    compare(t, &R, what);
-                    ref_free(&R);
-                }
-                check_provenance(t, rd, what);
                 const sv_round *last = &t->rounds[3];
                 for (int i = 0; i < 8; i++)
                     CHECK_MSG(known[i] == last->written[last->pout][i] &&
@@ -372,10 +415,7 @@ static void test_random_inputs(void)
         for (int opi = 0; opi < 2; opi++) {
             sv_op op = opi ? SV_OP_MAX : SV_OP_SUM;
             sv_value *in = sv_random_values(op, SV_TYPE_INT32, n, 0xab5eedull + n * 3 + (uint64_t)opi);
-            sv_trace *correct = make(in, n, op);
-            CHECK(correct && sv_lab_emulate(correct, SV_KERNEL_CORRECT,
-                                            (sv_schedule){SV_SCHEDULE_LOCKSTEP, 1}, NULL, NULL,
-                                            NULL, err, sizeof err));
+            sv_trace *correct = emulated(in, n, op, SV_KERNEL_CORRECT, LOCKSTEP);
             CHECK(correct && sv_trace_finish(correct, err, sizeof err) &&
                   sv_trace_check(correct, err, sizeof err));
             for (int k = 0; k < SV_KERNEL_COUNT; k++) {
@@ -389,21 +429,12 @@ static void test_random_inputs(void)
                                  sv_kernel_name((sv_kernel)k),
                                  sv_schedule_format(s, sname, sizeof sname));
                         sv_trace *t = make(in, n, op);
-                        sv_lab_reads *rd = NULL;
-                        CHECK_MSG(t && sv_lab_emulate(t, (sv_kernel)k, s, &rd, NULL, NULL, err,
-                                                      sizeof err), "%s: %s", what, err);
+                        sv_lab_reads *rd = emulate_checked(t, in, n, op, (sv_kernel)k, s, NULL,
+                                                           NULL, what);
                         if (!rd) {
                             sv_trace_destroy(t);
                             continue;
                         }
-                        if (sk < SV_SCHEDULE_RANDOM) {
-                            ref R;
-                            CHECK(reference((sv_kernel)k, (sv_schedule_kind)sk, op, SV_TYPE_INT32,
-                                            in, n, &R));
-                            compare(t, &R, what);
-                            ref_free(&R);
-                        }
-                        check_provenance(t, rd, what);
                         /* The correct kernel is the same under every schedule;
                          * so are the mistakes without a race; and a warp of
                          * 32 in lockstep hides every race. */
@@ -411,11 +442,8 @@ static void test_random_inputs(void)
                                         (!info->racy && sk != SV_SCHEDULE_LOCKSTEP) ||
                                         (info->racy && sk == SV_SCHEDULE_LOCKSTEP) ||
                                         (info->racy && sk == SV_SCHEDULE_WARPS && n <= 32))) {
-                            sv_trace *base = make(in, n, op);
                             sv_kernel bk = info->racy ? SV_KERNEL_CORRECT : (sv_kernel)k;
-                            CHECK(base && sv_lab_emulate(base, bk,
-                                                         (sv_schedule){SV_SCHEDULE_LOCKSTEP, 1},
-                                                         NULL, NULL, NULL, err, sizeof err));
+                            sv_trace *base = emulated(in, n, op, bk, LOCKSTEP);
                             if (base && info->racy) { /* same values, one buffer or two */
                                 for (size_t r = 0; r < n && t; r++) {
                                     const sv_round *A = &t->rounds[t->nrounds - 1];
@@ -432,9 +460,7 @@ static void test_random_inputs(void)
                         }
                         /* A seed replays exactly. */
                         if (sk >= SV_SCHEDULE_RANDOM && n <= 257) {
-                            sv_trace *again = make(in, n, op);
-                            CHECK(again && sv_lab_emulate(again, (sv_kernel)k, s, NULL, NULL, NULL,
-                                                          err, sizeof err));
+                            sv_trace *again = emulated(in, n, op, (sv_kernel)k, s);
                             CHECK_MSG(again && same_buffers(t, again), "%s: not replayable", what);
                             sv_trace_destroy(again);
                         }
@@ -454,18 +480,13 @@ static void test_random_inputs(void)
  * of round 1 (one warp, lockstep). */
 static void test_warps_expose(void)
 {
-    char err[256];
     size_t n = 64;
     sv_value *in = sv_random_values(SV_OP_SUM, SV_TYPE_INT32, n, 99);
-    sv_trace *correct = make(in, n, SV_OP_SUM);
-    CHECK(correct && sv_lab_emulate(correct, SV_KERNEL_CORRECT,
-                                    (sv_schedule){SV_SCHEDULE_LOCKSTEP, 1}, NULL, NULL, NULL, err,
-                                    sizeof err));
+    sv_trace *correct = emulated(in, n, SV_OP_SUM, SV_KERNEL_CORRECT, LOCKSTEP);
     int wrong = 0;
     for (uint64_t seed = 1; seed <= 20 && correct; seed++) {
-        sv_trace *t = make(in, n, SV_OP_SUM);
-        CHECK(t && sv_lab_emulate(t, SV_KERNEL_IN_PLACE, (sv_schedule){SV_SCHEDULE_WARPS, seed},
-                                  NULL, NULL, NULL, err, sizeof err));
+        sv_trace *t = emulated(in, n, SV_OP_SUM, SV_KERNEL_IN_PLACE,
+                               (sv_schedule){SV_SCHEDULE_WARPS, seed});
         bool differs = false;
         for (size_t i = 0; t && i < n; i++) {
             if (i < 32)
@@ -486,9 +507,7 @@ static void test_summary(void)
 {
     char err[256];
     sv_value in[4] = {{.i = 1}, {.i = 2}, {.i = 3}, {.i = 4}};
-    sv_trace *c = make(in, 4, SV_OP_SUM);
-    CHECK(c && sv_lab_emulate(c, SV_KERNEL_CORRECT, (sv_schedule){SV_SCHEDULE_LOCKSTEP, 1}, NULL,
-                              NULL, NULL, err, sizeof err));
+    sv_trace *c = emulated(in, 4, SV_OP_SUM, SV_KERNEL_CORRECT, LOCKSTEP);
     if (!c)
         return;
     /* rounds 0..2: [1 2 3 4], [1 3 5 7], [1 3 6 10]. Three runs. */
@@ -604,7 +623,7 @@ static void test_file(void)
     sv_trace *correct = make(in, n, SV_OP_SUM);
     if (!t || !correct)
         return;
-    CHECK(sv_lab_emulate(correct, SV_KERNEL_CORRECT, (sv_schedule){SV_SCHEDULE_LOCKSTEP, 1},
+    CHECK(sv_lab_emulate(correct, SV_KERNEL_CORRECT, LOCKSTEP,
                          NULL, NULL, NULL, err, sizeof err) &&
           sv_trace_finish(correct, err, sizeof err));
     uint32_t runs = 6;
@@ -619,9 +638,7 @@ static void test_file(void)
     L->schedule = (sv_schedule){SV_SCHEDULE_WARPS, 11};
     L->runs = runs;
     for (uint32_t k = 0; k < runs; k++) {
-        sv_trace *one = make(in, n, SV_OP_SUM);
-        CHECK(one && sv_lab_emulate(one, L->kernel, sv_lab_run_schedule(L, k), NULL, NULL, NULL,
-                                    err, sizeof err));
+        sv_trace *one = emulated(in, n, SV_OP_SUM, L->kernel, sv_lab_run_schedule(L, k));
         if (one)
             sv_lab_raw_from_trace(one, k, bits, known);
         sv_trace_destroy(one);
@@ -697,13 +714,7 @@ static void test_file(void)
         free(edited);
     }
     /* The table: the record in words. */
-    char *tab = NULL;
-    size_t tl = 0;
-    FILE *g = open_memstream(&tab, &tl);
-    if (g) {
-        sv_lab_print_table(t, g);
-        fclose(g);
-    }
+    char *tab = lab_table(t);
     CHECK_CONTAINS(tab, "Mistakes lab · kernel in-place (kernels/mistakes/in_place.cu)");
     CHECK_CONTAINS(tab, "emulated, schedule warps:11, 6 runs (run k uses seed S + k)");
     CHECK_CONTAINS(tab, "racecheck: ");
@@ -726,9 +737,9 @@ static void test_more_values(void)
     sv_trace *c = make(in, 4, SV_OP_SUM);
     if (!t || !c)
         return;
-    CHECK(sv_lab_emulate(c, SV_KERNEL_CORRECT, (sv_schedule){SV_SCHEDULE_LOCKSTEP, 1}, NULL,
+    CHECK(sv_lab_emulate(c, SV_KERNEL_CORRECT, LOCKSTEP, NULL,
                          NULL, NULL, err, sizeof err) && sv_trace_finish(c, err, sizeof err));
-    CHECK(sv_lab_emulate(t, SV_KERNEL_CORRECT, (sv_schedule){SV_SCHEDULE_LOCKSTEP, 1}, NULL,
+    CHECK(sv_lab_emulate(t, SV_KERNEL_CORRECT, LOCKSTEP, NULL,
                          NULL, NULL, err, sizeof err) && sv_trace_finish(t, err, sizeof err));
     enum { RUNS = 20 };
     uint32_t bits[RUNS][3][4];
@@ -758,13 +769,7 @@ static void test_more_values(void)
     if (u && u->lab) {
         const sv_lab_cell *x = &u->lab->summary->cells[2 * 4 + 3];
         CHECK(x->nvalues == 16 && x->more_values == 4 && x->more_runs == 4 && x->wrong_runs == 20);
-        char *tab = NULL;
-        size_t tl = 0;
-        FILE *g = open_memstream(&tab, &tl);
-        if (g) {
-            sv_lab_print_table(u, g);
-            fclose(g);
-        }
+        char *tab = lab_table(u);
         CHECK_CONTAINS(tab, "(+14 more values) · wrong in 20 of 20 runs");
         free(tab);
     }
