@@ -41,18 +41,30 @@ static char *slurp(const char *path)
         sv_bench_table_destroy(t_);                                        \
     } while (0)
 
+/* t (read; err the reader's message) must exist, with this metadata and
+ * this many rows (date NULL: not checked). */
+static bool check_table(const sv_bench_table *t, const char *err, const char *gpu,
+                        const char *cuda, const char *date, int nrows)
+{
+    CHECK_MSG(t != NULL, "%s", err);
+    if (!t)
+        return false;
+    CHECK_STR(t->gpu, gpu);
+    CHECK_STR(t->cuda, cuda);
+    if (date)
+        CHECK_STR(t->date, date);
+    CHECK_INT(t->nrows, nrows);
+    return true;
+}
+
 static void test_fixture(const char *path)
 {
     char err[512] = "";
     sv_bench_table *t = sv_bench_table_load(path, err, sizeof err);
-    CHECK_MSG(t != NULL, "%s", err);
-    if (!t)
+    if (!check_table(t, err, "Test fixture (synthetic numbers, not a measurement)", "0.0",
+                     "2000-01-01", 70))
         return;
-    CHECK_STR(t->gpu, "Test fixture (synthetic numbers, not a measurement)");
-    CHECK_STR(t->cuda, "0.0");
-    CHECK_STR(t->date, "2000-01-01");
     CHECK_STR(t->command, "written by hand for tests/plot");
-    CHECK_INT(t->nrows, 70);
     const sv_bench_row *r = &t->rows[0];
     CHECK_STR(r->algo, "copy");
     CHECK_STR(r->type, "int32");
@@ -96,12 +108,8 @@ static void test_loose_but_valid(void)
         "\r\n"
         "2048,cpu,float32,1e2,0,,,2047,1";
     sv_bench_table *t = sv_bench_table_parse(text, err, sizeof err);
-    CHECK_MSG(t != NULL, "%s", err);
-    if (!t)
+    if (!check_table(t, err, "NVIDIA H200", "", NULL, 2))
         return;
-    CHECK_STR(t->gpu, "NVIDIA H200");
-    CHECK_STR(t->cuda, "");
-    CHECK_INT(t->nrows, 2);
     CHECK_STR(t->rows[0].algo, "hs");
     CHECK(t->rows[0].n == 1024);
     CHECK(t->rows[0].median_us == 3.5);
@@ -116,8 +124,7 @@ static void test_loose_but_valid(void)
     /* Only metadata and the header: a valid table with no rows (what the
      * shipped file holds before the H200 run). */
     t = sv_bench_table_parse("# gpu: NVIDIA H200\n" HEADER, err, sizeof err);
-    CHECK_MSG(t != NULL, "%s", err);
-    CHECK(t && t->nrows == 0);
+    check_table(t, err, "NVIDIA H200", "", NULL, 0);
     sv_bench_table_destroy(t);
 }
 
