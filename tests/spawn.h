@@ -2,13 +2,15 @@
  * text, a file or /dev/null, stdout and stderr captured (or stdout sent to a
  * path such as /dev/full), optionally a file-size limit (RLIMIT_FSIZE, with
  * SIGXFSZ ignored, so writes past it fail with EFBIG: a full disk without
- * root). Header-only; the tests that include it link nothing more. */
+ * root). spawn_exe and spawn_exe_va run a program with a NULL-terminated
+ * argument list. Header-only; the tests that include it link nothing more. */
 #ifndef SV_TEST_SPAWN_H
 #define SV_TEST_SPAWN_H
 
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -120,6 +122,32 @@ static spawn_result spawn_run(const char *dir, char *const argv[], const spawn_o
     r.out = o->stdout_path ? spawn_slurp("/dev/null") : spawn_slurp(out_path);
     r.err = spawn_slurp(err_path);
     return r;
+}
+
+/* spawn_run of the program exe with the arguments args (NULL-terminated;
+ * at most 62 are passed). */
+static inline spawn_result spawn_exe(const char *dir, const char *exe, const char *const *args,
+                                     const spawn_opts *o)
+{
+    char *argv[64];
+    int argc = 0;
+    argv[argc++] = (char *)exe;
+    for (; *args && argc < 63; args++)
+        argv[argc++] = (char *)*args;
+    argv[argc] = NULL;
+    return spawn_run(dir, argv, o);
+}
+
+/* spawn_exe with the arguments taken from ap up to a NULL. */
+static inline spawn_result spawn_exe_va(const char *dir, const char *exe, va_list ap,
+                                        const spawn_opts *o)
+{
+    const char *args[64];
+    int n = 0;
+    for (const char *a; n < 63 && (a = va_arg(ap, const char *)) != NULL;)
+        args[n++] = a;
+    args[n] = NULL;
+    return spawn_exe(dir, exe, args, o);
 }
 
 #endif

@@ -52,17 +52,11 @@ static char **make_env(void)
 /* Runs exe with the given arguments (NULL-terminated) into *r (tests/spawn.h). */
 static void run(result *r, ...)
 {
-    char *argv[32];
-    int argc = 0;
-    argv[argc++] = (char *)exe;
+    spawn_opts o = {.env = child_env};
     va_list ap;
     va_start(ap, r);
-    for (const char *a; (a = va_arg(ap, const char *)) != NULL && argc < 31;)
-        argv[argc++] = (char *)a;
+    spawn_result sr = spawn_exe_va(tmpdir, exe, ap, &o);
     va_end(ap);
-    argv[argc] = NULL;
-    spawn_opts o = {.env = child_env};
-    spawn_result sr = spawn_run(tmpdir, argv, &o);
     r->status = sr.status;
     snprintf(r->out, sizeof r->out, "%s", sr.out);
     snprintf(r->err, sizeof r->err, "%s", sr.err);

@@ -51,30 +51,19 @@ static const char *tmp(const char *name)
  * (tests/spawn.h). */
 static result run_with(const spawn_opts *o, const char *const *args)
 {
-    char *argv[64];
-    int argc = 0;
-    argv[argc++] = (char *)exe;
-    for (; *args && argc < 63; args++)
-        argv[argc++] = (char *)*args;
-    argv[argc] = NULL;
-    return spawn_run(tmpdir, argv, o);
+    return spawn_exe(tmpdir, exe, args, o);
 }
 
 /* Runs exe with the NULL-terminated arguments, stdin from stdin_text (or
  * /dev/null), stdout and stderr captured. */
 static result run(const char *stdin_text, ...)
 {
-    const char *args[64];
-    int n = 0;
+    spawn_opts o = {.stdin_text = stdin_text ? stdin_text : ""};
     va_list ap;
     va_start(ap, stdin_text);
-    const char *a;
-    while ((a = va_arg(ap, const char *)) != NULL && n < 63)
-        args[n++] = a;
+    result r = spawn_exe_va(tmpdir, exe, ap, &o);
     va_end(ap);
-    args[n] = NULL;
-    spawn_opts o = {.stdin_text = stdin_text ? stdin_text : ""};
-    return run_with(&o, args);
+    return r;
 }
 
 static bool has(const char *text, const char *needle)
