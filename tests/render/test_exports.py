@@ -23,6 +23,7 @@ from expect import check, headless_env, report  # noqa: E402
 
 SVG = "{http://www.w3.org/2000/svg}"
 
+
 def run(exe, *args, cwd=None):
     env = headless_env()
     env["SDL_VIDEODRIVER"] = "offscreen"
