@@ -621,17 +621,13 @@ bool sv_lab_emulate(sv_trace *t, sv_kernel k, sv_schedule s, sv_lab_reads **read
             rd[j].correct = corr[(r - 1) * n + rd[j].cell];
     }
     if (reads) {
-        res = calloc(1, sizeof *res);
+        res = malloc(sizeof *res);
         if (!res) {
             sv_errorf(err, errlen, "out of memory emulating %zu threads", n);
             goto done;
         }
-        res->kernel = k;
-        res->schedule = s;
-        res->n = n;
-        res->nrounds = nr;
-        res->reads = rd;
-        res->wrote = wrote;
+        *res = (sv_lab_reads){.kernel = k, .schedule = s, .n = n, .nrounds = nr, .reads = rd,
+                              .wrote = wrote};
         rd = NULL;
         wrote = NULL;
         *reads = res;

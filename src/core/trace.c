@@ -82,14 +82,10 @@ sv_trace *sv_trace_create(sv_op op, sv_type type, sv_scan scan,
         snprintf(err, errlen, "%zu values: more than the block limit of %d", n, SV_MAX_N);
         return NULL;
     }
-    sv_trace *t = calloc(1, sizeof *t);
+    sv_trace *t = malloc(sizeof *t);
     if (!t)
         goto fail_oom;
-    t->op = op;
-    t->type = type;
-    t->scan = scan;
-    t->n = n;
-    t->backend = backend;
+    *t = (sv_trace){.op = op, .type = type, .scan = scan, .n = n, .backend = backend};
     if (device && !(t->device = strdup(device)))
         goto fail_oom;
     if (!(t->input = malloc(n * sizeof *t->input)))
