@@ -167,6 +167,7 @@ static int parse_options(int argc, char **argv, options *o)
 {
     enum { OPT_INPUT = 256, OPT_FILE, OPT_RANDOM, OPT_SEED, OPT_OP, OPT_TYPE,
            OPT_EXCLUSIVE, OPT_BACKEND, OPT_FORMAT, OPT_VERIFY, OPT_OPEN,
+           /* the lab's options, OPT_KERNEL .. OPT_RACECHECK */
            OPT_KERNEL, OPT_SCHEDULE, OPT_RUNS, OPT_SHAKE, OPT_SHAKE_SEED, OPT_RACECHECK };
     static const struct option longopts[] = {
         SV_INPUT_LONG_OPTIONS(OPT_INPUT),
@@ -263,8 +264,6 @@ static int parse_options(int argc, char **argv, options *o)
                 return usage_error("--kernel \"%s\" (argument %d): expected %s", optarg, argi,
                                    sv_kernel_list());
             o->kernel = optarg;
-            if (!o->lab_arg)
-                o->lab_arg = at;
             break;
         }
         case OPT_SCHEDULE: {
@@ -273,8 +272,6 @@ static int parse_options(int argc, char **argv, options *o)
             if (!sv_schedule_parse(optarg, &sc, why, sizeof why))
                 return usage_error("--schedule (argument %d): %s", argi, why);
             o->schedule = optarg;
-            if (!o->lab_arg)
-                o->lab_arg = at;
             break;
         }
         case OPT_RUNS: {
@@ -283,14 +280,10 @@ static int parse_options(int argc, char **argv, options *o)
                 return usage_error("--runs \"%s\" (argument %d): expected a whole number "
                                    "from 1 to 100000", optarg, argi);
             o->runs = (uint32_t)v;
-            if (!o->lab_arg)
-                o->lab_arg = at;
             break;
         }
         case OPT_SHAKE:
             o->shake = true;
-            if (!o->lab_arg)
-                o->lab_arg = at;
             break;
         case OPT_SHAKE_SEED: {
             uint64_t v;
@@ -299,14 +292,10 @@ static int parse_options(int argc, char **argv, options *o)
                                    "from 1 to %" PRIu64, optarg, argi, UINT64_MAX);
             o->shake_seed = v;
             o->shake = true;
-            if (!o->lab_arg)
-                o->lab_arg = at;
             break;
         }
         case OPT_RACECHECK:
             o->racecheck = true;
-            if (!o->lab_arg)
-                o->lab_arg = at;
             break;
         case 'h':
             o->help = true;
@@ -331,6 +320,8 @@ static int parse_options(int argc, char **argv, options *o)
             return usage_error("unknown option \"-%c\" (argument %d); try --help", optopt,
                                at);
         }
+        if (c >= OPT_KERNEL && c <= OPT_RACECHECK && !o->lab_arg)
+            o->lab_arg = at; /* the first of the lab's options */
         at = optind;
     }
     /* getopt stops at "--": what follows are operands too. */

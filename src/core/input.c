@@ -8,6 +8,7 @@
 
 #include "error.h"
 #include "fileio.h"
+#include "names.h"
 #include "parse.h"
 
 const char *const sv_input_presets[SV_INPUT_PRESETS] = {
@@ -133,9 +134,9 @@ bool sv_input_set_option(sv_input *in, const char *name, const char *value, int 
         { "random", sv_input_set_random },
         { "seed", sv_input_set_seed },
     };
-    for (size_t i = 0; i < sizeof flags / sizeof flags[0]; i++)
-        if (strcmp(name, flags[i].name) == 0)
-            return flags[i].set(in, value, argi, err, errlen);
+    int i = SV_NAME_INDEX(name, flags, sizeof flags / sizeof flags[0]);
+    if (i >= 0)
+        return flags[i].set(in, value, argi, err, errlen);
     sv_errorf(err, errlen, "--%s: not an input flag", name);
     return false;
 }

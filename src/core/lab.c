@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "error.h"
+#include "names.h"
 
 /* ---- Kernels ----------------------------------------------------------- */
 
@@ -58,13 +59,10 @@ const char *sv_kernel_name(sv_kernel k)
 
 bool sv_kernel_from_name(const char *name, sv_kernel *out)
 {
-    for (int k = 0; name && k < SV_KERNEL_COUNT; k++) {
-        if (strcmp(name, kernels[k].name) == 0) {
-            *out = (sv_kernel)k;
-            return true;
-        }
-    }
-    return false;
+    int k = SV_NAME_INDEX(name, kernels, SV_KERNEL_COUNT);
+    if (k >= 0 && out)
+        *out = (sv_kernel)k;
+    return k >= 0;
 }
 
 static size_t stride_of(int round)

@@ -3,6 +3,7 @@
  * bit-identity of two traces (sv_trace_equal). */
 #include "trace.h"
 #include "lab.h"
+#include "names.h"
 
 #include <float.h>
 #include <math.h>
@@ -43,13 +44,10 @@ const char *sv_case_name(sv_case c)
 
 bool sv_case_from_name(const char *name, sv_case *out)
 {
-    for (int i = 0; name && i <= SV_CASE_FULL; i++) {
-        if (strcmp(name, case_names[i]) == 0) {
-            *out = (sv_case)i;
-            return true;
-        }
-    }
-    return false;
+    int i = SV_STRING_INDEX(name, case_names, SV_CASE_FULL + 1);
+    if (i >= 0 && out)
+        *out = (sv_case)i;
+    return i >= 0;
 }
 
 const char *sv_backend_name(sv_backend b)
