@@ -178,6 +178,21 @@ static void pack_rgba(uint8_t out[4], sv_rgba c)
 
 /* ---- GL setup --------------------------------------------------------- */
 
+/* Whether a shader compiled (status GL_COMPILE_STATUS, with glGetShaderiv
+ * and glGetShaderInfoLog) or a program linked (GL_LINK_STATUS, the Program
+ * pair); when not, the driver's log goes into log. */
+static bool built(GLuint obj, GLenum status, PFNGLGETSHADERIVPROC get,
+                  PFNGLGETSHADERINFOLOGPROC get_log, char *log, size_t loglen)
+{
+    GLint ok = 0;
+    get(obj, status, &ok);
+    if (ok)
+        return true;
+    log[0] = '\0';
+    get_log(obj, (GLsizei)loglen, NULL, log);
+    return false;
+}
+
 static GLuint compile(GLenum type, const char *src, const char *define, const char *name,
                       char *err, size_t errlen)
 {
@@ -188,11 +203,8 @@ static GLuint compile(GLenum type, const char *src, const char *define, const ch
     GLuint s = glCreateShader(type);
     glShaderSource(s, 3, parts, lens);
     glCompileShader(s);
-    GLint ok = 0;
-    glGetShaderiv(s, GL_COMPILE_STATUS, &ok);
-    if (!ok) {
-        char log[1024] = "";
-        glGetShaderInfoLog(s, sizeof log, NULL, log);
+    char log[1024];
+    if (!built(s, GL_COMPILE_STATUS, glGetShaderiv, glGetShaderInfoLog, log, sizeof log)) {
         snprintf(err, errlen, "shader %s (%s) does not compile: %s", name,
                  *define ? define : "shapes", log);
         glDeleteShader(s);
@@ -219,11 +231,8 @@ static GLuint link_program(int cls, char *err, size_t errlen)
     glLinkProgram(p);
     glDeleteShader(vs);
     glDeleteShader(fs);
-    GLint ok = 0;
-    glGetProgramiv(p, GL_LINK_STATUS, &ok);
-    if (!ok) {
-        char log[1024] = "";
-        glGetProgramInfoLog(p, sizeof log, NULL, log);
+    char log[1024];
+    if (!built(p, GL_LINK_STATUS, glGetProgramiv, glGetProgramInfoLog, log, sizeof log)) {
         snprintf(err, errlen, "shape shaders do not link: %s", log);
         glDeleteProgram(p);
         return 0;

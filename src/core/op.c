@@ -72,6 +72,19 @@ bool sv_op_valid(sv_op op, sv_type type, char *err, size_t errlen)
     return true;
 }
 
+bool sv_count_valid(size_t n, size_t max_n, char *err, size_t errlen)
+{
+    if (n == 0) {
+        snprintf(err, errlen, "no values");
+        return false;
+    }
+    if (n > max_n) {
+        snprintf(err, errlen, "%zu values: more than the block limit of %zu", n, max_n);
+        return false;
+    }
+    return true;
+}
+
 sv_value sv_op_identity(sv_op op, sv_type type)
 {
     sv_value v;

@@ -72,14 +72,8 @@ sv_trace *sv_trace_create(sv_op op, sv_type type, sv_scan scan,
         snprintf(err, errlen, "unknown scan kind %d", (int)scan);
         return NULL;
     }
-    if (n == 0) {
-        snprintf(err, errlen, "no values");
+    if (!sv_count_valid(n, SV_MAX_N, err, errlen))
         return NULL;
-    }
-    if (n > SV_MAX_N) {
-        snprintf(err, errlen, "%zu values: more than the block limit of %d", n, SV_MAX_N);
-        return NULL;
-    }
     sv_trace *t = malloc(sizeof *t);
     if (!t)
         goto fail_oom;
