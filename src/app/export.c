@@ -48,11 +48,15 @@ void sv_frame_out_render(sv_gfx *g, sv_frame_out *o, const sv_app_view *v)
     sv_gfx_target_bind(NULL);
 }
 
-bool sv_export_view(const sv_app_view *v, int w, int h, sv_app_view *c, char *err,
-                    size_t errlen)
+bool sv_export_view(const sv_app_view *v, int w, int h, const char *what, int max,
+                    sv_app_view *c, char *err, size_t errlen)
 {
     if (!v->trace) {
         snprintf(err, errlen, "export: no trace to render");
+        return false;
+    }
+    if (what && (w < 16 || h < 16 || w > max || h > max)) {
+        snprintf(err, errlen, "%s size %dx%d: must be 16x16 to %dx%d", what, w, h, max, max);
         return false;
     }
     *c = *v;
@@ -131,7 +135,7 @@ bool sv_export_rounds(sv_gfx *g, const sv_app_view *v, const char *dir, int w, i
     if (count)
         *count = 0;
     sv_app_view c; /* moved step by step */
-    if (!sv_export_view(v, w, h, &c, err, errlen) || !sv_export_make_dirs(dir, err, errlen))
+    if (!sv_export_view(v, w, h, NULL, 0, &c, err, errlen) || !sv_export_make_dirs(dir, err, errlen))
         return false;
     /* one target and one pixel buffer for every round */
     sv_frame_out o;

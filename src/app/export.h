@@ -26,9 +26,10 @@ bool sv_export_make_dirs(const char *dir, char *err, size_t errlen);
 
 /* A copy of v to export at w x h: settled (anim 1, not playing); it borrows
  * v's trace and text, which the renderer only reads. False (err filled)
- * when v has no trace. */
-bool sv_export_view(const sv_app_view *v, int w, int h, sv_app_view *c, char *err,
-                    size_t errlen);
+ * when v has no trace, or, where what names the export ("GIF"), when w or h
+ * is not 16 .. max (what == NULL leaves the size to sv_frame_out_open). */
+bool sv_export_view(const sv_app_view *v, int w, int h, const char *what, int max,
+                    sv_app_view *c, char *err, size_t errlen);
 
 /* An offscreen target and the buffer its pixels are read into, made once
  * for any number of frames of one size. */

@@ -150,12 +150,8 @@ bool sv_export_gif(sv_gfx *g, const sv_app_view *v, const char *path, int w, int
     if (info)
         memset(info, 0, sizeof *info);
     sv_app_view c;
-    if (!sv_export_view(v, w, h, &c, err, errlen))
+    if (!sv_export_view(v, w, h, "GIF", 8192, &c, err, errlen))
         return false;
-    if (w < 16 || h < 16 || w > 8192 || h > 8192) {
-        snprintf(err, errlen, "GIF size %dx%d: must be 16x16 to 8192x8192", w, h);
-        return false;
-    }
     if (!(speed >= 0.25f && speed <= 4.0f))
         speed = 1.0f;
     sv_frame_out o;
@@ -262,12 +258,8 @@ bool sv_export_svg(sv_gfx *g, const sv_app_view *v, const char *dir, int w, int 
     if (count)
         *count = 0;
     sv_app_view c;
-    if (!sv_export_view(v, w, h, &c, err, errlen))
+    if (!sv_export_view(v, w, h, "SVG", 16384, &c, err, errlen))
         return false;
-    if (w < 16 || h < 16 || w > 16384 || h > 16384) {
-        snprintf(err, errlen, "SVG size %dx%d: must be 16x16 to 16384x16384", w, h);
-        return false;
-    }
     if (!sv_export_make_dirs(dir, err, errlen))
         return false;
     sv_gfx_rec *rec = sv_gfx_rec_create();
