@@ -42,7 +42,7 @@ typedef struct options {
     sv_op op;
     sv_type type;
     sv_scan scan;
-    bool have_op, have_type, have_exclusive, have_backend;
+    bool scan_given;       /* --op, --type or --exclusive was given */
     sv_backend_choice backend;
     out_format format;
     const char *out_path;
@@ -221,23 +221,17 @@ static int parse_options(int argc, char **argv, options *o)
             if (!sv_op_from_name(optarg, &o->op))
                 return usage_error("--op \"%s\" (argument %d): expected sum, max, min, "
                                    "product or xor", optarg, argi);
-            o->have_op = true;
             break;
         case OPT_TYPE:
             if (!sv_type_from_name(optarg, &o->type))
                 return usage_error("--type \"%s\" (argument %d): expected int32 or float32",
                                    optarg, argi);
-            o->have_type = true;
             break;
-        case OPT_EXCLUSIVE:
-            o->scan = SV_SCAN_EXCLUSIVE;
-            o->have_exclusive = true;
-            break;
+        case OPT_EXCLUSIVE: o->scan = SV_SCAN_EXCLUSIVE; break;
         case OPT_BACKEND:
             if (!sv_backend_choice_from_name(optarg, &o->backend))
                 return usage_error("--backend \"%s\" (argument %d): expected auto, cuda or "
                                    "cpu", optarg, argi);
-            o->have_backend = true;
             break;
         case OPT_FORMAT:
             if (strcmp(optarg, "table") == 0)
@@ -248,15 +242,9 @@ static int parse_options(int argc, char **argv, options *o)
                 return usage_error("--format \"%s\" (argument %d): expected table or json",
                                    optarg, argi);
             break;
-        case 'o':
-            o->out_path = optarg;
-            break;
-        case OPT_VERIFY:
-            o->verify = true;
-            break;
-        case OPT_OPEN:
-            o->open_path = optarg;
-            break;
+        case 'o': o->out_path = optarg; break;
+        case OPT_VERIFY: o->verify = true; break;
+        case OPT_OPEN: o->open_path = optarg; break;
         case OPT_KERNEL: {
             char why[256];
             sv_kernel k;
@@ -282,9 +270,7 @@ static int parse_options(int argc, char **argv, options *o)
             o->runs = (uint32_t)v;
             break;
         }
-        case OPT_SHAKE:
-            o->shake = true;
-            break;
+        case OPT_SHAKE: o->shake = true; break;
         case OPT_SHAKE_SEED: {
             uint64_t v;
             if (!parse_decimal(optarg, 1, UINT64_MAX, &v))
@@ -294,15 +280,9 @@ static int parse_options(int argc, char **argv, options *o)
             o->shake = true;
             break;
         }
-        case OPT_RACECHECK:
-            o->racecheck = true;
-            break;
-        case 'h':
-            o->help = true;
-            break;
-        case 'V':
-            o->version = true;
-            break;
+        case OPT_RACECHECK: o->racecheck = true; break;
+        case 'h': o->help = true; break;
+        case 'V': o->version = true; break;
         case ':':
             return usage_error("\"%s\" (argument %d) needs a value; try --help",
                                argv[at], at);
@@ -322,6 +302,7 @@ static int parse_options(int argc, char **argv, options *o)
         }
         if (c >= OPT_KERNEL && c <= OPT_RACECHECK && !o->lab_arg)
             o->lab_arg = at; /* the first of the lab's options */
+        o->scan_given |= c == OPT_OP || c == OPT_TYPE || c == OPT_EXCLUSIVE;
         at = optind;
     }
     /* getopt stops at "--": what follows are operands too. */
@@ -337,7 +318,7 @@ static int parse_options(int argc, char **argv, options *o)
     if (!sv_input_validate(&o->input, err, sizeof err))
         return usage_error("%s", err);
     if (o->open_path) {
-        if (o->have_op || o->have_type || o->have_exclusive)
+        if (o->scan_given)
             return usage_error("--open: the trace file says which operator, type and scan; "
                                "--op, --type and --exclusive do not apply");
     }
