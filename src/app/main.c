@@ -561,13 +561,11 @@ static int run_window(sv_platform *p, sv_gfx *g, sv_app_state *s)
 int main(int argc, char **argv)
 {
     options o;
-    int rc = parse_args(argc, argv, &o);
-    if (rc >= 0)
-        return rc;
-
     sv_app_config c;
     sv_value *vals = NULL;
-    rc = make_config(&o, &c, &vals);
+    int rc = parse_args(argc, argv, &o);
+    if (rc < 0)
+        rc = make_config(&o, &c, &vals); /* reads the input */
     if (rc >= 0) {
         free(vals);
         return rc;
