@@ -135,7 +135,8 @@ bool sv_export_rounds(sv_gfx *g, const sv_app_view *v, const char *dir, int w, i
     if (count)
         *count = 0;
     sv_app_view c; /* moved step by step */
-    if (!sv_export_view(v, w, h, NULL, 0, &c, err, errlen) || !sv_export_make_dirs(dir, err, errlen))
+    if (!sv_export_view(v, w, h, NULL, 0, &c, err, errlen) ||
+        !sv_export_make_dirs(dir, err, errlen))
         return false;
     /* one target and one pixel buffer for every round */
     sv_frame_out o;
