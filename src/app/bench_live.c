@@ -6,6 +6,7 @@
  * rows planned; at exit the collected CSV is parsed as the table. */
 #include "bench_live.h"
 #include "../core/algo.h"
+#include "../core/buf.h"
 #include "../core/error.h"
 
 #include <errno.h>
@@ -32,8 +33,7 @@ enum { OUT, ERR }; /* the child's two streams */
 struct sv_bench_live {
     pid_t pid;
     int fd[2];               /* read ends of the child's stdout and stderr; -1 at EOF */
-    char *csv;               /* stdout so far: the CSV */
-    size_t ncsv, csv_cap;
+    sv_buf csv;              /* stdout so far: the CSV */
     bool csv_overflow;       /* more than LIVE_CSV_MAX: the run fails */
     size_t scanned;          /* csv[0..scanned) has been counted */
     char pending[512];       /* stderr: an incomplete line carried between reads */
@@ -179,8 +179,8 @@ static void set_message(sv_bench_live *b, const char *line, size_t len)
 static void scan_csv(sv_bench_live *b)
 {
     for (;;) {
-        const char *line = b->csv + b->scanned;
-        const char *nl = memchr(line, '\n', b->ncsv - b->scanned);
+        const char *line = b->csv.p + b->scanned;
+        const char *nl = memchr(line, '\n', b->csv.n - b->scanned);
         if (!nl)
             return;
         size_t len = (size_t)(nl - line);
@@ -203,25 +203,10 @@ static void take_csv(sv_bench_live *b, const char *data, size_t n)
 {
     if (b->csv_overflow)
         return;
-    if (b->ncsv + n + 1 > LIVE_CSV_MAX) {
+    if (b->csv.n + n + 1 > LIVE_CSV_MAX || !sv_buf_append(&b->csv, data, n)) {
         b->csv_overflow = true;
         return;
     }
-    if (b->ncsv + n + 1 > b->csv_cap) {
-        size_t cap = b->csv_cap ? b->csv_cap : 4096;
-        while (cap < b->ncsv + n + 1)
-            cap *= 2;
-        char *grown = realloc(b->csv, cap);
-        if (!grown) {
-            b->csv_overflow = true;
-            return;
-        }
-        b->csv = grown;
-        b->csv_cap = cap;
-    }
-    memcpy(b->csv + b->ncsv, data, n);
-    b->ncsv += n;
-    b->csv[b->ncsv] = '\0';
     scan_csv(b);
 }
 
@@ -257,7 +242,7 @@ static void read_output(sv_bench_live *b)
                 b->fd[k] = -1;
                 if (k == ERR)
                     take_messages(b, buf, 0, true);
-                else if (b->ncsv > b->scanned) /* a last line with no newline */
+                else if (b->csv.n > b->scanned) /* a last line with no newline */
                     take_csv(b, "\n", 1);
                 break;
             }
@@ -277,7 +262,7 @@ static void finish_table(sv_bench_live *b, sv_bench_table **table)
     if (b->csv_overflow)
         snprintf(inner, sizeof inner, "more than %u bytes of CSV", LIVE_CSV_MAX);
     else
-        t = sv_bench_table_parse(b->csv ? b->csv : "", inner, sizeof inner);
+        t = sv_bench_table_parse(b->csv.p ? b->csv.p : "", inner, sizeof inner);
     if (t && t->nrows > 0) {
         b->status = SV_BENCH_LIVE_DONE;
         if (table)
@@ -359,6 +344,6 @@ void sv_bench_live_destroy(sv_bench_live *b)
         while (waitpid(b->pid, NULL, 0) < 0 && errno == EINTR) {
         }
     }
-    free(b->csv);
+    sv_buf_free(&b->csv);
     free(b);
 }

@@ -13,21 +13,13 @@
 #include "../core/fileio.h"
 #include "render.h"
 
-/* An offscreen target and the buffer its pixels are read into, made once
- * for any number of frames of one size. */
-typedef struct frame_out {
-    sv_gfx_target *target;
-    uint8_t *rgba;
-    int w, h;
-} frame_out;
-
-static void frame_out_close(frame_out *o)
+void sv_frame_out_close(sv_frame_out *o)
 {
     free(o->rgba);
     sv_gfx_target_destroy(o->target);
 }
 
-static bool frame_out_open(sv_gfx *g, frame_out *o, int w, int h, char *err, size_t errlen)
+bool sv_frame_out_open(sv_gfx *g, sv_frame_out *o, int w, int h, char *err, size_t errlen)
 {
     memset(o, 0, sizeof *o);
     if (w < 1 || h < 1 || w > 16384 || h > 16384) {
@@ -42,26 +34,50 @@ static bool frame_out_open(sv_gfx *g, frame_out *o, int w, int h, char *err, siz
     o->rgba = malloc((size_t)w * (size_t)h * 4);
     if (!o->rgba) {
         snprintf(err, errlen, "export: out of memory for a %dx%d image", w, h);
-        frame_out_close(o);
+        sv_frame_out_close(o);
         return false;
     }
     return true;
 }
 
-/* Draws v and writes it as PNG to the stream of f (begun by the caller). */
-static bool frame_out_draw(sv_gfx *g, frame_out *o, const sv_app_view *v, sv_file *f,
-                           char *err, size_t errlen)
+void sv_frame_out_render(sv_gfx *g, sv_frame_out *o, const sv_app_view *v)
 {
     sv_gfx_target_bind(o->target);
     sv_render_frame(g, v, o->w, o->h);
     sv_gfx_read_pixels(g, o->w, o->h, o->rgba);
     sv_gfx_target_bind(NULL);
+}
+
+bool sv_export_view(const sv_app_view *v, int w, int h, const char *what, int max,
+                    sv_app_view *c, char *err, size_t errlen)
+{
+    if (!v->trace) {
+        snprintf(err, errlen, "export: no trace to render");
+        return false;
+    }
+    if (what && (w < 16 || h < 16 || w > max || h > max)) {
+        snprintf(err, errlen, "%s size %dx%d: must be 16x16 to %dx%d", what, w, h, max, max);
+        return false;
+    }
+    *c = *v;
+    c->anim = 1.0f;
+    c->playing = false;
+    c->fb_w = w;
+    c->fb_h = h;
+    return true;
+}
+
+/* Draws v and writes it as PNG to the stream of f (begun by the caller). */
+static bool frame_out_draw(sv_gfx *g, sv_frame_out *o, const sv_app_view *v, sv_file *f,
+                           char *err, size_t errlen)
+{
+    sv_frame_out_render(g, o, v);
     return sv_png_write_stream(sv_file_stream(f), sv_file_name(f), o->rgba, o->w, o->h, err,
                                errlen);
 }
 
 /* All or nothing: path is replaced only when the whole PNG is on disk. */
-static bool frame_out_write(sv_gfx *g, frame_out *o, const sv_app_view *v, const char *path,
+static bool frame_out_write(sv_gfx *g, sv_frame_out *o, const sv_app_view *v, const char *path,
                             char *err, size_t errlen)
 {
     sv_file *f = sv_file_begin(path, err, errlen);
@@ -77,11 +93,11 @@ static bool frame_out_write(sv_gfx *g, frame_out *o, const sv_app_view *v, const
 bool sv_export_frame(sv_gfx *g, const sv_app_view *v, int w, int h,
                      const char *path, char *err, size_t errlen)
 {
-    frame_out o;
-    if (!frame_out_open(g, &o, w, h, err, errlen))
+    sv_frame_out o;
+    if (!sv_frame_out_open(g, &o, w, h, err, errlen))
         return false;
     bool ok = frame_out_write(g, &o, v, path, err, errlen);
-    frame_out_close(&o);
+    sv_frame_out_close(&o);
     return ok;
 }
 
@@ -118,20 +134,13 @@ bool sv_export_rounds(sv_gfx *g, const sv_app_view *v, const char *dir, int w, i
 {
     if (count)
         *count = 0;
-    if (!v->trace) {
-        snprintf(err, errlen, "export: no trace to render");
+    sv_app_view c; /* moved step by step */
+    if (!sv_export_view(v, w, h, NULL, 0, &c, err, errlen) ||
+        !sv_export_make_dirs(dir, err, errlen))
         return false;
-    }
-    if (!sv_export_make_dirs(dir, err, errlen))
-        return false;
-    /* A copy of the view, moved step by step and settled; it borrows v's
-     * trace and text, which the renderer only reads. */
-    sv_app_view c = *v;
-    c.anim = 1.0f;
-    c.playing = false;
     /* one target and one pixel buffer for every round */
-    frame_out o;
-    if (!frame_out_open(g, &o, w, h, err, errlen))
+    sv_frame_out o;
+    if (!sv_frame_out_open(g, &o, w, h, err, errlen))
         return false;
     /* Every image goes to its temporary file first (round-NN.png.tmp-*);
      * only when all are written and synced do they replace the old ones, so
@@ -182,6 +191,6 @@ bool sv_export_rounds(sv_gfx *g, const sv_app_view *v, const char *dir, int w, i
         for (int k = 0; k < steps; k++)
             sv_file_abort(files[k]);
     free(files);
-    frame_out_close(&o);
+    sv_frame_out_close(&o);
     return ok;
 }

@@ -22,6 +22,30 @@ bool sv_export_rounds(sv_gfx *g, const sv_app_view *v, const char *dir, int w, i
  * it cannot, or when dir is not a directory. */
 bool sv_export_make_dirs(const char *dir, char *err, size_t errlen);
 
+/* ---- what export.c and export_anim.c share -------------------------- */
+
+/* A copy of v to export at w x h: settled (anim 1, not playing); it borrows
+ * v's trace and text, which the renderer only reads. False (err filled)
+ * when v has no trace, or, where what names the export ("GIF"), when w or h
+ * is not 16 .. max (what == NULL leaves the size to sv_frame_out_open). */
+bool sv_export_view(const sv_app_view *v, int w, int h, const char *what, int max,
+                    sv_app_view *c, char *err, size_t errlen);
+
+/* An offscreen target and the buffer its pixels are read into, made once
+ * for any number of frames of one size. */
+typedef struct sv_frame_out {
+    sv_gfx_target *target;
+    uint8_t *rgba; /* w * h * 4 bytes, top row first, after sv_frame_out_render */
+    int w, h;
+} sv_frame_out;
+
+/* False (err filled, nothing held) when w x h is not 1x1 .. 16384x16384 or
+ * the target or memory cannot be had. */
+bool sv_frame_out_open(sv_gfx *g, sv_frame_out *o, int w, int h, char *err, size_t errlen);
+void sv_frame_out_close(sv_frame_out *o);
+/* Draws v into the target and reads its pixels into o->rgba. */
+void sv_frame_out_render(sv_gfx *g, sv_frame_out *o, const sv_app_view *v);
+
 /* ---- export_anim.c --------------------------------------------------- */
 
 /* What sv_export_gif wrote. */

@@ -144,66 +144,41 @@ done:
 
 /* ---- the GIF ------------------------------------------------------------ */
 
-typedef struct anim_out {
-    sv_gfx_target *target;
-    uint8_t *rgba;
-    int w, h;
-} anim_out;
-
-static void render_to(sv_gfx *g, anim_out *o, const sv_app_view *v)
-{
-    sv_gfx_target_bind(o->target);
-    sv_render_frame(g, v, o->w, o->h);
-    sv_gfx_read_pixels(g, o->w, o->h, o->rgba);
-    sv_gfx_target_bind(NULL);
-}
-
 bool sv_export_gif(sv_gfx *g, const sv_app_view *v, const char *path, int w, int h,
                    float speed, sv_export_gif_info *info, char *err, size_t errlen)
 {
     if (info)
         memset(info, 0, sizeof *info);
-    if (!v->trace) {
-        snprintf(err, errlen, "export: no trace to render");
+    sv_app_view c;
+    if (!sv_export_view(v, w, h, "GIF", 8192, &c, err, errlen))
         return false;
-    }
-    if (w < 16 || h < 16 || w > 8192 || h > 8192) {
-        snprintf(err, errlen, "GIF size %dx%d: must be 16x16 to 8192x8192", w, h);
-        return false;
-    }
     if (!(speed >= 0.25f && speed <= 4.0f))
         speed = 1.0f;
-    anim_out o = { NULL, NULL, w, h };
-    o.target = sv_gfx_target_create(g, w, h, err, errlen);
-    o.rgba = malloc((size_t)w * (size_t)h * 4);
+    sv_frame_out o;
+    if (!sv_frame_out_open(g, &o, w, h, err, errlen))
+        return false;
     palette *pal = malloc(sizeof *pal);
     sv_gif *gif = NULL;
     bool ok = false;
-    if (!o.target)
-        goto done;
-    if (!o.rgba || !pal) {
+    if (!pal) {
         snprintf(err, errlen, "GIF: out of memory for %dx%d frames", w, h);
         goto done;
     }
-    sv_app_view c = *v;
-    c.playing = false;
-    c.fb_w = w;
-    c.fb_h = h;
     int steps = sv_view_steps(c.trace);
     /* The palette: the theme, then what a settled frame and a frame
      * mid-move use that the theme's blends miss. */
     theme_palette(sv_theme_get(c.theme), pal);
     c.step = c.from_step = steps > 1 ? 1 : 0;
     c.anim = 1.0f;
-    render_to(g, &o, &c);
+    sv_frame_out_render(g, &o, &c);
     palette_from_frame(pal, o.rgba, (size_t)w * h);
     if (steps > 1) {
         c.from_step = 0;
         c.anim = 0.3f;
-        render_to(g, &o, &c);
+        sv_frame_out_render(g, &o, &c);
         palette_from_frame(pal, o.rgba, (size_t)w * h);
         c.anim = 0.7f;
-        render_to(g, &o, &c);
+        sv_frame_out_render(g, &o, &c);
         palette_from_frame(pal, o.rgba, (size_t)w * h);
     }
     gif = sv_gif_create(w, h, (const uint8_t(*)[3])pal->c, pal->n, err, errlen);
@@ -222,7 +197,7 @@ bool sv_export_gif(sv_gfx *g, const sv_app_view *v, const char *path, int w, int
                 c.step = k;
                 c.from_step = k - 1;
                 c.anim = (float)j / (float)move_frames;
-                render_to(g, &o, &c);
+                sv_frame_out_render(g, &o, &c);
                 if (!sv_gif_add(gif, o.rgba, frame_cs, err, errlen))
                     goto done;
                 total_cs += frame_cs;
@@ -230,7 +205,7 @@ bool sv_export_gif(sv_gfx *g, const sv_app_view *v, const char *path, int w, int
         }
         c.step = c.from_step = k;
         c.anim = 1.0f;
-        render_to(g, &o, &c);
+        sv_frame_out_render(g, &o, &c);
         if (!sv_gif_add(gif, o.rgba, hold_cs, err, errlen))
             goto done;
         total_cs += hold_cs;
@@ -248,8 +223,7 @@ bool sv_export_gif(sv_gfx *g, const sv_app_view *v, const char *path, int w, int
 done:
     sv_gif_destroy(gif);
     free(pal);
-    free(o.rgba);
-    sv_gfx_target_destroy(o.target);
+    sv_frame_out_close(&o);
     return ok;
 }
 
@@ -283,25 +257,15 @@ bool sv_export_svg(sv_gfx *g, const sv_app_view *v, const char *dir, int w, int 
 {
     if (count)
         *count = 0;
-    if (!v->trace) {
-        snprintf(err, errlen, "export: no trace to render");
+    sv_app_view c;
+    if (!sv_export_view(v, w, h, "SVG", 16384, &c, err, errlen))
         return false;
-    }
-    if (w < 16 || h < 16 || w > 16384 || h > 16384) {
-        snprintf(err, errlen, "SVG size %dx%d: must be 16x16 to 16384x16384", w, h);
-        return false;
-    }
     if (!sv_export_make_dirs(dir, err, errlen))
         return false;
     sv_gfx_rec *rec = sv_gfx_rec_create();
     sv_gfx_target *target = rec ? sv_gfx_target_create(g, w, h, err, errlen) : NULL;
     if (!rec)
         snprintf(err, errlen, "SVG: out of memory");
-    sv_app_view c = *v;
-    c.anim = 1.0f;
-    c.playing = false;
-    c.fb_w = w;
-    c.fb_h = h;
     int steps = sv_view_steps(c.trace);
     /* As the PNG export: every file to its temporary first, then all of
      * them renamed, so a full disk leaves an earlier export whole. */

@@ -178,6 +178,21 @@ static void pack_rgba(uint8_t out[4], sv_rgba c)
 
 /* ---- GL setup --------------------------------------------------------- */
 
+/* Whether a shader compiled (status GL_COMPILE_STATUS, with glGetShaderiv
+ * and glGetShaderInfoLog) or a program linked (GL_LINK_STATUS, the Program
+ * pair); when not, the driver's log goes into log. */
+static bool built(GLuint obj, GLenum status, PFNGLGETSHADERIVPROC get,
+                  PFNGLGETSHADERINFOLOGPROC get_log, char *log, size_t loglen)
+{
+    GLint ok = 0;
+    get(obj, status, &ok);
+    if (ok)
+        return true;
+    log[0] = '\0';
+    get_log(obj, (GLsizei)loglen, NULL, log);
+    return false;
+}
+
 static GLuint compile(GLenum type, const char *src, const char *define, const char *name,
                       char *err, size_t errlen)
 {
@@ -188,11 +203,8 @@ static GLuint compile(GLenum type, const char *src, const char *define, const ch
     GLuint s = glCreateShader(type);
     glShaderSource(s, 3, parts, lens);
     glCompileShader(s);
-    GLint ok = 0;
-    glGetShaderiv(s, GL_COMPILE_STATUS, &ok);
-    if (!ok) {
-        char log[1024] = "";
-        glGetShaderInfoLog(s, sizeof log, NULL, log);
+    char log[1024];
+    if (!built(s, GL_COMPILE_STATUS, glGetShaderiv, glGetShaderInfoLog, log, sizeof log)) {
         snprintf(err, errlen, "shader %s (%s) does not compile: %s", name,
                  *define ? define : "shapes", log);
         glDeleteShader(s);
@@ -219,11 +231,8 @@ static GLuint link_program(int cls, char *err, size_t errlen)
     glLinkProgram(p);
     glDeleteShader(vs);
     glDeleteShader(fs);
-    GLint ok = 0;
-    glGetProgramiv(p, GL_LINK_STATUS, &ok);
-    if (!ok) {
-        char log[1024] = "";
-        glGetProgramInfoLog(p, sizeof log, NULL, log);
+    char log[1024];
+    if (!built(p, GL_LINK_STATUS, glGetProgramiv, glGetProgramInfoLog, log, sizeof log)) {
         snprintf(err, errlen, "shape shaders do not link: %s", log);
         glDeleteProgram(p);
         return 0;
@@ -237,19 +246,25 @@ static void setup_vao(GLuint vao, GLuint vbo, GLuint ibo)
     glBindBuffer(GL_ARRAY_BUFFER, vbo);
     glBufferData(GL_ARRAY_BUFFER, sizeof(vtx) * 4 * CLASS_QUADS * NCLASS, NULL, GL_STREAM_DRAW);
     glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, ibo);
-    const GLsizei st = sizeof(vtx);
-    glEnableVertexAttribArray(0);
-    glVertexAttribPointer(0, 2, GL_FLOAT, GL_FALSE, st, (void *)offsetof(vtx, x));
-    glEnableVertexAttribArray(1);
-    glVertexAttribPointer(1, 2, GL_FLOAT, GL_FALSE, st, (void *)offsetof(vtx, lx));
-    glEnableVertexAttribArray(2);
-    glVertexAttribPointer(2, 2, GL_FLOAT, GL_FALSE, st, (void *)offsetof(vtx, hx));
-    glEnableVertexAttribArray(3);
-    glVertexAttribPointer(3, 4, GL_FLOAT, GL_FALSE, st, (void *)offsetof(vtx, radius));
-    glEnableVertexAttribArray(4);
-    glVertexAttribPointer(4, 4, GL_UNSIGNED_BYTE, GL_TRUE, st, (void *)offsetof(vtx, fill));
-    glEnableVertexAttribArray(5);
-    glVertexAttribPointer(5, 4, GL_UNSIGNED_BYTE, GL_TRUE, st, (void *)offsetof(vtx, border));
+    /* The vertex attributes, at the locations the shape shader names. */
+    static const struct {
+        GLint size;
+        GLenum type;
+        GLboolean normalized;
+        size_t offset;
+    } attrs[] = {
+        {2, GL_FLOAT, GL_FALSE, offsetof(vtx, x)},
+        {2, GL_FLOAT, GL_FALSE, offsetof(vtx, lx)},
+        {2, GL_FLOAT, GL_FALSE, offsetof(vtx, hx)},
+        {4, GL_FLOAT, GL_FALSE, offsetof(vtx, radius)},
+        {4, GL_UNSIGNED_BYTE, GL_TRUE, offsetof(vtx, fill)},
+        {4, GL_UNSIGNED_BYTE, GL_TRUE, offsetof(vtx, border)},
+    };
+    for (GLuint i = 0; i < sizeof attrs / sizeof attrs[0]; i++) {
+        glEnableVertexAttribArray(i);
+        glVertexAttribPointer(i, attrs[i].size, attrs[i].type, attrs[i].normalized,
+                              (GLsizei)sizeof(vtx), (void *)attrs[i].offset);
+    }
     glBindVertexArray(0);
 }
 
@@ -359,6 +374,15 @@ void sv_gfx_record(sv_gfx *g, sv_gfx_rec *r)
 sv_gfx_rec *sv_gfx_recorder(sv_gfx *g)
 {
     return g->rec_mute ? NULL : g->rec;
+}
+
+/* Keeps p in the record, when one is attached and not muted. */
+static void record(sv_gfx *g, sv_prim p)
+{
+    sv_gfx_rec *r = sv_gfx_recorder(g);
+    sv_prim *rp = r ? sv_gfx_rec_push(r, p.kind) : NULL;
+    if (rp)
+        *rp = p;
 }
 
 /* ---- frames and batches ----------------------------------------------- */
@@ -705,15 +729,8 @@ void sv_gfx_rect(sv_gfx *g, sv_box box, float radius, sv_rgba fill, sv_rgba bord
         border_w = hx;
     if (border_w > hy)
         border_w = hy;
-    sv_prim *rp = sv_gfx_recorder(g) ? sv_gfx_rec_push(g->rec, SV_PRIM_RECT) : NULL;
-    if (rp) {
-        rp->box = box;
-        rp->radius = radius;
-        rp->fill = fill;
-        rp->border = border_color;
-        rp->border_w = border_w;
-        rp->style = style;
-    }
+    record(g, (sv_prim){.kind = SV_PRIM_RECT, .box = box, .radius = radius, .fill = fill,
+                        .border = border_color, .border_w = border_w, .style = style});
     float cx = box.x + hx, cy = box.y + hy;
     /* A dashed or dotted border costs many times a plain fill per pixel, so
      * on a large box only the band that holds the border gets the pattern
@@ -760,15 +777,8 @@ void sv_gfx_line(sv_gfx *g, float x0, float y0, float x1, float y1, float width,
         c.a *= width;
         width = 1.0f;
     }
-    sv_prim *rp = sv_gfx_recorder(g) ? sv_gfx_rec_push(g->rec, SV_PRIM_LINE) : NULL;
-    if (rp) {
-        rp->x0 = x0;
-        rp->y0 = y0;
-        rp->x1 = x1;
-        rp->y1 = y1;
-        rp->width = width;
-        rp->fill = c;
-    }
+    record(g, (sv_prim){.kind = SV_PRIM_LINE, .x0 = x0, .y0 = y0, .x1 = x1, .y1 = y1,
+                        .width = width, .fill = c});
     float dx = x1 - x0, dy = y1 - y0, len = sqrtf(dx * dx + dy * dy);
     float ux = 1.0f, uy = 0.0f;
     if (len > 1e-6f) {
@@ -791,16 +801,8 @@ void sv_gfx_arrow(sv_gfx *g, float x0, float y0, float x1, float y1, float width
     if (head > len)
         head = len;
     float ux = dx / len, uy = dy / len;
-    sv_prim *rp = sv_gfx_recorder(g) ? sv_gfx_rec_push(g->rec, SV_PRIM_ARROW) : NULL;
-    if (rp) {
-        rp->x0 = x0;
-        rp->y0 = y0;
-        rp->x1 = x1;
-        rp->y1 = y1;
-        rp->width = width;
-        rp->head = head;
-        rp->fill = c;
-    }
+    record(g, (sv_prim){.kind = SV_PRIM_ARROW, .x0 = x0, .y0 = y0, .x1 = x1, .y1 = y1,
+                        .width = width, .head = head, .fill = c});
     /* The shaft stops inside the head, where the head is wider than the
      * shaft, so its round cap never shows past the head's sides. */
     float shaft_end = head * 0.6f;

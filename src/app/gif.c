@@ -15,22 +15,17 @@
 #include <string.h>
 
 #include "gif.h"
+#include "../core/buf.h"
 #include "../core/fileio.h"
 
 #define CACHE_BITS 16
 #define CACHE_SIZE (1u << CACHE_BITS)
 #define TRANSPARENT 0
 
-typedef struct mem {
-    unsigned char *p;
-    size_t n, cap;
-    bool oom;
-} mem;
-
 struct sv_gif {
     int w, h;
     GifFileType *gf;
-    mem out;
+    sv_buf out;             /* the file so far, written at sv_gif_finish */
     uint8_t pal[256][3];
     int npal;               /* entries 1..npal are colours; 0 is transparent */
     uint32_t cache_key[CACHE_SIZE]; /* rgb + 1 (0 = empty) */
@@ -44,24 +39,9 @@ struct sv_gif {
 
 static int on_write(GifFileType *gf, const GifByteType *data, int len)
 {
-    mem *m = gf->UserData;
     if (len <= 0)
         return 0;
-    if (m->n + (size_t)len > m->cap) {
-        size_t cap = m->cap ? m->cap * 2 : 1 << 20;
-        while (cap < m->n + (size_t)len)
-            cap *= 2;
-        unsigned char *p = realloc(m->p, cap);
-        if (!p) {
-            m->oom = true;
-            return 0;
-        }
-        m->p = p;
-        m->cap = cap;
-    }
-    memcpy(m->p + m->n, data, (size_t)len);
-    m->n += (size_t)len;
-    return len;
+    return sv_buf_append(gf->UserData, data, (size_t)len) ? len : 0;
 }
 
 static void gif_error(char *err, size_t errlen, const char *what, int code)
@@ -138,7 +118,7 @@ void sv_gif_destroy(sv_gif *g)
         int code;
         EGifCloseFile(g->gf, &code);
     }
-    free(g->out.p);
+    sv_buf_free(&g->out);
     free(g->prev);
     free(g->cur);
     free(g->pending);

@@ -58,6 +58,13 @@ bool sv_scene_moving(const sv_app_view *s)
     return s && s->trace && s->anim < 1.0f && s->step == s->from_step + 1;
 }
 
+int sv_scene_output_source(const sv_trace *t, const sv_step_view *v, int i)
+{
+    if (!v->last)
+        return -1;
+    return t->scan == SV_SCAN_EXCLUSIVE ? i - 1 : i;
+}
+
 bool sv_scene_value(const sv_app_view *s, const sv_step_view *v, int row, int i,
                     sv_value *out)
 {
@@ -89,8 +96,8 @@ bool sv_scene_value(const sv_app_view *s, const sv_step_view *v, int row, int i,
         if (s->lab) {
             const sv_round *lr = &t->rounds[t->nrounds - 1];
             int b = t->nrounds == 1 ? 0 : lr->pout;
-            bool excl = t->scan == SV_SCAN_EXCLUSIVE;
-            if (!(excl && i == 0) && !lr->written[b][excl ? i - 1 : i])
+            int src = sv_scene_output_source(t, v, i);
+            if (src >= 0 && !lr->written[b][src])
                 return false;
         }
         *out = t->output[i];
@@ -110,13 +117,9 @@ const sv_lab_cell *sv_scene_lab_cell(const sv_app_view *s, const sv_step_view *v
         return NULL;
     int w;
     if (row == 3) {
-        if (!v->last)
+        i = sv_scene_output_source(t, v, i);
+        if (i < 0)
             return NULL;
-        if (t->scan == SV_SCAN_EXCLUSIVE) {
-            if (i == 0)
-                return NULL;
-            i--;
-        }
         w = (int)t->nrounds - 1;
     } else if (row == 1 || row == 2) {
         int b = row - 1;

@@ -24,7 +24,6 @@
 #include "../core/table.h"
 #include "../core/trace_file.h"
 #include "app.h"
-#include "../core/lab.h"
 #include "export.h"
 #include "platform.h"
 #include "render.h"
@@ -120,6 +119,19 @@ static bool parse_size(const char *s, int *w, int *h)
         return false;
     *w = (int)a;
     *h = (int)b;
+    return true;
+}
+
+/* A number lo .. hi in strtod's syntax, nothing after it; *out is left
+ * alone when s is not one. */
+static bool parse_double(const char *s, double lo, double hi, double *out)
+{
+    char *end;
+    errno = 0;
+    double d = strtod(s, &end);
+    if (errno || end == s || *end || !(d >= lo && d <= hi))
+        return false;
+    *out = d;
     return true;
 }
 
@@ -225,15 +237,10 @@ static int parse_args(int argc, char **argv, options *o)
             break;
         case OPT_THEME: o->theme = a; break;
         case OPT_FULLSCREEN: o->fullscreen = true; break;
-        case OPT_SPEED: {
-            char *end;
-            errno = 0;
-            double d = strtod(a, &end);
-            if (errno || end == a || *end || !(d >= 0.25 && d <= 4.0))
+        case OPT_SPEED:
+            if (!parse_double(a, 0.25, 4.0, &o->speed))
                 return usage_error("--speed \"%s\": expected a number from 0.25 to 4", a);
-            o->speed = d;
             break;
-        }
         case OPT_AUTOPLAY: o->autoplay = true; break;
         case OPT_CODE: o->code = true; break;
         case OPT_NO_ANIM: o->no_animation = true; break;
@@ -250,15 +257,10 @@ static int parse_args(int argc, char **argv, options *o)
         case OPT_EXPORT_GIF: o->export_gif = a; break;
         case OPT_EXPORT_SVG: o->export_svg = a; break;
         case OPT_SCRIPT: o->script = a; break;
-        case OPT_SCALE: {
-            char *end;
-            errno = 0;
-            double d = strtod(a, &end);
-            if (errno || end == a || *end || !(d >= 0.5 && d <= 3.0))
+        case OPT_SCALE:
+            if (!parse_double(a, 0.5, 3.0, &o->scale))
                 return usage_error("--scale \"%s\": expected a number from 0.5 to 3", a);
-            o->scale = d;
             break;
-        }
         case OPT_BENCH_CSV: o->bench_csv = a; break;
         case OPT_BENCH_FRAMES:
             if (!sv_parse_long(a, 1, 1000000, &v))
@@ -559,13 +561,11 @@ static int run_window(sv_platform *p, sv_gfx *g, sv_app_state *s)
 int main(int argc, char **argv)
 {
     options o;
-    int rc = parse_args(argc, argv, &o);
-    if (rc >= 0)
-        return rc;
-
     sv_app_config c;
     sv_value *vals = NULL;
-    rc = make_config(&o, &c, &vals);
+    int rc = parse_args(argc, argv, &o);
+    if (rc < 0)
+        rc = make_config(&o, &c, &vals); /* reads the input */
     if (rc >= 0) {
         free(vals);
         return rc;

@@ -41,14 +41,9 @@ bool sv_scene_window(const sv_app_view *s, const sv_step_view *v, int row, int i
         return true;
     }
     if (row == 3) {
-        if (!v->last)
+        /* the output holds the whole prefix: input[0 .. i], or [0 .. i-1] */
+        if (sv_scene_output_source(t, v, i) < 0)
             return false;
-        if (t->scan == SV_SCAN_EXCLUSIVE) {
-            if (i == 0)
-                return false;
-            *lo = 0;
-            return true;
-        }
         *lo = 0;
         return true;
     }

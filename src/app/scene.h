@@ -24,6 +24,11 @@ float sv_scene_ease(float t);
 /* Whether s is animating a move from from_step to step (one step forward). */
 bool sv_scene_moving(const sv_app_view *s);
 
+/* The output row (row 3) at step v: the cell of the last round that output
+ * cell i holds, or -1 when it holds none yet (before the last step) or ever
+ * (cell 0 of an exclusive scan). */
+int sv_scene_output_source(const sv_trace *t, const sv_step_view *v, int i);
+
 /* The value of a cell as the current step shows it: false where the cell is
  * empty (unwritten buffer cell, output before it is written). */
 bool sv_scene_value(const sv_app_view *s, const sv_step_view *v, int row, int i,

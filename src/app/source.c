@@ -97,6 +97,19 @@ static const char *const types[] = {
     "int32_t", "uint32_t", "uint64_t", "T", "Op", "Trace", "auto", NULL
 };
 
+/* Where a block comment ends: just past its closing star-slash, the first at
+ * or after from, else len with the comment still open (*in_comment says). */
+static size_t comment_end(const char *s, size_t len, size_t from, bool *in_comment)
+{
+    for (size_t k = from; k + 1 < len; k++)
+        if (s[k] == '*' && s[k + 1] == '/') {
+            *in_comment = false;
+            return k + 2;
+        }
+    *in_comment = true;
+    return len;
+}
+
 /* Lexes one line into spans (appending to *spans), blanking comments in code;
  * *in_comment carries a block comment across lines. */
 static bool lex_line(const char *s, size_t len, bool *in_comment, sv_source_span **spans,
@@ -108,29 +121,9 @@ static bool lex_line(const char *s, size_t len, bool *in_comment, sv_source_span
     while (i < len) {
         sv_tok tok = SV_TOK_PLAIN;
         size_t j = i;
-        if (*in_comment) {
-            const char *end = NULL;
-            for (size_t k = i; k + 1 < len; k++)
-                if (s[k] == '*' && s[k + 1] == '/') {
-                    end = s + k;
-                    break;
-                }
-            j = end ? (size_t)(end - s) + 2 : len;
-            if (end)
-                *in_comment = false;
-            tok = SV_TOK_COMMENT;
-        } else if (s[i] == '/' && i + 1 < len && s[i + 1] == '*') {
-            *in_comment = true;
-            j = i + 2;
-            const char *end = NULL;
-            for (size_t k = j; k + 1 < len; k++)
-                if (s[k] == '*' && s[k + 1] == '/') {
-                    end = s + k;
-                    break;
-                }
-            j = end ? (size_t)(end - s) + 2 : len;
-            if (end)
-                *in_comment = false;
+        if (*in_comment || (s[i] == '/' && i + 1 < len && s[i + 1] == '*')) {
+            /* in a block comment, or opening one (whose slash-star cannot close it) */
+            j = comment_end(s, len, *in_comment ? i : i + 2, in_comment);
             tok = SV_TOK_COMMENT;
         } else if (s[i] == '/' && i + 1 < len && s[i + 1] == '/') {
             j = len;

@@ -19,34 +19,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../core/buf.h"
 #include "../core/fileio.h"
 #include "svg.h"
 
-typedef struct sbuf {
-    char *p;
-    size_t n, cap;
-    bool oom;
-} sbuf;
+typedef sv_buf sbuf;
 
 static void put(sbuf *b, const char *s, size_t len)
 {
-    if (b->oom)
-        return;
-    if (b->n + len + 1 > b->cap) {
-        size_t cap = b->cap ? b->cap : 65536;
-        while (cap < b->n + len + 1)
-            cap *= 2;
-        char *p = realloc(b->p, cap);
-        if (!p) {
-            b->oom = true;
-            return;
-        }
-        b->p = p;
-        b->cap = cap;
-    }
-    memcpy(b->p + b->n, s, len);
-    b->n += len;
-    b->p[b->n] = '\0';
+    sv_buf_append(b, s, len); /* b->oom says, at the end, whether all went in */
 }
 
 static void puts_(sbuf *b, const char *s)
@@ -301,7 +282,7 @@ char *sv_svg_render(const sv_gfx_rec *r, const char *title, size_t *len)
         puts_(&b, "</g>\n");
     puts_(&b, "</svg>\n");
     if (b.oom) {
-        free(b.p);
+        sv_buf_free(&b);
         return NULL;
     }
     if (len)

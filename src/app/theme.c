@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "theme.h"
+#include "../core/names.h"
 
 /* 0xRRGGBB as an opaque sv_rgba, usable in a static initializer. */
 #define RGB(h) { (float)(((h) >> 16) & 0xff) / 255.0f, (float)(((h) >> 8) & 0xff) / 255.0f, \
@@ -80,14 +81,8 @@ bool sv_theme_from_name(const char *name, sv_theme_id *out)
         { "contrast", SV_THEME_CONTRAST },
         { "high-contrast", SV_THEME_CONTRAST },
     };
-    if (!name)
-        return false;
-    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
-        if (strcmp(name, names[i].name) == 0) {
-            if (out)
-                *out = names[i].id;
-            return true;
-        }
-    }
-    return false;
+    int i = SV_NAME_INDEX(name, names, sizeof names / sizeof names[0]);
+    if (i >= 0 && out)
+        *out = names[i].id;
+    return i >= 0;
 }

@@ -13,6 +13,7 @@
 #include "sv_config.h"
 #include "../core/emulate.h"
 #include "../core/lab.h"
+#include "../core/names.h"
 #include "lab_capture.h"
 #include "../core/error.h"
 #if SV_HAVE_CUDA
@@ -24,16 +25,10 @@ bool sv_backend_choice_from_name(const char *name, sv_backend_choice *out)
     static const struct { const char *name; sv_backend_choice c; } names[] = {
         { "auto", SV_CHOOSE_AUTO }, { "cuda", SV_CHOOSE_CUDA }, { "cpu", SV_CHOOSE_CPU },
     };
-    if (!name)
-        return false;
-    for (size_t k = 0; k < sizeof names / sizeof names[0]; k++) {
-        if (strcmp(name, names[k].name) == 0) {
-            if (out)
-                *out = names[k].c;
-            return true;
-        }
-    }
-    return false;
+    int k = SV_NAME_INDEX(name, names, sizeof names / sizeof names[0]);
+    if (k >= 0 && out)
+        *out = names[k].c;
+    return k >= 0;
 }
 
 /* ---- The probe, once per process -------------------------------------- */

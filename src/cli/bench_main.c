@@ -139,19 +139,36 @@ static int add_size(options *o, size_t n)
     return 1;
 }
 
+/* Splits a copy of the comma list arg, in buf, into its items (empty ones
+ * too). Returns how many, or 0 when arg is empty or longer than max_len
+ * (below LIST_MAX). */
+#define LIST_MAX 1024
+static int split_list(const char *arg, size_t max_len, char buf[LIST_MAX],
+                      char *items[LIST_MAX])
+{
+    if (strlen(arg) > max_len || !*arg)
+        return 0;
+    strcpy(buf, arg);
+    int n = 0;
+    for (char *tok = buf; tok; n++) {
+        items[n] = tok;
+        tok = strchr(tok, ',');
+        if (tok)
+            *tok++ = '\0';
+    }
+    return n;
+}
+
 /* Comma list of items: N, 2^k, or 2^a..2^b. */
 static int parse_sizes(options *o, const char *arg)
 {
-    char buf[1024];
-    if (strlen(arg) >= sizeof buf || !*arg)
+    char buf[LIST_MAX], *items[LIST_MAX];
+    int count = split_list(arg, LIST_MAX - 1, buf, items);
+    if (!count)
         return bad("--sizes: not a list of sizes", arg);
-    strcpy(buf, arg);
     o->nsizes = 0;
-    int pos = 1;
-    for (char *tok = buf, *next; tok; tok = next, pos++) {
-        next = strchr(tok, ',');
-        if (next)
-            *next++ = '\0';
+    for (int pos = 1; pos <= count; pos++) {
+        char *tok = items[pos - 1];
         char *dots = strstr(tok, "..");
         if (dots) {
             *dots = '\0';
@@ -180,17 +197,14 @@ static int parse_sizes(options *o, const char *arg)
 
 static int parse_algos(options *o, const char *arg)
 {
-    char buf[256];
-    if (strlen(arg) >= sizeof buf || !*arg)
+    char buf[LIST_MAX], *items[LIST_MAX];
+    int count = split_list(arg, 255, buf, items);
+    if (!count)
         return bad("--algo: not a list of algorithms", arg);
-    strcpy(buf, arg);
     int seen[SV_ALGO_COUNT] = {0};
     o->nalgos = 0;
-    int pos = 1;
-    for (char *tok = buf, *next; tok; tok = next, pos++) {
-        next = strchr(tok, ',');
-        if (next)
-            *next++ = '\0';
+    for (int pos = 1; pos <= count; pos++) {
+        const char *tok = items[pos - 1];
         sv_algo a;
         if (!sv_algo_from_name(tok, &a)) {
             char names[160], why[200];

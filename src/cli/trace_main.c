@@ -42,7 +42,7 @@ typedef struct options {
     sv_op op;
     sv_type type;
     sv_scan scan;
-    bool have_op, have_type, have_exclusive, have_backend;
+    bool scan_given;       /* --op, --type or --exclusive was given */
     sv_backend_choice backend;
     out_format format;
     const char *out_path;
@@ -167,6 +167,7 @@ static int parse_options(int argc, char **argv, options *o)
 {
     enum { OPT_INPUT = 256, OPT_FILE, OPT_RANDOM, OPT_SEED, OPT_OP, OPT_TYPE,
            OPT_EXCLUSIVE, OPT_BACKEND, OPT_FORMAT, OPT_VERIFY, OPT_OPEN,
+           /* the lab's options, OPT_KERNEL .. OPT_RACECHECK */
            OPT_KERNEL, OPT_SCHEDULE, OPT_RUNS, OPT_SHAKE, OPT_SHAKE_SEED, OPT_RACECHECK };
     static const struct option longopts[] = {
         SV_INPUT_LONG_OPTIONS(OPT_INPUT),
@@ -220,23 +221,17 @@ static int parse_options(int argc, char **argv, options *o)
             if (!sv_op_from_name(optarg, &o->op))
                 return usage_error("--op \"%s\" (argument %d): expected sum, max, min, "
                                    "product or xor", optarg, argi);
-            o->have_op = true;
             break;
         case OPT_TYPE:
             if (!sv_type_from_name(optarg, &o->type))
                 return usage_error("--type \"%s\" (argument %d): expected int32 or float32",
                                    optarg, argi);
-            o->have_type = true;
             break;
-        case OPT_EXCLUSIVE:
-            o->scan = SV_SCAN_EXCLUSIVE;
-            o->have_exclusive = true;
-            break;
+        case OPT_EXCLUSIVE: o->scan = SV_SCAN_EXCLUSIVE; break;
         case OPT_BACKEND:
             if (!sv_backend_choice_from_name(optarg, &o->backend))
                 return usage_error("--backend \"%s\" (argument %d): expected auto, cuda or "
                                    "cpu", optarg, argi);
-            o->have_backend = true;
             break;
         case OPT_FORMAT:
             if (strcmp(optarg, "table") == 0)
@@ -247,15 +242,9 @@ static int parse_options(int argc, char **argv, options *o)
                 return usage_error("--format \"%s\" (argument %d): expected table or json",
                                    optarg, argi);
             break;
-        case 'o':
-            o->out_path = optarg;
-            break;
-        case OPT_VERIFY:
-            o->verify = true;
-            break;
-        case OPT_OPEN:
-            o->open_path = optarg;
-            break;
+        case 'o': o->out_path = optarg; break;
+        case OPT_VERIFY: o->verify = true; break;
+        case OPT_OPEN: o->open_path = optarg; break;
         case OPT_KERNEL: {
             char why[256];
             sv_kernel k;
@@ -263,8 +252,6 @@ static int parse_options(int argc, char **argv, options *o)
                 return usage_error("--kernel \"%s\" (argument %d): expected %s", optarg, argi,
                                    sv_kernel_list());
             o->kernel = optarg;
-            if (!o->lab_arg)
-                o->lab_arg = at;
             break;
         }
         case OPT_SCHEDULE: {
@@ -273,8 +260,6 @@ static int parse_options(int argc, char **argv, options *o)
             if (!sv_schedule_parse(optarg, &sc, why, sizeof why))
                 return usage_error("--schedule (argument %d): %s", argi, why);
             o->schedule = optarg;
-            if (!o->lab_arg)
-                o->lab_arg = at;
             break;
         }
         case OPT_RUNS: {
@@ -283,15 +268,9 @@ static int parse_options(int argc, char **argv, options *o)
                 return usage_error("--runs \"%s\" (argument %d): expected a whole number "
                                    "from 1 to 100000", optarg, argi);
             o->runs = (uint32_t)v;
-            if (!o->lab_arg)
-                o->lab_arg = at;
             break;
         }
-        case OPT_SHAKE:
-            o->shake = true;
-            if (!o->lab_arg)
-                o->lab_arg = at;
-            break;
+        case OPT_SHAKE: o->shake = true; break;
         case OPT_SHAKE_SEED: {
             uint64_t v;
             if (!parse_decimal(optarg, 1, UINT64_MAX, &v))
@@ -299,21 +278,11 @@ static int parse_options(int argc, char **argv, options *o)
                                    "from 1 to %" PRIu64, optarg, argi, UINT64_MAX);
             o->shake_seed = v;
             o->shake = true;
-            if (!o->lab_arg)
-                o->lab_arg = at;
             break;
         }
-        case OPT_RACECHECK:
-            o->racecheck = true;
-            if (!o->lab_arg)
-                o->lab_arg = at;
-            break;
-        case 'h':
-            o->help = true;
-            break;
-        case 'V':
-            o->version = true;
-            break;
+        case OPT_RACECHECK: o->racecheck = true; break;
+        case 'h': o->help = true; break;
+        case 'V': o->version = true; break;
         case ':':
             return usage_error("\"%s\" (argument %d) needs a value; try --help",
                                argv[at], at);
@@ -331,6 +300,9 @@ static int parse_options(int argc, char **argv, options *o)
             return usage_error("unknown option \"-%c\" (argument %d); try --help", optopt,
                                at);
         }
+        if (c >= OPT_KERNEL && c <= OPT_RACECHECK && !o->lab_arg)
+            o->lab_arg = at; /* the first of the lab's options */
+        o->scan_given |= c == OPT_OP || c == OPT_TYPE || c == OPT_EXCLUSIVE;
         at = optind;
     }
     /* getopt stops at "--": what follows are operands too. */
@@ -346,7 +318,7 @@ static int parse_options(int argc, char **argv, options *o)
     if (!sv_input_validate(&o->input, err, sizeof err))
         return usage_error("%s", err);
     if (o->open_path) {
-        if (o->have_op || o->have_type || o->have_exclusive)
+        if (o->scan_given)
             return usage_error("--open: the trace file says which operator, type and scan; "
                                "--op, --type and --exclusive do not apply");
     }

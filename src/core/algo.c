@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "names.h"
 /* Colour, marker and dash each tell the series apart on their own, so the
  * chart reads in grey print and for every kind of colour vision. */
 static const sv_algo_info algos[SV_ALGO_COUNT] = {
@@ -34,15 +35,10 @@ const char *sv_algo_name(sv_algo a)
 
 bool sv_algo_from_name(const char *name, sv_algo *out)
 {
-    if (!name)
-        return false;
-    for (int a = 0; a < SV_ALGO_COUNT; a++)
-        if (strcmp(name, algos[a].name) == 0) {
-            if (out)
-                *out = (sv_algo)a;
-            return true;
-        }
-    return false;
+    int a = SV_NAME_INDEX(name, algos, SV_ALGO_COUNT);
+    if (a >= 0 && out)
+        *out = (sv_algo)a;
+    return a >= 0;
 }
 
 bool sv_algo_is_gpu(sv_algo a)

@@ -8,6 +8,7 @@
 
 #include "error.h"
 #include "fileio.h"
+#include "names.h"
 #include "parse.h"
 
 const char *const sv_input_presets[SV_INPUT_PRESETS] = {
@@ -48,40 +49,38 @@ static bool parse_count(const char *s, uint64_t lo, uint64_t hi, uint64_t *out, 
     return true;
 }
 
-static void add_source(sv_input *in, sv_input_kind kind, const char *flag, int argi)
+/* Counts a source; the first one given is the input (sv_input_validate
+ * refuses a second). Returns whether this one is the first. */
+static bool add_source(sv_input *in, sv_input_kind kind, const char *flag, int argi)
 {
-    in->sources++;
-    if (in->sources == 1) {
-        in->kind = kind;
-        in->first = flag;
-        in->first_arg = argi;
-    }
+    if (in->sources++ > 0)
+        return false;
+    in->kind = kind;
+    in->first = flag;
+    in->first_arg = argi;
+    return true;
 }
 
+/* --input, --file and - take any value (the read checks it): no error. */
 bool sv_input_set_text(sv_input *in, const char *value, int argi, char *err, size_t errlen)
 {
-    (void)err;
-    (void)errlen;
-    if (in->sources == 0)
+    (void)err, (void)errlen;
+    if (add_source(in, SV_INPUT_TEXT, "--input", argi))
         in->text = value;
-    add_source(in, SV_INPUT_TEXT, "--input", argi);
     return true;
 }
 
 bool sv_input_set_file(sv_input *in, const char *value, int argi, char *err, size_t errlen)
 {
-    (void)err;
-    (void)errlen;
-    if (in->sources == 0)
+    (void)err, (void)errlen;
+    if (add_source(in, SV_INPUT_FILE, "--file", argi))
         in->path = value;
-    add_source(in, SV_INPUT_FILE, "--file", argi);
     return true;
 }
 
 bool sv_input_set_stdin(sv_input *in, int argi, char *err, size_t errlen)
 {
-    (void)err;
-    (void)errlen;
+    (void)err, (void)errlen;
     add_source(in, SV_INPUT_STDIN, "-", argi);
     return true;
 }
@@ -100,9 +99,8 @@ bool sv_input_set_random(sv_input *in, const char *value, int argi, char *err, s
                       "from 1 to %d", value, argi, SV_MAX_N);
         return false;
     }
-    if (in->sources == 0)
+    if (add_source(in, SV_INPUT_RANDOM, "--random", argi))
         in->random_n = (size_t)v;
-    add_source(in, SV_INPUT_RANDOM, "--random", argi);
     return true;
 }
 
@@ -133,9 +131,9 @@ bool sv_input_set_option(sv_input *in, const char *name, const char *value, int 
         { "random", sv_input_set_random },
         { "seed", sv_input_set_seed },
     };
-    for (size_t i = 0; i < sizeof flags / sizeof flags[0]; i++)
-        if (strcmp(name, flags[i].name) == 0)
-            return flags[i].set(in, value, argi, err, errlen);
+    int i = SV_NAME_INDEX(name, flags, sizeof flags / sizeof flags[0]);
+    if (i >= 0)
+        return flags[i].set(in, value, argi, err, errlen);
     sv_errorf(err, errlen, "--%s: not an input flag", name);
     return false;
 }

@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "error.h"
+#include "names.h"
 
 /* ---- Kernels ----------------------------------------------------------- */
 
@@ -58,13 +59,10 @@ const char *sv_kernel_name(sv_kernel k)
 
 bool sv_kernel_from_name(const char *name, sv_kernel *out)
 {
-    for (int k = 0; name && k < SV_KERNEL_COUNT; k++) {
-        if (strcmp(name, kernels[k].name) == 0) {
-            *out = (sv_kernel)k;
-            return true;
-        }
-    }
-    return false;
+    int k = SV_NAME_INDEX(name, kernels, SV_KERNEL_COUNT);
+    if (k >= 0 && out)
+        *out = (sv_kernel)k;
+    return k >= 0;
 }
 
 static size_t stride_of(int round)
@@ -621,17 +619,13 @@ bool sv_lab_emulate(sv_trace *t, sv_kernel k, sv_schedule s, sv_lab_reads **read
             rd[j].correct = corr[(r - 1) * n + rd[j].cell];
     }
     if (reads) {
-        res = calloc(1, sizeof *res);
+        res = malloc(sizeof *res);
         if (!res) {
             sv_errorf(err, errlen, "out of memory emulating %zu threads", n);
             goto done;
         }
-        res->kernel = k;
-        res->schedule = s;
-        res->n = n;
-        res->nrounds = nr;
-        res->reads = rd;
-        res->wrote = wrote;
+        *res = (sv_lab_reads){.kernel = k, .schedule = s, .n = n, .nrounds = nr, .reads = rd,
+                              .wrote = wrote};
         rd = NULL;
         wrote = NULL;
         *reads = res;
@@ -813,11 +807,12 @@ sv_lab_summary *sv_lab_summarize(const sv_trace *correct, uint32_t runs, const u
         return NULL;
     }
     const size_t n = correct->n, nr = correct->nrounds;
+    bool ok = false;
     sv_lab_summary *s = calloc(1, sizeof *s);
     uint64_t *keys = calloc(runs, sizeof(uint64_t));
     row_ref *rows = calloc(runs, sizeof(row_ref));
     if (!s || !keys || !rows)
-        goto oom;
+        goto done;
     s->n = n;
     s->nrounds = nr;
     s->runs = runs;
@@ -826,7 +821,7 @@ sv_lab_summary *sv_lab_summarize(const sv_trace *correct, uint32_t runs, const u
     s->cells = calloc(n * nr, sizeof(sv_lab_cell));
     s->first_diverged = malloc(n * sizeof(int));
     if (!s->cells || !s->first_diverged)
-        goto oom;
+        goto done;
     for (size_t i = 0; i < n; i++)
         s->first_diverged[i] = -1;
     for (size_t r = 0; r < nr; r++) {
@@ -848,7 +843,7 @@ sv_lab_summary *sv_lab_summarize(const sv_trace *correct, uint32_t runs, const u
                 distinct += keys[k] != keys[k - 1];
             c->values = calloc(distinct, sizeof(sv_lab_count));
             if (!c->values)
-                goto oom;
+                goto done;
             uint32_t v = 0;
             for (uint32_t k = 0; k < runs; k++) {
                 if (k > 0 && keys[k] == keys[k - 1]) {
@@ -892,15 +887,17 @@ sv_lab_summary *sv_lab_summarize(const sv_trace *correct, uint32_t runs, const u
     s->distinct_outputs = 1;
     for (uint32_t k = 1; k < runs; k++)
         s->distinct_outputs += cmp_row(&rows[k], &rows[k - 1]) != 0;
+    ok = true;
+done:
+    if (!ok) {
+        sv_errorf(err, errlen, "out of memory summarizing %u runs of %zu cells", (unsigned)runs,
+                  n);
+        sv_lab_summary_destroy(s);
+        s = NULL;
+    }
     free(keys);
     free(rows);
     return s;
-oom:
-    sv_errorf(err, errlen, "out of memory summarizing %u runs of %zu cells", (unsigned)runs, n);
-    free(keys);
-    free(rows);
-    sv_lab_summary_destroy(s);
-    return NULL;
 }
 
 /* ---- Records -------------------------------------------------------------- */

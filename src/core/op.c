@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "names.h"
 static const char *const op_names[SV_OP_COUNT] = {"sum", "max", "min", "product", "xor"};
 static const char *const op_symbols[SV_OP_COUNT] = {"+", "max", "min", "\xc3\x97", "^"};
 static const char *const type_names[SV_TYPE_COUNT] = {"int32", "float32"};
@@ -40,24 +41,18 @@ const char *sv_scan_name(sv_scan scan)
 
 bool sv_op_from_name(const char *name, sv_op *out)
 {
-    for (int i = 0; name && i < SV_OP_COUNT; i++) {
-        if (strcmp(name, op_names[i]) == 0) {
-            *out = (sv_op)i;
-            return true;
-        }
-    }
-    return false;
+    int i = SV_STRING_INDEX(name, op_names, SV_OP_COUNT);
+    if (i >= 0 && out)
+        *out = (sv_op)i;
+    return i >= 0;
 }
 
 bool sv_type_from_name(const char *name, sv_type *out)
 {
-    for (int i = 0; name && i < SV_TYPE_COUNT; i++) {
-        if (strcmp(name, type_names[i]) == 0) {
-            *out = (sv_type)i;
-            return true;
-        }
-    }
-    return false;
+    int i = SV_STRING_INDEX(name, type_names, SV_TYPE_COUNT);
+    if (i >= 0 && out)
+        *out = (sv_type)i;
+    return i >= 0;
 }
 
 bool sv_op_valid(sv_op op, sv_type type, char *err, size_t errlen)
@@ -72,6 +67,19 @@ bool sv_op_valid(sv_op op, sv_type type, char *err, size_t errlen)
     }
     if (op == SV_OP_XOR && type == SV_TYPE_FLOAT32) {
         snprintf(err, errlen, "xor is defined on int32 only, not on float32");
+        return false;
+    }
+    return true;
+}
+
+bool sv_count_valid(size_t n, size_t max_n, char *err, size_t errlen)
+{
+    if (n == 0) {
+        snprintf(err, errlen, "no values");
+        return false;
+    }
+    if (n > max_n) {
+        snprintf(err, errlen, "%zu values: more than the block limit of %zu", n, max_n);
         return false;
     }
     return true;

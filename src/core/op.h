@@ -60,6 +60,10 @@ bool sv_type_from_name(const char *name, sv_type *out);
 /* Whether op is defined on type (xor is not on float32); fills err when not. */
 bool sv_op_valid(sv_op op, sv_type type, char *err, size_t errlen);
 
+/* Whether n values fit one block: 1 <= n <= max_n (SV_MAX_N, or a device's
+ * own limit); fills err ("no values", "N values: more than ...") when not. */
+bool sv_count_valid(size_t n, size_t max_n, char *err, size_t errlen);
+
 /* The identity of op on type: 0, INT32_MIN / -inf, INT32_MAX / +inf, 1, 0. */
 sv_value sv_op_identity(sv_op op, sv_type type);
 

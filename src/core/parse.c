@@ -138,14 +138,8 @@ bool sv_parse_values(const char *text, sv_type type, size_t max_n,
         }
         vals[count - 1] = v;
     }
-    if (count == 0) {
-        snprintf(err, errlen, "no values");
+    if (!sv_count_valid(count, max_n, err, errlen))
         goto fail;
-    }
-    if (count > max_n) {
-        snprintf(err, errlen, "%zu values: more than the block limit of %zu", count, max_n);
-        goto fail;
-    }
     *out = vals;
     *n = count;
     return true;

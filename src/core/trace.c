@@ -3,6 +3,7 @@
  * bit-identity of two traces (sv_trace_equal). */
 #include "trace.h"
 #include "lab.h"
+#include "names.h"
 
 #include <float.h>
 #include <math.h>
@@ -43,13 +44,10 @@ const char *sv_case_name(sv_case c)
 
 bool sv_case_from_name(const char *name, sv_case *out)
 {
-    for (int i = 0; name && i <= SV_CASE_FULL; i++) {
-        if (strcmp(name, case_names[i]) == 0) {
-            *out = (sv_case)i;
-            return true;
-        }
-    }
-    return false;
+    int i = SV_STRING_INDEX(name, case_names, SV_CASE_FULL + 1);
+    if (i >= 0 && out)
+        *out = (sv_case)i;
+    return i >= 0;
 }
 
 const char *sv_backend_name(sv_backend b)
@@ -74,22 +72,12 @@ sv_trace *sv_trace_create(sv_op op, sv_type type, sv_scan scan,
         snprintf(err, errlen, "unknown scan kind %d", (int)scan);
         return NULL;
     }
-    if (n == 0) {
-        snprintf(err, errlen, "no values");
+    if (!sv_count_valid(n, SV_MAX_N, err, errlen))
         return NULL;
-    }
-    if (n > SV_MAX_N) {
-        snprintf(err, errlen, "%zu values: more than the block limit of %d", n, SV_MAX_N);
-        return NULL;
-    }
-    sv_trace *t = calloc(1, sizeof *t);
+    sv_trace *t = malloc(sizeof *t);
     if (!t)
         goto fail_oom;
-    t->op = op;
-    t->type = type;
-    t->scan = scan;
-    t->n = n;
-    t->backend = backend;
+    *t = (sv_trace){.op = op, .type = type, .scan = scan, .n = n, .backend = backend};
     if (device && !(t->device = strdup(device)))
         goto fail_oom;
     if (!(t->input = malloc(n * sizeof *t->input)))

@@ -240,6 +240,18 @@ static bool get_string(reader *rd, const json_t *obj, const char *name, const ch
     return true;
 }
 
+/* A string field that must be want; note ends the message when it is not. */
+static bool get_fixed(reader *rd, const json_t *obj, const char *name, const char *want,
+                      const char *note)
+{
+    const char *s;
+    if (!get_string(rd, obj, name, &s))
+        return false;
+    if (strcmp(s, want) != 0)
+        return fail(rd, name, "\"%s\", expected \"%s\"%s", s, want, note);
+    return true;
+}
+
 /* A string field that must be one of two names: *which = 0 for a, 1 for b. */
 static bool get_one_of(reader *rd, const json_t *obj, const char *name, const char *a,
                        const char *b, int *which)
@@ -524,12 +536,8 @@ static sv_trace *parse_root(reader *rd, const json_t *root)
         fail(rd, "(top level)", "expected an object, got %s", kind_of(root));
         return NULL;
     }
-    if (!get_string(rd, root, "format", &s))
+    if (!get_fixed(rd, root, "format", "scanviz-trace", " (not a scanviz trace file)"))
         return NULL;
-    if (strcmp(s, "scanviz-trace") != 0) {
-        fail(rd, "format", "\"%s\", expected \"scanviz-trace\" (not a scanviz trace file)", s);
-        return NULL;
-    }
     if (!(x = field(rd, root, "version", "version")) || !get_int(rd, x, "version", 0, INT32_MAX, &v))
         return NULL;
     if (v != 1 && v != 2) {
@@ -552,12 +560,8 @@ static sv_trace *parse_root(reader *rd, const json_t *root)
             return NULL;
         }
     }
-    if (!get_string(rd, root, "algorithm", &s))
+    if (!get_fixed(rd, root, "algorithm", "hillis-steele", ""))
         return NULL;
-    if (strcmp(s, "hillis-steele") != 0) {
-        fail(rd, "algorithm", "\"%s\", expected \"hillis-steele\"", s);
-        return NULL;
-    }
     if (!get_one_of(rd, root, "backend", "cpu", "cuda", &which))
         return NULL;
     backend = which == 0 ? SV_BACKEND_CPU : SV_BACKEND_CUDA;
