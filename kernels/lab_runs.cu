@@ -1,9 +1,11 @@
 /* The mistakes lab on the GPU: sv_cuda_lab_run() of scan_cuda.h runs one of
- * the lab's kernels (the teaching kernel, hillis_steele.cu, or a variant from
- * mistakes/) R times and brings back every round of every run; with shake,
- * each warp sleeps a seeded random time before each round's reads
- * (lab_hooks.cuh). Each kernel file is included into a namespace of its own,
- * as trace_capture.cu does, so what runs is the file the source panel shows.
+ * the lab's kernels (the teaching kernel, hillis_steele.cu, or a mistake)
+ * R times and brings back every round of every run; with shake, each warp
+ * sleeps a seeded random time before each round's reads (lab_hooks.cuh).
+ * Each kernel file is included into a namespace of its own, as
+ * trace_capture.cu does, so what runs is the file the source panel shows.
+ * The mistakes' files, "mistakes/NAME.cu", are generated in the build tree
+ * from kernels/mistakes/NAME.diff (kernels/mistakes/meson.build).
  *
  * Why one launch per run, not R blocks in one launch: a run is the chapter's
  * single block alone on the GPU, as a student's program would run it; R
