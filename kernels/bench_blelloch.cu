@@ -75,31 +75,16 @@ blelloch_block(const T *in, T *out, size_t n, T *sums)
         sums[blockIdx.x] = total;
 }
 
-} // namespace
-
-namespace sv {
-
-const BlockScan blelloch_scan = {
-    kBlock, kThreads,
-    reinterpret_cast<const void *>(blelloch_block<int32_t>),
-    reinterpret_cast<const void *>(blelloch_block<float>),
-};
-
-/* Per level: 2 x (2048 - 1) adds per block (up-sweep and down-sweep, the
- * padding of the last block included: it executes), then one add per
- * element past the first block (the add-back), then the level above. */
-double blelloch_ops(size_t n)
+/* Per block: 2 x (2048 - 1) adds (up-sweep and down-sweep), whatever its
+ * length: the padding of the last block executes too. */
+double block_ops(size_t len)
 {
-    double ops = 0.0;
-    while (n > 0) {
-        const size_t blocks = ceil_div(n, kBlock);
-        ops += (double)blocks * 2.0 * (kBlock - 1);
-        if (blocks == 1)
-            break;
-        ops += (double)(n - kBlock);
-        n = blocks;
-    }
-    return ops;
+    return len ? 2.0 * (kBlock - 1) : 0.0;
 }
 
-} // namespace sv
+} // namespace
+
+/* Run through scan_by_blocks (bench_blocks.cu), which also counts its
+ * operations (block_ops per block, the add-back, the levels above). */
+const sv::BlockScan sv::blelloch_scan =
+    sv::block_scan(kBlock, kThreads, blelloch_block<int32_t>, blelloch_block<float>, block_ops);

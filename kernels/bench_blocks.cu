@@ -57,6 +57,19 @@ cudaError_t scan_by_blocks(sv_type type, const void *in, void *out, size_t n, vo
     return add_block_prefix(type, out, n, sums, bs.block, stream);
 }
 
+double by_blocks_ops(size_t n, const BlockScan &bs)
+{
+    double ops = 0.0;
+    while (n > 0) {
+        ops += (double)(n / bs.block) * bs.block_ops(bs.block) + bs.block_ops(n % bs.block);
+        if (n <= bs.block)
+            break;
+        ops += (double)(n - bs.block);
+        n = ceil_div(n, bs.block);
+    }
+    return ops;
+}
+
 size_t block_scratch(size_t max_n, unsigned block)
 {
     size_t total = 0;

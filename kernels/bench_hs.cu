@@ -143,6 +143,7 @@ hs_pipe(const T *__restrict__ in, T *__restrict__ out, size_t n, unsigned tiles,
 {
     using P = Pipe<T, Threads, Vecs, Stages, MinBlocks, SleepNs, Streaming>;
     using V = typename P::V;
+    using R = Rows<T, Vecs>;
     constexpr int kWarps = P::kWarps, kWarpItems = P::kWarpItems, kItems = P::kItems;
 
     extern __shared__ __align__(128) unsigned char dyn[];
@@ -194,41 +195,16 @@ hs_pipe(const T *__restrict__ in, T *__restrict__ out, size_t n, unsigned tiles,
         const size_t base = tile_base + (size_t)warp * kWarpItems;
         const bool full = tile_base + kItems <= n;
 
-        T x[Vecs][4];
-        if (full) {
-            const V *p = reinterpret_cast<const V *>(buf + (size_t)s * kItems +
-                                                     (size_t)warp * kWarpItems) +
-                         lane;
-#pragma unroll
-            for (int k = 0; k < Vecs; ++k) {
-                V v = p[k * 32];
-                x[k][0] = v.x; x[k][1] = v.y; x[k][2] = v.z; x[k][3] = v.w;
-            }
-        } else {
-#pragma unroll
-            for (int k = 0; k < Vecs; ++k)
-#pragma unroll
-                for (int j = 0; j < 4; ++j) {
-                    size_t i = base + (size_t)k * 128 + (size_t)lane * 4 + j;
-                    x[k][j] = i < n ? in[i] : T(0);
-                }
-        }
-
-        /* Per row: 4-item sequential scan in the lane, Kogge-Stone over the
-         * 32 lane totals; pre[k] is what precedes the lane's items of row k
-         * within the warp (earlier rows, then earlier lanes of the row). */
-        T pre[Vecs];
-        T rows = T(0);
-#pragma unroll
-        for (int k = 0; k < Vecs; ++k) {
-            x[k][1] = add(x[k][1], x[k][0]);
-            x[k][2] = add(x[k][2], x[k][1]);
-            x[k][3] = add(x[k][3], x[k][2]);
-            T sc = warp_inclusive<32>(x[k][3], lane);
-            T e = __shfl_up_sync(kFull, sc, 1);
-            pre[k] = lane == 0 ? rows : add(rows, e);
-            rows = k == 0 ? __shfl_sync(kFull, sc, 31) : add(rows, __shfl_sync(kFull, sc, 31));
-        }
+        /* A full tile from its stage in shared memory; the partial last
+         * one from global memory, guarded. Then per row: 4-item sequential
+         * scan in the lane, Kogge-Stone over the 32 lane totals; pre[k] is
+         * what precedes the lane's items of row k within the warp. */
+        T x[Vecs][4], pre[Vecs];
+        if (full)
+            R::template load<false>(x, buf + (size_t)s * kItems + (size_t)warp * kWarpItems, lane);
+        else
+            R::load_guarded(x, in, base, n, lane);
+        const T rows = R::scan(x, pre, lane);
         __syncwarp(); /* lane 0 overwrites what the whole warp read last round */
         if (lane == 0)
             warp_prefix[warp] = rows;
@@ -289,10 +265,8 @@ hs_pipe(const T *__restrict__ in, T *__restrict__ out, size_t n, unsigned tiles,
         if (warp == 0) {
             /* Kogge-Stone over the warp totals, then the look-back; the
              * tile's prefix is folded into each warp's exclusive prefix. */
-            T w = lane < kWarps ? warp_prefix[lane] : T(0);
-            T sc = warp_inclusive<32>(w, lane);
-            const T aggregate = __shfl_sync(kFull, sc, kWarps - 1);
-            T e = __shfl_up_sync(kFull, sc, 1);
+            T e;
+            const T aggregate = scan_warp_totals<kWarps>(warp_prefix, lane, e);
             T prefix = T(0);
             if (tile == 0) {
                 if (lane == 0 && tiles > 1)
@@ -306,35 +280,8 @@ hs_pipe(const T *__restrict__ in, T *__restrict__ out, size_t n, unsigned tiles,
         }
         __syncthreads(); /* B: the carries are in */
 
-        const T carry = warp_prefix[warp];
-#pragma unroll
-        for (int k = 0; k < Vecs; ++k) {
-            T p = add(carry, pre[k]);
-#pragma unroll
-            for (int j = 0; j < 4; ++j)
-                x[k][j] = add(x[k][j], p);
-        }
-        if (full) {
-            V *q = reinterpret_cast<V *>(out + base) + lane;
-#pragma unroll
-            for (int k = 0; k < Vecs; ++k) {
-                V v;
-                v.x = x[k][0]; v.y = x[k][1]; v.z = x[k][2]; v.w = x[k][3];
-                if (Streaming)
-                    __stcs(q + k * 32, v);
-                else
-                    q[k * 32] = v;
-            }
-        } else {
-#pragma unroll
-            for (int k = 0; k < Vecs; ++k)
-#pragma unroll
-                for (int j = 0; j < 4; ++j) {
-                    size_t i = base + (size_t)k * 128 + (size_t)lane * 4 + j;
-                    if (i < n)
-                        out[i] = x[k][j];
-                }
-        }
+        R::add_carry(x, pre, warp_prefix[warp]);
+        R::template store<Streaming>(x, full, out, base, n, lane);
         if (++s == Stages) {
             s = 0;
             parity ^= 1u;

@@ -1,8 +1,9 @@
 /* Private to bench_hs.cu and bench_hs_lookback.cu: what both one-pass
  * Hillis-Steele scans share. The element type's 16-byte vector, the
  * operator (int32 wraps modulo 2^32 like the CPU reference), the 32-lane
- * Kogge-Stone step (warp shuffles), and the decoupled look-back of Merrill &
- * Garland (2016) over 64-bit tile status words.
+ * Kogge-Stone step (warp shuffles), a warp's rows of a tile (load, scan,
+ * carry, store), the scan of the warp totals, and the decoupled look-back of
+ * Merrill & Garland (2016) over 64-bit tile status words.
  *
  * Status word of tile t: (flag << 32 | value bits); flag 0 = nothing yet,
  * 1 = aggregate A (the tile's own total), 2 = inclusive prefix P (everything
@@ -12,6 +13,8 @@
  * order is enough, as in CUB, and there is no data race by construction. */
 #ifndef SV_BENCH_HS_COMMON_CUH
 #define SV_BENCH_HS_COMMON_CUH
+
+#include "bench_scans.cuh" /* sv::add */
 
 #include <cuda/atomic>
 #include <cstdint>
@@ -34,8 +37,7 @@ template <> __device__ __forceinline__ int32_t from_bits<int32_t>(uint32_t b) { 
 template <> __device__ __forceinline__ float from_bits<float>(uint32_t b) { return __uint_as_float(b); }
 
 /* int32 sums wrap modulo 2^32 like the CPU reference (no signed overflow UB). */
-__device__ __forceinline__ int32_t add(int32_t a, int32_t b) { return (int32_t)((uint32_t)a + (uint32_t)b); }
-__device__ __forceinline__ float add(float a, float b) { return a + b; }
+using sv::add;
 
 template <bool AcqRel>
 __device__ __forceinline__ void publish(unsigned long long *word, unsigned long long v)
@@ -64,6 +66,122 @@ __device__ __forceinline__ T warp_inclusive(T x, int lane)
             x = add(x, y);
     }
     return x;
+}
+
+/* One warp's span of a tile, as both scans lay it out: Vecs rows of 128
+ * consecutive elements, lane l holding elements 4l .. 4l+3 of each row (one
+ * 16-byte vector): x[k][j] is element k * 128 + 4 * lane + j of the span.
+ * Each row load or store is one fully coalesced 512-byte warp access (or a
+ * conflict-free 16-byte shared-memory access per lane). */
+template <typename T, int Vecs>
+struct Rows {
+    using V = typename Vec4<T>::type;
+
+    /* f(k, j, i) for each of the lane's items, i its index from span. */
+    template <typename F>
+    static __device__ __forceinline__ void each(size_t span, int lane, F f)
+    {
+#pragma unroll
+        for (int k = 0; k < Vecs; ++k)
+#pragma unroll
+            for (int j = 0; j < 4; ++j)
+                f(k, j, span + (size_t)k * 128 + (size_t)lane * 4 + j);
+    }
+
+    /* The lane's items of a span wholly in bounds at src (global or shared
+     * memory), as 16-byte vectors (Streaming: __ldcs). */
+    template <bool Streaming>
+    static __device__ __forceinline__ void load(T (&x)[Vecs][4], const T *src, int lane)
+    {
+        const V *p = reinterpret_cast<const V *>(src) + lane;
+#pragma unroll
+        for (int k = 0; k < Vecs; ++k) {
+            V v = Streaming ? __ldcs(p + k * 32) : p[k * 32];
+            x[k][0] = v.x; x[k][1] = v.y; x[k][2] = v.z; x[k][3] = v.w;
+        }
+    }
+
+    /* The lane's items of the span at in + span that n cuts: element by
+     * element, the identity past n. */
+    static __device__ __forceinline__ void load_guarded(T (&x)[Vecs][4], const T *__restrict__ in,
+                                                        size_t span, size_t n, int lane)
+    {
+        each(span, lane, [&](int k, int j, size_t i) { x[k][j] = i < n ? in[i] : T(0); });
+    }
+
+    /* Each row: sequential scan of the lane's 4 items, Kogge-Stone over the
+     * 32 lane totals (rows are independent, so their shuffles overlap).
+     * Leaves x scanned within each lane and in pre[k] what comes before the
+     * lane's items of row k within the warp (the earlier rows, then the
+     * earlier lanes of row k); returns the warp's total (in every lane). */
+    static __device__ __forceinline__ T scan(T (&x)[Vecs][4], T (&pre)[Vecs], int lane)
+    {
+        T rows = T(0); /* the warp's rows before row k */
+#pragma unroll
+        for (int k = 0; k < Vecs; ++k) {
+            x[k][1] = add(x[k][1], x[k][0]);
+            x[k][2] = add(x[k][2], x[k][1]);
+            x[k][3] = add(x[k][3], x[k][2]);
+            T s = warp_inclusive<32>(x[k][3], lane);
+            T e = __shfl_up_sync(kFull, s, 1);
+            pre[k] = lane == 0 ? rows : add(rows, e);
+            rows = k == 0 ? __shfl_sync(kFull, s, 31) : add(rows, __shfl_sync(kFull, s, 31));
+        }
+        return rows;
+    }
+
+    /* Adds carry (what precedes the warp's span) and pre[k] to row k. */
+    static __device__ __forceinline__ void add_carry(T (&x)[Vecs][4], const T (&pre)[Vecs],
+                                                     T carry)
+    {
+#pragma unroll
+        for (int k = 0; k < Vecs; ++k) {
+            T p = add(carry, pre[k]);
+#pragma unroll
+            for (int j = 0; j < 4; ++j)
+                x[k][j] = add(x[k][j], p);
+        }
+    }
+
+    /* Stores the lane's items at out + span: as vectors when full
+     * (Streaming: __stcs), else element by element below n. */
+    template <bool Streaming>
+    static __device__ __forceinline__ void store(const T (&x)[Vecs][4], bool full,
+                                                 T *__restrict__ out, size_t span, size_t n,
+                                                 int lane)
+    {
+        if (full) {
+            V *q = reinterpret_cast<V *>(out + span) + lane;
+#pragma unroll
+            for (int k = 0; k < Vecs; ++k) {
+                V v;
+                v.x = x[k][0]; v.y = x[k][1]; v.z = x[k][2]; v.w = x[k][3];
+                if (Streaming)
+                    __stcs(q + k * 32, v);
+                else
+                    q[k * 32] = v;
+            }
+        } else {
+            each(span, lane, [&](int k, int j, size_t i) {
+                if (i < n)
+                    out[i] = x[k][j];
+            });
+        }
+    }
+};
+
+/* Warp 0 of a block of Warps warps: Kogge-Stone over the warp totals
+ * totals[0 .. Warps). Returns the tile's aggregate (in every lane) and in
+ * `before`, for lanes 1 .. Warps-1, the total of the warps before lane's
+ * warp (lane 0's is its own total: callers use the identity there). */
+template <int Warps, typename T>
+__device__ __forceinline__ T scan_warp_totals(const T *totals, int lane, T &before)
+{
+    T w = lane < Warps ? totals[lane] : T(0);
+    T s = warp_inclusive<32>(w, lane);
+    const T aggregate = __shfl_sync(kFull, s, Warps - 1);
+    before = __shfl_up_sync(kFull, s, 1);
+    return aggregate;
 }
 
 /* One whole warp: tile `tile` (> 0) publishes its aggregate, sums the

@@ -42,7 +42,6 @@ using namespace sv::hsc;
  * not yet published (0: spin). */
 template <typename T, int Threads, int Vecs, bool AcqRel, int SleepNs, bool Streaming>
 struct Tile {
-    using V = typename Vec4<T>::type;
     static constexpr int kWarps = Threads / 32;
     static constexpr int kWarpItems = 128 * Vecs;
     static constexpr int kItems = kWarps * kWarpItems;
@@ -54,49 +53,32 @@ struct Tile {
         unsigned ticket[2];
     };
 
+    using R = Rows<T, Vecs>;
+
+    /* Where warp w's span of tile `tile` starts. */
+    static __device__ __forceinline__ size_t span(unsigned tile, int warp)
+    {
+        return (size_t)tile * kItems + (size_t)warp * kWarpItems;
+    }
+
     /* This thread's 4 * Vecs items of tile `tile`, the identity past n. */
     static __device__ __forceinline__ void load(T (&x)[Vecs][4], const T *__restrict__ in,
                                                 size_t n, unsigned tile, int warp, int lane)
     {
-        const size_t base = (size_t)tile * kItems + (size_t)warp * kWarpItems;
-        if (base + kWarpItems <= n) {
-            const V *p = reinterpret_cast<const V *>(in + base) + lane;
-#pragma unroll
-            for (int k = 0; k < Vecs; ++k) {
-                V v = Streaming ? __ldcs(p + k * 32) : p[k * 32];
-                x[k][0] = v.x; x[k][1] = v.y; x[k][2] = v.z; x[k][3] = v.w;
-            }
-        } else {
-#pragma unroll
-            for (int k = 0; k < Vecs; ++k)
-#pragma unroll
-                for (int j = 0; j < 4; ++j) {
-                    size_t i = base + (size_t)k * 128 + (size_t)lane * 4 + j;
-                    x[k][j] = i < n ? in[i] : T(0);
-                }
-        }
+        const size_t base = span(tile, warp);
+        if (base + kWarpItems <= n)
+            R::template load<Streaming>(x, in + base, lane);
+        else
+            R::load_guarded(x, in, base, n, lane);
     }
 
-    /* Each row: sequential scan of the lane's 4 items, Kogge-Stone over the
-     * 32 lane totals (rows are independent, so their shuffles overlap). Leaves
-     * x scanned within each lane, in pre[k] what comes before the lane's
-     * items of row k within the warp (the earlier rows, then the earlier
-     * lanes of row k), and the warp total in sh.warp_prefix. One array, not
-     * two, keeps the registers low enough for 5 blocks of 256 per SM. */
+    /* The rows' scans (Rows::scan; one array for pre, not two, keeps the
+     * registers low enough for 5 blocks of 256 per SM), and the warp total
+     * into sh.warp_prefix. */
     static __device__ __forceinline__ void scan_local(T (&x)[Vecs][4], T (&pre)[Vecs],
                                                       Shared &sh, int warp, int lane)
     {
-        T rows = T(0); /* the warp's rows before row k */
-#pragma unroll
-        for (int k = 0; k < Vecs; ++k) {
-            x[k][1] = add(x[k][1], x[k][0]);
-            x[k][2] = add(x[k][2], x[k][1]);
-            x[k][3] = add(x[k][3], x[k][2]);
-            T s = warp_inclusive<32>(x[k][3], lane);
-            T e = __shfl_up_sync(kFull, s, 1);
-            pre[k] = lane == 0 ? rows : add(rows, e);
-            rows = k == 0 ? __shfl_sync(kFull, s, 31) : add(rows, __shfl_sync(kFull, s, 31));
-        }
+        const T rows = R::scan(x, pre, lane);
         if (lane == 0)
             sh.warp_prefix[warp] = rows;
     }
@@ -108,10 +90,8 @@ struct Tile {
                                                      unsigned long long *__restrict__ status,
                                                      int lane)
     {
-        T w = lane < kWarps ? sh.warp_prefix[lane] : T(0);
-        T s = warp_inclusive<32>(w, lane);
-        const T aggregate = __shfl_sync(kFull, s, kWarps - 1);
-        T e = __shfl_up_sync(kFull, s, 1);
+        T e;
+        const T aggregate = scan_warp_totals<kWarps>(sh.warp_prefix, lane, e);
         if (lane < kWarps)
             sh.warp_prefix[lane] = lane == 0 ? T(0) : e;
 
@@ -132,36 +112,9 @@ struct Tile {
                                                   T *__restrict__ out, size_t n, unsigned tile,
                                                   int warp, int lane)
     {
-        const T carry = add(sh.tile_prefix, sh.warp_prefix[warp]);
-#pragma unroll
-        for (int k = 0; k < Vecs; ++k) {
-            T p = add(carry, pre[k]);
-#pragma unroll
-            for (int j = 0; j < 4; ++j)
-                x[k][j] = add(x[k][j], p);
-        }
-        const size_t base = (size_t)tile * kItems + (size_t)warp * kWarpItems;
-        if (base + kWarpItems <= n) {
-            V *q = reinterpret_cast<V *>(out + base) + lane;
-#pragma unroll
-            for (int k = 0; k < Vecs; ++k) {
-                V v;
-                v.x = x[k][0]; v.y = x[k][1]; v.z = x[k][2]; v.w = x[k][3];
-                if (Streaming)
-                    __stcs(q + k * 32, v);
-                else
-                    q[k * 32] = v;
-            }
-        } else {
-#pragma unroll
-            for (int k = 0; k < Vecs; ++k)
-#pragma unroll
-                for (int j = 0; j < 4; ++j) {
-                    size_t i = base + (size_t)k * 128 + (size_t)lane * 4 + j;
-                    if (i < n)
-                        out[i] = x[k][j];
-                }
-        }
+        R::add_carry(x, pre, add(sh.tile_prefix, sh.warp_prefix[warp]));
+        const size_t base = span(tile, warp);
+        R::template store<Streaming>(x, base + kWarpItems <= n, out, base, n, lane);
     }
 };
 

@@ -62,29 +62,7 @@ double block_ops(size_t len)
 
 } // namespace
 
-namespace sv {
-
-const BlockScan hs_naive_scan = {
-    kBlock, kBlock,
-    reinterpret_cast<const void *>(hs_naive_block<int32_t>),
-    reinterpret_cast<const void *>(hs_naive_block<float>),
-};
-
-/* Per level: the chapter's count in each block (full blocks and the last,
- * shorter one), then the level above on the block totals, then one add per
- * element past the first block (the add-back). */
-double hs_naive_ops(size_t n)
-{
-    double ops = 0.0;
-    while (n > 0) {
-        const size_t full = n / kBlock, rest = n % kBlock;
-        ops += (double)full * block_ops(kBlock) + block_ops(rest);
-        if (n <= kBlock)
-            break;
-        ops += (double)(n - kBlock);
-        n = ceil_div(n, kBlock);
-    }
-    return ops;
-}
-
-} // namespace sv
+/* Run through scan_by_blocks (bench_blocks.cu), which also counts its
+ * operations: per level, the chapter's count in each block (block_ops). */
+const sv::BlockScan sv::hs_naive_scan =
+    sv::block_scan(kBlock, kBlock, hs_naive_block<int32_t>, hs_naive_block<float>, block_ops);

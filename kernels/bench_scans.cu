@@ -85,6 +85,8 @@ cudaError_t enqueue_blelloch(sv_cuda_scanner *s, size_t n)
 double ops_copy(size_t) { return 0.0; }
 double ops_cub(size_t n) { return 2.0 * (double)n; } /* an estimate: CUB's code is not counted */
 double ops_hs(size_t n) { return sv::hs_ops(SV_CUDA_HS_AUTO, n); }
+double ops_hs_naive(size_t n) { return sv::by_blocks_ops(n, sv::hs_naive_scan); }
+double ops_blelloch(size_t n) { return sv::by_blocks_ops(n, sv::blelloch_scan); }
 
 /* The GPU scans' entry points, indexed by sv_algo: their names, labels and
  * colours are src/core/algo.c's rows of the same index. */
@@ -98,8 +100,8 @@ const ScanEntry kScans[] = {
     /* SV_ALGO_CUB */ { enqueue_cub, ops_cub },
     /* SV_ALGO_HS */ { enqueue_hs, ops_hs },
     /* SV_ALGO_HS_LOOKBACK */ { enqueue_hs_lookback, sv::hs_lookback_ops },
-    /* SV_ALGO_HS_NAIVE */ { enqueue_hs_naive, sv::hs_naive_ops },
-    /* SV_ALGO_BLELLOCH */ { enqueue_blelloch, sv::blelloch_ops },
+    /* SV_ALGO_HS_NAIVE */ { enqueue_hs_naive, ops_hs_naive },
+    /* SV_ALGO_BLELLOCH */ { enqueue_blelloch, ops_blelloch },
 };
 static_assert(sizeof kScans / sizeof kScans[0] == SV_ALGO_GPU_COUNT,
               "one entry point per GPU algorithm of src/core/algo.h");

@@ -38,12 +38,10 @@ double hs_lookback_ops(size_t n);
 
 struct BlockScan;
 extern const BlockScan hs_naive_scan; /* run through scan_by_blocks */
-double hs_naive_ops(size_t n);
 
 /* ---- blelloch: up-sweep / down-sweep, scaled (bench_blelloch.cu) -------- */
 
 extern const BlockScan blelloch_scan; /* run through scan_by_blocks */
-double blelloch_ops(size_t n);
 
 /* ---- Shared by the two block-recursive scans (bench_blocks.cu) ---------- */
 
@@ -62,7 +60,21 @@ struct BlockScan {
     unsigned block;          /* elements per block */
     unsigned threads;        /* threads per block */
     const void *int32_kernel, *float_kernel;
+    /* The combining operations one block executes on len elements (the
+     * last block's len may be short; 0 for len == 0), counted per thread as
+     * the chapter counts them. */
+    double (*block_ops)(size_t len);
 };
+
+/* The BlockScan of a kernel's two instantiations, their signature checked. */
+inline BlockScan block_scan(unsigned block, unsigned threads,
+                            void (*int32_kernel)(const int32_t *, int32_t *, size_t, int32_t *),
+                            void (*float_kernel)(const float *, float *, size_t, float *),
+                            double (*block_ops)(size_t len))
+{
+    return {block, threads, reinterpret_cast<const void *>(int32_kernel),
+            reinterpret_cast<const void *>(float_kernel), block_ops};
+}
 
 /* The block-recursive driver of hs-naive and blelloch: scan each block with
  * bs, scan the block totals the same way one level up (in place, in
@@ -70,6 +82,11 @@ struct BlockScan {
  * for i >= block). */
 cudaError_t scan_by_blocks(sv_type type, const void *in, void *out, size_t n, void *scratch,
                            const BlockScan &bs, cudaStream_t stream);
+
+/* The combining operations scan_by_blocks executes on n elements: at each
+ * level the blocks' own (bs.block_ops), then one add per element past the
+ * first block (the add-back), then the level above on the block totals. */
+double by_blocks_ops(size_t n, const BlockScan &bs);
 
 /* Elements of scratch scan_by_blocks needs for up to max_n elements. */
 size_t block_scratch(size_t max_n, unsigned block);

@@ -51,9 +51,7 @@ extern "C" bool sv_cuda_capture_cost(size_t n, int reps, double *plain_us,
     }
     sv::Context &c = sv::context();
     std::lock_guard<std::mutex> guard(c.lock);
-    if (!sv::context_ready(c, err, errlen))
-        return false;
-    if (!sv::check_n(c, n, err, errlen))
+    if (!sv::context_ready(c, n, err, errlen))
         return false;
     const sv::KernelEntry &k = *sv::kernel_find(nullptr);
     const int ni = (int)n;

@@ -1,9 +1,11 @@
 /* The mistakes lab on the GPU: sv_cuda_lab_run() of scan_cuda.h runs one of
- * the lab's kernels (the teaching kernel, hillis_steele.cu, or a variant from
- * mistakes/) R times and brings back every round of every run; with shake,
- * each warp sleeps a seeded random time before each round's reads
- * (lab_hooks.cuh). Each kernel file is included into a namespace of its own,
- * as trace_capture.cu does, so what runs is the file the source panel shows.
+ * the lab's kernels (the teaching kernel, hillis_steele.cu, or a mistake)
+ * R times and brings back every round of every run; with shake, each warp
+ * sleeps a seeded random time before each round's reads (lab_hooks.cuh).
+ * Each kernel file is included into a namespace of its own, as
+ * trace_capture.cu does, so what runs is the file the source panel shows.
+ * The mistakes' files, "mistakes/NAME.cu", are generated in the build tree
+ * from kernels/mistakes/NAME.diff (kernels/mistakes/meson.build).
  *
  * Why one launch per run, not R blocks in one launch: a run is the chapter's
  * single block alone on the GPU, as a student's program would run it; R
@@ -65,8 +67,7 @@ SV_LAB_LAUNCHER
 
 namespace {
 
-/* Queues one run of kernel K for op on type; false when the pair is not
- * defined (xor on float32). */
+/* Queues one run of kernel K with operator Op on element type T. */
 template <typename K, typename Op, typename T>
 void launch_typed(const void *in, void *out, int n, bool exclusive, void *dump,
                   unsigned long long seed, unsigned run, unsigned shake_ns, cudaStream_t s)
@@ -76,35 +77,17 @@ void launch_typed(const void *in, void *out, int n, bool exclusive, void *dump,
                               tb, s);
 }
 
+/* The same for core's op and type; false when the pair is not defined (xor
+ * on float32). */
 template <typename K>
 bool launch(sv_op op, sv_type type, const void *in, void *out, int n, bool exclusive,
             void *dump, unsigned long long seed, unsigned run, unsigned shake_ns,
             cudaStream_t s)
 {
-#define SV_LAB_CASE(OPV, OPT, T)                                                             \
-    case OPV: launch_typed<K, OPT, T>(in, out, n, exclusive, dump, seed, run, shake_ns, s);  \
-        return true;
-    if (type == SV_TYPE_INT32) {
-        switch (op) {
-        SV_LAB_CASE(SV_OP_SUM, sv::OpSum, int32_t)
-        SV_LAB_CASE(SV_OP_MAX, sv::OpMax, int32_t)
-        SV_LAB_CASE(SV_OP_MIN, sv::OpMin, int32_t)
-        SV_LAB_CASE(SV_OP_PRODUCT, sv::OpProduct, int32_t)
-        SV_LAB_CASE(SV_OP_XOR, sv::OpXor, int32_t)
-        default: return false;
-        }
-    }
-    if (type == SV_TYPE_FLOAT32) {
-        switch (op) {
-        SV_LAB_CASE(SV_OP_SUM, sv::OpSum, float)
-        SV_LAB_CASE(SV_OP_MAX, sv::OpMax, float)
-        SV_LAB_CASE(SV_OP_MIN, sv::OpMin, float)
-        SV_LAB_CASE(SV_OP_PRODUCT, sv::OpProduct, float)
-        default: return false;
-        }
-    }
-#undef SV_LAB_CASE
-    return false;
+    return sv::dispatch_op(op, type, [&](auto o, auto t) {
+        launch_typed<K, decltype(o), decltype(t)>(in, out, n, exclusive, dump, seed, run,
+                                                  shake_ns, s);
+    });
 }
 
 typedef bool (*LabLaunch)(sv_op, sv_type, const void *, void *, int, bool, void *,

@@ -11,41 +11,31 @@
 #include <cstdint>
 #include <cstring>
 #include <cmath>
+#include <type_traits>
 
 #include "../src/core/op.h" /* sv_value, SV_CANONICAL_NAN_BITS */
 
 namespace sv {
 
-__host__ __device__ inline uint32_t float_bits(float f)
+/* v's bits as a To of the same size, on either side (memcpy is the defined
+ * way in C++17; on the device it is one register move, as __float_as_uint). */
+template <typename To, typename From>
+__host__ __device__ inline To bit_cast(From v)
 {
-#ifdef __CUDA_ARCH__
-    return __float_as_uint(f);
-#else
-    uint32_t u;
-    memcpy(&u, &f, sizeof u);
-    return u;
-#endif
-}
-
-__host__ __device__ inline float bits_float(uint32_t u)
-{
-#ifdef __CUDA_ARCH__
-    return __uint_as_float(u);
-#else
-    float f;
-    memcpy(&f, &u, sizeof f);
-    return f;
-#endif
+    static_assert(sizeof(To) == sizeof(From), "a bit cast keeps the size");
+    To r;
+    memcpy(&r, &v, sizeof r);
+    return r;
 }
 
 /* Every NaN becomes SV_CANONICAL_NAN_BITS (what the GPU's arithmetic gives;
  * the core forces the same on the CPU, where x86 would differ). */
 __host__ __device__ inline float canonical(float r)
 {
-    return r != r ? bits_float(SV_CANONICAL_NAN_BITS) : r;
+    return r != r ? bit_cast<float>(uint32_t(SV_CANONICAL_NAN_BITS)) : r;
 }
 
-__host__ __device__ inline bool negative_bit(float f) { return (float_bits(f) >> 31) != 0; }
+__host__ __device__ inline bool negative_bit(float f) { return (bit_cast<uint32_t>(f) >> 31) != 0; }
 
 /* Each operator: apply(a, b) is "a op b" with a = pin[i - stride] (the left
  * neighbour) and b = pin[i], in that order; identity() is what an exclusive
@@ -91,11 +81,44 @@ struct OpMin {
 };
 
 /* Defined on int32 only: sv_op_valid() refuses xor on float32, and the host
- * dispatch in hillis_steele.cu never instantiates it with float. */
+ * dispatch (dispatch_op below) never instantiates it with float. */
 struct OpXor {
     __host__ __device__ static int32_t apply(int32_t a, int32_t b) { return a ^ b; }
     __host__ __device__ static int32_t identity(int32_t) { return 0; }
 };
+
+/* The host's one dispatch over core's operator and type: calls
+ * f(Op{}, T{}) with the operator and element type that (op, type) name and
+ * returns true; returns false, calling nothing, for a pair that is not
+ * defined (xor on float32, or a value out of range). The launches of
+ * trace_capture.cu and lab_runs.cu instantiate their kernels through it. */
+template <typename T, typename F>
+bool dispatch_op(sv_op op, F &f)
+{
+    switch (op) {
+    case SV_OP_SUM: f(OpSum{}, T{}); return true;
+    case SV_OP_MAX: f(OpMax{}, T{}); return true;
+    case SV_OP_MIN: f(OpMin{}, T{}); return true;
+    case SV_OP_PRODUCT: f(OpProduct{}, T{}); return true;
+    case SV_OP_XOR:
+        if constexpr (std::is_same_v<T, int32_t>) {
+            f(OpXor{}, T{});
+            return true;
+        }
+        return false;
+    default: return false;
+    }
+}
+
+template <typename F>
+bool dispatch_op(sv_op op, sv_type type, F &&f)
+{
+    if (type == SV_TYPE_INT32)
+        return dispatch_op<int32_t>(op, f);
+    if (type == SV_TYPE_FLOAT32)
+        return dispatch_op<float>(op, f);
+    return false;
+}
 
 } // namespace sv
 

@@ -74,26 +74,9 @@ template <typename K, template <typename> class Trace>
 bool launch(sv_op op, sv_type type, const void *in, void *out, int n, bool exclusive,
             unsigned char *result, cudaStream_t s)
 {
-    if (type == SV_TYPE_INT32) {
-        switch (op) {
-        case SV_OP_SUM: launch_typed<K, sv::OpSum, int32_t, Trace>(in, out, n, exclusive, result, s); return true;
-        case SV_OP_MAX: launch_typed<K, sv::OpMax, int32_t, Trace>(in, out, n, exclusive, result, s); return true;
-        case SV_OP_MIN: launch_typed<K, sv::OpMin, int32_t, Trace>(in, out, n, exclusive, result, s); return true;
-        case SV_OP_PRODUCT: launch_typed<K, sv::OpProduct, int32_t, Trace>(in, out, n, exclusive, result, s); return true;
-        case SV_OP_XOR: launch_typed<K, sv::OpXor, int32_t, Trace>(in, out, n, exclusive, result, s); return true;
-        default: return false;
-        }
-    }
-    if (type == SV_TYPE_FLOAT32) {
-        switch (op) {
-        case SV_OP_SUM: launch_typed<K, sv::OpSum, float, Trace>(in, out, n, exclusive, result, s); return true;
-        case SV_OP_MAX: launch_typed<K, sv::OpMax, float, Trace>(in, out, n, exclusive, result, s); return true;
-        case SV_OP_MIN: launch_typed<K, sv::OpMin, float, Trace>(in, out, n, exclusive, result, s); return true;
-        case SV_OP_PRODUCT: launch_typed<K, sv::OpProduct, float, Trace>(in, out, n, exclusive, result, s); return true;
-        default: return false;
-        }
-    }
-    return false;
+    return sv::dispatch_op(op, type, [&](auto o, auto t) {
+        launch_typed<K, decltype(o), decltype(t), Trace>(in, out, n, exclusive, result, s);
+    });
 }
 
 /* Plain launches get no result region: the plain kernel has no trace. */
@@ -113,27 +96,11 @@ const sv::KernelEntry kKernels[] = {
 /* The identity's bits, for checking the kernel's exclusive output. */
 uint32_t identity_bits(sv_op op, sv_type type)
 {
-    sv_value v;
-    v.bits = 0;
-    if (type == SV_TYPE_INT32) {
-        switch (op) {
-        case SV_OP_SUM: v.i = sv::OpSum::identity(int32_t(0)); break;
-        case SV_OP_MAX: v.i = sv::OpMax::identity(int32_t(0)); break;
-        case SV_OP_MIN: v.i = sv::OpMin::identity(int32_t(0)); break;
-        case SV_OP_PRODUCT: v.i = sv::OpProduct::identity(int32_t(0)); break;
-        case SV_OP_XOR: v.i = sv::OpXor::identity(int32_t(0)); break;
-        default: break;
-        }
-    } else {
-        switch (op) {
-        case SV_OP_SUM: v.f = sv::OpSum::identity(0.0f); break;
-        case SV_OP_MAX: v.f = sv::OpMax::identity(0.0f); break;
-        case SV_OP_MIN: v.f = sv::OpMin::identity(0.0f); break;
-        case SV_OP_PRODUCT: v.f = sv::OpProduct::identity(0.0f); break;
-        default: break;
-        }
-    }
-    return v.bits;
+    uint32_t bits = 0;
+    sv::dispatch_op(op, type, [&](auto o, auto t) {
+        bits = sv::bit_cast<uint32_t>(decltype(o)::identity(t));
+    });
+    return bits;
 }
 
 sv::Context g_ctx;
@@ -202,20 +169,15 @@ Layout layout_for(int n)
 
 Context &context() { return g_ctx; }
 
-bool context_ready(Context &c, char *err, size_t errlen)
+bool context_ready(Context &c, size_t n, char *err, size_t errlen)
 {
-    if (c.ready)
-        return true;
-    if (!context_alloc(c, err, errlen)) {
-        context_release(c);
-        return false;
+    if (!c.ready) {
+        if (!context_alloc(c, err, errlen)) {
+            context_release(c);
+            return false;
+        }
+        c.ready = true;
     }
-    c.ready = true;
-    return true;
-}
-
-bool check_n(const Context &c, size_t n, char *err, size_t errlen)
-{
     if (n == 0 || n > SV_MAX_N || n > (size_t)c.max_threads) {
         const int most = SV_MAX_N < c.max_threads ? SV_MAX_N : c.max_threads;
         std::snprintf(err, errlen,
@@ -266,9 +228,7 @@ extern "C" bool sv_cuda_trace(sv_trace *t, const char *kernel, char *err, size_t
     }
     sv::Context &c = sv::context();
     std::lock_guard<std::mutex> guard(c.lock);
-    if (!sv::context_ready(c, err, errlen))
-        return false;
-    if (!sv::check_n(c, t->n, err, errlen))
+    if (!sv::context_ready(c, t->n, err, errlen))
         return false;
     const int n = (int)t->n;
     const int rounds = sv::rounds_for(n);

@@ -55,11 +55,9 @@ struct Context {
 
 Context &context();
 
-/* With the lock held: allocates the context once. */
-bool context_ready(Context &c, char *err, size_t errlen);
-
-/* Whether this device's block takes n threads. */
-bool check_n(const Context &c, size_t n, char *err, size_t errlen);
+/* With the lock held: allocates the context once, then checks that this
+ * device's block takes n threads (the kernel scans one block). */
+bool context_ready(Context &c, size_t n, char *err, size_t errlen);
 
 /* With the lock held, n checked: uploads in[0..n), runs kernel k
  * instrumented, copies output, flags and pout trace back into h_result,

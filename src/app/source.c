@@ -21,7 +21,8 @@
 #include <string.h>
 
 /* src/embed.py writes this table from kernels/ (src/app/meson.build): the
- * chapter's kernel first, then the mistakes found in the tree. */
+ * chapter's kernel first, then the mistakes as the build generated them
+ * (kernels/mistakes/meson.build). */
 typedef struct sv_embed_entry {
     const char *path;           /* relative to kernels/ */
     const unsigned char *data;

@@ -43,7 +43,9 @@ typedef enum sv_kernel {
 
 typedef struct sv_kernel_info {
     const char *name;    /* "in-place": the --kernel name */
-    const char *file;    /* source file, relative to the project root */
+    const char *file;    /* source file, relative to the project root (a mistake's
+                          * kernels/mistakes/NAME.cu is generated into the build
+                          * tree from kernels/mistakes/NAME.diff) */
     const char *label;   /* one line for captions: what was changed */
     bool double_buffer;  /* false: pin and pout are the same buffer (buf[0]) */
     bool barrier;        /* the barrier at the end of each round */
