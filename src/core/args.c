@@ -38,6 +38,25 @@ bool sv_parse_long(const char *s, long lo, long hi, long *out)
     return true;
 }
 
+bool sv_parse_u64(const char *s, uint64_t lo, uint64_t hi, uint64_t *out)
+{
+    uint64_t v = 0;
+    if (!s || !*s)
+        return false;
+    for (; *s; s++) {
+        if (*s < '0' || *s > '9')
+            return false;
+        unsigned d = (unsigned)(*s - '0');
+        if (v > (UINT64_MAX - d) / 10)
+            return false;
+        v = v * 10 + d;
+    }
+    if (v < lo || v > hi)
+        return false;
+    *out = v;
+    return true;
+}
+
 int sv_stdout_status(const char *prog, int rc, int fail_status)
 {
     char err[256];

@@ -12,6 +12,7 @@
 
 #include <stdarg.h>
 #include <stdbool.h>
+#include <stdint.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -27,6 +28,11 @@ int sv_vreport(const char *prog, int status, const char *hint, const char *fmt, 
 /* A whole decimal number lo <= v <= hi, nothing before or after it.
  * Returns false (and leaves *out) otherwise. */
 bool sv_parse_long(const char *s, long lo, long hi, long *out);
+
+/* A whole decimal number lo <= v <= hi of digits alone (no sign, no hex, no
+ * spaces): --runs and --shake-seed of scanviz and scanviz-trace. Returns
+ * false (and leaves *out) otherwise. */
+bool sv_parse_u64(const char *s, uint64_t lo, uint64_t hi, uint64_t *out);
 
 /* Standard output is checked like a file at exit: a full disk or a closed
  * pipe prints "PROG: stdout: reason" and returns fail_status when rc is 0
