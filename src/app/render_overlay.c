@@ -529,6 +529,14 @@ static void draw_counters(sv_gfx *g, const sv_app_view *s, const sv_layout *l,
                      "\u00b7 first wrong round %d", s->lab_note, (unsigned)lab->wrong_runs,
                      (unsigned)lab->runs, lab->runs == 1 ? "" : "s",
                      (unsigned)lab->distinct_outputs, lab->first_wrong_round);
+        /* racecheck, when the trace recorded it: a race is the code's, not a run's */
+        const sv_racecheck *rc = tr->lab ? tr->lab->racecheck : NULL;
+        size_t at = strlen(note);
+        if (rc && rc->ran)
+            snprintf(note + at, sizeof note - at, " \u00b7 racecheck %llu errors, %llu warnings",
+                     (unsigned long long)rc->errors, (unsigned long long)rc->warnings);
+        else if (rc)
+            snprintf(note + at, sizeof note - at, " \u00b7 no racecheck");
     }
     float cy = l->counters.y + l->counters.h / 2.0f;
     float cpx = sv_scene_fit_px(g, SV_FONT_SANS, l->small_px,

@@ -9,7 +9,7 @@ same input (in-place under the default sequential schedule gives the
 issue's 3 4 14 15 32 35 65 71, wrong in 1 of 1 run), D toggles the correct
 values; --code starts with the panel shown.
 
-usage: test_lab_keys.py SCANVIZ [SANITIZE [LSAN_SUPPRESSIONS]]
+usage: test_lab_keys.py SCANVIZ [SANITIZE [LSAN_SUPPRESSIONS [SCANVIZ_TRACE]]]
 (exits 77 without xvfb-run or xdotool)
 """
 import os
@@ -145,6 +145,29 @@ def main():
         app.wait_exit()
     finally:
         app.kill()
+    # A lab trace file (scanviz-trace --kernel ... --format json) opened with
+    # --trace: the window shows its kernel and outcome.
+    if len(args) > 3:
+        import subprocess
+        import tempfile
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "lab.json")
+            subprocess.run([args[3], "--backend", "cpu", "--kernel", "in-place", "--schedule",
+                            "sequential", "--runs", "3", "--format", "json", "-o", path],
+                           check=True, env=env)
+            app = App(exe, "--no-animation", "--backend", "cpu", "--trace", path, env=env)
+            try:
+                st = app.state()
+                expect(st, kernel="in-place", schedule="sequential", lab_runs=3, lab_wrong=3,
+                       first_wrong_round=1, output="3,4,14,15,32,35,65,71")
+                if "emulated" not in st["source"] or "lab.json" not in st["source"]:
+                    fail(f"the source names the file and the emulator: {st['source']}")
+                app.keys("k")  # the next mistake, on the file's input
+                expect(app.state(), kernel="no-barrier", input="3,1,7,0,4,1,6,3")
+                app.keys("Escape", "Escape")
+                app.wait_exit()
+            finally:
+                app.kill()
     print("lab keys: all checks passed")
 
 
