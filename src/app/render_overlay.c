@@ -921,7 +921,7 @@ static void draw_help(sv_gfx *g, const sv_layout *l, const sv_theme *t, int fb_w
     float kw = 0.0f, dw = 0.0f;
     for (size_t i = 0; i < nk; i++) {
         float a = sv_gfx_text_width(g, SV_FONT_SANS_BOLD, px, sv_help_keys[i][0]);
-        float b = sv_gfx_text_width(g, SV_FONT_SANS, px, sv_help_keys[i][1]);
+        float b = sv_gfx_text_width(g, SV_FONT_SANS, px, sv_help_what(i));
         if (a > kw) kw = a;
         if (b > dw) dw = b;
     }
@@ -941,7 +941,7 @@ static void draw_help(sv_gfx *g, const sv_layout *l, const sv_theme *t, int fb_w
         sv_gfx_text(g, SV_FONT_SANS_BOLD, px, x + pad + kw, ty, SV_ALIGN_RIGHT, t->accent,
                     sv_help_keys[i][0]);
         sv_gfx_text(g, SV_FONT_SANS, px, x + pad + kw + 3.0f * u * k, ty, SV_ALIGN_LEFT, t->text,
-                    sv_help_keys[i][1]);
+                    sv_help_what(i));
         ty += lh;
     }
     sv_gfx_text(g, SV_FONT_SANS, px * 0.95f, x + bw / 2.0f, y + bh - pad * 0.9f, SV_ALIGN_CENTER,

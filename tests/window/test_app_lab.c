@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "app.h"
+#include "help.h"
 #include "render.h"
 #include "source.h"
 
@@ -188,10 +189,26 @@ static void test_kernels(void)
     sv_app_cleanup(&s);
 }
 
+/* The help overlay's K row names every kernel of the registry. */
+static void test_help_kernels(void)
+{
+    size_t i = 0;
+    while (sv_help_keys[i][0] && strcmp(sv_help_keys[i][0], "K") != 0)
+        i++;
+    CHECK_MSG(sv_help_keys[i][0] != NULL, "the help lists K");
+    if (!sv_help_keys[i][0])
+        return;
+    const char *what = sv_help_what(i);
+    for (int k = 0; k < SV_KERNEL_COUNT; k++)
+        CHECK_MSG(strstr(what, sv_kernel_name((sv_kernel)k)) != NULL, "K's help names %s: %s",
+                  sv_kernel_name((sv_kernel)k), what);
+}
+
 int main(void)
 {
     test_phases();
     test_kernels();
+    test_help_kernels();
     if (failures) {
         fprintf(stderr, "%d check(s) failed\n", failures);
         return 1;
