@@ -109,13 +109,23 @@ static int round_of_step(const sv_app_state *s, int k, bool *shift)
     return k > last ? last : (k < 0 ? 0 : k);
 }
 
-/* The question predict mode asks at step k: cases only where the step has
- * them (rounds >= 1; not round 0's staging, not the exclusive shift). */
+/* The question predict mode asks at step k: cases, and a mistake's "will
+ * it be right?", only where the step has them (rounds >= 1; not round 0's
+ * staging, not the exclusive shift); values otherwise. */
 static sv_quiz_kind quiz_kind_at(const sv_app_state *s, int k)
 {
     bool shift;
     int r = round_of_step(s, k, &shift);
-    return s->quiz_kind == SV_QUIZ_CASES && r > 0 && !shift ? SV_QUIZ_CASES : SV_QUIZ_VALUES;
+    if (r == 0 || shift)
+        return SV_QUIZ_VALUES;
+    if (s->quiz_kind == SV_QUIZ_OUTCOME)
+        return s->lab ? SV_QUIZ_OUTCOME : SV_QUIZ_VALUES;
+    return s->quiz_kind;
+}
+
+static const char *quiz_kind_name(sv_quiz_kind k)
+{
+    return k == SV_QUIZ_CASES ? "cases" : k == SV_QUIZ_OUTCOME ? "outcome" : "values";
 }
 
 void sv_app_view_of(const sv_app_state *s, sv_app_view *v)
@@ -732,13 +742,19 @@ static void quiz_reveal(sv_app_state *s)
         sv_value want;
         int cs;
         quiz_truth(s, s->step, (int)i, &want, &cs);
-        bool answered = kind == SV_QUIZ_CASES ? s->quiz_mark[i] != 0 : s->quiz_has[i];
+        bool answered = kind == SV_QUIZ_VALUES ? s->quiz_has[i] : s->quiz_mark[i] != 0;
         if (!answered) {
             s->quiz_result[i] = SV_QUIZ_UNASKED;
             continue;
         }
         bool ok;
-        if (kind == SV_QUIZ_CASES) {
+        if (kind == SV_QUIZ_OUTCOME) {
+            /* right = right in every run: one wrong run is the race showing */
+            bool shift;
+            int r = round_of_step(s, s->step, &shift);
+            bool right = s->lab->cells[(size_t)r * s->lab->n + i].wrong_runs == 0;
+            ok = (s->quiz_mark[i] == SV_QUIZ_RIGHT) == right;
+        } else if (kind == SV_QUIZ_CASES) {
             ok = (int)s->quiz_mark[i] - 1 == cs;
         } else if (s->trace->type == SV_TYPE_FLOAT32) {
             /* what was typed is read as a float32, as the cells hold it;
@@ -771,26 +787,34 @@ static void quiz_reveal(sv_app_state *s)
     set_status(s, msg);
 }
 
-/* Cycles a case mark: none, full, partial, copy-through, none. */
+/* Cycles a mark: cases none, full, partial, copy-through, none; outcome
+ * none, right, wrong, none. */
 static void quiz_cycle_mark(sv_app_state *s, int i)
 {
     static const unsigned char next[4] = { 1 + SV_CASE_FULL, 0, 1 + SV_CASE_COPY,
                                            1 + SV_CASE_PARTIAL };
     /* next[mark]: 0 -> full, 1 + copy -> none, 1 + partial -> copy,
      * 1 + full -> partial (SV_CASE_COPY 0, PARTIAL 1, FULL 2) */
-    if (i >= 0 && (size_t)i < s->trace->n && s->quiz_mark[i] < 4)
+    static const unsigned char next_outcome[3] = { SV_QUIZ_RIGHT, SV_QUIZ_WRONG, 0 };
+    if (i < 0 || (size_t)i >= s->trace->n)
+        return;
+    if (quiz_kind_at(s, s->step) == SV_QUIZ_OUTCOME)
+        s->quiz_mark[i] = s->quiz_mark[i] < 3 ? next_outcome[s->quiz_mark[i]] : 0;
+    else if (s->quiz_mark[i] < 4)
         s->quiz_mark[i] = next[s->quiz_mark[i]];
 }
 
 /* The keys of a question (values: digits, '-', '.', Backspace, Return;
  * cases: Return cycles, 1 / 2 / 3 mark full / partial / copy-through, 0 or
- * Backspace clears; both: Tab / Shift+Tab move). True when k was used. */
+ * Backspace clears; outcome: Return cycles, 1 / 2 mark right / wrong, 0 or
+ * Backspace clears; all: Tab / Shift+Tab move). True when k was used. */
 static bool quiz_key(sv_app_state *s, const SDL_Keysym *k)
 {
     if (!s->quiz || !s->quiz_asking || !s->trace)
         return false;
     bool shift = (k->mod & KMOD_SHIFT) != 0;
-    bool cases = quiz_kind_at(s, s->step) == SV_QUIZ_CASES;
+    sv_quiz_kind kind = quiz_kind_at(s, s->step);
+    bool cases = kind != SV_QUIZ_VALUES; /* marks, not numbers */
     int sel = s->quiz_sel;
     char ch = 0;
     switch (k->sym) {
@@ -834,6 +858,11 @@ static bool quiz_key(sv_app_state *s, const SDL_Keysym *k)
     }
     if (!ch)
         return false;
+    if (kind == SV_QUIZ_OUTCOME) {
+        if (ch >= '0' && ch <= '2')
+            s->quiz_mark[sel] = (unsigned char)(ch - '0'); /* SV_QUIZ_RIGHT 1, _WRONG 2 */
+        return true;
+    }
     if (cases) {
         if (ch >= '0' && ch <= '3') {
             static const unsigned char mark[4] = { 0, 1 + SV_CASE_FULL, 1 + SV_CASE_PARTIAL,
@@ -1377,7 +1406,7 @@ static void click(sv_app_state *s, float x, float y)
          * cycles its mark when the question is about cases). */
         if (s->quiz_asking && row == quiz_row(s, s->step)) {
             quiz_select(s, cell);
-            if (quiz_kind_at(s, s->step) == SV_QUIZ_CASES)
+            if (quiz_kind_at(s, s->step) != SV_QUIZ_VALUES)
                 quiz_cycle_mark(s, cell);
             return;
         }
@@ -1560,12 +1589,17 @@ static void key(sv_app_state *s, const SDL_KeyboardEvent *e)
         break;
     case SDLK_q:
         if (!rep && s->quiz) {
-            s->quiz_kind = s->quiz_kind == SV_QUIZ_VALUES ? SV_QUIZ_CASES : SV_QUIZ_VALUES;
+            /* values -> cases -> (a mistake shown) right or wrong -> values */
+            s->quiz_kind = s->quiz_kind == SV_QUIZ_VALUES ? SV_QUIZ_CASES
+                         : s->quiz_kind == SV_QUIZ_CASES && s->lab ? SV_QUIZ_OUTCOME
+                         : SV_QUIZ_VALUES;
             bool asking = s->quiz_asking;
             quiz_reset_question(s);
             s->quiz_asking = asking;
             set_status(s, s->quiz_kind == SV_QUIZ_CASES
                               ? "Question: which cells are full / partial / copy-through?"
+                          : s->quiz_kind == SV_QUIZ_OUTCOME
+                              ? "Question: will each cell be right in every run?"
                               : "Question: what value will each cell hold?");
         }
         break;
@@ -2051,7 +2085,7 @@ void sv_app_state_line(const sv_app_state *s, char *buf, size_t len)
         size_t at = (size_t)snprintf(quiz, sizeof quiz,
             "quiz=%d quiz_kind=%s quiz_phase=%s quiz_step=%d quiz_sel=%d quiz_text=\"%s\" "
             "quiz_score=%d/%d quiz_answers=", s->quiz ? 1 : 0,
-            kind == SV_QUIZ_CASES ? "cases" : "values",
+            quiz_kind_name(kind),
             !s->quiz ? "off" : s->quiz_asking ? "ask" : "shown", s->quiz_step, s->quiz_sel,
             s->quiz_text, s->quiz_right, s->quiz_total);
         const char *sep = "";
@@ -2060,6 +2094,9 @@ void sv_app_state_line(const sv_app_state *s, char *buf, size_t len)
             if (kind == SV_QUIZ_CASES && s->quiz_mark[i])
                 at += (size_t)snprintf(quiz + at, sizeof quiz - at, "%s%zu:%s", sep, i,
                                        sv_case_name((sv_case)(s->quiz_mark[i] - 1)));
+            else if (kind == SV_QUIZ_OUTCOME && s->quiz_mark[i])
+                at += (size_t)snprintf(quiz + at, sizeof quiz - at, "%s%zu:%s", sep, i,
+                                       s->quiz_mark[i] == SV_QUIZ_RIGHT ? "right" : "wrong");
             else if (kind == SV_QUIZ_VALUES && s->quiz_has[i])
                 at += (size_t)snprintf(quiz + at, sizeof quiz - at, "%s%zu:%s", sep, i,
                                        sv_value_format(s->trace->type, s->quiz_value[i], one,

@@ -31,10 +31,12 @@ const char *const sv_help_keys[][2] = {
     {"M", "Measure view: throughput and work against n"},
     {"B (Measure view)", "run the benchmark live on this machine's GPU / stop it"},
     {"P", "predict mode: Right asks about the next round, Right again reveals"},
-    {"Q (predict mode)", "question: cell values / cases (full, partial, copy-through)"},
+    {"Q (predict mode)", "question: cell values / cases (full, partial, copy-through) / "
+                         "with a mistake shown, will each cell be right?"},
     {"Tab / Shift+Tab", "predict: select the next / previous cell (or click it)"},
     {"0-9 - . Return", "predict values: type a number, Return commits it"},
     {"Return or 1 2 3 0", "predict cases: cycle / full, partial, copy-through, none"},
+    {"Return or 1 2 0", "predict right or wrong: cycle / right (in every run), wrong, none"},
     {"H, ? or [?]", "this help"},
     {"F12", "print the state line (for scripts)"},
     {"Esc", "close what is open (help, input box, Measure view, overview, fullscreen), then quit"},

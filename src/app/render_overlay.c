@@ -107,6 +107,7 @@ static bool quiz_caption(const sv_app_view *s, const sv_step_view *v, char *l1, 
         return false;
     const sv_trace *t = s->trace;
     bool cases = s->quiz_kind == SV_QUIZ_CASES;
+    bool outcome = s->quiz_kind == SV_QUIZ_OUTCOME && s->lab;
     char what[96];
     if (v->shift)
         snprintf(what, sizeof what, "the exclusive shift");
@@ -116,6 +117,14 @@ static bool quiz_caption(const sv_app_view *s, const sv_step_view *v, char *l1, 
         snprintf(what, sizeof what, "round %d (stride %lu)", v->round,
                  (unsigned long)v->rd->stride);
     int row = v->shift ? 3 : v->round == 0 ? 1 : 1 + v->rd->pout;
+    if (s->quiz_asking && outcome) {
+        snprintf(l1, n1, "Predict %s: will each cell of %s be right in every one of the %u "
+                 "run%s?", what, row_name(row), (unsigned)s->lab->runs,
+                 s->lab->runs == 1 ? "" : "s");
+        snprintf(l2, n2, "Select a cell (click, or Tab / Shift+Tab); Return cycles right, wrong, "
+                 "none (1 2 0). Right or Page Down reveals.");
+        return true;
+    }
     if (s->quiz_asking) {
         if (cases)
             snprintf(l1, n1, "Predict %s: which cells of %s are full windows, partial, or "
@@ -156,7 +165,13 @@ static bool quiz_caption(const sv_app_view *s, const sv_step_view *v, char *l1, 
         }
         char f[420], you[64];
         cell_formula(s, v, (int)i, f, sizeof f);
-        if (cases) {
+        if (outcome) {
+            const sv_lab_cell *lc = &s->lab->cells[(size_t)v->round * s->lab->n + i];
+            at += (size_t)snprintf(l2 + at, n2 - at, "%s%s[%zu] is wrong in %u of %u runs "
+                                   "(you: %s)", shown ? " \u00b7 " : "", row_name(row), i,
+                                   (unsigned)lc->wrong_runs, (unsigned)s->lab->runs,
+                                   s->quiz_mark[i] == SV_QUIZ_RIGHT ? "right" : "wrong");
+        } else if (cases) {
             snprintf(you, sizeof you, "you: %s",
                      sv_case_name((sv_case)(s->quiz_mark[i] - 1)));
             char g[240];
@@ -600,7 +615,8 @@ static void draw_timeline(sv_gfx *g, const sv_app_view *s, const sv_layout *l,
     if (s->quiz) {
         /* The running score where the key hints were. */
         snprintf(qhint, sizeof qhint, "Predict (%s) \u00b7 score %d / %d \u00b7 %s \u00b7 "
-                 "Q question \u00b7 P off", s->quiz_kind == SV_QUIZ_CASES ? "cases" : "values",
+                 "Q question \u00b7 P off", s->quiz_kind == SV_QUIZ_CASES ? "cases"
+                 : s->quiz_kind == SV_QUIZ_OUTCOME ? "right or wrong" : "values",
                  s->quiz_right, s->quiz_total, s->quiz_asking ? "\u25ba reveal" : "\u25ba ask");
         hint = qhint;
     }

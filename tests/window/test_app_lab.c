@@ -189,6 +189,66 @@ static void test_kernels(void)
     sv_app_cleanup(&s);
 }
 
+/* Predict mode's third question, with a mistake shown: "will each cell be
+ * right?", scored against every run of the lab's summary (right = right in
+ * every run); Q offers it only with a mistake. */
+static void test_quiz_outcome(void)
+{
+    char err[256];
+    sv_value chapter[8] = {{3}, {1}, {7}, {0}, {4}, {1}, {6}, {3}};
+    sv_app_state s;
+    sv_app_config c = config(chapter, 8);
+    c.animations = false;
+    CHECK_MSG(sv_app_init(&s, &c, err, sizeof err) == SV_APP_OK, "init: %s", err);
+    sv_app_resize(&s, 1280, 720, 1280, 720);
+    /* The chapter's kernel: Q toggles values and cases only. */
+    key(&s, SDLK_p);
+    key(&s, SDLK_q);
+    CHECK_MSG(s.quiz_kind == SV_QUIZ_CASES, "Q: cases");
+    key(&s, SDLK_q);
+    CHECK_MSG(s.quiz_kind == SV_QUIZ_VALUES, "no mistake: Q goes back to values");
+    key(&s, SDLK_p);
+    /* in-place under sequential (runs 1): round 2 (stride 2) right at 0, 1 */
+    key(&s, SDLK_k);
+    CHECK_MSG(s.kernel == SV_KERNEL_IN_PLACE && s.lab, "K: in-place");
+    if (!s.lab) {
+        sv_app_cleanup(&s);
+        return;
+    }
+    key(&s, SDLK_p);
+    key(&s, SDLK_RIGHT);
+    key(&s, SDLK_RIGHT); /* reveal round 1 (no answers) */
+    key(&s, SDLK_RIGHT); /* ask round 2 */
+    CHECK_MSG(s.quiz_asking && s.step == 2, "asking round 2 (step %d)", s.step);
+    key(&s, SDLK_q);
+    key(&s, SDLK_q);
+    CHECK_MSG(s.quiz_kind == SV_QUIZ_OUTCOME, "Q, Q with a mistake: right or wrong");
+    sv_app_view v;
+    sv_app_view_of(&s, &v);
+    CHECK_MSG(v.quiz_kind == SV_QUIZ_OUTCOME, "the view asks it");
+    size_t n = s.lab->n;
+    int truth_right = 0;
+    for (size_t i = 0; i < n; i++) { /* answer "right" everywhere */
+        key(&s, SDLK_1);
+        key(&s, SDLK_TAB);
+        truth_right += s.lab->cells[2 * n + i].wrong_runs == 0;
+    }
+    CHECK_MSG(truth_right == 2, "in-place, sequential, round 2: 2 cells right (%d)", truth_right);
+    key(&s, SDLK_RIGHT);
+    CHECK_MSG(!s.quiz_asking && s.quiz_scored && s.quiz_right == truth_right &&
+              s.quiz_total == (int)n, "score %d / %d", s.quiz_right, s.quiz_total);
+    CHECK_MSG(s.quiz_result[0] == SV_QUIZ_RIGHT && s.quiz_result[7] == SV_QUIZ_WRONG,
+              "cell 0 right in every run, cell 7 wrong");
+    /* The chapter's kernel again: an outcome question becomes values. */
+    key(&s, SDLK_RIGHT);
+    for (int k = 0; k < SV_KERNEL_COUNT - 1; k++)
+        key(&s, SDLK_k);
+    CHECK_MSG(s.kernel == SV_KERNEL_CORRECT, "back to the chapter's kernel");
+    sv_app_view_of(&s, &v);
+    CHECK_MSG(v.quiz_kind == SV_QUIZ_VALUES, "no mistake, no outcome question");
+    sv_app_cleanup(&s);
+}
+
 /* The help overlay's K row names every kernel of the registry. */
 static void test_help_kernels(void)
 {
@@ -209,6 +269,7 @@ int main(void)
     test_phases();
     test_kernels();
     test_help_kernels();
+    test_quiz_outcome();
     if (failures) {
         fprintf(stderr, "%d check(s) failed\n", failures);
         return 1;

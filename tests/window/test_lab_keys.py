@@ -18,7 +18,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from xharness import (App, expect, fail, run_under_xvfb, sanitizer_env,  # noqa: E402
-                      sanitizer_report)
+                      sanitizer_report, xdo)
 
 
 def cells_x(st):
@@ -115,6 +115,34 @@ def main():
         app.keys("k")
         expect(app.state(), kernel="correct", output="3,4,11,11,15,16,22,25", lab_runs=0,
                first_wrong_round=-1)
+
+        # Predict mode with a mistake: Q cycles values, cases, then "will each
+        # cell be right?"; marks by keys (1 right, 2 wrong, Return cycles,
+        # Tab moves) and by a click; Reveal scores against every run.
+        app.keys("k")
+        expect(app.state(), kernel="in-place", lab_wrong=1)
+        app.keys("Home", "p", "Right")
+        expect(app.state(), quiz=1, quiz_phase="ask", step=1, quiz_kind="values")
+        app.keys("q", "q")
+        expect(app.state(), quiz_kind="outcome", quiz_phase="ask")
+        app.keys("1", "Tab", "Return", "Tab", "2", "Tab", "1")
+        st = app.state()
+        expect(st, quiz_answers="0:right,1:right,2:wrong,3:right", quiz_sel=3)
+        c0, pitch = cells_x(st)
+        row1_y = float(st["cells"].split("@")[1].split(",")[1])
+        xdo("mousemove", "--window", app.wid, int(c0 + 4 * pitch), int(row1_y))
+        xdo("click", 1)  # cell 4: none -> right
+        app.keys("Tab", "Return", "Return")  # cell 5: right -> wrong
+        st = app.state()
+        expect(st, quiz_answers="0:right,1:right,2:wrong,3:right,4:right,5:wrong", quiz_sel=5)
+        # in-place, sequential, round 1: cells 0 and 1 right, 2 .. 7 wrong
+        app.keys("Right")
+        expect(app.state(), quiz_phase="shown", quiz_score="4/6",
+               quiz_results="0:right,1:right,2:right,3:wrong,4:wrong,5:right")
+        app.keys("p")
+        expect(app.state(), quiz=0)
+        app.keys("k", "k", "k", "k", "k", "k")  # back to the chapter's kernel
+        expect(app.state(), kernel="correct")
 
         # A mistake keeps its kernel across a new input.
         app.keys("k")
