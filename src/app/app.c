@@ -543,15 +543,33 @@ static void go_step(sv_app_state *s, int k)
     s->hold = SV_HOLD_S / s->speed;
 }
 
-/* Shows step `at` of the presenter script (clamped): its view, its round
- * (moving into it from the round before when the step says "move" and the
- * script goes forward), its caption. */
+static bool set_kernel(sv_app_state *s, sv_kernel k);
+
+/* The kernel script step `at` shows: the last one named at or before it,
+ * else the one the window had before the script (sv_script_check has
+ * checked the names). */
+static sv_kernel script_kernel_at(const sv_app_state *s, int at)
+{
+    sv_kernel k = s->script_kernel;
+    for (int i = 0; i <= at && i < s->script.n; i++)
+        if (s->script.steps[i].kernel[0])
+            sv_kernel_parse(s->script.steps[i].kernel, &k, NULL, 0);
+    return k;
+}
+
+/* Shows step `at` of the presenter script (clamped): its kernel where the
+ * script changes it (K in between stays until the next change), its view,
+ * its round (moving into it from the round before when the step says
+ * "move" and the script goes forward), its caption. */
 static void script_go(sv_app_state *s, int at)
 {
     if (s->script.n == 0)
         return;
     at = sv_clampi(at, 0, s->script.n - 1);
     bool forward = at == s->script_at + 1;
+    sv_kernel want = script_kernel_at(s, at);
+    if (want != script_kernel_at(s, s->script_at) || (s->script_at < 0 && want != s->kernel))
+        set_kernel(s, want);
     s->script_at = at;
     const sv_script_step *st = &s->script.steps[at];
     s->playing = false;
@@ -1899,6 +1917,7 @@ sv_app_status sv_app_init(sv_app_state *s, const sv_app_config *c, char *err, si
     if (c->ui_scale > 0.0f)
         s->ui_scale = sv_clampf(c->ui_scale, 0.5f, 3.0f);
     s->script_at = -1;
+    s->script_kernel = s->kernel;
     if (c->script) {
         char why[300];
         if (!sv_script_load(c->script, &s->script, why, sizeof why) ||

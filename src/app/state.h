@@ -100,6 +100,7 @@ typedef struct sv_app_state {
     char caption_override[256]; /* the presenter script's caption; "" none */
     sv_script script;       /* --script: owned; n == 0 without one */
     int script_at;          /* the script step shown; -1 before the first */
+    sv_kernel script_kernel; /* the kernel before the script's first `kernel` step */
     /* The kernel on screen: the source panel (C, --code) and the phase
      * inside the current step (Down/Up; SV_PHASE_NONE = the whole round;
      * any round step resets it). */

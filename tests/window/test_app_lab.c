@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "app.h"
 #include "help.h"
@@ -249,6 +250,56 @@ static void test_quiz_outcome(void)
     sv_app_cleanup(&s);
 }
 
+/* A presenter script's `kernel NAME` switches the kernel; walking back past
+ * it restores the kernel before it. */
+static void test_script_kernel(void)
+{
+    char err[512], path[] = "/tmp/sv-test-script-XXXXXX";
+    int fd = mkstemp(path);
+    CHECK_MSG(fd >= 0, "mkstemp");
+    if (fd < 0)
+        return;
+    static const char text[] = "round 1 : one\nkernel in-place round 2 : two\nround 3 : three\n"
+                               "kernel no-else round 3 : four\n";
+    CHECK_MSG(write(fd, text, sizeof text - 1) == (ssize_t)(sizeof text - 1), "write");
+    close(fd);
+    sv_value chapter[8] = {{3}, {1}, {7}, {0}, {4}, {1}, {6}, {3}};
+    sv_app_state s;
+    sv_app_config c = config(chapter, 8);
+    c.animations = false;
+    c.script = path;
+    CHECK_MSG(sv_app_init(&s, &c, err, sizeof err) == SV_APP_OK, "init: %s", err);
+    unlink(path);
+    sv_app_resize(&s, 1280, 720, 1280, 720);
+    CHECK_MSG(s.script_at == 0 && s.kernel == SV_KERNEL_CORRECT && s.step == 1, "step 1: correct");
+    static const struct { SDL_Keycode k; int at, step; sv_kernel kernel; } walk[] = {
+        { SDLK_RIGHT, 1, 2, SV_KERNEL_IN_PLACE }, { SDLK_RIGHT, 2, 3, SV_KERNEL_IN_PLACE },
+        { SDLK_RIGHT, 3, 3, SV_KERNEL_NO_ELSE },  { SDLK_LEFT, 2, 3, SV_KERNEL_IN_PLACE },
+        { SDLK_LEFT, 1, 2, SV_KERNEL_IN_PLACE },  { SDLK_LEFT, 0, 1, SV_KERNEL_CORRECT },
+    };
+    for (size_t i = 0; i < sizeof walk / sizeof walk[0]; i++) {
+        key(&s, walk[i].k);
+        CHECK_MSG(s.script_at == walk[i].at && s.step == walk[i].step &&
+                  s.kernel == walk[i].kernel && (s.kernel == SV_KERNEL_CORRECT) == !s.lab,
+                  "walk %zu: step %d of the script, round %d, kernel %s (want %d, %d, %s)", i,
+                  s.script_at, s.step, sv_kernel_name(s.kernel), walk[i].at, walk[i].step,
+                  sv_kernel_name(walk[i].kernel));
+    }
+    sv_app_cleanup(&s);
+    /* An unknown kernel in a script is refused with its line. */
+    fd = mkstemp(path);
+    if (fd >= 0) {
+        static const char bad[] = "round 1\nkernel sloppy : x\n";
+        CHECK_MSG(write(fd, bad, sizeof bad - 1) == (ssize_t)(sizeof bad - 1), "write");
+        close(fd);
+        c.script = path;
+        CHECK_MSG(sv_app_init(&s, &c, err, sizeof err) == SV_APP_BAD_INPUT &&
+                  strstr(err, "line 2") && strstr(err, "sloppy"), "bad kernel: %s", err);
+        sv_app_cleanup(&s);
+        unlink(path);
+    }
+}
+
 /* The help overlay's K row names every kernel of the registry. */
 static void test_help_kernels(void)
 {
@@ -270,6 +321,7 @@ int main(void)
     test_kernels();
     test_help_kernels();
     test_quiz_outcome();
+    test_script_kernel();
     if (failures) {
         fprintf(stderr, "%d check(s) failed\n", failures);
         return 1;

@@ -173,6 +173,30 @@ def main():
         app.wait_exit()
     finally:
         app.kill()
+    # The shipped presenter script: its closing steps switch to in-place and
+    # back; walking back past a kernel step restores the kernel before it.
+    story = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "assets",
+                         "scripts", "chapter-story.txt")
+    app = App(exe, "--no-animation", "--backend", "cpu", "--script", story, env=env)
+    try:
+        expect(app.state(), script="1/12", kernel="correct")
+        app.keys(*["Right"] * 9)
+        expect(app.state(), script="10/12", kernel="in-place", script_kernel="in-place", step=1,
+               lab_wrong=1)
+        app.keys("Right")
+        expect(app.state(), script="11/12", kernel="in-place", script_kernel="-", step=3,
+               output="3,4,14,15,32,35,65,71")
+        app.keys("Right")
+        expect(app.state(), script="12/12", kernel="correct", output="3,4,11,11,15,16,22,25")
+        app.keys("Left", "Left")
+        expect(app.state(), script="10/12", kernel="in-place")
+        app.keys("Left")
+        expect(app.state(), script="9/12", kernel="correct", lab_runs=0)
+        app.keys("Escape", "Escape")
+        app.wait_exit()
+    finally:
+        app.kill()
+
     # A lab trace file (scanviz-trace --kernel ... --format json) opened with
     # --trace: the window shows its kernel and outcome.
     if len(args) > 3:
