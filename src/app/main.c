@@ -220,19 +220,14 @@ static int parse_args(int argc, char **argv, options *o)
         case OPT_BACKEND: o->backend = a; break;
         case OPT_KERNEL: o->kernel = a; break;
         case OPT_SCHEDULE: o->schedule = a; break;
-        case OPT_RUNS: {
-            uint64_t u;
-            if (!sv_parse_u64(a, 1, 100000, &u))
-                return usage_error("--runs \"%s\" (argument %d): expected a whole number from 1 "
-                                   "to 100000", a, argi);
-            o->runs = (uint32_t)u;
+        case OPT_RUNS:
+            if (!sv_parse_runs(a, argi, &o->runs, err, sizeof err))
+                return usage_error("%s", err);
             break;
-        }
         case OPT_SHAKE: o->shake = true; break;
         case OPT_SHAKE_SEED:
-            if (!sv_parse_u64(a, 1, UINT64_MAX, &o->shake_seed))
-                return usage_error("--shake-seed \"%s\" (argument %d): expected a whole number "
-                                   "from 1 to %llu", a, argi, (unsigned long long)UINT64_MAX);
+            if (!sv_parse_shake_seed(a, argi, &o->shake_seed, err, sizeof err))
+                return usage_error("%s", err);
             o->shake = true;
             break;
         case OPT_TRACE:

@@ -256,32 +256,24 @@ static int parse_options(int argc, char **argv, options *o)
                 o->lab_arg = at;
             break;
         }
-        case OPT_RUNS: {
-            uint64_t v;
-            if (!sv_parse_u64(optarg, 1, 100000, &v))
-                return usage_error("--runs \"%s\" (argument %d): expected a whole number "
-                                   "from 1 to 100000", optarg, argi);
-            o->runs = (uint32_t)v;
+        case OPT_RUNS:
+            if (!sv_parse_runs(optarg, argi, &o->runs, err, sizeof err))
+                return usage_error("%s", err);
             if (!o->lab_arg)
                 o->lab_arg = at;
             break;
-        }
         case OPT_SHAKE:
             o->shake = true;
             if (!o->lab_arg)
                 o->lab_arg = at;
             break;
-        case OPT_SHAKE_SEED: {
-            uint64_t v;
-            if (!sv_parse_u64(optarg, 1, UINT64_MAX, &v))
-                return usage_error("--shake-seed \"%s\" (argument %d): expected a whole number "
-                                   "from 1 to %" PRIu64, optarg, argi, UINT64_MAX);
-            o->shake_seed = v;
+        case OPT_SHAKE_SEED:
+            if (!sv_parse_shake_seed(optarg, argi, &o->shake_seed, err, sizeof err))
+                return usage_error("%s", err);
             o->shake = true;
             if (!o->lab_arg)
                 o->lab_arg = at;
             break;
-        }
         case OPT_RACECHECK:
             o->racecheck = true;
             if (!o->lab_arg)
