@@ -300,6 +300,72 @@ static void test_script_kernel(void)
     }
 }
 
+/* K and --kernel go through capture: without a GPU (auto) a mistake is
+ * emulated under the window's schedule and the source line says why. */
+static void test_kernel_no_gpu(void)
+{
+    char err[256], why[256];
+    if (sv_capture_cuda_available(NULL, 0, NULL, why, sizeof why))
+        return; /* the --gpu run checks this machine */
+    sv_value chapter[8] = {{3}, {1}, {7}, {0}, {4}, {1}, {6}, {3}};
+    sv_app_state s;
+    sv_app_config c = config(chapter, 8);
+    c.backend = SV_CHOOSE_AUTO;
+    c.kernel = SV_KERNEL_IN_PLACE;
+    CHECK_MSG(sv_app_init(&s, &c, err, sizeof err) == SV_APP_OK, "init: %s", err);
+    CHECK_MSG(s.trace && s.trace->backend == SV_BACKEND_CPU && s.lab && s.lab->runs == 1 &&
+              s.trace->lab && s.trace->lab->emulated &&
+              s.trace->lab->schedule.kind == SV_SCHEDULE_SEQUENTIAL,
+              "no GPU: in-place emulated once under sequential");
+    CHECK_MSG(strstr(s.source, why) && strstr(s.source, "in-place \u00b7 sequential \u00b7 emulated"),
+              "the source says why (%s): %s", why, s.source);
+    sv_app_cleanup(&s);
+}
+
+/* On a GPU (--gpu; exits 77 without one): K and --kernel run the mistake
+ * there, --runs times (100 by default), shaken as asked, and the window
+ * shows the GPU's outcome. */
+static int test_kernel_gpu(void)
+{
+    char err[256], why[256];
+    if (!sv_capture_cuda_available(NULL, 0, NULL, why, sizeof why)) {
+        printf("SKIP: no GPU: %s\n", why);
+        return 77;
+    }
+    sv_value in[1024];
+    for (int i = 0; i < 1024; i++)
+        in[i].i = (i * 7) % 10;
+    sv_app_state s;
+    sv_app_config c = config(in, 1024);
+    c.backend = SV_CHOOSE_CUDA;
+    CHECK_MSG(sv_app_init(&s, &c, err, sizeof err) == SV_APP_OK, "init: %s", err);
+    key(&s, SDLK_k);
+    CHECK_MSG(s.kernel == SV_KERNEL_IN_PLACE && s.trace->backend == SV_BACKEND_CUDA && s.lab &&
+              s.lab->runs == 100 && s.trace->lab && !s.trace->lab->emulated && !s.lab_reads,
+              "K on the GPU: in-place, 100 GPU runs (%s)", s.source);
+    char line[1 << 16];
+    sv_app_state_line(&s, line, sizeof line);
+    CHECK_MSG(strstr(line, " kernel=in-place schedule=gpu ") && strstr(line, " lab_runs=100 ") &&
+              strstr(s.source, "100 GPU runs (not shaken)"), "state line: %.300s / %s",
+              strstr(line, "kernel="), s.source);
+    printf("K on the GPU, n = 1024: in-place wrong in %u of %u runs, first wrong round %d\n",
+           (unsigned)s.lab->wrong_runs, (unsigned)s.lab->runs, s.lab->first_wrong_round);
+    sv_app_cleanup(&s);
+
+    c.kernel = SV_KERNEL_IN_PLACE;
+    c.runs = 20;
+    c.shake = true;
+    c.shake_seed = 3;
+    CHECK_MSG(sv_app_init(&s, &c, err, sizeof err) == SV_APP_OK, "init --kernel: %s", err);
+    CHECK_MSG(s.trace && s.trace->backend == SV_BACKEND_CUDA && s.lab && s.lab->runs == 20 &&
+              strstr(s.source, "20 GPU runs (shaken, seed 3)"), "--kernel --runs 20 --shake-seed 3: %s",
+              s.source);
+    printf("--kernel in-place --runs 20 --shake-seed 3: wrong in %u of %u runs\n",
+           s.lab ? (unsigned)s.lab->wrong_runs : 0u, s.lab ? (unsigned)s.lab->runs : 0u);
+    sv_app_cleanup(&s);
+    return failures ? 1 : 0;
+}
+
 /* The help overlay's K row names every kernel of the registry. */
 static void test_help_kernels(void)
 {
@@ -315,8 +381,11 @@ static void test_help_kernels(void)
                   sv_kernel_name((sv_kernel)k), what);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
+    if (argc > 1 && strcmp(argv[1], "--gpu") == 0)
+        return test_kernel_gpu();
+    test_kernel_no_gpu();
     test_phases();
     test_kernels();
     test_help_kernels();
