@@ -534,7 +534,10 @@ static void draw_counters(sv_gfx *g, const sv_app_view *s, const sv_layout *l,
         snprintf(note, sizeof note, "float32: differs from the sequential scan by up to %.3g "
                  "(at i = %zu): a different rounding order", tr->max_abs_diff, tr->max_diff_index);
     }
-    if (s->lab) {
+    if (s->lab && s->quiz && s->quiz_asking) {
+        /* the outcome would answer the question */
+        snprintf(note, sizeof note, "%s: the outcome shows after Reveal", s->lab_note);
+    } else if (s->lab) {
         const sv_lab_summary *lab = s->lab;
         if (lab->wrong_runs == 0)
             snprintf(note, sizeof note, "%s: right in all %u run%s (by luck or by design)",

@@ -546,6 +546,28 @@ static void test_lab_file(bool gpu)
     sv_box b5 = sv_layout_cell(&lay, 1, 5), b1 = sv_layout_cell(&lay, 1, 1);
     CHECK_MSG(error_runs(b5, b5.y + b5.h * 0.82f, th->error) >= 3, "buf[0][5] hatched");
     CHECK_MSG(error_runs(b1, b1.y + b1.h * 0.82f, th->error) == 0, "buf[0][1] right: no hatch");
+    if (!gpu) {
+        /* Asking "will each cell be right?": the asked row gives nothing
+         * away (no hatch, no count); a cell marked wrong shows a cross. */
+        static unsigned char marks[8] = { 0, 0, 0, 0, 0, SV_QUIZ_WRONG, 0, 0 };
+        static unsigned char none[8];
+        v.quiz = v.quiz_asking = true;
+        v.quiz_kind = SV_QUIZ_OUTCOME;
+        v.quiz_step = 3;
+        v.quiz_sel = 2;
+        v.quiz_text = "";
+        v.quiz_mark = marks;
+        v.quiz_result = none;
+        render(&v, 1280, 720, "file-quiz");
+        CHECK_MSG(error_runs(b5, b5.y + b5.h * 0.82f, th->error) == 0 &&
+                  error_runs(b1, b1.y + b1.h * 0.82f, th->error) == 0,
+                  "the asked row hides its hatches");
+        int cross = 0;
+        for (float x = b5.x + b5.w * 0.3f; x < b5.x + b5.w * 0.7f; x += 1.0f)
+            for (float y = b5.y + b5.h * 0.3f; y < b5.y + b5.h * 0.7f; y += 1.0f)
+                cross += dist(at(x, y), th->error) < 90;
+        CHECK_MSG(cross > 10, "the cell marked wrong shows a cross (%d px)", cross);
+    }
     sv_app_cleanup(&st);
 }
 
