@@ -47,6 +47,8 @@ int main(int argc, char **argv)
               "last step keeps round 3");
         CHECK_MSG(s.steps[2].line == 11, "line of step 3 is %d", s.steps[2].line);
         /* the chapter's closing warning: in-place, then back */
+        CHECK_MSG(s.steps[9].view == SV_SCRIPT_VIEW_SCAN && s.steps[11].view == SV_SCRIPT_VIEW_SCAN,
+                  "the mistake's steps show the scan, not the overview");
         CHECK_MSG(strcmp(s.steps[9].kernel, "in-place") == 0 && s.steps[10].kernel[0] == '\0' &&
                   strcmp(s.steps[11].kernel, "correct") == 0, "kernel steps 10 and 12");
     }
