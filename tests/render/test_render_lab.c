@@ -547,17 +547,20 @@ static void test_lab_file(bool gpu)
     CHECK_MSG(error_runs(b5, b5.y + b5.h * 0.82f, th->error) >= 3, "buf[0][5] hatched");
     CHECK_MSG(error_runs(b1, b1.y + b1.h * 0.82f, th->error) == 0, "buf[0][1] right: no hatch");
     if (!gpu) {
-        /* Asking "will each cell be right?": the asked row gives nothing
-         * away (no hatch, no count); a cell marked wrong shows a cross. */
-        static unsigned char marks[8] = { 0, 0, 0, 0, 0, SV_QUIZ_WRONG, 0, 0 };
-        static unsigned char none[8];
-        v.quiz = v.quiz_asking = true;
-        v.quiz_kind = SV_QUIZ_OUTCOME;
-        v.quiz_step = 3;
-        v.quiz_sel = 2;
-        v.quiz_text = "";
-        v.quiz_mark = marks;
-        v.quiz_result = none;
+        /* Asking "will each cell be right?" (keys, as in the window: round
+         * 2, P, Right asks round 3, Q Q, cell 5 marked wrong): the asked row
+         * gives nothing away (no hatch, no count); the mark shows a cross. */
+        static const SDL_Keycode keys[] = { SDLK_LEFT, SDLK_p, SDLK_RIGHT, SDLK_q, SDLK_q,
+                                            SDLK_TAB, SDLK_TAB, SDLK_TAB, SDLK_TAB, SDLK_TAB,
+                                            SDLK_2, SDLK_TAB };
+        for (size_t k = 0; k < sizeof keys / sizeof *keys; k++) {
+            SDL_Event e = { .type = SDL_KEYDOWN };
+            e.key.keysym.sym = keys[k];
+            sv_app_event(&st, &e);
+        }
+        sv_app_view_of(&st, &v);
+        CHECK_MSG(v.quiz_asking && v.quiz_kind == SV_QUIZ_OUTCOME && v.step == 3 &&
+                  v.quiz_mark[5] == SV_QUIZ_WRONG, "asking right or wrong at round 3");
         render(&v, 1280, 720, "file-quiz");
         CHECK_MSG(error_runs(b5, b5.y + b5.h * 0.82f, th->error) == 0 &&
                   error_runs(b1, b1.y + b1.h * 0.82f, th->error) == 0,

@@ -30,6 +30,17 @@ static void key(sv_app_state *s, SDL_Keycode sym)
     sv_app_event(s, &e);
 }
 
+static const sv_value chapter[8] = {{3}, {1}, {7}, {0}, {4}, {1}, {6}, {3}};
+
+/* sv_app_init of c in a 1280x720 window; a failed check (and an empty
+ * state, safe to use and clean up) when it fails. */
+static void start(sv_app_state *s, const sv_app_config *c)
+{
+    char err[256];
+    CHECK_MSG(sv_app_init(s, c, err, sizeof err) == SV_APP_OK, "init: %s", err);
+    sv_app_resize(s, 1280, 720, 1280, 720);
+}
+
 static sv_app_config config(const sv_value *in, size_t n)
 {
     sv_app_config c;
@@ -49,12 +60,9 @@ static sv_app_config config(const sv_value *in, size_t n)
 
 static void test_phases(void)
 {
-    char err[256];
-    sv_value chapter[8] = {{3}, {1}, {7}, {0}, {4}, {1}, {6}, {3}};
     sv_app_state s;
     sv_app_config c = config(chapter, 8);
-    CHECK_MSG(sv_app_init(&s, &c, err, sizeof err) == SV_APP_OK, "init: %s", err);
-    sv_app_resize(&s, 1280, 720, 1280, 720);
+    start(&s, &c);
     CHECK_MSG(s.phase == SV_PHASE_NONE && !s.code, "starts on the whole round, no panel");
 
     /* Every phase of every step, in order, by Down; the same back by Up. */
@@ -126,12 +134,9 @@ static void test_phases(void)
 
 static void test_kernels(void)
 {
-    char err[256];
-    sv_value chapter[8] = {{3}, {1}, {7}, {0}, {4}, {1}, {6}, {3}};
     sv_app_state s;
     sv_app_config c = config(chapter, 8);
-    CHECK_MSG(sv_app_init(&s, &c, err, sizeof err) == SV_APP_OK, "init: %s", err);
-    sv_app_resize(&s, 1280, 720, 1280, 720);
+    start(&s, &c);
     CHECK_MSG(s.kernel == SV_KERNEL_CORRECT && !s.lab, "the chapter's kernel, no lab");
 
     key(&s, SDLK_k);
@@ -180,7 +185,7 @@ static void test_kernels(void)
     c.kernel = SV_KERNEL_NO_BARRIER;
     c.schedule = (sv_schedule){ SV_SCHEDULE_WARPS, 5 };
     c.schedule_given = true;
-    CHECK_MSG(sv_app_init(&s, &c, err, sizeof err) == SV_APP_OK, "init no-barrier: %s", err);
+    start(&s, &c);
     CHECK_MSG(s.kernel == SV_KERNEL_NO_BARRIER && s.lab && s.lab->runs == 100,
           "warps:5 runs 100 seeds (%u)", s.lab ? (unsigned)s.lab->runs : 0u);
     char line[1 << 16];
@@ -195,13 +200,10 @@ static void test_kernels(void)
  * every run); Q offers it only with a mistake. */
 static void test_quiz_outcome(void)
 {
-    char err[256];
-    sv_value chapter[8] = {{3}, {1}, {7}, {0}, {4}, {1}, {6}, {3}};
     sv_app_state s;
     sv_app_config c = config(chapter, 8);
     c.animations = false;
-    CHECK_MSG(sv_app_init(&s, &c, err, sizeof err) == SV_APP_OK, "init: %s", err);
-    sv_app_resize(&s, 1280, 720, 1280, 720);
+    start(&s, &c);
     /* The chapter's kernel: Q toggles values and cases only. */
     key(&s, SDLK_p);
     key(&s, SDLK_q);
@@ -263,12 +265,11 @@ static void test_script_kernel(void)
                                "kernel no-else round 3 : four\n";
     CHECK_MSG(write(fd, text, sizeof text - 1) == (ssize_t)(sizeof text - 1), "write");
     close(fd);
-    sv_value chapter[8] = {{3}, {1}, {7}, {0}, {4}, {1}, {6}, {3}};
     sv_app_state s;
     sv_app_config c = config(chapter, 8);
     c.animations = false;
     c.script = path;
-    CHECK_MSG(sv_app_init(&s, &c, err, sizeof err) == SV_APP_OK, "init: %s", err);
+    start(&s, &c);
     unlink(path);
     sv_app_resize(&s, 1280, 720, 1280, 720);
     CHECK_MSG(s.script_at == 0 && s.kernel == SV_KERNEL_CORRECT && s.step == 1, "step 1: correct");
@@ -304,15 +305,14 @@ static void test_script_kernel(void)
  * emulated under the window's schedule and the source line says why. */
 static void test_kernel_no_gpu(void)
 {
-    char err[256], why[256];
+    char why[256];
     if (sv_capture_cuda_available(NULL, 0, NULL, why, sizeof why))
         return; /* the --gpu run checks this machine */
-    sv_value chapter[8] = {{3}, {1}, {7}, {0}, {4}, {1}, {6}, {3}};
     sv_app_state s;
     sv_app_config c = config(chapter, 8);
     c.backend = SV_CHOOSE_AUTO;
     c.kernel = SV_KERNEL_IN_PLACE;
-    CHECK_MSG(sv_app_init(&s, &c, err, sizeof err) == SV_APP_OK, "init: %s", err);
+    start(&s, &c);
     CHECK_MSG(s.trace && s.trace->backend == SV_BACKEND_CPU && s.lab && s.lab->runs == 1 &&
               s.trace->lab && s.trace->lab->emulated &&
               s.trace->lab->schedule.kind == SV_SCHEDULE_SEQUENTIAL,
@@ -327,7 +327,7 @@ static void test_kernel_no_gpu(void)
  * shows the GPU's outcome. */
 static int test_kernel_gpu(void)
 {
-    char err[256], why[256];
+    char why[256];
     if (!sv_capture_cuda_available(NULL, 0, NULL, why, sizeof why)) {
         printf("SKIP: no GPU: %s\n", why);
         return 77;
@@ -338,7 +338,7 @@ static int test_kernel_gpu(void)
     sv_app_state s;
     sv_app_config c = config(in, 1024);
     c.backend = SV_CHOOSE_CUDA;
-    CHECK_MSG(sv_app_init(&s, &c, err, sizeof err) == SV_APP_OK, "init: %s", err);
+    start(&s, &c);
     key(&s, SDLK_k);
     CHECK_MSG(s.kernel == SV_KERNEL_IN_PLACE && s.trace->backend == SV_BACKEND_CUDA && s.lab &&
               s.lab->runs == 100 && s.trace->lab && !s.trace->lab->emulated && !s.lab_reads,
@@ -356,7 +356,7 @@ static int test_kernel_gpu(void)
     c.runs = 20;
     c.shake = true;
     c.shake_seed = 3;
-    CHECK_MSG(sv_app_init(&s, &c, err, sizeof err) == SV_APP_OK, "init --kernel: %s", err);
+    start(&s, &c);
     CHECK_MSG(s.trace && s.trace->backend == SV_BACKEND_CUDA && s.lab && s.lab->runs == 20 &&
               strstr(s.source, "20 GPU runs (shaken, seed 3)"), "--kernel --runs 20 --shake-seed 3: %s",
               s.source);
