@@ -118,8 +118,9 @@ static sv_quiz_kind quiz_kind_at(const sv_app_state *s, int k)
     int r = round_of_step(s, k, &shift);
     if (r == 0 || shift)
         return SV_QUIZ_VALUES;
-    if (s->quiz_kind == SV_QUIZ_OUTCOME)
-        return s->lab ? SV_QUIZ_OUTCOME : SV_QUIZ_VALUES;
+    if (s->quiz_kind == SV_QUIZ_OUTCOME) /* the summary covers every round and cell */
+        return s->lab && s->lab->n == s->trace->n && s->lab->nrounds == s->trace->nrounds
+                   ? SV_QUIZ_OUTCOME : SV_QUIZ_VALUES;
     return s->quiz_kind;
 }
 
