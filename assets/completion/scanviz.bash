@@ -12,6 +12,7 @@
 
 _scanviz_flags_scanviz='--input --file --random --seed --trace
     --op --type --exclusive --inclusive --backend --kernel --schedule
+    --runs --shake --shake-seed
     --round --theme --fullscreen --speed --autoplay --no-animation --quiz --size
     --export --export-plot --bench-csv --bench-frames --help --version
     --clean --scale --overview --export-gif --export-svg --script --code'

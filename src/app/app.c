@@ -109,13 +109,24 @@ static int round_of_step(const sv_app_state *s, int k, bool *shift)
     return k > last ? last : (k < 0 ? 0 : k);
 }
 
-/* The question predict mode asks at step k: cases only where the step has
- * them (rounds >= 1; not round 0's staging, not the exclusive shift). */
+/* The question predict mode asks at step k: cases, and a mistake's "will
+ * it be right?", only where the step has them (rounds >= 1; not round 0's
+ * staging, not the exclusive shift); values otherwise. */
 static sv_quiz_kind quiz_kind_at(const sv_app_state *s, int k)
 {
     bool shift;
     int r = round_of_step(s, k, &shift);
-    return s->quiz_kind == SV_QUIZ_CASES && r > 0 && !shift ? SV_QUIZ_CASES : SV_QUIZ_VALUES;
+    if (r == 0 || shift)
+        return SV_QUIZ_VALUES;
+    if (s->quiz_kind == SV_QUIZ_OUTCOME) /* the summary covers every round and cell */
+        return s->lab && s->lab->n == s->trace->n && s->lab->nrounds == s->trace->nrounds
+                   ? SV_QUIZ_OUTCOME : SV_QUIZ_VALUES;
+    return s->quiz_kind;
+}
+
+static const char *quiz_kind_name(sv_quiz_kind k)
+{
+    return k == SV_QUIZ_CASES ? "cases" : k == SV_QUIZ_OUTCOME ? "outcome" : "values";
 }
 
 void sv_app_view_of(const sv_app_state *s, sv_app_view *v)
@@ -225,6 +236,10 @@ static void set_source(sv_app_state *s, const sv_capture_source *src, const char
 {
     char what[sizeof s->source];
     sv_capture_source_line(src, what, sizeof what);
+    if (s->lab_note[0]) { /* a mistake: how it ran ("... · in-place · 100 GPU runs ...") */
+        size_t at = strlen(what);
+        snprintf(what + at, sizeof what - at, " \u00b7 %s", s->lab_note);
+    }
     /* The device name and the file name come from outside: escaped, so the
      * window, the state line and the terminal show them as text. */
     char raw[sizeof s->source];
@@ -239,6 +254,8 @@ static void set_source(sv_app_state *s, const sv_capture_source *src, const char
 
 /* Makes t the shown trace (taking it), keeping the step and the view valid. */
 static void quiz_reset_question(sv_app_state *s);
+static void lab_clear(sv_app_state *s);
+static void lab_take(sv_app_state *s);
 
 static void adopt(sv_app_state *s, sv_trace *t)
 {
@@ -249,14 +266,11 @@ static void adopt(sv_app_state *s, sv_trace *t)
                 o->scan == t->scan && memcmp(o->input, t->input, t->n * sizeof *t->input) == 0;
     if (!same)
         quiz_reset_question(s);
+    /* A new trace: the old outcome no longer describes it. */
+    lab_clear(s);
     sv_trace_destroy(s->trace);
     s->trace = t;
-    /* A new trace: the old outcome no longer describes it. */
-    sv_lab_summary_destroy(s->lab);
-    s->lab = NULL;
-    sv_lab_reads_destroy(s->lab_reads);
-    s->lab_reads = NULL;
-    s->lab_note[0] = '\0';
+    lab_take(s);
     s->op = t->op;
     s->type = t->type;
     s->scan = t->scan;
@@ -276,103 +290,91 @@ static void adopt(sv_app_state *s, sv_trace *t)
 
 /* ---- the mistakes lab ---------------------------------------------------- */
 
-/* A mistake, emulated: run 0 under s->schedule is the trace shown (with what
- * each of its reads saw); a seeded schedule runs lab_runs times with seeds
- * S, S+1, ... and every run's rounds are summarized per cell against the
- * chapter's kernel. Takes the trace and outcome into s on success; on
- * failure the shown trace stays and err says why.
- * Under the hood: this is the window's own use of core's lab model; when
- * capture learns --kernel/--runs (GPU runs and racecheck), this becomes a
- * call to it, and lab/lab_reads come from there (reads NULL for GPU runs). */
-static bool lab_capture(sv_app_state *s, sv_op op, sv_type type, sv_scan scan,
-                        const sv_value *in, size_t n, char *err, size_t errlen)
+/* Which embedded source shows kernel k: its own file when it was in the
+ * tree at build time, else 0 (the chapter's; the panel says so). */
+static int source_of(sv_kernel k)
 {
-    bool ok = false;
-    bool seeded = s->schedule.kind == SV_SCHEDULE_RANDOM || s->schedule.kind == SV_SCHEDULE_WARPS;
-    uint32_t runs = seeded ? (s->lab_runs ? s->lab_runs : 100) : 1;
-    sv_trace *shown = NULL, *correct = NULL, *scratch = NULL;
-    sv_lab_reads *reads = NULL;
-    sv_lab_summary *sum = NULL;
-    uint32_t *bits = NULL;
-    bool *known = NULL;
-    char op_err[128];
-    if (!sv_op_valid(op, type, op_err, sizeof op_err)) {
-        snprintf(err, errlen, "%s", op_err);
-        return false;
-    }
-    shown = sv_trace_create(op, type, scan, in, n, SV_BACKEND_CPU, NULL, err, errlen);
-    correct = sv_trace_create(op, type, scan, in, n, SV_BACKEND_CPU, NULL, err, errlen);
-    if (!shown || !correct)
-        goto done;
-    if (!sv_emulate(correct, err, errlen) || !sv_trace_finish(correct, err, errlen))
-        goto done;
-    if (!sv_lab_emulate(shown, s->kernel, s->schedule, &reads, NULL, NULL, err, errlen) ||
-        !sv_trace_finish(shown, err, errlen))
-        goto done;
-    size_t cells = shown->nrounds * n;
-    bits = malloc((size_t)runs * cells * sizeof *bits);
-    known = malloc((size_t)runs * cells * sizeof *known);
-    if (!bits || !known) {
-        snprintf(err, errlen, "out of memory for %u runs of %zu cells", (unsigned)runs, n);
-        goto done;
-    }
-    sv_lab_raw_from_trace(shown, 0, bits, known);
-    if (runs > 1) {
-        scratch = sv_trace_create(op, type, scan, in, n, SV_BACKEND_CPU, NULL, err, errlen);
-        if (!scratch)
-            goto done;
-        for (uint32_t r = 1; r < runs; r++) {
-            sv_schedule sr = s->schedule;
-            sr.seed += r;
-            if (!sv_lab_emulate(scratch, s->kernel, sr, NULL, NULL, NULL, err, errlen))
-                goto done;
-            sv_lab_raw_from_trace(scratch, r, bits, known);
-        }
-    }
-    sum = sv_lab_summarize(correct, runs, bits, known, err, errlen);
-    if (!sum)
-        goto done;
-    adopt(s, shown);
-    shown = NULL;
-    s->lab = sum;
-    sum = NULL;
-    s->lab_reads = reads;
-    reads = NULL;
-    char sched[48];
-    sv_schedule_format(s->schedule, sched, sizeof sched);
-    if (runs > 1)
-        snprintf(s->lab_note, sizeof s->lab_note, "%s \u00b7 %s, %u seeds \u00b7 emulated",
-                 sv_kernel_name(s->kernel), sched, (unsigned)runs);
-    else
-        snprintf(s->lab_note, sizeof s->lab_note, "%s \u00b7 %s \u00b7 emulated",
-                 sv_kernel_name(s->kernel), sched);
-    snprintf(s->source, sizeof s->source, "CPU emulator: %s", s->lab_note);
-    ok = true;
-done:
-    sv_trace_destroy(shown);
-    sv_trace_destroy(correct);
-    sv_trace_destroy(scratch);
-    sv_lab_reads_destroy(reads);
-    sv_lab_summary_destroy(sum);
-    free(bits);
-    free(known);
-    return ok;
+    const sv_kernel_info *ki = sv_kernel_get(k);
+    int f = (ki && k != SV_KERNEL_CORRECT) ? sv_source_find(ki->file) : 0;
+    return f < 0 ? 0 : f;
 }
 
-/* Captures a new trace with the state's backend choice and shows it. A
- * window with a background probe always shows a trace: capture runs the
- * emulator while the probe runs, and when the GPU is missing or fails, and
- * says why. On failure the shown trace stays and err says why. */
+/* Forgets the shown trace's outcome (adopt, cleanup). */
+static void lab_clear(sv_app_state *s)
+{
+    s->lab = NULL;
+    sv_lab_reads_destroy(s->lab_reads);
+    s->lab_reads = NULL;
+    s->lab_note[0] = '\0';
+}
+
+/* Shows the outcome the shown trace carries (trace->lab, from capture or a
+ * file): its kernel and source panel, the per-cell summary, a note of how
+ * it ran, and for emulated runs what each read of the shown run saw.
+ * Under the hood: the emulator is deterministic, so the reads are those of
+ * the record's shown run under its schedule, run once more here; a GPU's
+ * runs have none (the captions compare with the correct values). */
+static void lab_take(sv_app_state *s)
+{
+    const sv_trace *t = s->trace;
+    const sv_lab_record *L = t ? t->lab : NULL;
+    s->kernel = L ? L->kernel : SV_KERNEL_CORRECT;
+    s->source_kernel = source_of(s->kernel);
+    if (!L)
+        return;
+    s->lab = L->summary;
+    const char *name = sv_kernel_name(L->kernel);
+    if (!L->emulated) {
+        if (L->shake)
+            snprintf(s->lab_note, sizeof s->lab_note, "%s \u00b7 %u GPU runs (shaken, seed %llu)",
+                     name, (unsigned)L->runs, (unsigned long long)L->shake_seed);
+        else
+            snprintf(s->lab_note, sizeof s->lab_note, "%s \u00b7 %u GPU run%s (not shaken)", name,
+                     (unsigned)L->runs, L->runs == 1 ? "" : "s");
+        return;
+    }
+    char sched[48], err[256];
+    sv_schedule_format(L->schedule, sched, sizeof sched);
+    bool seeded = L->schedule.kind == SV_SCHEDULE_RANDOM || L->schedule.kind == SV_SCHEDULE_WARPS;
+    if (L->runs > 1)
+        snprintf(s->lab_note, sizeof s->lab_note, "%s \u00b7 %s, %u %s \u00b7 emulated", name,
+                 sched, (unsigned)L->runs, seeded ? "seeds" : "runs");
+    else
+        snprintf(s->lab_note, sizeof s->lab_note, "%s \u00b7 %s \u00b7 emulated", name, sched);
+    sv_trace *one = sv_trace_create(t->op, t->type, t->scan, t->input, t->n, SV_BACKEND_CPU,
+                                    NULL, err, sizeof err);
+    if (one && !sv_lab_emulate(one, L->kernel, sv_lab_run_schedule(L, L->shown_run),
+                               &s->lab_reads, NULL, NULL, err, sizeof err))
+        s->lab_reads = NULL; /* the captions fall back to the correct values */
+    sv_trace_destroy(one);
+}
+
+/* Captures a new trace of s's kernel with the state's backend choice and
+ * shows it. A window with a background probe always shows a trace: capture
+ * runs the emulator while the probe runs, and when the GPU is missing or
+ * fails, and says why. A mistake goes through capture like the chapter's
+ * kernel: on the GPU lab_runs runs (shaken as asked), else emulated under
+ * s->schedule (a given --schedule picks the emulator, as in scanviz-trace).
+ * On failure the shown trace stays and err says why. */
 static sv_capture_status recapture(sv_app_state *s, sv_op op, sv_type type, sv_scan scan,
                                    const sv_value *in, size_t n, char *err, size_t errlen)
 {
-    if (s->kernel != SV_KERNEL_CORRECT)
-        return lab_capture(s, op, type, scan, in, n, err, errlen) ? SV_CAPTURE_OK
-                                                                  : SV_CAPTURE_FAILED;
-    const sv_capture_request req = {
+    sv_capture_request req = {
         .op = op, .type = type, .scan = scan, .input = in, .n = n, .choice = s->backend,
         .fallback = s->bg != NULL, .no_wait = s->bg != NULL,
     };
+    char sched[48];
+    if (s->kernel != SV_KERNEL_CORRECT) {
+        bool seeded = s->schedule.kind == SV_SCHEDULE_RANDOM ||
+                      s->schedule.kind == SV_SCHEDULE_WARPS;
+        sv_schedule_format(s->schedule, sched, sizeof sched);
+        req.kernel = sv_kernel_name(s->kernel);
+        req.schedule = s->schedule_given ? sched : NULL;
+        req.emulate_schedule = sched;
+        req.runs = s->lab_runs ? s->lab_runs : (s->schedule_given && seeded ? 100 : 0);
+        req.shake = s->lab_shake;
+        req.shake_seed = s->lab_shake_seed;
+    }
     sv_trace *t = NULL;
     sv_capture_source src;
     sv_capture_status st = sv_capture(&req, &t, &src, err, errlen);
@@ -381,6 +383,27 @@ static sv_capture_status recapture(sv_app_state *s, sv_op op, sv_type type, sv_s
     adopt(s, t);
     set_source(s, &src, NULL);
     return SV_CAPTURE_OK;
+}
+
+/* recapture() of the shown trace's input with op and scan (the input is
+ * copied first: adopting the new trace frees the old). */
+static sv_capture_status recapture_shown(sv_app_state *s, sv_op op, sv_scan scan, char *err,
+                                         size_t errlen)
+{
+    if (!s->trace) {
+        snprintf(err, errlen, "no trace shown");
+        return SV_CAPTURE_FAILED;
+    }
+    size_t n = s->trace->n;
+    sv_value *in = malloc(n * sizeof *in);
+    if (!in) {
+        snprintf(err, errlen, "out of memory");
+        return SV_CAPTURE_FAILED;
+    }
+    memcpy(in, s->trace->input, n * sizeof *in);
+    sv_capture_status st = recapture(s, op, s->type, scan, in, n, err, errlen);
+    free(in);
+    return st;
 }
 
 static void bg_start(sv_app_state *s, const sv_value *in, size_t n)
@@ -439,7 +462,9 @@ static void bg_finish(sv_app_state *s)
     }
     if (s->from_file)
         return; /* keep the opened file; later edits use the GPU */
-    if (bg->gen == s->gen) {
+    /* The background capture is of the chapter's kernel: a mistake shown
+     * meanwhile is captured again below, on the GPU now that it is found. */
+    if (bg->gen == s->gen && s->kernel == SV_KERNEL_CORRECT) {
         if (bg->src.backend == SV_BACKEND_CUDA) {
             sv_trace *t = bg->trace;
             bg->trace = NULL;
@@ -455,15 +480,11 @@ static void bg_finish(sv_app_state *s)
         set_status(s, msg);
         return;
     }
-    /* The input changed while CUDA started: capture the current one now. */
-    if (s->trace) {
+    /* The input changed while CUDA started, or a mistake is shown: capture
+     * the current one now (a given --schedule stays emulated). */
+    if (s->trace && !(s->kernel != SV_KERNEL_CORRECT && s->schedule_given)) {
         char err[256];
-        sv_value *in = malloc(s->trace->n * sizeof *in);
-        if (!in)
-            return;
-        memcpy(in, s->trace->input, s->trace->n * sizeof *in);
-        if (recapture(s, s->op, s->type, s->scan, in, s->trace->n, err, sizeof err) ==
-            SV_CAPTURE_OK) {
+        if (recapture_shown(s, s->op, s->scan, err, sizeof err) == SV_CAPTURE_OK) {
             /* recapture falls back to the emulator, and its source says why */
             if (s->trace->backend == SV_BACKEND_CUDA)
                 snprintf(msg, sizeof msg, "GPU trace ready: %.200s", s->source);
@@ -474,7 +495,6 @@ static void bg_finish(sv_app_state *s)
             snprintf(msg, sizeof msg, "GPU capture failed: %.200s", err);
             set_status(s, msg);
         }
-        free(in);
     }
 }
 
@@ -524,15 +544,33 @@ static void go_step(sv_app_state *s, int k)
     s->hold = SV_HOLD_S / s->speed;
 }
 
-/* Shows step `at` of the presenter script (clamped): its view, its round
- * (moving into it from the round before when the step says "move" and the
- * script goes forward), its caption. */
+static bool set_kernel(sv_app_state *s, sv_kernel k);
+
+/* The kernel script step `at` shows: the last one named at or before it,
+ * else the one the window had before the script (sv_script_check has
+ * checked the names). */
+static sv_kernel script_kernel_at(const sv_app_state *s, int at)
+{
+    sv_kernel k = s->script_kernel;
+    for (int i = 0; i <= at && i < s->script.n; i++)
+        if (s->script.steps[i].kernel[0])
+            sv_kernel_parse(s->script.steps[i].kernel, &k, NULL, 0);
+    return k;
+}
+
+/* Shows step `at` of the presenter script (clamped): its kernel where the
+ * script changes it (K in between stays until the next change), its view,
+ * its round (moving into it from the round before when the step says
+ * "move" and the script goes forward), its caption. */
 static void script_go(sv_app_state *s, int at)
 {
     if (s->script.n == 0)
         return;
     at = sv_clampi(at, 0, s->script.n - 1);
     bool forward = at == s->script_at + 1;
+    sv_kernel want = script_kernel_at(s, at);
+    if (want != script_kernel_at(s, s->script_at) || (s->script_at < 0 && want != s->kernel))
+        set_kernel(s, want);
     s->script_at = at;
     const sv_script_step *st = &s->script.steps[at];
     s->playing = false;
@@ -723,13 +761,19 @@ static void quiz_reveal(sv_app_state *s)
         sv_value want;
         int cs;
         quiz_truth(s, s->step, (int)i, &want, &cs);
-        bool answered = kind == SV_QUIZ_CASES ? s->quiz_mark[i] != 0 : s->quiz_has[i];
+        bool answered = kind == SV_QUIZ_VALUES ? s->quiz_has[i] : s->quiz_mark[i] != 0;
         if (!answered) {
             s->quiz_result[i] = SV_QUIZ_UNASKED;
             continue;
         }
         bool ok;
-        if (kind == SV_QUIZ_CASES) {
+        if (kind == SV_QUIZ_OUTCOME) {
+            /* right = right in every run: one wrong run is the race showing */
+            bool shift;
+            int r = round_of_step(s, s->step, &shift);
+            bool right = s->lab->cells[(size_t)r * s->lab->n + i].wrong_runs == 0;
+            ok = (s->quiz_mark[i] == SV_QUIZ_RIGHT) == right;
+        } else if (kind == SV_QUIZ_CASES) {
             ok = (int)s->quiz_mark[i] - 1 == cs;
         } else if (s->trace->type == SV_TYPE_FLOAT32) {
             /* what was typed is read as a float32, as the cells hold it;
@@ -762,26 +806,34 @@ static void quiz_reveal(sv_app_state *s)
     set_status(s, msg);
 }
 
-/* Cycles a case mark: none, full, partial, copy-through, none. */
+/* Cycles a mark: cases none, full, partial, copy-through, none; outcome
+ * none, right, wrong, none. */
 static void quiz_cycle_mark(sv_app_state *s, int i)
 {
     static const unsigned char next[4] = { 1 + SV_CASE_FULL, 0, 1 + SV_CASE_COPY,
                                            1 + SV_CASE_PARTIAL };
     /* next[mark]: 0 -> full, 1 + copy -> none, 1 + partial -> copy,
      * 1 + full -> partial (SV_CASE_COPY 0, PARTIAL 1, FULL 2) */
-    if (i >= 0 && (size_t)i < s->trace->n && s->quiz_mark[i] < 4)
+    static const unsigned char next_outcome[3] = { SV_QUIZ_RIGHT, SV_QUIZ_WRONG, 0 };
+    if (i < 0 || (size_t)i >= s->trace->n)
+        return;
+    if (quiz_kind_at(s, s->step) == SV_QUIZ_OUTCOME)
+        s->quiz_mark[i] = s->quiz_mark[i] < 3 ? next_outcome[s->quiz_mark[i]] : 0;
+    else if (s->quiz_mark[i] < 4)
         s->quiz_mark[i] = next[s->quiz_mark[i]];
 }
 
 /* The keys of a question (values: digits, '-', '.', Backspace, Return;
  * cases: Return cycles, 1 / 2 / 3 mark full / partial / copy-through, 0 or
- * Backspace clears; both: Tab / Shift+Tab move). True when k was used. */
+ * Backspace clears; outcome: Return cycles, 1 / 2 mark right / wrong, 0 or
+ * Backspace clears; all: Tab / Shift+Tab move). True when k was used. */
 static bool quiz_key(sv_app_state *s, const SDL_Keysym *k)
 {
     if (!s->quiz || !s->quiz_asking || !s->trace)
         return false;
     bool shift = (k->mod & KMOD_SHIFT) != 0;
-    bool cases = quiz_kind_at(s, s->step) == SV_QUIZ_CASES;
+    sv_quiz_kind kind = quiz_kind_at(s, s->step);
+    bool cases = kind != SV_QUIZ_VALUES; /* marks, not numbers */
     int sel = s->quiz_sel;
     char ch = 0;
     switch (k->sym) {
@@ -825,6 +877,11 @@ static bool quiz_key(sv_app_state *s, const SDL_Keysym *k)
     }
     if (!ch)
         return false;
+    if (kind == SV_QUIZ_OUTCOME) {
+        if (ch >= '0' && ch <= '2')
+            s->quiz_mark[sel] = (unsigned char)(ch - '0'); /* SV_QUIZ_RIGHT 1, _WRONG 2 */
+        return true;
+    }
     if (cases) {
         if (ch >= '0' && ch <= '3') {
             static const unsigned char mark[4] = { 0, 1 + SV_CASE_FULL, 1 + SV_CASE_PARTIAL,
@@ -1179,17 +1236,11 @@ static void with_current_input(sv_app_state *s, sv_op op, sv_scan scan, const ch
     if (!s->trace)
         return;
     char err[256], msg[320];
-    sv_value *in = malloc(s->trace->n * sizeof *in);
-    if (!in)
-        return;
-    size_t n = s->trace->n;
-    memcpy(in, s->trace->input, n * sizeof *in);
-    if (recapture(s, op, s->type, scan, in, n, err, sizeof err) == SV_CAPTURE_OK)
+    if (recapture_shown(s, op, scan, err, sizeof err) == SV_CAPTURE_OK)
         copy_text(msg, sizeof msg, what);
     else
         snprintf(msg, sizeof msg, "%.300s", err);
     set_status(s, msg);
-    free(in);
 }
 
 static void next_op(sv_app_state *s)
@@ -1240,43 +1291,32 @@ static void next_type(sv_app_state *s)
     free(in);
 }
 
-/* Which embedded source shows kernel k: its own file when it was in the
- * tree at build time, else 0 (the chapter's; the panel says so). */
-static int source_of(sv_kernel k)
+/* Shows kernel k on the same input (K, a script's kernel step): captured
+ * again, on the GPU where there is one. On failure the shown kernel stays
+ * and the message says why. */
+static bool set_kernel(sv_app_state *s, sv_kernel k)
 {
     const sv_kernel_info *ki = sv_kernel_get(k);
-    int f = (ki && k != SV_KERNEL_CORRECT) ? sv_source_find(ki->file) : 0;
-    return f < 0 ? 0 : f;
+    if (!s->trace || !ki)
+        return false;
+    sv_kernel old = s->kernel;
+    s->kernel = k;
+    char err[256], msg[320];
+    if (recapture_shown(s, s->op, s->scan, err, sizeof err) == SV_CAPTURE_OK) {
+        snprintf(msg, sizeof msg, "Kernel: %s \u2014 %s", ki->name, ki->label);
+        set_status(s, msg);
+        return true;
+    }
+    s->kernel = old;
+    snprintf(msg, sizeof msg, "Kernel %s: %.250s", ki->name, err);
+    set_status(s, msg);
+    return false;
 }
 
-/* K: the next kernel of the lab, re-captured on the same input. */
+/* K: the next kernel of the lab. */
 static void next_kernel(sv_app_state *s)
 {
-    if (!s->trace)
-        return;
-    sv_kernel old = s->kernel;
-    s->kernel = (sv_kernel)((s->kernel + 1) % SV_KERNEL_COUNT);
-    const sv_kernel_info *ki = sv_kernel_get(s->kernel);
-    char what[240];
-    snprintf(what, sizeof what, "Kernel: %s \u2014 %s", ki->name, ki->label);
-    sv_value *in = malloc(s->trace->n * sizeof *in);
-    if (!in) {
-        s->kernel = old;
-        return;
-    }
-    size_t n = s->trace->n;
-    memcpy(in, s->trace->input, n * sizeof *in);
-    char err[256];
-    if (recapture(s, s->op, s->type, s->scan, in, n, err, sizeof err) == SV_CAPTURE_OK) {
-        s->source_kernel = source_of(s->kernel);
-        set_status(s, what);
-    } else {
-        s->kernel = old;
-        char msg[320];
-        snprintf(msg, sizeof msg, "Kernel %s: %.250s", ki->name, err);
-        set_status(s, msg);
-    }
-    free(in);
+    set_kernel(s, (sv_kernel)((s->kernel + 1) % SV_KERNEL_COUNT));
 }
 
 static void random_input(sv_app_state *s)
@@ -1385,7 +1425,7 @@ static void click(sv_app_state *s, float x, float y)
          * cycles its mark when the question is about cases). */
         if (s->quiz_asking && row == quiz_row(s, s->step)) {
             quiz_select(s, cell);
-            if (quiz_kind_at(s, s->step) == SV_QUIZ_CASES)
+            if (quiz_kind_at(s, s->step) != SV_QUIZ_VALUES)
                 quiz_cycle_mark(s, cell);
             return;
         }
@@ -1568,12 +1608,17 @@ static void key(sv_app_state *s, const SDL_KeyboardEvent *e)
         break;
     case SDLK_q:
         if (!rep && s->quiz) {
-            s->quiz_kind = s->quiz_kind == SV_QUIZ_VALUES ? SV_QUIZ_CASES : SV_QUIZ_VALUES;
+            /* values -> cases -> (a mistake shown) right or wrong -> values */
+            s->quiz_kind = s->quiz_kind == SV_QUIZ_VALUES ? SV_QUIZ_CASES
+                         : s->quiz_kind == SV_QUIZ_CASES && s->lab ? SV_QUIZ_OUTCOME
+                         : SV_QUIZ_VALUES;
             bool asking = s->quiz_asking;
             quiz_reset_question(s);
             s->quiz_asking = asking;
             set_status(s, s->quiz_kind == SV_QUIZ_CASES
                               ? "Question: which cells are full / partial / copy-through?"
+                          : s->quiz_kind == SV_QUIZ_OUTCOME
+                              ? "Question: will each cell be right in every run?"
                               : "Question: what value will each cell hold?");
         }
         break;
@@ -1780,10 +1825,17 @@ sv_app_status sv_app_init(sv_app_state *s, const sv_app_config *c, char *err, si
     s->theme = c->theme;
     s->fullscreen = c->fullscreen;
     s->code = c->code;
-    s->kernel = SV_KERNEL_CORRECT;
+    if (!sv_kernel_get(c->kernel)) {
+        snprintf(err, errlen, "kernel %d: unknown", (int)c->kernel);
+        return SV_APP_BAD_INPUT;
+    }
+    s->kernel = c->kernel;
     s->schedule = c->schedule_given ? c->schedule
                                     : (sv_schedule){ SV_SCHEDULE_SEQUENTIAL, 1 };
-    s->lab_runs = 100;
+    s->schedule_given = c->schedule_given;
+    s->lab_runs = c->runs;
+    s->lab_shake = c->shake;
+    s->lab_shake_seed = c->shake_seed;
     s->ui_scale = 1.0f;
     s->zoom = 1.0f;
     s->anim = 1.0f;
@@ -1806,6 +1858,16 @@ sv_app_status sv_app_init(sv_app_state *s, const sv_app_config *c, char *err, si
         set_source(s, &src, c->trace_path);
         if (c->background && c->backend != SV_CHOOSE_CPU)
             bg_start(s, t->input, t->n);
+        /* --kernel with a file: that mistake on the file's input. */
+        if (c->kernel != SV_KERNEL_CORRECT) {
+            s->kernel = c->kernel;
+            sv_capture_status st = recapture_shown(s, s->op, s->scan, err, errlen);
+            if (st != SV_CAPTURE_OK) {
+                sv_app_cleanup(s);
+                return st == SV_CAPTURE_BAD_INPUT ? SV_APP_BAD_INPUT
+                     : st == SV_CAPTURE_UNAVAILABLE ? SV_APP_UNAVAILABLE : SV_APP_FAILED;
+            }
+        }
     } else {
         if (c->background && c->backend != SV_CHOOSE_CPU) {
             bg_start(s, c->input, c->n);
@@ -1820,28 +1882,6 @@ sv_app_status sv_app_init(sv_app_state *s, const sv_app_config *c, char *err, si
             return st == SV_CAPTURE_BAD_INPUT ? SV_APP_BAD_INPUT
                  : st == SV_CAPTURE_UNAVAILABLE ? SV_APP_UNAVAILABLE : SV_APP_FAILED;
         }
-    }
-
-    /* --kernel: a mistake replaces the first trace (emulated; see lab_capture). */
-    if (c->kernel != SV_KERNEL_CORRECT && s->trace) {
-        if (!sv_kernel_get(c->kernel)) {
-            snprintf(err, errlen, "kernel %d: unknown", (int)c->kernel);
-            sv_app_cleanup(s);
-            return SV_APP_BAD_INPUT;
-        }
-        s->kernel = c->kernel;
-        size_t n = s->trace->n;
-        sv_value *in = malloc(n * sizeof *in);
-        if (!in || (memcpy(in, s->trace->input, n * sizeof *in),
-                    !lab_capture(s, s->op, s->type, s->scan, in, n, err, errlen))) {
-            if (!in)
-                snprintf(err, errlen, "out of memory");
-            free(in);
-            sv_app_cleanup(s);
-            return SV_APP_FAILED;
-        }
-        free(in);
-        s->source_kernel = source_of(s->kernel);
     }
 
     if (c->bench_csv) {
@@ -1878,6 +1918,7 @@ sv_app_status sv_app_init(sv_app_state *s, const sv_app_config *c, char *err, si
     if (c->ui_scale > 0.0f)
         s->ui_scale = sv_clampf(c->ui_scale, 0.5f, 3.0f);
     s->script_at = -1;
+    s->script_kernel = s->kernel;
     if (c->script) {
         char why[300];
         if (!sv_script_load(c->script, &s->script, why, sizeof why) ||
@@ -1998,10 +2039,7 @@ void sv_app_cleanup(sv_app_state *s)
     s->bench_running = false;
     sv_trace_destroy(s->trace);
     s->trace = NULL;
-    sv_lab_summary_destroy(s->lab);
-    s->lab = NULL;
-    sv_lab_reads_destroy(s->lab_reads);
-    s->lab_reads = NULL;
+    lab_clear(s);
     sv_bench_table_destroy(s->bench);
     s->bench = NULL;
     sv_script_finish(&s->script);
@@ -2067,7 +2105,7 @@ void sv_app_state_line(const sv_app_state *s, char *buf, size_t len)
         size_t at = (size_t)snprintf(quiz, sizeof quiz,
             "quiz=%d quiz_kind=%s quiz_phase=%s quiz_step=%d quiz_sel=%d quiz_text=\"%s\" "
             "quiz_score=%d/%d quiz_answers=", s->quiz ? 1 : 0,
-            kind == SV_QUIZ_CASES ? "cases" : "values",
+            quiz_kind_name(kind),
             !s->quiz ? "off" : s->quiz_asking ? "ask" : "shown", s->quiz_step, s->quiz_sel,
             s->quiz_text, s->quiz_right, s->quiz_total);
         const char *sep = "";
@@ -2076,6 +2114,9 @@ void sv_app_state_line(const sv_app_state *s, char *buf, size_t len)
             if (kind == SV_QUIZ_CASES && s->quiz_mark[i])
                 at += (size_t)snprintf(quiz + at, sizeof quiz - at, "%s%zu:%s", sep, i,
                                        sv_case_name((sv_case)(s->quiz_mark[i] - 1)));
+            else if (kind == SV_QUIZ_OUTCOME && s->quiz_mark[i])
+                at += (size_t)snprintf(quiz + at, sizeof quiz - at, "%s%zu:%s", sep, i,
+                                       s->quiz_mark[i] == SV_QUIZ_RIGHT ? "right" : "wrong");
             else if (kind == SV_QUIZ_VALUES && s->quiz_has[i])
                 at += (size_t)snprintf(quiz + at, sizeof quiz - at, "%s%zu:%s", sep, i,
                                        sv_value_format(s->trace->type, s->quiz_value[i], one,
@@ -2110,8 +2151,21 @@ void sv_app_state_line(const sv_app_state *s, char *buf, size_t len)
     const sv_source_file *sf = sv_source_get(s->source_kernel);
     if (sf && s->phase != SV_PHASE_NONE)
         sv_source_phase_lines(sf, s->phase, s->step, &hl_lo, &hl_hi);
+    /* The schedule the shown outcome ran under: "gpu" for GPU runs. */
     char sched[48];
-    sv_schedule_format(s->schedule, sched, sizeof sched);
+    const sv_lab_record *rec = s->trace ? s->trace->lab : NULL;
+    if (rec && !rec->emulated)
+        snprintf(sched, sizeof sched, "gpu");
+    else
+        sv_schedule_format(rec ? rec->schedule : s->schedule, sched, sizeof sched);
+    /* racecheck: errors/warnings, "not-run" when asked for but it could
+     * not run, "-" when not asked for. */
+    char race[48] = "-";
+    if (rec && rec->racecheck && rec->racecheck->ran)
+        snprintf(race, sizeof race, "%llu/%llu", (unsigned long long)rec->racecheck->errors,
+                 (unsigned long long)rec->racecheck->warnings);
+    else if (rec && rec->racecheck)
+        snprintf(race, sizeof race, "not-run");
     /* Escaped first (control characters, invalid UTF-8 from a paste or a
      * file never reach the terminal raw), then quoted. */
     size_t esc_len = (size_t)SV_EDIT_MAX * 4;
@@ -2133,7 +2187,7 @@ void sv_app_state_line(const sv_app_state *s, char *buf, size_t len)
              "anim=%.2f zoom=%.2f pan=%.2f ui_scale=%.2f fullscreen=%d help=%d "
              "hover=%d,%d pinned=%d,%d backend=%s win=%dx%d fb=%dx%d bench=%s code=%d "
              "phase=%s code_lines=%d-%d kernel=%s schedule=%s correct=%d lab_runs=%u "
-             "lab_wrong=%u first_wrong_round=%d %s %s %s overview=%d clean=%d script=%d/%d "
+             "lab_wrong=%u first_wrong_round=%d racecheck=%s %s %s %s overview=%d clean=%d script=%d/%d "
              "script_kernel=%s quit_armed=%d source=\"%s\"",
              s->step, steps_of(s), s->trace ? s->trace->n : (size_t)0,
              sv_op_name(s->op), sv_type_name(s->type), sv_scan_name(s->scan), in, out,
@@ -2147,7 +2201,7 @@ void sv_app_state_line(const sv_app_state *s, char *buf, size_t len)
              s->code ? 1 : 0, s->phase ? sv_phase_name(s->phase) : "none", hl_lo, hl_hi,
              sv_kernel_name(s->kernel), sched, s->show_correct ? 1 : 0,
              s->lab ? (unsigned)s->lab->runs : 0u, s->lab ? (unsigned)s->lab->wrong_runs : 0u,
-             s->lab ? s->lab->first_wrong_round : -1, geo, helpbtn, quiz,
+             s->lab ? s->lab->first_wrong_round : -1, race, geo, helpbtn, quiz,
              s->overview ? 1 : 0, s->clean ? 1 : 0, s->script_at + 1, s->script.n,
              (s->script_at >= 0 && s->script.steps[s->script_at].kernel[0])
                  ? s->script.steps[s->script_at].kernel : "-",

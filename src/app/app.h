@@ -50,9 +50,15 @@ typedef struct sv_app_config {
     bool overview;          /* --overview: start on the overview */
     const char *script;     /* --script FILE: a presenter script (script.h); NULL none */
     bool code;              /* --code: the source panel starts shown */
-    sv_kernel kernel;       /* the first kernel (0: the chapter's) */
+    sv_kernel kernel;       /* the first kernel (0: the chapter's; with trace, a
+                               mistake recaptures the file's input) */
     sv_schedule schedule;   /* the emulator's schedule for mistakes (zero: lockstep) */
-    bool schedule_given;    /* false: the window's default, sequential */
+    bool schedule_given;    /* false: the window's default, sequential, used only
+                               when the emulator runs; true: the emulator (as
+                               scanviz-trace --schedule) */
+    uint32_t runs;          /* --runs: a mistake's runs (0: 100 on the GPU, 1 emulated) */
+    bool shake;             /* --shake: GPU runs with a seeded per-warp delay */
+    uint64_t shake_seed;    /* --shake-seed (0: 1) */
 } sv_app_config;
 
 /* Status of sv_app_init, mirroring scanviz-trace's exit codes. */

@@ -1,7 +1,9 @@
 /* The help table (help.h): what the help overlay lists, as app.c binds it. */
 #include <stddef.h>
+#include <stdio.h>
 
 #include "help.h"
+#include "../core/lab.h"
 
 const char *const sv_help_keys[][2] = {
     {"Right / Left", "step one round forward / back (animated); with --script: next / previous step"},
@@ -24,15 +26,17 @@ const char *const sv_help_keys[][2] = {
     {"Z", "reset zoom and pan"},
     {"V", "overview: every round stacked, like the chapter's figure"},
     {"C", "the kernel's source beside the cells (the phase's line highlighted)"},
-    {"K", "next kernel: correct, in-place, no-barrier, in-place-no-barrier, no-else, off-by-one"},
+    {"K", NULL}, /* sv_help_what(): the kernels from the lab's registry */
     {"D", "a mistake: the correct kernel's values beside its own"},
     {"M", "Measure view: throughput and work against n"},
     {"B (Measure view)", "run the benchmark live on this machine's GPU / stop it"},
     {"P", "predict mode: Right asks about the next round, Right again reveals"},
-    {"Q (predict mode)", "question: cell values / cases (full, partial, copy-through)"},
+    {"Q (predict mode)", "question: cell values / cases (full, partial, copy-through) / "
+                         "with a mistake shown, will each cell be right?"},
     {"Tab / Shift+Tab", "predict: select the next / previous cell (or click it)"},
     {"0-9 - . Return", "predict values: type a number, Return commits it"},
     {"Return or 1 2 3 0", "predict cases: cycle / full, partial, copy-through, none"},
+    {"Return or 1 2 0", "predict right or wrong: cycle / right (in every run), wrong, none"},
     {"H, ? or [?]", "this help"},
     {"F12", "print the state line (for scripts)"},
     {"Esc", "close what is open (help, input box, Measure view, overview, fullscreen), then quit"},
@@ -41,3 +45,14 @@ const char *const sv_help_keys[][2] = {
     {"click the timeline", "go to that round"},
     {NULL, NULL},
 };
+
+const char *sv_help_what(size_t i)
+{
+    static char kernels[320]; /* the main thread's, as the renderers */
+    if (sv_help_keys[i][1])
+        return sv_help_keys[i][1];
+    if (!kernels[0])
+        snprintf(kernels, sizeof kernels, "next kernel: %s (GPU runs, else emulated)",
+                 sv_kernel_list());
+    return kernels;
+}

@@ -5,8 +5,16 @@
 #ifndef SV_HELP_H
 #define SV_HELP_H
 
-/* Every key and mouse action as {keys, what}, ending with {NULL, NULL}. */
+#include <stddef.h>
+
+/* Every key and mouse action as {keys, what}, ending with {NULL, NULL}; a
+ * what of NULL is made from elsewhere (K: the lab's registry of kernels):
+ * read it with sv_help_what(). */
 extern const char *const sv_help_keys[][2];
+
+/* The text of row i of sv_help_keys (never NULL for a row before the end).
+ * Main thread only, as the renderers. */
+const char *sv_help_what(size_t i);
 
 /* The input box's hint line: Return applies, Esc cancels, Ctrl+V pastes,
  * presets Ctrl+1 chapter example, Ctrl+2 all ones (n = 16), Ctrl+3 a

@@ -115,6 +115,8 @@ const sv_lab_cell *sv_scene_lab_cell(const sv_app_view *s, const sv_step_view *v
     if (!lab || !t || i < 0 || (size_t)i >= t->n || lab->n != t->n ||
         lab->nrounds != t->nrounds)
         return NULL;
+    if (sv_scene_hidden(s, v, row)) /* a question's row gives nothing away */
+        return NULL;
     int w;
     if (row == 3) {
         i = sv_scene_output_source(t, v, i);

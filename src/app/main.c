@@ -58,11 +58,14 @@ static const char usage_text[] =
     "  --quiz                predict mode (key P): Right asks about each next round\n"
     "  --code                show the kernel's source beside the cells (key C), also in --export\n"
     "  --kernel NAME         correct (default), in-place, no-barrier, in-place-no-barrier,\n"
-    "                        no-else, off-by-one, pout-accumulate: a mistake, emulated\n"
-    "                        (key K cycles them)\n"
-    "  --schedule NAME       the emulator's schedule for a mistake: lockstep, sequential\n"
-    "                        (default), reverse, random[:S], warps[:S] (S a seed; these\n"
+    "                        no-else, off-by-one, pout-accumulate: a mistake, run on the\n"
+    "                        GPU (--runs times) or emulated without one (key K cycles them)\n"
+    "  --schedule NAME       emulate a mistake under lockstep, sequential (the default\n"
+    "                        without a GPU), reverse, random[:S], warps[:S] (S a seed; these\n"
     "                        two run 100 seeds S, S+1, ... and count the wrong runs)\n"
+    "  --runs R              a mistake's runs, 1 .. 100000 (default 100 on the GPU, 1 emulated)\n"
+    "  --shake               GPU: a seeded random delay per warp before each round's reads\n"
+    "  --shake-seed S        the seed of --shake (default 1; implies --shake)\n"
     "  --size WxH            window or image size (default 1280x720)\n"
     "Slides:\n"
     "  --clean               no key hints, no [?], the backend short (\"CUDA \u00b7 H200\")\n"
@@ -141,6 +144,9 @@ typedef struct options {
     int trace_arg;
     const char *op, *type, *backend, *theme, *kernel, *schedule;
     bool exclusive, fullscreen, autoplay, no_animation, code;
+    uint32_t runs;          /* --runs (0: the default) */
+    bool shake;             /* --shake, --shake-seed */
+    uint64_t shake_seed;
     bool quiz;
     long round;
     double speed;
@@ -158,7 +164,8 @@ enum {
     OPT_INCLUSIVE, OPT_BACKEND, OPT_TRACE, OPT_ROUND, OPT_THEME, OPT_FULLSCREEN, OPT_SPEED,
     OPT_AUTOPLAY, OPT_NO_ANIM, OPT_EXPORT, OPT_SIZE, OPT_EXPORT_PLOT, OPT_BENCH_CSV,
     OPT_BENCH_FRAMES, OPT_HELP, OPT_VERSION, OPT_QUIZ, OPT_KERNEL, OPT_SCHEDULE,
-    OPT_CLEAN, OPT_SCALE, OPT_OVERVIEW, OPT_EXPORT_GIF, OPT_EXPORT_SVG, OPT_SCRIPT, OPT_CODE
+    OPT_CLEAN, OPT_SCALE, OPT_OVERVIEW, OPT_EXPORT_GIF, OPT_EXPORT_SVG, OPT_SCRIPT, OPT_CODE,
+    OPT_RUNS, OPT_SHAKE, OPT_SHAKE_SEED
 };
 
 static const struct option long_opts[] = {
@@ -184,6 +191,9 @@ static const struct option long_opts[] = {
     {"code", no_argument, NULL, OPT_CODE},
     {"kernel", required_argument, NULL, OPT_KERNEL},
     {"schedule", required_argument, NULL, OPT_SCHEDULE},
+    {"runs", required_argument, NULL, OPT_RUNS},
+    {"shake", no_argument, NULL, OPT_SHAKE},
+    {"shake-seed", required_argument, NULL, OPT_SHAKE_SEED},
     {"help", no_argument, NULL, OPT_HELP},
     {"version", no_argument, NULL, OPT_VERSION},
     {"clean", no_argument, NULL, OPT_CLEAN},
@@ -223,6 +233,16 @@ static int parse_args(int argc, char **argv, options *o)
         case OPT_BACKEND: o->backend = a; break;
         case OPT_KERNEL: o->kernel = a; break;
         case OPT_SCHEDULE: o->schedule = a; break;
+        case OPT_RUNS:
+            if (!sv_parse_runs(a, argi, &o->runs, err, sizeof err))
+                return usage_error("%s", err);
+            break;
+        case OPT_SHAKE: o->shake = true; break;
+        case OPT_SHAKE_SEED:
+            if (!sv_parse_shake_seed(a, argi, &o->shake_seed, err, sizeof err))
+                return usage_error("%s", err);
+            o->shake = true;
+            break;
         case OPT_TRACE:
             if (o->trace)
                 return usage_error("give one input: --trace (argument %d) was given twice", argi);
@@ -348,7 +368,13 @@ static int make_config(const options *o, sv_app_config *c, sv_value **vals)
         if (!sv_schedule_parse(o->schedule, &c->schedule, err, sizeof err))
             return usage_error("--schedule: %s", err);
         c->schedule_given = true;
+        if (c->backend == SV_CHOOSE_CUDA)
+            return usage_error("--schedule names an emulator schedule, and --backend cuda asks "
+                               "for the GPU (drop one of them)");
     }
+    c->runs = o->runs;
+    c->shake = o->shake;
+    c->shake_seed = o->shake_seed;
 
     if (o->trace) {
         c->trace = sv_trace_load(o->trace, err, sizeof err);

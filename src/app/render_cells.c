@@ -669,6 +669,11 @@ static void draw_question_cell(sv_gfx *g, const sv_app_view *s, const sv_layout 
         sv_gfx_text(g, SV_FONT_MONO, px, cx, cy, SV_ALIGN_CENTER, t->accent, buf);
     } else if (asked_row && s->quiz_kind == SV_QUIZ_VALUES && s->quiz_has && s->quiz_has[i]) {
         draw_number(g, l, s->trace->type, b, s->quiz_value[i], t->accent);
+    } else if (asked_row && s->quiz_kind == SV_QUIZ_OUTCOME && s->quiz_mark && s->quiz_mark[i]) {
+        /* the class's prediction: a tick (right in every run) or a cross */
+        bool right = s->quiz_mark[i] == SV_QUIZ_RIGHT;
+        sv_gfx_text(g, SV_FONT_SANS_BOLD, l->num_px, cx, cy, SV_ALIGN_CENTER,
+                    right ? t->accent : t->error, right ? "\u2713" : "\u2717");
     } else {
         sv_gfx_text(g, SV_FONT_MONO, l->num_px, cx, cy, SV_ALIGN_CENTER,
                     sv_rgba_alpha(t->accent, asked_row ? 1.0f : 0.6f), "?");

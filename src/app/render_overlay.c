@@ -107,6 +107,7 @@ static bool quiz_caption(const sv_app_view *s, const sv_step_view *v, char *l1, 
         return false;
     const sv_trace *t = s->trace;
     bool cases = s->quiz_kind == SV_QUIZ_CASES;
+    bool outcome = s->quiz_kind == SV_QUIZ_OUTCOME && s->lab;
     char what[96];
     if (v->shift)
         snprintf(what, sizeof what, "the exclusive shift");
@@ -116,6 +117,14 @@ static bool quiz_caption(const sv_app_view *s, const sv_step_view *v, char *l1, 
         snprintf(what, sizeof what, "round %d (stride %lu)", v->round,
                  (unsigned long)v->rd->stride);
     int row = v->shift ? 3 : v->round == 0 ? 1 : 1 + v->rd->pout;
+    if (s->quiz_asking && outcome) {
+        snprintf(l1, n1, "Predict %s: will each cell of %s be right in every one of the %u "
+                 "run%s?", what, row_name(row), (unsigned)s->lab->runs,
+                 s->lab->runs == 1 ? "" : "s");
+        snprintf(l2, n2, "Select a cell (click, or Tab / Shift+Tab); Return cycles right, wrong, "
+                 "none (1 2 0). Right or Page Down reveals.");
+        return true;
+    }
     if (s->quiz_asking) {
         if (cases)
             snprintf(l1, n1, "Predict %s: which cells of %s are full windows, partial, or "
@@ -156,7 +165,13 @@ static bool quiz_caption(const sv_app_view *s, const sv_step_view *v, char *l1, 
         }
         char f[420], you[64];
         cell_formula(s, v, (int)i, f, sizeof f);
-        if (cases) {
+        if (outcome) {
+            const sv_lab_cell *lc = &s->lab->cells[(size_t)v->round * s->lab->n + i];
+            at += (size_t)snprintf(l2 + at, n2 - at, "%s%s[%zu] is wrong in %u of %u runs "
+                                   "(you: %s)", shown ? " \u00b7 " : "", row_name(row), i,
+                                   (unsigned)lc->wrong_runs, (unsigned)s->lab->runs,
+                                   s->quiz_mark[i] == SV_QUIZ_RIGHT ? "right" : "wrong");
+        } else if (cases) {
             snprintf(you, sizeof you, "you: %s",
                      sv_case_name((sv_case)(s->quiz_mark[i] - 1)));
             char g[240];
@@ -519,7 +534,10 @@ static void draw_counters(sv_gfx *g, const sv_app_view *s, const sv_layout *l,
         snprintf(note, sizeof note, "float32: differs from the sequential scan by up to %.3g "
                  "(at i = %zu): a different rounding order", tr->max_abs_diff, tr->max_diff_index);
     }
-    if (s->lab) {
+    if (s->lab && s->quiz && s->quiz_asking) {
+        /* the outcome would answer the question */
+        snprintf(note, sizeof note, "%s: the outcome shows after Reveal", s->lab_note);
+    } else if (s->lab) {
         const sv_lab_summary *lab = s->lab;
         if (lab->wrong_runs == 0)
             snprintf(note, sizeof note, "%s: right in all %u run%s (by luck or by design)",
@@ -529,6 +547,14 @@ static void draw_counters(sv_gfx *g, const sv_app_view *s, const sv_layout *l,
                      "\u00b7 first wrong round %d", s->lab_note, (unsigned)lab->wrong_runs,
                      (unsigned)lab->runs, lab->runs == 1 ? "" : "s",
                      (unsigned)lab->distinct_outputs, lab->first_wrong_round);
+        /* racecheck, when the trace recorded it: a race is the code's, not a run's */
+        const sv_racecheck *rc = tr->lab ? tr->lab->racecheck : NULL;
+        size_t at = strlen(note);
+        if (rc && rc->ran)
+            snprintf(note + at, sizeof note - at, " \u00b7 racecheck %llu errors, %llu warnings",
+                     (unsigned long long)rc->errors, (unsigned long long)rc->warnings);
+        else if (rc)
+            snprintf(note + at, sizeof note - at, " \u00b7 no racecheck");
     }
     float cy = l->counters.y + l->counters.h / 2.0f;
     float cpx = sv_scene_fit_px(g, SV_FONT_SANS, l->small_px,
@@ -592,7 +618,8 @@ static void draw_timeline(sv_gfx *g, const sv_app_view *s, const sv_layout *l,
     if (s->quiz) {
         /* The running score where the key hints were. */
         snprintf(qhint, sizeof qhint, "Predict (%s) \u00b7 score %d / %d \u00b7 %s \u00b7 "
-                 "Q question \u00b7 P off", s->quiz_kind == SV_QUIZ_CASES ? "cases" : "values",
+                 "Q question \u00b7 P off", s->quiz_kind == SV_QUIZ_CASES ? "cases"
+                 : s->quiz_kind == SV_QUIZ_OUTCOME ? "right or wrong" : "values",
                  s->quiz_right, s->quiz_total, s->quiz_asking ? "\u25ba reveal" : "\u25ba ask");
         hint = qhint;
     }
@@ -913,7 +940,7 @@ static void draw_help(sv_gfx *g, const sv_layout *l, const sv_theme *t, int fb_w
     float kw = 0.0f, dw = 0.0f;
     for (size_t i = 0; i < nk; i++) {
         float a = sv_gfx_text_width(g, SV_FONT_SANS_BOLD, px, sv_help_keys[i][0]);
-        float b = sv_gfx_text_width(g, SV_FONT_SANS, px, sv_help_keys[i][1]);
+        float b = sv_gfx_text_width(g, SV_FONT_SANS, px, sv_help_what(i));
         if (a > kw) kw = a;
         if (b > dw) dw = b;
     }
@@ -933,7 +960,7 @@ static void draw_help(sv_gfx *g, const sv_layout *l, const sv_theme *t, int fb_w
         sv_gfx_text(g, SV_FONT_SANS_BOLD, px, x + pad + kw, ty, SV_ALIGN_RIGHT, t->accent,
                     sv_help_keys[i][0]);
         sv_gfx_text(g, SV_FONT_SANS, px, x + pad + kw + 3.0f * u * k, ty, SV_ALIGN_LEFT, t->text,
-                    sv_help_keys[i][1]);
+                    sv_help_what(i));
         ty += lh;
     }
     sv_gfx_text(g, SV_FONT_SANS, px * 0.95f, x + bw / 2.0f, y + bh - pad * 0.9f, SV_ALIGN_CENTER,

@@ -7,6 +7,7 @@
 
 #include "script.h"
 #include "../core/fileio.h"
+#include "../core/lab.h"
 
 /* A printable copy of a word for messages: at most 24 bytes, control bytes
  * and non-ASCII as '?'. */
@@ -262,6 +263,12 @@ bool sv_script_check(const sv_script *s, int nrounds, bool exclusive, char *err,
         if (!st->shift && st->round >= nrounds) {
             snprintf(err, errlen, "line %d: round %d, but this trace has rounds 0..%d",
                      st->line, st->round, nrounds - 1);
+            return false;
+        }
+        sv_kernel k;
+        char why[300];
+        if (st->kernel[0] && !sv_kernel_parse(st->kernel, &k, why, sizeof why)) {
+            snprintf(err, errlen, "line %d: %s", st->line, why);
             return false;
         }
     }

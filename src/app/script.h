@@ -12,7 +12,10 @@
  * `move` (play the move into that round when the step is reached), `shift`
  * (the exclusive shift step), `view scan|overview|measure`, `kernel NAME`.
  * After the colon, the caption, shown in place of the round's own caption.
- * A step that names no round keeps the one before (the first: round 0). */
+ * A step that names no round keeps the one before (the first: round 0); one
+ * that names no kernel keeps the kernel the script last named (before the
+ * first: the kernel the window started with), so walking back past a
+ * `kernel` step restores the kernel before it. */
 #ifndef SV_SCRIPT_H
 #define SV_SCRIPT_H
 
@@ -53,7 +56,8 @@ bool sv_script_parse(const char *text, size_t len, const char *name, sv_script *
 /* Reads path (at most SV_SCRIPT_MAX_BYTES) and parses it. */
 bool sv_script_load(const char *path, sv_script *out, char *err, size_t errlen);
 /* Checks every step against a trace of nrounds rounds (exclusive: a shift
- * step exists); err names the line of the first step out of range. */
+ * step exists) and its kernel names against the lab's registry; err names
+ * the line of the first step out of range or unknown kernel. */
 bool sv_script_check(const sv_script *s, int nrounds, bool exclusive, char *err, size_t errlen);
 void sv_script_finish(sv_script *s); /* accepts an empty or zeroed script */
 

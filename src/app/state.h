@@ -100,6 +100,7 @@ typedef struct sv_app_state {
     char caption_override[256]; /* the presenter script's caption; "" none */
     sv_script script;       /* --script: owned; n == 0 without one */
     int script_at;          /* the script step shown; -1 before the first */
+    sv_kernel script_kernel; /* the kernel before the script's first `kernel` step */
     /* The kernel on screen: the source panel (C, --code) and the phase
      * inside the current step (Down/Up; SV_PHASE_NONE = the whole round;
      * any round step resets it). */
@@ -107,17 +108,23 @@ typedef struct sv_app_state {
     sv_phase phase;
     int source_kernel;      /* sv_source_get(): 0 = the chapter's kernel */
 
-    /* The mistakes lab. kernel is what K cycles (recaptured through
-     * lab_capture in app.c); a mistake is emulated under schedule, once for
-     * lockstep/sequential/reverse, lab_runs times (seeds S, S+1, ...) for
-     * random:S and warps:S, and summarized per round and cell (lab). */
+    /* The mistakes lab. kernel is what K cycles; every kernel is captured
+     * through capture (app.c recapture): a mistake runs lab_runs times on
+     * the GPU (shaken when lab_shake), or emulated under schedule when there
+     * is no GPU, --backend cpu or --schedule; the trace's record (trace->lab)
+     * holds the per-cell outcome, which lab points into. */
     sv_kernel kernel;
-    sv_schedule schedule;
-    uint32_t lab_runs;
+    sv_schedule schedule;   /* the emulator's (--schedule; else sequential) */
+    bool schedule_given;    /* --schedule: it picks the emulator, as in scanviz-trace */
+    uint32_t lab_runs;      /* --runs; 0: capture's default (100 on the GPU, 1
+                               emulated, 100 seeds for a given random:S or warps:S) */
+    bool lab_shake;         /* --shake: per-warp delays on the GPU */
+    uint64_t lab_shake_seed; /* --shake-seed; 0: 1 */
     bool show_correct;      /* D */
-    sv_lab_summary *lab;    /* owned; NULL for the chapter's kernel */
-    sv_lab_reads *lab_reads; /* owned; the shown run's reads */
-    char lab_note[160];
+    const sv_lab_summary *lab; /* trace->lab's summary (borrowed); NULL without a record */
+    sv_lab_reads *lab_reads; /* owned; emulated runs: what the shown run's reads saw */
+    char lab_note[160];     /* "in-place · sequential · emulated", "in-place · 100 GPU runs
+                               (shaken, seed 1)"; "" without a record */
 
     /* The input box (E). edit_error is shown inline and names the bad token;
      * the trace on screen stays until a valid array is applied. */

@@ -36,10 +36,13 @@
 /* The longest input-box text a view may hold, NUL included. */
 #define SV_VIEW_TEXT_MAX 32768 /* SV_EDIT_MAX: 1024 values of up to 31 characters */
 
-/* Predict mode's two questions (key Q). */
+/* Predict mode's questions (key Q). */
 typedef enum sv_quiz_kind {
     SV_QUIZ_VALUES, /* "what value will cell i hold?" */
-    SV_QUIZ_CASES   /* "which cells are full windows / partial / copy-through?" */
+    SV_QUIZ_CASES,  /* "which cells are full windows / partial / copy-through?" */
+    SV_QUIZ_OUTCOME /* a mistake of the lab: "will cell i be right?", marked with
+                       SV_QUIZ_RIGHT / SV_QUIZ_WRONG in quiz_mark; right means
+                       right in every run (a race is the code's, not a run's) */
 } sv_quiz_kind;
 
 /* A predicted cell's verdict after Reveal. */
@@ -130,7 +133,8 @@ typedef struct sv_app_view {
     const char *quiz_text;       /* the number being typed into quiz_sel; "" none */
     const bool *quiz_has;        /* SV_QUIZ_VALUES: cell i has an answer ... */
     const sv_value *quiz_value;  /* ... and this is it */
-    const unsigned char *quiz_mark; /* SV_QUIZ_CASES: 0 none, else 1 + sv_case */
+    const unsigned char *quiz_mark; /* SV_QUIZ_CASES: 0 none, else 1 + sv_case;
+                                       SV_QUIZ_OUTCOME: 0 none, SV_QUIZ_RIGHT, SV_QUIZ_WRONG */
     const unsigned char *quiz_result; /* after Reveal: SV_QUIZ_RIGHT / _WRONG / _UNASKED */
     bool quiz_scored;            /* quiz_result holds the verdicts of quiz_step */
     int quiz_right, quiz_total;  /* the running score since P */

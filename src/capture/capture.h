@@ -36,7 +36,7 @@ typedef enum sv_capture_status {
 
 /* What to capture. Zero it, then set the scan; the defaults are the chapter's
  * kernel, SV_CHOOSE_AUTO, no fallback past "no GPU", waiting for the probe.
- * (The next fields to come: run counts and schedules.) */
+ * The lab's fields below are zero for the chapter's kernel. */
 typedef struct sv_capture_request {
     sv_op op;
     sv_type type;
@@ -59,7 +59,11 @@ typedef struct sv_capture_request {
      * or any of these is set; its trace carries a record (trace->lab): */
     const char *schedule;  /* the emulator's schedule (lab.h: "lockstep",
                               "random:S", ...); with SV_CHOOSE_AUTO it picks
-                              the emulator. NULL: warps:1 when emulated */
+                              the emulator. NULL: emulate_schedule */
+    const char *emulate_schedule; /* the schedule when the emulator runs a lab
+                              capture without .schedule (no GPU, --backend
+                              cpu, a fallback); it does not pick the
+                              emulator. NULL: warps:1 */
     uint32_t runs;         /* runs to summarize; 0: 100 on the GPU, 1 emulated */
     bool shake;            /* GPU: seeded per-warp delays before each round's reads */
     uint64_t shake_seed;   /* 0 means 1 */

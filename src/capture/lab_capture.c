@@ -51,6 +51,8 @@ bool sv_capture_lab_check(const sv_capture_request *req, char *err, size_t errle
     sv_schedule s;
     if (req->schedule && !sv_schedule_parse(req->schedule, &s, err, errlen))
         return false;
+    if (req->emulate_schedule && !sv_schedule_parse(req->emulate_schedule, &s, err, errlen))
+        return false;
     if (req->schedule && req->choice == SV_CHOOSE_CUDA) {
         sv_errorf(err, errlen, "--schedule names an emulator schedule, and --backend cuda asks "
                   "for the GPU (drop one of them)");
@@ -356,8 +358,9 @@ bool sv_capture_lab_fill(sv_trace *t, const sv_capture_request *req, sv_backend 
     const size_t n = t->n, nr = t->nrounds;
     if (backend == SV_BACKEND_CPU) {
         L->emulated = true;
-        if (!sv_schedule_parse(req->schedule ? req->schedule : "warps:1", &L->schedule, err,
-                               errlen)) {
+        const char *sched = req->schedule ? req->schedule
+                          : req->emulate_schedule ? req->emulate_schedule : "warps:1";
+        if (!sv_schedule_parse(sched, &L->schedule, err, errlen)) {
             *bad = true;
             goto done;
         }

@@ -129,27 +129,6 @@ static void usage(FILE *f)
 #define report(status, ...) sv_report(prog, (status), NULL, __VA_ARGS__)
 #define usage_error(...) sv_report(prog, EXIT_USAGE, NULL, __VA_ARGS__)
 
-/* A whole decimal number lo .. hi (no sign, no hex, no spaces): --runs and
- * --shake-seed. */
-static bool parse_decimal(const char *s, uint64_t lo, uint64_t hi, uint64_t *out)
-{
-    uint64_t v = 0;
-    if (!s || !*s)
-        return false;
-    for (; *s; s++) {
-        if (*s < '0' || *s > '9')
-            return false;
-        unsigned d = (unsigned)(*s - '0');
-        if (v > (UINT64_MAX - d) / 10)
-            return false;
-        v = v * 10 + d;
-    }
-    if (v < lo || v > hi)
-        return false;
-    *out = v;
-    return true;
-}
-
 /* A non-option argument: only "-" (standard input) is one. Returns -1 to go
  * on, else an exit status. */
 static int operand(options *o, const char *arg, int argi)
@@ -262,24 +241,16 @@ static int parse_options(int argc, char **argv, options *o)
             o->schedule = optarg;
             break;
         }
-        case OPT_RUNS: {
-            uint64_t v;
-            if (!parse_decimal(optarg, 1, 100000, &v))
-                return usage_error("--runs \"%s\" (argument %d): expected a whole number "
-                                   "from 1 to 100000", optarg, argi);
-            o->runs = (uint32_t)v;
+        case OPT_RUNS:
+            if (!sv_parse_runs(optarg, argi, &o->runs, err, sizeof err))
+                return usage_error("%s", err);
             break;
-        }
         case OPT_SHAKE: o->shake = true; break;
-        case OPT_SHAKE_SEED: {
-            uint64_t v;
-            if (!parse_decimal(optarg, 1, UINT64_MAX, &v))
-                return usage_error("--shake-seed \"%s\" (argument %d): expected a whole number "
-                                   "from 1 to %" PRIu64, optarg, argi, UINT64_MAX);
-            o->shake_seed = v;
+        case OPT_SHAKE_SEED:
+            if (!sv_parse_shake_seed(optarg, argi, &o->shake_seed, err, sizeof err))
+                return usage_error("%s", err);
             o->shake = true;
             break;
-        }
         case OPT_RACECHECK: o->racecheck = true; break;
         case 'h': o->help = true; break;
         case 'V': o->version = true; break;

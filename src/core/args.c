@@ -2,9 +2,11 @@
 #include "args.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "error.h"
 #include "escape.h"
 #include "fileio.h"
 
@@ -35,6 +37,48 @@ bool sv_parse_long(const char *s, long lo, long hi, long *out)
     if (errno || end == s || *end || v < lo || v > hi)
         return false;
     *out = v;
+    return true;
+}
+
+/* A whole decimal number lo <= v <= hi of digits alone. */
+static bool parse_u64(const char *s, uint64_t lo, uint64_t hi, uint64_t *out)
+{
+    uint64_t v = 0;
+    if (!s || !*s)
+        return false;
+    for (; *s; s++) {
+        if (*s < '0' || *s > '9')
+            return false;
+        unsigned d = (unsigned)(*s - '0');
+        if (v > (UINT64_MAX - d) / 10)
+            return false;
+        v = v * 10 + d;
+    }
+    if (v < lo || v > hi)
+        return false;
+    *out = v;
+    return true;
+}
+
+bool sv_parse_runs(const char *s, int argi, uint32_t *out, char *err, size_t errlen)
+{
+    uint64_t v;
+    if (!parse_u64(s, 1, 100000, &v)) {
+        sv_errorf(err, errlen, "--runs \"%s\" (argument %d): expected a whole number from 1 to "
+                  "100000", s ? s : "", argi);
+        return false;
+    }
+    *out = (uint32_t)v;
+    return true;
+}
+
+bool sv_parse_shake_seed(const char *s, int argi, uint64_t *out, char *err, size_t errlen)
+{
+    if (!parse_u64(s, 1, UINT64_MAX, out)) {
+        sv_errorf(err, errlen, "--shake-seed \"%s\" (argument %d): expected a whole number from "
+                  "1 to %" PRIu64, s ? s : "", argi, UINT64_MAX);
+        return false;
+    }
     return true;
 }
 

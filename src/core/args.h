@@ -12,6 +12,8 @@
 
 #include <stdarg.h>
 #include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -27,6 +29,13 @@ int sv_vreport(const char *prog, int status, const char *hint, const char *fmt, 
 /* A whole decimal number lo <= v <= hi, nothing before or after it.
  * Returns false (and leaves *out) otherwise. */
 bool sv_parse_long(const char *s, long lo, long hi, long *out);
+
+/* The mistakes lab's --runs R (1 .. 100000) and --shake-seed S (1 ..
+ * 2^64-1), as scanviz and scanviz-trace read them: digits alone (no sign,
+ * no hex, no spaces). False (and *out left) with err naming the flag, the
+ * value and its argv index argi. */
+bool sv_parse_runs(const char *s, int argi, uint32_t *out, char *err, size_t errlen);
+bool sv_parse_shake_seed(const char *s, int argi, uint64_t *out, char *err, size_t errlen);
 
 /* Standard output is checked like a file at exit: a full disk or a closed
  * pipe prints "PROG: stdout: reason" and returns fail_status when rc is 0

@@ -2,7 +2,9 @@
 """The "install" test: `meson install` into a DESTDIR, then checks what a user
 of the installed tree gets, from a folder outside the source and build trees:
 
-  1. every file is where the desktop, man and bash-completion look;
+  1. every file is where the desktop, man and bash-completion look, and the
+     example presenter script (share/scanviz/scripts/chapter-story.txt), which
+     the installed scanviz runs;
   2. the installed binaries run (nothing from the build or source tree: no
      RPATH/RUNPATH into them, no project shared library) and round-trip a
      trace file;
@@ -192,8 +194,9 @@ def check_all(o, programs, man_pages, source_dir, build_dir, tmp):
     icon = os.path.join(datadir, 'icons', 'hicolor', 'scalable', 'apps', 'scanviz.svg')
     metainfo = os.path.join(datadir, 'metainfo', o.app_id + '.metainfo.xml')
     mime_xml = os.path.join(datadir, 'mime', 'packages', o.app_id + '.xml')
+    story = os.path.join(datadir, 'scanviz', 'scripts', 'chapter-story.txt')
     if gui:
-        want += [desktop, icon, metainfo, mime_xml]
+        want += [desktop, icon, metainfo, mime_xml, story]
     missing = [os.path.relpath(p, dest) for p in want if not os.path.isfile(p)]
     check(not missing, f'{len(want)} files installed' + (f'; missing: {missing}' if missing else ''))
     if not man_pages:
@@ -276,6 +279,16 @@ def check_all(o, programs, man_pages, source_dir, build_dir, tmp):
                   f'"{expect}" in the trace it prints, {len(pngs)} rounds rendered at {size}')
             if r.returncode:
                 print(r.stderr[-2000:])
+
+        # The installed example script runs as the guide says (here without
+        # a display: the rounds are exported, the script checked first).
+        if os.path.isfile(story):
+            folder = os.path.join(tmp, 'story')
+            r = run([exe['scanviz'], '--backend', 'cpu', '--script', story, '--export', folder],
+                    cwd=work, env=noenv)
+            check(r.returncode == 0 and os.path.isdir(folder),
+                  f'scanviz --script {os.path.relpath(story, dest)} --export: exit {r.returncode}'
+                  + (': ' + r.stderr.strip()[-300:] if r.returncode else ''))
 
     # 4. The MIME type, registered as the desktop would.
     if gui and have('update-mime-database') and have('update-desktop-database'):

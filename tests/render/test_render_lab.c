@@ -11,7 +11,12 @@
  *    on is wrong and carries diagonal lines (many separate runs of the error
  *    colour along one scan line), the right cells carry none;
  *  - the first wrong round is ringed in the error colour on the timeline;
- *  - D draws the correct value at a cell's foot (ink appears there).
+ *  - D draws the correct value at a cell's foot (ink appears there);
+ *  - a lab trace file opened as scanviz --trace does (sv_trace_load, then
+ *    sv_app_init): the kernel, the runs and wrong runs, the first wrong
+ *    round in the state line, the mistake's source panel, the hatch drawn;
+ *    once as the emulator wrote it, once as GPU runs (the record rewritten
+ *    as a GPU's: 100 shaken runs on a named device).
  * PNGs land in the build directory (render-lab-*.png). */
 /* dl_iterate_phdr and RTLD_NODELETE (see render_util.h) */
 #define _GNU_SOURCE
@@ -20,6 +25,8 @@
 #include "lab.h"
 #include "scene.h"
 #include "source.h"
+#include "app.h"
+#include "trace_file.h"
 
 static sv_trace *make_trace(const int32_t *in, size_t n)
 {
@@ -384,10 +391,114 @@ static void test_hatch(void)
     sv_trace_destroy(correct);
 }
 
+/* A lab trace file, written by capture as scanviz-trace --kernel in-place
+ * --schedule sequential --runs 3 writes it (gpu: then rewritten as a GPU's
+ * record), opened as scanviz --trace opens it. */
+static void test_lab_file(bool gpu)
+{
+    char err[512], path[700];
+    const sv_value in[8] = {{3}, {1}, {7}, {0}, {4}, {1}, {6}, {3}};
+    const sv_capture_request req = {
+        .op = SV_OP_SUM, .type = SV_TYPE_INT32, .scan = SV_SCAN_INCLUSIVE, .input = in, .n = 8,
+        .choice = SV_CHOOSE_CPU, .kernel = "in-place", .schedule = "sequential", .runs = 3,
+    };
+    sv_trace *t = NULL;
+    CHECK_MSG(sv_capture(&req, &t, NULL, err, sizeof err) == SV_CAPTURE_OK && t && t->lab,
+              "lab capture: %s", err);
+    if (!t)
+        return;
+    if (gpu) { /* what the H200 writes: GPU runs, shaken, on a device */
+        t->backend = SV_BACKEND_CUDA;
+        free(t->device);
+        t->device = strdup("NVIDIA H200");
+        t->lab->emulated = false;
+        t->lab->shake = true;
+        t->lab->shake_seed = 7;
+        /* racecheck's counts as the H200 reported them at n = 1024 */
+        t->lab->racecheck = calloc(1, sizeof *t->lab->racecheck);
+        if (t->lab->racecheck) {
+            t->lab->racecheck->ran = t->lab->racecheck->has_summary = true;
+            t->lab->racecheck->errors = 9716;
+            t->lab->racecheck->warnings = 16388;
+            snprintf(t->lab->racecheck->note, sizeof t->lab->racecheck->note, "synthetic");
+        }
+    }
+    snprintf(path, sizeof path, "%s/render-lab-%s.json", out_dir, gpu ? "gpu" : "emulated");
+    CHECK_MSG(sv_trace_save(t, path, err, sizeof err), "save: %s", err);
+    sv_trace_destroy(t);
+    sv_trace *loaded = sv_trace_load(path, err, sizeof err);
+    CHECK_MSG(loaded && loaded->lab, "load %s: %s", path, err);
+    if (!loaded)
+        return;
+    sv_app_config c = { .trace = loaded, .trace_path = path, .round = 3, .theme = SV_THEME_DARK,
+                        .speed = 1.0f, .backend = SV_CHOOSE_CPU };
+    sv_app_state st;
+    if (sv_app_init(&st, &c, err, sizeof err) != SV_APP_OK) {
+        CHECK_MSG(false, "sv_app_init with the lab file: %s", err);
+        return;
+    }
+    sv_app_resize(&st, 1280, 720, 1280, 720);
+    char line[1 << 16];
+    sv_app_state_line(&st, line, sizeof line);
+    CHECK_MSG(strstr(line, " kernel=in-place ") && strstr(line, " lab_runs=3 ") &&
+              strstr(line, " lab_wrong=3 ") && strstr(line, " first_wrong_round=1 ") &&
+              strstr(line, gpu ? " schedule=gpu " : " schedule=sequential ") &&
+              strstr(line, gpu ? " racecheck=9716/16388 " : " racecheck=- "),
+              "state line of the lab file: %.2000s", line);
+    if (gpu)
+        CHECK_MSG(strstr(line, "CUDA \u00b7 NVIDIA H200 \u00b7 in-place \u00b7 3 GPU runs "
+                               "(shaken, seed 7)") != NULL,
+                  "the source says GPU runs: %s", strstr(line, "source="));
+    else
+        CHECK_MSG(strstr(line, "in-place \u00b7 sequential, 3 runs \u00b7 emulated") != NULL,
+                  "the source says emulated: %s", strstr(line, "source="));
+    sv_app_view v;
+    sv_app_view_of(&st, &v);
+    CHECK_MSG(v.lab && v.kernel == SV_KERNEL_IN_PLACE && v.kernel_embedded && v.source_kernel > 0 &&
+              strstr(v.kernel_file, "in_place"), "the view has the mistake's source and outcome");
+    CHECK_MSG(gpu ? v.lab_reads == NULL : v.lab_reads != NULL,
+              "reads: the emulator's run replayed; none for GPU runs");
+    render(&v, 1280, 720, gpu ? "file-gpu" : "file-emulated");
+    const sv_theme *th = sv_theme_get(SV_THEME_DARK);
+    sv_box b5 = sv_layout_cell(&lay, 1, 5), b1 = sv_layout_cell(&lay, 1, 1);
+    CHECK_MSG(error_runs(b5, b5.y + b5.h * 0.82f, th->error) >= 3, "buf[0][5] hatched");
+    CHECK_MSG(error_runs(b1, b1.y + b1.h * 0.82f, th->error) == 0, "buf[0][1] right: no hatch");
+    if (!gpu) {
+        /* Asking "will each cell be right?" (keys, as in the window: round
+         * 2, P, Right asks round 3, Q Q, cell 5 marked wrong): the asked row
+         * gives nothing away (no hatch, no count); the mark shows a cross. */
+        static const SDL_Keycode keys[] = { SDLK_LEFT, SDLK_p, SDLK_RIGHT, SDLK_q, SDLK_q,
+                                            SDLK_TAB, SDLK_TAB, SDLK_TAB, SDLK_TAB, SDLK_TAB,
+                                            SDLK_2, SDLK_TAB };
+        for (size_t k = 0; k < sizeof keys / sizeof *keys; k++) {
+            SDL_Event e = { .type = SDL_KEYDOWN };
+            e.key.keysym.sym = keys[k];
+            sv_app_event(&st, &e);
+        }
+        sv_app_view_of(&st, &v);
+        CHECK_MSG(v.quiz_asking && v.quiz_kind == SV_QUIZ_OUTCOME && v.step == 3 &&
+                  v.quiz_mark[5] == SV_QUIZ_WRONG, "asking right or wrong at round 3");
+        render(&v, 1280, 720, "file-quiz");
+        CHECK_MSG(error_runs(b5, b5.y + b5.h * 0.82f, th->error) == 0 &&
+                  error_runs(b1, b1.y + b1.h * 0.82f, th->error) == 0,
+                  "the asked row hides its hatches");
+        int cross = 0;
+        for (float x = b5.x + b5.w * 0.3f; x < b5.x + b5.w * 0.7f; x += 1.0f)
+            for (float y = b5.y + b5.h * 0.3f; y < b5.y + b5.h * 0.7f; y += 1.0f)
+                cross += dist(at(x, y), th->error) < 90;
+        CHECK_MSG(cross > 10, "the cell marked wrong shows a cross (%d px)", cross);
+    }
+    sv_app_cleanup(&st);
+}
+
+static void test_lab_file_emulated(void) { test_lab_file(false); }
+static void test_lab_file_gpu(void) { test_lab_file(true); }
+
 int main(int argc, char **argv)
 {
     static const view_test_fn tests[] = {
-        test_source_panel, test_mistake_sources, test_warps, test_hatch, NULL,
+        test_source_panel, test_mistake_sources, test_warps, test_hatch,
+        test_lab_file_emulated, test_lab_file_gpu, NULL,
     };
     return view_test_main(argc, argv, "test_render_lab", tests, "all lab render checks passed");
 }

@@ -33,9 +33,9 @@ int main(int argc, char **argv)
     char path[1024];
     snprintf(path, sizeof path, "%s/assets/scripts/chapter-story.txt", argc > 1 ? argv[1] : ".");
     CHECK_MSG(sv_script_load(path, &s, err, sizeof err), "%s", err);
-    CHECK_MSG(s.n == 9, "%d steps in the example", s.n);
+    CHECK_MSG(s.n == 12, "%d steps in the example", s.n);
     CHECK_MSG(sv_script_check(&s, 4, false, err, sizeof err), "example vs the chapter: %s", err);
-    if (s.n == 9) {
+    if (s.n == 12) {
         CHECK_MSG(s.steps[0].view == SV_SCRIPT_VIEW_OVERVIEW && s.steps[0].round == 0, "step 1");
         CHECK_MSG(s.steps[1].view == SV_SCRIPT_VIEW_SCAN && s.steps[1].round == 0, "step 2");
         CHECK_MSG(s.steps[2].round == 1 && s.steps[2].move && s.steps[2].view == SV_SCRIPT_VIEW_SCAN,
@@ -45,22 +45,32 @@ int main(int argc, char **argv)
               s.steps[3].caption);
         CHECK_MSG(s.steps[8].view == SV_SCRIPT_VIEW_OVERVIEW && s.steps[8].round == 3,
               "last step keeps round 3");
-        CHECK_MSG(s.steps[2].line == 9, "line of step 3 is %d", s.steps[2].line);
+        CHECK_MSG(s.steps[2].line == 11, "line of step 3 is %d", s.steps[2].line);
+        /* the chapter's closing warning: in-place, then back */
+        CHECK_MSG(s.steps[9].view == SV_SCRIPT_VIEW_SCAN && s.steps[11].view == SV_SCRIPT_VIEW_SCAN,
+                  "the mistake's steps show the scan, not the overview");
+        CHECK_MSG(strcmp(s.steps[9].kernel, "in-place") == 0 && s.steps[10].kernel[0] == '\0' &&
+                  strcmp(s.steps[11].kernel, "correct") == 0, "kernel steps 10 and 12");
     }
-    CHECK_MSG(!sv_script_check(&s, 3, false, err, sizeof err) && strstr(err, "line 13") &&
+    CHECK_MSG(!sv_script_check(&s, 3, false, err, sizeof err) && strstr(err, "line 15") &&
               strstr(err, "rounds 0..2"), "n = 4 trace: %s", err);
     sv_script_finish(&s);
     sv_script_finish(&s); /* twice is fine */
 
     /* Forms. */
-    CHECK_MSG(parse("# c\n\n  round 2 kernel hs-naive:  Hi \xc2\xb7 there  \r\nshift\n", &s, err,
+    CHECK_MSG(parse("# c\n\n  round 2 kernel in-place:  Hi \xc2\xb7 there  \r\nshift\n", &s, err,
                 sizeof err), "%s", err);
-    CHECK_MSG(s.n == 2 && strcmp(s.steps[0].kernel, "hs-naive") == 0 &&
+    CHECK_MSG(s.n == 2 && strcmp(s.steps[0].kernel, "in-place") == 0 &&
               strcmp(s.steps[0].caption, "Hi \xc2\xb7 there") == 0 && s.steps[1].shift &&
               s.steps[1].caption[0] == '\0', "forms");
     CHECK_MSG(!sv_script_check(&s, 4, false, err, sizeof err) && strstr(err, "line 4") &&
               strstr(err, "exclusive"), "shift on an inclusive scan: %s", err);
     CHECK_MSG(sv_script_check(&s, 4, true, err, sizeof err), "%s", err);
+    sv_script_finish(&s);
+    /* A kernel the lab does not have is refused at the check, by line. */
+    CHECK_MSG(parse("round 1\nkernel hs-naive : no\n", &s, err, sizeof err), "%s", err);
+    CHECK_MSG(!sv_script_check(&s, 4, false, err, sizeof err) && strstr(err, "line 2") &&
+              strstr(err, "hs-naive") && strstr(err, "in-place"), "unknown kernel: %s", err);
     sv_script_finish(&s);
 
     /* Refusals name the line and the word. */

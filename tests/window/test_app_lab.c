@@ -12,14 +12,19 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "app_test.h"
+#include "help.h"
 #include "source.h"
+
+static const sv_value chapter[8] = {{3}, {1}, {7}, {0}, {4}, {1}, {6}, {3}};
 
 static void test_phases(void)
 {
     sv_app_state s;
-    chapter_app(&s, true);
+    sv_app_config c = config(chapter, 8, SV_TYPE_INT32);
+    start_app(&s, &c);
     CHECK_MSG(s.phase == SV_PHASE_NONE && !s.code, "starts on the whole round, no panel");
 
     /* Every phase of every step, in order, by Down; the same back by Up. */
@@ -92,7 +97,8 @@ static void test_phases(void)
 static void test_kernels(void)
 {
     sv_app_state s;
-    chapter_app(&s, true);
+    sv_app_config c = config(chapter, 8, SV_TYPE_INT32);
+    start_app(&s, &c);
     CHECK_MSG(s.kernel == SV_KERNEL_CORRECT && !s.lab, "the chapter's kernel, no lab");
 
     key(&s, SDLK_k, 0);
@@ -137,12 +143,11 @@ static void test_kernels(void)
     sv_value in[64];
     for (int i = 0; i < 64; i++)
         in[i].i = i % 7;
-    sv_app_config c = config(in, 64, SV_TYPE_INT32);
+    c = config(in, 64, SV_TYPE_INT32);
     c.kernel = SV_KERNEL_NO_BARRIER;
     c.schedule = (sv_schedule){ SV_SCHEDULE_WARPS, 5 };
     c.schedule_given = true;
-    char err[256];
-    CHECK_MSG(sv_app_init(&s, &c, err, sizeof err) == SV_APP_OK, "init no-barrier: %s", err);
+    start_app(&s, &c);
     CHECK_MSG(s.kernel == SV_KERNEL_NO_BARRIER && s.lab && s.lab->runs == 100,
           "warps:5 runs 100 seeds (%u)", s.lab ? (unsigned)s.lab->runs : 0u);
     char line[1 << 16];
@@ -152,9 +157,201 @@ static void test_kernels(void)
     sv_app_cleanup(&s);
 }
 
-int main(void)
+/* Predict mode's third question, with a mistake shown: "will each cell be
+ * right?", scored against every run of the lab's summary (right = right in
+ * every run); Q offers it only with a mistake. */
+static void test_quiz_outcome(void)
 {
+    sv_app_state s;
+    sv_app_config c = config(chapter, 8, SV_TYPE_INT32);
+    c.animations = false;
+    start_app(&s, &c);
+    /* The chapter's kernel: Q toggles values and cases only. */
+    key(&s, SDLK_p, 0);
+    key(&s, SDLK_q, 0);
+    CHECK_MSG(s.quiz_kind == SV_QUIZ_CASES, "Q: cases");
+    key(&s, SDLK_q, 0);
+    CHECK_MSG(s.quiz_kind == SV_QUIZ_VALUES, "no mistake: Q goes back to values");
+    key(&s, SDLK_p, 0);
+    /* in-place under sequential (runs 1): round 2 (stride 2) right at 0, 1 */
+    key(&s, SDLK_k, 0);
+    CHECK_MSG(s.kernel == SV_KERNEL_IN_PLACE && s.lab, "K: in-place");
+    if (!s.lab) {
+        sv_app_cleanup(&s);
+        return;
+    }
+    key(&s, SDLK_p, 0);
+    key(&s, SDLK_RIGHT, 0);
+    key(&s, SDLK_RIGHT, 0); /* reveal round 1 (no answers) */
+    key(&s, SDLK_RIGHT, 0); /* ask round 2 */
+    CHECK_MSG(s.quiz_asking && s.step == 2, "asking round 2 (step %d)", s.step);
+    key(&s, SDLK_q, 0);
+    key(&s, SDLK_q, 0);
+    CHECK_MSG(s.quiz_kind == SV_QUIZ_OUTCOME, "Q, Q with a mistake: right or wrong");
+    sv_app_view v;
+    sv_app_view_of(&s, &v);
+    CHECK_MSG(v.quiz_kind == SV_QUIZ_OUTCOME, "the view asks it");
+    size_t n = s.lab->n;
+    int truth_right = 0;
+    for (size_t i = 0; i < n; i++) { /* answer "right" everywhere */
+        key(&s, SDLK_1, 0);
+        key(&s, SDLK_TAB, 0);
+        truth_right += s.lab->cells[2 * n + i].wrong_runs == 0;
+    }
+    CHECK_MSG(truth_right == 2, "in-place, sequential, round 2: 2 cells right (%d)", truth_right);
+    key(&s, SDLK_RIGHT, 0);
+    CHECK_MSG(!s.quiz_asking && s.quiz_scored && s.quiz_right == truth_right &&
+              s.quiz_total == (int)n, "score %d / %d", s.quiz_right, s.quiz_total);
+    CHECK_MSG(s.quiz_result[0] == SV_QUIZ_RIGHT && s.quiz_result[7] == SV_QUIZ_WRONG,
+              "cell 0 right in every run, cell 7 wrong");
+    /* The chapter's kernel again: an outcome question becomes values. */
+    key(&s, SDLK_RIGHT, 0);
+    for (int k = 0; k < SV_KERNEL_COUNT - 1; k++)
+        key(&s, SDLK_k, 0);
+    CHECK_MSG(s.kernel == SV_KERNEL_CORRECT, "back to the chapter's kernel");
+    sv_app_view_of(&s, &v);
+    CHECK_MSG(v.quiz_kind == SV_QUIZ_VALUES, "no mistake, no outcome question");
+    sv_app_cleanup(&s);
+}
+
+/* A presenter script's `kernel NAME` switches the kernel; walking back past
+ * it restores the kernel before it. */
+static void test_script_kernel(void)
+{
+    char err[512], path[] = "/tmp/sv-test-script-XXXXXX";
+    int fd = mkstemp(path);
+    CHECK_MSG(fd >= 0, "mkstemp");
+    if (fd < 0)
+        return;
+    static const char text[] = "round 1 : one\nkernel in-place round 2 : two\nround 3 : three\n"
+                               "kernel no-else round 3 : four\n";
+    CHECK_MSG(write(fd, text, sizeof text - 1) == (ssize_t)(sizeof text - 1), "write");
+    close(fd);
+    sv_app_state s;
+    sv_app_config c = config(chapter, 8, SV_TYPE_INT32);
+    c.animations = false;
+    c.script = path;
+    start_app(&s, &c);
+    unlink(path);
+    sv_app_resize(&s, 1280, 720, 1280, 720);
+    CHECK_MSG(s.script_at == 0 && s.kernel == SV_KERNEL_CORRECT && s.step == 1, "step 1: correct");
+    static const struct { SDL_Keycode k; int at, step; sv_kernel kernel; } walk[] = {
+        { SDLK_RIGHT, 1, 2, SV_KERNEL_IN_PLACE }, { SDLK_RIGHT, 2, 3, SV_KERNEL_IN_PLACE },
+        { SDLK_RIGHT, 3, 3, SV_KERNEL_NO_ELSE },  { SDLK_LEFT, 2, 3, SV_KERNEL_IN_PLACE },
+        { SDLK_LEFT, 1, 2, SV_KERNEL_IN_PLACE },  { SDLK_LEFT, 0, 1, SV_KERNEL_CORRECT },
+    };
+    for (size_t i = 0; i < sizeof walk / sizeof walk[0]; i++) {
+        key(&s, walk[i].k, 0);
+        CHECK_MSG(s.script_at == walk[i].at && s.step == walk[i].step &&
+                  s.kernel == walk[i].kernel && (s.kernel == SV_KERNEL_CORRECT) == !s.lab,
+                  "walk %zu: step %d of the script, round %d, kernel %s (want %d, %d, %s)", i,
+                  s.script_at, s.step, sv_kernel_name(s.kernel), walk[i].at, walk[i].step,
+                  sv_kernel_name(walk[i].kernel));
+    }
+    sv_app_cleanup(&s);
+    /* An unknown kernel in a script is refused with its line. */
+    fd = mkstemp(path);
+    if (fd >= 0) {
+        static const char bad[] = "round 1\nkernel sloppy : x\n";
+        CHECK_MSG(write(fd, bad, sizeof bad - 1) == (ssize_t)(sizeof bad - 1), "write");
+        close(fd);
+        c.script = path;
+        CHECK_MSG(sv_app_init(&s, &c, err, sizeof err) == SV_APP_BAD_INPUT &&
+                  strstr(err, "line 2") && strstr(err, "sloppy"), "bad kernel: %s", err);
+        sv_app_cleanup(&s);
+        unlink(path);
+    }
+}
+
+/* K and --kernel go through capture: without a GPU (auto) a mistake is
+ * emulated under the window's schedule and the source line says why. */
+static void test_kernel_no_gpu(void)
+{
+    char why[256];
+    if (sv_capture_cuda_available(NULL, 0, NULL, why, sizeof why))
+        return; /* the --gpu run checks this machine */
+    sv_app_state s;
+    sv_app_config c = config(chapter, 8, SV_TYPE_INT32);
+    c.backend = SV_CHOOSE_AUTO;
+    c.kernel = SV_KERNEL_IN_PLACE;
+    start_app(&s, &c);
+    CHECK_MSG(s.trace && s.trace->backend == SV_BACKEND_CPU && s.lab && s.lab->runs == 1 &&
+              s.trace->lab && s.trace->lab->emulated &&
+              s.trace->lab->schedule.kind == SV_SCHEDULE_SEQUENTIAL,
+              "no GPU: in-place emulated once under sequential");
+    CHECK_MSG(strstr(s.source, why) && strstr(s.source, "in-place \u00b7 sequential \u00b7 emulated"),
+              "the source says why (%s): %s", why, s.source);
+    sv_app_cleanup(&s);
+}
+
+/* On a GPU (--gpu; exits 77 without one): K and --kernel run the mistake
+ * there, --runs times (100 by default), shaken as asked, and the window
+ * shows the GPU's outcome. */
+static int test_kernel_gpu(void)
+{
+    char why[256];
+    if (!sv_capture_cuda_available(NULL, 0, NULL, why, sizeof why)) {
+        printf("SKIP: no GPU: %s\n", why);
+        return 77;
+    }
+    sv_value in[1024];
+    for (int i = 0; i < 1024; i++)
+        in[i].i = (i * 7) % 10;
+    sv_app_state s;
+    sv_app_config c = config(in, 1024, SV_TYPE_INT32);
+    c.backend = SV_CHOOSE_CUDA;
+    start_app(&s, &c);
+    key(&s, SDLK_k, 0);
+    CHECK_MSG(s.kernel == SV_KERNEL_IN_PLACE && s.trace->backend == SV_BACKEND_CUDA && s.lab &&
+              s.lab->runs == 100 && s.trace->lab && !s.trace->lab->emulated && !s.lab_reads,
+              "K on the GPU: in-place, 100 GPU runs (%s)", s.source);
+    char line[1 << 16];
+    sv_app_state_line(&s, line, sizeof line);
+    CHECK_MSG(strstr(line, " kernel=in-place schedule=gpu ") && strstr(line, " lab_runs=100 ") &&
+              strstr(s.source, "100 GPU runs (not shaken)"), "state line: %.300s / %s",
+              strstr(line, "kernel="), s.source);
+    printf("K on the GPU, n = 1024: in-place wrong in %u of %u runs, first wrong round %d\n",
+           (unsigned)s.lab->wrong_runs, (unsigned)s.lab->runs, s.lab->first_wrong_round);
+    sv_app_cleanup(&s);
+
+    c.kernel = SV_KERNEL_IN_PLACE;
+    c.runs = 20;
+    c.shake = true;
+    c.shake_seed = 3;
+    start_app(&s, &c);
+    CHECK_MSG(s.trace && s.trace->backend == SV_BACKEND_CUDA && s.lab && s.lab->runs == 20 &&
+              strstr(s.source, "20 GPU runs (shaken, seed 3)"), "--kernel --runs 20 --shake-seed 3: %s",
+              s.source);
+    printf("--kernel in-place --runs 20 --shake-seed 3: wrong in %u of %u runs\n",
+           s.lab ? (unsigned)s.lab->wrong_runs : 0u, s.lab ? (unsigned)s.lab->runs : 0u);
+    sv_app_cleanup(&s);
+    return check_status();
+}
+
+/* The help overlay's K row names every kernel of the registry. */
+static void test_help_kernels(void)
+{
+    size_t i = 0;
+    while (sv_help_keys[i][0] && strcmp(sv_help_keys[i][0], "K") != 0)
+        i++;
+    CHECK_MSG(sv_help_keys[i][0] != NULL, "the help lists K");
+    if (!sv_help_keys[i][0])
+        return;
+    const char *what = sv_help_what(i);
+    for (int k = 0; k < SV_KERNEL_COUNT; k++)
+        CHECK_MSG(strstr(what, sv_kernel_name((sv_kernel)k)) != NULL, "K's help names %s: %s",
+                  sv_kernel_name((sv_kernel)k), what);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc > 1 && strcmp(argv[1], "--gpu") == 0)
+        return test_kernel_gpu();
+    test_kernel_no_gpu();
     test_phases();
     test_kernels();
+    test_help_kernels();
+    test_quiz_outcome();
+    test_script_kernel();
     return check_report("app lab: all checks passed");
 }

@@ -175,7 +175,11 @@ def main():
                         (["--export"], "--export"),
                         (["--file", tmp + "/missing.txt"], "missing.txt"),
                         (["--bench-csv", tmp + "/missing.csv", "--export-plot", tmp + "/p.png"],
-                         "missing.csv")]:
+                         "missing.csv"),
+                        (["--runs", "0"], '--runs "0"'), (["--runs", "1e3"], "1e3"),
+                        (["--shake-seed", "-4"], '--shake-seed "-4"'),
+                        (["--schedule", "sequential", "--backend", "cuda"], "--backend cuda"),
+                        (["--kernel", "sloppy"], "sloppy")]:
         rc, out, err = run(exe, *args)
         check(rc == 2, f"{args}: exit {rc}, expected 2 ({err.strip()})")
         check(token in err, f"{args}: stderr does not name {token!r}: {err.strip()}")

@@ -9,14 +9,14 @@ same input (in-place under the default sequential schedule gives the
 issue's 3 4 14 15 32 35 65 71, wrong in 1 of 1 run), D toggles the correct
 values; --code starts with the panel shown.
 
-usage: test_lab_keys.py SCANVIZ [SANITIZE [LSAN_SUPPRESSIONS]]
+usage: test_lab_keys.py SCANVIZ [SANITIZE [LSAN_SUPPRESSIONS [SCANVIZ_TRACE]]]
 (exits 77 without xvfb-run or xdotool)
 """
 import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from xharness import App, expect, fail, run_under_xvfb, sanitizer_env  # noqa: E402
+from xharness import App, expect, fail, run_under_xvfb, sanitizer_env, xdo  # noqa: E402
 
 
 def cells_x(st):
@@ -114,6 +114,34 @@ def main():
         expect(app.state(), kernel="correct", output="3,4,11,11,15,16,22,25", lab_runs=0,
                first_wrong_round=-1)
 
+        # Predict mode with a mistake: Q cycles values, cases, then "will each
+        # cell be right?"; marks by keys (1 right, 2 wrong, Return cycles,
+        # Tab moves) and by a click; Reveal scores against every run.
+        app.keys("k")
+        expect(app.state(), kernel="in-place", lab_wrong=1)
+        app.keys("Home", "p", "Right")
+        expect(app.state(), quiz=1, quiz_phase="ask", step=1, quiz_kind="values")
+        app.keys("q", "q")
+        expect(app.state(), quiz_kind="outcome", quiz_phase="ask")
+        app.keys("1", "Tab", "Return", "Tab", "2", "Tab", "1")
+        st = app.state()
+        expect(st, quiz_answers="0:right,1:right,2:wrong,3:right", quiz_sel=3)
+        c0, pitch = cells_x(st)
+        row1_y = float(st["cells"].split("@")[1].split(",")[1])
+        xdo("mousemove", "--window", app.wid, int(c0 + 4 * pitch), int(row1_y))
+        xdo("click", 1)  # cell 4: none -> right
+        app.keys("Tab", "Return", "Return")  # cell 5: right -> wrong
+        st = app.state()
+        expect(st, quiz_answers="0:right,1:right,2:wrong,3:right,4:right,5:wrong", quiz_sel=5)
+        # in-place, sequential, round 1: cells 0 and 1 right, 2 .. 7 wrong
+        app.keys("Right")
+        expect(app.state(), quiz_phase="shown", quiz_score="4/6",
+               quiz_results="0:right,1:right,2:right,3:wrong,4:wrong,5:right")
+        app.keys("p")
+        expect(app.state(), quiz=0)
+        app.keys("k", "k", "k", "k", "k", "k")  # back to the chapter's kernel
+        expect(app.state(), kernel="correct")
+
         # A mistake keeps its kernel across a new input.
         app.keys("k")
         app.keys("e")
@@ -132,10 +160,54 @@ def main():
     try:
         st = app.state()
         expect(st, code=1, kernel="no-barrier", schedule="warps:5", lab_runs=100, n=64)
-        app.keys("Escape", "Escape")
-        app.wait_exit()
+        app.quit_clean("Escape", "Escape")
     finally:
         app.kill()
+    # The shipped presenter script: its closing steps switch to in-place and
+    # back; walking back past a kernel step restores the kernel before it.
+    story = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "assets",
+                         "scripts", "chapter-story.txt")
+    app = App(exe, "--no-animation", "--backend", "cpu", "--script", story, env=env)
+    try:
+        expect(app.state(), script="1/12", kernel="correct")
+        app.keys(*["Right"] * 9)
+        expect(app.state(), script="10/12", kernel="in-place", script_kernel="in-place", step=1,
+               lab_wrong=1)
+        app.keys("Right")
+        expect(app.state(), script="11/12", kernel="in-place", script_kernel="-", step=3,
+               output="3,4,14,15,32,35,65,71")
+        app.keys("Right")
+        expect(app.state(), script="12/12", kernel="correct", output="3,4,11,11,15,16,22,25")
+        app.keys("Left", "Left")
+        expect(app.state(), script="10/12", kernel="in-place")
+        app.keys("Left")
+        expect(app.state(), script="9/12", kernel="correct", lab_runs=0)
+        app.quit_clean("Escape", "Escape")
+    finally:
+        app.kill()
+
+    # A lab trace file (scanviz-trace --kernel ... --format json) opened with
+    # --trace: the window shows its kernel and outcome.
+    if len(args) > 3:
+        import subprocess
+        import tempfile
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "lab.json")
+            subprocess.run([args[3], "--backend", "cpu", "--kernel", "in-place", "--schedule",
+                            "sequential", "--runs", "3", "--format", "json", "-o", path],
+                           check=True, env=env)
+            app = App(exe, "--no-animation", "--backend", "cpu", "--trace", path, env=env)
+            try:
+                st = app.state()
+                expect(st, kernel="in-place", schedule="sequential", lab_runs=3, lab_wrong=3,
+                       first_wrong_round=1, output="3,4,14,15,32,35,65,71")
+                if "emulated" not in st["source"] or "lab.json" not in st["source"]:
+                    fail(f"the source names the file and the emulator: {st['source']}")
+                app.keys("k")  # the next mistake, on the file's input
+                expect(app.state(), kernel="no-barrier", input="3,1,7,0,4,1,6,3")
+                app.quit_clean("Escape", "Escape")
+            finally:
+                app.kill()
     print("lab keys: all checks passed")
 
 

@@ -257,19 +257,21 @@ def main():
                           "scripts", "chapter-story.txt")
     app = App(exe, "--no-animation", "--clean", "--script", script, env=env)
     try:
-        expect(app.state(), script="1/9", overview=1, clean=1, step=0)
+        expect(app.state(), script="1/12", overview=1, clean=1, step=0)
         app.keys("Right")
-        expect(app.state(), script="2/9", overview=0, step=0)
+        expect(app.state(), script="2/12", overview=0, step=0)
         app.keys("Right")
-        expect(app.state(), script="3/9", overview=0, step=1)
+        expect(app.state(), script="3/12", overview=0, step=1)
         app.keys("Left")
-        expect(app.state(), script="2/9", step=0)
+        expect(app.state(), script="2/12", step=0)
         app.keys("Next")  # a clicker's Page Down
-        expect(app.state(), script="3/9", step=1)
+        expect(app.state(), script="3/12", step=1)
         app.keys("End")
-        expect(app.state(), script="9/9", overview=1, step=3)
+        expect(app.state(), script="12/12", overview=0, step=3, kernel="correct")
         app.keys("Right")  # past the end: stays
-        expect(app.state(), script="9/9")
+        expect(app.state(), script="12/12")
+        app.keys("Left", "Left", "Left")  # back past the in-place steps
+        expect(app.state(), script="9/12", overview=1, step=3, kernel="correct")
         app.keys("Escape")  # closes the overview first
         expect(app.state(), overview=0)
         app.keys("v")
