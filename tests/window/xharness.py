@@ -86,7 +86,9 @@ class App:
         threading.Thread(target=self._read, args=(self.proc.stdout, True), daemon=True).start()
         threading.Thread(target=self._read, args=(self.proc.stderr, False), daemon=True).start()
         self.wid = None
-        deadline = time.time() + 30
+        # 90 s: on a loaded 2-core machine (the ASan build beside the normal
+        # one) llvmpipe's first frame has taken over 30 s.
+        deadline = time.time() + 90
         while time.time() < deadline and not self.wid:
             if self.proc.poll() is not None:
                 fail(f"scanviz exited with {self.proc.returncode} before its window showed: "
@@ -95,7 +97,7 @@ class App:
             self.wid = out.split()[0] if out else None
             time.sleep(0.2)
         if not self.wid:
-            fail("no scanviz window within 30 s")
+            fail("no scanviz window within 90 s")
         xdo("windowmap", "--sync", self.wid)
         xdo("mousemove", "--window", self.wid, 5, 5)
         xdo("windowfocus", "--sync", self.wid)
