@@ -208,6 +208,21 @@ def main():
                 app.quit_clean("Escape", "Escape")
             finally:
                 app.kill()
+    # A lab file the H200 wrote (tests/data, 2026-12-01: scanviz-trace --backend
+    # cuda --kernel in-place --random 64 --seed 1 --runs 100 --shake --racecheck):
+    # on a laptop without a GPU the window shows the GPU's own outcome.
+    h200 = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "data",
+                        "in-place-64-h200.scanviz.json")
+    app = App(exe, "--no-animation", "--backend", "cpu", "--trace", h200, env=env)
+    try:
+        st = app.state()
+        expect(st, kernel="in-place", schedule="gpu", n=64, lab_runs=100, lab_wrong=87,
+               first_wrong_round=1, racecheck="124/908")
+        if "NVIDIA H200" not in st["source"] or "100 GPU runs (shaken, seed 1)" not in st["source"]:
+            fail(f"the source names the H200 and its shaken runs: {st['source']}")
+        app.quit_clean("Escape", "Escape")
+    finally:
+        app.kill()
     print("lab keys: all checks passed")
 
 
