@@ -144,9 +144,7 @@ typedef struct options {
     int trace_arg;
     const char *op, *type, *backend, *theme, *kernel, *schedule;
     bool exclusive, fullscreen, autoplay, no_animation, code;
-    uint32_t runs;          /* --runs (0: the default) */
-    bool shake;             /* --shake, --shake-seed */
-    uint64_t shake_seed;
+    sv_lab_options lab;     /* --runs, --shake, --shake-seed (core/args.h) */
     bool quiz;
     long round;
     double speed;
@@ -191,9 +189,7 @@ static const struct option long_opts[] = {
     {"code", no_argument, NULL, OPT_CODE},
     {"kernel", required_argument, NULL, OPT_KERNEL},
     {"schedule", required_argument, NULL, OPT_SCHEDULE},
-    {"runs", required_argument, NULL, OPT_RUNS},
-    {"shake", no_argument, NULL, OPT_SHAKE},
-    {"shake-seed", required_argument, NULL, OPT_SHAKE_SEED},
+    SV_LAB_RUN_OPTIONS(OPT_RUNS),
     {"help", no_argument, NULL, OPT_HELP},
     {"version", no_argument, NULL, OPT_VERSION},
     {"clean", no_argument, NULL, OPT_CLEAN},
@@ -233,15 +229,9 @@ static int parse_args(int argc, char **argv, options *o)
         case OPT_BACKEND: o->backend = a; break;
         case OPT_KERNEL: o->kernel = a; break;
         case OPT_SCHEDULE: o->schedule = a; break;
-        case OPT_RUNS:
-            if (!sv_parse_runs(a, argi, &o->runs, err, sizeof err))
+        case OPT_RUNS: case OPT_SHAKE: case OPT_SHAKE_SEED:
+            if (!sv_lab_set_option(&o->lab, long_opts[li].name, a, argi, err, sizeof err))
                 return usage_error("%s", err);
-            break;
-        case OPT_SHAKE: o->shake = true; break;
-        case OPT_SHAKE_SEED:
-            if (!sv_parse_shake_seed(a, argi, &o->shake_seed, err, sizeof err))
-                return usage_error("%s", err);
-            o->shake = true;
             break;
         case OPT_TRACE:
             if (o->trace)
@@ -372,9 +362,9 @@ static int make_config(const options *o, sv_app_config *c, sv_value **vals)
             return usage_error("--schedule names an emulator schedule, and --backend cuda asks "
                                "for the GPU (drop one of them)");
     }
-    c->runs = o->runs;
-    c->shake = o->shake;
-    c->shake_seed = o->shake_seed;
+    c->runs = o->lab.runs;
+    c->shake = o->lab.shake;
+    c->shake_seed = o->lab.shake_seed;
 
     if (o->trace) {
         c->trace = sv_trace_load(o->trace, err, sizeof err);

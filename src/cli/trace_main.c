@@ -52,9 +52,7 @@ typedef struct options {
     /* The mistakes lab (capture.h): any of these makes a lab capture. */
     const char *kernel;    /* --kernel NAME */
     const char *schedule;  /* --schedule NAME */
-    uint32_t runs;         /* --runs R (0: capture's default) */
-    bool shake;            /* --shake */
-    uint64_t shake_seed;   /* --shake-seed S (0: 1) */
+    sv_lab_options lab;    /* --runs, --shake, --shake-seed (core/args.h) */
     bool racecheck;        /* --racecheck */
     int lab_arg;           /* argv index of the first lab option, 0 if none */
 } options;
@@ -160,9 +158,7 @@ static int parse_options(int argc, char **argv, options *o)
         { "open", required_argument, NULL, OPT_OPEN },
         { "kernel", required_argument, NULL, OPT_KERNEL },
         { "schedule", required_argument, NULL, OPT_SCHEDULE },
-        { "runs", required_argument, NULL, OPT_RUNS },
-        { "shake", no_argument, NULL, OPT_SHAKE },
-        { "shake-seed", required_argument, NULL, OPT_SHAKE_SEED },
+        SV_LAB_RUN_OPTIONS(OPT_RUNS),
         { "racecheck", no_argument, NULL, OPT_RACECHECK },
         { "help", no_argument, NULL, 'h' },
         { "version", no_argument, NULL, 'V' },
@@ -241,15 +237,9 @@ static int parse_options(int argc, char **argv, options *o)
             o->schedule = optarg;
             break;
         }
-        case OPT_RUNS:
-            if (!sv_parse_runs(optarg, argi, &o->runs, err, sizeof err))
+        case OPT_RUNS: case OPT_SHAKE: case OPT_SHAKE_SEED:
+            if (!sv_lab_set_option(&o->lab, longopts[li].name, optarg, argi, err, sizeof err))
                 return usage_error("%s", err);
-            break;
-        case OPT_SHAKE: o->shake = true; break;
-        case OPT_SHAKE_SEED:
-            if (!sv_parse_shake_seed(optarg, argi, &o->shake_seed, err, sizeof err))
-                return usage_error("%s", err);
-            o->shake = true;
             break;
         case OPT_RACECHECK: o->racecheck = true; break;
         case 'h': o->help = true; break;
@@ -567,8 +557,8 @@ static int run_capture(const options *o)
 
     const sv_capture_request req = {
         .op = o->op, .type = o->type, .scan = o->scan, .input = values, .n = n,
-        .choice = o->backend, .kernel = o->kernel, .schedule = o->schedule, .runs = o->runs,
-        .shake = o->shake, .shake_seed = o->shake_seed, .racecheck = o->racecheck,
+        .choice = o->backend, .kernel = o->kernel, .schedule = o->schedule, .runs = o->lab.runs,
+        .shake = o->lab.shake, .shake_seed = o->lab.shake_seed, .racecheck = o->racecheck,
     };
     sv_capture_status st = sv_capture(&req, &t, &src, err, sizeof err);
     free(values);

@@ -5,6 +5,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "error.h"
 #include "escape.h"
@@ -60,24 +61,26 @@ static bool parse_u64(const char *s, uint64_t lo, uint64_t hi, uint64_t *out)
     return true;
 }
 
-bool sv_parse_runs(const char *s, int argi, uint32_t *out, char *err, size_t errlen)
+bool sv_lab_set_option(sv_lab_options *o, const char *name, const char *arg, int argi,
+                       char *err, size_t errlen)
 {
     uint64_t v;
-    if (!parse_u64(s, 1, 100000, &v)) {
-        sv_errorf(err, errlen, "--runs \"%s\" (argument %d): expected a whole number from 1 to "
-                  "100000", s ? s : "", argi);
+    if (strcmp(name, "shake") == 0) {
+        o->shake = true;
+        return true;
+    }
+    bool runs = strcmp(name, "runs") == 0;
+    uint64_t hi = runs ? 100000 : UINT64_MAX;
+    if (!parse_u64(arg, 1, hi, &v)) {
+        sv_errorf(err, errlen, "--%s \"%s\" (argument %d): expected a whole number from 1 to "
+                  "%" PRIu64, name, arg ? arg : "", argi, hi);
         return false;
     }
-    *out = (uint32_t)v;
-    return true;
-}
-
-bool sv_parse_shake_seed(const char *s, int argi, uint64_t *out, char *err, size_t errlen)
-{
-    if (!parse_u64(s, 1, UINT64_MAX, out)) {
-        sv_errorf(err, errlen, "--shake-seed \"%s\" (argument %d): expected a whole number from "
-                  "1 to %" PRIu64, s ? s : "", argi, UINT64_MAX);
-        return false;
+    if (runs) {
+        o->runs = (uint32_t)v;
+    } else {
+        o->shake_seed = v;
+        o->shake = true;
     }
     return true;
 }

@@ -30,12 +30,28 @@ int sv_vreport(const char *prog, int status, const char *hint, const char *fmt, 
  * Returns false (and leaves *out) otherwise. */
 bool sv_parse_long(const char *s, long lo, long hi, long *out);
 
-/* The mistakes lab's --runs R (1 .. 100000) and --shake-seed S (1 ..
- * 2^64-1), as scanviz and scanviz-trace read them: digits alone (no sign,
- * no hex, no spaces). False (and *out left) with err naming the flag, the
- * value and its argv index argi. */
-bool sv_parse_runs(const char *s, int argi, uint32_t *out, char *err, size_t errlen);
-bool sv_parse_shake_seed(const char *s, int argi, uint64_t *out, char *err, size_t errlen);
+/* The mistakes lab's run options, read alike by scanviz and scanviz-trace:
+ * --runs R (1 .. 100000), --shake, --shake-seed S (1 .. 2^64-1; implies
+ * --shake). Numbers are digits alone (no sign, no hex, no spaces). Put
+ * SV_LAB_RUN_OPTIONS(first) in the getopt_long table, with first, first + 1
+ * and first + 2 free option codes, and hand each of them, by its long name,
+ * to sv_lab_set_option. */
+typedef struct sv_lab_options {
+    uint32_t runs;       /* --runs (0: the default, 100 for a mistake) */
+    bool shake;          /* --shake or --shake-seed */
+    uint64_t shake_seed; /* --shake-seed (0: the default, 1) */
+} sv_lab_options;
+
+#define SV_LAB_RUN_OPTIONS(first)                                                  \
+    { "runs", required_argument, NULL, (first) },                                  \
+    { "shake", no_argument, NULL, (first) + 1 },                                   \
+    { "shake-seed", required_argument, NULL, (first) + 2 }
+
+/* Sets the option named name ("runs", "shake", "shake-seed") from arg, the
+ * value at argv index argi. False (and o left) with err naming the flag, the
+ * value and argi. */
+bool sv_lab_set_option(sv_lab_options *o, const char *name, const char *arg, int argi,
+                       char *err, size_t errlen);
 
 /* Standard output is checked like a file at exit: a full disk or a closed
  * pipe prints "PROG: stdout: reason" and returns fail_status when rc is 0
