@@ -14,6 +14,7 @@
 #include "../core/escape.h"
 #include "../core/input.h"
 #include "../core/parse.h"
+#include "../core/trace_file.h"
 #include "bench_live.h"
 #include "render.h"
 #include "source.h"
@@ -1319,6 +1320,36 @@ static void next_kernel(sv_app_state *s)
     set_kernel(s, (sv_kernel)((s->kernel + 1) % SV_KERNEL_COUNT));
 }
 
+/* K / Shift+K with several --trace files: the next (d = 1) or previous
+ * (d = -1) file of the deck, loaded now, with its own kernel and outcome;
+ * the round is kept where the file has it. A file that no longer loads
+ * leaves the shown one and says why. */
+static void deck_step(sv_app_state *s, int d)
+{
+    int at = ((s->deck_at + d) % s->deck_n + s->deck_n) % s->deck_n;
+    const char *path = s->deck[at];
+    char err[512], msg[700], name[256];
+    sv_escape(path, name, sizeof name);
+    sv_trace *t = sv_trace_load(path, err, sizeof err);
+    if (!t) {
+        char why[600];
+        snprintf(msg, sizeof msg, "Trace %d of %d: %s", at + 1, s->deck_n,
+                 sv_escape(err, why, sizeof why));
+        set_status(s, msg);
+        return;
+    }
+    adopt(s, t);
+    s->from_file = true;
+    s->deck_at = at;
+    sv_capture_source src;
+    sv_capture_source_of_trace(t, &src);
+    set_source(s, &src, path);
+    const sv_kernel_info *ki = sv_kernel_get(s->kernel);
+    snprintf(msg, sizeof msg, "Trace %d of %d: %.200s \u2014 %s%s%s", at + 1, s->deck_n, name,
+             ki ? ki->name : "?", s->lab_note[0] ? ", " : "", s->lab_note);
+    set_status(s, msg);
+}
+
 static void random_input(sv_app_state *s)
 {
     size_t n = s->trace ? s->trace->n : 8;
@@ -1640,7 +1671,9 @@ static void key(sv_app_state *s, const SDL_KeyboardEvent *e)
         }
         break;
     case SDLK_k:
-        if (!rep)
+        if (!rep && s->deck_n > 1)
+            deck_step(s, shift ? -1 : 1);
+        else if (!rep)
             next_kernel(s);
         break;
     case SDLK_d:
@@ -1856,6 +1889,9 @@ sv_app_status sv_app_init(sv_app_state *s, const sv_app_config *c, char *err, si
         sv_capture_source src;
         sv_capture_source_of_trace(t, &src);
         set_source(s, &src, c->trace_path);
+        s->deck = c->deck;
+        s->deck_n = c->deck && c->deck_n > 1 ? c->deck_n : 0;
+        s->deck_at = 0;
         if (c->background && c->backend != SV_CHOOSE_CPU)
             bg_start(s, t->input, t->n);
         /* --kernel with a file: that mistake on the file's input. */
@@ -2188,7 +2224,7 @@ void sv_app_state_line(const sv_app_state *s, char *buf, size_t len)
              "hover=%d,%d pinned=%d,%d backend=%s win=%dx%d fb=%dx%d bench=%s code=%d "
              "phase=%s code_lines=%d-%d kernel=%s schedule=%s correct=%d lab_runs=%u "
              "lab_wrong=%u first_wrong_round=%d racecheck=%s %s %s %s overview=%d clean=%d script=%d/%d "
-             "script_kernel=%s quit_armed=%d source=\"%s\"",
+             "script_kernel=%s deck=%d/%d quit_armed=%d source=\"%s\"",
              s->step, steps_of(s), s->trace ? s->trace->n : (size_t)0,
              sv_op_name(s->op), sv_type_name(s->type), sv_scan_name(s->scan), in, out,
              s->editing ? 1 : 0, s->editing ? text : "", err, sv_theme_get(s->theme)->name,
@@ -2205,7 +2241,7 @@ void sv_app_state_line(const sv_app_state *s, char *buf, size_t len)
              s->overview ? 1 : 0, s->clean ? 1 : 0, s->script_at + 1, s->script.n,
              (s->script_at >= 0 && s->script.steps[s->script_at].kernel[0])
                  ? s->script.steps[s->script_at].kernel : "-",
-             s->quit_armed > 0.0f ? 1 : 0, src);
+             s->deck_n ? s->deck_at + 1 : 0, s->deck_n, s->quit_armed > 0.0f ? 1 : 0, src);
     free(in);
     free(out);
     free(text);

@@ -22,6 +22,8 @@
 
 #include "state.h"
 
+enum { SV_DECK_MAX = 16 }; /* trace files one window takes (--trace, repeated) */
+
 /* What the command line asks for. */
 typedef struct sv_app_config {
     sv_op op;
@@ -32,6 +34,12 @@ typedef struct sv_app_config {
     size_t n;
     sv_trace *trace;        /* --trace: ownership passes to the state (also on failure) */
     const char *trace_path; /* for the source line */
+    /* Several --trace files (a deck, e.g. the H200's correct, in-place and
+     * in-place --shake runs): K and Shift+K walk them in this order instead
+     * of the kernels, loading each when it is shown. deck[0] is trace_path;
+     * the strings are borrowed for the app's life (argv). deck_n <= 1: none. */
+    const char *const *deck;
+    int deck_n;
     int round;              /* -1: start at round 0 */
     sv_theme_id theme;
     bool fullscreen;

@@ -27,6 +27,7 @@ const char *const sv_help_keys[][2] = {
     {"V", "overview: every round stacked, like the chapter's figure"},
     {"C", "the kernel's source beside the cells (the phase's line highlighted)"},
     {"K", NULL}, /* sv_help_what(): the kernels from the lab's registry */
+    {"K / Shift+K", "with several --trace files: the next / previous file"},
     {"D", "a mistake: the correct kernel's values beside its own"},
     {"M", "Measure view: throughput and work against n"},
     {"B (Measure view)", "run the benchmark live on this machine's GPU / stop it"},

@@ -43,6 +43,8 @@ static const char usage_text[] =
     "  --random N [--seed S] N random values (1..1024); S decimal, 0 .. 2^64-1\n"
     "  --trace FILE.json     open a saved trace (scanviz-trace --format json; 16 MiB)\n"
     "  FILE.json             the same (how the desktop entry opens a trace file)\n"
+    "                        several (up to 16): K and Shift+K walk them, e.g. the GPU's\n"
+    "                        correct, in-place and in-place --shake runs of one input\n"
     "Scan:\n"
     "  --op sum|max|min|product|xor   (default sum)\n"
     "  --type int32|float32           (default int32)\n"
@@ -142,6 +144,8 @@ typedef struct options {
     sv_input input; /* --input, --file, -, --random, --seed (core/input.h) */
     const char *trace, *export_dir, *export_plot, *bench_csv;
     int trace_arg;
+    const char *deck[SV_DECK_MAX]; /* every trace file given, trace first */
+    int deck_n;
     const char *op, *type, *backend, *theme, *kernel, *schedule;
     bool exclusive, fullscreen, autoplay, no_animation, code;
     sv_lab_options lab;     /* --runs, --shake, --shake-seed (core/args.h) */
@@ -201,6 +205,22 @@ static const struct option long_opts[] = {
     {NULL, 0, NULL, 0},
 };
 
+/* One more trace file (--trace FILE, or FILE.json alone): the first is
+ * shown, and with two or more they are a deck that K walks. Returns -1 to go
+ * on, else the exit status. */
+static int add_trace(options *o, const char *path, int argi)
+{
+    if (o->deck_n == SV_DECK_MAX)
+        return usage_error("\"%s\" (argument %d): at most %d trace files", path, argi,
+                           SV_DECK_MAX);
+    if (!o->trace) {
+        o->trace = path;
+        o->trace_arg = argi;
+    }
+    o->deck[o->deck_n++] = path;
+    return -1;
+}
+
 /* Returns -1 to go on, else the exit status. */
 static int parse_args(int argc, char **argv, options *o)
 {
@@ -211,7 +231,7 @@ static int parse_args(int argc, char **argv, options *o)
     o->w = 1280;
     o->h = 720;
     opterr = 0;
-    int c, li = 0;
+    int c, li = 0, st;
     char err[512];
     while ((c = getopt_long(argc, argv, ":hV", long_opts, &li)) != -1) {
         const char *a = optarg;
@@ -234,10 +254,8 @@ static int parse_args(int argc, char **argv, options *o)
                 return usage_error("%s", err);
             break;
         case OPT_TRACE:
-            if (o->trace)
-                return usage_error("give one input: --trace (argument %d) was given twice", argi);
-            o->trace = a;
-            o->trace_arg = argi;
+            if ((st = add_trace(o, a, argi)) >= 0)
+                return st;
             break;
         case OPT_ROUND:
             /* any count parses; sv_app_init names the trace's range */
@@ -297,11 +315,9 @@ static int parse_args(int argc, char **argv, options *o)
             if (!sv_input_set_stdin(&o->input, i, err, sizeof err))
                 return usage_error("%s", err);
         } else if (strlen(argv[i]) > 5 && strcmp(argv[i] + strlen(argv[i]) - 5, ".json") == 0) {
-            if (o->trace)
-                return usage_error("give one input: a trace (argument %d) and \"%s\" (argument "
-                                   "%d) were both given", o->trace_arg, argv[i], i);
-            o->trace = argv[i]; /* scanviz FILE.json: the desktop entry's Exec */
-            o->trace_arg = i;
+            /* scanviz FILE.json: the desktop entry's Exec */
+            if ((st = add_trace(o, argv[i], i)) >= 0)
+                return st;
         } else {
             return usage_error("unexpected argument \"%s\" (values go in --input \"%s\")",
                                argv[i], argv[i]);
@@ -371,6 +387,16 @@ static int make_config(const options *o, sv_app_config *c, sv_value **vals)
         if (!c->trace) /* err names the file once */
             return usage_error("--trace: %s", err);
         c->trace_path = o->trace;
+        /* The deck's other files are read now too, so that a bad one is
+         * refused before the window opens; K reads each again when shown. */
+        for (int i = 1; i < o->deck_n; i++) {
+            sv_trace *t = sv_trace_load(o->deck[i], err, sizeof err);
+            if (!t)
+                return usage_error("--trace: %s", err);
+            sv_trace_destroy(t);
+        }
+        c->deck = o->deck;
+        c->deck_n = o->deck_n;
         return -1;
     }
     size_t n = 0;

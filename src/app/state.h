@@ -155,6 +155,8 @@ typedef struct sv_app_state {
     uint64_t seed;          /* next seed for R and the random preset */
     unsigned gen;           /* bumped on every new trace */
     bool from_file;         /* the trace came from --trace */
+    const char *const *deck; /* the --trace files K walks (config's, borrowed); */
+    int deck_n, deck_at;    /* how many (<= 1: K walks kernels), the one shown */
     struct sv_app_bg *bg;   /* owned; NULL when no background capture runs */
     struct sv_bench_live *bench_live; /* owned; the live run while bench_running */
 } sv_app_state;

@@ -208,18 +208,34 @@ def main():
                 app.quit_clean("Escape", "Escape")
             finally:
                 app.kill()
-    # A lab file the H200 wrote (tests/data, 2026-12-01: scanviz-trace --backend
-    # cuda --kernel in-place --random 64 --seed 1 --runs 100 --shake --racecheck):
-    # on a laptop without a GPU the window shows the GPU's own outcome.
-    h200 = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "data",
-                        "in-place-64-h200.scanviz.json")
-    app = App(exe, "--no-animation", "--backend", "cpu", "--trace", h200, env=env)
+    # Lab files the H200 wrote (tests/data, 2026-12-01; int32 sum of --random 64
+    # --seed 1): the chapter's kernel, in-place 100 times (right every time, by
+    # luck: racecheck still finds the race) and in-place shaken 100 times
+    # (wrong in 87). Given together they are a deck: K and Shift+K walk them,
+    # and on a laptop without a GPU the window shows the GPU's own outcomes.
+    data = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "data")
+    deck = [os.path.join(data, f + ".scanviz.json") for f in
+            ("correct-64-h200", "in-place-64-h200-unshaken", "in-place-64-h200-shaken")]
+    app = App(exe, "--no-animation", "--backend", "cpu", "--trace", deck[0], "--trace", deck[1],
+              deck[2], env=env)
     try:
+        expect(app.state(), deck="1/3", kernel="correct", n=64, backend="cuda", lab_runs=0)
+        app.keys("k")
         st = app.state()
-        expect(st, kernel="in-place", schedule="gpu", n=64, lab_runs=100, lab_wrong=87,
-               first_wrong_round=1, racecheck="124/908")
+        expect(st, deck="2/3", kernel="in-place", schedule="gpu", lab_runs=100, lab_wrong=0,
+               first_wrong_round=-1, racecheck="124/908")
+        if "100 GPU runs (not shaken)" not in st["source"]:
+            fail(f"the source says the runs were not shaken: {st['source']}")
+        app.keys("k")
+        st = app.state()
+        expect(st, deck="3/3", kernel="in-place", schedule="gpu", n=64, lab_runs=100,
+               lab_wrong=87, first_wrong_round=1, racecheck="124/908")
         if "NVIDIA H200" not in st["source"] or "100 GPU runs (shaken, seed 1)" not in st["source"]:
             fail(f"the source names the H200 and its shaken runs: {st['source']}")
+        app.keys("shift+k")
+        expect(app.state(), deck="2/3", lab_wrong=0)
+        app.keys("k", "k")
+        expect(app.state(), deck="1/3", kernel="correct")
         app.quit_clean("Escape", "Escape")
     finally:
         app.kill()
