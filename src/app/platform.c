@@ -24,6 +24,35 @@ bool sv_platform_have_display(void)
     return (x && *x) || (w && *w);
 }
 
+/* A display is set but SDL's own choice fell through to a driver without
+ * one (offscreen, dummy): the display refused the connection. Left so, the
+ * app would run a window nobody can see, forever. Under the hood: SDL tries
+ * its drivers in turn and takes the first that starts, and its offscreen
+ * driver always starts; so ask again for the display's own drivers alone,
+ * a few times (a display server that is still starting, or busy, refuses
+ * for a moment), and otherwise fail with the display's own error. */
+static bool open_display_driver(char *err, size_t errlen)
+{
+    const char *x = getenv("DISPLAY"), *w = getenv("WAYLAND_DISPLAY");
+    const char *names = (x && *x) ? ((w && *w) ? "x11,wayland" : "x11") : "wayland";
+    char why[256] = "";
+    for (int attempt = 0; attempt < 6; attempt++) {
+        SDL_QuitSubSystem(SDL_INIT_VIDEO);
+        if (attempt)
+            SDL_Delay(250u * (unsigned)attempt);
+        SDL_SetHintWithPriority(SDL_HINT_VIDEODRIVER, names, SDL_HINT_OVERRIDE);
+        bool ok = SDL_InitSubSystem(SDL_INIT_VIDEO) == 0;
+        if (!ok)
+            snprintf(why, sizeof why, "%s", SDL_GetError());
+        SDL_SetHintWithPriority(SDL_HINT_VIDEODRIVER, NULL, SDL_HINT_OVERRIDE);
+        if (ok)
+            return true;
+    }
+    snprintf(err, errlen, "cannot connect to the display (DISPLAY \"%s\", WAYLAND_DISPLAY "
+             "\"%s\"): %s", x ? x : "", w ? w : "", why[0] ? why : "no video driver");
+    return false;
+}
+
 static void set_gl_attributes(void)
 {
     SDL_GL_ResetAttributes();
@@ -106,6 +135,11 @@ bool sv_platform_open(sv_platform *p, const char *title, int w, int h,
         return false;
     }
     const char *drv = SDL_GetCurrentVideoDriver();
+    if (!offscreen && !getenv("SDL_VIDEODRIVER") && drv &&
+        (strcmp(drv, "offscreen") == 0 || strcmp(drv, "dummy") == 0) &&
+        !open_display_driver(err, errlen))
+        return false;
+    drv = SDL_GetCurrentVideoDriver();
     p->headless = offscreen || (drv && strcmp(drv, "offscreen") == 0);
 
     set_gl_attributes();

@@ -162,6 +162,20 @@ def main():
     rc, out, err = run(exe, "--version")
     check(rc == 0 and out.startswith("scanviz "), "--version")
 
+    # A display that refuses us: exit 1 saying so, never a window nobody can
+    # see (SDL falls back to its offscreen driver; that app ran forever).
+    if not os.path.exists("/tmp/.X11-unix/X4321"):
+        env = headless_env()
+        env["DISPLAY"] = ":4321"
+        env["ASAN_OPTIONS"] = env.get("ASAN_OPTIONS", "") + ":detect_leaks=0"
+        try:
+            r = subprocess.run([os.path.abspath(exe), "--no-animation"], capture_output=True,
+                               text=True, env=env, timeout=60)
+            check(r.returncode == 1 and "cannot connect to the display (DISPLAY \":4321\"" in
+                  r.stderr, f"a refused display: {r.returncode} {r.stderr}")
+        except subprocess.TimeoutExpired:
+            check(False, "a refused display: scanviz still ran after 60 s (an invisible window)")
+
     # Bad usage and bad input: exit 2, the token named.
     for args, token in [(["--bogus"], "--bogus"), (["--input", "1 2 x3"], "x3"),
                         (["--op", "nope"], "nope"), (["--type", "int8"], "int8"),

@@ -97,7 +97,9 @@ class App:
             self.wid = out.split()[0] if out else None
             time.sleep(0.2)
         if not self.wid:
-            fail("no scanviz window within 90 s")
+            names = [xdo("getwindowname", w) for w in xdo("search", "--name", ".").split()]
+            fail(f"no scanviz window within 90 s ({' '.join(self.proc.args[1:])}); windows: "
+                 f"{names}; stderr: {''.join(self.stderr_lines)[-2000:]}")
         xdo("windowmap", "--sync", self.wid)
         xdo("mousemove", "--window", self.wid, 5, 5)
         xdo("windowfocus", "--sync", self.wid)
