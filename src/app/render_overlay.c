@@ -647,6 +647,33 @@ static void range_text(int lo, int hi, char *buf, size_t len)
         snprintf(buf, len, "input[%d..%d]", lo, hi);
 }
 
+/* GPU runs checked by racecheck: the hazards the sanitizer named on cell i
+ * of buffer bi, and one of them in words (e.g. "WAR: thread 33 read, thread
+ * 32 wrote, in_place.cu:39"). Appends to lines from n; returns the count. */
+static int racecheck_lines(const sv_trace *t, int round, int bi, int i,
+                           char lines[TIP_LINES][256], int n)
+{
+    const sv_racecheck *rc = t->lab ? t->lab->racecheck : NULL;
+    if (!rc || !rc->ran || n > TIP_LINES - 2)
+        return n;
+    size_t here = 0;
+    const sv_hazard *h = NULL;
+    size_t all = sv_racecheck_at(rc, bi, i, round, &here, &h);
+    if (all == 0) {
+        snprintf(lines[n++], 256, "racecheck: no hazard recorded on this cell");
+        return n;
+    }
+    snprintf(lines[n++], 256, "racecheck: %zu hazard%s on this cell, %zu mapped to round %d",
+             all, all == 1 ? "" : "s", here, round);
+    char at[96] = "";
+    if (h->file[0] && h->line[0] >= 0)
+        snprintf(at, sizeof at, ", %.64s:%d", h->file, h->line[0]);
+    snprintf(lines[n++], 256, "e.g. %s: thread %d %s, thread %d %s%s", h->kind, h->thread[0],
+             h->access[0] == 'W' ? "wrote" : "read", h->thread[1],
+             h->access[1] == 'W' ? "wrote" : "read", at);
+    return n;
+}
+
 /* Fills up to TIP_LINES lines about cell (row, i) in step v; line 1 (the
  * formula) is mono. Returns the number of lines; *accent is the case colour
  * of line 2 when it names a case. */
@@ -728,7 +755,7 @@ static int tooltip_lines(const sv_app_view *s, const sv_theme *th, const sv_step
          * record does. GPU runs record no reads. */
         if (!s->lab_reads) {
             snprintf(lines[n++], 256, "the reads of GPU runs are not recorded");
-            return n;
+            return racecheck_lines(t, v->round, bi, i, lines, n);
         }
         for (int slot = 0; slot < SV_READ_SLOTS && n < TIP_LINES - 1; slot++) {
             if (sv_lab_read_describe(s->lab_reads, t->type, (size_t)v->round, (size_t)i,

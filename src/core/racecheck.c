@@ -16,6 +16,31 @@
 
 #include "error.h"
 
+size_t sv_racecheck_at(const sv_racecheck *rc, int buf, int cell, int round, size_t *in_round,
+                       const sv_hazard **example)
+{
+    size_t all = 0, here = 0;
+    const sv_hazard *first = NULL, *first_here = NULL;
+    for (size_t k = 0; rc && k < rc->nhazards; k++) {
+        const sv_hazard *h = &rc->hazards[k];
+        if (h->buf != buf || h->cell != cell)
+            continue;
+        all++;
+        if (!first)
+            first = h;
+        if (h->round == round && round >= 0) {
+            here++;
+            if (!first_here)
+                first_here = h;
+        }
+    }
+    if (in_round)
+        *in_round = here;
+    if (example)
+        *example = first_here ? first_here : first;
+    return all;
+}
+
 void sv_racecheck_destroy(sv_racecheck *rc)
 {
     if (!rc)

@@ -56,6 +56,12 @@ sv_racecheck *sv_racecheck_parse(const char *text, size_t len, char *err, size_t
 void sv_racecheck_map(sv_racecheck *rc, uint32_t base, size_t n, size_t elem,
                       const uint32_t *bits, size_t nrounds, bool int_values);
 
+/* The recorded hazards whose address falls on cell of buffer buf: how many,
+ * how many of them in round (a mapped round), and one to describe (the
+ * first in round, else the first; NULL when none). rc may be NULL. */
+size_t sv_racecheck_at(const sv_racecheck *rc, int buf, int cell, int round, size_t *in_round,
+                       const sv_hazard **example);
+
 #ifdef __cplusplus
 }
 #endif

@@ -491,6 +491,48 @@ static void test_lab_file(bool gpu)
     sv_app_cleanup(&st);
 }
 
+/* The H200's own lab file (tests/data: in-place, n = 64, 100 shaken runs,
+ * racecheck): hovering buf[0][32] in round 1, where the race shows, the
+ * tooltip says what racecheck named on that cell, as drawn (the frame's
+ * recorded text). */
+static void test_racecheck_tooltip(void)
+{
+    char err[512];
+    const char *path = SV_TEST_DATA "/in-place-64-h200-shaken.scanviz.json";
+    sv_trace *t = sv_trace_load(path, err, sizeof err);
+    CHECK_MSG(t && t->lab && t->lab->racecheck, "load %s: %s", path, err);
+    if (!t)
+        return;
+    sv_app_config c = { .trace = t, .trace_path = path, .round = 1, .theme = SV_THEME_DARK,
+                        .speed = 1.0f, .backend = SV_CHOOSE_CPU };
+    sv_app_state st;
+    if (sv_app_init(&st, &c, err, sizeof err) != SV_APP_OK) {
+        CHECK_MSG(false, "sv_app_init with the H200 file: %s", err);
+        return;
+    }
+    sv_app_resize(&st, 1280, 720, 1280, 720);
+    st.hover_row = 1; /* buf[0], in-place's one buffer */
+    st.hover_cell = 32;
+    sv_app_view v;
+    sv_app_view_of(&st, &v);
+    sv_gfx_rec *rec = sv_gfx_rec_create();
+    view_draw(&v, 1280, 720, rec, "render-lab-", "racecheck-tooltip");
+    bool count = false, example = false;
+    for (size_t k = 0; rec && k < sv_gfx_rec_count(rec); k++) {
+        const sv_prim *p = sv_gfx_rec_prim(rec, k);
+        if (p->kind != SV_PRIM_TEXT || !p->text)
+            continue;
+        count |= strstr(p->text, "racecheck: ") && strstr(p->text, "hazards on this cell") &&
+                 strstr(p->text, "mapped to round 1");
+        example |= strncmp(p->text, "e.g. W", 6) == 0 && strstr(p->text, "thread 3") &&
+                   strstr(p->text, "in_place.cu:");
+    }
+    CHECK_MSG(count && example, "the tooltip of buf[0][32] names racecheck's hazards (%d, %d)",
+              count, example);
+    sv_gfx_rec_destroy(rec);
+    sv_app_cleanup(&st);
+}
+
 static void test_lab_file_emulated(void) { test_lab_file(false); }
 static void test_lab_file_gpu(void) { test_lab_file(true); }
 
@@ -498,7 +540,7 @@ int main(int argc, char **argv)
 {
     static const view_test_fn tests[] = {
         test_source_panel, test_mistake_sources, test_warps, test_hatch,
-        test_lab_file_emulated, test_lab_file_gpu, NULL,
+        test_lab_file_emulated, test_lab_file_gpu, test_racecheck_tooltip, NULL,
     };
     return view_test_main(argc, argv, "test_render_lab", tests, "all lab render checks passed");
 }
