@@ -391,6 +391,27 @@ static void test_hatch(void)
     sv_trace_destroy(correct);
 }
 
+/* Opens the lab trace file at path into st as scanviz --trace does, at
+ * round, in a 1280x720 window; false (a failed check) when it cannot. */
+static bool open_lab_file(sv_app_state *st, const char *path, int round)
+{
+    char err[512];
+    sv_trace *t = sv_trace_load(path, err, sizeof err);
+    CHECK_MSG(t && t->lab, "load %s: %s", path, err);
+    if (!t || !t->lab) {
+        sv_trace_destroy(t);
+        return false;
+    }
+    sv_app_config c = { .trace = t, .trace_path = path, .round = round, .theme = SV_THEME_DARK,
+                        .speed = 1.0f, .backend = SV_CHOOSE_CPU };
+    if (sv_app_init(st, &c, err, sizeof err) != SV_APP_OK) {
+        CHECK_MSG(false, "sv_app_init with %s: %s", path, err);
+        return false;
+    }
+    sv_app_resize(st, 1280, 720, 1280, 720);
+    return true;
+}
+
 /* A lab trace file, written by capture as scanviz-trace --kernel in-place
  * --schedule sequential --runs 3 writes it (gpu: then rewritten as a GPU's
  * record), opened as scanviz --trace opens it. */
@@ -426,18 +447,9 @@ static void test_lab_file(bool gpu)
     snprintf(path, sizeof path, "%s/render-lab-%s.json", out_dir, gpu ? "gpu" : "emulated");
     CHECK_MSG(sv_trace_save(t, path, err, sizeof err), "save: %s", err);
     sv_trace_destroy(t);
-    sv_trace *loaded = sv_trace_load(path, err, sizeof err);
-    CHECK_MSG(loaded && loaded->lab, "load %s: %s", path, err);
-    if (!loaded)
-        return;
-    sv_app_config c = { .trace = loaded, .trace_path = path, .round = 3, .theme = SV_THEME_DARK,
-                        .speed = 1.0f, .backend = SV_CHOOSE_CPU };
     sv_app_state st;
-    if (sv_app_init(&st, &c, err, sizeof err) != SV_APP_OK) {
-        CHECK_MSG(false, "sv_app_init with the lab file: %s", err);
+    if (!open_lab_file(&st, path, 3))
         return;
-    }
-    sv_app_resize(&st, 1280, 720, 1280, 720);
     char line[1 << 16];
     sv_app_state_line(&st, line, sizeof line);
     CHECK_MSG(strstr(line, " kernel=in-place ") && strstr(line, " lab_runs=3 ") &&
@@ -497,20 +509,10 @@ static void test_lab_file(bool gpu)
  * recorded text). */
 static void test_racecheck_tooltip(void)
 {
-    char err[512];
-    const char *path = SV_TEST_DATA "/in-place-64-h200-shaken.scanviz.json";
-    sv_trace *t = sv_trace_load(path, err, sizeof err);
-    CHECK_MSG(t && t->lab && t->lab->racecheck, "load %s: %s", path, err);
-    if (!t)
-        return;
-    sv_app_config c = { .trace = t, .trace_path = path, .round = 1, .theme = SV_THEME_DARK,
-                        .speed = 1.0f, .backend = SV_CHOOSE_CPU };
     sv_app_state st;
-    if (sv_app_init(&st, &c, err, sizeof err) != SV_APP_OK) {
-        CHECK_MSG(false, "sv_app_init with the H200 file: %s", err);
+    if (!open_lab_file(&st, SV_TEST_DATA "/in-place-64-h200-shaken.scanviz.json", 1))
         return;
-    }
-    sv_app_resize(&st, 1280, 720, 1280, 720);
+    CHECK_MSG(st.trace->lab->racecheck != NULL, "the H200's file has racecheck's record");
     st.hover_row = 1; /* buf[0], in-place's one buffer */
     st.hover_cell = 32;
     sv_app_view v;
