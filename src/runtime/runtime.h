@@ -1,0 +1,73 @@
+/* The kernel runtime: runs one single-block scan kernel file, traced at every
+ * barrier, on the CPU (the system C++ compiler, one Boost.Context fiber per
+ * CUDA thread, every shared access observed) or on the GPU (NVRTC, loaded
+ * with dlopen), always in a child process with a time and a memory limit.
+ * The result is a kernel trace (core/ktrace.h) or a failure inside it; the
+ * caller's process never runs the kernel's code.
+ *
+ * The kernel file's contract (docs/user-guide.md, "Your own kernel"): one
+ * __global__ function (const T *in, T *out, int n), launched as one block of
+ * n threads with 2 * n * sizeof(T) bytes of dynamic shared memory. The
+ * shipped kernels (the chapter's and the mistakes) are rows of the same
+ * registry and go through the same code. */
+#ifndef SV_RUNTIME_H
+#define SV_RUNTIME_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../core/ktrace.h"
+#include "../core/lab.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define SV_RUNTIME_DEFAULT_TIME_LIMIT_MS 5000   /* --time-limit */
+#define SV_RUNTIME_DEFAULT_MEMORY_MB 1024       /* the child's address-space limit */
+
+typedef enum sv_runtime_backend {
+    SV_RUNTIME_CPU,
+    SV_RUNTIME_GPU
+} sv_runtime_backend;
+
+typedef struct sv_runtime_request {
+    /* The kernel: a file's text (path for messages and the cache) ... */
+    const char *path;        /* "my_scan.cu" as the user gave it */
+    const char *source;      /* its text; NUL-terminated */
+    const char *entry;       /* --entry NAME, NULL: the only __global__ */
+    /* ... the input */
+    sv_op op;
+    sv_type type;
+    sv_scan scan;
+    const sv_value *input;
+    size_t n;                /* 1 .. SV_MAX_N */
+    /* ... how */
+    sv_runtime_backend backend;
+    sv_schedule schedule;    /* CPU: the schedule of run 0 (run k of random:S / warps:S uses S + k) */
+    uint32_t runs;           /* >= 1 */
+    bool shake;              /* GPU: a seeded per-warp sleep before each barrier's next reads */
+    uint64_t shake_seed;
+    bool racecheck;          /* GPU: under compute-sanitizer's racecheck */
+    uint32_t time_limit_ms;  /* 0: SV_RUNTIME_DEFAULT_TIME_LIMIT_MS */
+    uint32_t memory_mb;      /* 0: SV_RUNTIME_DEFAULT_MEMORY_MB */
+} sv_runtime_request;
+
+/* Runs the request. Returns a trace (never NULL unless allocation failed,
+ * err filled): a kernel that does not compile, crashes, deadlocks or runs
+ * out of time comes back as a trace whose failure says so, holding the steps
+ * that completed. With runs > 1 the trace is the shown run (the first wrong
+ * one, else run 0) and wrong_runs counts the others. */
+sv_ktrace *sv_runtime_run(const sv_runtime_request *req, char *err, size_t errlen);
+
+/* Whether a backend can run here, and why not in words ("no C++ compiler
+ * found (tried $CXX, c++, g++, clang++)", "no NVIDIA driver (libcuda.so.1
+ * not found)"). */
+bool sv_runtime_available(sv_runtime_backend b, char *why, size_t whylen);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
