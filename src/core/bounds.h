@@ -19,6 +19,10 @@
  * at most this (a JSON integer's largest value), so that a trace file
  * written from one reopens. */
 #define SV_RACECHECK_MAX_COUNT INT64_MAX
+/* A hazard's thread index and source line, as read from a report and from
+ * a trace file (larger ones are kept as -1, unknown). */
+#define SV_RACECHECK_MAX_THREAD (1 << 20)
+#define SV_RACECHECK_MAX_LINE 999999
 
 /* The window (scanviz): --scale and Ctrl +/-, --speed, --size. */
 #define SV_UI_SCALE_MIN 0.5
