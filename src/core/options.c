@@ -314,6 +314,15 @@ static bool parse_uint(const char *s, uint64_t *out)
     return true;
 }
 
+/* Whether s is digits alone whose number is above hi (or above 2^64-1). */
+static bool above(const char *s, uint64_t hi)
+{
+    uint64_t v;
+    if (!*s || strspn(s, "0123456789") != strlen(s))
+        return false;
+    return !parse_uint(s, &v) || v > hi;
+}
+
 /* The table's own check of a value: its kind and range. */
 static bool check_value(sv_opt_arg *a, char *err, size_t errlen)
 {
@@ -321,6 +330,14 @@ static bool check_value(sv_opt_arg *a, char *err, size_t errlen)
     char lo[32], hi[32], list[1024], why[512];
     switch (o->kind) {
     case SV_OPT_UINT:
+        if (o->above && above(a->text, o->hi)) {
+            char text[512], *at;
+            sv_option_text(o, o->above, text, sizeof text);
+            if ((at = strstr(text, "{value}")) != NULL)
+                return sv_options_bad(a, err, errlen, "%.*s%.40s%s", (int)(at - text), text,
+                                      a->text, at + 7);
+            return sv_options_bad(a, err, errlen, "%s", text);
+        }
         if (!parse_uint(a->text, &a->u) || a->u < o->lo || a->u > o->hi) {
             format_u64(o->lo, lo, sizeof lo, false);
             format_u64(o->hi, hi, sizeof hi, false);
@@ -376,12 +393,8 @@ static bool check_value(sv_opt_arg *a, char *err, size_t errlen)
         if (o->check && !o->check(a->text, why, sizeof why))
             return sv_options_bad(a, err, errlen, "%s", why);
         return true;
-    case SV_OPT_FILE:
+    case SV_OPT_FILE: /* the program opens it, and says what went wrong there */
     case SV_OPT_DIR:
-        if (!*a->text)
-            return sv_options_bad(a, err, errlen, "expected a %s name, not an empty one",
-                                  o->kind == SV_OPT_DIR ? "folder" : "file");
-        return true;
     case SV_OPT_FLAG:
     case SV_OPT_STDIN:
         break;

@@ -176,6 +176,10 @@ static void test_parser(void)
     REFUSED(SV_FOR_TRACE, "--seed \"0x10\" (argument 4): expected a whole decimal number",
             "--random", "3", "--seed", "0x10");
     REFUSED(SV_FOR_VIEW, "--seed \"-1\" (argument 2)", "--seed", "-1");
+    REFUSED(SV_FOR_TRACE, "--random \"2000\" (argument 2): n = 2000 is above the block limit: "
+            "a single-block scan takes at most 1024 elements", "--random", "2000");
+    REFUSED(SV_FOR_TRACE, "--random \"0\" (argument 2): expected a whole decimal number from 1 "
+            "to 1024", "--random", "0");
     REFUSED(SV_FOR_VIEW, "--scale \"3.5\" (argument 2): expected a number from 0.5 to 3",
             "--scale", "3.5");
     REFUSED(SV_FOR_VIEW, "--scale \"nan\" (argument 2)", "--scale", "nan");
@@ -191,7 +195,6 @@ static void test_parser(void)
             "--kernel", "inplace");
     REFUSED(SV_FOR_VIEW, "--schedule \"bogus\" (argument 2)", "--schedule", "bogus");
     REFUSED(SV_FOR_TRACE, "--format \"xml\" (argument 1): expected table or json", "--format=xml");
-    REFUSED(SV_FOR_VIEW, "--export \"\" (argument 2)", "--export", "");
     REFUSED(SV_FOR_BENCH, "--algo \"hs,foo\" (argument 2): item 2 \"foo\"", "--algo", "hs,foo");
     /* Usage itself. */
     REFUSED(SV_FOR_TRACE, "unknown option \"--bogus\" (argument 1)", "--bogus");
