@@ -101,7 +101,7 @@ static bool take(void *ctx, const sv_opt_arg *a, char *err, size_t errlen)
         if (!sv_backend_choice_from_name(a->text, &o->backend))
             return sv_options_bad(a, err, errlen, "not a backend");
         break;
-    case SV_OPTION_FORMAT: o->format = a->e == 1 ? FORMAT_JSON : FORMAT_TABLE; break;
+    case SV_OPTION_FORMAT: o->format = strcmp(a->text, "json") == 0 ? FORMAT_JSON : FORMAT_TABLE; break;
     case SV_OPTION_OUTPUT: o->out_path = a->text; break;
     case SV_OPTION_VERIFY: o->verify = true; break;
     case SV_OPTION_OPEN: o->open_path = a->text; break;
