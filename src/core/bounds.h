@@ -12,7 +12,7 @@
 #define SV_LAB_DEFAULT_RUNS 100      /* a mistake's runs on the GPU, or a seeded schedule's */
 
 /* Seeds (--seed, --shake-seed, a schedule's :S): every 64-bit value. A lab
- * trace carries a seed above INT64_MAX as a decimal string (lab_file.c). */
+ * trace's reader takes a shake_seed above INT64_MAX too (lab_file.h). */
 #define SV_SEED_MAX UINT64_MAX
 
 /* Counts read from a compute-sanitizer report (errors, warnings) are kept
