@@ -154,8 +154,8 @@ static void join_values(const sv_option *o, char *buf, size_t len)
     while (o->values && o->values(count))
         count++;
     for (unsigned i = 0; i < count && used < len; i++) {
-        int w = snprintf(buf + used, len - used, "%s%s", i == 0 ? "" : i + 1 == count ? " or " : ", ",
-                         o->values(i));
+        const char *sep = i == 0 ? "" : i + 1 == count ? " or " : ", ";
+        int w = snprintf(buf + used, len - used, "%s%s", sep, o->values(i));
         if (w < 0)
             break;
         used += (size_t)w;
