@@ -32,6 +32,12 @@ const char *sv_option_kernel_names(unsigned i)
     return i < SV_KERNEL_COUNT ? sv_kernel_name((sv_kernel)i) : NULL;
 }
 
+const char *sv_option_kernel_labels(unsigned i)
+{
+    const sv_kernel_info *k = i < SV_KERNEL_COUNT ? sv_kernel_get((sv_kernel)i) : NULL;
+    return k ? k->label : NULL;
+}
+
 const char *sv_option_algo_names(unsigned i)
 {
     return i < SV_ALGO_COUNT ? sv_algo_name((sv_algo)i) : NULL;
