@@ -12,6 +12,7 @@
 
 #include "fileio.h"
 #include "json_value.h"
+#include "ktrace_file.h"
 #include "lab_file.h"
 #include "parse.h"
 
@@ -55,6 +56,26 @@ static void put_double(FILE *f, double d)
         if (!strpbrk(buf, ".eE"))
             fputs(".0", f);
     }
+}
+
+/* Which cells of inclusive and output were written (a mistake can leave
+ * the last round's pout cells unwritten: they are null, as in the rounds);
+ * known[0 .. n) for inclusive, known[n .. 2n) for output (shifted for the
+ * exclusive scan, whose output[0] is the identity). NULL when all are, or
+ * when out of memory (then every cell is written as its value). */
+static bool *output_known(const sv_trace *t)
+{
+    const sv_round *last = &t->rounds[t->nrounds - 1];
+    const bool *w = last->written[t->nrounds > 1 ? last->pout : 0];
+    size_t n = t->n, i = 0;
+    while (i < n && w[i])
+        i++;
+    bool *known = i < n ? malloc(2 * n * sizeof *known) : NULL;
+    for (i = 0; known && i < n; i++) {
+        known[i] = w[i];
+        known[n + i] = t->scan == SV_SCAN_INCLUSIVE ? w[i] : i == 0 || w[i - 1];
+    }
+    return known;
 }
 
 bool sv_trace_write(const sv_trace *t, FILE *f, char *err, size_t errlen)
@@ -116,17 +137,19 @@ bool sv_trace_write(const sv_trace *t, FILE *f, char *err, size_t errlen)
         fprintf(f, "\n    }%s\n", r + 1 < t->nrounds ? "," : "");
     }
     fputs("  ],\n", f);
+    bool *known = output_known(t);
     if (t->scan == SV_SCAN_EXCLUSIVE) {
         fputs("  \"exclusive\": {\n    \"identity\": ", f);
         put_value(f, ty, sv_op_identity(t->op, ty));
         fputs(",\n    \"inclusive\": ", f);
-        put_values(f, ty, t->inclusive, NULL, n, 17);
+        put_values(f, ty, t->inclusive, known, n, 17);
         fputs(",\n    \"values\": ", f);
-        put_values(f, ty, t->output, NULL, n, 14);
+        put_values(f, ty, t->output, known ? known + n : NULL, n, 14);
         fputs("\n  },\n", f);
     }
     fputs("  \"output\": ", f);
-    put_values(f, ty, t->output, NULL, n, 12);
+    put_values(f, ty, t->output, known ? known + n : NULL, n, 12);
+    free(known);
     fprintf(f, ",\n  \"total_ops\": %zu,\n  \"overflow_count\": %zu", t->total_ops, t->overflow_count);
     if (ty == SV_TYPE_FLOAT32) {
         fputs(",\n  \"max_abs_diff\": ", f);
@@ -251,6 +274,29 @@ static bool get_values(reader *rd, const json_t *j, const char *path, sv_type ty
                        bool allow_null, sv_value *vals, bool *written)
 {
     return sv_json_get_values(j, path, type, n, allow_null, vals, written, rd->err, rd->errlen);
+}
+
+/* null in output / exclusive.inclusive / exclusive.values (part 1, 0, 1)
+ * only where the last round's pout cell was never written; such a cell
+ * compares as the round's value (an older file wrote 0 there). */
+static bool check_nulls(reader *rd, const json_t *arr, const char *path, const sv_trace *t,
+                        int part, sv_value *vals)
+{
+    bool *known = output_known(t);
+    for (size_t i = 0; i < t->n; i++) {
+        if (!json_is_null(json_array_get(arr, i)))
+            continue;
+        if (known && !known[(size_t)part * t->n + i]) {
+            vals[i] = t->output == NULL ? vals[i] : part ? t->output[i] : t->inclusive[i];
+            continue;
+        }
+        free(known);
+        char p[96];
+        snprintf(p, sizeof p, "%s[%zu]", path, i);
+        return fail(rd, p, "null, but the last round's pout gives it a value");
+    }
+    free(known);
+    return true;
 }
 
 static bool same_bits(const sv_value *a, const sv_value *b, size_t n, size_t *where)
@@ -444,7 +490,7 @@ static sv_trace *parse_root(reader *rd, const json_t *root)
     if (!(x = field(rd, root, "version", "version")) || !get_int(rd, x, "version", 0, INT32_MAX, &v))
         return NULL;
     if (v != 1 && v != 2) {
-        fail(rd, "version", "%lld is not supported (this reader knows versions 1 and 2)", v);
+        fail(rd, "version", "%lld is not supported (this reader knows versions 1, 2 and 3)", v);
         return NULL;
     }
     /* Version 2 adds the mistakes lab's record; a one-buffer kernel's rounds
@@ -561,7 +607,8 @@ static sv_trace *parse_root(reader *rd, const json_t *root)
         goto fail;
     }
     if (!(x = field(rd, root, "output", "output")) ||
-        !get_values(rd, x, "output", type, n, false, vals, NULL)) {
+        !get_values(rd, x, "output", type, n, true, vals, NULL) ||
+        !check_nulls(rd, x, "output", t, 1, vals)) {
         goto fail;
     }
     if (!same_bits(vals, t->output, n, &where)) {
@@ -601,7 +648,8 @@ static sv_trace *parse_root(reader *rd, const json_t *root)
             char p[48];
             const sv_value *want = k == 0 ? t->inclusive : t->output;
             snprintf(p, sizeof p, "exclusive.%s", parts[k]);
-            if (!(y = field(rd, x, p, parts[k])) || !get_values(rd, y, p, type, n, false, vals, NULL)) {
+            if (!(y = field(rd, x, p, parts[k])) || !get_values(rd, y, p, type, n, true, vals, NULL) ||
+                !check_nulls(rd, y, p, t, k, vals)) {
                 goto fail;
             }
             if (!same_bits(vals, want, n, &where)) {
@@ -669,7 +717,10 @@ sv_trace *sv_trace_parse(const char *json, char *err, size_t errlen)
                  jerr.text);
         return NULL;
     }
-    sv_trace *t = parse_root(&rd, root);
+    /* Version 3 is a kernel trace (ktrace_file.c): its chapter-shaped trace
+     * where its steps are the chapter's rounds. */
+    sv_trace *t = sv_trace_file_is_kernel(root) ? sv_ktrace_chapter_from_json(root, err, errlen)
+                                                : parse_root(&rd, root);
     json_decref(root);
     return t;
 }
