@@ -79,8 +79,8 @@ char *sv_ktrace_failure_words(const sv_ktrace *t, char *buf, size_t len)
 {
     const sv_kfailure *f = &t->failure;
     char msg[1024] = "", cell[128], where[64] = "";
-    if (f->message)
-        sv_escape(f->message, msg, sizeof msg);
+    if (f->message) /* its first line: a compiler says more, which the table prints */
+        sv_escape_n(f->message, strcspn(f->message, "\n"), msg, sizeof msg);
     if (f->line > 0)
         snprintf(where, sizeof where, " (line %" PRId32 ")", f->line);
     switch (f->kind) {

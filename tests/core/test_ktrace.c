@@ -13,6 +13,7 @@
 #include "ktrace_build.h"
 #include "../../src/core/emulate.h"
 #include "../../src/core/ktrace_file.h"
+#include "../../src/core/ktrace_table.h"
 #include "../../src/core/trace_file.h"
 
 static const int32_t chapter_in[8] = {3, 1, 7, 0, 4, 1, 6, 3};
@@ -404,6 +405,55 @@ static void test_refusals(void)
     bad_edit(__LINE__, "output.2", json_string("x"), "output[2]: expected an integer or null");
 }
 
+static char *table_of(const sv_ktrace *t)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    CHECK(f);
+    sv_ktrace_print_table(t, f, false, NULL);
+    fclose(f);
+    if (getenv("SV_SHOW_TABLES"))
+        fputs(text, stdout);
+    return text;
+}
+
+/* The table: the arrays of each step by their names, ? where never
+ * written, the readings, the diagnosis in words, nothing raw from the file. */
+static void test_table(void)
+{
+    sv_ktrace *t = kb_chapter(KB_DOUBLE, chapter_in, 8);
+    analyze(t);
+    char *text = table_of(t);
+    CHECK_CONTAINS(text, "Step 1 · up to the barrier of line 11 · round 0: buf[0] holds the input");
+    CHECK_CONTAINS(text, "  buf[1]          ?  ?  ?  ?  ?  ?  ?  ?\n");
+    CHECK_CONTAINS(text, "  buf[1] pout     3  4  8  7  4  5  7  9\n  case            c  F  F  F");
+    CHECK_CONTAINS(text, "  output: right (the inclusive scan of sum)");
+    CHECK_CONTAINS(text, "  invariant: holds in every step read as a chapter round (4)");
+    CHECK_CONTAINS(text, "  hazards: 0\n");
+    free(text);
+    sv_ktrace_destroy(t);
+
+    t = full_trace();
+    text = table_of(t);
+    CHECK_CONTAINS(text, "  failure: deadlock: 7 threads from thread 1 wait at the barrier of line 15");
+    CHECK_CONTAINS(text, "  invariant: broken first in step 3 (round 3): cell 2 holds 14; the window "
+                         "[0, 2] sums to 11 (in s)");
+    CHECK_CONTAINS(text, "  hazards: 2 (");
+    CHECK_CONTAINS(text, "    step 2: thread 5 read s[4], thread 4 wrote it, lines 12 and 12 (RAW)");
+    CHECK_CONTAINS(text, "  s pout          3  4 14 15 29 31 51 56\n  case            c  c  X\n");
+    CHECK(!strchr(text, '\x1b'));
+    free(text);
+    CHECK(sv_ktrace_fail(t, SV_KFAIL_COMPILE, "k.cu(7): error: expected a \";\"\n\x1b[2Jk.cu(9): "
+                         "note: here", 7, -1, NULL, 0));
+    text = table_of(t);
+    CHECK_CONTAINS(text, "  failure: compile (line 7): k.cu(7): error: expected a \";\"\n");
+    CHECK_CONTAINS(text, "The compiler said:\n  k.cu(7): error: expected a \";\"\n  \\e[2Jk.cu(9): note: here\n");
+    CHECK(!strchr(text, '\x1b'));
+    free(text);
+    sv_ktrace_destroy(t);
+}
+
 int main(int argc, char **argv)
 {
     corpus_dir = argc > 1 ? argv[1] : NULL;
@@ -416,5 +466,6 @@ int main(int argc, char **argv)
     test_words();
     test_round_trip();
     test_refusals();
+    test_table();
     return check_report("ktrace: all checks passed");
 }
