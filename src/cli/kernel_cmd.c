@@ -20,29 +20,6 @@
 #define SV_LAB_DEFAULT_RUNS 100
 #endif
 
-bool sv_kernel_parse_time_limit(const char *text, uint32_t *ms, char *err, size_t errlen)
-{
-    /* Digits, then at most one '.' and three digits: no sign, no exponent. */
-    uint64_t whole = 0, frac = 0;
-    int digits = 0, fdigits = 0;
-    const char *p = text;
-    for (; *p >= '0' && *p <= '9' && digits < 6; p++, digits++)
-        whole = whole * 10 + (uint64_t)(*p - '0');
-    if (*p == '.')
-        for (p++; *p >= '0' && *p <= '9' && fdigits < 3; p++, fdigits++)
-            frac = frac * 10 + (uint64_t)(*p - '0');
-    for (int k = fdigits; k < 3; k++)
-        frac *= 10;
-    uint64_t v = whole * 1000 + frac;
-    if (*p != '\0' || (digits == 0 && fdigits == 0) || v < 100 || v > 600000) {
-        sv_errorf(err, errlen, "--time-limit \"%s\": expected seconds, 0.1 to 600 (e.g. 2 or "
-                  "0.5)", text);
-        return false;
-    }
-    *ms = (uint32_t)v;
-    return true;
-}
-
 static int exit_of(sv_kverdict v)
 {
     switch (v) {

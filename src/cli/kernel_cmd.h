@@ -53,8 +53,4 @@ int sv_kernel_cmd_run(const sv_kernel_cmd *k);
  * cannot be read or is a broken kernel trace: its message, and 2. */
 int sv_kernel_cmd_open(const sv_kernel_cmd *k, const char *path, char **text);
 
-/* --time-limit SECONDS: a decimal number of seconds, 0.1 to 600 (at most 3
- * decimals). False with err naming the value. */
-bool sv_kernel_parse_time_limit(const char *text, uint32_t *ms, char *err, size_t errlen);
-
 #endif
