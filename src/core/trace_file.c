@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "fileio.h"
+#include "json_value.h"
 #include "lab_file.h"
 #include "parse.h"
 
@@ -18,45 +19,16 @@
 
 /* ---- Writing -------------------------------------------------------------- */
 
-/* A float32 as a JSON number that reads back to the same bits (through a
- * double, as jansson reads it): the shortest such decimal, with ".0" added
- * to integral values so that -0.0 keeps its sign. Non-finite values are the
- * strings "inf", "-inf", "nan". */
+/* The values' JSON (json_value.c, shared with the kernel trace's file). */
 static void put_value(FILE *f, sv_type type, sv_value v)
 {
-    char buf[48];
-    sv_value_format(type, v, buf, sizeof buf);
-    if (type != SV_TYPE_FLOAT32) {
-        fputs(buf, f);
-    } else if (isnan(v.f) || isinf(v.f)) {
-        fprintf(f, "\"%s\"", buf);
-    } else {
-        fputs(buf, f);
-        if (!strpbrk(buf, ".eE"))
-            fputs(".0", f);
-    }
+    sv_json_put_value(f, type, v);
 }
 
-/* An array of n values (null where written[i] is false), wrapped every
- * VALUES_PER_LINE values at the given indent. */
 static void put_values(FILE *f, sv_type type, const sv_value *v, const bool *written, size_t n,
                        int indent)
 {
-    fputc('[', f);
-    for (size_t i = 0; i < n; i++) {
-        if (i > 0) {
-            fputc(',', f);
-            if (i % VALUES_PER_LINE == 0)
-                fprintf(f, "\n%*s", indent + 1, "");
-            else
-                fputc(' ', f);
-        }
-        if (written && !written[i])
-            fputs("null", f);
-        else
-            put_value(f, type, v[i]);
-    }
-    fputc(']', f);
+    sv_json_put_values(f, type, v, written, n, indent);
 }
 
 static void put_string(FILE *f, const char *s)
@@ -208,17 +180,7 @@ static bool fail(reader *rd, const char *path, const char *fmt, ...)
 
 static const char *kind_of(const json_t *j)
 {
-    switch (json_typeof(j)) {
-    case JSON_OBJECT: return "an object";
-    case JSON_ARRAY: return "an array";
-    case JSON_STRING: return "a string";
-    case JSON_INTEGER: return "an integer";
-    case JSON_REAL: return "a real number"; /* 8.0 and 8e0 too: not integers in jansson */
-    case JSON_TRUE:
-    case JSON_FALSE: return "a boolean";
-    case JSON_NULL: return "null";
-    }
-    return "something else";
+    return sv_json_kind_of(j);
 }
 
 static json_t *field(reader *rd, const json_t *obj, const char *path, const char *name)
@@ -278,76 +240,17 @@ static bool get_int(reader *rd, const json_t *j, const char *path, long long lo,
     return true;
 }
 
-/* One cell: an int32, or a float32 (number or "inf"/"-inf"/"nan"); null
- * only when allow_null (then *is_null says so). */
+/* One cell, and an array of exactly n cells (json_value.c). */
 static bool get_value(reader *rd, const json_t *j, const char *path, sv_type type, bool allow_null,
                       sv_value *out, bool *is_null)
 {
-    const char *or_null = allow_null ? " or null" : "";
-    if (is_null)
-        *is_null = false;
-    out->bits = 0;
-    if (json_is_null(j) && allow_null) {
-        *is_null = true;
-        return true;
-    }
-    if (type == SV_TYPE_INT32) {
-        if (!json_is_integer(j))
-            return fail(rd, path, "expected an integer%s", or_null);
-        json_int_t v = json_integer_value(j);
-        if (v < INT32_MIN || v > INT32_MAX)
-            return fail(rd, path, "%lld is out of int32 range", (long long)v);
-        out->i = (int32_t)v;
-        return true;
-    }
-    if (json_is_integer(j)) {
-        out->f = (float)json_integer_value(j);
-        return true;
-    }
-    if (json_is_real(j)) {
-        double d = json_real_value(j);
-        float f = (float)d;
-        if (isinf(f))
-            return fail(rd, path, "%g is out of float32 range", d);
-        out->f = f;
-        return true;
-    }
-    if (json_is_string(j)) {
-        const char *s = json_string_value(j);
-        if (strcmp(s, "inf") == 0) {
-            out->f = INFINITY;
-            return true;
-        }
-        if (strcmp(s, "-inf") == 0) {
-            out->f = -INFINITY;
-            return true;
-        }
-        if (strcmp(s, "nan") == 0) {
-            out->bits = SV_CANONICAL_NAN_BITS;
-            return true;
-        }
-    }
-    return fail(rd, path, "expected a number, \"inf\", \"-inf\" or \"nan\"%s", or_null);
+    return sv_json_get_value(j, path, type, allow_null, out, is_null, rd->err, rd->errlen);
 }
 
-/* An array of exactly n values at path. */
 static bool get_values(reader *rd, const json_t *j, const char *path, sv_type type, size_t n,
                        bool allow_null, sv_value *vals, bool *written)
 {
-    char p[96];
-    if (!json_is_array(j))
-        return fail(rd, path, "expected an array of %zu values, got %s", n, kind_of(j));
-    if (json_array_size(j) != n)
-        return fail(rd, path, "%zu values, expected n = %zu", json_array_size(j), n);
-    for (size_t i = 0; i < n; i++) {
-        bool is_null = false;
-        snprintf(p, sizeof p, "%s[%zu]", path, i);
-        if (!get_value(rd, json_array_get(j, i), p, type, allow_null, &vals[i], &is_null))
-            return false;
-        if (written)
-            written[i] = !is_null;
-    }
-    return true;
+    return sv_json_get_values(j, path, type, n, allow_null, vals, written, rd->err, rd->errlen);
 }
 
 static bool same_bits(const sv_value *a, const sv_value *b, size_t n, size_t *where)
