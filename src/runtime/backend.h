@@ -17,6 +17,10 @@ extern "C" {
  * true return; false only when the runtime itself failed (err filled). */
 bool sv_rt_cpu_run(const sv_runtime_request *req, sv_ktrace *t, char *err, size_t errlen);
 bool sv_rt_gpu_run(const sv_runtime_request *req, sv_ktrace *t, char *err, size_t errlen);
+/* Whether the GPU backend can run here (sv_runtime_available's answer);
+ * called in the caller's process. A build without the GPU backend's file
+ * links backend_none.c, which says so. */
+bool sv_rt_gpu_available(char *why, size_t whylen);
 
 /* Called by a backend in the child once it has compiled the kernel and is
  * about to run it: the time limit (req->time_limit_ms, from now; the child

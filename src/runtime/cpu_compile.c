@@ -1,4 +1,5 @@
 /* The CPU runtime's compile step (cpu_compile.h). */
+#define _DEFAULT_SOURCE /* realpath */
 #include "cpu_compile.h"
 
 #include <errno.h>
@@ -355,7 +356,7 @@ static bool write_file(const char *path, const void *data, size_t len)
 static void rm_tmp(const char *tmp)
 {
     const char *names[] = {"cuda_cpu.h", "kernel.cc", "kernel.o", "kernel.so"};
-    char p[PATH_MAX];
+    char p[PATH_MAX + 32];
     for (size_t i = 0; i < 4; i++) {
         snprintf(p, sizeof p, "%s/%s", tmp, names[i]);
         unlink(p);
@@ -407,13 +408,13 @@ bool sv_rt_cpu_compile(const char *text, const char *path, char *so_path, size_t
         *cached = true;
         return true;
     }
-    char tmp[PATH_MAX];
+    char tmp[PATH_MAX + 16];
     snprintf(tmp, sizeof tmp, "%s/tmp-XXXXXX", dir);
     if (!mkdtemp(tmp)) {
         sv_errorf(err, errlen, "%s: %s", tmp, strerror(errno));
         return false;
     }
-    char hdr[PATH_MAX + 16], src[PATH_MAX + 16], obj[PATH_MAX + 16], so[PATH_MAX + 16];
+    char hdr[PATH_MAX + 48], src[PATH_MAX + 48], obj[PATH_MAX + 48], so[PATH_MAX + 48];
     snprintf(hdr, sizeof hdr, "%s/cuda_cpu.h", tmp);
     snprintf(src, sizeof src, "%s/kernel.cc", tmp);
     snprintf(obj, sizeof obj, "%s/kernel.o", tmp);

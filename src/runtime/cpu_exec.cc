@@ -135,9 +135,15 @@ struct Rt {
     void (*entry)(const void *, void *, int) = nullptr;
     sv_rt_hooks **hooks = nullptr;
     unsigned *tidx = nullptr; // sv_rt_threadIdx
-    unsigned char *dyn = nullptr;
-    size_t dyn_bytes = 0;
-    char *sec_lo = nullptr, *sec_hi = nullptr;
+    unsigned char *pool = nullptr; // sv_rt_pool: all shared memory (cuda_cpu.h)
+    unsigned char *dyn = nullptr;  // the extern __shared__ part of it
+    struct Decl {
+        void *addr;
+        unsigned long bytes, rows;
+        const char *name;
+        int line;
+    } *decls = nullptr;
+    unsigned *ndecls = nullptr;
     // in[] and out[] with guard pages around
     unsigned char *in = nullptr, *out = nullptr;
     size_t io_bytes = 0;
@@ -149,6 +155,8 @@ struct Rt {
     uint64_t switches = 0;
     bool failed = false;
     int32_t fail_arr = -1; // internal id of the failure's array
+    volatile bool in_fiber = false; // a kernel thread runs (for the signal handlers)
+    volatile uint64_t last_pc = 0;  // the last access's pc
     const void *main_bottom = nullptr;
     size_t main_size = 0;
 #ifdef SV_RT_ASAN
@@ -226,6 +234,7 @@ void resume(uint32_t i)
     R->tidx[0] = i;
     R->switches++;
     t.stepped = true;
+    R->in_fiber = true;
 #ifdef SV_RT_ASAN
     __sanitizer_start_switch_fiber(&R->main_fake, R->stacks + (size_t)i * (kStack + kGuard) + kGuard,
                                    kStack);
@@ -234,6 +243,7 @@ void resume(uint32_t i)
 #ifdef SV_RT_ASAN
     __sanitizer_finish_switch_fiber(R->main_fake, nullptr, nullptr);
 #endif
+    R->in_fiber = false;
     if (!t.self)
         t.state = DONE;
 }
@@ -266,33 +276,15 @@ uint32_t cell_value(const Arr &a, uint32_t c)
 
 // Which array addr is in: its id and cell, or -1 (not ours), or -2 (out of
 // range: *arr the nearest array, *index the element index tried).
-int classify(uintptr_t addr, uint16_t *arr, int64_t *index)
+constexpr size_t kPool = 3 * 4096 + 49152 + 49152 + 32 * 256; // SV_RT_POOL
+
+int nearest(uintptr_t addr, uint16_t *arr, int64_t *index)
 {
-    const uintptr_t in = (uintptr_t)R->in, dyn = (uintptr_t)R->dyn;
-    if (addr >= in - kSlack && addr < in + R->io_bytes + kSlack) {
-        *arr = SV_KARRAY_IN;
-        *index = addr < in ? -(int64_t)((in - addr + kCell - 1) / kCell)
-                           : (int64_t)((addr - in) / kCell);
-        return addr >= in && addr < in + (uintptr_t)R->n * kCell ? 0 : -2;
-    }
-    for (uint16_t k = 0; k < R->arrs.size(); k++) {
-        const Arr &a = R->arrs[k];
-        if (addr >= a.base && addr < a.base + a.len * (uintptr_t)kCell) {
-            *arr = k;
-            *index = (int64_t)((addr - a.base) / kCell);
-            return 0;
-        }
-    }
-    bool near_sec = R->sec_lo && addr + kSlack >= (uintptr_t)R->sec_lo &&
-                    addr < (uintptr_t)R->sec_hi + kSlack;
-    bool near_dyn = R->dyn && addr + kSlack >= dyn && addr < dyn + sizeof(unsigned char) * 49152 + kSlack;
-    bool near_out = addr + kSlack >= (uintptr_t)R->out && addr < (uintptr_t)R->out + R->io_bytes + kSlack;
-    if (!near_sec && !near_dyn && !near_out)
-        return -1;
-    // the nearest array
     uint64_t best = UINT64_MAX;
     for (uint16_t k = 0; k < R->arrs.size(); k++) {
         const Arr &a = R->arrs[k];
+        if (a.kind != SV_KARRAY_SHARED)
+            continue;
         uintptr_t lo = a.base, hi = a.base + a.len * (uintptr_t)kCell;
         uint64_t d = addr < lo ? lo - addr : addr - hi;
         if (d < best) {
@@ -302,12 +294,54 @@ int classify(uintptr_t addr, uint16_t *arr, int64_t *index)
                                : (int64_t)((addr - lo) / kCell);
         }
     }
-    return best == UINT64_MAX ? -1 : -2;
+    return -2;
+}
+
+int guarded_index(uintptr_t addr, uintptr_t base, uint32_t n, int64_t *index)
+{
+    *index = addr < base ? -(int64_t)((base - addr + kCell - 1) / kCell)
+                         : (int64_t)((addr - base) / kCell);
+    return addr >= base && addr < base + (uintptr_t)n * kCell ? 0 : -2;
+}
+
+int classify(uintptr_t addr, uint16_t *arr, int64_t *index)
+{
+    const uintptr_t in = (uintptr_t)R->in, out = (uintptr_t)R->out, pool = (uintptr_t)R->pool;
+    if (addr + kSlack >= in && addr < in + R->io_bytes + kSlack) {
+        *arr = SV_KARRAY_IN;
+        return guarded_index(addr, in, R->n, index);
+    }
+    if (addr + kSlack >= out && addr < out + R->io_bytes + kSlack) {
+        *arr = 0;
+        return guarded_index(addr, out, R->n, index);
+    }
+    if (addr < pool || addr >= pool + kPool)
+        return -1;
+    for (uint16_t k = 1; k < R->arrs.size(); k++) {
+        const Arr &a = R->arrs[k];
+        if (addr >= a.base && addr < a.base + a.len * (uintptr_t)kCell) {
+            *arr = k;
+            *index = (int64_t)((addr - a.base) / kCell);
+            return 0;
+        }
+    }
+    *arr = 0xfffe; // shared memory no array holds
+    *index = 0;
+    if (R->arrs.size() > 1)
+        nearest(addr, arr, index);
+    return -2;
 }
 
 void out_of_range(uint16_t arr, int64_t index, uint64_t pc, bool write)
 {
     char msg[256];
+    if (arr == 0xfffe) {
+        int32_t line = line_of(pc);
+        snprintf(msg, sizeof msg, "thread %u %s shared memory outside every __shared__ array",
+                 R->cur, write ? "wrote" : "read");
+        fail_set(SV_KFAIL_OUT_OF_RANGE, msg, line, (int32_t)R->cur, -1, 0);
+        return;
+    }
     const char *name = arr == SV_KARRAY_IN ? "in" : R->arrs[arr].name.c_str();
     uint32_t len = arr == SV_KARRAY_IN ? R->n : R->arrs[arr].len;
     int32_t line = line_of(pc);
@@ -471,6 +505,7 @@ void hook_access(void *addr, unsigned long size, int write, void *pcp)
     if (k == -1)
         return;
     uint64_t pc = (uintptr_t)pcp - R->so_base;
+    R->last_pc = pc;
     Th &t = R->th[R->cur];
     flush_write(t);
     if (k == -2 || (ai != SV_KARRAY_IN && (uintptr_t)addr + size >
@@ -512,7 +547,13 @@ void hook_sync(int line)
 
 void hook_shared(void *addr, unsigned long bytes, unsigned long rows, const char *name, int line)
 {
-    (void)line;
+    if (!addr) {
+        char msg[256];
+        snprintf(msg, sizeof msg, "__shared__ %s (line %d): the static __shared__ arrays take "
+                 "more than 48 KiB, the CUDA limit", name, line);
+        fail_set(SV_KFAIL_MEMORY, msg, line, (int32_t)R->cur, -1, 0);
+        return;
+    }
     for (const Arr &a : R->arrs)
         if (a.base == (uintptr_t)addr)
             return;
@@ -839,9 +880,7 @@ ctx::fiber make_fiber(uint32_t i)
 
 void reset_memory()
 {
-    memset(R->dyn, 0, 49152);
-    if (R->sec_lo && R->sec_hi > R->sec_lo)
-        memset(R->sec_lo, 0, (size_t)(R->sec_hi - R->sec_lo));
+    memset(R->pool, 0, kPool);
     memset(R->out, 0, R->io_bytes);
     for (Arr &a : R->arrs) {
         std::fill(a.written.begin(), a.written.end(), 0);
@@ -964,16 +1003,17 @@ bool load(const char *so_path, const char *dyn_name, char *err, size_t errlen)
     R->hooks = (sv_rt_hooks **)dlsym(R->so, "sv_rt_hooks_ptr");
     R->tidx = (unsigned *)dlsym(R->so, "sv_rt_threadIdx");
     unsigned *bdim = (unsigned *)dlsym(R->so, "sv_rt_blockDim");
-    R->dyn = (unsigned char *)dlsym(R->so, "sv_rt_dyn_smem");
-    void (*range)(char **, char **) = (void (*)(char **, char **))dlsym(R->so, "sv_rt_shared_section");
+    R->pool = (unsigned char *)dlsym(R->so, "sv_rt_pool");
+    R->decls = (Rt::Decl *)dlsym(R->so, "sv_rt_decls");
+    R->ndecls = (unsigned *)dlsym(R->so, "sv_rt_ndecls");
     Dl_info info;
-    if (!R->entry || !R->hooks || !R->tidx || !bdim || !R->dyn || !range ||
+    if (!R->entry || !R->hooks || !R->tidx || !bdim || !R->pool || !R->decls || !R->ndecls ||
         !dladdr((void *)R->entry, &info)) {
         sv_errorf(err, errlen, "%s: not a kernel built with cuda_cpu.h", so_path);
         return false;
     }
     R->so_base = (uintptr_t)info.dli_fbase;
-    range(&R->sec_lo, &R->sec_hi);
+    R->dyn = R->pool + 4096;
     *R->hooks = &the_hooks;
     bdim[0] = R->n;
     bdim[1] = bdim[2] = 1;
@@ -997,6 +1037,10 @@ bool load(const char *so_path, const char *dyn_name, char *err, size_t errlen)
     arr_add("out", SV_KARRAY_OUT, (uintptr_t)R->out, (size_t)R->n * kCell, 1);
     if (dyn_name)
         arr_add(dyn_name, SV_KARRAY_SHARED, (uintptr_t)R->dyn, 2 * (size_t)R->n * kCell, 2);
+    // static arrays at file scope were placed while the .so loaded
+    for (unsigned k = 0; k < *R->ndecls && k < 32; k++)
+        hook_shared(R->decls[k].addr, R->decls[k].bytes, R->decls[k].rows, R->decls[k].name,
+                    R->decls[k].line);
     return true;
 }
 
@@ -1023,6 +1067,8 @@ bool finish(const sv_value *expected, char *err, size_t errlen)
     }
     if (R->fail_arr >= 0)
         t->failure.array = R->arrs[(size_t)R->fail_arr].tidx;
+    free(t->output);
+    free(t->output_written);
     t->output = alloc_n<sv_value>(R->n);
     t->output_written = alloc_n<bool>(R->n);
     if (!t->output || !t->output_written)
@@ -1088,6 +1134,21 @@ bool runs(const sv_runtime_request *req, const sv_value *expected, char *err, si
     return true;
 }
 
+// Where a signal found the kernel (backend.h's sv_rt_where_fn): the thread
+// that ran, the line of the faulting instruction when it is the kernel's,
+// else of that thread's last access.
+void where(sv_kfailure *f, void *fault_pc)
+{
+    if (!R || !R->in_fiber)
+        return;
+    f->thread = (int32_t)R->cur;
+    f->step = (int32_t)R->step;
+    int32_t line = 0;
+    if (fault_pc && (uintptr_t)fault_pc > R->so_base)
+        line = line_of((uintptr_t)fault_pc - R->so_base + 1);
+    f->line = line ? line : line_of(R->last_pc);
+}
+
 } // namespace
 
 extern "C" bool sv_rt_cpu_exec(const char *so_path, const sv_rt_lines *lines, const char *dyn_name,
@@ -1114,6 +1175,7 @@ extern "C" bool sv_rt_cpu_exec(const char *so_path, const sv_rt_lines *lines, co
         return false;
     }
     sv_reference_scan(req->op, req->type, req->scan, req->input, expected, req->n);
+    sv_rt_set_where(where);
     bool ok = load(so_path, dyn_name, err, errlen);
     if (ok && !R->failed)
         ok = runs(req, expected, err, errlen);

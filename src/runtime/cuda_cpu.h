@@ -42,16 +42,44 @@ typedef struct uint3 {
 __attribute__((visibility("default"))) sv_rt_hooks *sv_rt_hooks_ptr;
 __attribute__((visibility("default"))) uint3 sv_rt_threadIdx;
 __attribute__((visibility("default"))) uint3 sv_rt_blockDim;
-/* extern __shared__ arrays are bound to this (source_scan.c): 48 KiB, the
- * CUDA limit; the runtime checks accesses against 2 * n * sizeof(T). */
-__attribute__((visibility("default"), aligned(16))) unsigned char sv_rt_dyn_smem[49152];
-/* static __shared__ arrays live in section sv_shared */
-extern char __start_sv_shared[] __attribute__((weak, visibility("hidden")));
-extern char __stop_sv_shared[] __attribute__((weak, visibility("hidden")));
-__attribute__((visibility("default"))) void sv_rt_shared_section(char **lo, char **hi)
+/* Shared memory: one pool, laid out by the runtime's rules (cpu_exec.cc):
+ * a margin, the dynamic shared memory (extern __shared__, 48 KiB, the CUDA
+ * limit; the runtime checks accesses against 2 * n * sizeof(T)), a margin,
+ * then each static __shared__ array in its turn with a gap after it. An
+ * access inside the pool but outside every array is out of range. */
+#define SV_RT_MARGIN 4096ul
+#define SV_RT_DYN 49152ul
+#define SV_RT_STATIC_MAX 49152ul
+#define SV_RT_GAP 256ul
+#define SV_RT_MAX_DECLS 32
+#define SV_RT_POOL (3 * SV_RT_MARGIN + SV_RT_DYN + SV_RT_STATIC_MAX + SV_RT_MAX_DECLS * SV_RT_GAP)
+__attribute__((visibility("default"), aligned(64))) unsigned char sv_rt_pool[SV_RT_POOL];
+typedef struct sv_rt_decl {
+    void *addr;
+    unsigned long bytes, rows;
+    const char *name;
+    int line;
+} sv_rt_decl;
+__attribute__((visibility("default"))) sv_rt_decl sv_rt_decls[SV_RT_MAX_DECLS];
+__attribute__((visibility("default"))) unsigned sv_rt_ndecls;
+static unsigned long sv_rt_pool_next = 2 * SV_RT_MARGIN + SV_RT_DYN;
+
+/* A static __shared__ array's memory, the first time its declaration runs
+ * (at load for one at file scope): NULL past 48 KiB in all. */
+__attribute__((no_sanitize("thread"))) static void *sv_rt_shared_alloc(unsigned long bytes,
+    unsigned long align, unsigned long rows, const char *name, int line)
 {
-    *lo = __start_sv_shared;
-    *hi = __stop_sv_shared;
+    unsigned long at = (sv_rt_pool_next + align - 1) / align * align;
+    void *p = nullptr;
+    if (at + bytes <= 2 * SV_RT_MARGIN + SV_RT_DYN + SV_RT_STATIC_MAX + SV_RT_MAX_DECLS * SV_RT_GAP &&
+        sv_rt_ndecls < SV_RT_MAX_DECLS) {
+        p = sv_rt_pool + at;
+        sv_rt_pool_next = at + bytes + SV_RT_GAP;
+        sv_rt_decls[sv_rt_ndecls++] = {p, bytes, rows, name, line};
+    }
+    if (sv_rt_hooks_ptr)
+        sv_rt_hooks_ptr->shared(p, bytes, rows, name, line);
+    return p ? p : sv_rt_pool; /* (the runtime has stopped the run) */
 }
 
 /* ---- The access hooks (ABI of gcc >= 12 and clang >= 14) --------------- */
@@ -107,6 +135,20 @@ SV_RT_HOOK void *__tsan_memset(void *d, int c, unsigned long n)
 SV_RT_HOOK void sv_rt_syncthreads(int line) { sv_rt_hooks_ptr->sync(line); }
 } /* extern "C" */
 
+template <typename A>
+struct sv_rt_rows_of { static constexpr unsigned long v = 1; };
+template <typename E, unsigned long N, unsigned long M>
+struct sv_rt_rows_of<E[N][M]> { static constexpr unsigned long v = N; };
+
+/* The declarations source_scan.c writes in place of the kernel's:
+ *   extern __shared__ T name[];   -> SV_RT_EXTERN(T, name);
+ *   __shared__ T name[A][B];      -> SV_RT_STATIC(T, name, [A][B], "name", line); */
+#define SV_RT_EXTERN(T, name) T *const name = reinterpret_cast<T *>(sv_rt_pool + SV_RT_MARGIN)
+#define SV_RT_STATIC(T, name, dims, text, line)                                        \
+    static T(&name) dims = *reinterpret_cast<T(*) dims>(sv_rt_shared_alloc(             \
+        sizeof(T dims), alignof(T), sv_rt_rows_of<T dims>::v, text, line))
+
+
 /* ---- The keywords ------------------------------------------------------- */
 #define __global__
 #define __device__
@@ -115,7 +157,9 @@ SV_RT_HOOK void sv_rt_syncthreads(int line) { sv_rt_hooks_ptr->sync(line); }
 #define __noinline__ __attribute__((noinline))
 #define __launch_bounds__(...)
 #define __align__(n) __attribute__((aligned(n)))
-#define __shared__ static __attribute__((section("sv_shared"), aligned(16)))
+/* What the scan rewrites does not reach here; a __shared__ it did not see
+ * (one a macro makes) is a plain static, not observed. */
+#define __shared__ static
 #define __syncthreads() sv_rt_syncthreads(__LINE__)
 #define threadIdx sv_rt_threadIdx
 #define blockDim sv_rt_blockDim
@@ -127,25 +171,6 @@ struct dim3 {
 };
 static const uint3 blockIdx = {0, 0, 0};
 static const uint3 gridDim = {1, 1, 1};
-
-/* A static __shared__ array tells the runtime its address, size and rows
- * the first time its declaration runs (source_scan.c adds the call). */
-template <typename T, unsigned long N, unsigned long M>
-constexpr unsigned long sv_rt_rows(T (&)[N][M]) { return N; }
-template <typename T, unsigned long N>
-constexpr unsigned long sv_rt_rows(T (&)[N]) { return 1; }
-template <typename T>
-constexpr unsigned long sv_rt_rows(T &) { return 1; }
-struct sv_rt_reg {
-    __attribute__((no_sanitize("thread")))
-    sv_rt_reg(void *a, unsigned long bytes, unsigned long rows, const char *name, int line)
-    { sv_rt_hooks_ptr->shared(a, bytes, rows, name, line); }
-};
-#define SV_RT_CAT2(a, b) a##b
-#define SV_RT_CAT(a, b) SV_RT_CAT2(a, b)
-#define SV_RT_SHARED(name, text, line)                                                \
-    static sv_rt_reg SV_RT_CAT(sv_rt_reg_, __COUNTER__)((void *)&(name), sizeof(name), \
-                                                        sv_rt_rows(name), text, line)
 
 /* ---- Types and math ----------------------------------------------------- */
 typedef __INT32_TYPE__ int32_t;

@@ -431,6 +431,13 @@ static bool shared_parse(lexer *lx, size_t i, const char *path, sv_kfail_kind *k
         snprintf(sh->elem, sizeof sh->elem, "%s", elem);
         sh->is_extern = ext;
         sh->kw_at = lx->toks[i].off;
+        {
+            size_t d = i;
+            while (d > 0 && (is(lx, d - 1, "extern") || is(lx, d - 1, "static") ||
+                             is(lx, d - 1, "volatile")))
+                d--;
+            sh->decl_at = lx->toks[d].off;
+        }
         sh->line = lx->toks[q].line;
         size_t k = q + 1;
         while (k < semi && is(lx, k, "[")) {
@@ -584,7 +591,7 @@ bool sv_source_check_entry(sv_source_scan *s, const char *entry, sv_type type, i
 
 typedef struct edit {
     size_t at, cut; /* replace src[at .. at+cut) */
-    char text[SV_SCAN_TYPE + 64];
+    char text[4 * SV_SCAN_TYPE + 128];
 } edit;
 
 static int cmp_edit(const void *a, const void *b)
@@ -593,45 +600,65 @@ static int cmp_edit(const void *a, const void *b)
     return x->at < y->at ? -1 : x->at > y->at;
 }
 
+/* One declaration's replacement: SV_RT_EXTERN(T, name) or
+ * SV_RT_STATIC(T, name, [dims], "name", line) for each of its declarators. */
+static void shared_edit(const sv_source_scan *s, size_t first, size_t last, edit *e)
+{
+    const sv_scan_shared *sh = &s->shared[first];
+    e->at = sh->decl_at;
+    e->cut = sh->end - sh->decl_at;
+    size_t u = 0;
+    e->text[0] = '\0';
+    for (size_t k = first; k <= last; k++) {
+        const sv_scan_shared *d = &s->shared[k];
+        char dims[2 * SV_SCAN_TYPE + 8] = "";
+        for (int j = 0; j < d->ndims && j < 2; j++) {
+            size_t dl = strlen(dims);
+            snprintf(dims + dl, sizeof dims - dl, "[%s]", d->dims[j]);
+        }
+        int m;
+        if (d->is_extern)
+            m = snprintf(e->text + u, sizeof e->text - u, "SV_RT_EXTERN(%s, %s);", d->elem,
+                         d->name);
+        else
+            m = snprintf(e->text + u, sizeof e->text - u, "SV_RT_STATIC(%s, %s, %s, \"%s\", %d);",
+                         d->elem, d->name, dims, d->name, d->line);
+        if (m < 0 || (size_t)m >= sizeof e->text - u)
+            break;
+        u += (size_t)m;
+    }
+}
+
 /* Appends the file with its line structure intact: an edit never adds or
  * removes a newline. */
 char *sv_source_cpu_text(const sv_source_scan *s, const char *src, const char *path,
                          sv_type type)
 {
-    edit ed[3 * SV_SCAN_MAX_SHARED];
+    edit *ed = malloc(2 * SV_SCAN_MAX_SHARED * sizeof *ed);
     size_t ne = 0;
+    if (!ed)
+        return NULL;
     for (size_t i = 0; i < s->nblank; i++) {
         ed[ne].at = s->blank_start[i];
         ed[ne].cut = s->blank_end[i] - s->blank_start[i];
         ed[ne++].text[0] = '\0';
     }
-    for (size_t i = 0; i < s->nshared; i++) {
-        const sv_scan_shared *sh = &s->shared[i];
-        if (sh->is_extern) {
-            /* extern __shared__ T name[] -> extern T name[] __asm__(...): the
-             * runtime's dynamic shared memory under the kernel's own name */
-            if (i == 0 || s->shared[i - 1].kw_at != sh->kw_at) {
-                ed[ne].at = sh->kw_at;
-                ed[ne].cut = strlen("__shared__");
-                ed[ne++].text[0] = '\0';
-            }
-            ed[ne].at = sh->name_end;
-            ed[ne].cut = 0;
-            snprintf(ed[ne++].text, sizeof ed[0].text, " __asm__(\"sv_rt_dyn_smem\")");
-        } else {
-            ed[ne].at = sh->end;
-            ed[ne].cut = 0;
-            snprintf(ed[ne++].text, sizeof ed[0].text, " SV_RT_SHARED(%s, \"%s\", %d);",
-                     sh->name, sh->name, sh->line);
-        }
+    for (size_t i = 0; i < s->nshared;) {
+        size_t j = i;
+        while (j + 1 < s->nshared && s->shared[j + 1].decl_at == s->shared[i].decl_at)
+            j++;
+        shared_edit(s, i, j, &ed[ne++]);
+        i = j + 1;
     }
     qsort(ed, ne, sizeof ed[0], cmp_edit);
     size_t len = strlen(src), extra = 4096 + strlen(path) * 2;
     for (size_t i = 0; i < ne; i++)
         extra += strlen(ed[i].text);
     char *o = malloc(len + extra);
-    if (!o)
+    if (!o) {
+        free(ed);
         return NULL;
+    }
     size_t u = 0, p = 0;
     /* the path in #line: quotes and backslashes escaped */
     char qp[1024];
@@ -648,17 +675,18 @@ char *sv_source_cpu_text(const sv_source_scan *s, const char *src, const char *p
     for (size_t i = 0; i < ne; i++) {
         memcpy(o + u, src + p, ed[i].at - p);
         u += ed[i].at - p;
-        /* a blanked directive keeps its newlines (continuations) */
-        for (size_t c = ed[i].at; c < ed[i].at + ed[i].cut; c++)
-            if (src[c] == '\n')
-                o[u++] = '\n';
         size_t tl = strlen(ed[i].text);
         memcpy(o + u, ed[i].text, tl);
         u += tl;
+        /* a replaced text keeps its newlines (continuations, long declarations) */
+        for (size_t c = ed[i].at; c < ed[i].at + ed[i].cut; c++)
+            if (src[c] == '\n')
+                o[u++] = '\n';
         p = ed[i].at + ed[i].cut;
     }
     memcpy(o + u, src + p, len - p);
     u += len - p;
+    free(ed);
     const sv_scan_kernel *k = s->entry >= 0 ? &s->kernels[s->entry] : &s->kernels[0];
     const char *T = sv_source_ctype(type);
     char inst[SV_SCAN_NAME + 16] = "";

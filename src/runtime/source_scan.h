@@ -51,6 +51,7 @@ typedef struct sv_scan_shared {
     int ndims;               /* 1 or 2 (0: a scalar) */
     char dims[2][SV_SCAN_TYPE]; /* as written: "2", "1024", "2 * N" */
     size_t kw_at;            /* offset of its __shared__ keyword */
+    size_t decl_at;          /* offset of the declaration (extern / static before it) */
     size_t end;              /* offset just past the declaration's ';' */
     size_t name_end;         /* offset just past the name's last ']' (extern: after "[]") */
 } sv_scan_shared;
@@ -88,8 +89,9 @@ bool sv_source_check_entry(sv_source_scan *s, const char *entry, sv_type type, i
 const char *sv_source_ctype(sv_type type);
 
 /* The text the CPU compiler gets: src with the built-in #includes blanked,
- * each extern __shared__ array bound to the runtime's dynamic shared memory
- * and each static one registered with the runtime, every line where it was
+ * each __shared__ declaration replaced by one that takes its memory from
+ * the runtime's pool (the extern one: the dynamic shared memory; a static
+ * one: its own place, registered under its name), every line where it was
  * (a #line directive first names the file), then a launcher calling the
  * entry. malloc'd; NULL on allocation failure. */
 char *sv_source_cpu_text(const sv_source_scan *s, const char *src, const char *path,
