@@ -246,11 +246,11 @@ static void test_words(void)
     t->failure.array = 0;
     t->failure.index = -1;
     CHECK_STR(sv_ktrace_failure_words(t, buf, sizeof buf),
-              "thread 0 accessed s[-1] (line 14): out of range");
-    CHECK(sv_ktrace_fail(t, SV_KFAIL_COMPILE, "k.cu:7: error: expected ';'\x1b[2J", 7, -1, buf,
-                         sizeof buf));
+              "out of range: thread 0 accessed s[-1] at line 14");
+    CHECK(sv_ktrace_fail(t, SV_KFAIL_COMPILE, "k.cu: In function 'f':\nk.cu:7: error: expected "
+                         "';'\x1b[2J\nmore", 7, -1, buf, sizeof buf));
     CHECK_STR(sv_ktrace_failure_words(t, buf, sizeof buf),
-              "compile (line 7): k.cu:7: error: expected ';'\\e[2J");
+              "does not compile: k.cu:7: error: expected ';'\\e[2J");
     CHECK_INT(sv_ktrace_verdict(t), SV_KVERDICT_REFUSED);
     sv_ktrace_destroy(t);
 }
@@ -447,7 +447,7 @@ static void test_table(void)
     CHECK(sv_ktrace_fail(t, SV_KFAIL_COMPILE, "k.cu(7): error: expected a \";\"\n\x1b[2Jk.cu(9): "
                          "note: here", 7, -1, NULL, 0));
     text = table_of(t);
-    CHECK_CONTAINS(text, "  failure: compile (line 7): k.cu(7): error: expected a \";\"\n");
+    CHECK_CONTAINS(text, "  failure: does not compile: k.cu(7): error: expected a \";\"\n");
     CHECK_CONTAINS(text, "The compiler said:\n  k.cu(7): error: expected a \";\"\n  \\e[2Jk.cu(9): note: here\n");
     CHECK(!strchr(text, '\x1b'));
     free(text);
