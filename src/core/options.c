@@ -117,6 +117,7 @@ const char *sv_opt_group_title(sv_opt_group g)
                            SV_CHAPTER_EXAMPLE ")",
         [SV_GROUP_SCAN] = "Scan",
         [SV_GROUP_LAB] = "Mistakes lab (docs/user-guide.md)",
+        [SV_GROUP_KERNEL] = "Your own kernel (docs/user-guide.md, \"Your own kernel\")",
         [SV_GROUP_VIEW] = "View",
         [SV_GROUP_SLIDES] = "Slides",
         [SV_GROUP_HEADLESS] = "Without a window",

@@ -54,7 +54,7 @@ typedef enum sv_opt_kind {
 
 /* The groups of --help and of the man pages' OPTIONS, in their order. */
 typedef enum sv_opt_group {
-    SV_GROUP_INPUT, SV_GROUP_SCAN, SV_GROUP_LAB, SV_GROUP_VIEW, SV_GROUP_SLIDES,
+    SV_GROUP_INPUT, SV_GROUP_SCAN, SV_GROUP_LAB, SV_GROUP_KERNEL, SV_GROUP_VIEW, SV_GROUP_SLIDES,
     SV_GROUP_HEADLESS, SV_GROUP_OUTPUT, SV_GROUP_BENCH, SV_GROUP_OTHER, SV_GROUP_COUNT
 } sv_opt_group;
 
