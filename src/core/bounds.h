@@ -35,6 +35,11 @@
 #define SV_VIEW_DEFAULT_H 720
 #define SV_BENCH_FRAMES_MAX 1000000
 
+/* scanviz-trace --kernel-file's --time-limit, in seconds (the default is
+ * the runtime's, SV_RUNTIME_DEFAULT_TIME_LIMIT_MS). */
+#define SV_KERNEL_TIME_LIMIT_MIN 0.1
+#define SV_KERNEL_TIME_LIMIT_MAX 600.0
+
 /* scanviz-bench --reps. */
 #define SV_BENCH_MAX_REPS 100000
 #define SV_BENCH_DEFAULT_REPS 50
