@@ -77,14 +77,14 @@ static void deadlock_words(const sv_kfailure *f, char *buf, size_t len)
         snprintf(buf + used, len - used, " threads wait at a barrier that others never reach");
 }
 
-/* The line of a compiler's messages to say first: the first with "error",
+/* The line of a compiler's messages to say first: the first with "error:",
  * else the first. */
 static void headline(const char *msg, char *out, size_t len)
 {
     const char *line = msg, *p = msg;
     while (*p) {
         size_t l = strcspn(p, "\n");
-        const char *e = strstr(p, "error");
+        const char *e = strstr(p, "error:");
         if (e && e < p + l) {
             line = p;
             break;
