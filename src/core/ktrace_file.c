@@ -66,9 +66,12 @@ static void put_step(FILE *f, const sv_ktrace *t, size_t k)
 {
     const sv_kstep *s = &t->steps[k];
     fprintf(f, "    {\n      \"barrier_line\": %" PRId32 ",\n      \"cells\": [", s->barrier_line);
-    for (size_t a = 0; a < t->narrays; a++) {
+    for (size_t a = 0; a < t->narrays; a++) { /* up to the last written cell */
+        size_t m = t->arrays[a].len;
+        while (m > 0 && !s->written[a][m - 1])
+            m--;
         fputs(a ? ",\n        " : "\n        ", f);
-        sv_json_put_values(f, t->type, s->cells[a], s->written[a], t->arrays[a].len, 8);
+        sv_json_put_values(f, t->type, s->cells[a], s->written[a], m, 8);
     }
     fputs("\n      ],\n      \"wrote\": [", f);
     for (size_t a = 0; a < t->narrays; a++) {
@@ -417,7 +420,11 @@ static bool read_cells(kreader *r, const json_t *j, const char *path, size_t k, 
     for (size_t a = 0; a < na; a++) {
         size_t len = r->t->arrays[a].len;
         snprintf(p, sizeof p, "%.100s.cells[%zu]", path, a);
-        if (!sv_json_get_values(json_array_get(cells, a), p, r->t->type, len, true, s->cells[a],
+        json_t *vals = json_array_get(cells, a);
+        if (!json_is_array(vals) || json_array_size(vals) > len)
+            return bad(r, p, "expected an array of at most len = %zu values, got %s", len,
+                       json_is_array(vals) ? "more" : sv_json_kind_of(vals));
+        if (!sv_json_get_values(vals, p, r->t->type, json_array_size(vals), true, s->cells[a],
                                 s->written[a], r->err, r->errlen))
             return false;
         json_t *w = json_array_get(wrote, a);

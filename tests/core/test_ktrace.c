@@ -373,8 +373,8 @@ static void test_refusals(void)
     bad_edit(__LINE__, "backend", json_string("opencl"), "backend: \"opencl\", expected \"cpu\" or \"cuda\"");
     bad_edit(__LINE__, "arrays.0.rows", json_integer(3), "arrays[0].rows: 3 does not divide len = 8");
     bad_edit(__LINE__, "arrays.1.name", json_string("s"), "arrays[1]: a second array named \"s\" (arrays[0])");
-    bad_edit(__LINE__, "steps.1.cells.1.3", json_integer(99),
-             "steps[1].cells[1][3]: differs from the step before, but is not in wrote[1]");
+    bad_edit(__LINE__, "steps.1.cells.1", json_pack("[i]", 99),
+             "steps[1].cells[1][0]: differs from the step before, but is not in wrote[1]");
     bad_edit(__LINE__, "steps.1.cells.0.5", json_null(),
              "steps[1].wrote[0][5]: cell 5 is written in this step, but cells[0][5] is null");
     bad_edit(__LINE__, "steps.2.cells.0.5", json_null(),
@@ -382,7 +382,9 @@ static void test_refusals(void)
     bad_edit(__LINE__, "steps.4.cells.0.5", json_null(),
              "steps[4].cells[0][5]: null, but the step before had written it");
     bad_edit(__LINE__, "steps.1.cells.0", json_integer(1),
-             "steps[1].cells[0]: expected an array of 8 values, got an integer");
+             "steps[1].cells[0]: expected an array of at most len = 8 values, got an integer");
+    bad_edit(__LINE__, "steps.1.cells.1", json_pack("[iiiiiiiii]", 1, 2, 3, 4, 5, 6, 7, 8, 9),
+             "steps[1].cells[1]: expected an array of at most len = 8 values, got more");
     bad_edit(__LINE__, "steps.1.reads.0.thread", json_integer(8),
              "steps[1].reads[0].thread: 8 is out of range (0 to 7)");
     bad_edit(__LINE__, "steps.1.reads.0.array", json_integer(2),
