@@ -141,6 +141,12 @@ char *sv_ktrace_reading_words(const sv_ktrace *t, size_t step, char *buf, size_t
         sv_escape(a->name, row, sizeof row);
     if (a->rows > 1) /* "buf[1][0]" -> "buf[1]": the row */
         *strrchr(row, '[') = '\0';
+    if (!rd->broken && rd->round != rd->expected_round) {
+        snprintf(buf, len, "step %zu (round %d): %s holds round %d's windows already, where "
+                 "the chapter's kernel has round %d's", step + 1, rd->round, row, rd->round,
+                 rd->expected_round);
+        return buf;
+    }
     if (!rd->broken) {
         snprintf(buf, len, "step %zu (round %d): %s holds %s", step + 1, rd->round, row,
                  rd->round == 0 ? "the input (the staging)" : "the round's windows");

@@ -107,7 +107,8 @@ static void test_in_place(void)
     CHECK_INT(rd->pout_row, 0);
     CHECK_INT(t->first_broken_step, 2);
     CHECK_STR(sv_ktrace_reading_words(t, 1, words, sizeof words),
-              "step 2 (round 3): s holds the round's windows");
+              "step 2 (round 3): s holds round 3's windows already, where the chapter's kernel "
+              "has round 1's");
     CHECK_STR(sv_ktrace_reading_words(t, 2, words, sizeof words),
               "step 3 (round 3): cell 2 holds 14; the window [0, 2] sums to 11 (in s)");
     CHECK_INT(t->first_wrong, 2);
