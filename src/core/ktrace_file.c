@@ -775,10 +775,24 @@ sv_trace *sv_ktrace_chapter_from_json(const json_t *root, char *err, size_t errl
     sv_ktrace *k = sv_ktrace_from_json(root, err, errlen);
     if (!k)
         return NULL;
-    sv_trace *t = sv_ktrace_chapter_trace(k, why, sizeof why);
+    /* Only what the chapter's picture tells truly: its rounds in the double
+     * buffer, the chapter's invariant in every cell, the right output, no
+     * hazard and no failure. */
+    sv_trace *t = NULL;
+    if (k->failure.kind != SV_KFAIL_NONE)
+        snprintf(why, sizeof why, "it failed: %s", sv_kfail_kind_name(k->failure.kind));
+    else if (k->hazards_total > 0)
+        snprintf(why, sizeof why, "%llu hazards", (unsigned long long)k->hazards_total);
+    else if (k->first_wrong >= 0)
+        snprintf(why, sizeof why, "its output is wrong from cell %d", (int)k->first_wrong);
+    else if ((t = sv_ktrace_chapter_trace(k, why, sizeof why)) &&
+             !sv_trace_check(t, why, sizeof why)) {
+        sv_trace_destroy(t);
+        t = NULL;
+    }
     if (!t)
-        sv_errorf(err, errlen, "a kernel trace (version %d) of %s whose steps are not the "
-                  "chapter's rounds (%s): this window draws the chapter's rounds only; "
+        sv_errorf(err, errlen, "a kernel trace (version %d) of %s that is not the chapter's "
+                  "rounds in a double buffer (%s): the window draws only those for now; "
                   "scanviz-trace --open prints it", SV_KTRACE_FILE_VERSION,
                   k->entry ? k->entry : k->kernel, why);
     sv_ktrace_destroy(k);

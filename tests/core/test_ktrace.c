@@ -310,8 +310,8 @@ static void test_round_trip(void)
     /* The chapter's reader refuses what is not the chapter's rounds, and
      * says what to do; the double buffer opens as a chapter trace. */
     CHECK(!sv_trace_parse(one, err, sizeof err));
-    CHECK_CONTAINS(err, "whose steps are not the chapter's rounds (step 2 is round 3 where the "
-                        "chapter's kernel has round 1)");
+    CHECK_CONTAINS(err, "of scan_race that is not the chapter's rounds in a double buffer (it "
+                        "failed: deadlock)");
     free(one);
     sv_ktrace *d = kb_chapter(KB_DOUBLE, chapter_in, 8);
     analyze(d);
