@@ -231,6 +231,19 @@ def test_files_and_usage():
         rc, out, err = run("--kernel", "no-else", "--format", "json")
         check(rc == 0 and json.loads(out)["output"][0] is None,
               "a chapter trace's output is null where the last round's pout is unwritten")
+    with tempfile.TemporaryDirectory() as d:
+        big = os.path.join(d, "big.cu")
+        with open(big, "w") as f:
+            f.write("// padding\n" * 30000)
+        rc, out, err = run("--kernel-file", big)
+        check(rc == 2 and "256 KiB" in err, f"a kernel file over its limit: {rc}: {err}")
+        rc, out, err = run("--kernel-file", "/dev/zero")
+        check(rc == 2 and "/dev/zero" in err, f"endless input: {rc}: {err}")
+        rc, out, err = run("--kernel-file", d)
+        check(rc == 2, f"a folder: {rc}: {err}")
+        rc, out, err = run("--kernel-file", kernel("double_buffer.cu"), "--format", "json",
+                           "-o", os.path.join(d, "no", "such", "dir.json"))
+        check(rc == 1 and out == "", f"-o into a missing folder: {rc}: {err}")
     rc, out, err = run("--kernel-file", os.path.join(KERNELS, "missing.cu"))
     check(rc == 2 and "missing.cu" in err, f"a missing file: {rc}: {err}")
     rc, out, err = run("--entry", "scan")
