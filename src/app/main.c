@@ -241,8 +241,11 @@ static int make_config(const options *o, sv_app_config *c, sv_value **vals)
          * refused before the window opens; K reads each again when shown. */
         for (int i = 1; i < o->deck_n; i++) {
             sv_trace *t = sv_trace_load(o->deck[i], err, sizeof err);
-            if (!t)
+            if (!t) {
+                sv_trace_destroy(c->trace); /* the first one, read above */
+                c->trace = NULL;
                 return usage_error("--trace: %s", err);
+            }
             sv_trace_destroy(t);
         }
         c->deck = o->deck;
@@ -530,10 +533,15 @@ int main(int argc, char **argv)
             if (sv_export_rounds(g, &v, o.export_dir, o.w, o.h, &count, err, sizeof err)) {
                 if (no_display)
                     sv_trace_print_table(s.trace, stdout, isatty(STDOUT_FILENO), s.source);
-                printf("scanviz: wrote %d images (%dx%d) to %s/: round-00.png .. "
-                       "round-%02d.png (%s, n = %zu, %s)\n",
-                       count, o.w, o.h, sv_escape(o.export_dir, e1, sizeof e1), count - 1,
-                       sv_op_name(s.op), s.trace->n, sv_escape(s.source, e2, sizeof e2));
+                if (count == 1) /* n = 1: one round */
+                    printf("scanviz: wrote 1 image: %s/round-00.png (%dx%d, %s, n = %zu, %s)\n",
+                           sv_escape(o.export_dir, e1, sizeof e1), o.w, o.h, sv_op_name(s.op),
+                           s.trace->n, sv_escape(s.source, e2, sizeof e2));
+                else
+                    printf("scanviz: wrote %d images (%dx%d) to %s/: round-00.png .. "
+                           "round-%02d.png (%s, n = %zu, %s)\n",
+                           count, o.w, o.h, sv_escape(o.export_dir, e1, sizeof e1), count - 1,
+                           sv_op_name(s.op), s.trace->n, sv_escape(s.source, e2, sizeof e2));
             } else {
                 rc = report(EXIT_FAILURE, "--export %s: %s", o.export_dir, err);
             }
@@ -561,9 +569,13 @@ int main(int argc, char **argv)
         if (o.export_svg && rc == 0) {
             int count = 0;
             if (sv_export_svg(g, &v, o.export_svg, o.w, o.h, &count, err, sizeof err))
-                printf("scanviz: wrote %d SVG files (%dx%d) to %s/: round-00.svg .. "
-                       "round-%02d.svg, overview.svg\n", count, o.w, o.h,
-                       sv_escape(o.export_svg, e1, sizeof e1), count - 2);
+                if (count == 2) /* n = 1: one round and the overview */
+                    printf("scanviz: wrote 2 SVG files (%dx%d) to %s/: round-00.svg, "
+                           "overview.svg\n", o.w, o.h, sv_escape(o.export_svg, e1, sizeof e1));
+                else
+                    printf("scanviz: wrote %d SVG files (%dx%d) to %s/: round-00.svg .. "
+                           "round-%02d.svg, overview.svg\n", count, o.w, o.h,
+                           sv_escape(o.export_svg, e1, sizeof e1), count - 2);
             else
                 rc = report(EXIT_FAILURE, "--export-svg %s: %s", o.export_svg, err);
         }

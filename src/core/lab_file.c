@@ -12,6 +12,7 @@
 
 #include "bounds.h"
 #include "error.h"
+#include "escape.h"
 
 static void put_val(FILE *f, sv_type type, sv_value v, bool known)
 {
@@ -23,10 +24,14 @@ static void put_val(FILE *f, sv_type type, sv_value v, bool known)
         fprintf(f, "\"0x%08" PRIx32 "\"", v.bits);
 }
 
+/* A JSON string the reader takes back: valid UTF-8 (a bad byte as U+FFFD:
+ * jansson refuses invalid UTF-8), '"', '\\' and control bytes escaped. */
 static void put_str(FILE *f, const char *s)
 {
+    char clean[1024];
+    sv_utf8_copy(s, clean, sizeof clean);
     fputc('"', f);
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+    for (const unsigned char *p = (const unsigned char *)clean; *p; p++) {
         if (*p == '"' || *p == '\\')
             fprintf(f, "\\%c", *p);
         else if (*p < 32 || *p == 127)
@@ -111,11 +116,13 @@ void sv_lab_write_json(const sv_trace *t, FILE *f)
                    ",\n      \"hazards\": [", count_of(rc->errors), count_of(rc->warnings));
         for (size_t h = 0; h < rc->nhazards; h++) {
             const sv_hazard *z = &rc->hazards[h];
-            fprintf(f, "%s\n        {\"severity\": \"%s\", \"kind\": \"%s\", \"warp_level\": %s, "
+            fprintf(f, "%s\n        {\"severity\": \"%s\", \"kind\": ", h ? "," : "",
+                    z->error ? "error" : "warning");
+            put_str(f, z->kind);
+            fprintf(f, ", \"warp_level\": %s, "
                        "\"address\": %" PRIu32 ", \"buf\": %d, \"cell\": %d, \"round\": %d, "
                        "\"threads\": [%d, %d], \"accesses\": \"%c%c\", \"lines\": [%d, %d], "
                        "\"file\": ",
-                    h ? "," : "", z->error ? "error" : "warning", z->kind,
                     z->warp_level ? "true" : "false", z->address, z->buf, z->cell, z->round,
                     z->thread[0], z->thread[1], z->access[0] ? z->access[0] : '?',
                     z->access[1] ? z->access[1] : '?', z->line[0], z->line[1]);
@@ -223,6 +230,40 @@ static bool get_val(rd *r, const json_t *x, const char *where, sv_type type, sv_
     if (!end || *end)
         return bad(r, where, "expected a float32 bit pattern \"0x%%08x\" or null");
     v->bits = (uint32_t)u;
+    return true;
+}
+
+/* A hazard's severity and kind, each one of the words the writer uses
+ * (racecheck.h), and its two threads and lines, integers. */
+static bool hazard_strings(rd *r, const char *w, const json_t *e, sv_hazard *z)
+{
+    static const char *const kinds[] = {"RAW", "WAR", "WAW", "?"};
+    char p[96];
+    const char *sev = json_string_value(json_object_get(e, "severity"));
+    const char *kind = json_string_value(json_object_get(e, "kind"));
+    if (strcmp(sev, "error") != 0 && strcmp(sev, "warning") != 0) {
+        snprintf(p, sizeof p, "%s.severity", w);
+        return bad(r, p, "\"%.32s\": expected \"error\" or \"warning\"", sev);
+    }
+    z->error = strcmp(sev, "error") == 0;
+    size_t k = 0;
+    while (k < 4 && strcmp(kind, kinds[k]) != 0)
+        k++;
+    if (k == 4) {
+        snprintf(p, sizeof p, "%s.kind", w);
+        return bad(r, p, "\"%.32s\": expected RAW, WAR, WAW or ?", kind);
+    }
+    snprintf(z->kind, sizeof z->kind, "%s", kinds[k]);
+    const char *arrays[2] = {"threads", "lines"};
+    for (int a = 0; a < 2; a++) {
+        const json_t *x = json_object_get(e, arrays[a]);
+        for (size_t i = 0; i < 2; i++) {
+            if (!json_is_integer(json_array_get(x, i))) {
+                snprintf(p, sizeof p, "%s.%s[%zu]", w, arrays[a], i);
+                return bad(r, p, "expected an integer");
+            }
+        }
+    }
     return true;
 }
 
@@ -439,7 +480,12 @@ bool sv_lab_read_json(const json_t *j, sv_trace *t, char *path, size_t pathlen, 
         json_t *y = json_object_get(x, "ran");
         rc->ran = y && json_is_true(y);
         y = json_object_get(x, "note");
-        snprintf(rc->note, sizeof rc->note, "%s", y && json_is_string(y) ? json_string_value(y) : "");
+        if (y && !json_is_string(y)) {
+            bad(&r, ".racecheck.note", "expected a string");
+            goto fail;
+        }
+        /* Kept to its buffer, cut at a whole UTF-8 character. */
+        sv_utf8_copy(y ? json_string_value(y) : "", rc->note, sizeof rc->note);
         if (!get_ll(&r, x, "errors", ".racecheck", 0, SV_RACECHECK_MAX_COUNT, &v))
             goto fail;
         rc->errors = (uint64_t)v;
@@ -474,8 +520,8 @@ bool sv_lab_read_json(const json_t *j, sv_trace *t, char *path, size_t pathlen, 
                 bad(&r, w, "expected severity, kind, threads [2], accesses \"XY\" and lines [2]");
                 goto fail;
             }
-            z->error = strcmp(json_string_value(sev), "error") == 0;
-            snprintf(z->kind, sizeof z->kind, "%.3s", json_string_value(kind));
+            if (!hazard_strings(&r, w, e, z))
+                goto fail;
             z->warp_level = json_is_true(json_object_get(e, "warp_level"));
             t0 = json_integer_value(json_array_get(thr, 0));
             t1 = json_integer_value(json_array_get(thr, 1));

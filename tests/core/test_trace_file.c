@@ -450,6 +450,36 @@ int main(int argc, char **argv)
         sv_trace_destroy(t);
     }
 
+    /* Issue 21 item 23: a file of millions of tiny values is refused before
+     * jansson builds its tree (1 M empty arrays took 140 MB, a 16 MiB file
+     * of them 730 MB); the largest trace scanviz writes stays well below. */
+    {
+        char err[256];
+        static const struct { const char *piece; const char *want; } floods[] = {
+            {"[],", "JSON arrays, more than the 524288"},
+            {"{},", "JSON objects, more than the 65536"},
+            {"0,", "JSON values, more than the 2097152"},
+        };
+        for (size_t k = 0; k < 3; k++) {
+            size_t pl = strlen(floods[k].piece), count = (size_t)3 << 20;
+            if (k == 0)
+                count = (size_t)600 << 10;
+            if (k == 1)
+                count = (size_t)70 << 10;
+            char *text = malloc(count * pl + 64);
+            size_t at = (size_t)sprintf(text, "{\"format\": \"scanviz-trace\", \"x\": [");
+            for (size_t i = 0; i < count; i++, at += pl)
+                memcpy(text + at, floods[k].piece, pl);
+            strcpy(text + at, "0]}");
+            t = sv_trace_parse(text, err, sizeof err);
+            CHECK(t == NULL);
+            CHECK_CONTAINS(err, floods[k].want);
+            CHECK_CONTAINS(err, "refused before parsing");
+            sv_trace_destroy(t);
+            free(text);
+        }
+    }
+
     bad_files();
     saved_files();
     return check_status();
