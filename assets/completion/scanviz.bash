@@ -31,7 +31,7 @@ _scanviz_values()
         --type) echo 'int32 float32' ;;
         --backend) echo 'auto cuda cpu' ;;
         --theme) echo 'dark light contrast' ;;
-        --kernel) echo 'correct in-place no-barrier in-place-no-barrier no-else off-by-one pout-accumulate' ;;
+        --kernel) echo 'correct in-place no-barrier in-place-no-barrier no-else off-by-one pout-accumulate no-guard' ;;
         --format) echo 'table json' ;;
         --algo) echo 'copy cub hs hs-lookback hs-naive blelloch cpu' ;;
         *) return 1 ;;
