@@ -13,6 +13,13 @@
 #define SV_EM_BUF0_BOLD 3.47f
 #define SV_EM_GLOBAL_MEMORY 7.53f
 
+/* Average advances in em of the captions' text (measured on them: 0.48 ..
+ * 0.52 for DejaVu Sans, 0.55 .. 0.59 for Bold), near the middle: the layout
+ * reserves the lines a caption wraps onto from it, and a caption a little
+ * longer than estimated shrinks a little to fit (render_overlay.c). */
+#define SV_EM_SANS_AVG 0.49f
+#define SV_EM_SANS_BOLD_AVG 0.56f
+
 /* The width of n characters of DejaVu Sans Mono at px. */
 static inline float sv_mono_width(float px, float n)
 {

@@ -73,11 +73,13 @@ void sv_layout_compute(const sv_app_view *s, int fb_w, int fb_h, sv_layout *out)
      * labels), counters, legend, caption (up to two lines of the bold
      * caption_px line and the pane's small lines). Heights follow the text. */
     float sp = l.small_px;
-    float small_lines = (float)l.pane->caption_lines(s);
+    sv_caption_room room = l.pane->caption_room(s, W - 2 * m, l.caption_px, sp * 1.05f);
     l.timeline = (sv_box){ m, H - m - 2.5f * sp, W - 2 * m, 2.5f * sp };
     l.counters = (sv_box){ m, l.timeline.y - 1.55f * sp, W - 2 * m, 1.45f * sp };
     l.legend = (sv_box){ m, l.counters.y - 1.75f * sp, W - 2 * m, 1.65f * sp };
-    float cap_h = 2.0f * 1.22f * l.caption_px + 1.45f * sp * 1.05f * small_lines;
+    l.caption_bold = room.bold;
+    float cap_h = (float)room.bold * 1.22f * l.caption_px +
+                  1.45f * sp * 1.05f * (float)room.small;
     l.caption = (sv_box){ m, l.legend.y - cap_h - 0.3f * sp, W - 2 * m, cap_h };
     l.input_box = (sv_box){ m, l.legend.y - 0.4f * u, W - 2 * m,
                             H - m - (l.legend.y - 0.4f * u) };

@@ -242,3 +242,42 @@ float sv_scene_fit_px(sv_gfx *g, sv_font font, float px, float max_w, const char
         fit -= 1.0f;
     return fit;
 }
+
+int sv_scene_wrap(sv_gfx *g, sv_font font, float px, float max_w, const char *utf8,
+                  char (*out)[SV_WRAP_MAX], int max)
+{
+    int n = 0;
+    const char *p = utf8;
+    while (*p == ' ')
+        p++;
+    while (*p) {
+        size_t len = strlen(p), cut = len;
+        if (len >= SV_WRAP_MAX || sv_gfx_text_width(g, font, px, p) > max_w) {
+            /* The longest head cut at a space that fits; a word longer than
+             * the line goes alone. */
+            char tmp[SV_WRAP_MAX];
+            size_t best = 0, first = 0;
+            for (size_t i = 1; i < len && i < SV_WRAP_MAX; i++) {
+                if (p[i] != ' ')
+                    continue;
+                if (!first)
+                    first = i;
+                memcpy(tmp, p, i);
+                tmp[i] = '\0';
+                if (sv_gfx_text_width(g, font, px, tmp) > max_w)
+                    break;
+                best = i;
+            }
+            cut = best ? best : first ? first : (len < SV_WRAP_MAX ? len : SV_WRAP_MAX - 1);
+        }
+        if (n < max) {
+            memcpy(out[n], p, cut);
+            out[n][cut] = '\0';
+        }
+        n++;
+        p += cut;
+        while (*p == ' ')
+            p++;
+    }
+    return n;
+}

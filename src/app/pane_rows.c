@@ -57,10 +57,40 @@ static int widest_in_view(const sv_app_view *s, const sv_layout *l)
     return w;
 }
 
-int sv_rows_caption_lines(const sv_app_view *s)
+/* The lines utf8 wraps onto at px in w, estimated from its length. */
+static int lines_of(const char *utf8, float em, float px, float w)
 {
-    /* n > SV_WARP: a line says what runs in lockstep (warps). */
-    return s && s->trace && s->trace->n > SV_WARP ? 2 : 1;
+    size_t chars = 0;
+    for (const char *p = utf8; *p; p++)
+        chars += ((unsigned char)*p & 0xC0) != 0x80;
+    if (chars == 0)
+        return 0;
+    return (int)ceilf((float)chars * em * px / fmaxf(w, 1.0f));
+}
+
+sv_caption_room sv_rows_caption_room(const sv_app_view *s, float w, float bold_px,
+                                     float small_px)
+{
+    sv_caption_room room = { 2, 1 };
+    if (!s || !s->trace)
+        return room;
+    sv_app_view v = *s;
+    v.hover_row = v.hover_cell = v.pinned_row = v.pinned_cell = -1;
+    int steps = sv_view_steps(s->trace);
+    for (int k = 0; k < steps; k++) {
+        v.step = v.from_step = k;
+        sv_caption_words c;
+        if (!sv_words_caption(&v, &c))
+            continue;
+        int bold = lines_of(c.line1, SV_EM_SANS_BOLD_AVG, bold_px, w);
+        int small = lines_of(c.line2, SV_EM_SANS_AVG, small_px, w) +
+                    lines_of(c.warps, SV_EM_SANS_AVG, small_px, w);
+        if (bold > room.bold) room.bold = bold;
+        if (small > room.small) room.small = small;
+    }
+    if (room.bold > SV_CAPTION_BOLD_MAX) room.bold = SV_CAPTION_BOLD_MAX;
+    if (room.small > SV_CAPTION_SMALL_MAX) room.small = SV_CAPTION_SMALL_MAX;
+    return room;
 }
 
 /* Rows, their labels and tags, and the line under them, in area. */

@@ -23,6 +23,7 @@ typedef struct sv_layout {
     float margin;
     float title_px, label_px, small_px, caption_px;
     sv_box header, caption, legend, counters, timeline, input_box;
+    int caption_bold;        /* the caption's bold lines (it wraps onto them) */
     sv_box help_hint;        /* the [?] in the header */
     sv_box code_panel;       /* the source panel (view.code); w = 0 when off */
     float timeline_x[SV_MAX_STEPS];    /* centre of each step's dot */

@@ -96,6 +96,10 @@ static cell_style style_of(const sv_app_view *s, const sv_layout *l, const sv_th
     c.border_w = fmaxf(1.0f, l->border_w * 0.55f);
     c.placeholder = false;
     bool narrow = l->cell_w < 5.0f;
+    /* The guard phase colours pout by branch even where it holds nothing
+     * yet (round 1's pout was never written): the branch is the thread's. */
+    bool guard_pout = s->phase == SV_PHASE_GUARD && v->round > 0 && !v->shift &&
+                      row - 1 == v->rd->pout;
     if (sv_scene_hidden(s, v, row)) {
         /* A question: no case shows, except the one the class marked. */
         int mark = s->quiz_kind == SV_QUIZ_CASES && s->quiz_mark ? s->quiz_mark[i] : 0;
@@ -106,7 +110,7 @@ static cell_style style_of(const sv_app_view *s, const sv_layout *l, const sv_th
             c.style = case_border(cs);
             c.border_w = l->border_w;
         }
-    } else if ((row == 1 || row == 2) && !has_value) {
+    } else if ((row == 1 || row == 2) && !has_value && !guard_pout) {
         c.fill = sv_rgba_mix(t->cell_fill, t->bg, 0.55f);
         c.border = sv_rgba_alpha(t->uninit, 0.7f);
         c.text = t->uninit;

@@ -9,39 +9,6 @@
 #include "scene.h"
 #include "words.h"
 
-/* Splits utf8 at spaces into at most two lines that each fit max_w at px
- * (line 2 is cut with an ellipsis if even that is not enough). Returns the
- * number of lines. */
-static int wrap2(sv_gfx *g, sv_font font, float px, float max_w, const char *utf8,
-                 char out[2][512])
-{
-    out[0][0] = out[1][0] = '\0';
-    if (sv_gfx_text_width(g, font, px, utf8) <= max_w) {
-        snprintf(out[0], 512, "%s", utf8);
-        return 1;
-    }
-    /* The longest head (cut at a space) that fits. */
-    size_t len = strlen(utf8), cut = 0;
-    char tmp[512];
-    for (size_t i = 1; i < len && i < sizeof tmp; i++) {
-        if (utf8[i] != ' ')
-            continue;
-        memcpy(tmp, utf8, i);
-        tmp[i] = '\0';
-        if (sv_gfx_text_width(g, font, px, tmp) > max_w)
-            break;
-        cut = i;
-    }
-    if (cut == 0) {
-        sv_gfx_text_ellipsize(g, font, px, max_w, utf8, out[0], 512);
-        return 1;
-    }
-    memcpy(out[0], utf8, cut);
-    out[0][cut] = '\0';
-    sv_gfx_text_ellipsize(g, font, px, max_w, utf8 + cut + 1, out[1], 512);
-    return 2;
-}
-
 static void draw_caption(sv_gfx *g, const sv_app_view *s, const sv_layout *l,
                          const sv_theme *t)
 {
@@ -51,30 +18,60 @@ static void draw_caption(sv_gfx *g, const sv_app_view *s, const sv_layout *l,
     const char *l1 = cw.line1, *l2 = cw.line2;
     const sv_box *b = &l->caption;
     sv_rgba l2_col = cw.line2_error ? t->error : t->text_dim;
-    /* The bold line wraps onto two lines at the full size before it
-     * shrinks (never below 80%); the second line shrinks to fit. */
-    char lines[2][512];
+    /* The bold line wraps onto the lines the layout made room for at the
+     * full size before it shrinks (never below 80%); past that its last
+     * line is cut with an ellipsis. */
+    int maxb = l->caption_bold > 0 ? l->caption_bold : 2;
+    if (maxb > 4) maxb = 4;
+    char lines[4][SV_WRAP_MAX];
     float px = l->caption_px;
-    int n = wrap2(g, SV_FONT_SANS_BOLD, px, b->w, l1, lines);
-    while (n == 2 && px > 0.8f * l->caption_px &&
-           sv_gfx_text_width(g, SV_FONT_SANS_BOLD, px, lines[1]) > b->w * 0.999f &&
-           strstr(lines[1], "\u2026")) {
+    int n = sv_scene_wrap(g, SV_FONT_SANS_BOLD, px, b->w, l1, lines, maxb);
+    while (n > maxb && px > 0.8f * l->caption_px) {
         px = floorf(px - 1.0f);
-        n = wrap2(g, SV_FONT_SANS_BOLD, px, b->w, l1, lines);
+        n = sv_scene_wrap(g, SV_FONT_SANS_BOLD, px, b->w, l1, lines, maxb);
+    }
+    if (n > maxb) {
+        /* the rest from the last line on, cut to fit */
+        const char *rest = l1;
+        for (int k = 0; k < maxb - 1; k++) {
+            rest = strstr(rest, lines[k]) + strlen(lines[k]);
+            while (*rest == ' ')
+                rest++;
+        }
+        char cut[SV_WRAP_MAX];
+        sv_gfx_text_ellipsize(g, SV_FONT_SANS_BOLD, px, b->w, rest, cut, sizeof cut);
+        memcpy(lines[maxb - 1], cut, sizeof cut);
+        n = maxb;
     }
     float lh = l->caption_px * 1.22f, y = b->y + lh * 0.5f;
     for (int k = 0; k < n; k++, y += lh)
         sv_gfx_text(g, SV_FONT_SANS_BOLD, px, b->x, y, SV_ALIGN_LEFT, t->text, lines[k]);
+    /* The small lines: the round's second line and, n > 32, the warps
+     * line. Each wraps onto the lines the box has left rather than shrink;
+     * only when even that is not enough does it shrink to one line. */
+    const char *small[2] = { l2, cw.warps };
+    sv_rgba cols[2] = { l2_col, t->text_dim };
+    float spx = l->small_px * 1.05f, slh = l->small_px * 1.5f;
     float y2 = y - lh * 0.5f + l->small_px * 0.75f;
-    if (l2[0]) {
-        float spx = sv_scene_fit_px(g, SV_FONT_SANS, l->small_px * 1.05f, b->w, l2);
-        sv_gfx_text(g, SV_FONT_SANS, spx, b->x, y2, SV_ALIGN_LEFT, l2_col, l2);
-        y2 += l->small_px * 1.5f;
-    }
-    /* n > SV_WARP: what runs in lockstep (the layout made room for the line). */
-    if (cw.warps[0]) {
-        float spx = sv_scene_fit_px(g, SV_FONT_SANS, l->small_px * 1.05f, b->w, cw.warps);
-        sv_gfx_text(g, SV_FONT_SANS, spx, b->x, y2, SV_ALIGN_LEFT, t->text_dim, cw.warps);
+    int room = (int)floorf((b->y + b->h - (y - lh * 0.5f)) / slh + 0.05f);
+    char wrapped[2][4][SV_WRAP_MAX];
+    int need[2] = { 0, 0 };
+    for (int k = 0; k < 2; k++)
+        if (small[k][0])
+            need[k] = sv_scene_wrap(g, SV_FONT_SANS, spx, b->w, small[k], wrapped[k], 4);
+    bool wrap = need[0] + need[1] <= room && need[0] <= 4 && need[1] <= 4;
+    for (int k = 0; k < 2; k++) {
+        if (!small[k][0])
+            continue;
+        if (wrap && need[k] > 1) {
+            for (int j = 0; j < need[k]; j++, y2 += slh)
+                sv_gfx_text(g, SV_FONT_SANS, spx, b->x, y2, SV_ALIGN_LEFT, cols[k],
+                            wrapped[k][j]);
+            continue;
+        }
+        float fpx = sv_scene_fit_px(g, SV_FONT_SANS, spx, b->w, small[k]);
+        sv_gfx_text(g, SV_FONT_SANS, fpx, b->x, y2, SV_ALIGN_LEFT, cols[k], small[k]);
+        y2 += slh;
     }
 }
 

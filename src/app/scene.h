@@ -68,6 +68,13 @@ bool sv_scene_tooltip_target(const sv_app_view *s, int *row, int *cell);
 /* Text px that makes utf8 at most max_w wide (px itself when it fits). */
 float sv_scene_fit_px(sv_gfx *g, sv_font font, float px, float max_w, const char *utf8);
 
+/* Splits utf8 at spaces into lines that each fit max_w at px (a word wider
+ * than that goes alone on its line), keeping the first max of them in out;
+ * returns how many lines it needs, which may be more than max. */
+#define SV_WRAP_MAX 512
+int sv_scene_wrap(sv_gfx *g, sv_font font, float px, float max_w, const char *utf8,
+                  char (*out)[SV_WRAP_MAX], int max);
+
 /* The mistakes lab's outcome for a cell as step v shows it: the summary
  * cell of the round that wrote the shown value (*round, when not NULL);
  * NULL without a lab or for a cell no round of the kernel wrote. */

