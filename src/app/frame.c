@@ -8,6 +8,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "font_metrics.h"
 #include "pane.h"
 
 /* The two units and the text sizes. Text (tu) follows the window's height,
@@ -65,6 +66,7 @@ void sv_layout_compute(const sv_app_view *s, int fb_w, int fb_h, sv_layout *out)
     frame_units(s, W, H, &l);
     l.fb_w = fb_w;
     l.fb_h = fb_h;
+    l.legible_px = roundf(0.021f * H);
     l.pane = sv_pane_of(s);
     float m = l.margin, u = l.unit, tu = l.text_u;
 
@@ -75,8 +77,19 @@ void sv_layout_compute(const sv_app_view *s, int fb_w, int fb_h, sv_layout *out)
     float sp = l.small_px;
     sv_caption_room room = l.pane->caption_room(s, W - 2 * m, l.caption_px, sp * 1.05f);
     l.timeline = (sv_box){ m, H - m - 2.5f * sp, W - 2 * m, 2.5f * sp };
-    l.counters = (sv_box){ m, l.timeline.y - 1.55f * sp, W - 2 * m, 1.45f * sp };
-    l.legend = (sv_box){ m, l.counters.y - 1.75f * sp, W - 2 * m, 1.65f * sp };
+    /* The mistakes lab: room for the "first wrong" label over the timeline,
+     * and the verdict on lines of its own (wrapped, never shrunk). */
+    float first_wrong = 0.0f, verdict_h = 0.0f;
+    if (s && s->lab && s->trace) {
+        char line[256], note[512];
+        sv_words_counters(s, line, sizeof line, note, sizeof note);
+        int k = sv_text_lines_estimate(note, SV_EM_SANS_AVG, sp, W - 2 * m);
+        verdict_h = 1.5f * sp * (float)(k < 1 ? 1 : k > 3 ? 3 : k);
+        first_wrong = 0.7f * sp;
+    }
+    l.counters = (sv_box){ m, l.timeline.y - 1.55f * sp - first_wrong, W - 2 * m, 1.45f * sp };
+    l.verdict = (sv_box){ m, l.counters.y - verdict_h, W - 2 * m, verdict_h };
+    l.legend = (sv_box){ m, l.verdict.y - 1.75f * sp, W - 2 * m, 1.65f * sp };
     l.caption_bold = room.bold;
     float cap_h = (float)room.bold * 1.22f * l.caption_px +
                   1.45f * sp * 1.05f * (float)room.small;

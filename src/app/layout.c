@@ -109,6 +109,19 @@ bool sv_scene_value(const sv_app_view *s, const sv_step_view *v, int row, int i,
     }
 }
 
+bool sv_scene_unknown(const sv_app_view *s, const sv_step_view *v, int row, int i)
+{
+    const sv_trace *t = s->trace;
+    sv_value val;
+    if (!t || i < 0 || (size_t)i >= t->n || sv_scene_value(s, v, row, i, &val))
+        return false;
+    if (row == 1 || row == 2)
+        return true;
+    /* The output: written at this step, but from a cell no thread wrote. */
+    return row == 3 && v->last && t->output &&
+           (s->phase == SV_PHASE_NONE || s->phase == SV_PHASE_COPY_BACK);
+}
+
 const sv_lab_cell *sv_scene_lab_cell(const sv_app_view *s, const sv_step_view *v, int row,
                                      int i, int *round)
 {

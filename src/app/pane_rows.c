@@ -57,17 +57,6 @@ static int widest_in_view(const sv_app_view *s, const sv_layout *l)
     return w;
 }
 
-/* The lines utf8 wraps onto at px in w, estimated from its length. */
-static int lines_of(const char *utf8, float em, float px, float w)
-{
-    size_t chars = 0;
-    for (const char *p = utf8; *p; p++)
-        chars += ((unsigned char)*p & 0xC0) != 0x80;
-    if (chars == 0)
-        return 0;
-    return (int)ceilf((float)chars * em * px / fmaxf(w, 1.0f));
-}
-
 sv_caption_room sv_rows_caption_room(const sv_app_view *s, float w, float bold_px,
                                      float small_px)
 {
@@ -82,9 +71,9 @@ sv_caption_room sv_rows_caption_room(const sv_app_view *s, float w, float bold_p
         sv_caption_words c;
         if (!sv_words_caption(&v, &c))
             continue;
-        int bold = lines_of(c.line1, SV_EM_SANS_BOLD_AVG, bold_px, w);
-        int small = lines_of(c.line2, SV_EM_SANS_AVG, small_px, w) +
-                    lines_of(c.warps, SV_EM_SANS_AVG, small_px, w);
+        int bold = sv_text_lines_estimate(c.line1, SV_EM_SANS_BOLD_AVG, bold_px, w);
+        int small = sv_text_lines_estimate(c.line2, SV_EM_SANS_AVG, small_px, w) +
+                    sv_text_lines_estimate(c.warps, SV_EM_SANS_AVG, small_px, w);
         if (bold > room.bold) room.bold = bold;
         if (small > room.small) room.small = small;
     }

@@ -22,8 +22,12 @@ typedef struct sv_layout {
     int fb_w, fb_h;          /* the framebuffer this layout is for */
     float margin;
     float title_px, label_px, small_px, caption_px;
+    float legible_px;        /* the least text size anything that must be read takes:
+                                2.1 % of the height (docs/user-guide.md) */
     sv_box header, caption, legend, counters, timeline, input_box;
     int caption_bold;        /* the caption's bold lines (it wraps onto them) */
+    sv_box verdict;          /* the lab's verdict, its own lines above the counters;
+                                h = 0 without a lab */
     sv_box help_hint;        /* the [?] in the header */
     sv_box code_panel;       /* the source panel (view.code); w = 0 when off */
     float timeline_x[SV_MAX_STEPS];    /* centre of each step's dot */

@@ -110,7 +110,8 @@ static cell_style style_of(const sv_app_view *s, const sv_layout *l, const sv_th
             c.style = case_border(cs);
             c.border_w = l->border_w;
         }
-    } else if ((row == 1 || row == 2) && !has_value && !guard_pout) {
+    } else if (((row == 1 || row == 2) && !has_value && !guard_pout) ||
+               (row == 3 && !has_value && sv_scene_unknown(s, v, row, i))) {
         c.fill = sv_rgba_mix(t->cell_fill, t->bg, 0.55f);
         c.border = sv_rgba_alpha(t->uninit, 0.7f);
         c.text = t->uninit;
@@ -165,10 +166,14 @@ static void draw_lab_cell(sv_gfx *g, const sv_app_view *s, const sv_layout *l,
     if (lc->wrong_runs > 0 && b.w >= 6.0f) {
         sv_scene_hatch(g, b, fmaxf(4.0f, fminf(b.w, b.h) * 0.16f), fmaxf(1.0f, 0.2f * u),
                    sv_rgba_alpha(t->error, 0.7f));
-        float px = floorf(fminf(l->small_px * 0.85f, b.h * 0.2f));
+        /* never below the legible size: shortened to the wrong runs alone
+         * where "15/100" does not fit, left out where that does not either */
+        float px = fmaxf(floorf(fminf(l->small_px * 0.85f, b.h * 0.2f)), l->legible_px);
         char cnt[32];
         snprintf(cnt, sizeof cnt, "%u/%u", (unsigned)lc->wrong_runs, (unsigned)s->lab->runs);
-        if (px >= 7.0f && sv_gfx_text_width(g, SV_FONT_MONO, px, cnt) < b.w * 0.9f) {
+        if (sv_gfx_text_width(g, SV_FONT_MONO, px, cnt) >= b.w * 0.9f)
+            snprintf(cnt, sizeof cnt, "%u", (unsigned)lc->wrong_runs);
+        if (sv_gfx_text_width(g, SV_FONT_MONO, px, cnt) < b.w * 0.9f) {
             float tw = sv_gfx_text_width(g, SV_FONT_MONO, px, cnt);
             sv_box tag = { b.x + b.w - tw - 0.5f * px - l->border_w, b.y + l->border_w,
                            tw + 0.4f * px, px * 1.2f };
@@ -178,11 +183,11 @@ static void draw_lab_cell(sv_gfx *g, const sv_app_view *s, const sv_layout *l,
         }
     }
     if (s->show_correct && l->num_px > 0.0f) {
-        float px = floorf(fminf(l->num_px * 0.55f, b.h * 0.22f));
+        float px = fmaxf(floorf(fminf(l->num_px * 0.55f, b.h * 0.22f)), l->legible_px);
         char val[48], buf[64];
         sv_value_format(s->trace->type, lc->correct, val, sizeof val);
         snprintf(buf, sizeof buf, "\u2713%s", val);
-        if (px >= 7.0f && sv_gfx_text_width(g, SV_FONT_MONO, px, buf) < b.w * 0.95f)
+        if (sv_gfx_text_width(g, SV_FONT_MONO, px, buf) < b.w * 0.95f)
             sv_gfx_text(g, SV_FONT_MONO, px, b.x + b.w / 2.0f, b.y + b.h - px * 0.8f,
                         SV_ALIGN_CENTER, lc->wrong_runs ? t->accent : t->text_dim, buf);
     }
@@ -790,7 +795,8 @@ static void draw_cell(sv_gfx *g, const sv_app_view *s, const sv_layout *l, const
         draw_number(g, l, tr->type, b, old, sv_rgba_alpha(t->text_dim, old_a));
     /* `?`: a buffer cell never written, or one about to be (fading). */
     bool unwritten_before = arriving && !had && (r == 1 || r == 2);
-    if (l->num_px > 0.0f && (r == 1 || r == 2) && ((!has && !had) || unwritten_before))
+    bool unknown = r == 3 ? sv_scene_unknown(s, &v, r, i) : (r == 1 || r == 2);
+    if (l->num_px > 0.0f && unknown && ((!has && !had) || unwritten_before))
         sv_gfx_text(g, SV_FONT_MONO, l->num_px, b.x + b.w / 2.0f, b.y + b.h / 2.0f,
                     SV_ALIGN_CENTER,
                     sv_rgba_alpha(t->uninit, unwritten_before ? old_a : 1.0f), "?");

@@ -149,9 +149,34 @@ static void draw_legend(sv_gfx *g, const sv_app_view *s, const sv_layout *l, con
 static void draw_counters(sv_gfx *g, const sv_app_view *s, const sv_layout *l,
                           const sv_theme *t)
 {
-    char line[256], note[256];
+    char line[256], note[512];
     if (!sv_words_counters(s, line, sizeof line, note, sizeof note))
         return;
+    if (l->verdict.h > 0.0f && note[0]) {
+        /* The lab's verdict on its own lines, wrapped at the small size. */
+        char lines[3][SV_WRAP_MAX];
+        float px = l->small_px;
+        int n = sv_scene_wrap(g, SV_FONT_SANS, px, l->verdict.w, note, lines, 3);
+        int room = (int)floorf(l->verdict.h / (1.5f * px) + 0.05f);
+        if (room < 1) room = 1;
+        if (room > 3) room = 3;
+        if (n > room) { /* longer than the layout's estimate: the rest on one line */
+            const char *rest = note;
+            for (int k = 0; k < room - 1; k++) {
+                rest = strstr(rest, lines[k]) + strlen(lines[k]);
+                while (*rest == ' ')
+                    rest++;
+            }
+            px = sv_scene_fit_px(g, SV_FONT_SANS, px, l->verdict.w, rest);
+            snprintf(lines[room - 1], SV_WRAP_MAX, "%s", rest);
+            n = room;
+        }
+        float y = l->verdict.y + 0.75f * l->small_px;
+        for (int k = 0; k < n; k++, y += 1.5f * l->small_px)
+            sv_gfx_text(g, SV_FONT_SANS, k == n - 1 ? px : l->small_px, l->verdict.x, y,
+                        SV_ALIGN_LEFT, t->error, lines[k]);
+        note[0] = '\0';
+    }
     float cy = l->counters.y + l->counters.h / 2.0f;
     float cpx = sv_scene_fit_px(g, SV_FONT_SANS, l->small_px,
                                 note[0] ? l->counters.w * 0.55f : l->counters.w, line);

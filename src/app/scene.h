@@ -35,6 +35,10 @@ int sv_scene_output_source(const sv_trace *t, const sv_step_view *v, int i);
 bool sv_scene_value(const sv_app_view *s, const sv_step_view *v, int row, int i,
                     sv_value *out);
 
+/* Whether cell (row, i) shows `?` at step v: a buffer cell never written,
+ * or an output cell copied from one (a mistake that writes no else). */
+bool sv_scene_unknown(const sv_app_view *s, const sv_step_view *v, int row, int i);
+
 /* Predict mode: the row a question at step v asks about (the destination
  * row: buf[0] in round 0, pout in a round, the output at the shift); -1
  * when no question is open (s->quiz_asking false). */

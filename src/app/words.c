@@ -434,6 +434,15 @@ static int tooltip_lines(const sv_app_view *s, const sv_step_view *v, int row, i
         return n;
     }
     if (row == 3) {
+        if (!has && sv_scene_unknown(s, v, row, i)) {
+            int src = sv_scene_output_source(t, v, i);
+            const sv_round *lr = &t->rounds[t->nrounds - 1];
+            snprintf(lines[n++], 256, "output[%d] = ?", i);
+            snprintf(lines[n++], 256, "copied from buf[%d][%d], which no thread wrote",
+                     t->nrounds == 1 ? 0 : lr->pout, src);
+            snprintf(lines[n++], 256, "shared memory there holds whatever was there before");
+            return n;
+        }
         if (!has) {
             snprintf(lines[n++], 256, "output[%d]: not written yet", i);
             snprintf(lines[n++], 256, "%s", t->scan == SV_SCAN_EXCLUSIVE

@@ -191,6 +191,9 @@ static void test_output_question(void)
             q = true;
     }
     CHECK_MSG(q, "no-else: output[0] holds ? but none is drawn in it");
+    sv_tip_words tip;
+    CHECK(sv_words_tooltip(&v, 3, 0, &tip));
+    CHECK_STR(tip.line[0], "output[0] = ?");
     sv_app_cleanup(&lab_state);
 }
 
@@ -217,6 +220,71 @@ static void test_first_wrong_label(void)
     sv_app_cleanup(&lab_state);
 }
 
+/* 3: the lab's verdict, its count badges and D's correct values are at
+ * least 2.1 % of the height (15 px at 720p): wrapped or shortened, never
+ * shrunk below it. */
+static void test_lab_legible(void)
+{
+    char err[512];
+    const char *path = SV_TEST_DATA "/in-place-64-h200-shaken.scanviz.json";
+    sv_trace *t = sv_trace_load(path, err, sizeof err);
+    CHECK_MSG(t && t->lab, "load %s: %s", path, err);
+    if (!t)
+        return;
+    sv_app_config c = { .trace = t, .trace_path = path, .round = 3, .theme = SV_THEME_DARK,
+                        .speed = 1.0f, .backend = SV_CHOOSE_CPU };
+    if (sv_app_init(&lab_state, &c, err, sizeof err) != SV_APP_OK) {
+        CHECK_MSG(false, "sv_app_init: %s", err);
+        return;
+    }
+    static const int sizes[][2] = { { 1280, 720 }, { 1024, 768 }, { 1920, 1080 } };
+    for (size_t k = 0; k < 3; k++) {
+        int w = sizes[k][0], h = sizes[k][1];
+        sv_app_resize(&lab_state, w, h, w, h);
+        sv_app_view v;
+        sv_app_view_of(&lab_state, &v);
+        draw(&v, w, h, k == 0 ? "verdict" : NULL);
+        char verdict[512], drawn[1024] = "";
+        sv_words_lab_verdict(&v, verdict, sizeof verdict);
+        CHECK_CONTAINS(verdict, "racecheck 124 errors");
+        float least = 1e9f;
+        for (size_t i = 0; i < sv_gfx_rec_count(rec); i++) {
+            const sv_prim *p = sv_gfx_rec_prim(rec, i);
+            if (p->kind != SV_PRIM_TEXT || !same_rgb(p->fill, dark->error) ||
+                p->y0 < lay.verdict.y || p->y0 > lay.verdict.y + lay.verdict.h)
+                continue;
+            size_t at = strlen(drawn);
+            snprintf(drawn + at, sizeof drawn - at, "%s%s", at ? " " : "", p->text);
+            least = fminf(least, p->px);
+        }
+        CHECK_MSG(strcmp(drawn, verdict) == 0, "%dx%d: the verdict drawn is \"%s\"", w, h,
+                  drawn);
+        CHECK_MSG(least >= 0.021f * (float)h - 0.5f, "%dx%d: verdict at %.1f px", w, h,
+                  (double)least);
+    }
+    sv_app_cleanup(&lab_state);
+
+    sv_app_view v;
+    if (!lab_view("in-place", chapter, 8, 2, &v))
+        return;
+    v.show_correct = true;
+    draw(&v, 1280, 720, "badges");
+    int badges = 0, ticks = 0;
+    for (size_t i = 0; i < sv_gfx_rec_count(rec); i++) {
+        const sv_prim *p = sv_gfx_rec_prim(rec, i);
+        if (p->kind != SV_PRIM_TEXT || p->y0 > lay.row_y[3] + lay.cell_h)
+            continue;
+        bool badge = strstr(p->text, "/3") != NULL, tick = strncmp(p->text, "\u2713", 3) == 0;
+        if (!badge && !tick)
+            continue;
+        badges += badge;
+        ticks += tick;
+        CHECK_MSG(p->px >= 0.021f * 720.0f - 0.5f, "\"%s\" at %.1f px", p->text, (double)p->px);
+    }
+    CHECK_MSG(badges > 0 && ticks > 0, "%d badges, %d correct values drawn", badges, ticks);
+    sv_app_cleanup(&lab_state);
+}
+
 int main(int argc, char **argv)
 {
     view_test_open(argc, argv, "test_findings");
@@ -226,6 +294,7 @@ int main(int argc, char **argv)
     test_last_round_any_n();
     test_output_question();
     test_first_wrong_label();
+    test_lab_legible();
     sv_gfx_rec_destroy(rec);
     return view_test_close("all findings checks passed");
 }
