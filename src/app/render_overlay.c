@@ -293,8 +293,9 @@ static void draw_tooltip(sv_gfx *g, const sv_app_view *s, const sv_layout *l,
     float ty = y + pad + px / 2.0f;
     for (int k = 0; k < n; k++) {
         sv_font f = k == 0 ? SV_FONT_SANS_BOLD : (k == 1 ? SV_FONT_MONO : SV_FONT_SANS);
-        sv_rgba col = k == 0 ? t->text : (k == 2 ? sv_rgba_mix(t->text, accent, 0.6f) : t->text_dim);
-        if (k == 1) col = t->text;
+        sv_rgba col = k == 0 ? t->text
+                    : tip.emph[k] ? sv_rgba_mix(t->text, accent, 0.6f)
+                    : k == 1 ? t->text : t->text_dim;
         float fpx = sv_scene_fit_px(g, f, px, bw - 2 * pad, lines[k]);
         sv_gfx_text(g, f, fpx, x + pad, ty, SV_ALIGN_LEFT, col, lines[k]);
         ty += lh;

@@ -410,11 +410,22 @@ static int racecheck_lines(const sv_trace *t, int round, int bi, int i,
     return n;
 }
 
+/* Whether a read is the race: it saw another write than the one it was
+ * meant to see (or a cell nobody wrote). A read of the right write whose
+ * value was already wrong is not: the fault is upstream. */
+static bool read_faulty(const sv_lab_read *x)
+{
+    if (!x)
+        return false;
+    bool same_write = x->writer == x->want_writer && x->writer_round == x->want_round;
+    return x->writer < 0 || !same_write;
+}
+
 /* Fills up to SV_TIP_LINES lines about cell (row, i) in step v; line 1 (the
  * formula) is mono. Returns the number of lines; *accent is the case colour
  * of line 2 when it names a case. */
 static int tooltip_lines(const sv_app_view *s, const sv_step_view *v, int row, int i,
-                         char lines[SV_TIP_LINES][256], sv_words_tone *accent)
+                         char lines[SV_TIP_LINES][256], sv_words_tone *accent, bool *emph)
 {
     const sv_trace *t = s->trace;
     char a[32], b[32], c[32], rng[64];
@@ -502,10 +513,12 @@ static int tooltip_lines(const sv_app_view *s, const sv_step_view *v, int row, i
             snprintf(lines[n++], 256, "the reads of GPU runs are not recorded");
             return racecheck_lines(t, v->round, bi, i, lines, n);
         }
+        emph[2] = false;
         for (int slot = 0; slot < SV_READ_SLOTS && n < SV_TIP_LINES - 1; slot++) {
             if (sv_lab_read_describe(s->lab_reads, t->type, (size_t)v->round, (size_t)i,
                                      (sv_read_slot)slot, lines[n], 256))
-                n++;
+                emph[n++] = read_faulty(sv_lab_reads_at(s->lab_reads, (size_t)v->round,
+                                                        (size_t)i, (sv_read_slot)slot));
         }
         return n;
     }
@@ -582,7 +595,8 @@ bool sv_words_tooltip(const sv_app_view *s, int row, int i, sv_tip_words *out)
     if (!sv_scene_step(s, s->step, &v) || row < 0 || row > 3 || i < 0 ||
         (size_t)i >= s->trace->n)
         return false;
-    int n = tooltip_lines(s, &v, row, i, out->line, &out->accent);
+    out->emph[2] = true; /* the case line, where there is one */
+    int n = tooltip_lines(s, &v, row, i, out->line, &out->accent, out->emph);
     /* A mistake: how often this cell was wrong, and the correct value. */
     const sv_lab_cell *lc = sv_scene_lab_cell(s, &v, row, i, NULL);
     if (lc) {

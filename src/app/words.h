@@ -44,6 +44,9 @@ typedef enum sv_words_tone {
 typedef struct sv_tip_words {
     int n;                                 /* lines used, 1 .. SV_TIP_LINES */
     char line[SV_TIP_LINES][SV_TIP_MAX];
+    bool emph[SV_TIP_LINES];               /* drawn in the accent: the case line, or a
+                                              mistake's faulty read (its correct read
+                                              stays plain) */
     sv_words_tone accent;
 } sv_tip_words;
 

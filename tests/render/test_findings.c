@@ -285,6 +285,50 @@ static void test_lab_legible(void)
     sv_app_cleanup(&lab_state);
 }
 
+/* 15c: a race tooltip emphasises the faulty read (the accent: it saw the
+ * wrong write) and leaves the correct one plain (it saw the write it was
+ * meant to, even when that value was already wrong). */
+static void test_race_emphasis(void)
+{
+    sv_app_view v;
+    if (!lab_view("in-place", chapter, 8, 2, &v))
+        return;
+    int found = -1, fk = -1, ck = -1;
+    sv_tip_words tip;
+    int row = 1 + v.trace->rounds[2].pout;
+    for (int i = 0; i < 8 && found < 0; i++) {
+        if (!sv_words_tooltip(&v, row, i, &tip))
+            continue;
+        fk = ck = -1;
+        for (int k = 0; k < tip.n; k++) {
+            if (strstr(tip.line[k], "had overwritten it"))
+                fk = k;
+            if (strstr(tip.line[k], "a value already wrong") ||
+                strstr(tip.line[k], "as the chapter's kernel does"))
+                ck = k;
+        }
+        if (fk >= 0 && ck >= 0)
+            found = i;
+    }
+    CHECK_MSG(found >= 0, "no cell of round 2 with one faulty and one correct read");
+    if (found >= 0) {
+        CHECK_MSG(tip.emph[fk] && !tip.emph[ck], "faulty read emphasised %d, correct %d",
+                  tip.emph[fk], tip.emph[ck]);
+        v.pinned_row = row;
+        v.pinned_cell = found;
+        draw(&v, 1280, 720, "race-tooltip");
+        const sv_prim *pf = find_text(tip.line[fk], false), *pc = find_text(tip.line[ck], false);
+        CHECK_MSG(pf && pc, "the two reads are not drawn");
+        if (pf && pc) {
+            sv_rgba want = sv_rgba_mix(dark->text, dark->error, 0.6f);
+            CHECK_MSG(same_rgb(pf->fill, want), "the faulty read is not in the accent");
+            CHECK_MSG(same_rgb(pc->fill, dark->text) || same_rgb(pc->fill, dark->text_dim),
+                      "the correct read is not plain");
+        }
+    }
+    sv_app_cleanup(&lab_state);
+}
+
 int main(int argc, char **argv)
 {
     view_test_open(argc, argv, "test_findings");
@@ -295,6 +339,7 @@ int main(int argc, char **argv)
     test_output_question();
     test_first_wrong_label();
     test_lab_legible();
+    test_race_emphasis();
     sv_gfx_rec_destroy(rec);
     return view_test_close("all findings checks passed");
 }
