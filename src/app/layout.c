@@ -122,6 +122,15 @@ bool sv_scene_unknown(const sv_app_view *s, const sv_step_view *v, int row, int 
            (s->phase == SV_PHASE_NONE || s->phase == SV_PHASE_COPY_BACK);
 }
 
+void sv_scene_operand_windows(const sv_step_view *v, int i, int *left_lo, int *right_lo)
+{
+    /* pin was written by the round before, whose windows are stride long */
+    long st = v->round > 0 ? (long)v->rd->stride : 1;
+    long r = (long)i - st + 1, l = (long)i - 2 * st + 1;
+    *right_lo = r < 0 ? 0 : (int)r;
+    *left_lo = l < 0 ? 0 : (int)l;
+}
+
 const sv_lab_cell *sv_scene_lab_cell(const sv_app_view *s, const sv_step_view *v, int row,
                                      int i, int *round)
 {

@@ -85,6 +85,21 @@ static void window_range(const sv_app_view *s, const sv_step_view *v, int *lo, i
         *hi = cell - 1;
 }
 
+/* A pout cell that combines under the tooltip: the first input cell of its
+ * right operand's window (pin[i] holds input[split .. i], pin[i-s] the
+ * cells before), so the window shows in two tones; -1 otherwise. */
+static int window_split(const sv_app_view *s, const sv_step_view *v)
+{
+    int row, cell;
+    if (!sv_scene_tooltip_target(s, &row, &cell) || sv_scene_hidden(s, v, row) ||
+        v->round == 0 || v->shift || row != 1 + v->rd->pout || !v->rd->cases ||
+        v->rd->cases[cell] == SV_CASE_COPY)
+        return -1;
+    int left_lo, right_lo;
+    sv_scene_operand_windows(v, cell, &left_lo, &right_lo);
+    return right_lo;
+}
+
 static cell_style style_of(const sv_app_view *s, const sv_layout *l, const sv_theme *t,
                            const sv_step_view *v, int row, int i, bool has_value)
 {
@@ -133,8 +148,13 @@ static cell_style style_of(const sv_app_view *s, const sv_layout *l, const sv_th
         int lo, hi;
         window_range(s, v, &lo, &hi);
         if (i >= lo && i <= hi) {
-            c.fill = sv_rgba_mix(t->cell_fill, t->window, narrow ? 0.8f : 0.42f);
+            /* pin[i]'s half of the window in the second tone: lighter, dashed */
+            int split = window_split(s, v);
+            bool right = split >= 0 && i >= split;
+            c.fill = sv_rgba_mix(t->cell_fill, t->window,
+                                 narrow ? (right ? 0.5f : 0.8f) : (right ? 0.2f : 0.42f));
             c.border = t->window;
+            c.style = right ? SV_BORDER_DASHED : SV_BORDER_SOLID;
             c.border_w = fmaxf(1.5f, l->border_w * 1.1f);
         }
     }

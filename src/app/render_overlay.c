@@ -81,7 +81,7 @@ static void draw_caption(sv_gfx *g, const sv_app_view *s, const sv_layout *l,
  * words), at unit u; only measured when draw is false. Returns the next x. */
 static float legend_item(sv_gfx *g, const sv_layout *l, const sv_theme *t, float x, float cy,
                          sv_rgba fill, sv_rgba border, sv_border style, const char *glyph,
-                         const char *words, float u, bool draw)
+                         const char *words, const char *cond, float u, bool draw)
 {
     sv_box sw = { x, cy - 1.3f * u, 3.8f * u, 2.6f * u };
     float px = floorf(l->small_px * u / l->text_u);
@@ -94,25 +94,34 @@ static float legend_item(sv_gfx *g, const sv_layout *l, const sv_theme *t, float
     x += sw.w + 0.9f * u;
     x += draw ? sv_gfx_text(g, SV_FONT_SANS, px, x, cy, SV_ALIGN_LEFT, t->text, words)
               : sv_gfx_text_width(g, SV_FONT_SANS, px, words);
+    if (cond && cond[0]) { /* the case's condition at this round, dimmer */
+        x += 0.9f * u;
+        x += draw ? sv_gfx_text(g, SV_FONT_SANS, px, x, cy, SV_ALIGN_LEFT, t->text_dim, cond)
+                  : sv_gfx_text_width(g, SV_FONT_SANS, px, cond);
+    }
     return x + 2.6f * u;
 }
 
 static float legend_items(sv_gfx *g, const sv_layout *l, const sv_theme *t, float cy,
-                          bool show_window, bool lab, bool show_correct, float u, bool draw)
+                          bool show_window, bool lab, bool show_correct, char (*cond)[48],
+                          float u, bool draw)
 {
     float x = l->legend.x;
     x = legend_item(g, l, t, x, cy, sv_rgba_mix(t->cell_fill, t->full, t->tint), t->full,
-                    SV_BORDER_SOLID, NULL, "full window (solid)", u, draw);
-    x = legend_item(g, l, t, x, cy, sv_rgba_mix(t->cell_fill, t->partial, t->tint), t->partial,
-                    SV_BORDER_DASHED, NULL, "partial window (dashed)", u, draw);
-    x = legend_item(g, l, t, x, cy, sv_rgba_mix(t->cell_fill, t->copy, t->tint), t->copy,
-                    SV_BORDER_DOTTED, NULL, "copy-through (dotted)", u, draw);
-    x = legend_item(g, l, t, x, cy, sv_rgba_mix(t->cell_fill, t->bg, 0.55f),
-                    sv_rgba_alpha(t->uninit, 0.7f), SV_BORDER_SOLID, "?", "uninitialized", u,
+                    SV_BORDER_SOLID, NULL, "full window (solid)", cond ? cond[0] : NULL, u,
                     draw);
+    x = legend_item(g, l, t, x, cy, sv_rgba_mix(t->cell_fill, t->partial, t->tint), t->partial,
+                    SV_BORDER_DASHED, NULL, "partial window (dashed)", cond ? cond[1] : NULL,
+                    u, draw);
+    x = legend_item(g, l, t, x, cy, sv_rgba_mix(t->cell_fill, t->copy, t->tint), t->copy,
+                    SV_BORDER_DOTTED, NULL, "copy-through (dotted)", cond ? cond[2] : NULL, u,
+                    draw);
+    x = legend_item(g, l, t, x, cy, sv_rgba_mix(t->cell_fill, t->bg, 0.55f),
+                    sv_rgba_alpha(t->uninit, 0.7f), SV_BORDER_SOLID, "?", "uninitialized", NULL,
+                    u, draw);
     if (show_window)
         x = legend_item(g, l, t, x, cy, sv_rgba_mix(t->cell_fill, t->window, 0.42f), t->window,
-                        SV_BORDER_SOLID, NULL, "window on the input", u, draw);
+                        SV_BORDER_SOLID, NULL, "input window", NULL, u, draw);
     if (lab) {
         if (draw)
             sv_scene_hatch(g, (sv_box){ x, cy - 1.3f * u, 3.8f * u, 2.6f * u }, 0.9f * u,
@@ -120,7 +129,7 @@ static float legend_items(sv_gfx *g, const sv_layout *l, const sv_theme *t, floa
         x = legend_item(g, l, t, x, cy, sv_rgba_alpha(t->error, 0.0f), t->error,
                         SV_BORDER_SOLID, NULL, show_correct ? "wrong in some run (\u2713 correct)"
                                                             : "wrong in some run (D: correct)",
-                        u, draw);
+                        NULL, u, draw);
     }
     return x - 2.6f * u - l->legend.x;
 }
@@ -131,10 +140,21 @@ static void draw_legend(sv_gfx *g, const sv_app_view *s, const sv_layout *l, con
     /* u: the legend's unit, the small text's size / 2.5, shrunk to fit. */
     float cy = l->legend.y + l->legend.h / 2.0f, u = l->small_px / 2.5f;
     bool lab = s->lab != NULL;
-    float w = legend_items(g, l, t, cy, show_window, lab, s->show_correct, u, false);
+    /* The cases' conditions at this round where they fit at full size (no
+     * question open: they would answer it). */
+    char cond[3][48];
+    bool conds = !(s->quiz && s->quiz_asking) && sv_words_case_conditions(s, cond);
+    float w = 0.0f;
+    if (conds) {
+        w = legend_items(g, l, t, cy, show_window, lab, s->show_correct, cond, u, false);
+        conds = w <= l->legend.w;
+    }
+    if (!conds)
+        w = legend_items(g, l, t, cy, show_window, lab, s->show_correct, NULL, u, false);
     if (w > l->legend.w)
         u *= l->legend.w / w;
-    w = legend_items(g, l, t, cy, show_window, lab, s->show_correct, u, true);
+    w = legend_items(g, l, t, cy, show_window, lab, s->show_correct, conds ? cond : NULL, u,
+                     true);
     /* Too many cells for numbers: say how to get them, right of the legend. */
     if (l->num_px <= 0.0f) {
         const char *hint = "values: hover a cell, or zoom in (])";
@@ -249,8 +269,84 @@ static sv_rgba tone_colour(const sv_theme *t, sv_words_tone tone)
     }
 }
 
+static float overlap_area(sv_box a, sv_box b)
+{
+    float w = fminf(a.x + a.w, b.x + b.w) - fmaxf(a.x, b.x);
+    float h = fminf(a.y + a.h, b.y + b.h) - fmaxf(a.y, b.y);
+    return w > 0.0f && h > 0.0f ? w * h : 0.0f;
+}
+
+/* Where a tooltip of bw x bh about cell (row, i) goes: off the row it
+ * explains and off the input window it highlights (both would hide what it
+ * explains), then as far as it can off a pout cell's operands in pin and
+ * off the caption; near the cell. Tries above and below the row, above the
+ * rows and below them, each centred on the cell or beside the window, and
+ * keeps the least covering. */
+static void tooltip_place(const sv_app_view *s, const sv_layout *l, int row, int i, float bw,
+                          float bh, float *out_x, float *out_y)
+{
+    float u = l->text_u, gap = 0.9f * u, m = l->margin;
+    float W = (float)l->fb_w, H = (float)l->fb_h;
+    sv_box c = sv_layout_cell(l, row, i);
+    sv_box avoid[4];
+    float weight[4] = { 4.0f, 4.0f, 2.0f, 0.5f };
+    int na = 0;
+    avoid[na++] = (sv_box){ l->cells_clip.x, c.y, l->cells_clip.w, c.h };
+    sv_step_view v;
+    bool have = sv_scene_step(s, s->step, &v);
+    int lo = i, hi = i;
+    sv_box win = { 0, 0, 0, 0 };
+    if (have && !sv_scene_hidden(s, &v, row) && sv_scene_window(s, &v, row, i, &lo)) {
+        if (row == 3 && s->trace->scan == SV_SCAN_EXCLUSIVE)
+            hi = i - 1;
+        if (hi >= lo) {
+            sv_box a = sv_layout_cell(l, 0, lo), b = sv_layout_cell(l, 0, hi);
+            win = (sv_box){ a.x, a.y, b.x + b.w - a.x, a.h + 3.5f * l->unit };
+        }
+    }
+    avoid[na++] = win;
+    sv_box ops = { 0, 0, 0, 0 };
+    if (have && v.round > 0 && !v.shift && row == 1 + v.rd->pout && v.rd->cases) {
+        int j = v.rd->cases[i] == SV_CASE_COPY ? i : i - (int)v.rd->stride;
+        sv_box a = sv_layout_cell(l, 1 + v.rd->pin, j), b = sv_layout_cell(l, 1 + v.rd->pin, i);
+        ops = (sv_box){ a.x, a.y, b.x + b.w - a.x, a.h };
+    }
+    avoid[na++] = ops;
+    avoid[na++] = l->caption;
+    float top = l->row_y[0] - l->cell_h / 2.0f, bottom = l->index_y + l->index_px;
+    float ys[4] = { c.y - gap - bh, c.y + c.h + gap, top - gap - bh, bottom + gap };
+    if (row >= 2) { /* the lower rows look below first */
+        float t0 = ys[0];
+        ys[0] = ys[1];
+        ys[1] = t0;
+    }
+    float xs[3] = { c.x + c.w / 2.0f - bw / 2.0f, win.x - gap - bw, win.x + win.w + gap };
+    float best = INFINITY;
+    *out_x = sv_clampf(xs[0], m, W - m - bw);
+    *out_y = sv_clampf(ys[0], m, H - m - bh);
+    for (int a = 0; a < 4; a++) {
+        for (int b = 0; b < 3; b++) {
+            if (b > 0 && win.w <= 0.0f)
+                break;
+            float x = sv_clampf(xs[b], m, W - m - bw), y = sv_clampf(ys[a], m, H - m - bh);
+            sv_box box = { x, y, bw, bh };
+            float cost = 0.0f;
+            for (int k = 0; k < na; k++)
+                cost += weight[k] * overlap_area(box, avoid[k]);
+            /* near the cell, in the order tried, breaks ties */
+            cost += 0.01f * (fabsf(x + bw / 2.0f - (c.x + c.w / 2.0f)) + fabsf(y - c.y)) +
+                    (float)(a * 3 + b);
+            if (cost < best) {
+                best = cost;
+                *out_x = x;
+                *out_y = y;
+            }
+        }
+    }
+}
+
 static void draw_tooltip(sv_gfx *g, const sv_app_view *s, const sv_layout *l,
-                         const sv_theme *t, int fb_w, int fb_h)
+                         const sv_theme *t, int fb_w)
 {
     int row, i;
     if (!sv_scene_tooltip_target(s, &row, &i) || i < l->first_cell || i > l->last_cell)
@@ -270,22 +366,8 @@ static void draw_tooltip(sv_gfx *g, const sv_app_view *s, const sv_layout *l,
     }
     float bw = w + 2 * pad, bh = (float)n * lh + 2 * pad - (lh - px) ;
     bw = fminf(bw, (float)fb_w - 2 * l->margin);
-    /* Off the row it explains, so that none of the row's cells is covered:
-     * above the upper rows (input, buf[0]), below the lower ones (buf[1],
-     * output), which keeps a pout cell's pin row in view either way; the
-     * other side when that one has no room. Centred on the cell. */
-    sv_box c = sv_layout_cell(l, row, i);
-    float gap = 0.9f * u;
-    float above = c.y - gap - bh, below = c.y + c.h + gap;
-    bool up = row <= 1;
-    if (up && above < l->margin)
-        up = false;
-    else if (!up && below + bh > (float)fb_h - l->margin && above >= l->margin)
-        up = true;
-    float y = up ? above : below;
-    float x = c.x + c.w / 2.0f - bw / 2.0f;
-    x = sv_clampf(x, l->margin, (float)fb_w - l->margin - bw);
-    y = sv_clampf(y, l->margin, (float)fb_h - l->margin - bh);
+    float x, y;
+    tooltip_place(s, l, row, i, bw, bh, &x, &y);
     sv_gfx_rect(g, (sv_box){ x + 0.3f * u, y + 0.4f * u, bw, bh }, 1.2f * u,
                 sv_rgba_alpha(t->bg, 0.5f), sv_rgba_alpha(t->bg, 0.0f), 0.0f, SV_BORDER_NONE);
     sv_gfx_rect(g, (sv_box){ x, y, bw, bh }, 1.2f * u, t->panel, accent,
@@ -467,7 +549,7 @@ void sv_render_overlay(sv_gfx *g, const sv_app_view *s, const sv_layout *l, cons
         draw_counters(g, s, l, t);
         draw_timeline(g, s, l, t);
         if (!s->editing && !s->help)
-            draw_tooltip(g, s, l, t, fb_w, fb_h);
+            draw_tooltip(g, s, l, t, fb_w);
     }
     if (s->editing)
         draw_input_box(g, s, l, t);

@@ -66,6 +66,11 @@ void sv_render_source(sv_gfx *g, const sv_app_view *s, const sv_layout *l, const
 bool sv_scene_window(const sv_app_view *s, const sv_step_view *v, int row, int i,
                      int *lo);
 
+/* The two operands' windows of pout[i] in round v (>= 1, a cell that
+ * combines): pin[i-s] holds input[*left_lo .. i-s], pin[i] holds
+ * input[*right_lo .. i]; side by side they make pout[i]'s window. */
+void sv_scene_operand_windows(const sv_step_view *v, int i, int *left_lo, int *right_lo);
+
 /* The cell the tooltip is about: the pinned one, else the hovered one. */
 bool sv_scene_tooltip_target(const sv_app_view *s, int *row, int *cell);
 

@@ -529,8 +529,8 @@ static int tooltip_lines(const sv_app_view *s, const sv_step_view *v, int row, i
     if (cs == SV_CASE_COPY) {
         fmt(t, rd->buf[rd->pin][i], b, sizeof b);
         snprintf(lines[n++], 256, "copied from pin[%d] = %s", i, b);
-        snprintf(lines[n++], 256, "copy-through: i = %d < stride %ld, no left neighbour "
-                 "at this stride", i, st);
+        snprintf(lines[n++], 256, "copy-through (i < 2^(r\u22121) = %ld): i = %d has no left "
+                 "neighbour at stride %ld", st, i, st);
     } else {
         char pa[32], pb[32];
         snprintf(pa, sizeof pa, "pin[%ld]", (long)i - st);
@@ -542,11 +542,19 @@ static int tooltip_lines(const sv_app_view *s, const sv_step_view *v, int row, i
         op_formula(t->op, b, c, right, sizeof right);
         snprintf(lines[n++], 256, "%s = %s = %s", left, right, a);
         if (cs == SV_CASE_PARTIAL)
-            snprintf(lines[n++], 256, "partial: its window [%d, %d] reaches position 0",
-                     lo, i);
+            snprintf(lines[n++], 256, "partial (2^(r\u22121) \u2264 i < 2^r \u2212 1: %ld \u2264 i "
+                     "< %ld): its window [%d, %d] reaches position 0", st, 2 * st - 1, lo, i);
         else
-            snprintf(lines[n++], 256, "full: a whole window of 2^%d = %ld elements, [%d, %d]",
-                     v->round, 2 * st, lo, i);
+            snprintf(lines[n++], 256, "full (i \u2265 2^r \u2212 1 = %ld): a whole window of "
+                     "2^%d = %ld elements, [%d, %d]", 2 * st - 1, v->round, 2 * st, lo, i);
+        /* Why the invariant holds: two adjacent windows make the new one. */
+        int llo, rlo;
+        sv_scene_operand_windows(v, i, &llo, &rlo);
+        char wl[48], wr[48];
+        range_text(llo, (int)(i - st), wl, sizeof wl);
+        range_text(rlo, i, wr, sizeof wr);
+        snprintf(lines[n++], 256, "%s holds %s, %s holds %s: side by side, %s", pa, wl, pb, wr,
+                 rng);
     }
     snprintf(lines[n++], 256, "holds the %s of %s", op_noun(t->op), rng);
     if (rd->overflow && rd->overflow[i])
@@ -726,6 +734,22 @@ const char *sv_words_output_pending(const sv_trace *t)
 {
     return t->scan == SV_SCAN_EXCLUSIVE ? "written by the exclusive shift after the last round"
                                         : "written after the last round";
+}
+
+bool sv_words_case_conditions(const sv_app_view *s, char out[3][48])
+{
+    out[0][0] = out[1][0] = out[2][0] = '\0';
+    sv_step_view v;
+    if (!sv_scene_step(s, s->step, &v) || v.round == 0 || v.shift)
+        return false;
+    unsigned long st = (unsigned long)v.rd->stride, full = 2 * st - 1;
+    snprintf(out[0], 48, "i \u2265 %lu", full);
+    if (st < full)
+        snprintf(out[1], 48, "%lu \u2264 i < %lu", st, full);
+    else
+        snprintf(out[1], 48, "none");
+    snprintf(out[2], 48, "i < %lu", st);
+    return true;
 }
 
 void sv_words_case_band(sv_case cs, int lo, int hi, char *buf, size_t len)

@@ -329,6 +329,94 @@ static void test_race_emphasis(void)
     sv_app_cleanup(&lab_state);
 }
 
+/* 16, 17: the tooltip of pout[5] in round 2 says why the invariant holds
+ * (pin[3] holds input[2..3], pin[5] input[4..5]) and the input row shows
+ * the two windows in two tones; the legend and the tooltip give the cases'
+ * conditions. */
+static void test_invariant_windows(void)
+{
+    sv_app_view s;
+    sv_trace *t = chapter_view(&s, 2);
+    int pout = t->rounds[2].pout;
+    s.pinned_row = 1 + pout;
+    s.pinned_cell = 5;
+    draw(&s, 1280, 720, "invariant");
+    CHECK_MSG(find_text("pin[3] holds input[2..3], pin[5] holds input[4..5]: side by side, "
+                        "input[2..5]", false) != NULL, "the tooltip does not give the two windows");
+    CHECK_MSG(text_containing("full (i \u2265 2^r \u2212 1 = 3)") != NULL,
+              "the tooltip's case line has no condition");
+    const sv_prim *a = rect_at(sv_layout_cell(&lay, 0, 2)), *b = rect_at(sv_layout_cell(&lay, 0, 3));
+    const sv_prim *c = rect_at(sv_layout_cell(&lay, 0, 4)), *d = rect_at(sv_layout_cell(&lay, 0, 5));
+    const sv_prim *e = rect_at(sv_layout_cell(&lay, 0, 1));
+    CHECK(a && b && c && d && e);
+    if (a && b && c && d && e) {
+        CHECK_MSG(same_rgb(a->fill, b->fill) && same_rgb(c->fill, d->fill),
+                  "each operand's window is not one tone");
+        CHECK_MSG(!same_rgb(a->fill, c->fill) || a->style != c->style,
+                  "pin[3]'s window [2, 3] and pin[5]'s [4, 5] are drawn alike");
+        CHECK_MSG(!same_rgb(c->fill, e->fill) && !same_rgb(a->fill, e->fill),
+                  "a window's cells look like cell 1, outside it");
+    }
+    /* the legend's conditions at round 2 */
+    CHECK_MSG(find_text("i \u2265 3", false) && find_text("2 \u2264 i < 3", false) &&
+              find_text("i < 2", false), "the legend lacks the cases' conditions");
+    sv_trace_destroy(t);
+}
+
+/* The tooltip's panel: the rect behind the text t (the last one drawn
+ * before it that holds its anchor). */
+static sv_box tooltip_box(const char *t)
+{
+    sv_box none = { 0, 0, 0, 0 }, box = none;
+    for (size_t i = 0; i < sv_gfx_rec_count(rec); i++) {
+        const sv_prim *p = sv_gfx_rec_prim(rec, i);
+        if (p->kind == SV_PRIM_TEXT && strcmp(p->text, t) == 0)
+            return box;
+        if (p->kind == SV_PRIM_RECT && same_rgb(p->fill, dark->panel) && p->box.w > 100.0f)
+            box = p->box;
+    }
+    return none;
+}
+
+/* 11: a tooltip covers neither the row it explains nor the input window it
+ * highlights (pinned buf[0][5] in round 2, "window [2, 5]"), for every
+ * pout cell of every round and size. */
+static void test_tooltip_placement(void)
+{
+    sv_app_view s;
+    sv_trace *t = chapter_view(&s, 2);
+    static const int sizes[][2] = { { 1280, 720 }, { 1024, 768 }, { 1920, 1080 } };
+    for (size_t z = 0; z < 3; z++) {
+        for (int step = 1; step <= 3; step++) {
+            for (int i = 0; i < 8; i++) {
+                s.step = s.from_step = step;
+                int row = 1 + t->rounds[step].pout;
+                s.pinned_row = row;
+                s.pinned_cell = i;
+                draw(&s, sizes[z][0], sizes[z][1], z == 0 && step == 2 && i == 5 ? "tooltip" : NULL);
+                sv_tip_words tip;
+                CHECK(sv_words_tooltip(&s, row, i, &tip));
+                sv_box box = tooltip_box(tip.line[0]);
+                CHECK_MSG(box.w > 0.0f, "no tooltip panel for %s", tip.line[0]);
+                int lo = i;
+                sv_step_view v;
+                CHECK(sv_scene_step(&s, step, &v) && sv_scene_window(&s, &v, row, i, &lo));
+                for (int k = lo; k <= i; k++) {
+                    sv_box in = sv_layout_cell(&lay, 0, k);
+                    CHECK_MSG(!overlap(box, in), "%dx%d round %d, %s: the tooltip covers input "
+                              "cell %d of window [%d, %d]", sizes[z][0], sizes[z][1], step,
+                              tip.line[0], k, lo, i);
+                }
+                for (int k = 0; k < 8; k++)
+                    CHECK_MSG(!overlap(box, sv_layout_cell(&lay, row, k)), "%dx%d round %d, %s: "
+                              "the tooltip covers its own row's cell %d", sizes[z][0],
+                              sizes[z][1], step, tip.line[0], k);
+            }
+        }
+    }
+    sv_trace_destroy(t);
+}
+
 int main(int argc, char **argv)
 {
     view_test_open(argc, argv, "test_findings");
@@ -340,6 +428,8 @@ int main(int argc, char **argv)
     test_first_wrong_label();
     test_lab_legible();
     test_race_emphasis();
+    test_invariant_windows();
+    test_tooltip_placement();
     sv_gfx_rec_destroy(rec);
     return view_test_close("all findings checks passed");
 }
