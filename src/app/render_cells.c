@@ -148,11 +148,12 @@ static cell_style style_of(const sv_app_view *s, const sv_layout *l, const sv_th
         int lo, hi;
         window_range(s, v, &lo, &hi);
         if (i >= lo && i <= hi) {
-            /* pin[i]'s half of the window in the second tone: lighter, dashed */
+            /* Two operands' windows: pin[i-s]'s deeper and solid, pin[i]'s
+             * in the window's usual tone, dashed. */
             int split = window_split(s, v);
-            bool right = split >= 0 && i >= split;
+            bool right = split >= 0 && i >= split, left = split >= 0 && i < split;
             c.fill = sv_rgba_mix(t->cell_fill, t->window,
-                                 narrow ? (right ? 0.5f : 0.8f) : (right ? 0.2f : 0.42f));
+                                 narrow ? (right ? 0.6f : 0.8f) : (left ? 0.65f : 0.42f));
             c.border = t->window;
             c.style = right ? SV_BORDER_DASHED : SV_BORDER_SOLID;
             c.border_w = fmaxf(1.5f, l->border_w * 1.1f);
