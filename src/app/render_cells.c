@@ -694,6 +694,7 @@ static void draw_indices(sv_gfx *g, const sv_layout *l, const sv_theme *t)
         k++;
     int every = steps[k];
     int first = (l->first_cell + every - 1) / every * every;
+    float prev_right = -INFINITY;
     for (int i = first; i <= l->last_cell; i += every) {
         sv_box b = sv_layout_cell(l, 3, i);
         char num[16];
@@ -702,8 +703,12 @@ static void draw_indices(sv_gfx *g, const sv_layout *l, const sv_theme *t)
         float half = 0.31f * l->index_px * (float)strlen(num);
         float x = sv_clampf(b.x + b.w / 2.0f, l->cells_clip.x + half,
                          l->cells_clip.x + l->cells_clip.w - half);
+        /* pulled in at an edge, it may reach its neighbour: then it goes */
+        if (x - half < prev_right + 0.3f * l->index_px)
+            continue;
         sv_gfx_text(g, SV_FONT_MONO, l->index_px, x, l->index_y, SV_ALIGN_CENTER, t->text_dim,
                     num);
+        prev_right = x + half;
     }
 }
 
@@ -734,14 +739,22 @@ static void draw_warps(sv_gfx *g, const sv_app_view *s, const sv_layout *l, cons
         every *= 2;
     sv_box clip = { l->cells_clip.x, l->warp_label_y - 2.0f * u, l->cells_clip.w, 4.0f * u };
     sv_gfx_clip(g, &clip);
+    /* Only warps in view; a label pulled inside the clip at its edge is left
+     * out where it would run into its neighbour's. */
+    float prev_right = -INFINITY;
     for (int k = 0; k * SV_WARP < n; k += every) {
         int lo = k * SV_WARP, hi = lo + SV_WARP < n ? lo + SV_WARP : n;
+        if (hi - 1 < l->first_cell || lo > l->last_cell)
+            continue;
         float cx = l->cell_x0 + ((float)lo + (float)(hi - lo) / 2.0f) * l->cell_pitch - gap / 2.0f;
         char lab[24];
         snprintf(lab, sizeof lab, "warp %d", k);
         float tw = sv_gfx_text_width(g, SV_FONT_SANS, px, lab);
         cx = sv_clampf(cx, clip.x + tw / 2.0f, clip.x + clip.w - tw / 2.0f);
+        if (cx - tw / 2.0f < prev_right + 0.5f * u)
+            continue;
         sv_gfx_text(g, SV_FONT_SANS, px, cx, l->warp_label_y, SV_ALIGN_CENTER, t->text_dim, lab);
+        prev_right = cx + tw / 2.0f;
     }
     sv_gfx_clip(g, &l->cells_clip);
     (void)s;

@@ -417,6 +417,47 @@ static void test_tooltip_placement(void)
     sv_trace_destroy(t);
 }
 
+/* 5: zoomed in at n = 1024, the warp labels and the index labels do not run
+ * into each other at the clip's edges, at any pan. */
+static void test_zoom_labels(void)
+{
+    int32_t in[1024];
+    for (int i = 0; i < 1024; i++)
+        in[i] = i % 7;
+    sv_trace *t = view_trace_i32(in, 1024, SV_OP_SUM, SV_SCAN_INCLUSIVE);
+    sv_app_view s;
+    view_of(&s, t);
+    s.step = s.from_step = 3;
+    static const float zooms[] = { 4.0f, 8.0f, 16.0f, 32.0f };
+    int bad = 0;
+    for (size_t z = 0; z < 4; z++) {
+        for (float pan = 0.0f; pan < 1024.0f; pan += 37.3f) {
+            s.zoom = zooms[z];
+            s.pan = pan;
+            draw(&s, 1280, 720, NULL);
+            size_t nt = sv_gfx_rec_count(rec);
+            for (size_t i = 0; i < nt; i++) {
+                const sv_prim *p = sv_gfx_rec_prim(rec, i);
+                bool warp = p->kind == SV_PRIM_TEXT && strncmp(p->text, "warp ", 5) == 0;
+                bool index = p->kind == SV_PRIM_TEXT && fabsf(p->y0 - lay.index_y) < 0.5f;
+                if (!warp && !index)
+                    continue;
+                for (size_t j = i + 1; j < nt; j++) {
+                    const sv_prim *q = sv_gfx_rec_prim(rec, j);
+                    if (q->kind != SV_PRIM_TEXT || fabsf(q->y0 - p->y0) > 0.5f)
+                        continue;
+                    if (overlap(text_box(p), text_box(q)) && bad++ < 5)
+                        CHECK_MSG(false, "zoom %.0f pan %.1f: \"%s\" and \"%s\" collide at "
+                                  "x %.0f and %.0f", (double)zooms[z], (double)pan, p->text,
+                                  q->text, (double)p->x0, (double)q->x0);
+                }
+            }
+        }
+    }
+    CHECK_MSG(bad == 0, "%d collisions of labels", bad);
+    sv_trace_destroy(t);
+}
+
 int main(int argc, char **argv)
 {
     view_test_open(argc, argv, "test_findings");
@@ -430,6 +471,7 @@ int main(int argc, char **argv)
     test_race_emphasis();
     test_invariant_windows();
     test_tooltip_placement();
+    test_zoom_labels();
     sv_gfx_rec_destroy(rec);
     return view_test_close("all findings checks passed");
 }
