@@ -93,11 +93,14 @@ static void rows_place(const sv_app_view *s, sv_box area, sv_layout *l)
     l->rows_area = (sv_box){ m, top, area.w, fmaxf(bottom - top, 1.0f) };
 
     /* Rows: cell height 9u, gaps 6u (input to buf[0], room for the window
-     * bracket), 9u (buf[0] to buf[1], the round's arrows), 5u (to output). */
-    const float nominal = 4 * 9.0f + 6.0f + 9.0f + 5.0f + 3.0f; /* + the index line */
+     * bracket), 9u (buf[0] to buf[1], the round's arrows), 5u (to output).
+     * Above UI scale 1 the gaps shrink, so that the cells grow. */
+    float ui = l->ui_scale > 1.0f ? l->ui_scale : 1.0f;
+    float gf = 1.0f / (1.0f + 0.8f * (ui - 1.0f));
+    const float nominal = 4 * 9.0f + (6.0f + 9.0f + 5.0f + 3.0f) * gf; /* + the index line */
     float k = sv_clampf(l->rows_area.h / (nominal * u), 0.2f, 1.25f);
     l->cell_h = 9.0f * u * k;
-    float gaps[3] = { 6.0f * u * k, 9.0f * u * k, 5.0f * u * k };
+    float gaps[3] = { 6.0f * u * k * gf, 9.0f * u * k * gf, 5.0f * u * k * gf };
     float used = nominal * u * k;
     float y = l->rows_area.y + (l->rows_area.h - used) / 2.0f + l->cell_h / 2.0f;
     for (int r = 0; r < 4; r++) {
@@ -127,7 +130,7 @@ static void rows_place(const sv_app_view *s, sv_box area, sv_layout *l)
     if (l->cells_clip.w < 1.0f) l->cells_clip.w = 1.0f;
 
     /* The index line under the output row. */
-    l->index_y = l->row_y[3] + l->cell_h / 2.0f + 1.5f * u * k;
+    l->index_y = l->row_y[3] + l->cell_h / 2.0f + 1.5f * u * k * gf;
     l->index_px = fminf(l->small_px * 0.9f, 2.2f * u * k);
 }
 
@@ -167,7 +170,8 @@ static void cells_place(const sv_app_view *s, sv_layout *l)
     if (l->border_w < 1.0f) l->border_w = 1.0f;
     /* Numbers: large (about 4% of the height at 720p), shrunk to fit the
      * widest in view, hidden below legibility. */
-    float px = fminf(l->cell_h * 0.46f, 4.6f * u);
+    float share = 0.46f + 0.14f * fminf(fmaxf(ui - 1.0f, 0.0f), 1.0f); /* of the cell's height */
+    float px = fminf(l->cell_h * share, 4.6f * u);
     float fit1 = l->cell_w * 0.9f / SV_MONO_ADVANCE;
     if (fit1 >= 7.0f && l->last_cell >= l->first_cell) {
         /* Up to 4 characters set the common size; a longer number

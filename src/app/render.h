@@ -34,6 +34,8 @@ typedef struct sv_layout {
     int steps;
     float timeline_y, timeline_r;
     const struct sv_pane_fns *pane; /* the pane that draws the trace (pane.h) */
+    float ui_scale;          /* the UI scale this layout is for (above 1 the pane packs
+                                its rows tighter and its numbers larger) */
 
     /* The pane: the Hillis-Steele rows (pane_rows.c). */
     sv_box rows_area;        /* the pane's rows, with their labels */

@@ -74,7 +74,8 @@ static const sv_prim *text_containing(const char *str)
     return NULL;
 }
 
-/* A text's box: from its anchor, advance and size (capitals centred on y). */
+/* A text's box: from its anchor, advance and size; y0 is the baseline
+ * (ascenders reach about 0.76 em above it, descenders 0.24 em below). */
 static sv_box text_box(const sv_prim *p)
 {
     float x = p->x0;
@@ -82,7 +83,7 @@ static sv_box text_box(const sv_prim *p)
         x -= p->advance / 2.0f;
     else if (p->align == SV_ALIGN_RIGHT)
         x -= p->advance;
-    return (sv_box){ x, p->y0 - 0.45f * p->px, p->advance, 0.9f * p->px };
+    return (sv_box){ x, p->y0 - 0.76f * p->px, p->advance, p->px };
 }
 
 static bool overlap(sv_box a, sv_box b)
@@ -458,6 +459,63 @@ static void test_zoom_labels(void)
     sv_trace_destroy(t);
 }
 
+/* The recorded text of a round-3 value in output cell i. */
+static const sv_prim *value_text(int i)
+{
+    sv_box b = sv_layout_cell(&lay, 3, i);
+    for (size_t k = 0; k < sv_gfx_rec_count(rec); k++) {
+        const sv_prim *p = sv_gfx_rec_prim(rec, k);
+        if (p->kind == SV_PRIM_TEXT && fabsf(p->x0 - (b.x + b.w / 2.0f)) < 1.0f &&
+            p->y0 > b.y && p->y0 < b.y + b.h) /* y0: the baseline */
+            return p;
+    }
+    return NULL;
+}
+
+/* 1: --scale above 1 enlarges the cells first: round 3's values at scale 2
+ * are at least 1.5 times their size at 1; 3 draws differently from 2; the
+ * legend stays inside the frame and the caption is never cut with "…". */
+static void test_scale(void)
+{
+    sv_app_view s;
+    sv_trace *t = chapter_view(&s, 3);
+    s.clean = true;
+    static const float scales[] = { 1.0f, 1.25f, 1.5f, 2.0f, 2.5f, 3.0f };
+    float value_px[6] = { 0 }, caption_px[6] = { 0 };
+    for (int k = 0; k < 6; k++) {
+        s.ui_scale = scales[k];
+        char name[32];
+        snprintf(name, sizeof name, "scale-%.2f", (double)scales[k]);
+        draw(&s, 1280, 720, name);
+        const sv_prim *v = value_text(7);
+        CHECK_MSG(v && strcmp(v->text, "25") == 0, "scale %.2f: output[7]'s value not found",
+                  (double)scales[k]);
+        value_px[k] = v ? v->px : 0.0f;
+        const sv_prim *cap = find_text("Round 3", true);
+        caption_px[k] = cap ? cap->px : 0.0f;
+        for (size_t i = 0; i < sv_gfx_rec_count(rec); i++) {
+            const sv_prim *p = sv_gfx_rec_prim(rec, i);
+            if (p->kind != SV_PRIM_TEXT && p->kind != SV_PRIM_RECT)
+                continue;
+            sv_box b = p->kind == SV_PRIM_TEXT ? text_box(p) : p->box;
+            if (p->kind == SV_PRIM_TEXT && strstr(p->text, "\u2026"))
+                CHECK_MSG(false, "scale %.2f: \"%s\" is cut", (double)scales[k], p->text);
+            if (b.y >= lay.legend.y && b.y + b.h <= lay.legend.y + lay.legend.h)
+                CHECK_MSG(b.x + b.w <= 1280.0f - lay.margin + 1.0f, "scale %.2f: the legend "
+                          "runs to x %.0f", (double)scales[k], (double)(b.x + b.w));
+        }
+    }
+    CHECK_MSG(value_px[3] >= 1.5f * value_px[0], "values at scale 2: %.1f px, at 1: %.1f px",
+              (double)value_px[3], (double)value_px[0]);
+    for (int k = 1; k < 6; k++)
+        CHECK_MSG(value_px[k] >= value_px[k - 1], "values shrink from scale %.2f to %.2f",
+                  (double)scales[k - 1], (double)scales[k]);
+    CHECK_MSG(value_px[5] != value_px[3] || caption_px[5] != caption_px[3],
+              "scale 3 draws as scale 2 (values %.1f px, caption %.1f px)", (double)value_px[5],
+              (double)caption_px[5]);
+    sv_trace_destroy(t);
+}
+
 int main(int argc, char **argv)
 {
     view_test_open(argc, argv, "test_findings");
@@ -472,6 +530,7 @@ int main(int argc, char **argv)
     test_invariant_windows();
     test_tooltip_placement();
     test_zoom_labels();
+    test_scale();
     sv_gfx_rec_destroy(rec);
     return view_test_close("all findings checks passed");
 }
