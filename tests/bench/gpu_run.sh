@@ -4,8 +4,9 @@
 # the hs tuning run, the full benchmark with its CSV, the capture cost, and
 # ncu's view of hs and cub at 2^28.
 # Usage (repo root, after `source .device-deps/env.sh`): tests/bench/gpu_run.sh OUTDIR [steps]
-# steps: any of build test tune bench capture memcheck racecheck ncu (default:
-# all). SV_BUILD=DIR uses binaries built elsewhere (leave out build);
+# steps: any of build test tune sweep bench capture memcheck racecheck ncu
+# (default: all but sweep). sweep: tune_hs in int32 and float32 at the sizes
+# of SV_SWEEP_SIZES (the data behind hs's size-dependent choice). SV_BUILD=DIR uses binaries built elsewhere (leave out build);
 # SV_TEST_MAX=N passes --max N to the test (default: every size, to 2^31 - 1).
 set -u
 out=${1:?usage: gpu_run.sh OUTDIR [steps]}
@@ -27,6 +28,13 @@ if has test; then
 fi
 if has tune; then
   echo "== tune_hs"; timeout 120 $b/tests/bench/tune_hs ${SV_TUNE_REPS:-30} 2>&1 | tee "$out/tune_hs.txt"
+fi
+if has sweep; then
+  sz=${SV_SWEEP_SIZES:-65536,262144,1000003,1048576,2097152,4194304,8388608,16777216,33554432,67108864,268435456}
+  for ty in int32 float32; do
+    echo "== tune_hs $ty"
+    timeout 200 $b/tests/bench/tune_hs ${SV_TUNE_REPS:-20} $ty $sz 2>&1 | tee "$out/sweep_$ty.txt"
+  done
 fi
 if has bench; then
   echo "== scanviz-bench"
