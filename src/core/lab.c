@@ -800,6 +800,112 @@ static int cmp_row(const void *a, const void *b)
     return 0;
 }
 
+/* Fills c->values with the distinct keys among keys[0..m) (a key is the
+ * value's bits, or 2^32 for unknown) and their run counts, in cmp_count
+ * order. A cell holds few distinct values in practice: they are counted in
+ * a small table, and only past kSmallValues does it sort the keys. */
+enum { kSmallValues = 8 };
+static bool count_values(uint64_t *keys, uint32_t m, sv_lab_cell *c)
+{
+    uint64_t kv[kSmallValues];
+    uint32_t kc[kSmallValues], d = 0, k;
+    for (k = 0; k < m; k++) {
+        uint32_t q = 0;
+        while (q < d && kv[q] != keys[k])
+            q++;
+        if (q == d) {
+            if (d == kSmallValues)
+                break;
+            kv[d] = keys[k];
+            kc[d++] = 0;
+        }
+        kc[q]++;
+    }
+    if (k == m) {
+        c->values = calloc(d, sizeof(sv_lab_count));
+        if (!c->values)
+            return false;
+        for (uint32_t v = 0; v < d; v++) {
+            c->values[v].known = kv[v] < (1ull << 32);
+            c->values[v].value.bits = (uint32_t)kv[v];
+            c->values[v].runs = kc[v];
+        }
+    } else {
+        qsort(keys, m, sizeof *keys, cmp_u64);
+        d = 1;
+        for (k = 1; k < m; k++)
+            d += keys[k] != keys[k - 1];
+        c->values = calloc(d, sizeof(sv_lab_count));
+        if (!c->values)
+            return false;
+        uint32_t v = 0;
+        for (k = 0; k < m; k++) {
+            if (k > 0 && keys[k] == keys[k - 1]) {
+                c->values[v - 1].runs++;
+                continue;
+            }
+            c->values[v].known = keys[k] < (1ull << 32);
+            c->values[v].value.bits = (uint32_t)keys[k];
+            c->values[v].runs = 1;
+            v++;
+        }
+    }
+    c->nvalues = d;
+    qsort(c->values, d, sizeof(sv_lab_count), cmp_count);
+    return true;
+}
+
+/* Counts, per cell, the runs that differ from the correct value: one
+ * sequential pass over the runs (cell j of run k is bits[k * cells + j]). */
+static void count_wrong(sv_lab_summary *s, const uint32_t *corr, uint32_t runs,
+                        const uint32_t *bits, const bool *known)
+{
+    const size_t cells = s->n * s->nrounds;
+    for (uint32_t k = 0; k < runs; k++) {
+        const uint32_t *row = bits + (size_t)k * cells;
+        const bool *krow = known ? known + (size_t)k * cells : NULL;
+        for (size_t j = 0; j < cells; j++)
+            s->cells[j].wrong_runs += (krow && !krow[j]) || row[j] != corr[j];
+    }
+}
+
+/* The values of every cell: one entry for a cell no run got wrong (most of
+ * them); for the others the keys of a block of cells are gathered run by
+ * run (contiguous reads) into keys, then counted cell by cell. */
+static bool cell_values(sv_lab_summary *s, uint32_t runs, const uint32_t *bits,
+                        const bool *known, uint64_t *keys, size_t block)
+{
+    const size_t cells = s->n * s->nrounds;
+    for (size_t c0 = 0; c0 < cells; c0 += block) {
+        const size_t c1 = c0 + block < cells ? c0 + block : cells;
+        bool any = false;
+        for (size_t j = c0; j < c1; j++) {
+            sv_lab_cell *c = &s->cells[j];
+            if (c->wrong_runs > 0) {
+                any = true;
+                continue;
+            }
+            if (!(c->values = calloc(1, sizeof(sv_lab_count))))
+                return false;
+            c->values[0] = (sv_lab_count){.known = true, .value = c->correct, .runs = runs};
+            c->nvalues = 1;
+        }
+        if (!any)
+            continue;
+        for (uint32_t k = 0; k < runs; k++) {
+            const size_t at = (size_t)k * cells;
+            for (size_t j = c0; j < c1; j++)
+                keys[(j - c0) * runs + k] =
+                    (!known || known[at + j]) ? bits[at + j] : (1ull << 32);
+        }
+        for (size_t j = c0; j < c1; j++)
+            if (s->cells[j].wrong_runs > 0 &&
+                !count_values(keys + (j - c0) * runs, runs, &s->cells[j]))
+                return false;
+    }
+    return true;
+}
+
 sv_lab_summary *sv_lab_summarize(const sv_trace *correct, uint32_t runs, const uint32_t *bits,
                                  const bool *known, char *err, size_t errlen)
 {
@@ -807,65 +913,46 @@ sv_lab_summary *sv_lab_summarize(const sv_trace *correct, uint32_t runs, const u
         sv_errorf(err, errlen, "sv_lab_summarize: %s", runs == 0 ? "no runs" : "no data");
         return NULL;
     }
-    const size_t n = correct->n, nr = correct->nrounds;
+    const size_t n = correct->n, nr = correct->nrounds, cells = n * nr;
+    /* Keys of up to 2^20 (cell, run) pairs at once: 8 MiB. */
+    const size_t block = runs >= (1u << 20) ? 1 : ((size_t)1 << 20) / runs;
     bool ok = false;
     sv_lab_summary *s = calloc(1, sizeof *s);
-    uint64_t *keys = calloc(runs, sizeof(uint64_t));
+    uint32_t *corr = malloc(cells * sizeof *corr);
+    uint64_t *keys = malloc((block < cells ? block : cells) * runs * sizeof *keys);
     row_ref *rows = calloc(runs, sizeof(row_ref));
-    if (!s || !keys || !rows)
+    if (!s || !corr || !keys || !rows)
         goto done;
     s->n = n;
     s->nrounds = nr;
     s->runs = runs;
     s->first_wrong_cell = -1;
     s->first_wrong_round = -1;
-    s->cells = calloc(n * nr, sizeof(sv_lab_cell));
+    s->cells = calloc(cells, sizeof(sv_lab_cell));
     s->first_diverged = malloc(n * sizeof(int));
     if (!s->cells || !s->first_diverged)
         goto done;
-    for (size_t i = 0; i < n; i++)
-        s->first_diverged[i] = -1;
     for (size_t r = 0; r < nr; r++) {
         const sv_round *R = &correct->rounds[r];
         int b = r == 0 ? 0 : R->pout;
         for (size_t i = 0; i < n; i++) {
-            sv_lab_cell *c = &s->cells[r * n + i];
-            c->correct = R->buf[b][i];
-            for (uint32_t k = 0; k < runs; k++) {
-                size_t j = ((size_t)k * nr + r) * n + i;
-                bool kn = !known || known[j];
-                keys[k] = kn ? bits[j] : (1ull << 32);
-                if (!kn || bits[j] != c->correct.bits)
-                    c->wrong_runs++;
-            }
-            qsort(keys, runs, sizeof *keys, cmp_u64);
-            uint32_t distinct = 1;
-            for (uint32_t k = 1; k < runs; k++)
-                distinct += keys[k] != keys[k - 1];
-            c->values = calloc(distinct, sizeof(sv_lab_count));
-            if (!c->values)
-                goto done;
-            uint32_t v = 0;
-            for (uint32_t k = 0; k < runs; k++) {
-                if (k > 0 && keys[k] == keys[k - 1]) {
-                    c->values[v - 1].runs++;
-                    continue;
-                }
-                c->values[v].known = keys[k] < (1ull << 32);
-                c->values[v].value.bits = (uint32_t)keys[k];
-                c->values[v].runs = 1;
-                v++;
-            }
-            c->nvalues = distinct;
-            qsort(c->values, distinct, sizeof(sv_lab_count), cmp_count);
-            if (c->wrong_runs > 0) {
+            s->cells[r * n + i].correct = R->buf[b][i];
+            corr[r * n + i] = R->buf[b][i].bits;
+        }
+    }
+    count_wrong(s, corr, runs, bits, known);
+    if (!cell_values(s, runs, bits, known, keys, block))
+        goto done;
+    for (size_t i = 0; i < n; i++)
+        s->first_diverged[i] = -1;
+    for (size_t r = 0; r < nr; r++)
+        for (size_t i = 0; i < n; i++)
+            if (s->cells[r * n + i].wrong_runs > 0) {
                 if (s->first_diverged[i] < 0)
                     s->first_diverged[i] = (int)r;
                 if (s->first_wrong_round < 0)
                     s->first_wrong_round = (int)r;
             }
-        }
-    }
     /* The output: the last round's pout. */
     size_t last = nr - 1;
     for (size_t i = 0; i < n; i++)
@@ -878,7 +965,7 @@ sv_lab_summary *sv_lab_summarize(const sv_trace *correct, uint32_t runs, const u
         rows[k] = (row_ref){bits + j, known ? known + j : NULL, n};
         for (size_t i = 0; i < n; i++) {
             bool kn = !known || known[j + i];
-            if (!kn || bits[j + i] != s->cells[last * n + i].correct.bits) {
+            if (!kn || bits[j + i] != corr[last * n + i]) {
                 s->wrong_runs++;
                 break;
             }
@@ -896,6 +983,7 @@ done:
         sv_lab_summary_destroy(s);
         s = NULL;
     }
+    free(corr);
     free(keys);
     free(rows);
     return s;
