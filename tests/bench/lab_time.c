@@ -14,9 +14,13 @@
 #include <string.h>
 #include <time.h>
 
+#include "sv_config.h"
 #include "../../src/capture/capture.h"
 #include "../../src/core/bench_check.h"
 #include "../../src/core/lab.h"
+#if SV_HAVE_CUDA
+#include "../../kernels/scan_cuda.h"
+#endif
 
 #define N 1024
 #define REPS 7
@@ -58,7 +62,9 @@ static sv_trace *correct_trace(const sv_value *in)
     return t;
 }
 
-static bool time_summary(const sv_trace *t, uint32_t runs)
+/* many: each cell wrong in half the runs, with a value of its own each
+ * time (a race's worst case); else in 1/8 of them, from 3 values. */
+static bool time_summary(const sv_trace *t, uint32_t runs, bool many)
 {
     const size_t cells = (size_t)N * t->nrounds;
     uint32_t *bits = malloc(runs * cells * sizeof *bits);
@@ -69,8 +75,8 @@ static bool time_summary(const sv_trace *t, uint32_t runs)
         sv_lab_raw_from_trace(t, k, bits, NULL);
         for (size_t j = 0; j < cells; j++) {
             rng = rng * 6364136223846793005ull + 1442695040888963407ull;
-            if ((rng >> 61) == 0)
-                bits[k * cells + j] += 1 + (uint32_t)((rng >> 33) % 3);
+            if (many ? (rng >> 63) == 0 : (rng >> 61) == 0)
+                bits[k * cells + j] += 1 + (uint32_t)(many ? rng >> 40 : (rng >> 33) % 3);
         }
     }
     double ms[REPS];
@@ -85,12 +91,14 @@ static bool time_summary(const sv_trace *t, uint32_t runs)
             return false;
         }
         if (r == 0)
-            printf("summary  runs %5u: %u wrong runs, %u distinct outputs\n", (unsigned)runs,
-                   (unsigned)s->wrong_runs, (unsigned)s->distinct_outputs);
+            printf("summary  runs %5u: %u wrong runs, %u distinct outputs, cell 5000 holds %u "
+                   "values\n", (unsigned)runs, (unsigned)s->wrong_runs,
+                   (unsigned)s->distinct_outputs, (unsigned)s->cells[5000].nvalues);
         sv_lab_summary_destroy(s);
     }
-    printf("summary  runs %5u: %8.2f ms (median of %d, n = %d, 1/8 of cells wrong)\n",
-           (unsigned)runs, median(ms, REPS), REPS, N);
+    printf("summary  runs %5u: %8.2f ms (median of %d, n = %d, %s)\n", (unsigned)runs,
+           median(ms, REPS), REPS, N,
+           many ? "half the cells wrong, distinct values" : "1/8 of cells wrong, 3 values");
     free(bits);
     return true;
 }
@@ -131,6 +139,47 @@ static bool time_capture(const sv_value *in, uint32_t runs)
     return true;
 }
 
+#if SV_HAVE_CUDA
+/* The parts of a capture: the GPU batch (sv_cuda_lab_run) and the summary
+ * of its real runs, each timed alone. */
+static bool time_parts(const sv_value *in, const sv_trace *correct, uint32_t runs)
+{
+    const size_t cells = (size_t)N * correct->nrounds;
+    uint32_t *bits = malloc(runs * cells * sizeof *bits);
+    char err[512];
+    if (!bits)
+        return false;
+    sv_cuda_lab_request r = {"in-place", SV_OP_SUM, SV_TYPE_INT32, false, in, N, runs, true, 1};
+    double gpu[REPS], sum[REPS];
+    uint64_t nvalues = 0;
+    for (int k = 0; k < REPS; k++) {
+        double t0 = now_ms();
+        if (!sv_cuda_lab_run(&r, bits, NULL, NULL, err, sizeof err)) {
+            fprintf(stderr, "lab_time: %s\n", err);
+            free(bits);
+            return false;
+        }
+        double t1 = now_ms();
+        sv_lab_summary *s = sv_lab_summarize(correct, runs, bits, NULL, err, sizeof err);
+        sum[k] = now_ms() - t1;
+        gpu[k] = t1 - t0;
+        if (!s) {
+            free(bits);
+            return false;
+        }
+        nvalues = 0;
+        for (size_t j = 0; j < cells; j++)
+            nvalues += s->cells[j].nvalues;
+        sv_lab_summary_destroy(s);
+    }
+    printf("parts    runs %5u: GPU batch %.2f ms, summary %.2f ms (medians of %d; %.1f values "
+           "per cell)\n", (unsigned)runs, median(gpu, REPS), median(sum, REPS), REPS,
+           (double)nvalues / (double)cells);
+    free(bits);
+    return true;
+}
+#endif
+
 int main(void)
 {
     sv_value in[N];
@@ -139,16 +188,21 @@ int main(void)
     sv_trace *t = correct_trace(in);
     if (!t)
         return 1;
-    bool ok = time_summary(t, 100) && time_summary(t, 1000);
-    sv_trace_destroy(t);
+    bool ok = time_summary(t, 100, false) && time_summary(t, 1000, false) &&
+              time_summary(t, 100, true) && time_summary(t, 1000, true);
     char dev[256], why[256];
     size_t max_n = 0;
     double t0 = now_ms();
     if (!sv_capture_cuda_available(dev, sizeof dev, &max_n, why, sizeof why)) {
         printf("capture: skipped (%s)\n", why);
+        sv_trace_destroy(t);
         return ok ? 0 : 1;
     }
     printf("capture: %s, probe and context %.1f ms\n", dev, now_ms() - t0);
     ok = ok && time_capture(in, 100) && time_capture(in, 1000);
+#if SV_HAVE_CUDA
+    ok = ok && time_parts(in, t, 100) && time_parts(in, t, 1000);
+#endif
+    sv_trace_destroy(t);
     return ok ? 0 : 1;
 }
