@@ -135,6 +135,26 @@ __device__ __forceinline__ void bulk_load_keep(void *dst, const void *src, unsig
                  : "memory");
 }
 
+/* One warp: the sum of a tile of Items elements in shared memory (every
+ * lane gets it): one add per item, 16-byte reads, a 5-step shuffle
+ * reduction. */
+template <typename T, int Items>
+__device__ __forceinline__ T tile_sum(const T *stage, int lane)
+{
+    using V = typename Vec4<T>::type;
+    const V *p = reinterpret_cast<const V *>(stage) + lane;
+    T acc = T(0);
+#pragma unroll 8
+    for (int k = 0; k < Items / 128; ++k) {
+        V v = p[k * 32];
+        acc = add(acc, add(add(v.x, v.y), add(v.z, v.w)));
+    }
+#pragma unroll
+    for (int d = 16; d > 0; d /= 2)
+        acc = add(acc, __shfl_xor_sync(kFull, acc, d));
+    return acc;
+}
+
 /* ---- The kernel ----------------------------------------------------------- */
 
 template <typename T, int Threads, int Vecs, int Stages, int MinBlocks, int SleepNs,
@@ -158,7 +178,6 @@ hs_pipe(const T *__restrict__ in, T *__restrict__ out, size_t n, unsigned tiles,
         unsigned long long *__restrict__ words, unsigned epoch)
 {
     using P = Pipe<T, Threads, Vecs, Stages, MinBlocks, SleepNs, Streaming, Per>;
-    using V = typename P::V;
     using R = Rows<T, Vecs>;
     constexpr int kWarps = P::kWarps, kWarpItems = P::kWarpItems, kItems = P::kItems;
 
@@ -268,16 +287,7 @@ hs_pipe(const T *__restrict__ in, T *__restrict__ out, size_t n, unsigned tiles,
                 }
                 const unsigned t = landed ? stage_tile[s2] : 0u;
                 if (t > 0 && t < tiles && (size_t)(t + 1) * kItems <= n) {
-                    const V *p = reinterpret_cast<const V *>(buf + (size_t)s2 * kItems) + lane;
-                    T acc = T(0);
-#pragma unroll 8
-                    for (int k = 0; k < kItems / 128; ++k) {
-                        V v = p[k * 32];
-                        acc = add(acc, add(add(v.x, v.y), add(v.z, v.w)));
-                    }
-#pragma unroll
-                    for (int d = 16; d > 0; d /= 2)
-                        acc = add(acc, __shfl_xor_sync(kFull, acc, d));
+                    const T acc = tile_sum<T, kItems>(buf + (size_t)s2 * kItems, lane);
                     __syncwarp(); /* every lane has read stage_published */
                     if (lane == 0) {
                         publish<false>(&status[t], tag | kFlagA | to_bits(acc));
