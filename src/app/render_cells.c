@@ -1,6 +1,7 @@
-/* The four rows of cells, their labels and pin/pout tags, the current
- * round's arrows, the values moving along them while a step animates, and
- * the window of the cell under the tooltip on the input row. */
+/* The Hillis-Steele pane's drawing (pane.h): the four rows of cells, their
+ * labels and pin/pout tags, the current round's arrows, the values moving
+ * along them while a step animates, and the window of the cell under the
+ * tooltip on the input row (two tones: its operands' two windows). */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>

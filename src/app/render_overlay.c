@@ -1,6 +1,8 @@
-/* Everything of the scan view around the cells: the caption in plain words,
- * the legend, the counters, the timeline and key hints, the tooltip, the
- * input box, the transient status line and the help overlay. */
+/* The frame's drawing around the pane: the caption (wrapped onto the lines
+ * the layout made room for), the legend with the cases' conditions, the
+ * lab's verdict and the counters, the timeline and key hints, the tooltip
+ * (placed off what it explains), the input box, the transient status line
+ * and the help overlay. The words come from words.c; this places them. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
