@@ -361,6 +361,12 @@ static void test_invariant_windows(void)
     /* the legend's conditions at round 2 */
     CHECK_MSG(find_text("i \u2265 3", false) && find_text("2 \u2264 i < 3", false) &&
               find_text("i < 2", false), "the legend lacks the cases' conditions");
+    /* the overview shows every round: the conditions in r */
+    s.pinned_row = s.pinned_cell = -1;
+    s.overview = true;
+    draw(&s, 1280, 720, "overview");
+    CHECK_MSG(find_text("i \u2265 2^r\u22121", false) && find_text("i < 2^(r\u22121)", false),
+              "the overview's legend lacks the cases' conditions");
     sv_trace_destroy(t);
 }
 
