@@ -49,26 +49,6 @@ void sv_racecheck_destroy(sv_racecheck *rc)
     free(rc);
 }
 
-sv_racecheck *sv_racecheck_copy(const sv_racecheck *rc)
-{
-    if (!rc)
-        return NULL;
-    sv_racecheck *c = malloc(sizeof *c);
-    if (!c)
-        return NULL;
-    *c = *rc;
-    c->hazards = NULL;
-    if (rc->nhazards) {
-        c->hazards = malloc(rc->nhazards * sizeof *c->hazards);
-        if (!c->hazards) {
-            free(c);
-            return NULL;
-        }
-        memcpy(c->hazards, rc->hazards, rc->nhazards * sizeof *c->hazards);
-    }
-    return c;
-}
-
 /* strstr bounded to one line. */
 static const char *find(const char *line, size_t len, const char *needle)
 {
