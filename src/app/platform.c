@@ -121,6 +121,7 @@ static void tune_malloc(void)
 #endif
 }
 
+
 bool sv_platform_open(sv_platform *p, const char *title, int w, int h,
                       bool headless, bool fullscreen, char *err, size_t errlen)
 {
@@ -199,8 +200,20 @@ void sv_platform_close(sv_platform *p)
         return;
     if (p->gl)
         SDL_GL_DeleteContext(p->gl);
-    if (p->window)
+    if (p->window) {
+        /* SDL may still hold this window as the one to wake (its X11 wakeup
+         * is a message sent to it on a second connection): a last event
+         * spends that while the window exists, so no message reaches it
+         * once it is gone (BadWindow, which ends the process at exit). */
+        SDL_Event last;
+        SDL_zero(last);
+        last.type = SDL_USEREVENT;
+        SDL_PushEvent(&last);
+        SDL_FlushEvent(SDL_USEREVENT);
+        SDL_PumpEvents();
+        SDL_Delay(20);
         SDL_DestroyWindow(p->window);
+    }
     SDL_QuitSubSystem(SDL_INIT_VIDEO);
     memset(p, 0, sizeof *p);
 }
@@ -215,6 +228,7 @@ void sv_platform_close(sv_platform *p)
  * size. So where no window manager runs, scanviz makes the window
  * borderless and as large as its display itself (a bare server obeys a
  * window's own move and resize), and puts it back the same way. */
+
 
 /* Whether a window manager looks after w: always, but on X11 without an
  * EWMH manager announcing itself (_NET_SUPPORTING_WM_CHECK on the root
@@ -274,7 +288,6 @@ bool sv_platform_fullscreen(sv_platform *p, bool on)
         SDL_SetWindowResizable(p->window, SDL_FALSE);
         SDL_SetWindowPosition(p->window, r.x, r.y);
         SDL_SetWindowSize(p->window, r.w, r.h);
-        SDL_RaiseWindow(p->window);
         p->win_w = r.w;
         p->win_h = r.h;
         p->fs = SV_FS_BORDERLESS;

@@ -44,32 +44,28 @@ def settled(app, want_fullscreen, want_size):
              f"the window {win} (fullscreen expected {int(want_fullscreen)})")
 
 
+WINDOW = (1280, 720)  # scanviz's default window
+# Per run: its flags, then (key, fullscreen, size) steps; None: no key.
+RUNS = [
+    ((), [(None, False, WINDOW), ("f", True, SCREEN), ("Escape", False, WINDOW),
+          ("F11", True, SCREEN), ("F11", False, WINDOW)]),
+    (("--fullscreen",), [(None, True, SCREEN), ("Escape", False, WINDOW)]),
+]
+
+
 def main():
-    args = run_under_xvfb()
-    exe = args[0]
-    env = sanitizer_env(args[1] if len(args) > 1 else "", args[2] if len(args) > 2 else None)
-    app = App(exe, "--no-animation", env=env)
-    try:
-        settled(app, False, (1280, 720))
-        app.keys("f")
-        settled(app, True, SCREEN)
-        app.keys("Escape")
-        settled(app, False, (1280, 720))
-        app.keys("F11")
-        settled(app, True, SCREEN)
-        app.keys("F11")
-        settled(app, False, (1280, 720))
-        app.quit_clean("Escape")
-    finally:
-        app.kill()
-    app = App(exe, "--no-animation", "--fullscreen", env=env)
-    try:
-        settled(app, True, SCREEN)
-        app.keys("Escape")
-        settled(app, False, (1280, 720))
-        app.quit_clean("Escape")
-    finally:
-        app.kill()
+    args = run_under_xvfb() + ["", None]
+    env = sanitizer_env(args[1], args[2])
+    for flags, steps in RUNS:
+        app = App(args[0], "--no-animation", *flags, env=env)
+        try:
+            for key, fullscreen, size in steps:
+                if key:
+                    app.keys(key)
+                settled(app, fullscreen, size)
+            app.quit_clean("Escape")
+        finally:
+            app.kill()
     print("fullscreen without a window manager: the window and its layout agree")
 
 
