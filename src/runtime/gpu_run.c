@@ -26,9 +26,8 @@
  *   illegal address (the launch's error; the block is gone, so no thread or
  *   line); a write past out[n - 1] (a guard of 64 cells after out[]); a
  *   block that does not finish within the time limit: the threads' states
- *   (host memory the kernel writes) say whether some wait at a barrier that
- *   the others, having returned, never reach (a deadlock, with where) or not
- *   (the time limit). The child process ends with the context; the caller's
+ *   (host memory the kernel writes) say whether some wait at a barrier (a
+ *   deadlock, with where) or none does (the time limit). The child process ends with the context; the caller's
  *   process never touches the GPU. */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -559,7 +558,11 @@ static bool job_alloc(gpu_job *j, CUfunction fn, char *err, size_t errlen)
 }
 
 /* Where the threads are when the block has not finished: a deadlock when
- * some wait at a barrier and every other has returned, else the time limit. */
+ * some wait at a barrier (each barrier line with its count and first
+ * thread, and line 0 for those that have returned), else the time limit.
+ * The GPU counts a barrier's arrivals by warp, so in a warp split by an
+ * `if` around __syncthreads() the threads that wait are not always the
+ * ones the CPU runtime names (its fibers wait one by one). */
 static bool classify_hang(gpu_job *j, char *err, size_t errlen)
 {
     uint32_t waiting = 0, ended = 0;
@@ -569,15 +572,14 @@ static bool classify_hang(gpu_job *j, char *err, size_t errlen)
         ended += s < 0;
     }
     char msg[512];
-    if (waiting > 0 && waiting + ended == j->n) {
+    if (waiting > 0) {
         if (!sv_ktrace_fail(j->t, SV_KFAIL_DEADLOCK, "", 0, -1, err, errlen))
             return false;
-        /* one wait per barrier line, then the ended threads (line 0) */
         for (uint32_t i = 0; i < j->n; i++) {
             int s = ((volatile int *)j->h_state)[i];
-            bool seen = false;
-            for (size_t w = 0; w < j->t->failure.nwaits; w++)
-                seen = seen || j->t->failure.waits[w].line == (s < 0 ? 0 : s);
+            bool seen = s == 0;
+            for (size_t w = 0; w < j->t->failure.nwaits && !seen; w++)
+                seen = j->t->failure.waits[w].line == (s < 0 ? 0 : s);
             if (seen)
                 continue;
             uint32_t count = 0;
@@ -586,13 +588,14 @@ static bool classify_hang(gpu_job *j, char *err, size_t errlen)
             if (!sv_ktrace_add_wait(j->t, s < 0 ? 0 : s, count, i, err, errlen))
                 return false;
         }
-        snprintf(msg, sizeof msg, "deadlock on the GPU: %u threads wait at a barrier that %u "
-                 "threads, having returned, never reach", (unsigned)waiting, (unsigned)ended);
+        snprintf(msg, sizeof msg, "deadlock on the GPU: %u threads wait at a barrier, %u have "
+                 "returned, %u are elsewhere", (unsigned)waiting, (unsigned)ended,
+                 (unsigned)(j->n - waiting - ended));
         return sv_ktrace_set_text(&j->t->failure.message, msg, err, errlen);
     }
     uint32_t ms = j->req->time_limit_ms ? j->req->time_limit_ms : SV_RUNTIME_DEFAULT_TIME_LIMIT_MS;
-    snprintf(msg, sizeof msg, "the kernel ran past its time limit of %u ms on the GPU (%u of %u "
-             "threads waiting at a barrier)", (unsigned)ms, (unsigned)waiting, (unsigned)j->n);
+    snprintf(msg, sizeof msg, "the kernel ran past its time limit of %u ms on the GPU (no "
+             "thread waits at a barrier)", (unsigned)ms);
     return sv_ktrace_fail(j->t, SV_KFAIL_TIME, msg, 0, -1, err, errlen);
 }
 
