@@ -43,6 +43,10 @@ void sv_app_adopt(sv_app_state *s, sv_trace *t)
         s->pinned_row = s->pinned_cell = -1;
     if (s->zoom < 1.0f)
         s->zoom = 1.0f;
+    if (s->kf && !same) { /* a kernel file runs again on the new input */
+        sv_app_kfile_rerun(s);
+        sv_app_kfile_compare(s);
+    }
 }
 
 /* Which embedded source shows kernel k: its own file when it was in the
