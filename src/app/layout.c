@@ -169,8 +169,12 @@ bool sv_scene_tooltip_target(const sv_app_view *s, int *row, int *cell)
         r = s->hover_row;
         c = s->hover_cell;
     }
-    if (r < 0 || r > 3 || c < 0 || !s->trace || (size_t)c >= s->trace->n)
+    if (s->ktrace) { /* the kernel pane: its own rows (kpane.h) */
+        if (r < 0 || r >= SV_LAYOUT_ROWS || c < 0 || (size_t)c >= s->ktrace->n)
+            return false;
+    } else if (r < 0 || r > 3 || c < 0 || !s->trace || (size_t)c >= s->trace->n) {
         return false;
+    }
     *row = r;
     *cell = c;
     return true;

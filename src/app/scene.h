@@ -44,6 +44,8 @@ bool sv_scene_hidden(const sv_app_view *s, const sv_step_view *v, int row);
 /* Each file's part of the frame. */
 void sv_render_header(sv_gfx *g, const sv_app_view *s, const sv_layout *l, const sv_theme *t);
 void sv_render_cells(sv_gfx *g, const sv_app_view *s, const sv_layout *l, const sv_theme *t);
+/* The kernel pane's drawing (pane_kernel.c). */
+void sv_render_kernel(sv_gfx *g, const sv_app_view *s, const sv_layout *l, const sv_theme *t);
 void sv_render_overlay(sv_gfx *g, const sv_app_view *s, const sv_layout *l, const sv_theme *t);
 /* The overview (render_overview.c): every round stacked, in area. */
 void sv_render_overview(sv_gfx *g, const sv_app_view *s, const sv_layout *l, const sv_theme *t,
@@ -52,6 +54,9 @@ void sv_render_overview(sv_gfx *g, const sv_app_view *s, const sv_layout *l, con
  * legend, leaving room for a script's caption when there is one. */
 sv_box sv_scene_overview_area(const sv_app_view *s, const sv_layout *l);
 void sv_render_source(sv_gfx *g, const sv_app_view *s, const sv_layout *l, const sv_theme *t);
+/* A kernel trace's own source (view.ktrace), its marked lines (render_source.c). */
+void sv_render_kernel_source(sv_gfx *g, const sv_app_view *s, const sv_layout *l,
+                             const sv_theme *t);
 
 /* The input window [*lo, i] whose op a shown cell holds;
  * false when the cell holds none (unwritten, empty output, output[0] of an
