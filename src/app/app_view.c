@@ -8,6 +8,7 @@
 
 #include "../core/escape.h"
 #include "app_internal.h"
+#include "kpane.h"
 
 /* The view's text holds the input box's whole text. */
 _Static_assert(SV_EDIT_MAX <= SV_VIEW_TEXT_MAX, "the input box outgrows the view");
@@ -103,8 +104,10 @@ void sv_app_layout_of(const sv_app_state *s, sv_layout *l)
 
 int sv_app_steps_of(const sv_app_state *s)
 {
-    if (s->ktrace) /* a kernel file: its barrier intervals */
-        return s->ktrace->nsteps < 1 ? 1 : (int)s->ktrace->nsteps;
+    if (s->ktrace) { /* a kernel file: the kernel pane's steps (kpane.h) */
+        int k = sv_kpane_steps(s->ktrace);
+        return k < 1 ? 1 : k;
+    }
     if (!s->trace)
         return 1;
     int n = sv_state_steps(s);
