@@ -313,11 +313,14 @@ static void check_race(const char *times)
 static void check_after_cuda(void)
 {
     void *cuda = dlopen("libcuda.so.1", RTLD_NOW);
-    int (*init)(unsigned) = cuda ? (int (*)(unsigned))dlsym(cuda, "cuInit") : NULL;
-    int (*get)(int *, int) = cuda ? (int (*)(int *, int))dlsym(cuda, "cuDeviceGet") : NULL;
-    int (*retain)(void **, int) =
-        cuda ? (int (*)(void **, int))dlsym(cuda, "cuDevicePrimaryCtxRetain") : NULL;
-    int (*set)(void *) = cuda ? (int (*)(void *))dlsym(cuda, "cuCtxSetCurrent") : NULL;
+    int (*init)(unsigned) = NULL, (*get)(int *, int) = NULL, (*retain)(void **, int) = NULL,
+        (*set)(void *) = NULL;
+    if (cuda) { /* the POSIX way to take a function from dlsym */
+        *(void **)&init = dlsym(cuda, "cuInit");
+        *(void **)&get = dlsym(cuda, "cuDeviceGet");
+        *(void **)&retain = dlsym(cuda, "cuDevicePrimaryCtxRetain");
+        *(void **)&set = dlsym(cuda, "cuCtxSetCurrent");
+    }
     int dev = 0;
     void *ctx = NULL;
     bool have = init && get && retain && set && init(0) == 0 && get(&dev, 0) == 0 &&
