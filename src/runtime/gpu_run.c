@@ -27,8 +27,11 @@
  *   line); a write past out[n - 1] (a guard of 64 cells after out[]); a
  *   block that does not finish within the time limit: the threads' states
  *   (host memory the kernel writes) say whether some wait at a barrier (a
- *   deadlock, with where) or none does (the time limit). The child process ends with the context; the caller's
- *   process never touches the GPU. */
+ *   deadlock, with where) or none does (the time limit). The child
+ *   process ends with the context; the caller's process never touches the
+ *   GPU, and the runtime's child does not either: it starts the program
+ *   again for it (gpu_fresh), since a process that has used CUDA (the
+ *   window, for its captures) cannot use it in a child it forks. */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <errno.h>
