@@ -52,6 +52,7 @@
 #include "../core/fileio.h"
 #include "../core/racecheck.h"
 #include "../core/reference.h"
+#include "../core/spawn.h"
 
 /* ---- The driver and NVRTC, by dlopen ------------------------------------- */
 
@@ -800,23 +801,7 @@ static bool job_output(gpu_job *j, uint32_t k, char *err, size_t errlen)
 #define SV_RT_GPU_RC_FLAG "--sv-rt-gpu-racecheck"
 #define SV_RT_GPU_CHILD_FLAG "--sv-rt-gpu-child"
 #define RC_OUTPUT_LIMIT ((size_t)64 << 20)
-
-static bool find_tool(const char *name, char *out, size_t len)
-{
-    const char *path = getenv("PATH");
-    while (path && *path) {
-        const char *colon = strchr(path, ':');
-        size_t k = colon ? (size_t)(colon - path) : strlen(path);
-        if (k > 0 && k < 512) {
-            snprintf(out, len, "%.*s/%s", (int)k, path, name);
-            if (access(out, X_OK) == 0)
-                return true;
-        }
-        path = colon ? colon + 1 : NULL;
-    }
-    snprintf(out, len, "/usr/local/cuda/bin/%s", name);
-    return access(out, X_OK) == 0;
-}
+#define RC_TIMEOUT_MS (300 * 1000)
 
 /* The request as the sanitized run reads it back. */
 static bool rc_write_request(const sv_runtime_request *req, char *file, size_t len)
@@ -836,53 +821,6 @@ static bool rc_write_request(const sv_runtime_request *req, char *file, size_t l
     fprintf(f, "%zu\n", strlen(req->source));
     fputs(req->source, f);
     return fclose(f) == 0;
-}
-
-/* Runs argv with stdout and stderr into one malloc'd buffer (at most limit
- * bytes kept). NULL on failure. */
-static char *rc_run(char *const argv[], size_t *len)
-{
-    int fd[2];
-    if (pipe(fd) != 0)
-        return NULL;
-    pid_t pid = fork();
-    if (pid == 0) {
-        dup2(fd[1], 1);
-        dup2(fd[1], 2);
-        close(fd[0]);
-        close(fd[1]);
-        execv(argv[0], argv);
-        _exit(127);
-    }
-    close(fd[1]);
-    size_t cap = 1 << 16, used = 0;
-    char *buf = pid > 0 ? malloc(cap + 1) : NULL;
-    char scratch[4096];
-    for (;;) {
-        if (buf && used == cap && cap < RC_OUTPUT_LIMIT) {
-            char *nb = realloc(buf, cap * 2 + 1);
-            if (nb) {
-                buf = nb;
-                cap *= 2;
-            }
-        }
-        ssize_t k = buf && used < cap ? read(fd[0], buf + used, cap - used)
-                                      : read(fd[0], scratch, sizeof scratch);
-        if (k < 0 && errno == EINTR)
-            continue;
-        if (k <= 0)
-            break;
-        if (buf && used < cap)
-            used += (size_t)k;
-    }
-    close(fd[0]);
-    int status;
-    while (pid > 0 && waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-    }
-    if (buf)
-        buf[used] = '\0';
-    *len = used;
-    return buf;
 }
 
 /* Puts one parsed hazard on t: its array by the layout lines, the step by
@@ -940,7 +878,8 @@ static bool gpu_racecheck(const sv_runtime_request *req, const sv_source_scan *s
                           sv_ktrace *t, char *err, size_t errlen)
 {
     char cs[600], exe[4096], file[64];
-    if (!find_tool("compute-sanitizer", cs, sizeof cs))
+    static const char *const fixed[] = {"/usr/local/cuda/bin/compute-sanitizer", NULL};
+    if (!sv_spawn_find("compute-sanitizer", fixed, cs, sizeof cs))
         return sv_ktrace_fail(t, SV_KFAIL_UNAVAILABLE, "--racecheck needs compute-sanitizer "
                               "(not on PATH, nor in /usr/local/cuda/bin)", 0, -1, err, errlen);
     ssize_t el = readlink("/proc/self/exe", exe, sizeof exe - 1);
@@ -952,11 +891,20 @@ static bool gpu_racecheck(const sv_runtime_request *req, const sv_source_scan *s
     char *argv[] = {cs, "--tool", "racecheck", "--racecheck-report", "hazard", "--print-limit",
                     "10000", exe, SV_RT_GPU_RC_FLAG, file, NULL};
     size_t len = 0;
-    char *text = rc_run(argv, &len);
+    int status = 0;
+    bool timed_out = false;
+    char why[256];
+    char *text = sv_spawn_output(argv, RC_OUTPUT_LIMIT, RC_TIMEOUT_MS, &len, &status, &timed_out,
+                                 why, sizeof why);
     unlink(file);
     if (!text) {
-        sv_errorf(err, errlen, "--racecheck: compute-sanitizer did not run");
+        sv_errorf(err, errlen, "--racecheck: compute-sanitizer did not run: %s", why);
         return false;
+    }
+    if (timed_out) {
+        free(text);
+        return sv_ktrace_fail(t, SV_KFAIL_TIME, "--racecheck: compute-sanitizer ran past its "
+                              "time limit of 300 s", 0, -1, err, errlen);
     }
     gpu_reg regs[SV_GPU_MAX_REGS];
     size_t nregs = 0;
