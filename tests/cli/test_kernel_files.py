@@ -214,6 +214,12 @@ def test_failures():
               and "stdio.h" in (f["message"] or ""), f"include: {f}")
     t = trace_json("two_entries.cu", "--input", CHAPTER, want_rc=2)
     check(t is not None and t["failure"]["kind"] == "signature", "two entries need --entry")
+    t = trace_json("two_entries.cu", "--input", CHAPTER, "--entry", "nothing", want_rc=2)
+    msg = t and t["failure"] and t["failure"]["message"] or ""
+    check(t is not None and t["failure"]["kind"] == "signature" and "copy_only" in msg and
+          "scan" in msg, f"--entry nothing names the entries there are: {msg}")
+    t = trace_json("double_buffer.cu", "--input", CHAPTER, "--exclusive", want_rc=4)
+    check(t is not None and t["output"] == SCAN, "an inclusive kernel checked as --exclusive")
     t = trace_json("two_entries.cu", "--input", CHAPTER, "--entry", "copy_only", want_rc=4)
     check(t is not None and t["output"] == [3, 1, 7, 0, 4, 1, 6, 3], "--entry copy_only")
 
