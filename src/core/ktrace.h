@@ -37,6 +37,10 @@ extern "C" {
 #define SV_KTRACE_MAX_CELLS 65536     /* cells of one array (48 KiB / 4 bytes fits) */
 #define SV_KTRACE_MAX_HAZARDS 10000   /* hazards kept; hazards_total counts all */
 #define SV_KTRACE_MAX_SOURCE (256 * 1024) /* bytes of kernel source carried */
+/* Cells of all steps together (steps x the arrays' cells): 2^25, about 200
+ * MB of steps. The reader refuses more; a runtime stops recording steps
+ * before it. */
+#define SV_KTRACE_MAX_TOTAL_CELLS (1u << 25)
 
 typedef enum sv_karray_kind {
     SV_KARRAY_SHARED, /* a __shared__ array (static or extern) */

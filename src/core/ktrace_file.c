@@ -511,6 +511,12 @@ static bool read_steps(kreader *r, const json_t *root)
         return false;
     if (!json_is_array(steps) || json_array_size(steps) > SV_KTRACE_MAX_STEPS)
         return bad(r, "steps", "expected an array of at most %d steps", SV_KTRACE_MAX_STEPS);
+    size_t cells = 0;
+    for (size_t a = 0; a < r->t->narrays; a++)
+        cells += r->t->arrays[a].len;
+    if (cells && json_array_size(steps) > SV_KTRACE_MAX_TOTAL_CELLS / cells)
+        return bad(r, "steps", "%zu steps of %zu cells: more than the limit of %u cells in all",
+                   json_array_size(steps), cells, (unsigned)SV_KTRACE_MAX_TOTAL_CELLS);
     bool touched[SV_KTRACE_MAX_ARRAYS];
     for (size_t a = 0; a < r->t->narrays; a++)
         touched[a] = r->t->arrays[a].touched;
@@ -553,8 +559,10 @@ static bool read_hazards(kreader *r, const json_t *root)
         snprintf(p, sizeof p, "hazards[%zu]", h);
         if (!json_is_object(j))
             return bad(r, p, "expected an object, got %s", sv_json_kind_of(j));
+        /* A failed run's last step, cut short, may hold hazards too. */
+        long long last = (long long)r->t->nsteps - (r->t->failure.kind == SV_KFAIL_NONE);
         if (!want_name(r, j, p, "kind", hazard_kind, 3, &kind) ||
-            !want_int(r, j, p, "step", 0, (long long)r->t->nsteps - 1, &v))
+            !want_int(r, j, p, "step", 0, last, &v))
             return false;
         z.kind = (sv_khazard_kind)kind;
         z.step = (uint32_t)v;
@@ -575,12 +583,15 @@ static bool read_hazards(kreader *r, const json_t *root)
         if (!sv_ktrace_add_hazard(r->t, &z, r->err, r->errlen))
             return false;
     }
+    /* More than listed: past SV_KTRACE_MAX_HAZARDS, or found in the step a
+     * failure cut short (it was never recorded). */
     if (!want_int(r, root, "", "hazards_total", (long long)r->t->nhazards, INT64_MAX, &v))
         return false;
     r->t->hazards_total = (uint64_t)v;
-    if (r->t->nhazards < SV_KTRACE_MAX_HAZARDS && r->t->hazards_total != r->t->nhazards)
-        return bad(r, "hazards_total", "%lld, but %zu hazards are listed (all are, below %d)", v,
-                   r->t->nhazards, SV_KTRACE_MAX_HAZARDS);
+    if (r->t->nhazards < SV_KTRACE_MAX_HAZARDS && r->t->hazards_total != r->t->nhazards &&
+        r->t->failure.kind == SV_KFAIL_NONE)
+        return bad(r, "hazards_total", "%lld, but %zu hazards are listed (all are, below %d, "
+                   "in a run that did not fail)", v, r->t->nhazards, SV_KTRACE_MAX_HAZARDS);
     return true;
 }
 
@@ -726,7 +737,7 @@ sv_ktrace *sv_ktrace_from_json(const json_t *root, char *err, size_t errlen)
         !sv_json_get_values(x, "output", r.t->type, r.t->n, true, r.t->output,
                             r.t->output_written, err, errlen))
         goto fail;
-    if (!read_hazards(&r, root) || !read_failure(&r, root))
+    if (!read_failure(&r, root) || !read_hazards(&r, root))
         goto fail;
     if (!sv_ktrace_analyze(r.t, err, errlen))
         goto fail;

@@ -42,8 +42,14 @@ def mark(name, what):
 
 
 def trace_json(name, *args, want_rc):
+    """The run's trace file, which must also open again and write back the
+    same bytes (scanviz-trace --open - --format json)."""
     rc, out, err = run("--kernel-file", kernel(name), "--format", "json", *args)
     check(rc == want_rc, f"{name} {args}: exit {rc}, expected {want_rc}; stderr: {err}")
+    p = subprocess.run([TRACE, "--open", "-", "--format", "json"], input=out,
+                       capture_output=True, text=True, timeout=60)
+    check(p.returncode == 0 and p.stdout == out,
+          f"{name} {args}: the trace file does not open again the same: {p.stderr[-300:]}")
     try:
         return json.loads(out)
     except ValueError:

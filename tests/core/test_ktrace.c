@@ -363,6 +363,53 @@ static void bad_edit(int line, const char *path, json_t *v, const char *want)
     sv_ktrace_destroy(t);
 }
 
+/* A run that did not fail lists every hazard below the limit. */
+static void test_hazard_total(void)
+{
+    char err[512];
+    sv_ktrace *t = full_trace();
+    t->failure.kind = SV_KFAIL_NONE;
+    t->hazards_total = 3;
+    char *text = to_json(t);
+    CHECK(!sv_ktrace_parse(text, err, sizeof err));
+    CHECK_STR(err, "hazards_total: 3, but 2 hazards are listed (all are, below 10000, in a run "
+                   "that did not fail)");
+    free(text);
+    sv_ktrace_destroy(t);
+}
+
+/* A small file cannot make the reader allocate without bound: 4096 empty
+ * steps of 16 arrays of 65536 cells would be 4 G cells. */
+static void test_cells_bound(void)
+{
+    char err[512];
+    json_t *root = json_pack("{s:s, s:i, s:s, s:s, s:n, s:n, s:n, s:s, s:n, s:n, s:i, s:i, s:i, "
+                             "s:i, s:s, s:s, s:s, s:i, s:[i]}",
+                             "format", "scanviz-trace", "version", 3, "algorithm", "kernel",
+                             "kernel", "k", "file", "entry", "source", "backend", "cpu", "device",
+                             "schedule", "runs", 1, "shown_run", 0, "wrong_runs", 0, "switches",
+                             0, "op", "sum", "type", "int32", "scan", "inclusive", "n", 1,
+                             "input", 1);
+    json_t *arrays = json_array(), *steps = json_array();
+    for (int a = 0; a < 16; a++) {
+        char name[8];
+        snprintf(name, sizeof name, "a%d", a);
+        json_array_append_new(arrays, json_pack("{s:s, s:s, s:i, s:i, s:b}", "name", name,
+                                                "kind", "shared", "len", 65536, "rows", 1,
+                                                "touched", 0));
+    }
+    for (int k = 0; k < 4096; k++)
+        json_array_append_new(steps, json_pack("{s:i}", "barrier_line", 1));
+    json_object_set_new(root, "arrays", arrays);
+    json_object_set_new(root, "steps", steps);
+    char *text = json_dumps(root, 0);
+    CHECK(!sv_ktrace_parse(text, err, sizeof err));
+    CHECK_STR(err, "steps: 4096 steps of 1048576 cells: more than the limit of 33554432 cells "
+                   "in all");
+    free(text);
+    json_decref(root);
+}
+
 static void test_refusals(void)
 {
     bad_edit(__LINE__, "version", json_integer(4), "version: 4, expected 3 (a kernel trace)");
@@ -397,9 +444,10 @@ static void test_refusals(void)
     bad_edit(__LINE__, "hazards.0.kind", json_string("RAR"),
              "hazards[0].kind: \"RAR\", expected \"RAW\", \"WAR\" or \"WAW\"");
     bad_edit(__LINE__, "hazards.0.cell", json_integer(8), "hazards[0].cell: 8 is out of range (0 to 7)");
-    bad_edit(__LINE__, "hazards.0.step", json_integer(5), "hazards[0].step: 5 is out of range (0 to 4)");
-    bad_edit(__LINE__, "hazards_total", json_integer(3),
-             "hazards_total: 3, but 2 hazards are listed (all are, below 10000)");
+    /* The run failed: its last step, cut short, may hold hazards (step 5 of 5). */
+    bad_edit(__LINE__, "hazards.0.step", json_integer(6), "hazards[0].step: 6 is out of range (0 to 5)");
+    bad_edit(__LINE__, "hazards_total", json_integer(1),
+             "hazards_total: 1 is out of range (2 to 9223372036854775807)");
     bad_edit(__LINE__, "failure.kind", json_string("none"),
              "failure.kind: \"none\", expected \"compile\", \"signature\", \"include\", \"crash\", "
              "\"out-of-range\", \"deadlock\", \"time\", \"memory\", \"unavailable\" or \"internal\"");
@@ -469,6 +517,8 @@ int main(int argc, char **argv)
     test_words();
     test_round_trip();
     test_refusals();
+    test_hazard_total();
+    test_cells_bound();
     test_table();
     return check_report("ktrace: all checks passed");
 }
