@@ -618,7 +618,9 @@ static bool read_failure(kreader *r, const json_t *root)
     if (!want_int(r, j, "failure", "thread", -1, (long long)r->t->n - 1, &v))
         return false;
     f->thread = (int32_t)v;
-    if (!want_int(r, j, "failure", "step", -1, (long long)r->t->nsteps, &v))
+    /* The step it happened in may be past the last recorded (a runtime stops
+     * recording at SV_KTRACE_MAX_STEPS, an endless loop does not stop). */
+    if (!want_int(r, j, "failure", "step", -1, INT32_MAX, &v))
         return false;
     f->step = (int32_t)v;
     json_t *a = need(r, j, "failure", "array", p, sizeof p);
