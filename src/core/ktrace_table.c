@@ -276,8 +276,17 @@ void sv_ktrace_print_table(const sv_ktrace *t, FILE *f, bool colour, const char 
     ktable tb = {.t = t, .f = f, .colour = colour};
     measure(&tb);
     print_header(&tb, note);
-    for (size_t k = 0; k < t->nsteps; k++)
+    /* An endless loop records thousands of steps: the first ones and the
+     * last few say what happened (the trace file has them all). */
+    size_t head = t->nsteps > SV_KTRACE_TABLE_STEPS ? SV_KTRACE_TABLE_STEPS - 4 : t->nsteps;
+    for (size_t k = 0; k < head; k++)
         print_step(&tb, k);
+    if (head < t->nsteps) {
+        fprintf(f, "... steps %zu to %zu not shown (--format json has every step)\n\n", head + 1,
+                t->nsteps - 4);
+        for (size_t k = t->nsteps - 4; k < t->nsteps; k++)
+            print_step(&tb, k);
+    }
     if (t->failure.kind == SV_KFAIL_NONE)
         print_output(&tb);
     print_diagnosis(&tb, SV_KTRACE_TABLE_HAZARDS);

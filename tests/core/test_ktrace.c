@@ -505,6 +505,32 @@ static void test_table(void)
     sv_ktrace_destroy(t);
 }
 
+/* Thousands of steps (an endless loop) print as the first 60 and the last 4. */
+static void test_table_steps(void)
+{
+    char err[256];
+    sv_value one = {.i = 1};
+    sv_ktrace *t = sv_ktrace_create("loop", SV_OP_SUM, SV_TYPE_INT32, SV_SCAN_INCLUSIVE, &one, 1,
+                                    err, sizeof err);
+    CHECK(t && sv_ktrace_add_array(t, "s", SV_KARRAY_SHARED, 1, 1, err, sizeof err) == 0);
+    for (int k = 0; k < 100; k++) {
+        sv_kstep *s = sv_ktrace_add_step(t, 7, err, sizeof err);
+        CHECK(s);
+        if (s)
+            sv_kstep_set_cell(t, s, 0, 0, (sv_value){.i = k});
+    }
+    CHECK(sv_ktrace_fail(t, SV_KFAIL_TIME, "past 1000 ms", 0, -1, err, sizeof err));
+    analyze(t);
+    char *text = table_of(t);
+    CHECK_CONTAINS(text, "Step 60 · ");
+    CHECK(!strstr(text, "Step 61 · "));
+    CHECK_CONTAINS(text, "... steps 61 to 96 not shown (--format json has every step)\n\nStep 97 · ");
+    CHECK_CONTAINS(text, "Step 100 · ");
+    CHECK_CONTAINS(text, "  failure: time limit: past 1000 ms\n");
+    free(text);
+    sv_ktrace_destroy(t);
+}
+
 int main(int argc, char **argv)
 {
     corpus_dir = argc > 1 ? argv[1] : NULL;
@@ -520,5 +546,6 @@ int main(int argc, char **argv)
     test_hazard_total();
     test_cells_bound();
     test_table();
+    test_table_steps();
     return check_report("ktrace: all checks passed");
 }
