@@ -281,6 +281,12 @@ def test_files_and_usage():
         rc, out, err = run("--kernel-file", kernel("double_buffer.cu"), "--format", "json",
                            "-o", os.path.join(d, "no", "such", "dir.json"))
         check(rc == 1 and out == "", f"-o into a missing folder: {rc}: {err}")
+    with open(kernel("double_buffer.cu")) as f:
+        p = subprocess.run([TRACE, "--kernel-file", "-", "--input", CHAPTER], stdin=f,
+                           capture_output=True, text=True, timeout=60)
+    check(p.returncode == 0 and "output: right" in p.stdout, f"--kernel-file -: {p.stderr}")
+    rc, out, err = run("--kernel-file", "-", "-")
+    check(rc == 2 and "standard input" in err, f"--kernel-file - with values from -: {rc}: {err}")
     rc, out, err = run("--kernel-file", os.path.join(KERNELS, "missing.cu"))
     check(rc == 2 and "missing.cu" in err, f"a missing file: {rc}: {err}")
     rc, out, err = run("--entry", "scan")
