@@ -62,6 +62,51 @@ static void put_access(FILE *f, sv_type type, const sv_kaccess *a, bool where)
     fprintf(f, ", \"line\": %" PRId32, a->line);
 }
 
+/* The chapter's reading of step k, an optional extra the reader derives
+ * again and compares: null, or the round, its rows and the broken cell. */
+static void put_reading(FILE *f, const sv_ktrace *t, size_t k)
+{
+    const sv_kreading *rd = &t->readings[k];
+    fputs(",\n      \"reading\": ", f);
+    if (!rd->fits) {
+        fputs("null", f);
+        return;
+    }
+    fprintf(f, "{\"round\": %d, \"expected_round\": %d, \"array\": %" PRId32 ", \"row\": %"
+               PRId32 ", \"pin_array\": %" PRId32 ", \"pin_row\": %" PRId32 ", \"broken\": ",
+            rd->round, rd->expected_round, rd->pout_array, rd->pout_row, rd->pin_array,
+            rd->pin_row);
+    if (!rd->broken) {
+        fputs("null}", f);
+        return;
+    }
+    fprintf(f, "{\"cell\": %" PRIu32 ", \"holds\": ", rd->first_broken);
+    if (rd->holds_known)
+        sv_json_put_value(f, t->type, rd->holds);
+    else
+        fputs("null", f);
+    fprintf(f, ", \"window\": [%" PRIu32 ", %" PRIu32 "], \"value\": ", rd->window_lo,
+            rd->window_hi);
+    sv_json_put_value(f, t->type, rd->window_value);
+    fputs("}}", f);
+}
+
+static const char *const verdict_names[] = {"ok", "wrong", "refused", "failed", "unavailable",
+                                            "internal"};
+
+/* The derived diagnosis, optional extras the reader compares: the expected
+ * scan, the first wrong cell, the first broken step, the verdict. */
+static void put_diagnosis(FILE *f, const sv_ktrace *t)
+{
+    if (!t->expected || !t->readings)
+        return;
+    fputs("  \"expected\": ", f);
+    sv_json_put_values(f, t->type, t->expected, NULL, t->n, 14);
+    fprintf(f, ",\n  \"first_wrong\": %" PRId32 ",\n  \"first_broken_step\": %" PRId32
+               ",\n  \"verdict\": \"%s\",\n", t->first_wrong, t->first_broken_step,
+            verdict_names[sv_ktrace_verdict(t)]);
+}
+
 static void put_step(FILE *f, const sv_ktrace *t, size_t k)
 {
     const sv_kstep *s = &t->steps[k];
@@ -100,6 +145,8 @@ static void put_step(FILE *f, const sv_ktrace *t, size_t k)
         }
         fputs(s->nwrites ? "\n      ]" : "]", f);
     }
+    if (t->readings)
+        put_reading(f, t, k);
     fprintf(f, "\n    }%s\n", k + 1 < t->nsteps ? "," : "");
 }
 
@@ -179,6 +226,7 @@ bool sv_ktrace_write(const sv_ktrace *t, FILE *f, char *err, size_t errlen)
     fputs("  ],\n  \"output\": ", f);
     sv_json_put_values(f, t->type, t->output, t->output_written, t->n, 12);
     fputs(",\n", f);
+    put_diagnosis(f, t);
     put_hazards(f, t);
     put_failure(f, t);
     fputs(",\n  \"source\": ", f);
@@ -704,6 +752,130 @@ static bool read_header(kreader *r, const json_t *root)
     return true;
 }
 
+/* An optional integer extra at obj[name] equal to want (what the reader
+ * derived). */
+static bool same_int(kreader *r, const json_t *obj, const char *prefix, const char *name,
+                     long long want, const char *what)
+{
+    char p[256];
+    json_t *j = json_object_get(obj, name);
+    snprintf(p, sizeof p, "%s%s%s", prefix, prefix[0] ? "." : "", name);
+    if (!j)
+        return true;
+    if (!json_is_integer(j))
+        return bad(r, p, "expected an integer, got %s", sv_json_kind_of(j));
+    if (json_integer_value(j) != want)
+        return bad(r, p, "%lld, but %s gives %lld", (long long)json_integer_value(j), what, want);
+    return true;
+}
+
+/* An optional value extra at obj[name] (null: unknown) equal to want. */
+static bool same_value(kreader *r, const json_t *obj, const char *prefix, const char *name,
+                       sv_value want, bool known)
+{
+    char p[256], a[48], b[48];
+    json_t *j = json_object_get(obj, name);
+    sv_value v;
+    bool is_null = false;
+    snprintf(p, sizeof p, "%s.%s", prefix, name);
+    if (!j)
+        return true;
+    if (!sv_json_get_value(j, p, r->t->type, true, &v, &is_null, r->err, r->errlen))
+        return false;
+    if (is_null != !known || (known && v.bits != want.bits))
+        return bad(r, p, "%s, but the cells give %s", is_null ? "null" : sv_value_format(r->t->type, v, a, sizeof a),
+                   known ? sv_value_format(r->t->type, want, b, sizeof b) : "null");
+    return true;
+}
+
+/* steps[k].reading, when present, is what sv_ktrace_analyze derives. */
+static bool check_reading(kreader *r, const json_t *j, size_t k)
+{
+    char p[128], q[160];
+    const sv_kreading *rd = &r->t->readings[k];
+    json_t *x = json_object_get(j, "reading");
+    snprintf(p, sizeof p, "steps[%zu].reading", k);
+    if (!x)
+        return true;
+    if (json_is_null(x) != !rd->fits)
+        return bad(r, p, "%s, but the cells give %s", json_is_null(x) ? "null" : "a reading",
+                   rd->fits ? "one" : "none (no shared write in one row)");
+    if (!rd->fits)
+        return true;
+    if (!json_is_object(x))
+        return bad(r, p, "expected an object or null, got %s", sv_json_kind_of(x));
+    const char *what = "the reading of the cells";
+    if (!same_int(r, x, p, "round", rd->round, what) ||
+        !same_int(r, x, p, "expected_round", rd->expected_round, what) ||
+        !same_int(r, x, p, "array", rd->pout_array, what) ||
+        !same_int(r, x, p, "row", rd->pout_row, what) ||
+        !same_int(r, x, p, "pin_array", rd->pin_array, what) ||
+        !same_int(r, x, p, "pin_row", rd->pin_row, what))
+        return false;
+    json_t *b = json_object_get(x, "broken");
+    snprintf(q, sizeof q, "%s.broken", p);
+    if (!b)
+        return true;
+    if (json_is_null(b) != !rd->broken)
+        return bad(r, q, "%s, but the cells %s", json_is_null(b) ? "null" : "a broken cell",
+                   rd->broken ? "break the invariant" : "hold the invariant");
+    if (!rd->broken)
+        return true;
+    if (!json_is_object(b))
+        return bad(r, q, "expected an object or null, got %s", sv_json_kind_of(b));
+    json_t *w = json_object_get(b, "window");
+    if (w && (!json_is_array(w) || json_array_size(w) != 2 ||
+              !json_is_integer(json_array_get(w, 0)) || !json_is_integer(json_array_get(w, 1)) ||
+              json_integer_value(json_array_get(w, 0)) != rd->window_lo ||
+              json_integer_value(json_array_get(w, 1)) != rd->window_hi)) {
+        snprintf(q, sizeof q, "%s.broken.window", p);
+        return bad(r, q, "expected [%" PRIu32 ", %" PRIu32 "] (the cells' first broken window)",
+                   rd->window_lo, rd->window_hi);
+    }
+    return same_int(r, b, q, "cell", rd->first_broken, what) &&
+           same_value(r, b, q, "holds", rd->holds, rd->holds_known) &&
+           same_value(r, b, q, "value", rd->window_value, true);
+}
+
+/* The optional derived extras, compared with what the reader derived. */
+static bool check_derived(kreader *r, const json_t *root)
+{
+    sv_ktrace *t = r->t;
+    json_t *x = json_object_get(root, "expected");
+    if (x) {
+        sv_value *v = malloc(t->n * sizeof *v);
+        if (!v)
+            return bad(r, "expected", "out of memory");
+        bool ok = sv_json_get_values(x, "expected", t->type, t->n, false, v, NULL, r->err,
+                                          r->errlen);
+        for (size_t i = 0; ok && i < t->n; i++)
+            if (v[i].bits != t->expected[i].bits) {
+                char p[48], a[48], b[48];
+                snprintf(p, sizeof p, "expected[%zu]", i);
+                ok = bad(r, p, "%s, but the sequential scan gives %s",
+                         sv_value_format(t->type, v[i], a, sizeof a),
+                         sv_value_format(t->type, t->expected[i], b, sizeof b));
+            }
+        free(v);
+        if (!ok)
+            return false;
+    }
+    if (!same_int(r, root, "", "first_wrong", t->first_wrong, "the output against the scan") ||
+        !same_int(r, root, "", "first_broken_step", t->first_broken_step, "the steps' readings"))
+        return false;
+    if ((x = json_object_get(root, "verdict"))) {
+        const char *want = verdict_names[sv_ktrace_verdict(t)];
+        if (!json_is_string(x) || strcmp(json_string_value(x), want) != 0)
+            return bad(r, "verdict", "expected \"%s\" (from the output, hazards and failure)",
+                       want);
+    }
+    json_t *steps = json_object_get(root, "steps");
+    for (size_t k = 0; k < t->nsteps; k++)
+        if (!check_reading(r, json_array_get(steps, k), k))
+            return false;
+    return true;
+}
+
 sv_ktrace *sv_ktrace_from_json(const json_t *root, char *err, size_t errlen)
 {
     kreader r = {err, errlen, NULL};
@@ -741,7 +913,7 @@ sv_ktrace *sv_ktrace_from_json(const json_t *root, char *err, size_t errlen)
         goto fail;
     if (!read_failure(&r, root) || !read_hazards(&r, root))
         goto fail;
-    if (!sv_ktrace_analyze(r.t, err, errlen))
+    if (!sv_ktrace_analyze(r.t, err, errlen) || !check_derived(&r, root))
         goto fail;
     return r.t;
 fail:

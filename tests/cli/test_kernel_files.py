@@ -51,10 +51,13 @@ def trace_json(name, *args, want_rc):
     check(p.returncode == 0 and p.stdout == out,
           f"{name} {args}: the trace file does not open again the same: {p.stderr[-300:]}")
     try:
-        return json.loads(out)
+        t = json.loads(out)
     except ValueError:
         check(False, f"{name} {args}: not JSON: {out[:300]} / {err[:300]}")
         return None
+    verdict = {0: "ok", 4: "wrong", 2: "refused", 5: "failed"}.get(want_rc)
+    check(t.get("verdict") == verdict, f"{name} {args}: verdict {t.get('verdict')}, not {verdict}")
+    return t
 
 
 def hazard_pairs(steps):

@@ -454,6 +454,23 @@ static void test_refusals(void)
     bad_edit(__LINE__, "failure.waits.0.count", json_integer(0),
              "failure.waits[0].count: 0 is out of range (1 to 8)");
     bad_edit(__LINE__, "output.2", json_string("x"), "output[2]: expected an integer or null");
+    /* The derived extras are checked against what the reader derives. */
+    bad_edit(__LINE__, "steps.1.reading.round", json_integer(1),
+             "steps[1].reading.round: 1, but the reading of the cells gives 3");
+    bad_edit(__LINE__, "steps.2.reading.broken.holds", json_integer(13),
+             "steps[2].reading.broken.holds: 13, but the cells give 14");
+    bad_edit(__LINE__, "steps.2.reading.broken.window", json_pack("[ii]", 1, 2),
+             "steps[2].reading.broken.window: expected [0, 2] (the cells' first broken window)");
+    bad_edit(__LINE__, "steps.2.reading.broken", json_null(),
+             "steps[2].reading.broken: null, but the cells break the invariant");
+    bad_edit(__LINE__, "steps.4.reading", json_object(),
+             "steps[4].reading: a reading, but the cells give none (no shared write in one row)");
+    bad_edit(__LINE__, "first_wrong", json_integer(3),
+             "first_wrong: 3, but the output against the scan gives 2");
+    bad_edit(__LINE__, "expected.7", json_integer(24),
+             "expected[7]: 24, but the sequential scan gives 25");
+    bad_edit(__LINE__, "verdict", json_string("ok"),
+             "verdict: expected \"failed\" (from the output, hazards and failure)");
 }
 
 static char *table_of(const sv_ktrace *t)
