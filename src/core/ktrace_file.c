@@ -788,6 +788,24 @@ static bool same_value(kreader *r, const json_t *obj, const char *prefix, const 
     return true;
 }
 
+/* An optional extra that is null or an object as `want` says: 1 an object
+ * to compare, 0 nothing more to compare (absent, or null as wanted), -1 an
+ * error (err: "PATH: null, but WHY_WANT" or "PATH: WHAT, but WHY_NOT"). */
+static int present(kreader *r, const json_t *x, const char *path, bool want, const char *what,
+                   const char *why_want, const char *why_not)
+{
+    if (!x)
+        return 0;
+    if (json_is_null(x) != !want)
+        return bad(r, path, "%s, but %s", json_is_null(x) ? "null" : what,
+                   want ? why_want : why_not) ? 0 : -1;
+    if (!want)
+        return 0;
+    if (!json_is_object(x))
+        return bad(r, path, "expected an object or null, got %s", sv_json_kind_of(x)) ? 0 : -1;
+    return 1;
+}
+
 /* steps[k].reading, when present, is what sv_ktrace_analyze derives. */
 static bool check_reading(kreader *r, const json_t *j, size_t k)
 {
@@ -795,15 +813,10 @@ static bool check_reading(kreader *r, const json_t *j, size_t k)
     const sv_kreading *rd = &r->t->readings[k];
     json_t *x = json_object_get(j, "reading");
     snprintf(p, sizeof p, "steps[%zu].reading", k);
-    if (!x)
-        return true;
-    if (json_is_null(x) != !rd->fits)
-        return bad(r, p, "%s, but the cells give %s", json_is_null(x) ? "null" : "a reading",
-                   rd->fits ? "one" : "none (no shared write in one row)");
-    if (!rd->fits)
-        return true;
-    if (!json_is_object(x))
-        return bad(r, p, "expected an object or null, got %s", sv_json_kind_of(x));
+    int has = present(r, x, p, rd->fits, "a reading", "the cells give one",
+                      "the cells give none (no shared write in one row)");
+    if (has <= 0)
+        return has == 0;
     const char *what = "the reading of the cells";
     if (!same_int(r, x, p, "round", rd->round, what) ||
         !same_int(r, x, p, "expected_round", rd->expected_round, what) ||
@@ -814,15 +827,10 @@ static bool check_reading(kreader *r, const json_t *j, size_t k)
         return false;
     json_t *b = json_object_get(x, "broken");
     snprintf(q, sizeof q, "%s.broken", p);
-    if (!b)
-        return true;
-    if (json_is_null(b) != !rd->broken)
-        return bad(r, q, "%s, but the cells %s", json_is_null(b) ? "null" : "a broken cell",
-                   rd->broken ? "break the invariant" : "hold the invariant");
-    if (!rd->broken)
-        return true;
-    if (!json_is_object(b))
-        return bad(r, q, "expected an object or null, got %s", sv_json_kind_of(b));
+    has = present(r, b, q, rd->broken, "a broken cell", "the cells break the invariant",
+                  "the cells hold the invariant");
+    if (has <= 0)
+        return has == 0;
     json_t *w = json_object_get(b, "window");
     if (w && (!json_is_array(w) || json_array_size(w) != 2 ||
               !json_is_integer(json_array_get(w, 0)) || !json_is_integer(json_array_get(w, 1)) ||
