@@ -932,6 +932,11 @@ fail:
 sv_ktrace *sv_ktrace_parse(const char *json, char *err, size_t errlen)
 {
     json_error_t jerr;
+    char why[256];
+    if (sv_ktrace_too_large(json, why, sizeof why)) {
+        sv_errorf(err, errlen, "%s (refused before parsing)", why);
+        return NULL;
+    }
     json_t *root = json_loads(json, JSON_REJECT_DUPLICATES, &jerr);
     if (!root) {
         sv_errorf(err, errlen, "not valid JSON: line %d, column %d: %s", jerr.line, jerr.column,
@@ -941,6 +946,12 @@ sv_ktrace *sv_ktrace_parse(const char *json, char *err, size_t errlen)
     sv_ktrace *t = sv_ktrace_from_json(root, err, errlen);
     json_decref(root);
     return t;
+}
+
+const char *sv_ktrace_too_large(const char *text, char *why, size_t len)
+{
+    return sv_json_too_many(text, SV_KTRACE_FILE_MAX_TOKENS, SV_KTRACE_FILE_MAX_ARRAYS,
+                            SV_KTRACE_FILE_MAX_OBJECTS, why, len);
 }
 
 sv_ktrace *sv_ktrace_load(const char *path, char *err, size_t errlen)

@@ -410,6 +410,26 @@ static void test_cells_bound(void)
     json_decref(root);
 }
 
+/* The JSON is counted before it is parsed: 300001 empty objects are
+ * refused without building their tree. */
+static void test_count_first(void)
+{
+    char err[512];
+    size_t n = 300001, len = 3 * n + 2;
+    char *text = malloc(len + 1);
+    CHECK(text);
+    if (!text)
+        return;
+    text[0] = '[';
+    for (size_t i = 0; i < n; i++)
+        memcpy(text + 1 + 3 * i, i + 1 < n ? "{}," : "{}]", 3);
+    text[len - 1] = '\0';
+    CHECK(!sv_ktrace_parse(text, err, sizeof err));
+    CHECK_STR(err, "300001 JSON objects, more than the 262144 a trace may have (refused before "
+                   "parsing)");
+    free(text);
+}
+
 static void test_refusals(void)
 {
     bad_edit(__LINE__, "version", json_integer(4), "version: 4, expected 3 (a kernel trace)");
@@ -562,6 +582,7 @@ int main(int argc, char **argv)
     test_refusals();
     test_hazard_total();
     test_cells_bound();
+    test_count_first();
     test_table();
     test_table_steps();
     return check_report("ktrace: all checks passed");
