@@ -150,6 +150,10 @@ int sv_kernel_cmd_run(const sv_kernel_cmd *k)
         return status;
     if (!t)
         return sv_report(k->prog, SV_KEXIT_FAILED, NULL, "%s: %s", sv_path_name(k->path), err);
+    size_t dropped = k->json ? sv_ktrace_trim(t, SV_KTRACE_FILE_BUDGET) : 0;
+    if (dropped)
+        sv_report(k->prog, 0, NULL, "%s: %zu steps after step %zu left out of the trace file "
+                  "(its limit of 16 MiB)", sv_path_name(k->path), dropped, t->nsteps);
     if (!sv_ktrace_analyze(t, err, sizeof err)) {
         sv_ktrace_destroy(t);
         return sv_report(k->prog, SV_KEXIT_FAILED, NULL, "%s", err);

@@ -223,7 +223,10 @@ bool sv_ktrace_write(const sv_ktrace *t, FILE *f, char *err, size_t errlen)
     fputs(t->narrays ? "\n  ],\n  \"steps\": [\n" : "],\n  \"steps\": [\n", f);
     for (size_t k = 0; k < t->nsteps; k++)
         put_step(f, t, k);
-    fputs("  ],\n  \"output\": ", f);
+    fputs("  ],\n", f);
+    if (t->steps_dropped)
+        fprintf(f, "  \"steps_dropped\": %" PRIu32 ",\n", t->steps_dropped);
+    fputs("  \"output\": ", f);
     sv_json_put_values(f, t->type, t->output, t->output_written, t->n, 12);
     fputs(",\n", f);
     put_diagnosis(f, t);
@@ -637,7 +640,7 @@ static bool read_hazards(kreader *r, const json_t *root)
         return false;
     r->t->hazards_total = (uint64_t)v;
     if (r->t->nhazards < SV_KTRACE_MAX_HAZARDS && r->t->hazards_total != r->t->nhazards &&
-        r->t->failure.kind == SV_KFAIL_NONE)
+        r->t->failure.kind == SV_KFAIL_NONE && r->t->steps_dropped == 0)
         return bad(r, "hazards_total", "%lld, but %zu hazards are listed (all are, below %d, "
                    "in a run that did not fail)", v, r->t->nhazards, SV_KTRACE_MAX_HAZARDS);
     return true;
@@ -915,6 +918,11 @@ sv_ktrace *sv_ktrace_from_json(const json_t *root, char *err, size_t errlen)
     }
     if (!read_header(&r, root) || !read_arrays(&r, root) || !read_steps(&r, root))
         goto fail;
+    if ((x = json_object_get(root, "steps_dropped"))) {
+        if (!want_int(&r, root, "", "steps_dropped", 1, INT32_MAX, &v))
+            goto fail;
+        r.t->steps_dropped = (uint32_t)v;
+    }
     if (!(x = need(&r, root, "", "output", p, sizeof p)) ||
         !sv_json_get_values(x, "output", r.t->type, r.t->n, true, r.t->output,
                             r.t->output_written, err, errlen))

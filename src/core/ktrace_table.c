@@ -281,6 +281,9 @@ void sv_ktrace_print_table(const sv_ktrace *t, FILE *f, bool colour, const char 
     size_t head = t->nsteps > SV_KTRACE_TABLE_STEPS ? SV_KTRACE_TABLE_STEPS - 4 : t->nsteps;
     for (size_t k = 0; k < head; k++)
         print_step(&tb, k);
+    if (t->steps_dropped)
+        fprintf(f, "... and %" PRIu32 " later steps, left out to keep the trace file within its "
+                   "limit\n\n", t->steps_dropped);
     if (head < t->nsteps) {
         fprintf(f, "... steps %zu to %zu not shown (--format json has every step)\n\n", head + 1,
                 t->nsteps - 4);

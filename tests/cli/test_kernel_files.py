@@ -203,6 +203,11 @@ def test_failures():
               f"deadlock: threads 1..7 wait at line {line}: {f and f['waits']}")
     t = trace_json("endless_loop.cu", "--input", CHAPTER, "--time-limit", "1", want_rc=5)
     check(t is not None and t["failure"] and t["failure"]["kind"] == "time", "time limit")
+    # at n = 1024 the steps an endless loop records would be hundreds of MB:
+    # the file keeps what fits its limit, and opens again
+    t = trace_json("endless_loop.cu", "--random", "1024", "--time-limit", "1", want_rc=5)
+    check(t is not None and t.get("steps_dropped", 0) > 0 and t["failure"]["kind"] == "time",
+          "an endless loop's trace file within its limit")
     t = trace_json("syntax_error.cu", "--input", CHAPTER, want_rc=2)
     if t:
         f = t["failure"]

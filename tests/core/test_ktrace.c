@@ -542,6 +542,35 @@ static void test_table(void)
     sv_ktrace_destroy(t);
 }
 
+/* Trimming keeps a file within its budget: whole steps from the end go,
+ * with their hazards, counted; what is left round-trips. */
+static void test_trim(void)
+{
+    char err[512];
+    sv_ktrace *t = full_trace();
+    size_t before = t->nsteps;
+    char *whole = to_json(t);
+    CHECK(sv_ktrace_trim(t, strlen(whole) * 4) == 0 && t->nsteps == before);
+    size_t dropped = sv_ktrace_trim(t, 7000);
+    CHECK_MSG(dropped > 0 && dropped < before && t->nsteps == before - dropped &&
+                  t->steps_dropped == dropped, "dropped %zu of %zu", dropped, before);
+    for (size_t h = 0; h < t->nhazards; h++)
+        CHECK(t->hazards[h].step < t->nsteps);
+    analyze(t);
+    char *text = to_json(t);
+    CHECK(strlen(text) <= 7000);
+    CHECK_CONTAINS(text, "\"steps_dropped\": ");
+    sv_ktrace *u = sv_ktrace_parse(text, err, sizeof err);
+    CHECK_MSG(u && u->steps_dropped == dropped && u->nsteps == t->nsteps, "%s", err);
+    char *table = u ? table_of(u) : NULL;
+    CHECK_CONTAINS(table, "later steps, left out to keep the trace file within its limit");
+    free(table);
+    sv_ktrace_destroy(u);
+    free(text);
+    free(whole);
+    sv_ktrace_destroy(t);
+}
+
 /* Thousands of steps (an endless loop) print as the first 60 and the last 4. */
 static void test_table_steps(void)
 {
@@ -585,5 +614,6 @@ int main(int argc, char **argv)
     test_count_first();
     test_table();
     test_table_steps();
+    test_trim();
     return check_report("ktrace: all checks passed");
 }
