@@ -139,9 +139,18 @@ static void print_step(const ktable *tb, size_t k)
     const char *reading = strchr(words, ':'); /* "step 3 (round 2): ..." -> "round 2: ..." */
     if (reading && t->readings[k].fits)
         fprintf(tb->f, " · round %d%s\n", t->readings[k].round, reading);
-    else
-        fprintf(tb->f, " · %zu write%s, no chapter round\n", s->nwrites,
-                s->nwrites == 1 ? "" : "s");
+    else {
+        size_t wrote = 0; /* cells, not writes: the GPU records no writes */
+        for (size_t a = 0; a < t->narrays; a++)
+            for (size_t c = 0; c < t->arrays[a].len; c++)
+                wrote += s->wrote[a][c];
+        if (wrote)
+            fprintf(tb->f, " · %zu cell%s written, no chapter round\n", wrote,
+                    wrote == 1 ? "" : "s");
+        else
+            fprintf(tb->f, " · no cell written (%zu read%s)\n", s->nreads,
+                    s->nreads == 1 ? "" : "s");
+    }
     size_t cols = 0;
     for (size_t a = 0; a < t->narrays; a++)
         if (t->arrays[a].touched && tb->cols[a] > cols)
