@@ -1,8 +1,10 @@
 /* hs-naive: the chapter's Hillis-Steele block kernel, kept as the chapter
  * writes it (shared-memory double buffer, guard, one barrier per round,
  * pin/pout swap), scaled to any n the simplest way: scan each block of 1024,
- * scan the block totals the same way (recursively), add them back. This is
- * the teaching kernel; its figure is part of the lesson, so it is not tuned. */
+ * scan the block totals the same way (recursively), add them back. It is the
+ * chapter's algorithm at benchmark scale, not the kernel scanviz shows
+ * (kernels/hillis_steele.cu); its figure is part of the lesson, so it is not
+ * tuned. */
 #include "bench_scans.cuh"
 
 #include <cstdint>

@@ -53,7 +53,7 @@ extern "C" bool sv_cuda_capture_cost(size_t n, int reps, double *plain_us,
     std::lock_guard<std::mutex> guard(c.lock);
     if (!sv::context_ready(c, n, err, errlen))
         return false;
-    const sv::KernelEntry &k = *sv::kernel_find(nullptr);
+    const sv::KernelEntry &k = sv::chapter_kernel();
     const int ni = (int)n;
     std::vector<int32_t> in(n);
     for (size_t i = 0; i < n; ++i)

@@ -4,14 +4,16 @@
  * DumpTrace, into the slot of one run, and with shake on it then sleeps a
  * seeded random time per warp. trace.round() is the last thing a thread does
  * in a round, so the sleep falls before the next round's reads: the place
- * where a warp that runs ahead, or lags, exposes a race the lockstep of 32
- * lanes hides. Written flags are not dumped: which cells a thread writes
- * depends only on the kernel's guard and else (sv_kernel_writes() in core),
- * so the host derives them. */
+ * where a warp that runs ahead, or lags, exposes a race the lockstep of a
+ * warp's SV_WARP_SIZE lanes hides. Written flags are not dumped: which cells
+ * a thread writes depends only on the kernel's guard and else
+ * (sv_kernel_writes() in core), so the host derives them. */
 #ifndef SV_LAB_HOOKS_CUH
 #define SV_LAB_HOOKS_CUH
 
 #include <cstdint>
+
+#include "../src/core/lab_schedule.h" /* SV_WARP_SIZE */
 
 namespace sv {
 
@@ -40,7 +42,7 @@ struct LabTrace {
     unsigned warp;
     unsigned round_no = 0;
 
-    __device__ LabTrace(Buffers bb, int i) : dump(bb.pout + i), b(bb), warp((unsigned)i / 32u) {}
+    __device__ LabTrace(Buffers bb, int i) : dump(bb.pout + i), b(bb), warp((unsigned)i / SV_WARP_SIZE) {}
 
     __device__ void round(const T *cell, int, int n)
     {

@@ -93,7 +93,7 @@ bool launch(sv_op op, sv_type type, const void *in, void *out, int n, bool exclu
 typedef bool (*LabLaunch)(sv_op, sv_type, const void *, void *, int, bool, void *,
                           unsigned long long, unsigned, unsigned, cudaStream_t);
 
-/* The lab's kernels by the names of core's registry (lab.c). */
+/* The lab's kernels by the names of core's registry (lab_registry.h). */
 const struct {
     const char *name;
     LabLaunch launch;
@@ -140,14 +140,6 @@ __global__ void shared_base_kernel(unsigned *base)
 } // namespace
 
 extern "C" {
-
-bool sv_cuda_lab_known(const char *kernel)
-{
-    for (const auto &k : kLab)
-        if (kernel && std::strcmp(kernel, k.name) == 0)
-            return true;
-    return false;
-}
 
 bool sv_cuda_lab_run(const sv_cuda_lab_request *req, uint32_t *bits, uint32_t *out,
                      double *wall_us, char *err, size_t errlen)

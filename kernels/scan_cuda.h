@@ -25,15 +25,15 @@ typedef struct sv_cuda_device {
  * "no CUDA device", or the CUDA error string. */
 bool sv_cuda_probe(sv_cuda_device *dev, char *why, size_t whylen);
 
-/* ---- The teaching kernel, instrumented (trace_capture.cu) ------------- */
+/* ---- The chapter's kernel, instrumented (trace_capture.cu) ------------ */
 
-/* Runs kernel (NULL or SV_KERNEL_TEACHING, "hillis-steele": kernels/
- * hillis_steele.cu; the next kernels are its variants) instrumented on
- * t->input (t created by sv_trace_create, n <= the device's block limit) and
- * fills every round's buffers and written flags from what the kernel dumped;
- * the caller then calls sv_trace_finish(). False with err filled for an
- * unknown kernel, an n the device cannot run, or a CUDA failure. */
-bool sv_cuda_trace(sv_trace *t, const char *kernel, char *err, size_t errlen);
+/* Runs the chapter's kernel (kernels/hillis_steele.cu, the only kernel this
+ * path builds; the mistakes run through sv_cuda_lab_run below) instrumented
+ * on t->input (t created by sv_trace_create, n <= the device's block limit)
+ * and fills every round's buffers and written flags from what the kernel
+ * dumped; the caller then calls sv_trace_finish(). False with err filled for
+ * an n the device cannot run, or a CUDA failure. */
+bool sv_cuda_trace(sv_trace *t, char *err, size_t errlen);
 
 /* Cost of capturing, for the benchmark (capture_cost.cu): medians over reps of the plain
  * kernel, the instrumented kernel (CUDA events, µs) and a whole capture
@@ -60,9 +60,6 @@ typedef struct sv_cuda_lab_request {
     bool shake;
     uint64_t shake_seed;
 } sv_cuda_lab_request;
-
-/* Whether kernel names one of the lab's kernels built here. */
-bool sv_cuda_lab_known(const char *kernel);
 
 /* Runs the kernel req->runs times, one single-block launch each, and copies
  * back every run's pout cell after every round: bits[(run * R + r) * n + i]

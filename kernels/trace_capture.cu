@@ -1,5 +1,5 @@
 /* The host side of the trace: sv_cuda_trace() of scan_cuda.h runs the
- * teaching kernel (hillis_steele.cu, built here from its own file with the
+ * chapter's kernel (hillis_steele.cu, built here from its own file with the
  * DumpTrace hooks of trace_hooks.cuh) once and unpacks what it dumped into
  * the trace's buffers and written flags.
  *
@@ -29,11 +29,10 @@ static_assert(SV_MAX_N <= (1 << 15), "the written history holds 16 rounds");
 
 /* ---- The kernels, each from its own file -------------------------------- */
 
-/* Each kernel file defines the template hillis_steele<Op, T, Trace>; it is
- * included into a namespace of its own, so that a variant (the teaching file
- * with one line changed) can keep every line, the kernel's name included.
- * SV_KERNEL_LAUNCHER, after the #include, gives the namespace the launch
- * that the dispatch below calls. */
+/* The kernel file defines the template hillis_steele<Op, T, Trace>; it is
+ * included into a namespace of its own (as lab_runs.cu includes it and the
+ * mistakes' files, each into its own), and SV_KERNEL_LAUNCHER, after the
+ * #include, gives the namespace the launch that the dispatch below calls. */
 #define SV_KERNEL_LAUNCHER                                                                   \
     struct Kernel {                                                                          \
         template <typename Op, typename T, typename Trace>                                   \
@@ -87,10 +86,10 @@ bool launch_plain(sv_op op, sv_type type, const void *in, void *out, int n, bool
     return launch<K, sv::NoTrace>(op, type, in, out, n, exclusive, nullptr, s);
 }
 
-/* The kernels capture can run, by name. One row per kernel file. */
-const sv::KernelEntry kKernels[] = {
-    { SV_KERNEL_TEACHING, launch_plain<sv::kernel_hillis_steele::Kernel>,
-      launch<sv::kernel_hillis_steele::Kernel, sv::DumpTrace> },
+/* The chapter's kernel's two launches. */
+const sv::KernelEntry kChapter = {
+    launch_plain<sv::kernel_hillis_steele::Kernel>,
+    launch<sv::kernel_hillis_steele::Kernel, sv::DumpTrace>,
 };
 
 /* The identity's bits, for checking the kernel's exclusive output. */
@@ -138,15 +137,7 @@ bool context_alloc(sv::Context &c, char *err, size_t errlen)
 
 namespace sv {
 
-const KernelEntry *kernel_find(const char *name)
-{
-    if (!name)
-        return &kKernels[0];
-    for (const KernelEntry &k : kKernels)
-        if (std::strcmp(k.name, name) == 0)
-            return &k;
-    return nullptr;
-}
+const KernelEntry &chapter_kernel() { return kChapter; }
 
 int rounds_for(int n)
 {
@@ -215,15 +206,10 @@ bool capture_raw(Context &c, const KernelEntry &k, sv_op op, sv_type type, bool 
 
 /* The kernels library uses core's types but none of its functions, so it
  * links on its own (capture validates op and type before calling in). */
-extern "C" bool sv_cuda_trace(sv_trace *t, const char *kernel, char *err, size_t errlen)
+extern "C" bool sv_cuda_trace(sv_trace *t, char *err, size_t errlen)
 {
     if (!t || !t->input || !t->rounds) {
         std::snprintf(err, errlen, "sv_cuda_trace: no trace");
-        return false;
-    }
-    const sv::KernelEntry *k = sv::kernel_find(kernel);
-    if (!k) {
-        std::snprintf(err, errlen, "sv_cuda_trace: no kernel named \"%.64s\"", kernel);
         return false;
     }
     sv::Context &c = sv::context();
@@ -239,7 +225,7 @@ extern "C" bool sv_cuda_trace(sv_trace *t, const char *kernel, char *err, size_t
     }
 
     const bool exclusive = t->scan == SV_SCAN_EXCLUSIVE;
-    if (!sv::capture_raw(c, *k, t->op, t->type, exclusive, t->input, n, err, errlen))
+    if (!sv::capture_raw(c, kChapter, t->op, t->type, exclusive, t->input, n, err, errlen))
         return false;
 
     /* Unpack: every round's pout as dumped; pin, unchanged by the round,

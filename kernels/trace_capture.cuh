@@ -1,6 +1,6 @@
 /* Private to trace_capture.cu and capture_cost.cu: the capture context (the
  * buffers every capture of the process reuses), the layout of what one
- * launch brings back, and the kernels by name. */
+ * launch brings back, and the chapter's kernel's two launches. */
 #ifndef SV_TRACE_CAPTURE_CUH
 #define SV_TRACE_CAPTURE_CUH
 
@@ -19,13 +19,13 @@ namespace sv {
 typedef bool (*KernelLaunch)(sv_op op, sv_type type, const void *in, void *out, int n,
                              bool exclusive, unsigned char *result, cudaStream_t s);
 
+/* The chapter's kernel (kernels/hillis_steele.cu), plain and instrumented:
+ * the only kernel capture runs here (the mistakes lab has its own launches,
+ * lab_runs.cu). */
 struct KernelEntry {
-    const char *name; /* "hillis-steele"; the next kernels are its mistake variants */
     KernelLaunch plain, traced;
 };
-
-/* The kernel named name (NULL: the teaching kernel), or NULL. */
-const KernelEntry *kernel_find(const char *name);
+const KernelEntry &chapter_kernel();
 
 int rounds_for(int n);
 

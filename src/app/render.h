@@ -7,38 +7,45 @@
 #include "gfx.h"
 #include "view.h"
 
-/* Where things are on screen for a view and a framebuffer size: the cell
- * rows, the timeline and the input box, so that event handling can hit-test
- * exactly what was drawn. All in framebuffer pixels. */
+/* Where things are on screen for a view and a framebuffer size, so that
+ * event handling can hit-test exactly what was drawn. All in framebuffer
+ * pixels. Two parts: the frame's (frame.c: header, bottom band, input box,
+ * source panel, units) and the pane's (pane.h: for the Hillis-Steele pane,
+ * pane_rows.c: the four rows and their cells), which the pane's layout
+ * fills in the area the frame leaves it. */
+struct sv_pane_fns;
 typedef struct sv_layout {
+    /* The frame (frame.c). */
     float unit;              /* geometry: cells, margins, gaps (height / 100, narrowed by
                                 a tall window, times ui_scale) */
     float text_u;            /* text: height / 100 times ui_scale (capped) */
-    sv_box header, rows_area, caption, legend, counters, timeline, input_box;
+    int fb_w, fb_h;          /* the framebuffer this layout is for */
+    float margin;
+    float title_px, label_px, small_px, caption_px;
+    sv_box header, caption, legend, counters, timeline, input_box;
+    sv_box help_hint;        /* the [?] in the header */
+    sv_box code_panel;       /* the source panel (view.code); w = 0 when off */
+    float timeline_x[SV_MAX_STEPS];    /* centre of each step's dot */
+    int steps;
+    float timeline_y, timeline_r;
+    const struct sv_pane_fns *pane; /* the pane that draws the trace (pane.h) */
+
+    /* The pane: the Hillis-Steele rows (pane_rows.c). */
+    sv_box rows_area;        /* the pane's rows, with their labels */
     float row_y[4];          /* vertical centre of rows input, buf[0], buf[1], output */
     float cell_x0;           /* left edge of cell 0 (after zoom and pan) */
     float cell_pitch;        /* distance between cell origins */
     float cell_w, cell_h;
-    float timeline_x[SV_MAX_STEPS];    /* centre of each step's dot */
-    int steps;
-
-    /* Added by the scene (layout.c); the renderers draw from these. */
-    int fb_w, fb_h;          /* the framebuffer this layout is for */
     int n;                   /* cells per row (0 without a trace) */
-    float margin;
     sv_box cells_clip;       /* where cells are drawn: right of the labels */
     sv_box label_col;        /* the row labels */
     sv_box tag[4];           /* the pin/pout tag of rows 1 and 2 (0 and 3 unused) */
-    sv_box help_hint;        /* the [?] in the header */
-    float timeline_y, timeline_r;
     int first_cell, last_cell; /* cells in view (culling); last < first when none */
     float num_px;            /* the numbers' text size; 0 when they do not fit */
     float radius, border_w;  /* cells' corner radius and border width */
-    float title_px, label_px, small_px, caption_px;
     float row_label_px, row_sub_px; /* the row labels' name and memory lines */
     float index_y, index_px; /* the index line under the output row */
-    sv_box code_panel;       /* the source panel (view.code); w = 0 when off */
-    float warp_label_y;      /* n > 32: the "warp k" labels' centre line, above the input row */
+    float warp_label_y;      /* n > SV_WARP: the "warp k" labels' centre line, above the input row */
 } sv_layout;
 
 /* Where the source panel's lines are drawn (render_source.c), so that tests
@@ -60,13 +67,13 @@ bool sv_code_geometry(const sv_app_view *v, const sv_layout *l, sv_code_geo *out
 /* The centre y of line (1-based) in the panel. */
 float sv_code_line_y(const sv_code_geo *g, int line);
 
-/* The box of cell i in row (0..3), as drawn. */
+/* The box of cell i in row (0..3), as drawn (pane_rows.c). */
 sv_box sv_layout_cell(const sv_layout *l, int row, int i);
 
-/* Fills out for view v drawn at fb_w x fb_h. */
+/* Fills out for view v drawn at fb_w x fb_h: the frame, then the pane (frame.c). */
 void sv_layout_compute(const sv_app_view *v, int fb_w, int fb_h, sv_layout *out);
 
-/* The cell under (x, y): true with *row (0..3) and *cell set. */
+/* The cell under (x, y), asked of the pane: true with *row (0..3) and *cell set. */
 bool sv_layout_hit_cell(const sv_layout *l, float x, float y, int *row, int *cell);
 /* The timeline step under (x, y), or -1. */
 int sv_layout_hit_step(const sv_layout *l, float x, float y);

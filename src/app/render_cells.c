@@ -5,7 +5,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "font_metrics.h"
 #include "scene.h"
+#include "words.h"
 
 static sv_rgba case_colour(const sv_theme *t, sv_case c)
 {
@@ -16,55 +18,6 @@ static sv_border case_border(sv_case c)
 {
     return c == SV_CASE_FULL ? SV_BORDER_SOLID
          : c == SV_CASE_PARTIAL ? SV_BORDER_DASHED : SV_BORDER_DOTTED;
-}
-
-bool sv_scene_tooltip_target(const sv_app_view *s, int *row, int *cell)
-{
-    int r = s->pinned_row, c = s->pinned_cell;
-    if (r < 0 || c < 0) {
-        r = s->hover_row;
-        c = s->hover_cell;
-    }
-    if (r < 0 || r > 3 || c < 0 || !s->trace || (size_t)c >= s->trace->n)
-        return false;
-    *row = r;
-    *cell = c;
-    return true;
-}
-
-bool sv_scene_window(const sv_app_view *s, const sv_step_view *v, int row, int i,
-                     int *lo)
-{
-    const sv_trace *t = s->trace;
-    if (row == 0) {
-        *lo = i;
-        return true;
-    }
-    if (row == 3) {
-        /* the output holds the whole prefix: input[0 .. i], or [0 .. i-1] */
-        if (sv_scene_output_source(t, v, i) < 0)
-            return false;
-        *lo = 0;
-        return true;
-    }
-    int b = row - 1;
-    if (!v->rd->written[b][i])
-        return false;
-    /* The round that last wrote buffer b: this round when b is its pout,
-     * else the one before (round 0 wrote buf[0]). */
-    int w;
-    if (v->round == 0)
-        w = 0;
-    else
-        w = (b == v->rd->pout) ? v->round : v->round - 1;
-    if (w == 0) {
-        *lo = i;
-        return true;
-    }
-    long span = 1L << (w > 30 ? 30 : w);
-    long l0 = (long)i - span + 1;
-    *lo = l0 < 0 ? 0 : (int)l0;
-    return true;
 }
 
 static void draw_labels(sv_gfx *g, const sv_app_view *s, const sv_layout *l,
@@ -196,23 +149,6 @@ static cell_style style_of(const sv_app_view *s, const sv_layout *l, const sv_th
     return c;
 }
 
-/* Diagonal hatch lines (/) across box b, spaced gap apart, clipped to the
- * box by geometry (no clip change, so the batch goes on). */
-void sv_scene_hatch(sv_gfx *g, sv_box b, float gap, float w, sv_rgba col)
-{
-    float in = w;
-    sv_box c = { b.x + in, b.y + in, b.w - 2 * in, b.h - 2 * in };
-    if (c.w <= 0.0f || c.h <= 0.0f)
-        return;
-    for (float k = c.x + c.y + gap * 0.5f; k < c.x + c.w + c.y + c.h; k += gap) {
-        /* x + y = k inside c */
-        float x0 = fmaxf(c.x, k - (c.y + c.h)), x1 = fminf(c.x + c.w, k - c.y);
-        if (x1 - x0 < 0.5f)
-            continue;
-        sv_gfx_line(g, x0, k - x0, x1, k - x1, w, col);
-    }
-}
-
 /* A divergent cell: the hatch, "wrong/runs" in its corner, and with D the
  * correct kernel's value at its foot. */
 static void draw_lab_cell(sv_gfx *g, const sv_app_view *s, const sv_layout *l,
@@ -259,10 +195,10 @@ static void draw_number(sv_gfx *g, const sv_layout *l, sv_type type, sv_box b,
      * 100000008 is not shown as 1e+08 while the caption says it differs by 8. */
     sv_value_format(type, val, buf, sizeof buf);
     /* Longer than the common size allows: this number alone gets smaller
-     * (DejaVu Sans Mono advances 0.602 em), down to legibility; below that
+     * (a mono advance each, font_metrics.h), down to legibility; below that
      * the cell shows none and the tooltip gives it. */
     float px = l->num_px, chars = (float)strlen(buf);
-    float fit = b.w * 0.92f / (chars * 0.602f);
+    float fit = b.w * 0.92f / sv_mono_width(1.0f, chars);
     if (fit < px) {
         if (fit < 6.0f)
             return;
@@ -572,10 +508,7 @@ static void draw_window(sv_gfx *g, const sv_app_view *s, const sv_layout *l,
     sv_gfx_line(g, x0, y - 0.8f * u, x0, y, lw, t->window);
     sv_gfx_line(g, x1, y - 0.8f * u, x1, y, lw, t->window);
     char label[64];
-    if (lo == hi)
-        snprintf(label, sizeof label, "window [%d]", lo);
-    else
-        snprintf(label, sizeof label, "window [%d, %d]", lo, hi);
+    sv_words_window(lo, hi, label, sizeof label);
     float cx = (x0 + x1) / 2.0f;
     float tw = sv_gfx_text_width(g, SV_FONT_SANS, l->small_px, label);
     if (cx - tw / 2.0f < l->cells_clip.x) cx = l->cells_clip.x + tw / 2.0f;
@@ -630,12 +563,7 @@ static void draw_row_merged(sv_gfx *g, const sv_app_view *s, const sv_layout *l,
         if (r == 1 + v->rd->pout && v->round > 0 && !v->shift && v->rd->cases) {
             sv_case cs = v->rd->cases[i];
             char lab[64];
-            const char *name = cs == SV_CASE_FULL ? "full" : cs == SV_CASE_PARTIAL ? "partial"
-                                                                                 : "copy-through";
-            if (j - 1 > i)
-                snprintf(lab, sizeof lab, "%s %d\u2013%d", name, i, j - 1);
-            else
-                snprintf(lab, sizeof lab, "%s %d", name, i);
+            sv_words_case_band(cs, i, j - 1, lab, sizeof lab);
             float px = fminf(l->small_px, run.h * 0.36f);
             if (sv_gfx_text_width(g, SV_FONT_SANS, px, lab) < run.w - 1.0f * l->unit)
                 sv_gfx_text(g, SV_FONT_SANS, px, run.x + run.w / 2.0f, run.y + run.h / 2.0f,
@@ -749,7 +677,7 @@ static void draw_indices(sv_gfx *g, const sv_layout *l, const sv_theme *t)
     }
 }
 
-/* n > 32: a light line between warps (every 32 cells) through all four
+/* n > SV_WARP: a light line between warps (every SV_WARP cells) through all four
  * rows, and "warp k" above the input row where there is room for it. */
 static void draw_warps(sv_gfx *g, const sv_app_view *s, const sv_layout *l, const sv_theme *t)
 {
@@ -809,7 +737,7 @@ static void draw_barrier(sv_gfx *g, const sv_app_view *s, const sv_layout *l,
             sv_gfx_line(g, cx, y - 0.8f * u, cx, y, fmaxf(1.0f, 0.2f * u), t->accent);
         }
     char msg[96];
-    snprintf(msg, sizeof msg, "__syncthreads(): all %zu threads wait here", s->trace->n);
+    sv_words_barrier(s->trace, msg, sizeof msg);
     float tw = sv_gfx_text_width(g, SV_FONT_SANS_BOLD, l->small_px, msg);
     float cx = (x0 + x1) / 2.0f;
     sv_gfx_rect(g, (sv_box){ cx - tw / 2.0f - 0.8f * u, y + 0.3f * u, tw + 1.6f * u, 2.6f * u },
@@ -818,106 +746,90 @@ static void draw_barrier(sv_gfx *g, const sv_app_view *s, const sv_layout *l,
                 t->accent, msg);
 }
 
-void sv_render_cells(sv_gfx *g, const sv_app_view *s, const sv_layout *l, const sv_theme *t)
+/* Cell i of row r at step v: its box, lab marks, the old value fading out
+ * and the new one in while the step moves (a: the move's linear progress,
+ * pv: the step it comes from; drow: the row values arrive in). */
+static void draw_cell(sv_gfx *g, const sv_app_view *s, const sv_layout *l, const sv_theme *t,
+                      const sv_step_view *vp, const sv_step_view *pvp, int r, int i,
+                      bool moving, float a, int drow)
 {
-    sv_step_view v;
-    bool have = sv_scene_step(s, s->step, &v);
-    draw_labels(g, s, l, t, have ? &v : NULL);
-    if (!have)
-        return;
     const sv_trace *tr = s->trace;
-    bool moving = sv_scene_moving(s);
-    float a = moving ? fminf(fmaxf(s->anim, 0.0f), 1.0f) : 1.0f; /* linear: the move's phases */
-    sv_step_view pv = v;
-    if (moving)
-        sv_scene_step(s, s->from_step, &pv);
-    int drow = dest_row(&v);
+    const sv_step_view v = *vp, pv = *pvp;
+    sv_box b = sv_layout_cell(l, r, i);
+    sv_value val;
+    if (sv_scene_hidden(s, &v, r)) {
+        draw_question_cell(g, s, l, t, &v, r, i, b);
+        return;
+    }
+    bool has = sv_scene_value(s, &v, r, i, &val);
+    /* Arriving values appear at the end of the move; what the cell
+     * held before fades out during the first half. */
+    bool arriving = moving && (r == drow || (r == 3 && v.last));
+    float new_a = arriving ? sv_clampf((a - MOVE_NEW) / (1.0f - MOVE_NEW), 0.0f, 1.0f) : 1.0f;
+    sv_value old;
+    bool had = arriving && sv_scene_value(s, &pv, r, i, &old);
+    /* An output row not yet written is one band (below), not
+     * eight empty cells. */
+    if (r == 3 && !v.last)
+        return;
+    cell_style cs = style_of(s, l, t, &v, r, i, has || had);
+    if (arriving && r == 3 && !had) {
+        cs.fill = sv_rgba_mix(sv_rgba_alpha(t->cell_fill, 0.0f), cs.fill, new_a);
+    }
+    sv_gfx_rect(g, b, l->radius, cs.fill, cs.border, cs.border_w, cs.style);
+    if (s->lab)
+        draw_lab_cell(g, s, l, t, &v, r, i, b);
+    /* The old value stays until the operands arrive, then is
+     * overwritten (draw_operands says when). */
+    float old_a = sv_clampf((MOVE_END - a) / (MOVE_END - MOVE_NEW), 0.0f, 1.0f);
+    if (had)
+        draw_number(g, l, tr->type, b, old, sv_rgba_alpha(t->text_dim, old_a));
+    /* `?`: a buffer cell never written, or one about to be (fading). */
+    bool unwritten_before = arriving && !had && (r == 1 || r == 2);
+    if (l->num_px > 0.0f && (r == 1 || r == 2) && ((!has && !had) || unwritten_before))
+        sv_gfx_text(g, SV_FONT_MONO, l->num_px, b.x + b.w / 2.0f, b.y + b.h / 2.0f,
+                    SV_ALIGN_CENTER,
+                    sv_rgba_alpha(t->uninit, unwritten_before ? old_a : 1.0f), "?");
+    if (has)
+        draw_number(g, l, tr->type, b, val, sv_rgba_alpha(cs.text, new_a));
+    /* int32 wrapped here this round: a dot in the error colour. */
+    if (r == drow && v.round > 0 && !v.shift && v.rd->overflow &&
+        v.rd->overflow[i] && l->cell_w >= 10.0f) {
+        float rr = fmaxf(2.0f, fminf(b.w, b.h) * 0.07f);
+        sv_gfx_circle(g, b.x + b.w - 2.2f * rr - l->border_w, b.y + 2.2f * rr + l->border_w,
+                      rr, sv_rgba_alpha(t->error, new_a), t->error, 0.0f);
+    }
+}
+
+/* An empty output row is one band across the cells in view, saying when it
+ * will be written, centred on the row (it used to straddle two placeholder
+ * cells). */
+static void draw_output_band(sv_gfx *g, const sv_app_view *s, const sv_layout *l,
+                             const sv_theme *t)
+{
     float u = l->unit;
+    const char *msg = sv_words_output_pending(s->trace);
+    sv_box fb = sv_layout_cell(l, 3, l->first_cell), lb = sv_layout_cell(l, 3, l->last_cell);
+    float x0 = fmaxf(fb.x, l->cells_clip.x);
+    float x1 = fminf(lb.x + lb.w, l->cells_clip.x + l->cells_clip.w);
+    sv_box band = { x0, fb.y, fmaxf(x1 - x0, 1.0f), fb.h };
+    sv_gfx_rect(g, band, l->radius, sv_rgba_alpha(t->cell_fill, 0.35f),
+                sv_rgba_alpha(t->cell_border, 0.7f), fmaxf(1.0f, l->border_w * 0.5f),
+                SV_BORDER_DASHED);
+    float px = sv_scene_fit_px(g, SV_FONT_SANS, fminf(l->small_px, band.h * 0.4f),
+                               band.w - 2.0f * u, msg);
+    if (px >= 6.0f)
+        sv_gfx_text(g, SV_FONT_SANS, px, band.x + band.w / 2.0f, l->row_y[3],
+                    SV_ALIGN_CENTER, t->text_dim, msg);
+}
 
-    sv_gfx_clip(g, &l->cells_clip);
-    bool merged = l->cell_pitch < 4.0f;
-    for (int r = 0; r < 4; r++) {
-        if (merged) {
-            draw_row_merged(g, s, l, t, &v, r);
-            continue;
-        }
-        for (int i = l->first_cell; i <= l->last_cell; i++) {
-            sv_box b = sv_layout_cell(l, r, i);
-            sv_value val;
-            if (sv_scene_hidden(s, &v, r)) {
-                draw_question_cell(g, s, l, t, &v, r, i, b);
-                continue;
-            }
-            bool has = sv_scene_value(s, &v, r, i, &val);
-            /* Arriving values appear at the end of the move; what the cell
-             * held before fades out during the first half. */
-            bool arriving = moving && (r == drow || (r == 3 && v.last));
-            float new_a = arriving ? sv_clampf((a - MOVE_NEW) / (1.0f - MOVE_NEW), 0.0f, 1.0f) : 1.0f;
-            sv_value old;
-            bool had = arriving && sv_scene_value(s, &pv, r, i, &old);
-            /* An output row not yet written is one band (below), not
-             * eight empty cells. */
-            if (r == 3 && !v.last)
-                continue;
-            cell_style cs = style_of(s, l, t, &v, r, i, has || had);
-            if (arriving && r == 3 && !had) {
-                cs.fill = sv_rgba_mix(sv_rgba_alpha(t->cell_fill, 0.0f), cs.fill, new_a);
-            }
-            sv_gfx_rect(g, b, l->radius, cs.fill, cs.border, cs.border_w, cs.style);
-            if (s->lab)
-                draw_lab_cell(g, s, l, t, &v, r, i, b);
-            /* The old value stays until the operands arrive, then is
-             * overwritten (draw_operands says when). */
-            float old_a = sv_clampf((MOVE_END - a) / (MOVE_END - MOVE_NEW), 0.0f, 1.0f);
-            if (had)
-                draw_number(g, l, tr->type, b, old, sv_rgba_alpha(t->text_dim, old_a));
-            /* `?`: a buffer cell never written, or one about to be (fading). */
-            bool unwritten_before = arriving && !had && (r == 1 || r == 2);
-            if (l->num_px > 0.0f && (r == 1 || r == 2) && ((!has && !had) || unwritten_before))
-                sv_gfx_text(g, SV_FONT_MONO, l->num_px, b.x + b.w / 2.0f, b.y + b.h / 2.0f,
-                            SV_ALIGN_CENTER,
-                            sv_rgba_alpha(t->uninit, unwritten_before ? old_a : 1.0f), "?");
-            if (has)
-                draw_number(g, l, tr->type, b, val, sv_rgba_alpha(cs.text, new_a));
-            /* int32 wrapped here this round: a dot in the error colour. */
-            if (r == drow && v.round > 0 && !v.shift && v.rd->overflow &&
-                v.rd->overflow[i] && l->cell_w >= 10.0f) {
-                float rr = fmaxf(2.0f, fminf(b.w, b.h) * 0.07f);
-                sv_gfx_circle(g, b.x + b.w - 2.2f * rr - l->border_w, b.y + 2.2f * rr + l->border_w,
-                              rr, sv_rgba_alpha(t->error, new_a), t->error, 0.0f);
-            }
-        }
-    }
-    draw_warps(g, s, l, t);
-    if (s->phase == SV_PHASE_BARRIER)
-        draw_barrier(g, s, l, t, &v);
-
-    /* An empty output row is one band across the cells in view, saying
-     * when it will be written, centred on the row (it used to straddle two
-     * placeholder cells). */
-    if (!v.last) {
-        const char *msg = tr->scan == SV_SCAN_EXCLUSIVE
-                              ? "written by the exclusive shift after the last round"
-                              : "written after the last round";
-        sv_box fb = sv_layout_cell(l, 3, l->first_cell), lb = sv_layout_cell(l, 3, l->last_cell);
-        float x0 = fmaxf(fb.x, l->cells_clip.x);
-        float x1 = fminf(lb.x + lb.w, l->cells_clip.x + l->cells_clip.w);
-        sv_box band = { x0, fb.y, fmaxf(x1 - x0, 1.0f), fb.h };
-        sv_gfx_rect(g, band, l->radius, sv_rgba_alpha(t->cell_fill, 0.35f),
-                    sv_rgba_alpha(t->cell_border, 0.7f), fmaxf(1.0f, l->border_w * 0.5f),
-                    SV_BORDER_DASHED);
-        float px = sv_scene_fit_px(g, SV_FONT_SANS, fminf(l->small_px, band.h * 0.4f),
-                                   band.w - 2.0f * u, msg);
-        if (px >= 6.0f)
-            sv_gfx_text(g, SV_FONT_SANS, px, band.x + band.w / 2.0f, l->row_y[3],
-                        SV_ALIGN_CENTER, t->text_dim, msg);
-    }
-    draw_indices(g, l, t);
-
-    draw_quiz_marks(g, s, l, t, &v);
-
-    /* Hovered and pinned cells get a ring. */
+/* Rings: the hovered or pinned cell, and a pout cell's operands in pin. */
+static void draw_rings(sv_gfx *g, const sv_app_view *s, const sv_layout *l, const sv_theme *t,
+                       const sv_step_view *vp)
+{
+    const sv_step_view v = *vp;
     int hr, hc;
+    /* Hovered and pinned cells get a ring. */
     if (sv_scene_tooltip_target(s, &hr, &hc) && hc >= l->first_cell && hc <= l->last_cell) {
         sv_box b = sv_layout_cell(l, hr, hc);
         float d = fmaxf(1.5f, l->border_w);
@@ -941,18 +853,15 @@ void sv_render_cells(sv_gfx *g, const sv_app_view *s, const sv_layout *l, const 
                         fmaxf(1.0f, d * 0.6f), SV_BORDER_SOLID);
         }
     }
+}
 
-    draw_window(g, s, l, t, &v);
-
-    /* The shift puts the identity into output[0]: say so where its arrow
-     * would be. */
-    if (v.shift && l->first_cell == 0 && l->cell_w >= 4.0f * u) {
-        sv_box b = sv_layout_cell(l, 3, 0);
-        sv_gfx_text(g, SV_FONT_SANS, l->small_px, b.x + b.w / 2.0f,
-                    b.y - (l->row_y[3] - l->row_y[2] - l->cell_h) / 2.0f, SV_ALIGN_CENTER,
-                    t->accent, "identity");
-    }
-
+/* The step's arrows, and the values in flight while it moves. */
+static void draw_arrows(sv_gfx *g, const sv_app_view *s, const sv_layout *l, const sv_theme *t,
+                        const sv_step_view *vp, bool moving, float a)
+{
+    sv_step_view v = *vp;
+    float u = l->unit;
+    int hr, hc;
     /* Cells narrower than a few px (n >= 300 or so at 1080p): no arrow
      * field, which would be one grey smear, but the arrows of the cell
      * under the tooltip, or else of a sample: the middle cell of each case
@@ -1004,6 +913,56 @@ void sv_render_cells(sv_gfx *g, const sv_app_view *s, const sv_layout *l, const 
         if (moving && l->num_px > 0.0f && a < 1.0f)
             draw_operands(&c);
     }
-    sv_gfx_clip(g, NULL);
+}
 
+void sv_render_cells(sv_gfx *g, const sv_app_view *s, const sv_layout *l, const sv_theme *t)
+{
+    sv_step_view v;
+    bool have = sv_scene_step(s, s->step, &v);
+    draw_labels(g, s, l, t, have ? &v : NULL);
+    if (!have)
+        return;
+    bool moving = sv_scene_moving(s);
+    float a = moving ? fminf(fmaxf(s->anim, 0.0f), 1.0f) : 1.0f; /* linear: the move's phases */
+    sv_step_view pv = v;
+    if (moving)
+        sv_scene_step(s, s->from_step, &pv);
+    int drow = dest_row(&v);
+    float u = l->unit;
+
+    sv_gfx_clip(g, &l->cells_clip);
+    bool merged = l->cell_pitch < 4.0f;
+    for (int r = 0; r < 4; r++) {
+        if (merged) {
+            draw_row_merged(g, s, l, t, &v, r);
+            continue;
+        }
+        for (int i = l->first_cell; i <= l->last_cell; i++)
+            draw_cell(g, s, l, t, &v, &pv, r, i, moving, a, drow);
+    }
+    draw_warps(g, s, l, t);
+    if (s->phase == SV_PHASE_BARRIER)
+        draw_barrier(g, s, l, t, &v);
+
+    if (!v.last)
+        draw_output_band(g, s, l, t);
+    draw_indices(g, l, t);
+
+    draw_quiz_marks(g, s, l, t, &v);
+
+    draw_rings(g, s, l, t, &v);
+
+    draw_window(g, s, l, t, &v);
+
+    /* The shift puts the identity into output[0]: say so where its arrow
+     * would be. */
+    if (v.shift && l->first_cell == 0 && l->cell_w >= 4.0f * u) {
+        sv_box b = sv_layout_cell(l, 3, 0);
+        sv_gfx_text(g, SV_FONT_SANS, l->small_px, b.x + b.w / 2.0f,
+                    b.y - (l->row_y[3] - l->row_y[2] - l->cell_h) / 2.0f, SV_ALIGN_CENTER,
+                    t->accent, "identity");
+    }
+
+    draw_arrows(g, s, l, t, &v, moving, a);
+    sv_gfx_clip(g, NULL);
 }

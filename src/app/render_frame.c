@@ -5,47 +5,15 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "scene.h"
-
-void sv_scene_short_source(const char *source, char *out, size_t len)
-{
-    /* "CUDA · NVIDIA H200 NVL" -> "CUDA · H200 NVL"; "CPU emulator: why" -> "CPU emulator". */
-    const char *colon = strstr(source, "CPU emulator");
-    if (colon == source) {
-        snprintf(out, len, "CPU emulator");
-        return;
-    }
-    const char *nv = strstr(source, "NVIDIA ");
-    if (nv) {
-        snprintf(out, len, "%.*s%s", (int)(nv - source), source, nv + 7);
-    } else {
-        snprintf(out, len, "%s", source);
-    }
-    /* drop a trailing " (file NAME)" or similar note */
-    char *paren = strstr(out, " (");
-    if (paren)
-        *paren = '\0';
-}
+#include "pane.h"
 
 void sv_render_header(sv_gfx *g, const sv_app_view *s, const sv_layout *l, const sv_theme *t)
 {
     const sv_box *h = &l->header;
     float u = l->unit, cy = h->y + h->h / 2.0f;
-    char rest[160] = "";
-    const sv_trace *tr = s->trace;
-    const char *title = s->view == SV_VIEW_MEASURE ? "Measure" : "Hillis-Steele scan";
-    if (s->view == SV_VIEW_MEASURE)
-        snprintf(rest, sizeof rest, "  \u00b7  throughput and work against n");
-    else if (tr)
-        snprintf(rest, sizeof rest, "  \u00b7  n = %zu  \u00b7  %s  \u00b7  %s%s%s", tr->n,
-                 sv_op_name(tr->op), sv_scan_name(tr->scan),
-                 tr->type == SV_TYPE_FLOAT32 ? "  \u00b7  " : "",
-                 tr->type == SV_TYPE_FLOAT32 ? sv_type_name(tr->type) : "");
-    if (s->view != SV_VIEW_MEASURE && tr && s->kernel != SV_KERNEL_CORRECT) {
-        size_t at = strlen(rest);
-        snprintf(rest + at, sizeof rest - at, "  \u00b7  kernel: %s",
-                 sv_kernel_name((sv_kernel)s->kernel));
-    }
+    char rest[160];
+    const char *title;
+    sv_words_header(s, &title, rest, sizeof rest);
     float x = h->x;
     x += sv_gfx_text(g, SV_FONT_SANS_BOLD, l->title_px, x, cy, SV_ALIGN_LEFT, t->text, title);
     x += sv_gfx_text(g, SV_FONT_SANS, l->title_px * 0.82f, x, cy, SV_ALIGN_LEFT, t->text_dim, rest);
@@ -65,7 +33,7 @@ void sv_render_header(sv_gfx *g, const sv_app_view *s, const sv_layout *l, const
     const char *src = s->view == SV_VIEW_MEASURE ? NULL : s->source;
     char shortsrc[128];
     if (src && src[0] && s->clean) {
-        sv_scene_short_source(src, shortsrc, sizeof shortsrc);
+        sv_words_short_source(src, shortsrc, sizeof shortsrc);
         src = shortsrc;
     }
     if (src && src[0]) {
@@ -126,7 +94,7 @@ void sv_render_frame(sv_gfx *g, const sv_app_view *s, int fb_w, int fb_h)
     } else if (s->trace && s->overview) {
         sv_render_overview(g, s, &l, t, sv_scene_overview_area(s, &l));
     } else if (s->trace) {
-        sv_render_cells(g, s, &l, t);
+        l.pane->draw(g, s, &l, t);
         sv_render_source(g, s, &l, t);
     } else {
         sv_gfx_text(g, SV_FONT_SANS, l.caption_px, (float)fb_w / 2.0f, (float)fb_h / 2.0f,

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "font_metrics.h"
 #include "scene.h"
 #include "util.h"
 
@@ -41,7 +42,7 @@ static void draw_number(sv_gfx *g, sv_type type, sv_box b, float px, sv_value v,
 {
     char buf[48];
     sv_value_format(type, v, buf, sizeof buf);
-    float fit = b.w * 0.92f / ((float)strlen(buf) * 0.602f);
+    float fit = b.w * 0.92f / sv_mono_width(1.0f, (float)strlen(buf));
     if (fit < px)
         px = floorf(fit);
     if (px >= 6.0f)

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "font_metrics.h"
 #include "scene.h"
 #include "source.h"
 
@@ -29,7 +30,7 @@ bool sv_code_geometry(const sv_app_view *v, const sv_layout *l, sv_code_geo *out
     if (out->count < 1)
         out->count = 1;
     out->y0 = top + out->pitch / 2.0f;
-    out->gutter_x = p->x + 1.0f * u + 4.0f * out->px * 0.602f; /* right edge of the numbers */
+    out->gutter_x = p->x + 1.0f * u + sv_mono_width(out->px, 4.0f); /* right edge of the numbers */
     out->text_x = out->gutter_x + 1.4f * u;
     if (v->trace)
         sv_source_phase_lines(f, v->phase, v->step, &out->hl_lo, &out->hl_hi);
@@ -98,7 +99,7 @@ void sv_render_source(sv_gfx *g, const sv_app_view *s, const sv_layout *l, const
 
     sv_box clip = { p->x + 0.3f * u, p->y + 3.4f * u, p->w - 0.6f * u, p->h - 3.8f * u };
     sv_gfx_clip(g, &clip);
-    float adv = cg.px * 0.602f;
+    float adv = cg.px * SV_MONO_ADVANCE;
     for (int k = 0; k < cg.count; k++) {
         int line = cg.first + k;
         if (line > f->nlines)

@@ -1,19 +1,13 @@
-/* Private to the scene (layout.c, render_*.c): what a step shows, and the
- * pieces of the frame each file draws. Not part of the app's contract. */
+/* Private to the scene (layout.c, frame.c, pane_rows.c, words.c, render_*.c):
+ * what a step shows (layout.c), and the pieces of the frame each file draws.
+ * Not part of the app's contract. */
 #ifndef SV_SCENE_H
 #define SV_SCENE_H
 
 #include "render.h"
 #include "theme.h"
 
-/* What one step of the timeline is: a round of the trace, or the exclusive
- * shift that follows the last round. */
-typedef struct sv_step_view {
-    int round;               /* the trace's round whose buffers are shown */
-    bool shift;              /* the exclusive shift step */
-    bool last;               /* the output row is filled at this step */
-    const sv_round *rd;      /* trace->rounds[round] */
-} sv_step_view;
+/* sv_step_view, what one step of the timeline is: steps.h (view.h includes it). */
 
 /* The step view of step k of view s (clamped to the trace); false without a trace. */
 bool sv_scene_step(const sv_app_view *s, int k, sv_step_view *out);
@@ -55,7 +49,7 @@ void sv_render_overview(sv_gfx *g, const sv_app_view *s, const sv_layout *l, con
 sv_box sv_scene_overview_area(const sv_app_view *s, const sv_layout *l);
 void sv_render_source(sv_gfx *g, const sv_app_view *s, const sv_layout *l, const sv_theme *t);
 
-/* The input window [*lo, i] whose op a shown cell holds (render_cells.c);
+/* The input window [*lo, i] whose op a shown cell holds;
  * false when the cell holds none (unwritten, empty output, output[0] of an
  * exclusive scan). */
 bool sv_scene_window(const sv_app_view *s, const sv_step_view *v, int row, int i,
@@ -67,15 +61,13 @@ bool sv_scene_tooltip_target(const sv_app_view *s, int *row, int *cell);
 /* Text px that makes utf8 at most max_w wide (px itself when it fits). */
 float sv_scene_fit_px(sv_gfx *g, sv_font font, float px, float max_w, const char *utf8);
 
-/* The trace's source, short for a clean slide: "CUDA · H200", "CPU emulator". */
-void sv_scene_short_source(const char *source, char *out, size_t len);
 /* The mistakes lab's outcome for a cell as step v shows it: the summary
  * cell of the round that wrote the shown value (*round, when not NULL);
  * NULL without a lab or for a cell no round of the kernel wrote. */
 const sv_lab_cell *sv_scene_lab_cell(const sv_app_view *s, const sv_step_view *v, int row,
                                      int i, int *round);
 
-/* Diagonal hatch lines across b, gap apart, w wide (render_cells.c): the
+/* Diagonal hatch lines across b, gap apart, w wide: the
  * pattern of a divergent cell. */
 void sv_scene_hatch(sv_gfx *g, sv_box b, float gap, float w, sv_rgba col);
 

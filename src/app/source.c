@@ -299,12 +299,6 @@ const sv_source_file *sv_source_get(int k)
     return p ? &p->f : NULL;
 }
 
-int sv_source_count(void)
-{
-    list_files();
-    return nfiles;
-}
-
 int sv_source_find(const char *path)
 {
     list_files();

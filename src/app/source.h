@@ -49,14 +49,12 @@ typedef struct sv_source_file {
     int kernel_line;    /* the line of `__global__` (where the panel starts), 1 if none */
 } sv_source_file;
 
-/* The embedded file shown for kernel k (0: the chapter's kernel; see
- * sv_source_count); NULL when out of range. */
+/* The embedded file at index k of the table (0: the chapter's kernel, then
+ * the mistakes in the registry's order); NULL when out of range. */
 const sv_source_file *sv_source_get(int k);
-/* How many kernels' sources are embedded. */
-int sv_source_count(void);
 /* The index of the embedded file at path ("kernels/mistakes/in_place.cu",
- * as src/core/lab.c names it), or -1 when it was not in the tree at build
- * time. */
+ * as the kernel registry, src/core/lab_registry.h, names it), or -1 when it
+ * was not in the tree at build time. */
 int sv_source_find(const char *path);
 
 /* The lines [*lo, *hi] (1-based) that phase p does in round `round` of f

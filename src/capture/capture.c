@@ -140,7 +140,7 @@ static sv_trace *run_backend(const sv_capture_request *req, sv_backend backend, 
     }
 #if SV_HAVE_CUDA
     if (backend == SV_BACKEND_CUDA) {
-        if (!sv_cuda_trace(t, NULL, msg, sizeof msg)) {
+        if (!sv_cuda_trace(t, msg, sizeof msg)) {
             snprintf(err, errlen, "CUDA kernel failed: %s", msg);
             goto fail_run;
         }

@@ -29,6 +29,7 @@
 #include <unistd.h>
 
 #include "sv_config.h"
+#include "../core/bounds.h"
 #include "../core/error.h"
 #include "../core/lab.h"
 #include "../core/racecheck.h"
@@ -36,7 +37,6 @@
 #include "../../kernels/scan_cuda.h"
 #endif
 
-#define LAB_MAX_RUNS 100000
 #define LAB_MAX_WORDS ((size_t)1 << 26)    /* runs x rounds x n kept in memory: 256 MiB */
 #define CHILD_OUTPUT_LIMIT ((size_t)64 << 20) /* the sanitizer's report, read at most */
 
@@ -61,11 +61,11 @@ bool sv_capture_lab_check(const sv_capture_request *req, char *err, size_t errle
                   "for the GPU (drop one of them)");
         return false;
     }
-    if (req->runs > LAB_MAX_RUNS) {
-        sv_errorf(err, errlen, "runs = %u: at most %d", (unsigned)req->runs, LAB_MAX_RUNS);
+    if (req->runs > SV_LAB_MAX_RUNS) {
+        sv_errorf(err, errlen, "runs = %u: at most %d", (unsigned)req->runs, SV_LAB_MAX_RUNS);
         return false;
     }
-    uint32_t runs = req->runs ? req->runs : 100;
+    uint32_t runs = req->runs ? req->runs : SV_LAB_DEFAULT_RUNS;
     size_t words = (size_t)runs * sv_round_count(req->n) * req->n;
     if (words > LAB_MAX_WORDS) {
         sv_errorf(err, errlen, "runs = %u at n = %zu keeps %zu cells, more than %zu: use fewer runs",
@@ -418,7 +418,7 @@ bool sv_capture_lab_fill(sv_trace *t, const sv_capture_request *req, sv_backend 
         }
     } else {
 #if SV_HAVE_CUDA
-        L->runs = req->runs ? req->runs : 100;
+        L->runs = req->runs ? req->runs : SV_LAB_DEFAULT_RUNS;
         L->shake = req->shake;
         L->shake_seed = req->shake_seed ? req->shake_seed : 1;
         bits = malloc((size_t)L->runs * nr * n * sizeof *bits);

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bounds.h"
 #include "error.h"
 #include "escape.h"
 
@@ -41,6 +42,25 @@ static void put_str(FILE *f, const char *s)
     fputc('"', f);
 }
 
+/* A seed, 0 .. SV_SEED_MAX (2^64-1): a JSON integer up to INT64_MAX, the
+ * largest a JSON reader such as jansson holds, and above it the decimal
+ * digits as a string, so that every seed --shake-seed takes reopens
+ * (get_seed reads both). */
+static void put_seed(FILE *f, uint64_t seed)
+{
+    if (seed <= (uint64_t)INT64_MAX)
+        fprintf(f, "%" PRIu64, seed);
+    else
+        fprintf(f, "\"%" PRIu64 "\"", seed);
+}
+
+/* A racecheck count, at most SV_RACECHECK_MAX_COUNT (what the reader
+ * takes; racecheck.c keeps a report's counts within it too). */
+static uint64_t count_of(uint64_t n)
+{
+    return n > (uint64_t)SV_RACECHECK_MAX_COUNT ? (uint64_t)SV_RACECHECK_MAX_COUNT : n;
+}
+
 void sv_lab_write_json(const sv_trace *t, FILE *f)
 {
     const sv_lab_record *L = t->lab;
@@ -48,11 +68,13 @@ void sv_lab_write_json(const sv_trace *t, FILE *f)
     char sched[48];
     fprintf(f, "{\n    \"kernel\": \"%s\",\n    \"source\": \"%s\",\n", sv_kernel_name(L->kernel),
             L->emulated ? "emulated" : "gpu");
-    if (L->emulated)
+    if (L->emulated) {
         fprintf(f, "    \"schedule\": \"%s\",\n", sv_schedule_format(L->schedule, sched, sizeof sched));
-    else
-        fprintf(f, "    \"shake\": %s,\n    \"shake_seed\": %" PRIu64 ",\n    \"wall_us\": %.1f,\n",
-                L->shake ? "true" : "false", L->shake_seed, L->wall_us);
+    } else {
+        fprintf(f, "    \"shake\": %s,\n    \"shake_seed\": ", L->shake ? "true" : "false");
+        put_seed(f, L->shake_seed);
+        fprintf(f, ",\n    \"wall_us\": %.1f,\n", L->wall_us);
+    }
     fprintf(f, "    \"runs\": %u,\n    \"shown_run\": %u,\n    \"wrong_runs\": %u,\n"
                "    \"distinct_outputs\": %u,\n    \"first_wrong_cell\": %d,\n"
                "    \"first_wrong_round\": %d,\n    \"divergent\": [",
@@ -91,7 +113,7 @@ void sv_lab_write_json(const sv_trace *t, FILE *f)
                 rc->ran ? "true" : "false");
         put_str(f, rc->note);
         fprintf(f, ",\n      \"errors\": %" PRIu64 ",\n      \"warnings\": %" PRIu64
-                   ",\n      \"hazards\": [", rc->errors, rc->warnings);
+                   ",\n      \"hazards\": [", count_of(rc->errors), count_of(rc->warnings));
         for (size_t h = 0; h < rc->nhazards; h++) {
             const sv_hazard *z = &rc->hazards[h];
             fprintf(f, "%s\n        {\"severity\": \"%s\", \"kind\": ", h ? "," : "",
@@ -151,6 +173,37 @@ static bool get_ll(rd *r, const json_t *obj, const char *name, const char *where
     long long v = json_integer_value(x);
     if (v < lo || v > hi)
         return bad(r, p, "%lld is outside %lld..%lld", v, lo, hi);
+    *out = v;
+    return true;
+}
+
+/* A seed as put_seed writes it: an integer 0 .. INT64_MAX, or a string of
+ * decimal digits 0 .. SV_SEED_MAX. */
+static bool get_seed(rd *r, const json_t *obj, const char *name, uint64_t *out)
+{
+    json_t *x = json_object_get(obj, name);
+    char p[96];
+    snprintf(p, sizeof p, ".%s", name);
+    if (!x)
+        return bad(r, p, "missing");
+    if (json_is_integer(x)) {
+        if (json_integer_value(x) < 0)
+            return bad(r, p, "%lld is below 0", (long long)json_integer_value(x));
+        *out = (uint64_t)json_integer_value(x);
+        return true;
+    }
+    const char *s = json_is_string(x) ? json_string_value(x) : NULL;
+    uint64_t v = 0;
+    bool ok = s && *s;
+    for (; ok && *s; s++) {
+        unsigned d = (unsigned)(*s - '0');
+        ok = *s >= '0' && *s <= '9' && v <= (SV_SEED_MAX - d) / 10;
+        v = v * 10 + d;
+    }
+    if (!ok)
+        return bad(r, p, "expected a whole number from 0 to %" PRIu64
+                   " (above %" PRId64 " as a string of digits)", (uint64_t)SV_SEED_MAX,
+                   (int64_t)INT64_MAX);
     *out = v;
     return true;
 }
@@ -283,14 +336,13 @@ bool sv_lab_read_json(const json_t *j, sv_trace *t, char *path, size_t pathlen, 
             goto fail;
         }
         L->shake = json_is_true(x);
-        if (!get_ll(&r, j, "shake_seed", "", 0, INT64_MAX, &v))
+        if (!get_seed(&r, j, "shake_seed", &L->shake_seed))
             goto fail;
-        L->shake_seed = (uint64_t)v;
         x = json_object_get(j, "wall_us");
         if (x && json_is_number(x) && json_number_value(x) >= 0)
             L->wall_us = json_number_value(x);
     }
-    if (!get_ll(&r, j, "runs", "", 1, 100000, &v))
+    if (!get_ll(&r, j, "runs", "", 1, SV_LAB_MAX_RUNS, &v))
         goto fail;
     L->runs = (uint32_t)v;
     if (!get_ll(&r, j, "shown_run", "", 0, L->runs - 1, &v))
@@ -434,10 +486,10 @@ bool sv_lab_read_json(const json_t *j, sv_trace *t, char *path, size_t pathlen, 
         }
         /* Kept to its buffer, cut at a whole UTF-8 character. */
         sv_utf8_copy(y ? json_string_value(y) : "", rc->note, sizeof rc->note);
-        if (!get_ll(&r, x, "errors", ".racecheck", 0, INT64_MAX, &v))
+        if (!get_ll(&r, x, "errors", ".racecheck", 0, SV_RACECHECK_MAX_COUNT, &v))
             goto fail;
         rc->errors = (uint64_t)v;
-        if (!get_ll(&r, x, "warnings", ".racecheck", 0, INT64_MAX, &v))
+        if (!get_ll(&r, x, "warnings", ".racecheck", 0, SV_RACECHECK_MAX_COUNT, &v))
             goto fail;
         rc->warnings = (uint64_t)v;
         rc->has_summary = true;
@@ -484,10 +536,11 @@ bool sv_lab_read_json(const json_t *j, sv_trace *t, char *path, size_t pathlen, 
             z->buf = (int)b;
             z->cell = (int)c2;
             z->round = (int)rnd;
-            z->thread[0] = t0 >= -1 && t0 < 1 << 20 ? (int)t0 : -1;
-            z->thread[1] = t1 >= -1 && t1 < 1 << 20 ? (int)t1 : -1;
-            z->line[0] = l0 >= -1 && l0 < 1000000 ? (int)l0 : -1;
-            z->line[1] = l1 >= -1 && l1 < 1000000 ? (int)l1 : -1;
+            /* the ranges racecheck.c reads from a report */
+            z->thread[0] = t0 >= -1 && t0 <= SV_RACECHECK_MAX_THREAD ? (int)t0 : -1;
+            z->thread[1] = t1 >= -1 && t1 <= SV_RACECHECK_MAX_THREAD ? (int)t1 : -1;
+            z->line[0] = l0 >= -1 && l0 <= SV_RACECHECK_MAX_LINE ? (int)l0 : -1;
+            z->line[1] = l1 >= -1 && l1 <= SV_RACECHECK_MAX_LINE ? (int)l1 : -1;
             z->access[0] = json_string_value(acc)[0] == 'W' ? 'W' : 'R';
             z->access[1] = json_string_value(acc)[1] == 'W' ? 'W' : 'R';
             const char *fs = file && json_is_string(file) ? json_string_value(file) : "";

@@ -41,7 +41,6 @@ typedef struct sv_racecheck {
 } sv_racecheck;
 
 void sv_racecheck_destroy(sv_racecheck *rc); /* accepts NULL */
-sv_racecheck *sv_racecheck_copy(const sv_racecheck *rc); /* NULL on failure or NULL in */
 
 /* Parses a racecheck report (--racecheck-report hazard, or analysis; any
  * other lines are ignored) of len bytes. Returns a new report with ran set,

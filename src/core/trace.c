@@ -2,7 +2,7 @@
  * (sv_trace_finish), the chapter's invariant check (sv_trace_check) and
  * bit-identity of two traces (sv_trace_equal). */
 #include "trace.h"
-#include "lab.h"
+#include "lab_record.h"
 #include "names.h"
 
 #include <float.h>

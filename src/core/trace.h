@@ -16,10 +16,6 @@
 extern "C" {
 #endif
 
-/* The name of the chapter's kernel (kernels/hillis_steele.cu), which the
- * CUDA backend runs and sv_emulate() emulates. */
-#define SV_KERNEL_TEACHING "hillis-steele"
-
 typedef enum sv_case {
     SV_CASE_COPY,    /* i < 2^(r-1): no left neighbour at this stride, copied through */
     SV_CASE_PARTIAL, /* 2^(r-1) <= i < 2^r - 1: the window reaches position 0 */
@@ -63,7 +59,7 @@ typedef struct sv_trace {
     size_t overflow_count; /* int32: cells that wrapped, all rounds */
     double max_abs_diff; /* float32: largest |output - sequential scan|; 0 for int32 */
     size_t max_diff_index;
-    /* The mistakes lab (lab.h): kernel, schedule or GPU runs, per-cell
+    /* The mistakes lab (lab_record.h): kernel, schedule or GPU runs, per-cell
      * outcomes, hazards. NULL for a plain capture of the chapter's kernel.
      * Owned: sv_trace_destroy() frees it. */
     struct sv_lab_record *lab;

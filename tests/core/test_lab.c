@@ -1,6 +1,6 @@
 /* The mistakes lab's emulator: every kernel under every schedule, on the
  * chapter's example and on seeded random inputs, against references written
- * here round by round (not through lab.c's statement machine): the
+ * here round by round (not through lab_emulate.c's statement machine): the
  * deterministic schedules exactly, the seeded ones through properties every
  * interleaving must have (each read saw a value some thread really wrote;
  * each thread's cell is the operation on what it read; a warp hides the

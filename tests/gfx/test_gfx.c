@@ -2,6 +2,7 @@
  * driver: fills, the three border styles told apart by their run lengths,
  * arrow heads, text within its measured width, clipping, the PNG round trip.
  * Also prints (does not assert) the time of a heavy 1920x1080 frame. */
+#include "font_metrics.h"
 #include "gfx.h"
 #include "platform.h"
 
@@ -265,6 +266,24 @@ static void test_text(void)
             if (dark(x, y) > 64 && x > rr)
                 rr = x;
     CHECK_MSG(rr >= 375 && rr <= 380, "right-aligned text ends at %d, want 380", rr);
+}
+
+/* font_metrics.h's numbers are the embedded fonts' own: the layout sizes
+ * boxes from them before it measures any text. */
+static void test_font_metrics(void)
+{
+    const char *digits = "0123456789-.e+?";
+    float w = sv_gfx_text_width(g, SV_FONT_MONO, 100.0f, digits);
+    float want = sv_mono_width(100.0f, (float)strlen(digits));
+    CHECK_MSG(fabsf(w - want) <= 0.01f * want, "mono: %zu glyphs at 100 px are %.1f px, "
+              "SV_MONO_ADVANCE says %.1f", strlen(digits), w, want);
+    float b = sv_gfx_text_width(g, SV_FONT_SANS_BOLD, 100.0f, "buf[0]") / 100.0f;
+    CHECK_MSG(fabsf(b - SV_EM_BUF0_BOLD) <= 0.03f * SV_EM_BUF0_BOLD,
+              "\"buf[0]\" in bold is %.3f em, SV_EM_BUF0_BOLD says %.3f", b, SV_EM_BUF0_BOLD);
+    float m = sv_gfx_text_width(g, SV_FONT_SANS, 100.0f, "global memory") / 100.0f;
+    CHECK_MSG(fabsf(m - SV_EM_GLOBAL_MEMORY) <= 0.03f * SV_EM_GLOBAL_MEMORY,
+              "\"global memory\" is %.3f em, SV_EM_GLOBAL_MEMORY says %.3f", m,
+              SV_EM_GLOBAL_MEMORY);
 }
 
 static void test_clip(void)
@@ -636,6 +655,7 @@ int main(int argc, char **argv)
         test_borders();
         test_arrow();
         test_text();
+        test_font_metrics();
         test_clip();
         test_order();
         test_atlas_overflow();

@@ -7,12 +7,12 @@
 #ifndef SV_TEST_VIEW_TEST_H
 #define SV_TEST_VIEW_TEST_H
 
-#include "emulate.h"
 #include "export.h"
 #include "gfx.h"
 #include "platform.h"
 #include "render.h"
 #include "theme.h"
+#include "view_model.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -59,52 +59,6 @@ static inline int view_test_main(int argc, char **argv, const char *name,
     for (const view_test_fn *f = tests; *f; f++)
         (*f)();
     return view_test_close(passed);
-}
-
-/* The emulator's finished trace of v[0..n); exits on failure. */
-static inline sv_trace *view_trace(const sv_value *v, size_t n, sv_type type, sv_op op,
-                                   sv_scan scan)
-{
-    char err[256];
-    sv_trace *t = sv_trace_create(op, type, scan, v, n, SV_BACKEND_CPU, NULL, err, sizeof err);
-    if (!t || !sv_emulate(t, err, sizeof err) || !sv_trace_finish(t, err, sizeof err)) {
-        fprintf(stderr, "%s:%d: FAIL: trace: %s\n", __FILE__, __LINE__, err);
-        exit(1);
-    }
-    return t;
-}
-
-/* view_trace of int32 values (type int32). */
-static inline sv_trace *view_trace_i32(const int32_t *in, size_t n, sv_op op, sv_scan scan)
-{
-    sv_value *v = calloc(n ? n : 1, sizeof *v);
-    if (!v) {
-        fprintf(stderr, "out of memory\n");
-        exit(1);
-    }
-    for (size_t i = 0; i < n; i++)
-        v[i].i = in[i];
-    sv_trace *t = view_trace(v, n, SV_TYPE_INT32, op, scan);
-    free(v);
-    return t;
-}
-
-/* A view of t as app.c would hand it out: settled at round 0, dark theme,
- * nothing open or hovered, every string empty but the source line. */
-static inline void view_of(sv_app_view *s, const sv_trace *t)
-{
-    memset(s, 0, sizeof *s);
-    s->trace = t;
-    s->source = "CPU emulator: no CUDA device (test)";
-    s->edit_text = s->edit_error = s->status = s->bench_source = "";
-    s->kernel_file = s->lab_note = "";
-    s->anim = 1.0f;
-    s->view = SV_VIEW_SCAN;
-    s->theme = SV_THEME_DARK;
-    s->ui_scale = 1.0f;
-    s->zoom = 1.0f;
-    s->hover_row = s->hover_cell = -1;
-    s->pinned_row = s->pinned_cell = -1;
 }
 
 /* Draws s at w x h into an offscreen target, with rec attached when not

@@ -1,6 +1,6 @@
-/* The mistakes lab in the model: the kernel registry, the schedules, the
- * statement-level emulator with read provenance, and the per-cell summary
- * of many runs. lab.h describes the statement model.
+/* The mistakes lab's statement-level emulator with read provenance, and the
+ * words that say what each read saw. lab_emulate.h describes the statement
+ * model.
  *
  * UNDER THE HOOD. Each thread is a program counter over one flat statement
  * list, the same for every thread (built once per kernel and n); a thread
@@ -12,165 +12,17 @@
  * why a warp hides the in-place race. Shared memory cells carry the value,
  * whether it is known (`?` otherwise) and who wrote it in which round, so
  * each read records the write it saw. */
-#include "lab.h"
+#include "lab_emulate.h"
 
-#include <inttypes.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "error.h"
-#include "names.h"
-
-/* ---- Kernels ----------------------------------------------------------- */
-
-static const sv_kernel_info kernels[SV_KERNEL_COUNT] = {
-    [SV_KERNEL_CORRECT] = {"correct", "kernels/hillis_steele.cu",
-                           "the chapter's kernel", true, true, true, 0, false, false},
-    [SV_KERNEL_IN_PLACE] = {"in-place", "kernels/mistakes/in_place.cu",
-                            "one buffer: buf[i] = buf[i - stride] op buf[i]", false, true, true,
-                            0, false, true},
-    [SV_KERNEL_NO_BARRIER] = {"no-barrier", "kernels/mistakes/no_barrier.cu",
-                              "double buffer, the barrier in the loop removed", true, false,
-                              true, 0, false, true},
-    [SV_KERNEL_IN_PLACE_NO_BARRIER] = {"in-place-no-barrier",
-                                       "kernels/mistakes/in_place_no_barrier.cu",
-                                       "one buffer and no barrier in the loop", false, false,
-                                       true, 0, false, true},
-    [SV_KERNEL_NO_ELSE] = {"no-else", "kernels/mistakes/no_else.cu",
-                           "the else copy removed: pout[i] for i < stride is never written",
-                           true, true, false, 0, false, false},
-    [SV_KERNEL_OFF_BY_ONE] = {"off-by-one", "kernels/mistakes/off_by_one.cu",
-                              "the guard written i > stride", true, true, true, 1, false, false},
-    [SV_KERNEL_POUT_ACCUMULATE] = {"pout-accumulate", "kernels/mistakes/pout_accumulate.cu",
-                                   "pout[i] = pin[i - stride] op pout[i] (GPU Gems 3, listing 39.1)",
-                                   true, true, true, 0, true, false},
-};
-
-const sv_kernel_info *sv_kernel_get(sv_kernel k)
-{
-    return (unsigned)k < SV_KERNEL_COUNT ? &kernels[k] : NULL;
-}
-
-const char *sv_kernel_name(sv_kernel k)
-{
-    return (unsigned)k < SV_KERNEL_COUNT ? kernels[k].name : NULL;
-}
-
-bool sv_kernel_from_name(const char *name, sv_kernel *out)
-{
-    int k = SV_NAME_INDEX(name, kernels, SV_KERNEL_COUNT);
-    if (k >= 0 && out)
-        *out = (sv_kernel)k;
-    return k >= 0;
-}
 
 static size_t stride_of(int round)
 {
     return round >= 1 ? (size_t)1 << (round - 1) : 0;
-}
-
-bool sv_kernel_writes(sv_kernel k, int round, size_t i)
-{
-    const sv_kernel_info *info = sv_kernel_get(k);
-    if (!info || round < 1)
-        return round == 0;
-    bool taken = i >= stride_of(round) + (size_t)info->guard_offset;
-    return taken || info->has_else;
-}
-
-/* ---- Schedules ----------------------------------------------------------- */
-
-static const char *const schedule_names[SV_SCHEDULE_COUNT] = {
-    "lockstep", "sequential", "reverse", "random", "warps",
-};
-
-const char *sv_schedule_kind_name(sv_schedule_kind k)
-{
-    return (unsigned)k < SV_SCHEDULE_COUNT ? schedule_names[k] : NULL;
-}
-
-bool sv_schedule_parse(const char *text, sv_schedule *out, char *err, size_t errlen)
-{
-    static const char accepted[] =
-        "lockstep, sequential, reverse, random[:SEED], warps[:SEED]";
-    if (!text || !*text) {
-        sv_errorf(err, errlen, "empty schedule (expected %s)", accepted);
-        return false;
-    }
-    const char *colon = strchr(text, ':');
-    size_t len = colon ? (size_t)(colon - text) : strlen(text);
-    for (int k = 0; k < SV_SCHEDULE_COUNT; k++) {
-        if (strlen(schedule_names[k]) != len || strncmp(text, schedule_names[k], len) != 0)
-            continue;
-        sv_schedule s = {(sv_schedule_kind)k, 1};
-        if (colon) {
-            if (k != SV_SCHEDULE_RANDOM && k != SV_SCHEDULE_WARPS) {
-                sv_errorf(err, errlen, "schedule \"%.40s\": %s takes no seed", text,
-                          schedule_names[k]);
-                return false;
-            }
-            const char *p = colon + 1;
-            uint64_t v = 0;
-            if (!*p) {
-                sv_errorf(err, errlen, "schedule \"%.40s\": no seed after ':'", text);
-                return false;
-            }
-            for (; *p; p++) {
-                if (*p < '0' || *p > '9') {
-                    sv_errorf(err, errlen,
-                              "schedule \"%.40s\": seed must be a decimal integer, got '%c' "
-                              "at position %zu", text, *p >= 32 && *p < 127 ? *p : '?',
-                              (size_t)(p - text) + 1);
-                    return false;
-                }
-                unsigned d = (unsigned)(*p - '0');
-                if (v > (UINT64_MAX - d) / 10) {
-                    sv_errorf(err, errlen, "schedule \"%.40s\": seed above 2^64-1", text);
-                    return false;
-                }
-                v = v * 10 + d;
-            }
-            s.seed = v;
-        }
-        *out = s;
-        return true;
-    }
-    /* Name the token without letting control bytes through. */
-    char shown[41];
-    size_t j = 0;
-    for (const char *p = text; *p && j < sizeof shown - 1; p++)
-        shown[j++] = (*p >= 32 && *p < 127) ? *p : '?';
-    shown[j] = '\0';
-    sv_errorf(err, errlen, "unknown schedule \"%s\" (expected %s)", shown, accepted);
-    return false;
-}
-
-char *sv_schedule_format(sv_schedule s, char *buf, size_t len)
-{
-    const char *name = sv_schedule_kind_name(s.kind);
-    if (!name)
-        name = "?";
-    if (s.kind == SV_SCHEDULE_RANDOM || s.kind == SV_SCHEDULE_WARPS)
-        snprintf(buf, len, "%s:%" PRIu64, name, s.seed);
-    else
-        snprintf(buf, len, "%s", name);
-    return buf;
-}
-
-/* splitmix64: small, seedable, the same on every platform. */
-static uint64_t rng_next(uint64_t *state)
-{
-    uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-}
-
-static size_t rng_below(uint64_t *state, size_t bound)
-{
-    return (size_t)(rng_next(state) % bound);
 }
 
 /* ---- The statement machine ----------------------------------------------- */
@@ -430,7 +282,7 @@ static void run_to_barrier(machine *m, size_t i)
 static void run_schedule(machine *m, sv_schedule s, size_t *scratch)
 {
     uint64_t rng = s.seed;
-    const size_t n = m->n, warp = 32, nwarps = (n + warp - 1) / warp;
+    const size_t n = m->n, warp = SV_WARP_SIZE, nwarps = (n + warp - 1) / warp;
     for (;;) {
         switch (s.kind) {
         case SV_SCHEDULE_LOCKSTEP:
@@ -455,7 +307,7 @@ static void run_schedule(machine *m, sv_schedule s, size_t *scratch)
             for (size_t k = 0; k < count; k++)
                 scratch[k] = k;
             while (count > 0) {
-                size_t pick = rng_below(&rng, count);
+                size_t pick = sv_schedule_pick(&rng, count);
                 size_t u = scratch[pick];
                 if (by_warp) {
                     size_t hi = (u + 1) * warp < n ? (u + 1) * warp : n;
@@ -736,276 +588,6 @@ void sv_lab_cell_describe(const sv_lab_reads *r, const sv_trace *t, size_t round
     }
     snprintf(buf, len, "round %zu: thread %zu read what the chapter's kernel reads", round, i);
 }
-
-/* ---- Summaries ------------------------------------------------------------ */
-
-void sv_lab_summary_destroy(sv_lab_summary *s)
-{
-    if (!s)
-        return;
-    if (s->cells)
-        for (size_t j = 0; j < s->n * s->nrounds; j++)
-            free(s->cells[j].values);
-    free(s->cells);
-    free(s->first_diverged);
-    free(s);
-}
-
-void sv_lab_raw_from_trace(const sv_trace *t, uint32_t run, uint32_t *bits, bool *known)
-{
-    size_t n = t->n;
-    for (size_t r = 0; r < t->nrounds; r++) {
-        const sv_round *R = &t->rounds[r];
-        int b = r == 0 ? 0 : R->pout;
-        for (size_t i = 0; i < n; i++) {
-            size_t j = ((size_t)run * t->nrounds + r) * n + i;
-            bits[j] = R->written[b][i] ? R->buf[b][i].bits : 0;
-            if (known)
-                known[j] = R->written[b][i];
-        }
-    }
-}
-
-static int cmp_u64(const void *a, const void *b)
-{
-    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-    return x < y ? -1 : x > y;
-}
-
-static int cmp_count(const void *a, const void *b)
-{
-    const sv_lab_count *x = a, *y = b;
-    if (x->runs != y->runs)
-        return x->runs > y->runs ? -1 : 1;
-    uint64_t kx = x->known ? x->value.bits : (1ull << 32), ky = y->known ? y->value.bits : (1ull << 32);
-    return kx < ky ? -1 : kx > ky;
-}
-
-/* A run's output row, for counting distinct outputs. */
-typedef struct row_ref {
-    const uint32_t *bits;
-    const bool *known;
-    size_t n;
-} row_ref;
-
-static int cmp_row(const void *a, const void *b)
-{
-    const row_ref *x = a, *y = b;
-    for (size_t i = 0; i < x->n; i++) {
-        uint64_t kx = (!x->known || x->known[i]) ? x->bits[i] : (1ull << 32);
-        uint64_t ky = (!y->known || y->known[i]) ? y->bits[i] : (1ull << 32);
-        if (kx != ky)
-            return kx < ky ? -1 : 1;
-    }
-    return 0;
-}
-
-sv_lab_summary *sv_lab_summarize(const sv_trace *correct, uint32_t runs, const uint32_t *bits,
-                                 const bool *known, char *err, size_t errlen)
-{
-    if (!correct || !bits || runs == 0) {
-        sv_errorf(err, errlen, "sv_lab_summarize: %s", runs == 0 ? "no runs" : "no data");
-        return NULL;
-    }
-    const size_t n = correct->n, nr = correct->nrounds;
-    bool ok = false;
-    sv_lab_summary *s = calloc(1, sizeof *s);
-    uint64_t *keys = calloc(runs, sizeof(uint64_t));
-    row_ref *rows = calloc(runs, sizeof(row_ref));
-    if (!s || !keys || !rows)
-        goto done;
-    s->n = n;
-    s->nrounds = nr;
-    s->runs = runs;
-    s->first_wrong_cell = -1;
-    s->first_wrong_round = -1;
-    s->cells = calloc(n * nr, sizeof(sv_lab_cell));
-    s->first_diverged = malloc(n * sizeof(int));
-    if (!s->cells || !s->first_diverged)
-        goto done;
-    for (size_t i = 0; i < n; i++)
-        s->first_diverged[i] = -1;
-    for (size_t r = 0; r < nr; r++) {
-        const sv_round *R = &correct->rounds[r];
-        int b = r == 0 ? 0 : R->pout;
-        for (size_t i = 0; i < n; i++) {
-            sv_lab_cell *c = &s->cells[r * n + i];
-            c->correct = R->buf[b][i];
-            for (uint32_t k = 0; k < runs; k++) {
-                size_t j = ((size_t)k * nr + r) * n + i;
-                bool kn = !known || known[j];
-                keys[k] = kn ? bits[j] : (1ull << 32);
-                if (!kn || bits[j] != c->correct.bits)
-                    c->wrong_runs++;
-            }
-            qsort(keys, runs, sizeof *keys, cmp_u64);
-            uint32_t distinct = 1;
-            for (uint32_t k = 1; k < runs; k++)
-                distinct += keys[k] != keys[k - 1];
-            c->values = calloc(distinct, sizeof(sv_lab_count));
-            if (!c->values)
-                goto done;
-            uint32_t v = 0;
-            for (uint32_t k = 0; k < runs; k++) {
-                if (k > 0 && keys[k] == keys[k - 1]) {
-                    c->values[v - 1].runs++;
-                    continue;
-                }
-                c->values[v].known = keys[k] < (1ull << 32);
-                c->values[v].value.bits = (uint32_t)keys[k];
-                c->values[v].runs = 1;
-                v++;
-            }
-            c->nvalues = distinct;
-            qsort(c->values, distinct, sizeof(sv_lab_count), cmp_count);
-            if (c->wrong_runs > 0) {
-                if (s->first_diverged[i] < 0)
-                    s->first_diverged[i] = (int)r;
-                if (s->first_wrong_round < 0)
-                    s->first_wrong_round = (int)r;
-            }
-        }
-    }
-    /* The output: the last round's pout. */
-    size_t last = nr - 1;
-    for (size_t i = 0; i < n; i++)
-        if (s->cells[last * n + i].wrong_runs > 0) {
-            s->first_wrong_cell = (int)i;
-            break;
-        }
-    for (uint32_t k = 0; k < runs; k++) {
-        size_t j = ((size_t)k * nr + last) * n;
-        rows[k] = (row_ref){bits + j, known ? known + j : NULL, n};
-        for (size_t i = 0; i < n; i++) {
-            bool kn = !known || known[j + i];
-            if (!kn || bits[j + i] != s->cells[last * n + i].correct.bits) {
-                s->wrong_runs++;
-                break;
-            }
-        }
-    }
-    qsort(rows, runs, sizeof *rows, cmp_row);
-    s->distinct_outputs = 1;
-    for (uint32_t k = 1; k < runs; k++)
-        s->distinct_outputs += cmp_row(&rows[k], &rows[k - 1]) != 0;
-    ok = true;
-done:
-    if (!ok) {
-        sv_errorf(err, errlen, "out of memory summarizing %u runs of %zu cells", (unsigned)runs,
-                  n);
-        sv_lab_summary_destroy(s);
-        s = NULL;
-    }
-    free(keys);
-    free(rows);
-    return s;
-}
-
-/* ---- Records -------------------------------------------------------------- */
-
-void sv_lab_record_destroy(sv_lab_record *r)
-{
-    if (!r)
-        return;
-    sv_lab_summary_destroy(r->summary);
-    sv_racecheck_destroy(r->racecheck);
-    free(r);
-}
-
-sv_schedule sv_lab_run_schedule(const sv_lab_record *r, uint32_t run)
-{
-    sv_schedule s = r->schedule;
-    if (s.kind == SV_SCHEDULE_RANDOM || s.kind == SV_SCHEDULE_WARPS)
-        s.seed += run;
-    return s;
-}
-
-/* Built once from the registry, so that a kernel added there is named in
- * every message, the help overlay and --help's checks alike. */
-static char kernel_list[SV_KERNEL_COUNT * 32];
-static pthread_once_t kernel_list_once = PTHREAD_ONCE_INIT;
-
-static void kernel_list_build(void)
-{
-    size_t at = 0;
-    for (int k = 0; k < SV_KERNEL_COUNT && at < sizeof kernel_list; k++)
-        at += (size_t)snprintf(kernel_list + at, sizeof kernel_list - at, "%s%s",
-                               k == 0 ? "" : k + 1 == SV_KERNEL_COUNT ? " or " : ", ",
-                               sv_kernel_name((sv_kernel)k));
-}
-
-const char *sv_kernel_list(void)
-{
-    pthread_once(&kernel_list_once, kernel_list_build);
-    return kernel_list;
-}
-
-bool sv_kernel_parse(const char *name, sv_kernel *out, char *err, size_t errlen)
-{
-    if (name && strcmp(name, SV_KERNEL_TEACHING) == 0) {
-        *out = SV_KERNEL_CORRECT;
-        return true;
-    }
-    if (sv_kernel_from_name(name, out))
-        return true;
-    char shown[41];
-    size_t j = 0;
-    for (const char *p = name ? name : ""; *p && j < sizeof shown - 1; p++)
-        shown[j++] = (*p >= 32 && *p < 127) ? *p : '?';
-    shown[j] = '\0';
-    sv_errorf(err, errlen, "unknown kernel \"%s\" (expected %s)", shown, sv_kernel_list());
-    return false;
-}
-
-sv_lab_summary *sv_lab_summary_all_correct(const sv_trace *correct, uint32_t runs, char *err,
-                                           size_t errlen)
-{
-    size_t words = correct->nrounds * correct->n;
-    uint32_t *bits = malloc(words * sizeof *bits);
-    if (!bits) {
-        sv_errorf(err, errlen, "out of memory");
-        return NULL;
-    }
-    sv_lab_raw_from_trace(correct, 0, bits, NULL);
-    /* One run, then scale the counts: every run held the same values. */
-    sv_lab_summary *s = sv_lab_summarize(correct, 1, bits, NULL, err, errlen);
-    free(bits);
-    if (!s)
-        return NULL;
-    s->runs = runs;
-    for (size_t j = 0; j < words; j++)
-        s->cells[j].values[0].runs = runs;
-    return s;
-}
-
-void sv_lab_trace_from_raw(sv_trace *t, sv_kernel k, const uint32_t *bits, const bool *known)
-{
-    const sv_kernel_info *info = sv_kernel_get(k);
-    const size_t n = t->n;
-    for (size_t i = 0; i < n; i++) {
-        sv_value own[2] = {{.bits = 0}, {.bits = 0}};
-        bool has[2] = {false, false};
-        int pout = 0;
-        for (size_t r = 0; r < t->nrounds; r++) {
-            sv_round *R = &t->rounds[r];
-            if (r > 0) {
-                if (info->double_buffer)
-                    pout = 1 - pout;
-                else
-                    R->pin = R->pout = 0;
-            }
-            if (r == 0 || sv_kernel_writes(k, (int)r, i)) {
-                own[pout].bits = bits[r * n + i];
-                has[pout] = !known || known[r * n + i];
-            }
-            for (int b = 0; b < 2; b++) {
-                R->buf[b][i] = has[b] ? own[b] : (sv_value){.bits = 0};
-                R->written[b][i] = has[b];
-            }
-        }
-    }
-}
-
 sv_trace *sv_lab_correct_trace(const sv_trace *t, char *err, size_t errlen)
 {
     sv_trace *c = sv_trace_create(t->op, t->type, t->scan, t->input, t->n, SV_BACKEND_CPU, NULL,

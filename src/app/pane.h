@@ -1,0 +1,46 @@
+/* Panes: the part of the scan view that draws one trace. The frame
+ * (frame.c, render_frame.c, render_overlay.c: header, caption, legend,
+ * counters, timeline, tooltip box) gives a pane its area and draws around
+ * it; the pane says where its cells are, draws them, hit-tests them and
+ * words them, through a small table of functions (mpv's ra_fns idea). A
+ * second algorithm beside Hillis-Steele (Blelloch's tree, a student's own
+ * kernel) is a new table and its files, not a fork of the frame.
+ *
+ * A pane's layout fills the pane fields of sv_layout (render.h: "the
+ * pane"), and may read the frame fields, already set. Its functions read the
+ * view and never change it. */
+#ifndef SV_PANE_H
+#define SV_PANE_H
+
+#include "scene.h"
+#include "words.h"
+
+typedef struct sv_pane_fns {
+    const char *name;  /* "hillis-steele" */
+    /* Small caption lines under the bold ones the pane's caption has
+     * (1, or 2 with the warps line); the frame makes room for them. */
+    int (*caption_lines)(const sv_app_view *v);
+    /* Fills l's pane fields for view v in area (the frame's fields are set). */
+    void (*layout)(const sv_app_view *v, sv_box area, sv_layout *l);
+    /* Draws the pane as l places it. */
+    void (*draw)(sv_gfx *g, const sv_app_view *v, const sv_layout *l, const sv_theme *t);
+    /* The cell under (x, y): true with *row and *cell set (either may be NULL). */
+    bool (*hit)(const sv_layout *l, float x, float y, int *row, int *cell);
+    /* The caption of the current step; false without a trace. */
+    bool (*caption)(const sv_app_view *v, sv_caption_words *out);
+    /* The tooltip of cell (row, cell); false when there is none. */
+    bool (*tooltip)(const sv_app_view *v, int row, int cell, sv_tip_words *out);
+} sv_pane_fns;
+
+/* The four rows of the Hillis-Steele scan (pane_rows.c, render_cells.c). */
+extern const sv_pane_fns sv_pane_hillis_steele;
+
+/* The pane that draws view v's trace (panes.c); never NULL. */
+const sv_pane_fns *sv_pane_of(const sv_app_view *v);
+
+/* The Hillis-Steele pane's geometry (pane_rows.c). */
+int sv_rows_caption_lines(const sv_app_view *v);
+void sv_rows_layout(const sv_app_view *v, sv_box area, sv_layout *l);
+bool sv_rows_hit(const sv_layout *l, float x, float y, int *row, int *cell);
+
+#endif

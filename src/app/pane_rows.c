@@ -1,0 +1,200 @@
+/* The Hillis-Steele pane's geometry: the four rows (input, buf[0], buf[1],
+ * output) of one trace, its cells, labels and tags, in the area the frame
+ * gives it (frame.c), and the hit test of its cells. render_cells.c draws
+ * it; panes.c puts the two in the pane table. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "font_metrics.h"
+#include "pane.h"
+
+static int int_chars(int32_t v)
+{
+    int c = v < 0 ? 2 : 1;
+    uint32_t u = v < 0 ? (uint32_t)0 - (uint32_t)v : (uint32_t)v;
+    while (u >= 10) {
+        u /= 10;
+        c++;
+    }
+    return c;
+}
+
+static int value_chars(sv_type type, sv_value v)
+{
+    if (type == SV_TYPE_INT32)
+        return int_chars(v.i);
+    char buf[48];
+    return (int)strlen(sv_value_format(type, v, buf, sizeof buf));
+}
+
+/* The widest number among the cells in view, in characters, so that one text
+ * size serves the whole frame. Covers the input, the current buffers and the
+ * final output (the largest values of a sum), so the size rarely jumps. */
+static int widest_in_view(const sv_app_view *s, const sv_layout *l)
+{
+    const sv_trace *t = s->trace;
+    sv_step_view v;
+    if (!sv_scene_step(s, s->step, &v))
+        return 1;
+    int w = 1;
+    for (int i = l->first_cell; i <= l->last_cell; i++) {
+        int c = value_chars(t->type, t->input[i]);
+        if (c > w) w = c;
+        if (t->output) {
+            c = value_chars(t->type, t->output[i]);
+            if (c > w) w = c;
+            c = value_chars(t->type, t->inclusive[i]);
+            if (c > w) w = c;
+        }
+        for (int b = 0; b < 2; b++) {
+            if (v.rd->written[b][i]) {
+                c = value_chars(t->type, v.rd->buf[b][i]);
+                if (c > w) w = c;
+            }
+        }
+    }
+    return w;
+}
+
+int sv_rows_caption_lines(const sv_app_view *s)
+{
+    /* n > SV_WARP: a line says what runs in lockstep (warps). */
+    return s && s->trace && s->trace->n > SV_WARP ? 2 : 1;
+}
+
+/* Rows, their labels and tags, and the line under them, in area. */
+static void rows_place(const sv_app_view *s, sv_box area, sv_layout *l)
+{
+    float u = l->unit, m = area.x;
+    bool warps = s && s->trace && s->trace->n > SV_WARP;
+    float top = area.y, bottom = area.y + area.h;
+    if (warps)
+        top += 2.6f * u; /* room for the "warp k" labels */
+    l->rows_area = (sv_box){ m, top, area.w, fmaxf(bottom - top, 1.0f) };
+
+    /* Rows: cell height 9u, gaps 6u (input to buf[0], room for the window
+     * bracket), 9u (buf[0] to buf[1], the round's arrows), 5u (to output). */
+    const float nominal = 4 * 9.0f + 6.0f + 9.0f + 5.0f + 3.0f; /* + the index line */
+    float k = sv_clampf(l->rows_area.h / (nominal * u), 0.2f, 1.25f);
+    l->cell_h = 9.0f * u * k;
+    float gaps[3] = { 6.0f * u * k, 9.0f * u * k, 5.0f * u * k };
+    float used = nominal * u * k;
+    float y = l->rows_area.y + (l->rows_area.h - used) / 2.0f + l->cell_h / 2.0f;
+    for (int r = 0; r < 4; r++) {
+        l->row_y[r] = y;
+        if (r < 3)
+            y += l->cell_h + gaps[r];
+    }
+
+    /* Row labels: the name above the row's centre line, the memory below;
+     * both shrink with squeezed rows. The tag sits right of the name. */
+    l->row_label_px = fminf(l->label_px, l->cell_h * 0.36f);
+    l->row_sub_px = fminf(l->small_px * 0.85f, l->cell_h * 0.25f);
+    float tag_h = l->row_label_px * 1.3f;
+    float tag_x = m + l->row_label_px * SV_EM_BUF0_BOLD + 0.5f * l->row_label_px;
+    for (int r = 1; r <= 2; r++)
+        l->tag[r] = (sv_box){ tag_x, l->row_y[r] - l->cell_h * 0.17f - tag_h / 2.0f,
+                              tag_h * 1.95f, tag_h };
+    /* As wide as the tag's end or "global memory". */
+    float label_w = fmaxf(tag_x + tag_h * 1.95f - m, l->row_sub_px * SV_EM_GLOBAL_MEMORY) +
+                    1.0f * u;
+    l->label_col = (sv_box){ m, l->rows_area.y, label_w, l->rows_area.h };
+    l->cells_clip = (sv_box){ m + label_w + 0.5f * u, l->rows_area.y - 0.5f * u,
+                              l->rows_area.x + l->rows_area.w - (m + label_w + 0.5f * u),
+                              l->rows_area.h + 1.0f * u };
+    if (warps)
+        l->warp_label_y = l->row_y[0] - l->cell_h / 2.0f - 1.5f * u;
+    if (l->cells_clip.w < 1.0f) l->cells_clip.w = 1.0f;
+
+    /* The index line under the output row. */
+    l->index_y = l->row_y[3] + l->cell_h / 2.0f + 1.5f * u * k;
+    l->index_px = fminf(l->small_px * 0.9f, 2.2f * u * k);
+}
+
+/* Cells: as wide as fit (at most 22u), times zoom; pan in cells; the
+ * numbers' size. */
+static void cells_place(const sv_app_view *s, sv_layout *l)
+{
+    float u = l->unit;
+    float ui = (s && s->ui_scale > 0.0f) ? s->ui_scale : 1.0f;
+    l->n = (s && s->trace) ? (int)s->trace->n : 0;
+    float area = l->cells_clip.w;
+    float zoom = (s && s->zoom >= 1.0f) ? s->zoom : 1.0f;
+    if (l->n <= 0) {
+        l->first_cell = 0;
+        l->last_cell = -1;
+        return;
+    }
+    float base = fminf(area / (float)l->n, 22.0f * u);
+    l->cell_pitch = base * zoom;
+    float gap = fminf(l->cell_pitch * 0.13f, 1.4f * u);
+    if (l->cell_pitch < 3.0f) gap = l->cell_pitch * 0.25f;
+    l->cell_w = l->cell_pitch - gap;
+    float total = l->cell_pitch * (float)l->n;
+    if (total <= area) {
+        l->cell_x0 = l->cells_clip.x + (area - total) / 2.0f + gap / 2.0f;
+    } else {
+        float max_pan = (float)l->n - area / l->cell_pitch;
+        float pan = sv_clampf(s->pan, 0.0f, max_pan);
+        l->cell_x0 = l->cells_clip.x - pan * l->cell_pitch + gap / 2.0f;
+    }
+    int first = (int)floorf((l->cells_clip.x - l->cell_x0) / l->cell_pitch);
+    int last = (int)floorf((l->cells_clip.x + l->cells_clip.w - l->cell_x0) / l->cell_pitch);
+    l->first_cell = first < 0 ? 0 : first;
+    l->last_cell = last >= l->n ? l->n - 1 : last;
+    l->radius = fminf(fminf(l->cell_w, l->cell_h) * 0.16f, 1.3f * u);
+    l->border_w = sv_clampf(l->cell_w * 0.06f, 1.0f, 0.5f * u);
+    if (l->border_w < 1.0f) l->border_w = 1.0f;
+    /* Numbers: large (about 4% of the height at 720p), shrunk to fit the
+     * widest in view, hidden below legibility. */
+    float px = fminf(l->cell_h * 0.46f, 4.6f * u);
+    float fit1 = l->cell_w * 0.9f / SV_MONO_ADVANCE;
+    if (fit1 >= 7.0f && l->last_cell >= l->first_cell) {
+        /* Up to 4 characters set the common size; a longer number
+         * (an identity like -2147483648) shrinks alone (render_cells.c). */
+        int chars = widest_in_view(s, l);
+        if (chars > 4) chars = 4;
+        px = fminf(px, fit1 / (float)chars);
+        l->num_px = px >= fmaxf(7.0f, 0.9f * u / ui) ? px : 0.0f;
+    }
+}
+
+void sv_rows_layout(const sv_app_view *s, sv_box area, sv_layout *l)
+{
+    rows_place(s, area, l);
+    cells_place(s, l);
+}
+
+sv_box sv_layout_cell(const sv_layout *l, int row, int i)
+{
+    int r = row < 0 ? 0 : row > 3 ? 3 : row;
+    sv_box b = { l->cell_x0 + (float)i * l->cell_pitch, l->row_y[r] - l->cell_h / 2.0f,
+                 l->cell_w, l->cell_h };
+    return b;
+}
+
+bool sv_rows_hit(const sv_layout *l, float x, float y, int *row, int *cell)
+{
+    if (l->n <= 0 || l->cell_pitch <= 0.0f)
+        return false;
+    const sv_box *c = &l->cells_clip;
+    if (x < c->x || x >= c->x + c->w)
+        return false;
+    for (int r = 0; r < 4; r++) {
+        if (fabsf(y - l->row_y[r]) > l->cell_h / 2.0f)
+            continue;
+        float fi = floorf((x - l->cell_x0) / l->cell_pitch);
+        if (fi < 0.0f || fi >= (float)l->n)
+            return false;
+        int i = (int)fi;
+        /* Narrow cells: the whole pitch counts, so they can still be hovered. */
+        float dx = x - (l->cell_x0 + (float)i * l->cell_pitch);
+        if (l->cell_w >= 6.0f && dx > l->cell_w)
+            return false;
+        if (row) *row = r;
+        if (cell) *cell = i;
+        return true;
+    }
+    return false;
+}
