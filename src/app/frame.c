@@ -74,7 +74,11 @@ void sv_layout_compute(const sv_app_view *s, int fb_w, int fb_h, sv_layout *out)
      * caption_px line and the pane's small lines). Heights follow the text. */
     float sp = l.small_px;
     float small_lines = (float)l.pane->caption_lines(s);
-    l.timeline = (sv_box){ m, H - m - 2.5f * sp, W - 2 * m, 2.5f * sp };
+    /* The overview has no timeline, only its key hint (none when clean): the
+     * band above moves down, so the overview fills the height. */
+    bool overview = s && s->overview && s->view == SV_VIEW_SCAN;
+    float tl_h = overview ? (s->clean ? 0.0f : 1.5f * sp) : 2.5f * sp;
+    l.timeline = (sv_box){ m, H - m - tl_h, W - 2 * m, tl_h };
     l.counters = (sv_box){ m, l.timeline.y - 1.55f * sp, W - 2 * m, 1.45f * sp };
     l.legend = (sv_box){ m, l.counters.y - 1.75f * sp, W - 2 * m, 1.65f * sp };
     float cap_h = 2.0f * 1.22f * l.caption_px + 1.45f * sp * 1.05f * small_lines;
