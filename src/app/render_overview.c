@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../core/table.h"
 #include "font_metrics.h"
 #include "scene.h"
 #include "util.h"
@@ -36,12 +37,14 @@ typedef struct ov_row {
 typedef struct ov_geom {
     float row_h, cell_h, num_px, label_px, tag_px;
     sv_box clip;              /* the cells' columns over the whole area */
+    sv_float_style style;     /* one float32 notation for the whole trace */
 } ov_geom;
 
-static void draw_number(sv_gfx *g, sv_type type, sv_box b, float px, sv_value v, sv_rgba c)
+static void draw_number(sv_gfx *g, sv_type type, sv_float_style style, sv_box b, float px,
+                        sv_value v, sv_rgba c)
 {
     char buf[48];
-    sv_value_format(type, v, buf, sizeof buf);
+    sv_value_format_as(type, v, style, buf, sizeof buf);
     float fit = b.w * 0.92f / sv_mono_width(1.0f, (float)strlen(buf));
     if (fit < px)
         px = floorf(fit);
@@ -96,7 +99,7 @@ static void draw_row(sv_gfx *g, const sv_app_view *s, const sv_layout *l, const 
         sv_gfx_rect(g, b, fminf(l->radius, o->cell_h * 0.2f), fill, border, bw, style);
         if (o->num_px > 0.0f) {
             if (has)
-                draw_number(g, tr->type, b, o->num_px, r->vals[i], t->cell_text);
+                draw_number(g, tr->type, o->style, b, o->num_px, r->vals[i], t->cell_text);
             else
                 sv_gfx_text(g, SV_FONT_MONO, o->num_px, b.x + b.w / 2.0f, cy, SV_ALIGN_CENTER,
                             t->uninit, "?");
@@ -231,6 +234,7 @@ void sv_render_overview(sv_gfx *g, const sv_app_view *s, const sv_layout *l, con
                   OV_INDEX_UNITS;
     ov_geom o;
     o.clip = (sv_box){ l->cells_clip.x, area.y, l->cells_clip.w, area.h };
+    o.style = sv_trace_float_style(tr);
     o.row_h = fminf(area.h / units, l->cell_h * 1.05f);
     o.cell_h = o.row_h * 0.86f;
     o.label_px = fminf(l->row_label_px, o.row_h * 0.42f);

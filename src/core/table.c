@@ -31,9 +31,8 @@ typedef struct table {
     sv_float_style style; /* one notation for every value of the trace */
 } table;
 
-/* The notation of every float32 the table prints: positional unless some
- * value (input, a written cell, output) needs an exponent, then all. */
-static sv_float_style trace_style(const sv_trace *t)
+/* table.h: positional unless some value needs an exponent, then all. */
+sv_float_style sv_trace_float_style(const sv_trace *t)
 {
     if (t->type != SV_TYPE_FLOAT32)
         return SV_FLOAT_SHORTEST;
@@ -259,7 +258,7 @@ static void print_legend(const table *tb)
 
 void sv_trace_print_table(const sv_trace *t, FILE *f, bool colour, const char *note)
 {
-    sv_float_style style = trace_style(t);
+    sv_float_style style = sv_trace_float_style(t);
     table tb = {t, f, colour, cell_width(t, style), style};
     on(&tb, COL_BOLD);
     fprintf(f, "Hillis-Steele scan · n = %zu · %s (%s) · %s · %s · ", t->n, sv_op_name(t->op),

@@ -6,7 +6,8 @@
  *  - it has index numbers: 0..7 under the last block, below every cell;
  *  - each round's title carries its case conditions with its numbers, and
  *    round 0's the general ones (i >= 2^r - 1, 2^(r-1) <= i < 2^r - 1,
- *    i < 2^(r-1)).
+ *    i < 2^(r-1));
+ *  - one float32 notation for the whole trace (10 beside 16777222, not 1e+01).
  * PNGs land in the build directory (overview-*.png). */
 /* dl_iterate_phdr and RTLD_NODELETE (see render_util.h) */
 #define _GNU_SOURCE
@@ -87,6 +88,17 @@ static void test_overview(void)
                       "%s: the general conditions", name);
         }
     }
+    sv_trace_destroy(t);
+
+    /* One float32 notation for the whole trace: 10 beside 16777222 is
+     * "10", not "1e+01" (issue 21 item 15d). */
+    sv_value fv[4] = {{.f = 16777216.0f}, {.f = 6.0f}, {.f = 4.0f}, {.f = 0.0f}};
+    t = view_trace(fv, 4, SV_TYPE_FLOAT32, SV_OP_SUM, SV_SCAN_INCLUSIVE);
+    view_of(&s, t);
+    s.overview = true;
+    view_draw(&s, 1280, 720, rec, "overview-", "float32");
+    CHECK_MSG(has_text("16777222") && has_text("10") && !has_text("e+"),
+              "float32: one notation (16777222 and 10, no exponent)");
     sv_trace_destroy(t);
     sv_gfx_rec_destroy(rec);
 }
