@@ -1,6 +1,7 @@
 /* scanviz-trace: runs the chapter's Hillis-Steele scan on the GPU or on the
  * bit-exact CPU emulator and prints its trace (a table, or the JSON trace
- * file); --verify compares the backends, --open re-reads a trace file. */
+ * file); --verify compares the backends, --open re-reads a trace file;
+ * --kernel-file runs a student's kernel file (kernel_cmd.c). */
 #include <errno.h>
 #include <inttypes.h>
 #include <limits.h>
@@ -24,6 +25,7 @@
 #include "../core/table.h"
 #include "../core/trace.h"
 #include "../core/trace_file.h"
+#include "kernel_cmd.h"
 
 /* Exit statuses (also in --help). */
 enum {
@@ -55,6 +57,13 @@ typedef struct options {
     sv_lab_options lab;    /* --runs, --shake, --shake-seed (core/args.h) */
     bool racecheck;        /* --racecheck */
     int lab_arg;           /* argv index of the first lab option, 0 if none */
+    /* Your own kernel (kernel_cmd.h) */
+    const char *kernel_file; /* --kernel-file FILE.cu */
+    const char *entry;       /* --entry NAME */
+    double time_limit;       /* --time-limit SECONDS, 0: the runtime's default */
+    int kernel_arg;          /* argv index of --kernel-file, 0 if none */
+    int kernel_only_arg;     /* argv index of the first of --entry / --time-limit */
+    int kernel_name_arg;     /* argv index of --kernel */
 } options;
 
 static const char *prog = "scanviz-trace";
@@ -67,6 +76,8 @@ static void usage(FILE *f)
 "                     [--backend auto|cuda|cpu] [--format table|json] [-o FILE] [--verify]\n"
 "                     [--kernel NAME] [--schedule NAME] [--runs R] [--shake] [--racecheck]\n"
 "       scanviz-trace --open FILE.json [--format table|json] [-o FILE] [--verify]\n"
+"       scanviz-trace --kernel-file FILE.cu [--entry NAME] [input, scan and lab options]\n"
+"                     [--time-limit SECONDS] [--format table|json] [-o FILE]\n"
 "\n"
 "Runs the Hillis-Steele scan of the chapter on the GPU (CUDA), or on a bit-exact CPU\n"
 "emulator where there is none, and prints its trace: every round's double buffer and\n"
@@ -76,7 +87,11 @@ static void usage(FILE *f)
 "\n"
 "Exit status: 0 success; 1 the backend failed or the output (a file, or standard\n"
 "output) could not be written; 2 bad input or usage, or input over its limit; 3 the\n"
-"backend asked for is unavailable; 4 --verify found a difference.\n", f);
+"backend asked for is unavailable; 4 --verify found a difference.\n"
+"With --kernel-file: 0 the output equals the scan and no hazard was found; 4 it ran,\n"
+"but the output is wrong or hazards were found; 2 it does not compile or its signature\n"
+"is wrong; 5 it failed while running (crash, out of range, deadlock, time or memory\n"
+"limit).\n", f);
 }
 
 /* Prints "scanviz-trace: <msg>" to stderr, escaped (sv_escape: the message
@@ -108,6 +123,9 @@ static bool take(void *ctx, const sv_opt_arg *a, char *err, size_t errlen)
     case SV_OPTION_KERNEL: o->kernel = a->text; break;
     case SV_OPTION_SCHEDULE: o->schedule = a->text; break;
     case SV_OPTION_RACECHECK: o->racecheck = true; break;
+    case SV_OPTION_KERNEL_FILE: o->kernel_file = a->text; break;
+    case SV_OPTION_ENTRY: o->entry = a->text; break;
+    case SV_OPTION_TIME_LIMIT: o->time_limit = a->f; break;
     case SV_OPTION_HELP: o->help = true; break;
     case SV_OPTION_VERSION: o->version = true; break;
     default:
@@ -128,6 +146,12 @@ static bool take_noting(void *ctx, const sv_opt_arg *a, char *err, size_t errlen
                a->id == SV_OPTION_SHAKE_SEED || a->id == SV_OPTION_RACECHECK;
     if (lab && !o->lab_arg)
         o->lab_arg = a->flag_argi;
+    if (a->id == SV_OPTION_KERNEL_FILE)
+        o->kernel_arg = a->flag_argi;
+    if (a->id == SV_OPTION_KERNEL)
+        o->kernel_name_arg = a->flag_argi;
+    if ((a->id == SV_OPTION_ENTRY || a->id == SV_OPTION_TIME_LIMIT) && !o->kernel_only_arg)
+        o->kernel_only_arg = a->flag_argi;
     o->scan_given |= a->id == SV_OPTION_OP || a->id == SV_OPTION_TYPE ||
                      a->id == SV_OPTION_EXCLUSIVE;
     return true;
@@ -159,6 +183,13 @@ static int parse_options(int argc, char **argv, options *o)
             return usage_error("--open: the trace file says which operator, type and scan; "
                                "--op, --type and --exclusive do not apply");
     }
+    if (o->kernel_only_arg && !o->kernel_file)
+        return usage_error("\"%s\" (argument %d) goes with --kernel-file", argv[o->kernel_only_arg],
+                           o->kernel_only_arg);
+    if (o->kernel_file && (o->open_path || o->verify || o->kernel_name_arg))
+        return usage_error("--kernel-file (argument %d) runs its own kernel: %s does not go with "
+                           "it", o->kernel_arg, o->open_path ? "--open" : o->verify ? "--verify"
+                                                                               : "--kernel");
     if (o->lab_arg && (o->open_path || o->verify))
         return usage_error("\"%s\" (argument %d): the lab's options make a new capture; "
                            "--open and --verify do not take them", argv[o->lab_arg],
@@ -395,13 +426,36 @@ out:
 
 /* ---- main -------------------------------------------------------------- */
 
+/* What kernel_cmd.c needs of the options. */
+static sv_kernel_cmd kernel_cmd_of(const options *o)
+{
+    return (sv_kernel_cmd){
+        .prog = prog, .path = o->kernel_file, .entry = o->entry, .input = &o->input,
+        .op = o->op, .type = o->type, .scan = o->scan, .backend = o->backend,
+        .schedule = o->schedule, .runs = o->lab.runs, .shake = o->lab.shake,
+        .shake_seed = o->lab.shake_seed, .racecheck = o->racecheck,
+        .time_limit_ms = (uint32_t)(o->time_limit * 1000 + 0.5),
+        .json = o->format == FORMAT_JSON, .out_path = o->out_path,
+    };
+}
+
 static int run_open(const options *o)
 {
-    char err[512];
-    sv_trace *t = sv_trace_load(o->open_path, err, sizeof err);
-    if (!t) {
-        return report(EXIT_USAGE, "%s", err); /* err names the file */
+    char err[512], why[512];
+    char *text = NULL;
+    sv_kernel_cmd k = kernel_cmd_of(o);
+    if (!o->verify) { /* a kernel trace (version 3) prints as one */
+        int st = sv_kernel_cmd_open(&k, o->open_path, &text);
+        if (st >= 0)
+            return st;
+    } else if (!(text = sv_read_bounded(o->open_path, SV_LIMIT_TRACE, "a trace file", NULL, err,
+                                        sizeof err))) {
+        return report(EXIT_USAGE, "%s", err);
     }
+    sv_trace *t = sv_trace_parse(text, why, sizeof why);
+    free(text);
+    if (!t)
+        return report(EXIT_USAGE, "%s: %s", sv_path_name(o->open_path), why);
     int status;
     if (o->verify)
         status = verify(o, t->op, t->type, t->scan, t->input, t->n, t);
@@ -475,6 +529,10 @@ int main(int argc, char **argv)
             printf("scanviz-trace %s (CUDA backend %s)\n", SV_VERSION,
                    SV_HAVE_CUDA ? "built in" : "not built");
         return sv_stdout_status(prog, EXIT_OK, EXIT_FAILED);
+    }
+    if (o.kernel_file) {
+        sv_kernel_cmd k = kernel_cmd_of(&o);
+        return sv_kernel_cmd_run(&k);
     }
     return o.open_path ? run_open(&o) : run_capture(&o);
 }

@@ -32,6 +32,12 @@ const char *sv_option_kernel_names(unsigned i)
     return i < SV_KERNEL_COUNT ? sv_kernel_name((sv_kernel)i) : NULL;
 }
 
+const char *sv_option_kernel_labels(unsigned i)
+{
+    const sv_kernel_info *k = i < SV_KERNEL_COUNT ? sv_kernel_get((sv_kernel)i) : NULL;
+    return k ? k->label : NULL;
+}
+
 const char *sv_option_algo_names(unsigned i)
 {
     return i < SV_ALGO_COUNT ? sv_algo_name((sv_algo)i) : NULL;
@@ -111,6 +117,7 @@ const char *sv_opt_group_title(sv_opt_group g)
                            SV_CHAPTER_EXAMPLE ")",
         [SV_GROUP_SCAN] = "Scan",
         [SV_GROUP_LAB] = "Mistakes lab (docs/user-guide.md)",
+        [SV_GROUP_KERNEL] = "Your own kernel (docs/user-guide.md, \"Your own kernel\")",
         [SV_GROUP_VIEW] = "View",
         [SV_GROUP_SLIDES] = "Slides",
         [SV_GROUP_HEADLESS] = "Without a window",
@@ -154,8 +161,8 @@ static void join_values(const sv_option *o, char *buf, size_t len)
     while (o->values && o->values(count))
         count++;
     for (unsigned i = 0; i < count && used < len; i++) {
-        int w = snprintf(buf + used, len - used, "%s%s", i == 0 ? "" : i + 1 == count ? " or " : ", ",
-                         o->values(i));
+        const char *sep = i == 0 ? "" : i + 1 == count ? " or " : ", ";
+        int w = snprintf(buf + used, len - used, "%s%s", sep, o->values(i));
         if (w < 0)
             break;
         used += (size_t)w;

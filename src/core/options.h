@@ -54,7 +54,7 @@ typedef enum sv_opt_kind {
 
 /* The groups of --help and of the man pages' OPTIONS, in their order. */
 typedef enum sv_opt_group {
-    SV_GROUP_INPUT, SV_GROUP_SCAN, SV_GROUP_LAB, SV_GROUP_VIEW, SV_GROUP_SLIDES,
+    SV_GROUP_INPUT, SV_GROUP_SCAN, SV_GROUP_LAB, SV_GROUP_KERNEL, SV_GROUP_VIEW, SV_GROUP_SLIDES,
     SV_GROUP_HEADLESS, SV_GROUP_OUTPUT, SV_GROUP_BENCH, SV_GROUP_OTHER, SV_GROUP_COUNT
 } sv_opt_group;
 
@@ -81,6 +81,8 @@ typedef struct sv_option {
                                  the range needs saying why ({value}: the value) */
     double flo, fhi;          /* SV_OPT_FLOAT */
     const char *(*values)(unsigned i); /* ENUM, LIST: the i-th name, NULL past the last */
+    const char *(*value_doc)(unsigned i); /* optional: the i-th value in words, listed
+                                             under the man page's paragraph */
     bool (*check)(const char *value, char *why, size_t whylen); /* STRING: optional */
     const char *def;          /* the default, in words, for {def}; NULL: none said */
     const char *complete;     /* FILE: the extension completion offers ("" any file) */
@@ -141,6 +143,7 @@ const char *sv_option_op_names(unsigned i);
 const char *sv_option_type_names(unsigned i);
 const char *sv_option_backend_names(unsigned i);
 const char *sv_option_kernel_names(unsigned i);
+const char *sv_option_kernel_labels(unsigned i);
 const char *sv_option_theme_names(unsigned i);
 const char *sv_option_format_names(unsigned i);
 const char *sv_option_algo_names(unsigned i);
