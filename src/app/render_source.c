@@ -116,12 +116,16 @@ bool sv_code_geometry(const sv_app_view *v, const sv_layout *l, sv_code_geo *out
         return false;
     float u = l->unit;
     const sv_box *p = &l->code_panel;
-    /* The code is the small text's size, so it follows the UI scale, as
-     * long as a row keeps CODE_MIN_COLS characters; never below 2.1% of the
+    /* The code is the small text's size at the UI scale (2.5% of the
+     * height times the scale, as the small text would be if the cells did
+     * not take the room first), as long as a row keeps CODE_MIN_COLS
+     * characters; never below 2.1% of the
      * height (the user guide's minimum). Long lines wrap instead of being
      * cut at the panel's edge. */
     float fit = floorf((p->w - 2.0f * u) / sv_mono_width(1.0f, CODE_MIN_COLS + 5.0f));
-    out->px = fmaxf(fminf(floorf(l->small_px), fit), ceilf(0.021f * (float)l->fb_h));
+    float ui = v->ui_scale > 0.0f ? v->ui_scale : 1.0f;
+    float want = fmaxf(floorf(l->small_px), floorf(0.025f * (float)l->fb_h * ui));
+    out->px = fmaxf(fminf(want, fit), ceilf(0.021f * (float)l->fb_h));
     out->px = fmaxf(out->px, 8.0f);
     out->pitch = ceilf(out->px * 1.3f);
     out->title_y = p->y + 2.0f * u;
