@@ -25,10 +25,8 @@ static const char *header_source(void)
 static void test_header(void)
 {
     rec = sv_gfx_rec_create();
-    static const int32_t ex[8] = {3, 1, 7, 0, 4, 1, 6, 3};
-    sv_trace *t = view_trace_i32(ex, 8, SV_OP_SUM, SV_SCAN_INCLUSIVE);
     sv_app_view s;
-    view_of(&s, t);
+    sv_trace *t = view_example(&s);
     s.source = "CPU emulator (no NVIDIA GPU found): no CUDA driver (CUDA driver version is "
                "insufficient for CUDA runtime version)";
     static const int widths[3] = {1024, 1280, 1920};

@@ -19,21 +19,14 @@ static sv_gfx_rec *rec;
 
 static bool has_text(const char *needle)
 {
-    for (size_t k = 0; k < sv_gfx_rec_count(rec); k++) {
-        const sv_prim *q = sv_gfx_rec_prim(rec, k);
-        if (q->kind == SV_PRIM_TEXT && strstr(q->text, needle))
-            return true;
-    }
-    return false;
+    return rec_has_text(rec, needle);
 }
 
 static void test_overview(void)
 {
     rec = sv_gfx_rec_create();
-    static const int32_t ex[8] = {3, 1, 7, 0, 4, 1, 6, 3};
-    sv_trace *t = view_trace_i32(ex, 8, SV_OP_SUM, SV_SCAN_INCLUSIVE);
     sv_app_view s;
-    view_of(&s, t);
+    sv_trace *t = view_example(&s);
     s.overview = true;
     s.step = s.from_step = (int)t->nrounds - 1;
     static const int sizes[4][2] = {{1280, 720}, {1024, 768}, {1920, 1080}, {1600, 1200}};

@@ -129,10 +129,8 @@ static float check_panel(sv_app_view *s, int w, int h, const char *name, const c
 static void test_source_panel(void)
 {
     rec = sv_gfx_rec_create();
-    static const int32_t ex[8] = {3, 1, 7, 0, 4, 1, 6, 3};
-    sv_trace *t = view_trace_i32(ex, 8, SV_OP_SUM, SV_SCAN_INCLUSIVE);
     sv_app_view s;
-    view_of(&s, t);
+    sv_trace *t = view_example(&s);
     s.code = true;
     s.kernel_embedded = true;
     s.step = s.from_step = 1;
