@@ -265,8 +265,6 @@ void sv_render_overview(sv_gfx *g, const sv_app_view *s, const sv_layout *l, con
             dn = (ov_row){ "output", NULL, tr->output, NULL, NULL };
         } else if (r == 0) {
             snprintf(title, sizeof title, "round 0: stage the input into buf[0]");
-            snprintf(cond, sizeof cond, " \u00b7 in round r: copy-through i < 2^(r\u22121), "
-                     "partial 2^(r\u22121) \u2264 i < 2^r \u2212 1, full i \u2265 2^r \u2212 1");
             up = (ov_row){ "input", NULL, tr->input, NULL, NULL };
             dn = (ov_row){ "buf[0]", NULL, rd->buf[0], rd->written[0], NULL };
         } else {
