@@ -15,7 +15,8 @@
  *                    full disk or a closed pipe is reported as "stdout: ..."
  *   a regular file   replaced whole by rename, or left as it was
  *   nothing yet      created by rename
- *   a character device or a FIFO (/dev/null, /dev/stdout, a pipe)
+ *   a character device or a FIFO (/dev/null, /dev/stdout, a pipe; a named
+ *                    pipe nothing reads is refused after SV_FIFO_WAIT_MS)
  *                    written in place as a stream and checked like stdout;
  *                    never created, renamed over or removed
  *   anything else    (a directory, a socket, a block device) refused
