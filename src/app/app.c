@@ -169,14 +169,16 @@ sv_app_status sv_app_init(sv_app_state *s, const sv_app_config *c, char *err, si
     s->clean = c->clean;
     s->overview = c->overview;
     if (c->ui_scale > 0.0f)
-        s->ui_scale = sv_clampf(c->ui_scale, 0.5f, 3.0f);
+        s->ui_scale = sv_clampf(c->ui_scale, (float)SV_UI_SCALE_MIN, (float)SV_UI_SCALE_MAX);
     s->script_at = -1;
     s->script_kernel = s->kernel;
+    s->script_code = s->code; /* the panel and D before the script's first say */
     if (c->script) {
         char why[300];
         if (!sv_script_load(c->script, &s->script, why, sizeof why) ||
             !sv_script_check(&s->script, (int)s->trace->nrounds,
-                             s->trace->scan == SV_SCAN_EXCLUSIVE, why, sizeof why)) {
+                             s->trace->scan == SV_SCAN_EXCLUSIVE, why, sizeof why) ||
+            !sv_script_check_phases(&s->script, s->trace, why, sizeof why)) {
             snprintf(err, errlen, "--script %s: %s", c->script, why);
             sv_app_cleanup(s);
             return SV_APP_BAD_INPUT;

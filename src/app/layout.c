@@ -76,13 +76,8 @@ bool sv_scene_value(const sv_app_view *s, const sv_step_view *v, int row, int i,
             (s->phase != SV_PHASE_NONE && s->phase != SV_PHASE_COPY_BACK))
             return false;
         /* A mistake may leave the cell it copies back unwritten: `?`. */
-        if (s->lab) {
-            const sv_round *lr = &t->rounds[t->nrounds - 1];
-            int b = t->nrounds == 1 ? 0 : lr->pout;
-            int src = sv_scene_output_source(t, v, i);
-            if (src >= 0 && !lr->written[b][src])
-                return false;
-        }
+        if (s->lab && sv_steps_output_unwritten(t, (size_t)i))
+            return false;
         *out = t->output[i];
         return true;
     default:

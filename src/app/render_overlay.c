@@ -149,7 +149,7 @@ static void draw_legend(sv_gfx *g, const sv_app_view *s, const sv_layout *l, con
 {
     /* u: the legend's unit, the small text's size / 2.5, shrunk to fit. */
     float cy = l->legend.y + l->legend.h / 2.0f, u = l->small_px / 2.5f;
-    bool lab = s->lab != NULL;
+    bool lab = s->lab != NULL && !s->outcome_hidden; /* a question open: no hint */
     /* The cases' conditions at this round where they fit at full size (no
      * question open: they would answer it; the tooltip of a cell gives its
      * case's condition anyway); the overview, which has no tooltip, shortens
@@ -253,7 +253,7 @@ static void draw_timeline(sv_gfx *g, const sv_app_view *s, const sv_layout *l,
             sv_gfx_circle(g, x, y, r, t->bg, t->text_dim, fmaxf(1.0f, 0.22f * u));
         }
         /* The mistakes lab: the first round in which any cell diverged. */
-        if (s->lab && s->lab->first_wrong_round == k) {
+        if (s->lab && !s->outcome_hidden && s->lab->first_wrong_round == k) {
             sv_gfx_circle(g, x, y, r * 2.4f, sv_rgba_alpha(t->error, 0.0f), t->error,
                           fmaxf(1.5f, 0.3f * u));
             sv_gfx_text(g, SV_FONT_SANS_BOLD, l->small_px * 0.85f, x, y - 2.6f * u,
@@ -472,15 +472,16 @@ static void draw_input_box(sv_gfx *g, const sv_app_view *s, const sv_layout *l,
     sv_gfx_clip(g, NULL);
 
     float ly = f.y + f.h + 1.9f * u;
+    float hpx = sv_scene_fit_px(g, SV_FONT_SANS, l->small_px, f.w, SV_EDIT_HINT);
     if (bad) {
         float epx = sv_scene_fit_px(g, SV_FONT_SANS_BOLD, l->small_px * 1.1f, f.w, s->edit_error);
         sv_gfx_text(g, SV_FONT_SANS_BOLD, epx, x, ly, SV_ALIGN_LEFT, t->error, s->edit_error);
-        ly += 2.6f * u;
+        /* y is a line's middle: the hint's capitals start below the error's
+         * descenders (half a cap, 0.37 em, plus 0.24 em), with a gap */
+        ly += 0.61f * epx + 0.37f * hpx + 0.3f * u;
     }
     if (ly < b.y + b.h - 1.0f * u)
-        sv_gfx_text(g, SV_FONT_SANS, sv_scene_fit_px(g, SV_FONT_SANS, l->small_px, f.w,
-                                                     SV_EDIT_HINT),
-                    x, ly, SV_ALIGN_LEFT, t->text_dim, SV_EDIT_HINT);
+        sv_gfx_text(g, SV_FONT_SANS, hpx, x, ly, SV_ALIGN_LEFT, t->text_dim, SV_EDIT_HINT);
 }
 
 /* ---- status and help ---------------------------------------------------- */
