@@ -4,7 +4,8 @@
  * the start to the first, or from the last to the end). This is the model
  * the window draws and scanviz-trace prints for a kernel file, the chapter's
  * kernel and the canned mistakes included; the chapter's own round-shaped
- * trace (trace.h) is its reading where it fits (sv_ktrace_read_chapter()).
+ * trace (trace.h) is its reading where it fits (sv_ktrace_analyze() reads
+ * each step, sv_ktrace_chapter_trace() builds the round-shaped trace).
  *
  * Producers: the CPU runtime (fibers; it sees every shared access, so it
  * records reads, per-write operands and hazards) and the GPU runtime (NVRTC;
@@ -145,7 +146,7 @@ typedef struct sv_kfailure {
     sv_kwait *waits;
 } sv_kfailure;
 
-/* The chapter's reading of one step (sv_ktrace_read_chapter()). */
+/* The chapter's reading of one step (sv_ktrace_analyze()). */
 typedef struct sv_kreading {
     bool fits;             /* the step wrote n cells of one row that hold round
                               `round`'s invariant up to first_broken (or all) */
@@ -158,6 +159,9 @@ typedef struct sv_kreading {
     bool holds_known;
     uint32_t window_lo, window_hi; /* the window it should hold: op over input[lo..hi] */
     sv_value window_value;
+    int expected_round;    /* the round after the last step read (0 first): `round`
+                              differs when the row already holds a later round's
+                              windows (an in-place race run in order) */
 } sv_kreading;
 
 typedef struct sv_ktrace {
@@ -198,6 +202,133 @@ typedef struct sv_ktrace {
 } sv_ktrace;
 
 void sv_ktrace_destroy(sv_ktrace *t); /* accepts NULL */
+
+/* ---- Names ---------------------------------------------------------------- */
+
+/* "compile", "signature", "include", "crash", "out-of-range", "deadlock",
+ * "time", "memory", "unavailable", "internal" ("none" for SV_KFAIL_NONE);
+ * NULL out of range. The trace file's failure.kind. */
+const char *sv_kfail_kind_name(sv_kfail_kind k);
+bool sv_kfail_kind_from_name(const char *name, sv_kfail_kind *out);
+const char *sv_khazard_kind_name(sv_khazard_kind k); /* "RAW", "WAR", "WAW" */
+bool sv_khazard_kind_from_name(const char *name, sv_khazard_kind *out);
+const char *sv_karray_kind_name(sv_karray_kind k);   /* "shared", "out" */
+bool sv_karray_kind_from_name(const char *name, sv_karray_kind *out);
+
+/* ---- Building a trace (the runtimes, the file reader, tests) -------------- *
+ * Add the arrays first, then the steps in order; each new step starts as the
+ * state after the one before (nothing written in it yet). Every function
+ * returns false (or NULL, or -1) with err filled on allocation failure or a
+ * broken limit (SV_KTRACE_MAX_*), and leaves the trace valid to destroy. */
+
+/* A trace of kernel `kernel` (a name; copied) on input[0..n) with every
+ * output cell unwritten, no arrays, no steps, no failure, runs = 1,
+ * first_wrong = first_broken_step = -1. NULL with err filled when n is 0 or
+ * above SV_MAX_N, op is not defined on type, or allocation failed. */
+sv_ktrace *sv_ktrace_create(const char *kernel, sv_op op, sv_type type, sv_scan scan,
+                            const sv_value *input, size_t n, char *err, size_t errlen);
+/* Replaces *field (kernel, file, entry, source, device, schedule, or the
+ * failure's message) with a copy of s (NULL: none). */
+bool sv_ktrace_set_text(char **field, const char *s, char *err, size_t errlen);
+/* Adds an array (before any step): its index, or -1. rows >= 1 divides len;
+ * the name is copied. */
+int sv_ktrace_add_array(sv_ktrace *t, const char *name, sv_karray_kind kind, uint32_t len,
+                        uint32_t rows, char *err, size_t errlen);
+/* Adds a step ending at barrier_line (0: the kernel's end): the cells and
+ * written flags of the previous step, wrote all false. */
+sv_kstep *sv_ktrace_add_step(sv_ktrace *t, int32_t barrier_line, char *err, size_t errlen);
+/* Cell `cell` of array a takes v in step s: written and wrote set, the
+ * array touched. Out-of-range a or cell is ignored (the caller checks). */
+void sv_kstep_set_cell(sv_ktrace *t, sv_kstep *s, uint32_t a, uint32_t cell, sv_value v);
+/* Appends a read to s->reads (CPU); touches its array. */
+bool sv_kstep_add_read(sv_ktrace *t, sv_kstep *s, const sv_kaccess *read, char *err,
+                       size_t errlen);
+/* Appends a write with its reads s->reads[first_read .. +nreads) and sets
+ * the cell (sv_kstep_set_cell) unless the array is SV_KARRAY_IN. */
+bool sv_kstep_add_write(sv_ktrace *t, sv_kstep *s, const sv_kaccess *write, uint32_t first_read,
+                        uint32_t nreads, char *err, size_t errlen);
+/* Counts a hazard in hazards_total and keeps it while fewer than
+ * SV_KTRACE_MAX_HAZARDS are kept. */
+bool sv_ktrace_add_hazard(sv_ktrace *t, const sv_khazard *h, char *err, size_t errlen);
+/* Sets the failure: kind and message (copied), line, thread, step, array,
+ * index as given (-1 / 0 where unknown). */
+bool sv_ktrace_fail(sv_ktrace *t, sv_kfail_kind kind, const char *message, int32_t line,
+                    int32_t thread, char *err, size_t errlen);
+/* Appends where some threads wait (a deadlock). */
+bool sv_ktrace_add_wait(sv_ktrace *t, int32_t line, uint32_t count, uint32_t first_thread,
+                        char *err, size_t errlen);
+/* out[i] = v (written). */
+void sv_ktrace_set_output(sv_ktrace *t, size_t i, sv_value v);
+
+/* ---- Reading a trace ------------------------------------------------------ */
+
+/* Fills the derived fields: expected (the sequential scan of op, inclusive
+ * or exclusive: sv_reference_scan), first_wrong (the first output cell
+ * unwritten or not the expected value; float32 sum and product within the
+ * rounding any order of operations may give, |got - want| <= k * 2^-23 *
+ * sum |x| over the k values combined; everything else bit for bit), and
+ * each step's chapter reading:
+ *   - a step whose shared writes all fall in the first n cells of one row
+ *     of one array is read against round r, the round after the last step
+ *     read (0 first): it fits when that row's n cells hold op over
+ *     input[max(0, i - 2^r + 1) .. i] (the same tolerance), or another
+ *     round's windows exactly; otherwise it is that round, broken at its
+ *     first cell (unwritten cells break it: holds_known false);
+ *   - a step with no shared write, or writes in several rows, has no
+ *     reading (fits false).
+ * pin is the row the step read before (the last read step's row).
+ * Idempotent. false with err filled on allocation failure. */
+bool sv_ktrace_analyze(sv_ktrace *t, char *err, size_t errlen);
+
+/* Whether value got is the scan value want at a cell combining k inputs
+ * whose magnitudes add up to mag (the tolerance above; exact for int32 and
+ * for max, min, xor). */
+bool sv_kvalue_matches(sv_op op, sv_type type, sv_value got, sv_value want, size_t k, double mag);
+
+/* How a run ended, for a caller's exit status:
+ *   OK       the output equals the scan and no hazard was found;
+ *   WRONG    it ran, but the output is wrong or hazards were found;
+ *   REFUSED  it did not compile, its signature is wrong, or an #include;
+ *   FAILED   it failed while running (crash, out of range, deadlock, time,
+ *            memory);
+ *   UNAVAILABLE / INTERNAL  no compiler or GPU / the runtime itself failed.
+ * Needs sv_ktrace_analyze() first. */
+typedef enum sv_kverdict {
+    SV_KVERDICT_OK,
+    SV_KVERDICT_WRONG,
+    SV_KVERDICT_REFUSED,
+    SV_KVERDICT_FAILED,
+    SV_KVERDICT_UNAVAILABLE,
+    SV_KVERDICT_INTERNAL
+} sv_kverdict;
+sv_kverdict sv_ktrace_verdict(const sv_ktrace *t);
+
+/* The chapter-shaped trace (trace.h) of an analyzed ktrace whose reading is
+ * the chapter's: steps with shared writes read as rounds 0, 1, ..,
+ * 1 + ceil(log2 n) - 1 in order, none broken, in two rows taking turns
+ * (the double buffer: buf[0] is round 0's row) or in one row (pin == pout
+ * == 0, as the lab's one-buffer kernels); its output derived from the last
+ * round, as for every chapter trace. The trace is finished (sv_trace_finish), backend and device from t. NULL with
+ * err saying which step does not fit, in words, otherwise. */
+sv_trace *sv_ktrace_chapter_trace(const sv_ktrace *t, char *err, size_t errlen);
+
+/* ---- Words (escaped: names and messages come from files) ------------------ */
+
+/* "s[4]", "buf[1][5]" (rows > 1: row and cell), "in[3]", "out[8]": cell of
+ * array a (SV_KARRAY_IN for in[]). Returns buf. */
+char *sv_ktrace_cell_name(const sv_ktrace *t, uint32_t a, int64_t cell, char *buf, size_t len);
+/* "step 2: thread 5 read s[4], thread 4 wrote it, lines 12 and 12 (WAR)":
+ * the reader first (the later line is the second access's). */
+char *sv_ktrace_hazard_words(const sv_ktrace *t, const sv_khazard *h, char *buf, size_t len);
+/* The failure in words: "thread 0 read buf[-1] (line 14): out of range
+ * (buf has 16 cells)", "deadlock: threads 1 .. 7 (7) wait at the barrier
+ * of line 15; thread 0 has ended", the compiler's first message, ... */
+char *sv_ktrace_failure_words(const sv_ktrace *t, char *buf, size_t len);
+/* Steps are counted from 1 in words (step k is steps[k - 1]):
+ * "step 3 (round 2): cell 5 holds 12; the window [2, 5] sums to 16 (in buf[0])",
+ * or "step 3 (round 2): buf[0] holds the round's windows"; "" without a
+ * reading. */
+char *sv_ktrace_reading_words(const sv_ktrace *t, size_t step, char *buf, size_t len);
 
 #ifdef __cplusplus
 }

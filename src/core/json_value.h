@@ -1,0 +1,46 @@
+/* Values in JSON, the one writer and reader of a trace file's cells
+ * (docs/trace-format.md, "Values"), for trace_file.c and ktrace_file.c. */
+#ifndef SV_JSON_VALUE_H
+#define SV_JSON_VALUE_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "op.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Long arrays are wrapped every this many values. */
+#define SV_JSON_VALUES_PER_LINE 16
+
+/* One value: an integer, a float32 number with the fewest digits that read
+ * back to its bits (".0" on integral values, so -0.0 keeps its sign), or
+ * "inf", "-inf", "nan". */
+void sv_json_put_value(FILE *f, sv_type type, sv_value v);
+/* An array of n values, null where written[i] is false (written may be
+ * NULL: all written), wrapped every SV_JSON_VALUES_PER_LINE values with
+ * indent + 1 spaces. */
+void sv_json_put_values(FILE *f, sv_type type, const sv_value *v, const bool *written, size_t n,
+                        int indent);
+
+/* "an object", "an integer", ...: what a JSON value is, for messages. */
+const char *sv_json_kind_of(const json_t *j);
+
+/* One value of type at path (for messages); null only when allow_null
+ * (*is_null says so; is_null may be NULL otherwise). false with err =
+ * "PATH: reason". */
+bool sv_json_get_value(const json_t *j, const char *path, sv_type type, bool allow_null,
+                       sv_value *out, bool *is_null, char *err, size_t errlen);
+/* An array of exactly n values at path; written[i] (may be NULL) = not null. */
+bool sv_json_get_values(const json_t *j, const char *path, sv_type type, size_t n,
+                        bool allow_null, sv_value *vals, bool *written, char *err,
+                        size_t errlen);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,339 @@
+/* The kernel trace (ktrace.h): its names, its builders (the runtimes, the
+ * file reader and the tests fill a trace through them) and its destruction.
+ * Reading a trace against the chapter is ktrace_analyze.c, its words
+ * ktrace_words.c, its file ktrace_file.c, its table ktrace_table.c. */
+#include "ktrace.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "error.h"
+#include "names.h"
+
+/* ---- Names ---------------------------------------------------------------- */
+
+static const char *const fail_names[SV_KFAIL_COUNT] = {
+    "none", "compile", "signature", "include", "crash", "out-of-range",
+    "deadlock", "time", "memory", "unavailable", "internal",
+};
+static const char *const hazard_names[] = {"RAW", "WAR", "WAW"};
+static const char *const array_kind_names[] = {"shared", "out"};
+
+#define COUNT(a) (sizeof(a) / sizeof *(a))
+
+const char *sv_kfail_kind_name(sv_kfail_kind k)
+{
+    return (unsigned)k < SV_KFAIL_COUNT ? fail_names[k] : NULL;
+}
+
+bool sv_kfail_kind_from_name(const char *name, sv_kfail_kind *out)
+{
+    int i = SV_STRING_INDEX(name, fail_names, COUNT(fail_names));
+    if (i < 0)
+        return false;
+    *out = (sv_kfail_kind)i;
+    return true;
+}
+
+const char *sv_khazard_kind_name(sv_khazard_kind k)
+{
+    return (unsigned)k < COUNT(hazard_names) ? hazard_names[k] : NULL;
+}
+
+bool sv_khazard_kind_from_name(const char *name, sv_khazard_kind *out)
+{
+    int i = SV_STRING_INDEX(name, hazard_names, COUNT(hazard_names));
+    if (i < 0)
+        return false;
+    *out = (sv_khazard_kind)i;
+    return true;
+}
+
+const char *sv_karray_kind_name(sv_karray_kind k)
+{
+    return (unsigned)k < COUNT(array_kind_names) ? array_kind_names[k] : NULL;
+}
+
+bool sv_karray_kind_from_name(const char *name, sv_karray_kind *out)
+{
+    int i = SV_STRING_INDEX(name, array_kind_names, COUNT(array_kind_names));
+    if (i < 0)
+        return false;
+    *out = (sv_karray_kind)i;
+    return true;
+}
+
+/* ---- Growth ----------------------------------------------------------------
+ * The lists grow by doubling at each power of two of their count, so no
+ * capacity field is needed: with count elements, the block holds
+ * max(1, next power of two >= count). */
+static bool grow(void **items, size_t count, size_t size, char *err, size_t errlen)
+{
+    if (count != 0 && (count & (count - 1)) != 0)
+        return true;
+    size_t cap = count ? 2 * count : 1;
+    void *p = realloc(*items, cap * size);
+    if (!p) {
+        sv_errorf(err, errlen, "out of memory");
+        return false;
+    }
+    *items = p;
+    return true;
+}
+
+/* ---- Create and destroy ------------------------------------------------------ */
+
+sv_ktrace *sv_ktrace_create(const char *kernel, sv_op op, sv_type type, sv_scan scan,
+                            const sv_value *input, size_t n, char *err, size_t errlen)
+{
+    if (!sv_count_valid(n, SV_MAX_N, err, errlen) || !sv_op_valid(op, type, err, errlen))
+        return NULL;
+    sv_ktrace *t = calloc(1, sizeof *t);
+    if (!t)
+        goto oom;
+    t->op = op;
+    t->type = type;
+    t->scan = scan;
+    t->n = n;
+    t->runs = 1;
+    t->first_wrong = -1;
+    t->first_broken_step = -1;
+    t->failure.kind = SV_KFAIL_NONE;
+    t->failure.thread = t->failure.step = t->failure.array = -1;
+    t->input = malloc(n * sizeof *t->input);
+    t->output = calloc(n, sizeof *t->output);
+    t->output_written = calloc(n, sizeof *t->output_written);
+    if (!t->input || !t->output || !t->output_written ||
+        !sv_ktrace_set_text(&t->kernel, kernel ? kernel : "kernel", err, errlen)) {
+        sv_ktrace_destroy(t);
+        goto oom;
+    }
+    memcpy(t->input, input, n * sizeof *t->input);
+    return t;
+oom:
+    sv_errorf(err, errlen, "out of memory");
+    return NULL;
+}
+
+static void step_free(sv_kstep *s, size_t narrays)
+{
+    for (size_t a = 0; a < narrays; a++) {
+        if (s->cells)
+            free(s->cells[a]);
+        if (s->written)
+            free(s->written[a]);
+        if (s->wrote)
+            free(s->wrote[a]);
+    }
+    free(s->cells);
+    free(s->written);
+    free(s->wrote);
+    free(s->writes);
+    free(s->reads);
+}
+
+void sv_ktrace_destroy(sv_ktrace *t)
+{
+    if (!t)
+        return;
+    free(t->kernel);
+    free(t->file);
+    free(t->entry);
+    free(t->source);
+    free(t->input);
+    free(t->device);
+    free(t->schedule);
+    for (size_t s = 0; s < t->nsteps; s++)
+        step_free(&t->steps[s], t->narrays);
+    free(t->steps);
+    for (size_t a = 0; a < t->narrays; a++)
+        free(t->arrays[a].name);
+    free(t->arrays);
+    free(t->output);
+    free(t->output_written);
+    free(t->hazards);
+    free(t->failure.message);
+    free(t->failure.waits);
+    free(t->readings);
+    free(t->expected);
+    free(t);
+}
+
+/* ---- Builders ---------------------------------------------------------------- */
+
+bool sv_ktrace_set_text(char **field, const char *s, char *err, size_t errlen)
+{
+    char *copy = NULL;
+    if (s && !(copy = strdup(s))) {
+        sv_errorf(err, errlen, "out of memory");
+        return false;
+    }
+    free(*field);
+    *field = copy;
+    return true;
+}
+
+int sv_ktrace_add_array(sv_ktrace *t, const char *name, sv_karray_kind kind, uint32_t len,
+                        uint32_t rows, char *err, size_t errlen)
+{
+    if (t->nsteps > 0) {
+        sv_errorf(err, errlen, "array \"%s\" added after the first step", name);
+        return -1;
+    }
+    if (t->narrays >= SV_KTRACE_MAX_ARRAYS) {
+        sv_errorf(err, errlen, "more than %d arrays", SV_KTRACE_MAX_ARRAYS);
+        return -1;
+    }
+    if (len == 0 || len > SV_KTRACE_MAX_CELLS || rows == 0 || len % rows != 0) {
+        sv_errorf(err, errlen, "array \"%s\": %u cells in %u rows (1 to %d cells, rows "
+                  "dividing them)", name, (unsigned)len, (unsigned)rows, SV_KTRACE_MAX_CELLS);
+        return -1;
+    }
+    if (!grow((void **)&t->arrays, t->narrays, sizeof *t->arrays, err, errlen))
+        return -1;
+    sv_karray *a = &t->arrays[t->narrays];
+    memset(a, 0, sizeof *a);
+    if (!sv_ktrace_set_text(&a->name, name, err, errlen))
+        return -1;
+    a->kind = kind;
+    a->len = len;
+    a->rows = rows;
+    return (int)t->narrays++;
+}
+
+sv_kstep *sv_ktrace_add_step(sv_ktrace *t, int32_t barrier_line, char *err, size_t errlen)
+{
+    if (t->nsteps >= SV_KTRACE_MAX_STEPS) {
+        sv_errorf(err, errlen, "more than %d steps", SV_KTRACE_MAX_STEPS);
+        return NULL;
+    }
+    if (!grow((void **)&t->steps, t->nsteps, sizeof *t->steps, err, errlen))
+        return NULL;
+    sv_kstep *s = &t->steps[t->nsteps];
+    const sv_kstep *prev = t->nsteps ? &t->steps[t->nsteps - 1] : NULL;
+    memset(s, 0, sizeof *s);
+    s->barrier_line = barrier_line;
+    size_t na = t->narrays ? t->narrays : 1;
+    s->cells = calloc(na, sizeof *s->cells);
+    s->written = calloc(na, sizeof *s->written);
+    s->wrote = calloc(na, sizeof *s->wrote);
+    bool ok = s->cells && s->written && s->wrote;
+    for (size_t a = 0; ok && a < t->narrays; a++) {
+        size_t len = t->arrays[a].len;
+        s->cells[a] = calloc(len, sizeof **s->cells);
+        s->written[a] = calloc(len, sizeof **s->written);
+        s->wrote[a] = calloc(len, sizeof **s->wrote);
+        ok = s->cells[a] && s->written[a] && s->wrote[a];
+        if (ok && prev) {
+            memcpy(s->cells[a], prev->cells[a], len * sizeof **s->cells);
+            memcpy(s->written[a], prev->written[a], len * sizeof **s->written);
+        }
+    }
+    if (!ok) {
+        step_free(s, t->narrays);
+        sv_errorf(err, errlen, "out of memory");
+        return NULL;
+    }
+    t->nsteps++;
+    return s;
+}
+
+void sv_kstep_set_cell(sv_ktrace *t, sv_kstep *s, uint32_t a, uint32_t cell, sv_value v)
+{
+    if (a >= t->narrays || cell >= t->arrays[a].len)
+        return;
+    s->cells[a][cell] = v;
+    s->written[a][cell] = true;
+    s->wrote[a][cell] = true;
+    t->arrays[a].touched = true;
+}
+
+bool sv_kstep_add_read(sv_ktrace *t, sv_kstep *s, const sv_kaccess *read, char *err,
+                       size_t errlen)
+{
+    if (!grow((void **)&s->reads, s->nreads, sizeof *s->reads, err, errlen))
+        return false;
+    s->reads[s->nreads++] = *read;
+    if (read->array < t->narrays)
+        t->arrays[read->array].touched = true;
+    return true;
+}
+
+bool sv_kstep_add_write(sv_ktrace *t, sv_kstep *s, const sv_kaccess *write, uint32_t first_read,
+                        uint32_t nreads, char *err, size_t errlen)
+{
+    if ((size_t)first_read + nreads > s->nreads) {
+        sv_errorf(err, errlen, "a write's reads %u .. %u past the step's %zu reads",
+                  (unsigned)first_read, (unsigned)(first_read + nreads), s->nreads);
+        return false;
+    }
+    if (!grow((void **)&s->writes, s->nwrites, sizeof *s->writes, err, errlen))
+        return false;
+    sv_kwrite *w = &s->writes[s->nwrites++];
+    w->at = *write;
+    w->first_read = first_read;
+    w->nreads = nreads;
+    if (write->array != SV_KARRAY_IN)
+        sv_kstep_set_cell(t, s, write->array, write->cell, write->value);
+    return true;
+}
+
+bool sv_ktrace_add_hazard(sv_ktrace *t, const sv_khazard *h, char *err, size_t errlen)
+{
+    t->hazards_total++;
+    if (t->nhazards >= SV_KTRACE_MAX_HAZARDS)
+        return true;
+    if (!grow((void **)&t->hazards, t->nhazards, sizeof *t->hazards, err, errlen))
+        return false;
+    t->hazards[t->nhazards++] = *h;
+    return true;
+}
+
+bool sv_ktrace_fail(sv_ktrace *t, sv_kfail_kind kind, const char *message, int32_t line,
+                    int32_t thread, char *err, size_t errlen)
+{
+    if (!sv_ktrace_set_text(&t->failure.message, message, err, errlen))
+        return false;
+    t->failure.kind = kind;
+    t->failure.line = line;
+    t->failure.thread = thread;
+    return true;
+}
+
+bool sv_ktrace_add_wait(sv_ktrace *t, int32_t line, uint32_t count, uint32_t first_thread,
+                        char *err, size_t errlen)
+{
+    sv_kfailure *f = &t->failure;
+    if (!grow((void **)&f->waits, f->nwaits, sizeof *f->waits, err, errlen))
+        return false;
+    f->waits[f->nwaits++] = (sv_kwait){.line = line, .count = count, .first_thread = first_thread};
+    return true;
+}
+
+void sv_ktrace_set_output(sv_ktrace *t, size_t i, sv_value v)
+{
+    if (i >= t->n)
+        return;
+    t->output[i] = v;
+    t->output_written[i] = true;
+}
+
+sv_kverdict sv_ktrace_verdict(const sv_ktrace *t)
+{
+    switch (t->failure.kind) {
+    case SV_KFAIL_NONE:
+        return t->first_wrong >= 0 || t->hazards_total > 0 || t->wrong_runs > 0
+                   ? SV_KVERDICT_WRONG : SV_KVERDICT_OK;
+    case SV_KFAIL_COMPILE:
+    case SV_KFAIL_SIGNATURE:
+    case SV_KFAIL_INCLUDE:
+        return SV_KVERDICT_REFUSED;
+    case SV_KFAIL_UNAVAILABLE:
+        return SV_KVERDICT_UNAVAILABLE;
+    case SV_KFAIL_INTERNAL:
+    case SV_KFAIL_COUNT:
+        return SV_KVERDICT_INTERNAL;
+    default:
+        return SV_KVERDICT_FAILED;
+    }
+}

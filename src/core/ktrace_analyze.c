@@ -1,0 +1,320 @@
+/* The chapter's reading of a kernel trace (ktrace.h, sv_ktrace_analyze): the
+ * expected scan and the first wrong output cell, each step read against the
+ * invariant "after round r, cell i holds op over input[max(0, i-2^r+1) .. i]",
+ * and the chapter-shaped trace of a kernel that follows it. */
+#include "ktrace.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "error.h"
+#include "reference.h"
+
+/* The windows of every round, r = 0 .. R (R = 1 + ceil(log2 n) - 1; later
+ * rounds have round R's windows: all reach cell 0): the value the chapter's
+ * kernel holds (its order of operations), and for the float tolerance the
+ * window's magnitude (sum of |x|, or |product|) and its length. */
+typedef struct windows {
+    size_t n, nrounds;
+    sv_value *value; /* [r * n + i] */
+    double *mag;     /* [r * n + i] */
+} windows;
+
+static void windows_free(windows *w)
+{
+    free(w->value);
+    free(w->mag);
+}
+
+static bool windows_make(const sv_ktrace *t, windows *w, char *err, size_t errlen)
+{
+    size_t n = t->n;
+    w->n = n;
+    w->nrounds = sv_round_count(n);
+    w->value = malloc(w->nrounds * n * sizeof *w->value);
+    w->mag = malloc(w->nrounds * n * sizeof *w->mag);
+    if (!w->value || !w->mag) {
+        windows_free(w);
+        sv_errorf(err, errlen, "out of memory");
+        return false;
+    }
+    bool product = t->op == SV_OP_PRODUCT;
+    for (size_t i = 0; i < n; i++) {
+        w->value[i] = t->input[i];
+        w->mag[i] = t->type == SV_TYPE_FLOAT32 ? fabs((double)t->input[i].f) : 0;
+    }
+    for (size_t r = 1; r < w->nrounds; r++) {
+        size_t s = (size_t)1 << (r - 1);
+        const sv_value *pv = w->value + (r - 1) * n;
+        const double *pm = w->mag + (r - 1) * n;
+        for (size_t i = 0; i < n; i++) {
+            sv_value *v = &w->value[r * n + i];
+            double *m = &w->mag[r * n + i];
+            if (i < s) {
+                *v = pv[i];
+                *m = pm[i];
+            } else {
+                *v = sv_op_apply(t->op, t->type, pv[i - s], pv[i], NULL);
+                *m = product ? pm[i - s] * pm[i] : pm[i - s] + pm[i];
+            }
+        }
+    }
+    return true;
+}
+
+static size_t window_lo(size_t r, size_t i)
+{
+    if (r >= 31)
+        return 0;
+    size_t span = (size_t)1 << r;
+    return i + 1 >= span ? i + 1 - span : 0;
+}
+
+bool sv_kvalue_matches(sv_op op, sv_type type, sv_value got, sv_value want, size_t k, double mag)
+{
+    if (got.bits == want.bits)
+        return true;
+    if (type != SV_TYPE_FLOAT32 || (op != SV_OP_SUM && op != SV_OP_PRODUCT))
+        return false;
+    if (!isfinite(got.f) || !isfinite(want.f))
+        return false;
+    return fabs((double)got.f - (double)want.f) <= (double)k * ldexp(mag, -23);
+}
+
+/* Whether round r's windows hold in row (a, row) of step s; *bad the first
+ * cell that does not. */
+static bool row_holds(const sv_ktrace *t, const windows *w, const sv_kstep *s, size_t a,
+                      size_t row, size_t r, size_t *bad)
+{
+    size_t n = t->n, base = row * (t->arrays[a].len / t->arrays[a].rows);
+    size_t wr = r < w->nrounds ? r : w->nrounds - 1;
+    for (size_t i = 0; i < n; i++) {
+        size_t k = i - window_lo(r, i) + 1;
+        if (!s->written[a][base + i] ||
+            !sv_kvalue_matches(t->op, t->type, s->cells[a][base + i], w->value[wr * n + i], k,
+                               w->mag[wr * n + i])) {
+            *bad = i;
+            return false;
+        }
+    }
+    return true;
+}
+
+/* The one row of the first n cells of one shared array that step s wrote
+ * in, or false (no shared write, or writes elsewhere). */
+static bool written_row(const sv_ktrace *t, const sv_kstep *s, size_t *array, size_t *row)
+{
+    bool found = false;
+    for (size_t a = 0; a < t->narrays; a++) {
+        if (t->arrays[a].kind != SV_KARRAY_SHARED)
+            continue;
+        size_t rowlen = t->arrays[a].len / t->arrays[a].rows;
+        for (size_t c = 0; c < t->arrays[a].len; c++) {
+            if (!s->wrote[a][c])
+                continue;
+            size_t r = c / rowlen;
+            if (c % rowlen >= t->n || rowlen < t->n)
+                return false;
+            if (found && (a != *array || r != *row))
+                return false;
+            found = true;
+            *array = a;
+            *row = r;
+        }
+    }
+    return found;
+}
+
+/* Reads step k against round `expect` (the round after the last one read). */
+static void read_step(const sv_ktrace *t, const windows *w, size_t k, int expect,
+                      sv_kreading *rd)
+{
+    const sv_kstep *s = &t->steps[k];
+    size_t a, row, bad = 0;
+    if (!written_row(t, s, &a, &row))
+        return;
+    rd->fits = true;
+    rd->expected_round = expect;
+    rd->pout_array = (int32_t)a;
+    rd->pout_row = (int32_t)row;
+    if (row_holds(t, w, s, a, row, (size_t)expect, &bad)) {
+        rd->round = expect;
+        return;
+    }
+    size_t first_bad = bad;
+    for (size_t r = 0; r < w->nrounds; r++) {
+        if ((int)r != expect && row_holds(t, w, s, a, row, r, &bad)) {
+            rd->round = (int)r;
+            return;
+        }
+    }
+    size_t n = t->n, base = row * (t->arrays[a].len / t->arrays[a].rows);
+    size_t wr = (size_t)expect < w->nrounds ? (size_t)expect : w->nrounds - 1;
+    rd->round = expect;
+    rd->broken = true;
+    rd->first_broken = (uint32_t)first_bad;
+    rd->holds_known = s->written[a][base + first_bad];
+    rd->holds = rd->holds_known ? s->cells[a][base + first_bad] : (sv_value){0};
+    rd->window_lo = (uint32_t)window_lo((size_t)expect, first_bad);
+    rd->window_hi = (uint32_t)first_bad;
+    rd->window_value = w->value[wr * n + first_bad];
+}
+
+/* expected, and first_wrong against it. */
+static bool check_output(sv_ktrace *t, char *err, size_t errlen)
+{
+    size_t n = t->n;
+    double *mag = malloc(n * sizeof *mag);
+    if (!t->expected && !(t->expected = malloc(n * sizeof *t->expected))) {
+        free(mag);
+        sv_errorf(err, errlen, "out of memory");
+        return false;
+    }
+    if (!mag) {
+        sv_errorf(err, errlen, "out of memory");
+        return false;
+    }
+    sv_reference_scan(t->op, t->type, t->scan, t->input, t->expected, n);
+    double m = t->op == SV_OP_PRODUCT ? 1 : 0;
+    for (size_t i = 0; i < n; i++) {
+        double x = t->type == SV_TYPE_FLOAT32 ? fabs((double)t->input[i].f) : 0;
+        if (t->scan == SV_SCAN_EXCLUSIVE)
+            mag[i] = m;
+        m = t->op == SV_OP_PRODUCT ? m * x : m + x;
+        if (t->scan == SV_SCAN_INCLUSIVE)
+            mag[i] = m;
+    }
+    t->first_wrong = -1;
+    for (size_t i = 0; i < n && t->first_wrong < 0; i++) {
+        size_t k = t->scan == SV_SCAN_EXCLUSIVE ? i : i + 1;
+        if (!t->output_written[i] ||
+            !sv_kvalue_matches(t->op, t->type, t->output[i], t->expected[i], k ? k : 1, mag[i]))
+            t->first_wrong = (int32_t)i;
+    }
+    free(mag);
+    return true;
+}
+
+bool sv_ktrace_analyze(sv_ktrace *t, char *err, size_t errlen)
+{
+    windows w;
+    if (!check_output(t, err, errlen) || !windows_make(t, &w, err, errlen))
+        return false;
+    free(t->readings);
+    t->readings = calloc(t->nsteps ? t->nsteps : 1, sizeof *t->readings);
+    if (!t->readings) {
+        windows_free(&w);
+        sv_errorf(err, errlen, "out of memory");
+        return false;
+    }
+    int expect = 0;
+    int32_t pin_array = -1, pin_row = -1;
+    t->first_broken_step = -1;
+    for (size_t k = 0; k < t->nsteps; k++) {
+        sv_kreading *rd = &t->readings[k];
+        rd->round = -1;
+        rd->pout_array = rd->pout_row = -1;
+        read_step(t, &w, k, expect, rd);
+        rd->pin_array = rd->fits ? pin_array : -1;
+        rd->pin_row = rd->fits ? pin_row : -1;
+        if (!rd->fits)
+            continue;
+        if (rd->broken && t->first_broken_step < 0)
+            t->first_broken_step = (int32_t)k;
+        /* After the last round the windows reach cell 0 and stay so. */
+        expect = rd->round + 1 < (int)w.nrounds ? rd->round + 1 : (int)w.nrounds - 1;
+        pin_array = rd->pout_array;
+        pin_row = rd->pout_row;
+    }
+    windows_free(&w);
+    return true;
+}
+
+/* ---- The chapter-shaped trace -------------------------------------------- */
+
+/* Which buffer of the chapter's trace each row is: rows of round 0 and 1
+ * (the double buffer) or one row. Returns false with err when the reading
+ * is not the chapter's. */
+static bool chapter_rows(const sv_ktrace *t, size_t nrounds, size_t *step_of, bool *one_row,
+                         char *err, size_t errlen)
+{
+    size_t r = 0;
+    for (size_t k = 0; k < t->nsteps; k++) {
+        const sv_kreading *rd = &t->readings[k];
+        if (!rd->fits)
+            continue;
+        if (rd->broken || rd->round != (int)r || r >= nrounds) {
+            if (rd->broken)
+                sv_errorf(err, errlen, "step %zu breaks the chapter's invariant", k + 1);
+            else if (r < nrounds)
+                sv_errorf(err, errlen, "step %zu is round %d where the chapter's kernel has "
+                          "round %zu", k + 1, rd->round, r);
+            else
+                sv_errorf(err, errlen, "step %zu is round %d after the chapter's last round",
+                          k + 1, rd->round);
+            return false;
+        }
+        step_of[r++] = k;
+    }
+    if (r != nrounds) {
+        sv_errorf(err, errlen, "%zu of the chapter's %zu rounds (round 0 included) were found",
+                  r, nrounds);
+        return false;
+    }
+    const sv_kreading *r0 = &t->readings[step_of[0]];
+    *one_row = true;
+    for (size_t q = 1; q < nrounds; q++) {
+        const sv_kreading *rd = &t->readings[step_of[q]];
+        bool same = rd->pout_array == r0->pout_array && rd->pout_row == r0->pout_row;
+        *one_row = *one_row && same;
+        const sv_kreading *other = nrounds > 1 ? &t->readings[step_of[1]] : r0;
+        const sv_kreading *want = q % 2 ? other : r0;
+        if (!*one_row && (rd->pout_array != want->pout_array || rd->pout_row != want->pout_row)) {
+            sv_errorf(err, errlen, "step %zu (round %zu) writes neither the one row nor the "
+                      "double buffer's other row", step_of[q] + 1, q);
+            return false;
+        }
+    }
+    return true;
+}
+
+sv_trace *sv_ktrace_chapter_trace(const sv_ktrace *t, char *err, size_t errlen)
+{
+    if (!t->readings) {
+        sv_errorf(err, errlen, "the kernel trace has not been read (sv_ktrace_analyze)");
+        return NULL;
+    }
+    size_t nrounds = sv_round_count(t->n);
+    size_t step_of[64];
+    bool one_row = false;
+    if (!chapter_rows(t, nrounds, step_of, &one_row, err, errlen))
+        return NULL;
+    sv_trace *c = sv_trace_create(t->op, t->type, t->scan, t->input, t->n,
+                                  t->backend, t->device, err, errlen);
+    if (!c)
+        return NULL;
+    size_t n = t->n;
+    for (size_t r = 0; r < nrounds; r++) {
+        sv_round *rd = &c->rounds[r];
+        if (one_row && r > 0)
+            rd->pin = rd->pout = 0;
+        /* The state after round r's step: round 0's row is buf[0], round
+         * 1's (double buffer) buf[1]. */
+        const sv_kstep *s = &t->steps[step_of[r]];
+        for (int b = 0; b < 2; b++) {
+            const sv_kreading *src = &t->readings[step_of[b == 0 || nrounds < 2 ? 0 : 1]];
+            if (b == 1 && (one_row || nrounds < 2))
+                continue;
+            size_t a = (size_t)src->pout_array;
+            size_t base = (size_t)src->pout_row * (t->arrays[a].len / t->arrays[a].rows);
+            memcpy(rd->buf[b], s->cells[a] + base, n * sizeof *rd->buf[b]);
+            memcpy(rd->written[b], s->written[a] + base, n * sizeof *rd->written[b]);
+        }
+    }
+    if (!sv_trace_finish(c, err, errlen)) {
+        sv_trace_destroy(c);
+        return NULL;
+    }
+    return c;
+}

@@ -1,0 +1,87 @@
+/* The CPU backend's one call (backend.h): scan, compile (cached), limits,
+ * run. In the child process. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "backend.h"
+#include "cpu_compile.h"
+#include "cpu_exec.h"
+#include "source_scan.h"
+
+#include "../core/error.h"
+
+static char *dup_s(const char *s)
+{
+    size_t k = strlen(s) + 1;
+    char *d = malloc(k);
+    if (d)
+        memcpy(d, s, k);
+    return d;
+}
+
+static void fail(sv_ktrace *t, sv_kfail_kind kind, int line, const char *msg)
+{
+    t->failure.kind = kind;
+    t->failure.line = line;
+    t->failure.thread = -1;
+    t->failure.step = -1;
+    t->failure.array = -1;
+    free(t->failure.message);
+    t->failure.message = dup_s(msg);
+}
+
+bool sv_rt_cpu_run(const sv_runtime_request *req, sv_ktrace *t, char *err, size_t errlen)
+{
+    const char *path = req->path ? req->path : "kernel.cu";
+    sv_source_scan *scan = malloc(sizeof *scan);
+    char msg[2048];
+    if (!scan) {
+        sv_errorf(err, errlen, "out of memory");
+        return false;
+    }
+    bool ok = true;
+    char *text = NULL, *messages = NULL;
+    sv_rt_lines lines = {0, NULL, NULL};
+    sv_kfail_kind kind;
+    int line;
+    if (!sv_source_scan_text(req->source, path, scan, &kind, &line, msg, sizeof msg)) {
+        fail(t, kind, line, msg);
+        goto done;
+    }
+    if (!sv_source_check_entry(scan, req->entry, req->type, &line, msg, sizeof msg)) {
+        fail(t, SV_KFAIL_SIGNATURE, line, msg);
+        goto done;
+    }
+    free(t->entry);
+    t->entry = dup_s(scan->kernels[scan->entry].name);
+    text = sv_source_cpu_text(scan, req->source, path, req->type);
+    if (!text) {
+        sv_errorf(err, errlen, "out of memory");
+        ok = false;
+        goto done;
+    }
+    char so[4096];
+    bool cached;
+    if (!sv_rt_cpu_compile(text, path, so, sizeof so, &lines, &cached, &kind, &line, &messages,
+                           msg, sizeof msg)) {
+        fail(t, kind, line, messages ? messages : msg);
+        goto done;
+    }
+    const char *dyn = NULL;
+    for (size_t i = 0; i < scan->nshared; i++)
+        if (scan->shared[i].is_extern) {
+            dyn = scan->shared[i].name;
+            break;
+        }
+    if (!sv_rt_limits_apply(req, msg, sizeof msg)) {
+        fail(t, SV_KFAIL_INTERNAL, 0, msg);
+        goto done;
+    }
+    ok = sv_rt_cpu_exec(so, &lines, dyn, req, t, err, errlen);
+done:
+    sv_rt_lines_free(&lines);
+    free(messages);
+    free(text);
+    free(scan);
+    return ok;
+}

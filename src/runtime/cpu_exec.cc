@@ -1,0 +1,1186 @@
+// The CPU runtime's run of a compiled kernel (cpu_exec.h).
+//
+// Each CUDA thread is a boost::context::fiber on a stack of its own. The
+// kernel's code calls back into this file through the table of cuda_cpu.h:
+// access() before every load and store that is not a plain local (the
+// compiler's -fsanitize=thread instrumentation), sync() for __syncthreads(),
+// shared() when a static __shared__ declaration first runs. access()
+// classifies the address (a shared array, in[], out[], or something else,
+// ignored), checks the index, records the access and, under the schedules
+// that interleave at accesses, parks the fiber before the access so that the
+// scheduler decides who goes next. A write's value is read back at the
+// thread's next call (nothing else runs in between: the fibers are
+// cooperative). The scheduler runs on the process's own stack.
+#include "cpu_exec.h"
+
+#include <dlfcn.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <new>
+#include <string>
+#include <vector>
+
+#include <boost/context/fiber.hpp>
+
+#include "backend.h"
+
+extern "C" {
+#include "../core/error.h"
+#include "../core/reference.h"
+}
+
+#if defined(__SANITIZE_ADDRESS__)
+#define SV_RT_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define SV_RT_ASAN 1
+#endif
+#endif
+#ifdef SV_RT_ASAN
+#include <sanitizer/common_interface_defs.h>
+#endif
+
+namespace ctx = boost::context;
+
+namespace {
+
+typedef struct sv_rt_hooks {
+    void (*access)(void *addr, unsigned long size, int write, void *pc);
+    void (*sync)(int line);
+    void (*shared)(void *addr, unsigned long bytes, unsigned long rows, const char *name,
+                   int line);
+} sv_rt_hooks;
+
+enum State { RUNNABLE, WAITING, DONE };
+enum Pend { P_NONE, P_READ, P_WRITE };
+
+constexpr size_t kStack = 64 * 1024;
+constexpr size_t kGuard = 4096;
+constexpr size_t kSlack = 64 * 1024; // an index this far outside an array is out of range
+constexpr uint32_t kCell = 4;
+
+struct Acc {
+    uint32_t thread;
+    uint16_t array; // internal id; SV_KARRAY_IN
+    uint32_t cell;
+    uint32_t value;
+    uint64_t pc;
+};
+
+struct Arr {
+    std::string name;
+    sv_karray_kind kind;
+    uintptr_t base;
+    size_t bytes;
+    uint32_t len, rows;
+    int tidx = -1; // index in t->arrays once placed
+    std::vector<uint8_t> written, wrote;
+    // per cell in this step: readers and writers (thread, pc, value), pairs reported
+    struct Who {
+        uint32_t thread;
+        uint64_t pc;
+        uint32_t value;
+        int32_t write_ref; // writes: index into the step's writes, -1 none
+    };
+    std::vector<std::vector<Who>> readers, writers;
+    std::vector<uint32_t> dirty;
+};
+
+struct Th {
+    ctx::fiber self; // the scheduler's handle of the fiber
+    ctx::fiber sink; // the fiber's handle of the scheduler
+    State state = RUNNABLE;
+    int wait_line = 0;
+    Pend pend = P_NONE;
+    bool started = false;
+    bool stepped = false;
+    int32_t wflush = -1;    // a write to read back: index into writes
+    uint16_t warr = 0;
+    uint32_t wcell = 0, wcells = 0;
+    std::vector<Acc> reads; // reads since this thread's last write in this step
+#ifdef SV_RT_ASAN
+    void *fake = nullptr;
+#endif
+};
+
+struct HzPend {
+    sv_khazard h;
+    uint16_t arr;           // internal id
+    int32_t first_write, second_write; // writes whose value is not known yet
+};
+
+struct WriteRec {
+    Acc at;
+    uint32_t first_read, nreads;
+};
+
+struct Rt {
+    // the request
+    const sv_runtime_request *req = nullptr;
+    sv_ktrace *t = nullptr;
+    const sv_rt_lines *lines = nullptr;
+    uint32_t n = 0;
+    sv_schedule sched{};
+    bool yield_at_access = false;
+    bool record = true;
+    // the loaded kernel
+    void *so = nullptr;
+    uintptr_t so_base = 0;
+    void (*entry)(const void *, void *, int) = nullptr;
+    sv_rt_hooks **hooks = nullptr;
+    unsigned *tidx = nullptr; // sv_rt_threadIdx
+    unsigned char *pool = nullptr; // sv_rt_pool: all shared memory (cuda_cpu.h)
+    unsigned char *dyn = nullptr;  // the extern __shared__ part of it
+    struct Decl {
+        void *addr;
+        unsigned long bytes, rows;
+        const char *name;
+        int line;
+    } *decls = nullptr;
+    unsigned *ndecls = nullptr;
+    // in[] and out[] with guard pages around
+    unsigned char *in = nullptr, *out = nullptr;
+    size_t io_bytes = 0;
+    std::vector<Arr> arrs; // internal ids; out is id 0
+    // the fibers
+    std::vector<Th> th;
+    unsigned char *stacks = nullptr;
+    uint32_t cur = 0;
+    uint64_t switches = 0;
+    bool failed = false;
+    int32_t fail_arr = -1; // internal id of the failure's array
+    volatile bool in_fiber = false; // a kernel thread runs (for the signal handlers)
+    volatile uint64_t last_pc = 0;  // the last access's pc
+    const void *main_bottom = nullptr;
+    size_t main_size = 0;
+#ifdef SV_RT_ASAN
+    void *main_fake = nullptr;
+#endif
+    // the current step
+    std::vector<WriteRec> writes;
+    std::vector<Acc> reads;
+    std::vector<HzPend> hz;
+    uint64_t hazards_total = 0;
+    uint32_t step = 0;
+    bool step_any = false;
+};
+
+Rt *R;
+
+uint64_t rng_next(uint64_t *s)
+{
+    uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+int32_t line_of(uint64_t pc)
+{
+    return sv_rt_lines_at(R->lines, pc);
+}
+
+char *dup_str(const char *s)
+{
+    size_t k = strlen(s) + 1;
+    char *d = (char *)malloc(k);
+    if (d)
+        memcpy(d, s, k);
+    return d;
+}
+
+// ---- Failures ---------------------------------------------------------------
+
+void fail_set(sv_kfail_kind kind, const char *msg, int32_t line, int32_t thread, int32_t array,
+              int64_t index)
+{
+    sv_kfailure *f = &R->t->failure;
+    if (f->kind != SV_KFAIL_NONE)
+        return;
+    f->kind = kind;
+    f->message = dup_str(msg);
+    f->line = line;
+    f->thread = thread;
+    f->step = (int32_t)R->step;
+    f->array = array;
+    f->index = index;
+    R->failed = true;
+}
+
+// ---- Fiber switches ---------------------------------------------------------
+
+void to_scheduler()
+{
+    Th &t = R->th[R->cur];
+#ifdef SV_RT_ASAN
+    __sanitizer_start_switch_fiber(&t.fake, R->main_bottom, R->main_size);
+#endif
+    t.sink = std::move(t.sink).resume();
+#ifdef SV_RT_ASAN
+    __sanitizer_finish_switch_fiber(t.fake, nullptr, nullptr);
+#endif
+}
+
+void resume(uint32_t i)
+{
+    Th &t = R->th[i];
+    R->cur = i;
+    R->tidx[0] = i;
+    R->switches++;
+    t.stepped = true;
+    R->in_fiber = true;
+#ifdef SV_RT_ASAN
+    __sanitizer_start_switch_fiber(&R->main_fake, R->stacks + (size_t)i * (kStack + kGuard) + kGuard,
+                                   kStack);
+#endif
+    t.self = std::move(t.self).resume();
+#ifdef SV_RT_ASAN
+    __sanitizer_finish_switch_fiber(R->main_fake, nullptr, nullptr);
+#endif
+    R->in_fiber = false;
+    if (!t.self)
+        t.state = DONE;
+}
+
+// ---- Arrays and cells -------------------------------------------------------
+
+uint16_t arr_add(const char *name, sv_karray_kind kind, uintptr_t base, size_t bytes, uint32_t rows)
+{
+    Arr a;
+    a.name = name;
+    a.kind = kind;
+    a.base = base;
+    a.bytes = bytes;
+    a.len = (uint32_t)(bytes / kCell);
+    a.rows = rows >= 1 && a.len % rows == 0 ? rows : 1;
+    a.written.assign(a.len, 0);
+    a.wrote.assign(a.len, 0);
+    a.readers.resize(a.len);
+    a.writers.resize(a.len);
+    R->arrs.push_back(std::move(a));
+    return (uint16_t)(R->arrs.size() - 1);
+}
+
+uint32_t cell_value(const Arr &a, uint32_t c)
+{
+    uint32_t v;
+    memcpy(&v, (const void *)(a.base + (uintptr_t)c * kCell), kCell);
+    return v;
+}
+
+// Which array addr is in: its id and cell, or -1 (not ours), or -2 (out of
+// range: *arr the nearest array, *index the element index tried).
+constexpr size_t kPool = 3 * 4096 + 49152 + 49152 + 32 * 256; // SV_RT_POOL
+
+int nearest(uintptr_t addr, uint16_t *arr, int64_t *index)
+{
+    uint64_t best = UINT64_MAX;
+    for (uint16_t k = 0; k < R->arrs.size(); k++) {
+        const Arr &a = R->arrs[k];
+        if (a.kind != SV_KARRAY_SHARED)
+            continue;
+        uintptr_t lo = a.base, hi = a.base + a.len * (uintptr_t)kCell;
+        uint64_t d = addr < lo ? lo - addr : addr - hi;
+        if (d < best) {
+            best = d;
+            *arr = k;
+            *index = addr < lo ? -(int64_t)((lo - addr + kCell - 1) / kCell)
+                               : (int64_t)((addr - lo) / kCell);
+        }
+    }
+    return -2;
+}
+
+int guarded_index(uintptr_t addr, uintptr_t base, uint32_t n, int64_t *index)
+{
+    *index = addr < base ? -(int64_t)((base - addr + kCell - 1) / kCell)
+                         : (int64_t)((addr - base) / kCell);
+    return addr >= base && addr < base + (uintptr_t)n * kCell ? 0 : -2;
+}
+
+int classify(uintptr_t addr, uint16_t *arr, int64_t *index)
+{
+    const uintptr_t in = (uintptr_t)R->in, out = (uintptr_t)R->out, pool = (uintptr_t)R->pool;
+    if (addr + kSlack >= in && addr < in + R->io_bytes + kSlack) {
+        *arr = SV_KARRAY_IN;
+        return guarded_index(addr, in, R->n, index);
+    }
+    if (addr + kSlack >= out && addr < out + R->io_bytes + kSlack) {
+        *arr = 0;
+        return guarded_index(addr, out, R->n, index);
+    }
+    if (addr < pool || addr >= pool + kPool)
+        return -1;
+    for (uint16_t k = 1; k < R->arrs.size(); k++) {
+        const Arr &a = R->arrs[k];
+        if (addr >= a.base && addr < a.base + a.len * (uintptr_t)kCell) {
+            *arr = k;
+            *index = (int64_t)((addr - a.base) / kCell);
+            return 0;
+        }
+    }
+    *arr = 0xfffe; // shared memory no array holds
+    *index = 0;
+    if (R->arrs.size() > 1)
+        nearest(addr, arr, index);
+    return -2;
+}
+
+void out_of_range(uint16_t arr, int64_t index, uint64_t pc, bool write)
+{
+    char msg[256];
+    if (arr == 0xfffe) {
+        int32_t line = line_of(pc);
+        snprintf(msg, sizeof msg, "thread %u %s shared memory outside every __shared__ array",
+                 R->cur, write ? "wrote" : "read");
+        fail_set(SV_KFAIL_OUT_OF_RANGE, msg, line, (int32_t)R->cur, -1, 0);
+        return;
+    }
+    const char *name = arr == SV_KARRAY_IN ? "in" : R->arrs[arr].name.c_str();
+    uint32_t len = arr == SV_KARRAY_IN ? R->n : R->arrs[arr].len;
+    int32_t line = line_of(pc);
+    snprintf(msg, sizeof msg, "thread %u %s %s[%lld], outside %s[0 .. %u]%s%d", R->cur,
+             write ? "wrote" : "read", name, (long long)index, name, len ? len - 1 : 0,
+             line ? " at line " : "", line);
+    if (!line)
+        msg[strlen(msg) - 1] = '\0';
+    fail_set(SV_KFAIL_OUT_OF_RANGE, msg, line, (int32_t)R->cur, (int32_t)SV_KARRAY_IN, index);
+    R->fail_arr = arr; // placed in t->arrays at the end
+}
+
+// ---- Hazards ----------------------------------------------------------------
+
+void hazard(sv_khazard_kind kind, uint16_t arr, uint32_t cell, const Arr::Who &first,
+            uint32_t thread, uint64_t pc, uint32_t value, int32_t second_write)
+{
+    R->hazards_total++;
+    if (!R->record || R->t->nhazards + R->hz.size() >= SV_KTRACE_MAX_HAZARDS)
+        return;
+    HzPend p;
+    memset(&p, 0, sizeof p);
+    p.h.kind = kind;
+    p.h.step = R->step;
+    p.h.cell = cell;
+    p.h.first = sv_kaccess{first.thread, 0, cell, sv_value{}, line_of(first.pc)};
+    p.h.first.value.bits = first.value;
+    p.h.second = sv_kaccess{thread, 0, cell, sv_value{}, line_of(pc)};
+    p.h.second.value.bits = value;
+    p.arr = arr;
+    p.first_write = first.write_ref;
+    p.second_write = second_write;
+    R->hz.push_back(p);
+}
+
+bool has(const std::vector<Arr::Who> &v, uint32_t thread)
+{
+    for (const Arr::Who &w : v)
+        if (w.thread == thread)
+            return true;
+    return false;
+}
+
+// One access by the current thread to cell c of shared array a (hazards and
+// the per-cell sets). A thread's second read of a cell adds nothing; a
+// hazard is one pair of threads on one cell in one step.
+void cell_access(uint16_t ai, uint32_t c, bool write, uint64_t pc, uint32_t value, int32_t wref)
+{
+    Arr &a = R->arrs[ai];
+    const uint32_t t = R->cur;
+    auto &rd = a.readers[c];
+    auto &wr = a.writers[c];
+    if (rd.empty() && wr.empty())
+        a.dirty.push_back(c);
+    if (!write) {
+        if (has(rd, t))
+            return;
+        for (const Arr::Who &w : wr)
+            if (w.thread != t)
+                hazard(SV_KHAZARD_RAW, ai, c, w, t, pc, value, -1);
+        rd.push_back({t, pc, value, -1});
+        return;
+    }
+    if (has(wr, t))
+        return;
+    for (const Arr::Who &r : rd)
+        if (r.thread != t)
+            hazard(SV_KHAZARD_WAR, ai, c, r, t, pc, value, wref);
+    for (const Arr::Who &w : wr)
+        if (w.thread != t)
+            hazard(SV_KHAZARD_WAW, ai, c, w, t, pc, value, wref);
+    wr.push_back({t, pc, value, wref});
+}
+
+// The value a write left: read back at the thread's next call.
+void flush_write(Th &t)
+{
+    if (t.wflush < 0 && t.wcells == 0)
+        return;
+    Arr &a = R->arrs[t.warr];
+    uint32_t v = cell_value(a, t.wcell);
+    if (t.wflush >= 0 && R->record) {
+        R->writes[(size_t)t.wflush].at.value = v;
+        for (HzPend &p : R->hz) {
+            if (p.first_write == t.wflush)
+                p.h.first.value.bits = v;
+            if (p.second_write == t.wflush)
+                p.h.second.value.bits = v;
+        }
+        for (uint32_t k = 0; k < t.wcells; k++) {
+            for (Arr::Who &w : a.writers[t.wcell + k])
+                if (w.write_ref == t.wflush)
+                    w.value = cell_value(a, t.wcell + k);
+        }
+    }
+    t.wflush = -1;
+    t.wcells = 0;
+}
+
+// Records one access of size bytes at addr (already classified).
+void record_access(uint16_t ai, uintptr_t addr, unsigned long size, bool write, uint64_t pc)
+{
+    Th &t = R->th[R->cur];
+    R->step_any = true;
+    if (ai == SV_KARRAY_IN) {
+        if (!R->record)
+            return;
+        uint32_t c = (uint32_t)((addr - (uintptr_t)R->in) / kCell);
+        uint32_t v;
+        memcpy(&v, R->in + (size_t)c * kCell, kCell);
+        t.reads.push_back({R->cur, SV_KARRAY_IN, c, v, pc});
+        return;
+    }
+    Arr &a = R->arrs[ai];
+    uint32_t c0 = (uint32_t)((addr - a.base) / kCell);
+    uint32_t c1 = (uint32_t)((addr + size - 1 - a.base) / kCell);
+    if (c1 >= a.len)
+        c1 = a.len - 1;
+    for (uint32_t c = c0; c <= c1; c++) {
+        if (write) {
+            a.written[c] = 1;
+            a.wrote[c] = 1;
+            int32_t wref = -1;
+            if (R->record) {
+                wref = (int32_t)R->writes.size();
+                WriteRec w{{R->cur, ai, c, 0, pc}, 0, 0};
+                R->writes.push_back(w);
+                // the reads behind it: every read since the thread's last write
+                R->writes.back().first_read = (uint32_t)R->reads.size();
+                R->writes.back().nreads = (uint32_t)t.reads.size();
+                R->reads.insert(R->reads.end(), t.reads.begin(), t.reads.end());
+                t.reads.clear();
+            }
+            if (c == c0) {
+                t.wflush = wref;
+                t.warr = ai;
+                t.wcell = c0;
+                t.wcells = c1 - c0 + 1;
+            }
+            if (a.kind == SV_KARRAY_SHARED)
+                cell_access(ai, c, true, pc, 0, wref);
+        } else {
+            uint32_t v = cell_value(a, c);
+            if (R->record)
+                t.reads.push_back({R->cur, ai, c, v, pc});
+            if (a.kind == SV_KARRAY_SHARED)
+                cell_access(ai, c, false, pc, v, -1);
+        }
+    }
+}
+
+// ---- The hooks --------------------------------------------------------------
+
+void hook_access(void *addr, unsigned long size, int write, void *pcp)
+{
+    if (R->failed)
+        return;
+    uint16_t ai = 0;
+    int64_t index = 0;
+    int k = classify((uintptr_t)addr, &ai, &index);
+    if (k == -1)
+        return;
+    uint64_t pc = (uintptr_t)pcp - R->so_base;
+    R->last_pc = pc;
+    Th &t = R->th[R->cur];
+    flush_write(t);
+    if (k == -2 || (ai != SV_KARRAY_IN && (uintptr_t)addr + size >
+                                             R->arrs[ai].base + R->arrs[ai].len * (uintptr_t)kCell)) {
+        if (k != -2)
+            index = (int64_t)(((uintptr_t)addr + size - 1 - R->arrs[ai].base) / kCell);
+        out_of_range(ai, index, pc, write != 0);
+        to_scheduler(); // never resumed
+        return;
+    }
+    if (ai == SV_KARRAY_IN && write) {
+        char msg[128];
+        snprintf(msg, sizeof msg, "thread %u wrote in[%lld]: in[] is the kernel's const input",
+                 R->cur, (long long)index);
+        fail_set(SV_KFAIL_OUT_OF_RANGE, msg, line_of(pc), (int32_t)R->cur,
+                 (int32_t)SV_KARRAY_IN, index);
+        to_scheduler();
+        return;
+    }
+    bool is_shared = ai != SV_KARRAY_IN && R->arrs[ai].kind == SV_KARRAY_SHARED;
+    if (R->yield_at_access && is_shared) {
+        t.pend = write ? P_WRITE : P_READ;
+        to_scheduler();
+        t.pend = P_NONE;
+        if (R->failed)
+            return;
+    }
+    record_access(ai, (uintptr_t)addr, size, write != 0, pc);
+}
+
+void hook_sync(int line)
+{
+    Th &t = R->th[R->cur];
+    flush_write(t);
+    t.state = WAITING;
+    t.wait_line = line;
+    to_scheduler();
+}
+
+void hook_shared(void *addr, unsigned long bytes, unsigned long rows, const char *name, int line)
+{
+    if (!addr) {
+        char msg[256];
+        snprintf(msg, sizeof msg, "__shared__ %s (line %d): the static __shared__ arrays take "
+                 "more than 48 KiB, the CUDA limit", name, line);
+        fail_set(SV_KFAIL_MEMORY, msg, line, (int32_t)R->cur, -1, 0);
+        return;
+    }
+    for (const Arr &a : R->arrs)
+        if (a.base == (uintptr_t)addr)
+            return;
+    if (R->arrs.size() >= SV_KTRACE_MAX_ARRAYS || bytes / kCell > SV_KTRACE_MAX_CELLS)
+        return; // not traced (the trace's limits); accesses to it are ignored
+    arr_add(name, SV_KARRAY_SHARED, (uintptr_t)addr, bytes, (uint32_t)rows);
+}
+
+sv_rt_hooks the_hooks = {hook_access, hook_sync, hook_shared};
+
+// ---- Steps ------------------------------------------------------------------
+
+// Gives every array that has none a place in t->arrays: the shared arrays
+// registered so far, then out (so that, as a rule, out comes last).
+void place_arrays()
+{
+    sv_ktrace *t = R->t;
+    auto place = [&](Arr &a) {
+        if (a.tidx >= 0)
+            return;
+        sv_karray *k = &t->arrays[t->narrays];
+        k->name = dup_str(a.name.c_str());
+        k->kind = a.kind;
+        k->len = a.len;
+        k->rows = a.rows;
+        k->touched = false;
+        a.tidx = (int)t->narrays++;
+    };
+    for (size_t k = 1; k < R->arrs.size(); k++)
+        place(R->arrs[k]);
+    place(R->arrs[0]);
+}
+
+uint16_t tid_of(uint16_t arr)
+{
+    return arr == SV_KARRAY_IN ? (uint16_t)SV_KARRAY_IN : (uint16_t)R->arrs[arr].tidx;
+}
+
+sv_kaccess to_k(const Acc &a)
+{
+    sv_kaccess k;
+    k.thread = a.thread;
+    k.array = tid_of(a.array);
+    k.cell = a.cell;
+    k.value.bits = a.value;
+    k.line = line_of(a.pc);
+    return k;
+}
+
+template <typename T>
+T *alloc_n(size_t n)
+{
+    return (T *)calloc(n ? n : 1, sizeof(T));
+}
+
+// Ends the current step: snapshots every array into t (when recording),
+// moves the step's hazards there, clears the per-cell sets.
+bool step_end(int32_t barrier_line)
+{
+    sv_ktrace *t = R->t;
+    for (Th &x : R->th) {
+        if (R->record)
+            R->reads.insert(R->reads.end(), x.reads.begin(), x.reads.end());
+        x.reads.clear();
+    }
+    if (R->record && t->nsteps < SV_KTRACE_MAX_STEPS) {
+        place_arrays();
+        sv_kstep *s = &t->steps[t->nsteps];
+        s->barrier_line = barrier_line;
+        s->cells = alloc_n<sv_value *>(SV_KTRACE_MAX_ARRAYS);
+        s->written = alloc_n<bool *>(SV_KTRACE_MAX_ARRAYS);
+        s->wrote = alloc_n<bool *>(SV_KTRACE_MAX_ARRAYS);
+        s->writes = alloc_n<sv_kwrite>(R->writes.size());
+        s->reads = alloc_n<sv_kaccess>(R->reads.size());
+        if (!s->cells || !s->written || !s->wrote || !s->writes || !s->reads)
+            return false;
+        for (Arr &a : R->arrs) {
+            int k = a.tidx;
+            s->cells[k] = alloc_n<sv_value>(a.len);
+            s->written[k] = alloc_n<bool>(a.len);
+            s->wrote[k] = alloc_n<bool>(a.len);
+            if (!s->cells[k] || !s->written[k] || !s->wrote[k])
+                return false;
+            for (uint32_t c = 0; c < a.len; c++) {
+                s->cells[k][c].bits = cell_value(a, c);
+                s->written[k][c] = a.written[c] != 0;
+                s->wrote[k][c] = a.wrote[c] != 0;
+            }
+        }
+        for (size_t w = 0; w < R->writes.size(); w++) {
+            s->writes[w].at = to_k(R->writes[w].at);
+            s->writes[w].first_read = R->writes[w].first_read;
+            s->writes[w].nreads = R->writes[w].nreads;
+            t->arrays[s->writes[w].at.array].touched = true;
+        }
+        for (size_t r = 0; r < R->reads.size(); r++) {
+            s->reads[r] = to_k(R->reads[r]);
+            if (s->reads[r].array != SV_KARRAY_IN)
+                t->arrays[s->reads[r].array].touched = true;
+        }
+        s->nwrites = R->writes.size();
+        s->nreads = R->reads.size();
+        for (HzPend &p : R->hz) {
+            p.h.array = tid_of(p.arr);
+            p.h.first.array = p.h.second.array = p.h.array;
+            t->hazards[t->nhazards++] = p.h;
+        }
+        t->nsteps++;
+    }
+    R->writes.clear();
+    R->reads.clear();
+    R->hz.clear();
+    for (Arr &a : R->arrs) {
+        std::fill(a.wrote.begin(), a.wrote.end(), 0);
+        for (uint32_t c : a.dirty) {
+            a.readers[c].clear();
+            a.writers[c].clear();
+        }
+        a.dirty.clear();
+    }
+    R->step++;
+    R->step_any = false;
+    return true;
+}
+
+// ---- Schedules --------------------------------------------------------------
+
+bool runnable(uint32_t i)
+{
+    return R->th[i].state == RUNNABLE && !R->failed;
+}
+
+// Threads lo..hi-1 make one access together, every read before any write
+// (threads parked before nothing, at the start or after a barrier, first
+// run to their first access). Returns how many threads moved.
+size_t step_group(uint32_t lo, uint32_t hi)
+{
+    size_t moved = 0;
+    for (uint32_t i = lo; i < hi; i++)
+        if (runnable(i) && R->th[i].pend == P_NONE) {
+            resume(i);
+            moved++;
+        }
+    std::vector<uint32_t> writers;
+    for (uint32_t i = lo; i < hi; i++) {
+        if (!runnable(i) || R->th[i].pend == P_NONE)
+            continue;
+        if (R->th[i].pend == P_WRITE) {
+            writers.push_back(i);
+            continue;
+        }
+        resume(i);
+        moved++;
+    }
+    for (uint32_t i : writers)
+        if (runnable(i)) {
+            resume(i);
+            moved++;
+        }
+    return moved;
+}
+
+void run_to_barrier(uint32_t i)
+{
+    while (runnable(i))
+        resume(i);
+}
+
+void run_interval(uint64_t *rng, std::vector<uint32_t> &pool)
+{
+    const uint32_t n = R->n, warp = 32, nwarps = (n + warp - 1) / warp;
+    switch (R->sched.kind) {
+    case SV_SCHEDULE_LOCKSTEP:
+    case SV_SCHEDULE_COUNT:
+        while (step_group(0, n) > 0) {
+        }
+        break;
+    case SV_SCHEDULE_SEQUENTIAL:
+        for (uint32_t i = 0; i < n; i++)
+            run_to_barrier(i);
+        break;
+    case SV_SCHEDULE_REVERSE:
+        for (uint32_t i = n; i-- > 0;)
+            run_to_barrier(i);
+        break;
+    case SV_SCHEDULE_RANDOM:
+    case SV_SCHEDULE_WARPS: {
+        bool by_warp = R->sched.kind == SV_SCHEDULE_WARPS;
+        size_t count = by_warp ? nwarps : n;
+        pool.resize(count);
+        for (size_t k = 0; k < count; k++)
+            pool[k] = (uint32_t)k;
+        while (count > 0 && !R->failed) {
+            size_t pick = (size_t)(rng_next(rng) % count);
+            uint32_t u = pool[pick];
+            if (by_warp) {
+                uint32_t hi = (u + 1) * warp < n ? (u + 1) * warp : n;
+                if (step_group(u * warp, hi) == 0)
+                    pool[pick] = pool[--count];
+            } else if (runnable(u)) {
+                resume(u);
+                if (!runnable(u))
+                    pool[pick] = pool[--count];
+            } else {
+                pool[pick] = pool[--count];
+            }
+        }
+        break;
+    }
+    }
+}
+
+// After an interval: all at one barrier (released: true), all done, or a
+// deadlock (filled).
+bool barrier_release(bool *done)
+{
+    uint32_t waiting = 0, finished = 0;
+    int line = 0;
+    bool same = true;
+    for (Th &x : R->th) {
+        if (x.state == DONE) {
+            finished++;
+        } else if (x.state == WAITING) {
+            if (waiting++ == 0)
+                line = x.wait_line;
+            else if (x.wait_line != line)
+                same = false;
+        }
+    }
+    *done = finished == R->n;
+    if (*done)
+        return false;
+    if (waiting == R->n && same) {
+        for (Th &x : R->th)
+            x.state = RUNNABLE;
+        return true;
+    }
+    return false;
+}
+
+void deadlock_fill()
+{
+    sv_kfailure *f = &R->t->failure;
+    std::vector<sv_kwait> w;
+    for (uint32_t i = 0; i < R->n; i++) {
+        const Th &x = R->th[i];
+        int32_t line = x.state == DONE ? 0 : x.wait_line;
+        bool found = false;
+        for (sv_kwait &k : w)
+            if (k.line == line) {
+                k.count++;
+                found = true;
+            }
+        if (!found)
+            w.push_back({line, 1, i});
+    }
+    char msg[512];
+    size_t u = (size_t)snprintf(msg, sizeof msg, "deadlock at a barrier:");
+    for (size_t k = 0; k < w.size() && u < sizeof msg; k++) {
+        uint32_t last = w[k].first_thread;
+        for (uint32_t i = 0; i < R->n; i++)
+            if ((R->th[i].state == DONE ? 0 : R->th[i].wait_line) == w[k].line)
+                last = i;
+        char who[64];
+        if (w[k].count == 1)
+            snprintf(who, sizeof who, "thread %u", w[k].first_thread);
+        else if (last - w[k].first_thread + 1 == w[k].count)
+            snprintf(who, sizeof who, "threads %u .. %u", w[k].first_thread, last);
+        else
+            snprintf(who, sizeof who, "%u threads from %u", w[k].count, w[k].first_thread);
+        if (w[k].line)
+            u += (size_t)snprintf(msg + u, sizeof msg - u, "%s %s wait%s at the __syncthreads() "
+                                  "of line %d", k ? ";" : "", who, w[k].count == 1 ? "s" : "",
+                                  w[k].line);
+        else
+            u += (size_t)snprintf(msg + u, sizeof msg - u, "%s %s ended without reaching it",
+                                  k ? ";" : "", who);
+    }
+    int32_t line = 0, thread = -1;
+    for (const sv_kwait &k : w)
+        if (k.line && !line) {
+            line = k.line;
+            thread = (int32_t)k.first_thread;
+        }
+    fail_set(SV_KFAIL_DEADLOCK, msg, line, thread, -1, 0);
+    f->waits = alloc_n<sv_kwait>(w.size());
+    if (f->waits) {
+        std::copy(w.begin(), w.end(), f->waits);
+        f->nwaits = w.size();
+    }
+}
+
+// ---- One run ----------------------------------------------------------------
+
+struct Alloc {
+    unsigned char *top;
+    ctx::stack_context allocate()
+    {
+        ctx::stack_context sc;
+        sc.size = kStack;
+        sc.sp = top;
+        return sc;
+    }
+    void deallocate(ctx::stack_context &) noexcept {}
+};
+
+ctx::fiber make_fiber(uint32_t i)
+{
+    unsigned char *top = R->stacks + (size_t)(i + 1) * (kStack + kGuard);
+    return ctx::fiber(std::allocator_arg, Alloc{top}, [i](ctx::fiber &&sink) -> ctx::fiber {
+#ifdef SV_RT_ASAN
+        __sanitizer_finish_switch_fiber(nullptr, &R->main_bottom, &R->main_size);
+#endif
+        R->th[i].sink = std::move(sink);
+        R->entry(R->in, R->out, (int)R->n);
+        flush_write(R->th[i]);
+        R->th[i].state = DONE;
+#ifdef SV_RT_ASAN
+        __sanitizer_start_switch_fiber(nullptr, R->main_bottom, R->main_size);
+#endif
+        return std::move(R->th[i].sink);
+    });
+}
+
+void reset_memory()
+{
+    memset(R->pool, 0, kPool);
+    memset(R->out, 0, R->io_bytes);
+    for (Arr &a : R->arrs) {
+        std::fill(a.written.begin(), a.written.end(), 0);
+        std::fill(a.wrote.begin(), a.wrote.end(), 0);
+    }
+}
+
+// Runs the kernel once under s. False: the runtime failed (err); a kernel's
+// failure is in t->failure.
+bool run_once(sv_schedule s, char *err, size_t errlen)
+{
+    R->sched = s;
+    R->yield_at_access = s.kind == SV_SCHEDULE_LOCKSTEP || s.kind == SV_SCHEDULE_RANDOM ||
+                         s.kind == SV_SCHEDULE_WARPS;
+    R->switches = 0;
+    R->step = 0;
+    R->hazards_total = 0;
+    reset_memory();
+    R->th.clear();
+    R->th.resize(R->n);
+    for (uint32_t i = 0; i < R->n; i++)
+        R->th[i].self = make_fiber(i);
+    uint64_t rng = s.seed;
+    std::vector<uint32_t> pool;
+    for (;;) {
+        run_interval(&rng, pool);
+        if (R->failed)
+            break;
+        bool done = false;
+        if (barrier_release(&done)) {
+            if (!step_end(R->th[0].wait_line))
+                goto oom;
+            continue;
+        }
+        if (done) {
+            if ((R->step_any || R->t->nsteps == 0) && !step_end(0))
+                goto oom;
+            break;
+        }
+        deadlock_fill();
+        break;
+    }
+    if (R->failed) {
+        // (the step it failed in did not complete: the trace ends before it)
+        // suspended fibers are left as they are: unwinding a kernel's frames
+        // is not safe, and the child process ends soon
+        std::vector<Th> *leak = new (std::nothrow) std::vector<Th>();
+        if (leak)
+            leak->swap(R->th);
+    }
+    return true;
+oom:
+    sv_errorf(err, errlen, "out of memory recording the trace");
+    return false;
+}
+
+bool output_wrong(const sv_value *expected)
+{
+    const Arr &o = R->arrs[0];
+    for (uint32_t i = 0; i < R->n; i++) {
+        uint32_t v;
+        memcpy(&v, R->out + (size_t)i * kCell, kCell);
+        if (!o.written[i] || v != expected[i].bits)
+            return true;
+    }
+    return false;
+}
+
+void clear_recording()
+{
+    sv_ktrace *t = R->t;
+    for (size_t s = 0; s < t->nsteps; s++) {
+        sv_kstep *k = &t->steps[s];
+        for (size_t a = 0; a < SV_KTRACE_MAX_ARRAYS; a++) {
+            if (k->cells)
+                free(k->cells[a]);
+            if (k->written)
+                free(k->written[a]);
+            if (k->wrote)
+                free(k->wrote[a]);
+        }
+        free(k->cells);
+        free(k->written);
+        free(k->wrote);
+        free(k->writes);
+        free(k->reads);
+        memset(k, 0, sizeof *k);
+    }
+    t->nsteps = 0;
+    t->nhazards = 0;
+}
+
+// ---- Loading ----------------------------------------------------------------
+
+unsigned char *guarded(size_t bytes, size_t *rounded)
+{
+    size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    size_t body = (bytes + page - 1) / page * page;
+    size_t total = body + 2 * kSlack;
+    void *m = mmap(nullptr, total, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (m == MAP_FAILED)
+        return nullptr;
+    unsigned char *b = (unsigned char *)m + kSlack;
+    if (mprotect(b, body, PROT_READ | PROT_WRITE) != 0)
+        return nullptr;
+    *rounded = body;
+    return b;
+}
+
+bool load(const char *so_path, const char *dyn_name, char *err, size_t errlen)
+{
+    R->so = dlopen(so_path, RTLD_NOW | RTLD_LOCAL);
+    if (!R->so) {
+        const char *e = dlerror();
+        bool mem = e && (strstr(e, "map") || strstr(e, "memory"));
+        fail_set(mem ? SV_KFAIL_MEMORY : SV_KFAIL_INTERNAL, e ? e : "dlopen failed", 0, -1, -1, 0);
+        return true;
+    }
+    R->entry = (void (*)(const void *, void *, int))dlsym(R->so, "sv_rt_entry");
+    R->hooks = (sv_rt_hooks **)dlsym(R->so, "sv_rt_hooks_ptr");
+    R->tidx = (unsigned *)dlsym(R->so, "sv_rt_threadIdx");
+    unsigned *bdim = (unsigned *)dlsym(R->so, "sv_rt_blockDim");
+    R->pool = (unsigned char *)dlsym(R->so, "sv_rt_pool");
+    R->decls = (Rt::Decl *)dlsym(R->so, "sv_rt_decls");
+    R->ndecls = (unsigned *)dlsym(R->so, "sv_rt_ndecls");
+    Dl_info info;
+    if (!R->entry || !R->hooks || !R->tidx || !bdim || !R->pool || !R->decls || !R->ndecls ||
+        !dladdr((void *)R->entry, &info)) {
+        sv_errorf(err, errlen, "%s: not a kernel built with cuda_cpu.h", so_path);
+        return false;
+    }
+    R->so_base = (uintptr_t)info.dli_fbase;
+    R->dyn = R->pool + 4096;
+    *R->hooks = &the_hooks;
+    bdim[0] = R->n;
+    bdim[1] = bdim[2] = 1;
+    R->tidx[1] = R->tidx[2] = 0;
+    size_t rounded = 0;
+    R->in = guarded((size_t)R->n * kCell, &rounded);
+    R->out = guarded((size_t)R->n * kCell, &rounded);
+    R->io_bytes = rounded;
+    size_t stacks = (size_t)R->n * (kStack + kGuard);
+    void *m = mmap(nullptr, stacks, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
+                   -1, 0);
+    if (!R->in || !R->out || m == MAP_FAILED) {
+        fail_set(SV_KFAIL_MEMORY, "no memory for the kernel's buffers and fiber stacks", 0, -1, -1, 0);
+        return true;
+    }
+    R->stacks = (unsigned char *)m;
+    for (uint32_t i = 0; i < R->n; i++)
+        mprotect(R->stacks + (size_t)i * (kStack + kGuard), kGuard, PROT_NONE);
+    for (uint32_t i = 0; i < R->n; i++)
+        memcpy(R->in + (size_t)i * kCell, &R->t->input[i].bits, kCell);
+    arr_add("out", SV_KARRAY_OUT, (uintptr_t)R->out, (size_t)R->n * kCell, 1);
+    if (dyn_name)
+        arr_add(dyn_name, SV_KARRAY_SHARED, (uintptr_t)R->dyn, 2 * (size_t)R->n * kCell, 2);
+    // static arrays at file scope were placed while the .so loaded
+    for (unsigned k = 0; k < *R->ndecls && k < 32; k++)
+        hook_shared(R->decls[k].addr, R->decls[k].bytes, R->decls[k].rows, R->decls[k].name,
+                    R->decls[k].line);
+    return true;
+}
+
+// t's arrays, steps and hazards as they must be: every step holds every
+// array (those placed after a step hold no cells there: unwritten), the
+// failure's array placed.
+bool finish(const sv_value *expected, char *err, size_t errlen)
+{
+    sv_ktrace *t = R->t;
+    if (R->arrs.empty() || !R->out)
+        return true; // it failed before it loaded
+    place_arrays();
+    for (size_t s = 0; s < t->nsteps; s++) {
+        sv_kstep *k = &t->steps[s];
+        for (size_t a = 0; a < t->narrays; a++) {
+            if (k->cells[a])
+                continue;
+            k->cells[a] = alloc_n<sv_value>(t->arrays[a].len);
+            k->written[a] = alloc_n<bool>(t->arrays[a].len);
+            k->wrote[a] = alloc_n<bool>(t->arrays[a].len);
+            if (!k->cells[a] || !k->written[a] || !k->wrote[a])
+                goto oom;
+        }
+    }
+    if (R->fail_arr >= 0)
+        t->failure.array = R->arrs[(size_t)R->fail_arr].tidx;
+    free(t->output);
+    free(t->output_written);
+    t->output = alloc_n<sv_value>(R->n);
+    t->output_written = alloc_n<bool>(R->n);
+    if (!t->output || !t->output_written)
+        goto oom;
+    for (uint32_t i = 0; i < R->n; i++) {
+        memcpy(&t->output[i].bits, R->out + (size_t)i * kCell, kCell);
+        t->output_written[i] = R->arrs[0].written[i] != 0;
+    }
+    t->hazards_total = R->hazards_total;
+    t->switches = R->switches;
+    (void)expected;
+    return true;
+oom:
+    sv_errorf(err, errlen, "out of memory finishing the trace");
+    return false;
+}
+
+sv_schedule run_schedule(sv_schedule s, uint32_t k)
+{
+    if (s.kind == SV_SCHEDULE_RANDOM || s.kind == SV_SCHEDULE_WARPS)
+        s.seed += k;
+    return s;
+}
+
+bool runs(const sv_runtime_request *req, const sv_value *expected, char *err, size_t errlen)
+{
+    sv_ktrace *t = R->t;
+    uint32_t nruns = req->runs ? req->runs : 1;
+    if (!run_once(run_schedule(req->schedule, 0), err, errlen))
+        return false;
+    bool wrong0 = !R->failed && output_wrong(expected);
+    uint32_t wrong = wrong0, shown = 0, made = 1;
+    if (!R->failed)
+        for (uint32_t k = 1; k < nruns; k++) {
+            R->record = false;
+            sv_schedule sk = run_schedule(req->schedule, k);
+            if (!run_once(sk, err, errlen))
+                return false;
+            made++;
+            bool failed = R->failed;
+            bool w = !failed && output_wrong(expected);
+            wrong += w;
+            if ((w || failed) && !wrong0 && shown == 0)
+                shown = k;
+            if (failed)
+                break;
+        }
+    if (shown != 0) {
+        // the shown run again, recorded (the schedules are deterministic)
+        clear_recording();
+        free(t->failure.message);
+        memset(&t->failure, 0, sizeof t->failure);
+        t->failure.kind = SV_KFAIL_NONE;
+        R->failed = false;
+        R->fail_arr = -1;
+        R->record = true;
+        if (!run_once(run_schedule(req->schedule, shown), err, errlen))
+            return false;
+    }
+    t->runs = made;
+    t->shown_run = shown;
+    t->wrong_runs = wrong;
+    return true;
+}
+
+// Where a signal found the kernel (backend.h's sv_rt_where_fn): the thread
+// that ran, the line of the faulting instruction when it is the kernel's,
+// else of that thread's last access.
+void where(sv_kfailure *f, void *fault_pc)
+{
+    if (!R || !R->in_fiber)
+        return;
+    f->thread = (int32_t)R->cur;
+    f->step = (int32_t)R->step;
+    int32_t line = 0;
+    if (fault_pc && (uintptr_t)fault_pc > R->so_base)
+        line = line_of((uintptr_t)fault_pc - R->so_base + 1);
+    f->line = line ? line : line_of(R->last_pc);
+}
+
+} // namespace
+
+extern "C" bool sv_rt_cpu_exec(const char *so_path, const sv_rt_lines *lines, const char *dyn_name,
+                               const sv_runtime_request *req, sv_ktrace *t, char *err,
+                               size_t errlen)
+{
+    static Rt rt;
+    R = &rt;
+    R->req = req;
+    R->t = t;
+    R->lines = lines;
+    R->n = (uint32_t)req->n;
+    t->failure.kind = SV_KFAIL_NONE;
+    t->failure.thread = -1;
+    t->failure.step = -1;
+    t->failure.array = -1;
+    t->arrays = alloc_n<sv_karray>(SV_KTRACE_MAX_ARRAYS);
+    t->steps = alloc_n<sv_kstep>(SV_KTRACE_MAX_STEPS);
+    t->hazards = alloc_n<sv_khazard>(SV_KTRACE_MAX_HAZARDS);
+    sv_value *expected = alloc_n<sv_value>(req->n);
+    if (!t->arrays || !t->steps || !t->hazards || !expected) {
+        free(expected);
+        sv_errorf(err, errlen, "out of memory for the trace");
+        return false;
+    }
+    sv_reference_scan(req->op, req->type, req->scan, req->input, expected, req->n);
+    sv_rt_set_where(where);
+    bool ok = load(so_path, dyn_name, err, errlen);
+    if (ok && !R->failed)
+        ok = runs(req, expected, err, errlen);
+    if (ok)
+        ok = finish(expected, err, errlen);
+    free(expected);
+    return ok;
+}

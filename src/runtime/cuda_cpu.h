@@ -1,0 +1,207 @@
+/* cuda_cpu.h: the CUDA keywords a kernel file may use, for the CPU runtime.
+ *
+ * The CPU runtime (src/runtime/) compiles a kernel file with the system C++
+ * compiler, this header forced in first (-include), with -fsanitize=thread:
+ * the compiler then calls a __tsan_readN/__tsan_writeN hook before every
+ * access to memory that is not a plain local. The hooks are defined here,
+ * uninstrumented, and pass every access to the runtime through one table
+ * (sv_rt_hooks_ptr, set after dlopen), so the kernel's .so is self-contained
+ * and needs neither libtsan nor symbols of the program that loads it.
+ * Each CUDA thread runs as a fiber; the runtime sets threadIdx before it
+ * resumes one, and __syncthreads() is a real barrier between them.
+ *
+ * The subset (docs/user-guide.md, "Your own kernel"):
+ *   threadIdx, blockIdx, blockDim, gridDim (.x .y .z), warpSize, dim3, uint3
+ *   __global__, __device__, __host__, __forceinline__, __noinline__,
+ *   __launch_bounds__(...), __restrict__, __align__(N)
+ *   __shared__ (static, 1-D or 2-D, at file or function scope) and
+ *   extern __shared__ T name[] (2 * n * sizeof(T) bytes)
+ *   __syncthreads()
+ *   min, max (int, unsigned, float), fminf, fmaxf, fabsf, sqrtf, expf, logf,
+ *   floorf, ceilf, abs, __int_as_float, __float_as_int, __uint_as_float,
+ *   __float_as_uint, INFINITY, NAN, INT_MAX, INT_MIN, FLT_MAX, int32_t, uint32_t
+ *   templates, structs, __device__ helper functions: plain C++17
+ * Anything else (atomics, warp intrinsics, printf, #include of other headers)
+ * is not provided: the compiler says so at the kernel file's line. */
+#ifndef SV_CUDA_CPU_H
+#define SV_CUDA_CPU_H
+
+/* ---- The table the runtime fills -------------------------------------- */
+extern "C" {
+typedef struct sv_rt_hooks {
+    void (*access)(void *addr, unsigned long size, int write, void *pc);
+    void (*sync)(int line);
+    void (*shared)(void *addr, unsigned long bytes, unsigned long rows, const char *name,
+                   int line);
+} sv_rt_hooks;
+
+typedef struct uint3 {
+    unsigned int x, y, z;
+} uint3;
+
+__attribute__((visibility("default"))) sv_rt_hooks *sv_rt_hooks_ptr;
+__attribute__((visibility("default"))) uint3 sv_rt_threadIdx;
+__attribute__((visibility("default"))) uint3 sv_rt_blockDim;
+/* Shared memory: one pool, laid out by the runtime's rules (cpu_exec.cc):
+ * a margin, the dynamic shared memory (extern __shared__, 48 KiB, the CUDA
+ * limit; the runtime checks accesses against 2 * n * sizeof(T)), a margin,
+ * then each static __shared__ array in its turn with a gap after it. An
+ * access inside the pool but outside every array is out of range. */
+#define SV_RT_MARGIN 4096ul
+#define SV_RT_DYN 49152ul
+#define SV_RT_STATIC_MAX 49152ul
+#define SV_RT_GAP 256ul
+#define SV_RT_MAX_DECLS 32
+#define SV_RT_POOL (3 * SV_RT_MARGIN + SV_RT_DYN + SV_RT_STATIC_MAX + SV_RT_MAX_DECLS * SV_RT_GAP)
+__attribute__((visibility("default"), aligned(64))) unsigned char sv_rt_pool[SV_RT_POOL];
+typedef struct sv_rt_decl {
+    void *addr;
+    unsigned long bytes, rows;
+    const char *name;
+    int line;
+} sv_rt_decl;
+__attribute__((visibility("default"))) sv_rt_decl sv_rt_decls[SV_RT_MAX_DECLS];
+__attribute__((visibility("default"))) unsigned sv_rt_ndecls;
+static unsigned long sv_rt_pool_next = 2 * SV_RT_MARGIN + SV_RT_DYN;
+
+/* A static __shared__ array's memory, the first time its declaration runs
+ * (at load for one at file scope): NULL past 48 KiB in all. */
+__attribute__((no_sanitize("thread"))) static void *sv_rt_shared_alloc(unsigned long bytes,
+    unsigned long align, unsigned long rows, const char *name, int line)
+{
+    unsigned long at = (sv_rt_pool_next + align - 1) / align * align;
+    void *p = nullptr;
+    if (at + bytes <= 2 * SV_RT_MARGIN + SV_RT_DYN + SV_RT_STATIC_MAX + SV_RT_MAX_DECLS * SV_RT_GAP &&
+        sv_rt_ndecls < SV_RT_MAX_DECLS) {
+        p = sv_rt_pool + at;
+        sv_rt_pool_next = at + bytes + SV_RT_GAP;
+        sv_rt_decls[sv_rt_ndecls++] = {p, bytes, rows, name, line};
+    }
+    if (sv_rt_hooks_ptr)
+        sv_rt_hooks_ptr->shared(p, bytes, rows, name, line);
+    return p ? p : sv_rt_pool; /* (the runtime has stopped the run) */
+}
+
+/* ---- The access hooks (ABI of gcc >= 12 and clang >= 14) --------------- */
+#define SV_RT_HOOK extern "C" __attribute__((no_sanitize("thread"), visibility("default"), noinline))
+#define SV_RT_RD(N)                                                                   \
+    SV_RT_HOOK void __tsan_read##N(void *a)                                           \
+    { sv_rt_hooks_ptr->access(a, N, 0, __builtin_return_address(0)); }                \
+    SV_RT_HOOK void __tsan_write##N(void *a)                                          \
+    { sv_rt_hooks_ptr->access(a, N, 1, __builtin_return_address(0)); }                \
+    SV_RT_HOOK void __tsan_unaligned_read##N(void *a)                                 \
+    { sv_rt_hooks_ptr->access(a, N, 0, __builtin_return_address(0)); }                \
+    SV_RT_HOOK void __tsan_unaligned_write##N(void *a)                                \
+    { sv_rt_hooks_ptr->access(a, N, 1, __builtin_return_address(0)); }                \
+    SV_RT_HOOK void __tsan_volatile_read##N(void *a)                                  \
+    { sv_rt_hooks_ptr->access(a, N, 0, __builtin_return_address(0)); }                \
+    SV_RT_HOOK void __tsan_volatile_write##N(void *a)                                 \
+    { sv_rt_hooks_ptr->access(a, N, 1, __builtin_return_address(0)); }
+SV_RT_RD(1)
+SV_RT_RD(2)
+SV_RT_RD(4)
+SV_RT_RD(8)
+SV_RT_RD(16)
+SV_RT_HOOK void __tsan_read_range(void *a, unsigned long size)
+{ sv_rt_hooks_ptr->access(a, size, 0, __builtin_return_address(0)); }
+SV_RT_HOOK void __tsan_write_range(void *a, unsigned long size)
+{ sv_rt_hooks_ptr->access(a, size, 1, __builtin_return_address(0)); }
+SV_RT_HOOK void __tsan_vptr_update(void **, void *) {}
+SV_RT_HOOK void __tsan_vptr_read(void **) {}
+SV_RT_HOOK void __tsan_func_entry(void *) {}
+#ifdef __clang__
+SV_RT_HOOK void __tsan_func_exit(void) {}
+#else
+SV_RT_HOOK void __tsan_func_exit(void *) {}
+#endif
+SV_RT_HOOK void __tsan_init(void) {}
+SV_RT_HOOK void *__tsan_memcpy(void *d, const void *s, unsigned long n)
+{
+    sv_rt_hooks_ptr->access((void *)s, n, 0, __builtin_return_address(0));
+    sv_rt_hooks_ptr->access(d, n, 1, __builtin_return_address(0));
+    return __builtin_memcpy(d, s, n);
+}
+SV_RT_HOOK void *__tsan_memmove(void *d, const void *s, unsigned long n)
+{
+    sv_rt_hooks_ptr->access((void *)s, n, 0, __builtin_return_address(0));
+    sv_rt_hooks_ptr->access(d, n, 1, __builtin_return_address(0));
+    return __builtin_memmove(d, s, n);
+}
+SV_RT_HOOK void *__tsan_memset(void *d, int c, unsigned long n)
+{
+    sv_rt_hooks_ptr->access(d, n, 1, __builtin_return_address(0));
+    return __builtin_memset(d, c, n);
+}
+SV_RT_HOOK void sv_rt_syncthreads(int line) { sv_rt_hooks_ptr->sync(line); }
+} /* extern "C" */
+
+template <typename A>
+struct sv_rt_rows_of { static constexpr unsigned long v = 1; };
+template <typename E, unsigned long N, unsigned long M>
+struct sv_rt_rows_of<E[N][M]> { static constexpr unsigned long v = N; };
+
+/* The declarations source_scan.c writes in place of the kernel's:
+ *   extern __shared__ T name[];   -> SV_RT_EXTERN(T, name);
+ *   __shared__ T name[A][B];      -> SV_RT_STATIC(T, name, [A][B], "name", line); */
+#define SV_RT_EXTERN(T, name) T *const name = reinterpret_cast<T *>(sv_rt_pool + SV_RT_MARGIN)
+#define SV_RT_STATIC(T, name, dims, text, line)                                        \
+    static T(&name) dims = *reinterpret_cast<T(*) dims>(sv_rt_shared_alloc(             \
+        sizeof(T dims), alignof(T), sv_rt_rows_of<T dims>::v, text, line))
+
+
+/* ---- The keywords ------------------------------------------------------- */
+#define __global__
+#define __device__
+#define __host__
+#define __forceinline__ inline __attribute__((always_inline))
+#define __noinline__ __attribute__((noinline))
+#define __launch_bounds__(...)
+#define __align__(n) __attribute__((aligned(n)))
+/* What the scan rewrites does not reach here; a __shared__ it did not see
+ * (one a macro makes) is a plain static, not observed. */
+#define __shared__ static
+#define __syncthreads() sv_rt_syncthreads(__LINE__)
+#define threadIdx sv_rt_threadIdx
+#define blockDim sv_rt_blockDim
+#define warpSize 32
+
+struct dim3 {
+    unsigned int x, y, z;
+    constexpr dim3(unsigned int a = 1, unsigned int b = 1, unsigned int c = 1) : x(a), y(b), z(c) {}
+};
+static const uint3 blockIdx = {0, 0, 0};
+static const uint3 gridDim = {1, 1, 1};
+
+/* ---- Types and math ----------------------------------------------------- */
+typedef __INT32_TYPE__ int32_t;
+typedef __UINT32_TYPE__ uint32_t;
+typedef __INT64_TYPE__ int64_t;
+typedef __UINT64_TYPE__ uint64_t;
+typedef __SIZE_TYPE__ size_t;
+#define INFINITY (__builtin_inff())
+#define NAN (__builtin_nanf(""))
+#define INT_MAX __INT_MAX__
+#define INT_MIN (-__INT_MAX__ - 1)
+#define FLT_MAX __FLT_MAX__
+
+static inline int min(int a, int b) { return a < b ? a : b; }
+static inline int max(int a, int b) { return a > b ? a : b; }
+static inline unsigned min(unsigned a, unsigned b) { return a < b ? a : b; }
+static inline unsigned max(unsigned a, unsigned b) { return a > b ? a : b; }
+static inline float min(float a, float b) { return __builtin_fminf(a, b); }
+static inline float max(float a, float b) { return __builtin_fmaxf(a, b); }
+static inline int abs(int a) { return a < 0 ? -a : a; }
+static inline float fminf(float a, float b) { return __builtin_fminf(a, b); }
+static inline float fmaxf(float a, float b) { return __builtin_fmaxf(a, b); }
+static inline float fabsf(float a) { return __builtin_fabsf(a); }
+static inline float sqrtf(float a) { return __builtin_sqrtf(a); }
+static inline float expf(float a) { return __builtin_expf(a); }
+static inline float logf(float a) { return __builtin_logf(a); }
+static inline float floorf(float a) { return __builtin_floorf(a); }
+static inline float ceilf(float a) { return __builtin_ceilf(a); }
+static inline float __int_as_float(int v) { float f; __builtin_memcpy(&f, &v, 4); return f; }
+static inline int __float_as_int(float f) { int v; __builtin_memcpy(&v, &f, 4); return v; }
+static inline float __uint_as_float(unsigned v) { float f; __builtin_memcpy(&f, &v, 4); return f; }
+static inline unsigned __float_as_uint(float f) { unsigned v; __builtin_memcpy(&v, &f, 4); return v; }
+
+#endif

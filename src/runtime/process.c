@@ -1,0 +1,398 @@
+/* The child process around every kernel run (runtime.h): sv_runtime_run
+ * forks, the child runs one backend under a time and a memory limit and
+ * sends the trace back over a pipe (wire.h), and the parent waits, watches
+ * and turns whatever happened (a trace, a signal, silence) into a trace
+ * with its failure. The parent never runs the kernel's code. */
+#define _GNU_SOURCE /* REG_RIP, sigaltstack's stack_t fields */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/time.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <ucontext.h>
+#include <unistd.h>
+
+#include "backend.h"
+#include "cpu_compile.h"
+#include "wire.h"
+
+#include "../core/error.h"
+
+#if defined(__SANITIZE_ADDRESS__)
+#define SV_RT_UNDER_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define SV_RT_UNDER_ASAN 1
+#endif
+#endif
+
+#define WIRE_MAX ((size_t)512 << 20)
+
+/* ---- In the child ----------------------------------------------------------- */
+
+static sv_ktrace *child_t;
+static int child_fd = -1;
+static uint32_t child_limit_ms;
+static sv_rt_where_fn child_where;
+static char child_msg[512];
+
+void sv_rt_set_where(sv_rt_where_fn fn)
+{
+    child_where = fn;
+}
+
+static size_t put_str(char *buf, size_t at, size_t len, const char *s)
+{
+    while (*s && at + 1 < len)
+        buf[at++] = *s++;
+    buf[at] = '\0';
+    return at;
+}
+
+static size_t put_uint(char *buf, size_t at, size_t len, unsigned long long v)
+{
+    char tmp[24];
+    size_t k = 0;
+    do {
+        tmp[k++] = (char)('0' + v % 10);
+        v /= 10;
+    } while (v);
+    while (k && at + 1 < len)
+        buf[at++] = tmp[--k];
+    buf[at] = '\0';
+    return at;
+}
+
+static const char *signal_words(int sig)
+{
+    switch (sig) {
+    case SIGSEGV: return "SIGSEGV (an access to memory it may not touch)";
+    case SIGBUS: return "SIGBUS (a misaligned or unmapped access)";
+    case SIGFPE: return "SIGFPE (an integer division by zero)";
+    case SIGILL: return "SIGILL (an illegal instruction)";
+    case SIGABRT: return "SIGABRT (aborted)";
+    default: return "a signal";
+    }
+}
+
+static void on_signal(int sig, siginfo_t *si, void *ucv)
+{
+    (void)si;
+    sv_kfailure *f = &child_t->failure;
+    if (f->kind == SV_KFAIL_NONE || sig == SIGALRM) {
+        void *pc = NULL;
+#if defined(__x86_64__)
+        if (ucv && sig != SIGALRM)
+            pc = (void *)((ucontext_t *)ucv)->uc_mcontext.gregs[REG_RIP];
+#elif defined(__aarch64__)
+        if (ucv && sig != SIGALRM)
+            pc = (void *)((ucontext_t *)ucv)->uc_mcontext.pc;
+#endif
+        f->kind = sig == SIGALRM ? SV_KFAIL_TIME : SV_KFAIL_CRASH;
+        f->line = 0;
+        f->thread = -1;
+        f->step = -1;
+        f->array = -1;
+        f->index = 0;
+        f->nwaits = 0;
+        if (child_where)
+            child_where(f, pc);
+        size_t u = 0;
+        if (sig == SIGALRM) {
+            u = put_str(child_msg, u, sizeof child_msg, "the kernel ran past its time limit of ");
+            u = put_uint(child_msg, u, sizeof child_msg, child_limit_ms);
+            u = put_str(child_msg, u, sizeof child_msg, " ms");
+        } else {
+            u = put_str(child_msg, u, sizeof child_msg, "the kernel crashed: ");
+            u = put_str(child_msg, u, sizeof child_msg, signal_words(sig));
+        }
+        if (f->thread >= 0) {
+            u = put_str(child_msg, u, sizeof child_msg, ", in thread ");
+            u = put_uint(child_msg, u, sizeof child_msg, (unsigned)f->thread);
+        }
+        if (f->line > 0) {
+            u = put_str(child_msg, u, sizeof child_msg, " at line ");
+            u = put_uint(child_msg, u, sizeof child_msg, (unsigned)f->line);
+        }
+        f->message = child_msg; /* the child never frees its trace */
+    }
+    sv_rt_wire_send(child_fd, child_t);
+    _exit(0);
+}
+
+static void child_signals(void)
+{
+    static char altstack[64 * 1024];
+    stack_t ss;
+    memset(&ss, 0, sizeof ss);
+    ss.ss_sp = altstack;
+    ss.ss_size = sizeof altstack;
+    sigaltstack(&ss, NULL);
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_sigaction = on_signal;
+    sa.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_RESETHAND;
+    sigemptyset(&sa.sa_mask);
+    sigaddset(&sa.sa_mask, SIGALRM);
+    const int sigs[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGALRM};
+    for (size_t i = 0; i < sizeof sigs / sizeof *sigs; i++)
+        sigaction(sigs[i], &sa, NULL);
+}
+
+bool sv_rt_limits_apply_time(const sv_runtime_request *req, char *err, size_t errlen)
+{
+    uint32_t ms = req->time_limit_ms ? req->time_limit_ms : SV_RUNTIME_DEFAULT_TIME_LIMIT_MS;
+    child_limit_ms = ms;
+    struct itimerval it;
+    memset(&it, 0, sizeof it);
+    it.it_value.tv_sec = ms / 1000;
+    it.it_value.tv_usec = (suseconds_t)(ms % 1000) * 1000;
+    if (setitimer(ITIMER_REAL, &it, NULL) != 0) {
+        sv_errorf(err, errlen, "setitimer: %s", strerror(errno));
+        return false;
+    }
+    return true;
+}
+
+bool sv_rt_limits_apply(const sv_runtime_request *req, char *err, size_t errlen)
+{
+#ifndef SV_RT_UNDER_ASAN
+    uint32_t mb = req->memory_mb ? req->memory_mb : SV_RUNTIME_DEFAULT_MEMORY_MB;
+    unsigned long pages = 0;
+    FILE *f = fopen("/proc/self/statm", "r");
+    if (f) {
+        if (fscanf(f, "%lu", &pages) != 1)
+            pages = 0;
+        fclose(f);
+    }
+    struct rlimit rl;
+    rl.rlim_cur = rl.rlim_max = (rlim_t)pages * (rlim_t)sysconf(_SC_PAGESIZE) + ((rlim_t)mb << 20);
+    if (setrlimit(RLIMIT_AS, &rl) != 0) {
+        sv_errorf(err, errlen, "setrlimit(RLIMIT_AS): %s", strerror(errno));
+        return false;
+    }
+#endif
+    return sv_rt_limits_apply_time(req, err, errlen);
+}
+
+static void child_main(const sv_runtime_request *req, sv_ktrace *t, int fd)
+{
+    child_t = t;
+    child_fd = fd;
+    child_signals();
+    /* the kernel's stray output goes to stderr, never into the parent's stdout */
+    dup2(2, 1);
+    char err[1024] = "";
+    bool ok = req->backend == SV_RUNTIME_GPU ? sv_rt_gpu_run(req, t, err, sizeof err)
+                                             : sv_rt_cpu_run(req, t, err, sizeof err);
+    struct itimerval off;
+    memset(&off, 0, sizeof off);
+    setitimer(ITIMER_REAL, &off, NULL);
+    if (!ok) {
+        t->failure.kind = SV_KFAIL_INTERNAL;
+        t->failure.message = err;
+    }
+    sv_rt_wire_send(fd, t);
+    _exit(0);
+}
+
+/* ---- In the parent ---------------------------------------------------------- */
+
+static long long now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static unsigned long long rss_bytes(pid_t pid)
+{
+    char p[64];
+    snprintf(p, sizeof p, "/proc/%d/statm", (int)pid);
+    FILE *f = fopen(p, "r");
+    unsigned long size = 0, res = 0;
+    if (!f)
+        return 0;
+    if (fscanf(f, "%lu %lu", &size, &res) != 2)
+        res = 0;
+    fclose(f);
+    return (unsigned long long)res * (unsigned long long)sysconf(_SC_PAGESIZE);
+}
+
+typedef struct child_out {
+    unsigned char *data;
+    size_t len;
+    bool killed_time, killed_memory;
+    int status;
+} child_out;
+
+/* Reads the child's stream until it closes, killing it past the backstop
+ * deadline or the resident-size limit. */
+static bool parent_wait(pid_t pid, int fd, const sv_runtime_request *req, child_out *o, char *err,
+                        size_t errlen)
+{
+    uint32_t ms = req->time_limit_ms ? req->time_limit_ms : SV_RUNTIME_DEFAULT_TIME_LIMIT_MS;
+    uint32_t mb = req->memory_mb ? req->memory_mb : SV_RUNTIME_DEFAULT_MEMORY_MB;
+    long long deadline = now_ms() + SV_RT_COMPILE_LIMIT_MS + ms + 2000;
+    unsigned long long rss_limit = rss_bytes(getpid()) + ((unsigned long long)mb << 20) +
+                                   (64ull << 20);
+    size_t cap = 1 << 16;
+    o->data = malloc(cap);
+    if (!o->data) {
+        sv_errorf(err, errlen, "out of memory");
+        return false;
+    }
+    for (;;) {
+        struct pollfd p = {fd, POLLIN, 0};
+        int r = poll(&p, 1, 20);
+        if (r < 0 && errno != EINTR)
+            break;
+        if (r > 0) {
+            if (o->len == cap && cap < WIRE_MAX) {
+                unsigned char *nd = realloc(o->data, cap * 2);
+                if (!nd)
+                    break;
+                o->data = nd;
+                cap *= 2;
+            }
+            ssize_t k = o->len < cap ? read(fd, o->data + o->len, cap - o->len) : 0;
+            if (k < 0 && errno == EINTR)
+                continue;
+            if (k <= 0)
+                break;
+            o->len += (size_t)k;
+            continue;
+        }
+        if (now_ms() > deadline) {
+            o->killed_time = true;
+            kill(pid, SIGKILL);
+            break;
+        }
+        if (rss_bytes(pid) > rss_limit) {
+            o->killed_memory = true;
+            kill(pid, SIGKILL);
+            break;
+        }
+    }
+    while (waitpid(pid, &o->status, 0) < 0 && errno == EINTR) {
+    }
+    return true;
+}
+
+static const char *base_of(const char *path)
+{
+    const char *s = strrchr(path, '/');
+    return s ? s + 1 : path;
+}
+
+static bool request_valid(const sv_runtime_request *req, char *err, size_t errlen)
+{
+    if (!req || !req->source || !req->input) {
+        sv_errorf(err, errlen, "no kernel source or no input");
+        return false;
+    }
+    if (req->backend != SV_RUNTIME_CPU && req->backend != SV_RUNTIME_GPU) {
+        sv_errorf(err, errlen, "unknown runtime backend %d", (int)req->backend);
+        return false;
+    }
+    return true;
+}
+
+sv_ktrace *sv_runtime_run(const sv_runtime_request *req, char *err, size_t errlen)
+{
+    if (!request_valid(req, err, errlen))
+        return NULL;
+    const char *path = req->path ? req->path : "kernel.cu";
+    char name[256];
+    snprintf(name, sizeof name, "%s", base_of(path));
+    char *dot = strrchr(name, '.');
+    if (dot && dot != name)
+        *dot = '\0';
+    sv_ktrace *t = sv_ktrace_create(name, req->op, req->type, req->scan, req->input, req->n, err,
+                                    errlen);
+    if (!t)
+        return NULL;
+    char sched[64];
+    size_t srclen = strnlen(req->source, SV_KTRACE_MAX_SOURCE);
+    char *src = malloc(srclen + 1);
+    if (!src || !sv_ktrace_set_text(&t->file, req->path, err, errlen) ||
+        (req->backend == SV_RUNTIME_CPU &&
+         !sv_ktrace_set_text(&t->schedule, sv_schedule_format(req->schedule, sched, sizeof sched),
+                             err, errlen)))
+        goto fail;
+    memcpy(src, req->source, srclen);
+    src[srclen] = '\0';
+    t->source = src;
+    src = NULL;
+    t->backend = req->backend == SV_RUNTIME_GPU ? SV_BACKEND_CUDA : SV_BACKEND_CPU;
+    t->runs = req->runs ? req->runs : 1;
+    int fd[2];
+    if (pipe(fd) != 0) {
+        sv_errorf(err, errlen, "pipe: %s", strerror(errno));
+        goto fail;
+    }
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid < 0) {
+        sv_errorf(err, errlen, "fork: %s", strerror(errno));
+        close(fd[0]);
+        close(fd[1]);
+        goto fail;
+    }
+    if (pid == 0) {
+        close(fd[0]);
+        child_main(req, t, fd[1]);
+    }
+    close(fd[1]);
+    child_out o;
+    memset(&o, 0, sizeof o);
+    bool waited = parent_wait(pid, fd[0], req, &o, err, errlen);
+    close(fd[0]);
+    if (!waited)
+        goto fail;
+    char werr[256] = "";
+    bool got = o.len > 0 && sv_rt_wire_recv(o.data, o.len, t, werr, sizeof werr);
+    free(o.data);
+    if (got && !o.killed_memory && !o.killed_time)
+        return t;
+    /* nothing (or part) came back: say why from how the child ended */
+    char msg[512];
+    sv_kfail_kind kind = SV_KFAIL_CRASH;
+    uint32_t mb = req->memory_mb ? req->memory_mb : SV_RUNTIME_DEFAULT_MEMORY_MB;
+    if (o.killed_memory) {
+        kind = SV_KFAIL_MEMORY;
+        snprintf(msg, sizeof msg, "the kernel's process went past its memory limit of %u MiB",
+                 (unsigned)mb);
+    } else if (o.killed_time) {
+        kind = SV_KFAIL_TIME;
+        snprintf(msg, sizeof msg, "the kernel's process did not finish in time and was stopped");
+    } else if (WIFSIGNALED(o.status)) {
+        snprintf(msg, sizeof msg, "the kernel's process was ended by signal %d (%s)",
+                 WTERMSIG(o.status), strsignal(WTERMSIG(o.status)));
+    } else {
+        kind = SV_KFAIL_INTERNAL;
+        snprintf(msg, sizeof msg, "the kernel's process ended (status %d) without a trace%s%s",
+                 WIFEXITED(o.status) ? WEXITSTATUS(o.status) : -1, werr[0] ? ": " : "", werr);
+    }
+    if (!sv_ktrace_fail(t, kind, msg, t->failure.line, t->failure.thread, err, errlen))
+        goto fail;
+    return t;
+fail:
+    free(src);
+    sv_ktrace_destroy(t);
+    return NULL;
+}
+
+bool sv_runtime_available(sv_runtime_backend b, char *why, size_t whylen)
+{
+    char path[4096];
+    if (b == SV_RUNTIME_CPU)
+        return sv_rt_cxx_find(path, sizeof path, why, whylen);
+    return sv_rt_gpu_available(why, whylen);
+}

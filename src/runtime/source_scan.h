@@ -1,0 +1,104 @@
+/* The source scan of a kernel file: what both runtimes need to know before
+ * compiling it. It finds the __global__ functions and their parameters,
+ * checks the contract (const T *in, T *out, int n) against --type, refuses
+ * #include of anything but the CUDA built-ins, finds the __shared__
+ * declarations (static, 2-D, extern) and writes the text the CPU compiler
+ * gets, with the file's own line numbers kept.
+ *
+ * It reads C++ at the level of tokens (comments, strings and preprocessor
+ * lines understood; no macro expansion): a declaration made by a macro is
+ * not seen, and the compiler then has the last word. */
+#ifndef SV_RUNTIME_SOURCE_SCAN_H
+#define SV_RUNTIME_SOURCE_SCAN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../core/ktrace.h"
+#include "../core/op.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define SV_SCAN_NAME 64      /* identifiers longer than this are refused */
+#define SV_SCAN_TYPE 128     /* a parameter's type as text */
+#define SV_SCAN_MAX_KERNELS 32
+#define SV_SCAN_MAX_PARAMS 16
+#define SV_SCAN_MAX_SHARED 32
+
+typedef struct sv_scan_param {
+    char type[SV_SCAN_TYPE]; /* normalized: "const int *", "int" */
+    char name[SV_SCAN_NAME]; /* "" when unnamed */
+} sv_scan_param;
+
+typedef struct sv_scan_kernel {
+    char name[SV_SCAN_NAME];
+    int line;                /* the line of its name */
+    size_t nparams;
+    sv_scan_param params[SV_SCAN_MAX_PARAMS];
+    /* template <typename X> before it: X's name ("" when not a template).
+     * The launcher instantiates it with the trace's type. */
+    char tparam[SV_SCAN_NAME];
+} sv_scan_kernel;
+
+typedef struct sv_scan_shared {
+    char name[SV_SCAN_NAME];
+    char elem[SV_SCAN_TYPE]; /* the element type as written ("int", "unsigned char") */
+    bool is_extern;          /* extern __shared__ T name[] */
+    int line;
+    int ndims;               /* 1 or 2 (0: a scalar) */
+    char dims[2][SV_SCAN_TYPE]; /* as written: "2", "1024", "2 * N" */
+    size_t kw_at;            /* offset of its __shared__ keyword */
+    size_t decl_at;          /* offset of the declaration (extern / static before it) */
+    size_t end;              /* offset just past the declaration's ';' */
+    size_t name_end;         /* offset just past the name's last ']' (extern: after "[]") */
+} sv_scan_shared;
+
+typedef struct sv_source_scan {
+    size_t nkernels;
+    sv_scan_kernel kernels[SV_SCAN_MAX_KERNELS];
+    int entry;               /* index of the kernel to run, -1 before the check */
+    size_t nshared;
+    sv_scan_shared shared[SV_SCAN_MAX_SHARED];
+    /* #include lines of the CUDA built-ins, blanked in the CPU text */
+    size_t nblank;
+    size_t blank_start[SV_SCAN_MAX_SHARED], blank_end[SV_SCAN_MAX_SHARED];
+} sv_source_scan;
+
+/* The headers a kernel file may include: the CUDA built-ins, which both
+ * runtimes provide themselves ("cuda_runtime.h, cuda.h, ..."). */
+const char *sv_source_allowed_includes(void);
+
+/* Scans src (path names it in messages). On a refusal returns false with
+ * *kind SV_KFAIL_INCLUDE, SV_KFAIL_SIGNATURE or SV_KFAIL_COMPILE (a
+ * comment or string never closed), *line the file's line (0 none) and err
+ * in words, naming the line. Does not check the contract. */
+bool sv_source_scan_text(const char *src, const char *path, sv_source_scan *out,
+                         sv_kfail_kind *kind, int *line, char *err, size_t errlen);
+
+/* Picks the entry (entry NULL: the only __global__ function) and checks its
+ * parameters against (const T *in, T *out, int n) for type. False with
+ * err naming both parameter lists (SV_KFAIL_SIGNATURE, *line the kernel's
+ * line), or the entries there are. */
+bool sv_source_check_entry(sv_source_scan *s, const char *entry, sv_type type, int *line,
+                           char *err, size_t errlen);
+
+/* The C++ type of an element ("int", "float"). */
+const char *sv_source_ctype(sv_type type);
+
+/* The text the CPU compiler gets: src with the built-in #includes blanked,
+ * each __shared__ declaration replaced by one that takes its memory from
+ * the runtime's pool (the extern one: the dynamic shared memory; a static
+ * one: its own place, registered under its name), every line where it was
+ * (a #line directive first names the file), then a launcher calling the
+ * entry. malloc'd; NULL on allocation failure. */
+char *sv_source_cpu_text(const sv_source_scan *s, const char *src, const char *path,
+                         sv_type type);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,393 @@
+/* The kernel trace over the child's pipe (wire.h). Little-endian fixed-size
+ * fields in the order of sv_ktrace; strings as a length and bytes. */
+#include "wire.h"
+
+#include <errno.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../core/error.h"
+
+#define WIRE_MAGIC 0x53565254u /* "SVRT" */
+#define WIRE_END 0x454e4421u
+
+/* ---- Writing (async-signal-safe) ----------------------------------------- */
+
+static unsigned char wbuf[1 << 16];
+static size_t wused;
+static int wfd = -1;
+static bool wok;
+
+static void wflush(void)
+{
+    size_t off = 0;
+    while (wok && off < wused) {
+        ssize_t w = write(wfd, wbuf + off, wused - off);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0) {
+            wok = false;
+            break;
+        }
+        off += (size_t)w;
+    }
+    wused = 0;
+}
+
+static void wput(const void *p, size_t len)
+{
+    const unsigned char *c = p;
+    while (len > 0) {
+        if (wused == sizeof wbuf)
+            wflush();
+        size_t k = sizeof wbuf - wused < len ? sizeof wbuf - wused : len;
+        memcpy(wbuf + wused, c, k);
+        wused += k;
+        c += k;
+        len -= k;
+    }
+}
+
+static void w32(uint32_t v) { wput(&v, 4); }
+static void w64(uint64_t v) { wput(&v, 8); }
+
+static void wstr(const char *s)
+{
+    uint32_t k = s ? (uint32_t)strlen(s) : UINT32_MAX;
+    w32(k);
+    if (s)
+        wput(s, k);
+}
+
+static void wacc(const sv_kaccess *a)
+{
+    w32(a->thread);
+    w32(a->array);
+    w32(a->cell);
+    w32(a->value.bits);
+    w32((uint32_t)a->line);
+}
+
+static void wbools(const bool *b, uint32_t n)
+{
+    for (uint32_t i = 0; i < n; i += 8) {
+        unsigned char byte = 0;
+        for (uint32_t k = 0; k < 8 && i + k < n; k++)
+            if (b && b[i + k])
+                byte |= (unsigned char)(1u << k);
+        wput(&byte, 1);
+    }
+}
+
+static void wstep(const sv_ktrace *t, const sv_kstep *s)
+{
+    w32((uint32_t)s->barrier_line);
+    for (size_t a = 0; a < t->narrays; a++) {
+        uint32_t len = t->arrays[a].len;
+        const sv_value *cells = s->cells ? s->cells[a] : NULL;
+        for (uint32_t c = 0; c < len; c++)
+            w32(cells ? cells[c].bits : 0);
+        wbools(s->written ? s->written[a] : NULL, len);
+        wbools(s->wrote ? s->wrote[a] : NULL, len);
+    }
+    w32((uint32_t)s->nwrites);
+    for (size_t w = 0; w < s->nwrites; w++) {
+        wacc(&s->writes[w].at);
+        w32(s->writes[w].first_read);
+        w32(s->writes[w].nreads);
+    }
+    w32((uint32_t)s->nreads);
+    for (size_t r = 0; r < s->nreads; r++)
+        wacc(&s->reads[r]);
+}
+
+bool sv_rt_wire_send(int fd, const sv_ktrace *t)
+{
+    wfd = fd;
+    wok = true;
+    wused = 0;
+    w32(WIRE_MAGIC);
+    wstr(t->entry);
+    w32(t->runs);
+    w32(t->shown_run);
+    w32(t->wrong_runs);
+    w64(t->switches);
+    w32((uint32_t)t->narrays);
+    for (size_t a = 0; a < t->narrays; a++) {
+        wstr(t->arrays[a].name);
+        w32(t->arrays[a].kind);
+        w32(t->arrays[a].len);
+        w32(t->arrays[a].rows);
+        w32(t->arrays[a].touched);
+    }
+    w32((uint32_t)t->nsteps);
+    for (size_t s = 0; s < t->nsteps; s++)
+        wstep(t, &t->steps[s]);
+    w32(t->output ? 1 : 0);
+    if (t->output) {
+        for (size_t i = 0; i < t->n; i++)
+            w32(t->output[i].bits);
+        wbools(t->output_written, (uint32_t)t->n);
+    }
+    w32((uint32_t)t->nhazards);
+    for (size_t h = 0; h < t->nhazards; h++) {
+        const sv_khazard *z = &t->hazards[h];
+        w32(z->kind);
+        w32(z->step);
+        w32(z->array);
+        w32(z->cell);
+        wacc(&z->first);
+        wacc(&z->second);
+    }
+    w64(t->hazards_total);
+    const sv_kfailure *f = &t->failure;
+    w32(f->kind);
+    wstr(f->message);
+    w32((uint32_t)f->line);
+    w32((uint32_t)f->thread);
+    w32((uint32_t)f->step);
+    w32((uint32_t)f->array);
+    w64((uint64_t)f->index);
+    w32((uint32_t)f->nwaits);
+    for (size_t k = 0; k < f->nwaits; k++) {
+        w32((uint32_t)f->waits[k].line);
+        w32(f->waits[k].count);
+        w32(f->waits[k].first_thread);
+    }
+    w32(WIRE_END);
+    wflush();
+    return wok;
+}
+
+/* ---- Reading -------------------------------------------------------------- */
+
+typedef struct rd {
+    const unsigned char *p;
+    size_t len, off;
+    bool ok;
+} rd;
+
+static bool rget(rd *r, void *out, size_t k)
+{
+    if (!r->ok || r->len - r->off < k) {
+        r->ok = false;
+        memset(out, 0, k);
+        return false;
+    }
+    memcpy(out, r->p + r->off, k);
+    r->off += k;
+    return true;
+}
+
+static uint32_t r32(rd *r)
+{
+    uint32_t v;
+    rget(r, &v, 4);
+    return v;
+}
+
+static uint64_t r64(rd *r)
+{
+    uint64_t v;
+    rget(r, &v, 8);
+    return v;
+}
+
+static uint32_t rcount(rd *r, uint32_t max)
+{
+    uint32_t v = r32(r);
+    if (v > max)
+        r->ok = false;
+    return r->ok ? v : 0;
+}
+
+static char *rstr(rd *r)
+{
+    uint32_t k = r32(r);
+    if (k == UINT32_MAX || !r->ok)
+        return NULL;
+    if (k > r->len - r->off) {
+        r->ok = false;
+        return NULL;
+    }
+    char *s = malloc((size_t)k + 1);
+    if (!s) {
+        r->ok = false;
+        return NULL;
+    }
+    memcpy(s, r->p + r->off, k);
+    s[k] = '\0';
+    r->off += k;
+    return s;
+}
+
+static void racc(rd *r, sv_kaccess *a)
+{
+    a->thread = r32(r);
+    a->array = (uint16_t)r32(r);
+    a->cell = r32(r);
+    a->value.bits = r32(r);
+    a->line = (int32_t)r32(r);
+}
+
+static bool *rbools(rd *r, uint32_t n)
+{
+    bool *b = calloc(n ? n : 1, sizeof *b);
+    if (!b) {
+        r->ok = false;
+        return NULL;
+    }
+    for (uint32_t i = 0; i < n; i += 8) {
+        unsigned char byte = 0;
+        rget(r, &byte, 1);
+        for (uint32_t k = 0; k < 8 && i + k < n; k++)
+            b[i + k] = (byte >> k) & 1;
+    }
+    return b;
+}
+
+static bool rstep(rd *r, sv_ktrace *t, sv_kstep *s)
+{
+    s->barrier_line = (int32_t)r32(r);
+    s->cells = calloc(t->narrays ? t->narrays : 1, sizeof *s->cells);
+    s->written = calloc(t->narrays ? t->narrays : 1, sizeof *s->written);
+    s->wrote = calloc(t->narrays ? t->narrays : 1, sizeof *s->wrote);
+    if (!s->cells || !s->written || !s->wrote)
+        return false;
+    for (size_t a = 0; a < t->narrays && r->ok; a++) {
+        uint32_t len = t->arrays[a].len;
+        s->cells[a] = calloc(len ? len : 1, sizeof(sv_value));
+        if (!s->cells[a])
+            return false;
+        for (uint32_t c = 0; c < len; c++)
+            s->cells[a][c].bits = r32(r);
+        s->written[a] = rbools(r, len);
+        s->wrote[a] = rbools(r, len);
+    }
+    uint32_t nw = rcount(r, 1u << 24);
+    s->writes = calloc(nw ? nw : 1, sizeof *s->writes);
+    if (!s->writes)
+        return false;
+    s->nwrites = nw;
+    for (uint32_t w = 0; w < nw; w++) {
+        racc(r, &s->writes[w].at);
+        s->writes[w].first_read = r32(r);
+        s->writes[w].nreads = r32(r);
+    }
+    uint32_t nr = rcount(r, 1u << 24);
+    s->reads = calloc(nr ? nr : 1, sizeof *s->reads);
+    if (!s->reads)
+        return false;
+    s->nreads = nr;
+    for (uint32_t k = 0; k < nr; k++)
+        racc(r, &s->reads[k]);
+    for (uint32_t w = 0; w < nw && r->ok; w++)
+        if ((uint64_t)s->writes[w].first_read + s->writes[w].nreads > nr)
+            r->ok = false;
+    return true;
+}
+
+static bool rfailure(rd *r, sv_kfailure *f)
+{
+    f->kind = (sv_kfail_kind)r32(r);
+    if (f->kind >= SV_KFAIL_COUNT)
+        r->ok = false;
+    free(f->message);
+    f->message = rstr(r);
+    f->line = (int32_t)r32(r);
+    f->thread = (int32_t)r32(r);
+    f->step = (int32_t)r32(r);
+    f->array = (int32_t)r32(r);
+    f->index = (int64_t)r64(r);
+    uint32_t nw = rcount(r, SV_MAX_N + 1);
+    free(f->waits);
+    f->waits = calloc(nw ? nw : 1, sizeof *f->waits);
+    if (!f->waits)
+        return false;
+    f->nwaits = nw;
+    for (uint32_t k = 0; k < nw; k++) {
+        f->waits[k].line = (int32_t)r32(r);
+        f->waits[k].count = r32(r);
+        f->waits[k].first_thread = r32(r);
+    }
+    return true;
+}
+
+bool sv_rt_wire_recv(const unsigned char *data, size_t len, sv_ktrace *t, char *err,
+                     size_t errlen)
+{
+    rd r = {data, len, 0, true};
+    if (r32(&r) != WIRE_MAGIC) {
+        sv_errorf(err, errlen, "the runtime's child sent nothing readable");
+        return false;
+    }
+    free(t->entry);
+    t->entry = rstr(&r);
+    t->runs = r32(&r);
+    t->shown_run = r32(&r);
+    t->wrong_runs = r32(&r);
+    t->switches = r64(&r);
+    uint32_t na = rcount(&r, SV_KTRACE_MAX_ARRAYS);
+    t->arrays = calloc(SV_KTRACE_MAX_ARRAYS, sizeof *t->arrays);
+    if (!t->arrays)
+        goto oom;
+    for (uint32_t a = 0; a < na && r.ok; a++) {
+        sv_karray *k = &t->arrays[a];
+        k->name = rstr(&r);
+        k->kind = (sv_karray_kind)r32(&r);
+        k->len = r32(&r);
+        k->rows = r32(&r);
+        k->touched = r32(&r) != 0;
+        if (!k->name || k->kind > SV_KARRAY_OUT || k->len > SV_KTRACE_MAX_CELLS || k->rows == 0 ||
+            k->len % k->rows != 0)
+            r.ok = false;
+        t->narrays = a + 1;
+    }
+    uint32_t ns = rcount(&r, SV_KTRACE_MAX_STEPS);
+    t->steps = calloc(ns ? ns : 1, sizeof *t->steps);
+    if (!t->steps)
+        goto oom;
+    for (uint32_t s = 0; s < ns && r.ok; s++) {
+        if (!rstep(&r, t, &t->steps[s]))
+            goto oom;
+        t->nsteps = s + 1;
+    }
+    if (r32(&r)) {
+        for (size_t i = 0; i < t->n; i++)
+            t->output[i].bits = r32(&r);
+        bool *w = rbools(&r, (uint32_t)t->n);
+        if (w) {
+            memcpy(t->output_written, w, t->n * sizeof *w);
+            free(w);
+        }
+    }
+    uint32_t nh = rcount(&r, SV_KTRACE_MAX_HAZARDS);
+    t->hazards = calloc(nh ? nh : 1, sizeof *t->hazards);
+    if (!t->hazards)
+        goto oom;
+    for (uint32_t h = 0; h < nh && r.ok; h++) {
+        sv_khazard *z = &t->hazards[h];
+        z->kind = (sv_khazard_kind)r32(&r);
+        z->step = r32(&r);
+        z->array = (uint16_t)r32(&r);
+        z->cell = r32(&r);
+        racc(&r, &z->first);
+        racc(&r, &z->second);
+        if (z->kind > SV_KHAZARD_WAW || z->step >= t->nsteps + 1 || z->array >= t->narrays)
+            r.ok = false;
+        t->nhazards = h + 1;
+    }
+    t->hazards_total = r64(&r);
+    if (!rfailure(&r, &t->failure))
+        goto oom;
+    if (r32(&r) != WIRE_END || !r.ok) {
+        sv_errorf(err, errlen, "the runtime's child sent a trace cut short (%zu bytes)", len);
+        return false;
+    }
+    return true;
+oom:
+    sv_errorf(err, errlen, "out of memory reading the runtime's trace");
+    return false;
+}

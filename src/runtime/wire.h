@@ -1,0 +1,32 @@
+/* The kernel trace between the runtime's child process and its parent: what
+ * a backend filled (entry, arrays, steps, output, hazards, failure, runs,
+ * switches) as one byte stream over a pipe. The writer is
+ * async-signal-safe (write(2) and a static buffer), so the child's signal
+ * handlers send what completed before a crash or the time limit. The reader
+ * checks every count against the trace's limits. Inside src/runtime/ only. */
+#ifndef SV_RUNTIME_WIRE_H
+#define SV_RUNTIME_WIRE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "../core/ktrace.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Writes t's backend part to fd; false when the pipe broke. */
+bool sv_rt_wire_send(int fd, const sv_ktrace *t);
+
+/* Reads a stream of len bytes into t (from sv_ktrace_create: n, input set),
+ * replacing what the backend fills. False with err when it is cut short or
+ * broken (t then holds what was read before, valid to destroy). */
+bool sv_rt_wire_recv(const unsigned char *data, size_t len, sv_ktrace *t, char *err,
+                     size_t errlen);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
