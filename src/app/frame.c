@@ -108,8 +108,12 @@ static void layout_at(const sv_app_view *s, int fb_w, int fb_h, float ui, float 
     float cap_h = (float)room.bold * 1.22f * l.caption_px +
                   1.45f * sp * 1.05f * (float)room.small;
     l.caption = (sv_box){ m, l.legend.y - cap_h - 0.3f * sp, W - 2 * m, cap_h };
-    l.input_box = (sv_box){ m, l.legend.y - 0.4f * u, W - 2 * m,
-                            H - m - (l.legend.y - 0.4f * u) };
+    /* The input box covers the bottom band from the legend down, and is at
+     * least as tall as its title, field, error line and hint need
+     * (render_overlay.c's draw_input_box). */
+    float box_y = fminf(l.legend.y - 0.4f * u, H - m - (12.8f * u + 1.7f * sp));
+    if (box_y < m) box_y = m;
+    l.input_box = (sv_box){ m, box_y, W - 2 * m, H - m - box_y };
     float top = l.header.y + l.header.h + 1.2f * u;
     float bottom = l.caption.y - 0.6f * u;
     /* The source panel takes the right 45% between the header and the
@@ -156,17 +160,20 @@ void sv_layout_compute(const sv_app_view *s, int fb_w, int fb_h, sv_layout *out)
     layout_at(s, fb_w, fb_h, 1.0f, 1.0f, &one);
     enum { STEPS = 8 };
     sv_layout tmp;
-    float best = 0.0f, size[STEPS + 1];
+    float best = 0.0f, size[STEPS + 1], height[STEPS + 1];
     for (int k = 0; k <= STEPS; k++) {
         float ts = 1.0f + (ui - 1.0f) * (float)k / STEPS;
         layout_at(s, fb_w, fb_h, ui, ts, &tmp);
         size[k] = cell_size(&tmp);
+        height[k] = tmp.cell_h;
         if (size[k] > best) best = size[k];
     }
+    /* ... and never shorter than at scale 1 (where the cells' width is
+     * what limits them, the text still may not squeeze the rows) */
     float want = fminf(best, ui * cell_size(&one)) * 0.99f;
     int pick = 0;
     for (int k = STEPS; k >= 0; k--)
-        if (size[k] >= want) {
+        if (size[k] >= want && height[k] >= 0.99f * one.cell_h) {
             pick = k;
             break;
         }

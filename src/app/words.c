@@ -758,6 +758,13 @@ bool sv_words_case_conditions(const sv_app_view *s, char out[3][48])
 {
     out[0][0] = out[1][0] = out[2][0] = '\0';
     sv_step_view v;
+    if (s->overview && s->trace) {
+        /* every round at once: the conditions in r */
+        snprintf(out[0], 48, "i \u2265 2^r\u22121");
+        snprintf(out[1], 48, "2^(r\u22121) \u2264 i < 2^r\u22121");
+        snprintf(out[2], 48, "i < 2^(r\u22121)");
+        return true;
+    }
     if (!sv_scene_step(s, s->step, &v) || v.round == 0 || v.shift)
         return false;
     unsigned long st = (unsigned long)v.rd->stride, full = 2 * st - 1;
