@@ -55,6 +55,7 @@ typedef struct sv_rt_hooks {
     void (*sync)(int line);
     void (*shared)(void *addr, unsigned long bytes, unsigned long rows, const char *name,
                    int line);
+    void (*nomem)(unsigned long bytes, int line);
 } sv_rt_hooks;
 
 enum State { RUNNABLE, WAITING, DONE };
@@ -562,7 +563,17 @@ void hook_shared(void *addr, unsigned long bytes, unsigned long rows, const char
     arr_add(name, SV_KARRAY_SHARED, (uintptr_t)addr, bytes, (uint32_t)rows);
 }
 
-sv_rt_hooks the_hooks = {hook_access, hook_sync, hook_shared};
+void hook_nomem(unsigned long bytes, int line)
+{
+    char msg[256];
+    snprintf(msg, sizeof msg, "thread %u: malloc(%lu) at line %d went past the memory limit of "
+             "%u MiB", R->cur, bytes, line,
+             R->req->memory_mb ? R->req->memory_mb : SV_RUNTIME_DEFAULT_MEMORY_MB);
+    fail_set(SV_KFAIL_MEMORY, msg, line, (int32_t)R->cur, -1, 0);
+    to_scheduler(); // never resumed
+}
+
+sv_rt_hooks the_hooks = {hook_access, hook_sync, hook_shared, hook_nomem};
 
 // ---- Steps ------------------------------------------------------------------
 

@@ -20,6 +20,7 @@
  *   min, max (int, unsigned, float), fminf, fmaxf, fabsf, sqrtf, expf, logf,
  *   floorf, ceilf, abs, __int_as_float, __float_as_int, __uint_as_float,
  *   __float_as_uint, INFINITY, NAN, INT_MAX, INT_MIN, FLT_MAX, int32_t, uint32_t
+ *   malloc, free (device-side; past the memory limit the run stops)
  *   templates, structs, __device__ helper functions: plain C++17
  * Anything else (atomics, warp intrinsics, printf, #include of other headers)
  * is not provided: the compiler says so at the kernel file's line. */
@@ -33,6 +34,7 @@ typedef struct sv_rt_hooks {
     void (*sync)(int line);
     void (*shared)(void *addr, unsigned long bytes, unsigned long rows, const char *name,
                    int line);
+    void (*nomem)(unsigned long bytes, int line); /* a malloc() the memory limit refused */
 } sv_rt_hooks;
 
 typedef struct uint3 {
@@ -133,6 +135,16 @@ SV_RT_HOOK void *__tsan_memset(void *d, int c, unsigned long n)
     return __builtin_memset(d, c, n);
 }
 SV_RT_HOOK void sv_rt_syncthreads(int line) { sv_rt_hooks_ptr->sync(line); }
+/* Device-side malloc/free, as CUDA has them: a refusal (the memory limit)
+ * stops the run, failure memory, at the line of the call. */
+SV_RT_HOOK void *sv_rt_malloc(unsigned long bytes, int line)
+{
+    void *p = __builtin_malloc(bytes);
+    if (!p && bytes)
+        sv_rt_hooks_ptr->nomem(bytes, line);
+    return p;
+}
+SV_RT_HOOK void sv_rt_free(void *p) { __builtin_free(p); }
 } /* extern "C" */
 
 template <typename A>
@@ -161,6 +173,8 @@ struct sv_rt_rows_of<E[N][M]> { static constexpr unsigned long v = N; };
  * (one a macro makes) is a plain static, not observed. */
 #define __shared__ static
 #define __syncthreads() sv_rt_syncthreads(__LINE__)
+#define malloc(n) sv_rt_malloc((n), __LINE__)
+#define free(p) sv_rt_free(p)
 #define threadIdx sv_rt_threadIdx
 #define blockDim sv_rt_blockDim
 #define warpSize 32
