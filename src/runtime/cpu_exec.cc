@@ -55,7 +55,7 @@ typedef struct sv_rt_hooks {
     void (*sync)(int line);
     void (*shared)(void *addr, unsigned long bytes, unsigned long rows, const char *name,
                    int line);
-    void (*nomem)(unsigned long bytes, int line);
+    int (*alloc)(unsigned long bytes, int line);
 } sv_rt_hooks;
 
 enum State { RUNNABLE, WAITING, DONE };
@@ -158,6 +158,7 @@ struct Rt {
     int32_t fail_arr = -1; // internal id of the failure's array
     volatile bool in_fiber = false; // a kernel thread runs (for the signal handlers)
     volatile uint64_t last_pc = 0;  // the last access's pc
+    uint64_t allocated = 0;         // device-side malloc, all runs
     const void *main_bottom = nullptr;
     size_t main_size = 0;
 #ifdef SV_RT_ASAN
@@ -563,17 +564,28 @@ void hook_shared(void *addr, unsigned long bytes, unsigned long rows, const char
     arr_add(name, SV_KARRAY_SHARED, (uintptr_t)addr, bytes, (uint32_t)rows);
 }
 
-void hook_nomem(unsigned long bytes, int line)
+// A device-side malloc: counted against the memory limit (so the limit
+// holds under AddressSanitizer too, where RLIMIT_AS is left out).
+int hook_alloc(unsigned long bytes, int line)
 {
+    uint64_t limit = (uint64_t)(R->req->memory_mb ? R->req->memory_mb
+                                                  : SV_RUNTIME_DEFAULT_MEMORY_MB) << 20;
+    if (bytes != ~0ul && R->allocated + bytes <= limit) {
+        R->allocated += bytes;
+        return 1;
+    }
     char msg[256];
-    snprintf(msg, sizeof msg, "thread %u: malloc(%lu) at line %d went past the memory limit of "
-             "%u MiB", R->cur, bytes, line,
-             R->req->memory_mb ? R->req->memory_mb : SV_RUNTIME_DEFAULT_MEMORY_MB);
+    if (bytes == ~0ul)
+        snprintf(msg, sizeof msg, "thread %u: a malloc at line %d found no memory", R->cur, line);
+    else
+        snprintf(msg, sizeof msg, "thread %u: malloc(%lu) at line %d goes past the memory limit "
+                 "of %llu MiB", R->cur, bytes, line, (unsigned long long)(limit >> 20));
     fail_set(SV_KFAIL_MEMORY, msg, line, (int32_t)R->cur, -1, 0);
     to_scheduler(); // never resumed
+    return 0;
 }
 
-sv_rt_hooks the_hooks = {hook_access, hook_sync, hook_shared, hook_nomem};
+sv_rt_hooks the_hooks = {hook_access, hook_sync, hook_shared, hook_alloc};
 
 // ---- Steps ------------------------------------------------------------------
 

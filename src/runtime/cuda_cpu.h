@@ -34,7 +34,8 @@ typedef struct sv_rt_hooks {
     void (*sync)(int line);
     void (*shared)(void *addr, unsigned long bytes, unsigned long rows, const char *name,
                    int line);
-    void (*nomem)(unsigned long bytes, int line); /* a malloc() the memory limit refused */
+    /* a device-side malloc(): 0 when it goes past the memory limit (the run stops) */
+    int (*alloc)(unsigned long bytes, int line);
 } sv_rt_hooks;
 
 typedef struct uint3 {
@@ -139,9 +140,11 @@ SV_RT_HOOK void sv_rt_syncthreads(int line) { sv_rt_hooks_ptr->sync(line); }
  * stops the run, failure memory, at the line of the call. */
 SV_RT_HOOK void *sv_rt_malloc(unsigned long bytes, int line)
 {
+    if (!sv_rt_hooks_ptr->alloc(bytes, line))
+        return nullptr;
     void *p = __builtin_malloc(bytes);
     if (!p && bytes)
-        sv_rt_hooks_ptr->nomem(bytes, line);
+        sv_rt_hooks_ptr->alloc(~0ul, line);
     return p;
 }
 SV_RT_HOOK void sv_rt_free(void *p) { __builtin_free(p); }
