@@ -1124,6 +1124,8 @@ bool runs(const sv_runtime_request *req, const sv_value *expected, char *err, si
         return false;
     bool wrong0 = !R->failed && output_wrong(expected);
     uint32_t wrong = wrong0, shown = 0, made = 1;
+    if (nruns > 1)
+        sv_rt_progress(1, nruns);
     if (!R->failed)
         for (uint32_t k = 1; k < nruns; k++) {
             R->record = false;
@@ -1131,6 +1133,7 @@ bool runs(const sv_runtime_request *req, const sv_value *expected, char *err, si
             if (!run_once(sk, err, errlen))
                 return false;
             made++;
+            sv_rt_progress(made, nruns);
             bool failed = R->failed;
             bool w = !failed && output_wrong(expected);
             wrong += w;

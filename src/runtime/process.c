@@ -38,6 +38,7 @@
 
 static sv_ktrace *child_t;
 static int child_fd = -1;
+static int child_progress_fd = -1;
 static uint32_t child_limit_ms;
 static sv_rt_where_fn child_where;
 static char child_msg[512];
@@ -45,6 +46,14 @@ static char child_msg[512];
 void sv_rt_set_where(sv_rt_where_fn fn)
 {
     child_where = fn;
+}
+
+void sv_rt_progress(uint32_t done, uint32_t runs)
+{
+    uint32_t rec[2] = {done, runs};
+    if (child_progress_fd >= 0 && write(child_progress_fd, rec, sizeof rec) < 0) {
+        /* a full pipe drops a progress record: the next one says more */
+    }
 }
 
 static size_t put_str(char *buf, size_t at, size_t len, const char *s)
@@ -181,10 +190,11 @@ bool sv_rt_limits_apply(const sv_runtime_request *req, char *err, size_t errlen)
     return sv_rt_limits_apply_time(req, err, errlen);
 }
 
-static void child_main(const sv_runtime_request *req, sv_ktrace *t, int fd)
+static void child_main(const sv_runtime_request *req, sv_ktrace *t, int fd, int pfd)
 {
     child_t = t;
     child_fd = fd;
+    child_progress_fd = pfd;
     child_signals();
     /* the kernel's stray output goes to stderr, never into the parent's stdout */
     dup2(2, 1);
@@ -234,8 +244,16 @@ typedef struct child_out {
 
 /* Reads the child's stream until it closes, killing it past the backstop
  * deadline or the resident-size limit. */
-static bool parent_wait(pid_t pid, int fd, const sv_runtime_request *req, child_out *o, char *err,
-                        size_t errlen)
+static void progress_read(int pfd, const sv_runtime_request *req)
+{
+    uint32_t rec[2];
+    while (read(pfd, rec, sizeof rec) == (ssize_t)sizeof rec)
+        if (req->progress)
+            req->progress(req->progress_ctx, rec[0], rec[1]);
+}
+
+static bool parent_wait(pid_t pid, int fd, int pfd, const sv_runtime_request *req, child_out *o,
+                        char *err, size_t errlen)
 {
     uint32_t ms = req->time_limit_ms ? req->time_limit_ms : SV_RUNTIME_DEFAULT_TIME_LIMIT_MS;
     uint32_t mb = req->memory_mb ? req->memory_mb : SV_RUNTIME_DEFAULT_MEMORY_MB;
@@ -249,11 +267,13 @@ static bool parent_wait(pid_t pid, int fd, const sv_runtime_request *req, child_
         return false;
     }
     for (;;) {
-        struct pollfd p = {fd, POLLIN, 0};
-        int r = poll(&p, 1, 20);
+        struct pollfd p[2] = {{fd, POLLIN, 0}, {pfd, POLLIN, 0}};
+        int r = poll(p, pfd >= 0 ? 2 : 1, 20);
         if (r < 0 && errno != EINTR)
             break;
-        if (r > 0) {
+        if (r > 0 && pfd >= 0 && (p[1].revents & POLLIN))
+            progress_read(pfd, req);
+        if (r > 0 && (p[0].revents & (POLLIN | POLLHUP | POLLERR))) {
             if (o->len == cap && cap < WIRE_MAX) {
                 unsigned char *nd = realloc(o->data, cap * 2);
                 if (!nd)
@@ -332,10 +352,14 @@ sv_ktrace *sv_runtime_run(const sv_runtime_request *req, char *err, size_t errle
     src = NULL;
     t->backend = req->backend == SV_RUNTIME_GPU ? SV_BACKEND_CUDA : SV_BACKEND_CPU;
     t->runs = req->runs ? req->runs : 1;
-    int fd[2];
-    if (pipe(fd) != 0) {
+    int fd[2], pfd[2] = {-1, -1};
+    if (pipe2(fd, O_CLOEXEC) != 0) {
         sv_errorf(err, errlen, "pipe: %s", strerror(errno));
         goto fail;
+    }
+    if (req->progress && pipe2(pfd, O_CLOEXEC) == 0) {
+        fcntl(pfd[0], F_SETFL, O_NONBLOCK);
+        fcntl(pfd[1], F_SETFL, O_NONBLOCK);
     }
     fflush(NULL);
     pid_t pid = fork();
@@ -343,16 +367,28 @@ sv_ktrace *sv_runtime_run(const sv_runtime_request *req, char *err, size_t errle
         sv_errorf(err, errlen, "fork: %s", strerror(errno));
         close(fd[0]);
         close(fd[1]);
+        if (pfd[0] >= 0) {
+            close(pfd[0]);
+            close(pfd[1]);
+        }
         goto fail;
     }
     if (pid == 0) {
         close(fd[0]);
-        child_main(req, t, fd[1]);
+        if (pfd[0] >= 0)
+            close(pfd[0]);
+        child_main(req, t, fd[1], pfd[1]);
     }
     close(fd[1]);
+    if (pfd[1] >= 0)
+        close(pfd[1]);
     child_out o;
     memset(&o, 0, sizeof o);
-    bool waited = parent_wait(pid, fd[0], req, &o, err, errlen);
+    bool waited = parent_wait(pid, fd[0], pfd[0], req, &o, err, errlen);
+    if (pfd[0] >= 0) {
+        progress_read(pfd[0], req);
+        close(pfd[0]);
+    }
     close(fd[0]);
     if (!waited)
         goto fail;
