@@ -5,35 +5,23 @@
 # completionsdir under the install prefix), where bash-completion loads it the
 # first time Tab is pressed after one of the three names.
 #
-# The flag lists below must equal what each program's --help lists:
-# tests/install/check_install.py (meson test --suite install) compares them
-# both ways, and compares each list of values below with the values the
-# program names when given a bad one. Add a flag to a program: add it here.
+# This file is a template: src/cli/options_gen fills the @...@ lines from the
+# option table (src/core/options.def) at build time, so the flags and their
+# values are those the programs take. Add a flag: add its row there.
+# tests/install/check_install.py (meson test --suite install) still compares
+# them with each program's --help both ways, and each list of values with
+# the values the program names when given a bad one.
 
-_scanviz_flags_scanviz='--input --file --random --seed --trace
-    --op --type --exclusive --inclusive --backend --kernel --schedule
-    --runs --shake --shake-seed
-    --round --theme --fullscreen --speed --autoplay --no-animation --quiz --size
-    --export --export-plot --bench-csv --bench-frames --help --version
-    --clean --scale --overview --export-gif --export-svg --script --code'
-_scanviz_flags_scanviz_trace='--input --file --random --seed
-    --op --type --exclusive --backend
-    --kernel --schedule --runs --shake --shake-seed --racecheck
-    --format -o --verify --open -h --help -V --version'
-_scanviz_flags_scanviz_bench='--algo --sizes --type --reps --csv --capture --progress-csv --help --version'
+_scanviz_flags_scanviz='@FLAGS_scanviz@'
+_scanviz_flags_scanviz_trace='@FLAGS_scanviz_trace@'
+_scanviz_flags_scanviz_bench='@FLAGS_scanviz_bench@'
 
 # The values of the flags that take one of a fixed set, whichever program has
 # the flag. Prints them, or returns 1 for any other flag.
 _scanviz_values()
 {
     case $1 in
-        --op) echo 'sum max min product xor' ;;
-        --type) echo 'int32 float32' ;;
-        --backend) echo 'auto cuda cpu' ;;
-        --theme) echo 'dark light contrast' ;;
-        --kernel) echo 'correct in-place no-barrier in-place-no-barrier no-else off-by-one pout-accumulate' ;;
-        --format) echo 'table json' ;;
-        --algo) echo 'copy cub hs hs-lookback hs-naive blelloch cpu' ;;
+@VALUES@
         *) return 1 ;;
     esac
 }
@@ -81,14 +69,8 @@ _scanviz()
         return
     fi
     case $prev in
-        --trace | --open) _scanviz_files json; return ;;
-        --export-plot) _scanviz_files png; return ;;
-        --export-gif) _scanviz_files gif; return ;;
-        --export | --export-svg) _scanviz_files -d; return ;;
-        --script) _scanviz_files txt; return ;;
-        --file | --bench-csv | --csv | -o | --output) _scanviz_files; return ;;
-        --input | --random | --seed | --round | --speed | --size | --bench-frames | --scale | \
-            --sizes | --reps | --schedule | --runs | --shake-seed) return ;; # a value of the user's own
+@FILES@
+@FREE@
     esac
     [[ $split == true ]] && return
 

@@ -10,8 +10,9 @@
  *  - None of these functions draw, print or exit; errors go to the caller's
  *    buffer. All run on the main thread (the background capture's thread
  *    touches only its own copy of the input and its results).
- *  - What the keys do is listed for people in help.h (sv_help_keys) and
- *    docs/user-guide.md; sv_app_event implements it. */
+ *  - What the keys do is one table, keys.h: sv_app_event dispatches from
+ *    it, the help overlay (help.h, sv_help_keys) lists it, and
+ *    docs/user-guide.md's key list is checked against it (test_keys). */
 #ifndef SV_APP_H
 #define SV_APP_H
 

@@ -1,13 +1,14 @@
 /* The help the window shows: every key and mouse action, and the input
  * box's hint line. Plain text, so that the renderers (render_overlay.c)
- * read it without the app's event code or SDL; app.c binds the keys it
- * lists, and the two are kept in step by hand (tests/window checks keys). */
+ * read it without the app's event code or SDL. The lines come from the one
+ * key table (keys.h), the same rows app_keys.c dispatches from. */
 #ifndef SV_HELP_H
 #define SV_HELP_H
 
 #include <stddef.h>
 
-/* Every key and mouse action as {keys, what}, ending with {NULL, NULL}; a
+/* Every key and mouse action as {keys, what} (keys.h's HELP and MOUSE
+ * lines, in order), ending with {NULL, NULL}; a
  * what of NULL is made from elsewhere (K: the lab's registry of kernels):
  * read it with sv_help_what(). */
 extern const char *const sv_help_keys[][2];

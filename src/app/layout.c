@@ -10,37 +10,17 @@
 
 #include "scene.h"
 
-int sv_view_steps(const sv_trace *t)
-{
-    if (!t)
-        return 0;
-    int steps = (int)t->nrounds + (t->scan == SV_SCAN_EXCLUSIVE ? 1 : 0);
-    return steps > SV_MAX_STEPS ? SV_MAX_STEPS : steps;
-}
-
+/* The step model is steps.c's, shared with the app. */
 bool sv_scene_step(const sv_app_view *s, int k, sv_step_view *out)
 {
-    if (!s || !s->trace || s->trace->nrounds == 0)
-        return false;
-    const sv_trace *t = s->trace;
-    int steps = sv_view_steps(s->trace);
-    if (k < 0) k = 0;
-    if (k >= steps) k = steps - 1;
-    int last_round = (int)t->nrounds - 1;
-    out->shift = k > last_round;
-    out->round = out->shift ? last_round : k;
-    out->rd = &t->rounds[out->round];
-    out->last = t->scan == SV_SCAN_EXCLUSIVE ? out->shift : out->round == last_round;
-    return true;
+    return s && sv_steps_at(s->trace, k, out);
 }
 
 int sv_scene_quiz_row(const sv_app_view *s, const sv_step_view *v)
 {
     if (!s || !s->quiz || !s->quiz_asking)
         return -1;
-    if (v->shift)
-        return 3;
-    return v->round == 0 ? 1 : 1 + v->rd->pout;
+    return sv_steps_asked_row(v);
 }
 
 bool sv_scene_hidden(const sv_app_view *s, const sv_step_view *v, int row)

@@ -3,7 +3,6 @@
  * renders headless (--export, --export-plot), or times frames (--bench-frames).
  * Exit status: 0 success, 1 failure, 2 bad usage or input, 3 backend unavailable. */
 #include <errno.h>
-#include <getopt.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdio.h>
@@ -16,10 +15,12 @@
 
 #include "sv_config.h"
 #include "../core/args.h"
+#include "../core/error.h"
 #include "../core/escape.h"
 #include "../core/fileio.h"
 #include "../core/input.h"
 #include "../core/lab.h"
+#include "../core/options.h"
 #include "../core/parse.h"
 #include "../core/table.h"
 #include "../core/trace_file.h"
@@ -32,62 +33,17 @@
 #define EXIT_UNAVAILABLE 3
 #define NO_DISPLAY_DIR "scanviz-rounds" /* where the rounds go without a display */
 
-static const char usage_text[] =
-    "usage: scanviz [input] [options]\n"
-    "An interactive view of the Hillis-Steele scan, round by round.\n"
-    "\n"
-    "Input (one of; default the chapter's example \"" SV_CHAPTER_EXAMPLE "\"):\n"
-    "  --input \"3 1 7 0\"     values separated by spaces or commas\n"
-    "  --file PATH           values from a file ('#' comments allowed; at most 1 MiB)\n"
-    "  -                     values from stdin (at most 1 MiB)\n"
-    "  --random N [--seed S] N random values (1..1024); S decimal, 0 .. 2^64-1\n"
-    "  --trace FILE.json     open a saved trace (scanviz-trace --format json; 16 MiB)\n"
-    "  FILE.json             the same (how the desktop entry opens a trace file)\n"
-    "                        several (up to 16): K and Shift+K walk them, e.g. the GPU's\n"
-    "                        correct, in-place and in-place --shake runs of one input\n"
-    "Scan:\n"
-    "  --op sum|max|min|product|xor   (default sum)\n"
-    "  --type int32|float32           (default int32)\n"
-    "  --exclusive, --inclusive       the scan (default inclusive)\n"
-    "  --backend auto|cuda|cpu        (default auto: the GPU when there is one)\n"
-    "View:\n"
-    "  --round R             start at round R\n"
-    "  --theme dark|light|contrast\n"
-    "  --fullscreen\n"
-    "  --speed X             animation speed, 0.25 .. 4 (default 1)\n"
-    "  --autoplay            play through the rounds and loop (for a projector)\n"
-    "  --no-animation        no motion: each step shows its round at once\n"
-    "  --quiz                predict mode (key P): Right asks about each next round\n"
-    "  --code                show the kernel's source beside the cells (key C), also in --export\n"
-    "  --kernel NAME         correct (default), in-place, no-barrier, in-place-no-barrier,\n"
-    "                        no-else, off-by-one, pout-accumulate: a mistake, run on the\n"
-    "                        GPU (--runs times) or emulated without one (key K cycles them)\n"
-    "  --schedule NAME       emulate a mistake under lockstep, sequential (the default\n"
-    "                        without a GPU), reverse, random[:S], warps[:S] (S a seed; these\n"
-    "                        two run 100 seeds S, S+1, ... and count the wrong runs)\n"
-    "  --runs R              a mistake's runs, 1 .. 100000 (default 100 on the GPU, 1 emulated)\n"
-    "  --shake               GPU: a seeded random delay per warp before each round's reads\n"
-    "  --shake-seed S        the seed of --shake (default 1; implies --shake)\n"
-    "  --size WxH            window or image size (default 1280x720)\n"
-    "Slides:\n"
-    "  --clean               no key hints, no [?], the backend short (\"CUDA \u00b7 H200\")\n"
-    "  --scale X             UI scale, 0.5 .. 3 (window and export; default 1)\n"
-    "  --overview            start on the overview (key V); with --export also overview.png\n"
-    "  --script FILE         a presenter script: the arrow keys walk its steps\n"
-    "Without a window:\n"
-    "  --export DIR          render every round to DIR/round-00.png, ... and exit\n"
-    "                        (without a display scanviz does this to ./" NO_DISPLAY_DIR ")\n"
-    "                        all images are written before any replaces an old one\n"
-    "  --export-plot FILE    render the Measure view to FILE (PNG) and exit; all or nothing\n"
-    "  --export-gif FILE     the whole run as an animated GIF (its own timing) and exit\n"
-    "  --export-svg DIR      every round and the overview as SVG (DIR/round-00.svg, ...,\n"
-    "                        DIR/overview.svg) and exit; combines with --export, --export-gif\n"
-    "  --bench-csv FILE      the Measure view's data (default the shipped table; 4 MiB)\n"
-    "  --bench-frames N      draw N frames as fast as possible, print median and p99 ms\n"
-    "  --help, --version\n"
-    "Keys: H or ? in the window lists them; docs/user-guide.md describes everything.\n"
-    "Exit status: 0 success; 1 failure (e.g. a file or standard output could not be\n"
-    "written); 2 bad usage or input, or input over its limit; 3 backend unavailable.\n";
+static void usage(FILE *f)
+{
+    fputs("usage: scanviz [input] [options]\n"
+          "An interactive view of the Hillis-Steele scan, round by round.\n", f);
+    sv_options_help(SV_FOR_VIEW, f); /* the option table, core/options.def */
+    fputs("\n"
+          "Keys: H or ? in the window lists them; docs/user-guide.md describes everything.\n"
+          "Exit status: 0 success; 1 failure (e.g. a file or standard output could not be\n"
+          "written); 2 bad usage or input, or input over its limit; 3 backend unavailable.\n",
+          f);
+}
 
 static volatile sig_atomic_t got_usr1;
 
@@ -100,45 +56,10 @@ static void on_usr1(int sig)
 /* Errors go to stderr as "scanviz: message" (core/args.h); usage errors
  * add a pointer to --help and exit EXIT_USAGE. */
 #define report(status, ...) sv_report("scanviz", (status), NULL, __VA_ARGS__)
-#define usage_error(...) \
-    sv_report("scanviz", EXIT_USAGE, "(scanviz --help lists the options)", __VA_ARGS__)
+#define usage_error(...) sv_report("scanviz", EXIT_USAGE, SV_USAGE_HINT("scanviz"), __VA_ARGS__)
 
 /* Standard output is checked like a file (core/args.h). */
 #define stdout_status(rc) sv_stdout_status("scanviz", (rc), EXIT_FAILURE)
-
-static bool parse_size(const char *s, int *w, int *h)
-{
-    long a, b;
-    char *x = strchr(s, 'x');
-    if (!x)
-        x = strchr(s, 'X');
-    if (!x)
-        return false;
-    char ws[32];
-    size_t len = (size_t)(x - s);
-    if (len == 0 || len >= sizeof ws)
-        return false;
-    memcpy(ws, s, len);
-    ws[len] = '\0';
-    if (!sv_parse_long(ws, 16, 8192, &a) || !sv_parse_long(x + 1, 16, 8192, &b))
-        return false;
-    *w = (int)a;
-    *h = (int)b;
-    return true;
-}
-
-/* A number lo .. hi in strtod's syntax, nothing after it; *out is left
- * alone when s is not one. */
-static bool parse_double(const char *s, double lo, double hi, double *out)
-{
-    char *end;
-    errno = 0;
-    double d = strtod(s, &end);
-    if (errno || end == s || *end || !(d >= lo && d <= hi))
-        return false;
-    *out = d;
-    return true;
-}
 
 typedef struct options {
     sv_input input; /* --input, --file, -, --random, --seed (core/input.h) */
@@ -159,66 +80,76 @@ typedef struct options {
     const char *export_gif, *export_svg, *script;
     bool clean, overview;
     double scale;
+    bool help, version;
 } options;
 
-enum {
-    OPT_INPUT = 256, OPT_FILE, OPT_RANDOM, OPT_SEED, OPT_OP, OPT_TYPE, OPT_EXCLUSIVE,
-    OPT_INCLUSIVE, OPT_BACKEND, OPT_TRACE, OPT_ROUND, OPT_THEME, OPT_FULLSCREEN, OPT_SPEED,
-    OPT_AUTOPLAY, OPT_NO_ANIM, OPT_EXPORT, OPT_SIZE, OPT_EXPORT_PLOT, OPT_BENCH_CSV,
-    OPT_BENCH_FRAMES, OPT_HELP, OPT_VERSION, OPT_QUIZ, OPT_KERNEL, OPT_SCHEDULE,
-    OPT_CLEAN, OPT_SCALE, OPT_OVERVIEW, OPT_EXPORT_GIF, OPT_EXPORT_SVG, OPT_SCRIPT, OPT_CODE,
-    OPT_RUNS, OPT_SHAKE, OPT_SHAKE_SEED
-};
-
-static const struct option long_opts[] = {
-    SV_INPUT_LONG_OPTIONS(OPT_INPUT),
-    {"op", required_argument, NULL, OPT_OP},
-    {"type", required_argument, NULL, OPT_TYPE},
-    {"exclusive", no_argument, NULL, OPT_EXCLUSIVE},
-    {"inclusive", no_argument, NULL, OPT_INCLUSIVE},
-    {"backend", required_argument, NULL, OPT_BACKEND},
-    {"trace", required_argument, NULL, OPT_TRACE},
-    {"round", required_argument, NULL, OPT_ROUND},
-    {"theme", required_argument, NULL, OPT_THEME},
-    {"fullscreen", no_argument, NULL, OPT_FULLSCREEN},
-    {"speed", required_argument, NULL, OPT_SPEED},
-    {"autoplay", no_argument, NULL, OPT_AUTOPLAY},
-    {"no-animation", no_argument, NULL, OPT_NO_ANIM},
-    {"quiz", no_argument, NULL, OPT_QUIZ},
-    {"export", required_argument, NULL, OPT_EXPORT},
-    {"size", required_argument, NULL, OPT_SIZE},
-    {"export-plot", required_argument, NULL, OPT_EXPORT_PLOT},
-    {"bench-csv", required_argument, NULL, OPT_BENCH_CSV},
-    {"bench-frames", required_argument, NULL, OPT_BENCH_FRAMES},
-    {"code", no_argument, NULL, OPT_CODE},
-    {"kernel", required_argument, NULL, OPT_KERNEL},
-    {"schedule", required_argument, NULL, OPT_SCHEDULE},
-    SV_LAB_RUN_OPTIONS(OPT_RUNS),
-    {"help", no_argument, NULL, OPT_HELP},
-    {"version", no_argument, NULL, OPT_VERSION},
-    {"clean", no_argument, NULL, OPT_CLEAN},
-    {"scale", required_argument, NULL, OPT_SCALE},
-    {"overview", no_argument, NULL, OPT_OVERVIEW},
-    {"export-gif", required_argument, NULL, OPT_EXPORT_GIF},
-    {"export-svg", required_argument, NULL, OPT_EXPORT_SVG},
-    {"script", required_argument, NULL, OPT_SCRIPT},
-    {NULL, 0, NULL, 0},
-};
-
 /* One more trace file (--trace FILE, or FILE.json alone): the first is
- * shown, and with two or more they are a deck that K walks. Returns -1 to go
- * on, else the exit status. */
-static int add_trace(options *o, const char *path, int argi)
+ * shown, and with two or more they are a deck that K walks. */
+static bool add_trace(options *o, const char *path, int argi, char *err, size_t errlen)
 {
     if (o->deck_n == SV_DECK_MAX)
-        return usage_error("\"%s\" (argument %d): at most %d trace files", path, argi,
-                           SV_DECK_MAX);
+        return sv_errorf(err, errlen, "\"%s\" (argument %d): at most %d trace files", path,
+                         argi, SV_DECK_MAX), false;
     if (!o->trace) {
         o->trace = path;
         o->trace_arg = argi;
     }
     o->deck[o->deck_n++] = path;
-    return -1;
+    return true;
+}
+
+/* One option or operand, checked by the table (core/options.def). */
+static bool take(void *ctx, const sv_opt_arg *a, char *err, size_t errlen)
+{
+    options *o = ctx;
+    int common = sv_args_take_common(&o->input, &o->lab, a, err, errlen);
+    if (common >= 0)
+        return common == 1;
+    const char *v = a->text;
+    switch (a->id) {
+    case SV_OPTION_NONE: {
+        size_t len = strlen(v);
+        if (len > 5 && strcmp(v + len - 5, ".json") == 0) /* scanviz FILE.json: the desktop entry's Exec */
+            return add_trace(o, v, a->argi, err, errlen);
+        return sv_options_bad(a, err, errlen, "unexpected argument (values go in --input \"%s\")",
+                              v);
+    }
+    case SV_OPTION_OP: o->op = v; break;
+    case SV_OPTION_TYPE: o->type = v; break;
+    case SV_OPTION_EXCLUSIVE: o->exclusive = true; break;
+    case SV_OPTION_INCLUSIVE: o->exclusive = false; break;
+    case SV_OPTION_BACKEND: o->backend = v; break;
+    case SV_OPTION_KERNEL: o->kernel = v; break;
+    case SV_OPTION_SCHEDULE: o->schedule = v; break;
+    case SV_OPTION_TRACE: return add_trace(o, v, a->argi, err, errlen);
+    case SV_OPTION_ROUND: o->round = (long)a->u; break; /* sv_app_init names the trace's range */
+    case SV_OPTION_THEME: o->theme = v; break;
+    case SV_OPTION_FULLSCREEN: o->fullscreen = true; break;
+    case SV_OPTION_SPEED: o->speed = a->f; break;
+    case SV_OPTION_AUTOPLAY: o->autoplay = true; break;
+    case SV_OPTION_CODE: o->code = true; break;
+    case SV_OPTION_NO_ANIMATION: o->no_animation = true; break;
+    case SV_OPTION_QUIZ: o->quiz = true; break;
+    case SV_OPTION_EXPORT: o->export_dir = v; break;
+    case SV_OPTION_SIZE:
+        sv_options_parse_size(v, &o->w, &o->h); /* the table checked it */
+        o->size_given = true;
+        break;
+    case SV_OPTION_EXPORT_PLOT: o->export_plot = v; break;
+    case SV_OPTION_CLEAN: o->clean = true; break;
+    case SV_OPTION_OVERVIEW: o->overview = true; break;
+    case SV_OPTION_EXPORT_GIF: o->export_gif = v; break;
+    case SV_OPTION_EXPORT_SVG: o->export_svg = v; break;
+    case SV_OPTION_SCRIPT: o->script = v; break;
+    case SV_OPTION_SCALE: o->scale = a->f; break;
+    case SV_OPTION_BENCH_CSV: o->bench_csv = v; break;
+    case SV_OPTION_BENCH_FRAMES: o->bench_frames = (long)a->u; break;
+    case SV_OPTION_HELP: o->help = true; break;
+    case SV_OPTION_VERSION: o->version = true; break;
+    default:
+        return sv_options_bad(a, err, errlen, "not an option of scanviz");
+    }
+    return true;
 }
 
 /* Returns -1 to go on, else the exit status. */
@@ -228,100 +159,19 @@ static int parse_args(int argc, char **argv, options *o)
     sv_input_init(&o->input);
     o->round = -1;
     o->speed = 1.0;
-    o->w = 1280;
-    o->h = 720;
-    opterr = 0;
-    int c, li = 0, st;
-    char err[512];
-    while ((c = getopt_long(argc, argv, ":hV", long_opts, &li)) != -1) {
-        const char *a = optarg;
-        int argi = optind - 1; /* the value's argv index */
-        long v;
-        switch (c) {
-        case OPT_INPUT: case OPT_FILE: case OPT_RANDOM: case OPT_SEED:
-            if (!sv_input_set_option(&o->input, long_opts[li].name, a, argi, err, sizeof err))
-                return usage_error("%s", err);
-            break;
-        case OPT_OP: o->op = a; break;
-        case OPT_TYPE: o->type = a; break;
-        case OPT_EXCLUSIVE: o->exclusive = true; break;
-        case OPT_INCLUSIVE: o->exclusive = false; break;
-        case OPT_BACKEND: o->backend = a; break;
-        case OPT_KERNEL: o->kernel = a; break;
-        case OPT_SCHEDULE: o->schedule = a; break;
-        case OPT_RUNS: case OPT_SHAKE: case OPT_SHAKE_SEED:
-            if (!sv_lab_set_option(&o->lab, long_opts[li].name, a, argi, err, sizeof err))
-                return usage_error("%s", err);
-            break;
-        case OPT_TRACE:
-            if ((st = add_trace(o, a, argi)) >= 0)
-                return st;
-            break;
-        case OPT_ROUND:
-            /* any count parses; sv_app_init names the trace's range */
-            if (!sv_parse_long(a, 0, INT_MAX, &v))
-                return usage_error("--round \"%s\": expected a round number (0, 1, 2, ...)", a);
-            o->round = v;
-            break;
-        case OPT_THEME: o->theme = a; break;
-        case OPT_FULLSCREEN: o->fullscreen = true; break;
-        case OPT_SPEED:
-            if (!parse_double(a, 0.25, 4.0, &o->speed))
-                return usage_error("--speed \"%s\": expected a number from 0.25 to 4", a);
-            break;
-        case OPT_AUTOPLAY: o->autoplay = true; break;
-        case OPT_CODE: o->code = true; break;
-        case OPT_NO_ANIM: o->no_animation = true; break;
-        case OPT_QUIZ: o->quiz = true; break;
-        case OPT_EXPORT: o->export_dir = a; break;
-        case OPT_SIZE:
-            if (!parse_size(a, &o->w, &o->h))
-                return usage_error("--size \"%s\": expected WxH, each 16 .. 8192 (e.g. 1280x720)", a);
-            o->size_given = true;
-            break;
-        case OPT_EXPORT_PLOT: o->export_plot = a; break;
-        case OPT_CLEAN: o->clean = true; break;
-        case OPT_OVERVIEW: o->overview = true; break;
-        case OPT_EXPORT_GIF: o->export_gif = a; break;
-        case OPT_EXPORT_SVG: o->export_svg = a; break;
-        case OPT_SCRIPT: o->script = a; break;
-        case OPT_SCALE:
-            if (!parse_double(a, 0.5, 3.0, &o->scale))
-                return usage_error("--scale \"%s\": expected a number from 0.5 to 3", a);
-            break;
-        case OPT_BENCH_CSV: o->bench_csv = a; break;
-        case OPT_BENCH_FRAMES:
-            if (!sv_parse_long(a, 1, 1000000, &v))
-                return usage_error("--bench-frames \"%s\": expected a frame count >= 1", a);
-            o->bench_frames = v;
-            break;
-        case 'h':
-        case OPT_HELP:
-            fputs(usage_text, stdout);
-            return stdout_status(0);
-        case 'V':
-        case OPT_VERSION:
-            printf("scanviz %s (%s)\n", SV_VERSION,
-                   SV_HAVE_CUDA ? "with the CUDA backend" : "built without CUDA");
-            return stdout_status(0);
-        case ':':
-            return usage_error("option \"%s\" needs a value", argv[optind - 1]);
-        default:
-            return usage_error("unknown option \"%s\"", argv[optind - 1]);
-        }
+    o->w = SV_VIEW_DEFAULT_W;
+    o->h = SV_VIEW_DEFAULT_H;
+    char err[1024];
+    if (!sv_options_parse(SV_FOR_VIEW, argc, argv, take, o, err, sizeof err))
+        return usage_error("%s", err);
+    if (o->help) {
+        usage(stdout);
+        return stdout_status(0);
     }
-    for (int i = optind; i < argc; i++) {
-        if (strcmp(argv[i], "-") == 0) {
-            if (!sv_input_set_stdin(&o->input, i, err, sizeof err))
-                return usage_error("%s", err);
-        } else if (strlen(argv[i]) > 5 && strcmp(argv[i] + strlen(argv[i]) - 5, ".json") == 0) {
-            /* scanviz FILE.json: the desktop entry's Exec */
-            if ((st = add_trace(o, argv[i], i)) >= 0)
-                return st;
-        } else {
-            return usage_error("unexpected argument \"%s\" (values go in --input \"%s\")",
-                               argv[i], argv[i]);
-        }
+    if (o->version) {
+        printf("scanviz %s (%s)\n", SV_VERSION,
+               SV_HAVE_CUDA ? "with the CUDA backend" : "built without CUDA");
+        return stdout_status(0);
     }
     if (o->trace && o->input.sources)
         return usage_error("give one input: --trace (argument %d) and %s (argument %d) were "
@@ -358,21 +208,21 @@ static int make_config(const options *o, sv_app_config *c, sv_value **vals)
     c->overview = o->overview;
     c->ui_scale = (float)o->scale;
     c->script = o->script;
-    if (o->op && !sv_op_from_name(o->op, &c->op))
-        return usage_error("--op \"%s\": expected sum, max, min, product or xor", o->op);
-    if (o->type && !sv_type_from_name(o->type, &c->type))
-        return usage_error("--type \"%s\": expected int32 or float32", o->type);
+    /* The table checked every name (core/options.def): these map them. */
+    if (o->op)
+        sv_op_from_name(o->op, &c->op);
+    if (o->type)
+        sv_type_from_name(o->type, &c->type);
     if (!sv_op_valid(c->op, c->type, err, sizeof err))
         return usage_error("--op %s: %s", sv_op_name(c->op), err);
-    if (o->backend && !sv_backend_choice_from_name(o->backend, &c->backend))
-        return usage_error("--backend \"%s\": expected auto, cuda or cpu", o->backend);
-    if (o->theme && !sv_theme_from_name(o->theme, &c->theme))
-        return usage_error("--theme \"%s\": expected dark, light or contrast", o->theme);
-    if (o->kernel && !sv_kernel_parse(o->kernel, &c->kernel, err, sizeof err))
-        return usage_error("--kernel \"%s\": expected %s", o->kernel, sv_kernel_list());
+    if (o->backend)
+        sv_backend_choice_from_name(o->backend, &c->backend);
+    if (o->theme)
+        sv_theme_from_name(o->theme, &c->theme);
+    if (o->kernel)
+        sv_kernel_parse(o->kernel, &c->kernel, err, sizeof err);
     if (o->schedule) {
-        if (!sv_schedule_parse(o->schedule, &c->schedule, err, sizeof err))
-            return usage_error("--schedule: %s", err);
+        sv_schedule_parse(o->schedule, &c->schedule, err, sizeof err);
         c->schedule_given = true;
         if (c->backend == SV_CHOOSE_CUDA)
             return usage_error("--schedule names an emulator schedule, and --backend cuda asks "
@@ -391,8 +241,11 @@ static int make_config(const options *o, sv_app_config *c, sv_value **vals)
          * refused before the window opens; K reads each again when shown. */
         for (int i = 1; i < o->deck_n; i++) {
             sv_trace *t = sv_trace_load(o->deck[i], err, sizeof err);
-            if (!t)
+            if (!t) {
+                sv_trace_destroy(c->trace); /* the first one, read above */
+                c->trace = NULL;
                 return usage_error("--trace: %s", err);
+            }
             sv_trace_destroy(t);
         }
         c->deck = o->deck;
@@ -680,10 +533,15 @@ int main(int argc, char **argv)
             if (sv_export_rounds(g, &v, o.export_dir, o.w, o.h, &count, err, sizeof err)) {
                 if (no_display)
                     sv_trace_print_table(s.trace, stdout, isatty(STDOUT_FILENO), s.source);
-                printf("scanviz: wrote %d images (%dx%d) to %s/: round-00.png .. "
-                       "round-%02d.png (%s, n = %zu, %s)\n",
-                       count, o.w, o.h, sv_escape(o.export_dir, e1, sizeof e1), count - 1,
-                       sv_op_name(s.op), s.trace->n, sv_escape(s.source, e2, sizeof e2));
+                if (count == 1) /* n = 1: one round */
+                    printf("scanviz: wrote 1 image: %s/round-00.png (%dx%d, %s, n = %zu, %s)\n",
+                           sv_escape(o.export_dir, e1, sizeof e1), o.w, o.h, sv_op_name(s.op),
+                           s.trace->n, sv_escape(s.source, e2, sizeof e2));
+                else
+                    printf("scanviz: wrote %d images (%dx%d) to %s/: round-00.png .. "
+                           "round-%02d.png (%s, n = %zu, %s)\n",
+                           count, o.w, o.h, sv_escape(o.export_dir, e1, sizeof e1), count - 1,
+                           sv_op_name(s.op), s.trace->n, sv_escape(s.source, e2, sizeof e2));
             } else {
                 rc = report(EXIT_FAILURE, "--export %s: %s", o.export_dir, err);
             }
@@ -711,9 +569,13 @@ int main(int argc, char **argv)
         if (o.export_svg && rc == 0) {
             int count = 0;
             if (sv_export_svg(g, &v, o.export_svg, o.w, o.h, &count, err, sizeof err))
-                printf("scanviz: wrote %d SVG files (%dx%d) to %s/: round-00.svg .. "
-                       "round-%02d.svg, overview.svg\n", count, o.w, o.h,
-                       sv_escape(o.export_svg, e1, sizeof e1), count - 2);
+                if (count == 2) /* n = 1: one round and the overview */
+                    printf("scanviz: wrote 2 SVG files (%dx%d) to %s/: round-00.svg, "
+                           "overview.svg\n", o.w, o.h, sv_escape(o.export_svg, e1, sizeof e1));
+                else
+                    printf("scanviz: wrote %d SVG files (%dx%d) to %s/: round-00.svg .. "
+                           "round-%02d.svg, overview.svg\n", count, o.w, o.h,
+                           sv_escape(o.export_svg, e1, sizeof e1), count - 2);
             else
                 rc = report(EXIT_FAILURE, "--export-svg %s: %s", o.export_svg, err);
         }

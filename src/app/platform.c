@@ -5,6 +5,7 @@
 #define _GNU_SOURCE /* dl_iterate_phdr, RTLD_NODELETE */
 #endif
 #include "platform.h"
+#include "escape.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -48,8 +49,12 @@ static bool open_display_driver(char *err, size_t errlen)
         if (ok)
             return true;
     }
+    /* The variables come from outside: escaped, as every printed text. */
+    char ex[128], ew[128], ey[256];
     snprintf(err, errlen, "cannot connect to the display (DISPLAY \"%s\", WAYLAND_DISPLAY "
-             "\"%s\"): %s", x ? x : "", w ? w : "", why[0] ? why : "no video driver");
+             "\"%s\"): %s", sv_escape(x ? x : "", ex, sizeof ex),
+             sv_escape(w ? w : "", ew, sizeof ew),
+             why[0] ? sv_escape(why, ey, sizeof ey) : "no video driver");
     return false;
 }
 

@@ -378,7 +378,7 @@ static void draw_status(sv_gfx *g, const sv_app_view *s, const sv_layout *l, con
 static void draw_help(sv_gfx *g, const sv_layout *l, const sv_theme *t, int fb_w, int fb_h)
 {
     float u = l->unit;
-    /* The keys as app.c binds them: one table, sv_help_keys[]. */
+    /* The keys as the app binds them: keys.h's table, sv_help_keys[]. */
     size_t nk = 0;
     while (sv_help_keys[nk][0])
         nk++;

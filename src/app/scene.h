@@ -7,14 +7,7 @@
 #include "render.h"
 #include "theme.h"
 
-/* What one step of the timeline is: a round of the trace, or the exclusive
- * shift that follows the last round. */
-typedef struct sv_step_view {
-    int round;               /* the trace's round whose buffers are shown */
-    bool shift;              /* the exclusive shift step */
-    bool last;               /* the output row is filled at this step */
-    const sv_round *rd;      /* trace->rounds[round] */
-} sv_step_view;
+/* sv_step_view, what one step of the timeline is: steps.h (view.h includes it). */
 
 /* The step view of step k of view s (clamped to the trace); false without a trace. */
 bool sv_scene_step(const sv_app_view *s, int k, sv_step_view *out);

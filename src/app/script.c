@@ -22,7 +22,7 @@ static const char *shown(const char *w, size_t len, char out[32])
     return out;
 }
 
-/* Whether s[0..len) is valid UTF-8 with no control bytes. */
+/* Whether s[0..len) is valid UTF-8 with no control character (C0, DEL, C1). */
 static bool clean_utf8(const char *s, size_t len)
 {
     const unsigned char *p = (const unsigned char *)s;
@@ -46,6 +46,8 @@ static bool clean_utf8(const char *s, size_t len)
             return false;
         if (n == 3 && c == 0xE2 && p[i + 1] == 0x80 && (p[i + 2] == 0xA8 || p[i + 2] == 0xA9))
             return false; /* line and paragraph separators */
+        if (n == 2 && c == 0xC2 && p[i + 1] < 0xA0)
+            return false; /* C1 controls U+0080..U+009F (some terminals obey them) */
         i += (size_t)n;
     }
     return true;

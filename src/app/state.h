@@ -1,14 +1,15 @@
-/* The visualizer's one state struct, owned by app.c.
+/* The visualizer's one state struct, owned by the app's files (app.c and
+ * app_*.c, listed in app_internal.h).
  *
  * Contract:
- *  - Only app.c writes any field, in sv_app_init, sv_app_event,
+ *  - Only the app's files write any field, in sv_app_init, sv_app_event,
  *    sv_app_update, sv_app_resize, sv_app_cleanup and the small setters of
  *    app.h that main.c calls (sv_app_show, sv_app_set_minimised, ...).
  *  - main.c and the tests may read fields (the trace, quit, fullscreen, the
  *    source line); nobody else includes this header.
  *  - The renderers and the export never see this struct: they draw a
  *    read-only sv_app_view (view.h) that sv_app_view_of() fills from it.
- *  - Owned pointers (trace, bench, bg, bench_live) are freed only by app.c;
+ *  - Owned pointers (trace, bench, bg, bench_live) are freed only by the app's files;
  *    sv_app_cleanup frees them all. The struct is never copied: bg and
  *    bench_live hold a thread and a child process.
  * Fields are grouped by who sets them from what. */
@@ -30,10 +31,10 @@
 /* The input box's bytes, NUL included: room for the largest valid array,
  * SV_MAX_N = 1024 values of up to 31 characters each with a separator (an
  * int32 needs 11, a float32 written the shortest way 15, "0.100000001490116"
- * 17). A longer paste is refused whole with a message (app.c edit_insert). */
+ * 17). A longer paste is refused whole with a message (app_edit.c sv_app_edit_insert). */
 #define SV_EDIT_MAX (SV_MAX_N * 32)
 
-struct sv_app_bg;     /* app.c's background CUDA probe and capture */
+struct sv_app_bg;     /* app_bg.c's background CUDA probe and capture */
 struct sv_bench_live; /* bench_live.h: a live scanviz-bench run */
 
 typedef struct sv_app_state {
@@ -109,7 +110,7 @@ typedef struct sv_app_state {
     int source_kernel;      /* sv_source_get(): 0 = the chapter's kernel */
 
     /* The mistakes lab. kernel is what K cycles; every kernel is captured
-     * through capture (app.c recapture): a mistake runs lab_runs times on
+     * through capture (app_lab.c sv_app_recapture): a mistake runs lab_runs times on
      * the GPU (shaken when lab_shake), or emulated under schedule when there
      * is no GPU, --backend cpu or --schedule; the trace's record (trace->lab)
      * holds the per-cell outcome, which lab points into. */
@@ -143,7 +144,7 @@ typedef struct sv_app_state {
     bool bench_running;
     float bench_progress;   /* 0 .. 1 while a live run is going */
 
-    /* The app's own bookkeeping (app.c); the renderers need none of it. */
+    /* The app's own bookkeeping; the renderers need none of it. */
     bool quit;              /* Ctrl+Q, Esc with nothing open (twice after an edit),
                                or the window closed */
     float quit_armed;       /* seconds in which a second Esc quits */

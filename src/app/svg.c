@@ -81,7 +81,8 @@ static void paint(sbuf *b, const char *name, sv_rgba c)
     }
 }
 
-/* XML text: & < > " escaped, control bytes dropped, invalid UTF-8 as U+FFFD. */
+/* XML text: & < > " escaped, control bytes dropped, invalid UTF-8 and the
+ * non-characters U+FFFE/U+FFFF (not allowed in XML) as U+FFFD. */
 static void put_escaped(sbuf *b, const char *s)
 {
     const unsigned char *p = (const unsigned char *)s;
@@ -104,6 +105,13 @@ static void put_escaped(sbuf *b, const char *s)
         if (ok && len == 3 && c == 0xED && p[1] >= 0xA0) ok = false; /* surrogates */
         if (ok && len == 4 && c == 0xF0 && p[1] < 0x90) ok = false;
         if (ok && len == 4 && c == 0xF4 && p[1] >= 0x90) ok = false;
+        if (ok && len == 3 && c == 0xEF && p[1] == 0xBF && p[2] >= 0xBE) {
+            /* U+FFFE and U+FFFF are not XML characters: a parser refuses
+             * the whole file. Shown as U+FFFD, like a bad byte. */
+            puts_(b, "\xEF\xBF\xBD");
+            p += 3;
+            continue;
+        }
         if (ok) {
             put(b, (const char *)p, (size_t)len);
             p += len;

@@ -19,7 +19,7 @@
  * value (a zeroed field must mean "off", so that tests and older callers
  * that build a view by hand keep drawing what they drew), give the state
  * what it needs in state.h, copy it across in sv_app_view_of(), change it
- * only from app.c's event handling (and a function in app.h when main.c
+ * only from the app's event handling (app_*.c) (and a function in app.h when main.c
  * must set it, e.g. from a flag), and draw it from the view. */
 #ifndef SV_VIEW_H
 #define SV_VIEW_H
@@ -30,6 +30,7 @@
 #include "../core/trace.h"
 #include "../core/bench_csv.h"
 #include "../core/lab.h"
+#include "steps.h" /* sv_view_steps */
 #include "theme.h"
 #include "util.h"
 
@@ -163,9 +164,5 @@ typedef struct sv_app_view {
     const sv_lab_reads *lab_reads; /* what each read of the shown run saw; NULL: unknown (GPU) */
     bool show_correct;           /* D: the correct kernel's values beside the mistake's */
 } sv_app_view;
-
-/* Steps the timeline shows for t: its rounds, plus the exclusive shift for
- * an exclusive scan, at most SV_MAX_STEPS; 0 for NULL (layout.c). */
-int sv_view_steps(const sv_trace *t);
 
 #endif

@@ -16,6 +16,8 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <stdio.h>
@@ -23,9 +25,11 @@
 #include <string.h>
 #include <sys/types.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "sv_config.h"
+#include "../core/bounds.h"
 #include "../core/error.h"
 #include "../core/lab.h"
 #include "../core/racecheck.h"
@@ -33,7 +37,6 @@
 #include "../../kernels/scan_cuda.h"
 #endif
 
-#define LAB_MAX_RUNS 100000
 #define LAB_MAX_WORDS ((size_t)1 << 26)    /* runs x rounds x n kept in memory: 256 MiB */
 #define CHILD_OUTPUT_LIMIT ((size_t)64 << 20) /* the sanitizer's report, read at most */
 
@@ -58,11 +61,11 @@ bool sv_capture_lab_check(const sv_capture_request *req, char *err, size_t errle
                   "for the GPU (drop one of them)");
         return false;
     }
-    if (req->runs > LAB_MAX_RUNS) {
-        sv_errorf(err, errlen, "runs = %u: at most %d", (unsigned)req->runs, LAB_MAX_RUNS);
+    if (req->runs > SV_LAB_MAX_RUNS) {
+        sv_errorf(err, errlen, "runs = %u: at most %d", (unsigned)req->runs, SV_LAB_MAX_RUNS);
         return false;
     }
-    uint32_t runs = req->runs ? req->runs : 100;
+    uint32_t runs = req->runs ? req->runs : SV_LAB_DEFAULT_RUNS;
     size_t words = (size_t)runs * sv_round_count(req->n) * req->n;
     if (words > LAB_MAX_WORDS) {
         sv_errorf(err, errlen, "runs = %u at n = %zu keeps %zu cells, more than %zu: use fewer runs",
@@ -115,10 +118,13 @@ static bool find_sanitizer(char *out, size_t len)
 }
 
 /* Runs argv with stdout and stderr into one buffer of at most limit bytes
- * (the rest is read and dropped); *status gets the wait status. */
-static char *run_capture_output(char *const argv[], size_t limit, size_t *len, int *status,
-                                char *err, size_t errlen)
+ * (the rest is read and dropped); *status gets the wait status. The child
+ * leads its own process group; past timeout_ms the whole group (the
+ * sanitizer and the program it runs) is killed and *timed_out set. */
+char *sv_capture_run_output(char *const argv[], size_t limit, int timeout_ms, size_t *len,
+                            int *status, bool *timed_out, char *err, size_t errlen)
 {
+    *timed_out = false;
     int fd[2];
     if (pipe(fd) != 0) {
         sv_errorf(err, errlen, "pipe: %s", strerror(errno));
@@ -132,6 +138,7 @@ static char *run_capture_output(char *const argv[], size_t limit, size_t *len, i
         return NULL;
     }
     if (pid == 0) {
+        setpgid(0, 0);
         dup2(fd[1], 1);
         dup2(fd[1], 2);
         close(fd[0]);
@@ -139,11 +146,26 @@ static char *run_capture_output(char *const argv[], size_t limit, size_t *len, i
         execv(argv[0], argv);
         _exit(127);
     }
+    setpgid(pid, pid); /* also here: whichever runs first */
     close(fd[1]);
+    struct timespec t0;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
     size_t cap = 1 << 16, used = 0;
     char *buf = malloc(cap + 1);
     char scratch[4096];
     for (;;) {
+        struct timespec now;
+        clock_gettime(CLOCK_MONOTONIC, &now);
+        long long spent = (now.tv_sec - t0.tv_sec) * 1000LL + (now.tv_nsec - t0.tv_nsec) / 1000000;
+        struct pollfd pf = {.fd = fd[0], .events = POLLIN};
+        int r = spent >= timeout_ms ? 0 : poll(&pf, 1, (int)(timeout_ms - spent));
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r == 0) {
+            *timed_out = true;
+            kill(-pid, SIGKILL);
+            break;
+        }
         ssize_t got;
         if (buf && used < limit) {
             if (used == cap) {
@@ -171,6 +193,8 @@ static char *run_capture_output(char *const argv[], size_t limit, size_t *len, i
     close(fd[0]);
     while (waitpid(pid, status, 0) < 0 && errno == EINTR) {
     }
+    if (!*timed_out)
+        kill(-pid, SIGKILL); /* anything the child left behind */
     if (!buf) {
         sv_errorf(err, errlen, "out of memory reading the sanitizer's report");
         return NULL;
@@ -218,10 +242,18 @@ static void racecheck(sv_kernel k, const sv_trace *t, sv_lab_record *L)
                     (char *)sv_scan_name(t->scan), nbuf, hex, NULL};
     size_t len = 0;
     int status = 0;
-    char *text = run_capture_output(argv, CHILD_OUTPUT_LIMIT, &len, &status, why, sizeof why);
+    bool timed_out = false;
+    char *text = sv_capture_run_output(argv, CHILD_OUTPUT_LIMIT, SV_RACECHECK_TIMEOUT_S * 1000,
+                                       &len, &status, &timed_out, why, sizeof why);
     free(hex);
     if (!text) {
         snprintf(rc->note, sizeof rc->note, "compute-sanitizer did not run: %.200s", why);
+        return;
+    }
+    if (timed_out) {
+        snprintf(rc->note, sizeof rc->note, "compute-sanitizer did not finish in %d s: stopped "
+                 "(no racecheck)", SV_RACECHECK_TIMEOUT_S);
+        free(text);
         return;
     }
     sv_racecheck *parsed = sv_racecheck_parse(text, len, why, sizeof why);
@@ -386,7 +418,7 @@ bool sv_capture_lab_fill(sv_trace *t, const sv_capture_request *req, sv_backend 
         }
     } else {
 #if SV_HAVE_CUDA
-        L->runs = req->runs ? req->runs : 100;
+        L->runs = req->runs ? req->runs : SV_LAB_DEFAULT_RUNS;
         L->shake = req->shake;
         L->shake_seed = req->shake_seed ? req->shake_seed : 1;
         bits = malloc((size_t)L->runs * nr * n * sizeof *bits);

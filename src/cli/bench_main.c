@@ -17,6 +17,7 @@
 #include "../core/bench_check.h"
 #include "../core/bench_csv.h"
 #include "../core/fileio.h"
+#include "../core/options.h"
 #include "../../kernels/scan_cuda.h"
 
 enum { EXIT_WRONG = 1, EXIT_USAGE = 2, EXIT_NO_GPU = 3 };
@@ -50,32 +51,17 @@ static const char *algo_label(int a)
 
 static void usage(FILE *f)
 {
-    char names[160];
-    sv_algo_list(names, sizeof names, ", ");
-    fprintf(f,
-          "usage: scanviz-bench [--algo NAME,...] [--sizes 2^10..2^28]\n"
-          "                     [--type int32|float32] [--reps 50] [--csv FILE] [--capture]\n"
+    fputs("usage: scanviz-bench [--algo NAME,...] [--sizes 2^10..2^28]\n"
+          "                     [--type int32|float32] [--reps " SV_STR(SV_BENCH_DEFAULT_REPS)
+          "] [--csv FILE] [--capture]\n"
           "                     [--progress-csv]\n"
           "\n"
-          "Races device-wide inclusive sum scans on the GPU and checks each against the CPU.\n"
-          "  --algo LIST    comma list of %s (default: all)\n"
-          "  --sizes LIST   comma list of numbers 1..2147483647, powers 2^k and ranges\n"
-          "                 2^a..2^b (0 <= k, a <= b <= 30); a size given twice runs once\n"
-          "                 (default 2^10..2^28)\n"
-          "  --type T       int32 (default; checked exactly) or float32 (checked to a\n"
-          "                 relative 1e-5 of the sum of |x| over each prefix)\n"
-          "  --reps N       timed runs per algorithm and n, the median reported (default 50;\n"
-          "                 cpu stops after about 3 s of runs, at least 3)\n"
-          "  --csv FILE     also write the table as CSV (docs/performance.md)\n"
-          "  --progress-csv standard output is the CSV instead of the table: metadata,\n"
-          "                 '# rows: N' (the rows planned), the header, then each row\n"
-          "                 as soon as it is measured (for programs that show progress)\n"
-          "  --capture      measure the trace capture instead: plain, instrumented and whole\n"
-          "                 capture medians for n = 32..1024 (with --algo or --sizes: both)\n"
-          "  --help, --version\n"
+          "Races device-wide inclusive sum scans on the GPU and checks each against the CPU.\n",
+          f);
+    sv_options_help(SV_FOR_BENCH, f); /* the option table, core/options.def */
+    fputs("\n"
           "Exit status: 0 all correct, 1 a wrong answer or a CUDA failure, 2 bad arguments,\n"
-          "3 no usable GPU.\n",
-          names);
+          "3 no usable GPU.\n", f);
 }
 
 /* ---- Arguments ----------------------------------------------------------- */
@@ -221,91 +207,100 @@ static int parse_algos(options *o, const char *arg)
     return 0;
 }
 
-/* Returns -1 to go on, else the exit status. */
+/* --reps N: the row's range (core/options.def). */
+static int parse_reps(options *o, const sv_option *row, const char *val)
+{
+    char *end = NULL;
+    errno = 0;
+    long long r = strtoll(val, &end, 10);
+    if (errno || *end || end == val || r < (long long)row->lo || r > (long long)row->hi) {
+        char what[64];
+        snprintf(what, sizeof what, "--reps: not a count %llu..%llu",
+                 (unsigned long long)row->lo, (unsigned long long)row->hi);
+        return bad(what, val);
+    }
+    o->reps = (int)r;
+    return 0;
+}
+
+/* The option of the table (core/options.def) that arg names: "--name",
+ * "--name=value" (*val set) or "-x". NULL for anything else. */
+static const sv_option *option_of(const char *arg, const char **val)
+{
+    *val = NULL;
+    if (strncmp(arg, "--", 2) != 0)
+        return arg[0] == '-' && arg[1] && !arg[2] ? sv_options_find_short(SV_FOR_BENCH, arg[1])
+                                                  : NULL;
+    char name[32];
+    size_t len = strcspn(arg + 2, "=");
+    if (len >= sizeof name)
+        return NULL;
+    memcpy(name, arg + 2, len);
+    name[len] = '\0';
+    if (arg[2 + len] == '=')
+        *val = arg + 3 + len;
+    return sv_options_find(SV_FOR_BENCH, name);
+}
+
+/* Returns -1 to go on, else the exit status. Arguments are read left to
+ * right, each message naming the token ("try 'scanviz-bench --help'"). */
 static int parse_args(int argc, char **argv, options *o)
 {
     memset(o, 0, sizeof *o);
     for (int a = 0; a < SV_ALGO_COUNT; a++)
         o->algos[o->nalgos++] = a;
     o->type = SV_TYPE_INT32;
-    o->reps = 50;
+    o->reps = SV_BENCH_DEFAULT_REPS;
     for (size_t n = (size_t)1 << 10; n <= (size_t)1 << 28; n *= 2)
         o->sizes[o->nsizes++] = n;
 
     for (int i = 1; i < argc; i++) {
-        const char *arg = argv[i];
-        const char *val = NULL;
-        char name[32];
-        const char *eq = strchr(arg, '=');
-        if (strncmp(arg, "--", 2) == 0 && eq && (size_t)(eq - arg) < sizeof name) {
-            memcpy(name, arg, (size_t)(eq - arg));
-            name[eq - arg] = '\0';
-            val = eq + 1;
-        } else {
-            snprintf(name, sizeof name, "%s", arg);
-        }
-        if (strlen(arg) >= sizeof name && !eq)
+        const char *arg = argv[i], *val;
+        const sv_option *row = option_of(arg, &val);
+        if (!row)
             return bad("unknown argument", arg);
-
-        int flag = strcmp(name, "--help") == 0 || strcmp(name, "-h") == 0 ||
-                   strcmp(name, "--version") == 0 || strcmp(name, "--capture") == 0 ||
-                   strcmp(name, "--progress-csv") == 0;
-        if (flag && val) {
+        char name[40];
+        snprintf(name, sizeof name, "--%s", row->name);
+        if (row->kind == SV_OPT_FLAG && val) {
             char what[64];
             snprintf(what, sizeof what, "%s takes no value", name);
             return bad(what, arg);
         }
-        if (strcmp(name, "--help") == 0 || strcmp(name, "-h") == 0) {
-            usage(stdout);
-            return 0;
-        }
-        if (strcmp(name, "--version") == 0) {
-            printf("scanviz-bench %s\n", SV_VERSION);
-            return 0;
-        }
-        if (strcmp(name, "--capture") == 0) {
-            o->capture = 1;
-            continue;
-        }
-        if (strcmp(name, "--progress-csv") == 0) {
-            o->progress_csv = 1;
-            continue;
-        }
-        int takes = strcmp(name, "--algo") == 0 || strcmp(name, "--sizes") == 0 ||
-                    strcmp(name, "--type") == 0 || strcmp(name, "--reps") == 0 ||
-                    strcmp(name, "--csv") == 0;
-        if (!takes)
-            return bad("unknown argument", arg);
-        if (!val) {
+        if (row->kind != SV_OPT_FLAG && !val) {
             if (i + 1 >= argc)
                 return bad("missing value after", arg);
             val = argv[++i];
         }
         int rc = 0;
-        if (strcmp(name, "--algo") == 0) {
+        switch (row->id) {
+        case SV_OPTION_HELP:
+            usage(stdout);
+            return 0;
+        case SV_OPTION_VERSION:
+            printf("scanviz-bench %s\n", SV_VERSION);
+            return 0;
+        case SV_OPTION_CAPTURE: o->capture = 1; break;
+        case SV_OPTION_PROGRESS_CSV: o->progress_csv = 1; break;
+        case SV_OPTION_ALGO:
             rc = parse_algos(o, val);
             o->explicit_scans = 1;
-        } else if (strcmp(name, "--sizes") == 0) {
+            break;
+        case SV_OPTION_SIZES:
             rc = parse_sizes(o, val);
             o->explicit_scans = 1;
-        } else if (strcmp(name, "--type") == 0) {
-            if (strcmp(val, "int32") == 0)
-                o->type = SV_TYPE_INT32;
-            else if (strcmp(val, "float32") == 0)
-                o->type = SV_TYPE_FLOAT32;
-            else
+            break;
+        case SV_OPTION_BENCH_TYPE:
+            if (!sv_type_from_name(val, &o->type))
                 rc = bad("--type: not int32 or float32", val);
-        } else if (strcmp(name, "--reps") == 0) {
-            char *end = NULL;
-            errno = 0;
-            long r = strtol(val, &end, 10);
-            if (errno || *end || end == val || r < 1 || r > 100000)
-                rc = bad("--reps: not a count 1..100000", val);
-            o->reps = (int)r;
-        } else {
+            break;
+        case SV_OPTION_REPS: rc = parse_reps(o, row, val); break;
+        case SV_OPTION_CSV:
             if (!*val)
                 rc = bad("--csv: empty file name", val);
             o->csv = val;
+            break;
+        default:
+            return bad("unknown argument", arg);
         }
         if (rc)
             return rc;

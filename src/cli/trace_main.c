@@ -1,8 +1,8 @@
 /* scanviz-trace: runs the chapter's Hillis-Steele scan on the GPU or on the
  * bit-exact CPU emulator and prints its trace (a table, or the JSON trace
- * file); --verify compares the backends, --open re-reads a trace file. */
+ * file); --verify compares the backends, --open re-reads a trace file;
+ * --kernel-file runs a student's kernel file (kernel_cmd.c). */
 #include <errno.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <math.h>
@@ -19,11 +19,13 @@
 #include "../core/fileio.h"
 #include "../core/input.h"
 #include "../core/lab.h"
+#include "../core/options.h"
 #include "../core/reference.h"
 #include "../core/parse.h"
 #include "../core/table.h"
 #include "../core/trace.h"
 #include "../core/trace_file.h"
+#include "kernel_cmd.h"
 
 /* Exit statuses (also in --help). */
 enum {
@@ -55,13 +57,20 @@ typedef struct options {
     sv_lab_options lab;    /* --runs, --shake, --shake-seed (core/args.h) */
     bool racecheck;        /* --racecheck */
     int lab_arg;           /* argv index of the first lab option, 0 if none */
+    /* Your own kernel (kernel_cmd.h) */
+    const char *kernel_file; /* --kernel-file FILE.cu */
+    const char *entry;       /* --entry NAME */
+    double time_limit;       /* --time-limit SECONDS, 0: the runtime's default */
+    int kernel_arg;          /* argv index of --kernel-file, 0 if none */
+    int kernel_only_arg;     /* argv index of the first of --entry / --time-limit */
+    int kernel_name_arg;     /* argv index of --kernel */
 } options;
 
 static const char *prog = "scanviz-trace";
 
 static void usage(FILE *f)
 {
-    fprintf(f,
+    fputs(
 "Usage: scanviz-trace [--input \"" SV_CHAPTER_EXAMPLE "\" | --file PATH | --random N [--seed S] | -]\n"
 "                     [--op sum|max|min|product|xor] [--type int32|float32] [--exclusive]\n"
 "                     [--backend auto|cuda|cpu] [--format table|json] [-o FILE] [--verify]\n"
@@ -70,101 +79,81 @@ static void usage(FILE *f)
 "\n"
 "Runs the Hillis-Steele scan of the chapter on the GPU (CUDA), or on a bit-exact CPU\n"
 "emulator where there is none, and prints its trace: every round's double buffer and\n"
-"the case of every cell (copy, partial or full window).\n"
-"\n"
-"Input (one of them; without any, the chapter's example \"" SV_CHAPTER_EXAMPLE "\"):\n"
-"  --input TEXT        values separated by spaces, commas or newlines\n"
-"  --file PATH         values from a file; '#' starts a comment (at most 1 MiB)\n"
-"  --random N          N seeded random values, 1 <= N <= %d\n"
-"  --seed S            the seed for --random (decimal, 0 .. 2^64-1; default 1)\n"
-"  -                   values from standard input (at most 1 MiB)\n"
-"\n"
-"Scan:\n"
-"  --op NAME           sum (default), max, min, product or xor (xor: int32 only)\n"
-"  --type NAME         int32 (default) or float32\n"
-"  --exclusive         exclusive scan (default inclusive)\n"
-"  --backend NAME      auto (default: the GPU when usable, else the emulator, saying why),\n"
-"                      cuda (the GPU or exit 3) or cpu (the emulator)\n"
-"\n"
-"Mistakes lab (docs/user-guide.md):\n"
-"  --kernel NAME       correct (default: the chapter's kernel), in-place, no-barrier,\n"
-"                      in-place-no-barrier, no-else, off-by-one or pout-accumulate\n"
-"                      (kernels/mistakes/)\n"
-"  --schedule NAME     emulate under lockstep, sequential, reverse, random[:S] or\n"
-"                      warps[:S] (seed S, default 1; a mistake emulated without one\n"
-"                      runs warps:1); picks the emulator unless --backend says otherwise\n"
-"  --runs R            run R times and summarize every round and cell (GPU default 100;\n"
-"                      emulated runs k = 0..R-1 use seed S + k)\n"
-"  --shake             GPU: a seeded random delay per warp before each round's reads\n"
-"  --shake-seed S      the seed of --shake (default 1)\n"
-"  --racecheck         GPU: also run the kernel once under compute-sanitizer racecheck\n"
-"                      and map its hazards to rounds, cells and threads\n"
-"\n"
-"Output:\n"
-"  --format NAME       table (default; colour when standard output is a terminal and\n"
-"                      NO_COLOR is unset) or json (the trace file of docs/trace-format.md)\n"
-"  -o FILE             write to FILE instead of standard output, all or nothing (a\n"
-"                      temporary file beside it, renamed over it; a device such as\n"
-"                      /dev/null is written in place; - is standard output)\n"
-"  --verify            run the emulator, and the GPU too when available; report whether\n"
-"                      the traces are bit-identical and whether the output equals a\n"
-"                      sequential scan (int32) or how far it is from one (float32).\n"
-"                      Prints the report instead of the trace (-o still saves the trace).\n"
-"  --open FILE.json    re-read and validate a trace file (at most 16 MiB) and print it\n"
-"                      (- reads stdin);\n"
-"                      with --verify, re-run its input and compare\n"
-"  -h, --help          this help\n"
-"  -V, --version       the version\n"
+"the case of every cell (copy, partial or full window).\n", f);
+    sv_options_help(SV_FOR_TRACE, f); /* the option table, core/options.def */
+    fputs(
 "\n"
 "Exit status: 0 success; 1 the backend failed or the output (a file, or standard\n"
 "output) could not be written; 2 bad input or usage, or input over its limit; 3 the\n"
-"backend asked for is unavailable; 4 --verify found a difference.\n",
-            SV_MAX_N);
+"backend asked for is unavailable; 4 --verify found a difference.\n", f);
 }
 
 /* Prints "scanviz-trace: <msg>" to stderr, escaped (sv_escape: the message
  * may quote a file, an argument or a device name), and returns status. */
 #define report(status, ...) sv_report(prog, (status), NULL, __VA_ARGS__)
-#define usage_error(...) sv_report(prog, EXIT_USAGE, NULL, __VA_ARGS__)
+#define usage_error(...) sv_report(prog, EXIT_USAGE, SV_USAGE_HINT("scanviz-trace"), __VA_ARGS__)
 
-/* A non-option argument: only "-" (standard input) is one. Returns -1 to go
- * on, else an exit status. */
-static int operand(options *o, const char *arg, int argi)
+/* One option or operand, checked by the table (core/options.def). */
+static bool take(void *ctx, const sv_opt_arg *a, char *err, size_t errlen)
 {
-    if (strcmp(arg, "-") != 0)
-        return usage_error("unexpected argument \"%s\" (argument %d); try --help", arg, argi);
-    char err[512];
-    if (!sv_input_set_stdin(&o->input, argi, err, sizeof err))
-        return usage_error("%s", err);
-    return -1;
+    options *o = ctx;
+    int common = sv_args_take_common(&o->input, &o->lab, a, err, errlen);
+    if (common >= 0)
+        return common == 1;
+    switch (a->id) {
+    case SV_OPTION_NONE: /* only "-" (standard input) is an operand */
+        return sv_options_bad(a, err, errlen, "unexpected argument");
+    case SV_OPTION_OP: o->op = (sv_op)a->e; break;
+    case SV_OPTION_TYPE: o->type = (sv_type)a->e; break;
+    case SV_OPTION_EXCLUSIVE: o->scan = SV_SCAN_EXCLUSIVE; break;
+    case SV_OPTION_BACKEND:
+        if (!sv_backend_choice_from_name(a->text, &o->backend))
+            return sv_options_bad(a, err, errlen, "not a backend");
+        break;
+    case SV_OPTION_FORMAT: o->format = strcmp(a->text, "json") == 0 ? FORMAT_JSON : FORMAT_TABLE; break;
+    case SV_OPTION_OUTPUT: o->out_path = a->text; break;
+    case SV_OPTION_VERIFY: o->verify = true; break;
+    case SV_OPTION_OPEN: o->open_path = a->text; break;
+    case SV_OPTION_KERNEL: o->kernel = a->text; break;
+    case SV_OPTION_SCHEDULE: o->schedule = a->text; break;
+    case SV_OPTION_RACECHECK: o->racecheck = true; break;
+    case SV_OPTION_KERNEL_FILE: o->kernel_file = a->text; break;
+    case SV_OPTION_ENTRY: o->entry = a->text; break;
+    case SV_OPTION_TIME_LIMIT: o->time_limit = a->f; break;
+    case SV_OPTION_HELP: o->help = true; break;
+    case SV_OPTION_VERSION: o->version = true; break;
+    default:
+        return sv_options_bad(a, err, errlen, "not an option of scanviz-trace");
+    }
+    return true;
+}
+
+/* Notes what the checks after parsing need: the first lab option's index,
+ * whether the scan was given. */
+static bool take_noting(void *ctx, const sv_opt_arg *a, char *err, size_t errlen)
+{
+    options *o = ctx;
+    if (!take(ctx, a, err, errlen))
+        return false;
+    bool lab = a->id == SV_OPTION_KERNEL || a->id == SV_OPTION_SCHEDULE ||
+               a->id == SV_OPTION_RUNS || a->id == SV_OPTION_SHAKE ||
+               a->id == SV_OPTION_SHAKE_SEED || a->id == SV_OPTION_RACECHECK;
+    if (lab && !o->lab_arg)
+        o->lab_arg = a->flag_argi;
+    if (a->id == SV_OPTION_KERNEL_FILE)
+        o->kernel_arg = a->flag_argi;
+    if (a->id == SV_OPTION_KERNEL)
+        o->kernel_name_arg = a->flag_argi;
+    if ((a->id == SV_OPTION_ENTRY || a->id == SV_OPTION_TIME_LIMIT) && !o->kernel_only_arg)
+        o->kernel_only_arg = a->flag_argi;
+    o->scan_given |= a->id == SV_OPTION_OP || a->id == SV_OPTION_TYPE ||
+                     a->id == SV_OPTION_EXCLUSIVE;
+    return true;
 }
 
 /* Parses argv into o. Returns -1 to go on, else an exit status. */
 static int parse_options(int argc, char **argv, options *o)
 {
-    enum { OPT_INPUT = 256, OPT_FILE, OPT_RANDOM, OPT_SEED, OPT_OP, OPT_TYPE,
-           OPT_EXCLUSIVE, OPT_BACKEND, OPT_FORMAT, OPT_VERIFY, OPT_OPEN,
-           /* the lab's options, OPT_KERNEL .. OPT_RACECHECK */
-           OPT_KERNEL, OPT_SCHEDULE, OPT_RUNS, OPT_SHAKE, OPT_SHAKE_SEED, OPT_RACECHECK };
-    static const struct option longopts[] = {
-        SV_INPUT_LONG_OPTIONS(OPT_INPUT),
-        { "op", required_argument, NULL, OPT_OP },
-        { "type", required_argument, NULL, OPT_TYPE },
-        { "exclusive", no_argument, NULL, OPT_EXCLUSIVE },
-        { "backend", required_argument, NULL, OPT_BACKEND },
-        { "format", required_argument, NULL, OPT_FORMAT },
-        { "output", required_argument, NULL, 'o' },
-        { "verify", no_argument, NULL, OPT_VERIFY },
-        { "open", required_argument, NULL, OPT_OPEN },
-        { "kernel", required_argument, NULL, OPT_KERNEL },
-        { "schedule", required_argument, NULL, OPT_SCHEDULE },
-        SV_LAB_RUN_OPTIONS(OPT_RUNS),
-        { "racecheck", no_argument, NULL, OPT_RACECHECK },
-        { "help", no_argument, NULL, 'h' },
-        { "version", no_argument, NULL, 'V' },
-        { NULL, 0, NULL, 0 },
-    };
-
     memset(o, 0, sizeof *o);
     o->op = SV_OP_SUM;
     o->type = SV_TYPE_INT32;
@@ -172,104 +161,9 @@ static int parse_options(int argc, char **argv, options *o)
     o->backend = SV_CHOOSE_AUTO;
     o->format = FORMAT_TABLE;
     sv_input_init(&o->input);
-    char err[512];
-
-    /* "-" first: non-options come back in order as option 1, so every
-     * token keeps its position; ":" next: a missing argument is ':'. */
-    opterr = 0;
-    int c, st, li = 0;
-    int at = optind; /* the token the next option is read from (optind stays
-                        on a cluster like -hV until its last letter) */
-    while ((c = getopt_long(argc, argv, "-:o:hV", longopts, &li)) != -1) {
-        int argi = optind - 1; /* the token just consumed (the value's, if separate) */
-        switch (c) {
-        case 1:
-            if ((st = operand(o, optarg, argi)) >= 0)
-                return st;
-            break;
-        case OPT_INPUT: case OPT_FILE: case OPT_RANDOM: case OPT_SEED:
-            if (!sv_input_set_option(&o->input, longopts[li].name, optarg, argi, err,
-                                     sizeof err))
-                return usage_error("%s", err);
-            break;
-        case OPT_OP:
-            if (!sv_op_from_name(optarg, &o->op))
-                return usage_error("--op \"%s\" (argument %d): expected sum, max, min, "
-                                   "product or xor", optarg, argi);
-            break;
-        case OPT_TYPE:
-            if (!sv_type_from_name(optarg, &o->type))
-                return usage_error("--type \"%s\" (argument %d): expected int32 or float32",
-                                   optarg, argi);
-            break;
-        case OPT_EXCLUSIVE: o->scan = SV_SCAN_EXCLUSIVE; break;
-        case OPT_BACKEND:
-            if (!sv_backend_choice_from_name(optarg, &o->backend))
-                return usage_error("--backend \"%s\" (argument %d): expected auto, cuda or "
-                                   "cpu", optarg, argi);
-            break;
-        case OPT_FORMAT:
-            if (strcmp(optarg, "table") == 0)
-                o->format = FORMAT_TABLE;
-            else if (strcmp(optarg, "json") == 0)
-                o->format = FORMAT_JSON;
-            else
-                return usage_error("--format \"%s\" (argument %d): expected table or json",
-                                   optarg, argi);
-            break;
-        case 'o': o->out_path = optarg; break;
-        case OPT_VERIFY: o->verify = true; break;
-        case OPT_OPEN: o->open_path = optarg; break;
-        case OPT_KERNEL: {
-            char why[256];
-            sv_kernel k;
-            if (!sv_kernel_parse(optarg, &k, why, sizeof why))
-                return usage_error("--kernel \"%s\" (argument %d): expected %s", optarg, argi,
-                                   sv_kernel_list());
-            o->kernel = optarg;
-            break;
-        }
-        case OPT_SCHEDULE: {
-            char why[256];
-            sv_schedule sc;
-            if (!sv_schedule_parse(optarg, &sc, why, sizeof why))
-                return usage_error("--schedule (argument %d): %s", argi, why);
-            o->schedule = optarg;
-            break;
-        }
-        case OPT_RUNS: case OPT_SHAKE: case OPT_SHAKE_SEED:
-            if (!sv_lab_set_option(&o->lab, longopts[li].name, optarg, argi, err, sizeof err))
-                return usage_error("%s", err);
-            break;
-        case OPT_RACECHECK: o->racecheck = true; break;
-        case 'h': o->help = true; break;
-        case 'V': o->version = true; break;
-        case ':':
-            return usage_error("\"%s\" (argument %d) needs a value; try --help",
-                               argv[at], at);
-        case '?':
-        default:
-            if (strncmp(argv[at], "--", 2) == 0) {
-                /* getopt_long sets optopt for a known long option given a
-                 * value it does not take, and 0 for an unknown one. */
-                if (optopt)
-                    return usage_error("\"%s\" (argument %d): %.*s takes no value; try --help",
-                                       argv[at], at, (int)strcspn(argv[at], "="), argv[at]);
-                return usage_error("unknown option \"%s\" (argument %d); try --help",
-                                   argv[at], at);
-            }
-            return usage_error("unknown option \"-%c\" (argument %d); try --help", optopt,
-                               at);
-        }
-        if (c >= OPT_KERNEL && c <= OPT_RACECHECK && !o->lab_arg)
-            o->lab_arg = at; /* the first of the lab's options */
-        o->scan_given |= c == OPT_OP || c == OPT_TYPE || c == OPT_EXCLUSIVE;
-        at = optind;
-    }
-    /* getopt stops at "--": what follows are operands too. */
-    for (int k = optind; k < argc; k++)
-        if ((st = operand(o, argv[k], k)) >= 0)
-            return st;
+    char err[1024];
+    if (!sv_options_parse(SV_FOR_TRACE, argc, argv, take_noting, o, err, sizeof err))
+        return usage_error("%s", err);
 
     if (o->help || o->version)
         return -1;
@@ -283,6 +177,13 @@ static int parse_options(int argc, char **argv, options *o)
             return usage_error("--open: the trace file says which operator, type and scan; "
                                "--op, --type and --exclusive do not apply");
     }
+    if (o->kernel_only_arg && !o->kernel_file)
+        return usage_error("\"%s\" (argument %d) goes with --kernel-file", argv[o->kernel_only_arg],
+                           o->kernel_only_arg);
+    if (o->kernel_file && (o->open_path || o->verify || o->kernel_name_arg))
+        return usage_error("--kernel-file (argument %d) runs its own kernel: %s does not go with "
+                           "it", o->kernel_arg, o->open_path ? "--open" : o->verify ? "--verify"
+                                                                               : "--kernel");
     if (o->lab_arg && (o->open_path || o->verify))
         return usage_error("\"%s\" (argument %d): the lab's options make a new capture; "
                            "--open and --verify do not take them", argv[o->lab_arg],
@@ -519,13 +420,36 @@ out:
 
 /* ---- main -------------------------------------------------------------- */
 
+/* What kernel_cmd.c needs of the options. */
+static sv_kernel_cmd kernel_cmd_of(const options *o)
+{
+    return (sv_kernel_cmd){
+        .prog = prog, .path = o->kernel_file, .entry = o->entry, .input = &o->input,
+        .op = o->op, .type = o->type, .scan = o->scan, .backend = o->backend,
+        .schedule = o->schedule, .runs = o->lab.runs, .shake = o->lab.shake,
+        .shake_seed = o->lab.shake_seed, .racecheck = o->racecheck,
+        .time_limit_ms = (uint32_t)(o->time_limit * 1000 + 0.5),
+        .json = o->format == FORMAT_JSON, .out_path = o->out_path,
+    };
+}
+
 static int run_open(const options *o)
 {
-    char err[512];
-    sv_trace *t = sv_trace_load(o->open_path, err, sizeof err);
-    if (!t) {
-        return report(EXIT_USAGE, "%s", err); /* err names the file */
+    char err[512], why[512];
+    char *text = NULL;
+    sv_kernel_cmd k = kernel_cmd_of(o);
+    if (!o->verify) { /* a kernel trace (version 3) prints as one */
+        int st = sv_kernel_cmd_open(&k, o->open_path, &text);
+        if (st >= 0)
+            return st;
+    } else if (!(text = sv_read_bounded(o->open_path, SV_LIMIT_TRACE, "a trace file", NULL, err,
+                                        sizeof err))) {
+        return report(EXIT_USAGE, "%s", err);
     }
+    sv_trace *t = sv_trace_parse(text, why, sizeof why);
+    free(text);
+    if (!t)
+        return report(EXIT_USAGE, "%s: %s", sv_path_name(o->open_path), why);
     int status;
     if (o->verify)
         status = verify(o, t->op, t->type, t->scan, t->input, t->n, t);
@@ -599,6 +523,10 @@ int main(int argc, char **argv)
             printf("scanviz-trace %s (CUDA backend %s)\n", SV_VERSION,
                    SV_HAVE_CUDA ? "built in" : "not built");
         return sv_stdout_status(prog, EXIT_OK, EXIT_FAILED);
+    }
+    if (o.kernel_file) {
+        sv_kernel_cmd k = kernel_cmd_of(&o);
+        return sv_kernel_cmd_run(&k);
     }
     return o.open_path ? run_open(&o) : run_capture(&o);
 }

@@ -1,8 +1,6 @@
 /* The command-line mains' shared plumbing: see args.h. */
 #include "args.h"
 
-#include <errno.h>
-#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,59 +28,29 @@ int sv_report(const char *prog, int status, const char *hint, const char *fmt, .
     return status;
 }
 
-bool sv_parse_long(const char *s, long lo, long hi, long *out)
+int sv_args_take_common(sv_input *in, sv_lab_options *lab, const sv_opt_arg *a, char *err,
+                        size_t errlen)
 {
-    char *end;
-    errno = 0;
-    long v = strtol(s, &end, 10);
-    if (errno || end == s || *end || v < lo || v > hi)
-        return false;
-    *out = v;
-    return true;
-}
-
-/* A whole decimal number lo <= v <= hi of digits alone. */
-static bool parse_u64(const char *s, uint64_t lo, uint64_t hi, uint64_t *out)
-{
-    uint64_t v = 0;
-    if (!s || !*s)
-        return false;
-    for (; *s; s++) {
-        if (*s < '0' || *s > '9')
-            return false;
-        unsigned d = (unsigned)(*s - '0');
-        if (v > (UINT64_MAX - d) / 10)
-            return false;
-        v = v * 10 + d;
+    switch (a->id) {
+    case SV_OPTION_INPUT: case SV_OPTION_FILE: case SV_OPTION_RANDOM: case SV_OPTION_SEED:
+        return sv_input_set_option(in, a->opt->name, a->text, a->argi, err, errlen);
+    case SV_OPTION_NONE:
+        if (strcmp(a->text, "-") != 0)
+            return -1;
+        return sv_input_set_stdin(in, a->argi, err, errlen);
+    case SV_OPTION_RUNS:
+        lab->runs = (uint32_t)a->u; /* 1 .. SV_LAB_MAX_RUNS: the table checked it */
+        return 1;
+    case SV_OPTION_SHAKE_SEED:
+        lab->shake_seed = a->u;
+        lab->shake = true;
+        return 1;
+    case SV_OPTION_SHAKE:
+        lab->shake = true;
+        return 1;
+    default:
+        return -1;
     }
-    if (v < lo || v > hi)
-        return false;
-    *out = v;
-    return true;
-}
-
-bool sv_lab_set_option(sv_lab_options *o, const char *name, const char *arg, int argi,
-                       char *err, size_t errlen)
-{
-    uint64_t v;
-    if (strcmp(name, "shake") == 0) {
-        o->shake = true;
-        return true;
-    }
-    bool runs = strcmp(name, "runs") == 0;
-    uint64_t hi = runs ? 100000 : UINT64_MAX;
-    if (!parse_u64(arg, 1, hi, &v)) {
-        sv_errorf(err, errlen, "--%s \"%s\" (argument %d): expected a whole number from 1 to "
-                  "%" PRIu64, name, arg ? arg : "", argi, hi);
-        return false;
-    }
-    if (runs) {
-        o->runs = (uint32_t)v;
-    } else {
-        o->shake_seed = v;
-        o->shake = true;
-    }
-    return true;
 }
 
 int sv_stdout_status(const char *prog, int rc, int fail_status)

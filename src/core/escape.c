@@ -100,3 +100,29 @@ int sv_text_is_safe(const char *s)
     }
     return 1;
 }
+
+char *sv_utf8_copy(const char *s, char *out, size_t outlen)
+{
+    if (!out || outlen == 0)
+        return out;
+    const unsigned char *p = (const unsigned char *)(s ? s : "");
+    size_t len = strlen((const char *)p), o = 0;
+    for (size_t i = 0; i < len;) {
+        uint32_t cp;
+        size_t k = utf8_decode(p + i, len - i, &cp);
+        const char *piece = (const char *)p + i;
+        size_t plen = k;
+        if (k == 0) {
+            piece = "\xef\xbf\xbd";
+            plen = 3;
+            k = 1;
+        }
+        if (o + plen >= outlen)
+            break;
+        memcpy(out + o, piece, plen);
+        o += plen;
+        i += k;
+    }
+    out[o] = '\0';
+    return out;
+}

@@ -28,6 +28,13 @@ char *sv_escape(const char *s, char *out, size_t outlen);
  * characters). */
 int sv_text_is_safe(const char *s);
 
+/* Copies s into out[0..outlen) as valid UTF-8: bytes that are not (as
+ * above) become U+FFFD, control characters are kept, and a string too long
+ * is cut at a whole character (never inside one), always NUL-terminated.
+ * For text stored and written again (a file's field cut to its buffer), not
+ * for printing: use sv_escape for that. Returns out. */
+char *sv_utf8_copy(const char *s, char *out, size_t outlen);
+
 #ifdef __cplusplus
 }
 #endif

@@ -7,13 +7,17 @@
  * reach the disk before the name does (ext4 and others may otherwise show
  * an empty file after a power cut). The new file gets mode 0666 & ~umask,
  * as fopen would have given it, or the old file's mode when it replaces one. */
-/* realpath() is X/Open (glibc declares it under _XOPEN_SOURCE >= 500). */
+/* realpath() and readlink() are X/Open / POSIX (glibc declares them under
+ * _XOPEN_SOURCE >= 500). */
 #define _XOPEN_SOURCE 700
 #include "fileio.h"
 #include "error.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
+#include <poll.h>
+#include <pwd.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -48,6 +52,89 @@ static void file_free(sv_file *f)
     free(f);
 }
 
+/* Whether a symbolic link owned by uid may be followed when writing: only
+ * a link of the user running scanviz, or of root (who can write anywhere
+ * anyway: /dev/stdout, /dev/fd/N, links an administrator made). A link
+ * another user planted in a shared folder is not: it would make scanviz
+ * replace whatever that user points it at (the rule of the kernel's
+ * fs.protected_symlinks, applied in every folder, not only sticky ones). */
+static bool link_trusted(uid_t uid)
+{
+    return uid == geteuid() || uid == 0;
+}
+
+static void link_refused(const char *path, const char *link, uid_t uid, char *err, size_t errlen)
+{
+    const struct passwd *pw = getpwuid(uid);
+    char who[96];
+    if (pw && pw->pw_name)
+        sv_errorf(who, sizeof who, "%s (uid %lu)", pw->pw_name, (unsigned long)uid);
+    else
+        sv_errorf(who, sizeof who, "uid %lu", (unsigned long)uid);
+    if (strcmp(path, link) == 0)
+        sv_errorf(err, errlen, "%s: a symbolic link owned by %s, not by you: not followed "
+                  "(another user's link could point anywhere; remove it or write elsewhere)",
+                  path, who);
+    else
+        sv_errorf(err, errlen, "%s: the symbolic link %s is owned by %s, not by you: not "
+                  "followed (another user's link could point anywhere; remove it or write "
+                  "elsewhere)", path, link, who);
+}
+
+/* Checks every symbolic link that writing to path would follow (the
+ * folders on the way and the file itself, and the links they lead to, at
+ * most 40 as the kernel allows) against link_trusted(). Returns false with
+ * err filled for an untrusted link or a loop. */
+static bool links_trusted(const char *orig, const char *path, int depth, char *err, size_t errlen)
+{
+    if (depth > 40) {
+        sv_errorf(err, errlen, "%s: %s", orig, strerror(ELOOP));
+        return false;
+    }
+    size_t len = strlen(path);
+    char *buf = malloc(len + 1);
+    if (!buf) {
+        sv_errorf(err, errlen, "%s: out of memory", orig);
+        return false;
+    }
+    bool ok = true;
+    for (size_t end = 1; end <= len && ok; end++) {
+        if (end < len && path[end] != '/')
+            continue;
+        memcpy(buf, path, end);
+        buf[end] = '\0';
+        struct stat lst;
+        if (lstat(buf, &lst) != 0 || !S_ISLNK(lst.st_mode))
+            continue; /* not there (yet) or not a link: stat() reports the rest */
+        if (!link_trusted(lst.st_uid)) {
+            link_refused(orig, buf, lst.st_uid, err, errlen);
+            ok = false;
+            break;
+        }
+        char target[PATH_MAX];
+        ssize_t tl = readlink(buf, target, sizeof target - 1);
+        if (tl < 0)
+            break;
+        target[tl] = '\0';
+        /* The rest of the path, resolved from where the link points. */
+        const char *slash = strrchr(buf, '/');
+        size_t dirlen = target[0] == '/' || !slash ? 0 : (size_t)(slash - buf) + 1;
+        size_t nl = dirlen + (size_t)tl + (len - end) + 1;
+        char *next = malloc(nl);
+        if (!next) {
+            sv_errorf(err, errlen, "%s: out of memory", orig);
+            ok = false;
+            break;
+        }
+        snprintf(next, nl, "%.*s%s%s", (int)dirlen, buf, target, path + end);
+        ok = links_trusted(orig, next, depth + 1, err, errlen);
+        free(next);
+        break;
+    }
+    free(buf);
+    return ok;
+}
+
 sv_file *sv_file_begin(const char *path, char *err, size_t errlen)
 {
     sv_file *f = calloc(1, sizeof *f);
@@ -60,7 +147,12 @@ sv_file *sv_file_begin(const char *path, char *err, size_t errlen)
         return f;
     }
     /* A symbolic link: its target is what is replaced (the temporary file
-     * goes beside the target, so the rename stays on one file system). */
+     * goes beside the target, so the rename stays on one file system), when
+     * every link on the way is the user's own or root's (links_trusted). */
+    if (!links_trusted(path, path, 0, err, errlen)) {
+        free(f);
+        return NULL;
+    }
     struct stat lst;
     char *real = NULL;
     if (lstat(path, &lst) == 0 && S_ISLNK(lst.st_mode))
@@ -223,18 +315,53 @@ static void format_size(size_t n, char *buf, size_t len)
         sv_errorf(buf, len, "%zu bytes", n);
 }
 
+/* Opens path for reading. A named pipe is opened without blocking and
+ * given SV_FIFO_WAIT_MS for a writer to appear (open() of a FIFO with no
+ * writer would wait forever, and so would a read); then read as usual. */
+static FILE *open_input(const char *path, char *err, size_t errlen)
+{
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) {
+        sv_errorf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+        return NULL;
+    }
+    struct stat st;
+    if (fstat(fd, &st) == 0 && S_ISFIFO(st.st_mode)) {
+        struct pollfd pf = {.fd = fd, .events = POLLIN};
+        int r;
+        do
+            r = poll(&pf, 1, SV_FIFO_WAIT_MS);
+        while (r < 0 && errno == EINTR);
+        if (r <= 0) {
+            sv_errorf(err, errlen, "%s: a named pipe that nothing writes to: waited %d s for "
+                      "a writer (start the program that writes it first, or give a file)",
+                      path, SV_FIFO_WAIT_MS / 1000);
+            close(fd);
+            return NULL;
+        }
+    }
+    /* Blocking reads from here on (a file, a device, a pipe with a writer). */
+    int fl = fcntl(fd, F_GETFL);
+    if (fl >= 0)
+        (void)fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
+    FILE *f = fdopen(fd, "rb");
+    if (!f) {
+        sv_errorf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+        close(fd);
+    }
+    return f;
+}
+
 char *sv_read_bounded(const char *path, size_t limit, const char *what, size_t *len_out,
                       char *err, size_t errlen)
 {
     bool is_stdin = strcmp(path, "-") == 0;
     const char *name = sv_path_name(path);
-    FILE *f = is_stdin ? stdin : fopen(path, "rb");
+    FILE *f = is_stdin ? stdin : open_input(path, err, errlen);
     char *data = NULL;
     size_t len = 0, cap = 0;
-    if (!f) {
-        sv_errorf(err, errlen, "%s: cannot open: %s", name, strerror(errno));
+    if (!f)
         return NULL;
-    }
     for (;;) {
         /* Room for limit + 1 bytes (one past the limit shows it is longer)
          * and the NUL: never more, however long the stream. */

@@ -19,7 +19,9 @@
  *                    written in place as a stream and checked like stdout;
  *                    never created, renamed over or removed
  *   anything else    (a directory, a socket, a block device) refused
- * A symbolic link is followed: its target is what is replaced.
+ * A symbolic link is followed (its target is what is replaced) only when it
+ * is owned by the user running scanviz or by root; another user's link, on
+ * the path or the file itself, is refused naming the link and its owner.
  *
  * Reading: sv_read_bounded() reads a whole file, or stdin for "-", and
  * refuses it as soon as it is longer than the limit given, so endless input
@@ -44,6 +46,8 @@ extern "C" {
 #define SV_LIMIT_VALUES (1u << 20)      /* --input/--file/stdin/the input box text */
 #define SV_LIMIT_TRACE (16u << 20)      /* trace JSON: --open, --trace */
 #define SV_LIMIT_BENCH_CSV (4u << 20)   /* --bench-csv */
+/* How long sv_read_bounded waits for a writer on a named pipe. */
+#define SV_FIFO_WAIT_MS 5000
 
 typedef struct sv_file sv_file;
 
@@ -76,7 +80,8 @@ bool sv_stdout_check(char *err, size_t errlen);
 
 /* Reads the whole of path ("-": stdin) as text, NUL-terminated, *len (may be
  * NULL) bytes. Refuses more than limit bytes as soon as byte limit + 1 is read,
- * and a NUL byte. Returns NULL with err = "NAME: reason", NAME "stdin" for
+ * and a NUL byte. A named pipe nothing writes to is refused after
+ * SV_FIFO_WAIT_MS instead of waiting forever. Returns NULL with err = "NAME: reason", NAME "stdin" for
  * "-", e.g. "/dev/zero: longer than the limit of 1 MiB for values". what
  * names the kind of input in that message. The caller frees the result. */
 char *sv_read_bounded(const char *path, size_t limit, const char *what, size_t *len,

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bounds.h"
 #include "error.h"
 #include "fileio.h"
 #include "names.h"
@@ -108,9 +109,9 @@ bool sv_input_set_seed(sv_input *in, const char *value, int argi, char *err, siz
 {
     uint64_t v;
     bool above;
-    if (!parse_count(value, 0, UINT64_MAX, &v, &above)) {
+    if (!parse_count(value, 0, SV_SEED_MAX, &v, &above)) {
         sv_errorf(err, errlen, "--seed \"%s\" (argument %d): expected a whole decimal number "
-                  "from 0 to %" PRIu64, value, argi, UINT64_MAX);
+                  "from 0 to %" PRIu64, value, argi, (uint64_t)SV_SEED_MAX);
         return false;
     }
     in->seed = v;

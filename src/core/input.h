@@ -67,19 +67,10 @@ bool sv_input_set_random(sv_input *in, const char *value, int argi, char *err, s
 bool sv_input_set_seed(sv_input *in, const char *value, int argi, char *err, size_t errlen);
 
 /* The same by the flag's long name without dashes ("input", "file",
- * "random", "seed"), for a getopt table: both programs' mains call it. */
+ * "random", "seed"), for the option table's rows (core/options.def, whose
+ * ranges for --random and --seed are these): core/args.c calls it. */
 bool sv_input_set_option(sv_input *in, const char *name, const char *value, int argi,
                          char *err, size_t errlen);
-
-/* The four flags' getopt_long entries (getopt.h), with the values
- * first .. first+3, so both programs spell them alike:
- *     static const struct option opts[] = { SV_INPUT_LONG_OPTIONS(OPT_INPUT), ... };
- * ("-" for stdin is an operand, not an option.) */
-#define SV_INPUT_LONG_OPTIONS(first)                                               \
-    { "input", required_argument, NULL, (first) },                                 \
-    { "file", required_argument, NULL, (first) + 1 },                              \
-    { "random", required_argument, NULL, (first) + 2 },                            \
-    { "seed", required_argument, NULL, (first) + 3 }
 
 /* After all flags: one source at most, --seed only with --random. */
 bool sv_input_validate(const sv_input *in, char *err, size_t errlen);

@@ -221,7 +221,8 @@ bool sv_ktrace_analyze(sv_ktrace *t, char *err, size_t errlen)
             continue;
         if (rd->broken && t->first_broken_step < 0)
             t->first_broken_step = (int32_t)k;
-        expect = rd->round + 1 < 64 ? rd->round + 1 : 63;
+        /* After the last round the windows reach cell 0 and stay so. */
+        expect = rd->round + 1 < (int)w.nrounds ? rd->round + 1 : (int)w.nrounds - 1;
         pin_array = rd->pout_array;
         pin_row = rd->pout_row;
     }
@@ -245,9 +246,12 @@ static bool chapter_rows(const sv_ktrace *t, size_t nrounds, size_t *step_of, bo
         if (rd->broken || rd->round != (int)r || r >= nrounds) {
             if (rd->broken)
                 sv_errorf(err, errlen, "step %zu breaks the chapter's invariant", k + 1);
+            else if (r < nrounds)
+                sv_errorf(err, errlen, "step %zu is round %d where the chapter's kernel has "
+                          "round %zu", k + 1, rd->round, r);
             else
-                sv_errorf(err, errlen, "step %zu is round %d where the chapter's kernel has %s",
-                          k + 1, rd->round, r < nrounds ? "the next round" : "no more rounds");
+                sv_errorf(err, errlen, "step %zu is round %d after the chapter's last round",
+                          k + 1, rd->round);
             return false;
         }
         step_of[r++] = k;

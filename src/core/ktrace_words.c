@@ -60,6 +60,8 @@ static void threads_words(const sv_kwait *w, char *buf, size_t len)
 static void deadlock_words(const sv_kfailure *f, char *buf, size_t len)
 {
     size_t used = (size_t)snprintf(buf, len, "deadlock:");
+    if (used >= len)
+        return;
     for (size_t k = 0; k < f->nwaits && used < len; k++) {
         char who[96];
         threads_words(&f->waits[k], who, sizeof who);
@@ -75,35 +77,51 @@ static void deadlock_words(const sv_kfailure *f, char *buf, size_t len)
         snprintf(buf + used, len - used, " threads wait at a barrier that others never reach");
 }
 
+/* The line of a compiler's messages to say first: the first with "error",
+ * else the first. */
+static void headline(const char *msg, char *out, size_t len)
+{
+    const char *line = msg, *p = msg;
+    while (*p) {
+        size_t l = strcspn(p, "\n");
+        const char *e = strstr(p, "error");
+        if (e && e < p + l) {
+            line = p;
+            break;
+        }
+        p += l + (p[l] == '\n');
+    }
+    sv_escape_n(line, strcspn(line, "\n"), out, len);
+}
+
 char *sv_ktrace_failure_words(const sv_ktrace *t, char *buf, size_t len)
 {
+    static const char *const labels[SV_KFAIL_COUNT] = {
+        [SV_KFAIL_COMPILE] = "does not compile", [SV_KFAIL_SIGNATURE] = "wrong signature",
+        [SV_KFAIL_INCLUDE] = "#include refused", [SV_KFAIL_CRASH] = "crashed",
+        [SV_KFAIL_OUT_OF_RANGE] = "out of range", [SV_KFAIL_DEADLOCK] = "deadlock",
+        [SV_KFAIL_TIME] = "time limit", [SV_KFAIL_MEMORY] = "memory limit",
+        [SV_KFAIL_UNAVAILABLE] = "unavailable", [SV_KFAIL_INTERNAL] = "the runtime failed",
+    };
     const sv_kfailure *f = &t->failure;
-    char msg[1024] = "", cell[128], where[64] = "";
-    if (f->message)
-        sv_escape(f->message, msg, sizeof msg);
-    if (f->line > 0)
-        snprintf(where, sizeof where, " (line %" PRId32 ")", f->line);
-    switch (f->kind) {
-    case SV_KFAIL_NONE:
+    char msg[1024] = "", cell[128];
+    if (f->message) /* its first line (a compiler's error line): the table prints the rest */
+        headline(f->message, msg, sizeof msg);
+    if (f->kind == SV_KFAIL_NONE || (unsigned)f->kind >= SV_KFAIL_COUNT) {
         snprintf(buf, len, "none");
-        break;
-    case SV_KFAIL_OUT_OF_RANGE:
+    } else if (f->kind == SV_KFAIL_DEADLOCK && f->nwaits) {
+        deadlock_words(f, buf, len);
+    } else if (msg[0]) {
+        snprintf(buf, len, "%s: %s", labels[f->kind], msg);
+    } else if (f->kind == SV_KFAIL_OUT_OF_RANGE) {
         sv_ktrace_cell_name(t, f->array < 0 ? UINT32_MAX : (uint32_t)f->array, f->index, cell,
                             sizeof cell);
-        if (f->thread >= 0)
-            snprintf(buf, len, "thread %" PRId32 " accessed %s%s: out of range%s%s", f->thread,
-                     cell, where, msg[0] ? ": " : "", msg);
-        else
-            snprintf(buf, len, "an access to %s%s: out of range%s%s", cell, where,
-                     msg[0] ? ": " : "", msg);
-        break;
-    case SV_KFAIL_DEADLOCK:
-        deadlock_words(f, buf, len);
-        break;
-    default:
-        snprintf(buf, len, "%s%s%s%s", sv_kfail_kind_name(f->kind), where, msg[0] ? ": " : "",
-                 msg);
-        break;
+        snprintf(buf, len, "out of range: thread %" PRId32 " accessed %s at line %" PRId32,
+                 f->thread, cell, f->line);
+    } else if (f->line > 0) {
+        snprintf(buf, len, "%s at line %" PRId32, labels[f->kind], f->line);
+    } else {
+        snprintf(buf, len, "%s", labels[f->kind]);
     }
     return buf;
 }

@@ -10,7 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bounds.h"
 #include "error.h"
+#include "escape.h"
 
 static void put_val(FILE *f, sv_type type, sv_value v, bool known)
 {
@@ -22,10 +24,14 @@ static void put_val(FILE *f, sv_type type, sv_value v, bool known)
         fprintf(f, "\"0x%08" PRIx32 "\"", v.bits);
 }
 
+/* A JSON string the reader takes back: valid UTF-8 (a bad byte as U+FFFD:
+ * jansson refuses invalid UTF-8), '"', '\\' and control bytes escaped. */
 static void put_str(FILE *f, const char *s)
 {
+    char clean[1024];
+    sv_utf8_copy(s, clean, sizeof clean);
     fputc('"', f);
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+    for (const unsigned char *p = (const unsigned char *)clean; *p; p++) {
         if (*p == '"' || *p == '\\')
             fprintf(f, "\\%c", *p);
         else if (*p < 32 || *p == 127)
@@ -36,6 +42,25 @@ static void put_str(FILE *f, const char *s)
     fputc('"', f);
 }
 
+/* A seed, 0 .. SV_SEED_MAX (2^64-1): a JSON integer up to INT64_MAX, the
+ * largest a JSON reader such as jansson holds, and above it the decimal
+ * digits as a string, so that every seed --shake-seed takes reopens
+ * (get_seed reads both). */
+static void put_seed(FILE *f, uint64_t seed)
+{
+    if (seed <= (uint64_t)INT64_MAX)
+        fprintf(f, "%" PRIu64, seed);
+    else
+        fprintf(f, "\"%" PRIu64 "\"", seed);
+}
+
+/* A racecheck count, at most SV_RACECHECK_MAX_COUNT (what the reader
+ * takes; racecheck.c keeps a report's counts within it too). */
+static uint64_t count_of(uint64_t n)
+{
+    return n > (uint64_t)SV_RACECHECK_MAX_COUNT ? (uint64_t)SV_RACECHECK_MAX_COUNT : n;
+}
+
 void sv_lab_write_json(const sv_trace *t, FILE *f)
 {
     const sv_lab_record *L = t->lab;
@@ -43,11 +68,13 @@ void sv_lab_write_json(const sv_trace *t, FILE *f)
     char sched[48];
     fprintf(f, "{\n    \"kernel\": \"%s\",\n    \"source\": \"%s\",\n", sv_kernel_name(L->kernel),
             L->emulated ? "emulated" : "gpu");
-    if (L->emulated)
+    if (L->emulated) {
         fprintf(f, "    \"schedule\": \"%s\",\n", sv_schedule_format(L->schedule, sched, sizeof sched));
-    else
-        fprintf(f, "    \"shake\": %s,\n    \"shake_seed\": %" PRIu64 ",\n    \"wall_us\": %.1f,\n",
-                L->shake ? "true" : "false", L->shake_seed, L->wall_us);
+    } else {
+        fprintf(f, "    \"shake\": %s,\n    \"shake_seed\": ", L->shake ? "true" : "false");
+        put_seed(f, L->shake_seed);
+        fprintf(f, ",\n    \"wall_us\": %.1f,\n", L->wall_us);
+    }
     fprintf(f, "    \"runs\": %u,\n    \"shown_run\": %u,\n    \"wrong_runs\": %u,\n"
                "    \"distinct_outputs\": %u,\n    \"first_wrong_cell\": %d,\n"
                "    \"first_wrong_round\": %d,\n    \"divergent\": [",
@@ -86,14 +113,16 @@ void sv_lab_write_json(const sv_trace *t, FILE *f)
                 rc->ran ? "true" : "false");
         put_str(f, rc->note);
         fprintf(f, ",\n      \"errors\": %" PRIu64 ",\n      \"warnings\": %" PRIu64
-                   ",\n      \"hazards\": [", rc->errors, rc->warnings);
+                   ",\n      \"hazards\": [", count_of(rc->errors), count_of(rc->warnings));
         for (size_t h = 0; h < rc->nhazards; h++) {
             const sv_hazard *z = &rc->hazards[h];
-            fprintf(f, "%s\n        {\"severity\": \"%s\", \"kind\": \"%s\", \"warp_level\": %s, "
+            fprintf(f, "%s\n        {\"severity\": \"%s\", \"kind\": ", h ? "," : "",
+                    z->error ? "error" : "warning");
+            put_str(f, z->kind);
+            fprintf(f, ", \"warp_level\": %s, "
                        "\"address\": %" PRIu32 ", \"buf\": %d, \"cell\": %d, \"round\": %d, "
                        "\"threads\": [%d, %d], \"accesses\": \"%c%c\", \"lines\": [%d, %d], "
                        "\"file\": ",
-                    h ? "," : "", z->error ? "error" : "warning", z->kind,
                     z->warp_level ? "true" : "false", z->address, z->buf, z->cell, z->round,
                     z->thread[0], z->thread[1], z->access[0] ? z->access[0] : '?',
                     z->access[1] ? z->access[1] : '?', z->line[0], z->line[1]);
@@ -148,6 +177,37 @@ static bool get_ll(rd *r, const json_t *obj, const char *name, const char *where
     return true;
 }
 
+/* A seed as put_seed writes it: an integer 0 .. INT64_MAX, or a string of
+ * decimal digits 0 .. SV_SEED_MAX. */
+static bool get_seed(rd *r, const json_t *obj, const char *name, uint64_t *out)
+{
+    json_t *x = json_object_get(obj, name);
+    char p[96];
+    snprintf(p, sizeof p, ".%s", name);
+    if (!x)
+        return bad(r, p, "missing");
+    if (json_is_integer(x)) {
+        if (json_integer_value(x) < 0)
+            return bad(r, p, "%lld is below 0", (long long)json_integer_value(x));
+        *out = (uint64_t)json_integer_value(x);
+        return true;
+    }
+    const char *s = json_is_string(x) ? json_string_value(x) : NULL;
+    uint64_t v = 0;
+    bool ok = s && *s;
+    for (; ok && *s; s++) {
+        unsigned d = (unsigned)(*s - '0');
+        ok = *s >= '0' && *s <= '9' && v <= (SV_SEED_MAX - d) / 10;
+        v = v * 10 + d;
+    }
+    if (!ok)
+        return bad(r, p, "expected a whole number from 0 to %" PRIu64
+                   " (above %" PRId64 " as a string of digits)", (uint64_t)SV_SEED_MAX,
+                   (int64_t)INT64_MAX);
+    *out = v;
+    return true;
+}
+
 static bool get_val(rd *r, const json_t *x, const char *where, sv_type type, sv_value *v,
                     bool *known)
 {
@@ -170,6 +230,40 @@ static bool get_val(rd *r, const json_t *x, const char *where, sv_type type, sv_
     if (!end || *end)
         return bad(r, where, "expected a float32 bit pattern \"0x%%08x\" or null");
     v->bits = (uint32_t)u;
+    return true;
+}
+
+/* A hazard's severity and kind, each one of the words the writer uses
+ * (racecheck.h), and its two threads and lines, integers. */
+static bool hazard_strings(rd *r, const char *w, const json_t *e, sv_hazard *z)
+{
+    static const char *const kinds[] = {"RAW", "WAR", "WAW", "?"};
+    char p[96];
+    const char *sev = json_string_value(json_object_get(e, "severity"));
+    const char *kind = json_string_value(json_object_get(e, "kind"));
+    if (strcmp(sev, "error") != 0 && strcmp(sev, "warning") != 0) {
+        snprintf(p, sizeof p, "%s.severity", w);
+        return bad(r, p, "\"%.32s\": expected \"error\" or \"warning\"", sev);
+    }
+    z->error = strcmp(sev, "error") == 0;
+    size_t k = 0;
+    while (k < 4 && strcmp(kind, kinds[k]) != 0)
+        k++;
+    if (k == 4) {
+        snprintf(p, sizeof p, "%s.kind", w);
+        return bad(r, p, "\"%.32s\": expected RAW, WAR, WAW or ?", kind);
+    }
+    snprintf(z->kind, sizeof z->kind, "%s", kinds[k]);
+    const char *arrays[2] = {"threads", "lines"};
+    for (int a = 0; a < 2; a++) {
+        const json_t *x = json_object_get(e, arrays[a]);
+        for (size_t i = 0; i < 2; i++) {
+            if (!json_is_integer(json_array_get(x, i))) {
+                snprintf(p, sizeof p, "%s.%s[%zu]", w, arrays[a], i);
+                return bad(r, p, "expected an integer");
+            }
+        }
+    }
     return true;
 }
 
@@ -242,14 +336,13 @@ bool sv_lab_read_json(const json_t *j, sv_trace *t, char *path, size_t pathlen, 
             goto fail;
         }
         L->shake = json_is_true(x);
-        if (!get_ll(&r, j, "shake_seed", "", 0, INT64_MAX, &v))
+        if (!get_seed(&r, j, "shake_seed", &L->shake_seed))
             goto fail;
-        L->shake_seed = (uint64_t)v;
         x = json_object_get(j, "wall_us");
         if (x && json_is_number(x) && json_number_value(x) >= 0)
             L->wall_us = json_number_value(x);
     }
-    if (!get_ll(&r, j, "runs", "", 1, 100000, &v))
+    if (!get_ll(&r, j, "runs", "", 1, SV_LAB_MAX_RUNS, &v))
         goto fail;
     L->runs = (uint32_t)v;
     if (!get_ll(&r, j, "shown_run", "", 0, L->runs - 1, &v))
@@ -387,11 +480,16 @@ bool sv_lab_read_json(const json_t *j, sv_trace *t, char *path, size_t pathlen, 
         json_t *y = json_object_get(x, "ran");
         rc->ran = y && json_is_true(y);
         y = json_object_get(x, "note");
-        snprintf(rc->note, sizeof rc->note, "%s", y && json_is_string(y) ? json_string_value(y) : "");
-        if (!get_ll(&r, x, "errors", ".racecheck", 0, INT64_MAX, &v))
+        if (y && !json_is_string(y)) {
+            bad(&r, ".racecheck.note", "expected a string");
+            goto fail;
+        }
+        /* Kept to its buffer, cut at a whole UTF-8 character. */
+        sv_utf8_copy(y ? json_string_value(y) : "", rc->note, sizeof rc->note);
+        if (!get_ll(&r, x, "errors", ".racecheck", 0, SV_RACECHECK_MAX_COUNT, &v))
             goto fail;
         rc->errors = (uint64_t)v;
-        if (!get_ll(&r, x, "warnings", ".racecheck", 0, INT64_MAX, &v))
+        if (!get_ll(&r, x, "warnings", ".racecheck", 0, SV_RACECHECK_MAX_COUNT, &v))
             goto fail;
         rc->warnings = (uint64_t)v;
         rc->has_summary = true;
@@ -422,8 +520,8 @@ bool sv_lab_read_json(const json_t *j, sv_trace *t, char *path, size_t pathlen, 
                 bad(&r, w, "expected severity, kind, threads [2], accesses \"XY\" and lines [2]");
                 goto fail;
             }
-            z->error = strcmp(json_string_value(sev), "error") == 0;
-            snprintf(z->kind, sizeof z->kind, "%.3s", json_string_value(kind));
+            if (!hazard_strings(&r, w, e, z))
+                goto fail;
             z->warp_level = json_is_true(json_object_get(e, "warp_level"));
             t0 = json_integer_value(json_array_get(thr, 0));
             t1 = json_integer_value(json_array_get(thr, 1));
@@ -438,10 +536,11 @@ bool sv_lab_read_json(const json_t *j, sv_trace *t, char *path, size_t pathlen, 
             z->buf = (int)b;
             z->cell = (int)c2;
             z->round = (int)rnd;
-            z->thread[0] = t0 >= -1 && t0 < 1 << 20 ? (int)t0 : -1;
-            z->thread[1] = t1 >= -1 && t1 < 1 << 20 ? (int)t1 : -1;
-            z->line[0] = l0 >= -1 && l0 < 1000000 ? (int)l0 : -1;
-            z->line[1] = l1 >= -1 && l1 < 1000000 ? (int)l1 : -1;
+            /* the ranges racecheck.c reads from a report */
+            z->thread[0] = t0 >= -1 && t0 <= SV_RACECHECK_MAX_THREAD ? (int)t0 : -1;
+            z->thread[1] = t1 >= -1 && t1 <= SV_RACECHECK_MAX_THREAD ? (int)t1 : -1;
+            z->line[0] = l0 >= -1 && l0 <= SV_RACECHECK_MAX_LINE ? (int)l0 : -1;
+            z->line[1] = l1 >= -1 && l1 <= SV_RACECHECK_MAX_LINE ? (int)l1 : -1;
             z->access[0] = json_string_value(acc)[0] == 'W' ? 'W' : 'R';
             z->access[1] = json_string_value(acc)[1] == 'W' ? 'W' : 'R';
             const char *fs = file && json_is_string(file) ? json_string_value(file) : "";

@@ -3,6 +3,7 @@
  * in words why (emulated runs know which write each read saw), and the
  * racecheck hazards mapped to rounds, cells and threads. */
 #include "lab.h"
+#include "escape.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
@@ -91,7 +92,9 @@ void sv_lab_print_table(const sv_trace *t, FILE *f)
     const sv_racecheck *rc = L->racecheck;
     if (!rc)
         return;
-    fprintf(f, "  racecheck: %s\n", rc->note);
+    /* The note and the hazards' strings come from a file: escaped. */
+    char esc[4 * sizeof rc->note];
+    fprintf(f, "  racecheck: %s\n", sv_escape(rc->note, esc, sizeof esc));
     if (!rc->ran)
         return;
     /* The first hazards on whole cells (the sanitizer also lists bytes 1..3
@@ -102,8 +105,8 @@ void sv_lab_print_table(const sv_trace *t, FILE *f)
         if (z->buf >= 0 && z->address % 4 != 0)
             continue;
         listed++;
-        fprintf(f, "    %s %s%s at ", z->error ? "error" : "warning", z->kind,
-                z->warp_level ? " (inside a warp)" : "");
+        fprintf(f, "    %s %s%s at ", z->error ? "error" : "warning",
+                sv_escape(z->kind, esc, sizeof esc), z->warp_level ? " (inside a warp)" : "");
         if (z->buf >= 0)
             fprintf(f, "buf[%d][%d]", z->buf, z->cell);
         else
@@ -114,7 +117,7 @@ void sv_lab_print_table(const sv_trace *t, FILE *f)
                 z->access[0] == 'W' ? "wrote" : "read", z->thread[1],
                 z->access[1] == 'W' ? "wrote" : "read");
         if (z->file[0] && z->line[0] >= 0)
-            fprintf(f, " (%s:%d)", z->file, z->line[0]);
+            fprintf(f, " (%s:%d)", sv_escape(z->file, esc, sizeof esc), z->line[0]);
         else
             fprintf(f, " (no source line: the kernels were built without -lineinfo)");
         if (z->has_values)

@@ -90,6 +90,8 @@ bool sv_parse_values(const char *text, sv_type type, size_t max_n,
         snprintf(err, errlen, "no values");
         return false;
     }
+    if (strncmp(text, "\xEF\xBB\xBF", 3) == 0)
+        text += 3; /* a UTF-8 byte order mark (editors on Windows write one) */
     size_t cap = 0, count = 0;
     sv_value *vals = NULL;
     size_t line = 1;

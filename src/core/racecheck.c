@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bounds.h"
 #include "error.h"
 
 size_t sv_racecheck_at(const sv_racecheck *rc, int buf, int cell, int round, size_t *in_round,
@@ -110,7 +111,7 @@ static bool parse_access(const char *line, size_t len, char *access, int *thread
         return false;
     p = strchr(p, '(') + 1;
     uint64_t x;
-    if (!parse_u64(&p, end, &x, 10) || x > 1u << 20)
+    if (!parse_u64(&p, end, &x, 10) || x > SV_RACECHECK_MAX_THREAD)
         return false;
     *thread = (int)x;
     *lineno = -1;
@@ -126,7 +127,7 @@ static bool parse_access(const char *line, size_t len, char *access, int *thread
         if (colon) {
             const char *d = colon + 1;
             uint64_t ln;
-            if (parse_u64(&d, end, &ln, 10) && ln < 1000000)
+            if (parse_u64(&d, end, &ln, 10) && ln <= SV_RACECHECK_MAX_LINE)
                 *lineno = (int)ln;
             if (file && filelen) {
                 const char *base = f;
@@ -226,8 +227,10 @@ sv_racecheck *sv_racecheck_parse(const char *text, size_t len, char *err, size_t
             bool hw = count_before(line, ll, " warning", &w);
             if (he || hw) {
                 rc->has_summary = true;
-                rc->errors = e;
-                rc->warnings = w;
+                /* kept within what a trace file carries (bounds.h) */
+                const uint64_t most = (uint64_t)SV_RACECHECK_MAX_COUNT;
+                rc->errors = e > most ? most : e;
+                rc->warnings = w > most ? most : w;
             }
             cur = NULL;
             continue;

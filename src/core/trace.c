@@ -386,10 +386,178 @@ static void set_loc(sv_check_loc *loc, int round, int buf, size_t cell, bool inc
     }
 }
 
+/* Round 0 stages the input into buf[0]; buf[1] is untouched. */
+static bool check_staging(const sv_trace *t, const sv_round *rd, char *err, size_t errlen,
+                          sv_check_loc *loc)
+{
+    char a[48], b[48];
+    for (size_t i = 0; i < t->n; i++) {
+        if (!rd->written[0][i] || rd->buf[0][i].bits != t->input[i].bits) {
+            snprintf(err, errlen, "round 0, buf[0] (staging), cell %zu: expected the input "
+                     "value %s, got %s", i, sv_value_format(t->type, t->input[i], a, sizeof a),
+                     rd->written[0][i] ? sv_value_format(t->type, rd->buf[0][i], b, sizeof b)
+                                       : "? (never written)");
+            set_loc(loc, 0, 0, i, false);
+            return false;
+        }
+        if (rd->written[1][i]) {
+            snprintf(err, errlen, "round 0, buf[1] (uninitialized), cell %zu: written "
+                     "(%s) before any round ran", i,
+                     sv_value_format(t->type, rd->buf[1][i], b, sizeof b));
+            set_loc(loc, 0, 1, i, false);
+            return false;
+        }
+    }
+    return true;
+}
+
+/* pin is only read during round r: identical to the previous round's. */
+static bool check_pin(const sv_trace *t, size_t r, char *err, size_t errlen, sv_check_loc *loc)
+{
+    const sv_round *rd = &t->rounds[r], *prev = &t->rounds[r - 1];
+    int pin = rd->pin;
+    char a[48], b[48];
+    for (size_t i = 0; i < t->n; i++) {
+        bool was = prev->written[pin][i], now = rd->written[pin][i];
+        if (was != now || (now && prev->buf[pin][i].bits != rd->buf[pin][i].bits)) {
+            snprintf(err, errlen, "round %zu, buf[%d] (pin), cell %zu: changed during the round: "
+                     "was %s, now %s", r, pin, i,
+                     was ? sv_value_format(t->type, prev->buf[pin][i], a, sizeof a) : "?",
+                     now ? sv_value_format(t->type, rd->buf[pin][i], b, sizeof b) : "?");
+            set_loc(loc, (int)r, pin, i, false);
+            return false;
+        }
+    }
+    return true;
+}
+
+/* float32 sum and product: the cell is one IEEE binary32 operation of the two
+ * pin cells, exactly rounded on the CPU and on the GPU alike (no fused ops, no
+ * flush-to-zero in any build: docs/reliability.md), so it is checked bit for
+ * bit. By induction from round 0 every cell is then the one value the
+ * kernel's order of operations gives. */
+static bool check_float_cell(const sv_trace *t, size_t r, size_t i, char *err, size_t errlen,
+                             sv_check_loc *loc)
+{
+    const sv_round *rd = &t->rounds[r];
+    int pin = rd->pin, pout = rd->pout;
+    uint32_t stride = rd->stride;
+    char a[48], b[48], g[48], want[160];
+    sv_value got = rd->buf[pout][i];
+    sv_value l = rd->buf[pin][i - stride], x = rd->buf[pin][i];
+    sv_value want_v = sv_op_apply(t->op, t->type, l, x, NULL);
+    if (got.bits == want_v.bits)
+        return true;
+    snprintf(err, errlen, "round %zu, buf[%d] (pout), cell %zu (%s): expected "
+             "%s (pin[%zu] %s pin[%zu] = %s %s %s, one binary32 operation; "
+             "bits %08x), got %s (bits %08x)", r, pout, i,
+             sv_case_name(sv_case_of((int)r, i)),
+             sv_value_format(t->type, want_v, want, sizeof want), i - stride,
+             sv_op_symbol(t->op), i, sv_value_format(t->type, l, a, sizeof a),
+             sv_op_symbol(t->op), sv_value_format(t->type, x, b, sizeof b),
+             (unsigned)want_v.bits, sv_value_format(t->type, got, g, sizeof g),
+             (unsigned)got.bits);
+    set_loc(loc, (int)r, pout, i, false);
+    return false;
+}
+
+/* Every pout cell of round r: written, a copy cell equal to pin, every other
+ * cell op over its window. */
+static bool check_pout(const sv_trace *t, windows *w, size_t r, char *err, size_t errlen,
+                       sv_check_loc *loc)
+{
+    const sv_round *rd = &t->rounds[r];
+    int pin = rd->pin, pout = rd->pout;
+    uint32_t stride = rd->stride;
+    char a[48], b[48], want[160];
+    for (size_t i = 0; i < t->n; i++) {
+        sv_value got = rd->buf[pout][i];
+        if (!rd->written[pout][i]) {
+            snprintf(err, errlen, "round %zu, buf[%d] (pout), cell %zu: never written "
+                     "(every pout cell is written each round)", r, pout, i);
+            set_loc(loc, (int)r, pout, i, false);
+            return false;
+        }
+        if (i < stride && (!rd->written[pin][i] || got.bits != rd->buf[pin][i].bits)) {
+            snprintf(err, errlen, "round %zu, buf[%d] (pout), cell %zu: copy cell: expected "
+                     "pin buf[%d][%zu] = %s, got %s", r, pout, i, pin, i,
+                     rd->written[pin][i] ? sv_value_format(t->type, rd->buf[pin][i], a, sizeof a) : "?",
+                     sv_value_format(t->type, got, b, sizeof b));
+            set_loc(loc, (int)r, pout, i, false);
+            return false;
+        }
+        if (!exact_op(t) && i >= stride) {
+            if (!check_float_cell(t, r, i, err, errlen, loc))
+                return false;
+            continue;
+        }
+        const agg *win = window_of(w, (int)r, i);
+        double tol;
+        bool exact;
+        if (!window_matches(t, win, (int)r, got, &tol, &exact)) {
+            describe_window(t, win, i, tol, exact, want, sizeof want);
+            snprintf(err, errlen, "round %zu, buf[%d] (pout), cell %zu (%s): expected %s, got %s",
+                     r, pout, i, sv_case_name(sv_case_of((int)r, i)), want,
+                     sv_value_format(t->type, got, b, sizeof b));
+            set_loc(loc, (int)r, pout, i, false);
+            return false;
+        }
+    }
+    return true;
+}
+
+/* The output: the last round's pout (buf[0] when n == 1), shifted for an
+ * exclusive scan, is the scan of the input. */
+static bool check_output(const sv_trace *t, windows *w, char *err, size_t errlen,
+                         sv_check_loc *loc)
+{
+    char a[48], b[48], want[160];
+    size_t n = t->n;
+    const sv_round *last = &t->rounds[t->nrounds - 1];
+    const sv_value *fin = last->buf[t->nrounds == 1 ? 0 : last->pout];
+    int depth = (int)t->nrounds - 1;
+    for (size_t i = 0; i < n; i++) {
+        if (t->inclusive[i].bits != fin[i].bits) {
+            snprintf(err, errlen, "inclusive[%zu]: %s differs from the last round's buffer (%s)",
+                     i, sv_value_format(t->type, t->inclusive[i], a, sizeof a),
+                     sv_value_format(t->type, fin[i], b, sizeof b));
+            set_loc(loc, -1, -1, i, true);
+            return false;
+        }
+        double tol;
+        bool exact;
+        /* float32 sum/product: every cell was checked bit for bit above,
+         * so the inclusive result is the one the rounds give. */
+        if (exact_op(t) &&
+            !window_matches(t, &w->pre[i], depth, t->inclusive[i], &tol, &exact)) {
+            describe_window(t, &w->pre[i], i, tol, exact, want, sizeof want);
+            snprintf(err, errlen, "output: inclusive[%zu]: expected %s, got %s", i, want,
+                     sv_value_format(t->type, t->inclusive[i], b, sizeof b));
+            set_loc(loc, -1, -1, i, true);
+            return false;
+        }
+    }
+    for (size_t i = 0; i < n; i++) {
+        sv_value want_v = t->scan == SV_SCAN_EXCLUSIVE
+            ? (i == 0 ? sv_op_identity(t->op, t->type) : t->inclusive[i - 1])
+            : t->inclusive[i];
+        if (t->output[i].bits != want_v.bits) {
+            snprintf(err, errlen, "output[%zu]: expected %s (%s), got %s", i,
+                     sv_value_format(t->type, want_v, a, sizeof a),
+                     t->scan == SV_SCAN_EXCLUSIVE
+                         ? (i == 0 ? "the identity" : "the inclusive result one to the left")
+                         : "the inclusive result",
+                     sv_value_format(t->type, t->output[i], b, sizeof b));
+            set_loc(loc, -1, -1, i, false);
+            return false;
+        }
+    }
+    return true;
+}
+
 bool sv_trace_check_at(const sv_trace *t, char *err, size_t errlen, sv_check_loc *loc)
 {
     windows w;
-    char a[48], b[48], g[48], want[160];
     bool ok = false;
     size_t n = t->n;
 
@@ -416,139 +584,12 @@ bool sv_trace_check_at(const sv_trace *t, char *err, size_t errlen, sv_check_loc
             set_loc(loc, (int)r, -1, 0, false);
             goto done;
         }
-        if (r == 0) {
-            /* Staging: buf[0] = input, buf[1] untouched. */
-            for (size_t i = 0; i < n; i++) {
-                if (!rd->written[0][i] || rd->buf[0][i].bits != t->input[i].bits) {
-                    snprintf(err, errlen, "round 0, buf[0] (staging), cell %zu: expected the input "
-                             "value %s, got %s", i, sv_value_format(t->type, t->input[i], a, sizeof a),
-                             rd->written[0][i] ? sv_value_format(t->type, rd->buf[0][i], b, sizeof b)
-                                               : "? (never written)");
-                    set_loc(loc, 0, 0, i, false);
-                    goto done;
-                }
-                if (rd->written[1][i]) {
-                    snprintf(err, errlen, "round 0, buf[1] (uninitialized), cell %zu: written "
-                             "(%s) before any round ran", i,
-                             sv_value_format(t->type, rd->buf[1][i], b, sizeof b));
-                    set_loc(loc, 0, 1, i, false);
-                    goto done;
-                }
-            }
-            continue;
-        }
-        const sv_round *prev = &t->rounds[r - 1];
-        /* pin is only read during the round: identical to the previous round's. */
-        for (size_t i = 0; i < n; i++) {
-            bool was = prev->written[pin][i], now = rd->written[pin][i];
-            if (was != now || (now && prev->buf[pin][i].bits != rd->buf[pin][i].bits)) {
-                snprintf(err, errlen, "round %zu, buf[%d] (pin), cell %zu: changed during the round: "
-                         "was %s, now %s", r, pin, i,
-                         was ? sv_value_format(t->type, prev->buf[pin][i], a, sizeof a) : "?",
-                         now ? sv_value_format(t->type, rd->buf[pin][i], b, sizeof b) : "?");
-                set_loc(loc, (int)r, pin, i, false);
-                goto done;
-            }
-        }
-        for (size_t i = 0; i < n; i++) {
-            sv_value got = rd->buf[pout][i];
-            if (!rd->written[pout][i]) {
-                snprintf(err, errlen, "round %zu, buf[%d] (pout), cell %zu: never written "
-                         "(every pout cell is written each round)", r, pout, i);
-                set_loc(loc, (int)r, pout, i, false);
-                goto done;
-            }
-            if (i < stride) {
-                if (!rd->written[pin][i] || got.bits != rd->buf[pin][i].bits) {
-                    snprintf(err, errlen, "round %zu, buf[%d] (pout), cell %zu: copy cell: expected "
-                             "pin buf[%d][%zu] = %s, got %s", r, pout, i, pin, i,
-                             rd->written[pin][i] ? sv_value_format(t->type, rd->buf[pin][i], a, sizeof a) : "?",
-                             sv_value_format(t->type, got, b, sizeof b));
-                    set_loc(loc, (int)r, pout, i, false);
-                    goto done;
-                }
-            }
-            if (!exact_op(t) && i >= stride) {
-                /* float32 sum and product: the cell is one IEEE binary32
-                 * operation of the two pin cells, exactly rounded on the CPU
-                 * and on the GPU alike (no fused ops, no flush-to-zero in any
-                 * build: docs/reliability.md), so it is checked bit for bit.
-                 * By induction from round 0 every cell is then the one value
-                 * the kernel's order of operations gives. */
-                sv_value l = rd->buf[pin][i - stride], x = rd->buf[pin][i];
-                sv_value want_v = sv_op_apply(t->op, t->type, l, x, NULL);
-                if (got.bits != want_v.bits) {
-                    snprintf(err, errlen, "round %zu, buf[%d] (pout), cell %zu (%s): expected "
-                             "%s (pin[%zu] %s pin[%zu] = %s %s %s, one binary32 operation; "
-                             "bits %08x), got %s (bits %08x)", r, pout, i,
-                             sv_case_name(sv_case_of((int)r, i)),
-                             sv_value_format(t->type, want_v, want, sizeof want), i - stride,
-                             sv_op_symbol(t->op), i, sv_value_format(t->type, l, a, sizeof a),
-                             sv_op_symbol(t->op), sv_value_format(t->type, x, b, sizeof b),
-                             (unsigned)want_v.bits, sv_value_format(t->type, got, g, sizeof g),
-                             (unsigned)got.bits);
-                    set_loc(loc, (int)r, pout, i, false);
-                    goto done;
-                }
-                continue;
-            }
-            const agg *win = window_of(&w, (int)r, i);
-            double tol;
-            bool exact;
-            if (!window_matches(t, win, (int)r, got, &tol, &exact)) {
-                describe_window(t, win, i, tol, exact, want, sizeof want);
-                snprintf(err, errlen, "round %zu, buf[%d] (pout), cell %zu (%s): expected %s, got %s",
-                         r, pout, i, sv_case_name(sv_case_of((int)r, i)), want,
-                         sv_value_format(t->type, got, b, sizeof b));
-                set_loc(loc, (int)r, pout, i, false);
-                goto done;
-            }
-        }
+        if (r == 0 ? !check_staging(t, rd, err, errlen, loc)
+                   : !check_pin(t, r, err, errlen, loc) || !check_pout(t, &w, r, err, errlen, loc))
+            goto done;
     }
-
-    /* The output: the last round's pout (buf[0] when n == 1), shifted for an
-     * exclusive scan, is the scan of the input. */
-    if (t->inclusive && t->output) {
-        const sv_round *last = &t->rounds[t->nrounds - 1];
-        const sv_value *fin = last->buf[t->nrounds == 1 ? 0 : last->pout];
-        int depth = (int)t->nrounds - 1;
-        for (size_t i = 0; i < n; i++) {
-            if (t->inclusive[i].bits != fin[i].bits) {
-                snprintf(err, errlen, "inclusive[%zu]: %s differs from the last round's buffer (%s)",
-                         i, sv_value_format(t->type, t->inclusive[i], a, sizeof a),
-                         sv_value_format(t->type, fin[i], b, sizeof b));
-                set_loc(loc, -1, -1, i, true);
-                goto done;
-            }
-            double tol;
-            bool exact;
-            /* float32 sum/product: every cell was checked bit for bit above,
-             * so the inclusive result is the one the rounds give. */
-            if (exact_op(t) &&
-                !window_matches(t, &w.pre[i], depth, t->inclusive[i], &tol, &exact)) {
-                describe_window(t, &w.pre[i], i, tol, exact, want, sizeof want);
-                snprintf(err, errlen, "output: inclusive[%zu]: expected %s, got %s", i, want,
-                         sv_value_format(t->type, t->inclusive[i], b, sizeof b));
-                set_loc(loc, -1, -1, i, true);
-                goto done;
-            }
-        }
-        for (size_t i = 0; i < n; i++) {
-            sv_value want_v = t->scan == SV_SCAN_EXCLUSIVE
-                ? (i == 0 ? sv_op_identity(t->op, t->type) : t->inclusive[i - 1])
-                : t->inclusive[i];
-            if (t->output[i].bits != want_v.bits) {
-                snprintf(err, errlen, "output[%zu]: expected %s (%s), got %s", i,
-                         sv_value_format(t->type, want_v, a, sizeof a),
-                         t->scan == SV_SCAN_EXCLUSIVE
-                             ? (i == 0 ? "the identity" : "the inclusive result one to the left")
-                             : "the inclusive result",
-                         sv_value_format(t->type, t->output[i], b, sizeof b));
-                set_loc(loc, -1, -1, i, false);
-                goto done;
-            }
-        }
-    }
+    if (t->inclusive && t->output && !check_output(t, &w, err, errlen, loc))
+        goto done;
     ok = true;
 done:
     windows_free(&w);

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "../expect.h"
@@ -105,6 +106,15 @@ static void test_reader(void)
     CHECK(t == NULL);
     CHECK_CONTAINS(err, "contains a NUL byte");
     unlink(path);
+    /* Issue 21 item 23: a named pipe with no writer is refused after a
+     * while, saying what was waited for, instead of blocking forever. */
+    CHECK(mkfifo(path, 0600) == 0);
+    time_t t0 = time(NULL);
+    t = sv_read_bounded(path, 100, "values", NULL, err, sizeof err);
+    CHECK(t == NULL && time(NULL) - t0 <= SV_FIFO_WAIT_MS / 1000 + 2);
+    CHECK_CONTAINS(err, "a named pipe that nothing writes to");
+    CHECK_CONTAINS(err, path);
+    unlink(path);
 }
 
 static void test_escape(void)
@@ -137,6 +147,15 @@ static void test_input(void)
           SV_INPUT_OK && n == 4 && v[3].i == 4);
     free(v);
     CHECK_STR(sv_input_presets[0], SV_CHAPTER_EXAMPLE);
+    /* Issue 21 item 23: a UTF-8 byte order mark at the start is skipped;
+     * one later is still a bad token. */
+    CHECK_MSG(sv_input_parse_text("\xEF\xBB\xBF" "3 1 7", 8, SV_TYPE_INT32, &v, &n, err,
+                                  sizeof err) == SV_INPUT_OK && n == 3 && v[0].i == 3,
+              "%s", err);
+    free(v);
+    CHECK(sv_input_parse_text("3 \xEF\xBB\xBF" "1", 6, SV_TYPE_INT32, &v, &n, err, sizeof err) ==
+          SV_INPUT_BAD && v == NULL);
+    CHECK_CONTAINS(err, "token 2");
 
     sv_input in;
     sv_input_init(&in);
@@ -191,9 +210,67 @@ static void test_int32_float_fields(void)
     free(buf);
 }
 
-int main(void)
+/* Issue 21 item 19: a link another user planted in a shared folder is not
+ * followed (the writer would replace what it points at); one's own is. The
+ * link is made by uid 65534 through setpriv, so this needs root. Returns 77
+ * (skip) without setpriv or root. */
+static int test_planted_links(void)
+{
+    if (system("command -v setpriv >/dev/null 2>&1") != 0 || geteuid() != 0) {
+        printf("SKIP: planted links need root and setpriv(1)\n");
+        return 77;
+    }
+    char err[512], shared[128], victim[128], link[160], dlink[160], cmd[1024];
+    chmod(dir, 0755);
+    snprintf(shared, sizeof shared, "%s/shared", dir);
+    snprintf(victim, sizeof victim, "%s/victim", dir);
+    snprintf(link, sizeof link, "%s/t.json", shared);
+    snprintf(dlink, sizeof dlink, "%s/d", shared);
+    CHECK(mkdir(shared, 0777) == 0 && chmod(shared, 01777) == 0); /* like /tmp */
+    CHECK(sv_write_atomic(victim, "precious\n", 9, err, sizeof err));
+    snprintf(cmd, sizeof cmd, "setpriv --reuid=65534 --regid=65534 --clear-groups "
+             "sh -c 'ln -s %s %s && ln -s %s %s'", victim, link, dir, dlink);
+    CHECK_INT(system(cmd), 0);
+    /* The planted file link: refused, naming the link and its owner. */
+    CHECK(!sv_write_atomic(link, "pwned\n", 6, err, sizeof err));
+    CHECK_CONTAINS(err, link);
+    CHECK_CONTAINS(err, "a symbolic link owned by ");
+    CHECK_CONTAINS(err, "uid 65534");
+    CHECK_CONTAINS(err, "not followed");
+    /* A planted folder link on the way: refused, naming that link. */
+    char through[200];
+    snprintf(through, sizeof through, "%s/victim", dlink);
+    CHECK(!sv_write_atomic(through, "pwned\n", 6, err, sizeof err));
+    CHECK_CONTAINS(err, dlink);
+    CHECK_CONTAINS(err, "uid 65534");
+    char *got = read_all(victim);
+    CHECK_STR(got, "precious\n");
+    free(got);
+    struct stat lst;
+    CHECK(lstat(link, &lst) == 0 && S_ISLNK(lst.st_mode));
+    CHECK_INT(temporaries(), 0);
+    /* The user's own link in the same folder is followed. */
+    char own[160];
+    snprintf(own, sizeof own, "%s/own.json", shared);
+    CHECK(symlink(victim, own) == 0);
+    CHECK_MSG(sv_write_atomic(own, "mine\n", 5, err, sizeof err), "%s", err);
+    got = read_all(victim);
+    CHECK_STR(got, "mine\n");
+    free(got);
+    unlink(own);
+    unlink(link);
+    unlink(dlink);
+    rmdir(shared);
+    unlink(victim);
+    rmdir(dir);
+    return check_status();
+}
+
+int main(int argc, char **argv)
 {
     check_tmpdir(dir, sizeof dir, "sv-faults");
+    if (argc > 1 && strcmp(argv[1], "links") == 0)
+        return test_planted_links();
     test_writer();
     test_reader();
     test_escape();

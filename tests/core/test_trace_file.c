@@ -194,7 +194,7 @@ static void bad_files(void)
     bad_edit rows[] = {
         BAD_EDIT("format", json_string("scanviz-bench"), "format: \"scanviz-bench\", expected \"scanviz-trace\""),  /* Identity of the file */
         BAD_EDIT("format", NULL, "format: missing"),
-        BAD_EDIT("version", json_integer(3), "version: 3 is not supported (this reader knows versions 1 and 2)"),
+        BAD_EDIT("version", json_integer(4), "version: 4 is not supported (this reader knows versions 1, 2 and 3)"),
         BAD_EDIT("version", json_string("1"), "version: expected an integer, got a string"),
         BAD_EDIT("version", json_real(1.0), "version: expected an integer, got a real number"),
         BAD_EDIT("algorithm", json_string("blelloch"), "algorithm: \"blelloch\", expected \"hillis-steele\""),
@@ -239,6 +239,7 @@ static void bad_files(void)
         BAD_EDIT("rounds[0].buf[1][3]", json_integer(0), "rounds[0].buf[1][3]: breaks the invariant: round 0, buf[1] (uninitialized), cell 3: written"),
         BAD_EDIT("rounds[2].buf[0][1]", json_null(), "rounds[2].buf[0][1]: breaks the invariant: round 2, buf[0] (pout), cell 1: never written"),
         BAD_EDIT("output[3]", json_integer(12), "output[3]: 12, but the last round's pout gives 11"),
+        BAD_EDIT("output[3]", json_null(), "output[3]: null, but the last round's pout gives it a value"),
         BAD_EDIT("output", NULL, "output: missing"),
         BAD_EDIT("total_ops", json_integer(18), "total_ops: 18, expected 17"),  /* Optional extras must agree when present */
         BAD_EDIT("overflow_count", json_integer(1), "overflow_count: 1, expected 0"),
@@ -447,6 +448,36 @@ int main(int argc, char **argv)
         if (t)
             round_trip(t, "cuda device name");
         sv_trace_destroy(t);
+    }
+
+    /* Issue 21 item 23: a file of millions of tiny values is refused before
+     * jansson builds its tree (1 M empty arrays took 140 MB, a 16 MiB file
+     * of them 730 MB); the largest trace scanviz writes stays well below. */
+    {
+        char err[256];
+        static const struct { const char *piece; const char *want; } floods[] = {
+            {"[],", "JSON arrays, more than the 524288"},
+            {"{},", "JSON objects, more than the 65536"},
+            {"0,", "JSON values, more than the 2097152"},
+        };
+        for (size_t k = 0; k < 3; k++) {
+            size_t pl = strlen(floods[k].piece), count = (size_t)3 << 20;
+            if (k == 0)
+                count = (size_t)600 << 10;
+            if (k == 1)
+                count = (size_t)70 << 10;
+            char *text = malloc(count * pl + 64);
+            size_t at = (size_t)sprintf(text, "{\"format\": \"scanviz-trace\", \"x\": [");
+            for (size_t i = 0; i < count; i++, at += pl)
+                memcpy(text + at, floods[k].piece, pl);
+            strcpy(text + at, "0]}");
+            t = sv_trace_parse(text, err, sizeof err);
+            CHECK(t == NULL);
+            CHECK_CONTAINS(err, floods[k].want);
+            CHECK_CONTAINS(err, "refused before parsing");
+            sv_trace_destroy(t);
+            free(text);
+        }
     }
 
     bad_files();

@@ -18,7 +18,9 @@ of the installed tree gets, from a folder outside the source and build trees:
      newest release is the project's version;
   6. every man page renders with `man -l` without a warning, and the flags at
      the heads of its OPTIONS entries equal the flags the program's --help
-     lists (both ways: see help_flags and man_flags for what counts);
+     lists (both ways: see help_flags and man_flags for what counts), each
+     naming the same value (help_args, man_args). Both come from the option
+     table (src/core/options.def): this checks the generation end to end;
   7. bash completion: bash-completion loads it from the installed folder, Tab
      after `scanviz --op ` offers the operators, Tab after `PROG -` offers
      exactly the flags of PROG --help, and each list of values equals the
@@ -92,6 +94,36 @@ def help_flags(text):
         if s.startswith('-'):
             flags |= set(FLAG.findall(re.split(r'\s{2,}', s, maxsplit=1)[0]))
     return flags
+
+
+def help_args(text):
+    """The value each flag of --help takes, from its head: {"--runs": "R",
+    "--verify": ""}; "-o, --output FILE" gives both "-o" and "--output" FILE."""
+    args = {}
+    for line in text.splitlines():
+        s = line.lstrip()
+        if s.startswith('-'):
+            head = re.split(r'\s{2,}', s, maxsplit=1)[0]
+            words = head.replace(',', ' ').split()
+            value = ' '.join(w for w in words if not FLAG.fullmatch(w) and w != '-')
+            for f in FLAG.findall(head):
+                args[f] = value
+    return args
+
+
+def man_args(text):
+    """The same from the heads of a rendered man page's OPTIONS entries."""
+    args = {}
+    in_options = False
+    for line in text.splitlines():
+        if re.match(r'^[A-Z]', line):
+            in_options = line.strip() == 'OPTIONS'
+        elif in_options and re.match(r'^ {7}-', line):
+            words = line.replace(',', ' ').split()
+            value = ' '.join(w for w in words if not FLAG.fullmatch(w) and w != '-')
+            for f in FLAG.findall(line):
+                args[f] = value
+    return args
 
 
 def man_flags(text):
@@ -371,6 +403,11 @@ def check_all(o, programs, man_pages, source_dir, build_dir, tmp):
                   f'{page}: the OPTIONS flags equal {prog} --help\'s ({len(h)})' +
                   (f'; in --help, not in the man page: {sorted(h - m)}' if h - m else '') +
                   (f'; in the man page, not in --help: {sorted(m - h)}' if m - h else ''))
+            ha, ma = help_args(helps[prog]), man_args(text)
+            differ = sorted(f for f in set(ha) | set(ma) if ha.get(f) != ma.get(f))
+            check(h == m and not differ,
+                  f'{page}: each flag names the same value as in --help' +
+                  ''.join(f'; {f}: --help "{ha.get(f)}", man "{ma.get(f)}"' for f in differ))
 
     # 7. bash completion, loaded the way bash-completion loads it.
     bc = '/usr/share/bash-completion/bash_completion'

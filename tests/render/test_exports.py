@@ -7,8 +7,9 @@ are dashed/dotted strokes; the numbers are real text), --clean, --scale,
 and Inkscape where installed, fills compared with the GL frame. No display
 needed.
 
-usage: test_exports.py SCANVIZ
+usage: test_exports.py SCANVIZ [hostile DATA_DIR]
 """
+import json
 import os
 import shutil
 import struct
@@ -24,11 +25,11 @@ from expect import check, headless_env, report  # noqa: E402
 SVG = "{http://www.w3.org/2000/svg}"
 
 
-def run(exe, *args, cwd=None):
+def run(exe, *args, cwd=None, timeout=180):
     env = headless_env()
     env["SDL_VIDEODRIVER"] = "offscreen"
     r = subprocess.run([os.path.abspath(exe)] + list(args), capture_output=True, text=True,
-                       env=env, timeout=180, cwd=cwd)
+                       env=env, timeout=timeout, cwd=cwd)
     return r.returncode, r.stdout, r.stderr
 
 
@@ -174,8 +175,96 @@ def texts(root):
     return ["".join(t.itertext()) for t in root.iter(SVG + "text")]
 
 
+def hostile(exe, data):
+    """Issue 21, section 4: hostile files and shared folders against the
+    exports (`test_exports.py SCANVIZ hostile DATA_DIR`)."""
+    tmp = tempfile.mkdtemp(prefix="scanviz-hostile-")
+    os.chmod(tmp, 0o755)
+    # A round-00.png planted by another user (uid 65534) in a shared folder:
+    # refused naming the link and its owner, exit 1, its target untouched.
+    if os.geteuid() == 0 and shutil.which("setpriv"):
+        slides = os.path.join(tmp, "slides")
+        os.mkdir(slides)
+        os.chmod(slides, 0o1777)
+        victim = os.path.join(tmp, "victim")
+        with open(victim, "w") as f:
+            f.write("precious\n")
+        link = os.path.join(slides, "round-00.png")
+        subprocess.run(["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "ln",
+                        "-s", victim, link], check=True)
+        rc, out, err = run(exe, "--export", slides)
+        check(rc == 1 and link in err and "owned by" in err and "uid 65534" in err and
+              "no image was replaced" in err, f"planted round-00.png: {rc} {err}")
+        with open(victim, "rb") as f:
+            check(f.read() == b"precious\n", "the planted link's target was overwritten")
+        check(os.path.islink(link), "the planted link was replaced")
+    else:
+        print("planted link: skipped (needs root and setpriv)")
+    # U+FFFE/U+FFFF in a device name: the SVG still parses as XML.
+    with open(os.path.join(data, "correct-64-h200.scanviz.json")) as f:
+        doc = json.load(f)
+    doc["device"] = "H200 \ufffe\uffff\u0085 <&>"
+    bad_dev = os.path.join(tmp, "device.json")
+    with open(bad_dev, "w") as f:
+        json.dump(doc, f)
+    svg = os.path.join(tmp, "svg")
+    rc, out, err = run(exe, "--trace", bad_dev, "--export-svg", svg)
+    check(rc == 0, f"--export-svg of a hostile device name: {rc} {err}")
+    for n in sorted(os.listdir(svg)) if os.path.isdir(svg) else []:
+        try:
+            ET.parse(os.path.join(svg, n))
+        except ET.ParseError as e:
+            check(False, f"{n} with U+FFFE in the device name is not XML: {e}")
+    # A good trace, then a bad one: exit 2 (and nothing leaked: the
+    # sanitizer build exited 1 here).
+    bad = os.path.join(tmp, "bad.json")
+    with open(bad, "w") as f:
+        f.write("{")
+    rc, out, err = run(exe, "--trace", os.path.join(data, "correct-64-h200.scanviz.json"),
+                       "--trace", bad, "--export", os.path.join(tmp, "deck"))
+    check(rc == 2 and "bad.json" in err, f"--trace good --trace bad: {rc} {err}")
+    # DISPLAY with escape bytes: escaped in the message.
+    env = headless_env()
+    env["DISPLAY"] = "\x1b]0;pwned\x07\x1b[2J:99"
+    env.pop("SDL_VIDEODRIVER", None)
+    r = subprocess.run([os.path.abspath(exe)], capture_output=True, env=env, timeout=120)
+    check(b"\x1b" not in r.stderr and b"\x07" not in r.stderr and r.returncode != 0,
+          f"hostile DISPLAY: {r.returncode} {r.stderr!r}")
+    # A named pipe with no writer: refused after a while, not waited on forever.
+    fifo = os.path.join(tmp, "pipe")
+    os.mkfifo(fifo)
+    for flag in ("--file", "--trace", "--script"):
+        try:
+            rc, out, err = run(exe, flag, fifo, "--export", os.path.join(tmp, "fifo"), timeout=60)
+            check(rc == 2 and "named pipe" in err and fifo in err, f"{flag} FIFO: {rc} {err}")
+        except subprocess.TimeoutExpired:
+            check(False, f"{flag} FIFO: still waiting after 60 s")
+    # A C1 control in a caption: refused, naming the line.
+    script = os.path.join(tmp, "talk.txt")
+    with open(script, "w", encoding="utf-8") as f:
+        f.write("round 1 : fine\nround 2 : \u009b31m red\n")
+    rc, out, err = run(exe, "--script", script, "--export", os.path.join(tmp, "c1"))
+    check(rc == 2 and "talk.txt:2" in err and "control character" in err, f"C1 caption: {rc} {err}")
+    # A values file with a UTF-8 byte order mark; n = 1 said right.
+    bom = os.path.join(tmp, "bom.txt")
+    with open(bom, "wb") as f:
+        f.write(b"\xef\xbb\xbf" b"3 1 7\n")
+    rc, out, err = run(exe, "--file", bom, "--export", os.path.join(tmp, "bom"))
+    check(rc == 0 and "n = 3" in out, f"--file with a BOM: {rc} {out} {err}")
+    one = os.path.join(tmp, "one")
+    rc, out, err = run(exe, "--input", "5", "--export", one)
+    check(rc == 0 and f"wrote 1 image: {one}/round-00.png" in out and "images" not in out,
+          f"--export n = 1: {out}")
+    rc, out, err = run(exe, "--input", "5", "--export-svg", one)
+    check(rc == 0 and "round-00.svg, overview.svg" in out and ".. round-00" not in out,
+          f"--export-svg n = 1: {out}")
+    return report("all hostile export checks passed")
+
+
 def main():
     exe = sys.argv[1]
+    if len(sys.argv) > 3 and sys.argv[2] == "hostile":
+        return hostile(exe, sys.argv[3])
     tmp = tempfile.mkdtemp(prefix="scanviz-exports-")
 
     # GIF of the chapter's example at 1280x720: 3 moves of 9 frames (4 cs)

@@ -1,0 +1,149 @@
+/* Private to the app's own files (app.c, app_*.c): how they call each
+ * other. Together they are the one writer of sv_app_state (state.h); no
+ * other file includes this header. Each file is one idea, and each calls
+ * only the files listed below it (no circle):
+ *
+ *   app.c            init, update, cleanup, the setters main.c needs, the
+ *                    Measure view's live benchmark
+ *   app_events.c     SDL events: window, mouse (click, hover, drag, wheel)
+ *   app_keys.c       the key bindings of keys.h and their actions
+ *   app_stateline.c  the state line (F12)
+ *   app_bg.c         the background probe and GPU capture
+ *   app_edit.c       the input box (E)
+ *   app_step.c       stepping: rounds, phases, play, speed, the presenter script
+ *   app_lab.c        a new trace: adopting it, capturing again (the lab's
+ *                    kernels, operator, type, scan, random input), the deck
+ *   app_zoom.c       zoom and pan
+ *   app_quiz.c       predict mode (P, --quiz)
+ *   app_view.c       what the state shows: the view, its layout, the
+ *                    question at a step, values as text, the status and
+ *                    source lines (calls none of the others)
+ *
+ * Every function here runs on the main thread and may change s. */
+#ifndef SV_APP_INTERNAL_H
+#define SV_APP_INTERNAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <SDL.h>
+
+#include "app.h"
+#include "render.h"
+
+#define SV_STATUS_S 2.5f   /* a transient message stays this long */
+#define SV_DRAG_PX 4.0f    /* a press that moves further is a drag, not a click */
+#define SV_QUIT_ARM_S 3.0f /* a second Esc within this quits */
+
+/* ---- app_view.c ---- */
+/* The layout of what s shows in its window (hit tests, zoom, the state line). */
+void sv_app_layout_of(const sv_app_state *s, sv_layout *l);
+/* The timeline's steps, at least 1. */
+int sv_app_steps_of(const sv_app_state *s);
+/* Copies src into dst[len], cut short at a UTF-8 boundary when needed. */
+void sv_app_copy_text(char *dst, size_t len, const char *src);
+/* A transient message (SV_STATUS_S seconds). */
+void sv_app_set_status(sv_app_state *s, const char *msg);
+/* The source line from capture's source and the file it was read from (NULL). */
+void sv_app_set_source(sv_app_state *s, const sv_capture_source *src, const char *file);
+/* The values as text, sep between them, cut at a value that does not fit. */
+void sv_app_format_values(sv_type type, const sv_value *v, size_t n, char sep, char *buf,
+                          size_t len);
+/* The question predict mode asks at step k. */
+sv_quiz_kind sv_app_quiz_kind_at(const sv_app_state *s, int k);
+const char *sv_app_quiz_kind_name(sv_quiz_kind k);
+
+/* ---- app.c ---- */
+/* B in the Measure view: starts or stops a live scanviz-bench run. */
+void sv_app_bench_toggle(sv_app_state *s);
+
+/* ---- app_events.c, app_keys.c ---- */
+/* One key press: the input box's keys while it is open, else keys.h's table. */
+void sv_app_key(sv_app_state *s, const SDL_KeyboardEvent *e);
+
+/* ---- app_step.c ---- */
+/* Goes to step k (clamped), animating a move to an adjacent step. */
+void sv_app_go_step(sv_app_state *s, int k);
+/* Shows step `at` of the presenter script (clamped). */
+void sv_app_script_go(sv_app_state *s, int at);
+/* Down (+1) / Up (-1): the next or previous phase. */
+void sv_app_step_phase(sv_app_state *s, int dir);
+void sv_app_toggle_play(sv_app_state *s);
+/* The next (+1) or previous (-1) speed of the fixed list. */
+void sv_app_change_speed(sv_app_state *s, int dir);
+
+/* ---- app_zoom.c ---- */
+/* Keeps zoom in range and pan inside the cells. */
+void sv_app_clamp_view(sv_app_state *s);
+/* Zooms by factor keeping the cell under x (framebuffer px) where it is. */
+void sv_app_zoom_at(sv_app_state *s, float factor, float x);
+void sv_app_zoom_centre(sv_app_state *s, float factor);
+void sv_app_pan_by(sv_app_state *s, float cells);
+/* How many cells the cells' area shows now (at least 1). */
+float sv_app_visible_cells(const sv_app_state *s);
+
+/* ---- app_quiz.c ---- */
+/* The row a question at step k asks about. */
+int sv_app_quiz_row(const sv_app_state *s, int k);
+/* Forgets the current question (the running score stays). */
+void sv_app_quiz_reset_question(sv_app_state *s);
+/* P / --quiz: predict mode on or off (the score starts again). */
+void sv_app_quiz_set(sv_app_state *s, bool on);
+/* Q: the next kind of question (values, cases, right or wrong). */
+void sv_app_quiz_next_kind(sv_app_state *s);
+void sv_app_quiz_select(sv_app_state *s, int i);
+/* The step on screen becomes a question (Right after a reveal, once stepped). */
+void sv_app_quiz_ask(sv_app_state *s);
+void sv_app_quiz_reveal(sv_app_state *s);
+void sv_app_quiz_cycle_mark(sv_app_state *s, int i);
+/* A key of an open question; true when it was used. */
+bool sv_app_quiz_key(sv_app_state *s, const SDL_Keysym *k);
+
+/* ---- app_edit.c ---- */
+void sv_app_edit_open(sv_app_state *s);
+/* Typed or pasted text at the cursor (refused whole when it does not fit). */
+void sv_app_edit_insert(sv_app_state *s, const char *text);
+/* While the box shows an error, checks the text again. */
+void sv_app_edit_revalidate(sv_app_state *s);
+/* A fingerprint of the box's text: did an event change it? */
+uint64_t sv_app_edit_hash(const sv_app_state *s);
+/* Ctrl+1 .. Ctrl+4: preset `which` into the box, applied. */
+void sv_app_apply_preset(sv_app_state *s, int which);
+/* A key while the box is open. */
+void sv_app_edit_key(sv_app_state *s, const SDL_Keysym *k);
+
+/* ---- app_lab.c ---- */
+/* Makes t the shown trace (taking it), keeping the step and the view valid. */
+void sv_app_adopt(sv_app_state *s, sv_trace *t);
+/* Forgets / takes the shown trace's lab outcome (trace->lab). */
+void sv_app_lab_clear(sv_app_state *s);
+void sv_app_lab_take(sv_app_state *s);
+/* Captures in[n] with s's kernel and backend choice and shows it; on
+ * failure the shown trace stays and err says why. */
+sv_capture_status sv_app_recapture(sv_app_state *s, sv_op op, sv_type type, sv_scan scan,
+                                   const sv_value *in, size_t n, char *err, size_t errlen);
+/* sv_app_recapture of the shown trace's input with op and scan. */
+sv_capture_status sv_app_recapture_shown(sv_app_state *s, sv_op op, sv_scan scan, char *err,
+                                         size_t errlen);
+/* Recaptures the shown input with op and scan; the status says what or why not. */
+void sv_app_with_current_input(sv_app_state *s, sv_op op, sv_scan scan, const char *what);
+void sv_app_next_op(sv_app_state *s);
+void sv_app_next_type(sv_app_state *s);
+/* Shows kernel k on the same input; false (the kernel stays) on failure. */
+bool sv_app_set_kernel(sv_app_state *s, sv_kernel k);
+void sv_app_next_kernel(sv_app_state *s);
+/* The next (+1) or previous (-1) --trace file of the deck. */
+void sv_app_deck_step(sv_app_state *s, int d);
+void sv_app_random_input(sv_app_state *s);
+
+/* ---- app_bg.c ---- */
+/* Starts the probe and capture of in[n] in a thread, as generation gen. */
+void sv_app_bg_start(sv_app_state *s, const sv_value *in, size_t n, unsigned gen);
+/* Takes the background result once it is done (any time: it checks). */
+void sv_app_bg_finish(sv_app_state *s);
+/* Whether an event is the background capture's wake-up. */
+bool sv_app_bg_is_event(const SDL_Event *e);
+/* Waits for the thread and frees everything (NULL is fine). */
+void sv_app_bg_destroy(struct sv_app_bg *bg);
+
+#endif

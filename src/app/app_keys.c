@@ -1,0 +1,272 @@
+/* The keys: keys.h's table expanded into bindings, the dispatcher that
+ * picks one for a key press, and the actions they name (each a few lines
+ * calling the file of its idea). */
+#include <math.h>
+#include <stdio.h>
+
+#include "app_internal.h"
+#include "keys.h"
+#include "util.h"
+
+typedef bool (*sv_key_action)(sv_app_state *s, const SDL_KeyboardEvent *e);
+
+typedef struct sv_key_binding {
+    SDL_Keycode sym, last;  /* the keys sym .. last (last 0: sym alone) */
+    int mods;               /* SV_KEYMOD_* */
+    unsigned when;          /* SV_KEYWHEN_* bits, all needed */
+    unsigned flags;         /* SV_KEYF_* */
+    sv_key_action action;
+} sv_key_binding;
+
+/* ---- the actions (true: the key was used) -------------------------------- */
+
+#define ACTION(name) static bool act_##name(sv_app_state *s, const SDL_KeyboardEvent *e)
+#define UNUSED_EVENT (void)e
+
+ACTION(script_next) { UNUSED_EVENT; sv_app_script_go(s, s->script_at + 1); return true; }
+ACTION(script_prev) { UNUSED_EVENT; sv_app_script_go(s, s->script_at - 1); return true; }
+ACTION(script_first) { UNUSED_EVENT; sv_app_script_go(s, 0); return true; }
+ACTION(script_last) { UNUSED_EVENT; sv_app_script_go(s, s->script.n - 1); return true; }
+
+/* Right, Page Down: a step; in predict mode ask, then reveal. */
+ACTION(forward)
+{
+    UNUSED_EVENT;
+    if (s->quiz && s->quiz_asking) {
+        sv_app_quiz_reveal(s);
+    } else if (s->quiz) { /* the next step as a question (none after the last) */
+        if (s->step < sv_app_steps_of(s) - 1) {
+            sv_app_go_step(s, s->step + 1);
+            sv_app_quiz_ask(s);
+        }
+    } else {
+        sv_app_go_step(s, s->step + 1);
+    }
+    return true;
+}
+
+ACTION(back) { UNUSED_EVENT; sv_app_go_step(s, s->step - 1); return true; } /* drops a question */
+ACTION(first) { UNUSED_EVENT; sv_app_go_step(s, 0); return true; }
+ACTION(last) { UNUSED_EVENT; sv_app_go_step(s, sv_app_steps_of(s) - 1); return true; }
+ACTION(phase_next) { UNUSED_EVENT; sv_app_step_phase(s, +1); return true; }
+ACTION(phase_prev) { UNUSED_EVENT; sv_app_step_phase(s, -1); return true; }
+ACTION(play) { UNUSED_EVENT; sv_app_toggle_play(s); return true; }
+ACTION(faster) { UNUSED_EVENT; sv_app_change_speed(s, +1); return true; }
+ACTION(slower) { UNUSED_EVENT; sv_app_change_speed(s, -1); return true; }
+ACTION(edit) { UNUSED_EVENT; sv_app_edit_open(s); return true; }
+
+ACTION(preset)
+{
+    sv_app_apply_preset(s, (int)(e->keysym.sym - SDLK_0));
+    return true;
+}
+
+ACTION(random) { UNUSED_EVENT; sv_app_random_input(s); return true; }
+
+ACTION(scan_kind)
+{
+    UNUSED_EVENT;
+    sv_scan sc = s->scan == SV_SCAN_INCLUSIVE ? SV_SCAN_EXCLUSIVE : SV_SCAN_INCLUSIVE;
+    sv_app_with_current_input(s, s->op, sc,
+                              sc == SV_SCAN_EXCLUSIVE ? "Exclusive scan" : "Inclusive scan");
+    return true;
+}
+
+ACTION(type) { UNUSED_EVENT; sv_app_next_type(s); return true; }
+ACTION(op) { UNUSED_EVENT; sv_app_next_op(s); return true; }
+
+ACTION(theme)
+{
+    UNUSED_EVENT;
+    s->theme = (sv_theme_id)((s->theme + 1) % SV_THEME_COUNT);
+    char msg[64];
+    snprintf(msg, sizeof msg, "Theme: %s", sv_theme_get(s->theme)->name);
+    sv_app_set_status(s, msg);
+    return true;
+}
+
+ACTION(fullscreen) { UNUSED_EVENT; s->fullscreen = !s->fullscreen; return true; }
+
+static bool ui_scale(sv_app_state *s, float to)
+{
+    s->ui_scale = sv_clampf(to, 0.5f, 3.0f);
+    sv_app_clamp_view(s);
+    return true;
+}
+
+ACTION(ui_bigger) { UNUSED_EVENT; return ui_scale(s, s->ui_scale * 1.1f); }
+ACTION(ui_smaller) { UNUSED_EVENT; return ui_scale(s, s->ui_scale / 1.1f); }
+ACTION(ui_reset) { UNUSED_EVENT; return ui_scale(s, 1.0f); }
+ACTION(zoom_in) { UNUSED_EVENT; sv_app_zoom_centre(s, 1.25f); return true; }
+ACTION(zoom_out) { UNUSED_EVENT; sv_app_zoom_centre(s, 1.0f / 1.25f); return true; }
+
+ACTION(pan_right)
+{
+    UNUSED_EVENT;
+    sv_app_pan_by(s, fmaxf(1.0f, sv_app_visible_cells(s) / 4.0f));
+    return true;
+}
+
+ACTION(pan_left)
+{
+    UNUSED_EVENT;
+    sv_app_pan_by(s, -fmaxf(1.0f, sv_app_visible_cells(s) / 4.0f));
+    return true;
+}
+
+ACTION(zoom_reset)
+{
+    UNUSED_EVENT;
+    s->zoom = 1.0f;
+    s->pan = 0.0f;
+    return true;
+}
+
+ACTION(overview)
+{
+    UNUSED_EVENT;
+    s->overview = !s->overview;
+    sv_app_set_status(s, s->overview ? "Overview: every round" : "The rounds");
+    return true;
+}
+
+ACTION(code)
+{
+    UNUSED_EVENT;
+    s->code = !s->code;
+    sv_app_clamp_view(s);
+    sv_app_set_status(s, s->code ? "Kernel source shown (C hides it)" : "Kernel source hidden");
+    return true;
+}
+
+/* K: the next kernel; with a --trace deck, K / Shift+K walk its files. */
+ACTION(kernel)
+{
+    if (s->deck_n > 1)
+        sv_app_deck_step(s, (e->keysym.mod & KMOD_SHIFT) ? -1 : 1);
+    else
+        sv_app_next_kernel(s);
+    return true;
+}
+
+ACTION(correct)
+{
+    UNUSED_EVENT;
+    s->show_correct = !s->show_correct;
+    sv_app_set_status(s, !s->show_correct ? "Correct values hidden"
+                         : s->lab ? "Correct kernel's values shown beside (D hides them)"
+                                  : "D: the correct values show beside a mistake's (K)");
+    return true;
+}
+
+ACTION(measure)
+{
+    UNUSED_EVENT;
+    sv_app_show(s, s->view == SV_VIEW_SCAN ? SV_VIEW_MEASURE : SV_VIEW_SCAN);
+    return true;
+}
+
+ACTION(bench) { UNUSED_EVENT; sv_app_bench_toggle(s); return true; }
+
+ACTION(predict)
+{
+    UNUSED_EVENT;
+    sv_app_quiz_set(s, !s->quiz);
+    sv_app_set_status(s, s->quiz ? "Predict mode: Right asks about the next round"
+                                 : "Predict mode off");
+    return true;
+}
+
+ACTION(question) { UNUSED_EVENT; sv_app_quiz_next_kind(s); return true; }
+/* An open question's keys: what they mean depends on the question. */
+ACTION(answer) { return sv_app_quiz_key(s, &e->keysym); }
+ACTION(help) { UNUSED_EVENT; s->help = !s->help; return true; }
+ACTION(state_line) { UNUSED_EVENT; s->want_state_line = true; return true; }
+
+/* Esc: one thing at a time: the help, the Measure view, the overview,
+ * fullscreen, and only then the app, asking first when the array was made
+ * here. (The input box and a half-typed answer take their Esc first.) */
+ACTION(escape)
+{
+    UNUSED_EVENT;
+    if (s->help)
+        s->help = false;
+    else if (s->view == SV_VIEW_MEASURE)
+        s->view = SV_VIEW_SCAN;
+    else if (s->overview)
+        s->overview = false;
+    else if (s->fullscreen)
+        s->fullscreen = false;
+    else if (s->custom_input && !(s->quit_armed > 0.0f)) {
+        s->quit_armed = SV_QUIT_ARM_S;
+        sv_app_set_status(s, "Esc again quits and loses this array · Ctrl+Q quits");
+    } else
+        s->quit = true;
+    return true;
+}
+
+ACTION(quit) { UNUSED_EVENT; s->quit = true; return true; } /* no question asked */
+
+/* ---- the table and the dispatcher ---------------------------------------- */
+
+#define SV_KEY_NO_LINE(label, what)
+#define SV_KEY_BINDING(sym, last, mods, when, flags, action) \
+    { sym, last, mods, when, flags, act_##action },
+static const sv_key_binding bindings[] = {
+    SV_KEYS_TABLE(SV_KEY_NO_LINE, SV_KEY_BINDING, SV_KEY_NO_LINE)
+};
+#define NBINDINGS (sizeof bindings / sizeof bindings[0])
+
+/* The modes that hold now (SV_KEYWHEN_* bits). */
+static unsigned modes_now(const sv_app_state *s)
+{
+    bool scan = s->view == SV_VIEW_SCAN;
+    unsigned m = 0;
+    if (scan && !s->quit)
+        m |= SV_KEYWHEN_SCAN;
+    if (!scan)
+        m |= SV_KEYWHEN_MEASURE;
+    if (s->script.n > 0 && !s->quit)
+        m |= SV_KEYWHEN_SCRIPT;
+    if (s->quiz)
+        m |= SV_KEYWHEN_QUIZ;
+    if (scan && !s->help && s->quiz && s->quiz_asking && s->trace)
+        m |= SV_KEYWHEN_ASKING;
+    return m;
+}
+
+static bool mods_match(int want, const SDL_Keysym *k)
+{
+    bool ctrl = (k->mod & KMOD_CTRL) != 0, shift = (k->mod & KMOD_SHIFT) != 0;
+    switch (want) {
+    case SV_KEYMOD_CTRL: return ctrl;
+    case SV_KEYMOD_SHIFT: return !ctrl && shift;
+    case SV_KEYMOD_NOSHIFT: return !ctrl && !shift;
+    default: return !ctrl;
+    }
+}
+
+static bool binding_matches(const sv_key_binding *b, const SDL_KeyboardEvent *e, unsigned modes)
+{
+    SDL_Keycode sym = e->keysym.sym;
+    bool key = b->last ? sym >= b->sym && sym <= b->last : sym == b->sym;
+    return key && mods_match(b->mods, &e->keysym) && (b->when & modes) == b->when &&
+           (!e->repeat || (b->flags & SV_KEYF_REPEAT));
+}
+
+void sv_app_key(sv_app_state *s, const SDL_KeyboardEvent *e)
+{
+    if (s->editing) {
+        sv_app_edit_key(s, &e->keysym);
+        return;
+    }
+    unsigned modes = modes_now(s);
+    /* An open question's keys first, then the rest in table order. */
+    for (int modal = 1; modal >= 0; modal--)
+        for (size_t i = 0; i < NBINDINGS; i++) {
+            const sv_key_binding *b = &bindings[i];
+            if (((b->when & SV_KEYWHEN_ASKING) != 0) == (modal != 0) &&
+                binding_matches(b, e, modes) && b->action(s, e))
+                return;
+        }
+}

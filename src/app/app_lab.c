@@ -1,0 +1,296 @@
+/* Capturing again: every change of what is captured (the lab's kernels with
+ * K, the operator, the element type, the scan, a random input) goes through
+ * capture here and is adopted like any trace; the lab's outcome a trace
+ * carries (trace->lab) is taken for the view; K walks a --trace deck. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../core/escape.h"
+#include "../core/parse.h"
+#include "../core/trace_file.h"
+#include "app_internal.h"
+#include "source.h"
+
+/* Makes t the shown trace (taking it), keeping the step and the view valid. */
+void sv_app_adopt(sv_app_state *s, sv_trace *t)
+{
+    /* The GPU's trace of the same input replaces the emulator's without
+     * disturbing a question; any other new trace ends it. */
+    const sv_trace *o = s->trace;
+    bool same = o && o->n == t->n && o->op == t->op && o->type == t->type &&
+                o->scan == t->scan && memcmp(o->input, t->input, t->n * sizeof *t->input) == 0;
+    if (!same)
+        sv_app_quiz_reset_question(s);
+    /* A new trace: the old outcome no longer describes it. */
+    sv_app_lab_clear(s);
+    sv_trace_destroy(s->trace);
+    s->trace = t;
+    sv_app_lab_take(s);
+    s->op = t->op;
+    s->type = t->type;
+    s->scan = t->scan;
+    s->gen++;
+    s->from_file = false;
+    int last = sv_app_steps_of(s) - 1;
+    s->step = sv_clampi(s->step, 0, last);
+    s->from_step = s->step;
+    s->anim = 1.0f;
+    if ((size_t)s->hover_cell >= t->n || s->hover_cell < 0)
+        s->hover_row = s->hover_cell = -1;
+    if ((size_t)s->pinned_cell >= t->n || s->pinned_cell < 0)
+        s->pinned_row = s->pinned_cell = -1;
+    if (s->zoom < 1.0f)
+        s->zoom = 1.0f;
+}
+
+/* Which embedded source shows kernel k: its own file when it was in the
+ * tree at build time, else 0 (the chapter's; the panel says so). */
+static int source_of(sv_kernel k)
+{
+    const sv_kernel_info *ki = sv_kernel_get(k);
+    int f = (ki && k != SV_KERNEL_CORRECT) ? sv_source_find(ki->file) : 0;
+    return f < 0 ? 0 : f;
+}
+
+/* Forgets the shown trace's outcome (adopt, cleanup). */
+void sv_app_lab_clear(sv_app_state *s)
+{
+    s->lab = NULL;
+    sv_lab_reads_destroy(s->lab_reads);
+    s->lab_reads = NULL;
+    s->lab_note[0] = '\0';
+}
+
+/* Shows the outcome the shown trace carries (trace->lab, from capture or a
+ * file): its kernel and source panel, the per-cell summary, a note of how
+ * it ran, and for emulated runs what each read of the shown run saw.
+ * Under the hood: the emulator is deterministic, so the reads are those of
+ * the record's shown run under its schedule, run once more here; a GPU's
+ * runs have none (the captions compare with the correct values). */
+void sv_app_lab_take(sv_app_state *s)
+{
+    const sv_trace *t = s->trace;
+    const sv_lab_record *L = t ? t->lab : NULL;
+    s->kernel = L ? L->kernel : SV_KERNEL_CORRECT;
+    s->source_kernel = source_of(s->kernel);
+    if (!L)
+        return;
+    s->lab = L->summary;
+    const char *name = sv_kernel_name(L->kernel);
+    if (!L->emulated) {
+        if (L->shake)
+            snprintf(s->lab_note, sizeof s->lab_note, "%s \u00b7 %u GPU runs (shaken, seed %llu)",
+                     name, (unsigned)L->runs, (unsigned long long)L->shake_seed);
+        else
+            snprintf(s->lab_note, sizeof s->lab_note, "%s \u00b7 %u GPU run%s (not shaken)", name,
+                     (unsigned)L->runs, L->runs == 1 ? "" : "s");
+        return;
+    }
+    char sched[48], err[256];
+    sv_schedule_format(L->schedule, sched, sizeof sched);
+    bool seeded = L->schedule.kind == SV_SCHEDULE_RANDOM || L->schedule.kind == SV_SCHEDULE_WARPS;
+    if (L->runs > 1)
+        snprintf(s->lab_note, sizeof s->lab_note, "%s \u00b7 %s, %u %s \u00b7 emulated", name,
+                 sched, (unsigned)L->runs, seeded ? "seeds" : "runs");
+    else
+        snprintf(s->lab_note, sizeof s->lab_note, "%s \u00b7 %s \u00b7 emulated", name, sched);
+    sv_trace *one = sv_trace_create(t->op, t->type, t->scan, t->input, t->n, SV_BACKEND_CPU,
+                                    NULL, err, sizeof err);
+    if (one && !sv_lab_emulate(one, L->kernel, sv_lab_run_schedule(L, L->shown_run),
+                               &s->lab_reads, NULL, NULL, err, sizeof err))
+        s->lab_reads = NULL; /* the captions fall back to the correct values */
+    sv_trace_destroy(one);
+}
+
+/* Captures a new trace of s's kernel with the state's backend choice and
+ * shows it. A window with a background probe always shows a trace: capture
+ * runs the emulator while the probe runs, and when the GPU is missing or
+ * fails, and says why. A mistake goes through capture like the chapter's
+ * kernel: on the GPU lab_runs runs (shaken as asked), else emulated under
+ * s->schedule (a given --schedule picks the emulator, as in scanviz-trace).
+ * On failure the shown trace stays and err says why. */
+sv_capture_status sv_app_recapture(sv_app_state *s, sv_op op, sv_type type, sv_scan scan,
+                                   const sv_value *in, size_t n, char *err, size_t errlen)
+{
+    sv_capture_request req = {
+        .op = op, .type = type, .scan = scan, .input = in, .n = n, .choice = s->backend,
+        .fallback = s->bg != NULL, .no_wait = s->bg != NULL,
+    };
+    char sched[48];
+    if (s->kernel != SV_KERNEL_CORRECT) {
+        bool seeded = s->schedule.kind == SV_SCHEDULE_RANDOM ||
+                      s->schedule.kind == SV_SCHEDULE_WARPS;
+        sv_schedule_format(s->schedule, sched, sizeof sched);
+        req.kernel = sv_kernel_name(s->kernel);
+        req.schedule = s->schedule_given ? sched : NULL;
+        req.emulate_schedule = sched;
+        req.runs = s->lab_runs ? s->lab_runs : (s->schedule_given && seeded ? 100 : 0);
+        req.shake = s->lab_shake;
+        req.shake_seed = s->lab_shake_seed;
+    }
+    sv_trace *t = NULL;
+    sv_capture_source src;
+    sv_capture_status st = sv_capture(&req, &t, &src, err, errlen);
+    if (st != SV_CAPTURE_OK)
+        return st;
+    sv_app_adopt(s, t);
+    sv_app_set_source(s, &src, NULL);
+    return SV_CAPTURE_OK;
+}
+
+/* sv_app_recapture() of the shown trace's input with op and scan (the input is
+ * copied first: adopting the new trace frees the old). */
+sv_capture_status sv_app_recapture_shown(sv_app_state *s, sv_op op, sv_scan scan, char *err,
+                                         size_t errlen)
+{
+    if (!s->trace) {
+        snprintf(err, errlen, "no trace shown");
+        return SV_CAPTURE_FAILED;
+    }
+    size_t n = s->trace->n;
+    sv_value *in = malloc(n * sizeof *in);
+    if (!in) {
+        snprintf(err, errlen, "out of memory");
+        return SV_CAPTURE_FAILED;
+    }
+    memcpy(in, s->trace->input, n * sizeof *in);
+    sv_capture_status st = sv_app_recapture(s, op, s->type, scan, in, n, err, errlen);
+    free(in);
+    return st;
+}
+
+void sv_app_with_current_input(sv_app_state *s, sv_op op, sv_scan scan, const char *what)
+{
+    if (!s->trace)
+        return;
+    char err[256], msg[320];
+    if (sv_app_recapture_shown(s, op, scan, err, sizeof err) == SV_CAPTURE_OK)
+        sv_app_copy_text(msg, sizeof msg, what);
+    else
+        snprintf(msg, sizeof msg, "%.300s", err);
+    sv_app_set_status(s, msg);
+}
+
+void sv_app_next_op(sv_app_state *s)
+{
+    sv_op op = s->op;
+    for (int tries = 0; tries < SV_OP_COUNT; tries++) {
+        op = (sv_op)((op + 1) % SV_OP_COUNT);
+        if (sv_op_valid(op, s->type, NULL, 0))
+            break;
+    }
+    char what[64];
+    snprintf(what, sizeof what, "Operator: %s", sv_op_name(op));
+    sv_app_with_current_input(s, op, s->scan, what);
+}
+
+/* Y: the other element type, converting the shown input (a float32 is
+ * rounded to the nearest int32, clamped); an operator the new type lacks
+ * (xor on float32) becomes sum. */
+void sv_app_next_type(sv_app_state *s)
+{
+    if (!s->trace)
+        return;
+    sv_type type = s->type == SV_TYPE_INT32 ? SV_TYPE_FLOAT32 : SV_TYPE_INT32;
+    sv_op op = sv_op_valid(s->op, type, NULL, 0) ? s->op : SV_OP_SUM;
+    size_t n = s->trace->n;
+    sv_value *in = malloc(n * sizeof *in);
+    if (!in)
+        return;
+    for (size_t i = 0; i < n; i++) {
+        sv_value v = s->trace->input[i];
+        if (type == SV_TYPE_FLOAT32) {
+            in[i].f = (float)v.i;
+        } else {
+            double d = isnan(v.f) ? 0.0 : nearbyint((double)v.f);
+            in[i].i = d >= 2147483647.0 ? INT32_MAX : d <= -2147483648.0 ? INT32_MIN : (int32_t)d;
+        }
+    }
+    char err[256], msg[320];
+    sv_op was = s->op;
+    if (sv_app_recapture(s, op, type, s->scan, in, n, err, sizeof err) == SV_CAPTURE_OK) {
+        snprintf(msg, sizeof msg, "Type: %s%s%s%s", sv_type_name(type),
+                 op != was ? " (" : "", op != was ? sv_op_name(was) : "",
+                 op != was ? " is not defined on it: operator sum)" : "");
+    } else {
+        snprintf(msg, sizeof msg, "%.300s", err);
+    }
+    sv_app_set_status(s, msg);
+    free(in);
+}
+
+/* Shows kernel k on the same input (K, a script's kernel step): captured
+ * again, on the GPU where there is one. On failure the shown kernel stays
+ * and the message says why. */
+bool sv_app_set_kernel(sv_app_state *s, sv_kernel k)
+{
+    const sv_kernel_info *ki = sv_kernel_get(k);
+    if (!s->trace || !ki)
+        return false;
+    sv_kernel old = s->kernel;
+    s->kernel = k;
+    char err[256], msg[320];
+    if (sv_app_recapture_shown(s, s->op, s->scan, err, sizeof err) == SV_CAPTURE_OK) {
+        snprintf(msg, sizeof msg, "Kernel: %s \u2014 %s", ki->name, ki->label);
+        sv_app_set_status(s, msg);
+        return true;
+    }
+    s->kernel = old;
+    snprintf(msg, sizeof msg, "Kernel %s: %.250s", ki->name, err);
+    sv_app_set_status(s, msg);
+    return false;
+}
+
+/* K: the next kernel of the lab. */
+void sv_app_next_kernel(sv_app_state *s)
+{
+    sv_app_set_kernel(s, (sv_kernel)((s->kernel + 1) % SV_KERNEL_COUNT));
+}
+
+/* K / Shift+K with several --trace files: the next (d = 1) or previous
+ * (d = -1) file of the deck, loaded now, with its own kernel and outcome;
+ * the round is kept where the file has it. A file that no longer loads
+ * leaves the shown one and says why. */
+void sv_app_deck_step(sv_app_state *s, int d)
+{
+    int at = ((s->deck_at + d) % s->deck_n + s->deck_n) % s->deck_n;
+    const char *path = s->deck[at];
+    char err[512], msg[700], name[256];
+    sv_escape(path, name, sizeof name);
+    sv_trace *t = sv_trace_load(path, err, sizeof err);
+    if (!t) {
+        char why[600];
+        snprintf(msg, sizeof msg, "Trace %d of %d: %s", at + 1, s->deck_n,
+                 sv_escape(err, why, sizeof why));
+        sv_app_set_status(s, msg);
+        return;
+    }
+    sv_app_adopt(s, t);
+    s->from_file = true;
+    s->deck_at = at;
+    sv_capture_source src;
+    sv_capture_source_of_trace(t, &src);
+    sv_app_set_source(s, &src, path);
+    const sv_kernel_info *ki = sv_kernel_get(s->kernel);
+    snprintf(msg, sizeof msg, "Trace %d of %d: %.200s \u2014 %s%s%s", at + 1, s->deck_n, name,
+             ki ? ki->name : "?", s->lab_note[0] ? ", " : "", s->lab_note);
+    sv_app_set_status(s, msg);
+}
+
+void sv_app_random_input(sv_app_state *s)
+{
+    size_t n = s->trace ? s->trace->n : 8;
+    sv_value *v = sv_random_values(s->op, s->type, n, s->seed++);
+    if (!v)
+        return;
+    char err[256];
+    if (sv_app_recapture(s, s->op, s->type, s->scan, v, n, err, sizeof err) == SV_CAPTURE_OK) {
+        s->custom_input = true;
+        sv_app_set_status(s, "Random input");
+    } else {
+        sv_app_set_status(s, err);
+    }
+    free(v);
+}

@@ -1,0 +1,176 @@
+/* The state line (F12, SIGUSR1): the whole state on one line of key=value
+ * words for tests and scripts (docs/user-guide.md "The state line"). */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "../core/escape.h"
+#include "app_internal.h"
+#include "source.h"
+
+static void quoted(char *dst, size_t len, const char *src)
+{
+    size_t j = 0;
+    for (size_t i = 0; src[i] && j + 1 < len; i++)
+        dst[j++] = src[i] == '"' ? '\'' : (src[i] == '\n' ? ' ' : src[i]);
+    dst[j] = '\0';
+}
+
+/* Where the timeline dots and the cells are, in window points, so that
+ * scripts can click what is drawn; and the [?] button's centre. */
+static void geometry(const sv_app_state *s, char *geo, size_t geo_len, char *helpbtn,
+                     size_t help_len)
+{
+    sv_layout l;
+    sv_app_layout_of(s, &l);
+    float rx = s->fb_w > 0 ? (float)s->win_w / (float)s->fb_w : 1.0f;
+    float ry = s->fb_h > 0 ? (float)s->win_h / (float)s->fb_h : 1.0f;
+    snprintf(helpbtn, help_len, "helpbtn=%.0f,%.0f",
+             (double)((l.help_hint.x + l.help_hint.w / 2.0f) * rx),
+             (double)((l.help_hint.y + l.help_hint.h / 2.0f) * ry));
+    geo[0] = '\0';
+    if (!s->trace)
+        return;
+    size_t at = 0;
+    at += (size_t)snprintf(geo + at, geo_len - at, "timeline=");
+    for (int i = 0; i < l.steps && i < SV_MAX_STEPS && at < geo_len - 64; i++)
+        at += (size_t)snprintf(geo + at, geo_len - at, "%s%.0f", i ? "," : "",
+                               (double)(l.timeline_x[i] * rx));
+    if (at < geo_len - 200)
+        snprintf(geo + at, geo_len - at, "@%.0f cells=%.1f+%.2f@%.0f,%.0f,%.0f,%.0f",
+                 (double)(l.timeline_y * ry), (double)(l.cell_x0 * rx + l.cell_w * rx / 2),
+                 (double)(l.cell_pitch * rx), (double)(l.row_y[0] * ry),
+                 (double)(l.row_y[1] * ry), (double)(l.row_y[2] * ry),
+                 (double)(l.row_y[3] * ry));
+}
+
+/* Predict mode: the question, its answers (cell:value or cell:case), the
+ * verdicts after Reveal (cell:right or cell:wrong) and the score. */
+static void quiz_words(const sv_app_state *s, char *quiz, size_t len)
+{
+    quiz[0] = '\0';
+    if (!s->trace)
+        return;
+    sv_quiz_kind kind = sv_app_quiz_kind_at(s, s->step);
+    size_t at = (size_t)snprintf(quiz, len,
+        "quiz=%d quiz_kind=%s quiz_phase=%s quiz_step=%d quiz_sel=%d quiz_text=\"%s\" "
+        "quiz_score=%d/%d quiz_answers=", s->quiz ? 1 : 0,
+        sv_app_quiz_kind_name(kind),
+        !s->quiz ? "off" : s->quiz_asking ? "ask" : "shown", s->quiz_step, s->quiz_sel,
+        s->quiz_text, s->quiz_right, s->quiz_total);
+    const char *sep = "";
+    for (size_t i = 0; i < s->trace->n && at < len - 600; i++) {
+        char one[48];
+        if (kind == SV_QUIZ_CASES && s->quiz_mark[i])
+            at += (size_t)snprintf(quiz + at, len - at, "%s%zu:%s", sep, i,
+                                   sv_case_name((sv_case)(s->quiz_mark[i] - 1)));
+        else if (kind == SV_QUIZ_OUTCOME && s->quiz_mark[i])
+            at += (size_t)snprintf(quiz + at, len - at, "%s%zu:%s", sep, i,
+                                   s->quiz_mark[i] == SV_QUIZ_RIGHT ? "right" : "wrong");
+        else if (kind == SV_QUIZ_VALUES && s->quiz_has[i])
+            at += (size_t)snprintf(quiz + at, len - at, "%s%zu:%s", sep, i,
+                                   sv_value_format(s->trace->type, s->quiz_value[i], one,
+                                                   sizeof one));
+        else
+            continue;
+        sep = ",";
+    }
+    at += (size_t)snprintf(quiz + at, len - at, " quiz_results=");
+    sep = "";
+    for (size_t i = 0; s->quiz_scored && i < s->trace->n && at < len - 40; i++) {
+        if (s->quiz_result[i] == SV_QUIZ_UNASKED)
+            continue;
+        at += (size_t)snprintf(quiz + at, len - at, "%s%zu:%s", sep, i,
+                               s->quiz_result[i] == SV_QUIZ_RIGHT ? "right" : "wrong");
+        sep = ",";
+    }
+}
+
+void sv_app_state_line(const sv_app_state *s, char *buf, size_t len)
+{
+    if (len == 0)
+        return;
+    /* The arrays (up to 2 x 48 KB) on the heap, the rest on the stack:
+     * reentrant, and nothing kept between calls. */
+    enum { VALUES_MAX = SV_MAX_N * 48 };
+    char *in = malloc(VALUES_MAX), *out = malloc(VALUES_MAX);
+    char *text = malloc(SV_EDIT_MAX);
+    char err[300], src[300];
+    if (!in || !out || !text) {
+        snprintf(buf, len, "state error=\"out of memory\"");
+        free(in);
+        free(out);
+        free(text);
+        return;
+    }
+    in[0] = out[0] = '\0';
+    if (s->trace) {
+        sv_app_format_values(s->trace->type, s->trace->input, s->trace->n, ',', in, VALUES_MAX);
+        sv_app_format_values(s->trace->type, s->trace->output, s->trace->n, ',', out, VALUES_MAX);
+    }
+    char geo[1024], quiz[2048], helpbtn[64];
+    geometry(s, geo, sizeof geo, helpbtn, sizeof helpbtn);
+    quiz_words(s, quiz, sizeof quiz);
+    /* The source lines the phase highlights (0-0: none). */
+    int hl_lo = 0, hl_hi = 0;
+    const sv_source_file *sf = sv_source_get(s->source_kernel);
+    if (sf && s->phase != SV_PHASE_NONE)
+        sv_source_phase_lines(sf, s->phase, s->step, &hl_lo, &hl_hi);
+    /* The schedule the shown outcome ran under: "gpu" for GPU runs. */
+    char sched[48];
+    const sv_lab_record *rec = s->trace ? s->trace->lab : NULL;
+    if (rec && !rec->emulated)
+        snprintf(sched, sizeof sched, "gpu");
+    else
+        sv_schedule_format(rec ? rec->schedule : s->schedule, sched, sizeof sched);
+    /* racecheck: errors/warnings, "not-run" when asked for but it could
+     * not run, "-" when not asked for. */
+    char race[48] = "-";
+    if (rec && rec->racecheck && rec->racecheck->ran)
+        snprintf(race, sizeof race, "%llu/%llu", (unsigned long long)rec->racecheck->errors,
+                 (unsigned long long)rec->racecheck->warnings);
+    else if (rec && rec->racecheck)
+        snprintf(race, sizeof race, "not-run");
+    /* Escaped first (control characters, invalid UTF-8 from a paste or a
+     * file never reach the terminal raw), then quoted. */
+    size_t esc_len = (size_t)SV_EDIT_MAX * 4;
+    char *esc = malloc(esc_len);
+    if (!esc) {
+        snprintf(buf, len, "state error=\"out of memory\"");
+        free(in);
+        free(out);
+        free(text);
+        return;
+    }
+    quoted(err, sizeof err, sv_escape(s->edit_error, esc, esc_len));
+    quoted(src, sizeof src, sv_escape(s->source, esc, esc_len));
+    quoted(text, SV_EDIT_MAX, sv_escape(s->edit_text, esc, esc_len));
+    free(esc);
+    snprintf(buf, len,
+             "state step=%d steps=%d n=%zu op=%s type=%s scan=%s input=%s output=%s "
+             "editing=%d text=\"%s\" error=\"%s\" theme=%s view=%s playing=%d speed=%g "
+             "anim=%.2f zoom=%.2f pan=%.2f ui_scale=%.2f fullscreen=%d help=%d "
+             "hover=%d,%d pinned=%d,%d backend=%s win=%dx%d fb=%dx%d bench=%s code=%d "
+             "phase=%s code_lines=%d-%d kernel=%s schedule=%s correct=%d lab_runs=%u "
+             "lab_wrong=%u first_wrong_round=%d racecheck=%s %s %s %s overview=%d clean=%d script=%d/%d "
+             "script_kernel=%s deck=%d/%d quit_armed=%d source=\"%s\"",
+             s->step, sv_app_steps_of(s), s->trace ? s->trace->n : (size_t)0,
+             sv_op_name(s->op), sv_type_name(s->type), sv_scan_name(s->scan), in, out,
+             s->editing ? 1 : 0, s->editing ? text : "", err, sv_theme_get(s->theme)->name,
+             s->view == SV_VIEW_MEASURE ? "measure" : "scan", s->playing ? 1 : 0,
+             (double)s->speed, (double)s->anim, (double)s->zoom, (double)s->pan,
+             (double)s->ui_scale, s->fullscreen ? 1 : 0, s->help ? 1 : 0, s->hover_row,
+             s->hover_cell, s->pinned_row, s->pinned_cell,
+             s->trace ? sv_backend_name(s->trace->backend) : "none", s->win_w, s->win_h,
+             s->fb_w, s->fb_h, s->bench_running ? "running" : (s->bench ? "table" : "none"),
+             s->code ? 1 : 0, s->phase ? sv_phase_name(s->phase) : "none", hl_lo, hl_hi,
+             sv_kernel_name(s->kernel), sched, s->show_correct ? 1 : 0,
+             s->lab ? (unsigned)s->lab->runs : 0u, s->lab ? (unsigned)s->lab->wrong_runs : 0u,
+             s->lab ? s->lab->first_wrong_round : -1, race, geo, helpbtn, quiz,
+             s->overview ? 1 : 0, s->clean ? 1 : 0, s->script_at + 1, s->script.n,
+             (s->script_at >= 0 && s->script.steps[s->script_at].kernel[0])
+                 ? s->script.steps[s->script_at].kernel : "-",
+             s->deck_n ? s->deck_at + 1 : 0, s->deck_n, s->quit_armed > 0.0f ? 1 : 0, src);
+    free(in);
+    free(out);
+    free(text);
+}

@@ -1,0 +1,183 @@
+/* What the state shows, read without changing anything but the message
+ * lines: the view handed to the renderers (sv_app_view_of), its layout for
+ * hit tests, the question predict mode asks at a step, values as text; and
+ * the status and source lines, and which screen is up (sv_app_show). The
+ * bottom of the app's files: it calls none of the others (app_internal.h). */
+#include <stdio.h>
+#include <string.h>
+
+#include "../core/escape.h"
+#include "app_internal.h"
+
+/* The view's text holds the input box's whole text. */
+_Static_assert(SV_EDIT_MAX <= SV_VIEW_TEXT_MAX, "the input box outgrows the view");
+
+int sv_state_steps(const sv_app_state *s)
+{
+    return s ? sv_view_steps(s->trace) : 0;
+}
+
+void sv_app_view_of(const sv_app_state *s, sv_app_view *v)
+{
+    memset(v, 0, sizeof *v);
+    v->trace = s->trace;
+    v->source = s->source;
+    v->view = s->view;
+    v->step = s->step;
+    v->from_step = s->from_step;
+    v->anim = s->anim;
+    v->playing = s->playing;
+    v->theme = s->theme;
+    v->ui_scale = s->ui_scale;
+    v->zoom = s->zoom;
+    v->pan = s->pan;
+    v->fb_w = s->fb_w;
+    v->fb_h = s->fb_h;
+    v->hover_row = s->hover_row;
+    v->hover_cell = s->hover_cell;
+    v->pinned_row = s->pinned_row;
+    v->pinned_cell = s->pinned_cell;
+    v->help = s->help;
+    v->editing = s->editing;
+    v->edit_text = s->edit_text;
+    v->edit_cursor = s->edit_cursor;
+    v->edit_all = s->edit_all;
+    v->edit_error = s->edit_error;
+    v->status = s->status;
+    v->status_time = s->status_time;
+    v->bench = s->bench;
+    v->bench_source = s->bench_source;
+    v->bench_running = s->bench_running;
+    v->bench_progress = s->bench_progress;
+    if (s->quiz && s->trace) {
+        v->quiz = true;
+        v->quiz_asking = s->quiz_asking;
+        v->quiz_kind = sv_app_quiz_kind_at(s, s->step);
+        v->quiz_step = s->quiz_step;
+        v->quiz_sel = s->quiz_sel;
+        v->quiz_text = s->quiz_text;
+        v->quiz_has = s->quiz_has;
+        v->quiz_value = s->quiz_value;
+        v->quiz_mark = s->quiz_mark;
+        v->quiz_result = s->quiz_result;
+        v->quiz_scored = s->quiz_scored;
+        v->quiz_right = s->quiz_right;
+        v->quiz_total = s->quiz_total;
+    } else {
+        v->quiz_sel = -1;
+        v->quiz_text = "";
+    }
+    v->clean = s->clean;
+    v->overview = s->overview;
+    v->caption = s->caption_override;
+    v->code = s->code;
+    v->phase = s->phase;
+    v->source_kernel = s->source_kernel;
+    const sv_kernel_info *ki = sv_kernel_get(s->kernel);
+    v->kernel = (int)s->kernel;
+    v->kernel_file = ki && s->kernel != SV_KERNEL_CORRECT ? ki->file : "";
+    v->kernel_embedded = s->kernel == SV_KERNEL_CORRECT || s->source_kernel > 0;
+    v->lab_note = s->lab_note;
+    v->lab = s->lab;
+    v->lab_reads = s->lab_reads;
+    v->show_correct = s->show_correct;
+}
+
+void sv_app_layout_of(const sv_app_state *s, sv_layout *l)
+{
+    sv_app_view v;
+    sv_app_view_of(s, &v);
+    sv_layout_compute(&v, s->fb_w, s->fb_h, l);
+}
+
+int sv_app_steps_of(const sv_app_state *s)
+{
+    if (!s->trace)
+        return 1;
+    int n = sv_state_steps(s);
+    return n < 1 ? 1 : n;
+}
+
+/* Copies src into dst[len], cutting it short (at a UTF-8 boundary) if needed. */
+void sv_app_copy_text(char *dst, size_t len, const char *src)
+{
+    size_t n = strlen(src);
+    if (n >= len) {
+        n = len - 1;
+        while (n > 0 && ((unsigned char)src[n] & 0xC0) == 0x80)
+            n--;
+    }
+    memmove(dst, src, n);
+    dst[n] = '\0';
+}
+
+void sv_app_set_status(sv_app_state *s, const char *msg)
+{
+    sv_app_copy_text(s->status, sizeof s->status, msg);
+    s->status_time = SV_STATUS_S;
+}
+
+/* The source line: where the shown trace came from (capture says), and the
+ * file it was read from. */
+void sv_app_set_source(sv_app_state *s, const sv_capture_source *src, const char *file)
+{
+    char what[sizeof s->source];
+    sv_capture_source_line(src, what, sizeof what);
+    if (s->lab_note[0]) { /* a mistake: how it ran ("... · in-place · 100 GPU runs ...") */
+        size_t at = strlen(what);
+        snprintf(what + at, sizeof what - at, " \u00b7 %s", s->lab_note);
+    }
+    /* The device name and the file name come from outside: escaped, so the
+     * window, the state line and the terminal show them as text. */
+    char raw[sizeof s->source];
+    if (file) {
+        const char *base = strrchr(file, '/');
+        snprintf(raw, sizeof raw, "%.200s (file %s)", what, base ? base + 1 : file);
+    } else {
+        sv_app_copy_text(raw, sizeof raw, what);
+    }
+    sv_escape(raw, s->source, sizeof s->source);
+}
+
+/* The question predict mode asks at step k: cases, and a mistake's "will
+ * it be right?", only where the step has them (rounds >= 1; not round 0's
+ * staging, not the exclusive shift); values otherwise. */
+sv_quiz_kind sv_app_quiz_kind_at(const sv_app_state *s, int k)
+{
+    sv_step_view v;
+    if (!sv_steps_at(s->trace, k, &v) || v.round == 0 || v.shift)
+        return SV_QUIZ_VALUES;
+    if (s->quiz_kind == SV_QUIZ_OUTCOME) /* the summary covers every round and cell */
+        return s->lab && s->lab->n == s->trace->n && s->lab->nrounds == s->trace->nrounds
+                   ? SV_QUIZ_OUTCOME : SV_QUIZ_VALUES;
+    return s->quiz_kind;
+}
+
+const char *sv_app_quiz_kind_name(sv_quiz_kind k)
+{
+    return k == SV_QUIZ_CASES ? "cases" : k == SV_QUIZ_OUTCOME ? "outcome" : "values";
+}
+
+void sv_app_format_values(sv_type type, const sv_value *v, size_t n, char sep,
+                          char *buf, size_t len)
+{
+    size_t at = 0;
+    buf[0] = '\0';
+    for (size_t i = 0; i < n && at + 1 < len; i++) {
+        char one[48];
+        sv_value_format(type, v[i], one, sizeof one);
+        int w = snprintf(buf + at, len - at, "%s%s", i ? (char[]){sep, 0} : "", one);
+        if (w < 0 || (size_t)w >= len - at) {
+            buf[at] = '\0';
+            break;
+        }
+        at += (size_t)w;
+    }
+}
+
+void sv_app_show(sv_app_state *s, sv_view view)
+{
+    s->view = view == SV_VIEW_MEASURE ? SV_VIEW_MEASURE : SV_VIEW_SCAN;
+    s->hover_row = s->hover_cell = -1;
+}
+

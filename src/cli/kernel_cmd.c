@@ -1,0 +1,185 @@
+/* scanviz-trace --kernel-file (kernel_cmd.h): read the kernel file bounded,
+ * run it through the runtime (a child process, on the CPU or the GPU), read
+ * its trace against the chapter, print the table or the JSON trace file and
+ * say in the exit status how it went. Also --open of a kernel trace file. */
+#include "kernel_cmd.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../core/args.h"
+#include "../core/error.h"
+#include "../core/fileio.h"
+#include "../core/ktrace_file.h"
+#include "../core/ktrace_table.h"
+#include "../runtime/runtime.h"
+
+#ifndef SV_LAB_DEFAULT_RUNS
+#define SV_LAB_DEFAULT_RUNS 100
+#endif
+
+static int exit_of(sv_kverdict v)
+{
+    switch (v) {
+    case SV_KVERDICT_OK: return SV_KEXIT_OK;
+    case SV_KVERDICT_WRONG: return SV_KEXIT_WRONG;
+    case SV_KVERDICT_REFUSED: return SV_KEXIT_REFUSED;
+    case SV_KVERDICT_FAILED: return SV_KEXIT_RUN;
+    case SV_KVERDICT_UNAVAILABLE: return SV_KEXIT_UNAVAILABLE;
+    case SV_KVERDICT_INTERNAL: break;
+    }
+    return SV_KEXIT_FAILED;
+}
+
+/* One line on stderr saying how it went (the table says it at length;
+ * beside JSON it is the only words). */
+static void summary(const sv_kernel_cmd *k, const sv_ktrace *t, int status)
+{
+    char words[1024];
+    const char *name = sv_path_name(t->file ? t->file : k->path ? k->path : "kernel");
+    if (t->failure.kind != SV_KFAIL_NONE)
+        sv_report(k->prog, 0, NULL, "%s: %s", name, sv_ktrace_failure_words(t, words, sizeof words));
+    else if (status == SV_KEXIT_WRONG && t->first_wrong >= 0)
+        sv_report(k->prog, 0, NULL, "%s: the output is wrong from cell %d; %llu hazard%s", name,
+                  (int)t->first_wrong, (unsigned long long)t->hazards_total,
+                  t->hazards_total == 1 ? "" : "s");
+    else if (status == SV_KEXIT_WRONG)
+        sv_report(k->prog, 0, NULL, "%s: %llu hazard%s (%s)", name,
+                  (unsigned long long)t->hazards_total, t->hazards_total == 1 ? "" : "s",
+                  t->nhazards ? sv_ktrace_hazard_words(t, &t->hazards[0], words, sizeof words)
+                              : "in other runs");
+}
+
+/* Prints t (table or JSON) to -o or stdout, all or nothing. */
+static int write_ktrace(const sv_kernel_cmd *k, const sv_ktrace *t, const char *note)
+{
+    char err[1024], why[512];
+    const char *path = k->out_path ? k->out_path : "-";
+    sv_file *f = sv_file_begin(path, err, sizeof err);
+    if (!f)
+        return sv_report(k->prog, SV_KEXIT_FAILED, NULL, "%s", err);
+    if (k->json) {
+        if (!sv_ktrace_write(t, sv_file_stream(f), why, sizeof why)) {
+            snprintf(err, sizeof err, "%s: %s", sv_file_name(f), why);
+            sv_file_abort(f);
+            return sv_report(k->prog, SV_KEXIT_FAILED, NULL, "%s", err);
+        }
+    } else {
+        bool colour = strcmp(path, "-") == 0 && isatty(STDOUT_FILENO) && !getenv("NO_COLOR");
+        sv_ktrace_print_table(t, sv_file_stream(f), colour, note);
+    }
+    if (!sv_file_commit(f, err, sizeof err))
+        return sv_report(k->prog, SV_KEXIT_FAILED, NULL, "%s", err);
+    return SV_KEXIT_OK;
+}
+
+/* The request's backend: auto takes the GPU where the runtime can use one. */
+static bool pick_backend(const sv_kernel_cmd *k, sv_runtime_backend *b, char *why, size_t len)
+{
+    if (k->backend == SV_CHOOSE_CPU) {
+        *b = SV_RUNTIME_CPU;
+        return true;
+    }
+    if (sv_runtime_available(SV_RUNTIME_GPU, why, len)) {
+        *b = SV_RUNTIME_GPU;
+        return true;
+    }
+    *b = SV_RUNTIME_CPU;
+    return k->backend == SV_CHOOSE_AUTO;
+}
+
+/* Fills req from k; source and values are k's file and input. Returns -1
+ * to go on, else an exit status (the message printed). */
+static int make_request(const sv_kernel_cmd *k, const char *source, const sv_value *values,
+                        size_t n, sv_runtime_request *req)
+{
+    char why[512];
+    memset(req, 0, sizeof *req);
+    req->path = k->path;
+    req->source = source;
+    req->entry = k->entry;
+    req->op = k->op;
+    req->type = k->type;
+    req->scan = k->scan;
+    req->input = values;
+    req->n = n;
+    if (!pick_backend(k, &req->backend, why, sizeof why))
+        return sv_report(k->prog, SV_KEXIT_UNAVAILABLE, NULL, "--backend cuda: %s", why);
+    req->schedule = (sv_schedule){.kind = SV_SCHEDULE_LOCKSTEP, .seed = 1};
+    if (k->schedule && !sv_schedule_parse(k->schedule, &req->schedule, why, sizeof why))
+        return sv_report(k->prog, SV_KEXIT_REFUSED, NULL, "--schedule: %s", why);
+    bool seeded = req->schedule.kind == SV_SCHEDULE_RANDOM ||
+                  req->schedule.kind == SV_SCHEDULE_WARPS;
+    req->runs = k->runs ? k->runs : seeded && k->schedule ? SV_LAB_DEFAULT_RUNS : 1;
+    req->shake = k->shake;
+    req->shake_seed = k->shake_seed ? k->shake_seed : 1;
+    req->racecheck = k->racecheck;
+    req->time_limit_ms = k->time_limit_ms;
+    return -1;
+}
+
+int sv_kernel_cmd_run(const sv_kernel_cmd *k)
+{
+    char err[1024];
+    size_t len = 0, n = 0;
+    sv_value *values = NULL;
+    if (!sv_op_valid(k->op, k->type, err, sizeof err))
+        return sv_report(k->prog, SV_KEXIT_REFUSED, NULL, "--op %s: %s", sv_op_name(k->op), err);
+    char *source = sv_read_bounded(k->path, SV_KTRACE_MAX_SOURCE, "a kernel file", &len, err,
+                                   sizeof err);
+    if (!source)
+        return sv_report(k->prog, SV_KEXIT_REFUSED, NULL, "--kernel-file: %s", err);
+    switch (sv_input_read(k->input, k->op, k->type, &values, &n, err, sizeof err)) {
+    case SV_INPUT_OK: break;
+    case SV_INPUT_BAD:
+        free(source);
+        return sv_report(k->prog, SV_KEXIT_REFUSED, NULL, "%s", err);
+    case SV_INPUT_FAILED:
+    default:
+        free(source);
+        return sv_report(k->prog, SV_KEXIT_FAILED, NULL, "%s", err);
+    }
+    sv_runtime_request req;
+    int status = make_request(k, source, values, n, &req);
+    sv_ktrace *t = status < 0 ? sv_runtime_run(&req, err, sizeof err) : NULL;
+    free(values);
+    free(source);
+    if (status >= 0)
+        return status;
+    if (!t)
+        return sv_report(k->prog, SV_KEXIT_FAILED, NULL, "%s: %s", sv_path_name(k->path), err);
+    if (!sv_ktrace_analyze(t, err, sizeof err)) {
+        sv_ktrace_destroy(t);
+        return sv_report(k->prog, SV_KEXIT_FAILED, NULL, "%s", err);
+    }
+    status = exit_of(sv_ktrace_verdict(t));
+    int w = write_ktrace(k, t, NULL);
+    summary(k, t, status);
+    sv_ktrace_destroy(t);
+    return w != SV_KEXIT_OK ? w : status;
+}
+
+int sv_kernel_cmd_open(const sv_kernel_cmd *k, const char *path, char **text)
+{
+    char err[1024], why[768];
+    *text = sv_read_bounded(path, SV_LIMIT_TRACE, "a trace file", NULL, err, sizeof err);
+    if (!*text)
+        return sv_report(k->prog, SV_KEXIT_REFUSED, NULL, "%s", err);
+    json_t *root = json_loads(*text, JSON_REJECT_DUPLICATES, NULL);
+    bool kernel = root && sv_trace_file_is_kernel(root);
+    if (!kernel) {
+        json_decref(root);
+        return -1; /* the chapter's reader says what is wrong with it */
+    }
+    sv_ktrace *t = sv_ktrace_from_json(root, why, sizeof why);
+    json_decref(root);
+    free(*text);
+    *text = NULL;
+    if (!t)
+        return sv_report(k->prog, SV_KEXIT_REFUSED, NULL, "%s: %s", sv_path_name(path), why);
+    int w = write_ktrace(k, t, NULL);
+    sv_ktrace_destroy(t);
+    return w;
+}

@@ -1,0 +1,779 @@
+/* Kernel trace files: version 3 of docs/trace-format.md ("algorithm":
+ * "kernel"). The writer lays the JSON out by hand, one array per line like
+ * the chapter's trace file (values through json_value.c, strings through
+ * jansson); the reader parses with jansson and validates every field, naming
+ * it and its position on error. */
+#include "ktrace_file.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "error.h"
+#include "fileio.h"
+#include "json_value.h"
+
+/* ---- Writing -------------------------------------------------------------- */
+
+/* A JSON string (jansson escapes it); text that is not UTF-8 has its bytes
+ * above 0x7f written as '?', so the file stays valid JSON. NULL: null. */
+static void put_text(FILE *f, const char *s)
+{
+    if (!s) {
+        fputs("null", f);
+        return;
+    }
+    json_t *j = json_string(s);
+    char *copy = NULL;
+    if (!j && (copy = strdup(s))) {
+        for (char *p = copy; *p; p++)
+            if ((unsigned char)*p > 0x7f)
+                *p = '?';
+        j = json_string(copy);
+    }
+    char *text = j ? json_dumps(j, JSON_ENCODE_ANY) : NULL;
+    fputs(text ? text : "null", f);
+    free(text);
+    free(copy);
+    json_decref(j);
+}
+
+static void put_array_ref(FILE *f, uint32_t a)
+{
+    if (a == SV_KARRAY_IN)
+        fputs("\"in\"", f);
+    else
+        fprintf(f, "%" PRIu32, a);
+}
+
+/* thread, array, cell, value, line of one access (without the braces). */
+static void put_access(FILE *f, sv_type type, const sv_kaccess *a, bool where)
+{
+    fprintf(f, "\"thread\": %" PRIu32 ", ", a->thread);
+    if (where) {
+        fputs("\"array\": ", f);
+        put_array_ref(f, a->array);
+        fprintf(f, ", \"cell\": %" PRIu32 ", ", a->cell);
+    }
+    fputs("\"value\": ", f);
+    sv_json_put_value(f, type, a->value);
+    fprintf(f, ", \"line\": %" PRId32, a->line);
+}
+
+static void put_step(FILE *f, const sv_ktrace *t, size_t k)
+{
+    const sv_kstep *s = &t->steps[k];
+    fprintf(f, "    {\n      \"barrier_line\": %" PRId32 ",\n      \"cells\": [", s->barrier_line);
+    for (size_t a = 0; a < t->narrays; a++) {
+        fputs(a ? ",\n        " : "\n        ", f);
+        sv_json_put_values(f, t->type, s->cells[a], s->written[a], t->arrays[a].len, 8);
+    }
+    fputs("\n      ],\n      \"wrote\": [", f);
+    for (size_t a = 0; a < t->narrays; a++) {
+        fputs(a ? ",\n        [" : "\n        [", f);
+        size_t m = 0;
+        for (size_t c = 0; c < t->arrays[a].len; c++)
+            if (s->wrote[a][c])
+                fprintf(f, "%s%zu", m++ ? (m % SV_JSON_VALUES_PER_LINE == 1 ? ",\n         " : ", ")
+                                        : "", c);
+        fputc(']', f);
+    }
+    fputs("\n      ]", f);
+    if (s->nreads || s->nwrites) {
+        fputs(",\n      \"reads\": [", f);
+        for (size_t r = 0; r < s->nreads; r++) {
+            fputs(r ? ",\n        {" : "\n        {", f);
+            put_access(f, t->type, &s->reads[r], true);
+            fputc('}', f);
+        }
+        fputs(s->nreads ? "\n      ],\n      \"writes\": [" : "],\n      \"writes\": [", f);
+        for (size_t w = 0; w < s->nwrites; w++) {
+            fputs(w ? ",\n        {" : "\n        {", f);
+            put_access(f, t->type, &s->writes[w].at, true);
+            fprintf(f, ", \"first_read\": %" PRIu32 ", \"nreads\": %" PRIu32 "}",
+                    s->writes[w].first_read, s->writes[w].nreads);
+        }
+        fputs(s->nwrites ? "\n      ]" : "]", f);
+    }
+    fprintf(f, "\n    }%s\n", k + 1 < t->nsteps ? "," : "");
+}
+
+static void put_hazards(FILE *f, const sv_ktrace *t)
+{
+    fputs("  \"hazards\": [", f);
+    for (size_t h = 0; h < t->nhazards; h++) {
+        const sv_khazard *z = &t->hazards[h];
+        fprintf(f, "%s{\"kind\": \"%s\", \"step\": %" PRIu32 ", \"array\": ", h ? ",\n    " : "\n    ",
+                sv_khazard_kind_name(z->kind), z->step);
+        put_array_ref(f, z->array);
+        fprintf(f, ", \"cell\": %" PRIu32 ",\n     \"first\": {", z->cell);
+        put_access(f, t->type, &z->first, false);
+        fputs("}, \"second\": {", f);
+        put_access(f, t->type, &z->second, false);
+        fputs("}}", f);
+    }
+    fprintf(f, "%s],\n  \"hazards_total\": %" PRIu64 ",\n", t->nhazards ? "\n  " : "",
+            t->hazards_total);
+}
+
+static void put_failure(FILE *f, const sv_ktrace *t)
+{
+    const sv_kfailure *x = &t->failure;
+    fputs("  \"failure\": ", f);
+    if (x->kind == SV_KFAIL_NONE) {
+        fputs("null", f);
+        return;
+    }
+    fprintf(f, "{\n    \"kind\": \"%s\",\n    \"message\": ", sv_kfail_kind_name(x->kind));
+    put_text(f, x->message);
+    fprintf(f, ",\n    \"line\": %" PRId32 ",\n    \"thread\": %" PRId32 ",\n    \"step\": %" PRId32
+               ",\n    \"array\": ", x->line, x->thread, x->step);
+    if (x->array < 0)
+        fputs("null", f);
+    else
+        put_array_ref(f, (uint32_t)x->array);
+    fprintf(f, ",\n    \"index\": %" PRId64 ",\n    \"waits\": [", x->index);
+    for (size_t w = 0; w < x->nwaits; w++)
+        fprintf(f, "%s{\"line\": %" PRId32 ", \"count\": %" PRIu32 ", \"first_thread\": %" PRIu32 "}",
+                w ? ", " : "", x->waits[w].line, x->waits[w].count, x->waits[w].first_thread);
+    fputs("]\n  }", f);
+}
+
+bool sv_ktrace_write(const sv_ktrace *t, FILE *f, char *err, size_t errlen)
+{
+    fprintf(f, "{\n  \"format\": \"scanviz-trace\",\n  \"version\": %d,\n"
+               "  \"algorithm\": \"kernel\",\n  \"kernel\": ", SV_KTRACE_FILE_VERSION);
+    put_text(f, t->kernel);
+    fputs(",\n  \"file\": ", f);
+    put_text(f, t->file);
+    fputs(",\n  \"entry\": ", f);
+    put_text(f, t->entry);
+    fprintf(f, ",\n  \"backend\": \"%s\",\n  \"device\": ", sv_backend_name(t->backend));
+    put_text(f, t->device);
+    fputs(",\n  \"schedule\": ", f);
+    put_text(f, t->schedule);
+    fprintf(f, ",\n  \"runs\": %" PRIu32 ",\n  \"shown_run\": %" PRIu32 ",\n  \"wrong_runs\": %"
+               PRIu32 ",\n  \"switches\": %" PRIu64 ",\n", t->runs, t->shown_run, t->wrong_runs,
+            t->switches);
+    fprintf(f, "  \"op\": \"%s\",\n  \"type\": \"%s\",\n  \"scan\": \"%s\",\n  \"n\": %zu,\n"
+               "  \"input\": ", sv_op_name(t->op), sv_type_name(t->type), sv_scan_name(t->scan),
+            t->n);
+    sv_json_put_values(f, t->type, t->input, NULL, t->n, 11);
+    fputs(",\n  \"arrays\": [", f);
+    for (size_t a = 0; a < t->narrays; a++) {
+        const sv_karray *x = &t->arrays[a];
+        fputs(a ? ",\n    {\"name\": " : "\n    {\"name\": ", f);
+        put_text(f, x->name);
+        fprintf(f, ", \"kind\": \"%s\", \"len\": %" PRIu32 ", \"rows\": %" PRIu32
+                   ", \"touched\": %s}", sv_karray_kind_name(x->kind), x->len, x->rows,
+                x->touched ? "true" : "false");
+    }
+    fputs(t->narrays ? "\n  ],\n  \"steps\": [\n" : "],\n  \"steps\": [\n", f);
+    for (size_t k = 0; k < t->nsteps; k++)
+        put_step(f, t, k);
+    fputs("  ],\n  \"output\": ", f);
+    sv_json_put_values(f, t->type, t->output, t->output_written, t->n, 12);
+    fputs(",\n", f);
+    put_hazards(f, t);
+    put_failure(f, t);
+    fputs(",\n  \"source\": ", f);
+    put_text(f, t->source);
+    fputs("\n}\n", f);
+    if (ferror(f)) {
+        sv_errorf(err, errlen, "write failed: %s", strerror(errno));
+        return false;
+    }
+    return true;
+}
+
+bool sv_ktrace_save(const sv_ktrace *t, const char *path, char *err, size_t errlen)
+{
+    char why[256];
+    sv_file *f = sv_file_begin(path, err, errlen);
+    if (!f)
+        return false;
+    if (!sv_ktrace_write(t, sv_file_stream(f), why, sizeof why)) {
+        sv_errorf(err, errlen, "%s: %s", sv_file_name(f), why);
+        sv_file_abort(f);
+        return false;
+    }
+    return sv_file_commit(f, err, errlen);
+}
+
+/* ---- Reading -------------------------------------------------------------- */
+
+typedef struct kreader {
+    char *err;
+    size_t errlen;
+    sv_ktrace *t;
+} kreader;
+
+/* err = "PATH: reason"; returns false. */
+static bool bad(kreader *r, const char *path, const char *fmt, ...)
+{
+    char why[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(why, sizeof why, fmt, ap);
+    va_end(ap);
+    sv_errorf(r->err, r->errlen, "%s: %s", path, why);
+    return false;
+}
+
+/* obj[name] (path "PREFIX.name" or "name"), or a "missing" error. */
+static json_t *need(kreader *r, const json_t *obj, const char *prefix, const char *name,
+                    char *path, size_t pathlen)
+{
+    if (prefix[0])
+        snprintf(path, pathlen, "%s.%s", prefix, name);
+    else
+        snprintf(path, pathlen, "%s", name);
+    json_t *j = json_object_get(obj, name);
+    if (!j)
+        bad(r, path, "missing");
+    return j;
+}
+
+static bool want_int(kreader *r, const json_t *obj, const char *prefix, const char *name,
+                     long long lo, long long hi, long long *out)
+{
+    char p[160];
+    json_t *j = need(r, obj, prefix, name, p, sizeof p);
+    if (!j)
+        return false;
+    if (!json_is_integer(j))
+        return bad(r, p, "expected an integer, got %s", sv_json_kind_of(j));
+    long long v = json_integer_value(j);
+    if (v < lo || v > hi)
+        return bad(r, p, "%lld is out of range (%lld to %lld)", v, lo, hi);
+    *out = v;
+    return true;
+}
+
+/* A string (copied into *out) or, when nullable, null (*out NULL). */
+static bool want_text(kreader *r, const json_t *obj, const char *prefix, const char *name,
+                      bool nullable, size_t maxlen, char **out)
+{
+    char p[160];
+    json_t *j = need(r, obj, prefix, name, p, sizeof p);
+    if (!j)
+        return false;
+    if (json_is_null(j) && nullable)
+        return sv_ktrace_set_text(out, NULL, r->err, r->errlen);
+    if (!json_is_string(j))
+        return bad(r, p, "expected a string%s, got %s", nullable ? " or null" : "",
+                   sv_json_kind_of(j));
+    if (json_string_length(j) > maxlen)
+        return bad(r, p, "%zu bytes, more than the limit of %zu", json_string_length(j), maxlen);
+    if (strlen(json_string_value(j)) != json_string_length(j))
+        return bad(r, p, "holds a NUL character");
+    return sv_ktrace_set_text(out, json_string_value(j), r->err, r->errlen);
+}
+
+/* One of names[0 .. count) at obj[name]. */
+static bool want_name(kreader *r, const json_t *obj, const char *prefix, const char *name,
+                      const char *(*name_of)(int), int count, int *out)
+{
+    char p[160], list[256] = "";
+    json_t *j = need(r, obj, prefix, name, p, sizeof p);
+    if (!j)
+        return false;
+    for (int k = 0, listed = 0; k < count; k++) {
+        const char *nk = name_of(k);
+        if (!nk)
+            continue;
+        if (json_is_string(j) && strcmp(json_string_value(j), nk) == 0) {
+            *out = k;
+            return true;
+        }
+        size_t used = strlen(list);
+        snprintf(list + used, sizeof list - used, "%s\"%s\"",
+                 listed++ ? (k + 1 < count ? ", " : " or ") : "", nk);
+    }
+    if (!json_is_string(j))
+        return bad(r, p, "expected a string, got %s", sv_json_kind_of(j));
+    return bad(r, p, "\"%s\", expected %s", json_string_value(j), list);
+}
+
+static const char *op_name(int k) { return sv_op_name((sv_op)k); }
+static const char *type_name(int k) { return sv_type_name((sv_type)k); }
+static const char *scan_name(int k) { return sv_scan_name((sv_scan)k); }
+static const char *backend_name(int k) { return sv_backend_name((sv_backend)k); }
+static const char *array_kind(int k) { return sv_karray_kind_name((sv_karray_kind)k); }
+static const char *hazard_kind(int k) { return sv_khazard_kind_name((sv_khazard_kind)k); }
+static const char *fail_kind(int k) { return k == 0 ? NULL : sv_kfail_kind_name((sv_kfail_kind)k); }
+
+/* An array reference: an index into arrays, or "in" when in_ok. */
+static bool want_array_ref(kreader *r, const json_t *obj, const char *prefix, bool in_ok,
+                           uint32_t *out)
+{
+    char p[160];
+    json_t *j = need(r, obj, prefix, "array", p, sizeof p);
+    if (!j)
+        return false;
+    if (in_ok && json_is_string(j) && strcmp(json_string_value(j), "in") == 0) {
+        *out = SV_KARRAY_IN;
+        return true;
+    }
+    if (!json_is_integer(j) || json_integer_value(j) < 0 ||
+        json_integer_value(j) >= (json_int_t)r->t->narrays)
+        return bad(r, p, "expected an index into arrays (0 to %zu)%s", r->t->narrays - 1,
+                   in_ok ? " or \"in\"" : "");
+    *out = (uint32_t)json_integer_value(j);
+    return true;
+}
+
+/* thread, array and cell (when where), value, line. */
+static bool read_access(kreader *r, const json_t *j, const char *path, bool where, bool in_ok,
+                        sv_kaccess *a)
+{
+    long long v;
+    char p[160];
+    if (!json_is_object(j))
+        return bad(r, path, "expected an object, got %s", sv_json_kind_of(j));
+    memset(a, 0, sizeof *a);
+    if (!want_int(r, j, path, "thread", 0, (long long)r->t->n - 1, &v))
+        return false;
+    a->thread = (uint32_t)v;
+    if (where) {
+        uint32_t ref;
+        if (!want_array_ref(r, j, path, in_ok, &ref))
+            return false;
+        a->array = (uint16_t)ref;
+        long long len = a->array == SV_KARRAY_IN ? (long long)r->t->n : r->t->arrays[a->array].len;
+        if (!want_int(r, j, path, "cell", 0, len - 1, &v))
+            return false;
+        a->cell = (uint32_t)v;
+    }
+    json_t *x = need(r, j, path, "value", p, sizeof p);
+    if (!x || !sv_json_get_value(x, p, r->t->type, false, &a->value, NULL, r->err, r->errlen))
+        return false;
+    if (!want_int(r, j, path, "line", 0, INT32_MAX, &v))
+        return false;
+    a->line = (int32_t)v;
+    return true;
+}
+
+static bool read_arrays(kreader *r, const json_t *root)
+{
+    char p[256], q[256];
+    json_t *arrays = need(r, root, "", "arrays", p, sizeof p);
+    if (!arrays)
+        return false;
+    if (!json_is_array(arrays) || json_array_size(arrays) > SV_KTRACE_MAX_ARRAYS)
+        return bad(r, "arrays", "expected an array of at most %d arrays", SV_KTRACE_MAX_ARRAYS);
+    for (size_t a = 0; a < json_array_size(arrays); a++) {
+        json_t *x = json_array_get(arrays, a);
+        char *name = NULL;
+        long long len, rows;
+        int kind;
+        snprintf(p, sizeof p, "arrays[%zu]", a);
+        if (!json_is_object(x))
+            return bad(r, p, "expected an object, got %s", sv_json_kind_of(x));
+        if (!want_text(r, x, p, "name", false, 256, &name))
+            return false;
+        bool ok = want_name(r, x, p, "kind", array_kind, 2, &kind) &&
+                  want_int(r, x, p, "len", 1, SV_KTRACE_MAX_CELLS, &len) &&
+                  want_int(r, x, p, "rows", 1, len, &rows);
+        for (size_t b = 0; ok && b < a; b++)
+            if (strcmp(r->t->arrays[b].name, name) == 0)
+                ok = bad(r, p, "a second array named \"%s\" (arrays[%zu])", name, b);
+        if (ok && len % rows != 0) {
+            snprintf(q, sizeof q, "%.100s.rows", p);
+            ok = bad(r, q, "%lld does not divide len = %lld", rows, len);
+        }
+        ok = ok && sv_ktrace_add_array(r->t, name, (sv_karray_kind)kind, (uint32_t)len,
+                                       (uint32_t)rows, r->err, r->errlen) >= 0;
+        free(name);
+        if (!ok)
+            return false;
+        json_t *touched = need(r, x, p, "touched", q, sizeof q);
+        if (!touched || !json_is_boolean(touched))
+            return touched ? bad(r, q, "expected true or false, got %s", sv_json_kind_of(touched))
+                           : false;
+        r->t->arrays[a].touched = json_is_true(touched);
+    }
+    return true;
+}
+
+/* Step k's cells (null: never written) and the cells it wrote, checked
+ * against the step before: a written cell stays written, and a cell not in
+ * wrote keeps its value. */
+static bool read_cells(kreader *r, const json_t *j, const char *path, size_t k, sv_kstep *s)
+{
+    char p[256], q[256];
+    const sv_kstep *prev = k ? &r->t->steps[k - 1] : NULL;
+    json_t *cells = need(r, j, path, "cells", p, sizeof p);
+    json_t *wrote = cells ? need(r, j, path, "wrote", q, sizeof q) : NULL;
+    if (!wrote)
+        return false;
+    size_t na = r->t->narrays;
+    if (!json_is_array(cells) || json_array_size(cells) != na)
+        return bad(r, p, "expected an array of %zu arrays (one per array)", na);
+    if (!json_is_array(wrote) || json_array_size(wrote) != na)
+        return bad(r, q, "expected an array of %zu arrays of cell indices", na);
+    for (size_t a = 0; a < na; a++) {
+        size_t len = r->t->arrays[a].len;
+        snprintf(p, sizeof p, "%.100s.cells[%zu]", path, a);
+        if (!sv_json_get_values(json_array_get(cells, a), p, r->t->type, len, true, s->cells[a],
+                                s->written[a], r->err, r->errlen))
+            return false;
+        json_t *w = json_array_get(wrote, a);
+        snprintf(q, sizeof q, "%.100s.wrote[%zu]", path, a);
+        if (!json_is_array(w) || json_array_size(w) > len)
+            return bad(r, q, "expected an array of at most %zu cell indices", len);
+        long long last = -1;
+        for (size_t m = 0; m < json_array_size(w); m++) {
+            json_t *x = json_array_get(w, m);
+            snprintf(q, sizeof q, "%.100s.wrote[%zu][%zu]", path, a, m);
+            if (!json_is_integer(x) || json_integer_value(x) <= last ||
+                json_integer_value(x) >= (json_int_t)len)
+                return bad(r, q, "expected a cell index above %lld and below %zu (ascending)",
+                           last, len);
+            last = json_integer_value(x);
+            if (!s->written[a][last])
+                return bad(r, q, "cell %lld is written in this step, but cells[%zu][%lld] is null",
+                           last, a, last);
+            s->wrote[a][last] = true;
+        }
+        for (size_t c = 0; c < len; c++) {
+            bool was = prev && prev->written[a][c];
+            snprintf(p, sizeof p, "%.100s.cells[%zu][%zu]", path, a, c);
+            if (was && !s->written[a][c])
+                return bad(r, p, "null, but the step before had written it");
+            if (!s->wrote[a][c] && (s->written[a][c] != was ||
+                                    (was && s->cells[a][c].bits != prev->cells[a][c].bits)))
+                return bad(r, p, "differs from the step before, but is not in wrote[%zu]", a);
+        }
+    }
+    return true;
+}
+
+/* The CPU runtime's reads and writes of one step (both optional). */
+static bool read_accesses(kreader *r, const json_t *j, const char *path, sv_kstep *s)
+{
+    char p[256];
+    json_t *reads = json_object_get(j, "reads"), *writes = json_object_get(j, "writes");
+    if (reads && !json_is_array(reads)) {
+        snprintf(p, sizeof p, "%.100s.reads", path);
+        return bad(r, p, "expected an array, got %s", sv_json_kind_of(reads));
+    }
+    for (size_t m = 0; reads && m < json_array_size(reads); m++) {
+        sv_kaccess a;
+        snprintf(p, sizeof p, "%.100s.reads[%zu]", path, m);
+        if (!read_access(r, json_array_get(reads, m), p, true, true, &a) ||
+            !sv_kstep_add_read(r->t, s, &a, r->err, r->errlen))
+            return false;
+    }
+    if (writes && !json_is_array(writes)) {
+        snprintf(p, sizeof p, "%.100s.writes", path);
+        return bad(r, p, "expected an array, got %s", sv_json_kind_of(writes));
+    }
+    for (size_t m = 0; writes && m < json_array_size(writes); m++) {
+        sv_kaccess a;
+        long long first, count;
+        json_t *w = json_array_get(writes, m);
+        snprintf(p, sizeof p, "%.100s.writes[%zu]", path, m);
+        if (!read_access(r, w, p, true, false, &a) ||
+            !want_int(r, w, p, "first_read", 0, (long long)s->nreads, &first) ||
+            !want_int(r, w, p, "nreads", 0, (long long)s->nreads - first, &count))
+            return false;
+        for (long long q = first; q < first + count; q++)
+            if (s->reads[q].thread != a.thread)
+                return bad(r, p, "reads[%lld] is thread %" PRIu32 "'s, not this write's thread %"
+                           PRIu32, q, s->reads[q].thread, a.thread);
+        if (!s->wrote[a.array][a.cell])
+            return bad(r, p, "a write of cell %" PRIu32 " of arrays[%" PRIu32 "], which wrote "
+                       "does not list", a.cell, a.array);
+        /* The cells are as read: a write does not change them here. */
+        sv_value keep = s->cells[a.array][a.cell];
+        if (!sv_kstep_add_write(r->t, s, &a, (uint32_t)first, (uint32_t)count, r->err, r->errlen))
+            return false;
+        s->cells[a.array][a.cell] = keep;
+    }
+    return true;
+}
+
+static bool read_steps(kreader *r, const json_t *root)
+{
+    char p[160];
+    json_t *steps = need(r, root, "", "steps", p, sizeof p);
+    if (!steps)
+        return false;
+    if (!json_is_array(steps) || json_array_size(steps) > SV_KTRACE_MAX_STEPS)
+        return bad(r, "steps", "expected an array of at most %d steps", SV_KTRACE_MAX_STEPS);
+    bool touched[SV_KTRACE_MAX_ARRAYS];
+    for (size_t a = 0; a < r->t->narrays; a++)
+        touched[a] = r->t->arrays[a].touched;
+    for (size_t k = 0; k < json_array_size(steps); k++) {
+        json_t *j = json_array_get(steps, k);
+        long long line;
+        snprintf(p, sizeof p, "steps[%zu]", k);
+        if (!json_is_object(j))
+            return bad(r, p, "expected an object, got %s", sv_json_kind_of(j));
+        if (!want_int(r, j, p, "barrier_line", 0, INT32_MAX, &line))
+            return false;
+        sv_kstep *s = sv_ktrace_add_step(r->t, (int32_t)line, r->err, r->errlen);
+        if (!s)
+            return false;
+        for (size_t a = 0; a < r->t->narrays; a++) /* as read, not carried over */
+            memset(s->written[a], 0, r->t->arrays[a].len * sizeof **s->written);
+        if (!read_cells(r, j, p, k, s) || !read_accesses(r, j, p, s))
+            return false;
+    }
+    for (size_t a = 0; a < r->t->narrays; a++)
+        r->t->arrays[a].touched = touched[a];
+    return true;
+}
+
+static bool read_hazards(kreader *r, const json_t *root)
+{
+    char p[256], q[256];
+    long long v;
+    json_t *hz = need(r, root, "", "hazards", p, sizeof p);
+    if (!hz)
+        return false;
+    if (!json_is_array(hz) || json_array_size(hz) > SV_KTRACE_MAX_HAZARDS)
+        return bad(r, "hazards", "expected an array of at most %d hazards", SV_KTRACE_MAX_HAZARDS);
+    for (size_t h = 0; h < json_array_size(hz); h++) {
+        json_t *j = json_array_get(hz, h);
+        sv_khazard z;
+        uint32_t a;
+        int kind;
+        memset(&z, 0, sizeof z);
+        snprintf(p, sizeof p, "hazards[%zu]", h);
+        if (!json_is_object(j))
+            return bad(r, p, "expected an object, got %s", sv_json_kind_of(j));
+        if (!want_name(r, j, p, "kind", hazard_kind, 3, &kind) ||
+            !want_int(r, j, p, "step", 0, (long long)r->t->nsteps - 1, &v))
+            return false;
+        z.kind = (sv_khazard_kind)kind;
+        z.step = (uint32_t)v;
+        if (!want_array_ref(r, j, p, false, &a) ||
+            !want_int(r, j, p, "cell", 0, (long long)r->t->arrays[a].len - 1, &v))
+            return false;
+        z.array = (uint16_t)a;
+        z.cell = (uint32_t)v;
+        static const char *const which[2] = {"first", "second"};
+        for (int k = 0; k < 2; k++) {
+            sv_kaccess *acc = k ? &z.second : &z.first;
+            json_t *x = need(r, j, p, which[k], q, sizeof q);
+            if (!x || !read_access(r, x, q, false, false, acc))
+                return false;
+            acc->array = z.array;
+            acc->cell = z.cell;
+        }
+        if (!sv_ktrace_add_hazard(r->t, &z, r->err, r->errlen))
+            return false;
+    }
+    if (!want_int(r, root, "", "hazards_total", (long long)r->t->nhazards, INT64_MAX, &v))
+        return false;
+    r->t->hazards_total = (uint64_t)v;
+    if (r->t->nhazards < SV_KTRACE_MAX_HAZARDS && r->t->hazards_total != r->t->nhazards)
+        return bad(r, "hazards_total", "%lld, but %zu hazards are listed (all are, below %d)", v,
+                   r->t->nhazards, SV_KTRACE_MAX_HAZARDS);
+    return true;
+}
+
+static bool read_failure(kreader *r, const json_t *root)
+{
+    char p[160];
+    long long v;
+    sv_kfailure *f = &r->t->failure;
+    json_t *j = need(r, root, "", "failure", p, sizeof p);
+    if (!j)
+        return false;
+    if (json_is_null(j))
+        return true;
+    if (!json_is_object(j))
+        return bad(r, "failure", "expected an object or null, got %s", sv_json_kind_of(j));
+    int kind;
+    if (!want_name(r, j, "failure", "kind", fail_kind, SV_KFAIL_COUNT, &kind) ||
+        !want_text(r, j, "failure", "message", true, SV_KTRACE_MAX_SOURCE, &f->message))
+        return false;
+    f->kind = (sv_kfail_kind)kind;
+    if (!want_int(r, j, "failure", "line", 0, INT32_MAX, &v))
+        return false;
+    f->line = (int32_t)v;
+    if (!want_int(r, j, "failure", "thread", -1, (long long)r->t->n - 1, &v))
+        return false;
+    f->thread = (int32_t)v;
+    if (!want_int(r, j, "failure", "step", -1, (long long)r->t->nsteps, &v))
+        return false;
+    f->step = (int32_t)v;
+    json_t *a = need(r, j, "failure", "array", p, sizeof p);
+    uint32_t ref;
+    if (!a)
+        return false;
+    if (json_is_null(a))
+        f->array = -1;
+    else if (!want_array_ref(r, j, "failure", true, &ref))
+        return false;
+    else
+        f->array = ref == SV_KARRAY_IN ? (int32_t)SV_KARRAY_IN : (int32_t)ref;
+    if (!want_int(r, j, "failure", "index", INT32_MIN, INT32_MAX, &v))
+        return false;
+    f->index = v;
+    json_t *waits = need(r, j, "failure", "waits", p, sizeof p);
+    if (!waits)
+        return false;
+    if (!json_is_array(waits) || json_array_size(waits) > r->t->n)
+        return bad(r, p, "expected an array of at most n = %zu barriers", r->t->n);
+    for (size_t w = 0; w < json_array_size(waits); w++) {
+        json_t *x = json_array_get(waits, w);
+        long long line, count, first;
+        snprintf(p, sizeof p, "failure.waits[%zu]", w);
+        if (!json_is_object(x))
+            return bad(r, p, "expected an object, got %s", sv_json_kind_of(x));
+        if (!want_int(r, x, p, "line", 0, INT32_MAX, &line) ||
+            !want_int(r, x, p, "count", 1, (long long)r->t->n, &count) ||
+            !want_int(r, x, p, "first_thread", 0, (long long)r->t->n - 1, &first) ||
+            !sv_ktrace_add_wait(r->t, (int32_t)line, (uint32_t)count, (uint32_t)first, r->err,
+                                r->errlen))
+            return false;
+    }
+    return true;
+}
+
+/* The header: kernel, file, entry, backend, device, schedule, runs, op,
+ * type, scan, n, input; creates r->t. */
+static bool read_header(kreader *r, const json_t *root)
+{
+    char p[160];
+    int op, type, scan, backend;
+    long long n;
+    if (!want_name(r, root, "", "op", op_name, SV_OP_COUNT, &op) ||
+        !want_name(r, root, "", "type", type_name, SV_TYPE_COUNT, &type) ||
+        !want_name(r, root, "", "scan", scan_name, 2, &scan) ||
+        !want_int(r, root, "", "n", 1, SV_MAX_N, &n))
+        return false;
+    char why[256];
+    if (!sv_op_valid((sv_op)op, (sv_type)type, why, sizeof why))
+        return bad(r, "op", "%s", why);
+    sv_value *input = malloc((size_t)n * sizeof *input);
+    json_t *x = input ? need(r, root, "", "input", p, sizeof p) : NULL;
+    bool ok = x && sv_json_get_values(x, "input", (sv_type)type, (size_t)n, false, input, NULL,
+                                      r->err, r->errlen);
+    if (ok && !(r->t = sv_ktrace_create("kernel", (sv_op)op, (sv_type)type, (sv_scan)scan, input,
+                                        (size_t)n, r->err, r->errlen)))
+        ok = false;
+    free(input);
+    if (!ok)
+        return input ? false : bad(r, "input", "out of memory");
+    sv_ktrace *t = r->t;
+    long long runs, shown, wrong, sw;
+    if (!want_text(r, root, "", "kernel", false, 256, &t->kernel) ||
+        !want_text(r, root, "", "file", true, 4096, &t->file) ||
+        !want_text(r, root, "", "entry", true, 256, &t->entry) ||
+        !want_text(r, root, "", "source", true, SV_KTRACE_MAX_SOURCE, &t->source) ||
+        !want_name(r, root, "", "backend", backend_name, 2, &backend) ||
+        !want_text(r, root, "", "device", true, 256, &t->device) ||
+        !want_text(r, root, "", "schedule", true, 64, &t->schedule) ||
+        !want_int(r, root, "", "runs", 1, 100000, &runs) ||
+        !want_int(r, root, "", "shown_run", 0, runs - 1, &shown) ||
+        !want_int(r, root, "", "wrong_runs", 0, runs, &wrong) ||
+        !want_int(r, root, "", "switches", 0, INT64_MAX, &sw))
+        return false;
+    t->backend = (sv_backend)backend;
+    t->runs = (uint32_t)runs;
+    t->shown_run = (uint32_t)shown;
+    t->wrong_runs = (uint32_t)wrong;
+    t->switches = (uint64_t)sw;
+    return true;
+}
+
+sv_ktrace *sv_ktrace_from_json(const json_t *root, char *err, size_t errlen)
+{
+    kreader r = {err, errlen, NULL};
+    long long v;
+    char p[64];
+    json_t *x;
+    if (!json_is_object(root)) {
+        bad(&r, "(top level)", "expected an object, got %s", sv_json_kind_of(root));
+        return NULL;
+    }
+    if (!(x = need(&r, root, "", "format", p, sizeof p)))
+        return NULL;
+    if (!json_is_string(x) || strcmp(json_string_value(x), "scanviz-trace") != 0) {
+        bad(&r, "format", "expected \"scanviz-trace\" (not a scanviz trace file)");
+        return NULL;
+    }
+    if (!want_int(&r, root, "", "version", 0, INT32_MAX, &v))
+        return NULL;
+    if (v != SV_KTRACE_FILE_VERSION) {
+        bad(&r, "version", "%lld, expected %d (a kernel trace)", v, SV_KTRACE_FILE_VERSION);
+        return NULL;
+    }
+    if (!(x = need(&r, root, "", "algorithm", p, sizeof p)))
+        return NULL;
+    if (!json_is_string(x) || strcmp(json_string_value(x), "kernel") != 0) {
+        bad(&r, "algorithm", "expected \"kernel\" (version %d holds kernel traces)",
+            SV_KTRACE_FILE_VERSION);
+        return NULL;
+    }
+    if (!read_header(&r, root) || !read_arrays(&r, root) || !read_steps(&r, root))
+        goto fail;
+    if (!(x = need(&r, root, "", "output", p, sizeof p)) ||
+        !sv_json_get_values(x, "output", r.t->type, r.t->n, true, r.t->output,
+                            r.t->output_written, err, errlen))
+        goto fail;
+    if (!read_hazards(&r, root) || !read_failure(&r, root))
+        goto fail;
+    if (!sv_ktrace_analyze(r.t, err, errlen))
+        goto fail;
+    return r.t;
+fail:
+    sv_ktrace_destroy(r.t);
+    return NULL;
+}
+
+sv_ktrace *sv_ktrace_parse(const char *json, char *err, size_t errlen)
+{
+    json_error_t jerr;
+    json_t *root = json_loads(json, JSON_REJECT_DUPLICATES, &jerr);
+    if (!root) {
+        sv_errorf(err, errlen, "not valid JSON: line %d, column %d: %s", jerr.line, jerr.column,
+                  jerr.text);
+        return NULL;
+    }
+    sv_ktrace *t = sv_ktrace_from_json(root, err, errlen);
+    json_decref(root);
+    return t;
+}
+
+sv_ktrace *sv_ktrace_load(const char *path, char *err, size_t errlen)
+{
+    char why[512];
+    char *text = sv_read_bounded(path, SV_LIMIT_TRACE, "a trace file", NULL, err, errlen);
+    if (!text)
+        return NULL;
+    sv_ktrace *t = sv_ktrace_parse(text, why, sizeof why);
+    free(text);
+    if (!t)
+        sv_errorf(err, errlen, "%s: %s", sv_path_name(path), why);
+    return t;
+}
+
+bool sv_trace_file_is_kernel(const json_t *root)
+{
+    json_t *v = json_object_get(root, "version");
+    return json_is_integer(v) && json_integer_value(v) == SV_KTRACE_FILE_VERSION;
+}
+
+sv_trace *sv_ktrace_chapter_from_json(const json_t *root, char *err, size_t errlen)
+{
+    char why[512];
+    sv_ktrace *k = sv_ktrace_from_json(root, err, errlen);
+    if (!k)
+        return NULL;
+    sv_trace *t = sv_ktrace_chapter_trace(k, why, sizeof why);
+    if (!t)
+        sv_errorf(err, errlen, "a kernel trace (version %d) of %s whose steps are not the "
+                  "chapter's rounds (%s): this window draws the chapter's rounds only; "
+                  "scanviz-trace --open prints it", SV_KTRACE_FILE_VERSION,
+                  k->entry ? k->entry : k->kernel, why);
+    sv_ktrace_destroy(k);
+    return t;
+}

@@ -1,0 +1,43 @@
+/* Kernel trace files: version 3 of docs/trace-format.md, through jansson. */
+#ifndef SV_KTRACE_FILE_H
+#define SV_KTRACE_FILE_H
+
+#include <jansson.h>
+#include <stdio.h>
+
+#include "ktrace.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define SV_KTRACE_FILE_VERSION 3
+
+/* Writes t as JSON to a stream / a path ("-" is stdout; all or nothing
+ * through sv_file_begin/commit). Cells never written are null everywhere,
+ * the output included. false with err filled on failure. */
+bool sv_ktrace_write(const sv_ktrace *t, FILE *f, char *err, size_t errlen);
+bool sv_ktrace_save(const sv_ktrace *t, const char *path, char *err, size_t errlen);
+
+/* Reads and validates a kernel trace (a string / a path, "-" stdin, at most
+ * SV_LIMIT_TRACE bytes / a parsed document): every field's presence, type
+ * and range, array sizes, the steps' consistency (a written cell stays
+ * written; only the cells in `wrote` change), each access's thread, array
+ * and cell. NULL with err naming the field and position
+ * (`steps[2].cells[0][5]: expected an integer or null`). The trace comes
+ * back analyzed (sv_ktrace_analyze); the caller destroys it. */
+sv_ktrace *sv_ktrace_parse(const char *json, char *err, size_t errlen);
+sv_ktrace *sv_ktrace_load(const char *path, char *err, size_t errlen);
+sv_ktrace *sv_ktrace_from_json(const json_t *root, char *err, size_t errlen);
+
+/* For the chapter's trace reader (trace_file.c): whether a parsed file is a
+ * kernel trace, and its chapter-shaped trace (sv_ktrace_chapter_trace), or
+ * NULL with err saying why not (not the chapter's rounds). */
+bool sv_trace_file_is_kernel(const json_t *root);
+sv_trace *sv_ktrace_chapter_from_json(const json_t *root, char *err, size_t errlen);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

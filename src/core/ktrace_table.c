@@ -1,0 +1,284 @@
+/* A kernel trace as text (ktrace_table.h): each step's arrays under their own
+ * names (`?` for cells never written; the rows of a 2-row array as two rows),
+ * the chapter's reading where it applies, then the diagnosis: the output
+ * against the scan, the first step that breaks the invariant, the hazards,
+ * the failure. Text from the kernel's file is escaped (sv_escape). */
+#include "ktrace_table.h"
+
+#include <inttypes.h>
+#include <string.h>
+
+#include "escape.h"
+
+#define CELLS_PER_LINE 16
+#define LABEL_WIDTH 14
+#define COL_BOLD "\x1b[1m"
+#define COL_DIM "\x1b[2m"
+#define COL_RESET "\x1b[0m"
+
+typedef struct ktable {
+    const sv_ktrace *t;
+    FILE *f;
+    bool colour;
+    int width;           /* of every number column */
+    size_t cols[SV_KTRACE_MAX_ARRAYS]; /* cells shown per row of each array */
+} ktable;
+
+static void on(const ktable *tb, const char *code)
+{
+    if (tb->colour)
+        fputs(code, tb->f);
+}
+
+/* Columns per row: the first n cells, or up to the last cell any step
+ * wrote when that is further (a padded or larger array). */
+static void measure(ktable *tb)
+{
+    const sv_ktrace *t = tb->t;
+    char v[48];
+    int w = snprintf(v, sizeof v, "%zu", t->n - 1);
+    w = w < 2 ? 2 : w;
+    for (size_t a = 0; a < t->narrays; a++) {
+        size_t rowlen = t->arrays[a].len / t->arrays[a].rows;
+        size_t cols = rowlen < t->n ? rowlen : t->n;
+        for (size_t k = 0; k < t->nsteps; k++)
+            for (size_t c = 0; c < t->arrays[a].len; c++) {
+                if (!t->steps[k].written[a][c])
+                    continue;
+                int len = (int)strlen(sv_value_format(t->type, t->steps[k].cells[a][c], v, sizeof v));
+                w = len > w ? len : w;
+                if (c % rowlen + 1 > cols)
+                    cols = c % rowlen + 1;
+            }
+        tb->cols[a] = cols;
+    }
+    for (size_t i = 0; i < t->n; i++) {
+        int len = (int)strlen(sv_value_format(t->type, t->output[i], v, sizeof v));
+        if (t->output_written[i] && len > w)
+            w = len;
+        if (t->expected) {
+            len = (int)strlen(sv_value_format(t->type, t->expected[i], v, sizeof v));
+            w = len > w ? len : w;
+        }
+    }
+    tb->width = w;
+}
+
+static void label(const ktable *tb, const char *text)
+{
+    fprintf(tb->f, "  %-*s", LABEL_WIDTH, text);
+}
+
+static void index_row(const ktable *tb, size_t lo, size_t hi)
+{
+    on(tb, COL_DIM);
+    label(tb, "cell");
+    for (size_t i = lo; i < hi; i++)
+        fprintf(tb->f, " %*zu", tb->width, i);
+    on(tb, COL_RESET);
+    fputc('\n', tb->f);
+}
+
+static void value_row(const ktable *tb, const char *name, const sv_value *v, const bool *known,
+                      size_t lo, size_t hi)
+{
+    char s[48];
+    label(tb, name);
+    for (size_t i = lo; i < hi; i++)
+        fprintf(tb->f, " %*s", tb->width, known && !known[i] ? "?"
+                                                             : sv_value_format(tb->t->type, v[i], s, sizeof s));
+    fputc('\n', tb->f);
+}
+
+/* "buf[1] pout", "s pin", "out": the label of row `row` of array a in step k. */
+static void row_label(const ktable *tb, size_t k, size_t a, size_t row, char *buf, size_t len)
+{
+    const sv_ktrace *t = tb->t;
+    char name[64];
+    sv_escape(t->arrays[a].name, name, sizeof name);
+    const sv_kreading *rd = t->readings ? &t->readings[k] : NULL;
+    const char *role = "";
+    if (rd && rd->fits && rd->pout_array == (int32_t)a && rd->pout_row == (int32_t)row)
+        role = " pout";
+    else if (rd && rd->fits && rd->pin_array == (int32_t)a && rd->pin_row == (int32_t)row)
+        role = " pin";
+    if (t->arrays[a].rows > 1)
+        snprintf(buf, len, "%.40s[%zu]%s", name, row, role);
+    else
+        snprintf(buf, len, "%.40s%s", name, role);
+}
+
+/* The case of each cell of a read step, up to its first broken cell. */
+static void case_row(const ktable *tb, const sv_kreading *rd, size_t lo, size_t hi)
+{
+    static const char marker[] = {'c', 'P', 'F'};
+    label(tb, "case");
+    for (size_t i = lo; i < hi && i < tb->t->n; i++) {
+        char m = rd->round == 0 ? '=' : marker[sv_case_of(rd->round, i)];
+        if (rd->broken && i > rd->first_broken)
+            break; /* no case after the first broken cell */
+        if (rd->broken && i == rd->first_broken)
+            m = 'X';
+        fprintf(tb->f, " %*c", tb->width, m);
+    }
+    fputc('\n', tb->f);
+}
+
+static void print_step(const ktable *tb, size_t k)
+{
+    const sv_ktrace *t = tb->t;
+    const sv_kstep *s = &t->steps[k];
+    char words[512], lab[64];
+    on(tb, COL_BOLD);
+    if (s->barrier_line > 0)
+        fprintf(tb->f, "Step %zu · up to the barrier of line %" PRId32, k + 1, s->barrier_line);
+    else
+        fprintf(tb->f, "Step %zu · up to the kernel's end", k + 1);
+    on(tb, COL_RESET);
+    sv_ktrace_reading_words(t, k, words, sizeof words);
+    const char *reading = strchr(words, ':'); /* "step 3 (round 2): ..." -> "round 2: ..." */
+    if (reading && t->readings[k].fits)
+        fprintf(tb->f, " · round %d%s\n", t->readings[k].round, reading);
+    else
+        fprintf(tb->f, " · %zu write%s, no chapter round\n", s->nwrites,
+                s->nwrites == 1 ? "" : "s");
+    size_t cols = 0;
+    for (size_t a = 0; a < t->narrays; a++)
+        if (t->arrays[a].touched && tb->cols[a] > cols)
+            cols = tb->cols[a];
+    for (size_t lo = 0; lo < cols; lo += CELLS_PER_LINE) {
+        size_t hi = lo + CELLS_PER_LINE < cols ? lo + CELLS_PER_LINE : cols;
+        index_row(tb, lo, hi);
+        for (size_t a = 0; a < t->narrays; a++) {
+            if (!t->arrays[a].touched)
+                continue;
+            size_t rowlen = t->arrays[a].len / t->arrays[a].rows;
+            size_t end = hi < tb->cols[a] ? hi : tb->cols[a];
+            for (size_t row = 0; row < t->arrays[a].rows && lo < end; row++) {
+                row_label(tb, k, a, row, lab, sizeof lab);
+                value_row(tb, lab, s->cells[a] + row * rowlen, s->written[a] + row * rowlen, lo,
+                          end);
+                const sv_kreading *rd = t->readings ? &t->readings[k] : NULL;
+                if (rd && rd->fits && rd->pout_array == (int32_t)a && rd->pout_row == (int32_t)row)
+                    case_row(tb, rd, lo, end);
+            }
+        }
+    }
+    fputc('\n', tb->f);
+}
+
+static void print_output(const ktable *tb)
+{
+    const sv_ktrace *t = tb->t;
+    on(tb, COL_BOLD);
+    fprintf(tb->f, "Output · out[] after the kernel, against the sequential %s scan of %s\n",
+            sv_scan_name(t->scan), sv_op_name(t->op));
+    on(tb, COL_RESET);
+    for (size_t lo = 0; lo < t->n; lo += CELLS_PER_LINE) {
+        size_t hi = lo + CELLS_PER_LINE < t->n ? lo + CELLS_PER_LINE : t->n;
+        index_row(tb, lo, hi);
+        value_row(tb, "output", t->output, t->output_written, lo, hi);
+        if (t->expected)
+            value_row(tb, "expected", t->expected, NULL, lo, hi);
+    }
+    fputc('\n', tb->f);
+}
+
+static void print_header(const ktable *tb, const char *note)
+{
+    const sv_ktrace *t = tb->t;
+    char name[256], entry[128], dev[128], sched[96];
+    sv_escape(t->file ? t->file : t->kernel, name, sizeof name);
+    sv_escape(t->entry ? t->entry : "?", entry, sizeof entry);
+    on(tb, COL_BOLD);
+    fprintf(tb->f, "Kernel %s · %s · n = %zu · %s (%s) · %s · %s\n", name, entry, t->n,
+            sv_op_name(t->op), sv_op_symbol(t->op), sv_type_name(t->type), sv_scan_name(t->scan));
+    on(tb, COL_RESET);
+    if (t->backend == SV_BACKEND_CUDA)
+        fprintf(tb->f, "GPU runtime (NVRTC) · %s", t->device ? sv_escape(t->device, dev, sizeof dev)
+                                                             : "GPU");
+    else
+        fprintf(tb->f, "CPU runtime (fibers) · schedule %s · %" PRIu64 " switches",
+                t->schedule ? sv_escape(t->schedule, sched, sizeof sched) : "?", t->switches);
+    if (t->runs > 1)
+        fprintf(tb->f, " · %" PRIu32 " runs, %" PRIu32 " wrong, shown: run %" PRIu32, t->runs,
+                t->wrong_runs, t->shown_run);
+    fputc('\n', tb->f);
+    if (note && note[0]) {
+        char esc[1024];
+        fprintf(tb->f, "%s\n", sv_escape(note, esc, sizeof esc));
+    }
+    fputc('\n', tb->f);
+}
+
+/* The diagnosis: output, invariant, hazards, failure. */
+static void print_diagnosis(const ktable *tb, size_t max_hazards)
+{
+    const sv_ktrace *t = tb->t;
+    char a[48], b[48], words[2048];
+    on(tb, COL_BOLD);
+    fputs("Diagnosis\n", tb->f);
+    on(tb, COL_RESET);
+    if (t->failure.kind != SV_KFAIL_NONE)
+        fprintf(tb->f, "  failure: %s\n", sv_ktrace_failure_words(t, words, sizeof words));
+    bool ran = t->failure.kind == SV_KFAIL_NONE;
+    if (ran && t->first_wrong < 0)
+        fprintf(tb->f, "  output: right (the %s scan of %s)\n", sv_scan_name(t->scan),
+                sv_op_name(t->op));
+    else if (ran)
+        fprintf(tb->f, "  output: wrong from cell %" PRId32 ": %s, expected %s\n", t->first_wrong,
+                t->output_written[t->first_wrong]
+                    ? sv_value_format(t->type, t->output[t->first_wrong], a, sizeof a) : "?",
+                sv_value_format(t->type, t->expected[t->first_wrong], b, sizeof b));
+    if (t->runs > 1)
+        fprintf(tb->f, "  runs: %" PRIu32 " of %" PRIu32 " wrong\n", t->wrong_runs, t->runs);
+    size_t rounds = 0;
+    for (size_t k = 0; t->readings && k < t->nsteps; k++)
+        rounds += t->readings[k].fits;
+    if (t->first_broken_step >= 0)
+        fprintf(tb->f, "  invariant: broken first in %s\n",
+                sv_ktrace_reading_words(t, (size_t)t->first_broken_step, words, sizeof words));
+    else if (rounds)
+        fprintf(tb->f, "  invariant: holds in every step read as a chapter round (%zu)\n", rounds);
+    else if (t->nsteps)
+        fprintf(tb->f, "  invariant: no step is one of the chapter's rounds\n");
+    if (t->backend == SV_BACKEND_CUDA && t->nhazards == 0 && t->hazards_total == 0)
+        fprintf(tb->f, "  hazards: not observed on the GPU (--racecheck runs compute-sanitizer)\n");
+    else
+        fprintf(tb->f, "  hazards: %" PRIu64 "%s\n", t->hazards_total,
+                t->hazards_total ? " (the same cell in one step, touched by two threads, one writing)"
+                                 : "");
+    for (size_t h = 0; h < t->nhazards && h < max_hazards; h++)
+        fprintf(tb->f, "    %s\n", sv_ktrace_hazard_words(t, &t->hazards[h], words, sizeof words));
+    if (t->nhazards > max_hazards)
+        fprintf(tb->f, "    ... and %" PRIu64 " more\n", t->hazards_total - max_hazards);
+}
+
+/* Text of many lines (a compiler's messages), each escaped on its own. */
+static void print_lines(FILE *f, const char *text)
+{
+    char esc[1024];
+    while (*text) {
+        size_t len = strcspn(text, "\n");
+        fprintf(f, "  %s\n", sv_escape_n(text, len, esc, sizeof esc));
+        text += len + (text[len] == '\n');
+    }
+}
+
+void sv_ktrace_print_table(const sv_ktrace *t, FILE *f, bool colour, const char *note)
+{
+    ktable tb = {.t = t, .f = f, .colour = colour};
+    measure(&tb);
+    print_header(&tb, note);
+    for (size_t k = 0; k < t->nsteps; k++)
+        print_step(&tb, k);
+    if (t->failure.kind == SV_KFAIL_NONE)
+        print_output(&tb);
+    print_diagnosis(&tb, SV_KTRACE_TABLE_HAZARDS);
+    if (t->failure.kind == SV_KFAIL_COMPILE && t->failure.message) {
+        fputs("\nThe compiler said:\n", f);
+        print_lines(f, t->failure.message);
+    }
+    fputs("Legend: F full window · P partial window · c copy-through · = the input (round 0) · "
+          "X the first cell breaking the round's invariant · ? never written\n", f);
+}

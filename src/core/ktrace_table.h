@@ -1,0 +1,29 @@
+/* A kernel trace as text, for scanviz-trace --kernel-file and --open of a
+ * kernel trace file. */
+#ifndef SV_KTRACE_TABLE_H
+#define SV_KTRACE_TABLE_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "ktrace.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Hazards the table lists in words (all are counted). */
+#define SV_KTRACE_TABLE_HAZARDS 5
+
+/* Prints an analyzed t: a header (kernel, entry, n, op, type, scan, how it
+ * ran) and note (escaped; may be NULL), each step's touched arrays with the
+ * chapter's reading where it applies, out[] against the expected scan, and
+ * the diagnosis (failure, output, invariant, hazards). colour: ANSI bold and
+ * dim for headings. */
+void sv_ktrace_print_table(const sv_ktrace *t, FILE *f, bool colour, const char *note);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,249 @@
+"""scanviz-trace --kernel-file on every test kernel (tests/kernels/*.cu) and
+the starting file, on the CPU runtime, as a user runs it: the exit status,
+the output, the hazard count against an independent count (the access sets
+of each kernel modelled here, pairs of threads per cell and step with one
+writing), the failure's kind and line (the file's `MARK:` lines), the table's
+words, the trace file written and opened again.
+
+Usage: test_kernel_files.py SCANVIZ_TRACE KERNELS_DIR STARTER_FILE"""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from expect import check, report  # noqa: E402
+
+TRACE, KERNELS, STARTER = sys.argv[1], sys.argv[2], sys.argv[3]
+CHAPTER = "3 1 7 0 4 1 6 3"
+SCAN = [3, 4, 11, 11, 15, 16, 22, 25]
+
+
+def run(*args, timeout=60):
+    p = subprocess.run([TRACE, *args], capture_output=True, text=True, timeout=timeout,
+                       env={**os.environ, "NO_COLOR": "1"})
+    return p.returncode, p.stdout, p.stderr
+
+
+def kernel(name):
+    return os.path.join(KERNELS, name)
+
+
+def mark(name, what):
+    """The line of `name` whose comment says MARK: what."""
+    with open(kernel(name)) as f:
+        for no, line in enumerate(f, 1):
+            if "MARK: " + what in line:
+                return no
+    raise AssertionError(f"{name}: no MARK: {what}")
+
+
+def trace_json(name, *args, want_rc):
+    rc, out, err = run("--kernel-file", kernel(name), "--format", "json", *args)
+    check(rc == want_rc, f"{name} {args}: exit {rc}, expected {want_rc}; stderr: {err}")
+    try:
+        return json.loads(out)
+    except ValueError:
+        check(False, f"{name} {args}: not JSON: {out[:300]} / {err[:300]}")
+        return None
+
+
+def hazard_pairs(steps):
+    """Independent hazard count: steps is a list of {cell: (readers, writers)};
+    a hazard is an unordered pair of distinct threads touching one cell in
+    one step, at least one of them writing."""
+    total = 0
+    for cells in steps:
+        for readers, writers in cells.values():
+            touch = readers | writers
+            total += sum(1 for a in touch for b in touch
+                         if a < b and (a in writers or b in writers))
+    return total
+
+
+def in_place_model(n):
+    """in_place_race.cu: round of stride s: thread i >= s reads s[i-s], s[i],
+    writes s[i]; one barrier per round."""
+    steps = []
+    s = 1
+    while s < n:
+        cells = {}
+        for i in range(s, n):
+            for c in (i - s, i):
+                cells.setdefault(c, (set(), set()))[0].add(i)
+            cells[i][1].add(i)
+        steps.append(cells)
+        s *= 2
+    return hazard_pairs(steps)
+
+
+def no_barrier_model(n):
+    """no_barrier.cu: every round after the staging falls into one interval."""
+    cells = {}
+    pout, s = 0, 1
+    while s < n:
+        pout, pin = 1 - pout, pout
+        for i in range(n):
+            reads = [(pin, i - s), (pin, i)] if i >= s else [(pin, i)]
+            for c in reads:
+                cells.setdefault(c, (set(), set()))[0].add(i)
+            cells.setdefault((pout, i), (set(), set()))[1].add(i)
+        s *= 2
+    return hazard_pairs([cells])
+
+
+def scan(values):
+    """The inclusive int32 sum scan, wrapping as on the GPU."""
+    out, acc = [], 0
+    for v in values:
+        acc = (acc + v + 2**31) % 2**32 - 2**31
+        out.append(acc)
+    return out
+
+
+def test_correct():
+    for name in ("double_buffer.cu", "temp_2d.cu", "in_place_two_barriers.cu", "two_entries.cu"):
+        extra = ["--entry", "scan"] if name == "two_entries.cu" else []
+        for sched in ("lockstep", "sequential", "reverse", "random:3"):
+            t = trace_json(name, "--input", CHAPTER, "--schedule", sched, "--runs", "1", *extra,
+                           want_rc=0)
+            if t:
+                check(t["output"] == SCAN, f"{name} {sched}: output {t['output']}")
+                check(t["hazards"] == [] and t["hazards_total"] == 0, f"{name}: hazards")
+                check(t["failure"] is None, f"{name}: failure {t['failure']}")
+                check(t["source"] and "__global__" in t["source"], f"{name}: source carried")
+    t = trace_json("double_buffer.cu", "--random", "1024", "--seed", "5", want_rc=0)
+    if t:
+        check(len(t["output"]) == 1024 and t["output"] == scan(t["input"]), "n = 1024")
+        shared = [k for k, a in enumerate(t["arrays"]) if a["kind"] == "shared"]
+        check(len(shared) == 1 and t["arrays"][shared[0]]["name"] == "buf", "buf by its name")
+    t = trace_json("double_buffer.cu", "--input", "7", want_rc=0)
+    check(t is not None and t["output"] == [7], "n = 1")
+    rc, out, err = run("--kernel-file", STARTER, "--input", CHAPTER)
+    check(rc == 0, f"starter: exit {rc}: {err}")
+    check("output: right" in out and "hazards: 0" in out, f"starter table: {out[-600:]}")
+    check("round 1: buf[1] holds the round's windows" in out, "starter: the chapter's reading")
+
+
+def test_types_and_ops():
+    t = trace_json("float_sum.cu", "--type", "float32", "--input", "0.5 0.25 1 2", want_rc=0)
+    check(t is not None and t["output"] == [0.5, 0.75, 1.75, 3.75], "float32")
+    t = trace_json("max_scan.cu", "--op", "max", "--input", CHAPTER, want_rc=0)
+    check(t is not None and t["output"] == [3, 3, 7, 7, 7, 7, 7, 7], "max")
+    t = trace_json("max_scan.cu", "--input", CHAPTER, want_rc=4)
+    check(t is not None and t["output"][1] == 3, "max with --op sum: wrong output")
+    rc, out, err = run("--kernel-file", kernel("max_scan.cu"), "--input", CHAPTER)
+    check(rc == 4 and "output: wrong from cell 1: 3, expected 4" in out, f"max table: {out[-500:]}")
+    t = trace_json("blelloch.cu", "--exclusive", "--input", CHAPTER, want_rc=0)
+    if t:
+        check(t["output"] == [0, 3, 4, 11, 11, 15, 16, 22], f"blelloch: {t['output']}")
+        check(t["hazards_total"] == 0, "blelloch: no hazard")
+    rc, out, err = run("--kernel-file", kernel("blelloch.cu"), "--exclusive", "--input", CHAPTER)
+    check(rc == 0 and "invariant: broken first in step 2 (round 1)" in out,
+          f"blelloch: steps are not the chapter's: {out[-800:]}")
+
+
+def test_races():
+    for n in (8, 64, 1024):
+        args = ["--random", str(n)] if n > 8 else ["--input", CHAPTER]
+        for sched in ("lockstep", "sequential"):
+            t = trace_json("in_place_race.cu", *args, "--schedule", sched, want_rc=4)
+            if t:
+                check(t["hazards_total"] == in_place_model(n),
+                      f"in-place n={n} {sched}: {t['hazards_total']} hazards, "
+                      f"expected {in_place_model(n)}")
+                line = mark("in_place_race.cu", "race")
+                h = t["hazards"][0] if t["hazards"] else None
+                check(h and h["first"]["line"] == line and h["second"]["line"] == line,
+                      f"in-place: hazard lines {h}")
+        t = trace_json("no_barrier.cu", *args, want_rc=4)
+        if t:
+            check(t["hazards_total"] == no_barrier_model(n),
+                  f"no-barrier n={n}: {t['hazards_total']}, expected {no_barrier_model(n)}")
+    check(in_place_model(1024) == 8194, "the model gives BUILD-NOTES' count")
+    t = trace_json("in_place_race.cu", "--input", CHAPTER, "--schedule", "sequential", want_rc=4)
+    check(t is not None and t["output"] != SCAN, "sequential: the race shows in the output")
+    rc, out, err = run("--kernel-file", kernel("in_place_race.cu"), "--input", CHAPTER)
+    check(rc == 4 and "hazards: 10 (" in out, f"in-place table: {out[-900:]}")
+    check("step 2: thread " in out and f"lines {mark('in_place_race.cu', 'race')}" in out,
+          "a hazard in words")
+
+
+def test_failures():
+    t = trace_json("no_guard.cu", "--input", CHAPTER, want_rc=5)
+    if t:
+        f = t["failure"]
+        check(f and f["kind"] == "out-of-range" and f["thread"] == 0 and f["index"] == -1
+              and f["line"] == mark("no_guard.cu", "oob")
+              and t["arrays"][f["array"]]["name"] == "buf", f"no-guard: {f}")
+        check(len(t["steps"]) >= 1, "no-guard: the staging step kept")
+    t = trace_json("out_of_range_write.cu", "--input", CHAPTER, want_rc=5)
+    if t:
+        f = t["failure"]
+        check(f and f["kind"] == "out-of-range" and f["thread"] == 7 and f["index"] == 8
+              and f["line"] == mark("out_of_range_write.cu", "oob"), f"oob write: {f}")
+    t = trace_json("barrier_in_if.cu", "--input", CHAPTER, want_rc=5)
+    if t:
+        f = t["failure"]
+        line = mark("barrier_in_if.cu", "barrier")
+        check(f and f["kind"] == "deadlock", f"deadlock: {f}")
+        check(f and {"line": line, "count": 7, "first_thread": 1} in f["waits"],
+              f"deadlock: threads 1..7 wait at line {line}: {f and f['waits']}")
+    t = trace_json("endless_loop.cu", "--input", CHAPTER, "--time-limit", "1", want_rc=5)
+    check(t is not None and t["failure"] and t["failure"]["kind"] == "time", "time limit")
+    t = trace_json("syntax_error.cu", "--input", CHAPTER, want_rc=2)
+    if t:
+        f = t["failure"]
+        line = mark("syntax_error.cu", "syntax")
+        check(f and f["kind"] == "compile" and f["line"] in (line, line + 1), f"compile: {f}")
+        check(f and "syntax_error.cu" in (f["message"] or ""), "compile: the file's name")
+    rc, out, err = run("--kernel-file", kernel("syntax_error.cu"), "--input", CHAPTER)
+    check(rc == 2 and "The compiler said:" in out, f"compile table: {out[-500:]}")
+    t = trace_json("wrong_signature.cu", "--input", CHAPTER, want_rc=2)
+    if t:
+        msg = t["failure"] and t["failure"]["message"] or ""
+        check(t["failure"]["kind"] == "signature" and "const int *" in msg and "int *" in msg,
+              f"signature: {t['failure']}")
+    t = trace_json("forbidden_include.cu", "--input", CHAPTER, want_rc=2)
+    if t:
+        f = t["failure"]
+        check(f["kind"] == "include" and f["line"] == mark("forbidden_include.cu", "include")
+              and "stdio.h" in (f["message"] or ""), f"include: {f}")
+    t = trace_json("two_entries.cu", "--input", CHAPTER, want_rc=2)
+    check(t is not None and t["failure"]["kind"] == "signature", "two entries need --entry")
+    t = trace_json("two_entries.cu", "--input", CHAPTER, "--entry", "copy_only", want_rc=4)
+    check(t is not None and t["output"] == [3, 1, 7, 0, 4, 1, 6, 3], "--entry copy_only")
+
+
+def test_files_and_usage():
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "race.scanviz.json")
+        rc, out, err = run("--kernel-file", kernel("in_place_race.cu"), "--input", CHAPTER,
+                           "--format", "json", "-o", path)
+        check(rc == 4 and os.path.exists(path), f"-o: exit {rc}: {err}")
+        rc, out, err = run("--open", path)
+        check(rc == 0 and "hazards: 10" in out and "in_place_race.cu" in out,
+              f"--open a kernel trace: {rc}: {err} {out[-300:]}")
+        rc, again, err = run("--open", path, "--format", "json")
+        with open(path) as f:
+            check(rc == 0 and again == f.read(), "--open --format json gives the file back")
+        rc, out, err = run("--kernel", "no-else", "--format", "json")
+        check(rc == 0 and json.loads(out)["output"][0] is None,
+              "a chapter trace's output is null where the last round's pout is unwritten")
+    rc, out, err = run("--kernel-file", os.path.join(KERNELS, "missing.cu"))
+    check(rc == 2 and "missing.cu" in err, f"a missing file: {rc}: {err}")
+    rc, out, err = run("--entry", "scan")
+    check(rc == 2 and "--entry" in err, f"--entry without --kernel-file: {rc}: {err}")
+    rc, out, err = run("--kernel-file", kernel("double_buffer.cu"), "--kernel", "in-place")
+    check(rc == 2, f"--kernel-file with --kernel: {rc}: {err}")
+    rc, out, err = run("--kernel-file", kernel("double_buffer.cu"), "--time-limit", "-1")
+    check(rc == 2 and "--time-limit" in err, f"a bad --time-limit: {rc}: {err}")
+
+
+test_correct()
+test_types_and_ops()
+test_races()
+test_failures()
+test_files_and_usage()
+sys.exit(report("kernel files: all checks passed"))
