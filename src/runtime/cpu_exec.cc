@@ -1037,6 +1037,10 @@ bool load(const char *so_path, const char *dyn_name, char *err, size_t errlen)
     }
     R->so_base = (uintptr_t)info.dli_fbase;
     R->dyn = R->pool + 4096;
+    // a shipped kernel's launcher dispatches over the operator and type
+    void (*configure)(int, int, int) = (void (*)(int, int, int))dlsym(R->so, "sv_rt_configure");
+    if (configure)
+        configure((int)R->req->op, (int)R->req->type, R->req->scan == SV_SCAN_EXCLUSIVE);
     *R->hooks = &the_hooks;
     bdim[0] = R->n;
     bdim[1] = bdim[2] = 1;

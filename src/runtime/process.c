@@ -4,6 +4,7 @@
  * and turns whatever happened (a trace, a signal, silence) into a trace
  * with its failure. The parent never runs the kernel's code. */
 #define _GNU_SOURCE /* REG_RIP, sigaltstack's stack_t fields */
+#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -20,6 +21,7 @@
 
 #include "backend.h"
 #include "cpu_compile.h"
+#include "shipped.h"
 #include "wire.h"
 
 #include "../core/error.h"
@@ -112,6 +114,13 @@ static void on_signal(int sig, siginfo_t *si, void *ucv)
         f->nwaits = 0;
         if (child_where)
             child_where(f, pc);
+        if (getenv("SV_RT_DEBUG")) {
+            Dl_info di;
+            if (pc && dladdr(pc, &di))
+                fprintf(stderr, "sv_rt: signal %d at %s+%#lx (%s)\n", sig, di.dli_fname,
+                        (unsigned long)((char *)pc - (char *)di.dli_fbase),
+                        di.dli_sname ? di.dli_sname : "?");
+        }
         size_t u = 0;
         if (sig == SIGALRM) {
             u = put_str(child_msg, u, sizeof child_msg, "the kernel ran past its time limit of ");
@@ -313,7 +322,7 @@ static const char *base_of(const char *path)
 
 static bool request_valid(const sv_runtime_request *req, char *err, size_t errlen)
 {
-    if (!req || !req->source || !req->input) {
+    if (!req || (!req->source && !req->builtin) || !req->input) {
         sv_errorf(err, errlen, "no kernel source or no input");
         return false;
     }
@@ -328,7 +337,16 @@ sv_ktrace *sv_runtime_run(const sv_runtime_request *req, char *err, size_t errle
 {
     if (!request_valid(req, err, errlen))
         return NULL;
-    const char *path = req->path ? req->path : "kernel.cu";
+    const char *source = req->source;
+    if (!source && req->builtin) {
+        const sv_rt_shipped *k = sv_rt_shipped_find(req->builtin);
+        if (!k) {
+            sv_errorf(err, errlen, "%s: not a shipped kernel of this build", req->builtin);
+            return NULL;
+        }
+        source = k->source;
+    }
+    const char *path = req->path ? req->path : req->builtin ? req->builtin : "kernel.cu";
     char name[256];
     snprintf(name, sizeof name, "%s", base_of(path));
     char *dot = strrchr(name, '.');
@@ -339,14 +357,14 @@ sv_ktrace *sv_runtime_run(const sv_runtime_request *req, char *err, size_t errle
     if (!t)
         return NULL;
     char sched[64];
-    size_t srclen = strnlen(req->source, SV_KTRACE_MAX_SOURCE);
+    size_t srclen = strnlen(source, SV_KTRACE_MAX_SOURCE);
     char *src = malloc(srclen + 1);
-    if (!src || !sv_ktrace_set_text(&t->file, req->path, err, errlen) ||
+    if (!src || !sv_ktrace_set_text(&t->file, path, err, errlen) ||
         (req->backend == SV_RUNTIME_CPU &&
          !sv_ktrace_set_text(&t->schedule, sv_schedule_format(req->schedule, sched, sizeof sched),
                              err, errlen)))
         goto fail;
-    memcpy(src, req->source, srclen);
+    memcpy(src, source, srclen);
     src[srclen] = '\0';
     t->source = src;
     src = NULL;

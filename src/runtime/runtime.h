@@ -37,6 +37,11 @@ typedef struct sv_runtime_request {
     const char *path;        /* "my_scan.cu" as the user gave it */
     const char *source;      /* its text; NUL-terminated */
     const char *entry;       /* --entry NAME, NULL: the only __global__ */
+    /* A shipped kernel instead (a registry row's file, "kernels/hillis_steele.cu",
+     * "kernels/mistakes/in_place.cu"): on the CPU its build made ahead of time
+     * runs (no compiler needed) and its own text is the trace's source, so
+     * source may be NULL. NULL: the kernel file in source. */
+    const char *builtin;
     /* ... the input */
     sv_op op;
     sv_type type;
