@@ -1165,12 +1165,13 @@ bool runs(const sv_runtime_request *req, const sv_value *expected, char *err, si
 }
 
 // Where a signal found the kernel (backend.h's sv_rt_where_fn): the thread
-// that ran, the line of the faulting instruction when it is the kernel's,
-// else of that thread's last access.
+// that runs (or ran last, when the signal came between two fibers), the line
+// of the faulting instruction when it is the kernel's, else of the last
+// access.
 void where(sv_kfailure *f, void *fault_pc)
 {
-    if (!R || !R->in_fiber)
-        return;
+    if (!R || (!R->in_fiber && R->switches == 0))
+        return; // not in the kernel yet
     f->thread = (int32_t)R->cur;
     f->step = (int32_t)R->step;
     int32_t line = 0;

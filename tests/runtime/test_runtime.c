@@ -454,6 +454,77 @@ static void test_steps(void)
     sv_ktrace_destroy(t);
 }
 
+/* The shipped kernels (the chapter's and every mistake), their builds made
+ * ahead of time: the chapter's gives the emulator's output under every
+ * schedule; under the deterministic schedules each mistake gives what the
+ * statement machine of the lab gives (sv_lab_emulate), cell for cell where
+ * that knows the value. */
+static void test_shipped(void)
+{
+    static sv_value in[SV_MAX_N], want[SV_MAX_N], lab_out[SV_MAX_N];
+    static bool lab_known[SV_MAX_N];
+    const size_t ns[] = {8, 64, 1000};
+    for (int k = 0; k < SV_KERNEL_COUNT; k++) {
+        const sv_kernel_info *info = sv_kernel_get((sv_kernel)k);
+        for (size_t a = 0; a < sizeof ns / sizeof *ns; a++) {
+            size_t n = ns[a];
+            input_of(SV_TYPE_INT32, n, in);
+            for (size_t s = 0; s < NSCHED; s++) {
+                char err[256], what[160];
+                sv_schedule sch;
+                CHECK(sv_schedule_parse(schedules[s], &sch, err, sizeof err));
+                bool seeded = sch.kind == SV_SCHEDULE_RANDOM || sch.kind == SV_SCHEDULE_WARPS;
+                if (seeded && k != SV_KERNEL_CORRECT)
+                    continue; /* the lab interleaves statements, the runtime accesses */
+                snprintf(what, sizeof what, "%s n=%zu %s", info->name, n, schedules[s]);
+                sv_runtime_request req;
+                memset(&req, 0, sizeof req);
+                req.builtin = info->file;
+                req.op = SV_OP_SUM;
+                req.type = SV_TYPE_INT32;
+                req.input = in;
+                req.n = n;
+                req.runs = 1;
+                req.schedule = sch;
+                sv_ktrace *t = sv_runtime_run(&req, err, sizeof err);
+                CHECK_MSG(t != NULL, "%s: %s", what, err);
+                if (!t)
+                    continue;
+                CHECK_MSG(t->failure.kind == SV_KFAIL_NONE, "%s: %s", what,
+                          t->failure.message ? t->failure.message : "");
+                run_opts o = {SV_TYPE_INT32, SV_OP_SUM, SV_SCAN_INCLUSIVE, NULL, NULL, 1, 0, 0};
+                if (k == SV_KERNEL_CORRECT) {
+                    emulated(o, in, n, want);
+                    check_output(t, want, n, what);
+                    CHECK_MSG(t->hazards_total == 0, "%s: %llu hazards", what,
+                              (unsigned long long)t->hazards_total);
+                } else {
+                    sv_trace *lt = sv_trace_create(SV_OP_SUM, SV_TYPE_INT32, SV_SCAN_INCLUSIVE, in,
+                                                   n, SV_BACKEND_CPU, NULL, err, sizeof err);
+                    CHECK(lt && sv_lab_emulate(lt, (sv_kernel)k, sch, NULL, lab_out, lab_known,
+                                               err, sizeof err));
+                    for (size_t i = 0; lt && i < n; i++) {
+                        if (!lab_known[i])
+                            continue;
+                        if (t->output[i].bits != lab_out[i].bits) {
+                            CHECK_MSG(false, "%s: out[%zu] = %d, the lab's %d", what, i,
+                                      t->output[i].i, lab_out[i].i);
+                            break;
+                        }
+                    }
+                    sv_trace_destroy(lt);
+                    if (info->racy)
+                        CHECK_MSG(t->hazards_total > 0, "%s: no hazard", what);
+                    else
+                        CHECK_MSG(t->hazards_total == 0, "%s: %llu hazards", what,
+                                  (unsigned long long)t->hazards_total);
+                }
+                sv_ktrace_destroy(t);
+            }
+        }
+    }
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 3) {
@@ -468,6 +539,7 @@ int main(int argc, char **argv)
         return 77;
     }
     test_steps();
+    test_shipped();
     test_failures();
     test_races();
     test_correct();
