@@ -14,6 +14,7 @@
  * with one copy back and one synchronize at the end: 100 runs at n = 1024
  * take about a millisecond (docs/gpu-runs.md). */
 #include "scan_cuda.h"
+#include "../src/core/lab_registry.h"
 #include "cuda_check.cuh"
 #include "ops.cuh"
 #include "trace_hooks.cuh"
@@ -64,6 +65,16 @@ namespace sv::lab_pout_accumulate {
 #include "mistakes/pout_accumulate.cu"
 SV_LAB_LAUNCHER
 }
+/* no-guard reads buf[pin * n + i - stride] for i < stride: with pin = 1 a
+ * cell of buf[0], with pin = 0 the words below buf. Those lie inside the
+ * block's shared window where the driver reserves memory below the dynamic
+ * buffer (1 KiB on sm_80 and newer: buf starts at 0x400, and the farthest
+ * read, stride 256 at n = 1024, is 1 KiB below it); on older GPUs the read
+ * may fault, and the launch fails with the CUDA error. */
+namespace sv::lab_no_guard {
+#include "mistakes/no_guard.cu"
+SV_LAB_LAUNCHER
+}
 
 namespace {
 
@@ -93,19 +104,30 @@ bool launch(sv_op op, sv_type type, const void *in, void *out, int n, bool exclu
 typedef bool (*LabLaunch)(sv_op, sv_type, const void *, void *, int, bool, void *,
                           unsigned long long, unsigned, unsigned, cudaStream_t);
 
-/* The lab's kernels by the names of core's registry (lab_registry.h). */
+/* The lab's kernels, one launch per row of core's registry (lab_registry.h,
+ * generated from the same files): the build fails when a kernel file has a
+ * row but no launch here, or the other way round. */
 const struct {
-    const char *name;
+    sv_kernel row;
     LabLaunch launch;
 } kLab[] = {
-    {"correct", launch<sv::lab_correct::Kernel>},
-    {"in-place", launch<sv::lab_in_place::Kernel>},
-    {"no-barrier", launch<sv::lab_no_barrier::Kernel>},
-    {"in-place-no-barrier", launch<sv::lab_in_place_no_barrier::Kernel>},
-    {"no-else", launch<sv::lab_no_else::Kernel>},
-    {"off-by-one", launch<sv::lab_off_by_one::Kernel>},
-    {"pout-accumulate", launch<sv::lab_pout_accumulate::Kernel>},
+    {SV_KERNEL_CORRECT, launch<sv::lab_correct::Kernel>},
+    {SV_KERNEL_IN_PLACE, launch<sv::lab_in_place::Kernel>},
+    {SV_KERNEL_NO_BARRIER, launch<sv::lab_no_barrier::Kernel>},
+    {SV_KERNEL_IN_PLACE_NO_BARRIER, launch<sv::lab_in_place_no_barrier::Kernel>},
+    {SV_KERNEL_NO_ELSE, launch<sv::lab_no_else::Kernel>},
+    {SV_KERNEL_OFF_BY_ONE, launch<sv::lab_off_by_one::Kernel>},
+    {SV_KERNEL_POUT_ACCUMULATE, launch<sv::lab_pout_accumulate::Kernel>},
+    {SV_KERNEL_NO_GUARD, launch<sv::lab_no_guard::Kernel>},
 };
+static_assert(sizeof kLab / sizeof *kLab == SV_KERNEL_COUNT,
+              "every kernel of the registry has its launch in kLab, in the registry's order");
+
+/* The registry's names, by row (the kernels library links none of core's
+ * functions, so it reads the generated rows itself). */
+#define SV_LAB_ROW_NAME(id, name, ...) name,
+const char *const kNames[SV_KERNEL_COUNT] = {SV_KERNEL_ROWS(SV_LAB_ROW_NAME)};
+#undef SV_LAB_ROW_NAME
 
 /* Device memory and a stream for one call, released on every return. */
 struct LabGuard {
@@ -150,7 +172,7 @@ bool sv_cuda_lab_run(const sv_cuda_lab_request *req, uint32_t *bits, uint32_t *o
     }
     LabLaunch fn = nullptr;
     for (const auto &k : kLab)
-        if (req->kernel && std::strcmp(req->kernel, k.name) == 0)
+        if (req->kernel && std::strcmp(req->kernel, kNames[k.row]) == 0)
             fn = k.launch;
     if (!fn) {
         std::snprintf(err, errlen, "sv_cuda_lab_run: no kernel named \"%.64s\"",

@@ -1,13 +1,32 @@
 #!/usr/bin/env python3
-"""Builds the mistakes lab's kernels: each kernels/mistakes/NAME.diff is a
-unified diff against kernels/hillis_steele.cu (the chapter's kernel) with the
-mistake's own opening comment written above its `---` line. This writes
+"""Builds the mistakes lab's kernels and the kernel registry: each
+kernels/mistakes/NAME.diff is a unified diff against kernels/hillis_steele.cu
+(the chapter's kernel) with the mistake's own opening comment written above
+its `---` line, and below that comment the mistake's registry row, one
+`key: value` line per field (git apply skips these lines). This writes
 OUTDIR/NAME.cu: that comment, then the chapter's kernel with its opening
 comment dropped and the diff's hunks applied. nvcc compiles these files
 (kernels/lab_runs.cu) and the source panel shows them (src/app/meson.build),
 so what students read is what ran.
 
-usage: apply.py BASE OUTDIR STAMP DIFF [DIFF ...]
+With --registry OUT_H BASE_ROW it also writes OUT_H, the registry of
+src/core/lab_registry.h as an X-macro table: one row per kernel file, the
+chapter's kernel first (its row is BASE_ROW, a file of the same `key: value`
+lines beside hillis_steele.cu, whose text stays the chapter's), then each
+diff's in the order given (the K key's order). The fields:
+  name:     the --kernel name (a mistake's is its file name, _ written -)
+  alias:    another name (the chapter's kernel only: hillis-steele)
+  label:    one line for captions: what was changed
+  teaches:  what the kernel teaches, in a sentence
+  buffers:  1 or 2            (the statement model the emulator runs,
+  barrier:  yes or no          src/core/lab_emulate.h: one buffer or two,
+  else:     yes or no          the barrier ending each round, the else copy,
+  guard:    i >= stride, i > stride or none    the guard, what the add reads,
+  add:      pin[i - stride] op pin[i] or pin[i - stride] op pout[i]
+  racy:     yes or no          and whether the outcome depends on the schedule)
+Text is printable ASCII; every field is required (alias only in BASE_ROW).
+
+usage: apply.py [--registry OUT_H BASE_ROW] BASE OUTDIR STAMP DIFF [DIFF ...]
 
 Strict on purpose, so that a diff can never silently rot when the chapter's
 kernel changes: every hunk must apply at exactly the line it names, every
@@ -22,6 +41,19 @@ import re
 import sys
 
 HUNK = re.compile(r"^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@")
+FIELD = re.compile(r"^([a-z]+):[ \t]*(.*?)[ \t]*$")
+# Each field's accepted values (None: any text), and for the model's fields
+# the C value each one becomes.
+FIELDS = {
+    "name": None, "alias": None, "label": None, "teaches": None,
+    "buffers": {"1": "false", "2": "true"},
+    "barrier": {"yes": "true", "no": "false"},
+    "else": {"yes": "true", "no": "false"},
+    "guard": {"i >= stride": ("true", "0"), "i > stride": ("true", "1"), "none": ("false", "0")},
+    "add": {"pin[i - stride] op pin[i]": "false", "pin[i - stride] op pout[i]": "true"},
+    "racy": {"yes": "true", "no": "false"},
+}
+NAME = re.compile(r"^[a-z][a-z0-9]*(-[a-z0-9]+)*$")
 
 
 class DiffError(Exception):
@@ -52,8 +84,7 @@ def parse(path):
         raise DiffError(f"{path}: no '--- a/...' and '+++ b/...' lines")
     preamble = lines[:k]
     n = opening_comment(preamble, path)
-    if any(line.strip() for line in preamble[n:]):
-        raise DiffError(f"{path}:{n + 1}: text after the opening comment, before '---'")
+    fields = parse_fields(path, preamble[n:], n + 1)
     preamble = preamble[:n]
     hunks = []
     k += 2
@@ -87,11 +118,88 @@ def parse(path):
         hunks.append((old_start, old, new, head, at))
     if not hunks:
         raise DiffError(f"{path}: no hunks: a mistake changes at least one line")
-    return preamble, hunks
+    return preamble, hunks, fields
+
+
+def parse_fields(path, lines, first):
+    """The registry row in lines (`key: value` each; blank lines skipped),
+    line numbers from first, checked against FIELDS."""
+    row = {}
+    for k, line in enumerate(lines, first):
+        if not line.strip():
+            continue
+        m = FIELD.match(line)
+        if not m:
+            raise DiffError(f"{path}:{k}: expected a registry field 'key: value' (after the "
+                            f"opening comment, before '---'), found {line!r}")
+        key, value = m.group(1), m.group(2)
+        if key not in FIELDS:
+            raise DiffError(f"{path}:{k}: unknown field {key!r} (expected one of "
+                            f"{', '.join(FIELDS)})")
+        if key in row:
+            raise DiffError(f"{path}:{k}: field {key!r} given twice")
+        if not value or any(not (" " <= c <= "~") for c in value):
+            raise DiffError(f"{path}:{k}: field {key!r}: the value must be printable ASCII, "
+                            f"not empty")
+        accepted = FIELDS[key]
+        if accepted is not None and value not in accepted:
+            raise DiffError(f"{path}:{k}: field {key!r} is {value!r}, expected one of "
+                            + ", ".join(repr(a) for a in accepted))
+        if key in ("name", "alias") and not NAME.match(value):
+            raise DiffError(f"{path}:{k}: {key} {value!r}: lower-case words joined by '-'")
+        row[key] = value
+    return row
+
+
+def check_row(path, row, base):
+    missing = [k for k in FIELDS if k not in row and k != "alias"]
+    if missing:
+        raise DiffError(f"{path}: registry field(s) missing: {', '.join(missing)}")
+    if "alias" in row and not base:
+        raise DiffError(f"{path}: only the chapter's kernel has an alias")
+    if not base:
+        stem = os.path.splitext(os.path.basename(path))[0]
+        if row["name"] != stem.replace("_", "-"):
+            raise DiffError(f"{path}: name {row['name']!r} is not the file's name "
+                            f"({stem.replace('_', '-')!r})")
+
+
+def c_string(text):
+    """A C string literal of printable ASCII text ('?' escaped: no trigraphs)."""
+    for a, b in (("\\", "\\\\"), ('"', '\\"'), ("?", "\\?")):
+        text = text.replace(a, b)
+    return '"' + text + '"'
+
+
+def registry(rows):
+    """The C header: SV_KERNEL_ROWS(X) calls X once per row, in order, with
+    (ID, name, alias or NULL, file, label, teaches, double_buffer, barrier,
+    has_else, guard, guard_offset, self_from_pout, racy)."""
+    names = set()
+    out = ["/* Generated by kernels/mistakes/apply.py from kernels/hillis_steele.row and",
+           " * the registry fields of each kernels/mistakes/NAME.diff: do not edit. The",
+           " * registry, src/core/lab_registry.h, reads it. */",
+           "#ifndef SV_LAB_KERNELS_H", "#define SV_LAB_KERNELS_H", "",
+           "#define SV_KERNEL_ROWS(X) \\"]
+    for path, file, row in rows:
+        for name in filter(None, (row["name"], row.get("alias"))):
+            if name in names:
+                raise DiffError(f"{path}: name {name!r} is already a kernel's")
+            names.add(name)
+        guard, offset = FIELDS["guard"][row["guard"]]
+        args = [row["name"].upper().replace("-", "_"), c_string(row["name"]),
+                c_string(row["alias"]) if "alias" in row else "NULL", c_string(file),
+                c_string(row["label"]), c_string(row["teaches"]),
+                FIELDS["buffers"][row["buffers"]], FIELDS["barrier"][row["barrier"]],
+                FIELDS["else"][row["else"]], guard, offset, FIELDS["add"][row["add"]],
+                FIELDS["racy"][row["racy"]]]
+        out.append(f"    X({', '.join(args)}) \\")
+    out += ["", "#endif", ""]
+    return "\n".join(out)
 
 
 def apply(base_path, base, diff_path):
-    preamble, hunks = parse(diff_path)
+    preamble, hunks, _ = parse(diff_path)
     keep = opening_comment(base, base_path)
     out, pos = [], 0                       # pos: 0-based line of base copied up to
     for old_start, old, new, head, at in hunks:
@@ -124,6 +232,12 @@ def write(path, text):
 
 
 def main(argv):
+    registry_out = base_row = None
+    if len(argv) > 1 and argv[1] == "--registry":
+        if len(argv) < 4:
+            sys.exit(__doc__)
+        registry_out, base_row = argv[2], argv[3]
+        argv = argv[:1] + argv[4:]
     if len(argv) < 5:
         sys.exit(__doc__)
     base_path, outdir, stamp, diffs = argv[1], argv[2], argv[3], argv[4:]
@@ -132,9 +246,21 @@ def main(argv):
             base = f.read().split("\n")
         if base and base[-1] == "":
             base.pop()
+        rows = []
+        if registry_out:
+            with open(base_row, encoding="utf-8") as f:
+                row = parse_fields(base_row, f.read().split("\n"), 1)
+            check_row(base_row, row, True)
+            rows.append((base_row, "kernels/" + os.path.basename(base_path), row))
         for d in diffs:
             name = os.path.splitext(os.path.basename(d))[0]
             write(os.path.join(outdir, name + ".cu"), "\n".join(apply(base_path, base, d)) + "\n")
+            if registry_out:
+                row = parse(d)[2]
+                check_row(d, row, False)
+                rows.append((d, f"kernels/mistakes/{name}.cu", row))
+        if registry_out:
+            write(registry_out, registry(rows))
     except (OSError, UnicodeDecodeError, DiffError) as e:
         sys.exit(f"kernels/mistakes/apply.py: {e}")
     write(stamp, "applied: " + " ".join(os.path.basename(d) for d in diffs) + "\n")

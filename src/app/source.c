@@ -394,8 +394,11 @@ bool sv_source_phase_lines(const sv_source_file *f, sv_phase ph, int round, int 
         a = b = guard;
         break;
     case SV_PHASE_OP: {
-        if (guard < 0)
+        if (guard < 0) { /* no guard (no-guard): the add alone */
+            a = find_compact(p, loop, "=Op::apply(");
+            b = a < 0 ? -1 : statement_end(p, a);
             break;
+        }
         a = guard + 1;
         b = statement_end(p, a);
         int e = next_code(p, b + 1);
@@ -404,7 +407,7 @@ bool sv_source_phase_lines(const sv_source_file *f, sv_phase ph, int round, int 
         break;
     }
     case SV_PHASE_BARRIER: {
-        int from = round == 0 ? load : guard;
+        int from = round == 0 ? load : guard >= 0 ? guard : loop;
         if (from < 0)
             break;
         int bar = find(p, from, (const char *const[]){ "__syncthreads", NULL });

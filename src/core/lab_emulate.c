@@ -32,7 +32,7 @@ typedef enum stmt_kind {
     ST_BARRIER,
     ST_DUMP,       /* instrumentation: record own cells after the round */
     ST_SWAP,       /* pout = 1 - pout; pin = 1 - pout (double buffer only) */
-    ST_GUARD,      /* taken = i >= stride + offset */
+    ST_GUARD,      /* taken = i >= stride + offset (no guard: always) */
     ST_READ_L,     /* [taken] a = pin[i - stride] */
     ST_READ_S,     /* [taken] b = pin[i] */
     ST_OP,         /* [taken] v = a op b */
@@ -128,10 +128,19 @@ static void record_read(machine *m, int round, size_t i, sv_read_slot slot, int 
     rd->done = true;
     rd->buf = b;
     rd->cell = (uint32_t)c;
+    rd->index = (int32_t)c;
     rd->value = x->v;
     rd->known = x->known;
     rd->writer = x->writer;
     rd->writer_round = x->round;
+}
+
+/* A read of pin at index < 0 (no guard): no cell, no writer, `?`. */
+static void record_out_of_range(machine *m, int round, size_t i, int b, int32_t index)
+{
+    sv_lab_read *rd = &m->reads[((size_t)round * m->n + i) * SV_READ_SLOTS + SV_READ_LEFT];
+    *rd = (sv_lab_read){.done = true, .out_of_range = true, .buf = b, .index = index,
+                        .writer = -1, .writer_round = -1};
 }
 
 /* A write that leaves the cell as it was (the one-buffer kernels' else,
@@ -180,10 +189,16 @@ static void step(machine *m, size_t i)
         }
         break;
     case ST_GUARD:
-        t->taken = i >= stride + (size_t)m->info->guard_offset;
+        t->taken = !m->info->guard || i >= stride + (size_t)m->info->guard_offset;
         break;
     case ST_READ_L:
-        if (t->taken) {
+        if (t->taken && i < stride) {
+            /* No guard: pin[i - stride] is left of pin's first cell. The
+             * model has no memory there: the value is `?`, the read named
+             * out of range (the runtime reports what really lay there). */
+            record_out_of_range(m, s->round, i, t->pin, (int32_t)i - (int32_t)stride);
+            t->a = (reg){{.bits = 0}, false};
+        } else if (t->taken) {
             record_read(m, s->round, i, SV_READ_LEFT, t->pin, i - stride);
             t->a = (reg){m->mem[t->pin][i - stride].v, m->mem[t->pin][i - stride].known};
         }
@@ -421,6 +436,11 @@ bool sv_lab_emulate(sv_trace *t, sv_kernel k, sv_schedule s, sv_lab_reads **read
         sv_errorf(err, errlen, "sv_lab_emulate: %s", t ? "unknown kernel" : "no trace");
         return false;
     }
+    if (!info->emulated) {
+        sv_errorf(err, errlen, "kernel %s has no statement model to emulate: it runs through "
+                  "the kernel runtime", info->name);
+        return false;
+    }
     if ((unsigned)s.kind >= SV_SCHEDULE_COUNT) {
         sv_errorf(err, errlen, "sv_lab_emulate: unknown schedule %d", (int)s.kind);
         return false;
@@ -468,7 +488,7 @@ bool sv_lab_emulate(sv_trace *t, sv_kernel k, sv_schedule s, sv_lab_reads **read
         rd[j].want_known = want[j].known;
         rd[j].want_writer = want[j].done ? want[j].writer : -1;
         rd[j].want_round = want[j].done ? want[j].writer_round : -1;
-        if (rd[j].done && r >= 1)
+        if (rd[j].done && !rd[j].out_of_range && r >= 1)
             rd[j].correct = corr[(r - 1) * n + rd[j].cell];
     }
     if (reads) {
@@ -496,12 +516,13 @@ done:
 
 /* ---- Words ---------------------------------------------------------------- */
 
-static void cell_name(const sv_lab_reads *r, int b, uint32_t c, char *buf, size_t len)
+/* "buf[1][5]", "buf[5]" (one buffer); out of range "buf[1][-1]". */
+static void cell_name(const sv_lab_reads *r, int b, int32_t index, char *buf, size_t len)
 {
     if (sv_kernel_get(r->kernel)->double_buffer)
-        snprintf(buf, len, "buf[%d][%u]", b, (unsigned)c);
+        snprintf(buf, len, "buf[%d][%d]", b, (int)index);
     else
-        snprintf(buf, len, "buf[%u]", (unsigned)c);
+        snprintf(buf, len, "buf[%d]", (int)index);
 }
 
 static const char *fmt_value(sv_type type, sv_value v, bool known, char *buf, size_t len)
@@ -520,7 +541,13 @@ bool sv_lab_read_describe(const sv_lab_reads *r, sv_type type, size_t round, siz
     if (!x || !x->done)
         return false;
     char name[48], got[48], want[48], corr[48];
-    cell_name(r, x->buf, x->cell, name, sizeof name);
+    cell_name(r, x->buf, x->index, name, sizeof name);
+    if (x->out_of_range) {
+        snprintf(buf, len, "round %zu: thread %zu read %s, left of the buffer's first cell: "
+                 "out of range (value unknown, ?); the chapter's guard i >= stride skips "
+                 "this read", round, thread, name);
+        return true;
+    }
     fmt_value(type, x->value, x->known, got, sizeof got);
     fmt_value(type, x->want, x->want_known, want, sizeof want);
     fmt_value(type, x->correct, true, corr, sizeof corr);

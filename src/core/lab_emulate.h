@@ -36,11 +36,16 @@ typedef enum sv_read_slot {
  * thread whose write the read saw and writer_round the round of that write
  * (0: the load); writer -1: the cell was never written (value unknown, `?`).
  * want_* is what the same read sees under lockstep (the write it was meant
- * to see); correct is the value the chapter's kernel reads there. */
+ * to see); correct is the value the chapter's kernel reads there. A read
+ * out of range (no guard: pin[i - stride] with i < stride) reads no cell:
+ * out_of_range, index < 0, value `?`, writer -1; the chapter's kernel makes
+ * no such read (correct is 0). */
 typedef struct sv_lab_read {
     bool done;            /* false: this thread made no such read this round */
+    bool out_of_range;    /* index is left of the buffer's first cell */
     int buf;              /* 0 or 1 */
-    uint32_t cell;
+    int32_t index;        /* the index the thread read: cell, or < 0 out of range */
+    uint32_t cell;        /* the cell read (0 out of range) */
     sv_value value;
     bool known;           /* false: the value is `?` */
     int32_t writer;
@@ -66,20 +71,23 @@ void sv_lab_reads_destroy(sv_lab_reads *r); /* accepts NULL */
 const sv_lab_read *sv_lab_reads_at(const sv_lab_reads *r, size_t round, size_t thread,
                                    sv_read_slot slot);
 
-/* Runs kernel k under schedule s on t->input (t from sv_trace_create: op,
+/* Runs kernel k (a row with a statement model) under schedule s on t->input (t from sv_trace_create: op,
  * type, n, rounds set) and fills every round's buffers and written flags the
  * way the instrumentation sees them (each thread's own cells after its round;
  * written false = `?`); for a one-buffer kernel pin == pout == 0 and buf[1]
  * stays unwritten. Does not call sv_trace_finish(). When reads is not NULL,
  * *reads gets what every read saw (the caller destroys it). kernel_out, when
  * not NULL, gets n values the kernel's copy back wrote, and out_known which
- * of them are known. Returns false with err filled on allocation failure. */
+ * of them are known. Returns false with err filled for a row without a
+ * statement model (a kernel file: the runtime runs it) or on allocation
+ * failure. */
 bool sv_lab_emulate(sv_trace *t, sv_kernel k, sv_schedule s, sv_lab_reads **reads,
                     sv_value *kernel_out, bool *out_known, char *err, size_t errlen);
 
 /* Says in words what the read saw, e.g. "round 2: thread 5 read buf[3] = 15
- * after thread 3 had overwritten it in this round; it should have read 11".
- * Returns false (buf "") when the thread made no such read. */
+ * after thread 3 had overwritten it in this round; it should have read 11",
+ * or that it was out of range. Returns false (buf "") when the thread made
+ * no such read. */
 bool sv_lab_read_describe(const sv_lab_reads *r, sv_type type, size_t round, size_t thread,
                           sv_read_slot slot, char *buf, size_t len);
 

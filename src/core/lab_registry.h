@@ -1,12 +1,19 @@
-/* The mistakes lab's registry of kernels: the chapter's kernel and its broken
- * variants in kernels/mistakes/, one row each (name, file, label, and the
- * statement model the emulator runs, lab_emulate.h). Names are what
- * --kernel, trace files and the K key use; the order is K's. */
+/* The mistakes lab's registry of kernels: one row per kernel file (name,
+ * file, label, what it teaches, and the statement model the emulator runs,
+ * lab_emulate.h), read from the files themselves: the build generates
+ * lab_kernels.h from the registry fields of kernels/hillis_steele.row and of
+ * each kernels/mistakes/NAME.diff (kernels/mistakes/apply.py), the chapter's
+ * kernel first, then the mistakes in the K key's order. A kernel file given
+ * at run time (a student's) is a row like any other, added after the
+ * shipped ones (sv_kernel_add_file). Names are what --kernel, trace files
+ * and K use. */
 #ifndef SV_LAB_REGISTRY_H
 #define SV_LAB_REGISTRY_H
 
 #include <stdbool.h>
 #include <stddef.h>
+
+#include "lab_kernels.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -14,50 +21,70 @@ extern "C" {
 
 /* Another name of the chapter's kernel (kernels/hillis_steele.cu), which the
  * CUDA backend runs and sv_emulate() emulates: --kernel hillis-steele is
- * --kernel correct. */
+ * --kernel correct (the alias of its row; a test checks they agree). */
 #define SV_KERNEL_TEACHING "hillis-steele"
 
+/* A row's index: SV_KERNEL_CORRECT, SV_KERNEL_IN_PLACE, ... for the shipped
+ * rows (one constant per row of lab_kernels.h, ID from its name), then
+ * SV_KERNEL_COUNT .. sv_kernel_count() - 1 for rows added at run time. */
 typedef enum sv_kernel {
-    SV_KERNEL_CORRECT,             /* the chapter's kernel, kernels/hillis_steele.cu */
-    SV_KERNEL_IN_PLACE,            /* one buffer, barrier kept */
-    SV_KERNEL_NO_BARRIER,          /* double buffer, the loop's barrier removed */
-    SV_KERNEL_IN_PLACE_NO_BARRIER, /* one buffer and no barrier */
-    SV_KERNEL_NO_ELSE,             /* the else copy removed */
-    SV_KERNEL_OFF_BY_ONE,          /* the guard written i > stride */
-    SV_KERNEL_POUT_ACCUMULATE,     /* pout[i] = pin[i - stride] op pout[i]: GPU Gems 3's
-                                      "temp[pout*n+thid] += temp[pin*n+thid - offset]" */
-    SV_KERNEL_COUNT
+#define SV_KERNEL_ENUM_(id, ...) SV_KERNEL_##id,
+    SV_KERNEL_ROWS(SV_KERNEL_ENUM_)
+#undef SV_KERNEL_ENUM_
+    SV_KERNEL_COUNT,      /* the shipped rows */
+    SV_KERNEL_MAX_ADDED = 16, /* rows that may be added at run time */
+    SV_KERNEL_LIMIT = SV_KERNEL_COUNT + SV_KERNEL_MAX_ADDED
 } sv_kernel;
 
 typedef struct sv_kernel_info {
     const char *name;    /* "in-place": the --kernel name */
-    const char *file;    /* source file, relative to the project root (a mistake's
-                          * kernels/mistakes/NAME.cu is generated into the build
-                          * tree from kernels/mistakes/NAME.diff) */
+    const char *alias;   /* another name ("hillis-steele"), NULL for most */
+    const char *file;    /* source file: relative to the project root for the
+                          * shipped rows (a mistake's kernels/mistakes/NAME.cu
+                          * is generated into the build tree from
+                          * kernels/mistakes/NAME.diff), the path as given for
+                          * an added one */
     const char *label;   /* one line for captions: what was changed */
+    const char *teaches; /* what the kernel teaches, in a sentence ("" added) */
+    /* The statement model (lab_emulate.h), for rows with emulated set: */
+    bool emulated;       /* false: no model (an added file); it runs only
+                          * through the runtime (src/runtime/) */
     bool double_buffer;  /* false: pin and pout are the same buffer (buf[0]) */
     bool barrier;        /* the barrier at the end of each round */
     bool has_else;       /* the else branch copies pin[i] into pout[i] */
+    bool guard;          /* the add is guarded; false: every thread adds, and
+                          * thread i < stride reads pin[i - stride], out of range */
     int guard_offset;    /* the guard is i >= stride + guard_offset (1: i > stride) */
     bool self_from_pout; /* the add reads the thread's own cell of pout, not pin */
     bool racy;           /* the outcome depends on the schedule */
 } sv_kernel_info;
 
-/* The registry entry of k; NULL when k is out of range. */
+/* The row of k; NULL when k is not a row. Rows never change once there. */
 const sv_kernel_info *sv_kernel_get(sv_kernel k);
-const char *sv_kernel_name(sv_kernel k); /* "correct", ...; NULL out of range */
+const char *sv_kernel_name(sv_kernel k); /* "correct", ...; NULL when not a row */
+/* Rows now: SV_KERNEL_COUNT shipped ones and those added. */
+size_t sv_kernel_count(void);
+/* The row named name (its name or alias), shipped or added. */
 bool sv_kernel_from_name(const char *name, sv_kernel *out);
 
-/* Parses a kernel name: the registry's names, and SV_KERNEL_TEACHING
- * ("hillis-steele") for correct. err names the accepted names on failure. */
+/* Parses a kernel name as sv_kernel_from_name() does. err names the
+ * accepted names (the shipped ones) on failure. */
 bool sv_kernel_parse(const char *name, sv_kernel *out, char *err, size_t errlen);
 
-/* "correct, in-place, ..., off-by-one or pout-accumulate": every name, for
- * messages. */
+/* "correct, in-place, ..., pout-accumulate or no-guard": every shipped
+ * name, for messages. */
 const char *sv_kernel_list(void);
 
+/* Adds a row for the kernel file at path (a student's .cu file): its name
+ * is the file's name ("my_scan.cu"), its label "your kernel, my_scan.cu",
+ * no statement model. Adding the same path again gives the same row. False
+ * with err filled when the path is empty or too long, its file name is a
+ * row's name already, or SV_KERNEL_MAX_ADDED rows were added. */
+bool sv_kernel_add_file(const char *path, sv_kernel *out, char *err, size_t errlen);
+
 /* Whether thread i writes its pout cell in round r >= 1 under kernel k (the
- * guard and the else branch; independent of the schedule). */
+ * guard and the else branch; independent of the schedule). Round 0: true.
+ * False for a row without a statement model. */
 bool sv_kernel_writes(sv_kernel k, int round, size_t i);
 
 #ifdef __cplusplus

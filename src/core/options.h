@@ -77,10 +77,14 @@ typedef struct sv_option {
     sv_opt_group group;
     const char *arg;          /* the value's name in --help and man ("N", "FILE") */
     uint64_t lo, hi;          /* SV_OPT_UINT */
+    const char *expect;       /* SV_OPT_UINT, FLOAT: what "expected ..." says in place
+                                 of the range (its words, "a round number") */
     const char *above;        /* SV_OPT_UINT: the message for digits above hi, when
                                  the range needs saying why ({value}: the value) */
     double flo, fhi;          /* SV_OPT_FLOAT */
     const char *(*values)(unsigned i); /* ENUM, LIST: the i-th name, NULL past the last */
+    const char *(*value_doc)(unsigned i); /* optional: the i-th value in words, listed
+                                             under the man page's paragraph */
     bool (*check)(const char *value, char *why, size_t whylen); /* STRING: optional */
     const char *def;          /* the default, in words, for {def}; NULL: none said */
     const char *complete;     /* FILE: the extension completion offers ("" any file) */
@@ -141,6 +145,7 @@ const char *sv_option_op_names(unsigned i);
 const char *sv_option_type_names(unsigned i);
 const char *sv_option_backend_names(unsigned i);
 const char *sv_option_kernel_names(unsigned i);
+const char *sv_option_kernel_labels(unsigned i);
 const char *sv_option_theme_names(unsigned i);
 const char *sv_option_format_names(unsigned i);
 const char *sv_option_algo_names(unsigned i);

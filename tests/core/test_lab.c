@@ -6,6 +6,7 @@
  * each thread's cell is the operation on what it read; a warp hides the
  * race; a seed replays). Also the schedule names, the captions and the
  * summary of many runs. */
+#include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -43,13 +44,24 @@ static rcell apply(sv_op op, sv_type type, rcell a, rcell b)
     return c;
 }
 
+/* Whether thread i takes the add at stride s (no guard: always). */
+static bool takes(const sv_kernel_info *k, size_t s, size_t i)
+{
+    return !k->guard || i >= s + (size_t)k->guard_offset;
+}
+
+/* pin[i - s] in memory b: unknown when i < s, out of range (no guard). */
+static rcell left(rcell *b, size_t s, size_t i)
+{
+    return i >= s ? b[i - s] : (rcell){{.bits = 0}, false};
+}
+
 /* What thread i does in round r on the memory m (one buffer: pin == pout). */
 static void thread_round(const sv_kernel_info *k, sv_op op, sv_type type, rcell *m[2], int pin,
                          int pout, size_t s, size_t i)
 {
-    bool taken = i >= s + (size_t)k->guard_offset;
-    if (taken)
-        m[pout][i] = apply(op, type, m[pin][i - s], k->self_from_pout ? m[pout][i] : m[pin][i]);
+    if (takes(k, s, i))
+        m[pout][i] = apply(op, type, left(m[pin], s, i), k->self_from_pout ? m[pout][i] : m[pin][i]);
     else if (k->has_else)
         m[pout][i] = m[pin][i];
 }
@@ -93,11 +105,9 @@ static bool reference(sv_kernel kid, sv_schedule_kind sched, sv_op op, sv_type t
                 /* Every read before any write: read a copy of the round's start. */
                 memcpy(tmp, m[0], n * sizeof(rcell));
                 rcell *mm[2] = {tmp, m[1]};
-                for (size_t i = 0; i < n; i++) {
-                    bool taken = i >= s + (size_t)k->guard_offset;
-                    if (taken)
-                        m[0][i] = apply(op, type, mm[0][i - s], mm[0][i]);
-                }
+                for (size_t i = 0; i < n; i++)
+                    if (takes(k, s, i))
+                        m[0][i] = apply(op, type, left(mm[0], s, i), mm[0][i]);
             } else if (sched == SV_SCHEDULE_SEQUENTIAL) {
                 for (size_t i = 0; i < n; i++)
                     thread_round(k, op, type, m, 0, 0, s, i);
@@ -188,16 +198,25 @@ static void check_provenance(const sv_trace *t, const sv_lab_reads *rd, const ch
     for (size_t r = 1; r < t->nrounds; r++) {
         size_t s = (size_t)1 << (r - 1);
         for (size_t i = 0; i < t->n; i++) {
-            bool taken = i >= s + (size_t)k->guard_offset;
+            bool taken = takes(k, s, i);
             const sv_lab_read *L = sv_lab_reads_at(rd, r, i, SV_READ_LEFT);
             const sv_lab_read *S = sv_lab_reads_at(rd, r, i, SV_READ_SELF);
             PROP(L->done == taken, "%s: round %zu thread %zu left read %d", what, r, i, L->done);
             PROP(S->done == (taken || k->has_else), "%s: round %zu thread %zu self read", what, r, i);
+            PROP(L->out_of_range == (L->done && i < s), "%s: round %zu thread %zu left read %s",
+                 what, r, i, L->out_of_range ? "out of range" : "in range");
             for (int sl = 0; sl < 2; sl++) {
                 const sv_lab_read *x = sl ? S : L;
                 if (!x->done)
                     continue;
+                if (x->out_of_range) {
+                    PROP(!x->known && x->writer < 0 && x->index == (int32_t)i - (int32_t)s,
+                         "%s: round %zu thread %zu out-of-range read index %d", what, r, i,
+                         (int)x->index);
+                    continue;
+                }
                 size_t c = sl ? i : i - s;
+                PROP(x->index == (int32_t)c, "%s: index %d of cell %zu", what, (int)x->index, c);
                 PROP(x->cell == c, "%s: round %zu thread %zu slot %d cell %u", what, r, i, sl,
                      (unsigned)x->cell);
                 if (x->writer < 0) {
@@ -300,15 +319,159 @@ static void test_names(void)
     CHECK(!sv_schedule_parse("chaos\x1b", &s, err, sizeof err));
     CHECK_CONTAINS(err, "\"chaos?\"");
     CHECK(strchr(err, '\x1b') == NULL);
+    /* The --kernel names and K's order, exactly. */
     static const char *names[] = {"correct", "in-place", "no-barrier", "in-place-no-barrier",
-                                  "no-else", "off-by-one", "pout-accumulate"};
+                                  "no-else", "off-by-one", "pout-accumulate", "no-guard"};
+    CHECK_INT(SV_KERNEL_COUNT, (int)(sizeof names / sizeof *names));
     for (int k = 0; k < SV_KERNEL_COUNT; k++) {
         sv_kernel got;
         CHECK(sv_kernel_from_name(names[k], &got) && got == (sv_kernel)k);
         CHECK_STR(sv_kernel_name((sv_kernel)k), names[k]);
     }
+    CHECK(SV_KERNEL_NO_GUARD == 7 && SV_KERNEL_POUT_ACCUMULATE == 6);
     sv_kernel got;
     CHECK(!sv_kernel_from_name("inplace", &got));
+    CHECK(sv_kernel_parse(SV_KERNEL_TEACHING, &got, err, sizeof err) && got == SV_KERNEL_CORRECT);
+    CHECK_STR(sv_kernel_get(SV_KERNEL_CORRECT)->alias, SV_KERNEL_TEACHING);
+    CHECK(!sv_kernel_parse("no_guard\x1b", &got, err, sizeof err));
+    CHECK_STR(err, "unknown kernel \"no_guard?\" (expected correct, in-place, no-barrier, "
+                   "in-place-no-barrier, no-else, off-by-one, pout-accumulate or no-guard)");
+    CHECK(sv_kernel_get(SV_KERNEL_LIMIT) == NULL && sv_kernel_name((sv_kernel)-1) == NULL);
+}
+
+/* The fields of a registry row as a kernel file carries them (`key: value`
+ * lines; in a .diff after the opening comment, before "--- a/"), read here
+ * on their own, not by apply.py. Returns false when the file cannot be read. */
+typedef struct file_row {
+    char name[64], alias[64], label[160], teaches[400];
+    char buffers[8], barrier[8], else_[8], guard[32], add[64], racy[8];
+} file_row;
+
+static bool read_row(const char *path, file_row *row)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return false;
+    memset(row, 0, sizeof *row);
+    struct { const char *key; char *into; size_t size; } keys[] = {
+        {"name", row->name, sizeof row->name}, {"alias", row->alias, sizeof row->alias},
+        {"label", row->label, sizeof row->label}, {"teaches", row->teaches, sizeof row->teaches},
+        {"buffers", row->buffers, sizeof row->buffers},
+        {"barrier", row->barrier, sizeof row->barrier}, {"else", row->else_, sizeof row->else_},
+        {"guard", row->guard, sizeof row->guard}, {"add", row->add, sizeof row->add},
+        {"racy", row->racy, sizeof row->racy},
+    };
+    char line[1024];
+    bool in_comment = false;
+    while (fgets(line, sizeof line, f) && strncmp(line, "--- a/", 6) != 0) {
+        if (strncmp(line, "/*", 2) == 0)
+            in_comment = true;
+        if (in_comment) {
+            in_comment = strstr(line, "*/") == NULL;
+            continue;
+        }
+        line[strcspn(line, "\n")] = '\0';
+        for (size_t k = 0; k < sizeof keys / sizeof *keys; k++) {
+            size_t kl = strlen(keys[k].key);
+            if (strncmp(line, keys[k].key, kl) == 0 && line[kl] == ':' && line[kl + 1] == ' ')
+                snprintf(keys[k].into, keys[k].size, "%s", line + kl + 2);
+        }
+    }
+    fclose(f);
+    return true;
+}
+
+/* Every row of the registry is its kernel file's fields, in the build's
+ * order, and every mistake's .diff in kernels/mistakes/ has its row. */
+static void test_registry_files(const char *kernels_dir)
+{
+    int diffs = 0;
+    for (int k = 0; k < SV_KERNEL_COUNT; k++) {
+        const sv_kernel_info *info = sv_kernel_get((sv_kernel)k);
+        char path[512];
+        const char *base = strrchr(info->file, '/') + 1;
+        if (k == SV_KERNEL_CORRECT) {
+            CHECK_STR(info->file, "kernels/hillis_steele.cu");
+            snprintf(path, sizeof path, "%s/hillis_steele.row", kernels_dir);
+        } else {
+            CHECK_MSG(strncmp(info->file, "kernels/mistakes/", 17) == 0, "%s", info->file);
+            snprintf(path, sizeof path, "%s/mistakes/%.*s.diff", kernels_dir,
+                     (int)(strlen(base) - 3), base);
+        }
+        file_row row;
+        CHECK_MSG(read_row(path, &row), "%s: cannot read", path);
+        CHECK_STR(info->name, row.name);
+        CHECK_STR(info->alias ? info->alias : "", row.alias);
+        CHECK_STR(info->label, row.label);
+        CHECK_STR(info->teaches, row.teaches);
+        CHECK_MSG(info->emulated && info->double_buffer == (strcmp(row.buffers, "2") == 0) &&
+                      info->barrier == (strcmp(row.barrier, "yes") == 0) &&
+                      info->has_else == (strcmp(row.else_, "yes") == 0) &&
+                      info->racy == (strcmp(row.racy, "yes") == 0) &&
+                      info->self_from_pout == (strcmp(row.add, "pin[i - stride] op pout[i]") == 0),
+                  "%s: the model differs from its file's fields", info->name);
+        CHECK_MSG(info->guard == (strcmp(row.guard, "none") != 0) &&
+                      info->guard_offset == (strcmp(row.guard, "i > stride") == 0),
+                  "%s: guard %s", info->name, row.guard);
+        diffs += k > 0;
+    }
+    /* No .diff without a row (the build lists them; this counts them). */
+    char dir[512];
+    snprintf(dir, sizeof dir, "%s/mistakes", kernels_dir);
+    DIR *d = opendir(dir);
+    CHECK_MSG(d != NULL, "%s: cannot list", dir);
+    int listed = 0;
+    for (struct dirent *e; d && (e = readdir(d));) {
+        size_t len = strlen(e->d_name);
+        listed += len > 5 && strcmp(e->d_name + len - 5, ".diff") == 0;
+    }
+    if (d)
+        closedir(d);
+    CHECK_MSG(listed == diffs, "%d .diff files, %d mistakes in the registry", listed, diffs);
+}
+
+/* A kernel file given at run time is a row after the shipped ones. */
+static void test_added_rows(void)
+{
+    char err[256] = "";
+    sv_kernel k, again;
+    size_t before = sv_kernel_count();
+    CHECK(before == SV_KERNEL_COUNT);
+    CHECK_MSG(sv_kernel_add_file("/tmp/class/my_scan.cu", &k, err, sizeof err), "%s", err);
+    CHECK((int)k == SV_KERNEL_COUNT && sv_kernel_count() == before + 1);
+    const sv_kernel_info *info = sv_kernel_get(k);
+    CHECK(info && !info->emulated && strcmp(info->file, "/tmp/class/my_scan.cu") == 0);
+    CHECK_STR(sv_kernel_name(k), "my_scan.cu");
+    CHECK_STR(info->label, "your kernel, my_scan.cu");
+    CHECK(sv_kernel_from_name("my_scan.cu", &again) && again == k);
+    CHECK(sv_kernel_add_file("/tmp/class/my_scan.cu", &again, err, sizeof err) && again == k);
+    CHECK(sv_kernel_count() == before + 1);
+    CHECK(!sv_kernel_add_file("/elsewhere/my_scan.cu", &again, err, sizeof err));
+    CHECK_CONTAINS(err, "already a kernel's name");
+    CHECK(!sv_kernel_add_file("kernels/correct", &again, err, sizeof err));
+    CHECK(!sv_kernel_add_file("dir/", &again, err, sizeof err));
+    CHECK(!sv_kernel_add_file("", &again, err, sizeof err));
+    CHECK(sv_kernel_add_file("odd\x1bname.cu", &again, err, sizeof err));
+    CHECK_STR(sv_kernel_name(again), "odd?name.cu");
+    CHECK(!sv_kernel_writes(k, 1, 5) && sv_kernel_writes(k, 0, 5));
+    /* No statement model: the emulator says so rather than guess. */
+    sv_value in[4] = {{.i = 1}, {.i = 2}, {.i = 3}, {.i = 4}};
+    sv_trace *t = make(in, 4, SV_OP_SUM);
+    CHECK(t && !sv_lab_emulate(t, k, LOCKSTEP, NULL, NULL, NULL, err, sizeof err));
+    CHECK_CONTAINS(err, "kernel my_scan.cu has no statement model");
+    sv_trace_destroy(t);
+    /* The list of --kernel names stays the shipped ones. */
+    CHECK(strstr(sv_kernel_list(), "my_scan") == NULL);
+    int added = 2;
+    char path[64];
+    for (int j = 0; j < SV_KERNEL_MAX_ADDED; j++) {
+        snprintf(path, sizeof path, "k%d.cu", j);
+        added += sv_kernel_add_file(path, NULL, err, sizeof err);
+    }
+    CHECK_INT(added, SV_KERNEL_MAX_ADDED);
+    CHECK_CONTAINS(err, "at most 16 kernel files");
+    CHECK(sv_kernel_count() == (size_t)SV_KERNEL_LIMIT && sv_kernel_get(SV_KERNEL_LIMIT) == NULL &&
+          sv_kernel_get((sv_kernel)(SV_KERNEL_LIMIT - 1)) != NULL);
 }
 
 static void test_chapter(void)
@@ -388,6 +551,26 @@ static void test_chapter(void)
                                   "%s: out[%d] = %s%d", what, i, known[i] ? "" : "? ", out[i].i);
                     sv_lab_cell_describe(rd, t, 1, 0, cap, sizeof cap);
                     CHECK_CONTAINS(cap, "round 1: thread 0 wrote nothing (i < stride and no else)");
+                }
+                if (k == SV_KERNEL_NO_GUARD) {
+                    /* Thread i < stride reads pin[i - stride]: `?`, and so is
+                     * everything that adds it; cell 7's windows never reach it. */
+                    for (int i = 0; i < 8; i++)
+                        CHECK_MSG(known[i] == (i == 7) && (i != 7 || out[i].i == 25),
+                                  "%s: out[%d] = %s%d", what, i, known[i] ? "" : "? ", out[i].i);
+                    const sv_lab_read *x = sv_lab_reads_at(rd, 2, 1, SV_READ_LEFT);
+                    CHECK(x && x->done && x->out_of_range && x->index == -1 && x->buf == 1 &&
+                          !x->known && x->writer == -1);
+                    CHECK(sv_lab_read_describe(rd, SV_TYPE_INT32, 1, 0, SV_READ_LEFT, cap,
+                                               sizeof cap));
+                    CHECK_STR(cap, "round 1: thread 0 read buf[0][-1], left of the buffer's "
+                                   "first cell: out of range (value unknown, ?); the chapter's "
+                                   "guard i >= stride skips this read");
+                    sv_lab_cell_describe(rd, t, 3, 2, cap, sizeof cap);
+                    CHECK_CONTAINS(cap, "round 3: thread 2 read buf[0][-2], left of the buffer's");
+                    sv_lab_cell_describe(rd, t, 2, 2, cap, sizeof cap);
+                    CHECK_CONTAINS(cap, "round 2: thread 2 read buf[1][0] = ?, written by thread 0 in "
+                                        "round 1, a value already wrong");
                 }
                 if (k == SV_KERNEL_OFF_BY_ONE) {
                     static const int32_t want[8] = {3, 1, 8, 8, 12, 13, 19, 22};
@@ -822,6 +1005,11 @@ static void test_gpu_file(const char *dir)
 int main(int argc, char **argv)
 {
     test_names();
+    if (argc > 2)
+        test_registry_files(argv[2]);
+    else
+        CHECK_MSG(argc > 2, "usage: test_core_lab DATA_DIR KERNELS_DIR");
+    test_added_rows();
     test_chapter();
     test_random_inputs();
     test_warps_expose();

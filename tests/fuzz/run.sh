@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds one libFuzzer harness with clang and runs it.
 #   tests/fuzz/run.sh NAME SECONDS [OUTDIR] [-- more libFuzzer flags]
-# NAME: trace | values | csv (tests/fuzz/fuzz_NAME.c). SECONDS: how long to
+# NAME: trace | ktrace | values | csv | options (tests/fuzz/fuzz_NAME.c). SECONDS: how long to
 # fuzz (0: only build and replay the seed corpus). OUTDIR (default
 # build-fuzz/): the binary, the grown corpus (OUTDIR/corpus-NAME, seeded from
 # tests/fuzz/corpus/NAME, which is only read) and any crash-* input.
@@ -24,12 +24,25 @@ bin=$out/fuzz_$name
 src=$here/fuzz_$name.c
 [ -f "$src" ] || { echo "run.sh: no harness $src" >&2; exit 2; }
 
+# core's kernel registry includes lab_kernels.h, which the build generates
+# from the kernel files (kernels/mistakes/meson.build): meson passes its
+# folder in SV_GEN_INC; run by hand, the header is generated here (the rows'
+# order does not matter to a harness).
+gen=${SV_GEN_INC:-}
+if [ -z "$gen" ]; then
+  gen=$out/gen
+  mkdir -p "$gen" || exit 1
+  python3 "$root/kernels/mistakes/apply.py" --registry "$gen/lab_kernels.h" \
+    "$root/kernels/hillis_steele.row" "$root/kernels/hillis_steele.cu" "$gen" "$gen/stamp" \
+    "$root"/kernels/mistakes/*.diff >"$out/gen.log" 2>&1 || { cat "$out/gen.log"; exit 1; }
+fi
+
 # Rebuild when the harness or any core source is newer than the binary.
-if [ ! -x "$bin" ] || [ -n "$(find "$src" "$here/fuzz.h" "$root/src/core" -newer "$bin" -name '*.[ch]' 2>/dev/null | head -1)" ]; then
+if [ ! -x "$bin" ] || [ -n "$(find "$src" "$here/fuzz.h" "$root/src/core" "$gen/lab_kernels.h" -newer "$bin" -name '*.[ch]' 2>/dev/null | head -1)" ]; then
   # shellcheck disable=SC2046
   if ! "$cc" -g -O1 -std=c11 -D_POSIX_C_SOURCE=200809L \
       -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
-      -I"$root/src/core" $(pkg-config --cflags jansson) \
+      -I"$root/src/core" -I"$gen" $(pkg-config --cflags jansson) \
       "$src" "$root"/src/core/*.c $(pkg-config --libs jansson) -lm -o "$bin.new" \
       >"$out/build-$name.log" 2>&1; then
     cat "$out/build-$name.log"

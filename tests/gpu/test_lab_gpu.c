@@ -2,9 +2,11 @@
  * usable GPU):
  *  - the chapter's kernel is bit-identical to the emulator in every run,
  *    shaken or not, and its shown trace equals the emulator's trace;
- *  - the deterministic mistakes (no-else, off-by-one, pout-accumulate) equal the emulator's
- *    output for them in every run (no-else: where the emulator knows a value;
- *    elsewhere the GPU read uninitialized shared memory);
+ *  - the deterministic mistakes (no-else, off-by-one, pout-accumulate,
+ *    no-guard) equal the emulator's output for them in every run, where the
+ *    emulator knows a value (no-else: elsewhere the GPU read uninitialized
+ *    shared memory; no-guard: elsewhere a value made from the out-of-range
+ *    read pin[i - stride], what lay below buf or in the other buffer);
  *  - the racy mistakes are reported with their observed distribution;
  *  - racecheck reports 0 hazards for the chapter's kernel and more than 0 for
  *    in-place (skipped, saying so, where compute-sanitizer is missing);
@@ -161,8 +163,8 @@ int main(int argc, char **argv)
         sv_trace_destroy(e);
         /* The deterministic mistakes. */
         static const sv_kernel det[] = {SV_KERNEL_NO_ELSE, SV_KERNEL_OFF_BY_ONE,
-                                        SV_KERNEL_POUT_ACCUMULATE};
-        for (size_t d = 0; d < 3; d++) {
+                                        SV_KERNEL_POUT_ACCUMULATE, SV_KERNEL_NO_GUARD};
+        for (size_t d = 0; d < sizeof det / sizeof *det; d++) {
             sv_trace *em = emulated(det[d], input, n);
             sv_trace *g = lab(sv_kernel_name(det[d]), input, n, 100, false, false);
             snprintf(what, sizeof what, "%s n=%zu", sv_kernel_name(det[d]), n);

@@ -198,7 +198,8 @@ static void test_source_panel(void)
 }
 
 /* Every mistake whose file was in the tree at build time: embedded under the
- * registry's path, its change marked, its guard found. */
+ * registry's path, its change marked, its guard found (where it has one; the
+ * add found either way), its loop barrier found where it has one. */
 static void test_mistake_sources(void)
 {
     int found = 0;
@@ -214,8 +215,12 @@ static void test_mistake_sources(void)
             changed += f->lines[l].changed;
         CHECK_MSG(changed >= 1 && changed <= 3, "%s: %d changed line(s) marked", ki->file, changed);
         int lo, hi;
-        CHECK_MSG(sv_source_phase_lines(f, SV_PHASE_GUARD, 1, &lo, &hi), "%s: the guard found",
-              ki->file);
+        CHECK_MSG(sv_source_phase_lines(f, SV_PHASE_GUARD, 1, &lo, &hi) == ki->guard,
+                  "%s: the guard %s", ki->file, ki->guard ? "found" : "absent");
+        bool add = sv_source_phase_lines(f, SV_PHASE_OP, 1, &lo, &hi);
+        const sv_source_line *L = add ? &f->lines[lo - 1] : NULL;
+        CHECK_MSG(L && L->len >= 10 && memmem(L->text, L->len, "Op::apply(", 10),
+                  "%s: the add found", ki->file);
         bool bar = sv_source_phase_lines(f, SV_PHASE_BARRIER, 1, &lo, &hi);
         CHECK_MSG(bar == ki->barrier, "%s: a loop barrier %s", ki->file,
               ki->barrier ? "found" : "absent");

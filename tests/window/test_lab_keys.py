@@ -104,11 +104,12 @@ def main():
         app.keys("d")
         expect(app.state(), correct=0)
         for name in ("no-barrier", "in-place-no-barrier", "no-else", "off-by-one",
-                     "pout-accumulate"):
+                     "pout-accumulate", "no-guard"):
             app.keys("k")
             st = app.state()
             expect(st, kernel=name, input="3,1,7,0,4,1,6,3", lab_runs=1)
-        # no-else and off-by-one are wrong under any schedule
+        # no-else, off-by-one, pout-accumulate and no-guard are wrong under
+        # any schedule
         expect(st, lab_wrong=1)
         app.keys("k")
         expect(app.state(), kernel="correct", output="3,4,11,11,15,16,22,25", lab_runs=0,
@@ -139,7 +140,7 @@ def main():
                quiz_results="0:right,1:right,2:right,3:wrong,4:wrong,5:right")
         app.keys("p")
         expect(app.state(), quiz=0)
-        app.keys("k", "k", "k", "k", "k", "k")  # back to the chapter's kernel
+        app.keys("k", "k", "k", "k", "k", "k", "k")  # back to the chapter's kernel
         expect(app.state(), kernel="correct")
 
         # A mistake keeps its kernel across a new input.
