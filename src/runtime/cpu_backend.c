@@ -49,8 +49,7 @@ static bool run_shipped(const sv_runtime_request *req, sv_ktrace *t, char *err, 
     }
     bool ok = true;
     if (!sv_source_scan_shipped(k->source, req->builtin, scan, msg, sizeof msg) ||
-        !sv_rt_shipped_path(k, so, sizeof so, msg, sizeof msg) ||
-        !sv_rt_limits_apply(req, msg, sizeof msg)) {
+        !sv_rt_shipped_path(k, so, sizeof so, msg, sizeof msg)) {
         fail(t, SV_KFAIL_INTERNAL, 0, msg);
     } else {
         free(t->entry);
@@ -111,10 +110,6 @@ bool sv_rt_cpu_run(const sv_runtime_request *req, sv_ktrace *t, char *err, size_
             dyn = scan->shared[i].name;
             break;
         }
-    if (!sv_rt_limits_apply(req, msg, sizeof msg)) {
-        fail(t, SV_KFAIL_INTERNAL, 0, msg);
-        goto done;
-    }
     ok = sv_rt_cpu_exec(so, &lines, dyn, req, t, err, errlen);
 done:
     sv_rt_lines_free(&lines);

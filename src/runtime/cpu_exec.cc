@@ -1208,6 +1208,11 @@ extern "C" bool sv_rt_cpu_exec(const char *so_path, const sv_rt_lines *lines, co
     sv_reference_scan(req->op, req->type, req->scan, req->input, expected, req->n);
     sv_rt_set_where(where);
     bool ok = load(so_path, dyn_name, err, errlen);
+    // the limits start with the kernel's own code: the compile, the load and
+    // the fiber stacks are the runtime's
+    char msg[256];
+    if (ok && !R->failed && !sv_rt_limits_apply(req, msg, sizeof msg))
+        fail_set(SV_KFAIL_INTERNAL, msg, 0, -1, -1, 0);
     if (ok && !R->failed)
         ok = runs(req, expected, err, errlen);
     if (ok)

@@ -247,7 +247,7 @@ static unsigned long long rss_bytes(pid_t pid)
 typedef struct child_out {
     unsigned char *data;
     size_t len;
-    bool killed_time, killed_memory;
+    bool killed_time, killed_memory, too_big;
     int status;
 } child_out;
 
@@ -283,7 +283,12 @@ static bool parent_wait(pid_t pid, int fd, int pfd, const sv_runtime_request *re
         if (r > 0 && pfd >= 0 && (p[1].revents & POLLIN))
             progress_read(pfd, req);
         if (r > 0 && (p[0].revents & (POLLIN | POLLHUP | POLLERR))) {
-            if (o->len == cap && cap < WIRE_MAX) {
+            if (o->len == cap && cap >= WIRE_MAX) {
+                o->too_big = true; /* (it would block on the pipe for ever) */
+                kill(pid, SIGKILL);
+                break;
+            }
+            if (o->len == cap) {
                 unsigned char *nd = realloc(o->data, cap * 2);
                 if (!nd)
                     break;
@@ -413,13 +418,16 @@ sv_ktrace *sv_runtime_run(const sv_runtime_request *req, char *err, size_t errle
     char werr[256] = "";
     bool got = o.len > 0 && sv_rt_wire_recv(o.data, o.len, t, werr, sizeof werr);
     free(o.data);
-    if (got && !o.killed_memory && !o.killed_time)
+    if (got && !o.killed_memory && !o.killed_time && !o.too_big)
         return t;
     /* nothing (or part) came back: say why from how the child ended */
     char msg[512];
     sv_kfail_kind kind = SV_KFAIL_CRASH;
     uint32_t mb = req->memory_mb ? req->memory_mb : SV_RUNTIME_DEFAULT_MEMORY_MB;
-    if (o.killed_memory) {
+    if (o.too_big) {
+        kind = SV_KFAIL_INTERNAL;
+        snprintf(msg, sizeof msg, "the kernel's trace is larger than %zu MiB", WIRE_MAX >> 20);
+    } else if (o.killed_memory) {
         kind = SV_KFAIL_MEMORY;
         snprintf(msg, sizeof msg, "the kernel's process went past its memory limit of %u MiB",
                  (unsigned)mb);

@@ -8,6 +8,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "../expect.h"
 
@@ -535,6 +538,63 @@ static void test_shipped(void)
     }
 }
 
+/* No compiler: said plainly, kind unavailable. A cache folder that is a
+ * link: refused, nothing written through it. */
+static void test_environment(void)
+{
+    static sv_value in[8];
+    input_of(SV_TYPE_INT32, 8, in);
+    run_opts o = {SV_TYPE_INT32, SV_OP_SUM, SV_SCAN_INCLUSIVE, "sequential", NULL, 1, 0, 0};
+    const char *old_cxx = getenv("CXX");
+    char *keep = old_cxx ? strdup(old_cxx) : NULL;
+    setenv("CXX", "/nonexistent/c++", 1);
+    char why[256];
+    CHECK(!sv_runtime_available(SV_RUNTIME_CPU, why, sizeof why));
+    CHECK_CONTAINS(why, "no C++ compiler found");
+    sv_ktrace *t = run(kdir, "double_buffer.cu", in, 8, o, NULL);
+    if (t) {
+        CHECK_INT(t->failure.kind, SV_KFAIL_UNAVAILABLE);
+        CHECK_CONTAINS(t->failure.message, "/nonexistent/c++");
+        sv_ktrace_destroy(t);
+    }
+    if (keep)
+        setenv("CXX", keep, 1);
+    else
+        unsetenv("CXX");
+    free(keep);
+
+    const char *old = getenv("XDG_CACHE_HOME");
+    char *keep_cache = old ? strdup(old) : NULL;
+    char dir[] = "/tmp/sv-rt-cache-XXXXXX", link[64], other[64];
+    CHECK(mkdtemp(dir) != NULL);
+    snprintf(other, sizeof other, "%s/elsewhere", dir);
+    snprintf(link, sizeof link, "%s/scanviz", dir);
+    CHECK(mkdir(other, 0700) == 0);
+    CHECK(symlink(other, link) == 0);
+    setenv("XDG_CACHE_HOME", dir, 1);
+    t = run(kdir, "double_buffer.cu", in, 8, o, NULL);
+    if (t) {
+        CHECK_INT(t->failure.kind, SV_KFAIL_INTERNAL);
+        CHECK_CONTAINS(t->failure.message, "symbolic link");
+        sv_ktrace_destroy(t);
+    }
+    DIR *d = opendir(other);
+    int entries = 0;
+    for (struct dirent *e; d && (e = readdir(d));)
+        entries += e->d_name[0] != '.';
+    if (d)
+        closedir(d);
+    CHECK_INT(entries, 0);
+    unlink(link);
+    rmdir(other);
+    rmdir(dir);
+    if (keep_cache)
+        setenv("XDG_CACHE_HOME", keep_cache, 1);
+    else
+        unsetenv("XDG_CACHE_HOME");
+    free(keep_cache);
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 3) {
@@ -549,6 +609,7 @@ int main(int argc, char **argv)
         return 77;
     }
     test_steps();
+    test_environment();
     test_shipped();
     test_failures();
     test_races();
