@@ -90,7 +90,11 @@ static void layout_at(const sv_app_view *s, int fb_w, int fb_h, float ui, float 
      * caption_px line and the pane's small lines). Heights follow the text. */
     float sp = l.small_px;
     sv_caption_room room = l.pane->caption_room(s, W - 2 * m, l.caption_px, sp * 1.05f);
-    l.timeline = (sv_box){ m, H - m - 2.5f * sp, W - 2 * m, 2.5f * sp };
+    /* The overview has no timeline, only its key hint (none when clean): the
+     * band above moves down, so the overview fills the height. */
+    bool overview = s && s->overview && s->view == SV_VIEW_SCAN;
+    float tl_h = overview ? (s->clean ? 0.0f : 1.5f * sp) : 2.5f * sp;
+    l.timeline = (sv_box){ m, H - m - tl_h, W - 2 * m, tl_h };
     /* The mistakes lab: room for the "first wrong" label over the timeline,
      * and the verdict on lines of its own (wrapped, never shrunk). */
     float first_wrong = 0.0f, verdict_h = 0.0f;
