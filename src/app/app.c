@@ -151,7 +151,10 @@ sv_app_status sv_app_init(sv_app_state *s, const sv_app_config *c, char *err, si
             sv_app_cleanup(s);
             return SV_APP_BAD_INPUT;
         }
+        sv_app_copy_text(s->kfile_start, sizeof s->kfile_start, c->kernel_file);
     }
+    s->kbackground = c->background; /* a script's kernel-file steps run as the window does */
+    s->ktime_limit_ms = c->time_limit_ms;
     if (c->bench_csv) {
         char berr[256];
         s->bench = sv_bench_table_load(c->bench_csv, berr, sizeof berr);

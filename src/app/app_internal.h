@@ -157,6 +157,8 @@ void sv_app_bg_destroy(struct sv_app_bg *bg);
  * background false: runs it once now, without a watch (exports). */
 bool sv_app_kfile_start(sv_app_state *s, const char *path, const char *entry,
                         uint32_t time_limit_ms, bool background, char *err, size_t errlen);
+/* A script's kernel-file step: path's kernel instead ("" none). */
+void sv_app_kfile_switch(sv_app_state *s, const char *path);
 /* The shown input (or schedule) changed: run the file again on it. */
 void sv_app_kfile_rerun(sv_app_state *s);
 /* Takes the worker's result once there is one (any time: it checks). */

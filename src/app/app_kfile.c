@@ -247,6 +247,9 @@ bool sv_app_kfile_start(sv_app_state *s, const char *path, const char *entry,
     }
     k->time_limit_ms = time_limit_ms;
     s->kf = k;
+    sv_app_copy_text(s->kentry, sizeof s->kentry, entry ? entry : "");
+    s->ktime_limit_ms = time_limit_ms;
+    s->kbackground = background;
     sv_app_copy_text(s->kfile, sizeof s->kfile, path);
     sv_app_kfile_rerun(s);
     sv_app_kfile_compare(s);
@@ -414,4 +417,31 @@ bool sv_app_new_kernel(const char *path, char *err, size_t errlen)
                  e == EEXIST ? "the file exists (--new-kernel never overwrites a file)"
                              : strerror(e));
     return ok;
+}
+
+/* A presenter script's kernel-file step: shows path's kernel instead (""
+ * none: back to the chapter's), the old watch and traces dropped. */
+void sv_app_kfile_switch(sv_app_state *s, const char *path)
+{
+    if (strcmp(path, s->kfile) == 0 && (s->kf != NULL) == (path[0] != '\0'))
+        return;
+    sv_app_kfile_destroy(s->kf);
+    s->kf = NULL;
+    sv_ktrace_destroy(s->ktrace);
+    s->ktrace = NULL;
+    sv_ktrace_destroy(s->kcompare);
+    s->kcompare = NULL;
+    s->kerror[0] = '\0';
+    s->kerror_line = 0;
+    s->kstale = false;
+    free(s->ksource);
+    s->ksource = NULL;
+    s->kfile[0] = '\0';
+    s->step = s->from_step = 0;
+    if (!path[0])
+        return;
+    char err[600];
+    if (!sv_app_kfile_start(s, path, s->kentry[0] ? s->kentry : NULL, s->ktime_limit_ms,
+                            s->kbackground, err, sizeof err))
+        sv_app_set_status(s, err);
 }

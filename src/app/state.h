@@ -185,6 +185,11 @@ typedef struct sv_app_state {
     double kfile_ms;        /* the last save (or input) to its result taken, ms */
     sv_schedule kschedule;  /* the schedule of the runs (S cycles) */
     uint32_t kruns;         /* --runs (0: 1) */
+    char kentry[128];       /* --entry ("" none) */
+    uint32_t ktime_limit_ms; /* --time-limit (0: the runtime's) */
+    bool kbackground;       /* runs in the worker (the window); false: at once (exports) */
+    char kfile_start[1024]; /* the --kernel-file the window started with ("" none): the
+                               kernel file before a script's first kernel-file step */
     struct sv_bench_live *bench_live; /* owned; the live run while bench_running */
 } sv_app_state;
 

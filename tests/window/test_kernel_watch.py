@@ -7,6 +7,7 @@ kstale, kruns) in a real window under Xvfb:
   - a broken write in place keeps the last good trace (kstale=1) and names
     the failing line; a fixed save clears the error;
   - the watch survives the file being deleted and created again;
+  - a presenter script's `kernel-file PATH` step shows that file's kernel;
   - all of it once with inotify and once with the polling fallback
     (SCANVIZ_WATCH_POLL=1).
 
@@ -105,6 +106,32 @@ def scenario(exe, good, env, method):
         shutil.rmtree(d, ignore_errors=True)
 
 
+def script_scenario(exe, good, env):
+    """A presenter script's `kernel-file PATH` step (relative to the script)
+    shows that file's kernel; walking back before it shows the chapter's."""
+    d = tempfile.mkdtemp(prefix="sv-kscript-")
+    write_in_place(os.path.join(d, "scan.cu"), good)
+    script = os.path.join(d, "talk.txt")
+    write_in_place(script, "round 1 : the chapter's kernel\n"
+                           "kernel-file scan.cu round 1 : now yours\n")
+    app = App(exe, "--no-animation", "--backend", "cpu", "--input", INPUT, "--script", script,
+              env=env)
+    try:
+        st = app.state()
+        expect(st, kfile="-", script="1/2")
+        app.keys("Right")
+        st = wait_runs(app, 1)
+        expect(st, kfile=os.path.join(d, "scan.cu"), kverdict="ok", kout=GOOD, script="2/2",
+               step=1)
+        app.keys("Left")
+        st = app.state()
+        expect(st, kfile="-", script="1/2")
+        app.quit_clean()
+    finally:
+        app.kill()
+        shutil.rmtree(d, ignore_errors=True)
+
+
 def main():
     args = run_under_xvfb()
     exe, starter = args[0], args[1]
@@ -115,6 +142,7 @@ def main():
     poll_env = dict(env)
     poll_env["SCANVIZ_WATCH_POLL"] = "1"
     scenario(exe, good, poll_env, "polling")
+    script_scenario(exe, good, dict(env))
     print("ok: kernel file watched, re-run on save, errors keep the last picture")
 
 
