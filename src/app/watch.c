@@ -79,11 +79,11 @@ sv_watch *sv_watch_open(const char *path, bool poll_only, char *err, size_t errl
         return sv_errorf(err, errlen, "\"%s\": the path is too long", path), NULL;
     }
     struct stat st;
-    if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
-        int e = errno;
+    int e = stat(dir, &st) != 0 ? errno : !S_ISDIR(st.st_mode) ? ENOTDIR : 0;
+    if (e) {
         sv_watch_close(w);
         return sv_errorf(err, errlen, "cannot watch the folder \"%s\": %s", dir,
-                         strerror(S_ISDIR(st.st_mode) ? e : ENOTDIR)), NULL;
+                         strerror(e)), NULL;
     }
 #ifdef __linux__
     if (!poll_only) {
