@@ -49,6 +49,7 @@
 #include "bench_hs_common.cuh"
 
 #include <cstdint>
+#include <cstring>
 
 namespace {
 
@@ -119,10 +120,45 @@ __device__ __forceinline__ void bulk_load(void *dst, const void *src, unsigned b
                  : "memory");
 }
 
+/* The same, with an L2 policy that keeps the source lines (evict_last):
+ * where input and output together just outgrow L2 (2^23 elements), a scan
+ * run again and again on one input then reads it from L2 while its output,
+ * stored evict-first (st.global.cs), streams out. */
+__device__ __forceinline__ void bulk_load_keep(void *dst, const void *src, unsigned bytes,
+                                               uint64_t *bar)
+{
+    uint64_t policy;
+    asm volatile("createpolicy.fractional.L2::evict_last.b64 %0, 1.0;" : "=l"(policy));
+    asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes.L2::cache_hint"
+                 " [%0], [%1], %2, [%3], %4;" ::"r"(smem_u32(dst)),
+                 "l"(src), "r"(bytes), "r"(smem_u32(bar)), "l"(policy)
+                 : "memory");
+}
+
+/* One warp: the sum of a tile of Items elements in shared memory (every
+ * lane gets it): one add per item, 16-byte reads, a 5-step shuffle
+ * reduction. */
+template <typename T, int Items>
+__device__ __forceinline__ T tile_sum(const T *stage, int lane)
+{
+    using V = typename Vec4<T>::type;
+    const V *p = reinterpret_cast<const V *>(stage) + lane;
+    T acc = T(0);
+#pragma unroll 8
+    for (int k = 0; k < Items / 128; ++k) {
+        V v = p[k * 32];
+        acc = add(acc, add(add(v.x, v.y), add(v.z, v.w)));
+    }
+#pragma unroll
+    for (int d = 16; d > 0; d /= 2)
+        acc = add(acc, __shfl_xor_sync(kFull, acc, d));
+    return acc;
+}
+
 /* ---- The kernel ----------------------------------------------------------- */
 
 template <typename T, int Threads, int Vecs, int Stages, int MinBlocks, int SleepNs,
-          bool Streaming>
+          int Streaming, int Per>
 struct Pipe {
     using V = typename Vec4<T>::type;
     static constexpr int kWarps = Threads / 32;
@@ -136,13 +172,12 @@ struct Pipe {
 };
 
 template <typename T, int Threads, int Vecs, int Stages, int MinBlocks, int SleepNs,
-          bool Streaming>
+          int Streaming, int Per>
 __global__ void __launch_bounds__(Threads, MinBlocks)
 hs_pipe(const T *__restrict__ in, T *__restrict__ out, size_t n, unsigned tiles,
-        unsigned long long *__restrict__ status, unsigned *__restrict__ counter)
+        unsigned long long *__restrict__ words, unsigned epoch)
 {
-    using P = Pipe<T, Threads, Vecs, Stages, MinBlocks, SleepNs, Streaming>;
-    using V = typename P::V;
+    using P = Pipe<T, Threads, Vecs, Stages, MinBlocks, SleepNs, Streaming, Per>;
     using R = Rows<T, Vecs>;
     constexpr int kWarps = P::kWarps, kWarpItems = P::kWarpItems, kItems = P::kItems;
 
@@ -155,13 +190,22 @@ hs_pipe(const T *__restrict__ in, T *__restrict__ out, size_t n, unsigned tiles,
 
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
     const bool producer = threadIdx.x == P::kProducer;
+    unsigned *const counter = launch_counter(words, epoch);
+    unsigned long long *const status = words + kStatusHead;
+    const unsigned long long tag = epoch_tag(epoch);
+    if (tiles > 1)
+        reset_next_counter(words, epoch);
 
     /* Producer only: stage s gets tile t (or learns there is none). */
     auto fill = [&](int s, unsigned t) {
         stage_tile[s] = t;
         if (t < tiles && (size_t)(t + 1) * kItems <= n) {
             mbar_arrive_expect(&bar[s], P::kBytes);
-            bulk_load(buf + (size_t)s * kItems, in + (size_t)t * kItems, P::kBytes, &bar[s]);
+            if (Streaming == 2)
+                bulk_load_keep(buf + (size_t)s * kItems, in + (size_t)t * kItems, P::kBytes,
+                               &bar[s]);
+            else
+                bulk_load(buf + (size_t)s * kItems, in + (size_t)t * kItems, P::kBytes, &bar[s]);
         } else {
             mbar_arrive(&bar[s]);
         }
@@ -243,19 +287,10 @@ hs_pipe(const T *__restrict__ in, T *__restrict__ out, size_t n, unsigned tiles,
                 }
                 const unsigned t = landed ? stage_tile[s2] : 0u;
                 if (t > 0 && t < tiles && (size_t)(t + 1) * kItems <= n) {
-                    const V *p = reinterpret_cast<const V *>(buf + (size_t)s2 * kItems) + lane;
-                    T acc = T(0);
-#pragma unroll 8
-                    for (int k = 0; k < kItems / 128; ++k) {
-                        V v = p[k * 32];
-                        acc = add(acc, add(add(v.x, v.y), add(v.z, v.w)));
-                    }
-#pragma unroll
-                    for (int d = 16; d > 0; d /= 2)
-                        acc = add(acc, __shfl_xor_sync(kFull, acc, d));
+                    const T acc = tile_sum<T, kItems>(buf + (size_t)s2 * kItems, lane);
                     __syncwarp(); /* every lane has read stage_published */
                     if (lane == 0) {
-                        publish<false>(&status[t], kFlagA | to_bits(acc));
+                        publish<false>(&status[t], tag | kFlagA | to_bits(acc));
                         stage_published[s2] = 1;
                     }
                 }
@@ -270,10 +305,10 @@ hs_pipe(const T *__restrict__ in, T *__restrict__ out, size_t n, unsigned tiles,
             T prefix = T(0);
             if (tile == 0) {
                 if (lane == 0 && tiles > 1)
-                    publish<false>(&status[0], kFlagP | to_bits(aggregate));
+                    publish<false>(&status[0], tag | kFlagP | to_bits(aggregate));
             } else {
                 const bool out = __shfl_sync(kFull, early, 0) != 0;
-                prefix = look_back<T, false, SleepNs>(status, tile, aggregate, lane, !out);
+                prefix = look_back<T, false, SleepNs, Per>(status, tile, aggregate, lane, epoch, !out);
             }
             if (lane < kWarps)
                 warp_prefix[lane] = lane == 0 ? prefix : add(prefix, e);
@@ -281,7 +316,7 @@ hs_pipe(const T *__restrict__ in, T *__restrict__ out, size_t n, unsigned tiles,
         __syncthreads(); /* B: the carries are in */
 
         R::add_carry(x, pre, warp_prefix[warp]);
-        R::template store<Streaming>(x, full, out, base, n, lane);
+        R::template store<Streaming != 0>(x, full, out, base, n, lane);
         if (++s == Stages) {
             s = 0;
             parity ^= 1u;
@@ -289,34 +324,54 @@ hs_pipe(const T *__restrict__ in, T *__restrict__ out, size_t n, unsigned tiles,
     }
 }
 
+/* A variant: the pipeline above in one shape (regs < 0), or hs-lookback's
+ * one-tile-per-block kernel in config `regs` (bench_hs_lookback.cu), which
+ * the size-dependent choice takes where the data fit in L2. */
 struct Variant {
-    int threads, vecs, stages;
+    int threads, vecs, stages, regs;
     const char *name;
 };
 
 /* The tuning space, timed by tests/bench/tune_hs (docs/performance.md has
- * the run). Keep in step with launch_variant(). */
+ * the run). Keep in step with launch_variant(). "window 128": look-back
+ * windows of 4 x 32 predecessors. */
 constexpr Variant kVariants[] = {
-    {512, 8, 3, "512x32 3 stages 1 block/SM"},
-    {256, 8, 2, "256x32 2 stages 3 blocks/SM"},
-    {256, 8, 6, "256x32 6 stages 1 block/SM"},
-    {128, 8, 3, "128x32 3 stages 4 blocks/SM"},
-    {256, 8, 3, "256x32 3 stages 2 blocks/SM"},
-    {512, 4, 6, "512x16 6 stages 1 block/SM"},
-    {256, 8, 3, "256x32 3 stages 2 blocks/SM streaming stores"},
-    {256, 4, 4, "256x16 4 stages 3 blocks/SM"},
-    {384, 8, 3, "384x32 3 stages 1 block/SM"},
+    {512, 8, 3, -1, "512x32 3 stages 1 block/SM"},
+    {256, 8, 2, -1, "256x32 2 stages 3 blocks/SM"},
+    {256, 8, 6, -1, "256x32 6 stages 1 block/SM"},
+    {128, 8, 3, -1, "128x32 3 stages 4 blocks/SM"},
+    {256, 8, 3, -1, "256x32 3 stages 2 blocks/SM"},
+    {512, 4, 6, -1, "512x16 6 stages 1 block/SM"},
+    {256, 8, 3, -1, "256x32 3 stages 2 blocks/SM streaming stores"},
+    {256, 4, 4, -1, "256x16 4 stages 3 blocks/SM"},
+    {384, 8, 3, -1, "384x32 3 stages 1 block/SM"},
+    {512, 8, 3, -1, "512x32 3 stages 1 block/SM window 128"},
+    {128, 8, 3, -1, "128x32 3 stages 4 blocks/SM window 128"},
+    {256, 4, 4, -1, "256x16 4 stages 3 blocks/SM window 128"},
+    {512, 8, 3, -1, "512x32 3 stages 1 block/SM streaming stores"},
+    {256, 8, 3, -1, "256x32 3 stages 2 blocks/SM window 128"},
+    {512, 8, 3, -1, "512x32 3 stages 1 block/SM input kept in L2"},
+    {256, 8, 3, -1, "256x32 3 stages 2 blocks/SM input kept in L2 window 128"},
+    {0, 0, 0, 0, nullptr}, /* 16.. : hs_regs configs 0.. (names from there) */
+    {0, 0, 0, 1, nullptr},
+    {0, 0, 0, 2, nullptr},
+    {0, 0, 0, 3, nullptr},
+    {0, 0, 0, 4, nullptr},
 };
 constexpr int kVariantCount = sizeof kVariants / sizeof kVariants[0];
 constexpr size_t kMinTile = 4096;
 
-/* SV_ALGO_HS's choice by n. On the H200 512 x 32 with 3 stages was the
- * fastest or within 3 % of it at every n timed from 2^20 to 2^28
- * (docs/performance.md), so the choice is constant for now. */
-int pick(size_t n)
+/* SV_ALGO_HS's choice by n, from tune_hs on the H200 (2026-12-01, int32 and
+ * float32 at 2^16 .. 2^28; docs/performance.md): below 2^21 elements
+ * (8 MiB in and out, far inside L2) 256 x 32 with 2 stages and 3 blocks per
+ * SM, whose smaller tiles start more blocks at once; from 2^21 on 512 x 32
+ * with 3 stages, its input kept in L2 (evict_last) and its output stored
+ * evict-first, the fastest or within 3 % of it at every size from 2^21 up,
+ * in both types. The same choice for both types: they timed alike. */
+int pick(size_t n, sv_type type)
 {
-    (void)n;
-    return 0;
+    (void)type;
+    return n < ((size_t)1 << 21) ? 1 : 14;
 }
 
 /* Blocks of one instantiation that fit on the device at once, times the
@@ -351,13 +406,12 @@ cudaError_t resident_blocks(K kernel, int threads, size_t smem, unsigned &cache,
     return cudaSuccess;
 }
 
-template <typename T, int Threads, int Vecs, int Stages, int MinBlocks, int SleepNs,
-          bool Streaming>
-cudaError_t launch_typed(const void *in, void *out, size_t n, unsigned long long *status,
+template <typename T, int Threads, int Vecs, int Stages, int MinBlocks, int Streaming, int Per>
+cudaError_t launch_typed(const void *in, void *out, size_t n, sv::HsStatus &st,
                          cudaStream_t stream)
 {
-    using P = Pipe<T, Threads, Vecs, Stages, MinBlocks, SleepNs, Streaming>;
-    auto kernel = hs_pipe<T, Threads, Vecs, Stages, MinBlocks, SleepNs, Streaming>;
+    using P = Pipe<T, Threads, Vecs, Stages, MinBlocks, 0, Streaming, Per>;
+    auto kernel = hs_pipe<T, Threads, Vecs, Stages, MinBlocks, 0, Streaming, Per>;
     const size_t tiles = sv::ceil_div(n, (size_t)P::kItems);
     static unsigned cache = 0;
     static int cache_dev = -1;
@@ -365,9 +419,9 @@ cudaError_t launch_typed(const void *in, void *out, size_t n, unsigned long long
     cudaError_t e = resident_blocks(kernel, Threads, P::kSmem, cache, cache_dev, &resident);
     if (e != cudaSuccess)
         return e;
-    unsigned *counter = reinterpret_cast<unsigned *>(status + tiles);
+    unsigned epoch = 0;
     if (tiles > 1) {
-        e = cudaMemsetAsync(status, 0, (tiles + 1) * sizeof *status, stream);
+        e = sv::hs_status_next(st, stream, &epoch);
         if (e != cudaSuccess)
             return e;
     }
@@ -377,24 +431,31 @@ cudaError_t launch_typed(const void *in, void *out, size_t n, unsigned long long
     const unsigned blocks = (unsigned)(tiles < resident ? tiles : resident);
     kernel<<<blocks, Threads, P::kSmem, stream>>>(static_cast<const T *>(in),
                                                   static_cast<T *>(out), n, (unsigned)tiles,
-                                                  status, counter);
+                                                  st.words, epoch);
     return cudaGetLastError();
 }
 
 template <typename T>
-cudaError_t launch_variant(int v, const void *in, void *out, size_t n,
-                           unsigned long long *status, cudaStream_t s)
+cudaError_t launch_variant(int v, const void *in, void *out, size_t n, sv::HsStatus &st,
+                           cudaStream_t s)
 {
     switch (v) {
-    case 0: return launch_typed<T, 512, 8, 3, 1, 0, false>(in, out, n, status, s);
-    case 1: return launch_typed<T, 256, 8, 2, 3, 0, false>(in, out, n, status, s);
-    case 2: return launch_typed<T, 256, 8, 6, 1, 0, false>(in, out, n, status, s);
-    case 3: return launch_typed<T, 128, 8, 3, 4, 0, false>(in, out, n, status, s);
-    case 4: return launch_typed<T, 256, 8, 3, 2, 0, false>(in, out, n, status, s);
-    case 5: return launch_typed<T, 512, 4, 6, 1, 0, false>(in, out, n, status, s);
-    case 6: return launch_typed<T, 256, 8, 3, 2, 0, true>(in, out, n, status, s);
-    case 7: return launch_typed<T, 256, 4, 4, 3, 0, false>(in, out, n, status, s);
-    case 8: return launch_typed<T, 384, 8, 3, 1, 0, false>(in, out, n, status, s);
+    case 0: return launch_typed<T, 512, 8, 3, 1, 0, 1>(in, out, n, st, s);
+    case 1: return launch_typed<T, 256, 8, 2, 3, 0, 1>(in, out, n, st, s);
+    case 2: return launch_typed<T, 256, 8, 6, 1, 0, 1>(in, out, n, st, s);
+    case 3: return launch_typed<T, 128, 8, 3, 4, 0, 1>(in, out, n, st, s);
+    case 4: return launch_typed<T, 256, 8, 3, 2, 0, 1>(in, out, n, st, s);
+    case 5: return launch_typed<T, 512, 4, 6, 1, 0, 1>(in, out, n, st, s);
+    case 6: return launch_typed<T, 256, 8, 3, 2, 1, 1>(in, out, n, st, s);
+    case 7: return launch_typed<T, 256, 4, 4, 3, 0, 1>(in, out, n, st, s);
+    case 8: return launch_typed<T, 384, 8, 3, 1, 0, 1>(in, out, n, st, s);
+    case 9: return launch_typed<T, 512, 8, 3, 1, 0, 4>(in, out, n, st, s);
+    case 10: return launch_typed<T, 128, 8, 3, 4, 0, 4>(in, out, n, st, s);
+    case 11: return launch_typed<T, 256, 4, 4, 3, 0, 4>(in, out, n, st, s);
+    case 12: return launch_typed<T, 512, 8, 3, 1, 1, 1>(in, out, n, st, s);
+    case 13: return launch_typed<T, 256, 8, 3, 2, 0, 4>(in, out, n, st, s);
+    case 14: return launch_typed<T, 512, 8, 3, 1, 2, 1>(in, out, n, st, s);
+    case 15: return launch_typed<T, 256, 8, 3, 2, 2, 4>(in, out, n, st, s);
     default: return cudaErrorInvalidValue;
     }
 }
@@ -403,27 +464,51 @@ cudaError_t launch_variant(int v, const void *in, void *out, size_t n,
 
 namespace sv {
 
-size_t hs_tile(int variant)
+cudaError_t hs_status_init(HsStatus &st, cudaStream_t stream)
+{
+    st.epoch = 0;
+    return cudaMemsetAsync(st.words, 0, st.count * sizeof *st.words, stream);
+}
+
+cudaError_t hs_status_next(HsStatus &st, cudaStream_t stream, unsigned *epoch)
+{
+    if (st.epoch >= (1u << 30) - 1) { /* the 30-bit tags are used up */
+        cudaError_t e = hs_status_init(st, stream);
+        if (e != cudaSuccess)
+            return e;
+    }
+    *epoch = ++st.epoch;
+    return cudaSuccess;
+}
+
+size_t hs_tile(int variant, size_t n)
 {
     if (variant == SV_CUDA_HS_AUTO)
-        variant = pick(0);
+        variant = pick(n, SV_TYPE_INT32);
     if (variant < 0 || variant >= kVariantCount)
         return 0;
-    return (size_t)kVariants[variant].threads * 4 * kVariants[variant].vecs;
+    const Variant &v = kVariants[variant];
+    if (v.regs >= 0)
+        return hs_regs_tile(v.regs);
+    return (size_t)v.threads * 4 * v.vecs;
 }
 
 size_t hs_status_words(size_t max_n)
 {
-    return ceil_div(max_n, kMinTile) + 1;
+    return kStatusHead + ceil_div(max_n, kMinTile);
 }
 
 cudaError_t hs_launch(sv_type type, int variant, const void *in, void *out, size_t n,
-                      unsigned long long *status, cudaStream_t stream)
+                      HsStatus &status, cudaStream_t stream)
 {
     if (n == 0)
         return cudaSuccess;
     if (variant == SV_CUDA_HS_AUTO)
-        variant = pick(n);
+        variant = pick(n, type);
+    if (variant < 0 || variant >= kVariantCount)
+        return cudaErrorInvalidValue;
+    if (kVariants[variant].regs >= 0)
+        return hs_regs_launch(kVariants[variant].regs, type, in, out, n, status, stream);
     if (type == SV_TYPE_INT32)
         return launch_variant<int32_t>(variant, in, out, n, status, stream);
     if (type == SV_TYPE_FLOAT32)
@@ -440,26 +525,30 @@ cudaError_t hs_launch(sv_type type, int variant, const void *in, void *out, size
  * the Kogge-Stone over the warp totals in one warp, sum over d < W of
  * (32 - d); the tile prefix folded into the W warp prefixes; and one
  * look-back window (a 5-step shuffle reduction of 32 lanes, 160, plus
- * 32 + 1). Further windows, rare, are not counted. The eager aggregate,
- * per tile but the first: one add per item (3 inside each vector, 1 into
- * the lane's sum) and a 5-step shuffle reduction, 160; an upper bound, as
- * each block's first tile and a partial last tile are not summed early. */
+ * 32 + 1; a window of 128 adds 3 per lane). Further windows, rare, are not
+ * counted. The eager aggregate, per tile but the first: one add per item (3
+ * inside each vector, 1 into the lane's sum) and a 5-step shuffle
+ * reduction, 160; an upper bound, as each block's first tile and a partial
+ * last tile are not summed early. The regs variants count as hs-lookback. */
 double hs_ops(int variant, size_t n)
 {
     if (variant == SV_CUDA_HS_AUTO)
-        variant = pick(n);
+        variant = pick(n, SV_TYPE_INT32);
     if (variant < 0 || variant >= kVariantCount || n == 0)
         return 0.0;
     const Variant v = kVariants[variant];
+    if (v.regs >= 0)
+        return hs_regs_ops(v.regs, n);
     const double vecs = v.vecs;
     const int warps = v.threads / 32;
     const double per_warp =
         vecs * (32.0 * 3 + 129.0) + 32.0 * (vecs - 1) + 1.0 + vecs * (64.0 + 128.0);
-    double per_tile = warps * per_warp + warps + 160.0 + 33.0;
+    const bool wide = std::strstr(v.name, "window 128") != nullptr;
+    double per_tile = warps * per_warp + warps + 160.0 + 33.0 + (wide ? 3.0 * 32 : 0.0);
     for (int d = 1; d < warps; d *= 2)
         per_tile += 32 - d;
-    const double tile = (double)hs_tile(variant);
-    const double tiles = (double)ceil_div(n, hs_tile(variant));
+    const double tile = (double)hs_tile(variant, n);
+    const double tiles = (double)ceil_div(n, hs_tile(variant, n));
     return tiles * per_tile + (tiles - 1.0) * (tile + 160.0);
 }
 
@@ -476,7 +565,7 @@ const char *sv_cuda_hs_variant_name(int v)
 {
     if (v < 0 || v >= kVariantCount)
         return nullptr;
-    return kVariants[v].name;
+    return kVariants[v].regs >= 0 ? sv::hs_regs_name(kVariants[v].regs) : kVariants[v].name;
 }
 
 } // extern "C"

@@ -5,12 +5,21 @@
  * carry, store), the scan of the warp totals, and the decoupled look-back of
  * Merrill & Garland (2016) over 64-bit tile status words.
  *
- * Status word of tile t: (flag << 32 | value bits); flag 0 = nothing yet,
- * 1 = aggregate A (the tile's own total), 2 = inclusive prefix P (everything
- * up to and including tile t). Only ever read and written as a device-scope
- * atomic (cuda::atomic_ref); flag and value travel in one word, so a reader
- * sees both or neither and nothing else is communicated through it: relaxed
- * order is enough, as in CUB, and there is no data race by construction. */
+ * Status word of tile t: (epoch << 34 | flag << 32 | value bits); flag 0 =
+ * nothing yet, 1 = aggregate A (the tile's own total), 2 = inclusive prefix
+ * P (everything up to and including tile t). Only ever read and written as a
+ * device-scope atomic (cuda::atomic_ref); flag and value travel in one word,
+ * so a reader sees both or neither and nothing else is communicated through
+ * it: relaxed order is enough, as in CUB, and there is no data race by
+ * construction.
+ *
+ * The epoch (1 .. 2^30 - 1) numbers the launches that use one status buffer
+ * (HsStatus, bench_scans.cuh): a word written by an earlier launch carries an
+ * older epoch and reads as "nothing yet", so the words need no reset between
+ * runs (the memset before every launch cost a graph node, about 1.5 us, at
+ * every size). The tile counter cannot carry an epoch, so there are two:
+ * launch e claims from counter e & 1 and zeroes counter (e + 1) & 1 for the
+ * next launch, which the stream orders after this one. */
 #ifndef SV_BENCH_HS_COMMON_CUH
 #define SV_BENCH_HS_COMMON_CUH
 
@@ -25,6 +34,31 @@ namespace hsc {
 constexpr unsigned kFull = 0xffffffffu;
 constexpr unsigned long long kFlagA = 1ull << 32;
 constexpr unsigned long long kFlagP = 2ull << 32;
+
+/* The tag of launch `epoch`'s status words, and a word's flag as that launch
+ * reads it (0 for a word of another launch). */
+__device__ __forceinline__ unsigned long long epoch_tag(unsigned epoch)
+{
+    return (unsigned long long)epoch << 34;
+}
+__device__ __forceinline__ unsigned flag_of(unsigned long long word, unsigned epoch)
+{
+    return (unsigned)(word >> 34) == epoch ? (unsigned)(word >> 32) & 3u : 0u;
+}
+
+/* Launch `epoch`'s tile counter (status[0] or status[1], as a 32-bit word);
+ * the tile status words follow at status + kStatusHead. */
+constexpr size_t kStatusHead = 2;
+__device__ __forceinline__ unsigned *launch_counter(unsigned long long *status, unsigned epoch)
+{
+    return reinterpret_cast<unsigned *>(status + (epoch & 1u));
+}
+/* Thread 0 of block 0 of launch `epoch`: zeroes the next launch's counter. */
+__device__ __forceinline__ void reset_next_counter(unsigned long long *status, unsigned epoch)
+{
+    if (blockIdx.x == 0 && threadIdx.x == 0)
+        status[(epoch + 1u) & 1u] = 0;
+}
 
 template <typename T> struct Vec4;
 template <> struct Vec4<int32_t> { using type = int4; };
@@ -186,48 +220,71 @@ __device__ __forceinline__ T scan_warp_totals(const T *totals, int lane, T &befo
 
 /* One whole warp: tile `tile` (> 0) publishes its aggregate, sums the
  * aggregates of its predecessors back to the nearest inclusive prefix, in
- * windows of 32 (lane l looks at tile pred - l), publishes its own inclusive
- * prefix and returns the exclusive one (in every lane); publish_aggregate
- * false: the aggregate was published already. Positions before
- * tile 0 read as P with value 0; tile 0 always ends as P, so a window
- * reaching it always stops there. SleepNs: back-off while a predecessor has
- * published nothing (0: spin). Termination: every tile a look-back waits on
- * was claimed by a running block that publishes its A without waiting on
- * anyone (the callers' tile counters guarantee it). */
-template <typename T, bool AcqRel, int SleepNs>
-__device__ __forceinline__ T look_back(unsigned long long *__restrict__ status, unsigned tile,
-                                       T aggregate, int lane, bool publish_aggregate = true)
+ * windows of 32 x Per (lane l looks at tiles pred - l - 32 j, j < Per: Per
+ * loads in flight per lane, so a window costs one round trip to L2 whatever
+ * Per is, and a chain of c tiles without a P costs c / (32 Per) of them),
+ * publishes its own inclusive prefix and returns the exclusive one (in every
+ * lane); publish_aggregate false: the aggregate was published already.
+ * `tiles` points at the tile status words (status + kStatusHead), all
+ * tagged with `epoch`. Positions before tile 0 read as P with value 0; tile
+ * 0 always ends as P, so a window reaching it always stops there. SleepNs:
+ * back-off while a predecessor has published nothing (0: spin).
+ * Termination: every tile a look-back waits on was claimed by a running
+ * block that publishes its A without waiting on anyone (the callers' tile
+ * counters guarantee it). */
+template <typename T, bool AcqRel, int SleepNs, int Per = 1>
+__device__ __forceinline__ T look_back(unsigned long long *__restrict__ tiles, unsigned tile,
+                                       T aggregate, int lane, unsigned epoch,
+                                       bool publish_aggregate = true)
 {
+    const unsigned long long tag = epoch_tag(epoch);
     if (lane == 0 && publish_aggregate)
-        publish<AcqRel>(&status[tile], kFlagA | to_bits(aggregate));
+        publish<AcqRel>(&tiles[tile], tag | kFlagA | to_bits(aggregate));
     T prefix = T(0);
     long pred = (long)tile - 1;
     for (;;) {
-        const long idx = pred - lane;
-        unsigned long long word = kFlagP;
-        if (idx >= 0) {
-            word = peek<AcqRel>(&status[idx]);
-            while ((word >> 32) == 0) {
+        unsigned long long word[Per];
+        unsigned f[Per];
+#pragma unroll
+        for (int j = 0; j < Per; ++j) {
+            const long idx = pred - lane - 32 * j;
+            word[j] = idx >= 0 ? peek<AcqRel>(&tiles[idx]) : 0ull;
+            f[j] = idx >= 0 ? flag_of(word[j], epoch) : 2u;
+        }
+#pragma unroll
+        for (int j = 0; j < Per; ++j) {
+            const long idx = pred - lane - 32 * j;
+            while (f[j] == 0) {
                 if (SleepNs > 0)
                     __nanosleep(SleepNs);
-                word = peek<AcqRel>(&status[idx]);
+                word[j] = peek<AcqRel>(&tiles[idx]);
+                f[j] = flag_of(word[j], epoch);
             }
         }
-        const unsigned pmask = __ballot_sync(kFull, (word >> 32) == 2);
-        T v = from_bits<T>((uint32_t)word);
+        /* The nearest P: the first window row j with one, its lowest lane. */
+        int cut = 32 * Per; /* distance (lane + 32 j) of the nearest P */
+#pragma unroll
+        for (int j = Per - 1; j >= 0; --j) {
+            const unsigned pmask = __ballot_sync(kFull, f[j] == 2);
+            if (pmask)
+                cut = 32 * j + __ffs(pmask) - 1;
+        }
         /* Sum the A's up to and including the nearest P. */
-        if (pmask && lane > __ffs(pmask) - 1)
-            v = T(0);
+        T v = T(0);
+#pragma unroll
+        for (int j = 0; j < Per; ++j)
+            if (lane + 32 * j <= cut)
+                v = add(v, from_bits<T>((uint32_t)word[j]));
 #pragma unroll
         for (int d = 16; d > 0; d /= 2)
             v = add(v, __shfl_xor_sync(kFull, v, d));
         prefix = add(prefix, v);
-        if (pmask)
+        if (cut < 32 * Per)
             break;
-        pred -= 32;
+        pred -= 32 * Per;
     }
     if (lane == 0)
-        publish<AcqRel>(&status[tile], kFlagP | to_bits(add(prefix, aggregate)));
+        publish<AcqRel>(&tiles[tile], tag | kFlagP | to_bits(add(prefix, aggregate)));
     return prefix;
 }
 

@@ -23,7 +23,7 @@ struct sv_cuda_scanner {
     void *d_in, *d_out;
     void *d_cub_temp;
     size_t cub_temp_bytes;
-    unsigned long long *d_hs_status;
+    sv::HsStatus hs_status; /* hs's and hs-lookback's tile status */
     void *d_naive_scratch, *d_blelloch_scratch;
     int hs_variant;
 };
@@ -62,12 +62,12 @@ cudaError_t enqueue_cub(sv_cuda_scanner *s, size_t n)
 
 cudaError_t enqueue_hs(sv_cuda_scanner *s, size_t n)
 {
-    return sv::hs_launch(s->type, s->hs_variant, s->d_in, s->d_out, n, s->d_hs_status, s->stream);
+    return sv::hs_launch(s->type, s->hs_variant, s->d_in, s->d_out, n, s->hs_status, s->stream);
 }
 
 cudaError_t enqueue_hs_lookback(sv_cuda_scanner *s, size_t n)
 {
-    return sv::hs_lookback_launch(s->type, s->d_in, s->d_out, n, s->d_hs_status, s->stream);
+    return sv::hs_lookback_launch(s->type, s->d_in, s->d_out, n, s->hs_status, s->stream);
 }
 
 cudaError_t enqueue_hs_naive(sv_cuda_scanner *s, size_t n)
@@ -159,7 +159,7 @@ void sv_cuda_scanner_destroy(sv_cuda_scanner *s)
     cudaFree(s->d_in);
     cudaFree(s->d_out);
     cudaFree(s->d_cub_temp);
-    cudaFree(s->d_hs_status);
+    cudaFree(s->hs_status.words);
     cudaFree(s->d_naive_scratch);
     cudaFree(s->d_blelloch_scratch);
     if (s->stream)
@@ -186,12 +186,12 @@ static bool scanner_init(sv_cuda_scanner *s, char *err, size_t errlen)
                                                     (float *)nullptr, (int)s->max_n));
     s->cub_temp_bytes = cub_bytes ? cub_bytes : 1;
     SV_CUDA_CHECK(cudaMalloc(&s->d_cub_temp, s->cub_temp_bytes));
-    /* hs and hs-lookback share the tile status (never run at once). */
-    const size_t hs_words = sv::hs_status_words(s->max_n);
-    const size_t lb_words = sv::hs_lookback_status_words(s->max_n);
-    SV_CUDA_CHECK(cudaMalloc(reinterpret_cast<void **>(&s->d_hs_status),
-                             (hs_words > lb_words ? hs_words : lb_words) *
-                                 sizeof(unsigned long long)));
+    /* hs and hs-lookback share the tile status (never run at once), zeroed
+     * once: its words carry each launch's epoch (bench_hs_common.cuh). */
+    s->hs_status.count = sv::hs_status_words(s->max_n);
+    SV_CUDA_CHECK(cudaMalloc(reinterpret_cast<void **>(&s->hs_status.words),
+                             s->hs_status.count * sizeof(unsigned long long)));
+    SV_CUDA_CHECK(sv::hs_status_init(s->hs_status, s->stream));
     SV_CUDA_CHECK(cudaMalloc(&s->d_naive_scratch, sv::block_scratch(s->max_n, sv::hs_naive_scan.block) * 4));
     SV_CUDA_CHECK(cudaMalloc(&s->d_blelloch_scratch, sv::block_scratch(s->max_n, sv::blelloch_scan.block) * 4));
     return true;

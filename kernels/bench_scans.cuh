@@ -13,26 +13,53 @@
 
 namespace sv {
 
+/* ---- hs and hs-lookback: one pass, decoupled look-back ------------------ */
+
+/* The tile-status scratch of the one-pass scans and the epoch of its last
+ * launch (bench_hs_common.cuh: words are tagged with the launch's epoch, so
+ * they need no reset between runs). Zero the words once (hs_status_init)
+ * before the first launch; one HsStatus per buffer, used by one stream. */
+struct HsStatus {
+    unsigned long long *words;
+    size_t count;   /* words in the buffer */
+    unsigned epoch; /* of the last launch that used it; 0: none yet */
+};
+/* Zeroes st's words and its epoch (enqueued on stream). */
+cudaError_t hs_status_init(HsStatus &st, cudaStream_t stream);
+/* The epoch of the next launch on st (re-zeroing the words when 2^30 - 1
+ * epochs are used up). */
+cudaError_t hs_status_next(HsStatus &st, cudaStream_t stream, unsigned *epoch);
+
 /* ---- hs: one pass, persistent, bulk-copy pipeline (bench_hs.cu) --------- */
 
 /* Elements per tile of hs variant v (SV_CUDA_HS_AUTO: the default's, or
- * 0 <= v < sv_cuda_hs_variant_count()). */
-size_t hs_tile(int variant);
-/* Words (8 bytes each) of tile-status scratch that hs needs for n elements
- * with any variant: one status word per tile plus the tile counter. */
+ * 0 <= v < sv_cuda_hs_variant_count()), for n elements (the default's tile
+ * depends on n). */
+size_t hs_tile(int variant, size_t n);
+/* Words (8 bytes each) of tile-status scratch that hs or hs-lookback needs
+ * for n elements with any variant: the two tile counters, then one status
+ * word per tile. */
 size_t hs_status_words(size_t max_n);
-/* Resets the tile status (when more than one tile) and runs the scan. */
+/* Runs the scan (variant SV_CUDA_HS_AUTO: the one picked for n). */
 cudaError_t hs_launch(sv_type type, int variant, const void *in, void *out, size_t n,
-                      unsigned long long *status, cudaStream_t stream);
+                      HsStatus &status, cudaStream_t stream);
 double hs_ops(int variant, size_t n);
 
 /* ---- hs-lookback: one pass, one tile per block (bench_hs_lookback.cu) ---- */
 
-/* Status words (one per tile plus the counter); never more than hs's. */
-size_t hs_lookback_status_words(size_t max_n);
 cudaError_t hs_lookback_launch(sv_type type, const void *in, void *out, size_t n,
-                               unsigned long long *status, cudaStream_t stream);
+                               HsStatus &status, cudaStream_t stream);
 double hs_lookback_ops(size_t n);
+
+/* The one-tile-per-block kernel of hs-lookback in other shapes, for hs's
+ * size-dependent choice: config c of hs_regs_count(), its tile, its name
+ * and its operation count. */
+int hs_regs_count();
+size_t hs_regs_tile(int config);
+const char *hs_regs_name(int config);
+cudaError_t hs_regs_launch(int config, sv_type type, const void *in, void *out, size_t n,
+                           HsStatus &status, cudaStream_t stream);
+double hs_regs_ops(int config, size_t n);
 
 /* ---- hs-naive: the chapter's block kernel, scaled (bench_hs_naive.cu) ---- */
 

@@ -8,6 +8,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "font_metrics.h"
 #include "pane.h"
 
 /* The two units and the text sizes. Text (tu) follows the window's height,
@@ -18,23 +19,37 @@
  * screens. At 1280x720, ui 1: caption 26 px (capitals 19 px), legend,
  * counters and timeline 18 px (capitals 13 px), numbers 31 px: the minimum
  * sizes docs/user-guide.md ("Slides and projectors") states. */
-static void frame_units(const sv_app_view *s, float W, float H, sv_layout *l)
+static float text_unit(float W, float H, float scale)
 {
-    float ui = (s && s->ui_scale > 0.0f) ? s->ui_scale : 1.0f;
-    float tu = H / 100.0f * ui;
+    float tu = H / 100.0f * scale;
     tu = fminf(tu, 0.70f * H / 36.0f);
     tu = fminf(tu, W / 60.0f);
-    if (tu < 0.5f) tu = 0.5f;
-    float u = fminf(H / 100.0f, W / 120.0f) * ui;
+    return tu < 0.5f ? 0.5f : tu;
+}
+
+static float geometry_unit(float W, float H, float scale)
+{
+    float u = fminf(H / 100.0f, W / 120.0f) * scale;
     u = fminf(u, 0.70f * H / 36.0f);
-    if (u < 0.5f) u = 0.5f;
+    return u < 0.5f ? 0.5f : u;
+}
+
+/* ui is the view's UI scale; ts the share of it the text takes (ui itself
+ * up to 1; above 1 the search in sv_layout_compute picks it). Above 1 the
+ * frame's spacing follows the text, not the cells' geometry. */
+static float frame_units(float W, float H, float ui, float ts, sv_layout *l)
+{
+    float tu = text_unit(W, H, ui <= 1.0f ? ui : ts);
+    float u = geometry_unit(W, H, ui);
     l->unit = u;
     l->text_u = tu;
-    l->margin = 2.2f * u;
+    float fu = ui <= 1.0f ? u : fminf(u, geometry_unit(W, H, ts));
+    l->margin = 2.2f * fu;
     l->title_px = 3.3f * tu;
     l->label_px = 2.9f * tu;
     l->small_px = 2.5f * tu;
     l->caption_px = 3.6f * tu;
+    return fu;
 }
 
 /* Timeline: one dot per step, spaced to fit the left half. */
@@ -55,29 +70,43 @@ static void frame_timeline(const sv_app_view *s, sv_layout *l)
         l->timeline_x[k] = tx0 + (float)k * spacing;
 }
 
-void sv_layout_compute(const sv_app_view *s, int fb_w, int fb_h, sv_layout *out)
+/* The whole layout at UI scale ui with text scale ts. */
+static void layout_at(const sv_app_view *s, int fb_w, int fb_h, float ui, float ts,
+                      sv_layout *out)
 {
     sv_layout l;
     memset(&l, 0, sizeof l);
-    if (fb_w < 1) fb_w = 1;
-    if (fb_h < 1) fb_h = 1;
     float W = (float)fb_w, H = (float)fb_h;
-    frame_units(s, W, H, &l);
+    float u = frame_units(W, H, ui, ts, &l);
     l.fb_w = fb_w;
     l.fb_h = fb_h;
+    l.legible_px = roundf(0.021f * H);
     l.pane = sv_pane_of(s);
-    float m = l.margin, u = l.unit, tu = l.text_u;
+    float m = l.margin, tu = l.text_u;
 
     l.header = (sv_box){ m, m, W - 2 * m, 5.0f * tu };
     /* The bottom band, from the bottom up: timeline (dots and their
      * labels), counters, legend, caption (up to two lines of the bold
      * caption_px line and the pane's small lines). Heights follow the text. */
     float sp = l.small_px;
-    float small_lines = (float)l.pane->caption_lines(s);
+    sv_caption_room room = l.pane->caption_room(s, W - 2 * m, l.caption_px, sp * 1.05f);
     l.timeline = (sv_box){ m, H - m - 2.5f * sp, W - 2 * m, 2.5f * sp };
-    l.counters = (sv_box){ m, l.timeline.y - 1.55f * sp, W - 2 * m, 1.45f * sp };
-    l.legend = (sv_box){ m, l.counters.y - 1.75f * sp, W - 2 * m, 1.65f * sp };
-    float cap_h = 2.0f * 1.22f * l.caption_px + 1.45f * sp * 1.05f * small_lines;
+    /* The mistakes lab: room for the "first wrong" label over the timeline,
+     * and the verdict on lines of its own (wrapped, never shrunk). */
+    float first_wrong = 0.0f, verdict_h = 0.0f;
+    if (s && s->lab && s->trace) {
+        char line[256], note[512];
+        sv_words_counters(s, line, sizeof line, note, sizeof note);
+        int k = sv_text_lines_estimate(note, SV_EM_SANS_AVG, sp, W - 2 * m);
+        verdict_h = 1.5f * sp * (float)(k < 1 ? 1 : k > 3 ? 3 : k);
+        first_wrong = 0.7f * sp;
+    }
+    l.counters = (sv_box){ m, l.timeline.y - 1.55f * sp - first_wrong, W - 2 * m, 1.45f * sp };
+    l.verdict = (sv_box){ m, l.counters.y - verdict_h, W - 2 * m, verdict_h };
+    l.legend = (sv_box){ m, l.verdict.y - 1.75f * sp, W - 2 * m, 1.65f * sp };
+    l.caption_bold = room.bold;
+    float cap_h = (float)room.bold * 1.22f * l.caption_px +
+                  1.45f * sp * 1.05f * (float)room.small;
     l.caption = (sv_box){ m, l.legend.y - cap_h - 0.3f * sp, W - 2 * m, cap_h };
     l.input_box = (sv_box){ m, l.legend.y - 0.4f * u, W - 2 * m,
                             H - m - (l.legend.y - 0.4f * u) };
@@ -92,12 +121,56 @@ void sv_layout_compute(const sv_app_view *s, int fb_w, int fb_h, sv_layout *out)
                                  fmaxf(bottom - top, 1.0f) };
         pane_w = split - m;
     }
+    l.ui_scale = ui;
     l.pane->layout(s, (sv_box){ m, top, pane_w, bottom - top }, &l);
 
     frame_timeline(s, &l);
     float q = 3.9f * tu;
     l.help_hint = (sv_box){ W - m - q, l.header.y + (l.header.h - q) / 2.0f, q, q };
     *out = l;
+}
+
+/* What the cells show of a trace at a layout, to compare scales by: the
+ * numbers' size, or the cells' height where numbers do not fit. */
+static float cell_size(const sv_layout *l)
+{
+    return l->num_px > 0.0f ? l->num_px : fminf(l->cell_h, 2.0f * l->cell_w);
+}
+
+void sv_layout_compute(const sv_app_view *s, int fb_w, int fb_h, sv_layout *out)
+{
+    if (fb_w < 1) fb_w = 1;
+    if (fb_h < 1) fb_h = 1;
+    float ui = (s && s->ui_scale > 0.0f) ? s->ui_scale : 1.0f;
+    if (ui <= 1.0f || !s || !s->trace || s->view != SV_VIEW_SCAN) {
+        layout_at(s, fb_w, fb_h, ui, ui, out);
+        return;
+    }
+    /* Above 1 the scale enlarges the cells first (on a projector they are
+     * the content), up to ui times their size at scale 1 where they fit,
+     * and the text takes what is left: the largest text scale in [1, ui]
+     * whose cells are as large as the best any text scale allows, up to
+     * that target. So where cells cannot grow (n large, or no room) the
+     * text grows instead, and every scale draws differently. */
+    sv_layout one;
+    layout_at(s, fb_w, fb_h, 1.0f, 1.0f, &one);
+    enum { STEPS = 8 };
+    sv_layout tmp;
+    float best = 0.0f, size[STEPS + 1];
+    for (int k = 0; k <= STEPS; k++) {
+        float ts = 1.0f + (ui - 1.0f) * (float)k / STEPS;
+        layout_at(s, fb_w, fb_h, ui, ts, &tmp);
+        size[k] = cell_size(&tmp);
+        if (size[k] > best) best = size[k];
+    }
+    float want = fminf(best, ui * cell_size(&one)) * 0.99f;
+    int pick = 0;
+    for (int k = STEPS; k >= 0; k--)
+        if (size[k] >= want) {
+            pick = k;
+            break;
+        }
+    layout_at(s, fb_w, fb_h, ui, 1.0f + (ui - 1.0f) * (float)pick / STEPS, out);
 }
 
 bool sv_layout_hit_cell(const sv_layout *l, float x, float y, int *row, int *cell)

@@ -89,6 +89,28 @@ bool sv_scene_value(const sv_app_view *s, const sv_step_view *v, int row, int i,
     }
 }
 
+bool sv_scene_unknown(const sv_app_view *s, const sv_step_view *v, int row, int i)
+{
+    const sv_trace *t = s->trace;
+    sv_value val;
+    if (!t || i < 0 || (size_t)i >= t->n || sv_scene_value(s, v, row, i, &val))
+        return false;
+    if (row == 1 || row == 2)
+        return true;
+    /* The output: written at this step, but from a cell no thread wrote. */
+    return row == 3 && v->last && t->output &&
+           (s->phase == SV_PHASE_NONE || s->phase == SV_PHASE_COPY_BACK);
+}
+
+void sv_scene_operand_windows(const sv_step_view *v, int i, int *left_lo, int *right_lo)
+{
+    /* pin was written by the round before, whose windows are stride long */
+    long st = v->round > 0 ? (long)v->rd->stride : 1;
+    long r = (long)i - st + 1, l = (long)i - 2 * st + 1;
+    *right_lo = r < 0 ? 0 : (int)r;
+    *left_lo = l < 0 ? 0 : (int)l;
+}
+
 const sv_lab_cell *sv_scene_lab_cell(const sv_app_view *s, const sv_step_view *v, int row,
                                      int i, int *round)
 {
@@ -221,4 +243,43 @@ float sv_scene_fit_px(sv_gfx *g, sv_font font, float px, float max_w, const char
     while (fit > 4.0f && sv_gfx_text_width(g, font, fit, utf8) > max_w)
         fit -= 1.0f;
     return fit;
+}
+
+int sv_scene_wrap(sv_gfx *g, sv_font font, float px, float max_w, const char *utf8,
+                  char (*out)[SV_WRAP_MAX], int max)
+{
+    int n = 0;
+    const char *p = utf8;
+    while (*p == ' ')
+        p++;
+    while (*p) {
+        size_t len = strlen(p), cut = len;
+        if (len >= SV_WRAP_MAX || sv_gfx_text_width(g, font, px, p) > max_w) {
+            /* The longest head cut at a space that fits; a word longer than
+             * the line goes alone. */
+            char tmp[SV_WRAP_MAX];
+            size_t best = 0, first = 0;
+            for (size_t i = 1; i < len && i < SV_WRAP_MAX; i++) {
+                if (p[i] != ' ')
+                    continue;
+                if (!first)
+                    first = i;
+                memcpy(tmp, p, i);
+                tmp[i] = '\0';
+                if (sv_gfx_text_width(g, font, px, tmp) > max_w)
+                    break;
+                best = i;
+            }
+            cut = best ? best : first ? first : (len < SV_WRAP_MAX ? len : SV_WRAP_MAX - 1);
+        }
+        if (n < max) {
+            memcpy(out[n], p, cut);
+            out[n][cut] = '\0';
+        }
+        n++;
+        p += cut;
+        while (*p == ' ')
+            p++;
+    }
+    return n;
 }

@@ -15,11 +15,21 @@
 #include "scene.h"
 #include "words.h"
 
+/* How many caption lines a pane's captions take (the frame makes room). */
+typedef struct sv_caption_room {
+    int bold;   /* the bold line's wrapped lines: 2 .. SV_CAPTION_BOLD_MAX */
+    int small;  /* the small lines under it: 1 .. SV_CAPTION_SMALL_MAX */
+} sv_caption_room;
+#define SV_CAPTION_BOLD_MAX 3
+#define SV_CAPTION_SMALL_MAX 4
+
 typedef struct sv_pane_fns {
     const char *name;  /* "hillis-steele" */
-    /* Small caption lines under the bold ones the pane's caption has
-     * (1, or 2 with the warps line); the frame makes room for them. */
-    int (*caption_lines)(const sv_app_view *v);
+    /* The caption lines the pane's captions wrap onto at width w, with bold
+     * text of bold_px and small text of small_px: the most over the steps,
+     * so that the cells do not jump from step to step. */
+    sv_caption_room (*caption_room)(const sv_app_view *v, float w, float bold_px,
+                                    float small_px);
     /* Fills l's pane fields for view v in area (the frame's fields are set). */
     void (*layout)(const sv_app_view *v, sv_box area, sv_layout *l);
     /* Draws the pane as l places it. */
@@ -39,7 +49,8 @@ extern const sv_pane_fns sv_pane_hillis_steele;
 const sv_pane_fns *sv_pane_of(const sv_app_view *v);
 
 /* The Hillis-Steele pane's geometry (pane_rows.c). */
-int sv_rows_caption_lines(const sv_app_view *v);
+sv_caption_room sv_rows_caption_room(const sv_app_view *v, float w, float bold_px,
+                                     float small_px);
 void sv_rows_layout(const sv_app_view *v, sv_box area, sv_layout *l);
 bool sv_rows_hit(const sv_layout *l, float x, float y, int *row, int *cell);
 

@@ -57,10 +57,29 @@ static int widest_in_view(const sv_app_view *s, const sv_layout *l)
     return w;
 }
 
-int sv_rows_caption_lines(const sv_app_view *s)
+sv_caption_room sv_rows_caption_room(const sv_app_view *s, float w, float bold_px,
+                                     float small_px)
 {
-    /* n > SV_WARP: a line says what runs in lockstep (warps). */
-    return s && s->trace && s->trace->n > SV_WARP ? 2 : 1;
+    sv_caption_room room = { 2, 1 };
+    if (!s || !s->trace)
+        return room;
+    sv_app_view v = *s;
+    v.hover_row = v.hover_cell = v.pinned_row = v.pinned_cell = -1;
+    int steps = sv_view_steps(s->trace);
+    for (int k = 0; k < steps; k++) {
+        v.step = v.from_step = k;
+        sv_caption_words c;
+        if (!sv_words_caption(&v, &c))
+            continue;
+        int bold = sv_text_lines_estimate(c.line1, SV_EM_SANS_BOLD_AVG, bold_px, w);
+        int small = sv_text_lines_estimate(c.line2, SV_EM_SANS_AVG, small_px, w) +
+                    sv_text_lines_estimate(c.warps, SV_EM_SANS_AVG, small_px, w);
+        if (bold > room.bold) room.bold = bold;
+        if (small > room.small) room.small = small;
+    }
+    if (room.bold > SV_CAPTION_BOLD_MAX) room.bold = SV_CAPTION_BOLD_MAX;
+    if (room.small > SV_CAPTION_SMALL_MAX) room.small = SV_CAPTION_SMALL_MAX;
+    return room;
 }
 
 /* Rows, their labels and tags, and the line under them, in area. */
@@ -74,11 +93,14 @@ static void rows_place(const sv_app_view *s, sv_box area, sv_layout *l)
     l->rows_area = (sv_box){ m, top, area.w, fmaxf(bottom - top, 1.0f) };
 
     /* Rows: cell height 9u, gaps 6u (input to buf[0], room for the window
-     * bracket), 9u (buf[0] to buf[1], the round's arrows), 5u (to output). */
-    const float nominal = 4 * 9.0f + 6.0f + 9.0f + 5.0f + 3.0f; /* + the index line */
+     * bracket), 9u (buf[0] to buf[1], the round's arrows), 5u (to output).
+     * Above UI scale 1 the gaps shrink, so that the cells grow. */
+    float ui = l->ui_scale > 1.0f ? l->ui_scale : 1.0f;
+    float gf = 1.0f / (1.0f + 0.8f * (ui - 1.0f));
+    const float nominal = 4 * 9.0f + (6.0f + 9.0f + 5.0f + 3.0f) * gf; /* + the index line */
     float k = sv_clampf(l->rows_area.h / (nominal * u), 0.2f, 1.25f);
     l->cell_h = 9.0f * u * k;
-    float gaps[3] = { 6.0f * u * k, 9.0f * u * k, 5.0f * u * k };
+    float gaps[3] = { 6.0f * u * k * gf, 9.0f * u * k * gf, 5.0f * u * k * gf };
     float used = nominal * u * k;
     float y = l->rows_area.y + (l->rows_area.h - used) / 2.0f + l->cell_h / 2.0f;
     for (int r = 0; r < 4; r++) {
@@ -108,7 +130,7 @@ static void rows_place(const sv_app_view *s, sv_box area, sv_layout *l)
     if (l->cells_clip.w < 1.0f) l->cells_clip.w = 1.0f;
 
     /* The index line under the output row. */
-    l->index_y = l->row_y[3] + l->cell_h / 2.0f + 1.5f * u * k;
+    l->index_y = l->row_y[3] + l->cell_h / 2.0f + 1.5f * u * k * gf;
     l->index_px = fminf(l->small_px * 0.9f, 2.2f * u * k);
 }
 
@@ -148,7 +170,8 @@ static void cells_place(const sv_app_view *s, sv_layout *l)
     if (l->border_w < 1.0f) l->border_w = 1.0f;
     /* Numbers: large (about 4% of the height at 720p), shrunk to fit the
      * widest in view, hidden below legibility. */
-    float px = fminf(l->cell_h * 0.46f, 4.6f * u);
+    float share = 0.46f + 0.14f * fminf(fmaxf(ui - 1.0f, 0.0f), 1.0f); /* of the cell's height */
+    float px = fminf(l->cell_h * share, 4.6f * u);
     float fit1 = l->cell_w * 0.9f / SV_MONO_ADVANCE;
     if (fit1 >= 7.0f && l->last_cell >= l->first_cell) {
         /* Up to 4 characters set the common size; a longer number

@@ -5,7 +5,7 @@
 
 const sv_pane_fns sv_pane_hillis_steele = {
     .name = "hillis-steele",
-    .caption_lines = sv_rows_caption_lines,
+    .caption_room = sv_rows_caption_room,
     .layout = sv_rows_layout,
     .draw = sv_render_cells,
     .hit = sv_rows_hit,

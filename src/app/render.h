@@ -22,13 +22,20 @@ typedef struct sv_layout {
     int fb_w, fb_h;          /* the framebuffer this layout is for */
     float margin;
     float title_px, label_px, small_px, caption_px;
+    float legible_px;        /* the least text size anything that must be read takes:
+                                2.1 % of the height (docs/user-guide.md) */
     sv_box header, caption, legend, counters, timeline, input_box;
+    int caption_bold;        /* the caption's bold lines (it wraps onto them) */
+    sv_box verdict;          /* the lab's verdict, its own lines above the counters;
+                                h = 0 without a lab */
     sv_box help_hint;        /* the [?] in the header */
     sv_box code_panel;       /* the source panel (view.code); w = 0 when off */
     float timeline_x[SV_MAX_STEPS];    /* centre of each step's dot */
     int steps;
     float timeline_y, timeline_r;
     const struct sv_pane_fns *pane; /* the pane that draws the trace (pane.h) */
+    float ui_scale;          /* the UI scale this layout is for (above 1 the pane packs
+                                its rows tighter and its numbers larger) */
 
     /* The pane: the Hillis-Steele rows (pane_rows.c). */
     sv_box rows_area;        /* the pane's rows, with their labels */

@@ -85,6 +85,21 @@ static void window_range(const sv_app_view *s, const sv_step_view *v, int *lo, i
         *hi = cell - 1;
 }
 
+/* A pout cell that combines under the tooltip: the first input cell of its
+ * right operand's window (pin[i] holds input[split .. i], pin[i-s] the
+ * cells before), so the window shows in two tones; -1 otherwise. */
+static int window_split(const sv_app_view *s, const sv_step_view *v)
+{
+    int row, cell;
+    if (!sv_scene_tooltip_target(s, &row, &cell) || sv_scene_hidden(s, v, row) ||
+        v->round == 0 || v->shift || row != 1 + v->rd->pout || !v->rd->cases ||
+        v->rd->cases[cell] == SV_CASE_COPY)
+        return -1;
+    int left_lo, right_lo;
+    sv_scene_operand_windows(v, cell, &left_lo, &right_lo);
+    return right_lo;
+}
+
 static cell_style style_of(const sv_app_view *s, const sv_layout *l, const sv_theme *t,
                            const sv_step_view *v, int row, int i, bool has_value)
 {
@@ -96,6 +111,10 @@ static cell_style style_of(const sv_app_view *s, const sv_layout *l, const sv_th
     c.border_w = fmaxf(1.0f, l->border_w * 0.55f);
     c.placeholder = false;
     bool narrow = l->cell_w < 5.0f;
+    /* The guard phase colours pout by branch even where it holds nothing
+     * yet (round 1's pout was never written): the branch is the thread's. */
+    bool guard_pout = s->phase == SV_PHASE_GUARD && v->round > 0 && !v->shift &&
+                      row - 1 == v->rd->pout;
     if (sv_scene_hidden(s, v, row)) {
         /* A question: no case shows, except the one the class marked. */
         int mark = s->quiz_kind == SV_QUIZ_CASES && s->quiz_mark ? s->quiz_mark[i] : 0;
@@ -106,7 +125,8 @@ static cell_style style_of(const sv_app_view *s, const sv_layout *l, const sv_th
             c.style = case_border(cs);
             c.border_w = l->border_w;
         }
-    } else if ((row == 1 || row == 2) && !has_value) {
+    } else if (((row == 1 || row == 2) && !has_value && !guard_pout) ||
+               (row == 3 && !has_value && sv_scene_unknown(s, v, row, i))) {
         c.fill = sv_rgba_mix(t->cell_fill, t->bg, 0.55f);
         c.border = sv_rgba_alpha(t->uninit, 0.7f);
         c.text = t->uninit;
@@ -128,8 +148,14 @@ static cell_style style_of(const sv_app_view *s, const sv_layout *l, const sv_th
         int lo, hi;
         window_range(s, v, &lo, &hi);
         if (i >= lo && i <= hi) {
-            c.fill = sv_rgba_mix(t->cell_fill, t->window, narrow ? 0.8f : 0.42f);
+            /* Two operands' windows: pin[i-s]'s deeper and solid, pin[i]'s
+             * in the window's usual tone, dashed. */
+            int split = window_split(s, v);
+            bool right = split >= 0 && i >= split, left = split >= 0 && i < split;
+            c.fill = sv_rgba_mix(t->cell_fill, t->window,
+                                 narrow ? (right ? 0.6f : 0.8f) : (left ? 0.65f : 0.42f));
             c.border = t->window;
+            c.style = right ? SV_BORDER_DASHED : SV_BORDER_SOLID;
             c.border_w = fmaxf(1.5f, l->border_w * 1.1f);
         }
     }
@@ -161,10 +187,14 @@ static void draw_lab_cell(sv_gfx *g, const sv_app_view *s, const sv_layout *l,
     if (lc->wrong_runs > 0 && b.w >= 6.0f) {
         sv_scene_hatch(g, b, fmaxf(4.0f, fminf(b.w, b.h) * 0.16f), fmaxf(1.0f, 0.2f * u),
                    sv_rgba_alpha(t->error, 0.7f));
-        float px = floorf(fminf(l->small_px * 0.85f, b.h * 0.2f));
+        /* never below the legible size: shortened to the wrong runs alone
+         * where "15/100" does not fit, left out where that does not either */
+        float px = fmaxf(floorf(fminf(l->small_px * 0.85f, b.h * 0.2f)), l->legible_px);
         char cnt[32];
         snprintf(cnt, sizeof cnt, "%u/%u", (unsigned)lc->wrong_runs, (unsigned)s->lab->runs);
-        if (px >= 7.0f && sv_gfx_text_width(g, SV_FONT_MONO, px, cnt) < b.w * 0.9f) {
+        if (sv_gfx_text_width(g, SV_FONT_MONO, px, cnt) >= b.w * 0.9f)
+            snprintf(cnt, sizeof cnt, "%u", (unsigned)lc->wrong_runs);
+        if (sv_gfx_text_width(g, SV_FONT_MONO, px, cnt) < b.w * 0.9f) {
             float tw = sv_gfx_text_width(g, SV_FONT_MONO, px, cnt);
             sv_box tag = { b.x + b.w - tw - 0.5f * px - l->border_w, b.y + l->border_w,
                            tw + 0.4f * px, px * 1.2f };
@@ -174,11 +204,11 @@ static void draw_lab_cell(sv_gfx *g, const sv_app_view *s, const sv_layout *l,
         }
     }
     if (s->show_correct && l->num_px > 0.0f) {
-        float px = floorf(fminf(l->num_px * 0.55f, b.h * 0.22f));
+        float px = fmaxf(floorf(fminf(l->num_px * 0.55f, b.h * 0.22f)), l->legible_px);
         char val[48], buf[64];
         sv_value_format(s->trace->type, lc->correct, val, sizeof val);
         snprintf(buf, sizeof buf, "\u2713%s", val);
-        if (px >= 7.0f && sv_gfx_text_width(g, SV_FONT_MONO, px, buf) < b.w * 0.95f)
+        if (sv_gfx_text_width(g, SV_FONT_MONO, px, buf) < b.w * 0.95f)
             sv_gfx_text(g, SV_FONT_MONO, px, b.x + b.w / 2.0f, b.y + b.h - px * 0.8f,
                         SV_ALIGN_CENTER, lc->wrong_runs ? t->accent : t->text_dim, buf);
     }
@@ -664,6 +694,7 @@ static void draw_indices(sv_gfx *g, const sv_layout *l, const sv_theme *t)
         k++;
     int every = steps[k];
     int first = (l->first_cell + every - 1) / every * every;
+    float prev_right = -INFINITY;
     for (int i = first; i <= l->last_cell; i += every) {
         sv_box b = sv_layout_cell(l, 3, i);
         char num[16];
@@ -672,8 +703,12 @@ static void draw_indices(sv_gfx *g, const sv_layout *l, const sv_theme *t)
         float half = 0.31f * l->index_px * (float)strlen(num);
         float x = sv_clampf(b.x + b.w / 2.0f, l->cells_clip.x + half,
                          l->cells_clip.x + l->cells_clip.w - half);
+        /* pulled in at an edge, it may reach its neighbour: then it goes */
+        if (x - half < prev_right + 0.3f * l->index_px)
+            continue;
         sv_gfx_text(g, SV_FONT_MONO, l->index_px, x, l->index_y, SV_ALIGN_CENTER, t->text_dim,
                     num);
+        prev_right = x + half;
     }
 }
 
@@ -704,14 +739,22 @@ static void draw_warps(sv_gfx *g, const sv_app_view *s, const sv_layout *l, cons
         every *= 2;
     sv_box clip = { l->cells_clip.x, l->warp_label_y - 2.0f * u, l->cells_clip.w, 4.0f * u };
     sv_gfx_clip(g, &clip);
+    /* Only warps in view; a label pulled inside the clip at its edge is left
+     * out where it would run into its neighbour's. */
+    float prev_right = -INFINITY;
     for (int k = 0; k * SV_WARP < n; k += every) {
         int lo = k * SV_WARP, hi = lo + SV_WARP < n ? lo + SV_WARP : n;
+        if (hi - 1 < l->first_cell || lo > l->last_cell)
+            continue;
         float cx = l->cell_x0 + ((float)lo + (float)(hi - lo) / 2.0f) * l->cell_pitch - gap / 2.0f;
         char lab[24];
         snprintf(lab, sizeof lab, "warp %d", k);
         float tw = sv_gfx_text_width(g, SV_FONT_SANS, px, lab);
         cx = sv_clampf(cx, clip.x + tw / 2.0f, clip.x + clip.w - tw / 2.0f);
+        if (cx - tw / 2.0f < prev_right + 0.5f * u)
+            continue;
         sv_gfx_text(g, SV_FONT_SANS, px, cx, l->warp_label_y, SV_ALIGN_CENTER, t->text_dim, lab);
+        prev_right = cx + tw / 2.0f;
     }
     sv_gfx_clip(g, &l->cells_clip);
     (void)s;
@@ -786,7 +829,8 @@ static void draw_cell(sv_gfx *g, const sv_app_view *s, const sv_layout *l, const
         draw_number(g, l, tr->type, b, old, sv_rgba_alpha(t->text_dim, old_a));
     /* `?`: a buffer cell never written, or one about to be (fading). */
     bool unwritten_before = arriving && !had && (r == 1 || r == 2);
-    if (l->num_px > 0.0f && (r == 1 || r == 2) && ((!has && !had) || unwritten_before))
+    bool unknown = r == 3 ? sv_scene_unknown(s, &v, r, i) : (r == 1 || r == 2);
+    if (l->num_px > 0.0f && unknown && ((!has && !had) || unwritten_before))
         sv_gfx_text(g, SV_FONT_MONO, l->num_px, b.x + b.w / 2.0f, b.y + b.h / 2.0f,
                     SV_ALIGN_CENTER,
                     sv_rgba_alpha(t->uninit, unwritten_before ? old_a : 1.0f), "?");

@@ -9,39 +9,6 @@
 #include "scene.h"
 #include "words.h"
 
-/* Splits utf8 at spaces into at most two lines that each fit max_w at px
- * (line 2 is cut with an ellipsis if even that is not enough). Returns the
- * number of lines. */
-static int wrap2(sv_gfx *g, sv_font font, float px, float max_w, const char *utf8,
-                 char out[2][512])
-{
-    out[0][0] = out[1][0] = '\0';
-    if (sv_gfx_text_width(g, font, px, utf8) <= max_w) {
-        snprintf(out[0], 512, "%s", utf8);
-        return 1;
-    }
-    /* The longest head (cut at a space) that fits. */
-    size_t len = strlen(utf8), cut = 0;
-    char tmp[512];
-    for (size_t i = 1; i < len && i < sizeof tmp; i++) {
-        if (utf8[i] != ' ')
-            continue;
-        memcpy(tmp, utf8, i);
-        tmp[i] = '\0';
-        if (sv_gfx_text_width(g, font, px, tmp) > max_w)
-            break;
-        cut = i;
-    }
-    if (cut == 0) {
-        sv_gfx_text_ellipsize(g, font, px, max_w, utf8, out[0], 512);
-        return 1;
-    }
-    memcpy(out[0], utf8, cut);
-    out[0][cut] = '\0';
-    sv_gfx_text_ellipsize(g, font, px, max_w, utf8 + cut + 1, out[1], 512);
-    return 2;
-}
-
 static void draw_caption(sv_gfx *g, const sv_app_view *s, const sv_layout *l,
                          const sv_theme *t)
 {
@@ -51,30 +18,60 @@ static void draw_caption(sv_gfx *g, const sv_app_view *s, const sv_layout *l,
     const char *l1 = cw.line1, *l2 = cw.line2;
     const sv_box *b = &l->caption;
     sv_rgba l2_col = cw.line2_error ? t->error : t->text_dim;
-    /* The bold line wraps onto two lines at the full size before it
-     * shrinks (never below 80%); the second line shrinks to fit. */
-    char lines[2][512];
+    /* The bold line wraps onto the lines the layout made room for at the
+     * full size before it shrinks (never below 80%); past that its last
+     * line is cut with an ellipsis. */
+    int maxb = l->caption_bold > 0 ? l->caption_bold : 2;
+    if (maxb > 4) maxb = 4;
+    char lines[4][SV_WRAP_MAX];
     float px = l->caption_px;
-    int n = wrap2(g, SV_FONT_SANS_BOLD, px, b->w, l1, lines);
-    while (n == 2 && px > 0.8f * l->caption_px &&
-           sv_gfx_text_width(g, SV_FONT_SANS_BOLD, px, lines[1]) > b->w * 0.999f &&
-           strstr(lines[1], "\u2026")) {
+    int n = sv_scene_wrap(g, SV_FONT_SANS_BOLD, px, b->w, l1, lines, maxb);
+    while (n > maxb && px > 0.8f * l->caption_px) {
         px = floorf(px - 1.0f);
-        n = wrap2(g, SV_FONT_SANS_BOLD, px, b->w, l1, lines);
+        n = sv_scene_wrap(g, SV_FONT_SANS_BOLD, px, b->w, l1, lines, maxb);
+    }
+    if (n > maxb) {
+        /* the rest from the last line on, cut to fit */
+        const char *rest = l1;
+        for (int k = 0; k < maxb - 1; k++) {
+            rest = strstr(rest, lines[k]) + strlen(lines[k]);
+            while (*rest == ' ')
+                rest++;
+        }
+        char cut[SV_WRAP_MAX];
+        sv_gfx_text_ellipsize(g, SV_FONT_SANS_BOLD, px, b->w, rest, cut, sizeof cut);
+        memcpy(lines[maxb - 1], cut, sizeof cut);
+        n = maxb;
     }
     float lh = l->caption_px * 1.22f, y = b->y + lh * 0.5f;
     for (int k = 0; k < n; k++, y += lh)
         sv_gfx_text(g, SV_FONT_SANS_BOLD, px, b->x, y, SV_ALIGN_LEFT, t->text, lines[k]);
+    /* The small lines: the round's second line and, n > 32, the warps
+     * line. Each wraps onto the lines the box has left rather than shrink;
+     * only when even that is not enough does it shrink to one line. */
+    const char *small[2] = { l2, cw.warps };
+    sv_rgba cols[2] = { l2_col, t->text_dim };
+    float spx = l->small_px * 1.05f, slh = l->small_px * 1.5f;
     float y2 = y - lh * 0.5f + l->small_px * 0.75f;
-    if (l2[0]) {
-        float spx = sv_scene_fit_px(g, SV_FONT_SANS, l->small_px * 1.05f, b->w, l2);
-        sv_gfx_text(g, SV_FONT_SANS, spx, b->x, y2, SV_ALIGN_LEFT, l2_col, l2);
-        y2 += l->small_px * 1.5f;
-    }
-    /* n > SV_WARP: what runs in lockstep (the layout made room for the line). */
-    if (cw.warps[0]) {
-        float spx = sv_scene_fit_px(g, SV_FONT_SANS, l->small_px * 1.05f, b->w, cw.warps);
-        sv_gfx_text(g, SV_FONT_SANS, spx, b->x, y2, SV_ALIGN_LEFT, t->text_dim, cw.warps);
+    int room = (int)floorf((b->y + b->h - (y - lh * 0.5f)) / slh + 0.05f);
+    char wrapped[2][4][SV_WRAP_MAX];
+    int need[2] = { 0, 0 };
+    for (int k = 0; k < 2; k++)
+        if (small[k][0])
+            need[k] = sv_scene_wrap(g, SV_FONT_SANS, spx, b->w, small[k], wrapped[k], 4);
+    bool wrap = need[0] + need[1] <= room && need[0] <= 4 && need[1] <= 4;
+    for (int k = 0; k < 2; k++) {
+        if (!small[k][0])
+            continue;
+        if (wrap && need[k] > 1) {
+            for (int j = 0; j < need[k]; j++, y2 += slh)
+                sv_gfx_text(g, SV_FONT_SANS, spx, b->x, y2, SV_ALIGN_LEFT, cols[k],
+                            wrapped[k][j]);
+            continue;
+        }
+        float fpx = sv_scene_fit_px(g, SV_FONT_SANS, spx, b->w, small[k]);
+        sv_gfx_text(g, SV_FONT_SANS, fpx, b->x, y2, SV_ALIGN_LEFT, cols[k], small[k]);
+        y2 += slh;
     }
 }
 
@@ -84,7 +81,7 @@ static void draw_caption(sv_gfx *g, const sv_app_view *s, const sv_layout *l,
  * words), at unit u; only measured when draw is false. Returns the next x. */
 static float legend_item(sv_gfx *g, const sv_layout *l, const sv_theme *t, float x, float cy,
                          sv_rgba fill, sv_rgba border, sv_border style, const char *glyph,
-                         const char *words, float u, bool draw)
+                         const char *words, const char *cond, float u, bool draw)
 {
     sv_box sw = { x, cy - 1.3f * u, 3.8f * u, 2.6f * u };
     float px = floorf(l->small_px * u / l->text_u);
@@ -97,25 +94,34 @@ static float legend_item(sv_gfx *g, const sv_layout *l, const sv_theme *t, float
     x += sw.w + 0.9f * u;
     x += draw ? sv_gfx_text(g, SV_FONT_SANS, px, x, cy, SV_ALIGN_LEFT, t->text, words)
               : sv_gfx_text_width(g, SV_FONT_SANS, px, words);
+    if (cond && cond[0]) { /* the case's condition at this round, dimmer */
+        x += 0.9f * u;
+        x += draw ? sv_gfx_text(g, SV_FONT_SANS, px, x, cy, SV_ALIGN_LEFT, t->text_dim, cond)
+                  : sv_gfx_text_width(g, SV_FONT_SANS, px, cond);
+    }
     return x + 2.6f * u;
 }
 
 static float legend_items(sv_gfx *g, const sv_layout *l, const sv_theme *t, float cy,
-                          bool show_window, bool lab, bool show_correct, float u, bool draw)
+                          bool show_window, bool lab, bool show_correct, char (*cond)[48],
+                          float u, bool draw)
 {
     float x = l->legend.x;
     x = legend_item(g, l, t, x, cy, sv_rgba_mix(t->cell_fill, t->full, t->tint), t->full,
-                    SV_BORDER_SOLID, NULL, "full window (solid)", u, draw);
-    x = legend_item(g, l, t, x, cy, sv_rgba_mix(t->cell_fill, t->partial, t->tint), t->partial,
-                    SV_BORDER_DASHED, NULL, "partial window (dashed)", u, draw);
-    x = legend_item(g, l, t, x, cy, sv_rgba_mix(t->cell_fill, t->copy, t->tint), t->copy,
-                    SV_BORDER_DOTTED, NULL, "copy-through (dotted)", u, draw);
-    x = legend_item(g, l, t, x, cy, sv_rgba_mix(t->cell_fill, t->bg, 0.55f),
-                    sv_rgba_alpha(t->uninit, 0.7f), SV_BORDER_SOLID, "?", "uninitialized", u,
+                    SV_BORDER_SOLID, NULL, "full window (solid)", cond ? cond[0] : NULL, u,
                     draw);
+    x = legend_item(g, l, t, x, cy, sv_rgba_mix(t->cell_fill, t->partial, t->tint), t->partial,
+                    SV_BORDER_DASHED, NULL, "partial window (dashed)", cond ? cond[1] : NULL,
+                    u, draw);
+    x = legend_item(g, l, t, x, cy, sv_rgba_mix(t->cell_fill, t->copy, t->tint), t->copy,
+                    SV_BORDER_DOTTED, NULL, "copy-through (dotted)", cond ? cond[2] : NULL, u,
+                    draw);
+    x = legend_item(g, l, t, x, cy, sv_rgba_mix(t->cell_fill, t->bg, 0.55f),
+                    sv_rgba_alpha(t->uninit, 0.7f), SV_BORDER_SOLID, "?", "uninitialized", NULL,
+                    u, draw);
     if (show_window)
         x = legend_item(g, l, t, x, cy, sv_rgba_mix(t->cell_fill, t->window, 0.42f), t->window,
-                        SV_BORDER_SOLID, NULL, "window on the input", u, draw);
+                        SV_BORDER_SOLID, NULL, "input window", NULL, u, draw);
     if (lab) {
         if (draw)
             sv_scene_hatch(g, (sv_box){ x, cy - 1.3f * u, 3.8f * u, 2.6f * u }, 0.9f * u,
@@ -123,7 +129,7 @@ static float legend_items(sv_gfx *g, const sv_layout *l, const sv_theme *t, floa
         x = legend_item(g, l, t, x, cy, sv_rgba_alpha(t->error, 0.0f), t->error,
                         SV_BORDER_SOLID, NULL, show_correct ? "wrong in some run (\u2713 correct)"
                                                             : "wrong in some run (D: correct)",
-                        u, draw);
+                        NULL, u, draw);
     }
     return x - 2.6f * u - l->legend.x;
 }
@@ -134,10 +140,21 @@ static void draw_legend(sv_gfx *g, const sv_app_view *s, const sv_layout *l, con
     /* u: the legend's unit, the small text's size / 2.5, shrunk to fit. */
     float cy = l->legend.y + l->legend.h / 2.0f, u = l->small_px / 2.5f;
     bool lab = s->lab != NULL;
-    float w = legend_items(g, l, t, cy, show_window, lab, s->show_correct, u, false);
+    /* The cases' conditions at this round where they fit at full size (no
+     * question open: they would answer it). */
+    char cond[3][48];
+    bool conds = !(s->quiz && s->quiz_asking) && sv_words_case_conditions(s, cond);
+    float w = 0.0f;
+    if (conds) {
+        w = legend_items(g, l, t, cy, show_window, lab, s->show_correct, cond, u, false);
+        conds = w <= l->legend.w;
+    }
+    if (!conds)
+        w = legend_items(g, l, t, cy, show_window, lab, s->show_correct, NULL, u, false);
     if (w > l->legend.w)
         u *= l->legend.w / w;
-    w = legend_items(g, l, t, cy, show_window, lab, s->show_correct, u, true);
+    w = legend_items(g, l, t, cy, show_window, lab, s->show_correct, conds ? cond : NULL, u,
+                     true);
     /* Too many cells for numbers: say how to get them, right of the legend. */
     if (l->num_px <= 0.0f) {
         const char *hint = "values: hover a cell, or zoom in (])";
@@ -152,9 +169,34 @@ static void draw_legend(sv_gfx *g, const sv_app_view *s, const sv_layout *l, con
 static void draw_counters(sv_gfx *g, const sv_app_view *s, const sv_layout *l,
                           const sv_theme *t)
 {
-    char line[256], note[256];
+    char line[256], note[512];
     if (!sv_words_counters(s, line, sizeof line, note, sizeof note))
         return;
+    if (l->verdict.h > 0.0f && note[0]) {
+        /* The lab's verdict on its own lines, wrapped at the small size. */
+        char lines[3][SV_WRAP_MAX];
+        float px = l->small_px;
+        int n = sv_scene_wrap(g, SV_FONT_SANS, px, l->verdict.w, note, lines, 3);
+        int room = (int)floorf(l->verdict.h / (1.5f * px) + 0.05f);
+        if (room < 1) room = 1;
+        if (room > 3) room = 3;
+        if (n > room) { /* longer than the layout's estimate: the rest on one line */
+            const char *rest = note;
+            for (int k = 0; k < room - 1; k++) {
+                rest = strstr(rest, lines[k]) + strlen(lines[k]);
+                while (*rest == ' ')
+                    rest++;
+            }
+            px = sv_scene_fit_px(g, SV_FONT_SANS, px, l->verdict.w, rest);
+            snprintf(lines[room - 1], SV_WRAP_MAX, "%s", rest);
+            n = room;
+        }
+        float y = l->verdict.y + 0.75f * l->small_px;
+        for (int k = 0; k < n; k++, y += 1.5f * l->small_px)
+            sv_gfx_text(g, SV_FONT_SANS, k == n - 1 ? px : l->small_px, l->verdict.x, y,
+                        SV_ALIGN_LEFT, t->error, lines[k]);
+        note[0] = '\0';
+    }
     float cy = l->counters.y + l->counters.h / 2.0f;
     float cpx = sv_scene_fit_px(g, SV_FONT_SANS, l->small_px,
                                 note[0] ? l->counters.w * 0.55f : l->counters.w, line);
@@ -227,8 +269,84 @@ static sv_rgba tone_colour(const sv_theme *t, sv_words_tone tone)
     }
 }
 
+static float overlap_area(sv_box a, sv_box b)
+{
+    float w = fminf(a.x + a.w, b.x + b.w) - fmaxf(a.x, b.x);
+    float h = fminf(a.y + a.h, b.y + b.h) - fmaxf(a.y, b.y);
+    return w > 0.0f && h > 0.0f ? w * h : 0.0f;
+}
+
+/* Where a tooltip of bw x bh about cell (row, i) goes: off the row it
+ * explains and off the input window it highlights (both would hide what it
+ * explains), then as far as it can off a pout cell's operands in pin and
+ * off the caption; near the cell. Tries above and below the row, above the
+ * rows and below them, each centred on the cell or beside the window, and
+ * keeps the least covering. */
+static void tooltip_place(const sv_app_view *s, const sv_layout *l, int row, int i, float bw,
+                          float bh, float *out_x, float *out_y)
+{
+    float u = l->text_u, gap = 0.9f * u, m = l->margin;
+    float W = (float)l->fb_w, H = (float)l->fb_h;
+    sv_box c = sv_layout_cell(l, row, i);
+    sv_box avoid[4];
+    float weight[4] = { 4.0f, 4.0f, 2.0f, 0.5f };
+    int na = 0;
+    avoid[na++] = (sv_box){ l->cells_clip.x, c.y, l->cells_clip.w, c.h };
+    sv_step_view v;
+    bool have = sv_scene_step(s, s->step, &v);
+    int lo = i, hi = i;
+    sv_box win = { 0, 0, 0, 0 };
+    if (have && !sv_scene_hidden(s, &v, row) && sv_scene_window(s, &v, row, i, &lo)) {
+        if (row == 3 && s->trace->scan == SV_SCAN_EXCLUSIVE)
+            hi = i - 1;
+        if (hi >= lo) {
+            sv_box a = sv_layout_cell(l, 0, lo), b = sv_layout_cell(l, 0, hi);
+            win = (sv_box){ a.x, a.y, b.x + b.w - a.x, a.h + 3.5f * l->unit };
+        }
+    }
+    avoid[na++] = win;
+    sv_box ops = { 0, 0, 0, 0 };
+    if (have && v.round > 0 && !v.shift && row == 1 + v.rd->pout && v.rd->cases) {
+        int j = v.rd->cases[i] == SV_CASE_COPY ? i : i - (int)v.rd->stride;
+        sv_box a = sv_layout_cell(l, 1 + v.rd->pin, j), b = sv_layout_cell(l, 1 + v.rd->pin, i);
+        ops = (sv_box){ a.x, a.y, b.x + b.w - a.x, a.h };
+    }
+    avoid[na++] = ops;
+    avoid[na++] = l->caption;
+    float top = l->row_y[0] - l->cell_h / 2.0f, bottom = l->index_y + l->index_px;
+    float ys[4] = { c.y - gap - bh, c.y + c.h + gap, top - gap - bh, bottom + gap };
+    if (row >= 2) { /* the lower rows look below first */
+        float t0 = ys[0];
+        ys[0] = ys[1];
+        ys[1] = t0;
+    }
+    float xs[3] = { c.x + c.w / 2.0f - bw / 2.0f, win.x - gap - bw, win.x + win.w + gap };
+    float best = INFINITY;
+    *out_x = sv_clampf(xs[0], m, W - m - bw);
+    *out_y = sv_clampf(ys[0], m, H - m - bh);
+    for (int a = 0; a < 4; a++) {
+        for (int b = 0; b < 3; b++) {
+            if (b > 0 && win.w <= 0.0f)
+                break;
+            float x = sv_clampf(xs[b], m, W - m - bw), y = sv_clampf(ys[a], m, H - m - bh);
+            sv_box box = { x, y, bw, bh };
+            float cost = 0.0f;
+            for (int k = 0; k < na; k++)
+                cost += weight[k] * overlap_area(box, avoid[k]);
+            /* near the cell, in the order tried, breaks ties */
+            cost += 0.01f * (fabsf(x + bw / 2.0f - (c.x + c.w / 2.0f)) + fabsf(y - c.y)) +
+                    (float)(a * 3 + b);
+            if (cost < best) {
+                best = cost;
+                *out_x = x;
+                *out_y = y;
+            }
+        }
+    }
+}
+
 static void draw_tooltip(sv_gfx *g, const sv_app_view *s, const sv_layout *l,
-                         const sv_theme *t, int fb_w, int fb_h)
+                         const sv_theme *t, int fb_w)
 {
     int row, i;
     if (!sv_scene_tooltip_target(s, &row, &i) || i < l->first_cell || i > l->last_cell)
@@ -248,22 +366,8 @@ static void draw_tooltip(sv_gfx *g, const sv_app_view *s, const sv_layout *l,
     }
     float bw = w + 2 * pad, bh = (float)n * lh + 2 * pad - (lh - px) ;
     bw = fminf(bw, (float)fb_w - 2 * l->margin);
-    /* Off the row it explains, so that none of the row's cells is covered:
-     * above the upper rows (input, buf[0]), below the lower ones (buf[1],
-     * output), which keeps a pout cell's pin row in view either way; the
-     * other side when that one has no room. Centred on the cell. */
-    sv_box c = sv_layout_cell(l, row, i);
-    float gap = 0.9f * u;
-    float above = c.y - gap - bh, below = c.y + c.h + gap;
-    bool up = row <= 1;
-    if (up && above < l->margin)
-        up = false;
-    else if (!up && below + bh > (float)fb_h - l->margin && above >= l->margin)
-        up = true;
-    float y = up ? above : below;
-    float x = c.x + c.w / 2.0f - bw / 2.0f;
-    x = sv_clampf(x, l->margin, (float)fb_w - l->margin - bw);
-    y = sv_clampf(y, l->margin, (float)fb_h - l->margin - bh);
+    float x, y;
+    tooltip_place(s, l, row, i, bw, bh, &x, &y);
     sv_gfx_rect(g, (sv_box){ x + 0.3f * u, y + 0.4f * u, bw, bh }, 1.2f * u,
                 sv_rgba_alpha(t->bg, 0.5f), sv_rgba_alpha(t->bg, 0.0f), 0.0f, SV_BORDER_NONE);
     sv_gfx_rect(g, (sv_box){ x, y, bw, bh }, 1.2f * u, t->panel, accent,
@@ -271,8 +375,9 @@ static void draw_tooltip(sv_gfx *g, const sv_app_view *s, const sv_layout *l,
     float ty = y + pad + px / 2.0f;
     for (int k = 0; k < n; k++) {
         sv_font f = k == 0 ? SV_FONT_SANS_BOLD : (k == 1 ? SV_FONT_MONO : SV_FONT_SANS);
-        sv_rgba col = k == 0 ? t->text : (k == 2 ? sv_rgba_mix(t->text, accent, 0.6f) : t->text_dim);
-        if (k == 1) col = t->text;
+        sv_rgba col = k == 0 ? t->text
+                    : tip.emph[k] ? sv_rgba_mix(t->text, accent, 0.6f)
+                    : k == 1 ? t->text : t->text_dim;
         float fpx = sv_scene_fit_px(g, f, px, bw - 2 * pad, lines[k]);
         sv_gfx_text(g, f, fpx, x + pad, ty, SV_ALIGN_LEFT, col, lines[k]);
         ty += lh;
@@ -444,7 +549,7 @@ void sv_render_overlay(sv_gfx *g, const sv_app_view *s, const sv_layout *l, cons
         draw_counters(g, s, l, t);
         draw_timeline(g, s, l, t);
         if (!s->editing && !s->help)
-            draw_tooltip(g, s, l, t, fb_w, fb_h);
+            draw_tooltip(g, s, l, t, fb_w);
     }
     if (s->editing)
         draw_input_box(g, s, l, t);

@@ -28,6 +28,10 @@ int sv_scene_output_source(const sv_trace *t, const sv_step_view *v, int i);
 bool sv_scene_value(const sv_app_view *s, const sv_step_view *v, int row, int i,
                     sv_value *out);
 
+/* Whether cell (row, i) shows `?` at step v: a buffer cell never written,
+ * or an output cell copied from one (a mistake that writes no else). */
+bool sv_scene_unknown(const sv_app_view *s, const sv_step_view *v, int row, int i);
+
 /* Predict mode: the row a question at step v asks about (the destination
  * row: buf[0] in round 0, pout in a round, the output at the shift); -1
  * when no question is open (s->quiz_asking false). */
@@ -55,11 +59,23 @@ void sv_render_source(sv_gfx *g, const sv_app_view *s, const sv_layout *l, const
 bool sv_scene_window(const sv_app_view *s, const sv_step_view *v, int row, int i,
                      int *lo);
 
+/* The two operands' windows of pout[i] in round v (>= 1, a cell that
+ * combines): pin[i-s] holds input[*left_lo .. i-s], pin[i] holds
+ * input[*right_lo .. i]; side by side they make pout[i]'s window. */
+void sv_scene_operand_windows(const sv_step_view *v, int i, int *left_lo, int *right_lo);
+
 /* The cell the tooltip is about: the pinned one, else the hovered one. */
 bool sv_scene_tooltip_target(const sv_app_view *s, int *row, int *cell);
 
 /* Text px that makes utf8 at most max_w wide (px itself when it fits). */
 float sv_scene_fit_px(sv_gfx *g, sv_font font, float px, float max_w, const char *utf8);
+
+/* Splits utf8 at spaces into lines that each fit max_w at px (a word wider
+ * than that goes alone on its line), keeping the first max of them in out;
+ * returns how many lines it needs, which may be more than max. */
+#define SV_WRAP_MAX 512
+int sv_scene_wrap(sv_gfx *g, sv_font font, float px, float max_w, const char *utf8,
+                  char (*out)[SV_WRAP_MAX], int max);
 
 /* The mistakes lab's outcome for a cell as step v shows it: the summary
  * cell of the round that wrote the shown value (*round, when not NULL);

@@ -195,6 +195,17 @@ static bool quiz_caption(const sv_app_view *s, const sv_step_view *v, char *l1, 
 
 /* ---- caption --------------------------------------------------------- */
 
+/* "thread 0", "threads 1–7", or "no thread" for an empty range. */
+static void threads_text(unsigned long lo, unsigned long hi, char *buf, size_t len)
+{
+    if (hi == (unsigned long)-1 || lo > hi)
+        snprintf(buf, len, "no thread");
+    else if (lo == hi)
+        snprintf(buf, len, "thread %lu", lo);
+    else
+        snprintf(buf, len, "threads %lu\u2013%lu", lo, hi);
+}
+
 /* The caption of a phase (Down/Up): what the threads do in it. */
 static void phase_text(const sv_app_view *s, const sv_step_view *v, char *l1, size_t n1,
                        char *l2, size_t n2)
@@ -210,15 +221,19 @@ static void phase_text(const sv_app_view *s, const sv_step_view *v, char *l1, si
                  "buf[0][i] in shared memory.");
         snprintf(l2, n2, "All %lu threads at once; buf[1] is not written yet (?).", n);
         break;
-    case SV_PHASE_GUARD:
+    case SV_PHASE_GUARD: {
         if (st >= n)
             st = n;
-        snprintf(l1, n1, "Round %d, the guard if (i >= %lu): threads %lu–%lu take the "
-                 "%s branch, threads 0–%lu the else (a copy).", v->round, st, st, n - 1,
-                 t->op == SV_OP_SUM ? "add" : "combine", st - 1);
+        char add[48], other[48];
+        threads_text(st, n - 1, add, sizeof add);
+        threads_text(0, st - 1, other, sizeof other);
+        snprintf(l1, n1, "Round %d, the guard if (i >= %lu): %s take%s the %s branch, %s the "
+                 "else (a copy).", v->round, st, add, st + 1 == n ? "s" : "",
+                 t->op == SV_OP_SUM ? "add" : "combine", other);
         snprintf(l2, n2, "Nothing is read or written yet: buf[%d] (pout) still holds what it "
                  "held before this round.", pout);
         break;
+    }
     case SV_PHASE_OP:
         snprintf(l1, n1, "Round %d: thread i ≥ %lu reads pin[i−%lu] and pin[i], %s "
                  "them, and writes pout[i]; the others copy pin[i].", v->round, st, st,
@@ -295,7 +310,16 @@ static void caption_text(const sv_app_view *s, const sv_step_view *v, char *l1, 
                  v->round, st, st, verb, st, st - 1);
     unsigned long span = 2 * st;
     int r = v->round;
-    if (v->last)
+    size_t n = t->n;
+    bool last_round = r == (int)t->nrounds - 1;
+    if (last_round && (n & (n - 1)) != 0)
+        /* Correct for any n: the chapter's windows need not be full. */
+        snprintf(l2, n2, "pin = buf[%d], pout = buf[%d]. Last round: n = %zu is not a power of "
+                 "two, so there is no full window (one would need %lu inputs): every window "
+                 "is cut at position 0, and one that reaches position 0 is the whole prefix, "
+                 "so buf[%d] holds the inclusive scan.", v->rd->pin, v->rd->pout, n, span,
+                 v->rd->pout);
+    else if (v->last)
         snprintf(l2, n2, "pin = buf[%d], pout = buf[%d]. Last round: every window reaches "
                  "position 0, so buf[%d] holds the inclusive scan, written to output.",
                  v->rd->pin, v->rd->pout, v->rd->pout);
@@ -386,11 +410,22 @@ static int racecheck_lines(const sv_trace *t, int round, int bi, int i,
     return n;
 }
 
+/* Whether a read is the race: it saw another write than the one it was
+ * meant to see (or a cell nobody wrote). A read of the right write whose
+ * value was already wrong is not: the fault is upstream. */
+static bool read_faulty(const sv_lab_read *x)
+{
+    if (!x)
+        return false;
+    bool same_write = x->writer == x->want_writer && x->writer_round == x->want_round;
+    return x->writer < 0 || !same_write;
+}
+
 /* Fills up to SV_TIP_LINES lines about cell (row, i) in step v; line 1 (the
  * formula) is mono. Returns the number of lines; *accent is the case colour
  * of line 2 when it names a case. */
 static int tooltip_lines(const sv_app_view *s, const sv_step_view *v, int row, int i,
-                         char lines[SV_TIP_LINES][256], sv_words_tone *accent)
+                         char lines[SV_TIP_LINES][256], sv_words_tone *accent, bool *emph)
 {
     const sv_trace *t = s->trace;
     char a[32], b[32], c[32], rng[64];
@@ -410,6 +445,15 @@ static int tooltip_lines(const sv_app_view *s, const sv_step_view *v, int row, i
         return n;
     }
     if (row == 3) {
+        if (!has && sv_scene_unknown(s, v, row, i)) {
+            int src = sv_scene_output_source(t, v, i);
+            const sv_round *lr = &t->rounds[t->nrounds - 1];
+            snprintf(lines[n++], 256, "output[%d] = ?", i);
+            snprintf(lines[n++], 256, "copied from buf[%d][%d], which no thread wrote",
+                     t->nrounds == 1 ? 0 : lr->pout, src);
+            snprintf(lines[n++], 256, "shared memory there holds whatever was there before");
+            return n;
+        }
         if (!has) {
             snprintf(lines[n++], 256, "output[%d]: not written yet", i);
             snprintf(lines[n++], 256, "%s", t->scan == SV_SCAN_EXCLUSIVE
@@ -469,10 +513,12 @@ static int tooltip_lines(const sv_app_view *s, const sv_step_view *v, int row, i
             snprintf(lines[n++], 256, "the reads of GPU runs are not recorded");
             return racecheck_lines(t, v->round, bi, i, lines, n);
         }
+        emph[2] = false;
         for (int slot = 0; slot < SV_READ_SLOTS && n < SV_TIP_LINES - 1; slot++) {
             if (sv_lab_read_describe(s->lab_reads, t->type, (size_t)v->round, (size_t)i,
                                      (sv_read_slot)slot, lines[n], 256))
-                n++;
+                emph[n++] = read_faulty(sv_lab_reads_at(s->lab_reads, (size_t)v->round,
+                                                        (size_t)i, (sv_read_slot)slot));
         }
         return n;
     }
@@ -483,8 +529,8 @@ static int tooltip_lines(const sv_app_view *s, const sv_step_view *v, int row, i
     if (cs == SV_CASE_COPY) {
         fmt(t, rd->buf[rd->pin][i], b, sizeof b);
         snprintf(lines[n++], 256, "copied from pin[%d] = %s", i, b);
-        snprintf(lines[n++], 256, "copy-through: i = %d < stride %ld, no left neighbour "
-                 "at this stride", i, st);
+        snprintf(lines[n++], 256, "copy-through (i < 2^(r\u22121) = %ld): i = %d has no left "
+                 "neighbour at stride %ld", st, i, st);
     } else {
         char pa[32], pb[32];
         snprintf(pa, sizeof pa, "pin[%ld]", (long)i - st);
@@ -496,11 +542,19 @@ static int tooltip_lines(const sv_app_view *s, const sv_step_view *v, int row, i
         op_formula(t->op, b, c, right, sizeof right);
         snprintf(lines[n++], 256, "%s = %s = %s", left, right, a);
         if (cs == SV_CASE_PARTIAL)
-            snprintf(lines[n++], 256, "partial: its window [%d, %d] reaches position 0",
-                     lo, i);
+            snprintf(lines[n++], 256, "partial (2^(r\u22121) \u2264 i < 2^r \u2212 1: %ld \u2264 i "
+                     "< %ld): its window [%d, %d] reaches position 0", st, 2 * st - 1, lo, i);
         else
-            snprintf(lines[n++], 256, "full: a whole window of 2^%d = %ld elements, [%d, %d]",
-                     v->round, 2 * st, lo, i);
+            snprintf(lines[n++], 256, "full (i \u2265 2^r \u2212 1 = %ld): a whole window of "
+                     "2^%d = %ld elements, [%d, %d]", 2 * st - 1, v->round, 2 * st, lo, i);
+        /* Why the invariant holds: two adjacent windows make the new one. */
+        int llo, rlo;
+        sv_scene_operand_windows(v, i, &llo, &rlo);
+        char wl[48], wr[48];
+        range_text(llo, (int)(i - st), wl, sizeof wl);
+        range_text(rlo, i, wr, sizeof wr);
+        snprintf(lines[n++], 256, "%s holds %s, %s holds %s: side by side, %s", pa, wl, pb, wr,
+                 rng);
     }
     snprintf(lines[n++], 256, "holds the %s of %s", op_noun(t->op), rng);
     if (rd->overflow && rd->overflow[i])
@@ -549,7 +603,8 @@ bool sv_words_tooltip(const sv_app_view *s, int row, int i, sv_tip_words *out)
     if (!sv_scene_step(s, s->step, &v) || row < 0 || row > 3 || i < 0 ||
         (size_t)i >= s->trace->n)
         return false;
-    int n = tooltip_lines(s, &v, row, i, out->line, &out->accent);
+    out->emph[2] = true; /* the case line, where there is one */
+    int n = tooltip_lines(s, &v, row, i, out->line, &out->accent, out->emph);
     /* A mistake: how often this cell was wrong, and the correct value. */
     const sv_lab_cell *lc = sv_scene_lab_cell(s, &v, row, i, NULL);
     if (lc) {
@@ -679,6 +734,22 @@ const char *sv_words_output_pending(const sv_trace *t)
 {
     return t->scan == SV_SCAN_EXCLUSIVE ? "written by the exclusive shift after the last round"
                                         : "written after the last round";
+}
+
+bool sv_words_case_conditions(const sv_app_view *s, char out[3][48])
+{
+    out[0][0] = out[1][0] = out[2][0] = '\0';
+    sv_step_view v;
+    if (!sv_scene_step(s, s->step, &v) || v.round == 0 || v.shift)
+        return false;
+    unsigned long st = (unsigned long)v.rd->stride, full = 2 * st - 1;
+    snprintf(out[0], 48, "i \u2265 %lu", full);
+    if (st < full)
+        snprintf(out[1], 48, "%lu \u2264 i < %lu", st, full);
+    else
+        snprintf(out[1], 48, "none");
+    snprintf(out[2], 48, "i < %lu", st);
+    return true;
 }
 
 void sv_words_case_band(sv_case cs, int lo, int hi, char *buf, size_t len)

@@ -13,7 +13,7 @@
 #include "scene.h"
 
 #define SV_WORDS_MAX 512 /* a caption line's buffer */
-#define SV_TIP_LINES 5   /* the most lines a tooltip has */
+#define SV_TIP_LINES 6   /* the most lines a tooltip has */
 #define SV_TIP_MAX 256   /* a tooltip line's buffer */
 
 /* The caption of the current step (s->step), two lines and the warps line. */
@@ -44,6 +44,9 @@ typedef enum sv_words_tone {
 typedef struct sv_tip_words {
     int n;                                 /* lines used, 1 .. SV_TIP_LINES */
     char line[SV_TIP_LINES][SV_TIP_MAX];
+    bool emph[SV_TIP_LINES];               /* drawn in the accent: the case line, or a
+                                              mistake's faulty read (its correct read
+                                              stays plain) */
     sv_words_tone accent;
 } sv_tip_words;
 
@@ -71,6 +74,11 @@ void sv_words_window(int lo, int hi, char *buf, size_t len);
 void sv_words_barrier(const sv_trace *t, char *buf, size_t len);
 /* The empty output row's band: when it will be written. */
 const char *sv_words_output_pending(const sv_trace *t);
+/* The three cases' conditions at the current step, for the legend: full
+ * "i ≥ 3" (i ≥ 2^r − 1), partial "2 ≤ i < 3" (2^(r−1) ≤ i < 2^r − 1, "none"
+ * in round 1), copy-through "i < 2" (i < 2^(r−1)); false (all "") outside
+ * rounds 1 and up. */
+bool sv_words_case_conditions(const sv_app_view *s, char out[3][48]);
 /* A case band of narrow cells: "full 4–7". */
 void sv_words_case_band(sv_case cs, int lo, int hi, char *buf, size_t len);
 /* The header: *title ("Hillis-Steele scan", "Measure") and the rest of the

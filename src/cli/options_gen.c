@@ -93,6 +93,11 @@ static void man_options(FILE *f, sv_program prog)
             if (!o->doc && len && len + 1 < sizeof text && text[len - 1] != '.')
                 strcat(text, ".");
             man_paragraph(f, text);
+            if (o->values && o->value_doc) { /* each value in the registry's words */
+                fputc('\n', f);
+                for (unsigned k = 0; o->values(k) && o->value_doc(k); k++)
+                    fprintf(f, "\t- *%s*: %s\n", o->values(k), o->value_doc(k));
+            }
         }
     }
 }

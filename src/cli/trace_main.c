@@ -76,6 +76,8 @@ static void usage(FILE *f)
 "                     [--backend auto|cuda|cpu] [--format table|json] [-o FILE] [--verify]\n"
 "                     [--kernel NAME] [--schedule NAME] [--runs R] [--shake] [--racecheck]\n"
 "       scanviz-trace --open FILE.json [--format table|json] [-o FILE] [--verify]\n"
+"       scanviz-trace --kernel-file FILE.cu [--entry NAME] [input, scan and lab options]\n"
+"                     [--time-limit SECONDS] [--format table|json] [-o FILE]\n"
 "\n"
 "Runs the Hillis-Steele scan of the chapter on the GPU (CUDA), or on a bit-exact CPU\n"
 "emulator where there is none, and prints its trace: every round's double buffer and\n"
@@ -85,7 +87,11 @@ static void usage(FILE *f)
 "\n"
 "Exit status: 0 success; 1 the backend failed or the output (a file, or standard\n"
 "output) could not be written; 2 bad input or usage, or input over its limit; 3 the\n"
-"backend asked for is unavailable; 4 --verify found a difference.\n", f);
+"backend asked for is unavailable; 4 --verify found a difference.\n"
+"With --kernel-file: 0 the output equals the scan and no hazard was found; 4 it ran,\n"
+"but the output is wrong or hazards were found; 2 it does not compile or its signature\n"
+"is wrong; 5 it failed while running (crash, out of range, deadlock, time or memory\n"
+"limit).\n", f);
 }
 
 /* Prints "scanviz-trace: <msg>" to stderr, escaped (sv_escape: the message

@@ -12,7 +12,7 @@
 #define SV_LAB_DEFAULT_RUNS 100      /* a mistake's runs on the GPU, or a seeded schedule's */
 
 /* Seeds (--seed, --shake-seed, a schedule's :S): every 64-bit value. A lab
- * trace carries a seed above INT64_MAX as a decimal string (lab_file.c). */
+ * trace's reader takes a shake_seed above INT64_MAX too (lab_file.h). */
 #define SV_SEED_MAX UINT64_MAX
 
 /* Counts read from a compute-sanitizer report (errors, warnings) are kept
@@ -34,6 +34,11 @@
 #define SV_VIEW_DEFAULT_W 1280
 #define SV_VIEW_DEFAULT_H 720
 #define SV_BENCH_FRAMES_MAX 1000000
+
+/* scanviz-trace --kernel-file's --time-limit, in seconds (the default is
+ * the runtime's, SV_RUNTIME_DEFAULT_TIME_LIMIT_MS). */
+#define SV_KERNEL_TIME_LIMIT_MIN 0.1
+#define SV_KERNEL_TIME_LIMIT_MAX 600.0
 
 /* scanviz-bench --reps. */
 #define SV_BENCH_MAX_REPS 100000

@@ -159,6 +159,9 @@ typedef struct sv_kreading {
     bool holds_known;
     uint32_t window_lo, window_hi; /* the window it should hold: op over input[lo..hi] */
     sv_value window_value;
+    int expected_round;    /* the round after the last step read (0 first): `round`
+                              differs when the row already holds a later round's
+                              windows (an in-place race run in order) */
 } sv_kreading;
 
 typedef struct sv_ktrace {

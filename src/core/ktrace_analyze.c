@@ -135,6 +135,7 @@ static void read_step(const sv_ktrace *t, const windows *w, size_t k, int expect
     if (!written_row(t, s, &a, &row))
         return;
     rd->fits = true;
+    rd->expected_round = expect;
     rd->pout_array = (int32_t)a;
     rd->pout_row = (int32_t)row;
     if (row_holds(t, w, s, a, row, (size_t)expect, &bad)) {

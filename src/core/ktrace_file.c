@@ -66,9 +66,12 @@ static void put_step(FILE *f, const sv_ktrace *t, size_t k)
 {
     const sv_kstep *s = &t->steps[k];
     fprintf(f, "    {\n      \"barrier_line\": %" PRId32 ",\n      \"cells\": [", s->barrier_line);
-    for (size_t a = 0; a < t->narrays; a++) {
+    for (size_t a = 0; a < t->narrays; a++) { /* up to the last written cell */
+        size_t m = t->arrays[a].len;
+        while (m > 0 && !s->written[a][m - 1])
+            m--;
         fputs(a ? ",\n        " : "\n        ", f);
-        sv_json_put_values(f, t->type, s->cells[a], s->written[a], t->arrays[a].len, 8);
+        sv_json_put_values(f, t->type, s->cells[a], s->written[a], m, 8);
     }
     fputs("\n      ],\n      \"wrote\": [", f);
     for (size_t a = 0; a < t->narrays; a++) {
@@ -417,7 +420,11 @@ static bool read_cells(kreader *r, const json_t *j, const char *path, size_t k, 
     for (size_t a = 0; a < na; a++) {
         size_t len = r->t->arrays[a].len;
         snprintf(p, sizeof p, "%.100s.cells[%zu]", path, a);
-        if (!sv_json_get_values(json_array_get(cells, a), p, r->t->type, len, true, s->cells[a],
+        json_t *vals = json_array_get(cells, a);
+        if (!json_is_array(vals) || json_array_size(vals) > len)
+            return bad(r, p, "expected an array of at most len = %zu values, got %s", len,
+                       json_is_array(vals) ? "more" : sv_json_kind_of(vals));
+        if (!sv_json_get_values(vals, p, r->t->type, json_array_size(vals), true, s->cells[a],
                                 s->written[a], r->err, r->errlen))
             return false;
         json_t *w = json_array_get(wrote, a);
@@ -768,10 +775,24 @@ sv_trace *sv_ktrace_chapter_from_json(const json_t *root, char *err, size_t errl
     sv_ktrace *k = sv_ktrace_from_json(root, err, errlen);
     if (!k)
         return NULL;
-    sv_trace *t = sv_ktrace_chapter_trace(k, why, sizeof why);
+    /* Only what the chapter's picture tells truly: its rounds in the double
+     * buffer, the chapter's invariant in every cell, the right output, no
+     * hazard and no failure. */
+    sv_trace *t = NULL;
+    if (k->failure.kind != SV_KFAIL_NONE)
+        snprintf(why, sizeof why, "it failed: %s", sv_kfail_kind_name(k->failure.kind));
+    else if (k->hazards_total > 0)
+        snprintf(why, sizeof why, "%llu hazards", (unsigned long long)k->hazards_total);
+    else if (k->first_wrong >= 0)
+        snprintf(why, sizeof why, "its output is wrong from cell %d", (int)k->first_wrong);
+    else if ((t = sv_ktrace_chapter_trace(k, why, sizeof why)) &&
+             !sv_trace_check(t, why, sizeof why)) {
+        sv_trace_destroy(t);
+        t = NULL;
+    }
     if (!t)
-        sv_errorf(err, errlen, "a kernel trace (version %d) of %s whose steps are not the "
-                  "chapter's rounds (%s): this window draws the chapter's rounds only; "
+        sv_errorf(err, errlen, "a kernel trace (version %d) of %s that is not the chapter's "
+                  "rounds in a double buffer (%s): the window draws only those for now; "
                   "scanviz-trace --open prints it", SV_KTRACE_FILE_VERSION,
                   k->entry ? k->entry : k->kernel, why);
     sv_ktrace_destroy(k);

@@ -187,11 +187,14 @@ static void print_output(const ktable *tb)
 static void print_header(const ktable *tb, const char *note)
 {
     const sv_ktrace *t = tb->t;
-    char name[256], entry[128], dev[128], sched[96];
+    char name[256], entry[128] = "", dev[128], sched[96];
     sv_escape(t->file ? t->file : t->kernel, name, sizeof name);
-    sv_escape(t->entry ? t->entry : "?", entry, sizeof entry);
+    if (t->entry) {
+        strcpy(entry, " · ");
+        sv_escape(t->entry, entry + strlen(entry), sizeof entry - strlen(entry));
+    }
     on(tb, COL_BOLD);
-    fprintf(tb->f, "Kernel %s · %s · n = %zu · %s (%s) · %s · %s\n", name, entry, t->n,
+    fprintf(tb->f, "Kernel %s%s · n = %zu · %s (%s) · %s · %s\n", name, entry, t->n,
             sv_op_name(t->op), sv_op_symbol(t->op), sv_type_name(t->type), sv_scan_name(t->scan));
     on(tb, COL_RESET);
     if (t->backend == SV_BACKEND_CUDA)
@@ -230,6 +233,9 @@ static void print_diagnosis(const ktable *tb, size_t max_hazards)
                 t->output_written[t->first_wrong]
                     ? sv_value_format(t->type, t->output[t->first_wrong], a, sizeof a) : "?",
                 sv_value_format(t->type, t->expected[t->first_wrong], b, sizeof b));
+    sv_kverdict v = sv_ktrace_verdict(t);
+    if (v != SV_KVERDICT_OK && v != SV_KVERDICT_WRONG && v != SV_KVERDICT_FAILED)
+        return; /* it never ran: nothing more to say */
     if (t->runs > 1)
         fprintf(tb->f, "  runs: %" PRIu32 " of %" PRIu32 " wrong\n", t->wrong_runs, t->runs);
     size_t rounds = 0;

@@ -77,14 +77,14 @@ static void deadlock_words(const sv_kfailure *f, char *buf, size_t len)
         snprintf(buf + used, len - used, " threads wait at a barrier that others never reach");
 }
 
-/* The line of a compiler's messages to say first: the first with "error",
+/* The line of a compiler's messages to say first: the first with "error:",
  * else the first. */
 static void headline(const char *msg, char *out, size_t len)
 {
     const char *line = msg, *p = msg;
     while (*p) {
         size_t l = strcspn(p, "\n");
-        const char *e = strstr(p, "error");
+        const char *e = strstr(p, "error:");
         if (e && e < p + l) {
             line = p;
             break;
@@ -141,6 +141,12 @@ char *sv_ktrace_reading_words(const sv_ktrace *t, size_t step, char *buf, size_t
         sv_escape(a->name, row, sizeof row);
     if (a->rows > 1) /* "buf[1][0]" -> "buf[1]": the row */
         *strrchr(row, '[') = '\0';
+    if (!rd->broken && rd->round != rd->expected_round) {
+        snprintf(buf, len, "step %zu (round %d): %s holds round %d's windows already, where "
+                 "the chapter's kernel has round %d's", step + 1, rd->round, row, rd->round,
+                 rd->expected_round);
+        return buf;
+    }
     if (!rd->broken) {
         snprintf(buf, len, "step %zu (round %d): %s holds %s", step + 1, rd->round, row,
                  rd->round == 0 ? "the input (the staging)" : "the round's windows");

@@ -42,16 +42,12 @@ static void put_str(FILE *f, const char *s)
     fputc('"', f);
 }
 
-/* A seed, 0 .. SV_SEED_MAX (2^64-1): a JSON integer up to INT64_MAX, the
- * largest a JSON reader such as jansson holds, and above it the decimal
- * digits as a string, so that every seed --shake-seed takes reopens
- * (get_seed reads both). */
+/* A seed, 0 .. SV_SEED_MAX (2^64-1), as a JSON integer. jansson holds
+ * integers up to INT64_MAX only: sv_lab_json_loads reads the larger ones,
+ * so that every seed --shake-seed takes reopens. */
 static void put_seed(FILE *f, uint64_t seed)
 {
-    if (seed <= (uint64_t)INT64_MAX)
-        fprintf(f, "%" PRIu64, seed);
-    else
-        fprintf(f, "\"%" PRIu64 "\"", seed);
+    fprintf(f, "%" PRIu64, seed);
 }
 
 /* A racecheck count, at most SV_RACECHECK_MAX_COUNT (what the reader
@@ -177,8 +173,9 @@ static bool get_ll(rd *r, const json_t *obj, const char *name, const char *where
     return true;
 }
 
-/* A seed as put_seed writes it: an integer 0 .. INT64_MAX, or a string of
- * decimal digits 0 .. SV_SEED_MAX. */
+/* A seed as put_seed writes it: an integer 0 .. INT64_MAX, or one above it,
+ * which sv_lab_json_loads hands over as the string of its digits, up to
+ * SV_SEED_MAX. */
 static bool get_seed(rd *r, const json_t *obj, const char *name, uint64_t *out)
 {
     json_t *x = json_object_get(obj, name);
@@ -201,9 +198,7 @@ static bool get_seed(rd *r, const json_t *obj, const char *name, uint64_t *out)
         v = v * 10 + d;
     }
     if (!ok)
-        return bad(r, p, "expected a whole number from 0 to %" PRIu64
-                   " (above %" PRId64 " as a string of digits)", (uint64_t)SV_SEED_MAX,
-                   (int64_t)INT64_MAX);
+        return bad(r, p, "expected a whole number from 0 to %" PRIu64, (uint64_t)SV_SEED_MAX);
     *out = v;
     return true;
 }
@@ -564,4 +559,37 @@ fail:
     sv_trace_destroy(correct);
     sv_lab_record_destroy(L);
     return false;
+}
+
+/* ---- Integers above INT64_MAX -------------------------------------------------- */
+
+json_t *sv_lab_json_loads(const char *text, size_t flags, json_error_t *jerr)
+{
+    json_t *root = json_loads(text, flags, jerr);
+    char *copy = NULL;
+    /* jansson stops at the first integer it cannot hold ("too big integer",
+     * its position just after the digits): quote it and read again, a few
+     * times at most (each is a whole parse). */
+    for (int tries = 0; !root && tries < 8 && strncmp(jerr->text, "too big integer", 15) == 0;
+         tries++) {
+        const char *src = copy ? copy : text;
+        size_t len = strlen(src), end = (size_t)jerr->position, begin = end;
+        while (begin > 0 && src[begin - 1] >= '0' && src[begin - 1] <= '9')
+            begin--;
+        if (end > len || begin == end || (begin > 0 && src[begin - 1] == '-'))
+            break;
+        char *next = malloc(len + 3);
+        if (!next)
+            break;
+        memcpy(next, src, begin);
+        next[begin] = '"';
+        memcpy(next + begin + 1, src + begin, end - begin);
+        next[end + 1] = '"';
+        memcpy(next + end + 2, src + end, len - end + 1);
+        free(copy);
+        copy = next;
+        root = json_loads(copy, flags, jerr);
+    }
+    free(copy);
+    return root;
 }

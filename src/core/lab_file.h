@@ -27,6 +27,12 @@ bool sv_lab_peek_kernel(const json_t *root, sv_kernel *out, char *path, size_t p
 bool sv_lab_read_json(const json_t *j, sv_trace *t, char *path, size_t pathlen, char *err,
                       size_t errlen);
 
+/* json_loads(text, flags, jerr), except that an unsigned integer above
+ * INT64_MAX, which jansson cannot hold, comes back as the string of its
+ * digits: the lab reader takes such a shake_seed (0 .. 2^64-1), and any
+ * other field refuses it naming its path. */
+json_t *sv_lab_json_loads(const char *text, size_t flags, json_error_t *jerr);
+
 #ifdef __cplusplus
 }
 #endif

@@ -32,6 +32,12 @@ const char *sv_option_kernel_names(unsigned i)
     return i < SV_KERNEL_COUNT ? sv_kernel_name((sv_kernel)i) : NULL;
 }
 
+const char *sv_option_kernel_labels(unsigned i)
+{
+    const sv_kernel_info *k = i < SV_KERNEL_COUNT ? sv_kernel_get((sv_kernel)i) : NULL;
+    return k ? k->label : NULL;
+}
+
 const char *sv_option_algo_names(unsigned i)
 {
     return i < SV_ALGO_COUNT ? sv_algo_name((sv_algo)i) : NULL;
@@ -155,8 +161,8 @@ static void join_values(const sv_option *o, char *buf, size_t len)
     while (o->values && o->values(count))
         count++;
     for (unsigned i = 0; i < count && used < len; i++) {
-        int w = snprintf(buf + used, len - used, "%s%s", i == 0 ? "" : i + 1 == count ? " or " : ", ",
-                         o->values(i));
+        const char *sep = i == 0 ? "" : i + 1 == count ? " or " : ", ";
+        int w = snprintf(buf + used, len - used, "%s%s", sep, o->values(i));
         if (w < 0)
             break;
         used += (size_t)w;

@@ -81,6 +81,8 @@ typedef struct sv_option {
                                  the range needs saying why ({value}: the value) */
     double flo, fhi;          /* SV_OPT_FLOAT */
     const char *(*values)(unsigned i); /* ENUM, LIST: the i-th name, NULL past the last */
+    const char *(*value_doc)(unsigned i); /* optional: the i-th value in words, listed
+                                             under the man page's paragraph */
     bool (*check)(const char *value, char *why, size_t whylen); /* STRING: optional */
     const char *def;          /* the default, in words, for {def}; NULL: none said */
     const char *complete;     /* FILE: the extension completion offers ("" any file) */
@@ -141,6 +143,7 @@ const char *sv_option_op_names(unsigned i);
 const char *sv_option_type_names(unsigned i);
 const char *sv_option_backend_names(unsigned i);
 const char *sv_option_kernel_names(unsigned i);
+const char *sv_option_kernel_labels(unsigned i);
 const char *sv_option_theme_names(unsigned i);
 const char *sv_option_format_names(unsigned i);
 const char *sv_option_algo_names(unsigned i);

@@ -43,7 +43,7 @@ __global__ void cmpk(bool flt, const void *a, const void *b, const float *absp, 
   }
 }
 
-struct Ctx { bool flt; size_t maxn; void *in, *out, *ref; float *absp; void *cubtmp; size_t cubbytes; unsigned long long *status, *bad; cudaStream_t st; };
+struct Ctx { bool flt; size_t maxn; void *in, *out, *ref; float *absp; void *cubtmp; size_t cubbytes; sv::HsStatus status; unsigned long long *bad; cudaStream_t st; };
 enum { A_COPY = -3, A_CUB = -2, A_LB = -1 };
 static std::string aname(int a) { if (a == A_COPY) return "copy"; if (a == A_CUB) return "cub"; if (a == A_LB) return "hs-lookback"; return "hs" + std::to_string(a); }
 static cudaError_t enq(Ctx &c, int a, size_t n) {
@@ -56,9 +56,9 @@ static Ctx make(bool flt, size_t maxn) {
   Ctx c{}; c.flt = flt; c.maxn = maxn; CK(cudaStreamCreateWithFlags(&c.st, cudaStreamNonBlocking));
   CK(cudaMalloc(&c.in, maxn * 4)); CK(cudaMalloc(&c.out, maxn * 4)); CK(cudaMalloc(&c.ref, maxn * 4)); CK(cudaMalloc(&c.absp, maxn * 4));
   c.cubbytes = 0; if (flt) CK(cub::DeviceScan::InclusiveSum(nullptr, c.cubbytes, (const float*)nullptr, (float*)nullptr, (int)maxn)); else CK(cub::DeviceScan::InclusiveSum(nullptr, c.cubbytes, (const int*)nullptr, (int*)nullptr, (int)maxn));
-  CK(cudaMalloc(&c.cubtmp, c.cubbytes + 16)); CK(cudaMalloc(&c.status, sv::hs_status_words(maxn) * 8)); CK(cudaMalloc(&c.bad, 8)); return c;
+  CK(cudaMalloc(&c.cubtmp, c.cubbytes + 16)); c.status.count = sv::hs_status_words(maxn); CK(cudaMalloc(&c.status.words, c.status.count * 8)); CK(sv::hs_status_init(c.status, c.st)); CK(cudaMalloc(&c.bad, 8)); return c;
 }
-static void destroy(Ctx &c) { cudaFree(c.in); cudaFree(c.out); cudaFree(c.ref); cudaFree(c.absp); cudaFree(c.cubtmp); cudaFree(c.status); cudaFree(c.bad); cudaStreamDestroy(c.st); }
+static void destroy(Ctx &c) { cudaFree(c.in); cudaFree(c.out); cudaFree(c.ref); cudaFree(c.absp); cudaFree(c.cubtmp); cudaFree(c.status.words); cudaFree(c.bad); cudaStreamDestroy(c.st); }
 
 static int failures = 0;
 // device compare of out with ref (ref valid); returns true if equal

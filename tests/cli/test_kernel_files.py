@@ -5,7 +5,8 @@ of each kernel modelled here, pairs of threads per cell and step with one
 writing), the failure's kind and line (the file's `MARK:` lines), the table's
 words, the trace file written and opened again.
 
-Usage: test_kernel_files.py SCANVIZ_TRACE KERNELS_DIR STARTER_FILE"""
+Usage: test_kernel_files.py SCANVIZ_TRACE KERNELS_DIR STARTER_FILE [SCANVIZ]
+(with SCANVIZ, also `scanviz --trace` of a kernel trace file, headless)"""
 import json
 import os
 import subprocess
@@ -16,6 +17,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 from expect import check, report  # noqa: E402
 
 TRACE, KERNELS, STARTER = sys.argv[1], sys.argv[2], sys.argv[3]
+VIEWER = sys.argv[4] if len(sys.argv) > 4 else None
 CHAPTER = "3 1 7 0 4 1 6 3"
 SCAN = [3, 4, 11, 11, 15, 16, 22, 25]
 
@@ -216,6 +218,27 @@ def test_failures():
     check(t is not None and t["output"] == [3, 1, 7, 0, 4, 1, 6, 3], "--entry copy_only")
 
 
+def view_kernel_traces(d, racy):
+    """scanviz --trace: a kernel trace whose steps are the chapter's rounds
+    (right, race-free, double buffer) shows as the chapter's trace; a racy
+    one is refused, saying why and what prints it."""
+    good = os.path.join(d, "good.scanviz.json")
+    rc, out, err = run("--kernel-file", kernel("double_buffer.cu"), "--input", CHAPTER,
+                       "--format", "json", "-o", good)
+    check(rc == 0, f"good trace: {err}")
+    env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
+    env["SDL_VIDEODRIVER"] = "offscreen"
+    p = subprocess.run([VIEWER, "--trace", good, "--export", os.path.join(d, "png")],
+                       capture_output=True, text=True, timeout=120, env=env)
+    check(p.returncode == 0 and "round-03.png" in p.stderr + p.stdout,
+          f"scanviz --trace a chapter-shaped kernel trace: {p.returncode}: {p.stderr[-300:]}")
+    p = subprocess.run([VIEWER, "--trace", racy, "--export", os.path.join(d, "png2")],
+                       capture_output=True, text=True, timeout=120, env=env)
+    check(p.returncode == 2 and "not the chapter's rounds in a double buffer (10 hazards)" in
+          p.stderr and "scanviz-trace --open" in p.stderr,
+          f"scanviz --trace a racy kernel trace: {p.returncode}: {p.stderr[-400:]}")
+
+
 def test_files_and_usage():
     with tempfile.TemporaryDirectory() as d:
         path = os.path.join(d, "race.scanviz.json")
@@ -228,9 +251,24 @@ def test_files_and_usage():
         rc, again, err = run("--open", path, "--format", "json")
         with open(path) as f:
             check(rc == 0 and again == f.read(), "--open --format json gives the file back")
+        if VIEWER:
+            view_kernel_traces(d, path)
         rc, out, err = run("--kernel", "no-else", "--format", "json")
         check(rc == 0 and json.loads(out)["output"][0] is None,
               "a chapter trace's output is null where the last round's pout is unwritten")
+    with tempfile.TemporaryDirectory() as d:
+        big = os.path.join(d, "big.cu")
+        with open(big, "w") as f:
+            f.write("// padding\n" * 30000)
+        rc, out, err = run("--kernel-file", big)
+        check(rc == 2 and "256 KiB" in err, f"a kernel file over its limit: {rc}: {err}")
+        rc, out, err = run("--kernel-file", "/dev/zero")
+        check(rc == 2 and "/dev/zero" in err, f"endless input: {rc}: {err}")
+        rc, out, err = run("--kernel-file", d)
+        check(rc == 2, f"a folder: {rc}: {err}")
+        rc, out, err = run("--kernel-file", kernel("double_buffer.cu"), "--format", "json",
+                           "-o", os.path.join(d, "no", "such", "dir.json"))
+        check(rc == 1 and out == "", f"-o into a missing folder: {rc}: {err}")
     rc, out, err = run("--kernel-file", os.path.join(KERNELS, "missing.cu"))
     check(rc == 2 and "missing.cu" in err, f"a missing file: {rc}: {err}")
     rc, out, err = run("--entry", "scan")

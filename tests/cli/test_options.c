@@ -286,6 +286,32 @@ static void test_round_trip(const char *data)
         t->lab->shake_seed = seeds[k];
         t->lab->runs = t->lab->runs; /* unchanged: the summary's counts hold */
         sv_trace *back = reopen(t, "largest seed");
+        if (seeds[k] == UINT64_MAX) { /* written as the JSON integer it is */
+            char *text = NULL;
+            size_t len = 0;
+            FILE *f = open_memstream(&text, &len);
+            if (f) {
+                sv_trace_write(t, f, err, sizeof err);
+                fclose(f);
+                CHECK_MSG(strstr(text, "\"shake_seed\": 18446744073709551615,") != NULL,
+                          "the largest seed is not written as an integer");
+                /* a huge integer elsewhere is refused by its field's name */
+                char *at = strstr(text, "\"runs\": ");
+                if (at) {
+                    char *hostile = malloc(len + 64);
+                    if (hostile) {
+                        snprintf(hostile, len + 64, "%.*s\"runs\": 18446744073709551615%s",
+                                 (int)(at - text), text, at + strcspn(at, ","));
+                        sv_trace *h = sv_trace_parse(hostile, err, sizeof err);
+                        CHECK_MSG(!h && strstr(err, "lab.runs"), "a huge runs: %s",
+                                  h ? "accepted" : err);
+                        sv_trace_destroy(h);
+                        free(hostile);
+                    }
+                }
+                free(text);
+            }
+        }
         CHECK_MSG(back && back->lab && back->lab->shake_seed == seeds[k],
                   "shake_seed %llu came back as %llu", (unsigned long long)seeds[k],
                   back && back->lab ? (unsigned long long)back->lab->shake_seed : 0ull);
@@ -338,8 +364,9 @@ static void test_round_trip(const char *data)
     }
     /* A seed in a file: digits only, at most 2^64-1. */
     t->lab->racecheck->errors = 0;
-    static const char *const bad_seeds[] = { "\"18446744073709551616\"", "\"-1\"", "\"\"",
-                                             "\"0x10\"", "-1", "1.5" };
+    static const char *const bad_seeds[] = { "18446744073709551616", "99999999999999999999999",
+                                             "\"18446744073709551616\"", "\"-1\"", "\"\"",
+                                             "\"0x10\"", "-1", "-18446744073709551615", "1.5" };
     t->lab->shake_seed = 7;
     char *text = NULL;
     size_t len = 0;
@@ -356,8 +383,8 @@ static void test_round_trip(const char *data)
                 break;
             snprintf(hostile, len + 64, "%.*s%s%s", (int)head, text, bad_seeds[k], at + 15);
             sv_trace *h = sv_trace_parse(hostile, err, sizeof err);
-            CHECK_MSG(!h && strstr(err, "shake_seed"), "shake_seed %s: %s", bad_seeds[k],
-                      h ? "accepted" : err);
+            CHECK_MSG(!h && (strstr(err, "shake_seed") || strstr(err, "negative")),
+                      "shake_seed %s: %s", bad_seeds[k], h ? "accepted" : err);
             sv_trace_destroy(h);
             free(hostile);
         }

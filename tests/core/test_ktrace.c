@@ -107,7 +107,8 @@ static void test_in_place(void)
     CHECK_INT(rd->pout_row, 0);
     CHECK_INT(t->first_broken_step, 2);
     CHECK_STR(sv_ktrace_reading_words(t, 1, words, sizeof words),
-              "step 2 (round 3): s holds the round's windows");
+              "step 2 (round 3): s holds round 3's windows already, where the chapter's kernel "
+              "has round 1's");
     CHECK_STR(sv_ktrace_reading_words(t, 2, words, sizeof words),
               "step 3 (round 3): cell 2 holds 14; the window [0, 2] sums to 11 (in s)");
     CHECK_INT(t->first_wrong, 2);
@@ -309,8 +310,8 @@ static void test_round_trip(void)
     /* The chapter's reader refuses what is not the chapter's rounds, and
      * says what to do; the double buffer opens as a chapter trace. */
     CHECK(!sv_trace_parse(one, err, sizeof err));
-    CHECK_CONTAINS(err, "whose steps are not the chapter's rounds (step 2 is round 3 where the "
-                        "chapter's kernel has round 1)");
+    CHECK_CONTAINS(err, "of scan_race that is not the chapter's rounds in a double buffer (it "
+                        "failed: deadlock)");
     free(one);
     sv_ktrace *d = kb_chapter(KB_DOUBLE, chapter_in, 8);
     analyze(d);
@@ -373,8 +374,8 @@ static void test_refusals(void)
     bad_edit(__LINE__, "backend", json_string("opencl"), "backend: \"opencl\", expected \"cpu\" or \"cuda\"");
     bad_edit(__LINE__, "arrays.0.rows", json_integer(3), "arrays[0].rows: 3 does not divide len = 8");
     bad_edit(__LINE__, "arrays.1.name", json_string("s"), "arrays[1]: a second array named \"s\" (arrays[0])");
-    bad_edit(__LINE__, "steps.1.cells.1.3", json_integer(99),
-             "steps[1].cells[1][3]: differs from the step before, but is not in wrote[1]");
+    bad_edit(__LINE__, "steps.1.cells.1", json_pack("[i]", 99),
+             "steps[1].cells[1][0]: differs from the step before, but is not in wrote[1]");
     bad_edit(__LINE__, "steps.1.cells.0.5", json_null(),
              "steps[1].wrote[0][5]: cell 5 is written in this step, but cells[0][5] is null");
     bad_edit(__LINE__, "steps.2.cells.0.5", json_null(),
@@ -382,7 +383,9 @@ static void test_refusals(void)
     bad_edit(__LINE__, "steps.4.cells.0.5", json_null(),
              "steps[4].cells[0][5]: null, but the step before had written it");
     bad_edit(__LINE__, "steps.1.cells.0", json_integer(1),
-             "steps[1].cells[0]: expected an array of 8 values, got an integer");
+             "steps[1].cells[0]: expected an array of at most len = 8 values, got an integer");
+    bad_edit(__LINE__, "steps.1.cells.1", json_pack("[iiiiiiiii]", 1, 2, 3, 4, 5, 6, 7, 8, 9),
+             "steps[1].cells[1]: expected an array of at most len = 8 values, got more");
     bad_edit(__LINE__, "steps.1.reads.0.thread", json_integer(8),
              "steps[1].reads[0].thread: 8 is out of range (0 to 7)");
     bad_edit(__LINE__, "steps.1.reads.0.array", json_integer(2),

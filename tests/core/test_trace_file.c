@@ -467,6 +467,9 @@ int main(int argc, char **argv)
             if (k == 1)
                 count = (size_t)70 << 10;
             char *text = malloc(count * pl + 64);
+            CHECK(text != NULL);
+            if (!text)
+                continue;
             size_t at = (size_t)sprintf(text, "{\"format\": \"scanviz-trace\", \"x\": [");
             for (size_t i = 0; i < count; i++, at += pl)
                 memcpy(text + at, floods[k].piece, pl);

@@ -11,7 +11,7 @@ root=$(cd "$here/../.." && pwd)
 runs=${1:-10000000}
 [ $# -gt 0 ] && shift
 names=("$@")
-[ ${#names[@]} -gt 0 ] || names=(values csv trace)
+[ ${#names[@]} -gt 0 ] || names=(values csv trace options)
 out=$root/build-fuzz-long
 mkdir -p "$out"
 status=0

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds one libFuzzer harness with clang and runs it.
 #   tests/fuzz/run.sh NAME SECONDS [OUTDIR] [-- more libFuzzer flags]
-# NAME: trace | values | csv (tests/fuzz/fuzz_NAME.c). SECONDS: how long to
+# NAME: trace | ktrace | values | csv | options (tests/fuzz/fuzz_NAME.c). SECONDS: how long to
 # fuzz (0: only build and replay the seed corpus). OUTDIR (default
 # build-fuzz/): the binary, the grown corpus (OUTDIR/corpus-NAME, seeded from
 # tests/fuzz/corpus/NAME, which is only read) and any crash-* input.

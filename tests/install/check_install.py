@@ -4,7 +4,9 @@ of the installed tree gets, from a folder outside the source and build trees:
 
   1. every file is where the desktop, man and bash-completion look, and the
      example presenter script (share/scanviz/scripts/chapter-story.txt), which
-     the installed scanviz runs;
+     the installed scanviz runs, and the students' starting kernel file
+     (share/scanviz/kernels/starter.cu), which the installed scanviz-trace
+     --kernel-file runs;
   2. the installed binaries run (nothing from the build or source tree: no
      RPATH/RUNPATH into them, no project shared library) and round-trip a
      trace file;
@@ -227,6 +229,8 @@ def check_all(o, programs, man_pages, source_dir, build_dir, tmp):
     metainfo = os.path.join(datadir, 'metainfo', o.app_id + '.metainfo.xml')
     mime_xml = os.path.join(datadir, 'mime', 'packages', o.app_id + '.xml')
     story = os.path.join(datadir, 'scanviz', 'scripts', 'chapter-story.txt')
+    starter = os.path.join(datadir, 'scanviz', 'kernels', 'starter.cu')
+    want.append(starter)
     if gui:
         want += [desktop, icon, metainfo, mime_xml, story]
     missing = [os.path.relpath(p, dest) for p in want if not os.path.isfile(p)]
@@ -269,6 +273,17 @@ def check_all(o, programs, man_pages, source_dir, build_dir, tmp):
     check(r.returncode == 0 and 'verify: OK' in r.stdout,
           'scanviz-trace --open --verify reads it back: ' + r.stdout.strip().splitlines()[-1]
           if r.stdout.strip() else 'scanviz-trace --open --verify printed nothing')
+
+    # The students' starting file runs, from outside both trees, on the CPU
+    # runtime (the C++ compiler is a run-time need: skipped without one).
+    if os.path.isfile(starter) and (have('c++') or have('g++') or have('clang++')):
+        mine = os.path.join(work, 'my_scan.cu')
+        shutil.copyfile(starter, mine)
+        r = run([exe['scanviz-trace'], '--kernel-file', mine, '--backend', 'cpu'], cwd=work,
+                env=env)
+        check(r.returncode == 0 and 'output: right' in r.stdout,
+              f'scanviz-trace --kernel-file the installed starter.cu: exit {r.returncode} '
+              f'{r.stderr.strip()[-300:]}')
 
     # 3. The desktop entry: valid, and its Exec line opens a trace.
     if gui:

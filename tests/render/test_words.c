@@ -85,11 +85,14 @@ static void test_tooltips(void)
     char name[32];
     snprintf(name, sizeof name, "buf[%d][5] = 12  (pout)", pout);
     CHECK(sv_words_tooltip(&s, 1 + pout, 5, &tip));
-    CHECK_INT(tip.n, 4);
+    CHECK_INT(tip.n, 5);
     CHECK_STR(tip.line[0], name);
     CHECK_STR(tip.line[1], "pin[3] + pin[5] = 7 + 5 = 12");
-    CHECK_STR(tip.line[2], "full: a whole window of 2^2 = 4 elements, [2, 5]");
-    CHECK_STR(tip.line[3], "holds the sum of input[2..5]");
+    CHECK_STR(tip.line[2], "full (i \u2265 2^r \u2212 1 = 3): a whole window of 2^2 = 4 "
+                           "elements, [2, 5]");
+    CHECK_STR(tip.line[3], "pin[3] holds input[2..3], pin[5] holds input[4..5]: side by side, "
+                           "input[2..5]");
+    CHECK_STR(tip.line[4], "holds the sum of input[2..5]");
     CHECK(tip.accent == SV_TONE_FULL);
     CHECK(sv_words_tooltip(&s, 1 + pout, 1, &tip));
     CHECK_CONTAINS(tip.line[1], "copied from pin[1] = 4");
