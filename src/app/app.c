@@ -172,11 +172,13 @@ sv_app_status sv_app_init(sv_app_state *s, const sv_app_config *c, char *err, si
         s->ui_scale = sv_clampf(c->ui_scale, 0.5f, 3.0f);
     s->script_at = -1;
     s->script_kernel = s->kernel;
+    s->script_code = s->code; /* the panel and D before the script's first say */
     if (c->script) {
         char why[300];
         if (!sv_script_load(c->script, &s->script, why, sizeof why) ||
             !sv_script_check(&s->script, (int)s->trace->nrounds,
-                             s->trace->scan == SV_SCAN_EXCLUSIVE, why, sizeof why)) {
+                             s->trace->scan == SV_SCAN_EXCLUSIVE, why, sizeof why) ||
+            !sv_script_check_phases(&s->script, s->trace, why, sizeof why)) {
             snprintf(err, errlen, "--script %s: %s", c->script, why);
             sv_app_cleanup(s);
             return SV_APP_BAD_INPUT;

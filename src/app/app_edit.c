@@ -14,8 +14,8 @@ void sv_app_edit_open(sv_app_state *s)
     s->editing = true;
     s->edit_error[0] = '\0';
     if (s->trace)
-        sv_app_format_values(s->trace->type, s->trace->input, s->trace->n, ' ', s->edit_text,
-                      sizeof s->edit_text);
+        sv_app_format_values(s->trace->type, s->trace->input, s->trace->n, ' ', NULL,
+                             s->edit_text, sizeof s->edit_text);
     else
         s->edit_text[0] = '\0';
     s->edit_cursor = strlen(s->edit_text);
@@ -113,13 +113,17 @@ static bool apply_text(sv_app_state *s, const char *text)
     return true;
 }
 
-/* While the box shows an error, every edit checks the text again, so the
- * message follows what is typed and goes away once the text is valid
- * (nothing is applied until Return). */
+/* Every edit, from the first keystroke, checks the text again, so a bad
+ * token is named as soon as it is typed and the message goes away once the
+ * text is valid (nothing is applied until Return; the cursor and the box
+ * stay as they are). A box with nothing in it yet is not an error until
+ * Return. */
 void sv_app_edit_revalidate(sv_app_state *s)
 {
-    if (!s->edit_error[0])
+    if (s->edit_text[strspn(s->edit_text, " ")] == '\0') {
+        s->edit_error[0] = '\0';
         return;
+    }
     sv_value *vals = NULL;
     size_t n = 0;
     char err[256];
@@ -152,7 +156,7 @@ void sv_app_apply_preset(sv_app_state *s, int which)
         sv_value *v = sv_random_values(s->op, s->type, n, s->seed++);
         if (!v)
             return;
-        sv_app_format_values(s->type, v, n, ' ', text, sizeof text);
+        sv_app_format_values(s->type, v, n, ' ', NULL, text, sizeof text);
         free(v);
     }
     if (!s->editing)

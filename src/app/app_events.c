@@ -28,7 +28,7 @@ static void click(sv_app_state *s, float x, float y)
         s->help = false;
         return;
     }
-    if (!s->editing && in_box(&l.help_hint, x, y)) {
+    if (!s->editing && !s->clean && in_box(&l.help_hint, x, y)) { /* --clean hides it */
         s->help = true;
         return;
     }

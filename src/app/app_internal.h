@@ -46,9 +46,10 @@ void sv_app_copy_text(char *dst, size_t len, const char *src);
 void sv_app_set_status(sv_app_state *s, const char *msg);
 /* The source line from capture's source and the file it was read from (NULL). */
 void sv_app_set_source(sv_app_state *s, const sv_capture_source *src, const char *file);
-/* The values as text, sep between them, cut at a value that does not fit. */
-void sv_app_format_values(sv_type type, const sv_value *v, size_t n, char sep, char *buf,
-                          size_t len);
+/* The values as text, sep between them, cut at a value that does not fit;
+ * with output_of (v is its output), `?` for the cells it never wrote. */
+void sv_app_format_values(sv_type type, const sv_value *v, size_t n, char sep,
+                          const sv_trace *output_of, char *buf, size_t len);
 /* The question predict mode asks at step k. */
 sv_quiz_kind sv_app_quiz_kind_at(const sv_app_state *s, int k);
 const char *sv_app_quiz_kind_name(sv_quiz_kind k);
@@ -103,7 +104,7 @@ bool sv_app_quiz_key(sv_app_state *s, const SDL_Keysym *k);
 void sv_app_edit_open(sv_app_state *s);
 /* Typed or pasted text at the cursor (refused whole when it does not fit). */
 void sv_app_edit_insert(sv_app_state *s, const char *text);
-/* While the box shows an error, checks the text again. */
+/* After an edit: checks the text again (edit_error names a bad token). */
 void sv_app_edit_revalidate(sv_app_state *s);
 /* A fingerprint of the box's text: did an event change it? */
 uint64_t sv_app_edit_hash(const sv_app_state *s);

@@ -104,8 +104,11 @@ void sv_app_state_line(const sv_app_state *s, char *buf, size_t len)
     }
     in[0] = out[0] = '\0';
     if (s->trace) {
-        sv_app_format_values(s->trace->type, s->trace->input, s->trace->n, ',', in, VALUES_MAX);
-        sv_app_format_values(s->trace->type, s->trace->output, s->trace->n, ',', out, VALUES_MAX);
+        sv_app_format_values(s->trace->type, s->trace->input, s->trace->n, ',', NULL, in,
+                             VALUES_MAX);
+        /* `?` where a mistake left the copied cell unwritten, as the window draws it */
+        sv_app_format_values(s->trace->type, s->trace->output, s->trace->n, ',',
+                             s->lab ? s->trace : NULL, out, VALUES_MAX);
     }
     char geo[1024], quiz[2048], helpbtn[64];
     geometry(s, geo, sizeof geo, helpbtn, sizeof helpbtn);

@@ -54,16 +54,59 @@ static sv_kernel script_kernel_at(const sv_app_state *s, int at)
     return k;
 }
 
+/* The source panel (code) or D's values (correct) at script step `at`: the
+ * last step at or before it that says, else what the window had before the
+ * script; was (C or D pressed meanwhile stays) when the script never says. */
+static bool script_flag_at(const sv_app_state *s, int at, bool code, bool was)
+{
+    bool on = code ? s->script_code : false, said = false;
+    for (int i = 0; i < s->script.n; i++) {
+        signed char f = code ? s->script.steps[i].code : s->script.steps[i].correct;
+        if (f >= 0 && i <= at)
+            on = f == 1;
+        said |= f >= 0;
+    }
+    return said ? on : was;
+}
+
+/* A script step's phase, where its round has it (a later X or K may have
+ * changed the rounds), and its question: asked anew, or revealed when the
+ * script goes forward to another step on the asked round. */
+static void script_phase_and_quiz(sv_app_state *s, const sv_script_step *st, bool forward,
+                                  int was_step, bool was_asking)
+{
+    sv_phase ph[SV_PHASE_COUNT];
+    int n = s->trace ? sv_phases_of(s->trace, s->step, ph) : 0;
+    s->phase = SV_PHASE_NONE;
+    for (int k = 0; k < n; k++)
+        if (ph[k] == st->phase)
+            s->phase = st->phase;
+    if (st->quiz && s->trace && s->view == SV_VIEW_SCAN) {
+        if (!s->quiz)
+            sv_app_quiz_set(s, true);
+        s->quiz_kind = st->quiz_kind;
+        sv_app_quiz_ask(s);
+    } else if (was_asking) {
+        if (forward && s->step == was_step && s->view == SV_VIEW_SCAN)
+            sv_app_quiz_reveal(s);
+        else
+            sv_app_quiz_reset_question(s);
+    }
+}
+
 /* Shows step `at` of the presenter script (clamped): its kernel where the
  * script changes it (K in between stays until the next change), its view,
- * its round (moving into it from the round before when the step says
- * "move" and the script goes forward), its caption. */
+ * the source panel and D's values where it says, its round (moving into it
+ * from the round before when the step says "move" and the script goes
+ * forward), its phase, its question, its caption. */
 void sv_app_script_go(sv_app_state *s, int at)
 {
     if (s->script.n == 0)
         return;
     at = sv_clampi(at, 0, s->script.n - 1);
     bool forward = at == s->script_at + 1;
+    int was_step = s->step;
+    bool was_asking = s->quiz_asking;
     sv_kernel want = script_kernel_at(s, at);
     if (want != script_kernel_at(s, s->script_at) || (s->script_at < 0 && want != s->kernel))
         sv_app_set_kernel(s, want);
@@ -76,6 +119,12 @@ void sv_app_script_go(sv_app_state *s, int at)
         sv_app_show(s, SV_VIEW_SCAN);
         s->overview = st->view == SV_SCRIPT_VIEW_OVERVIEW;
     }
+    bool code = script_flag_at(s, at, true, s->code);
+    s->show_correct = script_flag_at(s, at, false, s->show_correct);
+    if (code != s->code) {
+        s->code = code;
+        sv_app_clamp_view(s);
+    }
     int last = sv_app_steps_of(s) - 1;
     int k = st->shift ? last : sv_clampi(st->round, 0, last);
     if (st->move && forward && k > 0 && s->animations && s->view == SV_VIEW_SCAN &&
@@ -87,6 +136,7 @@ void sv_app_script_go(sv_app_state *s, int at)
         s->step = s->from_step = k;
         s->anim = 1.0f;
     }
+    script_phase_and_quiz(s, st, forward, was_step, was_asking);
     snprintf(s->caption_override, sizeof s->caption_override, "%s", st->caption);
 }
 
@@ -109,6 +159,8 @@ void sv_app_step_phase(sv_app_state *s, int dir)
     int step = s->step;
     sv_phase next;
     if (at < 0) {
+        if (dir < 0 && step == 0)
+            return; /* the whole of round 0 is the start: no phase before it */
         next = dir > 0 ? ph[0] : ph[n - 1];
     } else if (at + dir >= 0 && at + dir < n) {
         next = ph[at + dir];

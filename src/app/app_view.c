@@ -81,6 +81,9 @@ void sv_app_view_of(const sv_app_state *s, sv_app_view *v)
     v->lab = s->lab;
     v->lab_reads = s->lab_reads;
     v->show_correct = s->show_correct;
+    v->outcome_hidden = s->lab && s->quiz && s->quiz_asking && s->trace;
+    v->script_steps = s->script.n;
+    v->script_step = s->script.n > 0 ? s->script_at + 1 : 0;
 }
 
 void sv_app_layout_of(const sv_app_state *s, sv_layout *l)
@@ -159,13 +162,14 @@ const char *sv_app_quiz_kind_name(sv_quiz_kind k)
 }
 
 void sv_app_format_values(sv_type type, const sv_value *v, size_t n, char sep,
-                          char *buf, size_t len)
+                          const sv_trace *output_of, char *buf, size_t len)
 {
     size_t at = 0;
     buf[0] = '\0';
     for (size_t i = 0; i < n && at + 1 < len; i++) {
-        char one[48];
-        sv_value_format(type, v[i], one, sizeof one);
+        char one[48] = "?";
+        if (!output_of || !sv_steps_output_unwritten(output_of, i))
+            sv_value_format(type, v[i], one, sizeof one);
         int w = snprintf(buf + at, len - at, "%s%s", i ? (char[]){sep, 0} : "", one);
         if (w < 0 || (size_t)w >= len - at) {
             buf[at] = '\0';

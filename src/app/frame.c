@@ -156,17 +156,20 @@ void sv_layout_compute(const sv_app_view *s, int fb_w, int fb_h, sv_layout *out)
     layout_at(s, fb_w, fb_h, 1.0f, 1.0f, &one);
     enum { STEPS = 8 };
     sv_layout tmp;
-    float best = 0.0f, size[STEPS + 1];
+    float best = 0.0f, size[STEPS + 1], height[STEPS + 1];
     for (int k = 0; k <= STEPS; k++) {
         float ts = 1.0f + (ui - 1.0f) * (float)k / STEPS;
         layout_at(s, fb_w, fb_h, ui, ts, &tmp);
         size[k] = cell_size(&tmp);
+        height[k] = tmp.cell_h;
         if (size[k] > best) best = size[k];
     }
+    /* ... and never shorter than at scale 1 (where the cells' width is
+     * what limits them, the text still may not squeeze the rows) */
     float want = fminf(best, ui * cell_size(&one)) * 0.99f;
     int pick = 0;
     for (int k = STEPS; k >= 0; k--)
-        if (size[k] >= want) {
+        if (size[k] >= want && height[k] >= 0.99f * one.cell_h) {
             pick = k;
             break;
         }

@@ -64,8 +64,7 @@ enum {
     BIND(SDLK_PAGEDOWN, 0, SV_KEYMOD_PLAIN, SV_KEYWHEN_SCAN, SV_KEYF_REPEAT, forward) \
     BIND(SDLK_PAGEUP, 0, SV_KEYMOD_PLAIN, SV_KEYWHEN_SCAN, SV_KEYF_REPEAT, back) \
     HELP("Down / Up", "next / previous phase of the round (load, guard, add, barrier, swap, copy back)") \
-    BIND(SDLK_DOWN, 0, SV_KEYMOD_NOSHIFT, SV_KEYWHEN_SCRIPT, SV_KEYF_REPEAT, script_next) \
-    BIND(SDLK_UP, 0, SV_KEYMOD_NOSHIFT, SV_KEYWHEN_SCRIPT, SV_KEYF_REPEAT, script_prev) \
+    /* (inside a presenter script too: the script's step stays) */ \
     BIND(SDLK_DOWN, 0, SV_KEYMOD_PLAIN, SV_KEYWHEN_SCAN, SV_KEYF_REPEAT, phase_next) \
     BIND(SDLK_UP, 0, SV_KEYMOD_PLAIN, SV_KEYWHEN_SCAN, SV_KEYF_REPEAT, phase_prev) \
     HELP("Home / End", "first / last round") \

@@ -1,9 +1,10 @@
 /* The scene's model, shared by every file that draws or words a frame: what
- * a step shows (the step, a cell's value, its window, its lab outcome, the
- * tooltip's cell) and the two drawing helpers every part uses (text fitted
- * to a width, the hatch of a wrong cell). Nothing here calls the renderers:
- * they, the panes and the words call down into it. Where things sit is
- * frame.c (the frame) and pane_rows.c (the rows). */
+ * a step shows (a cell's value, its window, its operands' windows, its lab
+ * outcome, the tooltip's cell). No drawing and no GL here, so the words
+ * (words.c) need nothing but this and core; the drawing helpers every part
+ * uses are scene_draw.c. Nothing here calls up into the renderers, the
+ * panes or the words. Where things sit is frame.c (the frame) and
+ * pane_rows.c (the rows). */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -75,13 +76,8 @@ bool sv_scene_value(const sv_app_view *s, const sv_step_view *v, int row, int i,
             (s->phase != SV_PHASE_NONE && s->phase != SV_PHASE_COPY_BACK))
             return false;
         /* A mistake may leave the cell it copies back unwritten: `?`. */
-        if (s->lab) {
-            const sv_round *lr = &t->rounds[t->nrounds - 1];
-            int b = t->nrounds == 1 ? 0 : lr->pout;
-            int src = sv_scene_output_source(t, v, i);
-            if (src >= 0 && !lr->written[b][src])
-                return false;
-        }
+        if (s->lab && sv_steps_output_unwritten(t, (size_t)i))
+            return false;
         *out = t->output[i];
         return true;
     default:
@@ -213,73 +209,4 @@ bool sv_scene_window(const sv_app_view *s, const sv_step_view *v, int row, int i
     long l0 = (long)i - span + 1;
     *lo = l0 < 0 ? 0 : (int)l0;
     return true;
-}
-
-/* Diagonal hatch lines (/) across box b, spaced gap apart, clipped to the
- * box by geometry (no clip change, so the batch goes on). */
-void sv_scene_hatch(sv_gfx *g, sv_box b, float gap, float w, sv_rgba col)
-{
-    float in = w;
-    sv_box c = { b.x + in, b.y + in, b.w - 2 * in, b.h - 2 * in };
-    if (c.w <= 0.0f || c.h <= 0.0f)
-        return;
-    for (float k = c.x + c.y + gap * 0.5f; k < c.x + c.w + c.y + c.h; k += gap) {
-        /* x + y = k inside c */
-        float x0 = fmaxf(c.x, k - (c.y + c.h)), x1 = fminf(c.x + c.w, k - c.y);
-        if (x1 - x0 < 0.5f)
-            continue;
-        sv_gfx_line(g, x0, k - x0, x1, k - x1, w, col);
-    }
-}
-
-/* Text px that makes utf8 at most max_w wide (px itself when it fits). */
-float sv_scene_fit_px(sv_gfx *g, sv_font font, float px, float max_w, const char *utf8)
-{
-    float w = sv_gfx_text_width(g, font, px, utf8);
-    if (w <= max_w || w <= 0.0f)
-        return px;
-    /* Text is rasterised at whole pixel sizes: step down until it fits. */
-    float fit = floorf(px * max_w / w);
-    while (fit > 4.0f && sv_gfx_text_width(g, font, fit, utf8) > max_w)
-        fit -= 1.0f;
-    return fit;
-}
-
-int sv_scene_wrap(sv_gfx *g, sv_font font, float px, float max_w, const char *utf8,
-                  char (*out)[SV_WRAP_MAX], int max)
-{
-    int n = 0;
-    const char *p = utf8;
-    while (*p == ' ')
-        p++;
-    while (*p) {
-        size_t len = strlen(p), cut = len;
-        if (len >= SV_WRAP_MAX || sv_gfx_text_width(g, font, px, p) > max_w) {
-            /* The longest head cut at a space that fits; a word longer than
-             * the line goes alone. */
-            char tmp[SV_WRAP_MAX];
-            size_t best = 0, first = 0;
-            for (size_t i = 1; i < len && i < SV_WRAP_MAX; i++) {
-                if (p[i] != ' ')
-                    continue;
-                if (!first)
-                    first = i;
-                memcpy(tmp, p, i);
-                tmp[i] = '\0';
-                if (sv_gfx_text_width(g, font, px, tmp) > max_w)
-                    break;
-                best = i;
-            }
-            cut = best ? best : first ? first : (len < SV_WRAP_MAX ? len : SV_WRAP_MAX - 1);
-        }
-        if (n < max) {
-            memcpy(out[n], p, cut);
-            out[n][cut] = '\0';
-        }
-        n++;
-        p += cut;
-        while (*p == ' ')
-            p++;
-    }
-    return n;
 }

@@ -386,8 +386,9 @@ static void print_state(const sv_app_state *s)
 
 /* One event; a state line asked for prints at once, so that it shows every
  * event before it and none after. */
-static void handle(sv_app_state *s, const SDL_Event *e)
+static void handle(sv_platform *p, sv_app_state *s, const SDL_Event *e)
 {
+    sv_platform_event(p, e); /* the window's real size */
     sv_app_event(s, e);
     if (sv_app_take_state_line(s))
         print_state(s);
@@ -404,12 +405,12 @@ static int run_window(sv_platform *p, sv_gfx *g, sv_app_state *s)
         /* Wait when nothing moves: no spinning while idle or minimised. */
         if (s->minimised || (!dirty && !sv_app_busy(s))) {
             if (SDL_WaitEventTimeout(&e, s->minimised ? 200 : 250)) {
-                handle(s, &e);
+                handle(p, s, &e);
                 dirty = true;
             }
         }
         while (!s->quit && SDL_PollEvent(&e)) {
-            handle(s, &e);
+            handle(p, s, &e);
             dirty = true;
         }
         if (got_usr1) {
@@ -419,8 +420,7 @@ static int run_window(sv_platform *p, sv_gfx *g, sv_app_state *s)
         if (sv_app_take_state_line(s))
             print_state(s);
         if (s->fullscreen != fullscreen_applied) {
-            if (SDL_SetWindowFullscreen(p->window,
-                                        s->fullscreen ? SDL_WINDOW_FULLSCREEN_DESKTOP : 0) == 0)
+            if (sv_platform_fullscreen(p, s->fullscreen)) /* without a WM: borderless */
                 fullscreen_applied = s->fullscreen;
             else
                 sv_app_set_fullscreen(s, fullscreen_applied);
@@ -438,10 +438,10 @@ static int run_window(sv_platform *p, sv_gfx *g, sv_app_state *s)
         }
         if (!dirty && !sv_app_busy(s))
             continue;
-        /* High-DPI: the drawable (pixels) may differ from the window (points). */
+        /* High-DPI: the drawable (pixels) may differ from the window (points);
+         * both as the window really is (platform.c follows SDL's events). */
         int ww, wh, fw, fh;
-        SDL_GetWindowSize(p->window, &ww, &wh);
-        SDL_GL_GetDrawableSize(p->window, &fw, &fh);
+        sv_platform_size(p, &ww, &wh, &fw, &fh);
         sv_app_resize(s, ww, wh, fw, fh);
         sv_gfx_target_bind(NULL);
         sv_app_view v;

@@ -17,6 +17,11 @@
 #if defined(__GLIBC__)
 #include <malloc.h>
 #endif
+#if SV_HAVE_X11
+#include <SDL_syswm.h>
+#include <X11/Xatom.h>
+#include <X11/Xlib.h>
+#endif
 
 bool sv_platform_have_display(void)
 {
@@ -121,6 +126,7 @@ static void tune_malloc(void)
 #endif
 }
 
+
 bool sv_platform_open(sv_platform *p, const char *title, int w, int h,
                       bool headless, bool fullscreen, char *err, size_t errlen)
 {
@@ -149,8 +155,6 @@ bool sv_platform_open(sv_platform *p, const char *title, int w, int h,
 
     set_gl_attributes();
     Uint32 flags = SDL_WINDOW_OPENGL | SDL_WINDOW_ALLOW_HIGHDPI | SDL_WINDOW_RESIZABLE;
-    if (fullscreen && !p->headless)
-        flags |= SDL_WINDOW_FULLSCREEN_DESKTOP;
     if (p->headless)
         flags |= SDL_WINDOW_HIDDEN;
     if (w < 1)
@@ -180,6 +184,9 @@ bool sv_platform_open(sv_platform *p, const char *title, int w, int h,
         SDL_GL_SetSwapInterval(1);
     if (p->headless)
         SDL_GL_SetSwapInterval(0);
+    SDL_GetWindowSize(p->window, &p->win_w, &p->win_h);
+    if (fullscreen && !p->headless)
+        sv_platform_fullscreen(p, true); /* a refusal leaves the window as it is */
     return true;
 
 fail_context:
@@ -198,8 +205,137 @@ void sv_platform_close(sv_platform *p)
         return;
     if (p->gl)
         SDL_GL_DeleteContext(p->gl);
-    if (p->window)
+    if (p->window) {
+        /* SDL may still hold this window as the one to wake (its X11 wakeup
+         * is a message sent to it on a second connection): a last event
+         * spends that while the window exists, so no message reaches it
+         * once it is gone (BadWindow, which ends the process at exit). */
+        SDL_Event last;
+        SDL_zero(last);
+        last.type = SDL_USEREVENT;
+        SDL_PushEvent(&last);
+        SDL_FlushEvent(SDL_USEREVENT);
+        SDL_PumpEvents();
+        SDL_Delay(20);
         SDL_DestroyWindow(p->window);
+    }
     SDL_QuitSubSystem(SDL_INIT_VIDEO);
     memset(p, 0, sizeof *p);
+}
+
+/* ---- fullscreen, with or without a window manager ----------------------
+ * Under the hood: SDL's desktop fullscreen on X11 asks the window manager
+ * (_NET_WM_STATE_FULLSCREEN) and at once reports the display's size as the
+ * window's, with size events of its own, whether or not anyone answers. On
+ * a bare X server (no window manager, as in some lecture halls) nobody
+ * does: the window keeps its size while SDL says otherwise, so the picture
+ * is cropped, and leaving fullscreen leaves SDL's idea at the display's
+ * size. So where no window manager runs, scanviz makes the window
+ * borderless and as large as its display itself (a bare server obeys a
+ * window's own move and resize), and puts it back the same way. */
+
+
+/* Whether a window manager looks after w: always, but on X11 without an
+ * EWMH manager announcing itself (_NET_SUPPORTING_WM_CHECK on the root
+ * window). A manager without EWMH would not honour fullscreen either. */
+static bool window_manager_present(SDL_Window *w)
+{
+#if SV_HAVE_X11
+    SDL_SysWMinfo info;
+    SDL_VERSION(&info.version);
+    if (!SDL_GetWindowWMInfo(w, &info) || info.subsystem != SDL_SYSWM_X11)
+        return true;
+    Display *d = info.info.x11.display;
+    Atom check = XInternAtom(d, "_NET_SUPPORTING_WM_CHECK", True);
+    if (check == None)
+        return false;
+    Atom type;
+    int format;
+    unsigned long n = 0, after;
+    unsigned char *data = NULL;
+    bool present = XGetWindowProperty(d, DefaultRootWindow(d), check, 0, 1, False, XA_WINDOW,
+                                      &type, &format, &n, &after, &data) == Success &&
+                   data && n == 1 && format == 32;
+    if (data)
+        XFree(data);
+    return present;
+#else
+    (void)w;
+    return true;
+#endif
+}
+
+bool sv_platform_is_fullscreen(const sv_platform *p)
+{
+    return p->fs != SV_FS_OFF;
+}
+
+bool sv_platform_fullscreen(sv_platform *p, bool on)
+{
+    if (!p->window || on == sv_platform_is_fullscreen(p))
+        return true;
+    if (on) {
+        SDL_GetWindowPosition(p->window, &p->windowed.x, &p->windowed.y);
+        p->windowed.w = p->win_w;
+        p->windowed.h = p->win_h;
+        if (window_manager_present(p->window)) {
+            if (SDL_SetWindowFullscreen(p->window, SDL_WINDOW_FULLSCREEN_DESKTOP) != 0)
+                return false;
+            p->fs = SV_FS_WM;
+            return true;
+        }
+        /* Nobody to ask: the display's size, without borders, by ourselves. */
+        int d = SDL_GetWindowDisplayIndex(p->window);
+        SDL_Rect r;
+        if (d < 0 || SDL_GetDisplayBounds(d, &r) != 0)
+            return false;
+        SDL_SetWindowBordered(p->window, SDL_FALSE);
+        SDL_SetWindowResizable(p->window, SDL_FALSE);
+        SDL_SetWindowPosition(p->window, r.x, r.y);
+        SDL_SetWindowSize(p->window, r.w, r.h);
+        p->win_w = r.w;
+        p->win_h = r.h;
+        p->fs = SV_FS_BORDERLESS;
+        return true;
+    }
+    if (p->fs == SV_FS_BORDERLESS) {
+        /* Back where it was, by ourselves, as it went. */
+        SDL_SetWindowBordered(p->window, SDL_TRUE);
+        SDL_SetWindowResizable(p->window, SDL_TRUE);
+        SDL_SetWindowSize(p->window, p->windowed.w, p->windowed.h);
+        SDL_SetWindowPosition(p->window, p->windowed.x, p->windowed.y);
+    } else if (SDL_SetWindowFullscreen(p->window, 0) != 0) {
+        return false; /* the window manager puts it back; size events follow */
+    }
+    p->win_w = p->windowed.w;
+    p->win_h = p->windowed.h;
+    p->fs = SV_FS_OFF;
+    return true;
+}
+
+void sv_platform_event(sv_platform *p, const SDL_Event *e)
+{
+    if (e->type != SDL_WINDOWEVENT || !p->window ||
+        e->window.windowID != SDL_GetWindowID(p->window))
+        return;
+    if ((e->window.event == SDL_WINDOWEVENT_SIZE_CHANGED ||
+         e->window.event == SDL_WINDOWEVENT_RESIZED) &&
+        e->window.data1 > 0 && e->window.data2 > 0) {
+        p->win_w = e->window.data1;
+        p->win_h = e->window.data2;
+    }
+}
+
+void sv_platform_size(const sv_platform *p, int *win_w, int *win_h, int *fb_w, int *fb_h)
+{
+    int sw = 0, sh = 0, dw = 0, dh = 0;
+    SDL_GetWindowSize(p->window, &sw, &sh);
+    SDL_GL_GetDrawableSize(p->window, &dw, &dh);
+    int ww = p->win_w > 0 ? p->win_w : sw, wh = p->win_h > 0 ? p->win_h : sh;
+    /* The drawable keeps SDL's pixels-per-point (high-DPI), at the real size. */
+    double rx = sw > 0 ? (double)dw / sw : 1.0, ry = sh > 0 ? (double)dh / sh : 1.0;
+    *win_w = ww;
+    *win_h = wh;
+    *fb_w = (int)(ww * rx + 0.5);
+    *fb_h = (int)(wh * ry + 0.5);
 }

@@ -1,6 +1,7 @@
-/* The four rows of cells, their labels and pin/pout tags, the current
- * round's arrows, the values moving along them while a step animates, and
- * the window of the cell under the tooltip on the input row. */
+/* The Hillis-Steele pane's drawing (pane.h): the four rows of cells, their
+ * labels and pin/pout tags, the current round's arrows, the values moving
+ * along them while a step animates, and the window of the cell under the
+ * tooltip on the input row (two tones: its operands' two windows). */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -192,9 +193,11 @@ static void draw_lab_cell(sv_gfx *g, const sv_app_view *s, const sv_layout *l,
         float px = fmaxf(floorf(fminf(l->small_px * 0.85f, b.h * 0.2f)), l->legible_px);
         char cnt[32];
         snprintf(cnt, sizeof cnt, "%u/%u", (unsigned)lc->wrong_runs, (unsigned)s->lab->runs);
-        if (sv_gfx_text_width(g, SV_FONT_MONO, px, cnt) >= b.w * 0.9f)
+        /* a corner badge: at most half the cell's width and a third of its
+         * height, so that the value stays readable beside it */
+        if (sv_gfx_text_width(g, SV_FONT_MONO, px, cnt) >= b.w * 0.5f)
             snprintf(cnt, sizeof cnt, "%u", (unsigned)lc->wrong_runs);
-        if (sv_gfx_text_width(g, SV_FONT_MONO, px, cnt) < b.w * 0.9f) {
+        if (sv_gfx_text_width(g, SV_FONT_MONO, px, cnt) < b.w * 0.5f && px * 1.2f < b.h / 3.0f) {
             float tw = sv_gfx_text_width(g, SV_FONT_MONO, px, cnt);
             sv_box tag = { b.x + b.w - tw - 0.5f * px - l->border_w, b.y + l->border_w,
                            tw + 0.4f * px, px * 1.2f };

@@ -1,6 +1,8 @@
-/* Everything of the scan view around the cells: the caption in plain words,
- * the legend, the counters, the timeline and key hints, the tooltip, the
- * input box, the transient status line and the help overlay. */
+/* The frame's drawing around the pane: the caption (wrapped onto the lines
+ * the layout made room for), the legend with the cases' conditions, the
+ * lab's verdict and the counters, the timeline and key hints, the tooltip
+ * (placed off what it explains), the input box, the transient status line
+ * and the help overlay. The words come from words.c; this places them. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -104,17 +106,25 @@ static float legend_item(sv_gfx *g, const sv_layout *l, const sv_theme *t, float
 
 static float legend_items(sv_gfx *g, const sv_layout *l, const sv_theme *t, float cy,
                           bool show_window, bool lab, bool show_correct, char (*cond)[48],
-                          float u, bool draw)
+                          bool terse, float u, bool draw)
 {
+    /* terse: the swatches alone show the border styles */
+    const char *words[3] = { "full window (solid)", "partial window (dashed)",
+                             "copy-through (dotted)" };
+    if (terse) {
+        words[0] = "full window";
+        words[1] = "partial window";
+        words[2] = "copy-through";
+    }
     float x = l->legend.x;
     x = legend_item(g, l, t, x, cy, sv_rgba_mix(t->cell_fill, t->full, t->tint), t->full,
-                    SV_BORDER_SOLID, NULL, "full window (solid)", cond ? cond[0] : NULL, u,
+                    SV_BORDER_SOLID, NULL, words[0], cond ? cond[0] : NULL, u,
                     draw);
     x = legend_item(g, l, t, x, cy, sv_rgba_mix(t->cell_fill, t->partial, t->tint), t->partial,
-                    SV_BORDER_DASHED, NULL, "partial window (dashed)", cond ? cond[1] : NULL,
+                    SV_BORDER_DASHED, NULL, words[1], cond ? cond[1] : NULL,
                     u, draw);
     x = legend_item(g, l, t, x, cy, sv_rgba_mix(t->cell_fill, t->copy, t->tint), t->copy,
-                    SV_BORDER_DOTTED, NULL, "copy-through (dotted)", cond ? cond[2] : NULL, u,
+                    SV_BORDER_DOTTED, NULL, words[2], cond ? cond[2] : NULL, u,
                     draw);
     x = legend_item(g, l, t, x, cy, sv_rgba_mix(t->cell_fill, t->bg, 0.55f),
                     sv_rgba_alpha(t->uninit, 0.7f), SV_BORDER_SOLID, "?", "uninitialized", NULL,
@@ -139,22 +149,31 @@ static void draw_legend(sv_gfx *g, const sv_app_view *s, const sv_layout *l, con
 {
     /* u: the legend's unit, the small text's size / 2.5, shrunk to fit. */
     float cy = l->legend.y + l->legend.h / 2.0f, u = l->small_px / 2.5f;
-    bool lab = s->lab != NULL;
+    bool lab = s->lab != NULL && !s->outcome_hidden; /* a question open: no hint */
     /* The cases' conditions at this round where they fit at full size (no
-     * question open: they would answer it). */
+     * question open: they would answer it; the tooltip of a cell gives its
+     * case's condition anyway); the overview, which has no tooltip, shortens
+     * the words to make room for them. Else the words alone, shrunk if need
+     * be. */
     char cond[3][48];
     bool conds = !(s->quiz && s->quiz_asking) && sv_words_case_conditions(s, cond);
+    bool terse = false;
+    bool sc = s->show_correct;
     float w = 0.0f;
     if (conds) {
-        w = legend_items(g, l, t, cy, show_window, lab, s->show_correct, cond, u, false);
-        conds = w <= l->legend.w;
+        w = legend_items(g, l, t, cy, show_window, lab, sc, cond, false, u, false);
+        if (w > l->legend.w && s->overview) {
+            terse = true;
+            w = legend_items(g, l, t, cy, show_window, lab, sc, cond, true, u, false);
+        }
+        if (w > l->legend.w)
+            conds = terse = false;
     }
     if (!conds)
-        w = legend_items(g, l, t, cy, show_window, lab, s->show_correct, NULL, u, false);
+        w = legend_items(g, l, t, cy, show_window, lab, sc, NULL, false, u, false);
     if (w > l->legend.w)
         u *= l->legend.w / w;
-    w = legend_items(g, l, t, cy, show_window, lab, s->show_correct, conds ? cond : NULL, u,
-                     true);
+    w = legend_items(g, l, t, cy, show_window, lab, sc, conds ? cond : NULL, terse, u, true);
     /* Too many cells for numbers: say how to get them, right of the legend. */
     if (l->num_px <= 0.0f) {
         const char *hint = "values: hover a cell, or zoom in (])";
@@ -234,7 +253,7 @@ static void draw_timeline(sv_gfx *g, const sv_app_view *s, const sv_layout *l,
             sv_gfx_circle(g, x, y, r, t->bg, t->text_dim, fmaxf(1.0f, 0.22f * u));
         }
         /* The mistakes lab: the first round in which any cell diverged. */
-        if (s->lab && s->lab->first_wrong_round == k) {
+        if (s->lab && !s->outcome_hidden && s->lab->first_wrong_round == k) {
             sv_gfx_circle(g, x, y, r * 2.4f, sv_rgba_alpha(t->error, 0.0f), t->error,
                           fmaxf(1.5f, 0.3f * u));
             sv_gfx_text(g, SV_FONT_SANS_BOLD, l->small_px * 0.85f, x, y - 2.6f * u,
@@ -453,15 +472,16 @@ static void draw_input_box(sv_gfx *g, const sv_app_view *s, const sv_layout *l,
     sv_gfx_clip(g, NULL);
 
     float ly = f.y + f.h + 1.9f * u;
+    float hpx = sv_scene_fit_px(g, SV_FONT_SANS, l->small_px, f.w, SV_EDIT_HINT);
     if (bad) {
         float epx = sv_scene_fit_px(g, SV_FONT_SANS_BOLD, l->small_px * 1.1f, f.w, s->edit_error);
         sv_gfx_text(g, SV_FONT_SANS_BOLD, epx, x, ly, SV_ALIGN_LEFT, t->error, s->edit_error);
-        ly += 2.6f * u;
+        /* y is a line's middle: the hint's capitals start below the error's
+         * descenders (half a cap, 0.37 em, plus 0.24 em), with a gap */
+        ly += 0.61f * epx + 0.37f * hpx + 0.3f * u;
     }
     if (ly < b.y + b.h - 1.0f * u)
-        sv_gfx_text(g, SV_FONT_SANS, sv_scene_fit_px(g, SV_FONT_SANS, l->small_px, f.w,
-                                                     SV_EDIT_HINT),
-                    x, ly, SV_ALIGN_LEFT, t->text_dim, SV_EDIT_HINT);
+        sv_gfx_text(g, SV_FONT_SANS, hpx, x, ly, SV_ALIGN_LEFT, t->text_dim, SV_EDIT_HINT);
 }
 
 /* ---- status and help ---------------------------------------------------- */

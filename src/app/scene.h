@@ -67,7 +67,8 @@ void sv_scene_operand_windows(const sv_step_view *v, int i, int *left_lo, int *r
 /* The cell the tooltip is about: the pinned one, else the hovered one. */
 bool sv_scene_tooltip_target(const sv_app_view *s, int *row, int *cell);
 
-/* Text px that makes utf8 at most max_w wide (px itself when it fits). */
+/* The drawing helpers (scene_draw.c). Text px that makes utf8 at most
+ * max_w wide (px itself when it fits). */
 float sv_scene_fit_px(sv_gfx *g, sv_font font, float px, float max_w, const char *utf8);
 
 /* Splits utf8 at spaces into lines that each fit max_w at px (a word wider

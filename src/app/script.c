@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "script.h"
+#include "source.h"
 #include "../core/fileio.h"
 #include "../core/lab.h"
 
@@ -68,6 +69,47 @@ static size_t next_word(const char **p, const char *end, const char **w)
     while (*p < end && **p != ' ' && **p != '\t' && **p != ':')
         (*p)++;
     return (size_t)(*p - *w);
+}
+
+/* `phase NAME`, `code on|off`, `correct on|off`, `quiz KIND`: the word
+ * after w (already read) into st; false with err naming the value. */
+static bool parse_view_word(const char *w, size_t wl, const char **p, const char *end,
+                            const char *name, int ln, sv_script_step *st, char *err,
+                            size_t errlen)
+{
+    const char *v;
+    size_t vl = next_word(p, end, &v);
+    char tmp[32];
+    if (word_is(w, wl, "phase")) {
+        for (int k = SV_PHASE_NONE + 1; k < SV_PHASE_COUNT; k++)
+            if (word_is(v, vl, sv_phase_name((sv_phase)k))) {
+                st->phase = (sv_phase)k;
+                return true;
+            }
+        snprintf(err, errlen, "%s:%d: phase \"%s\": expected load, guard, op, barrier, swap "
+                 "or copy-back", name, ln, shown(v, vl, tmp));
+        return false;
+    }
+    if (word_is(w, wl, "quiz")) {
+        static const char *const kinds[] = { "values", "cases", "outcome" };
+        for (int k = 0; k < 3; k++)
+            if (word_is(v, vl, kinds[k])) {
+                st->quiz = true;
+                st->quiz_kind = (sv_quiz_kind)k; /* SV_QUIZ_VALUES, _CASES, _OUTCOME */
+                return true;
+            }
+        snprintf(err, errlen, "%s:%d: quiz \"%s\": expected values, cases or outcome", name,
+                 ln, shown(v, vl, tmp));
+        return false;
+    }
+    signed char *flag = word_is(w, wl, "code") ? &st->code : &st->correct;
+    if (word_is(v, vl, "on") || word_is(v, vl, "off")) {
+        *flag = word_is(v, vl, "on");
+        return true;
+    }
+    snprintf(err, errlen, "%s:%d: %.*s \"%s\": expected on or off", name, ln, (int)wl, w,
+             shown(v, vl, tmp));
+    return false;
 }
 
 static bool parse_line(const char *line, size_t len, const char *name, int ln,
@@ -138,9 +180,14 @@ static bool parse_line(const char *line, size_t len, const char *name, int ln,
             }
             memcpy(st->kernel, v, vl);
             st->kernel[vl] = '\0';
+        } else if (word_is(w, wl, "phase") || word_is(w, wl, "code") ||
+                   word_is(w, wl, "correct") || word_is(w, wl, "quiz")) {
+            if (!parse_view_word(w, wl, &p, end, name, ln, st, err, errlen))
+                return false;
         } else {
-            snprintf(err, errlen, "%s:%d: \"%s\": expected round, move, shift, view, kernel "
-                     "or \":\" before the caption", name, ln, shown(w, wl, tmp));
+            snprintf(err, errlen, "%s:%d: \"%s\": expected round, move, shift, view, kernel, "
+                     "phase, code, correct, quiz or \":\" before the caption", name, ln,
+                     shown(w, wl, tmp));
             return false;
         }
     }
@@ -211,6 +258,7 @@ bool sv_script_parse(const char *text, size_t len, const char *name, sv_script *
             st->round = prev.round;
             st->shift = prev.shift;
             st->view = SV_SCRIPT_VIEW_KEEP;
+            st->code = st->correct = -1;
             st->line = ln;
             if (!parse_line(p, ll, name, ln, st, err, errlen))
                 goto fail;
@@ -251,6 +299,39 @@ bool sv_script_load(const char *path, sv_script *out, char *err, size_t errlen)
     bool ok = sv_script_parse(buf, len, path, out, err, errlen);
     free(buf);
     return ok;
+}
+
+/* Whether step st's round has its phase; why lists the phases it has. */
+static bool phase_of_step(const sv_script_step *st, const sv_trace *t, char *why, size_t len)
+{
+    int step = st->shift ? sv_view_steps(t) - 1 : st->round;
+    sv_phase ph[SV_PHASE_COUNT];
+    int n = sv_phases_of(t, step, ph);
+    size_t at = (size_t)snprintf(why, len, "phase %s: %s %d has ", sv_phase_name(st->phase),
+                                 st->shift ? "the shift, step" : "round", step);
+    for (int k = 0; k < n; k++) {
+        if (ph[k] == st->phase)
+            return true;
+        if (at < len)
+            at += (size_t)snprintf(why + at, len - at, "%s%s", k ? ", " : "",
+                                   sv_phase_name(ph[k]));
+    }
+    if (n == 0 && at < len)
+        snprintf(why + at, len - at, "no phases");
+    return false;
+}
+
+bool sv_script_check_phases(const sv_script *s, const sv_trace *t, char *err, size_t errlen)
+{
+    for (int i = 0; i < s->n; i++) {
+        const sv_script_step *st = &s->steps[i];
+        char why[300];
+        if (st->phase != SV_PHASE_NONE && !phase_of_step(st, t, why, sizeof why)) {
+            snprintf(err, errlen, "line %d: %s", st->line, why);
+            return false;
+        }
+    }
+    return true;
 }
 
 bool sv_script_check(const sv_script *s, int nrounds, bool exclusive, char *err, size_t errlen)

@@ -10,17 +10,25 @@
  *
  * One step a line. Before the colon, words: `round R` (settled on round R),
  * `move` (play the move into that round when the step is reached), `shift`
- * (the exclusive shift step), `view scan|overview|measure`, `kernel NAME`.
+ * (the exclusive shift step), `view scan|overview|measure`, `kernel NAME`,
+ * `phase load|guard|op|barrier|swap|copy-back` (that phase of the round, as
+ * Down/Up show it), `code on|off` (the source panel, as C), `correct on|off`
+ * (the correct values beside a mistake's, as D), `quiz values|cases|outcome`
+ * (predict mode asks that question about the round; the next step on the
+ * same round reveals it).
  * After the colon, the caption, shown in place of the round's own caption.
  * A step that names no round keeps the one before (the first: round 0); one
  * that names no kernel keeps the kernel the script last named (before the
  * first: the kernel the window started with), so walking back past a
- * `kernel` step restores the kernel before it. */
+ * `kernel` step restores the kernel before it; `code` and `correct` keep
+ * the same way. A phase and a question belong to their step alone. */
 #ifndef SV_SCRIPT_H
 #define SV_SCRIPT_H
 
 #include <stdbool.h>
 #include <stddef.h>
+
+#include "view.h" /* sv_phase, sv_quiz_kind */
 
 #define SV_SCRIPT_MAX_BYTES 65536  /* a longer file is refused */
 #define SV_SCRIPT_MAX_STEPS 256
@@ -39,6 +47,11 @@ typedef struct sv_script_step {
     bool move;               /* animate into this round when reached */
     sv_script_view view;     /* resolved: never KEEP after parsing */
     char kernel[32];         /* "" when the step names none */
+    sv_phase phase;          /* SV_PHASE_NONE: the whole round */
+    signed char code;        /* the source panel: 1 on, 0 off, -1 as the step before */
+    signed char correct;     /* D's correct values: 1 on, 0 off, -1 as the step before */
+    bool quiz;               /* predict mode asks quiz_kind about this step */
+    sv_quiz_kind quiz_kind;
     char caption[SV_SCRIPT_CAPTION]; /* UTF-8, no control bytes; "" for the round's own */
     int line;                /* line in the file, for messages */
 } sv_script_step;
@@ -59,6 +72,10 @@ bool sv_script_load(const char *path, sv_script *out, char *err, size_t errlen);
  * step exists) and its kernel names against the lab's registry; err names
  * the line of the first step out of range or unknown kernel. */
 bool sv_script_check(const sv_script *s, int nrounds, bool exclusive, char *err, size_t errlen);
+/* Checks each step's phase against the phases its step of t has (source.h:
+ * sv_phases_of); err names the line and the phases the round has. Call
+ * after sv_script_check. */
+bool sv_script_check_phases(const sv_script *s, const sv_trace *t, char *err, size_t errlen);
 void sv_script_finish(sv_script *s); /* accepts an empty or zeroed script */
 
 #endif

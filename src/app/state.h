@@ -102,6 +102,8 @@ typedef struct sv_app_state {
     sv_script script;       /* --script: owned; n == 0 without one */
     int script_at;          /* the script step shown; -1 before the first */
     sv_kernel script_kernel; /* the kernel before the script's first `kernel` step */
+    bool script_code;        /* the source panel before the script's first `code` step;
+                                D's values start hidden (show_correct false) */
     /* The kernel on screen: the source panel (C, --code) and the phase
      * inside the current step (Down/Up; SV_PHASE_NONE = the whole round;
      * any round step resets it). */

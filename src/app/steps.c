@@ -34,6 +34,18 @@ int sv_steps_written_row(const sv_step_view *v)
     return v->round == 0 ? 1 : 1 + v->rd->pout;
 }
 
+bool sv_steps_output_unwritten(const sv_trace *t, size_t i)
+{
+    if (!t || t->nrounds == 0 || i >= t->n)
+        return false;
+    const sv_round *lr = &t->rounds[t->nrounds - 1];
+    int b = t->nrounds == 1 ? 0 : lr->pout;
+    if (t->scan == SV_SCAN_EXCLUSIVE && i == 0)
+        return false;
+    size_t src = t->scan == SV_SCAN_EXCLUSIVE ? i - 1 : i;
+    return !lr->written[b][src];
+}
+
 int sv_steps_asked_row(const sv_step_view *v)
 {
     return v->shift ? 3 : sv_steps_written_row(v);

@@ -34,4 +34,9 @@ int sv_steps_written_row(const sv_step_view *v);
  * the output (3) at the exclusive shift. */
 int sv_steps_asked_row(const sv_step_view *v);
 
+/* Whether output cell i of t holds no value: the last round's cell it is
+ * copied from was never written (a mistake without the else copy: drawn and
+ * printed as `?`). False for the exclusive scan's identity cell. */
+bool sv_steps_output_unwritten(const sv_trace *t, size_t i);
+
 #endif

@@ -163,6 +163,14 @@ typedef struct sv_app_view {
     const sv_lab_summary *lab;   /* every round's and cell's outcome over the runs; NULL: none */
     const sv_lab_reads *lab_reads; /* what each read of the shown run saw; NULL: unknown (GPU) */
     bool show_correct;           /* D: the correct kernel's values beside the mistake's */
+    /* Predict mode asks about a step of a mistake: what the outcome would
+     * give away (the timeline's "first wrong" ring, the legend's hatch, the
+     * verdict) stays hidden until Reveal. false: shown. */
+    bool outcome_hidden;
+    /* The presenter script (--script): the step shown, 1-based, of
+     * script_steps; both 0 without a script. The corner says "6 / 12"
+     * (not on a --clean slide). */
+    int script_step, script_steps;
 } sv_app_view;
 
 #endif

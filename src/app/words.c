@@ -98,6 +98,9 @@ static const char *case_words(sv_case c)
     return c == SV_CASE_FULL ? "a full window" : c == SV_CASE_PARTIAL ? "partial" : "copy-through";
 }
 
+static bool lab_words(const sv_app_view *s, const sv_step_view *v, int row, int i,
+                      char *buf, size_t len);
+
 /* The caption of an open question, or of a revealed one with verdicts;
  * false when the normal caption applies. */
 static bool quiz_caption(const sv_app_view *s, const sv_step_view *v, char *l1, size_t n1,
@@ -167,10 +170,19 @@ static bool quiz_caption(const sv_app_view *s, const sv_step_view *v, char *l1, 
         cell_formula(s, v, (int)i, f, sizeof f);
         if (outcome) {
             const sv_lab_cell *lc = &s->lab->cells[(size_t)v->round * s->lab->n + i];
-            at += (size_t)snprintf(l2 + at, n2 - at, "%s%s[%zu] is wrong in %u of %u runs "
-                                   "(you: %s)", shown ? " \u00b7 " : "", row_name(row), i,
-                                   (unsigned)lc->wrong_runs, (unsigned)s->lab->runs,
-                                   s->quiz_mark[i] == SV_QUIZ_RIGHT ? "right" : "wrong");
+            char why[420];
+            /* the first wrong cell says why, in the lab's words */
+            if (shown == 0 && lc->wrong_runs > 0 && lab_words(s, v, row, (int)i, why, sizeof why))
+                at += (size_t)snprintf(l2 + at, n2 - at, "%s[%zu] (you: right): %s",
+                                       row_name(row), i, why);
+            else
+                at += (size_t)snprintf(l2 + at, n2 - at, "%s%s[%zu] is %s in %u of %u runs "
+                                       "(you: %s)", shown ? " \u00b7 " : "", row_name(row), i,
+                                       lc->wrong_runs ? "wrong" : "right",
+                                       (unsigned)(lc->wrong_runs ? lc->wrong_runs
+                                                                 : s->lab->runs),
+                                       (unsigned)s->lab->runs,
+                                       s->quiz_mark[i] == SV_QUIZ_RIGHT ? "right" : "wrong");
         } else if (cases) {
             snprintf(you, sizeof you, "you: %s",
                      sv_case_name((sv_case)(s->quiz_mark[i] - 1)));
@@ -696,6 +708,12 @@ const char *sv_words_hint(const sv_app_view *s, char *buf, size_t len)
 {
     if (s->clean) /* a slide: no key hints */
         return "";
+    if (s->script_steps > 0) {
+        /* A presenter script: where in it, in the corner. */
+        snprintf(buf, len, "%d / %d \u00b7 \u25c4 \u25ba script \u00b7 \u25bc \u25b2 phase "
+                 "\u00b7 H help", s->script_step, s->script_steps);
+        return buf;
+    }
     if (s->quiz) {
         /* The running score where the key hints were. */
         snprintf(buf, len, "Predict (%s) \u00b7 score %d / %d \u00b7 %s \u00b7 "
@@ -740,6 +758,13 @@ bool sv_words_case_conditions(const sv_app_view *s, char out[3][48])
 {
     out[0][0] = out[1][0] = out[2][0] = '\0';
     sv_step_view v;
+    if (s->overview && s->trace) {
+        /* every round at once: the conditions in r */
+        snprintf(out[0], 48, "i \u2265 2^r\u22121");
+        snprintf(out[1], 48, "2^(r\u22121) \u2264 i < 2^r\u22121");
+        snprintf(out[2], 48, "i < 2^(r\u22121)");
+        return true;
+    }
     if (!sv_scene_step(s, s->step, &v) || v.round == 0 || v.shift)
         return false;
     unsigned long st = (unsigned long)v.rd->stride, full = 2 * st - 1;

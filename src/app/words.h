@@ -76,8 +76,9 @@ void sv_words_barrier(const sv_trace *t, char *buf, size_t len);
 const char *sv_words_output_pending(const sv_trace *t);
 /* The three cases' conditions at the current step, for the legend: full
  * "i ≥ 3" (i ≥ 2^r − 1), partial "2 ≤ i < 3" (2^(r−1) ≤ i < 2^r − 1, "none"
- * in round 1), copy-through "i < 2" (i < 2^(r−1)); false (all "") outside
- * rounds 1 and up. */
+ * in round 1), copy-through "i < 2" (i < 2^(r−1)); in the overview, which
+ * shows every round, the conditions in r. false (all "") outside rounds 1
+ * and up. */
 bool sv_words_case_conditions(const sv_app_view *s, char out[3][48]);
 /* A case band of narrow cells: "full 4–7". */
 void sv_words_case_band(sv_case cs, int lo, int hi, char *buf, size_t len);

@@ -24,7 +24,8 @@ if has build; then
   meson setup $b -Dgui=disabled -Dcuda=enabled -Dgpu_archs=90 -Dbuildtype=release >/dev/null &&
   ninja -C $b src/cli/scanviz-bench tests/bench/test_bench_scans tests/bench/tune_hs \
     tests/bench/lab_time tests/gpu/test_gpu_trace tests/gpu/test_capture \
-    tests/gpu/test_capture_cost tests/gpu/test_lab_gpu >"$out/build.log" 2>&1 ||
+    tests/gpu/test_capture_cost tests/gpu/test_lab_gpu tests/gpu/test_runtime_gpu \
+    >"$out/build.log" 2>&1 ||
   { tail -30 "$out/build.log"; exit 1; }
 fi
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem,temperature.gpu --format=csv,noheader
@@ -38,6 +39,9 @@ if has gpusuite; then
            tests/gpu/test_lab_gpu; do
     echo "== $t"; (cd $b && timeout 300 ./$t 2>&1 | tail -4; echo "rc=${PIPESTATUS[0]}")
   done
+  echo "== tests/gpu/test_runtime_gpu"
+  timeout 300 $b/tests/gpu/test_runtime_gpu tests/kernels assets/kernels/starter.cu 2>&1 |
+    tee "$out/runtime_gpu.txt" | tail -40; echo "rc=${PIPESTATUS[0]}"
 fi
 if has tune; then
   echo "== tune_hs"; timeout 120 $b/tests/bench/tune_hs ${SV_TUNE_REPS:-30} 2>&1 | tee "$out/tune_hs.txt"

@@ -24,25 +24,27 @@ bin=$out/fuzz_$name
 src=$here/fuzz_$name.c
 [ -f "$src" ] || { echo "run.sh: no harness $src" >&2; exit 2; }
 
-# The kernel registry's rows (lab_kernels.h, which src/core/lab_registry.h
-# includes) are generated from the kernel files, as the build does
-# (kernels/mistakes/meson.build), in the order kernels/mistakes/order gives.
+# core's kernel registry includes lab_kernels.h, which the build generates
+# from the kernel files (kernels/mistakes/meson.build): meson passes its
+# folder in SV_GEN_INC; run by hand, the header is generated here the same
+# way, in the order kernels/mistakes/order gives (K's order).
 mk=$root/kernels/mistakes
-gen=$out/gen
-diffs=()
-while read -r m; do
-  case $m in ''|'#'*) ;; *) diffs+=("$mk/$m.diff") ;; esac
-done <"$mk/order"
-
-# Rebuild when the harness, any core source or any kernel file is newer than
-# the binary.
-if [ ! -x "$bin" ] || [ -n "$(find "$src" "$here/fuzz.h" "$root/src/core" "$mk" "$root/kernels/hillis_steele.row" -newer "$bin" \( -name '*.[ch]' -o -name '*.diff' -o -name '*.row' -o -name order \) 2>/dev/null | head -1)" ]; then
+gen=${SV_GEN_INC:-}
+if [ -z "$gen" ]; then
+  gen=$out/gen
   mkdir -p "$gen" || exit 1
-  if ! python3 "$mk/apply.py" --registry "$gen/lab_kernels.h" "$root/kernels/hillis_steele.row" \
-      "$root/kernels/hillis_steele.cu" "$gen" "$gen/stamp" "${diffs[@]}"; then
-    echo "fuzz $name: cannot generate the kernel registry (kernels/mistakes/apply.py)"
-    exit 1
-  fi
+  diffs=()
+  while read -r m; do
+    case $m in ''|'#'*) ;; *) diffs+=("$mk/$m.diff") ;; esac
+  done <"$mk/order"
+  python3 "$mk/apply.py" --registry "$gen/lab_kernels.h" \
+    "$root/kernels/hillis_steele.row" "$root/kernels/hillis_steele.cu" "$gen" "$gen/stamp" \
+    "${diffs[@]}" >"$out/gen.log" 2>&1 || { cat "$out/gen.log"; exit 1; }
+fi
+
+# Rebuild when the harness, any core source or the registry's rows are newer
+# than the binary.
+if [ ! -x "$bin" ] || [ -n "$(find "$src" "$here/fuzz.h" "$root/src/core" "$gen/lab_kernels.h" -newer "$bin" -name '*.[ch]' 2>/dev/null | head -1)" ]; then
   # shellcheck disable=SC2046
   if ! "$cc" -g -O1 -std=c11 -D_POSIX_C_SOURCE=200809L \
       -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \

@@ -361,6 +361,12 @@ static void test_invariant_windows(void)
     /* the legend's conditions at round 2 */
     CHECK_MSG(find_text("i \u2265 3", false) && find_text("2 \u2264 i < 3", false) &&
               find_text("i < 2", false), "the legend lacks the cases' conditions");
+    /* the overview shows every round: the conditions in r */
+    s.pinned_row = s.pinned_cell = -1;
+    s.overview = true;
+    draw(&s, 1280, 720, "overview");
+    CHECK_MSG(find_text("i \u2265 2^r\u22121", false) && find_text("i < 2^(r\u22121)", false),
+              "the overview's legend lacks the cases' conditions");
     sv_trace_destroy(t);
 }
 
@@ -505,6 +511,31 @@ static void test_scale(void)
                           "runs to x %.0f", (double)scales[k], (double)(b.x + b.w));
         }
     }
+    /* nothing runs off the frame at any scale: a lab at n = 64, hints on */
+    sv_trace_destroy(t);
+    int32_t in[64];
+    for (int i = 0; i < 64; i++)
+        in[i] = i % 9;
+    sv_app_view v;
+    if (lab_view("in-place", in, 64, 2, &v)) {
+        for (int k = 0; k < 6; k++) {
+            v.ui_scale = scales[k];
+            v.hover_row = 1;
+            v.hover_cell = 40;
+            draw(&v, 1280, 720, k == 2 ? "scale-lab-1.5" : NULL);
+            for (size_t i = 0; i < sv_gfx_rec_count(rec); i++) {
+                const sv_prim *p = sv_gfx_rec_prim(rec, i);
+                if (p->kind != SV_PRIM_TEXT)
+                    continue;
+                sv_box b = text_box(p);
+                CHECK_MSG(b.x >= -0.5f && b.x + b.w <= 1280.5f, "scale %.2f: \"%s\" spans "
+                          "x %.0f..%.0f", (double)scales[k], p->text, (double)b.x,
+                          (double)(b.x + b.w));
+            }
+        }
+        sv_app_cleanup(&lab_state);
+    }
+    t = chapter_view(&s, 3);
     CHECK_MSG(value_px[3] >= 1.5f * value_px[0], "values at scale 2: %.1f px, at 1: %.1f px",
               (double)value_px[3], (double)value_px[0]);
     for (int k = 1; k < 6; k++)

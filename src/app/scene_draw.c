@@ -1,0 +1,76 @@
+/* The drawing helpers every part of the scene shares (scene.h): text fitted
+ * to a width, text wrapped onto lines, and the hatch of a cell wrong in some
+ * run of the mistakes lab. They call only gfx. */
+#include <math.h>
+#include <string.h>
+
+#include "scene.h"
+
+/* Diagonal hatch lines (/) across box b, spaced gap apart, clipped to the
+ * box by geometry (no clip change, so the batch goes on). */
+void sv_scene_hatch(sv_gfx *g, sv_box b, float gap, float w, sv_rgba col)
+{
+    float in = w;
+    sv_box c = { b.x + in, b.y + in, b.w - 2 * in, b.h - 2 * in };
+    if (c.w <= 0.0f || c.h <= 0.0f)
+        return;
+    for (float k = c.x + c.y + gap * 0.5f; k < c.x + c.w + c.y + c.h; k += gap) {
+        /* x + y = k inside c */
+        float x0 = fmaxf(c.x, k - (c.y + c.h)), x1 = fminf(c.x + c.w, k - c.y);
+        if (x1 - x0 < 0.5f)
+            continue;
+        sv_gfx_line(g, x0, k - x0, x1, k - x1, w, col);
+    }
+}
+
+/* Text px that makes utf8 at most max_w wide (px itself when it fits). */
+float sv_scene_fit_px(sv_gfx *g, sv_font font, float px, float max_w, const char *utf8)
+{
+    float w = sv_gfx_text_width(g, font, px, utf8);
+    if (w <= max_w || w <= 0.0f)
+        return px;
+    /* Text is rasterised at whole pixel sizes: step down until it fits. */
+    float fit = floorf(px * max_w / w);
+    while (fit > 4.0f && sv_gfx_text_width(g, font, fit, utf8) > max_w)
+        fit -= 1.0f;
+    return fit;
+}
+
+int sv_scene_wrap(sv_gfx *g, sv_font font, float px, float max_w, const char *utf8,
+                  char (*out)[SV_WRAP_MAX], int max)
+{
+    int n = 0;
+    const char *p = utf8;
+    while (*p == ' ')
+        p++;
+    while (*p) {
+        size_t len = strlen(p), cut = len;
+        if (len >= SV_WRAP_MAX || sv_gfx_text_width(g, font, px, p) > max_w) {
+            /* The longest head cut at a space that fits; a word longer than
+             * the line goes alone. */
+            char tmp[SV_WRAP_MAX];
+            size_t best = 0, first = 0;
+            for (size_t i = 1; i < len && i < SV_WRAP_MAX; i++) {
+                if (p[i] != ' ')
+                    continue;
+                if (!first)
+                    first = i;
+                memcpy(tmp, p, i);
+                tmp[i] = '\0';
+                if (sv_gfx_text_width(g, font, px, tmp) > max_w)
+                    break;
+                best = i;
+            }
+            cut = best ? best : first ? first : (len < SV_WRAP_MAX ? len : SV_WRAP_MAX - 1);
+        }
+        if (n < max) {
+            memcpy(out[n], p, cut);
+            out[n][cut] = '\0';
+        }
+        n++;
+        p += cut;
+        while (*p == ' ')
+            p++;
+    }
+    return n;
+}

@@ -1,0 +1,111 @@
+/* The GPU runtime's device-side text (gpu_run.c): the prelude NVRTC compiles
+ * before the kernel file, and the launcher after it. Inside src/runtime/.
+ *
+ * What the prelude does to the kernel file's code:
+ * - __global__ becomes __device__, so that the launcher (the one real
+ *   kernel, sv_gpu_launch) calls the entry as a function; __launch_bounds__
+ *   is dropped with it.
+ * - __syncthreads() becomes sv_gpu_sync(__LINE__): the real barrier
+ *   (bar.sync 0), then the block copies its shared-memory window and out[]
+ *   into this run's snapshot of the step, a second real barrier, then with
+ *   --shake a seeded per-warp __nanosleep before the kernel's next reads.
+ *   Before the barrier each thread writes the line it waits at into host
+ *   memory (mapped), 0 after it, -1 once it has returned from the entry:
+ *   what the host reads when the block hangs (a deadlock, an endless loop).
+ * - Each __shared__ declaration (rewritten by source_scan.c as
+ *   SV_RT_STATIC / SV_RT_EXTERN) is followed by its registration: the first
+ *   thread to run it records its offset in the shared window, its size and
+ *   rows (2-D), under its line and name's hash, in the order they run
+ *   (static arrays at file scope are registered by the launcher).
+ * - The launcher poisons the window and out[] (0xA5A5A5A5: the host's
+ *   "never written"), registers the extern array, runs the entry, waits at
+ *   its own barrier (bar.sync 1, so that a thread that has returned never
+ *   completes a barrier of the kernel's) and snapshots the end. */
+#ifndef SV_RUNTIME_GPU_PRELUDE_H
+#define SV_RUNTIME_GPU_PRELUDE_H
+
+#define SV_GPU_POISON 0xA5A5A5A5u
+#define SV_GPU_MAX_REGS 64
+
+/* The run's header in device memory, as both sides see it. */
+#define SV_GPU_PRELUDE_TYPES                                                        \
+    "typedef unsigned int sv_u32;\n"                                                \
+    "struct sv_reg { sv_u32 line, hash, off, bytes, rows, order; };\n"              \
+    "struct sv_run { sv_u32 nsteps, nregs, overflow, pad;\n"                        \
+    "  sv_u32 seen[" "64" "]; struct sv_reg reg[" "64" "]; int lines[SV_MAXS]; };\n"
+
+static const char sv_gpu_prelude[] =
+    "#line 1 \"<scanviz GPU prelude>\"\n"
+    "#define SV_POISON 0xA5A5A5A5u\n"
+    SV_GPU_PRELUDE_TYPES
+    "struct sv_ctl { struct sv_run *run; sv_u32 *snap; volatile int *state; const sv_u32 *out;\n"
+    "  unsigned long long seed; sv_u32 w0, wwords, n, maxs, run_index, shake_ns; };\n"
+    "__shared__ struct sv_ctl sv_cs;\n"
+    "__shared__ sv_u32 sv_nstep;\n"
+    "__device__ __forceinline__ void sv_real_sync() { __syncthreads(); }\n"
+    "__device__ __forceinline__ void sv_end_sync(sv_u32 n) {\n"
+    "  asm volatile(\"bar.sync 1, %0;\" :: \"r\"((n + 31u) & ~31u) : \"memory\"); }\n"
+    "__device__ __forceinline__ sv_u32 sv_lds(sv_u32 a) {\n"
+    "  sv_u32 v; asm volatile(\"ld.shared.u32 %0, [%1];\" : \"=r\"(v) : \"r\"(a)); return v; }\n"
+    "__device__ __forceinline__ void sv_sts(sv_u32 a, sv_u32 v) {\n"
+    "  asm volatile(\"st.shared.u32 [%0], %1;\" :: \"r\"(a), \"r\"(v) : \"memory\"); }\n"
+    "constexpr sv_u32 sv_fnv(const char *s, sv_u32 h = 2166136261u) {\n"
+    "  return *s ? sv_fnv(s + 1, (h ^ (unsigned char)*s) * 16777619u) : h; }\n"
+    "template <typename A> struct sv_rows_of { static constexpr sv_u32 v = 1; };\n"
+    "template <typename E, unsigned long N, unsigned long M> struct sv_rows_of<E[N][M]> {\n"
+    "  static constexpr sv_u32 v = (sv_u32)N; };\n"
+    "__device__ void sv_reg_add(sv_u32 line, sv_u32 hash, const void *p, sv_u32 bytes,\n"
+    "                           sv_u32 rows) {\n"
+    "  struct sv_run *r = sv_cs.run;\n"
+    "  sv_u32 key = (hash ^ (line * 2654435761u)) | 1u;\n"
+    "  for (sv_u32 k = 0; k < 64u; k++) {\n"
+    "    sv_u32 s = (key + k) & 63u;\n"
+    "    sv_u32 was = ((volatile sv_u32 *)r->seen)[s];\n"
+    "    if (was == key) return;\n"
+    "    if (was == 0u) {\n"
+    "      was = atomicCAS(&r->seen[s], 0u, key);\n"
+    "      if (was == key) return;\n"
+    "      if (was == 0u) {\n"
+    "        sv_u32 o = atomicAdd(&r->nregs, 1u);\n"
+    "        if (o < 64u) { struct sv_reg g = {line, hash,\n"
+    "          (sv_u32)__cvta_generic_to_shared(p), bytes, rows, o}; r->reg[o] = g; }\n"
+    "        return; } } } }\n"
+    "__device__ unsigned long long sv_mix(unsigned long long x) {\n"
+    "  x += 0x9E3779B97F4A7C15ull; x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;\n"
+    "  x = (x ^ (x >> 27)) * 0x94D049BB133111EBull; return x ^ (x >> 31); }\n"
+    "__device__ sv_u32 sv_snapshot(int line) {\n"
+    "  sv_u32 step = sv_nstep, t = threadIdx.x, nt = blockDim.x;\n"
+    "  const sv_u32 *out = sv_cs.out;\n"
+    "  if (step < sv_cs.maxs) {\n"
+    "    sv_u32 *s = sv_cs.snap + (unsigned long long)step * (sv_cs.wwords + sv_cs.n);\n"
+    "    for (sv_u32 w = t; w < sv_cs.wwords; w += nt) s[w] = sv_lds(sv_cs.w0 + 4u * w);\n"
+    "    for (sv_u32 i = t; i < sv_cs.n; i += nt)\n"
+    "      s[sv_cs.wwords + i] = ((volatile const sv_u32 *)out)[i];\n"
+    "    if (t == 0) sv_cs.run->lines[step] = line;\n"
+    "  } else if (t == 0) sv_cs.run->overflow = 1u;\n"
+    "  return step; }\n"
+    "__device__ void sv_shake(sv_u32 step) {\n"
+    "  if (sv_cs.shake_ns) {\n"
+    "    unsigned long long h = sv_mix(sv_cs.seed ^ sv_mix(((unsigned long long)sv_cs.run_index\n"
+    "      << 40) ^ ((unsigned long long)(threadIdx.x >> 5) << 20) ^ step));\n"
+    "    __nanosleep((unsigned)(h % sv_cs.shake_ns)); } }\n"
+    "__device__ void sv_gpu_sync(int line) {\n"
+    "  sv_cs.state[threadIdx.x] = line;\n"
+    "  sv_real_sync();\n"
+    "  sv_cs.state[threadIdx.x] = 0;\n"
+    "  sv_u32 step = sv_snapshot(line);\n"
+    "  sv_real_sync();\n"
+    "  if (threadIdx.x == 0) sv_nstep = step + 1u;\n"
+    "  sv_shake(step + 1u); }\n"
+    "#define __syncthreads() sv_gpu_sync(__LINE__)\n"
+    "#undef __global__\n"
+    "#define __global__ __device__\n"
+    "#undef __launch_bounds__\n"
+    "#define __launch_bounds__(...)\n"
+    "#define SV_RT_EXTERN(T, name) extern __shared__ __align__(16) T name[]\n"
+    "#define SV_RT_STATIC(T, name, dims, text, line) __shared__ T name dims;\\\n"
+    "  sv_reg_add(line, sv_fnv(text), &name, (sv_u32)sizeof(name),\\\n"
+    "             sv_rows_of<decltype(name)>::v)\n"
+    "#define SV_RT_FSTATIC(T, name, dims, text, line) __shared__ T name dims\n";
+
+#endif
