@@ -101,6 +101,22 @@ static int window_split(const sv_app_view *s, const sv_step_view *v)
     return right_lo;
 }
 
+/* The shown run's first broken cell (sv_scene_lab_first_broken), asked for
+ * every cell: worked out once per frame for the frame's step. */
+static struct {
+    const sv_round *rd;
+    const sv_lab_summary *lab;
+    int round, value;
+} frame_broken_;
+
+static int lab_first_broken(const sv_app_view *s, const sv_step_view *v)
+{
+    if (frame_broken_.rd == v->rd && frame_broken_.lab == s->lab &&
+        frame_broken_.round == v->round)
+        return frame_broken_.value;
+    return sv_scene_lab_first_broken(s, v);
+}
+
 static cell_style style_of(const sv_app_view *s, const sv_layout *l, const sv_theme *t,
                            const sv_step_view *v, int row, int i, bool has_value)
 {
@@ -137,11 +153,11 @@ static cell_style style_of(const sv_app_view *s, const sv_layout *l, const sv_th
         c.placeholder = true;
     } else if ((row == 1 || row == 2) && v->round > 0 && !v->shift &&
                row - 1 == v->rd->pout && v->rd->cases && s->lab &&
-               sv_scene_lab_first_broken(s, v) >= 0 && i >= sv_scene_lab_first_broken(s, v)) {
+               lab_first_broken(s, v) >= 0 && i >= lab_first_broken(s, v)) {
         /* A mistake's shown run broke the invariant here: the first broken
          * cell in the error colour, the cells after it without a case (the
          * chapter's rules do not say what they hold). */
-        if (i == sv_scene_lab_first_broken(s, v)) {
+        if (i == lab_first_broken(s, v)) {
             c.border = t->error;
             c.fill = sv_rgba_mix(t->cell_fill, t->error, narrow ? 0.8f : 0.12f);
             c.border_w = fminf(l->border_w * 1.4f * t->line_scale,
@@ -186,8 +202,8 @@ static cell_style style_of(const sv_app_view *s, const sv_layout *l, const sv_th
     /* The shown run's first broken cell and those after it carry no case's
      * style (a full window's solid border would claim its window). */
     if (s->lab && (row == 1 || row == 2) && v->round > 0 && !v->shift &&
-        row - 1 == v->rd->pout && sv_scene_lab_first_broken(s, v) >= 0 &&
-        i >= sv_scene_lab_first_broken(s, v))
+        row - 1 == v->rd->pout && lab_first_broken(s, v) >= 0 &&
+        i >= lab_first_broken(s, v))
         c.style = SV_BORDER_SOLID;
     if (narrow) {
         c.style = SV_BORDER_NONE;
@@ -1012,6 +1028,14 @@ static void draw_arrows(sv_gfx *g, const sv_app_view *s, const sv_layout *l, con
 
 void sv_render_cells(sv_gfx *g, const sv_app_view *s, const sv_layout *l, const sv_theme *t)
 {
+    frame_broken_.rd = NULL;
+    sv_step_view fv;
+    if (s->lab && sv_scene_step(s, s->step, &fv)) {
+        frame_broken_.value = sv_scene_lab_first_broken(s, &fv);
+        frame_broken_.rd = fv.rd;
+        frame_broken_.lab = s->lab;
+        frame_broken_.round = fv.round;
+    }
     sv_step_view v;
     bool have = sv_scene_step(s, s->step, &v);
     draw_labels(g, s, l, t, have ? &v : NULL);
@@ -1060,4 +1084,5 @@ void sv_render_cells(sv_gfx *g, const sv_app_view *s, const sv_layout *l, const 
 
     draw_arrows(g, s, l, t, &v, moving, a);
     sv_gfx_clip(g, NULL);
+    frame_broken_.rd = NULL;
 }
