@@ -169,7 +169,7 @@ sv_app_status sv_app_init(sv_app_state *s, const sv_app_config *c, char *err, si
     s->clean = c->clean;
     s->overview = c->overview;
     if (c->ui_scale > 0.0f)
-        s->ui_scale = sv_clampf(c->ui_scale, 0.5f, 3.0f);
+        s->ui_scale = sv_clampf(c->ui_scale, (float)SV_UI_SCALE_MIN, (float)SV_UI_SCALE_MAX);
     s->script_at = -1;
     s->script_kernel = s->kernel;
     s->script_code = s->code; /* the panel and D before the script's first say */

@@ -28,6 +28,7 @@
 #include <stdint.h>
 #include <SDL.h>
 
+#include "../core/bounds.h"
 #include "app.h"
 #include "render.h"
 

@@ -89,7 +89,7 @@ ACTION(fullscreen) { UNUSED_EVENT; s->fullscreen = !s->fullscreen; return true; 
 
 static bool ui_scale(sv_app_state *s, float to)
 {
-    s->ui_scale = sv_clampf(to, 0.5f, 3.0f);
+    s->ui_scale = sv_clampf(to, (float)SV_UI_SCALE_MIN, (float)SV_UI_SCALE_MAX);
     sv_app_clamp_view(s);
     return true;
 }

@@ -90,7 +90,11 @@ static void layout_at(const sv_app_view *s, int fb_w, int fb_h, float ui, float 
      * caption_px line and the pane's small lines). Heights follow the text. */
     float sp = l.small_px;
     sv_caption_room room = l.pane->caption_room(s, W - 2 * m, l.caption_px, sp * 1.05f);
-    l.timeline = (sv_box){ m, H - m - 2.5f * sp, W - 2 * m, 2.5f * sp };
+    /* The overview has no timeline, only its key hint (none when clean): the
+     * band above moves down, so the overview fills the height. */
+    bool overview = s && s->overview && s->view == SV_VIEW_SCAN;
+    float tl_h = overview ? (s->clean ? 0.0f : 1.5f * sp) : 2.5f * sp;
+    l.timeline = (sv_box){ m, H - m - tl_h, W - 2 * m, tl_h };
     /* The mistakes lab: room for the "first wrong" label over the timeline,
      * and the verdict on lines of its own (wrapped, never shrunk). */
     float first_wrong = 0.0f, verdict_h = 0.0f;
@@ -110,8 +114,12 @@ static void layout_at(const sv_app_view *s, int fb_w, int fb_h, float ui, float 
     float cap_h = (float)room.bold * 1.22f * l.caption_px +
                   1.45f * sp * 1.05f * (float)room.small;
     l.caption = (sv_box){ m, l.legend.y - cap_h - 0.3f * sp, W - 2 * m, cap_h };
-    l.input_box = (sv_box){ m, l.legend.y - 0.4f * u, W - 2 * m,
-                            H - m - (l.legend.y - 0.4f * u) };
+    /* The input box covers the bottom band from the legend down, and is at
+     * least as tall as its title, field, error line and hint need
+     * (render_overlay.c's draw_input_box). */
+    float box_y = fminf(l.legend.y - 0.4f * u, H - m - (12.8f * u + 1.7f * sp));
+    if (box_y < m) box_y = m;
+    l.input_box = (sv_box){ m, box_y, W - 2 * m, H - m - box_y };
     float top = l.header.y + l.header.h + 1.2f * u;
     float bottom = l.caption.y - 0.6f * u;
     /* The source panel takes the right 45% between the header and the

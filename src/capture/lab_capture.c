@@ -33,6 +33,7 @@
 #include "../core/error.h"
 #include "../core/lab.h"
 #include "../core/racecheck.h"
+#include "../core/spawn.h"
 #if SV_HAVE_CUDA
 #include "../../kernels/scan_cuda.h"
 #endif
@@ -95,26 +96,10 @@ static uint32_t first_wrong_run(const sv_trace *correct, uint32_t runs, const ui
 
 static bool find_sanitizer(char *out, size_t len)
 {
-    const char *path = getenv("PATH");
-    while (path && *path) {
-        const char *colon = strchr(path, ':');
-        size_t k = colon ? (size_t)(colon - path) : strlen(path);
-        if (k > 0 && k < 512) {
-            snprintf(out, len, "%.*s/compute-sanitizer", (int)k, path);
-            if (access(out, X_OK) == 0)
-                return true;
-        }
-        path = colon ? colon + 1 : NULL;
-    }
     static const char *const fixed[] = {"/usr/local/cuda/bin/compute-sanitizer",
-                                        "/usr/local/cuda/compute-sanitizer/compute-sanitizer"};
-    for (size_t i = 0; i < sizeof fixed / sizeof *fixed; i++) {
-        if (access(fixed[i], X_OK) == 0) {
-            snprintf(out, len, "%s", fixed[i]);
-            return true;
-        }
-    }
-    return false;
+                                        "/usr/local/cuda/compute-sanitizer/compute-sanitizer",
+                                        NULL};
+    return sv_spawn_find("compute-sanitizer", fixed, out, len);
 }
 
 /* Runs argv with stdout and stderr into one buffer of at most limit bytes
@@ -124,84 +109,7 @@ static bool find_sanitizer(char *out, size_t len)
 char *sv_capture_run_output(char *const argv[], size_t limit, int timeout_ms, size_t *len,
                             int *status, bool *timed_out, char *err, size_t errlen)
 {
-    *timed_out = false;
-    int fd[2];
-    if (pipe(fd) != 0) {
-        sv_errorf(err, errlen, "pipe: %s", strerror(errno));
-        return NULL;
-    }
-    pid_t pid = fork();
-    if (pid < 0) {
-        sv_errorf(err, errlen, "fork: %s", strerror(errno));
-        close(fd[0]);
-        close(fd[1]);
-        return NULL;
-    }
-    if (pid == 0) {
-        setpgid(0, 0);
-        dup2(fd[1], 1);
-        dup2(fd[1], 2);
-        close(fd[0]);
-        close(fd[1]);
-        execv(argv[0], argv);
-        _exit(127);
-    }
-    setpgid(pid, pid); /* also here: whichever runs first */
-    close(fd[1]);
-    struct timespec t0;
-    clock_gettime(CLOCK_MONOTONIC, &t0);
-    size_t cap = 1 << 16, used = 0;
-    char *buf = malloc(cap + 1);
-    char scratch[4096];
-    for (;;) {
-        struct timespec now;
-        clock_gettime(CLOCK_MONOTONIC, &now);
-        long long spent = (now.tv_sec - t0.tv_sec) * 1000LL + (now.tv_nsec - t0.tv_nsec) / 1000000;
-        struct pollfd pf = {.fd = fd[0], .events = POLLIN};
-        int r = spent >= timeout_ms ? 0 : poll(&pf, 1, (int)(timeout_ms - spent));
-        if (r < 0 && errno == EINTR)
-            continue;
-        if (r == 0) {
-            *timed_out = true;
-            kill(-pid, SIGKILL);
-            break;
-        }
-        ssize_t got;
-        if (buf && used < limit) {
-            if (used == cap) {
-                size_t nc = cap * 2 > limit ? limit : cap * 2;
-                char *nb = realloc(buf, nc + 1);
-                if (!nb) {
-                    free(buf);
-                    buf = NULL;
-                    continue;
-                }
-                buf = nb;
-                cap = nc;
-            }
-            got = read(fd[0], buf + used, cap - used);
-        } else {
-            got = read(fd[0], scratch, sizeof scratch);
-        }
-        if (got < 0 && errno == EINTR)
-            continue;
-        if (got <= 0)
-            break;
-        if (buf && used < limit)
-            used += (size_t)got;
-    }
-    close(fd[0]);
-    while (waitpid(pid, status, 0) < 0 && errno == EINTR) {
-    }
-    if (!*timed_out)
-        kill(-pid, SIGKILL); /* anything the child left behind */
-    if (!buf) {
-        sv_errorf(err, errlen, "out of memory reading the sanitizer's report");
-        return NULL;
-    }
-    buf[used] = '\0';
-    *len = used;
-    return buf;
+    return sv_spawn_output(argv, limit, timeout_ms, len, status, timed_out, err, errlen);
 }
 
 static void racecheck(sv_kernel k, const sv_trace *t, sv_lab_record *L)

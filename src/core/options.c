@@ -346,6 +346,8 @@ static bool check_value(sv_opt_arg *a, char *err, size_t errlen)
             return sv_options_bad(a, err, errlen, "%s", text);
         }
         if (!parse_uint(a->text, &a->u) || a->u < o->lo || a->u > o->hi) {
+            if (o->expect)
+                return sv_options_bad(a, err, errlen, "expected %s", o->expect);
             format_u64(o->lo, lo, sizeof lo, false);
             format_u64(o->hi, hi, sizeof hi, false);
             return sv_options_bad(a, err, errlen, "expected a whole decimal number from %s "
@@ -356,9 +358,12 @@ static bool check_value(sv_opt_arg *a, char *err, size_t errlen)
         char *end;
         errno = 0;
         a->f = strtod(a->text, &end);
-        if (errno || end == a->text || *end || !(a->f >= o->flo && a->f <= o->fhi))
+        if (errno || end == a->text || *end || !(a->f >= o->flo && a->f <= o->fhi)) {
+            if (o->expect)
+                return sv_options_bad(a, err, errlen, "expected %s", o->expect);
             return sv_options_bad(a, err, errlen, "expected a number from %g to %g", o->flo,
                                   o->fhi);
+        }
         return true;
     }
     case SV_OPT_ENUM:

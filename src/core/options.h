@@ -77,6 +77,8 @@ typedef struct sv_option {
     sv_opt_group group;
     const char *arg;          /* the value's name in --help and man ("N", "FILE") */
     uint64_t lo, hi;          /* SV_OPT_UINT */
+    const char *expect;       /* SV_OPT_UINT, FLOAT: what "expected ..." says in place
+                                 of the range (its words, "a round number") */
     const char *above;        /* SV_OPT_UINT: the message for digits above hi, when
                                  the range needs saying why ({value}: the value) */
     double flo, fhi;          /* SV_OPT_FLOAT */

@@ -27,8 +27,11 @@
  *   line); a write past out[n - 1] (a guard of 64 cells after out[]); a
  *   block that does not finish within the time limit: the threads' states
  *   (host memory the kernel writes) say whether some wait at a barrier (a
- *   deadlock, with where) or none does (the time limit). The child process ends with the context; the caller's
- *   process never touches the GPU. */
+ *   deadlock, with where) or none does (the time limit). The child
+ *   process ends with the context; the caller's process never touches the
+ *   GPU, and the runtime's child does not either: it starts the program
+ *   again for it (gpu_fresh), since a process that has used CUDA (the
+ *   window, for its captures) cannot use it in a child it forks. */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <errno.h>
@@ -43,11 +46,13 @@
 #include "cpu_compile.h"
 #include "gpu_prelude.h"
 #include "source_scan.h"
+#include "wire.h"
 
 #include "../core/error.h"
 #include "../core/fileio.h"
 #include "../core/racecheck.h"
 #include "../core/reference.h"
+#include "../core/spawn.h"
 
 /* ---- The driver and NVRTC, by dlopen ------------------------------------- */
 
@@ -170,7 +175,8 @@ static bool nv_load(nv_api *a, char *why, size_t whylen)
 }
 
 static nv_api api;
-static bool rc_mode; /* this process is the sanitized run of --racecheck */
+static bool rc_mode;    /* this process is the sanitized run of --racecheck */
+static bool fresh_mode; /* this process was started for the GPU (see gpu_fresh) */
 
 bool sv_rt_gpu_available(char *why, size_t whylen)
 {
@@ -793,24 +799,9 @@ static bool job_output(gpu_job *j, uint32_t k, char *err, size_t errlen)
  * that cell took the incoming value (else step 1). */
 
 #define SV_RT_GPU_RC_FLAG "--sv-rt-gpu-racecheck"
+#define SV_RT_GPU_CHILD_FLAG "--sv-rt-gpu-child"
 #define RC_OUTPUT_LIMIT ((size_t)64 << 20)
-
-static bool find_tool(const char *name, char *out, size_t len)
-{
-    const char *path = getenv("PATH");
-    while (path && *path) {
-        const char *colon = strchr(path, ':');
-        size_t k = colon ? (size_t)(colon - path) : strlen(path);
-        if (k > 0 && k < 512) {
-            snprintf(out, len, "%.*s/%s", (int)k, path, name);
-            if (access(out, X_OK) == 0)
-                return true;
-        }
-        path = colon ? colon + 1 : NULL;
-    }
-    snprintf(out, len, "/usr/local/cuda/bin/%s", name);
-    return access(out, X_OK) == 0;
-}
+#define RC_TIMEOUT_MS (300 * 1000)
 
 /* The request as the sanitized run reads it back. */
 static bool rc_write_request(const sv_runtime_request *req, char *file, size_t len)
@@ -820,60 +811,16 @@ static bool rc_write_request(const sv_runtime_request *req, char *file, size_t l
     FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
     if (!f)
         return false;
-    fprintf(f, "%s\n%s\n%d %d %d %zu\n", req->path ? req->path : "kernel.cu",
-            req->entry ? req->entry : "-", (int)req->op, (int)req->type, (int)req->scan, req->n);
+    fprintf(f, "%s\n%s\n%d %d %d %zu %u %d %llu %u %u %d\n", req->path ? req->path : "kernel.cu",
+            req->entry ? req->entry : "-", (int)req->op, (int)req->type, (int)req->scan, req->n,
+            (unsigned)(req->runs ? req->runs : 1), (int)req->shake,
+            (unsigned long long)req->shake_seed, (unsigned)req->time_limit_ms,
+            (unsigned)req->memory_mb, (int)req->racecheck);
     for (size_t i = 0; i < req->n; i++)
         fprintf(f, "%08x%c", (unsigned)req->input[i].bits, i + 1 < req->n ? ' ' : '\n');
     fprintf(f, "%zu\n", strlen(req->source));
     fputs(req->source, f);
     return fclose(f) == 0;
-}
-
-/* Runs argv with stdout and stderr into one malloc'd buffer (at most limit
- * bytes kept). NULL on failure. */
-static char *rc_run(char *const argv[], size_t *len)
-{
-    int fd[2];
-    if (pipe(fd) != 0)
-        return NULL;
-    pid_t pid = fork();
-    if (pid == 0) {
-        dup2(fd[1], 1);
-        dup2(fd[1], 2);
-        close(fd[0]);
-        close(fd[1]);
-        execv(argv[0], argv);
-        _exit(127);
-    }
-    close(fd[1]);
-    size_t cap = 1 << 16, used = 0;
-    char *buf = pid > 0 ? malloc(cap + 1) : NULL;
-    char scratch[4096];
-    for (;;) {
-        if (buf && used == cap && cap < RC_OUTPUT_LIMIT) {
-            char *nb = realloc(buf, cap * 2 + 1);
-            if (nb) {
-                buf = nb;
-                cap *= 2;
-            }
-        }
-        ssize_t k = buf && used < cap ? read(fd[0], buf + used, cap - used)
-                                      : read(fd[0], scratch, sizeof scratch);
-        if (k < 0 && errno == EINTR)
-            continue;
-        if (k <= 0)
-            break;
-        if (buf && used < cap)
-            used += (size_t)k;
-    }
-    close(fd[0]);
-    int status;
-    while (pid > 0 && waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-    }
-    if (buf)
-        buf[used] = '\0';
-    *len = used;
-    return buf;
 }
 
 /* Puts one parsed hazard on t: its array by the layout lines, the step by
@@ -931,7 +878,8 @@ static bool gpu_racecheck(const sv_runtime_request *req, const sv_source_scan *s
                           sv_ktrace *t, char *err, size_t errlen)
 {
     char cs[600], exe[4096], file[64];
-    if (!find_tool("compute-sanitizer", cs, sizeof cs))
+    static const char *const fixed[] = {"/usr/local/cuda/bin/compute-sanitizer", NULL};
+    if (!sv_spawn_find("compute-sanitizer", fixed, cs, sizeof cs))
         return sv_ktrace_fail(t, SV_KFAIL_UNAVAILABLE, "--racecheck needs compute-sanitizer "
                               "(not on PATH, nor in /usr/local/cuda/bin)", 0, -1, err, errlen);
     ssize_t el = readlink("/proc/self/exe", exe, sizeof exe - 1);
@@ -943,11 +891,20 @@ static bool gpu_racecheck(const sv_runtime_request *req, const sv_source_scan *s
     char *argv[] = {cs, "--tool", "racecheck", "--racecheck-report", "hazard", "--print-limit",
                     "10000", exe, SV_RT_GPU_RC_FLAG, file, NULL};
     size_t len = 0;
-    char *text = rc_run(argv, &len);
+    int status = 0;
+    bool timed_out = false;
+    char why[256];
+    char *text = sv_spawn_output(argv, RC_OUTPUT_LIMIT, RC_TIMEOUT_MS, &len, &status, &timed_out,
+                                 why, sizeof why);
     unlink(file);
     if (!text) {
-        sv_errorf(err, errlen, "--racecheck: compute-sanitizer did not run");
+        sv_errorf(err, errlen, "--racecheck: compute-sanitizer did not run: %s", why);
         return false;
+    }
+    if (timed_out) {
+        free(text);
+        return sv_ktrace_fail(t, SV_KFAIL_TIME, "--racecheck: compute-sanitizer ran past its "
+                              "time limit of 300 s", 0, -1, err, errlen);
     }
     gpu_reg regs[SV_GPU_MAX_REGS];
     size_t nregs = 0;
@@ -972,6 +929,77 @@ static bool gpu_racecheck(const sv_runtime_request *req, const sv_source_scan *s
     sv_racecheck_destroy(rc);
     free(text);
     return ok;
+}
+
+/* ---- A fresh process for the GPU --------------------------------------------- *
+ * A process that has used CUDA cannot use it in a child it forks, and the
+ * window uses CUDA for its own captures. So the runtime's child does not
+ * touch the GPU itself: it starts this program again (/proc/self/exe, the
+ * constructor below) with the request in a file, and reads the trace back
+ * over a pipe (fd 3 there, so that the kernel's printf on stdout cannot mix
+ * into it). */
+static bool gpu_fresh(const sv_runtime_request *req, sv_ktrace *t, char *err, size_t errlen)
+{
+    char exe[4096], file[64];
+    ssize_t el = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    int fd[2];
+    if (el <= 0 || !rc_write_request(req, file, sizeof file)) {
+        sv_errorf(err, errlen, "cannot start the GPU process (/proc/self/exe, /tmp)");
+        return false;
+    }
+    exe[el] = '\0';
+    if (pipe(fd) != 0) {
+        unlink(file);
+        sv_errorf(err, errlen, "pipe: %s", strerror(errno));
+        return false;
+    }
+    pid_t pid = fork();
+    if (pid == 0) {
+        dup2(fd[1], 3);
+        if (fd[0] != 3)
+            close(fd[0]);
+        if (fd[1] != 3)
+            close(fd[1]);
+        char *argv[] = {exe, SV_RT_GPU_CHILD_FLAG, file, NULL};
+        execv(exe, argv);
+        _exit(127);
+    }
+    close(fd[1]);
+    size_t cap = 1 << 16, used = 0;
+    unsigned char *buf = pid > 0 ? malloc(cap) : NULL;
+    while (buf) {
+        if (used == cap) {
+            unsigned char *nb = cap < ((size_t)512 << 20) ? realloc(buf, cap * 2) : NULL;
+            if (!nb)
+                break;
+            buf = nb;
+            cap *= 2;
+        }
+        ssize_t k = read(fd[0], buf + used, cap - used);
+        if (k < 0 && errno == EINTR)
+            continue;
+        if (k <= 0)
+            break;
+        used += (size_t)k;
+    }
+    close(fd[0]);
+    int status = 0;
+    while (pid > 0 && waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    }
+    unlink(file);
+    char werr[256] = "";
+    bool got = buf && used > 0 && sv_rt_wire_recv(buf, used, t, werr, sizeof werr);
+    free(buf);
+    if (got)
+        return true;
+    char msg[512];
+    if (pid > 0 && WIFSIGNALED(status))
+        snprintf(msg, sizeof msg, "the GPU process was ended by signal %d (%s)",
+                 WTERMSIG(status), strsignal(WTERMSIG(status)));
+    else
+        snprintf(msg, sizeof msg, "the GPU process ended without a trace%s%s",
+                 werr[0] ? ": " : "", werr);
+    return sv_ktrace_fail(t, SV_KFAIL_CRASH, msg, 0, -1, err, errlen);
 }
 
 /* ---- The backend's call ---------------------------------------------------- */
@@ -1026,6 +1054,10 @@ bool sv_rt_gpu_run(const sv_runtime_request *req, sv_ktrace *t, char *err, size_
     }
     if (refused)
         goto out; /* t's failure says why */
+    if (!fresh_mode) {
+        ok = gpu_fresh(req, t, err, errlen);
+        goto out;
+    }
     if (!sv_rt_gpu_available(why, sizeof why)) {
         ok = sv_ktrace_fail(t, SV_KFAIL_UNAVAILABLE, why, 0, -1, err, errlen);
         goto out;
@@ -1096,13 +1128,17 @@ static char *rc_read_request(const char *file, sv_runtime_request *req, sv_value
 {
     FILE *f = fopen(file, "r");
     static char path[4096], entry[256];
-    int op = 0, type = 0, scan = 0;
+    int op = 0, type = 0, scan = 0, shake = 0, racecheck = 0;
+    unsigned runs = 1, limit = 0, mem = 0;
+    unsigned long long seed = 0;
     size_t n = 0, len = 0;
     char *src = NULL;
     if (!f)
         return NULL;
     bool ok = fgets(path, sizeof path, f) && fgets(entry, sizeof entry, f) &&
-              fscanf(f, "%d %d %d %zu", &op, &type, &scan, &n) == 4 && n >= 1 && n <= SV_MAX_N;
+              fscanf(f, "%d %d %d %zu %u %d %llu %u %u %d", &op, &type, &scan, &n, &runs, &shake,
+                     &seed, &limit, &mem, &racecheck) == 10 &&
+              n >= 1 && n <= SV_MAX_N && runs >= 1;
     path[strcspn(path, "\n")] = '\0';
     entry[strcspn(entry, "\n")] = '\0';
     *in = ok ? calloc(n, sizeof **in) : NULL;
@@ -1126,10 +1162,18 @@ static char *rc_read_request(const char *file, sv_runtime_request *req, sv_value
     req->input = *in;
     req->n = n;
     req->backend = SV_RUNTIME_GPU;
-    req->runs = 1;
+    req->runs = runs;
+    req->shake = shake != 0;
+    req->shake_seed = seed;
+    req->time_limit_ms = limit;
+    req->memory_mb = mem;
+    req->racecheck = racecheck != 0;
     return src;
 }
 
+/* Before main: `PROGRAM --sv-rt-gpu-racecheck FILE` is the sanitized run
+ * (prints the shared layout), `PROGRAM --sv-rt-gpu-child FILE` the fresh
+ * process of gpu_fresh (sends the trace on fd 3). Any other start returns. */
 __attribute__((constructor)) static void rc_main(void)
 {
     FILE *f = fopen("/proc/self/cmdline", "r");
@@ -1139,20 +1183,34 @@ __attribute__((constructor)) static void rc_main(void)
         fclose(f);
     args[len] = '\0';
     const char *a1 = args + strlen(args) + 1;
-    if (a1 >= args + len || strcmp(a1, SV_RT_GPU_RC_FLAG) != 0)
+    bool rc = a1 < args + len && !strcmp(a1, SV_RT_GPU_RC_FLAG);
+    bool child = a1 < args + len && !strcmp(a1, SV_RT_GPU_CHILD_FLAG);
+    if (!rc && !child)
         return;
     const char *file = a1 + strlen(a1) + 1;
     if (file >= args + len)
         _exit(2);
-    rc_mode = true;
+    rc_mode = rc;
+    fresh_mode = true;
     sv_runtime_request req;
     sv_value *in = NULL;
     char *src = rc_read_request(file, &req, &in);
+    if (rc)
+        req.runs = 1, req.shake = false, req.racecheck = false;
     char err[1024] = "";
-    sv_ktrace *t = src ? sv_ktrace_create("racecheck", req.op, req.type, req.scan, in, req.n, err,
+    sv_ktrace *t = src ? sv_ktrace_create("kernel", req.op, req.type, req.scan, in, req.n, err,
                                           sizeof err)
                        : NULL;
     bool ok = t && sv_rt_gpu_run(&req, t, err, sizeof err);
+    if (child) {
+        if (t && !ok) {
+            t->failure.kind = SV_KFAIL_INTERNAL;
+            t->failure.message = err;
+        }
+        if (t)
+            sv_rt_wire_send(3, t);
+        _exit(t ? 0 : 1);
+    }
     if (ok && t->failure.kind != SV_KFAIL_NONE)
         printf("sv-rt-gpu-failed %s\n", sv_kfail_kind_name(t->failure.kind));
     else if (!ok)

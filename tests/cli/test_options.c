@@ -180,6 +180,10 @@ static void test_parser(void)
             "a single-block scan takes at most 1024 elements", "--random", "2000");
     REFUSED(SV_FOR_TRACE, "--random \"0\" (argument 2): expected a whole decimal number from 1 "
             "to 1024", "--random", "0");
+    REFUSED(SV_FOR_VIEW, "--round \"-1\" (argument 2): expected a round number (0, 1, 2, ...)",
+            "--round", "-1");
+    REFUSED(SV_FOR_VIEW, "--bench-frames \"0\" (argument 2): expected a frame count from 1 to "
+            "1000000", "--bench-frames", "0");
     REFUSED(SV_FOR_VIEW, "--scale \"3.5\" (argument 2): expected a number from 0.5 to 3",
             "--scale", "3.5");
     REFUSED(SV_FOR_VIEW, "--scale \"nan\" (argument 2)", "--scale", "nan");

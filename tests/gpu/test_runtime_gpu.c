@@ -10,6 +10,7 @@
  * child (a run after it works); the in-place race is wrong in shaken runs,
  * and with --racecheck its hazards are found and placed on cells of s.
  * Usage: test_runtime_gpu KERNELS_DIR STARTER.cu. Exits 77 without a GPU. */
+#include <dlfcn.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -306,6 +307,32 @@ static void check_race(const char *times)
     free(src);
 }
 
+/* This process takes a CUDA context first (as the window does for its own
+ * captures): the runtime's GPU runs must still work, from their fresh
+ * process. */
+static void check_after_cuda(void)
+{
+    void *cuda = dlopen("libcuda.so.1", RTLD_NOW);
+    int (*init)(unsigned) = NULL, (*get)(int *, int) = NULL, (*retain)(void **, int) = NULL,
+        (*set)(void *) = NULL;
+    if (cuda) { /* the POSIX way to take a function from dlsym */
+        *(void **)&init = dlsym(cuda, "cuInit");
+        *(void **)&get = dlsym(cuda, "cuDeviceGet");
+        *(void **)&retain = dlsym(cuda, "cuDevicePrimaryCtxRetain");
+        *(void **)&set = dlsym(cuda, "cuCtxSetCurrent");
+    }
+    int dev = 0;
+    void *ctx = NULL;
+    bool have = init && get && retain && set && init(0) == 0 && get(&dev, 0) == 0 &&
+                retain(&ctx, dev) == 0 && set(ctx) == 0;
+    CHECK_MSG(have, "this process could not take a CUDA context");
+    char path[4096];
+    snprintf(path, sizeof path, "%s/double_buffer.cu", dir);
+    kcase c = {"double_buffer.cu", SV_OP_SUM, SV_TYPE_INT32, SV_SCAN_INCLUSIVE, 128};
+    printf("after this process took a CUDA context:\n");
+    check_correct(&c, path);
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 3) {
@@ -347,5 +374,6 @@ int main(int argc, char **argv)
     check_failures();
     check_illegal();
     check_race(times);
+    check_after_cuda();
     return check_report("the GPU runtime: all checks passed");
 }
