@@ -954,13 +954,25 @@ static void draw_rings(sv_gfx *g, const sv_app_view *s, const sv_layout *l, cons
         hr == 1 + v.rd->pout && v.rd->cases && !sv_scene_hidden(s, &v, hr)) {
         sv_case cs = v.rd->cases[hc];
         int ops[2] = { hc, cs == SV_CASE_COPY ? -1 : hc - (int)v.rd->stride };
+        int rows[2] = { 1 + v.rd->pin, 1 + v.rd->pin };
+        sv_rgba ring = case_colour(t, cs);
+        if (s->lab) {
+            /* A mistake: the cells its thread read (none known: none). */
+            ring = t->text_dim;
+            for (int k = 0; k < 2; k++) {
+                const sv_lab_read *r = sv_scene_lab_read(s, &v, hc, k ? SV_READ_LEFT
+                                                                        : SV_READ_SELF);
+                ops[k] = r && !r->out_of_range ? (int)r->cell : -1;
+                rows[k] = r ? 1 + r->buf : rows[k];
+            }
+        }
         for (int k = 0; k < 2; k++) {
             if (ops[k] < l->first_cell || ops[k] > l->last_cell)
                 continue;
-            sv_box b = sv_layout_cell(l, 1 + v.rd->pin, ops[k]);
+            sv_box b = sv_layout_cell(l, rows[k], ops[k]);
             float d = fmaxf(1.5f, l->border_w);
             b.x -= d; b.y -= d; b.w += 2 * d; b.h += 2 * d;
-            sv_gfx_rect(g, b, l->radius + d, sv_rgba_alpha(t->bg, 0.0f), case_colour(t, cs),
+            sv_gfx_rect(g, b, l->radius + d, sv_rgba_alpha(t->bg, 0.0f), ring,
                         fmaxf(1.0f, d * 0.6f), SV_BORDER_SOLID);
         }
     }
