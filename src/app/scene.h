@@ -89,6 +89,16 @@ int sv_scene_wrap(sv_gfx *g, sv_font font, float px, float max_w, const char *ut
 const sv_lab_cell *sv_scene_lab_cell(const sv_app_view *s, const sv_step_view *v, int row,
                                      int i, int *round);
 
+/* The mistakes lab, from the shown run rather than the chapter's rules:
+ * the first pout cell of round v whose value is not the chapter kernel's
+ * (or unwritten), -1 none or without a lab; the read thread i made in slot
+ * (NULL: it made none, or no reads are known: a GPU run); the operations
+ * the shown run did in round v (threads that read both operands). */
+int sv_scene_lab_first_broken(const sv_app_view *s, const sv_step_view *v);
+const sv_lab_read *sv_scene_lab_read(const sv_app_view *s, const sv_step_view *v, int i,
+                                     sv_read_slot slot);
+size_t sv_scene_lab_ops(const sv_app_view *s, const sv_step_view *v);
+
 /* Diagonal hatch lines across b, gap apart, w wide: the
  * pattern of a divergent cell. */
 void sv_scene_hatch(sv_gfx *g, sv_box b, float gap, float w, sv_rgba col);

@@ -18,6 +18,7 @@
 #include "kpane.h"
 #include "runtime.h"
 #include "words.h"
+#include "view_model.h"
 
 static sv_gfx_rec *rec;
 static const sv_theme *dark;
@@ -358,6 +359,92 @@ static void test_failures(void)
     sv_ktrace_destroy(t);
 }
 
+
+/* The canned mistakes in the Hillis-Steele pane (the truth problem): a lab
+ * trace emulated under `sequential`, with its reads, drawn from its run. */
+typedef struct lab_view {
+    sv_trace *t, *correct;
+    sv_lab_reads *reads;
+    sv_lab_summary *sum;
+} lab_view;
+
+static bool lab_make(const char *name, lab_view *lv, sv_app_view *s)
+{
+    char err[256];
+    memset(lv, 0, sizeof *lv);
+    sv_kernel k;
+    CHECK(sv_kernel_from_name(name, &k));
+    lv->correct = view_trace_i32(chapter, 8, SV_OP_SUM, SV_SCAN_INCLUSIVE);
+    sv_value v[8];
+    for (int i = 0; i < 8; i++)
+        v[i].i = chapter[i];
+    lv->t = sv_trace_create(SV_OP_SUM, SV_TYPE_INT32, SV_SCAN_INCLUSIVE, v, 8, SV_BACKEND_CPU,
+                            NULL, err, sizeof err);
+    bool ok = lv->t && sv_lab_emulate(lv->t, k, (sv_schedule){ SV_SCHEDULE_SEQUENTIAL, 1 },
+                                      &lv->reads, NULL, NULL, err, sizeof err) &&
+              sv_trace_finish(lv->t, err, sizeof err);
+    CHECK_MSG(ok, "%s emulated: %s", name, err);
+    if (!ok)
+        return false;
+    uint32_t bits[4 * 8];
+    bool known[4 * 8];
+    sv_lab_raw_from_trace(lv->t, 0, bits, known);
+    lv->sum = sv_lab_summarize(lv->correct, 1, bits, known, err, sizeof err);
+    CHECK_MSG(lv->sum != NULL, "summary: %s", err);
+    view_of(s, lv->t);
+    s->kernel = (int)k;
+    s->lab = lv->sum;
+    s->lab_reads = lv->reads;
+    s->lab_note = "emulated";
+    return lv->sum != NULL;
+}
+
+static void lab_free(lab_view *lv)
+{
+    sv_lab_summary_destroy(lv->sum);
+    sv_lab_reads_destroy(lv->reads);
+    sv_trace_destroy(lv->t);
+    sv_trace_destroy(lv->correct);
+}
+
+static void test_lab_truth(void)
+{
+    lab_view lv;
+    sv_app_view s;
+    if (lab_make("off-by-one", &lv, &s)) {
+        s.step = s.from_step = 1; /* round 1: pin buf[0], pout buf[1] */
+        s.hover_row = 2;
+        s.hover_cell = 1;
+        draw(&s, 1280, 720, "lab-off-by-one");
+        sv_box c1 = sv_layout_cell(&lay, 2, 1);
+        const sv_prim *p = rect_at(c1);
+        CHECK(p != NULL);
+        if (p)
+            CHECK_MSG(!(same_rgb(p->border, dark->full) && p->style == SV_BORDER_SOLID),
+                      "lab off-by-one: buf[1][1] has a full-window border");
+        CHECK_INT(arrows_between(sv_layout_cell(&lay, 1, 0), c1), 0);
+        CHECK_INT(arrows_between(sv_layout_cell(&lay, 1, 1), c1), 1);
+        char line[256], note[512];
+        CHECK(sv_words_counters(&s, line, sizeof line, note, sizeof note));
+        CHECK_CONTAINS(line, "ops this round 6");
+        sv_caption_words cw;
+        s.hover_row = s.hover_cell = -1;
+        CHECK(sv_words_caption(&s, &cw));
+        CHECK_CONTAINS(cw.line2, "buf[1][1] holds 1; the window [0, 1] sums to 4");
+    }
+    lab_free(&lv);
+    if (lab_make("in-place", &lv, &s)) {
+        s.step = s.from_step = sv_view_steps(lv.t) - 1;
+        sv_caption_words cw;
+        CHECK(sv_words_caption(&s, &cw));
+        CHECK_MSG(!strstr(cw.line1, "holds the inclusive scan") &&
+                  !strstr(cw.line2, "holds the inclusive scan"),
+                  "lab in-place's last caption claims the inclusive scan: %s / %s", cw.line1,
+                  cw.line2);
+    }
+    lab_free(&lv);
+}
+
 int main(int argc, char **argv)
 {
     view_test_open(argc, argv, "test_kpane");
@@ -375,6 +462,7 @@ int main(int argc, char **argv)
     test_own_names();
     test_compare();
     test_failures();
+    test_lab_truth();
     sv_gfx_rec_destroy(rec);
     return view_test_close("all kernel pane checks passed");
 }
