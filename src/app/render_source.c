@@ -349,7 +349,9 @@ void sv_render_kernel_source(sv_gfx *g, const sv_app_view *s, const sv_layout *l
                           sizeof title);
     sv_gfx_text(g, SV_FONT_SANS_BOLD, l->small_px, p->x + 1.0f * u, p->y + 2.0f * u,
                 SV_ALIGN_LEFT, t->text, title);
-    const char *src = kt->source ? kt->source : "";
+    /* A failed save shows the failing text (its error line is marked), over
+     * the last good trace's own source. */
+    const char *src = s->ksource ? s->ksource : kt->source ? kt->source : "";
     int nlines = 1;
     for (const char *c = src; *c; c++)
         nlines += *c == '\n';
