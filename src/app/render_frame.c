@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../capture/capture.h" /* sv_capture_reason_is_no_gpu: the probe's words for no GPU */
 #include "pane.h"
 
 void sv_render_header(sv_gfx *g, const sv_app_view *s, const sv_layout *l, const sv_theme *t)
@@ -36,14 +37,14 @@ void sv_render_header(sv_gfx *g, const sv_app_view *s, const sv_layout *l, const
         sv_words_short_source(src, shortsrc, sizeof shortsrc);
         src = shortsrc;
     } else if (src && src[0]) {
-        /* "CPU emulator (no NVIDIA GPU found): no CUDA driver (...)": a label
-         * with its own words (capture.h) is said alone; the CUDA runtime's
-         * reason stays in the state line and in scanviz-trace. */
-        const char *colon = strstr(src, "): ");
-        if (strncmp(src, "CPU emulator (", 14) == 0 && colon) {
-            colon++;
-            const char *more = strstr(colon, " \u00b7 "); /* a lab note after the reason */
-            snprintf(shortsrc, sizeof shortsrc, "%.*s%s", (int)(colon - src), src,
+        /* "CPU emulator: no CUDA driver (CUDA driver version is ...)": on a
+         * machine without an NVIDIA GPU the header says so in words; the CUDA
+         * runtime's reason stays in the state line and in scanviz-trace. */
+        static const char emu[] = "CPU emulator: ";
+        if (strncmp(src, emu, sizeof emu - 1) == 0 &&
+            sv_capture_reason_is_no_gpu(src + sizeof emu - 1)) {
+            const char *more = strstr(src, " \u00b7 "); /* a lab note after the reason */
+            snprintf(shortsrc, sizeof shortsrc, "CPU emulator (no NVIDIA GPU found)%s",
                      more ? more : "");
             src = shortsrc;
         }

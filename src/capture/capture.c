@@ -103,10 +103,6 @@ static void source_set(sv_capture_source *src, sv_backend backend, const char *d
     if (backend == SV_BACKEND_CUDA)
         snprintf(src->label, sizeof src->label, "CUDA · %.200s",
                  device && device[0] ? device : "GPU");
-    else if (fallback == SV_FALLBACK_NO_GPU && sv_capture_reason_is_no_gpu(reason))
-        /* The CUDA runtime's own words ("CUDA driver version is insufficient
-         * for CUDA runtime version") stay in the reason. */
-        snprintf(src->label, sizeof src->label, "CPU emulator (no NVIDIA GPU found)");
     else
         snprintf(src->label, sizeof src->label, "CPU emulator");
 }

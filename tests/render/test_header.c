@@ -27,7 +27,7 @@ static void test_header(void)
     rec = sv_gfx_rec_create();
     sv_app_view s;
     sv_trace *t = view_example(&s);
-    s.source = "CPU emulator (no NVIDIA GPU found): no CUDA driver (CUDA driver version is "
+    s.source = "CPU emulator: no CUDA driver (CUDA driver version is "
                "insufficient for CUDA runtime version)";
     static const int widths[3] = {1024, 1280, 1920};
     for (int k = 0; k < 3; k++) {
