@@ -475,6 +475,72 @@ static int run_window(sv_platform *p, sv_gfx *g, sv_app_state *s)
     return 0;
 }
 
+/* --export, --export-gif, --export-svg: the rounds as PNG files (and the
+ * overview), the animation, the rounds as SVG; the exit status. */
+static int export_files(sv_gfx *g, sv_app_state *s, const options *o, bool no_display)
+{
+    char err[1024];
+    int rc = 0;
+    sv_app_resize(s, o->w, o->h, o->w, o->h);
+    sv_app_view v;
+    sv_app_view_of(s, &v);
+    v.overview = false; /* the rounds; --overview adds overview.png */
+    v.caption = NULL;   /* each round its own caption, not a script step's */
+    char e1[512], e2[512];
+    if (o->export_dir && rc == 0) {
+        int count = 0;
+        if (sv_export_rounds(g, &v, o->export_dir, o->w, o->h, &count, err, sizeof err)) {
+            if (no_display)
+                sv_trace_print_table(s->trace, stdout, isatty(STDOUT_FILENO), s->source);
+            if (count == 1) /* n = 1: one round */
+                printf("scanviz: wrote 1 image: %s/round-00.png (%dx%d, %s, n = %zu, %s)\n",
+                       sv_escape(o->export_dir, e1, sizeof e1), o->w, o->h, sv_op_name(s->op),
+                       s->trace->n, sv_escape(s->source, e2, sizeof e2));
+            else
+                printf("scanviz: wrote %d images (%dx%d) to %s/: round-00.png .. "
+                       "round-%02d.png (%s, n = %zu, %s)\n",
+                       count, o->w, o->h, sv_escape(o->export_dir, e1, sizeof e1), count - 1,
+                       sv_op_name(s->op), s->trace->n, sv_escape(s->source, e2, sizeof e2));
+        } else {
+            rc = report(EXIT_FAILURE, "--export %s: %s", o->export_dir, err);
+        }
+        if (rc == 0 && o->overview) {
+            char path[4200];
+            snprintf(path, sizeof path, "%s/overview.png", o->export_dir);
+            sv_app_view ov = v;
+            ov.overview = true;
+            if (sv_export_frame(g, &ov, o->w, o->h, path, err, sizeof err))
+                printf("scanviz: wrote the overview (%dx%d) to %s\n", o->w, o->h,
+                       sv_escape(path, e1, sizeof e1));
+            else
+                rc = report(EXIT_FAILURE, "--export %s: %s", o->export_dir, err);
+        }
+    }
+    if (o->export_gif && rc == 0) {
+        sv_export_gif_info gi;
+        if (sv_export_gif(g, &v, o->export_gif, o->w, o->h, s->speed, &gi, err, sizeof err))
+            printf("scanviz: wrote %s: %d frames, %dx%d, %.1f s a loop, %d colours, "
+                   "%zu bytes\n", sv_escape(o->export_gif, e1, sizeof e1), gi.frames, o->w,
+                   o->h, gi.seconds, gi.colours, gi.bytes);
+        else
+            rc = report(EXIT_FAILURE, "--export-gif %s: %s", o->export_gif, err);
+    }
+    if (o->export_svg && rc == 0) {
+        int count = 0;
+        if (sv_export_svg(g, &v, o->export_svg, o->w, o->h, &count, err, sizeof err))
+            if (count == 2) /* n = 1: one round and the overview */
+                printf("scanviz: wrote 2 SVG files (%dx%d) to %s/: round-00.svg, "
+                       "overview.svg\n", o->w, o->h, sv_escape(o->export_svg, e1, sizeof e1));
+            else
+                printf("scanviz: wrote %d SVG files (%dx%d) to %s/: round-00.svg .. "
+                       "round-%02d.svg, overview.svg\n", count, o->w, o->h,
+                       sv_escape(o->export_svg, e1, sizeof e1), count - 2);
+        else
+            rc = report(EXIT_FAILURE, "--export-svg %s: %s", o->export_svg, err);
+    }
+    return rc;
+}
+
 int main(int argc, char **argv)
 {
     options o;
@@ -544,63 +610,7 @@ int main(int argc, char **argv)
 
     rc = 0;
     if (o.export_dir || o.export_gif || o.export_svg) {
-        sv_app_resize(&s, o.w, o.h, o.w, o.h);
-        sv_app_view v;
-        sv_app_view_of(&s, &v);
-        v.overview = false; /* the rounds; --overview adds overview.png */
-        v.caption = NULL;   /* each round its own caption, not a script step's */
-        char e1[512], e2[512];
-        if (o.export_dir && rc == 0) {
-            int count = 0;
-            if (sv_export_rounds(g, &v, o.export_dir, o.w, o.h, &count, err, sizeof err)) {
-                if (no_display)
-                    sv_trace_print_table(s.trace, stdout, isatty(STDOUT_FILENO), s.source);
-                if (count == 1) /* n = 1: one round */
-                    printf("scanviz: wrote 1 image: %s/round-00.png (%dx%d, %s, n = %zu, %s)\n",
-                           sv_escape(o.export_dir, e1, sizeof e1), o.w, o.h, sv_op_name(s.op),
-                           s.trace->n, sv_escape(s.source, e2, sizeof e2));
-                else
-                    printf("scanviz: wrote %d images (%dx%d) to %s/: round-00.png .. "
-                           "round-%02d.png (%s, n = %zu, %s)\n",
-                           count, o.w, o.h, sv_escape(o.export_dir, e1, sizeof e1), count - 1,
-                           sv_op_name(s.op), s.trace->n, sv_escape(s.source, e2, sizeof e2));
-            } else {
-                rc = report(EXIT_FAILURE, "--export %s: %s", o.export_dir, err);
-            }
-            if (rc == 0 && o.overview) {
-                char path[4200];
-                snprintf(path, sizeof path, "%s/overview.png", o.export_dir);
-                sv_app_view ov = v;
-                ov.overview = true;
-                if (sv_export_frame(g, &ov, o.w, o.h, path, err, sizeof err))
-                    printf("scanviz: wrote the overview (%dx%d) to %s\n", o.w, o.h,
-                           sv_escape(path, e1, sizeof e1));
-                else
-                    rc = report(EXIT_FAILURE, "--export %s: %s", o.export_dir, err);
-            }
-        }
-        if (o.export_gif && rc == 0) {
-            sv_export_gif_info gi;
-            if (sv_export_gif(g, &v, o.export_gif, o.w, o.h, s.speed, &gi, err, sizeof err))
-                printf("scanviz: wrote %s: %d frames, %dx%d, %.1f s a loop, %d colours, "
-                       "%zu bytes\n", sv_escape(o.export_gif, e1, sizeof e1), gi.frames, o.w,
-                       o.h, gi.seconds, gi.colours, gi.bytes);
-            else
-                rc = report(EXIT_FAILURE, "--export-gif %s: %s", o.export_gif, err);
-        }
-        if (o.export_svg && rc == 0) {
-            int count = 0;
-            if (sv_export_svg(g, &v, o.export_svg, o.w, o.h, &count, err, sizeof err))
-                if (count == 2) /* n = 1: one round and the overview */
-                    printf("scanviz: wrote 2 SVG files (%dx%d) to %s/: round-00.svg, "
-                           "overview.svg\n", o.w, o.h, sv_escape(o.export_svg, e1, sizeof e1));
-                else
-                    printf("scanviz: wrote %d SVG files (%dx%d) to %s/: round-00.svg .. "
-                           "round-%02d.svg, overview.svg\n", count, o.w, o.h,
-                           sv_escape(o.export_svg, e1, sizeof e1), count - 2);
-            else
-                rc = report(EXIT_FAILURE, "--export-svg %s: %s", o.export_svg, err);
-        }
+        rc = export_files(g, &s, &o, no_display);
     } else if (o.export_plot) {
         sv_app_show(&s, SV_VIEW_MEASURE);
         sv_app_resize(&s, o.w, o.h, o.w, o.h);

@@ -9,9 +9,9 @@
 #include <string.h>
 
 #include "escape.h"
+#include "text_rows.h"
 
 #define CELLS_PER_LINE 16
-#define LABEL_WIDTH 14
 #define COL_BOLD "\x1b[1m"
 #define COL_DIM "\x1b[2m"
 #define COL_RESET "\x1b[0m"
@@ -64,26 +64,11 @@ static void measure(ktable *tb)
     tb->width = w;
 }
 
-static void label(const ktable *tb, const char *text)
-{
-    fprintf(tb->f, "  %-*s", LABEL_WIDTH, text);
-}
-
-static void index_row(const ktable *tb, size_t lo, size_t hi)
-{
-    on(tb, COL_DIM);
-    label(tb, "cell");
-    for (size_t i = lo; i < hi; i++)
-        fprintf(tb->f, " %*zu", tb->width, i);
-    on(tb, COL_RESET);
-    fputc('\n', tb->f);
-}
-
 static void value_row(const ktable *tb, const char *name, const sv_value *v, const bool *known,
                       size_t lo, size_t hi)
 {
     char s[48];
-    label(tb, name);
+    sv_rows_label(tb->f, name);
     for (size_t i = lo; i < hi; i++)
         fprintf(tb->f, " %*s", tb->width, known && !known[i] ? "?"
                                                              : sv_value_format(tb->t->type, v[i], s, sizeof s));
@@ -112,7 +97,7 @@ static void row_label(const ktable *tb, size_t k, size_t a, size_t row, char *bu
 static void case_row(const ktable *tb, const sv_kreading *rd, size_t lo, size_t hi)
 {
     static const char marker[] = {'c', 'P', 'F'};
-    label(tb, "case");
+    sv_rows_label(tb->f, "case");
     for (size_t i = lo; i < hi && i < tb->t->n; i++) {
         char m = rd->round == 0 ? '=' : marker[sv_case_of(rd->round, i)];
         if (rd->broken && i > rd->first_broken)
@@ -157,7 +142,7 @@ static void print_step(const ktable *tb, size_t k)
             cols = tb->cols[a];
     for (size_t lo = 0; lo < cols; lo += CELLS_PER_LINE) {
         size_t hi = lo + CELLS_PER_LINE < cols ? lo + CELLS_PER_LINE : cols;
-        index_row(tb, lo, hi);
+        sv_rows_index(tb->f, tb->colour, tb->width, lo, hi);
         for (size_t a = 0; a < t->narrays; a++) {
             if (!t->arrays[a].touched)
                 continue;
@@ -185,7 +170,7 @@ static void print_output(const ktable *tb)
     on(tb, COL_RESET);
     for (size_t lo = 0; lo < t->n; lo += CELLS_PER_LINE) {
         size_t hi = lo + CELLS_PER_LINE < t->n ? lo + CELLS_PER_LINE : t->n;
-        index_row(tb, lo, hi);
+        sv_rows_index(tb->f, tb->colour, tb->width, lo, hi);
         value_row(tb, "output", t->output, t->output_written, lo, hi);
         if (t->expected)
             value_row(tb, "expected", t->expected, NULL, lo, hi);

@@ -77,7 +77,8 @@ char *sv_spawn_output(char *const argv[], size_t limit, int timeout_ms, size_t *
         clock_gettime(CLOCK_MONOTONIC, &now);
         long long spent = (now.tv_sec - t0.tv_sec) * 1000LL + (now.tv_nsec - t0.tv_nsec) / 1000000;
         struct pollfd pf = {.fd = fd[0], .events = POLLIN};
-        int r = spent >= timeout_ms ? 0 : poll(&pf, 1, (int)(timeout_ms - spent));
+        int r = timeout_ms < 0 ? poll(&pf, 1, -1)
+                : spent >= timeout_ms ? 0 : poll(&pf, 1, (int)(timeout_ms - spent));
         if (r < 0 && errno == EINTR)
             continue;
         if (r == 0) {

@@ -20,6 +20,7 @@ bool sv_spawn_find(const char *name, const char *const *fallback, char *out, siz
  * buffer of at most limit bytes (*len; the rest is read and dropped);
  * *status gets the wait status. Past timeout_ms the child's whole process
  * group is killed and *timed_out set (the output so far is returned).
+ * A negative timeout_ms: no time limit.
  * NULL with err filled when it cannot start; the caller frees the result. */
 char *sv_spawn_output(char *const argv[], size_t limit, int timeout_ms, size_t *len, int *status,
                       bool *timed_out, char *err, size_t errlen);

@@ -3,13 +3,13 @@
  * optional ANSI 256-colour (Okabe-Ito-like: blue full, orange partial, grey copy). */
 #include "table.h"
 #include "escape.h"
+#include "text_rows.h"
 #include "lab.h"
 
 #include <math.h>
 #include <string.h>
 
 #define CELLS_PER_LINE 16
-#define LABEL_WIDTH 14
 
 /* ANSI 256-colour codes nearest the design's palette. */
 #define COL_FULL "\x1b[38;5;32m"     /* #0087d7 ~ #0072B2 blue */
@@ -76,27 +76,12 @@ static int cell_width(const sv_trace *t, sv_float_style style)
     return len > w ? len : w;
 }
 
-static void label(const table *tb, const char *text)
-{
-    fprintf(tb->f, "  %-*s", LABEL_WIDTH, text);
-}
-
-static void index_row(const table *tb, size_t lo, size_t hi)
-{
-    on(tb, COL_DIM);
-    label(tb, "cell");
-    for (size_t i = lo; i < hi; i++)
-        fprintf(tb->f, " %*zu", tb->width, i);
-    on(tb, COL_RESET);
-    fputc('\n', tb->f);
-}
-
 /* One buffer's cells [lo, hi); cases colours the values (pout rows). */
 static void value_row(const table *tb, const char *name, const sv_value *vals, const bool *written,
                       const sv_case *cases, size_t lo, size_t hi)
 {
     char v[48];
-    label(tb, name);
+    sv_rows_label(tb->f, name);
     for (size_t i = lo; i < hi; i++) {
         fputc(' ', tb->f);
         if (written && !written[i]) {
@@ -118,7 +103,7 @@ static void value_row(const table *tb, const char *name, const sv_value *vals, c
 /* The markers under pout: F / P / c, with ! where an int32 op wrapped. */
 static void case_row(const table *tb, const sv_round *rd, size_t lo, size_t hi)
 {
-    label(tb, "case");
+    sv_rows_label(tb->f, "case");
     for (size_t i = lo; i < hi; i++) {
         bool wrapped = rd->overflow && rd->overflow[i];
         fprintf(tb->f, " %*s", tb->width - 1 - (int)wrapped, "");
@@ -142,7 +127,7 @@ static size_t begin_line(const table *tb, size_t lo)
     size_t hi = lo + CELLS_PER_LINE < n ? lo + CELLS_PER_LINE : n;
     if (lo > 0)
         fputc('\n', tb->f);
-    index_row(tb, lo, hi);
+    sv_rows_index(tb->f, tb->colour, tb->width, lo, hi);
     return hi;
 }
 

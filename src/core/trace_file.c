@@ -466,125 +466,122 @@ static bool check_count(reader *rd, const json_t *root, const char *name, size_t
     return true;
 }
 
-static sv_trace *parse_root(reader *rd, const json_t *root)
-{
-    const char *s;
-    long long v = 0;
-    int which;
+/* The header fields, up to n: what the trace is of. */
+typedef struct header {
     sv_op op;
     sv_type type;
     sv_scan scan;
     sv_backend backend;
-    const char *device = NULL;
-    sv_value *input = NULL, *vals = NULL; /* vals: output and exclusive arrays as read */
-    sv_trace *t = NULL;
+    const char *device;
+    sv_kernel lab_kernel;
+    size_t n;
+} header;
+
+static bool read_header(reader *rd, const json_t *root, header *h)
+{
+    const char *s;
+    long long v = 0;
+    int which;
     json_t *x;
     char why[256];
 
-    if (!json_is_object(root)) {
-        fail(rd, "(top level)", "expected an object, got %s", kind_of(root));
-        return NULL;
-    }
+    h->device = NULL;
+    if (!json_is_object(root))
+        return fail(rd, "(top level)", "expected an object, got %s", kind_of(root));
     if (!get_fixed(rd, root, "format", "scanviz-trace", " (not a scanviz trace file)"))
-        return NULL;
+        return false;
     if (!(x = field(rd, root, "version", "version")) || !get_int(rd, x, "version", 0, INT32_MAX, &v))
-        return NULL;
+        return false;
     if (v != 1 && v != 2) {
         fail(rd, "version", "%lld is not supported (this reader knows versions 1, 2 and 3)", v);
-        return NULL;
+        return false;
     }
     /* Version 2 adds the mistakes lab's record; a one-buffer kernel's rounds
      * read and write buf[0] (pin == pout == 0), and a mistake's trace is
      * not held to the chapter's invariant. */
-    sv_kernel lab_kernel = SV_KERNEL_CORRECT;
+    h->lab_kernel = SV_KERNEL_CORRECT;
     json_t *lab = json_object_get(root, "lab");
     if (lab && v == 1) {
         fail(rd, "lab", "present in a version 1 file (the lab record is version 2)");
-        return NULL;
+        return false;
     }
     {
         char lp[64];
-        if (!sv_lab_peek_kernel(root, &lab_kernel, lp, sizeof lp, why, sizeof why)) {
+        if (!sv_lab_peek_kernel(root, &h->lab_kernel, lp, sizeof lp, why, sizeof why)) {
             fail(rd, lp, "%s", why);
-            return NULL;
+            return false;
         }
     }
     if (!get_fixed(rd, root, "algorithm", "hillis-steele", ""))
-        return NULL;
+        return false;
     if (!get_one_of(rd, root, "backend", "cpu", "cuda", &which))
-        return NULL;
-    backend = which == 0 ? SV_BACKEND_CPU : SV_BACKEND_CUDA;
+        return false;
+    h->backend = which == 0 ? SV_BACKEND_CPU : SV_BACKEND_CUDA;
     if (!(x = field(rd, root, "device", "device")))
-        return NULL;
-    if (json_is_string(x) && backend == SV_BACKEND_CUDA)
-        device = json_string_value(x);
+        return false;
+    if (json_is_string(x) && h->backend == SV_BACKEND_CUDA)
+        h->device = json_string_value(x);
     else if (!json_is_null(x)) {
-        fail(rd, "device", backend == SV_BACKEND_CPU ? "expected null for the cpu backend, got %s"
+        fail(rd, "device", h->backend == SV_BACKEND_CPU ? "expected null for the cpu backend, got %s"
                                                      : "expected the GPU's name or null, got %s",
              kind_of(x));
-        return NULL;
+        return false;
     }
     if (!get_string(rd, root, "op", &s))
-        return NULL;
-    if (!sv_op_from_name(s, &op)) {
+        return false;
+    if (!sv_op_from_name(s, &h->op)) {
         fail(rd, "op", "\"%s\", expected sum, max, min, product or xor", s);
-        return NULL;
+        return false;
     }
     if (!get_string(rd, root, "type", &s))
-        return NULL;
-    if (!sv_type_from_name(s, &type)) {
+        return false;
+    if (!sv_type_from_name(s, &h->type)) {
         fail(rd, "type", "\"%s\", expected int32 or float32", s);
-        return NULL;
+        return false;
     }
-    if (!sv_op_valid(op, type, why, sizeof why)) {
+    if (!sv_op_valid(h->op, h->type, why, sizeof why)) {
         fail(rd, "op", "%s", why);
-        return NULL;
+        return false;
     }
     if (!get_one_of(rd, root, "scan", "inclusive", "exclusive", &which))
-        return NULL;
-    scan = which == 0 ? SV_SCAN_INCLUSIVE : SV_SCAN_EXCLUSIVE;
+        return false;
+    h->scan = which == 0 ? SV_SCAN_INCLUSIVE : SV_SCAN_EXCLUSIVE;
     if (!(x = field(rd, root, "n", "n")) || !get_int(rd, x, "n", 1, SV_MAX_N, &v))
-        return NULL;
-    size_t n = (size_t)v;
+        return false;
+    h->n = (size_t)v;
+    return true;
+}
 
-    if (!(x = field(rd, root, "input", "input")))
-        return NULL;
-    if (!(input = malloc(n * sizeof *input))) {
-        fail(rd, "input", "out of memory");
-        return NULL;
-    }
-    if (!get_values(rd, x, "input", type, n, false, input, NULL))
-        goto fail;
-    if (!(t = sv_trace_create(op, type, scan, input, n, backend, device, why, sizeof why))) {
-        fail(rd, "(trace)", "%s", why);
-        goto fail;
-    }
-
+/* The rounds, then the invariant on the buffers as read (a mistake's
+ * trace is not held to it). */
+static bool read_rounds(reader *rd, const json_t *root, sv_trace *t, sv_kernel lab_kernel)
+{
+    char why[256];
     json_t *rounds = field(rd, root, "rounds", "rounds");
     if (!rounds)
-        goto fail;
+        return false;
     if (!json_is_array(rounds)) {
         fail(rd, "rounds", "expected an array, got %s", kind_of(rounds));
-        goto fail;
+        return false;
     }
     if (json_array_size(rounds) != t->nrounds) {
         fail(rd, "rounds", "%zu rounds, expected %zu for n = %zu (round 0, then one per stride "
-             "1, 2, 4, ... below n)", json_array_size(rounds), t->nrounds, n);
-        goto fail;
+             "1, 2, 4, ... below n)", json_array_size(rounds), t->nrounds, t->n);
+        return false;
     }
     if (!sv_kernel_get(lab_kernel)->double_buffer)
         for (size_t r = 1; r < t->nrounds; r++)
             t->rounds[r].pin = t->rounds[r].pout = 0;
     for (size_t r = 0; r < t->nrounds; r++)
         if (!read_round(rd, json_array_get(rounds, r), r, t))
-            goto fail;
+            return false;
     if (!sv_trace_finish(t, why, sizeof why)) {
         fail(rd, "(trace)", "%s", why);
-        goto fail;
+        return false;
     }
     for (size_t r = 0; r < t->nrounds; r++)
         if (!check_round_extras(rd, json_array_get(rounds, r), r, t))
-            goto fail;
+            return false;
 
     /* The invariant, on the buffers as read. */
     sv_check_loc loc;
@@ -597,33 +594,37 @@ static sv_trace *parse_root(reader *rd, const json_t *root)
         else
             snprintf(p, sizeof p, "rounds[%zu].buf (final pout)", t->nrounds - 1);
         fail(rd, p, "breaks the invariant: %s", why);
-        goto fail;
+        return false;
     }
+    return true;
+}
 
-    /* The output must be what the last round's pout gives. */
-    size_t where;
-    if (!(vals = malloc(n * sizeof *vals))) {
-        fail(rd, "output", "out of memory");
-        goto fail;
-    }
+/* The output, which must be what the last round's pout gives, and an
+ * exclusive scan's record; vals holds n values as read. */
+static bool check_output(reader *rd, const json_t *root, const sv_trace *t, sv_value *vals)
+{
+    sv_type type = t->type;
+    sv_scan scan = t->scan;
+    sv_op op = t->op;
+    size_t n = t->n, where;
+    json_t *x;
     if (!(x = field(rd, root, "output", "output")) ||
         !get_values(rd, x, "output", type, n, true, vals, NULL) ||
-        !check_nulls(rd, x, "output", t, 1, vals)) {
-        goto fail;
-    }
+        !check_nulls(rd, x, "output", t, 1, vals))
+        return false;
     if (!same_bits(vals, t->output, n, &where)) {
         char a[48], b[48], p[48];
         snprintf(p, sizeof p, "output[%zu]", where);
         fail(rd, p, "%s, but the last round's pout gives %s%s", sv_value_format(type, vals[where], a, sizeof a),
              sv_value_format(type, t->output[where], b, sizeof b),
              scan == SV_SCAN_EXCLUSIVE ? " (shifted right for the exclusive scan)" : "");
-        goto fail;
+        return false;
     }
 
     x = json_object_get(root, "exclusive");
     if (x && scan != SV_SCAN_EXCLUSIVE) {
         fail(rd, "exclusive", "present, but scan is \"inclusive\"");
-        goto fail;
+        return false;
     }
     if (x) {
         sv_value id;
@@ -631,17 +632,17 @@ static sv_trace *parse_root(reader *rd, const json_t *root)
         char a[48], b[48];
         if (!json_is_object(x)) {
             fail(rd, "exclusive", "expected an object, got %s", kind_of(x));
-            goto fail;
+            return false;
         }
         if (!(y = field(rd, x, "exclusive.identity", "identity")) ||
             !get_value(rd, y, "exclusive.identity", type, false, &id, NULL)) {
-            goto fail;
+            return false;
         }
         if (id.bits != sv_op_identity(op, type).bits) {
             fail(rd, "exclusive.identity", "%s, but the identity of %s is %s",
                  sv_value_format(type, id, a, sizeof a), sv_op_name(op),
                  sv_value_format(type, sv_op_identity(op, type), b, sizeof b));
-            goto fail;
+            return false;
         }
         static const char *const parts[2] = {"inclusive", "values"};
         for (int k = 0; k < 2; k++) {
@@ -650,26 +651,32 @@ static sv_trace *parse_root(reader *rd, const json_t *root)
             snprintf(p, sizeof p, "exclusive.%s", parts[k]);
             if (!(y = field(rd, x, p, parts[k])) || !get_values(rd, y, p, type, n, true, vals, NULL) ||
                 !check_nulls(rd, y, p, t, k, vals)) {
-                goto fail;
+                return false;
             }
             if (!same_bits(vals, want, n, &where)) {
                 snprintf(p, sizeof p, "exclusive.%s[%zu]", parts[k], where);
                 fail(rd, p, "%s, expected %s", sv_value_format(type, vals[where], a, sizeof a),
                      sv_value_format(type, want[where], b, sizeof b));
-                goto fail;
+                return false;
             }
         }
     }
+    return true;
+}
 
+/* The summary fields, each against what the rounds give. */
+static bool check_summary(reader *rd, const json_t *root, const sv_trace *t)
+{
+    json_t *x;
     if (!check_count(rd, root, "total_ops", t->total_ops, "the rounds' ops added up") ||
         !check_count(rd, root, "overflow_count", t->overflow_count, "cells that wrapped, all rounds"))
-        goto fail;
-    if (type == SV_TYPE_INT32) {
+        return false;
+    if (t->type == SV_TYPE_INT32) {
         static const char *const float_only[2] = {"max_abs_diff", "max_diff_index"};
         for (int k = 0; k < 2; k++)
             if (json_object_get(root, float_only[k])) {
                 fail(rd, float_only[k], "present, but type is \"int32\" (a float32 field)");
-                goto fail;
+                return false;
             }
     }
     if ((x = json_object_get(root, "max_abs_diff"))) {
@@ -680,16 +687,51 @@ static sv_trace *parse_root(reader *rd, const json_t *root)
             d = INFINITY;
         else {
             fail(rd, "max_abs_diff", "expected a number, got %s", kind_of(x));
-            goto fail;
+            return false;
         }
         if (d != t->max_abs_diff) {
             fail(rd, "max_abs_diff", "%.9g, but output and a sequential scan differ by %.9g", d,
                  t->max_abs_diff);
-            goto fail;
+            return false;
         }
     }
     if (!check_count(rd, root, "max_diff_index", t->max_diff_index, "where that difference is"))
+        return false;
+    return true;
+}
+
+static sv_trace *parse_root(reader *rd, const json_t *root)
+{
+    header h;
+    sv_value *input = NULL, *vals = NULL; /* vals: output and exclusive arrays as read */
+    sv_trace *t = NULL;
+    json_t *x;
+    char why[256];
+
+    if (!read_header(rd, root, &h))
+        return NULL;
+    size_t n = h.n;
+    if (!(x = field(rd, root, "input", "input")))
+        return NULL;
+    if (!(input = malloc(n * sizeof *input))) {
+        fail(rd, "input", "out of memory");
+        return NULL;
+    }
+    if (!get_values(rd, x, "input", h.type, n, false, input, NULL))
         goto fail;
+    if (!(t = sv_trace_create(h.op, h.type, h.scan, input, n, h.backend, h.device, why, sizeof why))) {
+        fail(rd, "(trace)", "%s", why);
+        goto fail;
+    }
+    if (!read_rounds(rd, root, t, h.lab_kernel))
+        goto fail;
+    if (!(vals = malloc(n * sizeof *vals))) {
+        fail(rd, "output", "out of memory");
+        goto fail;
+    }
+    if (!check_output(rd, root, t, vals) || !check_summary(rd, root, t))
+        goto fail;
+    json_t *lab = json_object_get(root, "lab");
     if (lab) {
         char lp[128];
         if (!sv_lab_read_json(lab, t, lp, sizeof lp, why, sizeof why)) {

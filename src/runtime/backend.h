@@ -42,6 +42,11 @@ bool sv_rt_limits_apply_time(const sv_runtime_request *req, char *err, size_t er
 typedef void (*sv_rt_where_fn)(sv_kfailure *f, void *fault_pc);
 void sv_rt_set_where(sv_rt_where_fn fn);
 
+/* In the child, first (process.c): the trace the signal handler fills and
+ * sends over fd when a signal stops the child, the progress pipe pfd, and
+ * the handlers installed (child.c). */
+void sv_rt_child_enter(sv_ktrace *t, int fd, int pfd);
+
 /* In the child: done of runs runs have completed (the parent calls the
  * request's progress function). Cheap; never blocks. */
 void sv_rt_progress(uint32_t done, uint32_t runs);

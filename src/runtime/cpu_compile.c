@@ -15,6 +15,7 @@
 
 #include "../core/error.h"
 #include "../core/fileio.h"
+#include "../core/spawn.h"
 
 extern const unsigned char sv_rt_cuda_cpu_h[];
 extern const size_t sv_rt_cuda_cpu_h_size;
@@ -120,64 +121,17 @@ bool sv_rt_cache_dir(char *dir, size_t len, char *err, size_t errlen)
 
 /* ---- Running the compiler ------------------------------------------------- */
 
-/* Runs argv with stdout and stderr into *out (at most max bytes kept);
- * returns the exit status (-1: could not run, errno in err). */
+/* Runs argv with stdout and stderr into *out (at most max bytes kept; no
+ * time limit: a compile takes what it takes); returns the exit status (-1:
+ * could not run, the reason in err). */
 static int run_capture(char *const argv[], char **out, size_t max, char *err, size_t errlen)
 {
-    int fd[2];
-    *out = NULL;
-    if (pipe(fd) != 0) {
-        sv_errorf(err, errlen, "pipe: %s", strerror(errno));
-        return -1;
-    }
-    pid_t pid = fork();
-    if (pid < 0) {
-        sv_errorf(err, errlen, "fork: %s", strerror(errno));
-        close(fd[0]);
-        close(fd[1]);
-        return -1;
-    }
-    if (pid == 0) {
-        dup2(fd[1], 1);
-        dup2(fd[1], 2);
-        close(fd[0]);
-        close(fd[1]);
-        execv(argv[0], argv);
-        _exit(127);
-    }
-    close(fd[1]);
-    size_t used = 0, cap = 4096;
-    char *buf = malloc(cap + 1);
-    for (;;) {
-        char tmp[4096];
-        ssize_t r = read(fd[0], tmp, sizeof tmp);
-        if (r < 0 && errno == EINTR)
-            continue;
-        if (r <= 0)
-            break;
-        if (buf && used < max) {
-            size_t k = (size_t)r < max - used ? (size_t)r : max - used;
-            if (used + k > cap) {
-                cap = (used + k) * 2;
-                char *nb = realloc(buf, cap + 1);
-                if (!nb) {
-                    free(buf);
-                    buf = NULL;
-                    continue;
-                }
-                buf = nb;
-            }
-            memcpy(buf + used, tmp, k);
-            used += k;
-        }
-    }
-    close(fd[0]);
+    size_t len = 0;
     int st = 0;
-    while (waitpid(pid, &st, 0) < 0 && errno == EINTR) {
-    }
-    if (buf)
-        buf[used] = '\0';
-    *out = buf;
+    bool timed_out = false;
+    *out = sv_spawn_output(argv, max, -1, &len, &st, &timed_out, err, errlen);
+    if (!*out)
+        return -1;
     if (WIFEXITED(st) && WEXITSTATUS(st) == 127) {
         sv_errorf(err, errlen, "%s could not be run", argv[0]);
         return -1;

@@ -32,6 +32,7 @@
 
 extern "C" {
 #include "../core/error.h"
+#include "../core/lab_schedule.h"
 #include "../core/reference.h"
 }
 
@@ -174,14 +175,6 @@ struct Rt {
 };
 
 Rt *R;
-
-uint64_t rng_next(uint64_t *s)
-{
-    uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-}
 
 int32_t line_of(uint64_t pc)
 {
@@ -770,7 +763,7 @@ void run_interval(uint64_t *rng, std::vector<uint32_t> &pool)
         for (size_t k = 0; k < count; k++)
             pool[k] = (uint32_t)k;
         while (count > 0 && !R->failed) {
-            size_t pick = (size_t)(rng_next(rng) % count);
+            size_t pick = sv_schedule_pick(rng, count);
             uint32_t u = pool[pick];
             if (by_warp) {
                 uint32_t hi = (u + 1) * warp < n ? (u + 1) * warp : n;

@@ -3,8 +3,7 @@
  * sends the trace back over a pipe (wire.h), and the parent waits, watches
  * and turns whatever happened (a trace, a signal, silence) into a trace
  * with its failure. The parent never runs the kernel's code. */
-#define _GNU_SOURCE /* REG_RIP, sigaltstack's stack_t fields */
-#include <dlfcn.h>
+#define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -12,11 +11,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <sys/time.h>
 #include <sys/wait.h>
 #include <time.h>
-#include <ucontext.h>
 #include <unistd.h>
 
 #include "backend.h"
@@ -26,185 +23,13 @@
 
 #include "../core/error.h"
 
-#if defined(__SANITIZE_ADDRESS__)
-#define SV_RT_UNDER_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define SV_RT_UNDER_ASAN 1
-#endif
-#endif
-
 #define WIRE_MAX ((size_t)512 << 20)
 
-/* ---- In the child ----------------------------------------------------------- */
-
-static sv_ktrace *child_t;
-static int child_fd = -1;
-static int child_progress_fd = -1;
-static uint32_t child_limit_ms;
-static sv_rt_where_fn child_where;
-static char child_msg[512];
-
-void sv_rt_set_where(sv_rt_where_fn fn)
-{
-    child_where = fn;
-}
-
-void sv_rt_progress(uint32_t done, uint32_t runs)
-{
-    uint32_t rec[2] = {done, runs};
-    if (child_progress_fd >= 0 && write(child_progress_fd, rec, sizeof rec) < 0) {
-        /* a full pipe drops a progress record: the next one says more */
-    }
-}
-
-static size_t put_str(char *buf, size_t at, size_t len, const char *s)
-{
-    while (*s && at + 1 < len)
-        buf[at++] = *s++;
-    buf[at] = '\0';
-    return at;
-}
-
-static size_t put_uint(char *buf, size_t at, size_t len, unsigned long long v)
-{
-    char tmp[24];
-    size_t k = 0;
-    do {
-        tmp[k++] = (char)('0' + v % 10);
-        v /= 10;
-    } while (v);
-    while (k && at + 1 < len)
-        buf[at++] = tmp[--k];
-    buf[at] = '\0';
-    return at;
-}
-
-static const char *signal_words(int sig)
-{
-    switch (sig) {
-    case SIGSEGV: return "SIGSEGV (an access to memory it may not touch)";
-    case SIGBUS: return "SIGBUS (a misaligned or unmapped access)";
-    case SIGFPE: return "SIGFPE (an integer division by zero)";
-    case SIGILL: return "SIGILL (an illegal instruction)";
-    case SIGABRT: return "SIGABRT (aborted)";
-    default: return "a signal";
-    }
-}
-
-static void on_signal(int sig, siginfo_t *si, void *ucv)
-{
-    (void)si;
-    sv_kfailure *f = &child_t->failure;
-    if (f->kind == SV_KFAIL_NONE || sig == SIGALRM) {
-        void *pc = NULL;
-#if defined(__x86_64__)
-        if (ucv && sig != SIGALRM)
-            pc = (void *)((ucontext_t *)ucv)->uc_mcontext.gregs[REG_RIP];
-#elif defined(__aarch64__)
-        if (ucv && sig != SIGALRM)
-            pc = (void *)((ucontext_t *)ucv)->uc_mcontext.pc;
-#endif
-        f->kind = sig == SIGALRM ? SV_KFAIL_TIME : SV_KFAIL_CRASH;
-        f->line = 0;
-        f->thread = -1;
-        f->step = -1;
-        f->array = -1;
-        f->index = 0;
-        f->nwaits = 0;
-        if (child_where)
-            child_where(f, pc);
-        if (getenv("SV_RT_DEBUG")) {
-            Dl_info di;
-            if (pc && dladdr(pc, &di))
-                fprintf(stderr, "sv_rt: signal %d at %s+%#lx (%s)\n", sig, di.dli_fname,
-                        (unsigned long)((char *)pc - (char *)di.dli_fbase),
-                        di.dli_sname ? di.dli_sname : "?");
-        }
-        size_t u = 0;
-        if (sig == SIGALRM) {
-            u = put_str(child_msg, u, sizeof child_msg, "the kernel ran past its time limit of ");
-            u = put_uint(child_msg, u, sizeof child_msg, child_limit_ms);
-            u = put_str(child_msg, u, sizeof child_msg, " ms");
-        } else {
-            u = put_str(child_msg, u, sizeof child_msg, "the kernel crashed: ");
-            u = put_str(child_msg, u, sizeof child_msg, signal_words(sig));
-        }
-        if (f->thread >= 0) {
-            u = put_str(child_msg, u, sizeof child_msg, ", in thread ");
-            u = put_uint(child_msg, u, sizeof child_msg, (unsigned)f->thread);
-        }
-        if (f->line > 0) {
-            u = put_str(child_msg, u, sizeof child_msg, " at line ");
-            u = put_uint(child_msg, u, sizeof child_msg, (unsigned)f->line);
-        }
-        f->message = child_msg; /* the child never frees its trace */
-    }
-    sv_rt_wire_send(child_fd, child_t);
-    _exit(0);
-}
-
-static void child_signals(void)
-{
-    static char altstack[64 * 1024];
-    stack_t ss;
-    memset(&ss, 0, sizeof ss);
-    ss.ss_sp = altstack;
-    ss.ss_size = sizeof altstack;
-    sigaltstack(&ss, NULL);
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_sigaction = on_signal;
-    sa.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_RESETHAND;
-    sigemptyset(&sa.sa_mask);
-    sigaddset(&sa.sa_mask, SIGALRM);
-    const int sigs[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGALRM};
-    for (size_t i = 0; i < sizeof sigs / sizeof *sigs; i++)
-        sigaction(sigs[i], &sa, NULL);
-}
-
-bool sv_rt_limits_apply_time(const sv_runtime_request *req, char *err, size_t errlen)
-{
-    uint32_t ms = req->time_limit_ms ? req->time_limit_ms : SV_RUNTIME_DEFAULT_TIME_LIMIT_MS;
-    child_limit_ms = ms;
-    struct itimerval it;
-    memset(&it, 0, sizeof it);
-    it.it_value.tv_sec = ms / 1000;
-    it.it_value.tv_usec = (suseconds_t)(ms % 1000) * 1000;
-    if (setitimer(ITIMER_REAL, &it, NULL) != 0) {
-        sv_errorf(err, errlen, "setitimer: %s", strerror(errno));
-        return false;
-    }
-    return true;
-}
-
-bool sv_rt_limits_apply(const sv_runtime_request *req, char *err, size_t errlen)
-{
-#ifndef SV_RT_UNDER_ASAN
-    uint32_t mb = req->memory_mb ? req->memory_mb : SV_RUNTIME_DEFAULT_MEMORY_MB;
-    unsigned long pages = 0;
-    FILE *f = fopen("/proc/self/statm", "r");
-    if (f) {
-        if (fscanf(f, "%lu", &pages) != 1)
-            pages = 0;
-        fclose(f);
-    }
-    struct rlimit rl;
-    rl.rlim_cur = rl.rlim_max = (rlim_t)pages * (rlim_t)sysconf(_SC_PAGESIZE) + ((rlim_t)mb << 20);
-    if (setrlimit(RLIMIT_AS, &rl) != 0) {
-        sv_errorf(err, errlen, "setrlimit(RLIMIT_AS): %s", strerror(errno));
-        return false;
-    }
-#endif
-    return sv_rt_limits_apply_time(req, err, errlen);
-}
+/* ---- In the child (its signals and limits: child.c) ------------------------- */
 
 static void child_main(const sv_runtime_request *req, sv_ktrace *t, int fd, int pfd)
 {
-    child_t = t;
-    child_fd = fd;
-    child_progress_fd = pfd;
-    child_signals();
+    sv_rt_child_enter(t, fd, pfd);
     /* the kernel's stray output goes to stderr, never into the parent's stdout */
     dup2(2, 1);
     char err[1024] = "";

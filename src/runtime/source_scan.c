@@ -542,28 +542,28 @@ static bool contract_ok(const sv_scan_kernel *k, sv_type type)
            (strcmp(k->params[2].type, "int") == 0 || strcmp(k->params[2].type, "const int") == 0);
 }
 
+/* Appends item to the ", "-separated list in buf (used bytes so far); the
+ * new length (a list that does not fit stops where it was cut). */
+static size_t list_add(char *buf, size_t len, size_t used, const char *item)
+{
+    int m = snprintf(buf + used, len - used, "%s%s", used ? ", " : "", item);
+    return m < 0 || (size_t)m >= len - used ? len - 1 : used + (size_t)m;
+}
+
 static void params_text(const sv_scan_kernel *k, char *buf, size_t len)
 {
     size_t used = 0;
     buf[0] = '\0';
-    for (size_t i = 0; i < k->nparams; i++) {
-        int m = snprintf(buf + used, len - used, "%s%s", i ? ", " : "", k->params[i].type);
-        if (m < 0 || (size_t)m >= len - used)
-            return;
-        used += (size_t)m;
-    }
+    for (size_t i = 0; i < k->nparams; i++)
+        used = list_add(buf, len, used, k->params[i].type);
 }
 
 static void names_text(const sv_source_scan *s, char *buf, size_t len)
 {
     size_t used = 0;
     buf[0] = '\0';
-    for (size_t i = 0; i < s->nkernels; i++) {
-        int m = snprintf(buf + used, len - used, "%s%s", i ? ", " : "", s->kernels[i].name);
-        if (m < 0 || (size_t)m >= len - used)
-            return;
-        used += (size_t)m;
-    }
+    for (size_t i = 0; i < s->nkernels; i++)
+        used = list_add(buf, len, used, s->kernels[i].name);
 }
 
 bool sv_source_check_entry(sv_source_scan *s, const char *entry, sv_type type, int *line,

@@ -44,7 +44,8 @@ static double median(double *t, int k)
     return t[k / 2];
 }
 
-static sv_trace *correct_trace(const sv_value *in)
+/* The inclusive int32 sum scan of the N values in, on the backend chosen. */
+static sv_capture_request sum_request(const sv_value *in, sv_backend_choice choice)
 {
     sv_capture_request req = {0};
     req.op = SV_OP_SUM;
@@ -52,7 +53,13 @@ static sv_trace *correct_trace(const sv_value *in)
     req.scan = SV_SCAN_INCLUSIVE;
     req.input = in;
     req.n = N;
-    req.choice = SV_CHOOSE_CPU;
+    req.choice = choice;
+    return req;
+}
+
+static sv_trace *correct_trace(const sv_value *in)
+{
+    sv_capture_request req = sum_request(in, SV_CHOOSE_CPU);
     sv_trace *t = NULL;
     char err[512];
     if (sv_capture(&req, &t, NULL, err, sizeof err) != SV_CAPTURE_OK) {
@@ -105,13 +112,7 @@ static bool time_summary(const sv_trace *t, uint32_t runs, bool many)
 
 static bool time_capture(const sv_value *in, uint32_t runs)
 {
-    sv_capture_request req = {0};
-    req.op = SV_OP_SUM;
-    req.type = SV_TYPE_INT32;
-    req.scan = SV_SCAN_INCLUSIVE;
-    req.input = in;
-    req.n = N;
-    req.choice = SV_CHOOSE_CUDA;
+    sv_capture_request req = sum_request(in, SV_CHOOSE_CUDA);
     req.kernel = "in-place";
     req.runs = runs;
     req.shake = true;

@@ -254,18 +254,32 @@ static void test_help(void)
 
 /* ---- Numbers that round-trip ---------------------------------------------------- */
 
-/* Writes t and reads it back (NULL on failure, reported). */
-static sv_trace *reopen(const sv_trace *t, const char *what)
+/* t as a trace file's text, its length in *len (NULL on failure, reported);
+ * the caller frees it. */
+static char *written(const sv_trace *t, size_t *len, const char *what)
 {
     char *text = NULL, err[512];
-    size_t len = 0;
-    FILE *f = open_memstream(&text, &len);
+    FILE *f = open_memstream(&text, len);
+    CHECK_MSG(f != NULL, "%s: open_memstream", what);
     if (!f)
         return NULL;
     bool ok = sv_trace_write(t, f, err, sizeof err);
     fclose(f);
     CHECK_MSG(ok, "%s: write: %s", what, err);
-    sv_trace *back = ok ? sv_trace_parse(text, err, sizeof err) : NULL;
+    if (!ok) {
+        free(text);
+        return NULL;
+    }
+    return text;
+}
+
+/* Writes t and reads it back (NULL on failure, reported). */
+static sv_trace *reopen(const sv_trace *t, const char *what)
+{
+    char err[512];
+    size_t len = 0;
+    char *text = written(t, &len, what);
+    sv_trace *back = text ? sv_trace_parse(text, err, sizeof err) : NULL;
     CHECK_MSG(back != NULL, "%s: the trace written does not reopen: %s", what, err);
     free(text);
     return back;
@@ -291,12 +305,9 @@ static void test_round_trip(const char *data)
         t->lab->runs = t->lab->runs; /* unchanged: the summary's counts hold */
         sv_trace *back = reopen(t, "largest seed");
         if (seeds[k] == UINT64_MAX) { /* written as the JSON integer it is */
-            char *text = NULL;
             size_t len = 0;
-            FILE *f = open_memstream(&text, &len);
-            if (f) {
-                sv_trace_write(t, f, err, sizeof err);
-                fclose(f);
+            char *text = written(t, &len, "largest seed");
+            if (text) {
                 CHECK_MSG(strstr(text, "\"shake_seed\": 18446744073709551615,") != NULL,
                           "the largest seed is not written as an integer");
                 /* a huge integer elsewhere is refused by its field's name */
@@ -354,12 +365,9 @@ static void test_round_trip(const char *data)
         sv_trace_destroy(back);
         /* A count a hand-made file puts above the limit is refused, naming it. */
         rc->errors = UINT64_MAX;
-        char *text = NULL;
         size_t len = 0;
-        FILE *f = open_memstream(&text, &len);
-        if (f) {
-            sv_trace_write(t, f, err, sizeof err);
-            fclose(f);
+        char *text = written(t, &len, "huge counts");
+        if (text) {
             char *at = strstr(text, "\"errors\": ");
             CHECK_MSG(at && strncmp(at + 10, "9223372036854775807", 19) == 0,
                       "the writer kept the count within the reader's range");
@@ -372,12 +380,9 @@ static void test_round_trip(const char *data)
                                              "\"18446744073709551616\"", "\"-1\"", "\"\"",
                                              "\"0x10\"", "-1", "-18446744073709551615", "1.5" };
     t->lab->shake_seed = 7;
-    char *text = NULL;
     size_t len = 0;
-    FILE *f = open_memstream(&text, &len);
-    if (f && sv_trace_write(t, f, err, sizeof err)) {
-        fclose(f);
-        f = NULL;
+    char *text = written(t, &len, "seed 7");
+    if (text) {
         char *at = strstr(text, "\"shake_seed\": 7");
         CHECK(at != NULL);
         for (size_t k = 0; at && k < sizeof bad_seeds / sizeof bad_seeds[0]; k++) {
@@ -393,8 +398,6 @@ static void test_round_trip(const char *data)
             free(hostile);
         }
     }
-    if (f)
-        fclose(f);
     free(text);
     sv_trace_destroy(t);
 }

@@ -98,6 +98,15 @@ def help_flags(text):
     return flags
 
 
+def head_args(head, args):
+    """Adds the flags of one option's head ("-o, --output FILE") to args,
+    each with the value words the head gives it ("FILE"; "" for none)."""
+    words = head.replace(',', ' ').split()
+    value = ' '.join(w for w in words if not FLAG.fullmatch(w) and w != '-')
+    for f in FLAG.findall(head):
+        args[f] = value
+
+
 def help_args(text):
     """The value each flag of --help takes, from its head: {"--runs": "R",
     "--verify": ""}; "-o, --output FILE" gives both "-o" and "--output" FILE."""
@@ -105,11 +114,7 @@ def help_args(text):
     for line in text.splitlines():
         s = line.lstrip()
         if s.startswith('-'):
-            head = re.split(r'\s{2,}', s, maxsplit=1)[0]
-            words = head.replace(',', ' ').split()
-            value = ' '.join(w for w in words if not FLAG.fullmatch(w) and w != '-')
-            for f in FLAG.findall(head):
-                args[f] = value
+            head_args(re.split(r'\s{2,}', s, maxsplit=1)[0], args)
     return args
 
 
@@ -121,10 +126,7 @@ def man_args(text):
         if re.match(r'^[A-Z]', line):
             in_options = line.strip() == 'OPTIONS'
         elif in_options and re.match(r'^ {7}-', line):
-            words = line.replace(',', ' ').split()
-            value = ' '.join(w for w in words if not FLAG.fullmatch(w) and w != '-')
-            for f in FLAG.findall(line):
-                args[f] = value
+            head_args(line, args)
     return args
 
 
