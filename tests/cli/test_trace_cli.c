@@ -498,7 +498,7 @@ int main(int argc, char **argv)
     CHECK_MSG(r.status == 0, "status %d, stderr: %s", r.status, r.err);
     CHECK_MSG(!has(r.out, "\x1b["), "colour escapes in a table written to a file");
     CHECK_MSG(has(r.out, "25") && has(r.out, "22") && has(r.out, "?"),
-          "table lacks the final values or the ? of uninitialized cells:\n%s", r.out);
+          "table lacks the final values or the ? of uninitialized cells:\n%s", r.out ? r.out : "(none)");
     CHECK_MSG(has(r.out, "copy") && has(r.out, "partial") && has(r.out, "full"),
           "table lacks the case legend:\n%s", r.out);
     result_free(&r);
