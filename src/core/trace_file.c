@@ -229,7 +229,7 @@ static bool get_string(reader *rd, const json_t *obj, const char *name, const ch
 static bool get_fixed(reader *rd, const json_t *obj, const char *name, const char *want,
                       const char *note)
 {
-    const char *s;
+    const char *s = NULL;
     if (!get_string(rd, obj, name, &s))
         return false;
     if (strcmp(s, want) != 0)
@@ -241,7 +241,7 @@ static bool get_fixed(reader *rd, const json_t *obj, const char *name, const cha
 static bool get_one_of(reader *rd, const json_t *obj, const char *name, const char *a,
                        const char *b, int *which)
 {
-    const char *s;
+    const char *s = NULL;
     if (!get_string(rd, obj, name, &s))
         return false;
     if (strcmp(s, a) != 0 && strcmp(s, b) != 0)
@@ -479,7 +479,7 @@ typedef struct header {
 
 static bool read_header(reader *rd, const json_t *root, header *h)
 {
-    const char *s;
+    const char *s = NULL;
     long long v = 0;
     int which;
     json_t *x;
