@@ -13,6 +13,8 @@
  * source panel, units) and the pane's (pane.h: for the Hillis-Steele pane,
  * pane_rows.c: the four rows and their cells), which the pane's layout
  * fills in the area the frame leaves it. */
+/* The most rows a pane lays out (the kernel pane: input, its arrays' rows, out). */
+#define SV_LAYOUT_ROWS 12
 struct sv_pane_fns;
 typedef struct sv_layout {
     /* The frame (frame.c). */
@@ -39,7 +41,9 @@ typedef struct sv_layout {
 
     /* The pane: the Hillis-Steele rows (pane_rows.c). */
     sv_box rows_area;        /* the pane's rows, with their labels */
-    float row_y[4];          /* vertical centre of rows input, buf[0], buf[1], output */
+    float row_y[SV_LAYOUT_ROWS]; /* vertical centre of each row: the Hillis-Steele pane's
+                                    input, buf[0], buf[1], output; the kernel pane's rows */
+    int nrows;               /* rows laid out (0 counts as the Hillis-Steele pane's 4) */
     float cell_x0;           /* left edge of cell 0 (after zoom and pan) */
     float cell_pitch;        /* distance between cell origins */
     float cell_w, cell_h;
@@ -61,8 +65,11 @@ struct sv_source_file;
 typedef struct sv_code_geo {
     const struct sv_source_file *file;
     int nlines;
-    int first, count;        /* the first line shown and how many fit */
-    float px, pitch;         /* text size and line pitch */
+    int first, count;        /* the first line shown and how many rows fit */
+    int cols;                /* characters a row holds: a longer line wraps onto
+                              * more rows, each continuation marked in the gutter */
+    float px, pitch;         /* text size (the small text's, following the UI
+                              * scale) and row pitch */
     float y0;                /* centre of the first shown line */
     float title_y;
     float gutter_x, text_x;  /* right edge of the line numbers; left edge of the code */
@@ -71,8 +78,10 @@ typedef struct sv_code_geo {
 
 /* Fills out for view v drawn with layout l; false when the panel is off. */
 bool sv_code_geometry(const sv_app_view *v, const sv_layout *l, sv_code_geo *out);
-/* The centre y of line (1-based) in the panel. */
+/* The centre y of the first row of line (1-based) in the panel. */
 float sv_code_line_y(const sv_code_geo *g, int line);
+/* How many rows line (1-based) takes in the panel (1, or more when wrapped). */
+int sv_code_line_rows(const sv_code_geo *g, int line);
 
 /* The box of cell i in row (0..3), as drawn (pane_rows.c). */
 sv_box sv_layout_cell(const sv_layout *l, int row, int i);

@@ -35,6 +35,18 @@ void sv_render_header(sv_gfx *g, const sv_app_view *s, const sv_layout *l, const
     if (src && src[0] && s->clean) {
         sv_words_short_source(src, shortsrc, sizeof shortsrc);
         src = shortsrc;
+    } else if (src && src[0]) {
+        /* "CPU emulator (no NVIDIA GPU found): no CUDA driver (...)": a label
+         * with its own words (capture.h) is said alone; the CUDA runtime's
+         * reason stays in the state line and in scanviz-trace. */
+        const char *colon = strstr(src, "): ");
+        if (strncmp(src, "CPU emulator (", 14) == 0 && colon) {
+            colon++;
+            const char *more = strstr(colon, " \u00b7 "); /* a lab note after the reason */
+            snprintf(shortsrc, sizeof shortsrc, "%.*s%s", (int)(colon - src), src,
+                     more ? more : "");
+            src = shortsrc;
+        }
     }
     if (src && src[0]) {
         char buf[300];
@@ -91,6 +103,9 @@ void sv_render_frame(sv_gfx *g, const sv_app_view *s, int fb_w, int fb_h)
     sv_render_header(g, s, &l, t);
     if (s->view == SV_VIEW_MEASURE) {
         render_measure(g, s, &l, t);
+    } else if (s->ktrace) {
+        l.pane->draw(g, s, &l, t); /* the kernel pane (no overview of its own yet) */
+        sv_render_kernel_source(g, s, &l, t);
     } else if (s->trace && s->overview) {
         sv_render_overview(g, s, &l, t, sv_scene_overview_area(s, &l));
     } else if (s->trace) {

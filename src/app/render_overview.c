@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../core/table.h"
 #include "font_metrics.h"
 #include "scene.h"
 #include "util.h"
@@ -36,12 +37,14 @@ typedef struct ov_row {
 typedef struct ov_geom {
     float row_h, cell_h, num_px, label_px, tag_px;
     sv_box clip;              /* the cells' columns over the whole area */
+    sv_float_style style;     /* one float32 notation for the whole trace */
 } ov_geom;
 
-static void draw_number(sv_gfx *g, sv_type type, sv_box b, float px, sv_value v, sv_rgba c)
+static void draw_number(sv_gfx *g, sv_type type, sv_float_style style, sv_box b, float px,
+                        sv_value v, sv_rgba c)
 {
     char buf[48];
-    sv_value_format(type, v, buf, sizeof buf);
+    sv_value_format_as(type, v, style, buf, sizeof buf);
     float fit = b.w * 0.92f / sv_mono_width(1.0f, (float)strlen(buf));
     if (fit < px)
         px = floorf(fit);
@@ -96,7 +99,7 @@ static void draw_row(sv_gfx *g, const sv_app_view *s, const sv_layout *l, const 
         sv_gfx_rect(g, b, fminf(l->radius, o->cell_h * 0.2f), fill, border, bw, style);
         if (o->num_px > 0.0f) {
             if (has)
-                draw_number(g, tr->type, b, o->num_px, r->vals[i], t->cell_text);
+                draw_number(g, tr->type, o->style, b, o->num_px, r->vals[i], t->cell_text);
             else
                 sv_gfx_text(g, SV_FONT_MONO, o->num_px, b.x + b.w / 2.0f, cy, SV_ALIGN_CENTER,
                             t->uninit, "?");
@@ -154,6 +157,69 @@ static void draw_arrows(sv_gfx *g, const sv_layout *l, const sv_theme *t, const 
     sv_gfx_clip(g, NULL);
 }
 
+/* The index line under the last block takes this many row units. */
+#define OV_INDEX_UNITS 0.7f
+
+/* " · copy-through i < s · partial s ≤ i < 2s − 1 · full i ≥ 2s − 1" for a
+ * round of stride s (2^(r−1)) at n cells: the chapter's case conditions with
+ * this round's numbers; a case no cell has is left out. */
+static void case_conditions(long stride, size_t n, char *out, size_t len)
+{
+    long nn = (long)n, full = 2 * stride - 1;
+    int at = 0;
+    out[0] = '\0';
+    at += snprintf(out + at, len - (size_t)at, " \u00b7 copy-through i < %ld",
+                   stride < nn ? stride : nn);
+    if (stride < nn && stride < full && (size_t)at < len)
+        at += snprintf(out + at, len - (size_t)at, " \u00b7 partial %ld \u2264 i < %ld", stride,
+                       full < nn ? full : nn);
+    if (full < nn && (size_t)at < len)
+        snprintf(out + at, len - (size_t)at, " \u00b7 full i \u2265 %ld", full);
+}
+
+/* A block's title (bold) and its case conditions after it (regular),
+ * both made smaller only if together they would pass the cells' width. */
+static void draw_title(sv_gfx *g, const sv_layout *l, const sv_theme *t, float px, float y,
+                       const char *title, const char *cond)
+{
+    float w = sv_gfx_text_width(g, SV_FONT_SANS_BOLD, px, title) +
+              sv_gfx_text_width(g, SV_FONT_SANS, px, cond);
+    if (w > l->cells_clip.w && w > 0.0f)
+        px = floorf(px * l->cells_clip.w / w);
+    float x = l->cells_clip.x;
+    x += sv_gfx_text(g, SV_FONT_SANS_BOLD, px, x, y, SV_ALIGN_LEFT, t->text_dim, title);
+    if (cond[0])
+        sv_gfx_text(g, SV_FONT_SANS, px, x, y, SV_ALIGN_LEFT, t->text_dim, cond);
+}
+
+/* The cells' index numbers on a line centred at cy: every cell's where
+ * they fit, else every 2nd, 4th, ... (powers of two, as the strides). */
+static void draw_index(sv_gfx *g, const sv_layout *l, const sv_theme *t, const ov_geom *o,
+                       float cy)
+{
+    float px = fminf(l->index_px > 0.0f ? l->index_px : l->small_px * 0.9f, o->row_h * 0.6f);
+    if (px < 6.0f)
+        return;
+    char num[16];
+    snprintf(num, sizeof num, "%d", l->last_cell);
+    float need = sv_mono_width(px, (float)strlen(num) + 1.0f);
+    float pitch = l->first_cell < l->last_cell
+                      ? sv_layout_cell(l, 0, l->first_cell + 1).x - sv_layout_cell(l, 0, l->first_cell).x
+                      : l->cell_w;
+    int every = 1;
+    while (pitch * (float)every < need && every < (1 << 20))
+        every *= 2;
+    sv_gfx_clip(g, &o->clip);
+    for (int i = l->first_cell; i <= l->last_cell; i++) {
+        if (i % every != 0)
+            continue;
+        sv_box b = sv_layout_cell(l, 0, i);
+        snprintf(num, sizeof num, "%d", i);
+        sv_gfx_text(g, SV_FONT_MONO, px, b.x + b.w / 2.0f, cy, SV_ALIGN_CENTER, t->text_dim, num);
+    }
+    sv_gfx_clip(g, NULL);
+}
+
 void sv_render_overview(sv_gfx *g, const sv_app_view *s, const sv_layout *l, const sv_theme *t,
                         sv_box area)
 {
@@ -164,9 +230,11 @@ void sv_render_overview(sv_gfx *g, const sv_app_view *s, const sv_layout *l, con
     int blocks = (int)tr->nrounds + (excl ? 1 : 0);
     /* Heights in row units: each block two rows (1 each) and an arrow gap
      * (0.8), blocks 0.55 apart, a block label line above each (0.55). */
-    float units = (float)blocks * (2.0f + 0.8f + 0.55f) + (float)(blocks - 1) * 0.35f;
+    float units = (float)blocks * (2.0f + 0.8f + 0.55f) + (float)(blocks - 1) * 0.35f +
+                  OV_INDEX_UNITS;
     ov_geom o;
     o.clip = (sv_box){ l->cells_clip.x, area.y, l->cells_clip.w, area.h };
+    o.style = sv_trace_float_style(tr);
     o.row_h = fminf(area.h / units, l->cell_h * 1.05f);
     o.cell_h = o.row_h * 0.86f;
     o.label_px = fminf(l->row_label_px, o.row_h * 0.42f);
@@ -175,14 +243,14 @@ void sv_render_overview(sv_gfx *g, const sv_app_view *s, const sv_layout *l, con
     if (o.num_px < 7.0f)
         o.num_px = 0.0f;
     float block_h = o.row_h * (2.0f + 0.8f + 0.55f), gap = o.row_h * 0.35f;
-    float used = (float)blocks * block_h + (float)(blocks - 1) * gap;
+    float used = (float)blocks * block_h + (float)(blocks - 1) * gap + OV_INDEX_UNITS * o.row_h;
     float y = area.y + fmaxf(0.0f, (area.h - used) / 2.0f);
     float cap_px = fminf(l->small_px, o.row_h * 0.5f);
     for (int k = 0; k < blocks; k++) {
         bool shift = k >= (int)tr->nrounds;
         int r = shift ? (int)tr->nrounds - 1 : k;
         const sv_round *rd = &tr->rounds[r];
-        char title[96];
+        char title[96], cond[200] = "";
         ov_row up, dn;
         memset(&up, 0, sizeof up);
         memset(&dn, 0, sizeof dn);
@@ -204,6 +272,7 @@ void sv_render_overview(sv_gfx *g, const sv_app_view *s, const sv_layout *l, con
             cases = rd->cases;
             snprintf(title, sizeof title, "round %d \u00b7 stride %ld \u00b7 %zu ops", r, stride,
                      rd->ops);
+            case_conditions(stride, tr->n, cond, sizeof cond);
             static const char *bufname[2] = { "buf[0]", "buf[1]" };
             const sv_round *prev = &tr->rounds[r - 1];
             up = (ov_row){ bufname[rd->pin], "pin", prev->buf[rd->pin], prev->written[rd->pin],
@@ -212,8 +281,7 @@ void sv_render_overview(sv_gfx *g, const sv_app_view *s, const sv_layout *l, con
                            rd->cases };
         }
         float ty = y + o.row_h * 0.3f;
-        sv_gfx_text(g, SV_FONT_SANS_BOLD, cap_px, l->cells_clip.x, ty, SV_ALIGN_LEFT,
-                    t->text_dim, title);
+        draw_title(g, l, t, cap_px, ty, title, cond);
         float y0 = y + o.row_h * 0.55f + o.row_h / 2.0f;
         float y1 = y0 + o.row_h * 1.8f;
         draw_arrows(g, l, t, &o, y0, y1, stride, cases, shift);
@@ -221,4 +289,5 @@ void sv_render_overview(sv_gfx *g, const sv_app_view *s, const sv_layout *l, con
         draw_row(g, s, l, t, &o, &dn, y1);
         y += block_h + gap;
     }
+    draw_index(g, l, t, &o, y - gap + o.row_h * 0.45f);
 }

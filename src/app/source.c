@@ -226,6 +226,10 @@ static bool parse(parsed *p, const embedded *e)
                       p->code[k]))
             return false;
         p->lines[k].nspans = nspans - p->lines[k].first_span;
+        const char *code;
+        size_t ncode;
+        trimmed(p->code[k], &code, &ncode);
+        p->lines[k].instrumentation = ncode >= 6 && memcmp(code, "trace.", 6) == 0;
         at = end + 1;
     }
     p->f.path = e->path;

@@ -209,11 +209,10 @@ static void put_arrow(sbuf *b, const sv_prim *p)
     puts_(b, "/></g>\n");
 }
 
-static void put_text(sbuf *b, const sv_prim *p)
+/* Opens a <text> with p in it; put_text_close ends it. */
+static void put_text_open(sbuf *b, const sv_prim *p)
 {
     char s1[32], s2[32], s3[32];
-    if (!p->text || !p->text[0] || p->fill.a <= 0.0f)
-        return;
     putf(b, "<text x=\"%s\" y=\"%s\" font-size=\"%s\"", num(s1, p->x0), num(s2, p->y0),
          num(s3, p->px));
     if (p->font == SV_FONT_MONO)
@@ -227,7 +226,61 @@ static void put_text(sbuf *b, const sv_prim *p)
     paint(b, "fill", p->fill);
     puts_(b, ">");
     put_escaped(b, p->text);
-    puts_(b, "</text>\n");
+}
+
+/* p as a <tspan> that goes on from where the open <text> ends, dx and dy
+ * from there: the browser places it after the glyphs it drew, in whatever
+ * font it drew them (a header's subtitle after its title). Its font is set
+ * in full: a tspan inherits the text's. */
+static void put_tspan(sbuf *b, const sv_prim *p, float dx, float dy)
+{
+    char s1[32], s2[32], s3[32];
+    putf(b, "<tspan dx=\"%s\" dy=\"%s\" font-size=\"%s\" font-family=\"%s\" "
+            "font-weight=\"%s\"", num(s1, dx), num(s2, dy), num(s3, p->px), family(p->font),
+         p->font == SV_FONT_SANS_BOLD ? "bold" : "normal");
+    paint(b, "fill", p->fill);
+    puts_(b, ">");
+    put_escaped(b, p->text);
+    puts_(b, "</tspan>");
+}
+
+/* Text pieces drawn one after the other on a line (each placed at the end
+ * of the one before, as GL measured it with the embedded font) become one
+ * <text> of tspans, so a browser that draws with another font of the stack
+ * keeps them apart instead of overlapping them. */
+typedef struct text_run {
+    bool open;
+    float end_x, y;     /* where the open text ends (GL's measure), its baseline */
+    float px;
+} text_run;
+
+static void put_text_close(sbuf *b, text_run *run)
+{
+    if (run->open)
+        puts_(b, "</text>\n");
+    run->open = false;
+}
+
+static void put_text(sbuf *b, const sv_prim *p, text_run *run)
+{
+    if (!p->text || !p->text[0] || p->fill.a <= 0.0f)
+        return;
+    float tol = 0.3f * fmaxf(p->px, run->px);
+    if (run->open && p->align == SV_ALIGN_LEFT && fabsf(p->x0 - run->end_x) <= 1.0f &&
+        fabsf(p->y0 - run->y) <= tol) {
+        put_tspan(b, p, p->x0 - run->end_x, p->y0 - run->y);
+    } else {
+        put_text_close(b, run);
+        put_text_open(b, p);
+        run->open = p->align == SV_ALIGN_LEFT; /* only left-aligned text goes on */
+        if (!run->open)
+            puts_(b, "</text>\n");
+    }
+    if (run->open) {
+        run->end_x = p->x0 + p->advance;
+        run->y = p->y0;
+        run->px = p->px;
+    }
 }
 
 char *sv_svg_render(const sv_gfx_rec *r, const char *title, size_t *len)
@@ -252,9 +305,12 @@ char *sv_svg_render(const sv_gfx_rec *r, const char *title, size_t *len)
     puts_(&b, "/>\n");
     int clips = 0;
     bool open = false;
+    text_run run = {0};
     size_t n = sv_gfx_rec_count(r);
     for (size_t i = 0; i < n; i++) {
         const sv_prim *p = sv_gfx_rec_prim(r, i);
+        if (p->kind != SV_PRIM_TEXT)
+            put_text_close(&b, &run);
         switch (p->kind) {
         case SV_PRIM_RECT:
             put_rect(&b, p);
@@ -266,7 +322,7 @@ char *sv_svg_render(const sv_gfx_rec *r, const char *title, size_t *len)
             put_arrow(&b, p);
             break;
         case SV_PRIM_TEXT:
-            put_text(&b, p);
+            put_text(&b, p, &run);
             break;
         case SV_PRIM_CLIP: {
             if (open)
@@ -286,6 +342,7 @@ char *sv_svg_render(const sv_gfx_rec *r, const char *title, size_t *len)
         }
         }
     }
+    put_text_close(&b, &run);
     if (open)
         puts_(&b, "</g>\n");
     puts_(&b, "</svg>\n");

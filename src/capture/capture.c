@@ -85,6 +85,13 @@ bool sv_capture_cuda_available(char *device, size_t devlen, size_t *max_n,
 
 /* ---- Capturing -------------------------------------------------------- */
 
+bool sv_capture_reason_is_no_gpu(const char *reason)
+{
+    /* What sv_cuda_probe says without a driver or a device (kernels/device.cu). */
+    return reason && (strncmp(reason, "no CUDA driver", 14) == 0 ||
+                      strncmp(reason, "no CUDA device", 14) == 0);
+}
+
 static void source_set(sv_capture_source *src, sv_backend backend, const char *device,
                        sv_capture_fallback fallback, const char *reason)
 {
@@ -96,6 +103,10 @@ static void source_set(sv_capture_source *src, sv_backend backend, const char *d
     if (backend == SV_BACKEND_CUDA)
         snprintf(src->label, sizeof src->label, "CUDA · %.200s",
                  device && device[0] ? device : "GPU");
+    else if (fallback == SV_FALLBACK_NO_GPU && sv_capture_reason_is_no_gpu(reason))
+        /* The CUDA runtime's own words ("CUDA driver version is insufficient
+         * for CUDA runtime version") stay in the reason. */
+        snprintf(src->label, sizeof src->label, "CPU emulator (no NVIDIA GPU found)");
     else
         snprintf(src->label, sizeof src->label, "CPU emulator");
 }

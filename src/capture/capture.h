@@ -88,7 +88,10 @@ typedef struct sv_capture_source {
     char reason[256];  /* why the emulator ran, in words: "--backend cpu",
                           "no CUDA device", "looking for a CUDA device…",
                           "GPU capture failed: ..."; "" when the GPU ran */
-    char label[300];   /* short: "CUDA · NVIDIA H200" or "CPU emulator" */
+    char label[300];   /* short, in words, never with ": ": "CUDA · NVIDIA H200",
+                          "CPU emulator", or on a machine without an NVIDIA GPU
+                          (no driver, no device) "CPU emulator (no NVIDIA GPU
+                          found)"; the CUDA runtime's own words stay in reason */
 } sv_capture_source;
 
 /* Captures the finished, checked trace of req. Both backends only fill
@@ -114,8 +117,16 @@ int sv_capture_child_main(int argc, char **argv);
 void sv_capture_source_of_trace(const sv_trace *t, sv_capture_source *src);
 
 /* One line for people: the label, then ": reason" when there is one
- * ("CPU emulator: no CUDA device", "CUDA · NVIDIA H200"). */
+ * ("CPU emulator: built without CUDA", "CUDA · NVIDIA H200", "CPU emulator
+ * (no NVIDIA GPU found): no CUDA driver (CUDA driver version is
+ * insufficient for CUDA runtime version)"): the full reason, for
+ * scanviz-trace and the state line; a header shows the label alone when it
+ * has its own words in brackets. */
 void sv_capture_source_line(const sv_capture_source *src, char *buf, size_t len);
+
+/* Whether a probe's reason means there is no NVIDIA GPU at all (no CUDA
+ * driver, no CUDA device), as opposed to a GPU that failed. */
+bool sv_capture_reason_is_no_gpu(const char *reason);
 
 #ifdef __cplusplus
 }

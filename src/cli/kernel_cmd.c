@@ -150,6 +150,10 @@ int sv_kernel_cmd_run(const sv_kernel_cmd *k)
         return status;
     if (!t)
         return sv_report(k->prog, SV_KEXIT_FAILED, NULL, "%s: %s", sv_path_name(k->path), err);
+    size_t dropped = k->json ? sv_ktrace_trim(t, SV_KTRACE_FILE_BUDGET) : 0;
+    if (dropped)
+        sv_report(k->prog, 0, NULL, "%s: %zu steps after step %zu left out of the trace file "
+                  "(its limit of 16 MiB)", sv_path_name(k->path), dropped, t->nsteps);
     if (!sv_ktrace_analyze(t, err, sizeof err)) {
         sv_ktrace_destroy(t);
         return sv_report(k->prog, SV_KEXIT_FAILED, NULL, "%s", err);
@@ -161,13 +165,35 @@ int sv_kernel_cmd_run(const sv_kernel_cmd *k)
     return w != SV_KEXIT_OK ? w : status;
 }
 
+/* Whether text has a key "version" with the value 3 (not inside a string:
+ * a quote there is escaped). A cheap look before parsing; the parse decides. */
+static bool looks_like_kernel_trace(const char *text)
+{
+    for (const char *p = text; (p = strstr(p, "\"version\"")) != NULL; p++) {
+        if (p > text && p[-1] == '\\')
+            continue;
+        const char *q = p + strlen("\"version\"");
+        q += strspn(q, " \t\r\n");
+        if (*q != ':')
+            continue;
+        q += 1 + strspn(q + 1, " \t\r\n");
+        if (q[0] == '3' && !strchr("0123456789.eE", q[1] ? q[1] : 'x'))
+            return true;
+    }
+    return false;
+}
+
 int sv_kernel_cmd_open(const sv_kernel_cmd *k, const char *path, char **text)
 {
     char err[1024], why[768];
     *text = sv_read_bounded(path, SV_LIMIT_TRACE, "a trace file", NULL, err, sizeof err);
     if (!*text)
         return sv_report(k->prog, SV_KEXIT_REFUSED, NULL, "%s", err);
-    json_t *root = json_loads(*text, JSON_REJECT_DUPLICATES, NULL);
+    /* Only what looks like a kernel trace, within its limits, is parsed
+     * here: anything else goes to the chapter's reader unparsed, which
+     * counts it against its own limits first. */
+    json_t *root = !looks_like_kernel_trace(*text) || sv_ktrace_too_large(*text, why, sizeof why)
+                       ? NULL : json_loads(*text, JSON_REJECT_DUPLICATES, NULL);
     bool kernel = root && sv_trace_file_is_kernel(root);
     if (!kernel) {
         json_decref(root);

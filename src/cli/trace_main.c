@@ -194,6 +194,11 @@ static int parse_options(int argc, char **argv, options *o)
     if (o->kernel_only_arg && !o->kernel_file && !o->exercise)
         return usage_error("\"%s\" (argument %d) goes with --kernel-file", argv[o->kernel_only_arg],
                            o->kernel_only_arg);
+    if (o->kernel_file && strcmp(o->kernel_file, "-") == 0 &&
+        (o->input.kind == SV_INPUT_STDIN ||
+         (o->input.kind == SV_INPUT_FILE && strcmp(o->input.path, "-") == 0)))
+        return usage_error("--kernel-file - (argument %d) reads the kernel from standard input: "
+                           "the values cannot come from it too", o->kernel_arg + 1);
     if (o->kernel_file && (o->open_path || o->verify || o->kernel_name_arg))
         return usage_error("--kernel-file (argument %d) runs its own kernel: %s does not go with "
                            "it", o->kernel_arg, o->open_path ? "--open" : o->verify ? "--verify"

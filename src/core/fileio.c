@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 struct sv_file {
@@ -135,6 +136,39 @@ static bool links_trusted(const char *orig, const char *path, int depth, char *e
     return ok;
 }
 
+/* A named pipe to write: opening one that nothing reads would wait forever,
+ * so it is opened without blocking (ENXIO while there is no reader), tried
+ * for SV_FIFO_WAIT_MS, then written as usual. NULL with err filled. */
+static FILE *open_fifo_out(const char *path, char *err, size_t errlen)
+{
+    int fd = -1;
+    for (int waited = 0;; waited += 50) {
+        fd = open(path, O_WRONLY | O_NONBLOCK | O_CLOEXEC);
+        if (fd >= 0 || errno != ENXIO || waited >= SV_FIFO_WAIT_MS)
+            break;
+        struct timespec ts = {0, 50 * 1000000L};
+        nanosleep(&ts, NULL);
+    }
+    if (fd < 0) {
+        if (errno == ENXIO)
+            sv_errorf(err, errlen, "%s: a named pipe that nothing reads: waited %d s for a "
+                      "reader (start the program that reads it first, or give a file)", path,
+                      SV_FIFO_WAIT_MS / 1000);
+        else
+            sv_errorf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+        return NULL;
+    }
+    int fl = fcntl(fd, F_GETFL);
+    if (fl >= 0)
+        (void)fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
+    FILE *f = fdopen(fd, "w");
+    if (!f) {
+        sv_errorf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+        close(fd);
+    }
+    return f;
+}
+
 sv_file *sv_file_begin(const char *path, char *err, size_t errlen)
 {
     sv_file *f = calloc(1, sizeof *f);
@@ -167,8 +201,10 @@ sv_file *sv_file_begin(const char *path, char *err, size_t errlen)
     if (stat(path, &st) == 0) {
         if (S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode)) {
             /* A device or a pipe: written in place, as a stream. */
-            if (!(f->f = fopen(path, "w"))) {
-                sv_errorf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+            if (!(f->f = S_ISFIFO(st.st_mode) ? open_fifo_out(path, err, errlen)
+                                              : fopen(path, "w"))) {
+                if (!S_ISFIFO(st.st_mode))
+                    sv_errorf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
                 goto fail;
             }
             return f;

@@ -15,7 +15,8 @@
  *                    full disk or a closed pipe is reported as "stdout: ..."
  *   a regular file   replaced whole by rename, or left as it was
  *   nothing yet      created by rename
- *   a character device or a FIFO (/dev/null, /dev/stdout, a pipe)
+ *   a character device or a FIFO (/dev/null, /dev/stdout, a pipe; a named
+ *                    pipe nothing reads is refused after SV_FIFO_WAIT_MS)
  *                    written in place as a stream and checked like stdout;
  *                    never created, renamed over or removed
  *   anything else    (a directory, a socket, a block device) refused
@@ -81,9 +82,10 @@ bool sv_stdout_check(char *err, size_t errlen);
 /* Reads the whole of path ("-": stdin) as text, NUL-terminated, *len (may be
  * NULL) bytes. Refuses more than limit bytes as soon as byte limit + 1 is read,
  * and a NUL byte. A named pipe nothing writes to is refused after
- * SV_FIFO_WAIT_MS instead of waiting forever. Returns NULL with err = "NAME: reason", NAME "stdin" for
- * "-", e.g. "/dev/zero: longer than the limit of 1 MiB for values". what
- * names the kind of input in that message. The caller frees the result. */
+ * SV_FIFO_WAIT_MS instead of waiting forever. Returns NULL with err =
+ * "NAME: reason", NAME "stdin" for "-", e.g. "/dev/zero: longer than the
+ * limit of 1 MiB for values". what names the kind of input in that message.
+ * The caller frees the result. */
 char *sv_read_bounded(const char *path, size_t limit, const char *what, size_t *len,
                       char *err, size_t errlen);
 

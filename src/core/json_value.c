@@ -151,3 +151,42 @@ bool sv_json_get_values(const json_t *j, const char *path, sv_type type, size_t 
     return true;
 }
 
+const char *sv_json_too_many(const char *p, size_t max_tokens, size_t max_arrays,
+                             size_t max_objects, char *why, size_t len)
+{
+    size_t tokens = 0, arrays = 0, objects = 0;
+    while (*p) {
+        char c = *p;
+        if (c == '"') {
+            tokens++;
+            for (p++; *p && *p != '"'; p++)
+                if (*p == '\\' && p[1])
+                    p++;
+            if (*p)
+                p++;
+            continue;
+        }
+        if (c == '[' || c == '{') {
+            tokens++;
+            *(c == '[' ? &arrays : &objects) += 1;
+        } else if ((c >= '0' && c <= '9') || c == '-' || (c >= 'a' && c <= 'z')) {
+            tokens++;
+            while ((p[1] >= '0' && p[1] <= '9') || (p[1] >= 'a' && p[1] <= 'z') ||
+                   (p[1] >= 'A' && p[1] <= 'Z') || p[1] == '.' || p[1] == '+' || p[1] == '-')
+                p++;
+        }
+        p++;
+    }
+    if (tokens > max_tokens)
+        snprintf(why, len, "%zu JSON values, more than the %zu a trace may have", tokens,
+                 max_tokens);
+    else if (arrays > max_arrays)
+        snprintf(why, len, "%zu JSON arrays, more than the %zu a trace may have", arrays,
+                 max_arrays);
+    else if (objects > max_objects)
+        snprintf(why, len, "%zu JSON objects, more than the %zu a trace may have", objects,
+                 max_objects);
+    else
+        return NULL;
+    return why;
+}

@@ -39,6 +39,14 @@ bool sv_json_get_values(const json_t *j, const char *path, sv_type type, size_t 
                         bool allow_null, sv_value *vals, bool *written, char *err,
                         size_t errlen);
 
+/* Counts the JSON values (strings and keys included), arrays and objects
+ * of text without parsing it: jansson's tree costs far more than the text
+ * (docs/reliability.md, "Memory while reading a trace"), so a reader refuses
+ * a file over its limits before building it. Returns NULL, or why (filled:
+ * "8299391 JSON values, more than the 2097152 a trace may have"). */
+const char *sv_json_too_many(const char *text, size_t max_tokens, size_t max_arrays,
+                             size_t max_objects, char *why, size_t len);
+
 #ifdef __cplusplus
 }
 #endif

@@ -318,6 +318,43 @@ void sv_ktrace_set_output(sv_ktrace *t, size_t i, sv_value v)
     t->output_written[i] = true;
 }
 
+/* At least what step s takes in the trace file: a value up to 8 bytes, a
+ * read 85 and a write 115 (their objects, one per line, at n = 1024). */
+static size_t step_bytes(const sv_ktrace *t, const sv_kstep *s)
+{
+    size_t b = 300;
+    for (size_t a = 0; a < t->narrays; a++)
+        for (size_t c = 0; c < t->arrays[a].len; c++)
+            b += s->written[a][c] ? 8 + (s->wrote[a][c] ? 6 : 0) : 0;
+    return b + 85 * s->nreads + 115 * s->nwrites;
+}
+
+size_t sv_ktrace_trim(sv_ktrace *t, size_t max_bytes)
+{
+    size_t used = 4096 + t->n * 30 + 160 * t->nhazards + (t->source ? 2 * strlen(t->source) : 0);
+    size_t keep = 0;
+    while (keep < t->nsteps) {
+        size_t b = step_bytes(t, &t->steps[keep]);
+        if (used + b > max_bytes)
+            break;
+        used += b;
+        keep++;
+    }
+    size_t dropped = t->nsteps - keep;
+    if (dropped == 0)
+        return 0;
+    for (size_t k = keep; k < t->nsteps; k++)
+        step_free(&t->steps[k], t->narrays);
+    t->nsteps = keep;
+    t->steps_dropped += (uint32_t)dropped;
+    size_t h = 0;
+    for (size_t i = 0; i < t->nhazards; i++)
+        if (t->hazards[i].step < keep)
+            t->hazards[h++] = t->hazards[i];
+    t->nhazards = h;
+    return dropped;
+}
+
 sv_kverdict sv_ktrace_verdict(const sv_ktrace *t)
 {
     switch (t->failure.kind) {

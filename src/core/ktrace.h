@@ -37,6 +37,10 @@ extern "C" {
 #define SV_KTRACE_MAX_CELLS 65536     /* cells of one array (48 KiB / 4 bytes fits) */
 #define SV_KTRACE_MAX_HAZARDS 10000   /* hazards kept; hazards_total counts all */
 #define SV_KTRACE_MAX_SOURCE (256 * 1024) /* bytes of kernel source carried */
+/* Cells of all steps together (steps x the arrays' cells): 2^25, about 200
+ * MB of steps. The reader refuses more; a runtime stops recording steps
+ * before it. */
+#define SV_KTRACE_MAX_TOTAL_CELLS (1u << 25)
 
 typedef enum sv_karray_kind {
     SV_KARRAY_SHARED, /* a __shared__ array (static or extern) */
@@ -194,6 +198,8 @@ typedef struct sv_ktrace {
     sv_khazard *hazards;   /* at most SV_KTRACE_MAX_HAZARDS, in the order found */
     uint64_t hazards_total;
     sv_kfailure failure;   /* kind NONE: it ran to the end */
+    uint32_t steps_dropped; /* steps recorded after the last one kept, left out to
+                               keep the trace file within its limit (sv_ktrace_trim) */
     /* Filled by sv_ktrace_analyze() (derived, never read from a file): */
     sv_kreading *readings; /* [nsteps] */
     sv_value *expected;    /* n: the sequential scan of op (inclusive or exclusive) */
@@ -259,6 +265,15 @@ bool sv_ktrace_add_wait(sv_ktrace *t, int32_t line, uint32_t count, uint32_t fir
                         char *err, size_t errlen);
 /* out[i] = v (written). */
 void sv_ktrace_set_output(sv_ktrace *t, size_t i, sv_value v);
+
+/* Drops steps from the end (and the hazards in them) until the trace file
+ * would take at most about max_bytes, counting them in steps_dropped; an
+ * endless loop at n = 1024 records 4096 steps, hundreds of MB as JSON.
+ * Returns the steps dropped. Call before sv_ktrace_analyze(). */
+size_t sv_ktrace_trim(sv_ktrace *t, size_t max_bytes);
+/* What scanviz-trace keeps a kernel trace file within: 12 MiB of the
+ * reader's 16 MiB limit (SV_LIMIT_TRACE). */
+#define SV_KTRACE_FILE_BUDGET ((size_t)12 << 20)
 
 /* ---- Reading a trace ------------------------------------------------------ */
 

@@ -62,6 +62,51 @@ static void put_access(FILE *f, sv_type type, const sv_kaccess *a, bool where)
     fprintf(f, ", \"line\": %" PRId32, a->line);
 }
 
+/* The chapter's reading of step k, an optional extra the reader derives
+ * again and compares: null, or the round, its rows and the broken cell. */
+static void put_reading(FILE *f, const sv_ktrace *t, size_t k)
+{
+    const sv_kreading *rd = &t->readings[k];
+    fputs(",\n      \"reading\": ", f);
+    if (!rd->fits) {
+        fputs("null", f);
+        return;
+    }
+    fprintf(f, "{\"round\": %d, \"expected_round\": %d, \"array\": %" PRId32 ", \"row\": %"
+               PRId32 ", \"pin_array\": %" PRId32 ", \"pin_row\": %" PRId32 ", \"broken\": ",
+            rd->round, rd->expected_round, rd->pout_array, rd->pout_row, rd->pin_array,
+            rd->pin_row);
+    if (!rd->broken) {
+        fputs("null}", f);
+        return;
+    }
+    fprintf(f, "{\"cell\": %" PRIu32 ", \"holds\": ", rd->first_broken);
+    if (rd->holds_known)
+        sv_json_put_value(f, t->type, rd->holds);
+    else
+        fputs("null", f);
+    fprintf(f, ", \"window\": [%" PRIu32 ", %" PRIu32 "], \"value\": ", rd->window_lo,
+            rd->window_hi);
+    sv_json_put_value(f, t->type, rd->window_value);
+    fputs("}}", f);
+}
+
+static const char *const verdict_names[] = {"ok", "wrong", "refused", "failed", "unavailable",
+                                            "internal"};
+
+/* The derived diagnosis, optional extras the reader compares: the expected
+ * scan, the first wrong cell, the first broken step, the verdict. */
+static void put_diagnosis(FILE *f, const sv_ktrace *t)
+{
+    if (!t->expected || !t->readings)
+        return;
+    fputs("  \"expected\": ", f);
+    sv_json_put_values(f, t->type, t->expected, NULL, t->n, 14);
+    fprintf(f, ",\n  \"first_wrong\": %" PRId32 ",\n  \"first_broken_step\": %" PRId32
+               ",\n  \"verdict\": \"%s\",\n", t->first_wrong, t->first_broken_step,
+            verdict_names[sv_ktrace_verdict(t)]);
+}
+
 static void put_step(FILE *f, const sv_ktrace *t, size_t k)
 {
     const sv_kstep *s = &t->steps[k];
@@ -100,6 +145,8 @@ static void put_step(FILE *f, const sv_ktrace *t, size_t k)
         }
         fputs(s->nwrites ? "\n      ]" : "]", f);
     }
+    if (t->readings)
+        put_reading(f, t, k);
     fprintf(f, "\n    }%s\n", k + 1 < t->nsteps ? "," : "");
 }
 
@@ -176,9 +223,13 @@ bool sv_ktrace_write(const sv_ktrace *t, FILE *f, char *err, size_t errlen)
     fputs(t->narrays ? "\n  ],\n  \"steps\": [\n" : "],\n  \"steps\": [\n", f);
     for (size_t k = 0; k < t->nsteps; k++)
         put_step(f, t, k);
-    fputs("  ],\n  \"output\": ", f);
+    fputs("  ],\n", f);
+    if (t->steps_dropped)
+        fprintf(f, "  \"steps_dropped\": %" PRIu32 ",\n", t->steps_dropped);
+    fputs("  \"output\": ", f);
     sv_json_put_values(f, t->type, t->output, t->output_written, t->n, 12);
     fputs(",\n", f);
+    put_diagnosis(f, t);
     put_hazards(f, t);
     put_failure(f, t);
     fputs(",\n  \"source\": ", f);
@@ -511,6 +562,12 @@ static bool read_steps(kreader *r, const json_t *root)
         return false;
     if (!json_is_array(steps) || json_array_size(steps) > SV_KTRACE_MAX_STEPS)
         return bad(r, "steps", "expected an array of at most %d steps", SV_KTRACE_MAX_STEPS);
+    size_t cells = 0;
+    for (size_t a = 0; a < r->t->narrays; a++)
+        cells += r->t->arrays[a].len;
+    if (cells && json_array_size(steps) > SV_KTRACE_MAX_TOTAL_CELLS / cells)
+        return bad(r, "steps", "%zu steps of %zu cells: more than the limit of %u cells in all",
+                   json_array_size(steps), cells, (unsigned)SV_KTRACE_MAX_TOTAL_CELLS);
     bool touched[SV_KTRACE_MAX_ARRAYS];
     for (size_t a = 0; a < r->t->narrays; a++)
         touched[a] = r->t->arrays[a].touched;
@@ -553,8 +610,10 @@ static bool read_hazards(kreader *r, const json_t *root)
         snprintf(p, sizeof p, "hazards[%zu]", h);
         if (!json_is_object(j))
             return bad(r, p, "expected an object, got %s", sv_json_kind_of(j));
+        /* A failed run's last step, cut short, may hold hazards too. */
+        long long last = (long long)r->t->nsteps - (r->t->failure.kind == SV_KFAIL_NONE);
         if (!want_name(r, j, p, "kind", hazard_kind, 3, &kind) ||
-            !want_int(r, j, p, "step", 0, (long long)r->t->nsteps - 1, &v))
+            !want_int(r, j, p, "step", 0, last, &v))
             return false;
         z.kind = (sv_khazard_kind)kind;
         z.step = (uint32_t)v;
@@ -575,12 +634,15 @@ static bool read_hazards(kreader *r, const json_t *root)
         if (!sv_ktrace_add_hazard(r->t, &z, r->err, r->errlen))
             return false;
     }
+    /* More than listed: past SV_KTRACE_MAX_HAZARDS, or found in the step a
+     * failure cut short (it was never recorded). */
     if (!want_int(r, root, "", "hazards_total", (long long)r->t->nhazards, INT64_MAX, &v))
         return false;
     r->t->hazards_total = (uint64_t)v;
-    if (r->t->nhazards < SV_KTRACE_MAX_HAZARDS && r->t->hazards_total != r->t->nhazards)
-        return bad(r, "hazards_total", "%lld, but %zu hazards are listed (all are, below %d)", v,
-                   r->t->nhazards, SV_KTRACE_MAX_HAZARDS);
+    if (r->t->nhazards < SV_KTRACE_MAX_HAZARDS && r->t->hazards_total != r->t->nhazards &&
+        r->t->failure.kind == SV_KFAIL_NONE && r->t->steps_dropped == 0)
+        return bad(r, "hazards_total", "%lld, but %zu hazards are listed (all are, below %d, "
+                   "in a run that did not fail)", v, r->t->nhazards, SV_KTRACE_MAX_HAZARDS);
     return true;
 }
 
@@ -607,7 +669,9 @@ static bool read_failure(kreader *r, const json_t *root)
     if (!want_int(r, j, "failure", "thread", -1, (long long)r->t->n - 1, &v))
         return false;
     f->thread = (int32_t)v;
-    if (!want_int(r, j, "failure", "step", -1, (long long)r->t->nsteps, &v))
+    /* The step it happened in may be past the last recorded (a runtime stops
+     * recording at SV_KTRACE_MAX_STEPS, an endless loop does not stop). */
+    if (!want_int(r, j, "failure", "step", -1, INT32_MAX, &v))
         return false;
     f->step = (int32_t)v;
     json_t *a = need(r, j, "failure", "array", p, sizeof p);
@@ -691,6 +755,138 @@ static bool read_header(kreader *r, const json_t *root)
     return true;
 }
 
+/* An optional integer extra at obj[name] equal to want (what the reader
+ * derived). */
+static bool same_int(kreader *r, const json_t *obj, const char *prefix, const char *name,
+                     long long want, const char *what)
+{
+    char p[256];
+    json_t *j = json_object_get(obj, name);
+    snprintf(p, sizeof p, "%s%s%s", prefix, prefix[0] ? "." : "", name);
+    if (!j)
+        return true;
+    if (!json_is_integer(j))
+        return bad(r, p, "expected an integer, got %s", sv_json_kind_of(j));
+    if (json_integer_value(j) != want)
+        return bad(r, p, "%lld, but %s gives %lld", (long long)json_integer_value(j), what, want);
+    return true;
+}
+
+/* An optional value extra at obj[name] (null: unknown) equal to want. */
+static bool same_value(kreader *r, const json_t *obj, const char *prefix, const char *name,
+                       sv_value want, bool known)
+{
+    char p[256], a[48], b[48];
+    json_t *j = json_object_get(obj, name);
+    sv_value v;
+    bool is_null = false;
+    snprintf(p, sizeof p, "%s.%s", prefix, name);
+    if (!j)
+        return true;
+    if (!sv_json_get_value(j, p, r->t->type, true, &v, &is_null, r->err, r->errlen))
+        return false;
+    if (is_null != !known || (known && v.bits != want.bits))
+        return bad(r, p, "%s, but the cells give %s", is_null ? "null" : sv_value_format(r->t->type, v, a, sizeof a),
+                   known ? sv_value_format(r->t->type, want, b, sizeof b) : "null");
+    return true;
+}
+
+/* An optional extra that is null or an object as `want` says: 1 an object
+ * to compare, 0 nothing more to compare (absent, or null as wanted), -1 an
+ * error (err: "PATH: null, but WHY_WANT" or "PATH: WHAT, but WHY_NOT"). */
+static int present(kreader *r, const json_t *x, const char *path, bool want, const char *what,
+                   const char *why_want, const char *why_not)
+{
+    if (!x)
+        return 0;
+    if (json_is_null(x) != !want)
+        return bad(r, path, "%s, but %s", json_is_null(x) ? "null" : what,
+                   want ? why_want : why_not) ? 0 : -1;
+    if (!want)
+        return 0;
+    if (!json_is_object(x))
+        return bad(r, path, "expected an object or null, got %s", sv_json_kind_of(x)) ? 0 : -1;
+    return 1;
+}
+
+/* steps[k].reading, when present, is what sv_ktrace_analyze derives. */
+static bool check_reading(kreader *r, const json_t *j, size_t k)
+{
+    char p[128], q[160];
+    const sv_kreading *rd = &r->t->readings[k];
+    json_t *x = json_object_get(j, "reading");
+    snprintf(p, sizeof p, "steps[%zu].reading", k);
+    int has = present(r, x, p, rd->fits, "a reading", "the cells give one",
+                      "the cells give none (no shared write in one row)");
+    if (has <= 0)
+        return has == 0;
+    const char *what = "the reading of the cells";
+    if (!same_int(r, x, p, "round", rd->round, what) ||
+        !same_int(r, x, p, "expected_round", rd->expected_round, what) ||
+        !same_int(r, x, p, "array", rd->pout_array, what) ||
+        !same_int(r, x, p, "row", rd->pout_row, what) ||
+        !same_int(r, x, p, "pin_array", rd->pin_array, what) ||
+        !same_int(r, x, p, "pin_row", rd->pin_row, what))
+        return false;
+    json_t *b = json_object_get(x, "broken");
+    snprintf(q, sizeof q, "%s.broken", p);
+    has = present(r, b, q, rd->broken, "a broken cell", "the cells break the invariant",
+                  "the cells hold the invariant");
+    if (has <= 0)
+        return has == 0;
+    json_t *w = json_object_get(b, "window");
+    if (w && (!json_is_array(w) || json_array_size(w) != 2 ||
+              !json_is_integer(json_array_get(w, 0)) || !json_is_integer(json_array_get(w, 1)) ||
+              json_integer_value(json_array_get(w, 0)) != rd->window_lo ||
+              json_integer_value(json_array_get(w, 1)) != rd->window_hi)) {
+        snprintf(q, sizeof q, "%s.broken.window", p);
+        return bad(r, q, "expected [%" PRIu32 ", %" PRIu32 "] (the cells' first broken window)",
+                   rd->window_lo, rd->window_hi);
+    }
+    return same_int(r, b, q, "cell", rd->first_broken, what) &&
+           same_value(r, b, q, "holds", rd->holds, rd->holds_known) &&
+           same_value(r, b, q, "value", rd->window_value, true);
+}
+
+/* The optional derived extras, compared with what the reader derived. */
+static bool check_derived(kreader *r, const json_t *root)
+{
+    sv_ktrace *t = r->t;
+    json_t *x = json_object_get(root, "expected");
+    if (x) {
+        sv_value *v = malloc(t->n * sizeof *v);
+        if (!v)
+            return bad(r, "expected", "out of memory");
+        bool ok = sv_json_get_values(x, "expected", t->type, t->n, false, v, NULL, r->err,
+                                          r->errlen);
+        for (size_t i = 0; ok && i < t->n; i++)
+            if (v[i].bits != t->expected[i].bits) {
+                char p[48], a[48], b[48];
+                snprintf(p, sizeof p, "expected[%zu]", i);
+                ok = bad(r, p, "%s, but the sequential scan gives %s",
+                         sv_value_format(t->type, v[i], a, sizeof a),
+                         sv_value_format(t->type, t->expected[i], b, sizeof b));
+            }
+        free(v);
+        if (!ok)
+            return false;
+    }
+    if (!same_int(r, root, "", "first_wrong", t->first_wrong, "the output against the scan") ||
+        !same_int(r, root, "", "first_broken_step", t->first_broken_step, "the steps' readings"))
+        return false;
+    if ((x = json_object_get(root, "verdict"))) {
+        const char *want = verdict_names[sv_ktrace_verdict(t)];
+        if (!json_is_string(x) || strcmp(json_string_value(x), want) != 0)
+            return bad(r, "verdict", "expected \"%s\" (from the output, hazards and failure)",
+                       want);
+    }
+    json_t *steps = json_object_get(root, "steps");
+    for (size_t k = 0; k < t->nsteps; k++)
+        if (!check_reading(r, json_array_get(steps, k), k))
+            return false;
+    return true;
+}
+
 sv_ktrace *sv_ktrace_from_json(const json_t *root, char *err, size_t errlen)
 {
     kreader r = {err, errlen, NULL};
@@ -722,13 +918,18 @@ sv_ktrace *sv_ktrace_from_json(const json_t *root, char *err, size_t errlen)
     }
     if (!read_header(&r, root) || !read_arrays(&r, root) || !read_steps(&r, root))
         goto fail;
+    if ((x = json_object_get(root, "steps_dropped"))) {
+        if (!want_int(&r, root, "", "steps_dropped", 1, INT32_MAX, &v))
+            goto fail;
+        r.t->steps_dropped = (uint32_t)v;
+    }
     if (!(x = need(&r, root, "", "output", p, sizeof p)) ||
         !sv_json_get_values(x, "output", r.t->type, r.t->n, true, r.t->output,
                             r.t->output_written, err, errlen))
         goto fail;
-    if (!read_hazards(&r, root) || !read_failure(&r, root))
+    if (!read_failure(&r, root) || !read_hazards(&r, root))
         goto fail;
-    if (!sv_ktrace_analyze(r.t, err, errlen))
+    if (!sv_ktrace_analyze(r.t, err, errlen) || !check_derived(&r, root))
         goto fail;
     return r.t;
 fail:
@@ -739,6 +940,11 @@ fail:
 sv_ktrace *sv_ktrace_parse(const char *json, char *err, size_t errlen)
 {
     json_error_t jerr;
+    char why[256];
+    if (sv_ktrace_too_large(json, why, sizeof why)) {
+        sv_errorf(err, errlen, "%s (refused before parsing)", why);
+        return NULL;
+    }
     json_t *root = json_loads(json, JSON_REJECT_DUPLICATES, &jerr);
     if (!root) {
         sv_errorf(err, errlen, "not valid JSON: line %d, column %d: %s", jerr.line, jerr.column,
@@ -748,6 +954,12 @@ sv_ktrace *sv_ktrace_parse(const char *json, char *err, size_t errlen)
     sv_ktrace *t = sv_ktrace_from_json(root, err, errlen);
     json_decref(root);
     return t;
+}
+
+const char *sv_ktrace_too_large(const char *text, char *why, size_t len)
+{
+    return sv_json_too_many(text, SV_KTRACE_FILE_MAX_TOKENS, SV_KTRACE_FILE_MAX_ARRAYS,
+                            SV_KTRACE_FILE_MAX_OBJECTS, why, len);
 }
 
 sv_ktrace *sv_ktrace_load(const char *path, char *err, size_t errlen)

@@ -13,6 +13,14 @@ extern "C" {
 
 #define SV_KTRACE_FILE_VERSION 3
 
+/* What a kernel trace file may hold, counted before parsing (json_value.h,
+ * sv_json_too_many): the largest of n = 1024 (a race's 10000 hazards, 11
+ * steps of reads and writes) has about 600,000 values and 62,000 objects;
+ * these leave four times that and bound the tree near 250 MB. */
+#define SV_KTRACE_FILE_MAX_TOKENS ((size_t)1 << 22)
+#define SV_KTRACE_FILE_MAX_ARRAYS ((size_t)1 << 18)
+#define SV_KTRACE_FILE_MAX_OBJECTS ((size_t)1 << 18)
+
 /* Writes t as JSON to a stream / a path ("-" is stdout; all or nothing
  * through sv_file_begin/commit). Cells never written are null everywhere,
  * the output included. false with err filled on failure. */
@@ -34,6 +42,8 @@ sv_ktrace *sv_ktrace_from_json(const json_t *root, char *err, size_t errlen);
  * kernel trace, and its chapter-shaped trace (sv_ktrace_chapter_trace), or
  * NULL with err saying why not (not the chapter's rounds). */
 bool sv_trace_file_is_kernel(const json_t *root);
+/* Whether text is over those limits: NULL, or why (filled). */
+const char *sv_ktrace_too_large(const char *text, char *why, size_t len);
 sv_trace *sv_ktrace_chapter_from_json(const json_t *root, char *err, size_t errlen);
 
 #ifdef __cplusplus

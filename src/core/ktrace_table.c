@@ -139,9 +139,18 @@ static void print_step(const ktable *tb, size_t k)
     const char *reading = strchr(words, ':'); /* "step 3 (round 2): ..." -> "round 2: ..." */
     if (reading && t->readings[k].fits)
         fprintf(tb->f, " · round %d%s\n", t->readings[k].round, reading);
-    else
-        fprintf(tb->f, " · %zu write%s, no chapter round\n", s->nwrites,
-                s->nwrites == 1 ? "" : "s");
+    else {
+        size_t wrote = 0; /* cells, not writes: the GPU records no writes */
+        for (size_t a = 0; a < t->narrays; a++)
+            for (size_t c = 0; c < t->arrays[a].len; c++)
+                wrote += s->wrote[a][c];
+        if (wrote)
+            fprintf(tb->f, " · %zu cell%s written, no chapter round\n", wrote,
+                    wrote == 1 ? "" : "s");
+        else
+            fprintf(tb->f, " · no cell written (%zu read%s)\n", s->nreads,
+                    s->nreads == 1 ? "" : "s");
+    }
     size_t cols = 0;
     for (size_t a = 0; a < t->narrays; a++)
         if (t->arrays[a].touched && tb->cols[a] > cols)
@@ -276,8 +285,20 @@ void sv_ktrace_print_table(const sv_ktrace *t, FILE *f, bool colour, const char 
     ktable tb = {.t = t, .f = f, .colour = colour};
     measure(&tb);
     print_header(&tb, note);
-    for (size_t k = 0; k < t->nsteps; k++)
+    /* An endless loop records thousands of steps: the first ones and the
+     * last few say what happened (the trace file has them all). */
+    size_t head = t->nsteps > SV_KTRACE_TABLE_STEPS ? SV_KTRACE_TABLE_STEPS - 4 : t->nsteps;
+    for (size_t k = 0; k < head; k++)
         print_step(&tb, k);
+    if (t->steps_dropped)
+        fprintf(f, "... and %" PRIu32 " later steps, left out to keep the trace file within its "
+                   "limit\n\n", t->steps_dropped);
+    if (head < t->nsteps) {
+        fprintf(f, "... steps %zu to %zu not shown (--format json has every step)\n\n", head + 1,
+                t->nsteps - 4);
+        for (size_t k = t->nsteps - 4; k < t->nsteps; k++)
+            print_step(&tb, k);
+    }
     if (t->failure.kind == SV_KFAIL_NONE)
         print_output(&tb);
     print_diagnosis(&tb, SV_KTRACE_TABLE_HAZARDS);

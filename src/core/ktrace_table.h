@@ -14,10 +14,13 @@ extern "C" {
 
 /* Hazards the table lists in words (all are counted). */
 #define SV_KTRACE_TABLE_HAZARDS 5
+/* Steps the table prints at most: the first ones and the last four. */
+#define SV_KTRACE_TABLE_STEPS 64
 
 /* Prints an analyzed t: a header (kernel, entry, n, op, type, scan, how it
  * ran) and note (escaped; may be NULL), each step's touched arrays with the
- * chapter's reading where it applies, out[] against the expected scan, and
+ * chapter's reading where it applies (at most SV_KTRACE_TABLE_STEPS steps:
+ * the first ones and the last four), out[] against the expected scan, and
  * the diagnosis (failure, output, invariant, hazards). colour: ANSI bold and
  * dim for headings. */
 void sv_ktrace_print_table(const sv_ktrace *t, FILE *f, bool colour, const char *note);

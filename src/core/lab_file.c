@@ -280,6 +280,209 @@ bool sv_lab_peek_kernel(const json_t *root, sv_kernel *out, char *path, size_t p
     return true;
 }
 
+/* The lab record's "divergent" cells into the summary s (every other cell
+ * holds its correct value, as sv_lab_summary_all_correct made it). */
+static bool read_divergent(rd *r, const json_t *dv, const sv_trace *t, const sv_lab_record *L,
+                           sv_lab_summary *s)
+{
+    if (!dv || !json_is_array(dv)) {
+        bad(r, ".divergent", dv ? "expected an array" : "missing");
+        return false;
+    }
+    if (json_array_size(dv) > s->n * s->nrounds) {
+        bad(r, ".divergent", "%zu cells, more than the trace has", json_array_size(dv));
+        return false;
+    }
+    for (size_t k = 0; k < json_array_size(dv); k++) {
+        const json_t *e = json_array_get(dv, k);
+        char w[64];
+        snprintf(w, sizeof w, ".divergent[%zu]", k);
+        long long rr, cc, wrong;
+        if (!json_is_object(e)) {
+            bad(r, w, "expected an object");
+            return false;
+        }
+        if (!get_ll(r, e, "round", w, 0, (long long)s->nrounds - 1, &rr) ||
+            !get_ll(r, e, "cell", w, 0, (long long)s->n - 1, &cc) ||
+            !get_ll(r, e, "wrong_runs", w, 1, L->runs, &wrong))
+            return false;
+        sv_lab_cell *c = &s->cells[(size_t)rr * s->n + (size_t)cc];
+        if (c->wrong_runs != 0) {
+            bad(r, w, "round %lld cell %lld is listed twice", rr, cc);
+            return false;
+        }
+        json_t *vals = json_object_get(e, "values");
+        char wv[80];
+        snprintf(wv, sizeof wv, "%s.values", w);
+        if (!vals || !json_is_array(vals) || json_array_size(vals) == 0 ||
+            json_array_size(vals) > L->runs) {
+            bad(r, wv, "expected an array of 1 to runs [value, runs] pairs");
+            return false;
+        }
+        /* "more": [values, runs] the file did not list (optional). */
+        json_t *more = json_object_get(e, "more");
+        long long more_values = 0, more_runs = 0;
+        if (more) {
+            char wm[80];
+            snprintf(wm, sizeof wm, "%s.more", w);
+            if (!json_is_array(more) || json_array_size(more) != 2 ||
+                !json_is_integer(json_array_get(more, 0)) ||
+                !json_is_integer(json_array_get(more, 1))) {
+                bad(r, wm, "expected [values, runs]");
+                return false;
+            }
+            more_values = json_integer_value(json_array_get(more, 0));
+            more_runs = json_integer_value(json_array_get(more, 1));
+            if (more_values < 1 || more_values > L->runs || more_runs < more_values ||
+                more_runs > L->runs) {
+                bad(r, wm, "[%lld, %lld]: expected 1 to runs values in as many to runs runs",
+                    more_values, more_runs);
+                return false;
+            }
+        }
+        size_t nv = json_array_size(vals);
+        sv_lab_count *cnt = calloc(nv, sizeof *cnt);
+        if (!cnt) {
+            bad(r, wv, "out of memory");
+            return false;
+        }
+        free(c->values);
+        c->values = cnt;
+        c->nvalues = (uint32_t)nv;
+        c->wrong_runs = (uint32_t)wrong;
+        c->more_values = (uint32_t)more_values;
+        c->more_runs = (uint32_t)more_runs;
+        uint64_t total = (uint64_t)more_runs, wrong_seen = 0;
+        for (size_t q = 0; q < nv; q++) {
+            json_t *pair = json_array_get(vals, q);
+            char wq[128];
+            snprintf(wq, sizeof wq, "%s[%zu]", wv, q);
+            if (!json_is_array(pair) || json_array_size(pair) != 2 ||
+                !json_is_integer(json_array_get(pair, 1)) ||
+                json_integer_value(json_array_get(pair, 1)) < 1 ||
+                json_integer_value(json_array_get(pair, 1)) > L->runs) {
+                bad(r, wq, "expected [value, runs] with runs in 1..%u", (unsigned)L->runs);
+                return false;
+            }
+            if (!get_val(r, json_array_get(pair, 0), wq, t->type, &cnt[q].value, &cnt[q].known))
+                return false;
+            cnt[q].runs = (uint32_t)json_integer_value(json_array_get(pair, 1));
+            total += cnt[q].runs;
+            if (!cnt[q].known || cnt[q].value.bits != c->correct.bits)
+                wrong_seen += cnt[q].runs;
+        }
+        /* The values not listed may hold the correct one: their runs count
+         * as wrong or not. */
+        if (total != L->runs || wrong_seen > (uint64_t)wrong ||
+            wrong_seen + (uint64_t)more_runs < (uint64_t)wrong) {
+            bad(r, wv, "the counts add up to %" PRIu64 " runs (%" PRIu64 " wrong), expected %u "
+                "(%lld wrong)", total, wrong_seen, (unsigned)L->runs, wrong);
+            return false;
+        }
+        if (s->first_diverged[cc] < 0 || s->first_diverged[cc] > (int)rr)
+            s->first_diverged[cc] = (int)rr;
+    }
+    return true;
+}
+
+/* One racecheck hazard, k, of the lab record (racecheck.h). */
+static bool read_hazard(rd *r, const json_t *e, size_t k, const sv_trace *t, sv_hazard *z)
+{
+    char w[64];
+    long long a, b, c2, rnd, t0, t1, l0, l1;
+    snprintf(w, sizeof w, ".racecheck.hazards[%zu]", k);
+    json_t *sev = json_object_get(e, "severity"), *kind = json_object_get(e, "kind");
+    json_t *thr = json_object_get(e, "threads"), *lines = json_object_get(e, "lines");
+    json_t *acc = json_object_get(e, "accesses"), *file = json_object_get(e, "file");
+    if (!json_is_object(e) || !sev || !json_is_string(sev) || !kind ||
+        !json_is_string(kind) || !json_is_array(thr) || json_array_size(thr) != 2 ||
+        !json_is_array(lines) || json_array_size(lines) != 2 || !acc ||
+        !json_is_string(acc) || strlen(json_string_value(acc)) != 2) {
+        bad(r, w, "expected severity, kind, threads [2], accesses \"XY\" and lines [2]");
+        return false;
+    }
+    if (!hazard_strings(r, w, e, z))
+        return false;
+    z->warp_level = json_is_true(json_object_get(e, "warp_level"));
+    t0 = json_integer_value(json_array_get(thr, 0));
+    t1 = json_integer_value(json_array_get(thr, 1));
+    l0 = json_integer_value(json_array_get(lines, 0));
+    l1 = json_integer_value(json_array_get(lines, 1));
+    if (!get_ll(r, e, "address", w, 0, UINT32_MAX, &a) ||
+        !get_ll(r, e, "buf", w, -1, 1, &b) ||
+        !get_ll(r, e, "cell", w, -1, (long long)t->n - 1, &c2) ||
+        !get_ll(r, e, "round", w, -1, (long long)t->nrounds - 1, &rnd))
+        return false;
+    z->address = (uint32_t)a;
+    z->buf = (int)b;
+    z->cell = (int)c2;
+    z->round = (int)rnd;
+    /* the ranges racecheck.c reads from a report */
+    z->thread[0] = t0 >= -1 && t0 <= SV_RACECHECK_MAX_THREAD ? (int)t0 : -1;
+    z->thread[1] = t1 >= -1 && t1 <= SV_RACECHECK_MAX_THREAD ? (int)t1 : -1;
+    z->line[0] = l0 >= -1 && l0 <= SV_RACECHECK_MAX_LINE ? (int)l0 : -1;
+    z->line[1] = l1 >= -1 && l1 <= SV_RACECHECK_MAX_LINE ? (int)l1 : -1;
+    z->access[0] = json_string_value(acc)[0] == 'W' ? 'W' : 'R';
+    z->access[1] = json_string_value(acc)[1] == 'W' ? 'W' : 'R';
+    const char *fs = file && json_is_string(file) ? json_string_value(file) : "";
+    size_t fl = 0;
+    for (; fs[fl] && fl < sizeof z->file - 1; fl++)
+        z->file[fl] = (fs[fl] >= 32 && fs[fl] < 127) ? fs[fl] : '?';
+    z->file[fl] = '\0';
+    json_t *cu = json_object_get(e, "current"), *in = json_object_get(e, "incoming");
+    if (cu && in && json_is_integer(cu) && json_is_integer(in)) {
+        z->has_values = true;
+        z->current = json_integer_value(cu);
+        z->incoming = json_integer_value(in);
+    }
+    return true;
+}
+
+/* The lab record's "racecheck" object into L->racecheck. */
+static bool read_racecheck(rd *r, const json_t *x, const sv_trace *t, sv_lab_record *L)
+{
+    long long v;
+    if (!json_is_object(x))
+        return bad(r, ".racecheck", "expected an object");
+    sv_racecheck *rc = calloc(1, sizeof *rc);
+    if (!rc) {
+        bad(r, ".racecheck", "out of memory");
+        return false;
+    }
+    L->racecheck = rc;
+    const json_t *y = json_object_get(x, "ran");
+    rc->ran = y && json_is_true(y);
+    y = json_object_get(x, "note");
+    if (y && !json_is_string(y)) {
+        bad(r, ".racecheck.note", "expected a string");
+        return false;
+    }
+    /* Kept to its buffer, cut at a whole UTF-8 character. */
+    sv_utf8_copy(y ? json_string_value(y) : "", rc->note, sizeof rc->note);
+    if (!get_ll(r, x, "errors", ".racecheck", 0, SV_RACECHECK_MAX_COUNT, &v))
+        return false;
+    rc->errors = (uint64_t)v;
+    if (!get_ll(r, x, "warnings", ".racecheck", 0, SV_RACECHECK_MAX_COUNT, &v))
+        return false;
+    rc->warnings = (uint64_t)v;
+    rc->has_summary = true;
+    const json_t *hz = json_object_get(x, "hazards");
+    if (!hz || !json_is_array(hz) || json_array_size(hz) > SV_RACECHECK_MAX_HAZARDS) {
+        bad(r, ".racecheck.hazards", "expected an array of at most %d hazards",
+            SV_RACECHECK_MAX_HAZARDS);
+        return false;
+    }
+    rc->nhazards = json_array_size(hz);
+    if (rc->nhazards && !(rc->hazards = calloc(rc->nhazards, sizeof *rc->hazards))) {
+        bad(r, ".racecheck.hazards", "out of memory");
+        return false;
+    }
+    for (size_t k = 0; k < rc->nhazards; k++)
+        if (!read_hazard(r, json_array_get(hz, k), k, t, &rc->hazards[k]))
+            return false;
+    return true;
+}
+
 bool sv_lab_read_json(const json_t *j, sv_trace *t, char *path, size_t pathlen, char *err,
                       size_t errlen)
 {
@@ -362,195 +565,11 @@ bool sv_lab_read_json(const json_t *j, sv_trace *t, char *path, size_t pathlen, 
     s->distinct_outputs = (uint32_t)dist;
     s->first_wrong_cell = (int)fwc;
     s->first_wrong_round = (int)fwr;
-    json_t *dv = json_object_get(j, "divergent");
-    if (!dv || !json_is_array(dv)) {
-        bad(&r, ".divergent", dv ? "expected an array" : "missing");
+    if (!read_divergent(&r, json_object_get(j, "divergent"), t, L, s))
         goto fail;
-    }
-    if (json_array_size(dv) > s->n * s->nrounds) {
-        bad(&r, ".divergent", "%zu cells, more than the trace has", json_array_size(dv));
-        goto fail;
-    }
-    for (size_t k = 0; k < json_array_size(dv); k++) {
-        json_t *e = json_array_get(dv, k);
-        char w[64];
-        snprintf(w, sizeof w, ".divergent[%zu]", k);
-        long long rr, cc, wrong;
-        if (!json_is_object(e)) {
-            bad(&r, w, "expected an object");
-            goto fail;
-        }
-        if (!get_ll(&r, e, "round", w, 0, (long long)s->nrounds - 1, &rr) ||
-            !get_ll(&r, e, "cell", w, 0, (long long)s->n - 1, &cc) ||
-            !get_ll(&r, e, "wrong_runs", w, 1, L->runs, &wrong))
-            goto fail;
-        sv_lab_cell *c = &s->cells[(size_t)rr * s->n + (size_t)cc];
-        if (c->wrong_runs != 0) {
-            bad(&r, w, "round %lld cell %lld is listed twice", rr, cc);
-            goto fail;
-        }
-        json_t *vals = json_object_get(e, "values");
-        char wv[80];
-        snprintf(wv, sizeof wv, "%s.values", w);
-        if (!vals || !json_is_array(vals) || json_array_size(vals) == 0 ||
-            json_array_size(vals) > L->runs) {
-            bad(&r, wv, "expected an array of 1 to runs [value, runs] pairs");
-            goto fail;
-        }
-        /* "more": [values, runs] the file did not list (optional). */
-        json_t *more = json_object_get(e, "more");
-        long long more_values = 0, more_runs = 0;
-        if (more) {
-            char wm[80];
-            snprintf(wm, sizeof wm, "%s.more", w);
-            if (!json_is_array(more) || json_array_size(more) != 2 ||
-                !json_is_integer(json_array_get(more, 0)) ||
-                !json_is_integer(json_array_get(more, 1))) {
-                bad(&r, wm, "expected [values, runs]");
-                goto fail;
-            }
-            more_values = json_integer_value(json_array_get(more, 0));
-            more_runs = json_integer_value(json_array_get(more, 1));
-            if (more_values < 1 || more_values > L->runs || more_runs < more_values ||
-                more_runs > L->runs) {
-                bad(&r, wm, "[%lld, %lld]: expected 1 to runs values in as many to runs runs",
-                    more_values, more_runs);
-                goto fail;
-            }
-        }
-        size_t nv = json_array_size(vals);
-        sv_lab_count *cnt = calloc(nv, sizeof *cnt);
-        if (!cnt) {
-            bad(&r, wv, "out of memory");
-            goto fail;
-        }
-        free(c->values);
-        c->values = cnt;
-        c->nvalues = (uint32_t)nv;
-        c->wrong_runs = (uint32_t)wrong;
-        c->more_values = (uint32_t)more_values;
-        c->more_runs = (uint32_t)more_runs;
-        uint64_t total = (uint64_t)more_runs, wrong_seen = 0;
-        for (size_t q = 0; q < nv; q++) {
-            json_t *pair = json_array_get(vals, q);
-            char wq[128];
-            snprintf(wq, sizeof wq, "%s[%zu]", wv, q);
-            if (!json_is_array(pair) || json_array_size(pair) != 2 ||
-                !json_is_integer(json_array_get(pair, 1)) ||
-                json_integer_value(json_array_get(pair, 1)) < 1 ||
-                json_integer_value(json_array_get(pair, 1)) > L->runs) {
-                bad(&r, wq, "expected [value, runs] with runs in 1..%u", (unsigned)L->runs);
-                goto fail;
-            }
-            if (!get_val(&r, json_array_get(pair, 0), wq, t->type, &cnt[q].value, &cnt[q].known))
-                goto fail;
-            cnt[q].runs = (uint32_t)json_integer_value(json_array_get(pair, 1));
-            total += cnt[q].runs;
-            if (!cnt[q].known || cnt[q].value.bits != c->correct.bits)
-                wrong_seen += cnt[q].runs;
-        }
-        /* The values not listed may hold the correct one: their runs count
-         * as wrong or not. */
-        if (total != L->runs || wrong_seen > (uint64_t)wrong ||
-            wrong_seen + (uint64_t)more_runs < (uint64_t)wrong) {
-            bad(&r, wv, "the counts add up to %" PRIu64 " runs (%" PRIu64 " wrong), expected %u "
-                "(%lld wrong)", total, wrong_seen, (unsigned)L->runs, wrong);
-            goto fail;
-        }
-        if (s->first_diverged[cc] < 0 || s->first_diverged[cc] > (int)rr)
-            s->first_diverged[cc] = (int)rr;
-    }
     x = json_object_get(j, "racecheck");
-    if (x) {
-        if (!json_is_object(x)) {
-            bad(&r, ".racecheck", "expected an object");
-            goto fail;
-        }
-        sv_racecheck *rc = calloc(1, sizeof *rc);
-        if (!rc) {
-            bad(&r, ".racecheck", "out of memory");
-            goto fail;
-        }
-        L->racecheck = rc;
-        json_t *y = json_object_get(x, "ran");
-        rc->ran = y && json_is_true(y);
-        y = json_object_get(x, "note");
-        if (y && !json_is_string(y)) {
-            bad(&r, ".racecheck.note", "expected a string");
-            goto fail;
-        }
-        /* Kept to its buffer, cut at a whole UTF-8 character. */
-        sv_utf8_copy(y ? json_string_value(y) : "", rc->note, sizeof rc->note);
-        if (!get_ll(&r, x, "errors", ".racecheck", 0, SV_RACECHECK_MAX_COUNT, &v))
-            goto fail;
-        rc->errors = (uint64_t)v;
-        if (!get_ll(&r, x, "warnings", ".racecheck", 0, SV_RACECHECK_MAX_COUNT, &v))
-            goto fail;
-        rc->warnings = (uint64_t)v;
-        rc->has_summary = true;
-        json_t *hz = json_object_get(x, "hazards");
-        if (!hz || !json_is_array(hz) || json_array_size(hz) > SV_RACECHECK_MAX_HAZARDS) {
-            bad(&r, ".racecheck.hazards", "expected an array of at most %d hazards",
-                SV_RACECHECK_MAX_HAZARDS);
-            goto fail;
-        }
-        rc->nhazards = json_array_size(hz);
-        if (rc->nhazards && !(rc->hazards = calloc(rc->nhazards, sizeof *rc->hazards))) {
-            bad(&r, ".racecheck.hazards", "out of memory");
-            goto fail;
-        }
-        for (size_t k = 0; k < rc->nhazards; k++) {
-            json_t *e = json_array_get(hz, k);
-            sv_hazard *z = &rc->hazards[k];
-            char w[64];
-            long long a, b, c2, rnd, t0, t1, l0, l1;
-            snprintf(w, sizeof w, ".racecheck.hazards[%zu]", k);
-            json_t *sev = json_object_get(e, "severity"), *kind = json_object_get(e, "kind");
-            json_t *thr = json_object_get(e, "threads"), *lines = json_object_get(e, "lines");
-            json_t *acc = json_object_get(e, "accesses"), *file = json_object_get(e, "file");
-            if (!json_is_object(e) || !sev || !json_is_string(sev) || !kind ||
-                !json_is_string(kind) || !json_is_array(thr) || json_array_size(thr) != 2 ||
-                !json_is_array(lines) || json_array_size(lines) != 2 || !acc ||
-                !json_is_string(acc) || strlen(json_string_value(acc)) != 2) {
-                bad(&r, w, "expected severity, kind, threads [2], accesses \"XY\" and lines [2]");
-                goto fail;
-            }
-            if (!hazard_strings(&r, w, e, z))
-                goto fail;
-            z->warp_level = json_is_true(json_object_get(e, "warp_level"));
-            t0 = json_integer_value(json_array_get(thr, 0));
-            t1 = json_integer_value(json_array_get(thr, 1));
-            l0 = json_integer_value(json_array_get(lines, 0));
-            l1 = json_integer_value(json_array_get(lines, 1));
-            if (!get_ll(&r, e, "address", w, 0, UINT32_MAX, &a) ||
-                !get_ll(&r, e, "buf", w, -1, 1, &b) ||
-                !get_ll(&r, e, "cell", w, -1, (long long)t->n - 1, &c2) ||
-                !get_ll(&r, e, "round", w, -1, (long long)t->nrounds - 1, &rnd))
-                goto fail;
-            z->address = (uint32_t)a;
-            z->buf = (int)b;
-            z->cell = (int)c2;
-            z->round = (int)rnd;
-            /* the ranges racecheck.c reads from a report */
-            z->thread[0] = t0 >= -1 && t0 <= SV_RACECHECK_MAX_THREAD ? (int)t0 : -1;
-            z->thread[1] = t1 >= -1 && t1 <= SV_RACECHECK_MAX_THREAD ? (int)t1 : -1;
-            z->line[0] = l0 >= -1 && l0 <= SV_RACECHECK_MAX_LINE ? (int)l0 : -1;
-            z->line[1] = l1 >= -1 && l1 <= SV_RACECHECK_MAX_LINE ? (int)l1 : -1;
-            z->access[0] = json_string_value(acc)[0] == 'W' ? 'W' : 'R';
-            z->access[1] = json_string_value(acc)[1] == 'W' ? 'W' : 'R';
-            const char *fs = file && json_is_string(file) ? json_string_value(file) : "";
-            size_t fl = 0;
-            for (; fs[fl] && fl < sizeof z->file - 1; fl++)
-                z->file[fl] = (fs[fl] >= 32 && fs[fl] < 127) ? fs[fl] : '?';
-            z->file[fl] = '\0';
-            json_t *cu = json_object_get(e, "current"), *in = json_object_get(e, "incoming");
-            if (cu && in && json_is_integer(cu) && json_is_integer(in)) {
-                z->has_values = true;
-                z->current = json_integer_value(cu);
-                z->incoming = json_integer_value(in);
-            }
-        }
-    }
+    if (x && !read_racecheck(&r, x, t, L))
+        goto fail;
     sv_trace_destroy(correct);
     sv_lab_record_destroy(t->lab);
     t->lab = L;

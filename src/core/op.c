@@ -178,6 +178,59 @@ sv_value sv_op_apply(sv_op op, sv_type type, sv_value a, sv_value b, bool *overf
     return r;
 }
 
+/* The fewest significant digits (1..9) that read v back to the same bits. */
+static int shortest_digits(sv_value v)
+{
+    char tmp[48];
+    for (int prec = 1; prec < 9; prec++) {
+        snprintf(tmp, sizeof tmp, "%.*g", prec, (double)v.f);
+        sv_value a, b;
+        a.f = strtof(tmp, NULL);
+        b.f = (float)strtod(tmp, NULL);
+        if (a.bits == v.bits && b.bits == v.bits)
+            return prec;
+    }
+    return 9;
+}
+
+static bool positional_ok(float f)
+{
+    float a = fabsf(f);
+    return a == 0.0f || (a >= 1e-4f && a < 1e9f);
+}
+
+sv_float_style sv_float_style_of(sv_type type, const sv_value *vals, size_t n)
+{
+    if (type != SV_TYPE_FLOAT32)
+        return SV_FLOAT_SHORTEST;
+    for (size_t i = 0; i < n; i++)
+        if (isfinite(vals[i].f) && !positional_ok(vals[i].f))
+            return SV_FLOAT_EXPONENT;
+    return SV_FLOAT_POSITIONAL;
+}
+
+char *sv_value_format_as(sv_type type, sv_value v, sv_float_style style, char *buf, size_t len)
+{
+    if (!buf || len == 0)
+        return buf;
+    if (type != SV_TYPE_FLOAT32 || style == SV_FLOAT_SHORTEST || !isfinite(v.f) ||
+        (style == SV_FLOAT_POSITIONAL && !positional_ok(v.f)))
+        return sv_value_format(type, v, buf, len);
+    int p = shortest_digits(v);
+    if (style == SV_FLOAT_EXPONENT) {
+        snprintf(buf, len, "%.*e", p - 1, (double)v.f);
+        return buf;
+    }
+    /* Positional: as many decimals as the digits after the leading one need. */
+    char e[48];
+    snprintf(e, sizeof e, "%.*e", p - 1, (double)v.f);
+    const char *x = strchr(e, 'e');
+    int exp10 = x ? atoi(x + 1) : 0;
+    int decimals = p - 1 - exp10;
+    snprintf(buf, len, "%.*f", decimals > 0 ? decimals : 0, (double)v.f);
+    return buf;
+}
+
 char *sv_value_format(sv_type type, sv_value v, char *buf, size_t len)
 {
     if (!buf || len == 0)

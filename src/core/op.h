@@ -83,6 +83,23 @@ sv_value sv_op_apply(sv_op op, sv_type type, sv_value a, sv_value b, bool *overf
  * the fewest digits that read back to the same bits. */
 char *sv_value_format(sv_type type, sv_value v, char *buf, size_t len);
 
+/* One notation for every float32 of a row or a trace, so that 16777222 and
+ * 16777220 do not print as "16777222" and "1.677722e+07" side by side. */
+typedef enum sv_float_style {
+    SV_FLOAT_SHORTEST,    /* sv_value_format: the shorter of the two per value */
+    SV_FLOAT_POSITIONAL,  /* "16777220", "0.5": every value 0 or 1e-4 <= |v| < 1e9 */
+    SV_FLOAT_EXPONENT     /* "1.677722e+07", "5e-01": when one value is outside that */
+} sv_float_style;
+
+/* The style for vals[0..n) of type: SV_FLOAT_SHORTEST for int32, else
+ * positional when every finite value allows it, else exponent. */
+sv_float_style sv_float_style_of(sv_type type, const sv_value *vals, size_t n);
+
+/* v in style: the same significant digits as sv_value_format (so the text
+ * reads back to the same bits), only the notation chosen; int32, inf and
+ * nan as sv_value_format. Returns buf. */
+char *sv_value_format_as(sv_type type, sv_value v, sv_float_style style, char *buf, size_t len);
+
 #ifdef __cplusplus
 }
 #endif

@@ -28,7 +28,25 @@ typedef struct table {
     FILE *f;
     bool colour;
     int width; /* of every number column */
+    sv_float_style style; /* one notation for every value of the trace */
 } table;
+
+/* table.h: positional unless some value needs an exponent, then all. */
+sv_float_style sv_trace_float_style(const sv_trace *t)
+{
+    if (t->type != SV_TYPE_FLOAT32)
+        return SV_FLOAT_SHORTEST;
+    if (sv_float_style_of(t->type, t->input, t->n) == SV_FLOAT_EXPONENT ||
+        (t->output && sv_float_style_of(t->type, t->output, t->n) == SV_FLOAT_EXPONENT))
+        return SV_FLOAT_EXPONENT;
+    for (size_t r = 0; r < t->nrounds; r++)
+        for (int b = 0; b < 2; b++)
+            for (size_t i = 0; i < t->n; i++)
+                if (t->rounds[r].written[b][i] &&
+                    sv_float_style_of(t->type, &t->rounds[r].buf[b][i], 1) == SV_FLOAT_EXPONENT)
+                    return SV_FLOAT_EXPONENT;
+    return SV_FLOAT_POSITIONAL;
+}
 
 static void on(const table *tb, const char *code)
 {
@@ -36,19 +54,20 @@ static void on(const table *tb, const char *code)
         fputs(code, tb->f);
 }
 
-static int cell_width(const sv_trace *t)
+static int cell_width(const sv_trace *t, sv_float_style style)
 {
     char v[48];
     int w = 2;
     for (size_t r = 0; r < t->nrounds; r++)
         for (int b = 0; b < 2; b++)
             for (size_t i = 0; i < t->n; i++) {
-                int len = (int)strlen(sv_value_format(t->type, t->rounds[r].buf[b][i], v, sizeof v));
+                int len = (int)strlen(sv_value_format_as(t->type, t->rounds[r].buf[b][i], style, v,
+                                                         sizeof v));
                 if (t->rounds[r].written[b][i] && len > w)
                     w = len;
             }
     for (size_t i = 0; t->output && i < t->n; i++) {
-        int len = (int)strlen(sv_value_format(t->type, t->output[i], v, sizeof v));
+        int len = (int)strlen(sv_value_format_as(t->type, t->output[i], style, v, sizeof v));
         if (len > w)
             w = len;
     }
@@ -88,7 +107,8 @@ static void value_row(const table *tb, const char *name, const sv_value *vals, c
         }
         if (cases)
             on(tb, case_colour[cases[i]]);
-        fprintf(tb->f, "%*s", tb->width, sv_value_format(tb->t->type, vals[i], v, sizeof v));
+        fprintf(tb->f, "%*s", tb->width,
+                sv_value_format_as(tb->t->type, vals[i], tb->style, v, sizeof v));
         if (cases)
             on(tb, COL_RESET);
     }
@@ -238,7 +258,8 @@ static void print_legend(const table *tb)
 
 void sv_trace_print_table(const sv_trace *t, FILE *f, bool colour, const char *note)
 {
-    table tb = {t, f, colour, cell_width(t)};
+    sv_float_style style = sv_trace_float_style(t);
+    table tb = {t, f, colour, cell_width(t, style), style};
     on(&tb, COL_BOLD);
     fprintf(f, "Hillis-Steele scan · n = %zu · %s (%s) · %s · %s · ", t->n, sv_op_name(t->op),
             sv_op_symbol(t->op), sv_type_name(t->type), sv_scan_name(t->scan));

@@ -10,4 +10,9 @@
  * not NULL or "", is printed under the title (e.g. why the emulator ran). */
 void sv_trace_print_table(const sv_trace *t, FILE *f, bool colour, const char *note);
 
+/* The one notation for every float32 of t (op.h: sv_float_style), which the
+ * table and the overview use: positional unless a value (input, a written
+ * cell, output) needs an exponent. SV_FLOAT_SHORTEST for int32. */
+sv_float_style sv_trace_float_style(const sv_trace *t);
+
 #endif

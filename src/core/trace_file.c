@@ -721,41 +721,7 @@ fail:
 #define TRACE_MAX_OBJECTS ((size_t)1 << 16)
 static const char *too_many_values(const char *p, char *why, size_t len)
 {
-    size_t tokens = 0, arrays = 0, objects = 0;
-    while (*p) {
-        char c = *p;
-        if (c == '"') {
-            tokens++;
-            for (p++; *p && *p != '"'; p++)
-                if (*p == '\\' && p[1])
-                    p++;
-            if (*p)
-                p++;
-            continue;
-        }
-        if (c == '[' || c == '{') {
-            tokens++;
-            *(c == '[' ? &arrays : &objects) += 1;
-        } else if ((c >= '0' && c <= '9') || c == '-' || (c >= 'a' && c <= 'z')) {
-            tokens++;
-            while ((p[1] >= '0' && p[1] <= '9') || (p[1] >= 'a' && p[1] <= 'z') ||
-                   (p[1] >= 'A' && p[1] <= 'Z') || p[1] == '.' || p[1] == '+' || p[1] == '-')
-                p++;
-        }
-        p++;
-    }
-    if (tokens > TRACE_MAX_TOKENS)
-        snprintf(why, len, "%zu JSON values, more than the %zu a trace may have", tokens,
-                 TRACE_MAX_TOKENS);
-    else if (arrays > TRACE_MAX_ARRAYS)
-        snprintf(why, len, "%zu JSON arrays, more than the %zu a trace may have", arrays,
-                 TRACE_MAX_ARRAYS);
-    else if (objects > TRACE_MAX_OBJECTS)
-        snprintf(why, len, "%zu JSON objects, more than the %zu a trace may have", objects,
-                 TRACE_MAX_OBJECTS);
-    else
-        return NULL;
-    return why;
+    return sv_json_too_many(p, TRACE_MAX_TOKENS, TRACE_MAX_ARRAYS, TRACE_MAX_OBJECTS, why, len);
 }
 
 sv_trace *sv_trace_parse(const char *json, char *err, size_t errlen)

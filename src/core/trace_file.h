@@ -19,8 +19,11 @@ bool sv_trace_save(const sv_trace *t, const char *path, char *err, size_t errlen
 /* Reads and validates a trace (from a string / a path, "-" is stdin):
  * every field's presence, type and range, buffer sizes, the round metadata,
  * and sv_trace_check(). Returns NULL on failure with err naming the field
- * (e.g. `rounds[2].buf[1][5]: expected an integer`) and the reason. The
- * returned trace is finished; the caller destroys it. */
+ * (e.g. `rounds[2].buf[1][5]: expected an integer`) and the reason. A text
+ * of more JSON values, arrays or objects than any trace has (2^21, 2^19,
+ * 2^16) is refused before it is parsed, so memory stays bounded
+ * (docs/reliability.md). The returned trace is finished; the caller
+ * destroys it. */
 sv_trace *sv_trace_parse(const char *json, char *err, size_t errlen);
 sv_trace *sv_trace_load(const char *path, char *err, size_t errlen); /* at most SV_LIMIT_TRACE bytes */
 

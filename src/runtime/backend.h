@@ -42,6 +42,10 @@ bool sv_rt_limits_apply_time(const sv_runtime_request *req, char *err, size_t er
 typedef void (*sv_rt_where_fn)(sv_kfailure *f, void *fault_pc);
 void sv_rt_set_where(sv_rt_where_fn fn);
 
+/* In the child: done of runs runs have completed (the parent calls the
+ * request's progress function). Cheap; never blocks. */
+void sv_rt_progress(uint32_t done, uint32_t runs);
+
 #ifdef __cplusplus
 }
 #endif

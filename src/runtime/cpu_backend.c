@@ -6,6 +6,7 @@
 #include "backend.h"
 #include "cpu_compile.h"
 #include "cpu_exec.h"
+#include "shipped.h"
 #include "source_scan.h"
 
 #include "../core/error.h"
@@ -30,8 +31,44 @@ static void fail(sv_ktrace *t, sv_kfail_kind kind, int line, const char *msg)
     t->failure.message = dup_s(msg);
 }
 
+/* A shipped kernel: its ahead-of-time build from memory. */
+static bool run_shipped(const sv_runtime_request *req, sv_ktrace *t, char *err, size_t errlen)
+{
+    const sv_rt_shipped *k = sv_rt_shipped_find(req->builtin);
+    char so[64], msg[1024];
+    if (!k) {
+        fail(t, SV_KFAIL_INTERNAL, 0, "not a shipped kernel of this build");
+        return true;
+    }
+    sv_source_scan *scan = malloc(sizeof *scan);
+    sv_rt_lines lines = {0, NULL, NULL};
+    if (!scan || !sv_rt_lines_parse(k->lines, &lines)) {
+        free(scan);
+        sv_errorf(err, errlen, "out of memory");
+        return false;
+    }
+    bool ok = true;
+    if (!sv_source_scan_shipped(k->source, req->builtin, scan, msg, sizeof msg) ||
+        !sv_rt_shipped_path(k, so, sizeof so, msg, sizeof msg)) {
+        fail(t, SV_KFAIL_INTERNAL, 0, msg);
+    } else {
+        free(t->entry);
+        t->entry = dup_s(scan->kernels[0].name);
+        const char *dyn = NULL;
+        for (size_t i = 0; i < scan->nshared; i++)
+            if (scan->shared[i].is_extern && !dyn)
+                dyn = scan->shared[i].name;
+        ok = sv_rt_cpu_exec(so, &lines, dyn, req, t, err, errlen);
+    }
+    sv_rt_lines_free(&lines);
+    free(scan);
+    return ok;
+}
+
 bool sv_rt_cpu_run(const sv_runtime_request *req, sv_ktrace *t, char *err, size_t errlen)
 {
+    if (req->builtin)
+        return run_shipped(req, t, err, errlen);
     const char *path = req->path ? req->path : "kernel.cu";
     sv_source_scan *scan = malloc(sizeof *scan);
     char msg[2048];
@@ -73,10 +110,6 @@ bool sv_rt_cpu_run(const sv_runtime_request *req, sv_ktrace *t, char *err, size_
             dyn = scan->shared[i].name;
             break;
         }
-    if (!sv_rt_limits_apply(req, msg, sizeof msg)) {
-        fail(t, SV_KFAIL_INTERNAL, 0, msg);
-        goto done;
-    }
     ok = sv_rt_cpu_exec(so, &lines, dyn, req, t, err, errlen);
 done:
     sv_rt_lines_free(&lines);

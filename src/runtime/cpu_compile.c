@@ -292,17 +292,25 @@ static bool lines_load(const char *file, sv_rt_lines *l)
     char *text = sv_read_bounded(file, 64u << 20, "line table", &len, err, sizeof err);
     if (!text)
         return false;
+    bool ok = sv_rt_lines_parse(text, l);
+    free(text);
+    return ok;
+}
+
+bool sv_rt_lines_parse(const char *text, sv_rt_lines *l)
+{
+    size_t len = strlen(text);
+    memset(l, 0, sizeof *l);
     size_t n = 0;
     for (size_t i = 0; i < len; i++)
         n += text[i] == '\n';
     l->addr = malloc((n + 1) * sizeof *l->addr);
     l->line = malloc((n + 1) * sizeof *l->line);
     if (!l->addr || !l->line) {
-        free(text);
         sv_rt_lines_free(l);
         return false;
     }
-    for (char *p = text; *p;) {
+    for (char *p = (char *)text; *p && l->n < n;) {
         char *e;
         unsigned long long a = strtoull(p, &e, 16);
         if (e == p)
@@ -313,7 +321,6 @@ static bool lines_load(const char *file, sv_rt_lines *l)
         while (*p == '\n')
             p++;
     }
-    free(text);
     return true;
 }
 
@@ -374,6 +381,16 @@ bool sv_rt_cpu_compile(const char *text, const char *path, char *so_path, size_t
                        sv_rt_lines *lines, bool *cached, sv_kfail_kind *kind, int *line,
                        char **messages, char *err, size_t errlen)
 {
+    char lp[PATH_MAX + 64];
+    return sv_rt_cpu_compile_ex(text, path, NULL, so_path, so_len, lp, sizeof lp, lines, cached,
+                                kind, line, messages, err, errlen);
+}
+
+bool sv_rt_cpu_compile_ex(const char *text, const char *path, const char *const *extra,
+                          char *so_path, size_t so_len, char *lines_path, size_t lines_len,
+                          sv_rt_lines *lines, bool *cached, sv_kfail_kind *kind, int *line,
+                          char **messages, char *err, size_t errlen)
+{
     char cxx[PATH_MAX], dir[PATH_MAX], why[512];
     *messages = NULL;
     *line = 0;
@@ -400,10 +417,12 @@ bool sv_rt_cpu_compile(const char *text, const char *path, char *so_path, size_t
     hash_add(&h, cxx, strlen(cxx));
     for (size_t i = 0; cxx_flags[i]; i++)
         hash_add(&h, cxx_flags[i], strlen(cxx_flags[i]));
-    char key[40], lines_path[PATH_MAX + 64];
+    for (size_t i = 0; extra && extra[i]; i++)
+        hash_add(&h, extra[i], strlen(extra[i]));
+    char key[40];
     snprintf(key, sizeof key, "%016llx%016llx", (unsigned long long)h.a, (unsigned long long)h.b);
     snprintf(so_path, so_len, "%s/k-%s.so", dir, key);
-    snprintf(lines_path, sizeof lines_path, "%s/k-%s.lines", dir, key);
+    snprintf(lines_path, lines_len, "%s/k-%s.lines", dir, key);
     if (access(so_path, R_OK) == 0 && lines_load(lines_path, lines)) {
         *cached = true;
         return true;
@@ -427,11 +446,13 @@ bool sv_rt_cpu_compile(const char *text, const char *path, char *so_path, size_t
         goto done;
     }
     {
-        const char *argv[32];
+        const char *argv[48];
         size_t a = 0;
         argv[a++] = cxx;
         for (size_t i = 0; cxx_flags[i]; i++)
             argv[a++] = cxx_flags[i];
+        for (size_t i = 0; extra && extra[i] && a < 32; i++)
+            argv[a++] = extra[i];
         argv[a++] = "-include";
         argv[a++] = hdr;
         argv[a++] = "-x";

@@ -49,6 +49,14 @@ int32_t sv_rt_lines_at(const sv_rt_lines *l, uint64_t pc);
 bool sv_rt_cpu_compile(const char *text, const char *path, char *so_path, size_t so_len,
                        sv_rt_lines *lines, bool *cached, sv_kfail_kind *kind, int *line,
                        char **messages, char *err, size_t errlen);
+/* The same with more flags (NULL-terminated; the shipped kernels' build
+ * passes -DSV_RT_HOSTED and -I kernels/), and the line table's text. */
+bool sv_rt_cpu_compile_ex(const char *text, const char *path, const char *const *extra,
+                          char *so_path, size_t so_len, char *lines_path, size_t lines_len,
+                          sv_rt_lines *lines, bool *cached, sv_kfail_kind *kind, int *line,
+                          char **messages, char *err, size_t errlen);
+/* Parses a line table's text ("ADDR LINE" lines, hex and decimal). */
+bool sv_rt_lines_parse(const char *text, sv_rt_lines *l);
 
 #ifdef __cplusplus
 }

@@ -55,6 +55,7 @@ typedef struct sv_rt_hooks {
     void (*sync)(int line);
     void (*shared)(void *addr, unsigned long bytes, unsigned long rows, const char *name,
                    int line);
+    int (*alloc)(unsigned long bytes, int line);
 } sv_rt_hooks;
 
 enum State { RUNNABLE, WAITING, DONE };
@@ -157,6 +158,7 @@ struct Rt {
     int32_t fail_arr = -1; // internal id of the failure's array
     volatile bool in_fiber = false; // a kernel thread runs (for the signal handlers)
     volatile uint64_t last_pc = 0;  // the last access's pc
+    uint64_t allocated = 0;         // device-side malloc, all runs
     const void *main_bottom = nullptr;
     size_t main_size = 0;
 #ifdef SV_RT_ASAN
@@ -562,7 +564,28 @@ void hook_shared(void *addr, unsigned long bytes, unsigned long rows, const char
     arr_add(name, SV_KARRAY_SHARED, (uintptr_t)addr, bytes, (uint32_t)rows);
 }
 
-sv_rt_hooks the_hooks = {hook_access, hook_sync, hook_shared};
+// A device-side malloc: counted against the memory limit (so the limit
+// holds under AddressSanitizer too, where RLIMIT_AS is left out).
+int hook_alloc(unsigned long bytes, int line)
+{
+    uint64_t limit = (uint64_t)(R->req->memory_mb ? R->req->memory_mb
+                                                  : SV_RUNTIME_DEFAULT_MEMORY_MB) << 20;
+    if (bytes != ~0ul && R->allocated + bytes <= limit) {
+        R->allocated += bytes;
+        return 1;
+    }
+    char msg[256];
+    if (bytes == ~0ul)
+        snprintf(msg, sizeof msg, "thread %u: a malloc at line %d found no memory", R->cur, line);
+    else
+        snprintf(msg, sizeof msg, "thread %u: malloc(%lu) at line %d goes past the memory limit "
+                 "of %llu MiB", R->cur, bytes, line, (unsigned long long)(limit >> 20));
+    fail_set(SV_KFAIL_MEMORY, msg, line, (int32_t)R->cur, -1, 0);
+    to_scheduler(); // never resumed
+    return 0;
+}
+
+sv_rt_hooks the_hooks = {hook_access, hook_sync, hook_shared, hook_alloc};
 
 // ---- Steps ------------------------------------------------------------------
 
@@ -1014,6 +1037,10 @@ bool load(const char *so_path, const char *dyn_name, char *err, size_t errlen)
     }
     R->so_base = (uintptr_t)info.dli_fbase;
     R->dyn = R->pool + 4096;
+    // a shipped kernel's launcher dispatches over the operator and type
+    void (*configure)(int, int, int) = (void (*)(int, int, int))dlsym(R->so, "sv_rt_configure");
+    if (configure)
+        configure((int)R->req->op, (int)R->req->type, R->req->scan == SV_SCAN_EXCLUSIVE);
     *R->hooks = &the_hooks;
     bdim[0] = R->n;
     bdim[1] = bdim[2] = 1;
@@ -1101,6 +1128,8 @@ bool runs(const sv_runtime_request *req, const sv_value *expected, char *err, si
         return false;
     bool wrong0 = !R->failed && output_wrong(expected);
     uint32_t wrong = wrong0, shown = 0, made = 1;
+    if (nruns > 1)
+        sv_rt_progress(1, nruns);
     if (!R->failed)
         for (uint32_t k = 1; k < nruns; k++) {
             R->record = false;
@@ -1108,6 +1137,7 @@ bool runs(const sv_runtime_request *req, const sv_value *expected, char *err, si
             if (!run_once(sk, err, errlen))
                 return false;
             made++;
+            sv_rt_progress(made, nruns);
             bool failed = R->failed;
             bool w = !failed && output_wrong(expected);
             wrong += w;
@@ -1135,12 +1165,13 @@ bool runs(const sv_runtime_request *req, const sv_value *expected, char *err, si
 }
 
 // Where a signal found the kernel (backend.h's sv_rt_where_fn): the thread
-// that ran, the line of the faulting instruction when it is the kernel's,
-// else of that thread's last access.
+// that runs (or ran last, when the signal came between two fibers), the line
+// of the faulting instruction when it is the kernel's, else of the last
+// access.
 void where(sv_kfailure *f, void *fault_pc)
 {
-    if (!R || !R->in_fiber)
-        return;
+    if (!R || (!R->in_fiber && R->switches == 0))
+        return; // not in the kernel yet
     f->thread = (int32_t)R->cur;
     f->step = (int32_t)R->step;
     int32_t line = 0;
@@ -1177,6 +1208,11 @@ extern "C" bool sv_rt_cpu_exec(const char *so_path, const sv_rt_lines *lines, co
     sv_reference_scan(req->op, req->type, req->scan, req->input, expected, req->n);
     sv_rt_set_where(where);
     bool ok = load(so_path, dyn_name, err, errlen);
+    // the limits start with the kernel's own code: the compile, the load and
+    // the fiber stacks are the runtime's
+    char msg[256];
+    if (ok && !R->failed && !sv_rt_limits_apply(req, msg, sizeof msg))
+        fail_set(SV_KFAIL_INTERNAL, msg, 0, -1, -1, 0);
     if (ok && !R->failed)
         ok = runs(req, expected, err, errlen);
     if (ok)

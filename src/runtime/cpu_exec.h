@@ -12,8 +12,9 @@
 extern "C" {
 #endif
 
-/* Runs the kernel in so_path (entry sv_rt_entry, sv_source_cpu_text's
- * launcher) req->runs times and fills t as backend.h says. dyn_name names
+/* Loads the kernel in so_path (entry sv_rt_entry, sv_source_cpu_text's
+ * launcher), starts the limits (sv_rt_limits_apply), runs it req->runs
+ * times and fills t as backend.h says. dyn_name names
  * the extern __shared__ array (NULL: none declared). A kernel failure is a
  * filled t->failure and a true return. */
 bool sv_rt_cpu_exec(const char *so_path, const sv_rt_lines *lines, const char *dyn_name,

@@ -20,6 +20,7 @@
  *   min, max (int, unsigned, float), fminf, fmaxf, fabsf, sqrtf, expf, logf,
  *   floorf, ceilf, abs, __int_as_float, __float_as_int, __uint_as_float,
  *   __float_as_uint, INFINITY, NAN, INT_MAX, INT_MIN, FLT_MAX, int32_t, uint32_t
+ *   malloc, free (device-side; past the memory limit the run stops)
  *   templates, structs, __device__ helper functions: plain C++17
  * Anything else (atomics, warp intrinsics, printf, #include of other headers)
  * is not provided: the compiler says so at the kernel file's line. */
@@ -33,6 +34,8 @@ typedef struct sv_rt_hooks {
     void (*sync)(int line);
     void (*shared)(void *addr, unsigned long bytes, unsigned long rows, const char *name,
                    int line);
+    /* a device-side malloc(): 0 when it goes past the memory limit (the run stops) */
+    int (*alloc)(unsigned long bytes, int line);
 } sv_rt_hooks;
 
 typedef struct uint3 {
@@ -84,28 +87,35 @@ __attribute__((no_sanitize("thread"))) static void *sv_rt_shared_alloc(unsigned 
 
 /* ---- The access hooks (ABI of gcc >= 12 and clang >= 14) --------------- */
 #define SV_RT_HOOK extern "C" __attribute__((no_sanitize("thread"), visibility("default"), noinline))
+/* Before the runtime has set the table (the .so's own constructors, at
+ * load) an access is nobody's business. */
+#define SV_RT_ACC(a, n, w)                                                            \
+    do {                                                                              \
+        if (sv_rt_hooks_ptr)                                                          \
+            sv_rt_hooks_ptr->access(a, n, w, __builtin_return_address(0));            \
+    } while (0)
 #define SV_RT_RD(N)                                                                   \
     SV_RT_HOOK void __tsan_read##N(void *a)                                           \
-    { sv_rt_hooks_ptr->access(a, N, 0, __builtin_return_address(0)); }                \
+    { SV_RT_ACC(a, N, 0); }                \
     SV_RT_HOOK void __tsan_write##N(void *a)                                          \
-    { sv_rt_hooks_ptr->access(a, N, 1, __builtin_return_address(0)); }                \
+    { SV_RT_ACC(a, N, 1); }                \
     SV_RT_HOOK void __tsan_unaligned_read##N(void *a)                                 \
-    { sv_rt_hooks_ptr->access(a, N, 0, __builtin_return_address(0)); }                \
+    { SV_RT_ACC(a, N, 0); }                \
     SV_RT_HOOK void __tsan_unaligned_write##N(void *a)                                \
-    { sv_rt_hooks_ptr->access(a, N, 1, __builtin_return_address(0)); }                \
+    { SV_RT_ACC(a, N, 1); }                \
     SV_RT_HOOK void __tsan_volatile_read##N(void *a)                                  \
-    { sv_rt_hooks_ptr->access(a, N, 0, __builtin_return_address(0)); }                \
+    { SV_RT_ACC(a, N, 0); }                \
     SV_RT_HOOK void __tsan_volatile_write##N(void *a)                                 \
-    { sv_rt_hooks_ptr->access(a, N, 1, __builtin_return_address(0)); }
+    { SV_RT_ACC(a, N, 1); }
 SV_RT_RD(1)
 SV_RT_RD(2)
 SV_RT_RD(4)
 SV_RT_RD(8)
 SV_RT_RD(16)
 SV_RT_HOOK void __tsan_read_range(void *a, unsigned long size)
-{ sv_rt_hooks_ptr->access(a, size, 0, __builtin_return_address(0)); }
+{ SV_RT_ACC(a, size, 0); }
 SV_RT_HOOK void __tsan_write_range(void *a, unsigned long size)
-{ sv_rt_hooks_ptr->access(a, size, 1, __builtin_return_address(0)); }
+{ SV_RT_ACC(a, size, 1); }
 SV_RT_HOOK void __tsan_vptr_update(void **, void *) {}
 SV_RT_HOOK void __tsan_vptr_read(void **) {}
 SV_RT_HOOK void __tsan_func_entry(void *) {}
@@ -117,22 +127,34 @@ SV_RT_HOOK void __tsan_func_exit(void *) {}
 SV_RT_HOOK void __tsan_init(void) {}
 SV_RT_HOOK void *__tsan_memcpy(void *d, const void *s, unsigned long n)
 {
-    sv_rt_hooks_ptr->access((void *)s, n, 0, __builtin_return_address(0));
-    sv_rt_hooks_ptr->access(d, n, 1, __builtin_return_address(0));
+    SV_RT_ACC((void *)s, n, 0);
+    SV_RT_ACC(d, n, 1);
     return __builtin_memcpy(d, s, n);
 }
 SV_RT_HOOK void *__tsan_memmove(void *d, const void *s, unsigned long n)
 {
-    sv_rt_hooks_ptr->access((void *)s, n, 0, __builtin_return_address(0));
-    sv_rt_hooks_ptr->access(d, n, 1, __builtin_return_address(0));
+    SV_RT_ACC((void *)s, n, 0);
+    SV_RT_ACC(d, n, 1);
     return __builtin_memmove(d, s, n);
 }
 SV_RT_HOOK void *__tsan_memset(void *d, int c, unsigned long n)
 {
-    sv_rt_hooks_ptr->access(d, n, 1, __builtin_return_address(0));
+    SV_RT_ACC(d, n, 1);
     return __builtin_memset(d, c, n);
 }
 SV_RT_HOOK void sv_rt_syncthreads(int line) { sv_rt_hooks_ptr->sync(line); }
+/* Device-side malloc/free, as CUDA has them: a refusal (the memory limit)
+ * stops the run, failure memory, at the line of the call. */
+SV_RT_HOOK void *sv_rt_malloc(unsigned long bytes, int line)
+{
+    if (!sv_rt_hooks_ptr->alloc(bytes, line))
+        return nullptr;
+    void *p = __builtin_malloc(bytes);
+    if (!p && bytes)
+        sv_rt_hooks_ptr->alloc(~0ul, line);
+    return p;
+}
+SV_RT_HOOK void sv_rt_free(void *p) { __builtin_free(p); }
 } /* extern "C" */
 
 template <typename A>
@@ -161,6 +183,10 @@ struct sv_rt_rows_of<E[N][M]> { static constexpr unsigned long v = N; };
  * (one a macro makes) is a plain static, not observed. */
 #define __shared__ static
 #define __syncthreads() sv_rt_syncthreads(__LINE__)
+#ifndef SV_RT_HOSTED
+#define malloc(n) sv_rt_malloc((n), __LINE__)
+#define free(p) sv_rt_free(p)
+#endif
 #define threadIdx sv_rt_threadIdx
 #define blockDim sv_rt_blockDim
 #define warpSize 32
@@ -172,7 +198,11 @@ struct dim3 {
 static const uint3 blockIdx = {0, 0, 0};
 static const uint3 gridDim = {1, 1, 1};
 
-/* ---- Types and math ----------------------------------------------------- */
+/* ---- Types and math ----------------------------------------------------- *
+ * A kernel file gets these from here (it may include nothing). The shipped
+ * kernels, built ahead of time with -DSV_RT_HOSTED, include the C++ library
+ * headers they need themselves (kernels/ops.cuh), so these stay out. */
+#ifndef SV_RT_HOSTED
 typedef __INT32_TYPE__ int32_t;
 typedef __UINT32_TYPE__ uint32_t;
 typedef __INT64_TYPE__ int64_t;
@@ -203,5 +233,6 @@ static inline float __int_as_float(int v) { float f; __builtin_memcpy(&f, &v, 4)
 static inline int __float_as_int(float f) { int v; __builtin_memcpy(&v, &f, 4); return v; }
 static inline float __uint_as_float(unsigned v) { float f; __builtin_memcpy(&f, &v, 4); return f; }
 static inline unsigned __float_as_uint(float f) { unsigned v; __builtin_memcpy(&v, &f, 4); return v; }
+#endif /* SV_RT_HOSTED */
 
 #endif

@@ -4,6 +4,7 @@
  * and turns whatever happened (a trace, a signal, silence) into a trace
  * with its failure. The parent never runs the kernel's code. */
 #define _GNU_SOURCE /* REG_RIP, sigaltstack's stack_t fields */
+#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -20,6 +21,7 @@
 
 #include "backend.h"
 #include "cpu_compile.h"
+#include "shipped.h"
 #include "wire.h"
 
 #include "../core/error.h"
@@ -38,6 +40,7 @@
 
 static sv_ktrace *child_t;
 static int child_fd = -1;
+static int child_progress_fd = -1;
 static uint32_t child_limit_ms;
 static sv_rt_where_fn child_where;
 static char child_msg[512];
@@ -45,6 +48,14 @@ static char child_msg[512];
 void sv_rt_set_where(sv_rt_where_fn fn)
 {
     child_where = fn;
+}
+
+void sv_rt_progress(uint32_t done, uint32_t runs)
+{
+    uint32_t rec[2] = {done, runs};
+    if (child_progress_fd >= 0 && write(child_progress_fd, rec, sizeof rec) < 0) {
+        /* a full pipe drops a progress record: the next one says more */
+    }
 }
 
 static size_t put_str(char *buf, size_t at, size_t len, const char *s)
@@ -103,6 +114,13 @@ static void on_signal(int sig, siginfo_t *si, void *ucv)
         f->nwaits = 0;
         if (child_where)
             child_where(f, pc);
+        if (getenv("SV_RT_DEBUG")) {
+            Dl_info di;
+            if (pc && dladdr(pc, &di))
+                fprintf(stderr, "sv_rt: signal %d at %s+%#lx (%s)\n", sig, di.dli_fname,
+                        (unsigned long)((char *)pc - (char *)di.dli_fbase),
+                        di.dli_sname ? di.dli_sname : "?");
+        }
         size_t u = 0;
         if (sig == SIGALRM) {
             u = put_str(child_msg, u, sizeof child_msg, "the kernel ran past its time limit of ");
@@ -181,10 +199,11 @@ bool sv_rt_limits_apply(const sv_runtime_request *req, char *err, size_t errlen)
     return sv_rt_limits_apply_time(req, err, errlen);
 }
 
-static void child_main(const sv_runtime_request *req, sv_ktrace *t, int fd)
+static void child_main(const sv_runtime_request *req, sv_ktrace *t, int fd, int pfd)
 {
     child_t = t;
     child_fd = fd;
+    child_progress_fd = pfd;
     child_signals();
     /* the kernel's stray output goes to stderr, never into the parent's stdout */
     dup2(2, 1);
@@ -228,14 +247,22 @@ static unsigned long long rss_bytes(pid_t pid)
 typedef struct child_out {
     unsigned char *data;
     size_t len;
-    bool killed_time, killed_memory;
+    bool killed_time, killed_memory, too_big;
     int status;
 } child_out;
 
 /* Reads the child's stream until it closes, killing it past the backstop
  * deadline or the resident-size limit. */
-static bool parent_wait(pid_t pid, int fd, const sv_runtime_request *req, child_out *o, char *err,
-                        size_t errlen)
+static void progress_read(int pfd, const sv_runtime_request *req)
+{
+    uint32_t rec[2];
+    while (read(pfd, rec, sizeof rec) == (ssize_t)sizeof rec)
+        if (req->progress)
+            req->progress(req->progress_ctx, rec[0], rec[1]);
+}
+
+static bool parent_wait(pid_t pid, int fd, int pfd, const sv_runtime_request *req, child_out *o,
+                        char *err, size_t errlen)
 {
     uint32_t ms = req->time_limit_ms ? req->time_limit_ms : SV_RUNTIME_DEFAULT_TIME_LIMIT_MS;
     uint32_t mb = req->memory_mb ? req->memory_mb : SV_RUNTIME_DEFAULT_MEMORY_MB;
@@ -249,12 +276,19 @@ static bool parent_wait(pid_t pid, int fd, const sv_runtime_request *req, child_
         return false;
     }
     for (;;) {
-        struct pollfd p = {fd, POLLIN, 0};
-        int r = poll(&p, 1, 20);
+        struct pollfd p[2] = {{fd, POLLIN, 0}, {pfd, POLLIN, 0}};
+        int r = poll(p, pfd >= 0 ? 2 : 1, 20);
         if (r < 0 && errno != EINTR)
             break;
-        if (r > 0) {
-            if (o->len == cap && cap < WIRE_MAX) {
+        if (r > 0 && pfd >= 0 && (p[1].revents & POLLIN))
+            progress_read(pfd, req);
+        if (r > 0 && (p[0].revents & (POLLIN | POLLHUP | POLLERR))) {
+            if (o->len == cap && cap >= WIRE_MAX) {
+                o->too_big = true; /* (it would block on the pipe for ever) */
+                kill(pid, SIGKILL);
+                break;
+            }
+            if (o->len == cap) {
                 unsigned char *nd = realloc(o->data, cap * 2);
                 if (!nd)
                     break;
@@ -293,7 +327,7 @@ static const char *base_of(const char *path)
 
 static bool request_valid(const sv_runtime_request *req, char *err, size_t errlen)
 {
-    if (!req || !req->source || !req->input) {
+    if (!req || (!req->source && !req->builtin) || !req->input) {
         sv_errorf(err, errlen, "no kernel source or no input");
         return false;
     }
@@ -308,7 +342,16 @@ sv_ktrace *sv_runtime_run(const sv_runtime_request *req, char *err, size_t errle
 {
     if (!request_valid(req, err, errlen))
         return NULL;
-    const char *path = req->path ? req->path : "kernel.cu";
+    const char *source = req->source;
+    if (!source && req->builtin) {
+        const sv_rt_shipped *k = sv_rt_shipped_find(req->builtin);
+        if (!k) {
+            sv_errorf(err, errlen, "%s: not a shipped kernel of this build", req->builtin);
+            return NULL;
+        }
+        source = k->source;
+    }
+    const char *path = req->path ? req->path : req->builtin ? req->builtin : "kernel.cu";
     char name[256];
     snprintf(name, sizeof name, "%s", base_of(path));
     char *dot = strrchr(name, '.');
@@ -319,23 +362,27 @@ sv_ktrace *sv_runtime_run(const sv_runtime_request *req, char *err, size_t errle
     if (!t)
         return NULL;
     char sched[64];
-    size_t srclen = strnlen(req->source, SV_KTRACE_MAX_SOURCE);
+    size_t srclen = strnlen(source, SV_KTRACE_MAX_SOURCE);
     char *src = malloc(srclen + 1);
-    if (!src || !sv_ktrace_set_text(&t->file, req->path, err, errlen) ||
+    if (!src || !sv_ktrace_set_text(&t->file, path, err, errlen) ||
         (req->backend == SV_RUNTIME_CPU &&
          !sv_ktrace_set_text(&t->schedule, sv_schedule_format(req->schedule, sched, sizeof sched),
                              err, errlen)))
         goto fail;
-    memcpy(src, req->source, srclen);
+    memcpy(src, source, srclen);
     src[srclen] = '\0';
     t->source = src;
     src = NULL;
     t->backend = req->backend == SV_RUNTIME_GPU ? SV_BACKEND_CUDA : SV_BACKEND_CPU;
     t->runs = req->runs ? req->runs : 1;
-    int fd[2];
-    if (pipe(fd) != 0) {
+    int fd[2], pfd[2] = {-1, -1};
+    if (pipe2(fd, O_CLOEXEC) != 0) {
         sv_errorf(err, errlen, "pipe: %s", strerror(errno));
         goto fail;
+    }
+    if (req->progress && pipe2(pfd, O_CLOEXEC) == 0) {
+        fcntl(pfd[0], F_SETFL, O_NONBLOCK);
+        fcntl(pfd[1], F_SETFL, O_NONBLOCK);
     }
     fflush(NULL);
     pid_t pid = fork();
@@ -343,29 +390,44 @@ sv_ktrace *sv_runtime_run(const sv_runtime_request *req, char *err, size_t errle
         sv_errorf(err, errlen, "fork: %s", strerror(errno));
         close(fd[0]);
         close(fd[1]);
+        if (pfd[0] >= 0) {
+            close(pfd[0]);
+            close(pfd[1]);
+        }
         goto fail;
     }
     if (pid == 0) {
         close(fd[0]);
-        child_main(req, t, fd[1]);
+        if (pfd[0] >= 0)
+            close(pfd[0]);
+        child_main(req, t, fd[1], pfd[1]);
     }
     close(fd[1]);
+    if (pfd[1] >= 0)
+        close(pfd[1]);
     child_out o;
     memset(&o, 0, sizeof o);
-    bool waited = parent_wait(pid, fd[0], req, &o, err, errlen);
+    bool waited = parent_wait(pid, fd[0], pfd[0], req, &o, err, errlen);
+    if (pfd[0] >= 0) {
+        progress_read(pfd[0], req);
+        close(pfd[0]);
+    }
     close(fd[0]);
     if (!waited)
         goto fail;
     char werr[256] = "";
     bool got = o.len > 0 && sv_rt_wire_recv(o.data, o.len, t, werr, sizeof werr);
     free(o.data);
-    if (got && !o.killed_memory && !o.killed_time)
+    if (got && !o.killed_memory && !o.killed_time && !o.too_big)
         return t;
     /* nothing (or part) came back: say why from how the child ended */
     char msg[512];
     sv_kfail_kind kind = SV_KFAIL_CRASH;
     uint32_t mb = req->memory_mb ? req->memory_mb : SV_RUNTIME_DEFAULT_MEMORY_MB;
-    if (o.killed_memory) {
+    if (o.too_big) {
+        kind = SV_KFAIL_INTERNAL;
+        snprintf(msg, sizeof msg, "the kernel's trace is larger than %zu MiB", WIRE_MAX >> 20);
+    } else if (o.killed_memory) {
         kind = SV_KFAIL_MEMORY;
         snprintf(msg, sizeof msg, "the kernel's process went past its memory limit of %u MiB",
                  (unsigned)mb);

@@ -37,6 +37,11 @@ typedef struct sv_runtime_request {
     const char *path;        /* "my_scan.cu" as the user gave it */
     const char *source;      /* its text; NUL-terminated */
     const char *entry;       /* --entry NAME, NULL: the only __global__ */
+    /* A shipped kernel instead (a registry row's file, "kernels/hillis_steele.cu",
+     * "kernels/mistakes/in_place.cu"): on the CPU its build made ahead of time
+     * runs (no compiler needed) and its own text is the trace's source, so
+     * source may be NULL. NULL: the kernel file in source. */
+    const char *builtin;
     /* ... the input */
     sv_op op;
     sv_type type;
@@ -52,6 +57,10 @@ typedef struct sv_runtime_request {
     bool racecheck;          /* GPU: under compute-sanitizer's racecheck */
     uint32_t time_limit_ms;  /* 0: SV_RUNTIME_DEFAULT_TIME_LIMIT_MS */
     uint32_t memory_mb;      /* 0: SV_RUNTIME_DEFAULT_MEMORY_MB */
+    /* With runs > 1: called in the caller's process as runs complete (done of
+     * runs), e.g. for a progress line on a terminal; NULL: none. */
+    void (*progress)(void *ctx, uint32_t done, uint32_t runs);
+    void *progress_ctx;
 } sv_runtime_request;
 
 /* Runs the request. Returns a trace (never NULL unless allocation failed,

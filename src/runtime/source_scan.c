@@ -38,6 +38,7 @@ typedef struct lexer {
     tok *toks;
     size_t ntoks, cap;
     sv_source_scan *out;
+    bool any_include; /* a shipped kernel's own headers */
 } lexer;
 
 static bool push(lexer *lx, size_t off, size_t len, int line)
@@ -100,6 +101,8 @@ static size_t directive(lexer *lx, size_t p, int *line, sv_kfail_kind *kind, int
         memcpy(name, s + a, k);
         name[k] = '\0';
     }
+    if (lx->any_include)
+        return e;
     for (size_t i = 0; allowed_includes[i]; i++) {
         if (strcmp(name, allowed_includes[i]) == 0) {
             sv_source_scan *o = lx->out;
@@ -456,14 +459,14 @@ static bool shared_parse(lexer *lx, size_t i, const char *path, sv_kfail_kind *k
     return true;
 }
 
-bool sv_source_scan_text(const char *src, const char *path, sv_source_scan *out,
-                         sv_kfail_kind *kind, int *line, char *err, size_t errlen)
+static bool scan(const char *src, const char *path, bool shipped, sv_source_scan *out,
+                 sv_kfail_kind *kind, int *line, char *err, size_t errlen)
 {
     memset(out, 0, sizeof *out);
     out->entry = -1;
     *kind = SV_KFAIL_NONE;
     *line = 0;
-    lexer lx = {src, strlen(src), NULL, 0, 0, out};
+    lexer lx = {src, strlen(src), NULL, 0, 0, out, shipped};
     bool ok = lex(&lx, path, kind, line, err, errlen);
     for (size_t i = 0; ok && i < lx.ntoks; i++) {
         if (is(&lx, i, "__global__"))
@@ -473,6 +476,28 @@ bool sv_source_scan_text(const char *src, const char *path, sv_source_scan *out,
     }
     free(lx.toks);
     return ok;
+}
+
+bool sv_source_scan_text(const char *src, const char *path, sv_source_scan *out,
+                         sv_kfail_kind *kind, int *line, char *err, size_t errlen)
+{
+    return scan(src, path, false, out, kind, line, err, errlen);
+}
+
+bool sv_source_scan_shipped(const char *src, const char *path, sv_source_scan *out,
+                            char *err, size_t errlen)
+{
+    sv_kfail_kind kind;
+    int line;
+    if (!scan(src, path, true, out, &kind, &line, err, errlen))
+        return false;
+    if (out->nkernels != 1) {
+        sv_errorf(err, errlen, "%s: %zu __global__ functions, a shipped kernel has one", path,
+                  out->nkernels);
+        return false;
+    }
+    out->entry = 0;
+    return true;
 }
 
 /* ---- The contract ---------------------------------------------------------- */
@@ -631,8 +656,8 @@ static void shared_edit(const sv_source_scan *s, size_t first, size_t last, edit
 
 /* Appends the file with its line structure intact: an edit never adds or
  * removes a newline. */
-char *sv_source_cpu_text(const sv_source_scan *s, const char *src, const char *path,
-                         sv_type type)
+static char *cpu_body(const sv_source_scan *s, const char *src, const char *path, size_t extra_out,
+                      size_t *used)
 {
     edit *ed = malloc(2 * SV_SCAN_MAX_SHARED * sizeof *ed);
     size_t ne = 0;
@@ -651,7 +676,7 @@ char *sv_source_cpu_text(const sv_source_scan *s, const char *src, const char *p
         i = j + 1;
     }
     qsort(ed, ne, sizeof ed[0], cmp_edit);
-    size_t len = strlen(src), extra = 4096 + strlen(path) * 2;
+    size_t len = strlen(src), extra = 4096 + extra_out + strlen(path) * 2;
     for (size_t i = 0; i < ne; i++)
         extra += strlen(ed[i].text);
     char *o = malloc(len + extra);
@@ -687,6 +712,18 @@ char *sv_source_cpu_text(const sv_source_scan *s, const char *src, const char *p
     memcpy(o + u, src + p, len - p);
     u += len - p;
     free(ed);
+    o[u] = '\0';
+    *used = u;
+    return o;
+}
+
+char *sv_source_cpu_text(const sv_source_scan *s, const char *src, const char *path,
+                         sv_type type)
+{
+    size_t u;
+    char *o = cpu_body(s, src, path, 0, &u);
+    if (!o)
+        return NULL;
     const sv_scan_kernel *k = s->entry >= 0 ? &s->kernels[s->entry] : &s->kernels[0];
     const char *T = sv_source_ctype(type);
     char inst[SV_SCAN_NAME + 16] = "";
@@ -698,6 +735,36 @@ char *sv_source_cpu_text(const sv_source_scan *s, const char *src, const char *p
                          "sv_rt_entry(const void *in, void *out, int n)\n"
                          "{ %s%s((const %s *)in, (%s *)out, n); }\n",
                          k->name, inst, T, T);
+    o[u] = '\0';
+    return o;
+}
+
+char *sv_source_cpu_text_shipped(const sv_source_scan *s, const char *src, const char *path)
+{
+    size_t u;
+    char *o = cpu_body(s, src, path, 0, &u);
+    if (!o)
+        return NULL;
+    const sv_scan_kernel *k = &s->kernels[s->entry >= 0 ? s->entry : 0];
+    u += (size_t)sprintf(o + u,
+        "\n#line 1 \"<scanviz launcher>\"\n"
+        "static int sv_rt_op, sv_rt_type, sv_rt_exclusive;\n"
+        "extern \"C\" __attribute__((visibility(\"default\"))) void\n"
+        "sv_rt_configure(int op, int type, int exclusive)\n"
+        "{ sv_rt_op = op; sv_rt_type = type; sv_rt_exclusive = exclusive; }\n"
+        "namespace {\n"
+        "struct sv_rt_launch {\n"
+        "    const void *in; void *out; int n;\n"
+        "    template <typename Op, typename T> void operator()(Op, T) const {\n"
+        "        %s<Op, T, sv::NoTrace<T>>((const T *)in, (T *)out, n, sv_rt_exclusive != 0,\n"
+        "            typename sv::NoTrace<T>::Buffers{});\n"
+        "    }\n"
+        "};\n"
+        "}\n"
+        "extern \"C\" __attribute__((visibility(\"default\"))) void\n"
+        "sv_rt_entry(const void *in, void *out, int n)\n"
+        "{ sv::dispatch_op((sv_op)sv_rt_op, (sv_type)sv_rt_type, sv_rt_launch{in, out, n}); }\n",
+        k->name);
     o[u] = '\0';
     return o;
 }

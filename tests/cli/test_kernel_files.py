@@ -42,13 +42,22 @@ def mark(name, what):
 
 
 def trace_json(name, *args, want_rc):
+    """The run's trace file, which must also open again and write back the
+    same bytes (scanviz-trace --open - --format json)."""
     rc, out, err = run("--kernel-file", kernel(name), "--format", "json", *args)
     check(rc == want_rc, f"{name} {args}: exit {rc}, expected {want_rc}; stderr: {err}")
+    p = subprocess.run([TRACE, "--open", "-", "--format", "json"], input=out,
+                       capture_output=True, text=True, timeout=60)
+    check(p.returncode == 0 and p.stdout == out,
+          f"{name} {args}: the trace file does not open again the same: {p.stderr[-300:]}")
     try:
-        return json.loads(out)
+        t = json.loads(out)
     except ValueError:
         check(False, f"{name} {args}: not JSON: {out[:300]} / {err[:300]}")
         return None
+    verdict = {0: "ok", 4: "wrong", 2: "refused", 5: "failed"}.get(want_rc)
+    check(t.get("verdict") == verdict, f"{name} {args}: verdict {t.get('verdict')}, not {verdict}")
+    return t
 
 
 def hazard_pairs(steps):
@@ -194,6 +203,11 @@ def test_failures():
               f"deadlock: threads 1..7 wait at line {line}: {f and f['waits']}")
     t = trace_json("endless_loop.cu", "--input", CHAPTER, "--time-limit", "1", want_rc=5)
     check(t is not None and t["failure"] and t["failure"]["kind"] == "time", "time limit")
+    # at n = 1024 the steps an endless loop records would be hundreds of MB:
+    # the file keeps what fits its limit, and opens again
+    t = trace_json("endless_loop.cu", "--random", "1024", "--time-limit", "1", want_rc=5)
+    check(t is not None and t.get("steps_dropped", 0) > 0 and t["failure"]["kind"] == "time",
+          "an endless loop's trace file within its limit")
     t = trace_json("syntax_error.cu", "--input", CHAPTER, want_rc=2)
     if t:
         f = t["failure"]
@@ -214,6 +228,12 @@ def test_failures():
               and "stdio.h" in (f["message"] or ""), f"include: {f}")
     t = trace_json("two_entries.cu", "--input", CHAPTER, want_rc=2)
     check(t is not None and t["failure"]["kind"] == "signature", "two entries need --entry")
+    t = trace_json("two_entries.cu", "--input", CHAPTER, "--entry", "nothing", want_rc=2)
+    msg = t and t["failure"] and t["failure"]["message"] or ""
+    check(t is not None and t["failure"]["kind"] == "signature" and "copy_only" in msg and
+          "scan" in msg, f"--entry nothing names the entries there are: {msg}")
+    t = trace_json("double_buffer.cu", "--input", CHAPTER, "--exclusive", want_rc=4)
+    check(t is not None and t["output"] == SCAN, "an inclusive kernel checked as --exclusive")
     t = trace_json("two_entries.cu", "--input", CHAPTER, "--entry", "copy_only", want_rc=4)
     check(t is not None and t["output"] == [3, 1, 7, 0, 4, 1, 6, 3], "--entry copy_only")
 
@@ -269,6 +289,12 @@ def test_files_and_usage():
         rc, out, err = run("--kernel-file", kernel("double_buffer.cu"), "--format", "json",
                            "-o", os.path.join(d, "no", "such", "dir.json"))
         check(rc == 1 and out == "", f"-o into a missing folder: {rc}: {err}")
+    with open(kernel("double_buffer.cu")) as f:
+        p = subprocess.run([TRACE, "--kernel-file", "-", "--input", CHAPTER], stdin=f,
+                           capture_output=True, text=True, timeout=60)
+    check(p.returncode == 0 and "output: right" in p.stdout, f"--kernel-file -: {p.stderr}")
+    rc, out, err = run("--kernel-file", "-", "-")
+    check(rc == 2 and "standard input" in err, f"--kernel-file - with values from -: {rc}: {err}")
     rc, out, err = run("--kernel-file", os.path.join(KERNELS, "missing.cu"))
     check(rc == 2 and "missing.cu" in err, f"a missing file: {rc}: {err}")
     rc, out, err = run("--entry", "scan")

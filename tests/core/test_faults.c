@@ -114,6 +114,13 @@ static void test_reader(void)
     CHECK(t == NULL && time(NULL) - t0 <= SV_FIFO_WAIT_MS / 1000 + 2);
     CHECK_CONTAINS(err, "a named pipe that nothing writes to");
     CHECK_CONTAINS(err, path);
+    /* And one that nothing reads, as output: refused too, never removed. */
+    t0 = time(NULL);
+    CHECK(!sv_write_atomic(path, "1\n", 2, err, sizeof err));
+    CHECK(time(NULL) - t0 <= SV_FIFO_WAIT_MS / 1000 + 2);
+    CHECK_CONTAINS(err, "a named pipe that nothing reads");
+    struct stat st;
+    CHECK(stat(path, &st) == 0 && S_ISFIFO(st.st_mode));
     unlink(path);
 }
 

@@ -363,6 +363,73 @@ static void bad_edit(int line, const char *path, json_t *v, const char *want)
     sv_ktrace_destroy(t);
 }
 
+/* A run that did not fail lists every hazard below the limit. */
+static void test_hazard_total(void)
+{
+    char err[512];
+    sv_ktrace *t = full_trace();
+    t->failure.kind = SV_KFAIL_NONE;
+    t->hazards_total = 3;
+    char *text = to_json(t);
+    CHECK(!sv_ktrace_parse(text, err, sizeof err));
+    CHECK_STR(err, "hazards_total: 3, but 2 hazards are listed (all are, below 10000, in a run "
+                   "that did not fail)");
+    free(text);
+    sv_ktrace_destroy(t);
+}
+
+/* A small file cannot make the reader allocate without bound: 4096 empty
+ * steps of 16 arrays of 65536 cells would be 4 G cells. */
+static void test_cells_bound(void)
+{
+    char err[512];
+    json_t *root = json_pack("{s:s, s:i, s:s, s:s, s:n, s:n, s:n, s:s, s:n, s:n, s:i, s:i, s:i, "
+                             "s:i, s:s, s:s, s:s, s:i, s:[i]}",
+                             "format", "scanviz-trace", "version", 3, "algorithm", "kernel",
+                             "kernel", "k", "file", "entry", "source", "backend", "cpu", "device",
+                             "schedule", "runs", 1, "shown_run", 0, "wrong_runs", 0, "switches",
+                             0, "op", "sum", "type", "int32", "scan", "inclusive", "n", 1,
+                             "input", 1);
+    json_t *arrays = json_array(), *steps = json_array();
+    for (int a = 0; a < 16; a++) {
+        char name[8];
+        snprintf(name, sizeof name, "a%d", a);
+        json_array_append_new(arrays, json_pack("{s:s, s:s, s:i, s:i, s:b}", "name", name,
+                                                "kind", "shared", "len", 65536, "rows", 1,
+                                                "touched", 0));
+    }
+    for (int k = 0; k < 4096; k++)
+        json_array_append_new(steps, json_pack("{s:i}", "barrier_line", 1));
+    json_object_set_new(root, "arrays", arrays);
+    json_object_set_new(root, "steps", steps);
+    char *text = json_dumps(root, 0);
+    CHECK(!sv_ktrace_parse(text, err, sizeof err));
+    CHECK_STR(err, "steps: 4096 steps of 1048576 cells: more than the limit of 33554432 cells "
+                   "in all");
+    free(text);
+    json_decref(root);
+}
+
+/* The JSON is counted before it is parsed: 300001 empty objects are
+ * refused without building their tree. */
+static void test_count_first(void)
+{
+    char err[512];
+    size_t n = 300001, len = 3 * n + 2;
+    char *text = malloc(len + 1);
+    CHECK(text);
+    if (!text)
+        return;
+    text[0] = '[';
+    for (size_t i = 0; i < n; i++)
+        memcpy(text + 1 + 3 * i, i + 1 < n ? "{}," : "{}]", 3);
+    text[len - 1] = '\0';
+    CHECK(!sv_ktrace_parse(text, err, sizeof err));
+    CHECK_STR(err, "300001 JSON objects, more than the 262144 a trace may have (refused before "
+                   "parsing)");
+    free(text);
+}
+
 static void test_refusals(void)
 {
     bad_edit(__LINE__, "version", json_integer(4), "version: 4, expected 3 (a kernel trace)");
@@ -397,15 +464,33 @@ static void test_refusals(void)
     bad_edit(__LINE__, "hazards.0.kind", json_string("RAR"),
              "hazards[0].kind: \"RAR\", expected \"RAW\", \"WAR\" or \"WAW\"");
     bad_edit(__LINE__, "hazards.0.cell", json_integer(8), "hazards[0].cell: 8 is out of range (0 to 7)");
-    bad_edit(__LINE__, "hazards.0.step", json_integer(5), "hazards[0].step: 5 is out of range (0 to 4)");
-    bad_edit(__LINE__, "hazards_total", json_integer(3),
-             "hazards_total: 3, but 2 hazards are listed (all are, below 10000)");
+    /* The run failed: its last step, cut short, may hold hazards (step 5 of 5). */
+    bad_edit(__LINE__, "hazards.0.step", json_integer(6), "hazards[0].step: 6 is out of range (0 to 5)");
+    bad_edit(__LINE__, "hazards_total", json_integer(1),
+             "hazards_total: 1 is out of range (2 to 9223372036854775807)");
     bad_edit(__LINE__, "failure.kind", json_string("none"),
              "failure.kind: \"none\", expected \"compile\", \"signature\", \"include\", \"crash\", "
              "\"out-of-range\", \"deadlock\", \"time\", \"memory\", \"unavailable\" or \"internal\"");
     bad_edit(__LINE__, "failure.waits.0.count", json_integer(0),
              "failure.waits[0].count: 0 is out of range (1 to 8)");
     bad_edit(__LINE__, "output.2", json_string("x"), "output[2]: expected an integer or null");
+    /* The derived extras are checked against what the reader derives. */
+    bad_edit(__LINE__, "steps.1.reading.round", json_integer(1),
+             "steps[1].reading.round: 1, but the reading of the cells gives 3");
+    bad_edit(__LINE__, "steps.2.reading.broken.holds", json_integer(13),
+             "steps[2].reading.broken.holds: 13, but the cells give 14");
+    bad_edit(__LINE__, "steps.2.reading.broken.window", json_pack("[ii]", 1, 2),
+             "steps[2].reading.broken.window: expected [0, 2] (the cells' first broken window)");
+    bad_edit(__LINE__, "steps.2.reading.broken", json_null(),
+             "steps[2].reading.broken: null, but the cells break the invariant");
+    bad_edit(__LINE__, "steps.4.reading", json_object(),
+             "steps[4].reading: a reading, but the cells give none (no shared write in one row)");
+    bad_edit(__LINE__, "first_wrong", json_integer(3),
+             "first_wrong: 3, but the output against the scan gives 2");
+    bad_edit(__LINE__, "expected.7", json_integer(24),
+             "expected[7]: 24, but the sequential scan gives 25");
+    bad_edit(__LINE__, "verdict", json_string("ok"),
+             "verdict: expected \"failed\" (from the output, hazards and failure)");
 }
 
 static char *table_of(const sv_ktrace *t)
@@ -457,6 +542,61 @@ static void test_table(void)
     sv_ktrace_destroy(t);
 }
 
+/* Trimming keeps a file within its budget: whole steps from the end go,
+ * with their hazards, counted; what is left round-trips. */
+static void test_trim(void)
+{
+    char err[512];
+    sv_ktrace *t = full_trace();
+    size_t before = t->nsteps;
+    char *whole = to_json(t);
+    CHECK(sv_ktrace_trim(t, strlen(whole) * 4) == 0 && t->nsteps == before);
+    size_t dropped = sv_ktrace_trim(t, 7000);
+    CHECK_MSG(dropped > 0 && dropped < before && t->nsteps == before - dropped &&
+                  t->steps_dropped == dropped, "dropped %zu of %zu", dropped, before);
+    for (size_t h = 0; h < t->nhazards; h++)
+        CHECK(t->hazards[h].step < t->nsteps);
+    analyze(t);
+    char *text = to_json(t);
+    CHECK(strlen(text) <= 7000);
+    CHECK_CONTAINS(text, "\"steps_dropped\": ");
+    sv_ktrace *u = sv_ktrace_parse(text, err, sizeof err);
+    CHECK_MSG(u && u->steps_dropped == dropped && u->nsteps == t->nsteps, "%s", err);
+    char *table = u ? table_of(u) : NULL;
+    CHECK_CONTAINS(table, "later steps, left out to keep the trace file within its limit");
+    free(table);
+    sv_ktrace_destroy(u);
+    free(text);
+    free(whole);
+    sv_ktrace_destroy(t);
+}
+
+/* Thousands of steps (an endless loop) print as the first 60 and the last 4. */
+static void test_table_steps(void)
+{
+    char err[256];
+    sv_value one = {.i = 1};
+    sv_ktrace *t = sv_ktrace_create("loop", SV_OP_SUM, SV_TYPE_INT32, SV_SCAN_INCLUSIVE, &one, 1,
+                                    err, sizeof err);
+    CHECK(t && sv_ktrace_add_array(t, "s", SV_KARRAY_SHARED, 1, 1, err, sizeof err) == 0);
+    for (int k = 0; k < 100; k++) {
+        sv_kstep *s = sv_ktrace_add_step(t, 7, err, sizeof err);
+        CHECK(s);
+        if (s)
+            sv_kstep_set_cell(t, s, 0, 0, (sv_value){.i = k});
+    }
+    CHECK(sv_ktrace_fail(t, SV_KFAIL_TIME, "past 1000 ms", 0, -1, err, sizeof err));
+    analyze(t);
+    char *text = table_of(t);
+    CHECK_CONTAINS(text, "Step 60 · ");
+    CHECK(!strstr(text, "Step 61 · "));
+    CHECK_CONTAINS(text, "... steps 61 to 96 not shown (--format json has every step)\n\nStep 97 · ");
+    CHECK_CONTAINS(text, "Step 100 · ");
+    CHECK_CONTAINS(text, "  failure: time limit: past 1000 ms\n");
+    free(text);
+    sv_ktrace_destroy(t);
+}
+
 int main(int argc, char **argv)
 {
     corpus_dir = argc > 1 ? argv[1] : NULL;
@@ -469,6 +609,11 @@ int main(int argc, char **argv)
     test_words();
     test_round_trip();
     test_refusals();
+    test_hazard_total();
+    test_cells_bound();
+    test_count_first();
     test_table();
+    test_table_steps();
+    test_trim();
     return check_report("ktrace: all checks passed");
 }

@@ -97,5 +97,24 @@ int main(void)
     CHECK_CONTAINS(s, "  cell           32 33 34 35 36 37 38 39\n");
     CHECK_CONTAINS(s, "  buf[0] pout    33 34 35 36 37 38 39 40\n");
     free(s);
+    /* Issue 21 item 15d: one notation per trace. 10 is "10", not "1e+01",
+     * beside 16777222; a trace with a value past 1e9 writes all in exponent
+     * form, with the same digits. */
+    s = table_of("16777216 6 4 0", SV_TYPE_FLOAT32, SV_OP_SUM, SV_SCAN_INCLUSIVE, false, NULL);
+    CHECK_CONTAINS(s, "  buf[1] pout    16777216 16777222       10        4\n");
+    CHECK(!strstr(s, "e+"));
+    free(s);
+    s = table_of("3e9 0.5 2", SV_TYPE_FLOAT32, SV_OP_SUM, SV_SCAN_INCLUSIVE, false, NULL);
+    CHECK_CONTAINS(s, "  buf[0]           3e+09   5e-01   2e+00\n");
+    free(s);
+    {
+        char a[48], b[48];
+        sv_value v = {.f = 16777220.0f}, w = {.f = 0.1f};
+        CHECK_STR(sv_value_format(SV_TYPE_FLOAT32, v, a, sizeof a), "1.677722e+07");
+        CHECK_STR(sv_value_format_as(SV_TYPE_FLOAT32, v, SV_FLOAT_POSITIONAL, b, sizeof b),
+                  "16777220");
+        CHECK_STR(sv_value_format_as(SV_TYPE_FLOAT32, w, SV_FLOAT_POSITIONAL, b, sizeof b), "0.1");
+        CHECK_STR(sv_value_format_as(SV_TYPE_FLOAT32, w, SV_FLOAT_EXPONENT, b, sizeof b), "1e-01");
+    }
     return check_status();
 }

@@ -324,6 +324,14 @@ def main():
         check("CPU emulator" in t, "the short backend line")
         check(not any("H help" in x for x in t), "key hints on a clean slide")
         check(any(p.get("class") == "arrow" for p in r3.iter(SVG + "g")), "no arrows")
+        # The header's subtitle goes on after the title in one <text> (a tspan
+        # without x), so a browser drawing another font of the stack cannot
+        # overlap them (issue 21 item 4).
+        head = [e for e in r3.iter(SVG + "text") if (e.text or "").startswith("Hillis-Steele scan")]
+        spans = list(head[0].iter(SVG + "tspan")) if head else []
+        check(len(head) == 1 and spans and spans[0].get("x") is None and
+              "n = 8" in "".join(spans[0].itertext()),
+              f"the header's subtitle is not a tspan after its title: {[ET.tostring(e)[:200] for e in head]}")
     ov = roots.get("overview.svg")
     if ov is not None:
         t = texts(ov)

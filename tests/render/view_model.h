@@ -58,4 +58,14 @@ static inline void view_of(sv_app_view *s, const sv_trace *t)
     s->pinned_row = s->pinned_cell = -1;
 }
 
+/* The chapter's example (3 1 7 0 4 1 6 3, sum, inclusive) and a view of it
+ * in s; the caller destroys the trace. */
+static inline sv_trace *view_example(sv_app_view *s)
+{
+    static const int32_t ex[8] = {3, 1, 7, 0, 4, 1, 6, 3};
+    sv_trace *t = view_trace_i32(ex, 8, SV_OP_SUM, SV_SCAN_INCLUSIVE);
+    view_of(s, t);
+    return t;
+}
+
 #endif

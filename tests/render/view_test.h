@@ -128,4 +128,15 @@ static inline int lum(const uint8_t *p)
     return (p[0] * 299 + p[1] * 587 + p[2] * 114) / 1000;
 }
 
+/* Whether a text primitive of r contains needle. */
+static inline bool rec_has_text(const sv_gfx_rec *r, const char *needle)
+{
+    for (size_t k = 0; k < sv_gfx_rec_count(r); k++) {
+        const sv_prim *q = sv_gfx_rec_prim(r, k);
+        if (q->kind == SV_PRIM_TEXT && strstr(q->text, needle))
+            return true;
+    }
+    return false;
+}
+
 #endif

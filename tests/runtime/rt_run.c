@@ -3,17 +3,28 @@
  * driver (scanviz-trace --kernel-file is the users' one).
  *   rt_run FILE [--type int32|float32] [--op sum|max|...] [--exclusive]
  *          [--schedule S] [--runs R] [--n N | --input "3 1 7 ..."]
- *          [--entry NAME] [--time-limit MS] [--memory-mb MB] [--repeat K] */
+ *          [--entry NAME] [--time-limit MS] [--memory-mb MB] [--repeat K]
+ *   rt_run FILE [--type T] [--entry NAME] --cpu-text: the text the CPU compiler gets */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "core/fileio.h"
 #include "core/ktrace.h"
 #include "core/lab.h"
 #include "core/parse.h"
 #include "runtime.h"
+#include "source_scan.h"
+
+static void progress(void *ctx, uint32_t done, uint32_t runs)
+{
+    (void)ctx;
+    fprintf(stderr, "\rrun %u of %u", done, runs);
+    if (done == runs)
+        fputc('\n', stderr);
+}
 
 static double now_ms(void)
 {
@@ -69,12 +80,36 @@ int main(int argc, char **argv)
             req.scan = atoi(v) ? SV_SCAN_EXCLUSIVE : SV_SCAN_INCLUSIVE;
     }
     size_t len;
-    char *src = sv_read_bounded(argv[1], 1 << 20, "kernel file", &len, err, sizeof err);
+    char *src = NULL;
+    if (strncmp(argv[1], "builtin:", 8) == 0) {
+        /* a shipped kernel's ahead-of-time build: builtin:kernels/mistakes/in_place.cu */
+        req.builtin = argv[1] + 8;
+        req.path = req.builtin;
+        src = strdup("");
+    } else {
+        src = sv_read_bounded(argv[1], 1 << 20, "kernel file", &len, err, sizeof err);
+    }
     if (!src) {
         fprintf(stderr, "%s\n", err);
         return 2;
     }
-    req.source = src;
+    req.source = req.builtin ? NULL : src;
+    if (argc > 2 && strcmp(argv[argc - 1], "--cpu-text") == 0) {
+        /* the text the CPU compiler gets (source_scan.h) */
+        static sv_source_scan scan;
+        sv_kfail_kind kind;
+        int line;
+        if (!sv_source_scan_text(src, argv[1], &scan, &kind, &line, err, sizeof err) ||
+            !sv_source_check_entry(&scan, req.entry, req.type, &line, err, sizeof err)) {
+            fprintf(stderr, "%s\n", err);
+            return 2;
+        }
+        char *text = sv_source_cpu_text(&scan, src, argv[1], req.type);
+        fputs(text ? text : "", stdout);
+        free(text);
+        free(src);
+        return text ? 0 : 1;
+    }
     sv_value vals[SV_MAX_N];
     size_t n = 0;
     if (n_rand) {
@@ -96,6 +131,8 @@ int main(int argc, char **argv)
     }
     req.input = vals;
     req.n = n;
+    if (isatty(2) && req.runs > 1)
+        req.progress = progress;
     sv_ktrace *t = NULL;
     double t0 = now_ms(), best = 1e30;
     for (int r = 0; r < repeat; r++) {
