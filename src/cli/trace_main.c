@@ -26,6 +26,7 @@
 #include "../core/trace.h"
 #include "../core/trace_file.h"
 #include "kernel_cmd.h"
+#include "exercise_cmd.h"
 
 /* Exit statuses (also in --help). */
 enum {
@@ -64,6 +65,9 @@ typedef struct options {
     int kernel_arg;          /* argv index of --kernel-file, 0 if none */
     int kernel_only_arg;     /* argv index of the first of --entry / --time-limit */
     int kernel_name_arg;     /* argv index of --kernel */
+    /* Exercises (exercise_cmd.h) */
+    const char *exercise;    /* --exercise NAME */
+    const char *grade;       /* --grade DIR */
 } options;
 
 static const char *prog = "scanviz-trace";
@@ -126,6 +130,8 @@ static bool take(void *ctx, const sv_opt_arg *a, char *err, size_t errlen)
     case SV_OPTION_KERNEL_FILE: o->kernel_file = a->text; break;
     case SV_OPTION_ENTRY: o->entry = a->text; break;
     case SV_OPTION_TIME_LIMIT: o->time_limit = a->f; break;
+    case SV_OPTION_EXERCISE: o->exercise = a->text; break;
+    case SV_OPTION_GRADE: o->grade = a->text; break;
     case SV_OPTION_HELP: o->help = true; break;
     case SV_OPTION_VERSION: o->version = true; break;
     default:
@@ -183,7 +189,9 @@ static int parse_options(int argc, char **argv, options *o)
             return usage_error("--open: the trace file says which operator, type and scan; "
                                "--op, --type and --exclusive do not apply");
     }
-    if (o->kernel_only_arg && !o->kernel_file)
+    if (o->grade && !o->exercise)
+        return usage_error("--grade goes with --exercise NAME");
+    if (o->kernel_only_arg && !o->kernel_file && !o->exercise)
         return usage_error("\"%s\" (argument %d) goes with --kernel-file", argv[o->kernel_only_arg],
                            o->kernel_only_arg);
     if (o->kernel_file && strcmp(o->kernel_file, "-") == 0 &&
@@ -535,6 +543,9 @@ int main(int argc, char **argv)
                    SV_HAVE_CUDA ? "built in" : "not built");
         return sv_stdout_status(prog, EXIT_OK, EXIT_FAILED);
     }
+    if (o.exercise)
+        return sv_exercise_cmd_run(prog, o.exercise, o.kernel_file, o.grade,
+                                   (uint32_t)(o.time_limit * 1000 + 0.5));
     if (o.kernel_file) {
         sv_kernel_cmd k = kernel_cmd_of(&o);
         return sv_kernel_cmd_run(&k);

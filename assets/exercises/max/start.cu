@@ -1,0 +1,28 @@
+/* Exercise max: the exclusive max scan, and its identity
+ * (scanviz --exercise max).
+ * Check it: scanviz-trace --exercise max --kernel-file max.cu */
+__global__ void scan(const int *in, int *out, int n)
+{
+    extern __shared__ int buf[]; /* buf[b * n + i]: cell i of buffer b */
+    int i = threadIdx.x;
+
+    int pout = 0, pin = 1;
+    buf[pout * n + i] = in[i];
+    __syncthreads();
+
+    for (int stride = 1; stride < n; stride *= 2) {
+        pout = 1 - pout; /* the swap: last round's pout is this round's pin */
+        pin = 1 - pout;
+        /* ---- YOUR PART: the combine  ---- */
+        if (i >= stride)
+            buf[pout * n + i] = buf[pin * n + i - stride] + buf[pin * n + i];
+        else
+            buf[pout * n + i] = buf[pin * n + i];
+        /* ---- end of your part ---- */
+        __syncthreads(); /* one barrier per round */
+    }
+
+    /* ---- YOUR PART: the identity in front ---- */
+    out[i] = i > 0 ? buf[pout * n + i - 1] : 0; /* 0: the identity of the sum */
+    /* ---- end of your part ---- */
+}

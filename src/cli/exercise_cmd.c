@@ -1,0 +1,157 @@
+/* scanviz-trace --exercise (exercise_cmd.h). */
+#include "exercise_cmd.h"
+
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../core/args.h"
+#include "../core/escape.h"
+#include "../core/fileio.h"
+#include "../core/ktrace.h"
+#include "../runtime/exercise_run.h"
+
+#ifndef SV_EXERCISES_INSTALLED
+#define SV_EXERCISES_INSTALLED "/usr/local/share/scanviz/exercises"
+#endif
+#ifndef SV_EXERCISES_SOURCE
+#define SV_EXERCISES_SOURCE "assets/exercises"
+#endif
+
+static bool find_root(const char *prog, char *root, size_t len)
+{
+    const char *dirs[] = {SV_EXERCISES_INSTALLED, SV_EXERCISES_SOURCE};
+    char err[1024];
+    if (sv_exercise_root(dirs, 2, root, len, err, sizeof err))
+        return true;
+    sv_report(prog, 0, NULL, "%s", err);
+    return false;
+}
+
+static int list(const char *prog, const char *root)
+{
+    char names[SV_EXERCISE_MAX_LIST][SV_EXERCISE_MAX_NAME], err[1024];
+    size_t n = sv_exercise_list(root, names, SV_EXERCISE_MAX_LIST, err, sizeof err);
+    if (!n)
+        return sv_report(prog, 1, NULL, "%s", err);
+    for (size_t i = 0; i < n; i++) {
+        sv_exercise_spec s;
+        bool ok = sv_exercise_load(root, names[i], &s, err, sizeof err);
+        char esc[256];
+        printf("%2zu  %-14s %s\n", i + 1, names[i], ok ? sv_escape(s.title, esc, sizeof esc) : "?");
+        if (ok)
+            sv_exercise_spec_free(&s);
+    }
+    return sv_stdout_status(prog, 0, 1);
+}
+
+/* CSV field: quoted, "" for a quote, no control characters. */
+static void csv_field(const char *s)
+{
+    char esc[4096];
+    sv_escape(s, esc, sizeof esc);
+    putchar('"');
+    for (const char *p = esc; *p; p++) {
+        if (*p == '"')
+            putchar('"');
+        putchar(*p);
+    }
+    putchar('"');
+}
+
+static int check_file(const char *prog, const sv_exercise_spec *spec, const char *path,
+                      uint32_t limit, bool csv)
+{
+    char err[1024];
+    sv_exercise_result res;
+    char *source = sv_read_bounded(path, SV_KTRACE_MAX_SOURCE, "a kernel file", NULL, err,
+                                   sizeof err);
+    bool ok = source && sv_exercise_check(spec, path, source, limit, &res, err, sizeof err);
+    free(source);
+    if (!ok) {
+        if (csv) {
+            csv_field(path);
+            printf(",failed,");
+            csv_field(err);
+            printf(",0,0.000\n");
+            return 1;
+        }
+        return sv_report(prog, source ? 1 : 2, NULL, "%s", err);
+    }
+    if (csv) {
+        csv_field(path);
+        printf(",%s,", res.verdict == SV_EXERCISE_PASSED ? "passed" : "failed");
+        csv_field(res.verdict == SV_EXERCISE_PASSED ? "" : res.words);
+        printf(",%llu,%.3f\n", (unsigned long long)res.hazards, res.seconds);
+        fflush(stdout);
+        return sv_exercise_exit_status(res.verdict);
+    }
+    char esc[4096];
+    printf("exercise %s (%s): %s\n", spec->name, spec->title,
+           res.verdict == SV_EXERCISE_PASSED ? "passed" : "failed");
+    printf("  %s\n", sv_escape(res.words, esc, sizeof esc));
+    printf("  %zu runs, %llu hazards, %.2f s\n", res.checks, (unsigned long long)res.hazards,
+           res.seconds);
+    int st = sv_exercise_exit_status(res.verdict);
+    return sv_stdout_status(prog, st, 1);
+}
+
+static int cmp_names(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static int grade(const char *prog, const sv_exercise_spec *spec, const char *dir, uint32_t limit)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return sv_report(prog, 2, NULL, "--grade %s: cannot open the folder", dir);
+    char **files = NULL;
+    size_t n = 0, cap = 0;
+    for (struct dirent *e; (e = readdir(d));) {
+        size_t l = strlen(e->d_name);
+        if (l < 4 || strcmp(e->d_name + l - 3, ".cu") || e->d_name[0] == '.')
+            continue;
+        if (n == cap) {
+            cap = cap ? cap * 2 : 64;
+            char **nf = realloc(files, cap * sizeof *files);
+            if (!nf)
+                break;
+            files = nf;
+        }
+        size_t pl = strlen(dir) + l + 2;
+        files[n] = malloc(pl);
+        if (files[n])
+            snprintf(files[n++], pl, "%s/%s", dir, e->d_name);
+    }
+    closedir(d);
+    qsort(files, n, sizeof *files, cmp_names);
+    printf("file,result,first_failure,hazards,seconds\n");
+    for (size_t i = 0; i < n; i++) {
+        check_file(prog, spec, files[i], limit, true);
+        free(files[i]);
+    }
+    free(files);
+    return sv_stdout_status(prog, 0, 1);
+}
+
+int sv_exercise_cmd_run(const char *prog, const char *name, const char *kernel_file,
+                        const char *grade_dir, uint32_t time_limit_ms)
+{
+    char root[4096], err[1024];
+    if (!find_root(prog, root, sizeof root))
+        return 1;
+    if (strcmp(name, "list") == 0)
+        return list(prog, root);
+    if (!kernel_file == !grade_dir)
+        return sv_report(prog, 2, SV_USAGE_HINT("scanviz-trace"),
+                         "--exercise %s: give --kernel-file FILE.cu or --grade DIR", name);
+    sv_exercise_spec spec;
+    if (!sv_exercise_load(root, name, &spec, err, sizeof err))
+        return sv_report(prog, 2, NULL, "%s", err);
+    int st = grade_dir ? grade(prog, &spec, grade_dir, time_limit_ms)
+                       : check_file(prog, &spec, kernel_file, time_limit_ms, false);
+    sv_exercise_spec_free(&spec);
+    return st;
+}

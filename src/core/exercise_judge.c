@@ -1,0 +1,207 @@
+/* The judgement of one analyzed kernel trace against an exercise's spec, in
+ * words a student can act on (exercise.h). */
+#include <stdio.h>
+#include <string.h>
+
+#include "buf.h"
+#include "escape.h"
+#include "exercise.h"
+
+const char *sv_exercise_verdict_name(sv_exercise_verdict v)
+{
+    static const char *const names[] = {"passed", "race", "round", "output", "does not compile",
+                                        "failed while running", "unavailable", "internal"};
+    return (unsigned)v < sizeof names / sizeof names[0] ? names[v] : "internal";
+}
+
+int sv_exercise_exit_status(sv_exercise_verdict v)
+{
+    switch (v) {
+    case SV_EXERCISE_PASSED: return 0;
+    case SV_EXERCISE_RACE:
+    case SV_EXERCISE_ROUND:
+    case SV_EXERCISE_OUTPUT: return 4;
+    case SV_EXERCISE_REFUSED: return 2;
+    case SV_EXERCISE_RUN: return 5;
+    case SV_EXERCISE_UNAVAILABLE: return 3;
+    case SV_EXERCISE_INTERNAL: break;
+    }
+    return 1;
+}
+
+char *sv_exercise_input_words(const sv_exercise_spec *spec, size_t input, char *buf, size_t len)
+{
+    const sv_exercise_input *in = &spec->inputs[input];
+    if (in->random) {
+        snprintf(buf, len, "--random %zu --seed %llu", in->n, (unsigned long long)in->seed);
+        return buf;
+    }
+    size_t at = (size_t)snprintf(buf, len, "--input \"");
+    for (size_t i = 0; i < in->n && at + 24 < len; i++) {
+        char v[32];
+        at += (size_t)snprintf(buf + at, len - at, "%s%s", i ? " " : "",
+                               sv_value_format(spec->type, in->values[i], v, sizeof v));
+    }
+    if (at + 2 < len)
+        snprintf(buf + at, len - at, "\"");
+    return buf;
+}
+
+/* "sums to", "has the max", ...: what a window of op "does". */
+static const char *window_verb(sv_op op)
+{
+    switch (op) {
+    case SV_OP_SUM: return "sums to";
+    case SV_OP_MAX: return "has the max";
+    case SV_OP_MIN: return "has the min";
+    case SV_OP_PRODUCT: return "multiplies to";
+    case SV_OP_XOR: return "xors to";
+    default: break;
+    }
+    return "combines to";
+}
+
+static void race_words(const sv_ktrace *t, const sv_khazard *h, char *buf, size_t len)
+{
+    char cell[96];
+    sv_ktrace_cell_name(t, h->array, h->cell, cell, sizeof cell);
+    const sv_kaccess *rd = h->kind == SV_KHAZARD_RAW ? &h->second : &h->first;
+    const sv_kaccess *wr = h->kind == SV_KHAZARD_RAW ? &h->first : &h->second;
+    if (h->kind == SV_KHAZARD_WAW)
+        snprintf(buf, len, "race: threads %u and %u both wrote %s (lines %d and %d), in step %u "
+                 "with no barrier between", h->first.thread, h->second.thread, cell,
+                 (int)h->first.line, (int)h->second.line, h->step + 1);
+    else
+        snprintf(buf, len, "race: thread %u read %s while thread %u wrote it (lines %d and %d), "
+                 "in step %u with no barrier between", rd->thread, cell, wr->thread,
+                 (int)rd->line, (int)wr->line, h->step + 1);
+}
+
+static void round_words(const sv_ktrace *t, size_t step, char *buf, size_t len)
+{
+    const sv_kreading *r = &t->readings[step];
+    char holds[40], want[40], row[96];
+    sv_ktrace_cell_name(t, (uint32_t)r->pout_array, (int64_t)r->pout_row *
+                        (t->arrays[r->pout_array].len / t->arrays[r->pout_array].rows), row,
+                        sizeof row);
+    char *br = strchr(row, '[');
+    if (br && t->arrays[r->pout_array].rows > 1 && strchr(br + 1, '['))
+        *strchr(br + 1, '[') = '\0'; /* "buf[1]" of "buf[1][0]" */
+    else if (br)
+        *br = '\0';
+    sv_value_format(t->type, r->window_value, want, sizeof want);
+    if (r->holds_known)
+        sv_value_format(t->type, r->holds, holds, sizeof holds);
+    snprintf(buf, len, "round %d, cell %u %s%s; the window [%u, %u] %s %s (step %zu, in %s)",
+             r->round, r->first_broken, r->holds_known ? "holds " : "was never written",
+             r->holds_known ? holds : "", r->window_lo, r->window_hi, window_verb(t->op), want,
+             step + 1, row);
+}
+
+/* out[i]'s expected value and the window it combines. */
+static sv_value expected_at(const sv_exercise_spec *s, const sv_ktrace *t, size_t i, size_t *lo,
+                            size_t *k, double *mag)
+{
+    size_t hi = i;
+    if (s->output_round > 0) {
+        size_t w = (size_t)1 << s->output_round;
+        *lo = i + 1 >= w ? i + 1 - w : 0;
+    } else {
+        *lo = 0;
+        if (s->scan == SV_SCAN_EXCLUSIVE && i == 0) {
+            *k = 0;
+            *mag = 0;
+            return sv_op_identity(s->op, s->type);
+        }
+        if (s->scan == SV_SCAN_EXCLUSIVE)
+            hi = i - 1;
+    }
+    sv_value v = t->input[*lo];
+    *mag = s->type == SV_TYPE_FLOAT32 ? (double)(v.f < 0 ? -v.f : v.f) : 0;
+    for (size_t j = *lo + 1; j <= hi; j++) {
+        v = sv_op_apply(s->op, s->type, v, t->input[j], NULL);
+        if (s->type == SV_TYPE_FLOAT32)
+            *mag += t->input[j].f < 0 ? -t->input[j].f : t->input[j].f;
+    }
+    *k = hi - *lo + 1;
+    return v;
+}
+
+/* The first wrong out[] cell, in words; false when all are right. */
+static bool output_words(const sv_exercise_spec *s, const sv_ktrace *t, char *buf, size_t len)
+{
+    for (size_t i = 0; i < t->n; i++) {
+        size_t lo, k;
+        double mag;
+        sv_value want = expected_at(s, t, i, &lo, &k, &mag);
+        bool ok = t->output_written[i] &&
+                  (k == 0 ? t->output[i].bits == want.bits
+                          : sv_kvalue_matches(s->op, s->type, t->output[i], want, k, mag));
+        if (ok)
+            continue;
+        char got[40], w[40], what[96];
+        sv_value_format(s->type, want, w, sizeof w);
+        if (k == 0)
+            snprintf(what, sizeof what, "the identity of %s", sv_op_name(s->op));
+        else if (s->output_round > 0)
+            snprintf(what, sizeof what, "round %d's window in[%zu .. %zu]", s->output_round, lo,
+                     lo + k - 1);
+        else
+            snprintf(what, sizeof what, "the %s scan of in[%zu .. %zu]", sv_scan_name(s->scan),
+                     lo, lo + k - 1);
+        if (!t->output_written[i])
+            snprintf(buf, len, "out[%zu] was never written; it should hold %s, %s", i, w, what);
+        else
+            snprintf(buf, len, "out[%zu] holds %s; it should hold %s, %s", i,
+                     sv_value_format(s->type, t->output[i], got, sizeof got), w, what);
+        return true;
+    }
+    return false;
+}
+
+static sv_exercise_verdict failure_verdict(sv_kfail_kind k)
+{
+    switch (k) {
+    case SV_KFAIL_COMPILE:
+    case SV_KFAIL_SIGNATURE:
+    case SV_KFAIL_INCLUDE: return SV_EXERCISE_REFUSED;
+    case SV_KFAIL_UNAVAILABLE: return SV_EXERCISE_UNAVAILABLE;
+    case SV_KFAIL_INTERNAL: return SV_EXERCISE_INTERNAL;
+    default: return SV_EXERCISE_RUN;
+    }
+}
+
+sv_exercise_verdict sv_exercise_judge(const sv_exercise_spec *spec, size_t input,
+                                      const sv_ktrace *t, char *words, size_t len)
+{
+    char what[1400], in[256], esc[1600];
+    sv_exercise_verdict v = SV_EXERCISE_PASSED;
+    what[0] = '\0';
+    if (t->failure.kind != SV_KFAIL_NONE) {
+        v = failure_verdict(t->failure.kind);
+        sv_ktrace_failure_words(t, what, sizeof what);
+    } else if (t->nhazards > 0) {
+        v = SV_EXERCISE_RACE;
+        race_words(t, &t->hazards[0], what, sizeof what);
+    } else if (t->hazards_total > 0) {
+        v = SV_EXERCISE_RACE;
+        snprintf(what, sizeof what, "race: %llu hazards", (unsigned long long)t->hazards_total);
+    } else if (spec->rounds && t->first_broken_step >= 0 && t->readings) {
+        v = SV_EXERCISE_ROUND;
+        round_words(t, (size_t)t->first_broken_step, what, sizeof what);
+    } else if (output_words(spec, t, what, sizeof what)) {
+        v = SV_EXERCISE_OUTPUT;
+    }
+    if (v == SV_EXERCISE_PASSED) {
+        snprintf(words, len, "passed");
+        return v;
+    }
+    sv_escape(what, esc, sizeof esc);
+    sv_exercise_input_words(spec, input, in, sizeof in);
+    if (v == SV_EXERCISE_REFUSED || v == SV_EXERCISE_UNAVAILABLE)
+        snprintf(words, len, "%s", esc);
+    else
+        snprintf(words, len, "%s; shown by n = %zu with %s --schedule %s", esc, t->n, in,
+                 t->schedule ? t->schedule : "lockstep");
+    return v;
+}

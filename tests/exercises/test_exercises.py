@@ -1,0 +1,100 @@
+"""The exercises (issue 19), on the CPU runtime: every exercise's starting
+file fails its check with the failure its statement leads to, its reference
+solution passes, the known-wrong solutions of tests/exercises/wrong (named
+EXERCISE--KIND.cu) fail with that kind first; the grader prints one CSV line
+per file of a folder with passing, failing, crashing, endless and
+non-compiling files, within its time limits.
+
+Usage: test_exercises.py SCANVIZ_TRACE EXERCISES_DIR TESTS_DIR"""
+import csv
+import io
+import os
+import subprocess
+import sys
+import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from expect import check, report  # noqa: E402
+
+TRACE, EX, TESTS = sys.argv[1], sys.argv[2], sys.argv[3]
+ENV = {**os.environ, "NO_COLOR": "1", "SCANVIZ_EXERCISES": EX}
+
+# What each starting file's check must say first (the statement leads to it).
+START = {
+    "round-one": (4, "out[1] holds 1; it should hold 4, round 1's window"),
+    "double-buffer": (4, "race: thread"),
+    "barrier": (4, "race: thread"),
+    "guard": (5, "thread 0 read buf[-1]"),
+    "any-n": (4, "shown by n = 13"),
+    "exclusive": (4, "out[0] holds 3; it should hold 0, the identity of sum"),
+    "max": (4, "the window [0, 1] has the max -1"),
+    "in-place": (4, "race: thread"),
+    "race-hunt": (4, "race: thread 1 read buf[0][0] while thread 0 wrote it"),
+    "float": (2, "for --type float32"),
+}
+KIND = {"race": (4, "race: "), "run": (5, "out of range: thread 0 read"),
+        "output": (4, "out["), "round": (4, "round "), "refused": (2, "signature")}
+
+
+def run(*args, timeout=120):
+    p = subprocess.run([TRACE, *args], capture_output=True, text=True, timeout=timeout, env=ENV)
+    return p.returncode, p.stdout, p.stderr
+
+
+def first_failure(out):
+    lines = out.splitlines()
+    return lines[1].strip() if len(lines) > 1 else ""
+
+
+rc, out, err = run("--exercise", "list")
+check(rc == 0, f"--exercise list: exit {rc}: {err}")
+names = [line.split()[1] for line in out.splitlines() if line.strip()]
+check(names == list(START), f"--exercise list: {names}")
+check(len(names) >= 8, "at least eight exercises")
+
+for name, (want_rc, words) in START.items():
+    folder = os.path.join(EX, name)
+    for f in ("statement.txt", "start.cu", "check.txt", "hint-1.txt", "hint-2.txt", "solution.cu"):
+        check(os.path.isfile(os.path.join(folder, f)), f"{name}: {f} missing")
+    rc, out, err = run("--exercise", name, "--kernel-file", os.path.join(folder, "start.cu"))
+    check(rc == want_rc, f"{name} start.cu: exit {rc}, expected {want_rc}: {out} {err}")
+    check(words in out, f"{name} start.cu: expected {words!r} in {out!r}")
+    check("failed" in out.splitlines()[0], f"{name} start.cu: {out}")
+    rc, out, err = run("--exercise", name, "--kernel-file", os.path.join(folder, "solution.cu"))
+    check(rc == 0, f"{name} solution.cu: exit {rc}: {out} {err}")
+    check(out.startswith(f"exercise {name} ") and "passed" in out, f"{name} solution: {out}")
+
+wrong = sorted(os.listdir(os.path.join(TESTS, "wrong")))
+per = {}
+for f in wrong:
+    name, kind = f[:-3].split("--")
+    per[name] = per.get(name, 0) + 1
+    want_rc, words = KIND[kind]
+    rc, out, err = run("--exercise", name, "--kernel-file", os.path.join(TESTS, "wrong", f))
+    check(rc == want_rc, f"{f}: exit {rc}, expected {want_rc}: {out} {err}")
+    check(first_failure(out).startswith(words) or (kind == "refused" and words in out),
+          f"{f}: expected the first failure to start {words!r}: {out!r}")
+for name in START:
+    check(per.get(name, 0) >= 2, f"{name}: fewer than two known-wrong solutions")
+
+# The grader on a folder of five kinds of submission.
+t0 = time.monotonic()
+rc, out, err = run("--exercise", "guard", "--grade", os.path.join(TESTS, "grade"),
+                   "--time-limit", "1", timeout=60)
+took = time.monotonic() - t0
+check(rc == 0, f"--grade: exit {rc}: {err}")
+rows = list(csv.reader(io.StringIO(out)))
+check(rows[0] == ["file", "result", "first_failure", "hazards", "seconds"], f"header {rows[0]}")
+got = {os.path.basename(r[0]): r for r in rows[1:]}
+check(sorted(got) == ["alice.cu", "bob.cu", "carol.cu", "dave.cu", "erin.cu"], f"rows {list(got)}")
+check(got["alice.cu"][1:3] == ["passed", ""], f"alice {got['alice.cu']}")
+check(got["bob.cu"][1] == "failed" and "buf[-1]" in got["bob.cu"][2], f"bob {got['bob.cu']}")
+check(got["carol.cu"][1] == "failed" and got["carol.cu"][2].startswith("race: ")
+      and int(got["carol.cu"][3]) > 0, f"carol {got['carol.cu']}")
+check(got["dave.cu"][1] == "failed" and "time" in got["dave.cu"][2], f"dave {got['dave.cu']}")
+check(got["erin.cu"][1] == "failed" and float(got["erin.cu"][4]) < 30, f"erin {got['erin.cu']}")
+check(took < 30, f"--grade took {took:.1f} s")
+
+rc, out, err = run("--exercise", "no-such", "--kernel-file", os.path.join(TESTS, "grade", "alice.cu"))
+check(rc == 2 and "no exercise named" in err, f"unknown exercise: {rc} {err}")
+sys.exit(report("exercises: all checks passed"))
