@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "font_metrics.h"
-#include "pane.h"
+#include "kpane.h"
 
 /* The two units and the text sizes. Text (tu) follows the window's height,
  * so that a 720p projector gets the same share of the screen as a 4K one,
@@ -56,7 +56,7 @@ static float frame_units(float W, float H, float ui, float ts, sv_layout *l)
 static void frame_timeline(const sv_app_view *s, sv_layout *l)
 {
     float sp = l->small_px;
-    l->steps = sv_view_steps(s->trace);
+    l->steps = s && s->ktrace ? sv_kpane_steps(s->ktrace) : sv_view_steps(s ? s->trace : NULL);
     l->timeline_r = 0.42f * sp;
     l->timeline_y = l->timeline.y + 0.75f * sp;
     float tx0 = l->timeline.x + 4.1f * sp; /* after "round" (2.93 em) */
@@ -98,7 +98,9 @@ static void layout_at(const sv_app_view *s, int fb_w, int fb_h, float ui, float 
     /* The mistakes lab: room for the "first wrong" label over the timeline,
      * and the verdict on lines of its own (wrapped, never shrunk). */
     float first_wrong = 0.0f, verdict_h = 0.0f;
-    if (s && s->lab && s->trace) {
+    if (s && s->ktrace && s->ktrace->first_broken_step >= 0) {
+        first_wrong = 0.7f * sp; /* room for "first broken" over the timeline */
+    } else if (s && s->lab && s->trace) {
         char line[256], note[512];
         sv_words_counters(s, line, sizeof line, note, sizeof note);
         int k = sv_text_lines_estimate(note, SV_EM_SANS_AVG, sp, W - 2 * m);
@@ -150,7 +152,7 @@ void sv_layout_compute(const sv_app_view *s, int fb_w, int fb_h, sv_layout *out)
     if (fb_w < 1) fb_w = 1;
     if (fb_h < 1) fb_h = 1;
     float ui = (s && s->ui_scale > 0.0f) ? s->ui_scale : 1.0f;
-    if (ui <= 1.0f || !s || !s->trace || s->view != SV_VIEW_SCAN) {
+    if (ui <= 1.0f || !s || (!s->trace && !s->ktrace) || s->view != SV_VIEW_SCAN) {
         layout_at(s, fb_w, fb_h, ui, ui, out);
         return;
     }

@@ -169,8 +169,12 @@ bool sv_scene_tooltip_target(const sv_app_view *s, int *row, int *cell)
         r = s->hover_row;
         c = s->hover_cell;
     }
-    if (r < 0 || r > 3 || c < 0 || !s->trace || (size_t)c >= s->trace->n)
+    if (s->ktrace) { /* the kernel pane: its own rows (kpane.h) */
+        if (r < 0 || r >= SV_LAYOUT_ROWS || c < 0 || (size_t)c >= s->ktrace->n)
+            return false;
+    } else if (r < 0 || r > 3 || c < 0 || !s->trace || (size_t)c >= s->trace->n) {
         return false;
+    }
     *row = r;
     *cell = c;
     return true;
@@ -209,4 +213,41 @@ bool sv_scene_window(const sv_app_view *s, const sv_step_view *v, int row, int i
     long l0 = (long)i - span + 1;
     *lo = l0 < 0 ? 0 : (int)l0;
     return true;
+}
+
+/* The mistakes lab, told from the shown run (issue 18's truth problem). */
+int sv_scene_lab_first_broken(const sv_app_view *s, const sv_step_view *v)
+{
+    const sv_trace *t = s->trace;
+    const sv_lab_summary *lab = s->lab;
+    if (!lab || !t || v->shift || v->round <= 0 || lab->n != t->n ||
+        lab->nrounds != t->nrounds || v->rd->pout < 0)
+        return -1;
+    int b = v->rd->pout;
+    for (size_t i = 0; i < t->n; i++) {
+        const sv_lab_cell *lc = &lab->cells[(size_t)v->round * lab->n + i];
+        if (!v->rd->written[b][i] ||
+            memcmp(&v->rd->buf[b][i], &lc->correct, sizeof lc->correct) != 0)
+            return (int)i;
+    }
+    return -1;
+}
+
+const sv_lab_read *sv_scene_lab_read(const sv_app_view *s, const sv_step_view *v, int i,
+                                     sv_read_slot slot)
+{
+    if (!s->lab || !s->lab_reads || v->shift || v->round <= 0 || i < 0 ||
+        (size_t)v->round >= s->lab_reads->nrounds || (size_t)i >= s->lab_reads->n)
+        return NULL;
+    const sv_lab_read *r = sv_lab_reads_at(s->lab_reads, (size_t)v->round, (size_t)i, slot);
+    return r && r->done ? r : NULL;
+}
+
+size_t sv_scene_lab_ops(const sv_app_view *s, const sv_step_view *v)
+{
+    size_t ops = 0;
+    for (size_t i = 0; s->trace && i < s->trace->n; i++)
+        ops += sv_scene_lab_read(s, v, (int)i, SV_READ_LEFT) &&
+               sv_scene_lab_read(s, v, (int)i, SV_READ_SELF);
+    return ops;
 }

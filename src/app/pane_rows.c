@@ -191,7 +191,8 @@ void sv_rows_layout(const sv_app_view *s, sv_box area, sv_layout *l)
 
 sv_box sv_layout_cell(const sv_layout *l, int row, int i)
 {
-    int r = row < 0 ? 0 : row > 3 ? 3 : row;
+    int last = (l->nrows > 0 ? l->nrows : 4) - 1;
+    int r = row < 0 ? 0 : row > last ? last : row;
     sv_box b = { l->cell_x0 + (float)i * l->cell_pitch, l->row_y[r] - l->cell_h / 2.0f,
                  l->cell_w, l->cell_h };
     return b;
@@ -204,7 +205,8 @@ bool sv_rows_hit(const sv_layout *l, float x, float y, int *row, int *cell)
     const sv_box *c = &l->cells_clip;
     if (x < c->x || x >= c->x + c->w)
         return false;
-    for (int r = 0; r < 4; r++) {
+    int nrows = l->nrows > 0 ? l->nrows : 4;
+    for (int r = 0; r < nrows; r++) {
         if (fabsf(y - l->row_y[r]) > l->cell_h / 2.0f)
             continue;
         float fi = floorf((x - l->cell_x0) / l->cell_pitch);

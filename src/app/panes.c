@@ -1,7 +1,7 @@
 /* The pane table: which functions draw, place, hit-test and word each kind
  * of trace. Only the frame (frame.c) asks for a pane; a pane's own files
  * never call back up into the frame. */
-#include "pane.h"
+#include "kpane.h"
 
 const sv_pane_fns sv_pane_hillis_steele = {
     .name = "hillis-steele",
@@ -15,6 +15,9 @@ const sv_pane_fns sv_pane_hillis_steele = {
 
 const sv_pane_fns *sv_pane_of(const sv_app_view *v)
 {
-    (void)v; /* one algorithm so far: every trace is a Hillis-Steele run */
+    /* A kernel trace (issue 18) draws as what the kernel did; the chapter's
+     * round-shaped trace as the Hillis-Steele rows. */
+    if (v && v->ktrace)
+        return &sv_pane_kernel;
     return &sv_pane_hillis_steele;
 }

@@ -13,6 +13,8 @@
  * source panel, units) and the pane's (pane.h: for the Hillis-Steele pane,
  * pane_rows.c: the four rows and their cells), which the pane's layout
  * fills in the area the frame leaves it. */
+/* The most rows a pane lays out (the kernel pane: input, its arrays' rows, out). */
+#define SV_LAYOUT_ROWS 12
 struct sv_pane_fns;
 typedef struct sv_layout {
     /* The frame (frame.c). */
@@ -39,7 +41,9 @@ typedef struct sv_layout {
 
     /* The pane: the Hillis-Steele rows (pane_rows.c). */
     sv_box rows_area;        /* the pane's rows, with their labels */
-    float row_y[4];          /* vertical centre of rows input, buf[0], buf[1], output */
+    float row_y[SV_LAYOUT_ROWS]; /* vertical centre of each row: the Hillis-Steele pane's
+                                    input, buf[0], buf[1], output; the kernel pane's rows */
+    int nrows;               /* rows laid out (0 counts as the Hillis-Steele pane's 4) */
     float cell_x0;           /* left edge of cell 0 (after zoom and pan) */
     float cell_pitch;        /* distance between cell origins */
     float cell_w, cell_h;

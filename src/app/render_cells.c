@@ -101,6 +101,22 @@ static int window_split(const sv_app_view *s, const sv_step_view *v)
     return right_lo;
 }
 
+/* The shown run's first broken cell (sv_scene_lab_first_broken), asked for
+ * every cell: worked out once per frame for the frame's step. */
+static struct {
+    const sv_round *rd;
+    const sv_lab_summary *lab;
+    int round, value;
+} frame_broken_;
+
+static int lab_first_broken(const sv_app_view *s, const sv_step_view *v)
+{
+    if (frame_broken_.rd == v->rd && frame_broken_.lab == s->lab &&
+        frame_broken_.round == v->round)
+        return frame_broken_.value;
+    return sv_scene_lab_first_broken(s, v);
+}
+
 static cell_style style_of(const sv_app_view *s, const sv_layout *l, const sv_theme *t,
                            const sv_step_view *v, int row, int i, bool has_value)
 {
@@ -136,6 +152,20 @@ static cell_style style_of(const sv_app_view *s, const sv_layout *l, const sv_th
         c.border = sv_rgba_alpha(t->cell_border, 0.45f);
         c.placeholder = true;
     } else if ((row == 1 || row == 2) && v->round > 0 && !v->shift &&
+               row - 1 == v->rd->pout && v->rd->cases && s->lab &&
+               lab_first_broken(s, v) >= 0 && i >= lab_first_broken(s, v)) {
+        /* A mistake's shown run broke the invariant here: the first broken
+         * cell in the error colour, the cells after it without a case (the
+         * chapter's rules do not say what they hold). */
+        if (i == lab_first_broken(s, v)) {
+            c.border = t->error;
+            c.fill = sv_rgba_mix(t->cell_fill, t->error, narrow ? 0.8f : 0.12f);
+            c.border_w = fminf(l->border_w * 1.4f * t->line_scale,
+                               0.2f * fminf(l->cell_w, l->cell_h));
+        } else {
+            c.border = t->text_dim;
+        }
+    } else if ((row == 1 || row == 2) && v->round > 0 && !v->shift &&
                row - 1 == v->rd->pout && v->rd->cases) {
         sv_case cs = v->rd->cases[i];
         sv_rgba cc = case_colour(t, cs);
@@ -169,6 +199,12 @@ static cell_style style_of(const sv_app_view *s, const sv_layout *l, const sv_th
         c.fill = sv_rgba_mix(t->cell_fill, t->error, narrow ? 0.8f : 0.12f);
         c.border = t->error;
     }
+    /* The shown run's first broken cell and those after it carry no case's
+     * style (a full window's solid border would claim its window). */
+    if (s->lab && (row == 1 || row == 2) && v->round > 0 && !v->shift &&
+        row - 1 == v->rd->pout && lab_first_broken(s, v) >= 0 &&
+        i >= lab_first_broken(s, v))
+        c.style = SV_BORDER_SOLID;
     if (narrow) {
         c.style = SV_BORDER_NONE;
         c.border_w = 0.0f;
@@ -273,6 +309,8 @@ typedef struct step_arrow {
  * view. Round 0: input -> buf[0]. Round r: pin[i] -> pout[i] and
  * pin[i-s] -> pout[i]. Shift: final[i-1] -> output[i]. */
 typedef void (*arrow_fn)(void *ctx, const step_arrow *a);
+static int operands_of(const sv_app_view *s, const sv_step_view *v, int n, int i,
+                       step_arrow out[2]);
 
 static void each_arrow(const sv_app_view *s, const sv_layout *l, const sv_step_view *v,
                        arrow_fn fn, void *ctx)
@@ -319,6 +357,17 @@ static void each_arrow(const sv_app_view *s, const sv_layout *l, const sv_step_v
      * of near-horizontal lines. */
     int pr = 1 + v->rd->pin, qr = 1 + v->rd->pout;
     long stride = (long)v->rd->stride;
+    if (s->lab) {
+        /* A mistake: the arrows of the reads its threads made (none known:
+         * a GPU run, no operand arrows). */
+        for (int i = l->first_cell; i <= l->last_cell; i++) {
+            step_arrow ops[2];
+            int k = operands_of(s, v, n, i, ops);
+            for (int j = 0; j < k; j++)
+                fn(ctx, &ops[j]);
+        }
+        return;
+    }
     for (long i = l->first_cell; i <= l->last_cell; i++) {
         step_arrow a = { pr, (int)i, qr, (int)i, false, false };
         fn(ctx, &a);
@@ -425,7 +474,8 @@ static void token_pill(arrow_ctx *c, float x, float y, float px, const char *tex
 
 /* The operands of destination i in step v: up to two arrows, the diagonal
  * (pin[i-s]: the left operand) first. */
-static int operands_of(const sv_step_view *v, int n, int i, step_arrow out[2])
+static int operands_of(const sv_app_view *s, const sv_step_view *v, int n, int i,
+                       step_arrow out[2])
 {
     if (v->shift) {
         if (i < 1 || i >= n)
@@ -440,6 +490,15 @@ static int operands_of(const sv_step_view *v, int n, int i, step_arrow out[2])
     }
     int pr = 1 + v->rd->pin, qr = 1 + v->rd->pout, k = 0;
     long stride = (long)v->rd->stride;
+    if (s->lab) { /* a mistake: what the thread read, where it read it */
+        const sv_lab_read *a = sv_scene_lab_read(s, v, i, SV_READ_LEFT);
+        const sv_lab_read *b = sv_scene_lab_read(s, v, i, SV_READ_SELF);
+        if (a && !a->out_of_range)
+            out[k++] = (step_arrow){ 1 + a->buf, (int)a->cell, qr, i, true, false };
+        if (b && !b->out_of_range)
+            out[k++] = (step_arrow){ 1 + b->buf, (int)b->cell, qr, i, false, false };
+        return k;
+    }
     if ((long)i >= stride)
         out[k++] = (step_arrow){ pr, (int)(i - stride), qr, i, true, false };
     out[k++] = (step_arrow){ pr, i, qr, i, false, false };
@@ -457,14 +516,19 @@ static void draw_operands(arrow_ctx *c)
     float px = fmaxf(9.0f, floorf(l->num_px * 0.62f));
     for (int i = l->first_cell; i <= l->last_cell; i++) {
         step_arrow ops[2];
-        int k = operands_of(c->v, l->n, i, ops);
+        int k = operands_of(s, c->v, l->n, i, ops);
         if (k == 0)
             continue;
         char txt[2][48];
         sv_value val[2];
         bool ok = true;
         for (int j = 0; j < k; j++) {
-            ok = ok && sv_scene_value(s, &pv, ops[j].src_row, ops[j].j, &val[j]);
+            const sv_lab_read *rd = sv_scene_lab_read(s, c->v, i, ops[j].diagonal ? SV_READ_LEFT
+                                                                                 : SV_READ_SELF);
+            if (rd && rd->known)
+                val[j] = rd->value; /* what the thread saw, not what the cell holds now */
+            else
+                ok = ok && sv_scene_value(s, &pv, ops[j].src_row, ops[j].j, &val[j]);
             if (ok)
                 sv_value_format(s->trace->type, val[j], txt[j], sizeof txt[j]);
         }
@@ -890,13 +954,25 @@ static void draw_rings(sv_gfx *g, const sv_app_view *s, const sv_layout *l, cons
         hr == 1 + v.rd->pout && v.rd->cases && !sv_scene_hidden(s, &v, hr)) {
         sv_case cs = v.rd->cases[hc];
         int ops[2] = { hc, cs == SV_CASE_COPY ? -1 : hc - (int)v.rd->stride };
+        int rows[2] = { 1 + v.rd->pin, 1 + v.rd->pin };
+        sv_rgba ring = case_colour(t, cs);
+        if (s->lab) {
+            /* A mistake: the cells its thread read (none known: none). */
+            ring = t->text_dim;
+            for (int k = 0; k < 2; k++) {
+                const sv_lab_read *r = sv_scene_lab_read(s, &v, hc, k ? SV_READ_LEFT
+                                                                        : SV_READ_SELF);
+                ops[k] = r && !r->out_of_range ? (int)r->cell : -1;
+                rows[k] = r ? 1 + r->buf : rows[k];
+            }
+        }
         for (int k = 0; k < 2; k++) {
             if (ops[k] < l->first_cell || ops[k] > l->last_cell)
                 continue;
-            sv_box b = sv_layout_cell(l, 1 + v.rd->pin, ops[k]);
+            sv_box b = sv_layout_cell(l, rows[k], ops[k]);
             float d = fmaxf(1.5f, l->border_w);
             b.x -= d; b.y -= d; b.w += 2 * d; b.h += 2 * d;
-            sv_gfx_rect(g, b, l->radius + d, sv_rgba_alpha(t->bg, 0.0f), case_colour(t, cs),
+            sv_gfx_rect(g, b, l->radius + d, sv_rgba_alpha(t->bg, 0.0f), ring,
                         fmaxf(1.0f, d * 0.6f), SV_BORDER_SOLID);
         }
     }
@@ -935,7 +1011,7 @@ static void draw_arrows(sv_gfx *g, const sv_app_view *s, const sv_layout *l, con
         }
         for (int k = 0; k < nd; k++) {
             step_arrow ops[2];
-            int no = operands_of(&v, l->n, dests[k], ops);
+            int no = operands_of(s, &v, l->n, dests[k], ops);
             for (int j = 0; j < no; j++)
                 draw_one_arrow(&c, &ops[j]);
         }
@@ -964,6 +1040,14 @@ static void draw_arrows(sv_gfx *g, const sv_app_view *s, const sv_layout *l, con
 
 void sv_render_cells(sv_gfx *g, const sv_app_view *s, const sv_layout *l, const sv_theme *t)
 {
+    frame_broken_.rd = NULL;
+    sv_step_view fv;
+    if (s->lab && sv_scene_step(s, s->step, &fv)) {
+        frame_broken_.value = sv_scene_lab_first_broken(s, &fv);
+        frame_broken_.rd = fv.rd;
+        frame_broken_.lab = s->lab;
+        frame_broken_.round = fv.round;
+    }
     sv_step_view v;
     bool have = sv_scene_step(s, s->step, &v);
     draw_labels(g, s, l, t, have ? &v : NULL);
@@ -1012,4 +1096,5 @@ void sv_render_cells(sv_gfx *g, const sv_app_view *s, const sv_layout *l, const 
 
     draw_arrows(g, s, l, t, &v, moving, a);
     sv_gfx_clip(g, NULL);
+    frame_broken_.rd = NULL;
 }

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "help.h"
+#include "kpane.h"
 #include "scene.h"
 #include "words.h"
 
@@ -235,9 +236,9 @@ static void draw_timeline(sv_gfx *g, const sv_app_view *s, const sv_layout *l,
                           const sv_theme *t)
 {
     float u = l->small_px / 2.5f, y = l->timeline_y, r = l->timeline_r;
-    int steps = l->steps, cur = s->step;
+    int steps = l->steps, cur = s->ktrace ? sv_kpane_step(s) : s->step;
     sv_gfx_text(g, SV_FONT_SANS, l->small_px, l->timeline.x, y, SV_ALIGN_LEFT, t->text_dim,
-                "round");
+                s->ktrace ? "step" : "round");
     if (steps > 1)
         sv_gfx_line(g, l->timeline_x[0], y, l->timeline_x[steps - 1], y,
                     fmaxf(1.0f, 0.25f * u), t->grid);
@@ -253,14 +254,19 @@ static void draw_timeline(sv_gfx *g, const sv_app_view *s, const sv_layout *l,
             sv_gfx_circle(g, x, y, r, t->bg, t->text_dim, fmaxf(1.0f, 0.22f * u));
         }
         /* The mistakes lab: the first round in which any cell diverged. */
-        if (s->lab && !s->outcome_hidden && s->lab->first_wrong_round == k) {
+        int first_wrong = s->ktrace ? s->ktrace->first_broken_step
+                                    : s->lab ? s->lab->first_wrong_round : -1;
+        if ((s->lab || s->ktrace) && !s->outcome_hidden && first_wrong == k) {
             sv_gfx_circle(g, x, y, r * 2.4f, sv_rgba_alpha(t->error, 0.0f), t->error,
                           fmaxf(1.5f, 0.3f * u));
             sv_gfx_text(g, SV_FONT_SANS_BOLD, l->small_px * 0.85f, x, y - 2.6f * u,
-                        SV_ALIGN_CENTER, t->error, "first wrong");
+                        SV_ALIGN_CENTER, t->error, s->ktrace ? "first broken" : "first wrong");
         }
         char lab[16];
-        sv_words_step_label(s->trace, k, lab, sizeof lab);
+        if (s->ktrace) /* a kernel's steps: "r2" where it is the chapter's round 2 */
+            sv_kwords_step_label(s->ktrace, k, lab, sizeof lab);
+        else
+            sv_words_step_label(s->trace, k, lab, sizeof lab);
         sv_gfx_text(g, k == cur ? SV_FONT_SANS_BOLD : SV_FONT_SANS, l->small_px * 0.85f, x,
                     y + 1.3f * l->small_px, SV_ALIGN_CENTER, k == cur ? t->text : t->text_dim,
                     lab);
@@ -312,7 +318,7 @@ static void tooltip_place(const sv_app_view *s, const sv_layout *l, int row, int
     int na = 0;
     avoid[na++] = (sv_box){ l->cells_clip.x, c.y, l->cells_clip.w, c.h };
     sv_step_view v;
-    bool have = sv_scene_step(s, s->step, &v);
+    bool have = !s->ktrace && sv_scene_step(s, s->step, &v);
     int lo = i, hi = i;
     sv_box win = { 0, 0, 0, 0 };
     if (have && !sv_scene_hidden(s, &v, row) && sv_scene_window(s, &v, row, i, &lo)) {
@@ -545,7 +551,20 @@ void sv_render_overlay(sv_gfx *g, const sv_app_view *s, const sv_layout *l, cons
     int fb_w = l->fb_w, fb_h = l->fb_h;
     sv_step_view v;
     bool have = sv_scene_step(s, s->step, &v);
-    if (s->view == SV_VIEW_SCAN && have && s->overview) {
+    if (s->view == SV_VIEW_SCAN && s->ktrace) {
+        /* The kernel pane: its caption, counters, steps and tooltip (the
+         * words dispatch on ktrace); the legend's cases without the
+         * chapter's conditions, which belong to its rounds. */
+        sv_app_view c = *s;
+        c.trace = NULL;
+        c.lab = NULL;
+        draw_caption(g, s, l, t);
+        draw_legend(g, &c, l, t, false);
+        draw_counters(g, s, l, t);
+        draw_timeline(g, s, l, t);
+        if (!s->editing && !s->help)
+            draw_tooltip(g, s, l, t, fb_w);
+    } else if (s->view == SV_VIEW_SCAN && have && s->overview) {
         /* The overview: the legend, the whole run's counters, a script's
          * caption if any; no timeline or tooltip (every round is shown). */
         if (s->caption && s->caption[0])

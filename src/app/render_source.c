@@ -12,6 +12,8 @@
 #include "font_metrics.h"
 #include "scene.h"
 #include "source.h"
+#include "kpane.h"
+#include "../core/escape.h"
 
 /* A line as drawn: tabs as 4 spaces, control bytes as spaces (never one on
  * screen), each byte with its span's token. Returns the bytes in out. */
@@ -288,4 +290,123 @@ void sv_render_source(sv_gfx *g, const sv_app_view *s, const sv_layout *l, const
         sv_gfx_text(g, SV_FONT_SANS_BOLD, l->small_px, p->x + p->w - 1.0f * u,
                     p->y + p->h - 1.6f * u, SV_ALIGN_RIGHT, t->error, msg);
     }
+}
+
+/* ---- a kernel trace's own source (issue 18) ----------------------------- */
+
+/* The lines the kernel pane marks in its source: the last save's error, the
+ * hovered cell's hazard (both lines) and write, the failure, the step's
+ * barrier. */
+typedef struct kmarks {
+    int error, fail, barrier, write, hz1, hz2;
+} kmarks;
+
+static kmarks kernel_marks(const sv_app_view *s)
+{
+    const sv_ktrace *t = s->ktrace;
+    kmarks m = { s->kerror && s->kerror[0] ? s->kerror_line : 0, 0, 0, 0, 0, 0 };
+    if (t->failure.kind != SV_KFAIL_NONE)
+        m.fail = t->failure.line;
+    if (t->nsteps == 0)
+        return m;
+    size_t k = (size_t)sv_kpane_step(s);
+    m.barrier = t->steps[k].barrier_line;
+    int row, col;
+    sv_krows rows;
+    if (sv_scene_tooltip_target(s, &row, &col) && sv_kpane_rows(t, &rows) && row < rows.n &&
+        (uint32_t)col < rows.row[row].count && rows.row[row].kind != SV_KROW_INPUT) {
+        const sv_krow *r = &rows.row[row];
+        const sv_kwrite *w = sv_kpane_write_of(t, k, r->array, r->first + (uint32_t)col);
+        if (w)
+            m.write = w->at.line;
+        const sv_khazard *h = sv_kpane_hazard_at(t, k, r->array, r->first + (uint32_t)col, 0);
+        if (h) {
+            m.hz1 = h->first.line;
+            m.hz2 = h->second.line;
+        }
+    }
+    return m;
+}
+
+void sv_render_kernel_source(sv_gfx *g, const sv_app_view *s, const sv_layout *l,
+                             const sv_theme *t)
+{
+    const sv_ktrace *kt = s->ktrace;
+    if (!s->code || !kt || l->code_panel.w <= 0.0f || l->code_panel.h <= 0.0f)
+        return;
+    const sv_box *p = &l->code_panel;
+    float u = l->unit;
+    float px = fmaxf(8.0f, floorf(fminf(1.75f * u, p->w / 50.0f)));
+    float pitch = ceilf(px * 1.38f), top = p->y + 4.2f * u;
+    int count = (int)floorf((p->y + p->h - 0.8f * u - top) / pitch);
+    if (count < 1) count = 1;
+    sv_gfx_rect(g, *p, 0.8f * u, t->panel, t->grid, fmaxf(1.0f, 0.15f * u), SV_BORDER_SOLID);
+    char title[200], name[160];
+    const char *file = kt->file ? kt->file : kt->kernel ? kt->kernel : "kernel";
+    const char *slash = strrchr(file, '/');
+    sv_escape(slash && slash[1] ? slash + 1 : file, name, sizeof name);
+    sv_gfx_text_ellipsize(g, SV_FONT_SANS_BOLD, l->small_px, p->w - 2.0f * u, name, title,
+                          sizeof title);
+    sv_gfx_text(g, SV_FONT_SANS_BOLD, l->small_px, p->x + 1.0f * u, p->y + 2.0f * u,
+                SV_ALIGN_LEFT, t->text, title);
+    const char *src = kt->source ? kt->source : "";
+    int nlines = 1;
+    for (const char *c = src; *c; c++)
+        nlines += *c == '\n';
+    kmarks m = kernel_marks(s);
+    int focus = m.error ? m.error : m.hz1 ? m.hz1 : m.fail ? m.fail : m.write ? m.write : m.barrier;
+    int first = 1;
+    if (focus > count * 2 / 3)
+        first = focus - count / 3;
+    if (first > nlines - count + 1) first = nlines - count + 1;
+    if (first < 1) first = 1;
+    float gutter = p->x + 1.0f * u + sv_mono_width(px, 4.0f), tx = gutter + 1.4f * u;
+    sv_box clip = { p->x + 0.3f * u, p->y + 3.4f * u, p->w - 0.6f * u, p->h - 3.8f * u };
+    sv_gfx_clip(g, &clip);
+    const char *c = src;
+    for (int line = 1; line < first && *c; line++) {
+        const char *nl = strchr(c, '\n');
+        c = nl ? nl + 1 : c + strlen(c);
+    }
+    float y = top + pitch / 2.0f;
+    for (int line = first; line < first + count && line <= nlines; line++, y += pitch) {
+        const char *nl = strchr(c, '\n');
+        size_t len = nl ? (size_t)(nl - c) : strlen(c);
+        sv_box band = { p->x + 0.3f * u, y - pitch / 2.0f, p->w - 0.6f * u, pitch };
+        bool err = line == m.error || line == m.fail || line == m.hz1 || line == m.hz2;
+        bool acc = line == m.write || line == m.barrier;
+        if (err || acc) {
+            sv_rgba col = err ? t->error : t->accent;
+            sv_gfx_rect(g, band, 0.0f, sv_rgba_mix(t->panel, col, 0.24f), sv_rgba_alpha(col, 0.0f),
+                        0.0f, SV_BORDER_NONE);
+            sv_gfx_rect(g, (sv_box){ band.x, band.y, 0.6f * u, band.h }, 0.0f, col, col, 0.0f,
+                        SV_BORDER_NONE);
+        }
+        char num[16], buf[512];
+        snprintf(num, sizeof num, "%d", line);
+        sv_gfx_text(g, SV_FONT_MONO, px, gutter, y, SV_ALIGN_RIGHT, err || acc ? t->text
+                                                                       : t->text_dim, num);
+        size_t o = 0;
+        for (size_t q = 0; q < len && o + 5 < sizeof buf; q++) {
+            unsigned char ch = (unsigned char)c[q];
+            if (ch == '\t') {
+                for (int sp = 0; sp < 4; sp++) buf[o++] = ' ';
+            } else {
+                buf[o++] = ch < 0x20 || ch == 0x7f ? ' ' : (char)ch;
+            }
+        }
+        buf[o] = '\0';
+        sv_gfx_text(g, SV_FONT_MONO, px, tx, y, SV_ALIGN_LEFT, t->text, buf);
+        if (line == m.error && s->kerror && s->kerror[0]) { /* the message under its line */
+            y += pitch;
+            char msg[400], cut[400];
+            sv_escape(s->kerror, msg, sizeof msg);
+            sv_gfx_text_ellipsize(g, SV_FONT_SANS_BOLD, px, clip.x + clip.w - tx, msg, cut,
+                                  sizeof cut);
+            sv_gfx_text(g, SV_FONT_SANS_BOLD, px, tx, y, SV_ALIGN_LEFT, t->error, cut);
+            count--;
+        }
+        c = nl ? nl + 1 : c + len;
+    }
+    sv_gfx_clip(g, NULL);
 }

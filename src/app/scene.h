@@ -44,6 +44,8 @@ bool sv_scene_hidden(const sv_app_view *s, const sv_step_view *v, int row);
 /* Each file's part of the frame. */
 void sv_render_header(sv_gfx *g, const sv_app_view *s, const sv_layout *l, const sv_theme *t);
 void sv_render_cells(sv_gfx *g, const sv_app_view *s, const sv_layout *l, const sv_theme *t);
+/* The kernel pane's drawing (pane_kernel.c). */
+void sv_render_kernel(sv_gfx *g, const sv_app_view *s, const sv_layout *l, const sv_theme *t);
 void sv_render_overlay(sv_gfx *g, const sv_app_view *s, const sv_layout *l, const sv_theme *t);
 /* The overview (render_overview.c): every round stacked, in area. */
 void sv_render_overview(sv_gfx *g, const sv_app_view *s, const sv_layout *l, const sv_theme *t,
@@ -52,6 +54,9 @@ void sv_render_overview(sv_gfx *g, const sv_app_view *s, const sv_layout *l, con
  * legend, leaving room for a script's caption when there is one. */
 sv_box sv_scene_overview_area(const sv_app_view *s, const sv_layout *l);
 void sv_render_source(sv_gfx *g, const sv_app_view *s, const sv_layout *l, const sv_theme *t);
+/* A kernel trace's own source (view.ktrace), its marked lines (render_source.c). */
+void sv_render_kernel_source(sv_gfx *g, const sv_app_view *s, const sv_layout *l,
+                             const sv_theme *t);
 
 /* The input window [*lo, i] whose op a shown cell holds;
  * false when the cell holds none (unwritten, empty output, output[0] of an
@@ -83,6 +88,16 @@ int sv_scene_wrap(sv_gfx *g, sv_font font, float px, float max_w, const char *ut
  * NULL without a lab or for a cell no round of the kernel wrote. */
 const sv_lab_cell *sv_scene_lab_cell(const sv_app_view *s, const sv_step_view *v, int row,
                                      int i, int *round);
+
+/* The mistakes lab, from the shown run rather than the chapter's rules:
+ * the first pout cell of round v whose value is not the chapter kernel's
+ * (or unwritten), -1 none or without a lab; the read thread i made in slot
+ * (NULL: it made none, or no reads are known: a GPU run); the operations
+ * the shown run did in round v (threads that read both operands). */
+int sv_scene_lab_first_broken(const sv_app_view *s, const sv_step_view *v);
+const sv_lab_read *sv_scene_lab_read(const sv_app_view *s, const sv_step_view *v, int i,
+                                     sv_read_slot slot);
+size_t sv_scene_lab_ops(const sv_app_view *s, const sv_step_view *v);
 
 /* Diagonal hatch lines across b, gap apart, w wide: the
  * pattern of a divergent cell. */

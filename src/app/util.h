@@ -4,6 +4,7 @@
 #define SV_UTIL_H
 
 #include "../core/op.h"
+#include "../core/lab_schedule.h"
 
 /* The most steps a timeline shows: every round of the largest trace
  * (1 + ceil(log2 n) rounds) plus the exclusive shift. sv_layout sizes its
@@ -14,8 +15,9 @@
 _Static_assert(SV_MAX_N >= 1 && SV_MAX_N <= (1ull << (SV_MAX_STEPS - 2)),
                "SV_MAX_STEPS must hold every round of an SV_MAX_N trace plus the shift");
 
-/* Lanes of a warp: threads that run each statement together (lockstep). */
-#define SV_WARP 32
+/* Lanes of a warp: threads that run each statement together (lockstep);
+ * the one number is core's (lab_schedule.h). */
+#define SV_WARP SV_WARP_SIZE
 
 static inline float sv_clampf(float v, float lo, float hi)
 {

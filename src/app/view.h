@@ -29,6 +29,7 @@
 
 #include "../core/trace.h"
 #include "../core/bench_csv.h"
+#include "../core/ktrace.h"
 #include "../core/lab.h"
 #include "steps.h" /* sv_view_steps */
 #include "theme.h"
@@ -167,6 +168,35 @@ typedef struct sv_app_view {
      * give away (the timeline's "first wrong" ring, the legend's hatch, the
      * verdict) stays hidden until Reveal. false: shown. */
     bool outcome_hidden;
+    /* A kernel trace (issue 18: --kernel-file, and any kernel the runtime
+     * ran): with ktrace set, the kernel pane (pane_kernel.c) draws it instead
+     * of the Hillis-Steele rows: the kernel's own arrays as rows, one step per
+     * barrier interval, arrows from the reads it recorded, borders where the
+     * chapter's reading fits, hazards and the failure on their cells.
+     *  - ktrace: analyzed (sv_ktrace_analyze: readings filled); NULL: off.
+     *    `trace` may stay set too (its chapter reading), the pane ignores it.
+     *  - kstep: the step shown, 0 .. ktrace->nsteps - 1 (the state after
+     *    barrier interval kstep + 1 in words); clamped when drawn. With
+     *    ktrace set the timeline has sv_kpane_steps(ktrace) dots and a hit on
+     *    it names a kstep (sv_layout_hit_step).
+     *  - hover_row/pinned_row count the kernel pane's rows (sv_kpane_row_*,
+     *    kpane.h: 0 the input, then each touched array row, last the output).
+     *  - kcompare: the chapter kernel's trace on the same input (analyzed),
+     *    NULL none; kcompare_shown draws its values as a ghost row under each
+     *    of the student's rows it matches (same array shape), each differing
+     *    cell marked, and the first difference in the caption.
+     *  - kerror: the latest save's failure in words ("" none: the shown trace
+     *    is the latest); kerror_line its line in the file (0 unknown);
+     *    kstale: the shown trace is from the previous version (the header
+     *    says so). The source panel shows ktrace->source and marks
+     *    kerror_line, and the hovered hazard's two lines. */
+    const sv_ktrace *ktrace;
+    int kstep;
+    const sv_ktrace *kcompare;
+    bool kcompare_shown;
+    const char *kerror;
+    int kerror_line;
+    bool kstale;
     /* The presenter script (--script): the step shown, 1-based, of
      * script_steps; both 0 without a script. The corner says "6 / 12"
      * (not on a --clean slide). */

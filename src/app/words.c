@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "words.h"
+#include "kpane.h"
 
 static const char *op_noun(sv_op op)
 {
@@ -346,6 +347,37 @@ static void caption_text(const sv_app_view *s, const sv_step_view *v, char *l1, 
 }
 
 
+/* A mistake's round told from its shown run (issue 18): where the run
+ * broke the invariant, the first broken cell, what its thread did (from
+ * the reads, where known) and what it holds against what its window
+ * should; the end does not claim a scan the output is not. Leaves the
+ * chapter's text where the run held the invariant. */
+static void lab_truth_caption(const sv_app_view *s, const sv_step_view *v, char *l1, size_t n1,
+                              char *l2, size_t n2)
+{
+    const sv_trace *t = s->trace;
+    int i = sv_scene_lab_first_broken(s, v);
+    if (i < 0 || s->phase != SV_PHASE_NONE)
+        return;
+    int b = v->rd->pout;
+    const sv_lab_cell *lc = &s->lab->cells[(size_t)v->round * s->lab->n + (size_t)i];
+    char got[48] = "?", want[48], what[SV_WORDS_MAX] = "";
+    if (v->rd->written[b][i])
+        fmt(t, v->rd->buf[b][i], got, sizeof got);
+    fmt(t, lc->correct, want, sizeof want);
+    unsigned long st = (unsigned long)v->rd->stride;
+    long lo = (long)i - 2 * (long)st + 1;
+    if (s->lab_reads)
+        sv_lab_cell_describe(s->lab_reads, t, (size_t)v->round, (size_t)i, what, sizeof what);
+    snprintf(l1, n1, "Round %d, stride %lu (%s): %s", v->round, st,
+             sv_kernel_name((sv_kernel)s->kernel),
+             what[0] ? what : "the shown run breaks the chapter's invariant here");
+    snprintf(l2, n2, "buf[%d][%d] holds %s; the window [%ld, %d] %s %s. The cells from it on "
+             "are drawn without a case.%s", b, i, got, lo < 0 ? 0 : lo, i,
+             t->op == SV_OP_SUM ? "sums to" : "combines to", want,
+             v->last ? " The output is not the scan." : "");
+}
+
 /* The mistakes lab: what happened in cell (row, i) as step v shows it, in
  * words: the emulator's record of the read that went wrong, or, for GPU
  * runs, the observed values against the correct one. false when the cell
@@ -578,6 +610,8 @@ static int tooltip_lines(const sv_app_view *s, const sv_step_view *v, int row, i
 
 bool sv_words_caption(const sv_app_view *s, sv_caption_words *out)
 {
+    if (s->ktrace)
+        return sv_kwords_caption(s, out);
     memset(out, 0, sizeof *out);
     sv_step_view v;
     if (!sv_scene_step(s, s->step, &v))
@@ -586,6 +620,8 @@ bool sv_words_caption(const sv_app_view *s, sv_caption_words *out)
     size_t n1 = sizeof out->line1, n2 = sizeof out->line2;
     if (!quiz_caption(s, &v, l1, n1, l2, n2)) {
         caption_text(s, &v, l1, n1, l2, n2);
+        if (s->lab && !v.shift && v.round > 0)
+            lab_truth_caption(s, &v, l1, n1, l2, n2);
         if (s->caption && s->caption[0]) {
             /* A presenter script's caption replaces the round's own. */
             snprintf(l1, n1, "%s", s->caption);
@@ -610,6 +646,8 @@ bool sv_words_caption(const sv_app_view *s, sv_caption_words *out)
 
 bool sv_words_tooltip(const sv_app_view *s, int row, int i, sv_tip_words *out)
 {
+    if (s->ktrace)
+        return sv_kwords_tooltip(s, row, i, out);
     memset(out, 0, sizeof *out);
     sv_step_view v;
     if (!sv_scene_step(s, s->step, &v) || row < 0 || row > 3 || i < 0 ||
@@ -638,6 +676,8 @@ bool sv_words_tooltip(const sv_app_view *s, int row, int i, sv_tip_words *out)
 
 bool sv_words_counters(const sv_app_view *s, char *line, size_t n1, char *note, size_t n2)
 {
+    if (s->ktrace)
+        return sv_kwords_counters(s, line, n1, note, n2);
     line[0] = note[0] = '\0';
     sv_step_view v;
     if (!sv_scene_step(s, s->step, &v))
@@ -647,6 +687,15 @@ bool sv_words_counters(const sv_app_view *s, char *line, size_t n1, char *note, 
     for (int r = 1; r <= v.round; r++)
         total += tr->rounds[r].ops;
     size_t now = (v.round > 0 && !v.shift) ? v.rd->ops : 0;
+    if (s->lab && s->lab_reads) {
+        /* A mistake: the operations its shown run did, not the chapter's. */
+        sv_step_view w;
+        total = 0;
+        for (int r = 1; r <= v.round; r++)
+            if (sv_steps_at(tr, r, &w) && !w.shift)
+                total += sv_scene_lab_ops(s, &w);
+        now = (v.round > 0 && !v.shift) ? sv_scene_lab_ops(s, &v) : 0;
+    }
     int depth_max = (int)tr->nrounds - 1;
     snprintf(line, n1,
              "ops this round %zu \u00b7 total %zu \u00b7 sequential n\u22121 = %zu \u00b7 "
@@ -789,6 +838,10 @@ void sv_words_case_band(sv_case cs, int lo, int hi, char *buf, size_t len)
 
 void sv_words_header(const sv_app_view *s, const char **title, char *rest, size_t len)
 {
+    if (s->ktrace && s->view != SV_VIEW_MEASURE) {
+        sv_kwords_header(s, title, rest, len);
+        return;
+    }
     const sv_trace *tr = s->trace;
     *title = s->view == SV_VIEW_MEASURE ? "Measure" : "Hillis-Steele scan";
     rest[0] = '\0';

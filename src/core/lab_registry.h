@@ -27,13 +27,13 @@ extern "C" {
 /* A row's index: SV_KERNEL_CORRECT, SV_KERNEL_IN_PLACE, ... for the shipped
  * rows (one constant per row of lab_kernels.h, ID from its name), then
  * SV_KERNEL_COUNT .. sv_kernel_count() - 1 for rows added at run time. */
+#define SV_KERNEL_MAX_ADDED 16 /* rows that may be added at run time */
 typedef enum sv_kernel {
 #define SV_KERNEL_ENUM_(id, ...) SV_KERNEL_##id,
     SV_KERNEL_ROWS(SV_KERNEL_ENUM_)
 #undef SV_KERNEL_ENUM_
     SV_KERNEL_COUNT,      /* the shipped rows */
-    SV_KERNEL_MAX_ADDED = 16, /* rows that may be added at run time */
-    SV_KERNEL_LIMIT = SV_KERNEL_COUNT + SV_KERNEL_MAX_ADDED
+    SV_KERNEL_LIMIT = SV_KERNEL_COUNT + SV_KERNEL_MAX_ADDED /* past the last possible row */
 } sv_kernel;
 
 typedef struct sv_kernel_info {

@@ -26,18 +26,24 @@ src=$here/fuzz_$name.c
 
 # core's kernel registry includes lab_kernels.h, which the build generates
 # from the kernel files (kernels/mistakes/meson.build): meson passes its
-# folder in SV_GEN_INC; run by hand, the header is generated here (the rows'
-# order does not matter to a harness).
+# folder in SV_GEN_INC; run by hand, the header is generated here the same
+# way, in the order kernels/mistakes/order gives (K's order).
+mk=$root/kernels/mistakes
 gen=${SV_GEN_INC:-}
 if [ -z "$gen" ]; then
   gen=$out/gen
   mkdir -p "$gen" || exit 1
-  python3 "$root/kernels/mistakes/apply.py" --registry "$gen/lab_kernels.h" \
+  diffs=()
+  while read -r m; do
+    case $m in ''|'#'*) ;; *) diffs+=("$mk/$m.diff") ;; esac
+  done <"$mk/order"
+  python3 "$mk/apply.py" --registry "$gen/lab_kernels.h" \
     "$root/kernels/hillis_steele.row" "$root/kernels/hillis_steele.cu" "$gen" "$gen/stamp" \
-    "$root"/kernels/mistakes/*.diff >"$out/gen.log" 2>&1 || { cat "$out/gen.log"; exit 1; }
+    "${diffs[@]}" >"$out/gen.log" 2>&1 || { cat "$out/gen.log"; exit 1; }
 fi
 
-# Rebuild when the harness or any core source is newer than the binary.
+# Rebuild when the harness, any core source or the registry's rows are newer
+# than the binary.
 if [ ! -x "$bin" ] || [ -n "$(find "$src" "$here/fuzz.h" "$root/src/core" "$gen/lab_kernels.h" -newer "$bin" -name '*.[ch]' 2>/dev/null | head -1)" ]; then
   # shellcheck disable=SC2046
   if ! "$cc" -g -O1 -std=c11 -D_POSIX_C_SOURCE=200809L \

@@ -1,0 +1,115 @@
+/* The kernel pane (issue 18): any kernel's trace (core/ktrace.h) drawn as
+ * what it did. Its rows are the kernel's own arrays under their own names
+ * (an array of rows > 1, e.g. buf[2n] used as two halves or temp[2][N], is
+ * drawn as that many rows), with the input above and out below; rows no
+ * step touched are hidden. Its steps are the trace's barrier intervals.
+ *
+ * This header is the pane's model and words, pure functions of a view
+ * (kpane.c, kpane_words.c: no drawing, tested without GL in
+ * tests/render/test_kpane.c); pane_kernel.c places and draws it. Everything
+ * here reads v->ktrace (analyzed) and never changes it. */
+#ifndef SV_KPANE_H
+#define SV_KPANE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "pane.h"
+
+#define SV_KPANE_MAX_ROWS SV_LAYOUT_ROWS /* input + array rows + out */
+
+typedef enum sv_krow_kind {
+    SV_KROW_INPUT, /* in[] */
+    SV_KROW_ARRAY, /* one row of a shared array */
+    SV_KROW_OUT    /* out[] */
+} sv_krow_kind;
+
+/* One row of the pane: cells first .. first + count - 1 of array `array`
+ * (SV_KARRAY_IN for the input), drawn as columns 0 .. count - 1. */
+typedef struct sv_krow {
+    sv_krow_kind kind;
+    uint32_t array;   /* index into ktrace->arrays, SV_KARRAY_IN for in[] */
+    uint32_t row;     /* the array's row (0 when rows == 1) */
+    uint32_t first;   /* its first cell in the array */
+    uint32_t count;   /* cells shown: min(len / rows, n) */
+    char name[64];    /* "in", "buf[0]", "s", "temp[1]", "out" (escaped) */
+} sv_krow;
+
+typedef struct sv_krows {
+    int n;                            /* rows, 2 .. SV_KPANE_MAX_ROWS */
+    sv_krow row[SV_KPANE_MAX_ROWS];
+    size_t cols;                      /* columns: the trace's n */
+    int hidden;                       /* array rows hidden (untouched, or past the maximum) */
+} sv_krows;
+
+/* The rows of t; false for NULL. */
+bool sv_kpane_rows(const sv_ktrace *t, sv_krows *out);
+/* The timeline's steps: t->nsteps, at most SV_MAX_STEPS (the dots); 0 for NULL. */
+int sv_kpane_steps(const sv_ktrace *t);
+/* v->kstep clamped to the trace's steps (0 without steps). */
+int sv_kpane_step(const sv_app_view *v);
+/* The pane row of cell `cell` of array a (SV_KARRAY_IN: the input), its
+ * column in *col; -1 when no shown row holds it. */
+int sv_kpane_row_of(const sv_krows *r, uint32_t a, uint32_t cell, uint32_t *col);
+/* The value column `col` of row r shows after step k (the input always;
+ * false for a cell not written yet). */
+bool sv_kpane_value(const sv_ktrace *t, size_t k, const sv_krow *r, uint32_t col,
+                    sv_value *out);
+/* Whether column col of row r was written in step k. */
+bool sv_kpane_wrote(const sv_ktrace *t, size_t k, const sv_krow *r, uint32_t col);
+
+/* What a cell is at step k, as the chapter's reading says where it applies. */
+typedef enum sv_kmark {
+    SV_KMARK_NONE,    /* no reading here: drawn without a case */
+    SV_KMARK_CASE,    /* holds the round's invariant: *cs says which case */
+    SV_KMARK_BROKEN,  /* the first cell breaking it: what it holds, what its window should */
+    SV_KMARK_AFTER    /* after the first broken cell: drawn without a case */
+} sv_kmark;
+/* The mark of column col of row r at step k, and its case (SV_KMARK_CASE;
+ * round 0, the staging, has none: NONE). */
+sv_kmark sv_kpane_mark(const sv_ktrace *t, size_t k, const sv_krow *r, uint32_t col,
+                       sv_case *cs);
+
+/* The last write of step k to cell (a, cell), NULL when none (or no reads
+ * were recorded: the GPU). */
+const sv_kwrite *sv_kpane_write_of(const sv_ktrace *t, size_t k, uint32_t a, uint32_t cell);
+/* Whether the trace recorded reads (the CPU runtime): arrows are drawn
+ * from them; false (the GPU) draws none. */
+bool sv_kpane_has_reads(const sv_ktrace *t);
+/* The i-th hazard of step k on cell (a, cell) (i from 0), NULL past the last. */
+const sv_khazard *sv_kpane_hazard_at(const sv_ktrace *t, size_t k, uint32_t a, uint32_t cell,
+                                     size_t i);
+/* Whether step k is where the run failed (the failure's step, or the last
+ * step when that is unknown). */
+bool sv_kpane_failed_here(const sv_ktrace *t, size_t k);
+/* The chapter kernel's value (v->kcompare) that matches column col of row
+ * r at step k: the compare trace's step of the same round for the step's
+ * pout row, its output for out. false when there is none to compare. */
+bool sv_kpane_compare(const sv_app_view *v, size_t k, const sv_krow *r, uint32_t col,
+                      sv_value *out);
+
+/* ---- words (kpane_words.c) ----------------------------------------------- */
+
+/* "thread 33 read s[32] while thread 32 wrote it, in the same step" (RAW),
+ * "thread 5 wrote s[4] while thread 4 read it, in the same step" (WAR),
+ * "threads 2 and 3 both wrote s[1] in the same step" (WAW). */
+char *sv_kwords_hazard(const sv_ktrace *t, const sv_khazard *h, char *buf, size_t len);
+/* An out-of-range access in words: "thread 0 read s[-1]: i - stride = -1, the
+ * left edge"; "" when the failure is not one. */
+char *sv_kwords_out_of_range(const sv_ktrace *t, char *buf, size_t len);
+/* The pane's caption, tooltip, counters (the pane table's and words.h's
+ * entry points dispatch here when v->ktrace is set). */
+bool sv_kwords_caption(const sv_app_view *v, sv_caption_words *out);
+bool sv_kwords_tooltip(const sv_app_view *v, int row, int col, sv_tip_words *out);
+bool sv_kwords_counters(const sv_app_view *v, char *line, size_t n1, char *note, size_t n2);
+/* Step k's timeline label: "r2" where it is the chapter's round 2, else
+ * the step's number from 1. */
+void sv_kwords_step_label(const sv_ktrace *t, int k, char *buf, size_t len);
+/* The header: "Your kernel: my_scan.cu" and "  ·  n = 8  ·  sum  ·  inclusive ...". */
+void sv_kwords_header(const sv_app_view *v, const char **title, char *rest, size_t len);
+
+/* The pane table's row for kernel traces (pane_kernel.c). */
+extern const sv_pane_fns sv_pane_kernel;
+
+#endif

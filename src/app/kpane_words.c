@@ -1,0 +1,568 @@
+/* The kernel pane's words (kpane.h): what a kernel did in a step, said from
+ * its trace (the writes, the reads behind them, the hazards, the failure,
+ * the chapter's reading), never from what the chapter's kernel would have
+ * done. Pure: tests read them without a window. */
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "../core/escape.h"
+#include "kpane.h"
+
+static void fmtv(const sv_ktrace *t, sv_value v, char *buf, size_t len)
+{
+    sv_value_format(t->type, v, buf, len);
+}
+
+/* Appends to buf (NUL-terminated, len bytes). */
+static void cat(char *buf, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void cat(char *buf, size_t len, const char *fmt, ...)
+{
+    size_t at = strlen(buf);
+    if (at + 1 >= len)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf + at, len - at, fmt, ap);
+    va_end(ap);
+}
+
+static const char *combine_words(sv_op op)
+{
+    return op == SV_OP_SUM ? "sums to" : "combines to";
+}
+
+char *sv_kwords_hazard(const sv_ktrace *t, const sv_khazard *h, char *buf, size_t len)
+{
+    char cell[128];
+    sv_ktrace_cell_name(t, h->array, h->cell, cell, sizeof cell);
+    switch (h->kind) {
+    case SV_KHAZARD_RAW: /* first wrote, second read */
+        snprintf(buf, len, "thread %" PRIu32 " read %s while thread %" PRIu32
+                 " wrote it, in the same step", h->second.thread, cell, h->first.thread);
+        break;
+    case SV_KHAZARD_WAR: /* first read, second wrote */
+        snprintf(buf, len, "thread %" PRIu32 " wrote %s while thread %" PRIu32
+                 " read it, in the same step", h->second.thread, cell, h->first.thread);
+        break;
+    default:
+        snprintf(buf, len, "threads %" PRIu32 " and %" PRIu32 " both wrote %s in the same step",
+                 h->first.thread, h->second.thread, cell);
+        break;
+    }
+    return buf;
+}
+
+/* The stride of the round step k runs, where the reading says (else 0). */
+static uint64_t step_stride(const sv_ktrace *t, size_t k)
+{
+    if (!t->readings || k >= t->nsteps)
+        return 0;
+    int r = t->readings[k].fits ? t->readings[k].round : t->readings[k].expected_round;
+    return r >= 1 && r < 63 ? 1ull << (r - 1) : 0;
+}
+
+char *sv_kwords_out_of_range(const sv_ktrace *t, char *buf, size_t len)
+{
+    buf[0] = '\0';
+    const sv_kfailure *f = &t->failure;
+    if (f->kind != SV_KFAIL_OUT_OF_RANGE)
+        return buf;
+    char cell[128];
+    int64_t idx = f->index;
+    uint32_t a = f->array < 0 ? SV_KARRAY_IN : (uint32_t)f->array;
+    uint32_t alen = a == SV_KARRAY_IN ? (uint32_t)t->n
+                                      : (a < t->narrays ? t->arrays[a].len : 0);
+    /* Name the index as tried, not as a row of the array. */
+    char name[64] = "in";
+    if (a != SV_KARRAY_IN && a < t->narrays)
+        sv_escape(t->arrays[a].name, name, sizeof name);
+    snprintf(cell, sizeof cell, "%s[%" PRId64 "]", name, idx);
+    const char *edge = idx < 0 ? "the left edge" : "past the right edge";
+    char how[96] = "";
+    /* thread - stride as the guard's reason, where the numbers say so */
+    size_t k = f->step >= 0 ? (size_t)f->step : (t->nsteps ? t->nsteps : 0);
+    uint64_t stride = step_stride(t, k);
+    if (!stride && t->readings && t->nsteps) {
+        /* the round after the last read step */
+        for (size_t j = t->nsteps; j-- > 0;)
+            if (t->readings[j].fits) {
+                int r = t->readings[j].round + 1;
+                stride = r >= 1 && r < 63 ? 1ull << (r - 1) : 0;
+                break;
+            }
+    }
+    if (f->thread >= 0 && stride && idx < 0)
+        snprintf(how, sizeof how, "i - stride = %" PRId64 ", ", (int64_t)f->thread - (int64_t)stride);
+    if (f->thread >= 0)
+        snprintf(buf, len, "thread %" PRId32 " read %s: %s%s (%s has %" PRIu32 " cells)",
+                 f->thread, cell, how, edge, name, alen);
+    else
+        snprintf(buf, len, "a thread read %s: %s (%s has %" PRIu32 " cells)", cell, edge, name,
+                 alen);
+    return buf;
+}
+
+/* "step 3 of 5 (round 2)", "step 2 of 8". */
+static void step_name(const sv_ktrace *t, size_t k, char *buf, size_t len)
+{
+    snprintf(buf, len, "Step %zu of %zu", k + 1, t->nsteps);
+    if (t->readings && t->readings[k].fits)
+        cat(buf, len, " (round %d)", t->readings[k].round);
+}
+
+/* What the first broken cell's thread did: "thread 1 copied instead of
+ * adding: the guard skipped i = 1". */
+static void broken_deed(const sv_ktrace *t, size_t k, char *buf, size_t len)
+{
+    const sv_kreading *rd = &t->readings[k];
+    const sv_karray *arr = &t->arrays[rd->pout_array];
+    uint32_t cell = (uint32_t)rd->pout_row * (arr->len / arr->rows) + rd->first_broken;
+    uint32_t i = rd->first_broken;
+    char name[128], v[48];
+    sv_ktrace_cell_name(t, (uint32_t)rd->pout_array, cell, name, sizeof name);
+    if (!sv_kpane_has_reads(t)) {
+        if (rd->holds_known) {
+            fmtv(t, rd->holds, v, sizeof v);
+            snprintf(buf, len, "%s holds %s, not its window (the GPU records no reads)", name, v);
+        } else {
+            snprintf(buf, len, "%s was never written", name);
+        }
+        return;
+    }
+    const sv_kwrite *w = sv_kpane_write_of(t, k, (uint32_t)rd->pout_array, cell);
+    const sv_kstep *s = &t->steps[k];
+    if (!w) {
+        if (rd->holds_known) {
+            fmtv(t, rd->holds, v, sizeof v);
+            snprintf(buf, len, "thread %" PRIu32 " wrote nothing to %s in this step: it still "
+                     "holds %s from before", i, name, v);
+        } else {
+            snprintf(buf, len, "thread %" PRIu32 " wrote nothing to %s: it was never written",
+                     i, name);
+        }
+        return;
+    }
+    uint64_t stride = rd->round >= 1 ? 1ull << (rd->round - 1) : 0;
+    if (w->nreads == 1 && stride && i >= stride) {
+        snprintf(buf, len, "thread %" PRIu32 " copied instead of %s: the guard skipped i = %"
+                 PRIu32, w->at.thread, t->op == SV_OP_SUM ? "adding" : "combining", i);
+        return;
+    }
+    /* a read that another thread's write of this step had changed */
+    for (uint32_t r = 0; r < w->nreads; r++) {
+        const sv_kaccess *x = &s->reads[w->first_read + r];
+        for (size_t h = 0; h < t->nhazards; h++) {
+            const sv_khazard *hz = &t->hazards[h];
+            if (hz->step != k || hz->array != x->array || hz->cell != x->cell ||
+                hz->second.thread != w->at.thread || hz->kind != SV_KHAZARD_RAW)
+                continue;
+            char rn[128];
+            sv_ktrace_cell_name(t, x->array, x->cell, rn, sizeof rn);
+            fmtv(t, x->value, v, sizeof v);
+            snprintf(buf, len, "thread %" PRIu32 " read %s = %s after thread %" PRIu32
+                     " had written it in this step: a race", w->at.thread, rn, v,
+                     hz->first.thread);
+            return;
+        }
+    }
+    char got[48];
+    fmtv(t, w->at.value, got, sizeof got);
+    snprintf(buf, len, "thread %" PRIu32 " wrote %s = %s from %" PRIu32 " read%s", w->at.thread,
+             name, got, w->nreads, w->nreads == 1 ? "" : "s");
+    for (uint32_t r = 0; r < w->nreads && r < 3; r++) {
+        const sv_kaccess *x = &s->reads[w->first_read + r];
+        char rn[128];
+        sv_ktrace_cell_name(t, x->array, x->cell, rn, sizeof rn);
+        fmtv(t, x->value, v, sizeof v);
+        cat(buf, len, "%s %s = %s", r ? "," : ":", rn, v);
+    }
+}
+
+/* "cell 5 holds 12; the window [2, 5] sums to 16". */
+static void broken_holds(const sv_ktrace *t, const sv_kreading *rd, char *buf, size_t len)
+{
+    char want[48], got[48];
+    fmtv(t, rd->window_value, want, sizeof want);
+    if (rd->holds_known) {
+        fmtv(t, rd->holds, got, sizeof got);
+        snprintf(buf, len, "holds %s; the window [%" PRIu32 ", %" PRIu32 "] %s %s", got,
+                 rd->window_lo, rd->window_hi, combine_words(t->op), want);
+    } else {
+        snprintf(buf, len, "holds nothing (never written); the window [%" PRIu32 ", %" PRIu32
+                 "] %s %s", rd->window_lo, rd->window_hi, combine_words(t->op), want);
+    }
+}
+
+/* Which arrays step k wrote, as "buf[1]" / "s" / "out". */
+static bool step_writes_out(const sv_ktrace *t, size_t k)
+{
+    for (size_t a = 0; a < t->narrays; a++) {
+        if (t->arrays[a].kind != SV_KARRAY_OUT)
+            continue;
+        for (uint32_t c = 0; c < t->arrays[a].len; c++)
+            if (t->steps[k].wrote[a][c])
+                return true;
+    }
+    return false;
+}
+
+static void output_words(const sv_ktrace *t, char *buf, size_t len)
+{
+    const char *kind = t->scan == SV_SCAN_EXCLUSIVE ? "exclusive" : "inclusive";
+    if (t->first_wrong < 0) {
+        snprintf(buf, len, "out holds the %s scan of in[] (%s)", kind, sv_op_name(t->op));
+        return;
+    }
+    size_t i = (size_t)t->first_wrong;
+    char got[48] = "?", want[48];
+    if (t->output_written[i])
+        fmtv(t, t->output[i], got, sizeof got);
+    fmtv(t, t->expected[i], want, sizeof want);
+    snprintf(buf, len, "out is not the %s scan: out[%zu] holds %s where the scan has %s", kind,
+             i, got, want);
+}
+
+/* The chapter's own caption for a step of a kernel that holds the chapter's
+ * picture (v->trace its reading, no hazard, output right). */
+static bool chapter_caption(const sv_app_view *v, size_t k, sv_caption_words *out)
+{
+    const sv_ktrace *t = v->ktrace;
+    if (!v->trace || t->nhazards || t->first_wrong >= 0 || t->failure.kind != SV_KFAIL_NONE ||
+        !t->readings || !t->readings[k].fits || t->readings[k].broken)
+        return false;
+    for (size_t j = 0; j < t->nsteps; j++)
+        if (t->readings[j].fits && t->readings[j].broken)
+            return false;
+    int round = t->readings[k].round;
+    if (round < 0 || round >= (int)v->trace->nrounds)
+        return false;
+    sv_app_view c = *v;
+    c.ktrace = NULL;
+    c.step = c.from_step = round;
+    c.anim = 1.0f;
+    c.hover_row = c.hover_cell = c.pinned_row = c.pinned_cell = -1;
+    return sv_words_caption(&c, out);
+}
+
+static void compare_words(const sv_app_view *v, size_t k, char *buf, size_t len)
+{
+    sv_krows rows;
+    sv_kpane_rows(v->ktrace, &rows);
+    for (int r = 0; r < rows.n; r++) {
+        for (uint32_t c = 0; c < rows.row[r].count; c++) {
+            sv_value want, got;
+            if (!sv_kpane_compare(v, k, &rows.row[r], c, &want))
+                continue;
+            bool have = sv_kpane_value(v->ktrace, k, &rows.row[r], c, &got);
+            if (have && memcmp(&want, &got, sizeof got) == 0)
+                continue;
+            char a[48] = "nothing", b[48];
+            if (have)
+                fmtv(v->ktrace, got, a, sizeof a);
+            fmtv(v->ktrace, want, b, sizeof b);
+            cat(buf, len, "%sfirst difference from the chapter's kernel: %s[%u] holds %s, the "
+                "chapter's %s", buf[0] ? " \u00b7 " : "", rows.row[r].name, (unsigned)c, a, b);
+            return;
+        }
+    }
+    cat(buf, len, "%sthe chapter's kernel holds the same values here", buf[0] ? " \u00b7 " : "");
+}
+
+static size_t step_hazards(const sv_ktrace *t, size_t k)
+{
+    size_t n = 0;
+    for (size_t h = 0; h < t->nhazards; h++)
+        n += t->hazards[h].step == k;
+    return n;
+}
+
+static void deed_line(const sv_ktrace *t, size_t k, char *l1, size_t n1, char *l2, size_t n2)
+{
+    char head[64];
+    step_name(t, k, head, sizeof head);
+    const sv_kstep *s = &t->steps[k];
+    const sv_kreading *rd = t->readings ? &t->readings[k] : NULL;
+    char deed[SV_WORDS_MAX] = "";
+    if (rd && rd->fits && rd->broken) {
+        broken_deed(t, k, deed, sizeof deed);
+        broken_holds(t, rd, l2, n2);
+        char name[128];
+        const sv_karray *arr = &t->arrays[rd->pout_array];
+        sv_ktrace_cell_name(t, (uint32_t)rd->pout_array,
+                            (uint32_t)rd->pout_row * (arr->len / arr->rows) + rd->first_broken,
+                            name, sizeof name);
+        char tmp[SV_WORDS_MAX];
+        tmp[0] = '\0';
+        cat(tmp, sizeof tmp, "%s %s; the cells after it are drawn without a case", name, l2);
+        l2[0] = '\0';
+        cat(l2, n2, "%s", tmp);
+    } else if (rd && rd->fits) {
+        char row[96];
+        const sv_karray *arr = &t->arrays[rd->pout_array];
+        sv_ktrace_cell_name(t, (uint32_t)rd->pout_array,
+                            (uint32_t)rd->pout_row * (arr->len / arr->rows), row, sizeof row);
+        char *br = strrchr(row, '[');
+        if (br && arr->rows <= 1) *br = '\0';
+        else if (br) *br = '\0'; /* "buf[1][0]" -> "buf[1]" */
+        if (rd->round != rd->expected_round && rd->expected_round >= 1)
+            snprintf(deed, sizeof deed, "%s already holds round %d's windows where round %d's "
+                     "were due: threads read cells that others had written in this step", row,
+                     rd->round, rd->expected_round);
+        else if (rd->round == 0)
+            snprintf(deed, sizeof deed, "the threads copied in[] into %s: round 0", row);
+        else
+            snprintf(deed, sizeof deed, "%s holds round %d's windows: each cell the %s of "
+                     "in[i \u2212 %llu .. i]", row, rd->round, sv_op_name(t->op),
+                     (unsigned long long)((1ull << rd->round) - 1));
+    } else if (step_writes_out(t, k)) {
+        output_words(t, deed, sizeof deed);
+    } else if (s->nwrites == 0 && s->nreads > 0) {
+        snprintf(deed, sizeof deed, "the threads read %zu cells and wrote no shared cell", s->nreads);
+    } else {
+        snprintf(deed, sizeof deed, "no shared row holds a round of the scan here");
+    }
+    if (k + 1 == t->nsteps && !step_writes_out(t, k) && t->failure.kind == SV_KFAIL_NONE) {
+        char o[SV_WORDS_MAX];
+        output_words(t, o, sizeof o);
+        cat(l2, n2, "%s%s", l2[0] ? " \u00b7 " : "", o);
+    }
+    snprintf(l1, n1, "%s: %s", head, deed);
+    if (s->barrier_line > 0)
+        cat(l1, n1, " (until the barrier of line %" PRId32 ")", s->barrier_line);
+}
+
+bool sv_kwords_caption(const sv_app_view *v, sv_caption_words *out)
+{
+    memset(out, 0, sizeof *out);
+    const sv_ktrace *t = v->ktrace;
+    if (!t)
+        return false;
+    char *l1 = out->line1, *l2 = out->line2;
+    size_t n1 = sizeof out->line1, n2 = sizeof out->line2;
+    if (t->nsteps == 0) {
+        char f[SV_WORDS_MAX];
+        sv_ktrace_failure_words(t, f, sizeof f);
+        l1[0] = '\0';
+        cat(l1, n1, "The kernel stopped before its first barrier: %s", f);
+        out->line2_error = true;
+        return true;
+    }
+    size_t k = (size_t)sv_kpane_step(v);
+    if (!chapter_caption(v, k, out))
+        deed_line(t, k, l1, n1, l2, n2);
+    if (sv_kpane_failed_here(t, k)) {
+        char f[SV_WORDS_MAX], oor[SV_WORDS_MAX];
+        sv_ktrace_failure_words(t, f, sizeof f);
+        sv_kwords_out_of_range(t, oor, sizeof oor);
+        l2[0] = '\0';
+        cat(l2, n2, "then it failed: %s", oor[0] ? oor : f);
+        out->line2_error = true;
+    }
+    size_t nh = step_hazards(t, k);
+    if (nh) {
+        char hw[256];
+        const sv_khazard *first = NULL;
+        for (size_t h = 0; h < t->nhazards && !first; h++)
+            if (t->hazards[h].step == k)
+                first = &t->hazards[h];
+        sv_kwords_hazard(t, first, hw, sizeof hw);
+        cat(l2, n2, "%s%zu hazard%s in this step (hatched), e.g. %s", l2[0] ? " \u00b7 " : "",
+            nh, nh == 1 ? "" : "s", hw);
+        out->line2_error = true;
+    }
+    if (!sv_kpane_has_reads(t))
+        cat(l2, n2, "%sno reads recorded (GPU): no operand arrows", l2[0] ? " \u00b7 " : "");
+    if (v->kcompare && v->kcompare_shown)
+        compare_words(v, k, l2, n2);
+    if (v->caption && v->caption[0]) {
+        snprintf(l1, n1, "%s", v->caption);
+    }
+    return true;
+}
+
+/* The tooltip's line about the write behind a cell. */
+static void write_line(const sv_ktrace *t, size_t k, const sv_kwrite *w, char *buf, size_t len)
+{
+    snprintf(buf, len, "thread %" PRIu32 " wrote it (line %" PRId32 ")", w->at.thread, w->at.line);
+    const sv_kstep *s = &t->steps[k];
+    if (w->nreads == 0) {
+        cat(buf, len, " reading no shared cell");
+        return;
+    }
+    cat(buf, len, " from");
+    for (uint32_t r = 0; r < w->nreads && r < 3; r++) {
+        const sv_kaccess *x = &s->reads[w->first_read + r];
+        char rn[128], v[48];
+        sv_ktrace_cell_name(t, x->array, x->cell, rn, sizeof rn);
+        fmtv(t, x->value, v, sizeof v);
+        cat(buf, len, "%s %s = %s", r ? "," : "", rn, v);
+    }
+    if (w->nreads > 3)
+        cat(buf, len, ", \u2026");
+}
+
+static void case_line(const sv_ktrace *t, size_t k, const sv_krow *r, uint32_t col, char *buf,
+                      size_t len, sv_words_tone *tone)
+{
+    sv_case cs = SV_CASE_COPY;
+    const sv_kreading *rd = t->readings ? &t->readings[k] : NULL;
+    switch (sv_kpane_mark(t, k, r, col, &cs)) {
+    case SV_KMARK_CASE: {
+        uint64_t w = 1ull << rd->round;
+        uint64_t lo = col + 1 >= w ? col + 1 - w : 0;
+        const char *names[] = { "full window", "partial window", "copy-through" };
+        int ci = cs == SV_CASE_FULL ? 0 : cs == SV_CASE_PARTIAL ? 1 : 2;
+        snprintf(buf, len, "%s: holds the %s of in[%llu .. %u] (round %d)", names[ci],
+                 sv_op_name(t->op), (unsigned long long)lo, (unsigned)col, rd->round);
+        *tone = ci == 0 ? SV_TONE_FULL : ci == 1 ? SV_TONE_PARTIAL : SV_TONE_COPY;
+        break;
+    }
+    case SV_KMARK_BROKEN:
+        broken_holds(t, rd, buf, len);
+        *tone = SV_TONE_ERROR;
+        break;
+    case SV_KMARK_AFTER:
+        snprintf(buf, len, "no case: after the first broken cell (%u)", (unsigned)rd->first_broken);
+        break;
+    default:
+        buf[0] = '\0';
+    }
+}
+
+bool sv_kwords_tooltip(const sv_app_view *v, int row, int col, sv_tip_words *out)
+{
+    memset(out, 0, sizeof *out);
+    const sv_ktrace *t = v->ktrace;
+    sv_krows rows;
+    if (!t || !sv_kpane_rows(t, &rows) || row < 0 || row >= rows.n || col < 0 ||
+        (uint32_t)col >= rows.row[row].count || t->nsteps == 0)
+        return false;
+    size_t k = (size_t)sv_kpane_step(v);
+    const sv_krow *r = &rows.row[row];
+    uint32_t c = (uint32_t)col, cell = r->first + c;
+    sv_value val;
+    int n = 0;
+    char vs[48];
+    if (sv_kpane_value(t, k, r, c, &val)) {
+        fmtv(t, val, vs, sizeof vs);
+        snprintf(out->line[n++], SV_TIP_MAX, "%s[%u] = %s", r->name, (unsigned)c, vs);
+    } else {
+        snprintf(out->line[n++], SV_TIP_MAX, "%s[%u]: not written yet", r->name, (unsigned)c);
+    }
+    out->line[n++][0] = '\0';
+    if (r->kind != SV_KROW_INPUT && r->array != SV_KARRAY_IN) {
+        const sv_kwrite *w = sv_kpane_write_of(t, k, r->array, cell);
+        if (w)
+            write_line(t, k, w, out->line[1], SV_TIP_MAX);
+        else if (sv_kpane_wrote(t, k, r, c))
+            snprintf(out->line[1], SV_TIP_MAX, "written in this step (the GPU records no reads)");
+        else
+            snprintf(out->line[1], SV_TIP_MAX, "not written in this step");
+        char cl[SV_TIP_MAX];
+        case_line(t, k, r, c, cl, sizeof cl, &out->accent);
+        if (cl[0]) {
+            out->emph[n] = true;
+            snprintf(out->line[n++], SV_TIP_MAX, "%s", cl);
+        }
+        const sv_khazard *h = sv_kpane_hazard_at(t, k, r->array, cell, 0);
+        if (h && n < SV_TIP_LINES) {
+            char hw[SV_TIP_MAX];
+            sv_kwords_hazard(t, h, hw, sizeof hw);
+            out->emph[n] = true;
+            snprintf(out->line[n++], SV_TIP_MAX, "%s", hw);
+            if (n < SV_TIP_LINES)
+                snprintf(out->line[n++], SV_TIP_MAX, "%s: lines %" PRId32 " and %" PRId32,
+                         sv_khazard_kind_name(h->kind), h->first.line, h->second.line);
+            out->accent = SV_TONE_ERROR;
+        }
+    }
+    sv_value want;
+    if (n < SV_TIP_LINES && sv_kpane_compare(v, k, r, c, &want)) {
+        fmtv(t, want, vs, sizeof vs);
+        snprintf(out->line[n++], SV_TIP_MAX, "the chapter's kernel: %s", vs);
+    }
+    if (n < SV_TIP_LINES && sv_kpane_failed_here(t, k) && t->failure.thread == col &&
+        r->kind == SV_KROW_ARRAY) {
+        char f[SV_TIP_MAX];
+        sv_kwords_out_of_range(t, f, sizeof f);
+        if (!f[0])
+            sv_ktrace_failure_words(t, f, sizeof f);
+        out->emph[n] = true;
+        snprintf(out->line[n++], SV_TIP_MAX, "%s", f);
+        out->accent = SV_TONE_ERROR;
+    }
+    out->n = n;
+    return true;
+}
+
+bool sv_kwords_counters(const sv_app_view *v, char *line, size_t n1, char *note, size_t n2)
+{
+    line[0] = note[0] = '\0';
+    const sv_ktrace *t = v->ktrace;
+    if (!t)
+        return false;
+    size_t k = (size_t)sv_kpane_step(v);
+    size_t writes = 0, combined = 0, total = 0;
+    for (size_t j = 0; j < t->nsteps && j <= k; j++) {
+        for (size_t w = 0; w < t->steps[j].nwrites; w++) {
+            bool comb = t->steps[j].writes[w].nreads >= 2;
+            total += comb;
+            if (j == k) {
+                writes++;
+                combined += comb;
+            }
+        }
+    }
+    if (sv_kpane_has_reads(t))
+        snprintf(line, n1, "step %zu of %zu \u00b7 writes %zu \u00b7 ops this step %zu \u00b7 "
+                 "total %zu (writes from two reads or more) \u00b7 hazards %zu",
+                 t->nsteps ? k + 1 : 0, t->nsteps, writes, combined, total,
+                 t->nsteps ? step_hazards(t, k) : 0);
+    else
+        snprintf(line, n1, "step %zu of %zu \u00b7 hazards %zu", t->nsteps ? k + 1 : 0,
+                 t->nsteps, (size_t)t->hazards_total);
+    if (t->failure.kind != SV_KFAIL_NONE) {
+        char f[SV_WORDS_MAX];
+        sv_ktrace_failure_words(t, f, sizeof f);
+        snprintf(note, n2, "\u25cf %s", f);
+    } else if (t->first_wrong >= 0 || t->hazards_total) {
+        snprintf(note, n2, "\u25cf output %s \u00b7 %" PRIu64 " hazard%s in all",
+                 t->first_wrong >= 0 ? "wrong" : "right", t->hazards_total,
+                 t->hazards_total == 1 ? "" : "s");
+        if (t->runs > 1)
+            cat(note, n2, " \u00b7 wrong in %" PRIu32 " of %" PRIu32 " runs", t->wrong_runs,
+                t->runs);
+    }
+    if (v->kerror && v->kerror[0])
+        snprintf(note, n2, "\u25cf the last save failed: %s", v->kerror);
+    return true;
+}
+
+void sv_kwords_step_label(const sv_ktrace *t, int k, char *buf, size_t len)
+{
+    if (t && t->readings && k >= 0 && (size_t)k < t->nsteps && t->readings[k].fits)
+        snprintf(buf, len, "r%d", t->readings[k].round);
+    else
+        snprintf(buf, len, "%d", k + 1);
+}
+
+void sv_kwords_header(const sv_app_view *v, const char **title, char *rest, size_t len)
+{
+    const sv_ktrace *t = v->ktrace;
+    *title = "Your kernel";
+    rest[0] = '\0';
+    if (!t)
+        return;
+    char name[128];
+    const char *file = t->file ? t->file : t->kernel ? t->kernel : "kernel";
+    const char *slash = strrchr(file, '/');
+    sv_escape(slash && slash[1] ? slash + 1 : file, name, sizeof name);
+    snprintf(rest, len, ": %s  \u00b7  n = %zu  \u00b7  %s  \u00b7  %s", name, t->n,
+             sv_op_name(t->op), sv_scan_name(t->scan));
+    if (t->type == SV_TYPE_FLOAT32)
+        cat(rest, len, "  \u00b7  %s", sv_type_name(t->type));
+    if (v->kstale)
+        cat(rest, len, "  \u00b7  shown: the previous version (the last save failed)");
+}

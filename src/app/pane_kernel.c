@@ -1,0 +1,351 @@
+/* The kernel pane (kpane.h): places a kernel trace's rows (its own arrays,
+ * the input above, out below) in the area the frame gives it and draws a
+ * step of it from the trace: values, written cells, arrows from the reads
+ * each writing thread made (the CPU runtime; none from the GPU), case
+ * borders only where the chapter's reading holds, the first broken cell
+ * with what it holds and should hold, hazards hatched, an out-of-range read
+ * or a deadlock on the threads' cells, and the chapter kernel's values as
+ * a ghost line under the rows it matches. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "font_metrics.h"
+#include "kpane.h"
+
+/* ---- geometry ------------------------------------------------------------ */
+
+static sv_caption_room kernel_caption_room(const sv_app_view *v, float w, float bold_px,
+                                           float small_px)
+{
+    sv_caption_room room = { 2, 2 };
+    if (!v || !v->ktrace)
+        return room;
+    sv_app_view c = *v;
+    c.hover_row = c.hover_cell = c.pinned_row = c.pinned_cell = -1;
+    int steps = sv_kpane_steps(v->ktrace);
+    for (int k = 0; k < steps; k++) {
+        c.kstep = k;
+        sv_caption_words cw;
+        if (!sv_kwords_caption(&c, &cw))
+            continue;
+        int bold = sv_text_lines_estimate(cw.line1, SV_EM_SANS_BOLD_AVG, bold_px, w);
+        int small = sv_text_lines_estimate(cw.line2, SV_EM_SANS_AVG, small_px, w);
+        if (bold > room.bold) room.bold = bold;
+        if (small > room.small) room.small = small;
+    }
+    if (room.bold > SV_CAPTION_BOLD_MAX) room.bold = SV_CAPTION_BOLD_MAX;
+    if (room.small > SV_CAPTION_SMALL_MAX) room.small = SV_CAPTION_SMALL_MAX;
+    return room;
+}
+
+static void kernel_layout(const sv_app_view *v, sv_box area, sv_layout *l)
+{
+    sv_krows rows;
+    sv_kpane_rows(v->ktrace, &rows);
+    float u = l->unit;
+    l->rows_area = area;
+    l->nrows = rows.n;
+    l->n = (int)rows.cols;
+    /* Each row a slot: the cell, then room for arrows (and the ghost line). */
+    float slot = area.h / (float)(rows.n > 0 ? rows.n : 1);
+    l->cell_h = fminf(9.0f * u, slot * 0.55f);
+    for (int r = 0; r < rows.n; r++)
+        l->row_y[r] = area.y + slot * ((float)r + 0.42f);
+    l->row_label_px = fminf(l->label_px, l->cell_h * 0.40f);
+    l->row_sub_px = fminf(l->small_px * 0.85f, l->cell_h * 0.25f);
+    float label_w = fmaxf(l->row_label_px * 5.2f, l->row_sub_px * SV_EM_GLOBAL_MEMORY) + 1.0f * u;
+    l->label_col = (sv_box){ area.x, area.y, label_w, area.h };
+    l->cells_clip = (sv_box){ area.x + label_w + 0.5f * u, area.y - 0.5f * u,
+                              area.w - label_w - 0.5f * u, area.h + 1.0f * u };
+    l->index_y = l->row_y[rows.n - 1] + l->cell_h;
+    l->index_px = 0.0f;
+    if (l->n <= 0) {
+        l->first_cell = 0;
+        l->last_cell = -1;
+        return;
+    }
+    float zoom = v->zoom >= 1.0f ? v->zoom : 1.0f;
+    float w = l->cells_clip.w;
+    l->cell_pitch = fminf(w / (float)l->n, 22.0f * u) * zoom;
+    float gap = l->cell_pitch < 3.0f ? l->cell_pitch * 0.25f : fminf(l->cell_pitch * 0.13f, 1.4f * u);
+    l->cell_w = l->cell_pitch - gap;
+    float total = l->cell_pitch * (float)l->n;
+    if (total <= w) {
+        l->cell_x0 = l->cells_clip.x + (w - total) / 2.0f + gap / 2.0f;
+    } else {
+        float pan = sv_clampf(v->pan, 0.0f, (float)l->n - w / l->cell_pitch);
+        l->cell_x0 = l->cells_clip.x - pan * l->cell_pitch + gap / 2.0f;
+    }
+    int first = (int)floorf((l->cells_clip.x - l->cell_x0) / l->cell_pitch);
+    int last = (int)floorf((l->cells_clip.x + l->cells_clip.w - l->cell_x0) / l->cell_pitch);
+    l->first_cell = first < 0 ? 0 : first;
+    l->last_cell = last >= l->n ? l->n - 1 : last;
+    l->radius = fminf(fminf(l->cell_w, l->cell_h) * 0.16f, 1.3f * u);
+    l->border_w = sv_clampf(l->cell_w * 0.06f, 1.0f, 0.5f * u);
+    float px = fminf(l->cell_h * 0.46f, 4.6f * u);
+    float fit = l->cell_w * 0.9f / SV_MONO_ADVANCE / 4.0f;
+    px = fminf(px, fit);
+    l->num_px = px >= 7.0f ? px : 0.0f;
+}
+
+/* ---- drawing ------------------------------------------------------------- */
+
+typedef struct kdraw {
+    sv_gfx *g;
+    const sv_app_view *v;
+    const sv_layout *l;
+    const sv_theme *t;
+    const sv_ktrace *kt;
+    sv_krows rows;
+    size_t k;
+    int hover_row, hover_col;
+} kdraw;
+
+static sv_rgba case_rgb(const sv_theme *t, sv_case c)
+{
+    return c == SV_CASE_FULL ? t->full : c == SV_CASE_PARTIAL ? t->partial : t->copy;
+}
+
+static void draw_row_labels(const kdraw *d)
+{
+    for (int r = 0; r < d->rows.n; r++) {
+        const sv_krow *row = &d->rows.row[r];
+        float y = d->l->row_y[r];
+        sv_gfx_text(d->g, SV_FONT_SANS_BOLD, d->l->row_label_px, d->l->label_col.x,
+                    y - d->l->cell_h * 0.17f, SV_ALIGN_LEFT, d->t->text, row->name);
+        const char *sub = row->kind == SV_KROW_ARRAY ? "shared memory" : "global memory";
+        sv_gfx_text(d->g, SV_FONT_SANS, d->l->row_sub_px, d->l->label_col.x,
+                    y + d->l->cell_h * 0.22f, SV_ALIGN_LEFT, d->t->text_dim, sub);
+    }
+}
+
+static void draw_value(const kdraw *d, sv_box b, sv_value val, sv_rgba col, float px)
+{
+    if (px <= 0.0f)
+        return;
+    char s[48];
+    sv_value_format(d->kt->type, val, s, sizeof s);
+    float fpx = sv_scene_fit_px(d->g, SV_FONT_MONO, px, b.w * 0.92f, s);
+    sv_gfx_text(d->g, SV_FONT_MONO, fpx, b.x + b.w / 2.0f, b.y + b.h / 2.0f, SV_ALIGN_CENTER,
+                col, s);
+}
+
+/* One cell: fill, border (the case where the reading holds), value, the
+ * broken cell's "should be", the hazard hatch, the ghost value. */
+static void draw_cell(const kdraw *d, int r, uint32_t c)
+{
+    const sv_theme *t = d->t;
+    const sv_layout *l = d->l;
+    const sv_krow *row = &d->rows.row[r];
+    sv_box b = sv_layout_cell(l, r, (int)c);
+    sv_value val;
+    bool have = sv_kpane_value(d->kt, d->k, row, c, &val);
+    bool wrote = sv_kpane_wrote(d->kt, d->k, row, c);
+    sv_case cs = SV_CASE_COPY;
+    sv_kmark mark = sv_kpane_mark(d->kt, d->k, row, c, &cs);
+    sv_rgba fill = have ? t->cell_fill : sv_rgba_mix(t->cell_fill, t->bg, 0.55f);
+    sv_rgba border = t->cell_border;
+    sv_border style = SV_BORDER_SOLID;
+    float bw = l->border_w;
+    if (mark == SV_KMARK_CASE) {
+        border = case_rgb(t, cs);
+        fill = sv_rgba_mix(t->cell_fill, border, t->tint);
+        style = cs == SV_CASE_FULL ? SV_BORDER_SOLID : cs == SV_CASE_PARTIAL ? SV_BORDER_DASHED
+                                                                            : SV_BORDER_DOTTED;
+        bw *= 1.8f * t->line_scale;
+    } else if (mark == SV_KMARK_BROKEN) {
+        border = t->error;
+        bw *= 2.4f * t->line_scale;
+    } else if (wrote) { /* written in this step, no case: a plain, firmer border */
+        border = t->text_dim;
+        bw *= 1.5f;
+    }
+    sv_gfx_rect(d->g, b, l->radius, fill, border, bw, style);
+    if (have)
+        draw_value(d, b, val, t->cell_text, l->num_px);
+    else if (row->kind != SV_KROW_INPUT && l->num_px > 0.0f)
+        sv_gfx_text(d->g, SV_FONT_MONO, l->num_px * 0.8f, b.x + b.w / 2.0f, b.y + b.h / 2.0f,
+                    SV_ALIGN_CENTER, sv_rgba_alpha(t->uninit, 0.7f), "?");
+    float u = l->unit;
+    if (mark == SV_KMARK_BROKEN && d->kt->readings) {
+        char want[48], s[64];
+        sv_value_format(d->kt->type, d->kt->readings[d->k].window_value, want, sizeof want);
+        snprintf(s, sizeof s, "\u2260 %s", want);
+        float px = fmaxf(l->small_px * 0.8f, 8.0f);
+        sv_gfx_text(d->g, SV_FONT_SANS_BOLD, px, b.x + b.w / 2.0f, b.y + b.h + 0.9f * px,
+                    SV_ALIGN_CENTER, t->error, s);
+    }
+    if (row->kind == SV_KROW_ARRAY && sv_kpane_hazard_at(d->kt, d->k, row->array, row->first + c, 0))
+        sv_scene_hatch(d->g, b, fmaxf(3.0f, 0.9f * u), fmaxf(1.0f, 0.2f * u), t->error);
+    sv_value want;
+    if (sv_kpane_compare(d->v, d->k, row, c, &want)) {
+        bool same = have && memcmp(&want, &val, sizeof val) == 0;
+        sv_box gb = { b.x, b.y + b.h + 0.25f * u, b.w, fmaxf(l->cell_h * 0.34f, 6.0f) };
+        sv_gfx_rect(d->g, gb, l->radius * 0.5f, sv_rgba_alpha(t->panel, 0.8f),
+                    same ? t->grid : t->error, fmaxf(1.0f, same ? 0.1f * u : 0.25f * u),
+                    same ? SV_BORDER_DOTTED : SV_BORDER_SOLID);
+        draw_value(d, gb, want, same ? t->text_dim : t->error, l->num_px * 0.6f);
+    }
+}
+
+/* An arrow from the read cell (a, cell) into the written box dst. */
+static void read_arrow(const kdraw *d, const sv_kaccess *x, sv_box dst, int dst_row, bool hot)
+{
+    uint32_t col;
+    int sr = sv_kpane_row_of(&d->rows, x->array, x->cell, &col);
+    if (sr < 0)
+        return;
+    sv_box s = sv_layout_cell(d->l, sr, (int)col);
+    float u = d->l->unit;
+    float x0 = s.x + s.w / 2.0f, x1 = dst.x + dst.w / 2.0f;
+    float y0, y1;
+    if (sr < dst_row) {
+        y0 = s.y + s.h + 0.2f * u;
+        y1 = dst.y - 0.2f * u;
+    } else if (sr > dst_row) {
+        y0 = s.y - 0.2f * u;
+        y1 = dst.y + dst.h + 0.2f * u;
+    } else { /* the same row: a hop over it */
+        y0 = s.y - 0.2f * u;
+        y1 = dst.y - 0.2f * u;
+        float mid = fminf(y0, y1) - 2.0f * u;
+        float xm = (x0 + x1) / 2.0f;
+        sv_rgba ink = hot ? d->t->accent : sv_rgba_alpha(d->t->arrow, 0.7f);
+        float w = fmaxf(1.0f, (hot ? 0.3f : 0.18f) * u);
+        sv_gfx_line(d->g, x0, y0, xm, mid, w, ink);
+        sv_gfx_arrow(d->g, xm, mid, x1, y1, w, fmaxf(4.0f, 1.0f * u), ink);
+        return;
+    }
+    sv_rgba ink = hot ? d->t->accent : sv_rgba_alpha(d->t->arrow, 0.7f);
+    float w = fmaxf(1.0f, (hot ? 0.3f : 0.18f) * u);
+    sv_gfx_arrow(d->g, x0, y0, x1, y1, w, fmaxf(4.0f, 1.0f * u), ink);
+    if (hot || d->l->num_px > 0.0f) {
+        /* the value the thread saw, at the arrow's tail */
+        char vs[48];
+        sv_value_format(d->kt->type, x->value, vs, sizeof vs);
+        float px = fmaxf(d->l->small_px * 0.7f, 8.0f);
+        float tx = x0 + (x1 - x0) * 0.22f, ty = y0 + (y1 - y0) * 0.22f;
+        float tw = sv_gfx_text_width(d->g, SV_FONT_MONO, px, vs) + 0.8f * u;
+        sv_gfx_rect(d->g, (sv_box){ tx - tw / 2.0f, ty - 0.7f * px, tw, 1.4f * px }, 0.6f * px,
+                    d->t->panel, ink, fmaxf(1.0f, 0.1f * u), SV_BORDER_SOLID);
+        sv_gfx_text(d->g, SV_FONT_MONO, px, tx, ty, SV_ALIGN_CENTER, d->t->text, vs);
+    }
+}
+
+/* Arrows from the reads behind each write of the step, for cells in view;
+ * past 64 cells in view only the hovered cell's. */
+static void draw_arrows(const kdraw *d)
+{
+    if (!sv_kpane_has_reads(d->kt) || d->k >= d->kt->nsteps)
+        return;
+    const sv_kstep *s = &d->kt->steps[d->k];
+    bool all = d->l->last_cell - d->l->first_cell < 64;
+    for (size_t w = 0; w < s->nwrites; w++) {
+        const sv_kwrite *wr = &s->writes[w];
+        uint32_t col;
+        int r = sv_kpane_row_of(&d->rows, wr->at.array, wr->at.cell, &col);
+        if (r < 0 || (int)col < d->l->first_cell || (int)col > d->l->last_cell)
+            continue;
+        bool hot = r == d->hover_row && (int)col == d->hover_col;
+        if (!all && !hot)
+            continue;
+        /* the last write of the cell is what it shows */
+        if (sv_kpane_write_of(d->kt, d->k, wr->at.array, wr->at.cell) != wr)
+            continue;
+        sv_box dst = sv_layout_cell(d->l, r, (int)col);
+        for (uint32_t i = 0; i < wr->nreads; i++)
+            read_arrow(d, &s->reads[wr->first_read + i], dst, r, hot);
+    }
+}
+
+/* The failure on its cells: an out-of-range reader's cell with the index
+ * it tried; a deadlock's waiting threads, per barrier line. */
+static void draw_failure(const kdraw *d)
+{
+    const sv_ktrace *kt = d->kt;
+    if (!sv_kpane_failed_here(kt, d->k))
+        return;
+    const sv_theme *t = d->t;
+    const sv_layout *l = d->l;
+    float u = l->unit, px = fmaxf(l->small_px * 0.8f, 8.0f);
+    int lastrow = d->rows.n >= 3 ? d->rows.n - 2 : 0; /* the last array row */
+    if (kt->failure.kind == SV_KFAIL_OUT_OF_RANGE && kt->failure.thread >= 0 &&
+        (size_t)kt->failure.thread < kt->n) {
+        int r = 1 <= lastrow ? 1 : 0;
+        if (kt->failure.array >= 0)
+            for (int k = 0; k < d->rows.n; k++)
+                if (d->rows.row[k].array == (uint32_t)kt->failure.array) {
+                    r = k;
+                    break;
+                }
+        sv_box b = sv_layout_cell(l, r, kt->failure.thread);
+        sv_box ring = { b.x - 0.4f * u, b.y - 0.4f * u, b.w + 0.8f * u, b.h + 0.8f * u };
+        sv_gfx_rect(d->g, ring, l->radius, sv_rgba_alpha(t->error, 0.0f), t->error,
+                    fmaxf(2.0f, 0.4f * u), SV_BORDER_SOLID);
+        char name[64] = "in", s[96];
+        if (kt->failure.array >= 0 && (size_t)kt->failure.array < kt->narrays)
+            snprintf(name, sizeof name, "%s", d->rows.row[r].kind == SV_KROW_ARRAY ?
+                     kt->arrays[kt->failure.array].name : "in");
+        snprintf(s, sizeof s, "read %.40s[%lld]", name, (long long)kt->failure.index);
+        sv_gfx_text(d->g, SV_FONT_SANS_BOLD, px, b.x, b.y - 0.9f * px, SV_ALIGN_LEFT, t->error, s);
+    }
+    if (kt->failure.kind == SV_KFAIL_DEADLOCK) {
+        for (size_t w = 0; w < kt->failure.nwaits; w++) {
+            const sv_kwait *x = &kt->failure.waits[w];
+            if (x->count == 0 || x->first_thread >= kt->n)
+                continue;
+            uint32_t hi = x->first_thread + x->count - 1;
+            if (hi >= kt->n) hi = (uint32_t)kt->n - 1;
+            sv_box a = sv_layout_cell(l, lastrow, (int)x->first_thread);
+            sv_box b = sv_layout_cell(l, lastrow, (int)hi);
+            float y = a.y + a.h + 0.8f * u + (float)w * 1.6f * px;
+            sv_rgba col = x->line > 0 ? t->error : t->text_dim;
+            sv_gfx_line(d->g, a.x, y, b.x + b.w, y, fmaxf(2.0f, 0.35f * u), col);
+            char s[96];
+            if (x->line > 0)
+                snprintf(s, sizeof s, "%u wait at the barrier of line %d", (unsigned)x->count,
+                         (int)x->line);
+            else
+                snprintf(s, sizeof s, "%u ended", (unsigned)x->count);
+            sv_gfx_text(d->g, SV_FONT_SANS_BOLD, px, a.x, y + 0.8f * px, SV_ALIGN_LEFT, col, s);
+        }
+    }
+}
+
+void sv_render_kernel(sv_gfx *g, const sv_app_view *v, const sv_layout *l, const sv_theme *t)
+{
+    kdraw d = { .g = g, .v = v, .l = l, .t = t, .kt = v->ktrace, .hover_row = -1,
+                .hover_col = -1 };
+    if (!d.kt || !sv_kpane_rows(d.kt, &d.rows))
+        return;
+    d.k = (size_t)sv_kpane_step(v);
+    sv_scene_tooltip_target(v, &d.hover_row, &d.hover_col);
+    draw_row_labels(&d);
+    sv_gfx_clip(g, &l->cells_clip);
+    if (d.kt->nsteps > 0) {
+        for (int r = 0; r < d.rows.n; r++) {
+            uint32_t hi = d.rows.row[r].count;
+            for (int c = l->first_cell; c <= l->last_cell && (uint32_t)c < hi; c++)
+                draw_cell(&d, r, (uint32_t)c);
+        }
+        draw_arrows(&d);
+        draw_failure(&d);
+    }
+    sv_gfx_clip(g, NULL);
+}
+
+static bool kernel_hit(const sv_layout *l, float x, float y, int *row, int *cell)
+{
+    return sv_rows_hit(l, x, y, row, cell);
+}
+
+const sv_pane_fns sv_pane_kernel = {
+    .name = "kernel",
+    .caption_room = kernel_caption_room,
+    .layout = kernel_layout,
+    .draw = sv_render_kernel,
+    .hit = kernel_hit,
+    .caption = sv_kwords_caption,
+    .tooltip = sv_kwords_tooltip,
+};
