@@ -23,15 +23,14 @@
  * The scan is exclusive by nature; the inclusive one is out[i] = t[i] op
  * in[i] (one more op per cell, counted apart from the tree's). Op is the
  * operator (ops.cuh), T the element type (int32_t or float); the signature
- * is the chapter kernel's (hillis_steele.cu), so the same runtimes run it:
- * the CPU runtime built ahead of time, and the GPU through NVRTC. The trace
- * of every step is the runtime's (barrier snapshots), not Trace's rounds:
- * the chapter's rounds do not describe this kernel.
+ * is the chapter kernel's (hillis_steele.cu), so the runtime runs it as a
+ * shipped kernel: on the CPU built ahead of time (src/runtime/meson.build).
+ * The trace of every step is the runtime's (every barrier), not Trace's
+ * rounds: the chapter's rounds do not describe this kernel.
  *
  * Run it on the CPU (no GPU needed), from the repository root:
  *   meson setup build -Dcuda=disabled && ninja -C build
- *   build/src/cli/scanviz-trace --kernel-file kernels/blelloch.cu --exclusive \
- *       --input "3 1 7 0 4 1 6 3"
+ *   build/src/cli/scanviz-trace --kernel blelloch --exclusive --input "3 1 7 0 4 1 6 3"
  * prints every step's array as this kernel left it. */
 #include "ops.cuh"
 #include "trace_hooks.cuh"
