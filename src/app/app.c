@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "../core/trace_file.h"
+#include "../core/bounds.h"
 #include "app_internal.h"
 #include "bench_live.h"
 #include "util.h"
@@ -137,6 +138,23 @@ sv_app_status sv_app_init(sv_app_state *s, const sv_app_config *c, char *err, si
         }
     }
 
+    if (c->kernel_file) {
+        s->kschedule = c->schedule_given ? c->schedule
+                                         : (sv_schedule){SV_SCHEDULE_LOCKSTEP, 1};
+        /* As scanviz-trace --kernel-file (kernel_cmd.c): lockstep once; a
+         * given random:S or warps:S runs SV_LAB_DEFAULT_RUNS seeds. */
+        bool seeded = s->kschedule.kind == SV_SCHEDULE_RANDOM ||
+                      s->kschedule.kind == SV_SCHEDULE_WARPS;
+        s->kruns = c->runs ? c->runs : seeded && c->schedule_given ? SV_LAB_DEFAULT_RUNS : 1;
+        if (!sv_app_kfile_start(s, c->kernel_file, c->entry, c->time_limit_ms, c->background,
+                                err, errlen)) {
+            sv_app_cleanup(s);
+            return SV_APP_BAD_INPUT;
+        }
+        sv_app_copy_text(s->kfile_start, sizeof s->kfile_start, c->kernel_file);
+    }
+    s->kbackground = c->background; /* a script's kernel-file steps run as the window does */
+    s->ktime_limit_ms = c->time_limit_ms;
     if (c->bench_csv) {
         char berr[256];
         s->bench = sv_bench_table_load(c->bench_csv, berr, sizeof berr);
@@ -200,6 +218,7 @@ void sv_app_update(sv_app_state *s, float dt)
     if (dt > 0.25f)
         dt = 0.25f; /* after a stall (minimised, dragged window) don't jump */
     sv_app_bg_finish(s);
+    sv_app_kfile_finish(s);
     poll_live_bench(s);
     if (s->quit_armed > 0.0f)
         s->quit_armed = fmaxf(0.0f, s->quit_armed - dt);
@@ -282,6 +301,14 @@ void sv_app_cleanup(sv_app_state *s)
         return;
     sv_app_bg_destroy(s->bg);
     s->bg = NULL;
+    sv_app_kfile_destroy(s->kf);
+    s->kf = NULL;
+    sv_ktrace_destroy(s->ktrace);
+    s->ktrace = NULL;
+    sv_ktrace_destroy(s->kcompare);
+    s->kcompare = NULL;
+    free(s->ksource);
+    s->ksource = NULL;
     sv_bench_live_destroy(s->bench_live);
     s->bench_live = NULL;
     s->bench_running = false;

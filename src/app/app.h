@@ -68,7 +68,17 @@ typedef struct sv_app_config {
     uint32_t runs;          /* --runs: a mistake's runs (0: 100 on the GPU, 1 emulated) */
     bool shake;             /* --shake: GPU runs with a seeded per-warp delay */
     uint64_t shake_seed;    /* --shake-seed (0: 1) */
+    /* Your own kernel (issue 18): the file shown on the input, run again on
+     * every save (with background; else once, for exports). */
+    const char *kernel_file; /* --kernel-file FILE.cu; NULL none */
+    const char *entry;       /* --entry NAME; NULL: the only __global__ */
+    uint32_t time_limit_ms;  /* --time-limit; 0: the runtime's default */
 } sv_app_config;
+
+/* --new-kernel FILE.cu: writes the starting kernel file (the installed
+ * assets/kernels/starter.cu, embedded), all or nothing; false with err
+ * naming the file when it exists (never overwritten) or cannot be written. */
+bool sv_app_new_kernel(const char *path, char *err, size_t errlen);
 
 /* Status of sv_app_init, mirroring scanviz-trace's exit codes. */
 typedef enum sv_app_status {

@@ -9,6 +9,10 @@
  *   app_keys.c       the key bindings of keys.h and their actions
  *   app_stateline.c  the state line (F12)
  *   app_bg.c         the background probe and GPU capture
+ *   app_kfile.c      a kernel file (--kernel-file): its watch and runs in a
+ *                    worker thread, the editor key
+ *   app_kfile_take.c a kernel file's result taken into the state (errors
+ *                    keep the last good trace), the chapter's for comparison
  *   app_edit.c       the input box (E)
  *   app_step.c       stepping: rounds, phases, play, speed, the presenter script
  *   app_lab.c        a new trace: adopting it, capturing again (the lab's
@@ -147,5 +151,30 @@ void sv_app_bg_finish(sv_app_state *s);
 bool sv_app_bg_is_event(const SDL_Event *e);
 /* Waits for the thread and frees everything (NULL is fine). */
 void sv_app_bg_destroy(struct sv_app_bg *bg);
+
+/* ---- app_kfile.c, app_kfile_take.c ---- */
+/* Starts watching and running the kernel file at path on the shown input;
+ * background false: runs it once now, without a watch (exports). */
+bool sv_app_kfile_start(sv_app_state *s, const char *path, const char *entry,
+                        uint32_t time_limit_ms, bool background, char *err, size_t errlen);
+/* A script's kernel-file step: path's kernel instead ("" none). */
+void sv_app_kfile_switch(sv_app_state *s, const char *path);
+/* The shown input (or schedule) changed: run the file again on it. */
+void sv_app_kfile_rerun(sv_app_state *s);
+/* Takes the worker's result once there is one (any time: it checks). */
+void sv_app_kfile_finish(sv_app_state *s);
+void sv_app_kfile_destroy(struct sv_app_kfile *k); /* NULL is fine */
+/* "inotify" / "polling" ("" without a kernel file). */
+const char *sv_app_kfile_method(const sv_app_state *s);
+/* Ctrl+E: opens the file in $VISUAL, else $EDITOR in a terminal, else
+ * xdg-open, without waiting for it. */
+void sv_app_kfile_edit(sv_app_state *s);
+/* S: the next schedule of the runs. */
+void sv_app_kfile_next_schedule(sv_app_state *s);
+/* A run's result (t and text taken; t NULL: err says why). */
+void sv_app_kfile_take(sv_app_state *s, sv_ktrace *t, char *text, const char *err);
+/* The chapter kernel's values on the shown input (kcompare). */
+void sv_app_kfile_compare(sv_app_state *s);
+void sv_app_kfile_toggle_compare(sv_app_state *s);
 
 #endif

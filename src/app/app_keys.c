@@ -152,12 +152,19 @@ ACTION(kernel)
 ACTION(correct)
 {
     UNUSED_EVENT;
+    if (s->kf) { /* a kernel file: the chapter kernel's values beside */
+        sv_app_kfile_toggle_compare(s);
+        return true;
+    }
     s->show_correct = !s->show_correct;
     sv_app_set_status(s, !s->show_correct ? "Correct values hidden"
                          : s->lab ? "Correct kernel's values shown beside (D hides them)"
                                   : "D: the correct values show beside a mistake's (K)");
     return true;
 }
+
+ACTION(kedit) { UNUSED_EVENT; sv_app_kfile_edit(s); return true; }
+ACTION(kschedule) { UNUSED_EVENT; sv_app_kfile_next_schedule(s); return true; }
 
 ACTION(measure)
 {

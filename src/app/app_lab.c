@@ -43,6 +43,10 @@ void sv_app_adopt(sv_app_state *s, sv_trace *t)
         s->pinned_row = s->pinned_cell = -1;
     if (s->zoom < 1.0f)
         s->zoom = 1.0f;
+    if (s->kf && !same) { /* a kernel file runs again on the new input */
+        sv_app_kfile_rerun(s);
+        sv_app_kfile_compare(s);
+    }
 }
 
 /* Which embedded source shows kernel k: its own file when it was in the
@@ -120,13 +124,11 @@ sv_capture_status sv_app_recapture(sv_app_state *s, sv_op op, sv_type type, sv_s
     };
     char sched[48];
     if (s->kernel != SV_KERNEL_CORRECT) {
-        bool seeded = s->schedule.kind == SV_SCHEDULE_RANDOM ||
-                      s->schedule.kind == SV_SCHEDULE_WARPS;
         sv_schedule_format(s->schedule, sched, sizeof sched);
         req.kernel = sv_kernel_name(s->kernel);
         req.schedule = s->schedule_given ? sched : NULL;
         req.emulate_schedule = sched;
-        req.runs = s->lab_runs ? s->lab_runs : (s->schedule_given && seeded ? 100 : 0);
+        req.runs = s->lab_runs; /* 0: capture's rule, the same as scanviz-trace's */
         req.shake = s->lab_shake;
         req.shake_seed = s->lab_shake_seed;
     }

@@ -43,6 +43,59 @@ static void geometry(const sv_app_state *s, char *geo, size_t geo_len, char *hel
                  (double)(l.row_y[3] * ry));
 }
 
+/* A kernel file (--kernel-file): kfile=NAME ksteps kout (the shown trace's
+ * output, `?` unwritten) kverdict kfail kerror kerror_line kstale kruns
+ * (results taken) kms (the last save to its result) kwatch kcompare
+ * kschedule khazards kwrong; "kfile=-" without one. Returns a malloc'd
+ * string (NULL: out of memory). */
+static char *kfile_words(const sv_app_state *s)
+{
+    const sv_ktrace *t = s->ktrace;
+    size_t len = (t ? t->n * 24 : 0) + sizeof s->kerror * 4 + sizeof s->kfile * 4 + 512;
+    char *w = malloc(len);
+    if (!w)
+        return NULL;
+    if (!s->kf) {
+        snprintf(w, len, "kfile=-");
+        return w;
+    }
+    char *esc = malloc(sizeof s->kerror * 4);
+    char *name = malloc(sizeof s->kfile * 4);
+    if (!esc || !name) {
+        free(esc);
+        free(name);
+        free(w);
+        return NULL;
+    }
+    char err[sizeof s->kerror], file[sizeof s->kfile], sched[48];
+    quoted(err, sizeof err, sv_escape(s->kerror, esc, sizeof s->kerror * 4));
+    quoted(file, sizeof file, sv_escape(s->kfile, name, sizeof s->kfile * 4));
+    sv_schedule_format(s->kschedule, sched, sizeof sched);
+    static const char *verdicts[] = {"ok", "wrong", "refused", "failed", "unavailable",
+                                     "internal"};
+    size_t at = (size_t)snprintf(
+        w, len, "kfile=\"%s\" ksteps=%zu kverdict=%s kfail=%s kerror_line=%d kstale=%d "
+        "kruns=%u kms=%.1f kwatch=%s kcompare=%d kschedule=%s kwrong=%u khazards=%llu "
+        "kerror=\"%s\" kout=", file, t ? t->nsteps : (size_t)0,
+        t ? verdicts[sv_ktrace_verdict(t)] : "none",
+        t ? sv_kfail_kind_name(t->failure.kind) : "none", s->kerror_line, s->kstale ? 1 : 0,
+        s->kfile_taken, s->kfile_ms, sv_app_kfile_method(s),
+        s->kcompare_shown && s->kcompare ? 1 : 0, sched, t ? t->wrong_runs : 0u,
+        t ? (unsigned long long)t->hazards_total : 0ull, err);
+    for (size_t i = 0; t && i < t->n && at + 32 < len; i++) {
+        char v[40];
+        at += (size_t)snprintf(w + at, len - at, "%s%s", i ? "," : "",
+                               t->output_written[i] ? sv_value_format(t->type, t->output[i], v,
+                                                                      sizeof v)
+                                                    : "?");
+    }
+    if (!t)
+        snprintf(w + at, len - at, "-");
+    free(esc);
+    free(name);
+    return w;
+}
+
 /* Predict mode: the question, its answers (cell:value or cell:case), the
  * verdicts after Reveal (cell:right or cell:wrong) and the score. */
 static void quiz_words(const sv_app_state *s, char *quiz, size_t len)
@@ -144,6 +197,7 @@ void sv_app_state_line(const sv_app_state *s, char *buf, size_t len)
         free(text);
         return;
     }
+    char *kf = kfile_words(s);
     quoted(err, sizeof err, sv_escape(s->edit_error, esc, esc_len));
     quoted(src, sizeof src, sv_escape(s->source, esc, esc_len));
     quoted(text, SV_EDIT_MAX, sv_escape(s->edit_text, esc, esc_len));
@@ -155,7 +209,7 @@ void sv_app_state_line(const sv_app_state *s, char *buf, size_t len)
              "hover=%d,%d pinned=%d,%d backend=%s win=%dx%d fb=%dx%d bench=%s code=%d "
              "phase=%s code_lines=%d-%d kernel=%s schedule=%s correct=%d lab_runs=%u "
              "lab_wrong=%u first_wrong_round=%d racecheck=%s %s %s %s overview=%d clean=%d script=%d/%d "
-             "script_kernel=%s deck=%d/%d quit_armed=%d source=\"%s\"",
+             "script_kernel=%s deck=%d/%d quit_armed=%d %s source=\"%s\"",
              s->step, sv_app_steps_of(s), s->trace ? s->trace->n : (size_t)0,
              sv_op_name(s->op), sv_type_name(s->type), sv_scan_name(s->scan), in, out,
              s->editing ? 1 : 0, s->editing ? text : "", err, sv_theme_get(s->theme)->name,
@@ -172,7 +226,9 @@ void sv_app_state_line(const sv_app_state *s, char *buf, size_t len)
              s->overview ? 1 : 0, s->clean ? 1 : 0, s->script_at + 1, s->script.n,
              (s->script_at >= 0 && s->script.steps[s->script_at].kernel[0])
                  ? s->script.steps[s->script_at].kernel : "-",
-             s->deck_n ? s->deck_at + 1 : 0, s->deck_n, s->quit_armed > 0.0f ? 1 : 0, src);
+             s->deck_n ? s->deck_at + 1 : 0, s->deck_n, s->quit_armed > 0.0f ? 1 : 0,
+             kf ? kf : "kfile=-", src);
+    free(kf);
     free(in);
     free(out);
     free(text);

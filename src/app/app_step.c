@@ -54,6 +54,17 @@ static sv_kernel script_kernel_at(const sv_app_state *s, int at)
     return k;
 }
 
+/* The kernel file at script step `at`: the last step at or before it that
+ * names one, else the --kernel-file the window started with ("" none). */
+static const char *script_kfile_at(const sv_app_state *s, int at)
+{
+    const char *f = s->kfile_start;
+    for (int i = 0; i <= at && i < s->script.n; i++)
+        if (s->script.steps[i].kfile[0])
+            f = s->script.steps[i].kfile;
+    return f;
+}
+
 /* The source panel (code) or D's values (correct) at script step `at`: the
  * last step at or before it that says, else what the window had before the
  * script; was (C or D pressed meanwhile stays) when the script never says. */
@@ -107,6 +118,7 @@ void sv_app_script_go(sv_app_state *s, int at)
     bool forward = at == s->script_at + 1;
     int was_step = s->step;
     bool was_asking = s->quiz_asking;
+    sv_app_kfile_switch(s, script_kfile_at(s, at));
     sv_kernel want = script_kernel_at(s, at);
     if (want != script_kernel_at(s, s->script_at) || (s->script_at < 0 && want != s->kernel))
         sv_app_set_kernel(s, want);

@@ -8,6 +8,7 @@
 
 #include "../core/escape.h"
 #include "app_internal.h"
+#include "kpane.h"
 
 /* The view's text holds the input box's whole text. */
 _Static_assert(SV_EDIT_MAX <= SV_VIEW_TEXT_MAX, "the input box outgrows the view");
@@ -82,6 +83,14 @@ void sv_app_view_of(const sv_app_state *s, sv_app_view *v)
     v->lab_reads = s->lab_reads;
     v->show_correct = s->show_correct;
     v->outcome_hidden = s->lab && s->quiz && s->quiz_asking && s->trace;
+    v->ktrace = s->ktrace;
+    v->kstep = s->ktrace ? s->step : 0;
+    v->kcompare = s->kcompare;
+    v->kcompare_shown = s->kcompare_shown && s->kcompare;
+    v->kerror = s->kerror;
+    v->kerror_line = s->kerror_line;
+    v->kstale = s->kstale;
+    v->ksource = s->kstale ? s->ksource : NULL;
     v->script_steps = s->script.n;
     v->script_step = s->script.n > 0 ? s->script_at + 1 : 0;
 }
@@ -95,6 +104,10 @@ void sv_app_layout_of(const sv_app_state *s, sv_layout *l)
 
 int sv_app_steps_of(const sv_app_state *s)
 {
+    if (s->ktrace) { /* a kernel file: the kernel pane's steps (kpane.h) */
+        int k = sv_kpane_steps(s->ktrace);
+        return k < 1 ? 1 : k;
+    }
     if (!s->trace)
         return 1;
     int n = sv_state_steps(s);

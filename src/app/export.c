@@ -9,9 +9,15 @@
 #include <sys/types.h>
 
 #include "export.h"
+#include "kpane.h"
 #include "png_stream.h"
 #include "../core/fileio.h"
 #include "render.h"
+
+int sv_export_steps(const sv_app_view *v)
+{
+    return v->ktrace ? sv_kpane_steps(v->ktrace) : sv_view_steps(v->trace);
+}
 
 void sv_frame_out_close(sv_frame_out *o)
 {
@@ -147,7 +153,7 @@ bool sv_export_rounds(sv_gfx *g, const sv_app_view *v, const char *dir, int w, i
      * a full disk leaves an earlier export whole. Should a rename fail part
      * way (it does not on one file system short of the disk dying), the
      * message says exactly which images were replaced. */
-    int steps = sv_view_steps(c.trace);
+    int steps = sv_export_steps(&c);
     sv_file **files = calloc((size_t)(steps > 0 ? steps : 1), sizeof *files);
     bool ok = files != NULL;
     if (!ok)
@@ -156,6 +162,7 @@ bool sv_export_rounds(sv_gfx *g, const sv_app_view *v, const char *dir, int w, i
         char path[4200];
         snprintf(path, sizeof path, "%s/round-%02d.png", dir, k);
         c.step = k;
+        c.kstep = c.step; /* a kernel file: its pane's step */
         c.from_step = k;
         ok = (files[k] = sv_file_begin(path, err, errlen)) != NULL &&
              frame_out_draw(g, &o, &c, files[k], err, errlen) &&

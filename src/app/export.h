@@ -72,4 +72,8 @@ bool sv_export_gif(sv_gfx *g, const sv_app_view *v, const char *path, int w, int
 bool sv_export_svg(sv_gfx *g, const sv_app_view *v, const char *dir, int w, int h,
                    int *count, char *err, size_t errlen);
 
+/* The steps an export walks: a kernel file's pane steps (kpane.h) when v
+ * shows one, else the trace's (sv_view_steps). */
+int sv_export_steps(const sv_app_view *v);
+
 #endif

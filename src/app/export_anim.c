@@ -164,11 +164,12 @@ bool sv_export_gif(sv_gfx *g, const sv_app_view *v, const char *path, int w, int
         snprintf(err, errlen, "GIF: out of memory for %dx%d frames", w, h);
         goto done;
     }
-    int steps = sv_view_steps(c.trace);
+    int steps = sv_export_steps(&c);
     /* The palette: the theme, then what a settled frame and a frame
      * mid-move use that the theme's blends miss. */
     theme_palette(sv_theme_get(c.theme), pal);
     c.step = c.from_step = steps > 1 ? 1 : 0;
+    c.kstep = c.step; /* a kernel file: its pane's step */
     c.anim = 1.0f;
     sv_frame_out_render(g, &o, &c);
     palette_from_frame(pal, o.rgba, (size_t)w * h);
@@ -195,6 +196,7 @@ bool sv_export_gif(sv_gfx *g, const sv_app_view *v, const char *path, int w, int
         if (k > 0) {
             for (int j = 0; j < move_frames; j++) {
                 c.step = k;
+                c.kstep = c.step; /* a kernel file: its pane's step */
                 c.from_step = k - 1;
                 c.anim = (float)j / (float)move_frames;
                 sv_frame_out_render(g, &o, &c);
@@ -204,6 +206,7 @@ bool sv_export_gif(sv_gfx *g, const sv_app_view *v, const char *path, int w, int
             }
         }
         c.step = c.from_step = k;
+        c.kstep = c.step; /* a kernel file: its pane's step */
         c.anim = 1.0f;
         sv_frame_out_render(g, &o, &c);
         if (!sv_gif_add(gif, o.rgba, hold_cs, err, errlen))
@@ -266,7 +269,7 @@ bool sv_export_svg(sv_gfx *g, const sv_app_view *v, const char *dir, int w, int 
     sv_gfx_target *target = rec ? sv_gfx_target_create(g, w, h, err, errlen) : NULL;
     if (!rec)
         snprintf(err, errlen, "SVG: out of memory");
-    int steps = sv_view_steps(c.trace);
+    int steps = sv_export_steps(&c);
     /* As the PNG export: every file to its temporary first, then all of
      * them renamed, so a full disk leaves an earlier export whole. */
     sv_file **files = calloc((size_t)steps + 1, sizeof *files);
@@ -278,6 +281,7 @@ bool sv_export_svg(sv_gfx *g, const sv_app_view *v, const char *dir, int w, int 
         bool over = k == steps;
         c.overview = over;
         c.step = c.from_step = over ? steps - 1 : k;
+        c.kstep = c.step; /* a kernel file: its pane's step */
         if (over) {
             snprintf(path, sizeof path, "%s/overview.svg", dir);
             snprintf(title, sizeof title, "Hillis-Steele scan, n = %zu: every round", c.trace->n);

@@ -122,8 +122,12 @@ enum {
     BIND(SDLK_k, 0, SV_KEYMOD_PLAIN, SV_KEYWHEN_SCAN, 0, kernel) \
     HELP("K / Shift+K", "with several --trace files: the next / previous file") \
     /* (the same binding: kernel walks the deck when there is one) */ \
-    HELP("D", "a mistake: the correct kernel's values beside its own") \
+    HELP("D", "a mistake, or a --kernel-file: the chapter kernel's values beside its own") \
     BIND(SDLK_d, 0, SV_KEYMOD_PLAIN, SV_KEYWHEN_SCAN, 0, correct) \
+    HELP("Ctrl+E", "--kernel-file: open the file in your editor ($VISUAL, $EDITOR, xdg-open)") \
+    BIND(SDLK_e, 0, SV_KEYMOD_CTRL, 0, 0, kedit) \
+    HELP("S", "--kernel-file: the next schedule (lockstep, sequential, reverse, random, warps)") \
+    BIND(SDLK_s, 0, SV_KEYMOD_PLAIN, SV_KEYWHEN_SCAN, 0, kschedule) \
     HELP("M", "Measure view: throughput and work against n") \
     BIND(SDLK_m, 0, SV_KEYMOD_PLAIN, 0, 0, measure) \
     HELP("B (Measure view)", "run the benchmark live on this machine's GPU / stop it") \

@@ -81,6 +81,9 @@ typedef struct options {
     bool clean, overview;
     double scale;
     bool help, version;
+    /* Your own kernel (issue 18) */
+    const char *kernel_file, *entry, *new_kernel;
+    double time_limit;
 } options;
 
 /* One more trace file (--trace FILE, or FILE.json alone): the first is
@@ -144,6 +147,10 @@ static bool take(void *ctx, const sv_opt_arg *a, char *err, size_t errlen)
     case SV_OPTION_SCALE: o->scale = a->f; break;
     case SV_OPTION_BENCH_CSV: o->bench_csv = v; break;
     case SV_OPTION_BENCH_FRAMES: o->bench_frames = (long)a->u; break;
+    case SV_OPTION_KERNEL_FILE: o->kernel_file = v; break;
+    case SV_OPTION_ENTRY: o->entry = v; break;
+    case SV_OPTION_TIME_LIMIT: o->time_limit = a->f; break;
+    case SV_OPTION_NEW_KERNEL: o->new_kernel = v; break;
     case SV_OPTION_HELP: o->help = true; break;
     case SV_OPTION_VERSION: o->version = true; break;
     default:
@@ -173,6 +180,18 @@ static int parse_args(int argc, char **argv, options *o)
                SV_HAVE_CUDA ? "with the CUDA backend" : "built without CUDA");
         return stdout_status(0);
     }
+    if (o->new_kernel) { /* writes the starting file and ends */
+        if (!sv_app_new_kernel(o->new_kernel, err, sizeof err))
+            return report(EXIT_FAILURE, "--new-kernel: %s", err);
+        printf("scanviz: wrote %s; run it with: scanviz --kernel-file %s\n",
+               sv_escape(o->new_kernel, err, sizeof err), err);
+        return stdout_status(0);
+    }
+    if ((o->entry || o->time_limit > 0) && !o->kernel_file)
+        return usage_error("--entry and --time-limit go with --kernel-file FILE.cu");
+    if (o->kernel_file && (o->trace || o->kernel))
+        return usage_error("--kernel-file shows your kernel: not with %s",
+                           o->trace ? "--trace" : "--kernel");
     if (o->trace && o->input.sources)
         return usage_error("give one input: --trace (argument %d) and %s (argument %d) were "
                            "both given", o->trace_arg, o->input.first, o->input.first_arg);
@@ -231,6 +250,9 @@ static int make_config(const options *o, sv_app_config *c, sv_value **vals)
             return usage_error("--schedule names an emulator schedule, and --backend cuda asks "
                                "for the GPU (drop one of them)");
     }
+    c->kernel_file = o->kernel_file;
+    c->entry = o->entry;
+    c->time_limit_ms = (uint32_t)(o->time_limit * 1000 + 0.5);
     c->runs = o->lab.runs;
     c->shake = o->lab.shake;
     c->shake_seed = o->lab.shake_seed;

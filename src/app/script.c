@@ -180,13 +180,23 @@ static bool parse_line(const char *line, size_t len, const char *name, int ln,
             }
             memcpy(st->kernel, v, vl);
             st->kernel[vl] = '\0';
+        } else if (word_is(w, wl, "kernel-file")) {
+            const char *v;
+            size_t vl = next_word(&p, end, &v);
+            if (vl == 0 || vl >= sizeof st->kfile) {
+                snprintf(err, errlen, "%s:%d: \"kernel-file\" needs a path of 1 to %zu bytes",
+                         name, ln, sizeof st->kfile - 1);
+                return false;
+            }
+            memcpy(st->kfile, v, vl);
+            st->kfile[vl] = '\0';
         } else if (word_is(w, wl, "phase") || word_is(w, wl, "code") ||
                    word_is(w, wl, "correct") || word_is(w, wl, "quiz")) {
             if (!parse_view_word(w, wl, &p, end, name, ln, st, err, errlen))
                 return false;
         } else {
             snprintf(err, errlen, "%s:%d: \"%s\": expected round, move, shift, view, kernel, "
-                     "phase, code, correct, quiz or \":\" before the caption", name, ln,
+                     "kernel-file, phase, code, correct, quiz or \":\" before the caption", name, ln,
                      shown(w, wl, tmp));
             return false;
         }
@@ -298,6 +308,23 @@ bool sv_script_load(const char *path, sv_script *out, char *err, size_t errlen)
         return false;
     bool ok = sv_script_parse(buf, len, path, out, err, errlen);
     free(buf);
+    /* A step's kernel file is relative to the script's folder. */
+    const char *slash = strrchr(path, '/');
+    size_t dl = slash ? (size_t)(slash - path) + 1 : 0;
+    for (int i = 0; ok && dl && i < out->n; i++) {
+        sv_script_step *st = &out->steps[i];
+        size_t fl = strlen(st->kfile);
+        if (!fl || st->kfile[0] == '/')
+            continue;
+        if (dl + fl >= sizeof st->kfile) {
+            snprintf(err, errlen, "%s:%d: kernel-file %s: the path is too long", path, st->line,
+                     st->kfile);
+            sv_script_finish(out);
+            return false;
+        }
+        memmove(st->kfile + dl, st->kfile, fl + 1);
+        memcpy(st->kfile, path, dl);
+    }
     return ok;
 }
 
@@ -343,7 +370,10 @@ bool sv_script_check(const sv_script *s, int nrounds, bool exclusive, char *err,
                      st->line);
             return false;
         }
-        if (!st->shift && st->round >= nrounds) {
+        bool kfile = false; /* a kernel file's steps are known once it ran */
+        for (int j = 0; j <= i; j++)
+            kfile = s->steps[j].kfile[0] ? true : kfile;
+        if (!st->shift && st->round >= nrounds && !kfile) {
             snprintf(err, errlen, "line %d: round %d, but this trace has rounds 0..%d",
                      st->line, st->round, nrounds - 1);
             return false;

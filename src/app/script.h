@@ -11,6 +11,8 @@
  * One step a line. Before the colon, words: `round R` (settled on round R),
  * `move` (play the move into that round when the step is reached), `shift`
  * (the exclusive shift step), `view scan|overview|measure`, `kernel NAME`,
+ * `kernel-file PATH` (a kernel file, as --kernel-file: run, watched, its
+ * steps for `round`; PATH relative to the script's folder, no spaces),
  * `phase load|guard|op|barrier|swap|copy-back` (that phase of the round, as
  * Down/Up show it), `code on|off` (the source panel, as C), `correct on|off`
  * (the correct values beside a mistake's, as D), `quiz values|cases|outcome`
@@ -47,6 +49,9 @@ typedef struct sv_script_step {
     bool move;               /* animate into this round when reached */
     sv_script_view view;     /* resolved: never KEEP after parsing */
     char kernel[32];         /* "" when the step names none */
+    char kfile[512];         /* `kernel-file PATH` (issue 18): a kernel file shown from
+                                this step on, relative to the script's folder once
+                                loaded; "" when the step names none */
     sv_phase phase;          /* SV_PHASE_NONE: the whole round */
     signed char code;        /* the source panel: 1 on, 0 off, -1 as the step before */
     signed char correct;     /* D's correct values: 1 on, 0 off, -1 as the step before */

@@ -22,6 +22,7 @@
 
 #include "../core/trace.h"
 #include "../core/bench_csv.h"
+#include "../core/ktrace.h"
 #include "../core/lab.h"
 #include "../capture/capture.h"
 #include "script.h"
@@ -36,6 +37,7 @@
 
 struct sv_app_bg;     /* app_bg.c's background CUDA probe and capture */
 struct sv_bench_live; /* bench_live.h: a live scanviz-bench run */
+struct sv_app_kfile;  /* app_kfile.c: a kernel file's watch and runs */
 
 typedef struct sv_app_state {
     /* What is shown. trace is owned; steps = trace->nrounds, plus one for the
@@ -161,6 +163,33 @@ typedef struct sv_app_state {
     const char *const *deck; /* the --trace files K walks (config's, borrowed); */
     int deck_n, deck_at;    /* how many (<= 1: K walks kernels), the one shown */
     struct sv_app_bg *bg;   /* owned; NULL when no background capture runs */
+
+    /* Your own kernel (--kernel-file, app_kfile.c). kf watches the file and
+     * runs it on the shown input (s->trace's) in a worker thread; ktrace is
+     * the shown kernel trace (owned, analyzed; with it the timeline is its
+     * steps and s->step names one). An error (does not compile, crash,
+     * deadlock, time) keeps the last good ktrace: kerror and kerror_line say
+     * what and where, kstale that the picture is the previous version's,
+     * ksource (owned) the file's text that failed. kcompare (owned) is the
+     * chapter kernel's values on the same input, shown with D. */
+    struct sv_app_kfile *kf;
+    char kfile[1024];       /* the file as given; "" none */
+    sv_ktrace *ktrace;
+    sv_ktrace *kcompare;
+    bool kcompare_shown;
+    char kerror[1024];
+    int kerror_line;
+    bool kstale;
+    char *ksource;
+    unsigned kfile_taken;   /* runs taken (the state line's kruns=) */
+    double kfile_ms;        /* the last save (or input) to its result taken, ms */
+    sv_schedule kschedule;  /* the schedule of the runs (S cycles) */
+    uint32_t kruns;         /* --runs (0: 1) */
+    char kentry[128];       /* --entry ("" none) */
+    uint32_t ktime_limit_ms; /* --time-limit (0: the runtime's) */
+    bool kbackground;       /* runs in the worker (the window); false: at once (exports) */
+    char kfile_start[1024]; /* the --kernel-file the window started with ("" none): the
+                               kernel file before a script's first kernel-file step */
     struct sv_bench_live *bench_live; /* owned; the live run while bench_running */
 } sv_app_state;
 

@@ -197,6 +197,9 @@ typedef struct sv_app_view {
     const char *kerror;
     int kerror_line;
     bool kstale;
+    /* (watch) With kstale, the failing version's text: the source panel shows
+     * it, kerror_line marked, instead of ktrace->source. NULL otherwise. */
+    const char *ksource;
     /* The presenter script (--script): the step shown, 1-based, of
      * script_steps; both 0 without a script. The corner says "6 / 12"
      * (not on a --clean slide). */

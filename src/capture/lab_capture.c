@@ -304,7 +304,12 @@ bool sv_capture_lab_fill(sv_trace *t, const sv_capture_request *req, sv_backend 
             *bad = true;
             goto done;
         }
-        L->runs = req->runs ? req->runs : 1;
+        /* One rule for scanviz and scanviz-trace (and --kernel-file): a
+         * given random:S or warps:S runs SV_LAB_DEFAULT_RUNS seeds, any
+         * other schedule once, unless --runs says otherwise. */
+        bool seeded = L->schedule.kind == SV_SCHEDULE_RANDOM ||
+                      L->schedule.kind == SV_SCHEDULE_WARPS;
+        L->runs = req->runs ? req->runs : req->schedule && seeded ? SV_LAB_DEFAULT_RUNS : 1;
         bits = malloc((size_t)L->runs * nr * n * sizeof *bits);
         known = malloc((size_t)L->runs * nr * n * sizeof *known);
         if (!bits || !known) {

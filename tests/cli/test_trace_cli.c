@@ -404,6 +404,12 @@ static void lab_flags(void)
     CHECK_MSG(r.status == 0 && has(r.out, "\"runs\": 3") && has(r.out, "\"schedule\": \"random:5\""),
           "status %d: %s", r.status, r.err);
     result_free(&r);
+    /* A given seeded schedule runs 100 seeds, as in the window (issue 18:
+     * one rule in capture; it was 1 here and 100 there). */
+    r = run(NULL, "--kernel", "in-place", "--schedule", "random:1", NULL);
+    CHECK_MSG(r.status == 0 && has(r.out, "schedule random:1, 100 runs"), "status %d: %s%s",
+              r.status, r.out, r.err);
+    result_free(&r);
     r = run(NULL, "--kernel", "in-place", "--racecheck", "--backend", "cpu", NULL);
     CHECK_MSG(r.status == 0 && has(r.out, "racecheck: racecheck runs on the GPU; this trace is emulated"),
           "status %d: %s%s", r.status, r.out, r.err);

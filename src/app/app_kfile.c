@@ -1,0 +1,447 @@
+/* Your own kernel in the window (issue 18, --kernel-file): a worker thread
+ * watches the file's folder (watch.h) and runs the file through the runtime
+ * (src/runtime/runtime.h, a child process) on the shown input, at start, on
+ * every save and whenever the input changes; the main thread takes each
+ * result (sv_app_kfile_finish) into the state.
+ *
+ * Errors keep the last good picture: a file that does not compile, crashes,
+ * deadlocks or runs out of time leaves the last good trace on screen, marked
+ * as from the previous version (kstale), with the failure's words and line
+ * (kerror, kerror_line) and the file's new text for the source panel
+ * (ksource); a later good save clears them. The chapter kernel's values for
+ * the same input (the emulator's trace, s->trace) are kept as a kernel
+ * trace too (kcompare), for the comparison key. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "../core/fileio.h"
+#include "../runtime/runtime.h"
+#include "app_internal.h"
+#include "watch.h"
+
+#define SV_KFILE_WAIT_MS 100 /* the worker looks for quit and new input this often */
+
+/* The worker. Fields under lock: the request's parameters (main writes,
+ * worker copies) and the result (worker writes, main takes). */
+struct sv_app_kfile {
+    SDL_Thread *thread;
+    SDL_mutex *lock;
+    SDL_atomic_t quit;
+    sv_watch *watch;
+    char *path, *entry;
+    uint32_t time_limit_ms;
+    /* parameters */
+    sv_op op;
+    sv_type type;
+    sv_scan scan;
+    sv_value *input;
+    size_t n;
+    sv_schedule schedule;
+    uint32_t runs;
+    unsigned want;          /* bumped for each change; the worker runs when it moves */
+    /* the result */
+    bool ready;
+    sv_ktrace *result;      /* NULL: err says why */
+    char *result_source;    /* the text that ran */
+    char err[512];
+    uint64_t saved_ns;      /* when the save that led to it was seen (for the timing line) */
+};
+
+static uint64_t now_ns(void)
+{
+    return (uint64_t)((double)SDL_GetPerformanceCounter() * 1e9 /
+                      (double)SDL_GetPerformanceFrequency());
+}
+
+/* One run of the file as it is now on the parameters p (a copy). */
+static sv_ktrace *run_once(const struct sv_app_kfile *p, char **text, char *err, size_t errlen)
+{
+    size_t len = 0;
+    *text = sv_read_bounded(p->path, SV_KTRACE_MAX_SOURCE, "a kernel file", &len, err, errlen);
+    if (!*text)
+        return NULL;
+    sv_runtime_request req;
+    memset(&req, 0, sizeof req);
+    req.path = p->path;
+    req.source = *text;
+    req.entry = p->entry;
+    req.op = p->op;
+    req.type = p->type;
+    req.scan = p->scan;
+    req.input = p->input;
+    req.n = p->n;
+    req.backend = SV_RUNTIME_CPU;
+    req.schedule = p->schedule;
+    req.runs = p->runs ? p->runs : 1;
+    req.time_limit_ms = p->time_limit_ms;
+    sv_ktrace *t = sv_runtime_run(&req, err, errlen);
+    if (t && !sv_ktrace_analyze(t, err, errlen)) {
+        sv_ktrace_destroy(t);
+        t = NULL;
+    }
+    return t;
+}
+
+/* Copies the parameters under the lock (the input too). */
+static bool take_params(struct sv_app_kfile *k, struct sv_app_kfile *p)
+{
+    SDL_LockMutex(k->lock);
+    *p = *k;
+    p->input = malloc(k->n * sizeof *k->input);
+    if (p->input)
+        memcpy(p->input, k->input, k->n * sizeof *k->input);
+    SDL_UnlockMutex(k->lock);
+    return p->input != NULL;
+}
+
+static int kfile_main(void *arg)
+{
+    struct sv_app_kfile *k = arg;
+    unsigned ran = 0;
+    uint64_t saved = now_ns();
+    while (!SDL_AtomicGet(&k->quit)) {
+        bool changed = sv_watch_wait(k->watch, SV_KFILE_WAIT_MS);
+        SDL_LockMutex(k->lock);
+        if (changed) {
+            k->want++;
+            saved = now_ns();
+        }
+        unsigned want = k->want;
+        SDL_UnlockMutex(k->lock);
+        if (want == ran)
+            continue;
+        struct sv_app_kfile p;
+        char err[512] = "";
+        char *text = NULL;
+        sv_ktrace *t = NULL;
+        if (take_params(k, &p)) {
+            t = run_once(&p, &text, err, sizeof err);
+            free(p.input);
+        } else {
+            snprintf(err, sizeof err, "out of memory");
+        }
+        ran = want;
+        SDL_LockMutex(k->lock);
+        sv_ktrace_destroy(k->result); /* a result the main thread never took */
+        free(k->result_source);
+        k->result = t;
+        k->result_source = text;
+        sv_app_copy_text(k->err, sizeof k->err, err);
+        k->saved_ns = saved;
+        k->ready = true;
+        SDL_UnlockMutex(k->lock);
+        uint32_t ev = sv_app_event_type();
+        if (ev != (uint32_t)-1) {
+            SDL_Event e;
+            SDL_zero(e);
+            e.type = ev; /* a wake-up: the main loop takes the result */
+            SDL_PushEvent(&e);
+        }
+    }
+    return 0;
+}
+
+void sv_app_kfile_destroy(struct sv_app_kfile *k)
+{
+    if (!k)
+        return;
+    SDL_AtomicSet(&k->quit, 1);
+    if (k->thread)
+        SDL_WaitThread(k->thread, NULL);
+    if (k->lock)
+        SDL_DestroyMutex(k->lock);
+    sv_watch_close(k->watch);
+    sv_ktrace_destroy(k->result);
+    free(k->result_source);
+    free(k->input);
+    free(k->path);
+    free(k->entry);
+    free(k);
+}
+
+/* The parameters from the state's shown input (s->trace); bumps want. */
+void sv_app_kfile_rerun(sv_app_state *s)
+{
+    struct sv_app_kfile *k = s->kf;
+    const sv_trace *t = s->trace;
+    if (!k || !t)
+        return;
+    sv_value *in = malloc(t->n * sizeof *in);
+    if (!in)
+        return;
+    memcpy(in, t->input, t->n * sizeof *in);
+    SDL_LockMutex(k->lock);
+    free(k->input);
+    k->input = in;
+    k->n = t->n;
+    k->op = t->op;
+    k->type = t->type;
+    k->scan = t->scan;
+    k->schedule = s->kschedule;
+    k->runs = s->kruns;
+    k->want++;
+    SDL_UnlockMutex(k->lock);
+}
+
+/* Takes the worker's result once there is one. */
+void sv_app_kfile_finish(sv_app_state *s)
+{
+    struct sv_app_kfile *k = s->kf;
+    if (!k)
+        return;
+    SDL_LockMutex(k->lock);
+    bool ready = k->ready;
+    sv_ktrace *t = k->result;
+    char *text = k->result_source;
+    char err[sizeof k->err];
+    memcpy(err, k->err, sizeof err);
+    uint64_t saved = k->saved_ns;
+    k->ready = false;
+    k->result = NULL;
+    k->result_source = NULL;
+    SDL_UnlockMutex(k->lock);
+    if (!ready)
+        return;
+    sv_app_kfile_take(s, t, text, err);
+    s->kfile_ms = (double)(now_ns() - saved) / 1e6;
+}
+
+/* Without a window (exports): one run now, on the calling thread. */
+static void run_sync(sv_app_state *s)
+{
+    struct sv_app_kfile p;
+    char err[512] = "";
+    char *text = NULL;
+    sv_ktrace *t = NULL;
+    if (take_params(s->kf, &p)) {
+        t = run_once(&p, &text, err, sizeof err);
+        free(p.input);
+    }
+    sv_app_kfile_take(s, t, text, err);
+}
+
+bool sv_app_kfile_start(sv_app_state *s, const char *path, const char *entry,
+                        uint32_t time_limit_ms, bool background, char *err, size_t errlen)
+{
+    struct sv_app_kfile *k = calloc(1, sizeof *k);
+    if (!k || !(k->path = strdup(path)) || (entry && !(k->entry = strdup(entry))) ||
+        !(k->lock = SDL_CreateMutex())) {
+        sv_app_kfile_destroy(k);
+        snprintf(err, errlen, "--kernel-file: out of memory");
+        return false;
+    }
+    char why[512];
+    k->watch = background ? sv_watch_open(path, getenv("SCANVIZ_WATCH_POLL") != NULL, why,
+                                          sizeof why)
+                          : NULL;
+    if (background && !k->watch) {
+        sv_app_kfile_destroy(k);
+        snprintf(err, errlen, "--kernel-file %s: %s", path, why);
+        return false;
+    }
+    k->time_limit_ms = time_limit_ms;
+    s->kf = k;
+    sv_app_copy_text(s->kentry, sizeof s->kentry, entry ? entry : "");
+    s->ktime_limit_ms = time_limit_ms;
+    s->kbackground = background;
+    sv_app_copy_text(s->kfile, sizeof s->kfile, path);
+    sv_app_kfile_rerun(s);
+    sv_app_kfile_compare(s);
+    if (!background) {
+        run_sync(s);
+        return true;
+    }
+    sv_app_event_type();
+    k->thread = SDL_CreateThread(kfile_main, "sv-kfile", k);
+    if (!k->thread) {
+        s->kf = NULL;
+        sv_app_kfile_destroy(k);
+        snprintf(err, errlen, "--kernel-file: cannot start a thread: %s", SDL_GetError());
+        return false;
+    }
+    return true;
+}
+
+const char *sv_app_kfile_method(const sv_app_state *s)
+{
+    return s->kf ? sv_watch_method(s->kf->watch) : "";
+}
+
+/* Runs sh -c cmd in a new session, detached: the first child starts the
+ * second and ends at once, so nothing is left to wait for. */
+static bool spawn_detached(const char *cmd)
+{
+    pid_t pid = fork();
+    if (pid < 0)
+        return false;
+    if (pid == 0) {
+        setsid();
+        pid_t g = fork();
+        if (g == 0) {
+            int fd = open("/dev/null", O_RDWR);
+            if (fd >= 0) {
+                dup2(fd, STDIN_FILENO);
+                if (fd > STDERR_FILENO)
+                    close(fd);
+            }
+            execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
+            _exit(127);
+        }
+        _exit(g < 0 ? 1 : 0);
+    }
+    int st = 0;
+    while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+        ;
+    return WIFEXITED(st) && WEXITSTATUS(st) == 0;
+}
+
+/* Ctrl+E: the file in the user's editor, not waited for: $VISUAL, else
+ * $EDITOR in a terminal (x-terminal-emulator -e), else xdg-open. The child
+ * is its own session, so closing the window leaves the editor open. */
+void sv_app_kfile_edit(sv_app_state *s)
+{
+    if (!s->kf) {
+        sv_app_set_status(s, "Ctrl+E edits a kernel file: start with --kernel-file FILE.cu");
+        return;
+    }
+    const char *visual = getenv("VISUAL"), *editor = getenv("EDITOR");
+    char cmd[2300], q[2100], msg[300];
+    size_t j = 0;
+    q[j++] = '\'';
+    for (const char *c = s->kfile; *c && j + 5 < sizeof q; c++) {
+        if (*c == '\'') {
+            memcpy(q + j, "'\\''", 4);
+            j += 4;
+        } else {
+            q[j++] = *c;
+        }
+    }
+    q[j++] = '\'';
+    q[j] = '\0';
+    if (visual && *visual)
+        snprintf(cmd, sizeof cmd, "$VISUAL %s", q);
+    else if (editor && *editor)
+        snprintf(cmd, sizeof cmd, "x-terminal-emulator -e sh -c '$EDITOR \"$0\"' %s", q);
+    else
+        snprintf(cmd, sizeof cmd, "xdg-open %s", q);
+    if (spawn_detached(cmd))
+        snprintf(msg, sizeof msg, "opened %.200s in %s", s->kfile,
+                 visual && *visual ? "$VISUAL" : editor && *editor ? "$EDITOR" : "xdg-open");
+    else
+        snprintf(msg, sizeof msg, "could not start an editor for %.200s", s->kfile);
+    sv_app_set_status(s, msg);
+}
+
+/* S: the next schedule (lockstep, sequential, reverse, random, warps). */
+void sv_app_kfile_next_schedule(sv_app_state *s)
+{
+    if (!s->kf) {
+        sv_app_set_status(s, "S cycles the schedules of a kernel file (--kernel-file)");
+        return;
+    }
+    static const sv_schedule_kind order[] = {SV_SCHEDULE_LOCKSTEP, SV_SCHEDULE_SEQUENTIAL,
+                                             SV_SCHEDULE_REVERSE, SV_SCHEDULE_RANDOM,
+                                             SV_SCHEDULE_WARPS};
+    size_t n = sizeof order / sizeof order[0], i = 0;
+    while (i < n && order[i] != s->kschedule.kind)
+        i++;
+    s->kschedule.kind = order[(i + 1) % n];
+    if (!s->kschedule.seed)
+        s->kschedule.seed = 1;
+    char name[64], msg[128];
+    sv_schedule_format(s->kschedule, name, sizeof name);
+    snprintf(msg, sizeof msg, "schedule %s: running again", name);
+    sv_app_set_status(s, msg);
+    sv_app_kfile_rerun(s);
+}
+
+extern const unsigned char sv_kernel_starter[];
+extern const size_t sv_kernel_starter_size;
+
+/* mkstemp's file is 0600: the starting file gets the usual 0666 & ~umask. */
+static bool fchmod_path(const char *path)
+{
+    mode_t mask = umask(0);
+    umask(mask);
+    chmod(path, 0666 & ~mask);
+    return true;
+}
+
+/* --new-kernel: the starting file, all or nothing, never over a file: the
+ * text goes to a temporary file in the same folder, fsync'd, then is linked
+ * to the name (link fails when the name exists) and the temporary removed. */
+bool sv_app_new_kernel(const char *path, char *err, size_t errlen)
+{
+    size_t plen = strlen(path);
+    char *tmp = malloc(plen + 16);
+    if (!tmp)
+        return snprintf(err, errlen, "out of memory"), false;
+    snprintf(tmp, plen + 16, "%s.new-XXXXXX", path);
+    int fd = mkstemp(tmp);
+    if (fd < 0) {
+        snprintf(err, errlen, "%s: %s", path, strerror(errno));
+        free(tmp);
+        return false;
+    }
+    bool ok = true;
+    size_t at = 0;
+    while (ok && at < sv_kernel_starter_size) {
+        ssize_t w = write(fd, sv_kernel_starter + at, sv_kernel_starter_size - at);
+        if (w < 0 && errno == EINTR)
+            continue;
+        ok = w > 0;
+        at += w > 0 ? (size_t)w : 0;
+    }
+    int e = errno;
+    ok = ok && fsync(fd) == 0;
+    if (!ok)
+        e = errno;
+    if (close(fd) != 0 && ok) {
+        ok = false;
+        e = errno;
+    }
+    if (ok && fchmod_path(tmp) && link(tmp, path) != 0) {
+        ok = false;
+        e = errno;
+    }
+    unlink(tmp);
+    free(tmp);
+    if (!ok)
+        snprintf(err, errlen, "%s: %s", path,
+                 e == EEXIST ? "the file exists (--new-kernel never overwrites a file)"
+                             : strerror(e));
+    return ok;
+}
+
+/* A presenter script's kernel-file step: shows path's kernel instead (""
+ * none: back to the chapter's), the old watch and traces dropped. */
+void sv_app_kfile_switch(sv_app_state *s, const char *path)
+{
+    if (strcmp(path, s->kfile) == 0 && (s->kf != NULL) == (path[0] != '\0'))
+        return;
+    sv_app_kfile_destroy(s->kf);
+    s->kf = NULL;
+    sv_ktrace_destroy(s->ktrace);
+    s->ktrace = NULL;
+    sv_ktrace_destroy(s->kcompare);
+    s->kcompare = NULL;
+    s->kerror[0] = '\0';
+    s->kerror_line = 0;
+    s->kstale = false;
+    free(s->ksource);
+    s->ksource = NULL;
+    s->kfile[0] = '\0';
+    s->step = s->from_step = 0;
+    if (!path[0])
+        return;
+    char err[600];
+    if (!sv_app_kfile_start(s, path, s->kentry[0] ? s->kentry : NULL, s->ktime_limit_ms,
+                            s->kbackground, err, sizeof err))
+        sv_app_set_status(s, err);
+}

@@ -1,0 +1,137 @@
+/* Taking a kernel file's run into the state (app_kfile.c's results, on the
+ * main thread): the new trace replaces the shown one, or, for an error,
+ * the last good one stays and the error is shown at its line. Also the
+ * chapter kernel's values on the same input as a kernel trace (kcompare). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "app_internal.h"
+
+/* Failures that keep the last good picture: nothing (or not the whole run)
+ * to show of the new version. An out-of-range access is shown on its cells. */
+static bool keeps_last(sv_kfail_kind k)
+{
+    return k != SV_KFAIL_NONE && k != SV_KFAIL_OUT_OF_RANGE;
+}
+
+static void clear_error(sv_app_state *s)
+{
+    s->kerror[0] = '\0';
+    s->kerror_line = 0;
+    s->kstale = false;
+    free(s->ksource);
+    s->ksource = NULL;
+}
+
+/* Shows t as the kernel trace (taking it), the step kept in range. */
+static void show(sv_app_state *s, sv_ktrace *t)
+{
+    sv_ktrace_destroy(s->ktrace);
+    s->ktrace = t;
+    int last = sv_app_steps_of(s) - 1;
+    s->step = sv_clampi(s->step, 0, last);
+    s->from_step = s->step;
+    s->anim = 1.0f;
+    s->gen++;
+}
+
+void sv_app_kfile_take(sv_app_state *s, sv_ktrace *t, char *text, const char *err)
+{
+    char words[1024];
+    s->kfile_taken++;
+    sv_kfail_kind kind = t ? t->failure.kind : SV_KFAIL_INTERNAL;
+    if (!keeps_last(kind)) {
+        clear_error(s);
+        free(text);
+        show(s, t);
+        if (kind == SV_KFAIL_OUT_OF_RANGE) {
+            sv_app_copy_text(s->kerror, sizeof s->kerror,
+                             sv_ktrace_failure_words(t, words, sizeof words));
+            s->kerror_line = t->failure.line;
+        }
+        return;
+    }
+    /* An error: its words and line, the file's new text for the panel. */
+    if (t)
+        sv_ktrace_failure_words(t, words, sizeof words);
+    else
+        snprintf(words, sizeof words, "%s", err && *err ? err : "the kernel could not run");
+    sv_app_copy_text(s->kerror, sizeof s->kerror, words);
+    s->kerror_line = t ? t->failure.line : 0;
+    free(s->ksource);
+    s->ksource = text;
+    s->code = true; /* the source panel opens at the failing line */
+    if (s->ktrace) { /* the last good picture stays */
+        s->kstale = true;
+        sv_ktrace_destroy(t);
+        return;
+    }
+    s->kstale = false; /* nothing good yet: what ran of this one */
+    if (t)
+        show(s, t);
+}
+
+/* The emulator's chapter trace as a kernel trace: buf (2 rows of n) at each
+ * round, out at the end; no reads (the comparison shows values only). */
+static sv_ktrace *compare_of(const sv_trace *c, char *err, size_t errlen)
+{
+    sv_ktrace *k = sv_ktrace_create("correct", c->op, c->type, c->scan, c->input, c->n, err,
+                                    errlen);
+    if (!k)
+        return NULL;
+    uint32_t n = (uint32_t)c->n;
+    if (sv_ktrace_add_array(k, "buf", SV_KARRAY_SHARED, 2 * n, 2, err, errlen) < 0 ||
+        sv_ktrace_add_array(k, "out", SV_KARRAY_OUT, n, 1, err, errlen) < 0) {
+        sv_ktrace_destroy(k);
+        return NULL;
+    }
+    for (size_t r = 0; r < c->nrounds; r++) {
+        const sv_round *R = &c->rounds[r];
+        sv_kstep *st = sv_ktrace_add_step(k, 0, err, errlen);
+        if (!st) {
+            sv_ktrace_destroy(k);
+            return NULL;
+        }
+        int row = R->pout < 0 ? 0 : R->pout;
+        for (uint32_t i = 0; i < n; i++)
+            if (R->written[row][i])
+                sv_kstep_set_cell(k, st, 0, (uint32_t)row * n + i, R->buf[row][i]);
+    }
+    sv_kstep *last = sv_ktrace_add_step(k, 0, err, errlen); /* out[i] = ... */
+    if (!last) {
+        sv_ktrace_destroy(k);
+        return NULL;
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        sv_ktrace_set_output(k, i, c->output[i]);
+        sv_kstep_set_cell(k, last, 1, i, c->output[i]);
+    }
+    if (!sv_ktrace_analyze(k, err, errlen)) {
+        sv_ktrace_destroy(k);
+        return NULL;
+    }
+    return k;
+}
+
+/* The chapter's values for the shown input, kept beside the kernel file's. */
+void sv_app_kfile_compare(sv_app_state *s)
+{
+    sv_ktrace_destroy(s->kcompare);
+    s->kcompare = NULL;
+    char err[256];
+    if (s->kf && s->trace && !s->trace->lab)
+        s->kcompare = compare_of(s->trace, err, sizeof err);
+}
+
+/* X: the chapter's values beside the student's (on or off). */
+void sv_app_kfile_toggle_compare(sv_app_state *s)
+{
+    if (!s->kf) {
+        sv_app_set_status(s, "X compares a kernel file (--kernel-file) with the chapter's kernel");
+        return;
+    }
+    s->kcompare_shown = !s->kcompare_shown;
+    sv_app_set_status(s, s->kcompare_shown ? "the chapter kernel's values beside yours"
+                                           : "your kernel's values alone");
+}
