@@ -238,6 +238,9 @@ static int make_config(const options *o, sv_app_config *c, sv_value **vals)
         sv_backend_choice_from_name(o->backend, &c->backend);
     if (o->theme)
         sv_theme_from_name(o->theme, &c->theme);
+    if (sv_option_runtime_kernel(o->kernel))
+        return usage_error("--kernel %s: the window does not draw it yet (issue 20); "
+                           "scanviz-trace --kernel %s runs and traces it", o->kernel, o->kernel);
     if (o->kernel)
         sv_kernel_parse(o->kernel, &c->kernel, err, sizeof err);
     if (o->schedule) {

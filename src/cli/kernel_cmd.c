@@ -98,6 +98,7 @@ static int make_request(const sv_kernel_cmd *k, const char *source, const sv_val
     char why[512];
     memset(req, 0, sizeof *req);
     req->path = k->path;
+    req->builtin = k->builtin;
     req->source = source;
     req->entry = k->entry;
     req->op = k->op;
@@ -127,9 +128,10 @@ int sv_kernel_cmd_run(const sv_kernel_cmd *k)
     sv_value *values = NULL;
     if (!sv_op_valid(k->op, k->type, err, sizeof err))
         return sv_report(k->prog, SV_KEXIT_REFUSED, NULL, "--op %s: %s", sv_op_name(k->op), err);
-    char *source = sv_read_bounded(k->path, SV_KTRACE_MAX_SOURCE, "a kernel file", &len, err,
-                                   sizeof err);
-    if (!source)
+    char *source = k->builtin ? NULL
+                              : sv_read_bounded(k->path, SV_KTRACE_MAX_SOURCE, "a kernel file",
+                                                &len, err, sizeof err);
+    if (!source && !k->builtin)
         return sv_report(k->prog, SV_KEXIT_REFUSED, NULL, "--kernel-file: %s", err);
     switch (sv_input_read(k->input, k->op, k->type, &values, &n, err, sizeof err)) {
     case SV_INPUT_OK: break;

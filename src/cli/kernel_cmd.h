@@ -27,6 +27,8 @@ enum {
 typedef struct sv_kernel_cmd {
     const char *prog;          /* for messages: "scanviz-trace" */
     const char *path;          /* --kernel-file */
+    const char *builtin;       /* --kernel blelloch: a shipped file run by the runtime
+                                  (sv_option_runtime_kernel); path is then that file */
     const char *entry;         /* --entry NAME, NULL: the only __global__ */
     const sv_input *input;     /* the usual input options */
     sv_op op;

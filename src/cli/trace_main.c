@@ -550,5 +550,10 @@ int main(int argc, char **argv)
         sv_kernel_cmd k = kernel_cmd_of(&o);
         return sv_kernel_cmd_run(&k);
     }
+    if (sv_option_runtime_kernel(o.kernel)) { /* --kernel blelloch: the runtime's shipped build */
+        sv_kernel_cmd k = kernel_cmd_of(&o);
+        k.builtin = k.path = sv_option_runtime_kernel(o.kernel);
+        return sv_kernel_cmd_run(&k);
+    }
     return o.open_path ? run_open(&o) : run_capture(&o);
 }

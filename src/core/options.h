@@ -146,6 +146,9 @@ const char *sv_option_type_names(unsigned i);
 const char *sv_option_backend_names(unsigned i);
 const char *sv_option_kernel_names(unsigned i);
 const char *sv_option_kernel_labels(unsigned i);
+/* A --kernel name beyond the lab's registry ("blelloch"): its shipped file
+ * for sv_runtime_request.builtin ("kernels/blelloch.cu"); NULL for others. */
+const char *sv_option_runtime_kernel(const char *name);
 const char *sv_option_theme_names(unsigned i);
 const char *sv_option_format_names(unsigned i);
 const char *sv_option_algo_names(unsigned i);

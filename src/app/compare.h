@@ -1,0 +1,58 @@
+/* The compare view's model (issue 20: `scanviz --compare blelloch`): the
+ * chapter's Hillis-Steele scan beside Blelloch's work-efficient scan
+ * (kernels/blelloch.cu) on the same n, step by step. Pure functions, no GL:
+ * what each step does in words, the counters under each pane (ops this step,
+ * total ops, depth) and the line that states the chapter's trade-off with
+ * this input's numbers. The counts are the kernels' own, as
+ * tests/runtime/test_blelloch checks against the runtime's trace:
+ *   Hillis-Steele: round r (stride s = 2^(r-1) < n) does n - s ops;
+ *   Blelloch, m the next power of two >= n: the up-sweep at stride d does
+ *   m / 2d ops, the root's clear none, the down-sweep at stride d m / 2d;
+ *   2 (m - 1) in 2 log2 m steps; sequential: n - 1 in n - 1. */
+#ifndef SV_APP_COMPARE_H
+#define SV_APP_COMPARE_H
+
+#include <stddef.h>
+
+typedef enum sv_compare_algo {
+    SV_COMPARE_HILLIS_STEELE,
+    SV_COMPARE_BLELLOCH,
+    SV_COMPARE_SEQUENTIAL
+} sv_compare_algo;
+
+typedef enum sv_compare_phase {
+    SV_COMPARE_STAGE,     /* the input staged: step 0 of each */
+    SV_COMPARE_ROUND,     /* Hillis-Steele: a round */
+    SV_COMPARE_UP,        /* Blelloch: an up-sweep level */
+    SV_COMPARE_ROOT,      /* Blelloch: the root cleared */
+    SV_COMPARE_DOWN,      /* Blelloch: a down-sweep level */
+    SV_COMPARE_SEQ        /* sequential: one element */
+} sv_compare_phase;
+
+typedef struct sv_compare_step {
+    sv_compare_phase phase;
+    size_t stride;        /* ROUND / UP / DOWN */
+    size_t ops;           /* this step's operations */
+    size_t total;         /* operations up to and including this step */
+    size_t depth;         /* steps that did operations, up to this one */
+} sv_compare_step;
+
+/* The padded tree's size: the next power of two >= n (n >= 1). */
+size_t sv_compare_pow2(size_t n);
+/* How many steps algo takes at n, the staging step 0 included. */
+size_t sv_compare_nsteps(sv_compare_algo a, size_t n);
+/* Step k (0 .. nsteps - 1) of algo at n. Returns 0 for k out of range (and
+ * zeroes *out), else 1. */
+int sv_compare_step_at(sv_compare_algo a, size_t n, size_t k, sv_compare_step *out);
+/* The whole run: total ops and depth (ops-doing steps). */
+void sv_compare_totals(sv_compare_algo a, size_t n, size_t *ops, size_t *depth);
+/* Step k's caption in words, "up-sweep, stride 2: each right child takes
+ * the sum of its pair" (op names the operator: "sum", "max", ...). */
+void sv_compare_caption(sv_compare_algo a, size_t n, size_t k, const char *op, char *buf,
+                        size_t len);
+/* The counters line under a pane: "ops this step 4 · total 14 · depth 6". */
+void sv_compare_counters(sv_compare_algo a, size_t n, size_t k, char *buf, size_t len);
+/* The chapter's trade-off with this n's numbers, one line. */
+void sv_compare_tradeoff(size_t n, char *buf, size_t len);
+
+#endif
