@@ -563,6 +563,25 @@ static bool job_alloc(gpu_job *j, CUfunction fn, char *err, size_t errlen)
     return true;
 }
 
+/* Whether the threads' states stay the same over about 100 ms: a block
+ * stuck at a barrier is frozen, while a loop that never ends (barriers
+ * inside it) keeps changing them; one look could catch it at a barrier. */
+static bool states_frozen(gpu_job *j)
+{
+    volatile int *st = (volatile int *)j->h_state;
+    for (int look = 0; look < 20; look++) {
+        int first[64];
+        uint32_t m = j->n < 64 ? j->n : 64, stride = j->n / m ? j->n / m : 1;
+        for (uint32_t k = 0; k < m; k++)
+            first[k] = st[k * stride];
+        nanosleep(&(struct timespec){ 0, 5000000 }, NULL);
+        for (uint32_t k = 0; k < m; k++)
+            if (st[k * stride] != first[k])
+                return false;
+    }
+    return true;
+}
+
 /* Where the threads are when the block has not finished: a deadlock when
  * some wait at a barrier (each barrier line with its count and first
  * thread, and line 0 for those that have returned), else the time limit.
@@ -572,11 +591,14 @@ static bool job_alloc(gpu_job *j, CUfunction fn, char *err, size_t errlen)
 static bool classify_hang(gpu_job *j, char *err, size_t errlen)
 {
     uint32_t waiting = 0, ended = 0;
+    bool frozen = states_frozen(j);
     for (uint32_t i = 0; i < j->n; i++) {
         int s = ((volatile int *)j->h_state)[i];
         waiting += s > 0;
         ended += s < 0;
     }
+    if (!frozen)
+        waiting = 0; /* still moving: the time limit, not a deadlock */
     char msg[512];
     if (waiting > 0) {
         if (!sv_ktrace_fail(j->t, SV_KFAIL_DEADLOCK, "", 0, -1, err, errlen))
