@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../core/table.h"
 #include "font_metrics.h"
 #include "pane.h"
 
@@ -185,6 +186,10 @@ static void cells_place(const sv_app_view *s, sv_layout *l)
 
 void sv_rows_layout(const sv_app_view *s, sv_box area, sv_layout *l)
 {
+    /* float32: positional unless a value of the trace needs an exponent, as
+     * the table and the overview write them (never 16777222 beside
+     * 1.677722e+07 in one row). */
+    l->num_style = s && s->trace ? sv_trace_float_style(s->trace) : SV_FLOAT_SHORTEST;
     rows_place(s, area, l);
     cells_place(s, l);
 }

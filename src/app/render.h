@@ -53,6 +53,7 @@ typedef struct sv_layout {
     sv_box tag[4];           /* the pin/pout tag of rows 1 and 2 (0 and 3 unused) */
     int first_cell, last_cell; /* cells in view (culling); last < first when none */
     float num_px;            /* the numbers' text size; 0 when they do not fit */
+    sv_float_style num_style; /* one float32 notation for the trace's cells (core/table.h) */
     float radius, border_w;  /* cells' corner radius and border width */
     float row_label_px, row_sub_px; /* the row labels' name and memory lines */
     float index_y, index_px; /* the index line under the output row */

@@ -259,10 +259,11 @@ static void draw_number(sv_gfx *g, const sv_layout *l, sv_type type, sv_box b,
     if (l->num_px <= 0.0f || col.a <= 0.01f)
         return;
     char buf[48];
-    /* A float32 shows as the shortest decimal that reads back to the same
-     * bits (the one function core uses for JSON too), never rounded further:
-     * 100000008 is not shown as 1e+08 while the caption says it differs by 8. */
-    sv_value_format(type, val, buf, sizeof buf);
+    /* A float32 shows the digits of the shortest decimal that reads back to
+     * the same bits (never rounded further: 100000008 is not shown as 1e+08
+     * while the caption says it differs by 8), in the trace's one notation
+     * (l->num_style: positional unless some value needs an exponent). */
+    sv_value_format_as(type, val, l->num_style, buf, sizeof buf);
     /* Longer than the common size allows: this number alone gets smaller
      * (a mono advance each, font_metrics.h), down to legibility; below that
      * the cell shows none and the tooltip gives it. */

@@ -88,6 +88,13 @@ static void test_overview(void)
     view_draw(&s, 1280, 720, rec, "overview-", "float32");
     CHECK_MSG(has_text("16777222") && has_text("10") && !has_text("e+"),
               "float32: one notation (16777222 and 10, no exponent)");
+    /* The window's cells too: the last round (pout 16777216 16777222 10 4)
+     * beside its pin, in one notation. */
+    s.overview = false;
+    s.step = (int)t->nrounds - 1;
+    view_draw(&s, 1280, 720, rec, "cells-", "float32");
+    CHECK_MSG(has_text("16777222") && has_text("10") && !has_text("e+"),
+              "float32 cells: one notation (16777222 and 10, no exponent)");
     sv_trace_destroy(t);
     sv_gfx_rec_destroy(rec);
 }
