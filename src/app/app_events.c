@@ -63,10 +63,14 @@ static void click(sv_app_state *s, float x, float y)
 static void hover(sv_app_state *s)
 {
     s->hover_row = s->hover_cell = -1;
+    s->hover_source = false;
     if (s->view != SV_VIEW_SCAN || !s->trace || s->dragging)
         return;
     sv_layout l;
     sv_app_layout_of(s, &l);
+    const sv_box *b = &l.source_box;
+    s->hover_source = s->mouse_x >= b->x && s->mouse_x < b->x + b->w &&
+                      s->mouse_y >= b->y && s->mouse_y < b->y + b->h;
     int row, cell;
     if (sv_layout_hit_cell(&l, s->mouse_x, s->mouse_y, &row, &cell)) {
         s->hover_row = row;

@@ -35,6 +35,7 @@ void sv_app_view_of(const sv_app_state *s, sv_app_view *v)
     v->fb_w = s->fb_w;
     v->fb_h = s->fb_h;
     v->hover_row = s->hover_row;
+    v->hover_source = s->hover_source;
     v->hover_cell = s->hover_cell;
     v->pinned_row = s->pinned_row;
     v->pinned_cell = s->pinned_cell;

@@ -137,6 +137,9 @@ static void layout_at(const sv_app_view *s, int fb_w, int fb_h, float ui, float 
     frame_timeline(s, &l);
     float q = 3.9f * tu;
     l.help_hint = (sv_box){ W - m - q, l.header.y + (l.header.h - q) / 2.0f, q, q };
+    l.source_box = (sv_box){ l.header.x + l.header.w / 2.0f, l.header.y,
+                             l.help_hint.x - 1.6f * u - (l.header.x + l.header.w / 2.0f),
+                             l.header.h };
     *out = l;
 }
 

@@ -31,6 +31,8 @@ typedef struct sv_layout {
     sv_box verdict;          /* the lab's verdict, its own lines above the counters;
                                 h = 0 without a lab */
     sv_box help_hint;        /* the [?] in the header */
+    sv_box source_box;       /* the header's source line (right half, left of the [?]):
+                                hovering it shows the whole line */
     sv_box code_panel;       /* the source panel (view.code); w = 0 when off */
     float timeline_x[SV_MAX_STEPS];    /* centre of each step's dot */
     int steps;

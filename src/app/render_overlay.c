@@ -370,6 +370,27 @@ static void tooltip_place(const sv_app_view *s, const sv_layout *l, int row, int
     }
 }
 
+/* The header's source line whole, under it, while the pointer is on it:
+ * the header may say it short ("CPU emulator (no NVIDIA GPU found)"), the
+ * tooltip keeps the full reason ("CPU emulator: no CUDA driver (CUDA
+ * driver version is insufficient for CUDA runtime version)"). */
+static void draw_source_tip(sv_gfx *g, const sv_app_view *s, const sv_layout *l,
+                            const sv_theme *t, int fb_w)
+{
+    if (!s->hover_source || !s->source || !s->source[0])
+        return;
+    float u = l->text_u, px = l->small_px, pad = 1.4f * u;
+    char line[320];
+    float avail = (float)fb_w - 2.0f * l->margin - 2.0f * pad;
+    sv_gfx_text_ellipsize(g, SV_FONT_SANS, px, avail, s->source, line, sizeof line);
+    float bw = sv_gfx_text_width(g, SV_FONT_SANS, px, line) + 2.0f * pad, bh = px + 2.0f * pad;
+    float x = l->source_box.x + l->source_box.w - bw, y = l->header.y + l->header.h + 0.8f * u;
+    if (x < l->margin) x = l->margin;
+    sv_gfx_rect(g, (sv_box){ x, y, bw, bh }, 1.2f * u, t->panel, t->cell_border,
+                fmaxf(1.0f, 0.25f * u), SV_BORDER_SOLID);
+    sv_gfx_text(g, SV_FONT_SANS, px, x + pad, y + bh / 2.0f, SV_ALIGN_LEFT, t->text, line);
+}
+
 static void draw_tooltip(sv_gfx *g, const sv_app_view *s, const sv_layout *l,
                          const sv_theme *t, int fb_w)
 {
@@ -587,8 +608,10 @@ void sv_render_overlay(sv_gfx *g, const sv_app_view *s, const sv_layout *l, cons
                                     !sv_scene_hidden(s, &v, row));
         draw_counters(g, s, l, t);
         draw_timeline(g, s, l, t);
-        if (!s->editing && !s->help)
+        if (!s->editing && !s->help) {
             draw_tooltip(g, s, l, t, fb_w);
+            draw_source_tip(g, s, l, t, fb_w);
+        }
     }
     if (s->editing)
         draw_input_box(g, s, l, t);

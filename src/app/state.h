@@ -76,6 +76,7 @@ typedef struct sv_app_state {
      * (row, index): row 0 input, 1 buf[0], 2 buf[1], 3 output; -1 = none. */
     float mouse_x, mouse_y;
     int hover_row, hover_cell;
+    bool hover_source;         /* the pointer is on the header's source line (its tooltip) */
     int pinned_row, pinned_cell; /* click pins the tooltip */
     bool dragging;
 

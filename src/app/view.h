@@ -100,6 +100,7 @@ typedef struct sv_app_view {
      * 3 output; -1 = none. The tooltip is about the pinned cell, else the
      * hovered one. */
     int hover_row, hover_cell;
+    bool hover_source;           /* the pointer is on the header's source line */
     int pinned_row, pinned_cell;
 
     /* Overlays. */

@@ -35,6 +35,16 @@ static void test_header(void)
         CHECK_MSG(strcmp(header_source(), "CPU emulator (no NVIDIA GPU found)") == 0,
                   "%d wide: the header says \"%s\"", widths[k], header_source());
     }
+    /* The pointer on it: the tooltip holds the whole line, the CUDA
+     * runtime's reason included; off it, no such text is drawn. */
+    const char *full = s.source;
+    CHECK(!rec_has_text(rec, "insufficient for CUDA runtime version"));
+    s.hover_source = true;
+    view_draw(&s, 1280, 720, rec, "header-", NULL);
+    CHECK_MSG(rec_has_text(rec, full), "hovered: the tooltip shows \"%s\"", full);
+    CHECK_MSG(strcmp(header_source(), "CPU emulator (no NVIDIA GPU found)") == 0,
+              "hovered: the header itself still says it in words");
+    s.hover_source = false;
     s.source = "CPU emulator: built without CUDA";
     view_draw(&s, 1280, 720, rec, "header-", NULL);
     CHECK_MSG(strcmp(header_source(), "CPU emulator: built without CUDA") == 0,

@@ -345,6 +345,29 @@ static void test_clean_help_button(void)
     sv_app_cleanup(&s);
 }
 
+/* 6. The header's source line has a tooltip: the pointer on it shows the
+ * whole line (the header may say it short, without the CUDA reason); off
+ * it, none. The drawn text is checked in tests/render/test_header.c. */
+static void test_source_tooltip(void)
+{
+    sv_app_state s;
+    sv_app_config c = config(chapter, 8, SV_TYPE_INT32);
+    if (!start_app(&s, &c))
+        return;
+    sv_layout l;
+    layout(&s, &l);
+    CHECK(l.source_box.w > 0.0f && l.source_box.x + l.source_box.w <= l.help_hint.x);
+    mouse(&s, SDL_MOUSEMOTION, (int)(l.source_box.x + l.source_box.w - 4.0f),
+          (int)(l.source_box.y + l.source_box.h / 2.0f), 0);
+    sv_app_view v;
+    sv_app_view_of(&s, &v);
+    CHECK_MSG(v.hover_source, "the pointer on the header's source line: its tooltip");
+    mouse(&s, SDL_MOUSEMOTION, (int)(l.header.x + 4.0f), (int)(l.header.y + l.header.h / 2.0f), 0);
+    sv_app_view_of(&s, &v);
+    CHECK_MSG(!v.hover_source, "the pointer left of the source line: no tooltip");
+    sv_app_cleanup(&s);
+}
+
 /* 15b. Up on the whole of round 0 stays there (it used to jump to round 0's
  * swap phase); Down then starts at the load. */
 static void test_up_at_round0(void)
@@ -363,7 +386,7 @@ int main(int argc, char **argv)
 {
     static const view_test_fn tests[] = {
         test_live_validation, test_hint_below_error, test_unknown_output, test_quiz_keeps_outcome,
-        test_script_words, test_clean_help_button, test_up_at_round0, NULL,
+        test_script_words, test_clean_help_button, test_up_at_round0, test_source_tooltip, NULL,
     };
     return view_test_main(argc, argv, "test_app_guide", tests,
                           "the window does what the guide says");
