@@ -300,6 +300,15 @@ bool sv_ktrace_analyze(sv_ktrace *t, char *err, size_t errlen);
  * for max, min, xor). */
 bool sv_kvalue_matches(sv_op op, sv_type type, sv_value got, sv_value want, size_t k, double mag);
 
+/* The first cell of out[0..n) (written[i] false: never written, NULL: all
+ * written) that is not the scan expected[] of input under op, type and scan,
+ * with sv_kvalue_matches' tolerance; -1 when every cell is right. The one
+ * verdict on an output: sv_ktrace_analyze's first_wrong and the runtimes'
+ * wrong_runs both come from it. */
+int32_t sv_kscan_first_wrong(sv_op op, sv_type type, sv_scan scan, const sv_value *input,
+                             const sv_value *expected, const sv_value *out, const bool *written,
+                             size_t n);
+
 /* How a run ended, for a caller's exit status:
  *   OK       the output equals the scan and no hazard was found;
  *   WRONG    it ran, but the output is wrong or hazards were found;

@@ -161,38 +161,38 @@ static void read_step(const sv_ktrace *t, const windows *w, size_t k, int expect
     rd->window_value = w->value[wr * n + first_bad];
 }
 
+int32_t sv_kscan_first_wrong(sv_op op, sv_type type, sv_scan scan, const sv_value *input,
+                             const sv_value *expected, const sv_value *out, const bool *written,
+                             size_t n)
+{
+    /* mag: the magnitudes of the inputs cell i combines, added (multiplied
+     * for product), the scale of its float32 rounding. */
+    double m = op == SV_OP_PRODUCT ? 1 : 0;
+    for (size_t i = 0; i < n; i++) {
+        double x = type == SV_TYPE_FLOAT32 ? fabs((double)input[i].f) : 0;
+        double mag = m;
+        m = op == SV_OP_PRODUCT ? m * x : m + x;
+        if (scan == SV_SCAN_INCLUSIVE)
+            mag = m;
+        size_t k = scan == SV_SCAN_EXCLUSIVE ? i : i + 1;
+        if ((written && !written[i]) ||
+            !sv_kvalue_matches(op, type, out[i], expected[i], k ? k : 1, mag))
+            return (int32_t)i;
+    }
+    return -1;
+}
+
 /* expected, and first_wrong against it. */
 static bool check_output(sv_ktrace *t, char *err, size_t errlen)
 {
     size_t n = t->n;
-    double *mag = malloc(n * sizeof *mag);
     if (!t->expected && !(t->expected = malloc(n * sizeof *t->expected))) {
-        free(mag);
-        sv_errorf(err, errlen, "out of memory");
-        return false;
-    }
-    if (!mag) {
         sv_errorf(err, errlen, "out of memory");
         return false;
     }
     sv_reference_scan(t->op, t->type, t->scan, t->input, t->expected, n);
-    double m = t->op == SV_OP_PRODUCT ? 1 : 0;
-    for (size_t i = 0; i < n; i++) {
-        double x = t->type == SV_TYPE_FLOAT32 ? fabs((double)t->input[i].f) : 0;
-        if (t->scan == SV_SCAN_EXCLUSIVE)
-            mag[i] = m;
-        m = t->op == SV_OP_PRODUCT ? m * x : m + x;
-        if (t->scan == SV_SCAN_INCLUSIVE)
-            mag[i] = m;
-    }
-    t->first_wrong = -1;
-    for (size_t i = 0; i < n && t->first_wrong < 0; i++) {
-        size_t k = t->scan == SV_SCAN_EXCLUSIVE ? i : i + 1;
-        if (!t->output_written[i] ||
-            !sv_kvalue_matches(t->op, t->type, t->output[i], t->expected[i], k ? k : 1, mag[i]))
-            t->first_wrong = (int32_t)i;
-    }
-    free(mag);
+    t->first_wrong = sv_kscan_first_wrong(t->op, t->type, t->scan, t->input, t->expected,
+                                          t->output, t->output_written, n);
     return true;
 }
 

@@ -293,7 +293,7 @@ static json_t *need(kreader *r, const json_t *obj, const char *prefix, const cha
 static bool want_int(kreader *r, const json_t *obj, const char *prefix, const char *name,
                      long long lo, long long hi, long long *out)
 {
-    char p[160];
+    char p[320];
     json_t *j = need(r, obj, prefix, name, p, sizeof p);
     if (!j)
         return false;
@@ -310,7 +310,7 @@ static bool want_int(kreader *r, const json_t *obj, const char *prefix, const ch
 static bool want_text(kreader *r, const json_t *obj, const char *prefix, const char *name,
                       bool nullable, size_t maxlen, char **out)
 {
-    char p[160];
+    char p[320];
     json_t *j = need(r, obj, prefix, name, p, sizeof p);
     if (!j)
         return false;
@@ -330,7 +330,7 @@ static bool want_text(kreader *r, const json_t *obj, const char *prefix, const c
 static bool want_name(kreader *r, const json_t *obj, const char *prefix, const char *name,
                       const char *(*name_of)(int), int count, int *out)
 {
-    char p[160], list[256] = "";
+    char p[320], list[256] = "";
     json_t *j = need(r, obj, prefix, name, p, sizeof p);
     if (!j)
         return false;
@@ -363,7 +363,7 @@ static const char *fail_kind(int k) { return k == 0 ? NULL : sv_kfail_kind_name(
 static bool want_array_ref(kreader *r, const json_t *obj, const char *prefix, bool in_ok,
                            uint32_t *out)
 {
-    char p[160];
+    char p[320];
     json_t *j = need(r, obj, prefix, "array", p, sizeof p);
     if (!j)
         return false;
@@ -384,7 +384,7 @@ static bool read_access(kreader *r, const json_t *j, const char *path, bool wher
                         sv_kaccess *a)
 {
     long long v;
-    char p[160];
+    char p[320];
     if (!json_is_object(j))
         return bad(r, path, "expected an object, got %s", sv_json_kind_of(j));
     memset(a, 0, sizeof *a);
@@ -422,7 +422,7 @@ static bool read_arrays(kreader *r, const json_t *root)
         json_t *x = json_array_get(arrays, a);
         char *name = NULL;
         long long len, rows;
-        int kind;
+        int kind = 0;
         snprintf(p, sizeof p, "arrays[%zu]", a);
         if (!json_is_object(x))
             return bad(r, p, "expected an object, got %s", sv_json_kind_of(x));
@@ -556,7 +556,7 @@ static bool read_accesses(kreader *r, const json_t *j, const char *path, sv_kste
 
 static bool read_steps(kreader *r, const json_t *root)
 {
-    char p[160];
+    char p[320];
     json_t *steps = need(r, root, "", "steps", p, sizeof p);
     if (!steps)
         return false;
@@ -605,7 +605,7 @@ static bool read_hazards(kreader *r, const json_t *root)
         json_t *j = json_array_get(hz, h);
         sv_khazard z;
         uint32_t a;
-        int kind;
+        int kind = 0;
         memset(&z, 0, sizeof z);
         snprintf(p, sizeof p, "hazards[%zu]", h);
         if (!json_is_object(j))
@@ -648,7 +648,7 @@ static bool read_hazards(kreader *r, const json_t *root)
 
 static bool read_failure(kreader *r, const json_t *root)
 {
-    char p[160];
+    char p[320];
     long long v;
     sv_kfailure *f = &r->t->failure;
     json_t *j = need(r, root, "", "failure", p, sizeof p);
@@ -658,7 +658,7 @@ static bool read_failure(kreader *r, const json_t *root)
         return true;
     if (!json_is_object(j))
         return bad(r, "failure", "expected an object or null, got %s", sv_json_kind_of(j));
-    int kind;
+    int kind = 0;
     if (!want_name(r, j, "failure", "kind", fail_kind, SV_KFAIL_COUNT, &kind) ||
         !want_text(r, j, "failure", "message", true, SV_KTRACE_MAX_SOURCE, &f->message))
         return false;
@@ -712,8 +712,8 @@ static bool read_failure(kreader *r, const json_t *root)
  * type, scan, n, input; creates r->t. */
 static bool read_header(kreader *r, const json_t *root)
 {
-    char p[160];
-    int op, type, scan, backend;
+    char p[320];
+    int op = 0, type = 0, scan = 0, backend = 0;
     long long n;
     if (!want_name(r, root, "", "op", op_name, SV_OP_COUNT, &op) ||
         !want_name(r, root, "", "type", type_name, SV_TYPE_COUNT, &type) ||

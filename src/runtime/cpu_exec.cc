@@ -956,13 +956,22 @@ oom:
 bool output_wrong(const sv_value *expected)
 {
     const Arr &o = R->arrs[0];
-    for (uint32_t i = 0; i < R->n; i++) {
-        uint32_t v;
-        memcpy(&v, R->out + (size_t)i * kCell, kCell);
-        if (!o.written[i] || v != expected[i].bits)
-            return true;
+    const sv_ktrace *t = R->t;
+    sv_value *out = static_cast<sv_value *>(malloc((size_t)R->n * sizeof *out));
+    bool *written = static_cast<bool *>(malloc((size_t)R->n * sizeof *written));
+    bool wrong = true; /* out of memory: no verdict of right */
+    if (out && written) {
+        for (uint32_t i = 0; i < R->n; i++) {
+            memcpy(&out[i].bits, R->out + (size_t)i * kCell, kCell);
+            written[i] = o.written[i];
+        }
+        /* The verdict of sv_ktrace_analyze, float32 rounding tolerance included. */
+        wrong = sv_kscan_first_wrong(t->op, t->type, t->scan, t->input, expected, out, written,
+                                     R->n) >= 0;
     }
-    return false;
+    free(out);
+    free(written);
+    return wrong;
 }
 
 void clear_recording()

@@ -140,6 +140,12 @@ def test_correct():
 def test_types_and_ops():
     t = trace_json("float_sum.cu", "--type", "float32", "--input", "0.5 0.25 1 2", want_rc=0)
     check(t is not None and t["output"] == [0.5, 0.75, 1.75, 3.75], "float32")
+    # Rounding: the tree's order of additions differs from the sequential
+    # scan's in the last bit (0.1 + 0.2 + 0.3); within the float32 tolerance
+    # that is right, in the exit status as in the diagnosis.
+    rc, out, err = run("--kernel-file", kernel("float_sum.cu"), "--type", "float32",
+                       "--input", "0.1 0.2 0.3 1 0.7 0.9 0.01 3")
+    check(rc == 0 and "output: right" in out, f"float32 rounding: exit {rc}: {out[-400:]}")
     t = trace_json("max_scan.cu", "--op", "max", "--input", CHAPTER, want_rc=0)
     check(t is not None and t["output"] == [3, 3, 7, 7, 7, 7, 7, 7], "max")
     t = trace_json("max_scan.cu", "--input", CHAPTER, want_rc=4)
