@@ -33,34 +33,6 @@ static bool takes_value(const sv_option *o)
 
 /* ---- The man page ---------------------------------------------------------- */
 
-/* The paragraph, tab-indented, wrapped near 80 columns (a tab counts 8). */
-static void man_paragraph(FILE *f, const char *text)
-{
-    int col = 0;
-    for (const char *p = text; *p;) {
-        while (*p == ' ')
-            p++;
-        size_t n = strcspn(p, " ");
-        if (!n)
-            break;
-        if (col && col + 1 + (int)n > 80) {
-            fputc('\n', f);
-            col = 0;
-        }
-        if (!col) {
-            fputc('\t', f);
-            col = 8;
-        } else {
-            fputc(' ', f);
-            col++;
-        }
-        fwrite(p, 1, n, f);
-        col += (int)n;
-        p += n;
-    }
-    fputc('\n', f);
-}
-
 static void man_options(FILE *f, sv_program prog)
 {
     bool first = true;
@@ -92,7 +64,7 @@ static void man_options(FILE *f, sv_program prog)
             size_t len = strlen(text);
             if (!o->doc && len && len + 1 < sizeof text && text[len - 1] != '.')
                 strcat(text, ".");
-            man_paragraph(f, text);
+            sv_options_wrap(f, text, 0, 8, 80, true); /* tab-indented; a tab counts 8 */
             if (o->values && o->value_doc) { /* each value in the registry's words */
                 fputc('\n', f);
                 for (unsigned k = 0; o->values(k) && o->value_doc(k); k++)
@@ -150,12 +122,20 @@ static void pattern(FILE *f, const sv_option *o)
     fprintf(f, "--%s", o->name);
 }
 
+/* The next option from *i on of which pred holds and no option before it
+ * with the same names (one arm each); NULL at the end. */
+static const sv_option *next_arm(int *i, bool (*pred)(const sv_option *))
+{
+    for (; *i < SV_OPTION_COUNT; ++*i)
+        if (pred(&sv_options[*i]) && !seen_before(*i, pred))
+            return &sv_options[(*i)++];
+    return NULL;
+}
+
 static void values_arms(FILE *f)
 {
-    for (int i = 0; i < SV_OPTION_COUNT; i++) {
-        const sv_option *o = &sv_options[i];
-        if (!has_values(o) || seen_before(i, has_values))
-            continue;
+    int i = 0;
+    for (const sv_option *o; (o = next_arm(&i, has_values));) {
         fputs("        ", f);
         pattern(f, o);
         fputs(") echo '", f);
@@ -167,10 +147,8 @@ static void values_arms(FILE *f)
 
 static void file_arms(FILE *f)
 {
-    for (int i = 0; i < SV_OPTION_COUNT; i++) {
-        const sv_option *o = &sv_options[i];
-        if (!is_path(o) || seen_before(i, is_path))
-            continue;
+    int i = 0;
+    for (const sv_option *o; (o = next_arm(&i, is_path));) {
         fputs("        ", f);
         pattern(f, o);
         if (o->kind == SV_OPT_DIR)
@@ -185,10 +163,8 @@ static void file_arms(FILE *f)
 static void free_arm(FILE *f)
 {
     bool any = false;
-    for (int i = 0; i < SV_OPTION_COUNT; i++) {
-        const sv_option *o = &sv_options[i];
-        if (!is_free(o) || seen_before(i, is_free))
-            continue;
+    int i = 0;
+    for (const sv_option *o; (o = next_arm(&i, is_free));) {
         fputs(any ? " | " : "        ", f);
         pattern(f, o);
         any = true;

@@ -241,22 +241,29 @@ void sv_option_text(const sv_option *o, const char *text, char *buf, size_t len)
     }
 }
 
-/* Writes text to f from column col, wrapped at width, continuation lines
- * indented by indent spaces. */
-static void wrap(FILE *f, const char *text, int col, int indent, int width)
+void sv_options_wrap(FILE *f, const char *text, int col, int indent, int width, bool tab)
 {
     const char *p = text;
     while (*p) {
         while (*p == ' ')
             p++;
         size_t n = strcspn(p, " ");
+        if (!n)
+            break;
         /* A word starting with '-' stays on its predecessor's line: a line
          * of --help that starts with '-' is a flag's (tests/install reads
          * them so). */
         while (p[n] == ' ' && p[n + 1] == '-')
             n += 1 + strcspn(p + n + 1, " ");
         if (col > indent && col + 1 + (int)n > width) {
-            fprintf(f, "\n%*s", indent, "");
+            fputc('\n', f);
+            col = 0;
+        }
+        if (col < indent) {
+            if (tab)
+                fputc('\t', f);
+            else
+                fprintf(f, "%*s", indent - col, "");
             col = indent;
         } else if (col > indent) {
             fputc(' ', f);
@@ -307,7 +314,7 @@ void sv_options_help(sv_program prog, FILE *f)
                 fprintf(f, "%-*s", COL, head);
                 len = COL;
             }
-            wrap(f, text, len, COL, WIDTH);
+            sv_options_wrap(f, text, len, COL, WIDTH, false);
         }
     }
 }
