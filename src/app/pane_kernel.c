@@ -15,28 +15,19 @@
 
 /* ---- geometry ------------------------------------------------------------ */
 
+static void kernel_at(sv_app_view *c, int k)
+{
+    c->kstep = k;
+}
+
 static sv_caption_room kernel_caption_room(const sv_app_view *v, float w, float bold_px,
                                            float small_px)
 {
-    sv_caption_room room = { 2, 2 };
+    const sv_caption_room least = { 2, 2 };
     if (!v || !v->ktrace)
-        return room;
-    sv_app_view c = *v;
-    c.hover_row = c.hover_cell = c.pinned_row = c.pinned_cell = -1;
-    int steps = sv_kpane_steps(v->ktrace);
-    for (int k = 0; k < steps; k++) {
-        c.kstep = k;
-        sv_caption_words cw;
-        if (!sv_kwords_caption(&c, &cw))
-            continue;
-        int bold = sv_text_lines_estimate(cw.line1, SV_EM_SANS_BOLD_AVG, bold_px, w);
-        int small = sv_text_lines_estimate(cw.line2, SV_EM_SANS_AVG, small_px, w);
-        if (bold > room.bold) room.bold = bold;
-        if (small > room.small) room.small = small;
-    }
-    if (room.bold > SV_CAPTION_BOLD_MAX) room.bold = SV_CAPTION_BOLD_MAX;
-    if (room.small > SV_CAPTION_SMALL_MAX) room.small = SV_CAPTION_SMALL_MAX;
-    return room;
+        return least;
+    return sv_caption_room_over(v, sv_kpane_steps(v->ktrace), kernel_at, sv_kwords_caption, least,
+                                w, bold_px, small_px);
 }
 
 static void kernel_layout(const sv_app_view *v, sv_box area, sv_layout *l)

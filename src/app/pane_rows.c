@@ -58,29 +58,42 @@ static int widest_in_view(const sv_app_view *s, const sv_layout *l)
     return w;
 }
 
-sv_caption_room sv_rows_caption_room(const sv_app_view *s, float w, float bold_px,
-                                     float small_px)
+sv_caption_room sv_caption_room_over(const sv_app_view *v, int steps,
+                                     void (*at)(sv_app_view *c, int k),
+                                     bool (*caption)(const sv_app_view *c, sv_caption_words *out),
+                                     sv_caption_room room, float w, float bold_px, float small_px)
 {
-    sv_caption_room room = { 2, 1 };
-    if (!s || !s->trace)
-        return room;
-    sv_app_view v = *s;
-    v.hover_row = v.hover_cell = v.pinned_row = v.pinned_cell = -1;
-    int steps = sv_view_steps(s->trace);
+    sv_app_view c = *v;
+    c.hover_row = c.hover_cell = c.pinned_row = c.pinned_cell = -1;
     for (int k = 0; k < steps; k++) {
-        v.step = v.from_step = k;
-        sv_caption_words c;
-        if (!sv_words_caption(&v, &c))
+        at(&c, k);
+        sv_caption_words cw;
+        if (!caption(&c, &cw))
             continue;
-        int bold = sv_text_lines_estimate(c.line1, SV_EM_SANS_BOLD_AVG, bold_px, w);
-        int small = sv_text_lines_estimate(c.line2, SV_EM_SANS_AVG, small_px, w) +
-                    sv_text_lines_estimate(c.warps, SV_EM_SANS_AVG, small_px, w);
+        int bold = sv_text_lines_estimate(cw.line1, SV_EM_SANS_BOLD_AVG, bold_px, w);
+        int small = sv_text_lines_estimate(cw.line2, SV_EM_SANS_AVG, small_px, w) +
+                    sv_text_lines_estimate(cw.warps, SV_EM_SANS_AVG, small_px, w);
         if (bold > room.bold) room.bold = bold;
         if (small > room.small) room.small = small;
     }
     if (room.bold > SV_CAPTION_BOLD_MAX) room.bold = SV_CAPTION_BOLD_MAX;
     if (room.small > SV_CAPTION_SMALL_MAX) room.small = SV_CAPTION_SMALL_MAX;
     return room;
+}
+
+static void rows_at(sv_app_view *c, int k)
+{
+    c->step = c->from_step = k;
+}
+
+sv_caption_room sv_rows_caption_room(const sv_app_view *s, float w, float bold_px,
+                                     float small_px)
+{
+    const sv_caption_room least = { 2, 1 };
+    if (!s || !s->trace)
+        return least;
+    return sv_caption_room_over(s, sv_view_steps(s->trace), rows_at, sv_words_caption, least, w,
+                                bold_px, small_px);
 }
 
 /* Rows, their labels and tags, and the line under them, in area. */
