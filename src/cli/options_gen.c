@@ -35,41 +35,35 @@ static bool takes_value(const sv_option *o)
 
 static void man_options(FILE *f, sv_program prog)
 {
-    bool first = true;
-    for (int g = 0; g < SV_GROUP_COUNT; g++) {
-        bool titled = false;
-        for (int i = 0; i < SV_OPTION_COUNT; i++) {
-            const sv_option *o = &sv_options[i];
-            if (o->group != (sv_opt_group)g || !(o->progs & prog))
-                continue;
-            if (!titled) {
-                fprintf(f, "%s## %s\n", first ? "" : "\n", sv_opt_group_title((sv_opt_group)g));
-                titled = true;
-                first = false;
-            }
+    bool first = true, head;
+    int at = 0;
+    for (const sv_option *o; (o = sv_options_next(prog, &at, &head));) {
+        if (head) {
+            fprintf(f, "%s## %s\n", first ? "" : "\n", sv_opt_group_title(o->group));
+            first = false;
+        }
+        fputc('\n', f);
+        if (o->kind == SV_OPT_STDIN)
+            fputs("*-*\n", f);
+        else if (o->short_name)
+            fprintf(f, "*-%c*, *--%s*", o->short_name, o->name);
+        else
+            fprintf(f, "*--%s*", o->name);
+        if (o->kind != SV_OPT_STDIN)
+            fprintf(f, "%s%s%s\n", takes_value(o) ? " _" : "", takes_value(o) ? o->arg : "",
+                    takes_value(o) ? "_" : "");
+        char text[4096];
+        sv_option_text(o, o->doc ? o->doc : o->help, text, sizeof text);
+        if (!o->doc) /* a --help line as a sentence */
+            text[0] = (char)toupper((unsigned char)text[0]);
+        size_t len = strlen(text);
+        if (!o->doc && len && len + 1 < sizeof text && text[len - 1] != '.')
+            strcat(text, ".");
+        sv_options_wrap(f, text, 0, 8, 80, true); /* tab-indented; a tab counts 8 */
+        if (o->values && o->value_doc) { /* each value in the registry's words */
             fputc('\n', f);
-            if (o->kind == SV_OPT_STDIN)
-                fputs("*-*\n", f);
-            else if (o->short_name)
-                fprintf(f, "*-%c*, *--%s*", o->short_name, o->name);
-            else
-                fprintf(f, "*--%s*", o->name);
-            if (o->kind != SV_OPT_STDIN)
-                fprintf(f, "%s%s%s\n", takes_value(o) ? " _" : "", takes_value(o) ? o->arg : "",
-                        takes_value(o) ? "_" : "");
-            char text[4096];
-            sv_option_text(o, o->doc ? o->doc : o->help, text, sizeof text);
-            if (!o->doc) /* a --help line as a sentence */
-                text[0] = (char)toupper((unsigned char)text[0]);
-            size_t len = strlen(text);
-            if (!o->doc && len && len + 1 < sizeof text && text[len - 1] != '.')
-                strcat(text, ".");
-            sv_options_wrap(f, text, 0, 8, 80, true); /* tab-indented; a tab counts 8 */
-            if (o->values && o->value_doc) { /* each value in the registry's words */
-                fputc('\n', f);
-                for (unsigned k = 0; o->values(k) && o->value_doc(k); k++)
-                    fprintf(f, "\t- *%s*: %s\n", o->values(k), o->value_doc(k));
-            }
+            for (unsigned k = 0; o->values(k) && o->value_doc(k); k++)
+                fprintf(f, "\t- *%s*: %s\n", o->values(k), o->value_doc(k));
         }
     }
 }
