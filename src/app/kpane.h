@@ -109,6 +109,29 @@ void sv_kwords_step_label(const sv_ktrace *t, int k, char *buf, size_t len);
 /* The header: "Your kernel: my_scan.cu" and "  ·  n = 8  ·  sum  ·  inclusive ...". */
 void sv_kwords_header(const sv_app_view *v, const char **title, char *rest, size_t len);
 
+/* ---- phases (kphase.c) --------------------------------------------------- *
+ * Down/Up inside a kernel trace's step: its writes by what they wrote, then
+ * the barrier that ended it, each with the kernel file's own lines (the
+ * runtime records every write's line and each step's __syncthreads()). */
+
+#define SV_KPHASE_MAX_LINES 16 /* lines a phase lists */
+/* The phases of step k in order into out[SV_PHASE_COUNT]: LOAD (shared
+ * cells written from in[]), OP (other shared cells), COPY_BACK (out[]),
+ * each where the step has such writes (a GPU trace, with no writes
+ * recorded, from its cells' wrote flags), then BARRIER where a
+ * __syncthreads() ended the step. Returns how many (0: none, or NULL). */
+int sv_kphases_of(const sv_ktrace *t, size_t k, sv_phase *out);
+/* The lines of phase p in step k, ascending and distinct, at most max into
+ * lines: the lines of its writes, or the barrier's line. Returns the count
+ * (0: none known, e.g. the GPU's writes). */
+int sv_kphase_lines(const sv_ktrace *t, size_t k, sv_phase p, int *lines, int max);
+/* Whether line is one of sv_kphase_lines(t, k, p). */
+bool sv_kphase_marks(const sv_ktrace *t, size_t k, sv_phase p, int line);
+/* The phase in words, for the caption's first line: "Step 3, the writes: 8
+ * writes from line 21 (s[i] = v;)", "Step 3, barrier: __syncthreads() at
+ * line 22: all 8 threads wait here; ...". "" for SV_PHASE_NONE. */
+void sv_kwords_phase(const sv_ktrace *t, size_t k, sv_phase p, char *buf, size_t len);
+
 /* The pane table's row for kernel traces (pane_kernel.c). */
 extern const sv_pane_fns sv_pane_kernel;
 

@@ -242,6 +242,7 @@ static bool chapter_caption(const sv_app_view *v, size_t k, sv_caption_words *ou
     c.ktrace = NULL;
     c.step = c.from_step = round;
     c.anim = 1.0f;
+    c.phase = SV_PHASE_NONE; /* a kernel's phases are its own (kphase.c) */
     c.hover_row = c.hover_cell = c.pinned_row = c.pinned_cell = -1;
     return sv_words_caption(&c, out);
 }
@@ -352,6 +353,11 @@ bool sv_kwords_caption(const sv_app_view *v, sv_caption_words *out)
     size_t k = (size_t)sv_kpane_step(v);
     if (!chapter_caption(v, k, out))
         deed_line(t, k, l1, n1, l2, n2);
+    if (v->phase != SV_PHASE_NONE) { /* Down/Up: the phase first, the step under it */
+        memmove(l2, l1, n1 < n2 ? n1 : n2);
+        l2[n2 - 1] = '\0';
+        sv_kwords_phase(t, k, v->phase, l1, n1);
+    }
     if (sv_kpane_failed_here(t, k)) {
         char f[SV_WORDS_MAX], oor[SV_WORDS_MAX];
         sv_ktrace_failure_words(t, f, sizeof f);
