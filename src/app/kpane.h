@@ -132,6 +132,24 @@ bool sv_kphase_marks(const sv_ktrace *t, size_t k, sv_phase p, int line);
  * line 22: all 8 threads wait here; ...". "" for SV_PHASE_NONE. */
 void sv_kwords_phase(const sv_ktrace *t, size_t k, sv_phase p, char *buf, size_t len);
 
+/* ---- predict mode (kquiz.c) ---------------------------------------------- *
+ * The question at step k of a kernel trace: what the cells it writes will
+ * hold, in the row it writes most; the answers are checked against the
+ * trace. A step that writes no cell asks nothing. */
+
+/* The pane row asked at step k (of rows, sv_kpane_rows(t)): the one with
+ * the most cells written in step k, the first of equals; -1 for none. */
+int sv_kquiz_row_of(const sv_ktrace *t, const sv_krows *rows, size_t k);
+int sv_kquiz_row(const sv_ktrace *t, size_t k);
+/* The value column col of that row takes in step k; false when the step
+ * does not write it (it is not asked). */
+bool sv_kquiz_truth(const sv_ktrace *t, size_t k, uint32_t col, sv_value *out);
+/* Whether the view hides cell (row, col): a question is open on it. */
+bool sv_kquiz_hidden(const sv_app_view *v, int row, uint32_t col);
+/* The caption of an open question or of a revealed one with its verdicts;
+ * false when the pane's own caption applies. */
+bool sv_kwords_quiz(const sv_app_view *v, sv_caption_words *out);
+
 /* The pane table's row for kernel traces (pane_kernel.c). */
 extern const sv_pane_fns sv_pane_kernel;
 

@@ -350,6 +350,8 @@ bool sv_kwords_caption(const sv_app_view *v, sv_caption_words *out)
         out->line2_error = true;
         return true;
     }
+    if (sv_kwords_quiz(v, out)) /* predict mode's question or verdicts (kquiz.c) */
+        return true;
     size_t k = (size_t)sv_kpane_step(v);
     if (!chapter_caption(v, k, out))
         deed_line(t, k, l1, n1, l2, n2);
@@ -443,7 +445,8 @@ bool sv_kwords_tooltip(const sv_app_view *v, int row, int col, sv_tip_words *out
     const sv_ktrace *t = v->ktrace;
     sv_krows rows;
     if (!t || !sv_kpane_rows(t, &rows) || row < 0 || row >= rows.n || col < 0 ||
-        (uint32_t)col >= rows.row[row].count || t->nsteps == 0)
+        (uint32_t)col >= rows.row[row].count || t->nsteps == 0 ||
+        sv_kquiz_hidden(v, row, (uint32_t)col)) /* an open question's cell tells nothing */
         return false;
     size_t k = (size_t)sv_kpane_step(v);
     const sv_krow *r = &rows.row[row];

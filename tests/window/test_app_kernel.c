@@ -171,11 +171,83 @@ static void test_phases(void)
     sv_app_cleanup(&s);
 }
 
+/* Recorded texts equal to text in colour col. */
+static int texts_in(const sv_gfx_rec *rec, const char *text, sv_rgba col)
+{
+    int n = 0;
+    for (size_t i = 0; i < sv_gfx_rec_count(rec); i++) {
+        const sv_prim *p = sv_gfx_rec_prim(rec, i);
+        n += p->kind == SV_PRIM_TEXT && p->text && strcmp(p->text, text) == 0 &&
+             same_rgb(p->fill, col);
+    }
+    return n;
+}
+
+/* 2. Predict mode on an exercise's starting file (round-one's, which only
+ * copies buffer 0 into buffer 1): Right asks about step 2, the 8 cells of
+ * buf[1] it writes are `?`, their tooltips say nothing; the answers are
+ * checked against the trace (cell 1 holds 1, not the chapter's 4). A step
+ * that writes nothing (the two-barrier kernel's read step) asks nothing. */
+static void test_predict(void)
+{
+    sv_app_state s;
+    char path[600];
+    snprintf(path, sizeof path, "%s/assets/exercises/round-one/start.cu", SV_SOURCE_ROOT);
+    sv_app_config c = config(chapter, 8, SV_TYPE_INT32);
+    c.animations = false;
+    c.kernel_file = path;
+    c.quiz = true;
+    if (!start_app(&s, &c))
+        return;
+    CHECK_MSG(s.ktrace && s.ktrace->nsteps == 3, "round-one's start has 3 steps");
+    key(&s, SDLK_RIGHT, 0);
+    CHECK_MSG(s.quiz_asking && s.step == 1, "Right asks about step 2: asking %d step %d",
+              s.quiz_asking, s.step);
+    char cap[SV_WORDS_MAX];
+    caption_of(&s, cap, sizeof cap);
+    CHECK_MSG(strstr(cap, "Predict step 2") && strstr(cap, "buf[1]"), "the question: %s", cap);
+    sv_gfx_rec *rec = sv_gfx_rec_create();
+    sv_app_view v;
+    sv_app_view_of(&s, &v);
+    view_draw(&v, s.fb_w, s.fb_h, rec, "kernel-quiz-", "asking");
+    const sv_theme *th = sv_theme_get(s.theme);
+    CHECK_INT(texts_in(rec, "?", th->accent), 8);
+    sv_tip_words tip;
+    int row = sv_kquiz_row(s.ktrace, 1);
+    CHECK_MSG(row >= 1 && !sv_kwords_tooltip(&v, row, 3, &tip), "an asked cell's tooltip "
+              "tells nothing (row %d)", row);
+    press(&s, "3\r4\r");
+    CHECK_MSG(line_has(&s, "quiz_answers=0:3,1:4 "), "the answers typed");
+    key(&s, SDLK_RIGHT, 0);
+    CHECK_MSG(!s.quiz_asking && s.quiz_scored && s.quiz_right == 1 && s.quiz_total == 2,
+              "revealed against the trace: %d of %d", s.quiz_right, s.quiz_total);
+    CHECK(line_has(&s, "quiz_results=0:right,1:wrong "));
+    caption_of(&s, cap, sizeof cap);
+    CHECK_MSG(strstr(cap, "1 of 2 right"), "the verdict: %s", cap);
+    sv_app_view_of(&s, &v);
+    view_draw(&v, s.fb_w, s.fb_h, rec, "kernel-quiz-", "revealed");
+    CHECK_MSG(texts_in(rec, "?", th->accent) == 0, "revealed: no `?` left");
+    sv_gfx_rec_destroy(rec);
+    sv_app_cleanup(&s);
+
+    kernel_path("in_place_two_barriers.cu", path, sizeof path);
+    c.kernel_file = path;
+    if (!start_app(&s, &c))
+        return;
+    key(&s, SDLK_RIGHT, 0);
+    CHECK_MSG(s.step == 1 && !s.quiz_asking && strstr(s.status, "nothing to predict"),
+              "the read step asks nothing: step %d asking %d (%s)", s.step, s.quiz_asking,
+              s.status);
+    key(&s, SDLK_RIGHT, 0);
+    CHECK_MSG(s.step == 2 && s.quiz_asking, "the write step asks");
+    sv_app_cleanup(&s);
+}
+
 int main(int argc, char **argv)
 {
     if (argc > 2)
         kernels_dir = argv[2];
-    static const view_test_fn tests[] = { test_phases, NULL };
+    static const view_test_fn tests[] = { test_phases, test_predict, NULL };
     return view_test_main(argc, argv, "test_app_kernel", tests,
                           "a kernel file's phases, predict mode and deck");
 }
