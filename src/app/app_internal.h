@@ -162,6 +162,8 @@ void sv_app_kfile_rerun(sv_app_state *s);
 /* Takes the worker's result once there is one (any time: it checks). */
 void sv_app_kfile_finish(sv_app_state *s);
 void sv_app_kfile_destroy(struct sv_app_kfile *k); /* NULL is fine */
+/* Drops the kernel file: its watch and worker, its traces, source and error. */
+void sv_app_kfile_close(sv_app_state *s);
 /* "inotify" / "polling" ("" without a kernel file). */
 const char *sv_app_kfile_method(const sv_app_state *s);
 /* Ctrl+E: opens the file in $VISUAL, else $EDITOR in a terminal, else
