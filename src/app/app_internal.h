@@ -138,6 +138,12 @@ void sv_app_next_type(sv_app_state *s);
 /* Shows kernel k on the same input; false (the kernel stays) on failure. */
 bool sv_app_set_kernel(sv_app_state *s, sv_kernel k);
 void sv_app_next_kernel(sv_app_state *s);
+/* Shows kernel trace k read from the trace file path (taking it) in the
+ * kernel pane, read only, with the chapter's trace of its input captured
+ * beside it; false with err (k freed, the shown traces kept) when that
+ * capture fails. */
+bool sv_app_adopt_ktrace(sv_app_state *s, sv_ktrace *k, const char *path, char *err,
+                         size_t errlen);
 /* The next (+1) or previous (-1) --trace file of the deck. */
 void sv_app_deck_step(sv_app_state *s, int d);
 void sv_app_random_input(sv_app_state *s);

@@ -1003,8 +1003,8 @@ sv_trace *sv_ktrace_chapter_from_json(const json_t *root, char *err, size_t errl
     }
     if (!t)
         sv_errorf(err, errlen, "a kernel trace (version %d) of %s that is not the chapter's "
-                  "rounds in a double buffer (%s): the window draws only those for now; "
-                  "scanviz-trace --open prints it", SV_KTRACE_FILE_VERSION,
+                  "rounds in a double buffer (%s): only those read as the chapter's trace; "
+                  "scanviz --trace draws it and scanviz-trace --open prints it", SV_KTRACE_FILE_VERSION,
                   k->entry ? k->entry : k->kernel, why);
     sv_ktrace_destroy(k);
     return t;
