@@ -395,20 +395,28 @@ static void test_failures(void)
         sv_ktrace_destroy(t);
     }
     o.entry = NULL;
-    o.memory_mb = 64;
-    t = run(rdir, "memory_hog.cu", in, 8, o, &src);
-    if (t) {
-        check_fail(t, SV_KFAIL_MEMORY, mark_line(src, "malloc"), 0, "memory_hog");
-        sv_ktrace_destroy(t);
+    /* Stopped while they run (tests/runtime/kernels): the kind, at the line
+     * of the MARK, in the thread. */
+    static const struct {
+        const char *file, *mark;
+        sv_kfail_kind kind;
+        int thread;
+        uint32_t memory_mb;
+    } stopped[] = {
+        {"memory_hog.cu", "malloc", SV_KFAIL_MEMORY, 0, 64},
+        {"divide_by_zero.cu", "divide", SV_KFAIL_CRASH, 3, 0},
+    };
+    for (size_t k = 0; k < sizeof stopped / sizeof stopped[0]; k++) {
+        o.memory_mb = stopped[k].memory_mb;
+        src = NULL;
+        t = run(rdir, stopped[k].file, in, 8, o, &src);
+        if (t) {
+            check_fail(t, stopped[k].kind, mark_line(src, stopped[k].mark), stopped[k].thread,
+                       stopped[k].file);
+            sv_ktrace_destroy(t);
+        }
+        free(src);
     }
-    free(src);
-    o.memory_mb = 0;
-    t = run(rdir, "divide_by_zero.cu", in, 8, o, &src);
-    if (t) {
-        check_fail(t, SV_KFAIL_CRASH, mark_line(src, "divide"), 3, "divide_by_zero");
-        sv_ktrace_destroy(t);
-    }
-    free(src);
 }
 
 /* What the steps and reads say of the chapter's kernel at n = 8. */
