@@ -545,6 +545,24 @@ static void test_shipped(void)
     }
 }
 
+/* Sets name to value; returns the old value (NULL: unset) for env_restore. */
+static char *env_set(const char *name, const char *value)
+{
+    const char *old = getenv(name);
+    char *keep = old ? strdup(old) : NULL;
+    setenv(name, value, 1);
+    return keep;
+}
+
+static void env_restore(const char *name, char *keep)
+{
+    if (keep)
+        setenv(name, keep, 1);
+    else
+        unsetenv(name);
+    free(keep);
+}
+
 /* No compiler: said plainly, kind unavailable. A cache folder that is a
  * link: refused, nothing written through it. */
 static void test_environment(void)
@@ -552,9 +570,7 @@ static void test_environment(void)
     static sv_value in[8];
     input_of(SV_TYPE_INT32, 8, in);
     run_opts o = {SV_TYPE_INT32, SV_OP_SUM, SV_SCAN_INCLUSIVE, "sequential", NULL, 1, 0, 0};
-    const char *old_cxx = getenv("CXX");
-    char *keep = old_cxx ? strdup(old_cxx) : NULL;
-    setenv("CXX", "/nonexistent/c++", 1);
+    char *keep = env_set("CXX", "/nonexistent/c++");
     char why[256];
     CHECK(!sv_runtime_available(SV_RUNTIME_CPU, why, sizeof why));
     CHECK_CONTAINS(why, "no C++ compiler found");
@@ -564,21 +580,15 @@ static void test_environment(void)
         CHECK_CONTAINS(t->failure.message, "/nonexistent/c++");
         sv_ktrace_destroy(t);
     }
-    if (keep)
-        setenv("CXX", keep, 1);
-    else
-        unsetenv("CXX");
-    free(keep);
+    env_restore("CXX", keep);
 
-    const char *old = getenv("XDG_CACHE_HOME");
-    char *keep_cache = old ? strdup(old) : NULL;
     char dir[] = "/tmp/sv-rt-cache-XXXXXX", link[64], other[64];
     CHECK(mkdtemp(dir) != NULL);
     snprintf(other, sizeof other, "%s/elsewhere", dir);
     snprintf(link, sizeof link, "%s/scanviz", dir);
     CHECK(mkdir(other, 0700) == 0);
     CHECK(symlink(other, link) == 0);
-    setenv("XDG_CACHE_HOME", dir, 1);
+    keep = env_set("XDG_CACHE_HOME", dir);
     t = run(kdir, "double_buffer.cu", in, 8, o, NULL);
     if (t) {
         CHECK_INT(t->failure.kind, SV_KFAIL_INTERNAL);
@@ -595,11 +605,7 @@ static void test_environment(void)
     unlink(link);
     rmdir(other);
     rmdir(dir);
-    if (keep_cache)
-        setenv("XDG_CACHE_HOME", keep_cache, 1);
-    else
-        unsetenv("XDG_CACHE_HOME");
-    free(keep_cache);
+    env_restore("XDG_CACHE_HOME", keep);
 }
 
 int main(int argc, char **argv)
