@@ -19,6 +19,7 @@
 #include "../spawn.h"
 #include "../../src/core/trace_file.h"
 #include "kpane.h"
+#include "pane.h"
 #include "source.h"
 #include "theme.h"
 
@@ -99,7 +100,7 @@ static void caption_of(const sv_app_state *s, char *buf, size_t len)
     sv_app_view_of(s, &v);
     sv_caption_words cw;
     buf[0] = '\0';
-    if (sv_words_caption(&v, &cw))
+    if (sv_pane_of(&v)->caption(&v, &cw))
         snprintf(buf, len, "%s", cw.line1);
 }
 
