@@ -424,7 +424,7 @@ char *sv_exercise_list_text(const char *root, const sv_progress *p, char *err, s
         char why[512], esc[256], words[160];
         bool ok = sv_exercise_load(root, names[i], &s, why, sizeof why);
         const sv_progress_entry *e = p ? sv_progress_find(p, names[i]) : NULL;
-        bprintf(&b, "%2zu  %-14s %-36s %s\n", i + 1, names[i],
+        bprintf(&b, "%2zu  %-14s %-40s %s\n", i + 1, names[i],
                 ok ? sv_escape(s.title, esc, sizeof esc) : "?",
                 sv_progress_words(e, words, sizeof words));
         if (ok)
