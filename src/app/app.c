@@ -155,9 +155,7 @@ sv_app_status sv_app_init(sv_app_state *s, const sv_app_config *c, char *err, si
     }
     s->kbackground = c->background; /* a script's kernel-file steps run as the window does */
     s->ktime_limit_ms = c->time_limit_ms;
-    if (c->into)
-        sv_app_copy_text(s->ex_into, sizeof s->ex_into, c->into);
-    if (c->exercise && !sv_app_exercise_open(s, c->exercise, c->background, err, errlen)) {
+    if (!sv_app_exercise_init(s, c, err, errlen)) {
         sv_app_cleanup(s);
         return SV_APP_BAD_INPUT;
     }

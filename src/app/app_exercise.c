@@ -21,6 +21,7 @@
 #include "../core/fileio.h"
 #include "../runtime/exercise_run.h"
 #include "app_internal.h"
+#include "wake.h"
 #include "watch.h"
 
 #define SV_EX_WAIT_MS 100 /* the worker looks for quit this often */
@@ -90,13 +91,7 @@ static int worker_main(void *arg)
         x->ready = true;
         x->running = x->want != x->ran;
         SDL_UnlockMutex(x->lock);
-        uint32_t ev = sv_app_event_type();
-        if (ev != (uint32_t)-1) {
-            SDL_Event e;
-            SDL_zero(e);
-            e.type = ev; /* a wake-up: the main loop takes the result */
-            SDL_PushEvent(&e);
-        }
+        sv_wake_post(); /* the main loop takes the result */
     }
     return 0;
 }
@@ -336,7 +331,7 @@ static bool start_worker(struct sv_app_exercise *x, char *err, size_t errlen)
     }
     x->ran = (unsigned)-1; /* the check at opening (want 0) */
     x->running = true;
-    sv_app_event_type();
+    sv_wake_register();
     x->thread = SDL_CreateThread(worker_main, "sv-exercise", x);
     if (!x->thread) {
         snprintf(err, errlen, "--exercise: cannot start a thread: %s", SDL_GetError());
@@ -474,6 +469,13 @@ void sv_app_exercise_next(sv_app_state *s)
     snprintf(name, sizeof name, "%s", x->next);
     if (!sv_app_exercise_open(s, name, x->background, err, sizeof err))
         sv_app_set_status(s, err);
+}
+
+bool sv_app_exercise_init(sv_app_state *s, const sv_app_config *c, char *err, size_t errlen)
+{
+    if (c->into)
+        sv_app_copy_text(s->ex_into, sizeof s->ex_into, c->into);
+    return !c->exercise || sv_app_exercise_open(s, c->exercise, c->background, err, errlen);
 }
 
 /* A presenter script's `exercise NAME` step: opens it unless it is open. */

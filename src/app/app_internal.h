@@ -160,6 +160,8 @@ void sv_app_bg_destroy(struct sv_app_bg *bg);
  * with err: the exercise shown before, if any, stays. */
 bool sv_app_exercise_open(sv_app_state *s, const char *name, bool background, char *err,
                           size_t errlen);
+/* At start: --into, and --exercise NAME opened (true when none is asked). */
+bool sv_app_exercise_init(sv_app_state *s, const sv_app_config *c, char *err, size_t errlen);
 /* Takes the worker's check result once there is one (any time: it checks). */
 void sv_app_exercise_finish(sv_app_state *s);
 /* Checks again now (without a window: on the calling thread). */

@@ -7,6 +7,7 @@
 
 #include "script.h"
 #include "source.h"
+#include "../core/exercise.h"
 #include "../core/fileio.h"
 #include "../core/lab.h"
 
@@ -190,13 +191,23 @@ static bool parse_line(const char *line, size_t len, const char *name, int ln,
             }
             memcpy(st->kfile, v, vl);
             st->kfile[vl] = '\0';
+        } else if (word_is(w, wl, "exercise")) {
+            const char *v;
+            size_t vl = next_word(&p, end, &v);
+            if (vl)
+                snprintf(st->exercise, sizeof st->exercise, "%.*s", (int)vl, v);
+            if (vl == 0 || vl >= sizeof st->exercise || !sv_exercise_name_ok(st->exercise)) {
+                snprintf(err, errlen, "%s:%d: exercise \"%s\": expected an exercise's name "
+                         "(scanviz --exercise list lists them)", name, ln, shown(vl ? v : "", vl, tmp));
+                return false;
+            }
         } else if (word_is(w, wl, "phase") || word_is(w, wl, "code") ||
                    word_is(w, wl, "correct") || word_is(w, wl, "quiz")) {
             if (!parse_view_word(w, wl, &p, end, name, ln, st, err, errlen))
                 return false;
         } else {
             snprintf(err, errlen, "%s:%d: \"%s\": expected round, move, shift, view, kernel, "
-                     "kernel-file, phase, code, correct, quiz or \":\" before the caption", name, ln,
+                     "kernel-file, exercise, phase, code, correct, quiz or \":\" before the caption", name, ln,
                      shown(w, wl, tmp));
             return false;
         }
