@@ -401,10 +401,8 @@ bool sv_app_exercise_open(sv_app_state *s, const char *name, bool background, ch
 void sv_app_exercise_hint(sv_app_state *s)
 {
     struct sv_app_exercise *x = s->ex;
-    if (!x) {
-        sv_app_set_status(s, "N shows an exercise's hints: start with --exercise NAME");
+    if (!x) /* the keys are bound only while an exercise is open */
         return;
-    }
     if (s->exv.hints_shown >= s->exv.hint_count) {
         sv_app_set_status(s, s->exv.hint_count ? "no more hints: A reveals the solution"
                                                : "this exercise has no hints");
@@ -427,10 +425,8 @@ void sv_app_exercise_hint(sv_app_state *s)
 void sv_app_exercise_reveal(sv_app_state *s)
 {
     struct sv_app_exercise *x = s->ex;
-    if (!x) {
-        sv_app_set_status(s, "A reveals an exercise's solution: start with --exercise NAME");
+    if (!x) /* the keys are bound only while an exercise is open */
         return;
-    }
     if (x->solution)
         return;
     s->ex_reveal_asks++;
@@ -455,10 +451,8 @@ void sv_app_exercise_reveal(sv_app_state *s)
 void sv_app_exercise_next(sv_app_state *s)
 {
     struct sv_app_exercise *x = s->ex;
-    if (!x) {
-        sv_app_set_status(s, "G opens the next exercise: start with --exercise NAME");
+    if (!x) /* the keys are bound only while an exercise is open */
         return;
-    }
     if (!x->next[0]) {
         sv_app_set_status(s, s->exv.check == SV_EXCHECK_PASSED
                                  ? "that was the last exercise"

@@ -5,7 +5,6 @@
 #include <errno.h>
 #include <limits.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,19 +16,6 @@
 #include "fileio.h"
 
 #define SV_PROGRESS_HEADER "scanviz-progress"
-
-/* Appends printf's text to b (a line is short: 2 KiB at most). */
-static void bprintf(sv_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void bprintf(sv_buf *b, const char *fmt, ...)
-{
-    char line[2048];
-    va_list ap;
-    va_start(ap, fmt);
-    int m = vsnprintf(line, sizeof line, fmt, ap);
-    va_end(ap);
-    if (m > 0)
-        sv_buf_append(b, line, (size_t)m < sizeof line ? (size_t)m : sizeof line - 1);
-}
 
 /* b's text, taken (NULL when memory ran out). */
 static char *btake(sv_buf *b)
@@ -48,19 +34,10 @@ static char *btake(sv_buf *b)
 
 bool sv_progress_path(char *path, size_t len, bool create, char *err, size_t errlen)
 {
-    const char *xdg = getenv("XDG_STATE_HOME");
     char base[PATH_MAX];
-    if (xdg && xdg[0] == '/') {
-        snprintf(base, sizeof base, "%s", xdg);
-    } else {
-        const char *home = getenv("HOME");
-        if (!home || home[0] != '/') {
-            sv_errorf(err, errlen, "no place for the exercises' progress: neither "
-                                   "$XDG_STATE_HOME nor $HOME is set");
-            return false;
-        }
-        snprintf(base, sizeof base, "%s/.local/state", home);
-    }
+    if (!sv_xdg_base("XDG_STATE_HOME", ".local/state", "place for the exercises' progress", base,
+                     sizeof base, err, errlen))
+        return false;
     char dir[PATH_MAX];
     int m = snprintf(dir, sizeof dir, "%s/scanviz", base);
     if (m < 0 || (size_t)m >= sizeof dir || (size_t)m + 10 >= len) {
@@ -291,13 +268,13 @@ static void format_time(int64_t t, char *buf, size_t len)
 char *sv_progress_format(const sv_progress *p)
 {
     sv_buf b = {0};
-    bprintf(&b, "# scanviz exercise progress: one exercise a line (written by scanviz)\n"
+    sv_buf_printf(&b, "# scanviz exercise progress: one exercise a line (written by scanviz)\n"
                       SV_PROGRESS_HEADER " %d\n", SV_PROGRESS_VERSION);
     for (size_t i = 0; i < p->n; i++) {
         const sv_progress_entry *e = &p->e[i];
         char t[32];
         format_time(e->first_pass, t, sizeof t);
-        bprintf(&b, "%s passed=%s hints=%u attempts=%u first-pass=%s revealed=%s\n",
+        sv_buf_printf(&b, "%s passed=%s hints=%u attempts=%u first-pass=%s revealed=%s\n",
                       e->name, e->passed ? "yes" : "no", e->hints, e->attempts, t,
                       e->revealed ? "yes" : "no");
     }
@@ -424,7 +401,7 @@ char *sv_exercise_list_text(const char *root, const sv_progress *p, char *err, s
         char why[512], esc[256], words[160];
         bool ok = sv_exercise_load(root, names[i], &s, why, sizeof why);
         const sv_progress_entry *e = p ? sv_progress_find(p, names[i]) : NULL;
-        bprintf(&b, "%2zu  %-14s %-40s %s\n", i + 1, names[i],
+        sv_buf_printf(&b, "%2zu  %-14s %-40s %s\n", i + 1, names[i],
                 ok ? sv_escape(s.title, esc, sizeof esc) : "?",
                 sv_progress_words(e, words, sizeof words));
         if (ok)

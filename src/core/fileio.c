@@ -525,6 +525,22 @@ bool sv_private_dir(const char *dir, const char *what, char *err, size_t errlen)
     return true;
 }
 
+bool sv_xdg_base(const char *var, const char *home_rel, const char *what, char *base,
+                 size_t len, char *err, size_t errlen)
+{
+    const char *xdg = getenv(var), *home = getenv("HOME");
+    int m = -1;
+    if (xdg && xdg[0] == '/')
+        m = snprintf(base, len, "%s", xdg);
+    else if (home && home[0] == '/')
+        m = snprintf(base, len, "%s/%s", home, home_rel);
+    else
+        sv_errorf(err, errlen, "no %s: neither $%s nor $HOME is set", what, var);
+    if (m >= 0 && (size_t)m >= len)
+        sv_errorf(err, errlen, "no %s: the path is too long", what);
+    return m >= 0 && (size_t)m < len;
+}
+
 bool sv_mkdir_parents(const char *dir, unsigned mode, char *err, size_t errlen)
 {
     char *p = strdup(dir);

@@ -89,6 +89,12 @@ bool sv_write_new(const char *path, const void *data, size_t len, bool *existed,
  * as the kernel cache: it is a symbolic link"). */
 bool sv_private_dir(const char *dir, const char *what, char *err, size_t errlen);
 
+/* An XDG base folder: $var when it is an absolute path, else
+ * $HOME/home_rel (".cache", ".local/state"). false with err = "no WHAT:
+ * neither $VAR nor $HOME is set" (or the path is too long). */
+bool sv_xdg_base(const char *var, const char *home_rel, const char *what, char *base,
+                 size_t len, char *err, size_t errlen);
+
 /* Creates dir and the folders above it that are missing, each with mode. */
 bool sv_mkdir_parents(const char *dir, unsigned mode, char *err, size_t errlen);
 

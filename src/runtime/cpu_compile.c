@@ -74,18 +74,9 @@ bool sv_rt_cxx_find(char *path, size_t len, char *why, size_t whylen)
 
 bool sv_rt_cache_dir(char *dir, size_t len, char *err, size_t errlen)
 {
-    const char *xdg = getenv("XDG_CACHE_HOME");
     char base[PATH_MAX];
-    if (xdg && xdg[0] == '/') {
-        snprintf(base, sizeof base, "%s", xdg);
-    } else {
-        const char *home = getenv("HOME");
-        if (!home || home[0] != '/') {
-            sv_errorf(err, errlen, "no cache folder: neither $XDG_CACHE_HOME nor $HOME is set");
-            return false;
-        }
-        snprintf(base, sizeof base, "%s/.cache", home);
-    }
+    if (!sv_xdg_base("XDG_CACHE_HOME", ".cache", "cache folder", base, sizeof base, err, errlen))
+        return false;
     if (mkdir(base, 0700) != 0 && errno != EEXIST) {
         sv_errorf(err, errlen, "%s: %s", base, strerror(errno));
         return false;
