@@ -166,8 +166,10 @@ static bool take(void *ctx, const sv_opt_arg *a, char *err, size_t errlen)
 }
 
 /* --exercise list: the exercises and the student's progress, on stdout (no
- * window needed; a bad progress file is said and ignored). */
-static int exercise_list(void)
+ * window needed; a bad progress file is said and ignored). From a terminal
+ * with a display it then opens the first exercise not passed yet (*pick,
+ * returns -1 to go on); printed into a pipe or without a display it ends. */
+static int exercise_list(char *pick, size_t picklen)
 {
     char root[4096], err[1400];
     if (!sv_exercise_find_root(root, sizeof root, err, sizeof err))
@@ -181,7 +183,18 @@ static int exercise_list(void)
         return report(EXIT_FAILURE, "%s", err);
     fputs(text, stdout);
     free(text);
-    return stdout_status(0);
+    if (!isatty(STDOUT_FILENO) || !sv_platform_have_display())
+        return stdout_status(0);
+    char names[SV_EXERCISE_MAX_LIST][SV_EXERCISE_MAX_NAME];
+    size_t n = sv_exercise_list(root, names, SV_EXERCISE_MAX_LIST, err, sizeof err), at = 0;
+    while (at + 1 < n && sv_progress_find(&p, names[at]) && sv_progress_find(&p, names[at])->passed)
+        at++;
+    if (!n)
+        return stdout_status(0);
+    snprintf(pick, picklen, "%s", names[at]);
+    printf("scanviz: opening %s, the first not passed yet (G goes on after a pass)\n", pick);
+    fflush(stdout);
+    return -1;
 }
 
 /* Returns -1 to go on, else the exit status. */
@@ -212,8 +225,13 @@ static int parse_args(int argc, char **argv, options *o)
                sv_escape(o->new_kernel, err, sizeof err), err);
         return stdout_status(0);
     }
-    if (o->exercise && strcmp(o->exercise, "list") == 0)
-        return exercise_list();
+    static char pick[SV_EXERCISE_MAX_NAME];
+    if (o->exercise && strcmp(o->exercise, "list") == 0) {
+        int rc = exercise_list(pick, sizeof pick);
+        if (rc >= 0)
+            return rc;
+        o->exercise = pick;
+    }
     if (o->into && !o->exercise)
         return usage_error("--into goes with --exercise NAME");
     if (o->exercise && (o->kernel_file || o->trace || o->kernel))
