@@ -251,13 +251,13 @@ bool sv_exercise_root(const char *const *dirs, size_t ndirs, char *root, size_t 
 #ifndef SV_EXERCISES_INSTALLED
 #define SV_EXERCISES_INSTALLED "/usr/local/share/scanviz/exercises"
 #endif
-#ifndef SV_EXERCISES_SOURCE
-#define SV_EXERCISES_SOURCE "assets/exercises"
+#ifndef SV_EXERCISES_BUILD
+#define SV_EXERCISES_BUILD "assets/exercises"
 #endif
 
 bool sv_exercise_find_root(char *root, size_t len, char *err, size_t errlen)
 {
-    const char *dirs[] = {SV_EXERCISES_INSTALLED, SV_EXERCISES_SOURCE};
+    const char *dirs[] = {SV_EXERCISES_INSTALLED, SV_EXERCISES_BUILD};
     return sv_exercise_root(dirs, 2, root, len, err, errlen);
 }
 

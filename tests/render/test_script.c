@@ -64,7 +64,7 @@ int main(int argc, char **argv)
               "the exercise step's name");
     sv_script_finish(&s);
     refused("exercise Guard_1 : x\n", "t.txt:1: exercise \"Guard_1\": expected an exercise's name");
-    refused("exercise\n", "expected an exercise's name");
+    refused("exercise\n", "t.txt:1: \"exercise\" needs a name of 1 to 47 characters");
 
     /* Forms. */
     CHECK_MSG(parse("# c\n\n  round 2 kernel in-place:  Hi \xc2\xb7 there  \r\nshift\n", &s, err,
