@@ -186,6 +186,13 @@ sv_app_status sv_app_init(sv_app_state *s, const sv_app_config *c, char *err, si
         sv_app_quiz_set(s, true);
     s->clean = c->clean;
     s->overview = c->overview;
+    if (c->compare) { /* --compare blelloch: the two panes, from --round's step */
+        if (!sv_app_compare_set(s, true, err, errlen)) {
+            sv_app_cleanup(s);
+            return SV_APP_FAILED;
+        }
+        s->cmp_step[0] = s->step;
+    }
     if (c->ui_scale > 0.0f)
         s->ui_scale = sv_clampf(c->ui_scale, (float)SV_UI_SCALE_MIN, (float)SV_UI_SCALE_MAX);
     s->script_at = -1;
@@ -307,6 +314,9 @@ void sv_app_cleanup(sv_app_state *s)
     s->ktrace = NULL;
     sv_ktrace_destroy(s->kcompare);
     s->kcompare = NULL;
+    sv_ktrace_destroy(s->cmp_ktrace);
+    s->cmp_ktrace = NULL;
+    s->compare = false;
     free(s->ksource);
     s->ksource = NULL;
     sv_bench_live_destroy(s->bench_live);

@@ -192,6 +192,19 @@ typedef struct sv_app_state {
     char kfile_start[1024]; /* the --kernel-file the window started with ("" none): the
                                kernel file before a script's first kernel-file step */
     struct sv_bench_live *bench_live; /* owned; the live run while bench_running */
+
+    /* The compare view (--compare blelloch, W; app_compare.c; view.h says
+     * what is shown). cmp_ktrace (owned, analyzed) is Blelloch on the shown
+     * trace's input, operator, type and scan, run on the CPU runtime when
+     * the view opens and again for every new trace (cmp_gen is the trace
+     * generation, s->gen, it was run for). */
+    bool compare;
+    sv_ktrace *cmp_ktrace;
+    char cmp_error[256];
+    unsigned cmp_gen;
+    int cmp_step[2];
+    int cmp_focus;
+    bool cmp_measure;
 } sv_app_state;
 
 /* Number of steps the timeline shows for the current trace: 0 without one
