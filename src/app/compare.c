@@ -258,7 +258,7 @@ bool sv_compare_cost_words(const sv_bench_table *t, sv_compare_cost *cost, char 
     fmt_n(c.top_n, top, sizeof top);
     char ops[96] = "";
     if (isfinite(c.top_hs_ops) && isfinite(c.top_bl_ops) && c.top_bl_ops > 0)
-        snprintf(ops, sizeof ops, " for %.1fx its adds", c.top_hs_ops / c.top_bl_ops);
+        snprintf(ops, sizeof ops, ", for %.1fx the adds", c.top_hs_ops / c.top_bl_ops);
     if (c.crossover_n == 0.0) {
         snprintf(buf, len, "Measured on %s (%s, device-wide): the chapter's Hillis-Steele "
                  "(hs-naive) is not slower than Blelloch at the largest n, %s (%.1f \u00b5s "
@@ -268,18 +268,17 @@ bool sv_compare_cost_words(const sv_bench_table *t, sv_compare_cost *cost, char 
         fmt_n(c.crossover_n, a, sizeof a);
         snprintf(buf, len, "Measured on %s (%s, device-wide): Blelloch is faster than the "
                  "chapter's Hillis-Steele (hs-naive) at every n from %s up; at n = %s "
-                 "Hillis-Steele takes %.1f \u00b5s against %.1f \u00b5s (%.2fx)%s.", gpu, type, a, top,
-                 c.top_hs_us, c.top_bl_us, c.top_hs_us / c.top_bl_us, ops);
+                 "Hillis-Steele takes %.1f \u00b5s against %.1f \u00b5s (%.2fx%s).", gpu, type,
+                 a, top, c.top_hs_us, c.top_bl_us, c.top_hs_us / c.top_bl_us, ops);
     } else {
         fmt_n(c.below_n, a, sizeof a);
         fmt_n(c.crossover_n, b, sizeof b);
         snprintf(buf, len, "Measured on %s (%s, device-wide): up to n = %s the chapter's "
                  "Hillis-Steele (hs-naive) is faster at %d of %d sizes, its extra adds "
                  "cheaper than Blelloch's extra steps; from n = %s on they cost more: "
-                 "Blelloch is faster at every larger n, and at n = %s Hillis-Steele takes "
-                 "%.1f \u00b5s against %.1f \u00b5s (%.2fx)%s.", gpu, type, a, c.hs_faster_below,
-                 c.sizes_below, b, top, c.top_hs_us, c.top_bl_us, c.top_hs_us / c.top_bl_us,
-                 ops);
+                 "Blelloch is faster at every larger n, %.2fx at n = %s (%.1f \u00b5s against "
+                 "%.1f \u00b5s%s).", gpu, type, a, c.hs_faster_below, c.sizes_below, b,
+                 c.top_hs_us / c.top_bl_us, top, c.top_hs_us, c.top_bl_us, ops);
     }
     return true;
 }

@@ -312,8 +312,8 @@ float sv_render_compare_cost(sv_gfx *g, const sv_bench_table *table, const sv_la
     if (!table) /* the plot says there is no table */
         return 0.0f;
     bool ok = sv_compare_cost_words(table, NULL, line, sizeof line);
-    float px = l->small_px * 1.05f, h = 2.0f * 1.4f * px;
+    float px = l->small_px * 1.05f, h = 3.0f * 1.4f * px;
     draw_wrapped(g, (sv_box){ l->margin, top, (float)l->fb_w - 2 * l->margin, h }, px,
-                 SV_FONT_SANS, ok ? t->text : t->text_dim, line, 2);
+                 SV_FONT_SANS, ok ? t->text : t->text_dim, line, 3);
     return h + 0.6f * l->unit;
 }

@@ -74,6 +74,7 @@ static void render_measure(sv_gfx *g, const sv_app_view *s, const sv_layout *l,
                    l->timeline.y - top - 1.0f * u };
     sv_render_plot(g, s->bench, s->bench_source, box, t, u);
     const char *hint = s->bench_running ? "measuring\u2026 \u00b7 M back to the rounds \u00b7 H help"
+                       : s->cmp_measure ? "M back to the compare view \u00b7 H help"
                                         : "M back to the rounds \u00b7 H help";
     if (s->clean)
         hint = "";
