@@ -186,12 +186,9 @@ sv_app_status sv_app_init(sv_app_state *s, const sv_app_config *c, char *err, si
         sv_app_quiz_set(s, true);
     s->clean = c->clean;
     s->overview = c->overview;
-    if (c->compare) { /* --compare blelloch: the two panes, from --round's step */
-        if (!sv_app_compare_set(s, true, err, errlen)) {
-            sv_app_cleanup(s);
-            return SV_APP_FAILED;
-        }
-        s->cmp_step[0] = s->step;
+    if (c->compare && !sv_app_compare_start(s, err, errlen)) {
+        sv_app_cleanup(s);
+        return SV_APP_FAILED;
     }
     if (c->ui_scale > 0.0f)
         s->ui_scale = sv_clampf(c->ui_scale, (float)SV_UI_SCALE_MIN, (float)SV_UI_SCALE_MAX);

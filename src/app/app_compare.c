@@ -23,17 +23,10 @@ static int pane_steps(const sv_app_state *s, int k)
 /* Blelloch on the shown trace's input, operator, type and scan. */
 static sv_ktrace *run_blelloch(const sv_trace *t, char *err, size_t errlen)
 {
-    sv_runtime_request req;
-    memset(&req, 0, sizeof req);
-    req.builtin = "kernels/blelloch.cu";
-    req.op = t->op;
-    req.type = t->type;
-    req.scan = t->scan;
-    req.input = t->input;
-    req.n = t->n;
-    req.backend = SV_RUNTIME_CPU;
-    req.schedule.kind = SV_SCHEDULE_LOCKSTEP;
-    req.runs = 1;
+    sv_runtime_request req = { .builtin = "kernels/blelloch.cu", .backend = SV_RUNTIME_CPU,
+                               .op = t->op, .type = t->type, .scan = t->scan,
+                               .input = t->input, .n = t->n, .runs = 1,
+                               .schedule = { .kind = SV_SCHEDULE_LOCKSTEP } };
     sv_ktrace *k = sv_runtime_run(&req, err, errlen);
     if (k && !sv_ktrace_analyze(k, err, errlen)) {
         sv_ktrace_destroy(k);
@@ -145,4 +138,12 @@ void sv_app_compare_click(sv_app_state *s, float x, float y)
     int pane = 0, k = sv_cmp_hit_step(&c, x, y, &pane);
     if (k >= 0)
         s->cmp_step[pane] = sv_clampi(k, 0, pane_steps(s, pane) - 1);
+}
+
+bool sv_app_compare_start(sv_app_state *s, char *err, size_t errlen)
+{
+    if (!sv_app_compare_set(s, true, err, errlen))
+        return false;
+    s->cmp_step[0] = s->step;
+    return true;
 }

@@ -65,6 +65,8 @@ const char *sv_app_quiz_kind_name(sv_quiz_kind k);
 /* The compare view on (Blelloch run on the shown trace's input; false with
  * err when it could not run, the view on all the same) or off. */
 bool sv_app_compare_set(sv_app_state *s, bool on, char *err, size_t errlen);
+/* --compare blelloch at start: on, Hillis-Steele from --round's step. */
+bool sv_app_compare_start(sv_app_state *s, char *err, size_t errlen);
 /* W: on or off, the status line says which (or why not). */
 void sv_app_compare_toggle(sv_app_state *s);
 /* Runs Blelloch again on the shown trace (a new trace was adopted). */
