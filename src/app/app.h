@@ -74,7 +74,7 @@ typedef struct sv_app_config {
     const char *entry;       /* --entry NAME; NULL: the only __global__ */
     uint32_t time_limit_ms;  /* --time-limit; 0: the runtime's default */
     /* --compare blelloch (issue 20): start on the compare view, Hillis-Steele
-     * beside Blelloch on the same input (key W). */
+     * beside Blelloch on the same input (key B). */
     bool compare;
 } sv_app_config;
 

@@ -1,4 +1,4 @@
-/* The compare view (issue 20: --compare blelloch, key W): the shown trace,
+/* The compare view (issue 20: --compare blelloch, key B): the shown trace,
  * Hillis-Steele, beside Blelloch's work-efficient scan on the same input,
  * its trace run on the CPU runtime as a shipped kernel
  * (kernels/blelloch.cu). Each pane has its own step; Right/Left step both
@@ -85,13 +85,13 @@ void sv_app_compare_toggle(sv_app_state *s)
     char err[512];
     bool on = !s->compare;
     if (on && s->ktrace) {
-        sv_app_set_status(s, "W compares the chapter's kernel with Blelloch (not a kernel file)");
+        sv_app_set_status(s, "B compares the chapter's kernel with Blelloch (not a kernel file)");
         return;
     }
     if (!sv_app_compare_set(s, on, err, sizeof err))
         sv_app_set_status(s, err);
     else
-        sv_app_set_status(s, on ? "Hillis-Steele beside Blelloch (W leaves)" : "The rounds");
+        sv_app_set_status(s, on ? "Hillis-Steele beside Blelloch (B leaves)" : "The rounds");
 }
 
 /* The panes that step now: bit 0 Hillis-Steele, bit 1 Blelloch. */

@@ -19,7 +19,7 @@
  *                    kernels, operator, type, scan, random input), the deck
  *   app_zoom.c       zoom and pan
  *   app_quiz.c       predict mode (P, --quiz)
- *   app_compare.c    the compare view (--compare blelloch, W): Blelloch's
+ *   app_compare.c    the compare view (--compare blelloch, B): Blelloch's
  *                    trace on the shown input, each pane's step, Tab, M
  *   app_view.c       what the state shows: the view, its layout, the
  *                    question at a step, values as text, the status and
@@ -67,7 +67,7 @@ const char *sv_app_quiz_kind_name(sv_quiz_kind k);
 bool sv_app_compare_set(sv_app_state *s, bool on, char *err, size_t errlen);
 /* --compare blelloch at start: on, Hillis-Steele from --round's step. */
 bool sv_app_compare_start(sv_app_state *s, char *err, size_t errlen);
-/* W: on or off, the status line says which (or why not). */
+/* B: on or off, the status line says which (or why not). */
 void sv_app_compare_toggle(sv_app_state *s);
 /* Runs Blelloch again on the shown trace (a new trace was adopted). */
 bool sv_app_compare_rerun(sv_app_state *s, char *err, size_t errlen);

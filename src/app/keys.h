@@ -45,7 +45,7 @@ enum {
     SV_KEYWHEN_QUIZ = 1 << 3,    /* predict mode is on */
     SV_KEYWHEN_ASKING = 1 << 4,  /* a question is open, in the scan view,
                                     help closed (tried before the rest) */
-    SV_KEYWHEN_COMPARE = 1 << 5  /* the compare view is on (W, --compare) */
+    SV_KEYWHEN_COMPARE = 1 << 6  /* the compare view is on (B, --compare) */
 };
 
 /* Flags. */
@@ -117,9 +117,9 @@ enum {
     BIND(SDLK_z, 0, SV_KEYMOD_PLAIN, SV_KEYWHEN_SCAN, SV_KEYF_REPEAT, zoom_reset) \
     HELP("V", "overview: every round stacked, like the chapter's figure") \
     BIND(SDLK_v, 0, SV_KEYMOD_PLAIN, SV_KEYWHEN_SCAN, 0, overview) \
-    HELP("W", "compare: Hillis-Steele beside Blelloch on this input, each with its own " \
-              "steps and counters; M there: the measured cost (W again leaves)") \
-    BIND(SDLK_w, 0, SV_KEYMOD_PLAIN, SV_KEYWHEN_SCAN, 0, compare) \
+    HELP("B", "compare: Hillis-Steele beside Blelloch on this input, each with its own " \
+              "steps and counters; M there: the measured cost (B again leaves)") \
+    BIND(SDLK_b, 0, SV_KEYMOD_PLAIN, SV_KEYWHEN_SCAN, 0, compare) \
     HELP("Tab (compare view)", "which pane Right/Left step: both together, Hillis-Steele " \
                                "alone, Blelloch alone") \
     BIND(SDLK_TAB, 0, SV_KEYMOD_PLAIN, SV_KEYWHEN_SCAN | SV_KEYWHEN_COMPARE, 0, compare_focus) \

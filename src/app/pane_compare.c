@@ -299,7 +299,7 @@ void sv_render_compare(sv_gfx *g, const sv_app_view *v, const sv_layout *f, cons
     if (v->clean)
         return;
     static const char hint[] = "Right/Left step \u00b7 Tab: which pane steps \u00b7 "
-                               "M the measured cost \u00b7 W back to the rounds \u00b7 H help";
+                               "M the measured cost \u00b7 B back to the rounds \u00b7 H help";
     sv_box h = c.hint;
     sv_gfx_text(g, SV_FONT_SANS, sv_scene_fit_px(g, SV_FONT_SANS, f->small_px, h.w, hint),
                 h.x + h.w, h.y + h.h / 2.0f, SV_ALIGN_RIGHT, t->text_dim, hint);

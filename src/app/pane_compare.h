@@ -1,4 +1,4 @@
-/* The compare view (issue 20: --compare blelloch, key W): two panes of the
+/* The compare view (issue 20: --compare blelloch, key B): two panes of the
  * frame side by side on the same input, each with its own title, cells,
  * caption, counters and timeline:
  *   - pane 0, Hillis-Steele: the chapter's pane (pane_rows.c,

@@ -193,7 +193,7 @@ typedef struct sv_app_state {
                                kernel file before a script's first kernel-file step */
     struct sv_bench_live *bench_live; /* owned; the live run while bench_running */
 
-    /* The compare view (--compare blelloch, W; app_compare.c; view.h says
+    /* The compare view (--compare blelloch, B; app_compare.c; view.h says
      * what is shown). cmp_ktrace (owned, analyzed) is Blelloch on the shown
      * trace's input, operator, type and scan, run on the CPU runtime when
      * the view opens and again for every new trace (cmp_gen is the trace

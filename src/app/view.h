@@ -205,7 +205,7 @@ typedef struct sv_app_view {
      * script_steps; both 0 without a script. The corner says "6 / 12"
      * (not on a --clean slide). */
     int script_step, script_steps;
-    /* The compare view (issue 20: --compare blelloch, key W; pane_compare.c
+    /* The compare view (issue 20: --compare blelloch, key B; pane_compare.c
      * draws it): the shown trace (Hillis-Steele, the chapter's pane) beside
      * Blelloch's on the same input, its trace from the CPU runtime drawn
      * through the kernel pane, each with its own step and timeline.

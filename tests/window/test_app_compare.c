@@ -1,11 +1,11 @@
-/* The compare view (issue 20: scanviz --compare blelloch, key W), in the
+/* The compare view (issue 20: scanviz --compare blelloch, key B), in the
  * app's logic and in frames drawn headless (SDL's offscreen driver):
  *  - the recorded scene at n = 8 on the chapter's example: both panes (the
  *    Hillis-Steele rows and Blelloch's kernel pane, each with its cells'
  *    pixels), their counters (17 in 3; 14 in 6), the trade-off line with
  *    sequential 7 in 7, at every step;
  *  - stepping together, one pane at a time (Tab), Home/End, a timeline's
- *    dot, and W leaving and coming back; a new input runs Blelloch again;
+ *    dot, and B leaving and coming back; a new input runs Blelloch again;
  *  - M from the compare view: the Measure view with the sentence on where
  *    the extra work costs time, computed from the shipped H200 table; Esc
  *    goes back to the compare view;
@@ -131,7 +131,7 @@ static void test_scene(void)
     sv_app_cleanup(&s);
 }
 
-/* Together, one at a time (Tab), the timeline, W out and back, new input. */
+/* Together, one at a time (Tab), the timeline, B out and back, new input. */
 static void test_stepping(void)
 {
     sv_app_state s;
@@ -167,14 +167,14 @@ static void test_stepping(void)
     layout_of(&s, &c);
     click_at(&s, c.dot_x[1][4], c.dot_y[1]);
     CHECK(s.cmp_step[0] == 3 && s.cmp_step[1] == 4);
-    /* W leaves: Right steps the rounds again; W comes back at step 0 */
-    key(&s, SDLK_w, 0);
+    /* B leaves: Right steps the rounds again; B comes back at step 0 */
+    key(&s, SDLK_b, 0);
     CHECK(!s.compare);
     key(&s, SDLK_RIGHT, 0);
     CHECK(s.step == 1);
     draw_state(&s, rec, NULL);
     CHECK(!rec_has_text(rec, "whole run:"));
-    key(&s, SDLK_w, 0);
+    key(&s, SDLK_b, 0);
     CHECK(s.compare && s.cmp_step[0] == 0 && s.cmp_step[1] == 0);
     /* a new input (Ctrl+3: n = 13): Blelloch runs again on it */
     key(&s, SDLK_3, KMOD_CTRL);
@@ -215,7 +215,7 @@ static void test_measure_key(void)
     key(&s, SDLK_ESCAPE, 0);
     CHECK(s.view == SV_VIEW_SCAN && s.compare && !s.cmp_measure);
     /* M outside the compare view: the plain Measure view, no sentence */
-    key(&s, SDLK_w, 0);
+    key(&s, SDLK_b, 0);
     key(&s, SDLK_m, 0);
     CHECK(s.view == SV_VIEW_MEASURE && !s.cmp_measure);
     draw_state(&s, rec, NULL);
