@@ -100,6 +100,7 @@ static void test_scene(void)
                   inked(c.pane[k].rows_area, bg));
         CHECK(text_in(rec, "ops this step 0 \xc2\xb7 total 0 \xc2\xb7 depth 0", c.col[k]));
     }
+    CHECK(rec_has_text(rec, "Hillis-Steele beside Blelloch")); /* the header */
     CHECK(text_in(rec, "Hillis-Steele (the chapter's kernel)", c.col[0]));
     CHECK(text_in(rec, "Blelloch (work-efficient", c.col[1]));
     CHECK(text_in(rec, "whole run: 17 ops in 3 rounds", c.col[0]));
@@ -152,6 +153,7 @@ static void test_stepping(void)
     key(&s, SDLK_RIGHT, 0);
     key(&s, SDLK_RIGHT, 0);
     CHECK(s.cmp_step[0] == 1 && s.cmp_step[1] == 3);
+    CHECK(line_has(&s, " compare=1,3:blelloch "));
     draw_state(&s, rec, NULL);
     CHECK(!text_in(rec, "stepping", c.col[0]) && text_in(rec, "stepping", c.col[1]));
     key(&s, SDLK_LEFT, 0);
@@ -170,6 +172,7 @@ static void test_stepping(void)
     /* B leaves: Right steps the rounds again; B comes back at step 0 */
     key(&s, SDLK_b, 0);
     CHECK(!s.compare);
+    CHECK(line_has(&s, " compare=off "));
     key(&s, SDLK_RIGHT, 0);
     CHECK(s.step == 1);
     draw_state(&s, rec, NULL);
