@@ -270,11 +270,10 @@ static void draw_column(sv_gfx *g, const sv_app_view *v, const sv_cmp_layout *c,
     if (k == 0 || pv.ktrace) {
         pl->pane->draw(g, &pv, pl, t);
     } else {
-        sv_box a = pl->rows_area;
+        sv_box a = pl->rows_area; /* Blelloch did not run: why, in its place */
+        const char *why = v->cmp_error && v->cmp_error[0] ? v->cmp_error : "Blelloch did not run";
         draw_wrapped(g, (sv_box){ a.x, a.y + a.h / 2.0f - 1.4f * sp, a.w, 2.8f * sp }, sp,
-                     SV_FONT_SANS, t->error, v->cmp_error && v->cmp_error[0] ? v->cmp_error
-                                                                             : "Blelloch did not run",
-                     2);
+                     SV_FONT_SANS, t->error, why, 2);
     }
     sv_gfx_clip(g, NULL);
     draw_wrapped(g, c->caption[k], sp * 1.05f, SV_FONT_SANS, t->text, w.caption, 2);
