@@ -143,11 +143,20 @@ void sv_compare_counters(sv_compare_algo a, size_t n, size_t k, char *buf, size_
     sv_compare_counters_of(&s, buf, len);
 }
 
-void sv_compare_run_words(sv_compare_algo a, size_t n, char *buf, size_t len)
+const char *sv_compare_noun(const char *op_name)
+{
+    if (op_name && strcmp(op_name, "sum") == 0)
+        return "adds";
+    if (op_name && strcmp(op_name, "product") == 0)
+        return "multiplies";
+    return "ops";
+}
+
+void sv_compare_run_words(sv_compare_algo a, size_t n, const char *noun, char *buf, size_t len)
 {
     size_t ops, depth;
     sv_compare_totals(a, n, &ops, &depth);
-    snprintf(buf, len, "%zu ops in %zu %s", ops, depth,
+    snprintf(buf, len, "%zu %s in %zu %s", ops, noun ? noun : "ops", depth,
              a == SV_COMPARE_HILLIS_STEELE ? (depth == 1 ? "round" : "rounds")
                                            : (depth == 1 ? "step" : "steps"));
 }

@@ -57,9 +57,13 @@ void sv_compare_caption(sv_compare_algo a, size_t n, size_t k, const char *op, c
 void sv_compare_counters(sv_compare_algo a, size_t n, size_t k, char *buf, size_t len);
 /* The same line of step s as it stands. */
 void sv_compare_counters_of(const sv_compare_step *s, char *buf, size_t len);
-/* The whole run in a few words: "17 ops in 3 rounds" (Hillis-Steele),
- * "14 ops in 6 steps" (Blelloch, sequential). */
-void sv_compare_run_words(sv_compare_algo a, size_t n, char *buf, size_t len);
+/* The whole run in a few words, the operations called noun (NULL: "ops"):
+ * "17 adds in 3 rounds" (Hillis-Steele), "14 adds in 6 steps" (Blelloch,
+ * sequential). */
+void sv_compare_run_words(sv_compare_algo a, size_t n, const char *noun, char *buf, size_t len);
+/* What an operation of op is called in the counts: "adds" for sum,
+ * "multiplies" for product, "ops" for the rest. */
+const char *sv_compare_noun(const char *op_name);
 /* The chapter's trade-off with this n's numbers, one line. */
 void sv_compare_tradeoff(size_t n, char *buf, size_t len);
 

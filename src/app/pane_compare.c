@@ -75,7 +75,7 @@ bool sv_cmp_words_of(const sv_app_view *v, int k, sv_cmp_words *w)
         after_words(v, k, a, n, w);
     }
     char run[sizeof w->run - 16];
-    sv_compare_run_words(a, n, run, sizeof run);
+    sv_compare_run_words(a, n, sv_compare_noun(sv_op_name(v->trace->op)), run, sizeof run);
     snprintf(w->run, sizeof w->run, "whole run: %s", run);
     snprintf(w->step, sizeof w->step, "%s %d of %d", k == 0 ? "round" : "step", step,
              pane_steps(v, k) - 1);

@@ -124,10 +124,15 @@ static void check_cost(void)
     CHECK_CONTAINS(b, "no hs-naive and blelloch rows");
     sv_bench_table_destroy(t);
     CHECK(!sv_compare_cost_words(NULL, NULL, b, sizeof b));
-    sv_compare_run_words(SV_COMPARE_HILLIS_STEELE, 8, b, sizeof b);
-    CHECK_STR(b, "17 ops in 3 rounds");
-    sv_compare_run_words(SV_COMPARE_BLELLOCH, 1, b, sizeof b);
+    sv_compare_run_words(SV_COMPARE_HILLIS_STEELE, 8, "adds", b, sizeof b);
+    CHECK_STR(b, "17 adds in 3 rounds");
+    sv_compare_run_words(SV_COMPARE_BLELLOCH, 8, sv_compare_noun("max"), b, sizeof b);
+    CHECK_STR(b, "14 ops in 6 steps");
+    sv_compare_run_words(SV_COMPARE_SEQUENTIAL, 8, sv_compare_noun("sum"), b, sizeof b);
+    CHECK_STR(b, "7 adds in 7 steps");
+    sv_compare_run_words(SV_COMPARE_BLELLOCH, 1, NULL, b, sizeof b);
     CHECK_STR(b, "0 ops in 0 steps");
+    CHECK_STR(sv_compare_noun("product"), "multiplies");
 }
 
 int main(void)

@@ -103,8 +103,8 @@ static void test_scene(void)
     CHECK(rec_has_text(rec, "Hillis-Steele beside Blelloch")); /* the header */
     CHECK(text_in(rec, "Hillis-Steele (the chapter's kernel)", c.col[0]));
     CHECK(text_in(rec, "Blelloch (work-efficient", c.col[1]));
-    CHECK(text_in(rec, "whole run: 17 ops in 3 rounds", c.col[0]));
-    CHECK(text_in(rec, "whole run: 14 ops in 6 steps", c.col[1]));
+    CHECK(text_in(rec, "whole run: 17 adds in 3 rounds", c.col[0]));
+    CHECK(text_in(rec, "whole run: 14 adds in 6 steps", c.col[1]));
     CHECK(text_in(rec, "stepping (both)", c.col[0]) && text_in(rec, "stepping (both)", c.col[1]));
     CHECK(rec_has_text(rec, "n = 8: Hillis-Steele 17 ops in 3 rounds, Blelloch 14 in 6 steps, "
                             "sequential 7 in 7"));
@@ -185,7 +185,7 @@ static void test_stepping(void)
     CHECK(s.cmp_ktrace && s.cmp_ktrace->n == 13);
     CHECK_INT(sv_kpane_steps(s.cmp_ktrace), 2 * 4 + 3); /* m = 16 */
     draw_state(&s, rec, NULL);
-    CHECK(rec_has_text(rec, "whole run: 30 ops in 8 steps")); /* 2 (16 - 1) */
+    CHECK(rec_has_text(rec, "whole run: 30 adds in 8 steps")); /* 2 (16 - 1) */
     /* Esc closes the compare view (after nothing else is open) */
     key(&s, SDLK_ESCAPE, 0);
     CHECK(!s.compare && !s.quit);
@@ -317,7 +317,7 @@ static void test_sizes_and_scales(void)
             sv_cmp_layout c;
             layout_of(&s, &c);
             char run[80], want[96];
-            sv_compare_run_words(SV_COMPARE_BLELLOCH, ns[a], run, sizeof run);
+            sv_compare_run_words(SV_COMPARE_BLELLOCH, ns[a], "adds", run, sizeof run);
             snprintf(want, sizeof want, "whole run: %s", run);
             CHECK_MSG(rec_has_text(rec, want), "n %zu scale %.1f: no \"%s\"", ns[a],
                       (double)scales[k], want);
