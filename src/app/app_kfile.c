@@ -414,12 +414,8 @@ bool sv_app_new_kernel(const char *path, char *err, size_t errlen)
     return ok;
 }
 
-/* A presenter script's kernel-file step: shows path's kernel instead (""
- * none: back to the chapter's), the old watch and traces dropped. */
-void sv_app_kfile_switch(sv_app_state *s, const char *path)
+void sv_app_kfile_close(sv_app_state *s)
 {
-    if (strcmp(path, s->kfile) == 0 && (s->kf != NULL) == (path[0] != '\0'))
-        return;
     sv_app_kfile_destroy(s->kf);
     s->kf = NULL;
     sv_ktrace_destroy(s->ktrace);
@@ -431,6 +427,15 @@ void sv_app_kfile_switch(sv_app_state *s, const char *path)
     s->kstale = false;
     free(s->ksource);
     s->ksource = NULL;
+}
+
+/* A presenter script's kernel-file step: shows path's kernel instead (""
+ * none: back to the chapter's), the old watch and traces dropped. */
+void sv_app_kfile_switch(sv_app_state *s, const char *path)
+{
+    if (strcmp(path, s->kfile) == 0 && (s->kf != NULL) == (path[0] != '\0'))
+        return;
+    sv_app_kfile_close(s);
     s->kfile[0] = '\0';
     s->step = s->from_step = 0;
     if (!path[0])
