@@ -88,6 +88,7 @@ typedef struct options {
     double time_limit;
     /* Exercises (issue 19) */
     const char *exercise, *into;
+    const char *compare; /* --compare blelloch (issue 20) */
 } options;
 
 /* One more trace file (--trace FILE, or FILE.json alone): the first is
@@ -135,6 +136,7 @@ static bool take(void *ctx, const sv_opt_arg *a, char *err, size_t errlen)
     case SV_OPTION_SPEED: o->speed = a->f; break;
     case SV_OPTION_AUTOPLAY: o->autoplay = true; break;
     case SV_OPTION_CODE: o->code = true; break;
+    case SV_OPTION_COMPARE: o->compare = v; break;
     case SV_OPTION_NO_ANIMATION: o->no_animation = true; break;
     case SV_OPTION_QUIZ: o->quiz = true; break;
     case SV_OPTION_EXPORT: o->export_dir = v; break;
@@ -240,6 +242,9 @@ static int parse_args(int argc, char **argv, options *o)
                            : "--kernel");
     if ((o->entry || o->time_limit > 0) && !o->kernel_file)
         return usage_error("--entry and --time-limit go with --kernel-file FILE.cu");
+    if (o->compare && o->kernel_file)
+        return usage_error("--compare %s compares the chapter's kernel with it: not with "
+                           "--kernel-file", o->compare);
     if (o->kernel_file && (o->trace || o->kernel))
         return usage_error("--kernel-file shows your kernel: not with %s",
                            o->trace ? "--trace" : "--kernel");
@@ -278,6 +283,7 @@ static int make_config(const options *o, sv_app_config *c, sv_value **vals)
     c->overview = o->overview;
     c->ui_scale = (float)o->scale;
     c->script = o->script;
+    c->compare = o->compare != NULL;
     /* The table checked every name (core/options.def): these map them. */
     if (o->op)
         sv_op_from_name(o->op, &c->op);
