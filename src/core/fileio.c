@@ -334,6 +334,14 @@ void sv_file_abort(sv_file *f)
     file_free(f);
 }
 
+bool sv_stream_written(FILE *f, char *err, size_t errlen)
+{
+    if (!ferror(f))
+        return true;
+    sv_errorf(err, errlen, "write failed: %s", strerror(errno));
+    return false;
+}
+
 bool sv_file_save(const char *path, sv_file_writer write, const void *obj, char *err,
                   size_t errlen)
 {

@@ -72,6 +72,10 @@ void sv_file_abort(sv_file *f);
 bool sv_file_finish(sv_file *f, char *err, size_t errlen);
 bool sv_file_publish(sv_file *f, char *err, size_t errlen);
 
+/* Whether every write to f so far went through: false with err = "write
+ * failed: strerror" when one failed (a full disk). */
+bool sv_stream_written(FILE *f, char *err, size_t errlen);
+
 /* Writes path all or nothing through write(obj, stream, why, whylen), which
  * returns false with why filled when it fails: then the target is left as it
  * was and err = "NAME: why". */
