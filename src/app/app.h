@@ -73,6 +73,10 @@ typedef struct sv_app_config {
     const char *kernel_file; /* --kernel-file FILE.cu; NULL none */
     const char *entry;       /* --entry NAME; NULL: the only __global__ */
     uint32_t time_limit_ms;  /* --time-limit; 0: the runtime's default */
+    /* A shipped kernel beyond the chapter (--kernel blelloch, issue 20): its
+     * file ("kernels/blelloch.cu"), run by the kernel runtime's build on the
+     * input and drawn by the kernel pane; NULL none. */
+    const char *builtin_kernel;
 } sv_app_config;
 
 /* --new-kernel FILE.cu: writes the starting kernel file (the installed

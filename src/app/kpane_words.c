@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "../core/escape.h"
+#include "../core/ktrace_blelloch.h"
 #include "kpane.h"
 
 static void fmtv(const sv_ktrace *t, sv_value v, char *buf, size_t len)
@@ -350,8 +351,11 @@ bool sv_kwords_caption(const sv_app_view *v, sv_caption_words *out)
         return true;
     }
     size_t k = (size_t)sv_kpane_step(v);
-    if (!chapter_caption(v, k, out))
+    if (sv_blelloch_step_words(t, k, l1, n1, l2, n2)) {
+        /* Blelloch's own reading (ktrace_blelloch.h): the sweeps' words */
+    } else if (!chapter_caption(v, k, out)) {
         deed_line(t, k, l1, n1, l2, n2);
+    }
     if (sv_kpane_failed_here(t, k)) {
         char f[SV_WORDS_MAX], oor[SV_WORDS_MAX];
         sv_ktrace_failure_words(t, f, sizeof f);
@@ -462,6 +466,8 @@ bool sv_kwords_tooltip(const sv_app_view *v, int row, int col, sv_tip_words *out
             snprintf(out->line[1], SV_TIP_MAX, "not written in this step");
         char cl[SV_TIP_MAX];
         case_line(t, k, r, c, cl, sizeof cl, &out->accent);
+        if (sv_blelloch_is(t) && r->kind == SV_KROW_ARRAY)
+            sv_blelloch_cell_words(t, k, cell, cl, sizeof cl); /* what its tree cell holds */
         if (cl[0]) {
             out->emph[n] = true;
             snprintf(out->line[n++], SV_TIP_MAX, "%s", cl);
@@ -542,6 +548,8 @@ bool sv_kwords_counters(const sv_app_view *v, char *line, size_t n1, char *note,
 
 void sv_kwords_step_label(const sv_ktrace *t, int k, char *buf, size_t len)
 {
+    if (k >= 0 && sv_blelloch_is(t) && sv_blelloch_step_label(t, (size_t)k, buf, len)[0])
+        return; /* "up 2", "root", "down 4" */
     if (t && t->readings && k >= 0 && (size_t)k < t->nsteps && t->readings[k].fits)
         snprintf(buf, len, "r%d", t->readings[k].round);
     else
@@ -551,7 +559,7 @@ void sv_kwords_step_label(const sv_ktrace *t, int k, char *buf, size_t len)
 void sv_kwords_header(const sv_app_view *v, const char **title, char *rest, size_t len)
 {
     const sv_ktrace *t = v->ktrace;
-    *title = "Your kernel";
+    *title = sv_blelloch_is(t) ? "Blelloch" : "Your kernel";
     rest[0] = '\0';
     if (!t)
         return;
