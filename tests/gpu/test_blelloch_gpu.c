@@ -132,5 +132,5 @@ int main(void)
         }
     printf("blelloch GPU vs CPU runtime: %zu of %zu cases bit-identical\n", agree, cases);
     CHECK_INT((long)cases, 9L * 2 * 8);
-    return check_report("test_blelloch_gpu");
+    return check_report("blelloch on the GPU: bit-identical to the CPU runtime");
 }
