@@ -118,7 +118,7 @@ static void test_up_sweep(const sv_ktrace *t, int r)
     kview(&v, t, 2); /* up-sweep, stride 2 */
     draw(&v, "up-2");
     sv_caption_words cw;
-    CHECK(sv_words_caption(&v, &cw));
+    CHECK(sv_pane_of(&v)->caption(&v, &cw));
     CHECK_STR(cw.line1, "up-sweep, stride 2: each right child takes the sum of its pair");
     CHECK_CONTAINS(cw.line2, "its subtree's sum: t[3] [0..3] and t[7] [4..7]");
     sv_box c3 = sv_layout_cell(&lay, r, 3), c7 = sv_layout_cell(&lay, r, 7);
@@ -140,7 +140,7 @@ static void test_root(const sv_ktrace *t, int r)
     kview(&v, t, 4);
     draw(&v, "root");
     sv_caption_words cw;
-    CHECK(sv_words_caption(&v, &cw));
+    CHECK(sv_pane_of(&v)->caption(&v, &cw));
     CHECK_CONTAINS(cw.line1, "the root cleared: t[7], the total [0..7] = 25, takes the identity 0");
     sv_box c7 = sv_layout_cell(&lay, r, 7);
     const sv_prim *p = text_prim("root cleared");
@@ -167,7 +167,7 @@ static void test_swap(const sv_ktrace *t, int r)
     kview(&v, t, 5); /* down-sweep, stride 4: the pair (t[3], t[7]) */
     draw(&v, "down-4");
     sv_caption_words cw;
-    CHECK(sv_words_caption(&v, &cw));
+    CHECK(sv_pane_of(&v)->caption(&v, &cw));
     CHECK_CONTAINS(cw.line1, "down-sweep, stride 4: each pair swaps and adds");
     sv_box c3 = sv_layout_cell(&lay, r, 3), c7 = sv_layout_cell(&lay, r, 7);
     /* the parent's 0 goes left over the row, the old left 11 comes right under it */
@@ -191,7 +191,7 @@ static void test_swap(const sv_ktrace *t, int r)
     CHECK_INT(arrows_into(sv_layout_cell(&lay, r, 5), true), 1);
     const char *title = NULL;
     char rest[256];
-    sv_words_header(&v, &title, rest, sizeof rest);
+    sv_pane_of(&v)->header(&v, &title, rest, sizeof rest);
     CHECK_STR(title, "Blelloch");
 }
 
