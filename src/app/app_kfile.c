@@ -442,15 +442,9 @@ bool sv_app_new_kernel(const char *path, char *err, size_t errlen)
     return ok;
 }
 
-/* A presenter script's kernel-file step (builtin false) or its kernel step
- * naming a shipped kernel beyond the chapter (builtin: path is its file):
- * shows path's kernel instead ("" none: back to the chapter's), the old
- * watch and traces dropped. */
-void sv_app_kfile_switch(sv_app_state *s, const char *path, bool builtin)
+/* The kernel file (or shipped kernel) shown, its watch and traces dropped. */
+void sv_app_kfile_close(sv_app_state *s)
 {
-    if (strcmp(path, s->kfile) == 0 && (s->kf != NULL) == (path[0] != '\0') &&
-        (!s->kf || s->kbuiltin == builtin))
-        return;
     sv_app_kfile_destroy(s->kf);
     s->kf = NULL;
     sv_ktrace_destroy(s->ktrace);
@@ -462,6 +456,18 @@ void sv_app_kfile_switch(sv_app_state *s, const char *path, bool builtin)
     s->kstale = false;
     free(s->ksource);
     s->ksource = NULL;
+}
+
+/* A presenter script's kernel-file step (builtin false) or its kernel step
+ * naming a shipped kernel beyond the chapter (builtin: path is its file):
+ * shows path's kernel instead ("" none: back to the chapter's), the old
+ * watch and traces dropped. */
+void sv_app_kfile_switch(sv_app_state *s, const char *path, bool builtin)
+{
+    if (strcmp(path, s->kfile) == 0 && (s->kf != NULL) == (path[0] != '\0') &&
+        (!s->kf || s->kbuiltin == builtin))
+        return;
+    sv_app_kfile_close(s);
     s->kfile[0] = '\0';
     s->kbuiltin = false;
     s->step = s->from_step = 0;

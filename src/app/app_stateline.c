@@ -47,7 +47,8 @@ static void geometry(const sv_app_state *s, char *geo, size_t geo_len, char *hel
 /* A kernel file (--kernel-file): kfile=NAME ksteps kout (the shown trace's
  * output, `?` unwritten) kverdict kfail kerror kerror_line kstale kruns
  * (results taken) kms (the last save to its result) kwatch kcompare
- * kschedule khazards kwrong; "kfile=-" without one. Returns a malloc'd
+ * kschedule khazards kwrong, kread_only (the kernel trace came from a
+ * --trace file: kfile is ""); "kfile=-" without either. Returns a malloc'd
  * string (NULL: out of memory). */
 static char *kfile_words(const sv_app_state *s)
 {
@@ -56,7 +57,7 @@ static char *kfile_words(const sv_app_state *s)
     char *w = malloc(len);
     if (!w)
         return NULL;
-    if (!s->kf) {
+    if (!s->kf && !s->ktrace) {
         snprintf(w, len, "kfile=-");
         return w;
     }
@@ -75,9 +76,9 @@ static char *kfile_words(const sv_app_state *s)
     static const char *verdicts[] = {"ok", "wrong", "refused", "failed", "unavailable",
                                      "internal"};
     size_t at = (size_t)snprintf(
-        w, len, "kfile=\"%s\" ksteps=%zu kverdict=%s kfail=%s kerror_line=%d kstale=%d "
+        w, len, "kfile=\"%s\" kread_only=%d ksteps=%zu kverdict=%s kfail=%s kerror_line=%d kstale=%d "
         "kruns=%u kms=%.1f kwatch=%s kcompare=%d kschedule=%s kwrong=%u khazards=%llu "
-        "kerror=\"%s\" kout=", file, t ? t->nsteps : (size_t)0,
+        "kerror=\"%s\" kout=", file, s->kread_only ? 1 : 0, t ? t->nsteps : (size_t)0,
         t ? verdicts[sv_ktrace_verdict(t)] : "none",
         t ? sv_kfail_kind_name(t->failure.kind) : "none", s->kerror_line, s->kstale ? 1 : 0,
         s->kfile_taken, s->kfile_ms, sv_app_kfile_method(s),

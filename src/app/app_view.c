@@ -92,6 +92,7 @@ void sv_app_view_of(const sv_app_state *s, sv_app_view *v)
     v->kerror_line = s->kerror_line;
     v->kstale = s->kstale;
     v->ksource = s->kstale ? s->ksource : NULL;
+    v->kread_only = s->kread_only && s->ktrace;
     v->script_steps = s->script.n;
     v->script_step = s->script.n > 0 ? s->script_at + 1 : 0;
 }

@@ -586,4 +586,6 @@ void sv_kwords_header(const sv_app_view *v, const char **title, char *rest, size
         cat(rest, len, "  \u00b7  %s", sv_type_name(t->type));
     if (v->kstale)
         cat(rest, len, "  \u00b7  shown: the previous version (the last save failed)");
+    if (v->kread_only)
+        cat(rest, len, "  \u00b7  from a trace file: read only");
 }

@@ -189,7 +189,7 @@ static void test_off_by_one(void)
 
 static void test_in_place_last_caption(void)
 {
-    sv_ktrace *t = run_file(SV_TEST_KERNELS_SHARED "/in_place_race.cu");
+    sv_ktrace *t = run_file(SV_TEST_KERNELS "/in_place_race.cu");
     sv_app_view v;
     kview(&v, t, (int)t->nsteps - 1);
     sv_caption_words cw;
@@ -206,7 +206,7 @@ static void test_in_place_last_caption(void)
 
 static void test_race(void)
 {
-    sv_ktrace *t = run_file(SV_TEST_KERNELS_SHARED "/in_place_race.cu");
+    sv_ktrace *t = run_file(SV_TEST_KERNELS "/in_place_race.cu");
     CHECK(t->nhazards > 0);
     const sv_khazard *h = &t->hazards[0];
     sv_app_view v;
@@ -274,7 +274,7 @@ static void test_race(void)
 
 static void test_two_barriers(void)
 {
-    sv_ktrace *t = run_file(SV_TEST_KERNELS_SHARED "/in_place_two_barriers.cu");
+    sv_ktrace *t = run_file(SV_TEST_KERNELS "/in_place_two_barriers.cu");
     CHECK_INT(t->nsteps, 8);
     sv_app_view v;
     kview(&v, t, 2);
@@ -306,7 +306,7 @@ static void test_two_barriers(void)
 
 static void test_own_names(void)
 {
-    sv_ktrace *t = run_file(SV_TEST_KERNELS_SHARED "/temp_2d.cu");
+    sv_ktrace *t = run_file(SV_TEST_KERNELS "/temp_2d.cu");
     sv_app_view v;
     kview(&v, t, 1);
     draw(&v, 1280, 720, "temp-2d");
@@ -324,7 +324,7 @@ static void test_own_names(void)
 static void test_compare(void)
 {
     sv_ktrace *t = run_file(SV_TEST_KERNELS "/off_by_one.cu");
-    sv_ktrace *c = run_file(SV_TEST_KERNELS_SHARED "/double_buffer.cu");
+    sv_ktrace *c = run_file(SV_TEST_KERNELS "/double_buffer.cu");
     sv_app_view v;
     kview(&v, t, 1);
     v.kcompare = c;
@@ -341,7 +341,7 @@ static void test_compare(void)
 
 static void test_failures(void)
 {
-    sv_ktrace *t = run_file(SV_TEST_KERNELS_SHARED "/no_guard.cu");
+    sv_ktrace *t = run_file(SV_TEST_KERNELS "/no_guard.cu");
     CHECK_INT(t->failure.kind, SV_KFAIL_OUT_OF_RANGE);
     char w[256];
     sv_kwords_out_of_range(t, w, sizeof w);
@@ -351,7 +351,7 @@ static void test_failures(void)
     draw(&v, 1280, 720, "no-guard");
     CHECK(text_drawn("read buf[-1]"));
     sv_ktrace_destroy(t);
-    t = run_file(SV_TEST_KERNELS_SHARED "/barrier_in_if.cu");
+    t = run_file(SV_TEST_KERNELS "/barrier_in_if.cu");
     CHECK_INT(t->failure.kind, SV_KFAIL_DEADLOCK);
     kview(&v, t, (int)t->nsteps - 1);
     draw(&v, 1280, 720, "deadlock");
