@@ -5,6 +5,8 @@ shipped build on the input, in a real window under Xvfb (the F12 state
 line: kfile, ksteps, kout, kverdict, steps):
   - n = 8, exclusive: 9 steps (staging, 3 up, the root, 3 down, out), the
     exclusive scan, and the timeline has the kernel's steps;
+  - its phases against its source (Down: the up-sweep's combine, its
+    barrier, the down-sweep's swap lines) and predict mode (values);
   - a new input (typed into the input box) runs it again;
   - a presenter script's `kernel blelloch` step shows it, and walking back
     before it shows the chapter's again.
@@ -44,6 +46,21 @@ def window(exe, env):
         st = wait_runs(app, 1)
         expect(st, kfile="kernels/blelloch.cu", kverdict="ok", kout=EXCLUSIVE, ksteps="9",
                steps="9", kstale=0, kerror="")
+        # Phases against its source (Down/Up): the up-sweep's combine, line
+        # 61 of kernels/blelloch.cu, then its barrier; the down-sweep's swap,
+        # lines 78-79.
+        app.keys("Right", "Right", "Down")
+        expect(app.state(), step=2, phase="op", code_lines="61-61")
+        app.keys("Down")
+        expect(app.state(), step=2, phase="barrier", code_lines="64-64")
+        app.keys("Right", "Right", "Right", "Down")
+        expect(app.state(), step=5, phase="op", code_lines="78-79")
+        # Predict mode (values): Right asks about the next step, Right reveals.
+        app.keys("p", "Right")
+        expect(app.state(), quiz=1, quiz_phase="ask", quiz_kind="values", quiz_step=6)
+        app.keys("Right")
+        expect(app.state(), quiz_phase="shown", step=6)
+        app.keys("p")
         app.keys("End")
         st = app.state()
         expect(st, step=8)
