@@ -206,6 +206,28 @@ bool sv_blelloch_swap_at(const sv_ktrace *t, size_t k, uint32_t cell, sv_bswap *
     return true;
 }
 
+static uint32_t ops_at(const sv_ktrace *t, const sv_bstep *s)
+{
+    switch (s->phase) {
+    case SV_BPHASE_UP:
+    case SV_BPHASE_DOWN: return s->m / (2 * s->stride);
+    case SV_BPHASE_OUT: return t->scan == SV_SCAN_INCLUSIVE ? (uint32_t)t->n : 0;
+    default: return 0;
+    }
+}
+
+bool sv_blelloch_ops(const sv_ktrace *t, size_t k, uint32_t *this_step, uint32_t *through)
+{
+    sv_bstep s;
+    if (!sv_blelloch_step(t, k, &s))
+        return false;
+    *this_step = ops_at(t, &s);
+    *through = 0;
+    for (size_t j = 0; j <= k && sv_blelloch_step(t, j, &s); j++)
+        *through += ops_at(t, &s);
+    return true;
+}
+
 /* ---- Words ----------------------------------------------------------------- */
 
 const char *sv_blelloch_op_noun(sv_op op)

@@ -88,6 +88,12 @@ typedef struct sv_bswap {
  * is in none. */
 bool sv_blelloch_swap_at(const sv_ktrace *t, size_t k, uint32_t cell, sv_bswap *out);
 
+/* The plan's combines (op applications) in step k, and through step k (the
+ * first k + 1 steps): m / 2d at each level of either sweep, 2 (m - 1) in
+ * the tree, none to stage or clear, n more at out[] for the inclusive scan.
+ * False when there is no plan at k. */
+bool sv_blelloch_ops(const sv_ktrace *t, size_t k, uint32_t *this_step, uint32_t *through);
+
 /* ---- Words ------------------------------------------------------------------ */
 
 /* The operator as a noun: "sum", "maximum", "minimum", "product", "xor". */

@@ -11,7 +11,8 @@
  *     it into t[7] (the old left child coming right, added), named "swap",
  *     instead of the two read arrows the recorded writes alone would give;
  *     at stride 2 two swaps; the timeline's labels; the header says
- *     Blelloch. */
+ *     Blelloch; the counters count the tree's combines (2(m - 1) = 14 in 6
+ *     steps); the legend explains the marks, not the chapter's cases. */
 /* dl_iterate_phdr and RTLD_NODELETE (see render_util.h) */
 #define _GNU_SOURCE
 #include "view_test.h"
@@ -189,6 +190,13 @@ static void test_swap(const sv_ktrace *t, int r)
     CHECK_INT(swaps, 2);
     CHECK_INT(arrows_into(sv_layout_cell(&lay, r, 1), true), 1);
     CHECK_INT(arrows_into(sv_layout_cell(&lay, r, 5), true), 1);
+    /* the counters count the tree's combines by its plan: 7 up, then 1 + 2 */
+    char line[256], note[256];
+    CHECK(sv_pane_of(&v)->counters(&v, line, sizeof line, note, sizeof note));
+    CHECK_CONTAINS(line, "ops this step 2 \u00b7 total 10 (the tree: 2(m \u2212 1) = 14 in 6 steps");
+    /* the legend: the range marks and the swap, no chapter cases */
+    CHECK_MSG(text_prim("swap:") != NULL, "the legend names the swap");
+    CHECK_MSG(text_prim("full window (solid)") == NULL, "no chapter cases in Blelloch's legend");
     const char *title = NULL;
     char rest[256];
     sv_pane_of(&v)->header(&v, &title, rest, sizeof rest);
