@@ -77,6 +77,8 @@ typedef struct sv_app_config {
      * every save (with background; else once, for exports). */
     const char *kernel_file; /* --kernel-file FILE.cu; NULL none */
     const char *entry;       /* --entry NAME; NULL: the only __global__ */
+    const char *exercise;    /* --exercise NAME (not "list"); NULL none */
+    const char *into;        /* --into DIR; NULL: ~/scanviz/exercises */
     uint32_t time_limit_ms;  /* --time-limit; 0: the runtime's default */
     /* A shipped kernel beyond the chapter (--kernel blelloch, issue 20): its
      * file ("kernels/blelloch.cu"), run by the kernel runtime's build on the

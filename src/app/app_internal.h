@@ -9,6 +9,9 @@
  *   app_keys.c       the key bindings of keys.h and their actions
  *   app_stateline.c  the state line (F12)
  *   app_bg.c         the background probe and GPU capture
+ *   app_exercise.c   an exercise (--exercise NAME): its file, the panel's
+ *                    text, the check on every save in a worker thread,
+ *                    hints, the solution, the next exercise, progress
  *   app_kfile.c      a kernel file (--kernel-file): its watch and runs in a
  *                    worker thread, the editor key
  *   app_kfile_take.c a kernel file's result taken into the state (errors
@@ -155,6 +158,28 @@ void sv_app_bg_start(sv_app_state *s, const sv_value *in, size_t n, unsigned gen
 void sv_app_bg_finish(sv_app_state *s);
 /* Waits for the thread and frees everything (NULL is fine). */
 void sv_app_bg_destroy(struct sv_app_bg *bg);
+
+/* ---- app_exercise.c ---- */
+/* Opens exercise name: its starting file copied into the --into folder
+ * (never over a file there), shown as a kernel file on the exercise's first
+ * input, checked now and (background) on every save by a worker. false
+ * with err: the exercise shown before, if any, stays. */
+bool sv_app_exercise_open(sv_app_state *s, const char *name, bool background, char *err,
+                          size_t errlen);
+/* At start: --into, and --exercise NAME opened (true when none is asked). */
+bool sv_app_exercise_init(sv_app_state *s, const sv_app_config *c, char *err, size_t errlen);
+/* Takes the worker's check result once there is one (any time: it checks). */
+void sv_app_exercise_finish(sv_app_state *s);
+/* Checks again now (without a window: on the calling thread). */
+void sv_app_exercise_recheck(sv_app_state *s);
+/* N: the next hint; A: the solution (after a pass, or asked twice); G: the
+ * next exercise once this one passed. */
+void sv_app_exercise_hint(sv_app_state *s);
+void sv_app_exercise_reveal(sv_app_state *s);
+void sv_app_exercise_next(sv_app_state *s);
+/* A presenter script's `exercise NAME` step. */
+void sv_app_exercise_switch(sv_app_state *s, const char *name);
+void sv_app_exercise_destroy(struct sv_app_exercise *x); /* NULL is fine */
 
 /* ---- app_kfile.c, app_kfile_take.c ---- */
 /* Starts watching and running the kernel file at path on the shown input;

@@ -165,6 +165,9 @@ ACTION(correct)
 
 ACTION(kedit) { UNUSED_EVENT; sv_app_kfile_edit(s); return true; }
 ACTION(kschedule) { UNUSED_EVENT; sv_app_kfile_next_schedule(s); return true; }
+ACTION(ex_hint) { UNUSED_EVENT; sv_app_exercise_hint(s); return true; }
+ACTION(ex_reveal) { UNUSED_EVENT; sv_app_exercise_reveal(s); return true; }
+ACTION(ex_next) { UNUSED_EVENT; sv_app_exercise_next(s); return true; }
 
 ACTION(measure)
 {
@@ -237,6 +240,8 @@ static unsigned modes_now(const sv_app_state *s)
         m |= SV_KEYWHEN_SCRIPT;
     if (s->quiz)
         m |= SV_KEYWHEN_QUIZ;
+    if (s->ex)
+        m |= SV_KEYWHEN_EXERCISE;
     if (scan && !s->help && s->quiz && s->quiz_asking && s->trace)
         m |= SV_KEYWHEN_ASKING;
     return m;

@@ -79,6 +79,9 @@ static const char *script_kfile_at(const sv_app_state *s, int at, bool *builtin)
         if (st->kfile[0]) {
             f = st->kfile;
             *builtin = false;
+        } else if (st->exercise[0]) {
+            f = s->kfile_start; /* the exercise's file (sv_app_exercise_open) */
+            *builtin = false;
         } else if (b) {
             f = b->file;
             *builtin = true;
@@ -88,6 +91,17 @@ static const char *script_kfile_at(const sv_app_state *s, int at, bool *builtin)
         }
     }
     return f;
+}
+
+/* The exercise at script step `at`: the last step at or before it that
+ * names one ("" none: whatever is open stays). */
+static const char *script_exercise_at(const sv_app_state *s, int at)
+{
+    const char *e = "";
+    for (int i = 0; i <= at && i < s->script.n; i++)
+        if (s->script.steps[i].exercise[0])
+            e = s->script.steps[i].exercise;
+    return e;
 }
 
 /* The source panel (code) or D's values (correct) at script step `at`: the
@@ -143,6 +157,7 @@ void sv_app_script_go(sv_app_state *s, int at)
     bool forward = at == s->script_at + 1;
     int was_step = s->step;
     bool was_asking = s->quiz_asking;
+    sv_app_exercise_switch(s, script_exercise_at(s, at));
     bool builtin;
     const char *kfile = script_kfile_at(s, at, &builtin);
     sv_app_kfile_switch(s, kfile, builtin);

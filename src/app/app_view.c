@@ -95,6 +95,7 @@ void sv_app_view_of(const sv_app_state *s, sv_app_view *v)
     v->kread_only = s->kread_only && s->ktrace;
     v->script_steps = s->script.n;
     v->script_step = s->script.n > 0 ? s->script_at + 1 : 0;
+    v->exercise = s->ex && s->exv.name ? &s->exv : NULL;
 }
 
 void sv_app_layout_of(const sv_app_state *s, sv_layout *l)

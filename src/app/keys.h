@@ -43,8 +43,9 @@ enum {
     SV_KEYWHEN_MEASURE = 1 << 1, /* the Measure view */
     SV_KEYWHEN_SCRIPT = 1 << 2,  /* a presenter script is loaded */
     SV_KEYWHEN_QUIZ = 1 << 3,    /* predict mode is on */
-    SV_KEYWHEN_ASKING = 1 << 4   /* a question is open, in the scan view,
+    SV_KEYWHEN_ASKING = 1 << 4,  /* a question is open, in the scan view,
                                     help closed (tried before the rest) */
+    SV_KEYWHEN_EXERCISE = 1 << 5 /* an exercise is open (--exercise NAME) */
 };
 
 /* Flags. */
@@ -128,6 +129,12 @@ enum {
     BIND(SDLK_e, 0, SV_KEYMOD_CTRL, 0, 0, kedit) \
     HELP("S", "--kernel-file: the next schedule (lockstep, sequential, reverse, random, warps)") \
     BIND(SDLK_s, 0, SV_KEYMOD_PLAIN, SV_KEYWHEN_SCAN, 0, kschedule) \
+    HELP("N (exercise)", "the next hint (1, 2, 3), in the exercise's panel") \
+    BIND(SDLK_n, 0, SV_KEYMOD_PLAIN, SV_KEYWHEN_EXERCISE, 0, ex_hint) \
+    HELP("A (exercise)", "reveal the solution: after a pass, or when asked twice") \
+    BIND(SDLK_a, 0, SV_KEYMOD_PLAIN, SV_KEYWHEN_EXERCISE, 0, ex_reveal) \
+    HELP("G (exercise)", "after a pass: open the next exercise") \
+    BIND(SDLK_g, 0, SV_KEYMOD_PLAIN, SV_KEYWHEN_EXERCISE, 0, ex_next) \
     HELP("M", "Measure view: throughput and work against n") \
     BIND(SDLK_m, 0, SV_KEYMOD_PLAIN, 0, 0, measure) \
     HELP("B (Measure view)", "run the benchmark live on this machine's GPU / stop it") \

@@ -116,6 +116,8 @@ void sv_render_frame(sv_gfx *g, const sv_app_view *s, int fb_w, int fb_h)
         sv_gfx_text(g, SV_FONT_SANS, l.caption_px, (float)fb_w / 2.0f, (float)fb_h / 2.0f,
                     SV_ALIGN_CENTER, t->text_dim, "no trace yet");
     }
+    if (s->view == SV_VIEW_SCAN)
+        sv_render_exercise(g, s, &l, t);
     sv_render_overlay(g, s, &l, t);
     sv_gfx_end(g);
 }

@@ -73,6 +73,31 @@ typedef enum sv_view {
     SV_VIEW_MEASURE  /* throughput and work against n (key M) */
 } sv_view;
 
+/* An exercise open in the window (--exercise NAME, app_exercise.c): what
+ * its panel (render_exercise.c) shows. Strings are never NULL while the
+ * view's exercise is set; "" means none. */
+typedef enum sv_exercise_check_state {
+    SV_EXCHECK_NONE,     /* no check yet */
+    SV_EXCHECK_RUNNING,  /* a check runs (at opening or after a save) */
+    SV_EXCHECK_PASSED,
+    SV_EXCHECK_FAILED
+} sv_exercise_check_state;
+
+typedef struct sv_exercise_view {
+    const char *name, *title;     /* "guard", "The left-edge guard" */
+    const char *statement;        /* the statement's text */
+    const char *file;             /* the student's file */
+    int index, count;             /* its place in the sequence, 1-based, and the length */
+    sv_exercise_check_state check;
+    const char *result;           /* the latest check's words ("" none yet) */
+    bool stale;                   /* result is of an earlier save (a check runs) */
+    const char *hint;             /* the last hint shown ("" none) */
+    unsigned hints_shown, hint_count;
+    const char *solution;         /* the revealed solution's text ("" hidden) */
+    const char *next;             /* the next exercise offered after a pass ("" none) */
+    const char *note;             /* a line about the progress file ("" none) */
+} sv_exercise_view;
+
 typedef struct sv_app_view {
     /* What is shown. */
     const sv_trace *trace;       /* NULL: no trace yet ("no trace yet" is drawn) */
@@ -208,6 +233,8 @@ typedef struct sv_app_view {
      * script_steps; both 0 without a script. The corner says "6 / 12"
      * (not on a --clean slide). */
     int script_step, script_steps;
+    /* An exercise (--exercise NAME): its panel beside the cells; NULL off. */
+    const sv_exercise_view *exercise;
 } sv_app_view;
 
 #endif

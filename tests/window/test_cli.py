@@ -142,6 +142,40 @@ def fault_tests(exe, trace_tool, tmp):
               and "\\e[2J" in out, f"hostile device: exit {rc}: {out!r} {err!r}")
 
 
+def exercise_tests(exe, tmp):
+    """scanviz --exercise list without a display: the list with the progress
+    file's words, a bad progress file said and ignored; the flags' rules."""
+    state = os.path.join(tmp, "state")
+    os.makedirs(os.path.join(state, "scanviz"), mode=0o700)
+    progress = os.path.join(state, "scanviz", "progress")
+    with open(progress, "w") as f:
+        f.write("scanviz-progress 1\nguard passed=yes hints=2 attempts=5 "
+                "first-pass=2026-12-01T12:30:00Z revealed=no\nmax attempts=1\n")
+    os.environ["XDG_STATE_HOME"] = state
+    try:
+        rc, out, err = run(exe, "--exercise", "list")
+        rows = {line.split()[1]: line for line in out.splitlines() if line.strip()}
+        check(rc == 0 and len(rows) >= 8, f"--exercise list: {rc} {out} {err}")
+        check("passed 2026-12-01, 5 attempts, 2 hints" in rows.get("guard", ""),
+              f"--exercise list: guard's progress: {rows.get('guard')!r}")
+        check("1 attempt, 0 hints" in rows.get("max", ""), f"max: {rows.get('max')!r}")
+        check("not started" in rows.get("round-one", ""), f"round-one: {rows.get('round-one')!r}")
+        with open(progress, "w") as f:
+            f.write("scanviz-progress 1\nguard hints=two\n")
+        rc, out, err = run(exe, "--exercise", "list")
+        check(rc == 0 and "line 2, field 2 (hints)" in err and "ignored" in err
+              and "passed" not in out, f"a bad progress file: {rc} {err}")
+        with open(progress) as f:
+            check(f.read() == "scanviz-progress 1\nguard hints=two\n",
+                  "listing changed a bad progress file")
+    finally:
+        del os.environ["XDG_STATE_HOME"]
+    rc, out, err = run(exe, "--into", tmp)
+    check(rc == 2 and "--into goes with --exercise NAME" in err, f"--into alone: {rc} {err}")
+    rc, out, err = run(exe, "--exercise", "guard", "--kernel-file", "x.cu")
+    check(rc == 2 and "not with --kernel-file" in err, f"--exercise --kernel-file: {rc} {err}")
+
+
 def main():
     exe = sys.argv[1]
     trace_tool = sys.argv[2] if len(sys.argv) > 2 and sys.argv[2] else None
@@ -263,6 +297,7 @@ def main():
     check(rc == 0 and "median" in out and "p99" in out, f"--bench-frames: {rc} {out} {err}")
 
     fault_tests(exe, trace_tool, tmp)
+    exercise_tests(exe, tmp)
 
     sys.exit(report("test_cli: all checks passed"))
 
