@@ -532,9 +532,7 @@ bool sv_kwords_counters(const sv_app_view *v, char *line, size_t n1, char *note,
     }
     uint32_t bops, btotal;
     if (sv_blelloch_ops(t, k, &bops, &btotal)) { /* the tree's combines, as its plan counts */
-        uint32_t m = sv_blelloch_leaves(t->n), lg = 0;
-        while ((1u << lg) < m)
-            lg++;
+        uint32_t m = sv_blelloch_leaves(t->n), lg = sv_blelloch_levels(t->n);
         snprintf(line, n1, "step %zu of %zu \u00b7 writes %zu \u00b7 ops this step %" PRIu32
                  " \u00b7 total %" PRIu32 " (the tree: 2(m \u2212 1) = %" PRIu32 " in %" PRIu32
                  " steps, m = %" PRIu32 ") \u00b7 hazards %zu", k + 1, t->nsteps, writes, bops,

@@ -177,7 +177,7 @@ static void draw_legend(sv_gfx *g, const sv_app_view *s, const sv_layout *l, con
 {
     if (s->ktrace && sv_blelloch_is(s->ktrace)) {
         float cy = l->legend.y + l->legend.h / 2.0f, u = l->small_px / 2.5f;
-        const char *noun = sv_blelloch_op_noun(s->ktrace->op);
+        const char *noun = sv_op_noun(s->ktrace->op);
         float w = legend_blelloch(g, l, t, cy, noun, u, false);
         if (w > l->legend.w)
             u *= l->legend.w / w;

@@ -21,9 +21,9 @@ uint32_t sv_blelloch_leaves(size_t n)
     return m;
 }
 
-static uint32_t log2u(uint32_t m)
+uint32_t sv_blelloch_levels(size_t n)
 {
-    uint32_t l = 0;
+    uint32_t m = sv_blelloch_leaves(n), l = 0;
     while ((1u << l) < m)
         l++;
     return l;
@@ -35,7 +35,7 @@ bool sv_blelloch_step(const sv_ktrace *t, size_t k, sv_bstep *out)
     if (!sv_blelloch_is(t))
         return false;
     out->m = sv_blelloch_leaves(t->n);
-    out->levels = log2u(out->m);
+    out->levels = sv_blelloch_levels(t->n);
     size_t L = out->levels;
     if (k == 0) {
         out->phase = SV_BPHASE_STAGE;
@@ -230,18 +230,6 @@ bool sv_blelloch_ops(const sv_ktrace *t, size_t k, uint32_t *this_step, uint32_t
 
 /* ---- Words ----------------------------------------------------------------- */
 
-const char *sv_blelloch_op_noun(sv_op op)
-{
-    switch (op) {
-    case SV_OP_SUM: return "sum";
-    case SV_OP_MAX: return "maximum";
-    case SV_OP_MIN: return "minimum";
-    case SV_OP_PRODUCT: return "product";
-    case SV_OP_XOR: return "xor";
-    default: return "combination";
-    }
-}
-
 /* "t[1], t[3], t[5] and t[7]" for the cells c with (c + 1) % step == 0 below
  * the input's end, with what each holds after step k ("t[1] [0..1], ..."),
  * the first four then "..". */
@@ -276,7 +264,7 @@ static void words_stage(const sv_ktrace *t, const sv_bstep *s, char *l1, size_t 
     if (s->m > t->n)
         snprintf(l2, n2, "%" PRIu32 " leaves, the next power of two: t[%zu..%" PRIu32 "] are "
                  "padding holding the identity %s, so they change no %s", s->m, t->n,
-                 s->m - 1, id, sv_blelloch_op_noun(t->op));
+                 s->m - 1, id, sv_op_noun(t->op));
     else
         snprintf(l2, n2, "%" PRIu32 " leaves, one per value: each holds one input, its own "
                  "range [i]", s->m);
@@ -285,7 +273,7 @@ static void words_stage(const sv_ktrace *t, const sv_bstep *s, char *l1, size_t 
 static void words_up(const sv_ktrace *t, size_t k, const sv_bstep *s, char *l1, size_t n1,
                      char *l2, size_t n2)
 {
-    const char *noun = sv_blelloch_op_noun(t->op);
+    const char *noun = sv_op_noun(t->op);
     char list[256];
     snprintf(l1, n1, "up-sweep, stride %" PRIu32 ": each right child takes the %s of its pair",
              s->stride, noun);
@@ -313,14 +301,14 @@ static void words_root(const sv_ktrace *t, size_t k, const sv_bstep *s, char *l1
     snprintf(l1, n1, "the root cleared: t[%" PRIu32 "], the total %s%s%s, takes the identity %s",
              s->m - 1, r, tot[0] ? " = " : "", tot, id);
     snprintf(l2, n2, "the down-sweep hands it down: the %s of everything left of the first "
-             "leaf is the %s of nothing", sv_blelloch_op_noun(t->op),
-             sv_blelloch_op_noun(t->op));
+             "leaf is the %s of nothing", sv_op_noun(t->op),
+             sv_op_noun(t->op));
 }
 
 static void words_down(const sv_ktrace *t, size_t k, const sv_bstep *s, char *l1, size_t n1,
                        char *l2, size_t n2)
 {
-    const char *noun = sv_blelloch_op_noun(t->op);
+    const char *noun = sv_op_noun(t->op);
     char list[256];
     snprintf(l1, n1, "down-sweep, stride %" PRIu32 ": each pair swaps and adds: the left child "
              "takes its parent's value, the right child that value %s the old left child",
@@ -349,7 +337,7 @@ bool sv_blelloch_step_words(const sv_ktrace *t, size_t k, char *line1, size_t n1
             snprintf(line1, n1, "out: each thread writes t[i] %s in[i], the inclusive scan, to "
                      "out[i]", sv_op_symbol(t->op));
         snprintf(line2, n2, "t[i] holds the %s of in[0..i - 1]: %" PRIu32 " combines up, %" PRIu32
-                 " down, in %" PRIu32 " steps%s", sv_blelloch_op_noun(t->op), s.m - 1, s.m - 1,
+                 " down, in %" PRIu32 " steps%s", sv_op_noun(t->op), s.m - 1, s.m - 1,
                  2 * s.levels, t->scan == SV_SCAN_EXCLUSIVE ? "" : ", and one more per cell here");
         break;
     default:
@@ -368,7 +356,7 @@ char *sv_blelloch_cell_words(const sv_ktrace *t, size_t k, uint32_t cell, char *
     char rt[48], id[48];
     sv_blelloch_range_text(r, rt, sizeof rt);
     sv_value_format(t->type, sv_op_identity(t->op, t->type), id, sizeof id);
-    const char *noun = sv_blelloch_op_noun(t->op);
+    const char *noun = sv_op_noun(t->op);
     bool prefix = s.phase == SV_BPHASE_DOWN || s.phase == SV_BPHASE_OUT ||
                   (s.phase == SV_BPHASE_ROOT && cell == s.m - 1);
     bool left_of = prefix && ((cell + 1) % (s.phase == SV_BPHASE_DOWN ? s.stride : 1) == 0 ||

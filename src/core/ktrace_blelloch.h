@@ -60,8 +60,10 @@ bool sv_blelloch_is(const sv_ktrace *t);
 /* The tree's array: the first shared one (its cell c is the kernel's t[c]);
  * -1 when there is none. */
 int sv_blelloch_tree_array(const sv_ktrace *t);
-/* The next power of two >= n (1 for n <= 1). */
+/* The next power of two >= n (1 for n <= 1): the tree's leaves, m. */
 uint32_t sv_blelloch_leaves(size_t n);
+/* log2 of sv_blelloch_leaves(n): the levels of either sweep. */
+uint32_t sv_blelloch_levels(size_t n);
 /* Step k of t in the plan above; false (phase NONE) when t is not Blelloch
  * or k is past the plan. */
 bool sv_blelloch_step(const sv_ktrace *t, size_t k, sv_bstep *out);
@@ -96,8 +98,6 @@ bool sv_blelloch_ops(const sv_ktrace *t, size_t k, uint32_t *this_step, uint32_t
 
 /* ---- Words ------------------------------------------------------------------ */
 
-/* The operator as a noun: "sum", "maximum", "minimum", "product", "xor". */
-const char *sv_blelloch_op_noun(sv_op op);
 /* Step k's caption: line1 what every thread does ("up-sweep, stride 2: each
  * right child takes the sum of its pair"), line2 the cells and what they
  * now hold. false (both "") when there is no plan at k. */

@@ -16,6 +16,7 @@
 #include "../../kernels/scan_cuda.h"
 #include "../../src/runtime/runtime.h"
 #include "../expect.h"
+#include "../runtime/blelloch_request.h"
 
 static const size_t ns[] = {1, 2, 3, 8, 13, 37, 1000, 1024};
 
@@ -50,18 +51,8 @@ static void input_of(sv_op op, sv_type type, size_t n, sv_value *in)
 
 static sv_ktrace *cpu_run(sv_op op, sv_type type, sv_scan scan, const sv_value *in, size_t n)
 {
-    sv_runtime_request req;
-    memset(&req, 0, sizeof req);
-    req.builtin = "kernels/blelloch.cu";
-    req.op = op;
-    req.type = type;
-    req.scan = scan;
-    req.input = in;
-    req.n = n;
-    req.runs = 1;
-    req.schedule.kind = SV_SCHEDULE_LOCKSTEP;
     char err[256];
-    sv_ktrace *t = sv_runtime_run(&req, err, sizeof err);
+    sv_ktrace *t = blelloch_cpu_run(op, type, scan, in, n, err, sizeof err);
     CHECK_MSG(t != NULL, "CPU runtime: %s", err);
     return t;
 }

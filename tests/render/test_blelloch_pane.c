@@ -20,6 +20,8 @@
 #include "kpane.h"
 #include "runtime.h"
 #include "words.h"
+#include "view_model.h"
+#include "../runtime/blelloch_request.h"
 
 static sv_gfx_rec *rec;
 static const sv_theme *dark;
@@ -30,19 +32,9 @@ static sv_ktrace *run_blelloch(void)
     sv_value in[8];
     for (int i = 0; i < 8; i++)
         in[i].i = chapter[i];
-    sv_runtime_request req;
-    memset(&req, 0, sizeof req);
-    req.builtin = "kernels/blelloch.cu";
-    req.op = SV_OP_SUM;
-    req.type = SV_TYPE_INT32;
-    req.scan = SV_SCAN_EXCLUSIVE;
-    req.input = in;
-    req.n = 8;
-    req.backend = SV_RUNTIME_CPU;
-    req.schedule.kind = SV_SCHEDULE_LOCKSTEP;
-    req.runs = 1;
     char err[512];
-    sv_ktrace *t = sv_runtime_run(&req, err, sizeof err);
+    sv_ktrace *t = blelloch_cpu_run(SV_OP_SUM, SV_TYPE_INT32, SV_SCAN_EXCLUSIVE, in, 8, err,
+                                    sizeof err);
     if (!t || !sv_ktrace_analyze(t, err, sizeof err) || t->failure.kind != SV_KFAIL_NONE) {
         fprintf(stderr, "FAIL: blelloch: %s\n", t && t->failure.message ? t->failure.message : err);
         exit(1);
@@ -52,17 +44,7 @@ static sv_ktrace *run_blelloch(void)
 
 static void kview(sv_app_view *v, const sv_ktrace *t, int step)
 {
-    memset(v, 0, sizeof *v);
-    v->ktrace = t;
-    v->kstep = step;
-    v->anim = 1.0f;
-    v->theme = SV_THEME_DARK;
-    v->ui_scale = 1.0f;
-    v->zoom = 1.0f;
-    v->hover_row = v->hover_cell = v->pinned_row = v->pinned_cell = -1;
-    v->source = "CPU runtime";
-    v->edit_text = v->edit_error = v->status = v->kernel_file = v->lab_note = "";
-    v->kerror = "";
+    view_of_ktrace(v, t, step);
 }
 
 static void draw(const sv_app_view *v, const char *name)
@@ -73,12 +55,7 @@ static void draw(const sv_app_view *v, const char *name)
 /* The recorded text primitive equal to str, NULL when none was drawn. */
 static const sv_prim *text_prim(const char *str)
 {
-    for (size_t i = 0; i < sv_gfx_rec_count(rec); i++) {
-        const sv_prim *p = sv_gfx_rec_prim(rec, i);
-        if (p->kind == SV_PRIM_TEXT && strcmp(p->text, str) == 0)
-            return p;
-    }
-    return NULL;
+    return rec_find_text(rec, str, false);
 }
 
 /* Arrows whose head lands on box dst from above (over = true: near its top)

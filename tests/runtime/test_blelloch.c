@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "../expect.h"
+#include "blelloch_request.h"
 #include "core/ktrace.h"
 #include "core/ktrace_blelloch.h"
 #include "core/reference.h"
@@ -42,18 +43,8 @@ static void input_of(sv_op op, sv_type type, size_t n, sv_value *in)
 
 static sv_ktrace *run(sv_op op, sv_type type, sv_scan scan, const sv_value *in, size_t n)
 {
-    sv_runtime_request req;
-    memset(&req, 0, sizeof req);
-    req.builtin = "kernels/blelloch.cu";
-    req.op = op;
-    req.type = type;
-    req.scan = scan;
-    req.input = in;
-    req.n = n;
-    req.runs = 1;
-    req.schedule.kind = SV_SCHEDULE_LOCKSTEP;
     char err[256];
-    sv_ktrace *t = sv_runtime_run(&req, err, sizeof err);
+    sv_ktrace *t = blelloch_cpu_run(op, type, scan, in, n, err, sizeof err);
     CHECK_MSG(t != NULL, "run: %s", err);
     return t;
 }

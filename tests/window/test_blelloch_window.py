@@ -18,25 +18,12 @@ import os
 import shutil
 import sys
 import tempfile
-import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from xharness import App, expect, fail, run_under_xvfb, sanitizer_env  # noqa: E402
+from xharness import App, expect, run_under_xvfb, sanitizer_env, script_kernel_and_back, wait_runs  # noqa: E402
 
 INPUT = "3 1 7 0 4 1 6 3"
 EXCLUSIVE = "0,3,4,11,11,15,16,22"
-
-
-def wait_runs(app, runs, timeout=60):
-    """The state line once the app has taken `runs` kernel results."""
-    deadline = time.time() + timeout
-    while True:
-        st = app.state()
-        if int(st.get("kruns", "0")) >= runs:
-            return st
-        if time.time() > deadline:
-            fail(f"no kernel result {runs} within {timeout} s: {st['raw'][-800:]}")
-        time.sleep(0.2)
 
 
 def window(exe, env):
@@ -81,21 +68,10 @@ def script(exe, env):
     with open(path, "w") as f:
         f.write("round 1 : the chapter's kernel\n"
                 "kernel blelloch round 3 : the work-efficient tree, stride 4 up\n")
-    app = App(exe, "--no-animation", "--backend", "cpu", "--input", INPUT, "--script", path,
-              env=env)
-    try:
-        st = app.state()
-        expect(st, kfile="-", script="1/2")
-        app.keys("Right")
-        st = wait_runs(app, 1)
-        expect(st, kfile="kernels/blelloch.cu", kverdict="ok", script="2/2", step=3,
-               kout="3,4,11,11,15,16,22,25")  # inclusive: t[i] + in[i]
-        app.keys("Left")
-        st = app.state()
-        expect(st, kfile="-", script="1/2")
-        app.quit_clean()
+    try:  # inclusive: out[i] = t[i] + in[i]
+        script_kernel_and_back(exe, env, INPUT, path, kfile="kernels/blelloch.cu", kverdict="ok",
+                               script="2/2", step=3, kout="3,4,11,11,15,16,22,25")
     finally:
-        app.kill()
         shutil.rmtree(d, ignore_errors=True)
 
 
