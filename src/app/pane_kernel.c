@@ -342,8 +342,12 @@ static void draw_blelloch(const kdraw *d)
         return;
     for (uint32_t right = 2 * st.stride - 1; right < st.m; right += 2 * st.stride) {
         sv_bswap w;
-        int r;
-        if (sv_blelloch_swap_at(d->kt, d->k, right, &w) && (r = swap_row(d, &w)) >= 0)
+        uint32_t cl, cr;
+        int r = sv_kpane_row_of(&d->rows, (uint32_t)a, right - st.stride, &cl);
+        if (r < 0 || sv_kpane_row_of(&d->rows, (uint32_t)a, right, &cr) != r ||
+            (int)cr < l->first_cell || (int)cl > l->last_cell)
+            continue; /* out of view, or across rows: the read arrows show it */
+        if (sv_blelloch_swap_at(d->kt, d->k, right, &w))
             draw_swap(d, &w, r);
     }
 }
