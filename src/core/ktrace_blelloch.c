@@ -110,7 +110,7 @@ sv_brange sv_blelloch_range(const sv_ktrace *t, size_t k, uint32_t cell)
 bool sv_blelloch_marked(const sv_ktrace *t, size_t k, uint32_t cell)
 {
     sv_bstep s;
-    if (!sv_blelloch_step(t, k, &s) || cell >= s.m || cell >= t->n)
+    if (!sv_blelloch_step(t, k, &s) || cell >= s.m)
         return false;
     sv_brange r = sv_blelloch_range(t, k, cell);
     switch (s.phase) {
@@ -238,9 +238,9 @@ static void cell_list(const sv_ktrace *t, size_t k, uint32_t m, uint32_t step, b
 {
     size_t u = 0, shown = 0, total = 0;
     buf[0] = '\0';
-    for (uint32_t c = step - 1; c < m && c < t->n; c += step)
+    for (uint32_t c = step - 1; c < m; c += step)
         total++;
-    for (uint32_t c = step - 1; c < m && c < t->n && u < len; c += step) {
+    for (uint32_t c = step - 1; c < m && u < len; c += step) {
         if (shown == 4 && total > 5) {
             u += (size_t)snprintf(buf + u, len - u, ", ..");
             break;
@@ -278,13 +278,9 @@ static void words_up(const sv_ktrace *t, size_t k, const sv_bstep *s, char *l1, 
     snprintf(l1, n1, "up-sweep, stride %" PRIu32 ": each right child takes the %s of its pair",
              s->stride, noun);
     cell_list(t, k, s->m, 2 * s->stride, true, list, sizeof list);
-    if (list[0])
-        snprintf(l2, n2, "t[k] = t[k - %" PRIu32 "] %s t[k] for k = %" PRIu32 "(j + 1) - 1: "
-                 "each now holds its subtree's %s: %s", s->stride, sv_op_symbol(t->op),
-                 2 * s->stride, noun, list);
-    else
-        snprintf(l2, n2, "every pair of this level lies in the padding: no cell of the input "
-                 "changes");
+    snprintf(l2, n2, "t[k] = t[k - %" PRIu32 "] %s t[k] for k = %" PRIu32 "(j + 1) - 1: each "
+             "now holds its subtree's %s: %s", s->stride, sv_op_symbol(t->op), 2 * s->stride,
+             noun, list);
 }
 
 static void words_root(const sv_ktrace *t, size_t k, const sv_bstep *s, char *l1, size_t n1,
@@ -315,7 +311,7 @@ static void words_down(const sv_ktrace *t, size_t k, const sv_bstep *s, char *l1
              s->stride, sv_op_symbol(t->op));
     cell_list(t, k, s->m, s->stride, true, list, sizeof list);
     snprintf(l2, n2, "each child now holds the %s of everything left of its subtree: %s", noun,
-             list[0] ? list : "(padding only)");
+             list);
 }
 
 bool sv_blelloch_step_words(const sv_ktrace *t, size_t k, char *line1, size_t n1, char *line2,
@@ -361,7 +357,7 @@ char *sv_blelloch_cell_words(const sv_ktrace *t, size_t k, uint32_t cell, char *
                   (s.phase == SV_BPHASE_ROOT && cell == s.m - 1);
     bool left_of = prefix && ((cell + 1) % (s.phase == SV_BPHASE_DOWN ? s.stride : 1) == 0 ||
                               s.phase == SV_BPHASE_ROOT);
-    if (cell >= t->n)
+    if (cell >= t->n && r.empty)
         snprintf(buf, len, "t[%" PRIu32 "] is padding: the identity %s", cell, id);
     else if (r.empty)
         snprintf(buf, len, "t[%" PRIu32 "] holds the identity %s: the %s of nothing%s", cell, id,
@@ -373,6 +369,10 @@ char *sv_blelloch_cell_words(const sv_ktrace *t, size_t k, uint32_t cell, char *
         snprintf(buf, len, "t[%" PRIu32 "] holds in[%" PRIu32 "], a leaf", cell, r.lo);
     else
         snprintf(buf, len, "t[%" PRIu32 "] holds the %s of in%s, its subtree", cell, noun, rt);
+    if (cell >= t->n && !r.empty) {
+        size_t u = strlen(buf);
+        snprintf(buf + u, len - u, " (a padding slot past the input)");
+    }
     return buf;
 }
 

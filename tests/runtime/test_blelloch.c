@@ -166,7 +166,7 @@ static void check_reading(void)
             sv_bstep st;
             CHECK_MSG(sv_blelloch_step(t, k, &st), "n %zu step %zu: no plan", n, k);
             CHECK(!t->readings[k].fits);
-            for (uint32_t c = 0; c < m && c < n; c++) {
+            for (uint32_t c = 0; c < m; c++) { /* the padding cells too */
                 sv_brange r = sv_blelloch_range(t, k, c);
                 int32_t want = 0;
                 for (uint32_t i = r.lo; !r.empty && i <= r.hi; i++)
@@ -207,9 +207,17 @@ static void check_reading(void)
             CHECK(!sv_blelloch_swap_at(t, 2, 3, &w)); /* the up-sweep swaps nothing */
         }
         if (n == 5) {
-            char l1[512], l2[512];
+            char l1[512], l2[512], buf[160];
             CHECK(sv_blelloch_step_words(t, 0, l1, sizeof l1, l2, sizeof l2));
             CHECK_CONTAINS(l2, "t[5..7] are padding holding the identity 0");
+            /* the total lands in the padding slot t[7]: said, not hidden */
+            CHECK(sv_blelloch_step_words(t, 3, l1, sizeof l1, l2, sizeof l2));
+            CHECK_CONTAINS(l2, "t[7] [0..4]");
+            CHECK(sv_blelloch_marked(t, 3, 7));
+            CHECK_STR(sv_blelloch_cell_words(t, 3, 7, buf, sizeof buf),
+                      "t[7] holds the sum of in[0..4], its subtree (a padding slot past the input)");
+            CHECK_STR(sv_blelloch_cell_words(t, 0, 6, buf, sizeof buf),
+                      "t[6] is padding: the identity 0");
         }
         sv_ktrace_destroy(t);
     }
