@@ -221,6 +221,10 @@ sv_app_status sv_app_init(sv_app_state *s, const sv_app_config *c, char *err, si
         sv_app_quiz_set(s, true);
     s->clean = c->clean;
     s->overview = c->overview;
+    if (c->compare && !sv_app_compare_start(s, err, errlen)) {
+        sv_app_cleanup(s);
+        return SV_APP_FAILED;
+    }
     if (c->ui_scale > 0.0f)
         s->ui_scale = sv_clampf(c->ui_scale, (float)SV_UI_SCALE_MIN, (float)SV_UI_SCALE_MAX);
     s->script_at = -1;
@@ -341,6 +345,9 @@ void sv_app_cleanup(sv_app_state *s)
     s->ex = NULL;
     memset(&s->exv, 0, sizeof s->exv);
     sv_app_kfile_close(s);
+    sv_ktrace_destroy(s->cmp_ktrace); /* the compare view's Blelloch */
+    s->cmp_ktrace = NULL;
+    s->compare = false;
     sv_bench_live_destroy(s->bench_live);
     s->bench_live = NULL;
     s->bench_running = false;

@@ -84,6 +84,9 @@ typedef struct sv_app_config {
      * file ("kernels/blelloch.cu"), run by the kernel runtime's build on the
      * input and drawn by the kernel pane; NULL none. */
     const char *builtin_kernel;
+    /* --compare blelloch (issue 20): start on the compare view, Hillis-Steele
+     * beside Blelloch on the same input (key B). */
+    bool compare;
 } sv_app_config;
 
 /* --new-kernel FILE.cu: writes the starting kernel file (the installed

@@ -22,6 +22,8 @@
  *                    kernels, operator, type, scan, random input), the deck
  *   app_zoom.c       zoom and pan
  *   app_quiz.c       predict mode (P, --quiz)
+ *   app_compare.c    the compare view (--compare blelloch, B): Blelloch's
+ *                    trace on the shown input, each pane's step, Tab, M
  *   app_view.c       what the state shows: the view, its layout, the
  *                    question at a step, values as text, the status and
  *                    source lines (calls none of the others)
@@ -61,6 +63,25 @@ void sv_app_format_values(sv_type type, const sv_value *v, size_t n, char sep,
 /* The question predict mode asks at step k. */
 sv_quiz_kind sv_app_quiz_kind_at(const sv_app_state *s, int k);
 const char *sv_app_quiz_kind_name(sv_quiz_kind k);
+
+/* ---- app_compare.c ---- */
+/* The compare view on (Blelloch run on the shown trace's input; false with
+ * err when it could not run, the view on all the same) or off. */
+bool sv_app_compare_set(sv_app_state *s, bool on, char *err, size_t errlen);
+/* --compare blelloch at start: on, Hillis-Steele from --round's step. */
+bool sv_app_compare_start(sv_app_state *s, char *err, size_t errlen);
+/* B: on or off, the status line says which (or why not). */
+void sv_app_compare_toggle(sv_app_state *s);
+/* Runs Blelloch again on the shown trace (a new trace was adopted). */
+bool sv_app_compare_rerun(sv_app_state *s, char *err, size_t errlen);
+/* Right/Left (delta +1/-1), Home/End (to_end): the panes that step. */
+void sv_app_compare_go(sv_app_state *s, int delta, bool to_end);
+/* Tab: both panes step, Hillis-Steele alone, Blelloch alone. */
+void sv_app_compare_next_focus(sv_app_state *s);
+/* M from the compare view: the Measure view with the measured cost. */
+void sv_app_compare_measure(sv_app_state *s);
+/* A click at (x, y) in the compare view: a timeline's dot steps its pane. */
+void sv_app_compare_click(sv_app_state *s, float x, float y);
 
 /* ---- app.c ---- */
 /* B in the Measure view: starts or stops a live scanviz-bench run. */

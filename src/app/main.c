@@ -20,6 +20,7 @@
 #include "../core/exercise_progress.h"
 #include "../core/fileio.h"
 #include "../core/input.h"
+#include "../core/ktrace_table.h"
 #include "../core/lab.h"
 #include "../core/options.h"
 #include "../core/parse.h"
@@ -88,6 +89,7 @@ typedef struct options {
     double time_limit;
     /* Exercises (issue 19) */
     const char *exercise, *into;
+    const char *compare; /* --compare blelloch (issue 20) */
 } options;
 
 /* One more trace file (--trace FILE, or FILE.json alone): the first is
@@ -135,6 +137,7 @@ static bool take(void *ctx, const sv_opt_arg *a, char *err, size_t errlen)
     case SV_OPTION_SPEED: o->speed = a->f; break;
     case SV_OPTION_AUTOPLAY: o->autoplay = true; break;
     case SV_OPTION_CODE: o->code = true; break;
+    case SV_OPTION_COMPARE: o->compare = v; break;
     case SV_OPTION_NO_ANIMATION: o->no_animation = true; break;
     case SV_OPTION_QUIZ: o->quiz = true; break;
     case SV_OPTION_EXPORT: o->export_dir = v; break;
@@ -240,6 +243,9 @@ static int parse_args(int argc, char **argv, options *o)
                            : "--kernel");
     if ((o->entry || o->time_limit > 0) && !o->kernel_file)
         return usage_error("--entry and --time-limit go with --kernel-file FILE.cu");
+    if (o->compare && o->kernel_file)
+        return usage_error("--compare %s compares the chapter's kernel with it: not with "
+                           "--kernel-file", o->compare);
     if (o->kernel_file && (o->trace || o->kernel))
         return usage_error("--kernel-file shows your kernel: not with %s",
                            o->trace ? "--trace" : "--kernel");
@@ -278,6 +284,7 @@ static int make_config(const options *o, sv_app_config *c, sv_value **vals)
     c->overview = o->overview;
     c->ui_scale = (float)o->scale;
     c->script = o->script;
+    c->compare = o->compare != NULL;
     /* The table checked every name (core/options.def): these map them. */
     if (o->op)
         sv_op_from_name(o->op, &c->op);
@@ -545,6 +552,22 @@ static int run_window(sv_platform *p, sv_gfx *g, sv_app_state *s)
     return 0;
 }
 
+/* Where the exported trace came from, for the messages: the source line,
+ * or for a kernel trace its file and runtime. */
+static const char *export_source(const sv_app_state *s, char *buf, size_t len)
+{
+    if (!s->ktrace)
+        return sv_escape(s->source, buf, len);
+    const char *f = s->ktrace->file ? s->ktrace->file : s->ktrace->kernel ? s->ktrace->kernel
+                                                                           : "kernel";
+    const char *slash = strrchr(f, '/');
+    char name[300];
+    sv_escape(slash && slash[1] ? slash + 1 : f, name, sizeof name);
+    snprintf(buf, len, "your kernel %s, %s runtime", name,
+             s->ktrace->backend == SV_BACKEND_CUDA ? "GPU" : "CPU");
+    return buf;
+}
+
 /* --export, --export-gif, --export-svg: the rounds as PNG files (and the
  * overview), the animation, the rounds as SVG; the exit status. */
 static int export_files(sv_gfx *g, sv_app_state *s, const options *o, bool no_display)
@@ -560,17 +583,19 @@ static int export_files(sv_gfx *g, sv_app_state *s, const options *o, bool no_di
     if (o->export_dir && rc == 0) {
         int count = 0;
         if (sv_export_rounds(g, &v, o->export_dir, o->w, o->h, &count, err, sizeof err)) {
-            if (no_display)
+            if (no_display && s->ktrace) /* as scanviz-trace prints it */
+                sv_ktrace_print_table(s->ktrace, stdout, isatty(STDOUT_FILENO), NULL);
+            else if (no_display)
                 sv_trace_print_table(s->trace, stdout, isatty(STDOUT_FILENO), s->source);
             if (count == 1) /* n = 1: one round */
                 printf("scanviz: wrote 1 image: %s/round-00.png (%dx%d, %s, n = %zu, %s)\n",
                        sv_escape(o->export_dir, e1, sizeof e1), o->w, o->h, sv_op_name(s->op),
-                       s->trace->n, sv_escape(s->source, e2, sizeof e2));
+                       s->trace->n, export_source(s, e2, sizeof e2));
             else
                 printf("scanviz: wrote %d images (%dx%d) to %s/: round-00.png .. "
                        "round-%02d.png (%s, n = %zu, %s)\n",
                        count, o->w, o->h, sv_escape(o->export_dir, e1, sizeof e1), count - 1,
-                       sv_op_name(s->op), s->trace->n, sv_escape(s->source, e2, sizeof e2));
+                       sv_op_name(s->op), s->trace->n, export_source(s, e2, sizeof e2));
         } else {
             rc = report(EXIT_FAILURE, "--export %s: %s", o->export_dir, err);
         }

@@ -209,6 +209,18 @@ typedef struct sv_app_state {
     unsigned ex_reveal_asks;
     unsigned ex_checks;      /* check results taken (the state line's exchecks=) */
     char ex_into[1024];      /* --into (""): the folder of the student's files */
+    /* The compare view (--compare blelloch, B; app_compare.c; view.h says
+     * what is shown). cmp_ktrace (owned, analyzed) is Blelloch on the shown
+     * trace's input, operator, type and scan, run on the CPU runtime when
+     * the view opens and again for every new trace (cmp_gen is the trace
+     * generation, s->gen, it was run for). */
+    bool compare;
+    sv_ktrace *cmp_ktrace;
+    char cmp_error[256];
+    unsigned cmp_gen;
+    int cmp_step[2];
+    int cmp_focus;
+    bool cmp_measure;
 } sv_app_state;
 
 /* Number of steps the timeline shows for the current trace: 0 without one

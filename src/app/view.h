@@ -235,6 +235,28 @@ typedef struct sv_app_view {
     int script_step, script_steps;
     /* An exercise (--exercise NAME): its panel beside the cells; NULL off. */
     const sv_exercise_view *exercise;
+    /* The compare view (issue 20: --compare blelloch, key B; pane_compare.c
+     * draws it): the shown trace (Hillis-Steele, the chapter's pane) beside
+     * Blelloch's on the same input, its trace from the CPU runtime drawn
+     * through the kernel pane, each with its own step and timeline.
+     *  - compare: on (the scan view draws the two panes; the fields below
+     *    mean nothing when off). cmp_ktrace: Blelloch's trace (analyzed),
+     *    NULL when it could not run (cmp_error says why; "" none).
+     *  - cmp_step[0]: the Hillis-Steele pane's step (0 .. sv_view_steps of
+     *    trace - 1); cmp_step[1]: Blelloch's (0 .. sv_kpane_steps - 1).
+     *  - cmp_focus: which pane Right/Left step (SV_CMP_BOTH, SV_CMP_HS,
+     *    SV_CMP_BLELLOCH); the stepping panes are marked.
+     *  - cmp_measure: the Measure view was opened from the compare view: it
+     *    says where the extra work costs time (compare.h's cost words). */
+    bool compare;
+    const sv_ktrace *cmp_ktrace;
+    const char *cmp_error;
+    int cmp_step[2];
+    int cmp_focus;
+    bool cmp_measure;
 } sv_app_view;
+
+/* The compare view's stepping panes (cmp_focus). */
+enum { SV_CMP_BOTH = 0, SV_CMP_HS = 1, SV_CMP_BLELLOCH = 2 };
 
 #endif

@@ -227,7 +227,10 @@ def main():
                         (["--runs", "0"], '--runs "0"'), (["--runs", "1e3"], "1e3"),
                         (["--shake-seed", "-4"], '--shake-seed "-4"'),
                         (["--schedule", "sequential", "--backend", "cuda"], "--backend cuda"),
-                        (["--kernel", "sloppy"], "sloppy")]:
+                        (["--kernel", "sloppy"], "sloppy"),
+                        (["--compare", "brent-kung"], "brent-kung"),
+                        (["--compare", "blelloch", "--kernel-file", tmp + "/k.cu"],
+                         "--kernel-file")]:
         rc, out, err = run(exe, *args)
         check(rc == 2, f"{args}: exit {rc}, expected 2 ({err.strip()})")
         check(token in err, f"{args}: stderr does not name {token!r}: {err.strip()}")
@@ -286,6 +289,24 @@ def main():
         check(rc == 0 and len(files) == 3, f"--trace export: exit {rc}, {files}, {err}")
         rc, out, err = run(exe, "--trace", tj, "--op", "max", "--export", d)
         check(rc == 2 and "--trace" in err, f"--trace with --op: exit {rc}: {err}")
+
+    # --compare blelloch: the compare view's steps (Blelloch's 9 at n = 8) as
+    # PNG, SVG (both panes' counters in the text) and GIF, headless.
+    d = os.path.join(tmp, "compare")
+    rc, out, err = run(exe, "--compare", "blelloch", "--backend", "cpu", "--size", "640x360",
+                       "--export", d, "--export-svg", d, "--export-gif", d + "/c.gif")
+    files = sorted(os.listdir(d)) if os.path.isdir(d) else []
+    pngs = [f for f in files if f.endswith(".png")]
+    check(rc == 0 and len(pngs) == 9 and "c.gif" in files and "round-08.svg" in files,
+          f"--compare blelloch exports: exit {rc}, {files}, {err.strip()}")
+    if "round-02.svg" in files:
+        with open(os.path.join(d, "round-02.svg"), encoding="utf-8") as f:
+            svg = f.read()
+        for want in ("ops this step 6 \u00b7 total 13 \u00b7 depth 2",
+                     "ops this step 2 \u00b7 total 6 \u00b7 depth 2",
+                     "whole run: 17 adds in 3 rounds", "whole run: 14 adds in 6 steps"):
+            check(want in svg, f"--compare SVG round-02 lacks {want!r}")
+    check(all(png_size(os.path.join(d, f)) == (640, 360) for f in pngs), "--compare PNG sizes")
 
     # The Measure view, headless.
     p = os.path.join(tmp, "plot.png")
