@@ -92,6 +92,9 @@ def exports(scanviz, d):
           "round-04.svg: the root cleared, marked and said")
     down = svg_text(os.path.join(svg, "round-05.svg"))
     check("swap: 0 \u2190" in down and "+ 11 \u2192" in down, "round-05.svg draws the swap")
+    ov = svg_text(os.path.join(svg, "overview.svg"))
+    check("[0..7]" in ov and "[0..6]" in ov and "root" in ov,
+          "overview.svg stacks the steps with the tree's ranges ([0..7] up, [0..6] at the end)")
     check(os.path.isfile(gif), "the GIF is written")
     if os.path.isfile(gif):
         with open(gif, "rb") as fh:
