@@ -20,6 +20,7 @@
 #include "../core/exercise_progress.h"
 #include "../core/fileio.h"
 #include "../core/input.h"
+#include "../core/ktrace_table.h"
 #include "../core/lab.h"
 #include "../core/options.h"
 #include "../core/parse.h"
@@ -295,10 +296,14 @@ static int make_config(const options *o, sv_app_config *c, sv_value **vals)
         sv_backend_choice_from_name(o->backend, &c->backend);
     if (o->theme)
         sv_theme_from_name(o->theme, &c->theme);
-    if (sv_option_runtime_kernel(o->kernel))
-        return usage_error("--kernel %s: the window does not draw it yet (issue 20); "
-                           "scanviz-trace --kernel %s runs and traces it", o->kernel, o->kernel);
-    if (o->kernel)
+    /* --kernel blelloch: a kernel beyond the chapter, run by the kernel
+     * runtime on the input and drawn by the kernel pane (issue 20). */
+    c->builtin_kernel = sv_option_runtime_kernel(o->kernel);
+    if (c->builtin_kernel && o->trace)
+        return usage_error("--kernel %s runs on an input: not with --trace (a trace file of it "
+                           "opens as it is: scanviz-trace --kernel %s --format json -o FILE)", o->kernel,
+                           o->kernel);
+    if (o->kernel && !c->builtin_kernel)
         sv_kernel_parse(o->kernel, &c->kernel, err, sizeof err);
     if (o->schedule) {
         sv_schedule_parse(o->schedule, &c->schedule, err, sizeof err);
@@ -547,6 +552,22 @@ static int run_window(sv_platform *p, sv_gfx *g, sv_app_state *s)
     return 0;
 }
 
+/* Where the exported trace came from, for the messages: the source line,
+ * or for a kernel trace its file and runtime. */
+static const char *export_source(const sv_app_state *s, char *buf, size_t len)
+{
+    if (!s->ktrace)
+        return sv_escape(s->source, buf, len);
+    const char *f = s->ktrace->file ? s->ktrace->file : s->ktrace->kernel ? s->ktrace->kernel
+                                                                           : "kernel";
+    const char *slash = strrchr(f, '/');
+    char name[300];
+    sv_escape(slash && slash[1] ? slash + 1 : f, name, sizeof name);
+    snprintf(buf, len, "your kernel %s, %s runtime", name,
+             s->ktrace->backend == SV_BACKEND_CUDA ? "GPU" : "CPU");
+    return buf;
+}
+
 /* --export, --export-gif, --export-svg: the rounds as PNG files (and the
  * overview), the animation, the rounds as SVG; the exit status. */
 static int export_files(sv_gfx *g, sv_app_state *s, const options *o, bool no_display)
@@ -562,17 +583,19 @@ static int export_files(sv_gfx *g, sv_app_state *s, const options *o, bool no_di
     if (o->export_dir && rc == 0) {
         int count = 0;
         if (sv_export_rounds(g, &v, o->export_dir, o->w, o->h, &count, err, sizeof err)) {
-            if (no_display)
+            if (no_display && s->ktrace) /* as scanviz-trace prints it */
+                sv_ktrace_print_table(s->ktrace, stdout, isatty(STDOUT_FILENO), NULL);
+            else if (no_display)
                 sv_trace_print_table(s->trace, stdout, isatty(STDOUT_FILENO), s->source);
             if (count == 1) /* n = 1: one round */
                 printf("scanviz: wrote 1 image: %s/round-00.png (%dx%d, %s, n = %zu, %s)\n",
                        sv_escape(o->export_dir, e1, sizeof e1), o->w, o->h, sv_op_name(s->op),
-                       s->trace->n, sv_escape(s->source, e2, sizeof e2));
+                       s->trace->n, export_source(s, e2, sizeof e2));
             else
                 printf("scanviz: wrote %d images (%dx%d) to %s/: round-00.png .. "
                        "round-%02d.png (%s, n = %zu, %s)\n",
                        count, o->w, o->h, sv_escape(o->export_dir, e1, sizeof e1), count - 1,
-                       sv_op_name(s->op), s->trace->n, sv_escape(s->source, e2, sizeof e2));
+                       sv_op_name(s->op), s->trace->n, export_source(s, e2, sizeof e2));
         } else {
             rc = report(EXIT_FAILURE, "--export %s: %s", o->export_dir, err);
         }

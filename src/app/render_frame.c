@@ -118,8 +118,10 @@ void sv_render_frame(sv_gfx *g, const sv_app_view *s, int fb_w, int fb_h)
         sv_render_overlay(g, &c, &l, t);
         sv_gfx_end(g);
         return;
+    } else if (s->ktrace && s->overview) {
+        sv_render_kernel_overview(g, s, &l, t, sv_scene_overview_area(s, &l));
     } else if (s->ktrace) {
-        l.pane->draw(g, s, &l, t); /* the kernel pane (no overview of its own yet) */
+        l.pane->draw(g, s, &l, t); /* the kernel pane */
         sv_render_kernel_source(g, s, &l, t);
     } else if (s->trace && s->overview) {
         sv_render_overview(g, s, &l, t, sv_scene_overview_area(s, &l));

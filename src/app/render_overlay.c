@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../core/ktrace_blelloch.h"
 #include "help.h"
 #include "kpane.h"
 #include "scene.h"
@@ -145,9 +146,44 @@ static float legend_items(sv_gfx *g, const sv_layout *l, const sv_theme *t, floa
     return x - 2.6f * u - l->legend.x;
 }
 
+/* Blelloch's legend (its cells have no chapter cases): the range marks and
+ * the swap, in the colours pane_kernel.c draws them with. Returns its width;
+ * only measured when draw is false. */
+static float legend_blelloch(sv_gfx *g, const sv_layout *l, const sv_theme *t, float cy,
+                             const char *noun, float u, bool draw)
+{
+    float px = floorf(l->small_px * u / l->text_u), x = l->legend.x;
+    char a[96], b[96];
+    snprintf(a, sizeof a, "holds the %s of in[0..3] (up: its subtree; down: all left of it)",
+             noun);
+    snprintf(b, sizeof b, "the parent goes left, the old left child comes right and is added");
+    const struct { const char *mark, *words; sv_rgba ink; } item[] = {
+        { "[0..3]", a, t->accent }, { "swap:", b, t->accent },
+    };
+    for (size_t i = 0; i < sizeof item / sizeof item[0]; i++) {
+        x += draw ? sv_gfx_text(g, SV_FONT_MONO, px, x, cy, SV_ALIGN_LEFT, item[i].ink,
+                                item[i].mark)
+                  : sv_gfx_text_width(g, SV_FONT_MONO, px, item[i].mark);
+        x += 0.9f * u;
+        x += draw ? sv_gfx_text(g, SV_FONT_SANS, px, x, cy, SV_ALIGN_LEFT, t->text, item[i].words)
+                  : sv_gfx_text_width(g, SV_FONT_SANS, px, item[i].words);
+        x += 2.6f * u;
+    }
+    return x - 2.6f * u - l->legend.x;
+}
+
 static void draw_legend(sv_gfx *g, const sv_app_view *s, const sv_layout *l, const sv_theme *t,
                         bool show_window)
 {
+    if (s->ktrace && sv_blelloch_is(s->ktrace)) {
+        float cy = l->legend.y + l->legend.h / 2.0f, u = l->small_px / 2.5f;
+        const char *noun = sv_op_noun(s->ktrace->op);
+        float w = legend_blelloch(g, l, t, cy, noun, u, false);
+        if (w > l->legend.w)
+            u *= l->legend.w / w;
+        legend_blelloch(g, l, t, cy, noun, u, true);
+        return;
+    }
     /* u: the legend's unit, the small text's size / 2.5, shrunk to fit. */
     float cy = l->legend.y + l->legend.h / 2.0f, u = l->small_px / 2.5f;
     bool lab = s->lab != NULL && !s->outcome_hidden; /* a question open: no hint */
@@ -511,6 +547,20 @@ static void draw_input_box(sv_gfx *g, const sv_app_view *s, const sv_layout *l,
         sv_gfx_text(g, SV_FONT_SANS, hpx, x, ly, SV_ALIGN_LEFT, t->text_dim, SV_EDIT_HINT);
 }
 
+/* The overview's foot: the whole run's counters, and the key hint where
+ * the timeline would be (none on a --clean slide). */
+static void draw_overview_foot(sv_gfx *g, const sv_app_view *s, const sv_layout *l,
+                               const sv_theme *t, const char *line, const char *hint)
+{
+    sv_gfx_text(g, SV_FONT_SANS, sv_scene_fit_px(g, SV_FONT_SANS, l->small_px, l->counters.w,
+                                                 line),
+                l->counters.x, l->counters.y + l->counters.h / 2.0f, SV_ALIGN_LEFT,
+                t->text_dim, line);
+    if (!s->clean)
+        sv_gfx_text(g, SV_FONT_SANS, l->small_px, l->timeline.x + l->timeline.w, l->timeline_y,
+                    SV_ALIGN_RIGHT, t->text_dim, hint);
+}
+
 /* ---- status and help ---------------------------------------------------- */
 
 static void draw_status(sv_gfx *g, const sv_app_view *s, const sv_layout *l, const sv_theme *t)
@@ -579,12 +629,19 @@ void sv_render_overlay(sv_gfx *g, const sv_app_view *s, const sv_layout *l, cons
         sv_app_view c = *s;
         c.trace = NULL;
         c.lab = NULL;
-        draw_caption(g, s, l, t);
+        if (!s->overview || (s->caption && s->caption[0]))
+            draw_caption(g, s, l, t);
         draw_legend(g, &c, l, t, false);
-        draw_counters(g, s, l, t);
-        draw_timeline(g, s, l, t);
-        if (!s->editing && !s->help)
-            draw_tooltip(g, s, l, t, fb_w);
+        if (s->overview) { /* every step is shown: the run's counters, no timeline or tooltip */
+            char line[160];
+            sv_kwords_overview_counters(s->ktrace, line, sizeof line);
+            draw_overview_foot(g, s, l, t, line, "V back to the steps \u00b7 H help");
+        } else {
+            draw_counters(g, s, l, t);
+            draw_timeline(g, s, l, t);
+            if (!s->editing && !s->help)
+                draw_tooltip(g, s, l, t, fb_w);
+        }
     } else if (s->view == SV_VIEW_SCAN && have && s->overview) {
         /* The overview: the legend, the whole run's counters, a script's
          * caption if any; no timeline or tooltip (every round is shown). */
@@ -593,14 +650,7 @@ void sv_render_overlay(sv_gfx *g, const sv_app_view *s, const sv_layout *l, cons
         draw_legend(g, s, l, t, false);
         char line[160];
         sv_words_overview_counters(s->trace, line, sizeof line);
-        sv_gfx_text(g, SV_FONT_SANS, sv_scene_fit_px(g, SV_FONT_SANS, l->small_px,
-                                                     l->counters.w, line),
-                    l->counters.x, l->counters.y + l->counters.h / 2.0f, SV_ALIGN_LEFT,
-                    t->text_dim, line);
-        if (!s->clean)
-            sv_gfx_text(g, SV_FONT_SANS, l->small_px, l->timeline.x + l->timeline.w,
-                        l->timeline_y, SV_ALIGN_RIGHT, t->text_dim,
-                        "V back to the rounds \u00b7 H help");
+        draw_overview_foot(g, s, l, t, line, "V back to the rounds \u00b7 H help");
     } else if (s->view == SV_VIEW_SCAN && have) {
         draw_caption(g, s, l, t);
         int row, cell;
