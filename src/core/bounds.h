@@ -10,6 +10,9 @@
 /* The mistakes lab: --runs, and a lab trace's "runs". */
 #define SV_LAB_MAX_RUNS 100000
 #define SV_LAB_DEFAULT_RUNS 100      /* a mistake's runs on the GPU, or a seeded schedule's */
+/* The schedule a mistake runs under on the CPU without --schedule, in
+ * scanviz and scanviz-trace alike (seeded: SV_LAB_DEFAULT_RUNS seeds). */
+#define SV_LAB_DEFAULT_SCHEDULE "warps:1"
 
 /* Seeds (--seed, --shake-seed, a schedule's :S): every 64-bit value. A lab
  * trace's reader takes a shake_seed above INT64_MAX too (lab_file.h). */
