@@ -64,8 +64,9 @@ typedef struct sv_capture_request {
     const char *emulate_schedule; /* the schedule when the emulator runs a lab
                               capture without .schedule (no GPU, --backend
                               cpu, a fallback); it does not pick the
-                              emulator. NULL: warps:1 */
-    uint32_t runs;         /* runs to summarize; 0: 100 on the GPU, 1 emulated */
+                              emulator. NULL: SV_LAB_DEFAULT_SCHEDULE (bounds.h) */
+    uint32_t runs;         /* runs to summarize; 0: 100 on the GPU and for a seeded
+                              schedule (random:S, warps:S), else 1 */
     bool shake;            /* GPU: seeded per-warp delays before each round's reads */
     uint64_t shake_seed;   /* 0 means 1 */
     bool racecheck;        /* GPU: also run the kernel once under compute-sanitizer

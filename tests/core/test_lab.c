@@ -305,7 +305,7 @@ static char *lab_table(const sv_trace *t)
 }
 
 /* t (made from in[0..n) under op) emulated as kernel k under schedule s,
- * with its record (out and known as sv_lab_emulate's, or NULL); where the
+ * with its record (out and known as sv_capture_lab_run's, or NULL); where the
  * schedule is not random, every snapshot compared with the reference; the
  * provenance of every read checked. Returns the record, NULL when the
  * emulation failed (a failed check). */
