@@ -147,8 +147,6 @@ void sv_app_random_input(sv_app_state *s);
 void sv_app_bg_start(sv_app_state *s, const sv_value *in, size_t n, unsigned gen);
 /* Takes the background result once it is done (any time: it checks). */
 void sv_app_bg_finish(sv_app_state *s);
-/* Whether an event is the background capture's wake-up. */
-bool sv_app_bg_is_event(const SDL_Event *e);
 /* Waits for the thread and frees everything (NULL is fine). */
 void sv_app_bg_destroy(struct sv_app_bg *bg);
 

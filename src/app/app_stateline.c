@@ -5,6 +5,7 @@
 
 #include "../core/escape.h"
 #include "app_internal.h"
+#include "kpane.h"
 #include "source.h"
 
 static void quoted(char *dst, size_t len, const char *src)
@@ -169,8 +170,14 @@ void sv_app_state_line(const sv_app_state *s, char *buf, size_t len)
     /* The source lines the phase highlights (0-0: none). */
     int hl_lo = 0, hl_hi = 0;
     const sv_source_file *sf = sv_source_get(s->source_kernel);
-    if (sf && s->phase != SV_PHASE_NONE)
+    if (s->ktrace && s->phase != SV_PHASE_NONE) { /* a kernel's own lines (kphase.c) */
+        int kl[SV_KPHASE_MAX_LINES];
+        int nk = sv_kphase_lines(s->ktrace, (size_t)s->step, s->phase, kl, SV_KPHASE_MAX_LINES);
+        hl_lo = nk > 0 ? kl[0] : 0;
+        hl_hi = nk > 0 ? kl[nk - 1] : 0;
+    } else if (sf && s->phase != SV_PHASE_NONE) {
         sv_source_phase_lines(sf, s->phase, s->step, &hl_lo, &hl_hi);
+    }
     /* The schedule the shown outcome ran under: "gpu" for GPU runs. */
     char sched[48];
     const sv_lab_record *rec = s->trace ? s->trace->lab : NULL;

@@ -161,6 +161,8 @@ void sv_app_set_source(sv_app_state *s, const sv_capture_source *src, const char
  * staging, not the exclusive shift); values otherwise. */
 sv_quiz_kind sv_app_quiz_kind_at(const sv_app_state *s, int k)
 {
+    if (s->ktrace) /* a kernel trace: the values of the cells its step writes */
+        return SV_QUIZ_VALUES;
     sv_step_view v;
     if (!sv_steps_at(s->trace, k, &v) || v.round == 0 || v.shift)
         return SV_QUIZ_VALUES;

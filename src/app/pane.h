@@ -40,6 +40,10 @@ typedef struct sv_pane_fns {
     bool (*caption)(const sv_app_view *v, sv_caption_words *out);
     /* The tooltip of cell (row, cell); false when there is none. */
     bool (*tooltip)(const sv_app_view *v, int row, int cell, sv_tip_words *out);
+    /* The counters line and its note ("" none); false without a trace. */
+    bool (*counters)(const sv_app_view *v, char *line, size_t n1, char *note, size_t n2);
+    /* The header's title and the rest of its line. */
+    void (*header)(const sv_app_view *v, const char **title, char *rest, size_t len);
 } sv_pane_fns;
 
 /* The four rows of the Hillis-Steele scan (pane_rows.c, render_cells.c). */

@@ -100,6 +100,7 @@ typedef struct kdraw {
     sv_krows rows;
     size_t k;
     int hover_row, hover_col;
+    int quiz_row;   /* predict mode's asked row (kquiz.c); -1 none */
 } kdraw;
 
 static sv_rgba case_rgb(const sv_theme *t, sv_case c)
@@ -131,6 +132,50 @@ static void draw_value(const kdraw *d, sv_box b, sv_value val, sv_rgba col, floa
                 col, s);
 }
 
+/* A cell of an open question: what it will hold hidden (`?`), or the
+ * answer typed so far, the selected one ringed. */
+static void draw_asked_cell(const kdraw *d, uint32_t c, sv_box b)
+{
+    const sv_theme *t = d->t;
+    const sv_layout *l = d->l;
+    const sv_app_view *v = d->v;
+    bool sel = (int)c == v->quiz_sel;
+    sv_gfx_rect(d->g, b, l->radius, t->cell_fill, sel ? t->accent : t->cell_border,
+                l->border_w * (sel ? 2.4f : 1.0f), SV_BORDER_SOLID);
+    if (l->num_px <= 0.0f)
+        return;
+    if (sel && v->quiz_text && v->quiz_text[0]) {
+        char buf[40];
+        snprintf(buf, sizeof buf, "%s_", v->quiz_text);
+        float px = sv_scene_fit_px(d->g, SV_FONT_MONO, l->num_px, b.w * 0.9f, buf);
+        sv_gfx_text(d->g, SV_FONT_MONO, px, b.x + b.w / 2.0f, b.y + b.h / 2.0f,
+                    SV_ALIGN_CENTER, t->accent, buf);
+    } else if (v->quiz_has && v->quiz_has[c]) {
+        draw_value(d, b, v->quiz_value[c], t->accent, l->num_px);
+    } else {
+        sv_gfx_text(d->g, SV_FONT_MONO, l->num_px, b.x + b.w / 2.0f, b.y + b.h / 2.0f,
+                    SV_ALIGN_CENTER, t->accent, "?");
+    }
+}
+
+/* After Reveal: a ring on each answered cell, solid when right, dashed
+ * when wrong. */
+static void draw_verdict(const kdraw *d, int r, uint32_t c)
+{
+    const sv_app_view *v = d->v;
+    if (!v->quiz || v->quiz_asking || !v->quiz_scored || v->quiz_step != v->step ||
+        !v->quiz_result || r != d->quiz_row || c >= d->kt->n ||
+        v->quiz_result[c] == SV_QUIZ_UNASKED)
+        return;
+    bool ok = v->quiz_result[c] == SV_QUIZ_RIGHT;
+    sv_rgba col = ok ? d->t->accent : d->t->error;
+    sv_box b = sv_layout_cell(d->l, r, (int)c);
+    float e = fmaxf(2.0f, 1.6f * d->l->border_w);
+    sv_gfx_rect(d->g, (sv_box){ b.x - e, b.y - e, b.w + 2 * e, b.h + 2 * e }, d->l->radius + e,
+                sv_rgba_alpha(d->t->bg, 0.0f), col, fmaxf(2.0f, 0.45f * d->l->unit),
+                ok ? SV_BORDER_SOLID : SV_BORDER_DASHED);
+}
+
 /* One cell: fill, border (the case where the reading holds), value, the
  * broken cell's "should be", the hazard hatch, the ghost value. */
 static void draw_cell(const kdraw *d, int r, uint32_t c)
@@ -142,6 +187,10 @@ static void draw_cell(const kdraw *d, int r, uint32_t c)
     sv_value val;
     bool have = sv_kpane_value(d->kt, d->k, row, c, &val);
     bool wrote = sv_kpane_wrote(d->kt, d->k, row, c);
+    if (wrote && r == d->quiz_row && d->v->quiz_asking) {
+        draw_asked_cell(d, c, b);
+        return;
+    }
     sv_case cs = SV_CASE_COPY;
     sv_kmark mark = sv_kpane_mark(d->kt, d->k, row, c, &cs);
     sv_rgba fill = have ? t->cell_fill : sv_rgba_mix(t->cell_fill, t->bg, 0.55f);
@@ -187,6 +236,7 @@ static void draw_cell(const kdraw *d, int r, uint32_t c)
                     same ? SV_BORDER_DOTTED : SV_BORDER_SOLID);
         draw_value(d, gb, want, same ? t->text_dim : t->error, l->num_px * 0.6f);
     }
+    draw_verdict(d, r, c);
 }
 
 /* An arrow from the read cell (a, cell) into the written box dst. */
@@ -320,6 +370,7 @@ void sv_render_kernel(sv_gfx *g, const sv_app_view *v, const sv_layout *l, const
     if (!d.kt || !sv_kpane_rows(d.kt, &d.rows))
         return;
     d.k = (size_t)sv_kpane_step(v);
+    d.quiz_row = v->quiz ? sv_kquiz_row_of(d.kt, &d.rows, d.k) : -1;
     sv_scene_tooltip_target(v, &d.hover_row, &d.hover_col);
     draw_row_labels(&d);
     sv_gfx_clip(g, &l->cells_clip);
@@ -348,4 +399,6 @@ const sv_pane_fns sv_pane_kernel = {
     .hit = kernel_hit,
     .caption = sv_kwords_caption,
     .tooltip = sv_kwords_tooltip,
+    .counters = sv_kwords_counters,
+    .header = sv_kwords_header,
 };
