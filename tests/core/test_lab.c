@@ -628,11 +628,14 @@ static void test_chapter(void)
 
 static void test_random_inputs(void)
 {
-    static const size_t sizes[] = {1, 2, 3, 5, 8, 13, 31, 32, 33, 64, 100, 257, 1024};
+    /* Every run is a child process of the CPU runtime: sizes at the edges
+     * (1, a warp, one past it, not a power of two, the largest) and both
+     * operators where they are cheap. */
+    static const size_t sizes[] = {1, 3, 8, 13, 32, 33, 100, 1024};
     char err[256];
     for (size_t z = 0; z < sizeof sizes / sizeof *sizes; z++) {
         size_t n = sizes[z];
-        for (int opi = 0; opi < 2; opi++) {
+        for (int opi = 0; opi < (n <= 33 ? 2 : 1); opi++) {
             sv_op op = opi ? SV_OP_MAX : SV_OP_SUM;
             sv_value *in = sv_random_values(op, SV_TYPE_INT32, n, 0xab5eedull + n * 3 + (uint64_t)opi);
             sv_trace *correct = emulated(in, n, op, SV_KERNEL_CORRECT, LOCKSTEP);
@@ -641,7 +644,7 @@ static void test_random_inputs(void)
             for (int k = 0; k < SV_KERNEL_COUNT; k++) {
                 const sv_kernel_info *info = sv_kernel_get((sv_kernel)k);
                 for (int sk = 0; sk < SV_SCHEDULE_COUNT; sk++) {
-                    int seeds = sk >= SV_SCHEDULE_RANDOM ? (n <= 64 ? 3 : 1) : 1;
+                    int seeds = sk >= SV_SCHEDULE_RANDOM ? (n <= 64 ? 2 : 1) : 1;
                     for (int sd = 1; sd <= seeds; sd++) {
                         sv_schedule s = {(sv_schedule_kind)sk, (uint64_t)sd * 7919};
                         char what[96], sname[40];
@@ -679,7 +682,7 @@ static void test_random_inputs(void)
                             sv_trace_destroy(base);
                         }
                         /* A seed replays exactly. */
-                        if (sk >= SV_SCHEDULE_RANDOM && n <= 257) {
+                        if (sk >= SV_SCHEDULE_RANDOM && n <= 100) {
                             sv_trace *again = emulated(in, n, op, (sv_kernel)k, s);
                             CHECK_MSG(again && same_buffers(t, again), "%s: not replayable", what);
                             sv_trace_destroy(again);
