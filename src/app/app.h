@@ -34,6 +34,11 @@ typedef struct sv_app_config {
     const sv_value *input;  /* borrowed, n values; ignored when trace is set */
     size_t n;
     sv_trace *trace;        /* --trace: ownership passes to the state (also on failure) */
+    /* --trace of a kernel trace (version 3, e.g. made on a GPU machine):
+     * shown in the kernel pane with its own source, read only (nothing runs
+     * it again); the chapter's trace of its input is captured beside it.
+     * Ownership passes to the state (also on failure); trace is NULL. */
+    sv_ktrace *ktrace;
     const char *trace_path; /* for the source line */
     /* Several --trace files (a deck, e.g. the H200's correct, in-place and
      * in-place --shake runs): K and Shift+K walk them in this order instead
@@ -72,7 +77,12 @@ typedef struct sv_app_config {
      * every save (with background; else once, for exports). */
     const char *kernel_file; /* --kernel-file FILE.cu; NULL none */
     const char *entry;       /* --entry NAME; NULL: the only __global__ */
+    const char *exercise;    /* --exercise NAME (not "list"); NULL none */
+    const char *into;        /* --into DIR; NULL: ~/scanviz/exercises */
     uint32_t time_limit_ms;  /* --time-limit; 0: the runtime's default */
+    /* --compare blelloch (issue 20): start on the compare view, Hillis-Steele
+     * beside Blelloch on the same input (key B). */
+    bool compare;
 } sv_app_config;
 
 /* --new-kernel FILE.cu: writes the starting kernel file (the installed

@@ -245,24 +245,71 @@ def test_failures():
 
 
 def view_kernel_traces(d, racy):
-    """scanviz --trace: a kernel trace whose steps are the chapter's rounds
-    (right, race-free, double buffer) shows as the chapter's trace; a racy
-    one is refused, saying why and what prints it."""
+    """scanviz --trace: a kernel trace file (version 3) is drawn by the
+    kernel pane, whatever its shape: a chapter-shaped one (right, race-free,
+    double buffer) and a racy one alike, one image per step, read only; a
+    kernel trace with --kernel is refused, saying why."""
     good = os.path.join(d, "good.scanviz.json")
     rc, out, err = run("--kernel-file", kernel("double_buffer.cu"), "--input", CHAPTER,
                        "--format", "json", "-o", good)
     check(rc == 0, f"good trace: {err}")
     env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
     env["SDL_VIDEODRIVER"] = "offscreen"
-    p = subprocess.run([VIEWER, "--trace", good, "--export", os.path.join(d, "png")],
-                       capture_output=True, text=True, timeout=120, env=env)
-    check(p.returncode == 0 and "round-03.png" in p.stderr + p.stdout,
-          f"scanviz --trace a chapter-shaped kernel trace: {p.returncode}: {p.stderr[-300:]}")
-    p = subprocess.run([VIEWER, "--trace", racy, "--export", os.path.join(d, "png2")],
-                       capture_output=True, text=True, timeout=120, env=env)
-    check(p.returncode == 2 and "not the chapter's rounds in a double buffer (10 hazards)" in
-          p.stderr and "scanviz-trace --open" in p.stderr,
-          f"scanviz --trace a racy kernel trace: {p.returncode}: {p.stderr[-400:]}")
+    for path, steps, sub in ((good, 5, "png"), (racy, 5, "png2")):
+        p = subprocess.run([VIEWER, "--trace", path, "--export", os.path.join(d, sub)],
+                           capture_output=True, text=True, timeout=120, env=env)
+        last = f"round-{steps - 1:02d}.png"
+        check(p.returncode == 0 and last in p.stdout and "CPU runtime" in p.stdout and
+              os.path.exists(os.path.join(d, sub, last)) and
+              not os.path.exists(os.path.join(d, sub, f"round-{steps:02d}.png")),
+              f"scanviz --trace {os.path.basename(path)}: the kernel pane's {steps} steps: "
+              f"{p.returncode}: {p.stdout[-300:]} {p.stderr[-300:]}")
+    p = subprocess.run([VIEWER, "--trace", racy, "--kernel", "in-place", "--export",
+                        os.path.join(d, "png3")], capture_output=True, text=True, timeout=120,
+                       env=env)
+    check(p.returncode == 2 and "is a kernel trace" in p.stderr,
+          f"--trace of a kernel trace with --kernel: {p.returncode}: {p.stderr[-300:]}")
+
+
+def view_kernel_exports(d):
+    """The exports draw a kernel file (issue 18, section 5): scanviz
+    --kernel-file F with --export (+ --overview), --export-gif and
+    --export-svg in one run, on the two-barrier in-place kernel's 8 steps:
+    a PNG and an SVG per step with the file's own source (--code), an
+    overview of every step (not a step's picture), a GIF of them all."""
+    env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
+    env["SDL_VIDEODRIVER"] = "offscreen"
+    png, svg, gif = (os.path.join(d, x) for x in ("kpng", "ksvg", "k.gif"))
+    p = subprocess.run([VIEWER, "--kernel-file", kernel("in_place_two_barriers.cu"), "--input",
+                        CHAPTER, "--code", "--overview", "--export", png, "--export-svg", svg,
+                        "--export-gif", gif], capture_output=True, text=True, timeout=180,
+                       env=env)
+    check(p.returncode == 0 and "round-07.png" in p.stdout and
+          "your kernel in_place_two_barriers.cu, CPU runtime" in p.stdout,
+          f"exports of a kernel file: {p.returncode}: {p.stdout[-400:]} {p.stderr[-400:]}")
+    if p.returncode != 0:
+        return
+    pngs = sorted(f for f in os.listdir(png) if f.startswith("round-"))
+    check(len(pngs) == 8, f"a PNG per step: {pngs}")
+    with open(os.path.join(png, "overview.png"), "rb") as a, \
+            open(os.path.join(png, "round-00.png"), "rb") as b:
+        check(a.read() != b.read(), "overview.png is not the first step's picture")
+    svgs = sorted(f for f in os.listdir(svg))
+    check(len(svgs) == 9 and "overview.svg" in svgs, f"an SVG per step and the overview: {svgs}")
+
+    def text_of(name):
+        with open(os.path.join(svg, name)) as f:
+            return f.read()
+    step3 = text_of("round-02.svg")
+    check("in_place_two_barriers.cu" in step3 and "s[i] = v;" in step3 and
+          "everybody has written" in step3, "round-02.svg: the kernel pane and its own source")
+    over = text_of("overview.svg")
+    check("no cell written" in over and "barrier of line 20" in over and "line 21" in over and
+          "8 steps" in over, "overview.svg: every step of the kernel, its lines")
+    with open(gif, "rb") as f:
+        data = f.read()
+    check(data[:6] == b"GIF89a" and data.count(b"\x21\xf9\x04") >= 8,
+          "the GIF: a frame for each of the 8 steps at least")
 
 
 def test_files_and_usage():
@@ -279,6 +326,7 @@ def test_files_and_usage():
             check(rc == 0 and again == f.read(), "--open --format json gives the file back")
         if VIEWER:
             view_kernel_traces(d, path)
+            view_kernel_exports(d)
         rc, out, err = run("--kernel", "no-else", "--format", "json")
         check(rc == 0 and json.loads(out)["output"][0] is None,
               "a chapter trace's output is null where the last round's pout is unwritten")

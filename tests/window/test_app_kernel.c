@@ -16,7 +16,10 @@
 #include <unistd.h>
 
 #include "app_test.h"
+#include "../spawn.h"
+#include "../../src/core/trace_file.h"
 #include "kpane.h"
+#include "pane.h"
 #include "source.h"
 #include "theme.h"
 
@@ -24,6 +27,7 @@
 
 static const sv_value chapter[8] = {{3}, {1}, {7}, {0}, {4}, {1}, {6}, {3}};
 static const char *kernels_dir = ".";
+static const char *trace_exe = "scanviz-trace";
 
 static void kernel_path(const char *name, char *buf, size_t len)
 {
@@ -60,7 +64,7 @@ static bool kernel_app(sv_app_state *s, const char *name, char *path, size_t len
     return s->ktrace != NULL;
 }
 
-static bool same_rgb(sv_rgba a, sv_rgba b)
+static bool close_rgb(sv_rgba a, sv_rgba b)
 {
     return fabsf(a.r - b.r) < 0.01f && fabsf(a.g - b.g) < 0.01f && fabsf(a.b - b.b) < 0.01f;
 }
@@ -83,7 +87,7 @@ static bool panel_marks(const sv_gfx_rec *rec, const sv_layout *l, const char *t
         const sv_prim *p = sv_gfx_rec_prim(rec, i);
         if (p->kind == SV_PRIM_RECT && p->box.x >= l->code_panel.x &&
             p->box.w > l->code_panel.w * 0.5f && p->box.y <= row->y0 &&
-            p->box.y + p->box.h >= row->y0 && same_rgb(p->fill, band))
+            p->box.y + p->box.h >= row->y0 && close_rgb(p->fill, band))
             return true;
     }
     return false;
@@ -96,7 +100,7 @@ static void caption_of(const sv_app_state *s, char *buf, size_t len)
     sv_app_view_of(s, &v);
     sv_caption_words cw;
     buf[0] = '\0';
-    if (sv_words_caption(&v, &cw))
+    if (sv_pane_of(&v)->caption(&v, &cw))
         snprintf(buf, len, "%s", cw.line1);
 }
 
@@ -178,7 +182,7 @@ static int texts_in(const sv_gfx_rec *rec, const char *text, sv_rgba col)
     for (size_t i = 0; i < sv_gfx_rec_count(rec); i++) {
         const sv_prim *p = sv_gfx_rec_prim(rec, i);
         n += p->kind == SV_PRIM_TEXT && p->text && strcmp(p->text, text) == 0 &&
-             same_rgb(p->fill, col);
+             close_rgb(p->fill, col);
     }
     return n;
 }
@@ -243,11 +247,125 @@ static void test_predict(void)
     sv_app_cleanup(&s);
 }
 
+/* scanviz-trace --kernel-file DIR/name on the chapter's example, its
+ * trace file (version 3) written to out; the exit status it gave. */
+static int write_ktrace(const char *dir, const char *name, const char *out)
+{
+    char path[600];
+    kernel_path(name, path, sizeof path);
+    const char *args[] = { "--kernel-file", path, "--input", "3 1 7 0 4 1 6 3", "--format",
+                           "json", "-o", out, NULL };
+    spawn_result r = spawn_exe(dir, trace_exe, args, NULL);
+    int st = r.status;
+    if (st != 0 && st != 4)
+        fprintf(stderr, "scanviz-trace %s: exit %d: %s\n", name, st, r.err);
+    spawn_result_free(&r);
+    return st;
+}
+
+/* The source panel's text as drawn: whether a code row holds text. */
+static bool panel_shows(const sv_app_state *s, const char *text)
+{
+    sv_gfx_rec *rec = sv_gfx_rec_create();
+    sv_app_view v;
+    sv_app_view_of(s, &v);
+    view_draw(&v, s->fb_w, s->fb_h, rec, "kernel-deck-", NULL);
+    bool found = false;
+    for (size_t i = 0; i < sv_gfx_rec_count(rec) && !found; i++) {
+        const sv_prim *p = sv_gfx_rec_prim(rec, i);
+        found = p->kind == SV_PRIM_TEXT && p->font == SV_FONT_MONO && p->text &&
+                p->x0 >= lay.code_panel.x && lay.code_panel.w > 0 && strstr(p->text, text);
+    }
+    sv_gfx_rec_destroy(rec);
+    return found;
+}
+
+/* 3. A --trace deck of kernel traces (version 3, written by scanviz-trace
+ * --kernel-file on the CPU) and a chapter trace (the H200's): K and Shift+K
+ * walk them; a kernel trace is drawn by the kernel pane with its own source
+ * in the panel, read only (no file to run again, the header says so), a
+ * chapter trace by the chapter's pane. `--trace k.json` alone too. */
+static void test_deck(void)
+{
+    char dir[400];
+    check_tmpdir(dir, sizeof dir, "sv-kdeck");
+    char two[700], race[700], chap[700];
+    snprintf(two, sizeof two, "%s/two.scanviz.json", dir);
+    snprintf(race, sizeof race, "%s/race.scanviz.json", dir);
+    snprintf(chap, sizeof chap, "%s/tests/data/correct-64-h200.scanviz.json", SV_SOURCE_ROOT);
+    CHECK_INT(write_ktrace(dir, "in_place_two_barriers.cu", two), 0);
+    CHECK_INT(write_ktrace(dir, "in_place_race.cu", race), 4);
+    const char *deck[] = { two, chap, race };
+    sv_app_config c = config(NULL, 0, SV_TYPE_INT32);
+    c.animations = false;
+    c.code = true;
+    char err[600] = "";
+    CHECK_MSG(sv_trace_file_load_any(two, &c.trace, &c.ktrace, err, sizeof err) && c.ktrace &&
+              !c.trace, "a kernel trace loads as one: %s", err);
+    c.trace_path = two;
+    c.deck = deck;
+    c.deck_n = 3;
+    sv_app_state s;
+    if (!start_app(&s, &c))
+        return;
+    CHECK_MSG(s.ktrace && s.kread_only && s.ktrace->nsteps == 8 && s.trace && s.trace->n == 8,
+              "the first file in the kernel pane, read only");
+    CHECK(line_has(&s, "kread_only=1 ksteps=8 ") && line_has(&s, "deck=1/3 "));
+    sv_app_view v;
+    sv_app_view_of(&s, &v);
+    const char *title;
+    char rest[400];
+    sv_kwords_header(&v, &title, rest, sizeof rest);
+    CHECK_MSG(strstr(rest, "in_place_two_barriers.cu") && strstr(rest, "read only"),
+              "the header: %s", rest);
+    CHECK_MSG(strstr(s.source, "two.scanviz.json") && strstr(s.source, "CPU runtime"),
+              "the source line: %s", s.source);
+    CHECK_MSG(panel_shows(&s, "everybody has read"), "its own source in the panel");
+    key(&s, SDLK_DOWN, 0); /* its phases work too */
+    CHECK(s.phase == SV_PHASE_LOAD && line_has(&s, "code_lines=14-14 "));
+
+    key(&s, SDLK_k, 0); /* the H200's chapter trace */
+    CHECK_MSG(!s.ktrace && !s.kread_only && s.trace && s.trace->n == 64 && s.trace->backend ==
+              SV_BACKEND_CUDA, "K: the chapter trace in its own pane (%s)", s.status);
+    CHECK(line_has(&s, "deck=2/3 ") && line_has(&s, "kfile=- "));
+    key(&s, SDLK_k, 0); /* the race */
+    CHECK_MSG(s.ktrace && s.kread_only && s.ktrace->hazards_total == 10 &&
+              strstr(s.status, "in_place_race.cu"), "K: the racy kernel trace (%s)", s.status);
+    CHECK_MSG(panel_shows(&s, "MARK: race"), "the race's own source in the panel");
+    key(&s, SDLK_k, KMOD_LSHIFT);
+    key(&s, SDLK_k, KMOD_LSHIFT); /* back to the first */
+    CHECK(s.ktrace && s.ktrace->nsteps == 8 && line_has(&s, "deck=1/3 "));
+    /* A new input is a new trace: the file's kernel trace gives way. */
+    key(&s, SDLK_r, 0);
+    CHECK_MSG(!s.ktrace && !s.kread_only, "R: a new input drops the file's kernel trace");
+    sv_app_cleanup(&s);
+
+    /* --trace race.json alone. */
+    c = config(NULL, 0, SV_TYPE_INT32);
+    CHECK(sv_trace_file_load_any(race, &c.trace, &c.ktrace, err, sizeof err) && c.ktrace);
+    c.trace_path = race;
+    if (start_app(&s, &c)) {
+        CHECK_MSG(s.ktrace && s.kread_only && s.deck_n == 0 && line_has(&s, "khazards=10 "),
+                  "one kernel trace file alone");
+        sv_app_cleanup(&s);
+    }
+    static const char *const made[] = { "two.scanviz.json", "race.scanviz.json", "stdin",
+                                        "stdout", "stderr", NULL };
+    for (const char *const *m = made; *m; m++) {
+        char f[700];
+        snprintf(f, sizeof f, "%s/%s", dir, *m);
+        unlink(f);
+    }
+    rmdir(dir);
+}
+
 int main(int argc, char **argv)
 {
     if (argc > 2)
         kernels_dir = argv[2];
-    static const view_test_fn tests[] = { test_phases, test_predict, NULL };
+    if (argc > 3)
+        trace_exe = argv[3];
+    static const view_test_fn tests[] = { test_phases, test_predict, test_deck, NULL };
     return view_test_main(argc, argv, "test_app_kernel", tests,
                           "a kernel file's phases, predict mode and deck");
 }
