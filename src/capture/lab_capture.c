@@ -285,17 +285,10 @@ int sv_capture_child_main(int argc, char **argv)
 static sv_ktrace *runtime_run(const sv_trace *t, sv_kernel k, sv_schedule s, char *err,
                               size_t errlen)
 {
-    sv_runtime_request req;
-    memset(&req, 0, sizeof req);
-    req.builtin = sv_kernel_get(k)->file;
-    req.op = t->op;
-    req.type = t->type;
-    req.scan = t->scan;
-    req.input = t->input;
-    req.n = t->n;
-    req.backend = SV_RUNTIME_CPU;
-    req.schedule = s;
-    req.runs = 1;
+    const sv_runtime_request req = {.builtin = sv_kernel_get(k)->file, .op = t->op,
+                                    .type = t->type, .scan = t->scan, .input = t->input,
+                                    .n = t->n, .backend = SV_RUNTIME_CPU, .schedule = s,
+                                    .runs = 1};
     sv_ktrace *kt = sv_runtime_run(&req, err, errlen);
     if (kt && kt->failure.kind != SV_KFAIL_NONE && kt->failure.kind != SV_KFAIL_OUT_OF_RANGE) {
         char why[512];
