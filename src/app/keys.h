@@ -128,6 +128,9 @@ enum {
     BIND(SDLK_e, 0, SV_KEYMOD_CTRL, 0, 0, kedit) \
     HELP("S", "--kernel-file: the next schedule (lockstep, sequential, reverse, random, warps)") \
     BIND(SDLK_s, 0, SV_KEYMOD_PLAIN, SV_KEYWHEN_SCAN, 0, kschedule) \
+    HELP("W / Shift+W", "--kernel-file with --runs: show the next / previous run in which the hovered cell was wrong") \
+    BIND(SDLK_w, 0, SV_KEYMOD_NOSHIFT, SV_KEYWHEN_SCAN, 0, kwrong_next) \
+    BIND(SDLK_w, 0, SV_KEYMOD_SHIFT, SV_KEYWHEN_SCAN, 0, kwrong_prev) \
     HELP("M", "Measure view: throughput and work against n") \
     BIND(SDLK_m, 0, SV_KEYMOD_PLAIN, 0, 0, measure) \
     HELP("B (Measure view)", "run the benchmark live on this machine's GPU / stop it") \

@@ -131,6 +131,22 @@ static void draw_value(const kdraw *d, sv_box b, sv_value val, sv_rgba col, floa
                 col, s);
 }
 
+/* Many runs: a bar along the cell's foot, as long as the share of runs in
+ * which it was wrong (ktrace.h's cellruns), in the error colour. */
+static void draw_runs_bar(const kdraw *d, sv_box b, const sv_krow *row, uint32_t c)
+{
+    uint32_t wrong = 0;
+    const uint32_t *which = NULL;
+    if (!sv_kpane_cell_runs(d->kt, d->k, row, c, &wrong, &which) || wrong == 0 ||
+        d->kt->runs == 0)
+        return;
+    float share = (float)wrong / (float)d->kt->runs;
+    float h = fmaxf(1.5f, b.h * 0.1f), inset = fminf(b.w * 0.1f, d->l->radius);
+    float w = (b.w - 2.0f * inset) * (share > 1.0f ? 1.0f : share);
+    sv_gfx_rect(d->g, (sv_box){ b.x + inset, b.y + b.h - h - 0.5f, w, h }, 0.0f, d->t->error,
+                d->t->error, 0.0f, SV_BORDER_SOLID);
+}
+
 /* One cell: fill, border (the case where the reading holds), value, the
  * broken cell's "should be", the hazard hatch, the ghost value. */
 static void draw_cell(const kdraw *d, int r, uint32_t c)
@@ -176,8 +192,13 @@ static void draw_cell(const kdraw *d, int r, uint32_t c)
         sv_gfx_text(d->g, SV_FONT_SANS_BOLD, px, b.x + b.w / 2.0f, b.y + b.h + 0.9f * px,
                     SV_ALIGN_CENTER, t->error, s);
     }
+    /* A race's hatch: in the error colour where the cell is wrong in the
+     * shown run (or nothing says), dim where this run left it right. */
     if (row->kind == SV_KROW_ARRAY && sv_kpane_hazard_at(d->kt, d->k, row->array, row->first + c, 0))
-        sv_scene_hatch(d->g, b, fmaxf(3.0f, 0.9f * u), fmaxf(1.0f, 0.2f * u), t->error);
+        sv_scene_hatch(d->g, b, fmaxf(3.0f, 0.9f * u), fmaxf(1.0f, 0.2f * u),
+                       sv_kpane_verdict(d->kt, d->k, row, c) == SV_KCELL_RIGHT
+                           ? sv_rgba_alpha(t->text_dim, 0.55f) : t->error);
+    draw_runs_bar(d, b, row, c);
     sv_value want;
     if (sv_kpane_compare(d->v, d->k, row, c, &want)) {
         bool same = have && memcmp(&want, &val, sizeof val) == 0;

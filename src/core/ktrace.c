@@ -156,6 +156,8 @@ void sv_ktrace_destroy(sv_ktrace *t)
     free(t->failure.waits);
     free(t->readings);
     free(t->expected);
+    free(t->cell_wrong);
+    free(t->output_wrong);
     sv_ktrace_cellruns_clear(t);
     free(t);
 }

@@ -226,6 +226,10 @@ typedef struct sv_ktrace {
     sv_value *expected;    /* n: the sequential scan of op (inclusive or exclusive) */
     int32_t first_wrong;   /* first output cell != expected (or unwritten), -1 none */
     int32_t first_broken_step; /* first step whose reading is broken, -1 none */
+    bool *cell_wrong;      /* [nsteps * n]: cell i of step k's reading row is not its
+                              expected round's window (or unwritten); false where the
+                              step has no reading (the same verdict as cellruns) */
+    bool *output_wrong;    /* n: out[i] is not the scan (or unwritten) */
 } sv_ktrace;
 
 void sv_ktrace_destroy(sv_ktrace *t); /* accepts NULL */
@@ -313,6 +317,8 @@ size_t sv_ktrace_trim(sv_ktrace *t, size_t max_bytes);
  *   - a step with no shared write, or writes in several rows, has no
  *     reading (fits false).
  * pin is the row the step read before (the last read step's row).
+ * cell_wrong and output_wrong say which cells of the reading rows and of
+ * out are wrong in this run (a reading row against its expected_round).
  * Idempotent. false with err filled on allocation failure. */
 bool sv_ktrace_analyze(sv_ktrace *t, char *err, size_t errlen);
 

@@ -245,11 +245,44 @@ static bool check_output(sv_ktrace *t, char *err, size_t errlen)
     return true;
 }
 
+/* Which cells of each reading row hold their expected round's window. */
+static void mark_wrong(sv_ktrace *t, const windows *w)
+{
+    size_t n = t->n;
+    for (size_t k = 0; k < t->nsteps; k++) {
+        const sv_kreading *rd = &t->readings[k];
+        bool *out = t->cell_wrong + k * n;
+        if (!rd->fits || rd->pout_array < 0)
+            continue;
+        const sv_kstep *s = &t->steps[k];
+        size_t a = (size_t)rd->pout_array;
+        size_t base = (size_t)rd->pout_row * (t->arrays[a].len / t->arrays[a].rows);
+        size_t r = (size_t)(rd->expected_round < 0 ? 0 : rd->expected_round);
+        size_t wr = r < w->nrounds ? r : w->nrounds - 1;
+        for (size_t i = 0; i < n; i++)
+            out[i] = !s->written[a][base + i] ||
+                     !sv_kvalue_matches(t->op, t->type, s->cells[a][base + i],
+                                        w->value[wr * n + i], i - window_lo(r, i) + 1,
+                                        w->mag[wr * n + i]);
+    }
+}
+
 bool sv_ktrace_analyze(sv_ktrace *t, char *err, size_t errlen)
 {
     windows w;
     if (!check_output(t, err, errlen) || !windows_make(t, &w, err, errlen))
         return false;
+    free(t->cell_wrong);
+    free(t->output_wrong);
+    t->cell_wrong = calloc(t->nsteps ? t->nsteps * t->n : 1, sizeof *t->cell_wrong);
+    t->output_wrong = calloc(t->n, sizeof *t->output_wrong);
+    if (!t->cell_wrong || !t->output_wrong) {
+        windows_free(&w);
+        sv_errorf(err, errlen, "out of memory");
+        return false;
+    }
+    sv_kscan_wrong_cells(t->op, t->type, t->scan, t->input, t->expected, t->output,
+                         t->output_written, t->n, t->output_wrong);
     free(t->readings);
     t->readings = calloc(t->nsteps ? t->nsteps : 1, sizeof *t->readings);
     if (!t->readings) {
@@ -276,6 +309,7 @@ bool sv_ktrace_analyze(sv_ktrace *t, char *err, size_t errlen)
         pin_array = rd->pout_array;
         pin_row = rd->pout_row;
     }
+    mark_wrong(t, &w);
     windows_free(&w);
     return true;
 }

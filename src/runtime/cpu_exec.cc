@@ -1230,6 +1230,10 @@ bool counting_start(const sv_value *expected, char *err, size_t errlen)
     t->readings = nullptr;
     free(t->expected);
     t->expected = nullptr;
+    free(t->cell_wrong);
+    t->cell_wrong = nullptr;
+    free(t->output_wrong);
+    t->output_wrong = nullptr;
     if (!ok)
         return false;
     R->want.assign(t->ncellruns, std::vector<sv_value>(R->n));
