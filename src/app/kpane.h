@@ -140,6 +140,11 @@ void sv_kwords_step_label(const sv_ktrace *t, int k, char *buf, size_t len);
 /* The header: "Your kernel: my_scan.cu" and "  ·  n = 8  ·  sum  ·  inclusive ...". */
 void sv_kwords_header(const sv_app_view *v, const char **title, char *rest, size_t len);
 
+/* Where a kernel trace came from, for the header: "CPU runtime · schedule
+ * random:1" (a kernel file or a shipped kernel run by the CPU runtime),
+ * "GPU runtime · NVIDIA H200" (escaped); clean: without the schedule. */
+char *sv_kwords_source(const sv_ktrace *t, bool clean, char *buf, size_t len);
+
 /* The pane table's row for kernel traces (pane_kernel.c). */
 extern const sv_pane_fns sv_pane_kernel;
 

@@ -606,6 +606,23 @@ void sv_kwords_step_label(const sv_ktrace *t, int k, char *buf, size_t len)
         snprintf(buf, len, "%d", k + 1);
 }
 
+char *sv_kwords_source(const sv_ktrace *t, bool clean, char *buf, size_t len)
+{
+    if (t->backend == SV_BACKEND_CUDA) {
+        char dev[128];
+        sv_escape(t->device ? t->device : "", dev, sizeof dev);
+        snprintf(buf, len, "GPU runtime%s%s", dev[0] ? " \u00b7 " : "", dev);
+        return buf;
+    }
+    snprintf(buf, len, "CPU runtime");
+    if (!clean && t->schedule) {
+        char sc[64];
+        sv_escape(t->schedule, sc, sizeof sc);
+        cat(buf, len, " \u00b7 schedule %s", sc);
+    }
+    return buf;
+}
+
 void sv_kwords_header(const sv_app_view *v, const char **title, char *rest, size_t len)
 {
     const sv_ktrace *t = v->ktrace;
