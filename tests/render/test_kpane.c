@@ -616,6 +616,51 @@ static void test_lab_truth(void)
     lab_free(&lv);
 }
 
+/* The overview (V) of a mistake reads as the mistake ran: its wrong cells
+ * hatched in the error colour, each round's first broken cell bordered in
+ * it; the chapter's correct run has neither. */
+static int overview_marks(const sv_app_view *s, const char *name, int *broken)
+{
+    draw(s, 1280, 720, name);
+    int hatch = 0;
+    *broken = 0;
+    sv_rgba h = sv_rgba_alpha(dark->error, 0.7f);
+    for (size_t i = 0; i < sv_gfx_rec_count(rec); i++) {
+        const sv_prim *p = sv_gfx_rec_prim(rec, i);
+        if (p->kind == SV_PRIM_LINE && same_rgb(p->fill, h) && p->x0 >= lay.cells_clip.x - 1)
+            hatch++;
+        if (p->kind == SV_PRIM_RECT && same_rgb(p->border, dark->error) &&
+            p->box.x >= lay.cells_clip.x - 1 && p->box.y > lay.header.y + lay.header.h &&
+            p->box.y + p->box.h < lay.legend.y)
+            ++*broken;
+    }
+    return hatch;
+}
+
+static void test_mistake_overview(void)
+{
+    lab_view lv;
+    sv_app_view s;
+    if (lab_make("in-place", &lv, &s)) {
+        s.overview = true;
+        int wrong = 0;
+        for (size_t k = 0; k < lv.sum->nrounds * lv.sum->n; k++)
+            wrong += lv.sum->cells[k].wrong_runs > 0;
+        CHECK(wrong > 0);
+        int broken = 0, hatch = overview_marks(&s, "overview-in-place", &broken);
+        CHECK_MSG(hatch >= 2 * wrong, "the mistake's overview: %d hatch lines for %d wrong "
+                  "cells", hatch, wrong);
+        CHECK_MSG(broken >= wrong, "the mistake's overview: %d error-bordered cells for %d "
+                  "wrong cells", broken, wrong);
+        /* the same trace without its runs reads as it did before: no marks */
+        s.lab = NULL;
+        hatch = overview_marks(&s, "overview-in-place-no-lab", &broken);
+        CHECK_INT(hatch, 0);
+        CHECK_INT(broken, 0);
+    }
+    lab_free(&lv);
+}
+
 int main(int argc, char **argv)
 {
     view_test_open(argc, argv, "test_kpane");
@@ -630,6 +675,7 @@ int main(int argc, char **argv)
     test_in_place_last_caption();
     test_race();
     test_race_right_here();
+    test_mistake_overview();
     test_header_runtime();
     test_many_runs();
     test_two_barriers();
