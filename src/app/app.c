@@ -65,6 +65,57 @@ static void poll_live_bench(sv_app_state *s)
 
 /* ---- init, update, cleanup ---------------------------------------------- */
 
+static sv_app_status app_status_of(sv_capture_status st)
+{
+    return st == SV_CAPTURE_BAD_INPUT ? SV_APP_BAD_INPUT
+         : st == SV_CAPTURE_UNAVAILABLE ? SV_APP_UNAVAILABLE : SV_APP_FAILED;
+}
+
+/* The first trace: a kernel trace file's (read only, the chapter's trace of
+ * its input beside it), a chapter trace file's (with --kernel, that
+ * mistake on its input), or the input captured. */
+static sv_app_status first_trace(sv_app_state *s, const sv_app_config *c, char *err,
+                                 size_t errlen)
+{
+    if (c->ktrace) { /* a kernel trace file: the kernel pane, read only */
+        s->deck = c->deck;
+        s->deck_n = c->deck && c->deck_n > 1 ? c->deck_n : 0;
+        s->deck_at = 0;
+        if (!sv_app_adopt_ktrace(s, c->ktrace, c->trace_path, err, errlen))
+            return SV_APP_FAILED;
+    } else if (c->trace) {
+        sv_trace *t = c->trace;
+        sv_app_adopt(s, t);
+        s->from_file = true;
+        sv_capture_source src;
+        sv_capture_source_of_trace(t, &src);
+        sv_app_set_source(s, &src, c->trace_path);
+        s->deck = c->deck;
+        s->deck_n = c->deck && c->deck_n > 1 ? c->deck_n : 0;
+        s->deck_at = 0;
+        if (c->background && c->backend != SV_CHOOSE_CPU)
+            sv_app_bg_start(s, t->input, t->n, s->gen);
+        /* --kernel with a file: that mistake on the file's input. */
+        if (c->kernel != SV_KERNEL_CORRECT) {
+            s->kernel = c->kernel;
+            sv_capture_status st = sv_app_recapture_shown(s, s->op, s->scan, err, errlen);
+            if (st != SV_CAPTURE_OK)
+                return app_status_of(st);
+        }
+    } else {
+        if (c->background && c->backend != SV_CHOOSE_CPU) {
+            /* started before the first trace: the generation it will have */
+            sv_app_bg_start(s, c->input, c->n, s->gen + 1);
+        }
+        /* With a background probe, the emulator until it is done. */
+        sv_capture_status st = sv_app_recapture(s, c->op, c->type, c->scan, c->input, c->n, err,
+                                         errlen);
+        if (st != SV_CAPTURE_OK)
+            return app_status_of(st);
+    }
+    return SV_APP_OK;
+}
+
 sv_app_status sv_app_init(sv_app_state *s, const sv_app_config *c, char *err, size_t errlen)
 {
     memset(s, 0, sizeof *s);
@@ -101,41 +152,10 @@ sv_app_status sv_app_init(sv_app_state *s, const sv_app_config *c, char *err, si
     if (SDL_WasInit(SDL_INIT_VIDEO))
         SDL_StopTextInput(); /* SDL2 starts it by default; only the input box wants it */
 
-    if (c->trace) {
-        sv_trace *t = c->trace;
-        sv_app_adopt(s, t);
-        s->from_file = true;
-        sv_capture_source src;
-        sv_capture_source_of_trace(t, &src);
-        sv_app_set_source(s, &src, c->trace_path);
-        s->deck = c->deck;
-        s->deck_n = c->deck && c->deck_n > 1 ? c->deck_n : 0;
-        s->deck_at = 0;
-        if (c->background && c->backend != SV_CHOOSE_CPU)
-            sv_app_bg_start(s, t->input, t->n, s->gen);
-        /* --kernel with a file: that mistake on the file's input. */
-        if (c->kernel != SV_KERNEL_CORRECT) {
-            s->kernel = c->kernel;
-            sv_capture_status st = sv_app_recapture_shown(s, s->op, s->scan, err, errlen);
-            if (st != SV_CAPTURE_OK) {
-                sv_app_cleanup(s);
-                return st == SV_CAPTURE_BAD_INPUT ? SV_APP_BAD_INPUT
-                     : st == SV_CAPTURE_UNAVAILABLE ? SV_APP_UNAVAILABLE : SV_APP_FAILED;
-            }
-        }
-    } else {
-        if (c->background && c->backend != SV_CHOOSE_CPU) {
-            /* started before the first trace: the generation it will have */
-            sv_app_bg_start(s, c->input, c->n, s->gen + 1);
-        }
-        /* With a background probe, the emulator until it is done. */
-        sv_capture_status st = sv_app_recapture(s, c->op, c->type, c->scan, c->input, c->n, err,
-                                         errlen);
-        if (st != SV_CAPTURE_OK) {
-            sv_app_cleanup(s);
-            return st == SV_CAPTURE_BAD_INPUT ? SV_APP_BAD_INPUT
-                 : st == SV_CAPTURE_UNAVAILABLE ? SV_APP_UNAVAILABLE : SV_APP_FAILED;
-        }
+    sv_app_status first = first_trace(s, c, err, errlen);
+    if (first != SV_APP_OK) {
+        sv_app_cleanup(s);
+        return first;
     }
 
     if (c->kernel_file) {
@@ -301,14 +321,7 @@ void sv_app_cleanup(sv_app_state *s)
         return;
     sv_app_bg_destroy(s->bg);
     s->bg = NULL;
-    sv_app_kfile_destroy(s->kf);
-    s->kf = NULL;
-    sv_ktrace_destroy(s->ktrace);
-    s->ktrace = NULL;
-    sv_ktrace_destroy(s->kcompare);
-    s->kcompare = NULL;
-    free(s->ksource);
-    s->ksource = NULL;
+    sv_app_kfile_close(s);
     sv_bench_live_destroy(s->bench_live);
     s->bench_live = NULL;
     s->bench_running = false;

@@ -34,6 +34,11 @@ typedef struct sv_app_config {
     const sv_value *input;  /* borrowed, n values; ignored when trace is set */
     size_t n;
     sv_trace *trace;        /* --trace: ownership passes to the state (also on failure) */
+    /* --trace of a kernel trace (version 3, e.g. made on a GPU machine):
+     * shown in the kernel pane with its own source, read only (nothing runs
+     * it again); the chapter's trace of its input is captured beside it.
+     * Ownership passes to the state (also on failure); trace is NULL. */
+    sv_ktrace *ktrace;
     const char *trace_path; /* for the source line */
     /* Several --trace files (a deck, e.g. the H200's correct, in-place and
      * in-place --shake runs): K and Shift+K walk them in this order instead
@@ -139,9 +144,5 @@ void sv_app_request_state_line(sv_app_state *s);
 
 /* Whether a state line was asked for since the last call; clears it. */
 bool sv_app_take_state_line(sv_app_state *s);
-
-/* Registers the user event the background capture posts; call once after
- * SDL_Init (sv_app_init does it if needed). */
-uint32_t sv_app_event_type(void);
 
 #endif

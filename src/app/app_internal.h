@@ -138,6 +138,12 @@ void sv_app_next_type(sv_app_state *s);
 /* Shows kernel k on the same input; false (the kernel stays) on failure. */
 bool sv_app_set_kernel(sv_app_state *s, sv_kernel k);
 void sv_app_next_kernel(sv_app_state *s);
+/* Shows kernel trace k read from the trace file path (taking it) in the
+ * kernel pane, read only, with the chapter's trace of its input captured
+ * beside it; false with err (k freed, the shown traces kept) when that
+ * capture fails. */
+bool sv_app_adopt_ktrace(sv_app_state *s, sv_ktrace *k, const char *path, char *err,
+                         size_t errlen);
 /* The next (+1) or previous (-1) --trace file of the deck. */
 void sv_app_deck_step(sv_app_state *s, int d);
 void sv_app_random_input(sv_app_state *s);
@@ -147,8 +153,6 @@ void sv_app_random_input(sv_app_state *s);
 void sv_app_bg_start(sv_app_state *s, const sv_value *in, size_t n, unsigned gen);
 /* Takes the background result once it is done (any time: it checks). */
 void sv_app_bg_finish(sv_app_state *s);
-/* Whether an event is the background capture's wake-up. */
-bool sv_app_bg_is_event(const SDL_Event *e);
 /* Waits for the thread and frees everything (NULL is fine). */
 void sv_app_bg_destroy(struct sv_app_bg *bg);
 
@@ -164,6 +168,8 @@ void sv_app_kfile_rerun(sv_app_state *s);
 /* Takes the worker's result once there is one (any time: it checks). */
 void sv_app_kfile_finish(sv_app_state *s);
 void sv_app_kfile_destroy(struct sv_app_kfile *k); /* NULL is fine */
+/* Drops the kernel file: its watch and worker, its traces, source and error. */
+void sv_app_kfile_close(sv_app_state *s);
 /* "inotify" / "polling" ("" without a kernel file). */
 const char *sv_app_kfile_method(const sv_app_state *s);
 /* Ctrl+E: opens the file in $VISUAL, else $EDITOR in a terminal, else

@@ -28,6 +28,8 @@ static void clear_error(sv_app_state *s)
 /* Shows t as the kernel trace (taking it), the step kept in range. */
 static void show(sv_app_state *s, sv_ktrace *t)
 {
+    if (s->quiz_asking) /* the question was about the old trace's step */
+        sv_app_quiz_reset_question(s);
     sv_ktrace_destroy(s->ktrace);
     s->ktrace = t;
     int last = sv_app_steps_of(s) - 1;

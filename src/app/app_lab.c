@@ -21,8 +21,13 @@ void sv_app_adopt(sv_app_state *s, sv_trace *t)
     const sv_trace *o = s->trace;
     bool same = o && o->n == t->n && o->op == t->op && o->type == t->type &&
                 o->scan == t->scan && memcmp(o->input, t->input, t->n * sizeof *t->input) == 0;
-    if (!same)
+    if (!same || s->kread_only)
         sv_app_quiz_reset_question(s);
+    if (s->kread_only) { /* a trace file's kernel trace gives way to any new trace */
+        sv_ktrace_destroy(s->ktrace);
+        s->ktrace = NULL;
+        s->kread_only = false;
+    }
     /* A new trace: the old outcome no longer describes it. */
     sv_app_lab_clear(s);
     sv_trace_destroy(s->trace);
@@ -251,21 +256,72 @@ void sv_app_next_kernel(sv_app_state *s)
     sv_app_set_kernel(s, (sv_kernel)((s->kernel + 1) % SV_KERNEL_COUNT));
 }
 
-/* K / Shift+K with several --trace files: the next (d = 1) or previous
+bool sv_app_adopt_ktrace(sv_app_state *s, sv_ktrace *k, const char *path, char *err,
+                         size_t errlen)
+{
+    /* The chapter's kernel on the same input: the window's input, op and
+     * scan for everything else (the input box, the state line). */
+    s->kernel = SV_KERNEL_CORRECT;
+    if (sv_app_recapture(s, k->op, k->type, k->scan, k->input, k->n, err, errlen) !=
+        SV_CAPTURE_OK) {
+        sv_ktrace_destroy(k);
+        return false;
+    }
+    sv_ktrace_destroy(s->ktrace);
+    s->ktrace = k;
+    s->kread_only = true;
+    s->from_file = true;
+    s->kerror[0] = '\0';
+    s->kerror_line = 0;
+    s->kstale = false;
+    int last = sv_app_steps_of(s) - 1;
+    s->step = s->from_step = sv_clampi(s->step, 0, last);
+    s->anim = 1.0f;
+    s->gen++;
+    /* Where the kernel trace was made: the CPU runtime, or the GPU's. */
+    sv_capture_source src;
+    memset(&src, 0, sizeof src);
+    src.backend = k->backend;
+    if (k->backend == SV_BACKEND_CUDA)
+        snprintf(src.label, sizeof src.label, "GPU runtime \u00b7 %.200s",
+                 k->device ? k->device : "a GPU");
+    else
+        snprintf(src.label, sizeof src.label, "CPU runtime");
+    sv_app_set_source(s, &src, path);
+    return true;
+}
+
+/* K / Shift+K with a --trace deck: the next (d = 1) or previous
  * (d = -1) file of the deck, loaded now, with its own kernel and outcome;
- * the round is kept where the file has it. A file that no longer loads
- * leaves the shown one and says why. */
+ * a kernel trace (version 3) in the kernel pane, read only. The round is
+ * kept where the file has it. A file that no longer loads leaves the shown
+ * one and says why. */
 void sv_app_deck_step(sv_app_state *s, int d)
 {
     int at = ((s->deck_at + d) % s->deck_n + s->deck_n) % s->deck_n;
     const char *path = s->deck[at];
-    char err[512], msg[700], name[256];
+    char err[512], msg[700], name[256], why[600];
     sv_escape(path, name, sizeof name);
-    sv_trace *t = sv_trace_load(path, err, sizeof err);
-    if (!t) {
-        char why[600];
+    sv_trace *t;
+    sv_ktrace *k;
+    if (!sv_trace_file_load_any(path, &t, &k, err, sizeof err)) {
         snprintf(msg, sizeof msg, "Trace %d of %d: %s", at + 1, s->deck_n,
                  sv_escape(err, why, sizeof why));
+        sv_app_set_status(s, msg);
+        return;
+    }
+    if (k) {
+        char kname[200];
+        sv_escape(k->file ? k->file : k->kernel ? k->kernel : "kernel", kname, sizeof kname);
+        if (!sv_app_adopt_ktrace(s, k, path, err, sizeof err)) {
+            snprintf(msg, sizeof msg, "Trace %d of %d: %s", at + 1, s->deck_n,
+                     sv_escape(err, why, sizeof why));
+            sv_app_set_status(s, msg);
+            return;
+        }
+        s->deck_at = at;
+        snprintf(msg, sizeof msg, "Trace %d of %d: %.200s \u2014 your kernel %.200s (read only)",
+                 at + 1, s->deck_n, name, kname);
         sv_app_set_status(s, msg);
         return;
     }

@@ -8,9 +8,12 @@
 
 #include "../core/parse.h"
 #include "app_internal.h"
+#include "kpane.h"
 
 int sv_app_quiz_row(const sv_app_state *s, int k)
 {
+    if (s->ktrace) /* a kernel trace: the pane row the step writes most (kquiz.c) */
+        return k >= 0 ? sv_kquiz_row(s->ktrace, (size_t)k) : -1;
     sv_step_view v;
     return sv_steps_at(s->trace, k, &v) ? sv_steps_asked_row(&v) : 3;
 }
@@ -36,6 +39,10 @@ static void quiz_truth(const sv_app_state *s, int k, int i, sv_value *val, int *
     sv_step_view v;
     *cs = -1;
     val->i = 0;
+    if (s->ktrace) { /* the value the kernel's trace has in the asked cell */
+        sv_kquiz_truth(s->ktrace, (size_t)k, (uint32_t)i, val);
+        return;
+    }
     if (!sv_steps_at(t, k, &v))
         return;
     const sv_round *rd = v.rd;
@@ -81,12 +88,23 @@ static bool quiz_commit(sv_app_state *s)
     return true;
 }
 
+/* Whether cell i is asked: every cell of the row, or of a kernel trace's
+ * row only those the step writes. */
+static bool is_asked(const sv_app_state *s, int i)
+{
+    sv_value v;
+    return !s->ktrace || sv_kquiz_truth(s->ktrace, (size_t)s->step, (uint32_t)i, &v);
+}
+
 void sv_app_quiz_select(sv_app_state *s, int i)
 {
     if (!s->trace || !quiz_commit(s))
         return;
-    int n = (int)s->trace->n;
-    s->quiz_sel = ((i % n) + n) % n;
+    int n = (int)s->trace->n, dir = i < s->quiz_sel ? -1 : 1;
+    i = ((i % n) + n) % n;
+    for (int tries = 0; tries < n && !is_asked(s, i); tries++) /* on to the next asked cell */
+        i = ((i + dir) % n + n) % n;
+    s->quiz_sel = i;
 }
 
 /* Right / Page Down after a revealed step, once the next step is shown
@@ -96,9 +114,18 @@ void sv_app_quiz_ask(sv_app_state *s)
     s->anim = 1.0f; /* nothing moves into hidden cells; Reveal animates */
     s->from_step = s->step;
     sv_app_quiz_reset_question(s);
-    s->quiz_asking = true;
     s->quiz_step = s->step;
+    if (s->ktrace && sv_app_quiz_row(s, s->step) < 0) {
+        char msg[96];
+        snprintf(msg, sizeof msg, "Step %d writes no cell: nothing to predict (Right goes on)",
+                 s->step + 1);
+        sv_app_set_status(s, msg);
+        return;
+    }
+    s->quiz_asking = true;
     s->quiz_sel = 0;
+    if (!is_asked(s, 0))
+        sv_app_quiz_select(s, 1);
 }
 
 /* Right / Page Down on a question: mark each answer, add them to the score
@@ -113,7 +140,8 @@ void sv_app_quiz_reveal(sv_app_state *s)
         sv_value want;
         int cs;
         quiz_truth(s, s->step, (int)i, &want, &cs);
-        bool answered = kind == SV_QUIZ_VALUES ? s->quiz_has[i] : s->quiz_mark[i] != 0;
+        bool answered = kind == SV_QUIZ_VALUES ? s->quiz_has[i] && is_asked(s, (int)i)
+                                               : s->quiz_mark[i] != 0;
         if (!answered) {
             s->quiz_result[i] = SV_QUIZ_UNASKED;
             continue;

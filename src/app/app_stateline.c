@@ -5,6 +5,7 @@
 
 #include "../core/escape.h"
 #include "app_internal.h"
+#include "kpane.h"
 #include "source.h"
 
 static void quoted(char *dst, size_t len, const char *src)
@@ -46,7 +47,8 @@ static void geometry(const sv_app_state *s, char *geo, size_t geo_len, char *hel
 /* A kernel file (--kernel-file): kfile=NAME ksteps kout (the shown trace's
  * output, `?` unwritten) kverdict kfail kerror kerror_line kstale kruns
  * (results taken) kms (the last save to its result) kwatch kcompare
- * kschedule khazards kwrong; "kfile=-" without one. Returns a malloc'd
+ * kschedule khazards kwrong, kread_only (the kernel trace came from a
+ * --trace file: kfile is ""); "kfile=-" without either. Returns a malloc'd
  * string (NULL: out of memory). */
 static char *kfile_words(const sv_app_state *s)
 {
@@ -55,7 +57,7 @@ static char *kfile_words(const sv_app_state *s)
     char *w = malloc(len);
     if (!w)
         return NULL;
-    if (!s->kf) {
+    if (!s->kf && !s->ktrace) {
         snprintf(w, len, "kfile=-");
         return w;
     }
@@ -74,9 +76,9 @@ static char *kfile_words(const sv_app_state *s)
     static const char *verdicts[] = {"ok", "wrong", "refused", "failed", "unavailable",
                                      "internal"};
     size_t at = (size_t)snprintf(
-        w, len, "kfile=\"%s\" ksteps=%zu kverdict=%s kfail=%s kerror_line=%d kstale=%d "
+        w, len, "kfile=\"%s\" kread_only=%d ksteps=%zu kverdict=%s kfail=%s kerror_line=%d kstale=%d "
         "kruns=%u kms=%.1f kwatch=%s kcompare=%d kschedule=%s kwrong=%u khazards=%llu "
-        "kerror=\"%s\" kout=", file, t ? t->nsteps : (size_t)0,
+        "kerror=\"%s\" kout=", file, s->kread_only ? 1 : 0, t ? t->nsteps : (size_t)0,
         t ? verdicts[sv_ktrace_verdict(t)] : "none",
         t ? sv_kfail_kind_name(t->failure.kind) : "none", s->kerror_line, s->kstale ? 1 : 0,
         s->kfile_taken, s->kfile_ms, sv_app_kfile_method(s),
@@ -169,8 +171,14 @@ void sv_app_state_line(const sv_app_state *s, char *buf, size_t len)
     /* The source lines the phase highlights (0-0: none). */
     int hl_lo = 0, hl_hi = 0;
     const sv_source_file *sf = sv_source_get(s->source_kernel);
-    if (sf && s->phase != SV_PHASE_NONE)
+    if (s->ktrace && s->phase != SV_PHASE_NONE) { /* a kernel's own lines (kphase.c) */
+        int kl[SV_KPHASE_MAX_LINES];
+        int nk = sv_kphase_lines(s->ktrace, (size_t)s->step, s->phase, kl, SV_KPHASE_MAX_LINES);
+        hl_lo = nk > 0 ? kl[0] : 0;
+        hl_hi = nk > 0 ? kl[nk - 1] : 0;
+    } else if (sf && s->phase != SV_PHASE_NONE) {
         sv_source_phase_lines(sf, s->phase, s->step, &hl_lo, &hl_hi);
+    }
     /* The schedule the shown outcome ran under: "gpu" for GPU runs. */
     char sched[48];
     const sv_lab_record *rec = s->trace ? s->trace->lab : NULL;

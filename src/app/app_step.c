@@ -4,6 +4,7 @@
 #include <stdio.h>
 
 #include "app_internal.h"
+#include "kpane.h"
 #include "source.h"
 #include "util.h"
 
@@ -40,6 +41,15 @@ void sv_app_go_step(sv_app_state *s, int k)
     if (s->anim >= 1.0f)
         s->from_step = k;
     s->hold = SV_HOLD_S / s->speed;
+}
+
+/* The phases of step k: a kernel trace's own (its writes' lines and its
+ * barrier, kphase.c), else the chapter round's (source.h). */
+static int phases_at(const sv_app_state *s, int k, sv_phase *ph)
+{
+    if (s->ktrace)
+        return k >= 0 ? sv_kphases_of(s->ktrace, (size_t)k, ph) : 0;
+    return s->trace ? sv_phases_of(s->trace, k, ph) : 0;
 }
 
 /* The kernel script step `at` shows: the last one named at or before it,
@@ -87,7 +97,7 @@ static void script_phase_and_quiz(sv_app_state *s, const sv_script_step *st, boo
                                   int was_step, bool was_asking)
 {
     sv_phase ph[SV_PHASE_COUNT];
-    int n = s->trace ? sv_phases_of(s->trace, s->step, ph) : 0;
+    int n = phases_at(s, s->step, ph);
     s->phase = SV_PHASE_NONE;
     for (int k = 0; k < n; k++)
         if (ph[k] == st->phase)
@@ -158,10 +168,10 @@ void sv_app_script_go(sv_app_state *s, int at)
  * a phase is a still picture of what the threads do. */
 void sv_app_step_phase(sv_app_state *s, int dir)
 {
-    if (!s->trace)
+    if (!s->trace && !s->ktrace)
         return;
     sv_phase ph[SV_PHASE_COUNT];
-    int n = sv_phases_of(s->trace, s->step, ph);
+    int n = phases_at(s, s->step, ph);
     if (n <= 0)
         return;
     int at = -1;
@@ -180,7 +190,9 @@ void sv_app_step_phase(sv_app_state *s, int dir)
         step += dir;
         if (step < 0 || step >= sv_app_steps_of(s))
             return; /* the first phase of round 0, the last of the last step */
-        n = sv_phases_of(s->trace, step, ph);
+        n = phases_at(s, step, ph);
+        while (n <= 0 && step + dir >= 0 && step + dir < sv_app_steps_of(s))
+            n = phases_at(s, step += dir, ph); /* a kernel's step with no phase */
         if (n <= 0)
             return;
         next = dir > 0 ? ph[0] : ph[n - 1];

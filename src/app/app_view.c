@@ -92,6 +92,7 @@ void sv_app_view_of(const sv_app_state *s, sv_app_view *v)
     v->kerror_line = s->kerror_line;
     v->kstale = s->kstale;
     v->ksource = s->kstale ? s->ksource : NULL;
+    v->kread_only = s->kread_only && s->ktrace;
     v->script_steps = s->script.n;
     v->script_step = s->script.n > 0 ? s->script_at + 1 : 0;
 }
@@ -161,6 +162,8 @@ void sv_app_set_source(sv_app_state *s, const sv_capture_source *src, const char
  * staging, not the exclusive shift); values otherwise. */
 sv_quiz_kind sv_app_quiz_kind_at(const sv_app_state *s, int k)
 {
+    if (s->ktrace) /* a kernel trace: the values of the cells its step writes */
+        return SV_QUIZ_VALUES;
     sv_step_view v;
     if (!sv_steps_at(s->trace, k, &v) || v.round == 0 || v.shift)
         return SV_QUIZ_VALUES;

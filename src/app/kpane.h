@@ -145,6 +145,47 @@ void sv_kwords_header(const sv_app_view *v, const char **title, char *rest, size
  * "GPU runtime · NVIDIA H200" (escaped); clean: without the schedule. */
 char *sv_kwords_source(const sv_ktrace *t, bool clean, char *buf, size_t len);
 
+/* ---- phases (kphase.c) --------------------------------------------------- *
+ * Down/Up inside a kernel trace's step: its writes by what they wrote, then
+ * the barrier that ended it, each with the kernel file's own lines (the
+ * runtime records every write's line and each step's __syncthreads()). */
+
+#define SV_KPHASE_MAX_LINES 16 /* lines a phase lists */
+/* The phases of step k in order into out[SV_PHASE_COUNT]: LOAD (shared
+ * cells written from in[]), OP (other shared cells), COPY_BACK (out[]),
+ * each where the step has such writes (a GPU trace, with no writes
+ * recorded, from its cells' wrote flags), then BARRIER where a
+ * __syncthreads() ended the step. Returns how many (0: none, or NULL). */
+int sv_kphases_of(const sv_ktrace *t, size_t k, sv_phase *out);
+/* The lines of phase p in step k, ascending and distinct, at most max into
+ * lines: the lines of its writes, or the barrier's line. Returns the count
+ * (0: none known, e.g. the GPU's writes). */
+int sv_kphase_lines(const sv_ktrace *t, size_t k, sv_phase p, int *lines, int max);
+/* Whether line is one of sv_kphase_lines(t, k, p). */
+bool sv_kphase_marks(const sv_ktrace *t, size_t k, sv_phase p, int line);
+/* The phase in words, for the caption's first line: "Step 3, the writes: 8
+ * writes from line 21 (s[i] = v;)", "Step 3, barrier: __syncthreads() at
+ * line 22: all 8 threads wait here; ...". "" for SV_PHASE_NONE. */
+void sv_kwords_phase(const sv_ktrace *t, size_t k, sv_phase p, char *buf, size_t len);
+
+/* ---- predict mode (kquiz.c) ---------------------------------------------- *
+ * The question at step k of a kernel trace: what the cells it writes will
+ * hold, in the row it writes most; the answers are checked against the
+ * trace. A step that writes no cell asks nothing. */
+
+/* The pane row asked at step k (of rows, sv_kpane_rows(t)): the one with
+ * the most cells written in step k, the first of equals; -1 for none. */
+int sv_kquiz_row_of(const sv_ktrace *t, const sv_krows *rows, size_t k);
+int sv_kquiz_row(const sv_ktrace *t, size_t k);
+/* The value column col of that row takes in step k; false when the step
+ * does not write it (it is not asked). */
+bool sv_kquiz_truth(const sv_ktrace *t, size_t k, uint32_t col, sv_value *out);
+/* Whether the view hides cell (row, col): a question is open on it. */
+bool sv_kquiz_hidden(const sv_app_view *v, int row, uint32_t col);
+/* The caption of an open question or of a revealed one with its verdicts;
+ * false when the pane's own caption applies. */
+bool sv_kwords_quiz(const sv_app_view *v, sv_caption_words *out);
+
 /* The pane table's row for kernel traces (pane_kernel.c). */
 extern const sv_pane_fns sv_pane_kernel;
 

@@ -243,6 +243,7 @@ static bool chapter_caption(const sv_app_view *v, size_t k, sv_caption_words *ou
     c.ktrace = NULL;
     c.step = c.from_step = round;
     c.anim = 1.0f;
+    c.phase = SV_PHASE_NONE; /* a kernel's phases are its own (kphase.c) */
     c.hover_row = c.hover_cell = c.pinned_row = c.pinned_cell = -1;
     return sv_words_caption(&c, out);
 }
@@ -350,9 +351,16 @@ bool sv_kwords_caption(const sv_app_view *v, sv_caption_words *out)
         out->line2_error = true;
         return true;
     }
+    if (sv_kwords_quiz(v, out)) /* predict mode's question or verdicts (kquiz.c) */
+        return true;
     size_t k = (size_t)sv_kpane_step(v);
     if (!chapter_caption(v, k, out))
         deed_line(t, k, l1, n1, l2, n2);
+    if (v->phase != SV_PHASE_NONE) { /* Down/Up: the phase first, the step under it */
+        memmove(l2, l1, n1 < n2 ? n1 : n2);
+        l2[n2 - 1] = '\0';
+        sv_kwords_phase(t, k, v->phase, l1, n1);
+    }
     if (sv_kpane_failed_here(t, k)) {
         char f[SV_WORDS_MAX], oor[SV_WORDS_MAX];
         sv_ktrace_failure_words(t, f, sizeof f);
@@ -484,7 +492,8 @@ bool sv_kwords_tooltip(const sv_app_view *v, int row, int col, sv_tip_words *out
     const sv_ktrace *t = v->ktrace;
     sv_krows rows;
     if (!t || !sv_kpane_rows(t, &rows) || row < 0 || row >= rows.n || col < 0 ||
-        (uint32_t)col >= rows.row[row].count || t->nsteps == 0)
+        (uint32_t)col >= rows.row[row].count || t->nsteps == 0 ||
+        sv_kquiz_hidden(v, row, (uint32_t)col)) /* an open question's cell tells nothing */
         return false;
     size_t k = (size_t)sv_kpane_step(v);
     const sv_krow *r = &rows.row[row];
@@ -625,6 +634,10 @@ char *sv_kwords_source(const sv_ktrace *t, bool clean, char *buf, size_t len)
 
 void sv_kwords_header(const sv_app_view *v, const char **title, char *rest, size_t len)
 {
+    if (v->view == SV_VIEW_MEASURE) { /* the Measure view's header is the same for every pane */
+        sv_words_header(v, title, rest, len);
+        return;
+    }
     const sv_ktrace *t = v->ktrace;
     *title = "Your kernel";
     rest[0] = '\0';
@@ -640,4 +653,6 @@ void sv_kwords_header(const sv_app_view *v, const char **title, char *rest, size
         cat(rest, len, "  \u00b7  %s", sv_type_name(t->type));
     if (v->kstale)
         cat(rest, len, "  \u00b7  shown: the previous version (the last save failed)");
+    if (v->kread_only)
+        cat(rest, len, "  \u00b7  from a trace file: read only");
 }

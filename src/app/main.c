@@ -28,6 +28,7 @@
 #include "export.h"
 #include "platform.h"
 #include "render.h"
+#include "wake.h"
 
 #define EXIT_USAGE 2
 #define EXIT_UNAVAILABLE 3
@@ -258,20 +259,30 @@ static int make_config(const options *o, sv_app_config *c, sv_value **vals)
     c->shake_seed = o->lab.shake_seed;
 
     if (o->trace) {
-        c->trace = sv_trace_load(o->trace, err, sizeof err);
-        if (!c->trace) /* err names the file once */
-            return usage_error("--trace: %s", err);
+        /* A chapter trace, or a kernel trace (version 3) for the kernel pane. */
+        if (!sv_trace_file_load_any(o->trace, &c->trace, &c->ktrace, err, sizeof err))
+            return usage_error("--trace: %s", err); /* err names the file once */
         c->trace_path = o->trace;
+        if (c->ktrace && o->kernel) {
+            sv_ktrace_destroy(c->ktrace);
+            c->ktrace = NULL;
+            return usage_error("--trace \"%s\" is a kernel trace: it shows its own kernel, "
+                               "not --kernel %s", o->trace, o->kernel);
+        }
         /* The deck's other files are read now too, so that a bad one is
          * refused before the window opens; K reads each again when shown. */
         for (int i = 1; i < o->deck_n; i++) {
-            sv_trace *t = sv_trace_load(o->deck[i], err, sizeof err);
-            if (!t) {
+            sv_trace *t;
+            sv_ktrace *k;
+            if (!sv_trace_file_load_any(o->deck[i], &t, &k, err, sizeof err)) {
                 sv_trace_destroy(c->trace); /* the first one, read above */
+                sv_ktrace_destroy(c->ktrace);
                 c->trace = NULL;
+                c->ktrace = NULL;
                 return usage_error("--trace: %s", err);
             }
             sv_trace_destroy(t);
+            sv_ktrace_destroy(k);
         }
         c->deck = o->deck;
         c->deck_n = o->deck_n;
@@ -577,14 +588,15 @@ int main(int argc, char **argv)
     sv_app_state s;
     c.background = !headless && !o.bench_frames;
     if (!headless && !o.bench_frames) {
-        /* The user event for the background capture needs SDL's events. */
+        /* The workers' wake-up event (wake.h) needs SDL's events. */
         if (SDL_Init(SDL_INIT_EVENTS) != 0) {
             fprintf(stderr, "scanviz: SDL: %s\n", SDL_GetError());
             sv_trace_destroy(c.trace);
+            sv_ktrace_destroy(c.ktrace);
             free(vals);
             return EXIT_FAILURE;
         }
-        sv_app_event_type();
+        sv_wake_register();
     }
     sv_app_status st = sv_app_init(&s, &c, err, sizeof err);
     free(vals);

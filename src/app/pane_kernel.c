@@ -15,28 +15,19 @@
 
 /* ---- geometry ------------------------------------------------------------ */
 
+static void kernel_at(sv_app_view *c, int k)
+{
+    c->kstep = k;
+}
+
 static sv_caption_room kernel_caption_room(const sv_app_view *v, float w, float bold_px,
                                            float small_px)
 {
-    sv_caption_room room = { 2, 2 };
+    const sv_caption_room least = { 2, 2 };
     if (!v || !v->ktrace)
-        return room;
-    sv_app_view c = *v;
-    c.hover_row = c.hover_cell = c.pinned_row = c.pinned_cell = -1;
-    int steps = sv_kpane_steps(v->ktrace);
-    for (int k = 0; k < steps; k++) {
-        c.kstep = k;
-        sv_caption_words cw;
-        if (!sv_kwords_caption(&c, &cw))
-            continue;
-        int bold = sv_text_lines_estimate(cw.line1, SV_EM_SANS_BOLD_AVG, bold_px, w);
-        int small = sv_text_lines_estimate(cw.line2, SV_EM_SANS_AVG, small_px, w);
-        if (bold > room.bold) room.bold = bold;
-        if (small > room.small) room.small = small;
-    }
-    if (room.bold > SV_CAPTION_BOLD_MAX) room.bold = SV_CAPTION_BOLD_MAX;
-    if (room.small > SV_CAPTION_SMALL_MAX) room.small = SV_CAPTION_SMALL_MAX;
-    return room;
+        return least;
+    return sv_caption_room_over(v, sv_kpane_steps(v->ktrace), kernel_at, sv_kwords_caption, least,
+                                w, bold_px, small_px);
 }
 
 static void kernel_layout(const sv_app_view *v, sv_box area, sv_layout *l)
@@ -66,23 +57,7 @@ static void kernel_layout(const sv_app_view *v, sv_box area, sv_layout *l)
         return;
     }
     float zoom = v->zoom >= 1.0f ? v->zoom : 1.0f;
-    float w = l->cells_clip.w;
-    l->cell_pitch = fminf(w / (float)l->n, 22.0f * u) * zoom;
-    float gap = l->cell_pitch < 3.0f ? l->cell_pitch * 0.25f : fminf(l->cell_pitch * 0.13f, 1.4f * u);
-    l->cell_w = l->cell_pitch - gap;
-    float total = l->cell_pitch * (float)l->n;
-    if (total <= w) {
-        l->cell_x0 = l->cells_clip.x + (w - total) / 2.0f + gap / 2.0f;
-    } else {
-        float pan = sv_clampf(v->pan, 0.0f, (float)l->n - w / l->cell_pitch);
-        l->cell_x0 = l->cells_clip.x - pan * l->cell_pitch + gap / 2.0f;
-    }
-    int first = (int)floorf((l->cells_clip.x - l->cell_x0) / l->cell_pitch);
-    int last = (int)floorf((l->cells_clip.x + l->cells_clip.w - l->cell_x0) / l->cell_pitch);
-    l->first_cell = first < 0 ? 0 : first;
-    l->last_cell = last >= l->n ? l->n - 1 : last;
-    l->radius = fminf(fminf(l->cell_w, l->cell_h) * 0.16f, 1.3f * u);
-    l->border_w = sv_clampf(l->cell_w * 0.06f, 1.0f, 0.5f * u);
+    sv_rows_place_cells(l, zoom, v->pan);
     float px = fminf(l->cell_h * 0.46f, 4.6f * u);
     float fit = l->cell_w * 0.9f / SV_MONO_ADVANCE / 4.0f;
     px = fminf(px, fit);
@@ -100,6 +75,7 @@ typedef struct kdraw {
     sv_krows rows;
     size_t k;
     int hover_row, hover_col;
+    int quiz_row;   /* predict mode's asked row (kquiz.c); -1 none */
 } kdraw;
 
 static sv_rgba case_rgb(const sv_theme *t, sv_case c)
@@ -147,6 +123,50 @@ static void draw_runs_bar(const kdraw *d, sv_box b, const sv_krow *row, uint32_t
                 d->t->error, 0.0f, SV_BORDER_SOLID);
 }
 
+/* A cell of an open question: what it will hold hidden (`?`), or the
+ * answer typed so far, the selected one ringed. */
+static void draw_asked_cell(const kdraw *d, uint32_t c, sv_box b)
+{
+    const sv_theme *t = d->t;
+    const sv_layout *l = d->l;
+    const sv_app_view *v = d->v;
+    bool sel = (int)c == v->quiz_sel;
+    sv_gfx_rect(d->g, b, l->radius, t->cell_fill, sel ? t->accent : t->cell_border,
+                l->border_w * (sel ? 2.4f : 1.0f), SV_BORDER_SOLID);
+    if (l->num_px <= 0.0f)
+        return;
+    if (sel && v->quiz_text && v->quiz_text[0]) {
+        char buf[40];
+        snprintf(buf, sizeof buf, "%s_", v->quiz_text);
+        float px = sv_scene_fit_px(d->g, SV_FONT_MONO, l->num_px, b.w * 0.9f, buf);
+        sv_gfx_text(d->g, SV_FONT_MONO, px, b.x + b.w / 2.0f, b.y + b.h / 2.0f,
+                    SV_ALIGN_CENTER, t->accent, buf);
+    } else if (v->quiz_has && v->quiz_has[c]) {
+        draw_value(d, b, v->quiz_value[c], t->accent, l->num_px);
+    } else {
+        sv_gfx_text(d->g, SV_FONT_MONO, l->num_px, b.x + b.w / 2.0f, b.y + b.h / 2.0f,
+                    SV_ALIGN_CENTER, t->accent, "?");
+    }
+}
+
+/* After Reveal: a ring on each answered cell, solid when right, dashed
+ * when wrong. */
+static void draw_verdict(const kdraw *d, int r, uint32_t c)
+{
+    const sv_app_view *v = d->v;
+    if (!v->quiz || v->quiz_asking || !v->quiz_scored || v->quiz_step != v->step ||
+        !v->quiz_result || r != d->quiz_row || c >= d->kt->n ||
+        v->quiz_result[c] == SV_QUIZ_UNASKED)
+        return;
+    bool ok = v->quiz_result[c] == SV_QUIZ_RIGHT;
+    sv_rgba col = ok ? d->t->accent : d->t->error;
+    sv_box b = sv_layout_cell(d->l, r, (int)c);
+    float e = fmaxf(2.0f, 1.6f * d->l->border_w);
+    sv_gfx_rect(d->g, (sv_box){ b.x - e, b.y - e, b.w + 2 * e, b.h + 2 * e }, d->l->radius + e,
+                sv_rgba_alpha(d->t->bg, 0.0f), col, fmaxf(2.0f, 0.45f * d->l->unit),
+                ok ? SV_BORDER_SOLID : SV_BORDER_DASHED);
+}
+
 /* One cell: fill, border (the case where the reading holds), value, the
  * broken cell's "should be", the hazard hatch, the ghost value. */
 static void draw_cell(const kdraw *d, int r, uint32_t c)
@@ -158,6 +178,10 @@ static void draw_cell(const kdraw *d, int r, uint32_t c)
     sv_value val;
     bool have = sv_kpane_value(d->kt, d->k, row, c, &val);
     bool wrote = sv_kpane_wrote(d->kt, d->k, row, c);
+    if (wrote && r == d->quiz_row && d->v->quiz_asking) {
+        draw_asked_cell(d, c, b);
+        return;
+    }
     sv_case cs = SV_CASE_COPY;
     sv_kmark mark = sv_kpane_mark(d->kt, d->k, row, c, &cs);
     sv_rgba fill = have ? t->cell_fill : sv_rgba_mix(t->cell_fill, t->bg, 0.55f);
@@ -208,6 +232,7 @@ static void draw_cell(const kdraw *d, int r, uint32_t c)
                     same ? SV_BORDER_DOTTED : SV_BORDER_SOLID);
         draw_value(d, gb, want, same ? t->text_dim : t->error, l->num_px * 0.6f);
     }
+    draw_verdict(d, r, c);
 }
 
 /* An arrow from the read cell (a, cell) into the written box dst. */
@@ -341,6 +366,7 @@ void sv_render_kernel(sv_gfx *g, const sv_app_view *v, const sv_layout *l, const
     if (!d.kt || !sv_kpane_rows(d.kt, &d.rows))
         return;
     d.k = (size_t)sv_kpane_step(v);
+    d.quiz_row = v->quiz ? sv_kquiz_row_of(d.kt, &d.rows, d.k) : -1;
     sv_scene_tooltip_target(v, &d.hover_row, &d.hover_col);
     draw_row_labels(&d);
     sv_gfx_clip(g, &l->cells_clip);
@@ -369,4 +395,6 @@ const sv_pane_fns sv_pane_kernel = {
     .hit = kernel_hit,
     .caption = sv_kwords_caption,
     .tooltip = sv_kwords_tooltip,
+    .counters = sv_kwords_counters,
+    .header = sv_kwords_header,
 };

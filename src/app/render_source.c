@@ -295,22 +295,34 @@ void sv_render_source(sv_gfx *g, const sv_app_view *s, const sv_layout *l, const
 /* ---- a kernel trace's own source (issue 18) ----------------------------- */
 
 /* The lines the kernel pane marks in its source: the last save's error, the
- * hovered cell's hazard (both lines) and write, the failure, the step's
- * barrier. */
+ * hovered cell's hazard (both lines) and write, the failure, and the step's
+ * barrier, or with a phase (Down/Up) that phase's lines (kphase.c). */
 typedef struct kmarks {
     int error, fail, barrier, write, hz1, hz2;
+    int phase[SV_KPHASE_MAX_LINES], nphase;
 } kmarks;
+
+static bool phase_line(const kmarks *m, int line)
+{
+    for (int i = 0; i < m->nphase; i++)
+        if (m->phase[i] == line)
+            return true;
+    return false;
+}
 
 static kmarks kernel_marks(const sv_app_view *s)
 {
     const sv_ktrace *t = s->ktrace;
-    kmarks m = { s->kerror && s->kerror[0] ? s->kerror_line : 0, 0, 0, 0, 0, 0 };
+    kmarks m = { .error = s->kerror && s->kerror[0] ? s->kerror_line : 0 };
     if (t->failure.kind != SV_KFAIL_NONE)
         m.fail = t->failure.line;
     if (t->nsteps == 0)
         return m;
     size_t k = (size_t)sv_kpane_step(s);
-    m.barrier = t->steps[k].barrier_line;
+    if (s->phase != SV_PHASE_NONE && !s->ksource) /* a failed save's text has other lines */
+        m.nphase = sv_kphase_lines(t, k, s->phase, m.phase, SV_KPHASE_MAX_LINES);
+    else
+        m.barrier = t->steps[k].barrier_line;
     int row, col;
     sv_krows rows;
     if (sv_scene_tooltip_target(s, &row, &col) && sv_kpane_rows(t, &rows) && row < rows.n &&
@@ -349,6 +361,15 @@ void sv_render_kernel_source(sv_gfx *g, const sv_app_view *s, const sv_layout *l
                           sizeof title);
     sv_gfx_text(g, SV_FONT_SANS_BOLD, l->small_px, p->x + 1.0f * u, p->y + 2.0f * u,
                 SV_ALIGN_LEFT, t->text, title);
+    char right[64]; /* the phase, or how to step through them, where there is room */
+    if (s->phase)
+        snprintf(right, sizeof right, "phase: %s", sv_phase_name(s->phase));
+    else
+        snprintf(right, sizeof right, "\u25bc \u25b2 phases");
+    if (sv_gfx_text_width(g, SV_FONT_SANS, l->small_px, right) <=
+        p->w - 3.0f * u - sv_gfx_text_width(g, SV_FONT_SANS_BOLD, l->small_px, title))
+        sv_gfx_text(g, SV_FONT_SANS, l->small_px, p->x + p->w - 1.0f * u, p->y + 2.0f * u,
+                    SV_ALIGN_RIGHT, s->phase ? t->accent : t->text_dim, right);
     /* A failed save shows the failing text (its error line is marked), over
      * the last good trace's own source. */
     const char *src = s->ksource ? s->ksource : kt->source ? kt->source : "";
@@ -356,7 +377,8 @@ void sv_render_kernel_source(sv_gfx *g, const sv_app_view *s, const sv_layout *l
     for (const char *c = src; *c; c++)
         nlines += *c == '\n';
     kmarks m = kernel_marks(s);
-    int focus = m.error ? m.error : m.hz1 ? m.hz1 : m.fail ? m.fail : m.write ? m.write : m.barrier;
+    int focus = m.error ? m.error : m.hz1 ? m.hz1 : m.fail ? m.fail : m.write ? m.write
+              : m.nphase ? m.phase[0] : m.barrier;
     int first = 1;
     if (focus > count * 2 / 3)
         first = focus - count / 3;
@@ -376,7 +398,7 @@ void sv_render_kernel_source(sv_gfx *g, const sv_app_view *s, const sv_layout *l
         size_t len = nl ? (size_t)(nl - c) : strlen(c);
         sv_box band = { p->x + 0.3f * u, y - pitch / 2.0f, p->w - 0.6f * u, pitch };
         bool err = line == m.error || line == m.fail || line == m.hz1 || line == m.hz2;
-        bool acc = line == m.write || line == m.barrier;
+        bool acc = line == m.write || line == m.barrier || phase_line(&m, line);
         if (err || acc) {
             sv_rgba col = err ? t->error : t->accent;
             sv_gfx_rect(g, band, 0.0f, sv_rgba_mix(t->panel, col, 0.24f), sv_rgba_alpha(col, 0.0f),

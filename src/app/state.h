@@ -189,6 +189,8 @@ typedef struct sv_app_state {
     char kentry[128];       /* --entry ("" none) */
     uint32_t ktime_limit_ms; /* --time-limit (0: the runtime's) */
     bool kbackground;       /* runs in the worker (the window); false: at once (exports) */
+    bool kread_only;        /* ktrace came from a --trace file (version 3): nothing runs it
+                               again; any other trace taken drops it (app_lab.c) */
     char kfile_start[1024]; /* the --kernel-file the window started with ("" none): the
                                kernel file before a script's first kernel-file step */
     struct sv_bench_live *bench_live; /* owned; the live run while bench_running */

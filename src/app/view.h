@@ -201,6 +201,9 @@ typedef struct sv_app_view {
     /* (watch) With kstale, the failing version's text: the source panel shows
      * it, kerror_line marked, instead of ktrace->source. NULL otherwise. */
     const char *ksource;
+    /* ktrace came from a trace file (--trace, version 3): nothing runs it
+     * again (the header says so). false: a kernel file's run. */
+    bool kread_only;
     /* The presenter script (--script): the step shown, 1-based, of
      * script_steps; both 0 without a script. The corner says "6 / 12"
      * (not on a --clean slide). */

@@ -168,18 +168,14 @@ bool sv_trace_write(const sv_trace *t, FILE *f, char *err, size_t errlen)
     return true;
 }
 
+static bool write_any(const void *t, FILE *f, char *why, size_t whylen)
+{
+    return sv_trace_write(t, f, why, whylen);
+}
+
 bool sv_trace_save(const sv_trace *t, const char *path, char *err, size_t errlen)
 {
-    char why[256];
-    sv_file *f = sv_file_begin(path, err, errlen);
-    if (!f)
-        return false;
-    if (!sv_trace_write(t, sv_file_stream(f), why, sizeof why)) {
-        snprintf(err, errlen, "%s: %s", sv_file_name(f), why);
-        sv_file_abort(f);
-        return false;
-    }
-    return sv_file_commit(f, err, errlen);
+    return sv_file_save(path, write_any, t, err, errlen);
 }
 
 /* ---- Reading -------------------------------------------------------------- */
@@ -766,31 +762,84 @@ static const char *too_many_values(const char *p, char *why, size_t len)
     return sv_json_too_many(p, TRACE_MAX_TOKENS, TRACE_MAX_ARRAYS, TRACE_MAX_OBJECTS, why, len);
 }
 
-sv_trace *sv_trace_parse(const char *json, char *err, size_t errlen)
+/* The parsed root of a trace file's text, or NULL with err (not JSON). */
+static json_t *load_root(const char *json, char *err, size_t errlen)
 {
     json_error_t jerr;
+    json_t *root = json_loads(json, JSON_REJECT_DUPLICATES, &jerr);
+    if (!root) {
+        /* a seed above INT64_MAX, as the lab writes it (lab_file.h) */
+        root = sv_lab_json_loads(json, JSON_REJECT_DUPLICATES, &jerr);
+    }
+    if (!root)
+        snprintf(err, errlen, "not valid JSON: line %d, column %d: %s", jerr.line, jerr.column,
+                 jerr.text);
+    return root;
+}
+
+sv_trace *sv_trace_parse(const char *json, char *err, size_t errlen)
+{
     reader rd = {err, errlen};
     char why[160];
     if (too_many_values(json, why, sizeof why)) {
         snprintf(err, errlen, "%s (refused before parsing)", why);
         return NULL;
     }
-    json_t *root = json_loads(json, JSON_REJECT_DUPLICATES, &jerr);
-    if (!root) {
-        /* a seed above INT64_MAX, as the lab writes it (lab_file.h) */
-        root = sv_lab_json_loads(json, JSON_REJECT_DUPLICATES, &jerr);
-    }
-    if (!root) {
-        snprintf(err, errlen, "not valid JSON: line %d, column %d: %s", jerr.line, jerr.column,
-                 jerr.text);
+    json_t *root = load_root(json, err, errlen);
+    if (!root)
         return NULL;
-    }
     /* Version 3 is a kernel trace (ktrace_file.c): its chapter-shaped trace
      * where its steps are the chapter's rounds. */
     sv_trace *t = sv_trace_file_is_kernel(root) ? sv_ktrace_chapter_from_json(root, err, errlen)
                                                 : parse_root(&rd, root);
     json_decref(root);
     return t;
+}
+
+bool sv_trace_file_parse_any(const char *json, sv_trace **trace, sv_ktrace **ktrace, char *err,
+                             size_t errlen)
+{
+    *trace = NULL;
+    *ktrace = NULL;
+    char why[160], kwhy[160];
+    const char *big = too_many_values(json, why, sizeof why);
+    const char *kbig = sv_ktrace_too_large(json, kwhy, sizeof kwhy);
+    if (big && kbig) {
+        snprintf(err, errlen, "%s (refused before parsing)", why);
+        return false;
+    }
+    json_t *root = load_root(json, err, errlen);
+    if (!root)
+        return false;
+    bool kernel = sv_trace_file_is_kernel(root);
+    if (kernel && kbig) {
+        snprintf(err, errlen, "%s (refused before parsing)", kwhy);
+    } else if (!kernel && big) {
+        snprintf(err, errlen, "%s (refused before parsing)", why);
+    } else if (kernel) {
+        *ktrace = sv_ktrace_from_json(root, err, errlen);
+    } else {
+        reader rd = {err, errlen};
+        *trace = parse_root(&rd, root);
+    }
+    json_decref(root);
+    return *trace || *ktrace;
+}
+
+bool sv_trace_file_load_any(const char *path, sv_trace **trace, sv_ktrace **ktrace, char *err,
+                            size_t errlen)
+{
+    char why[512];
+    *trace = NULL;
+    *ktrace = NULL;
+    char *text = sv_read_bounded(path, SV_LIMIT_TRACE, "a trace file", NULL, err, errlen);
+    if (!text)
+        return false; /* err names the file */
+    bool ok = sv_trace_file_parse_any(text, trace, ktrace, why, sizeof why);
+    free(text);
+    if (!ok)
+        snprintf(err, errlen, "%s: %s", sv_path_name(path), why);
+    return ok;
 }
 
 sv_trace *sv_trace_load(const char *path, char *err, size_t errlen)

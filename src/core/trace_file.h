@@ -3,6 +3,7 @@
 #define SV_TRACE_FILE_H
 
 #include <stdio.h>
+#include "ktrace.h"
 #include "trace.h"
 
 #ifdef __cplusplus
@@ -26,6 +27,16 @@ bool sv_trace_save(const sv_trace *t, const char *path, char *err, size_t errlen
  * destroys it. */
 sv_trace *sv_trace_parse(const char *json, char *err, size_t errlen);
 sv_trace *sv_trace_load(const char *path, char *err, size_t errlen); /* at most SV_LIMIT_TRACE bytes */
+
+/* Any trace file, as the window opens it: a chapter trace (versions 1 and 2)
+ * into *trace as sv_trace_parse reads it, or a kernel trace (version 3) into
+ * *ktrace, whole and analyzed, as sv_ktrace_parse reads it (ktrace_file.h),
+ * whatever its shape; the other is NULL. false with err naming the field
+ * (and, from a path, the file). */
+bool sv_trace_file_parse_any(const char *json, sv_trace **trace, sv_ktrace **ktrace,
+                             char *err, size_t errlen);
+bool sv_trace_file_load_any(const char *path, sv_trace **trace, sv_ktrace **ktrace,
+                            char *err, size_t errlen);
 
 #ifdef __cplusplus
 }

@@ -245,24 +245,30 @@ def test_failures():
 
 
 def view_kernel_traces(d, racy):
-    """scanviz --trace: a kernel trace whose steps are the chapter's rounds
-    (right, race-free, double buffer) shows as the chapter's trace; a racy
-    one is refused, saying why and what prints it."""
+    """scanviz --trace: a kernel trace file (version 3) is drawn by the
+    kernel pane, whatever its shape: a chapter-shaped one (right, race-free,
+    double buffer) and a racy one alike, one image per step, read only; a
+    kernel trace with --kernel is refused, saying why."""
     good = os.path.join(d, "good.scanviz.json")
     rc, out, err = run("--kernel-file", kernel("double_buffer.cu"), "--input", CHAPTER,
                        "--format", "json", "-o", good)
     check(rc == 0, f"good trace: {err}")
     env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
     env["SDL_VIDEODRIVER"] = "offscreen"
-    p = subprocess.run([VIEWER, "--trace", good, "--export", os.path.join(d, "png")],
-                       capture_output=True, text=True, timeout=120, env=env)
-    check(p.returncode == 0 and "round-03.png" in p.stderr + p.stdout,
-          f"scanviz --trace a chapter-shaped kernel trace: {p.returncode}: {p.stderr[-300:]}")
-    p = subprocess.run([VIEWER, "--trace", racy, "--export", os.path.join(d, "png2")],
-                       capture_output=True, text=True, timeout=120, env=env)
-    check(p.returncode == 2 and "not the chapter's rounds in a double buffer (10 hazards)" in
-          p.stderr and "scanviz-trace --open" in p.stderr,
-          f"scanviz --trace a racy kernel trace: {p.returncode}: {p.stderr[-400:]}")
+    for path, steps, sub in ((good, 5, "png"), (racy, 5, "png2")):
+        p = subprocess.run([VIEWER, "--trace", path, "--export", os.path.join(d, sub)],
+                           capture_output=True, text=True, timeout=120, env=env)
+        last = f"round-{steps - 1:02d}.png"
+        check(p.returncode == 0 and last in p.stdout and "CPU runtime" in p.stdout and
+              os.path.exists(os.path.join(d, sub, last)) and
+              not os.path.exists(os.path.join(d, sub, f"round-{steps:02d}.png")),
+              f"scanviz --trace {os.path.basename(path)}: the kernel pane's {steps} steps: "
+              f"{p.returncode}: {p.stdout[-300:]} {p.stderr[-300:]}")
+    p = subprocess.run([VIEWER, "--trace", racy, "--kernel", "in-place", "--export",
+                        os.path.join(d, "png3")], capture_output=True, text=True, timeout=120,
+                       env=env)
+    check(p.returncode == 2 and "is a kernel trace" in p.stderr,
+          f"--trace of a kernel trace with --kernel: {p.returncode}: {p.stderr[-300:]}")
 
 
 def test_files_and_usage():
