@@ -134,10 +134,7 @@ void sv_ktrace_destroy(sv_ktrace *t)
     free(t->hazards);
     free(t->failure.message);
     free(t->failure.waits);
-    free(t->readings);
-    free(t->expected);
-    free(t->cell_wrong);
-    free(t->output_wrong);
+    sv_ktrace_unanalyze(t);
     sv_ktrace_cellruns_clear(t);
     free(t);
 }

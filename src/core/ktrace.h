@@ -324,6 +324,9 @@ size_t sv_ktrace_trim(sv_ktrace *t, size_t max_bytes);
  * out are wrong in this run (a reading row against its expected_round).
  * Idempotent. false with err filled on allocation failure. */
 bool sv_ktrace_analyze(sv_ktrace *t, char *err, size_t errlen);
+/* Frees what sv_ktrace_analyze derived (readings, expected, cell_wrong,
+ * output_wrong), for a trace whose steps change after it. */
+void sv_ktrace_unanalyze(sv_ktrace *t);
 
 /* Whether value got is the scan value want at a cell combining k inputs
  * whose magnitudes add up to mag (the tolerance above; exact for int32 and

@@ -267,6 +267,18 @@ static void mark_wrong(sv_ktrace *t, const windows *w)
     }
 }
 
+void sv_ktrace_unanalyze(sv_ktrace *t)
+{
+    free(t->readings);
+    free(t->expected);
+    free(t->cell_wrong);
+    free(t->output_wrong);
+    t->readings = NULL;
+    t->expected = NULL;
+    t->cell_wrong = NULL;
+    t->output_wrong = NULL;
+}
+
 bool sv_ktrace_analyze(sv_ktrace *t, char *err, size_t errlen)
 {
     windows w;

@@ -1205,14 +1205,7 @@ bool counting_start(const sv_value *expected, char *err, size_t errlen)
             ok = sv_ktrace_add_cellruns(t, -1, (uint32_t)a, 0, -1, err, errlen) != nullptr;
             break;
         }
-    free(t->readings);
-    t->readings = nullptr;
-    free(t->expected);
-    t->expected = nullptr;
-    free(t->cell_wrong);
-    t->cell_wrong = nullptr;
-    free(t->output_wrong);
-    t->output_wrong = nullptr;
+    sv_ktrace_unanalyze(t);
     if (!ok)
         return false;
     R->want.assign(t->ncellruns, std::vector<sv_value>(R->n));

@@ -349,14 +349,10 @@ fail:
  * (-1 none). Any other start returns at once. */
 __attribute__((constructor)) static void rt_child_main(void)
 {
-    FILE *f = fopen("/proc/self/cmdline", "r");
     char args[256];
-    size_t len = f ? fread(args, 1, sizeof args - 1, f) : 0;
-    if (f)
-        fclose(f);
-    args[len] = '\0';
-    const char *a1 = args + strlen(args) + 1;
-    if (a1 >= args + len || strcmp(a1, SV_RT_CPU_CHILD_FLAG) != 0)
+    size_t len;
+    const char *a1 = sv_rt_start_args(args, sizeof args, &len);
+    if (!a1 || strcmp(a1, SV_RT_CPU_CHILD_FLAG) != 0)
         return;
     int fds[3] = {-1, -1, -1};
     const char *a = a1 + strlen(a1) + 1;

@@ -4,6 +4,7 @@
 #include "request.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -174,4 +175,15 @@ void sv_rt_request_free(sv_rt_request_copy *c)
     free(c->bytes);
     free(c->input);
     memset(c, 0, sizeof *c);
+}
+
+const char *sv_rt_start_args(char *args, size_t cap, size_t *len)
+{
+    FILE *f = fopen("/proc/self/cmdline", "r");
+    *len = f ? fread(args, 1, cap - 1, f) : 0;
+    if (f)
+        fclose(f);
+    args[*len] = '\0';
+    const char *a1 = args + strlen(args) + 1;
+    return a1 < args + *len ? a1 : NULL;
 }

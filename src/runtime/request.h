@@ -27,4 +27,10 @@ typedef struct sv_rt_request_copy {
 bool sv_rt_request_read(int fd, sv_rt_request_copy *out, char *err, size_t errlen);
 void sv_rt_request_free(sv_rt_request_copy *c);
 
+/* How this process was started, for the constructors that take a child's
+ * start (process.c's --sv-rt-child, gpu_run.c's): /proc/self/cmdline into
+ * args (cap bytes, NUL-separated, *len bytes); returns argv[1] in it, NULL
+ * when there is none. */
+const char *sv_rt_start_args(char *args, size_t cap, size_t *len);
+
 #endif

@@ -418,17 +418,6 @@ static void test_many_runs(void)
 
 /* The header names the CPU runtime for a kernel trace, never the emulator
  * that made the chapter's trace for the same input (s->source). */
-static const char *header_right(void)
-{
-    for (size_t k = 0; k < sv_gfx_rec_count(rec); k++) {
-        const sv_prim *q = sv_gfx_rec_prim(rec, k);
-        if (q->kind == SV_PRIM_TEXT && q->align == SV_ALIGN_RIGHT &&
-            q->y0 < lay.header.y + lay.header.h && q->font == SV_FONT_SANS)
-            return q->text;
-    }
-    return "";
-}
-
 static void test_header_runtime(void)
 {
     sv_ktrace *t = run_file(SV_TEST_KERNELS "/in_place_race.cu");
@@ -436,10 +425,10 @@ static void test_header_runtime(void)
     kview(&v, t, 0);
     v.source = "CPU emulator: built without CUDA";
     draw(&v, 1280, 720, "header");
-    CHECK_STR(header_right(), "CPU runtime \u00b7 schedule sequential");
+    CHECK_STR(rec_header_source(rec), "CPU runtime \u00b7 schedule sequential");
     v.clean = true;
     draw(&v, 1280, 720, "header-clean");
-    CHECK_STR(header_right(), "CPU runtime");
+    CHECK_STR(rec_header_source(rec), "CPU runtime");
     sv_ktrace_destroy(t);
 }
 
