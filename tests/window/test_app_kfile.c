@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "app_test.h"
+#include "../../src/core/bounds.h"
 #include "kpane.h"
 #include "state.h"
 
@@ -128,5 +129,12 @@ int main(int argc, char **argv)
     key(&s, SDLK_w, KMOD_LSHIFT);
     CHECK_INT(s.ktrace->shown_run, want);
     sv_app_cleanup(&s);
+    /* a given random:S without --runs: as many runs as scanviz-trace
+     * --kernel-file makes (kernel_cmd.c), SV_LAB_DEFAULT_RUNS */
+    c.runs = 0;
+    if (start_app(&s, &c)) {
+        CHECK(s.ktrace && s.ktrace->runs == SV_LAB_DEFAULT_RUNS);
+        sv_app_cleanup(&s);
+    }
     return check_report("kernel file runs: W and Shift+W step through a cell's wrong runs");
 }
