@@ -116,6 +116,8 @@ int main(int argc, char **argv)
         snprintf(st, sizeof st, "run %u of 16 shown (random:%u)", want, want + 1);
         CHECK_CONTAINS(s.status, st);
         CHECK_INT(s.step, (int)k);
+        snprintf(st, sizeof st, "kruns_made=16 kshown=%u ", want);
+        CHECK(line_has(&s, st));
         seen++;
     }
     CHECK(seen == m + 1);
