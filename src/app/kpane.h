@@ -134,6 +134,9 @@ char *sv_kwords_run_schedule(const sv_ktrace *t, uint32_t run, char *buf, size_t
 bool sv_kwords_caption(const sv_app_view *v, sv_caption_words *out);
 bool sv_kwords_tooltip(const sv_app_view *v, int row, int col, sv_tip_words *out);
 bool sv_kwords_counters(const sv_app_view *v, char *line, size_t n1, char *note, size_t n2);
+/* The overview's counters, the whole run: "5 steps · 37 writes · 10
+ * hazards · output right". */
+void sv_kwords_overview_counters(const sv_ktrace *t, char *buf, size_t len);
 /* Step k's timeline label: "r2" where it is the chapter's round 2, else
  * the step's number from 1. */
 void sv_kwords_step_label(const sv_ktrace *t, int k, char *buf, size_t len);

@@ -607,6 +607,18 @@ bool sv_kwords_counters(const sv_app_view *v, char *line, size_t n1, char *note,
     return true;
 }
 
+void sv_kwords_overview_counters(const sv_ktrace *t, char *buf, size_t len)
+{
+    size_t writes = 0; /* cells written, step by step (the GPU records no writes) */
+    for (size_t k = 0; k < t->nsteps; k++)
+        for (size_t a = 0; a < t->narrays && t->steps[k].wrote; a++)
+            for (uint32_t c = 0; c < t->arrays[a].len; c++)
+                writes += t->steps[k].wrote[a][c];
+    snprintf(buf, len, "%zu step%s \u00b7 %zu cells written \u00b7 %llu hazard%s \u00b7 output %s",
+             t->nsteps, t->nsteps == 1 ? "" : "s", writes, (unsigned long long)t->hazards_total,
+             t->hazards_total == 1 ? "" : "s", t->first_wrong < 0 ? "right" : "wrong");
+}
+
 void sv_kwords_step_label(const sv_ktrace *t, int k, char *buf, size_t len)
 {
     if (t && t->readings && k >= 0 && (size_t)k < t->nsteps && t->readings[k].fits)

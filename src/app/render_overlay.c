@@ -512,6 +512,20 @@ static void draw_input_box(sv_gfx *g, const sv_app_view *s, const sv_layout *l,
         sv_gfx_text(g, SV_FONT_SANS, hpx, x, ly, SV_ALIGN_LEFT, t->text_dim, SV_EDIT_HINT);
 }
 
+/* The overview's foot: the whole run's counters, and the key hint where
+ * the timeline would be (none on a --clean slide). */
+static void draw_overview_foot(sv_gfx *g, const sv_app_view *s, const sv_layout *l,
+                               const sv_theme *t, const char *line, const char *hint)
+{
+    sv_gfx_text(g, SV_FONT_SANS, sv_scene_fit_px(g, SV_FONT_SANS, l->small_px, l->counters.w,
+                                                 line),
+                l->counters.x, l->counters.y + l->counters.h / 2.0f, SV_ALIGN_LEFT,
+                t->text_dim, line);
+    if (!s->clean)
+        sv_gfx_text(g, SV_FONT_SANS, l->small_px, l->timeline.x + l->timeline.w, l->timeline_y,
+                    SV_ALIGN_RIGHT, t->text_dim, hint);
+}
+
 /* ---- status and help ---------------------------------------------------- */
 
 static void draw_status(sv_gfx *g, const sv_app_view *s, const sv_layout *l, const sv_theme *t)
@@ -580,12 +594,19 @@ void sv_render_overlay(sv_gfx *g, const sv_app_view *s, const sv_layout *l, cons
         sv_app_view c = *s;
         c.trace = NULL;
         c.lab = NULL;
-        draw_caption(g, s, l, t);
+        if (!s->overview || (s->caption && s->caption[0]))
+            draw_caption(g, s, l, t);
         draw_legend(g, &c, l, t, false);
-        draw_counters(g, s, l, t);
-        draw_timeline(g, s, l, t);
-        if (!s->editing && !s->help)
-            draw_tooltip(g, s, l, t, fb_w);
+        if (s->overview) { /* every step is shown: the run's counters, no timeline or tooltip */
+            char line[160];
+            sv_kwords_overview_counters(s->ktrace, line, sizeof line);
+            draw_overview_foot(g, s, l, t, line, "V back to the steps \u00b7 H help");
+        } else {
+            draw_counters(g, s, l, t);
+            draw_timeline(g, s, l, t);
+            if (!s->editing && !s->help)
+                draw_tooltip(g, s, l, t, fb_w);
+        }
     } else if (s->view == SV_VIEW_SCAN && have && s->overview) {
         /* The overview: the legend, the whole run's counters, a script's
          * caption if any; no timeline or tooltip (every round is shown). */
@@ -594,14 +615,7 @@ void sv_render_overlay(sv_gfx *g, const sv_app_view *s, const sv_layout *l, cons
         draw_legend(g, s, l, t, false);
         char line[160];
         sv_words_overview_counters(s->trace, line, sizeof line);
-        sv_gfx_text(g, SV_FONT_SANS, sv_scene_fit_px(g, SV_FONT_SANS, l->small_px,
-                                                     l->counters.w, line),
-                    l->counters.x, l->counters.y + l->counters.h / 2.0f, SV_ALIGN_LEFT,
-                    t->text_dim, line);
-        if (!s->clean)
-            sv_gfx_text(g, SV_FONT_SANS, l->small_px, l->timeline.x + l->timeline.w,
-                        l->timeline_y, SV_ALIGN_RIGHT, t->text_dim,
-                        "V back to the rounds \u00b7 H help");
+        draw_overview_foot(g, s, l, t, line, "V back to the rounds \u00b7 H help");
     } else if (s->view == SV_VIEW_SCAN && have) {
         draw_caption(g, s, l, t);
         int row, cell;

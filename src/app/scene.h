@@ -50,10 +50,16 @@ void sv_render_overlay(sv_gfx *g, const sv_app_view *s, const sv_layout *l, cons
 /* The overview (render_overview.c): every round stacked, in area. */
 void sv_render_overview(sv_gfx *g, const sv_app_view *s, const sv_layout *l, const sv_theme *t,
                         sv_box area);
+/* A kernel trace's overview (pane_kernel_overview.c): every step stacked,
+ * each as the row it wrote, in area. */
+void sv_render_kernel_overview(sv_gfx *g, const sv_app_view *s, const sv_layout *l,
+                               const sv_theme *t, sv_box area);
 /* Where the overview goes in layout l: from the rows' top to above the
  * legend, leaving room for a script's caption when there is one. */
 sv_box sv_scene_overview_area(const sv_app_view *s, const sv_layout *l);
 void sv_render_source(sv_gfx *g, const sv_app_view *s, const sv_layout *l, const sv_theme *t);
+/* The exercise's panel (render_exercise.c), when view.exercise is set. */
+void sv_render_exercise(sv_gfx *g, const sv_app_view *s, const sv_layout *l, const sv_theme *t);
 /* A kernel trace's own source (view.ktrace), its marked lines (render_source.c). */
 void sv_render_kernel_source(sv_gfx *g, const sv_app_view *s, const sv_layout *l,
                              const sv_theme *t);

@@ -271,6 +271,47 @@ def view_kernel_traces(d, racy):
           f"--trace of a kernel trace with --kernel: {p.returncode}: {p.stderr[-300:]}")
 
 
+def view_kernel_exports(d):
+    """The exports draw a kernel file (issue 18, section 5): scanviz
+    --kernel-file F with --export (+ --overview), --export-gif and
+    --export-svg in one run, on the two-barrier in-place kernel's 8 steps:
+    a PNG and an SVG per step with the file's own source (--code), an
+    overview of every step (not a step's picture), a GIF of them all."""
+    env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
+    env["SDL_VIDEODRIVER"] = "offscreen"
+    png, svg, gif = (os.path.join(d, x) for x in ("kpng", "ksvg", "k.gif"))
+    p = subprocess.run([VIEWER, "--kernel-file", kernel("in_place_two_barriers.cu"), "--input",
+                        CHAPTER, "--code", "--overview", "--export", png, "--export-svg", svg,
+                        "--export-gif", gif], capture_output=True, text=True, timeout=180,
+                       env=env)
+    check(p.returncode == 0 and "round-07.png" in p.stdout and
+          "your kernel in_place_two_barriers.cu, CPU runtime" in p.stdout,
+          f"exports of a kernel file: {p.returncode}: {p.stdout[-400:]} {p.stderr[-400:]}")
+    if p.returncode != 0:
+        return
+    pngs = sorted(f for f in os.listdir(png) if f.startswith("round-"))
+    check(len(pngs) == 8, f"a PNG per step: {pngs}")
+    with open(os.path.join(png, "overview.png"), "rb") as a, \
+            open(os.path.join(png, "round-00.png"), "rb") as b:
+        check(a.read() != b.read(), "overview.png is not the first step's picture")
+    svgs = sorted(f for f in os.listdir(svg))
+    check(len(svgs) == 9 and "overview.svg" in svgs, f"an SVG per step and the overview: {svgs}")
+
+    def text_of(name):
+        with open(os.path.join(svg, name)) as f:
+            return f.read()
+    step3 = text_of("round-02.svg")
+    check("in_place_two_barriers.cu" in step3 and "s[i] = v;" in step3 and
+          "everybody has written" in step3, "round-02.svg: the kernel pane and its own source")
+    over = text_of("overview.svg")
+    check("no cell written" in over and "barrier of line 20" in over and "line 21" in over and
+          "8 steps" in over, "overview.svg: every step of the kernel, its lines")
+    with open(gif, "rb") as f:
+        data = f.read()
+    check(data[:6] == b"GIF89a" and data.count(b"\x21\xf9\x04") >= 8,
+          "the GIF: a frame for each of the 8 steps at least")
+
+
 def test_files_and_usage():
     with tempfile.TemporaryDirectory() as d:
         path = os.path.join(d, "race.scanviz.json")
@@ -285,6 +326,7 @@ def test_files_and_usage():
             check(rc == 0 and again == f.read(), "--open --format json gives the file back")
         if VIEWER:
             view_kernel_traces(d, path)
+            view_kernel_exports(d)
         rc, out, err = run("--kernel", "no-else", "--format", "json")
         check(rc == 0 and json.loads(out)["output"][0] is None,
               "a chapter trace's output is null where the last round's pout is unwritten")
