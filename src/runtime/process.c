@@ -349,7 +349,7 @@ fail:
  * (-1 none). Any other start returns at once. */
 __attribute__((constructor)) static void rt_child_main(void)
 {
-    char args[256];
+    char args[8192];
     size_t len;
     const char *a1 = sv_rt_start_args(args, sizeof args, &len);
     if (!a1 || strcmp(a1, SV_RT_CPU_CHILD_FLAG) != 0)
