@@ -27,6 +27,12 @@ diff's in the order given (the K key's order). The fields:
 Text is printable ASCII; every field is required (alias only in BASE_ROW).
 
 usage: apply.py [--registry OUT_H BASE_ROW] BASE OUTDIR STAMP DIFF [DIFF ...]
+       apply.py --folder BASE OUTDIR FILE [FILE ...]
+
+With --folder it writes a folder whose every file the build declares (an
+exercise as it is installed, the tests' kernels): each FILE that is a
+NAME.diff becomes OUTDIR/NAME.cu as above, NAME=PATH copies PATH as
+OUTDIR/NAME, and any other FILE is copied as it is; no stamp.
 
 Strict on purpose, so that a diff can never silently rot when the chapter's
 kernel changes: every hunk must apply at exactly the line it names, every
@@ -72,10 +78,7 @@ def opening_comment(lines, what):
 
 def parse(path):
     """(preamble lines, [(old_start, old_lines, new_lines, header, diff line)])."""
-    with open(path, encoding="utf-8") as f:
-        lines = f.read().split("\n")
-    if lines and lines[-1] == "":
-        lines.pop()
+    lines = read_lines(path)
     k = 0
     while k + 1 < len(lines) and not (lines[k].startswith("--- ") and
                                       lines[k + 1].startswith("+++ ")):
@@ -231,7 +234,36 @@ def write(path, text):
     os.replace(tmp, path)
 
 
+def read_lines(path):
+    with open(path, encoding="utf-8") as f:
+        lines = f.read().split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    return lines
+
+
+def folder(base_path, outdir, files):
+    """--folder: the diffs applied against base_path, the other files copied."""
+    base = read_lines(base_path)
+    for spec in files:
+        name, sep, path = spec.partition("=")
+        if not sep or "/" in name:
+            name, path = "", spec
+        if path.endswith(".diff"):
+            stem = os.path.splitext(os.path.basename(path))[0]
+            write(os.path.join(outdir, stem + ".cu"), "\n".join(apply(base_path, base, path)) + "\n")
+        else:
+            with open(path, encoding="utf-8") as f:
+                write(os.path.join(outdir, name or os.path.basename(path)), f.read())
+
+
 def main(argv):
+    if len(argv) > 4 and argv[1] == "--folder":
+        try:
+            folder(argv[2], argv[3], argv[4:])
+        except (OSError, UnicodeDecodeError, DiffError) as e:
+            sys.exit(f"kernels/mistakes/apply.py: {e}")
+        return
     registry_out = base_row = None
     if len(argv) > 1 and argv[1] == "--registry":
         if len(argv) < 4:
@@ -242,10 +274,7 @@ def main(argv):
         sys.exit(__doc__)
     base_path, outdir, stamp, diffs = argv[1], argv[2], argv[3], argv[4:]
     try:
-        with open(base_path, encoding="utf-8") as f:
-            base = f.read().split("\n")
-        if base and base[-1] == "":
-            base.pop()
+        base = read_lines(base_path)
         rows = []
         if registry_out:
             with open(base_row, encoding="utf-8") as f:

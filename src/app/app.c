@@ -321,14 +321,7 @@ void sv_app_cleanup(sv_app_state *s)
         return;
     sv_app_bg_destroy(s->bg);
     s->bg = NULL;
-    sv_app_kfile_destroy(s->kf);
-    s->kf = NULL;
-    sv_ktrace_destroy(s->ktrace);
-    s->ktrace = NULL;
-    sv_ktrace_destroy(s->kcompare);
-    s->kcompare = NULL;
-    free(s->ksource);
-    s->ksource = NULL;
+    sv_app_kfile_close(s);
     sv_bench_live_destroy(s->bench_live);
     s->bench_live = NULL;
     s->bench_running = false;

@@ -145,8 +145,4 @@ void sv_app_request_state_line(sv_app_state *s);
 /* Whether a state line was asked for since the last call; clears it. */
 bool sv_app_take_state_line(sv_app_state *s);
 
-/* Registers the user event the background capture posts; call once after
- * SDL_Init (sv_app_init does it if needed). */
-uint32_t sv_app_event_type(void);
-
 #endif

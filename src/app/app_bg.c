@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "app_internal.h"
+#include "wake.h"
 
 /* The background probe and capture: inputs are copied in, results written
  * by the thread, read by the main thread only after done is set. */
@@ -29,23 +30,6 @@ struct sv_app_bg {
     char err[256];
 };
 
-static uint32_t bg_event = (uint32_t)-1;
-
-bool sv_app_bg_is_event(const SDL_Event *e)
-{
-    return bg_event != (uint32_t)-1 && e->type == bg_event;
-}
-
-uint32_t sv_app_event_type(void)
-{
-    if (bg_event == (uint32_t)-1) {
-        Uint32 t = SDL_RegisterEvents(1);
-        if (t != (Uint32)-1)
-            bg_event = t;
-    }
-    return bg_event;
-}
-
 static int bg_main(void *arg)
 {
     struct sv_app_bg *bg = arg;
@@ -58,12 +42,7 @@ static int bg_main(void *arg)
     };
     bg->st = sv_capture(&req, &bg->trace, &bg->src, bg->err, sizeof bg->err);
     SDL_AtomicSet(&bg->done, 1);
-    if (bg_event != (uint32_t)-1) {
-        SDL_Event e;
-        SDL_zero(e);
-        e.type = bg_event;
-        SDL_PushEvent(&e); /* only a wake-up: the result stays in bg */
-    }
+    sv_wake_post(); /* only a wake-up: the result stays in bg */
     return 0;
 }
 
@@ -95,7 +74,7 @@ void sv_app_bg_start(sv_app_state *s, const sv_value *in, size_t n, unsigned gen
     bg->scan = s->scan;
     bg->choice = s->backend;
     bg->gen = gen;
-    sv_app_event_type();
+    sv_wake_register();
     s->bg = bg;
     bg->thread = SDL_CreateThread(bg_main, "sv-cuda", bg);
     if (!bg->thread) { /* no thread: probe here (slower start, same result) */

@@ -5,6 +5,7 @@
 
 #include "app_internal.h"
 #include "util.h"
+#include "wake.h"
 
 static void to_fb(const sv_app_state *s, float wx, float wy, float *x, float *y)
 {
@@ -80,7 +81,7 @@ static void hover(sv_app_state *s)
 
 void sv_app_event(sv_app_state *s, const SDL_Event *e)
 {
-    if (sv_app_bg_is_event(e)) {
+    if (sv_wake_is(e)) { /* a worker is done: the background capture's result */
         sv_app_bg_finish(s);
         return;
     }

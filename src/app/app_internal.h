@@ -153,8 +153,6 @@ void sv_app_random_input(sv_app_state *s);
 void sv_app_bg_start(sv_app_state *s, const sv_value *in, size_t n, unsigned gen);
 /* Takes the background result once it is done (any time: it checks). */
 void sv_app_bg_finish(sv_app_state *s);
-/* Whether an event is the background capture's wake-up. */
-bool sv_app_bg_is_event(const SDL_Event *e);
 /* Waits for the thread and frees everything (NULL is fine). */
 void sv_app_bg_destroy(struct sv_app_bg *bg);
 
@@ -170,6 +168,8 @@ void sv_app_kfile_rerun(sv_app_state *s);
 /* Takes the worker's result once there is one (any time: it checks). */
 void sv_app_kfile_finish(sv_app_state *s);
 void sv_app_kfile_destroy(struct sv_app_kfile *k); /* NULL is fine */
+/* Drops the kernel file: its watch and worker, its traces, source and error. */
+void sv_app_kfile_close(sv_app_state *s);
 /* "inotify" / "polling" ("" without a kernel file). */
 const char *sv_app_kfile_method(const sv_app_state *s);
 /* Ctrl+E: opens the file in $VISUAL, else $EDITOR in a terminal, else

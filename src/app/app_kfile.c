@@ -23,6 +23,7 @@
 #include "../core/fileio.h"
 #include "../runtime/runtime.h"
 #include "app_internal.h"
+#include "wake.h"
 #include "watch.h"
 
 #define SV_KFILE_WAIT_MS 100 /* the worker looks for quit and new input this often */
@@ -136,13 +137,7 @@ static int kfile_main(void *arg)
         k->saved_ns = saved;
         k->ready = true;
         SDL_UnlockMutex(k->lock);
-        uint32_t ev = sv_app_event_type();
-        if (ev != (uint32_t)-1) {
-            SDL_Event e;
-            SDL_zero(e);
-            e.type = ev; /* a wake-up: the main loop takes the result */
-            SDL_PushEvent(&e);
-        }
+        sv_wake_post(); /* the main loop takes the result */
     }
     return 0;
 }
@@ -257,7 +252,7 @@ bool sv_app_kfile_start(sv_app_state *s, const char *path, const char *entry,
         run_sync(s);
         return true;
     }
-    sv_app_event_type();
+    sv_wake_register();
     k->thread = SDL_CreateThread(kfile_main, "sv-kfile", k);
     if (!k->thread) {
         s->kf = NULL;
@@ -419,12 +414,8 @@ bool sv_app_new_kernel(const char *path, char *err, size_t errlen)
     return ok;
 }
 
-/* A presenter script's kernel-file step: shows path's kernel instead (""
- * none: back to the chapter's), the old watch and traces dropped. */
-void sv_app_kfile_switch(sv_app_state *s, const char *path)
+void sv_app_kfile_close(sv_app_state *s)
 {
-    if (strcmp(path, s->kfile) == 0 && (s->kf != NULL) == (path[0] != '\0'))
-        return;
     sv_app_kfile_destroy(s->kf);
     s->kf = NULL;
     sv_ktrace_destroy(s->ktrace);
@@ -436,6 +427,15 @@ void sv_app_kfile_switch(sv_app_state *s, const char *path)
     s->kstale = false;
     free(s->ksource);
     s->ksource = NULL;
+}
+
+/* A presenter script's kernel-file step: shows path's kernel instead (""
+ * none: back to the chapter's), the old watch and traces dropped. */
+void sv_app_kfile_switch(sv_app_state *s, const char *path)
+{
+    if (strcmp(path, s->kfile) == 0 && (s->kf != NULL) == (path[0] != '\0'))
+        return;
+    sv_app_kfile_close(s);
     s->kfile[0] = '\0';
     s->step = s->from_step = 0;
     if (!path[0])

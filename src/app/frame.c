@@ -102,7 +102,7 @@ static void layout_at(const sv_app_view *s, int fb_w, int fb_h, float ui, float 
         first_wrong = 0.7f * sp; /* room for "first broken" over the timeline */
     } else if (s && s->lab && s->trace) {
         char line[256], note[512];
-        sv_words_counters(s, line, sizeof line, note, sizeof note);
+        sv_pane_of(s)->counters(s, line, sizeof line, note, sizeof note);
         int k = sv_text_lines_estimate(note, SV_EM_SANS_AVG, sp, W - 2 * m);
         verdict_h = 1.5f * sp * (float)(k < 1 ? 1 : k > 3 ? 3 : k);
         first_wrong = 0.7f * sp;

@@ -571,6 +571,10 @@ void sv_kwords_step_label(const sv_ktrace *t, int k, char *buf, size_t len)
 
 void sv_kwords_header(const sv_app_view *v, const char **title, char *rest, size_t len)
 {
+    if (v->view == SV_VIEW_MEASURE) { /* the Measure view's header is the same for every pane */
+        sv_words_header(v, title, rest, len);
+        return;
+    }
     const sv_ktrace *t = v->ktrace;
     *title = "Your kernel";
     rest[0] = '\0';

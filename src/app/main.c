@@ -29,6 +29,7 @@
 #include "export.h"
 #include "platform.h"
 #include "render.h"
+#include "wake.h"
 
 #define EXIT_USAGE 2
 #define EXIT_UNAVAILABLE 3
@@ -606,7 +607,7 @@ int main(int argc, char **argv)
     sv_app_state s;
     c.background = !headless && !o.bench_frames;
     if (!headless && !o.bench_frames) {
-        /* The user event for the background capture needs SDL's events. */
+        /* The workers' wake-up event (wake.h) needs SDL's events. */
         if (SDL_Init(SDL_INIT_EVENTS) != 0) {
             fprintf(stderr, "scanviz: SDL: %s\n", SDL_GetError());
             sv_trace_destroy(c.trace);
@@ -614,7 +615,7 @@ int main(int argc, char **argv)
             free(vals);
             return EXIT_FAILURE;
         }
-        sv_app_event_type();
+        sv_wake_register();
     }
     sv_app_status st = sv_app_init(&s, &c, err, sizeof err);
     free(vals);

@@ -40,6 +40,10 @@ typedef struct sv_pane_fns {
     bool (*caption)(const sv_app_view *v, sv_caption_words *out);
     /* The tooltip of cell (row, cell); false when there is none. */
     bool (*tooltip)(const sv_app_view *v, int row, int cell, sv_tip_words *out);
+    /* The counters line and its note ("" none); false without a trace. */
+    bool (*counters)(const sv_app_view *v, char *line, size_t n1, char *note, size_t n2);
+    /* The header's title and the rest of its line. */
+    void (*header)(const sv_app_view *v, const char **title, char *rest, size_t len);
 } sv_pane_fns;
 
 /* The four rows of the Hillis-Steele scan (pane_rows.c, render_cells.c). */
@@ -48,6 +52,18 @@ extern const sv_pane_fns sv_pane_hillis_steele;
 /* The pane that draws view v's trace (panes.c); never NULL. */
 const sv_pane_fns *sv_pane_of(const sv_app_view *v);
 
+/* The caption lines view v's captions take over its steps 0 .. steps - 1
+ * (at(c, k) makes copy c show step k; caption words it), at least room:
+ * what a pane's caption_room returns (pane_rows.c). */
+sv_caption_room sv_caption_room_over(const sv_app_view *v, int steps,
+                                     void (*at)(sv_app_view *c, int k),
+                                     bool (*caption)(const sv_app_view *c, sv_caption_words *out),
+                                     sv_caption_room room, float w, float bold_px, float small_px);
+/* Places l's n cells across l->cells_clip, each pane's row of cells: as wide
+ * as fit (at most 22 units), times zoom, panned by pan cells when wider than
+ * the clip; sets the pitch, width, first x, the cells in view, the corner
+ * radius and the border (pane_rows.c). */
+void sv_rows_place_cells(sv_layout *l, float zoom, float pan);
 /* The Hillis-Steele pane's geometry (pane_rows.c). */
 sv_caption_room sv_rows_caption_room(const sv_app_view *v, float w, float bold_px,
                                      float small_px);

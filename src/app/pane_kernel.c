@@ -15,28 +15,19 @@
 
 /* ---- geometry ------------------------------------------------------------ */
 
+static void kernel_at(sv_app_view *c, int k)
+{
+    c->kstep = k;
+}
+
 static sv_caption_room kernel_caption_room(const sv_app_view *v, float w, float bold_px,
                                            float small_px)
 {
-    sv_caption_room room = { 2, 2 };
+    const sv_caption_room least = { 2, 2 };
     if (!v || !v->ktrace)
-        return room;
-    sv_app_view c = *v;
-    c.hover_row = c.hover_cell = c.pinned_row = c.pinned_cell = -1;
-    int steps = sv_kpane_steps(v->ktrace);
-    for (int k = 0; k < steps; k++) {
-        c.kstep = k;
-        sv_caption_words cw;
-        if (!sv_kwords_caption(&c, &cw))
-            continue;
-        int bold = sv_text_lines_estimate(cw.line1, SV_EM_SANS_BOLD_AVG, bold_px, w);
-        int small = sv_text_lines_estimate(cw.line2, SV_EM_SANS_AVG, small_px, w);
-        if (bold > room.bold) room.bold = bold;
-        if (small > room.small) room.small = small;
-    }
-    if (room.bold > SV_CAPTION_BOLD_MAX) room.bold = SV_CAPTION_BOLD_MAX;
-    if (room.small > SV_CAPTION_SMALL_MAX) room.small = SV_CAPTION_SMALL_MAX;
-    return room;
+        return least;
+    return sv_caption_room_over(v, sv_kpane_steps(v->ktrace), kernel_at, sv_kwords_caption, least,
+                                w, bold_px, small_px);
 }
 
 static void kernel_layout(const sv_app_view *v, sv_box area, sv_layout *l)
@@ -66,23 +57,7 @@ static void kernel_layout(const sv_app_view *v, sv_box area, sv_layout *l)
         return;
     }
     float zoom = v->zoom >= 1.0f ? v->zoom : 1.0f;
-    float w = l->cells_clip.w;
-    l->cell_pitch = fminf(w / (float)l->n, 22.0f * u) * zoom;
-    float gap = l->cell_pitch < 3.0f ? l->cell_pitch * 0.25f : fminf(l->cell_pitch * 0.13f, 1.4f * u);
-    l->cell_w = l->cell_pitch - gap;
-    float total = l->cell_pitch * (float)l->n;
-    if (total <= w) {
-        l->cell_x0 = l->cells_clip.x + (w - total) / 2.0f + gap / 2.0f;
-    } else {
-        float pan = sv_clampf(v->pan, 0.0f, (float)l->n - w / l->cell_pitch);
-        l->cell_x0 = l->cells_clip.x - pan * l->cell_pitch + gap / 2.0f;
-    }
-    int first = (int)floorf((l->cells_clip.x - l->cell_x0) / l->cell_pitch);
-    int last = (int)floorf((l->cells_clip.x + l->cells_clip.w - l->cell_x0) / l->cell_pitch);
-    l->first_cell = first < 0 ? 0 : first;
-    l->last_cell = last >= l->n ? l->n - 1 : last;
-    l->radius = fminf(fminf(l->cell_w, l->cell_h) * 0.16f, 1.3f * u);
-    l->border_w = sv_clampf(l->cell_w * 0.06f, 1.0f, 0.5f * u);
+    sv_rows_place_cells(l, zoom, v->pan);
     float px = fminf(l->cell_h * 0.46f, 4.6f * u);
     float fit = l->cell_w * 0.9f / SV_MONO_ADVANCE / 4.0f;
     px = fminf(px, fit);
@@ -399,4 +374,6 @@ const sv_pane_fns sv_pane_kernel = {
     .hit = kernel_hit,
     .caption = sv_kwords_caption,
     .tooltip = sv_kwords_tooltip,
+    .counters = sv_kwords_counters,
+    .header = sv_kwords_header,
 };

@@ -58,29 +58,42 @@ static int widest_in_view(const sv_app_view *s, const sv_layout *l)
     return w;
 }
 
-sv_caption_room sv_rows_caption_room(const sv_app_view *s, float w, float bold_px,
-                                     float small_px)
+sv_caption_room sv_caption_room_over(const sv_app_view *v, int steps,
+                                     void (*at)(sv_app_view *c, int k),
+                                     bool (*caption)(const sv_app_view *c, sv_caption_words *out),
+                                     sv_caption_room room, float w, float bold_px, float small_px)
 {
-    sv_caption_room room = { 2, 1 };
-    if (!s || !s->trace)
-        return room;
-    sv_app_view v = *s;
-    v.hover_row = v.hover_cell = v.pinned_row = v.pinned_cell = -1;
-    int steps = sv_view_steps(s->trace);
+    sv_app_view c = *v;
+    c.hover_row = c.hover_cell = c.pinned_row = c.pinned_cell = -1;
     for (int k = 0; k < steps; k++) {
-        v.step = v.from_step = k;
-        sv_caption_words c;
-        if (!sv_words_caption(&v, &c))
+        at(&c, k);
+        sv_caption_words cw;
+        if (!caption(&c, &cw))
             continue;
-        int bold = sv_text_lines_estimate(c.line1, SV_EM_SANS_BOLD_AVG, bold_px, w);
-        int small = sv_text_lines_estimate(c.line2, SV_EM_SANS_AVG, small_px, w) +
-                    sv_text_lines_estimate(c.warps, SV_EM_SANS_AVG, small_px, w);
+        int bold = sv_text_lines_estimate(cw.line1, SV_EM_SANS_BOLD_AVG, bold_px, w);
+        int small = sv_text_lines_estimate(cw.line2, SV_EM_SANS_AVG, small_px, w) +
+                    sv_text_lines_estimate(cw.warps, SV_EM_SANS_AVG, small_px, w);
         if (bold > room.bold) room.bold = bold;
         if (small > room.small) room.small = small;
     }
     if (room.bold > SV_CAPTION_BOLD_MAX) room.bold = SV_CAPTION_BOLD_MAX;
     if (room.small > SV_CAPTION_SMALL_MAX) room.small = SV_CAPTION_SMALL_MAX;
     return room;
+}
+
+static void rows_at(sv_app_view *c, int k)
+{
+    c->step = c->from_step = k;
+}
+
+sv_caption_room sv_rows_caption_room(const sv_app_view *s, float w, float bold_px,
+                                     float small_px)
+{
+    const sv_caption_room least = { 2, 1 };
+    if (!s || !s->trace)
+        return least;
+    return sv_caption_room_over(s, sv_view_steps(s->trace), rows_at, sv_words_caption, least, w,
+                                bold_px, small_px);
 }
 
 /* Rows, their labels and tags, and the line under them, in area. */
@@ -135,31 +148,17 @@ static void rows_place(const sv_app_view *s, sv_box area, sv_layout *l)
     l->index_px = fminf(l->small_px * 0.9f, 2.2f * u * k);
 }
 
-/* Cells: as wide as fit (at most 22u), times zoom; pan in cells; the
- * numbers' size. */
-static void cells_place(const sv_app_view *s, sv_layout *l)
+void sv_rows_place_cells(sv_layout *l, float zoom, float pan)
 {
-    float u = l->unit;
-    float ui = (s && s->ui_scale > 0.0f) ? s->ui_scale : 1.0f;
-    l->n = (s && s->trace) ? (int)s->trace->n : 0;
-    float area = l->cells_clip.w;
-    float zoom = (s && s->zoom >= 1.0f) ? s->zoom : 1.0f;
-    if (l->n <= 0) {
-        l->first_cell = 0;
-        l->last_cell = -1;
-        return;
-    }
-    float base = fminf(area / (float)l->n, 22.0f * u);
-    l->cell_pitch = base * zoom;
-    float gap = fminf(l->cell_pitch * 0.13f, 1.4f * u);
-    if (l->cell_pitch < 3.0f) gap = l->cell_pitch * 0.25f;
+    float u = l->unit, w = l->cells_clip.w;
+    l->cell_pitch = fminf(w / (float)l->n, 22.0f * u) * zoom;
+    float gap = l->cell_pitch < 3.0f ? l->cell_pitch * 0.25f : fminf(l->cell_pitch * 0.13f, 1.4f * u);
     l->cell_w = l->cell_pitch - gap;
     float total = l->cell_pitch * (float)l->n;
-    if (total <= area) {
-        l->cell_x0 = l->cells_clip.x + (area - total) / 2.0f + gap / 2.0f;
+    if (total <= w) {
+        l->cell_x0 = l->cells_clip.x + (w - total) / 2.0f + gap / 2.0f;
     } else {
-        float max_pan = (float)l->n - area / l->cell_pitch;
-        float pan = sv_clampf(s->pan, 0.0f, max_pan);
+        pan = sv_clampf(pan, 0.0f, (float)l->n - w / l->cell_pitch);
         l->cell_x0 = l->cells_clip.x - pan * l->cell_pitch + gap / 2.0f;
     }
     int first = (int)floorf((l->cells_clip.x - l->cell_x0) / l->cell_pitch);
@@ -169,6 +168,22 @@ static void cells_place(const sv_app_view *s, sv_layout *l)
     l->radius = fminf(fminf(l->cell_w, l->cell_h) * 0.16f, 1.3f * u);
     l->border_w = sv_clampf(l->cell_w * 0.06f, 1.0f, 0.5f * u);
     if (l->border_w < 1.0f) l->border_w = 1.0f;
+}
+
+/* Cells: as wide as fit (at most 22u), times zoom; pan in cells; the
+ * numbers' size. */
+static void cells_place(const sv_app_view *s, sv_layout *l)
+{
+    float u = l->unit;
+    float ui = (s && s->ui_scale > 0.0f) ? s->ui_scale : 1.0f;
+    l->n = (s && s->trace) ? (int)s->trace->n : 0;
+    float zoom = (s && s->zoom >= 1.0f) ? s->zoom : 1.0f;
+    if (l->n <= 0) {
+        l->first_cell = 0;
+        l->last_cell = -1;
+        return;
+    }
+    sv_rows_place_cells(l, zoom, s->pan);
     /* Numbers: large (about 4% of the height at 720p), shrunk to fit the
      * widest in view, hidden below legibility. */
     float share = 0.46f + 0.14f * fminf(fmaxf(ui - 1.0f, 0.0f), 1.0f); /* of the cell's height */

@@ -11,6 +11,8 @@ const sv_pane_fns sv_pane_hillis_steele = {
     .hit = sv_rows_hit,
     .caption = sv_words_caption,
     .tooltip = sv_words_tooltip,
+    .counters = sv_words_counters,
+    .header = sv_words_header,
 };
 
 const sv_pane_fns *sv_pane_of(const sv_app_view *v)

@@ -14,7 +14,7 @@ void sv_render_header(sv_gfx *g, const sv_app_view *s, const sv_layout *l, const
     float u = l->unit, cy = h->y + h->h / 2.0f;
     char rest[160];
     const char *title;
-    sv_words_header(s, &title, rest, sizeof rest);
+    sv_pane_of(s)->header(s, &title, rest, sizeof rest);
     float x = h->x;
     x += sv_gfx_text(g, SV_FONT_SANS_BOLD, l->title_px, x, cy, SV_ALIGN_LEFT, t->text, title);
     x += sv_gfx_text(g, SV_FONT_SANS, l->title_px * 0.82f, x, cy, SV_ALIGN_LEFT, t->text_dim, rest);

@@ -16,7 +16,7 @@ static void draw_caption(sv_gfx *g, const sv_app_view *s, const sv_layout *l,
                          const sv_theme *t)
 {
     sv_caption_words cw;
-    if (!sv_words_caption(s, &cw))
+    if (!sv_pane_of(s)->caption(s, &cw))
         return;
     const char *l1 = cw.line1, *l2 = cw.line2;
     const sv_box *b = &l->caption;
@@ -190,7 +190,7 @@ static void draw_counters(sv_gfx *g, const sv_app_view *s, const sv_layout *l,
                           const sv_theme *t)
 {
     char line[256], note[512];
-    if (!sv_words_counters(s, line, sizeof line, note, sizeof note))
+    if (!sv_pane_of(s)->counters(s, line, sizeof line, note, sizeof note))
         return;
     if (l->verdict.h > 0.0f && note[0]) {
         /* The lab's verdict on its own lines, wrapped at the small size. */
@@ -398,7 +398,7 @@ static void draw_tooltip(sv_gfx *g, const sv_app_view *s, const sv_layout *l,
     if (!sv_scene_tooltip_target(s, &row, &i) || i < l->first_cell || i > l->last_cell)
         return;
     sv_tip_words tip;
-    if (!sv_words_tooltip(s, row, i, &tip))
+    if (!sv_pane_of(s)->tooltip(s, row, i, &tip))
         return;
     int n = tip.n;
     char (*lines)[SV_TIP_MAX] = tip.line;

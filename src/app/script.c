@@ -73,6 +73,24 @@ static size_t next_word(const char **p, const char *end, const char **w)
 
 /* `phase NAME`, `code on|off`, `correct on|off`, `quiz KIND`: the word
  * after w (already read) into st; false with err naming the value. */
+/* A step's one word (kernel NAME, kernel-file PATH) into out, 1 .. cap - 1
+ * bytes; false with err ("\"kernel\" needs a name of 1 to 63 characters"). */
+static bool step_word(const char **p, const char *end, const char *step, const char *noun,
+                      const char *unit, char *out, size_t cap, const char *name, int ln,
+                      char *err, size_t errlen)
+{
+    const char *v;
+    size_t vl = next_word(p, end, &v);
+    if (vl == 0 || vl >= cap) {
+        snprintf(err, errlen, "%s:%d: \"%s\" needs a %s of 1 to %zu %s", name, ln, step, noun,
+                 cap - 1, unit);
+        return false;
+    }
+    memcpy(out, v, vl);
+    out[vl] = '\0';
+    return true;
+}
+
 static bool parse_view_word(const char *w, size_t wl, const char **p, const char *end,
                             const char *name, int ln, sv_script_step *st, char *err,
                             size_t errlen)
@@ -162,34 +180,21 @@ static bool parse_line(const char *line, size_t len, const char *name, int ln,
                 return false;
             }
         } else if (word_is(w, wl, "kernel")) {
-            const char *v;
-            size_t vl = next_word(&p, end, &v);
-            if (vl == 0 || vl >= sizeof st->kernel) {
-                snprintf(err, errlen, "%s:%d: \"kernel\" needs a name of 1 to %zu characters",
-                         name, ln, sizeof st->kernel - 1);
+            if (!step_word(&p, end, "kernel", "name", "characters", st->kernel,
+                           sizeof st->kernel, name, ln, err, errlen))
                 return false;
-            }
-            for (size_t i = 0; i < vl; i++) {
-                char c = v[i];
-                if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-                      (c >= '0' && c <= '9') || c == '-' || c == '_')) {
+            for (const char *c = st->kernel; *c; c++) {
+                if (!((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') ||
+                      (*c >= '0' && *c <= '9') || *c == '-' || *c == '_')) {
                     snprintf(err, errlen, "%s:%d: kernel \"%s\": letters, digits, - and _ only",
-                             name, ln, shown(v, vl, tmp));
+                             name, ln, shown(st->kernel, strlen(st->kernel), tmp));
                     return false;
                 }
             }
-            memcpy(st->kernel, v, vl);
-            st->kernel[vl] = '\0';
         } else if (word_is(w, wl, "kernel-file")) {
-            const char *v;
-            size_t vl = next_word(&p, end, &v);
-            if (vl == 0 || vl >= sizeof st->kfile) {
-                snprintf(err, errlen, "%s:%d: \"kernel-file\" needs a path of 1 to %zu bytes",
-                         name, ln, sizeof st->kfile - 1);
+            if (!step_word(&p, end, "kernel-file", "path", "bytes", st->kfile,
+                           sizeof st->kfile, name, ln, err, errlen))
                 return false;
-            }
-            memcpy(st->kfile, v, vl);
-            st->kfile[vl] = '\0';
         } else if (word_is(w, wl, "phase") || word_is(w, wl, "code") ||
                    word_is(w, wl, "correct") || word_is(w, wl, "quiz")) {
             if (!parse_view_word(w, wl, &p, end, name, ln, st, err, errlen))

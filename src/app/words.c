@@ -7,7 +7,6 @@
 #include <string.h>
 
 #include "words.h"
-#include "kpane.h"
 
 static const char *op_noun(sv_op op)
 {
@@ -610,8 +609,6 @@ static int tooltip_lines(const sv_app_view *s, const sv_step_view *v, int row, i
 
 bool sv_words_caption(const sv_app_view *s, sv_caption_words *out)
 {
-    if (s->ktrace)
-        return sv_kwords_caption(s, out);
     memset(out, 0, sizeof *out);
     sv_step_view v;
     if (!sv_scene_step(s, s->step, &v))
@@ -646,8 +643,6 @@ bool sv_words_caption(const sv_app_view *s, sv_caption_words *out)
 
 bool sv_words_tooltip(const sv_app_view *s, int row, int i, sv_tip_words *out)
 {
-    if (s->ktrace)
-        return sv_kwords_tooltip(s, row, i, out);
     memset(out, 0, sizeof *out);
     sv_step_view v;
     if (!sv_scene_step(s, s->step, &v) || row < 0 || row > 3 || i < 0 ||
@@ -676,8 +671,6 @@ bool sv_words_tooltip(const sv_app_view *s, int row, int i, sv_tip_words *out)
 
 bool sv_words_counters(const sv_app_view *s, char *line, size_t n1, char *note, size_t n2)
 {
-    if (s->ktrace)
-        return sv_kwords_counters(s, line, n1, note, n2);
     line[0] = note[0] = '\0';
     sv_step_view v;
     if (!sv_scene_step(s, s->step, &v))
@@ -838,10 +831,6 @@ void sv_words_case_band(sv_case cs, int lo, int hi, char *buf, size_t len)
 
 void sv_words_header(const sv_app_view *s, const char **title, char *rest, size_t len)
 {
-    if (s->ktrace && s->view != SV_VIEW_MEASURE) {
-        sv_kwords_header(s, title, rest, len);
-        return;
-    }
     const sv_trace *tr = s->trace;
     *title = s->view == SV_VIEW_MEASURE ? "Measure" : "Hillis-Steele scan";
     rest[0] = '\0';

@@ -15,13 +15,13 @@
 #ifndef SV_EXERCISES_INSTALLED
 #define SV_EXERCISES_INSTALLED "/usr/local/share/scanviz/exercises"
 #endif
-#ifndef SV_EXERCISES_SOURCE
-#define SV_EXERCISES_SOURCE "assets/exercises"
+#ifndef SV_EXERCISES_BUILD
+#define SV_EXERCISES_BUILD "assets/exercises"
 #endif
 
 static bool find_root(const char *prog, char *root, size_t len)
 {
-    const char *dirs[] = {SV_EXERCISES_INSTALLED, SV_EXERCISES_SOURCE};
+    const char *dirs[] = {SV_EXERCISES_INSTALLED, SV_EXERCISES_BUILD};
     char err[1024];
     if (sv_exercise_root(dirs, 2, root, len, err, sizeof err))
         return true;

@@ -33,71 +33,37 @@ static bool takes_value(const sv_option *o)
 
 /* ---- The man page ---------------------------------------------------------- */
 
-/* The paragraph, tab-indented, wrapped near 80 columns (a tab counts 8). */
-static void man_paragraph(FILE *f, const char *text)
-{
-    int col = 0;
-    for (const char *p = text; *p;) {
-        while (*p == ' ')
-            p++;
-        size_t n = strcspn(p, " ");
-        if (!n)
-            break;
-        if (col && col + 1 + (int)n > 80) {
-            fputc('\n', f);
-            col = 0;
-        }
-        if (!col) {
-            fputc('\t', f);
-            col = 8;
-        } else {
-            fputc(' ', f);
-            col++;
-        }
-        fwrite(p, 1, n, f);
-        col += (int)n;
-        p += n;
-    }
-    fputc('\n', f);
-}
-
 static void man_options(FILE *f, sv_program prog)
 {
-    bool first = true;
-    for (int g = 0; g < SV_GROUP_COUNT; g++) {
-        bool titled = false;
-        for (int i = 0; i < SV_OPTION_COUNT; i++) {
-            const sv_option *o = &sv_options[i];
-            if (o->group != (sv_opt_group)g || !(o->progs & prog))
-                continue;
-            if (!titled) {
-                fprintf(f, "%s## %s\n", first ? "" : "\n", sv_opt_group_title((sv_opt_group)g));
-                titled = true;
-                first = false;
-            }
+    bool first = true, head;
+    int at = 0;
+    for (const sv_option *o; (o = sv_options_next(prog, &at, &head));) {
+        if (head) {
+            fprintf(f, "%s## %s\n", first ? "" : "\n", sv_opt_group_title(o->group));
+            first = false;
+        }
+        fputc('\n', f);
+        if (o->kind == SV_OPT_STDIN)
+            fputs("*-*\n", f);
+        else if (o->short_name)
+            fprintf(f, "*-%c*, *--%s*", o->short_name, o->name);
+        else
+            fprintf(f, "*--%s*", o->name);
+        if (o->kind != SV_OPT_STDIN)
+            fprintf(f, "%s%s%s\n", takes_value(o) ? " _" : "", takes_value(o) ? o->arg : "",
+                    takes_value(o) ? "_" : "");
+        char text[4096];
+        sv_option_text(o, o->doc ? o->doc : o->help, text, sizeof text);
+        if (!o->doc) /* a --help line as a sentence */
+            text[0] = (char)toupper((unsigned char)text[0]);
+        size_t len = strlen(text);
+        if (!o->doc && len && len + 1 < sizeof text && text[len - 1] != '.')
+            strcat(text, ".");
+        sv_options_wrap(f, text, 0, 8, 80, true); /* tab-indented; a tab counts 8 */
+        if (o->values && o->value_doc) { /* each value in the registry's words */
             fputc('\n', f);
-            if (o->kind == SV_OPT_STDIN)
-                fputs("*-*\n", f);
-            else if (o->short_name)
-                fprintf(f, "*-%c*, *--%s*", o->short_name, o->name);
-            else
-                fprintf(f, "*--%s*", o->name);
-            if (o->kind != SV_OPT_STDIN)
-                fprintf(f, "%s%s%s\n", takes_value(o) ? " _" : "", takes_value(o) ? o->arg : "",
-                        takes_value(o) ? "_" : "");
-            char text[4096];
-            sv_option_text(o, o->doc ? o->doc : o->help, text, sizeof text);
-            if (!o->doc) /* a --help line as a sentence */
-                text[0] = (char)toupper((unsigned char)text[0]);
-            size_t len = strlen(text);
-            if (!o->doc && len && len + 1 < sizeof text && text[len - 1] != '.')
-                strcat(text, ".");
-            man_paragraph(f, text);
-            if (o->values && o->value_doc) { /* each value in the registry's words */
-                fputc('\n', f);
-                for (unsigned k = 0; o->values(k) && o->value_doc(k); k++)
-                    fprintf(f, "\t- *%s*: %s\n", o->values(k), o->value_doc(k));
-            }
+            for (unsigned k = 0; o->values(k) && o->value_doc(k); k++)
+                fprintf(f, "\t- *%s*: %s\n", o->values(k), o->value_doc(k));
         }
     }
 }
@@ -150,12 +116,20 @@ static void pattern(FILE *f, const sv_option *o)
     fprintf(f, "--%s", o->name);
 }
 
+/* The next option from *i on of which pred holds and no option before it
+ * with the same names (one arm each); NULL at the end. */
+static const sv_option *next_arm(int *i, bool (*pred)(const sv_option *))
+{
+    for (; *i < SV_OPTION_COUNT; ++*i)
+        if (pred(&sv_options[*i]) && !seen_before(*i, pred))
+            return &sv_options[(*i)++];
+    return NULL;
+}
+
 static void values_arms(FILE *f)
 {
-    for (int i = 0; i < SV_OPTION_COUNT; i++) {
-        const sv_option *o = &sv_options[i];
-        if (!has_values(o) || seen_before(i, has_values))
-            continue;
+    int i = 0;
+    for (const sv_option *o; (o = next_arm(&i, has_values));) {
         fputs("        ", f);
         pattern(f, o);
         fputs(") echo '", f);
@@ -167,10 +141,8 @@ static void values_arms(FILE *f)
 
 static void file_arms(FILE *f)
 {
-    for (int i = 0; i < SV_OPTION_COUNT; i++) {
-        const sv_option *o = &sv_options[i];
-        if (!is_path(o) || seen_before(i, is_path))
-            continue;
+    int i = 0;
+    for (const sv_option *o; (o = next_arm(&i, is_path));) {
         fputs("        ", f);
         pattern(f, o);
         if (o->kind == SV_OPT_DIR)
@@ -185,10 +157,8 @@ static void file_arms(FILE *f)
 static void free_arm(FILE *f)
 {
     bool any = false;
-    for (int i = 0; i < SV_OPTION_COUNT; i++) {
-        const sv_option *o = &sv_options[i];
-        if (!is_free(o) || seen_before(i, is_free))
-            continue;
+    int i = 0;
+    for (const sv_option *o; (o = next_arm(&i, is_free));) {
         fputs(any ? " | " : "        ", f);
         pattern(f, o);
         any = true;

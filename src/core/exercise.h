@@ -1,5 +1,6 @@
 /* Exercises (issue 19): the chapter as a sequence of kernels to write, each
- * a folder of assets/exercises/ (installed under share/scanviz/exercises):
+ * a folder as the build writes it from assets/exercises/NAME/ (into the
+ * build tree, and installed under share/scanviz/exercises):
  *   statement.txt  a few lines in the chapter's words
  *   start.cu       the starting kernel file, the part to write marked
  *   check.txt      the check's specification (below)
@@ -83,7 +84,7 @@ void sv_exercise_spec_free(sv_exercise_spec *spec);
 /* Whether name is an exercise's name in form: 1..47 of [a-z0-9-]. */
 bool sv_exercise_name_ok(const char *name);
 /* The exercises' folder: $SCANVIZ_EXERCISES, else the first of dirs[] (the
- * install's and the source tree's, given by the caller) holding `sequence`.
+ * install's and the build tree's, given by the caller) holding `sequence`.
  * false with err when none does. */
 bool sv_exercise_root(const char *const *dirs, size_t ndirs, char *root, size_t len, char *err,
                       size_t errlen);

@@ -136,6 +136,21 @@ static bool links_trusted(const char *orig, const char *path, int depth, char *e
     return ok;
 }
 
+/* fd, opened O_NONBLOCK (a named pipe), as a blocking stream of mode; NULL
+ * with err filled (fd closed) when fdopen fails. */
+static FILE *blocking_stream(int fd, const char *mode, const char *path, char *err, size_t errlen)
+{
+    int fl = fcntl(fd, F_GETFL);
+    if (fl >= 0)
+        (void)fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
+    FILE *f = fdopen(fd, mode);
+    if (!f) {
+        sv_errorf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+        close(fd);
+    }
+    return f;
+}
+
 /* A named pipe to write: opening one that nothing reads would wait forever,
  * so it is opened without blocking (ENXIO while there is no reader), tried
  * for SV_FIFO_WAIT_MS, then written as usual. NULL with err filled. */
@@ -158,15 +173,7 @@ static FILE *open_fifo_out(const char *path, char *err, size_t errlen)
             sv_errorf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
         return NULL;
     }
-    int fl = fcntl(fd, F_GETFL);
-    if (fl >= 0)
-        (void)fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
-    FILE *f = fdopen(fd, "w");
-    if (!f) {
-        sv_errorf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
-        close(fd);
-    }
-    return f;
+    return blocking_stream(fd, "w", path, err, errlen);
 }
 
 sv_file *sv_file_begin(const char *path, char *err, size_t errlen)
@@ -327,6 +334,21 @@ void sv_file_abort(sv_file *f)
     file_free(f);
 }
 
+bool sv_file_save(const char *path, sv_file_writer write, const void *obj, char *err,
+                  size_t errlen)
+{
+    char why[256];
+    sv_file *f = sv_file_begin(path, err, errlen);
+    if (!f)
+        return false;
+    if (!write(obj, sv_file_stream(f), why, sizeof why)) {
+        sv_errorf(err, errlen, "%s: %s", sv_file_name(f), why);
+        sv_file_abort(f);
+        return false;
+    }
+    return sv_file_commit(f, err, errlen);
+}
+
 bool sv_write_atomic(const char *path, const void *data, size_t len, char *err, size_t errlen)
 {
     sv_file *f = sv_file_begin(path, err, errlen);
@@ -377,15 +399,7 @@ static FILE *open_input(const char *path, char *err, size_t errlen)
         }
     }
     /* Blocking reads from here on (a file, a device, a pipe with a writer). */
-    int fl = fcntl(fd, F_GETFL);
-    if (fl >= 0)
-        (void)fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
-    FILE *f = fdopen(fd, "rb");
-    if (!f) {
-        sv_errorf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
-        close(fd);
-    }
-    return f;
+    return blocking_stream(fd, "rb", path, err, errlen);
 }
 
 char *sv_read_bounded(const char *path, size_t limit, const char *what, size_t *len_out,

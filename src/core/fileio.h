@@ -72,6 +72,13 @@ void sv_file_abort(sv_file *f);
 bool sv_file_finish(sv_file *f, char *err, size_t errlen);
 bool sv_file_publish(sv_file *f, char *err, size_t errlen);
 
+/* Writes path all or nothing through write(obj, stream, why, whylen), which
+ * returns false with why filled when it fails: then the target is left as it
+ * was and err = "NAME: why". */
+typedef bool (*sv_file_writer)(const void *obj, FILE *f, char *why, size_t whylen);
+bool sv_file_save(const char *path, sv_file_writer write, const void *obj, char *err,
+                  size_t errlen);
+
 /* Writes len bytes to path all or nothing. */
 bool sv_write_atomic(const char *path, const void *data, size_t len, char *err, size_t errlen);
 

@@ -21,47 +21,26 @@ static const char *const array_kind_names[] = {"shared", "out"};
 
 #define COUNT(a) (sizeof(a) / sizeof *(a))
 
-const char *sv_kfail_kind_name(sv_kfail_kind k)
-{
-    return (unsigned)k < SV_KFAIL_COUNT ? fail_names[k] : NULL;
-}
+/* PREFIX_name(k): the name of kind k of enum T (NULL out of range), and
+ * PREFIX_from_name(name, &k): the kind of a name (false: none), from the
+ * table names. */
+#define KIND_NAMES(T, PREFIX, names)                                                   \
+    const char *PREFIX##_name(T k)                                                     \
+    {                                                                                  \
+        return (unsigned)k < COUNT(names) ? names[k] : NULL;                           \
+    }                                                                                  \
+    bool PREFIX##_from_name(const char *name, T *out)                                  \
+    {                                                                                  \
+        int i = SV_STRING_INDEX(name, names, COUNT(names));                            \
+        if (i < 0)                                                                     \
+            return false;                                                              \
+        *out = (T)i;                                                                   \
+        return true;                                                                   \
+    }
 
-bool sv_kfail_kind_from_name(const char *name, sv_kfail_kind *out)
-{
-    int i = SV_STRING_INDEX(name, fail_names, COUNT(fail_names));
-    if (i < 0)
-        return false;
-    *out = (sv_kfail_kind)i;
-    return true;
-}
-
-const char *sv_khazard_kind_name(sv_khazard_kind k)
-{
-    return (unsigned)k < COUNT(hazard_names) ? hazard_names[k] : NULL;
-}
-
-bool sv_khazard_kind_from_name(const char *name, sv_khazard_kind *out)
-{
-    int i = SV_STRING_INDEX(name, hazard_names, COUNT(hazard_names));
-    if (i < 0)
-        return false;
-    *out = (sv_khazard_kind)i;
-    return true;
-}
-
-const char *sv_karray_kind_name(sv_karray_kind k)
-{
-    return (unsigned)k < COUNT(array_kind_names) ? array_kind_names[k] : NULL;
-}
-
-bool sv_karray_kind_from_name(const char *name, sv_karray_kind *out)
-{
-    int i = SV_STRING_INDEX(name, array_kind_names, COUNT(array_kind_names));
-    if (i < 0)
-        return false;
-    *out = (sv_karray_kind)i;
-    return true;
-}
+KIND_NAMES(sv_kfail_kind, sv_kfail_kind, fail_names)
+KIND_NAMES(sv_khazard_kind, sv_khazard_kind, hazard_names)
+KIND_NAMES(sv_karray_kind, sv_karray_kind, array_kind_names)
 
 /* ---- Growth ----------------------------------------------------------------
  * The lists grow by doubling at each power of two of their count, so no
@@ -115,7 +94,7 @@ oom:
     return NULL;
 }
 
-static void step_free(sv_kstep *s, size_t narrays)
+void sv_kstep_clear(sv_kstep *s, size_t narrays)
 {
     for (size_t a = 0; a < narrays; a++) {
         if (s->cells)
@@ -130,6 +109,7 @@ static void step_free(sv_kstep *s, size_t narrays)
     free(s->wrote);
     free(s->writes);
     free(s->reads);
+    memset(s, 0, sizeof *s);
 }
 
 void sv_ktrace_destroy(sv_ktrace *t)
@@ -144,7 +124,7 @@ void sv_ktrace_destroy(sv_ktrace *t)
     free(t->device);
     free(t->schedule);
     for (size_t s = 0; s < t->nsteps; s++)
-        step_free(&t->steps[s], t->narrays);
+        sv_kstep_clear(&t->steps[s], t->narrays);
     free(t->steps);
     for (size_t a = 0; a < t->narrays; a++)
         free(t->arrays[a].name);
@@ -230,7 +210,7 @@ sv_kstep *sv_ktrace_add_step(sv_ktrace *t, int32_t barrier_line, char *err, size
         }
     }
     if (!ok) {
-        step_free(s, t->narrays);
+        sv_kstep_clear(s, t->narrays);
         sv_errorf(err, errlen, "out of memory");
         return NULL;
     }
@@ -344,7 +324,7 @@ size_t sv_ktrace_trim(sv_ktrace *t, size_t max_bytes)
     if (dropped == 0)
         return 0;
     for (size_t k = keep; k < t->nsteps; k++)
-        step_free(&t->steps[k], t->narrays);
+        sv_kstep_clear(&t->steps[k], t->narrays);
     t->nsteps = keep;
     t->steps_dropped += (uint32_t)dropped;
     size_t h = 0;

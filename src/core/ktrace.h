@@ -208,6 +208,9 @@ typedef struct sv_ktrace {
 } sv_ktrace;
 
 void sv_ktrace_destroy(sv_ktrace *t); /* accepts NULL */
+/* Frees what step s owns (the rows of its first narrays arrays, its writes
+ * and reads) and zeroes it. */
+void sv_kstep_clear(sv_kstep *s, size_t narrays);
 
 /* ---- Names ---------------------------------------------------------------- */
 

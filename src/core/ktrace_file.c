@@ -242,18 +242,14 @@ bool sv_ktrace_write(const sv_ktrace *t, FILE *f, char *err, size_t errlen)
     return true;
 }
 
+static bool write_any(const void *t, FILE *f, char *why, size_t whylen)
+{
+    return sv_ktrace_write(t, f, why, whylen);
+}
+
 bool sv_ktrace_save(const sv_ktrace *t, const char *path, char *err, size_t errlen)
 {
-    char why[256];
-    sv_file *f = sv_file_begin(path, err, errlen);
-    if (!f)
-        return false;
-    if (!sv_ktrace_write(t, sv_file_stream(f), why, sizeof why)) {
-        sv_errorf(err, errlen, "%s: %s", sv_file_name(f), why);
-        sv_file_abort(f);
-        return false;
-    }
-    return sv_file_commit(f, err, errlen);
+    return sv_file_save(path, write_any, t, err, errlen);
 }
 
 /* ---- Reading -------------------------------------------------------------- */
@@ -287,6 +283,19 @@ static json_t *need(kreader *r, const json_t *obj, const char *prefix, const cha
     json_t *j = json_object_get(obj, name);
     if (!j)
         bad(r, path, "missing");
+    return j;
+}
+
+/* root's list NAME ("steps"): an array of at most max NAME; NULL with the
+ * error set otherwise. */
+static json_t *need_list(kreader *r, const json_t *root, const char *name, long long max)
+{
+    char p[64];
+    json_t *j = need(r, root, "", name, p, sizeof p);
+    if (j && (!json_is_array(j) || (long long)json_array_size(j) > max)) {
+        bad(r, name, "expected an array of at most %lld %s", max, name);
+        return NULL;
+    }
     return j;
 }
 
@@ -413,11 +422,9 @@ static bool read_access(kreader *r, const json_t *j, const char *path, bool wher
 static bool read_arrays(kreader *r, const json_t *root)
 {
     char p[256], q[256];
-    json_t *arrays = need(r, root, "", "arrays", p, sizeof p);
+    json_t *arrays = need_list(r, root, "arrays", SV_KTRACE_MAX_ARRAYS);
     if (!arrays)
         return false;
-    if (!json_is_array(arrays) || json_array_size(arrays) > SV_KTRACE_MAX_ARRAYS)
-        return bad(r, "arrays", "expected an array of at most %d arrays", SV_KTRACE_MAX_ARRAYS);
     for (size_t a = 0; a < json_array_size(arrays); a++) {
         json_t *x = json_array_get(arrays, a);
         char *name = NULL;
@@ -557,11 +564,9 @@ static bool read_accesses(kreader *r, const json_t *j, const char *path, sv_kste
 static bool read_steps(kreader *r, const json_t *root)
 {
     char p[320];
-    json_t *steps = need(r, root, "", "steps", p, sizeof p);
+    json_t *steps = need_list(r, root, "steps", SV_KTRACE_MAX_STEPS);
     if (!steps)
         return false;
-    if (!json_is_array(steps) || json_array_size(steps) > SV_KTRACE_MAX_STEPS)
-        return bad(r, "steps", "expected an array of at most %d steps", SV_KTRACE_MAX_STEPS);
     size_t cells = 0;
     for (size_t a = 0; a < r->t->narrays; a++)
         cells += r->t->arrays[a].len;
@@ -596,11 +601,9 @@ static bool read_hazards(kreader *r, const json_t *root)
 {
     char p[256], q[256];
     long long v;
-    json_t *hz = need(r, root, "", "hazards", p, sizeof p);
+    json_t *hz = need_list(r, root, "hazards", SV_KTRACE_MAX_HAZARDS);
     if (!hz)
         return false;
-    if (!json_is_array(hz) || json_array_size(hz) > SV_KTRACE_MAX_HAZARDS)
-        return bad(r, "hazards", "expected an array of at most %d hazards", SV_KTRACE_MAX_HAZARDS);
     for (size_t h = 0; h < json_array_size(hz); h++) {
         json_t *j = json_array_get(hz, h);
         sv_khazard z;

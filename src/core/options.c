@@ -241,22 +241,29 @@ void sv_option_text(const sv_option *o, const char *text, char *buf, size_t len)
     }
 }
 
-/* Writes text to f from column col, wrapped at width, continuation lines
- * indented by indent spaces. */
-static void wrap(FILE *f, const char *text, int col, int indent, int width)
+void sv_options_wrap(FILE *f, const char *text, int col, int indent, int width, bool tab)
 {
     const char *p = text;
     while (*p) {
         while (*p == ' ')
             p++;
         size_t n = strcspn(p, " ");
+        if (!n)
+            break;
         /* A word starting with '-' stays on its predecessor's line: a line
          * of --help that starts with '-' is a flag's (tests/install reads
          * them so). */
         while (p[n] == ' ' && p[n + 1] == '-')
             n += 1 + strcspn(p + n + 1, " ");
         if (col > indent && col + 1 + (int)n > width) {
-            fprintf(f, "\n%*s", indent, "");
+            fputc('\n', f);
+            col = 0;
+        }
+        if (col < indent) {
+            if (tab)
+                fputc('\t', f);
+            else
+                fprintf(f, "%*s", indent - col, "");
             col = indent;
         } else if (col > indent) {
             fputc(' ', f);
@@ -286,30 +293,42 @@ static void head_of(const sv_option *o, char *buf, size_t len)
 void sv_options_help(sv_program prog, FILE *f)
 {
     enum { COL = 22, WIDTH = 79 };
-    for (int g = 0; g < SV_GROUP_COUNT; g++) {
-        bool titled = false;
-        for (int i = 0; i < SV_OPTION_COUNT; i++) {
-            const sv_option *o = &sv_options[i];
-            if (o->group != (sv_opt_group)g || !(o->progs & prog))
-                continue;
-            if (!titled) {
-                fprintf(f, "\n%s:\n", sv_opt_group_title((sv_opt_group)g));
-                titled = true;
-            }
-            char head[128], text[2048];
-            head_of(o, head, sizeof head);
-            sv_option_text(o, o->help, text, sizeof text);
-            int len = (int)strlen(head);
-            if (len + 2 > COL) {
-                fprintf(f, "%s\n%*s", head, COL, "");
-                len = COL;
-            } else {
-                fprintf(f, "%-*s", COL, head);
-                len = COL;
-            }
-            wrap(f, text, len, COL, WIDTH);
+    int at = 0;
+    bool first;
+    for (const sv_option *o; (o = sv_options_next(prog, &at, &first));) {
+        if (first)
+            fprintf(f, "\n%s:\n", sv_opt_group_title(o->group));
+        char head[128], text[2048];
+        head_of(o, head, sizeof head);
+        sv_option_text(o, o->help, text, sizeof text);
+        int len = (int)strlen(head);
+        if (len + 2 > COL) {
+            fprintf(f, "%s\n%*s", head, COL, "");
+            len = COL;
+        } else {
+            fprintf(f, "%-*s", COL, head);
+            len = COL;
         }
+        sv_options_wrap(f, text, len, COL, WIDTH, false);
     }
+}
+
+const sv_option *sv_options_next(sv_program prog, int *at, bool *first_of_group)
+{
+    /* *at = group * SV_OPTION_COUNT + row: the next place to look. */
+    for (; *at < SV_GROUP_COUNT * SV_OPTION_COUNT; ++*at) {
+        int g = *at / SV_OPTION_COUNT, i = *at % SV_OPTION_COUNT;
+        const sv_option *o = &sv_options[i];
+        if (o->group != (sv_opt_group)g || !(o->progs & prog))
+            continue;
+        *first_of_group = true;
+        for (int k = 0; k < i && *first_of_group; k++)
+            if (sv_options[k].group == o->group && (sv_options[k].progs & prog))
+                *first_of_group = false;
+        ++*at;
+        return o;
+    }
+    return NULL;
 }
 
 /* ---- Parsing -------------------------------------------------------------- */

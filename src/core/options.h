@@ -136,6 +136,15 @@ void sv_option_text(const sv_option *o, const char *text, char *buf, size_t len)
 /* The options block of prog's --help: each group's title, then a line per
  * row ("  --runs R            a mistake's runs, ..."), wrapped to 79 columns. */
 void sv_options_help(sv_program prog, FILE *f);
+/* prog's options group by group, each group's in the table's order: from
+ * *at = 0, each call returns the next (NULL after the last) and says
+ * whether it is the first of its group (the help's and man page's titles). */
+const sv_option *sv_options_next(sv_program prog, int *at, bool *first_of_group);
+/* Writes text to f from column col, wrapped at width; each line it wraps
+ * onto starts at column indent, with spaces, or with a tab when tab (indent
+ * 8: the man pages' paragraphs). A word starting with '-' stays on its
+ * predecessor's line. Ends with a newline. */
+void sv_options_wrap(FILE *f, const char *text, int col, int indent, int width, bool tab);
 
 /* "WxH", each SV_VIEW_SIZE_MIN .. SV_VIEW_SIZE_MAX (--size). */
 bool sv_options_parse_size(const char *s, int *w, int *h);

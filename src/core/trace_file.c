@@ -168,18 +168,14 @@ bool sv_trace_write(const sv_trace *t, FILE *f, char *err, size_t errlen)
     return true;
 }
 
+static bool write_any(const void *t, FILE *f, char *why, size_t whylen)
+{
+    return sv_trace_write(t, f, why, whylen);
+}
+
 bool sv_trace_save(const sv_trace *t, const char *path, char *err, size_t errlen)
 {
-    char why[256];
-    sv_file *f = sv_file_begin(path, err, errlen);
-    if (!f)
-        return false;
-    if (!sv_trace_write(t, sv_file_stream(f), why, sizeof why)) {
-        snprintf(err, errlen, "%s: %s", sv_file_name(f), why);
-        sv_file_abort(f);
-        return false;
-    }
-    return sv_file_commit(f, err, errlen);
+    return sv_file_save(path, write_any, t, err, errlen);
 }
 
 /* ---- Reading -------------------------------------------------------------- */

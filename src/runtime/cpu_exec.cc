@@ -29,6 +29,8 @@
 #include <boost/context/fiber.hpp>
 
 #include "backend.h"
+#define SV_RT_HOOKS_ONLY
+#include "cuda_cpu.h" /* the table through which the kernel's code calls back */
 
 extern "C" {
 #include "../core/error.h"
@@ -50,14 +52,6 @@ extern "C" {
 namespace ctx = boost::context;
 
 namespace {
-
-typedef struct sv_rt_hooks {
-    void (*access)(void *addr, unsigned long size, int write, void *pc);
-    void (*sync)(int line);
-    void (*shared)(void *addr, unsigned long bytes, unsigned long rows, const char *name,
-                   int line);
-    int (*alloc)(unsigned long bytes, int line);
-} sv_rt_hooks;
 
 enum State { RUNNABLE, WAITING, DONE };
 enum Pend { P_NONE, P_READ, P_WRITE };
@@ -977,23 +971,8 @@ bool output_wrong(const sv_value *expected)
 void clear_recording()
 {
     sv_ktrace *t = R->t;
-    for (size_t s = 0; s < t->nsteps; s++) {
-        sv_kstep *k = &t->steps[s];
-        for (size_t a = 0; a < SV_KTRACE_MAX_ARRAYS; a++) {
-            if (k->cells)
-                free(k->cells[a]);
-            if (k->written)
-                free(k->written[a]);
-            if (k->wrote)
-                free(k->wrote[a]);
-        }
-        free(k->cells);
-        free(k->written);
-        free(k->wrote);
-        free(k->writes);
-        free(k->reads);
-        memset(k, 0, sizeof *k);
-    }
+    for (size_t s = 0; s < t->nsteps; s++)
+        sv_kstep_clear(&t->steps[s], SV_KTRACE_MAX_ARRAYS);
     t->nsteps = 0;
     t->nhazards = 0;
 }

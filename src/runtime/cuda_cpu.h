@@ -37,6 +37,9 @@ typedef struct sv_rt_hooks {
     /* a device-side malloc(): 0 when it goes past the memory limit (the run stops) */
     int (*alloc)(unsigned long bytes, int line);
 } sv_rt_hooks;
+}
+#ifndef SV_RT_HOOKS_ONLY /* the runtime (cpu_exec.cc) takes the table alone */
+extern "C" {
 
 typedef struct uint3 {
     unsigned int x, y, z;
@@ -234,5 +237,7 @@ static inline int __float_as_int(float f) { int v; __builtin_memcpy(&v, &f, 4); 
 static inline float __uint_as_float(unsigned v) { float f; __builtin_memcpy(&f, &v, 4); return f; }
 static inline unsigned __float_as_uint(float f) { unsigned v; __builtin_memcpy(&v, &f, 4); return v; }
 #endif /* SV_RT_HOSTED */
+
+#endif /* SV_RT_HOOKS_ONLY */
 
 #endif

@@ -6,7 +6,8 @@ of the installed tree gets, from a folder outside the source and build trees:
      example presenter script (share/scanviz/scripts/chapter-story.txt), which
      the installed scanviz runs, and the students' starting kernel file
      (share/scanviz/kernels/starter.cu), which the installed scanviz-trace
-     --kernel-file runs;
+     --kernel-file runs, and the exercises, each folder whole (its start.cu
+     and solution.cu the files the build wrote from their diffs);
   2. the installed binaries run (nothing from the build or source tree: no
      RPATH/RUNPATH into them, no project shared library) and round-trip a
      trace file;
@@ -198,6 +199,44 @@ def main():
         shutil.rmtree(tmp, ignore_errors=True)
 
 
+EXERCISE_FILES = ('statement.txt', 'check.txt', 'hint-1.txt', 'hint-2.txt', 'hint-3.txt',
+                  'start.cu', 'solution.cu')
+
+
+def check_exercises(installed, built, trace, env, work):
+    """Every exercise of the installed sequence is a whole folder: its texts,
+    and start.cu and solution.cu as the build wrote them from their diffs
+    (none of the sources the build reads: no .diff, no meson.build); the
+    installed scanviz-trace finds them and passes an installed solution."""
+    names = []
+    if os.path.isfile(os.path.join(installed, 'sequence')):
+        for line in open(os.path.join(installed, 'sequence'), encoding='utf-8'):
+            name = line.split('#')[0].strip()
+            if name:
+                names.append(name)
+    if not check(len(names) >= 8, f'{len(names)} exercises installed in {installed}'):
+        return
+    bad = []
+    for name in names:
+        got = sorted(os.listdir(os.path.join(installed, name)))
+        if got != sorted(EXERCISE_FILES):
+            bad.append(f'{name}: {got}')
+        for f in ('start.cu', 'solution.cu'):
+            a, b = os.path.join(installed, name, f), os.path.join(built, name, f)
+            if not (os.path.isfile(a) and os.path.isfile(b) and
+                    open(a, 'rb').read() == open(b, 'rb').read()):
+                bad.append(f'{name}/{f} is not the built file')
+    check(not bad, 'every installed exercise folder is whole' + (f': {bad}' if bad else ''))
+    if not (have('c++') or have('g++') or have('clang++')):
+        return skip('no C++ compiler: the installed solution is not run')
+    env = dict(env, SCANVIZ_EXERCISES=installed)
+    r = run([trace, '--exercise', 'barrier', '--kernel-file',
+             os.path.join(installed, 'barrier', 'solution.cu')], cwd=work, env=env)
+    check(r.returncode == 0 and 'passed' in r.stdout,
+          f'scanviz-trace --exercise barrier passes the installed solution: exit '
+          f'{r.returncode} {r.stdout.strip()[-200:]} {r.stderr.strip()[-200:]}')
+
+
 def check_all(o, programs, man_pages, source_dir, build_dir, tmp):
     dest = os.path.join(tmp, 'dest')
     r = run([o.meson, 'install', '-C', build_dir, '--no-rebuild', '--destdir', dest],
@@ -286,6 +325,9 @@ def check_all(o, programs, man_pages, source_dir, build_dir, tmp):
         check(r.returncode == 0 and 'output: right' in r.stdout,
               f'scanviz-trace --kernel-file the installed starter.cu: exit {r.returncode} '
               f'{r.stderr.strip()[-300:]}')
+
+    check_exercises(os.path.join(datadir, 'scanviz', 'exercises'),
+                    os.path.join(build_dir, 'assets', 'exercises'), exe['scanviz-trace'], env, work)
 
     # 3. The desktop entry: valid, and its Exec line opens a trace.
     if gui:

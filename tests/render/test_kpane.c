@@ -173,14 +173,14 @@ static void test_off_by_one(void)
     const sv_prim *r5 = rect_at(sv_layout_cell(&lay, b1, 5));
     CHECK(r5 && !same_rgb(r5->border, dark->full));
     sv_caption_words cw;
-    CHECK(sv_words_caption(&v, &cw));
+    CHECK(sv_pane_of(&v)->caption(&v, &cw));
     CHECK_CONTAINS(cw.line1, "thread 1 copied instead of adding: the guard skipped i = 1");
     CHECK_CONTAINS(cw.line2, "holds 1; the window [0, 1] sums to 4");
     char line[256], note[512];
-    CHECK(sv_words_counters(&v, line, sizeof line, note, sizeof note));
+    CHECK(sv_pane_of(&v)->counters(&v, line, sizeof line, note, sizeof note));
     CHECK_CONTAINS(line, "ops this step 6");
     sv_tip_words tip;
-    CHECK(sv_words_tooltip(&v, b1, 1, &tip));
+    CHECK(sv_pane_of(&v)->tooltip(&v, b1, 1, &tip));
     CHECK_CONTAINS(tip.line[1], "thread 1 wrote it");
     CHECK_CONTAINS(tip.line[1], "buf[0][1] = 1");
     CHECK(strstr(tip.line[1], "buf[0][0]") == NULL);
@@ -189,11 +189,11 @@ static void test_off_by_one(void)
 
 static void test_in_place_last_caption(void)
 {
-    sv_ktrace *t = run_file(SV_TEST_KERNELS_SHARED "/in_place_race.cu");
+    sv_ktrace *t = run_file(SV_TEST_KERNELS "/in_place_race.cu");
     sv_app_view v;
     kview(&v, t, (int)t->nsteps - 1);
     sv_caption_words cw;
-    CHECK(sv_words_caption(&v, &cw));
+    CHECK(sv_pane_of(&v)->caption(&v, &cw));
     CHECK_MSG(!strstr(cw.line1, "holds the inclusive scan") &&
               !strstr(cw.line2, "holds the inclusive scan"),
               "in-place's last caption claims the inclusive scan: %s / %s", cw.line1, cw.line2);
@@ -206,7 +206,7 @@ static void test_in_place_last_caption(void)
 
 static void test_race(void)
 {
-    sv_ktrace *t = run_file(SV_TEST_KERNELS_SHARED "/in_place_race.cu");
+    sv_ktrace *t = run_file(SV_TEST_KERNELS "/in_place_race.cu");
     CHECK(t->nhazards > 0);
     const sv_khazard *h = &t->hazards[0];
     sv_app_view v;
@@ -233,7 +233,7 @@ static void test_race(void)
     CHECK_MSG(hatch >= 2, "the race's cell is not hatched (%d lines)", hatch);
     /* a cell of the same row without a hazard is not */
     sv_tip_words tip;
-    CHECK(sv_words_tooltip(&v, r, (int)col, &tip));
+    CHECK(sv_pane_of(&v)->tooltip(&v, r, (int)col, &tip));
     char a[32], c[32], all[2048] = "";
     snprintf(a, sizeof a, "thread %u", (unsigned)h->first.thread);
     snprintf(c, sizeof c, "thread %u", (unsigned)h->second.thread);
@@ -274,7 +274,7 @@ static void test_race(void)
 
 static void test_two_barriers(void)
 {
-    sv_ktrace *t = run_file(SV_TEST_KERNELS_SHARED "/in_place_two_barriers.cu");
+    sv_ktrace *t = run_file(SV_TEST_KERNELS "/in_place_two_barriers.cu");
     CHECK_INT(t->nsteps, 8);
     sv_app_view v;
     kview(&v, t, 2);
@@ -294,7 +294,7 @@ static void test_two_barriers(void)
     for (int k = 0; k < 8; k++) {
         v.kstep = k;
         sv_caption_words cw;
-        CHECK(sv_words_caption(&v, &cw));
+        CHECK(sv_pane_of(&v)->caption(&v, &cw));
         char head[32];
         snprintf(head, sizeof head, "Step %d of 8", k + 1);
         CHECK_CONTAINS(cw.line1, head);
@@ -306,7 +306,7 @@ static void test_two_barriers(void)
 
 static void test_own_names(void)
 {
-    sv_ktrace *t = run_file(SV_TEST_KERNELS_SHARED "/temp_2d.cu");
+    sv_ktrace *t = run_file(SV_TEST_KERNELS "/temp_2d.cu");
     sv_app_view v;
     kview(&v, t, 1);
     draw(&v, 1280, 720, "temp-2d");
@@ -324,13 +324,13 @@ static void test_own_names(void)
 static void test_compare(void)
 {
     sv_ktrace *t = run_file(SV_TEST_KERNELS "/off_by_one.cu");
-    sv_ktrace *c = run_file(SV_TEST_KERNELS_SHARED "/double_buffer.cu");
+    sv_ktrace *c = run_file(SV_TEST_KERNELS "/double_buffer.cu");
     sv_app_view v;
     kview(&v, t, 1);
     v.kcompare = c;
     v.kcompare_shown = true;
     sv_caption_words cw;
-    CHECK(sv_words_caption(&v, &cw));
+    CHECK(sv_pane_of(&v)->caption(&v, &cw));
     CHECK_CONTAINS(cw.line2, "first difference from the chapter's kernel: buf[1][1] holds 1, "
                              "the chapter's 4");
     draw(&v, 1280, 720, "compare");
@@ -341,7 +341,7 @@ static void test_compare(void)
 
 static void test_failures(void)
 {
-    sv_ktrace *t = run_file(SV_TEST_KERNELS_SHARED "/no_guard.cu");
+    sv_ktrace *t = run_file(SV_TEST_KERNELS "/no_guard.cu");
     CHECK_INT(t->failure.kind, SV_KFAIL_OUT_OF_RANGE);
     char w[256];
     sv_kwords_out_of_range(t, w, sizeof w);
@@ -351,7 +351,7 @@ static void test_failures(void)
     draw(&v, 1280, 720, "no-guard");
     CHECK(text_drawn("read buf[-1]"));
     sv_ktrace_destroy(t);
-    t = run_file(SV_TEST_KERNELS_SHARED "/barrier_in_if.cu");
+    t = run_file(SV_TEST_KERNELS "/barrier_in_if.cu");
     CHECK_INT(t->failure.kind, SV_KFAIL_DEADLOCK);
     kview(&v, t, (int)t->nsteps - 1);
     draw(&v, 1280, 720, "deadlock");
@@ -425,18 +425,18 @@ static void test_lab_truth(void)
         CHECK_INT(arrows_between(sv_layout_cell(&lay, 1, 0), c1), 0);
         CHECK_INT(arrows_between(sv_layout_cell(&lay, 1, 1), c1), 1);
         char line[256], note[512];
-        CHECK(sv_words_counters(&s, line, sizeof line, note, sizeof note));
+        CHECK(sv_pane_of(&s)->counters(&s, line, sizeof line, note, sizeof note));
         CHECK_CONTAINS(line, "ops this round 6");
         sv_caption_words cw;
         s.hover_row = s.hover_cell = -1;
-        CHECK(sv_words_caption(&s, &cw));
+        CHECK(sv_pane_of(&s)->caption(&s, &cw));
         CHECK_CONTAINS(cw.line2, "buf[1][1] holds 1; the window [0, 1] sums to 4");
     }
     lab_free(&lv);
     if (lab_make("in-place", &lv, &s)) {
         s.step = s.from_step = sv_view_steps(lv.t) - 1;
         sv_caption_words cw;
-        CHECK(sv_words_caption(&s, &cw));
+        CHECK(sv_pane_of(&s)->caption(&s, &cw));
         CHECK_MSG(!strstr(cw.line1, "holds the inclusive scan") &&
                   !strstr(cw.line2, "holds the inclusive scan"),
                   "lab in-place's last caption claims the inclusive scan: %s / %s", cw.line1,
