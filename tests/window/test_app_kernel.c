@@ -99,7 +99,7 @@ static void caption_of(const sv_app_state *s, char *buf, size_t len)
     sv_app_view_of(s, &v);
     sv_caption_words cw;
     buf[0] = '\0';
-    if (sv_words_caption(&v, &cw))
+    if (sv_pane_of(&v)->caption(&v, &cw)) /* the pane's words, as the frame draws them */
         snprintf(buf, len, "%s", cw.line1);
 }
 
@@ -195,7 +195,7 @@ static void test_predict(void)
 {
     sv_app_state s;
     char path[600];
-    snprintf(path, sizeof path, "%s/assets/exercises/round-one/start.cu", SV_SOURCE_ROOT);
+    snprintf(path, sizeof path, "%s/round-one/start.cu", SV_EXERCISES_DIR);
     sv_app_config c = config(chapter, 8, SV_TYPE_INT32);
     c.animations = false;
     c.kernel_file = path;
