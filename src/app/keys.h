@@ -114,7 +114,7 @@ enum {
     BIND(SDLK_LEFT, 0, SV_KEYMOD_SHIFT, SV_KEYWHEN_SCAN, SV_KEYF_REPEAT, pan_left) \
     HELP("Z", "reset zoom and pan") \
     BIND(SDLK_z, 0, SV_KEYMOD_PLAIN, SV_KEYWHEN_SCAN, SV_KEYF_REPEAT, zoom_reset) \
-    HELP("V", "overview: every round stacked, like the chapter's figure") \
+    HELP("V", "overview: every round stacked, like the chapter's figure (a kernel file: every step)") \
     BIND(SDLK_v, 0, SV_KEYMOD_PLAIN, SV_KEYWHEN_SCAN, 0, overview) \
     HELP("C", "the kernel's source beside the cells (the phase's line highlighted)") \
     BIND(SDLK_c, 0, SV_KEYMOD_PLAIN, SV_KEYWHEN_SCAN, 0, code) \

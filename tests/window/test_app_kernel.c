@@ -171,6 +171,17 @@ static void test_phases(void)
               "Up from the copy: step %d %s", s.step, sv_phase_name(s.phase));
     key(&s, SDLK_RIGHT, 0); /* a step resets the phase */
     CHECK(s.step == 7 && s.phase == SV_PHASE_NONE);
+    /* V: the overview of every step, the read steps as their barriers. */
+    key(&s, SDLK_v, 0);
+    CHECK_MSG(s.overview && strstr(s.status, "every step"), "V: %s", s.status);
+    rec = sv_gfx_rec_create();
+    sv_app_view v;
+    sv_app_view_of(&s, &v);
+    view_draw(&v, s.fb_w, s.fb_h, rec, "kernel-", "overview");
+    CHECK_MSG(rec_has_text(rec, "no cell written \u00b7 the threads wait at the barrier of line 20")
+              && rec_has_text(rec, "line 21") && rec_has_text(rec, "8 steps"),
+              "the kernel's overview: every step");
+    sv_gfx_rec_destroy(rec);
     sv_app_cleanup(&s);
 }
 
