@@ -175,6 +175,10 @@ sv_app_status sv_app_init(sv_app_state *s, const sv_app_config *c, char *err, si
     }
     s->kbackground = c->background; /* a script's kernel-file steps run as the window does */
     s->ktime_limit_ms = c->time_limit_ms;
+    if (!sv_app_exercise_init(s, c, err, errlen)) {
+        sv_app_cleanup(s);
+        return SV_APP_BAD_INPUT;
+    }
     if (c->bench_csv) {
         char berr[256];
         s->bench = sv_bench_table_load(c->bench_csv, berr, sizeof berr);
@@ -206,6 +210,10 @@ sv_app_status sv_app_init(sv_app_state *s, const sv_app_config *c, char *err, si
         sv_app_quiz_set(s, true);
     s->clean = c->clean;
     s->overview = c->overview;
+    if (c->compare && !sv_app_compare_start(s, err, errlen)) {
+        sv_app_cleanup(s);
+        return SV_APP_FAILED;
+    }
     if (c->ui_scale > 0.0f)
         s->ui_scale = sv_clampf(c->ui_scale, (float)SV_UI_SCALE_MIN, (float)SV_UI_SCALE_MAX);
     s->script_at = -1;
@@ -239,6 +247,7 @@ void sv_app_update(sv_app_state *s, float dt)
         dt = 0.25f; /* after a stall (minimised, dragged window) don't jump */
     sv_app_bg_finish(s);
     sv_app_kfile_finish(s);
+    sv_app_exercise_finish(s);
     poll_live_bench(s);
     if (s->quit_armed > 0.0f)
         s->quit_armed = fmaxf(0.0f, s->quit_armed - dt);
@@ -321,7 +330,13 @@ void sv_app_cleanup(sv_app_state *s)
         return;
     sv_app_bg_destroy(s->bg);
     s->bg = NULL;
+    sv_app_exercise_destroy(s->ex);
+    s->ex = NULL;
+    memset(&s->exv, 0, sizeof s->exv);
     sv_app_kfile_close(s);
+    sv_ktrace_destroy(s->cmp_ktrace); /* the compare view's Blelloch */
+    s->cmp_ktrace = NULL;
+    s->compare = false;
     sv_bench_live_destroy(s->bench_live);
     s->bench_live = NULL;
     s->bench_running = false;

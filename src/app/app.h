@@ -77,7 +77,12 @@ typedef struct sv_app_config {
      * every save (with background; else once, for exports). */
     const char *kernel_file; /* --kernel-file FILE.cu; NULL none */
     const char *entry;       /* --entry NAME; NULL: the only __global__ */
+    const char *exercise;    /* --exercise NAME (not "list"); NULL none */
+    const char *into;        /* --into DIR; NULL: ~/scanviz/exercises */
     uint32_t time_limit_ms;  /* --time-limit; 0: the runtime's default */
+    /* --compare blelloch (issue 20): start on the compare view, Hillis-Steele
+     * beside Blelloch on the same input (key B). */
+    bool compare;
 } sv_app_config;
 
 /* --new-kernel FILE.cu: writes the starting kernel file (the installed

@@ -35,6 +35,10 @@ static void click(sv_app_state *s, float x, float y)
     }
     if (s->view != SV_VIEW_SCAN || !s->trace)
         return;
+    if (s->compare) { /* two timelines, no tooltips */
+        sv_app_compare_click(s, x, y);
+        return;
+    }
     int k = sv_layout_hit_step(&l, x, y);
     if (k >= 0) {
         sv_app_go_step(s, k);
@@ -65,7 +69,7 @@ static void hover(sv_app_state *s)
 {
     s->hover_row = s->hover_cell = -1;
     s->hover_source = false;
-    if (s->view != SV_VIEW_SCAN || !s->trace || s->dragging)
+    if (s->view != SV_VIEW_SCAN || !s->trace || s->dragging || s->compare)
         return;
     sv_layout l;
     sv_app_layout_of(s, &l);

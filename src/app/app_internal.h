@@ -9,6 +9,9 @@
  *   app_keys.c       the key bindings of keys.h and their actions
  *   app_stateline.c  the state line (F12)
  *   app_bg.c         the background probe and GPU capture
+ *   app_exercise.c   an exercise (--exercise NAME): its file, the panel's
+ *                    text, the check on every save in a worker thread,
+ *                    hints, the solution, the next exercise, progress
  *   app_kfile.c      a kernel file (--kernel-file): its watch and runs in a
  *                    worker thread, the editor key
  *   app_kfile_take.c a kernel file's result taken into the state (errors
@@ -19,6 +22,8 @@
  *                    kernels, operator, type, scan, random input), the deck
  *   app_zoom.c       zoom and pan
  *   app_quiz.c       predict mode (P, --quiz)
+ *   app_compare.c    the compare view (--compare blelloch, B): Blelloch's
+ *                    trace on the shown input, each pane's step, Tab, M
  *   app_view.c       what the state shows: the view, its layout, the
  *                    question at a step, values as text, the status and
  *                    source lines (calls none of the others)
@@ -58,6 +63,25 @@ void sv_app_format_values(sv_type type, const sv_value *v, size_t n, char sep,
 /* The question predict mode asks at step k. */
 sv_quiz_kind sv_app_quiz_kind_at(const sv_app_state *s, int k);
 const char *sv_app_quiz_kind_name(sv_quiz_kind k);
+
+/* ---- app_compare.c ---- */
+/* The compare view on (Blelloch run on the shown trace's input; false with
+ * err when it could not run, the view on all the same) or off. */
+bool sv_app_compare_set(sv_app_state *s, bool on, char *err, size_t errlen);
+/* --compare blelloch at start: on, Hillis-Steele from --round's step. */
+bool sv_app_compare_start(sv_app_state *s, char *err, size_t errlen);
+/* B: on or off, the status line says which (or why not). */
+void sv_app_compare_toggle(sv_app_state *s);
+/* Runs Blelloch again on the shown trace (a new trace was adopted). */
+bool sv_app_compare_rerun(sv_app_state *s, char *err, size_t errlen);
+/* Right/Left (delta +1/-1), Home/End (to_end): the panes that step. */
+void sv_app_compare_go(sv_app_state *s, int delta, bool to_end);
+/* Tab: both panes step, Hillis-Steele alone, Blelloch alone. */
+void sv_app_compare_next_focus(sv_app_state *s);
+/* M from the compare view: the Measure view with the measured cost. */
+void sv_app_compare_measure(sv_app_state *s);
+/* A click at (x, y) in the compare view: a timeline's dot steps its pane. */
+void sv_app_compare_click(sv_app_state *s, float x, float y);
 
 /* ---- app.c ---- */
 /* B in the Measure view: starts or stops a live scanviz-bench run. */
@@ -155,6 +179,28 @@ void sv_app_bg_start(sv_app_state *s, const sv_value *in, size_t n, unsigned gen
 void sv_app_bg_finish(sv_app_state *s);
 /* Waits for the thread and frees everything (NULL is fine). */
 void sv_app_bg_destroy(struct sv_app_bg *bg);
+
+/* ---- app_exercise.c ---- */
+/* Opens exercise name: its starting file copied into the --into folder
+ * (never over a file there), shown as a kernel file on the exercise's first
+ * input, checked now and (background) on every save by a worker. false
+ * with err: the exercise shown before, if any, stays. */
+bool sv_app_exercise_open(sv_app_state *s, const char *name, bool background, char *err,
+                          size_t errlen);
+/* At start: --into, and --exercise NAME opened (true when none is asked). */
+bool sv_app_exercise_init(sv_app_state *s, const sv_app_config *c, char *err, size_t errlen);
+/* Takes the worker's check result once there is one (any time: it checks). */
+void sv_app_exercise_finish(sv_app_state *s);
+/* Checks again now (without a window: on the calling thread). */
+void sv_app_exercise_recheck(sv_app_state *s);
+/* N: the next hint; A: the solution (after a pass, or asked twice); G: the
+ * next exercise once this one passed. */
+void sv_app_exercise_hint(sv_app_state *s);
+void sv_app_exercise_reveal(sv_app_state *s);
+void sv_app_exercise_next(sv_app_state *s);
+/* A presenter script's `exercise NAME` step. */
+void sv_app_exercise_switch(sv_app_state *s, const char *name);
+void sv_app_exercise_destroy(struct sv_app_exercise *x); /* NULL is fine */
 
 /* ---- app_kfile.c, app_kfile_take.c ---- */
 /* Starts watching and running the kernel file at path on the shown input;

@@ -32,7 +32,9 @@ ACTION(script_last) { UNUSED_EVENT; sv_app_script_go(s, s->script.n - 1); return
 ACTION(forward)
 {
     UNUSED_EVENT;
-    if (s->quiz && s->quiz_asking) {
+    if (s->compare) { /* the compare view: the panes that step (Tab) */
+        sv_app_compare_go(s, +1, false);
+    } else if (s->quiz && s->quiz_asking) {
         sv_app_quiz_reveal(s);
     } else if (s->quiz) { /* the next step as a question (none after the last) */
         if (s->step < sv_app_steps_of(s) - 1) {
@@ -45,9 +47,19 @@ ACTION(forward)
     return true;
 }
 
-ACTION(back) { UNUSED_EVENT; sv_app_go_step(s, s->step - 1); return true; } /* drops a question */
-ACTION(first) { UNUSED_EVENT; sv_app_go_step(s, 0); return true; }
-ACTION(last) { UNUSED_EVENT; sv_app_go_step(s, sv_app_steps_of(s) - 1); return true; }
+/* Left, Home, End; in the compare view the panes that step (Tab). */
+static bool go(sv_app_state *s, int k, int delta, bool to_end)
+{
+    if (s->compare)
+        sv_app_compare_go(s, delta, to_end);
+    else
+        sv_app_go_step(s, k); /* drops a question */
+    return true;
+}
+
+ACTION(back) { UNUSED_EVENT; return go(s, s->step - 1, -1, false); }
+ACTION(first) { UNUSED_EVENT; return go(s, 0, -1, true); }
+ACTION(last) { UNUSED_EVENT; return go(s, sv_app_steps_of(s) - 1, +1, true); }
 ACTION(phase_next) { UNUSED_EVENT; sv_app_step_phase(s, +1); return true; }
 ACTION(phase_prev) { UNUSED_EVENT; sv_app_step_phase(s, -1); return true; }
 ACTION(play) { UNUSED_EVENT; sv_app_toggle_play(s); return true; }
@@ -133,6 +145,9 @@ ACTION(overview)
     return true;
 }
 
+ACTION(compare) { UNUSED_EVENT; sv_app_compare_toggle(s); return true; }
+ACTION(compare_focus) { UNUSED_EVENT; sv_app_compare_next_focus(s); return true; }
+
 ACTION(code)
 {
     UNUSED_EVENT;
@@ -168,11 +183,17 @@ ACTION(correct)
 
 ACTION(kedit) { UNUSED_EVENT; sv_app_kfile_edit(s); return true; }
 ACTION(kschedule) { UNUSED_EVENT; sv_app_kfile_next_schedule(s); return true; }
+ACTION(ex_hint) { UNUSED_EVENT; sv_app_exercise_hint(s); return true; }
+ACTION(ex_reveal) { UNUSED_EVENT; sv_app_exercise_reveal(s); return true; }
+ACTION(ex_next) { UNUSED_EVENT; sv_app_exercise_next(s); return true; }
 
 ACTION(measure)
 {
     UNUSED_EVENT;
-    sv_app_show(s, s->view == SV_VIEW_SCAN ? SV_VIEW_MEASURE : SV_VIEW_SCAN);
+    if (s->compare) /* the Measure view with where the extra work costs time */
+        sv_app_compare_measure(s);
+    else
+        sv_app_show(s, s->view == SV_VIEW_SCAN ? SV_VIEW_MEASURE : SV_VIEW_SCAN);
     return true;
 }
 
@@ -202,7 +223,9 @@ ACTION(escape)
     if (s->help)
         s->help = false;
     else if (s->view == SV_VIEW_MEASURE)
-        s->view = SV_VIEW_SCAN;
+        sv_app_show(s, SV_VIEW_SCAN);
+    else if (s->compare)
+        sv_app_compare_toggle(s);
     else if (s->overview)
         s->overview = false;
     else if (s->fullscreen)
@@ -240,8 +263,12 @@ static unsigned modes_now(const sv_app_state *s)
         m |= SV_KEYWHEN_SCRIPT;
     if (s->quiz)
         m |= SV_KEYWHEN_QUIZ;
+    if (s->ex)
+        m |= SV_KEYWHEN_EXERCISE;
     if (scan && !s->help && s->quiz && s->quiz_asking && s->trace)
         m |= SV_KEYWHEN_ASKING;
+    if (scan && s->compare)
+        m |= SV_KEYWHEN_COMPARE;
     return m;
 }
 

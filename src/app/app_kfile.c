@@ -359,59 +359,19 @@ void sv_app_kfile_next_schedule(sv_app_state *s)
 extern const unsigned char sv_kernel_starter[];
 extern const size_t sv_kernel_starter_size;
 
-/* mkstemp's file is 0600: the starting file gets the usual 0666 & ~umask. */
-static bool fchmod_path(const char *path)
-{
-    mode_t mask = umask(0);
-    umask(mask);
-    chmod(path, 0666 & ~mask);
-    return true;
-}
-
-/* --new-kernel: the starting file, all or nothing, never over a file: the
- * text goes to a temporary file in the same folder, fsync'd, then is linked
- * to the name (link fails when the name exists) and the temporary removed. */
+/* --new-kernel: the starting file, all or nothing, never over a file
+ * (core/fileio.h sv_write_new: a temporary file linked to the name). */
 bool sv_app_new_kernel(const char *path, char *err, size_t errlen)
 {
-    size_t plen = strlen(path);
-    char *tmp = malloc(plen + 16);
-    if (!tmp)
-        return snprintf(err, errlen, "out of memory"), false;
-    snprintf(tmp, plen + 16, "%s.new-XXXXXX", path);
-    int fd = mkstemp(tmp);
-    if (fd < 0) {
-        snprintf(err, errlen, "%s: %s", path, strerror(errno));
-        free(tmp);
-        return false;
-    }
-    bool ok = true;
-    size_t at = 0;
-    while (ok && at < sv_kernel_starter_size) {
-        ssize_t w = write(fd, sv_kernel_starter + at, sv_kernel_starter_size - at);
-        if (w < 0 && errno == EINTR)
-            continue;
-        ok = w > 0;
-        at += w > 0 ? (size_t)w : 0;
-    }
-    int e = errno;
-    ok = ok && fsync(fd) == 0;
-    if (!ok)
-        e = errno;
-    if (close(fd) != 0 && ok) {
-        ok = false;
-        e = errno;
-    }
-    if (ok && fchmod_path(tmp) && link(tmp, path) != 0) {
-        ok = false;
-        e = errno;
-    }
-    unlink(tmp);
-    free(tmp);
-    if (!ok)
-        snprintf(err, errlen, "%s: %s", path,
-                 e == EEXIST ? "the file exists (--new-kernel never overwrites a file)"
-                             : strerror(e));
-    return ok;
+    bool existed = false;
+    char why[1200];
+    if (sv_write_new(path, sv_kernel_starter, sv_kernel_starter_size, &existed, why, sizeof why))
+        return true;
+    if (existed)
+        snprintf(err, errlen, "%s: the file exists (--new-kernel never overwrites a file)", path);
+    else
+        snprintf(err, errlen, "%s", why);
+    return false;
 }
 
 void sv_app_kfile_close(sv_app_state *s)

@@ -52,6 +52,11 @@ void sv_app_adopt(sv_app_state *s, sv_trace *t)
         sv_app_kfile_rerun(s);
         sv_app_kfile_compare(s);
     }
+    if (s->compare && (!same || !s->cmp_ktrace)) { /* and Blelloch beside it */
+        char err[512];
+        if (!sv_app_compare_rerun(s, err, sizeof err))
+            sv_app_set_status(s, err);
+    }
 }
 
 /* Which embedded source shows kernel k: its own file when it was in the

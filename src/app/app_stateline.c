@@ -140,6 +140,28 @@ static void quiz_words(const sv_app_state *s, char *quiz, size_t len)
     }
 }
 
+/* An exercise (--exercise): exercise=NAME excheck=none|running|passed|failed
+ * exstale exresult exhints=SHOWN/COUNT exasks (reveal asks) exsolution
+ * exnext exchecks (results taken) exfile exnote; "exercise=-" without one. */
+static void exercise_words(const sv_app_state *s, char *w, size_t len)
+{
+    const sv_exercise_view *v = &s->exv;
+    if (!s->ex || !v->name) {
+        snprintf(w, len, "exercise=-");
+        return;
+    }
+    static const char *checks[] = {"none", "running", "passed", "failed"};
+    char esc[4096], result[2048], file[1100], note[1500];
+    quoted(result, sizeof result, sv_escape(v->result, esc, sizeof esc));
+    quoted(file, sizeof file, sv_escape(v->file, esc, sizeof esc));
+    quoted(note, sizeof note, sv_escape(v->note, esc, sizeof esc));
+    snprintf(w, len, "exercise=%s exindex=%d/%d excheck=%s exstale=%d exhints=%u/%u exasks=%u "
+             "exsolution=%d exnext=%s exchecks=%u exfile=\"%s\" exnote=\"%s\" exresult=\"%s\"",
+             v->name, v->index, v->count, checks[v->check], v->stale ? 1 : 0, v->hints_shown,
+             v->hint_count, s->ex_reveal_asks, v->solution[0] ? 1 : 0,
+             v->next[0] ? v->next : "-", s->ex_checks, file, note, result);
+}
+
 void sv_app_state_line(const sv_app_state *s, char *buf, size_t len)
 {
     if (len == 0)
@@ -206,6 +228,13 @@ void sv_app_state_line(const sv_app_state *s, char *buf, size_t len)
         return;
     }
     char *kf = kfile_words(s);
+    char exw[8192];
+    exercise_words(s, exw, sizeof exw);
+    char cmp[64] = "compare=off"; /* the compare view: each pane's step, which steps */
+    if (s->compare)
+        snprintf(cmp, sizeof cmp, "compare=%d,%d:%s", s->cmp_step[0], s->cmp_step[1],
+                 s->cmp_focus == SV_CMP_HS ? "hs" : s->cmp_focus == SV_CMP_BLELLOCH ? "blelloch"
+                                                                                  : "both");
     quoted(err, sizeof err, sv_escape(s->edit_error, esc, esc_len));
     quoted(src, sizeof src, sv_escape(s->source, esc, esc_len));
     quoted(text, SV_EDIT_MAX, sv_escape(s->edit_text, esc, esc_len));
@@ -217,7 +246,7 @@ void sv_app_state_line(const sv_app_state *s, char *buf, size_t len)
              "hover=%d,%d pinned=%d,%d backend=%s win=%dx%d fb=%dx%d bench=%s code=%d "
              "phase=%s code_lines=%d-%d kernel=%s schedule=%s correct=%d lab_runs=%u "
              "lab_wrong=%u first_wrong_round=%d racecheck=%s %s %s %s overview=%d clean=%d script=%d/%d "
-             "script_kernel=%s deck=%d/%d quit_armed=%d %s source=\"%s\"",
+             "script_kernel=%s deck=%d/%d quit_armed=%d %s %s %s source=\"%s\"",
              s->step, sv_app_steps_of(s), s->trace ? s->trace->n : (size_t)0,
              sv_op_name(s->op), sv_type_name(s->type), sv_scan_name(s->scan), in, out,
              s->editing ? 1 : 0, s->editing ? text : "", err, sv_theme_get(s->theme)->name,
@@ -235,7 +264,7 @@ void sv_app_state_line(const sv_app_state *s, char *buf, size_t len)
              (s->script_at >= 0 && s->script.steps[s->script_at].kernel[0])
                  ? s->script.steps[s->script_at].kernel : "-",
              s->deck_n ? s->deck_at + 1 : 0, s->deck_n, s->quit_armed > 0.0f ? 1 : 0,
-             kf ? kf : "kfile=-", src);
+             kf ? kf : "kfile=-", exw, cmp, src);
     free(kf);
     free(in);
     free(out);

@@ -72,7 +72,20 @@ static const char *script_kfile_at(const sv_app_state *s, int at)
     for (int i = 0; i <= at && i < s->script.n; i++)
         if (s->script.steps[i].kfile[0])
             f = s->script.steps[i].kfile;
+        else if (s->script.steps[i].exercise[0])
+            f = s->kfile_start; /* the exercise's file (sv_app_exercise_open) */
     return f;
+}
+
+/* The exercise at script step `at`: the last step at or before it that
+ * names one ("" none: whatever is open stays). */
+static const char *script_exercise_at(const sv_app_state *s, int at)
+{
+    const char *e = "";
+    for (int i = 0; i <= at && i < s->script.n; i++)
+        if (s->script.steps[i].exercise[0])
+            e = s->script.steps[i].exercise;
+    return e;
 }
 
 /* The source panel (code) or D's values (correct) at script step `at`: the
@@ -128,6 +141,7 @@ void sv_app_script_go(sv_app_state *s, int at)
     bool forward = at == s->script_at + 1;
     int was_step = s->step;
     bool was_asking = s->quiz_asking;
+    sv_app_exercise_switch(s, script_exercise_at(s, at));
     sv_app_kfile_switch(s, script_kfile_at(s, at));
     sv_kernel want = script_kernel_at(s, at);
     if (want != script_kernel_at(s, s->script_at) || (s->script_at < 0 && want != s->kernel))

@@ -51,6 +51,13 @@ void sv_app_view_of(const sv_app_state *s, sv_app_view *v)
     v->bench_source = s->bench_source;
     v->bench_running = s->bench_running;
     v->bench_progress = s->bench_progress;
+    v->compare = s->compare && s->trace;
+    v->cmp_ktrace = s->cmp_ktrace;
+    v->cmp_error = s->cmp_error;
+    v->cmp_step[0] = s->cmp_step[0];
+    v->cmp_step[1] = s->cmp_step[1];
+    v->cmp_focus = s->cmp_focus;
+    v->cmp_measure = s->cmp_measure && s->view == SV_VIEW_MEASURE;
     if (s->quiz && s->trace) {
         v->quiz = true;
         v->quiz_asking = s->quiz_asking;
@@ -95,6 +102,7 @@ void sv_app_view_of(const sv_app_state *s, sv_app_view *v)
     v->kread_only = s->kread_only && s->ktrace;
     v->script_steps = s->script.n;
     v->script_step = s->script.n > 0 ? s->script_at + 1 : 0;
+    v->exercise = s->ex && s->exv.name ? &s->exv : NULL;
 }
 
 void sv_app_layout_of(const sv_app_state *s, sv_layout *l)
@@ -199,6 +207,7 @@ void sv_app_format_values(sv_type type, const sv_value *v, size_t n, char sep,
 void sv_app_show(sv_app_state *s, sv_view view)
 {
     s->view = view == SV_VIEW_MEASURE ? SV_VIEW_MEASURE : SV_VIEW_SCAN;
+    s->cmp_measure = false; /* the compare view's M sets it again (app_compare.c) */
     s->hover_row = s->hover_cell = -1;
 }
 

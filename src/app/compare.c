@@ -2,8 +2,12 @@
  * chapter's Hillis-Steele scan and Blelloch's, from their closed forms. */
 #include "compare.h"
 
+#include <math.h>
+
 #include <stdio.h>
 #include <string.h>
+
+#include "../core/bench_csv.h"
 
 size_t sv_compare_pow2(size_t n)
 {
@@ -126,12 +130,35 @@ void sv_compare_caption(sv_compare_algo a, size_t n, size_t k, const char *op, c
     }
 }
 
+void sv_compare_counters_of(const sv_compare_step *s, char *buf, size_t len)
+{
+    snprintf(buf, len, "ops this step %zu \xc2\xb7 total %zu \xc2\xb7 depth %zu", s->ops,
+             s->total, s->depth);
+}
+
 void sv_compare_counters(sv_compare_algo a, size_t n, size_t k, char *buf, size_t len)
 {
     sv_compare_step s;
     sv_compare_step_at(a, n, k, &s);
-    snprintf(buf, len, "ops this step %zu \xc2\xb7 total %zu \xc2\xb7 depth %zu", s.ops, s.total,
-             s.depth);
+    sv_compare_counters_of(&s, buf, len);
+}
+
+const char *sv_compare_noun(const char *op_name)
+{
+    if (op_name && strcmp(op_name, "sum") == 0)
+        return "adds";
+    if (op_name && strcmp(op_name, "product") == 0)
+        return "multiplies";
+    return "ops";
+}
+
+void sv_compare_run_words(sv_compare_algo a, size_t n, const char *noun, char *buf, size_t len)
+{
+    size_t ops, depth;
+    sv_compare_totals(a, n, &ops, &depth);
+    snprintf(buf, len, "%zu %s in %zu %s", ops, noun ? noun : "ops", depth,
+             a == SV_COMPARE_HILLIS_STEELE ? (depth == 1 ? "round" : "rounds")
+                                           : (depth == 1 ? "step" : "steps"));
 }
 
 void sv_compare_tradeoff(size_t n, char *buf, size_t len)
@@ -144,4 +171,123 @@ void sv_compare_tradeoff(size_t n, char *buf, size_t len)
              "sequential %zu in %zu: Hillis-Steele buys the fewest steps with the most work "
              "(O(n log n)); Blelloch keeps the work O(n) for about twice the depth",
              n, hs, hsd, bl, bld, sq, sqd);
+}
+
+/* The row of algo at n and type (NULL when not measured). */
+static const sv_bench_row *row_of(const sv_bench_table *t, const char *algo, const char *type,
+                                  double n)
+{
+    for (size_t i = 0; i < t->nrows; i++)
+        if (t->rows[i].n == n && strcmp(t->rows[i].algo, algo) == 0 &&
+            strcmp(t->rows[i].type, type) == 0)
+            return &t->rows[i];
+    return NULL;
+}
+
+/* The sizes (ascending, at most max) where both hs-naive and blelloch of
+ * type were measured. */
+static size_t both_sizes(const sv_bench_table *t, const char *type, double *ns, size_t max)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < t->nrows; i++) {
+        const sv_bench_row *r = &t->rows[i];
+        if (strcmp(r->algo, "hs-naive") != 0 || strcmp(r->type, type) != 0 ||
+            !row_of(t, "blelloch", type, r->n))
+            continue;
+        size_t j = k;
+        bool dup = false;
+        for (size_t q = 0; q < k; q++)
+            dup = dup || ns[q] == r->n;
+        if (dup || k == max)
+            continue;
+        while (j > 0 && ns[j - 1] > r->n) { /* insertion: ascending */
+            ns[j] = ns[j - 1];
+            j--;
+        }
+        ns[j] = r->n;
+        k++;
+    }
+    return k;
+}
+
+/* "268,435,456": n with thousands separated. */
+static void fmt_n(double n, char *buf, size_t len)
+{
+    char d[32];
+    snprintf(d, sizeof d, "%.0f", n);
+    size_t nd = strlen(d), o = 0;
+    for (size_t i = 0; i < nd && o + 2 < len; i++) {
+        if (i > 0 && (nd - i) % 3 == 0)
+            buf[o++] = ',';
+        buf[o++] = d[i];
+    }
+    buf[o < len ? o : len - 1] = '\0';
+}
+
+bool sv_compare_cost_words(const sv_bench_table *t, sv_compare_cost *cost, char *buf,
+                           size_t len)
+{
+    sv_compare_cost c;
+    memset(&c, 0, sizeof c);
+    if (cost)
+        *cost = c;
+    enum { MAXN = 256 };
+    double ns[MAXN];
+    size_t k = 0;
+    const char *type = "";
+    for (size_t i = 0; t && i < t->nrows && k == 0; i++) {
+        type = t->rows[i].type;
+        k = both_sizes(t, type, ns, MAXN);
+    }
+    if (k == 0) {
+        snprintf(buf, len, "this table has no hs-naive and blelloch rows of one type to compare");
+        return false;
+    }
+    size_t from = k; /* the first index from which blelloch is faster at every size */
+    while (from > 0 && row_of(t, "hs-naive", type, ns[from - 1])->median_us >
+                           row_of(t, "blelloch", type, ns[from - 1])->median_us)
+        from--;
+    c.crossover_n = from < k ? ns[from] : 0.0;
+    c.below_n = from > 0 ? ns[from - 1] : 0.0;
+    c.sizes_below = (int)from;
+    for (size_t i = 0; i < from; i++)
+        c.hs_faster_below += row_of(t, "hs-naive", type, ns[i])->median_us <
+                             row_of(t, "blelloch", type, ns[i])->median_us;
+    const sv_bench_row *hs = row_of(t, "hs-naive", type, ns[k - 1]);
+    const sv_bench_row *bl = row_of(t, "blelloch", type, ns[k - 1]);
+    c.top_n = ns[k - 1];
+    c.top_hs_us = hs->median_us;
+    c.top_bl_us = bl->median_us;
+    c.top_hs_ops = hs->ops;
+    c.top_bl_ops = bl->ops;
+    if (cost)
+        *cost = c;
+    char gpu[160], a[32], b[32], top[32];
+    snprintf(gpu, sizeof gpu, "%s", t->gpu[0] ? t->gpu : "the GPU of this table");
+    fmt_n(c.top_n, top, sizeof top);
+    char ops[96] = "";
+    if (isfinite(c.top_hs_ops) && isfinite(c.top_bl_ops) && c.top_bl_ops > 0)
+        snprintf(ops, sizeof ops, ", for %.1fx the adds", c.top_hs_ops / c.top_bl_ops);
+    if (c.crossover_n == 0.0) {
+        snprintf(buf, len, "Measured on %s (%s, device-wide): the chapter's Hillis-Steele "
+                 "(hs-naive) is not slower than Blelloch at the largest n, %s (%.1f \u00b5s "
+                 "against %.1f \u00b5s): its extra adds do not cost more than Blelloch's extra "
+                 "steps on this table.", gpu, type, top, c.top_hs_us, c.top_bl_us);
+    } else if (from == 0) {
+        fmt_n(c.crossover_n, a, sizeof a);
+        snprintf(buf, len, "Measured on %s (%s, device-wide): Blelloch is faster than the "
+                 "chapter's Hillis-Steele (hs-naive) at every n from %s up; at n = %s "
+                 "Hillis-Steele takes %.1f \u00b5s against %.1f \u00b5s (%.2fx%s).", gpu, type,
+                 a, top, c.top_hs_us, c.top_bl_us, c.top_hs_us / c.top_bl_us, ops);
+    } else {
+        fmt_n(c.below_n, a, sizeof a);
+        fmt_n(c.crossover_n, b, sizeof b);
+        snprintf(buf, len, "Measured on %s (%s, device-wide): up to n = %s the chapter's "
+                 "Hillis-Steele (hs-naive) is faster at %d of %d sizes, its extra adds "
+                 "cheaper than Blelloch's extra steps; from n = %s on they cost more: "
+                 "Blelloch is faster at every larger n, %.2fx at n = %s (%.1f \u00b5s against "
+                 "%.1f \u00b5s%s).", gpu, type, a, c.hs_faster_below, c.sizes_below, b,
+                 c.top_hs_us / c.top_bl_us, top, c.top_hs_us, c.top_bl_us, ops);
+    }
+    return true;
 }

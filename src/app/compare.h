@@ -12,7 +12,10 @@
 #ifndef SV_APP_COMPARE_H
 #define SV_APP_COMPARE_H
 
+#include <stdbool.h>
 #include <stddef.h>
+
+struct sv_bench_table;
 
 typedef enum sv_compare_algo {
     SV_COMPARE_HILLIS_STEELE,
@@ -52,7 +55,35 @@ void sv_compare_caption(sv_compare_algo a, size_t n, size_t k, const char *op, c
                         size_t len);
 /* The counters line under a pane: "ops this step 4 · total 14 · depth 6". */
 void sv_compare_counters(sv_compare_algo a, size_t n, size_t k, char *buf, size_t len);
+/* The same line of step s as it stands. */
+void sv_compare_counters_of(const sv_compare_step *s, char *buf, size_t len);
+/* The whole run in a few words, the operations called noun (NULL: "ops"):
+ * "17 adds in 3 rounds" (Hillis-Steele), "14 adds in 6 steps" (Blelloch,
+ * sequential). */
+void sv_compare_run_words(sv_compare_algo a, size_t n, const char *noun, char *buf, size_t len);
+/* What an operation of op is called in the counts: "adds" for sum,
+ * "multiplies" for product, "ops" for the rest. */
+const char *sv_compare_noun(const char *op_name);
 /* The chapter's trade-off with this n's numbers, one line. */
 void sv_compare_tradeoff(size_t n, char *buf, size_t len);
+
+/* Where the extra work costs time, from a measured table (the Measure
+ * view's, core/bench_csv.h): the device-wide chapter kernel `hs-naive`
+ * (O(n log n) adds) against `blelloch` (O(n) adds, twice the levels), at
+ * every n both were measured (the first type that has both): up to which n
+ * Hillis-Steele's extra adds cost less than Blelloch's extra steps, from
+ * which n on they cost more, and the two at the largest n. The crossover
+ * is the smallest measured n from which Blelloch is faster at every larger
+ * measured n. The numbers, in the same order, in *cost (when not NULL).
+ * False (buf says why) when the table lacks either algorithm. */
+typedef struct sv_compare_cost {
+    double crossover_n;   /* 0: Hillis-Steele never costs more at the top */
+    double below_n;       /* the largest measured n under the crossover (0 none) */
+    int hs_faster_below;  /* sizes under the crossover where hs-naive was faster */
+    int sizes_below;      /* sizes under the crossover */
+    double top_n, top_hs_us, top_bl_us, top_hs_ops, top_bl_ops;
+} sv_compare_cost;
+bool sv_compare_cost_words(const struct sv_bench_table *t, sv_compare_cost *cost, char *buf,
+                           size_t len);
 
 #endif

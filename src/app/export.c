@@ -16,7 +16,18 @@
 
 int sv_export_steps(const sv_app_view *v)
 {
+    if (v->compare) { /* both panes stepping together: the longer one's steps */
+        int a = sv_view_steps(v->trace), b = sv_kpane_steps(v->cmp_ktrace);
+        return a > b ? a : b;
+    }
     return v->ktrace ? sv_kpane_steps(v->ktrace) : sv_view_steps(v->trace);
+}
+
+void sv_export_at(sv_app_view *c, int k)
+{
+    c->step = c->from_step = k;
+    c->kstep = k; /* a kernel file: its pane's step */
+    c->cmp_step[0] = c->cmp_step[1] = k; /* the compare view's panes (drawn clamped) */
 }
 
 void sv_frame_out_close(sv_frame_out *o)
@@ -161,9 +172,7 @@ bool sv_export_rounds(sv_gfx *g, const sv_app_view *v, const char *dir, int w, i
     for (int k = 0; k < steps && ok; k++) {
         char path[4200];
         snprintf(path, sizeof path, "%s/round-%02d.png", dir, k);
-        c.step = k;
-        c.kstep = c.step; /* a kernel file: its pane's step */
-        c.from_step = k;
+        sv_export_at(&c, k);
         ok = (files[k] = sv_file_begin(path, err, errlen)) != NULL &&
              frame_out_draw(g, &o, &c, files[k], err, errlen) &&
              sv_file_finish(files[k], err, errlen);

@@ -75,5 +75,9 @@ bool sv_export_svg(sv_gfx *g, const sv_app_view *v, const char *dir, int w, int 
 /* The steps an export walks: a kernel file's pane steps (kpane.h) when v
  * shows one, else the trace's (sv_view_steps). */
 int sv_export_steps(const sv_app_view *v);
+/* Moves an export's copy c to its step k, settled: the trace's step, a
+ * kernel file's pane step, or in the compare view each pane's (clamped
+ * there: the shorter one holds its last step). */
+void sv_export_at(sv_app_view *c, int k);
 
 #endif

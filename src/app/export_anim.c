@@ -168,8 +168,7 @@ bool sv_export_gif(sv_gfx *g, const sv_app_view *v, const char *path, int w, int
     /* The palette: the theme, then what a settled frame and a frame
      * mid-move use that the theme's blends miss. */
     theme_palette(sv_theme_get(c.theme), pal);
-    c.step = c.from_step = steps > 1 ? 1 : 0;
-    c.kstep = c.step; /* a kernel file: its pane's step */
+    sv_export_at(&c, steps > 1 ? 1 : 0);
     c.anim = 1.0f;
     sv_frame_out_render(g, &o, &c);
     palette_from_frame(pal, o.rgba, (size_t)w * h);
@@ -195,8 +194,7 @@ bool sv_export_gif(sv_gfx *g, const sv_app_view *v, const char *path, int w, int
     for (int k = 0; k < steps; k++) {
         if (k > 0) {
             for (int j = 0; j < move_frames; j++) {
-                c.step = k;
-                c.kstep = c.step; /* a kernel file: its pane's step */
+                sv_export_at(&c, k);
                 c.from_step = k - 1;
                 c.anim = (float)j / (float)move_frames;
                 sv_frame_out_render(g, &o, &c);
@@ -205,8 +203,7 @@ bool sv_export_gif(sv_gfx *g, const sv_app_view *v, const char *path, int w, int
                 total_cs += frame_cs;
             }
         }
-        c.step = c.from_step = k;
-        c.kstep = c.step; /* a kernel file: its pane's step */
+        sv_export_at(&c, k);
         c.anim = 1.0f;
         sv_frame_out_render(g, &o, &c);
         if (!sv_gif_add(gif, o.rgba, hold_cs, err, errlen))
@@ -280,14 +277,14 @@ bool sv_export_svg(sv_gfx *g, const sv_app_view *v, const char *dir, int w, int 
     for (int k = 0; k <= steps && ok; k++) {
         bool over = k == steps;
         c.overview = over;
-        c.step = c.from_step = over ? steps - 1 : k;
-        c.kstep = c.step; /* a kernel file: its pane's step */
-        if (over) {
+        sv_export_at(&c, over ? steps - 1 : k);
+        const char *what = c.compare ? "Hillis-Steele beside Blelloch" : "Hillis-Steele scan";
+        if (over) { /* the compare view has no overview: its last step */
             snprintf(path, sizeof path, "%s/overview.svg", dir);
-            snprintf(title, sizeof title, "Hillis-Steele scan, n = %zu: every round", c.trace->n);
+            snprintf(title, sizeof title, "%s, n = %zu: every round", what, c.trace->n);
         } else {
             snprintf(path, sizeof path, "%s/round-%02d.svg", dir, k);
-            snprintf(title, sizeof title, "Hillis-Steele scan, n = %zu: step %d", c.trace->n, k);
+            snprintf(title, sizeof title, "%s, n = %zu: step %d", what, c.trace->n, k);
         }
         ok = (files[k] = sv_file_begin(path, err, errlen)) != NULL &&
              svg_one(g, target, rec, &c, w, h, files[k], title, err, errlen) &&

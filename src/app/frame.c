@@ -125,10 +125,18 @@ static void layout_at(const sv_app_view *s, int fb_w, int fb_h, float ui, float 
     /* The source panel takes the right 45% between the header and the
      * caption; the pane keeps the rest. */
     float pane_w = W - 2 * m;
-    if (s && s->code) {
+    if (s && (s->code || s->exercise)) {
         float split = m + (W - 2 * m) * 0.55f;
-        l.code_panel = (sv_box){ split + 1.0f * u, top, W - m - split - 1.0f * u,
-                                 fmaxf(bottom - top, 1.0f) };
+        sv_box col = { split + 1.0f * u, top, W - m - split - 1.0f * u,
+                       fmaxf(bottom - top, 1.0f) };
+        /* An exercise's panel (statement, check, hint) above the source panel. */
+        float ex_h = !s->exercise ? 0.0f : s->code ? 0.5f * col.h : col.h;
+        if (s->exercise)
+            l.exercise_panel = (sv_box){ col.x, col.y, col.w, ex_h };
+        if (s->code)
+            l.code_panel = (sv_box){ col.x, col.y + (ex_h > 0.0f ? ex_h + 0.8f * u : 0.0f),
+                                     col.w, fmaxf(col.h - (ex_h > 0.0f ? ex_h + 0.8f * u : 0.0f),
+                                                  1.0f) };
         pane_w = split - m;
     }
     l.ui_scale = ui;

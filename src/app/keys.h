@@ -43,8 +43,10 @@ enum {
     SV_KEYWHEN_MEASURE = 1 << 1, /* the Measure view */
     SV_KEYWHEN_SCRIPT = 1 << 2,  /* a presenter script is loaded */
     SV_KEYWHEN_QUIZ = 1 << 3,    /* predict mode is on */
-    SV_KEYWHEN_ASKING = 1 << 4   /* a question is open, in the scan view,
+    SV_KEYWHEN_ASKING = 1 << 4,  /* a question is open, in the scan view,
                                     help closed (tried before the rest) */
+    SV_KEYWHEN_EXERCISE = 1 << 5, /* an exercise is open (--exercise NAME) */
+    SV_KEYWHEN_COMPARE = 1 << 6  /* the compare view is on (B, --compare) */
 };
 
 /* Flags. */
@@ -116,6 +118,12 @@ enum {
     BIND(SDLK_z, 0, SV_KEYMOD_PLAIN, SV_KEYWHEN_SCAN, SV_KEYF_REPEAT, zoom_reset) \
     HELP("V", "overview: every round stacked, like the chapter's figure (a kernel file: every step)") \
     BIND(SDLK_v, 0, SV_KEYMOD_PLAIN, SV_KEYWHEN_SCAN, 0, overview) \
+    HELP("B", "compare: Hillis-Steele beside Blelloch on this input, each with its own " \
+              "steps and counters; M there: the measured cost (B again leaves)") \
+    BIND(SDLK_b, 0, SV_KEYMOD_PLAIN, SV_KEYWHEN_SCAN, 0, compare) \
+    HELP("Tab (compare view)", "which pane Right/Left step: both together, Hillis-Steele " \
+                               "alone, Blelloch alone") \
+    BIND(SDLK_TAB, 0, SV_KEYMOD_PLAIN, SV_KEYWHEN_SCAN | SV_KEYWHEN_COMPARE, 0, compare_focus) \
     HELP("C", "the kernel's source beside the cells (the phase's line highlighted)") \
     BIND(SDLK_c, 0, SV_KEYMOD_PLAIN, SV_KEYWHEN_SCAN, 0, code) \
     HELP("K", NULL) /* sv_help_what(): the kernels from the lab's registry */ \
@@ -128,6 +136,12 @@ enum {
     BIND(SDLK_e, 0, SV_KEYMOD_CTRL, 0, 0, kedit) \
     HELP("S", "--kernel-file: the next schedule (lockstep, sequential, reverse, random, warps)") \
     BIND(SDLK_s, 0, SV_KEYMOD_PLAIN, SV_KEYWHEN_SCAN, 0, kschedule) \
+    HELP("N (exercise)", "the next hint (1, 2, 3), in the exercise's panel") \
+    BIND(SDLK_n, 0, SV_KEYMOD_PLAIN, SV_KEYWHEN_EXERCISE, 0, ex_hint) \
+    HELP("A (exercise)", "reveal the solution: after a pass, or when asked twice") \
+    BIND(SDLK_a, 0, SV_KEYMOD_PLAIN, SV_KEYWHEN_EXERCISE, 0, ex_reveal) \
+    HELP("G (exercise)", "after a pass: open the next exercise") \
+    BIND(SDLK_g, 0, SV_KEYMOD_PLAIN, SV_KEYWHEN_EXERCISE, 0, ex_next) \
     HELP("M", "Measure view: throughput and work against n") \
     BIND(SDLK_m, 0, SV_KEYMOD_PLAIN, 0, 0, measure) \
     HELP("B (Measure view)", "run the benchmark live on this machine's GPU / stop it") \
@@ -161,7 +175,8 @@ enum {
     BIND(SDLK_QUESTION, 0, SV_KEYMOD_PLAIN, 0, 0, help) \
     HELP("F12", "print the state line (for scripts)") \
     BIND(SDLK_F12, 0, SV_KEYMOD_PLAIN, 0, SV_KEYF_REPEAT, state_line) \
-    HELP("Esc", "close what is open (help, input box, Measure view, overview, fullscreen), then quit") \
+    HELP("Esc", "close what is open (help, input box, Measure view, compare view, overview, " \
+              "fullscreen), then quit") \
     BIND(SDLK_ESCAPE, 0, SV_KEYMOD_PLAIN, 0, 0, escape) \
     HELP("Ctrl+Q", "quit at once (Esc asks first after an edit)") \
     BIND(SDLK_q, 0, SV_KEYMOD_CTRL, 0, SV_KEYF_REPEAT, quit) \

@@ -17,6 +17,7 @@
 #include "../core/args.h"
 #include "../core/error.h"
 #include "../core/escape.h"
+#include "../core/exercise_progress.h"
 #include "../core/fileio.h"
 #include "../core/input.h"
 #include "../core/ktrace_table.h"
@@ -86,6 +87,9 @@ typedef struct options {
     /* Your own kernel (issue 18) */
     const char *kernel_file, *entry, *new_kernel;
     double time_limit;
+    /* Exercises (issue 19) */
+    const char *exercise, *into;
+    const char *compare; /* --compare blelloch (issue 20) */
 } options;
 
 /* One more trace file (--trace FILE, or FILE.json alone): the first is
@@ -133,6 +137,7 @@ static bool take(void *ctx, const sv_opt_arg *a, char *err, size_t errlen)
     case SV_OPTION_SPEED: o->speed = a->f; break;
     case SV_OPTION_AUTOPLAY: o->autoplay = true; break;
     case SV_OPTION_CODE: o->code = true; break;
+    case SV_OPTION_COMPARE: o->compare = v; break;
     case SV_OPTION_NO_ANIMATION: o->no_animation = true; break;
     case SV_OPTION_QUIZ: o->quiz = true; break;
     case SV_OPTION_EXPORT: o->export_dir = v; break;
@@ -153,12 +158,46 @@ static bool take(void *ctx, const sv_opt_arg *a, char *err, size_t errlen)
     case SV_OPTION_ENTRY: o->entry = v; break;
     case SV_OPTION_TIME_LIMIT: o->time_limit = a->f; break;
     case SV_OPTION_NEW_KERNEL: o->new_kernel = v; break;
+    case SV_OPTION_EXERCISE: o->exercise = v; break;
+    case SV_OPTION_INTO: o->into = v; break;
     case SV_OPTION_HELP: o->help = true; break;
     case SV_OPTION_VERSION: o->version = true; break;
     default:
         return sv_options_bad(a, err, errlen, "not an option of scanviz");
     }
     return true;
+}
+
+/* --exercise list: the exercises and the student's progress, on stdout (no
+ * window needed; a bad progress file is said and ignored). From a terminal
+ * with a display it then opens the first exercise not passed yet (*pick,
+ * returns -1 to go on); printed into a pipe or without a display it ends. */
+static int exercise_list(char *pick, size_t picklen)
+{
+    char root[4096], err[1400];
+    if (!sv_exercise_find_root(root, sizeof root, err, sizeof err))
+        return report(EXIT_FAILURE, "%s", err);
+    sv_progress p;
+    sv_progress_current(&p, err, sizeof err);
+    if (err[0])
+        report(0, "%s", err);
+    char *text = sv_exercise_list_text(root, &p, err, sizeof err);
+    if (!text)
+        return report(EXIT_FAILURE, "%s", err);
+    fputs(text, stdout);
+    free(text);
+    if (!isatty(STDOUT_FILENO) || !sv_platform_have_display())
+        return stdout_status(0);
+    char names[SV_EXERCISE_MAX_LIST][SV_EXERCISE_MAX_NAME];
+    size_t n = sv_exercise_list(root, names, SV_EXERCISE_MAX_LIST, err, sizeof err), at = 0;
+    while (at + 1 < n && sv_progress_find(&p, names[at]) && sv_progress_find(&p, names[at])->passed)
+        at++;
+    if (!n)
+        return stdout_status(0);
+    snprintf(pick, picklen, "%s", names[at]);
+    printf("scanviz: opening %s, the first not passed yet (G goes on after a pass)\n", pick);
+    fflush(stdout);
+    return -1;
 }
 
 /* Returns -1 to go on, else the exit status. */
@@ -189,8 +228,24 @@ static int parse_args(int argc, char **argv, options *o)
                sv_escape(o->new_kernel, err, sizeof err), err);
         return stdout_status(0);
     }
+    static char pick[SV_EXERCISE_MAX_NAME];
+    if (o->exercise && strcmp(o->exercise, "list") == 0) {
+        int rc = exercise_list(pick, sizeof pick);
+        if (rc >= 0)
+            return rc;
+        o->exercise = pick;
+    }
+    if (o->into && !o->exercise)
+        return usage_error("--into goes with --exercise NAME");
+    if (o->exercise && (o->kernel_file || o->trace || o->kernel))
+        return usage_error("--exercise opens its own kernel file: not with %s",
+                           o->kernel_file ? "--kernel-file" : o->trace ? "--trace"
+                           : "--kernel");
     if ((o->entry || o->time_limit > 0) && !o->kernel_file)
         return usage_error("--entry and --time-limit go with --kernel-file FILE.cu");
+    if (o->compare && o->kernel_file)
+        return usage_error("--compare %s compares the chapter's kernel with it: not with "
+                           "--kernel-file", o->compare);
     if (o->kernel_file && (o->trace || o->kernel))
         return usage_error("--kernel-file shows your kernel: not with %s",
                            o->trace ? "--trace" : "--kernel");
@@ -229,6 +284,7 @@ static int make_config(const options *o, sv_app_config *c, sv_value **vals)
     c->overview = o->overview;
     c->ui_scale = (float)o->scale;
     c->script = o->script;
+    c->compare = o->compare != NULL;
     /* The table checked every name (core/options.def): these map them. */
     if (o->op)
         sv_op_from_name(o->op, &c->op);
@@ -254,6 +310,8 @@ static int make_config(const options *o, sv_app_config *c, sv_value **vals)
     }
     c->kernel_file = o->kernel_file;
     c->entry = o->entry;
+    c->exercise = o->exercise;
+    c->into = o->into;
     c->time_limit_ms = (uint32_t)(o->time_limit * 1000 + 0.5);
     c->runs = o->lab.runs;
     c->shake = o->lab.shake;
@@ -409,7 +467,7 @@ static int bench_frames(sv_platform *p, sv_gfx *g, sv_app_state *s, long frames,
 
 static void print_state(const sv_app_state *s)
 {
-    size_t len = SV_MAX_N * 100 + SV_EDIT_MAX + 4096; /* every value twice, the box, the rest */
+    size_t len = SV_MAX_N * 100 + SV_EDIT_MAX + 16384; /* every value twice, the box, the rest */
     char *line = malloc(len);
     if (!line) {
         fprintf(stderr, "scanviz: state line: out of memory\n");

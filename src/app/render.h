@@ -34,6 +34,7 @@ typedef struct sv_layout {
     sv_box source_box;       /* the header's source line (right half, left of the [?]):
                                 hovering it shows the whole line */
     sv_box code_panel;       /* the source panel (view.code); w = 0 when off */
+    sv_box exercise_panel;   /* the exercise's panel (view.exercise); w = 0 when off */
     float timeline_x[SV_MAX_STEPS];    /* centre of each step's dot */
     int steps;
     float timeline_y, timeline_r;

@@ -6,7 +6,8 @@
 #include <string.h>
 
 #include "../capture/capture.h" /* sv_capture_reason_is_no_gpu: the probe's words for no GPU */
-#include "pane.h"
+#include "compare.h" /* the compare view's Measure sentence */
+#include "pane_compare.h"
 
 void sv_render_header(sv_gfx *g, const sv_app_view *s, const sv_layout *l, const sv_theme *t)
 {
@@ -15,6 +16,8 @@ void sv_render_header(sv_gfx *g, const sv_app_view *s, const sv_layout *l, const
     char rest[160];
     const char *title;
     sv_pane_of(s)->header(s, &title, rest, sizeof rest);
+    if (s->compare && s->view == SV_VIEW_SCAN)
+        title = "Hillis-Steele beside Blelloch"; /* the compare view (pane_compare.h) */
     float x = h->x;
     x += sv_gfx_text(g, SV_FONT_SANS_BOLD, l->title_px, x, cy, SV_ALIGN_LEFT, t->text, title);
     x += sv_gfx_text(g, SV_FONT_SANS, l->title_px * 0.82f, x, cy, SV_ALIGN_LEFT, t->text_dim, rest);
@@ -67,10 +70,13 @@ static void render_measure(sv_gfx *g, const sv_app_view *s, const sv_layout *l,
 {
     float u = l->unit;
     float top = l->header.y + l->header.h + 2.0f * u;
+    if (s->cmp_measure) /* from the compare view: where the extra work costs time */
+        top += sv_render_compare_cost(g, s->bench, l, top, t);
     sv_box box = { l->margin, top, (float)l->fb_w - 2 * l->margin,
                    l->timeline.y - top - 1.0f * u };
     sv_render_plot(g, s->bench, s->bench_source, box, t, u);
     const char *hint = s->bench_running ? "measuring\u2026 \u00b7 M back to the rounds \u00b7 H help"
+                       : s->cmp_measure ? "M back to the compare view \u00b7 H help"
                                         : "M back to the rounds \u00b7 H help";
     if (s->clean)
         hint = "";
@@ -104,6 +110,14 @@ void sv_render_frame(sv_gfx *g, const sv_app_view *s, int fb_w, int fb_h)
     sv_render_header(g, s, &l, t);
     if (s->view == SV_VIEW_MEASURE) {
         render_measure(g, s, &l, t);
+    } else if (s->compare && s->trace) {
+        sv_render_compare(g, s, &l, t); /* two panes (issue 20) */
+        sv_app_view c = *s;             /* the overlay's input box, status and help only */
+        c.trace = NULL;
+        c.ktrace = NULL;
+        sv_render_overlay(g, &c, &l, t);
+        sv_gfx_end(g);
+        return;
     } else if (s->ktrace && s->overview) {
         sv_render_kernel_overview(g, s, &l, t, sv_scene_overview_area(s, &l));
     } else if (s->ktrace) {
@@ -118,6 +132,8 @@ void sv_render_frame(sv_gfx *g, const sv_app_view *s, int fb_w, int fb_h)
         sv_gfx_text(g, SV_FONT_SANS, l.caption_px, (float)fb_w / 2.0f, (float)fb_h / 2.0f,
                     SV_ALIGN_CENTER, t->text_dim, "no trace yet");
     }
+    if (s->view == SV_VIEW_SCAN)
+        sv_render_exercise(g, s, &l, t);
     sv_render_overlay(g, s, &l, t);
     sv_gfx_end(g);
 }

@@ -58,6 +58,8 @@ void sv_render_kernel_overview(sv_gfx *g, const sv_app_view *s, const sv_layout 
  * legend, leaving room for a script's caption when there is one. */
 sv_box sv_scene_overview_area(const sv_app_view *s, const sv_layout *l);
 void sv_render_source(sv_gfx *g, const sv_app_view *s, const sv_layout *l, const sv_theme *t);
+/* The exercise's panel (render_exercise.c), when view.exercise is set. */
+void sv_render_exercise(sv_gfx *g, const sv_app_view *s, const sv_layout *l, const sv_theme *t);
 /* A kernel trace's own source (view.ktrace), its marked lines (render_source.c). */
 void sv_render_kernel_source(sv_gfx *g, const sv_app_view *s, const sv_layout *l,
                              const sv_theme *t);

@@ -7,6 +7,7 @@
 
 #include "script.h"
 #include "source.h"
+#include "../core/exercise.h"
 #include "../core/fileio.h"
 #include "../core/lab.h"
 
@@ -195,13 +196,23 @@ static bool parse_line(const char *line, size_t len, const char *name, int ln,
             if (!step_word(&p, end, "kernel-file", "path", "bytes", st->kfile,
                            sizeof st->kfile, name, ln, err, errlen))
                 return false;
+        } else if (word_is(w, wl, "exercise")) {
+            if (!step_word(&p, end, "exercise", "name", "characters", st->exercise,
+                           sizeof st->exercise, name, ln, err, errlen))
+                return false;
+            if (!sv_exercise_name_ok(st->exercise)) {
+                snprintf(err, errlen, "%s:%d: exercise \"%s\": expected an exercise's name "
+                         "(scanviz --exercise list lists them)", name, ln,
+                         shown(st->exercise, strlen(st->exercise), tmp));
+                return false;
+            }
         } else if (word_is(w, wl, "phase") || word_is(w, wl, "code") ||
                    word_is(w, wl, "correct") || word_is(w, wl, "quiz")) {
             if (!parse_view_word(w, wl, &p, end, name, ln, st, err, errlen))
                 return false;
         } else {
             snprintf(err, errlen, "%s:%d: \"%s\": expected round, move, shift, view, kernel, "
-                     "kernel-file, phase, code, correct, quiz or \":\" before the caption", name, ln,
+                     "kernel-file, exercise, phase, code, correct, quiz or \":\" before the caption", name, ln,
                      shown(w, wl, tmp));
             return false;
         }

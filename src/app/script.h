@@ -13,6 +13,9 @@
  * (the exclusive shift step), `view scan|overview|measure`, `kernel NAME`,
  * `kernel-file PATH` (a kernel file, as --kernel-file: run, watched, its
  * steps for `round`; PATH relative to the script's folder, no spaces),
+ * `exercise NAME` (opens that exercise, as --exercise NAME: its starting
+ * file copied into --into unless the student's file is there, watched and
+ * checked on every save; it stays open when the script walks back),
  * `phase load|guard|op|barrier|swap|copy-back` (that phase of the round, as
  * Down/Up show it), `code on|off` (the source panel, as C), `correct on|off`
  * (the correct values beside a mistake's, as D), `quiz values|cases|outcome`
@@ -52,6 +55,8 @@ typedef struct sv_script_step {
     char kfile[512];         /* `kernel-file PATH` (issue 18): a kernel file shown from
                                 this step on, relative to the script's folder once
                                 loaded; "" when the step names none */
+    char exercise[48];       /* `exercise NAME` (issue 19): the exercise opened at this
+                                step (as --exercise NAME); "" when the step names none */
     sv_phase phase;          /* SV_PHASE_NONE: the whole round */
     signed char code;        /* the source panel: 1 on, 0 off, -1 as the step before */
     signed char correct;     /* D's correct values: 1 on, 0 off, -1 as the step before */

@@ -38,6 +38,7 @@
 struct sv_app_bg;     /* app_bg.c's background CUDA probe and capture */
 struct sv_bench_live; /* bench_live.h: a live scanviz-bench run */
 struct sv_app_kfile;  /* app_kfile.c: a kernel file's watch and runs */
+struct sv_app_exercise; /* app_exercise.c: an exercise's spec and its check's worker */
 
 typedef struct sv_app_state {
     /* What is shown. trace is owned; steps = trace->nrounds, plus one for the
@@ -194,6 +195,29 @@ typedef struct sv_app_state {
     char kfile_start[1024]; /* the --kernel-file the window started with ("" none): the
                                kernel file before a script's first kernel-file step */
     struct sv_bench_live *bench_live; /* owned; the live run while bench_running */
+
+    /* An exercise (--exercise NAME, app_exercise.c): ex holds the spec and
+     * the worker that checks the file on every save; exv is what the panel
+     * shows, its strings owned by ex (exv.name NULL: no exercise). The
+     * reveal rule: the solution shows after a pass, or once asked twice
+     * (ex_reveal_asks counts the asks). */
+    struct sv_app_exercise *ex;
+    sv_exercise_view exv;
+    unsigned ex_reveal_asks;
+    unsigned ex_checks;      /* check results taken (the state line's exchecks=) */
+    char ex_into[1024];      /* --into (""): the folder of the student's files */
+    /* The compare view (--compare blelloch, B; app_compare.c; view.h says
+     * what is shown). cmp_ktrace (owned, analyzed) is Blelloch on the shown
+     * trace's input, operator, type and scan, run on the CPU runtime when
+     * the view opens and again for every new trace (cmp_gen is the trace
+     * generation, s->gen, it was run for). */
+    bool compare;
+    sv_ktrace *cmp_ktrace;
+    char cmp_error[256];
+    unsigned cmp_gen;
+    int cmp_step[2];
+    int cmp_focus;
+    bool cmp_measure;
 } sv_app_state;
 
 /* Number of steps the timeline shows for the current trace: 0 without one

@@ -14,7 +14,6 @@
 #include <math.h>
 
 #define SV_PI 3.14159265358979f
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,18 +32,6 @@ static void put(sbuf *b, const char *s, size_t len)
 static void puts_(sbuf *b, const char *s)
 {
     put(b, s, strlen(s));
-}
-
-static void putf(sbuf *b, const char *fmt, ...)
-{
-    char tmp[1024];
-    va_list ap;
-    va_start(ap, fmt);
-    int k = vsnprintf(tmp, sizeof tmp, fmt, ap);
-    va_end(ap);
-    if (k < 0)
-        return;
-    put(b, tmp, (size_t)k < sizeof tmp ? (size_t)k : sizeof tmp - 1);
 }
 
 /* A coordinate: two decimals at most, no trailing zeros. */
@@ -74,10 +61,10 @@ static unsigned byte(float v)
 /* ` NAME="#rrggbb"` and ` NAME-opacity="a"` when not opaque. */
 static void paint(sbuf *b, const char *name, sv_rgba c)
 {
-    putf(b, " %s=\"#%02x%02x%02x\"", name, byte(c.r), byte(c.g), byte(c.b));
+    sv_buf_printf(b, " %s=\"#%02x%02x%02x\"", name, byte(c.r), byte(c.g), byte(c.b));
     if (c.a < 0.999f) {
         char a[32];
-        putf(b, " %s-opacity=\"%s\"", name, num(a, c.a < 0.0f ? 0.0f : c.a));
+        sv_buf_printf(b, " %s-opacity=\"%s\"", name, num(a, c.a < 0.0f ? 0.0f : c.a));
     }
 }
 
@@ -142,17 +129,17 @@ static void put_rect(sbuf *b, const sv_prim *p)
     if (r < 0.0f) r = 0.0f;
     if (w < 0.0f) w = 0.0f;
     if (h < 0.0f) h = 0.0f;
-    putf(b, "<rect x=\"%s\" y=\"%s\" width=\"%s\" height=\"%s\"", num(s1, x), num(s2, y),
+    sv_buf_printf(b, "<rect x=\"%s\" y=\"%s\" width=\"%s\" height=\"%s\"", num(s1, x), num(s2, y),
          num(s3, w), num(s4, h));
     if (r > 0.0f)
-        putf(b, " rx=\"%s\"", num(s5, r));
+        sv_buf_printf(b, " rx=\"%s\"", num(s5, r));
     if (p->fill.a > 0.0f)
         paint(b, "fill", p->fill);
     else
         puts_(b, " fill=\"none\"");
     if (bw > 0.0f) {
         paint(b, "stroke", p->border);
-        putf(b, " stroke-width=\"%s\"", num(s1, bw));
+        sv_buf_printf(b, " stroke-width=\"%s\"", num(s1, bw));
         if (p->style == SV_BORDER_DASHED || p->style == SV_BORDER_DOTTED) {
             /* The outline's length: the straight sides plus a circle. */
             float perim = 2.0f * (w - 2.0f * r) + 2.0f * (h - 2.0f * r) + 2.0f * SV_PI * r;
@@ -161,13 +148,13 @@ static void put_rect(sbuf *b, const sv_prim *p)
             float k = fmaxf(1.0f, roundf(perim / period));
             period = perim / k;
             if (p->style == SV_BORDER_DASHED)
-                putf(b, " stroke-dasharray=\"%s %s\" stroke-dashoffset=\"%s\"",
+                sv_buf_printf(b, " stroke-dasharray=\"%s %s\" stroke-dashoffset=\"%s\"",
                      num(s1, period * 0.6f), num(s2, period * 0.4f),
                      num(s3, period * 0.3f + quarter));
             else
-                putf(b, " stroke-dasharray=\"0 %s\" stroke-dashoffset=\"%s\""
+                sv_buf_printf(b, " stroke-dasharray=\"0 %s\" stroke-dashoffset=\"%s\""
                      " stroke-linecap=\"round\"", num(s1, period), num(s2, quarter));
-            putf(b, " class=\"%s\"", p->style == SV_BORDER_DASHED ? "dashed" : "dotted");
+            sv_buf_printf(b, " class=\"%s\"", p->style == SV_BORDER_DASHED ? "dashed" : "dotted");
         }
     }
     puts_(b, "/>\n");
@@ -182,9 +169,9 @@ static void put_line(sbuf *b, float x0, float y0, float x1, float y1, float widt
         c.a *= width;
         width = 1.0f;
     }
-    putf(b, "<path d=\"M%s %sL%s %s\"", num(s1, x0), num(s2, y0), num(s3, x1), num(s4, y1));
+    sv_buf_printf(b, "<path d=\"M%s %sL%s %s\"", num(s1, x0), num(s2, y0), num(s3, x1), num(s4, y1));
     paint(b, "stroke", c);
-    putf(b, " stroke-width=\"%s\" stroke-linecap=\"round\" fill=\"none\"/>\n", num(s5, width));
+    sv_buf_printf(b, " stroke-width=\"%s\" stroke-linecap=\"round\" fill=\"none\"/>\n", num(s5, width));
 }
 
 static void put_arrow(sbuf *b, const sv_prim *p)
@@ -202,7 +189,7 @@ static void put_arrow(sbuf *b, const sv_prim *p)
         put_line(b, p->x0, p->y0, p->x1 - ux * shaft_end, p->y1 - uy * shaft_end, p->width,
                  p->fill);
     float bx = p->x1 - ux * head, by = p->y1 - uy * head, hw = head * 0.45f;
-    putf(b, "<path d=\"M%s %sL%s %sL%s %sZ\"", num(s1, p->x1), num(s2, p->y1),
+    sv_buf_printf(b, "<path d=\"M%s %sL%s %sL%s %sZ\"", num(s1, p->x1), num(s2, p->y1),
          num(s3, bx - uy * hw), num(s4, by + ux * hw), num(s5, bx + uy * hw),
          num(s6, by - ux * hw));
     paint(b, "fill", p->fill);
@@ -213,10 +200,10 @@ static void put_arrow(sbuf *b, const sv_prim *p)
 static void put_text_open(sbuf *b, const sv_prim *p)
 {
     char s1[32], s2[32], s3[32];
-    putf(b, "<text x=\"%s\" y=\"%s\" font-size=\"%s\"", num(s1, p->x0), num(s2, p->y0),
+    sv_buf_printf(b, "<text x=\"%s\" y=\"%s\" font-size=\"%s\"", num(s1, p->x0), num(s2, p->y0),
          num(s3, p->px));
     if (p->font == SV_FONT_MONO)
-        putf(b, " font-family=\"%s\"", family(SV_FONT_MONO));
+        sv_buf_printf(b, " font-family=\"%s\"", family(SV_FONT_MONO));
     if (p->font == SV_FONT_SANS_BOLD)
         puts_(b, " font-weight=\"bold\"");
     if (p->align == SV_ALIGN_CENTER)
@@ -235,7 +222,7 @@ static void put_text_open(sbuf *b, const sv_prim *p)
 static void put_tspan(sbuf *b, const sv_prim *p, float dx, float dy)
 {
     char s1[32], s2[32], s3[32];
-    putf(b, "<tspan dx=\"%s\" dy=\"%s\" font-size=\"%s\" font-family=\"%s\" "
+    sv_buf_printf(b, "<tspan dx=\"%s\" dy=\"%s\" font-size=\"%s\" font-family=\"%s\" "
             "font-weight=\"%s\"", num(s1, dx), num(s2, dy), num(s3, p->px), family(p->font),
          p->font == SV_FONT_SANS_BOLD ? "bold" : "normal");
     paint(b, "fill", p->fill);
@@ -290,7 +277,7 @@ char *sv_svg_render(const sv_gfx_rec *r, const char *title, size_t *len)
     if (!sv_gfx_rec_frame(r, &w, &h, &clear))
         return NULL;
     sbuf b = {0};
-    putf(&b, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+    sv_buf_printf(&b, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
              "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"%d\" "
              "height=\"%d\" viewBox=\"0 0 %d %d\" xml:space=\"preserve\" style=\"white-space:pre\" "
              "font-family=\"%s\">\n",
@@ -332,7 +319,7 @@ char *sv_svg_render(const sv_gfx_rec *r, const char *title, size_t *len)
                 break;
             char s1[32], s2[32], s3[32], s4[32];
             clips++;
-            putf(&b, "<clipPath id=\"clip%d\"><rect x=\"%s\" y=\"%s\" width=\"%s\" "
+            sv_buf_printf(&b, "<clipPath id=\"clip%d\"><rect x=\"%s\" y=\"%s\" width=\"%s\" "
                      "height=\"%s\"/></clipPath>\n<g clip-path=\"url(#clip%d)\">\n", clips,
                  num(s1, roundf(p->box.x)), num(s2, roundf(p->box.y)),
                  num(s3, roundf(p->box.x + p->box.w) - roundf(p->box.x)),

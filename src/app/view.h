@@ -73,6 +73,31 @@ typedef enum sv_view {
     SV_VIEW_MEASURE  /* throughput and work against n (key M) */
 } sv_view;
 
+/* An exercise open in the window (--exercise NAME, app_exercise.c): what
+ * its panel (render_exercise.c) shows. Strings are never NULL while the
+ * view's exercise is set; "" means none. */
+typedef enum sv_exercise_check_state {
+    SV_EXCHECK_NONE,     /* no check yet */
+    SV_EXCHECK_RUNNING,  /* a check runs (at opening or after a save) */
+    SV_EXCHECK_PASSED,
+    SV_EXCHECK_FAILED
+} sv_exercise_check_state;
+
+typedef struct sv_exercise_view {
+    const char *name, *title;     /* "guard", "The left-edge guard" */
+    const char *statement;        /* the statement's text */
+    const char *file;             /* the student's file */
+    int index, count;             /* its place in the sequence, 1-based, and the length */
+    sv_exercise_check_state check;
+    const char *result;           /* the latest check's words ("" none yet) */
+    bool stale;                   /* result is of an earlier save (a check runs) */
+    const char *hint;             /* the last hint shown ("" none) */
+    unsigned hints_shown, hint_count;
+    const char *solution;         /* the revealed solution's text ("" hidden) */
+    const char *next;             /* the next exercise offered after a pass ("" none) */
+    const char *note;             /* a line about the progress file ("" none) */
+} sv_exercise_view;
+
 typedef struct sv_app_view {
     /* What is shown. */
     const sv_trace *trace;       /* NULL: no trace yet ("no trace yet" is drawn) */
@@ -208,6 +233,30 @@ typedef struct sv_app_view {
      * script_steps; both 0 without a script. The corner says "6 / 12"
      * (not on a --clean slide). */
     int script_step, script_steps;
+    /* An exercise (--exercise NAME): its panel beside the cells; NULL off. */
+    const sv_exercise_view *exercise;
+    /* The compare view (issue 20: --compare blelloch, key B; pane_compare.c
+     * draws it): the shown trace (Hillis-Steele, the chapter's pane) beside
+     * Blelloch's on the same input, its trace from the CPU runtime drawn
+     * through the kernel pane, each with its own step and timeline.
+     *  - compare: on (the scan view draws the two panes; the fields below
+     *    mean nothing when off). cmp_ktrace: Blelloch's trace (analyzed),
+     *    NULL when it could not run (cmp_error says why; "" none).
+     *  - cmp_step[0]: the Hillis-Steele pane's step (0 .. sv_view_steps of
+     *    trace - 1); cmp_step[1]: Blelloch's (0 .. sv_kpane_steps - 1).
+     *  - cmp_focus: which pane Right/Left step (SV_CMP_BOTH, SV_CMP_HS,
+     *    SV_CMP_BLELLOCH); the stepping panes are marked.
+     *  - cmp_measure: the Measure view was opened from the compare view: it
+     *    says where the extra work costs time (compare.h's cost words). */
+    bool compare;
+    const sv_ktrace *cmp_ktrace;
+    const char *cmp_error;
+    int cmp_step[2];
+    int cmp_focus;
+    bool cmp_measure;
 } sv_app_view;
+
+/* The compare view's stepping panes (cmp_focus). */
+enum { SV_CMP_BOTH = 0, SV_CMP_HS = 1, SV_CMP_BLELLOCH = 2 };
 
 #endif

@@ -5,44 +5,38 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "../core/args.h"
 #include "../core/escape.h"
+#include "../core/exercise_progress.h"
 #include "../core/fileio.h"
 #include "../core/ktrace.h"
 #include "../runtime/exercise_run.h"
 
-#ifndef SV_EXERCISES_INSTALLED
-#define SV_EXERCISES_INSTALLED "/usr/local/share/scanviz/exercises"
-#endif
-#ifndef SV_EXERCISES_BUILD
-#define SV_EXERCISES_BUILD "assets/exercises"
-#endif
-
 static bool find_root(const char *prog, char *root, size_t len)
 {
-    const char *dirs[] = {SV_EXERCISES_INSTALLED, SV_EXERCISES_BUILD};
     char err[1024];
-    if (sv_exercise_root(dirs, 2, root, len, err, sizeof err))
+    if (sv_exercise_find_root(root, len, err, sizeof err))
         return true;
     sv_report(prog, 0, NULL, "%s", err);
     return false;
 }
 
+/* The list with the student's progress (a bad progress file is said and
+ * ignored, never changed here). */
 static int list(const char *prog, const char *root)
 {
-    char names[SV_EXERCISE_MAX_LIST][SV_EXERCISE_MAX_NAME], err[1024];
-    size_t n = sv_exercise_list(root, names, SV_EXERCISE_MAX_LIST, err, sizeof err);
-    if (!n)
+    char err[1024];
+    sv_progress p;
+    sv_progress_current(&p, err, sizeof err);
+    if (err[0])
+        sv_report(prog, 0, NULL, "%s", err);
+    char *text = sv_exercise_list_text(root, &p, err, sizeof err);
+    if (!text)
         return sv_report(prog, 1, NULL, "%s", err);
-    for (size_t i = 0; i < n; i++) {
-        sv_exercise_spec s;
-        bool ok = sv_exercise_load(root, names[i], &s, err, sizeof err);
-        char esc[256];
-        printf("%2zu  %-14s %s\n", i + 1, names[i], ok ? sv_escape(s.title, esc, sizeof esc) : "?");
-        if (ok)
-            sv_exercise_spec_free(&s);
-    }
+    fputs(text, stdout);
+    free(text);
     return sv_stdout_status(prog, 0, 1);
 }
 
@@ -87,6 +81,13 @@ static int check_file(const char *prog, const sv_exercise_spec *spec, const char
         fflush(stdout);
         return sv_exercise_exit_status(res.verdict);
     }
+    /* A check of a student's file is an attempt (exercise_progress.h). */
+    char note[1400], perr[1024];
+    if (!sv_progress_record(spec->name, SV_PROGRESS_CHECKED, res.verdict == SV_EXERCISE_PASSED,
+                            0, (int64_t)time(NULL), note, sizeof note, perr, sizeof perr))
+        sv_report(prog, 0, NULL, "progress not saved: %s", perr);
+    else if (note[0])
+        sv_report(prog, 0, NULL, "%s", note);
     char esc[4096];
     printf("exercise %s (%s): %s\n", spec->name, spec->title,
            res.verdict == SV_EXERCISE_PASSED ? "passed" : "failed");

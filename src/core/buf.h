@@ -23,6 +23,9 @@ typedef struct sv_buf {
  * now or at an earlier append. */
 bool sv_buf_append(sv_buf *b, const void *data, size_t len);
 
+/* Appends printf's text (any length). Returns false as sv_buf_append does. */
+bool sv_buf_printf(sv_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
 /* Frees the bytes and zeroes b (ready for reuse). */
 void sv_buf_free(sv_buf *b);
 

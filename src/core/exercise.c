@@ -248,6 +248,19 @@ bool sv_exercise_root(const char *const *dirs, size_t ndirs, char *root, size_t 
     return false;
 }
 
+#ifndef SV_EXERCISES_INSTALLED
+#define SV_EXERCISES_INSTALLED "/usr/local/share/scanviz/exercises"
+#endif
+#ifndef SV_EXERCISES_BUILD
+#define SV_EXERCISES_BUILD "assets/exercises"
+#endif
+
+bool sv_exercise_find_root(char *root, size_t len, char *err, size_t errlen)
+{
+    const char *dirs[] = {SV_EXERCISES_INSTALLED, SV_EXERCISES_BUILD};
+    return sv_exercise_root(dirs, 2, root, len, err, errlen);
+}
+
 size_t sv_exercise_list(const char *root, char names[][SV_EXERCISE_MAX_NAME], size_t max,
                         char *err, size_t errlen)
 {

@@ -88,6 +88,9 @@ bool sv_exercise_name_ok(const char *name);
  * false with err when none does. */
 bool sv_exercise_root(const char *const *dirs, size_t ndirs, char *root, size_t len, char *err,
                       size_t errlen);
+/* sv_exercise_root over the install's folder (share/scanviz/exercises) and
+ * the source tree's, as the build names them. */
+bool sv_exercise_find_root(char *root, size_t len, char *err, size_t errlen);
 /* The names of root/sequence in order; returns the count (0 with err on
  * failure). */
 size_t sv_exercise_list(const char *root, char names[][SV_EXERCISE_MAX_NAME], size_t max,

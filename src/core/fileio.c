@@ -334,6 +334,14 @@ void sv_file_abort(sv_file *f)
     file_free(f);
 }
 
+bool sv_stream_written(FILE *f, char *err, size_t errlen)
+{
+    if (!ferror(f))
+        return true;
+    sv_errorf(err, errlen, "write failed: %s", strerror(errno));
+    return false;
+}
+
 bool sv_file_save(const char *path, sv_file_writer write, const void *obj, char *err,
                   size_t errlen)
 {
@@ -458,4 +466,124 @@ fail:
     if (!is_stdin)
         fclose(f);
     return NULL;
+}
+
+/* ---- New files and private folders ---------------------------------------- */
+
+static bool write_all(int fd, const unsigned char *data, size_t len)
+{
+    size_t at = 0;
+    while (at < len) {
+        ssize_t w = write(fd, data + at, len - at);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            return false;
+        at += (size_t)w;
+    }
+    return true;
+}
+
+bool sv_write_new(const char *path, const void *data, size_t len, bool *existed, char *err,
+                  size_t errlen)
+{
+    if (existed)
+        *existed = false;
+    if (!links_trusted(path, path, 0, err, errlen))
+        return false;
+    size_t plen = strlen(path);
+    char *tmp = malloc(plen + 16);
+    if (!tmp) {
+        sv_errorf(err, errlen, "%s: out of memory", path);
+        return false;
+    }
+    snprintf(tmp, plen + 16, "%s.new-XXXXXX", path);
+    int fd = mkstemp(tmp);
+    if (fd < 0) {
+        sv_errorf(err, errlen, "%s: %s", path, strerror(errno));
+        free(tmp);
+        return false;
+    }
+    mode_t mask = umask(0);
+    umask(mask);
+    bool ok = write_all(fd, data, len) && fchmod(fd, 0666 & ~mask) == 0 && fsync(fd) == 0;
+    int e = errno;
+    if (close(fd) != 0 && ok) {
+        ok = false;
+        e = errno;
+    }
+    if (ok && link(tmp, path) != 0) {
+        ok = false;
+        e = errno;
+    }
+    unlink(tmp);
+    free(tmp);
+    if (!ok) {
+        if (e == EEXIST && existed)
+            *existed = true;
+        sv_errorf(err, errlen, "%s: %s", path, e == EEXIST ? "the file exists" : strerror(e));
+    }
+    return ok;
+}
+
+bool sv_private_dir(const char *dir, const char *what, char *err, size_t errlen)
+{
+    if (mkdir(dir, 0700) != 0 && errno != EEXIST) {
+        sv_errorf(err, errlen, "%s: %s", dir, strerror(errno));
+        return false;
+    }
+    struct stat st;
+    if (lstat(dir, &st) != 0) {
+        sv_errorf(err, errlen, "%s: %s", dir, strerror(errno));
+        return false;
+    }
+    if (!S_ISDIR(st.st_mode) || st.st_uid != geteuid()) {
+        sv_errorf(err, errlen, "%s: refused as %s: it is %s", dir, what,
+                  S_ISLNK(st.st_mode) ? "a symbolic link" : !S_ISDIR(st.st_mode)
+                                                              ? "not a folder"
+                                                              : "another user's");
+        return false;
+    }
+    return true;
+}
+
+bool sv_xdg_base(const char *var, const char *home_rel, const char *what, char *base,
+                 size_t len, char *err, size_t errlen)
+{
+    const char *xdg = getenv(var), *home = getenv("HOME");
+    int m = -1;
+    if (xdg && xdg[0] == '/')
+        m = snprintf(base, len, "%s", xdg);
+    else if (home && home[0] == '/')
+        m = snprintf(base, len, "%s/%s", home, home_rel);
+    else
+        sv_errorf(err, errlen, "no %s: neither $%s nor $HOME is set", what, var);
+    if (m >= 0 && (size_t)m >= len)
+        sv_errorf(err, errlen, "no %s: the path is too long", what);
+    return m >= 0 && (size_t)m < len;
+}
+
+bool sv_mkdir_parents(const char *dir, unsigned mode, char *err, size_t errlen)
+{
+    char *p = strdup(dir);
+    if (!p) {
+        sv_errorf(err, errlen, "%s: out of memory", dir);
+        return false;
+    }
+    bool ok = true;
+    for (char *c = p + 1; ok; c++) {
+        if (*c != '/' && *c != '\0')
+            continue;
+        char keep = *c;
+        *c = '\0';
+        if (mkdir(p, (mode_t)mode) != 0 && errno != EEXIST) {
+            sv_errorf(err, errlen, "%s: cannot create it: %s", p, strerror(errno));
+            ok = false;
+        }
+        *c = keep;
+        if (!keep)
+            break;
+    }
+    free(p);
+    return ok;
 }

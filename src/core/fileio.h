@@ -72,6 +72,10 @@ void sv_file_abort(sv_file *f);
 bool sv_file_finish(sv_file *f, char *err, size_t errlen);
 bool sv_file_publish(sv_file *f, char *err, size_t errlen);
 
+/* Whether every write to f so far went through: false with err = "write
+ * failed: strerror" when one failed (a full disk). */
+bool sv_stream_written(FILE *f, char *err, size_t errlen);
+
 /* Writes path all or nothing through write(obj, stream, why, whylen), which
  * returns false with why filled when it fails: then the target is left as it
  * was and err = "NAME: why". */
@@ -81,6 +85,29 @@ bool sv_file_save(const char *path, sv_file_writer write, const void *obj, char 
 
 /* Writes len bytes to path all or nothing. */
 bool sv_write_atomic(const char *path, const void *data, size_t len, char *err, size_t errlen);
+
+/* Writes len bytes to a new file at path, all or nothing, never over
+ * anything that is there (a file, a symbolic link, a dangling one): the
+ * bytes go to a temporary file beside it, synced, then link(2) gives it the
+ * name, which fails when the name exists. The file gets 0666 & ~umask.
+ * false with err = "PATH: the file exists" (*existed set) or the reason. */
+bool sv_write_new(const char *path, const void *data, size_t len, bool *existed, char *err,
+                  size_t errlen);
+
+/* Creates dir (mode 0700) when it is missing, and checks that it is a
+ * folder of the user's own and not a symbolic link (another user's folder
+ * or link could be read or replaced). what names it in err ("%s: refused
+ * as the kernel cache: it is a symbolic link"). */
+bool sv_private_dir(const char *dir, const char *what, char *err, size_t errlen);
+
+/* An XDG base folder: $var when it is an absolute path, else
+ * $HOME/home_rel (".cache", ".local/state"). false with err = "no WHAT:
+ * neither $VAR nor $HOME is set" (or the path is too long). */
+bool sv_xdg_base(const char *var, const char *home_rel, const char *what, char *base,
+                 size_t len, char *err, size_t errlen);
+
+/* Creates dir and the folders above it that are missing, each with mode. */
+bool sv_mkdir_parents(const char *dir, unsigned mode, char *err, size_t errlen);
 
 /* Flushes stdout and checks it: false with err = "stdout: strerror" when a
  * write or the flush failed (a full disk, a closed pipe). */

@@ -235,11 +235,7 @@ bool sv_ktrace_write(const sv_ktrace *t, FILE *f, char *err, size_t errlen)
     fputs(",\n  \"source\": ", f);
     put_text(f, t->source);
     fputs("\n}\n", f);
-    if (ferror(f)) {
-        sv_errorf(err, errlen, "write failed: %s", strerror(errno));
-        return false;
-    }
-    return true;
+    return sv_stream_written(f, err, errlen);
 }
 
 static bool write_any(const void *t, FILE *f, char *why, size_t whylen)

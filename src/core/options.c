@@ -78,6 +78,7 @@ const char *sv_option_algo_names(unsigned i)
 NAMES(sv_option_backend_names, "auto", "cuda", "cpu")
 NAMES(sv_option_theme_names, "dark", "light", "contrast")
 NAMES(sv_option_format_names, "table", "json")
+NAMES(sv_option_compare_names, "blelloch") /* --compare: the app's compare view (issue 20) */
 
 bool sv_option_check_kernel(const char *value, char *why, size_t whylen)
 {

@@ -159,6 +159,7 @@ const char *sv_option_kernel_labels(unsigned i);
  * for sv_runtime_request.builtin ("kernels/blelloch.cu"); NULL for others. */
 const char *sv_option_runtime_kernel(const char *name);
 const char *sv_option_theme_names(unsigned i);
+const char *sv_option_compare_names(unsigned i);
 const char *sv_option_format_names(unsigned i);
 const char *sv_option_algo_names(unsigned i);
 bool sv_option_check_kernel(const char *value, char *why, size_t whylen);

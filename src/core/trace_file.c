@@ -161,11 +161,7 @@ bool sv_trace_write(const sv_trace *t, FILE *f, char *err, size_t errlen)
         sv_lab_write_json(t, f);
     }
     fputs("\n}\n", f);
-    if (ferror(f)) {
-        snprintf(err, errlen, "write failed: %s", strerror(errno));
-        return false;
-    }
-    return true;
+    return sv_stream_written(f, err, errlen);
 }
 
 static bool write_any(const void *t, FILE *f, char *why, size_t whylen)

@@ -72,41 +72,11 @@ bool sv_rt_cxx_find(char *path, size_t len, char *why, size_t whylen)
 
 /* ---- The cache folder ----------------------------------------------------- */
 
-static bool own_dir(const char *dir, char *err, size_t errlen)
-{
-    if (mkdir(dir, 0700) != 0 && errno != EEXIST) {
-        sv_errorf(err, errlen, "%s: %s", dir, strerror(errno));
-        return false;
-    }
-    struct stat st;
-    if (lstat(dir, &st) != 0) {
-        sv_errorf(err, errlen, "%s: %s", dir, strerror(errno));
-        return false;
-    }
-    if (!S_ISDIR(st.st_mode) || st.st_uid != geteuid()) {
-        sv_errorf(err, errlen, "%s: refused as the kernel cache: it is %s", dir,
-                  S_ISLNK(st.st_mode) ? "a symbolic link" : !S_ISDIR(st.st_mode)
-                                                              ? "not a folder"
-                                                              : "another user's");
-        return false;
-    }
-    return true;
-}
-
 bool sv_rt_cache_dir(char *dir, size_t len, char *err, size_t errlen)
 {
-    const char *xdg = getenv("XDG_CACHE_HOME");
     char base[PATH_MAX];
-    if (xdg && xdg[0] == '/') {
-        snprintf(base, sizeof base, "%s", xdg);
-    } else {
-        const char *home = getenv("HOME");
-        if (!home || home[0] != '/') {
-            sv_errorf(err, errlen, "no cache folder: neither $XDG_CACHE_HOME nor $HOME is set");
-            return false;
-        }
-        snprintf(base, sizeof base, "%s/.cache", home);
-    }
+    if (!sv_xdg_base("XDG_CACHE_HOME", ".cache", "cache folder", base, sizeof base, err, errlen))
+        return false;
     if (mkdir(base, 0700) != 0 && errno != EEXIST) {
         sv_errorf(err, errlen, "%s: %s", base, strerror(errno));
         return false;
@@ -116,7 +86,7 @@ bool sv_rt_cache_dir(char *dir, size_t len, char *err, size_t errlen)
         sv_errorf(err, errlen, "%s: path too long", base);
         return false;
     }
-    return own_dir(dir, err, errlen);
+    return sv_private_dir(dir, "the kernel cache", err, errlen);
 }
 
 /* ---- Running the compiler ------------------------------------------------- */

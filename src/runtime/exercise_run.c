@@ -62,6 +62,8 @@ bool sv_exercise_check(const sv_exercise_spec *spec, const char *path, const cha
             }
             if (v != SV_EXERCISE_PASSED) {
                 res->verdict = v;
+                res->input = i;
+                res->schedule = j;
                 res->seconds = now_s() - t0;
                 return true;
             }

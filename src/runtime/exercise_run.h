@@ -19,6 +19,8 @@ typedef struct sv_exercise_result {
     size_t checks;           /* runtime calls made (input x schedule) */
     size_t ninputs, nschedules;
     double seconds;          /* wall time of the whole check */
+    size_t input;            /* a failure: the spec's input that shows it */
+    size_t schedule;         /* ... and the index of its schedule in the spec */
 } sv_exercise_result;
 
 /* Checks source (the file's text; path for messages and the compile cache)

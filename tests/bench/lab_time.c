@@ -15,6 +15,7 @@
 #include <time.h>
 
 #include "sv_config.h"
+#include "../timing.h"
 #include "../../src/capture/capture.h"
 #include "../../src/core/bench_check.h"
 #include "../../src/core/lab.h"
@@ -25,36 +26,19 @@
 #define N 1024
 #define REPS 7
 
-static double now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
-
-static int cmp_d(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
 static double median(double *t, int k)
 {
-    qsort(t, (size_t)k, sizeof *t, cmp_d);
+    qsort(t, (size_t)k, sizeof *t, cmp_double);
     return t[k / 2];
 }
 
 /* The inclusive int32 sum scan of the N values in, on the backend chosen. */
 static sv_capture_request sum_request(const sv_value *in, sv_backend_choice choice)
 {
-    sv_capture_request req = {0};
-    req.op = SV_OP_SUM;
-    req.type = SV_TYPE_INT32;
-    req.scan = SV_SCAN_INCLUSIVE;
-    req.input = in;
-    req.n = N;
-    req.choice = choice;
-    return req;
+    return (sv_capture_request){
+        .op = SV_OP_SUM, .type = SV_TYPE_INT32, .scan = SV_SCAN_INCLUSIVE, .input = in, .n = N,
+        .choice = choice,
+    };
 }
 
 static sv_trace *correct_trace(const sv_value *in)

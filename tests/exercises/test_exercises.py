@@ -11,13 +11,16 @@ import io
 import os
 import subprocess
 import sys
+import tempfile
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 from expect import check, report  # noqa: E402
 
 TRACE, EX, TESTS = sys.argv[1], sys.argv[2], sys.argv[3]
-ENV = {**os.environ, "NO_COLOR": "1", "SCANVIZ_EXERCISES": EX}
+STATE = tempfile.mkdtemp(prefix="sv-ex-state-")  # the progress file goes here, not $HOME
+ENV = {**os.environ, "NO_COLOR": "1", "SCANVIZ_EXERCISES": EX, "XDG_STATE_HOME": STATE}
+PROGRESS = os.path.join(STATE, "scanviz", "progress")
 
 # What each starting file's check must say first (the statement leads to it).
 START = {
@@ -77,6 +80,17 @@ for f in wrong:
 for name in START:
     check(per.get(name, 0) >= 2, f"{name}: fewer than two known-wrong solutions")
 
+# Each check of a file is an attempt: the start fails, the solution passes.
+rc, out, err = run("--exercise", "list")
+lines = {line.split()[1]: line for line in out.splitlines() if line.strip()}
+ones = 2 + per["round-one"]  # the start, the solution, the known-wrong ones
+check("passed 2" in lines["round-one"] and f"{ones} attempts, 0 hints" in lines["round-one"],
+      f"--exercise list with progress: {lines['round-one']!r}")
+check(f"{2 + per['guard']} attempts" in lines["guard"], f"guard's attempts: {lines['guard']!r}")
+with open(PROGRESS) as f:
+    before = f.read()
+check(f"round-one passed=yes hints=0 attempts={ones} first-pass=" in before, before)
+
 # The grader on a folder of five kinds of submission.
 t0 = time.monotonic()
 rc, out, err = run("--exercise", "guard", "--grade", os.path.join(TESTS, "grade"),
@@ -94,6 +108,23 @@ check(got["carol.cu"][1] == "failed" and got["carol.cu"][2].startswith("race: ")
 check(got["dave.cu"][1] == "failed" and "time" in got["dave.cu"][2], f"dave {got['dave.cu']}")
 check(got["erin.cu"][1] == "failed" and float(got["erin.cu"][4]) < 30, f"erin {got['erin.cu']}")
 check(took < 30, f"--grade took {took:.1f} s")
+with open(PROGRESS) as f:
+    check(f.read() == before, "--grade changed the student's progress file")
+
+# A bad progress file: the list says it was ignored (naming the line and the
+# field) and shows no progress; a check sets it aside whole as progress.bad.
+with open(PROGRESS, "w") as f:
+    f.write("scanviz-progress 1\nround-one hints=7\n")
+rc, out, err = run("--exercise", "list")
+check(rc == 0 and "line 2, field 2 (hints)" in err and "ignored" in err, f"bad file: {rc} {err}")
+check("passed" not in out and "not started" in out, f"bad file's list: {out}")
+rc, out, err = run("--exercise", "round-one", "--kernel-file",
+                   os.path.join(EX, "round-one", "solution.cu"))
+check(rc == 0 and "kept as" in err, f"bad file set aside: {rc} {err}")
+with open(PROGRESS + ".bad") as f:
+    check(f.read() == "scanviz-progress 1\nround-one hints=7\n", "the bad file was not kept whole")
+with open(PROGRESS) as f:
+    check("round-one passed=yes hints=0 attempts=1" in f.read(), "a new progress file began")
 
 rc, out, err = run("--exercise", "no-such", "--kernel-file", os.path.join(TESTS, "grade", "alice.cu"))
 check(rc == 2 and "no exercise named" in err, f"unknown exercise: {rc} {err}")

@@ -16,6 +16,7 @@
 #include <time.h>
 
 #include "../expect.h"
+#include "../timing.h"
 
 #define W 400
 #define H 300
@@ -502,19 +503,6 @@ static void test_png_roundtrip(void)
           "writing into a missing directory succeeded");
     CHECK_MSG(strstr(err, "/nonexistent-dir/x.png") != NULL, "error does not name the path: %s",
           err);
-}
-
-static double now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
 }
 
 /* 5000 rounded cells with borders, 5000 numbers, 2000 arrows at 1920x1080:

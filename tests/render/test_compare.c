@@ -7,6 +7,7 @@
 
 #include "../expect.h"
 #include "app/compare.h"
+#include "core/bench_csv.h"
 
 static void check_n8(void)
 {
@@ -64,9 +65,80 @@ static void check_closed_forms(void)
     }
 }
 
+/* A table of hs-naive and blelloch times (us) at n = 1024 * 2^i. */
+static sv_bench_table *table_of(const double *hs, const double *bl, int k)
+{
+    static char csv[4096];
+    int o = snprintf(csv, sizeof csv, "# gpu: Test GPU\n"
+                     "algo,type,n,median_us,gb_per_s,frac_of_copy,ratio_to_cub,ops,reps\n");
+    for (int i = 0; i < k; i++) {
+        long n = 1024L << i;
+        o += snprintf(csv + o, sizeof csv - (size_t)o,
+                      "hs-naive,int32,%ld,%.3f,1,,,%ld,5\nblelloch,int32,%ld,%.3f,1,,,%ld,5\n",
+                      n, hs[i], 10 * n, n, bl[i], 2 * n);
+    }
+    char err[256];
+    sv_bench_table *t = sv_bench_table_parse(csv, err, sizeof err);
+    CHECK_MSG(t != NULL, "%s", err);
+    return t;
+}
+
+/* Where the extra work costs time: computed from the table, not assumed. */
+static void check_cost(void)
+{
+    char b[768];
+    sv_compare_cost c;
+    /* mixed below, Blelloch faster from the 4th size (8192) on */
+    static const double hs1[] = { 5, 9, 6, 12, 20, 40 }, bl1[] = { 6, 8, 7, 10, 15, 25 };
+    sv_bench_table *t = table_of(hs1, bl1, 6);
+    CHECK(sv_compare_cost_words(t, &c, b, sizeof b));
+    CHECK(c.crossover_n == 8192 && c.below_n == 4096 && c.sizes_below == 3 &&
+          c.hs_faster_below == 2);
+    CHECK(c.top_n == 32768 && c.top_hs_us == 40 && c.top_bl_us == 25);
+    CHECK_CONTAINS(b, "Measured on Test GPU (int32, device-wide): up to n = 4,096");
+    CHECK_CONTAINS(b, "faster at 2 of 3 sizes");
+    CHECK_CONTAINS(b, "from n = 8,192 on they cost more");
+    CHECK_CONTAINS(b, "1.60x at n = 32,768");
+    CHECK_CONTAINS(b, "for 5.0x the adds");
+    sv_bench_table_destroy(t);
+    /* Hillis-Steele faster at the top: no crossover */
+    static const double hs2[] = { 5, 9, 30 }, bl2[] = { 6, 8, 31 };
+    t = table_of(hs2, bl2, 3);
+    CHECK(sv_compare_cost_words(t, &c, b, sizeof b));
+    CHECK(c.crossover_n == 0 && c.top_n == 4096);
+    CHECK_CONTAINS(b, "is not slower than Blelloch at the largest n, 4,096");
+    sv_bench_table_destroy(t);
+    /* Blelloch faster everywhere */
+    static const double hs3[] = { 7, 9 }, bl3[] = { 6, 8 };
+    t = table_of(hs3, bl3, 2);
+    CHECK(sv_compare_cost_words(t, &c, b, sizeof b));
+    CHECK(c.crossover_n == 1024 && c.sizes_below == 0);
+    CHECK_CONTAINS(b, "Blelloch is faster than the chapter's Hillis-Steele (hs-naive) at every "
+                      "n from 1,024 up");
+    sv_bench_table_destroy(t);
+    /* no blelloch rows: says so */
+    t = sv_bench_table_parse("algo,type,n,median_us,gb_per_s,frac_of_copy,ratio_to_cub,ops,reps\n"
+                             "hs-naive,int32,1024,5,1,,,10,5\n", b, sizeof b);
+    CHECK(t != NULL);
+    CHECK(!sv_compare_cost_words(t, &c, b, sizeof b));
+    CHECK_CONTAINS(b, "no hs-naive and blelloch rows");
+    sv_bench_table_destroy(t);
+    CHECK(!sv_compare_cost_words(NULL, NULL, b, sizeof b));
+    sv_compare_run_words(SV_COMPARE_HILLIS_STEELE, 8, "adds", b, sizeof b);
+    CHECK_STR(b, "17 adds in 3 rounds");
+    sv_compare_run_words(SV_COMPARE_BLELLOCH, 8, sv_compare_noun("max"), b, sizeof b);
+    CHECK_STR(b, "14 ops in 6 steps");
+    sv_compare_run_words(SV_COMPARE_SEQUENTIAL, 8, sv_compare_noun("sum"), b, sizeof b);
+    CHECK_STR(b, "7 adds in 7 steps");
+    sv_compare_run_words(SV_COMPARE_BLELLOCH, 1, NULL, b, sizeof b);
+    CHECK_STR(b, "0 ops in 0 steps");
+    CHECK_STR(sv_compare_noun("product"), "multiplies");
+}
+
 int main(void)
 {
     check_n8();
     check_closed_forms();
+    check_cost();
     return check_status();
 }

@@ -32,46 +32,22 @@ static sv_trace *chapter_view(sv_app_view *s, int step)
     return t;
 }
 
-static bool same_rgb(sv_rgba a, sv_rgba b)
-{
-    return fabsf(a.r - b.r) < 0.004f && fabsf(a.g - b.g) < 0.004f && fabsf(a.b - b.b) < 0.004f;
-}
-
 /* The last recorded rect with box b (within 0.5 px). */
 static const sv_prim *rect_at(sv_box b)
 {
-    const sv_prim *found = NULL;
-    for (size_t i = 0; i < sv_gfx_rec_count(rec); i++) {
-        const sv_prim *p = sv_gfx_rec_prim(rec, i);
-        if (p->kind == SV_PRIM_RECT && fabsf(p->box.x - b.x) < 0.5f &&
-            fabsf(p->box.y - b.y) < 0.5f && fabsf(p->box.w - b.w) < 0.5f &&
-            fabsf(p->box.h - b.h) < 0.5f)
-            found = p;
-    }
-    return found;
+    return rec_rect_at(rec, b);
 }
 
 /* The first recorded text equal to (prefix: starting with) str. */
 static const sv_prim *find_text(const char *str, bool prefix)
 {
-    for (size_t i = 0; i < sv_gfx_rec_count(rec); i++) {
-        const sv_prim *p = sv_gfx_rec_prim(rec, i);
-        if (p->kind == SV_PRIM_TEXT &&
-            (prefix ? strncmp(p->text, str, strlen(str)) == 0 : strcmp(p->text, str) == 0))
-            return p;
-    }
-    return NULL;
+    return rec_find_text(rec, str, prefix);
 }
 
 /* The first text containing str. */
 static const sv_prim *text_containing(const char *str)
 {
-    for (size_t i = 0; i < sv_gfx_rec_count(rec); i++) {
-        const sv_prim *p = sv_gfx_rec_prim(rec, i);
-        if (p->kind == SV_PRIM_TEXT && strstr(p->text, str))
-            return p;
-    }
-    return NULL;
+    return rec_text_containing(rec, str);
 }
 
 /* A text's box: from its anchor, advance and size; y0 is the baseline

@@ -19,6 +19,7 @@
 #include "runtime.h"
 #include "words.h"
 #include "view_model.h"
+#include "../runtime/need_cpu.h"
 
 static sv_gfx_rec *rec;
 static const sv_theme *dark;
@@ -45,19 +46,11 @@ static sv_ktrace *run_file(const char *path)
     sv_value in[8];
     for (int i = 0; i < 8; i++)
         in[i].i = chapter[i];
-    sv_runtime_request req;
-    memset(&req, 0, sizeof req);
-    req.path = path;
-    req.source = text;
-    req.op = SV_OP_SUM;
-    req.type = SV_TYPE_INT32;
-    req.scan = SV_SCAN_INCLUSIVE;
-    req.input = in;
-    req.n = 8;
-    req.backend = SV_RUNTIME_CPU;
-    req.schedule.kind = SV_SCHEDULE_SEQUENTIAL;
-    req.schedule.seed = 1;
-    req.runs = 1;
+    const sv_runtime_request req = {
+        .path = path, .source = text, .op = SV_OP_SUM, .type = SV_TYPE_INT32,
+        .scan = SV_SCAN_INCLUSIVE, .input = in, .n = 8, .backend = SV_RUNTIME_CPU,
+        .schedule = {.kind = SV_SCHEDULE_SEQUENTIAL, .seed = 1}, .runs = 1,
+    };
     sv_ktrace *t = sv_runtime_run(&req, err, sizeof err);
     if (!t || !sv_ktrace_analyze(t, err, sizeof err)) {
         fprintf(stderr, "FAIL: %s: %s\n", path, err);
@@ -85,32 +78,14 @@ static void kview(sv_app_view *v, const sv_ktrace *t, int step)
     v->kerror = "";
 }
 
-static bool same_rgb(sv_rgba a, sv_rgba b)
-{
-    return fabsf(a.r - b.r) < 0.004f && fabsf(a.g - b.g) < 0.004f && fabsf(a.b - b.b) < 0.004f;
-}
-
 static const sv_prim *rect_at(sv_box b)
 {
-    const sv_prim *found = NULL;
-    for (size_t i = 0; i < sv_gfx_rec_count(rec); i++) {
-        const sv_prim *p = sv_gfx_rec_prim(rec, i);
-        if (p->kind == SV_PRIM_RECT && fabsf(p->box.x - b.x) < 0.5f &&
-            fabsf(p->box.y - b.y) < 0.5f && fabsf(p->box.w - b.w) < 0.5f &&
-            fabsf(p->box.h - b.h) < 0.5f)
-            found = p;
-    }
-    return found;
+    return rec_rect_at(rec, b);
 }
 
 static bool text_drawn(const char *str)
 {
-    for (size_t i = 0; i < sv_gfx_rec_count(rec); i++) {
-        const sv_prim *p = sv_gfx_rec_prim(rec, i);
-        if (p->kind == SV_PRIM_TEXT && strcmp(p->text, str) == 0)
-            return true;
-    }
-    return false;
+    return rec_find_text(rec, str, false) != NULL;
 }
 
 /* Arrows whose head ends at box dst (within its width, near its top or
@@ -450,11 +425,7 @@ int main(int argc, char **argv)
     view_test_open(argc, argv, "test_kpane");
     rec = sv_gfx_rec_create();
     dark = sv_theme_get(SV_THEME_DARK);
-    char why[256];
-    if (!sv_runtime_available(SV_RUNTIME_CPU, why, sizeof why)) {
-        fprintf(stderr, "FAIL: no CPU runtime: %s\n", why);
-        return 1;
-    }
+    need_cpu_runtime(1);
     test_off_by_one();
     test_in_place_last_caption();
     test_race();

@@ -57,6 +57,15 @@ int main(int argc, char **argv)
     sv_script_finish(&s);
     sv_script_finish(&s); /* twice is fine */
 
+    /* An exercise step (issue 19). */
+    CHECK_MSG(parse("round 0 : intro\nexercise guard : now you write it\n", &s, err, sizeof err),
+              "exercise step: %s", err);
+    CHECK_MSG(s.n == 2 && strcmp(s.steps[1].exercise, "guard") == 0 && s.steps[0].exercise[0] == 0,
+              "the exercise step's name");
+    sv_script_finish(&s);
+    refused("exercise Guard_1 : x\n", "t.txt:1: exercise \"Guard_1\": expected an exercise's name");
+    refused("exercise\n", "t.txt:1: \"exercise\" needs a name of 1 to 47 characters");
+
     /* Forms. */
     CHECK_MSG(parse("# c\n\n  round 2 kernel in-place:  Hi \xc2\xb7 there  \r\nshift\n", &s, err,
                 sizeof err), "%s", err);

@@ -58,24 +58,12 @@ static void draw(const sv_app_view *s, int w, int h)
 /* The first recorded text equal to (or, prefix: starting with) str. */
 static const sv_prim *find_text(const char *str, bool prefix)
 {
-    for (size_t i = 0; i < sv_gfx_rec_count(rec); i++) {
-        const sv_prim *p = sv_gfx_rec_prim(rec, i);
-        if (p->kind != SV_PRIM_TEXT)
-            continue;
-        if (prefix ? strncmp(p->text, str, strlen(str)) == 0 : strcmp(p->text, str) == 0)
-            return p;
-    }
-    return NULL;
+    return rec_find_text(rec, str, prefix);
 }
 
 static bool any_text_contains(const char *str)
 {
-    for (size_t i = 0; i < sv_gfx_rec_count(rec); i++) {
-        const sv_prim *p = sv_gfx_rec_prim(rec, i);
-        if (p->kind == SV_PRIM_TEXT && strstr(p->text, str))
-            return true;
-    }
-    return false;
+    return rec_has_text(rec, str);
 }
 
 static float text_left(const sv_prim *p)

@@ -128,15 +128,53 @@ static inline int lum(const uint8_t *p)
     return (p[0] * 299 + p[1] * 587 + p[2] * 114) / 1000;
 }
 
-/* Whether a text primitive of r contains needle. */
-static inline bool rec_has_text(const sv_gfx_rec *r, const char *needle)
+/* The first text primitive of r containing needle; NULL when none does. */
+static inline const sv_prim *rec_text_containing(const sv_gfx_rec *r, const char *needle)
 {
     for (size_t k = 0; k < sv_gfx_rec_count(r); k++) {
         const sv_prim *q = sv_gfx_rec_prim(r, k);
         if (q->kind == SV_PRIM_TEXT && strstr(q->text, needle))
-            return true;
+            return q;
     }
-    return false;
+    return NULL;
+}
+
+/* Whether a text primitive of r contains needle. */
+static inline bool rec_has_text(const sv_gfx_rec *r, const char *needle)
+{
+    return rec_text_containing(r, needle) != NULL;
+}
+
+/* The first text primitive of r equal to (or, prefix: starting with) str. */
+static inline const sv_prim *rec_find_text(const sv_gfx_rec *r, const char *str, bool prefix)
+{
+    for (size_t k = 0; k < sv_gfx_rec_count(r); k++) {
+        const sv_prim *q = sv_gfx_rec_prim(r, k);
+        if (q->kind == SV_PRIM_TEXT &&
+            (prefix ? strncmp(q->text, str, strlen(str)) == 0 : strcmp(q->text, str) == 0))
+            return q;
+    }
+    return NULL;
+}
+
+/* The last rect primitive of r with box b (within 0.5 px); NULL none. */
+static inline const sv_prim *rec_rect_at(const sv_gfx_rec *r, sv_box b)
+{
+    const sv_prim *found = NULL;
+    for (size_t k = 0; k < sv_gfx_rec_count(r); k++) {
+        const sv_prim *q = sv_gfx_rec_prim(r, k);
+        if (q->kind == SV_PRIM_RECT && fabsf(q->box.x - b.x) < 0.5f &&
+            fabsf(q->box.y - b.y) < 0.5f && fabsf(q->box.w - b.w) < 0.5f &&
+            fabsf(q->box.h - b.h) < 0.5f)
+            found = q;
+    }
+    return found;
+}
+
+/* Whether two colours are the same to 8 bits. */
+static inline bool same_rgb(sv_rgba a, sv_rgba b)
+{
+    return fabsf(a.r - b.r) < 0.004f && fabsf(a.g - b.g) < 0.004f && fabsf(a.b - b.b) < 0.004f;
 }
 
 #endif

@@ -15,6 +15,7 @@
 #include "core/ktrace.h"
 #include "core/reference.h"
 #include "runtime.h"
+#include "need_cpu.h"
 
 static const size_t ns[] = {1, 2, 3, 8, 13, 37, 1000, 1024};
 
@@ -142,11 +143,7 @@ static void check_counts(void)
 
 int main(void)
 {
-    char why[256];
-    if (!sv_runtime_available(SV_RUNTIME_CPU, why, sizeof why)) {
-        fprintf(stderr, "skip: %s\n", why);
-        return 77;
-    }
+    need_cpu_runtime(77);
     check_outputs();
     check_counts();
     return check_status();

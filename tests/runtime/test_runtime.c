@@ -20,6 +20,7 @@
 #include "core/lab.h"
 #include "core/reference.h"
 #include "runtime.h"
+#include "need_cpu.h"
 
 static const char *kdir, *rdir;
 
@@ -353,33 +354,31 @@ static void test_failures(void)
         sv_ktrace_destroy(t);
     }
     o.time_limit_ms = 0;
-    t = run(kdir, "syntax_error.cu", in, 64, o, &src);
-    if (t) {
-        check_fail(t, SV_KFAIL_COMPILE, mark_line(src, "syntax"), -2, "syntax_error");
-        CHECK(t->failure.message && strstr(t->failure.message, "syntax_error.cu:"));
-        sv_ktrace_destroy(t);
-    }
-    free(src);
-    t = run(kdir, "wrong_signature.cu", in, 64, o, NULL);
-    if (t) {
-        check_fail(t, SV_KFAIL_SIGNATURE, -1, -2, "wrong_signature");
-        CHECK_CONTAINS(t->failure.message, "(const int *in, int *out, int n)");
-        CHECK_CONTAINS(t->failure.message, "(int *, int)");
-        sv_ktrace_destroy(t);
-    }
-    t = run(kdir, "forbidden_include.cu", in, 64, o, &src);
-    if (t) {
-        check_fail(t, SV_KFAIL_INCLUDE, mark_line(src, "include"), -2, "forbidden_include");
-        CHECK_CONTAINS(t->failure.message, "stdio.h");
-        sv_ktrace_destroy(t);
-    }
-    free(src);
-    t = run(kdir, "two_entries.cu", in, 8, o, NULL);
-    if (t) {
-        check_fail(t, SV_KFAIL_SIGNATURE, -1, -2, "two_entries");
-        CHECK_CONTAINS(t->failure.message, "copy_only");
-        CHECK_CONTAINS(t->failure.message, "scan");
-        sv_ktrace_destroy(t);
+    /* Refused before they run: the kind, the line of its MARK (NULL: none)
+     * and what the message names. */
+    static const struct {
+        const char *file, *mark;
+        sv_kfail_kind kind;
+        size_t n;
+        const char *says[2];
+    } refused[] = {
+        {"syntax_error.cu", "syntax", SV_KFAIL_COMPILE, 64, {"syntax_error.cu:", NULL}},
+        {"wrong_signature.cu", NULL, SV_KFAIL_SIGNATURE, 64,
+         {"(const int *in, int *out, int n)", "(int *, int)"}},
+        {"forbidden_include.cu", "include", SV_KFAIL_INCLUDE, 64, {"stdio.h", NULL}},
+        {"two_entries.cu", NULL, SV_KFAIL_SIGNATURE, 8, {"copy_only", "scan"}},
+    };
+    for (size_t k = 0; k < sizeof refused / sizeof refused[0]; k++) {
+        src = NULL;
+        t = run(kdir, refused[k].file, in, refused[k].n, o, &src);
+        if (t) {
+            check_fail(t, refused[k].kind, refused[k].mark ? mark_line(src, refused[k].mark) : -1,
+                       -2, refused[k].file);
+            for (int w = 0; w < 2 && refused[k].says[w]; w++)
+                CHECK_CONTAINS(t->failure.message, refused[k].says[w]);
+            sv_ktrace_destroy(t);
+        }
+        free(src);
     }
     o.entry = "scan";
     t = run(kdir, "two_entries.cu", in, 8, o, NULL);
@@ -603,11 +602,7 @@ int main(int argc, char **argv)
     }
     kdir = argv[1];
     rdir = argv[2];
-    char why[256];
-    if (!sv_runtime_available(SV_RUNTIME_CPU, why, sizeof why)) {
-        fprintf(stderr, "skip: %s\n", why);
-        return 77;
-    }
+    need_cpu_runtime(77);
     test_steps();
     test_environment();
     test_shipped();

@@ -99,19 +99,10 @@ static inline void click_at(sv_app_state *s, float x, float y)
  * settled at round 0, speed 1, animations on, seed 1. */
 static inline sv_app_config config(const sv_value *in, size_t n, sv_type type)
 {
-    sv_app_config c;
-    memset(&c, 0, sizeof c);
-    c.op = SV_OP_SUM;
-    c.type = type;
-    c.scan = SV_SCAN_INCLUSIVE;
-    c.backend = SV_CHOOSE_CPU;
-    c.input = in;
-    c.n = n;
-    c.round = -1;
-    c.speed = 1.0f;
-    c.animations = true;
-    c.seed = 1;
-    return c;
+    return (sv_app_config){
+        .op = SV_OP_SUM, .type = type, .scan = SV_SCAN_INCLUSIVE, .backend = SV_CHOOSE_CPU,
+        .input = in, .n = n, .round = -1, .speed = 1.0f, .animations = true, .seed = 1,
+    };
 }
 
 /* Starts s from c (a failure is a failed check, with the message) and sizes

@@ -19,6 +19,7 @@
 #include "../spawn.h"
 #include "../../src/core/trace_file.h"
 #include "kpane.h"
+#include "pane.h"
 #include "source.h"
 #include "theme.h"
 
@@ -63,7 +64,7 @@ static bool kernel_app(sv_app_state *s, const char *name, char *path, size_t len
     return s->ktrace != NULL;
 }
 
-static bool same_rgb(sv_rgba a, sv_rgba b)
+static bool close_rgb(sv_rgba a, sv_rgba b)
 {
     return fabsf(a.r - b.r) < 0.01f && fabsf(a.g - b.g) < 0.01f && fabsf(a.b - b.b) < 0.01f;
 }
@@ -86,7 +87,7 @@ static bool panel_marks(const sv_gfx_rec *rec, const sv_layout *l, const char *t
         const sv_prim *p = sv_gfx_rec_prim(rec, i);
         if (p->kind == SV_PRIM_RECT && p->box.x >= l->code_panel.x &&
             p->box.w > l->code_panel.w * 0.5f && p->box.y <= row->y0 &&
-            p->box.y + p->box.h >= row->y0 && same_rgb(p->fill, band))
+            p->box.y + p->box.h >= row->y0 && close_rgb(p->fill, band))
             return true;
     }
     return false;
@@ -192,7 +193,7 @@ static int texts_in(const sv_gfx_rec *rec, const char *text, sv_rgba col)
     for (size_t i = 0; i < sv_gfx_rec_count(rec); i++) {
         const sv_prim *p = sv_gfx_rec_prim(rec, i);
         n += p->kind == SV_PRIM_TEXT && p->text && strcmp(p->text, text) == 0 &&
-             same_rgb(p->fill, col);
+             close_rgb(p->fill, col);
     }
     return n;
 }

@@ -142,6 +142,40 @@ def fault_tests(exe, trace_tool, tmp):
               and "\\e[2J" in out, f"hostile device: exit {rc}: {out!r} {err!r}")
 
 
+def exercise_tests(exe, tmp):
+    """scanviz --exercise list without a display: the list with the progress
+    file's words, a bad progress file said and ignored; the flags' rules."""
+    state = os.path.join(tmp, "state")
+    os.makedirs(os.path.join(state, "scanviz"), mode=0o700)
+    progress = os.path.join(state, "scanviz", "progress")
+    with open(progress, "w") as f:
+        f.write("scanviz-progress 1\nguard passed=yes hints=2 attempts=5 "
+                "first-pass=2026-12-01T12:30:00Z revealed=no\nmax attempts=1\n")
+    os.environ["XDG_STATE_HOME"] = state
+    try:
+        rc, out, err = run(exe, "--exercise", "list")
+        rows = {line.split()[1]: line for line in out.splitlines() if line.strip()}
+        check(rc == 0 and len(rows) >= 8, f"--exercise list: {rc} {out} {err}")
+        check("passed 2026-12-01, 5 attempts, 2 hints" in rows.get("guard", ""),
+              f"--exercise list: guard's progress: {rows.get('guard')!r}")
+        check("1 attempt, 0 hints" in rows.get("max", ""), f"max: {rows.get('max')!r}")
+        check("not started" in rows.get("round-one", ""), f"round-one: {rows.get('round-one')!r}")
+        with open(progress, "w") as f:
+            f.write("scanviz-progress 1\nguard hints=two\n")
+        rc, out, err = run(exe, "--exercise", "list")
+        check(rc == 0 and "line 2, field 2 (hints)" in err and "ignored" in err
+              and "passed" not in out, f"a bad progress file: {rc} {err}")
+        with open(progress) as f:
+            check(f.read() == "scanviz-progress 1\nguard hints=two\n",
+                  "listing changed a bad progress file")
+    finally:
+        del os.environ["XDG_STATE_HOME"]
+    rc, out, err = run(exe, "--into", tmp)
+    check(rc == 2 and "--into goes with --exercise NAME" in err, f"--into alone: {rc} {err}")
+    rc, out, err = run(exe, "--exercise", "guard", "--kernel-file", "x.cu")
+    check(rc == 2 and "not with --kernel-file" in err, f"--exercise --kernel-file: {rc} {err}")
+
+
 def main():
     exe = sys.argv[1]
     trace_tool = sys.argv[2] if len(sys.argv) > 2 and sys.argv[2] else None
@@ -193,7 +227,10 @@ def main():
                         (["--runs", "0"], '--runs "0"'), (["--runs", "1e3"], "1e3"),
                         (["--shake-seed", "-4"], '--shake-seed "-4"'),
                         (["--schedule", "sequential", "--backend", "cuda"], "--backend cuda"),
-                        (["--kernel", "sloppy"], "sloppy")]:
+                        (["--kernel", "sloppy"], "sloppy"),
+                        (["--compare", "brent-kung"], "brent-kung"),
+                        (["--compare", "blelloch", "--kernel-file", tmp + "/k.cu"],
+                         "--kernel-file")]:
         rc, out, err = run(exe, *args)
         check(rc == 2, f"{args}: exit {rc}, expected 2 ({err.strip()})")
         check(token in err, f"{args}: stderr does not name {token!r}: {err.strip()}")
@@ -253,6 +290,24 @@ def main():
         rc, out, err = run(exe, "--trace", tj, "--op", "max", "--export", d)
         check(rc == 2 and "--trace" in err, f"--trace with --op: exit {rc}: {err}")
 
+    # --compare blelloch: the compare view's steps (Blelloch's 9 at n = 8) as
+    # PNG, SVG (both panes' counters in the text) and GIF, headless.
+    d = os.path.join(tmp, "compare")
+    rc, out, err = run(exe, "--compare", "blelloch", "--backend", "cpu", "--size", "640x360",
+                       "--export", d, "--export-svg", d, "--export-gif", d + "/c.gif")
+    files = sorted(os.listdir(d)) if os.path.isdir(d) else []
+    pngs = [f for f in files if f.endswith(".png")]
+    check(rc == 0 and len(pngs) == 9 and "c.gif" in files and "round-08.svg" in files,
+          f"--compare blelloch exports: exit {rc}, {files}, {err.strip()}")
+    if "round-02.svg" in files:
+        with open(os.path.join(d, "round-02.svg"), encoding="utf-8") as f:
+            svg = f.read()
+        for want in ("ops this step 6 \u00b7 total 13 \u00b7 depth 2",
+                     "ops this step 2 \u00b7 total 6 \u00b7 depth 2",
+                     "whole run: 17 adds in 3 rounds", "whole run: 14 adds in 6 steps"):
+            check(want in svg, f"--compare SVG round-02 lacks {want!r}")
+    check(all(png_size(os.path.join(d, f)) == (640, 360) for f in pngs), "--compare PNG sizes")
+
     # The Measure view, headless.
     p = os.path.join(tmp, "plot.png")
     rc, out, err = run(exe, "--export-plot", p, "--size", "640x360")
@@ -263,6 +318,7 @@ def main():
     check(rc == 0 and "median" in out and "p99" in out, f"--bench-frames: {rc} {out} {err}")
 
     fault_tests(exe, trace_tool, tmp)
+    exercise_tests(exe, tmp)
 
     sys.exit(report("test_cli: all checks passed"))
 

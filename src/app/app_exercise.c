@@ -1,0 +1,483 @@
+/* An exercise in the window (issue 19, --exercise NAME): the exercise's
+ * starting file copied into the student's folder (--into; never over their
+ * work), opened as a watched kernel file (app_kfile.c) on the exercise's
+ * first input, the statement in a panel; a worker thread runs the
+ * exercise's check (runtime/exercise_run.h) at opening and on every save,
+ * and the main thread takes each result (sv_app_exercise_finish): passed,
+ * or the first failure in words, its input then shown so that the kernel
+ * pane marks the failing cell. N shows the next hint, A the solution (after
+ * a pass or once asked twice), G opens the next exercise once this one
+ * passed. Every check of a save and every hint is kept in the progress
+ * file (core/exercise_progress.h). */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../core/exercise_progress.h"
+#include "../core/fileio.h"
+#include "../runtime/exercise_run.h"
+#include "app_internal.h"
+#include "wake.h"
+#include "watch.h"
+
+#define SV_EX_WAIT_MS 100 /* the worker looks for quit this often */
+
+struct sv_app_exercise {
+    char root[4096];
+    sv_exercise_spec spec;
+    char names[SV_EXERCISE_MAX_LIST][SV_EXERCISE_MAX_NAME];
+    size_t count;
+    int index;                   /* 0-based, in names */
+    char *statement, *hint, *solution;
+    char file[sizeof ((sv_app_state *)0)->ex_into + SV_EXERCISE_MAX_NAME + 8];
+    char result[2048];
+    char next[SV_EXERCISE_MAX_NAME];
+    char note[1400];
+    bool background;
+    /* the worker; the fields below lock are shared with it */
+    SDL_Thread *thread;
+    SDL_mutex *lock;
+    SDL_atomic_t quit;
+    sv_watch *watch;
+    unsigned want, ran;          /* saves seen / checks done */
+    bool running, ready, counted;
+    bool res_ok;
+    sv_exercise_result res;
+    char res_err[512];
+};
+
+/* ---- The check ------------------------------------------------------------ */
+
+/* One check of the file as it is now. false: the check itself failed (err). */
+static bool check_now(const struct sv_app_exercise *x, sv_exercise_result *res, char *err,
+                      size_t errlen)
+{
+    char *text = sv_read_bounded(x->file, SV_KTRACE_MAX_SOURCE, "a kernel file", NULL, err,
+                                 errlen);
+    if (!text)
+        return false;
+    bool ok = sv_exercise_check(&x->spec, x->file, text, 0, res, err, errlen);
+    free(text);
+    return ok;
+}
+
+static int worker_main(void *arg)
+{
+    struct sv_app_exercise *x = arg;
+    while (!SDL_AtomicGet(&x->quit)) {
+        bool changed = sv_watch_wait(x->watch, SV_EX_WAIT_MS);
+        SDL_LockMutex(x->lock);
+        if (changed)
+            x->want++;
+        unsigned want = x->want;
+        bool run = want != x->ran;
+        x->running = run;
+        SDL_UnlockMutex(x->lock);
+        if (!run)
+            continue;
+        sv_exercise_result res;
+        char err[512] = "";
+        bool ok = check_now(x, &res, err, sizeof err);
+        SDL_LockMutex(x->lock);
+        x->counted = want > 0; /* 0: the check at opening, not an attempt */
+        x->ran = want;
+        x->res = res;
+        x->res_ok = ok;
+        sv_app_copy_text(x->res_err, sizeof x->res_err, err);
+        x->ready = true;
+        x->running = x->want != x->ran;
+        SDL_UnlockMutex(x->lock);
+        sv_wake_post(); /* the main loop takes the result */
+    }
+    return 0;
+}
+
+/* ---- The panel's strings ---------------------------------------------------- */
+
+static void refresh_view(sv_app_state *s)
+{
+    struct sv_app_exercise *x = s->ex;
+    sv_exercise_view *v = &s->exv;
+    if (!x) {
+        memset(v, 0, sizeof *v);
+        return;
+    }
+    v->name = x->spec.name;
+    v->title = x->spec.title;
+    v->statement = x->statement ? x->statement : "";
+    v->file = x->file;
+    v->index = x->index + 1;
+    v->count = (int)x->count;
+    v->result = x->result;
+    v->hint = x->hint ? x->hint : "";
+    v->solution = x->solution ? x->solution : "";
+    v->next = x->next;
+    v->note = x->note;
+}
+
+/* A note about the progress file (a failure to save it, a bad file set aside). */
+static void progress(sv_app_state *s, sv_progress_event ev, bool passed, unsigned hint)
+{
+    char note[1400], err[1024];
+    if (!sv_progress_record(s->ex->spec.name, ev, passed, hint, (int64_t)time(NULL), note,
+                            sizeof note, err, sizeof err))
+        snprintf(s->ex->note, sizeof s->ex->note, "progress not saved: %s", err);
+    else if (note[0])
+        sv_app_copy_text(s->ex->note, sizeof s->ex->note, note);
+}
+
+/* The failing input on screen, under the failing schedule, so that the
+ * kernel pane shows the failure on its cell. */
+static void show_failing_input(sv_app_state *s, const sv_exercise_result *r)
+{
+    const sv_exercise_spec *sp = &s->ex->spec;
+    if (r->input >= sp->ninputs || r->schedule >= sp->nschedules)
+        return;
+    const sv_exercise_input *in = &sp->inputs[r->input];
+    s->kschedule = sp->schedules[r->schedule];
+    bool seeded = s->kschedule.kind == SV_SCHEDULE_RANDOM || s->kschedule.kind == SV_SCHEDULE_WARPS;
+    s->kruns = seeded ? sp->runs : 1;
+    const sv_trace *t = s->trace;
+    if (t && t->n == in->n && memcmp(t->input, in->values, in->n * sizeof *in->values) == 0) {
+        sv_app_kfile_rerun(s);
+        return;
+    }
+    char err[512];
+    if (sv_app_recapture(s, sp->op, sp->type, sp->scan, in->values, in->n, err, sizeof err) !=
+        SV_CAPTURE_OK)
+        sv_app_set_status(s, err);
+}
+
+static void take_result(sv_app_state *s, const sv_exercise_result *r, bool ok, const char *err,
+                        bool counted)
+{
+    struct sv_app_exercise *x = s->ex;
+    s->ex_checks++;
+    if (!ok) {
+        snprintf(x->result, sizeof x->result, "the check could not run: %s", err);
+        s->exv.check = SV_EXCHECK_FAILED;
+        return;
+    }
+    bool passed = r->verdict == SV_EXERCISE_PASSED;
+    sv_app_copy_text(x->result, sizeof x->result, r->words);
+    s->exv.check = passed ? SV_EXCHECK_PASSED : SV_EXCHECK_FAILED;
+    if (counted)
+        progress(s, SV_PROGRESS_CHECKED, passed, 0);
+    if (passed) {
+        if (x->index + 1 < (int)x->count)
+            snprintf(x->next, sizeof x->next, "%s", x->names[x->index + 1]);
+        sv_app_set_status(s, x->next[0] ? "passed: G opens the next exercise"
+                                        : "passed: that was the last exercise");
+    } else {
+        x->next[0] = '\0';
+        show_failing_input(s, r);
+    }
+}
+
+void sv_app_exercise_finish(sv_app_state *s)
+{
+    struct sv_app_exercise *x = s->ex;
+    if (!x || !x->lock)
+        return;
+    SDL_LockMutex(x->lock);
+    bool ready = x->ready, running = x->running, counted = x->counted, ok = x->res_ok;
+    sv_exercise_result r = x->res;
+    char err[sizeof x->res_err];
+    memcpy(err, x->res_err, sizeof err);
+    x->ready = false;
+    SDL_UnlockMutex(x->lock);
+    s->exv.stale = running;
+    if (ready) {
+        take_result(s, &r, ok, err, counted);
+        s->exv.stale = running;
+    } else if (running && s->exv.check == SV_EXCHECK_NONE) {
+        s->exv.check = SV_EXCHECK_RUNNING;
+    }
+    refresh_view(s);
+}
+
+void sv_app_exercise_recheck(sv_app_state *s)
+{
+    struct sv_app_exercise *x = s->ex;
+    if (!x)
+        return;
+    if (x->background) {
+        SDL_LockMutex(x->lock);
+        x->want++;
+        SDL_UnlockMutex(x->lock);
+        s->exv.stale = true;
+        return;
+    }
+    sv_exercise_result r;
+    char err[512] = "";
+    bool ok = check_now(x, &r, err, sizeof err);
+    take_result(s, &r, ok, err, true);
+    refresh_view(s);
+}
+
+/* ---- Opening ---------------------------------------------------------------- */
+
+void sv_app_exercise_destroy(struct sv_app_exercise *x)
+{
+    if (!x)
+        return;
+    SDL_AtomicSet(&x->quit, 1);
+    if (x->thread)
+        SDL_WaitThread(x->thread, NULL);
+    if (x->lock)
+        SDL_DestroyMutex(x->lock);
+    sv_watch_close(x->watch);
+    sv_exercise_spec_free(&x->spec);
+    free(x->statement);
+    free(x->hint);
+    free(x->solution);
+    free(x);
+}
+
+/* The student's folder: --into, else ~/scanviz/exercises. */
+static bool into_dir(const sv_app_state *s, char *dir, size_t len, char *err, size_t errlen)
+{
+    if (s->ex_into[0]) {
+        sv_app_copy_text(dir, len, s->ex_into);
+    } else {
+        const char *home = getenv("HOME");
+        if (!home || home[0] != '/') {
+            snprintf(err, errlen, "no folder for your exercise files: $HOME is not set (give "
+                     "--into DIR)");
+            return false;
+        }
+        if ((size_t)snprintf(dir, len, "%s/scanviz/exercises", home) >= len) {
+            snprintf(err, errlen, "$HOME is too long (give --into DIR)");
+            return false;
+        }
+    }
+    return sv_mkdir_parents(dir, 0777, err, errlen);
+}
+
+/* DIR/NAME.cu: the starting file copied all or nothing, or the student's
+ * file as it is. *copied says which. */
+static bool student_file(sv_app_state *s, struct sv_app_exercise *x, bool *copied, char *err,
+                         size_t errlen)
+{
+    char dir[sizeof s->ex_into], why[1200];
+    if (!into_dir(s, dir, sizeof dir, err, errlen))
+        return false;
+    if (strlen(dir) + strlen(x->spec.name) + 5 > sizeof s->kfile) {
+        snprintf(err, errlen, "--into: the folder's path is too long");
+        return false;
+    }
+    snprintf(x->file, sizeof x->file, "%s/%.*s.cu", dir, SV_EXERCISE_MAX_NAME, x->spec.name);
+    char *start = sv_exercise_read(x->root, x->spec.name, "start.cu", SV_KTRACE_MAX_SOURCE, err,
+                                   errlen);
+    if (!start)
+        return false;
+    bool existed = false;
+    *copied = sv_write_new(x->file, start, strlen(start), &existed, why, sizeof why);
+    free(start);
+    if (*copied)
+        return true;
+    if (!existed) {
+        snprintf(err, errlen, "%s", why);
+        return false;
+    }
+    /* Their work: opened as it is, unless it is not theirs to open. */
+    struct stat st;
+    if (lstat(x->file, &st) != 0 || (S_ISLNK(st.st_mode) && st.st_uid != geteuid()) ||
+        (!S_ISLNK(st.st_mode) && !S_ISREG(st.st_mode))) {
+        snprintf(err, errlen, "%s: refused: %s", x->file,
+                 S_ISLNK(st.st_mode) ? "a symbolic link of another user's"
+                                     : "not a regular file");
+        return false;
+    }
+    return true;
+}
+
+/* Loads the spec, the statement and the sequence of name into x. */
+static bool load(struct sv_app_exercise *x, const char *name, char *err, size_t errlen)
+{
+    char why[1024];
+    if (!sv_exercise_find_root(x->root, sizeof x->root, err, errlen))
+        return false;
+    if (!sv_exercise_load(x->root, name, &x->spec, err, errlen))
+        return false;
+    x->statement = sv_exercise_read(x->root, name, "statement.txt", SV_EXERCISE_MAX_FILE, err,
+                                    errlen);
+    if (!x->statement)
+        return false;
+    x->count = sv_exercise_list(x->root, x->names, SV_EXERCISE_MAX_LIST, why, sizeof why);
+    x->index = 0;
+    for (size_t i = 0; i < x->count; i++)
+        if (strcmp(x->names[i], name) == 0)
+            x->index = (int)i;
+    return true;
+}
+
+/* Starts the worker (background) on x->file. */
+static bool start_worker(struct sv_app_exercise *x, char *err, size_t errlen)
+{
+    char why[512];
+    if (!(x->lock = SDL_CreateMutex())) {
+        snprintf(err, errlen, "--exercise: %s", SDL_GetError());
+        return false;
+    }
+    x->watch = sv_watch_open(x->file, getenv("SCANVIZ_WATCH_POLL") != NULL, why, sizeof why);
+    if (!x->watch) {
+        snprintf(err, errlen, "--exercise %s: %s", x->file, why);
+        return false;
+    }
+    x->ran = (unsigned)-1; /* the check at opening (want 0) */
+    x->running = true;
+    sv_wake_register();
+    x->thread = SDL_CreateThread(worker_main, "sv-exercise", x);
+    if (!x->thread) {
+        snprintf(err, errlen, "--exercise: cannot start a thread: %s", SDL_GetError());
+        return false;
+    }
+    return true;
+}
+
+/* The exercise's first input, operator and scan on screen. */
+static bool show_exercise_input(sv_app_state *s, const sv_exercise_spec *sp, char *err,
+                                size_t errlen)
+{
+    const sv_exercise_input *in = &sp->inputs[0];
+    s->kschedule = (sv_schedule){SV_SCHEDULE_LOCKSTEP, 1};
+    s->kruns = 1;
+    return sv_app_recapture(s, sp->op, sp->type, sp->scan, in->values, in->n, err, errlen) ==
+           SV_CAPTURE_OK;
+}
+
+bool sv_app_exercise_open(sv_app_state *s, const char *name, bool background, char *err,
+                          size_t errlen)
+{
+    struct sv_app_exercise *x = calloc(1, sizeof *x);
+    if (!x) {
+        snprintf(err, errlen, "--exercise: out of memory");
+        return false;
+    }
+    x->background = background;
+    bool copied = false;
+    if (!load(x, name, err, errlen) || !student_file(s, x, &copied, err, errlen) ||
+        (background && !start_worker(x, err, errlen))) {
+        sv_app_exercise_destroy(x);
+        return false;
+    }
+    sv_app_exercise_destroy(s->ex);
+    s->ex = x;
+    s->ex_reveal_asks = 0;
+    memset(&s->exv, 0, sizeof s->exv);
+    s->exv.check = background ? SV_EXCHECK_RUNNING : SV_EXCHECK_NONE;
+    s->exv.hint_count = sv_exercise_hint_count(x->root, name);
+    sv_progress p; /* a bad progress file is said in the panel (and set aside on a save) */
+    sv_progress_current(&p, x->note, sizeof x->note);
+    if (!show_exercise_input(s, &x->spec, err, errlen))
+        return false;
+    s->kbackground = background;
+    if (s->kf)
+        sv_app_kfile_switch(s, x->file);
+    else if (!sv_app_kfile_start(s, x->file, NULL, 0, background, err, errlen))
+        return false;
+    sv_app_copy_text(s->kfile_start, sizeof s->kfile_start, x->file);
+    char msg[300];
+    snprintf(msg, sizeof msg, "%s %.200s", copied ? "exercise copied to" : "your file, as you left it:",
+             x->file);
+    sv_app_set_status(s, msg);
+    if (!background) {
+        sv_exercise_result r;
+        char why[512] = "";
+        bool ok = check_now(x, &r, why, sizeof why);
+        take_result(s, &r, ok, why, false);
+    }
+    refresh_view(s);
+    return true;
+}
+
+/* ---- Keys ----------------------------------------------------------------------- */
+
+void sv_app_exercise_hint(sv_app_state *s)
+{
+    struct sv_app_exercise *x = s->ex;
+    if (!x) /* the keys are bound only while an exercise is open */
+        return;
+    if (s->exv.hints_shown >= s->exv.hint_count) {
+        sv_app_set_status(s, s->exv.hint_count ? "no more hints: A reveals the solution"
+                                               : "this exercise has no hints");
+        return;
+    }
+    char file[32], err[512];
+    snprintf(file, sizeof file, "hint-%u.txt", s->exv.hints_shown + 1);
+    char *h = sv_exercise_read(x->root, x->spec.name, file, SV_EXERCISE_MAX_FILE, err, sizeof err);
+    if (!h) {
+        sv_app_set_status(s, err);
+        return;
+    }
+    free(x->hint);
+    x->hint = h;
+    s->exv.hints_shown++;
+    progress(s, SV_PROGRESS_HINT, false, s->exv.hints_shown);
+    refresh_view(s);
+}
+
+void sv_app_exercise_reveal(sv_app_state *s)
+{
+    struct sv_app_exercise *x = s->ex;
+    if (!x) /* the keys are bound only while an exercise is open */
+        return;
+    if (x->solution)
+        return;
+    s->ex_reveal_asks++;
+    bool passed = s->exv.check == SV_EXCHECK_PASSED;
+    if (!passed && s->ex_reveal_asks < 2) {
+        sv_app_set_status(s, "the solution shows after a pass, or if you ask again (A once "
+                             "more): try a hint first (N)");
+        return;
+    }
+    char err[512];
+    x->solution = sv_exercise_read(x->root, x->spec.name, "solution.cu", SV_KTRACE_MAX_SOURCE,
+                                   err, sizeof err);
+    if (!x->solution) {
+        sv_app_set_status(s, err);
+        return;
+    }
+    progress(s, SV_PROGRESS_REVEALED, false, 0);
+    sv_app_set_status(s, "the solution is in the panel; your file is unchanged");
+    refresh_view(s);
+}
+
+void sv_app_exercise_next(sv_app_state *s)
+{
+    struct sv_app_exercise *x = s->ex;
+    if (!x) /* the keys are bound only while an exercise is open */
+        return;
+    if (!x->next[0]) {
+        sv_app_set_status(s, s->exv.check == SV_EXCHECK_PASSED
+                                 ? "that was the last exercise"
+                                 : "the next exercise opens once this one passes");
+        return;
+    }
+    char name[SV_EXERCISE_MAX_NAME], err[1200];
+    snprintf(name, sizeof name, "%s", x->next);
+    if (!sv_app_exercise_open(s, name, x->background, err, sizeof err))
+        sv_app_set_status(s, err);
+}
+
+bool sv_app_exercise_init(sv_app_state *s, const sv_app_config *c, char *err, size_t errlen)
+{
+    if (c->into)
+        sv_app_copy_text(s->ex_into, sizeof s->ex_into, c->into);
+    return !c->exercise || sv_app_exercise_open(s, c->exercise, c->background, err, errlen);
+}
+
+/* A presenter script's `exercise NAME` step: opens it unless it is open. */
+void sv_app_exercise_switch(sv_app_state *s, const char *name)
+{
+    if (!name[0] || (s->ex && strcmp(s->ex->spec.name, name) == 0))
+        return;
+    char err[1200];
+    if (!sv_app_exercise_open(s, name, s->kbackground, err, sizeof err))
+        sv_app_set_status(s, err);
+}

@@ -1,0 +1,162 @@
+#!/usr/bin/env python3
+"""An exercise in the window (issue 19): scanviz --exercise NAME --into DIR
+under Xvfb, with a temporary XDG_STATE_HOME, checked through the F12 state
+line (exercise, excheck, exresult, exhints, exasks, exsolution, exnext) and
+the files it leaves:
+  - the starting file is copied into DIR as NAME.cu, and the check at
+    opening fails it (not an attempt);
+  - a wrong save shows the first failure in words, its input on screen
+    (the kernel pane marks the cell); the solution saved shows the pass and
+    offers the next exercise, which G opens (its starting file copied too);
+  - N shows hints 1, 2, 3 and then no more; A is refused once before a pass
+    and reveals the solution when asked twice; the student's file is never
+    changed by it;
+  - a second window on the same folder opens the student's file as it is
+    (never overwritten);
+  - the progress file counts the saves' checks and the hints.
+
+usage: test_exercise_window.py SCANVIZ EXERCISES_DIR [SANITIZE [LSAN_SUPPRESSIONS]]
+(exits 77 without xvfb-run or xdotool)
+"""
+import os
+import shutil
+import sys
+import tempfile
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from xharness import App, expect, fail, run_under_xvfb, sanitizer_env  # noqa: E402
+
+
+def wait_checks(app, n, timeout=120):
+    """The state line once the app has taken n check results."""
+    deadline = time.time() + timeout
+    while True:
+        st = app.state()
+        if int(st.get("exchecks", "0")) >= n and st.get("exstale") == "0":
+            return st
+        if time.time() > deadline:
+            fail(f"no check result {n} within {timeout} s: {st['raw'][-1200:]}")
+        time.sleep(0.3)
+
+
+def save(path, text):
+    """As an editor saves: a new file renamed over the old one."""
+    tmp = os.path.join(os.path.dirname(path), ".save.swp")
+    with open(tmp, "w") as f:
+        f.write(text)
+    os.rename(tmp, path)
+
+
+def progress_line(state, name):
+    path = os.path.join(state, "scanviz", "progress")
+    with open(path) as f:
+        for line in f:
+            if line.startswith(name + " "):
+                return line.strip()
+    fail(f"no line for {name} in {path}")
+
+
+def main():
+    args = run_under_xvfb()
+    exe, exdir = args[0], args[1]
+    sanitize = args[2] if len(args) > 2 else ""
+    supp = args[3] if len(args) > 3 else None
+    into = tempfile.mkdtemp(prefix="sv-ex-into-")
+    state = tempfile.mkdtemp(prefix="sv-ex-state-")
+    env = sanitizer_env(sanitize, supp)
+    env.update({"XDG_STATE_HOME": state, "SCANVIZ_EXERCISES": exdir, "NO_COLOR": "1"})
+    mine = os.path.join(into, "guard.cu")
+    with open(os.path.join(exdir, "guard", "solution.cu")) as f:
+        solution = f.read()
+    with open(os.path.join(exdir, "guard", "start.cu")) as f:
+        start = f.read()
+
+    app = App(exe, "--no-animation", "--exercise", "guard", "--into", into, env=env)
+    try:
+        st = wait_checks(app, 1)
+        expect(st, exercise="guard", excheck="failed", exhints="0/3", exsolution=0, exnext="-",
+               exfile=mine)
+        if "buf[-1]" not in st["exresult"]:
+            fail(f"the starting file's first failure: {st['exresult']!r}")
+        with open(mine) as f:
+            if f.read() != start:
+                fail("the starting file was not copied whole")
+        if st["kfile"] != mine:
+            fail(f"the exercise is not the watched kernel file: {st['kfile']}")
+
+        # Hints, and the reveal rule before a pass.
+        app.keys("n")
+        st = app.state()
+        expect(st, exhints="1/3")
+        app.keys("a")
+        st = app.state()
+        expect(st, exsolution=0, exasks=1)
+        app.keys("n", "n", "n")
+        st = app.state()
+        expect(st, exhints="3/3")
+        if "hints=3" not in progress_line(state, "guard"):
+            fail(f"the hints are not in the progress file: {progress_line(state, 'guard')}")
+
+        # A wrong save: the solution with an off-by-one guard.
+        if "if (i >= stride)" not in solution:
+            fail("the guard's solution has no `if (i >= stride)` to break")
+        save(mine, solution.replace("if (i >= stride)", "if (i > stride)"))
+        st = wait_checks(app, 2)
+        expect(st, excheck="failed", exnext="-")
+        if not st["exresult"] or st["exresult"] == "passed":
+            fail(f"a wrong save: {st['exresult']!r}")
+        # The solution saved: passed, the next exercise offered.
+        save(mine, solution)
+        st = wait_checks(app, 3)
+        expect(st, excheck="passed", exnext="any-n")
+        if not st["exresult"].startswith("passed"):
+            fail(f"the pass: {st['exresult']!r}")
+        line = progress_line(state, "guard")
+        if "passed=yes" not in line or "attempts=2" not in line:
+            fail(f"progress after a wrong save and a pass: {line}")
+
+        # Asked twice: the solution shows; the student's file is unchanged.
+        app.keys("a")
+        st = app.state()
+        expect(st, exsolution=1, exasks=2)
+        with open(mine) as f:
+            if f.read() != solution:
+                fail("revealing the solution changed the student's file")
+        if "revealed=yes" not in progress_line(state, "guard"):
+            fail("the reveal is not in the progress file")
+
+        # G: the next exercise, its starting file copied beside.
+        app.keys("g")
+        st = wait_checks(app, 4)
+        expect(st, exercise="any-n", excheck="failed", exhints="0/3", exasks=0, exsolution=0)
+        if not os.path.isfile(os.path.join(into, "any-n.cu")):
+            fail("G did not copy the next exercise's starting file")
+        app.quit_clean()
+    finally:
+        app.kill()
+
+    # A second window on the same folder: the student's work as it is.
+    with open(mine, "a") as f:
+        f.write("// my notes\n")
+    with open(mine) as f:
+        before = f.read()
+    app = App(exe, "--no-animation", "--exercise", "guard", "--into", into, env=env)
+    try:
+        st = wait_checks(app, 1)
+        expect(st, exercise="guard", excheck="passed")
+        with open(mine) as f:
+            if f.read() != before:
+                fail("opening the exercise again overwrote the student's file")
+        app.quit_clean()
+    finally:
+        app.kill()
+    line = progress_line(state, "guard")
+    if "attempts=2" not in line:
+        fail(f"the check at opening counted as an attempt: {line}")
+    shutil.rmtree(into, ignore_errors=True)
+    shutil.rmtree(state, ignore_errors=True)
+    print("exercise window: all checks passed")
+
+
+main()
