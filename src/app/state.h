@@ -176,6 +176,8 @@ typedef struct sv_app_state {
      * chapter kernel's values on the same input, shown with D. */
     struct sv_app_kfile *kf;
     char kfile[1024];       /* the file as given; "" none */
+    bool kbuiltin;          /* kfile is a shipped kernel's ("kernels/blelloch.cu",
+                             * --kernel blelloch): run from the runtime's build */
     sv_ktrace *ktrace;
     sv_ktrace *kcompare;
     bool kcompare_shown;
@@ -194,6 +196,7 @@ typedef struct sv_app_state {
                                again; any other trace taken drops it (app_lab.c) */
     char kfile_start[1024]; /* the --kernel-file the window started with ("" none): the
                                kernel file before a script's first kernel-file step */
+    bool kfile_start_builtin; /* kfile_start is a shipped kernel's (--kernel blelloch) */
     struct sv_bench_live *bench_live; /* owned; the live run while bench_running */
 
     /* An exercise (--exercise NAME, app_exercise.c): ex holds the spec and

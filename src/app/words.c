@@ -8,17 +8,7 @@
 
 #include "words.h"
 
-static const char *op_noun(sv_op op)
-{
-    switch (op) {
-    case SV_OP_SUM: return "sum";
-    case SV_OP_MAX: return "maximum";
-    case SV_OP_MIN: return "minimum";
-    case SV_OP_PRODUCT: return "product";
-    case SV_OP_XOR: return "xor";
-    default: return "combination";
-    }
-}
+#define op_noun sv_op_noun /* core/op.h */
 
 /* "a + b" or "max(a, b)": the op applied to two operands, as text. */
 static void op_formula(sv_op op, const char *a, const char *b, char *out, size_t len)

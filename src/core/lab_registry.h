@@ -82,6 +82,33 @@ const char *sv_kernel_list(void);
  * row's name already, or SV_KERNEL_MAX_ADDED rows were added. */
 bool sv_kernel_add_file(const char *path, sv_kernel *out, char *err, size_t errlen);
 
+/* ---- Kernels beyond the chapter ---------------------------------------------
+ * A shipped kernel of another algorithm (kernels/blelloch.cu, issue 20): a
+ * row of the same generated registry (lab_kernels.h's SV_KERNEL_BEYOND_ROWS,
+ * from kernels/NAME.row) with no statement model, run only through the
+ * kernel runtime (src/runtime/, as a shipped build) and drawn by the kernel
+ * pane. Kept apart from the lab's rows: K and the lab's captures walk those
+ * alone; --kernel, scripts and the window take both. */
+typedef enum sv_algorithm {
+    SV_ALGORITHM_HILLIS_STEELE, /* every lab row's: the chapter's rounds */
+    SV_ALGORITHM_BLELLOCH       /* the work-efficient tree: up-sweep, root cleared, down-sweep */
+} sv_algorithm;
+
+typedef struct sv_kernel_beyond {
+    const char *name;      /* "blelloch": the --kernel name */
+    const char *file;      /* "kernels/blelloch.cu": the runtime's builtin */
+    const char *label;     /* one line for captions */
+    const char *teaches;   /* what it teaches, in a sentence */
+    sv_algorithm algorithm;
+} sv_kernel_beyond;
+
+/* The i-th kernel beyond the chapter (0 ..), NULL past the last. */
+const sv_kernel_beyond *sv_kernel_beyond_get(size_t i);
+/* The one named name, NULL when none is (a lab row's name included). */
+const sv_kernel_beyond *sv_kernel_beyond_find(const char *name);
+/* The one whose file is file ("kernels/blelloch.cu"), NULL when none. */
+const sv_kernel_beyond *sv_kernel_beyond_of_file(const char *file);
+
 /* Whether thread i writes its pout cell in round r >= 1 under kernel k (the
  * guard and the else branch; independent of the schedule). Round 0: true.
  * False for a row without a statement model. */

@@ -65,17 +65,7 @@ static sv_ktrace *run_file(const char *path)
 
 static void kview(sv_app_view *v, const sv_ktrace *t, int step)
 {
-    memset(v, 0, sizeof *v);
-    v->ktrace = t;
-    v->kstep = step;
-    v->anim = 1.0f;
-    v->theme = SV_THEME_DARK;
-    v->ui_scale = 1.0f;
-    v->zoom = 1.0f;
-    v->hover_row = v->hover_cell = v->pinned_row = v->pinned_cell = -1;
-    v->source = "CPU runtime";
-    v->edit_text = v->edit_error = v->status = v->kernel_file = v->lab_note = "";
-    v->kerror = "";
+    view_of_ktrace(v, t, step);
 }
 
 static const sv_prim *rect_at(sv_box b)
