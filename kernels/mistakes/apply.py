@@ -18,8 +18,8 @@ diff's in the order given (the K key's order). The fields:
   alias:    another name (the chapter's kernel only: hillis-steele)
   label:    one line for captions: what was changed
   teaches:  what the kernel teaches, in a sentence
-  buffers:  1 or 2            (the statement model the emulator runs,
-  barrier:  yes or no          src/core/lab_emulate.h: one buffer or two,
+  buffers:  1 or 2            (the kernel's shape, which the lab's words and
+  barrier:  yes or no          the GPU's rounds read, lab_registry.h: buffers,
   else:     yes or no          the barrier ending each round, the else copy,
   guard:    i >= stride, i > stride or none    the guard, what the add reads,
   add:      pin[i - stride] op pin[i] or pin[i - stride] op pout[i]

@@ -133,8 +133,11 @@ sv_app_status sv_app_init(sv_app_state *s, const sv_app_config *c, char *err, si
         return SV_APP_BAD_INPUT;
     }
     s->kernel = c->kernel;
-    s->schedule = c->schedule_given ? c->schedule
-                                    : (sv_schedule){ SV_SCHEDULE_SEQUENTIAL, 1 };
+    /* One default with scanviz-trace (the option table's), so one runs rule. */
+    if (c->schedule_given)
+        s->schedule = c->schedule;
+    else if (!sv_schedule_parse(SV_LAB_DEFAULT_SCHEDULE, &s->schedule, err, errlen))
+        return SV_APP_BAD_INPUT;
     s->schedule_given = c->schedule_given;
     s->lab_runs = c->runs;
     s->lab_shake = c->shake;

@@ -129,7 +129,8 @@ typedef struct sv_app_state {
     uint64_t lab_shake_seed; /* --shake-seed; 0: 1 */
     bool show_correct;      /* D */
     const sv_lab_summary *lab; /* trace->lab's summary (borrowed); NULL without a record */
-    sv_lab_reads *lab_reads; /* owned; emulated runs: what the shown run's reads saw */
+    const sv_lab_reads *lab_reads; /* the shown trace's record's (borrowed); emulated runs:
+                                      what the shown run's reads saw */
     char lab_note[160];     /* "in-place · sequential · emulated", "in-place · 100 GPU runs
                                (shaken, seed 1)"; "" without a record */
 

@@ -1,6 +1,6 @@
 /* The mistakes lab's registry of kernels: one row per kernel file (name,
- * file, label, what it teaches, and the statement model the emulator runs,
- * lab_emulate.h), read from the files themselves: the build generates
+ * file, label, what it teaches, and the kernel's shape that
+ * lab_reads.c and the GPU's rounds use), read from the files themselves: the build generates
  * lab_kernels.h from the registry fields of kernels/hillis_steele.row and of
  * each kernels/mistakes/NAME.diff (kernels/mistakes/apply.py), the chapter's
  * kernel first, then the mistakes in the K key's order. A kernel file given
@@ -46,7 +46,7 @@ typedef struct sv_kernel_info {
                           * an added one */
     const char *label;   /* one line for captions: what was changed */
     const char *teaches; /* what the kernel teaches, in a sentence ("" added) */
-    /* The statement model (lab_emulate.h), for rows with emulated set: */
+    /* The kernel's shape (the lab's words, the GPU's rounds), for rows with emulated set: */
     bool emulated;       /* false: no model (an added file); it runs only
                           * through the runtime (src/runtime/) */
     bool double_buffer;  /* false: pin and pout are the same buffer (buf[0]) */

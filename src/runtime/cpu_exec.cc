@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <memory>
 #include <new>
 #include <string>
 #include <vector>
@@ -67,6 +68,7 @@ struct Acc {
     uint32_t cell;
     uint32_t value;
     uint64_t pc;
+    uint32_t order; // sv_kaccess.order
 };
 
 struct Arr {
@@ -149,6 +151,7 @@ struct Rt {
     unsigned char *stacks = nullptr;
     uint32_t cur = 0;
     uint64_t switches = 0;
+    uint32_t order = 0; // accesses recorded so far (sv_kaccess.order)
     bool failed = false;
     int32_t fail_arr = -1; // internal id of the failure's array
     volatile bool in_fiber = false; // a kernel thread runs (for the signal handlers)
@@ -166,6 +169,14 @@ struct Rt {
     uint64_t hazards_total = 0;
     uint32_t step = 0;
     bool step_any = false;
+    // many runs, cell by cell (t->cellruns): the entry of each step (-1
+    // none) and of out, the values each entry's row should hold
+    std::vector<int> check_of_step;
+    int check_out = -1;
+    std::vector<std::vector<sv_value>> want;
+    std::vector<std::vector<double>> mag;
+    uint32_t run = 0;
+    bool counting = false;
 };
 
 Rt *R;
@@ -356,9 +367,9 @@ void hazard(sv_khazard_kind kind, uint16_t arr, uint32_t cell, const Arr::Who &f
     p.h.kind = kind;
     p.h.step = R->step;
     p.h.cell = cell;
-    p.h.first = sv_kaccess{first.thread, 0, cell, sv_value{}, line_of(first.pc)};
+    p.h.first = sv_kaccess{first.thread, 0, cell, sv_value{}, line_of(first.pc), 0};
     p.h.first.value.bits = first.value;
-    p.h.second = sv_kaccess{thread, 0, cell, sv_value{}, line_of(pc)};
+    p.h.second = sv_kaccess{thread, 0, cell, sv_value{}, line_of(pc), 0};
     p.h.second.value.bits = value;
     p.arr = arr;
     p.first_write = first.write_ref;
@@ -441,7 +452,7 @@ void record_access(uint16_t ai, uintptr_t addr, unsigned long size, bool write, 
         uint32_t c = (uint32_t)((addr - (uintptr_t)R->in) / kCell);
         uint32_t v;
         memcpy(&v, R->in + (size_t)c * kCell, kCell);
-        t.reads.push_back({R->cur, SV_KARRAY_IN, c, v, pc});
+        t.reads.push_back({R->cur, SV_KARRAY_IN, c, v, pc, ++R->order});
         return;
     }
     Arr &a = R->arrs[ai];
@@ -456,7 +467,7 @@ void record_access(uint16_t ai, uintptr_t addr, unsigned long size, bool write, 
             int32_t wref = -1;
             if (R->record) {
                 wref = (int32_t)R->writes.size();
-                WriteRec w{{R->cur, ai, c, 0, pc}, 0, 0};
+                WriteRec w{{R->cur, ai, c, 0, pc, ++R->order}, 0, 0};
                 R->writes.push_back(w);
                 // the reads behind it: every read since the thread's last write
                 R->writes.back().first_read = (uint32_t)R->reads.size();
@@ -475,7 +486,7 @@ void record_access(uint16_t ai, uintptr_t addr, unsigned long size, bool write, 
         } else {
             uint32_t v = cell_value(a, c);
             if (R->record)
-                t.reads.push_back({R->cur, ai, c, v, pc});
+                t.reads.push_back({R->cur, ai, c, v, pc, ++R->order});
             if (a.kind == SV_KARRAY_SHARED)
                 cell_access(ai, c, false, pc, v, -1);
         }
@@ -610,6 +621,7 @@ sv_kaccess to_k(const Acc &a)
     k.cell = a.cell;
     k.value.bits = a.value;
     k.line = line_of(a.pc);
+    k.order = a.order;
     return k;
 }
 
@@ -621,9 +633,13 @@ T *alloc_n(size_t n)
 
 // Ends the current step: snapshots every array into t (when recording),
 // moves the step's hazards there, clears the per-cell sets.
+void count_step(uint32_t step);
+
 bool step_end(int32_t barrier_line)
 {
     sv_ktrace *t = R->t;
+    if (R->counting && !R->record)
+        count_step(R->step);
     for (Th &x : R->th) {
         if (R->record)
             R->reads.insert(R->reads.end(), x.reads.begin(), x.reads.end());
@@ -906,6 +922,7 @@ bool run_once(sv_schedule s, char *err, size_t errlen)
     R->yield_at_access = s.kind == SV_SCHEDULE_LOCKSTEP || s.kind == SV_SCHEDULE_RANDOM ||
                          s.kind == SV_SCHEDULE_WARPS;
     R->switches = 0;
+    R->order = 0;
     R->step = 0;
     R->hazards_total = 0;
     reset_memory();
@@ -1101,6 +1118,121 @@ sv_schedule run_schedule(sv_schedule s, uint32_t k)
     return s;
 }
 
+// ---- Many runs, cell by cell (ktrace.h's cellruns) -------------------------
+
+const Arr *arr_of_tidx(uint32_t tidx)
+{
+    for (const Arr &a : R->arrs)
+        if (a.tidx >= 0 && (uint32_t)a.tidx == tidx)
+            return &a;
+    return nullptr;
+}
+
+// Counts the cells of entry e wrong in this run: values[i] (written[i]) of its row.
+void count_row(int e, const sv_value *values, const bool *written)
+{
+    sv_kcellruns *c = &R->t->cellruns[e];
+    for (uint32_t i = 0; i < R->n; i++)
+        if (!written[i] || !sv_kround_cell_right(R->t, c->round, i, values[i], R->want[(size_t)e][i],
+                                                 R->mag[(size_t)e][i]))
+            sv_kcellruns_count(c, i, R->run);
+}
+
+// At the end of step `step` of an unrecorded run: its entry's row as it is now.
+void count_step(uint32_t step)
+{
+    if (step >= R->check_of_step.size() || R->check_of_step[step] < 0)
+        return;
+    int e = R->check_of_step[step];
+    const sv_kcellruns *c = &R->t->cellruns[e];
+    const Arr *a = arr_of_tidx(c->array);
+    if (!a)
+        return;
+    std::vector<sv_value> v(R->n);
+    std::unique_ptr<bool[]> w(new (std::nothrow) bool[R->n]);
+    if (!w)
+        return;
+    for (uint32_t i = 0; i < R->n; i++) {
+        v[i].bits = cell_value(*a, c->first + i);
+        w[i] = a->written[c->first + i] != 0;
+    }
+    count_row(e, v.data(), w.get());
+}
+
+// out[] after a run against the scan.
+void count_out(const sv_value *expected)
+{
+    if (R->check_out < 0)
+        return;
+    const Arr &o = R->arrs[0];
+    std::vector<sv_value> out(R->n);
+    std::unique_ptr<bool[]> written(new (std::nothrow) bool[R->n]);
+    std::unique_ptr<bool[]> wrong(new (std::nothrow) bool[R->n]);
+    if (!written || !wrong)
+        return;
+    for (uint32_t i = 0; i < R->n; i++) {
+        memcpy(&out[i].bits, R->out + (size_t)i * kCell, kCell);
+        written[i] = o.written[i] != 0;
+    }
+    const sv_ktrace *t = R->t;
+    sv_kscan_wrong_cells(t->op, t->type, t->scan, t->input, expected, out.data(), written.get(),
+                         R->n, wrong.get());
+    sv_kcellruns *c = &R->t->cellruns[R->check_out];
+    for (uint32_t i = 0; i < R->n; i++)
+        if (wrong[i])
+            sv_kcellruns_count(c, i, R->run);
+}
+
+// After run 0 (recorded): the rows to count, from run 0's chapter reading
+// (each step's pout row against its expected round) and out; run 0 counted.
+bool counting_start(const sv_value *expected, char *err, size_t errlen)
+{
+    sv_ktrace *t = R->t;
+    place_arrays();
+    if (!sv_ktrace_analyze(t, err, errlen))
+        return false;
+    R->check_of_step.assign(t->nsteps, -1);
+    bool ok = true;
+    for (size_t s = 0; s < t->nsteps && ok; s++) {
+        const sv_kreading *rd = &t->readings[s];
+        if (!rd->fits || rd->pout_array < 0)
+            continue;
+        const sv_karray *a = &t->arrays[rd->pout_array];
+        uint32_t first = (uint32_t)rd->pout_row * (a->len / a->rows);
+        R->check_of_step[s] = (int)t->ncellruns;
+        ok = sv_ktrace_add_cellruns(t, (int32_t)s, (uint32_t)rd->pout_array, first,
+                                    rd->expected_round, err, errlen) != nullptr;
+    }
+    for (size_t a = 0; a < t->narrays && ok; a++)
+        if (t->arrays[a].kind == SV_KARRAY_OUT) {
+            R->check_out = (int)t->ncellruns;
+            ok = sv_ktrace_add_cellruns(t, -1, (uint32_t)a, 0, -1, err, errlen) != nullptr;
+            break;
+        }
+    sv_ktrace_unanalyze(t);
+    if (!ok)
+        return false;
+    R->want.assign(t->ncellruns, std::vector<sv_value>(R->n));
+    R->mag.assign(t->ncellruns, std::vector<double>(R->n));
+    for (size_t e = 0; e < t->ncellruns && ok; e++)
+        if (t->cellruns[e].step >= 0)
+            ok = sv_kround_windows(t, t->cellruns[e].round, R->want[e].data(), R->mag[e].data(),
+                                   err, errlen);
+    if (!ok)
+        return false;
+    R->run = 0;
+    for (size_t e = 0; e < t->ncellruns; e++) {
+        const sv_kcellruns *c = &t->cellruns[e];
+        if (c->step < 0)
+            continue;
+        const sv_kstep *k = &t->steps[c->step];
+        count_row((int)e, k->cells[c->array] + c->first, k->written[c->array] + c->first);
+    }
+    count_out(expected);
+    R->counting = true;
+    return true;
+}
+
 bool runs(const sv_runtime_request *req, const sv_value *expected, char *err, size_t errlen)
 {
     sv_ktrace *t = R->t;
@@ -1111,15 +1243,20 @@ bool runs(const sv_runtime_request *req, const sv_value *expected, char *err, si
     uint32_t wrong = wrong0, shown = 0, made = 1;
     if (nruns > 1)
         sv_rt_progress(1, nruns);
+    if (nruns > 1 && !R->failed && !counting_start(expected, err, errlen))
+        return false;
     if (!R->failed)
         for (uint32_t k = 1; k < nruns; k++) {
             R->record = false;
+            R->run = k;
             sv_schedule sk = run_schedule(req->schedule, k);
             if (!run_once(sk, err, errlen))
                 return false;
             made++;
             sv_rt_progress(made, nruns);
             bool failed = R->failed;
+            if (!failed)
+                count_out(expected);
             bool w = !failed && output_wrong(expected);
             wrong += w;
             if ((w || failed) && !wrong0 && shown == 0)
@@ -1127,6 +1264,7 @@ bool runs(const sv_runtime_request *req, const sv_value *expected, char *err, si
             if (failed)
                 break;
         }
+    R->counting = false;
     if (shown != 0) {
         // the shown run again, recorded (the schedules are deterministic)
         clear_recording();
