@@ -486,15 +486,10 @@ static void test_shipped(void)
                 if (seeded && k != SV_KERNEL_CORRECT)
                     continue; /* the lab interleaves statements, the runtime accesses */
                 snprintf(what, sizeof what, "%s n=%zu %s", info->name, n, schedules[s]);
-                sv_runtime_request req;
-                memset(&req, 0, sizeof req);
-                req.builtin = info->file;
-                req.op = SV_OP_SUM;
-                req.type = SV_TYPE_INT32;
-                req.input = in;
-                req.n = n;
-                req.runs = 1;
-                req.schedule = sch;
+                const sv_runtime_request req = {
+                    .builtin = info->file, .op = SV_OP_SUM, .type = SV_TYPE_INT32, .input = in,
+                    .n = n, .runs = 1, .schedule = sch,
+                };
                 sv_ktrace *t = sv_runtime_run(&req, err, sizeof err);
                 CHECK_MSG(t != NULL, "%s: %s", what, err);
                 if (!t)
