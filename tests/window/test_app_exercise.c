@@ -98,6 +98,33 @@ static void script_opens(const char *exdir)
               "progress of guard: %s", e ? "wrong" : "none");
 }
 
+/* A bad progress file: the panel says it was ignored; the next write sets
+ * it aside whole as progress.bad and says so. */
+static void bad_progress(void)
+{
+    char path[256], bad[300], err[512], into[128];
+    CHECK(sv_progress_path(path, sizeof path, true, err, sizeof err));
+    snprintf(bad, sizeof bad, "%s.bad", path);
+    write_file(path, "scanviz-progress 1\nguard attempts=lots\n");
+    snprintf(into, sizeof into, "%s/into3", dir);
+    sv_app_config c = config(chapter, 8, SV_TYPE_INT32);
+    c.exercise = "barrier";
+    c.into = into;
+    sv_app_state s;
+    if (!start_app(&s, &c))
+        return;
+    CHECK(line_has(&s, "line 2, field 2 (attempts)"));
+    CHECK(line_has(&s, "ignored (shown as not started)"));
+    press(&s, "n");
+    CHECK(line_has(&s, "exhints=1/3"));
+    CHECK(line_has(&s, "kept as"));
+    char *kept = slurp(bad);
+    CHECK_STR(kept ? kept : "", "scanviz-progress 1\nguard attempts=lots\n");
+    free(kept);
+    sv_app_cleanup(&s);
+    unlink(bad);
+}
+
 /* The student's own file is opened as it is: here the solution, so the
  * check passes, the next exercise is offered and G opens it. */
 static void own_file(const char *exdir)
@@ -152,6 +179,7 @@ int main(int argc, char **argv)
     setenv("XDG_STATE_HOME", state, 1);
     setenv("SCANVIZ_EXERCISES", exdir, 1);
     script_opens(exdir);
+    bad_progress();
     own_file(exdir);
     char cmd[160];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);

@@ -109,9 +109,9 @@ def main():
         # The solution saved: passed, the next exercise offered.
         save(mine, solution)
         st = wait_checks(app, 3)
-        expect(st, excheck="passed", exnext="any-n")
         if not st["exresult"].startswith("passed"):
             fail(f"the pass: {st['exresult']!r}")
+        expect(st, excheck="passed", exnext="any-n")
         line = progress_line(state, "guard")
         if "passed=yes" not in line or "attempts=2" not in line:
             fail(f"progress after a wrong save and a pass: {line}")
@@ -144,6 +144,8 @@ def main():
     app = App(exe, "--no-animation", "--exercise", "guard", "--into", into, env=env)
     try:
         st = wait_checks(app, 1)
+        if st.get("excheck") != "passed":
+            fail(f"the student's passing file, opened again: {st.get('exresult')!r}")
         expect(st, exercise="guard", excheck="passed")
         with open(mine) as f:
             if f.read() != before:
