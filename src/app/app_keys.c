@@ -180,6 +180,8 @@ ACTION(correct)
 
 ACTION(kedit) { UNUSED_EVENT; sv_app_kfile_edit(s); return true; }
 ACTION(kschedule) { UNUSED_EVENT; sv_app_kfile_next_schedule(s); return true; }
+ACTION(kwrong_next) { UNUSED_EVENT; sv_app_kfile_wrong_run(s, false); return true; }
+ACTION(kwrong_prev) { UNUSED_EVENT; sv_app_kfile_wrong_run(s, true); return true; }
 ACTION(ex_hint) { UNUSED_EVENT; sv_app_exercise_hint(s); return true; }
 ACTION(ex_reveal) { UNUSED_EVENT; sv_app_exercise_reveal(s); return true; }
 ACTION(ex_next) { UNUSED_EVENT; sv_app_exercise_next(s); return true; }

@@ -136,6 +136,9 @@ enum {
     BIND(SDLK_e, 0, SV_KEYMOD_CTRL, 0, 0, kedit) \
     HELP("S", "--kernel-file: the next schedule (lockstep, sequential, reverse, random, warps)") \
     BIND(SDLK_s, 0, SV_KEYMOD_PLAIN, SV_KEYWHEN_SCAN, 0, kschedule) \
+    HELP("W / Shift+W", "--kernel-file with --runs: show the next / previous run in which the hovered cell was wrong") \
+    BIND(SDLK_w, 0, SV_KEYMOD_NOSHIFT, SV_KEYWHEN_SCAN, 0, kwrong_next) \
+    BIND(SDLK_w, 0, SV_KEYMOD_SHIFT, SV_KEYWHEN_SCAN, 0, kwrong_prev) \
     HELP("N (exercise)", "the next hint (1, 2, 3), in the exercise's panel") \
     BIND(SDLK_n, 0, SV_KEYMOD_PLAIN, SV_KEYWHEN_EXERCISE, 0, ex_hint) \
     HELP("A (exercise)", "reveal the solution: after a pass, or when asked twice") \
