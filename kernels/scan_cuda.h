@@ -42,6 +42,17 @@ bool sv_cuda_capture_cost(size_t n, int reps, double *plain_us,
                           double *instrumented_us, double *capture_us,
                           char *err, size_t errlen);
 
+/* ---- Blelloch, built in (blelloch_run.cu) ------------------------------ */
+
+/* Runs kernels/blelloch.cu (issue 20) once on the GPU: one block of n
+ * threads (1 <= n <= the device's block limit, at most SV_MAX_N) on in[0..n)
+ * under op and type, inclusive or exclusive, and copies out[0..n) back. No
+ * trace (the CPU runtime draws it). False with err filled for an n the
+ * device cannot run, an operator not defined on the type, or a CUDA
+ * failure. */
+bool sv_cuda_blelloch_run(sv_op op, sv_type type, sv_scan scan, const sv_value *in, size_t n,
+                          sv_value *out, char *err, size_t errlen);
+
 /* ---- The mistakes lab (lab_runs.cu) ------------------------------------ */
 
 #define SV_CUDA_LAB_MAX_RUNS 100000

@@ -9,7 +9,7 @@ comment dropped and the diff's hunks applied. nvcc compiles these files
 (kernels/lab_runs.cu) and the source panel shows them (src/app/meson.build),
 so what students read is what ran.
 
-With --registry OUT_H BASE_ROW it also writes OUT_H, the registry of
+With --registry OUT_H BASE_ROW [--beyond ROW ...] it also writes OUT_H, the registry of
 src/core/lab_registry.h as an X-macro table: one row per kernel file, the
 chapter's kernel first (its row is BASE_ROW, a file of the same `key: value`
 lines beside hillis_steele.cu, whose text stays the chapter's), then each
@@ -18,15 +18,23 @@ diff's in the order given (the K key's order). The fields:
   alias:    another name (the chapter's kernel only: hillis-steele)
   label:    one line for captions: what was changed
   teaches:  what the kernel teaches, in a sentence
-  buffers:  1 or 2            (the statement model the emulator runs,
-  barrier:  yes or no          src/core/lab_emulate.h: one buffer or two,
+  buffers:  1 or 2            (the kernel's shape, which the lab's words and
+  barrier:  yes or no          the GPU's rounds read, lab_registry.h: buffers,
   else:     yes or no          the barrier ending each round, the else copy,
   guard:    i >= stride, i > stride or none    the guard, what the add reads,
   add:      pin[i - stride] op pin[i] or pin[i - stride] op pout[i]
   racy:     yes or no          and whether the outcome depends on the schedule)
+  algorithm: hillis-steele or blelloch (optional: a row with the statement
+            model above is hillis-steele, the only algorithm it describes)
 Text is printable ASCII; every field is required (alias only in BASE_ROW).
 
-usage: apply.py [--registry OUT_H BASE_ROW] BASE OUTDIR STAMP DIFF [DIFF ...]
+Each --beyond ROW (kernels/NAME.row, beside kernels/NAME.cu) is a kernel
+beyond the chapter, run only through the kernel runtime (src/runtime/): its
+row has name, label, teaches and algorithm (not hillis-steele), and no
+statement model. They are written as a second table, SV_KERNEL_BEYOND_ROWS,
+after the lab's rows: K and the lab's captures walk the lab's rows only.
+
+usage: apply.py [--registry OUT_H BASE_ROW [--beyond ROW ...]] BASE OUTDIR STAMP DIFF [DIFF ...]
        apply.py --folder BASE OUTDIR FILE [FILE ...]
 
 With --folder it writes a folder whose every file the build declares (an
@@ -58,7 +66,11 @@ FIELDS = {
     "guard": {"i >= stride": ("true", "0"), "i > stride": ("true", "1"), "none": ("false", "0")},
     "add": {"pin[i - stride] op pin[i]": "false", "pin[i - stride] op pout[i]": "true"},
     "racy": {"yes": "true", "no": "false"},
+    "algorithm": {"hillis-steele": "SV_ALGORITHM_HILLIS_STEELE", "blelloch": "SV_ALGORITHM_BLELLOCH"},
 }
+# The statement model's fields: every lab row has them, a row beyond the
+# chapter none.
+MODEL = ("buffers", "barrier", "else", "guard", "add", "racy")
 NAME = re.compile(r"^[a-z][a-z0-9]*(-[a-z0-9]+)*$")
 
 
@@ -155,7 +167,7 @@ def parse_fields(path, lines, first):
 
 
 def check_row(path, row, base):
-    missing = [k for k in FIELDS if k not in row and k != "alias"]
+    missing = [k for k in FIELDS if k not in row and k not in ("alias", "algorithm")]
     if missing:
         raise DiffError(f"{path}: registry field(s) missing: {', '.join(missing)}")
     if "alias" in row and not base:
@@ -165,6 +177,27 @@ def check_row(path, row, base):
         if row["name"] != stem.replace("_", "-"):
             raise DiffError(f"{path}: name {row['name']!r} is not the file's name "
                             f"({stem.replace('_', '-')!r})")
+    if row.get("algorithm", "hillis-steele") != "hillis-steele":
+        raise DiffError(f"{path}: algorithm {row['algorithm']!r}: a row with the statement "
+                        f"model is the chapter's algorithm, hillis-steele")
+
+
+def check_beyond(path, row):
+    """A kernel beyond the chapter: name (the file's), label, teaches and
+    an algorithm other than the chapter's; no statement model."""
+    missing = [k for k in ("name", "label", "teaches", "algorithm") if k not in row]
+    if missing:
+        raise DiffError(f"{path}: registry field(s) missing: {', '.join(missing)}")
+    extra = [k for k in row if k in MODEL or k == "alias"]
+    if extra:
+        raise DiffError(f"{path}: field(s) {', '.join(extra)}: a kernel beyond the chapter has "
+                        f"no statement model (its algorithm is {row['algorithm']})")
+    if row["algorithm"] == "hillis-steele":
+        raise DiffError(f"{path}: algorithm hillis-steele: that is the lab's rows' algorithm")
+    stem = os.path.splitext(os.path.basename(path))[0]
+    if row["name"] != stem.replace("_", "-"):
+        raise DiffError(f"{path}: name {row['name']!r} is not the file's name "
+                        f"({stem.replace('_', '-')!r})")
 
 
 def c_string(text):
@@ -174,10 +207,12 @@ def c_string(text):
     return '"' + text + '"'
 
 
-def registry(rows):
+def registry(rows, beyond=()):
     """The C header: SV_KERNEL_ROWS(X) calls X once per row, in order, with
     (ID, name, alias or NULL, file, label, teaches, double_buffer, barrier,
-    has_else, guard, guard_offset, self_from_pout, racy)."""
+    has_else, guard, guard_offset, self_from_pout, racy);
+    SV_KERNEL_BEYOND_ROWS(R) calls R once per kernel beyond the chapter with
+    (ID, name, file, label, teaches, algorithm)."""
     names = set()
     out = ["/* Generated by kernels/mistakes/apply.py from kernels/hillis_steele.row and",
            " * the registry fields of each kernels/mistakes/NAME.diff: do not edit. The",
@@ -197,6 +232,15 @@ def registry(rows):
                 FIELDS["else"][row["else"]], guard, offset, FIELDS["add"][row["add"]],
                 FIELDS["racy"][row["racy"]]]
         out.append(f"    X({', '.join(args)}) \\")
+    out += ["", "#define SV_KERNEL_BEYOND_ROWS(R) \\"]
+    for path, file, row in beyond:
+        if row["name"] in names:
+            raise DiffError(f"{path}: name {row['name']!r} is already a kernel's")
+        names.add(row["name"])
+        args = [row["name"].upper().replace("-", "_"), c_string(row["name"]), c_string(file),
+                c_string(row["label"]), c_string(row["teaches"]),
+                FIELDS["algorithm"][row["algorithm"]]]
+        out.append(f"    R({', '.join(args)}) \\")
     out += ["", "#endif", ""]
     return "\n".join(out)
 
@@ -270,6 +314,10 @@ def main(argv):
             sys.exit(__doc__)
         registry_out, base_row = argv[2], argv[3]
         argv = argv[:1] + argv[4:]
+    beyond_rows = []
+    while registry_out and len(argv) > 2 and argv[1] == "--beyond":
+        beyond_rows.append(argv[2])
+        argv = argv[:1] + argv[3:]
     if len(argv) < 5:
         sys.exit(__doc__)
     base_path, outdir, stamp, diffs = argv[1], argv[2], argv[3], argv[4:]
@@ -289,7 +337,14 @@ def main(argv):
                 check_row(d, row, False)
                 rows.append((d, f"kernels/mistakes/{name}.cu", row))
         if registry_out:
-            write(registry_out, registry(rows))
+            beyond = []
+            for b in beyond_rows:
+                with open(b, encoding="utf-8") as f:
+                    row = parse_fields(b, f.read().split("\n"), 1)
+                check_beyond(b, row)
+                stem = os.path.splitext(os.path.basename(b))[0]
+                beyond.append((b, f"kernels/{stem}.cu", row))
+            write(registry_out, registry(rows, beyond))
     except (OSError, UnicodeDecodeError, DiffError) as e:
         sys.exit(f"kernels/mistakes/apply.py: {e}")
     write(stamp, "applied: " + " ".join(os.path.basename(d) for d in diffs) + "\n")

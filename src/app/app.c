@@ -133,8 +133,11 @@ sv_app_status sv_app_init(sv_app_state *s, const sv_app_config *c, char *err, si
         return SV_APP_BAD_INPUT;
     }
     s->kernel = c->kernel;
-    s->schedule = c->schedule_given ? c->schedule
-                                    : (sv_schedule){ SV_SCHEDULE_SEQUENTIAL, 1 };
+    /* One default with scanviz-trace (the option table's), so one runs rule. */
+    if (c->schedule_given)
+        s->schedule = c->schedule;
+    else if (!sv_schedule_parse(SV_LAB_DEFAULT_SCHEDULE, &s->schedule, err, errlen))
+        return SV_APP_BAD_INPUT;
     s->schedule_given = c->schedule_given;
     s->lab_runs = c->runs;
     s->lab_shake = c->shake;
@@ -172,6 +175,17 @@ sv_app_status sv_app_init(sv_app_state *s, const sv_app_config *c, char *err, si
             return SV_APP_BAD_INPUT;
         }
         sv_app_copy_text(s->kfile_start, sizeof s->kfile_start, c->kernel_file);
+    } else if (c->builtin_kernel) { /* --kernel blelloch: as a kernel file, nothing watched */
+        s->kschedule = c->schedule_given ? c->schedule
+                                         : (sv_schedule){SV_SCHEDULE_LOCKSTEP, 1};
+        s->kruns = c->runs ? c->runs : 1;
+        s->ktime_limit_ms = c->time_limit_ms;
+        if (!sv_app_kfile_start_builtin(s, c->builtin_kernel, c->background, err, errlen)) {
+            sv_app_cleanup(s);
+            return SV_APP_FAILED;
+        }
+        sv_app_copy_text(s->kfile_start, sizeof s->kfile_start, c->builtin_kernel);
+        s->kfile_start_builtin = true;
     }
     s->kbackground = c->background; /* a script's kernel-file steps run as the window does */
     s->ktime_limit_ms = c->time_limit_ms;

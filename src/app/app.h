@@ -80,6 +80,10 @@ typedef struct sv_app_config {
     const char *exercise;    /* --exercise NAME (not "list"); NULL none */
     const char *into;        /* --into DIR; NULL: ~/scanviz/exercises */
     uint32_t time_limit_ms;  /* --time-limit; 0: the runtime's default */
+    /* A shipped kernel beyond the chapter (--kernel blelloch, issue 20): its
+     * file ("kernels/blelloch.cu"), run by the kernel runtime's build on the
+     * input and drawn by the kernel pane; NULL none. */
+    const char *builtin_kernel;
     /* --compare blelloch (issue 20): start on the compare view, Hillis-Steele
      * beside Blelloch on the same input (key B). */
     bool compare;

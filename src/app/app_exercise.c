@@ -359,7 +359,7 @@ bool sv_app_exercise_open(sv_app_state *s, const char *name, bool background, ch
         return false;
     s->kbackground = background;
     if (s->kf)
-        sv_app_kfile_switch(s, x->file);
+        sv_app_kfile_switch(s, x->file, false);
     else if (!sv_app_kfile_start(s, x->file, NULL, 0, background, err, errlen))
         return false;
     sv_app_copy_text(s->kfile_start, sizeof s->kfile_start, x->file);

@@ -206,7 +206,12 @@ void sv_app_exercise_destroy(struct sv_app_exercise *x); /* NULL is fine */
 bool sv_app_kfile_start(sv_app_state *s, const char *path, const char *entry,
                         uint32_t time_limit_ms, bool background, char *err, size_t errlen);
 /* A script's kernel-file step: path's kernel instead ("" none). */
-void sv_app_kfile_switch(sv_app_state *s, const char *path);
+void sv_app_kfile_switch(sv_app_state *s, const char *path, bool builtin);
+/* A shipped kernel beyond the chapter (--kernel blelloch): its file,
+ * "kernels/blelloch.cu", run by the runtime's build on the shown input like
+ * a kernel file, with nothing to watch or edit. */
+bool sv_app_kfile_start_builtin(sv_app_state *s, const char *file, bool background, char *err,
+                                size_t errlen);
 /* The shown input (or schedule) changed: run the file again on it. */
 void sv_app_kfile_rerun(sv_app_state *s);
 /* Takes the worker's result once there is one (any time: it checks). */

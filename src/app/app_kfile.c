@@ -34,8 +34,10 @@ struct sv_app_kfile {
     SDL_Thread *thread;
     SDL_mutex *lock;
     SDL_atomic_t quit;
-    sv_watch *watch;
+    sv_watch *watch;        /* NULL for a shipped kernel (nothing to watch) */
     char *path, *entry;
+    bool builtin;           /* path is a shipped kernel's file (--kernel blelloch): the
+                             * runtime's build of it runs, no file is read */
     uint32_t time_limit_ms;
     /* parameters */
     sv_op op;
@@ -64,13 +66,16 @@ static uint64_t now_ns(void)
 static sv_ktrace *run_once(const struct sv_app_kfile *p, char **text, char *err, size_t errlen)
 {
     size_t len = 0;
-    *text = sv_read_bounded(p->path, SV_KTRACE_MAX_SOURCE, "a kernel file", &len, err, errlen);
-    if (!*text)
+    *text = NULL;
+    if (!p->builtin &&
+        !(*text = sv_read_bounded(p->path, SV_KTRACE_MAX_SOURCE, "a kernel file", &len, err,
+                                  errlen)))
         return NULL;
     sv_runtime_request req;
     memset(&req, 0, sizeof req);
     req.path = p->path;
     req.source = *text;
+    req.builtin = p->builtin ? p->path : NULL;
     req.entry = p->entry;
     req.op = p->op;
     req.type = p->type;
@@ -107,7 +112,9 @@ static int kfile_main(void *arg)
     unsigned ran = 0;
     uint64_t saved = now_ns();
     while (!SDL_AtomicGet(&k->quit)) {
-        bool changed = sv_watch_wait(k->watch, SV_KFILE_WAIT_MS);
+        bool changed = k->watch && sv_watch_wait(k->watch, SV_KFILE_WAIT_MS);
+        if (!k->watch)
+            SDL_Delay(SV_KFILE_WAIT_MS / 4); /* a shipped kernel: new input only */
         SDL_LockMutex(k->lock);
         if (changed) {
             k->want++;
@@ -221,7 +228,9 @@ static void run_sync(sv_app_state *s)
     sv_app_kfile_take(s, t, text, err);
 }
 
-bool sv_app_kfile_start(sv_app_state *s, const char *path, const char *entry,
+/* A kernel file (builtin false: watched) or a shipped kernel's file
+ * (--kernel blelloch, a script's kernel blelloch: nothing to watch). */
+static bool kfile_start(sv_app_state *s, const char *path, bool builtin, const char *entry,
                         uint32_t time_limit_ms, bool background, char *err, size_t errlen)
 {
     struct sv_app_kfile *k = calloc(1, sizeof *k);
@@ -232,10 +241,12 @@ bool sv_app_kfile_start(sv_app_state *s, const char *path, const char *entry,
         return false;
     }
     char why[512];
-    k->watch = background ? sv_watch_open(path, getenv("SCANVIZ_WATCH_POLL") != NULL, why,
-                                          sizeof why)
-                          : NULL;
-    if (background && !k->watch) {
+    k->builtin = builtin;
+    s->kbuiltin = builtin;
+    k->watch = background && !builtin
+                   ? sv_watch_open(path, getenv("SCANVIZ_WATCH_POLL") != NULL, why, sizeof why)
+                   : NULL;
+    if (background && !builtin && !k->watch) {
         sv_app_kfile_destroy(k);
         snprintf(err, errlen, "--kernel-file %s: %s", path, why);
         return false;
@@ -263,9 +274,21 @@ bool sv_app_kfile_start(sv_app_state *s, const char *path, const char *entry,
     return true;
 }
 
+bool sv_app_kfile_start(sv_app_state *s, const char *path, const char *entry,
+                        uint32_t time_limit_ms, bool background, char *err, size_t errlen)
+{
+    return kfile_start(s, path, false, entry, time_limit_ms, background, err, errlen);
+}
+
+bool sv_app_kfile_start_builtin(sv_app_state *s, const char *file, bool background, char *err,
+                                size_t errlen)
+{
+    return kfile_start(s, file, true, NULL, s->ktime_limit_ms, background, err, errlen);
+}
+
 const char *sv_app_kfile_method(const sv_app_state *s)
 {
-    return s->kf ? sv_watch_method(s->kf->watch) : "";
+    return s->kf && s->kf->watch ? sv_watch_method(s->kf->watch) : "";
 }
 
 /* Runs sh -c cmd in a new session, detached: the first child starts the
@@ -303,6 +326,11 @@ void sv_app_kfile_edit(sv_app_state *s)
 {
     if (!s->kf) {
         sv_app_set_status(s, "Ctrl+E edits a kernel file: start with --kernel-file FILE.cu");
+        return;
+    }
+    if (s->kbuiltin) {
+        sv_app_set_status(s, "Ctrl+E edits your own kernel file: this is a shipped kernel "
+                             "(--new-kernel FILE.cu starts one)");
         return;
     }
     const char *visual = getenv("VISUAL"), *editor = getenv("EDITOR");
@@ -374,6 +402,7 @@ bool sv_app_new_kernel(const char *path, char *err, size_t errlen)
     return false;
 }
 
+/* The kernel file (or shipped kernel) shown, its watch and traces dropped. */
 void sv_app_kfile_close(sv_app_state *s)
 {
     sv_app_kfile_destroy(s->kf);
@@ -389,19 +418,23 @@ void sv_app_kfile_close(sv_app_state *s)
     s->ksource = NULL;
 }
 
-/* A presenter script's kernel-file step: shows path's kernel instead (""
- * none: back to the chapter's), the old watch and traces dropped. */
-void sv_app_kfile_switch(sv_app_state *s, const char *path)
+/* A presenter script's kernel-file step (builtin false) or its kernel step
+ * naming a shipped kernel beyond the chapter (builtin: path is its file):
+ * shows path's kernel instead ("" none: back to the chapter's), the old
+ * watch and traces dropped. */
+void sv_app_kfile_switch(sv_app_state *s, const char *path, bool builtin)
 {
-    if (strcmp(path, s->kfile) == 0 && (s->kf != NULL) == (path[0] != '\0'))
+    if (strcmp(path, s->kfile) == 0 && (s->kf != NULL) == (path[0] != '\0') &&
+        (!s->kf || s->kbuiltin == builtin))
         return;
     sv_app_kfile_close(s);
     s->kfile[0] = '\0';
+    s->kbuiltin = false;
     s->step = s->from_step = 0;
     if (!path[0])
         return;
     char err[600];
-    if (!sv_app_kfile_start(s, path, s->kentry[0] ? s->kentry : NULL, s->ktime_limit_ms,
-                            s->kbackground, err, sizeof err))
+    if (!kfile_start(s, path, builtin, builtin || !s->kentry[0] ? NULL : s->kentry,
+                     s->ktime_limit_ms, s->kbackground, err, sizeof err))
         sv_app_set_status(s, err);
 }

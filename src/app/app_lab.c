@@ -72,21 +72,21 @@ static int source_of(sv_kernel k)
 void sv_app_lab_clear(sv_app_state *s)
 {
     s->lab = NULL;
-    sv_lab_reads_destroy(s->lab_reads);
     s->lab_reads = NULL;
     s->lab_note[0] = '\0';
 }
 
 /* Shows the outcome the shown trace carries (trace->lab, from capture or a
  * file): its kernel and source panel, the per-cell summary, a note of how
- * it ran, and for emulated runs what each read of the shown run saw.
- * Under the hood: the emulator is deterministic, so the reads are those of
- * the record's shown run under its schedule, run once more here; a GPU's
- * runs have none (the captions compare with the correct values). */
+ * it ran, and for emulated runs what each read of the shown run saw (the
+ * record's, from capture). Under the hood: a trace file carries no reads,
+ * so for one read from a file the shown run runs once more here on the CPU
+ * runtime (its schedule is deterministic); a GPU's runs have none (the
+ * captions compare with the correct values). */
 void sv_app_lab_take(sv_app_state *s)
 {
     const sv_trace *t = s->trace;
-    const sv_lab_record *L = t ? t->lab : NULL;
+    sv_lab_record *L = t ? t->lab : NULL;
     s->kernel = L ? L->kernel : SV_KERNEL_CORRECT;
     s->source_kernel = source_of(s->kernel);
     if (!L)
@@ -110,12 +110,9 @@ void sv_app_lab_take(sv_app_state *s)
                  sched, (unsigned)L->runs, seeded ? "seeds" : "runs");
     else
         snprintf(s->lab_note, sizeof s->lab_note, "%s \u00b7 %s \u00b7 emulated", name, sched);
-    sv_trace *one = sv_trace_create(t->op, t->type, t->scan, t->input, t->n, SV_BACKEND_CPU,
-                                    NULL, err, sizeof err);
-    if (one && !sv_lab_emulate(one, L->kernel, sv_lab_run_schedule(L, L->shown_run),
-                               &s->lab_reads, NULL, NULL, err, sizeof err))
-        s->lab_reads = NULL; /* the captions fall back to the correct values */
-    sv_trace_destroy(one);
+    if (!L->reads && !sv_capture_lab_reads(s->trace, err, sizeof err))
+        sv_app_set_status(s, err); /* the captions fall back to the correct values */
+    s->lab_reads = L->reads;
 }
 
 /* Captures a new trace of s's kernel with the state's backend choice and

@@ -65,15 +65,31 @@ static sv_kernel script_kernel_at(const sv_app_state *s, int at)
 }
 
 /* The kernel file at script step `at`: the last step at or before it that
- * names one, else the --kernel-file the window started with ("" none). */
-static const char *script_kfile_at(const sv_app_state *s, int at)
+ * names one (a kernel-file step, or a kernel step naming a shipped kernel
+ * beyond the chapter, kernel blelloch: *builtin set; a later kernel step
+ * naming a lab kernel ends that), else the --kernel-file or --kernel
+ * blelloch the window started with ("" none). */
+static const char *script_kfile_at(const sv_app_state *s, int at, bool *builtin)
 {
     const char *f = s->kfile_start;
-    for (int i = 0; i <= at && i < s->script.n; i++)
-        if (s->script.steps[i].kfile[0])
-            f = s->script.steps[i].kfile;
-        else if (s->script.steps[i].exercise[0])
+    *builtin = s->kfile_start_builtin;
+    for (int i = 0; i <= at && i < s->script.n; i++) {
+        const sv_script_step *st = &s->script.steps[i];
+        const sv_kernel_beyond *b = sv_kernel_beyond_find(st->kernel);
+        if (st->kfile[0]) {
+            f = st->kfile;
+            *builtin = false;
+        } else if (st->exercise[0]) {
             f = s->kfile_start; /* the exercise's file (sv_app_exercise_open) */
+            *builtin = false;
+        } else if (b) {
+            f = b->file;
+            *builtin = true;
+        } else if (st->kernel[0] && *builtin) {
+            f = "";
+            *builtin = false;
+        }
+    }
     return f;
 }
 
@@ -142,7 +158,9 @@ void sv_app_script_go(sv_app_state *s, int at)
     int was_step = s->step;
     bool was_asking = s->quiz_asking;
     sv_app_exercise_switch(s, script_exercise_at(s, at));
-    sv_app_kfile_switch(s, script_kfile_at(s, at));
+    bool builtin;
+    const char *kfile = script_kfile_at(s, at, &builtin);
+    sv_app_kfile_switch(s, kfile, builtin);
     sv_kernel want = script_kernel_at(s, at);
     if (want != script_kernel_at(s, s->script_at) || (s->script_at < 0 && want != s->kernel))
         sv_app_set_kernel(s, want);

@@ -8,21 +8,17 @@
 #include <string.h>
 
 #include "../core/bench_csv.h"
+#include "../core/ktrace_blelloch.h"
 
 size_t sv_compare_pow2(size_t n)
 {
-    size_t m = 1;
-    while (m < n)
-        m *= 2;
-    return m;
+    return sv_blelloch_leaves(n); /* core/ktrace_blelloch.h: the tree's leaves */
 }
 
+/* ceil(log2 m): Hillis-Steele's rounds, either sweep's levels. */
 static size_t log2_of(size_t m)
 {
-    size_t l = 0;
-    while (((size_t)1 << l) < m)
-        l++;
-    return l;
+    return sv_blelloch_levels(m);
 }
 
 size_t sv_compare_nsteps(sv_compare_algo a, size_t n)

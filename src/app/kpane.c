@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "../core/escape.h"
+#include "../core/ktrace_blelloch.h"
 #include "kpane.h"
 
 /* Whether row `row` of array a holds a cell written by the end, or read. */
@@ -60,7 +61,11 @@ bool sv_kpane_rows(const sv_ktrace *t, sv_krows *out)
             *k = (sv_krow){ .kind = SV_KROW_ARRAY, .array = (uint32_t)a, .row = r,
                             .first = r * rowlen,
                             .count = rowlen < t->n ? rowlen : (uint32_t)t->n };
-            if (rows > 1)
+            if ((int)a == sv_blelloch_tree_array(t) && sv_blelloch_is(t))
+                /* Blelloch's tree, t[] as its kernel and its words name it */
+                snprintf(k->name, sizeof k->name, r == 0 ? "t" : "t[%u..]",
+                         (unsigned)(r * rowlen));
+            else if (rows > 1)
                 snprintf(k->name, sizeof k->name, "%s[%u]", name, (unsigned)r);
             else
                 snprintf(k->name, sizeof k->name, "%s", name);

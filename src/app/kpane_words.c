@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "../core/escape.h"
+#include "../core/ktrace_blelloch.h"
 #include "kpane.h"
 
 static void fmtv(const sv_ktrace *t, sv_value v, char *buf, size_t len)
@@ -353,8 +354,11 @@ bool sv_kwords_caption(const sv_app_view *v, sv_caption_words *out)
     if (sv_kwords_quiz(v, out)) /* predict mode's question or verdicts (kquiz.c) */
         return true;
     size_t k = (size_t)sv_kpane_step(v);
-    if (!chapter_caption(v, k, out))
+    if (sv_blelloch_step_words(t, k, l1, n1, l2, n2)) {
+        /* Blelloch's own reading (ktrace_blelloch.h): the sweeps' words */
+    } else if (!chapter_caption(v, k, out)) {
         deed_line(t, k, l1, n1, l2, n2);
+    }
     if (v->phase != SV_PHASE_NONE) { /* Down/Up: the phase first, the step under it */
         memmove(l2, l1, n1 < n2 ? n1 : n2);
         l2[n2 - 1] = '\0';
@@ -471,6 +475,8 @@ bool sv_kwords_tooltip(const sv_app_view *v, int row, int col, sv_tip_words *out
             snprintf(out->line[1], SV_TIP_MAX, "not written in this step");
         char cl[SV_TIP_MAX];
         case_line(t, k, r, c, cl, sizeof cl, &out->accent);
+        if (sv_blelloch_is(t) && r->kind == SV_KROW_ARRAY)
+            sv_blelloch_cell_words(t, k, cell, cl, sizeof cl); /* what its tree cell holds */
         if (cl[0]) {
             out->emph[n] = true;
             snprintf(out->line[n++], SV_TIP_MAX, "%s", cl);
@@ -524,7 +530,14 @@ bool sv_kwords_counters(const sv_app_view *v, char *line, size_t n1, char *note,
             }
         }
     }
-    if (sv_kpane_has_reads(t))
+    uint32_t bops, btotal;
+    if (sv_blelloch_ops(t, k, &bops, &btotal)) { /* the tree's combines, as its plan counts */
+        uint32_t m = sv_blelloch_leaves(t->n), lg = sv_blelloch_levels(t->n);
+        snprintf(line, n1, "step %zu of %zu \u00b7 writes %zu \u00b7 ops this step %" PRIu32
+                 " \u00b7 total %" PRIu32 " (the tree: 2(m \u2212 1) = %" PRIu32 " in %" PRIu32
+                 " steps, m = %" PRIu32 ") \u00b7 hazards %zu", k + 1, t->nsteps, writes, bops,
+                 btotal, 2 * (m - 1), 2 * lg, m, step_hazards(t, k));
+    } else if (sv_kpane_has_reads(t))
         snprintf(line, n1, "step %zu of %zu \u00b7 writes %zu \u00b7 ops this step %zu \u00b7 "
                  "total %zu (writes from two reads or more) \u00b7 hazards %zu",
                  t->nsteps ? k + 1 : 0, t->nsteps, writes, combined, total,
@@ -563,6 +576,8 @@ void sv_kwords_overview_counters(const sv_ktrace *t, char *buf, size_t len)
 
 void sv_kwords_step_label(const sv_ktrace *t, int k, char *buf, size_t len)
 {
+    if (k >= 0 && sv_blelloch_is(t) && sv_blelloch_step_label(t, (size_t)k, buf, len)[0])
+        return; /* "up 2", "root", "down 4" */
     if (t && t->readings && k >= 0 && (size_t)k < t->nsteps && t->readings[k].fits)
         snprintf(buf, len, "r%d", t->readings[k].round);
     else
@@ -576,7 +591,7 @@ void sv_kwords_header(const sv_app_view *v, const char **title, char *rest, size
         return;
     }
     const sv_ktrace *t = v->ktrace;
-    *title = "Your kernel";
+    *title = sv_blelloch_is(t) ? "Blelloch" : "Your kernel";
     rest[0] = '\0';
     if (!t)
         return;

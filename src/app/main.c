@@ -296,10 +296,14 @@ static int make_config(const options *o, sv_app_config *c, sv_value **vals)
         sv_backend_choice_from_name(o->backend, &c->backend);
     if (o->theme)
         sv_theme_from_name(o->theme, &c->theme);
-    if (sv_option_runtime_kernel(o->kernel))
-        return usage_error("--kernel %s: the window does not draw it yet (issue 20); "
-                           "scanviz-trace --kernel %s runs and traces it", o->kernel, o->kernel);
-    if (o->kernel)
+    /* --kernel blelloch: a kernel beyond the chapter, run by the kernel
+     * runtime on the input and drawn by the kernel pane (issue 20). */
+    c->builtin_kernel = sv_option_runtime_kernel(o->kernel);
+    if (c->builtin_kernel && o->trace)
+        return usage_error("--kernel %s runs on an input: not with --trace (a trace file of it "
+                           "opens as it is: scanviz-trace --kernel %s --format json -o FILE)", o->kernel,
+                           o->kernel);
+    if (o->kernel && !c->builtin_kernel)
         sv_kernel_parse(o->kernel, &c->kernel, err, sizeof err);
     if (o->schedule) {
         sv_schedule_parse(o->schedule, &c->schedule, err, sizeof err);

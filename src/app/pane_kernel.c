@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../core/ktrace_blelloch.h"
 #include "font_metrics.h"
 #include "kpane.h"
 
@@ -258,6 +259,99 @@ static void read_arrow(const kdraw *d, const sv_kaccess *x, sv_box dst, int dst_
     }
 }
 
+/* ---- Blelloch (ktrace_blelloch.h) ------------------------------------------- */
+
+/* The pane row holding both cells of a swap, -1 when they are not in one
+ * row (a pair reaching into the padding of the next row). */
+static int swap_row(const kdraw *d, const sv_bswap *w)
+{
+    uint32_t a = (uint32_t)sv_blelloch_tree_array(d->kt), cl, cr;
+    int rl = sv_kpane_row_of(&d->rows, a, w->left, &cl);
+    int rr = sv_kpane_row_of(&d->rows, a, w->right, &cr);
+    return rl >= 0 && rl == rr ? rl : -1;
+}
+
+/* A swap as a swap: the parent's value goes left over the row, the old
+ * left child's comes right under it (added to the parent), and the pair is
+ * marked as one exchange. */
+static void draw_swap(const kdraw *d, const sv_bswap *w, int r)
+{
+    uint32_t a = (uint32_t)sv_blelloch_tree_array(d->kt), cl, cr;
+    sv_kpane_row_of(&d->rows, a, w->left, &cl);
+    sv_kpane_row_of(&d->rows, a, w->right, &cr);
+    sv_box L = sv_layout_cell(d->l, r, (int)cl), R = sv_layout_cell(d->l, r, (int)cr);
+    float u = d->l->unit, xl = L.x + L.w / 2.0f, xr = R.x + R.w / 2.0f;
+    float lw = fmaxf(1.0f, 0.25f * u), head = fmaxf(4.0f, 1.0f * u);
+    float top = L.y - 0.2f * u, bot = L.y + L.h + 0.2f * u, rise = fminf(2.2f * u, L.h * 0.6f);
+    sv_rgba ink = d->t->accent, ink2 = d->t->full;
+    float xm = (xl + xr) / 2.0f;
+    /* over the row: the parent's value into the left child */
+    sv_gfx_line(d->g, xr, top, xm, top - rise, lw, ink);
+    sv_gfx_arrow(d->g, xm, top - rise, xl, top, lw, head, ink);
+    /* under it: the old left child into the right one, added */
+    sv_gfx_line(d->g, xl, bot, xm, bot + rise, lw, ink2);
+    sv_gfx_arrow(d->g, xm, bot + rise, xr, bot, lw, head, ink2);
+    float px = fmaxf(d->l->small_px * 0.7f, 8.0f);
+    if (d->l->cell_pitch * (float)(cr - cl) < 4.0f * px)
+        return; /* too narrow for words: the arrows say it */
+    char a1[64], a2[64], v1[48], v2[48];
+    sv_value_format(d->kt->type, w->parent, v1, sizeof v1);
+    sv_value_format(d->kt->type, w->old_left, v2, sizeof v2);
+    snprintf(a1, sizeof a1, "swap: %s ←", v1);
+    snprintf(a2, sizeof a2, "%s %s →", sv_op_symbol(d->kt->op), v2);
+    sv_gfx_text(d->g, SV_FONT_SANS_BOLD, px, xm, top - rise - 0.7f * px, SV_ALIGN_CENTER, ink, a1);
+    sv_gfx_text(d->g, SV_FONT_SANS_BOLD, px, xm, bot + rise + 0.8f * px, SV_ALIGN_CENTER, ink2,
+                a2);
+}
+
+/* Blelloch's picture over the cells: the range each subtree's (or
+ * prefix's) cell holds, "[0..3]", under it; the root cleared, ringed and
+ * named; the down-sweep's swaps. */
+static void draw_blelloch(const kdraw *d)
+{
+    sv_bstep st;
+    int a = sv_blelloch_tree_array(d->kt);
+    if (a < 0 || !sv_blelloch_step(d->kt, d->k, &st))
+        return;
+    const sv_layout *l = d->l;
+    float u = l->unit, px = fmaxf(l->small_px * 0.75f, 8.0f);
+    bool words = l->cell_pitch >= 2.6f * px;
+    for (uint32_t c = 0; c < st.m; c++) {
+        uint32_t col;
+        int r = sv_kpane_row_of(&d->rows, (uint32_t)a, c, &col);
+        if (r < 0 || (int)col < l->first_cell || (int)col > l->last_cell)
+            continue;
+        sv_box b = sv_layout_cell(l, r, (int)col);
+        if (st.phase == SV_BPHASE_ROOT && c == st.m - 1) {
+            sv_box ring = { b.x - 0.4f * u, b.y - 0.4f * u, b.w + 0.8f * u, b.h + 0.8f * u };
+            sv_gfx_rect(d->g, ring, l->radius, sv_rgba_alpha(d->t->accent, 0.0f), d->t->accent,
+                        fmaxf(2.0f, 0.4f * u), SV_BORDER_SOLID);
+            sv_gfx_text(d->g, SV_FONT_SANS_BOLD, px, b.x + b.w, b.y - 0.4f * u - 0.8f * px,
+                        SV_ALIGN_RIGHT, d->t->accent, "root cleared");
+        }
+        if (words && sv_blelloch_marked(d->kt, d->k, c)) {
+            char rt[48];
+            sv_blelloch_range_text(sv_blelloch_range(d->kt, d->k, c), rt, sizeof rt);
+            bool down = st.phase == SV_BPHASE_DOWN;
+            float y = b.y + b.h + (down ? 0.45f : 0.9f) * px + (down ? 2.4f * u : 0.0f);
+            sv_gfx_text(d->g, SV_FONT_MONO, px, b.x + b.w / 2.0f, y, SV_ALIGN_CENTER,
+                        down ? d->t->full : d->t->accent, rt);
+        }
+    }
+    if (st.phase != SV_BPHASE_DOWN)
+        return;
+    for (uint32_t right = 2 * st.stride - 1; right < st.m; right += 2 * st.stride) {
+        sv_bswap w;
+        uint32_t cl, cr;
+        int r = sv_kpane_row_of(&d->rows, (uint32_t)a, right - st.stride, &cl);
+        if (r < 0 || sv_kpane_row_of(&d->rows, (uint32_t)a, right, &cr) != r ||
+            (int)cr < l->first_cell || (int)cl > l->last_cell)
+            continue; /* out of view, or across rows: the read arrows show it */
+        if (sv_blelloch_swap_at(d->kt, d->k, right, &w))
+            draw_swap(d, &w, r);
+    }
+}
+
 /* Arrows from the reads behind each write of the step, for cells in view;
  * past 64 cells in view only the hovered cell's. */
 static void draw_arrows(const kdraw *d)
@@ -277,6 +371,10 @@ static void draw_arrows(const kdraw *d)
             continue;
         /* the last write of the cell is what it shows */
         if (sv_kpane_write_of(d->kt, d->k, wr->at.array, wr->at.cell) != wr)
+            continue;
+        sv_bswap sw; /* Blelloch's down-sweep: drawn as a swap (draw_blelloch) */
+        if (wr->at.array == (uint32_t)sv_blelloch_tree_array(d->kt) &&
+            sv_blelloch_swap_at(d->kt, d->k, wr->at.cell, &sw) && swap_row(d, &sw) >= 0)
             continue;
         sv_box dst = sv_layout_cell(d->l, r, (int)col);
         for (uint32_t i = 0; i < wr->nreads; i++)
@@ -356,6 +454,7 @@ void sv_render_kernel(sv_gfx *g, const sv_app_view *v, const sv_layout *l, const
                 draw_cell(&d, r, (uint32_t)c);
         }
         draw_arrows(&d);
+        draw_blelloch(&d);
         draw_failure(&d);
     }
     sv_gfx_clip(g, NULL);

@@ -4,12 +4,14 @@
  * values, the cells written in the step with a firm border, a case's
  * border where the chapter's reading holds, hazards hatched, the first
  * broken cell in red; a step that wrote no cell is a line naming its
- * barrier. The cells keep the kernel pane's columns; the rows are scaled to
+ * barrier; Blelloch's tree cells carry the range each written one now
+ * holds (ktrace_blelloch.h). The cells keep the kernel pane's columns; the rows are scaled to
  * fit the height, and past what fits the last rows say how many are left. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "../core/ktrace_blelloch.h"
 #include "font_metrics.h"
 #include "kpane.h"
 
@@ -69,6 +71,17 @@ static void draw_cells(const kov *o, int r, long k, float cy)
             float px = sv_scene_fit_px(o->g, SV_FONT_MONO, o->num_px, b.w * 0.92f, s);
             sv_gfx_text(o->g, SV_FONT_MONO, px, b.x + b.w / 2.0f, cy, SV_ALIGN_CENTER,
                         wrote || k < 0 ? t->cell_text : t->text_dim, s);
+        }
+        /* Blelloch: what the tree's cell written here now holds, "[0..3]" */
+        float rpx = o->num_px * 0.55f;
+        if (k >= 0 && wrote && row->kind == SV_KROW_ARRAY && rpx >= 6.0f &&
+            b.w >= 9.0f * rpx && (int)row->array == sv_blelloch_tree_array(o->kt) &&
+            sv_blelloch_marked(o->kt, step, row->first + (uint32_t)c)) {
+            char rt[48];
+            sv_blelloch_range_text(sv_blelloch_range(o->kt, step, row->first + (uint32_t)c), rt,
+                                   sizeof rt);
+            sv_gfx_text(o->g, SV_FONT_MONO, rpx, b.x + b.w - 0.25f * rpx, cy, SV_ALIGN_RIGHT,
+                        t->accent, rt);
         }
         if (k >= 0 && row->kind == SV_KROW_ARRAY &&
             sv_kpane_hazard_at(o->kt, step, row->array, row->first + (uint32_t)c, 0))

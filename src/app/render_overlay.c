@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../core/ktrace_blelloch.h"
 #include "help.h"
 #include "kpane.h"
 #include "scene.h"
@@ -145,9 +146,44 @@ static float legend_items(sv_gfx *g, const sv_layout *l, const sv_theme *t, floa
     return x - 2.6f * u - l->legend.x;
 }
 
+/* Blelloch's legend (its cells have no chapter cases): the range marks and
+ * the swap, in the colours pane_kernel.c draws them with. Returns its width;
+ * only measured when draw is false. */
+static float legend_blelloch(sv_gfx *g, const sv_layout *l, const sv_theme *t, float cy,
+                             const char *noun, float u, bool draw)
+{
+    float px = floorf(l->small_px * u / l->text_u), x = l->legend.x;
+    char a[96], b[96];
+    snprintf(a, sizeof a, "holds the %s of in[0..3] (up: its subtree; down: all left of it)",
+             noun);
+    snprintf(b, sizeof b, "the parent goes left, the old left child comes right and is added");
+    const struct { const char *mark, *words; sv_rgba ink; } item[] = {
+        { "[0..3]", a, t->accent }, { "swap:", b, t->accent },
+    };
+    for (size_t i = 0; i < sizeof item / sizeof item[0]; i++) {
+        x += draw ? sv_gfx_text(g, SV_FONT_MONO, px, x, cy, SV_ALIGN_LEFT, item[i].ink,
+                                item[i].mark)
+                  : sv_gfx_text_width(g, SV_FONT_MONO, px, item[i].mark);
+        x += 0.9f * u;
+        x += draw ? sv_gfx_text(g, SV_FONT_SANS, px, x, cy, SV_ALIGN_LEFT, t->text, item[i].words)
+                  : sv_gfx_text_width(g, SV_FONT_SANS, px, item[i].words);
+        x += 2.6f * u;
+    }
+    return x - 2.6f * u - l->legend.x;
+}
+
 static void draw_legend(sv_gfx *g, const sv_app_view *s, const sv_layout *l, const sv_theme *t,
                         bool show_window)
 {
+    if (s->ktrace && sv_blelloch_is(s->ktrace)) {
+        float cy = l->legend.y + l->legend.h / 2.0f, u = l->small_px / 2.5f;
+        const char *noun = sv_op_noun(s->ktrace->op);
+        float w = legend_blelloch(g, l, t, cy, noun, u, false);
+        if (w > l->legend.w)
+            u *= l->legend.w / w;
+        legend_blelloch(g, l, t, cy, noun, u, true);
+        return;
+    }
     /* u: the legend's unit, the small text's size / 2.5, shrunk to fit. */
     float cy = l->legend.y + l->legend.h / 2.0f, u = l->small_px / 2.5f;
     bool lab = s->lab != NULL && !s->outcome_hidden; /* a question open: no hint */

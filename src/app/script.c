@@ -396,7 +396,8 @@ bool sv_script_check(const sv_script *s, int nrounds, bool exclusive, char *err,
         }
         sv_kernel k;
         char why[300];
-        if (st->kernel[0] && !sv_kernel_parse(st->kernel, &k, why, sizeof why)) {
+        if (st->kernel[0] && !sv_kernel_beyond_find(st->kernel) &&
+            !sv_kernel_parse(st->kernel, &k, why, sizeof why)) {
             snprintf(err, errlen, "line %d: %s", st->line, why);
             return false;
         }

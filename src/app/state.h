@@ -129,7 +129,8 @@ typedef struct sv_app_state {
     uint64_t lab_shake_seed; /* --shake-seed; 0: 1 */
     bool show_correct;      /* D */
     const sv_lab_summary *lab; /* trace->lab's summary (borrowed); NULL without a record */
-    sv_lab_reads *lab_reads; /* owned; emulated runs: what the shown run's reads saw */
+    const sv_lab_reads *lab_reads; /* the shown trace's record's (borrowed); emulated runs:
+                                      what the shown run's reads saw */
     char lab_note[160];     /* "in-place · sequential · emulated", "in-place · 100 GPU runs
                                (shaken, seed 1)"; "" without a record */
 
@@ -176,6 +177,8 @@ typedef struct sv_app_state {
      * chapter kernel's values on the same input, shown with D. */
     struct sv_app_kfile *kf;
     char kfile[1024];       /* the file as given; "" none */
+    bool kbuiltin;          /* kfile is a shipped kernel's ("kernels/blelloch.cu",
+                             * --kernel blelloch): run from the runtime's build */
     sv_ktrace *ktrace;
     sv_ktrace *kcompare;
     bool kcompare_shown;
@@ -194,6 +197,7 @@ typedef struct sv_app_state {
                                again; any other trace taken drops it (app_lab.c) */
     char kfile_start[1024]; /* the --kernel-file the window started with ("" none): the
                                kernel file before a script's first kernel-file step */
+    bool kfile_start_builtin; /* kfile_start is a shipped kernel's (--kernel blelloch) */
     struct sv_bench_live *bench_live; /* owned; the live run while bench_running */
 
     /* An exercise (--exercise NAME, app_exercise.c): ex holds the spec and

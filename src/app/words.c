@@ -8,17 +8,7 @@
 
 #include "words.h"
 
-static const char *op_noun(sv_op op)
-{
-    switch (op) {
-    case SV_OP_SUM: return "sum";
-    case SV_OP_MAX: return "maximum";
-    case SV_OP_MIN: return "minimum";
-    case SV_OP_PRODUCT: return "product";
-    case SV_OP_XOR: return "xor";
-    default: return "combination";
-    }
-}
+#define op_noun sv_op_noun /* core/op.h */
 
 /* "a + b" or "max(a, b)": the op applied to two operands, as text. */
 static void op_formula(sv_op op, const char *a, const char *b, char *out, size_t len)
@@ -367,7 +357,7 @@ static void lab_truth_caption(const sv_app_view *s, const sv_step_view *v, char 
     unsigned long st = (unsigned long)v->rd->stride;
     long lo = (long)i - 2 * (long)st + 1;
     if (s->lab_reads)
-        sv_lab_cell_describe(s->lab_reads, t, (size_t)v->round, (size_t)i, what, sizeof what);
+        sv_lab_cell_describe(s->lab_reads, t->type, (size_t)v->round, (size_t)i, what, sizeof what);
     snprintf(l1, n1, "Round %d, stride %lu (%s): %s", v->round, st,
              sv_kernel_name((sv_kernel)s->kernel),
              what[0] ? what : "the shown run breaks the chapter's invariant here");
@@ -378,7 +368,7 @@ static void lab_truth_caption(const sv_app_view *s, const sv_step_view *v, char 
 }
 
 /* The mistakes lab: what happened in cell (row, i) as step v shows it, in
- * words: the emulator's record of the read that went wrong, or, for GPU
+ * words: the CPU runtime's record of the read that went wrong, or, for GPU
  * runs, the observed values against the correct one. false when the cell
  * has no outcome. */
 static bool lab_words(const sv_app_view *s, const sv_step_view *v, int row, int i,
@@ -392,7 +382,7 @@ static bool lab_words(const sv_app_view *s, const sv_step_view *v, int row, int 
     int cell = (row == 3 && t->scan == SV_SCAN_EXCLUSIVE) ? i - 1 : i;
     char what[400] = "";
     if (s->lab_reads)
-        sv_lab_cell_describe(s->lab_reads, t, (size_t)w, (size_t)cell, what, sizeof what);
+        sv_lab_cell_describe(s->lab_reads, t->type, (size_t)w, (size_t)cell, what, sizeof what);
     char cv[48];
     sv_value_format(t->type, lc->correct, cv, sizeof cv);
     uint32_t runs = s->lab->runs;
@@ -550,7 +540,7 @@ static int tooltip_lines(const sv_app_view *s, const sv_step_view *v, int row, i
     const sv_round *rd = v->rd;
     if (s->lab) {
         /* A mistake: the buffers after the round do not say what was read
-         * (a cell may have changed under the reader); the emulator's
+         * (a cell may have changed under the reader); the CPU runtime's
          * record does. GPU runs record no reads. */
         if (!s->lab_reads) {
             snprintf(lines[n++], 256, "the reads of GPU runs are not recorded");

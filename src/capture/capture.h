@@ -4,6 +4,7 @@
 #ifndef SV_CAPTURE_H
 #define SV_CAPTURE_H
 
+#include "../core/lab_reads.h"
 #include "../core/trace.h"
 
 #ifdef __cplusplus
@@ -63,8 +64,9 @@ typedef struct sv_capture_request {
     const char *emulate_schedule; /* the schedule when the emulator runs a lab
                               capture without .schedule (no GPU, --backend
                               cpu, a fallback); it does not pick the
-                              emulator. NULL: warps:1 */
-    uint32_t runs;         /* runs to summarize; 0: 100 on the GPU, 1 emulated */
+                              emulator. NULL: SV_LAB_DEFAULT_SCHEDULE (bounds.h) */
+    uint32_t runs;         /* runs to summarize; 0: 100 on the GPU and for a seeded
+                              schedule (random:S, warps:S), else 1 */
     bool shake;            /* GPU: seeded per-warp delays before each round's reads */
     uint64_t shake_seed;   /* 0 means 1 */
     bool racecheck;        /* GPU: also run the kernel once under compute-sanitizer
@@ -109,6 +111,23 @@ bool sv_capture_is_lab(const sv_capture_request *req);
  * needs and returns the exit status (else -1, and main carries on). */
 #define SV_CAPTURE_CHILD_FLAG "--sv-racecheck-child"
 int sv_capture_child_main(int argc, char **argv);
+
+/* One run of shipped kernel k (the chapter's or a mistake) under schedule s
+ * on t's input (t from sv_trace_create) through the CPU runtime, its own
+ * code on fibers: fills t's rounds as the lab reads them (lab_ktrace.h;
+ * sv_trace_finish() not called), and when reads is not NULL what every read
+ * saw (*reads, the caller destroys it; lockstep is run too for want_*).
+ * kernel_out and out_known (may be NULL) get out[] as the kernel wrote it.
+ * No-guard stops at its read out of range: the rounds up to there. False
+ * with err filled when the runtime cannot run it. */
+bool sv_capture_lab_run(sv_trace *t, sv_kernel k, sv_schedule s, sv_lab_reads **reads,
+                        sv_value *kernel_out, bool *out_known, char *err, size_t errlen);
+
+/* Gives an emulated lab trace without reads (one read from a file: files do
+ * not carry them) the reads of its shown run, run again (the schedules are
+ * deterministic). True when there is nothing to do; false with err filled
+ * when the run failed (the trace keeps no reads). */
+bool sv_capture_lab_reads(sv_trace *t, char *err, size_t errlen);
 
 /* The source of a trace read from a file: its backend and device, no reason. */
 void sv_capture_source_of_trace(const sv_trace *t, sv_capture_source *src);

@@ -34,6 +34,9 @@
 #include "../core/lab.h"
 #include "../core/racecheck.h"
 #include "../core/spawn.h"
+#include "../core/emulate.h"
+#include "../core/lab_ktrace.h"
+#include "../runtime/runtime.h"
 #if SV_HAVE_CUDA
 #include "../../kernels/scan_cuda.h"
 #endif
@@ -76,7 +79,7 @@ bool sv_capture_lab_check(const sv_capture_request *req, char *err, size_t errle
     return true;
 }
 
-/* The first run whose output (last round) differs from the correct one. */
+/* The first GPU run whose output (last round) differs from the correct one. */
 static uint32_t first_wrong_run(const sv_trace *correct, uint32_t runs, const uint32_t *bits,
                                 const bool *known)
 {
@@ -277,6 +280,140 @@ int sv_capture_child_main(int argc, char **argv)
 
 /* ---- Runs ------------------------------------------------------------------ */
 
+/* Kernel k's run under s on t's input through the CPU runtime (its build
+ * made ahead of time). NULL with err filled when it could not run. */
+static sv_ktrace *runtime_run(const sv_trace *t, sv_kernel k, sv_schedule s, char *err,
+                              size_t errlen)
+{
+    const sv_runtime_request req = {.builtin = sv_kernel_get(k)->file, .op = t->op,
+                                    .type = t->type, .scan = t->scan, .input = t->input,
+                                    .n = t->n, .backend = SV_RUNTIME_CPU, .schedule = s,
+                                    .runs = 1};
+    sv_ktrace *kt = sv_runtime_run(&req, err, errlen);
+    if (kt && kt->failure.kind != SV_KFAIL_NONE && kt->failure.kind != SV_KFAIL_OUT_OF_RANGE) {
+        char why[512];
+        sv_errorf(err, errlen, "the CPU runtime could not run %s: %s", sv_kernel_name(k),
+                  sv_ktrace_failure_words(kt, why, sizeof why));
+        sv_ktrace_destroy(kt);
+        return NULL;
+    }
+    return kt;
+}
+
+/* What every read of run kt saw, against a lockstep run (run here unless
+ * kt is one) and the chapter's kernel; fills t's rounds too. */
+static bool reads_of(sv_trace *t, sv_kernel k, const sv_ktrace *kt, const sv_trace *correct,
+                     sv_lab_reads **reads, sv_value *out, bool *known, char *err, size_t errlen)
+{
+    sv_ktrace *lock = NULL;
+    if (reads && (!kt->schedule || strcmp(kt->schedule, "lockstep") != 0) &&
+        !(lock = runtime_run(t, k, (sv_schedule){SV_SCHEDULE_LOCKSTEP, 1}, err, errlen)))
+        return false;
+    bool ok = sv_lab_from_ktrace(t, k, kt, lock, correct, reads, out, known, err, errlen);
+    sv_ktrace_destroy(lock);
+    return ok;
+}
+
+bool sv_capture_lab_run(sv_trace *t, sv_kernel k, sv_schedule s, sv_lab_reads **reads,
+                        sv_value *kernel_out, bool *out_known, char *err, size_t errlen)
+{
+    const sv_kernel_info *info = sv_kernel_get(k);
+    if (!t || !info || k >= SV_KERNEL_COUNT) {
+        sv_errorf(err, errlen, "sv_capture_lab_run: %s", t ? "not a shipped kernel" : "no trace");
+        return false;
+    }
+    sv_trace *correct = reads ? sv_lab_correct_trace(t, err, errlen) : NULL;
+    if (reads && !correct)
+        return false;
+    sv_ktrace *kt = runtime_run(t, k, s, err, errlen);
+    bool ok = kt && reads_of(t, k, kt, correct, reads, kernel_out, out_known, err, errlen);
+    sv_ktrace_destroy(kt);
+    sv_trace_destroy(correct);
+    return ok;
+}
+
+bool sv_capture_lab_reads(sv_trace *t, char *err, size_t errlen)
+{
+    sv_lab_record *L = t ? t->lab : NULL;
+    if (!L || !L->emulated || L->reads)
+        return true;
+    sv_trace *one = sv_trace_create(t->op, t->type, t->scan, t->input, t->n, SV_BACKEND_CPU,
+                                    NULL, err, errlen);
+    bool ok = one && sv_capture_lab_run(one, L->kernel, sv_lab_run_schedule(L, L->shown_run),
+                                        &L->reads, NULL, NULL, err, errlen);
+    sv_trace_destroy(one);
+    return ok;
+}
+
+/* Whether one raw run's output (its last round) differs from the correct one. */
+static bool run_wrong(const sv_trace *correct, const uint32_t *bits, const bool *known)
+{
+    size_t n = correct->n, last = correct->nrounds - 1;
+    const sv_round *L = &correct->rounds[last];
+    int pout = last == 0 ? 0 : L->pout;
+    for (size_t i = 0; i < n; i++)
+        if ((known && !known[last * n + i]) || bits[last * n + i] != L->buf[pout][i].bits)
+            return true;
+    return false;
+}
+
+/* The emulated runs: each through the CPU runtime under its schedule, into
+ * bits/known; the shown run (the first wrong one, else run 0) fills t, with
+ * its reads and, when it stopped early, why in words. */
+static bool emulated_runs(sv_trace *t, sv_lab_record *L, const sv_trace *correct, uint32_t *bits,
+                          bool *known, char *err, size_t errlen)
+{
+    const size_t n = t->n, nr = t->nrounds;
+    sv_ktrace *shown = NULL;
+    bool ok = false, have_wrong = false;
+    for (uint32_t run = 0; run < L->runs; run++) {
+        sv_trace *one = sv_trace_create(t->op, t->type, t->scan, t->input, n, SV_BACKEND_CPU,
+                                        NULL, err, errlen);
+        sv_ktrace *kt = one ? runtime_run(t, L->kernel, sv_lab_run_schedule(L, run), err, errlen)
+                            : NULL;
+        bool fine = kt && sv_lab_from_ktrace(one, L->kernel, kt, NULL, NULL, NULL, NULL, NULL,
+                                             err, errlen);
+        if (fine)
+            sv_lab_raw_from_trace(one, run, bits, known);
+        sv_trace_destroy(one);
+        bool wrong = fine && run_wrong(correct, bits + (size_t)run * nr * n,
+                                       known + (size_t)run * nr * n);
+        if (fine && (run == 0 || (wrong && !have_wrong))) {
+            have_wrong = wrong;
+            sv_ktrace_destroy(shown);
+            shown = kt;
+            L->shown_run = run;
+            kt = NULL;
+        }
+        sv_ktrace_destroy(kt);
+        if (!fine)
+            goto done;
+    }
+    if (shown->failure.kind != SV_KFAIL_NONE)
+        sv_ktrace_failure_words(shown, L->stopped, sizeof L->stopped);
+    ok = reads_of(t, L->kernel, shown, correct, &L->reads, NULL, NULL, err, errlen);
+done:
+    sv_ktrace_destroy(shown);
+    return ok;
+}
+
+/* The schedule and runs of an emulated lab capture: the given --schedule,
+ * else the window's emulate_schedule, else the options table's default; a
+ * seeded schedule (random:S, warps:S) runs SV_LAB_DEFAULT_RUNS seeds, any
+ * other once, unless --runs says otherwise. One rule for scanviz and
+ * scanviz-trace, given or default. */
+static bool emulated_plan(const sv_capture_request *req, sv_lab_record *L, char *err,
+                          size_t errlen)
+{
+    const char *sched = req->schedule ? req->schedule
+                      : req->emulate_schedule ? req->emulate_schedule : SV_LAB_DEFAULT_SCHEDULE;
+    if (!sv_schedule_parse(sched, &L->schedule, err, errlen))
+        return false;
+    bool seeded = L->schedule.kind == SV_SCHEDULE_RANDOM || L->schedule.kind == SV_SCHEDULE_WARPS;
+    L->runs = req->runs ? req->runs : seeded ? SV_LAB_DEFAULT_RUNS : 1;
+    return true;
+}
+
 bool sv_capture_lab_fill(sv_trace *t, const sv_capture_request *req, sv_backend backend,
                          bool *bad, char *err, size_t errlen)
 {
@@ -298,36 +435,19 @@ bool sv_capture_lab_fill(sv_trace *t, const sv_capture_request *req, sv_backend 
     const size_t n = t->n, nr = t->nrounds;
     if (backend == SV_BACKEND_CPU) {
         L->emulated = true;
-        const char *sched = req->schedule ? req->schedule
-                          : req->emulate_schedule ? req->emulate_schedule : "warps:1";
-        if (!sv_schedule_parse(sched, &L->schedule, err, errlen)) {
+        if (!emulated_plan(req, L, err, errlen)) {
             *bad = true;
             goto done;
         }
-        /* One rule for scanviz and scanviz-trace (and --kernel-file): a
-         * given random:S or warps:S runs SV_LAB_DEFAULT_RUNS seeds, any
-         * other schedule once, unless --runs says otherwise. */
-        bool seeded = L->schedule.kind == SV_SCHEDULE_RANDOM ||
-                      L->schedule.kind == SV_SCHEDULE_WARPS;
-        L->runs = req->runs ? req->runs : req->schedule && seeded ? SV_LAB_DEFAULT_RUNS : 1;
         bits = malloc((size_t)L->runs * nr * n * sizeof *bits);
         known = malloc((size_t)L->runs * nr * n * sizeof *known);
         if (!bits || !known) {
             sv_errorf(err, errlen, "lab: out of memory for %u runs", (unsigned)L->runs);
             goto done;
         }
-        for (uint32_t run = 0; run < L->runs; run++) {
-            sv_trace *one = sv_trace_create(t->op, t->type, t->scan, t->input, n, SV_BACKEND_CPU,
-                                            NULL, why, sizeof why);
-            bool fine = one && sv_lab_emulate(one, k, sv_lab_run_schedule(L, run), NULL, NULL,
-                                              NULL, why, sizeof why);
-            if (fine)
-                sv_lab_raw_from_trace(one, run, bits, known);
-            sv_trace_destroy(one);
-            if (!fine) {
-                sv_errorf(err, errlen, "emulator failed: %s", why);
-                goto done;
-            }
+        if (!emulated_runs(t, L, correct, bits, known, why, sizeof why)) {
+            sv_errorf(err, errlen, "emulated run failed: %s", why);
+            goto done;
         }
     } else {
 #if SV_HAVE_CUDA
@@ -353,14 +473,8 @@ bool sv_capture_lab_fill(sv_trace *t, const sv_capture_request *req, sv_backend 
     }
     if (!(L->summary = sv_lab_summarize(correct, L->runs, bits, known, err, errlen)))
         goto done;
-    L->shown_run = first_wrong_run(correct, L->runs, bits, known);
-    if (L->emulated) {
-        if (!sv_lab_emulate(t, k, sv_lab_run_schedule(L, L->shown_run), NULL, NULL, NULL, why,
-                            sizeof why)) {
-            sv_errorf(err, errlen, "emulator failed: %s", why);
-            goto done;
-        }
-    } else {
+    if (!L->emulated) {
+        L->shown_run = first_wrong_run(correct, L->runs, bits, known);
         sv_lab_trace_from_raw(t, k, bits + (size_t)L->shown_run * nr * n, NULL);
     }
     if (req->racecheck)

@@ -470,6 +470,10 @@ static int run_open(const options *o)
     if (!t)
         return report(EXIT_USAGE, "%s: %s", sv_path_name(o->open_path), why);
     int status;
+    /* A file carries no reads: an emulated lab run's are run again on the
+     * CPU runtime for the table's words (without them, no words). */
+    if (!o->verify && !sv_capture_lab_reads(t, why, sizeof why))
+        fprintf(stderr, "scanviz-trace: the reads of the shown run: %s\n", why);
     if (o->verify)
         status = verify(o, t->op, t->type, t->scan, t->input, t->n, t);
     else

@@ -10,6 +10,10 @@
 /* The mistakes lab: --runs, and a lab trace's "runs". */
 #define SV_LAB_MAX_RUNS 100000
 #define SV_LAB_DEFAULT_RUNS 100      /* a mistake's runs on the GPU, or a seeded schedule's */
+/* The schedule a mistake runs under on the CPU without --schedule, in
+ * scanviz and scanviz-trace alike: one thread at a time, which shows every
+ * race of the chapter's example in one run. */
+#define SV_LAB_DEFAULT_SCHEDULE "sequential"
 
 /* Seeds (--seed, --shake-seed, a schedule's :S): every 64-bit value. A lab
  * trace's reader takes a shake_seed above INT64_MAX too (lab_file.h). */

@@ -60,13 +60,19 @@ typedef struct sv_karray {
 } sv_karray;
 
 /* One access by one thread: an array cell, the value read or written, the
- * source line (the kernel file's own numbering; 0 unknown). */
+ * source line (the kernel file's own numbering; 0 unknown), and when it
+ * happened. */
 typedef struct sv_kaccess {
     uint32_t thread;
     uint16_t array;      /* index into sv_ktrace.arrays; SV_KARRAY_IN for in[] */
     uint32_t cell;
     sv_value value;
     int32_t line;
+    /* CPU runtime: the access's place in the run, counted over all threads
+     * from 1 (a read with a smaller order than a write of its cell happened
+     * before it: the lab's "which write did this read see"); 0 unknown (the
+     * GPU, trace files, which do not carry it). */
+    uint32_t order;
 } sv_kaccess;
 
 /* in[] as an access's array (it is not in sv_ktrace.arrays). */

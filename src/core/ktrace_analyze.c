@@ -3,6 +3,7 @@
  * invariant "after round r, cell i holds op over input[max(0, i-2^r+1) .. i]",
  * and the chapter-shaped trace of a kernel that follows it. */
 #include "ktrace.h"
+#include "ktrace_blelloch.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -211,10 +212,15 @@ bool sv_ktrace_analyze(sv_ktrace *t, char *err, size_t errlen)
     int expect = 0;
     int32_t pin_array = -1, pin_row = -1;
     t->first_broken_step = -1;
+    /* The chapter's rounds do not describe another algorithm's steps:
+     * Blelloch's are read by ktrace_blelloch.h instead. */
+    bool chapter = !sv_blelloch_is(t);
     for (size_t k = 0; k < t->nsteps; k++) {
         sv_kreading *rd = &t->readings[k];
         rd->round = -1;
         rd->pout_array = rd->pout_row = -1;
+        if (!chapter)
+            continue;
         read_step(t, &w, k, expect, rd);
         rd->pin_array = rd->fits ? pin_array : -1;
         rd->pin_row = rd->fits ? pin_row : -1;

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "escape.h"
+#include "ktrace_blelloch.h"
 #include "text_rows.h"
 
 #define CELLS_PER_LINE 16
@@ -122,7 +123,10 @@ static void print_step(const ktable *tb, size_t k)
     on(tb, COL_RESET);
     sv_ktrace_reading_words(t, k, words, sizeof words);
     const char *reading = strchr(words, ':'); /* "step 3 (round 2): ..." -> "round 2: ..." */
-    if (reading && t->readings[k].fits)
+    char line2[512];
+    if (sv_blelloch_step_words(t, k, words, sizeof words, line2, sizeof line2))
+        fprintf(tb->f, " · %s\n  %s\n", words, line2); /* Blelloch's own reading */
+    else if (reading && t->readings[k].fits)
         fprintf(tb->f, " · round %d%s\n", t->readings[k].round, reading);
     else {
         size_t wrote = 0; /* cells, not writes: the GPU records no writes */
@@ -240,6 +244,10 @@ static void print_diagnosis(const ktable *tb, size_t max_hazards)
                 sv_ktrace_reading_words(t, (size_t)t->first_broken_step, words, sizeof words));
     else if (rounds)
         fprintf(tb->f, "  invariant: holds in every step read as a chapter round (%zu)\n", rounds);
+    else if (t->nsteps && sv_blelloch_is(t))
+        fprintf(tb->f, "  tree: %" PRIu32 " leaves, %" PRIu32 " combines up and %" PRIu32
+                " down (the chapter's rounds do not apply)\n", sv_blelloch_leaves(t->n),
+                sv_blelloch_leaves(t->n) - 1, sv_blelloch_leaves(t->n) - 1);
     else if (t->nsteps)
         fprintf(tb->f, "  invariant: no step is one of the chapter's rounds\n");
     if (t->backend == SV_BACKEND_CUDA && t->nhazards == 0 && t->hazards_total == 0)

@@ -1,6 +1,6 @@
 /* The mistakes lab, all of it: the registry of kernels (lab_registry.h), the
- * named schedules (lab_schedule.h), the statement-level emulator and its
- * words (lab_emulate.h), the record a lab trace carries and its per-cell
+ * named schedules (lab_schedule.h), what every read of a run saw and its
+ * words (lab_reads.h), a runtime's run read as rounds (lab_ktrace.h), the record a lab trace carries and its per-cell
  * summary (lab_record.h), summaries made from runs (lab_summary.h), and the
  * lab's part of the text table (lab_table.c). Include the part you use where
  * that is enough; this header is for the front ends that use them all. */
@@ -9,7 +9,8 @@
 
 #include <stdio.h>
 
-#include "lab_emulate.h"
+#include "lab_ktrace.h"
+#include "lab_reads.h"
 #include "lab_record.h"
 #include "lab_registry.h"
 #include "lab_schedule.h"

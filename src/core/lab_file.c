@@ -12,6 +12,7 @@
 
 #include "bounds.h"
 #include "error.h"
+#include "emulate.h"
 #include "escape.h"
 
 static void put_val(FILE *f, sv_type type, sv_value v, bool known)

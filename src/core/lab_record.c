@@ -23,6 +23,7 @@ void sv_lab_record_destroy(sv_lab_record *r)
         return;
     sv_lab_summary_destroy(r->summary);
     sv_racecheck_destroy(r->racecheck);
+    sv_lab_reads_destroy(r->reads);
     free(r);
 }
 

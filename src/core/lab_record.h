@@ -1,13 +1,14 @@
 /* The record a lab trace carries (sv_trace.lab) and the per-cell summary of
  * many runs it holds: plain data and their destroy functions only, so that
  * the trace can own a record without depending on how one is made
- * (lab_summary.h builds summaries, lab_emulate.h runs kernels). */
+ * (lab_summary.h builds summaries, lab_ktrace.h reads the runtime's runs). */
 #ifndef SV_LAB_RECORD_H
 #define SV_LAB_RECORD_H
 
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "lab_reads.h"
 #include "lab_registry.h"
 #include "lab_schedule.h"
 #include "op.h"
@@ -61,7 +62,8 @@ void sv_lab_summary_destroy(sv_lab_summary *s); /* accepts NULL */
 
 typedef struct sv_lab_record {
     sv_kernel kernel;
-    bool emulated;          /* true: the emulator under schedule; false: GPU runs */
+    bool emulated;          /* true: the CPU runtime under schedule (the kernel's own code
+                               on fibers); false: GPU runs */
     sv_schedule schedule;   /* emulated: the schedule of run 0 (run k of random:S and
                                warps:S uses seed S + k) */
     uint32_t runs;          /* >= 1 */
@@ -72,6 +74,10 @@ typedef struct sv_lab_record {
     double wall_us;         /* GPU: time of the whole batch of runs; 0 unknown */
     sv_lab_summary *summary; /* owned; never NULL in a finished record */
     sv_racecheck *racecheck; /* owned; NULL when not asked for */
+    /* Emulated runs, from capture (a trace file carries neither): */
+    sv_lab_reads *reads;    /* owned; what every read of the shown run saw; NULL unknown */
+    char stopped[256];      /* the shown run stopped early, in words (no-guard's read
+                               out of range); "" when it ran to the end */
 } sv_lab_record;
 
 void sv_lab_record_destroy(sv_lab_record *r); /* accepts NULL */

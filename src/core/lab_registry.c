@@ -19,6 +19,33 @@
 static const sv_kernel_info shipped[SV_KERNEL_COUNT] = {SV_KERNEL_ROWS(SV_KERNEL_ROW_)};
 #undef SV_KERNEL_ROW_
 
+#define SV_KERNEL_BEYOND_ROW_(id, name, file, label, teaches, algorithm)                  \
+    {name, file, label, teaches, algorithm},
+static const sv_kernel_beyond beyond[] = {SV_KERNEL_BEYOND_ROWS(SV_KERNEL_BEYOND_ROW_)};
+#undef SV_KERNEL_BEYOND_ROW_
+#define NBEYOND (sizeof beyond / sizeof beyond[0])
+
+const sv_kernel_beyond *sv_kernel_beyond_get(size_t i)
+{
+    return i < NBEYOND ? &beyond[i] : NULL;
+}
+
+const sv_kernel_beyond *sv_kernel_beyond_find(const char *name)
+{
+    for (size_t i = 0; name && i < NBEYOND; i++)
+        if (strcmp(beyond[i].name, name) == 0)
+            return &beyond[i];
+    return NULL;
+}
+
+const sv_kernel_beyond *sv_kernel_beyond_of_file(const char *file)
+{
+    for (size_t i = 0; file && i < NBEYOND; i++)
+        if (strcmp(beyond[i].file, file) == 0)
+            return &beyond[i];
+    return NULL;
+}
+
 /* A row added at run time owns its text. Rows are only ever appended, and
  * never change once counted, so a pointer to one stays valid. */
 typedef struct added_row {

@@ -1,6 +1,6 @@
 /* The mistakes lab's registry of kernels: one row per kernel file (name,
- * file, label, what it teaches, and the statement model the emulator runs,
- * lab_emulate.h), read from the files themselves: the build generates
+ * file, label, what it teaches, and the kernel's shape that
+ * lab_reads.c and the GPU's rounds use), read from the files themselves: the build generates
  * lab_kernels.h from the registry fields of kernels/hillis_steele.row and of
  * each kernels/mistakes/NAME.diff (kernels/mistakes/apply.py), the chapter's
  * kernel first, then the mistakes in the K key's order. A kernel file given
@@ -46,7 +46,7 @@ typedef struct sv_kernel_info {
                           * an added one */
     const char *label;   /* one line for captions: what was changed */
     const char *teaches; /* what the kernel teaches, in a sentence ("" added) */
-    /* The statement model (lab_emulate.h), for rows with emulated set: */
+    /* The kernel's shape (the lab's words, the GPU's rounds), for rows with emulated set: */
     bool emulated;       /* false: no model (an added file); it runs only
                           * through the runtime (src/runtime/) */
     bool double_buffer;  /* false: pin and pout are the same buffer (buf[0]) */
@@ -81,6 +81,33 @@ const char *sv_kernel_list(void);
  * with err filled when the path is empty or too long, its file name is a
  * row's name already, or SV_KERNEL_MAX_ADDED rows were added. */
 bool sv_kernel_add_file(const char *path, sv_kernel *out, char *err, size_t errlen);
+
+/* ---- Kernels beyond the chapter ---------------------------------------------
+ * A shipped kernel of another algorithm (kernels/blelloch.cu, issue 20): a
+ * row of the same generated registry (lab_kernels.h's SV_KERNEL_BEYOND_ROWS,
+ * from kernels/NAME.row) with no statement model, run only through the
+ * kernel runtime (src/runtime/, as a shipped build) and drawn by the kernel
+ * pane. Kept apart from the lab's rows: K and the lab's captures walk those
+ * alone; --kernel, scripts and the window take both. */
+typedef enum sv_algorithm {
+    SV_ALGORITHM_HILLIS_STEELE, /* every lab row's: the chapter's rounds */
+    SV_ALGORITHM_BLELLOCH       /* the work-efficient tree: up-sweep, root cleared, down-sweep */
+} sv_algorithm;
+
+typedef struct sv_kernel_beyond {
+    const char *name;      /* "blelloch": the --kernel name */
+    const char *file;      /* "kernels/blelloch.cu": the runtime's builtin */
+    const char *label;     /* one line for captions */
+    const char *teaches;   /* what it teaches, in a sentence */
+    sv_algorithm algorithm;
+} sv_kernel_beyond;
+
+/* The i-th kernel beyond the chapter (0 ..), NULL past the last. */
+const sv_kernel_beyond *sv_kernel_beyond_get(size_t i);
+/* The one named name, NULL when none is (a lab row's name included). */
+const sv_kernel_beyond *sv_kernel_beyond_find(const char *name);
+/* The one whose file is file ("kernels/blelloch.cu"), NULL when none. */
+const sv_kernel_beyond *sv_kernel_beyond_of_file(const char *file);
 
 /* Whether thread i writes its pout cell in round r >= 1 under kernel k (the
  * guard and the else branch; independent of the schedule). Round 0: true.

@@ -1,5 +1,5 @@
 /* The mistakes lab's named schedules: which thread runs next when a kernel
- * is emulated (lab_emulate.h), by name ("lockstep", "random:7"), and the
+ * is emulated (the CPU runtime, src/runtime/), by name ("lockstep", "random:7"), and the
  * seeded random numbers the random and warps schedules draw. */
 #ifndef SV_LAB_SCHEDULE_H
 #define SV_LAB_SCHEDULE_H

@@ -1,6 +1,7 @@
 /* The mistakes lab's part of the text table (sv_lab_print_table): what ran,
  * how often it went wrong, each divergent cell's values with their counts,
- * in words why (emulated runs know which write each read saw), and the
+ * in words why (emulated runs know which write each read saw), where a run
+ * stopped (no-guard's read out of range), and the
  * racecheck hazards mapped to rounds, cells and threads. */
 #include "lab.h"
 #include "escape.h"
@@ -45,16 +46,13 @@ void sv_lab_print_table(const sv_trace *t, FILE *f)
     fprintf(f, "\n  the rounds above show run %u%s\n", (unsigned)L->shown_run,
             s->wrong_runs ? " (the first wrong one)" : "");
 
-    /* The reads of the shown run, for the words. */
-    sv_lab_reads *reads = NULL;
-    if (L->emulated) {
-        sv_trace *copy = sv_trace_create(t->op, t->type, t->scan, t->input, t->n, SV_BACKEND_CPU,
-                                         NULL, a, sizeof a);
-        if (copy && !sv_lab_emulate(copy, L->kernel, sv_lab_run_schedule(L, L->shown_run),
-                                    &reads, NULL, NULL, a, sizeof a))
-            reads = NULL;
-        sv_trace_destroy(copy);
+    if (L->stopped[0]) {
+        char esc[4 * sizeof L->stopped];
+        fprintf(f, "  run %u stopped: %s\n", (unsigned)L->shown_run,
+                sv_escape(L->stopped, esc, sizeof esc));
     }
+    /* The reads of the shown run, for the words (capture's; none from a file). */
+    const sv_lab_reads *reads = L->reads;
     size_t shown = 0, total = 0;
     for (size_t r = 0; r < s->nrounds; r++)
         for (size_t i = 0; i < s->n; i++)
@@ -79,7 +77,7 @@ void sv_lab_print_table(const sv_trace *t, FILE *f)
             fprintf(f, " · wrong in %u of %u runs\n", (unsigned)c->wrong_runs, (unsigned)L->runs);
             if (reads && s->first_diverged[i] == (int)r) {
                 char words[320];
-                sv_lab_cell_describe(reads, t, r, i, words, sizeof words);
+                sv_lab_cell_describe(reads, t->type, r, i, words, sizeof words);
                 fprintf(f, "      %s\n", words);
             }
         }
@@ -87,7 +85,6 @@ void sv_lab_print_table(const sv_trace *t, FILE *f)
     if (total > shown)
         fprintf(f, "    ... and %zu more divergent cells (--format json lists them all)\n",
                 total - shown);
-    sv_lab_reads_destroy(reads);
 
     const sv_racecheck *rc = L->racecheck;
     if (!rc)

@@ -25,6 +25,18 @@ const char *sv_op_symbol(sv_op op)
     return (unsigned)op < SV_OP_COUNT ? op_symbols[op] : NULL;
 }
 
+const char *sv_op_noun(sv_op op)
+{
+    switch (op) {
+    case SV_OP_SUM: return "sum";
+    case SV_OP_MAX: return "maximum";
+    case SV_OP_MIN: return "minimum";
+    case SV_OP_PRODUCT: return "product";
+    case SV_OP_XOR: return "xor";
+    default: return "combination";
+    }
+}
+
 const char *sv_type_name(sv_type type)
 {
     return (unsigned)type < SV_TYPE_COUNT ? type_names[type] : NULL;

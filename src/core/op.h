@@ -53,6 +53,10 @@ const char *sv_scan_name(sv_scan scan);
 /* The operator's symbol for formulas: "+", "max", "min", "×", "^". */
 const char *sv_op_symbol(sv_op op);
 
+/* The operator as a noun for words: "sum", "maximum", "minimum", "product",
+ * "xor" ("combination" out of range). */
+const char *sv_op_noun(sv_op op);
+
 /* Parse a name; false when it is not one of the names above. */
 bool sv_op_from_name(const char *name, sv_op *out);
 bool sv_type_from_name(const char *name, sv_type *out);

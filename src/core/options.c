@@ -27,36 +27,29 @@ const char *sv_option_type_names(unsigned i)
     return i < SV_TYPE_COUNT ? sv_type_name((sv_type)i) : NULL;
 }
 
-/* The shipped kernels beyond the chapter: no row of the lab's registry
- * (its statement model is the chapter's), run only through the kernel
- * runtime (src/runtime/runtime.h, as a shipped build). */
-static const struct {
-    const char *name, *file, *label;
-} beyond[] = {
-    {"blelloch", "kernels/blelloch.cu",
-     "the work-efficient (Blelloch) exclusive scan: up-sweep, root cleared, down-sweep"},
-};
-#define NBEYOND (sizeof beyond / sizeof beyond[0])
-
+/* The shipped kernels beyond the chapter (the registry's second table,
+ * lab_registry.h: Blelloch), after the lab's rows: run only through the
+ * kernel runtime (src/runtime/runtime.h, as a shipped build). */
 const char *sv_option_runtime_kernel(const char *name)
 {
-    for (size_t i = 0; name && i < NBEYOND; i++)
-        if (strcmp(beyond[i].name, name) == 0)
-            return beyond[i].file;
-    return NULL;
+    const sv_kernel_beyond *b = sv_kernel_beyond_find(name);
+    return b ? b->file : NULL;
 }
 
 const char *sv_option_kernel_names(unsigned i)
 {
     if (i < SV_KERNEL_COUNT)
         return sv_kernel_name((sv_kernel)i);
-    return i - SV_KERNEL_COUNT < NBEYOND ? beyond[i - SV_KERNEL_COUNT].name : NULL;
+    const sv_kernel_beyond *b = sv_kernel_beyond_get(i - SV_KERNEL_COUNT);
+    return b ? b->name : NULL;
 }
 
 const char *sv_option_kernel_labels(unsigned i)
 {
-    if (i >= SV_KERNEL_COUNT)
-        return i - SV_KERNEL_COUNT < NBEYOND ? beyond[i - SV_KERNEL_COUNT].label : NULL;
+    if (i >= SV_KERNEL_COUNT) {
+        const sv_kernel_beyond *b = sv_kernel_beyond_get(i - SV_KERNEL_COUNT);
+        return b ? b->label : NULL;
+    }
     const sv_kernel_info *k = sv_kernel_get((sv_kernel)i);
     return k ? k->label : NULL;
 }

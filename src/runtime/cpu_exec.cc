@@ -67,6 +67,7 @@ struct Acc {
     uint32_t cell;
     uint32_t value;
     uint64_t pc;
+    uint32_t order; // sv_kaccess.order
 };
 
 struct Arr {
@@ -149,6 +150,7 @@ struct Rt {
     unsigned char *stacks = nullptr;
     uint32_t cur = 0;
     uint64_t switches = 0;
+    uint32_t order = 0; // accesses recorded so far (sv_kaccess.order)
     bool failed = false;
     int32_t fail_arr = -1; // internal id of the failure's array
     volatile bool in_fiber = false; // a kernel thread runs (for the signal handlers)
@@ -356,9 +358,9 @@ void hazard(sv_khazard_kind kind, uint16_t arr, uint32_t cell, const Arr::Who &f
     p.h.kind = kind;
     p.h.step = R->step;
     p.h.cell = cell;
-    p.h.first = sv_kaccess{first.thread, 0, cell, sv_value{}, line_of(first.pc)};
+    p.h.first = sv_kaccess{first.thread, 0, cell, sv_value{}, line_of(first.pc), 0};
     p.h.first.value.bits = first.value;
-    p.h.second = sv_kaccess{thread, 0, cell, sv_value{}, line_of(pc)};
+    p.h.second = sv_kaccess{thread, 0, cell, sv_value{}, line_of(pc), 0};
     p.h.second.value.bits = value;
     p.arr = arr;
     p.first_write = first.write_ref;
@@ -441,7 +443,7 @@ void record_access(uint16_t ai, uintptr_t addr, unsigned long size, bool write, 
         uint32_t c = (uint32_t)((addr - (uintptr_t)R->in) / kCell);
         uint32_t v;
         memcpy(&v, R->in + (size_t)c * kCell, kCell);
-        t.reads.push_back({R->cur, SV_KARRAY_IN, c, v, pc});
+        t.reads.push_back({R->cur, SV_KARRAY_IN, c, v, pc, ++R->order});
         return;
     }
     Arr &a = R->arrs[ai];
@@ -456,7 +458,7 @@ void record_access(uint16_t ai, uintptr_t addr, unsigned long size, bool write, 
             int32_t wref = -1;
             if (R->record) {
                 wref = (int32_t)R->writes.size();
-                WriteRec w{{R->cur, ai, c, 0, pc}, 0, 0};
+                WriteRec w{{R->cur, ai, c, 0, pc, ++R->order}, 0, 0};
                 R->writes.push_back(w);
                 // the reads behind it: every read since the thread's last write
                 R->writes.back().first_read = (uint32_t)R->reads.size();
@@ -475,7 +477,7 @@ void record_access(uint16_t ai, uintptr_t addr, unsigned long size, bool write, 
         } else {
             uint32_t v = cell_value(a, c);
             if (R->record)
-                t.reads.push_back({R->cur, ai, c, v, pc});
+                t.reads.push_back({R->cur, ai, c, v, pc, ++R->order});
             if (a.kind == SV_KARRAY_SHARED)
                 cell_access(ai, c, false, pc, v, -1);
         }
@@ -610,6 +612,7 @@ sv_kaccess to_k(const Acc &a)
     k.cell = a.cell;
     k.value.bits = a.value;
     k.line = line_of(a.pc);
+    k.order = a.order;
     return k;
 }
 
@@ -906,6 +909,7 @@ bool run_once(sv_schedule s, char *err, size_t errlen)
     R->yield_at_access = s.kind == SV_SCHEDULE_LOCKSTEP || s.kind == SV_SCHEDULE_RANDOM ||
                          s.kind == SV_SCHEDULE_WARPS;
     R->switches = 0;
+    R->order = 0;
     R->step = 0;
     R->hazards_total = 0;
     reset_memory();

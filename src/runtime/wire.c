@@ -68,6 +68,7 @@ static void wacc(const sv_kaccess *a)
     w32(a->cell);
     w32(a->value.bits);
     w32((uint32_t)a->line);
+    w32(a->order);
 }
 
 static void wbools(const bool *b, uint32_t n)
@@ -230,6 +231,7 @@ static void racc(rd *r, sv_kaccess *a)
     a->cell = r32(r);
     a->value.bits = r32(r);
     a->line = (int32_t)r32(r);
+    a->order = r32(r);
 }
 
 static bool *rbools(rd *r, uint32_t n)

@@ -38,7 +38,8 @@ if [ -z "$gen" ]; then
     case $m in ''|'#'*) ;; *) diffs+=("$mk/$m.diff") ;; esac
   done <"$mk/order"
   python3 "$mk/apply.py" --registry "$gen/lab_kernels.h" \
-    "$root/kernels/hillis_steele.row" "$root/kernels/hillis_steele.cu" "$gen" "$gen/stamp" \
+    "$root/kernels/hillis_steele.row" --beyond "$root/kernels/blelloch.row" \
+    "$root/kernels/hillis_steele.cu" "$gen" "$gen/stamp" \
     "${diffs[@]}" >"$out/gen.log" 2>&1 || { cat "$out/gen.log"; exit 1; }
 fi
 

@@ -48,7 +48,7 @@ static sv_trace *emulated(sv_kernel k, const sv_value *in, size_t n)
     char err[256];
     sv_trace *t = sv_trace_create(SV_OP_SUM, SV_TYPE_INT32, SV_SCAN_INCLUSIVE, in, n,
                                   SV_BACKEND_CPU, NULL, err, sizeof err);
-    CHECK_MSG(t && sv_lab_emulate(t, k, (sv_schedule){SV_SCHEDULE_LOCKSTEP, 1}, NULL, NULL, NULL, err,
+    CHECK_MSG(t && sv_capture_lab_run(t, k, (sv_schedule){SV_SCHEDULE_LOCKSTEP, 1}, NULL, NULL, NULL, err,
                               sizeof err) && sv_trace_finish(t, err, sizeof err), "%s", err);
     return t;
 }

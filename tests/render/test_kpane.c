@@ -15,6 +15,7 @@
 #define _GNU_SOURCE
 #include "view_test.h"
 
+#include "capture.h"
 #include "kpane.h"
 #include "runtime.h"
 #include "words.h"
@@ -65,17 +66,7 @@ static sv_ktrace *run_file(const char *path)
 
 static void kview(sv_app_view *v, const sv_ktrace *t, int step)
 {
-    memset(v, 0, sizeof *v);
-    v->ktrace = t;
-    v->kstep = step;
-    v->anim = 1.0f;
-    v->theme = SV_THEME_DARK;
-    v->ui_scale = 1.0f;
-    v->zoom = 1.0f;
-    v->hover_row = v->hover_cell = v->pinned_row = v->pinned_cell = -1;
-    v->source = "CPU runtime";
-    v->edit_text = v->edit_error = v->status = v->kernel_file = v->lab_note = "";
-    v->kerror = "";
+    view_of_ktrace(v, t, step);
 }
 
 static const sv_prim *rect_at(sv_box b)
@@ -355,7 +346,7 @@ static bool lab_make(const char *name, lab_view *lv, sv_app_view *s)
         v[i].i = chapter[i];
     lv->t = sv_trace_create(SV_OP_SUM, SV_TYPE_INT32, SV_SCAN_INCLUSIVE, v, 8, SV_BACKEND_CPU,
                             NULL, err, sizeof err);
-    bool ok = lv->t && sv_lab_emulate(lv->t, k, (sv_schedule){ SV_SCHEDULE_SEQUENTIAL, 1 },
+    bool ok = lv->t && sv_capture_lab_run(lv->t, k, (sv_schedule){ SV_SCHEDULE_SEQUENTIAL, 1 },
                                       &lv->reads, NULL, NULL, err, sizeof err) &&
               sv_trace_finish(lv->t, err, sizeof err);
     CHECK_MSG(ok, "%s emulated: %s", name, err);

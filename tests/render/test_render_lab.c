@@ -22,6 +22,7 @@
 #define _GNU_SOURCE
 #include "view_test.h"
 
+#include "capture.h"
 #include "lab.h"
 #include "scene.h"
 #include "source.h"
@@ -303,7 +304,7 @@ static void test_hatch(void)
     sv_trace *t = sv_trace_create(SV_OP_SUM, SV_TYPE_INT32, SV_SCAN_INCLUSIVE, v, 8,
                                   SV_BACKEND_CPU, NULL, err, sizeof err);
     sv_lab_reads *reads = NULL;
-    bool ok = t && sv_lab_emulate(t, SV_KERNEL_IN_PLACE, (sv_schedule){ SV_SCHEDULE_SEQUENTIAL, 1 },
+    bool ok = t && sv_capture_lab_run(t, SV_KERNEL_IN_PLACE, (sv_schedule){ SV_SCHEDULE_SEQUENTIAL, 1 },
                                   &reads, NULL, NULL, err, sizeof err) &&
               sv_trace_finish(t, err, sizeof err);
     CHECK_MSG(ok, "in-place emulated: %s", err);
@@ -384,7 +385,7 @@ static void test_hatch(void)
 
     /* The hover caption in words: the emulator's record of the read. */
     char words[512] = "";
-    sv_lab_cell_describe(reads, t, 3, 5, words, sizeof words);
+    sv_lab_cell_describe(reads, t->type, 3, 5, words, sizeof words);
     CHECK_MSG(strstr(words, "thread") != NULL, "cell 5's story names a thread: \"%s\"", words);
     s.hover_row = 1;
     s.hover_cell = 5;

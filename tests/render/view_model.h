@@ -68,4 +68,21 @@ static inline sv_trace *view_example(sv_app_view *s)
     return t;
 }
 
+/* A view of kernel trace t at step `step`, as the app hands one out for a
+ * kernel file (dark theme, scale 1, nothing hovered). */
+static inline void view_of_ktrace(sv_app_view *v, const sv_ktrace *t, int step)
+{
+    memset(v, 0, sizeof *v);
+    v->ktrace = t;
+    v->kstep = step;
+    v->anim = 1.0f;
+    v->theme = SV_THEME_DARK;
+    v->ui_scale = 1.0f;
+    v->zoom = 1.0f;
+    v->hover_row = v->hover_cell = v->pinned_row = v->pinned_cell = -1;
+    v->source = "CPU runtime";
+    v->edit_text = v->edit_error = v->status = v->kernel_file = v->lab_note = "";
+    v->kerror = "";
+}
+
 #endif

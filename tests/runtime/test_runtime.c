@@ -458,19 +458,18 @@ static void test_steps(void)
 
 /* The shipped kernels (the chapter's and every mistake), their builds made
  * ahead of time: the chapter's gives the emulator's output under every
- * schedule; under the deterministic schedules each mistake gives what the
- * statement machine of the lab gives (sv_lab_emulate), cell for cell where
- * that knows the value. */
+ * schedule; a mistake without a race one output under every deterministic
+ * schedule (tests/core/test_lab.c holds every round against a reference). */
 static void test_shipped(void)
 {
-    static sv_value in[SV_MAX_N], want[SV_MAX_N], lab_out[SV_MAX_N];
-    static bool lab_known[SV_MAX_N];
+    static sv_value in[SV_MAX_N], want[SV_MAX_N], first_out[SV_MAX_N];
     const size_t ns[] = {8, 64, 1000};
     for (int k = 0; k < SV_KERNEL_COUNT; k++) {
         const sv_kernel_info *info = sv_kernel_get((sv_kernel)k);
         for (size_t a = 0; a < sizeof ns / sizeof *ns; a++) {
             size_t n = ns[a];
             input_of(SV_TYPE_INT32, n, in);
+            bool have_first = false;
             for (size_t s = 0; s < NSCHED; s++) {
                 char err[256], what[160];
                 sv_schedule sch;
@@ -511,20 +510,19 @@ static void test_shipped(void)
                     CHECK_MSG(t->hazards_total == 0, "%s: %llu hazards", what,
                               (unsigned long long)t->hazards_total);
                 } else {
-                    sv_trace *lt = sv_trace_create(SV_OP_SUM, SV_TYPE_INT32, SV_SCAN_INCLUSIVE, in,
-                                                   n, SV_BACKEND_CPU, NULL, err, sizeof err);
-                    CHECK(lt && sv_lab_emulate(lt, (sv_kernel)k, sch, NULL, lab_out, lab_known,
-                                               err, sizeof err));
-                    for (size_t i = 0; lt && i < n; i++) {
-                        if (!lab_known[i])
-                            continue;
-                        if (t->output[i].bits != lab_out[i].bits) {
-                            CHECK_MSG(false, "%s: out[%zu] = %d, the lab's %d", what, i,
-                                      t->output[i].i, lab_out[i].i);
-                            break;
-                        }
+                    /* A mistake without a race gives one output under every
+                     * schedule (test_lab compares every round with a reference). */
+                    if (!have_first) {
+                        memcpy(first_out, t->output, n * sizeof *first_out);
+                        have_first = true;
+                    } else if (!info->racy) {
+                        for (size_t i = 0; i < n; i++)
+                            if (t->output[i].bits != first_out[i].bits) {
+                                CHECK_MSG(false, "%s: out[%zu] = %d, %d under %s", what, i,
+                                          t->output[i].i, first_out[i].i, schedules[0]);
+                                break;
+                            }
                     }
-                    sv_trace_destroy(lt);
                     if (info->racy)
                         CHECK_MSG(t->hazards_total > 0, "%s: no hazard", what);
                     else

@@ -8,13 +8,15 @@
  *  - K cycles the six kernels on the same input; in-place under sequential
  *    gives 3 4 14 15 32 35 65 71 with its outcome in the view; D toggles;
  *  - a new input, operator or scan keeps the kernel;
- *  - --schedule warps:S with n = 64 runs 100 seeds. */
+ *  - --schedule warps:S with n = 64 runs 100 seeds;
+ *  - one default schedule and one runs rule with scanviz-trace's capture. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "app_test.h"
+#include "bounds.h"
 #include "help.h"
 #include "source.h"
 
@@ -155,6 +157,49 @@ static void test_kernels(void)
     CHECK_MSG(strstr(line, " kernel=no-barrier schedule=warps:5 ") && strstr(line, " lab_runs=100 "),
           "state line: %.400s", strstr(line, "kernel=") ? strstr(line, "kernel=") : line);
     sv_app_cleanup(&s);
+}
+
+/* Issue 18: one --schedule, one number of runs, in scanviz and scanviz-trace.
+ * The window's mistake and capture's (what scanviz-trace asks for: no
+ * emulate_schedule) run under the same default schedule, the option table's,
+ * and a given schedule gives the same runs in both. */
+static void test_one_rule(void)
+{
+    static const char *const given[] = {NULL, "random:2", "lockstep"};
+    for (size_t g = 0; g < sizeof given / sizeof *given; g++) {
+        sv_app_state s;
+        sv_app_config c = config(chapter, 8, SV_TYPE_INT32);
+        c.kernel = SV_KERNEL_IN_PLACE;
+        char err[256];
+        if (given[g]) {
+            CHECK(sv_schedule_parse(given[g], &c.schedule, err, sizeof err));
+            c.schedule_given = true;
+        }
+        start_app(&s, &c);
+        sv_capture_request req = {.op = SV_OP_SUM, .type = SV_TYPE_INT32, .input = chapter,
+                                  .n = 8, .choice = SV_CHOOSE_CPU, .kernel = "in-place",
+                                  .schedule = given[g]};
+        sv_trace *t = NULL;
+        CHECK(sv_capture(&req, &t, NULL, err, sizeof err) == SV_CAPTURE_OK && t && t->lab);
+        const sv_lab_record *W = s.trace ? s.trace->lab : NULL;
+        char ws[48] = "", cs[48] = "", want[64];
+        if (W && t && t->lab) {
+            sv_schedule_format(W->schedule, ws, sizeof ws);
+            sv_schedule_format(t->lab->schedule, cs, sizeof cs);
+            CHECK_MSG(strcmp(ws, cs) == 0 && W->runs == t->lab->runs,
+                      "%s: the window runs %s x%u, scanviz-trace %s x%u",
+                      given[g] ? given[g] : "no --schedule", ws, (unsigned)W->runs, cs,
+                      (unsigned)t->lab->runs);
+            CHECK_STR(ws, given[g] ? given[g] : SV_LAB_DEFAULT_SCHEDULE);
+            CHECK_INT(W->runs, g == 1 ? SV_LAB_DEFAULT_RUNS : 1);
+        }
+        char line[1 << 16];
+        sv_app_state_line(&s, line, sizeof line);
+        snprintf(want, sizeof want, " schedule=%s ", given[g] ? given[g] : SV_LAB_DEFAULT_SCHEDULE);
+        CHECK_MSG(strstr(line, want), "state line: %.300s", strstr(line, "kernel="));
+        sv_trace_destroy(t);
+        sv_app_cleanup(&s);
+    }
 }
 
 /* Predict mode's third question, with a mistake shown: "will each cell be
@@ -350,6 +395,7 @@ int main(int argc, char **argv)
     test_kernel_no_gpu();
     test_phases();
     test_kernels();
+    test_one_rule();
     test_help_kernels();
     test_quiz_outcome();
     test_script_kernel();

@@ -21,22 +21,10 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from xharness import App, expect, fail, run_under_xvfb, sanitizer_env  # noqa: E402
+from xharness import App, expect, fail, run_under_xvfb, sanitizer_env, script_kernel_and_back, wait_runs  # noqa: E402
 
 INPUT = "3 1 7 0 4 1 6 3"
 GOOD = "3,4,11,11,15,16,22,25"
-
-
-def wait_runs(app, runs, timeout=60):
-    """The state line once the app has taken `runs` results."""
-    deadline = time.time() + timeout
-    while True:
-        st = app.state()
-        if int(st.get("kruns", "0")) >= runs:
-            return st
-        if time.time() > deadline:
-            fail(f"no kernel result {runs} within {timeout} s: {st['raw'][-800:]}")
-        time.sleep(0.2)
 
 
 def write_in_place(path, text):
@@ -114,21 +102,10 @@ def script_scenario(exe, good, env):
     script = os.path.join(d, "talk.txt")
     write_in_place(script, "round 1 : the chapter's kernel\n"
                            "kernel-file scan.cu round 1 : now yours\n")
-    app = App(exe, "--no-animation", "--backend", "cpu", "--input", INPUT, "--script", script,
-              env=env)
     try:
-        st = app.state()
-        expect(st, kfile="-", script="1/2")
-        app.keys("Right")
-        st = wait_runs(app, 1)
-        expect(st, kfile=os.path.join(d, "scan.cu"), kverdict="ok", kout=GOOD, script="2/2",
-               step=1)
-        app.keys("Left")
-        st = app.state()
-        expect(st, kfile="-", script="1/2")
-        app.quit_clean()
+        script_kernel_and_back(exe, env, INPUT, script, kfile=os.path.join(d, "scan.cu"),
+                               kverdict="ok", kout=GOOD, script="2/2", step=1)
     finally:
-        app.kill()
         shutil.rmtree(d, ignore_errors=True)
 
 

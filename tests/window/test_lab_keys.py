@@ -143,8 +143,11 @@ def main():
         app.keys("k", "k", "k", "k", "k", "k", "k")  # back to the chapter's kernel
         expect(app.state(), kernel="correct")
 
-        # A mistake keeps its kernel across a new input.
+        # A mistake keeps its kernel across a new input. (K's capture runs the
+        # kernel's own code on the CPU runtime: wait for it, or the typed
+        # characters reach the window before E has opened the input box.)
         app.keys("k")
+        expect(app.state(), kernel="in-place")
         app.keys("e")
         app.type("1 1 1 1")
         app.keys("Return")

@@ -168,6 +168,42 @@ class App:
             self.proc.wait()
 
 
+def wait_runs(app, runs, timeout=60):
+    """The state line once the app has taken `runs` kernel results (kruns)."""
+    deadline = time.time() + timeout
+    while True:
+        st = app.state()
+        if int(st.get("kruns", "0")) >= runs:
+            return st
+        if time.time() > deadline:
+            fail(f"no kernel result {runs} within {timeout} s: {st['raw'][-800:]}")
+        time.sleep(0.2)
+
+
+def script_kernel_and_back(exe, env, values, script_path, **want):
+    """A presenter script of two steps whose second shows a kernel (a
+    kernel-file or a kernel blelloch step): scanviz on `values` with
+    `script_path` starts on step 1 with no kernel file, Right shows the kernel
+    (the state fields `want` once its first result is taken), Left goes back
+    to none, Esc quits cleanly."""
+    app = App(exe, "--no-animation", "--backend", "cpu", "--input", values, "--script", script_path,
+              env=env)
+    try:
+        st = app.state()
+        expect(st, kfile="-", script="1/2")
+        app.keys("Right")
+        st = wait_runs(app, 1)
+        for k, v in want.items():
+            if st.get(k) != str(v):
+                fail(f"after Right: {k}={st.get(k)!r}, expected {str(v)!r}\n  {st['raw'][:600]}")
+        app.keys("Left")
+        st = app.state()
+        expect(st, kfile="-", script="1/2")
+        app.quit_clean()
+    finally:
+        app.kill()
+
+
 def expect(state, **want):
     """Fails (naming the caller's line) when a state field differs."""
     frame = sys._getframe(1)

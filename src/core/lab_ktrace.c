@@ -1,0 +1,367 @@
+/* The lab's reading of a kernel trace (lab_ktrace.h): rounds and reads from
+ * the runtime's steps.
+ *
+ * UNDER THE HOOD. Every access to the buffers becomes an event (a write with
+ * its round, a read with its round and slot); sorted by the accesses' order
+ * they replay the run, with each cell carrying its value, whether it is
+ * known (`?` otherwise) and who wrote it in which round, so each read gets
+ * the write it saw. A write that leaves a cell as it was (the one-buffer
+ * kernels' else, buf[i] = buf[i]) keeps the cell's provenance: no reader can
+ * tell it happened, and the words speak of values. */
+#include "lab_ktrace.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "error.h"
+
+typedef struct ev {
+    uint32_t order;
+    bool write;
+    uint32_t thread;
+    int b;             /* buffer: the array's cell / n */
+    uint32_t i;        /* cell in the buffer: the array's cell % n */
+    sv_value value;
+    int round;         /* a read: the round of the thread's next write; -1 none */
+    int slot;
+} ev;
+
+typedef struct cell {
+    sv_value v;
+    bool known;
+    int32_t writer;    /* -1: never written */
+    int round;
+} cell;
+
+/* One replay's inputs and results. */
+typedef struct replay {
+    const sv_ktrace *kt;
+    size_t n, nr;
+    int arr;            /* the buffers' array */
+    ev *evs;
+    size_t nevs, cap;
+    sv_lab_read *reads; /* [(r * n + i) * SLOTS + slot] */
+    bool *wrote;        /* [r * n + i] */
+    sv_value *rv;       /* [(r * 2 + b) * n + i]: the write of round r, NULL: not kept */
+    bool *rset;
+    bool *rknown;       /* the write's value is known (none of its reads was `?`) */
+    int stopped_round;
+    int32_t stopped_thread;
+} replay;
+
+static int by_order(const void *a, const void *b)
+{
+    uint32_t x = ((const ev *)a)->order, y = ((const ev *)b)->order;
+    return x < y ? -1 : x > y;
+}
+
+static bool push(replay *p, ev e)
+{
+    if (p->nevs == p->cap) {
+        size_t cap = p->cap ? 2 * p->cap : 1024;
+        ev *m = realloc(p->evs, cap * sizeof *m);
+        if (!m)
+            return false;
+        p->evs = m;
+        p->cap = cap;
+    }
+    p->evs[p->nevs++] = e;
+    return true;
+}
+
+/* The shared array the kernel wrote most: the lab kernels' buffers. */
+static int buffer_array(const sv_ktrace *kt, size_t n)
+{
+    int best = -1;
+    size_t most = 0;
+    for (size_t a = 0; a < kt->narrays; a++) {
+        if (kt->arrays[a].kind != SV_KARRAY_SHARED || kt->arrays[a].len < n)
+            continue;
+        size_t w = 0;
+        for (size_t s = 0; s < kt->nsteps; s++)
+            for (size_t k = 0; k < kt->steps[s].nwrites; k++)
+                w += kt->steps[s].writes[k].at.array == a;
+        if (w > most) {
+            most = w;
+            best = (int)a;
+        }
+    }
+    return best;
+}
+
+/* The events of every step, rounds counted as lab_ktrace.h says; the round
+ * the run stopped in when it did. */
+static bool collect(replay *p, uint32_t *count, char *err, size_t errlen)
+{
+    const sv_ktrace *kt = p->kt;
+    const size_t n = p->n;
+    int base = 0;
+    for (size_t s = 0; s < kt->nsteps; s++) {
+        const sv_kstep *st = &kt->steps[s];
+        memset(count, 0, n * sizeof *count);
+        uint32_t most = 0;
+        for (size_t k = 0; k < st->nwrites; k++) {
+            const sv_kwrite *w = &st->writes[k];
+            if (w->at.array != (uint16_t)p->arr || w->at.cell >= 2 * n || w->at.thread >= n)
+                continue;
+            int round = base + (int)count[w->at.thread]++;
+            most = count[w->at.thread] > most ? count[w->at.thread] : most;
+            if (w->at.order == 0) {
+                sv_errorf(err, errlen, "the kernel trace has no order of its accesses (the CPU "
+                          "runtime records it)");
+                return false;
+            }
+            for (uint32_t q = 0; q < w->nreads; q++) {
+                const sv_kaccess *a = &st->reads[w->first_read + q];
+                if (a->array != (uint16_t)p->arr || a->cell >= 2 * n)
+                    continue;
+                uint32_t i = a->cell % (uint32_t)n;
+                ev e = {a->order, false, a->thread, (int)(a->cell / n), i, a->value, round,
+                        i == a->thread ? SV_READ_SELF : SV_READ_LEFT};
+                if (!push(p, e))
+                    goto oom;
+            }
+            ev e = {w->at.order, true, w->at.thread, (int)(w->at.cell / n),
+                    w->at.cell % (uint32_t)n, w->at.value, round, 0};
+            if (!push(p, e))
+                goto oom;
+        }
+        base += (int)most;
+    }
+    if (kt->failure.kind == SV_KFAIL_OUT_OF_RANGE && kt->failure.thread >= 0 &&
+        (size_t)kt->failure.thread < n) {
+        p->stopped_round = base;
+        p->stopped_thread = kt->failure.thread;
+    }
+    return true;
+oom:
+    sv_errorf(err, errlen, "out of memory reading the kernel trace");
+    return false;
+}
+
+/* Replays the events in order: provenance of every read, the written flags
+ * and (when kept) each round's writes. */
+static void replay_events(replay *p, cell *mem)
+{
+    const size_t n = p->n;
+    for (size_t c = 0; c < 2 * n; c++)
+        mem[c] = (cell){{.bits = 0}, false, -1, -1};
+    qsort(p->evs, p->nevs, sizeof *p->evs, by_order);
+    for (size_t k = 0; k < p->nevs; k++) {
+        const ev *e = &p->evs[k];
+        if (e->round < 0 || (size_t)e->round >= p->nr)
+            continue;
+        cell *x = &mem[(size_t)e->b * n + e->i];
+        size_t ri = (size_t)e->round * n + e->thread;
+        if (e->write) {
+            /* An operation on `?` gives `?`: the memory a kernel reads
+             * before anybody wrote it holds no value of the scan. */
+            bool known = true;
+            for (int sl = 0; e->round >= 1 && sl < SV_READ_SLOTS; sl++) {
+                const sv_lab_read *rd = &p->reads[ri * SV_READ_SLOTS + (size_t)sl];
+                known = known && (!rd->done || rd->known);
+            }
+            if (e->round >= 1)
+                p->wrote[ri] = true;
+            if (p->rv) {
+                size_t j = ((size_t)e->round * 2 + (size_t)e->b) * n + e->i;
+                p->rv[j] = known ? e->value : (sv_value){.bits = 0};
+                p->rset[j] = true;
+                p->rknown[j] = known;
+            }
+            if (x->writer >= 0 && x->known == known && (!known || x->v.bits == e->value.bits))
+                continue;
+            *x = (cell){known ? e->value : (sv_value){.bits = 0}, known, (int32_t)e->thread,
+                        e->round};
+            continue;
+        }
+        if (e->round < 1)
+            continue;
+        sv_lab_read *rd = &p->reads[ri * SV_READ_SLOTS + (size_t)e->slot];
+        *rd = (sv_lab_read){.done = true, .buf = e->b, .index = (int32_t)e->i, .cell = e->i,
+                            .value = x->known ? e->value : (sv_value){.bits = 0},
+                            .known = x->known, .writer = x->writer,
+                            .writer_round = x->writer >= 0 ? x->round : -1};
+    }
+}
+
+/* The out-of-range read the run stopped at: pin[index], index < 0. */
+static void mark_stop(replay *p, const sv_trace *t)
+{
+    if (p->stopped_round < 1 || (size_t)p->stopped_round >= p->nr)
+        return;
+    const sv_kfailure *f = &p->kt->failure;
+    size_t r = (size_t)p->stopped_round, i = (size_t)p->stopped_thread;
+    int pin = t->rounds[r].pin < 0 ? 0 : t->rounds[r].pin;
+    int64_t index = f->index - (int64_t)pin * (int64_t)p->n;
+    sv_lab_read *rd = &p->reads[(r * p->n + i) * SV_READ_SLOTS + SV_READ_LEFT];
+    *rd = (sv_lab_read){.done = true, .out_of_range = true, .buf = pin,
+                        .index = index < INT32_MIN ? INT32_MIN : (int32_t)index,
+                        .writer = -1, .writer_round = -1};
+}
+
+static void replay_free(replay *p)
+{
+    free(p->evs);
+    free(p->reads);
+    free(p->wrote);
+    free(p->rv);
+    free(p->rset);
+    free(p->rknown);
+}
+
+/* Replays kt (rv kept when keep_rounds). */
+static bool replay_run(replay *p, const sv_ktrace *kt, const sv_trace *t, bool keep_rounds,
+                       char *err, size_t errlen)
+{
+    memset(p, 0, sizeof *p);
+    p->kt = kt;
+    p->n = t->n;
+    p->nr = t->nrounds;
+    p->stopped_round = -1;
+    p->stopped_thread = -1;
+    if (kt->n != t->n) {
+        sv_errorf(err, errlen, "the kernel trace has n = %zu, the lab's trace %zu", kt->n, t->n);
+        return false;
+    }
+    if (kt->failure.kind != SV_KFAIL_NONE && kt->failure.kind != SV_KFAIL_OUT_OF_RANGE) {
+        sv_errorf(err, errlen, "the kernel run failed (%s): %s",
+                  sv_kfail_kind_name(kt->failure.kind),
+                  kt->failure.message ? kt->failure.message : "no message");
+        return false;
+    }
+    p->arr = buffer_array(kt, t->n);
+    if (p->arr < 0 && kt->failure.kind == SV_KFAIL_NONE) {
+        sv_errorf(err, errlen, "the kernel wrote no shared array of %zu cells: no lab rounds",
+                  t->n);
+        return false;
+    }
+    const size_t n = p->n, nr = p->nr;
+    p->reads = calloc(nr * n * SV_READ_SLOTS, sizeof *p->reads);
+    p->wrote = calloc(nr * n, sizeof *p->wrote);
+    if (keep_rounds) {
+        p->rv = calloc(nr * 2 * n, sizeof *p->rv);
+        p->rset = calloc(nr * 2 * n, sizeof *p->rset);
+        p->rknown = calloc(nr * 2 * n, sizeof *p->rknown);
+    }
+    uint32_t *count = calloc(n, sizeof *count);
+    cell *mem = calloc(2 * n, sizeof *mem);
+    bool ok = p->reads && p->wrote && (!keep_rounds || (p->rv && p->rset && p->rknown)) && count && mem;
+    if (!ok)
+        sv_errorf(err, errlen, "out of memory reading the kernel trace");
+    else if (p->arr >= 0)
+        ok = collect(p, count, err, errlen);
+    else if (kt->failure.thread >= 0 && (size_t)kt->failure.thread < n)
+        p->stopped_round = 0, p->stopped_thread = kt->failure.thread;
+    if (ok) {
+        replay_events(p, mem);
+        mark_stop(p, t);
+    }
+    free(count);
+    free(mem);
+    return ok;
+}
+
+/* t's rounds from the writes of each round: a cell keeps its value until
+ * its owner writes it again. */
+static void fill_rounds(sv_trace *t, const replay *p, const sv_kernel_info *info)
+{
+    const size_t n = t->n;
+    for (size_t r = 0; r < t->nrounds; r++) {
+        sv_round *R = &t->rounds[r];
+        for (int b = 0; b < 2; b++)
+            for (size_t i = 0; i < n; i++) {
+                size_t j = (r * 2 + (size_t)b) * n + i;
+                if (p->rset[j]) {
+                    R->buf[b][i] = p->rv[j];
+                    R->written[b][i] = p->rknown[j];
+                } else if (r > 0) {
+                    R->buf[b][i] = t->rounds[r - 1].buf[b][i];
+                    R->written[b][i] = t->rounds[r - 1].written[b][i];
+                } else {
+                    R->buf[b][i] = (sv_value){.bits = 0};
+                    R->written[b][i] = false;
+                }
+            }
+        if (r >= 1 && !info->double_buffer)
+            R->pin = R->pout = 0;
+    }
+}
+
+/* want_* from lockstep's reads, correct from the chapter's kernel. */
+static void add_wants(replay *p, const replay *lock, const sv_trace *correct)
+{
+    const size_t n = p->n, slots = p->nr * n * SV_READ_SLOTS;
+    for (size_t j = 0; j < slots; j++) {
+        sv_lab_read *x = &p->reads[j];
+        const sv_lab_read *w = &lock->reads[j];
+        size_t r = j / SV_READ_SLOTS / n;
+        x->want = w->value;
+        x->want_known = w->known;
+        x->want_writer = w->done ? w->writer : -1;
+        x->want_round = w->done ? w->writer_round : -1;
+        if (x->done && !x->out_of_range && r >= 1 && correct) {
+            const sv_round *C = &correct->rounds[r - 1];
+            x->correct = C->buf[r - 1 == 0 ? 0 : C->pout][x->cell];
+        }
+    }
+}
+
+bool sv_lab_from_ktrace(sv_trace *t, sv_kernel k, const sv_ktrace *run,
+                        const sv_ktrace *lockstep, const sv_trace *correct, sv_lab_reads **reads,
+                        sv_value *kernel_out, bool *out_known, char *err, size_t errlen)
+{
+    const sv_kernel_info *info = sv_kernel_get(k);
+    if (!t || !run || !info) {
+        sv_errorf(err, errlen, "sv_lab_from_ktrace: %s", info ? "no trace" : "unknown kernel");
+        return false;
+    }
+    replay p, lock;
+    memset(&lock, 0, sizeof lock);
+    bool ok = false;
+    sv_lab_reads *res = NULL;
+    if (!replay_run(&p, run, t, true, err, errlen))
+        goto done;
+    fill_rounds(t, &p, info);
+    /* out[] as written, `?` where the cell it copied was (the last round's
+     * pout, one cell left for the exclusive scan). */
+    const sv_round *last = &t->rounds[t->nrounds - 1];
+    int lp = t->nrounds == 1 ? 0 : last->pout;
+    for (size_t i = 0; i < t->n; i++) {
+        bool from = t->scan == SV_SCAN_EXCLUSIVE ? i == 0 || last->written[lp][i - 1]
+                                                 : last->written[lp][i];
+        if (kernel_out)
+            kernel_out[i] = run->output_written[i] && from ? run->output[i]
+                                                           : (sv_value){.bits = 0};
+        if (out_known)
+            out_known[i] = run->output_written[i] && from;
+    }
+    if (reads) {
+        const sv_ktrace *ls = lockstep ? lockstep : run;
+        if (!replay_run(&lock, ls, t, false, err, errlen))
+            goto done;
+        add_wants(&p, &lock, correct);
+        if (!(res = malloc(sizeof *res))) {
+            sv_errorf(err, errlen, "out of memory reading the kernel trace");
+            goto done;
+        }
+        sv_schedule s = {SV_SCHEDULE_LOCKSTEP, 1};
+        if (run->schedule && !sv_schedule_parse(run->schedule, &s, err, errlen))
+            goto done;
+        *res = (sv_lab_reads){.kernel = k, .schedule = s, .n = t->n, .nrounds = t->nrounds,
+                              .reads = p.reads, .wrote = p.wrote,
+                              .stopped_round = p.stopped_round,
+                              .stopped_thread = p.stopped_thread};
+        p.reads = NULL;
+        p.wrote = NULL;
+        *reads = res;
+        res = NULL;
+    }
+    ok = true;
+done:
+    free(res);
+    replay_free(&p);
+    replay_free(&lock);
+    return ok;
+}
