@@ -138,7 +138,10 @@ ACTION(overview)
 {
     UNUSED_EVENT;
     s->overview = !s->overview;
-    sv_app_set_status(s, s->overview ? "Overview: every round" : "The rounds");
+    if (s->ktrace) /* a kernel trace: its steps (pane_kernel_overview.c) */
+        sv_app_set_status(s, s->overview ? "Overview: every step" : "The steps");
+    else
+        sv_app_set_status(s, s->overview ? "Overview: every round" : "The rounds");
     return true;
 }
 
@@ -180,6 +183,8 @@ ACTION(correct)
 
 ACTION(kedit) { UNUSED_EVENT; sv_app_kfile_edit(s); return true; }
 ACTION(kschedule) { UNUSED_EVENT; sv_app_kfile_next_schedule(s); return true; }
+ACTION(kwrong_next) { UNUSED_EVENT; sv_app_kfile_wrong_run(s, false); return true; }
+ACTION(kwrong_prev) { UNUSED_EVENT; sv_app_kfile_wrong_run(s, true); return true; }
 ACTION(ex_hint) { UNUSED_EVENT; sv_app_exercise_hint(s); return true; }
 ACTION(ex_reveal) { UNUSED_EVENT; sv_app_exercise_reveal(s); return true; }
 ACTION(ex_next) { UNUSED_EVENT; sv_app_exercise_next(s); return true; }

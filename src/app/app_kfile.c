@@ -47,10 +47,12 @@ struct sv_app_kfile {
     size_t n;
     sv_schedule schedule;
     uint32_t runs;
+    int64_t replay;         /* >= 0: run this one run of the last runs again (W), else -1 */
     unsigned want;          /* bumped for each change; the worker runs when it moves */
     /* the result */
     bool ready;
     sv_ktrace *result;      /* NULL: err says why */
+    int64_t result_replay;  /* the run it replays, -1: a whole run of p.runs */
     char *result_source;    /* the text that ran */
     char err[512];
     uint64_t saved_ns;      /* when the save that led to it was seen (for the timing line) */
@@ -85,6 +87,11 @@ static sv_ktrace *run_once(const struct sv_app_kfile *p, char **text, char *err,
     req.backend = SV_RUNTIME_CPU;
     req.schedule = p->schedule;
     req.runs = p->runs ? p->runs : 1;
+    if (p->replay >= 0) { /* run j of random:S / warps:S is seed S + j, alone */
+        if (req.schedule.kind == SV_SCHEDULE_RANDOM || req.schedule.kind == SV_SCHEDULE_WARPS)
+            req.schedule.seed += (uint64_t)p->replay;
+        req.runs = 1;
+    }
     req.time_limit_ms = p->time_limit_ms;
     sv_ktrace *t = sv_runtime_run(&req, err, errlen);
     if (t && !sv_ktrace_analyze(t, err, errlen)) {
@@ -94,11 +101,13 @@ static sv_ktrace *run_once(const struct sv_app_kfile *p, char **text, char *err,
     return t;
 }
 
-/* Copies the parameters under the lock (the input too). */
+/* Copies the parameters under the lock (the input too); a replay is taken
+ * once. */
 static bool take_params(struct sv_app_kfile *k, struct sv_app_kfile *p)
 {
     SDL_LockMutex(k->lock);
     *p = *k;
+    k->replay = -1;
     p->input = malloc(k->n * sizeof *k->input);
     if (p->input)
         memcpy(p->input, k->input, k->n * sizeof *k->input);
@@ -138,6 +147,7 @@ static int kfile_main(void *arg)
         SDL_LockMutex(k->lock);
         sv_ktrace_destroy(k->result); /* a result the main thread never took */
         free(k->result_source);
+        k->result_replay = p.replay;
         k->result = t;
         k->result_source = text;
         sv_app_copy_text(k->err, sizeof k->err, err);
@@ -187,8 +197,25 @@ void sv_app_kfile_rerun(sv_app_state *s)
     k->scan = t->scan;
     k->schedule = s->kschedule;
     k->runs = s->kruns;
+    k->replay = -1;
     k->want++;
     SDL_UnlockMutex(k->lock);
+}
+
+/* W: run `run` of the last runs again, alone, for its trace (the CPU's
+ * schedules are deterministic); the result takes the runs' counts over
+ * (sv_app_kfile_take_replay). */
+void sv_app_kfile_replay(sv_app_state *s, uint32_t run)
+{
+    struct sv_app_kfile *k = s->kf;
+    if (!k)
+        return;
+    SDL_LockMutex(k->lock);
+    k->replay = run;
+    k->want++;
+    SDL_UnlockMutex(k->lock);
+    if (!k->thread)
+        sv_app_kfile_run_now(s);
 }
 
 /* Takes the worker's result once there is one. */
@@ -204,26 +231,36 @@ void sv_app_kfile_finish(sv_app_state *s)
     char err[sizeof k->err];
     memcpy(err, k->err, sizeof err);
     uint64_t saved = k->saved_ns;
+    int64_t replay = k->result_replay;
     k->ready = false;
     k->result = NULL;
     k->result_source = NULL;
     SDL_UnlockMutex(k->lock);
     if (!ready)
         return;
+    if (replay >= 0 && sv_app_kfile_take_replay(s, t, (uint32_t)replay)) {
+        free(text);
+        return;
+    }
     sv_app_kfile_take(s, t, text, err);
     s->kfile_ms = (double)(now_ns() - saved) / 1e6;
 }
 
-/* Without a window (exports): one run now, on the calling thread. */
-static void run_sync(sv_app_state *s)
+/* Without a window (exports, tests): one run now, on the calling thread. */
+void sv_app_kfile_run_now(sv_app_state *s)
 {
     struct sv_app_kfile p;
     char err[512] = "";
     char *text = NULL;
     sv_ktrace *t = NULL;
+    p.replay = -1;
     if (take_params(s->kf, &p)) {
         t = run_once(&p, &text, err, sizeof err);
         free(p.input);
+    }
+    if (p.replay >= 0 && sv_app_kfile_take_replay(s, t, (uint32_t)p.replay)) {
+        free(text);
+        return;
     }
     sv_app_kfile_take(s, t, text, err);
 }
@@ -252,6 +289,7 @@ static bool kfile_start(sv_app_state *s, const char *path, bool builtin, const c
         return false;
     }
     k->time_limit_ms = time_limit_ms;
+    k->replay = -1;
     s->kf = k;
     sv_app_copy_text(s->kentry, sizeof s->kentry, entry ? entry : "");
     s->ktime_limit_ms = time_limit_ms;
@@ -260,7 +298,7 @@ static bool kfile_start(sv_app_state *s, const char *path, bool builtin, const c
     sv_app_kfile_rerun(s);
     sv_app_kfile_compare(s);
     if (!background) {
-        run_sync(s);
+        sv_app_kfile_run_now(s);
         return true;
     }
     sv_wake_register();

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "app_internal.h"
+#include "kpane.h"
 
 /* Failures that keep the last good picture: nothing (or not the whole run)
  * to show of the new version. An out-of-range access is shown on its cells. */
@@ -72,6 +73,101 @@ void sv_app_kfile_take(sv_app_state *s, sv_ktrace *t, char *text, const char *er
     s->kstale = false; /* nothing good yet: what ran of this one */
     if (t)
         show(s, t);
+}
+
+/* The hovered (else pinned) cell of the kernel pane: its row and column. */
+static bool target_cell(const sv_app_state *s, const sv_krows *rows, int *row, int *col)
+{
+    int r = s->pinned_row, c = s->pinned_cell;
+    if (r < 0 || c < 0) {
+        r = s->hover_row;
+        c = s->hover_cell;
+    }
+    if (r < 0 || r >= rows->n || c < 0 || (uint32_t)c >= rows->row[r].count)
+        return false;
+    *row = r;
+    *col = c;
+    return true;
+}
+
+void sv_app_kfile_wrong_run(sv_app_state *s, bool back)
+{
+    const sv_ktrace *t = s->ktrace;
+    sv_krows rows;
+    int r, c;
+    char msg[400], sc[64], name[80];
+    if (!s->kf || !t) {
+        sv_app_set_status(s, "W steps through the runs in which the hovered cell was wrong "
+                             "(--kernel-file with --runs over a seeded schedule)");
+        return;
+    }
+    if (t->backend == SV_BACKEND_CUDA) {
+        sv_app_set_status(s, "a GPU run cannot be run again: the shown run is the one kept");
+        return;
+    }
+    if (!sv_kpane_rows(t, &rows) || !target_cell(s, &rows, &r, &c)) {
+        sv_app_set_status(s, "W: hover over (or click) a cell first");
+        return;
+    }
+    size_t k = (size_t)sv_clampi(s->step, 0, t->nsteps ? (int)t->nsteps - 1 : 0);
+    uint32_t wrong = 0;
+    const uint32_t *which = NULL;
+    snprintf(name, sizeof name, "%s[%d]", rows.row[r].name, c);
+    if (!sv_kpane_cell_runs(t, k, &rows.row[r], (uint32_t)c, &wrong, &which)) {
+        snprintf(msg, sizeof msg, "%s: no runs counted here (one run, or not a row the chapter "
+                 "reads; try --runs 100 --schedule random:1)", name);
+        sv_app_set_status(s, msg);
+        return;
+    }
+    int64_t run = sv_kpane_next_wrong_run(t, k, &rows.row[r], (uint32_t)c, back);
+    if (run < 0) {
+        snprintf(msg, sizeof msg, "%s was right in all %u runs", name, (unsigned)t->runs);
+        sv_app_set_status(s, msg);
+        return;
+    }
+    sv_kwords_run_schedule(t, (uint32_t)run, sc, sizeof sc);
+    if ((uint32_t)run == t->shown_run && wrong <= 1) {
+        snprintf(msg, sizeof msg, "%s was wrong only in run %u, shown (%s)", name,
+                 (unsigned)run, sc);
+        sv_app_set_status(s, msg);
+        return;
+    }
+    snprintf(msg, sizeof msg, "%s was wrong in %u of %u runs: running run %u again (%s)", name,
+             (unsigned)wrong, (unsigned)t->runs, (unsigned)run, sc);
+    sv_app_set_status(s, msg);
+    sv_app_kfile_replay(s, (uint32_t)run);
+}
+
+bool sv_app_kfile_take_replay(sv_app_state *s, sv_ktrace *t, uint32_t run)
+{
+    sv_ktrace *old = s->ktrace;
+    if (!t || !old || t->failure.kind != SV_KFAIL_NONE || t->n != old->n ||
+        t->nsteps != old->nsteps || run >= old->runs) {
+        if (t)
+            sv_app_set_status(s, "that run went differently this time (the file or the input "
+                                 "changed?): running all the runs again");
+        sv_ktrace_destroy(t);
+        sv_app_kfile_rerun(s);
+        return true;
+    }
+    /* the runs' counts and run 0's schedule stay the trace's */
+    t->runs = old->runs;
+    t->wrong_runs = old->wrong_runs;
+    t->shown_run = run;
+    t->cellruns = old->cellruns;
+    t->ncellruns = old->ncellruns;
+    old->cellruns = NULL;
+    old->ncellruns = 0;
+    char *sched = t->schedule;
+    t->schedule = old->schedule;
+    old->schedule = sched;
+    s->kfile_taken++;
+    show(s, t);
+    char msg[200], sc[64];
+    snprintf(msg, sizeof msg, "run %u of %u shown (%s)", (unsigned)run, (unsigned)t->runs,
+             sv_kwords_run_schedule(t, run, sc, sizeof sc));
+    sv_app_set_status(s, msg);
+    return true;
 }
 
 /* The emulator's chapter trace as a kernel trace: buf (2 rows of n) at each

@@ -47,7 +47,8 @@ static void geometry(const sv_app_state *s, char *geo, size_t geo_len, char *hel
 /* A kernel file (--kernel-file): kfile=NAME ksteps kout (the shown trace's
  * output, `?` unwritten) kverdict kfail kerror kerror_line kstale kruns
  * (results taken) kms (the last save to its result) kwatch kcompare
- * kschedule khazards kwrong, kread_only (the kernel trace came from a
+ * kschedule khazards kwrong, kruns_made and kshown (the trace's runs and the
+ * one it shows: W steps it), kread_only (the kernel trace came from a
  * --trace file: kfile is ""); "kfile=-" without either. Returns a malloc'd
  * string (NULL: out of memory). */
 static char *kfile_words(const sv_app_state *s)
@@ -77,12 +78,13 @@ static char *kfile_words(const sv_app_state *s)
                                      "internal"};
     size_t at = (size_t)snprintf(
         w, len, "kfile=\"%s\" kread_only=%d ksteps=%zu kverdict=%s kfail=%s kerror_line=%d kstale=%d "
-        "kruns=%u kms=%.1f kwatch=%s kcompare=%d kschedule=%s kwrong=%u khazards=%llu "
-        "kerror=\"%s\" kout=", file, s->kread_only ? 1 : 0, t ? t->nsteps : (size_t)0,
+        "kruns=%u kms=%.1f kwatch=%s kcompare=%d kschedule=%s kwrong=%u kruns_made=%u "
+        "kshown=%u khazards=%llu kerror=\"%s\" kout=", file, s->kread_only ? 1 : 0, t ? t->nsteps : (size_t)0,
         t ? verdicts[sv_ktrace_verdict(t)] : "none",
         t ? sv_kfail_kind_name(t->failure.kind) : "none", s->kerror_line, s->kstale ? 1 : 0,
         s->kfile_taken, s->kfile_ms, sv_app_kfile_method(s),
         s->kcompare_shown && s->kcompare ? 1 : 0, sched, t ? t->wrong_runs : 0u,
+        t ? t->runs : 0u, t ? t->shown_run : 0u,
         t ? (unsigned long long)t->hazards_total : 0ull, err);
     for (size_t i = 0; t && i < t->n && at + 32 < len; i++) {
         char v[40];

@@ -203,6 +203,69 @@ bool sv_kpane_failed_here(const sv_ktrace *t, size_t k)
     return k + 1 == t->nsteps;
 }
 
+sv_kverdict_cell sv_kpane_verdict(const sv_ktrace *t, size_t k, const sv_krow *r, uint32_t col)
+{
+    if (!t || col >= t->n || col >= r->count)
+        return SV_KCELL_UNKNOWN;
+    if (r->kind == SV_KROW_OUT) {
+        if (k + 1 < t->nsteps || !t->output_wrong)
+            return SV_KCELL_UNKNOWN;
+        return t->output_wrong[col] ? SV_KCELL_WRONG : SV_KCELL_RIGHT;
+    }
+    if (r->kind != SV_KROW_ARRAY || !t->readings || !t->cell_wrong || k >= t->nsteps)
+        return SV_KCELL_UNKNOWN;
+    const sv_kreading *rd = &t->readings[k];
+    if (!rd->fits || (uint32_t)rd->pout_array != r->array || (uint32_t)rd->pout_row != r->row)
+        return SV_KCELL_UNKNOWN;
+    return t->cell_wrong[k * t->n + col] ? SV_KCELL_WRONG : SV_KCELL_RIGHT;
+}
+
+bool sv_kpane_cell_runs(const sv_ktrace *t, size_t k, const sv_krow *r, uint32_t col,
+                        uint32_t *wrong, const uint32_t **which)
+{
+    if (!t || t->ncellruns == 0 || col >= r->count || r->kind == SV_KROW_INPUT)
+        return false;
+    uint32_t i = 0;
+    const sv_kcellruns *c;
+    if (r->kind == SV_KROW_OUT) {
+        if (k + 1 < t->nsteps)
+            return false;
+        c = sv_ktrace_cellruns_at(t, -1, r->array, col, &i);
+    } else {
+        c = sv_ktrace_cellruns_at(t, (int32_t)k, r->array, r->first + col, &i);
+    }
+    if (!c)
+        return false;
+    *wrong = c->wrong[i];
+    *which = c->which + (size_t)i * SV_KTRACE_CELL_RUNS;
+    return true;
+}
+
+int64_t sv_kpane_next_wrong_run(const sv_ktrace *t, size_t k, const sv_krow *r, uint32_t col,
+                                bool back)
+{
+    uint32_t wrong = 0;
+    const uint32_t *which = NULL;
+    if (!sv_kpane_cell_runs(t, k, r, col, &wrong, &which) || wrong == 0)
+        return -1;
+    size_t m = 0;
+    while (m < SV_KTRACE_CELL_RUNS && which[m] != SV_KTRACE_NO_RUN)
+        m++;
+    if (m == 0)
+        return -1;
+    uint32_t cur = t->shown_run;
+    if (back) {
+        for (size_t j = m; j-- > 0;)
+            if (which[j] < cur)
+                return which[j];
+        return which[m - 1];
+    }
+    for (size_t j = 0; j < m; j++)
+        if (which[j] > cur)
+            return which[j];
+    return which[0];
+}
+
 /* The step of c holding round `round` in its reading (fits), or -1. */
 static int compare_step(const sv_ktrace *c, int round)
 {

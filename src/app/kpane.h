@@ -89,6 +89,28 @@ bool sv_kpane_failed_here(const sv_ktrace *t, size_t k);
 bool sv_kpane_compare(const sv_app_view *v, size_t k, const sv_krow *r, uint32_t col,
                       sv_value *out);
 
+/* Whether column col of row r is right after step k in the shown run: out
+ * against the scan, the step's reading row against its expected round's
+ * windows (ktrace.h's cell_wrong); UNKNOWN where nothing says what it
+ * should hold (the input, a row the step's reading does not read). */
+typedef enum sv_kverdict_cell {
+    SV_KCELL_UNKNOWN,
+    SV_KCELL_RIGHT,
+    SV_KCELL_WRONG
+} sv_kverdict_cell;
+sv_kverdict_cell sv_kpane_verdict(const sv_ktrace *t, size_t k, const sv_krow *r, uint32_t col);
+/* The many runs' count of column col of row r at step k (ktrace.h's
+ * cellruns: the step's reading row, or out): *wrong runs, and *which the
+ * first of them (up to SV_KTRACE_CELL_RUNS, SV_KTRACE_NO_RUN past the
+ * last). false when the runs were not counted there. */
+bool sv_kpane_cell_runs(const sv_ktrace *t, size_t k, const sv_krow *r, uint32_t col,
+                        uint32_t *wrong, const uint32_t **which);
+/* The run to show next for the cell (col of row r at step k): the first
+ * listed run after the shown one (before it, when back), wrapping; -1
+ * when the cell was wrong in no listed run. */
+int64_t sv_kpane_next_wrong_run(const sv_ktrace *t, size_t k, const sv_krow *r, uint32_t col,
+                                bool back);
+
 /* ---- words (kpane_words.c) ----------------------------------------------- */
 
 /* "thread 33 read s[32] while thread 32 wrote it, in the same step" (RAW),
@@ -98,6 +120,15 @@ char *sv_kwords_hazard(const sv_ktrace *t, const sv_khazard *h, char *buf, size_
 /* An out-of-range access in words: "thread 0 read s[-1]: i - stride = -1, the
  * left edge"; "" when the failure is not one. */
 char *sv_kwords_out_of_range(const sv_ktrace *t, char *buf, size_t len);
+/* The many runs of column col of row r at step k in words: "wrong in 7 of
+ * 20 runs: 0, 3, 5, … (run 0 shown, one of them)", "... (run 2 shown, right
+ * here); W shows run 3 (random:4)", "right in all 20 runs"; "" when the
+ * runs were not counted there. The schedule of run j is the trace's
+ * (run 0's) with seed S + j. */
+char *sv_kwords_runs(const sv_ktrace *t, size_t k, const sv_krow *r, uint32_t col, char *buf,
+                     size_t len);
+/* Run j's schedule in words ("random:4"; "lockstep" for the unseeded ones). */
+char *sv_kwords_run_schedule(const sv_ktrace *t, uint32_t run, char *buf, size_t len);
 /* The pane's caption, tooltip, counters (the pane table's and words.h's
  * entry points dispatch here when v->ktrace is set). */
 bool sv_kwords_caption(const sv_app_view *v, sv_caption_words *out);
@@ -111,6 +142,11 @@ void sv_kwords_overview_counters(const sv_ktrace *t, char *buf, size_t len);
 void sv_kwords_step_label(const sv_ktrace *t, int k, char *buf, size_t len);
 /* The header: "Your kernel: my_scan.cu" and "  ·  n = 8  ·  sum  ·  inclusive ...". */
 void sv_kwords_header(const sv_app_view *v, const char **title, char *rest, size_t len);
+
+/* Where a kernel trace came from, for the header: "CPU runtime · schedule
+ * random:1" (a kernel file or a shipped kernel run by the CPU runtime),
+ * "GPU runtime · NVIDIA H200" (escaped); clean: without the schedule. */
+char *sv_kwords_source(const sv_ktrace *t, bool clean, char *buf, size_t len);
 
 /* ---- phases (kphase.c) --------------------------------------------------- *
  * Down/Up inside a kernel trace's step: its writes by what they wrote, then

@@ -9,6 +9,7 @@
 
 #include "../core/escape.h"
 #include "../core/ktrace_blelloch.h"
+#include "../core/lab_schedule.h"
 #include "kpane.h"
 
 static void fmtv(const sv_ktrace *t, sv_value v, char *buf, size_t len)
@@ -443,6 +444,52 @@ static void case_line(const sv_ktrace *t, size_t k, const sv_krow *r, uint32_t c
     }
 }
 
+char *sv_kwords_run_schedule(const sv_ktrace *t, uint32_t run, char *buf, size_t len)
+{
+    sv_schedule sc;
+    char err[64];
+    if (!t->schedule || !sv_schedule_parse(t->schedule, &sc, err, sizeof err)) {
+        snprintf(buf, len, "%s", t->backend == SV_BACKEND_CUDA ? "the GPU" : "?");
+        return buf;
+    }
+    if (sc.kind == SV_SCHEDULE_RANDOM || sc.kind == SV_SCHEDULE_WARPS)
+        sc.seed += run;
+    return sv_schedule_format(sc, buf, len);
+}
+
+char *sv_kwords_runs(const sv_ktrace *t, size_t k, const sv_krow *r, uint32_t col, char *buf,
+                     size_t len)
+{
+    uint32_t wrong = 0;
+    const uint32_t *which = NULL;
+    buf[0] = '\0';
+    if (!sv_kpane_cell_runs(t, k, r, col, &wrong, &which))
+        return buf;
+    if (wrong == 0) {
+        snprintf(buf, len, "right in all %" PRIu32 " runs", t->runs);
+        return buf;
+    }
+    snprintf(buf, len, "wrong in %" PRIu32 " of %" PRIu32 " runs:", wrong, t->runs);
+    bool shown = false;
+    size_t m = 0;
+    for (; m < SV_KTRACE_CELL_RUNS && which[m] != SV_KTRACE_NO_RUN; m++) {
+        cat(buf, len, "%s %" PRIu32, m ? "," : "", which[m]);
+        shown |= which[m] == t->shown_run;
+    }
+    if (wrong > m)
+        cat(buf, len, ", \u2026");
+    sv_kverdict_cell here = sv_kpane_verdict(t, k, r, col);
+    cat(buf, len, " (run %" PRIu32 " shown, %s)", t->shown_run,
+        shown || here == SV_KCELL_WRONG ? "one of them" : "right here");
+    int64_t next = sv_kpane_next_wrong_run(t, k, r, col, false);
+    if (next >= 0 && (uint32_t)next != t->shown_run) {
+        char sc[64];
+        cat(buf, len, "; W shows run %" PRId64 " (%s)", next,
+            sv_kwords_run_schedule(t, (uint32_t)next, sc, sizeof sc));
+    }
+    return buf;
+}
+
 bool sv_kwords_tooltip(const sv_app_view *v, int row, int col, sv_tip_words *out)
 {
     memset(out, 0, sizeof *out);
@@ -488,9 +535,17 @@ bool sv_kwords_tooltip(const sv_app_view *v, int row, int col, sv_tip_words *out
             out->emph[n] = true;
             snprintf(out->line[n++], SV_TIP_MAX, "%s", hw);
             if (n < SV_TIP_LINES)
-                snprintf(out->line[n++], SV_TIP_MAX, "%s: lines %" PRId32 " and %" PRId32,
-                         sv_khazard_kind_name(h->kind), h->first.line, h->second.line);
+                snprintf(out->line[n++], SV_TIP_MAX, "%s: lines %" PRId32 " and %" PRId32 "%s",
+                         sv_khazard_kind_name(h->kind), h->first.line, h->second.line,
+                         sv_kpane_verdict(t, k, r, c) == SV_KCELL_RIGHT
+                             ? " \u00b7 in this run the cell is still right" : "");
             out->accent = SV_TONE_ERROR;
+        }
+        char rw[SV_TIP_MAX];
+        sv_kwords_runs(t, k, r, c, rw, sizeof rw);
+        if (rw[0] && n < SV_TIP_LINES) {
+            out->emph[n] = strncmp(rw, "wrong", 5) == 0;
+            snprintf(out->line[n++], SV_TIP_MAX, "%s", rw);
         }
     }
     sv_value want;
@@ -553,9 +608,12 @@ bool sv_kwords_counters(const sv_app_view *v, char *line, size_t n1, char *note,
         snprintf(note, n2, "\u25cf output %s \u00b7 %" PRIu64 " hazard%s in all",
                  t->first_wrong >= 0 ? "wrong" : "right", t->hazards_total,
                  t->hazards_total == 1 ? "" : "s");
-        if (t->runs > 1)
-            cat(note, n2, " \u00b7 wrong in %" PRIu32 " of %" PRIu32 " runs", t->wrong_runs,
-                t->runs);
+        if (t->runs > 1) {
+            char sc[64];
+            cat(note, n2, " \u00b7 wrong in %" PRIu32 " of %" PRIu32 " runs \u00b7 run %" PRIu32
+                " shown (%s)", t->wrong_runs, t->runs, t->shown_run,
+                sv_kwords_run_schedule(t, t->shown_run, sc, sizeof sc));
+        }
     }
     if (v->kerror && v->kerror[0])
         snprintf(note, n2, "\u25cf the last save failed: %s", v->kerror);
@@ -582,6 +640,23 @@ void sv_kwords_step_label(const sv_ktrace *t, int k, char *buf, size_t len)
         snprintf(buf, len, "r%d", t->readings[k].round);
     else
         snprintf(buf, len, "%d", k + 1);
+}
+
+char *sv_kwords_source(const sv_ktrace *t, bool clean, char *buf, size_t len)
+{
+    if (t->backend == SV_BACKEND_CUDA) {
+        char dev[128];
+        sv_escape(t->device ? t->device : "", dev, sizeof dev);
+        snprintf(buf, len, "GPU runtime%s%s", dev[0] ? " \u00b7 " : "", dev);
+        return buf;
+    }
+    snprintf(buf, len, "CPU runtime");
+    if (!clean && t->schedule) {
+        char sc[64];
+        sv_escape(t->schedule, sc, sizeof sc);
+        cat(buf, len, " \u00b7 schedule %s", sc);
+    }
+    return buf;
 }
 
 void sv_kwords_header(const sv_app_view *v, const char **title, char *rest, size_t len)

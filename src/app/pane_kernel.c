@@ -8,6 +8,7 @@
  * a ghost line under the rows it matches. */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "../core/ktrace_blelloch.h"
@@ -19,6 +20,8 @@
 static void kernel_at(sv_app_view *c, int k)
 {
     c->kstep = k;
+    c->quiz = false; /* a question's two lines fit the least room, and its row search at
+                        every step would make this quadratic in the steps */
 }
 
 static sv_caption_room kernel_caption_room(const sv_app_view *v, float w, float bold_px,
@@ -77,7 +80,28 @@ typedef struct kdraw {
     size_t k;
     int hover_row, hover_col;
     int quiz_row;   /* predict mode's asked row (kquiz.c); -1 none */
+    bool *hazard;   /* [row * cols + col]: a hazard of step k there (NULL: none at all) */
 } kdraw;
+
+/* The step's hazard cells by pane row and column, once per frame: a
+ * lookup per cell would pass over every hazard (10000 kept at n = 1024). */
+static bool *hazard_cells(const kdraw *d)
+{
+    const sv_ktrace *kt = d->kt;
+    size_t cols = d->rows.cols;
+    bool *hz = NULL;
+    for (size_t h = 0; h < kt->nhazards; h++) {
+        const sv_khazard *x = &kt->hazards[h];
+        uint32_t col;
+        int r = x->step == d->k ? sv_kpane_row_of(&d->rows, x->array, x->cell, &col) : -1;
+        if (r < 0 || col >= cols)
+            continue;
+        if (!hz && !(hz = calloc((size_t)d->rows.n * cols, sizeof *hz)))
+            return NULL;
+        hz[(size_t)r * cols + col] = true;
+    }
+    return hz;
+}
 
 static sv_rgba case_rgb(const sv_theme *t, sv_case c)
 {
@@ -106,6 +130,19 @@ static void draw_value(const kdraw *d, sv_box b, sv_value val, sv_rgba col, floa
     float fpx = sv_scene_fit_px(d->g, SV_FONT_MONO, px, b.w * 0.92f, s);
     sv_gfx_text(d->g, SV_FONT_MONO, fpx, b.x + b.w / 2.0f, b.y + b.h / 2.0f, SV_ALIGN_CENTER,
                 col, s);
+}
+
+/* Many runs: a bar along the cell's foot, as long as the share of runs in
+ * which it was wrong (ktrace.h's cellruns), in the error colour. */
+static void draw_runs_bar(const kdraw *d, sv_box b, uint32_t wrong)
+{
+    if (wrong == 0 || d->kt->runs == 0)
+        return;
+    float share = (float)wrong / (float)d->kt->runs;
+    float h = fmaxf(1.5f, b.h * 0.1f), inset = fminf(b.w * 0.1f, d->l->radius);
+    float w = (b.w - 2.0f * inset) * (share > 1.0f ? 1.0f : share);
+    sv_gfx_rect(d->g, (sv_box){ b.x + inset, b.y + b.h - h - 0.5f, w, h }, 0.0f, d->t->error,
+                d->t->error, 0.0f, SV_BORDER_SOLID);
 }
 
 /* A cell of an open question: what it will hold hidden (`?`), or the
@@ -152,48 +189,84 @@ static void draw_verdict(const kdraw *d, int r, uint32_t c)
                 ok ? SV_BORDER_SOLID : SV_BORDER_DASHED);
 }
 
-/* One cell: fill, border (the case where the reading holds), value, the
- * broken cell's "should be", the hazard hatch, the ghost value. */
+/* What one cell looks like: its box, value, fill and border (the case where
+ * the reading holds), the hazard hatch (0 none, 1 the error colour: wrong in
+ * the shown run or nothing says, 2 dim: this run left it right), the runs
+ * it was wrong in. */
+typedef struct klook {
+    sv_box b;
+    bool have, wrote;
+    sv_value val;
+    sv_kmark mark;
+    sv_rgba fill, border;
+    sv_border style;
+    float bw;
+    int hatch;
+    uint32_t wrong;
+} klook;
+
+static void cell_look(const kdraw *d, int r, uint32_t c, klook *k)
+{
+    const sv_theme *t = d->t;
+    const sv_layout *l = d->l;
+    const sv_krow *row = &d->rows.row[r];
+    k->b = sv_layout_cell(l, r, (int)c);
+    k->have = sv_kpane_value(d->kt, d->k, row, c, &k->val);
+    k->wrote = sv_kpane_wrote(d->kt, d->k, row, c);
+    sv_case cs = SV_CASE_COPY;
+    k->mark = sv_kpane_mark(d->kt, d->k, row, c, &cs);
+    k->fill = k->have ? t->cell_fill : sv_rgba_mix(t->cell_fill, t->bg, 0.55f);
+    k->border = t->cell_border;
+    k->style = SV_BORDER_SOLID;
+    k->bw = l->border_w;
+    if (k->mark == SV_KMARK_CASE) {
+        k->border = case_rgb(t, cs);
+        k->fill = sv_rgba_mix(t->cell_fill, k->border, t->tint);
+        k->style = cs == SV_CASE_FULL ? SV_BORDER_SOLID
+                   : cs == SV_CASE_PARTIAL ? SV_BORDER_DASHED : SV_BORDER_DOTTED;
+        k->bw *= 1.8f * t->line_scale;
+    } else if (k->mark == SV_KMARK_BROKEN) {
+        k->border = t->error;
+        k->bw *= 2.4f * t->line_scale;
+    } else if (k->wrote) { /* written in this step, no case: a plain, firmer border */
+        k->border = t->text_dim;
+        k->bw *= 1.5f;
+    }
+    k->hatch = 0;
+    if (row->kind == SV_KROW_ARRAY && d->hazard && d->hazard[(size_t)r * d->rows.cols + c])
+        k->hatch = sv_kpane_verdict(d->kt, d->k, row, c) == SV_KCELL_RIGHT ? 2 : 1;
+    const uint32_t *which;
+    if (!sv_kpane_cell_runs(d->kt, d->k, row, c, &k->wrong, &which))
+        k->wrong = 0;
+}
+
+static sv_rgba hatch_rgb(const sv_theme *t, int hatch)
+{
+    return hatch == 2 ? sv_rgba_alpha(t->text_dim, 0.55f) : t->error;
+}
+
+/* One cell: fill, border, value, the broken cell's "should be", the hazard
+ * hatch, the wrong runs' bar, the ghost value. */
 static void draw_cell(const kdraw *d, int r, uint32_t c)
 {
     const sv_theme *t = d->t;
     const sv_layout *l = d->l;
     const sv_krow *row = &d->rows.row[r];
-    sv_box b = sv_layout_cell(l, r, (int)c);
-    sv_value val;
-    bool have = sv_kpane_value(d->kt, d->k, row, c, &val);
-    bool wrote = sv_kpane_wrote(d->kt, d->k, row, c);
-    if (wrote && r == d->quiz_row && d->v->quiz_asking) {
+    klook k;
+    cell_look(d, r, c, &k);
+    sv_box b = k.b;
+    if (k.wrote && r == d->quiz_row && d->v->quiz_asking) {
         draw_asked_cell(d, c, b);
         return;
     }
-    sv_case cs = SV_CASE_COPY;
-    sv_kmark mark = sv_kpane_mark(d->kt, d->k, row, c, &cs);
-    sv_rgba fill = have ? t->cell_fill : sv_rgba_mix(t->cell_fill, t->bg, 0.55f);
-    sv_rgba border = t->cell_border;
-    sv_border style = SV_BORDER_SOLID;
-    float bw = l->border_w;
-    if (mark == SV_KMARK_CASE) {
-        border = case_rgb(t, cs);
-        fill = sv_rgba_mix(t->cell_fill, border, t->tint);
-        style = cs == SV_CASE_FULL ? SV_BORDER_SOLID : cs == SV_CASE_PARTIAL ? SV_BORDER_DASHED
-                                                                            : SV_BORDER_DOTTED;
-        bw *= 1.8f * t->line_scale;
-    } else if (mark == SV_KMARK_BROKEN) {
-        border = t->error;
-        bw *= 2.4f * t->line_scale;
-    } else if (wrote) { /* written in this step, no case: a plain, firmer border */
-        border = t->text_dim;
-        bw *= 1.5f;
-    }
-    sv_gfx_rect(d->g, b, l->radius, fill, border, bw, style);
-    if (have)
-        draw_value(d, b, val, t->cell_text, l->num_px);
+    sv_gfx_rect(d->g, b, l->radius, k.fill, k.border, k.bw, k.style);
+    if (k.have)
+        draw_value(d, b, k.val, t->cell_text, l->num_px);
     else if (row->kind != SV_KROW_INPUT && l->num_px > 0.0f)
         sv_gfx_text(d->g, SV_FONT_MONO, l->num_px * 0.8f, b.x + b.w / 2.0f, b.y + b.h / 2.0f,
                     SV_ALIGN_CENTER, sv_rgba_alpha(t->uninit, 0.7f), "?");
     float u = l->unit;
-    if (mark == SV_KMARK_BROKEN && d->kt->readings) {
+    if (k.mark == SV_KMARK_BROKEN && d->kt->readings) {
         char want[48], s[64];
         sv_value_format(d->kt->type, d->kt->readings[d->k].window_value, want, sizeof want);
         snprintf(s, sizeof s, "\u2260 %s", want);
@@ -201,11 +274,13 @@ static void draw_cell(const kdraw *d, int r, uint32_t c)
         sv_gfx_text(d->g, SV_FONT_SANS_BOLD, px, b.x + b.w / 2.0f, b.y + b.h + 0.9f * px,
                     SV_ALIGN_CENTER, t->error, s);
     }
-    if (row->kind == SV_KROW_ARRAY && sv_kpane_hazard_at(d->kt, d->k, row->array, row->first + c, 0))
-        sv_scene_hatch(d->g, b, fmaxf(3.0f, 0.9f * u), fmaxf(1.0f, 0.2f * u), t->error);
+    if (k.hatch)
+        sv_scene_hatch(d->g, b, fmaxf(3.0f, 0.9f * u), fmaxf(1.0f, 0.2f * u),
+                       hatch_rgb(t, k.hatch));
+    draw_runs_bar(d, b, k.wrong);
     sv_value want;
     if (sv_kpane_compare(d->v, d->k, row, c, &want)) {
-        bool same = have && memcmp(&want, &val, sizeof val) == 0;
+        bool same = k.have && memcmp(&want, &k.val, sizeof k.val) == 0;
         sv_box gb = { b.x, b.y + b.h + 0.25f * u, b.w, fmaxf(l->cell_h * 0.34f, 6.0f) };
         sv_gfx_rect(d->g, gb, l->radius * 0.5f, sv_rgba_alpha(t->panel, 0.8f),
                     same ? t->grid : t->error, fmaxf(1.0f, same ? 0.1f * u : 0.25f * u),
@@ -213,6 +288,39 @@ static void draw_cell(const kdraw *d, int r, uint32_t c)
         draw_value(d, gb, want, same ? t->text_dim : t->error, l->num_px * 0.6f);
     }
     draw_verdict(d, r, c);
+}
+
+/* Cells narrower than a few px (n = 1024 at 1080p): no border, number or
+ * ghost fits, so each run of neighbours that look alike (fill, border,
+ * hatch, wrong in some run or not) is one rectangle, hatched and barred as
+ * one: thin quads are what a software rasteriser is slowest at (as the
+ * chapter's pane, render_cells.c). */
+static void draw_row_merged(const kdraw *d, int r)
+{
+    const sv_layout *l = d->l;
+    uint32_t hi = d->rows.row[r].count, c = (uint32_t)l->first_cell;
+    while (c <= (uint32_t)l->last_cell && c < hi) {
+        klook a, b;
+        cell_look(d, r, c, &a);
+        uint32_t j = c + 1, worst = a.wrong;
+        for (; j <= (uint32_t)l->last_cell && j < hi; j++) {
+            cell_look(d, r, j, &b);
+            if (memcmp(&a.fill, &b.fill, sizeof a.fill) != 0 ||
+                memcmp(&a.border, &b.border, sizeof a.border) != 0 || a.hatch != b.hatch ||
+                (a.wrong > 0) != (b.wrong > 0))
+                break;
+            worst = b.wrong > worst ? b.wrong : worst;
+        }
+        sv_box last = sv_layout_cell(l, r, (int)j - 1);
+        sv_box run = { a.b.x, a.b.y, last.x + last.w - a.b.x, a.b.h };
+        sv_gfx_rect(d->g, run, fmaxf(l->radius, 0.4f * l->unit), a.fill, a.border,
+                    fmaxf(1.0f, 0.3f * l->unit), a.style);
+        if (a.hatch && run.w >= 6.0f)
+            sv_scene_hatch(d->g, run, fmaxf(4.0f, run.h * 0.16f), fmaxf(1.0f, 0.2f * l->unit),
+                           hatch_rgb(d->t, a.hatch));
+        draw_runs_bar(d, run, worst);
+        c = j;
+    }
 }
 
 /* An arrow from the read cell (a, cell) into the written box dst. */
@@ -448,11 +556,18 @@ void sv_render_kernel(sv_gfx *g, const sv_app_view *v, const sv_layout *l, const
     draw_row_labels(&d);
     sv_gfx_clip(g, &l->cells_clip);
     if (d.kt->nsteps > 0) {
+        d.hazard = hazard_cells(&d);
+        bool merged = l->cell_pitch < 4.0f;
         for (int r = 0; r < d.rows.n; r++) {
             uint32_t hi = d.rows.row[r].count;
+            if (merged && !(r == d.quiz_row && v->quiz_asking)) {
+                draw_row_merged(&d, r);
+                continue;
+            }
             for (int c = l->first_cell; c <= l->last_cell && (uint32_t)c < hi; c++)
                 draw_cell(&d, r, (uint32_t)c);
         }
+        free(d.hazard);
         draw_arrows(&d);
         draw_blelloch(&d);
         draw_failure(&d);

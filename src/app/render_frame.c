@@ -6,6 +6,8 @@
 #include <string.h>
 
 #include "../capture/capture.h" /* sv_capture_reason_is_no_gpu: the probe's words for no GPU */
+#include "kpane.h"
+#include "pane.h"
 #include "compare.h" /* the compare view's Measure sentence */
 #include "pane_compare.h"
 
@@ -36,7 +38,10 @@ void sv_render_header(sv_gfx *g, const sv_app_view *s, const sv_layout *l, const
     /* The Measure view names its table's source itself (render_plot.c). */
     const char *src = s->view == SV_VIEW_MEASURE ? NULL : s->source;
     char shortsrc[128];
-    if (src && src[0] && s->clean) {
+    if (src && s->ktrace) { /* a kernel trace: the runtime that ran it, not the emulator */
+        sv_kwords_source(s->ktrace, s->clean, shortsrc, sizeof shortsrc);
+        src = shortsrc;
+    } else if (src && src[0] && s->clean) {
         sv_words_short_source(src, shortsrc, sizeof shortsrc);
         src = shortsrc;
     } else if (src && src[0]) {

@@ -416,9 +416,10 @@ static void draw_source_tip(sv_gfx *g, const sv_app_view *s, const sv_layout *l,
     if (!s->hover_source || !s->source || !s->source[0])
         return;
     float u = l->text_u, px = l->small_px, pad = 1.4f * u;
-    char line[320];
+    char line[320], ksrc[200];
+    const char *src = s->ktrace ? sv_kwords_source(s->ktrace, false, ksrc, sizeof ksrc) : s->source;
     float avail = (float)fb_w - 2.0f * l->margin - 2.0f * pad;
-    sv_gfx_text_ellipsize(g, SV_FONT_SANS, px, avail, s->source, line, sizeof line);
+    sv_gfx_text_ellipsize(g, SV_FONT_SANS, px, avail, src, line, sizeof line);
     float bw = sv_gfx_text_width(g, SV_FONT_SANS, px, line) + 2.0f * pad, bh = px + 2.0f * pad;
     float x = l->source_box.x + l->source_box.w - bw, y = l->header.y + l->header.h + 0.8f * u;
     if (x < l->margin) x = l->margin;

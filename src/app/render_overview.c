@@ -4,7 +4,10 @@
  * cell in its case's colour and border), with the round's arrows between;
  * round 0 stages input into buf[0], the exclusive shift writes output. The
  * cells keep the scan view's horizontal layout; the blocks are scaled to fit
- * the height. */
+ * the height. A mistake (the lab's runs, s->lab) is drawn as it ran: each
+ * cell wrong in some run hatched in the error colour, the shown run's
+ * first broken cell of each round marked, the cells after it without a
+ * case (as the scan view draws them). */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -32,6 +35,9 @@ typedef struct ov_row {
     const sv_value *vals;       /* NULL: every cell "?" */
     const bool *written;        /* NULL: all written */
     const sv_case *cases;       /* pout of a round: each cell's case; else NULL */
+    const sv_lab_cell *lab;     /* a mistake's runs: this row's round's cells; else NULL */
+    int lab_shift;              /* the output after the shift: cell i is lab[i - 1] */
+    int broken;                 /* the shown run's first broken cell, -1 none */
 } ov_row;
 
 typedef struct ov_geom {
@@ -92,11 +98,30 @@ static void draw_row(sv_gfx *g, const sv_app_view *s, const sv_layout *l, const 
             style = case_border(r->cases[i]);
             bw = fminf(l->border_w * t->line_scale, 0.2f * fminf(b.w, b.h));
         }
+        const sv_lab_cell *lc = NULL;
+        if (r->lab && i - r->lab_shift >= 0)
+            lc = &r->lab[i - r->lab_shift];
+        bool wrong = lc && lc->wrong_runs > 0;
+        if (r->broken >= 0 && i >= r->broken) { /* no case where the shown run broke it */
+            style = SV_BORDER_SOLID;
+            border = i == r->broken ? t->error : t->text_dim;
+            fill = i == r->broken ? sv_rgba_mix(t->cell_fill, t->error, narrow ? 0.8f : 0.12f)
+                                  : t->cell_fill;
+            if (i == r->broken)
+                bw = fmaxf(bw, fminf(l->border_w * 1.4f * t->line_scale, 0.2f * fminf(b.w, b.h)));
+        }
+        if (wrong) {
+            fill = sv_rgba_mix(t->cell_fill, t->error, narrow ? 0.8f : 0.12f);
+            border = t->error;
+        }
         if (narrow) {
             style = SV_BORDER_NONE;
             bw = 0.0f;
         }
         sv_gfx_rect(g, b, fminf(l->radius, o->cell_h * 0.2f), fill, border, bw, style);
+        if (wrong && b.w >= 4.0f)
+            sv_scene_hatch(g, b, fmaxf(3.0f, fminf(b.w, b.h) * 0.16f),
+                           fmaxf(1.0f, 0.16f * l->unit), sv_rgba_alpha(t->error, 0.7f));
         if (o->num_px > 0.0f) {
             if (has)
                 draw_number(g, tr->type, o->style, b, o->num_px, r->vals[i], t->cell_text);
@@ -220,6 +245,25 @@ static void draw_index(sv_gfx *g, const sv_layout *l, const sv_theme *t, const o
     sv_gfx_clip(g, NULL);
 }
 
+/* A mistake's runs: round r's summary cells, NULL without a lab. */
+static const sv_lab_cell *lab_round(const sv_app_view *s, int r)
+{
+    const sv_lab_summary *lab = s->lab;
+    if (!lab || !s->trace || lab->n != s->trace->n || lab->nrounds != s->trace->nrounds ||
+        r < 0 || (size_t)r >= lab->nrounds)
+        return NULL;
+    return &lab->cells[(size_t)r * lab->n];
+}
+
+/* The shown run's first broken cell of round r (sv_scene_lab_first_broken). */
+static int lab_broken(const sv_app_view *s, int r)
+{
+    sv_step_view v;
+    if (!s->lab || !sv_scene_step(s, r, &v) || v.round != r || v.shift)
+        return -1;
+    return sv_scene_lab_first_broken(s, &v);
+}
+
 void sv_render_overview(sv_gfx *g, const sv_app_view *s, const sv_layout *l, const sv_theme *t,
                         sv_box area)
 {
@@ -252,8 +296,6 @@ void sv_render_overview(sv_gfx *g, const sv_app_view *s, const sv_layout *l, con
         const sv_round *rd = &tr->rounds[r];
         char title[96], cond[200] = "";
         ov_row up, dn;
-        memset(&up, 0, sizeof up);
-        memset(&dn, 0, sizeof dn);
         long stride = 0;
         const sv_case *cases = NULL;
         if (shift) {
@@ -261,12 +303,14 @@ void sv_render_overview(sv_gfx *g, const sv_app_view *s, const sv_layout *l, con
             snprintf(title, sizeof title, "exclusive shift: output[i] = buf[%d][i\u22121], "
                      "output[0] = the identity", fb);
             static const char *bufname[2] = { "buf[0]", "buf[1]" };
-            up = (ov_row){ bufname[fb], NULL, rd->buf[fb], rd->written[fb], NULL };
-            dn = (ov_row){ "output", NULL, tr->output, NULL, NULL };
+            up = (ov_row){ bufname[fb], NULL, rd->buf[fb], rd->written[fb], NULL, NULL, 0, -1 };
+            dn = (ov_row){ "output", NULL, tr->output, NULL, NULL, lab_round(s, r), 1, -1 };
+            up.lab = lab_round(s, r);
         } else if (r == 0) {
             snprintf(title, sizeof title, "round 0: stage the input into buf[0]");
-            up = (ov_row){ "input", NULL, tr->input, NULL, NULL };
-            dn = (ov_row){ "buf[0]", NULL, rd->buf[0], rd->written[0], NULL };
+            up = (ov_row){ "input", NULL, tr->input, NULL, NULL, NULL, 0, -1 };
+            dn = (ov_row){ "buf[0]", NULL, rd->buf[0], rd->written[0], NULL, lab_round(s, 0), 0,
+                           -1 };
         } else {
             stride = (long)rd->stride;
             cases = rd->cases;
@@ -276,9 +320,9 @@ void sv_render_overview(sv_gfx *g, const sv_app_view *s, const sv_layout *l, con
             static const char *bufname[2] = { "buf[0]", "buf[1]" };
             const sv_round *prev = &tr->rounds[r - 1];
             up = (ov_row){ bufname[rd->pin], "pin", prev->buf[rd->pin], prev->written[rd->pin],
-                           NULL };
+                           NULL, lab_round(s, r - 1), 0, -1 };
             dn = (ov_row){ bufname[rd->pout], "pout", rd->buf[rd->pout], rd->written[rd->pout],
-                           rd->cases };
+                           rd->cases, lab_round(s, r), 0, lab_broken(s, r) };
         }
         float ty = y + o.row_h * 0.3f;
         draw_title(g, l, t, cap_px, ty, title, cond);

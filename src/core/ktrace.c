@@ -134,9 +134,76 @@ void sv_ktrace_destroy(sv_ktrace *t)
     free(t->hazards);
     free(t->failure.message);
     free(t->failure.waits);
-    free(t->readings);
-    free(t->expected);
+    sv_ktrace_unanalyze(t);
+    sv_ktrace_cellruns_clear(t);
     free(t);
+}
+
+/* ---- Cell runs -------------------------------------------------------------- */
+
+void sv_ktrace_cellruns_clear(sv_ktrace *t)
+{
+    for (size_t k = 0; k < t->ncellruns; k++) {
+        free(t->cellruns[k].wrong);
+        free(t->cellruns[k].which);
+    }
+    free(t->cellruns);
+    t->cellruns = NULL;
+    t->ncellruns = 0;
+}
+
+sv_kcellruns *sv_ktrace_add_cellruns(sv_ktrace *t, int32_t step, uint32_t array, uint32_t first,
+                                     int32_t round, char *err, size_t errlen)
+{
+    if (t->ncellruns >= SV_KTRACE_MAX_CELLRUNS) {
+        sv_errorf(err, errlen, "more than %d rows of cell runs", SV_KTRACE_MAX_CELLRUNS);
+        return NULL;
+    }
+    sv_kcellruns *grown = realloc(t->cellruns, (t->ncellruns + 1) * sizeof *grown);
+    if (!grown) {
+        sv_errorf(err, errlen, "out of memory");
+        return NULL;
+    }
+    t->cellruns = grown;
+    sv_kcellruns *c = &grown[t->ncellruns];
+    memset(c, 0, sizeof *c);
+    c->step = step;
+    c->array = array;
+    c->first = first;
+    c->round = round;
+    c->wrong = calloc(t->n, sizeof *c->wrong);
+    c->which = malloc(t->n * SV_KTRACE_CELL_RUNS * sizeof *c->which);
+    if (!c->wrong || !c->which) {
+        free(c->wrong);
+        free(c->which);
+        sv_errorf(err, errlen, "out of memory");
+        return NULL;
+    }
+    for (size_t i = 0; i < t->n * SV_KTRACE_CELL_RUNS; i++)
+        c->which[i] = SV_KTRACE_NO_RUN;
+    t->ncellruns++;
+    return c;
+}
+
+void sv_kcellruns_count(sv_kcellruns *c, uint32_t i, uint32_t run)
+{
+    if (c->wrong[i] < SV_KTRACE_CELL_RUNS)
+        c->which[(size_t)i * SV_KTRACE_CELL_RUNS + c->wrong[i]] = run;
+    c->wrong[i]++;
+}
+
+const sv_kcellruns *sv_ktrace_cellruns_at(const sv_ktrace *t, int32_t step, uint32_t array,
+                                          uint32_t cell, uint32_t *i)
+{
+    for (size_t k = 0; t && k < t->ncellruns; k++) {
+        const sv_kcellruns *c = &t->cellruns[k];
+        if (c->step == step && c->array == array && cell >= c->first && cell - c->first < t->n) {
+            if (i)
+                *i = cell - c->first;
+            return c;
+        }
+    }
+    return NULL;
 }
 
 /* ---- Builders ---------------------------------------------------------------- */
@@ -312,6 +379,13 @@ static size_t step_bytes(const sv_ktrace *t, const sv_kstep *s)
 size_t sv_ktrace_trim(sv_ktrace *t, size_t max_bytes)
 {
     size_t used = 4096 + t->n * 30 + 160 * t->nhazards + (t->source ? 2 * strlen(t->source) : 0);
+    for (size_t k = 0; k < t->ncellruns; k++) {
+        used += 64;
+        for (size_t i = 0; i < t->n; i++)
+            if (t->cellruns[k].wrong[i])
+                used += 44 + 8 * (t->cellruns[k].wrong[i] < SV_KTRACE_CELL_RUNS
+                                      ? t->cellruns[k].wrong[i] : SV_KTRACE_CELL_RUNS);
+    }
     size_t keep = 0;
     while (keep < t->nsteps) {
         size_t b = step_bytes(t, &t->steps[keep]);
@@ -332,6 +406,16 @@ size_t sv_ktrace_trim(sv_ktrace *t, size_t max_bytes)
         if (t->hazards[i].step < keep)
             t->hazards[h++] = t->hazards[i];
     t->nhazards = h;
+    size_t c = 0;
+    for (size_t i = 0; i < t->ncellruns; i++) {
+        if (t->cellruns[i].step < (int32_t)keep) {
+            t->cellruns[c++] = t->cellruns[i];
+        } else {
+            free(t->cellruns[i].wrong);
+            free(t->cellruns[i].which);
+        }
+    }
+    t->ncellruns = c;
     return dropped;
 }
 

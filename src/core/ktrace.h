@@ -174,6 +174,25 @@ typedef struct sv_kreading {
                               windows (an in-place race run in order) */
 } sv_kreading;
 
+/* Many runs, cell by cell (the CPU runtime with runs > 1): in how many of
+ * the runs each cell of one row was wrong, and the first of those runs by
+ * index (run k of random:S / warps:S has seed S + k, so each can be run
+ * again). A row is a step's chapter row (the reading's pout row of run 0:
+ * wrong where it does not hold its round's windows, or is unwritten) or
+ * out[] after the kernel (step -1: wrong where it is not the scan). */
+#define SV_KTRACE_CELL_RUNS 8          /* run indices kept per cell */
+#define SV_KTRACE_MAX_CELLRUNS (SV_KTRACE_MAX_STEPS + 1)
+#define SV_KTRACE_NO_RUN UINT32_MAX    /* an unused slot of which[] */
+typedef struct sv_kcellruns {
+    int32_t step;          /* steps[step]'s cells; -1: out[] after the kernel */
+    uint32_t array;        /* index into arrays (out's array for step -1) */
+    uint32_t first;        /* the row's first cell: cells first .. first + n - 1 */
+    int32_t round;         /* the round its windows were checked against (-1: out) */
+    uint32_t *wrong;       /* [n]: runs in which cell first + i was wrong */
+    uint32_t *which;       /* [n * SV_KTRACE_CELL_RUNS]: the first of those runs,
+                              SV_KTRACE_NO_RUN past the last */
+} sv_kcellruns;
+
 typedef struct sv_ktrace {
     /* The kernel */
     char *kernel;          /* registry name ("in-place") or the file's base name */
@@ -193,6 +212,8 @@ typedef struct sv_ktrace {
     uint32_t shown_run;
     uint32_t wrong_runs;   /* runs whose output differs from the scan */
     uint64_t switches;     /* CPU: fiber switches in the shown run */
+    size_t ncellruns;      /* CPU, runs > 1: each chapter row's and out's wrong runs */
+    sv_kcellruns *cellruns; /* NULL: not counted (one run, or the GPU) */
     /* What happened */
     size_t narrays;
     sv_karray *arrays;
@@ -211,6 +232,10 @@ typedef struct sv_ktrace {
     sv_value *expected;    /* n: the sequential scan of op (inclusive or exclusive) */
     int32_t first_wrong;   /* first output cell != expected (or unwritten), -1 none */
     int32_t first_broken_step; /* first step whose reading is broken, -1 none */
+    bool *cell_wrong;      /* [nsteps * n]: cell i of step k's reading row is not its
+                              expected round's window (or unwritten); false where the
+                              step has no reading (the same verdict as cellruns) */
+    bool *output_wrong;    /* n: out[i] is not the scan (or unwritten) */
 } sv_ktrace;
 
 void sv_ktrace_destroy(sv_ktrace *t); /* accepts NULL */
@@ -301,8 +326,13 @@ size_t sv_ktrace_trim(sv_ktrace *t, size_t max_bytes);
  *   - a step with no shared write, or writes in several rows, has no
  *     reading (fits false).
  * pin is the row the step read before (the last read step's row).
+ * cell_wrong and output_wrong say which cells of the reading rows and of
+ * out are wrong in this run (a reading row against its expected_round).
  * Idempotent. false with err filled on allocation failure. */
 bool sv_ktrace_analyze(sv_ktrace *t, char *err, size_t errlen);
+/* Frees what sv_ktrace_analyze derived (readings, expected, cell_wrong,
+ * output_wrong), for a trace whose steps change after it. */
+void sv_ktrace_unanalyze(sv_ktrace *t);
 
 /* Whether value got is the scan value want at a cell combining k inputs
  * whose magnitudes add up to mag (the tolerance above; exact for int32 and
@@ -317,6 +347,34 @@ bool sv_kvalue_matches(sv_op op, sv_type type, sv_value got, sv_value want, size
 int32_t sv_kscan_first_wrong(sv_op op, sv_type type, sv_scan scan, const sv_value *input,
                              const sv_value *expected, const sv_value *out, const bool *written,
                              size_t n);
+
+/* Which cells of out[0..n) are not the scan (the same verdict, cell by
+ * cell): wrong[i] set for each; returns how many. */
+size_t sv_kscan_wrong_cells(sv_op op, sv_type type, sv_scan scan, const sv_value *input,
+                            const sv_value *expected, const sv_value *out, const bool *written,
+                            size_t n, bool *wrong);
+
+/* Round r's windows of t's input, the values a row holds after round r
+ * (op over input[max(0, i - 2^r + 1) .. i], in the chapter's order), and
+ * their magnitudes for the float32 tolerance: want[n], mag[n] the caller's.
+ * sv_kround_cell_right says whether cell i's value got matches it. */
+bool sv_kround_windows(const sv_ktrace *t, int round, sv_value *want, double *mag, char *err,
+                       size_t errlen);
+bool sv_kround_cell_right(const sv_ktrace *t, int round, size_t i, sv_value got, sv_value want,
+                          double mag);
+
+/* The cell runs of row (step, array, cell): the entry holding it, *i its
+ * index there; NULL when none (step -1: out). */
+const sv_kcellruns *sv_ktrace_cellruns_at(const sv_ktrace *t, int32_t step, uint32_t array,
+                                          uint32_t cell, uint32_t *i);
+/* Adds an entry for row (step, array, first), counts zero, slots empty;
+ * NULL with err past SV_KTRACE_MAX_CELLRUNS or on allocation failure. */
+sv_kcellruns *sv_ktrace_add_cellruns(sv_ktrace *t, int32_t step, uint32_t array, uint32_t first,
+                                     int32_t round, char *err, size_t errlen);
+/* Counts run `run` as wrong at cell i of c (keeps its index while a slot is free). */
+void sv_kcellruns_count(sv_kcellruns *c, uint32_t i, uint32_t run);
+/* Frees every entry (ncellruns 0). */
+void sv_ktrace_cellruns_clear(sv_ktrace *t);
 
 /* How a run ended, for a caller's exit status:
  *   OK       the output equals the scan and no hazard was found;

@@ -162,13 +162,17 @@ static void read_step(const sv_ktrace *t, const windows *w, size_t k, int expect
     rd->window_value = w->value[wr * n + first_bad];
 }
 
-int32_t sv_kscan_first_wrong(sv_op op, sv_type type, sv_scan scan, const sv_value *input,
-                             const sv_value *expected, const sv_value *out, const bool *written,
-                             size_t n)
+/* Each cell of out against the scan: wrong[i] (NULL: stop at the first).
+ * Returns the first wrong cell, -1 none; *count the wrong ones. */
+static int32_t scan_check(sv_op op, sv_type type, sv_scan scan, const sv_value *input,
+                          const sv_value *expected, const sv_value *out, const bool *written,
+                          size_t n, bool *wrong, size_t *count)
 {
     /* mag: the magnitudes of the inputs cell i combines, added (multiplied
      * for product), the scale of its float32 rounding. */
     double m = op == SV_OP_PRODUCT ? 1 : 0;
+    int32_t first = -1;
+    *count = 0;
     for (size_t i = 0; i < n; i++) {
         double x = type == SV_TYPE_FLOAT32 ? fabs((double)input[i].f) : 0;
         double mag = m;
@@ -176,11 +180,56 @@ int32_t sv_kscan_first_wrong(sv_op op, sv_type type, sv_scan scan, const sv_valu
         if (scan == SV_SCAN_INCLUSIVE)
             mag = m;
         size_t k = scan == SV_SCAN_EXCLUSIVE ? i : i + 1;
-        if ((written && !written[i]) ||
-            !sv_kvalue_matches(op, type, out[i], expected[i], k ? k : 1, mag))
-            return (int32_t)i;
+        bool bad = (written && !written[i]) ||
+                   !sv_kvalue_matches(op, type, out[i], expected[i], k ? k : 1, mag);
+        if (wrong)
+            wrong[i] = bad;
+        if (!bad)
+            continue;
+        ++*count;
+        if (first < 0)
+            first = (int32_t)i;
+        if (!wrong)
+            break;
     }
-    return -1;
+    return first;
+}
+
+int32_t sv_kscan_first_wrong(sv_op op, sv_type type, sv_scan scan, const sv_value *input,
+                             const sv_value *expected, const sv_value *out, const bool *written,
+                             size_t n)
+{
+    size_t count;
+    return scan_check(op, type, scan, input, expected, out, written, n, NULL, &count);
+}
+
+size_t sv_kscan_wrong_cells(sv_op op, sv_type type, sv_scan scan, const sv_value *input,
+                            const sv_value *expected, const sv_value *out, const bool *written,
+                            size_t n, bool *wrong)
+{
+    size_t count;
+    scan_check(op, type, scan, input, expected, out, written, n, wrong, &count);
+    return count;
+}
+
+bool sv_kround_windows(const sv_ktrace *t, int round, sv_value *want, double *mag, char *err,
+                       size_t errlen)
+{
+    windows w;
+    if (!windows_make(t, &w, err, errlen))
+        return false;
+    size_t r = round < 0 ? 0 : (size_t)round < w.nrounds ? (size_t)round : w.nrounds - 1;
+    memcpy(want, w.value + r * t->n, t->n * sizeof *want);
+    memcpy(mag, w.mag + r * t->n, t->n * sizeof *mag);
+    windows_free(&w);
+    return true;
+}
+
+bool sv_kround_cell_right(const sv_ktrace *t, int round, size_t i, sv_value got, sv_value want,
+                          double mag)
+{
+    size_t r = round < 0 ? 0 : (size_t)round;
+    return sv_kvalue_matches(t->op, t->type, got, want, i - window_lo(r, i) + 1, mag);
 }
 
 /* expected, and first_wrong against it. */
@@ -197,11 +246,56 @@ static bool check_output(sv_ktrace *t, char *err, size_t errlen)
     return true;
 }
 
+/* Which cells of each reading row hold their expected round's window. */
+static void mark_wrong(sv_ktrace *t, const windows *w)
+{
+    size_t n = t->n;
+    for (size_t k = 0; k < t->nsteps; k++) {
+        const sv_kreading *rd = &t->readings[k];
+        bool *out = t->cell_wrong + k * n;
+        if (!rd->fits || rd->pout_array < 0)
+            continue;
+        const sv_kstep *s = &t->steps[k];
+        size_t a = (size_t)rd->pout_array;
+        size_t base = (size_t)rd->pout_row * (t->arrays[a].len / t->arrays[a].rows);
+        size_t r = (size_t)(rd->expected_round < 0 ? 0 : rd->expected_round);
+        size_t wr = r < w->nrounds ? r : w->nrounds - 1;
+        for (size_t i = 0; i < n; i++)
+            out[i] = !s->written[a][base + i] ||
+                     !sv_kvalue_matches(t->op, t->type, s->cells[a][base + i],
+                                        w->value[wr * n + i], i - window_lo(r, i) + 1,
+                                        w->mag[wr * n + i]);
+    }
+}
+
+void sv_ktrace_unanalyze(sv_ktrace *t)
+{
+    free(t->readings);
+    free(t->expected);
+    free(t->cell_wrong);
+    free(t->output_wrong);
+    t->readings = NULL;
+    t->expected = NULL;
+    t->cell_wrong = NULL;
+    t->output_wrong = NULL;
+}
+
 bool sv_ktrace_analyze(sv_ktrace *t, char *err, size_t errlen)
 {
     windows w;
     if (!check_output(t, err, errlen) || !windows_make(t, &w, err, errlen))
         return false;
+    free(t->cell_wrong);
+    free(t->output_wrong);
+    t->cell_wrong = calloc(t->nsteps ? t->nsteps * t->n : 1, sizeof *t->cell_wrong);
+    t->output_wrong = calloc(t->n, sizeof *t->output_wrong);
+    if (!t->cell_wrong || !t->output_wrong) {
+        windows_free(&w);
+        sv_errorf(err, errlen, "out of memory");
+        return false;
+    }
+    sv_kscan_wrong_cells(t->op, t->type, t->scan, t->input, t->expected, t->output,
+                         t->output_written, t->n, t->output_wrong);
     free(t->readings);
     t->readings = calloc(t->nsteps ? t->nsteps : 1, sizeof *t->readings);
     if (!t->readings) {
@@ -233,6 +327,7 @@ bool sv_ktrace_analyze(sv_ktrace *t, char *err, size_t errlen)
         pin_array = rd->pout_array;
         pin_row = rd->pout_row;
     }
+    mark_wrong(t, &w);
     windows_free(&w);
     return true;
 }

@@ -191,6 +191,37 @@ static void put_failure(FILE *f, const sv_ktrace *t)
     fputs("]\n  }", f);
 }
 
+/* "cell_runs": each counted row, its cells wrong in some run (only those). */
+static void put_cellruns(FILE *f, const sv_ktrace *t)
+{
+    if (t->ncellruns == 0)
+        return;
+    fputs(",\n  \"cell_runs\": [", f);
+    for (size_t k = 0; k < t->ncellruns; k++) {
+        const sv_kcellruns *c = &t->cellruns[k];
+        fprintf(f, "%s\n    {\"step\": %" PRId32 ", \"array\": %" PRIu32 ", \"first\": %" PRIu32
+                   ", \"round\": %" PRId32 ", \"cells\": [", k ? "," : "", c->step, c->array,
+                c->first, c->round);
+        bool any = false;
+        for (size_t i = 0; i < t->n; i++) {
+            if (c->wrong[i] == 0)
+                continue;
+            fprintf(f, "%s\n      {\"cell\": %zu, \"wrong\": %" PRIu32 ", \"runs\": [",
+                    any ? "," : "", i, c->wrong[i]);
+            for (size_t j = 0; j < SV_KTRACE_CELL_RUNS; j++) {
+                uint32_t run = c->which[i * SV_KTRACE_CELL_RUNS + j];
+                if (run == SV_KTRACE_NO_RUN)
+                    break;
+                fprintf(f, "%s%" PRIu32, j ? ", " : "", run);
+            }
+            fputs("]}", f);
+            any = true;
+        }
+        fputs(any ? "\n    ]}" : "]}", f);
+    }
+    fputs("\n  ]", f);
+}
+
 bool sv_ktrace_write(const sv_ktrace *t, FILE *f, char *err, size_t errlen)
 {
     fprintf(f, "{\n  \"format\": \"scanviz-trace\",\n  \"version\": %d,\n"
@@ -232,6 +263,7 @@ bool sv_ktrace_write(const sv_ktrace *t, FILE *f, char *err, size_t errlen)
     put_diagnosis(f, t);
     put_hazards(f, t);
     put_failure(f, t);
+    put_cellruns(f, t);
     fputs(",\n  \"source\": ", f);
     put_text(f, t->source);
     fputs("\n}\n", f);
@@ -593,6 +625,78 @@ static bool read_steps(kreader *r, const json_t *root)
     return true;
 }
 
+/* One cell of a cell_runs row: {"cell", "wrong", "runs": [first runs]}. */
+static bool read_cellrun(kreader *r, const json_t *j, const char *p, sv_kcellruns *c)
+{
+    long long i, wrong, run;
+    char q[320];
+    if (!json_is_object(j))
+        return bad(r, p, "expected an object, got %s", sv_json_kind_of(j));
+    if (!want_int(r, j, p, "cell", 0, (long long)r->t->n - 1, &i) ||
+        !want_int(r, j, p, "wrong", 1, r->t->runs, &wrong))
+        return false;
+    if (c->wrong[i] != 0)
+        return bad(r, p, "cell %lld is listed twice", i);
+    json_t *runs = need(r, j, p, "runs", q, sizeof q);
+    if (!runs)
+        return false;
+    size_t want = wrong < SV_KTRACE_CELL_RUNS ? (size_t)wrong : SV_KTRACE_CELL_RUNS;
+    if (!json_is_array(runs) || json_array_size(runs) != want)
+        return bad(r, q, "expected an array of %zu run indices (the first of the %lld wrong runs, "
+                   "at most %d)", want, wrong, SV_KTRACE_CELL_RUNS);
+    for (size_t k = 0; k < want; k++) {
+        json_t *x = json_array_get(runs, k);
+        run = json_is_integer(x) ? json_integer_value(x) : -1;
+        long long lo = k ? (long long)c->which[(size_t)i * SV_KTRACE_CELL_RUNS + k - 1] + 1 : 0;
+        if (run < lo || run >= (long long)r->t->runs)
+            return bad(r, q, "[%zu]: expected a run index from %lld to %u, ascending", k, lo,
+                       (unsigned)r->t->runs - 1);
+        c->which[(size_t)i * SV_KTRACE_CELL_RUNS + k] = (uint32_t)run;
+    }
+    c->wrong[i] = (uint32_t)wrong;
+    return true;
+}
+
+/* "cell_runs" (optional): at most SV_KTRACE_MAX_CELLRUNS rows, each a step
+ * (or -1, out) with a row of n cells inside its array. */
+static bool read_cellruns(kreader *r, const json_t *root)
+{
+    json_t *cr = json_object_get(root, "cell_runs");
+    char p[256], q[256];
+    long long step, first, round;
+    uint32_t a;
+    if (!cr)
+        return true;
+    if (!json_is_array(cr) || json_array_size(cr) > SV_KTRACE_MAX_CELLRUNS)
+        return bad(r, "cell_runs", "expected an array of at most %d rows", SV_KTRACE_MAX_CELLRUNS);
+    for (size_t k = 0; k < json_array_size(cr); k++) {
+        json_t *j = json_array_get(cr, k);
+        snprintf(p, sizeof p, "cell_runs[%zu]", k);
+        if (!json_is_object(j))
+            return bad(r, p, "expected an object, got %s", sv_json_kind_of(j));
+        if (!want_int(r, j, p, "step", -1, (long long)r->t->nsteps - 1, &step) ||
+            !want_array_ref(r, j, p, false, &a) ||
+            !want_int(r, j, p, "first", 0, (long long)r->t->arrays[a].len - (long long)r->t->n,
+                      &first) ||
+            !want_int(r, j, p, "round", -1, 64, &round))
+            return false;
+        sv_kcellruns *c = sv_ktrace_add_cellruns(r->t, (int32_t)step, a, (uint32_t)first,
+                                                 (int32_t)round, r->err, r->errlen);
+        json_t *cells = c ? need(r, j, p, "cells", q, sizeof q) : NULL;
+        if (!cells)
+            return false;
+        if (!json_is_array(cells) || json_array_size(cells) > r->t->n)
+            return bad(r, q, "expected an array of at most n = %zu cells", r->t->n);
+        for (size_t i = 0; i < json_array_size(cells); i++) {
+            char cp[320];
+            snprintf(cp, sizeof cp, "%s[%zu]", q, i);
+            if (!read_cellrun(r, json_array_get(cells, i), cp, c))
+                return false;
+        }
+    }
+    return true;
+}
+
 static bool read_hazards(kreader *r, const json_t *root)
 {
     char p[256], q[256];
@@ -926,7 +1030,7 @@ sv_ktrace *sv_ktrace_from_json(const json_t *root, char *err, size_t errlen)
         !sv_json_get_values(x, "output", r.t->type, r.t->n, true, r.t->output,
                             r.t->output_written, err, errlen))
         goto fail;
-    if (!read_failure(&r, root) || !read_hazards(&r, root))
+    if (!read_failure(&r, root) || !read_hazards(&r, root) || !read_cellruns(&r, root))
         goto fail;
     if (!sv_ktrace_analyze(r.t, err, errlen) || !check_derived(&r, root))
         goto fail;

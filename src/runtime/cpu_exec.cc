@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <memory>
 #include <new>
 #include <string>
 #include <vector>
@@ -168,6 +169,14 @@ struct Rt {
     uint64_t hazards_total = 0;
     uint32_t step = 0;
     bool step_any = false;
+    // many runs, cell by cell (t->cellruns): the entry of each step (-1
+    // none) and of out, the values each entry's row should hold
+    std::vector<int> check_of_step;
+    int check_out = -1;
+    std::vector<std::vector<sv_value>> want;
+    std::vector<std::vector<double>> mag;
+    uint32_t run = 0;
+    bool counting = false;
 };
 
 Rt *R;
@@ -624,9 +633,13 @@ T *alloc_n(size_t n)
 
 // Ends the current step: snapshots every array into t (when recording),
 // moves the step's hazards there, clears the per-cell sets.
+void count_step(uint32_t step);
+
 bool step_end(int32_t barrier_line)
 {
     sv_ktrace *t = R->t;
+    if (R->counting && !R->record)
+        count_step(R->step);
     for (Th &x : R->th) {
         if (R->record)
             R->reads.insert(R->reads.end(), x.reads.begin(), x.reads.end());
@@ -1105,6 +1118,121 @@ sv_schedule run_schedule(sv_schedule s, uint32_t k)
     return s;
 }
 
+// ---- Many runs, cell by cell (ktrace.h's cellruns) -------------------------
+
+const Arr *arr_of_tidx(uint32_t tidx)
+{
+    for (const Arr &a : R->arrs)
+        if (a.tidx >= 0 && (uint32_t)a.tidx == tidx)
+            return &a;
+    return nullptr;
+}
+
+// Counts the cells of entry e wrong in this run: values[i] (written[i]) of its row.
+void count_row(int e, const sv_value *values, const bool *written)
+{
+    sv_kcellruns *c = &R->t->cellruns[e];
+    for (uint32_t i = 0; i < R->n; i++)
+        if (!written[i] || !sv_kround_cell_right(R->t, c->round, i, values[i], R->want[(size_t)e][i],
+                                                 R->mag[(size_t)e][i]))
+            sv_kcellruns_count(c, i, R->run);
+}
+
+// At the end of step `step` of an unrecorded run: its entry's row as it is now.
+void count_step(uint32_t step)
+{
+    if (step >= R->check_of_step.size() || R->check_of_step[step] < 0)
+        return;
+    int e = R->check_of_step[step];
+    const sv_kcellruns *c = &R->t->cellruns[e];
+    const Arr *a = arr_of_tidx(c->array);
+    if (!a)
+        return;
+    std::vector<sv_value> v(R->n);
+    std::unique_ptr<bool[]> w(new (std::nothrow) bool[R->n]);
+    if (!w)
+        return;
+    for (uint32_t i = 0; i < R->n; i++) {
+        v[i].bits = cell_value(*a, c->first + i);
+        w[i] = a->written[c->first + i] != 0;
+    }
+    count_row(e, v.data(), w.get());
+}
+
+// out[] after a run against the scan.
+void count_out(const sv_value *expected)
+{
+    if (R->check_out < 0)
+        return;
+    const Arr &o = R->arrs[0];
+    std::vector<sv_value> out(R->n);
+    std::unique_ptr<bool[]> written(new (std::nothrow) bool[R->n]);
+    std::unique_ptr<bool[]> wrong(new (std::nothrow) bool[R->n]);
+    if (!written || !wrong)
+        return;
+    for (uint32_t i = 0; i < R->n; i++) {
+        memcpy(&out[i].bits, R->out + (size_t)i * kCell, kCell);
+        written[i] = o.written[i] != 0;
+    }
+    const sv_ktrace *t = R->t;
+    sv_kscan_wrong_cells(t->op, t->type, t->scan, t->input, expected, out.data(), written.get(),
+                         R->n, wrong.get());
+    sv_kcellruns *c = &R->t->cellruns[R->check_out];
+    for (uint32_t i = 0; i < R->n; i++)
+        if (wrong[i])
+            sv_kcellruns_count(c, i, R->run);
+}
+
+// After run 0 (recorded): the rows to count, from run 0's chapter reading
+// (each step's pout row against its expected round) and out; run 0 counted.
+bool counting_start(const sv_value *expected, char *err, size_t errlen)
+{
+    sv_ktrace *t = R->t;
+    place_arrays();
+    if (!sv_ktrace_analyze(t, err, errlen))
+        return false;
+    R->check_of_step.assign(t->nsteps, -1);
+    bool ok = true;
+    for (size_t s = 0; s < t->nsteps && ok; s++) {
+        const sv_kreading *rd = &t->readings[s];
+        if (!rd->fits || rd->pout_array < 0)
+            continue;
+        const sv_karray *a = &t->arrays[rd->pout_array];
+        uint32_t first = (uint32_t)rd->pout_row * (a->len / a->rows);
+        R->check_of_step[s] = (int)t->ncellruns;
+        ok = sv_ktrace_add_cellruns(t, (int32_t)s, (uint32_t)rd->pout_array, first,
+                                    rd->expected_round, err, errlen) != nullptr;
+    }
+    for (size_t a = 0; a < t->narrays && ok; a++)
+        if (t->arrays[a].kind == SV_KARRAY_OUT) {
+            R->check_out = (int)t->ncellruns;
+            ok = sv_ktrace_add_cellruns(t, -1, (uint32_t)a, 0, -1, err, errlen) != nullptr;
+            break;
+        }
+    sv_ktrace_unanalyze(t);
+    if (!ok)
+        return false;
+    R->want.assign(t->ncellruns, std::vector<sv_value>(R->n));
+    R->mag.assign(t->ncellruns, std::vector<double>(R->n));
+    for (size_t e = 0; e < t->ncellruns && ok; e++)
+        if (t->cellruns[e].step >= 0)
+            ok = sv_kround_windows(t, t->cellruns[e].round, R->want[e].data(), R->mag[e].data(),
+                                   err, errlen);
+    if (!ok)
+        return false;
+    R->run = 0;
+    for (size_t e = 0; e < t->ncellruns; e++) {
+        const sv_kcellruns *c = &t->cellruns[e];
+        if (c->step < 0)
+            continue;
+        const sv_kstep *k = &t->steps[c->step];
+        count_row((int)e, k->cells[c->array] + c->first, k->written[c->array] + c->first);
+    }
+    count_out(expected);
+    R->counting = true;
+    return true;
+}
+
 bool runs(const sv_runtime_request *req, const sv_value *expected, char *err, size_t errlen)
 {
     sv_ktrace *t = R->t;
@@ -1115,15 +1243,20 @@ bool runs(const sv_runtime_request *req, const sv_value *expected, char *err, si
     uint32_t wrong = wrong0, shown = 0, made = 1;
     if (nruns > 1)
         sv_rt_progress(1, nruns);
+    if (nruns > 1 && !R->failed && !counting_start(expected, err, errlen))
+        return false;
     if (!R->failed)
         for (uint32_t k = 1; k < nruns; k++) {
             R->record = false;
+            R->run = k;
             sv_schedule sk = run_schedule(req->schedule, k);
             if (!run_once(sk, err, errlen))
                 return false;
             made++;
             sv_rt_progress(made, nruns);
             bool failed = R->failed;
+            if (!failed)
+                count_out(expected);
             bool w = !failed && output_wrong(expected);
             wrong += w;
             if ((w || failed) && !wrong0 && shown == 0)
@@ -1131,6 +1264,7 @@ bool runs(const sv_runtime_request *req, const sv_value *expected, char *err, si
             if (failed)
                 break;
         }
+    R->counting = false;
     if (shown != 0) {
         // the shown run again, recorded (the schedules are deterministic)
         clear_recording();

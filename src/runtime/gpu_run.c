@@ -46,6 +46,7 @@
 #include "cpu_compile.h"
 #include "gpu_prelude.h"
 #include "source_scan.h"
+#include "request.h"
 #include "wire.h"
 
 #include "../core/error.h"
@@ -1207,15 +1208,11 @@ static char *rc_read_request(const char *file, sv_runtime_request *req, sv_value
  * process of gpu_fresh (sends the trace on fd 3). Any other start returns. */
 __attribute__((constructor)) static void rc_main(void)
 {
-    FILE *f = fopen("/proc/self/cmdline", "r");
     char args[8192];
-    size_t len = f ? fread(args, 1, sizeof args - 1, f) : 0;
-    if (f)
-        fclose(f);
-    args[len] = '\0';
-    const char *a1 = args + strlen(args) + 1;
-    bool rc = a1 < args + len && !strcmp(a1, SV_RT_GPU_RC_FLAG);
-    bool child = a1 < args + len && !strcmp(a1, SV_RT_GPU_CHILD_FLAG);
+    size_t len;
+    const char *a1 = sv_rt_start_args(args, sizeof args, &len);
+    bool rc = a1 && !strcmp(a1, SV_RT_GPU_RC_FLAG);
+    bool child = a1 && !strcmp(a1, SV_RT_GPU_CHILD_FLAG);
     if (!rc && !child)
         return;
     const char *file = a1 + strlen(a1) + 1;

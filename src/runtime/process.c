@@ -1,8 +1,17 @@
 /* The child process around every kernel run (runtime.h): sv_runtime_run
- * forks, the child runs one backend under a time and a memory limit and
- * sends the trace back over a pipe (wire.h), and the parent waits, watches
- * and turns whatever happened (a trace, a signal, silence) into a trace
- * with its failure. The parent never runs the kernel's code. */
+ * starts a child, which runs one backend under a time and a memory limit
+ * and sends the trace back over a pipe (wire.h), and the parent waits,
+ * watches and turns whatever happened (a trace, a signal, silence) into a
+ * trace with its failure. The parent never runs the kernel's code.
+ *
+ * The child is a fresh program, not a bare fork: the caller may have
+ * threads (the window: SDL's, the kernel file's worker), and a fork of a
+ * threaded process can only call async-signal-safe functions before it
+ * execs (under AddressSanitizer one hung in its allocator). So the child
+ * forks, and at once execs this same program (/proc/self/exe) with
+ * SV_RT_CPU_CHILD_FLAG, the request in a memory file (request.h) and the
+ * pipes' descriptors as arguments; a constructor (before main, in any
+ * program that links the runtime) reads them and runs the child. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
@@ -11,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/time.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -18,12 +28,14 @@
 
 #include "backend.h"
 #include "cpu_compile.h"
+#include "request.h"
 #include "shipped.h"
 #include "wire.h"
 
 #include "../core/error.h"
 
 #define WIRE_MAX ((size_t)512 << 20)
+#define SV_RT_CPU_CHILD_FLAG "--sv-rt-child"
 
 /* ---- In the child (its signals and limits: child.c) ------------------------- */
 
@@ -163,10 +175,10 @@ static bool request_valid(const sv_runtime_request *req, char *err, size_t errle
     return true;
 }
 
-sv_ktrace *sv_runtime_run(const sv_runtime_request *req, char *err, size_t errlen)
+/* The trace the backend fills: the kernel's name, file, source, schedule,
+ * backend and runs set from req. NULL with err. */
+static sv_ktrace *trace_for(const sv_runtime_request *req, char *err, size_t errlen)
 {
-    if (!request_valid(req, err, errlen))
-        return NULL;
     const char *source = req->source;
     if (!source && req->builtin) {
         const sv_rt_shipped *k = sv_rt_shipped_find(req->builtin);
@@ -175,6 +187,13 @@ sv_ktrace *sv_runtime_run(const sv_runtime_request *req, char *err, size_t errle
             return NULL;
         }
         source = k->source;
+    }
+    if (req->builtin && req->backend == SV_RUNTIME_GPU) {
+        /* The GPU backend compiles a kernel file's text (NVRTC); a shipped
+         * kernel runs from its ahead-of-time CPU build. */
+        sv_errorf(err, errlen, "%s: a shipped kernel runs on the CPU runtime, not the GPU "
+                  "runtime", req->builtin);
+        return NULL;
     }
     const char *path = req->path ? req->path : req->builtin ? req->builtin : "kernel.cu";
     char name[256];
@@ -192,17 +211,72 @@ sv_ktrace *sv_runtime_run(const sv_runtime_request *req, char *err, size_t errle
     if (!src || !sv_ktrace_set_text(&t->file, path, err, errlen) ||
         (req->backend == SV_RUNTIME_CPU &&
          !sv_ktrace_set_text(&t->schedule, sv_schedule_format(req->schedule, sched, sizeof sched),
-                             err, errlen)))
-        goto fail;
+                             err, errlen))) {
+        if (!src)
+            sv_errorf(err, errlen, "out of memory");
+        free(src);
+        sv_ktrace_destroy(t);
+        return NULL;
+    }
     memcpy(src, source, srclen);
     src[srclen] = '\0';
     t->source = src;
-    src = NULL;
     t->backend = req->backend == SV_RUNTIME_GPU ? SV_BACKEND_CUDA : SV_BACKEND_CPU;
     t->runs = req->runs ? req->runs : 1;
+    return t;
+}
+
+/* In the forked child: this program again, as the runtime's child (the
+ * constructor below). Async-signal-safe calls only. */
+static void exec_child(const char *exe, int reqfd, int fd, int pfd)
+{
+    char a[3][16];
+    int fds[3] = {reqfd, fd, pfd};
+    for (int k = 0; k < 3; k++) {
+        /* a decimal number without snprintf */
+        int v = fds[k], at = 0;
+        char rev[16];
+        if (v < 0) {
+            a[k][0] = '-', a[k][1] = '1', a[k][2] = '\0';
+            continue;
+        }
+        do
+            rev[at++] = (char)('0' + v % 10);
+        while ((v /= 10) > 0);
+        for (int j = 0; j < at; j++)
+            a[k][j] = rev[at - 1 - j];
+        a[k][at] = '\0';
+        if (fds[k] >= 0)
+            fcntl(fds[k], F_SETFD, 0); /* kept across the exec */
+    }
+    char *argv[] = {(char *)exe, (char *)SV_RT_CPU_CHILD_FLAG, a[0], a[1], a[2], NULL};
+    execv(exe, argv);
+    _exit(127);
+}
+
+sv_ktrace *sv_runtime_run(const sv_runtime_request *req, char *err, size_t errlen)
+{
+    if (!request_valid(req, err, errlen))
+        return NULL;
+    sv_ktrace *t = trace_for(req, err, errlen);
+    if (!t)
+        return NULL;
+    char exe[4096];
+    ssize_t el = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    int reqfd = memfd_create("sv-rt-request", MFD_CLOEXEC);
+    if (el <= 0 || reqfd < 0 || !sv_rt_request_write(reqfd, req) ||
+        lseek(reqfd, 0, SEEK_SET) != 0) {
+        sv_errorf(err, errlen, "cannot pass the request to the runtime's child: %s",
+                  strerror(errno));
+        if (reqfd >= 0)
+            close(reqfd);
+        goto fail;
+    }
+    exe[el] = '\0';
     int fd[2], pfd[2] = {-1, -1};
     if (pipe2(fd, O_CLOEXEC) != 0) {
         sv_errorf(err, errlen, "pipe: %s", strerror(errno));
+        close(reqfd);
         goto fail;
     }
     if (req->progress && pipe2(pfd, O_CLOEXEC) == 0) {
@@ -213,6 +287,7 @@ sv_ktrace *sv_runtime_run(const sv_runtime_request *req, char *err, size_t errle
     pid_t pid = fork();
     if (pid < 0) {
         sv_errorf(err, errlen, "fork: %s", strerror(errno));
+        close(reqfd);
         close(fd[0]);
         close(fd[1]);
         if (pfd[0] >= 0) {
@@ -225,8 +300,9 @@ sv_ktrace *sv_runtime_run(const sv_runtime_request *req, char *err, size_t errle
         close(fd[0]);
         if (pfd[0] >= 0)
             close(pfd[0]);
-        child_main(req, t, fd[1], pfd[1]);
+        exec_child(exe, reqfd, fd[1], pfd[1]);
     }
+    close(reqfd);
     close(fd[1]);
     if (pfd[1] >= 0)
         close(pfd[1]);
@@ -271,9 +347,36 @@ sv_ktrace *sv_runtime_run(const sv_runtime_request *req, char *err, size_t errle
         goto fail;
     return t;
 fail:
-    free(src);
     sv_ktrace_destroy(t);
     return NULL;
+}
+
+/* Before main: `PROGRAM --sv-rt-child REQFD FD PFD` is the runtime's child
+ * (exec_child): the request from REQFD, the trace to FD, progress to PFD
+ * (-1 none). Any other start returns at once. */
+__attribute__((constructor)) static void rt_child_main(void)
+{
+    char args[8192];
+    size_t len;
+    const char *a1 = sv_rt_start_args(args, sizeof args, &len);
+    if (!a1 || strcmp(a1, SV_RT_CPU_CHILD_FLAG) != 0)
+        return;
+    int fds[3] = {-1, -1, -1};
+    const char *a = a1 + strlen(a1) + 1;
+    for (int k = 0; k < 3; k++) {
+        if (a >= args + len)
+            _exit(2);
+        fds[k] = atoi(a);
+        a += strlen(a) + 1;
+    }
+    char err[256];
+    sv_rt_request_copy rq;
+    bool ok = sv_rt_request_read(fds[0], &rq, err, sizeof err);
+    close(fds[0]);
+    sv_ktrace *t = ok ? trace_for(&rq.req, err, sizeof err) : NULL;
+    if (!t)
+        _exit(3); /* the parent says "ended without a trace" */
+    child_main(&rq.req, t, fds[1], fds[2]);
 }
 
 bool sv_runtime_available(sv_runtime_backend b, char *why, size_t whylen)

@@ -157,6 +157,16 @@ bool sv_rt_wire_send(int fd, const sv_ktrace *t)
         w32(f->waits[k].count);
         w32(f->waits[k].first_thread);
     }
+    w32((uint32_t)t->ncellruns);
+    for (size_t k = 0; k < t->ncellruns; k++) {
+        const sv_kcellruns *c = &t->cellruns[k];
+        w32((uint32_t)c->step);
+        w32(c->array);
+        w32(c->first);
+        w32((uint32_t)c->round);
+        wput(c->wrong, t->n * sizeof *c->wrong);
+        wput(c->which, t->n * SV_KTRACE_CELL_RUNS * sizeof *c->which);
+    }
     w32(WIRE_END);
     wflush();
     return wok;
@@ -317,6 +327,31 @@ static bool rfailure(rd *r, sv_kfailure *f)
     return true;
 }
 
+/* The cell runs, each row's place checked against the arrays and steps. */
+static bool rcellruns(rd *r, sv_ktrace *t)
+{
+    sv_ktrace_cellruns_clear(t);
+    uint32_t nc = rcount(r, SV_KTRACE_MAX_CELLRUNS);
+    char err[128];
+    for (uint32_t k = 0; k < nc && r->ok; k++) {
+        int32_t step = (int32_t)r32(r);
+        uint32_t array = r32(r), first = r32(r);
+        int32_t round = (int32_t)r32(r);
+        if (!r->ok || step < -1 || (step >= 0 && (size_t)step >= t->nsteps) ||
+            array >= t->narrays || first > t->arrays[array].len ||
+            t->arrays[array].len - first < t->n) {
+            r->ok = false;
+            break;
+        }
+        sv_kcellruns *c = sv_ktrace_add_cellruns(t, step, array, first, round, err, sizeof err);
+        if (!c)
+            return false;
+        rget(r, c->wrong, t->n * sizeof *c->wrong);
+        rget(r, c->which, t->n * SV_KTRACE_CELL_RUNS * sizeof *c->which);
+    }
+    return true;
+}
+
 bool sv_rt_wire_recv(const unsigned char *data, size_t len, sv_ktrace *t, char *err,
                      size_t errlen)
 {
@@ -382,7 +417,7 @@ bool sv_rt_wire_recv(const unsigned char *data, size_t len, sv_ktrace *t, char *
         t->nhazards = h + 1;
     }
     t->hazards_total = r64(&r);
-    if (!rfailure(&r, &t->failure))
+    if (!rfailure(&r, &t->failure) || !rcellruns(&r, t))
         goto oom;
     if (r32(&r) != WIRE_END || !r.ok) {
         sv_errorf(err, errlen, "the runtime's child sent a trace cut short (%zu bytes)", len);

@@ -13,13 +13,7 @@ static sv_gfx_rec *rec;
 /* The header's right-aligned source text, or "" when none. */
 static const char *header_source(void)
 {
-    for (size_t k = 0; k < sv_gfx_rec_count(rec); k++) {
-        const sv_prim *q = sv_gfx_rec_prim(rec, k);
-        if (q->kind == SV_PRIM_TEXT && q->align == SV_ALIGN_RIGHT &&
-            q->y0 < lay.header.y + lay.header.h && q->font == SV_FONT_SANS)
-            return q->text;
-    }
-    return "";
+    return rec_header_source(rec);
 }
 
 static void test_header(void)

@@ -31,7 +31,14 @@ static void draw(const sv_app_view *s, int w, int h, const char *name)
     view_draw(s, w, h, rec, "kpane-", name);
 }
 
+static sv_ktrace *run_file_runs(const char *path, const char *schedule, uint32_t runs);
+
 static sv_ktrace *run_file(const char *path)
+{
+    return run_file_runs(path, "sequential", 1);
+}
+
+static sv_ktrace *run_file_runs(const char *path, const char *schedule, uint32_t runs)
 {
     size_t len = 0;
     char err[512];
@@ -47,11 +54,21 @@ static sv_ktrace *run_file(const char *path)
     sv_value in[8];
     for (int i = 0; i < 8; i++)
         in[i].i = chapter[i];
-    const sv_runtime_request req = {
-        .path = path, .source = text, .op = SV_OP_SUM, .type = SV_TYPE_INT32,
-        .scan = SV_SCAN_INCLUSIVE, .input = in, .n = 8, .backend = SV_RUNTIME_CPU,
-        .schedule = {.kind = SV_SCHEDULE_SEQUENTIAL, .seed = 1}, .runs = 1,
-    };
+    sv_runtime_request req;
+    memset(&req, 0, sizeof req);
+    req.path = path;
+    req.source = text;
+    req.op = SV_OP_SUM;
+    req.type = SV_TYPE_INT32;
+    req.scan = SV_SCAN_INCLUSIVE;
+    req.input = in;
+    req.n = 8;
+    req.backend = SV_RUNTIME_CPU;
+    if (!sv_schedule_parse(schedule, &req.schedule, err, sizeof err)) {
+        fprintf(stderr, "FAIL: %s\n", err);
+        exit(1);
+    }
+    req.runs = runs;
     sv_ktrace *t = sv_runtime_run(&req, err, sizeof err);
     if (!t || !sv_ktrace_analyze(t, err, sizeof err)) {
         fprintf(stderr, "FAIL: %s: %s\n", path, err);
@@ -170,11 +187,44 @@ static void test_in_place_last_caption(void)
     sv_ktrace_destroy(t);
 }
 
+/* The error-coloured hatch lines drawn inside box b. */
+static int hatch_lines(sv_box b, sv_rgba colour)
+{
+    int hatch = 0;
+    for (size_t i = 0; i < sv_gfx_rec_count(rec); i++) {
+        const sv_prim *p = sv_gfx_rec_prim(rec, i);
+        if (p->kind == SV_PRIM_LINE && same_rgb(p->fill, colour) &&
+            p->x0 >= b.x - 1 && p->x1 <= b.x + b.w + 1 && p->y0 >= b.y - 1 &&
+            p->y0 <= b.y + b.h + 1)
+            hatch++;
+    }
+    return hatch;
+}
+
+/* The first hazard whose cell's verdict at its step is `want`, NULL none. */
+static const sv_khazard *hazard_with(const sv_ktrace *t, sv_kverdict_cell want)
+{
+    sv_krows rows;
+    sv_kpane_rows(t, &rows);
+    for (size_t i = 0; i < t->nhazards; i++) {
+        const sv_khazard *h = &t->hazards[i];
+        uint32_t col;
+        int r = sv_kpane_row_of(&rows, h->array, h->cell, &col);
+        if (r > 0 && sv_kpane_verdict(t, h->step, &rows.row[r], col) == want)
+            return h;
+    }
+    return NULL;
+}
+
 static void test_race(void)
 {
     sv_ktrace *t = run_file(SV_TEST_KERNELS "/in_place_race.cu");
     CHECK(t->nhazards > 0);
-    const sv_khazard *h = &t->hazards[0];
+    /* a hazard whose cell this run left wrong: hatched in the error colour */
+    const sv_khazard *h = hazard_with(t, SV_KCELL_WRONG);
+    CHECK(h != NULL);
+    if (!h)
+        h = &t->hazards[0];
     sv_app_view v;
     kview(&v, t, (int)h->step);
     uint32_t col;
@@ -235,6 +285,124 @@ static void test_race(void)
         }
     }
     CHECK_MSG(marked, "the hazard's line 19 is not marked in the source panel");
+    sv_ktrace_destroy(t);
+}
+
+/* Lockstep leaves the race's output right: its hazards are hatched dim,
+ * never in the error colour, and the tooltip says the cell is still right. */
+static void test_race_right_here(void)
+{
+    sv_ktrace *t = run_file_runs(SV_TEST_KERNELS "/in_place_race.cu", "lockstep", 1);
+    CHECK(t->nhazards > 0 && t->first_wrong < 0);
+    CHECK(hazard_with(t, SV_KCELL_WRONG) == NULL);
+    const sv_khazard *h = hazard_with(t, SV_KCELL_RIGHT);
+    CHECK(h != NULL);
+    if (h) {
+        sv_app_view v;
+        kview(&v, t, (int)h->step);
+        sv_krows rows;
+        sv_kpane_rows(t, &rows);
+        uint32_t col;
+        int r = sv_kpane_row_of(&rows, h->array, h->cell, &col);
+        draw(&v, 1280, 720, "race-right-here");
+        sv_box b = sv_layout_cell(&lay, r, (int)col);
+        CHECK_MSG(hatch_lines(b, dark->error) == 0, "a right cell is hatched in the error colour");
+        CHECK_MSG(hatch_lines(b, sv_rgba_alpha(dark->text_dim, 0.55f)) >= 2,
+                  "the race's cell is not hatched at all");
+        sv_tip_words tip;
+        CHECK(sv_pane_of(&v)->tooltip(&v, r, (int)col, &tip));
+        char all[2048] = "";
+        for (int k = 0; k < tip.n; k++)
+            strcat(all, tip.line[k]);
+        CHECK_CONTAINS(all, "in this run the cell is still right");
+    }
+    sv_ktrace_destroy(t);
+}
+
+/* --runs 16 over random:1: every cell hatched in the error colour shows a
+ * wrong value (checked against the round's window, computed here); a cell
+ * wrong in some runs says "wrong in k of 16 runs" and has its bar. */
+static void test_many_runs(void)
+{
+    sv_ktrace *t = run_file_runs(SV_TEST_KERNELS "/in_place_race.cu", "random:1", 16);
+    CHECK_INT(t->runs, 16);
+    CHECK(t->ncellruns > 0);
+    sv_krows rows;
+    sv_kpane_rows(t, &rows);
+    sv_app_view v;
+    int hatched = 0, counted = 0;
+    char err[128];
+    sv_value want[8];
+    double mag[8];
+    for (size_t k = 0; k < t->nsteps; k++) {
+        kview(&v, t, (int)k);
+        draw(&v, 1280, 720, k + 1 == t->nsteps ? "many-runs-end" : "many-runs");
+        const sv_kreading *rd = &t->readings[k];
+        for (int r = 1; r < rows.n; r++) {
+            const sv_krow *row = &rows.row[r];
+            for (uint32_t c = 0; c < row->count; c++) {
+                sv_box b = sv_layout_cell(&lay, r, (int)c);
+                sv_value val;
+                bool have = sv_kpane_value(t, k, row, c, &val);
+                if (row->kind == SV_KROW_ARRAY && hatch_lines(b, dark->error) >= 2) {
+                    hatched++;
+                    CHECK(rd->fits && (uint32_t)rd->pout_array == row->array);
+                    CHECK(sv_kround_windows(t, rd->expected_round, want, mag, err, sizeof err));
+                    CHECK_MSG(!have || val.i != want[c].i,
+                              "step %zu: %s[%u] is hatched red but holds the right %d", k + 1,
+                              row->name, c, (int)val.i);
+                }
+                uint32_t wrong = 0;
+                const uint32_t *which = NULL;
+                if (!sv_kpane_cell_runs(t, k, row, c, &wrong, &which) || wrong == 0)
+                    continue;
+                counted++;
+                sv_tip_words tip;
+                CHECK(sv_pane_of(&v)->tooltip(&v, r, (int)c, &tip));
+                char all[2048] = "", w[64];
+                for (int i = 0; i < tip.n; i++)
+                    strcat(all, tip.line[i]);
+                snprintf(w, sizeof w, "wrong in %u of 16 runs: %u", (unsigned)wrong,
+                         (unsigned)which[0]);
+                CHECK_CONTAINS(all, w);
+                /* the bar along its foot, in the error colour */
+                bool bar = false;
+                for (size_t i = 0; i < sv_gfx_rec_count(rec); i++) {
+                    const sv_prim *p = sv_gfx_rec_prim(rec, i);
+                    if (p->kind == SV_PRIM_RECT && same_rgb(p->fill, dark->error) &&
+                        p->box.x >= b.x && p->box.x + p->box.w <= b.x + b.w + 0.5f &&
+                        p->box.y > b.y + b.h * 0.7f && p->box.y < b.y + b.h)
+                        bar = true;
+                }
+                CHECK_MSG(bar, "step %zu: %s[%u] has no wrong-runs bar", k + 1, row->name, c);
+            }
+        }
+    }
+    CHECK(hatched > 0);
+    CHECK(counted > 0);
+    /* the counters say how many runs and which is shown */
+    char line[512], note[512], want_note[96];
+    kview(&v, t, (int)t->nsteps - 1);
+    CHECK(sv_kwords_counters(&v, line, sizeof line, note, sizeof note));
+    snprintf(want_note, sizeof want_note, "wrong in %u of 16 runs \u00b7 run %u shown (random:%u)",
+             (unsigned)t->wrong_runs, (unsigned)t->shown_run, (unsigned)(1 + t->shown_run));
+    CHECK_CONTAINS(note, want_note);
+    sv_ktrace_destroy(t);
+}
+
+/* The header names the CPU runtime for a kernel trace, never the emulator
+ * that made the chapter's trace for the same input (s->source). */
+static void test_header_runtime(void)
+{
+    sv_ktrace *t = run_file(SV_TEST_KERNELS "/in_place_race.cu");
+    sv_app_view v;
+    kview(&v, t, 0);
+    v.source = "CPU emulator: built without CUDA";
+    draw(&v, 1280, 720, "header");
+    CHECK_STR(rec_header_source(rec), "CPU runtime \u00b7 schedule sequential");
+    v.clean = true;
+    draw(&v, 1280, 720, "header-clean");
+    CHECK_STR(rec_header_source(rec), "CPU runtime");
     sv_ktrace_destroy(t);
 }
 
@@ -411,6 +579,51 @@ static void test_lab_truth(void)
     lab_free(&lv);
 }
 
+/* The overview (V) of a mistake reads as the mistake ran: its wrong cells
+ * hatched in the error colour, each round's first broken cell bordered in
+ * it; the chapter's correct run has neither. */
+static int overview_marks(const sv_app_view *s, const char *name, int *broken)
+{
+    draw(s, 1280, 720, name);
+    int hatch = 0;
+    *broken = 0;
+    sv_rgba h = sv_rgba_alpha(dark->error, 0.7f);
+    for (size_t i = 0; i < sv_gfx_rec_count(rec); i++) {
+        const sv_prim *p = sv_gfx_rec_prim(rec, i);
+        if (p->kind == SV_PRIM_LINE && same_rgb(p->fill, h) && p->x0 >= lay.cells_clip.x - 1)
+            hatch++;
+        if (p->kind == SV_PRIM_RECT && same_rgb(p->border, dark->error) &&
+            p->box.x >= lay.cells_clip.x - 1 && p->box.y > lay.header.y + lay.header.h &&
+            p->box.y + p->box.h < lay.legend.y)
+            ++*broken;
+    }
+    return hatch;
+}
+
+static void test_mistake_overview(void)
+{
+    lab_view lv;
+    sv_app_view s;
+    if (lab_make("in-place", &lv, &s)) {
+        s.overview = true;
+        int wrong = 0;
+        for (size_t k = 0; k < lv.sum->nrounds * lv.sum->n; k++)
+            wrong += lv.sum->cells[k].wrong_runs > 0;
+        CHECK(wrong > 0);
+        int broken = 0, hatch = overview_marks(&s, "overview-in-place", &broken);
+        CHECK_MSG(hatch >= 2 * wrong, "the mistake's overview: %d hatch lines for %d wrong "
+                  "cells", hatch, wrong);
+        CHECK_MSG(broken >= wrong, "the mistake's overview: %d error-bordered cells for %d "
+                  "wrong cells", broken, wrong);
+        /* the same trace without its runs reads as it did before: no marks */
+        s.lab = NULL;
+        hatch = overview_marks(&s, "overview-in-place-no-lab", &broken);
+        CHECK_INT(hatch, 0);
+        CHECK_INT(broken, 0);
+    }
+    lab_free(&lv);
+}
+
 int main(int argc, char **argv)
 {
     view_test_open(argc, argv, "test_kpane");
@@ -420,6 +633,10 @@ int main(int argc, char **argv)
     test_off_by_one();
     test_in_place_last_caption();
     test_race();
+    test_race_right_here();
+    test_mistake_overview();
+    test_header_runtime();
+    test_many_runs();
     test_two_barriers();
     test_own_names();
     test_compare();

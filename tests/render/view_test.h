@@ -177,4 +177,16 @@ static inline bool same_rgb(sv_rgba a, sv_rgba b)
     return fabsf(a.r - b.r) < 0.004f && fabsf(a.g - b.g) < 0.004f && fabsf(a.b - b.b) < 0.004f;
 }
 
+/* The header's right-aligned source text of r's frame (in lay), "" none. */
+static inline const char *rec_header_source(const sv_gfx_rec *r)
+{
+    for (size_t k = 0; k < sv_gfx_rec_count(r); k++) {
+        const sv_prim *q = sv_gfx_rec_prim(r, k);
+        if (q->kind == SV_PRIM_TEXT && q->align == SV_ALIGN_RIGHT &&
+            q->y0 < lay.header.y + lay.header.h && q->font == SV_FONT_SANS)
+            return q->text;
+    }
+    return "";
+}
+
 #endif

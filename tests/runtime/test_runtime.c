@@ -592,6 +592,91 @@ static void test_environment(void)
     free(keep_cache);
 }
 
+/* --runs cell by cell: each out cell's and each chapter row's wrong runs,
+ * checked against every run made again alone (run k of random:S is
+ * random:S+k, runs 1), and the shown run is one of them. */
+static void test_cell_runs(void)
+{
+    static const int32_t chapter[8] = { 3, 1, 7, 0, 4, 1, 6, 3 };
+    sv_value in[8], want[8];
+    for (int i = 0; i < 8; i++)
+        in[i].i = chapter[i];
+    run_opts o = { .type = SV_TYPE_INT32, .op = SV_OP_SUM, .scan = SV_SCAN_INCLUSIVE,
+                   .schedule = "random:1", .runs = 16 };
+    sv_reference_scan(o.op, o.type, o.scan, in, want, 8);
+    sv_ktrace *t = run(kdir, "in_place_race.cu", in, 8, o, NULL);
+    if (!t)
+        return;
+    CHECK_INT(t->runs, 16);
+    CHECK(t->ncellruns >= 2);
+    uint32_t oi = 0;
+    int out_array = -1;
+    for (size_t a = 0; a < t->narrays; a++)
+        if (t->arrays[a].kind == SV_KARRAY_OUT)
+            out_array = (int)a;
+    const sv_kcellruns *oc = sv_ktrace_cellruns_at(t, -1, (uint32_t)out_array, 0, &oi);
+    CHECK(oc != NULL);
+    uint32_t count[8] = {0}, total = 0;
+    const sv_kcellruns *last = NULL; /* the last step's row */
+    for (size_t k = 0; k < t->ncellruns; k++)
+        if (t->cellruns[k].step >= 0 && (!last || t->cellruns[k].step > last->step))
+            last = &t->cellruns[k];
+    CHECK(last != NULL);
+    uint32_t last_count[8] = {0};
+    for (uint32_t run_k = 0; run_k < 16 && oc && last; run_k++) {
+        char sched[32];
+        snprintf(sched, sizeof sched, "random:%u", 1 + run_k);
+        run_opts one = o;
+        one.schedule = sched;
+        one.runs = 1;
+        sv_ktrace *u = run(kdir, "in_place_race.cu", in, 8, one, NULL);
+        if (!u)
+            continue;
+        bool any = false;
+        for (int i = 0; i < 8; i++) {
+            bool wrong = u->output[i].i != want[i].i;
+            count[i] += wrong;
+            any |= wrong;
+            bool listed = false;
+            for (int j = 0; j < SV_KTRACE_CELL_RUNS; j++)
+                listed |= oc->which[i * SV_KTRACE_CELL_RUNS + j] == run_k;
+            if (oc->wrong[i] <= SV_KTRACE_CELL_RUNS)
+                CHECK_MSG(listed == wrong, "out[%d] in run %u: wrong %d, listed %d", i, run_k,
+                          wrong, listed);
+            /* the last round's row holds the output's values */
+            const sv_value *row = u->steps[last->step].cells[last->array] + last->first;
+            last_count[i] += row[i].i != want[i].i;
+        }
+        total += any;
+        sv_ktrace_destroy(u);
+    }
+    for (int i = 0; i < 8 && oc && last; i++) {
+        CHECK_MSG(oc->wrong[i] == count[i], "out[%d]: wrong in %u runs, counted %u again", i,
+                  oc->wrong[i], count[i]);
+        CHECK_MSG(last->wrong[i] == last_count[i], "step %d cell %d: %u, counted %u again",
+                  (int)last->step, i, last->wrong[i], last_count[i]);
+    }
+    CHECK_INT(t->wrong_runs, total);
+    /* the shown run is wrong where the first wrong cell is */
+    if (oc && t->wrong_runs > 0) {
+        int i = 0;
+        while (i < 8 && oc->wrong[i] == 0)
+            i++;
+        CHECK(i < 8);
+        bool shown_listed = false;
+        for (int j = 0; i < 8 && j < SV_KTRACE_CELL_RUNS; j++)
+            shown_listed |= oc->which[i * SV_KTRACE_CELL_RUNS + j] == t->shown_run;
+        CHECK(t->output[i].i != want[i].i || !shown_listed);
+    }
+    sv_ktrace_destroy(t);
+    /* one run counts nothing */
+    o.runs = 1;
+    t = run(kdir, "in_place_race.cu", in, 8, o, NULL);
+    if (t)
+        CHECK_INT(t->ncellruns, 0);
+    sv_ktrace_destroy(t);
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 3) {
@@ -606,6 +691,7 @@ int main(int argc, char **argv)
     test_shipped();
     test_failures();
     test_races();
+    test_cell_runs();
     test_correct();
     return check_report("all runtime checks passed");
 }
