@@ -191,8 +191,6 @@ bool sv_app_exercise_open(sv_app_state *s, const char *name, bool background, ch
 bool sv_app_exercise_init(sv_app_state *s, const sv_app_config *c, char *err, size_t errlen);
 /* Takes the worker's check result once there is one (any time: it checks). */
 void sv_app_exercise_finish(sv_app_state *s);
-/* Checks again now (without a window: on the calling thread). */
-void sv_app_exercise_recheck(sv_app_state *s);
 /* N: the next hint; A: the solution (after a pass, or asked twice); G: the
  * next exercise once this one passed. */
 void sv_app_exercise_hint(sv_app_state *s);
