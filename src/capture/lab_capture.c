@@ -360,8 +360,9 @@ static bool run_wrong(const sv_trace *correct, const uint32_t *bits, const bool 
 /* The emulated runs: each through the CPU runtime under its schedule, into
  * bits/known; the shown run (the first wrong one, else run 0) fills t, with
  * its reads and, when it stopped early, why in words. */
-static bool emulated_runs(sv_trace *t, sv_lab_record *L, const sv_trace *correct, uint32_t *bits,
-                          bool *known, char *err, size_t errlen)
+static bool emulated_runs(const sv_capture_request *req, sv_trace *t, sv_lab_record *L,
+                          const sv_trace *correct, uint32_t *bits, bool *known, char *err,
+                          size_t errlen)
 {
     const size_t n = t->n, nr = t->nrounds;
     sv_ktrace *shown = NULL;
@@ -388,6 +389,11 @@ static bool emulated_runs(sv_trace *t, sv_lab_record *L, const sv_trace *correct
         sv_ktrace_destroy(kt);
         if (!fine)
             goto done;
+        if (req->progress && !req->progress(req->progress_ctx, run + 1, L->runs)) {
+            sv_errorf(err, errlen, "stopped after %u of %u runs", (unsigned)(run + 1),
+                      (unsigned)L->runs);
+            goto done;
+        }
     }
     if (shown->failure.kind != SV_KFAIL_NONE)
         sv_ktrace_failure_words(shown, L->stopped, sizeof L->stopped);
@@ -445,7 +451,7 @@ bool sv_capture_lab_fill(sv_trace *t, const sv_capture_request *req, sv_backend 
             sv_errorf(err, errlen, "lab: out of memory for %u runs", (unsigned)L->runs);
             goto done;
         }
-        if (!emulated_runs(t, L, correct, bits, known, why, sizeof why)) {
+        if (!emulated_runs(req, t, L, correct, bits, known, why, sizeof why)) {
             sv_errorf(err, errlen, "emulated run failed: %s", why);
             goto done;
         }
