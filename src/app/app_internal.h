@@ -244,12 +244,16 @@ void sv_app_kfile_edit(sv_app_state *s);
 void sv_app_kfile_next_schedule(sv_app_state *s);
 /* A run's result (t and text taken; t NULL: err says why). */
 void sv_app_kfile_take(sv_app_state *s, sv_ktrace *t, char *text, const char *err);
-/* W / Shift+W: the next / previous run in which the hovered (or pinned)
- * cell was wrong, run again (sv_app_kfile_replay); says why not otherwise. */
+/* W / Shift+W (app_kfile.c): the next / previous run in which the hovered
+ * (or pinned) cell was wrong, run again (sv_app_kfile_replay). The run is
+ * picked by sv_app_kfile_wrong_target (app_kfile_take.c), which says why
+ * not (-1) in the status otherwise. */
 void sv_app_kfile_wrong_run(sv_app_state *s, bool back);
+int64_t sv_app_kfile_wrong_target(sv_app_state *s, bool back);
 void sv_app_kfile_replay(sv_app_state *s, uint32_t run);
 /* A replayed run's trace t shown in place of the last runs' (their counts
- * moved over, shown_run = run); false (nothing taken) when it cannot be. */
+ * moved over, shown_run = run); false when it cannot be (t freed, the
+ * status says so: the caller runs all the runs again). */
 bool sv_app_kfile_take_replay(sv_app_state *s, sv_ktrace *t, uint32_t run);
 /* One run now on the calling thread (no worker: exports, tests). */
 void sv_app_kfile_run_now(sv_app_state *s);

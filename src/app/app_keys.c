@@ -138,7 +138,10 @@ ACTION(overview)
 {
     UNUSED_EVENT;
     s->overview = !s->overview;
-    sv_app_set_status(s, s->overview ? "Overview: every round" : "The rounds");
+    if (s->ktrace) /* a kernel trace: its steps (pane_kernel_overview.c) */
+        sv_app_set_status(s, s->overview ? "Overview: every step" : "The steps");
+    else
+        sv_app_set_status(s, s->overview ? "Overview: every round" : "The rounds");
     return true;
 }
 

@@ -238,8 +238,10 @@ void sv_app_kfile_finish(sv_app_state *s)
     SDL_UnlockMutex(k->lock);
     if (!ready)
         return;
-    if (replay >= 0 && sv_app_kfile_take_replay(s, t, (uint32_t)replay)) {
+    if (replay >= 0) { /* W's run, or (it went differently) all the runs again */
         free(text);
+        if (!sv_app_kfile_take_replay(s, t, (uint32_t)replay))
+            sv_app_kfile_rerun(s);
         return;
     }
     sv_app_kfile_take(s, t, text, err);
@@ -258,11 +260,22 @@ void sv_app_kfile_run_now(sv_app_state *s)
         t = run_once(&p, &text, err, sizeof err);
         free(p.input);
     }
-    if (p.replay >= 0 && sv_app_kfile_take_replay(s, t, (uint32_t)p.replay)) {
+    if (p.replay >= 0) {
         free(text);
+        if (!sv_app_kfile_take_replay(s, t, (uint32_t)p.replay))
+            sv_app_kfile_rerun(s); /* (which runs at once without a worker) */
         return;
     }
     sv_app_kfile_take(s, t, text, err);
+}
+
+/* W / Shift+W: the next / previous run in which the hovered cell was
+ * wrong (app_kfile_take.c picks it and says so), run again. */
+void sv_app_kfile_wrong_run(sv_app_state *s, bool back)
+{
+    int64_t run = sv_app_kfile_wrong_target(s, back);
+    if (run >= 0)
+        sv_app_kfile_replay(s, (uint32_t)run);
 }
 
 /* A kernel file (builtin false: watched) or a shipped kernel's file

@@ -90,7 +90,7 @@ static bool target_cell(const sv_app_state *s, const sv_krows *rows, int *row, i
     return true;
 }
 
-void sv_app_kfile_wrong_run(sv_app_state *s, bool back)
+int64_t sv_app_kfile_wrong_target(sv_app_state *s, bool back)
 {
     const sv_ktrace *t = s->ktrace;
     sv_krows rows;
@@ -99,15 +99,15 @@ void sv_app_kfile_wrong_run(sv_app_state *s, bool back)
     if (!s->kf || !t) {
         sv_app_set_status(s, "W steps through the runs in which the hovered cell was wrong "
                              "(--kernel-file with --runs over a seeded schedule)");
-        return;
+        return -1;
     }
     if (t->backend == SV_BACKEND_CUDA) {
         sv_app_set_status(s, "a GPU run cannot be run again: the shown run is the one kept");
-        return;
+        return -1;
     }
     if (!sv_kpane_rows(t, &rows) || !target_cell(s, &rows, &r, &c)) {
         sv_app_set_status(s, "W: hover over (or click) a cell first");
-        return;
+        return -1;
     }
     size_t k = (size_t)sv_clampi(s->step, 0, t->nsteps ? (int)t->nsteps - 1 : 0);
     uint32_t wrong = 0;
@@ -117,25 +117,25 @@ void sv_app_kfile_wrong_run(sv_app_state *s, bool back)
         snprintf(msg, sizeof msg, "%s: no runs counted here (one run, or not a row the chapter "
                  "reads; try --runs 100 --schedule random:1)", name);
         sv_app_set_status(s, msg);
-        return;
+        return -1;
     }
     int64_t run = sv_kpane_next_wrong_run(t, k, &rows.row[r], (uint32_t)c, back);
     if (run < 0) {
         snprintf(msg, sizeof msg, "%s was right in all %u runs", name, (unsigned)t->runs);
         sv_app_set_status(s, msg);
-        return;
+        return -1;
     }
     sv_kwords_run_schedule(t, (uint32_t)run, sc, sizeof sc);
     if ((uint32_t)run == t->shown_run && wrong <= 1) {
         snprintf(msg, sizeof msg, "%s was wrong only in run %u, shown (%s)", name,
                  (unsigned)run, sc);
         sv_app_set_status(s, msg);
-        return;
+        return -1;
     }
     snprintf(msg, sizeof msg, "%s was wrong in %u of %u runs: running run %u again (%s)", name,
              (unsigned)wrong, (unsigned)t->runs, (unsigned)run, sc);
     sv_app_set_status(s, msg);
-    sv_app_kfile_replay(s, (uint32_t)run);
+    return run;
 }
 
 bool sv_app_kfile_take_replay(sv_app_state *s, sv_ktrace *t, uint32_t run)
@@ -147,8 +147,7 @@ bool sv_app_kfile_take_replay(sv_app_state *s, sv_ktrace *t, uint32_t run)
             sv_app_set_status(s, "that run went differently this time (the file or the input "
                                  "changed?): running all the runs again");
         sv_ktrace_destroy(t);
-        sv_app_kfile_rerun(s);
-        return true;
+        return false;
     }
     /* the runs' counts and run 0's schedule stay the trace's */
     t->runs = old->runs;

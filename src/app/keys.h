@@ -65,7 +65,7 @@ enum {
     BIND(SDLK_PAGEUP, 0, SV_KEYMOD_NOSHIFT, SV_KEYWHEN_SCRIPT, SV_KEYF_REPEAT, script_prev) \
     BIND(SDLK_PAGEDOWN, 0, SV_KEYMOD_PLAIN, SV_KEYWHEN_SCAN, SV_KEYF_REPEAT, forward) \
     BIND(SDLK_PAGEUP, 0, SV_KEYMOD_PLAIN, SV_KEYWHEN_SCAN, SV_KEYF_REPEAT, back) \
-    HELP("Down / Up", "next / previous phase of the round (load, guard, add, barrier, swap, copy back; a kernel file: its writes, then its barrier)") \
+    HELP("Down / Up", "next / previous phase: load, guard, add, barrier, swap, copy back (a kernel file: its writes, its barrier)") \
     /* (inside a presenter script too: the script's step stays) */ \
     BIND(SDLK_DOWN, 0, SV_KEYMOD_PLAIN, SV_KEYWHEN_SCAN, SV_KEYF_REPEAT, phase_next) \
     BIND(SDLK_UP, 0, SV_KEYMOD_PLAIN, SV_KEYWHEN_SCAN, SV_KEYF_REPEAT, phase_prev) \
@@ -116,7 +116,7 @@ enum {
     BIND(SDLK_LEFT, 0, SV_KEYMOD_SHIFT, SV_KEYWHEN_SCAN, SV_KEYF_REPEAT, pan_left) \
     HELP("Z", "reset zoom and pan") \
     BIND(SDLK_z, 0, SV_KEYMOD_PLAIN, SV_KEYWHEN_SCAN, SV_KEYF_REPEAT, zoom_reset) \
-    HELP("V", "overview: every round stacked, like the chapter's figure") \
+    HELP("V", "overview: every round stacked, like the chapter's figure (a kernel file: every step)") \
     BIND(SDLK_v, 0, SV_KEYMOD_PLAIN, SV_KEYWHEN_SCAN, 0, overview) \
     HELP("B", "compare: Hillis-Steele beside Blelloch on this input, each with its own " \
               "steps and counters; M there: the measured cost (B again leaves)") \

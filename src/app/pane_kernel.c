@@ -20,6 +20,8 @@
 static void kernel_at(sv_app_view *c, int k)
 {
     c->kstep = k;
+    c->quiz = false; /* a question's two lines fit the least room, and its row search at
+                        every step would make this quadratic in the steps */
 }
 
 static sv_caption_room kernel_caption_room(const sv_app_view *v, float w, float bold_px,

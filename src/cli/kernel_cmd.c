@@ -75,12 +75,21 @@ static int write_ktrace(const sv_kernel_cmd *k, const sv_ktrace *t, const char *
     return SV_KEXIT_OK;
 }
 
-/* The request's backend: auto takes the GPU where the runtime can use one. */
+/* The request's backend: auto takes the GPU where the runtime can use one.
+ * A shipped kernel (--kernel blelloch) is traced by the CPU runtime alone:
+ * the GPU runtime compiles kernel files (NVRTC), not the shipped builds. */
 static bool pick_backend(const sv_kernel_cmd *k, sv_runtime_backend *b, char *why, size_t len)
 {
-    if (k->backend == SV_CHOOSE_CPU) {
+    if (k->backend == SV_CHOOSE_CPU || (k->builtin && k->backend == SV_CHOOSE_AUTO)) {
         *b = SV_RUNTIME_CPU;
         return true;
+    }
+    if (k->builtin) {
+        snprintf(why, len, "%s is traced on the CPU runtime only (its GPU build, "
+                 "kernels/blelloch_run.cu, is checked bit for bit against it: "
+                 "tests/gpu/test_blelloch_gpu.c); leave out --backend cuda", k->builtin);
+        *b = SV_RUNTIME_CPU;
+        return false;
     }
     if (sv_runtime_available(SV_RUNTIME_GPU, why, len)) {
         *b = SV_RUNTIME_GPU;

@@ -188,6 +188,13 @@ static sv_ktrace *trace_for(const sv_runtime_request *req, char *err, size_t err
         }
         source = k->source;
     }
+    if (req->builtin && req->backend == SV_RUNTIME_GPU) {
+        /* The GPU backend compiles a kernel file's text (NVRTC); a shipped
+         * kernel runs from its ahead-of-time CPU build. */
+        sv_errorf(err, errlen, "%s: a shipped kernel runs on the CPU runtime, not the GPU "
+                  "runtime", req->builtin);
+        return NULL;
+    }
     const char *path = req->path ? req->path : req->builtin ? req->builtin : "kernel.cu";
     char name[256];
     snprintf(name, sizeof name, "%s", base_of(path));

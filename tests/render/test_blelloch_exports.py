@@ -10,7 +10,9 @@ no display needed:
     file that `scanviz --trace FILE` opens as Blelloch (its own words again)
     and exports, alone and in a deck beside a chapter trace;
   - the table of `scanviz-trace --kernel blelloch` reads the sweeps in their
-    own words and claims no chapter round.
+    own words and claims no chapter round; `--backend cuda` exits 3 saying
+    that it is traced on the CPU runtime (the GPU runtime compiles kernel
+    files; a GPU there used to take it to a child that had no source).
 
 usage: test_blelloch_exports.py SCANVIZ SCANVIZ_TRACE
 """
@@ -112,6 +114,9 @@ def trace_file(scanviz, trace, d):
     check("no chapter round" not in out and "invariant: broken" not in out,
           "the table claims no chapter round of Blelloch")
     check("7 combines up and 7 down" in out, "the table counts the tree's combines")
+    rc, out, err = run(trace, "--kernel", "blelloch", "--backend", "cuda")
+    check(rc == 3 and "traced on the CPU runtime only" in err,
+          f"--backend cuda with Blelloch: exit 3, said ({rc}: {err!r})")
     chapter = os.path.join(d, "chapter.json")
     run(trace, "--format", "json", "-o", chapter)
     for deck in ([path], [chapter, path]):

@@ -100,7 +100,7 @@ static void caption_of(const sv_app_state *s, char *buf, size_t len)
     sv_app_view_of(s, &v);
     sv_caption_words cw;
     buf[0] = '\0';
-    if (sv_pane_of(&v)->caption(&v, &cw))
+    if (sv_pane_of(&v)->caption(&v, &cw)) /* the pane's words, as the frame draws them */
         snprintf(buf, len, "%s", cw.line1);
 }
 
@@ -172,6 +172,17 @@ static void test_phases(void)
               "Up from the copy: step %d %s", s.step, sv_phase_name(s.phase));
     key(&s, SDLK_RIGHT, 0); /* a step resets the phase */
     CHECK(s.step == 7 && s.phase == SV_PHASE_NONE);
+    /* V: the overview of every step, the read steps as their barriers. */
+    key(&s, SDLK_v, 0);
+    CHECK_MSG(s.overview && strstr(s.status, "every step"), "V: %s", s.status);
+    rec = sv_gfx_rec_create();
+    sv_app_view v;
+    sv_app_view_of(&s, &v);
+    view_draw(&v, s.fb_w, s.fb_h, rec, "kernel-", "overview");
+    CHECK_MSG(rec_has_text(rec, "no cell written \u00b7 the threads wait at the barrier of line 20")
+              && rec_has_text(rec, "line 21") && rec_has_text(rec, "8 steps"),
+              "the kernel's overview: every step");
+    sv_gfx_rec_destroy(rec);
     sv_app_cleanup(&s);
 }
 
@@ -196,7 +207,7 @@ static void test_predict(void)
 {
     sv_app_state s;
     char path[600];
-    snprintf(path, sizeof path, "%s/assets/exercises/round-one/start.cu", SV_SOURCE_ROOT);
+    snprintf(path, sizeof path, "%s/round-one/start.cu", SV_EXERCISES_DIR);
     sv_app_config c = config(chapter, 8, SV_TYPE_INT32);
     c.animations = false;
     c.kernel_file = path;
@@ -359,13 +370,52 @@ static void test_deck(void)
     rmdir(dir);
 }
 
+/* 4. A GPU's kernel trace records no writes: its phases come from the cells
+ * it wrote (shared: the op, out[]: the copy back), then the barrier, and
+ * say that their lines are not recorded; its overview and question still
+ * find the row each step wrote. */
+static void test_gpu_phases(void)
+{
+    char err[256];
+    sv_ktrace *t = sv_ktrace_create("gpu", SV_OP_SUM, SV_TYPE_INT32, SV_SCAN_INCLUSIVE, chapter,
+                                    8, err, sizeof err);
+    CHECK_MSG(t && sv_ktrace_add_array(t, "s", SV_KARRAY_SHARED, 8, 1, err, sizeof err) == 0 &&
+              sv_ktrace_add_array(t, "out", SV_KARRAY_OUT, 8, 1, err, sizeof err) == 1, "%s", err);
+    if (!t)
+        return;
+    t->backend = SV_BACKEND_CUDA;
+    sv_kstep *a = sv_ktrace_add_step(t, 15, err, sizeof err);
+    for (uint32_t i = 0; a && i < 8; i++)
+        sv_kstep_set_cell(t, a, 0, i, chapter[i]);
+    sv_kstep *b = sv_ktrace_add_step(t, 0, err, sizeof err);
+    for (uint32_t i = 0; b && i < 8; i++) {
+        sv_kstep_set_cell(t, b, 1, i, chapter[i]);
+        sv_ktrace_set_output(t, i, chapter[i]);
+    }
+    CHECK(a && b && sv_ktrace_analyze(t, err, sizeof err));
+    sv_phase ph[SV_PHASE_COUNT];
+    CHECK_INT(sv_kphases_of(t, 0, ph), 2);
+    CHECK(ph[0] == SV_PHASE_OP && ph[1] == SV_PHASE_BARRIER);
+    int lines[4];
+    CHECK_INT(sv_kphase_lines(t, 0, SV_PHASE_OP, lines, 4), 0);
+    CHECK(sv_kphase_lines(t, 0, SV_PHASE_BARRIER, lines, 4) == 1 && lines[0] == 15);
+    CHECK_INT(sv_kphases_of(t, 1, ph), 1);
+    CHECK(ph[0] == SV_PHASE_COPY_BACK);
+    char w[SV_WORDS_MAX];
+    sv_kwords_phase(t, 0, SV_PHASE_OP, w, sizeof w);
+    CHECK_MSG(strstr(w, "not recorded") != NULL, "a GPU phase's words: %s", w);
+    CHECK_INT(sv_kquiz_row(t, 0), 1); /* s */
+    CHECK_INT(sv_kquiz_row(t, 1), 2); /* out */
+    sv_ktrace_destroy(t);
+}
+
 int main(int argc, char **argv)
 {
     if (argc > 2)
         kernels_dir = argv[2];
     if (argc > 3)
         trace_exe = argv[3];
-    static const view_test_fn tests[] = { test_phases, test_predict, test_deck, NULL };
+    static const view_test_fn tests[] = { test_phases, test_predict, test_deck, test_gpu_phases, NULL };
     return view_test_main(argc, argv, "test_app_kernel", tests,
                           "a kernel file's phases, predict mode and deck");
 }
