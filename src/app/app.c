@@ -107,11 +107,20 @@ static sv_app_status first_trace(sv_app_state *s, const sv_app_config *c, char *
             /* started before the first trace: the generation it will have */
             sv_app_bg_start(s, c->input, c->n, s->gen + 1);
         }
-        /* With a background probe, the emulator until it is done. */
+        /* With a background probe, the emulator until it is done. In the
+         * window a mistake's runs go to the lab's worker: the chapter's
+         * picture first, the mistake's when its runs are done. */
+        sv_kernel want = s->kernel;
+        if (c->background)
+            s->kernel = SV_KERNEL_CORRECT;
         sv_capture_status st = sv_app_recapture(s, c->op, c->type, c->scan, c->input, c->n, err,
                                          errlen);
         if (st != SV_CAPTURE_OK)
             return app_status_of(st);
+        if (want != s->kernel) {
+            s->lab_background = true;
+            sv_app_set_kernel(s, want);
+        }
     }
     return SV_APP_OK;
 }
@@ -188,6 +197,7 @@ sv_app_status sv_app_init(sv_app_state *s, const sv_app_config *c, char *err, si
         s->kfile_start_builtin = true;
     }
     s->kbackground = c->background; /* a script's kernel-file steps run as the window does */
+    s->lab_background = c->background; /* the lab's captures in its worker (app_labjob.c) */
     s->ktime_limit_ms = c->time_limit_ms;
     if (!sv_app_exercise_init(s, c, err, errlen)) {
         sv_app_cleanup(s);
@@ -260,6 +270,7 @@ void sv_app_update(sv_app_state *s, float dt)
     if (dt > 0.25f)
         dt = 0.25f; /* after a stall (minimised, dragged window) don't jump */
     sv_app_bg_finish(s);
+    sv_app_labjob_finish(s);
     sv_app_kfile_finish(s);
     sv_app_exercise_finish(s);
     poll_live_bench(s);
@@ -297,8 +308,10 @@ void sv_app_update(sv_app_state *s, float dt)
 
 bool sv_app_busy(const sv_app_state *s)
 {
-    /* A background capture is not "busy": its user event wakes the loop. */
-    return s->anim < 1.0f || s->playing || s->status_time > 0.0f || s->bench_running;
+    /* A background capture is not "busy": its user event wakes the loop; the
+     * lab's worker is, for its progress line. */
+    return s->anim < 1.0f || s->playing || s->status_time > 0.0f || s->bench_running ||
+           s->labjob != NULL;
 }
 
 void sv_app_set_minimised(sv_app_state *s, bool minimised)
@@ -344,6 +357,7 @@ void sv_app_cleanup(sv_app_state *s)
         return;
     sv_app_bg_destroy(s->bg);
     s->bg = NULL;
+    sv_app_labjob_destroy(s);
     sv_app_exercise_destroy(s->ex);
     s->ex = NULL;
     memset(&s->exv, 0, sizeof s->exv);

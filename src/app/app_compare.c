@@ -32,14 +32,8 @@ static sv_ktrace *run_blelloch(const sv_trace *t, char *err, size_t errlen)
         sv_ktrace_destroy(k);
         k = NULL;
     }
-    /* The chapter's reading (its rounds' windows) does not describe this
-     * kernel (kernels/blelloch.cu says so): its cells hold a tree's sums,
-     * so the pane marks no case and no "first broken" cell; the output's
-     * verdict (first_wrong) stays. */
-    for (size_t i = 0; k && k->readings && i < k->nsteps; i++)
-        k->readings[i].fits = k->readings[i].broken = false;
-    if (k)
-        k->first_broken_step = -1;
+    /* sv_ktrace_analyze reads Blelloch by its own tree (ktrace_blelloch.h),
+     * not by the chapter's rounds: the pane draws its ranges and swaps. */
     return k;
 }
 

@@ -200,25 +200,6 @@ void sv_app_exercise_finish(sv_app_state *s)
     refresh_view(s);
 }
 
-void sv_app_exercise_recheck(sv_app_state *s)
-{
-    struct sv_app_exercise *x = s->ex;
-    if (!x)
-        return;
-    if (x->background) {
-        SDL_LockMutex(x->lock);
-        x->want++;
-        SDL_UnlockMutex(x->lock);
-        s->exv.stale = true;
-        return;
-    }
-    sv_exercise_result r;
-    char err[512] = "";
-    bool ok = check_now(x, &r, err, sizeof err);
-    take_result(s, &r, ok, err, true);
-    refresh_view(s);
-}
-
 /* ---- Opening ---------------------------------------------------------------- */
 
 void sv_app_exercise_destroy(struct sv_app_exercise *x)

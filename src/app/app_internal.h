@@ -152,6 +152,20 @@ void sv_app_lab_take(sv_app_state *s);
  * failure the shown trace stays and err says why. */
 sv_capture_status sv_app_recapture(sv_app_state *s, sv_op op, sv_type type, sv_scan scan,
                                    const sv_value *in, size_t n, char *err, size_t errlen);
+/* The lab's capture in a worker (app_labjob.c). start: runs req on a new
+ * thread (superseding any pending one); false when no thread could start
+ * (capture on the calling thread then). pending: the pending request's
+ * input and type (a later request builds on it). finish (each frame): takes
+ * a finished result, or says how far it got. wait: waits for the pending
+ * one and takes it. supersede: the pending one gives way (its result is
+ * dropped). words: the state line's labjob=. destroy: stops and joins all. */
+bool sv_app_labjob_start(sv_app_state *s, const sv_capture_request *req);
+bool sv_app_labjob_pending(const sv_app_state *s, const sv_value **in, size_t *n, sv_type *type);
+void sv_app_labjob_finish(sv_app_state *s);
+void sv_app_labjob_wait(sv_app_state *s);
+void sv_app_labjob_supersede(sv_app_state *s);
+void sv_app_labjob_words(const sv_app_state *s, char *buf, size_t len);
+void sv_app_labjob_destroy(sv_app_state *s);
 /* sv_app_recapture of the shown trace's input with op and scan. */
 sv_capture_status sv_app_recapture_shown(sv_app_state *s, sv_op op, sv_scan scan, char *err,
                                          size_t errlen);
@@ -191,8 +205,6 @@ bool sv_app_exercise_open(sv_app_state *s, const char *name, bool background, ch
 bool sv_app_exercise_init(sv_app_state *s, const sv_app_config *c, char *err, size_t errlen);
 /* Takes the worker's check result once there is one (any time: it checks). */
 void sv_app_exercise_finish(sv_app_state *s);
-/* Checks again now (without a window: on the calling thread). */
-void sv_app_exercise_recheck(sv_app_state *s);
 /* N: the next hint; A: the solution (after a pass, or asked twice); G: the
  * next exercise once this one passed. */
 void sv_app_exercise_hint(sv_app_state *s);

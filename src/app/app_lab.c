@@ -139,6 +139,11 @@ sv_capture_status sv_app_recapture(sv_app_state *s, sv_op op, sv_type type, sv_s
         req.shake = s->lab_shake;
         req.shake_seed = s->lab_shake_seed;
     }
+    /* Any pending lab capture gives way to this newer request; in the
+     * window a mistake's capture runs in the worker (app_labjob.c). */
+    sv_app_labjob_supersede(s);
+    if (req.kernel && s->lab_background && sv_app_labjob_start(s, &req))
+        return SV_CAPTURE_OK;
     sv_trace *t = NULL;
     sv_capture_source src;
     sv_capture_status st = sv_capture(&req, &t, &src, err, errlen);
@@ -149,23 +154,27 @@ sv_capture_status sv_app_recapture(sv_app_state *s, sv_op op, sv_type type, sv_s
     return SV_CAPTURE_OK;
 }
 
-/* sv_app_recapture() of the shown trace's input with op and scan (the input is
- * copied first: adopting the new trace frees the old). */
+/* sv_app_recapture() of the shown trace's input with op and scan, or of the
+ * pending lab capture's input (the newest one asked for); the input is
+ * copied first: adopting the new trace frees the old. */
 sv_capture_status sv_app_recapture_shown(sv_app_state *s, sv_op op, sv_scan scan, char *err,
                                          size_t errlen)
 {
-    if (!s->trace) {
+    const sv_value *from = s->trace ? s->trace->input : NULL;
+    size_t n = s->trace ? s->trace->n : 0;
+    sv_type type = s->type;
+    sv_app_labjob_pending(s, &from, &n, &type);
+    if (!from) {
         snprintf(err, errlen, "no trace shown");
         return SV_CAPTURE_FAILED;
     }
-    size_t n = s->trace->n;
     sv_value *in = malloc(n * sizeof *in);
     if (!in) {
         snprintf(err, errlen, "out of memory");
         return SV_CAPTURE_FAILED;
     }
-    memcpy(in, s->trace->input, n * sizeof *in);
-    sv_capture_status st = sv_app_recapture(s, op, s->type, scan, in, n, err, errlen);
+    memcpy(in, from, n * sizeof *in);
+    sv_capture_status st = sv_app_recapture(s, op, type, scan, in, n, err, errlen);
     free(in);
     return st;
 }

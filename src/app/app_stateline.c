@@ -232,6 +232,8 @@ void sv_app_state_line(const sv_app_state *s, char *buf, size_t len)
     char *kf = kfile_words(s);
     char exw[8192];
     exercise_words(s, exw, sizeof exw);
+    char labjob[48]; /* the lab's worker: idle, or running:made/runs */
+    sv_app_labjob_words(s, labjob, sizeof labjob);
     char cmp[64] = "compare=off"; /* the compare view: each pane's step, which steps */
     if (s->compare)
         snprintf(cmp, sizeof cmp, "compare=%d,%d:%s", s->cmp_step[0], s->cmp_step[1],
@@ -248,7 +250,7 @@ void sv_app_state_line(const sv_app_state *s, char *buf, size_t len)
              "hover=%d,%d pinned=%d,%d backend=%s win=%dx%d fb=%dx%d bench=%s code=%d "
              "phase=%s code_lines=%d-%d kernel=%s schedule=%s correct=%d lab_runs=%u "
              "lab_wrong=%u first_wrong_round=%d racecheck=%s %s %s %s overview=%d clean=%d script=%d/%d "
-             "script_kernel=%s deck=%d/%d quit_armed=%d %s %s %s source=\"%s\"",
+             "script_kernel=%s deck=%d/%d quit_armed=%d %s %s %s %s source=\"%s\"",
              s->step, sv_app_steps_of(s), s->trace ? s->trace->n : (size_t)0,
              sv_op_name(s->op), sv_type_name(s->type), sv_scan_name(s->scan), in, out,
              s->editing ? 1 : 0, s->editing ? text : "", err, sv_theme_get(s->theme)->name,
@@ -266,7 +268,7 @@ void sv_app_state_line(const sv_app_state *s, char *buf, size_t len)
              (s->script_at >= 0 && s->script.steps[s->script_at].kernel[0])
                  ? s->script.steps[s->script_at].kernel : "-",
              s->deck_n ? s->deck_at + 1 : 0, s->deck_n, s->quit_armed > 0.0f ? 1 : 0,
-             kf ? kf : "kfile=-", exw, cmp, src);
+             kf ? kf : "kfile=-", exw, cmp, labjob, src);
     free(kf);
     free(in);
     free(out);

@@ -162,8 +162,10 @@ void sv_app_script_go(sv_app_state *s, int at)
     const char *kfile = script_kfile_at(s, at, &builtin);
     sv_app_kfile_switch(s, kfile, builtin);
     sv_kernel want = script_kernel_at(s, at);
-    if (want != script_kernel_at(s, s->script_at) || (s->script_at < 0 && want != s->kernel))
+    if (want != script_kernel_at(s, s->script_at) || (s->script_at < 0 && want != s->kernel)) {
         sv_app_set_kernel(s, want);
+        sv_app_labjob_wait(s); /* a script's step shows its kernel's result */
+    }
     s->script_at = at;
     const sv_script_step *st = &s->script.steps[at];
     s->playing = false;

@@ -105,6 +105,12 @@ void sv_render_frame(sv_gfx *g, const sv_app_view *v, int fb_w, int fb_h);
 /* The Measure view alone, in box: throughput against n (log scale, one line
  * per algorithm, the copy bound as the ceiling) and operations against n.
  * Shows a placeholder message when table is NULL. (render_plot.c) */
+/* The same with the curves of the NULL-ended algorithm names in focus drawn
+ * as ever and the rest pale (focus NULL: all as ever); the compare view's
+ * M shows hs-naive and blelloch so. */
+void sv_render_plot_focus(sv_gfx *g, const sv_bench_table *table, const char *source,
+                          sv_box box, const sv_theme *theme, float unit,
+                          const char *const *focus);
 void sv_render_plot(sv_gfx *g, const sv_bench_table *table, const char *source,
                     sv_box box, const sv_theme *theme, float unit);
 

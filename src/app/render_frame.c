@@ -79,7 +79,9 @@ static void render_measure(sv_gfx *g, const sv_app_view *s, const sv_layout *l,
         top += sv_render_compare_cost(g, s->bench, l, top, t);
     sv_box box = { l->margin, top, (float)l->fb_w - 2 * l->margin,
                    l->timeline.y - top - 1.0f * u };
-    sv_render_plot(g, s->bench, s->bench_source, box, t, u);
+    /* from the compare view: its two algorithms' curves stand out */
+    static const char *const pair[] = { "hs-naive", "blelloch", NULL };
+    sv_render_plot_focus(g, s->bench, s->bench_source, box, t, u, s->cmp_measure ? pair : NULL);
     const char *hint = s->bench_running ? "measuring\u2026 \u00b7 M back to the rounds \u00b7 H help"
                        : s->cmp_measure ? "M back to the compare view \u00b7 H help"
                                         : "M back to the rounds \u00b7 H help";

@@ -25,6 +25,7 @@ typedef struct series {
     double gbps[MAX_POINTS];
     double ops[MAX_POINTS]; /* NAN when absent */
     double frac[MAX_POINTS];
+    bool faded;            /* not among the focus (sv_render_plot_focus): drawn pale */
 } series;
 
 const char *sv_plot_algo_name(int i)
@@ -421,6 +422,8 @@ static void draw_series(sv_gfx *g, const axes *ax, const series *s, bool ops, co
     if (n == 0)
         return;
     sv_rgba c = algo_color(s->algo, th);
+    if (s->faded) /* the focus's curves stand out (the compare view's M) */
+        c = sv_rgba_mix(c, th->bg, 0.7f);
     float w = (s->algo == 0 ? 0.36f : 0.24f) * u;
     polyline(g, xs, ys, n, w, c, style(s->algo)->dash);
     /* Markers shrink where points crowd (every power of two on a narrow
@@ -761,6 +764,24 @@ static void empty_message(sv_gfx *g, sv_box r, const sv_theme *th, float u, bool
 void sv_render_plot(sv_gfx *g, const sv_bench_table *table, const char *source, sv_box box,
                     const sv_theme *theme, float unit)
 {
+    sv_render_plot_focus(g, table, source, box, theme, unit, NULL);
+}
+
+/* Whether algorithm a is one of the NULL-ended names (true without any). */
+static bool in_focus(int a, const char *const *focus)
+{
+    if (!focus)
+        return true;
+    for (int i = 0; focus[i]; i++)
+        if (algo_index(focus[i]) == a)
+            return true;
+    return false;
+}
+
+void sv_render_plot_focus(sv_gfx *g, const sv_bench_table *table, const char *source,
+                          sv_box box, const sv_theme *theme, float unit,
+                          const char *const *focus)
+{
     const sv_theme *th = theme;
     float u = fmaxf(unit * SV_PLOT_TEXT_UNITS, 1.0f);
     sv_plot_layout L;
@@ -769,6 +790,8 @@ void sv_render_plot(sv_gfx *g, const sv_bench_table *table, const char *source, 
     series all[SV_ALGO_COUNT]; /* about 12 KiB */
     const char *type = table ? shown_type(table) : "int32";
     int count = table ? gather(table, type, all) : 0;
+    for (int i = 0; i < count; i++)
+        all[i].faded = !in_focus(all[i].algo, focus);
 
     /* Header: which GPU, toolkit and date the numbers are from, then what
      * they are. */

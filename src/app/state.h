@@ -166,6 +166,12 @@ typedef struct sv_app_state {
     const char *const *deck; /* the --trace files K walks (config's, borrowed); */
     int deck_n, deck_at;    /* how many (<= 1: K walks kernels), the one shown */
     struct sv_app_bg *bg;   /* owned; NULL when no background capture runs */
+    /* The lab's capture in a worker (app_labjob.c): with lab_background (the
+     * window) a mistake's capture runs there; labjob is the newest request
+     * (NULL: none pending), labjob_old the superseded ones still running. */
+    bool lab_background;
+    struct sv_app_labjob *labjob;
+    struct sv_app_labjob *labjob_old;
 
     /* Your own kernel (--kernel-file, app_kfile.c). kf watches the file and
      * runs it on the shown input (s->trace's) in a worker thread; ktrace is

@@ -71,6 +71,11 @@ typedef struct sv_capture_request {
     uint64_t shake_seed;   /* 0 means 1 */
     bool racecheck;        /* GPU: also run the kernel once under compute-sanitizer
                               racecheck (needs sv_capture_child_main() in main) */
+    /* Emulated lab runs: called on the capturing thread as runs complete (done
+     * of runs; the window's "running 37 / 100 runs" line); returning false
+     * stops the capture, which then fails ("stopped"). NULL: none. */
+    bool (*progress)(void *ctx, uint32_t done, uint32_t runs);
+    void *progress_ctx;
 } sv_capture_request;
 
 /* Why the emulator ran in place of the GPU (auto prefers the GPU). */

@@ -357,43 +357,91 @@ static bool run_wrong(const sv_trace *correct, const uint32_t *bits, const bool 
     return false;
 }
 
-/* The emulated runs: each through the CPU runtime under its schedule, into
- * bits/known; the shown run (the first wrong one, else run 0) fills t, with
- * its reads and, when it stopped early, why in words. */
-static bool emulated_runs(sv_trace *t, sv_lab_record *L, const sv_trace *correct, uint32_t *bits,
-                          bool *known, char *err, size_t errlen)
+/* The emulated runs, all in one child of the CPU runtime
+ * (sv_runtime_run_each), each taken here as it comes: its rounds into
+ * bits/known, the shown run (the first wrong one, else run 0) kept. */
+typedef struct lab_runs {
+    const sv_capture_request *req;
+    const sv_trace *t, *correct;
+    sv_lab_record *L;
+    uint32_t *bits;
+    bool *known;
+    sv_ktrace *shown;
+    bool have_wrong, ok;
+    uint32_t taken;
+    char *err;
+    size_t errlen;
+} lab_runs;
+
+static bool take_run(void *ctx, uint32_t run, sv_ktrace *kt)
 {
+    lab_runs *c = ctx;
+    const sv_trace *t = c->t;
     const size_t n = t->n, nr = t->nrounds;
-    sv_ktrace *shown = NULL;
-    bool ok = false, have_wrong = false;
-    for (uint32_t run = 0; run < L->runs; run++) {
-        sv_trace *one = sv_trace_create(t->op, t->type, t->scan, t->input, n, SV_BACKEND_CPU,
-                                        NULL, err, errlen);
-        sv_ktrace *kt = one ? runtime_run(t, L->kernel, sv_lab_run_schedule(L, run), err, errlen)
-                            : NULL;
-        bool fine = kt && sv_lab_from_ktrace(one, L->kernel, kt, NULL, NULL, NULL, NULL, NULL,
-                                             err, errlen);
-        if (fine)
-            sv_lab_raw_from_trace(one, run, bits, known);
-        sv_trace_destroy(one);
-        bool wrong = fine && run_wrong(correct, bits + (size_t)run * nr * n,
-                                       known + (size_t)run * nr * n);
-        if (fine && (run == 0 || (wrong && !have_wrong))) {
-            have_wrong = wrong;
-            sv_ktrace_destroy(shown);
-            shown = kt;
-            L->shown_run = run;
-            kt = NULL;
-        }
+    c->ok = false;
+    if (kt->failure.kind != SV_KFAIL_NONE && kt->failure.kind != SV_KFAIL_OUT_OF_RANGE) {
+        char why[512];
+        sv_errorf(c->err, c->errlen, "the CPU runtime could not run %s: %s",
+                  sv_kernel_name(c->L->kernel), sv_ktrace_failure_words(kt, why, sizeof why));
         sv_ktrace_destroy(kt);
-        if (!fine)
-            goto done;
+        return false;
     }
-    if (shown->failure.kind != SV_KFAIL_NONE)
-        sv_ktrace_failure_words(shown, L->stopped, sizeof L->stopped);
-    ok = reads_of(t, L->kernel, shown, correct, &L->reads, NULL, NULL, err, errlen);
-done:
-    sv_ktrace_destroy(shown);
+    sv_trace *one = sv_trace_create(t->op, t->type, t->scan, t->input, n, SV_BACKEND_CPU, NULL,
+                                    c->err, c->errlen);
+    bool fine = one && sv_lab_from_ktrace(one, c->L->kernel, kt, NULL, NULL, NULL, NULL, NULL,
+                                          c->err, c->errlen);
+    if (fine)
+        sv_lab_raw_from_trace(one, run, c->bits, c->known);
+    sv_trace_destroy(one);
+    bool wrong = fine && run_wrong(c->correct, c->bits + (size_t)run * nr * n,
+                                   c->known + (size_t)run * nr * n);
+    if (fine && (run == 0 || (wrong && !c->have_wrong))) {
+        c->have_wrong = wrong;
+        sv_ktrace_destroy(c->shown);
+        c->shown = kt;
+        c->L->shown_run = run;
+        kt = NULL;
+    }
+    sv_ktrace_destroy(kt);
+    if (!fine)
+        return false;
+    c->taken = run + 1;
+    c->ok = true;
+    const sv_capture_request *req = c->req;
+    if (req->progress && !req->progress(req->progress_ctx, run + 1, c->L->runs)) {
+        sv_errorf(c->err, c->errlen, "stopped after %u of %u runs", (unsigned)(run + 1),
+                  (unsigned)c->L->runs);
+        c->ok = false;
+        return false;
+    }
+    return true;
+}
+
+/* The emulated runs through the CPU runtime under their schedules, into
+ * bits/known; the shown run fills t, with its reads and, when it stopped
+ * early, why in words. */
+static bool emulated_runs(const sv_capture_request *req, sv_trace *t, sv_lab_record *L,
+                          const sv_trace *correct, uint32_t *bits, bool *known, char *err,
+                          size_t errlen)
+{
+    lab_runs c = {.req = req, .t = t, .correct = correct, .L = L, .bits = bits, .known = known,
+                  .err = err, .errlen = errlen};
+    /* the time limit is the child's, for all the runs */
+    const sv_runtime_request rq = {
+        .builtin = sv_kernel_get(L->kernel)->file, .op = t->op, .type = t->type, .scan = t->scan,
+        .input = t->input, .n = t->n, .backend = SV_RUNTIME_CPU, .schedule = L->schedule,
+        .runs = L->runs,
+        .time_limit_ms = SV_RUNTIME_DEFAULT_TIME_LIMIT_MS + 200 * L->runs};
+    bool ok = sv_runtime_run_each(&rq, take_run, &c, err, errlen) && c.ok;
+    if (ok && c.taken < L->runs) {
+        sv_errorf(err, errlen, "the CPU runtime's child sent %u of %u runs", (unsigned)c.taken,
+                  (unsigned)L->runs);
+        ok = false;
+    }
+    if (ok && c.shown->failure.kind != SV_KFAIL_NONE)
+        sv_ktrace_failure_words(c.shown, L->stopped, sizeof L->stopped);
+    ok = ok && reads_of(t, L->kernel, c.shown, correct, &L->reads, NULL, NULL, err, errlen);
+    sv_ktrace_destroy(c.shown);
     return ok;
 }
 
@@ -445,7 +493,7 @@ bool sv_capture_lab_fill(sv_trace *t, const sv_capture_request *req, sv_backend 
             sv_errorf(err, errlen, "lab: out of memory for %u runs", (unsigned)L->runs);
             goto done;
         }
-        if (!emulated_runs(t, L, correct, bits, known, why, sizeof why)) {
+        if (!emulated_runs(req, t, L, correct, bits, known, why, sizeof why)) {
             sv_errorf(err, errlen, "emulated run failed: %s", why);
             goto done;
         }

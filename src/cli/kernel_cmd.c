@@ -105,16 +105,10 @@ static int make_request(const sv_kernel_cmd *k, const char *source, const sv_val
                         size_t n, sv_runtime_request *req)
 {
     char why[512];
-    memset(req, 0, sizeof *req);
-    req->path = k->path;
-    req->builtin = k->builtin;
-    req->source = source;
-    req->entry = k->entry;
-    req->op = k->op;
-    req->type = k->type;
-    req->scan = k->scan;
-    req->input = values;
-    req->n = n;
+    *req = (sv_runtime_request){
+        .path = k->path, .builtin = k->builtin, .source = source, .entry = k->entry,
+        .op = k->op, .type = k->type, .scan = k->scan, .input = values, .n = n,
+    };
     if (!pick_backend(k, &req->backend, why, sizeof why))
         return sv_report(k->prog, SV_KEXIT_UNAVAILABLE, NULL, "--backend cuda: %s", why);
     req->schedule = (sv_schedule){.kind = SV_SCHEDULE_LOCKSTEP, .seed = 1};

@@ -308,6 +308,19 @@ char *sv_exercise_read(const char *root, const char *name, const char *file, siz
     }
     snprintf(path, sizeof path, "%s/%s/%s", root, name, file);
     snprintf(what, sizeof what, "exercise %s's %s", name, file);
+    /* A source tree's folder keeps the kernel files as diffs (start.diff);
+     * the build writes them whole (assets/exercises/meson.build). */
+    size_t k = strlen(path);
+    if (k > 3 && strcmp(path + k - 3, ".cu") == 0 && stat(path, &st) != 0 && k + 2 < sizeof path) {
+        memcpy(path + k - 3, ".diff", 6);
+        bool diff = stat(path, &st) == 0;
+        memcpy(path + k - 3, ".cu", 4);
+        if (diff) {
+            sv_errorf(err, errlen, "%s: %s is written by the build (this folder holds its diff): "
+                      "use the build tree's or the installed exercises", path, what);
+            return NULL;
+        }
+    }
     return sv_read_bounded(path, limit, what, NULL, err, errlen);
 }
 

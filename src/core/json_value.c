@@ -10,17 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
-/* Fills err with "PATH: reason" and returns false. */
-static bool fail(char *err, size_t errlen, const char *path, const char *fmt, ...)
-{
-    char why[512];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(why, sizeof why, fmt, ap);
-    va_end(ap);
-    snprintf(err, errlen, "%s: %s", path, why);
-    return false;
-}
+#include "error.h"
 
 /* A float32 as a JSON number that reads back to the same bits (through a
  * double, as jansson reads it): the shortest such decimal, with ".0" added
@@ -63,6 +53,17 @@ void sv_json_put_values(FILE *f, sv_type type, const sv_value *v, const bool *wr
     fputc(']', f);
 }
 
+bool sv_json_bad(char *err, size_t errlen, const char *path, const char *fmt, ...)
+{
+    char why[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(why, sizeof why, fmt, ap);
+    va_end(ap);
+    sv_errorf(err, errlen, "%s: %s", path, why);
+    return false;
+}
+
 const char *sv_json_kind_of(const json_t *j)
 {
     switch (json_typeof(j)) {
@@ -93,10 +94,10 @@ bool sv_json_get_value(const json_t *j, const char *path, sv_type type, bool all
     }
     if (type == SV_TYPE_INT32) {
         if (!json_is_integer(j))
-            return fail(err, errlen, path, "expected an integer%s", or_null);
+            return sv_json_bad(err, errlen, path, "expected an integer%s", or_null);
         json_int_t v = json_integer_value(j);
         if (v < INT32_MIN || v > INT32_MAX)
-            return fail(err, errlen, path, "%lld is out of int32 range", (long long)v);
+            return sv_json_bad(err, errlen, path, "%lld is out of int32 range", (long long)v);
         out->i = (int32_t)v;
         return true;
     }
@@ -108,7 +109,7 @@ bool sv_json_get_value(const json_t *j, const char *path, sv_type type, bool all
         double d = json_real_value(j);
         float f = (float)d;
         if (isinf(f))
-            return fail(err, errlen, path, "%g is out of float32 range", d);
+            return sv_json_bad(err, errlen, path, "%g is out of float32 range", d);
         out->f = f;
         return true;
     }
@@ -127,7 +128,8 @@ bool sv_json_get_value(const json_t *j, const char *path, sv_type type, bool all
             return true;
         }
     }
-    return fail(err, errlen, path, "expected a number, \"inf\", \"-inf\" or \"nan\"%s", or_null);
+    return sv_json_bad(err, errlen, path, "expected a number, \"inf\", \"-inf\" or \"nan\"%s",
+                       or_null);
 }
 
 /* An array of exactly n values at path. */
@@ -136,9 +138,11 @@ bool sv_json_get_values(const json_t *j, const char *path, sv_type type, size_t 
 {
     char p[96];
     if (!json_is_array(j))
-        return fail(err, errlen, path, "expected an array of %zu values, got %s", n, sv_json_kind_of(j));
+        return sv_json_bad(err, errlen, path, "expected an array of %zu values, got %s", n,
+                           sv_json_kind_of(j));
     if (json_array_size(j) != n)
-        return fail(err, errlen, path, "%zu values, expected n = %zu", json_array_size(j), n);
+        return sv_json_bad(err, errlen, path, "%zu values, expected n = %zu",
+                           json_array_size(j), n);
     for (size_t i = 0; i < n; i++) {
         bool is_null = false;
         snprintf(p, sizeof p, "%s[%zu]", path, i);

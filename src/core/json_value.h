@@ -29,6 +29,11 @@ void sv_json_put_values(FILE *f, sv_type type, const sv_value *v, const bool *wr
 /* "an object", "an integer", ...: what a JSON value is, for messages. */
 const char *sv_json_kind_of(const json_t *j);
 
+/* What the file readers report with: err = "PATH: reason", the reason from
+ * fmt; returns false. */
+__attribute__((format(printf, 4, 5)))
+bool sv_json_bad(char *err, size_t errlen, const char *path, const char *fmt, ...);
+
 /* One value of type at path (for messages); null only when allow_null
  * (*is_null says so; is_null may be NULL otherwise). false with err =
  * "PATH: reason". */

@@ -67,18 +67,14 @@ sv_ktrace *sv_ktrace_create(const char *kernel, sv_op op, sv_type type, sv_scan 
 {
     if (!sv_count_valid(n, SV_MAX_N, err, errlen) || !sv_op_valid(op, type, err, errlen))
         return NULL;
-    sv_ktrace *t = calloc(1, sizeof *t);
+    sv_ktrace *t = malloc(sizeof *t);
     if (!t)
         goto oom;
-    t->op = op;
-    t->type = type;
-    t->scan = scan;
-    t->n = n;
-    t->runs = 1;
-    t->first_wrong = -1;
-    t->first_broken_step = -1;
-    t->failure.kind = SV_KFAIL_NONE;
-    t->failure.thread = t->failure.step = t->failure.array = -1;
+    *t = (sv_ktrace){
+        .op = op, .type = type, .scan = scan, .n = n, .runs = 1, .first_wrong = -1,
+        .first_broken_step = -1,
+        .failure = {.kind = SV_KFAIL_NONE, .thread = -1, .step = -1, .array = -1},
+    };
     t->input = malloc(n * sizeof *t->input);
     t->output = calloc(n, sizeof *t->output);
     t->output_written = calloc(n, sizeof *t->output_written);

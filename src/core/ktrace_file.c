@@ -288,17 +288,8 @@ typedef struct kreader {
     sv_ktrace *t;
 } kreader;
 
-/* err = "PATH: reason"; returns false. */
-static bool bad(kreader *r, const char *path, const char *fmt, ...)
-{
-    char why[512];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(why, sizeof why, fmt, ap);
-    va_end(ap);
-    sv_errorf(r->err, r->errlen, "%s: %s", path, why);
-    return false;
-}
+/* err = "PATH: reason"; false. */
+#define bad(r, ...) sv_json_bad((r)->err, (r)->errlen, __VA_ARGS__)
 
 /* obj[name] (path "PREFIX.name" or "name"), or a "missing" error. */
 static json_t *need(kreader *r, const json_t *obj, const char *prefix, const char *name,

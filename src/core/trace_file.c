@@ -181,17 +181,8 @@ typedef struct reader {
     size_t errlen;
 } reader;
 
-/* Fills err with "PATH: reason" and returns false. */
-static bool fail(reader *rd, const char *path, const char *fmt, ...)
-{
-    char why[512];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(why, sizeof why, fmt, ap);
-    va_end(ap);
-    snprintf(rd->err, rd->errlen, "%s: %s", path, why);
-    return false;
-}
+/* Fills err with "PATH: reason"; false. */
+#define fail(rd, ...) sv_json_bad((rd)->err, (rd)->errlen, __VA_ARGS__)
 
 static const char *kind_of(const json_t *j)
 {

@@ -47,6 +47,9 @@ void sv_rt_set_where(sv_rt_where_fn fn);
  * the handlers installed (child.c). */
 void sv_rt_child_enter(sv_ktrace *t, int fd, int pfd);
 
+/* In the child: sends t now (each_run: one run's trace, more to follow). */
+bool sv_rt_child_send(const sv_ktrace *t);
+
 /* In the child: done of runs runs have completed (the parent calls the
  * request's progress function). Cheap; never blocks. */
 void sv_rt_progress(uint32_t done, uint32_t runs);

@@ -193,6 +193,11 @@ bool sv_rt_limits_apply(const sv_runtime_request *req, char *err, size_t errlen)
     return sv_rt_limits_apply_time(req, err, errlen);
 }
 
+bool sv_rt_child_send(const sv_ktrace *t)
+{
+    return sv_rt_wire_send(child_fd, t);
+}
+
 void sv_rt_child_enter(sv_ktrace *t, int fd, int pfd)
 {
     child_t = t;

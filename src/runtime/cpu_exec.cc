@@ -1233,8 +1233,53 @@ bool counting_start(const sv_value *expected, char *err, size_t errlen)
     return true;
 }
 
+// Forgets the last recorded run (its steps, hazards and failure) for the next.
+void reset_run()
+{
+    sv_ktrace *t = R->t;
+    clear_recording();
+    free(t->failure.message);
+    memset(&t->failure, 0, sizeof t->failure);
+    t->failure.kind = SV_KFAIL_NONE;
+    t->failure.thread = -1;
+    t->failure.step = -1;
+    t->failure.array = -1;
+    R->failed = false;
+    R->fail_arr = -1;
+}
+
+// each_run: every run recorded, finished and sent as its own trace (the
+// parent reads them in order, sv_runtime_run_each); a failed run ends this
+// child's runs (a fiber left suspended is not safe to run past). t is left
+// as the last run (sent again by the child's end, and ignored).
+bool each_run(const sv_runtime_request *req, const sv_value *expected, char *err, size_t errlen)
+{
+    sv_ktrace *t = R->t;
+    uint32_t nruns = req->runs ? req->runs : 1;
+    for (uint32_t k = 0; k < nruns; k++) {
+        if (k > 0)
+            reset_run();
+        R->record = true;
+        R->run = k;
+        sv_schedule sk = run_schedule(req->schedule, k);
+        if (!run_once(sk, err, errlen) || !finish(expected, err, errlen))
+            return false;
+        t->runs = 1;
+        t->shown_run = 0;
+        t->wrong_runs = !R->failed && output_wrong(expected);
+        if (!sv_rt_child_send(t))
+            return false;
+        sv_rt_progress(k + 1, nruns);
+        if (R->failed) // (the parent starts a fresh child for the runs after it)
+            break;
+    }
+    return true;
+}
+
 bool runs(const sv_runtime_request *req, const sv_value *expected, char *err, size_t errlen)
 {
+    if (req->each_run)
+        return each_run(req, expected, err, errlen);
     sv_ktrace *t = R->t;
     uint32_t nruns = req->runs ? req->runs : 1;
     if (!run_once(run_schedule(req->schedule, 0), err, errlen))

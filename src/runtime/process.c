@@ -254,13 +254,10 @@ static void exec_child(const char *exe, int reqfd, int fd, int pfd)
     _exit(127);
 }
 
-sv_ktrace *sv_runtime_run(const sv_runtime_request *req, char *err, size_t errlen)
+/* Starts the child on req and reads all it sends into o (o->data owned by
+ * the caller). False with err when no child ran. */
+static bool run_child(const sv_runtime_request *req, child_out *o, char *err, size_t errlen)
 {
-    if (!request_valid(req, err, errlen))
-        return NULL;
-    sv_ktrace *t = trace_for(req, err, errlen);
-    if (!t)
-        return NULL;
     char exe[4096];
     ssize_t el = readlink("/proc/self/exe", exe, sizeof exe - 1);
     int reqfd = memfd_create("sv-rt-request", MFD_CLOEXEC);
@@ -270,14 +267,14 @@ sv_ktrace *sv_runtime_run(const sv_runtime_request *req, char *err, size_t errle
                   strerror(errno));
         if (reqfd >= 0)
             close(reqfd);
-        goto fail;
+        return false;
     }
     exe[el] = '\0';
     int fd[2], pfd[2] = {-1, -1};
     if (pipe2(fd, O_CLOEXEC) != 0) {
         sv_errorf(err, errlen, "pipe: %s", strerror(errno));
         close(reqfd);
-        goto fail;
+        return false;
     }
     if (req->progress && pipe2(pfd, O_CLOEXEC) == 0) {
         fcntl(pfd[0], F_SETFL, O_NONBLOCK);
@@ -294,7 +291,7 @@ sv_ktrace *sv_runtime_run(const sv_runtime_request *req, char *err, size_t errle
             close(pfd[0]);
             close(pfd[1]);
         }
-        goto fail;
+        return false;
     }
     if (pid == 0) {
         close(fd[0]);
@@ -306,50 +303,145 @@ sv_ktrace *sv_runtime_run(const sv_runtime_request *req, char *err, size_t errle
     close(fd[1]);
     if (pfd[1] >= 0)
         close(pfd[1]);
-    child_out o;
-    memset(&o, 0, sizeof o);
-    bool waited = parent_wait(pid, fd[0], pfd[0], req, &o, err, errlen);
+    bool waited = parent_wait(pid, fd[0], pfd[0], req, o, err, errlen);
     if (pfd[0] >= 0) {
         progress_read(pfd[0], req);
         close(pfd[0]);
     }
     close(fd[0]);
     if (!waited)
-        goto fail;
+        return false;
+    return true;
+}
+
+/* t's failure from how the child ended (o), when nothing or only part of
+ * its trace came back; werr: why the stream did not read. False with err
+ * when out of memory. */
+static bool fail_from_child(sv_ktrace *t, const sv_runtime_request *req, const child_out *o,
+                            const char *werr, char *err, size_t errlen)
+{
+    char msg[512];
+    sv_kfail_kind kind = SV_KFAIL_CRASH;
+    uint32_t mb = req->memory_mb ? req->memory_mb : SV_RUNTIME_DEFAULT_MEMORY_MB;
+    if (o->too_big) {
+        kind = SV_KFAIL_INTERNAL;
+        snprintf(msg, sizeof msg, "the kernel's trace is larger than %zu MiB", WIRE_MAX >> 20);
+    } else if (o->killed_memory) {
+        kind = SV_KFAIL_MEMORY;
+        snprintf(msg, sizeof msg, "the kernel's process went past its memory limit of %u MiB",
+                 (unsigned)mb);
+    } else if (o->killed_time) {
+        kind = SV_KFAIL_TIME;
+        snprintf(msg, sizeof msg, "the kernel's process did not finish in time and was stopped");
+    } else if (WIFSIGNALED(o->status)) {
+        snprintf(msg, sizeof msg, "the kernel's process was ended by signal %d (%s)",
+                 WTERMSIG(o->status), strsignal(WTERMSIG(o->status)));
+    } else {
+        kind = SV_KFAIL_INTERNAL;
+        snprintf(msg, sizeof msg, "the kernel's process ended (status %d) without a trace%s%s",
+                 WIFEXITED(o->status) ? WEXITSTATUS(o->status) : -1, werr[0] ? ": " : "", werr);
+    }
+    return sv_ktrace_fail(t, kind, msg, t->failure.line, t->failure.thread, err, errlen);
+}
+
+sv_ktrace *sv_runtime_run(const sv_runtime_request *req, char *err, size_t errlen)
+{
+    if (!request_valid(req, err, errlen))
+        return NULL;
+    sv_ktrace *t = trace_for(req, err, errlen);
+    if (!t)
+        return NULL;
+    child_out o;
+    memset(&o, 0, sizeof o);
+    if (!run_child(req, &o, err, errlen)) {
+        free(o.data);
+        sv_ktrace_destroy(t);
+        return NULL;
+    }
     char werr[256] = "";
     bool got = o.len > 0 && sv_rt_wire_recv(o.data, o.len, t, werr, sizeof werr);
     free(o.data);
     if (got && !o.killed_memory && !o.killed_time && !o.too_big)
         return t;
-    /* nothing (or part) came back: say why from how the child ended */
-    char msg[512];
-    sv_kfail_kind kind = SV_KFAIL_CRASH;
-    uint32_t mb = req->memory_mb ? req->memory_mb : SV_RUNTIME_DEFAULT_MEMORY_MB;
-    if (o.too_big) {
-        kind = SV_KFAIL_INTERNAL;
-        snprintf(msg, sizeof msg, "the kernel's trace is larger than %zu MiB", WIRE_MAX >> 20);
-    } else if (o.killed_memory) {
-        kind = SV_KFAIL_MEMORY;
-        snprintf(msg, sizeof msg, "the kernel's process went past its memory limit of %u MiB",
-                 (unsigned)mb);
-    } else if (o.killed_time) {
-        kind = SV_KFAIL_TIME;
-        snprintf(msg, sizeof msg, "the kernel's process did not finish in time and was stopped");
-    } else if (WIFSIGNALED(o.status)) {
-        snprintf(msg, sizeof msg, "the kernel's process was ended by signal %d (%s)",
-                 WTERMSIG(o.status), strsignal(WTERMSIG(o.status)));
-    } else {
-        kind = SV_KFAIL_INTERNAL;
-        snprintf(msg, sizeof msg, "the kernel's process ended (status %d) without a trace%s%s",
-                 WIFEXITED(o.status) ? WEXITSTATUS(o.status) : -1, werr[0] ? ": " : "", werr);
-    }
-    if (!sv_ktrace_fail(t, kind, msg, t->failure.line, t->failure.thread, err, errlen))
-        goto fail;
-    return t;
-fail:
+    if (fail_from_child(t, req, &o, werr, err, errlen))
+        return t;
     sv_ktrace_destroy(t);
     return NULL;
 }
+
+/* Runs first .. of q in one child (each_run), each trace to each(); *next
+ * gets the run after an index out of range (the runs after it need a fresh
+ * child), else q's runs. False with err when no child ran. */
+static bool each_child(const sv_runtime_request *q, uint32_t first, uint32_t *next,
+                       bool (*each)(void *ctx, uint32_t run, sv_ktrace *t), void *ctx,
+                       char *err, size_t errlen)
+{
+    uint32_t runs = q->runs ? q->runs : 1;
+    sv_runtime_request c = *q; /* run k of random:S / warps:S: seed S + k */
+    bool seeded = c.schedule.kind == SV_SCHEDULE_RANDOM || c.schedule.kind == SV_SCHEDULE_WARPS;
+    if (seeded)
+        c.schedule.seed += first;
+    c.runs = runs - first;
+    *next = runs;
+    child_out o;
+    memset(&o, 0, sizeof o);
+    if (!run_child(&c, &o, err, errlen)) {
+        free(o.data);
+        return false;
+    }
+    bool cut = o.killed_memory || o.killed_time || o.too_big, ok = true;
+    size_t at = 0;
+    for (uint32_t k = first; k < runs; k++) {
+        sv_runtime_request one = c;
+        one.schedule.seed = seeded ? q->schedule.seed + k : q->schedule.seed;
+        one.runs = 1;
+        sv_ktrace *t = trace_for(&one, err, errlen);
+        if (!t) {
+            ok = false;
+            break;
+        }
+        char werr[256] = "";
+        size_t used = 0;
+        bool got = at < o.len &&
+                   sv_rt_wire_recv_first(o.data + at, o.len - at, &used, t, werr, sizeof werr);
+        at += used;
+        if (!got && !fail_from_child(t, &c, &o, werr, err, errlen)) {
+            sv_ktrace_destroy(t);
+            ok = false;
+            break;
+        }
+        sv_kfail_kind kind = t->failure.kind;
+        if (!each(ctx, k, t)) /* (t is each's) */
+            break;
+        if (!got || cut || kind != SV_KFAIL_NONE) {
+            if (got && !cut && kind == SV_KFAIL_OUT_OF_RANGE)
+                *next = k + 1;
+            break;
+        }
+    }
+    free(o.data);
+    return ok;
+}
+
+bool sv_runtime_run_each(const sv_runtime_request *req,
+                         bool (*each)(void *ctx, uint32_t run, sv_ktrace *t), void *ctx,
+                         char *err, size_t errlen)
+{
+    if (!request_valid(req, err, errlen))
+        return false;
+    sv_runtime_request q = *req;
+    q.each_run = true;
+    q.backend = SV_RUNTIME_CPU;
+    uint32_t runs = q.runs ? q.runs : 1, first = 0;
+    while (first < runs) {
+        uint32_t next;
+        if (!each_child(&q, first, &next, each, ctx, err, errlen))
+            return false;
+        first = next;
+    }
+    return true;
+}
+
 
 /* Before main: `PROGRAM --sv-rt-child REQFD FD PFD` is the runtime's child
  * (exec_child): the request from REQFD, the trace to FD, progress to PFD

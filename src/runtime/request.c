@@ -45,6 +45,7 @@ bool sv_rt_request_write(int fd, const sv_runtime_request *req)
     put32(&b, (uint32_t)req->schedule.kind);
     put64(&b, req->schedule.seed);
     put32(&b, req->runs);
+    put32(&b, req->each_run);
     put32(&b, req->shake);
     put64(&b, req->shake_seed);
     put32(&b, req->racecheck);
@@ -157,6 +158,7 @@ bool sv_rt_request_read(int fd, sv_rt_request_copy *out, char *err, size_t errle
     q->schedule.kind = (sv_schedule_kind)get32(&r);
     q->schedule.seed = get64(&r);
     q->runs = get32(&r);
+    q->each_run = get32(&r) != 0;
     q->shake = get32(&r) != 0;
     q->shake_seed = get64(&r);
     q->racecheck = get32(&r) != 0;

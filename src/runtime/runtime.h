@@ -52,6 +52,7 @@ typedef struct sv_runtime_request {
     sv_runtime_backend backend;
     sv_schedule schedule;    /* CPU: the schedule of run 0 (run k of random:S / warps:S uses S + k) */
     uint32_t runs;           /* >= 1 */
+    bool each_run;           /* CPU, sv_runtime_run_each: every run recorded and sent back */
     bool shake;              /* GPU: a seeded per-warp sleep before each barrier's next reads */
     uint64_t shake_seed;
     bool racecheck;          /* GPU: under compute-sanitizer's racecheck */
@@ -69,6 +70,16 @@ typedef struct sv_runtime_request {
  * that completed. With runs > 1 the trace is the shown run (the first wrong
  * one, else run 0) and wrong_runs counts the others. */
 sv_ktrace *sv_runtime_run(const sv_runtime_request *req, char *err, size_t errlen);
+
+/* The CPU runtime's runs one by one (the mistakes lab): all req->runs runs in
+ * one child (run k of random:S / warps:S with seed S + k), each recorded
+ * in full; each(ctx, k, trace) takes run k's trace (runs 1, its own
+ * schedule) in order, returning false to stop taking. A run that fails
+ * (other than an index out of range) ends the runs: it comes last, with its
+ * failure. False with err when no child ran or a trace could not be made. */
+bool sv_runtime_run_each(const sv_runtime_request *req,
+                         bool (*each)(void *ctx, uint32_t run, sv_ktrace *t), void *ctx,
+                         char *err, size_t errlen);
 
 /* Whether a backend can run here, and why not in words ("no C++ compiler
  * found (tried $CXX, c++, g++, clang++)", "no NVIDIA driver (libcuda.so.1

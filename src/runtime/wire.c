@@ -355,6 +355,13 @@ static bool rcellruns(rd *r, sv_ktrace *t)
 bool sv_rt_wire_recv(const unsigned char *data, size_t len, sv_ktrace *t, char *err,
                      size_t errlen)
 {
+    size_t used;
+    return sv_rt_wire_recv_first(data, len, &used, t, err, errlen);
+}
+
+bool sv_rt_wire_recv_first(const unsigned char *data, size_t len, size_t *used, sv_ktrace *t,
+                           char *err, size_t errlen)
+{
     rd r = {data, len, 0, true};
     if (r32(&r) != WIRE_MAGIC) {
         sv_errorf(err, errlen, "the runtime's child sent nothing readable");
@@ -423,6 +430,7 @@ bool sv_rt_wire_recv(const unsigned char *data, size_t len, sv_ktrace *t, char *
         sv_errorf(err, errlen, "the runtime's child sent a trace cut short (%zu bytes)", len);
         return false;
     }
+    *used = r.off;
     return true;
 oom:
     sv_errorf(err, errlen, "out of memory reading the runtime's trace");

@@ -25,6 +25,11 @@ bool sv_rt_wire_send(int fd, const sv_ktrace *t);
 bool sv_rt_wire_recv(const unsigned char *data, size_t len, sv_ktrace *t, char *err,
                      size_t errlen);
 
+/* sv_rt_wire_recv of the first trace in data, for a stream of several
+ * (each_run); *used gets its length. */
+bool sv_rt_wire_recv_first(const unsigned char *data, size_t len, size_t *used, sv_ktrace *t,
+                           char *err, size_t errlen);
+
 #ifdef __cplusplus
 }
 #endif

@@ -349,9 +349,10 @@ static void test_round_trip(void)
 /* Edits one field of a written file (a JSON pointer-like path of object
  * keys and array indices, "steps.1.cells.0.3"), sets it to v (NULL:
  * removes it), and checks the reader's message. */
-static void bad_edit(int line, const char *path, json_t *v, const char *want)
+static void bad_edit(const char *path, const char *json, const char *want)
 {
     char err[512], key[64];
+    json_t *v = json ? json_loads(json, JSON_DECODE_ANY, NULL) : NULL;
     sv_ktrace *t = full_trace();
     char *text = to_json(t);
     json_t *root = json_loads(text, 0, NULL);
@@ -374,7 +375,7 @@ static void bad_edit(int line, const char *path, json_t *v, const char *want)
     char *edited = json_dumps(root, 0);
     sv_ktrace *u = sv_ktrace_parse(edited, err, sizeof err);
     if (u || strcmp(err, want) != 0)
-        fprintf(stderr, "%s:%d: %s: got \"%s\"\n  expected \"%s\"\n", __FILE__, line, path,
+        fprintf(stderr, "%s: edit %s: got \"%s\"\n  expected \"%s\"\n", __FILE__, path,
                 u ? "(accepted)" : err, want);
     CHECK(!u && strcmp(err, want) == 0);
     sv_ktrace_destroy(u);
@@ -453,71 +454,74 @@ static void test_count_first(void)
 
 static void test_refusals(void)
 {
-    bad_edit(__LINE__, "version", json_integer(4), "version: 4, expected 3 (a kernel trace)");
-    bad_edit(__LINE__, "algorithm", json_string("hillis-steele"),
-             "algorithm: expected \"kernel\" (version 3 holds kernel traces)");
-    bad_edit(__LINE__, "kernel", NULL, "kernel: missing");
-    bad_edit(__LINE__, "source", json_integer(1), "source: expected a string or null, got an integer");
-    bad_edit(__LINE__, "n", json_integer(7), "input: 8 values, expected n = 7");
-    bad_edit(__LINE__, "backend", json_string("opencl"), "backend: \"opencl\", expected \"cpu\" or \"cuda\"");
-    bad_edit(__LINE__, "arrays.0.rows", json_integer(3), "arrays[0].rows: 3 does not divide len = 8");
-    bad_edit(__LINE__, "arrays.1.name", json_string("s"), "arrays[1]: a second array named \"s\" (arrays[0])");
-    bad_edit(__LINE__, "steps.1.cells.1", json_pack("[i]", 99),
-             "steps[1].cells[1][0]: differs from the step before, but is not in wrote[1]");
-    bad_edit(__LINE__, "steps.1.cells.0.5", json_null(),
-             "steps[1].wrote[0][5]: cell 5 is written in this step, but cells[0][5] is null");
-    bad_edit(__LINE__, "steps.2.cells.0.5", json_null(),
-             "steps[2].wrote[0][5]: cell 5 is written in this step, but cells[0][5] is null");
-    bad_edit(__LINE__, "steps.4.cells.0.5", json_null(),
-             "steps[4].cells[0][5]: null, but the step before had written it");
-    bad_edit(__LINE__, "steps.1.cells.0", json_integer(1),
-             "steps[1].cells[0]: expected an array of at most len = 8 values, got an integer");
-    bad_edit(__LINE__, "steps.1.cells.1", json_pack("[iiiiiiiii]", 1, 2, 3, 4, 5, 6, 7, 8, 9),
-             "steps[1].cells[1]: expected an array of at most len = 8 values, got more");
-    bad_edit(__LINE__, "steps.1.reads.0.thread", json_integer(8),
-             "steps[1].reads[0].thread: 8 is out of range (0 to 7)");
-    bad_edit(__LINE__, "steps.1.reads.0.array", json_integer(2),
-             "steps[1].reads[0].array: expected an index into arrays (0 to 1) or \"in\"");
-    bad_edit(__LINE__, "steps.1.writes.0.nreads", json_integer(99),
-             "steps[1].writes[0].nreads: 99 is out of range (0 to 15)");
-    bad_edit(__LINE__, "steps.1.writes.0.thread", json_integer(2),
-             "steps[1].writes[0]: reads[0] is thread 0's, not this write's thread 2");
-    bad_edit(__LINE__, "hazards.0.kind", json_string("RAR"),
-             "hazards[0].kind: \"RAR\", expected \"RAW\", \"WAR\" or \"WAW\"");
-    bad_edit(__LINE__, "hazards.0.cell", json_integer(8), "hazards[0].cell: 8 is out of range (0 to 7)");
-    /* The run failed: its last step, cut short, may hold hazards (step 5 of 5). */
-    bad_edit(__LINE__, "hazards.0.step", json_integer(6), "hazards[0].step: 6 is out of range (0 to 5)");
-    bad_edit(__LINE__, "hazards_total", json_integer(1),
-             "hazards_total: 1 is out of range (2 to 9223372036854775807)");
-    bad_edit(__LINE__, "failure.kind", json_string("none"),
-             "failure.kind: \"none\", expected \"compile\", \"signature\", \"include\", \"crash\", "
-             "\"out-of-range\", \"deadlock\", \"time\", \"memory\", \"unavailable\" or \"internal\"");
-    bad_edit(__LINE__, "failure.waits.0.count", json_integer(0),
-             "failure.waits[0].count: 0 is out of range (1 to 8)");
-    bad_edit(__LINE__, "output.2", json_string("x"), "output[2]: expected an integer or null");
-    /* The derived extras are checked against what the reader derives. */
-    bad_edit(__LINE__, "steps.1.reading.round", json_integer(1),
-             "steps[1].reading.round: 1, but the reading of the cells gives 3");
-    bad_edit(__LINE__, "steps.2.reading.broken.holds", json_integer(13),
-             "steps[2].reading.broken.holds: 13, but the cells give 14");
-    bad_edit(__LINE__, "steps.2.reading.broken.window", json_pack("[ii]", 1, 2),
-             "steps[2].reading.broken.window: expected [0, 2] (the cells' first broken window)");
-    bad_edit(__LINE__, "steps.2.reading.broken", json_null(),
-             "steps[2].reading.broken: null, but the cells break the invariant");
-    bad_edit(__LINE__, "steps.4.reading", json_object(),
-             "steps[4].reading: a reading, but the cells give none (no shared write in one row)");
-    bad_edit(__LINE__, "first_wrong", json_integer(3),
-             "first_wrong: 3, but the output against the scan gives 2");
-    bad_edit(__LINE__, "expected.7", json_integer(24),
-             "expected[7]: 24, but the sequential scan gives 25");
-    bad_edit(__LINE__, "cell_runs.0.step", json_integer(9),
-             "cell_runs[0].step: 9 is out of range (-1 to 4)");
-    bad_edit(__LINE__, "cell_runs.0.cells.0.wrong", json_integer(13),
-             "cell_runs[0].cells[0].wrong: 13 is out of range (1 to 12)");
-    bad_edit(__LINE__, "cell_runs.0.cells.1.runs.3", json_integer(1),
-             "cell_runs[0].cells[1].runs: [3]: expected a run index from 3 to 11, ascending");
-    bad_edit(__LINE__, "verdict", json_string("ok"),
-             "verdict: expected \"failed\" (from the output, hazards and failure)");
+    /* Each edit of a whole trace the reader must refuse: the field (dots go
+     * into objects and arrays), its new value as JSON (NULL: removed) and the
+     * reader's message. */
+    static const struct {
+        const char *path, *json, *want;
+    } edits[] = {
+        {"version", "4", "version: 4, expected 3 (a kernel trace)"},
+        {"algorithm", "\"hillis-steele\"",
+         "algorithm: expected \"kernel\" (version 3 holds kernel traces)"},
+        {"kernel", NULL, "kernel: missing"},
+        {"source", "1", "source: expected a string or null, got an integer"},
+        {"n", "7", "input: 8 values, expected n = 7"},
+        {"backend", "\"opencl\"", "backend: \"opencl\", expected \"cpu\" or \"cuda\""},
+        {"arrays.0.rows", "3", "arrays[0].rows: 3 does not divide len = 8"},
+        {"arrays.1.name", "\"s\"", "arrays[1]: a second array named \"s\" (arrays[0])"},
+        {"steps.1.cells.1", "[99]",
+         "steps[1].cells[1][0]: differs from the step before, but is not in wrote[1]"},
+        {"steps.1.cells.0.5", "null",
+         "steps[1].wrote[0][5]: cell 5 is written in this step, but cells[0][5] is null"},
+        {"steps.2.cells.0.5", "null",
+         "steps[2].wrote[0][5]: cell 5 is written in this step, but cells[0][5] is null"},
+        {"steps.4.cells.0.5", "null",
+         "steps[4].cells[0][5]: null, but the step before had written it"},
+        {"steps.1.cells.0", "1",
+         "steps[1].cells[0]: expected an array of at most len = 8 values, got an integer"},
+        {"steps.1.cells.1", "[1, 2, 3, 4, 5, 6, 7, 8, 9]",
+         "steps[1].cells[1]: expected an array of at most len = 8 values, got more"},
+        {"steps.1.reads.0.thread", "8", "steps[1].reads[0].thread: 8 is out of range (0 to 7)"},
+        {"steps.1.reads.0.array", "2",
+         "steps[1].reads[0].array: expected an index into arrays (0 to 1) or \"in\""},
+        {"steps.1.writes.0.nreads", "99",
+         "steps[1].writes[0].nreads: 99 is out of range (0 to 15)"},
+        {"steps.1.writes.0.thread", "2",
+         "steps[1].writes[0]: reads[0] is thread 0's, not this write's thread 2"},
+        {"hazards.0.kind", "\"RAR\"",
+         "hazards[0].kind: \"RAR\", expected \"RAW\", \"WAR\" or \"WAW\""},
+        {"hazards.0.cell", "8", "hazards[0].cell: 8 is out of range (0 to 7)"},
+        /* The run failed: its last step, cut short, may hold hazards (step 5 of 5). */
+        {"hazards.0.step", "6", "hazards[0].step: 6 is out of range (0 to 5)"},
+        {"hazards_total", "1", "hazards_total: 1 is out of range (2 to 9223372036854775807)"},
+        {"failure.kind", "\"none\"",
+         "failure.kind: \"none\", expected \"compile\", \"signature\", \"include\", \"crash\", "
+         "\"out-of-range\", \"deadlock\", \"time\", \"memory\", \"unavailable\" or \"internal\""},
+        {"failure.waits.0.count", "0", "failure.waits[0].count: 0 is out of range (1 to 8)"},
+        {"output.2", "\"x\"", "output[2]: expected an integer or null"},
+        /* The derived extras are checked against what the reader derives. */
+        {"steps.1.reading.round", "1",
+         "steps[1].reading.round: 1, but the reading of the cells gives 3"},
+        {"steps.2.reading.broken.holds", "13",
+         "steps[2].reading.broken.holds: 13, but the cells give 14"},
+        {"steps.2.reading.broken.window", "[1, 2]",
+         "steps[2].reading.broken.window: expected [0, 2] (the cells' first broken window)"},
+        {"steps.2.reading.broken", "null",
+         "steps[2].reading.broken: null, but the cells break the invariant"},
+        {"steps.4.reading", "{}",
+         "steps[4].reading: a reading, but the cells give none (no shared write in one row)"},
+        {"first_wrong", "3", "first_wrong: 3, but the output against the scan gives 2"},
+        {"expected.7", "24", "expected[7]: 24, but the sequential scan gives 25"},
+        {"cell_runs.0.step", "9", "cell_runs[0].step: 9 is out of range (-1 to 4)"},
+        {"cell_runs.0.cells.0.wrong", "13",
+         "cell_runs[0].cells[0].wrong: 13 is out of range (1 to 12)"},
+        {"cell_runs.0.cells.1.runs.3", "1",
+         "cell_runs[0].cells[1].runs: [3]: expected a run index from 3 to 11, ascending"},
+        {"verdict", "\"ok\"",
+         "verdict: expected \"failed\" (from the output, hazards and failure)"},
+    };
+    for (size_t k = 0; k < sizeof edits / sizeof edits[0]; k++)
+        bad_edit(edits[k].path, edits[k].json, edits[k].want);
 }
 
 static char *table_of(const sv_ktrace *t)

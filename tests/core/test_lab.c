@@ -1042,6 +1042,85 @@ static void test_gpu_file(const char *dir)
     sv_trace_destroy(t);
 }
 
+/* All runs of an emulated capture in one child of the CPU runtime
+ * (sv_runtime_run_each) give what one child per run gives (each run alone,
+ * sv_capture_lab_run under its own seed): the same wrong runs, the same
+ * shown run and its buffers, the same wrong runs of each output cell. */
+static void test_one_child(void)
+{
+    static const char *const kernels[] = {"in-place", "no-barrier", "off-by-one", "no-guard"};
+    static const char *const schedules[] = {"random:1", "warps:3", "sequential"};
+    enum { N = 64, RUNS = 12 };
+    sv_value in[N];
+    for (size_t i = 0; i < N; i++)
+        in[i].i = (int32_t)(i * 5 % 7) + 1;
+    for (size_t kk = 0; kk < sizeof kernels / sizeof *kernels; kk++)
+        for (size_t ss = 0; ss < sizeof schedules / sizeof *schedules; ss++) {
+            char err[256] = "";
+            sv_kernel k;
+            sv_schedule sched;
+            if (!sv_kernel_parse(kernels[kk], &k, err, sizeof err))
+                continue; /* not a kernel of this registry */
+            CHECK(sv_schedule_parse(schedules[ss], &sched, err, sizeof err));
+            sv_capture_request req = {.op = SV_OP_SUM, .type = SV_TYPE_INT32, .input = in,
+                                      .n = N, .choice = SV_CHOOSE_CPU, .kernel = kernels[kk],
+                                      .schedule = schedules[ss], .runs = RUNS};
+            sv_trace *t = NULL;
+            CHECK_MSG(sv_capture(&req, &t, NULL, err, sizeof err) == SV_CAPTURE_OK && t &&
+                          t->lab && t->lab->summary,
+                      "%s %s: %s", kernels[kk], schedules[ss], err);
+            if (!t || !t->lab || !t->lab->summary) {
+                sv_trace_destroy(t);
+                continue;
+            }
+            sv_trace *correct = emulated(in, N, SV_OP_SUM, SV_KERNEL_CORRECT, LOCKSTEP);
+            const size_t last = correct->nrounds - 1;
+            const sv_round *C = &correct->rounds[last];
+            uint32_t wrong = 0, shown = 0, cell_wrong[N] = {0};
+            sv_trace *shown_trace = NULL;
+            for (uint32_t r = 0; r < RUNS; r++) {
+                sv_schedule sr = sched;
+                if (sr.kind == SV_SCHEDULE_RANDOM || sr.kind == SV_SCHEDULE_WARPS)
+                    sr.seed += r;
+                sv_trace *one = emulated(in, N, SV_OP_SUM, k, sr);
+                const sv_round *O = &one->rounds[last];
+                bool w = false;
+                for (size_t i = 0; i < N; i++) {
+                    bool cw = O->buf[O->pout][i].bits != C->buf[C->pout][i].bits ||
+                              !O->written[O->pout][i];
+                    cell_wrong[i] += cw;
+                    w = w || cw;
+                }
+                if (w && wrong == 0) {
+                    shown = r;
+                    sv_trace_destroy(shown_trace);
+                    shown_trace = one;
+                    one = NULL;
+                } else if (r == 0) {
+                    shown_trace = one;
+                    one = NULL;
+                }
+                wrong += w;
+                sv_trace_destroy(one);
+            }
+            const sv_lab_record *L = t->lab;
+            CHECK_MSG(L->summary->wrong_runs == wrong && L->shown_run == shown,
+                      "%s %s: one child %u wrong runs (shows run %u), one child per run %u (%u)",
+                      kernels[kk], schedules[ss], (unsigned)L->summary->wrong_runs,
+                      (unsigned)L->shown_run, (unsigned)wrong, (unsigned)shown);
+            CHECK_MSG(shown_trace && same_buffers(t, shown_trace), "%s %s: the shown run's rounds",
+                      kernels[kk], schedules[ss]);
+            for (size_t i = 0; i < N; i++)
+                CHECK_MSG(L->summary->cells[last * N + i].wrong_runs == cell_wrong[i],
+                          "%s %s: out[%zu] wrong in %u runs, per run %u", kernels[kk],
+                          schedules[ss], i, (unsigned)L->summary->cells[last * N + i].wrong_runs,
+                          (unsigned)cell_wrong[i]);
+            sv_trace_destroy(shown_trace);
+            sv_trace_destroy(correct);
+            sv_trace_destroy(t);
+        }
+}
+
 int main(int argc, char **argv)
 {
     test_names();
@@ -1057,6 +1136,7 @@ int main(int argc, char **argv)
     test_racecheck();
     test_file();
     test_more_values();
+    test_one_child();
     if (argc > 1)
         test_gpu_file(argv[1]);
     else

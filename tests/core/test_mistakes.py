@@ -170,6 +170,44 @@ def check_registry(apply_py, base, base_row, gen_dir, diffs):
                       f"C reads the label as written: {out.stdout.split(chr(10))[1]!r}")
 
 
+def check_folder(apply_py, base, diff):
+    """--folder (an exercise's folder, the tests' kernels): a diff becomes
+    NAME.cu as without it, a text is copied, NAME=PATH copies PATH as NAME,
+    and a diff that does not fit fails it."""
+    name = os.path.splitext(os.path.basename(diff))[0]
+    with tempfile.TemporaryDirectory() as d:
+        text = os.path.join(d, "statement.txt")
+        with open(text, "w", encoding="utf-8") as f:
+            f.write("one line\n")
+        out, alone = os.path.join(d, "out"), os.path.join(d, "alone")
+        os.mkdir(out)
+        os.mkdir(alone)
+        r = subprocess.run([sys.executable, apply_py, "--folder", base, out, diff, text,
+                            f"copy.cu={base}"], capture_output=True, text=True)
+        check(r.returncode == 0, f"--folder: exit {r.returncode}: {r.stderr}")
+        got = sorted(os.listdir(out))
+        check(got == sorted([name + ".cu", "statement.txt", "copy.cu"]),
+              f"--folder writes the files it is given: {got}")
+        subprocess.run([sys.executable, apply_py, base, alone, os.path.join(alone, "stamp"), diff],
+                       capture_output=True)
+        if got == sorted([name + ".cu", "statement.txt", "copy.cu"]):
+            check(lines_of(os.path.join(out, name + ".cu")) ==
+                  lines_of(os.path.join(alone, name + ".cu")), "--folder applies as without it")
+            check(lines_of(os.path.join(out, "copy.cu")) == lines_of(base), "NAME=PATH copies")
+            check(lines_of(os.path.join(out, "statement.txt")) == ["one line", ""], "a text is copied")
+        _, minus = plus_minus(lines_of(diff))
+        lines = lines_of(base)
+        k = lines.index(minus[0])
+        lines[k] += " "
+        edited = os.path.join(d, "base.cu")
+        with open(edited, "w", encoding="utf-8") as f:
+            f.write("\n".join(lines) + "\n")
+        r = subprocess.run([sys.executable, apply_py, "--folder", edited, out, diff],
+                           capture_output=True, text=True)
+        check(r.returncode != 0 and f"line {k + 1} of" in r.stderr,
+              f"--folder: a diff that does not fit fails, naming the line: {r.stderr}")
+
+
 def main(argv):
     if len(argv) < 5:
         sys.exit(__doc__)
@@ -211,6 +249,7 @@ def main(argv):
         check(any("MISTAKE:" in l for l in plus), f"{name}.diff marks its change with MISTAKE:")
 
     check_registry(apply_py, base, base_row, gen_dir, diffs)
+    check_folder(apply_py, base, diffs[0])
 
     # Strictness, on the first diff.
     text = "\n".join(lines_of(diffs[0]))

@@ -22,6 +22,7 @@
 #include "words.h"
 #include "view_model.h"
 #include "../runtime/blelloch_request.h"
+#include "../runtime/need_cpu.h"
 
 static sv_gfx_rec *rec;
 static const sv_theme *dark;
@@ -185,11 +186,7 @@ int main(int argc, char **argv)
     view_test_open(argc, argv, "test_blelloch_pane");
     rec = sv_gfx_rec_create();
     dark = sv_theme_get(SV_THEME_DARK);
-    char why[256];
-    if (!sv_runtime_available(SV_RUNTIME_CPU, why, sizeof why)) {
-        fprintf(stderr, "FAIL: no CPU runtime: %s\n", why);
-        return 1;
-    }
+    need_cpu_runtime(1);
     sv_ktrace *t = run_blelloch();
     CHECK_INT(t->nsteps, 9);
     int r = tree_row(t);

@@ -54,21 +54,14 @@ static sv_ktrace *run_file_runs(const char *path, const char *schedule, uint32_t
     sv_value in[8];
     for (int i = 0; i < 8; i++)
         in[i].i = chapter[i];
-    sv_runtime_request req;
-    memset(&req, 0, sizeof req);
-    req.path = path;
-    req.source = text;
-    req.op = SV_OP_SUM;
-    req.type = SV_TYPE_INT32;
-    req.scan = SV_SCAN_INCLUSIVE;
-    req.input = in;
-    req.n = 8;
-    req.backend = SV_RUNTIME_CPU;
+    sv_runtime_request req = {
+        .path = path, .source = text, .op = SV_OP_SUM, .type = SV_TYPE_INT32,
+        .scan = SV_SCAN_INCLUSIVE, .input = in, .n = 8, .backend = SV_RUNTIME_CPU, .runs = runs,
+    };
     if (!sv_schedule_parse(schedule, &req.schedule, err, sizeof err)) {
         fprintf(stderr, "FAIL: %s\n", err);
         exit(1);
     }
-    req.runs = runs;
     sv_ktrace *t = sv_runtime_run(&req, err, sizeof err);
     if (!t || !sv_ktrace_analyze(t, err, sizeof err)) {
         fprintf(stderr, "FAIL: %s: %s\n", path, err);

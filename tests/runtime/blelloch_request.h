@@ -12,17 +12,10 @@
 static inline sv_ktrace *blelloch_cpu_run(sv_op op, sv_type type, sv_scan scan,
                                           const sv_value *in, size_t n, char *err, size_t errlen)
 {
-    sv_runtime_request req;
-    memset(&req, 0, sizeof req);
-    req.builtin = "kernels/blelloch.cu";
-    req.op = op;
-    req.type = type;
-    req.scan = scan;
-    req.input = in;
-    req.n = n;
-    req.backend = SV_RUNTIME_CPU;
-    req.runs = 1;
-    req.schedule.kind = SV_SCHEDULE_LOCKSTEP;
+    const sv_runtime_request req = {
+        .builtin = "kernels/blelloch.cu", .op = op, .type = type, .scan = scan, .input = in,
+        .n = n, .backend = SV_RUNTIME_CPU, .runs = 1, .schedule = {.kind = SV_SCHEDULE_LOCKSTEP},
+    };
     return sv_runtime_run(&req, err, errlen);
 }
 

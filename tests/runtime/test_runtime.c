@@ -395,20 +395,28 @@ static void test_failures(void)
         sv_ktrace_destroy(t);
     }
     o.entry = NULL;
-    o.memory_mb = 64;
-    t = run(rdir, "memory_hog.cu", in, 8, o, &src);
-    if (t) {
-        check_fail(t, SV_KFAIL_MEMORY, mark_line(src, "malloc"), 0, "memory_hog");
-        sv_ktrace_destroy(t);
+    /* Stopped while they run (tests/runtime/kernels): the kind, at the line
+     * of the MARK, in the thread. */
+    static const struct {
+        const char *file, *mark;
+        sv_kfail_kind kind;
+        int thread;
+        uint32_t memory_mb;
+    } stopped[] = {
+        {"memory_hog.cu", "malloc", SV_KFAIL_MEMORY, 0, 64},
+        {"divide_by_zero.cu", "divide", SV_KFAIL_CRASH, 3, 0},
+    };
+    for (size_t k = 0; k < sizeof stopped / sizeof stopped[0]; k++) {
+        o.memory_mb = stopped[k].memory_mb;
+        src = NULL;
+        t = run(rdir, stopped[k].file, in, 8, o, &src);
+        if (t) {
+            check_fail(t, stopped[k].kind, mark_line(src, stopped[k].mark), stopped[k].thread,
+                       stopped[k].file);
+            sv_ktrace_destroy(t);
+        }
+        free(src);
     }
-    free(src);
-    o.memory_mb = 0;
-    t = run(rdir, "divide_by_zero.cu", in, 8, o, &src);
-    if (t) {
-        check_fail(t, SV_KFAIL_CRASH, mark_line(src, "divide"), 3, "divide_by_zero");
-        sv_ktrace_destroy(t);
-    }
-    free(src);
 }
 
 /* What the steps and reads say of the chapter's kernel at n = 8. */
@@ -478,15 +486,10 @@ static void test_shipped(void)
                 if (seeded && k != SV_KERNEL_CORRECT)
                     continue; /* the lab interleaves statements, the runtime accesses */
                 snprintf(what, sizeof what, "%s n=%zu %s", info->name, n, schedules[s]);
-                sv_runtime_request req;
-                memset(&req, 0, sizeof req);
-                req.builtin = info->file;
-                req.op = SV_OP_SUM;
-                req.type = SV_TYPE_INT32;
-                req.input = in;
-                req.n = n;
-                req.runs = 1;
-                req.schedule = sch;
+                const sv_runtime_request req = {
+                    .builtin = info->file, .op = SV_OP_SUM, .type = SV_TYPE_INT32, .input = in,
+                    .n = n, .runs = 1, .schedule = sch,
+                };
                 sv_ktrace *t = sv_runtime_run(&req, err, sizeof err);
                 CHECK_MSG(t != NULL, "%s: %s", what, err);
                 if (!t)
@@ -535,6 +538,24 @@ static void test_shipped(void)
     }
 }
 
+/* Sets name to value; returns the old value (NULL: unset) for env_restore. */
+static char *env_set(const char *name, const char *value)
+{
+    const char *old = getenv(name);
+    char *keep = old ? strdup(old) : NULL;
+    setenv(name, value, 1);
+    return keep;
+}
+
+static void env_restore(const char *name, char *keep)
+{
+    if (keep)
+        setenv(name, keep, 1);
+    else
+        unsetenv(name);
+    free(keep);
+}
+
 /* No compiler: said plainly, kind unavailable. A cache folder that is a
  * link: refused, nothing written through it. */
 static void test_environment(void)
@@ -542,9 +563,7 @@ static void test_environment(void)
     static sv_value in[8];
     input_of(SV_TYPE_INT32, 8, in);
     run_opts o = {SV_TYPE_INT32, SV_OP_SUM, SV_SCAN_INCLUSIVE, "sequential", NULL, 1, 0, 0};
-    const char *old_cxx = getenv("CXX");
-    char *keep = old_cxx ? strdup(old_cxx) : NULL;
-    setenv("CXX", "/nonexistent/c++", 1);
+    char *keep = env_set("CXX", "/nonexistent/c++");
     char why[256];
     CHECK(!sv_runtime_available(SV_RUNTIME_CPU, why, sizeof why));
     CHECK_CONTAINS(why, "no C++ compiler found");
@@ -554,21 +573,15 @@ static void test_environment(void)
         CHECK_CONTAINS(t->failure.message, "/nonexistent/c++");
         sv_ktrace_destroy(t);
     }
-    if (keep)
-        setenv("CXX", keep, 1);
-    else
-        unsetenv("CXX");
-    free(keep);
+    env_restore("CXX", keep);
 
-    const char *old = getenv("XDG_CACHE_HOME");
-    char *keep_cache = old ? strdup(old) : NULL;
     char dir[] = "/tmp/sv-rt-cache-XXXXXX", link[64], other[64];
     CHECK(mkdtemp(dir) != NULL);
     snprintf(other, sizeof other, "%s/elsewhere", dir);
     snprintf(link, sizeof link, "%s/scanviz", dir);
     CHECK(mkdir(other, 0700) == 0);
     CHECK(symlink(other, link) == 0);
-    setenv("XDG_CACHE_HOME", dir, 1);
+    keep = env_set("XDG_CACHE_HOME", dir);
     t = run(kdir, "double_buffer.cu", in, 8, o, NULL);
     if (t) {
         CHECK_INT(t->failure.kind, SV_KFAIL_INTERNAL);
@@ -585,11 +598,7 @@ static void test_environment(void)
     unlink(link);
     rmdir(other);
     rmdir(dir);
-    if (keep_cache)
-        setenv("XDG_CACHE_HOME", keep_cache, 1);
-    else
-        unsetenv("XDG_CACHE_HOME");
-    free(keep_cache);
+    env_restore("XDG_CACHE_HOME", keep);
 }
 
 /* --runs cell by cell: each out cell's and each chapter row's wrong runs,

@@ -24,6 +24,7 @@
 #include "kpane.h"
 #include "export.h"
 #include "pane_compare.h"
+#include "render_plot.h"
 
 #include "../render/view_test.h"
 
@@ -193,6 +194,19 @@ static void test_stepping(void)
     sv_app_cleanup(&s);
 }
 
+/* Lines drawn in algo's own colour (its curves, its legend's sample). */
+static int lines_of(const sv_gfx_rec *r, const char *algo, sv_theme_id theme)
+{
+    sv_rgba c = sv_plot_algo_color(algo, sv_theme_get(theme));
+    int n = 0;
+    for (size_t k = 0; k < sv_gfx_rec_count(r); k++) {
+        const sv_prim *q = sv_gfx_rec_prim(r, k);
+        n += q->kind == SV_PRIM_LINE && fabsf(q->fill.r - c.r) < 1e-3f &&
+             fabsf(q->fill.g - c.g) < 1e-3f && fabsf(q->fill.b - c.b) < 1e-3f;
+    }
+    return n;
+}
+
 /* M from the compare view: the Measure view and where the work costs time. */
 static void test_measure_key(void)
 {
@@ -214,6 +228,9 @@ static void test_measure_key(void)
     draw_state(&s, rec, "measure");
     CHECK(rec_has_text(rec, "Measured on NVIDIA H200 (int32, device-wide)"));
     CHECK(rec_has_text(rec, "262,144"));
+    /* its two algorithms' curves in their colours, the others pale */
+    int cub_focus = lines_of(rec, "cub", s.theme), bl_focus = lines_of(rec, "blelloch", s.theme);
+    int hsn_focus = lines_of(rec, "hs-naive", s.theme);
     /* Esc: back to the compare view, which stays on */
     key(&s, SDLK_ESCAPE, 0);
     CHECK(s.view == SV_VIEW_SCAN && s.compare && !s.cmp_measure);
@@ -223,6 +240,10 @@ static void test_measure_key(void)
     CHECK(s.view == SV_VIEW_MEASURE && !s.cmp_measure);
     draw_state(&s, rec, NULL);
     CHECK(!rec_has_text(rec, "Measured on NVIDIA H200 (int32"));
+    CHECK_MSG(lines_of(rec, "cub", s.theme) > cub_focus + 5, "cub: %d lines, %d in focus",
+              lines_of(rec, "cub", s.theme), cub_focus);
+    CHECK_MSG(cub_focus <= 8 && bl_focus > 5 && hsn_focus > 5, /* the legend's only */
+              "in focus: cub %d lines, blelloch %d, hs-naive %d", cub_focus, bl_focus, hsn_focus);
     sv_gfx_rec_destroy(rec);
     sv_app_cleanup(&s);
 }

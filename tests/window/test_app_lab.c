@@ -9,12 +9,14 @@
  *    gives 3 4 14 15 32 35 65 71 with its outcome in the view; D toggles;
  *  - a new input, operator or scan keeps the kernel;
  *  - --schedule warps:S with n = 64 runs 100 seeds;
- *  - one default schedule and one runs rule with scanviz-trace's capture. */
+ *  - one default schedule and one runs rule with scanviz-trace's capture;
+ *  - the window's lab capture runs in a worker, the frame loop meanwhile. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "app_internal.h"
 #include "app_test.h"
 #include "bounds.h"
 #include "help.h"
@@ -388,6 +390,73 @@ static void test_help_kernels(void)
                   sv_kernel_name((sv_kernel)k), what);
 }
 
+/* The lab's capture in the window's worker (app_labjob.c): K with a seeded
+ * schedule at n = 1024 (100 runs, seconds) runs off the frame loop, which
+ * keeps answering (the state line says labjob=running:made/100, the status
+ * how far, the chapter's picture stays) until the result lands; a newer
+ * request supersedes a pending one (only the newest kernel is shown); a
+ * script's step waits for it. */
+static void test_background(void)
+{
+    enum { N = 1024 };
+    static sv_value in[N];
+    for (size_t i = 0; i < N; i++)
+        in[i].i = (int32_t)(i * 7 % 5) + 1;
+    sv_app_state s;
+    sv_app_config c = config(in, N, SV_TYPE_INT32);
+    c.background = true;
+    char err[256];
+    CHECK(sv_schedule_parse("warps:1", &c.schedule, err, sizeof err));
+    c.schedule_given = true;
+    if (!start_app(&s, &c))
+        return;
+    CHECK(s.kernel == SV_KERNEL_CORRECT && s.labjob == NULL);
+    const sv_trace *before = s.trace;
+    press(&s, "k");
+    CHECK_MSG(s.labjob != NULL && s.kernel == SV_KERNEL_IN_PLACE, "K starts the worker");
+    int frames = 0, running_lines = 0, progress_lines = 0;
+    for (int waited = 0; s.labjob && waited < 120000; waited += 5) {
+        sv_app_update(&s, 0.005f);
+        frames++;
+        char line[1 << 16];
+        sv_app_state_line(&s, line, sizeof line);
+        if (s.labjob && strstr(line, " labjob=running:")) {
+            running_lines++;
+            CHECK_MSG(s.trace == before && s.lab == NULL, "the last picture stays meanwhile");
+        }
+        if (strstr(s.status, "runs\u2026") && strstr(s.status, " / 100 runs"))
+            progress_lines++;
+        SDL_Delay(5);
+    }
+    CHECK_MSG(s.labjob == NULL, "the capture landed");
+    CHECK_MSG(frames > 10 && running_lines > 10 && progress_lines > 0,
+              "the frame loop ran meanwhile: %d frames, %d state lines while running, %d "
+              "progress lines", frames, running_lines, progress_lines);
+    CHECK_MSG(s.lab && s.lab->runs == SV_LAB_DEFAULT_RUNS && s.kernel == SV_KERNEL_IN_PLACE &&
+                  s.trace && s.trace->n == N,
+              "the result lands: %u runs", s.lab ? (unsigned)s.lab->runs : 0u);
+    CHECK(line_has(&s, " labjob=idle "));
+    CHECK_MSG(strstr(s.status, "Kernel: in-place") && !strstr(s.status, "running"),
+              "status: %s", s.status);
+    /* K twice at once: the first request gives way, the newest lands. */
+    press(&s, "kk");
+    sv_kernel want = (sv_kernel)((SV_KERNEL_IN_PLACE + 2) % SV_KERNEL_COUNT);
+    CHECK(s.labjob != NULL && s.labjob_old != NULL && s.kernel == want);
+    for (int waited = 0; (s.labjob || s.labjob_old) && waited < 120000; waited += 5) {
+        sv_app_update(&s, 0.005f);
+        SDL_Delay(5);
+    }
+    const sv_lab_record *L = s.trace ? s.trace->lab : NULL;
+    CHECK_MSG(L && L->kernel == want && s.kernel == want, "the newest kernel is shown: %s",
+              L ? sv_kernel_name(L->kernel) : "none");
+    /* Waiting (a script's step, an export): the result at once. */
+    press(&s, "k");
+    sv_app_labjob_wait(&s);
+    L = s.trace ? s.trace->lab : NULL;
+    CHECK(s.labjob == NULL && L && L->kernel == (sv_kernel)((want + 1) % SV_KERNEL_COUNT));
+    sv_app_cleanup(&s);
+}
+
 int main(int argc, char **argv)
 {
     if (argc > 1 && strcmp(argv[1], "--gpu") == 0)
@@ -399,5 +468,6 @@ int main(int argc, char **argv)
     test_help_kernels();
     test_quiz_outcome();
     test_script_kernel();
+    test_background();
     return check_report("app lab: all checks passed");
 }

@@ -13,7 +13,8 @@ the files it leaves:
     changed by it;
   - a second window on the same folder opens the student's file as it is
     (never overwritten);
-  - the progress file counts the saves' checks and the hints.
+  - the progress file counts the saves' checks and the hints;
+  - all of it with inotify and with polling (SCANVIZ_WATCH_POLL=1).
 
 usage: test_exercise_window.py SCANVIZ EXERCISES_DIR [SANITIZE [LSAN_SUPPRESSIONS]]
 (exits 77 without xvfb-run or xdotool)
@@ -57,15 +58,13 @@ def progress_line(state, name):
     fail(f"no line for {name} in {path}")
 
 
-def main():
-    args = run_under_xvfb()
-    exe, exdir = args[0], args[1]
-    sanitize = args[2] if len(args) > 2 else ""
-    supp = args[3] if len(args) > 3 else None
+def scenario(exe, exdir, base_env, poll):
     into = tempfile.mkdtemp(prefix="sv-ex-into-")
     state = tempfile.mkdtemp(prefix="sv-ex-state-")
-    env = sanitizer_env(sanitize, supp)
+    env = dict(base_env)
     env.update({"XDG_STATE_HOME": state, "SCANVIZ_EXERCISES": exdir, "NO_COLOR": "1"})
+    if poll:
+        env["SCANVIZ_WATCH_POLL"] = "1"
     mine = os.path.join(into, "guard.cu")
     with open(os.path.join(exdir, "guard", "solution.cu")) as f:
         solution = f.read()
@@ -158,6 +157,16 @@ def main():
         fail(f"the check at opening counted as an attempt: {line}")
     shutil.rmtree(into, ignore_errors=True)
     shutil.rmtree(state, ignore_errors=True)
+
+
+def main():
+    args = run_under_xvfb()
+    exe, exdir = args[0], args[1]
+    sanitize = args[2] if len(args) > 2 else ""
+    supp = args[3] if len(args) > 3 else None
+    env = sanitizer_env(sanitize, supp)
+    scenario(exe, exdir, env, poll=False)  # inotify
+    scenario(exe, exdir, env, poll=True)   # the polling fallback
     print("exercise window: all checks passed")
 
 

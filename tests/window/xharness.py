@@ -118,9 +118,22 @@ class App:
     def type(self, text):
         xdo("type", "--delay", 25, text)
 
-    def state(self, timeout=10):
+    def state(self, timeout=10, settled=True):
         """Presses F12 and returns the state line as a dict (keys after the
-        'state' word; quoted values unquoted), with 'raw' the whole line."""
+        'state' word; quoted values unquoted), with 'raw' the whole line.
+        settled: while the lab's worker runs a capture (labjob=running:...),
+        asks again until it has landed (within timeout); False: the line as
+        it is now."""
+        deadline = time.time() + timeout
+        while True:
+            d = self.state_now(timeout)
+            if not settled or not d.get("labjob", "idle").startswith("running") \
+                    or time.time() > deadline:
+                return d
+            time.sleep(0.05)
+
+    def state_now(self, timeout=10):
+        """One F12 and its state line (state() without waiting)."""
         while not self.lines.empty():  # drop older lines
             self.lines.get_nowait()
         self.keys("F12")
