@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "../core/fileio.h"
+#include "../core/free_all.h"
 #include "../runtime/runtime.h"
 #include "app_internal.h"
 #include "wake.h"
@@ -163,11 +164,7 @@ void sv_app_kfile_destroy(struct sv_app_kfile *k)
         return;
     sv_worker_stop(&k->w);
     sv_ktrace_destroy(k->result);
-    free(k->result_source);
-    free(k->input);
-    free(k->path);
-    free(k->entry);
-    free(k);
+    SV_FREE_ALL(k->result_source, k->input, k->path, k->entry, k);
 }
 
 /* The parameters from the state's shown input (s->trace); bumps want. */
