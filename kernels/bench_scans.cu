@@ -156,12 +156,10 @@ void sv_cuda_scanner_destroy(sv_cuda_scanner *s)
 {
     if (!s)
         return;
-    cudaFree(s->d_in);
-    cudaFree(s->d_out);
-    cudaFree(s->d_cub_temp);
-    cudaFree(s->hs_status.words);
-    cudaFree(s->d_naive_scratch);
-    cudaFree(s->d_blelloch_scratch);
+    /* Every device buffer it owns (cudaFree(NULL) is a no-op, as free's). */
+    for (void *d : {s->d_in, s->d_out, s->d_cub_temp, static_cast<void *>(s->hs_status.words),
+                    s->d_naive_scratch, s->d_blelloch_scratch})
+        cudaFree(d);
     if (s->stream)
         cudaStreamDestroy(s->stream);
     delete s;

@@ -8,10 +8,12 @@
  *   CHECK_STR(a, b)           two strings, both printed
  *   CHECK_CONTAINS(hay, needle)
  * Define CHECK_PRINT_LIMIT before including to print only the first few.
- * check_tmpdir() makes the test's scratch folder. */
+ * check_tmpdir() makes the test's scratch folder; check_temporaries() counts
+ * the all-or-nothing writer's leftovers in one. */
 #ifndef SV_TEST_EXPECT_H
 #define SV_TEST_EXPECT_H
 
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -100,6 +102,19 @@ static inline void check_tmpdir(char *dir, size_t len, const char *name)
         perror("mkdtemp");
         exit(1);
     }
+}
+
+/* How many of folder's entries are the writer's temporary files (".tmp-" in
+ * the name, core/fileio.c): 0 after every write, failed or not. */
+static inline int check_temporaries(const char *folder)
+{
+    int n = 0;
+    DIR *d = opendir(folder);
+    for (struct dirent *e; d && (e = readdir(d));)
+        n += strstr(e->d_name, ".tmp-") != NULL;
+    if (d)
+        closedir(d);
+    return n;
 }
 
 #endif

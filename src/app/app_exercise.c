@@ -23,6 +23,7 @@
 #include "app_internal.h"
 #include "wake.h"
 #include "watch.h"
+#include "worker.h"
 
 #define SV_EX_WAIT_MS 100 /* the worker looks for quit this often */
 
@@ -38,11 +39,8 @@ struct sv_app_exercise {
     char next[SV_EXERCISE_MAX_NAME];
     char note[1400];
     bool background;
-    /* the worker; the fields below lock are shared with it */
-    SDL_Thread *thread;
-    SDL_mutex *lock;
-    SDL_atomic_t quit;
-    sv_watch *watch;
+    /* the worker (worker.h); the fields below are shared with it, under w.lock */
+    sv_worker w;
     unsigned want, ran;          /* saves seen / checks done */
     bool running, ready, counted;
     bool res_ok;
@@ -68,21 +66,21 @@ static bool check_now(const struct sv_app_exercise *x, sv_exercise_result *res, 
 static int worker_main(void *arg)
 {
     struct sv_app_exercise *x = arg;
-    while (!SDL_AtomicGet(&x->quit)) {
-        bool changed = sv_watch_wait(x->watch, SV_EX_WAIT_MS);
-        SDL_LockMutex(x->lock);
+    while (!SDL_AtomicGet(&x->w.quit)) {
+        bool changed = sv_watch_wait(x->w.watch, SV_EX_WAIT_MS);
+        SDL_LockMutex(x->w.lock);
         if (changed)
             x->want++;
         unsigned want = x->want;
         bool run = want != x->ran;
         x->running = run;
-        SDL_UnlockMutex(x->lock);
+        SDL_UnlockMutex(x->w.lock);
         if (!run)
             continue;
         sv_exercise_result res;
         char err[512] = "";
         bool ok = check_now(x, &res, err, sizeof err);
-        SDL_LockMutex(x->lock);
+        SDL_LockMutex(x->w.lock);
         x->counted = want > 0; /* 0: the check at opening, not an attempt */
         x->ran = want;
         x->res = res;
@@ -90,7 +88,7 @@ static int worker_main(void *arg)
         sv_app_copy_text(x->res_err, sizeof x->res_err, err);
         x->ready = true;
         x->running = x->want != x->ran;
-        SDL_UnlockMutex(x->lock);
+        SDL_UnlockMutex(x->w.lock);
         sv_wake_post(); /* the main loop takes the result */
     }
     return 0;
@@ -181,15 +179,15 @@ static void take_result(sv_app_state *s, const sv_exercise_result *r, bool ok, c
 void sv_app_exercise_finish(sv_app_state *s)
 {
     struct sv_app_exercise *x = s->ex;
-    if (!x || !x->lock)
+    if (!x || !x->w.lock)
         return;
-    SDL_LockMutex(x->lock);
+    SDL_LockMutex(x->w.lock);
     bool ready = x->ready, running = x->running, counted = x->counted, ok = x->res_ok;
     sv_exercise_result r = x->res;
     char err[sizeof x->res_err];
     memcpy(err, x->res_err, sizeof err);
     x->ready = false;
-    SDL_UnlockMutex(x->lock);
+    SDL_UnlockMutex(x->w.lock);
     s->exv.stale = running;
     if (ready) {
         take_result(s, &r, ok, err, counted);
@@ -206,12 +204,7 @@ void sv_app_exercise_destroy(struct sv_app_exercise *x)
 {
     if (!x)
         return;
-    SDL_AtomicSet(&x->quit, 1);
-    if (x->thread)
-        SDL_WaitThread(x->thread, NULL);
-    if (x->lock)
-        SDL_DestroyMutex(x->lock);
-    sv_watch_close(x->watch);
+    sv_worker_stop(&x->w);
     sv_exercise_spec_free(&x->spec);
     free(x->statement);
     free(x->hint);
@@ -301,24 +294,18 @@ static bool load(struct sv_app_exercise *x, const char *name, char *err, size_t 
 static bool start_worker(struct sv_app_exercise *x, char *err, size_t errlen)
 {
     char why[512];
-    if (!(x->lock = SDL_CreateMutex())) {
+    if (!(x->w.lock = SDL_CreateMutex())) {
         snprintf(err, errlen, "--exercise: %s", SDL_GetError());
         return false;
     }
-    x->watch = sv_watch_open(x->file, getenv("SCANVIZ_WATCH_POLL") != NULL, why, sizeof why);
-    if (!x->watch) {
+    x->w.watch = sv_watch_open(x->file, getenv("SCANVIZ_WATCH_POLL") != NULL, why, sizeof why);
+    if (!x->w.watch) {
         snprintf(err, errlen, "--exercise %s: %s", x->file, why);
         return false;
     }
     x->ran = (unsigned)-1; /* the check at opening (want 0) */
     x->running = true;
-    sv_wake_register();
-    x->thread = SDL_CreateThread(worker_main, "sv-exercise", x);
-    if (!x->thread) {
-        snprintf(err, errlen, "--exercise: cannot start a thread: %s", SDL_GetError());
-        return false;
-    }
-    return true;
+    return sv_worker_start(&x->w, worker_main, "sv-exercise", x, "--exercise", err, errlen);
 }
 
 /* The exercise's first input, operator and scan on screen. */

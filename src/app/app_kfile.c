@@ -21,20 +21,19 @@
 #include <unistd.h>
 
 #include "../core/fileio.h"
+#include "../core/free_all.h"
 #include "../runtime/runtime.h"
 #include "app_internal.h"
 #include "wake.h"
 #include "watch.h"
+#include "worker.h"
 
 #define SV_KFILE_WAIT_MS 100 /* the worker looks for quit and new input this often */
 
 /* The worker. Fields under lock: the request's parameters (main writes,
  * worker copies) and the result (worker writes, main takes). */
 struct sv_app_kfile {
-    SDL_Thread *thread;
-    SDL_mutex *lock;
-    SDL_atomic_t quit;
-    sv_watch *watch;        /* NULL for a shipped kernel (nothing to watch) */
+    sv_worker w;            /* worker.h; w.watch NULL for a shipped kernel (nothing to watch) */
     char *path, *entry;
     bool builtin;           /* path is a shipped kernel's file (--kernel blelloch): the
                              * runtime's build of it runs, no file is read */
@@ -105,13 +104,13 @@ static sv_ktrace *run_once(const struct sv_app_kfile *p, char **text, char *err,
  * once. */
 static bool take_params(struct sv_app_kfile *k, struct sv_app_kfile *p)
 {
-    SDL_LockMutex(k->lock);
+    SDL_LockMutex(k->w.lock);
     *p = *k;
     k->replay = -1;
     p->input = malloc(k->n * sizeof *k->input);
     if (p->input)
         memcpy(p->input, k->input, k->n * sizeof *k->input);
-    SDL_UnlockMutex(k->lock);
+    SDL_UnlockMutex(k->w.lock);
     return p->input != NULL;
 }
 
@@ -120,17 +119,17 @@ static int kfile_main(void *arg)
     struct sv_app_kfile *k = arg;
     unsigned ran = 0;
     uint64_t saved = now_ns();
-    while (!SDL_AtomicGet(&k->quit)) {
-        bool changed = k->watch && sv_watch_wait(k->watch, SV_KFILE_WAIT_MS);
-        if (!k->watch)
+    while (!SDL_AtomicGet(&k->w.quit)) {
+        bool changed = k->w.watch && sv_watch_wait(k->w.watch, SV_KFILE_WAIT_MS);
+        if (!k->w.watch)
             SDL_Delay(SV_KFILE_WAIT_MS / 4); /* a shipped kernel: new input only */
-        SDL_LockMutex(k->lock);
+        SDL_LockMutex(k->w.lock);
         if (changed) {
             k->want++;
             saved = now_ns();
         }
         unsigned want = k->want;
-        SDL_UnlockMutex(k->lock);
+        SDL_UnlockMutex(k->w.lock);
         if (want == ran)
             continue;
         struct sv_app_kfile p;
@@ -144,7 +143,7 @@ static int kfile_main(void *arg)
             snprintf(err, sizeof err, "out of memory");
         }
         ran = want;
-        SDL_LockMutex(k->lock);
+        SDL_LockMutex(k->w.lock);
         sv_ktrace_destroy(k->result); /* a result the main thread never took */
         free(k->result_source);
         k->result_replay = p.replay;
@@ -153,7 +152,7 @@ static int kfile_main(void *arg)
         sv_app_copy_text(k->err, sizeof k->err, err);
         k->saved_ns = saved;
         k->ready = true;
-        SDL_UnlockMutex(k->lock);
+        SDL_UnlockMutex(k->w.lock);
         sv_wake_post(); /* the main loop takes the result */
     }
     return 0;
@@ -163,18 +162,9 @@ void sv_app_kfile_destroy(struct sv_app_kfile *k)
 {
     if (!k)
         return;
-    SDL_AtomicSet(&k->quit, 1);
-    if (k->thread)
-        SDL_WaitThread(k->thread, NULL);
-    if (k->lock)
-        SDL_DestroyMutex(k->lock);
-    sv_watch_close(k->watch);
+    sv_worker_stop(&k->w);
     sv_ktrace_destroy(k->result);
-    free(k->result_source);
-    free(k->input);
-    free(k->path);
-    free(k->entry);
-    free(k);
+    SV_FREE_ALL(k->result_source, k->input, k->path, k->entry, k);
 }
 
 /* The parameters from the state's shown input (s->trace); bumps want. */
@@ -188,7 +178,7 @@ void sv_app_kfile_rerun(sv_app_state *s)
     if (!in)
         return;
     memcpy(in, t->input, t->n * sizeof *in);
-    SDL_LockMutex(k->lock);
+    SDL_LockMutex(k->w.lock);
     free(k->input);
     k->input = in;
     k->n = t->n;
@@ -199,7 +189,7 @@ void sv_app_kfile_rerun(sv_app_state *s)
     k->runs = s->kruns;
     k->replay = -1;
     k->want++;
-    SDL_UnlockMutex(k->lock);
+    SDL_UnlockMutex(k->w.lock);
 }
 
 /* W: run `run` of the last runs again, alone, for its trace (the CPU's
@@ -210,11 +200,11 @@ void sv_app_kfile_replay(sv_app_state *s, uint32_t run)
     struct sv_app_kfile *k = s->kf;
     if (!k)
         return;
-    SDL_LockMutex(k->lock);
+    SDL_LockMutex(k->w.lock);
     k->replay = run;
     k->want++;
-    SDL_UnlockMutex(k->lock);
-    if (!k->thread)
+    SDL_UnlockMutex(k->w.lock);
+    if (!k->w.thread)
         sv_app_kfile_run_now(s);
 }
 
@@ -224,7 +214,7 @@ void sv_app_kfile_finish(sv_app_state *s)
     struct sv_app_kfile *k = s->kf;
     if (!k)
         return;
-    SDL_LockMutex(k->lock);
+    SDL_LockMutex(k->w.lock);
     bool ready = k->ready;
     sv_ktrace *t = k->result;
     char *text = k->result_source;
@@ -235,7 +225,7 @@ void sv_app_kfile_finish(sv_app_state *s)
     k->ready = false;
     k->result = NULL;
     k->result_source = NULL;
-    SDL_UnlockMutex(k->lock);
+    SDL_UnlockMutex(k->w.lock);
     if (!ready)
         return;
     if (replay >= 0) { /* W's run, or (it went differently) all the runs again */
@@ -285,7 +275,7 @@ static bool kfile_start(sv_app_state *s, const char *path, bool builtin, const c
 {
     struct sv_app_kfile *k = calloc(1, sizeof *k);
     if (!k || !(k->path = strdup(path)) || (entry && !(k->entry = strdup(entry))) ||
-        !(k->lock = SDL_CreateMutex())) {
+        !(k->w.lock = SDL_CreateMutex())) {
         sv_app_kfile_destroy(k);
         snprintf(err, errlen, "--kernel-file: out of memory");
         return false;
@@ -293,10 +283,10 @@ static bool kfile_start(sv_app_state *s, const char *path, bool builtin, const c
     char why[512];
     k->builtin = builtin;
     s->kbuiltin = builtin;
-    k->watch = background && !builtin
+    k->w.watch = background && !builtin
                    ? sv_watch_open(path, getenv("SCANVIZ_WATCH_POLL") != NULL, why, sizeof why)
                    : NULL;
-    if (background && !builtin && !k->watch) {
+    if (background && !builtin && !k->w.watch) {
         sv_app_kfile_destroy(k);
         snprintf(err, errlen, "--kernel-file %s: %s", path, why);
         return false;
@@ -314,12 +304,9 @@ static bool kfile_start(sv_app_state *s, const char *path, bool builtin, const c
         sv_app_kfile_run_now(s);
         return true;
     }
-    sv_wake_register();
-    k->thread = SDL_CreateThread(kfile_main, "sv-kfile", k);
-    if (!k->thread) {
+    if (!sv_worker_start(&k->w, kfile_main, "sv-kfile", k, "--kernel-file", err, errlen)) {
         s->kf = NULL;
         sv_app_kfile_destroy(k);
-        snprintf(err, errlen, "--kernel-file: cannot start a thread: %s", SDL_GetError());
         return false;
     }
     return true;
@@ -339,7 +326,7 @@ bool sv_app_kfile_start_builtin(sv_app_state *s, const char *file, bool backgrou
 
 const char *sv_app_kfile_method(const sv_app_state *s)
 {
-    return s->kf && s->kf->watch ? sv_watch_method(s->kf->watch) : "";
+    return s->kf && s->kf->w.watch ? sv_watch_method(s->kf->w.watch) : "";
 }
 
 /* Runs sh -c cmd in a new session, detached: the first child starts the

@@ -3,6 +3,7 @@
  * (cached on demand, cleared whole when full), laid out with the fonts'
  * advances and kerning, and drawn as texel-aligned quads so it stays crisp. */
 #include "gfx.h"
+#include "../core/free_all.h"
 #include "gfx_internal.h"
 
 #include <SDL.h>
@@ -149,12 +150,7 @@ void sv_text_destroy(sv_text *t)
         TTF_CloseFont(t->sizes[i].ttf);
     if (t->tex)
         glDeleteTextures(1, &t->tex);
-    free(t->slots);
-    free(t->runs);
-    free(t->arena);
-    free(t->mirror);
-    free(t->scratch);
-    free(t);
+    SV_FREE_ALL(t->slots, t->runs, t->arena, t->mirror, t->scratch, t);
     TTF_Quit();
 }
 

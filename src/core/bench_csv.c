@@ -5,6 +5,7 @@
 #include "algo.h"
 #include "error.h"
 #include "fileio.h"
+#include "free_all.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -350,8 +351,7 @@ void sv_bench_table_destroy(sv_bench_table *t)
 {
     if (!t)
         return;
-    free(t->rows);
-    free(t);
+    SV_FREE_ALL(t->rows, t);
 }
 
 /* A metadata value on one line: newlines would end the comment early. */

@@ -50,15 +50,9 @@ char *sv_exercise_input_words(const sv_exercise_spec *spec, size_t input, char *
 /* "sums to", "has the max", ...: what a window of op "does". */
 static const char *window_verb(sv_op op)
 {
-    switch (op) {
-    case SV_OP_SUM: return "sums to";
-    case SV_OP_MAX: return "has the max";
-    case SV_OP_MIN: return "has the min";
-    case SV_OP_PRODUCT: return "multiplies to";
-    case SV_OP_XOR: return "xors to";
-    default: break;
-    }
-    return "combines to";
+    static const char *const verbs[SV_OP_COUNT] = {"sums to", "has the max", "has the min",
+                                                   "multiplies to", "xors to"};
+    return (unsigned)op < SV_OP_COUNT ? verbs[op] : "combines to";
 }
 
 static void race_words(const sv_ktrace *t, const sv_khazard *h, char *buf, size_t len)

@@ -82,6 +82,16 @@ static void link_refused(const char *path, const char *link, uid_t uid, char *er
                   "elsewhere)", path, link, who);
 }
 
+/* size bytes for a path's working copy, or NULL with err = "NAME: out of
+ * memory". */
+static char *path_buffer(const char *name, size_t size, char *err, size_t errlen)
+{
+    char *buf = malloc(size);
+    if (!buf)
+        sv_errorf(err, errlen, "%s: out of memory", name);
+    return buf;
+}
+
 /* Checks every symbolic link that writing to path would follow (the
  * folders on the way and the file itself, and the links they lead to, at
  * most 40 as the kernel allows) against link_trusted(). Returns false with
@@ -93,11 +103,9 @@ static bool links_trusted(const char *orig, const char *path, int depth, char *e
         return false;
     }
     size_t len = strlen(path);
-    char *buf = malloc(len + 1);
-    if (!buf) {
-        sv_errorf(err, errlen, "%s: out of memory", orig);
+    char *buf = path_buffer(orig, len + 1, err, errlen);
+    if (!buf)
         return false;
-    }
     bool ok = true;
     for (size_t end = 1; end <= len && ok; end++) {
         if (end < len && path[end] != '/')
@@ -121,9 +129,8 @@ static bool links_trusted(const char *orig, const char *path, int depth, char *e
         const char *slash = strrchr(buf, '/');
         size_t dirlen = target[0] == '/' || !slash ? 0 : (size_t)(slash - buf) + 1;
         size_t nl = dirlen + (size_t)tl + (len - end) + 1;
-        char *next = malloc(nl);
+        char *next = path_buffer(orig, nl, err, errlen);
         if (!next) {
-            sv_errorf(err, errlen, "%s: out of memory", orig);
             ok = false;
             break;
         }
@@ -492,11 +499,9 @@ bool sv_write_new(const char *path, const void *data, size_t len, bool *existed,
     if (!links_trusted(path, path, 0, err, errlen))
         return false;
     size_t plen = strlen(path);
-    char *tmp = malloc(plen + 16);
-    if (!tmp) {
-        sv_errorf(err, errlen, "%s: out of memory", path);
+    char *tmp = path_buffer(path, plen + 16, err, errlen);
+    if (!tmp)
         return false;
-    }
     snprintf(tmp, plen + 16, "%s.new-XXXXXX", path);
     int fd = mkstemp(tmp);
     if (fd < 0) {

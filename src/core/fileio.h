@@ -83,6 +83,20 @@ typedef bool (*sv_file_writer)(const void *obj, FILE *f, char *why, size_t whyle
 bool sv_file_save(const char *path, sv_file_writer write, const void *obj, char *err,
                   size_t errlen);
 
+/* Defines `bool NAME(const TYPE *obj, const char *path, char *err, size_t
+ * errlen)`, the save of one kind of file: WRITE (bool WRITE(const TYPE *,
+ * FILE *, char *why, size_t whylen)) through sv_file_save. One line in each
+ * file format's module (trace_file.c, ktrace_file.c). */
+#define SV_FILE_SAVER(NAME, TYPE, WRITE)                                            \
+    static bool NAME##_write_any(const void *obj, FILE *f, char *why, size_t whylen) \
+    {                                                                               \
+        return WRITE((const TYPE *)obj, f, why, whylen);                            \
+    }                                                                               \
+    bool NAME(const TYPE *obj, const char *path, char *err, size_t errlen)          \
+    {                                                                               \
+        return sv_file_save(path, NAME##_write_any, obj, err, errlen);              \
+    }
+
 /* Writes len bytes to path all or nothing. */
 bool sv_write_atomic(const char *path, const void *data, size_t len, char *err, size_t errlen);
 

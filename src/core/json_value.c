@@ -64,6 +64,18 @@ bool sv_json_bad(char *err, size_t errlen, const char *path, const char *fmt, ..
     return false;
 }
 
+bool sv_json_get_int(const json_t *j, const char *path, long long lo, long long hi,
+                     long long *out, char *err, size_t errlen)
+{
+    if (!json_is_integer(j))
+        return sv_json_bad(err, errlen, path, "expected an integer, got %s", sv_json_kind_of(j));
+    long long v = json_integer_value(j);
+    if (v < lo || v > hi)
+        return sv_json_bad(err, errlen, path, "%lld is out of range (%lld to %lld)", v, lo, hi);
+    *out = v;
+    return true;
+}
+
 const char *sv_json_kind_of(const json_t *j)
 {
     switch (json_typeof(j)) {

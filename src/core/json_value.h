@@ -34,6 +34,11 @@ const char *sv_json_kind_of(const json_t *j);
 __attribute__((format(printf, 4, 5)))
 bool sv_json_bad(char *err, size_t errlen, const char *path, const char *fmt, ...);
 
+/* An integer in [lo, hi] at path; false with err = "PATH: expected an
+ * integer, got ..." or "PATH: V is out of range (LO to HI)". */
+bool sv_json_get_int(const json_t *j, const char *path, long long lo, long long hi,
+                     long long *out, char *err, size_t errlen);
+
 /* One value of type at path (for messages); null only when allow_null
  * (*is_null says so; is_null may be NULL otherwise). false with err =
  * "PATH: reason". */

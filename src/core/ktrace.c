@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "error.h"
+#include "free_all.h"
 #include "names.h"
 
 /* ---- Names ---------------------------------------------------------------- */
@@ -100,11 +101,7 @@ void sv_kstep_clear(sv_kstep *s, size_t narrays)
         if (s->wrote)
             free(s->wrote[a]);
     }
-    free(s->cells);
-    free(s->written);
-    free(s->wrote);
-    free(s->writes);
-    free(s->reads);
+    SV_FREE_ALL(s->cells, s->written, s->wrote, s->writes, s->reads);
     memset(s, 0, sizeof *s);
 }
 
@@ -112,24 +109,14 @@ void sv_ktrace_destroy(sv_ktrace *t)
 {
     if (!t)
         return;
-    free(t->kernel);
-    free(t->file);
-    free(t->entry);
-    free(t->source);
-    free(t->input);
-    free(t->device);
-    free(t->schedule);
+    SV_FREE_ALL(t->kernel, t->file, t->entry, t->source, t->input, t->device, t->schedule);
     for (size_t s = 0; s < t->nsteps; s++)
         sv_kstep_clear(&t->steps[s], t->narrays);
     free(t->steps);
     for (size_t a = 0; a < t->narrays; a++)
         free(t->arrays[a].name);
-    free(t->arrays);
-    free(t->output);
-    free(t->output_written);
-    free(t->hazards);
-    free(t->failure.message);
-    free(t->failure.waits);
+    SV_FREE_ALL(t->arrays, t->output, t->output_written, t->hazards, t->failure.message,
+                t->failure.waits);
     sv_ktrace_unanalyze(t);
     sv_ktrace_cellruns_clear(t);
     free(t);

@@ -222,6 +222,9 @@ static void put_cellruns(FILE *f, const sv_ktrace *t)
     fputs("\n  ]", f);
 }
 
+/* sv_ktrace_save: sv_ktrace_write below, all or nothing. */
+SV_FILE_SAVER(sv_ktrace_save, sv_ktrace, sv_ktrace_write)
+
 bool sv_ktrace_write(const sv_ktrace *t, FILE *f, char *err, size_t errlen)
 {
     fprintf(f, "{\n  \"format\": \"scanviz-trace\",\n  \"version\": %d,\n"
@@ -270,16 +273,6 @@ bool sv_ktrace_write(const sv_ktrace *t, FILE *f, char *err, size_t errlen)
     return sv_stream_written(f, err, errlen);
 }
 
-static bool write_any(const void *t, FILE *f, char *why, size_t whylen)
-{
-    return sv_ktrace_write(t, f, why, whylen);
-}
-
-bool sv_ktrace_save(const sv_ktrace *t, const char *path, char *err, size_t errlen)
-{
-    return sv_file_save(path, write_any, t, err, errlen);
-}
-
 /* ---- Reading -------------------------------------------------------------- */
 
 typedef struct kreader {
@@ -325,13 +318,7 @@ static bool want_int(kreader *r, const json_t *obj, const char *prefix, const ch
     json_t *j = need(r, obj, prefix, name, p, sizeof p);
     if (!j)
         return false;
-    if (!json_is_integer(j))
-        return bad(r, p, "expected an integer, got %s", sv_json_kind_of(j));
-    long long v = json_integer_value(j);
-    if (v < lo || v > hi)
-        return bad(r, p, "%lld is out of range (%lld to %lld)", v, lo, hi);
-    *out = v;
-    return true;
+    return sv_json_get_int(j, p, lo, hi, out, r->err, r->errlen);
 }
 
 /* A string (copied into *out) or, when nullable, null (*out NULL). */

@@ -13,42 +13,39 @@
 #include "names.h"
 static const char *const op_names[SV_OP_COUNT] = {"sum", "max", "min", "product", "xor"};
 static const char *const op_symbols[SV_OP_COUNT] = {"+", "max", "min", "\xc3\x97", "^"};
+static const char *const op_nouns[SV_OP_COUNT] = {"sum", "maximum", "minimum", "product", "xor"};
 static const char *const type_names[SV_TYPE_COUNT] = {"int32", "float32"};
+static const char *const scan_names[] = {"inclusive", "exclusive"};
+
+/* The word of row i of a table of count words; fallback outside it. */
+static const char *word(const char *const *words, unsigned count, int i, const char *fallback)
+{
+    return (unsigned)i < count ? words[i] : fallback;
+}
 
 const char *sv_op_name(sv_op op)
 {
-    return (unsigned)op < SV_OP_COUNT ? op_names[op] : NULL;
+    return word(op_names, SV_OP_COUNT, (int)op, NULL);
 }
 
 const char *sv_op_symbol(sv_op op)
 {
-    return (unsigned)op < SV_OP_COUNT ? op_symbols[op] : NULL;
+    return word(op_symbols, SV_OP_COUNT, (int)op, NULL);
 }
 
 const char *sv_op_noun(sv_op op)
 {
-    switch (op) {
-    case SV_OP_SUM: return "sum";
-    case SV_OP_MAX: return "maximum";
-    case SV_OP_MIN: return "minimum";
-    case SV_OP_PRODUCT: return "product";
-    case SV_OP_XOR: return "xor";
-    default: return "combination";
-    }
+    return word(op_nouns, SV_OP_COUNT, (int)op, "combination");
 }
 
 const char *sv_type_name(sv_type type)
 {
-    return (unsigned)type < SV_TYPE_COUNT ? type_names[type] : NULL;
+    return word(type_names, SV_TYPE_COUNT, (int)type, NULL);
 }
 
 const char *sv_scan_name(sv_scan scan)
 {
-    switch (scan) {
-    case SV_SCAN_INCLUSIVE: return "inclusive";
-    case SV_SCAN_EXCLUSIVE: return "exclusive";
-    }
-    return NULL;
+    return word(scan_names, 2, (int)scan, NULL);
 }
 
 bool sv_op_from_name(const char *name, sv_op *out)

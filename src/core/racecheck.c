@@ -16,6 +16,7 @@
 
 #include "bounds.h"
 #include "error.h"
+#include "free_all.h"
 
 size_t sv_racecheck_at(const sv_racecheck *rc, int buf, int cell, int round, size_t *in_round,
                        const sv_hazard **example)
@@ -46,8 +47,7 @@ void sv_racecheck_destroy(sv_racecheck *rc)
 {
     if (!rc)
         return;
-    free(rc->hazards);
-    free(rc);
+    SV_FREE_ALL(rc->hazards, rc);
 }
 
 /* strstr bounded to one line. */

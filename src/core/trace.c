@@ -2,6 +2,7 @@
  * (sv_trace_finish), the chapter's invariant check (sv_trace_check) and
  * bit-identity of two traces (sv_trace_equal). */
 #include "trace.h"
+#include "free_all.h"
 #include "lab_record.h"
 #include "names.h"
 
@@ -116,15 +117,9 @@ void sv_trace_destroy(sv_trace *t)
             free(rd->buf[b]);
             free(rd->written[b]);
         }
-        free(rd->cases);
-        free(rd->window_lo);
-        free(rd->overflow);
+        SV_FREE_ALL(rd->cases, rd->window_lo, rd->overflow);
     }
-    free(t->rounds);
-    free(t->input);
-    free(t->device);
-    free(t->inclusive);
-    free(t->output);
+    SV_FREE_ALL(t->rounds, t->input, t->device, t->inclusive, t->output);
     sv_lab_record_destroy(t->lab);
     free(t);
 }

@@ -78,6 +78,9 @@ static bool *output_known(const sv_trace *t)
     return known;
 }
 
+/* sv_trace_save: sv_trace_write below, all or nothing. */
+SV_FILE_SAVER(sv_trace_save, sv_trace, sv_trace_write)
+
 bool sv_trace_write(const sv_trace *t, FILE *f, char *err, size_t errlen)
 {
     if (!t->inclusive || !t->output) {
@@ -164,16 +167,6 @@ bool sv_trace_write(const sv_trace *t, FILE *f, char *err, size_t errlen)
     return sv_stream_written(f, err, errlen);
 }
 
-static bool write_any(const void *t, FILE *f, char *why, size_t whylen)
-{
-    return sv_trace_write(t, f, why, whylen);
-}
-
-bool sv_trace_save(const sv_trace *t, const char *path, char *err, size_t errlen)
-{
-    return sv_file_save(path, write_any, t, err, errlen);
-}
-
 /* ---- Reading -------------------------------------------------------------- */
 
 typedef struct reader {
@@ -237,13 +230,7 @@ static bool get_one_of(reader *rd, const json_t *obj, const char *name, const ch
 static bool get_int(reader *rd, const json_t *j, const char *path, long long lo, long long hi,
                     long long *out)
 {
-    if (!json_is_integer(j))
-        return fail(rd, path, "expected an integer, got %s", kind_of(j));
-    long long v = json_integer_value(j);
-    if (v < lo || v > hi)
-        return fail(rd, path, "%lld is out of range (%lld to %lld)", v, lo, hi);
-    *out = v;
-    return true;
+    return sv_json_get_int(j, path, lo, hi, out, rd->err, rd->errlen);
 }
 
 /* One cell, and an array of exactly n cells (json_value.c). */

@@ -2,7 +2,6 @@
  * reader, the escaper (escape.h), the input layer (input.h), and the trace
  * loader's refusal of float-only fields in an int32 trace. The command-line
  * reproducers are in tests/cli/test_trace_cli.c and tests/window/test_cli.py. */
-#include <dirent.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,17 +25,6 @@ static char *read_all(const char *path)
     return sv_read_bounded(path, 1 << 20, "a test file", NULL, err, sizeof err);
 }
 
-static int temporaries(void)
-{
-    int n = 0;
-    DIR *d = opendir(dir);
-    for (struct dirent *e; d && (e = readdir(d));)
-        n += strstr(e->d_name, ".tmp-") != NULL;
-    if (d)
-        closedir(d);
-    return n;
-}
-
 static void test_writer(void)
 {
     char err[512], path[128];
@@ -50,13 +38,13 @@ static void test_writer(void)
     CHECK_MSG(f != NULL, "%s", err);
     if (f) {
         fputs("half", sv_file_stream(f));
-        CHECK(temporaries() == 1);
+        CHECK(check_temporaries(dir) == 1);
         sv_file_abort(f);
     }
     got = read_all(path);
     CHECK_STR(got, "first\n");
     free(got);
-    CHECK_INT(temporaries(), 0);
+    CHECK_INT(check_temporaries(dir), 0);
     /* The mode of the file it replaces is kept. */
     chmod(path, 0640);
     CHECK_MSG(sv_write_atomic(path, "second\n", 7, err, sizeof err), "%s", err);
@@ -255,7 +243,7 @@ static int test_planted_links(void)
     free(got);
     struct stat lst;
     CHECK(lstat(link, &lst) == 0 && S_ISLNK(lst.st_mode));
-    CHECK_INT(temporaries(), 0);
+    CHECK_INT(check_temporaries(dir), 0);
     /* The user's own link in the same folder is followed. */
     char own[160];
     snprintf(own, sizeof own, "%s/own.json", shared);

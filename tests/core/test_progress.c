@@ -4,7 +4,6 @@
  * and name (never lost: set aside as .bad), and a crash mid-write: a child
  * killed between the write and the rename leaves the old file whole. */
 #define _DEFAULT_SOURCE
-#include <dirent.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -186,17 +185,6 @@ static void test_events(void)
     CHECK(m && m->revealed && m->attempts == 0 && !m->passed);
 }
 
-static int temporaries(const char *folder)
-{
-    int n = 0;
-    DIR *d = opendir(folder);
-    for (struct dirent *e; d && (e = readdir(d));)
-        n += strstr(e->d_name, ".tmp-") != NULL;
-    if (d)
-        closedir(d);
-    return n;
-}
-
 /* A child killed (SCANVIZ_PROGRESS_CRASH=before-rename) after writing the
  * new file and before the rename: the old file reads whole, as it was. */
 static void test_crash(void)
@@ -226,7 +214,7 @@ static void test_crash(void)
     char folder[512];
     snprintf(folder, sizeof folder, "%s", path);
     *strrchr(folder, '/') = '\0';
-    CHECK_INT(temporaries(folder), 1);
+    CHECK_INT(check_temporaries(folder), 1);
     free(before);
     free(after);
     /* The next write goes through and the old file is replaced whole. */
