@@ -264,18 +264,26 @@ static bool replay_run(replay *p, const sv_ktrace *kt, const sv_trace *t, bool k
 }
 
 /* t's rounds from the writes of each round: a cell keeps its value until
- * its owner writes it again. */
+ * its owner writes it again. From the round a run stopped in (an index out
+ * of range), a pout cell its thread did not write there is `?`: the run
+ * never got to write it, so an older value in that memory is not the
+ * round's (the GPU, which runs on, writes it). */
 static void fill_rounds(sv_trace *t, const replay *p, const sv_kernel_info *info)
 {
     const size_t n = t->n;
     for (size_t r = 0; r < t->nrounds; r++) {
         sv_round *R = &t->rounds[r];
+        int pout = r >= 1 && !info->double_buffer ? 0 : R->pout;
+        bool after_stop = p->stopped_round >= 1 && r >= (size_t)p->stopped_round;
         for (int b = 0; b < 2; b++)
             for (size_t i = 0; i < n; i++) {
                 size_t j = (r * 2 + (size_t)b) * n + i;
                 if (p->rset[j]) {
                     R->buf[b][i] = p->rv[j];
                     R->written[b][i] = p->rknown[j];
+                } else if (after_stop && b == pout) {
+                    R->buf[b][i] = (sv_value){.bits = 0};
+                    R->written[b][i] = false;
                 } else if (r > 0) {
                     R->buf[b][i] = t->rounds[r - 1].buf[b][i];
                     R->written[b][i] = t->rounds[r - 1].written[b][i];

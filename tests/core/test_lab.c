@@ -102,11 +102,19 @@ static bool reference(sv_kernel kid, sv_schedule_kind sched, sv_op op, sv_type t
     }
     if (!k->guard) {
         /* No guard: thread 0's read of pin[-1] in round 1 stops the run
-         * (the runtime checks every index), and the unfinished interval
-         * is not kept: every later round shows round 0. */
-        for (size_t r = 1; r < R->nrounds; r++)
-            for (size_t i = 0; i < n; i++)
+         * (the runtime checks every index) before anybody writes, and the
+         * unfinished interval is not kept: from round 1 on, each round's
+         * pout is unknown (the run never wrote it), its pin what the
+         * round before left. */
+        int pout = 0;
+        for (size_t r = 1; r < R->nrounds; r++) {
+            if (k->double_buffer)
+                pout = 1 - pout;
+            for (size_t i = 0; i < n; i++) {
+                m[pout][i].known = false;
                 snap(R, r, m, i);
+            }
+        }
         free(m[0]);
         free(m[1]);
         free(tmp);
