@@ -1,8 +1,9 @@
 #version 330 core
 // Signed-distance shading, antialiased over one pixel, output premultiplied
-// (blend ONE, ONE_MINUS_SRC_ALPHA). Compiled three times by src/app/gfx.c,
+// (blend ONE, ONE_MINUS_SRC_ALPHA). Compiled four times by src/app/gfx.c,
 // because a software rasteriser runs every branch for every pixel:
 //   (default)   boxes with a solid border or none, and triangles
+//   SV_FLAT     the inside of a large opaque box: its fill (gfx.c's push_flat_box)
 //   SV_PATTERN  boxes with a dashed or dotted border
 //   SV_GLYPH    glyphs: coverage from the R8 atlas
 in vec2 v_local;
@@ -22,7 +23,14 @@ float sd_round_box(vec2 p, vec2 b, float r)
     return length(max(q, 0.0)) + min(max(q.x, q.y), 0.0) - r;
 }
 
-#if defined(SV_GLYPH)
+#if defined(SV_FLAT)
+
+void main()
+{
+    o_color = v_fill;
+}
+
+#elif defined(SV_GLYPH)
 
 void main()
 {

@@ -18,7 +18,7 @@ extern const unsigned char sv_shader_shape_frag[];
 extern const size_t sv_shader_shape_frag_size;
 
 /* Must match the shaders. */
-enum { KIND_BOX = 0, KIND_TRIANGLE = 1, KIND_GLYPH = 2 };
+enum { KIND_BOX = 0, KIND_TRIANGLE = 1, KIND_GLYPH = 2, KIND_FLAT = 3 };
 
 /* 48 bytes; the layout is mirrored by the glVertexAttribPointer calls. */
 typedef struct vtx {
@@ -46,6 +46,7 @@ typedef struct vtx {
  * every pixel, so glyphs must not pay for the dash and dot patterns, nor
  * plain cells for either. Hence three builds of shape.frag, one per class:
  *   CLASS_SHAPE   solid boxes, rounded rectangles, lines, triangles
+ *   CLASS_FLAT    the inside of a large opaque box: its fill, no distance
  *   CLASS_PATTERN boxes with a dashed or dotted border
  *   CLASS_GLYPH   text, sampled from the glyph atlas
  *
@@ -95,9 +96,9 @@ typedef struct vtx {
  * and that the interleaved cells and numbers needed no extra flushes.
  * sv_gfx_get_stats() counts flushes and draw calls (scanviz --bench-frames
  * prints them). */
-enum { CLASS_SHAPE, CLASS_PATTERN, CLASS_GLYPH, NCLASS };
+enum { CLASS_SHAPE, CLASS_FLAT, CLASS_PATTERN, CLASS_GLYPH, NCLASS };
 static const char *const class_define[NCLASS] = {
-    "", "#define SV_PATTERN 1\n", "#define SV_GLYPH 1\n"};
+    "", "#define SV_FLAT 1\n", "#define SV_PATTERN 1\n", "#define SV_GLYPH 1\n"};
 
 /* 8192 quads per list: 16-bit indices plus a base vertex address each. */
 #define CLASS_QUADS 8192
@@ -475,7 +476,13 @@ void sv_gfx_flush(sv_gfx *g)
         if (n == 0)
             continue;
         glUseProgram(g->program[c]);
+        /* Flat quads are opaque: blending would give the same pixels, at a
+         * read of each one. */
+        if (c == CLASS_FLAT)
+            glDisable(GL_BLEND);
         glDrawElementsBaseVertex(GL_TRIANGLES, n * 6, GL_UNSIGNED_SHORT, NULL, base[c]);
+        if (c == CLASS_FLAT)
+            glEnable(GL_BLEND);
         g->stats.draw_calls++;
         g->stats.quads += n;
         g->list[c].n = 0;
@@ -646,7 +653,8 @@ static void push_part(sv_gfx *g, float cx, float cy, float ux, float uy, float h
     }
     if (!visible(g, x0, y0, x1, y1))
         return;
-    int cls = (style == SV_BORDER_DASHED || style == SV_BORDER_DOTTED) && kind == KIND_BOX
+    int cls = kind == KIND_FLAT ? CLASS_FLAT
+              : (style == SV_BORDER_DASHED || style == SV_BORDER_DOTTED) && kind == KIND_BOX
                   ? CLASS_PATTERN
                   : CLASS_SHAPE;
     vtx *v = next_quad(g, cls, x0, y0, x1, y1);
@@ -709,6 +717,42 @@ void sv_gfx_glyph(sv_gfx *g, float x, float y, float w, float h, float u, float 
 
 /* ---- shapes ----------------------------------------------------------- */
 
+/* Boxes whose inside (inset by the band that holds the border and corners)
+ * has more pixels than this are drawn as that inside, flat, and four strips
+ * of the distance shader along the edges. */
+#define FLAT_MIN_PX 512.0f
+
+/* A large solid box with an opaque fill: every pixel centre at least `band`
+ * (> radius and border width, by 1 px) inside its edges has the distance
+ * shader's outer = 1 and ring = 0, so it gets exactly the fill, which the
+ * flat class gives without computing a distance (on llvmpipe the distance
+ * is most of a pixel's cost, and the source panel alone is half a million
+ * pixels). The strips meet each other on shared edges (each pixel once: a
+ * translucent antialiased edge must not be blended twice) and overlap the
+ * inside by a pixel, so no pixel centre falls between them; where they
+ * overlap the inside, both write the same opaque fill, which blending over
+ * itself leaves as it is: the picture is unchanged.
+ * (The flat class is drawn without blending: with an opaque fill blending
+ * gives the same pixels, at a read of each.) */
+static void push_flat_box(sv_gfx *g, float cx, float cy, float hx, float hy, float band,
+                          float radius, float border_w, int style, sv_rgba fill,
+                          sv_rgba border)
+{
+    const float m = AA_MARGIN, ix = hx - band, iy = hy - band, o = 1.0f;
+    push_part(g, cx, cy, 1.0f, 0.0f, hx, hy, -hx - m, -hy - m, hx + m, -iy + o, radius,
+              border_w, KIND_BOX, style, fill, border);
+    push_part(g, cx, cy, 1.0f, 0.0f, hx, hy, -hx - m, iy - o, hx + m, hy + m, radius,
+              border_w, KIND_BOX, style, fill, border);
+    push_part(g, cx, cy, 1.0f, 0.0f, hx, hy, -hx - m, -iy + o, -ix + o, iy - o, radius,
+              border_w, KIND_BOX, style, fill, border);
+    push_part(g, cx, cy, 1.0f, 0.0f, hx, hy, ix - o, -iy + o, hx + m, iy - o, radius,
+              border_w, KIND_BOX, style, fill, border);
+    /* last: a strip pushed after it would overlap a pending later class
+     * and flush */
+    push_part(g, cx, cy, 1.0f, 0.0f, ix, iy, -ix, -iy, ix, iy, 0.0f, 0.0f, KIND_FLAT,
+              SV_BORDER_NONE, fill, fill);
+}
+
 void sv_gfx_rect(sv_gfx *g, sv_box box, float radius, sv_rgba fill, sv_rgba border_color,
                  float border_w, sv_border style)
 {
@@ -752,6 +796,12 @@ void sv_gfx_rect(sv_gfx *g, sv_box box, float radius, sv_rgba fill, sv_rgba bord
                   radius, border_w, KIND_BOX, (int)style, clear, border_color);
         push_part(g, cx, cy, 1.0f, 0.0f, hx, hy, hx - side, -hy + band, ex, hy - band, radius,
                   border_w, KIND_BOX, (int)style, clear, border_color);
+        return;
+    }
+    if (!patterned && fill.a >= 1.0f && hx > band && hy > band &&
+        (hx - band) * (hy - band) > FLAT_MIN_PX / 4.0f) {
+        push_flat_box(g, cx, cy, hx, hy, band, radius, border_w, (int)style, fill,
+                      border_color);
         return;
     }
     push_shape(g, cx, cy, 1.0f, 0.0f, hx, hy, radius, border_w, KIND_BOX, (int)style, fill,

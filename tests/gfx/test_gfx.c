@@ -365,6 +365,44 @@ static void test_order(void)
     CHECK_MSG(st.flushes <= 4, "%d flushes: cells and their numbers should share one", st.flushes);
 }
 
+/* A large opaque box is drawn as its inside, flat, and four strips of the
+ * distance shader (gfx.c's push_flat_box): its pixels must be those of the
+ * whole box. A small box (drawn whole) and a large one at the same
+ * fractional origin have the same corner and the same left side; the large
+ * one's inside is exactly its fill; the split shows in the quad count. */
+static void test_flat_box(void)
+{
+    static uint8_t small[W * H * 4];
+    const sv_rgba fill = sv_rgb_hex(0x0072B2), edge = sv_rgb_hex(0x202020);
+    frame_begin();
+    sv_gfx_rect(g, (sv_box){10.3f, 10.6f, 20, 24}, 4, fill, edge, 2, SV_BORDER_SOLID);
+    frame_end("flat-small");
+    int small_quads = sv_gfx_get_stats(g).quads;
+    memcpy(small, px, sizeof px);
+    frame_begin();
+    sv_gfx_rect(g, (sv_box){10.3f, 10.6f, 300, 200}, 4, fill, edge, 2, SV_BORDER_SOLID);
+    frame_end("flat-large");
+    int large_quads = sv_gfx_get_stats(g).quads;
+    CHECK_MSG(small_quads == 1 && large_quads == 5,
+              "%d and %d quads: the large box is not its inside and four strips",
+              small_quads, large_quads);
+    int off = 0, worst = 0;
+    for (int y = 8; y < 29; y++) /* the small box's lower corner starts at 30.6 */
+        for (int x = 8; x < 20; x++) /* the corner, then the left side */
+            for (int c = 0; c < 3; c++) {
+                int d = abs(small[((size_t)y * W + x) * 4 + c] - at(x, y)[c]);
+                off += d > 1;
+                worst = d > worst ? d : worst;
+            }
+    CHECK_MSG(off == 0, "%d channels of the large box's corner and side differ from the "
+              "whole box's (by up to %d)", off, worst);
+    int inside = 0;
+    for (int y = 20; y < 200; y += 7)
+        for (int x = 20; x < 300; x += 7)
+            inside += !near(at(x, y), 0x0072B2, 0);
+    CHECK_MSG(inside == 0, "%d pixels inside the large box are not its fill", inside);
+}
+
 /* Many sizes and strings in one frame overflow the atlas: it is cleared and
  * refilled mid-frame, and what was drawn before still shows. */
 static void test_atlas_overflow(void)
@@ -646,6 +684,7 @@ int main(int argc, char **argv)
         test_font_metrics();
         test_clip();
         test_order();
+        test_flat_box();
         test_atlas_overflow();
         test_degenerate();
         test_ellipsize();
