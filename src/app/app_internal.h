@@ -167,6 +167,12 @@ bool sv_app_labjob_start(sv_app_state *s, const sv_capture_request *req);
 bool sv_app_labjob_pending(const sv_app_state *s, const sv_value **in, size_t *n, sv_type *type);
 void sv_app_labjob_finish(sv_app_state *s);
 void sv_app_labjob_wait(sv_app_state *s);
+/* Waits up to ms for the pending capture: a short one (one run at small n,
+ * most of them) then lands at once, as it did before the worker; true and
+ * *st (the capture's status, err its words on failure) when it landed. */
+#define SV_LABJOB_SETTLE_MS 400u
+bool sv_app_labjob_settle(sv_app_state *s, unsigned ms, sv_capture_status *st, char *err,
+                          size_t errlen);
 void sv_app_labjob_supersede(sv_app_state *s);
 void sv_app_labjob_words(const sv_app_state *s, char *buf, size_t len);
 void sv_app_labjob_destroy(sv_app_state *s);

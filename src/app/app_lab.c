@@ -39,8 +39,13 @@ sv_capture_status sv_app_recapture(sv_app_state *s, sv_op op, sv_type type, sv_s
     /* Any pending lab capture gives way to this newer request; in the
      * window a mistake's capture runs in the worker (app_labjob.c). */
     sv_app_labjob_supersede(s);
-    if (req.kernel && s->lab_background && sv_app_labjob_start(s, &req))
-        return SV_CAPTURE_OK;
+    if (req.kernel && s->lab_background && sv_app_labjob_start(s, &req)) {
+        /* a short capture lands at once (the window stays as before); a
+         * long one goes on in the worker with the last picture shown */
+        sv_capture_status st = SV_CAPTURE_OK;
+        sv_app_labjob_settle(s, SV_LABJOB_SETTLE_MS, &st, err, errlen);
+        return st;
+    }
     sv_trace *t = NULL;
     sv_capture_source src;
     sv_capture_status st = sv_capture(&req, &t, &src, err, errlen);

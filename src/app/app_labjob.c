@@ -186,6 +186,32 @@ void sv_app_labjob_wait(sv_app_state *s)
     sv_app_labjob_finish(s);
 }
 
+bool sv_app_labjob_settle(sv_app_state *s, unsigned ms, sv_capture_status *st, char *err,
+                          size_t errlen)
+{
+    struct sv_app_labjob *j = s->labjob;
+    if (!j)
+        return false;
+    Uint32 t0 = SDL_GetTicks();
+    while (!SDL_AtomicGet(&j->done)) {
+        if (SDL_GetTicks() - t0 >= ms)
+            return false;
+        SDL_Delay(2);
+    }
+    s->labjob = NULL;
+    SDL_WaitThread(j->thread, NULL);
+    j->thread = NULL;
+    *st = j->st;
+    if (j->st == SV_CAPTURE_OK) {
+        j->what[0] = '\0'; /* the caller sets its own status, as on the calling thread */
+        take(s, j);
+    } else {
+        snprintf(err, errlen, "%s", j->err);
+    }
+    job_free(j);
+    return true;
+}
+
 void sv_app_labjob_words(const sv_app_state *s, char *buf, size_t len)
 {
     const struct sv_app_labjob *j = s->labjob;
