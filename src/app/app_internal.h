@@ -18,8 +18,10 @@
  *                    keep the last good trace), the chapter's for comparison
  *   app_edit.c       the input box (E)
  *   app_step.c       stepping: rounds, phases, play, speed, the presenter script
- *   app_lab.c        a new trace: adopting it, capturing again (the lab's
- *                    kernels, operator, type, scan, random input), the deck
+ *   app_adopt.c      a new trace on screen: adopting it, the lab's outcome
+ *                    it carries taken for the view
+ *   app_lab.c        capturing again (the lab's kernels, operator, type,
+ *                    scan, random input), the deck
  *   app_zoom.c       zoom and pan
  *   app_quiz.c       predict mode (P, --quiz)
  *   app_compare.c    the compare view (--compare blelloch, B): Blelloch's
@@ -142,12 +144,14 @@ void sv_app_apply_preset(sv_app_state *s, int which);
 /* A key while the box is open. */
 void sv_app_edit_key(sv_app_state *s, const SDL_Keysym *k);
 
-/* ---- app_lab.c ---- */
+/* ---- app_adopt.c ---- */
 /* Makes t the shown trace (taking it), keeping the step and the view valid. */
 void sv_app_adopt(sv_app_state *s, sv_trace *t);
 /* Forgets / takes the shown trace's lab outcome (trace->lab). */
 void sv_app_lab_clear(sv_app_state *s);
 void sv_app_lab_take(sv_app_state *s);
+
+/* ---- app_lab.c ---- */
 /* Captures in[n] with s's kernel and backend choice and shows it; on
  * failure the shown trace stays and err says why. */
 sv_capture_status sv_app_recapture(sv_app_state *s, sv_op op, sv_type type, sv_scan scan,
