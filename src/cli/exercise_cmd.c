@@ -88,8 +88,8 @@ static int check_file(const char *prog, const sv_exercise_spec *spec, const char
         sv_report(prog, 0, NULL, "progress not saved: %s", perr);
     else if (note[0])
         sv_report(prog, 0, NULL, "%s", note);
-    char esc[4096];
-    printf("exercise %s (%s): %s\n", spec->name, spec->title,
+    char esc[4096], tesc[512];
+    printf("exercise %s (%s): %s\n", spec->name, sv_escape(spec->title, tesc, sizeof tesc),
            res.verdict == SV_EXERCISE_PASSED ? "passed" : "failed");
     printf("  %s\n", sv_escape(res.words, esc, sizeof esc));
     printf("  %zu runs, %llu hazards, %.2f s\n", res.checks, (unsigned long long)res.hazards,
