@@ -159,8 +159,14 @@ void sv_compare_run_words(sv_compare_algo a, size_t n, const char *noun, char *b
 
 void sv_compare_tradeoff(size_t n, char *buf, size_t len)
 {
-    size_t hs, hsd, bl, bld, sq, sqd;
+    size_t hs, hsd;
     sv_compare_totals(SV_COMPARE_HILLIS_STEELE, n, &hs, &hsd);
+    sv_compare_tradeoff_counts(n, hs, hsd, buf, len);
+}
+
+void sv_compare_tradeoff_counts(size_t n, size_t hs, size_t hsd, char *buf, size_t len)
+{
+    size_t bl, bld, sq, sqd;
     sv_compare_totals(SV_COMPARE_BLELLOCH, n, &bl, &bld);
     sv_compare_totals(SV_COMPARE_SEQUENTIAL, n, &sq, &sqd);
     snprintf(buf, len, "n = %zu: Hillis-Steele %zu ops in %zu rounds, Blelloch %zu in %zu steps, "

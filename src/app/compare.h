@@ -66,6 +66,10 @@ void sv_compare_run_words(sv_compare_algo a, size_t n, const char *noun, char *b
 const char *sv_compare_noun(const char *op_name);
 /* The chapter's trade-off with this n's numbers, one line. */
 void sv_compare_tradeoff(size_t n, char *buf, size_t len);
+/* The same line with Hillis-Steele's ops and rounds as counted in the trace
+ * that ran (hs in hsd rounds); Blelloch's and the sequential scan's from
+ * their closed forms, which their runs follow. */
+void sv_compare_tradeoff_counts(size_t n, size_t hs, size_t hsd, char *buf, size_t len);
 
 /* Where the extra work costs time, from a measured table (the Measure
  * view's, core/bench_csv.h): the device-wide chapter kernel `hs-naive`

@@ -9,6 +9,7 @@
 #include "kpane.h"
 #include "pane_compare.h"
 #include "util.h"
+#include "words.h"
 
 /* ---- words (pure) -------------------------------------------------------- */
 
@@ -30,6 +31,16 @@ static int pane_step(const sv_app_view *v, int k)
 static bool steps_now(const sv_app_view *v, int k)
 {
     return v->cmp_focus == SV_CMP_BOTH || v->cmp_focus == (k == 0 ? SV_CMP_HS : SV_CMP_BLELLOCH);
+}
+
+/* Pane 0's trace (Hillis-Steele, maybe a mistake) counted as it ran, at
+ * its step `step`: the ops of that step and up to it, and its round. */
+static bool hs_counts(const sv_app_view *v, int step, size_t *now, size_t *total, int *round)
+{
+    sv_app_view h = *v; /* with its lab fields: a mistake counts its own run */
+    h.compare = false;
+    h.step = h.from_step = step;
+    return sv_words_ops_at(&h, step, now, total, round);
 }
 
 /* The step after the model's last: Hillis-Steele's exclusive shift,
@@ -61,8 +72,13 @@ bool sv_cmp_words_of(const sv_app_view *v, int k, sv_cmp_words *w)
         return false;
     size_t n = v->trace->n;
     sv_compare_algo a = k == 0 ? SV_COMPARE_HILLIS_STEELE : SV_COMPARE_BLELLOCH;
-    snprintf(w->title, sizeof w->title, "%s", k == 0 ? "Hillis-Steele (the chapter's kernel)"
-                                                     : "Blelloch (work-efficient, two sweeps)");
+    const sv_lab_record *lab = v->trace->lab;
+    if (k == 0 && lab && lab->kernel != SV_KERNEL_CORRECT)
+        snprintf(w->title, sizeof w->title, "Hillis-Steele: %s (a mistake)",
+                 sv_kernel_name(lab->kernel));
+    else
+        snprintf(w->title, sizeof w->title, "%s", k == 0 ? "Hillis-Steele (the chapter's kernel)"
+                                                         : "Blelloch (work-efficient, two sweeps)");
     if (steps_now(v, k))
         snprintf(w->stepping, sizeof w->stepping, "%s",
                  v->cmp_focus == SV_CMP_BOTH ? "stepping (both)" : "stepping");
@@ -75,7 +91,28 @@ bool sv_cmp_words_of(const sv_app_view *v, int k, sv_cmp_words *w)
         after_words(v, k, a, n, w);
     }
     char run[sizeof w->run - 16];
-    sv_compare_run_words(a, n, sv_compare_noun(sv_op_name(v->trace->op)), run, sizeof run);
+    size_t now, total;
+    int round;
+    if (k == 0 && lab && lab->kernel != SV_KERNEL_CORRECT) {
+        /* a mistake's step in its own words (the lab's), not the chapter's */
+        sv_app_view h = *v;
+        h.compare = false;
+        h.step = h.from_step = step;
+        sv_caption_words cw;
+        if (sv_pane_of(&h)->caption(&h, &cw))
+            snprintf(w->caption, sizeof w->caption, "%.255s", cw.line1);
+    }
+    if (k == 0 && hs_counts(v, step, &now, &total, &round)) {
+        /* what this trace did, a mistake's own count included */
+        sv_compare_counters_of(&(sv_compare_step){.ops = now, .total = total,
+                                                  .depth = (size_t)round},
+                               w->counters, sizeof w->counters);
+    }
+    if (k == 0 && hs_counts(v, pane_steps(v, 0) - 1, &now, &total, &round))
+        snprintf(run, sizeof run, "%zu %s in %d %s", total,
+                 sv_compare_noun(sv_op_name(v->trace->op)), round, round == 1 ? "round" : "rounds");
+    else
+        sv_compare_run_words(a, n, sv_compare_noun(sv_op_name(v->trace->op)), run, sizeof run);
     snprintf(w->run, sizeof w->run, "whole run: %s", run);
     snprintf(w->step, sizeof w->step, "%s %d of %d", k == 0 ? "round" : "step", step,
              pane_steps(v, k) - 1);
@@ -88,7 +125,12 @@ void sv_cmp_tradeoff_of(const sv_app_view *v, char *buf, size_t len)
         snprintf(buf, len, "no trace");
         return;
     }
-    sv_compare_tradeoff(v->trace->n, buf, len);
+    size_t now, total;
+    int round;
+    if (hs_counts(v, pane_steps(v, 0) - 1, &now, &total, &round))
+        sv_compare_tradeoff_counts(v->trace->n, total, (size_t)round, buf, len);
+    else
+        sv_compare_tradeoff(v->trace->n, buf, len);
 }
 
 void sv_cmp_pane_view(const sv_app_view *v, int k, sv_app_view *out)

@@ -659,26 +659,38 @@ bool sv_words_tooltip(const sv_app_view *s, int row, int i, sv_tip_words *out)
     return true;
 }
 
+bool sv_words_ops_at(const sv_app_view *s, int step, size_t *now, size_t *total, int *round)
+{
+    sv_step_view v;
+    if (!sv_scene_step(s, step, &v))
+        return false;
+    const sv_trace *tr = s->trace;
+    *total = 0;
+    *round = v.round;
+    if (s->lab && s->lab_reads) {
+        /* A mistake: the operations its shown run did, not the chapter's. */
+        sv_step_view w;
+        for (int r = 1; r <= v.round; r++)
+            if (sv_steps_at(tr, r, &w) && !w.shift)
+                *total += sv_scene_lab_ops(s, &w);
+        *now = (v.round > 0 && !v.shift) ? sv_scene_lab_ops(s, &v) : 0;
+        return true;
+    }
+    for (int r = 1; r <= v.round; r++)
+        *total += tr->rounds[r].ops;
+    *now = (v.round > 0 && !v.shift) ? v.rd->ops : 0;
+    return true;
+}
+
 bool sv_words_counters(const sv_app_view *s, char *line, size_t n1, char *note, size_t n2)
 {
     line[0] = note[0] = '\0';
     sv_step_view v;
-    if (!sv_scene_step(s, s->step, &v))
+    size_t now, total;
+    int round;
+    if (!sv_scene_step(s, s->step, &v) || !sv_words_ops_at(s, s->step, &now, &total, &round))
         return false;
     const sv_trace *tr = s->trace;
-    size_t total = 0;
-    for (int r = 1; r <= v.round; r++)
-        total += tr->rounds[r].ops;
-    size_t now = (v.round > 0 && !v.shift) ? v.rd->ops : 0;
-    if (s->lab && s->lab_reads) {
-        /* A mistake: the operations its shown run did, not the chapter's. */
-        sv_step_view w;
-        total = 0;
-        for (int r = 1; r <= v.round; r++)
-            if (sv_steps_at(tr, r, &w) && !w.shift)
-                total += sv_scene_lab_ops(s, &w);
-        now = (v.round > 0 && !v.shift) ? sv_scene_lab_ops(s, &v) : 0;
-    }
     int depth_max = (int)tr->nrounds - 1;
     snprintf(line, n1,
              "ops this round %zu \u00b7 total %zu \u00b7 sequential n\u22121 = %zu \u00b7 "

@@ -357,10 +357,35 @@ static void test_sizes_and_scales(void)
     sv_gfx_rec_destroy(rec);
 }
 
+/* A mistake beside Blelloch: its pane counts what its run did (off-by-one's
+ * guard skips one add a round: 6 + 5 + 3 = 14, not the chapter's 17), under
+ * its own name, and the trade-off line says the same. */
+static void test_mistake(void)
+{
+    char err[256] = "";
+    sv_app_config c = config(chapter, 8, SV_TYPE_INT32);
+    c.compare = true;
+    c.animations = false;
+    CHECK_MSG(sv_kernel_parse("off-by-one", &c.kernel, err, sizeof err), "%s", err);
+    sv_app_state s;
+    if (!start_app(&s, &c))
+        return;
+    sv_gfx_rec *rec = sv_gfx_rec_create();
+    key(&s, SDLK_END, 0);
+    draw_state(&s, rec, "mistake-end");
+    CHECK(rec_has_text(rec, "Hillis-Steele: off-by-one (a mistake)"));
+    CHECK(rec_has_text(rec, "whole run: 14 adds in 3 rounds"));
+    CHECK(!rec_has_text(rec, "17 adds"));
+    CHECK(rec_has_text(rec, "n = 8: Hillis-Steele 14 ops in 3 rounds, Blelloch 14 in 6 steps"));
+    sv_gfx_rec_destroy(rec);
+    sv_app_cleanup(&s);
+}
+
 int main(int argc, char **argv)
 {
     static const view_test_fn tests[] = {
-        test_scene, test_stepping, test_measure_key, test_exports, test_sizes_and_scales, NULL,
+        test_scene, test_stepping, test_measure_key, test_exports, test_sizes_and_scales,
+        test_mistake, NULL,
     };
     return view_test_main(argc, argv, "test_app_compare", tests,
                           "the compare view: both panes, counters, stepping, Measure, exports");
