@@ -19,6 +19,10 @@
 #include "../core/error.h"
 
 #define SV_WATCH_POLL_MS 50 /* how often the fallback looks at the file */
+/* Polling sees a write in place part-way (opened and truncated, then
+ * written): a change counts once the file has looked the same for one poll,
+ * or after this long when it keeps changing. */
+#define SV_WATCH_SETTLE_MAX_MS 1000
 
 struct sv_watch {
     char *path;        /* the file as given */
@@ -154,6 +158,25 @@ static long now_ms(void)
     return (long)t.tv_sec * 1000 + t.tv_nsec / 1000000;
 }
 
+static void sleep_ms(long ms)
+{
+    struct timespec t = {ms / 1000, (ms % 1000) * 1000000L};
+    nanosleep(&t, NULL);
+}
+
+/* Polling, a change just seen: waits until the file has looked the same
+ * for one poll (at most SV_WATCH_SETTLE_MAX_MS), so that a write in place
+ * seen between its truncation and its last write is one save, seen whole.
+ * True: the save stands (a file deleted meanwhile is no save). */
+static bool settle(sv_watch *w)
+{
+    long end = now_ms() + SV_WATCH_SETTLE_MAX_MS;
+    do
+        sleep_ms(SV_WATCH_POLL_MS);
+    while (poll_changed(w) && now_ms() < end);
+    return w->exists;
+}
+
 bool sv_watch_wait(sv_watch *w, int timeout_ms)
 {
     if (!w)
@@ -169,12 +192,11 @@ bool sv_watch_wait(sv_watch *w, int timeout_ms)
     long end = now_ms() + (timeout_ms < 0 ? 0 : timeout_ms);
     for (;;) {
         if (poll_changed(w))
-            return true;
+            return settle(w);
         long left = end - now_ms();
         if (left <= 0)
             return false;
-        struct timespec t = {0, (left < SV_WATCH_POLL_MS ? left : SV_WATCH_POLL_MS) * 1000000L};
-        nanosleep(&t, NULL);
+        sleep_ms(left < SV_WATCH_POLL_MS ? left : SV_WATCH_POLL_MS);
     }
 }
 

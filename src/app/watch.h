@@ -5,7 +5,10 @@
  * the folder, filtered by the file's name (a write in place ends with a
  * close after writing, a rename-into is a move to the name). Without
  * inotify (another system, or inotify_init failing: no more instances),
- * the file's modification time, size and inode are polled. Either way the
+ * the file's modification time, size and inode are polled, and a change
+ * counts once the file has stood still for one poll (a write in place
+ * caught between its truncation and its last write is one save, seen
+ * whole). Either way the
  * watch survives the file being deleted and created again.
  *
  * No SDL, no threads: the caller waits in sv_watch_wait (app_kfile.c does,

@@ -1,13 +1,15 @@
 /* The kernel file's watch (src/app/watch.c) and --new-kernel, without a
  * window: a write in place, a rename over the file (as vim saves), another
- * file in the folder (not a save), the file deleted and created again; with
- * inotify and with the polling fallback. And the starting file written all
- * or nothing, never over an existing file. */
+ * file in the folder (not a save), the file deleted and created again, a
+ * slow write in place (one save, seen whole); with inotify and with the
+ * polling fallback. And the starting file written all or nothing, never
+ * over an existing file. */
 #define _GNU_SOURCE
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "app.h"
@@ -30,6 +32,38 @@ static void pause_ms(long ms)
 {
     struct timespec t = {ms / 1000, (ms % 1000) * 1000000L};
     nanosleep(&t, NULL);
+}
+
+/* A write in place in three parts, 30 ms apart, by another process: opened
+ * and truncated, the first half, the rest. */
+static void put_slowly(const char *path, const char *first, const char *rest)
+{
+    pid_t pid = fork();
+    if (pid < 0) {
+        perror("fork");
+        exit(1);
+    }
+    if (pid > 0)
+        return;
+    FILE *f = fopen(path, "w");
+    if (!f)
+        _exit(1);
+    setvbuf(f, NULL, _IONBF, 0);
+    pause_ms(30);
+    fputs(first, f);
+    pause_ms(30);
+    fputs(rest, f);
+    fclose(f);
+    _exit(0);
+}
+
+static void read_all(const char *path, char *buf, size_t size)
+{
+    FILE *f = fopen(path, "r");
+    size_t n = f ? fread(buf, 1, size - 1, f) : 0;
+    buf[n] = '\0';
+    if (f)
+        fclose(f);
 }
 
 static void watch_one(const char *dir, bool poll)
@@ -61,6 +95,17 @@ static void watch_one(const char *dir, bool poll)
     put(path, "four, again\n");
     CHECK_MSG(sv_watch_wait(w, 2000), "the file created again is a save (%s)",
               sv_watch_method(w));
+    /* A slow write in place is one save, seen whole: when the wait says
+     * saved, the file holds all of it. */
+    put_slowly(path, "five, the first half; ", "and the rest\n");
+    CHECK_MSG(sv_watch_wait(w, 2000), "a slow write in place is a save (%s)", sv_watch_method(w));
+    char buf[128];
+    read_all(path, buf, sizeof buf);
+    CHECK_MSG(strcmp(buf, "five, the first half; and the rest\n") == 0,
+              "the save is seen whole (%s): \"%s\"", sv_watch_method(w), buf);
+    while (wait(NULL) > 0)
+        ;
+    CHECK_MSG(!sv_watch_wait(w, 200), "a slow write in place is one save (%s)", sv_watch_method(w));
     sv_watch_close(w);
     unlink(path);
     unlink(other);
