@@ -35,7 +35,7 @@ void main()
 void main()
 {
     // Glyph quads are texel-aligned: the pixel centre falls in texel v_local.
-    o_color = v_fill * texelFetch(u_atlas, ivec2(v_local), 0).r;
+    o_color = v_fill * texture(u_atlas, v_local * (1.0 / 2048.0)).r;
 }
 
 #elif defined(SV_PATTERN)
