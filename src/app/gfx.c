@@ -30,7 +30,7 @@ typedef struct vtx {
     uint8_t border[4];
 } vtx;
 
-/* UNDER THE HOOD: three shader lists, and why draw order still holds
+/* UNDER THE HOOD: five shader lists, and why draw order still holds
  * =====================================================================
  *
  * The promise (gfx.h): what is drawn later is on top, as if every quad went
@@ -44,15 +44,18 @@ typedef struct vtx {
  * either: on llvmpipe (the software GL that CI and many laptops without a
  * GPU driver run) a fragment shader costs every branch it contains for
  * every pixel, so glyphs must not pay for the dash and dot patterns, nor
- * plain cells for either. Hence three builds of shape.frag, one per class:
+ * plain cells for either. Hence builds of shape.frag, one per class (the
+ * two flat classes share one):
  *   CLASS_SHAPE   solid boxes, rounded rectangles, lines, triangles
  *   CLASS_FLAT    the inside of a large opaque box: its fill, no distance
+ *   CLASS_TINT    the inside of a large translucent box: the same, blended
  *   CLASS_PATTERN boxes with a dashed or dotted border
  *   CLASS_GLYPH   text, sampled from the glyph atlas
  *
  * Batching. Each quad is appended to its class's list (next_quad). A flush
- * (sv_gfx_flush) uploads the three lists and draws them in class order:
- * all shapes, then all patterns, then all glyphs, one draw call each.
+ * (sv_gfx_flush) uploads the lists and draws them in class order: all
+ * shapes, the flat and tinted insides, then all patterns, then all glyphs,
+ * one draw call each.
  * Within one list call order is kept: GL blends the primitives of one draw
  * call in index order, and the list is in call order.
  *
@@ -78,8 +81,8 @@ typedef struct vtx {
  * The tile grid makes the check cheap. Comparing each new shape with every
  * pending quad would be O(n^2) per frame (thousands of cells and numbers at
  * n = 1024). So the framebuffer is cut into TILE x TILE px tiles; each tile
- * lists up to TILE_CAP pending quads that touch it (class << 14 | index;
- * CLASS_QUADS = 8192 fits the 14 bits) and has a mask of the classes that
+ * lists up to TILE_CAP pending quads that touch it (class << 13 | index;
+ * CLASS_QUADS = 8192 fits the 13 bits, NCLASS the 3 above them) and has a mask of the classes that
  * touch it. A new quad visits only its own tiles: a tile whose mask has no
  * later class is skipped at once; otherwise its listed quads' boxes are
  * tested exactly. A tile that has overflowed (more than TILE_CAP quads)
@@ -96,9 +99,10 @@ typedef struct vtx {
  * and that the interleaved cells and numbers needed no extra flushes.
  * sv_gfx_get_stats() counts flushes and draw calls (scanviz --bench-frames
  * prints them). */
-enum { CLASS_SHAPE, CLASS_FLAT, CLASS_PATTERN, CLASS_GLYPH, NCLASS };
+enum { CLASS_SHAPE, CLASS_FLAT, CLASS_TINT, CLASS_PATTERN, CLASS_GLYPH, NCLASS };
 static const char *const class_define[NCLASS] = {
-    "", "#define SV_FLAT 1\n", "#define SV_PATTERN 1\n", "#define SV_GLYPH 1\n"};
+    "", "#define SV_FLAT 1\n", "#define SV_FLAT 1\n", "#define SV_PATTERN 1\n",
+    "#define SV_GLYPH 1\n"};
 
 /* 8192 quads per list: 16-bit indices plus a base vertex address each. */
 #define CLASS_QUADS 8192
@@ -125,7 +129,7 @@ struct sv_gfx {
      * they are drawn first). tile_n > TILE_CAP: the tile overflowed. */
     int tiles_x, tiles_y, tiles_cap;
     uint8_t *tile_n, *tile_mask;
-    uint16_t *tile_ent; /* class << 14 | index, TILE_CAP per tile */
+    uint16_t *tile_ent; /* class << 13 | index, TILE_CAP per tile */
     sv_text *text;
     sv_gfx_rec *rec;    /* the second back end, when attached (record.c) */
     int rec_mute;       /* > 0 inside a primitive made of others */
@@ -456,6 +460,8 @@ void sv_gfx_flush(sv_gfx *g)
 {
     if (g->pending == 0)
         return;
+    if (sv_text_sync(g->text))
+        g->stats.atlas_uploads++;
     int k = g->ring;
     g->ring = (g->ring + 1) % VBO_RING;
     glBindVertexArray(g->vao[k]);
@@ -477,7 +483,7 @@ void sv_gfx_flush(sv_gfx *g)
             continue;
         glUseProgram(g->program[c]);
         /* Flat quads are opaque: blending would give the same pixels, at a
-         * read of each one. */
+         * read of each one (push_flat_box). */
         if (c == CLASS_FLAT)
             glDisable(GL_BLEND);
         glDrawElementsBaseVertex(GL_TRIANGLES, n * 6, GL_UNSIGNED_SHORT, NULL, base[c]);
@@ -590,10 +596,10 @@ static bool conflicts(const sv_gfx *g, int cls, const float b[4])
                 return true;
             const uint16_t *e = g->tile_ent + (size_t)t * TILE_CAP;
             for (int i = 0; i < g->tile_n[t]; i++) {
-                int c = e[i] >> 14;
+                int c = e[i] >> 13;
                 if (!(later & (1u << c)))
                     continue;
-                const float *o = g->list[c].box[e[i] & 0x3fff];
+                const float *o = g->list[c].box[e[i] & 0x1fff];
                 if (b[0] < o[2] && o[0] < b[2] && b[1] < o[3] && o[1] < b[3])
                     return true;
             }
@@ -613,7 +619,7 @@ static void note_pending(sv_gfx *g, int cls, int index, const float b[4])
             g->tile_mask[t] |= (uint8_t)(1u << cls);
             if (g->tile_n[t] < TILE_CAP)
                 g->tile_ent[(size_t)t * TILE_CAP + g->tile_n[t]] =
-                    (uint16_t)(cls << 14 | index);
+                    (uint16_t)(cls << 13 | index);
             if (g->tile_n[t] <= TILE_CAP)
                 g->tile_n[t]++;
         }
@@ -653,7 +659,7 @@ static void push_part(sv_gfx *g, float cx, float cy, float ux, float uy, float h
     }
     if (!visible(g, x0, y0, x1, y1))
         return;
-    int cls = kind == KIND_FLAT ? CLASS_FLAT
+    int cls = kind == KIND_FLAT ? (fill.a >= 1.0f ? CLASS_FLAT : CLASS_TINT)
               : (style == SV_BORDER_DASHED || style == SV_BORDER_DOTTED) && kind == KIND_BOX
                   ? CLASS_PATTERN
                   : CLASS_SHAPE;
@@ -722,23 +728,32 @@ void sv_gfx_glyph(sv_gfx *g, float x, float y, float w, float h, float u, float 
  * of the distance shader along the edges. */
 #define FLAT_MIN_PX 512.0f
 
-/* A large solid box with an opaque fill: every pixel centre at least `band`
- * (> radius and border width, by 1 px) inside its edges has the distance
- * shader's outer = 1 and ring = 0, so it gets exactly the fill, which the
- * flat class gives without computing a distance (on llvmpipe the distance
- * is most of a pixel's cost, and the source panel alone is half a million
- * pixels). The strips meet each other on shared edges (each pixel once: a
- * translucent antialiased edge must not be blended twice) and overlap the
- * inside by a pixel, so no pixel centre falls between them; where they
- * overlap the inside, both write the same opaque fill, which blending over
- * itself leaves as it is: the picture is unchanged.
- * (The flat class is drawn without blending: with an opaque fill blending
- * gives the same pixels, at a read of each.) */
+/* A large box with a solid border or none: every pixel centre at least
+ * `band` (> radius and border width, by 1 px) inside its edges has the
+ * distance shader's outer = 1 and ring = 0, so it gets exactly the fill,
+ * which the flat classes give without computing a distance (on llvmpipe the
+ * distance is most of a pixel's cost, and the source panel alone is half a
+ * million pixels). So the box is that inside, flat, and four strips of the
+ * distance shader along the edges; the strips meet each other on shared
+ * edges (each pixel once: a translucent antialiased edge must not be
+ * blended twice).
+ *  - An opaque fill: the inside is CLASS_FLAT, drawn without blending (with
+ *    an opaque fill blending gives the same pixels, at a read of each), and
+ *    the strips overlap it by a pixel, so no pixel centre falls between
+ *    them; where they overlap, both write the same opaque fill, which
+ *    blending over itself leaves as it is.
+ *  - A translucent fill: the inside is CLASS_TINT (the flat shader,
+ *    blended), and the strips meet it exactly on shared edges (the same
+ *    floats, so GL's fill rule gives each pixel centre to one of them):
+ *    blended twice, a pixel would come out darker.
+ *  - No fill (an outline): the strips alone; the inside draws nothing.
+ * The picture is the one push_shape gives for the whole box. */
 static void push_flat_box(sv_gfx *g, float cx, float cy, float hx, float hy, float band,
                           float radius, float border_w, int style, sv_rgba fill,
                           sv_rgba border)
 {
-    const float m = AA_MARGIN, ix = hx - band, iy = hy - band, o = 1.0f;
+    const float m = AA_MARGIN, ix = hx - band, iy = hy - band;
+    const float o = fill.a >= 1.0f ? 1.0f : 0.0f;
     push_part(g, cx, cy, 1.0f, 0.0f, hx, hy, -hx - m, -hy - m, hx + m, -iy + o, radius,
               border_w, KIND_BOX, style, fill, border);
     push_part(g, cx, cy, 1.0f, 0.0f, hx, hy, -hx - m, iy - o, hx + m, hy + m, radius,
@@ -749,8 +764,9 @@ static void push_flat_box(sv_gfx *g, float cx, float cy, float hx, float hy, flo
               border_w, KIND_BOX, style, fill, border);
     /* last: a strip pushed after it would overlap a pending later class
      * and flush */
-    push_part(g, cx, cy, 1.0f, 0.0f, ix, iy, -ix, -iy, ix, iy, 0.0f, 0.0f, KIND_FLAT,
-              SV_BORDER_NONE, fill, fill);
+    if (fill.a > 0.0f)
+        push_part(g, cx, cy, 1.0f, 0.0f, ix, iy, -ix, -iy, ix, iy, 0.0f, 0.0f, KIND_FLAT,
+                  SV_BORDER_NONE, fill, fill);
 }
 
 void sv_gfx_rect(sv_gfx *g, sv_box box, float radius, sv_rgba fill, sv_rgba border_color,
@@ -782,9 +798,13 @@ void sv_gfx_rect(sv_gfx *g, sv_box box, float radius, sv_rgba fill, sv_rgba bord
      * edges (wide enough for the corner arcs) with a clear fill. */
     float band = fmaxf(radius, border_w) + 1.0f;
     bool patterned = style == SV_BORDER_DASHED || style == SV_BORDER_DOTTED;
+    bool big = hx > band && hy > band && (hx - band) * (hy - band) > FLAT_MIN_PX / 4.0f;
     if (patterned && (hx - band) * (hy - band) > 256.0f) {
         sv_rgba clear = {0, 0, 0, 0};
-        if (fill.a > 0.0f)
+        if (fill.a > 0.0f && big) /* the fill, flat inside */
+            push_flat_box(g, cx, cy, hx, hy, band, radius, 0.0f, SV_BORDER_NONE, fill,
+                          border_color);
+        else if (fill.a > 0.0f)
             push_shape(g, cx, cy, 1.0f, 0.0f, hx, hy, radius, 0.0f, KIND_BOX, SV_BORDER_NONE,
                        fill, border_color);
         float ex = hx + AA_MARGIN, ey = hy + AA_MARGIN, side = border_w + 1.0f;
@@ -798,8 +818,7 @@ void sv_gfx_rect(sv_gfx *g, sv_box box, float radius, sv_rgba fill, sv_rgba bord
                   border_w, KIND_BOX, (int)style, clear, border_color);
         return;
     }
-    if (!patterned && fill.a >= 1.0f && hx > band && hy > band &&
-        (hx - band) * (hy - band) > FLAT_MIN_PX / 4.0f) {
+    if (!patterned && big) {
         push_flat_box(g, cx, cy, hx, hy, band, radius, border_w, (int)style, fill,
                       border_color);
         return;

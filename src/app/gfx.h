@@ -107,13 +107,14 @@ void sv_gfx_target_bind(sv_gfx_target *t);   /* NULL binds the window */
 void sv_gfx_read_pixels(sv_gfx *g, int w, int h, uint8_t *rgba);
 
 /* What the frame so far cost, for benchmarks: draw calls issued, batches
- * flushed (up to three draw calls each) and quads drawn (a cell, a glyph, an
- * arrow's shaft and its head are one quad each). */
+ * flushed (up to one draw call per shader class each) and quads drawn (a
+ * cell, a glyph, an arrow's shaft and its head are one quad each). */
 typedef struct sv_gfx_stats {
     int draw_calls;
     int flushes;
     int quads;
-    int atlas_resets; /* glyph atlas cleared because it was full */
+    int atlas_resets;  /* glyph atlas cleared because it was full */
+    int atlas_uploads; /* new glyphs sent to the atlas texture: at most one a flush */
 } sv_gfx_stats;
 sv_gfx_stats sv_gfx_get_stats(const sv_gfx *g);
 

@@ -12,6 +12,9 @@ typedef struct sv_text sv_text;
 sv_text *sv_text_create(char *err, size_t errlen);
 void sv_text_destroy(sv_text *t); /* accepts NULL */
 unsigned sv_text_atlas_texture(const sv_text *t);
+/* The glyphs made since the last call into the texture (text.c); true when
+ * there were any. */
+bool sv_text_sync(sv_text *t);
 void sv_text_frame_begin(sv_text *t); /* counts frames, for font-cache aging */
 int sv_text_atlas_resets(const sv_text *t); /* times the atlas was full, ever */
 

@@ -75,6 +75,9 @@ struct sv_text {
     uint8_t *scratch; /* one glyph's or run's coverage before upload */
     size_t scratch_cap;
     uint8_t *mirror;  /* the atlas's contents, to compose runs from glyphs */
+    /* The part of the mirror not yet in the texture: [x0, x1) x [y0, y1),
+     * empty when x1 == 0 (sv_text_sync). */
+    int dirty_x0, dirty_y0, dirty_x1, dirty_y1;
     run *runs;
     int runs_used;
     char *arena;
@@ -284,16 +287,45 @@ static bool atlas_alloc(sv_text *t, int w, int h, int *u, int *v)
     return true;
 }
 
-/* Copies w x h of coverage from t->scratch to the atlas at (u, v). */
+/* Copies w x h of coverage from t->scratch to the atlas's mirror at (u, v);
+ * the texture gets it at the next sv_text_sync. */
 static void upload(sv_text *t, int u, int v, int w, int h)
 {
-    glActiveTexture(GL_TEXTURE0);
-    glBindTexture(GL_TEXTURE_2D, t->tex);
-    glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
-    glTexSubImage2D(GL_TEXTURE_2D, 0, u, v, w, h, GL_RED, GL_UNSIGNED_BYTE, t->scratch);
     for (int y = 0; y < h; y++)
         memcpy(t->mirror + (size_t)(v + y) * ATLAS_SIZE + u, t->scratch + (size_t)y * w,
                (size_t)w);
+    if (t->dirty_x1 == 0) {
+        t->dirty_x0 = u;
+        t->dirty_y0 = v;
+        t->dirty_x1 = u + w;
+        t->dirty_y1 = v + h;
+        return;
+    }
+    t->dirty_x0 = u < t->dirty_x0 ? u : t->dirty_x0;
+    t->dirty_y0 = v < t->dirty_y0 ? v : t->dirty_y0;
+    t->dirty_x1 = u + w > t->dirty_x1 ? u + w : t->dirty_x1;
+    t->dirty_y1 = v + h > t->dirty_y1 ? v + h : t->dirty_y1;
+}
+
+/* Texture uploads wait for a software rasteriser's pending draws that read
+ * the texture (llvmpipe finishes them first): one glyph at a time, a frame
+ * with new text did that a few dozen times. So the glyphs and runs made
+ * while a batch is built go to the mirror, and the batch's flush uploads
+ * what changed, once, before its draw calls (gfx.c). */
+bool sv_text_sync(sv_text *t)
+{
+    if (t->dirty_x1 == 0)
+        return false;
+    glActiveTexture(GL_TEXTURE0);
+    glBindTexture(GL_TEXTURE_2D, t->tex);
+    glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
+    glPixelStorei(GL_UNPACK_ROW_LENGTH, ATLAS_SIZE);
+    glTexSubImage2D(GL_TEXTURE_2D, 0, t->dirty_x0, t->dirty_y0, t->dirty_x1 - t->dirty_x0,
+                    t->dirty_y1 - t->dirty_y0, GL_RED, GL_UNSIGNED_BYTE,
+                    t->mirror + (size_t)t->dirty_y0 * ATLAS_SIZE + t->dirty_x0);
+    glPixelStorei(GL_UNPACK_ROW_LENGTH, 0);
+    t->dirty_x1 = 0;
+    return true;
 }
 
 static bool reserve_scratch(sv_text *t, size_t need)

@@ -403,6 +403,64 @@ static void test_flat_box(void)
     CHECK_MSG(inside == 0, "%d pixels inside the large box are not its fill", inside);
 }
 
+/* Every pixel of [x0, x1) x [y0, y1) has the colour of (cx, cy), exactly. */
+static int off_from(int x0, int y0, int x1, int y1, int cx, int cy)
+{
+    const uint8_t *ref = at(cx, cy);
+    int off = 0;
+    for (int y = y0; y < y1; y++)
+        for (int x = x0; x < x1; x++)
+            off += memcmp(at(x, y), ref, 3) != 0;
+    return off;
+}
+
+/* Large translucent and unfilled boxes, solid and dashed, are drawn as
+ * strips along their edges and an inside of the flat shader, blended (or
+ * none): the inside is one colour up to the border, with no seam blended
+ * twice, the outline's inside is the background, and the solid one's
+ * corner and side are those of a small box drawn whole at the same
+ * fractional origin. */
+static void test_tint_box(void)
+{
+    static uint8_t small[W * H * 4];
+    const sv_rgba fill = sv_rgba_alpha(sv_rgb_hex(0xD55E00), 0.4f);
+    const sv_rgba edge = sv_rgb_hex(0x202020), none = {0, 0, 0, 0};
+    const sv_border styles[2] = {SV_BORDER_SOLID, SV_BORDER_DASHED};
+    for (int k = 0; k < 2; k++) {
+        frame_begin();
+        sv_gfx_rect(g, (sv_box){10.3f, 10.6f, 20, 24}, 4, fill, edge, 2, styles[k]);
+        frame_end(k ? "tint-small-dashed" : "tint-small");
+        memcpy(small, px, sizeof px);
+        frame_begin();
+        sv_gfx_rect(g, (sv_box){10.3f, 10.6f, 240, 200}, 4, fill, edge, 2, styles[k]);
+        sv_gfx_rect(g, (sv_box){270.2f, 10.6f, 110, 200}, 4, none, edge, 2, styles[k]);
+        frame_end(k ? "tint-large-dashed" : "tint-large");
+        int quads = sv_gfx_get_stats(g).quads;
+        CHECK_MSG(quads == (k ? 13 : 9), "%s: %d quads: the boxes are not strips and an inside",
+                  k ? "dashed" : "solid", quads);
+        int off = 0, worst = 0;
+        for (int y = 8; y < 29 && k == 0; y++) /* a dash's period follows the size */
+            for (int x = 8; x < 20; x++)
+                for (int c = 0; c < 3; c++) {
+                    int d = abs(small[((size_t)y * W + x) * 4 + c] - at(x, y)[c]);
+                    off += d > 1;
+                    worst = d > worst ? d : worst;
+                }
+        CHECK_MSG(off == 0, "%s: %d channels of the large tinted box's corner and side differ "
+                  "from the whole box's (by up to %d)", k ? "dashed" : "solid", off, worst);
+        /* the border is 2 px inside 10.3 .. 250.3 x 10.6 .. 210.6 */
+        CHECK_MSG(!near(at(130, 110), 0xffffff, 8) && !near(at(130, 110), 0xD55E00, 8),
+                  "the tinted box's inside is not a blend of its fill over the background");
+        int seams = off_from(14, 15, 247, 207, 130, 110);
+        CHECK_MSG(seams == 0, "%s: %d pixels inside the tinted box differ from its middle "
+                  "(a seam blended twice, or none)", k ? "dashed" : "solid", seams);
+        int shows = off_from(274, 15, 377, 207, 320, 110);
+        CHECK_MSG(shows == 0 && near(at(320, 110), 0xffffff, 0),
+                  "%s: %d pixels inside the outline are not the background", k ? "dashed" : "solid",
+                  shows);
+    }
+}
+
 /* Many sizes and strings in one frame overflow the atlas: it is cleared and
  * refilled mid-frame, and what was drawn before still shows. */
 static void test_atlas_overflow(void)
@@ -436,6 +494,37 @@ static void test_atlas_overflow(void)
     CHECK_MSG(first > 300, "text drawn before the atlas was cleared is lost (%d px)", first);
     CHECK_MSG(abs(first - last) < first / 3, "\"first\" has %d dark px, \"last\" %d", first, last);
     printf("atlas: %d reset(s) in one frame\n", st.atlas_resets);
+}
+
+/* New text is sent to the atlas texture once a batch, not once a glyph (a
+ * software rasteriser finishes the draws that read a texture before each
+ * upload): forty new strings in one batch are one upload, and each shows;
+ * the same strings in the next frame need none. */
+static void test_atlas_upload(void)
+{
+    for (int pass = 0; pass < 2; pass++) {
+        frame_begin();
+        char buf[64];
+        for (int i = 0; i < 40; i++) {
+            snprintf(buf, sizeof buf, "upload %d, a string not drawn before", i);
+            sv_gfx_text(g, SV_FONT_SANS, 11, 4 + (float)(i % 2) * 200, 10 + (float)(i / 2) * 14,
+                        SV_ALIGN_LEFT, sv_rgb_hex(0x000000), buf);
+        }
+        frame_end(pass ? "upload-again" : "upload");
+        sv_gfx_stats st = sv_gfx_get_stats(g);
+        CHECK_MSG(st.flushes == 1 && st.atlas_uploads == (pass ? 0 : 1),
+                  "pass %d: %d uploads in %d batches for forty new strings", pass,
+                  st.atlas_uploads, st.flushes);
+        int rows = 0;
+        for (int i = 0; i < 20; i++) {
+            int ink = 0;
+            for (int y = 3 + i * 14; y < 14 + i * 14; y++)
+                for (int x = 4; x < 180; x++)
+                    ink += dark(x, y) > 127;
+            rows += ink > 40;
+        }
+        CHECK_MSG(rows == 20, "pass %d: %d of 20 rows of new text show", pass, rows);
+    }
 }
 
 /* Degenerate input draws nothing (or something sane) and never crashes. */
@@ -685,6 +774,8 @@ int main(int argc, char **argv)
         test_clip();
         test_order();
         test_flat_box();
+        test_tint_box();
+        test_atlas_upload();
         test_atlas_overflow();
         test_degenerate();
         test_ellipsize();
