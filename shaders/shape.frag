@@ -1,9 +1,10 @@
 #version 330 core
 // Signed-distance shading, antialiased over one pixel, output premultiplied
-// (blend ONE, ONE_MINUS_SRC_ALPHA). Compiled four times by src/app/gfx.c,
+// (blend ONE, ONE_MINUS_SRC_ALPHA). Compiled once per class by src/app/gfx.c,
 // because a software rasteriser runs every branch for every pixel:
 //   (default)   boxes with a solid border or none, and triangles
-//   SV_FLAT     the inside of a large opaque box: its fill (gfx.c's push_flat_box)
+//   SV_FLAT     the inside of a large box: its fill (gfx.c's push_flat_box)
+//   SV_STRIPES  parallel lines across a box (gfx.c's sv_gfx_stripes)
 //   SV_PATTERN  boxes with a dashed or dotted border
 //   SV_GLYPH    glyphs: coverage from the R8 atlas
 in vec2 v_local;
@@ -28,6 +29,18 @@ float sd_round_box(vec2 p, vec2 b, float r)
 void main()
 {
     o_color = v_fill;
+}
+
+#elif defined(SV_STRIPES)
+
+void main()
+{
+    // The distance from the nearest line's centre, antialiased as a line's
+    // side is in the default build: clamp(half width + 0.5 - distance).
+    float t = dot(v_local, v_extra.xy) - v_extra.w;
+    float period = v_extra.z;
+    float a = abs(t - period * floor(t / period + 0.5));
+    o_color = v_fill * clamp(v_extra2.x + 0.5 - a, 0.0, 1.0);
 }
 
 #elif defined(SV_GLYPH)

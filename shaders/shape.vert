@@ -4,7 +4,7 @@
 // glyph from the atlas. Per-shape constants (the triangle's edge normal, the
 // dash and dot periods) are worked out here, once per vertex, so the
 // fragment shaders, which run for every pixel, stay short. Built like
-// shape.frag: plain, with SV_PATTERN, or with SV_GLYPH defined.
+// shape.frag: plain, with SV_FLAT, SV_PATTERN, SV_STRIPES or SV_GLYPH defined.
 layout(location = 0) in vec2 a_pos;    // framebuffer px, origin top left
 layout(location = 1) in vec2 a_local;  // px from the shape's centre, or atlas texels
 layout(location = 2) in vec2 a_half;   // half size of the box / triangle, px
@@ -35,6 +35,13 @@ void main()
     v_shape = vec4(0.0);
     v_extra = vec4(0.0);
     v_extra2 = vec4(0.0);
+#elif defined(SV_STRIPES)
+    // Parallel lines (gfx.c's sv_gfx_stripes): a_local is the framebuffer
+    // position; the lines' unit normal and phase in a_param, period and
+    // half width in a_half.
+    v_shape = vec4(0.0);
+    v_extra = vec4(a_param.xy, a_half.x, a_param.z);
+    v_extra2 = vec4(a_half.y, 0.0, 0.0, 0.0);
 #else
     float r = min(a_param.x, min(a_half.x, a_half.y));
     float w = a_param.y;

@@ -49,13 +49,14 @@ typedef struct vtx {
  *   CLASS_SHAPE   solid boxes, rounded rectangles, lines, triangles
  *   CLASS_FLAT    the inside of a large opaque box: its fill, no distance
  *   CLASS_TINT    the inside of a large translucent box: the same, blended
+ *   CLASS_STRIPES parallel lines across a box: a hatch, the warp lines
  *   CLASS_PATTERN boxes with a dashed or dotted border
  *   CLASS_GLYPH   text, sampled from the glyph atlas
  *
  * Batching. Each quad is appended to its class's list (next_quad). A flush
  * (sv_gfx_flush) uploads the lists and draws them in class order: all
- * shapes, the flat and tinted insides, then all patterns, then all glyphs,
- * one draw call each.
+ * shapes, the flat and tinted insides, stripes, then all patterns, then all
+ * glyphs, one draw call each.
  * Within one list call order is kept: GL blends the primitives of one draw
  * call in index order, and the list is in call order.
  *
@@ -99,10 +100,10 @@ typedef struct vtx {
  * and that the interleaved cells and numbers needed no extra flushes.
  * sv_gfx_get_stats() counts flushes and draw calls (scanviz --bench-frames
  * prints them). */
-enum { CLASS_SHAPE, CLASS_FLAT, CLASS_TINT, CLASS_PATTERN, CLASS_GLYPH, NCLASS };
+enum { CLASS_SHAPE, CLASS_FLAT, CLASS_TINT, CLASS_STRIPES, CLASS_PATTERN, CLASS_GLYPH, NCLASS };
 static const char *const class_define[NCLASS] = {
-    "", "#define SV_FLAT 1\n", "#define SV_FLAT 1\n", "#define SV_PATTERN 1\n",
-    "#define SV_GLYPH 1\n"};
+    "", "#define SV_FLAT 1\n", "#define SV_FLAT 1\n", "#define SV_STRIPES 1\n",
+    "#define SV_PATTERN 1\n", "#define SV_GLYPH 1\n"};
 
 /* 8192 quads per list: 16-bit indices plus a base vertex address each. */
 #define CLASS_QUADS 8192
@@ -857,6 +858,87 @@ void sv_gfx_line(sv_gfx *g, float x0, float y0, float x1, float y1, float width,
     float r = width * 0.5f;
     push_shape(g, (x0 + x1) * 0.5f, (y0 + y1) * 0.5f, ux, uy, len * 0.5f + r, r, r, 0.0f,
                KIND_BOX, SV_BORDER_NONE, c, c);
+}
+
+/* The record gets each stripe as the line sv_gfx_line would have drawn:
+ * the stripe's centre line between the box's edges, where it is at least
+ * half a pixel long. */
+static void record_stripes(sv_gfx *g, sv_box box, float nx, float ny, float period,
+                           float phase, float width, sv_rgba c)
+{
+    const float cx[4] = {box.x, box.x + box.w, box.x, box.x + box.w};
+    const float cy[4] = {box.y, box.y, box.y + box.h, box.y + box.h};
+    float lo = 1e30f, hi = -1e30f;
+    for (int i = 0; i < 4; i++) {
+        float s = cx[i] * nx + cy[i] * ny;
+        lo = fminf(lo, s);
+        hi = fmaxf(hi, s);
+    }
+    float k0 = ceilf((lo - phase) / period), k1 = floorf((hi - phase) / period);
+    for (float k = k0; k <= k1 && k - k0 < 100000.0f; k += 1.0f) {
+        float s = phase + k * period;
+        /* the line s n + t d, d = (-ny, nx), clipped to the box */
+        float px = s * nx, py = s * ny, dx = -ny, dy = nx, t0 = -1e30f, t1 = 1e30f;
+        const float p0[2] = {px, py}, d[2] = {dx, dy}, b0[2] = {box.x, box.y};
+        const float b1[2] = {box.x + box.w, box.y + box.h};
+        bool hit = true;
+        for (int a = 0; a < 2; a++) {
+            if (fabsf(d[a]) < 1e-9f) {
+                hit = hit && p0[a] >= b0[a] && p0[a] <= b1[a];
+                continue;
+            }
+            float ta = (b0[a] - p0[a]) / d[a], tb = (b1[a] - p0[a]) / d[a];
+            t0 = fmaxf(t0, fminf(ta, tb));
+            t1 = fminf(t1, fmaxf(ta, tb));
+        }
+        if (!hit || t1 - t0 < 0.5f)
+            continue;
+        record(g, (sv_prim){.kind = SV_PRIM_LINE, .x0 = px + dx * t0, .y0 = py + dy * t0,
+                            .x1 = px + dx * t1, .y1 = py + dy * t1, .width = width, .fill = c});
+    }
+}
+
+void sv_gfx_stripes(sv_gfx *g, sv_box box, float nx, float ny, float period, float phase,
+                    float width, sv_rgba c)
+{
+    if (!(box.w > 0.0f) || !(box.h > 0.0f) || !(period > 0.0f) || !(width > 0.0f) ||
+        !isfinite(phase))
+        return;
+    float n = sqrtf(nx * nx + ny * ny);
+    if (!(n > 1e-6f) || !isfinite(n))
+        return;
+    nx /= n;
+    ny /= n;
+    phase /= n;
+    period /= n;
+    if (width < 1.0f) { /* hairlines: 1 px and fainter, as sv_gfx_line */
+        c.a *= width;
+        width = 1.0f;
+    }
+    if (g->rec && g->rec_mute == 0)
+        record_stripes(g, box, nx, ny, period, phase, width, c);
+    float x0 = box.x, y0 = box.y, x1 = box.x + box.w, y1 = box.y + box.h;
+    if (!visible(g, x0, y0, x1, y1))
+        return;
+    /* a phase near the box keeps t small, for float precision */
+    float ref = x0 * nx + y0 * ny;
+    phase += period * floorf((ref - phase) / period);
+    vtx *v = next_quad(g, CLASS_STRIPES, x0, y0, x1, y1);
+    uint8_t f[4];
+    pack_rgba(f, c);
+    static const float sx[4] = {0, 1, 0, 1}, sy[4] = {0, 0, 1, 1};
+    for (int i = 0; i < 4; i++) {
+        v[i].x = v[i].lx = x0 + sx[i] * (x1 - x0);
+        v[i].y = v[i].ly = y0 + sy[i] * (y1 - y0);
+        v[i].hx = period;
+        v[i].hy = width * 0.5f;
+        v[i].radius = nx;
+        v[i].border_w = ny;
+        v[i].kind = phase;
+        v[i].style = 0;
+        memcpy(v[i].fill, f, 4);
+        memset(v[i].border, 0, 4);
+    }
 }
 
 void sv_gfx_arrow(sv_gfx *g, float x0, float y0, float x1, float y1, float width, float head,

@@ -791,11 +791,28 @@ static void draw_warps(sv_gfx *g, const sv_app_view *s, const sv_layout *l, cons
     float y0 = l->row_y[0] - l->cell_h / 2.0f, y1 = l->row_y[3] + l->cell_h / 2.0f;
     sv_rgba col = sv_rgba_alpha(t->text_dim, 0.55f);
     float w = fmaxf(1.5f, 0.22f * u);
+    /* The lines in view, one quad of stripes (the lines k = 1 .. last in
+     * it, their neighbours a period away outside it). */
+    float period = (float)SV_WARP * l->cell_pitch, x1st = l->cell_x0 + period - gap / 2.0f;
+    int first = 0, last = -1;
     for (int k = 1; k * SV_WARP < n; k++) {
-        float x = l->cell_x0 + (float)(k * SV_WARP) * l->cell_pitch - gap / 2.0f;
+        float x = x1st + (float)(k - 1) * period;
         if (x < l->cells_clip.x || x > l->cells_clip.x + l->cells_clip.w)
             continue;
-        sv_gfx_line(g, x, y0 - 0.6f * u, x, y1 + 0.6f * u, w, col);
+        if (last < first)
+            first = k;
+        last = k;
+    }
+    if (last >= first && period > 2.0f * w + 4.0f) {
+        float xa = x1st + (float)(first - 1) * period, xb = x1st + (float)(last - 1) * period;
+        sv_box band = { xa - w - 1.0f, y0 - 0.6f * u, xb - xa + 2.0f * w + 2.0f,
+                        y1 - y0 + 1.2f * u };
+        sv_gfx_stripes(g, band, 1.0f, 0.0f, period, x1st, w, col);
+    } else {
+        for (int k = first; k <= last; k++) {
+            float x = x1st + (float)(k - 1) * period;
+            sv_gfx_line(g, x, y0 - 0.6f * u, x, y1 + 0.6f * u, w, col);
+        }
     }
     /* Labels: every warp when "warp 31" fits in a warp's width, else every
      * 2nd, 4th, ... */

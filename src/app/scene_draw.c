@@ -6,21 +6,17 @@
 
 #include "scene.h"
 
-/* Diagonal hatch lines (/) across box b, spaced gap apart, clipped to the
- * box by geometry (no clip change, so the batch goes on). */
+/* Diagonal hatch lines (/) across box b, spaced gap apart, cut at the box
+ * inset by w: one quad of stripes (sv_gfx_stripes), no clip change, so the
+ * batch goes on. */
 void sv_scene_hatch(sv_gfx *g, sv_box b, float gap, float w, sv_rgba col)
 {
     float in = w;
     sv_box c = { b.x + in, b.y + in, b.w - 2 * in, b.h - 2 * in };
     if (c.w <= 0.0f || c.h <= 0.0f)
         return;
-    for (float k = c.x + c.y + gap * 0.5f; k < c.x + c.w + c.y + c.h; k += gap) {
-        /* x + y = k inside c */
-        float x0 = fmaxf(c.x, k - (c.y + c.h)), x1 = fminf(c.x + c.w, k - c.y);
-        if (x1 - x0 < 0.5f)
-            continue;
-        sv_gfx_line(g, x0, k - x0, x1, k - x1, w, col);
-    }
+    /* the lines x + y = k inside c, k = c.x + c.y + gap / 2 + j gap */
+    sv_gfx_stripes(g, c, 1.0f, 1.0f, gap, c.x + c.y + gap * 0.5f, w, col);
 }
 
 /* Text px that makes utf8 at most max_w wide (px itself when it fits). */

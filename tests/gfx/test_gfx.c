@@ -496,6 +496,54 @@ static void test_atlas_overflow(void)
     printf("atlas: %d reset(s) in one frame\n", st.atlas_resets);
 }
 
+/* Stripes (a hatch, the warp lines) are one quad whose pixels are those of
+ * a line's body, clamp(r + 0.5 - distance, 0, 1) of the colour: black lines
+ * 1.5 px wide at x = 60.3 + 50 k cover column 59 by 0.45, column 60 wholly
+ * and column 61 by 0.05; a diagonal hatch's lines x + y = 200 + 20 k are
+ * dark on them and light between; nothing is drawn outside the box; the
+ * record holds each line edge to edge. */
+static void test_stripes(void)
+{
+    sv_gfx_rec *rec = sv_gfx_rec_create();
+    CHECK(rec != NULL);
+    sv_gfx_record(g, rec);
+    frame_begin();
+    sv_gfx_stripes(g, (sv_box){40, 20, 320, 100}, 1.0f, 0.0f, 50.0f, 60.3f, 1.5f,
+                   sv_rgb_hex(0x000000));
+    sv_gfx_stripes(g, (sv_box){40, 150, 320, 100}, 1.0f, 1.0f, 20.0f, 200.0f, 2.0f,
+                   sv_rgb_hex(0x000000));
+    frame_end("stripes");
+    sv_gfx_record(g, NULL);
+    int quads = sv_gfx_get_stats(g).quads;
+    CHECK_MSG(quads == 2, "%d quads for two boxes of stripes", quads);
+    static const struct { int x, y; float cov; } want[] = {
+        {59, 70, 0.45f}, {60, 70, 1.0f}, {61, 70, 0.05f}, {62, 70, 0.0f}, {58, 70, 0.0f},
+        {309, 30, 0.45f}, {310, 110, 1.0f}, {85, 70, 0.0f}, {60, 15, 0.0f}, {60, 125, 0.0f},
+    };
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+        int expect = (int)(255.0f * (1.0f - want[i].cov) + 0.5f);
+        int got = at(want[i].x, want[i].y)[0];
+        CHECK_MSG(abs(got - expect) <= 2, "stripe pixel (%d, %d): %d, expected %d (coverage %.3f)",
+                  want[i].x, want[i].y, got, expect, want[i].cov);
+    }
+    /* x + y = 400 through (199.5, 200.5) is dark, halfway between two lines light */
+    CHECK_MSG(at(199, 200)[0] < 60 && at(206, 200)[0] > 200,
+              "the hatch: %d on a line, %d between two", at(199, 200)[0], at(206, 200)[0]);
+    int lines = 0, vertical = 0;
+    for (size_t i = 0; i < sv_gfx_rec_count(rec); i++) {
+        const sv_prim *p = sv_gfx_rec_prim(rec, i);
+        if (p->kind != SV_PRIM_LINE)
+            continue;
+        lines++;
+        vertical += fabsf(p->x0 - p->x1) < 1e-3f && fabsf(p->y0 - 20.0f) < 1e-3f &&
+                    fabsf(p->y1 - 120.0f) < 1e-3f;
+    }
+    /* x = 60.3 .. 310.3; x + y = 200 .. 600 crosses [40, 360] x [150, 250] for 200 .. 600 */
+    CHECK_MSG(vertical == 6 && lines == 6 + 21, "the record: %d lines, %d of them the vertical "
+              "stripes edge to edge", lines, vertical);
+    sv_gfx_rec_destroy(rec);
+}
+
 /* New text is sent to the atlas texture once a batch, not once a glyph (a
  * software rasteriser finishes the draws that read a texture before each
  * upload): forty new strings in one batch are one upload, and each shows;
@@ -776,6 +824,7 @@ int main(int argc, char **argv)
         test_flat_box();
         test_tint_box();
         test_atlas_upload();
+        test_stripes();
         test_atlas_overflow();
         test_degenerate();
         test_ellipsize();
