@@ -83,8 +83,8 @@ typedef struct vtx {
  * pending quad would be O(n^2) per frame (thousands of cells and numbers at
  * n = 1024). So the framebuffer is cut into TILE x TILE px tiles; each tile
  * lists up to TILE_CAP pending quads that touch it (class << 13 | index;
- * CLASS_QUADS = 8192 fits the 13 bits, NCLASS the 3 above them) and has a mask of the classes that
- * touch it. A new quad visits only its own tiles: a tile whose mask has no
+ * CLASS_QUADS = 8192 fits the 13 bits, NCLASS the 3 above them) and has a
+ * mask of the classes that touch it. A new quad visits only its own tiles: a tile whose mask has no
  * later class is skipped at once; otherwise its listed quads' boxes are
  * tested exactly. A tile that has overflowed (more than TILE_CAP quads)
  * answers "conflict" without looking, and so does a missing grid (its
@@ -100,13 +100,22 @@ typedef struct vtx {
  * and that the interleaved cells and numbers needed no extra flushes.
  * sv_gfx_get_stats() counts flushes and draw calls (scanviz --bench-frames
  * prints them). */
-enum { CLASS_SHAPE, CLASS_FLAT, CLASS_TINT, CLASS_STRIPES, CLASS_PATTERN, CLASS_GLYPH, NCLASS };
+enum {
+    CLASS_SHAPE,
+    CLASS_FLAT,
+    CLASS_TINT,
+    CLASS_STRIPES,
+    CLASS_PATTERN,
+    CLASS_GLYPH,
+    NCLASS
+};
 static const char *const class_define[NCLASS] = {
     "", "#define SV_FLAT 1\n", "#define SV_FLAT 1\n", "#define SV_STRIPES 1\n",
     "#define SV_PATTERN 1\n", "#define SV_GLYPH 1\n"};
 
 /* 8192 quads per list: 16-bit indices plus a base vertex address each. */
 #define CLASS_QUADS 8192
+_Static_assert(CLASS_QUADS <= 1 << 13 && NCLASS <= 8, "a tile entry is class << 13 | index");
 #define VBO_RING 3 /* flushes in flight before a buffer is reused */
 #define TILE 32     /* px: the grid that finds overlaps with pending quads */
 #define TILE_CAP 12 /* quads listed per tile; beyond, the tile is "full" */

@@ -77,10 +77,11 @@ void sv_gfx_rect(sv_gfx *g, sv_box box, float radius, sv_rgba fill,
  * long and 0.9 head wide whose tip is exactly at (x1, y1). */
 void sv_gfx_line(sv_gfx *g, float x0, float y0, float x1, float y1, float width, sv_rgba c);
 /* Parallel lines `width` px wide across box, cut at its edges: those where
- * x nx + y ny = phase + k period for any integer k. One quad however many lines (a hatch, the warp lines through the
- * rows): on llvmpipe each thin line's two sliver triangles shade every 4x4
- * block they touch twice. The pixels are sv_gfx_line's along each line's
- * body; the record gets each line, edge to edge, as a line. */
+ * x nx + y ny = phase + k period for any integer k. One quad however many
+ * lines (a hatch, the warp lines through the rows): on llvmpipe each thin
+ * line's two sliver triangles shade every 4x4 block they touch twice. The
+ * pixels are sv_gfx_line's along each line's body; the record gets each
+ * line, edge to edge, as a line. */
 void sv_gfx_stripes(sv_gfx *g, sv_box box, float nx, float ny, float period, float phase,
                     float width, sv_rgba c);
 void sv_gfx_arrow(sv_gfx *g, float x0, float y0, float x1, float y1, float width,
