@@ -884,8 +884,10 @@ static void record_stripes(sv_gfx *g, sv_box box, float nx, float ny, float peri
         hi = fmaxf(hi, s);
     }
     float k0 = ceilf((lo - phase) / period), k1 = floorf((hi - phase) / period);
-    for (float k = k0; k <= k1 && k - k0 < 100000.0f; k += 1.0f) {
-        float s = phase + k * period;
+    if (!(k1 - k0 < 10000.0f)) /* also NaN: no picture has that many lines */
+        return;
+    for (int j = 0; (float)j <= k1 - k0; j++) {
+        float s = phase + (k0 + (float)j) * period;
         /* the line s n + t d, d = (-ny, nx), clipped to the box */
         float px = s * nx, py = s * ny, dx = -ny, dy = nx, t0 = -1e30f, t1 = 1e30f;
         const float p0[2] = {px, py}, d[2] = {dx, dy}, b0[2] = {box.x, box.y};
@@ -911,7 +913,8 @@ void sv_gfx_stripes(sv_gfx *g, sv_box box, float nx, float ny, float period, flo
                     float width, sv_rgba c)
 {
     if (!(box.w > 0.0f) || !(box.h > 0.0f) || !(period > 0.0f) || !(width > 0.0f) ||
-        !isfinite(phase))
+        !isfinite(phase) || !isfinite(period) || !isfinite(width) ||
+        !(fabsf(box.x) < 1e7f && fabsf(box.y) < 1e7f && box.w < 1e7f && box.h < 1e7f))
         return;
     float n = sqrtf(nx * nx + ny * ny);
     if (!(n > 1e-6f) || !isfinite(n))

@@ -591,6 +591,21 @@ static void test_degenerate(void)
     sv_gfx_line(g, nan, 0, 10, 10, 2, sv_rgb_hex(0));
     sv_gfx_arrow(g, 5, 5, 5, 5, 2, 8, sv_rgb_hex(0));
     sv_gfx_circle(g, 50, 50, -3, sv_rgb_hex(0), sv_rgb_hex(0), 1);
+    /* stripes: no normal, no period, a period too small to list the lines
+     * (recorded: the record would be millions of lines), a box far away */
+    sv_gfx_rec *rec = sv_gfx_rec_create();
+    sv_gfx_record(g, rec);
+    sv_gfx_stripes(g, (sv_box){0, 0, 50, 50}, 0, 0, 5, 0, 1, sv_rgb_hex(0));
+    sv_gfx_stripes(g, (sv_box){0, 0, 50, 50}, nan, 1, 5, 0, 1, sv_rgb_hex(0));
+    sv_gfx_stripes(g, (sv_box){0, 0, 50, 50}, 1, 0, inf, 0, 1, sv_rgb_hex(0));
+    sv_gfx_stripes(g, (sv_box){0, 0, 50, 50}, 1, 0, 5, nan, 1, sv_rgb_hex(0));
+    sv_gfx_stripes(g, (sv_box){0, 0, 1e6f, 1e6f}, 1, 1, 1e-4f, 0, 1, sv_rgb_hex(0));
+    sv_gfx_stripes(g, (sv_box){1e30f, 0, 50, 50}, 1, 0, 5, 0, 1, sv_rgb_hex(0));
+    sv_gfx_stripes(g, (sv_box){1e6f, 0, 50, 50}, 1, 0, 1e-3f, 0, 1, sv_rgb_hex(0));
+    sv_gfx_record(g, NULL);
+    CHECK_MSG(sv_gfx_rec_count(rec) < 100, "degenerate stripes recorded %zu primitives",
+              sv_gfx_rec_count(rec));
+    sv_gfx_rec_destroy(rec);
     sv_gfx_clip(g, &(sv_box){nan, 0, 10, 10});
     sv_gfx_rect(g, (sv_box){0, 0, W, H}, 0, sv_rgb_hex(0), sv_rgb_hex(0), 0, SV_BORDER_NONE);
     sv_gfx_clip(g, &(sv_box){-50, -50, 1e9f, 1e9f});
