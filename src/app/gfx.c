@@ -927,7 +927,7 @@ void sv_gfx_stripes(sv_gfx *g, sv_box box, float nx, float ny, float period, flo
         c.a *= width;
         width = 1.0f;
     }
-    if (g->rec && g->rec_mute == 0)
+    if (sv_gfx_recorder(g)) /* attached and not muted */
         record_stripes(g, box, nx, ny, period, phase, width, c);
     float x0 = box.x, y0 = box.y, x1 = box.x + box.w, y1 = box.y + box.h;
     if (!visible(g, x0, y0, x1, y1))
