@@ -909,6 +909,27 @@ static void record_stripes(sv_gfx *g, sv_box box, float nx, float ny, float peri
     }
 }
 
+/* One quad of the stripes shader over x0..x1, y0..y1: lines of `width`
+ * centred where dot((x, y), (nx, ny)) - phase is a multiple of period. */
+static void stripes_quad(sv_gfx *g, float x0, float y0, float x1, float y1, float nx, float ny,
+                         float period, float phase, float width, const uint8_t f[4])
+{
+    vtx *v = next_quad(g, CLASS_STRIPES, x0, y0, x1, y1);
+    static const float sx[4] = {0, 1, 0, 1}, sy[4] = {0, 0, 1, 1};
+    for (int i = 0; i < 4; i++) {
+        v[i].x = v[i].lx = x0 + sx[i] * (x1 - x0);
+        v[i].y = v[i].ly = y0 + sy[i] * (y1 - y0);
+        v[i].hx = period;
+        v[i].hy = width * 0.5f;
+        v[i].radius = nx;
+        v[i].border_w = ny;
+        v[i].kind = phase;
+        v[i].style = 0;
+        memcpy(v[i].fill, f, 4);
+        memset(v[i].border, 0, 4);
+    }
+}
+
 void sv_gfx_stripes(sv_gfx *g, sv_box box, float nx, float ny, float period, float phase,
                     float width, sv_rgba c)
 {
@@ -935,22 +956,29 @@ void sv_gfx_stripes(sv_gfx *g, sv_box box, float nx, float ny, float period, flo
     /* a phase near the box keeps t small, for float precision */
     float ref = x0 * nx + y0 * ny;
     phase += period * floorf((ref - phase) / period);
-    vtx *v = next_quad(g, CLASS_STRIPES, x0, y0, x1, y1);
     uint8_t f[4];
     pack_rgba(f, c);
-    static const float sx[4] = {0, 1, 0, 1}, sy[4] = {0, 0, 1, 1};
-    for (int i = 0; i < 4; i++) {
-        v[i].x = v[i].lx = x0 + sx[i] * (x1 - x0);
-        v[i].y = v[i].ly = y0 + sy[i] * (y1 - y0);
-        v[i].hx = period;
-        v[i].hy = width * 0.5f;
-        v[i].radius = nx;
-        v[i].border_w = ny;
-        v[i].kind = phase;
-        v[i].style = 0;
-        memcpy(v[i].fill, f, 4);
-        memset(v[i].border, 0, 4);
+    /* Sparse lines across a box (the warp lines: 1 px every 20 or more) are
+     * a quad each, as wide as the line's pixels, with the same shader: one
+     * quad over the whole box would shade every pixel between them. */
+    float reach = width * 0.5f + 1.0f; /* the coverage is 0 beyond hw + 0.5 */
+    bool vertical = ny == 0.0f, horizontal = nx == 0.0f;
+    float lo = vertical ? x0 : y0, hi = vertical ? x1 : y1, sgn = vertical ? nx : ny;
+    if ((vertical || horizontal) && period >= 8.0f * reach && (hi - lo) / period < 256.0f) {
+        /* centres at t = sgn * pos - phase = k * period, for pos in the box */
+        float kmin = ceilf((fminf(sgn * lo, sgn * hi) - phase - reach) / period);
+        float kmax = floorf((fmaxf(sgn * lo, sgn * hi) - phase + reach) / period);
+        int lines = kmax >= kmin ? (int)(kmax - kmin) + 1 : 0;
+        for (int k = 0; k < lines; k++) {
+            float centre = sgn * (phase + (kmin + (float)k) * period);
+            float a = fmaxf(centre - reach, lo), b = fminf(centre + reach, hi);
+            if (b > a)
+                stripes_quad(g, vertical ? a : x0, vertical ? y0 : a, vertical ? b : x1,
+                             vertical ? y1 : b, nx, ny, period, phase, width, f);
+        }
+        return;
     }
+    stripes_quad(g, x0, y0, x1, y1, nx, ny, period, phase, width, f);
 }
 
 void sv_gfx_arrow(sv_gfx *g, float x0, float y0, float x1, float y1, float width, float head,

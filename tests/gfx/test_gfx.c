@@ -496,8 +496,10 @@ static void test_atlas_overflow(void)
     printf("atlas: %d reset(s) in one frame\n", st.atlas_resets);
 }
 
-/* Stripes (a hatch, the warp lines) are one quad whose pixels are those of
- * a line's body, clamp(r + 0.5 - distance, 0, 1) of the colour: black lines
+/* Stripes (a hatch, the warp lines) are quads whose pixels are those of a
+ * line's body, clamp(r + 0.5 - distance, 0, 1) of the colour: one quad for
+ * the whole box, or for sparse lines across it one each, as wide as the
+ * line's pixels (the seven vertical lines here: 50 px apart). Black lines
  * 1.5 px wide at x = 60.3 + 50 k cover column 59 by 0.45, column 60 wholly
  * and column 61 by 0.05; a diagonal hatch's lines x + y = 200 + 20 k are
  * dark on them and light between; nothing is drawn outside the box; the
@@ -515,7 +517,7 @@ static void test_stripes(void)
     frame_end("stripes");
     sv_gfx_record(g, NULL);
     int quads = sv_gfx_get_stats(g).quads;
-    CHECK_MSG(quads == 2, "%d quads for two boxes of stripes", quads);
+    CHECK_MSG(quads == 7 + 1, "%d quads for two boxes of stripes: 7 lines and a hatch", quads);
     static const struct { int x, y; float cov; } want[] = {
         {59, 70, 0.45f}, {60, 70, 1.0f}, {61, 70, 0.05f}, {62, 70, 0.0f}, {58, 70, 0.0f},
         {309, 30, 0.45f}, {310, 110, 1.0f}, {85, 70, 0.0f}, {60, 15, 0.0f}, {60, 125, 0.0f},
