@@ -8,11 +8,11 @@
 //   SV_PATTERN  boxes with a dashed or dotted border
 //   SV_GLYPH    glyphs: coverage from the R8 atlas
 in vec2 v_local;
-flat in vec4 v_fill;
-flat in vec4 v_border;
-flat in vec4 v_shape;
-flat in vec4 v_extra;
-flat in vec4 v_extra2;
+in vec4 v_fill; // the same at every pixel of a quad (shape.vert says why not flat)
+in vec4 v_border;
+in vec4 v_shape;
+in vec4 v_extra;
+in vec4 v_extra2;
 
 uniform sampler2D u_atlas;
 

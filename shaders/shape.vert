@@ -14,12 +14,15 @@ layout(location = 5) in vec4 a_border;
 
 uniform vec2 u_viewport; // framebuffer size in px
 
+// Not flat, though each is the same at the four vertices (so it comes out
+// exact): with a flat input, llvmpipe draws each quad as two triangles,
+// shading the blocks along the diagonal twice, instead of as a rectangle.
 out vec2 v_local;
-flat out vec4 v_fill;   // premultiplied
-flat out vec4 v_border; // premultiplied
-flat out vec4 v_shape;  // half size, corner radius, border width
-flat out vec4 v_extra;  // triangle: edge normal, kind; patterns: see below
-flat out vec4 v_extra2; // patterns: see below
+out vec4 v_fill;   // premultiplied
+out vec4 v_border; // premultiplied
+out vec4 v_shape;  // half size, corner radius, border width
+out vec4 v_extra;  // triangle: edge normal, kind; patterns: see below
+out vec4 v_extra2; // patterns: see below
 
 const float PI = 3.14159265358979;
 const float STYLE_DASHED = 2.0;

@@ -403,14 +403,19 @@ static void test_flat_box(void)
     CHECK_MSG(inside == 0, "%d pixels inside the large box are not its fill", inside);
 }
 
-/* Every pixel of [x0, x1) x [y0, y1) has the colour of (cx, cy), exactly. */
-static int off_from(int x0, int y0, int x1, int y1, int cx, int cy)
+/* The pixels of [x0, x1) x [y0, y1) whose colour is more than tol off the
+ * colour of (cx, cy) in a channel. */
+static int off_from(int x0, int y0, int x1, int y1, int cx, int cy, int tol)
 {
     const uint8_t *ref = at(cx, cy);
     int off = 0;
     for (int y = y0; y < y1; y++)
         for (int x = x0; x < x1; x++)
-            off += memcmp(at(x, y), ref, 3) != 0;
+            for (int c = 0; c < 3; c++)
+                if (abs(at(x, y)[c] - ref[c]) > tol) {
+                    off++;
+                    break;
+                }
     return off;
 }
 
@@ -451,10 +456,13 @@ static void test_tint_box(void)
         /* the border is 2 px inside 10.3 .. 250.3 x 10.6 .. 210.6 */
         CHECK_MSG(!near(at(130, 110), 0xffffff, 8) && !near(at(130, 110), 0xD55E00, 8),
                   "the tinted box's inside is not a blend of its fill over the background");
-        int seams = off_from(14, 15, 247, 207, 130, 110);
+        /* One level of difference is the blend's rounding: llvmpipe blends
+         * the flat inside on its 8-bit path, the strips in floats. A pixel
+         * blended twice is 40 % further on to the fill, tens of levels. */
+        int seams = off_from(14, 15, 247, 207, 130, 110, 1);
         CHECK_MSG(seams == 0, "%s: %d pixels inside the tinted box differ from its middle "
                   "(a seam blended twice, or none)", k ? "dashed" : "solid", seams);
-        int shows = off_from(274, 15, 377, 207, 320, 110);
+        int shows = off_from(274, 15, 377, 207, 320, 110, 0);
         CHECK_MSG(shows == 0 && near(at(320, 110), 0xffffff, 0),
                   "%s: %d pixels inside the outline are not the background", k ? "dashed" : "solid",
                   shows);
