@@ -638,6 +638,71 @@ static const run *get_run(sv_gfx *g, sv_text *t, sized_font *s, const char *utf8
     return slot;
 }
 
+/* Draws a string too long to cache whole: word by word, each word a cached
+ * run at the pen position glyph-by-glyph layout gives it (the kerning
+ * across a space is the layout's), a word that cannot be cached glyph by
+ * glyph. A run is one quad where its glyphs were one each: on llvmpipe a
+ * small quad costs about twice a large one per pixel. Returns the advance,
+ * the same as layout's. */
+static int draw_words(sv_gfx *g, sv_text *t, sized_font *s, int x, int baseline, sv_rgba c,
+                      const char *utf8)
+{
+    const unsigned char *p = (const unsigned char *)utf8;
+    int pen = 0;
+    uint32_t prev = 0;
+    while (*p) {
+        const unsigned char *q = p;
+        uint32_t cp = utf8_next(&q);
+        if (cp == '\n' || cp == '\r') {
+            p = q;
+            continue;
+        }
+        if (prev && s->kern)
+            pen += TTF_GetFontKerningSizeGlyphs32(s->ttf, prev, cp);
+        if (cp == ' ') {
+            const glyph *gl = get_glyph(g, t, s, cp);
+            pen += gl ? gl->advance : 0;
+            prev = cp;
+            p = q;
+            continue;
+        }
+        /* a word: up to the next space, line break or the end */
+        const unsigned char *end = p;
+        uint32_t last = cp;
+        while (*end && *end != ' ' && *end != '\n' && *end != '\r') {
+            const unsigned char *e = end;
+            last = utf8_next(&e);
+            end = e;
+        }
+        size_t len = (size_t)(end - p);
+        const run *r = len <= RUN_MAX_BYTES ? get_run(g, t, s, (const char *)p, len) : NULL;
+        if (r) {
+            if (r->w > 0)
+                sv_gfx_glyph(g, (float)(x + pen + r->x0), (float)(baseline + r->y0),
+                             (float)r->w, (float)r->h, (float)r->u, (float)r->v, c);
+            pen += r->advance;
+        } else {
+            uint32_t wprev = 0;
+            for (const unsigned char *w = p; w < end;) {
+                uint32_t wc = utf8_next(&w);
+                if (wprev && s->kern)
+                    pen += TTF_GetFontKerningSizeGlyphs32(s->ttf, wprev, wc);
+                wprev = wc;
+                const glyph *gl = get_glyph(g, t, s, wc);
+                if (!gl)
+                    continue;
+                if (gl->w > 0)
+                    sv_gfx_glyph(g, (float)(x + pen + gl->x0), (float)(baseline + gl->y0),
+                                 (float)gl->w, (float)gl->h, (float)gl->u, (float)gl->v, c);
+                pen += gl->advance;
+            }
+        }
+        prev = last;
+        p = end;
+    }
+    return pen;
+}
+
 static bool cacheable(const char *utf8, size_t *len)
 {
     size_t n = 0;
@@ -734,5 +799,5 @@ float sv_gfx_text(sv_gfx *g, sv_font font, float px, float x, float y, sv_align 
                          (float)r->h, (float)r->u, (float)r->v, c);
         return (float)r->advance;
     }
-    return (float)layout(g, t, s, ix, baseline, c, utf8, true);
+    return (float)draw_words(g, t, s, ix, baseline, c, utf8);
 }

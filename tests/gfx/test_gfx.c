@@ -269,6 +269,58 @@ static void test_text(void)
     CHECK_MSG(rr >= 375 && rr <= 380, "right-aligned text ends at %d, want 380", rr);
 }
 
+/* A string too long to cache whole is drawn word by word: each word lands
+ * where the measuring layout puts it, kerning across the spaces included,
+ * so the line is pixel for pixel its words drawn one at a time at the
+ * widths of their prefixes; a word too long for a run (the last) goes glyph
+ * by glyph. The advance is the measured width. */
+static void test_long_text(void)
+{
+    static uint8_t whole[W * H * 4];
+    const char *s = "AVAT Tony, LT: ≥ 42 Wa \"yo\"  ok ThisWordIsLongerThanThirtyTwoBytes";
+    const float px_size = 13, x = 3.4f, y = 40;
+    for (int pass = 0; pass < 2; pass++) {
+        frame_begin();
+        if (pass == 0) {
+            float adv = sv_gfx_text(g, SV_FONT_SANS, px_size, x, y, SV_ALIGN_LEFT,
+                                    sv_rgb_hex(0x000000), s);
+            float w = sv_gfx_text_width(g, SV_FONT_SANS, px_size, s);
+            CHECK_MSG(fabsf(adv - w) < 0.01f, "long text advanced %.1f, measured %.1f", adv, w);
+        }
+        for (size_t i = 0; pass == 1 && s[i];) {
+            if (s[i] == ' ') {
+                i++;
+                continue;
+            }
+            size_t n = strcspn(s + i, " ");
+            /* the pen at the word: the prefix up to its first character,
+             * kerned with what comes before, less that character */
+            unsigned char lead = (unsigned char)s[i];
+            int clen = lead < 0x80 ? 1 : lead < 0xE0 ? 2 : lead < 0xF0 ? 3 : 4;
+            char word[64], prefix[128], first[8];
+            snprintf(word, sizeof word, "%.*s", (int)n, s + i);
+            snprintf(prefix, sizeof prefix, "%.*s", (int)i + clen, s);
+            snprintf(first, sizeof first, "%.*s", clen, s + i);
+            float at_x = sv_gfx_text_width(g, SV_FONT_SANS, px_size, prefix) -
+                         sv_gfx_text_width(g, SV_FONT_SANS, px_size, first);
+            sv_gfx_text(g, SV_FONT_SANS, px_size, x + at_x, y, SV_ALIGN_LEFT,
+                        sv_rgb_hex(0x000000), word);
+            i += n;
+        }
+        frame_end(pass ? "long-text-words" : "long-text");
+        if (pass == 0)
+            memcpy(whole, px, sizeof px);
+    }
+    int differ = 0, ink = 0;
+    for (size_t i = 0; i < (size_t)W * H * 4; i += 4) {
+        differ += memcmp(whole + i, px + i, 3) != 0;
+        ink += whole[i] < 128;
+    }
+    CHECK_MSG(ink > 200, "the long text drew only %d dark pixels", ink);
+    CHECK_MSG(differ == 0, "%d pixels differ between the long text and its words drawn alone",
+              differ);
+}
+
 /* font_metrics.h's numbers are the embedded fonts' own: the layout sizes
  * boxes from them before it measures any text. */
 static void test_font_metrics(void)
@@ -843,6 +895,7 @@ int main(int argc, char **argv)
         test_borders();
         test_arrow();
         test_text();
+        test_long_text();
         test_font_metrics();
         test_clip();
         test_order();
