@@ -145,6 +145,7 @@ struct sv_gfx {
     int rec_mute;       /* > 0 inside a primitive made of others */
     sv_gfx_stats stats;
     int resets_at_begin;
+    GLint warm_fbo; /* the framebuffer the shaders were last warmed up on (+1; 0: none) */
 };
 
 struct sv_gfx_target {
@@ -431,6 +432,40 @@ static bool size_grid(sv_gfx *g)
     return true;
 }
 
+/* llvmpipe compiles a shader's code for a framebuffer and blend state at
+ * the first draw that needs it: tens of ms for each class, which landed in
+ * the first frame that drew a class (the first step with an arrow head or
+ * a dashed border stalled by 4 ms). So each framebuffer's first frame draws
+ * every class once, in a state its flush uses, with a quad outside the
+ * framebuffer, which draws nothing. */
+static void warm_up(sv_gfx *g)
+{
+    GLint fbo = 0;
+    glGetIntegerv(GL_DRAW_FRAMEBUFFER_BINDING, &fbo);
+    if (g->warm_fbo == fbo + 1)
+        return;
+    g->warm_fbo = fbo + 1;
+    vtx v[4];
+    memset(v, 0, sizeof v);
+    for (int i = 0; i < 4; i++) {
+        v[i].x = -8.0f - (float)(i & 1);
+        v[i].y = -8.0f - (float)(i >> 1);
+    }
+    int k = g->ring;
+    g->ring = (g->ring + 1) % VBO_RING;
+    glBindVertexArray(g->vao[k]);
+    glBindBuffer(GL_ARRAY_BUFFER, g->vbo[k]);
+    glBufferSubData(GL_ARRAY_BUFFER, 0, (GLsizeiptr)sizeof v, v);
+    for (int c = 0; c < NCLASS; c++) {
+        glUseProgram(g->program[c]);
+        if (c == CLASS_FLAT)
+            glDisable(GL_BLEND);
+        glDrawElementsBaseVertex(GL_TRIANGLES, 6, GL_UNSIGNED_SHORT, NULL, 0);
+        if (c == CLASS_FLAT)
+            glEnable(GL_BLEND);
+    }
+}
+
 void sv_gfx_begin(sv_gfx *g, int fb_w, int fb_h, sv_rgba clear)
 {
     g->fb_w = fb_w > 0 ? fb_w : 1;
@@ -464,6 +499,7 @@ void sv_gfx_begin(sv_gfx *g, int fb_w, int fb_h, sv_rgba clear)
     }
     glActiveTexture(GL_TEXTURE0);
     glBindTexture(GL_TEXTURE_2D, sv_text_atlas_texture(g->text));
+    warm_up(g);
 }
 
 void sv_gfx_flush(sv_gfx *g)
