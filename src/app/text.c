@@ -30,6 +30,10 @@ extern const size_t sv_font_mono_size;
 #define RUN_MAX_USED 6000
 #define RUN_MAX_BYTES 32      /* strings up to this long are cached whole */
 #define RUN_ARENA (RUN_SLOTS * 16)
+#define MEASURE_SLOTS 4096    /* power of two: measured widths */
+#define MEASURE_MAX_USED 3000
+#define MEASURE_MAX_BYTES 512 /* longer strings are measured each time */
+#define MEASURE_ARENA (MEASURE_SLOTS * 64)
 #define MIN_PX 1
 #define MAX_PX 512
 
@@ -53,6 +57,18 @@ typedef struct run {
     uint16_t w, h, u, v;
     int16_t advance;
 } run;
+
+/* A string's measured advance (layout without drawing): the layout asks
+ * for the same widths every frame (wrapping, centring, ellipsizing), and a
+ * measure is a kerning lookup per pair. */
+typedef struct measure {
+    uint64_t hash; /* 0: empty slot */
+    uint32_t off;  /* the string's bytes in the measure arena */
+    uint16_t len;
+    uint8_t font;
+    uint16_t px;
+    int32_t advance;
+} measure;
 
 typedef struct sized_font {
     TTF_Font *ttf;
@@ -82,6 +98,10 @@ struct sv_text {
     int runs_used;
     char *arena;
     size_t arena_used;
+    measure *measures;
+    int measures_used;
+    char *marena;
+    size_t marena_used;
 };
 
 static const unsigned char *font_data(int f, size_t *size)
@@ -106,7 +126,9 @@ sv_text *sv_text_create(char *err, size_t errlen)
     t->runs = calloc(RUN_SLOTS, sizeof *t->runs);
     t->arena = malloc(RUN_ARENA);
     t->mirror = calloc((size_t)ATLAS_SIZE * ATLAS_SIZE, 1);
-    if (!t->slots || !t->runs || !t->arena || !t->mirror)
+    t->measures = calloc(MEASURE_SLOTS, sizeof *t->measures);
+    t->marena = malloc(MEASURE_ARENA);
+    if (!t->slots || !t->runs || !t->arena || !t->mirror || !t->measures || !t->marena)
         goto fail_oom;
     /* Check now that every embedded font opens, so a bad font is an error
      * at start and not blank text later. */
@@ -153,7 +175,7 @@ void sv_text_destroy(sv_text *t)
         TTF_CloseFont(t->sizes[i].ttf);
     if (t->tex)
         glDeleteTextures(1, &t->tex);
-    SV_FREE_ALL(t->slots, t->runs, t->arena, t->mirror, t->scratch, t);
+    SV_FREE_ALL(t->slots, t->runs, t->arena, t->mirror, t->measures, t->marena, t->scratch, t);
     TTF_Quit();
 }
 
@@ -722,13 +744,50 @@ static sized_font *font_for(sv_text *t, sv_font font, float px, const char *utf8
     return get_font(t, (int)font, clamp_px(px));
 }
 
+/* The advance of utf8 in s, as layout measures it, from the measure cache
+ * (filled on first use; cleared whole when full). */
+static int measured(sv_gfx *g, sv_text *t, sized_font *s, const char *utf8)
+{
+    size_t len = strlen(utf8);
+    if (len > MEASURE_MAX_BYTES)
+        return layout(g, t, s, 0, 0, (sv_rgba){0, 0, 0, 0}, utf8, false);
+    uint64_t hash = run_hash(s->font, s->px, utf8, len);
+    size_t i = (size_t)(hash >> 20) & (MEASURE_SLOTS - 1);
+    for (;; i = (i + 1) & (MEASURE_SLOTS - 1)) {
+        measure *m = &t->measures[i];
+        if (!m->hash)
+            break;
+        if (m->hash == hash && m->len == len && m->font == s->font && m->px == s->px &&
+            memcmp(t->marena + m->off, utf8, len) == 0)
+            return m->advance;
+    }
+    int advance = layout(g, t, s, 0, 0, (sv_rgba){0, 0, 0, 0}, utf8, false);
+    if (t->measures_used >= MEASURE_MAX_USED || t->marena_used + len > MEASURE_ARENA) {
+        memset(t->measures, 0, MEASURE_SLOTS * sizeof *t->measures);
+        t->measures_used = 0;
+        t->marena_used = 0;
+        i = (size_t)(hash >> 20) & (MEASURE_SLOTS - 1);
+    }
+    measure *m = &t->measures[i];
+    while (m->hash) {
+        i = (i + 1) & (MEASURE_SLOTS - 1);
+        m = &t->measures[i];
+    }
+    *m = (measure){hash, (uint32_t)t->marena_used, (uint16_t)len, (uint8_t)s->font,
+                   (uint16_t)s->px, advance};
+    memcpy(t->marena + t->marena_used, utf8, len);
+    t->marena_used += len;
+    t->measures_used++;
+    return advance;
+}
+
 float sv_gfx_text_width(sv_gfx *g, sv_font font, float px, const char *utf8)
 {
     sv_text *t = sv_gfx_text_state(g);
     sized_font *s = font_for(t, font, px, utf8);
     if (!s)
         return 0.0f;
-    return (float)layout(g, t, s, 0, 0, (sv_rgba){0, 0, 0, 0}, utf8, false);
+    return (float)measured(g, t, s, utf8);
 }
 
 void sv_gfx_text_ellipsize(sv_gfx *g, sv_font font, float px, float max_w, const char *utf8,
@@ -771,7 +830,7 @@ float sv_gfx_text(sv_gfx *g, sv_font font, float px, float x, float y, sv_align 
             p->y0 = floorf(y + 0.5f * (float)s->cap + 0.5f);
             p->align = align;
             p->fill = c;
-            p->advance = (float)layout(g, t, s, 0, 0, c, utf8, false);
+            p->advance = (float)measured(g, t, s, utf8);
         }
     }
     /* Rows of text wholly outside the clip are measured, not drawn; so is
@@ -779,14 +838,14 @@ float sv_gfx_text(sv_gfx *g, sv_font font, float px, float x, float y, sv_align 
     float top = y - (float)s->px, bottom = y + (float)s->px;
     if (!isfinite(x) || !isfinite(y) || fabsf(x) > 1e7f || fabsf(y) > 1e7f ||
         !sv_gfx_visible_rows(g, top, bottom))
-        return (float)layout(g, t, s, 0, 0, c, utf8, false);
+        return (float)measured(g, t, s, utf8);
     size_t len;
     const run *r = cacheable(utf8, &len) ? get_run(g, t, s, utf8, len) : NULL;
     int w = 0;
     if (r)
         w = r->advance;
     else if (align != SV_ALIGN_LEFT)
-        w = layout(g, t, s, 0, 0, c, utf8, false);
+        w = measured(g, t, s, utf8);
     float left = align == SV_ALIGN_CENTER ? x - 0.5f * (float)w
                : align == SV_ALIGN_RIGHT  ? x - (float)w
                                           : x;

@@ -321,6 +321,32 @@ static void test_long_text(void)
               differ);
 }
 
+/* Widths come from a cache keyed by font, size and bytes: the same string
+ * in another font or size is measured anew, a long run of new strings
+ * clears the cache and the widths stay the same. */
+static void test_measure_cache(void)
+{
+    float mono = sv_gfx_text_width(g, SV_FONT_MONO, 20, "1024");
+    float sans = sv_gfx_text_width(g, SV_FONT_SANS, 20, "1024");
+    float mono40 = sv_gfx_text_width(g, SV_FONT_MONO, 40, "1024");
+    float one = sv_gfx_text_width(g, SV_FONT_MONO, 20, "1");
+    CHECK_MSG(mono == 4 * one, "mono \"1024\" is %.0f px, four \"1\" are %.0f", mono, 4 * one);
+    CHECK_MSG(sans != mono, "\"1024\" measures %.0f px in both sans and mono", sans);
+    CHECK_MSG(fabsf(mono40 - 2 * mono) <= 4, "\"1024\" at 40 px is %.0f px, at 20 px %.0f",
+              mono40, mono);
+    int changed = 0;
+    char buf[32];
+    for (int i = 0; i < 5000; i++) { /* more than the cache holds */
+        snprintf(buf, sizeof buf, "w%d", i);
+        float a = sv_gfx_text_width(g, SV_FONT_SANS, 11, buf);
+        changed += sv_gfx_text_width(g, SV_FONT_SANS, 11, buf) != a;
+    }
+    CHECK_MSG(changed == 0, "%d widths changed when measured again", changed);
+    CHECK_MSG(sv_gfx_text_width(g, SV_FONT_MONO, 20, "1024") == mono &&
+                  sv_gfx_text_width(g, SV_FONT_SANS, 20, "1024") == sans,
+              "widths changed after the cache was cleared");
+}
+
 /* font_metrics.h's numbers are the embedded fonts' own: the layout sizes
  * boxes from them before it measures any text. */
 static void test_font_metrics(void)
@@ -896,6 +922,7 @@ int main(int argc, char **argv)
         test_arrow();
         test_text();
         test_long_text();
+        test_measure_cache();
         test_font_metrics();
         test_clip();
         test_order();
