@@ -800,19 +800,38 @@ static void push_flat_box(sv_gfx *g, float cx, float cy, float hx, float hy, flo
 {
     const float m = AA_MARGIN, ix = hx - band, iy = hy - band;
     const float o = fill.a >= 1.0f ? 1.0f : 0.0f;
-    push_part(g, cx, cy, 1.0f, 0.0f, hx, hy, -hx - m, -hy - m, hx + m, -iy + o, radius,
+    /* Away from the corners an edge needs only its border and the pixel
+     * that antialiases it: there the strips are ts thick, not band. */
+    const float ts = fminf(border_w + 1.0f, band), tx = hx - ts, ty = hy - ts;
+    static const float sx[4] = {-1, 1, -1, 1}, sy[4] = {-1, -1, 1, 1};
+    for (int k = 0; k < 4; k++) { /* the corners, band by band */
+        float ax = sx[k] * (hx + m), bx = sx[k] * (ix - o), ay = sy[k] * (hy + m),
+              by = sy[k] * (iy - o);
+        push_part(g, cx, cy, 1.0f, 0.0f, hx, hy, fminf(ax, bx), fminf(ay, by), fmaxf(ax, bx),
+                  fmaxf(ay, by), radius, border_w, KIND_BOX, style, fill, border);
+    }
+    /* the straight edges: top, bottom, left, right */
+    push_part(g, cx, cy, 1.0f, 0.0f, hx, hy, -ix + o, -hy - m, ix - o, -ty + o, radius,
               border_w, KIND_BOX, style, fill, border);
-    push_part(g, cx, cy, 1.0f, 0.0f, hx, hy, -hx - m, iy - o, hx + m, hy + m, radius,
+    push_part(g, cx, cy, 1.0f, 0.0f, hx, hy, -ix + o, ty - o, ix - o, hy + m, radius,
               border_w, KIND_BOX, style, fill, border);
-    push_part(g, cx, cy, 1.0f, 0.0f, hx, hy, -hx - m, -iy + o, -ix + o, iy - o, radius,
+    push_part(g, cx, cy, 1.0f, 0.0f, hx, hy, -hx - m, -iy + o, -tx + o, iy - o, radius,
               border_w, KIND_BOX, style, fill, border);
-    push_part(g, cx, cy, 1.0f, 0.0f, hx, hy, ix - o, -iy + o, hx + m, iy - o, radius,
+    push_part(g, cx, cy, 1.0f, 0.0f, hx, hy, tx - o, -iy + o, hx + m, iy - o, radius,
               border_w, KIND_BOX, style, fill, border);
     /* last: a strip pushed after it would overlap a pending later class
-     * and flush */
-    if (fill.a > 0.0f)
-        push_part(g, cx, cy, 1.0f, 0.0f, ix, iy, -ix, -iy, ix, iy, 0.0f, 0.0f, KIND_FLAT,
+     * and flush. The inside: between the side strips, and above and below
+     * it up to the top and bottom strips, between the corners. */
+    if (fill.a > 0.0f) {
+        push_part(g, cx, cy, 1.0f, 0.0f, tx, iy, -tx, -iy, tx, iy, 0.0f, 0.0f, KIND_FLAT,
                   SV_BORDER_NONE, fill, fill);
+        if (ty > iy) {
+            push_part(g, cx, cy, 1.0f, 0.0f, ix, ty, -ix, -ty, ix, -iy, 0.0f, 0.0f, KIND_FLAT,
+                      SV_BORDER_NONE, fill, fill);
+            push_part(g, cx, cy, 1.0f, 0.0f, ix, ty, -ix, iy, ix, ty, 0.0f, 0.0f, KIND_FLAT,
+                      SV_BORDER_NONE, fill, fill);
+        }
+    }
 }
 
 void sv_gfx_rect(sv_gfx *g, sv_box box, float radius, sv_rgba fill, sv_rgba border_color,

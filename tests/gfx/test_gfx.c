@@ -443,11 +443,13 @@ static void test_order(void)
     CHECK_MSG(st.flushes <= 4, "%d flushes: cells and their numbers should share one", st.flushes);
 }
 
-/* A large opaque box is drawn as its inside, flat, and four strips of the
- * distance shader (gfx.c's push_flat_box): its pixels must be those of the
- * whole box. A small box (drawn whole) and a large one at the same
- * fractional origin have the same corner and the same left side; the large
- * one's inside is exactly its fill; the split shows in the quad count. */
+/* A large opaque box is drawn as its inside, flat, and strips of the
+ * distance shader (gfx.c's push_flat_box: four corners, and four straight
+ * edges only as thick as the border and a pixel): its pixels must be those
+ * of the whole box. A small box (drawn whole) and a large one at the same
+ * fractional origin have the same corner, the same left side and the same
+ * top edge; the large one's inside is exactly its fill; the split shows in
+ * the quad count (8 strips and an inside of 3). */
 static void test_flat_box(void)
 {
     static uint8_t small[W * H * 4];
@@ -461,8 +463,8 @@ static void test_flat_box(void)
     sv_gfx_rect(g, (sv_box){10.3f, 10.6f, 300, 200}, 4, fill, edge, 2, SV_BORDER_SOLID);
     frame_end("flat-large");
     int large_quads = sv_gfx_get_stats(g).quads;
-    CHECK_MSG(small_quads == 1 && large_quads == 5,
-              "%d and %d quads: the large box is not its inside and four strips",
+    CHECK_MSG(small_quads == 1 && large_quads == 11,
+              "%d and %d quads: the large box is not its inside and its strips",
               small_quads, large_quads);
     int off = 0, worst = 0;
     for (int y = 8; y < 29; y++) /* the small box's lower corner starts at 30.6 */
@@ -474,6 +476,15 @@ static void test_flat_box(void)
             }
     CHECK_MSG(off == 0, "%d channels of the large box's corner and side differ from the "
               "whole box's (by up to %d)", off, worst);
+    off = worst = 0;
+    for (int y = 8; y < 20; y++) /* the top edge, past the corners: x = 20 and x = 150 */
+        for (int c = 0; c < 3; c++) {
+            int d = abs(small[((size_t)y * W + 20) * 4 + c] - at(150, y)[c]);
+            off += d > 1;
+            worst = d > worst ? d : worst;
+        }
+    CHECK_MSG(off == 0, "%d channels of the large box's top edge differ from the whole box's "
+              "(by up to %d)", off, worst);
     int inside = 0;
     for (int y = 20; y < 200; y += 7)
         for (int x = 20; x < 300; x += 7)
@@ -519,7 +530,7 @@ static void test_tint_box(void)
         sv_gfx_rect(g, (sv_box){270.2f, 10.6f, 110, 200}, 4, none, edge, 2, styles[k]);
         frame_end(k ? "tint-large-dashed" : "tint-large");
         int quads = sv_gfx_get_stats(g).quads;
-        CHECK_MSG(quads == (k ? 13 : 9), "%s: %d quads: the boxes are not strips and an inside",
+        CHECK_MSG(quads == 19, "%s: %d quads: the boxes are not strips and an inside",
                   k ? "dashed" : "solid", quads);
         int off = 0, worst = 0;
         for (int y = 8; y < 29 && k == 0; y++) /* a dash's period follows the size */
