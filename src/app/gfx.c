@@ -433,11 +433,13 @@ static bool size_grid(sv_gfx *g)
 }
 
 /* llvmpipe compiles a shader's code for a framebuffer and blend state at
- * the first draw that needs it: tens of ms for each class, which landed in
- * the first frame that drew a class (the first step with an arrow head or
- * a dashed border stalled by 4 ms). So each framebuffer's first frame draws
- * every class once, in a state its flush uses, with a quad outside the
- * framebuffer, which draws nothing. */
+ * the first draw that needs it, a few ms for a class, and that landed in
+ * the first frame that drew the class (the lab's first change of step took
+ * 4 ms more than the frames around it). So each framebuffer's first frame
+ * draws every class once, in the state its flush uses, with a quad outside
+ * the framebuffer, which draws nothing. A framebuffer is known by its GL
+ * name: a new target that reuses a freed one's name has the same format,
+ * whose code is compiled already. */
 static void warm_up(sv_gfx *g)
 {
     GLint fbo = 0;
