@@ -35,7 +35,11 @@ def run_under_xvfb():
         if not shutil.which(tool):
             print(f"SKIP: {tool} is not installed", flush=True)
             sys.exit(SKIP)
-    cmd = ["xvfb-run", "-a", "-s", "-screen 0 1600x1200x24",
+    # -noreset: by default an X server resets when its last client leaves,
+    # and between the scenarios (and each xdotool call) the last one often
+    # does; a scanviz connecting during the reset had its connection closed
+    # and died of SIGPIPE before its window showed (CI, once, exit -13).
+    cmd = ["xvfb-run", "-a", "-s", "-screen 0 1600x1200x24 -noreset",
            sys.executable, sys.argv[0], INNER_FLAG] + sys.argv[1:]
     sys.exit(subprocess.call(cmd))
 
