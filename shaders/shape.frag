@@ -90,7 +90,9 @@ void main()
 
     float across = d + hw; // from the centre line
     float ring;
-    if (v_extra2.w == 2.0) { // dashed: 3/5 of each period, square ends
+    // The style and kind are whole numbers, but interpolated (shape.vert says
+    // why not flat): on a GPU they may come out an ulp off, so never ==.
+    if (abs(v_extra2.w - 2.0) < 0.5) { // dashed: 3/5 of each period, square ends
         ring = (outer - inner) * clamp(0.3 * period - along + 0.5, 0.0, 1.0);
     } else {                 // dotted: round dots of diameter w
         float dot_d = length(vec2(along, across)) - hw;
@@ -110,7 +112,7 @@ void main()
     // Triangle: the base's half plane and the two mirrored edges.
     float d_tri = max(-half_size.x - p.x,
                       dot(vec2(p.x, abs(p.y)) - vec2(half_size.x, 0.0), v_extra.xy));
-    float d = v_extra.z == 1.0 ? d_tri : d_box;
+    float d = abs(v_extra.z - 1.0) < 0.5 ? d_tri : d_box; // kind 1: a triangle (not ==: see SV_PATTERN)
     float outer = clamp(0.5 - d, 0.0, 1.0);
     float ring = outer - clamp(0.5 - (d + w), 0.0, 1.0); // 0 without a border
     o_color = v_border * ring + v_fill * outer * (1.0 - v_border.a * ring);
