@@ -613,13 +613,15 @@ static bool build_run(sv_gfx *g, sv_text *t, sized_font *s, const char *utf8, si
         return false;
     }
     memset(t->scratch, 0, (size_t)w * h);
-    for (int i = 0; i < n; i++) /* overlapping glyphs add up, saturating */
+    /* Where glyphs overlap (a kerned pair, "ff" in bold), coverage a over b
+     * is a + b - ab, as blending the glyphs one by one gives. */
+    for (int i = 0; i < n; i++)
         for (int y = 0; y < pl[i].h; y++) {
             const uint8_t *src = t->mirror + (size_t)(pl[i].v + y) * ATLAS_SIZE + pl[i].u;
             uint8_t *dst = t->scratch + (size_t)(pl[i].y - y0 + y) * w + (pl[i].x - x0);
             for (int x = 0; x < pl[i].w; x++) {
-                int sum = dst[x] + src[x];
-                dst[x] = (uint8_t)(sum > 255 ? 255 : sum);
+                int a = dst[x], b = src[x];
+                dst[x] = (uint8_t)(a + b - (a * b + 127) / 255);
             }
         }
     upload(t, u, v, w, h);

@@ -321,6 +321,31 @@ static void test_long_text(void)
               differ);
 }
 
+/* A run (a string cached whole) is the picture of its glyphs blended one by
+ * one, where they overlap too: bold "ff" drawn as a run matches the first
+ * two f of a word too long for a run (drawn glyph by glyph), up to where
+ * the third begins. */
+static void test_run_overlap(void)
+{
+    const char *run = "ff", *glyphs = "ffffffffffffffffffffffffffffffffffff"; /* 36 bytes */
+    const float px_size = 40;
+    frame_begin();
+    sv_gfx_text(g, SV_FONT_SANS_BOLD, px_size, 20, 60, SV_ALIGN_LEFT, sv_rgb_hex(0x000000), run);
+    sv_gfx_text(g, SV_FONT_SANS_BOLD, px_size, 20, 160, SV_ALIGN_LEFT, sv_rgb_hex(0x000000),
+                glyphs);
+    frame_end("run-overlap");
+    int upto = 20 + (int)sv_gfx_text_width(g, SV_FONT_SANS_BOLD, px_size, "ff") - 2;
+    int differ = 0, ink = 0;
+    for (int y = 20; y < 100; y++)
+        for (int x = 10; x < upto; x++) {
+            differ += memcmp(at(x, y), at(x, y + 100), 3) != 0;
+            ink += dark(x, y) > 64;
+        }
+    CHECK_MSG(ink > 100, "bold \"ff\" drew only %d dark pixels", ink);
+    CHECK_MSG(differ == 0, "%d pixels of the run \"ff\" differ from the glyphs drawn one by one",
+              differ);
+}
+
 /* Widths come from a cache keyed by font, size and bytes: the same string
  * in another font or size is measured anew, a long run of new strings
  * clears the cache and the widths stay the same. */
@@ -934,6 +959,7 @@ int main(int argc, char **argv)
         test_text();
         test_long_text();
         test_measure_cache();
+        test_run_overlap();
         test_font_metrics();
         test_clip();
         test_order();
