@@ -505,15 +505,15 @@ static uint32_t utf8_next(const unsigned char **ps)
     return c;
 }
 
-/* Walks the string: returns the advance width in whole px; with draw, also
- * draws each glyph at pen (x, baseline) in whole px. */
-static int layout(sv_gfx *g, sv_text *t, sized_font *s, int x, int baseline, sv_rgba c,
-                  const char *utf8, bool draw)
+/* Walks [p, end), or up to the NUL when end is NULL: returns the advance
+ * width in whole px; with draw, also draws each glyph at pen (x, baseline)
+ * in whole px. */
+static int layout_range(sv_gfx *g, sv_text *t, sized_font *s, int x, int baseline, sv_rgba c,
+                        const unsigned char *p, const unsigned char *end, bool draw)
 {
-    const unsigned char *p = (const unsigned char *)utf8;
     int pen = 0;
     uint32_t prev = 0;
-    while (*p) {
+    while (end ? p < end : *p != 0) {
         uint32_t cp = utf8_next(&p);
         if (cp == '\n' || cp == '\r')
             continue;
@@ -533,6 +533,13 @@ static int layout(sv_gfx *g, sv_text *t, sized_font *s, int x, int baseline, sv_
         prev = cp;
     }
     return pen;
+}
+
+/* layout_range over the whole of a NUL-terminated string. */
+static int layout(sv_gfx *g, sv_text *t, sized_font *s, int x, int baseline, sv_rgba c,
+                  const char *utf8, bool draw)
+{
+    return layout_range(g, t, s, x, baseline, c, (const unsigned char *)utf8, NULL, draw);
 }
 
 /* ---- whole short strings ----------------------------------------------- */
@@ -706,20 +713,7 @@ static int draw_words(sv_gfx *g, sv_text *t, sized_font *s, int x, int baseline,
                              (float)r->w, (float)r->h, (float)r->u, (float)r->v, c);
             pen += r->advance;
         } else {
-            uint32_t wprev = 0;
-            for (const unsigned char *w = p; w < end;) {
-                uint32_t wc = utf8_next(&w);
-                if (wprev && s->kern)
-                    pen += TTF_GetFontKerningSizeGlyphs32(s->ttf, wprev, wc);
-                wprev = wc;
-                const glyph *gl = get_glyph(g, t, s, wc);
-                if (!gl)
-                    continue;
-                if (gl->w > 0)
-                    sv_gfx_glyph(g, (float)(x + pen + gl->x0), (float)(baseline + gl->y0),
-                                 (float)gl->w, (float)gl->h, (float)gl->u, (float)gl->v, c);
-                pen += gl->advance;
-            }
+            pen += layout_range(g, t, s, x + pen, baseline, c, p, end, true);
         }
         prev = last;
         p = end;
