@@ -592,3 +592,78 @@ bool sv_mkdir_parents(const char *dir, unsigned mode, char *err, size_t errlen)
     free(p);
     return ok;
 }
+
+char *sv_read_regular(const char *path, size_t limit, const char *what, bool text, size_t *len_out,
+                      char *err, size_t errlen)
+{
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+    if (fd < 0) {
+        sv_errorf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+        return NULL;
+    }
+    struct stat st;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        const char *kind = S_ISFIFO(st.st_mode)  ? "a named pipe"
+                           : S_ISDIR(st.st_mode) ? "a folder"
+                           : S_ISCHR(st.st_mode) ? "a device"
+                           : S_ISBLK(st.st_mode) ? "a device"
+                           : S_ISSOCK(st.st_mode) ? "a socket"
+                                                  : "not a file";
+        sv_errorf(err, errlen, "%s: not a regular file (%s), refused as %s", path, kind, what);
+        close(fd);
+        return NULL;
+    }
+    if ((unsigned long long)st.st_size > limit) {
+        char sz[32];
+        format_size(limit, sz, sizeof sz);
+        sv_errorf(err, errlen, "%s: longer than the limit of %s for %s", path, sz, what);
+        close(fd);
+        return NULL;
+    }
+    size_t cap = (size_t)st.st_size + 2, len = 0;
+    char *data = malloc(cap);
+    if (!data) {
+        sv_errorf(err, errlen, "%s: out of memory", path);
+        close(fd);
+        return NULL;
+    }
+    for (;;) {
+        if (len + 1 >= cap) { /* it grew while read: bounded all the same */
+            size_t ncap = cap * 2 > limit + 2 ? limit + 2 : cap * 2;
+            char *nd = ncap > cap ? realloc(data, ncap) : NULL;
+            if (!nd) {
+                sv_errorf(err, errlen, "%s: longer than the limit for %s", path, what);
+                goto fail;
+            }
+            data = nd;
+            cap = ncap;
+        }
+        ssize_t got = read(fd, data + len, cap - 1 - len);
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got < 0) {
+            sv_errorf(err, errlen, "%s: cannot read: %s", path, strerror(errno));
+            goto fail;
+        }
+        if (got == 0)
+            break;
+        len += (size_t)got;
+        if (len > limit) {
+            sv_errorf(err, errlen, "%s: longer than the limit for %s", path, what);
+            goto fail;
+        }
+    }
+    if (text && memchr(data, '\0', len)) {
+        sv_errorf(err, errlen, "%s: not a text file (contains a NUL byte)", path);
+        goto fail;
+    }
+    data[len] = '\0';
+    close(fd);
+    if (len_out)
+        *len_out = len;
+    return data;
+fail:
+    free(data);
+    close(fd);
+    return NULL;
+}

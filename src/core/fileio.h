@@ -137,6 +137,14 @@ bool sv_stdout_check(char *err, size_t errlen);
 char *sv_read_bounded(const char *path, size_t limit, const char *what, size_t *len,
                       char *err, size_t errlen);
 
+/* Reads the whole of path, which must be a regular file: a named pipe, a
+ * device, a folder or a socket is refused at once ("PATH: not a regular
+ * file (a named pipe)"), never waited on; so is a file longer than limit.
+ * text: a NUL byte is refused too. The result is NUL-terminated either way
+ * (*len bytes before it); the caller frees it. NULL with err. */
+char *sv_read_regular(const char *path, size_t limit, const char *what, bool text, size_t *len,
+                      char *err, size_t errlen);
+
 /* The name messages use for path: "stdin" for "-", else path. */
 const char *sv_path_name(const char *path);
 

@@ -4,6 +4,7 @@
 #include "spawn.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -43,6 +44,19 @@ bool sv_spawn_find(const char *name, const char *const *fallback, char *out, siz
 char *sv_spawn_output(char *const argv[], size_t limit, int timeout_ms, size_t *len, int *status,
                       bool *timed_out, char *err, size_t errlen)
 {
+    return sv_spawn_run(argv, NULL, limit, timeout_ms, len, status, timed_out, err, errlen);
+}
+
+static long long now_ms(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (long long)t.tv_sec * 1000LL + t.tv_nsec / 1000000;
+}
+
+char *sv_spawn_run(char *const argv[], const sv_spawn_opts *opts, size_t limit, int timeout_ms,
+                   size_t *len, int *status, bool *timed_out, char *err, size_t errlen)
+{
     *timed_out = false;
     int fd[2];
     if (pipe(fd) != 0) {
@@ -62,29 +76,54 @@ char *sv_spawn_output(char *const argv[], size_t limit, int timeout_ms, size_t *
         dup2(fd[1], 2);
         close(fd[0]);
         close(fd[1]);
-        execv(argv[0], argv);
+        if (opts && opts->stdin_null) {
+            int nul = open("/dev/null", O_RDONLY);
+            if (nul < 0 || dup2(nul, 0) < 0)
+                _exit(126);
+            if (nul > 2)
+                close(nul);
+        }
+        if (opts && opts->cwd && chdir(opts->cwd) != 0)
+            _exit(126);
+        if (opts && opts->pre_exec && !opts->pre_exec(opts->ctx))
+            _exit(126);
+        if (opts && opts->envp)
+            execve(argv[0], argv, opts->envp);
+        else
+            execv(argv[0], argv);
         _exit(127);
     }
     setpgid(pid, pid); /* also here: whichever runs first */
     close(fd[1]);
-    struct timespec t0;
-    clock_gettime(CLOCK_MONOTONIC, &t0);
+    long long deadline = timeout_ms < 0 ? -1 : now_ms() + timeout_ms;
+    bool reaped = false;
     size_t cap = 1 << 16, used = 0;
     char *buf = malloc(cap + 1);
     char scratch[4096];
     for (;;) {
-        struct timespec now;
-        clock_gettime(CLOCK_MONOTONIC, &now);
-        long long spent = (now.tv_sec - t0.tv_sec) * 1000LL + (now.tv_nsec - t0.tv_nsec) / 1000000;
-        struct pollfd pf = {.fd = fd[0], .events = POLLIN};
-        int r = timeout_ms < 0 ? poll(&pf, 1, -1)
-                : spent >= timeout_ms ? 0 : poll(&pf, 1, (int)(timeout_ms - spent));
-        if (r < 0 && errno == EINTR)
-            continue;
-        if (r == 0) {
+        long long left = deadline < 0 ? -1 : deadline - now_ms();
+        if (deadline >= 0 && left <= 0) {
             *timed_out = true;
             kill(-pid, SIGKILL);
             break;
+        }
+        struct pollfd pf = {.fd = fd[0], .events = POLLIN};
+        int r = poll(&pf, 1, left < 0 || left > 100 ? 100 : (int)left);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r == 0) {
+            /* the child has ended but something it started holds the pipe */
+            if (waitpid(pid, status, WNOHANG) == pid) {
+                reaped = true;
+                kill(-pid, SIGKILL);
+                /* what it wrote before it ended is still in the pipe */
+                fcntl(fd[0], F_SETFL, O_NONBLOCK);
+                ssize_t got;
+                while (buf && used < limit && (got = read(fd[0], buf + used, cap - used)) > 0)
+                    used += (size_t)got;
+                break;
+            }
+            continue;
         }
         ssize_t got;
         if (buf && used < limit) {
@@ -111,10 +150,9 @@ char *sv_spawn_output(char *const argv[], size_t limit, int timeout_ms, size_t *
             used += (size_t)got;
     }
     close(fd[0]);
-    while (waitpid(pid, status, 0) < 0 && errno == EINTR) {
+    while (!reaped && waitpid(pid, status, 0) < 0 && errno == EINTR) {
     }
-    if (!*timed_out)
-        kill(-pid, SIGKILL); /* anything the child left behind */
+    kill(-pid, SIGKILL); /* anything the child left behind */
     if (!buf) {
         sv_errorf(err, errlen, "out of memory reading %s's output", argv[0]);
         return NULL;
