@@ -158,7 +158,8 @@ static sv_exercise_verdict failure_verdict(sv_kfail_kind k)
     switch (k) {
     case SV_KFAIL_COMPILE:
     case SV_KFAIL_SIGNATURE:
-    case SV_KFAIL_INCLUDE: return SV_EXERCISE_REFUSED;
+    case SV_KFAIL_INCLUDE:
+    case SV_KFAIL_REFUSED: return SV_EXERCISE_REFUSED;
     case SV_KFAIL_UNAVAILABLE: return SV_EXERCISE_UNAVAILABLE;
     case SV_KFAIL_INTERNAL: return SV_EXERCISE_INTERNAL;
     default: return SV_EXERCISE_RUN;

@@ -15,7 +15,7 @@
 
 static const char *const fail_names[SV_KFAIL_COUNT] = {
     "none", "compile", "signature", "include", "crash", "out-of-range",
-    "deadlock", "time", "memory", "unavailable", "internal",
+    "deadlock", "time", "memory", "unavailable", "internal", "refused", "syscall",
 };
 static const char *const hazard_names[] = {"RAW", "WAR", "WAW"};
 static const char *const array_kind_names[] = {"shared", "out"};
@@ -109,7 +109,8 @@ void sv_ktrace_destroy(sv_ktrace *t)
 {
     if (!t)
         return;
-    SV_FREE_ALL(t->kernel, t->file, t->entry, t->source, t->input, t->device, t->schedule);
+    SV_FREE_ALL(t->kernel, t->file, t->entry, t->source, t->input, t->device, t->schedule,
+                t->console);
     for (size_t s = 0; s < t->nsteps; s++)
         sv_kstep_clear(&t->steps[s], t->narrays);
     free(t->steps);
@@ -411,6 +412,7 @@ sv_kverdict sv_ktrace_verdict(const sv_ktrace *t)
     case SV_KFAIL_COMPILE:
     case SV_KFAIL_SIGNATURE:
     case SV_KFAIL_INCLUDE:
+    case SV_KFAIL_REFUSED:
         return SV_KVERDICT_REFUSED;
     case SV_KFAIL_UNAVAILABLE:
         return SV_KVERDICT_UNAVAILABLE;
@@ -420,4 +422,117 @@ sv_kverdict sv_ktrace_verdict(const sv_ktrace *t)
     default:
         return SV_KVERDICT_FAILED;
     }
+}
+
+/* ---- Validation -------------------------------------------------------------- */
+
+#define VALID_TEXT (64u * 1024)
+
+static bool text_ok(const char *s)
+{
+    return !s || strnlen(s, VALID_TEXT + 1) <= VALID_TEXT;
+}
+
+static bool access_ok(const sv_ktrace *t, const sv_kaccess *a, bool in_ok)
+{
+    if (a->thread >= t->n || a->line < 0)
+        return false;
+    if (a->array == SV_KARRAY_IN)
+        return in_ok && a->cell < t->n;
+    return a->array < t->narrays && a->cell < t->arrays[a->array].len;
+}
+
+bool sv_ktrace_validate(const sv_ktrace *t, char *err, size_t errlen)
+{
+#define BAD(...) return sv_errorf(err, errlen, __VA_ARGS__), false
+    if (!t || t->n < 1 || t->n > SV_MAX_N || !t->input || !t->output || !t->output_written)
+        BAD("the trace has no input or output");
+    if (!text_ok(t->entry) || !text_ok(t->kernel) || !text_ok(t->file) || !text_ok(t->device) ||
+        !text_ok(t->schedule) || !text_ok(t->failure.message))
+        BAD("a text of the trace is longer than 64 KiB");
+    if (t->runs < 1 || t->shown_run >= t->runs || t->wrong_runs > t->runs)
+        BAD("runs %u, shown run %u, wrong runs %u do not hold together", t->runs, t->shown_run,
+            t->wrong_runs);
+    if (t->narrays > SV_KTRACE_MAX_ARRAYS || (t->narrays && !t->arrays))
+        BAD("%zu arrays", t->narrays);
+    size_t outs = 0;
+    uint64_t cells = 0;
+    for (size_t a = 0; a < t->narrays; a++) {
+        const sv_karray *k = &t->arrays[a];
+        if (!k->name || !k->name[0] || strlen(k->name) > 256)
+            BAD("arrays[%zu]: no name", a);
+        if ((unsigned)k->kind > SV_KARRAY_OUT || k->len < 1 || k->len > SV_KTRACE_MAX_CELLS ||
+            k->rows < 1 || k->len % k->rows != 0)
+            BAD("arrays[%zu]: kind, len or rows out of range", a);
+        if (k->kind == SV_KARRAY_OUT && (++outs > 1 || k->len != t->n))
+            BAD("arrays[%zu]: a second out[] or one of %u cells for n = %zu", a, k->len, t->n);
+        for (size_t b = 0; b < a; b++)
+            if (strcmp(t->arrays[b].name, k->name) == 0)
+                BAD("arrays[%zu]: the name of arrays[%zu] again", a, b);
+        cells += k->len;
+    }
+    if (t->nsteps > SV_KTRACE_MAX_STEPS || (t->nsteps && !t->steps) ||
+        (uint64_t)t->nsteps * cells > SV_KTRACE_MAX_TOTAL_CELLS)
+        BAD("%zu steps of %llu cells", t->nsteps, (unsigned long long)cells);
+    for (size_t k = 0; k < t->nsteps; k++) {
+        const sv_kstep *s = &t->steps[k];
+        if (s->barrier_line < 0 || !s->cells || !s->written || !s->wrote)
+            BAD("steps[%zu]: no cells or a negative line", k);
+        for (size_t a = 0; a < t->narrays; a++) {
+            if (!s->cells[a] || !s->written[a] || !s->wrote[a])
+                BAD("steps[%zu]: no cells of arrays[%zu]", k, a);
+            for (uint32_t c = 0; c < t->arrays[a].len; c++)
+                if (s->wrote[a][c] && !s->written[a][c])
+                    BAD("steps[%zu]: arrays[%zu][%u] wrote but not written", k, a, c);
+        }
+        if ((s->nwrites && !s->writes) || (s->nreads && !s->reads))
+            BAD("steps[%zu]: accesses missing", k);
+        for (size_t w = 0; w < s->nwrites; w++) {
+            const sv_kwrite *x = &s->writes[w];
+            if (!access_ok(t, &x->at, false) ||
+                (uint64_t)x->first_read + x->nreads > s->nreads)
+                BAD("steps[%zu].writes[%zu]: out of range", k, w);
+        }
+        for (size_t r = 0; r < s->nreads; r++)
+            if (!access_ok(t, &s->reads[r], true))
+                BAD("steps[%zu].reads[%zu]: out of range", k, r);
+    }
+    if (t->nhazards > SV_KTRACE_MAX_HAZARDS || t->nhazards > t->hazards_total ||
+        (t->nhazards && !t->hazards))
+        BAD("%zu hazards of %llu", t->nhazards, (unsigned long long)t->hazards_total);
+    for (size_t h = 0; h < t->nhazards; h++) {
+        const sv_khazard *z = &t->hazards[h];
+        if ((unsigned)z->kind > SV_KHAZARD_WAW || z->step > t->nsteps ||
+            z->array >= t->narrays || z->cell >= t->arrays[z->array].len ||
+            !access_ok(t, &z->first, false) || !access_ok(t, &z->second, false))
+            BAD("hazards[%zu]: out of range", h);
+    }
+    const sv_kfailure *f = &t->failure;
+    /* (its step may be past the last recorded: a runtime stops recording
+     * steps at its limit and goes on counting them) */
+    if ((unsigned)f->kind >= SV_KFAIL_COUNT || f->line < 0 || f->thread < -1 ||
+        (f->thread >= 0 && (size_t)f->thread >= t->n) || f->step < -1 ||
+        (f->array < -1 && f->array != (int32_t)SV_KARRAY_IN) ||
+        (f->array >= 0 && f->array != (int32_t)SV_KARRAY_IN && (size_t)f->array >= t->narrays) ||
+        f->nwaits > t->n + 1 || (f->nwaits && !f->waits))
+        BAD("the failure's fields are out of range (kind %d, line %d, thread %d, step %d, array "
+            "%d, %zu waits)", (int)f->kind, (int)f->line, (int)f->thread, (int)f->step,
+            (int)f->array, f->nwaits);
+    for (size_t k = 0; k < f->nwaits; k++)
+        if (f->waits[k].line < 0 || f->waits[k].count > t->n || f->waits[k].first_thread >= t->n)
+            BAD("failure.waits[%zu]: out of range", k);
+    if (t->ncellruns > SV_KTRACE_MAX_CELLRUNS || (t->ncellruns && !t->cellruns))
+        BAD("%zu cell-runs rows", t->ncellruns);
+    for (size_t k = 0; k < t->ncellruns; k++) {
+        const sv_kcellruns *c = &t->cellruns[k];
+        if (c->step < -1 || (c->step >= 0 && (size_t)c->step >= t->nsteps) ||
+            c->array >= t->narrays || c->first > t->arrays[c->array].len ||
+            t->arrays[c->array].len - c->first < t->n || !c->wrong || !c->which)
+            BAD("cellruns[%zu]: out of range", k);
+        for (size_t i = 0; i < t->n; i++)
+            if (c->wrong[i] > t->runs)
+                BAD("cellruns[%zu]: a cell wrong in more runs than ran", k);
+    }
+    return true;
+#undef BAD
 }

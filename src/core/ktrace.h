@@ -37,6 +37,7 @@ extern "C" {
 #define SV_KTRACE_MAX_CELLS 65536     /* cells of one array (48 KiB / 4 bytes fits) */
 #define SV_KTRACE_MAX_HAZARDS 10000   /* hazards kept; hazards_total counts all */
 #define SV_KTRACE_MAX_SOURCE (256 * 1024) /* bytes of kernel source carried */
+#define SV_KTRACE_MAX_CONSOLE (64 * 1024) /* bytes of the kernel process's output kept */
 /* Cells of all steps together (steps x the arrays' cells): 2^25, about 200
  * MB of steps. The reader refuses more; a runtime stops recording steps
  * before it. */
@@ -131,6 +132,11 @@ typedef enum sv_kfail_kind {
     SV_KFAIL_MEMORY,       /* past the memory limit */
     SV_KFAIL_UNAVAILABLE,  /* no C++ compiler / no NVRTC / no GPU: message says which */
     SV_KFAIL_INTERNAL,     /* the runtime itself failed */
+    SV_KFAIL_REFUSED,      /* the file uses what a kernel file may not (asm, a
+                              pragma, a reserved name, ...) or what the runtimes
+                              lack (shuffles, atomics, printf): refused unrun */
+    SV_KFAIL_SYSCALL,      /* the kernel made a system call the sandbox refuses;
+                              index: the call's number */
     SV_KFAIL_COUNT
 } sv_kfail_kind;
 
@@ -227,6 +233,10 @@ typedef struct sv_ktrace {
     sv_kfailure failure;   /* kind NONE: it ran to the end */
     uint32_t steps_dropped; /* steps recorded after the last one kept, left out to
                                keep the trace file within its limit (sv_ktrace_trim) */
+    char *console;         /* what the kernel's process wrote on stdout and stderr
+                              (nothing a kernel file can write yet: printf is not
+                              supported), at most SV_KTRACE_MAX_CONSOLE bytes, escaped;
+                              NULL: nothing */
     /* Filled by sv_ktrace_analyze() (derived, never read from a file): */
     sv_kreading *readings; /* [nsteps] */
     sv_value *expected;    /* n: the sequential scan of op (inclusive or exclusive) */
@@ -246,7 +256,8 @@ void sv_kstep_clear(sv_kstep *s, size_t narrays);
 /* ---- Names ---------------------------------------------------------------- */
 
 /* "compile", "signature", "include", "crash", "out-of-range", "deadlock",
- * "time", "memory", "unavailable", "internal" ("none" for SV_KFAIL_NONE);
+ * "time", "memory", "unavailable", "internal", "refused", "syscall" ("none" for
+ * SV_KFAIL_NONE);
  * NULL out of range. The trace file's failure.kind. */
 const char *sv_kfail_kind_name(sv_kfail_kind k);
 bool sv_kfail_kind_from_name(const char *name, sv_kfail_kind *out);
@@ -308,6 +319,17 @@ size_t sv_ktrace_trim(sv_ktrace *t, size_t max_bytes);
 /* What scanviz-trace keeps a kernel trace file within: 12 MiB of the
  * reader's 16 MiB limit (SV_LIMIT_TRACE). */
 #define SV_KTRACE_FILE_BUDGET ((size_t)12 << 20)
+
+/* Whether t holds together as a runtime makes a trace: every array, step,
+ * access, hazard, failure and cell-runs row within the trace's limits and
+ * pointing at what exists (a thread below n, an array of t's or in[], a
+ * cell of that array, a line >= 0, a step that exists), strings of at most
+ * 64 KiB, runs at least 1 with the shown and wrong runs among them, array
+ * names unique and at most one out[] of n cells. The parent of the
+ * runtime's child calls it on every trace the child sends (it trusts
+ * nothing the child sends). False with err naming the first field that is
+ * not. */
+bool sv_ktrace_validate(const sv_ktrace *t, char *err, size_t errlen);
 
 /* ---- Reading a trace ------------------------------------------------------ */
 

@@ -102,6 +102,7 @@ char *sv_ktrace_failure_words(const sv_ktrace *t, char *buf, size_t len)
         [SV_KFAIL_OUT_OF_RANGE] = "out of range", [SV_KFAIL_DEADLOCK] = "deadlock",
         [SV_KFAIL_TIME] = "time limit", [SV_KFAIL_MEMORY] = "memory limit",
         [SV_KFAIL_UNAVAILABLE] = "unavailable", [SV_KFAIL_INTERNAL] = "the runtime failed",
+        [SV_KFAIL_REFUSED] = "refused", [SV_KFAIL_SYSCALL] = "system call refused",
     };
     const sv_kfailure *f = &t->failure;
     char msg[1024] = "", cell[128];

@@ -496,7 +496,8 @@ static void test_refusals(void)
         {"hazards_total", "1", "hazards_total: 1 is out of range (2 to 9223372036854775807)"},
         {"failure.kind", "\"none\"",
          "failure.kind: \"none\", expected \"compile\", \"signature\", \"include\", \"crash\", "
-         "\"out-of-range\", \"deadlock\", \"time\", \"memory\", \"unavailable\" or \"internal\""},
+         "\"out-of-range\", \"deadlock\", \"time\", \"memory\", \"unavailable\", "
+         "\"internal\", \"refused\" or \"syscall\""},
         {"failure.waits.0.count", "0", "failure.waits[0].count: 0 is out of range (1 to 8)"},
         {"output.2", "\"x\"", "output[2]: expected an integer or null"},
         /* The derived extras are checked against what the reader derives. */
