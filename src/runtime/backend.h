@@ -15,25 +15,32 @@ extern "C" {
  * source, op, type, scan, n, input, backend are already set). A kernel that
  * fails (compile error, out of range, deadlock) is a filled t->failure and a
  * true return; false only when the runtime itself failed (err filled). */
-bool sv_rt_cpu_run(const sv_runtime_request *req, sv_ktrace *t, char *err, size_t errlen);
+struct sv_rt_prep;
+/* The CPU backend: a shipped kernel from its build made ahead of time, else
+ * the kernel file the parent compiled and checked, mapped from so_fd (a
+ * sealed memory file) with prep's line table, entry and extern array. */
+bool sv_rt_cpu_run(const sv_runtime_request *req, const struct sv_rt_prep *prep, int so_fd,
+                   sv_ktrace *t, char *err, size_t errlen);
 bool sv_rt_gpu_run(const sv_runtime_request *req, sv_ktrace *t, char *err, size_t errlen);
 /* Whether the GPU backend can run here (sv_runtime_available's answer);
  * called in the caller's process. A build without the GPU backend's file
  * links backend_none.c, which says so. */
 bool sv_rt_gpu_available(char *why, size_t whylen);
 
-/* Called by a backend in the child once it has compiled the kernel and is
- * about to run it: the time limit (req->time_limit_ms, from now; the child
- * then stops itself with SIGALRM and returns what it has, failure TIME) and
- * the memory limit (RLIMIT_AS at the child's current size plus
- * req->memory_mb; left out under AddressSanitizer, whose shadow memory
- * needs the address space, and by a backend, such as CUDA's, that maps
- * large areas it never uses: then only the parent's watch of the child's
- * resident size applies). The compile before it has its own, longer limit
- * (SV_RT_COMPILE_LIMIT_MS). False with err when a limit cannot be set. */
-#define SV_RT_COMPILE_LIMIT_MS 60000
-bool sv_rt_limits_apply(const sv_runtime_request *req, char *err, size_t errlen);
+/* Called by a backend in the child once the kernel is loaded and about to
+ * run: the time limit (req->time_limit_ms, from now; the child then stops
+ * itself with SIGALRM and returns what it has, failure TIME). The memory
+ * and other limits are the backend's (cpu_exec.cc puts them up with the
+ * rest of its walls, sandbox.h). False with err when it cannot be set. */
 bool sv_rt_limits_apply_time(const sv_runtime_request *req, char *err, size_t errlen);
+
+/* The parent's wait beyond the time limit for a GPU child: NVRTC's compile
+ * and the context's creation come before the kernel runs. */
+#define SV_RT_GPU_SETUP_MS 60000
+
+/* Whether this process is the runtime's child (process.c sets it before
+ * the backend runs). */
+extern bool sv_rt_in_child;
 
 /* Where the kernel was when a signal stopped the child (a crash, or the
  * time limit): a backend registers a function that fills f's thread, line

@@ -21,14 +21,6 @@
 
 #include "../core/error.h"
 
-#if defined(__SANITIZE_ADDRESS__)
-#define SV_RT_UNDER_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define SV_RT_UNDER_ASAN 1
-#endif
-#endif
-
 
 /* ---- In the child ----------------------------------------------------------- */
 
@@ -82,32 +74,36 @@ static const char *signal_words(int sig)
     case SIGFPE: return "SIGFPE (an integer division by zero)";
     case SIGILL: return "SIGILL (an illegal instruction)";
     case SIGABRT: return "SIGABRT (aborted)";
+    case SIGXCPU: return "SIGXCPU (past its CPU time limit)";
     default: return "a signal";
     }
 }
 
 static void on_signal(int sig, siginfo_t *si, void *ucv)
 {
-    (void)si;
     sv_kfailure *f = &child_t->failure;
-    if (f->kind == SV_KFAIL_NONE || sig == SIGALRM) {
+    if (f->kind == SV_KFAIL_NONE || sig == SIGALRM || sig == SIGSYS) {
         void *pc = NULL;
 #if defined(__x86_64__)
-        if (ucv && sig != SIGALRM)
+        if (ucv)
             pc = (void *)((ucontext_t *)ucv)->uc_mcontext.gregs[REG_RIP];
 #elif defined(__aarch64__)
-        if (ucv && sig != SIGALRM)
+        if (ucv)
             pc = (void *)((ucontext_t *)ucv)->uc_mcontext.pc;
 #endif
-        f->kind = sig == SIGALRM ? SV_KFAIL_TIME : SV_KFAIL_CRASH;
+        f->kind = sig == SIGALRM || sig == SIGXCPU ? SV_KFAIL_TIME
+                  : sig == SIGSYS                  ? SV_KFAIL_SYSCALL
+                                                   : SV_KFAIL_CRASH;
         f->line = 0;
         f->thread = -1;
         f->step = -1;
         f->array = -1;
         f->index = 0;
         f->nwaits = 0;
+        if (sig == SIGSYS) /* the call the seccomp filter refused (the parent names it) */
+            f->index = si ? si->si_syscall : -1;
         if (child_where)
-            child_where(f, pc);
+            child_where(f, pc); /* (f->kind says whether it is the time limit) */
         if (getenv("SV_RT_DEBUG")) {
             Dl_info di;
             if (pc && dladdr(pc, &di))
@@ -120,6 +116,9 @@ static void on_signal(int sig, siginfo_t *si, void *ucv)
             u = put_str(child_msg, u, sizeof child_msg, "the kernel ran past its time limit of ");
             u = put_uint(child_msg, u, sizeof child_msg, child_limit_ms);
             u = put_str(child_msg, u, sizeof child_msg, " ms");
+        } else if (sig == SIGSYS) {
+            u = put_str(child_msg, u, sizeof child_msg,
+                        "the kernel made a system call that a kernel cannot make");
         } else {
             u = put_str(child_msg, u, sizeof child_msg, "the kernel crashed: ");
             u = put_str(child_msg, u, sizeof child_msg, signal_words(sig));
@@ -152,7 +151,8 @@ static void child_signals(void)
     sa.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_RESETHAND;
     sigemptyset(&sa.sa_mask);
     sigaddset(&sa.sa_mask, SIGALRM);
-    const int sigs[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGALRM};
+    sigaddset(&sa.sa_mask, SIGSYS);
+    const int sigs[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGALRM, SIGSYS, SIGXCPU};
     for (size_t i = 0; i < sizeof sigs / sizeof *sigs; i++)
         sigaction(sigs[i], &sa, NULL);
 }
@@ -170,27 +170,6 @@ bool sv_rt_limits_apply_time(const sv_runtime_request *req, char *err, size_t er
         return false;
     }
     return true;
-}
-
-bool sv_rt_limits_apply(const sv_runtime_request *req, char *err, size_t errlen)
-{
-#ifndef SV_RT_UNDER_ASAN
-    uint32_t mb = req->memory_mb ? req->memory_mb : SV_RUNTIME_DEFAULT_MEMORY_MB;
-    unsigned long pages = 0;
-    FILE *f = fopen("/proc/self/statm", "r");
-    if (f) {
-        if (fscanf(f, "%lu", &pages) != 1)
-            pages = 0;
-        fclose(f);
-    }
-    struct rlimit rl;
-    rl.rlim_cur = rl.rlim_max = (rlim_t)pages * (rlim_t)sysconf(_SC_PAGESIZE) + ((rlim_t)mb << 20);
-    if (setrlimit(RLIMIT_AS, &rl) != 0) {
-        sv_errorf(err, errlen, "setrlimit(RLIMIT_AS): %s", strerror(errno));
-        return false;
-    }
-#endif
-    return sv_rt_limits_apply_time(req, err, errlen);
 }
 
 bool sv_rt_child_send(const sv_ktrace *t)

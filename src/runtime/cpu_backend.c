@@ -1,11 +1,15 @@
-/* The CPU backend's one call (backend.h): scan, compile (cached), limits,
- * run. In the child process. */
+/* The CPU backend's one call (backend.h), in the child process: a shipped
+ * kernel from its build made ahead of time, or the kernel file the parent
+ * compiled (process.c, cpu_compile.h), run by cpu_exec.cc behind its
+ * walls. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "backend.h"
 #include "cpu_compile.h"
 #include "cpu_exec.h"
+#include "request.h"
 #include "shipped.h"
 #include "source_scan.h"
 
@@ -65,56 +69,24 @@ static bool run_shipped(const sv_runtime_request *req, sv_ktrace *t, char *err, 
     return ok;
 }
 
-bool sv_rt_cpu_run(const sv_runtime_request *req, sv_ktrace *t, char *err, size_t errlen)
+bool sv_rt_cpu_run(const sv_runtime_request *req, const sv_rt_prep *prep, int so_fd,
+                   sv_ktrace *t, char *err, size_t errlen)
 {
     if (req->builtin)
         return run_shipped(req, t, err, errlen);
-    const char *path = req->path ? req->path : "kernel.cu";
-    sv_source_scan *scan = malloc(sizeof *scan);
-    char msg[2048];
-    if (!scan) {
+    /* a kernel file: compiled and checked by the parent (process.c) */
+    if (so_fd < 0 || !prep->entry) {
+        fail(t, SV_KFAIL_INTERNAL, 0, "the runtime's child was given no compiled kernel");
+        return true;
+    }
+    sv_rt_lines lines = {0, NULL, NULL};
+    if (prep->lines && !sv_rt_lines_parse(prep->lines, &lines)) {
         sv_errorf(err, errlen, "out of memory");
         return false;
     }
-    bool ok = true;
-    char *text = NULL, *messages = NULL;
-    sv_rt_lines lines = {0, NULL, NULL};
-    sv_kfail_kind kind;
-    int line;
-    if (!sv_source_scan_text(req->source, path, scan, &kind, &line, msg, sizeof msg)) {
-        fail(t, kind, line, msg);
-        goto done;
-    }
-    if (!sv_source_check_entry(scan, req->entry, req->type, &line, msg, sizeof msg)) {
-        fail(t, SV_KFAIL_SIGNATURE, line, msg);
-        goto done;
-    }
-    free(t->entry);
-    t->entry = dup_s(scan->kernels[scan->entry].name);
-    text = sv_source_cpu_text(scan, req->source, path, req->type);
-    if (!text) {
-        sv_errorf(err, errlen, "out of memory");
-        ok = false;
-        goto done;
-    }
-    char so[4096];
-    bool cached;
-    if (!sv_rt_cpu_compile(text, path, so, sizeof so, &lines, &cached, &kind, &line, &messages,
-                           msg, sizeof msg)) {
-        fail(t, kind, line, messages ? messages : msg);
-        goto done;
-    }
-    const char *dyn = NULL;
-    for (size_t i = 0; i < scan->nshared; i++)
-        if (scan->shared[i].is_extern) {
-            dyn = scan->shared[i].name;
-            break;
-        }
-    ok = sv_rt_cpu_exec(so, &lines, dyn, req, t, err, errlen);
-done:
+    char so[64];
+    snprintf(so, sizeof so, "/proc/self/fd/%d", so_fd);
+    bool ok = sv_rt_cpu_exec(so, &lines, prep->dyn, req, t, err, errlen);
     sv_rt_lines_free(&lines);
-    free(messages);
-    free(text);
-    free(scan);
     return ok;
 }

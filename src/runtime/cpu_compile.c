@@ -1,5 +1,5 @@
 /* The CPU runtime's compile step (cpu_compile.h). */
-#define _DEFAULT_SOURCE /* realpath */
+#define _GNU_SOURCE /* realpath, strsignal */
 #include "cpu_compile.h"
 
 #include <errno.h>
@@ -12,6 +12,14 @@
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+#include <nettle/sha2.h>
+#include <signal.h>
+#include <sys/resource.h>
+
+#include "sandbox.h"
+#include "so_check.h"
+#include "source_scan.h"
 
 #include "../core/error.h"
 #include "../core/fileio.h"
@@ -91,22 +99,100 @@ bool sv_rt_cache_dir(char *dir, size_t len, char *err, size_t errlen)
 
 /* ---- Running the compiler ------------------------------------------------- */
 
-/* Runs argv with stdout and stderr into *out (at most max bytes kept; no
- * time limit: a compile takes what it takes); returns the exit status (-1:
- * could not run, the reason in err). */
-static int run_capture(char *const argv[], char **out, size_t max, char *err, size_t errlen)
+/* The compiler's walls (cpu_compile.h), put up between fork and exec. */
+typedef struct jail {
+    int ruleset; /* Landlock, -1 none */
+    bool landlock_failed;
+} jail;
+
+static bool jail_enter(void *ctx)
 {
+    jail *j = ctx;
+    struct rlimit cpu = {SV_RT_COMPILE_CPU_S, SV_RT_COMPILE_CPU_S + 1};
+    struct rlimit as = {(rlim_t)SV_RT_COMPILE_AS_MB << 20, (rlim_t)SV_RT_COMPILE_AS_MB << 20};
+    struct rlimit fsz = {(rlim_t)SV_RT_COMPILE_FSIZE_MB << 20, (rlim_t)SV_RT_COMPILE_FSIZE_MB << 20};
+    struct rlimit core = {0, 0}, nofile = {256, 256};
+    if (setrlimit(RLIMIT_CPU, &cpu) != 0 || setrlimit(RLIMIT_AS, &as) != 0 ||
+        setrlimit(RLIMIT_FSIZE, &fsz) != 0 || setrlimit(RLIMIT_CORE, &core) != 0 ||
+        setrlimit(RLIMIT_NOFILE, &nofile) != 0)
+        return false;
+    return j->ruleset < 0 || sv_sandbox_restrict(j->ruleset);
+}
+
+/* The folders a compiler reads: the system's, and its own prefix (the
+ * folder above its bin/) when it lives elsewhere. */
+static int compiler_ruleset(const char *cxx, const char *work, const char *include_dir,
+                            char *err, size_t errlen)
+{
+    char real[PATH_MAX], prefix[PATH_MAX] = "";
+    if (realpath(cxx, real)) {
+        char *slash = strrchr(real, '/');
+        if (slash) {
+            *slash = '\0';
+            slash = strrchr(real, '/');
+            if (slash && slash != real)
+                *slash = '\0';
+            snprintf(prefix, sizeof prefix, "%s", real);
+        }
+    }
+    /* a shipped kernel's folder (the build's tool): the source tree above it */
+    char tree[PATH_MAX] = "";
+    if (include_dir && realpath(include_dir, tree)) {
+        char *slash = strrchr(tree, '/');
+        if (slash && slash != tree)
+            *slash = '\0';
+    }
+    const char *ro[] = {"/usr", "/lib", "/lib64", "/lib32", "/libx32", "/bin", "/sbin",
+                        "/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d",
+                        "/etc/alternatives", prefix[0] ? prefix : "/usr", tree[0] ? tree : "/usr",
+                        NULL};
+    const char *rw[] = {work, "/dev/null", NULL};
+    return sv_sandbox_ruleset_paths(ro, rw, NULL, err, errlen);
+}
+
+/* Runs argv (a compiler, readelf) in its walls with stdout and stderr into
+ * *out (at most max bytes kept); returns the exit status, -1: could not run
+ * (the reason in err), -2: past its wall time (err says so). */
+static int run_jailed(char *const argv[], const char *work, const char *include_dir, char **out,
+                      size_t max, char *err, size_t errlen)
+{
+    char tmpdir[PATH_MAX + 16];
+    snprintf(tmpdir, sizeof tmpdir, "TMPDIR=%s", work);
+    const char *path = getenv("PATH");
+    char pathv[8192];
+    snprintf(pathv, sizeof pathv, "PATH=%s", path ? path : "/usr/bin:/bin");
+    char *envp[] = {pathv, tmpdir, (char *)"LC_ALL=C", NULL};
+    char lerr[256];
+    jail j = {compiler_ruleset(argv[0], work, include_dir, lerr, sizeof lerr), false};
+    sv_spawn_opts o = {envp, true, work, jail_enter, &j};
     size_t len = 0;
     int st = 0;
     bool timed_out = false;
-    *out = sv_spawn_output(argv, max, -1, &len, &st, &timed_out, err, errlen);
+    *out = sv_spawn_run(argv, &o, max, SV_RT_COMPILE_LIMIT_MS, &len, &st, &timed_out, err, errlen);
+    if (j.ruleset >= 0)
+        close(j.ruleset);
     if (!*out)
         return -1;
+    if (timed_out) {
+        sv_errorf(err, errlen, "%s ran past its limit of %d s and was stopped", argv[0],
+                  SV_RT_COMPILE_LIMIT_MS / 1000);
+        return -2;
+    }
     if (WIFEXITED(st) && WEXITSTATUS(st) == 127) {
         sv_errorf(err, errlen, "%s could not be run", argv[0]);
         return -1;
     }
-    return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + (WIFSIGNALED(st) ? WTERMSIG(st) : 0);
+    if (WIFEXITED(st) && WEXITSTATUS(st) == 126) {
+        sv_errorf(err, errlen, "%s could not be given its limits", argv[0]);
+        return -1;
+    }
+    if (WIFSIGNALED(st)) {
+        int sig = WTERMSIG(st);
+        sv_errorf(err, errlen, "%s was ended by signal %d (%s)%s", argv[0], sig, strsignal(sig),
+                  sig == SIGXCPU || sig == SIGKILL ? ": past its CPU or memory limit" : "");
+        return -2;
+    }
+    return WIFEXITED(st) ? WEXITSTATUS(st) : 128;
 }
 
 /* ---- The key -------------------------------------------------------------- */
@@ -208,19 +294,6 @@ static char *lines_text_from_readelf(const char *dump, const char *kernel_base)
     return out;
 }
 
-static bool lines_load(const char *file, sv_rt_lines *l)
-{
-    char err[256];
-    size_t len = 0;
-    memset(l, 0, sizeof *l);
-    char *text = sv_read_bounded(file, 64u << 20, "line table", &len, err, sizeof err);
-    if (!text)
-        return false;
-    bool ok = sv_rt_lines_parse(text, l);
-    free(text);
-    return ok;
-}
-
 bool sv_rt_lines_parse(const char *text, sv_rt_lines *l)
 {
     size_t len = strlen(text);
@@ -249,6 +322,17 @@ bool sv_rt_lines_parse(const char *text, sv_rt_lines *l)
 }
 
 /* ---- Compile -------------------------------------------------------------- */
+
+void sv_rt_built_free(sv_rt_built *b)
+{
+    if (!b)
+        return;
+    free(b->so);
+    free(b->lines);
+    b->so = NULL;
+    b->lines = NULL;
+    b->so_len = 0;
+}
 
 static int first_error_line(const char *msgs, const char *base)
 {
@@ -284,73 +368,85 @@ static bool write_file(const char *path, const void *data, size_t len)
     return close(fd) == 0;
 }
 
+/* Removes the work folder: the files this step made there, then the
+ * folder (a file the compiler left under another name keeps it, and it
+ * says so nowhere: the folder is private to the user). */
 static void rm_tmp(const char *tmp)
 {
-    const char *names[] = {"cuda_cpu.h", "kernel.cc", "kernel.o", "kernel.so"};
+    const char *names[] = {"cuda_cpu.h", "kernel.cc", "kernel.o", "kernel.so", NULL};
     char p[PATH_MAX + 32];
-    for (size_t i = 0; i < 4; i++) {
+    for (size_t i = 0; names[i]; i++) {
         snprintf(p, sizeof p, "%s/%s", tmp, names[i]);
         unlink(p);
     }
     rmdir(tmp);
 }
 
-static const char *base_name(const char *path)
+static void sha256_hex(const void *data, size_t len, char hex[65])
 {
-    const char *s = strrchr(path, '/');
-    return s ? s + 1 : path;
+    struct sha256_ctx c;
+    uint8_t d[SHA256_DIGEST_SIZE];
+    sha256_init(&c);
+    sha256_update(&c, len, data);
+    sha256_digest(&c, sizeof d, d);
+    for (size_t i = 0; i < sizeof d; i++)
+        snprintf(hex + 2 * i, 3, "%02x", d[i]);
 }
 
-bool sv_rt_cpu_compile(const char *text, const char *path, char *so_path, size_t so_len,
-                       sv_rt_lines *lines, bool *cached, sv_kfail_kind *kind, int *line,
-                       char **messages, char *err, size_t errlen)
+#define SO_MAX ((size_t)64 << 20)
+
+/* A cache entry, read and checked against its sums: true with out filled. */
+static bool cache_take(const char *so_path, const char *lines_path, const char *sum_path,
+                       sv_rt_built *out)
 {
-    char lp[PATH_MAX + 64];
-    return sv_rt_cpu_compile_ex(text, path, NULL, so_path, so_len, lp, sizeof lp, lines, cached,
-                                kind, line, messages, err, errlen);
+    char err[256], want[160], got_so[65], got_lines[65];
+    size_t sl = 0, ll = 0, ml = 0;
+    char *sum = sv_read_regular(sum_path, 256, "a cache sum", true, &ml, err, sizeof err);
+    if (!sum)
+        return false;
+    unsigned char *so = (unsigned char *)sv_read_regular(so_path, SO_MAX, "a cached kernel", false,
+                                                         &sl, err, sizeof err);
+    char *lines = sv_read_regular(lines_path, SO_MAX, "a line table", true, &ll, err, sizeof err);
+    bool ok = so && lines;
+    if (ok) {
+        sha256_hex(so, sl, got_so);
+        sha256_hex(lines, ll, got_lines);
+        snprintf(want, sizeof want, "sha256 %s %s\n", got_so, got_lines);
+        ok = strcmp(sum, want) == 0 && sv_rt_so_check(so, sl, err, sizeof err);
+    }
+    free(sum);
+    if (!ok) {
+        free(so);
+        free(lines);
+        return false;
+    }
+    out->so = so;
+    out->so_len = sl;
+    out->lines = lines;
+    return true;
 }
 
-bool sv_rt_cpu_compile_ex(const char *text, const char *path, const char *const *extra,
-                          char *so_path, size_t so_len, char *lines_path, size_t lines_len,
-                          sv_rt_lines *lines, bool *cached, sv_kfail_kind *kind, int *line,
-                          char **messages, char *err, size_t errlen)
+/* Stores an entry: the .so, its lines, then their sums (the entry counts
+ * from then on). A failure leaves no entry and is not the compile's. */
+static void cache_put(const char *so_path, const char *lines_path, const char *sum_path,
+                      const sv_rt_built *b)
 {
-    char cxx[PATH_MAX], dir[PATH_MAX], why[512];
-    *messages = NULL;
-    *line = 0;
-    *cached = false;
-    memset(lines, 0, sizeof *lines);
-    if (!sv_rt_cxx_find(cxx, sizeof cxx, why, sizeof why)) {
-        *kind = SV_KFAIL_UNAVAILABLE;
-        sv_errorf(err, errlen, "%s", why);
-        return false;
-    }
-    *kind = SV_KFAIL_INTERNAL;
-    if (!sv_rt_cache_dir(dir, sizeof dir, err, errlen))
-        return false;
-    hash h = {0xcbf29ce484222325ull, 0x84222325cbf29ce4ull};
-    hash_add(&h, text, strlen(text));
-    hash_add(&h, sv_rt_cuda_cpu_h, sv_rt_cuda_cpu_h_size);
-    char real[PATH_MAX];
-    struct stat st;
-    if (realpath(cxx, real) && stat(real, &st) == 0) {
-        hash_add(&h, real, strlen(real));
-        hash_add(&h, &st.st_size, sizeof st.st_size);
-        hash_add(&h, &st.st_mtime, sizeof st.st_mtime);
-    }
-    hash_add(&h, cxx, strlen(cxx));
-    for (size_t i = 0; cxx_flags[i]; i++)
-        hash_add(&h, cxx_flags[i], strlen(cxx_flags[i]));
-    for (size_t i = 0; extra && extra[i]; i++)
-        hash_add(&h, extra[i], strlen(extra[i]));
-    char key[40];
-    snprintf(key, sizeof key, "%016llx%016llx", (unsigned long long)h.a, (unsigned long long)h.b);
-    snprintf(so_path, so_len, "%s/k-%s.so", dir, key);
-    snprintf(lines_path, lines_len, "%s/k-%s.lines", dir, key);
-    if (access(so_path, R_OK) == 0 && lines_load(lines_path, lines)) {
-        *cached = true;
-        return true;
-    }
+    char err[256], hs[65], hl[65], sum[160];
+    sha256_hex(b->so, b->so_len, hs);
+    sha256_hex(b->lines, strlen(b->lines), hl);
+    snprintf(sum, sizeof sum, "sha256 %s %s\n", hs, hl);
+    unlink(sum_path);
+    if (sv_write_atomic(so_path, b->so, b->so_len, err, sizeof err) &&
+        sv_write_atomic(lines_path, b->lines, strlen(b->lines), err, sizeof err))
+        sv_write_atomic(sum_path, sum, strlen(sum), err, sizeof err);
+}
+
+/* The compile itself in a private work folder of dir: compile, link,
+ * readelf; out filled on success. */
+static bool build(const char *cxx, const char *dir, const char *text, const char *path,
+                  const char *const *extra, const char *include_dir, sv_rt_built *out,
+                  sv_kfail_kind *kind, int *line, char **messages, char *err, size_t errlen)
+{
     char tmp[PATH_MAX + 16];
     snprintf(tmp, sizeof tmp, "%s/tmp-XXXXXX", dir);
     if (!mkdtemp(tmp)) {
@@ -363,7 +459,8 @@ bool sv_rt_cpu_compile_ex(const char *text, const char *path, const char *const 
     snprintf(obj, sizeof obj, "%s/kernel.o", tmp);
     snprintf(so, sizeof so, "%s/kernel.so", tmp);
     bool ok = false;
-    char *out = NULL;
+    char *msgs = NULL, name[512];
+    sv_source_line_name(path, name, sizeof name);
     if (!write_file(hdr, sv_rt_cuda_cpu_h, sv_rt_cuda_cpu_h_size) ||
         !write_file(src, text, strlen(text))) {
         sv_errorf(err, errlen, "%s: %s", tmp, strerror(errno));
@@ -386,50 +483,149 @@ bool sv_rt_cpu_compile_ex(const char *text, const char *path, const char *const 
         argv[a++] = "-o";
         argv[a++] = obj;
         argv[a] = NULL;
-        int rc = run_capture((char *const *)argv, &out, 64 * 1024, err, errlen);
-        if (rc < 0)
+        int rc = run_jailed((char *const *)argv, tmp, include_dir, &msgs, SV_RT_COMPILE_MESSAGES,
+                            err, errlen);
+        if (rc == -1)
             goto done;
         if (rc != 0) {
             *kind = SV_KFAIL_COMPILE;
-            *line = first_error_line(out ? out : "", base_name(path));
-            *messages = out;
-            out = NULL;
-            sv_errorf(err, errlen, "%s does not compile", path);
+            *line = rc == -2 ? 0 : first_error_line(msgs ? msgs : "", name);
+            if (rc == -2) {
+                char why[512];
+                snprintf(why, sizeof why, "%s", err);
+                sv_errorf(err, errlen, "%s does not compile within its limits: %s", path, why);
+                free(msgs);
+                msgs = NULL;
+            } else {
+                sv_errorf(err, errlen, "%s does not compile", path);
+            }
+            *messages = msgs;
+            msgs = NULL;
             goto done;
         }
-        free(out);
-        out = NULL;
-        /* linked without -fsanitize: no libtsan; the hooks are in the object */
-        const char *largv[] = {cxx, "-shared", "-o", so, obj, NULL};
-        rc = run_capture((char *const *)largv, &out, 64 * 1024, err, errlen);
+        free(msgs);
+        msgs = NULL;
+        /* linked without -fsanitize: no libtsan; the hooks are in the object.
+         * -Bsymbolic: its own memcpy and the rest bind to its own. */
+        const char *largv[] = {cxx, "-shared", "-Wl,-Bsymbolic", "-o", so, obj, NULL};
+        rc = run_jailed((char *const *)largv, tmp, include_dir, &msgs, SV_RT_COMPILE_MESSAGES, err,
+                        errlen);
         if (rc != 0) {
             if (rc > 0)
-                sv_errorf(err, errlen, "linking the kernel failed: %s", out ? out : "");
+                sv_errorf(err, errlen, "linking the kernel failed: %s", msgs ? msgs : "");
             goto done;
         }
-        free(out);
-        out = NULL;
+        free(msgs);
+        msgs = NULL;
+        size_t sl = 0;
+        char rerr[256];
+        out->so = (unsigned char *)sv_read_regular(so, SO_MAX, "the compiled kernel", false, &sl,
+                                                   rerr, sizeof rerr);
+        if (!out->so) {
+            sv_errorf(err, errlen, "%s", rerr);
+            goto done;
+        }
+        out->so_len = sl;
         char readelf[PATH_MAX];
         const char *rargv[] = {readelf, "-W", "--debug-dump=decodedline", so, NULL};
         char *ltext = NULL;
         if (on_path("readelf", readelf, sizeof readelf) &&
-            run_capture((char *const *)rargv, &out, 64u << 20, err, errlen) == 0)
-            ltext = lines_text_from_readelf(out, base_name(path));
-        if (!sv_write_atomic(lines_path, ltext ? ltext : "", ltext ? strlen(ltext) : 0, err,
-                             errlen)) {
-            free(ltext);
+            run_jailed((char *const *)rargv, tmp, NULL, &msgs, 64u << 20, err, errlen) == 0)
+            ltext = lines_text_from_readelf(msgs, strrchr(name, '/') ? strrchr(name, '/') + 1
+                                                                      : name);
+        out->lines = ltext ? ltext : calloc(1, 1);
+        if (!out->lines) {
+            sv_errorf(err, errlen, "out of memory");
             goto done;
         }
-        free(ltext);
-        if (rename(so, so_path) != 0) {
-            sv_errorf(err, errlen, "%s: %s", so_path, strerror(errno));
-            goto done;
-        }
-        lines_load(lines_path, lines);
         ok = true;
     }
 done:
-    free(out);
+    free(msgs);
+    if (!ok)
+        sv_rt_built_free(out);
     rm_tmp(tmp);
     return ok;
+}
+
+/* The cache key of text compiled by cxx with the flags (extra too). */
+static void cache_key(const char *cxx, const char *text, const char *const *extra, char key[40])
+{
+    hash h = {0xcbf29ce484222325ull, 0x84222325cbf29ce4ull};
+    hash_add(&h, text, strlen(text));
+    hash_add(&h, sv_rt_cuda_cpu_h, sv_rt_cuda_cpu_h_size);
+    char real[PATH_MAX];
+    struct stat st;
+    if (realpath(cxx, real) && stat(real, &st) == 0) {
+        hash_add(&h, real, strlen(real));
+        hash_add(&h, &st.st_size, sizeof st.st_size);
+        hash_add(&h, &st.st_mtime, sizeof st.st_mtime);
+    }
+    hash_add(&h, cxx, strlen(cxx));
+    for (size_t i = 0; cxx_flags[i]; i++)
+        hash_add(&h, cxx_flags[i], strlen(cxx_flags[i]));
+    for (size_t i = 0; extra && extra[i]; i++)
+        hash_add(&h, extra[i], strlen(extra[i]));
+    hash_add(&h, "-Wl,-Bsymbolic", 14);
+    snprintf(key, 40, "%016llx%016llx", (unsigned long long)h.a, (unsigned long long)h.b);
+}
+
+/* A kernel file's own flags: no system headers, no predefined macros but
+ * the standard's (so it cannot tell the compiler, the machine or the
+ * runtime apart by a macro). */
+static const char *const file_flags[] = {"-nostdinc", "-undef", NULL};
+
+bool sv_rt_cpu_compile(const char *text, const char *path, sv_rt_built *out, bool *cached,
+                       sv_kfail_kind *kind, int *line, char **messages, char *err, size_t errlen)
+{
+    char cxx[PATH_MAX], dir[PATH_MAX], why[512];
+    *messages = NULL;
+    *line = 0;
+    *cached = false;
+    memset(out, 0, sizeof *out);
+    if (!sv_rt_cxx_find(cxx, sizeof cxx, why, sizeof why)) {
+        *kind = SV_KFAIL_UNAVAILABLE;
+        sv_errorf(err, errlen, "%s", why);
+        return false;
+    }
+    *kind = SV_KFAIL_INTERNAL;
+    if (!sv_rt_cache_dir(dir, sizeof dir, err, errlen))
+        return false;
+    char key[40], so_path[PATH_MAX + 64], lines_path[PATH_MAX + 64], sum_path[PATH_MAX + 64];
+    cache_key(cxx, text, file_flags, key);
+    snprintf(so_path, sizeof so_path, "%s/k-%s.so", dir, key);
+    snprintf(lines_path, sizeof lines_path, "%s/k-%s.lines", dir, key);
+    snprintf(sum_path, sizeof sum_path, "%s/k-%s.sum", dir, key);
+    if (cache_take(so_path, lines_path, sum_path, out)) {
+        *cached = true;
+        return true;
+    }
+    if (!build(cxx, dir, text, path, file_flags, NULL, out, kind, line, messages, err, errlen))
+        return false;
+    if (!sv_rt_so_check(out->so, out->so_len, err, errlen)) {
+        *kind = SV_KFAIL_REFUSED;
+        sv_rt_built_free(out);
+        return false;
+    }
+    cache_put(so_path, lines_path, sum_path, out);
+    return true;
+}
+
+bool sv_rt_cpu_compile_shipped(const char *text, const char *path, const char *const *extra,
+                               const char *include_dir, sv_rt_built *out, sv_kfail_kind *kind,
+                               int *line, char **messages, char *err, size_t errlen)
+{
+    char cxx[PATH_MAX], dir[PATH_MAX], why[512];
+    *messages = NULL;
+    *line = 0;
+    memset(out, 0, sizeof *out);
+    if (!sv_rt_cxx_find(cxx, sizeof cxx, why, sizeof why)) {
+        *kind = SV_KFAIL_UNAVAILABLE;
+        sv_errorf(err, errlen, "%s", why);
+        return false;
+    }
+    *kind = SV_KFAIL_INTERNAL;
+    if (!sv_rt_cache_dir(dir, sizeof dir, err, errlen))
+        return false;
+    return build(cxx, dir, text, path, extra, include_dir, out, kind, line, messages, err, errlen);
 }

@@ -14,6 +14,7 @@
 #include "cpu_exec.h"
 
 #include <dlfcn.h>
+#include <link.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,6 +31,7 @@
 #include <boost/context/fiber.hpp>
 
 #include "backend.h"
+#include "sandbox.h"
 #define SV_RT_HOOKS_ONLY
 #include "cuda_cpu.h" /* the table through which the kernel's code calls back */
 
@@ -102,6 +104,7 @@ struct Th {
     uint16_t warr = 0;
     uint32_t wcell = 0, wcells = 0;
     std::vector<Acc> reads; // reads since this thread's last write in this step
+    uint64_t last_pc = 0;   // its last access's pc (where the time limit finds it)
 #ifdef SV_RT_ASAN
     void *fake = nullptr;
 #endif
@@ -157,6 +160,12 @@ struct Rt {
     volatile bool in_fiber = false; // a kernel thread runs (for the signal handlers)
     volatile uint64_t last_pc = 0;  // the last access's pc
     uint64_t allocated = 0;         // device-side malloc, all runs
+    // The kernel's own memory besides the shared arrays, in[] and out[]: the
+    // .so's segments, the fiber stacks, what it allocated. An access
+    // anywhere else stops the run (issue 27: the runtime's own memory, the
+    // run's key among it, is not the kernel's to read).
+    std::vector<std::pair<uintptr_t, uintptr_t>> own;  // [lo, hi), the .so's and the stacks
+    std::vector<std::pair<uintptr_t, size_t>> blocks;  // device-side malloc: start, bytes
     const void *main_bottom = nullptr;
     size_t main_size = 0;
 #ifdef SV_RT_ASAN
@@ -277,6 +286,7 @@ uint32_t cell_value(const Arr &a, uint32_t c)
 // Which array addr is in: its id and cell, or -1 (not ours), or -2 (out of
 // range: *arr the nearest array, *index the element index tried).
 constexpr size_t kPool = 3 * 4096 + 49152 + 49152 + 32 * 256; // SV_RT_POOL
+constexpr size_t kGap = 256;                                   // SV_RT_GAP
 
 int nearest(uintptr_t addr, uint16_t *arr, int64_t *index)
 {
@@ -315,8 +325,25 @@ int classify(uintptr_t addr, uint16_t *arr, int64_t *index)
         *arr = 0;
         return guarded_index(addr, out, R->n, index);
     }
-    if (addr < pool || addr >= pool + kPool)
+    if (addr < pool || addr >= pool + kPool) {
+        // a file-scope array (SV_RT_FSTATIC): its own box, a gap on each side
+        for (uint16_t k = 1; k < R->arrs.size(); k++) {
+            const Arr &a = R->arrs[k];
+            uintptr_t lo = a.base, hi = a.base + a.len * (uintptr_t)kCell;
+            if (a.kind != SV_KARRAY_SHARED || (lo >= pool && lo < pool + kPool) ||
+                addr + kGap < lo || addr >= hi + kGap)
+                continue;
+            *arr = k;
+            if (addr >= lo && addr < hi) {
+                *index = (int64_t)((addr - lo) / kCell);
+                return 0;
+            }
+            *index = addr < lo ? -(int64_t)((lo - addr + kCell - 1) / kCell)
+                               : (int64_t)((addr - lo) / kCell);
+            return -2;
+        }
         return -1;
+    }
     for (uint16_t k = 1; k < R->arrs.size(); k++) {
         const Arr &a = R->arrs[k];
         if (addr >= a.base && addr < a.base + a.len * (uintptr_t)kCell) {
@@ -495,6 +522,36 @@ void record_access(uint16_t ai, uintptr_t addr, unsigned long size, bool write, 
 
 // ---- The hooks --------------------------------------------------------------
 
+// Whether [addr, addr + size) is the kernel's own memory that the runtime
+// does not classify: the .so's segments, the fiber stacks, its malloc'd
+// blocks.
+bool own_memory(uintptr_t addr, unsigned long size)
+{
+    uintptr_t end = addr + size;
+    if (end < addr)
+        return false;
+    for (const auto &r : R->own)
+        if (addr >= r.first && end <= r.second)
+            return true;
+    for (const auto &b : R->blocks)
+        if (addr >= b.first && end <= b.first + (b.second ? b.second : 1))
+            return true;
+    return false;
+}
+
+// An access to memory that is not the kernel's: the run stops there.
+void foreign(uintptr_t addr, bool write, uint64_t pc)
+{
+    char msg[256];
+    int32_t line = line_of(pc);
+    snprintf(msg, sizeof msg, "thread %u %s memory that is not the kernel's (address %#llx: not "
+             "a __shared__ array, in[], out[], a local or a block it allocated)%s%d", R->cur,
+             write ? "wrote" : "read", (unsigned long long)addr, line ? " at line " : "", line);
+    if (!line)
+        msg[strlen(msg) - 1] = '\0';
+    fail_set(SV_KFAIL_OUT_OF_RANGE, msg, line, (int32_t)R->cur, -1, 0);
+}
+
 void hook_access(void *addr, unsigned long size, int write, void *pcp)
 {
     if (R->failed)
@@ -502,11 +559,18 @@ void hook_access(void *addr, unsigned long size, int write, void *pcp)
     uint16_t ai = 0;
     int64_t index = 0;
     int k = classify((uintptr_t)addr, &ai, &index);
-    if (k == -1)
-        return;
     uint64_t pc = (uintptr_t)pcp - R->so_base;
+    if (k == -1) {
+        if (own_memory((uintptr_t)addr, size))
+            return;
+        R->last_pc = pc;
+        foreign((uintptr_t)addr, write != 0, pc);
+        to_scheduler(); // never resumed
+        return;
+    }
     R->last_pc = pc;
     Th &t = R->th[R->cur];
+    t.last_pc = pc;
     flush_write(t);
     if (k == -2 || (ai != SV_KARRAY_IN && (uintptr_t)addr + size >
                                              R->arrs[ai].base + R->arrs[ai].len * (uintptr_t)kCell)) {
@@ -562,28 +626,80 @@ void hook_shared(void *addr, unsigned long bytes, unsigned long rows, const char
     arr_add(name, SV_KARRAY_SHARED, (uintptr_t)addr, bytes, (uint32_t)rows);
 }
 
-// A device-side malloc: counted against the memory limit (so the limit
-// holds under AddressSanitizer too, where RLIMIT_AS is left out).
-int hook_alloc(unsigned long bytes, int line)
+// A device-side malloc: the runtime's memory, counted against the memory
+// limit (so the limit holds under AddressSanitizer too, where RLIMIT_AS is
+// left out) and known as the kernel's own until it is freed.
+void *hook_alloc(unsigned long bytes, int line)
 {
     uint64_t limit = (uint64_t)(R->req->memory_mb ? R->req->memory_mb
                                                   : SV_RUNTIME_DEFAULT_MEMORY_MB) << 20;
-    if (bytes != ~0ul && R->allocated + bytes <= limit) {
-        R->allocated += bytes;
-        return 1;
+    void *p = nullptr;
+    if (R->allocated + bytes <= limit && bytes <= limit) {
+        p = malloc(bytes ? bytes : 1);
+        if (p) {
+            R->allocated += bytes;
+            R->blocks.push_back({(uintptr_t)p, (size_t)bytes});
+            return p;
+        }
     }
     char msg[256];
-    if (bytes == ~0ul)
+    if (bytes <= limit && R->allocated + bytes <= limit)
         snprintf(msg, sizeof msg, "thread %u: a malloc at line %d found no memory", R->cur, line);
     else
         snprintf(msg, sizeof msg, "thread %u: malloc(%lu) at line %d goes past the memory limit "
                  "of %llu MiB", R->cur, bytes, line, (unsigned long long)(limit >> 20));
     fail_set(SV_KFAIL_MEMORY, msg, line, (int32_t)R->cur, -1, 0);
     to_scheduler(); // never resumed
-    return 0;
+    return nullptr;
 }
 
-sv_rt_hooks the_hooks = {hook_access, hook_sync, hook_shared, hook_alloc};
+// free(): a block the kernel allocated goes back; anything else stops the
+// run (a pointer the kernel made up is not freed by the runtime).
+void hook_release(void *p)
+{
+    if (!p || R->failed)
+        return;
+    for (size_t i = 0; i < R->blocks.size(); i++)
+        if (R->blocks[i].first == (uintptr_t)p) {
+            R->allocated -= R->blocks[i].second;
+            R->blocks.erase(R->blocks.begin() + (long)i);
+            free(p);
+            return;
+        }
+    char msg[160];
+    snprintf(msg, sizeof msg, "thread %u freed %#llx, which is not a block it allocated", R->cur,
+             (unsigned long long)(uintptr_t)p);
+    fail_set(SV_KFAIL_OUT_OF_RANGE, msg, line_of(R->last_pc), (int32_t)R->cur, -1, 0);
+    to_scheduler(); // never resumed
+}
+
+// A copy's range (memcpy, memset): the kernel's own, or the run stops.
+void hook_span(void *addr, unsigned long size, int write, void *pcp)
+{
+    if (R->failed || size == 0)
+        return;
+    uintptr_t a = (uintptr_t)addr;
+    uint16_t ai = 0;
+    int64_t index = 0;
+    int k = classify(a, &ai, &index);
+    if (k == 0 && ai != SV_KARRAY_IN &&
+        a + size <= R->arrs[ai].base + R->arrs[ai].len * (uintptr_t)kCell)
+        return;
+    if (k == 0 && ai == SV_KARRAY_IN && !write && a + size <= (uintptr_t)R->in + R->n * kCell)
+        return;
+    if (k == -1 && own_memory(a, size))
+        return;
+    uint64_t pc = (uintptr_t)pcp - R->so_base;
+    R->last_pc = pc;
+    if (k == -1)
+        foreign(a, write != 0, pc);
+    else
+        out_of_range(ai, index, pc, write != 0);
+    to_scheduler(); // never resumed
+}
+
+sv_rt_hooks the_hooks = {hook_access, hook_sync, hook_shared, hook_alloc, hook_release,
+                         hook_span};
 
 // ---- Steps ------------------------------------------------------------------
 
@@ -908,6 +1024,10 @@ void reset_memory()
 {
     memset(R->pool, 0, kPool);
     memset(R->out, 0, R->io_bytes);
+    const uintptr_t pool = (uintptr_t)R->pool;
+    for (const Arr &a : R->arrs) // the file-scope arrays, outside the pool
+        if (a.kind == SV_KARRAY_SHARED && (a.base < pool || a.base >= pool + kPool))
+            memset((void *)a.base, 0, a.bytes);
     for (Arr &a : R->arrs) {
         std::fill(a.written.begin(), a.written.end(), 0);
         std::fill(a.wrote.begin(), a.wrote.end(), 0);
@@ -1011,8 +1131,90 @@ unsigned char *guarded(size_t bytes, size_t *rounded)
     return b;
 }
 
+// The .so's loaded segments (dl_iterate_phdr's callback): the kernel's own.
+int own_segments(struct dl_phdr_info *info, size_t, void *)
+{
+    if ((uintptr_t)info->dlpi_addr != R->so_base)
+        return 0;
+    for (int i = 0; i < info->dlpi_phnum; i++) {
+        const ElfW(Phdr) &ph = info->dlpi_phdr[i];
+        if (ph.p_type == PT_LOAD)
+            R->own.push_back({(uintptr_t)(info->dlpi_addr + ph.p_vaddr),
+                              (uintptr_t)(info->dlpi_addr + ph.p_vaddr + ph.p_memsz)});
+    }
+    return 1;
+}
+
+bool in_own(const void *p, size_t len)
+{
+    return own_memory((uintptr_t)p, len);
+}
+
+// The file-scope __shared__ arrays the .so lists (cuda_cpu.h's
+// sv_rt_fdecls), each checked to lie in the .so before it is believed.
+void file_scope_arrays()
+{
+    const sv_rt_fdecl *const *b = (const sv_rt_fdecl *const *)dlsym(R->so, "sv_rt_fdecls_begin");
+    const sv_rt_fdecl *const *e = (const sv_rt_fdecl *const *)dlsym(R->so, "sv_rt_fdecls_end");
+    if (!b || !e || !*b || !*e || *e < *b)
+        return;
+    unsigned long total = 0;
+    for (const sv_rt_fdecl *d = *b; d < *e && d < *b + 32; d++) {
+        if (!in_own(d, sizeof *d) || !in_own(d->addr, d->bytes ? d->bytes : 1) ||
+            !in_own(d->name, 1) || d->rows < 1)
+            continue;
+        size_t nl = 0;
+        while (nl < 64 && in_own(d->name + nl, 1) && d->name[nl])
+            nl++;
+        if (nl == 64 || !in_own(d->name + nl, 1))
+            continue;
+        total += d->bytes;
+        hook_shared(total > 49152 ? nullptr : d->addr, d->bytes, d->rows, d->name, d->line);
+    }
+}
+
+// The walls before the kernel's .so is mapped (issue 27, layer 4): the
+// limits (the address space among them, so the .so is mapped under it),
+// Landlock (no file at all, no TCP, no signal out), the loader's seccomp
+// list. False with err when one that this machine has cannot be put up.
+bool walls_before_load(char *err, size_t errlen)
+{
+    uint32_t ms = R->req->time_limit_ms ? R->req->time_limit_ms : SV_RUNTIME_DEFAULT_TIME_LIMIT_MS;
+    unsigned long long as = 0;
+#ifndef SV_RT_ASAN
+    uint32_t mb = R->req->memory_mb ? R->req->memory_mb : SV_RUNTIME_DEFAULT_MEMORY_MB;
+    unsigned long pages = 0;
+    FILE *f = fopen("/proc/self/statm", "r");
+    if (f) {
+        if (fscanf(f, "%lu", &pages) != 1)
+            pages = 0;
+        fclose(f);
+    }
+    // now + the kernel's memory + its stacks, in[]/out[] and the trace's room
+    as = (unsigned long long)pages * (unsigned long long)sysconf(_SC_PAGESIZE) +
+         ((unsigned long long)mb << 20) + (unsigned long long)R->n * (kStack + kGuard) +
+         (256ull << 20);
+#endif
+    if (!sv_sandbox_limits_run(16, ms / 1000 + 3, as, true, err, errlen))
+        return false;
+    char lerr[256];
+    int rs = sv_sandbox_ruleset_run(lerr, sizeof lerr);
+    if (rs < 0 && lerr[0]) {
+        sv_errorf(err, errlen, "%s", lerr);
+        return false;
+    }
+    if (rs >= 0 && !sv_sandbox_restrict(rs)) {
+        sv_errorf(err, errlen, "landlock_restrict_self: %s", strerror(errno));
+        return false;
+    }
+    const int fds[] = {1, 2, 4, 5}; // stdout, stderr, the trace, progress (process.c)
+    return sv_sandbox_seccomp(SV_SECCOMP_LOAD, fds, 4, err, errlen);
+}
+
 bool load(const char *so_path, const char *dyn_name, char *err, size_t errlen)
 {
+    if (!walls_before_load(err, errlen))
+        return false;
     R->so = dlopen(so_path, RTLD_NOW | RTLD_LOCAL);
     if (!R->so) {
         const char *e = dlerror();
@@ -1034,6 +1236,7 @@ bool load(const char *so_path, const char *dyn_name, char *err, size_t errlen)
         return false;
     }
     R->so_base = (uintptr_t)info.dli_fbase;
+    dl_iterate_phdr(own_segments, nullptr);
     R->dyn = R->pool + 4096;
     // a shipped kernel's launcher dispatches over the operator and type
     void (*configure)(int, int, int) = (void (*)(int, int, int))dlsym(R->so, "sv_rt_configure");
@@ -1055,6 +1258,7 @@ bool load(const char *so_path, const char *dyn_name, char *err, size_t errlen)
         return true;
     }
     R->stacks = (unsigned char *)m;
+    R->own.push_back({(uintptr_t)m, (uintptr_t)m + stacks});
     for (uint32_t i = 0; i < R->n; i++)
         mprotect(R->stacks + (size_t)i * (kStack + kGuard), kGuard, PROT_NONE);
     for (uint32_t i = 0; i < R->n; i++)
@@ -1062,10 +1266,11 @@ bool load(const char *so_path, const char *dyn_name, char *err, size_t errlen)
     arr_add("out", SV_KARRAY_OUT, (uintptr_t)R->out, (size_t)R->n * kCell, 1);
     if (dyn_name)
         arr_add(dyn_name, SV_KARRAY_SHARED, (uintptr_t)R->dyn, 2 * (size_t)R->n * kCell, 2);
-    // static arrays at file scope were placed while the .so loaded
-    for (unsigned k = 0; k < *R->ndecls && k < 32; k++)
-        hook_shared(R->decls[k].addr, R->decls[k].bytes, R->decls[k].rows, R->decls[k].name,
-                    R->decls[k].line);
+    file_scope_arrays();
+    // the kernel's code may run from here on: only the runtime's own calls
+    const int fds[] = {1, 2, 4, 5};
+    if (!sv_sandbox_seccomp(SV_SECCOMP_RUN, fds, 4, err, errlen))
+        return false;
     return true;
 }
 
@@ -1339,8 +1544,22 @@ void where(sv_kfailure *f, void *fault_pc)
     f->thread = (int32_t)R->cur;
     f->step = (int32_t)R->step;
     int32_t line = 0;
-    if (fault_pc && (uintptr_t)fault_pc > R->so_base)
+    if (fault_pc && R->in_fiber && (uintptr_t)fault_pc > R->so_base)
         line = line_of((uintptr_t)fault_pc - R->so_base + 1);
+    if (f->kind == SV_KFAIL_TIME) {
+        // The time limit lands on whichever fiber runs then, which a spin
+        // on memory makes any of them: name the first thread still running
+        // (not done, not waiting at a barrier: the same in every run), at
+        // the line it runs, or it last reached.
+        for (uint32_t i = 0; i < R->th.size(); i++)
+            if (R->th[i].state == RUNNABLE) {
+                if (i != R->cur || !R->in_fiber)
+                    line = 0;
+                f->thread = (int32_t)i;
+                f->line = line ? line : line_of(R->th[i].last_pc);
+                return;
+            }
+    }
     f->line = line ? line : line_of(R->last_pc);
 }
 
@@ -1372,10 +1591,10 @@ extern "C" bool sv_rt_cpu_exec(const char *so_path, const sv_rt_lines *lines, co
     sv_reference_scan(req->op, req->type, req->scan, req->input, expected, req->n);
     sv_rt_set_where(where);
     bool ok = load(so_path, dyn_name, err, errlen);
-    // the limits start with the kernel's own code: the compile, the load and
-    // the fiber stacks are the runtime's
+    // the time limit starts with the kernel's own code: the load and the
+    // fiber stacks are the runtime's
     char msg[256];
-    if (ok && !R->failed && !sv_rt_limits_apply(req, msg, sizeof msg))
+    if (ok && !R->failed && !sv_rt_limits_apply_time(req, msg, sizeof msg))
         fail_set(SV_KFAIL_INTERNAL, msg, 0, -1, -1, 0);
     if (ok && !R->failed)
         ok = runs(req, expected, err, errlen);

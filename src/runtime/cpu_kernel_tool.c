@@ -28,38 +28,21 @@ int main(int argc, char **argv)
     }
     char *text = sv_source_cpu_text_shipped(&scan, src, argv[1]);
     const char *extra[] = {"-DSV_RT_HOSTED", "-I", argv[4], NULL};
-    char so[4096], lp[4096];
-    sv_rt_lines lines;
-    bool cached;
+    sv_rt_built b;
     sv_kfail_kind kind;
     int line;
     char *messages = NULL;
-    if (!text || !sv_rt_cpu_compile_ex(text, argv[1], extra, so, sizeof so, lp, sizeof lp, &lines,
-                                       &cached, &kind, &line, &messages, err, sizeof err)) {
+    if (!text || !sv_rt_cpu_compile_shipped(text, argv[1], extra, argv[4], &b, &kind, &line,
+                                            &messages, err, sizeof err)) {
         fprintf(stderr, "sv-cpu-kernel: %s\n%s", err, messages ? messages : "");
         return 1;
     }
-    sv_rt_lines_free(&lines);
-    size_t n1 = 0, n2;
-    char *sobytes = malloc(64u << 20);
-    FILE *f = fopen(so, "rb");
-    if (sobytes && f)
-        n1 = fread(sobytes, 1, 64u << 20, f);
-    if (f)
-        fclose(f);
-    if (n1 == 0) {
-        free(sobytes);
-        sobytes = NULL;
-        snprintf(err, sizeof err, "%.1900s: cannot read the compiled kernel", so);
-    }
-    char *ltext = sv_read_bounded(lp, 64u << 20, "line table", &n2, err, sizeof err);
-    if (!sobytes || !ltext || !sv_write_atomic(argv[2], sobytes, n1, err, sizeof err) ||
-        !sv_write_atomic(argv[3], ltext, n2, err, sizeof err)) {
+    if (!sv_write_atomic(argv[2], b.so, b.so_len, err, sizeof err) ||
+        !sv_write_atomic(argv[3], b.lines, strlen(b.lines), err, sizeof err)) {
         fprintf(stderr, "sv-cpu-kernel: %s\n", err);
         return 1;
     }
-    free(sobytes);
-    free(ltext);
+    sv_rt_built_free(&b);
     free(text);
     free(src);
     free(messages);

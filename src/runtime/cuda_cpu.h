@@ -10,20 +10,33 @@
  * Each CUDA thread runs as a fiber; the runtime sets threadIdx before it
  * resumes one, and __syncthreads() is a real barrier between them.
  *
+ * A kernel file is untrusted code (issue 27), and this header is what keeps
+ * its .so to a kernel's means: it imports nothing from the C library (the
+ * memcpy, memmove and memset the compiler calls are this header's, which
+ * pass their ranges to the runtime too; malloc and free are the runtime's),
+ * runs no code when it is loaded (a file-scope __shared__ array is a static
+ * object whose place is listed in a section, sv_rt_fdecls, not a dynamic
+ * initializer), and the file is compiled with -undef -nostdinc: it sees no
+ * macro of the compiler's or the machine's, only the standard ones and
+ * those below, as NVRTC's file sees NVRTC's.
+ *
  * The subset (docs/user-guide.md, "Your own kernel"):
  *   threadIdx, blockIdx, blockDim, gridDim (.x .y .z), warpSize, dim3, uint3
  *   __global__, __device__, __host__, __forceinline__, __noinline__,
  *   __launch_bounds__(...), __restrict__, __align__(N)
  *   __shared__ (static, 1-D or 2-D, at file or function scope) and
- *   extern __shared__ T name[] (2 * n * sizeof(T) bytes)
+ *   extern __shared__ T name[] (2 * n * sizeof(T) bytes; inside a function)
  *   __syncthreads()
  *   min, max (int, unsigned, float), fminf, fmaxf, fabsf, sqrtf, expf, logf,
- *   floorf, ceilf, abs, __int_as_float, __float_as_int, __uint_as_float,
- *   __float_as_uint, INFINITY, NAN, INT_MAX, INT_MIN, FLT_MAX, int32_t, uint32_t
+ *   exp2f, log2f, log10f, powf, sinf, cosf, tanf, tanhf, fmaf, floorf,
+ *   ceilf, roundf, truncf, abs, __int_as_float, __float_as_int,
+ *   __uint_as_float, __float_as_uint, INFINITY, NAN, INT_MAX, INT_MIN,
+ *   FLT_MAX, int32_t, uint32_t, int64_t, uint64_t, size_t
+ *   __CUDACC__, __CUDACC_RTC__, __CUDA_ARCH__ (900), as NVRTC defines them
  *   malloc, free (device-side; past the memory limit the run stops)
  *   templates, structs, __device__ helper functions: plain C++17
  * Anything else (atomics, warp intrinsics, printf, #include of other headers)
- * is not provided: the compiler says so at the kernel file's line. */
+ * is refused by the source scan (source_scan.h) in words. */
 #ifndef SV_CUDA_CPU_H
 #define SV_CUDA_CPU_H
 
@@ -34,9 +47,23 @@ typedef struct sv_rt_hooks {
     void (*sync)(int line);
     void (*shared)(void *addr, unsigned long bytes, unsigned long rows, const char *name,
                    int line);
-    /* a device-side malloc(): 0 when it goes past the memory limit (the run stops) */
-    int (*alloc)(unsigned long bytes, int line);
+    /* a device-side malloc(): the memory, NULL when it goes past the memory
+     * limit (the run stops); free() gives it back */
+    void *(*alloc)(unsigned long bytes, int line);
+    void (*release)(void *p);
+    /* a copy's range (memcpy, memset): checked to be the kernel's own memory,
+     * not recorded (the compiler reports a copy's accesses, if at all, itself) */
+    void (*span)(void *addr, unsigned long size, int write, void *pc);
 } sv_rt_hooks;
+
+/* A file-scope __shared__ array's place (SV_RT_FSTATIC), in section
+ * sv_rt_fdecls: the runtime reads them after loading, before the kernel. */
+typedef struct sv_rt_fdecl {
+    void *addr;
+    unsigned long bytes, rows;
+    const char *name;
+    int line;
+} sv_rt_fdecl;
 }
 #ifndef SV_RT_HOOKS_ONLY /* the runtime (cpu_exec.cc) takes the table alone */
 extern "C" {
@@ -122,42 +149,87 @@ SV_RT_HOOK void __tsan_write_range(void *a, unsigned long size)
 SV_RT_HOOK void __tsan_vptr_update(void **, void *) {}
 SV_RT_HOOK void __tsan_vptr_read(void **) {}
 SV_RT_HOOK void __tsan_func_entry(void *) {}
-#ifdef __clang__
-SV_RT_HOOK void __tsan_func_exit(void) {}
-#else
+/* (clang calls it without an argument, gcc with one: the callee ignores it) */
 SV_RT_HOOK void __tsan_func_exit(void *) {}
-#endif
 SV_RT_HOOK void __tsan_init(void) {}
+
+/* The copies the compiler calls (struct copies, zeroed arrays) and the
+ * hooks' own: this .so's, not the C library's, so that it imports nothing
+ * and a copy through any pointer is checked by the runtime. Bytes one by
+ * one through volatile, so that no compiler turns the loop back into a
+ * call of memcpy. */
+#define SV_RT_SPAN(a, n, w)                                                           \
+    do {                                                                              \
+        if (sv_rt_hooks_ptr)                                                          \
+            sv_rt_hooks_ptr->span(a, n, w, __builtin_return_address(0));              \
+    } while (0)
+#define SV_RT_COPY extern "C" __attribute__((no_sanitize("thread"), visibility("hidden"), noinline, used))
+SV_RT_COPY void *memcpy(void *d, const void *s, unsigned long n)
+{
+    SV_RT_SPAN((void *)s, n, 0);
+    SV_RT_SPAN(d, n, 1);
+    volatile unsigned char *o = (volatile unsigned char *)d;
+    const volatile unsigned char *i = (const volatile unsigned char *)s;
+    for (unsigned long k = 0; k < n; k++)
+        o[k] = i[k];
+    return d;
+}
+SV_RT_COPY void *memmove(void *d, const void *s, unsigned long n)
+{
+    SV_RT_SPAN((void *)s, n, 0);
+    SV_RT_SPAN(d, n, 1);
+    volatile unsigned char *o = (volatile unsigned char *)d;
+    const volatile unsigned char *i = (const volatile unsigned char *)s;
+    if ((unsigned long)o < (unsigned long)i)
+        for (unsigned long k = 0; k < n; k++)
+            o[k] = i[k];
+    else
+        for (unsigned long k = n; k > 0; k--)
+            o[k - 1] = i[k - 1];
+    return d;
+}
+SV_RT_COPY void *memset(void *d, int c, unsigned long n)
+{
+    SV_RT_SPAN(d, n, 1);
+    volatile unsigned char *o = (volatile unsigned char *)d;
+    for (unsigned long k = 0; k < n; k++)
+        o[k] = (unsigned char)c;
+    return d;
+}
 SV_RT_HOOK void *__tsan_memcpy(void *d, const void *s, unsigned long n)
 {
     SV_RT_ACC((void *)s, n, 0);
     SV_RT_ACC(d, n, 1);
-    return __builtin_memcpy(d, s, n);
+    return memcpy(d, s, n);
 }
 SV_RT_HOOK void *__tsan_memmove(void *d, const void *s, unsigned long n)
 {
     SV_RT_ACC((void *)s, n, 0);
     SV_RT_ACC(d, n, 1);
-    return __builtin_memmove(d, s, n);
+    return memmove(d, s, n);
 }
 SV_RT_HOOK void *__tsan_memset(void *d, int c, unsigned long n)
 {
     SV_RT_ACC(d, n, 1);
-    return __builtin_memset(d, c, n);
+    return memset(d, c, n);
 }
 SV_RT_HOOK void sv_rt_syncthreads(int line) { sv_rt_hooks_ptr->sync(line); }
-/* Device-side malloc/free, as CUDA has them: a refusal (the memory limit)
- * stops the run, failure memory, at the line of the call. */
+/* Device-side malloc/free, as CUDA has them, from the runtime: a refusal
+ * (the memory limit) stops the run, failure memory, at the line of the call. */
 SV_RT_HOOK void *sv_rt_malloc(unsigned long bytes, int line)
 {
-    if (!sv_rt_hooks_ptr->alloc(bytes, line))
-        return nullptr;
-    void *p = __builtin_malloc(bytes);
-    if (!p && bytes)
-        sv_rt_hooks_ptr->alloc(~0ul, line);
-    return p;
+    return sv_rt_hooks_ptr->alloc(bytes, line);
 }
-SV_RT_HOOK void sv_rt_free(void *p) { __builtin_free(p); }
+SV_RT_HOOK void sv_rt_free(void *p) { sv_rt_hooks_ptr->release(p); }
+
+/* The file-scope __shared__ arrays' places: the linker's bounds of the
+ * section, 0 when there is none. */
+extern const sv_rt_fdecl __start_sv_rt_fdecls[] __attribute__((weak, visibility("hidden")));
+extern const sv_rt_fdecl __stop_sv_rt_fdecls[] __attribute__((weak, visibility("hidden")));
+__attribute__((visibility("default"))) const sv_rt_fdecl *const sv_rt_fdecls_begin =
+    __start_sv_rt_fdecls;
+__attribute__((visibility("default"))) const sv_rt_fdecl *const sv_rt_fdecls_end =
+    __stop_sv_rt_fdecls;
 } /* extern "C" */
 
 template <typename A>
@@ -166,12 +238,28 @@ template <typename E, unsigned long N, unsigned long M>
 struct sv_rt_rows_of<E[N][M]> { static constexpr unsigned long v = N; };
 
 /* The declarations source_scan.c writes in place of the kernel's:
- *   extern __shared__ T name[];   -> SV_RT_EXTERN(T, name);
- *   __shared__ T name[A][B];      -> SV_RT_STATIC(T, name, [A][B], "name", line); */
+ *   extern __shared__ T name[];   -> SV_RT_EXTERN(T, name);   (in a function)
+ *   __shared__ T name[A][B];      -> SV_RT_STATIC(T, name, [A][B], "name", line);
+ *                                    in a function: placed in the pool the first
+ *                                    time it runs;
+ *                                 -> SV_RT_FSTATIC(...) at file scope: a static
+ *                                    object with a gap on each side, listed in
+ *                                    sv_rt_fdecls, constant-initialized (no code
+ *                                    runs at load). */
 #define SV_RT_EXTERN(T, name) T *const name = reinterpret_cast<T *>(sv_rt_pool + SV_RT_MARGIN)
 #define SV_RT_STATIC(T, name, dims, text, line)                                        \
     static T(&name) dims = *reinterpret_cast<T(*) dims>(sv_rt_shared_alloc(             \
         sizeof(T dims), alignof(T), sv_rt_rows_of<T dims>::v, text, line))
+#define SV_RT_FSTATIC(T, name, dims, text, line)                                       \
+    static struct {                                                                    \
+        unsigned char pre[SV_RT_GAP];                                                  \
+        T a dims;                                                                      \
+        unsigned char post[SV_RT_GAP];                                                 \
+    } sv_rt_box_##name __attribute__((aligned(64)));                                   \
+    static T(&name) dims = sv_rt_box_##name.a;                                         \
+    static const sv_rt_fdecl sv_rt_fdecl_##name                                        \
+        __attribute__((used, section("sv_rt_fdecls"), aligned(8))) = {                 \
+            &sv_rt_box_##name.a, sizeof(T dims), sv_rt_rows_of<T dims>::v, text, line}
 
 
 /* ---- The keywords ------------------------------------------------------- */
@@ -202,20 +290,25 @@ static const uint3 blockIdx = {0, 0, 0};
 static const uint3 gridDim = {1, 1, 1};
 
 /* ---- Types and math ----------------------------------------------------- *
- * A kernel file gets these from here (it may include nothing). The shipped
- * kernels, built ahead of time with -DSV_RT_HOSTED, include the C++ library
- * headers they need themselves (kernels/ops.cuh), so these stay out. */
+ * A kernel file gets these from here (it may include nothing; it is
+ * compiled with -undef, so the compiler's own __INT32_TYPE__ and the like
+ * are not there: these are LP64's). The shipped kernels, built ahead of
+ * time with -DSV_RT_HOSTED, include the C++ library headers they need
+ * themselves (kernels/ops.cuh), so these stay out. */
 #ifndef SV_RT_HOSTED
-typedef __INT32_TYPE__ int32_t;
-typedef __UINT32_TYPE__ uint32_t;
-typedef __INT64_TYPE__ int64_t;
-typedef __UINT64_TYPE__ uint64_t;
-typedef __SIZE_TYPE__ size_t;
+#define __CUDACC__ 1
+#define __CUDACC_RTC__ 1
+#define __CUDA_ARCH__ 900
+typedef int int32_t;
+typedef unsigned int uint32_t;
+typedef long int64_t;
+typedef unsigned long uint64_t;
+typedef unsigned long size_t;
 #define INFINITY (__builtin_inff())
 #define NAN (__builtin_nanf(""))
-#define INT_MAX __INT_MAX__
-#define INT_MIN (-__INT_MAX__ - 1)
-#define FLT_MAX __FLT_MAX__
+#define INT_MAX 2147483647
+#define INT_MIN (-2147483647 - 1)
+#define FLT_MAX 3.40282346638528859811704183484516925e+38F
 
 static inline int min(int a, int b) { return a < b ? a : b; }
 static inline int max(int a, int b) { return a > b ? a : b; }
@@ -232,6 +325,17 @@ static inline float expf(float a) { return __builtin_expf(a); }
 static inline float logf(float a) { return __builtin_logf(a); }
 static inline float floorf(float a) { return __builtin_floorf(a); }
 static inline float ceilf(float a) { return __builtin_ceilf(a); }
+static inline float roundf(float a) { return __builtin_roundf(a); }
+static inline float truncf(float a) { return __builtin_truncf(a); }
+static inline float exp2f(float a) { return __builtin_exp2f(a); }
+static inline float log2f(float a) { return __builtin_log2f(a); }
+static inline float log10f(float a) { return __builtin_log10f(a); }
+static inline float powf(float a, float b) { return __builtin_powf(a, b); }
+static inline float sinf(float a) { return __builtin_sinf(a); }
+static inline float cosf(float a) { return __builtin_cosf(a); }
+static inline float tanf(float a) { return __builtin_tanf(a); }
+static inline float tanhf(float a) { return __builtin_tanhf(a); }
+static inline float fmaf(float a, float b, float c) { return __builtin_fmaf(a, b, c); }
 static inline float __int_as_float(int v) { float f; __builtin_memcpy(&f, &v, 4); return f; }
 static inline int __float_as_int(float f) { int v; __builtin_memcpy(&v, &f, 4); return v; }
 static inline float __uint_as_float(unsigned v) { float f; __builtin_memcpy(&f, &v, 4); return f; }

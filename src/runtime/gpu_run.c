@@ -10,8 +10,8 @@
  *   rewritten, the built-in #includes blanked, a #line 1 "file.cu" first, so
  *   messages carry the file's own line numbers), then a launcher. Compiled
  *   for the device's own architecture (-arch=sm_XY) with -lineinfo and
- *   --fmad=false (the CPU runtime does no contraction either), and cached
- *   by content in $XDG_CACHE_HOME/scanviz/gpu/.
+ *   --fmad=false (the CPU runtime does no contraction either), in the
+ *   runtime's child, every run: the child writes no cache (issue 27).
  * - A step is the state after a barrier: the launcher's poison (0xA5A5A5A5)
  *   marks every shared word and out[] cell as never written, and a cell
  *   counts as written in a step when its value differs from the step
@@ -29,9 +29,9 @@
  *   (host memory the kernel writes) say whether some wait at a barrier (a
  *   deadlock, with where) or none does (the time limit). The child
  *   process ends with the context; the caller's process never touches the
- *   GPU, and the runtime's child does not either: it starts the program
- *   again for it (gpu_fresh), since a process that has used CUDA (the
- *   window, for its captures) cannot use it in a child it forks. */
+ *   GPU: the runtime's child is a fresh program (process.c), so it can use
+ *   CUDA although the window's own process may have, behind the GPU's
+ *   walls (gpu_walls). */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <errno.h>
@@ -47,6 +47,7 @@
 #include "gpu_prelude.h"
 #include "source_scan.h"
 #include "request.h"
+#include "sandbox.h"
 #include "wire.h"
 
 #include "../core/error.h"
@@ -177,7 +178,7 @@ static bool nv_load(nv_api *a, char *why, size_t whylen)
 
 static nv_api api;
 static bool rc_mode;    /* this process is the sanitized run of --racecheck */
-static bool fresh_mode; /* this process was started for the GPU (see gpu_fresh) */
+static bool fresh_mode; /* this process is the sanitized run of --racecheck, a fresh program */
 
 bool sv_rt_gpu_available(char *why, size_t whylen)
 {
@@ -325,13 +326,6 @@ static char *gpu_text(const sv_source_scan *s, const char *src, const char *path
 
 /* ---- Compile (cached by content) ------------------------------------------ */
 
-static uint64_t fnv64(const void *data, size_t len, uint64_t h)
-{
-    const unsigned char *p = data;
-    for (size_t i = 0; i < len; i++)
-        h = (h ^ p[i]) * 1099511628211ull;
-    return h;
-}
 
 /* The first "(N): error" of the log for path: N, else 0. */
 static int first_error_line(const char *log, const char *path)
@@ -357,27 +351,6 @@ static double ms_since(const struct timespec *t0)
     struct timespec t1;
     clock_gettime(CLOCK_MONOTONIC, &t1);
     return (double)(t1.tv_sec - t0->tv_sec) * 1e3 + (double)(t1.tv_nsec - t0->tv_nsec) / 1e6;
-}
-
-/* Reads the cache file at path into b (false when absent or unreadable). */
-static bool cache_read(const char *path, gpu_bin *b)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return false;
-    bool ok = fseek(f, 0, SEEK_END) == 0;
-    long len = ok ? ftell(f) : -1;
-    ok = ok && len > 0 && len < (64l << 20) && fseek(f, 0, SEEK_SET) == 0;
-    b->data = ok ? malloc((size_t)len) : NULL;
-    ok = b->data && fread(b->data, 1, (size_t)len, f) == (size_t)len;
-    fclose(f);
-    if (!ok) {
-        free(b->data);
-        b->data = NULL;
-        return false;
-    }
-    b->len = (size_t)len;
-    return true;
 }
 
 /* NVRTC on text for arch; a compile error fills t's failure (true return,
@@ -423,33 +396,16 @@ static bool nvrtc_compile(const char *text, const char *path, int arch, gpu_bin 
     return ok;
 }
 
-/* The module for text: from the cache when it holds it, else NVRTC (and
- * then into the cache). */
+/* The module for text: NVRTC, in this child, every run (the child cannot
+ * write the kernel cache, issue 27; a compile is 25-200 ms). */
 static bool gpu_compile(const char *text, const char *path, int arch, gpu_bin *b, sv_ktrace *t,
                         char *err, size_t errlen)
 {
     struct timespec t0;
     clock_gettime(CLOCK_MONOTONIC, &t0);
-    int major = 0, minor = 0;
-    api.nvrtcVersion(&major, &minor);
-    char key[64], dir[4096], file[4200], why[256];
-    uint64_t h = fnv64(text, strlen(text), 1469598103934665603ull);
-    snprintf(key, sizeof key, "%d %d.%d", arch, major, minor);
-    h = fnv64(key, strlen(key), h);
-    bool have_dir = sv_rt_cache_dir(dir, sizeof dir, why, sizeof why);
-    if (have_dir) {
-        snprintf(file, sizeof file, "%s/gpu-%016llx.cubin", dir, (unsigned long long)h);
-        if (cache_read(file, b)) {
-            b->cached = true;
-            b->compile_ms = ms_since(&t0);
-            return true;
-        }
-    }
     if (!nvrtc_compile(text, path, arch, b, t, err, errlen))
         return false;
     b->compile_ms = ms_since(&t0);
-    if (b->data && have_dir)
-        sv_write_atomic(file, b->data, b->len, why, sizeof why); /* a cache: best effort */
     return true;
 }
 
@@ -831,7 +787,6 @@ static bool job_output(gpu_job *j, uint32_t k, char *err, size_t errlen)
  * that cell took the incoming value (else step 1). */
 
 #define SV_RT_GPU_RC_FLAG "--sv-rt-gpu-racecheck"
-#define SV_RT_GPU_CHILD_FLAG "--sv-rt-gpu-child"
 #define RC_OUTPUT_LIMIT ((size_t)64 << 20)
 #define RC_TIMEOUT_MS (300 * 1000)
 
@@ -963,77 +918,6 @@ static bool gpu_racecheck(const sv_runtime_request *req, const sv_source_scan *s
     return ok;
 }
 
-/* ---- A fresh process for the GPU --------------------------------------------- *
- * A process that has used CUDA cannot use it in a child it forks, and the
- * window uses CUDA for its own captures. So the runtime's child does not
- * touch the GPU itself: it starts this program again (/proc/self/exe, the
- * constructor below) with the request in a file, and reads the trace back
- * over a pipe (fd 3 there, so that the kernel's printf on stdout cannot mix
- * into it). */
-static bool gpu_fresh(const sv_runtime_request *req, sv_ktrace *t, char *err, size_t errlen)
-{
-    char exe[4096], file[64];
-    ssize_t el = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    int fd[2];
-    if (el <= 0 || !rc_write_request(req, file, sizeof file)) {
-        sv_errorf(err, errlen, "cannot start the GPU process (/proc/self/exe, /tmp)");
-        return false;
-    }
-    exe[el] = '\0';
-    if (pipe(fd) != 0) {
-        unlink(file);
-        sv_errorf(err, errlen, "pipe: %s", strerror(errno));
-        return false;
-    }
-    pid_t pid = fork();
-    if (pid == 0) {
-        dup2(fd[1], 3);
-        if (fd[0] != 3)
-            close(fd[0]);
-        if (fd[1] != 3)
-            close(fd[1]);
-        char *argv[] = {exe, SV_RT_GPU_CHILD_FLAG, file, NULL};
-        execv(exe, argv);
-        _exit(127);
-    }
-    close(fd[1]);
-    size_t cap = 1 << 16, used = 0;
-    unsigned char *buf = pid > 0 ? malloc(cap) : NULL;
-    while (buf) {
-        if (used == cap) {
-            unsigned char *nb = cap < ((size_t)512 << 20) ? realloc(buf, cap * 2) : NULL;
-            if (!nb)
-                break;
-            buf = nb;
-            cap *= 2;
-        }
-        ssize_t k = read(fd[0], buf + used, cap - used);
-        if (k < 0 && errno == EINTR)
-            continue;
-        if (k <= 0)
-            break;
-        used += (size_t)k;
-    }
-    close(fd[0]);
-    int status = 0;
-    while (pid > 0 && waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-    }
-    unlink(file);
-    char werr[256] = "";
-    bool got = buf && used > 0 && sv_rt_wire_recv(buf, used, t, werr, sizeof werr);
-    free(buf);
-    if (got)
-        return true;
-    char msg[512];
-    if (pid > 0 && WIFSIGNALED(status))
-        snprintf(msg, sizeof msg, "the GPU process was ended by signal %d (%s)",
-                 WTERMSIG(status), strsignal(WTERMSIG(status)));
-    else
-        snprintf(msg, sizeof msg, "the GPU process ended without a trace%s%s",
-                 werr[0] ? ": " : "", werr);
-    return sv_ktrace_fail(t, SV_KFAIL_CRASH, msg, 0, -1, err, errlen);
-}
-
 /* ---- The backend's call ---------------------------------------------------- */
 
 /* With SV_RT_GPU_TIMES=FILE set, one line of this call's times is appended
@@ -1048,6 +932,47 @@ static void note_times(const gpu_bin *b, double ctx_ms, const gpu_job *j, double
             b->compile_ms, b->cached ? "cached" : "nvrtc", ctx_ms, (unsigned)j->runs, j->run_ms,
             trace_ms);
     fclose(f);
+}
+
+/* The GPU child's walls (issue 27, layer 4), before NVRTC and the driver:
+ * Landlock lets it read the system's folders, /proc and /sys, use the
+ * NVIDIA devices and write nowhere (but /tmp for --racecheck, whose
+ * request file the sanitized run reads); seccomp refuses new processes,
+ * other processes' signals, sockets, execve and the like (not with
+ * --racecheck, which starts compute-sanitizer). The kernel's own code runs
+ * on the GPU, not here: this process runs NVRTC, the driver and the
+ * runtime. */
+static bool gpu_walls(const sv_runtime_request *req, char *err, size_t errlen)
+{
+    const char *ro[] = {"/usr", "/lib", "/lib64", "/bin", "/etc", "/opt", "/proc", "/sys",
+                        "/dev/urandom", NULL};
+    const char *rw_rc[] = {"/tmp", "/dev/null", "/dev/shm", NULL};
+    const char *rw[] = {"/dev/null", NULL};
+    char devs[16][64];
+    const char *dev[17];
+    size_t nd = 0;
+    static const char *const names[] = {"nvidiactl", "nvidia-uvm", "nvidia-uvm-tools",
+                                        "nvidia-modeset", NULL};
+    for (size_t i = 0; names[i] && nd < 8; i++)
+        snprintf(devs[nd++], sizeof devs[0], "/dev/%s", names[i]);
+    for (int k = 0; k < 8 && nd < 16; k++)
+        snprintf(devs[nd++], sizeof devs[0], "/dev/nvidia%d", k);
+    for (size_t i = 0; i < nd; i++)
+        dev[i] = devs[i];
+    dev[nd] = NULL;
+    char lerr[256];
+    int rs = sv_sandbox_ruleset_paths(ro, req->racecheck ? rw_rc : rw, dev, lerr, sizeof lerr);
+    if (rs < 0 && lerr[0]) {
+        sv_errorf(err, errlen, "%s", lerr);
+        return false;
+    }
+    if (rs >= 0 && !sv_sandbox_restrict(rs)) {
+        sv_errorf(err, errlen, "landlock_restrict_self: %s", strerror(errno));
+        return false;
+    }
+    if (req->racecheck || rc_mode)
+        return true;
+    return sv_sandbox_seccomp(SV_SECCOMP_GPU, NULL, 0, err, errlen);
 }
 
 /* The scan and its checks; false with t's failure set. */
@@ -1086,8 +1011,13 @@ bool sv_rt_gpu_run(const sv_runtime_request *req, sv_ktrace *t, char *err, size_
     }
     if (refused)
         goto out; /* t's failure says why */
-    if (!fresh_mode) {
-        ok = gpu_fresh(req, t, err, errlen);
+    if (!fresh_mode && !sv_rt_in_child) {
+        sv_errorf(err, errlen, "the GPU runtime runs only in the runtime's child");
+        ok = false;
+        goto out;
+    }
+    if (!gpu_walls(req, err, errlen)) {
+        ok = false;
         goto out;
     }
     if (!sv_rt_gpu_available(why, sizeof why)) {
@@ -1204,16 +1134,14 @@ static char *rc_read_request(const char *file, sv_runtime_request *req, sv_value
 }
 
 /* Before main: `PROGRAM --sv-rt-gpu-racecheck FILE` is the sanitized run
- * (prints the shared layout), `PROGRAM --sv-rt-gpu-child FILE` the fresh
- * process of gpu_fresh (sends the trace on fd 3). Any other start returns. */
+ * (prints the shared layout). Any other start returns. */
 __attribute__((constructor)) static void rc_main(void)
 {
     char args[8192];
     size_t len;
     const char *a1 = sv_rt_start_args(args, sizeof args, &len);
     bool rc = a1 && !strcmp(a1, SV_RT_GPU_RC_FLAG);
-    bool child = a1 && !strcmp(a1, SV_RT_GPU_CHILD_FLAG);
-    if (!rc && !child)
+    if (!rc)
         return;
     const char *file = a1 + strlen(a1) + 1;
     if (file >= args + len)
@@ -1223,22 +1151,12 @@ __attribute__((constructor)) static void rc_main(void)
     sv_runtime_request req;
     sv_value *in = NULL;
     char *src = rc_read_request(file, &req, &in);
-    if (rc)
-        req.runs = 1, req.shake = false, req.racecheck = false;
+    req.runs = 1, req.shake = false, req.racecheck = false;
     char err[1024] = "";
     sv_ktrace *t = src ? sv_ktrace_create("kernel", req.op, req.type, req.scan, in, req.n, err,
                                           sizeof err)
                        : NULL;
     bool ok = t && sv_rt_gpu_run(&req, t, err, sizeof err);
-    if (child) {
-        if (t && !ok) {
-            t->failure.kind = SV_KFAIL_INTERNAL;
-            t->failure.message = err;
-        }
-        if (t)
-            sv_rt_wire_send(3, t);
-        _exit(t ? 0 : 1);
-    }
     if (ok && t->failure.kind != SV_KFAIL_NONE)
         printf("sv-rt-gpu-failed %s\n", sv_kfail_kind_name(t->failure.kind));
     else if (!ok)

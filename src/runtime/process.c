@@ -1,17 +1,34 @@
-/* The child process around every kernel run (runtime.h): sv_runtime_run
- * starts a child, which runs one backend under a time and a memory limit
- * and sends the trace back over a pipe (wire.h), and the parent waits,
- * watches and turns whatever happened (a trace, a signal, silence) into a
- * trace with its failure. The parent never runs the kernel's code.
+/* The child process around every kernel run (runtime.h), and the walls
+ * around it (issue 27): sv_runtime_run prepares the kernel in the caller's
+ * process (the source scan's refusals, the sandboxed compile, the check of
+ * the .so, the cache: cpu_compile.h), starts a child that runs one backend
+ * behind its own walls and sends the trace back over a pipe (wire.h), and
+ * waits, watches and turns whatever happened (a trace, a signal, silence)
+ * into a trace with its failure. The parent never runs the kernel's code
+ * and trusts nothing the child sends.
  *
  * The child is a fresh program, not a bare fork: the caller may have
  * threads (the window: SDL's, the kernel file's worker), and a fork of a
  * threaded process can only call async-signal-safe functions before it
- * execs (under AddressSanitizer one hung in its allocator). So the child
- * forks, and at once execs this same program (/proc/self/exe) with
- * SV_RT_CPU_CHILD_FLAG, the request in a memory file (request.h) and the
- * pipes' descriptors as arguments; a constructor (before main, in any
- * program that links the runtime) reads them and runs the child. */
+ * execs. So the child forks, and at once, between fork and exec:
+ *   - leads a new session (setsid), so that its process group is killed
+ *     whole at the deadline and nothing it could start outlives it;
+ *   - takes stdin from /dev/null and stdout and stderr into a pipe the
+ *     parent reads (at most SV_KTRACE_MAX_CONSOLE bytes kept, escaped);
+ *   - keeps descriptors 3 (the request, a memory file), 4 (the trace's
+ *     pipe), 5 (progress) and 6 (the compiled kernel, a sealed memory file)
+ *     and closes every other (close_range);
+ *   - unblocks every signal (a caller's thread may block SIGALRM) and
+ *     execs this same program (/proc/self/exe) with SV_RT_CPU_CHILD_FLAG
+ *     and an environment of only what the dynamic loader and the
+ *     sanitizers need (LD_LIBRARY_PATH, ASAN_OPTIONS, ...; the GPU child
+ *     the CUDA_ ones too).
+ * A constructor (before main, in any program that links the runtime) takes
+ * that start: every signal to its default, the environment cleared, a
+ * fresh empty working folder (made, entered and removed, so nothing can be
+ * created in it), then the backend, which puts up the rest of the walls
+ * before the kernel's first instruction (cpu_exec.cc: limits, Landlock,
+ * seccomp; gpu_run.c: the GPU's). */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
@@ -21,6 +38,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/random.h>
+#include <sys/stat.h>
 #include <sys/time.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -29,24 +48,33 @@
 #include "backend.h"
 #include "cpu_compile.h"
 #include "request.h"
+#include "sandbox.h"
 #include "shipped.h"
+#include "source_scan.h"
 #include "wire.h"
 
 #include "../core/error.h"
+#include "../core/escape.h"
 
 #define WIRE_MAX ((size_t)512 << 20)
 #define SV_RT_CPU_CHILD_FLAG "--sv-rt-child"
+/* The descriptors the child has (exec_child). */
+#define CHILD_REQ_FD 3
+#define CHILD_WIRE_FD 4
+#define CHILD_PROGRESS_FD 5
+#define CHILD_SO_FD 6
 
 /* ---- In the child (its signals and limits: child.c) ------------------------- */
 
-static void child_main(const sv_runtime_request *req, sv_ktrace *t, int fd, int pfd)
+static void child_main(const sv_runtime_request *req, const sv_rt_prep *prep, sv_ktrace *t,
+                       int fd, int pfd)
 {
+    sv_rt_wire_set_key(prep->key);
     sv_rt_child_enter(t, fd, pfd);
-    /* the kernel's stray output goes to stderr, never into the parent's stdout */
-    dup2(2, 1);
     char err[1024] = "";
     bool ok = req->backend == SV_RUNTIME_GPU ? sv_rt_gpu_run(req, t, err, sizeof err)
-                                             : sv_rt_cpu_run(req, t, err, sizeof err);
+                                             : sv_rt_cpu_run(req, prep, CHILD_SO_FD, t, err,
+                                                             sizeof err);
     struct itimerval off;
     memset(&off, 0, sizeof off);
     setitimer(ITIMER_REAL, &off, NULL);
@@ -84,74 +112,152 @@ static unsigned long long rss_bytes(pid_t pid)
 typedef struct child_out {
     unsigned char *data;
     size_t len;
+    char *console;  /* its stdout and stderr, at most SV_KTRACE_MAX_CONSOLE bytes */
+    size_t console_len;
+    bool console_cut;
     bool killed_time, killed_memory, too_big;
     int status;
 } child_out;
 
-/* Reads the child's stream until it closes, killing it past the backstop
- * deadline or the resident-size limit. */
+/* What the parent prepared for one run: the compiled kernel (CPU kernel
+ * files), its names and the run's key. */
+typedef struct prepared {
+    sv_rt_prep prep;
+    sv_rt_built built;
+    char entry[SV_SCAN_NAME];
+    char dyn[SV_SCAN_NAME];
+} prepared;
+
+/* Reads the progress records there are (the pipe is non-blocking). */
 static void progress_read(int pfd, const sv_runtime_request *req)
 {
     uint32_t rec[2];
     while (read(pfd, rec, sizeof rec) == (ssize_t)sizeof rec)
-        if (req->progress)
+        if (req->progress && rec[1] > 0 && rec[0] <= rec[1])
             req->progress(req->progress_ctx, rec[0], rec[1]);
 }
 
-static bool parent_wait(pid_t pid, int fd, int pfd, const sv_runtime_request *req, child_out *o,
-                        char *err, size_t errlen)
+/* Reads what fd holds now into o's trace stream; false at its end. */
+static bool wire_take(int fd, pid_t pid, child_out *o, size_t *cap)
+{
+    for (;;) {
+        if (o->len == *cap && *cap >= WIRE_MAX) {
+            o->too_big = true; /* (it would block on the pipe for ever) */
+            kill(-pid, SIGKILL);
+            return false;
+        }
+        if (o->len == *cap) {
+            unsigned char *nd = realloc(o->data, *cap * 2);
+            if (!nd)
+                return false;
+            o->data = nd;
+            *cap *= 2;
+        }
+        ssize_t k = read(fd, o->data + o->len, *cap - o->len);
+        if (k < 0 && errno == EINTR)
+            continue;
+        if (k < 0 && errno == EAGAIN)
+            return true;
+        if (k <= 0)
+            return false;
+        o->len += (size_t)k;
+    }
+}
+
+/* Reads what the console pipe holds now: the first bytes kept, the rest
+ * dropped; false at its end. */
+static bool console_take(int cfd, child_out *o)
+{
+    char buf[4096];
+    for (;;) {
+        ssize_t k = read(cfd, buf, sizeof buf);
+        if (k < 0 && errno == EINTR)
+            continue;
+        if (k < 0 && errno == EAGAIN)
+            return true;
+        if (k <= 0)
+            return false;
+        size_t room = SV_KTRACE_MAX_CONSOLE - o->console_len;
+        size_t take = (size_t)k < room ? (size_t)k : room;
+        if (take && o->console) {
+            memcpy(o->console + o->console_len, buf, take);
+            o->console_len += take;
+        }
+        if (take < (size_t)k)
+            o->console_cut = true;
+    }
+}
+
+/* How long the parent waits for the child at most: the time limit, with
+ * room for the child's start and, on the GPU, NVRTC and the context. */
+static long long backstop_ms(const sv_runtime_request *req)
 {
     uint32_t ms = req->time_limit_ms ? req->time_limit_ms : SV_RUNTIME_DEFAULT_TIME_LIMIT_MS;
+    return (long long)ms + (req->backend == SV_RUNTIME_GPU ? SV_RT_GPU_SETUP_MS : 1000) +
+           (req->racecheck ? 300000 : 0);
+}
+
+/* Reads the child's streams until it has ended and they are drained,
+ * killing its process group past the backstop deadline (checked on every
+ * turn, however busy the pipes) or past the resident-size limit. */
+static bool parent_wait(pid_t pid, int fd, int pfd, int cfd, const sv_runtime_request *req,
+                        child_out *o, char *err, size_t errlen)
+{
     uint32_t mb = req->memory_mb ? req->memory_mb : SV_RUNTIME_DEFAULT_MEMORY_MB;
-    long long deadline = now_ms() + SV_RT_COMPILE_LIMIT_MS + ms + 2000;
+    long long deadline = now_ms() + backstop_ms(req), next_rss = 0;
     unsigned long long rss_limit = rss_bytes(getpid()) + ((unsigned long long)mb << 20) +
                                    (64ull << 20);
     size_t cap = 1 << 16;
     o->data = malloc(cap);
+    o->console = malloc(SV_KTRACE_MAX_CONSOLE);
     if (!o->data) {
         sv_errorf(err, errlen, "out of memory");
         return false;
     }
-    for (;;) {
-        struct pollfd p[2] = {{fd, POLLIN, 0}, {pfd, POLLIN, 0}};
-        int r = poll(p, pfd >= 0 ? 2 : 1, 20);
+    fcntl(fd, F_SETFL, O_NONBLOCK);
+    fcntl(cfd, F_SETFL, O_NONBLOCK);
+    bool wire_open = true, console_open = true, reaped = false;
+    while (wire_open || console_open) {
+        struct pollfd p[3] = {{fd, POLLIN, 0}, {cfd, POLLIN, 0}, {pfd, POLLIN, 0}};
+        int r = poll(p, pfd >= 0 ? 3 : 2, 20);
         if (r < 0 && errno != EINTR)
             break;
-        if (r > 0 && pfd >= 0 && (p[1].revents & POLLIN))
+        if (pfd >= 0 && (p[2].revents & POLLIN))
             progress_read(pfd, req);
-        if (r > 0 && (p[0].revents & (POLLIN | POLLHUP | POLLERR))) {
-            if (o->len == cap && cap >= WIRE_MAX) {
-                o->too_big = true; /* (it would block on the pipe for ever) */
-                kill(pid, SIGKILL);
-                break;
-            }
-            if (o->len == cap) {
-                unsigned char *nd = realloc(o->data, cap * 2);
-                if (!nd)
-                    break;
-                o->data = nd;
-                cap *= 2;
-            }
-            ssize_t k = o->len < cap ? read(fd, o->data + o->len, cap - o->len) : 0;
-            if (k < 0 && errno == EINTR)
-                continue;
-            if (k <= 0)
-                break;
-            o->len += (size_t)k;
-            continue;
-        }
-        if (now_ms() > deadline) {
+        if (wire_open && (p[0].revents & (POLLIN | POLLHUP | POLLERR)))
+            wire_open = wire_take(fd, pid, o, &cap);
+        if (console_open && (p[1].revents & (POLLIN | POLLHUP | POLLERR)))
+            console_open = console_take(cfd, o);
+        if (o->too_big)
+            break;
+        long long now = now_ms();
+        if (now > deadline) {
             o->killed_time = true;
-            kill(pid, SIGKILL);
+            kill(-pid, SIGKILL);
             break;
         }
-        if (rss_bytes(pid) > rss_limit) {
-            o->killed_memory = true;
-            kill(pid, SIGKILL);
+        if (now >= next_rss) {
+            next_rss = now + 20;
+            if (rss_bytes(pid) > rss_limit) {
+                o->killed_memory = true;
+                kill(-pid, SIGKILL);
+                break;
+            }
+        }
+        if (!reaped && waitpid(pid, &o->status, WNOHANG) == pid) {
+            /* it has ended: what it wrote is in the pipes; nothing else may
+             * hold them open */
+            reaped = true;
+            kill(-pid, SIGKILL);
+            if (wire_open)
+                wire_take(fd, pid, o, &cap);
+            if (console_open)
+                console_take(cfd, o);
             break;
         }
     }
-    while (waitpid(pid, &o->status, 0) < 0 && errno == EINTR) {
+    kill(-pid, SIGKILL);
+    while (!reaped && waitpid(pid, &o->status, 0) < 0 && errno == EINTR) {
     }
     return true;
 }
@@ -226,42 +332,173 @@ static sv_ktrace *trace_for(const sv_runtime_request *req, char *err, size_t err
     return t;
 }
 
-/* In the forked child: this program again, as the runtime's child (the
- * constructor below). Async-signal-safe calls only. */
-static void exec_child(const char *exe, int reqfd, int fd, int pfd)
+/* Layers 1 to 3 in the caller's process: the source scan's refusals and
+ * the contract (both backends), and on the CPU the sandboxed compile and
+ * the .so's check (cpu_compile.h). A kernel refused is t's failure and
+ * *ready false; false with err only when the runtime itself failed. */
+static bool prepare(const sv_runtime_request *req, sv_ktrace *t, prepared *pr, bool *ready,
+                    char *err, size_t errlen)
 {
-    char a[3][16];
-    int fds[3] = {reqfd, fd, pfd};
-    for (int k = 0; k < 3; k++) {
-        /* a decimal number without snprintf */
-        int v = fds[k], at = 0;
-        char rev[16];
-        if (v < 0) {
-            a[k][0] = '-', a[k][1] = '1', a[k][2] = '\0';
-            continue;
-        }
-        do
-            rev[at++] = (char)('0' + v % 10);
-        while ((v /= 10) > 0);
-        for (int j = 0; j < at; j++)
-            a[k][j] = rev[at - 1 - j];
-        a[k][at] = '\0';
-        if (fds[k] >= 0)
-            fcntl(fds[k], F_SETFD, 0); /* kept across the exec */
+    memset(pr, 0, sizeof *pr);
+    *ready = false;
+    if (getrandom(pr->prep.key, sizeof pr->prep.key, 0) != (ssize_t)sizeof pr->prep.key) {
+        sv_errorf(err, errlen, "getrandom: %s", strerror(errno));
+        return false;
     }
-    char *argv[] = {(char *)exe, (char *)SV_RT_CPU_CHILD_FLAG, a[0], a[1], a[2], NULL};
-    execv(exe, argv);
+    if (req->builtin) {
+        *ready = true;
+        return true;
+    }
+    const char *path = req->path ? req->path : "kernel.cu";
+    sv_source_scan *scan = malloc(sizeof *scan);
+    char msg[2048];
+    if (!scan) {
+        sv_errorf(err, errlen, "out of memory");
+        return false;
+    }
+    bool ok = true;
+    sv_kfail_kind kind;
+    int line = 0;
+    char *text = NULL, *messages = NULL;
+    if (!sv_source_scan_text(req->source, path, scan, &kind, &line, msg, sizeof msg)) {
+        ok = sv_ktrace_fail(t, kind, msg, line, -1, err, errlen);
+        goto done;
+    }
+    if (!sv_source_check_entry(scan, req->entry, req->type, &line, msg, sizeof msg)) {
+        ok = sv_ktrace_fail(t, SV_KFAIL_SIGNATURE, msg, line, -1, err, errlen);
+        goto done;
+    }
+    snprintf(pr->entry, sizeof pr->entry, "%s", scan->kernels[scan->entry].name);
+    pr->prep.entry = pr->entry;
+    if (!sv_ktrace_set_text(&t->entry, pr->entry, err, errlen)) {
+        ok = false;
+        goto done;
+    }
+    if (req->backend == SV_RUNTIME_GPU) { /* NVRTC compiles it in the child */
+        *ready = true;
+        goto done;
+    }
+    for (size_t i = 0; i < scan->nshared; i++)
+        if (scan->shared[i].is_extern) {
+            snprintf(pr->dyn, sizeof pr->dyn, "%s", scan->shared[i].name);
+            pr->prep.dyn = pr->dyn;
+            break;
+        }
+    text = sv_source_cpu_text(scan, req->source, path, req->type);
+    if (!text) {
+        sv_errorf(err, errlen, "out of memory");
+        ok = false;
+        goto done;
+    }
+    bool cached;
+    if (!sv_rt_cpu_compile(text, path, &pr->built, &cached, &kind, &line, &messages, msg,
+                           sizeof msg)) {
+        ok = sv_ktrace_fail(t, kind, messages ? messages : msg, line, -1, err, errlen);
+        goto done;
+    }
+    pr->prep.lines = pr->built.lines;
+    *ready = true;
+done:
+    free(messages);
+    free(text);
+    free(scan);
+    return ok;
+}
+
+/* A sealed memory file holding bytes (the compiled kernel): the child maps
+ * it and nobody can change it after. -1 with err. */
+static int sealed_file(const unsigned char *bytes, size_t len, char *err, size_t errlen)
+{
+    int fd = memfd_create("scanviz-kernel", MFD_CLOEXEC | MFD_ALLOW_SEALING);
+    if (fd < 0) {
+        sv_errorf(err, errlen, "memfd_create: %s", strerror(errno));
+        return -1;
+    }
+    for (size_t off = 0; off < len;) {
+        ssize_t w = write(fd, bytes + off, len - off);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0) {
+            sv_errorf(err, errlen, "writing the kernel: %s", strerror(errno));
+            close(fd);
+            return -1;
+        }
+        off += (size_t)w;
+    }
+    if (fcntl(fd, F_ADD_SEALS, F_SEAL_WRITE | F_SEAL_GROW | F_SEAL_SHRINK | F_SEAL_SEAL) != 0) {
+        sv_errorf(err, errlen, "sealing the kernel: %s", strerror(errno));
+        close(fd);
+        return -1;
+    }
+    return fd;
+}
+
+/* The child's environment: only what its loader and sanitizers read (and
+ * on the GPU, CUDA's own settings). envp points into store. */
+static void child_env(bool gpu, char **envp, size_t max, char *store, size_t cap)
+{
+    static const char *const keep[] = {"LD_LIBRARY_PATH", "ASAN_OPTIONS", "UBSAN_OPTIONS",
+                                       "LSAN_OPTIONS", NULL};
+    extern char **environ;
+    size_t n = 0, used = 0;
+    for (char **e = environ; e && *e && n + 2 < max; e++) {
+        bool take = gpu && strncmp(*e, "CUDA_", 5) == 0;
+        for (size_t k = 0; keep[k] && !take; k++) {
+            size_t l = strlen(keep[k]);
+            take = strncmp(*e, keep[k], l) == 0 && (*e)[l] == '=';
+        }
+        size_t l = strlen(*e) + 1;
+        if (take && used + l <= cap) {
+            memcpy(store + used, *e, l);
+            envp[n++] = store + used;
+            used += l;
+        }
+    }
+    if (gpu && n + 2 < max && used + 32 <= cap) { /* no JIT cache written anywhere */
+        memcpy(store + used, "CUDA_CACHE_DISABLE=1", 21);
+        envp[n++] = store + used;
+        used += 21;
+    }
+    envp[n] = NULL;
+}
+
+/* In the forked child: the fds moved to their places, everything else
+ * closed, signals unblocked, this program again (the constructor below).
+ * Async-signal-safe calls only. */
+static void exec_child(const char *exe, char **envp, int nul, int cfd, const int *fds)
+{
+    setsid();
+    dup2(nul, 0);
+    dup2(cfd, 1);
+    dup2(cfd, 2);
+    /* fds[k] -> 3 + k: first out of the way (above any of 3..6), then down */
+    int high[4];
+    for (int k = 0; k < 4; k++)
+        high[k] = fds[k] >= 0 ? fcntl(fds[k], F_DUPFD_CLOEXEC, 64) : -1;
+    for (int k = 0; k < 4; k++)
+        if (high[k] >= 0)
+            dup2(high[k], 3 + k); /* (dup2 clears close-on-exec on the copy) */
+    close_range(3 + 4, ~0U, 0);
+    for (int k = 0; k < 4; k++)
+        if (high[k] < 0)
+            close(3 + k);
+    sigset_t none;
+    sigemptyset(&none);
+    sigprocmask(SIG_SETMASK, &none, NULL);
+    char *argv[] = {(char *)exe, (char *)SV_RT_CPU_CHILD_FLAG, NULL};
+    execve(exe, argv, envp);
     _exit(127);
 }
 
 /* Starts the child on req and reads all it sends into o (o->data owned by
  * the caller). False with err when no child ran. */
-static bool run_child(const sv_runtime_request *req, child_out *o, char *err, size_t errlen)
+static bool run_child(const sv_runtime_request *req, const prepared *pr, child_out *o, char *err,
+                      size_t errlen)
 {
     char exe[4096];
     ssize_t el = readlink("/proc/self/exe", exe, sizeof exe - 1);
     int reqfd = memfd_create("sv-rt-request", MFD_CLOEXEC);
-    if (el <= 0 || reqfd < 0 || !sv_rt_request_write(reqfd, req) ||
+    if (el <= 0 || reqfd < 0 || !sv_rt_request_write(reqfd, req, &pr->prep) ||
         lseek(reqfd, 0, SEEK_SET) != 0) {
         sv_errorf(err, errlen, "cannot pass the request to the runtime's child: %s",
                   strerror(errno));
@@ -270,48 +507,66 @@ static bool run_child(const sv_runtime_request *req, child_out *o, char *err, si
         return false;
     }
     exe[el] = '\0';
-    int fd[2], pfd[2] = {-1, -1};
-    if (pipe2(fd, O_CLOEXEC) != 0) {
-        sv_errorf(err, errlen, "pipe: %s", strerror(errno));
+    int sofd = -1;
+    if (pr->built.so && (sofd = sealed_file(pr->built.so, pr->built.so_len, err, errlen)) < 0) {
         close(reqfd);
         return false;
     }
-    if (req->progress && pipe2(pfd, O_CLOEXEC) == 0) {
+    int fd[2] = {-1, -1}, pfd[2] = {-1, -1}, cfd[2] = {-1, -1};
+    int nul = open("/dev/null", O_RDWR | O_CLOEXEC);
+    if (nul < 0 || pipe2(fd, O_CLOEXEC) != 0 || pipe2(cfd, O_CLOEXEC) != 0) {
+        sv_errorf(err, errlen, "pipe: %s", strerror(errno));
+        goto fail;
+    }
+    if (pipe2(pfd, O_CLOEXEC) == 0) {
         fcntl(pfd[0], F_SETFL, O_NONBLOCK);
         fcntl(pfd[1], F_SETFL, O_NONBLOCK);
     }
+    char *envp[32], store[16384];
+    child_env(req->backend == SV_RUNTIME_GPU, envp, sizeof envp / sizeof *envp, store,
+              sizeof store);
     fflush(NULL);
     pid_t pid = fork();
     if (pid < 0) {
         sv_errorf(err, errlen, "fork: %s", strerror(errno));
-        close(reqfd);
-        close(fd[0]);
-        close(fd[1]);
-        if (pfd[0] >= 0) {
-            close(pfd[0]);
-            close(pfd[1]);
-        }
-        return false;
+        goto fail;
     }
     if (pid == 0) {
-        close(fd[0]);
-        if (pfd[0] >= 0)
-            close(pfd[0]);
-        exec_child(exe, reqfd, fd[1], pfd[1]);
+        int fds[4] = {reqfd, fd[1], pfd[1], sofd};
+        exec_child(exe, envp, nul, cfd[1], fds);
     }
+    setpgid(pid, pid); /* (the child's setsid makes it so too; whichever runs first) */
     close(reqfd);
+    close(nul);
+    if (sofd >= 0)
+        close(sofd);
     close(fd[1]);
+    close(cfd[1]);
     if (pfd[1] >= 0)
         close(pfd[1]);
-    bool waited = parent_wait(pid, fd[0], pfd[0], req, o, err, errlen);
+    bool waited = parent_wait(pid, fd[0], pfd[0], cfd[0], req, o, err, errlen);
     if (pfd[0] >= 0) {
         progress_read(pfd[0], req);
         close(pfd[0]);
     }
     close(fd[0]);
-    if (!waited)
-        return false;
-    return true;
+    close(cfd[0]);
+    return waited;
+fail:
+    close(reqfd);
+    if (sofd >= 0)
+        close(sofd);
+    if (nul >= 0)
+        close(nul);
+    for (int k = 0; k < 2; k++) {
+        if (fd[k] >= 0)
+            close(fd[k]);
+        if (cfd[k] >= 0)
+            close(cfd[k]);
+        if (pfd[k] >= 0)
+            close(pfd[k]);
+    }
+    return false;
 }
 
 /* t's failure from how the child ended (o), when nothing or only part of
@@ -323,6 +578,7 @@ static bool fail_from_child(sv_ktrace *t, const sv_runtime_request *req, const c
     char msg[512];
     sv_kfail_kind kind = SV_KFAIL_CRASH;
     uint32_t mb = req->memory_mb ? req->memory_mb : SV_RUNTIME_DEFAULT_MEMORY_MB;
+    uint32_t ms = req->time_limit_ms ? req->time_limit_ms : SV_RUNTIME_DEFAULT_TIME_LIMIT_MS;
     if (o->too_big) {
         kind = SV_KFAIL_INTERNAL;
         snprintf(msg, sizeof msg, "the kernel's trace is larger than %zu MiB", WIRE_MAX >> 20);
@@ -332,7 +588,15 @@ static bool fail_from_child(sv_ktrace *t, const sv_runtime_request *req, const c
                  (unsigned)mb);
     } else if (o->killed_time) {
         kind = SV_KFAIL_TIME;
-        snprintf(msg, sizeof msg, "the kernel's process did not finish in time and was stopped");
+        snprintf(msg, sizeof msg, "the kernel ran past its time limit of %u ms and its process "
+                 "was stopped", (unsigned)ms);
+    } else if (WIFSIGNALED(o->status) && WTERMSIG(o->status) == SIGSYS) {
+        kind = SV_KFAIL_SYSCALL;
+        snprintf(msg, sizeof msg, "the kernel made a system call that a kernel cannot make "
+                 "(its process was ended by SIGSYS)");
+    } else if (WIFSIGNALED(o->status) && WTERMSIG(o->status) == SIGXCPU) {
+        kind = SV_KFAIL_TIME;
+        snprintf(msg, sizeof msg, "the kernel's process went past its CPU time limit");
     } else if (WIFSIGNALED(o->status)) {
         snprintf(msg, sizeof msg, "the kernel's process was ended by signal %d (%s)",
                  WTERMSIG(o->status), strsignal(WTERMSIG(o->status)));
@@ -341,7 +605,61 @@ static bool fail_from_child(sv_ktrace *t, const sv_runtime_request *req, const c
         snprintf(msg, sizeof msg, "the kernel's process ended (status %d) without a trace%s%s",
                  WIFEXITED(o->status) ? WEXITSTATUS(o->status) : -1, werr[0] ? ": " : "", werr);
     }
-    return sv_ktrace_fail(t, kind, msg, t->failure.line, t->failure.thread, err, errlen);
+    return sv_ktrace_fail(t, kind, msg, 0, -1, err, errlen);
+}
+
+/* The child's words on a failure it sent: a system call named (the child
+ * sends its number), the console kept, escaped. */
+static bool finish_from_child(sv_ktrace *t, const child_out *o, char *err, size_t errlen)
+{
+    sv_kfailure *f = &t->failure;
+    if (f->kind == SV_KFAIL_SYSCALL) {
+        char name[64], msg[512], where[96] = "";
+        sv_sandbox_syscall_name((int)f->index, name, sizeof name);
+        if (f->thread >= 0 && f->line > 0)
+            snprintf(where, sizeof where, ", in thread %d at line %d", (int)f->thread,
+                     (int)f->line);
+        else if (f->thread >= 0)
+            snprintf(where, sizeof where, ", in thread %d", (int)f->thread);
+        snprintf(msg, sizeof msg, "the kernel made a system call (`%s`) that a kernel cannot "
+                 "make%s", name, where);
+        if (!sv_ktrace_set_text(&f->message, msg, err, errlen))
+            return false;
+    }
+    if (o->console && o->console_len > 0) {
+        char *esc = malloc(4 * o->console_len + 64);
+        if (!esc) {
+            sv_errorf(err, errlen, "out of memory");
+            return false;
+        }
+        sv_escape_n(o->console, o->console_len, esc, 4 * o->console_len + 1);
+        if (o->console_cut)
+            strcat(esc, " [... cut at 64 KiB]");
+        free(t->console);
+        t->console = esc;
+    }
+    return true;
+}
+
+/* A trace for the failure of a run whose stream did not read: the one
+ * made before it was read (req's), the partial read dropped. */
+static sv_ktrace *fresh_failure(sv_ktrace *t, const sv_runtime_request *req, const child_out *o,
+                                const char *werr, char *err, size_t errlen)
+{
+    sv_ktrace *f = trace_for(req, err, errlen);
+    if (!f)
+        return NULL;
+    if (t->entry && !sv_ktrace_set_text(&f->entry, t->entry, err, errlen)) {
+        sv_ktrace_destroy(f);
+        return NULL;
+    }
+    f->arrays = calloc(SV_KTRACE_MAX_ARRAYS, sizeof *f->arrays);
+    if (!f->arrays || !fail_from_child(f, req, o, werr, err, errlen) ||
+        !finish_from_child(f, o, err, errlen)) {
+        sv_ktrace_destroy(f);
+        return NULL;
+    }
+    return f;
 }
 
 sv_ktrace *sv_runtime_run(const sv_runtime_request *req, char *err, size_t errlen)
@@ -351,30 +669,49 @@ sv_ktrace *sv_runtime_run(const sv_runtime_request *req, char *err, size_t errle
     sv_ktrace *t = trace_for(req, err, errlen);
     if (!t)
         return NULL;
+    prepared pr;
+    bool ready = false;
+    if (!prepare(req, t, &pr, &ready, err, errlen)) {
+        sv_rt_built_free(&pr.built);
+        sv_ktrace_destroy(t);
+        return NULL;
+    }
+    if (!ready) { /* refused before it ran */
+        sv_rt_built_free(&pr.built);
+        return t;
+    }
     child_out o;
     memset(&o, 0, sizeof o);
-    if (!run_child(req, &o, err, errlen)) {
+    bool ran = run_child(req, &pr, &o, err, errlen);
+    sv_rt_built_free(&pr.built);
+    if (!ran) {
         free(o.data);
+        free(o.console);
         sv_ktrace_destroy(t);
         return NULL;
     }
     char werr[256] = "";
-    bool got = o.len > 0 && sv_rt_wire_recv(o.data, o.len, t, werr, sizeof werr);
+    bool got = o.len > 0 && sv_rt_wire_recv(o.data, o.len, pr.prep.key, t, werr, sizeof werr);
+    sv_ktrace *r = t;
+    if (got && !o.killed_memory && !o.killed_time && !o.too_big) {
+        if (!finish_from_child(t, &o, err, errlen))
+            r = NULL;
+    } else {
+        r = fresh_failure(t, req, &o, werr, err, errlen);
+    }
     free(o.data);
-    if (got && !o.killed_memory && !o.killed_time && !o.too_big)
-        return t;
-    if (fail_from_child(t, req, &o, werr, err, errlen))
-        return t;
-    sv_ktrace_destroy(t);
-    return NULL;
+    free(o.console);
+    if (r != t)
+        sv_ktrace_destroy(t);
+    return r;
 }
 
 /* Runs first .. of q in one child (each_run), each trace to each(); *next
  * gets the run after an index out of range (the runs after it need a fresh
  * child), else q's runs. False with err when no child ran. */
-static bool each_child(const sv_runtime_request *q, uint32_t first, uint32_t *next,
-                       bool (*each)(void *ctx, uint32_t run, sv_ktrace *t), void *ctx,
-                       char *err, size_t errlen)
+static bool each_child(const sv_runtime_request *q, const prepared *pr, uint32_t first,
+                       uint32_t *next, bool (*each)(void *ctx, uint32_t run, sv_ktrace *t),
+                       void *ctx, char *err, size_t errlen)
 {
     uint32_t runs = q->runs ? q->runs : 1;
     sv_runtime_request c = *q; /* run k of random:S / warps:S: seed S + k */
@@ -385,8 +722,9 @@ static bool each_child(const sv_runtime_request *q, uint32_t first, uint32_t *ne
     *next = runs;
     child_out o;
     memset(&o, 0, sizeof o);
-    if (!run_child(&c, &o, err, errlen)) {
+    if (!run_child(&c, pr, &o, err, errlen)) {
         free(o.data);
+        free(o.console);
         return false;
     }
     bool cut = o.killed_memory || o.killed_time || o.too_big, ok = true;
@@ -402,10 +740,18 @@ static bool each_child(const sv_runtime_request *q, uint32_t first, uint32_t *ne
         }
         char werr[256] = "";
         size_t used = 0;
-        bool got = at < o.len &&
-                   sv_rt_wire_recv_first(o.data + at, o.len - at, &used, t, werr, sizeof werr);
+        bool got = at < o.len && sv_rt_wire_recv_first(o.data + at, o.len - at, pr->prep.key,
+                                                       &used, t, werr, sizeof werr);
         at += used;
-        if (!got && !fail_from_child(t, &c, &o, werr, err, errlen)) {
+        if (!got) {
+            sv_ktrace *f = fresh_failure(t, &one, &o, werr, err, errlen);
+            sv_ktrace_destroy(t);
+            t = f;
+            if (!t) {
+                ok = false;
+                break;
+            }
+        } else if (!finish_from_child(t, &o, err, errlen)) {
             sv_ktrace_destroy(t);
             ok = false;
             break;
@@ -420,6 +766,7 @@ static bool each_child(const sv_runtime_request *q, uint32_t first, uint32_t *ne
         }
     }
     free(o.data);
+    free(o.console);
     return ok;
 }
 
@@ -432,20 +779,40 @@ bool sv_runtime_run_each(const sv_runtime_request *req,
     sv_runtime_request q = *req;
     q.each_run = true;
     q.backend = SV_RUNTIME_CPU;
+    prepared pr;
+    bool ready = false;
+    sv_ktrace *t = trace_for(&q, err, errlen);
+    if (!t)
+        return false;
+    if (!prepare(&q, t, &pr, &ready, err, errlen)) {
+        sv_rt_built_free(&pr.built);
+        sv_ktrace_destroy(t);
+        return false;
+    }
+    if (!ready) { /* refused: that is the one run's trace */
+        sv_rt_built_free(&pr.built);
+        each(ctx, 0, t);
+        return true;
+    }
+    sv_ktrace_destroy(t);
     uint32_t runs = q.runs ? q.runs : 1, first = 0;
-    while (first < runs) {
+    bool ok = true;
+    while (ok && first < runs) {
         uint32_t next;
-        if (!each_child(&q, first, &next, each, ctx, err, errlen))
-            return false;
+        ok = each_child(&q, &pr, first, &next, each, ctx, err, errlen);
         first = next;
     }
-    return true;
+    sv_rt_built_free(&pr.built);
+    return ok;
 }
 
+/* Whether this process is the runtime's child (the backends ask: the GPU's
+ * child uses CUDA itself, as a fresh program). */
+bool sv_rt_in_child;
 
-/* Before main: `PROGRAM --sv-rt-child REQFD FD PFD` is the runtime's child
- * (exec_child): the request from REQFD, the trace to FD, progress to PFD
- * (-1 none). Any other start returns at once. */
+/* Before main: `PROGRAM --sv-rt-child` is the runtime's child (exec_child):
+ * the request from fd 3, the trace to fd 4, progress to fd 5, the compiled
+ * kernel on fd 6. Any other start returns at once. */
 __attribute__((constructor)) static void rt_child_main(void)
 {
     char args[8192];
@@ -453,22 +820,28 @@ __attribute__((constructor)) static void rt_child_main(void)
     const char *a1 = sv_rt_start_args(args, sizeof args, &len);
     if (!a1 || strcmp(a1, SV_RT_CPU_CHILD_FLAG) != 0)
         return;
-    int fds[3] = {-1, -1, -1};
-    const char *a = a1 + strlen(a1) + 1;
-    for (int k = 0; k < 3; k++) {
-        if (a >= args + len)
-            _exit(2);
-        fds[k] = atoi(a);
-        a += strlen(a) + 1;
-    }
+    sv_rt_in_child = true;
+    /* every signal to its default (an ignored SIGALRM stays ignored across exec) */
+    for (int s = 1; s < NSIG; s++)
+        if (s != SIGKILL && s != SIGSTOP)
+            signal(s, SIG_DFL);
+    clearenv();
+    /* a fresh empty working folder that nothing can be created in */
+    char dir[] = "/tmp/scanviz-run-XXXXXX";
+    if (mkdtemp(dir) && chdir(dir) == 0)
+        rmdir(dir);
+    else if (chdir("/") != 0)
+        _exit(3);
     char err[256];
     sv_rt_request_copy rq;
-    bool ok = sv_rt_request_read(fds[0], &rq, err, sizeof err);
-    close(fds[0]);
+    bool ok = sv_rt_request_read(CHILD_REQ_FD, &rq, err, sizeof err);
+    close(CHILD_REQ_FD);
     sv_ktrace *t = ok ? trace_for(&rq.req, err, sizeof err) : NULL;
     if (!t)
         _exit(3); /* the parent says "ended without a trace" */
-    child_main(&rq.req, t, fds[1], fds[2]);
+    if (rq.prep.entry && !sv_ktrace_set_text(&t->entry, rq.prep.entry, err, sizeof err))
+        _exit(3);
+    child_main(&rq.req, &rq.prep, t, CHILD_WIRE_FD, CHILD_PROGRESS_FD);
 }
 
 bool sv_runtime_available(sv_runtime_backend b, char *why, size_t whylen)

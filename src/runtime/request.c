@@ -14,20 +14,20 @@
 #include "../core/error.h"
 
 #define REQ_MAGIC 0x53565251u /* "SVRQ" */
-#define REQ_MAX ((size_t)SV_KTRACE_MAX_SOURCE * 2 + 4 * SV_MAX_N * 4 + 65536)
+#define REQ_MAX ((size_t)SV_KTRACE_MAX_SOURCE * 2 + SV_RT_MAX_LINES + 4 * SV_MAX_N * 4 + 65536)
 
 static void put32(sv_buf *b, uint32_t v) { sv_buf_append(b, &v, 4); }
 static void put64(sv_buf *b, uint64_t v) { sv_buf_append(b, &v, 8); }
 
 static void putstr(sv_buf *b, const char *s)
 {
-    size_t k = s ? strnlen(s, SV_KTRACE_MAX_SOURCE) : 0;
+    size_t k = s ? strnlen(s, SV_RT_MAX_LINES) : 0;
     put32(b, s ? (uint32_t)k : UINT32_MAX);
     if (s)
         sv_buf_append(b, s, k);
 }
 
-bool sv_rt_request_write(int fd, const sv_runtime_request *req)
+bool sv_rt_request_write(int fd, const sv_runtime_request *req, const sv_rt_prep *prep)
 {
     sv_buf b = {0};
     put32(&b, REQ_MAGIC);
@@ -51,6 +51,11 @@ bool sv_rt_request_write(int fd, const sv_runtime_request *req)
     put32(&b, req->racecheck);
     put32(&b, req->time_limit_ms);
     put32(&b, req->memory_mb);
+    putstr(&b, prep ? prep->lines : NULL);
+    putstr(&b, prep ? prep->dyn : NULL);
+    putstr(&b, prep ? prep->entry : NULL);
+    static const unsigned char nokey[SV_RT_KEY_BYTES];
+    sv_buf_append(&b, prep ? prep->key : nokey, SV_RT_KEY_BYTES);
     put32(&b, REQ_MAGIC);
     bool ok = !b.oom;
     for (size_t at = 0; ok && at < b.n;) {
@@ -88,12 +93,12 @@ static uint64_t get64(rd *r)
 
 /* A string, copied with its NUL into *dst: the region of the same
  * allocation after the stream (which has room for every string). */
-static const char *getstr(rd *r, char **dst)
+static const char *getstr(rd *r, char **dst, size_t max)
 {
     uint32_t k = get32(r);
     if (!r->ok || k == UINT32_MAX)
         return NULL;
-    if (k > SV_KTRACE_MAX_SOURCE || r->len - r->off < k) {
+    if (k > max || r->len - r->off < k) {
         r->ok = false;
         return NULL;
     }
@@ -140,10 +145,10 @@ bool sv_rt_request_read(int fd, sv_rt_request_copy *out, char *err, size_t errle
     char *dst = (char *)all + used;
     sv_runtime_request *q = &out->req;
     bool magic = get32(&r) == REQ_MAGIC;
-    q->path = getstr(&r, &dst);
-    q->source = getstr(&r, &dst);
-    q->entry = getstr(&r, &dst);
-    q->builtin = getstr(&r, &dst);
+    q->path = getstr(&r, &dst, 4096);
+    q->source = getstr(&r, &dst, SV_KTRACE_MAX_SOURCE);
+    q->entry = getstr(&r, &dst, 4096);
+    q->builtin = getstr(&r, &dst, 4096);
     q->op = (sv_op)get32(&r);
     q->type = (sv_type)get32(&r);
     q->scan = (sv_scan)get32(&r);
@@ -164,6 +169,15 @@ bool sv_rt_request_read(int fd, sv_rt_request_copy *out, char *err, size_t errle
     q->racecheck = get32(&r) != 0;
     q->time_limit_ms = get32(&r);
     q->memory_mb = get32(&r);
+    out->prep.lines = getstr(&r, &dst, SV_RT_MAX_LINES);
+    out->prep.dyn = getstr(&r, &dst, 4096);
+    out->prep.entry = getstr(&r, &dst, 4096);
+    if (r.ok && r.len - r.off >= SV_RT_KEY_BYTES) {
+        memcpy(out->prep.key, r.p + r.off, SV_RT_KEY_BYTES);
+        r.off += SV_RT_KEY_BYTES;
+    } else {
+        r.ok = false;
+    }
     if (!magic || get32(&r) != REQ_MAGIC || !r.ok || !out->input) {
         sv_rt_request_free(out);
         sv_errorf(err, errlen, "the runtime's request is cut short or broken");

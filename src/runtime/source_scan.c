@@ -1,13 +1,16 @@
-/* The source scan of a kernel file (source_scan.h): a small tokenizer and
- * the few declarations the runtimes need. */
+/* The source scan of a kernel file (source_scan.h): a tokenizer that reads
+ * the file as the preprocessor does, the refusals of what a kernel file may
+ * not contain, and the few declarations the runtimes need. */
 #include "source_scan.h"
 
 #include <ctype.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../core/error.h"
+#include "../core/escape.h"
 
 static const char *const allowed_includes[] = {
     "cuda_runtime.h", "cuda.h", "device_launch_parameters.h", "cuda_runtime_api.h",
@@ -20,26 +23,134 @@ const char *sv_source_allowed_includes(void)
            "device_functions.h";
 }
 
+char *sv_source_line_name(const char *path, char *buf, size_t len)
+{
+    size_t u = 0;
+    for (const unsigned char *c = (const unsigned char *)path; *c && u + 1 < len; c++)
+        buf[u++] = *c < 0x20 || *c >= 0x7f || *c == '"' || *c == '\\' ? '_' : (char)*c;
+    if (len)
+        buf[u] = '\0';
+    return buf;
+}
+
 const char *sv_source_ctype(sv_type type)
 {
     return type == SV_TYPE_FLOAT32 ? "float" : "int";
 }
 
-/* ---- Tokens ---------------------------------------------------------------- */
+/* ---- What a kernel file may name (issue 27, layer 1) ------------------------
+ * Names beginning with __ belong to the compiler and the runtime: a kernel
+ * file may use only the CUDA ones both runtimes provide. */
+static const char *const allowed_reserved[] = {
+    "__global__", "__device__", "__host__", "__shared__", "__syncthreads", "__forceinline__",
+    "__noinline__", "__launch_bounds__", "__restrict__", "__restrict", "__align__",
+    "__int_as_float", "__float_as_int", "__uint_as_float", "__float_as_uint", "__inline__",
+    "__LINE__", "__FILE__", "__func__", "__cplusplus", "__VA_ARGS__", "__VA_OPT__",
+    "__CUDA_ARCH__", "__CUDACC__", "__CUDACC_RTC__", NULL,
+};
+
+/* What both runtimes define as macros, or the CPU runtime does where NVRTC
+ * has keywords: a kernel file may use them but not test, define or undefine
+ * them (`#ifdef __global__` would tell one runtime from the other). */
+static const char *const runtime_macros[] = {
+    "__global__", "__device__", "__host__", "__shared__", "__forceinline__", "__noinline__",
+    "__launch_bounds__", "__align__", "__syncthreads", "threadIdx", "blockDim", "blockIdx",
+    "gridDim", "warpSize", "malloc", "free", "INFINITY", "NAN", "INT_MAX", "INT_MIN",
+    "FLT_MAX", "__restrict__", NULL,
+};
+
+/* CUDA that neither runtime provides yet, named in words instead of the
+ * compiler's "was not declared" (issue 28); the user guide lists it. */
+typedef struct unsupported {
+    const char *prefix; /* a name, or a prefix ending in '*' */
+    const char *what;
+} unsupported;
+static const unsupported unsupported_names[] = {
+    {"__shfl*", "warp shuffles"}, {"__ballot*", "warp votes"}, {"__any_sync", "warp votes"},
+    {"__all_sync", "warp votes"}, {"__any", "warp votes"}, {"__all", "warp votes"},
+    {"__activemask", "warp votes"}, {"__match*", "warp matches"},
+    {"__reduce*", "warp reductions"}, {"__syncwarp", "warp barriers (__syncwarp)"},
+    {"__syncthreads_*", "barrier reductions (__syncthreads_count/_and/_or)"},
+    {"__threadfence*", "memory fences"}, {"__popc*", "bit intrinsics"},
+    {"__clz*", "bit intrinsics"}, {"__ffs*", "bit intrinsics"}, {"__brev*", "bit intrinsics"},
+    {"__byte_perm", "bit intrinsics"}, {"__funnelshift*", "bit intrinsics"},
+    {"__ld*", "cache-hinted loads (__ldg)"}, {"__st*", "cache-hinted stores"},
+    {"atomic*", "atomics"}, {"printf", "printf in device code"}, {"assert", "assert"},
+    {"__constant__", "__constant__ memory"}, {"__managed__", "managed memory"},
+    {"__nanosleep", "clocks and sleeps"}, {"clock", "clocks"}, {"clock64", "clocks"},
+    {"__globaltimer", "clocks"}, {"std", "the C++ standard library (std::); use min, max, "
+     "fminf, ... as the user guide lists"},
+    {"cuda*", "the CUDA host API (a kernel file is its kernel only)"},
+    {"__f*_r?", "rounding-mode intrinsics"}, {"__fdividef", "fast-math intrinsics"},
+    {"__expf", "fast-math intrinsics"}, {"__logf", "fast-math intrinsics"},
+    {"__sinf", "fast-math intrinsics"}, {"__cosf", "fast-math intrinsics"},
+    {"__powf", "fast-math intrinsics"}, {"__saturatef", "fast-math intrinsics"},
+    {"__half*", "half precision"}, {"half", "half precision"},
+    {"tex*", "textures"}, {"surf*", "surfaces"},
+};
+
+static bool in_list(const char *const *list, const char *s, size_t len)
+{
+    for (size_t i = 0; list[i]; i++)
+        if (strlen(list[i]) == len && memcmp(list[i], s, len) == 0)
+            return true;
+    return false;
+}
+
+/* Whether name (len bytes) matches pattern: a name, or one ending in '*'
+ * (any rest) or "_r?" (any one character). */
+static bool name_matches(const char *pat, const char *s, size_t len)
+{
+    size_t pl = strlen(pat);
+    if (pl && pat[pl - 1] == '*')
+        return len >= pl - 1 && memcmp(pat, s, pl - 1) == 0;
+    if (pl >= 3 && strcmp(pat + pl - 3, "_r?") == 0) /* __fadd_rn, __fmul_rz ... */
+        return len > 4 && s[0] == '_' && s[1] == '_' && s[2] == 'f' &&
+               memcmp(s + len - 3, "_r", 2) == 0;
+    return pl == len && memcmp(pat, s, len) == 0;
+}
+
+static const char *unsupported_what(const char *s, size_t len)
+{
+    for (size_t i = 0; i < sizeof unsupported_names / sizeof *unsupported_names; i++)
+        if (name_matches(unsupported_names[i].prefix, s, len))
+            return unsupported_names[i].what;
+    return NULL;
+}
+
+/* ---- Tokens ---------------------------------------------------------------- *
+ * The scan reads the file as the preprocessor does: line splices (a
+ * backslash at the end of a line, spaces after it too) are removed first,
+ * then comments become spaces, then directives are the lines whose first
+ * token is '#'. It works on that logical text (lg) and keeps, for every
+ * logical character, its offset in the file (map) and its line (lines), so
+ * that what it refuses names the file's own line and what it rewrites is
+ * cut from the file's own bytes. */
 
 typedef struct tok {
-    size_t off, len;
+    size_t off, len; /* in the logical text */
     int line;
 } tok;
 
 typedef struct lexer {
-    const char *src;
+    const char *src;   /* the file */
+    size_t srclen;
+    char *lg;          /* the logical text (splices removed) */
     size_t len;
+    size_t *map;       /* [len + 1]: lg[i] is src[map[i]]; map[len] = srclen */
+    int *lines;        /* [len + 1]: the file's line of lg[i] */
     tok *toks;
     size_t ntoks, cap;
     sv_source_scan *out;
-    bool any_include; /* a shipped kernel's own headers */
+    bool shipped;      /* a shipped kernel: its own headers, no refusals */
+    const char *path;
+    sv_kfail_kind *kind;
+    int *fline;
+    char *err;
+    size_t errlen;
 } lexer;
+
+#define TXT(lx, i) ((lx)->lg + (lx)->toks[i].off)
 
 static bool push(lexer *lx, size_t off, size_t len, int line)
 {
@@ -65,74 +176,403 @@ static bool is_ident(char c)
     return isalnum((unsigned char)c) || c == '_';
 }
 
-/* A preprocessor line starting at p (the '#'): checks #include. Returns the
- * offset of the line's end (continuations followed), or (size_t)-1 with err. */
-static size_t directive(lexer *lx, size_t p, int *line, sv_kfail_kind *kind, int *fline,
-                        const char *path, char *err, size_t errlen)
+/* The file offset of logical offset p, and of the end of a span ending at p. */
+static size_t orig(const lexer *lx, size_t p)
+{
+    return lx->map[p < lx->len ? p : lx->len];
+}
+
+static size_t orig_end(const lexer *lx, size_t p)
+{
+    return p == 0 ? 0 : p > lx->len ? lx->srclen : lx->map[p - 1] + 1;
+}
+
+/* Phase 2: the logical text. False on allocation failure. */
+static bool splice(lexer *lx)
 {
     const char *s = lx->src;
-    size_t start = p, q = p + 1;
-    while (q < lx->len && (s[q] == ' ' || s[q] == '\t'))
-        q++;
-    size_t w = q;
-    while (q < lx->len && is_ident(s[q]))
-        q++;
-    bool include = q - w == 7 && strncmp(s + w, "include", 7) == 0;
-    size_t e = q;
-    int l0 = *line;
-    while (e < lx->len && s[e] != '\n') {
-        if (s[e] == '\\' && e + 1 < lx->len && s[e + 1] == '\n') {
-            (*line)++;
-            e++;
+    size_t n = lx->srclen;
+    lx->lg = malloc(n + 1);
+    lx->map = malloc((n + 1) * sizeof *lx->map);
+    lx->lines = malloc((n + 1) * sizeof *lx->lines);
+    if (!lx->lg || !lx->map || !lx->lines)
+        return false;
+    size_t u = 0;
+    int line = 1;
+    for (size_t p = 0; p < n;) {
+        if (s[p] == '\\') {
+            size_t q = p + 1;
+            while (q < n && (s[q] == ' ' || s[q] == '\t'))
+                q++;
+            if (q < n && s[q] == '\r' && q + 1 < n && s[q + 1] == '\n')
+                q++;
+            if (q < n && s[q] == '\n') {
+                line++;
+                p = q + 1;
+                continue;
+            }
         }
-        e++;
+        lx->lg[u] = s[p];
+        lx->map[u] = p;
+        lx->lines[u] = line;
+        if (s[p] == '\n')
+            line++;
+        u++;
+        p++;
     }
-    if (!include)
-        return e;
-    while (q < e && (s[q] == ' ' || s[q] == '\t'))
-        q++;
+    lx->lg[u] = '\0';
+    lx->map[u] = n;
+    lx->lines[u] = line;
+    lx->len = u;
+    return true;
+}
+
+/* A refusal: kind, line and "FILE:LINE: words". Returns false. */
+static bool refuse(lexer *lx, sv_kfail_kind kind, int line, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static bool refuse(lexer *lx, sv_kfail_kind kind, int line, const char *fmt, ...)
+{
+    char words[768];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(words, sizeof words, fmt, ap);
+    va_end(ap);
+    *lx->kind = kind;
+    *lx->fline = line;
+    sv_errorf(lx->err, lx->errlen, "%s:%d: %s", lx->path, line, words);
+    return false;
+}
+
+/* What a kernel file may not name: NULL when name may be used. in_pp: the
+ * name is tested, defined or undefined by a directive. */
+static bool check_ident(lexer *lx, const char *s, size_t len, int line, bool in_pp)
+{
+    char name[SV_SCAN_NAME + 8];
+    size_t k = len < SV_SCAN_NAME ? len : SV_SCAN_NAME;
+    memcpy(name, s, k);
+    name[k] = '\0';
+    if (len > SV_SCAN_NAME)
+        strcat(name, "...");
+    if (in_pp && in_list(runtime_macros, s, len))
+        return refuse(lx, SV_KFAIL_REFUSED, line,
+                      "%s is the runtime's own: a kernel file may use it, but not test, define "
+                      "or undefine it", name);
+    if ((len == 3 && memcmp(s, "asm", 3) == 0))
+        return refuse(lx, SV_KFAIL_REFUSED, line,
+                      "asm is refused: a kernel file is C++ and CUDA, not assembly");
+    if (len == 7 && memcmp(s, "_Pragma", 7) == 0)
+        return refuse(lx, SV_KFAIL_REFUSED, line,
+                      "_Pragma is refused: the only pragma a kernel file may use is "
+                      "#pragma unroll");
+    if (len == 12 && memcmp(s, "thread_local", 12) == 0)
+        return refuse(lx, SV_KFAIL_REFUSED, line, "thread_local is refused: a CUDA thread's "
+                      "locals are its own already");
+    if ((len >= 6 && (memcmp(s, "sv_rt_", 6) == 0 || memcmp(s, "SV_RT_", 6) == 0)) ||
+        (len >= 7 && memcmp(s, "SV_CUDA", 7) == 0))
+        return refuse(lx, SV_KFAIL_REFUSED, line,
+                      "%s is the runtime's own name: a kernel file may not use it", name);
+    if (in_list(allowed_reserved, s, len))
+        return true;
+    const char *what = unsupported_what(s, len);
+    if (what)
+        return refuse(lx, SV_KFAIL_REFUSED, line,
+                      "%s is not supported in a kernel file yet (%s): the user guide's \"Your "
+                      "own kernel\" lists what is", name, what);
+    if (len >= 2 && s[0] == '_' && s[1] == '_')
+        return refuse(lx, SV_KFAIL_REFUSED, line,
+                      "%s is refused: names that begin with __ are the compiler's and the "
+                      "runtime's, and a kernel file may use only the CUDA ones it lists", name);
+    return true;
+}
+
+/* Skips spaces, tabs and block comments (which may span lines) from p on
+ * a directive's line; returns the new offset, or (size_t)-1 after a
+ * refusal (an unclosed comment). */
+static size_t pp_space(lexer *lx, size_t p)
+{
+    const char *s = lx->lg;
+    for (;;) {
+        while (p < lx->len && (s[p] == ' ' || s[p] == '\t' || s[p] == '\r' || s[p] == '\f' ||
+                               s[p] == '\v'))
+            p++;
+        if (p + 1 < lx->len && s[p] == '/' && s[p + 1] == '*') {
+            size_t q = p + 2;
+            while (q + 1 < lx->len && !(s[q] == '*' && s[q + 1] == '/'))
+                q++;
+            if (q + 1 >= lx->len) {
+                refuse(lx, SV_KFAIL_COMPILE, lx->lines[p], "a comment /* is never closed");
+                return (size_t)-1;
+            }
+            p = q + 2;
+            continue;
+        }
+        return p;
+    }
+}
+
+/* One token at p, outside comments: its end, or (size_t)-1 after a
+ * refusal. Strings and character literals must close on their line; raw
+ * strings, digraphs, trigraphs, token pasting, backslashes (universal
+ * character names) and bytes outside ASCII are refused. *ident says
+ * whether it is an identifier. */
+static size_t one_token(lexer *lx, size_t p, bool *ident)
+{
+    const char *s = lx->lg;
+    size_t n = lx->len;
+    int line = lx->lines[p];
+    char c = s[p];
+    *ident = false;
+    if ((unsigned char)c >= 0x80)
+        return refuse(lx, SV_KFAIL_REFUSED, line, "a byte outside ASCII outside a string or "
+                      "comment is refused (identifiers are ASCII in a kernel file)"),
+               (size_t)-1;
+    if (c == '\\')
+        return refuse(lx, SV_KFAIL_REFUSED, line, "a backslash outside a string is refused "
+                      "(universal character names are not needed in a kernel file)"),
+               (size_t)-1;
+    if (is_ident_start(c)) {
+        size_t q = p + 1;
+        while (q < n && is_ident(s[q]))
+            q++;
+        /* a string prefix: u8"", u"", U"", L""; R"( raw strings are refused */
+        if (q < n && (s[q] == '"' || s[q] == '\'')) {
+            size_t k = q - p;
+            bool prefix = (k == 1 && (c == 'u' || c == 'U' || c == 'L')) ||
+                          (k == 2 && c == 'u' && s[p + 1] == '8');
+            bool raw = s[q - 1] == 'R' && k <= 3;
+            if (raw && s[q] == '"')
+                return refuse(lx, SV_KFAIL_REFUSED, line, "a raw string literal (R\"...\") is "
+                              "refused in a kernel file"),
+                       (size_t)-1;
+            if (prefix)
+                return one_token(lx, q, ident) == (size_t)-1 ? (size_t)-1
+                       : one_token(lx, q, ident);
+        }
+        *ident = true;
+        return q;
+    }
+    if (c == '"' || c == '\'') {
+        size_t q = p + 1;
+        while (q < n && s[q] != c && s[q] != '\n') {
+            if (s[q] == '\\' && q + 1 < n && s[q + 1] != '\n')
+                q++;
+            q++;
+        }
+        if (q >= n || s[q] != c)
+            return refuse(lx, SV_KFAIL_COMPILE, line, "a %s is never closed",
+                          c == '"' ? "string" : "character literal"),
+                   (size_t)-1;
+        return q + 1;
+    }
+    if (isdigit((unsigned char)c) || (c == '.' && p + 1 < n && isdigit((unsigned char)s[p + 1]))) {
+        /* a pp-number: digits, letters, '.', digit separators, e+ e- p+ p- */
+        size_t q = p + 1;
+        while (q < n) {
+            if (is_ident(s[q]) || s[q] == '.')
+                q++;
+            else if ((s[q] == '+' || s[q] == '-') && strchr("eEpP", s[q - 1]))
+                q++;
+            else if (s[q] == '\'' && q + 1 < n && is_ident(s[q + 1]))
+                q += 2;
+            else
+                break;
+        }
+        return q;
+    }
+    if (c == '?' && p + 2 < n && s[p + 1] == '?' && strchr("=/'()!<>-", s[p + 2]))
+        return refuse(lx, SV_KFAIL_REFUSED, line, "a trigraph (??%c) is refused", s[p + 2]),
+               (size_t)-1;
+    if ((c == '%' && p + 1 < n && (s[p + 1] == ':' || s[p + 1] == '>')) ||
+        (c == '<' && p + 1 < n && (s[p + 1] == '%' ||
+                                   (s[p + 1] == ':' && !(p + 2 < n && s[p + 2] == ':')))) ||
+        (c == ':' && p + 1 < n && s[p + 1] == '>'))
+        return refuse(lx, SV_KFAIL_REFUSED, line, "a digraph (%c%c) is refused in a kernel "
+                      "file", c, s[p + 1]),
+               (size_t)-1;
+    if (c == '#' && p + 1 < n && s[p + 1] == '#')
+        return refuse(lx, SV_KFAIL_REFUSED, line, "token pasting (##) is refused in a kernel "
+                      "file"),
+               (size_t)-1;
+    if (c == ':' && p + 1 < n && s[p + 1] == ':')
+        return p + 2;
+    return p + 1;
+}
+
+/* The include directive's operand at p (after "include"): the header
+ * name, or a refusal. Records the line to blank in the CPU text. */
+static bool pp_include(lexer *lx, size_t start, size_t p, size_t e, const char *word)
+{
+    const char *s = lx->lg;
+    int line = lx->lines[start];
+    if (lx->shipped)
+        return true;
     char name[SV_SCAN_TYPE] = "";
-    if (q < e && (s[q] == '<' || s[q] == '"')) {
-        char close = s[q] == '<' ? '>' : '"';
-        size_t a = q + 1, b = a;
+    if (p < e && (s[p] == '<' || s[p] == '"')) {
+        char close = s[p] == '<' ? '>' : '"';
+        size_t a = p + 1, b = a;
         while (b < e && s[b] != close)
             b++;
         size_t k = b - a < sizeof name - 1 ? b - a : sizeof name - 1;
         memcpy(name, s + a, k);
         name[k] = '\0';
-    }
-    if (lx->any_include)
-        return e;
-    for (size_t i = 0; allowed_includes[i]; i++) {
-        if (strcmp(name, allowed_includes[i]) == 0) {
+        size_t after = b < e ? pp_space(lx, b + 1) : e;
+        if (after == (size_t)-1)
+            return false;
+        if (strcmp(word, "include") == 0 && b < e && after >= e &&
+            in_list(allowed_includes, name, strlen(name))) {
             sv_source_scan *o = lx->out;
             if (o->nblank < SV_SCAN_MAX_SHARED) {
-                o->blank_start[o->nblank] = start;
-                o->blank_end[o->nblank++] = e;
+                o->blank_start[o->nblank] = orig(lx, start);
+                o->blank_end[o->nblank++] = orig_end(lx, e);
             }
-            return e;
+            return true;
         }
     }
-    *kind = SV_KFAIL_INCLUDE;
-    *fline = l0;
-    sv_errorf(err, errlen,
-              "%s:%d: #include <%s> is refused: a kernel file may include only the CUDA "
-              "built-ins (%s), which both runtimes provide",
-              path, l0, name[0] ? name : "?", sv_source_allowed_includes());
-    return (size_t)-1;
+    char esc[SV_SCAN_TYPE * 4];
+    sv_escape(name[0] ? name : "?", esc, sizeof esc);
+    bool io = strcmp(name, "cstdio") == 0 || strcmp(name, "stdio.h") == 0;
+    return refuse(lx, SV_KFAIL_INCLUDE, line,
+                  "#%s <%s> is refused: a kernel file may include only the CUDA built-ins (%s), "
+                  "which both runtimes provide%s", word, esc, sv_source_allowed_includes(),
+                  io ? "; printf in device code is not supported yet" : "");
 }
 
-static bool lex(lexer *lx, const char *path, sv_kfail_kind *kind, int *fline, char *err,
-                size_t errlen)
+/* The tokens of a directive's line from p to e, with their names checked
+ * (in_pp: tested or defined names too); pushes nothing. */
+static bool pp_tokens(lexer *lx, size_t p, size_t e, bool names_tested)
 {
-    const char *s = lx->src;
+    bool after_defined = false;
+    while (p < e) {
+        p = pp_space(lx, p);
+        if (p == (size_t)-1)
+            return false;
+        if (p >= e)
+            break;
+        if (lx->lg[p] == '/' && p + 1 < e && lx->lg[p + 1] == '/')
+            break;
+        bool ident;
+        size_t q = one_token(lx, p, &ident);
+        if (q == (size_t)-1)
+            return false;
+        if (ident) {
+            bool tested = names_tested || after_defined;
+            if (!check_ident(lx, lx->lg + p, q - p, lx->lines[p], tested))
+                return false;
+            after_defined = q - p == 7 && memcmp(lx->lg + p, "defined", 7) == 0;
+        } else if (!(lx->lg[p] == '(' && after_defined)) {
+            after_defined = false;
+        }
+        p = q;
+    }
+    return true;
+}
+
+/* A directive starting at the '#' at p: checked (issue 27: the allowed
+ * directives, includes of the CUDA built-ins only, #pragma unroll only).
+ * Returns the offset of its line's end (comments and splices followed),
+ * or (size_t)-1 after a refusal. */
+static size_t directive(lexer *lx, size_t p)
+{
+    const char *s = lx->lg;
+    size_t start = p;
+    int line = lx->lines[p];
+    /* the directive's end: the first newline outside a block comment */
+    size_t e = p + 1;
+    while (e < lx->len && s[e] != '\n') {
+        if (s[e] == '/' && e + 1 < lx->len && s[e + 1] == '*') {
+            size_t q = pp_space(lx, e);
+            if (q == (size_t)-1)
+                return (size_t)-1;
+            e = q;
+            continue;
+        }
+        if (s[e] == '/' && e + 1 < lx->len && s[e + 1] == '/') {
+            while (e < lx->len && s[e] != '\n')
+                e++;
+            break;
+        }
+        if ((s[e] == '"' || s[e] == '\'') && !lx->shipped) {
+            /* a quote in a directive's text: skip its literal on this line */
+            size_t q = e + 1;
+            while (q < lx->len && s[q] != s[e] && s[q] != '\n')
+                q += s[q] == '\\' && q + 1 < lx->len && s[q + 1] != '\n' ? 2 : 1;
+            e = q < lx->len && s[q] != '\n' ? q + 1 : q;
+            continue;
+        }
+        e++;
+    }
+    size_t q = pp_space(lx, p + 1);
+    if (q == (size_t)-1)
+        return (size_t)-1;
+    size_t w = q;
+    while (q < e && is_ident(s[q]))
+        q++;
+    char word[32] = "";
+    if (q - w < sizeof word)
+        memcpy(word, s + w, q - w), word[q - w] = '\0';
+    if (lx->shipped) {
+        return e;
+    }
+    if (w == q) {
+        if (w >= e || (w < e && s[w] == '/'))
+            return e; /* the null directive */
+        return refuse(lx, SV_KFAIL_REFUSED, line, "this directive is refused: a kernel file's "
+                      "directives are #define, #undef, #if, #ifdef, #ifndef, #elif, #else, "
+                      "#endif, #error, #warning, #pragma unroll and #include of the CUDA "
+                      "built-ins"), (size_t)-1;
+    }
+    size_t body = pp_space(lx, q);
+    if (body == (size_t)-1)
+        return (size_t)-1;
+    if (!strcmp(word, "include") || !strcmp(word, "import") || !strcmp(word, "include_next"))
+        return pp_include(lx, start, body, e, word) ? e : (size_t)-1;
+    if (!strcmp(word, "pragma")) {
+        size_t a = body, b = a;
+        while (b < e && is_ident(s[b]))
+            b++;
+        if ((b - a == 6 && memcmp(s + a, "unroll", 6) == 0) ||
+            (b - a == 4 && memcmp(s + a, "once", 4) == 0))
+            return pp_tokens(lx, b, e, false) ? e : (size_t)-1;
+        char esc[64];
+        char what[32] = "";
+        memcpy(what, s + a, b - a < sizeof what - 1 ? b - a : sizeof what - 1);
+        sv_escape(what, esc, sizeof esc);
+        return refuse(lx, SV_KFAIL_REFUSED, line, "#pragma %s is refused: the only pragma a "
+                      "kernel file may use is #pragma unroll", esc[0] ? esc : "(empty)"),
+               (size_t)-1;
+    }
+    if (!strcmp(word, "error") || !strcmp(word, "warning"))
+        return e; /* free text */
+    if (!strcmp(word, "define") || !strcmp(word, "undef") || !strcmp(word, "ifdef") ||
+        !strcmp(word, "ifndef") || !strcmp(word, "elifdef") || !strcmp(word, "elifndef")) {
+        /* the name it defines or tests, then (define) the body */
+        size_t a = body, b = a;
+        while (b < e && is_ident(s[b]))
+            b++;
+        if (b > a && !check_ident(lx, s + a, b - a, line, true))
+            return (size_t)-1;
+        return pp_tokens(lx, b, e, false) ? e : (size_t)-1;
+    }
+    if (!strcmp(word, "if") || !strcmp(word, "elif"))
+        return pp_tokens(lx, body, e, false) ? e : (size_t)-1;
+    if (!strcmp(word, "else") || !strcmp(word, "endif"))
+        return e;
+    char esc[64];
+    sv_escape(word, esc, sizeof esc);
+    return refuse(lx, SV_KFAIL_REFUSED, line, "#%s is refused: a kernel file's directives are "
+                  "#define, #undef, #if, #ifdef, #ifndef, #elif, #else, #endif, #error, "
+                  "#warning, #pragma unroll and #include of the CUDA built-ins", esc),
+           (size_t)-1;
+}
+
+static bool lex(lexer *lx)
+{
+    const char *s = lx->lg;
     size_t p = 0;
-    int line = 1;
     bool line_start = true;
     while (p < lx->len) {
         char c = s[p];
         if (c == '\n') {
-            line++;
             p++;
             line_start = true;
             continue;
@@ -141,75 +581,59 @@ static bool lex(lexer *lx, const char *path, sv_kfail_kind *kind, int *fline, ch
             p++;
             continue;
         }
+        if (c == '/' && p + 1 < lx->len && s[p + 1] == '*') {
+            /* a comment is a space: it keeps the line's start */
+            size_t q = pp_space(lx, p);
+            if (q == (size_t)-1)
+                return false;
+            p = q;
+            continue;
+        }
+        if (c == '/' && p + 1 < lx->len && s[p + 1] == '/') {
+            while (p < lx->len && s[p] != '\n')
+                p++;
+            continue;
+        }
         if (c == '#' && line_start) {
-            size_t e = directive(lx, p, &line, kind, fline, path, err, errlen);
+            size_t e = directive(lx, p);
             if (e == (size_t)-1)
                 return false;
             p = e;
             continue;
         }
         line_start = false;
-        if (c == '/' && p + 1 < lx->len && s[p + 1] == '/') {
-            while (p < lx->len && s[p] != '\n')
-                p++;
-            continue;
-        }
-        if (c == '/' && p + 1 < lx->len && s[p + 1] == '*') {
-            int l0 = line;
-            p += 2;
-            while (p + 1 < lx->len && !(s[p] == '*' && s[p + 1] == '/')) {
-                if (s[p] == '\n')
-                    line++;
-                p++;
-            }
-            if (p + 1 >= lx->len) {
-                *kind = SV_KFAIL_COMPILE;
-                *fline = l0;
-                sv_errorf(err, errlen, "%s:%d: a comment /* is never closed", path, l0);
-                return false;
-            }
-            p += 2;
-            continue;
-        }
-        if (c == '"' || c == '\'') {
-            int l0 = line;
-            size_t q = p + 1;
-            while (q < lx->len && s[q] != c && s[q] != '\n') {
-                if (s[q] == '\\')
+        bool ident = false;
+        size_t q;
+        if (lx->shipped) {
+            /* the project's own kernels: the same tokens, nothing refused */
+            q = p + 1;
+            if (is_ident_start(c)) {
+                while (q < lx->len && is_ident(s[q]))
                     q++;
+            } else if (isdigit((unsigned char)c)) {
+                while (q < lx->len && (is_ident(s[q]) || s[q] == '.'))
+                    q++;
+            } else if (c == '"' || c == '\'') {
+                while (q < lx->len && s[q] != c && s[q] != '\n')
+                    q += s[q] == '\\' ? 2 : 1;
+                q = q < lx->len ? q + 1 : q;
+            } else if (c == ':' && q < lx->len && s[q] == ':') {
                 q++;
             }
-            if (q >= lx->len || s[q] != c) {
-                *kind = SV_KFAIL_COMPILE;
-                *fline = l0;
-                sv_errorf(err, errlen, "%s:%d: a %s is never closed", path, l0,
-                          c == '"' ? "string" : "character literal");
+        } else {
+            q = one_token(lx, p, &ident);
+            if (q == (size_t)-1)
                 return false;
-            }
-            if (!push(lx, p, q + 1 - p, line))
-                goto oom;
-            p = q + 1;
-            continue;
+            if (ident && !check_ident(lx, s + p, q - p, lx->lines[p], false))
+                return false;
         }
-        size_t q = p + 1;
-        if (is_ident_start(c)) {
-            while (q < lx->len && is_ident(s[q]))
-                q++;
-        } else if (isdigit((unsigned char)c)) {
-            while (q < lx->len && (is_ident(s[q]) || s[q] == '.'))
-                q++;
-        } else if (c == ':' && q < lx->len && s[q] == ':') {
-            q++;
+        if (!push(lx, p, q - p, lx->lines[p])) {
+            refuse(lx, SV_KFAIL_INTERNAL, lx->lines[p], "out of memory scanning the file");
+            return false;
         }
-        if (!push(lx, p, q - p, line))
-            goto oom;
         p = q;
     }
     return true;
-oom:
-    *kind = SV_KFAIL_INTERNAL;
-    sv_errorf(err, errlen, "out of memory scanning %s", path);
-    return false;
 }
 
 static bool is(const lexer *lx, size_t i, const char *w)
@@ -217,29 +641,64 @@ static bool is(const lexer *lx, size_t i, const char *w)
     if (i >= lx->ntoks)
         return false;
     size_t n = strlen(w);
-    return lx->toks[i].len == n && memcmp(lx->src + lx->toks[i].off, w, n) == 0;
+    return lx->toks[i].len == n && memcmp(TXT(lx, i), w, n) == 0;
+}
+
+/* Attributes ([[...]]) a kernel file may use: the standard's that change
+ * no code. [[gnu::constructor]], [[gnu::section]], ... are refused. */
+static bool check_attributes(lexer *lx)
+{
+    static const char *const ok[] = {"maybe_unused", "nodiscard", "likely", "unlikely",
+                                     "fallthrough", "noreturn", "deprecated", NULL};
+    for (size_t i = 0; i + 1 < lx->ntoks; i++) {
+        if (!is(lx, i, "[") || !is(lx, i + 1, "["))
+            continue;
+        size_t k = i + 2;
+        int depth = 0;
+        for (; k < lx->ntoks; k++) {
+            if (is(lx, k, "(") || is(lx, k, "["))
+                depth++;
+            else if ((is(lx, k, ")") || is(lx, k, "]")) && depth > 0)
+                depth--;
+            else if (is(lx, k, "]"))
+                break;
+            else if (depth == 0 && is_ident_start(*TXT(lx, k)) &&
+                     !in_list(ok, TXT(lx, k), lx->toks[k].len)) {
+                char name[SV_SCAN_NAME];
+                size_t n = lx->toks[k].len < sizeof name - 1 ? lx->toks[k].len : sizeof name - 1;
+                memcpy(name, TXT(lx, k), n);
+                name[n] = '\0';
+                return refuse(lx, SV_KFAIL_REFUSED, lx->toks[k].line,
+                              "the attribute [[%s]] is refused: a kernel file may use "
+                              "[[maybe_unused]], [[nodiscard]], [[likely]], [[unlikely]], "
+                              "[[fallthrough]], [[noreturn]] and [[deprecated]]", name);
+            }
+        }
+        i = k;
+    }
+    return true;
 }
 
 static bool tok_ident(const lexer *lx, size_t i)
 {
-    return i < lx->ntoks && is_ident_start(lx->src[lx->toks[i].off]);
+    return i < lx->ntoks && is_ident_start(*TXT(lx, i));
 }
 
 static void tok_copy(const lexer *lx, size_t i, char *buf, size_t len)
 {
     size_t n = lx->toks[i].len < len - 1 ? lx->toks[i].len : len - 1;
-    memcpy(buf, lx->src + lx->toks[i].off, n);
+    memcpy(buf, TXT(lx, i), n);
     buf[n] = '\0';
 }
 
 /* Index of the token closing the bracket at i ("(" / "[" / "{" / "<"), or ntoks. */
 static size_t match(const lexer *lx, size_t i)
 {
-    char open = lx->src[lx->toks[i].off];
+    char open = *TXT(lx, i);
     char close = open == '(' ? ')' : open == '[' ? ']' : open == '{' ? '}' : '>';
     int depth = 0;
     for (size_t k = i; k < lx->ntoks; k++) {
-        char c = lx->src[lx->toks[k].off];
+        char c = *TXT(lx, k);
         if (lx->toks[k].len != 1)
             continue;
         if (c == open)
@@ -433,13 +892,13 @@ static bool shared_parse(lexer *lx, size_t i, const char *path, sv_kfail_kind *k
         tok_copy(lx, q, sh->name, sizeof sh->name);
         snprintf(sh->elem, sizeof sh->elem, "%s", elem);
         sh->is_extern = ext;
-        sh->kw_at = lx->toks[i].off;
+        sh->kw_at = orig(lx, lx->toks[i].off);
         {
             size_t d = i;
             while (d > 0 && (is(lx, d - 1, "extern") || is(lx, d - 1, "static") ||
                              is(lx, d - 1, "volatile")))
                 d--;
-            sh->decl_at = lx->toks[d].off;
+            sh->decl_at = orig(lx, lx->toks[d].off);
         }
         sh->line = lx->toks[q].line;
         size_t k = q + 1;
@@ -450,13 +909,24 @@ static bool shared_parse(lexer *lx, size_t i, const char *path, sv_kfail_kind *k
             sh->ndims++;
             k = c + 1;
         }
-        sh->name_end = lx->toks[k - 1].off + lx->toks[k - 1].len;
-        sh->end = semi < lx->ntoks ? lx->toks[semi].off + 1 : lx->len;
+        sh->name_end = orig_end(lx, lx->toks[k - 1].off + lx->toks[k - 1].len);
+        sh->end = semi < lx->ntoks ? orig_end(lx, lx->toks[semi].off + 1) : lx->srclen;
         while (k < semi && !is(lx, k, ","))
             k++;
         q = k + 1;
     }
     return true;
+}
+
+/* Whether the '{' at token i opens a namespace or an extern "C" block
+ * (whose declarations are still at namespace scope). */
+static bool namespace_brace(const lexer *lx, size_t i)
+{
+    if (i >= 1 && is(lx, i - 1, "namespace"))
+        return true;
+    if (i >= 2 && is(lx, i - 2, "namespace") && tok_ident(lx, i - 1))
+        return true;
+    return i >= 2 && is(lx, i - 2, "extern") && *TXT(lx, i - 1) == '"';
 }
 
 static bool scan(const char *src, const char *path, bool shipped, sv_source_scan *out,
@@ -466,22 +936,72 @@ static bool scan(const char *src, const char *path, bool shipped, sv_source_scan
     out->entry = -1;
     *kind = SV_KFAIL_NONE;
     *line = 0;
-    lexer lx = {src, strlen(src), NULL, 0, 0, out, shipped};
-    bool ok = lex(&lx, path, kind, line, err, errlen);
+    lexer lx;
+    memset(&lx, 0, sizeof lx);
+    lx.src = src;
+    lx.srclen = strlen(src);
+    lx.out = out;
+    lx.shipped = shipped;
+    lx.path = path;
+    lx.kind = kind;
+    lx.fline = line;
+    lx.err = err;
+    lx.errlen = errlen;
+    bool ok = splice(&lx);
+    if (!ok) {
+        *kind = SV_KFAIL_INTERNAL;
+        sv_errorf(err, errlen, "out of memory scanning %s", path);
+    }
+    ok = ok && lex(&lx) && (shipped || check_attributes(&lx));
+    /* the braces around each declaration: a __shared__ array outside every
+     * function is at file scope (its CPU text needs no code to run at load) */
+    uint64_t fn_depth = 0; /* braces that are not namespaces' */
+    uint64_t stack = 0;    /* bit k: brace k is a namespace's (64 levels) */
+    unsigned depth = 0;
     for (size_t i = 0; ok && i < lx.ntoks; i++) {
-        if (is(&lx, i, "__global__"))
+        if (is(&lx, i, "{")) {
+            bool ns = namespace_brace(&lx, i);
+            if (depth < 64 && ns)
+                stack |= 1ull << depth;
+            else if (depth < 64)
+                stack &= ~(1ull << depth);
+            fn_depth += !ns;
+            depth++;
+        } else if (is(&lx, i, "}") && depth > 0) {
+            depth--;
+            fn_depth -= depth < 64 && (stack >> depth & 1) ? 0 : 1;
+        } else if (is(&lx, i, "__global__")) {
             ok = kernel_parse(&lx, i, path, kind, line, err, errlen);
-        else if (is(&lx, i, "__shared__"))
+        } else if (is(&lx, i, "__shared__")) {
+            size_t first = out->nshared;
             ok = shared_parse(&lx, i, path, kind, line, err, errlen);
+            for (size_t k = first; k < out->nshared; k++)
+                out->shared[k].file_scope = fn_depth == 0;
+        }
     }
     free(lx.toks);
+    free(lx.lg);
+    free(lx.map);
+    free(lx.lines);
     return ok;
 }
 
 bool sv_source_scan_text(const char *src, const char *path, sv_source_scan *out,
                          sv_kfail_kind *kind, int *line, char *err, size_t errlen)
 {
-    return scan(src, path, false, out, kind, line, err, errlen);
+    if (!scan(src, path, false, out, kind, line, err, errlen))
+        return false;
+    for (size_t i = 0; i < out->nshared; i++) {
+        const sv_scan_shared *sh = &out->shared[i];
+        if (sh->is_extern && sh->file_scope) {
+            *kind = SV_KFAIL_REFUSED;
+            *line = sh->line;
+            sv_errorf(err, errlen, "%s:%d: extern __shared__ %s[] outside a function is not "
+                      "supported: declare it inside the kernel", path, sh->line, sh->name);
+            return false;
+        }
+    }
+    return true;
 }
 
 bool sv_source_scan_shipped(const char *src, const char *path, sv_source_scan *out,
@@ -646,8 +1166,9 @@ static void shared_edit(const sv_source_scan *s, size_t first, size_t last, edit
             m = snprintf(e->text + u, sizeof e->text - u, "SV_RT_EXTERN(%s, %s);", d->elem,
                          d->name);
         else
-            m = snprintf(e->text + u, sizeof e->text - u, "SV_RT_STATIC(%s, %s, %s, \"%s\", %d);",
-                         d->elem, d->name, dims, d->name, d->line);
+            m = snprintf(e->text + u, sizeof e->text - u, "%s(%s, %s, %s, \"%s\", %d);",
+                         d->file_scope ? "SV_RT_FSTATIC" : "SV_RT_STATIC", d->elem, d->name,
+                         dims, d->name, d->line);
         if (m < 0 || (size_t)m >= sizeof e->text - u)
             break;
         u += (size_t)m;
@@ -685,17 +1206,9 @@ static char *cpu_body(const sv_source_scan *s, const char *src, const char *path
         return NULL;
     }
     size_t u = 0, p = 0;
-    /* the path in #line: quotes and backslashes escaped */
+    /* the path in #line, made safe */
     char qp[1024];
-    size_t qn = 0;
-    for (const char *c = path; *c && qn + 2 < sizeof qp; c++) {
-        if (*c == '"' || *c == '\\')
-            qp[qn++] = '\\';
-        if (*c == '\n')
-            continue;
-        qp[qn++] = *c;
-    }
-    qp[qn] = '\0';
+    sv_source_line_name(path, qp, sizeof qp);
     u += (size_t)sprintf(o + u, "#line 1 \"%s\"\n", qp);
     for (size_t i = 0; i < ne; i++) {
         memcpy(o + u, src + p, ed[i].at - p);

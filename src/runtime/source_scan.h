@@ -1,13 +1,29 @@
 /* The source scan of a kernel file: what both runtimes need to know before
- * compiling it. It finds the __global__ functions and their parameters,
- * checks the contract (const T *in, T *out, int n) against --type, refuses
- * #include of anything but the CUDA built-ins, finds the __shared__
+ * compiling it, and the first wall around it (issue 27, layer 1). It finds
+ * the __global__ functions and their parameters, checks the contract
+ * (const T *in, T *out, int n) against --type, finds the __shared__
  * declarations (static, 2-D, extern) and writes the text the CPU compiler
  * gets, with the file's own line numbers kept.
  *
- * It reads C++ at the level of tokens (comments, strings and preprocessor
- * lines understood; no macro expansion): a declaration made by a macro is
- * not seen, and the compiler then has the last word. */
+ * It reads the file as the preprocessor does (line splices first, then
+ * comments as spaces, then directives) and refuses, naming the line:
+ *   - every directive but #define, #undef, #if, #ifdef, #ifndef, #elif,
+ *     #else, #endif, #error, #warning, #pragma unroll (and once), and
+ *     #include of the CUDA built-ins by a literal name: so #import,
+ *     #include_next, #line, computed includes and other pragmas;
+ *   - asm, _Pragma, thread_local, token pasting (##), digraphs, trigraphs,
+ *     raw strings, backslashes and non-ASCII bytes outside strings;
+ *   - names that begin with __ but the CUDA ones both runtimes provide
+ *     (so __attribute__, __asm__, __has_include, __builtin_*), the
+ *     runtime's own names (sv_rt_*, SV_RT_*, SV_CUDA*), attributes [[...]]
+ *     but the standard's harmless ones, and a test, definition or
+ *     undefinition of what the runtime defines (#ifdef __global__);
+ *   - CUDA neither runtime provides yet (shuffles, atomics, printf, ...),
+ *     in words instead of the compiler's.
+ * Without token pasting no macro can make a name the file does not spell,
+ * so these checks see every name the compiler will. No macro expansion:
+ * a declaration made by a macro is not seen, and the compiler then has the
+ * last word. */
 #ifndef SV_RUNTIME_SOURCE_SCAN_H
 #define SV_RUNTIME_SOURCE_SCAN_H
 
@@ -54,6 +70,7 @@ typedef struct sv_scan_shared {
     size_t decl_at;          /* offset of the declaration (extern / static before it) */
     size_t end;              /* offset just past the declaration's ';' */
     size_t name_end;         /* offset just past the name's last ']' (extern: after "[]") */
+    bool file_scope;         /* outside every function (its CPU text: SV_RT_FSTATIC) */
 } sv_scan_shared;
 
 typedef struct sv_source_scan {
@@ -72,9 +89,10 @@ typedef struct sv_source_scan {
 const char *sv_source_allowed_includes(void);
 
 /* Scans src (path names it in messages). On a refusal returns false with
- * *kind SV_KFAIL_INCLUDE, SV_KFAIL_SIGNATURE or SV_KFAIL_COMPILE (a
- * comment or string never closed), *line the file's line (0 none) and err
- * in words, naming the line. Does not check the contract. */
+ * *kind SV_KFAIL_INCLUDE, SV_KFAIL_REFUSED, SV_KFAIL_SIGNATURE or
+ * SV_KFAIL_COMPILE (a comment or string never closed), *line the file's
+ * line (0 none) and err in words, "PATH:LINE: ...". Does not check the
+ * contract. */
 bool sv_source_scan_text(const char *src, const char *path, sv_source_scan *out,
                          sv_kfail_kind *kind, int *line, char *err, size_t errlen);
 /* The same for a shipped kernel (kernels/hillis_steele.cu and the mistakes),
@@ -88,6 +106,12 @@ bool sv_source_scan_shipped(const char *src, const char *path, sv_source_scan *o
  * line), or the entries there are. */
 bool sv_source_check_entry(sv_source_scan *s, const char *entry, sv_type type, int *line,
                            char *err, size_t errlen);
+
+/* The name a compiler is given for the file (its #line and messages): path
+ * with every byte that is not printable ASCII, a quote or a backslash
+ * written '_' (a carriage return or a newline in a submission's name
+ * cannot reach the compiler's command or its messages). Returns buf. */
+char *sv_source_line_name(const char *path, char *buf, size_t len);
 
 /* The C++ type of an element ("int", "float"). */
 const char *sv_source_ctype(sv_type type);

@@ -8,10 +8,13 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "request.h"
+
 #include "../core/error.h"
 
 #define WIRE_MAGIC 0x53565254u /* "SVRT" */
 #define WIRE_END 0x454e4421u
+#define WIRE_MAX_TEXT (64u * 1024) /* an entry's, an array's or a failure's words */
 
 /* ---- Writing (async-signal-safe) ----------------------------------------- */
 
@@ -19,6 +22,12 @@ static unsigned char wbuf[1 << 16];
 static size_t wused;
 static int wfd = -1;
 static bool wok;
+static unsigned char wkey[SV_RT_KEY_BYTES];
+
+void sv_rt_wire_set_key(const unsigned char *key)
+{
+    memcpy(wkey, key, sizeof wkey);
+}
 
 static void wflush(void)
 {
@@ -55,7 +64,7 @@ static void w64(uint64_t v) { wput(&v, 8); }
 
 static void wstr(const char *s)
 {
-    uint32_t k = s ? (uint32_t)strlen(s) : UINT32_MAX;
+    uint32_t k = s ? (uint32_t)strnlen(s, WIRE_MAX_TEXT) : UINT32_MAX;
     w32(k);
     if (s)
         wput(s, k);
@@ -110,6 +119,7 @@ bool sv_rt_wire_send(int fd, const sv_ktrace *t)
     wok = true;
     wused = 0;
     w32(WIRE_MAGIC);
+    wput(wkey, sizeof wkey);
     wstr(t->entry);
     w32(t->runs);
     w32(t->shown_run);
@@ -168,6 +178,7 @@ bool sv_rt_wire_send(int fd, const sv_ktrace *t)
         wput(c->which, t->n * SV_KTRACE_CELL_RUNS * sizeof *c->which);
     }
     w32(WIRE_END);
+    wput(wkey, sizeof wkey);
     wflush();
     return wok;
 }
@@ -206,12 +217,23 @@ static uint64_t r64(rd *r)
     return v;
 }
 
-static uint32_t rcount(rd *r, uint32_t max)
+/* A count of at most max items of at least each bytes each: refused when
+ * the bytes left could not hold them (nothing is allocated for a count the
+ * stream cannot back). */
+static uint32_t rcount(rd *r, uint32_t max, size_t each)
 {
     uint32_t v = r32(r);
-    if (v > max)
+    if (v > max || (uint64_t)v * each > r->len - r->off)
         r->ok = false;
     return r->ok ? v : 0;
+}
+
+/* Whether the stream still holds k bytes (else it is refused). */
+static bool rhave(rd *r, uint64_t k)
+{
+    if (!r->ok || k > r->len - r->off)
+        r->ok = false;
+    return r->ok;
 }
 
 static char *rstr(rd *r)
@@ -219,7 +241,7 @@ static char *rstr(rd *r)
     uint32_t k = r32(r);
     if (k == UINT32_MAX || !r->ok)
         return NULL;
-    if (k > r->len - r->off) {
+    if (k > WIRE_MAX_TEXT || k > r->len - r->off) {
         r->ok = false;
         return NULL;
     }
@@ -246,6 +268,8 @@ static void racc(rd *r, sv_kaccess *a)
 
 static bool *rbools(rd *r, uint32_t n)
 {
+    if (!rhave(r, ((uint64_t)n + 7) / 8))
+        return NULL;
     bool *b = calloc(n ? n : 1, sizeof *b);
     if (!b) {
         r->ok = false;
@@ -270,6 +294,8 @@ static bool rstep(rd *r, sv_ktrace *t, sv_kstep *s)
         return false;
     for (size_t a = 0; a < t->narrays && r->ok; a++) {
         uint32_t len = t->arrays[a].len;
+        if (!rhave(r, (uint64_t)len * 4))
+            return true; /* (r->ok false: refused) */
         s->cells[a] = calloc(len ? len : 1, sizeof(sv_value));
         if (!s->cells[a])
             return false;
@@ -278,7 +304,7 @@ static bool rstep(rd *r, sv_ktrace *t, sv_kstep *s)
         s->written[a] = rbools(r, len);
         s->wrote[a] = rbools(r, len);
     }
-    uint32_t nw = rcount(r, 1u << 24);
+    uint32_t nw = rcount(r, 1u << 24, 32);
     s->writes = calloc(nw ? nw : 1, sizeof *s->writes);
     if (!s->writes)
         return false;
@@ -288,7 +314,7 @@ static bool rstep(rd *r, sv_ktrace *t, sv_kstep *s)
         s->writes[w].first_read = r32(r);
         s->writes[w].nreads = r32(r);
     }
-    uint32_t nr = rcount(r, 1u << 24);
+    uint32_t nr = rcount(r, 1u << 24, 24);
     s->reads = calloc(nr ? nr : 1, sizeof *s->reads);
     if (!s->reads)
         return false;
@@ -313,7 +339,7 @@ static bool rfailure(rd *r, sv_kfailure *f)
     f->step = (int32_t)r32(r);
     f->array = (int32_t)r32(r);
     f->index = (int64_t)r64(r);
-    uint32_t nw = rcount(r, SV_MAX_N + 1);
+    uint32_t nw = rcount(r, SV_MAX_N + 1, 12);
     free(f->waits);
     f->waits = calloc(nw ? nw : 1, sizeof *f->waits);
     if (!f->waits)
@@ -331,7 +357,8 @@ static bool rfailure(rd *r, sv_kfailure *f)
 static bool rcellruns(rd *r, sv_ktrace *t)
 {
     sv_ktrace_cellruns_clear(t);
-    uint32_t nc = rcount(r, SV_KTRACE_MAX_CELLRUNS);
+    uint32_t nc = rcount(r, SV_KTRACE_MAX_CELLRUNS,
+                         16 + t->n * (sizeof(uint32_t) + SV_KTRACE_CELL_RUNS * sizeof(uint32_t)));
     char err[128];
     for (uint32_t k = 0; k < nc && r->ok; k++) {
         int32_t step = (int32_t)r32(r);
@@ -352,19 +379,25 @@ static bool rcellruns(rd *r, sv_ktrace *t)
     return true;
 }
 
-bool sv_rt_wire_recv(const unsigned char *data, size_t len, sv_ktrace *t, char *err,
-                     size_t errlen)
+bool sv_rt_wire_recv(const unsigned char *data, size_t len, const unsigned char *key,
+                     sv_ktrace *t, char *err, size_t errlen)
 {
     size_t used;
-    return sv_rt_wire_recv_first(data, len, &used, t, err, errlen);
+    return sv_rt_wire_recv_first(data, len, key, &used, t, err, errlen);
 }
 
-bool sv_rt_wire_recv_first(const unsigned char *data, size_t len, size_t *used, sv_ktrace *t,
-                           char *err, size_t errlen)
+bool sv_rt_wire_recv_first(const unsigned char *data, size_t len, const unsigned char *key,
+                           size_t *used, sv_ktrace *t, char *err, size_t errlen)
 {
     rd r = {data, len, 0, true};
+    unsigned char k0[SV_RT_KEY_BYTES];
     if (r32(&r) != WIRE_MAGIC) {
         sv_errorf(err, errlen, "the runtime's child sent nothing readable");
+        return false;
+    }
+    if (!rget(&r, k0, sizeof k0) || memcmp(k0, key, sizeof k0) != 0) {
+        sv_errorf(err, errlen, "the runtime's child sent a stream that is not the runtime's "
+                  "(it does not carry the run's key)");
         return false;
     }
     free(t->entry);
@@ -373,7 +406,7 @@ bool sv_rt_wire_recv_first(const unsigned char *data, size_t len, size_t *used, 
     t->shown_run = r32(&r);
     t->wrong_runs = r32(&r);
     t->switches = r64(&r);
-    uint32_t na = rcount(&r, SV_KTRACE_MAX_ARRAYS);
+    uint32_t na = rcount(&r, SV_KTRACE_MAX_ARRAYS, 20);
     t->arrays = calloc(SV_KTRACE_MAX_ARRAYS, sizeof *t->arrays);
     if (!t->arrays)
         goto oom;
@@ -389,7 +422,12 @@ bool sv_rt_wire_recv_first(const unsigned char *data, size_t len, size_t *used, 
             r.ok = false;
         t->narrays = a + 1;
     }
-    uint32_t ns = rcount(&r, SV_KTRACE_MAX_STEPS);
+    uint64_t cells = 0;
+    for (size_t a = 0; a < t->narrays; a++)
+        cells += t->arrays[a].len;
+    uint32_t ns = rcount(&r, SV_KTRACE_MAX_STEPS, 4 + cells * 4);
+    if ((uint64_t)ns * cells > SV_KTRACE_MAX_TOTAL_CELLS)
+        r.ok = false;
     t->steps = calloc(ns ? ns : 1, sizeof *t->steps);
     if (!t->steps)
         goto oom;
@@ -407,7 +445,7 @@ bool sv_rt_wire_recv_first(const unsigned char *data, size_t len, size_t *used, 
             free(w);
         }
     }
-    uint32_t nh = rcount(&r, SV_KTRACE_MAX_HAZARDS);
+    uint32_t nh = rcount(&r, SV_KTRACE_MAX_HAZARDS, 64);
     t->hazards = calloc(nh ? nh : 1, sizeof *t->hazards);
     if (!t->hazards)
         goto oom;
@@ -426,10 +464,19 @@ bool sv_rt_wire_recv_first(const unsigned char *data, size_t len, size_t *used, 
     t->hazards_total = r64(&r);
     if (!rfailure(&r, &t->failure) || !rcellruns(&r, t))
         goto oom;
-    if (r32(&r) != WIRE_END || !r.ok) {
-        sv_errorf(err, errlen, "the runtime's child sent a trace cut short (%zu bytes)", len);
+    unsigned char k1[SV_RT_KEY_BYTES];
+    if (r32(&r) != WIRE_END || !rget(&r, k1, sizeof k1) || !r.ok) {
+        sv_errorf(err, errlen, "the runtime's child sent a trace cut short or broken (%zu "
+                  "bytes)", len);
         return false;
     }
+    if (memcmp(k1, key, sizeof k1) != 0) {
+        sv_errorf(err, errlen, "the runtime's child sent a stream that is not the runtime's "
+                  "(it does not end with the run's key)");
+        return false;
+    }
+    if (!sv_ktrace_validate(t, err, errlen))
+        return false;
     *used = r.off;
     return true;
 oom:
