@@ -1,7 +1,6 @@
 /* scanviz-trace --exercise (exercise_cmd.h). */
 #include "exercise_cmd.h"
 
-#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +12,7 @@
 #include "../core/fileio.h"
 #include "../core/ktrace.h"
 #include "../runtime/exercise_run.h"
+#include "grade.h"
 
 static bool find_root(const char *prog, char *root, size_t len)
 {
@@ -40,22 +40,8 @@ static int list(const char *prog, const char *root)
     return sv_stdout_status(prog, 0, 1);
 }
 
-/* CSV field: quoted, "" for a quote, no control characters. */
-static void csv_field(const char *s)
-{
-    char esc[4096];
-    sv_escape(s, esc, sizeof esc);
-    putchar('"');
-    for (const char *p = esc; *p; p++) {
-        if (*p == '"')
-            putchar('"');
-        putchar(*p);
-    }
-    putchar('"');
-}
-
 static int check_file(const char *prog, const sv_exercise_spec *spec, const char *path,
-                      uint32_t limit, bool csv)
+                      uint32_t limit)
 {
     char err[1024];
     sv_exercise_result res;
@@ -63,24 +49,8 @@ static int check_file(const char *prog, const sv_exercise_spec *spec, const char
                                    sizeof err);
     bool ok = source && sv_exercise_check(spec, path, source, limit, &res, err, sizeof err);
     free(source);
-    if (!ok) {
-        if (csv) {
-            csv_field(path);
-            printf(",failed,");
-            csv_field(err);
-            printf(",0,0.000\n");
-            return 1;
-        }
+    if (!ok)
         return sv_report(prog, source ? 1 : 2, NULL, "%s", err);
-    }
-    if (csv) {
-        csv_field(path);
-        printf(",%s,", res.verdict == SV_EXERCISE_PASSED ? "passed" : "failed");
-        csv_field(res.verdict == SV_EXERCISE_PASSED ? "" : res.words);
-        printf(",%llu,%.3f\n", (unsigned long long)res.hazards, res.seconds);
-        fflush(stdout);
-        return sv_exercise_exit_status(res.verdict);
-    }
     /* A check of a student's file is an attempt (exercise_progress.h). */
     char note[1400], perr[1024];
     if (!sv_progress_record(spec->name, SV_PROGRESS_CHECKED, res.verdict == SV_EXERCISE_PASSED,
@@ -98,47 +68,8 @@ static int check_file(const char *prog, const sv_exercise_spec *spec, const char
     return sv_stdout_status(prog, st, 1);
 }
 
-static int cmp_names(const void *a, const void *b)
-{
-    return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-static int grade(const char *prog, const sv_exercise_spec *spec, const char *dir, uint32_t limit)
-{
-    DIR *d = opendir(dir);
-    if (!d)
-        return sv_report(prog, 2, NULL, "--grade %s: cannot open the folder", dir);
-    char **files = NULL;
-    size_t n = 0, cap = 0;
-    for (struct dirent *e; (e = readdir(d));) {
-        size_t l = strlen(e->d_name);
-        if (l < 4 || strcmp(e->d_name + l - 3, ".cu") || e->d_name[0] == '.')
-            continue;
-        if (n == cap) {
-            cap = cap ? cap * 2 : 64;
-            char **nf = realloc(files, cap * sizeof *files);
-            if (!nf)
-                break;
-            files = nf;
-        }
-        size_t pl = strlen(dir) + l + 2;
-        files[n] = malloc(pl);
-        if (files[n])
-            snprintf(files[n++], pl, "%s/%s", dir, e->d_name);
-    }
-    closedir(d);
-    qsort(files, n, sizeof *files, cmp_names);
-    printf("file,result,first_failure,hazards,seconds\n");
-    for (size_t i = 0; i < n; i++) {
-        check_file(prog, spec, files[i], limit, true);
-        free(files[i]);
-    }
-    free(files);
-    return sv_stdout_status(prog, 0, 1);
-}
-
 int sv_exercise_cmd_run(const char *prog, const char *name, const char *kernel_file,
-                        const char *grade_dir, uint32_t time_limit_ms)
+                        const char *grade_dir, uint32_t time_limit_ms, const char *out_path)
 {
     char root[4096], err[1024];
     if (!find_root(prog, root, sizeof root))
@@ -151,8 +82,8 @@ int sv_exercise_cmd_run(const char *prog, const char *name, const char *kernel_f
     sv_exercise_spec spec;
     if (!sv_exercise_load(root, name, &spec, err, sizeof err))
         return sv_report(prog, 2, NULL, "%s", err);
-    int st = grade_dir ? grade(prog, &spec, grade_dir, time_limit_ms)
-                       : check_file(prog, &spec, kernel_file, time_limit_ms, false);
+    int st = grade_dir ? sv_grade_run(prog, &spec, grade_dir, time_limit_ms, out_path)
+                       : check_file(prog, &spec, kernel_file, time_limit_ms);
     sv_exercise_spec_free(&spec);
     return st;
 }

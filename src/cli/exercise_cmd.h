@@ -6,7 +6,8 @@
 
 #include <stdint.h>
 
+/* out_path: --grade's CSV (-o FILE, all or nothing); NULL: stdout. */
 int sv_exercise_cmd_run(const char *prog, const char *name, const char *kernel_file,
-                        const char *grade_dir, uint32_t time_limit_ms);
+                        const char *grade_dir, uint32_t time_limit_ms, const char *out_path);
 
 #endif

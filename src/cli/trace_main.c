@@ -549,7 +549,7 @@ int main(int argc, char **argv)
     }
     if (o.exercise)
         return sv_exercise_cmd_run(prog, o.exercise, o.kernel_file, o.grade,
-                                   (uint32_t)(o.time_limit * 1000 + 0.5));
+                                   (uint32_t)(o.time_limit * 1000 + 0.5), o.out_path);
     if (o.kernel_file) {
         sv_kernel_cmd k = kernel_cmd_of(&o);
         return sv_kernel_cmd_run(&k);

@@ -153,6 +153,83 @@ static bool output_words(const sv_exercise_spec *s, const sv_ktrace *t, char *bu
     return false;
 }
 
+/* Whether step k is a round of the chapter as the chapter has it: its
+ * reading holds a round r >= 1 whole and every write of that row is a
+ * thread's own cell (thread i writes cell i): the block's threads each
+ * compute their cell from the round before. A trace without per-write
+ * records (the GPU's) is taken at its reading. */
+static bool chapter_round(const sv_ktrace *t, size_t k, int *round)
+{
+    const sv_kreading *r = &t->readings[k];
+    if (!r->fits || r->broken || r->round < 1 || r->pout_array < 0)
+        return false;
+    const sv_kstep *s = &t->steps[k];
+    const sv_karray *a = &t->arrays[r->pout_array];
+    uint32_t first = (uint32_t)r->pout_row * (a->len / a->rows);
+    for (size_t w = 0; w < s->nwrites; w++) {
+        const sv_kaccess *x = &s->writes[w].at;
+        if (x->array == (uint16_t)r->pout_array && x->cell >= first && x->cell < first + t->n &&
+            x->thread != x->cell - first)
+            return false;
+    }
+    *round = r->round;
+    return true;
+}
+
+/* The one thread that wrote shared memory or out[] in the run, -1 when
+ * several did (or none). */
+static int32_t lone_writer(const sv_ktrace *t)
+{
+    int64_t who = -1;
+    for (size_t k = 0; k < t->nsteps; k++)
+        for (size_t w = 0; w < t->steps[k].nwrites; w++) {
+            uint32_t th = t->steps[k].writes[w].at.thread;
+            if (who >= 0 && who != th)
+                return -1;
+            who = th;
+        }
+    return (int32_t)who;
+}
+
+/* A "rounds chapter" exercise: every round the exercise asks for (1 .. R:
+ * round R's windows in out[], else the whole scan, R = ceil(log2 n)) must
+ * be some step's chapter round. False when one is missing, with words. */
+static bool rounds_missing(const sv_exercise_spec *spec, const sv_ktrace *t, char *buf,
+                           size_t len)
+{
+    int want = 0; /* ceil(log2 n): the rounds of the whole scan */
+    while (((size_t)1 << want) < t->n)
+        want++;
+    if (spec->output_round > 0 && spec->output_round < want)
+        want = spec->output_round;
+    bool seen[64] = {false};
+    size_t any = 0;
+    for (size_t k = 0; k < t->nsteps && t->readings; k++) {
+        int r;
+        if (chapter_round(t, k, &r) && r < 64) {
+            any += !seen[r];
+            seen[r] = true;
+        }
+    }
+    for (int r = 1; r <= want && r < 64; r++) {
+        if (seen[r])
+            continue;
+        int32_t lone = lone_writer(t);
+        if (!any && lone >= 0)
+            snprintf(buf, len, "no step is one of the chapter's rounds: thread %d did the scan "
+                     "alone", (int)lone);
+        else if (!any)
+            snprintf(buf, len, "no step is one of the chapter's rounds (in round r every thread "
+                     "i writes its own cell i from the round before, adding the cell 2^(r-1) to "
+                     "its left when there is one)");
+        else
+            snprintf(buf, len, "round %d of the chapter (stride %d) never happened: no step holds "
+                     "its windows with every thread writing its own cell", r, 1 << (r - 1));
+        return true;
+    }
+    return false;
+}
+
 static sv_exercise_verdict failure_verdict(sv_kfail_kind k)
 {
     switch (k) {
@@ -186,6 +263,8 @@ sv_exercise_verdict sv_exercise_judge(const sv_exercise_spec *spec, size_t input
         round_words(t, (size_t)t->first_broken_step, what, sizeof what);
     } else if (output_words(spec, t, what, sizeof what)) {
         v = SV_EXERCISE_OUTPUT;
+    } else if (spec->rounds && rounds_missing(spec, t, what, sizeof what)) {
+        v = SV_EXERCISE_ROUND;
     }
     if (v == SV_EXERCISE_PASSED) {
         snprintf(words, len, "passed");

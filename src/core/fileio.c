@@ -601,6 +601,12 @@ char *sv_read_regular(const char *path, size_t limit, const char *what, bool tex
         sv_errorf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
         return NULL;
     }
+    return sv_read_regular_fd(fd, path, limit, what, text, len_out, err, errlen);
+}
+
+char *sv_read_regular_fd(int fd, const char *path, size_t limit, const char *what, bool text,
+                         size_t *len_out, char *err, size_t errlen)
+{
     struct stat st;
     if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
         const char *kind = S_ISFIFO(st.st_mode)  ? "a named pipe"

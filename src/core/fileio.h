@@ -144,6 +144,10 @@ char *sv_read_bounded(const char *path, size_t limit, const char *what, size_t *
  * (*len bytes before it); the caller frees it. NULL with err. */
 char *sv_read_regular(const char *path, size_t limit, const char *what, bool text, size_t *len,
                       char *err, size_t errlen);
+/* The same for a file opened already (fd, which it closes; name for the
+ * messages): what a caller that opens with openat(..., O_NOFOLLOW) reads. */
+char *sv_read_regular_fd(int fd, const char *name, size_t limit, const char *what, bool text,
+                         size_t *len, char *err, size_t errlen);
 
 /* The name messages use for path: "stdin" for "-", else path. */
 const char *sv_path_name(const char *path);

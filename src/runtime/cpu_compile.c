@@ -15,6 +15,7 @@
 
 #include <nettle/sha2.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 
 #include "sandbox.h"
@@ -116,6 +117,7 @@ static bool jail_enter(void *ctx)
         setrlimit(RLIMIT_FSIZE, &fsz) != 0 || setrlimit(RLIMIT_CORE, &core) != 0 ||
         setrlimit(RLIMIT_NOFILE, &nofile) != 0)
         return false;
+    prctl(PR_SET_PDEATHSIG, SIGKILL); /* (a compile outlives no one) */
     return j->ruleset < 0 || sv_sandbox_restrict(j->ruleset);
 }
 

@@ -12,7 +12,9 @@
  * threaded process can only call async-signal-safe functions before it
  * execs. So the child forks, and at once, between fork and exec:
  *   - leads a new session (setsid), so that its process group is killed
- *     whole at the deadline and nothing it could start outlives it;
+ *     whole at the deadline and nothing it could start outlives it, and is
+ *     killed when the caller's thread that waits for it ends (a grader
+ *     killing a check at its deadline kills its runs too);
  *   - takes stdin from /dev/null and stdout and stderr into a pipe the
  *     parent reads (at most SV_KTRACE_MAX_CONSOLE bytes kept, escaped);
  *   - keeps descriptors 3 (the request, a memory file), 4 (the trace's
@@ -38,6 +40,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/random.h>
 #include <sys/stat.h>
 #include <sys/time.h>
@@ -465,9 +468,14 @@ static void child_env(bool gpu, char **envp, size_t max, char *store, size_t cap
 /* In the forked child: the fds moved to their places, everything else
  * closed, signals unblocked, this program again (the constructor below).
  * Async-signal-safe calls only. */
-static void exec_child(const char *exe, char **envp, int nul, int cfd, const int *fds)
+static void exec_child(const char *exe, char **envp, int nul, int cfd, const int *fds,
+                       pid_t parent)
 {
     setsid();
+    /* ended with the caller's thread that waits for it, whatever ends that */
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (getppid() != parent)
+        _exit(127);
     dup2(nul, 0);
     dup2(cfd, 1);
     dup2(cfd, 2);
@@ -526,6 +534,7 @@ static bool run_child(const sv_runtime_request *req, const prepared *pr, child_o
     child_env(req->backend == SV_RUNTIME_GPU, envp, sizeof envp / sizeof *envp, store,
               sizeof store);
     fflush(NULL);
+    pid_t me = getpid();
     pid_t pid = fork();
     if (pid < 0) {
         sv_errorf(err, errlen, "fork: %s", strerror(errno));
@@ -533,7 +542,7 @@ static bool run_child(const sv_runtime_request *req, const prepared *pr, child_o
     }
     if (pid == 0) {
         int fds[4] = {reqfd, fd[1], pfd[1], sofd};
-        exec_child(exe, envp, nul, cfd[1], fds);
+        exec_child(exe, envp, nul, cfd[1], fds, me);
     }
     setpgid(pid, pid); /* (the child's setsid makes it so too; whichever runs first) */
     close(reqfd);

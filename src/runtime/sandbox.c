@@ -264,13 +264,17 @@ static const char *const gpu_refused[] = {
     "setpgid", "setsid", "memfd_secret", NULL,
 };
 
+/* abort() of the runtime's own: SIGABRT to itself, nothing else (a
+ * SIGSTOP of its own would stop the run until its deadline). */
 static bool sc_self_signals(scmp_filter_ctx c)
 {
     pid_t me = getpid();
-    return seccomp_rule_add(c, SCMP_ACT_ALLOW, SCMP_SYS(tgkill), 1,
-                            SCMP_A0(SCMP_CMP_EQ, (scmp_datum_t)me)) == 0 &&
-           seccomp_rule_add(c, SCMP_ACT_ALLOW, SCMP_SYS(kill), 1,
-                            SCMP_A0(SCMP_CMP_EQ, (scmp_datum_t)me)) == 0;
+    return seccomp_rule_add(c, SCMP_ACT_ALLOW, SCMP_SYS(tgkill), 2,
+                            SCMP_A0(SCMP_CMP_EQ, (scmp_datum_t)me),
+                            SCMP_A2(SCMP_CMP_EQ, (scmp_datum_t)SIGABRT)) == 0 &&
+           seccomp_rule_add(c, SCMP_ACT_ALLOW, SCMP_SYS(kill), 2,
+                            SCMP_A0(SCMP_CMP_EQ, (scmp_datum_t)me),
+                            SCMP_A1(SCMP_CMP_EQ, (scmp_datum_t)SIGABRT)) == 0;
 }
 
 bool sv_sandbox_seccomp(sv_seccomp_stage stage, const int *write_fds, size_t nfds, char *err,

@@ -143,6 +143,7 @@ typedef struct lexer {
     size_t ntoks, cap;
     sv_source_scan *out;
     bool shipped;      /* a shipped kernel: its own headers, no refusals */
+    size_t start;      /* where the text starts: after a UTF-8 byte-order mark */
     const char *path;
     sv_kfail_kind *kind;
     int *fline;
@@ -568,7 +569,7 @@ static size_t directive(lexer *lx, size_t p)
 static bool lex(lexer *lx)
 {
     const char *s = lx->lg;
-    size_t p = 0;
+    size_t p = lx->start;
     bool line_start = true;
     while (p < lx->len) {
         char c = s[p];
@@ -951,6 +952,12 @@ static bool scan(const char *src, const char *path, bool shipped, sv_source_scan
     if (!ok) {
         *kind = SV_KFAIL_INTERNAL;
         sv_errorf(err, errlen, "out of memory scanning %s", path);
+    }
+    /* a UTF-8 byte-order mark (an editor's) is not part of the text: blanked */
+    if (ok && lx.len >= 3 && memcmp(lx.lg, "\xef\xbb\xbf", 3) == 0) {
+        lx.start = 3;
+        out->blank_start[out->nblank] = 0;
+        out->blank_end[out->nblank++] = orig_end(&lx, 3);
     }
     ok = ok && lex(&lx) && (shipped || check_attributes(&lx));
     /* the braces around each declaration: a __shared__ array outside every

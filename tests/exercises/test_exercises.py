@@ -98,7 +98,8 @@ rc, out, err = run("--exercise", "guard", "--grade", os.path.join(TESTS, "grade"
 took = time.monotonic() - t0
 check(rc == 0, f"--grade: exit {rc}: {err}")
 rows = list(csv.reader(io.StringIO(out)))
-check(rows[0] == ["file", "result", "first_failure", "hazards", "seconds"], f"header {rows[0]}")
+check(rows[0] == ["file", "result", "first_failure", "hazards", "seconds", "student", "sandbox"],
+      f"header {rows[0]}")
 got = {os.path.basename(r[0]): r for r in rows[1:]}
 check(sorted(got) == ["alice.cu", "bob.cu", "carol.cu", "dave.cu", "erin.cu"], f"rows {list(got)}")
 check(got["alice.cu"][1:3] == ["passed", ""], f"alice {got['alice.cu']}")
