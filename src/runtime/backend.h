@@ -42,17 +42,34 @@ bool sv_rt_limits_apply_time(const sv_runtime_request *req, char *err, size_t er
  * the backend runs). */
 extern bool sv_rt_in_child;
 
-/* Where the kernel was when a signal stopped the child (a crash, or the
- * time limit): a backend registers a function that fills f's thread, line
- * and step. Called from a signal handler: async-signal-safe only. fault_pc
- * is the faulting instruction (NULL for the time limit). */
-typedef void (*sv_rt_where_fn)(sv_kfailure *f, void *fault_pc);
+/* For the runtime's own tests of its walls (tests/runtime/test_sandbox.c):
+ * runs so (len bytes, a kernel object compiled from a kernel file, with its
+ * line table lines, its entry's name and its extern array's, NULL none)
+ * as req's kernel file on the CPU, behind every wall of a run, but without
+ * the source scan and the object's check before it: what the child's walls
+ * and the parent's reading do alone. As sv_runtime_run otherwise. */
+sv_ktrace *sv_rt_run_object(const sv_runtime_request *req, const unsigned char *so, size_t len,
+                            const char *lines, const char *entry, const char *dyn, char *err,
+                            size_t errlen);
+
+/* Where the kernel was when a signal stopped the child (a crash, a system
+ * call refused, the time limit): a backend registers a function that fills
+ * f's thread, line and step. Called from a signal handler:
+ * async-signal-safe only. fault_pc is the interrupted instruction and sp
+ * its stack pointer (NULL where unknown): a system call refused stops in
+ * the C library, whose caller in the kernel is found on the stack. */
+typedef void (*sv_rt_where_fn)(sv_kfailure *f, void *fault_pc, void *sp);
 void sv_rt_set_where(sv_rt_where_fn fn);
 
 /* In the child, first (process.c): the trace the signal handler fills and
  * sends over fd when a signal stops the child, the progress pipe pfd, and
  * the handlers installed (child.c). */
 void sv_rt_child_enter(sv_ktrace *t, int fd, int pfd);
+
+/* Ends the child at once with status (exit_group itself: not the C
+ * library's or a sanitizer's _exit, which may run more, such as a leak
+ * check that reads /proc behind the walls). */
+__attribute__((noreturn)) void sv_rt_child_exit(int status);
 
 /* In the child: sends t now (each_run: one run's trace, more to follow). */
 bool sv_rt_child_send(const sv_ktrace *t);

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/syscall.h>
 #include <sys/time.h>
 #include <ucontext.h>
 #include <unistd.h>
@@ -83,13 +84,17 @@ static void on_signal(int sig, siginfo_t *si, void *ucv)
 {
     sv_kfailure *f = &child_t->failure;
     if (f->kind == SV_KFAIL_NONE || sig == SIGALRM || sig == SIGSYS) {
-        void *pc = NULL;
+        void *pc = NULL, *sp = NULL;
 #if defined(__x86_64__)
-        if (ucv)
+        if (ucv) {
             pc = (void *)((ucontext_t *)ucv)->uc_mcontext.gregs[REG_RIP];
+            sp = (void *)((ucontext_t *)ucv)->uc_mcontext.gregs[REG_RSP];
+        }
 #elif defined(__aarch64__)
-        if (ucv)
+        if (ucv) {
             pc = (void *)((ucontext_t *)ucv)->uc_mcontext.pc;
+            sp = (void *)((ucontext_t *)ucv)->uc_mcontext.sp;
+        }
 #endif
         f->kind = sig == SIGALRM || sig == SIGXCPU ? SV_KFAIL_TIME
                   : sig == SIGSYS                  ? SV_KFAIL_SYSCALL
@@ -103,7 +108,7 @@ static void on_signal(int sig, siginfo_t *si, void *ucv)
         if (sig == SIGSYS) /* the call the seccomp filter refused (the parent names it) */
             f->index = si ? si->si_syscall : -1;
         if (child_where)
-            child_where(f, pc); /* (f->kind says whether it is the time limit) */
+            child_where(f, pc, sp); /* (f->kind says whether it is the time limit) */
         if (getenv("SV_RT_DEBUG")) {
             Dl_info di;
             if (pc && dladdr(pc, &di))
@@ -134,7 +139,13 @@ static void on_signal(int sig, siginfo_t *si, void *ucv)
         f->message = child_msg; /* the child never frees its trace */
     }
     sv_rt_wire_send(child_fd, child_t);
-    _exit(0);
+    sv_rt_child_exit(0);
+}
+
+__attribute__((noreturn)) void sv_rt_child_exit(int status)
+{
+    for (;;)
+        syscall(SYS_exit_group, status);
 }
 
 static void child_signals(void)

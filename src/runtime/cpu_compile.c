@@ -613,6 +613,25 @@ bool sv_rt_cpu_compile(const char *text, const char *path, sv_rt_built *out, boo
     return true;
 }
 
+bool sv_rt_cpu_compile_unchecked(const char *text, const char *path, sv_rt_built *out,
+                                 sv_kfail_kind *kind, int *line, char **messages, char *err,
+                                 size_t errlen)
+{
+    char cxx[PATH_MAX], dir[PATH_MAX], why[512];
+    *messages = NULL;
+    *line = 0;
+    memset(out, 0, sizeof *out);
+    if (!sv_rt_cxx_find(cxx, sizeof cxx, why, sizeof why)) {
+        *kind = SV_KFAIL_UNAVAILABLE;
+        sv_errorf(err, errlen, "%s", why);
+        return false;
+    }
+    *kind = SV_KFAIL_INTERNAL;
+    if (!sv_rt_cache_dir(dir, sizeof dir, err, errlen))
+        return false;
+    return build(cxx, dir, text, path, file_flags, NULL, out, kind, line, messages, err, errlen);
+}
+
 bool sv_rt_cpu_compile_shipped(const char *text, const char *path, const char *const *extra,
                                const char *include_dir, sv_rt_built *out, sv_kfail_kind *kind,
                                int *line, char **messages, char *err, size_t errlen)

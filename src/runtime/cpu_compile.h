@@ -82,6 +82,12 @@ void sv_rt_built_free(sv_rt_built *b); /* frees what b holds; accepts NULL */
  * it came from the cache. */
 bool sv_rt_cpu_compile(const char *text, const char *path, sv_rt_built *out, bool *cached,
                        sv_kfail_kind *kind, int *line, char **messages, char *err, size_t errlen);
+/* For the runtime's own tests of the walls after it: the compile of
+ * sv_rt_cpu_compile (a kernel file's flags, its sandboxed compiler), but
+ * neither cached nor checked. */
+bool sv_rt_cpu_compile_unchecked(const char *text, const char *path, sv_rt_built *out,
+                                 sv_kfail_kind *kind, int *line, char **messages, char *err,
+                                 size_t errlen);
 /* The same for a shipped kernel at build time (sv-cpu-kernel): extra
  * flags (NULL-terminated: -DSV_RT_HOSTED, -I kernels/, whose folder the
  * compiler may read), the system's headers, no check of the object. */

@@ -165,6 +165,7 @@ struct Rt {
     // anywhere else stops the run (issue 27: the runtime's own memory, the
     // run's key among it, is not the kernel's to read).
     std::vector<std::pair<uintptr_t, uintptr_t>> own;  // [lo, hi), the .so's and the stacks
+    uintptr_t code_lo = 0, code_hi = 0;                // the .so's executable segment
     std::vector<std::pair<uintptr_t, size_t>> blocks;  // device-side malloc: start, bytes
     const void *main_bottom = nullptr;
     size_t main_size = 0;
@@ -1138,9 +1139,14 @@ int own_segments(struct dl_phdr_info *info, size_t, void *)
         return 0;
     for (int i = 0; i < info->dlpi_phnum; i++) {
         const ElfW(Phdr) &ph = info->dlpi_phdr[i];
-        if (ph.p_type == PT_LOAD)
-            R->own.push_back({(uintptr_t)(info->dlpi_addr + ph.p_vaddr),
-                              (uintptr_t)(info->dlpi_addr + ph.p_vaddr + ph.p_memsz)});
+        if (ph.p_type != PT_LOAD)
+            continue;
+        uintptr_t lo = (uintptr_t)(info->dlpi_addr + ph.p_vaddr), hi = lo + ph.p_memsz;
+        R->own.push_back({lo, hi});
+        if ((ph.p_flags & PF_X) && !R->code_lo) {
+            R->code_lo = lo;
+            R->code_hi = hi;
+        }
     }
     return 1;
 }
@@ -1537,15 +1543,43 @@ bool runs(const sv_runtime_request *req, const sv_value *expected, char *err, si
 // that runs (or ran last, when the signal came between two fibers), the line
 // of the faulting instruction when it is the kernel's, else of the last
 // access.
-void where(sv_kfailure *f, void *fault_pc)
+// Whether pc is in the .so's code (its executable segment).
+bool in_kernel_code(uintptr_t pc)
+{
+    return pc >= R->code_lo && pc < R->code_hi;
+}
+
+// The first word on the fiber's stack from sp up that points into the
+// kernel's code (a return address), 0 when none. Not instrumented: the
+// words between are frames of the runtime's own, redzones and all.
+__attribute__((no_sanitize("address"))) uintptr_t kernel_caller(uintptr_t sp)
+{
+    uintptr_t lo = (uintptr_t)R->stacks + (size_t)R->cur * (kStack + kGuard) + kGuard;
+    uintptr_t hi = lo + kStack;
+    for (uintptr_t a = sp & ~(uintptr_t)7; a >= lo && a + 8 <= hi && a < sp + 512 * 8; a += 8) {
+        uintptr_t v = *(const volatile uintptr_t *)a;
+        if (in_kernel_code(v))
+            return v;
+    }
+    return 0;
+}
+
+void where(sv_kfailure *f, void *fault_pc, void *sp)
 {
     if (!R || (!R->in_fiber && R->switches == 0))
         return; // not in the kernel yet
     f->thread = (int32_t)R->cur;
     f->step = (int32_t)R->step;
     int32_t line = 0;
-    if (fault_pc && R->in_fiber && (uintptr_t)fault_pc > R->so_base)
-        line = line_of((uintptr_t)fault_pc - R->so_base + 1);
+    uintptr_t pc = (uintptr_t)fault_pc;
+    if (pc && R->in_fiber && !in_kernel_code(pc) && sp && f->kind != SV_KFAIL_TIME) {
+        // stopped outside the kernel's code (a system call in the C
+        // library): its caller is the return address into the kernel's code
+        uintptr_t ret = kernel_caller((uintptr_t)sp);
+        pc = ret ? ret - 1 : 0;
+    }
+    if (pc && R->in_fiber && in_kernel_code(pc))
+        line = line_of(pc - R->so_base + 1);
     if (f->kind == SV_KFAIL_TIME) {
         // The time limit lands on whichever fiber runs then, which a spin
         // on memory makes any of them: name the first thread still running

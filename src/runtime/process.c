@@ -86,7 +86,7 @@ static void child_main(const sv_runtime_request *req, const sv_rt_prep *prep, sv
         t->failure.message = err;
     }
     sv_rt_wire_send(fd, t);
-    _exit(0);
+    sv_rt_child_exit(0);
 }
 
 /* ---- In the parent ---------------------------------------------------------- */
@@ -671,6 +671,36 @@ static sv_ktrace *fresh_failure(sv_ktrace *t, const sv_runtime_request *req, con
     return f;
 }
 
+/* One child's run of what pr holds, into t (req's trace); NULL with err. */
+static sv_ktrace *run_prepared(const sv_runtime_request *req, sv_ktrace *t, prepared *pr,
+                               char *err, size_t errlen)
+{
+    child_out o;
+    memset(&o, 0, sizeof o);
+    bool ran = run_child(req, pr, &o, err, errlen);
+    sv_rt_built_free(&pr->built);
+    if (!ran) {
+        free(o.data);
+        free(o.console);
+        sv_ktrace_destroy(t);
+        return NULL;
+    }
+    char werr[256] = "";
+    bool got = o.len > 0 && sv_rt_wire_recv(o.data, o.len, pr->prep.key, t, werr, sizeof werr);
+    sv_ktrace *r = t;
+    if (got && !o.killed_memory && !o.killed_time && !o.too_big) {
+        if (!finish_from_child(t, &o, err, errlen))
+            r = NULL;
+    } else {
+        r = fresh_failure(t, req, &o, werr, err, errlen);
+    }
+    free(o.data);
+    free(o.console);
+    if (r != t)
+        sv_ktrace_destroy(t);
+    return r;
+}
+
 sv_ktrace *sv_runtime_run(const sv_runtime_request *req, char *err, size_t errlen)
 {
     if (!request_valid(req, err, errlen))
@@ -689,30 +719,39 @@ sv_ktrace *sv_runtime_run(const sv_runtime_request *req, char *err, size_t errle
         sv_rt_built_free(&pr.built);
         return t;
     }
-    child_out o;
-    memset(&o, 0, sizeof o);
-    bool ran = run_child(req, &pr, &o, err, errlen);
-    sv_rt_built_free(&pr.built);
-    if (!ran) {
-        free(o.data);
-        free(o.console);
+    return run_prepared(req, t, &pr, err, errlen);
+}
+
+sv_ktrace *sv_rt_run_object(const sv_runtime_request *req, const unsigned char *so, size_t len,
+                            const char *lines, const char *entry, const char *dyn, char *err,
+                            size_t errlen)
+{
+    if (!request_valid(req, err, errlen) || req->backend != SV_RUNTIME_CPU || req->builtin)
+        return NULL;
+    sv_ktrace *t = trace_for(req, err, errlen);
+    if (!t)
+        return NULL;
+    prepared pr;
+    memset(&pr, 0, sizeof pr);
+    pr.built.so = malloc(len);
+    pr.built.lines = strdup(lines ? lines : "");
+    if (!pr.built.so || !pr.built.lines ||
+        getrandom(pr.prep.key, sizeof pr.prep.key, 0) != (ssize_t)sizeof pr.prep.key) {
+        sv_rt_built_free(&pr.built);
         sv_ktrace_destroy(t);
+        sv_errorf(err, errlen, "out of memory");
         return NULL;
     }
-    char werr[256] = "";
-    bool got = o.len > 0 && sv_rt_wire_recv(o.data, o.len, pr.prep.key, t, werr, sizeof werr);
-    sv_ktrace *r = t;
-    if (got && !o.killed_memory && !o.killed_time && !o.too_big) {
-        if (!finish_from_child(t, &o, err, errlen))
-            r = NULL;
-    } else {
-        r = fresh_failure(t, req, &o, werr, err, errlen);
+    memcpy(pr.built.so, so, len);
+    pr.built.so_len = len;
+    pr.prep.lines = pr.built.lines;
+    snprintf(pr.entry, sizeof pr.entry, "%s", entry ? entry : "scan");
+    pr.prep.entry = pr.entry;
+    if (dyn) {
+        snprintf(pr.dyn, sizeof pr.dyn, "%s", dyn);
+        pr.prep.dyn = pr.dyn;
     }
-    free(o.data);
-    free(o.console);
-    if (r != t)
-        sv_ktrace_destroy(t);
-    return r;
+    return run_prepared(req, t, &pr, err, errlen);
 }
 
 /* Runs first .. of q in one child (each_run), each trace to each(); *next
