@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 
 #include "buf.h"
@@ -225,12 +226,12 @@ sv_progress_load_status sv_progress_load(const char *path, sv_progress *p, char 
                                          size_t errlen)
 {
     memset(p, 0, sizeof *p);
-    FILE *probe = fopen(path, "r");
-    if (!probe && errno == ENOENT)
+    struct stat sb;
+    if (stat(path, &sb) != 0 && errno == ENOENT)
         return SV_PROGRESS_NO_FILE;
-    if (probe)
-        fclose(probe);
-    char *text = sv_read_bounded(path, SV_PROGRESS_MAX_FILE, "a progress file", NULL, err,
+    /* a regular file only: a named pipe there is refused at once, never
+     * waited on */
+    char *text = sv_read_regular(path, SV_PROGRESS_MAX_FILE, "a progress file", true, NULL, err,
                                  errlen);
     if (!text)
         return SV_PROGRESS_BAD;
@@ -283,6 +284,12 @@ char *sv_progress_format(const sv_progress *p)
 
 bool sv_progress_save(const char *path, const sv_progress *p, char *err, size_t errlen)
 {
+    struct stat st;
+    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+        sv_errorf(err, errlen, "%s: not a regular file: refused as the progress file (it is "
+                  "written all or nothing, never into a pipe or a device)", path);
+        return false;
+    }
     char *text = sv_progress_format(p);
     if (!text) {
         sv_errorf(err, errlen, "%s: out of memory", path);

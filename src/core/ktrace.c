@@ -110,7 +110,7 @@ void sv_ktrace_destroy(sv_ktrace *t)
     if (!t)
         return;
     SV_FREE_ALL(t->kernel, t->file, t->entry, t->source, t->input, t->device, t->schedule,
-                t->console);
+                t->sandbox, t->console);
     for (size_t s = 0; s < t->nsteps; s++)
         sv_kstep_clear(&t->steps[s], t->narrays);
     free(t->steps);
@@ -448,7 +448,8 @@ bool sv_ktrace_validate(const sv_ktrace *t, char *err, size_t errlen)
     if (!t || t->n < 1 || t->n > SV_MAX_N || !t->input || !t->output || !t->output_written)
         BAD("the trace has no input or output");
     if (!text_ok(t->entry) || !text_ok(t->kernel) || !text_ok(t->file) || !text_ok(t->device) ||
-        !text_ok(t->schedule) || !text_ok(t->failure.message))
+        !text_ok(t->schedule) || !text_ok(t->failure.message) || !text_ok(t->sandbox) ||
+        !text_ok(t->console))
         BAD("a text of the trace is longer than 64 KiB");
     if (t->runs < 1 || t->shown_run >= t->runs || t->wrong_runs > t->runs)
         BAD("runs %u, shown run %u, wrong runs %u do not hold together", t->runs, t->shown_run,

@@ -233,6 +233,8 @@ typedef struct sv_ktrace {
     sv_kfailure failure;   /* kind NONE: it ran to the end */
     uint32_t steps_dropped; /* steps recorded after the last one kept, left out to
                                keep the trace file within its limit (sv_ktrace_trim) */
+    char *sandbox;         /* the walls this run lacked on its machine, in words
+                              ("no Landlock (...)"); NULL: all were up */
     char *console;         /* what the kernel's process wrote on stdout and stderr
                               (nothing a kernel file can write yet: printf is not
                               supported), at most SV_KTRACE_MAX_CONSOLE bytes, escaped;

@@ -238,6 +238,14 @@ bool sv_ktrace_write(const sv_ktrace *t, FILE *f, char *err, size_t errlen)
     put_text(f, t->device);
     fputs(",\n  \"schedule\": ", f);
     put_text(f, t->schedule);
+    if (t->sandbox) {
+        fputs(",\n  \"sandbox\": ", f);
+        put_text(f, t->sandbox);
+    }
+    if (t->console) {
+        fputs(",\n  \"console\": ", f);
+        put_text(f, t->console);
+    }
     fprintf(f, ",\n  \"runs\": %" PRIu32 ",\n  \"shown_run\": %" PRIu32 ",\n  \"wrong_runs\": %"
                PRIu32 ",\n  \"switches\": %" PRIu64 ",\n", t->runs, t->shown_run, t->wrong_runs,
             t->switches);
@@ -342,6 +350,16 @@ static bool want_text(kreader *r, const json_t *obj, const char *prefix, const c
 }
 
 /* One of names[0 .. count) at obj[name]. */
+/* want_text of a field that may be absent too (one added after the
+ * format's first files: absent, it is NULL). */
+static bool want_text_opt(kreader *r, const json_t *obj, const char *name, size_t maxlen,
+                          char **out)
+{
+    if (!json_object_get(obj, name))
+        return sv_ktrace_set_text(out, NULL, r->err, r->errlen);
+    return want_text(r, obj, "", name, true, maxlen, out);
+}
+
 static bool want_name(kreader *r, const json_t *obj, const char *prefix, const char *name,
                       const char *(*name_of)(int), int count, int *out)
 {
@@ -823,6 +841,8 @@ static bool read_header(kreader *r, const json_t *root)
         !want_name(r, root, "", "backend", backend_name, 2, &backend) ||
         !want_text(r, root, "", "device", true, 256, &t->device) ||
         !want_text(r, root, "", "schedule", true, 64, &t->schedule) ||
+        !want_text_opt(r, root, "sandbox", 4096, &t->sandbox) ||
+        !want_text_opt(r, root, "console", 4 * SV_KTRACE_MAX_CONSOLE + 64, &t->console) ||
         !want_int(r, root, "", "runs", 1, 100000, &runs) ||
         !want_int(r, root, "", "shown_run", 0, runs - 1, &shown) ||
         !want_int(r, root, "", "wrong_runs", 0, runs, &wrong) ||

@@ -205,6 +205,11 @@ static void print_header(const ktable *tb, const char *note)
         fprintf(tb->f, " · %" PRIu32 " runs, %" PRIu32 " wrong, shown: run %" PRIu32, t->runs,
                 t->wrong_runs, t->shown_run);
     fputc('\n', tb->f);
+    if (t->sandbox) {
+        char esc[1024];
+        fprintf(tb->f, "sandbox: weaker on this machine: %s\n",
+                sv_escape(t->sandbox, esc, sizeof esc));
+    }
     if (note && note[0]) {
         char esc[1024];
         fprintf(tb->f, "%s\n", sv_escape(note, esc, sizeof esc));
@@ -222,6 +227,11 @@ static void print_diagnosis(const ktable *tb, size_t max_hazards)
     on(tb, COL_RESET);
     if (t->failure.kind != SV_KFAIL_NONE)
         fprintf(tb->f, "  failure: %s\n", sv_ktrace_failure_words(t, words, sizeof words));
+    if (t->console) { /* (from a file it may be anything: escaped again) */
+        char esc[4096];
+        fprintf(tb->f, "  the kernel's process wrote: %s\n",
+                sv_escape(t->console, esc, sizeof esc));
+    }
     bool ran = t->failure.kind == SV_KFAIL_NONE;
     if (ran && t->first_wrong < 0)
         fprintf(tb->f, "  output: right (the %s scan of %s)\n", sv_scan_name(t->scan),

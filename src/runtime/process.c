@@ -332,6 +332,11 @@ static sv_ktrace *trace_for(const sv_runtime_request *req, char *err, size_t err
     t->source = src;
     t->backend = req->backend == SV_RUNTIME_GPU ? SV_BACKEND_CUDA : SV_BACKEND_CPU;
     t->runs = req->runs ? req->runs : 1;
+    const char *missing = sv_sandbox_missing();
+    if (missing[0] && !sv_ktrace_set_text(&t->sandbox, missing, err, errlen)) {
+        sv_ktrace_destroy(t);
+        return NULL;
+    }
     return t;
 }
 
@@ -873,7 +878,6 @@ __attribute__((constructor)) static void rt_child_main(void)
     for (int s = 1; s < NSIG; s++)
         if (s != SIGKILL && s != SIGSTOP)
             signal(s, SIG_DFL);
-    clearenv();
     /* a fresh empty working folder that nothing can be created in */
     char dir[] = "/tmp/scanviz-run-XXXXXX";
     if (mkdtemp(dir) && chdir(dir) == 0)
@@ -884,6 +888,10 @@ __attribute__((constructor)) static void rt_child_main(void)
     sv_rt_request_copy rq;
     bool ok = sv_rt_request_read(CHILD_REQ_FD, &rq, err, sizeof err);
     close(CHILD_REQ_FD);
+    /* the kernel's code on the CPU sees no environment at all (the GPU's
+     * child keeps its few, for the driver and --racecheck's sanitizer) */
+    if (ok && rq.req.backend == SV_RUNTIME_CPU)
+        clearenv();
     sv_ktrace *t = ok ? trace_for(&rq.req, err, sizeof err) : NULL;
     if (!t)
         _exit(3); /* the parent says "ended without a trace" */

@@ -187,25 +187,29 @@ bool sv_sandbox_seccomp_available(void)
     return sc_avail == 1;
 }
 
+char *sv_sandbox_missing_words(int abi, bool seccomp, char *words, size_t len)
+{
+    size_t u = 0;
+    words[0] = '\0';
+    if (abi <= 0)
+        u += (size_t)snprintf(words, len, "no Landlock (this kernel offers none): a kernel's run "
+                              "is not kept from files, TCP and signals by it");
+    else if (abi < 6)
+        u += (size_t)snprintf(words, len, "Landlock ABI %d (before 6): signals are not scoped "
+                              "by it%s", abi, abi < 4 ? ", nor TCP" : "");
+    if (!seccomp && u < len)
+        snprintf(words + u, len - u, "%sno seccomp (this kernel offers none): a kernel's system "
+                 "calls are not limited", u ? "; " : "");
+    return words;
+}
+
 const char *sv_sandbox_missing(void)
 {
     static char words[256];
     static bool made;
     if (!made) {
-        size_t u = 0;
-        words[0] = '\0';
-        int abi = sv_sandbox_landlock_abi();
-        if (abi == 0)
-            u += (size_t)snprintf(words + u, sizeof words - u,
-                                  "no Landlock (this kernel offers none): a kernel's run is not "
-                                  "kept from files, TCP and signals by it");
-        else if (abi < 6)
-            u += (size_t)snprintf(words + u, sizeof words - u,
-                                  "Landlock ABI %d (before 6): signals are not scoped by it%s",
-                                  abi, abi < 4 ? ", nor TCP" : "");
-        if (!sv_sandbox_seccomp_available())
-            snprintf(words + u, sizeof words - u, "%sno seccomp (this kernel offers none): a "
-                     "kernel's system calls are not limited", u ? "; " : "");
+        sv_sandbox_missing_words(sv_sandbox_landlock_abi(), sv_sandbox_seccomp_available(), words,
+                                 sizeof words);
         made = true;
     }
     return words;

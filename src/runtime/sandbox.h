@@ -31,6 +31,9 @@ bool sv_sandbox_seccomp_available(void);
  * "no Landlock (the kernel offers none): a run is not kept from the file
  * system", "no seccomp (...)". A static string. */
 const char *sv_sandbox_missing(void);
+/* The same words for a machine with Landlock ABI abi (0: none) and seccomp
+ * or not, into words (len bytes); "" for ABI 6 or later with seccomp. */
+char *sv_sandbox_missing_words(int abi, bool seccomp, char *words, size_t len);
 
 /* A Landlock ruleset for a run: no file access at all (a kernel's .so is
  * mapped from a sealed memory file, which Landlock leaves alone), no TCP

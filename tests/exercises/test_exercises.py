@@ -127,6 +127,24 @@ with open(PROGRESS + ".bad") as f:
 with open(PROGRESS) as f:
     check("round-one passed=yes hints=0 attempts=1" in f.read(), "a new progress file began")
 
+# A named pipe at the progress path is refused at once, never waited on (issue 27):
+# the list shows no progress, a check still says its verdict and says why
+# nothing was saved.
+os.remove(PROGRESS)
+os.mkfifo(PROGRESS)
+t0 = time.monotonic()
+rc, out, err = run("--exercise", "list", timeout=20)
+check(rc == 0 and "named pipe" in err and time.monotonic() - t0 < 3,
+      f"a FIFO at the progress path: {rc} {err} {time.monotonic() - t0:.1f} s")
+t0 = time.monotonic()
+rc, out, err = run("--exercise", "round-one", "--kernel-file",
+                   os.path.join(EX, "round-one", "solution.cu"), timeout=20)
+check(rc == 0 and "named pipe" in err and time.monotonic() - t0 < 10,
+      f"a check with a FIFO at the progress path: {rc} {err}")
+for p in (PROGRESS, PROGRESS + ".bad"):
+    if os.path.lexists(p):
+        os.remove(p)
+
 rc, out, err = run("--exercise", "no-such", "--kernel-file", os.path.join(TESTS, "grade", "alice.cu"))
 check(rc == 2 and "no exercise named" in err, f"unknown exercise: {rc} {err}")
 sys.exit(report("exercises: all checks passed"))

@@ -327,5 +327,16 @@ int main(void)
         sv_rt_built_free(&b);
         free(messages);
     }
+    /* what a machine without a wall is told (the header, the CSV, --grade) */
+    {
+        char w[256];
+        CHECK_STR(sv_sandbox_missing_words(7, true, w, sizeof w), "");
+        CHECK_CONTAINS(sv_sandbox_missing_words(0, true, w, sizeof w), "no Landlock");
+        CHECK_CONTAINS(sv_sandbox_missing_words(5, true, w, sizeof w), "signals are not scoped");
+        CHECK_CONTAINS(sv_sandbox_missing_words(3, false, w, sizeof w), "nor TCP; no seccomp");
+        CHECK_STR(sv_sandbox_missing(), sv_sandbox_missing_words(sv_sandbox_landlock_abi(),
+                                                                 sv_sandbox_seccomp_available(),
+                                                                 w, sizeof w));
+    }
     return check_report("sandbox: all checks passed");
 }
