@@ -350,8 +350,8 @@ bool sv_app_exercise_open(sv_app_state *s, const char *name, bool background, ch
     else if (!sv_app_kfile_start(s, x->file, NULL, 0, background, err, errlen))
         return false;
     sv_app_copy_text(s->kfile_start, sizeof s->kfile_start, x->file);
-    char msg[300];
-    snprintf(msg, sizeof msg, "%s %.200s", copied ? "exercise copied to" : "your file, as you left it:",
+    char msg[sizeof x->file + 64]; /* the whole path (the status line wraps it) */
+    snprintf(msg, sizeof msg, "%s %s", copied ? "exercise copied to" : "your file, as you left it:",
              x->file);
     sv_app_set_status(s, msg);
     if (!background) {

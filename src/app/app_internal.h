@@ -44,6 +44,7 @@
 #include "render.h"
 
 #define SV_STATUS_S 2.5f   /* a transient message stays this long */
+#define SV_STATUS_LONG_S 8.0f /* ... and a long one up to this long */
 #define SV_DRAG_PX 4.0f    /* a press that moves further is a drag, not a click */
 #define SV_QUIT_ARM_S 3.0f /* a second Esc within this quits */
 
@@ -54,8 +55,14 @@ void sv_app_layout_of(const sv_app_state *s, sv_layout *l);
 int sv_app_steps_of(const sv_app_state *s);
 /* Copies src into dst[len], cut short at a UTF-8 boundary when needed. */
 void sv_app_copy_text(char *dst, size_t len, const char *src);
-/* A transient message (SV_STATUS_S seconds). */
+/* A transient message (SV_STATUS_S seconds, a long one longer), its paths
+ * relative where they can be and escaped (sv_app_path_shown). The whole
+ * message is also in the state line (status=). */
 void sv_app_set_status(sv_app_state *s, const char *msg);
+/* path as the window shows it: relative to the current folder where it
+ * lies under it ("build/assets/exercises/guard/hint-1.txt"), else as
+ * given, escaped, into out[len]. Returns out. */
+char *sv_app_path_shown(const char *path, char *out, size_t len);
 /* The source line from capture's source and the file it was read from (NULL). */
 void sv_app_set_source(sv_app_state *s, const sv_capture_source *src, const char *file);
 /* The values as text, sep between them, cut at a value that does not fit;

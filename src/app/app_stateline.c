@@ -241,6 +241,8 @@ void sv_app_state_line(const sv_app_state *s, char *buf, size_t len)
                                                                                   : "both");
     quoted(err, sizeof err, sv_escape(s->edit_error, esc, esc_len));
     quoted(src, sizeof src, sv_escape(s->source, esc, esc_len));
+    char status[sizeof s->status]; /* the whole message (the window wraps a long one) */
+    quoted(status, sizeof status, s->status[0] ? sv_escape(s->status, esc, esc_len) : "");
     quoted(text, SV_EDIT_MAX, sv_escape(s->edit_text, esc, esc_len));
     free(esc);
     snprintf(buf, len,
@@ -250,7 +252,7 @@ void sv_app_state_line(const sv_app_state *s, char *buf, size_t len)
              "hover=%d,%d pinned=%d,%d backend=%s win=%dx%d fb=%dx%d bench=%s code=%d "
              "phase=%s code_lines=%d-%d kernel=%s schedule=%s correct=%d lab_runs=%u "
              "lab_wrong=%u first_wrong_round=%d racecheck=%s %s %s %s overview=%d clean=%d script=%d/%d "
-             "script_kernel=%s deck=%d/%d quit_armed=%d %s %s %s %s source=\"%s\"",
+             "script_kernel=%s deck=%d/%d quit_armed=%d %s %s %s %s status=\"%s\" source=\"%s\"",
              s->step, sv_app_steps_of(s), s->trace ? s->trace->n : (size_t)0,
              sv_op_name(s->op), sv_type_name(s->type), sv_scan_name(s->scan), in, out,
              s->editing ? 1 : 0, s->editing ? text : "", err, sv_theme_get(s->theme)->name,
@@ -268,7 +270,7 @@ void sv_app_state_line(const sv_app_state *s, char *buf, size_t len)
              (s->script_at >= 0 && s->script.steps[s->script_at].kernel[0])
                  ? s->script.steps[s->script_at].kernel : "-",
              s->deck_n ? s->deck_at + 1 : 0, s->deck_n, s->quit_armed > 0.0f ? 1 : 0,
-             kf ? kf : "kfile=-", exw, cmp, labjob, src);
+             kf ? kf : "kfile=-", exw, cmp, labjob, status, src);
     free(kf);
     free(in);
     free(out);

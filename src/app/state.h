@@ -142,7 +142,8 @@ typedef struct sv_app_state {
     bool edit_all;          /* the whole text is selected (on opening, Ctrl+A):
                                typing replaces it, Backspace/Delete clear it */
     char edit_error[256];
-    char status[256];       /* a transient message line (e.g. "GPU trace ready") */
+    char status[1024];      /* a transient message line (e.g. "GPU trace ready"): paths
+                               relative where they can be, escaped (sv_app_set_status) */
     float status_time;
 
     /* The Measure view's data (M). */
