@@ -80,7 +80,12 @@ static int worker_main(void *arg)
         sv_exercise_result res;
         char err[512] = "";
         bool ok = check_now(x, &res, err, sizeof err);
+        /* A save while it ran: this result is of a file that is gone, and
+         * says so at once (running: the main thread lets it move nothing). */
+        bool saved_meanwhile = sv_watch_wait(x->w.watch, 0);
         SDL_LockMutex(x->w.lock);
+        if (saved_meanwhile)
+            x->want++;
         x->counted = want > 0; /* 0: the check at opening, not an attempt */
         x->ran = want;
         x->res = res;
@@ -128,20 +133,34 @@ static void progress(sv_app_state *s, sv_progress_event ev, bool passed, unsigne
         sv_app_copy_text(s->ex->note, sizeof s->ex->note, note);
 }
 
+static bool same_schedule(sv_schedule a, sv_schedule b)
+{
+    bool seeded = a.kind == SV_SCHEDULE_RANDOM || a.kind == SV_SCHEDULE_WARPS;
+    return a.kind == b.kind && (!seeded || a.seed == b.seed);
+}
+
 /* The failing input on screen, under the failing schedule, so that the
- * kernel pane shows the failure on its cell. */
+ * kernel pane shows the failure on its cells. The kernel file runs again
+ * only where that changes what it ran: on the same input, schedule and
+ * runs, the picture already is this run (the CPU runtime's schedules are
+ * deterministic), and running it again (an endless loop: up to its time
+ * limit) would keep the worker from the next save. */
 static void show_failing_input(sv_app_state *s, const sv_exercise_result *r)
 {
     const sv_exercise_spec *sp = &s->ex->spec;
     if (r->input >= sp->ninputs || r->schedule >= sp->nschedules)
         return;
     const sv_exercise_input *in = &sp->inputs[r->input];
-    s->kschedule = sp->schedules[r->schedule];
-    bool seeded = s->kschedule.kind == SV_SCHEDULE_RANDOM || s->kschedule.kind == SV_SCHEDULE_WARPS;
-    s->kruns = seeded ? sp->runs : 1;
+    sv_schedule sched = sp->schedules[r->schedule];
+    bool seeded = sched.kind == SV_SCHEDULE_RANDOM || sched.kind == SV_SCHEDULE_WARPS;
+    uint32_t runs = seeded ? sp->runs : 1;
+    bool same_run = same_schedule(sched, s->kschedule) && runs == s->kruns;
+    s->kschedule = sched;
+    s->kruns = runs;
     const sv_trace *t = s->trace;
     if (t && t->n == in->n && memcmp(t->input, in->values, in->n * sizeof *in->values) == 0) {
-        sv_app_kfile_rerun(s);
+        if (!same_run)
+            sv_app_kfile_rerun(s);
         return;
     }
     char err[512];
@@ -150,8 +169,11 @@ static void show_failing_input(sv_app_state *s, const sv_exercise_result *r)
         sv_app_set_status(s, err);
 }
 
+/* A check's result into the panel. newer: a later save is being checked
+ * already, so a failure here no longer moves the picture (its input and
+ * schedule are of a file that is gone). */
 static void take_result(sv_app_state *s, const sv_exercise_result *r, bool ok, const char *err,
-                        bool counted)
+                        bool counted, bool newer)
 {
     struct sv_app_exercise *x = s->ex;
     s->ex_checks++;
@@ -172,7 +194,8 @@ static void take_result(sv_app_state *s, const sv_exercise_result *r, bool ok, c
                                         : "passed: that was the last exercise");
     } else {
         x->next[0] = '\0';
-        show_failing_input(s, r);
+        if (!newer)
+            show_failing_input(s, r);
     }
 }
 
@@ -190,7 +213,7 @@ void sv_app_exercise_finish(sv_app_state *s)
     SDL_UnlockMutex(x->w.lock);
     s->exv.stale = running;
     if (ready) {
-        take_result(s, &r, ok, err, counted);
+        take_result(s, &r, ok, err, counted, running);
         s->exv.stale = running;
     } else if (running && s->exv.check == SV_EXCHECK_NONE) {
         s->exv.check = SV_EXCHECK_RUNNING;
@@ -358,7 +381,7 @@ bool sv_app_exercise_open(sv_app_state *s, const char *name, bool background, ch
         sv_exercise_result r;
         char why[512] = "";
         bool ok = check_now(x, &r, why, sizeof why);
-        take_result(s, &r, ok, why, false);
+        take_result(s, &r, ok, why, false, false);
     }
     refresh_view(s);
     return true;
