@@ -34,6 +34,7 @@ struct sv_app_exercise {
     size_t count;
     int index;                   /* 0-based, in names */
     char *statement, *hint, *solution;
+    char hint_file[1200], solution_file[1200]; /* their files as shown (sv_app_path_shown) */
     char file[sizeof ((sv_app_state *)0)->ex_into + SV_EXERCISE_MAX_NAME + 8];
     char result[2048];
     char next[SV_EXERCISE_MAX_NAME];
@@ -117,7 +118,9 @@ static void refresh_view(sv_app_state *s)
     v->count = (int)x->count;
     v->result = x->result;
     v->hint = x->hint ? x->hint : "";
+    v->hint_file = x->hint ? x->hint_file : "";
     v->solution = x->solution ? x->solution : "";
+    v->solution_file = x->solution ? x->solution_file : "";
     v->next = x->next;
     v->note = x->note;
 }
@@ -177,6 +180,7 @@ static void take_result(sv_app_state *s, const sv_exercise_result *r, bool ok, c
 {
     struct sv_app_exercise *x = s->ex;
     s->ex_checks++;
+    s->exv.scroll = 0; /* the new result is the body's first line */
     if (!ok) {
         snprintf(x->result, sizeof x->result, "the check could not run: %s", err);
         s->exv.check = SV_EXCHECK_FAILED;
@@ -361,6 +365,7 @@ bool sv_app_exercise_open(sv_app_state *s, const char *name, bool background, ch
     s->ex = x;
     s->ex_reveal_asks = 0;
     memset(&s->exv, 0, sizeof s->exv);
+    s->ex_scroll_max = -1; /* not drawn yet: the renderer clamps */
     s->exv.check = background ? SV_EXCHECK_RUNNING : SV_EXCHECK_NONE;
     s->exv.hint_count = sv_exercise_hint_count(x->root, name);
     sv_progress p; /* a bad progress file is said in the panel (and set aside on a save) */
@@ -389,6 +394,41 @@ bool sv_app_exercise_open(sv_app_state *s, const char *name, bool background, ch
 
 /* ---- Keys ----------------------------------------------------------------------- */
 
+/* The exercise's file `file` as the panel names it (its whole text is
+ * there): relative to the current folder where it can be, escaped. */
+static void shown_path(const struct sv_app_exercise *x, const char *file, char *out, size_t len)
+{
+    char path[sizeof x->root + SV_EXERCISE_MAX_NAME + 40];
+    snprintf(path, sizeof path, "%s/%s/%s", x->root, x->spec.name, file);
+    sv_app_path_shown(path, out, len);
+}
+
+/* Ctrl+Down / Ctrl+Up, Ctrl+Page Down / Up, the wheel over the panel: the
+ * panel's body by lines; up to what the last frame said the text needs
+ * (sv_app_exercise_scroll_room), never above its top. */
+void sv_app_exercise_scroll(sv_app_state *s, int lines)
+{
+    if (!s->ex)
+        return;
+    long to = (long)s->exv.scroll + lines;
+    if (s->ex_scroll_max >= 0 && to > s->ex_scroll_max)
+        to = s->ex_scroll_max;
+    s->exv.scroll = to < 0 ? 0 : to > 100000 ? 100000 : (int)to;
+}
+
+void sv_app_exercise_scroll_page(sv_app_state *s, int dir)
+{
+    sv_app_exercise_scroll(s, dir * (s->ex_scroll_page > 1 ? s->ex_scroll_page - 1 : 1));
+}
+
+void sv_app_exercise_scroll_room(sv_app_state *s, int max, int page)
+{
+    s->ex_scroll_max = max < 0 ? 0 : max;
+    s->ex_scroll_page = page;
+    if (s->exv.scroll > s->ex_scroll_max)
+        s->exv.scroll = s->ex_scroll_max;
+}
+
 void sv_app_exercise_hint(sv_app_state *s)
 {
     struct sv_app_exercise *x = s->ex;
@@ -408,7 +448,9 @@ void sv_app_exercise_hint(sv_app_state *s)
     }
     free(x->hint);
     x->hint = h;
+    shown_path(x, file, x->hint_file, sizeof x->hint_file);
     s->exv.hints_shown++;
+    s->exv.scroll = 0; /* the hint is the body's first text after the result */
     progress(s, SV_PROGRESS_HINT, false, s->exv.hints_shown);
     refresh_view(s);
 }
@@ -434,6 +476,8 @@ void sv_app_exercise_reveal(sv_app_state *s)
         sv_app_set_status(s, err);
         return;
     }
+    shown_path(x, "solution.cu", x->solution_file, sizeof x->solution_file);
+    s->exv.scroll = 0;
     progress(s, SV_PROGRESS_REVEALED, false, 0);
     sv_app_set_status(s, "the solution is in the panel; your file is unchanged");
     refresh_view(s);

@@ -227,6 +227,9 @@ void sv_app_exercise_finish(sv_app_state *s);
 void sv_app_exercise_hint(sv_app_state *s);
 void sv_app_exercise_reveal(sv_app_state *s);
 void sv_app_exercise_next(sv_app_state *s);
+/* The panel's body scrolled by lines (down > 0), or by a page (dir +1 / -1). */
+void sv_app_exercise_scroll(sv_app_state *s, int lines);
+void sv_app_exercise_scroll_page(sv_app_state *s, int dir);
 /* A presenter script's `exercise NAME` step. */
 void sv_app_exercise_switch(sv_app_state *s, const char *name);
 void sv_app_exercise_destroy(struct sv_app_exercise *x); /* NULL is fine */

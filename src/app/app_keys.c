@@ -188,6 +188,10 @@ ACTION(kwrong_prev) { UNUSED_EVENT; sv_app_kfile_wrong_run(s, true); return true
 ACTION(ex_hint) { UNUSED_EVENT; sv_app_exercise_hint(s); return true; }
 ACTION(ex_reveal) { UNUSED_EVENT; sv_app_exercise_reveal(s); return true; }
 ACTION(ex_next) { UNUSED_EVENT; sv_app_exercise_next(s); return true; }
+ACTION(ex_scroll_down) { UNUSED_EVENT; sv_app_exercise_scroll(s, +1); return true; }
+ACTION(ex_scroll_up) { UNUSED_EVENT; sv_app_exercise_scroll(s, -1); return true; }
+ACTION(ex_page_down) { UNUSED_EVENT; sv_app_exercise_scroll_page(s, +1); return true; }
+ACTION(ex_page_up) { UNUSED_EVENT; sv_app_exercise_scroll_page(s, -1); return true; }
 
 ACTION(measure)
 {
