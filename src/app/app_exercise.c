@@ -34,7 +34,7 @@ struct sv_app_exercise {
     size_t count;
     int index;                   /* 0-based, in names */
     char *statement, *hint, *solution;
-    char hint_file[1200], solution_file[1200]; /* their files as shown (sv_app_path_shown) */
+    char hint_file[1200], solution_file[1200]; /* their files as shown (sv_app_paths_shown) */
     char file[sizeof ((sv_app_state *)0)->ex_into + SV_EXERCISE_MAX_NAME + 8];
     char result[2048];
     char next[SV_EXERCISE_MAX_NAME];
@@ -59,7 +59,9 @@ static bool check_now(const struct sv_app_exercise *x, sv_exercise_result *res, 
                                  errlen);
     if (!text)
         return false;
-    bool ok = sv_exercise_check(&x->spec, x->file, text, 0, res, err, errlen);
+    char shown[sizeof x->file]; /* as its messages name it: relative where it can be */
+    sv_app_paths_relative(x->file, shown, sizeof shown);
+    bool ok = sv_exercise_check(&x->spec, shown, text, 0, res, err, errlen);
     free(text);
     return ok;
 }
@@ -134,6 +136,9 @@ static void progress(sv_app_state *s, sv_progress_event ev, bool passed, unsigne
         snprintf(s->ex->note, sizeof s->ex->note, "progress not saved: %s", err);
     else if (note[0])
         sv_app_copy_text(s->ex->note, sizeof s->ex->note, note);
+    char shown[sizeof s->ex->note];
+    sv_app_paths_shown(s->ex->note, shown, sizeof shown);
+    memcpy(s->ex->note, shown, sizeof shown);
 }
 
 static bool same_schedule(sv_schedule a, sv_schedule b)
@@ -182,12 +187,14 @@ static void take_result(sv_app_state *s, const sv_exercise_result *r, bool ok, c
     s->ex_checks++;
     s->exv.scroll = 0; /* the new result is the body's first line */
     if (!ok) {
-        snprintf(x->result, sizeof x->result, "the check could not run: %s", err);
+        char why[sizeof x->result];
+        snprintf(why, sizeof why, "the check could not run: %s", err);
+        sv_app_paths_shown(why, x->result, sizeof x->result);
         s->exv.check = SV_EXCHECK_FAILED;
         return;
     }
     bool passed = r->verdict == SV_EXERCISE_PASSED;
-    sv_app_copy_text(x->result, sizeof x->result, r->words);
+    sv_app_paths_shown(r->words, x->result, sizeof x->result); /* "guard.cu:3: ..." */
     s->exv.check = passed ? SV_EXCHECK_PASSED : SV_EXCHECK_FAILED;
     if (counted)
         progress(s, SV_PROGRESS_CHECKED, passed, 0);
@@ -370,6 +377,8 @@ bool sv_app_exercise_open(sv_app_state *s, const char *name, bool background, ch
     s->exv.hint_count = sv_exercise_hint_count(x->root, name);
     sv_progress p; /* a bad progress file is said in the panel (and set aside on a save) */
     sv_progress_current(&p, x->note, sizeof x->note);
+    char shown[sizeof x->note];
+    memcpy(x->note, sv_app_paths_shown(x->note, shown, sizeof shown), sizeof shown);
     if (!show_exercise_input(s, &x->spec, err, errlen))
         return false;
     s->kbackground = background;
@@ -400,7 +409,7 @@ static void shown_path(const struct sv_app_exercise *x, const char *file, char *
 {
     char path[sizeof x->root + SV_EXERCISE_MAX_NAME + 40];
     snprintf(path, sizeof path, "%s/%s/%s", x->root, x->spec.name, file);
-    sv_app_path_shown(path, out, len);
+    sv_app_paths_shown(path, out, len);
 }
 
 /* Ctrl+Down / Ctrl+Up, Ctrl+Page Down / Up, the wheel over the panel: the

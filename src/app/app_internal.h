@@ -56,13 +56,17 @@ int sv_app_steps_of(const sv_app_state *s);
 /* Copies src into dst[len], cut short at a UTF-8 boundary when needed. */
 void sv_app_copy_text(char *dst, size_t len, const char *src);
 /* A transient message (SV_STATUS_S seconds, a long one longer), its paths
- * relative where they can be and escaped (sv_app_path_shown). The whole
+ * relative where they can be and escaped (sv_app_paths_shown). The whole
  * message is also in the state line (status=). */
 void sv_app_set_status(sv_app_state *s, const char *msg);
-/* path as the window shows it: relative to the current folder where it
- * lies under it ("build/assets/exercises/guard/hint-1.txt"), else as
- * given, escaped, into out[len]. Returns out. */
-char *sv_app_path_shown(const char *path, char *out, size_t len);
+/* text (a path, or a message naming paths) as the window shows it into
+ * out[len]: every path under the current folder relative to it
+ * ("build/assets/exercises/guard/hint-1.txt"), the others as given,
+ * escaped. Returns out. */
+char *sv_app_paths_shown(const char *text, char *out, size_t len);
+/* The same, not escaped: a path for the runtime's messages (the compiler's
+ * "guard.cu:3:42: error"), which are escaped where they are shown. */
+void sv_app_paths_relative(const char *text, char *out, size_t len);
 /* The source line from capture's source and the file it was read from (NULL). */
 void sv_app_set_source(sv_app_state *s, const sv_capture_source *src, const char *file);
 /* The values as text, sep between them, cut at a value that does not fit;

@@ -162,7 +162,7 @@ static bool path_may_start(const char *msg, const char *p)
 /* msg into out[len] with every path under the current folder written
  * relative to it ("/home/ana/ex/guard.cu" from /home/ana: "ex/guard.cu"),
  * not escaped. */
-static void relative_paths(const char *msg, char *out, size_t len)
+void sv_app_paths_relative(const char *msg, char *out, size_t len)
 {
     char cwd[4096];
     const char *pre = cwd_prefix(cwd, sizeof cwd);
@@ -178,10 +178,10 @@ static void relative_paths(const char *msg, char *out, size_t len)
     out[j] = '\0';
 }
 
-char *sv_app_path_shown(const char *path, char *out, size_t len)
+char *sv_app_paths_shown(const char *text, char *out, size_t len)
 {
     char rel[4096];
-    relative_paths(path, rel, sizeof rel);
+    sv_app_paths_relative(text, rel, sizeof rel);
     return sv_escape(rel, out, len);
 }
 
@@ -190,7 +190,7 @@ void sv_app_set_status(sv_app_state *s, const char *msg)
     /* Messages name files: shown relative to the current folder where
      * they are under it, and escaped (a file name is text from outside). */
     char rel[sizeof s->status];
-    relative_paths(msg, rel, sizeof rel);
+    sv_app_paths_relative(msg, rel, sizeof rel);
     sv_escape(rel, s->status, sizeof s->status);
     /* A long message stays longer: about 25 characters a second. */
     float need = (float)strlen(s->status) / 25.0f;

@@ -1,7 +1,9 @@
 /* The status line (issue 28), in frames drawn headless (the recorded
  * scene) at 1280x720 and 1024x768:
  *  - a message names a file under the current folder relative to it
- *    ("exercise copied to into/guard.cu"), one elsewhere as it is;
+ *    ("exercise copied to into/guard.cu"), one elsewhere as it is; so do
+ *    the exercise panel's result and the kernel file's error, drawn
+ *    ("does not compile: broken/guard.cu:1:...");
  *  - a file name's control characters are escaped ("\e"), never drawn raw;
  *  - a long message wraps onto at most three lines, each inside the window
  *    and apart from the others, the last cut with "…" when even they do
@@ -102,6 +104,46 @@ static void run_at(int w, int h)
               want);
     snprintf(png, sizeof png, "relative-%d", w);
     CHECK_INT(drawn(&s, what, png), 1);
+    sv_app_cleanup(&s);
+    /* A student's file that does not compile: the check's words and the
+     * kernel file's error name it relative too, in the panel as drawn. */
+    snprintf(what, sizeof what, "%dx%d compile error", w, h);
+    snprintf(into, sizeof into, "%s/broken-%d", cwd, w);
+    mkdir(into, 0700);
+    char mine[1100], rel[64];
+    snprintf(mine, sizeof mine, "%s/guard.cu", into);
+    FILE *f = fopen(mine, "w");
+    CHECK(f != NULL);
+    if (f) {
+        fputs("__global__ void scan(const int *in, int *out, int n) { out[0] = ; }\n", f);
+        fclose(f);
+    }
+    open_in(&s, into, w, h);
+    snprintf(rel, sizeof rel, "broken-%d/guard.cu:1:", w);
+    CHECK_MSG(strstr(s.exv.result, rel) && !strstr(s.exv.result, cwd),
+              "%s: the check's words \"%s\" lack \"%s\"", what, s.exv.result, rel);
+    CHECK_MSG(strstr(s.kerror, rel) && !strstr(s.kerror, cwd),
+              "%s: the kernel file's error \"%s\" lacks \"%s\"", what, s.kerror, rel);
+    {
+        sv_app_view v;
+        sv_app_view_of(&s, &v);
+        sv_gfx_rec *rec = sv_gfx_rec_create();
+        snprintf(png, sizeof png, "compile-%d", w);
+        view_draw(&v, s.fb_w, s.fb_h, rec, "status-", png);
+        bool named = false, absolute = false;
+        for (size_t k = 0; k < sv_gfx_rec_count(rec); k++) {
+            const sv_prim *q = sv_gfx_rec_prim(rec, k);
+            if (q->kind != SV_PRIM_TEXT)
+                continue;
+            named |= strstr(q->text, "broken-") != NULL;
+            absolute |= strstr(q->text, cwd) != NULL;
+            if (strstr(q->text, cwd))
+                fprintf(stderr, "absolute: %s\n", q->text);
+        }
+        CHECK_MSG(named && !absolute, "%s: drawn: the file named %d, an absolute path %d", what,
+                  named, absolute);
+        sv_gfx_rec_destroy(rec);
+    }
     sv_app_cleanup(&s);
     /* Elsewhere, with an escape character in a folder's name: as given,
      * escaped. */
