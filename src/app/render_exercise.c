@@ -54,7 +54,7 @@ static ex_line *add_line(ex_body *b, sv_font font, float px, int ink, float pitc
     l->px = px;
     l->ink = ink;
     l->pitch = pitch;
-    sv_escape(text, l->text, sizeof l->text);
+    sv_utf8_copy(text, l->text, sizeof l->text); /* escaped already, by its paragraph */
     return l;
 }
 
@@ -95,7 +95,7 @@ static ex_line *add_fitted(ex_body *b, sv_font font, float px, int ink, float pi
  * each wrapped to the width, a small gap after each. */
 static void add_prose(ex_body *b, sv_font font, float px, int ink, const char *text)
 {
-    static char para[4096];
+    static char para[4096], esc[4 * 4096 + 4];
     static char out[EX_MAX_LINES][SV_WRAP_MAX];
     float pitch = ceilf(px * 1.3f);
     const char *p = text;
@@ -111,11 +111,15 @@ static void add_prose(ex_body *b, sv_font font, float px, int ink, const char *t
         size_t take = n < sizeof para - 1 ? n : sizeof para - 1;
         while (take < n && take > 0 && ((unsigned char)p[take] & 0xC0) == 0x80)
             take--;
+        if (take == 0) /* no character starts in it (not UTF-8): bytes, escaped below */
+            take = n < sizeof para - 1 ? n : sizeof para - 1;
         for (size_t i = 0; i < take; i++)
             if (p[i] != '\r')
                 para[k++] = p[i] == '\n' || p[i] == '\t' ? ' ' : p[i];
         para[k] = '\0';
-        int m = sv_scene_wrap(b->g, font, px, b->w, para, out, EX_MAX_LINES);
+        /* Text from a file: escaped before it is measured and wrapped. */
+        sv_escape(para, esc, sizeof esc);
+        int m = sv_scene_wrap(b->g, font, px, b->w, esc, out, EX_MAX_LINES);
         ex_line *last = NULL;
         for (int i = 0; i < m && i < EX_MAX_LINES; i++)
             last = add_fitted(b, font, px, ink, pitch, out[i]);
@@ -155,10 +159,12 @@ static void add_code(ex_body *b, const char *text)
         line[j] = '\0';
         if (*p == '\n')
             p++;
+        char esc[4 * sizeof line + 4]; /* text from a file: escaped, then cut into rows */
+        sv_escape(line, esc, sizeof esc);
         size_t indent = 0;
-        while (line[indent] == ' ')
+        while (esc[indent] == ' ')
             indent++;
-        const char *q = line;
+        const char *q = esc;
         bool first = true;
         do {
             /* per characters (not bytes) a row; continuation rows indented */

@@ -8,7 +8,9 @@
  *    the frame says the text needs), the body holds the whole result,
  *    hint, statement, and once revealed (A, A) every line of solution.cu;
  *    Ctrl+Up goes back, never above the top; the wheel over the panel
- *    scrolls it (and does not zoom the cells).
+ *    scrolls it (and does not zoom the cells);
+ *  - a hint file's control characters and invalid UTF-8 are escaped, and
+ *    a word wider than the panel is broken at its edge.
  *
  * usage: test_app_exercise_panel OUT_DIR EXERCISES_DIR */
 #define _GNU_SOURCE
@@ -312,6 +314,44 @@ static void solution_readable(const char *name, int w, int h)
     sv_app_cleanup(&s);
 }
 
+/* A hostile hint (a copy of the exercises with double-buffer's hint 1
+ * replaced): escapes, a stray byte, a word wider than the panel. */
+static void hostile_hint(void)
+{
+    char copy[160], cmd[600], hint[300];
+    snprintf(copy, sizeof copy, "%s/exercises-copy", dir);
+    snprintf(cmd, sizeof cmd, "cp -r '%s' '%s'", exdir, copy);
+    CHECK(system(cmd) == 0);
+    snprintf(hint, sizeof hint, "%s/double-buffer/hint-1.txt", copy);
+    FILE *f = fopen(hint, "w");
+    CHECK(f != NULL);
+    if (!f)
+        return;
+    fputs("Clear\x1b[2Jthe screen, a bell\x07, a stray \xff byte, and "
+          "a/very/long/path/without/any/space/in/it/that/is/wider/than/the/panel/of/the/"
+          "exercise/at/any/size/the/window/has.txt\n", f);
+    fclose(f);
+    setenv("SCANVIZ_EXERCISES", copy, 1);
+    sv_app_state s;
+    open_exercise(&s, "double-buffer", 1280, 720);
+    press(&s, "n");
+    char title[300];
+    snprintf(title, sizeof title, "Exercise %d of %d \u00b7 %s", s.exv.index, s.exv.count,
+             s.exv.title);
+    char *body = whole_body(&s, title, "a hostile hint"); /* every line inside the panel */
+    CHECK_MSG(strstr(body, "Clear\\e[2Jthe") && strstr(body, "bell\\x07") &&
+                  strstr(body, "\xef\xbf\xbd byte"), "the hint, escaped:\n%s", body);
+    for (const char *p = body; *p; p++)
+        CHECK_MSG((unsigned char)*p >= 0x20 || *p == '\n' || *p == '\f',
+                  "a control byte 0x%02x drawn", (unsigned char)*p);
+    CHECK_MSG(in_a_frame(body, "a/very/long/path/without/any/space/in/it/that/is/wider/than/the/"
+                               "panel/of/the/exercise/at/any/size/the/window/has.txt"),
+              "the long word, broken, is not whole:\n%s", body);
+    free(body);
+    sv_app_cleanup(&s);
+    setenv("SCANVIZ_EXERCISES", exdir, 1);
+}
+
 int main(int argc, char **argv)
 {
     exdir = argc > 2 ? argv[2] : "assets/exercises";
@@ -327,6 +367,7 @@ int main(int argc, char **argv)
         hint_readable("any-n", sizes[i][0], sizes[i][1]);
         solution_readable("double-buffer", sizes[i][0], sizes[i][1]);
     }
+    hostile_hint();
     char cmd[160];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
     if (system(cmd) != 0)
