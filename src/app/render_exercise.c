@@ -7,7 +7,9 @@
  * (Ctrl+Down / Ctrl+Up, the wheel), and the panel says how many lines lie
  * above and below. Under a hint or the solution, the path of its whole
  * file. The foot: the keys that go on (N, A, G). Draws from the view
- * alone; text from files is escaped line by line. */
+ * alone; text from files is escaped before it is measured and wrapped.
+ * The title takes two lines at most (the second ellipsized: the titles
+ * are short). */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
