@@ -148,6 +148,11 @@ void sv_app_set_minimised(sv_app_state *s, bool minimised);
  * apply s->fullscreen (it may have failed). */
 void sv_app_set_fullscreen(sv_app_state *s, bool fullscreen);
 
+/* What the exercise's panel needs, from the frame just drawn
+ * (sv_render_exercise_scroll_max): the most lines its body scrolls and the
+ * lines it shows at once; the scroll keys stop there. */
+void sv_app_exercise_scroll_room(sv_app_state *s, int max, int page);
+
 /* Asks for a state line (SIGUSR1 does, as F12 does). */
 void sv_app_request_state_line(sv_app_state *s);
 

@@ -20,6 +20,16 @@ static bool in_box(const sv_box *b, float x, float y)
     return x >= b->x && x < b->x + b->w && y >= b->y && y < b->y + b->h;
 }
 
+/* Whether the mouse is over the exercise's panel (the wheel scrolls it). */
+static bool over_exercise_panel(const sv_app_state *s)
+{
+    if (!s->ex)
+        return false;
+    sv_layout l;
+    sv_app_layout_of(s, &l);
+    return l.exercise_panel.w > 0.0f && in_box(&l.exercise_panel, s->mouse_x, s->mouse_y);
+}
+
 static void click(sv_app_state *s, float x, float y)
 {
     sv_layout l;
@@ -181,7 +191,9 @@ void sv_app_event(sv_app_state *s, const SDL_Event *e)
                 dy = -dy;
                 dx = -dx;
             }
-            if (dy)
+            if (dy && over_exercise_panel(s)) /* the panel's text, not the cells */
+                sv_app_exercise_scroll(s, -3 * sv_clampi(dy, -4, 4));
+            else if (dy)
                 sv_app_zoom_at(s, powf(1.25f, (float)sv_clampi(dy, -4, 4)), s->mouse_x);
             if (dx)
                 sv_app_pan_by(s, (float)sv_clampi(dx, -4, 4));

@@ -34,6 +34,7 @@ struct sv_app_exercise {
     size_t count;
     int index;                   /* 0-based, in names */
     char *statement, *hint, *solution;
+    char hint_file[1200], solution_file[1200]; /* their files as shown (sv_app_paths_shown) */
     char file[sizeof ((sv_app_state *)0)->ex_into + SV_EXERCISE_MAX_NAME + 8];
     char result[2048];
     char next[SV_EXERCISE_MAX_NAME];
@@ -58,7 +59,9 @@ static bool check_now(const struct sv_app_exercise *x, sv_exercise_result *res, 
                                  errlen);
     if (!text)
         return false;
-    bool ok = sv_exercise_check(&x->spec, x->file, text, 0, res, err, errlen);
+    char shown[sizeof x->file]; /* as its messages name it: relative where it can be */
+    sv_app_paths_relative(x->file, shown, sizeof shown);
+    bool ok = sv_exercise_check(&x->spec, shown, text, 0, res, err, errlen);
     free(text);
     return ok;
 }
@@ -80,7 +83,12 @@ static int worker_main(void *arg)
         sv_exercise_result res;
         char err[512] = "";
         bool ok = check_now(x, &res, err, sizeof err);
+        /* A save while it ran: this result is of a file that is gone, and
+         * says so at once (running: the main thread lets it move nothing). */
+        bool saved_meanwhile = sv_watch_wait(x->w.watch, 0);
         SDL_LockMutex(x->w.lock);
+        if (saved_meanwhile)
+            x->want++;
         x->counted = want > 0; /* 0: the check at opening, not an attempt */
         x->ran = want;
         x->res = res;
@@ -112,7 +120,9 @@ static void refresh_view(sv_app_state *s)
     v->count = (int)x->count;
     v->result = x->result;
     v->hint = x->hint ? x->hint : "";
+    v->hint_file = x->hint ? x->hint_file : "";
     v->solution = x->solution ? x->solution : "";
+    v->solution_file = x->solution ? x->solution_file : "";
     v->next = x->next;
     v->note = x->note;
 }
@@ -126,22 +136,39 @@ static void progress(sv_app_state *s, sv_progress_event ev, bool passed, unsigne
         snprintf(s->ex->note, sizeof s->ex->note, "progress not saved: %s", err);
     else if (note[0])
         sv_app_copy_text(s->ex->note, sizeof s->ex->note, note);
+    char shown[sizeof s->ex->note];
+    sv_app_paths_shown(s->ex->note, shown, sizeof shown);
+    memcpy(s->ex->note, shown, sizeof shown);
+}
+
+static bool same_schedule(sv_schedule a, sv_schedule b)
+{
+    bool seeded = a.kind == SV_SCHEDULE_RANDOM || a.kind == SV_SCHEDULE_WARPS;
+    return a.kind == b.kind && (!seeded || a.seed == b.seed);
 }
 
 /* The failing input on screen, under the failing schedule, so that the
- * kernel pane shows the failure on its cell. */
+ * kernel pane shows the failure on its cells. The kernel file runs again
+ * only where that changes what it ran: on the same input, schedule and
+ * runs, the picture already is this run (the CPU runtime's schedules are
+ * deterministic), and running it again (an endless loop: up to its time
+ * limit) would keep the worker from the next save. */
 static void show_failing_input(sv_app_state *s, const sv_exercise_result *r)
 {
     const sv_exercise_spec *sp = &s->ex->spec;
     if (r->input >= sp->ninputs || r->schedule >= sp->nschedules)
         return;
     const sv_exercise_input *in = &sp->inputs[r->input];
-    s->kschedule = sp->schedules[r->schedule];
-    bool seeded = s->kschedule.kind == SV_SCHEDULE_RANDOM || s->kschedule.kind == SV_SCHEDULE_WARPS;
-    s->kruns = seeded ? sp->runs : 1;
+    sv_schedule sched = sp->schedules[r->schedule];
+    bool seeded = sched.kind == SV_SCHEDULE_RANDOM || sched.kind == SV_SCHEDULE_WARPS;
+    uint32_t runs = seeded ? sp->runs : 1;
+    bool same_run = same_schedule(sched, s->kschedule) && runs == s->kruns;
+    s->kschedule = sched;
+    s->kruns = runs;
     const sv_trace *t = s->trace;
     if (t && t->n == in->n && memcmp(t->input, in->values, in->n * sizeof *in->values) == 0) {
-        sv_app_kfile_rerun(s);
+        if (!same_run)
+            sv_app_kfile_rerun(s);
         return;
     }
     char err[512];
@@ -150,18 +177,24 @@ static void show_failing_input(sv_app_state *s, const sv_exercise_result *r)
         sv_app_set_status(s, err);
 }
 
+/* A check's result into the panel. newer: a later save is being checked
+ * already, so a failure here no longer moves the picture (its input and
+ * schedule are of a file that is gone). */
 static void take_result(sv_app_state *s, const sv_exercise_result *r, bool ok, const char *err,
-                        bool counted)
+                        bool counted, bool newer)
 {
     struct sv_app_exercise *x = s->ex;
     s->ex_checks++;
+    s->exv.scroll = 0; /* the new result is the body's first line */
     if (!ok) {
-        snprintf(x->result, sizeof x->result, "the check could not run: %s", err);
+        char why[sizeof x->result];
+        snprintf(why, sizeof why, "the check could not run: %s", err);
+        sv_app_paths_shown(why, x->result, sizeof x->result);
         s->exv.check = SV_EXCHECK_FAILED;
         return;
     }
     bool passed = r->verdict == SV_EXERCISE_PASSED;
-    sv_app_copy_text(x->result, sizeof x->result, r->words);
+    sv_app_paths_shown(r->words, x->result, sizeof x->result); /* "guard.cu:3: ..." */
     s->exv.check = passed ? SV_EXCHECK_PASSED : SV_EXCHECK_FAILED;
     if (counted)
         progress(s, SV_PROGRESS_CHECKED, passed, 0);
@@ -172,7 +205,8 @@ static void take_result(sv_app_state *s, const sv_exercise_result *r, bool ok, c
                                         : "passed: that was the last exercise");
     } else {
         x->next[0] = '\0';
-        show_failing_input(s, r);
+        if (!newer)
+            show_failing_input(s, r);
     }
 }
 
@@ -190,7 +224,7 @@ void sv_app_exercise_finish(sv_app_state *s)
     SDL_UnlockMutex(x->w.lock);
     s->exv.stale = running;
     if (ready) {
-        take_result(s, &r, ok, err, counted);
+        take_result(s, &r, ok, err, counted, running);
         s->exv.stale = running;
     } else if (running && s->exv.check == SV_EXCHECK_NONE) {
         s->exv.check = SV_EXCHECK_RUNNING;
@@ -338,10 +372,13 @@ bool sv_app_exercise_open(sv_app_state *s, const char *name, bool background, ch
     s->ex = x;
     s->ex_reveal_asks = 0;
     memset(&s->exv, 0, sizeof s->exv);
+    s->ex_scroll_max = -1; /* not drawn yet: the renderer clamps */
     s->exv.check = background ? SV_EXCHECK_RUNNING : SV_EXCHECK_NONE;
     s->exv.hint_count = sv_exercise_hint_count(x->root, name);
     sv_progress p; /* a bad progress file is said in the panel (and set aside on a save) */
     sv_progress_current(&p, x->note, sizeof x->note);
+    char shown[sizeof x->note];
+    memcpy(x->note, sv_app_paths_shown(x->note, shown, sizeof shown), sizeof shown);
     if (!show_exercise_input(s, &x->spec, err, errlen))
         return false;
     s->kbackground = background;
@@ -350,21 +387,56 @@ bool sv_app_exercise_open(sv_app_state *s, const char *name, bool background, ch
     else if (!sv_app_kfile_start(s, x->file, NULL, 0, background, err, errlen))
         return false;
     sv_app_copy_text(s->kfile_start, sizeof s->kfile_start, x->file);
-    char msg[300];
-    snprintf(msg, sizeof msg, "%s %.200s", copied ? "exercise copied to" : "your file, as you left it:",
+    char msg[sizeof x->file + 64]; /* the whole path (the status line wraps it) */
+    snprintf(msg, sizeof msg, "%s %s", copied ? "exercise copied to" : "your file, as you left it:",
              x->file);
     sv_app_set_status(s, msg);
     if (!background) {
         sv_exercise_result r;
         char why[512] = "";
         bool ok = check_now(x, &r, why, sizeof why);
-        take_result(s, &r, ok, why, false);
+        take_result(s, &r, ok, why, false, false);
     }
     refresh_view(s);
     return true;
 }
 
 /* ---- Keys ----------------------------------------------------------------------- */
+
+/* The exercise's file `file` as the panel names it (its whole text is
+ * there): relative to the current folder where it can be, escaped. */
+static void shown_path(const struct sv_app_exercise *x, const char *file, char *out, size_t len)
+{
+    char path[sizeof x->root + SV_EXERCISE_MAX_NAME + 40];
+    snprintf(path, sizeof path, "%s/%s/%s", x->root, x->spec.name, file);
+    sv_app_paths_shown(path, out, len);
+}
+
+/* Ctrl+Down / Ctrl+Up, Ctrl+Page Down / Up, the wheel over the panel: the
+ * panel's body by lines; up to what the last frame said the text needs
+ * (sv_app_exercise_scroll_room), never above its top. */
+void sv_app_exercise_scroll(sv_app_state *s, int lines)
+{
+    if (!s->ex)
+        return;
+    long to = (long)s->exv.scroll + lines;
+    if (s->ex_scroll_max >= 0 && to > s->ex_scroll_max)
+        to = s->ex_scroll_max;
+    s->exv.scroll = to < 0 ? 0 : to > 100000 ? 100000 : (int)to;
+}
+
+void sv_app_exercise_scroll_page(sv_app_state *s, int dir)
+{
+    sv_app_exercise_scroll(s, dir * (s->ex_scroll_page > 1 ? s->ex_scroll_page - 1 : 1));
+}
+
+void sv_app_exercise_scroll_room(sv_app_state *s, int max, int page)
+{
+    s->ex_scroll_max = max < 0 ? 0 : max;
+    s->ex_scroll_page = page;
+    if (s->exv.scroll > s->ex_scroll_max)
+        s->exv.scroll = s->ex_scroll_max;
+}
 
 void sv_app_exercise_hint(sv_app_state *s)
 {
@@ -385,7 +457,9 @@ void sv_app_exercise_hint(sv_app_state *s)
     }
     free(x->hint);
     x->hint = h;
+    shown_path(x, file, x->hint_file, sizeof x->hint_file);
     s->exv.hints_shown++;
+    s->exv.scroll = 0; /* the hint is the body's first text after the result */
     progress(s, SV_PROGRESS_HINT, false, s->exv.hints_shown);
     refresh_view(s);
 }
@@ -411,6 +485,8 @@ void sv_app_exercise_reveal(sv_app_state *s)
         sv_app_set_status(s, err);
         return;
     }
+    shown_path(x, "solution.cu", x->solution_file, sizeof x->solution_file);
+    s->exv.scroll = 0;
     progress(s, SV_PROGRESS_REVEALED, false, 0);
     sv_app_set_status(s, "the solution is in the panel; your file is unchanged");
     refresh_view(s);

@@ -44,6 +44,7 @@
 #include "render.h"
 
 #define SV_STATUS_S 2.5f   /* a transient message stays this long */
+#define SV_STATUS_LONG_S 8.0f /* ... and a long one up to this long */
 #define SV_DRAG_PX 4.0f    /* a press that moves further is a drag, not a click */
 #define SV_QUIT_ARM_S 3.0f /* a second Esc within this quits */
 
@@ -54,8 +55,18 @@ void sv_app_layout_of(const sv_app_state *s, sv_layout *l);
 int sv_app_steps_of(const sv_app_state *s);
 /* Copies src into dst[len], cut short at a UTF-8 boundary when needed. */
 void sv_app_copy_text(char *dst, size_t len, const char *src);
-/* A transient message (SV_STATUS_S seconds). */
+/* A transient message (SV_STATUS_S seconds, a long one longer), its paths
+ * relative where they can be and escaped (sv_app_paths_shown). The whole
+ * message is also in the state line (status=). */
 void sv_app_set_status(sv_app_state *s, const char *msg);
+/* text (a path, or a message naming paths) as the window shows it into
+ * out[len]: every path under the current folder relative to it
+ * ("build/assets/exercises/guard/hint-1.txt"), the others as given,
+ * escaped. Returns out. */
+char *sv_app_paths_shown(const char *text, char *out, size_t len);
+/* The same, not escaped: a path for the runtime's messages (the compiler's
+ * "guard.cu:3:42: error"), which are escaped where they are shown. */
+void sv_app_paths_relative(const char *text, char *out, size_t len);
 /* The source line from capture's source and the file it was read from (NULL). */
 void sv_app_set_source(sv_app_state *s, const sv_capture_source *src, const char *file);
 /* The values as text, sep between them, cut at a value that does not fit;
@@ -220,6 +231,9 @@ void sv_app_exercise_finish(sv_app_state *s);
 void sv_app_exercise_hint(sv_app_state *s);
 void sv_app_exercise_reveal(sv_app_state *s);
 void sv_app_exercise_next(sv_app_state *s);
+/* The panel's body scrolled by lines (down > 0), or by a page (dir +1 / -1). */
+void sv_app_exercise_scroll(sv_app_state *s, int lines);
+void sv_app_exercise_scroll_page(sv_app_state *s, int dir);
 /* A presenter script's `exercise NAME` step. */
 void sv_app_exercise_switch(sv_app_state *s, const char *name);
 void sv_app_exercise_destroy(struct sv_app_exercise *x); /* NULL is fine */

@@ -138,6 +138,14 @@ ACTION(overview)
 {
     UNUSED_EVENT;
     s->overview = !s->overview;
+    if (s->overview && s->quiz_asking) {
+        /* The overview shows every step's cells: it would answer the open
+         * question, so the question is left (unscored), as Left leaves it. */
+        sv_app_quiz_reset_question(s);
+        sv_app_set_status(s, "Question left (the overview shows its answers): V back, "
+                             "Right asks about the next step");
+        return true;
+    }
     if (s->ktrace) /* a kernel trace: its steps (pane_kernel_overview.c) */
         sv_app_set_status(s, s->overview ? "Overview: every step" : "The steps");
     else
@@ -188,6 +196,10 @@ ACTION(kwrong_prev) { UNUSED_EVENT; sv_app_kfile_wrong_run(s, true); return true
 ACTION(ex_hint) { UNUSED_EVENT; sv_app_exercise_hint(s); return true; }
 ACTION(ex_reveal) { UNUSED_EVENT; sv_app_exercise_reveal(s); return true; }
 ACTION(ex_next) { UNUSED_EVENT; sv_app_exercise_next(s); return true; }
+ACTION(ex_scroll_down) { UNUSED_EVENT; sv_app_exercise_scroll(s, +1); return true; }
+ACTION(ex_scroll_up) { UNUSED_EVENT; sv_app_exercise_scroll(s, -1); return true; }
+ACTION(ex_page_down) { UNUSED_EVENT; sv_app_exercise_scroll_page(s, +1); return true; }
+ACTION(ex_page_up) { UNUSED_EVENT; sv_app_exercise_scroll_page(s, -1); return true; }
 
 ACTION(measure)
 {

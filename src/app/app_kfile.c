@@ -74,7 +74,9 @@ static sv_ktrace *run_once(const struct sv_app_kfile *p, char **text, char *err,
         return NULL;
     sv_runtime_request req;
     memset(&req, 0, sizeof req);
-    req.path = p->path;
+    char shown[4096]; /* the file as its messages name it: relative where it can be */
+    sv_app_paths_relative(p->path, shown, sizeof shown);
+    req.path = p->builtin ? p->path : shown;
     req.source = *text;
     req.builtin = p->builtin ? p->path : NULL;
     req.entry = p->entry;

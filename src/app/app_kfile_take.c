@@ -49,8 +49,8 @@ void sv_app_kfile_take(sv_app_state *s, sv_ktrace *t, char *text, const char *er
         free(text);
         show(s, t);
         if (kind == SV_KFAIL_OUT_OF_RANGE) {
-            sv_app_copy_text(s->kerror, sizeof s->kerror,
-                             sv_ktrace_failure_words(t, words, sizeof words));
+            sv_app_paths_shown(sv_ktrace_failure_words(t, words, sizeof words), s->kerror,
+                               sizeof s->kerror);
             s->kerror_line = t->failure.line;
         }
         return;
@@ -60,7 +60,8 @@ void sv_app_kfile_take(sv_app_state *s, sv_ktrace *t, char *text, const char *er
         sv_ktrace_failure_words(t, words, sizeof words);
     else
         snprintf(words, sizeof words, "%s", err && *err ? err : "the kernel could not run");
-    sv_app_copy_text(s->kerror, sizeof s->kerror, words);
+    /* "does not compile: guard.cu:3:42: ...": the file as the window names it */
+    sv_app_paths_shown(words, s->kerror, sizeof s->kerror);
     s->kerror_line = t ? t->failure.line : 0;
     free(s->ksource);
     s->ksource = text;

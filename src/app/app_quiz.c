@@ -108,9 +108,12 @@ void sv_app_quiz_select(sv_app_state *s, int i)
 }
 
 /* Right / Page Down after a revealed step, once the next step is shown
- * (app_keys.c goes there): that step becomes a question. */
+ * (app_keys.c goes there): that step becomes a question, in the step view
+ * (the overview, which would answer it, closes; V while a question is open
+ * leaves it, app_keys.c). */
 void sv_app_quiz_ask(sv_app_state *s)
 {
+    s->overview = false; /* it shows every step's cells: no question is open over it */
     s->anim = 1.0f; /* nothing moves into hidden cells; Reveal animates */
     s->from_step = s->step;
     sv_app_quiz_reset_question(s);

@@ -144,7 +144,9 @@ static void quiz_words(const sv_app_state *s, char *quiz, size_t len)
 
 /* An exercise (--exercise): exercise=NAME excheck=none|running|passed|failed
  * exstale exresult exhints=SHOWN/COUNT exasks (reveal asks) exsolution
- * exnext exchecks (results taken) exfile exnote; "exercise=-" without one. */
+ * exnext exchecks (results taken) exscroll=LINE/MAX (the panel's body; MAX
+ * -1 before a frame) expanel=X,Y,W,H (the panel in window points) exfile
+ * exnote; "exercise=-" without one. */
 static void exercise_words(const sv_app_state *s, char *w, size_t len)
 {
     const sv_exercise_view *v = &s->exv;
@@ -157,11 +159,19 @@ static void exercise_words(const sv_app_state *s, char *w, size_t len)
     quoted(result, sizeof result, sv_escape(v->result, esc, sizeof esc));
     quoted(file, sizeof file, sv_escape(v->file, esc, sizeof esc));
     quoted(note, sizeof note, sv_escape(v->note, esc, sizeof esc));
+    sv_layout l;
+    sv_app_layout_of(s, &l);
+    float rx = s->fb_w > 0 ? (float)s->win_w / (float)s->fb_w : 1.0f;
+    float ry = s->fb_h > 0 ? (float)s->win_h / (float)s->fb_h : 1.0f;
+    const sv_box *b = &l.exercise_panel;
     snprintf(w, len, "exercise=%s exindex=%d/%d excheck=%s exstale=%d exhints=%u/%u exasks=%u "
-             "exsolution=%d exnext=%s exchecks=%u exfile=\"%s\" exnote=\"%s\" exresult=\"%s\"",
+             "exsolution=%d exnext=%s exchecks=%u exscroll=%d/%d expanel=%.0f,%.0f,%.0f,%.0f "
+             "exfile=\"%s\" exnote=\"%s\" exresult=\"%s\"",
              v->name, v->index, v->count, checks[v->check], v->stale ? 1 : 0, v->hints_shown,
              v->hint_count, s->ex_reveal_asks, v->solution[0] ? 1 : 0,
-             v->next[0] ? v->next : "-", s->ex_checks, file, note, result);
+             v->next[0] ? v->next : "-", s->ex_checks, v->scroll, s->ex_scroll_max,
+             (double)(b->x * rx), (double)(b->y * ry), (double)(b->w * rx), (double)(b->h * ry),
+             file, note, result);
 }
 
 void sv_app_state_line(const sv_app_state *s, char *buf, size_t len)
@@ -241,6 +251,8 @@ void sv_app_state_line(const sv_app_state *s, char *buf, size_t len)
                                                                                   : "both");
     quoted(err, sizeof err, sv_escape(s->edit_error, esc, esc_len));
     quoted(src, sizeof src, sv_escape(s->source, esc, esc_len));
+    char status[sizeof s->status]; /* the whole message (the window wraps a long one) */
+    quoted(status, sizeof status, s->status[0] ? sv_escape(s->status, esc, esc_len) : "");
     quoted(text, SV_EDIT_MAX, sv_escape(s->edit_text, esc, esc_len));
     free(esc);
     snprintf(buf, len,
@@ -250,7 +262,7 @@ void sv_app_state_line(const sv_app_state *s, char *buf, size_t len)
              "hover=%d,%d pinned=%d,%d backend=%s win=%dx%d fb=%dx%d bench=%s code=%d "
              "phase=%s code_lines=%d-%d kernel=%s schedule=%s correct=%d lab_runs=%u "
              "lab_wrong=%u first_wrong_round=%d racecheck=%s %s %s %s overview=%d clean=%d script=%d/%d "
-             "script_kernel=%s deck=%d/%d quit_armed=%d %s %s %s %s source=\"%s\"",
+             "script_kernel=%s deck=%d/%d quit_armed=%d %s %s %s %s status=\"%s\" source=\"%s\"",
              s->step, sv_app_steps_of(s), s->trace ? s->trace->n : (size_t)0,
              sv_op_name(s->op), sv_type_name(s->type), sv_scan_name(s->scan), in, out,
              s->editing ? 1 : 0, s->editing ? text : "", err, sv_theme_get(s->theme)->name,
@@ -268,7 +280,7 @@ void sv_app_state_line(const sv_app_state *s, char *buf, size_t len)
              (s->script_at >= 0 && s->script.steps[s->script_at].kernel[0])
                  ? s->script.steps[s->script_at].kernel : "-",
              s->deck_n ? s->deck_at + 1 : 0, s->deck_n, s->quit_armed > 0.0f ? 1 : 0,
-             kf ? kf : "kfile=-", exw, cmp, labjob, src);
+             kf ? kf : "kfile=-", exw, cmp, labjob, status, src);
     free(kf);
     free(in);
     free(out);

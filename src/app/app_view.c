@@ -5,6 +5,7 @@
  * bottom of the app's files: it calls none of the others (app_internal.h). */
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "../core/escape.h"
 #include "app_internal.h"
@@ -137,10 +138,64 @@ void sv_app_copy_text(char *dst, size_t len, const char *src)
     dst[n] = '\0';
 }
 
+/* The current folder with a slash after it ("" when unknown or "/": then
+ * every path is shown as given). */
+static const char *cwd_prefix(char *buf, size_t len)
+{
+    if (!getcwd(buf, len - 1) || buf[0] != '/' || buf[1] == '\0') {
+        buf[0] = '\0';
+        return buf;
+    }
+    size_t n = strlen(buf);
+    buf[n] = '/';
+    buf[n + 1] = '\0';
+    return buf;
+}
+
+/* Whether a path may start at p in a message: at its start, or after a
+ * space, a quote, a parenthesis, a colon or an equals sign. */
+static bool path_may_start(const char *msg, const char *p)
+{
+    return p == msg || strchr(" \"'(:=", p[-1]) != NULL;
+}
+
+/* msg into out[len] with every path under the current folder written
+ * relative to it ("/home/ana/ex/guard.cu" from /home/ana: "ex/guard.cu"),
+ * not escaped. */
+void sv_app_paths_relative(const char *msg, char *out, size_t len)
+{
+    char cwd[4096];
+    const char *pre = cwd_prefix(cwd, sizeof cwd);
+    size_t plen = strlen(pre), j = 0;
+    for (const char *p = msg; *p && j + 1 < len;) {
+        if (plen && strncmp(p, pre, plen) == 0 && path_may_start(msg, p) && p[plen] &&
+            p[plen] != ' ' && p[plen] != '/') {
+            p += plen;
+            continue;
+        }
+        out[j++] = *p++;
+    }
+    out[j] = '\0';
+}
+
+char *sv_app_paths_shown(const char *text, char *out, size_t len)
+{
+    char rel[4096];
+    sv_app_paths_relative(text, rel, sizeof rel);
+    return sv_escape(rel, out, len);
+}
+
 void sv_app_set_status(sv_app_state *s, const char *msg)
 {
-    sv_app_copy_text(s->status, sizeof s->status, msg);
-    s->status_time = SV_STATUS_S;
+    /* Messages name files: shown relative to the current folder where
+     * they are under it, and escaped (a file name is text from outside). */
+    char rel[sizeof s->status];
+    sv_app_paths_relative(msg, rel, sizeof rel);
+    sv_escape(rel, s->status, sizeof s->status);
+    /* A long message stays longer: about 25 characters a second. */
+    float need = (float)strlen(s->status) / 25.0f;
+    s->status_time = need > SV_STATUS_S ? (need < SV_STATUS_LONG_S ? need : SV_STATUS_LONG_S)
+                                        : SV_STATUS_S;
 }
 
 /* The source line: where the shown trace came from (capture says), and the

@@ -145,6 +145,13 @@ enum {
     BIND(SDLK_a, 0, SV_KEYMOD_PLAIN, SV_KEYWHEN_EXERCISE, 0, ex_reveal) \
     HELP("G (exercise)", "after a pass: open the next exercise") \
     BIND(SDLK_g, 0, SV_KEYMOD_PLAIN, SV_KEYWHEN_EXERCISE, 0, ex_next) \
+    HELP("Ctrl+Down / Ctrl+Up (exercise)", "scroll the exercise's panel a line (the wheel " \
+                                           "over the panel: three)") \
+    BIND(SDLK_DOWN, 0, SV_KEYMOD_CTRL, SV_KEYWHEN_EXERCISE, SV_KEYF_REPEAT, ex_scroll_down) \
+    BIND(SDLK_UP, 0, SV_KEYMOD_CTRL, SV_KEYWHEN_EXERCISE, SV_KEYF_REPEAT, ex_scroll_up) \
+    HELP("Ctrl+Page Down / Ctrl+Page Up (exercise)", "scroll the exercise's panel a page") \
+    BIND(SDLK_PAGEDOWN, 0, SV_KEYMOD_CTRL, SV_KEYWHEN_EXERCISE, SV_KEYF_REPEAT, ex_page_down) \
+    BIND(SDLK_PAGEUP, 0, SV_KEYMOD_CTRL, SV_KEYWHEN_EXERCISE, SV_KEYF_REPEAT, ex_page_up) \
     HELP("M", "Measure view: throughput and work against n") \
     BIND(SDLK_m, 0, SV_KEYMOD_PLAIN, 0, 0, measure) \
     HELP("B (Measure view)", "run the benchmark live on this machine's GPU / stop it") \

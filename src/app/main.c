@@ -546,6 +546,10 @@ static int run_window(sv_platform *p, sv_gfx *g, sv_app_state *s)
         sv_app_view v;
         sv_app_view_of(s, &v);
         sv_render_frame(g, &v, s->fb_w, s->fb_h);
+        if (v.exercise) { /* how far its panel scrolls, as drawn */
+            int page = 0, max = sv_render_exercise_scroll_max(g, &v, s->fb_w, s->fb_h, &page);
+            sv_app_exercise_scroll_room(s, max, page);
+        }
         SDL_GL_SwapWindow(p->window);
         dirty = false;
     }

@@ -101,6 +101,13 @@ int sv_layout_hit_step(const sv_layout *l, float x, float y);
 /* Draws one whole frame of the scan view (or the Measure view when
  * v->view says so) into the bound framebuffer of fb_w x fb_h. */
 void sv_render_frame(sv_gfx *g, const sv_app_view *v, int fb_w, int fb_h);
+/* The most lines the exercise's panel (v->exercise) can scroll at this
+ * size: 0 when its text all fits (or no panel shows); *page: the lines its
+ * body shows at once. The main loop gives both to the app after each frame
+ * (sv_app_exercise_scroll_room), so that the scroll keys stop where the
+ * text ends. */
+int sv_render_exercise_scroll_max(sv_gfx *g, const sv_app_view *v, int fb_w, int fb_h,
+                                  int *page);
 
 /* The Measure view alone, in box: throughput against n (log scale, one line
  * per algorithm, the copy bound as the ceiling) and operations against n.

@@ -564,18 +564,42 @@ static void draw_overview_foot(sv_gfx *g, const sv_app_view *s, const sv_layout 
 
 /* ---- status and help ---------------------------------------------------- */
 
+/* The status line: a pill under the header, the message wrapped onto at
+ * most SV_STATUS_LINES lines within the window (the last ellipsized when
+ * even those do not hold it; the state line's status= has it whole). */
+#define SV_STATUS_LINES 3
 static void draw_status(sv_gfx *g, const sv_app_view *s, const sv_layout *l, const sv_theme *t)
 {
     if (!s->status[0])
         return;
+    static char lines[SV_STATUS_LINES + 1][SV_WRAP_MAX];
     float a = (s->status_time > 0.0f && s->status_time < 0.4f) ? s->status_time / 0.4f : 1.0f;
     float u = l->text_u, px = l->small_px;
-    float w = sv_gfx_text_width(g, SV_FONT_SANS, px, s->status) + 3.0f * u;
+    float max_w = (float)l->fb_w - 2.0f * l->margin - 3.0f * u;
+    int n = sv_scene_wrap(g, SV_FONT_SANS, px, max_w, s->status, lines, SV_STATUS_LINES + 1);
+    if (n > SV_STATUS_LINES) {
+        /* the last line takes the rest, cut with an ellipsis */
+        char rest[SV_WRAP_MAX * 2];
+        snprintf(rest, sizeof rest, "%s %s", lines[SV_STATUS_LINES - 1], lines[SV_STATUS_LINES]);
+        sv_gfx_text_ellipsize(g, SV_FONT_SANS, px, max_w, rest, lines[SV_STATUS_LINES - 1],
+                              sizeof lines[0]);
+        n = SV_STATUS_LINES;
+    }
+    if (n < 1)
+        return;
+    float w = 0.0f;
+    for (int i = 0; i < n; i++)
+        w = fmaxf(w, sv_gfx_text_width(g, SV_FONT_SANS, px, lines[i]));
+    w += 3.0f * u;
+    float pitch = ceilf(px * 1.35f);
     float cx = l->header.x + l->header.w / 2.0f, y = l->header.y + l->header.h + 1.4f * u;
-    sv_gfx_rect(g, (sv_box){ cx - w / 2.0f, y - 1.6f * u, w, 3.2f * u }, 1.6f * u,
+    float h = 3.2f * u + pitch * (float)(n - 1);
+    sv_gfx_rect(g, (sv_box){ cx - w / 2.0f, y - 1.6f * u, w, h }, 1.6f * u,
                 sv_rgba_alpha(t->panel, 0.95f * a), sv_rgba_alpha(t->pin_tag, a),
                 fmaxf(1.0f, 0.2f * u), SV_BORDER_SOLID);
-    sv_gfx_text(g, SV_FONT_SANS, px, cx, y, SV_ALIGN_CENTER, sv_rgba_alpha(t->text, a), s->status);
+    for (int i = 0; i < n; i++)
+        sv_gfx_text(g, SV_FONT_SANS, px, cx, y + pitch * (float)i, SV_ALIGN_CENTER,
+                    sv_rgba_alpha(t->text, a), lines[i]);
 }
 
 static void draw_help(sv_gfx *g, const sv_layout *l, const sv_theme *t, int fb_w, int fb_h)

@@ -142,7 +142,8 @@ typedef struct sv_app_state {
     bool edit_all;          /* the whole text is selected (on opening, Ctrl+A):
                                typing replaces it, Backspace/Delete clear it */
     char edit_error[256];
-    char status[256];       /* a transient message line (e.g. "GPU trace ready") */
+    char status[1024];      /* a transient message line (e.g. "GPU trace ready"): paths
+                               relative where they can be, escaped (sv_app_set_status) */
     float status_time;
 
     /* The Measure view's data (M). */
@@ -215,6 +216,9 @@ typedef struct sv_app_state {
     sv_exercise_view exv;
     unsigned ex_reveal_asks;
     unsigned ex_checks;      /* check results taken (the state line's exchecks=) */
+    int ex_scroll_max;       /* the most lines the panel's body scrolls (exv.scroll's
+                                bound), from the last frame; -1: not drawn yet */
+    int ex_scroll_page;      /* the body's lines on screen, from the last frame */
     char ex_into[1024];      /* --into (""): the folder of the student's files */
     /* The compare view (--compare blelloch, B; app_compare.c; view.h says
      * what is shown). cmp_ktrace (owned, analyzed) is Blelloch on the shown

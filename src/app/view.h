@@ -86,14 +86,19 @@ typedef enum sv_exercise_check_state {
 typedef struct sv_exercise_view {
     const char *name, *title;     /* "guard", "The left-edge guard" */
     const char *statement;        /* the statement's text */
-    const char *file;             /* the student's file */
+    const char *file;             /* the student's file, as given */
     int index, count;             /* its place in the sequence, 1-based, and the length */
     sv_exercise_check_state check;
     const char *result;           /* the latest check's words ("" none yet) */
     bool stale;                   /* result is of an earlier save (a check runs) */
     const char *hint;             /* the last hint shown ("" none) */
+    const char *hint_file;        /* its file, shown: relative to the current folder where
+                                     it is under it, escaped ("" none) */
     unsigned hints_shown, hint_count;
     const char *solution;         /* the revealed solution's text ("" hidden) */
+    const char *solution_file;    /* its file, shown as hint_file is ("" hidden) */
+    int scroll;                   /* the panel's body lines scrolled off its top (the
+                                     renderer clamps it to what the text needs) */
     const char *next;             /* the next exercise offered after a pass ("" none) */
     const char *note;             /* a line about the progress file ("" none) */
 } sv_exercise_view;

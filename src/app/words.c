@@ -692,11 +692,23 @@ bool sv_words_counters(const sv_app_view *s, char *line, size_t n1, char *note, 
         return false;
     const sv_trace *tr = s->trace;
     int depth_max = (int)tr->nrounds - 1;
-    snprintf(line, n1,
-             "ops this round %zu \u00b7 total %zu \u00b7 sequential n\u22121 = %zu \u00b7 "
-             "depth %d of %d", now, total, tr->n - 1, v.round, depth_max);
+    /* An open question: this round's count of operations would tell how
+     * many cells are full or partial (issue 28); it shows after Reveal. */
+    bool asking = s->quiz && s->quiz_asking;
+    if (asking)
+        snprintf(line, n1,
+                 "ops this round ? (after Reveal) \u00b7 total before it %zu \u00b7 "
+                 "sequential n\u22121 = %zu \u00b7 depth %d of %d", total - now, tr->n - 1,
+                 v.round, depth_max);
+    else
+        snprintf(line, n1,
+                 "ops this round %zu \u00b7 total %zu \u00b7 sequential n\u22121 = %zu \u00b7 "
+                 "depth %d of %d", now, total, tr->n - 1, v.round, depth_max);
     /* Overflow (int32 sum/product wrapped) or float32 rounding notes. */
-    if (tr->type == SV_TYPE_INT32 && tr->overflow_count > 0) {
+    if (tr->type == SV_TYPE_INT32 && tr->overflow_count > 0 && asking) {
+        snprintf(note, n2, "\u25cf int32 overflow: %zu cell%s wrapped in all (this round's "
+                 "after Reveal)", tr->overflow_count, tr->overflow_count == 1 ? "" : "s");
+    } else if (tr->type == SV_TYPE_INT32 && tr->overflow_count > 0) {
         size_t here = (v.round > 0 && !v.shift) ? v.rd->overflow_count : 0;
         snprintf(note, n2, "\u25cf int32 overflow: %zu cell%s wrapped this round, "
                  "%zu in all", here, here == 1 ? "" : "s", tr->overflow_count);

@@ -5,7 +5,11 @@
  * turn, A is refused once before a pass and reveals the solution when asked
  * twice, G opens the next exercise after a pass, predict mode asks about
  * the exercise's starting file, and the progress file (a temporary
- * XDG_STATE_HOME) counts the hints and the reveal.
+ * XDG_STATE_HOME) counts the hints and the reveal. With the workers (as
+ * in the window, issue 28): a check's failure on the input and schedule
+ * already shown does not run the file again, a failure of a save already
+ * replaced moves nothing, and after a failing save the next good one is
+ * the picture and the header.
  *
  * usage: test_app_exercise EXERCISES_DIR */
 #define _GNU_SOURCE
@@ -19,6 +23,7 @@
 
 #include "../../src/core/exercise_progress.h"
 #include "../../src/core/fileio.h"
+#include "kpane.h"
 
 static char dir[64];
 
@@ -170,6 +175,144 @@ static void own_file(const char *exdir)
     CHECK_CONTAINS(err, "no exercise named \"no-such\"");
 }
 
+/* As an editor saves: a new file renamed over the old one. */
+static void save(const char *path, const char *text)
+{
+    char tmp[300];
+    snprintf(tmp, sizeof tmp, "%s.swp", path);
+    write_file(tmp, text);
+    CHECK(rename(tmp, path) == 0);
+}
+
+/* Updates s (10 ms steps, as the window's loop) until the app has taken
+ * `checks` check results and `runs` kernel-file results and no check is
+ * pending; then `settle` seconds more. False after 120 s. */
+static bool wait_taken(sv_app_state *s, unsigned checks, unsigned runs, float settle)
+{
+    int ms = 0;
+    for (; ms < 120000; ms += 10) {
+        sv_app_update(s, 0.01f);
+        if (s->ex_checks >= checks && s->kfile_taken >= runs && !s->exv.stale &&
+            s->exv.check != SV_EXCHECK_RUNNING)
+            break;
+        SDL_Delay(10);
+    }
+    for (int k = 0; k < (int)(settle * 100.0f); k++) {
+        sv_app_update(s, 0.01f);
+        SDL_Delay(10);
+    }
+    CHECK_MSG(ms < 120000, "no %u checks and %u runs within 120 s (%u, %u)", checks, runs,
+              s->ex_checks, s->kfile_taken);
+    return ms < 120000;
+}
+
+/* What the kernel pane's header and its note say of the shown picture. */
+static void header_words(const sv_app_state *s, char *rest, size_t len, char *note, size_t nlen)
+{
+    sv_app_view v;
+    sv_app_view_of(s, &v);
+    const char *title = "";
+    char line[512];
+    sv_kwords_header(&v, &title, rest, len);
+    sv_kwords_counters(&v, line, sizeof line, note, nlen);
+}
+
+/* The picture is the good save's: no error kept, not stale, the header
+ * and its note say nothing failed, the whole run on the chapter's input. */
+static void picture_is_good(const sv_app_state *s, const char *when)
+{
+    char rest[512], note[1200];
+    header_words(s, rest, sizeof rest, note, sizeof note);
+    CHECK_MSG(!s->kstale && !s->kerror[0] && s->ktrace &&
+                  s->ktrace->failure.kind == SV_KFAIL_NONE && s->ktrace->first_wrong < 0,
+              "%s: the picture is not the good save's (stale %d, error \"%s\")", when,
+              s->kstale, s->kerror);
+    CHECK_MSG(!strstr(rest, "failed") && !strstr(note, "failed"),
+              "%s: the header says \"%s\", its note \"%s\"", when, rest, note);
+    CHECK_MSG(s->trace && s->trace->n == 8, "%s: the picture's input has n = %zu", when,
+              s->trace ? s->trace->n : (size_t)0);
+}
+
+/* A failing save, then a good one, as the window runs them (workers). */
+static void saves_replace_the_picture(const char *exdir)
+{
+    char into[128], mine[200], sol[300];
+    snprintf(into, sizeof into, "%s/into4", dir);
+    snprintf(mine, sizeof mine, "%s/guard.cu", into);
+    snprintf(sol, sizeof sol, "%s/guard/solution.cu", exdir);
+    sv_app_config c = config(chapter, 8, SV_TYPE_INT32);
+    c.exercise = "guard";
+    c.into = into;
+    c.animations = false;
+    c.background = true;
+    sv_app_state s;
+    if (!start_app(&s, &c))
+        return;
+    /* Opening: the starting file fails at the shown input under the shown
+     * schedule (lockstep, one run): the picture is that run, not run twice. */
+    if (!wait_taken(&s, 1, 1, 1.5f))
+        goto done;
+    CHECK_MSG(s.exv.check == SV_EXCHECK_FAILED && s.trace && s.trace->n == 8,
+              "the starting file's check: %d", s.exv.check);
+    CHECK_MSG(s.kfile_taken == 1, "the starting file ran %u times for its picture (once: the "
+              "check's failure is on the input and schedule shown)", s.kfile_taken);
+    /* A save that does not compile: the last picture stays, marked; run once. */
+    save(mine, "this is not CUDA\n");
+    if (!wait_taken(&s, 2, 2, 1.5f))
+        goto done;
+    CHECK_MSG(s.exv.check == SV_EXCHECK_FAILED && s.kstale && s.kerror[0],
+              "a save that does not compile: check %d, stale %d", s.exv.check, s.kstale);
+    CHECK_MSG(s.kfile_taken == 2, "the failing save ran %u times for its picture (once)",
+              s.kfile_taken - 1);
+    /* The good save: the picture and the header are its own. */
+    char *good = slurp(sol);
+    save(mine, good);
+    if (!wait_taken(&s, 3, 3, 1.0f))
+        goto done;
+    CHECK_MSG(s.exv.check == SV_EXCHECK_PASSED, "the good save: %s", s.exv.result);
+    picture_is_good(&s, "after a failing save, a good one");
+    /* A failure of a save already replaced moves nothing: a file wrong
+     * only at n = 100 is saved, then the good one before the app takes the
+     * results (no update meanwhile, as a busy frame would). */
+    char *wrong = malloc(strlen(good) + 64);
+    snprintf(wrong, strlen(good) + 64, "%s", good);
+    char *at = strstr(wrong, "out[i] = buf[pout * n + i];");
+    CHECK(at != NULL);
+    if (at) {
+        char tail[2048];
+        snprintf(tail, sizeof tail, "%s", at + strlen("out[i] = buf[pout * n + i];"));
+        sprintf(at, "out[i] = buf[pout * n + i] + (n > 8 && i == n - 1);%s", tail);
+    }
+    unsigned checks = s.ex_checks;
+    save(mine, wrong);
+    SDL_Delay(6000); /* both workers run it; nothing is taken */
+    /* The good file again, as a new text (a comment more): its check
+     * compiles it first, so it is still running when the app takes the
+     * wrong file's failure. */
+    char *again = malloc(strlen(good) + 32);
+    sprintf(again, "%s// saved again\n", good);
+    save(mine, again);
+    SDL_Delay(200); /* the check's worker has seen the new save */
+    sv_app_update(&s, 0.01f);
+    CHECK_MSG(s.ex_checks == checks + 1 && s.exv.check == SV_EXCHECK_FAILED && s.exv.stale &&
+                  strstr(s.exv.result, "n = 100"),
+              "the wrong file's failure, taken while the next save is checked: %u checks, "
+              "check %d, stale %d: %s", s.ex_checks - checks, s.exv.check, s.exv.stale,
+              s.exv.result);
+    CHECK_MSG(s.trace && s.trace->n == 8,
+              "a replaced save's failure moved the picture to its input (n = %zu)",
+              s.trace ? s.trace->n : (size_t)0);
+    if (wait_taken(&s, checks + 2, 0, 1.0f)) {
+        CHECK_MSG(s.exv.check == SV_EXCHECK_PASSED, "the good save again: %s", s.exv.result);
+        picture_is_good(&s, "a replaced failing save, then the good one");
+    }
+    free(again);
+    free(wrong);
+    free(good);
+done:
+    sv_app_cleanup(&s);
+}
+
 int main(int argc, char **argv)
 {
     const char *exdir = argc > 1 ? argv[1] : "assets/exercises";
@@ -181,6 +324,7 @@ int main(int argc, char **argv)
     script_opens(exdir);
     bad_progress();
     own_file(exdir);
+    saves_replace_the_picture(exdir);
     char cmd[160];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
     if (system(cmd) != 0)

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """scanviz's command line without a display: exit statuses, messages that
-name the bad token or field, the no-display hint, and --export writing one
-PNG per step where it says it did.
+name the bad token or field, the no-display hint, --export writing one
+PNG per step where it says it did, and the README's "Your own kernel"
+commands working before an install.
 
 usage: test_cli.py SCANVIZ SCANVIZ_TRACE_OR_EMPTY
 """
@@ -176,6 +177,36 @@ def exercise_tests(exe, tmp):
     check(rc == 2 and "not with --kernel-file" in err, f"--exercise --kernel-file: {rc} {err}")
 
 
+def readme_kernel_tests(exe, trace_tool, tmp):
+    """The README's "Your own kernel" commands, as a newcomer types them in
+    an empty folder with nothing installed: each exits 0 (scanviz and
+    scanviz-trace from this build; no display, so the window's line
+    renders its rounds)."""
+    readme = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "README.md")
+    with open(readme, encoding="utf-8") as f:
+        text = f.read()
+    m = re.search(r"^## Your own kernel\n+```sh\n(.*?)```", text, re.M | re.S)
+    check(m is not None, "README.md: no sh block under \"Your own kernel\"")
+    if not m:
+        return
+    cwd = os.path.join(tmp, "readme-kernel")
+    os.mkdir(cwd)
+    tools = {"scanviz": exe, "scanviz-trace": trace_tool}
+    ran = 0
+    for line in m.group(1).splitlines():
+        words = line.split("#")[0].split()
+        if not words:
+            continue
+        check(words[0] in tools, f"README's kernel block runs {words[0]!r}, not scanviz's own "
+              f"tools (it must work before an install): {line.strip()}")
+        if words[0] not in tools or not tools[words[0]]:
+            continue
+        rc, out, err = run(tools[words[0]], *words[1:], cwd=cwd)
+        check(rc == 0, f"README: `{line.split('#')[0].strip()}`: exit {rc}: {err.strip()[-300:]}")
+        ran += 1
+    check(ran >= 2, f"README's kernel block: only {ran} commands ran")
+
+
 def main():
     exe = sys.argv[1]
     trace_tool = sys.argv[2] if len(sys.argv) > 2 and sys.argv[2] else None
@@ -319,6 +350,7 @@ def main():
 
     fault_tests(exe, trace_tool, tmp)
     exercise_tests(exe, tmp)
+    readme_kernel_tests(exe, trace_tool, tmp)
 
     sys.exit(report("test_cli: all checks passed"))
 

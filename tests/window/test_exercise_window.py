@@ -14,7 +14,11 @@ the files it leaves:
   - a second window on the same folder opens the student's file as it is
     (never overwritten);
   - the progress file counts the saves' checks and the hints;
-  - all of it with inotify and with polling (SCANVIZ_WATCH_POLL=1).
+  - all of it with inotify and with polling (SCANVIZ_WATCH_POLL=1);
+  - the panel scrolls (issue 28): real Ctrl+Down / Ctrl+Up, Ctrl+Page Down
+    and the wheel over the panel move exscroll=LINE/MAX, never past the
+    text's end (MAX, from the frame) or above its top; the wheel there does
+    not zoom; N and A scroll back to the top.
 
 usage: test_exercise_window.py SCANVIZ EXERCISES_DIR [SANITIZE [LSAN_SUPPRESSIONS]]
 (exits 77 without xvfb-run or xdotool)
@@ -26,7 +30,7 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from xharness import App, expect, fail, run_under_xvfb, sanitizer_env  # noqa: E402
+from xharness import App, expect, fail, run_under_xvfb, sanitizer_env, xdo  # noqa: E402
 
 
 def wait_checks(app, n, timeout=120):
@@ -159,6 +163,70 @@ def scenario(exe, exdir, base_env, poll):
     shutil.rmtree(state, ignore_errors=True)
 
 
+def scroll_scenario(exe, exdir, base_env):
+    into = tempfile.mkdtemp(prefix="sv-ex-into-")
+    state = tempfile.mkdtemp(prefix="sv-ex-state-")
+    env = dict(base_env)
+    env.update({"XDG_STATE_HOME": state, "SCANVIZ_EXERCISES": exdir, "NO_COLOR": "1"})
+    app = App(exe, "--no-animation", "--exercise", "double-buffer", "--into", into, env=env)
+
+    def scroll(st):
+        if "/" not in st.get("exscroll", ""):
+            fail(f"no exscroll=LINE/MAX in the state line: {st['raw'][-600:]}")
+        at, most = st["exscroll"].split("/")
+        return int(at), int(most)
+    try:
+        wait_checks(app, 1)
+        app.keys("n")
+        st = app.state()
+        expect(st, exhints="1/3")
+        at, most = scroll(st)
+        if at != 0 or most < 4:
+            fail(f"after N: exscroll={st['exscroll']} (the hint and the statement need more "
+                 f"than the panel at 1280x720)")
+        app.keys("ctrl+Down", "ctrl+Down")
+        at, most = scroll(app.state())
+        if at != 2:
+            fail(f"Ctrl+Down twice: exscroll {at}/{most}")
+        app.keys("ctrl+Next")
+        page_at, _ = scroll(app.state())
+        if page_at <= 3:
+            fail(f"Ctrl+Page Down from 2: {page_at}")
+        app.keys(*(["ctrl+Down"] * (most + 3)))
+        at, _ = scroll(app.state())
+        if at != most:
+            fail(f"Ctrl+Down past the end: {at}, expected {most}")
+        app.keys("ctrl+Up")
+        at, _ = scroll(app.state())
+        if at != most - 1:
+            fail(f"Ctrl+Up at the end: {at}, expected {most - 1}")
+        # The wheel over the panel: up a notch is three lines up, no zoom.
+        st = app.state()
+        x, y, w, h = (float(v) for v in st["expanel"].split(","))
+        xdo("mousemove", "--window", app.wid, int(x + w / 2), int(y + h / 2))
+        xdo("click", 4)
+        st = app.state()
+        at2, _ = scroll(st)
+        expect(st, zoom="1.00")
+        if at2 != max(0, at - 3):
+            fail(f"the wheel up over the panel: {at} -> {at2}")
+        app.keys(*(["ctrl+Up"] * (most + 3)))
+        at, _ = scroll(app.state())
+        if at != 0:
+            fail(f"Ctrl+Up past the top: {at}")
+        app.keys("ctrl+Down", "ctrl+Down", "a", "a")  # the solution: back to its top
+        st = app.state()
+        expect(st, exsolution=1)
+        at, most2 = scroll(st)
+        if at != 0 or most2 <= most:
+            fail(f"the solution shown: exscroll={st['exscroll']} (the hint's was 0/{most})")
+        app.quit_clean()
+    finally:
+        app.kill()
+    shutil.rmtree(into, ignore_errors=True)
+    shutil.rmtree(state, ignore_errors=True)
+
+
 def main():
     args = run_under_xvfb()
     exe, exdir = args[0], args[1]
@@ -167,6 +235,7 @@ def main():
     env = sanitizer_env(sanitize, supp)
     scenario(exe, exdir, env, poll=False)  # inotify
     scenario(exe, exdir, env, poll=True)   # the polling fallback
+    scroll_scenario(exe, exdir, env)
     print("exercise window: all checks passed")
 
 
