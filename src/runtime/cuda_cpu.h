@@ -163,6 +163,7 @@ SV_RT_HOOK void __tsan_init(void) {}
         if (sv_rt_hooks_ptr)                                                          \
             sv_rt_hooks_ptr->span(a, n, w, __builtin_return_address(0));              \
     } while (0)
+#ifndef SV_RT_HOSTED
 #define SV_RT_COPY extern "C" __attribute__((no_sanitize("thread"), visibility("hidden"), noinline, used))
 SV_RT_COPY void *memcpy(void *d, const void *s, unsigned long n)
 {
@@ -196,22 +197,31 @@ SV_RT_COPY void *memset(void *d, int c, unsigned long n)
         o[k] = (unsigned char)c;
     return d;
 }
+#define SV_RT_MEMCPY memcpy
+#define SV_RT_MEMMOVE memmove
+#define SV_RT_MEMSET memset
+#else /* the shipped kernels (trusted, built with the C library's headers,
+       * which may define these inline): the compiler's */
+#define SV_RT_MEMCPY __builtin_memcpy
+#define SV_RT_MEMMOVE __builtin_memmove
+#define SV_RT_MEMSET __builtin_memset
+#endif
 SV_RT_HOOK void *__tsan_memcpy(void *d, const void *s, unsigned long n)
 {
     SV_RT_ACC((void *)s, n, 0);
     SV_RT_ACC(d, n, 1);
-    return memcpy(d, s, n);
+    return SV_RT_MEMCPY(d, s, n);
 }
 SV_RT_HOOK void *__tsan_memmove(void *d, const void *s, unsigned long n)
 {
     SV_RT_ACC((void *)s, n, 0);
     SV_RT_ACC(d, n, 1);
-    return memmove(d, s, n);
+    return SV_RT_MEMMOVE(d, s, n);
 }
 SV_RT_HOOK void *__tsan_memset(void *d, int c, unsigned long n)
 {
     SV_RT_ACC(d, n, 1);
-    return memset(d, c, n);
+    return SV_RT_MEMSET(d, c, n);
 }
 SV_RT_HOOK void sv_rt_syncthreads(int line) { sv_rt_hooks_ptr->sync(line); }
 /* Device-side malloc/free, as CUDA has them, from the runtime: a refusal

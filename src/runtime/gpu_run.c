@@ -39,6 +39,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/time.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -935,33 +936,33 @@ static void note_times(const gpu_bin *b, double ctx_ms, const gpu_job *j, double
 }
 
 /* The GPU child's walls (issue 27, layer 4), before NVRTC and the driver:
- * Landlock lets it read the system's folders, /proc and /sys, use the
- * NVIDIA devices and write nowhere (but /tmp for --racecheck, whose
- * request file the sanitized run reads); seccomp refuses new processes,
- * other processes' signals, sockets, execve and the like (not with
- * --racecheck, which starts compute-sanitizer). The kernel's own code runs
- * on the GPU, not here: this process runs NVRTC, the driver and the
- * runtime. */
+ * Landlock lets it read the system's folders, /proc, /sys and /run, use the
+ * devices and write nowhere else but /dev/shm and its own /proc entry
+ * (which cuInit needs: CUDA error 304 without); seccomp refuses new
+ * processes, other processes' signals, sockets but AF_UNIX, execve and the
+ * like. Not with --racecheck (below). The kernel's own code runs on the
+ * GPU, not here: this process runs NVRTC, the driver and the runtime. */
 static bool gpu_walls(const sv_runtime_request *req, char *err, size_t errlen)
 {
-    const char *ro[] = {"/usr", "/lib", "/lib64", "/bin", "/etc", "/opt", "/proc", "/sys",
-                        "/dev/urandom", NULL};
-    const char *rw_rc[] = {"/tmp", "/dev/null", "/dev/shm", NULL};
-    const char *rw[] = {"/dev/null", NULL};
-    char devs[16][64];
-    const char *dev[17];
-    size_t nd = 0;
-    static const char *const names[] = {"nvidiactl", "nvidia-uvm", "nvidia-uvm-tools",
-                                        "nvidia-modeset", NULL};
-    for (size_t i = 0; names[i] && nd < 8; i++)
-        snprintf(devs[nd++], sizeof devs[0], "/dev/%s", names[i]);
-    for (int k = 0; k < 8 && nd < 16; k++)
-        snprintf(devs[nd++], sizeof devs[0], "/dev/nvidia%d", k);
-    for (size_t i = 0; i < nd; i++)
-        dev[i] = devs[i];
-    dev[nd] = NULL;
+    /* --racecheck: compute-sanitizer, which this child starts, and the
+     * sanitized run inherit the walls, and neither ran within them on the
+     * H200 machine (its report came back empty): that run keeps only the
+     * child's process walls (process.c) and wall 1 before it */
+    if (req->racecheck || rc_mode)
+        return true;
+    /* The driver opens and maps the NVIDIA devices (and, by driver
+     * version, /dev/shm, the capabilities under /dev/nvidia-caps and the
+     * persistence daemon's socket under /run): the devices whole, the
+     * system's folders to read, nothing else to write but /dev/shm and
+     * this process's own /proc entry (cuInit fails with CUDA error 304
+     * without it; the rule is made here, in the child, so /proc/self is
+     * this process's) */
+    const char *ro[] = {"/usr", "/lib", "/lib64", "/bin", "/etc", "/opt", "/proc", "/sys", "/run",
+                        NULL};
+    const char *rw[] = {"/dev/shm", "/proc/self", NULL};
+    const char *dev[] = {"/dev", NULL};
     char lerr[256];
-    int rs = sv_sandbox_ruleset_paths(ro, req->racecheck ? rw_rc : rw, dev, lerr, sizeof lerr);
+    int rs = sv_sandbox_ruleset_paths(ro, rw, dev, lerr, sizeof lerr);
     if (rs < 0 && lerr[0]) {
         sv_errorf(err, errlen, "%s", lerr);
         return false;
@@ -970,8 +971,6 @@ static bool gpu_walls(const sv_runtime_request *req, char *err, size_t errlen)
         sv_errorf(err, errlen, "landlock_restrict_self: %s", strerror(errno));
         return false;
     }
-    if (req->racecheck || rc_mode)
-        return true;
     return sv_sandbox_seccomp(SV_SECCOMP_GPU, NULL, 0, err, errlen);
 }
 
@@ -1073,8 +1072,14 @@ bool sv_rt_gpu_run(const sv_runtime_request *req, sv_ktrace *t, char *err, size_
         const gpu_reg *g = &job.hdr[0].reg[r];
         printf("sv-rt-gpu-reg %u %u %u %u %u\n", g->line, g->hash, g->off, g->bytes, g->rows);
     }
-    if (ok && req->racecheck)
+    if (ok && req->racecheck) {
+        /* the sanitized run has its own limit (RC_TIMEOUT_MS): the kernel's
+         * time limit, for the runs above, ends here */
+        struct itimerval off;
+        memset(&off, 0, sizeof off);
+        setitimer(ITIMER_REAL, &off, NULL);
         ok = gpu_racecheck(req, scan, t, err, errlen);
+    }
 out:
     free(job.hdr);
     free(job.outs);

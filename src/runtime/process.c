@@ -449,8 +449,16 @@ static void child_env(bool gpu, char **envp, size_t max, char *store, size_t cap
                                        "LSAN_OPTIONS", NULL};
     extern char **environ;
     size_t n = 0, used = 0;
+    /* the GPU's child runs no code of the kernel's on this machine, and
+     * --racecheck starts compute-sanitizer from it, which needs its PATH,
+     * HOME and TMPDIR */
+    static const char *const keep_gpu[] = {"PATH", "HOME", "TMPDIR", NULL};
     for (char **e = environ; e && *e && n + 2 < max; e++) {
         bool take = gpu && strncmp(*e, "CUDA_", 5) == 0;
+        for (size_t k = 0; gpu && keep_gpu[k] && !take; k++) {
+            size_t l = strlen(keep_gpu[k]);
+            take = strncmp(*e, keep_gpu[k], l) == 0 && (*e)[l] == '=';
+        }
         for (size_t k = 0; keep[k] && !take; k++) {
             size_t l = strlen(keep[k]);
             take = strncmp(*e, keep[k], l) == 0 && (*e)[l] == '=';
@@ -878,16 +886,18 @@ __attribute__((constructor)) static void rt_child_main(void)
     for (int s = 1; s < NSIG; s++)
         if (s != SIGKILL && s != SIGSTOP)
             signal(s, SIG_DFL);
-    /* a fresh empty working folder that nothing can be created in */
-    char dir[] = "/tmp/scanviz-run-XXXXXX";
-    if (mkdtemp(dir) && chdir(dir) == 0)
-        rmdir(dir);
-    else if (chdir("/") != 0)
-        _exit(3);
     char err[256];
     sv_rt_request_copy rq;
     bool ok = sv_rt_request_read(CHILD_REQ_FD, &rq, err, sizeof err);
     close(CHILD_REQ_FD);
+    /* a fresh empty working folder that nothing can be created in (the GPU's
+     * child starts compute-sanitizer, whose shell needs a folder that is
+     * there: it gets /) */
+    char dir[] = "/tmp/scanviz-run-XXXXXX";
+    if (ok && rq.req.backend == SV_RUNTIME_CPU && mkdtemp(dir) && chdir(dir) == 0)
+        rmdir(dir);
+    else if (chdir("/") != 0)
+        _exit(3);
     /* the kernel's code on the CPU sees no environment at all (the GPU's
      * child keeps its few, for the driver and --racecheck's sanitizer) */
     if (ok && rq.req.backend == SV_RUNTIME_CPU)

@@ -61,7 +61,8 @@ bool sv_sandbox_restrict(int fd);
  *         its own pid and tid, exit;
  *   GPU   the GPU child (the driver's threads, ioctls and maps): a list of
  *         what is refused instead (processes, other processes' signals,
- *         sockets, execve, ptrace, mounts, namespaces, keys).
+ *         sockets but the machine's own (AF_UNIX: the driver talks to its
+ *         daemon), execve, ptrace, mounts, namespaces, keys).
  * A call outside the list raises SIGSYS (SCMP_ACT_TRAP) in the child.
  * False with err when libseccomp failed; true and nothing done where there
  * is no seccomp. */
