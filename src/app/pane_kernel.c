@@ -47,8 +47,7 @@ static void kernel_layout(const sv_app_view *v, sv_box area, sv_layout *l)
     l->cell_h = fminf(9.0f * u, slot * 0.55f);
     for (int r = 0; r < rows.n; r++)
         l->row_y[r] = area.y + slot * ((float)r + 0.42f);
-    l->row_label_px = fminf(l->label_px, l->cell_h * 0.40f);
-    l->row_sub_px = fminf(l->small_px * 0.85f, l->cell_h * 0.25f);
+    sv_rows_place_labels(l, 0.40f);
     float label_w = fmaxf(l->row_label_px * 5.2f, l->row_sub_px * SV_EM_GLOBAL_MEMORY) + 1.0f * u;
     l->label_col = (sv_box){ area.x, area.y, label_w, area.h };
     l->cells_clip = (sv_box){ area.x + label_w + 0.5f * u, area.y - 0.5f * u,
@@ -114,10 +113,10 @@ static void draw_row_labels(const kdraw *d)
         const sv_krow *row = &d->rows.row[r];
         float y = d->l->row_y[r];
         sv_gfx_text(d->g, SV_FONT_SANS_BOLD, d->l->row_label_px, d->l->label_col.x,
-                    y - d->l->cell_h * 0.17f, SV_ALIGN_LEFT, d->t->text, row->name);
+                    y - d->l->row_label_dy, SV_ALIGN_LEFT, d->t->text, row->name);
         const char *sub = row->kind == SV_KROW_ARRAY ? "shared memory" : "global memory";
         sv_gfx_text(d->g, SV_FONT_SANS, d->l->row_sub_px, d->l->label_col.x,
-                    y + d->l->cell_h * 0.22f, SV_ALIGN_LEFT, d->t->text_dim, sub);
+                    y + d->l->row_sub_dy, SV_ALIGN_LEFT, d->t->text_dim, sub);
     }
 }
 

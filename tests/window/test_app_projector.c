@@ -1,0 +1,372 @@
+/* The projector (issue 28), in the app's logic and in frames drawn headless
+ * (SDL's offscreen driver), read from the recorded scene (every primitive
+ * a frame draws, with its text size):
+ *  - the UI scale grows every text the class reads: at 1024x768 nothing is
+ *    under 2.1 % of the height at scale 1 (16 px), nor under 24 px at
+ *    --scale 1.5 or after Ctrl+ to 1.5 and more; the legend, counters, key
+ *    hints, row labels, index numbers, timeline, caption and header each
+ *    larger at 1.5 than at 1; nothing runs off the frame or overprints;
+ *  - a presenter script's position ("1 / 12") on every step, its overview
+ *    steps included. */
+#define _GNU_SOURCE
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "app_test.h"
+#include "scene.h"
+
+#include "../render/view_test.h"
+
+static const sv_value chapter[8] = {{3}, {1}, {7}, {0}, {4}, {1}, {6}, {3}};
+static const char *source_root = ".";
+static sv_gfx_rec *rec;
+
+/* The chapter's example at w x h, UI scale ui, animations off; a script
+ * (NULL none). */
+static bool projector_app(sv_app_state *s, int w, int h, float ui, const char *script)
+{
+    sv_app_config c = config(chapter, 8, SV_TYPE_INT32);
+    c.animations = false;
+    c.ui_scale = ui;
+    c.script = script;
+    bool ok = start_app(s, &c);
+    sv_app_resize(s, w, h, w, h);
+    return ok;
+}
+
+static void draw_app(const sv_app_state *s, const char *name)
+{
+    sv_app_view v;
+    sv_app_view_of(s, &v);
+    view_draw(&v, s->fb_w, s->fb_h, rec, "projector-", name);
+}
+
+/* The box a text primitive's ink covers: its advance, and the capitals'
+ * and digits' height (0.73 em) above its baseline y0, a little more
+ * (descenders left out: they may dip into the line below). */
+static sv_box text_box(const sv_prim *p)
+{
+    float x = p->x0;
+    if (p->align == SV_ALIGN_CENTER)
+        x -= p->advance / 2.0f;
+    else if (p->align == SV_ALIGN_RIGHT)
+        x -= p->advance;
+    return (sv_box){ x, p->y0 - 0.72f * p->px, p->advance, 0.72f * p->px };
+}
+
+static bool overlap(sv_box a, sv_box b)
+{
+    return a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h;
+}
+
+/* The status line the last frame drew (a toast), "" none: check_texts
+ * leaves the text under it to check_toast. */
+static char toast[256];
+
+/* Whether text primitive p is a line of the toast (a part of it, or a
+ * part cut with an ellipsis), drawn in the header. */
+static bool is_toast(const sv_prim *p)
+{
+    if (!toast[0] || p->y0 > lay.header.y + lay.header.h + lay.unit || strlen(p->text) < 4)
+        return false;
+    char part[256];
+    snprintf(part, sizeof part, "%s", p->text);
+    char *cut = strstr(part, "\u2026");
+    if (cut && cut[3] == '\0')
+        *cut = '\0';
+    return strstr(toast, part) != NULL;
+}
+
+/* Every text of the last frame at least least px (but those in *exempt,
+ * when not NULL), inside the w x h frame, and none printed over another
+ * (but the header's source line under a toast, which covers it on
+ * purpose); what names the frame in messages. Returns the smallest size
+ * seen. */
+static float check_texts(const char *what, float least, int w, int h, const sv_box *exempt)
+{
+    float smallest = 1e9f;
+    size_t n = sv_gfx_rec_count(rec);
+    for (size_t i = 0; i < n; i++) {
+        const sv_prim *p = sv_gfx_rec_prim(rec, i);
+        if (p->kind != SV_PRIM_TEXT || !p->text[0])
+            continue;
+        if (p->px < smallest)
+            smallest = p->px;
+        bool free_size = exempt && p->x0 >= exempt->x && p->x0 <= exempt->x + exempt->w &&
+                         p->y0 >= exempt->y && p->y0 <= exempt->y + exempt->h;
+        CHECK_MSG(free_size || p->px >= least - 0.01f, "%s: \"%s\" is %.1f px, under %.0f px", what, p->text,
+                  (double)p->px, (double)least);
+        sv_box b = text_box(p);
+        CHECK_MSG(b.x >= -0.5f && b.x + b.w <= (float)w + 0.5f && b.y >= -0.5f &&
+                      b.y + b.h <= (float)h + 0.5f,
+                  "%s: \"%s\" runs off the %dx%d frame (%.0f,%.0f %.0fx%.0f)", what, p->text, w,
+                  h, (double)b.x, (double)b.y, (double)b.w, (double)b.h);
+        for (size_t j = i + 1; j < n; j++) {
+            const sv_prim *q = sv_gfx_rec_prim(rec, j);
+            if (q->kind != SV_PRIM_TEXT || !q->text[0])
+                continue;
+            if ((is_toast(p) && !is_toast(q)) || (is_toast(q) && !is_toast(p)))
+                continue; /* check_toast */
+            CHECK_MSG(!overlap(b, text_box(q)), "%s: \"%s\" (%.1f px at %.0f,%.0f) and \"%s\" "
+                      "(%.1f px at %.0f,%.0f) overprint", what, p->text, (double)p->px,
+                      (double)p->x0, (double)p->y0, q->text, (double)q->px, (double)q->x0,
+                      (double)q->y0);
+        }
+    }
+    return smallest;
+}
+
+/* The toast of the last frame (its status, toast) lies over nothing the
+ * class reads: its pill (the rect drawn just before its first line) meets
+ * no text but the header's words after its title and its source line, and
+ * none of the cells, the overview's picture, the caption, the legend, the
+ * counters or the timeline; and its words are at least least px. */
+static void check_toast(const char *what, float least)
+{
+    size_t n = sv_gfx_rec_count(rec);
+    const sv_prim *pill = NULL;
+    int lines = 0;
+    for (size_t i = 0; i < n; i++) {
+        const sv_prim *p = sv_gfx_rec_prim(rec, i);
+        if (p->kind != SV_PRIM_TEXT || !is_toast(p))
+            continue;
+        lines++;
+        CHECK_MSG(p->px >= least - 0.01f, "%s: the toast \"%s\" is %.1f px", what, p->text,
+                  (double)p->px);
+        for (size_t j = i; j-- > 0 && !pill;) {
+            const sv_prim *r = sv_gfx_rec_prim(rec, j);
+            if (r->kind == SV_PRIM_RECT && r->box.x <= p->x0 && r->box.x + r->box.w >= p->x0 &&
+                r->box.y <= p->y0 && r->box.y + r->box.h >= p->y0)
+                pill = r;
+        }
+    }
+    CHECK_MSG(lines > 0 && pill, "%s: no toast \"%s\" drawn in the header", what, toast);
+    if (!pill)
+        return;
+    sv_box b = pill->box;
+    const sv_box keep[] = { lay.rows_area, lay.caption, lay.legend, lay.counters, lay.timeline };
+    const char *keep_name[] = { "the cells", "the caption", "the legend", "the counters",
+                                "the timeline" };
+    for (size_t k = 0; k < sizeof keep / sizeof keep[0]; k++)
+        CHECK_MSG(keep[k].h <= 0.0f || !overlap(b, keep[k]), "%s: the toast (%.0f,%.0f %.0fx%.0f) "
+                  "covers %s", what, (double)b.x, (double)b.y, (double)b.w, (double)b.h,
+                  keep_name[k]);
+    for (size_t i = 0; i < n; i++) {
+        const sv_prim *p = sv_gfx_rec_prim(rec, i);
+        if (p->kind != SV_PRIM_TEXT || !p->text[0] || is_toast(p) ||
+            p->align == SV_ALIGN_RIGHT || /* the header's source line, right-aligned */
+            (p->y0 < lay.header.y + lay.header.h && strncmp(p->text, "  \u00b7  ", 5) == 0))
+            continue;                     /* ... and its words after the title */
+        CHECK_MSG(!overlap(b, text_box(p)), "%s: the toast covers \"%s\"", what, p->text);
+    }
+}
+
+/* The overview's own picture in the last frame (its rows, their labels and
+ * titles), when s shows the overview; NULL else. Issue 28 leaves its sizes
+ * to render_overview.c's own rules: the frame around it is checked. */
+static const sv_box *overview_area(const sv_app_state *s)
+{
+    static sv_box area;
+    if (!s->overview)
+        return NULL;
+    sv_app_view v;
+    sv_app_view_of(s, &v);
+    area = sv_scene_overview_area(&v, &lay);
+    return &area;
+}
+
+/* The size of the first text of the last frame starting with prefix; 0 none. */
+static float px_of(const char *prefix)
+{
+    const sv_prim *p = rec_find_text(rec, prefix, true);
+    return p ? p->px : 0.0f;
+}
+
+/* The size of the index number i under the output row (mono, below it). */
+static float index_px(int i)
+{
+    char num[8];
+    snprintf(num, sizeof num, "%d", i);
+    for (size_t k = 0; k < sv_gfx_rec_count(rec); k++) {
+        const sv_prim *p = sv_gfx_rec_prim(rec, k);
+        if (p->kind == SV_PRIM_TEXT && p->font == SV_FONT_MONO && strcmp(p->text, num) == 0 &&
+            fabsf(p->y0 - 0.365f * p->px - lay.index_y) < 1.0f)
+            return p->px;
+    }
+    return 0.0f;
+}
+
+/* The size of timeline label "k" (on the timeline's line of labels). */
+static float timeline_px(int k)
+{
+    char num[8];
+    snprintf(num, sizeof num, "%d", k);
+    for (size_t i = 0; i < sv_gfx_rec_count(rec); i++) {
+        const sv_prim *p = sv_gfx_rec_prim(rec, i);
+        if (p->kind == SV_PRIM_TEXT && p->font != SV_FONT_MONO && strcmp(p->text, num) == 0 &&
+            p->y0 > lay.timeline.y)
+            return p->px;
+    }
+    return 0.0f;
+}
+
+/* What the class reads, one size each, in the last frame (round 2). */
+enum { T_HEADER, T_HEADER_REST, T_ROW_NAME, T_ROW_MEMORY, T_TAG, T_INDEX, T_CAPTION,
+       T_CAPTION_SMALL, T_LEGEND, T_COUNTERS, T_TIMELINE, T_ROUND, T_HINT, T_COUNT };
+static const char *const part_name[T_COUNT] = {
+    "header", "header's rest", "row name", "row memory line", "pin/pout tag", "index number",
+    "caption", "caption's second line", "legend", "counters", "timeline label",
+    "timeline's \"round\"", "key hints",
+};
+
+static void parts(float px[T_COUNT])
+{
+    px[T_HEADER] = px_of("Hillis-Steele scan");
+    px[T_HEADER_REST] = px_of("  \u00b7  n = 8");
+    px[T_ROW_NAME] = px_of("buf[0]");
+    px[T_ROW_MEMORY] = px_of("shared memory");
+    px[T_TAG] = px_of("pout");
+    px[T_INDEX] = index_px(5);
+    px[T_CAPTION] = px_of("Round 2, stride 2");
+    px[T_CAPTION_SMALL] = px_of("pin = buf[1]");
+    px[T_LEGEND] = px_of("full window");
+    px[T_COUNTERS] = px_of("ops this round");
+    px[T_TIMELINE] = timeline_px(1);
+    px[T_ROUND] = px_of("round");
+    px[T_HINT] = px_of("\u25c4 \u25ba step");
+}
+
+/* Every round and the overview at 1024x768, scale ui, each text at least
+ * least px; the parts' sizes at round 2 in px. */
+static void frames_at(float ui, float least, float px[T_COUNT])
+{
+    sv_app_state s;
+    if (!projector_app(&s, 1024, 768, ui, NULL))
+        return;
+    char what[64];
+    for (int r = 3; r >= 0; r--) {
+        s.step = r; /* settled: animations are off */
+        snprintf(what, sizeof what, "1024x768 scale %.2f round %d", (double)ui, r);
+        char name[32];
+        snprintf(name, sizeof name, "%.2f-round%d", (double)ui, r);
+        draw_app(&s, name);
+        check_texts(what, least, 1024, 768, NULL);
+    }
+    parts(px); /* round 0: the last drawn; redraw round 2 */
+    s.step = 2;
+    draw_app(&s, NULL);
+    parts(px);
+    for (int k = 0; k < T_COUNT; k++)
+        CHECK_MSG(px[k] > 0.0f, "scale %.2f: no %s in the frame", (double)ui, part_name[k]);
+    key(&s, SDLK_v, 0); /* the overview */
+    CHECK(s.overview);
+    /* V says so in a toast (issue 28: it covered the overview's first title) */
+    snprintf(toast, sizeof toast, "%s", s.status);
+    snprintf(what, sizeof what, "1024x768 scale %.2f overview", (double)ui);
+    draw_app(&s, ui > 1.0f ? "1.50-overview" : "1.00-overview");
+    check_texts(what, least, 1024, 768, overview_area(&s));
+    check_toast(what, least);
+    toast[0] = '\0';
+    sv_app_cleanup(&s);
+}
+
+/* --scale 1.5 at 1024x768: nothing under 24 px, and every part the class
+ * reads larger than at 1, where nothing is under 2.1 % of the height. */
+static void test_scale(void)
+{
+    float one[T_COUNT], big[T_COUNT];
+    frames_at(1.0f, roundf(0.021f * 768.0f), one);
+    frames_at(1.5f, 24.0f, big);
+    for (int k = 0; k < T_COUNT; k++) {
+        printf("%-22s %5.1f px at 1, %5.1f px at 1.5\n", part_name[k], (double)one[k],
+               (double)big[k]);
+        CHECK_MSG(big[k] > one[k], "the %s does not grow with the scale: %.1f px at 1, %.1f "
+                  "at 1.5", part_name[k], (double)one[k], (double)big[k]);
+    }
+}
+
+/* Ctrl+ in the window: each press grows the text (never shrinks it), five
+ * reach 1.61 and nothing is under 24 px; Ctrl- all the way back and Ctrl 0
+ * give scale 1's sizes again. */
+static void test_ctrl_plus(void)
+{
+    sv_app_state s;
+    if (!projector_app(&s, 1024, 768, 1.0f, NULL))
+        return;
+    s.step = 2;
+    draw_app(&s, NULL);
+    float legend = px_of("full window"), first = legend;
+    for (int k = 1; k <= 5; k++) {
+        key(&s, SDLK_EQUALS, KMOD_LCTRL);
+        draw_app(&s, k == 5 ? "ctrl-plus-5" : NULL);
+        float now = px_of("full window");
+        CHECK_MSG(now >= legend, "Ctrl+ %d (scale %.2f): the legend shrank from %.1f to %.1f px",
+                  k, (double)s.ui_scale, (double)legend, (double)now);
+        legend = now;
+    }
+    CHECK_MSG(fabsf(s.ui_scale - 1.61051f) < 0.01f, "five Ctrl+: scale %.3f", (double)s.ui_scale);
+    check_texts("1024x768 after five Ctrl+", 24.0f, 1024, 768, NULL);
+    CHECK_MSG(legend >= 24.0f && legend > first, "the legend after five Ctrl+: %.1f px (at 1: %.1f)",
+              (double)legend, (double)first);
+    key(&s, SDLK_0, KMOD_LCTRL);
+    draw_app(&s, NULL);
+    CHECK_MSG(px_of("full window") == first, "Ctrl 0: the legend at %.1f px, not %.1f",
+              (double)px_of("full window"), (double)first);
+    sv_app_cleanup(&s);
+}
+
+/* A presenter script's position on every step, the overview's included
+ * (issue 28: missing there), at 1024x768 at scale 1 and 1.5. */
+static void test_script_position(void)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/assets/scripts/chapter-story.txt", source_root);
+    for (int pass = 0; pass < 2; pass++) {
+        float ui = pass ? 1.5f : 1.0f;
+        sv_app_state s;
+        if (!projector_app(&s, 1024, 768, ui, path))
+            return;
+        CHECK_MSG(s.script.n >= 10, "the chapter's story has %d steps", s.script.n);
+        int overviews = 0;
+        for (int k = 0; k < s.script.n; k++) {
+            if (k > 0) /* the script opens at its first step */
+                key(&s, SDLK_RIGHT, 0);
+            run(&s, 1.5f); /* a step's move settles */
+            CHECK_MSG(s.script_at == k, "Right %d: at script step %d", k, s.script_at);
+            char want[32], what[80];
+            snprintf(want, sizeof want, "%d / %d", k + 1, s.script.n);
+            snprintf(what, sizeof what, "scale %.1f script step %d%s", (double)ui, k + 1,
+                     s.overview ? " (overview)" : "");
+            char name[32];
+            snprintf(name, sizeof name, "script-%.1f-%02d", (double)ui, k + 1);
+            snprintf(toast, sizeof toast, "%s", s.status);
+            draw_app(&s, name);
+            overviews += s.overview;
+            const sv_prim *p = rec_find_text(rec, want, true);
+            CHECK_MSG(p != NULL, "%s: no \"%s\" in the frame", what, want);
+            check_texts(what, pass ? 24.0f : roundf(0.021f * 768.0f), 1024, 768,
+                        overview_area(&s));
+            if (toast[0])
+                check_toast(what, pass ? 24.0f : roundf(0.021f * 768.0f));
+            toast[0] = '\0';
+        }
+        CHECK_MSG(overviews >= 2, "the script showed the overview on %d steps", overviews);
+        sv_app_cleanup(&s);
+    }
+}
+
+int main(int argc, char **argv)
+{
+    if (argc > 2)
+        source_root = argv[2];
+    view_test_open(argc, argv, "test_app_projector");
+    rec = sv_gfx_rec_create();
+    CHECK(rec != NULL);
+    test_scale();
+    test_ctrl_plus();
+    test_script_position();
+    sv_gfx_rec_destroy(rec);
+    return view_test_close("the projector: text sizes and the script's position");
+}
