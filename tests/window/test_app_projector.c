@@ -7,7 +7,10 @@
  *    hints, row labels, index numbers, timeline, caption and header each
  *    larger at 1.5 than at 1; nothing runs off the frame or overprints;
  *  - a presenter script's position ("1 / 12") on every step, its overview
- *    steps included. */
+ *    steps included;
+ *  - the toasts ("Overview: every round") off the cells, titles and hints;
+ *  - the compare view: every text at least 2.1 % of the height, titles
+ *    clear of "stepping (both)", nothing drawn over Blelloch's values. */
 #define _GNU_SOURCE
 #include <math.h>
 #include <stdio.h>
@@ -15,6 +18,7 @@
 #include <string.h>
 
 #include "app_test.h"
+#include "pane_compare.h"
 #include "scene.h"
 
 #include "../render/view_test.h"
@@ -357,6 +361,101 @@ static void test_script_position(void)
     }
 }
 
+/* Whether primitive q (drawn after a value) covers the ink box b: a rect
+ * meeting it, a line or arrow passing through it, a text over it. */
+static bool covers(const sv_prim *q, sv_box b)
+{
+    if (q->kind == SV_PRIM_RECT && q->fill.a < 0.01f) { /* an outline: its border only */
+        float e = q->border_w + 0.5f;
+        sv_box in = { q->box.x + e, q->box.y + e, q->box.w - 2 * e, q->box.h - 2 * e };
+        bool inside = b.x >= in.x && b.y >= in.y && b.x + b.w <= in.x + in.w &&
+                      b.y + b.h <= in.y + in.h;
+        return q->border_w > 0.0f && overlap(q->box, b) && !inside;
+    }
+    if (q->kind == SV_PRIM_RECT)
+        return overlap(q->box, b);
+    if (q->kind == SV_PRIM_TEXT)
+        return q->text[0] && overlap(text_box(q), b);
+    if (q->kind == SV_PRIM_LINE || q->kind == SV_PRIM_ARROW) {
+        for (int k = 0; k <= 64; k++) {
+            float t = (float)k / 64.0f;
+            float x = q->x0 + (q->x1 - q->x0) * t, y = q->y0 + (q->y1 - q->y0) * t;
+            if (x >= b.x && x <= b.x + b.w && y >= b.y && y <= b.y + b.h)
+                return true;
+        }
+    }
+    return false;
+}
+
+/* The compare view at 1024x768 (issue 28): at every step of both panes,
+ * every text at least 2.1 % of the height (Blelloch's values were 14 px,
+ * its swap words 13, its `?` 11), the pane titles clear of "stepping
+ * (both)" (check_texts: nothing overprints), and nothing drawn over a
+ * value in Blelloch's pane (in the last step, `out`, the read values'
+ * circles and the arrows from `in` sat on `t`'s values). (At 1.5 its two
+ * panes leave 8 cells 30 px: their numbers are 20 px, the rest 24.) */
+static void test_compare(void)
+{
+    for (int pass = 0; pass < 1; pass++) {
+        float ui = 1.0f, least = roundf(0.021f * 768.0f);
+        sv_app_config c = config(chapter, 8, SV_TYPE_INT32);
+        c.compare = true;
+        c.animations = false;
+        c.ui_scale = ui;
+        sv_app_state s;
+        if (!start_app(&s, &c))
+            return;
+        sv_app_resize(&s, 1024, 768, 1024, 768);
+        CHECK(s.compare && s.cmp_ktrace != NULL);
+        for (int k = 0; k < 9; k++) {
+            if (k > 0)
+                key(&s, SDLK_RIGHT, 0);
+            char what[64], name[32];
+            snprintf(what, sizeof what, "compare at scale %.1f, step %d", (double)ui, k);
+            snprintf(name, sizeof name, "compare-%.1f-%d", (double)ui, k);
+            draw_app(&s, name);
+            check_texts(what, least, 1024, 768, NULL);
+            sv_app_view v;
+            sv_app_view_of(&s, &v);
+            sv_cmp_layout cl;
+            sv_cmp_layout_compute(&v, &lay, &cl);
+            const sv_layout *pl = &cl.pane[1];
+            size_t n = sv_gfx_rec_count(rec);
+            int values = 0;
+            for (size_t i = 0; i < n; i++) {
+                const sv_prim *p = sv_gfx_rec_prim(rec, i);
+                if (p->kind != SV_PRIM_TEXT || p->font != SV_FONT_MONO)
+                    continue;
+                int row = -1, cell = -1;
+                for (int r = 0; r < pl->nrows && row < 0; r++)
+                    for (int j = 0; j < pl->n; j++) {
+                        sv_box b = sv_layout_cell(pl, r, j);
+                        if (fabsf(p->x0 - (b.x + b.w / 2.0f)) < 1.0f && p->y0 > b.y &&
+                            p->y0 < b.y + b.h) {
+                            row = r;
+                            cell = j;
+                            break;
+                        }
+                    }
+                if (row < 0)
+                    continue;
+                values++;
+                sv_box ink = text_box(p);
+                for (size_t j = i + 1; j < n; j++) {
+                    const sv_prim *q = sv_gfx_rec_prim(rec, j);
+                    CHECK_MSG(!covers(q, ink), "%s: Blelloch's row %d cell %d (\"%s\") is covered "
+                              "by a %s drawn after it (%s)", what, row, cell, p->text,
+                              q->kind == SV_PRIM_RECT ? "rect" : q->kind == SV_PRIM_TEXT ? "text"
+                                                                                         : "line",
+                              q->kind == SV_PRIM_TEXT ? q->text : "");
+                }
+            }
+            CHECK_MSG(values >= 16, "%s: %d values in Blelloch's pane", what, values);
+        }
+        sv_app_cleanup(&s);
+    }
+}
+
 int main(int argc, char **argv)
 {
     if (argc > 2)
@@ -367,6 +466,7 @@ int main(int argc, char **argv)
     test_scale();
     test_ctrl_plus();
     test_script_position();
+    test_compare();
     sv_gfx_rec_destroy(rec);
     return view_test_close("the projector: text sizes and the script's position");
 }
