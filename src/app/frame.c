@@ -118,6 +118,37 @@ static void frame_timeline(const sv_app_view *s, sv_layout *l)
         l->timeline_x[k] = tx0 + (float)k * spacing;
 }
 
+/* The input box's rows in l->input_rows for a box h tall (hint: with the
+ * hint line; bad: with the error line): the texts at their sizes, the gaps
+ * between them closed up as far as needed to fit h. Returns the height the
+ * rows take (more than h when even closed up they do not fit). */
+static float input_rows(sv_layout *l, bool bad, bool hint, float h)
+{
+    float lp = l->label_px, sp = l->small_px, epx = 1.1f * sp;
+    /* the texts' own heights, and the gaps: above, under the title, under
+     * the field, between the error and the hint, below */
+    float field_h = 1.6f * 1.05f * lp;
+    float text = lp + field_h + (bad ? 1.1f * epx : 0.0f) + (hint ? 1.1f * sp : 0.0f);
+    float gaps[5] = { 0.55f * lp, 0.5f * sp, 0.45f * sp, bad && hint ? 0.3f * sp : 0.0f,
+                      0.45f * sp };
+    float gap_sum = gaps[0] + gaps[1] + gaps[2] + gaps[3] + gaps[4];
+    float k = text + gap_sum <= h ? 1.0f : fmaxf((h - text) / gap_sum, 0.15f);
+    float y = gaps[0] * k;
+    l->input_rows.title_y = y + 0.5f * lp;
+    y += lp + gaps[1] * k;
+    l->input_rows.field_y = y;
+    l->input_rows.field_h = field_h;
+    y += field_h + gaps[2] * k;
+    l->input_rows.error_y = y + 0.55f * epx;
+    if (bad)
+        y += 1.1f * epx + gaps[3] * k;
+    l->input_rows.hint_y = y + 0.55f * sp;
+    l->input_rows.hint = hint;
+    if (hint)
+        y += 1.1f * sp;
+    return y + gaps[4] * k;
+}
+
 /* The whole layout at UI scale ui with the text's growth grow
  * (frame_units). */
 static void layout_at(const sv_app_view *s, int fb_w, int fb_h, float ui, float grow,
@@ -165,12 +196,19 @@ static void layout_at(const sv_app_view *s, int fb_w, int fb_h, float ui, float 
     float cap_h = (float)room.bold * 1.22f * l.caption_px +
                   1.45f * sp * 1.05f * (float)room.small;
     l.caption = (sv_box){ m, l.legend.y - cap_h - 0.3f * sp, W - 2 * m, cap_h };
-    /* The input box covers the bottom band from the legend down, and is at
-     * least as tall as its title, field, error line and hint need
-     * (render_overlay.c's draw_input_box). */
-    float box_y = fminf(l.legend.y - 0.4f * u, H - m - (12.8f * u + 1.7f * sp));
+    /* The input box covers the bottom band from the legend down, taller
+     * where its title, field, error line and hint need it, but never over
+     * the caption (issue 28: it covered the caption's last line at
+     * 1024x768); there its gaps close up, and past that the hint goes. */
+    bool bad = s && s->editing && s->edit_error && s->edit_error[0];
+    float need = input_rows(&l, bad, true, 1e9f);
+    float cap_end = l.caption.y + l.caption.h + 0.15f * sp;
+    float box_y = fmaxf(fminf(l.legend.y - 0.4f * u, H - m - need), cap_end);
+    if (box_y > l.legend.y - 0.4f * u) box_y = l.legend.y - 0.4f * u;
     if (box_y < m) box_y = m;
     l.input_box = (sv_box){ m, box_y, W - 2 * m, H - m - box_y };
+    if (input_rows(&l, bad, true, l.input_box.h) > l.input_box.h)
+        input_rows(&l, bad, false, l.input_box.h);
     float top = l.header.y + l.header.h + 1.2f * u;
     float bottom = l.caption.y - 0.6f * u;
     /* The source panel takes the right 45% between the header and the

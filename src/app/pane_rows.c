@@ -213,7 +213,7 @@ static void cells_place(const sv_app_view *s, sv_layout *l)
     float px = fminf(l->cell_h * share, 4.6f * u);
     /* up to the legible size where the cell's height has room for it
      * (issue 28: squeezed rows at a large UI scale kept numbers small) */
-    px = fmaxf(px, fminf(l->legible_px, 0.65f * l->cell_h));
+    px = fmaxf(px, fminf(l->legible_px, 0.7f * l->cell_h));
     float fit1 = l->cell_w * 0.9f / SV_MONO_ADVANCE;
     if (fit1 >= 7.0f && l->last_cell >= l->first_cell) {
         /* Up to 4 characters set the common size; a longer number

@@ -616,6 +616,10 @@ static void draw_window(sv_gfx *g, const sv_app_view *s, const sv_layout *l,
     if (cx + tw / 2.0f > l->cells_clip.x + l->cells_clip.w)
         cx = l->cells_clip.x + l->cells_clip.w - tw / 2.0f;
     float ty = y + 1.4f * u;
+    /* only where the gap to buf[0] holds it (rows squeezed by a large UI
+     * scale leave none: the bracket and the cells' colour say it) */
+    if (ty + 0.5f * l->small_px > l->row_y[1] - l->cell_h / 2.0f)
+        return;
     sv_gfx_rect(g, (sv_box){ cx - tw / 2.0f - 0.6f * u, ty - 1.2f * u, tw + 1.2f * u, 2.4f * u },
                 1.0f * u, t->bg, t->bg, 0.0f, SV_BORDER_NONE);
     sv_gfx_text(g, SV_FONT_SANS, l->small_px, cx, ty, SV_ALIGN_CENTER, t->window, label);

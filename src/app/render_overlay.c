@@ -249,8 +249,13 @@ static void draw_legend(sv_gfx *g, const sv_app_view *s, const sv_layout *l, con
         }
     }
     float least = fminf(l->legible_px / 2.5f, u);
-    for (int terse = 0; terse < 2 && !placed; terse++) {
-        n = legend_entries(t, show_window, lab, sc, NULL, terse, e);
+    /* the input window's entry, which comes with the pointer, goes first
+     * (the window's own label under the input row names it) */
+    for (int pass = 0; pass < 4 && !placed; pass++) {
+        bool terse = pass & 1, window = show_window && pass < 2;
+        if (pass >= 2 && !show_window)
+            break;
+        n = legend_entries(t, window, lab, sc, NULL, terse, e);
         for (float k = 1.0f; !placed && u * k >= least - 1e-3f; k -= 0.04f) {
             placed = legend_place(g, l, t, e, n, fmaxf(u * k, least), false, &f);
             if (placed)
@@ -405,8 +410,11 @@ static void tooltip_place(const sv_app_view *s, const sv_layout *l, int row, int
     float u = l->text_u, gap = 0.9f * u, m = l->margin;
     float W = (float)l->fb_w, H = (float)l->fb_h;
     sv_box c = sv_layout_cell(l, row, i);
-    sv_box avoid[4];
-    float weight[4] = { 4.0f, 4.0f, 2.0f, 0.5f };
+    sv_box avoid[5];
+    /* what it explains weighs far more than the caption or the header:
+     * the operands most (issue 28: at 1024x768 the inductive step's
+     * tooltip sat on pin[i - s] and pin[i]), then its row and window */
+    float weight[5] = { 20.0f, 20.0f, 50.0f, 0.5f, 1.0f };
     int na = 0;
     avoid[na++] = (sv_box){ l->cells_clip.x, c.y, l->cells_clip.w, c.h };
     sv_step_view v;
@@ -430,6 +438,7 @@ static void tooltip_place(const sv_app_view *s, const sv_layout *l, int row, int
     }
     avoid[na++] = ops;
     avoid[na++] = l->caption;
+    avoid[na++] = l->header; /* the title, and a toast's place (draw_status) */
     float top = l->row_y[0] - l->cell_h / 2.0f, bottom = l->index_y + l->index_px;
     float ys[4] = { c.y - gap - bh, c.y + c.h + gap, top - gap - bh, bottom + gap };
     if (row >= 2) { /* the lower rows look below first */
@@ -493,18 +502,31 @@ static void draw_tooltip(sv_gfx *g, const sv_app_view *s, const sv_layout *l,
     sv_tip_words tip;
     if (!sv_pane_of(s)->tooltip(s, row, i, &tip))
         return;
-    int n = tip.n;
-    char (*lines)[SV_TIP_MAX] = tip.line;
     sv_rgba accent = tone_colour(t, tip.accent);
     float u = l->text_u, px = l->small_px, lh = px * 1.5f, pad = 1.4f * u;
-    float w = 0.0f;
-    for (int k = 0; k < n; k++) {
+    /* Each line at the small size; one wider than the frame wraps onto more
+     * lines rather than shrink (issue 28: the lab's explanation line was
+     * about 12 px at 1024x768). */
+    enum { MAX_ROWS = 24 };
+    static char rows[MAX_ROWS][SV_WRAP_MAX];
+    int line_of[MAX_ROWS], n = 0;
+    float max_w = (float)fb_w - 2 * l->margin - 2 * pad, w = 0.0f;
+    for (int k = 0; k < tip.n && n < MAX_ROWS; k++) {
         sv_font f = k == 0 ? SV_FONT_SANS_BOLD : (k == 1 ? SV_FONT_MONO : SV_FONT_SANS);
-        float tw = sv_gfx_text_width(g, f, px, lines[k]);
-        if (tw > w) w = tw;
+        char wrapped[8][SV_WRAP_MAX];
+        int m = sv_scene_wrap(g, f, px, max_w, tip.line[k], wrapped, 8);
+        if (m < 1) { /* an empty line stays a line */
+            wrapped[0][0] = '\0';
+            m = 1;
+        }
+        for (int j = 0; j < m && j < 8 && n < MAX_ROWS; j++, n++) {
+            memcpy(rows[n], wrapped[j], SV_WRAP_MAX);
+            line_of[n] = k;
+            w = fmaxf(w, sv_gfx_text_width(g, f, px, rows[n]));
+        }
     }
-    float bw = w + 2 * pad, bh = (float)n * lh + 2 * pad - (lh - px) ;
-    bw = fminf(bw, (float)fb_w - 2 * l->margin);
+    float bw = fminf(w + 2 * pad, (float)fb_w - 2 * l->margin);
+    float bh = (float)n * lh + 2 * pad - (lh - px);
     float x, y;
     tooltip_place(s, l, row, i, bw, bh, &x, &y);
     sv_gfx_rect(g, (sv_box){ x + 0.3f * u, y + 0.4f * u, bw, bh }, 1.2f * u,
@@ -512,13 +534,15 @@ static void draw_tooltip(sv_gfx *g, const sv_app_view *s, const sv_layout *l,
     sv_gfx_rect(g, (sv_box){ x, y, bw, bh }, 1.2f * u, t->panel, accent,
                 fmaxf(1.0f, 0.25f * u), SV_BORDER_SOLID);
     float ty = y + pad + px / 2.0f;
-    for (int k = 0; k < n; k++) {
+    for (int r = 0; r < n; r++) {
+        int k = line_of[r];
         sv_font f = k == 0 ? SV_FONT_SANS_BOLD : (k == 1 ? SV_FONT_MONO : SV_FONT_SANS);
         sv_rgba col = k == 0 ? t->text
                     : tip.emph[k] ? sv_rgba_mix(t->text, accent, 0.6f)
                     : k == 1 ? t->text : t->text_dim;
-        float fpx = sv_scene_fit_px(g, f, px, bw - 2 * pad, lines[k]);
-        sv_gfx_text(g, f, fpx, x + pad, ty, SV_ALIGN_LEFT, col, lines[k]);
+        /* a single word wider than the frame: cut at the legible size */
+        sv_scene_text_fit(g, f, px, l->legible_px, bw - 2 * pad, x + pad, ty, SV_ALIGN_LEFT, col,
+                          rows[r]);
         ty += lh;
     }
 }
@@ -539,16 +563,17 @@ static void draw_input_box(sv_gfx *g, const sv_app_view *s, const sv_layout *l,
     sv_box b = l->input_box;
     sv_gfx_rect(g, b, 1.4f * u, t->panel, t->pin_tag,
                 fmaxf(1.0f, 0.3f * u), SV_BORDER_SOLID);
-    float x = b.x + 1.8f * u, y = b.y + 2.2f * u;
+    /* the rows where the layout put them (frame.c's input_rows) */
+    float x = b.x + 1.8f * u, y = b.y + l->input_rows.title_y;
     float w = sv_gfx_text(g, SV_FONT_SANS_BOLD, l->label_px, x, y, SV_ALIGN_LEFT, t->text,
                           "Input array");
     const char *how = "numbers separated by spaces or commas, as scanviz-trace takes them";
     float avail = b.w - 3.6f * u - w - 2.0f * u;
-    sv_gfx_text(g, SV_FONT_SANS, sv_scene_fit_px(g, SV_FONT_SANS, l->small_px, avail, how),
-                x + w + 2.0f * u, y, SV_ALIGN_LEFT, t->text_dim, how);
+    sv_scene_text_fit(g, SV_FONT_SANS, l->small_px, l->legible_px, avail, x + w + 2.0f * u, y,
+                      SV_ALIGN_LEFT, t->text_dim, how);
 
     /* The field: one line, scrolled so the cursor stays in view. */
-    sv_box f = { x, y + 2.0f * u, b.w - 3.6f * u, 4.4f * u };
+    sv_box f = { x, b.y + l->input_rows.field_y, b.w - 3.6f * u, l->input_rows.field_h };
     bool bad = s->edit_error[0] != '\0';
     sv_gfx_rect(g, f, 0.8f * u, t->cell_fill, bad ? t->error : t->cell_border,
                 fmaxf(1.0f, 0.25f * u), SV_BORDER_SOLID);
@@ -591,17 +616,12 @@ static void draw_input_box(sv_gfx *g, const sv_app_view *s, const sv_layout *l,
                 t->accent);
     sv_gfx_clip(g, NULL);
 
-    float ly = f.y + f.h + 1.9f * u;
-    float hpx = sv_scene_fit_px(g, SV_FONT_SANS, l->small_px, f.w, SV_EDIT_HINT);
-    if (bad) {
-        float epx = sv_scene_fit_px(g, SV_FONT_SANS_BOLD, l->small_px * 1.1f, f.w, s->edit_error);
-        sv_gfx_text(g, SV_FONT_SANS_BOLD, epx, x, ly, SV_ALIGN_LEFT, t->error, s->edit_error);
-        /* y is a line's middle: the hint's capitals start below the error's
-         * descenders (half a cap, 0.37 em, plus 0.24 em), with a gap */
-        ly += 0.61f * epx + 0.37f * hpx + 0.3f * u;
-    }
-    if (ly < b.y + b.h - 1.0f * u)
-        sv_gfx_text(g, SV_FONT_SANS, hpx, x, ly, SV_ALIGN_LEFT, t->text_dim, SV_EDIT_HINT);
+    if (bad)
+        sv_scene_text_fit(g, SV_FONT_SANS_BOLD, l->small_px * 1.1f, l->legible_px, f.w, x,
+                          b.y + l->input_rows.error_y, SV_ALIGN_LEFT, t->error, s->edit_error);
+    if (l->input_rows.hint)
+        sv_scene_text_fit(g, SV_FONT_SANS, l->small_px, l->legible_px, f.w, x,
+                          b.y + l->input_rows.hint_y, SV_ALIGN_LEFT, t->text_dim, SV_EDIT_HINT);
 }
 
 /* The overview's foot: the whole run's counters, and the key hint where

@@ -9,6 +9,8 @@
  *  - a presenter script's position ("1 / 12") on every step, its overview
  *    steps included;
  *  - the toasts ("Overview: every round") off the cells, titles and hints;
+ *  - tooltips off the cells and operands they explain, the lab's at the
+ *    floor; the input box off the caption;
  *  - the compare view: every text at least 2.1 % of the height, titles
  *    clear of "stepping (both)", nothing drawn over Blelloch's values. */
 #define _GNU_SOURCE
@@ -69,6 +71,19 @@ static bool overlap(sv_box a, sv_box b)
  * leaves the text under it to check_toast. */
 static char toast[256];
 
+/* An overlay of the last frame (a tooltip's box): the index of its rect in
+ * the record, its box; -1 none. Texts drawn after it inside its box are
+ * its own: check_texts does not hold them against what lies under it. */
+static long overlay_at = -1;
+static sv_box overlay_box;
+
+static bool on_overlay(size_t i, const sv_prim *p)
+{
+    return overlay_at >= 0 && (long)i > overlay_at && p->x0 >= overlay_box.x &&
+           p->x0 <= overlay_box.x + overlay_box.w && p->y0 >= overlay_box.y &&
+           p->y0 <= overlay_box.y + overlay_box.h;
+}
+
 /* Whether text primitive p is a line of the toast (a part of it, or a
  * part cut with an ellipsis), drawn in the header. */
 static bool is_toast(const sv_prim *p)
@@ -113,6 +128,8 @@ static float check_texts(const char *what, float least, int w, int h, const sv_b
                 continue;
             if ((is_toast(p) && !is_toast(q)) || (is_toast(q) && !is_toast(p)))
                 continue; /* check_toast */
+            if (on_overlay(i, p) != on_overlay(j, q))
+                continue; /* over or under a tooltip: test_tooltips */
             CHECK_MSG(!overlap(b, text_box(q)), "%s: \"%s\" (%.1f px at %.0f,%.0f) and \"%s\" "
                       "(%.1f px at %.0f,%.0f) overprint", what, p->text, (double)p->px,
                       (double)p->x0, (double)p->y0, q->text, (double)q->px, (double)q->x0,
@@ -456,6 +473,182 @@ static void test_compare(void)
     }
 }
 
+/* The tooltip's box in the last frame: the rect drawn just before its first
+ * line (a text starting with first); false when there is none. It becomes
+ * the frame's overlay (overlay_at). */
+static bool tooltip_box(const char *first, sv_box *out)
+{
+    overlay_at = -1;
+    size_t n = sv_gfx_rec_count(rec);
+    for (size_t i = 0; i < n; i++) {
+        const sv_prim *p = sv_gfx_rec_prim(rec, i);
+        if (p->kind != SV_PRIM_TEXT || strncmp(p->text, first, strlen(first)) != 0)
+            continue;
+        for (size_t j = i; j-- > 0;) {
+            const sv_prim *r = sv_gfx_rec_prim(rec, j);
+            if (r->kind == SV_PRIM_RECT && r->box.x <= p->x0 && r->box.x + r->box.w >= p->x0 &&
+                r->box.y <= p->y0 && r->box.y + r->box.h >= p->y0) {
+                *out = r->box;
+                overlay_at = (long)j;
+                overlay_box = r->box;
+                return true;
+            }
+        }
+    }
+    return false;
+}
+
+/* Hovering a pout cell at 1024x768, every round, every cell (issue 28: the
+ * inductive step's tooltip covered pin[i - s] and pin[i], the operands it
+ * explains): the tooltip's box off the cell, off its operands, inside the
+ * frame; its texts at least 2.1 % of the height. */
+static void test_tooltips(void)
+{
+    sv_app_state s;
+    if (!projector_app(&s, 1024, 768, 1.0f, NULL))
+        return;
+    int checked = 0;
+    for (int r = 1; r <= 3; r++) {
+        s.step = r;
+        for (int i = 0; i < 8; i++) {
+            const sv_round *rd = &s.trace->rounds[r];
+            int row = 1 + rd->pout, pin = 1 + rd->pin;
+            layout(&s, &lay);
+            sv_box c = sv_layout_cell(&lay, row, i);
+            mouse(&s, SDL_MOUSEMOTION, (int)(c.x + c.w / 2.0f), (int)(c.y + c.h / 2.0f), 0);
+            char what[64], first[32];
+            snprintf(what, sizeof what, "round %d, hovering buf[%d][%d]", r, rd->pout, i);
+            snprintf(first, sizeof first, "buf[%d][%d] = ", rd->pout, i);
+            draw_app(&s, r == 2 && i == 5 ? "tooltip-r2-5" : NULL);
+            sv_box tip;
+            bool have = tooltip_box(first, &tip);
+            check_texts(what, roundf(0.021f * 768.0f), 1024, 768, NULL);
+            overlay_at = -1;
+            if (!have) {
+                CHECK_MSG(false, "%s: no tooltip", what);
+                continue;
+            }
+            checked++;
+            bool copy = rd->cases && rd->cases[i] == SV_CASE_COPY;
+            sv_box ops[3] = { c, sv_layout_cell(&lay, pin, i),
+                              sv_layout_cell(&lay, pin, copy ? i : i - (int)rd->stride) };
+            for (int k = 0; k < 3; k++)
+                CHECK_MSG(!overlap(tip, ops[k]), "%s: the tooltip (%.0f,%.0f %.0fx%.0f) covers "
+                          "%s", what, (double)tip.x, (double)tip.y, (double)tip.w, (double)tip.h,
+                          k == 0 ? "the cell" : k == 1 ? "pin[i]" : "pin[i - stride]");
+            CHECK_MSG(tip.x >= 0 && tip.y >= 0 && tip.x + tip.w <= 1024 && tip.y + tip.h <= 768,
+                      "%s: the tooltip leaves the frame", what);
+        }
+    }
+    CHECK_MSG(checked == 24, "%d tooltips checked", checked);
+    sv_app_cleanup(&s);
+}
+
+/* The mistakes lab's tooltips at 1024x768 (K: in-place, at 1 and 1.5;
+ * K again: every mistake of the lab's registry at 1): every line, the
+ * explanation included (issue 28: about 12 px), at least the floor,
+ * wrapped rather than shrunk, inside the frame. */
+static void test_lab_tooltip(void)
+{
+    for (int pass = 0; pass < 2 + SV_KERNEL_COUNT; pass++) {
+        float ui = pass == 1 ? 1.5f : 1.0f, least = pass == 1 ? 24.0f : roundf(0.021f * 768.0f);
+        sv_app_state s;
+        if (!projector_app(&s, 1024, 768, ui, NULL))
+            return;
+        int presses = pass < 2 ? 1 : pass - 1;
+        for (int k = 0; k < presses; k++)
+            key(&s, SDLK_k, 0); /* the lab's next mistake */
+        if (pass >= 2 && (s.kernel == SV_KERNEL_CORRECT || presses >= SV_KERNEL_COUNT)) {
+            sv_app_cleanup(&s);
+            continue;
+        }
+        CHECK_MSG(s.kernel != SV_KERNEL_CORRECT && s.lab, "K: no mistake shown");
+        s.step = 3;
+        layout(&s, &lay);
+        int tips = 0;
+        for (int row = 1; row <= 3; row++)
+            for (int i = 0; i < 8; i += 3) {
+                sv_box c = sv_layout_cell(&lay, row, i);
+                mouse(&s, SDL_MOUSEMOTION, (int)(c.x + c.w / 2.0f), (int)(c.y + c.h / 2.0f), 0);
+                char what[80];
+                snprintf(what, sizeof what, "the lab (%s) at %.1f, hovering row %d cell %d",
+                         sv_kernel_name(s.kernel), (double)ui, row, i);
+                draw_app(&s, row == 1 && i == 3 ? (pass ? "lab-tip-1.5" : "lab-tip-1.0") : NULL);
+                char first[32];
+                snprintf(first, sizeof first, "%s[", row == 3 ? "output" : "buf");
+                sv_box tip;
+                CHECK_MSG(tooltip_box(first, &tip), "%s: no tooltip", what);
+                snprintf(toast, sizeof toast, "%s", s.status); /* K says which kernel */
+                check_texts(what, least, 1024, 768, NULL);
+                if (toast[0])
+                    check_toast(what, least);
+                toast[0] = '\0';
+                overlay_at = -1;
+                tips += s.hover_row == row;
+            }
+        CHECK_MSG(tips == 9, "%d cells hovered", tips);
+        sv_app_cleanup(&s);
+    }
+}
+
+/* E on round 2 at 1024x768 (issue 28: the input box covered the caption's
+ * last line), with and without an error, at 1 and 1.5: the box meets no
+ * caption text, its own texts keep the floor and the frame. */
+static void test_input_box(void)
+{
+    for (int pass = 0; pass < 4; pass++) {
+        float ui = pass & 1 ? 1.5f : 1.0f, least = pass & 1 ? 24.0f : roundf(0.021f * 768.0f);
+        sv_app_state s;
+        if (!projector_app(&s, 1024, 768, ui, NULL))
+            return;
+        s.step = 2;
+        draw_app(&s, NULL);
+        /* the caption's texts, as the frame draws them before the box opens */
+        sv_box cap[16];
+        int ncap = 0;
+        for (size_t i = 0; i < sv_gfx_rec_count(rec) && ncap < 16; i++) {
+            const sv_prim *p = sv_gfx_rec_prim(rec, i);
+            if (p->kind == SV_PRIM_TEXT && p->y0 >= lay.caption.y &&
+                p->y0 <= lay.caption.y + lay.caption.h + p->px)
+                cap[ncap++] = text_box(p);
+        }
+        CHECK_MSG(ncap >= 3, "scale %.1f: %d caption lines", (double)ui, ncap);
+        key(&s, SDLK_e, 0);
+        CHECK(s.editing);
+        if (pass >= 2)
+            text(&s, " x"); /* a bad token: the error line */
+        char what[64];
+        snprintf(what, sizeof what, "the input box at %.1f%s", (double)ui,
+                 pass >= 2 ? ", with an error" : "");
+        draw_app(&s, pass == 0 ? "input-box-1.0" : pass == 3 ? "input-box-error-1.5" : NULL);
+        CHECK_MSG(pass < 2 || s.edit_error[0], "%s: no error for \" x\"", what);
+        sv_box b = lay.input_box;
+        /* the box is an overlay over the legend, counters and timeline */
+        overlay_at = -1;
+        for (size_t i = 0; i < sv_gfx_rec_count(rec); i++)
+            if (sv_gfx_rec_prim(rec, i) == rec_rect_at(rec, b))
+                overlay_at = (long)i;
+        overlay_box = b;
+        CHECK_MSG(overlay_at >= 0, "%s: no box drawn at the layout's input_box", what);
+        for (int k = 0; k < ncap; k++)
+            CHECK_MSG(!overlap(b, cap[k]), "%s (%.0f..%.0f) covers the caption's line %d "
+                      "(%.0f..%.0f)", what, (double)b.y, (double)(b.y + b.h), k,
+                      (double)cap[k].y, (double)(cap[k].y + cap[k].h));
+        check_texts(what, least, 1024, 768, NULL);
+        overlay_at = -1;
+        /* the box's own texts inside it */
+        for (size_t i = 0; i < sv_gfx_rec_count(rec); i++) {
+            const sv_prim *p = sv_gfx_rec_prim(rec, i);
+            if (p->kind != SV_PRIM_TEXT || p->y0 < b.y)
+                continue;
+            sv_box tb = text_box(p);
+            CHECK_MSG(tb.y >= b.y && tb.y + tb.h <= b.y + b.h, "%s: \"%s\" outside the box",
+                      what, p->text);
+        }
+        sv_app_cleanup(&s);
+    }
+}
+
 int main(int argc, char **argv)
 {
     if (argc > 2)
@@ -467,6 +660,9 @@ int main(int argc, char **argv)
     test_ctrl_plus();
     test_script_position();
     test_compare();
+    test_tooltips();
+    test_lab_tooltip();
+    test_input_box();
     sv_gfx_rec_destroy(rec);
     return view_test_close("the projector: text sizes and the script's position");
 }
