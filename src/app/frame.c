@@ -170,6 +170,11 @@ static void layout_at(const sv_app_view *s, int fb_w, int fb_h, float ui, float 
      * caption_px line and the pane's small lines). Heights follow the text. */
     float sp = l.small_px;
     sv_caption_room room = l.pane->caption_room(s, W - 2 * m, l.caption_px, sp * 1.05f);
+    /* The overview shows a script's caption alone (no round's second line):
+     * no room kept for one, the overview takes it. */
+    if (s && s->overview && s->caption && s->caption[0] && s->trace && !s->ktrace &&
+        s->trace->n <= SV_WARP)
+        room.small = 0;
     /* The overview has no timeline, only its key hint (none when clean): the
      * band above moves down, so the overview fills the height. */
     bool overview = s && s->overview && s->view == SV_VIEW_SCAN;

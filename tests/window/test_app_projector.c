@@ -185,8 +185,7 @@ static void check_toast(const char *what, float least)
 }
 
 /* The overview's own picture in the last frame (its rows, their labels and
- * titles), when s shows the overview; NULL else. Issue 28 leaves its sizes
- * to render_overview.c's own rules: the frame around it is checked. */
+ * titles), when s shows the overview; NULL else. */
 static const sv_box *overview_area(const sv_app_state *s)
 {
     static sv_box area;
@@ -287,7 +286,7 @@ static void frames_at(float ui, float least, float px[T_COUNT])
     snprintf(toast, sizeof toast, "%s", s.status);
     snprintf(what, sizeof what, "1024x768 scale %.2f overview", (double)ui);
     draw_app(&s, ui > 1.0f ? "1.50-overview" : "1.00-overview");
-    check_texts(what, least, 1024, 768, overview_area(&s));
+    check_texts(what, least, 1024, 768, NULL);
     check_toast(what, least);
     toast[0] = '\0';
     sv_app_cleanup(&s);
@@ -367,8 +366,10 @@ static void test_script_position(void)
             overviews += s.overview;
             const sv_prim *p = rec_find_text(rec, want, true);
             CHECK_MSG(p != NULL, "%s: no \"%s\" in the frame", what, want);
+            /* (the overview's own picture under a script's caption at 1.5 has
+             * rows of 27 px: its numbers and titles are 21 px there) */
             check_texts(what, pass ? 24.0f : roundf(0.021f * 768.0f), 1024, 768,
-                        overview_area(&s));
+                        pass ? overview_area(&s) : NULL);
             if (toast[0])
                 check_toast(what, pass ? 24.0f : roundf(0.021f * 768.0f));
             toast[0] = '\0';
