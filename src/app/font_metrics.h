@@ -12,6 +12,10 @@
  * Bold, "global memory" in DejaVu Sans. */
 #define SV_EM_BUF0_BOLD 3.47f
 #define SV_EM_GLOBAL_MEMORY 7.53f
+/* "pout" in DejaVu Sans Bold: the pin/pout tag's longer word. */
+#define SV_EM_POUT_BOLD 2.59f
+/* "pin=pout" in DejaVu Sans Bold: the tag of one buffer read and written. */
+#define SV_EM_PIN_POUT_BOLD 5.13f
 
 /* Average advances in em of the captions' text (measured on them: 0.48 ..
  * 0.52 for DejaVu Sans, 0.55 .. 0.59 for Bold), near the middle: the layout

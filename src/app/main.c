@@ -497,6 +497,7 @@ static int run_window(sv_platform *p, sv_gfx *g, sv_app_state *s)
 {
     bool fullscreen_applied = s->fullscreen;
     bool dirty = true;
+    int drawn_w = 0, drawn_h = 0; /* the size the last frame was laid out for */
     Uint64 freq = SDL_GetPerformanceFrequency();
     Uint64 last = SDL_GetPerformanceCounter();
     while (!s->quit) {
@@ -551,7 +552,16 @@ static int run_window(sv_platform *p, sv_gfx *g, sv_app_state *s)
             sv_app_exercise_scroll_room(s, max, page);
         }
         SDL_GL_SwapWindow(p->window);
-        dirty = false;
+        /* A frame at a new size is drawn twice. Under the hood: Mesa takes a
+         * window's new size for its back buffer when it next validates the
+         * drawable, after a swap, so the first frame after a resize (the
+         * very first frame of --fullscreen on a bare X server, where the
+         * window grew just before it) was drawn into the old, smaller
+         * buffer: laid out for the display and cut to the old size, with
+         * black beyond it, until an event drew again (issue 28). */
+        dirty = s->fb_w != drawn_w || s->fb_h != drawn_h;
+        drawn_w = s->fb_w;
+        drawn_h = s->fb_h;
     }
     return 0;
 }

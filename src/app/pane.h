@@ -64,6 +64,11 @@ sv_caption_room sv_caption_room_over(const sv_app_view *v, int steps,
  * the clip; sets the pitch, width, first x, the cells in view, the corner
  * radius and the border (pane_rows.c). */
 void sv_rows_place_cells(sv_layout *l, float zoom, float pan);
+/* The row labels' sizes and offsets in l from its cell height: the name at
+ * most name_share of the cell, the memory line at most a quarter, neither
+ * below l->legible_px; the two lines' distances from the row's centre,
+ * apart as far as their sizes need (pane_rows.c; both panes). */
+void sv_rows_place_labels(sv_layout *l, float name_share);
 /* The Hillis-Steele pane's geometry (pane_rows.c). */
 sv_caption_room sv_rows_caption_room(const sv_app_view *v, float w, float bold_px,
                                      float small_px);

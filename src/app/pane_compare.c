@@ -240,8 +240,9 @@ int sv_cmp_hit_step(const sv_cmp_layout *c, float x, float y, int *pane)
 
 /* ---- drawing ------------------------------------------------------------- */
 
-/* Text wrapped into box at px, on at most max lines (the last one cut). */
-static void draw_wrapped(sv_gfx *g, sv_box b, float px, sv_font font, sv_rgba col,
+/* Text wrapped into box at px, on at most max lines (the last one cut);
+ * too long for them it is drawn smaller, but not below least. */
+static void draw_wrapped(sv_gfx *g, sv_box b, float px, float least, sv_font font, sv_rgba col,
                          const char *text, int max)
 {
     static char lines[4][SV_WRAP_MAX];
@@ -249,7 +250,7 @@ static void draw_wrapped(sv_gfx *g, sv_box b, float px, sv_font font, sv_rgba co
         max = 4;
     int n = sv_scene_wrap(g, font, px, b.w, text, lines, max);
     if (n > max) { /* too long for its lines: smaller, then cut */
-        px = fmaxf(px * 0.85f, 1.0f);
+        px = fmaxf(fmaxf(px * 0.85f, fminf(least, px)), 1.0f);
         n = sv_scene_wrap(g, font, px, b.w, text, lines, max);
     }
     float pitch = b.h / (float)max;
@@ -261,14 +262,15 @@ static void draw_wrapped(sv_gfx *g, sv_box b, float px, sv_font font, sv_rgba co
 }
 
 static void draw_timeline(sv_gfx *g, const sv_cmp_layout *c, int k, int cur, float sp,
-                          const sv_theme *t)
+                          float least, const sv_theme *t)
 {
     float y = c->dot_y[k], r = c->dot_r, u = sp / 2.5f;
     int n = c->steps[k];
     sv_gfx_text(g, SV_FONT_SANS, sp, c->timeline[k].x, y, SV_ALIGN_LEFT, t->text_dim, "step");
     if (n > 1)
         sv_gfx_line(g, c->dot_x[k][0], y, c->dot_x[k][n - 1], y, fmaxf(1.0f, 0.25f * u), t->grid);
-    bool labels = n < 2 || c->dot_x[k][1] - c->dot_x[k][0] >= 1.5f * sp;
+    float lpx = fmaxf(sp * 0.85f, least); /* the labels, never below the legible size */
+    bool labels = n < 2 || c->dot_x[k][1] - c->dot_x[k][0] >= 1.5f * lpx;
     for (int i = 0; i < n; i++) {
         float x = c->dot_x[k][i];
         if (i == cur) {
@@ -281,7 +283,7 @@ static void draw_timeline(sv_gfx *g, const sv_cmp_layout *c, int k, int cur, flo
         if (labels || i == cur) {
             char lab[16];
             snprintf(lab, sizeof lab, "%d", i);
-            sv_gfx_text(g, i == cur ? SV_FONT_SANS_BOLD : SV_FONT_SANS, sp * 0.85f, x,
+            sv_gfx_text(g, i == cur ? SV_FONT_SANS_BOLD : SV_FONT_SANS, lpx, x,
                         y + 1.3f * sp, SV_ALIGN_CENTER, i == cur ? t->text : t->text_dim, lab);
         }
     }
@@ -299,13 +301,21 @@ static void draw_column(sv_gfx *g, const sv_app_view *v, const sv_cmp_layout *c,
                 fmaxf(1.0f, (on ? 0.3f : 0.15f) * u), SV_BORDER_SOLID);
     sv_box tb = c->title[k];
     float cy = tb.y + tb.h / 2.0f;
-    float tw = sv_gfx_text(g, SV_FONT_SANS_BOLD, sv_scene_fit_px(g, SV_FONT_SANS_BOLD,
-                                                                 f->label_px, tb.w * 0.7f, w.title),
-                           tb.x, cy, SV_ALIGN_LEFT, t->text, w.title);
-    (void)tw;
-    if (on && !v->clean)
-        sv_gfx_text(g, SV_FONT_SANS_BOLD, sp, tb.x + tb.w, cy, SV_ALIGN_RIGHT, t->accent,
-                    w.stepping);
+    /* The title left of "stepping (both)", never into it (issue 28): at the
+     * label's size, fitted down to the legible size; past that without its
+     * words in brackets ("Blelloch"), then cut. */
+    float stepping_w = on && !v->clean
+                           ? sv_gfx_text(g, SV_FONT_SANS_BOLD, sp, tb.x + tb.w, cy, SV_ALIGN_RIGHT,
+                                         t->accent, w.stepping) + 1.2f * u
+                           : 0.0f;
+    float avail = fmaxf(tb.w - stepping_w, 1.0f), least = f->legible_px;
+    char title[sizeof w.title];
+    snprintf(title, sizeof title, "%s", w.title);
+    char *paren = strstr(title, " (");
+    if (paren && sv_scene_fit_px(g, SV_FONT_SANS_BOLD, f->label_px, avail, title) < least)
+        *paren = '\0';
+    sv_scene_text_fit(g, SV_FONT_SANS_BOLD, f->label_px, least, avail, tb.x, cy, SV_ALIGN_LEFT,
+                      t->text, title);
     sv_app_view pv;
     sv_cmp_pane_view(v, k, &pv);
     const sv_layout *pl = &c->pane[k];
@@ -315,17 +325,18 @@ static void draw_column(sv_gfx *g, const sv_app_view *v, const sv_cmp_layout *c,
         sv_box a = pl->rows_area; /* Blelloch did not run: why, in its place */
         const char *why = v->cmp_error && v->cmp_error[0] ? v->cmp_error : "Blelloch did not run";
         draw_wrapped(g, (sv_box){ a.x, a.y + a.h / 2.0f - 1.4f * sp, a.w, 2.8f * sp }, sp,
-                     SV_FONT_SANS, t->error, why, 2);
+                     f->legible_px, SV_FONT_SANS, t->error, why, 2);
     }
     sv_gfx_clip(g, NULL);
-    draw_wrapped(g, c->caption[k], sp * 1.05f, SV_FONT_SANS, t->text, w.caption, 2);
+    draw_wrapped(g, c->caption[k], sp * 1.05f, f->legible_px, SV_FONT_SANS, t->text, w.caption,
+                 2);
     sv_box b = c->counters[k];
-    sv_gfx_text(g, SV_FONT_SANS_BOLD, sv_scene_fit_px(g, SV_FONT_SANS_BOLD, sp, b.w, w.counters),
-                b.x, b.y + b.h / 2.0f, SV_ALIGN_LEFT, t->text, w.counters);
+    sv_scene_text_fit(g, SV_FONT_SANS_BOLD, sp, f->legible_px, b.w, b.x, b.y + b.h / 2.0f,
+                      SV_ALIGN_LEFT, t->text, w.counters);
     b = c->run[k];
-    sv_gfx_text(g, SV_FONT_SANS, sv_scene_fit_px(g, SV_FONT_SANS, sp, b.w, w.run), b.x,
-                b.y + b.h / 2.0f, SV_ALIGN_LEFT, t->text_dim, w.run);
-    draw_timeline(g, c, k, pane_step(v, k), sp, t);
+    sv_scene_text_fit(g, SV_FONT_SANS, sp, f->legible_px, b.w, b.x, b.y + b.h / 2.0f,
+                      SV_ALIGN_LEFT, t->text_dim, w.run);
+    draw_timeline(g, c, k, pane_step(v, k), sp, f->legible_px, t);
 }
 
 void sv_render_compare(sv_gfx *g, const sv_app_view *v, const sv_layout *f, const sv_theme *t)
@@ -336,14 +347,15 @@ void sv_render_compare(sv_gfx *g, const sv_app_view *v, const sv_layout *f, cons
         draw_column(g, v, &c, k, f, t);
     char line[512];
     sv_cmp_tradeoff_of(v, line, sizeof line);
-    draw_wrapped(g, c.tradeoff, f->small_px * 1.05f, SV_FONT_SANS, t->text, line, 2);
+    draw_wrapped(g, c.tradeoff, f->small_px * 1.05f, f->legible_px, SV_FONT_SANS, t->text, line,
+                 2);
     if (v->clean)
         return;
     static const char hint[] = "Right/Left step \u00b7 Tab: which pane steps \u00b7 "
                                "M the measured cost \u00b7 B back to the rounds \u00b7 H help";
     sv_box h = c.hint;
-    sv_gfx_text(g, SV_FONT_SANS, sv_scene_fit_px(g, SV_FONT_SANS, f->small_px, h.w, hint),
-                h.x + h.w, h.y + h.h / 2.0f, SV_ALIGN_RIGHT, t->text_dim, hint);
+    sv_scene_text_fit(g, SV_FONT_SANS, f->small_px, f->legible_px, h.w, h.x + h.w,
+                      h.y + h.h / 2.0f, SV_ALIGN_RIGHT, t->text_dim, hint);
 }
 
 float sv_render_compare_cost(sv_gfx *g, const sv_bench_table *table, const sv_layout *l,
@@ -355,6 +367,6 @@ float sv_render_compare_cost(sv_gfx *g, const sv_bench_table *table, const sv_la
     bool ok = sv_compare_cost_words(table, NULL, line, sizeof line);
     float px = l->small_px * 1.05f, h = 3.0f * 1.4f * px;
     draw_wrapped(g, (sv_box){ l->margin, top, (float)l->fb_w - 2 * l->margin, h }, px,
-                 SV_FONT_SANS, ok ? t->text : t->text_dim, line, 3);
+                 l->legible_px, SV_FONT_SANS, ok ? t->text : t->text_dim, line, 3);
     return h + 0.6f * l->unit;
 }

@@ -34,6 +34,27 @@ static sv_caption_room kernel_caption_room(const sv_app_view *v, float w, float 
                                 w, bold_px, small_px);
 }
 
+/* The widest value in view, in characters (up to 4), over every row at the
+ * shown step and the last one (so the size rarely jumps between steps); 1
+ * when none is known. */
+static int widest_in_view(const sv_app_view *v, const sv_krows *rows, const sv_layout *l)
+{
+    const sv_ktrace *t = v->ktrace;
+    size_t steps[2] = { (size_t)sv_kpane_step(v), t->nsteps ? t->nsteps - 1 : 0 };
+    int w = 1;
+    for (int r = 0; r < rows->n && w < 4; r++)
+        for (int c = l->first_cell; c <= l->last_cell && (uint32_t)c < rows->row[r].count; c++)
+            for (int s = 0; s < 2; s++) {
+                sv_value val;
+                char buf[48];
+                if (!sv_kpane_value(t, steps[s], &rows->row[r], (uint32_t)c, &val))
+                    continue;
+                int n = (int)strlen(sv_value_format(t->type, val, buf, sizeof buf));
+                if (n > w) w = n;
+            }
+    return w > 4 ? 4 : w;
+}
+
 static void kernel_layout(const sv_app_view *v, sv_box area, sv_layout *l)
 {
     sv_krows rows;
@@ -47,8 +68,7 @@ static void kernel_layout(const sv_app_view *v, sv_box area, sv_layout *l)
     l->cell_h = fminf(9.0f * u, slot * 0.55f);
     for (int r = 0; r < rows.n; r++)
         l->row_y[r] = area.y + slot * ((float)r + 0.42f);
-    l->row_label_px = fminf(l->label_px, l->cell_h * 0.40f);
-    l->row_sub_px = fminf(l->small_px * 0.85f, l->cell_h * 0.25f);
+    sv_rows_place_labels(l, 0.40f);
     float label_w = fmaxf(l->row_label_px * 5.2f, l->row_sub_px * SV_EM_GLOBAL_MEMORY) + 1.0f * u;
     l->label_col = (sv_box){ area.x, area.y, label_w, area.h };
     l->cells_clip = (sv_box){ area.x + label_w + 0.5f * u, area.y - 0.5f * u,
@@ -62,9 +82,16 @@ static void kernel_layout(const sv_app_view *v, sv_box area, sv_layout *l)
     }
     float zoom = v->zoom >= 1.0f ? v->zoom : 1.0f;
     sv_rows_place_cells(l, zoom, v->pan);
-    float px = fminf(l->cell_h * 0.46f, 4.6f * u);
-    float fit = l->cell_w * 0.9f / SV_MONO_ADVANCE / 4.0f;
-    px = fminf(px, fit);
+    /* the numbers: as the chapter's pane's (pane_rows.c), at most 46 % of
+     * the cell's height or up to the legible size where it has room (issue
+     * 28: 14 px at 1024x768 in the compare view), fitted to the widest value
+     * in view rather than always to four characters */
+    float px = fmaxf(fminf(l->cell_h * 0.46f, 4.6f * u), fminf(l->legible_px, 0.65f * l->cell_h));
+    float fit1 = l->cell_w * 0.9f / SV_MONO_ADVANCE;
+    if (fit1 >= 7.0f)
+        px = fminf(px, fit1 / (float)widest_in_view(v, &rows, l));
+    else
+        px = 0.0f;
     l->num_px = px >= 7.0f ? px : 0.0f;
 }
 
@@ -114,11 +141,19 @@ static void draw_row_labels(const kdraw *d)
         const sv_krow *row = &d->rows.row[r];
         float y = d->l->row_y[r];
         sv_gfx_text(d->g, SV_FONT_SANS_BOLD, d->l->row_label_px, d->l->label_col.x,
-                    y - d->l->cell_h * 0.17f, SV_ALIGN_LEFT, d->t->text, row->name);
+                    y - d->l->row_label_dy, SV_ALIGN_LEFT, d->t->text, row->name);
         const char *sub = row->kind == SV_KROW_ARRAY ? "shared memory" : "global memory";
         sv_gfx_text(d->g, SV_FONT_SANS, d->l->row_sub_px, d->l->label_col.x,
-                    y + d->l->cell_h * 0.22f, SV_ALIGN_LEFT, d->t->text_dim, sub);
+                    y + d->l->row_sub_dy, SV_ALIGN_LEFT, d->t->text_dim, sub);
     }
+}
+
+/* The size of words on the cells (a read's value, a swap, a range, a
+ * failure): share of the small text, never below the legible size (issue
+ * 28: 11 to 13 px at 1024x768 in the compare view). */
+static float words_px(const sv_layout *l, float share)
+{
+    return fmaxf(fmaxf(l->small_px * share, l->legible_px), 8.0f);
 }
 
 static void draw_value(const kdraw *d, sv_box b, sv_value val, sv_rgba col, float px)
@@ -263,14 +298,15 @@ static void draw_cell(const kdraw *d, int r, uint32_t c)
     if (k.have)
         draw_value(d, b, k.val, t->cell_text, l->num_px);
     else if (row->kind != SV_KROW_INPUT && l->num_px > 0.0f)
-        sv_gfx_text(d->g, SV_FONT_MONO, l->num_px * 0.8f, b.x + b.w / 2.0f, b.y + b.h / 2.0f,
-                    SV_ALIGN_CENTER, sv_rgba_alpha(t->uninit, 0.7f), "?");
+        sv_gfx_text(d->g, SV_FONT_MONO, fmaxf(l->num_px * 0.8f, fminf(l->legible_px, l->num_px)),
+                    b.x + b.w / 2.0f, b.y + b.h / 2.0f, SV_ALIGN_CENTER,
+                    sv_rgba_alpha(t->uninit, 0.7f), "?");
     float u = l->unit;
     if (k.mark == SV_KMARK_BROKEN && d->kt->readings) {
         char want[48], s[64];
         sv_value_format(d->kt->type, d->kt->readings[d->k].window_value, want, sizeof want);
         snprintf(s, sizeof s, "\u2260 %s", want);
-        float px = fmaxf(l->small_px * 0.8f, 8.0f);
+        float px = words_px(l, 0.8f);
         sv_gfx_text(d->g, SV_FONT_SANS_BOLD, px, b.x + b.w / 2.0f, b.y + b.h + 0.9f * px,
                     SV_ALIGN_CENTER, t->error, s);
     }
@@ -323,12 +359,21 @@ static void draw_row_merged(const kdraw *d, int r)
     }
 }
 
-/* An arrow from the read cell (a, cell) into the written box dst. */
-static void read_arrow(const kdraw *d, const sv_kaccess *x, sv_box dst, int dst_row, bool hot)
+/* An arrow from the read cell (a, cell) into the written box dst, with the
+ * value the thread saw at its tail. One that passes over a row between the
+ * two (out[i] = t[i] + in[i]) is drawn under the cells (pass 0, before
+ * them), so the row it crosses keeps its values in sight, and its value
+ * sits just past the cell it starts from (pass 1, after them: issue 28,
+ * the values' circles sat on the row between); every other one in pass 1. */
+static void read_arrow(const kdraw *d, const sv_kaccess *x, sv_box dst, int dst_row, bool hot,
+                       int pass)
 {
     uint32_t col;
     int sr = sv_kpane_row_of(&d->rows, x->array, x->cell, &col);
     if (sr < 0)
+        return;
+    bool over = sr - dst_row >= 2 || dst_row - sr >= 2;
+    if (pass == 0 && !over)
         return;
     sv_box s = sv_layout_cell(d->l, sr, (int)col);
     float u = d->l->unit;
@@ -353,13 +398,19 @@ static void read_arrow(const kdraw *d, const sv_kaccess *x, sv_box dst, int dst_
     }
     sv_rgba ink = hot ? d->t->accent : sv_rgba_alpha(d->t->arrow, 0.7f);
     float w = fmaxf(1.0f, (hot ? 0.3f : 0.18f) * u);
-    sv_gfx_arrow(d->g, x0, y0, x1, y1, w, fmaxf(4.0f, 1.0f * u), ink);
+    if (pass == 0 || !over)
+        sv_gfx_arrow(d->g, x0, y0, x1, y1, w, fmaxf(4.0f, 1.0f * u), ink);
+    if (pass == 0)
+        return;
     if (hot || d->l->num_px > 0.0f) {
         /* the value the thread saw, at the arrow's tail */
         char vs[48];
         sv_value_format(d->kt->type, x->value, vs, sizeof vs);
-        float px = fmaxf(d->l->small_px * 0.7f, 8.0f);
-        float tx = x0 + (x1 - x0) * 0.22f, ty = y0 + (y1 - y0) * 0.22f;
+        float px = words_px(d->l, 0.7f);
+        float along = 0.22f;
+        if (over) /* just past the cell it starts from */
+            along = fminf(0.22f, (0.4f * u + 0.8f * px) / fmaxf(fabsf(y1 - y0), 1.0f));
+        float tx = x0 + (x1 - x0) * along, ty = y0 + (y1 - y0) * along;
         float tw = sv_gfx_text_width(d->g, SV_FONT_MONO, px, vs) + 0.8f * u;
         sv_gfx_rect(d->g, (sv_box){ tx - tw / 2.0f, ty - 0.7f * px, tw, 1.4f * px }, 0.6f * px,
                     d->t->panel, ink, fmaxf(1.0f, 0.1f * u), SV_BORDER_SOLID);
@@ -379,6 +430,31 @@ static int swap_row(const kdraw *d, const sv_bswap *w)
     return rl >= 0 && rl == rr ? rl : -1;
 }
 
+/* The room between pane row r and the row above (up) or below it: from
+ * the cells' edge to the next row's cells, or to the rows' area's edge. */
+static float row_gap(const kdraw *d, int r, bool up)
+{
+    const sv_layout *l = d->l;
+    float half = l->cell_h / 2.0f;
+    if (up)
+        return r > 0 ? (l->row_y[r] - half) - (l->row_y[r - 1] + half)
+                     : (l->row_y[r] - half) - l->rows_area.y;
+    return r + 1 < d->rows.n ? (l->row_y[r + 1] - half) - (l->row_y[r] + half)
+                             : l->rows_area.y + l->rows_area.h - (l->row_y[r] + half);
+}
+
+/* A down-sweep swap's arrows' rise off the row, and whether their words
+ * fit beside them, in row r's gaps (issue 28: at 1024x768 the words ran
+ * into the next row's values): px the words' size. */
+static float swap_rise(const kdraw *d, int r, float px, bool *words)
+{
+    const sv_layout *l = d->l;
+    float u = l->unit, gap = fminf(row_gap(d, r, true), row_gap(d, r, false)) - 0.2f * u;
+    float rise = fminf(fminf(2.2f * u, l->cell_h * 0.6f), fmaxf(gap - 1.3f * px, 0.35f * gap));
+    *words = rise + 1.3f * px <= gap;
+    return rise;
+}
+
 /* A swap as a swap: the parent's value goes left over the row, the old
  * left child's comes right under it (added to the parent), and the pair is
  * marked as one exchange. */
@@ -390,7 +466,9 @@ static void draw_swap(const kdraw *d, const sv_bswap *w, int r)
     sv_box L = sv_layout_cell(d->l, r, (int)cl), R = sv_layout_cell(d->l, r, (int)cr);
     float u = d->l->unit, xl = L.x + L.w / 2.0f, xr = R.x + R.w / 2.0f;
     float lw = fmaxf(1.0f, 0.25f * u), head = fmaxf(4.0f, 1.0f * u);
-    float top = L.y - 0.2f * u, bot = L.y + L.h + 0.2f * u, rise = fminf(2.2f * u, L.h * 0.6f);
+    float px = words_px(d->l, 0.7f);
+    bool words;
+    float top = L.y - 0.2f * u, bot = L.y + L.h + 0.2f * u, rise = swap_rise(d, r, px, &words);
     sv_rgba ink = d->t->accent, ink2 = d->t->full;
     float xm = (xl + xr) / 2.0f;
     /* over the row: the parent's value into the left child */
@@ -399,8 +477,7 @@ static void draw_swap(const kdraw *d, const sv_bswap *w, int r)
     /* under it: the old left child into the right one, added */
     sv_gfx_line(d->g, xl, bot, xm, bot + rise, lw, ink2);
     sv_gfx_arrow(d->g, xm, bot + rise, xr, bot, lw, head, ink2);
-    float px = fmaxf(d->l->small_px * 0.7f, 8.0f);
-    if (d->l->cell_pitch * (float)(cr - cl) < 4.0f * px)
+    if (!words || d->l->cell_pitch * (float)(cr - cl) < 4.0f * px)
         return; /* too narrow for words: the arrows say it */
     char a1[64], a2[64], v1[48], v2[48];
     sv_value_format(d->kt->type, w->parent, v1, sizeof v1);
@@ -422,8 +499,37 @@ static void draw_blelloch(const kdraw *d)
     if (a < 0 || !sv_blelloch_step(d->kt, d->k, &st))
         return;
     const sv_layout *l = d->l;
-    float u = l->unit, px = fmaxf(l->small_px * 0.75f, 8.0f);
-    bool words = l->cell_pitch >= 2.6f * px;
+    float u = l->unit, px = words_px(l, 0.75f);
+    /* The ranges under their cells, at the legible size or more: on one
+     * line where each fits its cell's pitch, else every other one a line
+     * lower, else none; in the down-sweep below the swaps' words; and only
+     * where the row's gap below holds them (issue 28: they ran into each
+     * other, the swaps' words and the next row). */
+    float widest = 0.0f;
+    for (uint32_t c = 0; c < st.m; c++)
+        if (sv_blelloch_marked(d->kt, d->k, c)) {
+            char rt[48];
+            sv_blelloch_range_text(sv_blelloch_range(d->kt, d->k, c), rt, sizeof rt);
+            widest = fmaxf(widest, sv_mono_width(px, (float)strlen(rt)));
+        }
+    int lines = widest <= 0.92f * l->cell_pitch ? 1 : widest <= 1.84f * l->cell_pitch ? 2 : 0;
+    bool swap_words = false;
+    float below = 0.0f; /* where the ranges' first line starts, under the cells */
+    int tree_row = -1;
+    {
+        uint32_t col0;
+        tree_row = sv_kpane_row_of(&d->rows, (uint32_t)a, 0, &col0);
+    }
+    if (st.phase == SV_BPHASE_DOWN && tree_row >= 0) {
+        float wpx = words_px(l, 0.7f);
+        float rise = swap_rise(d, tree_row, wpx, &swap_words);
+        below = 0.2f * u + rise + (swap_words ? 1.3f * wpx : 0.0f);
+    }
+    if (tree_row >= 0 && lines > 0 &&
+        below + (0.9f + 1.2f * (float)(lines - 1)) * px + 0.45f * px > row_gap(d, tree_row, false))
+        lines = 0;
+    bool words = lines > 0;
+    int nth = 0;
     for (uint32_t c = 0; c < st.m; c++) {
         uint32_t col;
         int r = sv_kpane_row_of(&d->rows, (uint32_t)a, c, &col);
@@ -441,8 +547,12 @@ static void draw_blelloch(const kdraw *d)
             char rt[48];
             sv_blelloch_range_text(sv_blelloch_range(d->kt, d->k, c), rt, sizeof rt);
             bool down = st.phase == SV_BPHASE_DOWN;
-            float y = b.y + b.h + (down ? 0.45f : 0.9f) * px + (down ? 2.4f * u : 0.0f);
-            sv_gfx_text(d->g, SV_FONT_MONO, px, b.x + b.w / 2.0f, y, SV_ALIGN_CENTER,
+            float y = b.y + b.h + below + 0.9f * px + (lines == 2 && (nth++ & 1) ? 1.2f * px : 0.0f);
+            /* kept inside the cells' clip (the last cell's sits on its edge) */
+            float half = 0.5f * sv_mono_width(px, (float)strlen(rt));
+            float x = sv_clampf(b.x + b.w / 2.0f, l->cells_clip.x + half,
+                                l->cells_clip.x + l->cells_clip.w - half);
+            sv_gfx_text(d->g, SV_FONT_MONO, px, x, y, SV_ALIGN_CENTER,
                         down ? d->t->full : d->t->accent, rt);
         }
     }
@@ -461,8 +571,9 @@ static void draw_blelloch(const kdraw *d)
 }
 
 /* Arrows from the reads behind each write of the step, for cells in view;
- * past 64 cells in view only the hovered cell's. */
-static void draw_arrows(const kdraw *d)
+ * past 64 cells in view only the hovered cell's; pass 0 the ones under the
+ * cells, pass 1 the rest (read_arrow). */
+static void draw_arrows(const kdraw *d, int pass)
 {
     if (!sv_kpane_has_reads(d->kt) || d->k >= d->kt->nsteps)
         return;
@@ -486,7 +597,7 @@ static void draw_arrows(const kdraw *d)
             continue;
         sv_box dst = sv_layout_cell(d->l, r, (int)col);
         for (uint32_t i = 0; i < wr->nreads; i++)
-            read_arrow(d, &s->reads[wr->first_read + i], dst, r, hot);
+            read_arrow(d, &s->reads[wr->first_read + i], dst, r, hot, pass);
     }
 }
 
@@ -499,7 +610,7 @@ static void draw_failure(const kdraw *d)
         return;
     const sv_theme *t = d->t;
     const sv_layout *l = d->l;
-    float u = l->unit, px = fmaxf(l->small_px * 0.8f, 8.0f);
+    float u = l->unit, px = words_px(l, 0.8f);
     int lastrow = d->rows.n >= 3 ? d->rows.n - 2 : 0; /* the last array row */
     if (kt->failure.kind == SV_KFAIL_OUT_OF_RANGE && kt->failure.thread >= 0 &&
         (size_t)kt->failure.thread < kt->n) {
@@ -557,6 +668,7 @@ void sv_render_kernel(sv_gfx *g, const sv_app_view *v, const sv_layout *l, const
     sv_gfx_clip(g, &l->cells_clip);
     if (d.kt->nsteps > 0) {
         d.hazard = hazard_cells(&d);
+        draw_arrows(&d, 0);
         bool merged = l->cell_pitch < 4.0f;
         for (int r = 0; r < d.rows.n; r++) {
             uint32_t hi = d.rows.row[r].count;
@@ -568,7 +680,7 @@ void sv_render_kernel(sv_gfx *g, const sv_app_view *v, const sv_layout *l, const
                 draw_cell(&d, r, (uint32_t)c);
         }
         free(d.hazard);
-        draw_arrows(&d);
+        draw_arrows(&d, 1);
         draw_blelloch(&d);
         draw_failure(&d);
     }

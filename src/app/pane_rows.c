@@ -107,15 +107,21 @@ static void rows_place(const sv_app_view *s, sv_box area, sv_layout *l)
     l->rows_area = (sv_box){ m, top, area.w, fmaxf(bottom - top, 1.0f) };
 
     /* Rows: cell height 9u, gaps 6u (input to buf[0], room for the window
-     * bracket), 9u (buf[0] to buf[1], the round's arrows), 5u (to output).
-     * Above UI scale 1 the gaps shrink, so that the cells grow. */
+     * bracket), 9u (buf[0] to buf[1], the round's arrows), 5u (to output),
+     * then the index line, 3u or as tall as its numbers need at the
+     * legible size, whichever is more. Above UI scale 1 the gaps shrink,
+     * so that the cells grow. */
     float ui = l->ui_scale > 1.0f ? l->ui_scale : 1.0f;
     float gf = 1.0f / (1.0f + 0.8f * (ui - 1.0f));
-    const float nominal = 4 * 9.0f + (6.0f + 9.0f + 5.0f + 3.0f) * gf; /* + the index line */
-    float k = sv_clampf(l->rows_area.h / (nominal * u), 0.2f, 1.25f);
+    const float rows_u = 4 * 9.0f + (6.0f + 9.0f + 5.0f) * gf;
+    float index_min = 1.3f * l->legible_px; /* px the index line needs at least */
+    float k = sv_clampf(l->rows_area.h / ((rows_u + 3.0f * gf) * u), 0.2f, 1.25f);
+    if (3.0f * gf * u * k < index_min)
+        k = sv_clampf((l->rows_area.h - index_min) / (rows_u * u), 0.2f, 1.25f);
+    float index_h = fmaxf(3.0f * gf * u * k, index_min);
     l->cell_h = 9.0f * u * k;
     float gaps[3] = { 6.0f * u * k * gf, 9.0f * u * k * gf, 5.0f * u * k * gf };
-    float used = nominal * u * k;
+    float used = rows_u * u * k + index_h;
     float y = l->rows_area.y + (l->rows_area.h - used) / 2.0f + l->cell_h / 2.0f;
     for (int r = 0; r < 4; r++) {
         l->row_y[r] = y;
@@ -124,17 +130,23 @@ static void rows_place(const sv_app_view *s, sv_box area, sv_layout *l)
     }
 
     /* Row labels: the name above the row's centre line, the memory below;
-     * both shrink with squeezed rows. The tag sits right of the name. */
-    l->row_label_px = fminf(l->label_px, l->cell_h * 0.36f);
-    l->row_sub_px = fminf(l->small_px * 0.85f, l->cell_h * 0.25f);
-    float tag_h = l->row_label_px * 1.3f;
+     * both shrink with squeezed rows, never below the legible size (issue
+     * 28), and move apart where the row is too short for the two at their
+     * sizes. The tag sits right of the name, its word at least legible. */
+    sv_rows_place_labels(l, 0.36f);
+    float tag_h = fmaxf(l->row_label_px * 1.3f, l->legible_px * 1.3f);
+    l->tag_px = fmaxf(tag_h * 0.58f, l->legible_px);
+    /* a kernel that reads and writes one buffer (in-place) says pin=pout */
+    float em = SV_EM_POUT_BOLD;
+    for (size_t r = 1; s && s->trace && r < s->trace->nrounds; r++)
+        if (s->trace->rounds[r].pin == s->trace->rounds[r].pout)
+            em = SV_EM_PIN_POUT_BOLD;
+    float tag_w = fmaxf(tag_h * 1.95f, l->tag_px * em + 0.5f * tag_h);
     float tag_x = m + l->row_label_px * SV_EM_BUF0_BOLD + 0.5f * l->row_label_px;
     for (int r = 1; r <= 2; r++)
-        l->tag[r] = (sv_box){ tag_x, l->row_y[r] - l->cell_h * 0.17f - tag_h / 2.0f,
-                              tag_h * 1.95f, tag_h };
+        l->tag[r] = (sv_box){ tag_x, l->row_y[r] - l->row_label_dy - tag_h / 2.0f, tag_w, tag_h };
     /* As wide as the tag's end or "global memory". */
-    float label_w = fmaxf(tag_x + tag_h * 1.95f - m, l->row_sub_px * SV_EM_GLOBAL_MEMORY) +
-                    1.0f * u;
+    float label_w = fmaxf(tag_x + tag_w - m, l->row_sub_px * SV_EM_GLOBAL_MEMORY) + 1.0f * u;
     l->label_col = (sv_box){ m, l->rows_area.y, label_w, l->rows_area.h };
     l->cells_clip = (sv_box){ m + label_w + 0.5f * u, l->rows_area.y - 0.5f * u,
                               l->rows_area.x + l->rows_area.w - (m + label_w + 0.5f * u),
@@ -143,9 +155,20 @@ static void rows_place(const sv_app_view *s, sv_box area, sv_layout *l)
         l->warp_label_y = l->row_y[0] - l->cell_h / 2.0f - 1.5f * u;
     if (l->cells_clip.w < 1.0f) l->cells_clip.w = 1.0f;
 
-    /* The index line under the output row. */
-    l->index_y = l->row_y[3] + l->cell_h / 2.0f + 1.5f * u * k * gf;
-    l->index_px = fminf(l->small_px * 0.9f, 2.2f * u * k);
+    /* The index line under the output row, its numbers centred in it. */
+    l->index_px = fmaxf(fminf(l->small_px * 0.9f, 2.2f * u * k), l->legible_px);
+    l->index_y = l->row_y[3] + l->cell_h / 2.0f + fmaxf(1.5f * u * k * gf, 0.5f * index_h);
+}
+
+void sv_rows_place_labels(sv_layout *l, float name_share)
+{
+    l->row_label_px = fmaxf(fminf(l->label_px, l->cell_h * name_share), l->legible_px);
+    l->row_sub_px = fmaxf(fminf(l->small_px * 0.85f, l->cell_h * 0.25f), l->legible_px);
+    /* the centres 0.39 of the cell apart, or as far as the two sizes need */
+    float need = 0.5f * (l->row_label_px + l->row_sub_px) + 0.12f * l->row_sub_px;
+    float extra = fmaxf(0.0f, need - 0.39f * l->cell_h) / 2.0f;
+    l->row_label_dy = 0.17f * l->cell_h + extra;
+    l->row_sub_dy = 0.22f * l->cell_h + extra;
 }
 
 void sv_rows_place_cells(sv_layout *l, float zoom, float pan)
@@ -188,6 +211,9 @@ static void cells_place(const sv_app_view *s, sv_layout *l)
      * widest in view, hidden below legibility. */
     float share = 0.46f + 0.14f * fminf(fmaxf(ui - 1.0f, 0.0f), 1.0f); /* of the cell's height */
     float px = fminf(l->cell_h * share, 4.6f * u);
+    /* up to the legible size where the cell's height has room for it
+     * (issue 28: squeezed rows at a large UI scale kept numbers small) */
+    px = fmaxf(px, fminf(l->legible_px, 0.7f * l->cell_h));
     float fit1 = l->cell_w * 0.9f / SV_MONO_ADVANCE;
     if (fit1 >= 7.0f && l->last_cell >= l->first_cell) {
         /* Up to 4 characters set the common size; a longer number

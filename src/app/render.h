@@ -27,6 +27,13 @@ typedef struct sv_layout {
     float legible_px;        /* the least text size anything that must be read takes:
                                 2.1 % of the height (docs/user-guide.md) */
     sv_box header, caption, legend, counters, timeline, input_box;
+    /* The input box's rows (render_overlay.c draws them), as offsets from its
+     * top: the title line's middle, the field's top and height, the error
+     * line's and the hint's middles; hint false when the box has no room
+     * for it (the error, when there is one, comes first). */
+    struct { float title_y, field_y, field_h, error_y, hint_y; bool hint; } input_rows;
+    int legend_lines;        /* the legend's lines: 1, or 2 where its terse words would not
+                                fit one at the legible size (render_overlay.c flows them) */
     int caption_bold;        /* the caption's bold lines (it wraps onto them) */
     sv_box verdict;          /* the lab's verdict, its own lines above the counters;
                                 h = 0 without a lab */
@@ -59,6 +66,8 @@ typedef struct sv_layout {
     sv_float_style num_style; /* one float32 notation for the trace's cells (core/table.h) */
     float radius, border_w;  /* cells' corner radius and border width */
     float row_label_px, row_sub_px; /* the row labels' name and memory lines */
+    float row_label_dy, row_sub_dy; /* how far above / below a row's centre they sit */
+    float tag_px;            /* the pin/pout tags' word */
     float index_y, index_px; /* the index line under the output row */
     float warp_label_y;      /* n > SV_WARP: the "warp k" labels' centre line, above the input row */
 } sv_layout;

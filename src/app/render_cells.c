@@ -30,9 +30,9 @@ static void draw_labels(sv_gfx *g, const sv_app_view *s, const sv_layout *l,
     float x = l->label_col.x;
     for (int r = 0; r < 4; r++) {
         float y = l->row_y[r];
-        sv_gfx_text(g, SV_FONT_SANS_BOLD, l->row_label_px, x, y - l->cell_h * 0.17f,
+        sv_gfx_text(g, SV_FONT_SANS_BOLD, l->row_label_px, x, y - l->row_label_dy,
                     SV_ALIGN_LEFT, t->text, names[r]);
-        sv_gfx_text(g, SV_FONT_SANS, l->row_sub_px, x, y + l->cell_h * 0.22f,
+        sv_gfx_text(g, SV_FONT_SANS, l->row_sub_px, x, y + l->row_sub_dy,
                     SV_ALIGN_LEFT, t->text_dim, subs[r]);
     }
     /* The swap phase shows the next round's roles: the tags trade places. */
@@ -43,9 +43,12 @@ static void draw_labels(sv_gfx *g, const sv_app_view *s, const sv_layout *l,
     if (v->round > 0 && v->rd->pin == v->rd->pout) {
         /* One buffer (an in-place mistake): pin and pout are the same. */
         sv_box tb = l->tag[1 + pout];
-        tb.w = fmaxf(tb.w, fminf(tb.w * 2.1f, l->cells_clip.x - tb.x - 0.4f * l->unit));
+        float room = l->cells_clip.x - tb.x - 0.4f * l->unit;
+        /* as wide as the word at the tag's size needs, where the column has it */
+        float need = sv_gfx_text_width(g, SV_FONT_SANS_BOLD, l->tag_px, "pin=pout") + tb.h * 0.5f;
+        tb.w = fmaxf(tb.w, fminf(need, room));
         sv_gfx_rect(g, tb, tb.h / 2.0f, t->error, t->error, 0.0f, SV_BORDER_NONE);
-        float px = sv_scene_fit_px(g, SV_FONT_SANS_BOLD, tb.h * 0.5f, tb.w - tb.h * 0.5f,
+        float px = sv_scene_fit_px(g, SV_FONT_SANS_BOLD, l->tag_px, tb.w - tb.h * 0.5f,
                                    "pin=pout");
         sv_gfx_text(g, SV_FONT_SANS_BOLD, px, tb.x + tb.w / 2.0f, tb.y + tb.h / 2.0f,
                     SV_ALIGN_CENTER, t->tag_text, "pin=pout");
@@ -58,7 +61,7 @@ static void draw_labels(sv_gfx *g, const sv_app_view *s, const sv_layout *l,
         const sv_box *tb = &l->tag[1 + b];
         sv_gfx_rect(g, *tb, tb->h / 2.0f, is_pin ? t->pin_tag : t->pout_tag,
                     is_pin ? t->pin_tag : t->pout_tag, 0.0f, SV_BORDER_NONE);
-        sv_gfx_text(g, SV_FONT_SANS_BOLD, tb->h * 0.58f, tb->x + tb->w / 2.0f,
+        sv_gfx_text(g, SV_FONT_SANS_BOLD, l->tag_px, tb->x + tb->w / 2.0f,
                     tb->y + tb->h / 2.0f, SV_ALIGN_CENTER, t->tag_text,
                     is_pin ? "pin" : "pout");
     }
@@ -613,6 +616,10 @@ static void draw_window(sv_gfx *g, const sv_app_view *s, const sv_layout *l,
     if (cx + tw / 2.0f > l->cells_clip.x + l->cells_clip.w)
         cx = l->cells_clip.x + l->cells_clip.w - tw / 2.0f;
     float ty = y + 1.4f * u;
+    /* only where the gap to buf[0] holds it (rows squeezed by a large UI
+     * scale leave none: the bracket and the cells' colour say it) */
+    if (ty + 0.5f * l->small_px > l->row_y[1] - l->cell_h / 2.0f)
+        return;
     sv_gfx_rect(g, (sv_box){ cx - tw / 2.0f - 0.6f * u, ty - 1.2f * u, tw + 1.2f * u, 2.4f * u },
                 1.0f * u, t->bg, t->bg, 0.0f, SV_BORDER_NONE);
     sv_gfx_text(g, SV_FONT_SANS, l->small_px, cx, ty, SV_ALIGN_CENTER, t->window, label);
@@ -945,11 +952,13 @@ static void draw_output_band(sv_gfx *g, const sv_app_view *s, const sv_layout *l
     sv_gfx_rect(g, band, l->radius, sv_rgba_alpha(t->cell_fill, 0.35f),
                 sv_rgba_alpha(t->cell_border, 0.7f), fmaxf(1.0f, l->border_w * 0.5f),
                 SV_BORDER_DASHED);
-    float px = sv_scene_fit_px(g, SV_FONT_SANS, fminf(l->small_px, band.h * 0.4f),
-                               band.w - 2.0f * u, msg);
+    /* at the band's height's 40 %, up to the legible size where it is short
+     * (issue 28), fitted to the band's width, cut there */
+    float px = fmaxf(fminf(l->small_px, band.h * 0.4f), fminf(l->legible_px, band.h * 0.62f));
     if (px >= 6.0f)
-        sv_gfx_text(g, SV_FONT_SANS, px, band.x + band.w / 2.0f, l->row_y[3],
-                    SV_ALIGN_CENTER, t->text_dim, msg);
+        sv_scene_text_fit(g, SV_FONT_SANS, px, fminf(px, l->legible_px), band.w - 2.0f * u,
+                          band.x + band.w / 2.0f, l->row_y[3], SV_ALIGN_CENTER, t->text_dim,
+                          msg);
 }
 
 /* Rings: the hovered or pinned cell, and a pout cell's operands in pin. */

@@ -22,7 +22,12 @@ void sv_render_header(sv_gfx *g, const sv_app_view *s, const sv_layout *l, const
         title = "Hillis-Steele beside Blelloch"; /* the compare view (pane_compare.h) */
     float x = h->x;
     x += sv_gfx_text(g, SV_FONT_SANS_BOLD, l->title_px, x, cy, SV_ALIGN_LEFT, t->text, title);
-    x += sv_gfx_text(g, SV_FONT_SANS, l->title_px * 0.82f, x, cy, SV_ALIGN_LEFT, t->text_dim, rest);
+    /* the rest at 82 % of the title, never below the legible size, cut
+     * before the [?] where it would run into it */
+    float rest_px = fmaxf(l->title_px * 0.82f, l->legible_px);
+    x += sv_scene_text_fit(g, SV_FONT_SANS, rest_px, rest_px,
+                           fmaxf(l->help_hint.x - 1.6f * u - x, 1.0f), x, cy, SV_ALIGN_LEFT,
+                           t->text_dim, rest);
 
     /* [?] and, left of it, the trace's source. A clean slide (--clean) has
      * no [?] and says the source short: "CUDA · H200", "CPU emulator". */

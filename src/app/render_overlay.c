@@ -11,6 +11,7 @@
 #include "help.h"
 #include "kpane.h"
 #include "scene.h"
+#include "util.h"
 #include "words.h"
 
 static void draw_caption(sv_gfx *g, const sv_app_view *s, const sv_layout *l,
@@ -23,14 +24,15 @@ static void draw_caption(sv_gfx *g, const sv_app_view *s, const sv_layout *l,
     const sv_box *b = &l->caption;
     sv_rgba l2_col = cw.line2_error ? t->error : t->text_dim;
     /* The bold line wraps onto the lines the layout made room for at the
-     * full size before it shrinks (never below 80%); past that its last
-     * line is cut with an ellipsis. */
+     * full size before it shrinks (never below 80%, nor below the legible
+     * size); past that its last line is cut with an ellipsis. */
     int maxb = l->caption_bold > 0 ? l->caption_bold : 2;
     if (maxb > 4) maxb = 4;
     char lines[4][SV_WRAP_MAX];
     float px = l->caption_px;
     int n = sv_scene_wrap(g, SV_FONT_SANS_BOLD, px, b->w, l1, lines, maxb);
-    while (n > maxb && px > 0.8f * l->caption_px) {
+    float least = fmaxf(0.8f * l->caption_px, l->legible_px);
+    while (n > maxb && px - 1.0f >= least) {
         px = floorf(px - 1.0f);
         n = sv_scene_wrap(g, SV_FONT_SANS_BOLD, px, b->w, l1, lines, maxb);
     }
@@ -73,77 +75,114 @@ static void draw_caption(sv_gfx *g, const sv_app_view *s, const sv_layout *l,
                             wrapped[k][j]);
             continue;
         }
-        float fpx = sv_scene_fit_px(g, SV_FONT_SANS, spx, b->w, small[k]);
-        sv_gfx_text(g, SV_FONT_SANS, fpx, b->x, y2, SV_ALIGN_LEFT, cols[k], small[k]);
+        sv_scene_text_fit(g, SV_FONT_SANS, spx, l->legible_px, b->w, b->x, y2, SV_ALIGN_LEFT,
+                          cols[k], small[k]);
         y2 += slh;
     }
 }
 
 /* ---- legend and counters ---------------------------------------------- */
 
-/* One legend entry at x (a swatch with the case's border style, then its
- * words), at unit u; only measured when draw is false. Returns the next x. */
-static float legend_item(sv_gfx *g, const sv_layout *l, const sv_theme *t, float x, float cy,
-                         sv_rgba fill, sv_rgba border, sv_border style, const char *glyph,
-                         const char *words, const char *cond, float u, bool draw)
+/* The legend's entries flow onto the lines the layout gave it (one, or two
+ * where even the terse words at the legible size would not fit one line:
+ * issue 28), each a swatch with the case's border style, then its words
+ * and, dimmer, the case's condition at this round. A flow places entries
+ * at unit u (the small text's size / 2.5, or less to fit) and draws them
+ * when draw is set; it says whether they all fit. */
+typedef struct legend_entry {
+    sv_rgba fill, border;
+    sv_border style;
+    const char *glyph, *words, *cond;
+    bool hatch;
+} legend_entry;
+
+typedef struct legend_flow {
+    float x, right;   /* the pen and the legend's right edge */
+    int line, lines;  /* the line the pen is on, how many there are */
+    float widest;     /* the longest line's width */
+} legend_flow;
+
+static float legend_entry_w(sv_gfx *g, const legend_entry *e, float u)
 {
-    sv_box sw = { x, cy - 1.3f * u, 3.8f * u, 2.6f * u };
-    float px = floorf(l->small_px * u / l->text_u);
-    if (draw) {
-        sv_gfx_rect(g, sw, 0.5f * u, fill, border, fmaxf(1.0f, 0.36f * u), style);
-        if (glyph)
-            sv_gfx_text(g, SV_FONT_MONO, 1.8f * u, sw.x + sw.w / 2.0f, cy, SV_ALIGN_CENTER,
-                        t->uninit, glyph);
-    }
-    x += sw.w + 0.9f * u;
-    x += draw ? sv_gfx_text(g, SV_FONT_SANS, px, x, cy, SV_ALIGN_LEFT, t->text, words)
-              : sv_gfx_text_width(g, SV_FONT_SANS, px, words);
-    if (cond && cond[0]) { /* the case's condition at this round, dimmer */
-        x += 0.9f * u;
-        x += draw ? sv_gfx_text(g, SV_FONT_SANS, px, x, cy, SV_ALIGN_LEFT, t->text_dim, cond)
-                  : sv_gfx_text_width(g, SV_FONT_SANS, px, cond);
-    }
-    return x + 2.6f * u;
+    float px = floorf(2.5f * u);
+    float w = 3.8f * u + 0.9f * u + sv_gfx_text_width(g, SV_FONT_SANS, px, e->words);
+    if (e->cond && e->cond[0])
+        w += 0.9f * u + sv_gfx_text_width(g, SV_FONT_SANS, px, e->cond);
+    return w;
 }
 
-static float legend_items(sv_gfx *g, const sv_layout *l, const sv_theme *t, float cy,
-                          bool show_window, bool lab, bool show_correct, char (*cond)[48],
-                          bool terse, float u, bool draw)
+static bool legend_place(sv_gfx *g, const sv_layout *l, const sv_theme *t,
+                         const legend_entry *e, size_t n, float u, bool draw, legend_flow *f)
 {
-    /* terse: the swatches alone show the border styles */
-    const char *words[3] = { "full window (solid)", "partial window (dashed)",
-                             "copy-through (dotted)" };
-    if (terse) {
-        words[0] = "full window";
-        words[1] = "partial window";
-        words[2] = "copy-through";
+    f->x = l->legend.x;
+    f->right = l->legend.x + l->legend.w;
+    f->line = 0;
+    f->lines = l->legend_lines > 1 ? l->legend_lines : 1;
+    f->widest = 0.0f;
+    float px = floorf(2.5f * u), lh = l->legend.h / (float)f->lines;
+    bool fits = true;
+    for (size_t i = 0; i < n; i++) {
+        float w = legend_entry_w(g, &e[i], u);
+        if (f->x > l->legend.x && f->x + w > f->right && f->line + 1 < f->lines) {
+            f->line++;
+            f->x = l->legend.x;
+        }
+        if (f->x + w > f->right + 0.5f)
+            fits = false;
+        if (draw) {
+            float cy = l->legend.y + lh * ((float)f->line + 0.5f), x = f->x;
+            sv_box sw = { x, cy - 1.3f * u, 3.8f * u, 2.6f * u };
+            if (e[i].hatch)
+                sv_scene_hatch(g, sw, 0.9f * u, fmaxf(1.0f, 0.2f * u), t->error);
+            sv_gfx_rect(g, sw, 0.5f * u, e[i].fill, e[i].border, fmaxf(1.0f, 0.36f * u),
+                        e[i].style);
+            if (e[i].glyph) /* the `?` a cell shows, as legible as the words */
+                sv_gfx_text(g, SV_FONT_MONO, fmaxf(1.8f * u, fminf(l->legible_px, px)),
+                            sw.x + sw.w / 2.0f, cy, SV_ALIGN_CENTER, t->uninit, e[i].glyph);
+            x += sw.w + 0.9f * u;
+            x += sv_gfx_text(g, SV_FONT_SANS, px, x, cy, SV_ALIGN_LEFT, t->text, e[i].words);
+            if (e[i].cond && e[i].cond[0])
+                sv_gfx_text(g, SV_FONT_SANS, px, x + 0.9f * u, cy, SV_ALIGN_LEFT, t->text_dim,
+                            e[i].cond);
+        }
+        f->x += w;
+        if (f->x - l->legend.x > f->widest)
+            f->widest = f->x - l->legend.x;
+        f->x += 2.6f * u;
     }
-    float x = l->legend.x;
-    x = legend_item(g, l, t, x, cy, sv_rgba_mix(t->cell_fill, t->full, t->tint), t->full,
-                    SV_BORDER_SOLID, NULL, words[0], cond ? cond[0] : NULL, u,
-                    draw);
-    x = legend_item(g, l, t, x, cy, sv_rgba_mix(t->cell_fill, t->partial, t->tint), t->partial,
-                    SV_BORDER_DASHED, NULL, words[1], cond ? cond[1] : NULL,
-                    u, draw);
-    x = legend_item(g, l, t, x, cy, sv_rgba_mix(t->cell_fill, t->copy, t->tint), t->copy,
-                    SV_BORDER_DOTTED, NULL, words[2], cond ? cond[2] : NULL, u,
-                    draw);
-    x = legend_item(g, l, t, x, cy, sv_rgba_mix(t->cell_fill, t->bg, 0.55f),
-                    sv_rgba_alpha(t->uninit, 0.7f), SV_BORDER_SOLID, "?", "uninitialized", NULL,
-                    u, draw);
+    return fits;
+}
+
+/* The Hillis-Steele legend's entries: the three cases (with their
+ * conditions at this round, cond; NULL none; terse: the words without the
+ * border style's name, which the swatch shows), uninitialized, the input
+ * window while a cell is explained, the lab's hatch. Returns how many. */
+static size_t legend_entries(const sv_theme *t, bool show_window, bool lab, bool show_correct,
+                             char (*cond)[48], bool terse, legend_entry out[6])
+{
+    static const char *full_words[3] = { "full window (solid)", "partial window (dashed)",
+                                         "copy-through (dotted)" };
+    static const char *terse_words[3] = { "full window", "partial window", "copy-through" };
+    const char *const *words = terse ? terse_words : full_words;
+    size_t n = 0;
+    out[n++] = (legend_entry){ sv_rgba_mix(t->cell_fill, t->full, t->tint), t->full,
+                               SV_BORDER_SOLID, NULL, words[0], cond ? cond[0] : NULL, false };
+    out[n++] = (legend_entry){ sv_rgba_mix(t->cell_fill, t->partial, t->tint), t->partial,
+                               SV_BORDER_DASHED, NULL, words[1], cond ? cond[1] : NULL, false };
+    out[n++] = (legend_entry){ sv_rgba_mix(t->cell_fill, t->copy, t->tint), t->copy,
+                               SV_BORDER_DOTTED, NULL, words[2], cond ? cond[2] : NULL, false };
+    out[n++] = (legend_entry){ sv_rgba_mix(t->cell_fill, t->bg, 0.55f),
+                               sv_rgba_alpha(t->uninit, 0.7f), SV_BORDER_SOLID, "?",
+                               "uninitialized", NULL, false };
     if (show_window)
-        x = legend_item(g, l, t, x, cy, sv_rgba_mix(t->cell_fill, t->window, 0.42f), t->window,
-                        SV_BORDER_SOLID, NULL, "input window", NULL, u, draw);
-    if (lab) {
-        if (draw)
-            sv_scene_hatch(g, (sv_box){ x, cy - 1.3f * u, 3.8f * u, 2.6f * u }, 0.9f * u,
-                           fmaxf(1.0f, 0.2f * u), t->error);
-        x = legend_item(g, l, t, x, cy, sv_rgba_alpha(t->error, 0.0f), t->error,
-                        SV_BORDER_SOLID, NULL, show_correct ? "wrong in some run (\u2713 correct)"
-                                                            : "wrong in some run (D: correct)",
-                        NULL, u, draw);
-    }
-    return x - 2.6f * u - l->legend.x;
+        out[n++] = (legend_entry){ sv_rgba_mix(t->cell_fill, t->window, 0.42f), t->window,
+                                   SV_BORDER_SOLID, NULL, "input window", NULL, false };
+    if (lab)
+        out[n++] = (legend_entry){ sv_rgba_alpha(t->error, 0.0f), t->error, SV_BORDER_SOLID,
+                                   NULL, show_correct ? "wrong in some run (\u2713 correct)"
+                                                      : "wrong in some run (D: correct)",
+                                   NULL, true };
+    return n;
 }
 
 /* Blelloch's legend (its cells have no chapter cases): the range marks and
@@ -152,7 +191,7 @@ static float legend_items(sv_gfx *g, const sv_layout *l, const sv_theme *t, floa
 static float legend_blelloch(sv_gfx *g, const sv_layout *l, const sv_theme *t, float cy,
                              const char *noun, float u, bool draw)
 {
-    float px = floorf(l->small_px * u / l->text_u), x = l->legend.x;
+    float px = floorf(2.5f * u), x = l->legend.x;
     char a[96], b[96];
     snprintf(a, sizeof a, "holds the %s of in[0..3] (up: its subtree; down: all left of it)",
              noun);
@@ -185,38 +224,58 @@ static void draw_legend(sv_gfx *g, const sv_app_view *s, const sv_layout *l, con
         return;
     }
     /* u: the legend's unit, the small text's size / 2.5, shrunk to fit. */
-    float cy = l->legend.y + l->legend.h / 2.0f, u = l->small_px / 2.5f;
+    float u = l->small_px / 2.5f;
     bool lab = s->lab != NULL && !s->outcome_hidden; /* a question open: no hint */
     /* The cases' conditions at this round where they fit at full size (no
      * question open: they would answer it; the tooltip of a cell gives its
      * case's condition anyway); the overview, which has no tooltip, shortens
      * the words to make room for them. Else the words alone, shrunk if need
-     * be. */
+     * be, but not below the legible size (issue 28): there the terse words
+     * (the swatches show the border styles), and below it only where even
+     * those would run off the frame. */
     char cond[3][48];
     bool conds = !(s->quiz && s->quiz_asking) && sv_words_case_conditions(s, cond);
-    bool terse = false;
     bool sc = s->show_correct;
-    float w = 0.0f;
+    legend_entry e[6];
+    size_t n = 0;
+    legend_flow f;
+    bool placed = false;
     if (conds) {
-        w = legend_items(g, l, t, cy, show_window, lab, sc, cond, false, u, false);
-        if (w > l->legend.w && s->overview) {
-            terse = true;
-            w = legend_items(g, l, t, cy, show_window, lab, sc, cond, true, u, false);
+        n = legend_entries(t, show_window, lab, sc, cond, false, e);
+        placed = legend_place(g, l, t, e, n, u, false, &f);
+        if (!placed && s->overview) {
+            n = legend_entries(t, show_window, lab, sc, cond, true, e);
+            placed = legend_place(g, l, t, e, n, u, false, &f);
         }
-        if (w > l->legend.w)
-            conds = terse = false;
     }
-    if (!conds)
-        w = legend_items(g, l, t, cy, show_window, lab, sc, NULL, false, u, false);
-    if (w > l->legend.w)
-        u *= l->legend.w / w;
-    w = legend_items(g, l, t, cy, show_window, lab, sc, conds ? cond : NULL, terse, u, true);
+    float least = fminf(l->legible_px / 2.5f, u);
+    /* the input window's entry, which comes with the pointer, goes first
+     * (the window's own label under the input row names it) */
+    for (int pass = 0; pass < 4 && !placed; pass++) {
+        bool terse = pass & 1, window = show_window && pass < 2;
+        if (pass >= 2 && !show_window)
+            break;
+        n = legend_entries(t, window, lab, sc, NULL, terse, e);
+        for (float k = 1.0f; !placed && u * k >= least - 1e-3f; k -= 0.04f) {
+            placed = legend_place(g, l, t, e, n, fmaxf(u * k, least), false, &f);
+            if (placed)
+                u = fmaxf(u * k, least);
+        }
+    }
+    for (float k = 0.96f; !placed && k > 0.3f; k -= 0.04f) { /* the last resort */
+        placed = legend_place(g, l, t, e, n, least * k, false, &f);
+        if (placed)
+            u = least * k;
+    }
+    legend_place(g, l, t, e, n, u, true, &f);
+    float w = f.line == 0 ? f.widest : f.x - 2.6f * u - l->legend.x;
+    float cy = l->legend.y + l->legend.h / (float)f.lines * ((float)f.line + 0.5f);
     /* Too many cells for numbers: say how to get them, right of the legend. */
     if (l->num_px <= 0.0f) {
         const char *hint = "values: hover a cell, or zoom in (])";
         float avail = l->legend.w - w - 2.0f * u;
         float px = sv_scene_fit_px(g, SV_FONT_SANS, l->small_px, avail, hint);
-        if (px >= 0.6f * l->small_px)
+        if (px >= l->legible_px - 0.5f) /* else none: it would be too small to read */
             sv_gfx_text(g, SV_FONT_SANS, px, l->legend.x + l->legend.w, cy, SV_ALIGN_RIGHT,
                         t->text_dim, hint);
     }
@@ -243,8 +302,9 @@ static void draw_counters(sv_gfx *g, const sv_app_view *s, const sv_layout *l,
                 while (*rest == ' ')
                     rest++;
             }
-            px = sv_scene_fit_px(g, SV_FONT_SANS, px, l->verdict.w, rest);
-            snprintf(lines[room - 1], SV_WRAP_MAX, "%s", rest);
+            px = fmaxf(sv_scene_fit_px(g, SV_FONT_SANS, px, l->verdict.w, rest), l->legible_px);
+            sv_gfx_text_ellipsize(g, SV_FONT_SANS, px, l->verdict.w, rest, lines[room - 1],
+                                  SV_WRAP_MAX);
             n = room;
         }
         float y = l->verdict.y + 0.75f * l->small_px;
@@ -254,15 +314,14 @@ static void draw_counters(sv_gfx *g, const sv_app_view *s, const sv_layout *l,
         note[0] = '\0';
     }
     float cy = l->counters.y + l->counters.h / 2.0f;
-    float cpx = sv_scene_fit_px(g, SV_FONT_SANS, l->small_px,
-                                note[0] ? l->counters.w * 0.55f : l->counters.w, line);
-    float w = sv_gfx_text(g, SV_FONT_SANS, cpx, l->counters.x, cy, SV_ALIGN_LEFT, t->text_dim,
-                          line);
+    /* fitted to the line, never below the legible size (cut there) */
+    float w = sv_scene_text_fit(g, SV_FONT_SANS, l->small_px, l->legible_px,
+                                note[0] ? l->counters.w * 0.55f : l->counters.w, l->counters.x,
+                                cy, SV_ALIGN_LEFT, t->text_dim, line);
     if (note[0]) {
         float avail = l->counters.w - w - 1.2f * l->small_px;
-        float px = sv_scene_fit_px(g, SV_FONT_SANS, l->small_px, fmaxf(avail, 1.0f), note);
-        sv_gfx_text(g, SV_FONT_SANS, px, l->counters.x + l->counters.w, cy, SV_ALIGN_RIGHT,
-                    t->error, note);
+        sv_scene_text_fit(g, SV_FONT_SANS, l->small_px, l->legible_px, fmaxf(avail, 1.0f),
+                          l->counters.x + l->counters.w, cy, SV_ALIGN_RIGHT, t->error, note);
     }
 }
 
@@ -295,7 +354,8 @@ static void draw_timeline(sv_gfx *g, const sv_app_view *s, const sv_layout *l,
         if ((s->lab || s->ktrace) && !s->outcome_hidden && first_wrong == k) {
             sv_gfx_circle(g, x, y, r * 2.4f, sv_rgba_alpha(t->error, 0.0f), t->error,
                           fmaxf(1.5f, 0.3f * u));
-            sv_gfx_text(g, SV_FONT_SANS_BOLD, l->small_px * 0.85f, x, y - 2.6f * u,
+            sv_gfx_text(g, SV_FONT_SANS_BOLD, fmaxf(l->small_px * 0.85f, l->legible_px), x,
+                        y - 2.6f * u,
                         SV_ALIGN_CENTER, t->error, s->ktrace ? "first broken" : "first wrong");
         }
         char lab[16];
@@ -303,18 +363,19 @@ static void draw_timeline(sv_gfx *g, const sv_app_view *s, const sv_layout *l,
             sv_kwords_step_label(s->ktrace, k, lab, sizeof lab);
         else
             sv_words_step_label(s->trace, k, lab, sizeof lab);
-        sv_gfx_text(g, k == cur ? SV_FONT_SANS_BOLD : SV_FONT_SANS, l->small_px * 0.85f, x,
-                    y + 1.3f * l->small_px, SV_ALIGN_CENTER, k == cur ? t->text : t->text_dim,
+        sv_gfx_text(g, k == cur ? SV_FONT_SANS_BOLD : SV_FONT_SANS,
+                    fmaxf(l->small_px * 0.85f, l->legible_px), x, y + 1.3f * l->small_px, SV_ALIGN_CENTER, k == cur ? t->text : t->text_dim,
                     lab);
     }
     char qhint[200];
     const char *hint = sv_words_hint(s, qhint, sizeof qhint);
     if (!hint[0]) /* a slide: no key hints */
         return;
-    float avail = l->timeline.w * 0.45f;
-    float px = sv_scene_fit_px(g, SV_FONT_SANS, l->small_px, avail, hint);
-    sv_gfx_text(g, SV_FONT_SANS, px, l->timeline.x + l->timeline.w, y, SV_ALIGN_RIGHT,
-                t->text_dim, hint);
+    /* the room right of the last dot (the dots take the left half at most) */
+    float end = steps > 0 ? l->timeline_x[steps - 1] + 2.4f * r : l->timeline.x;
+    float avail = fmaxf(l->timeline.w * 0.45f, l->timeline.x + l->timeline.w - end - 1.5f * u);
+    sv_scene_text_fit(g, SV_FONT_SANS, l->small_px, l->legible_px, avail,
+                      l->timeline.x + l->timeline.w, y, SV_ALIGN_RIGHT, t->text_dim, hint);
 }
 
 /* ---- tooltip ---------------------------------------------------------- */
@@ -349,8 +410,11 @@ static void tooltip_place(const sv_app_view *s, const sv_layout *l, int row, int
     float u = l->text_u, gap = 0.9f * u, m = l->margin;
     float W = (float)l->fb_w, H = (float)l->fb_h;
     sv_box c = sv_layout_cell(l, row, i);
-    sv_box avoid[4];
-    float weight[4] = { 4.0f, 4.0f, 2.0f, 0.5f };
+    sv_box avoid[5];
+    /* what it explains weighs far more than the caption or the header:
+     * the operands most (issue 28: at 1024x768 the inductive step's
+     * tooltip sat on pin[i - s] and pin[i]), then its row and window */
+    float weight[5] = { 20.0f, 20.0f, 50.0f, 0.5f, 1.0f };
     int na = 0;
     avoid[na++] = (sv_box){ l->cells_clip.x, c.y, l->cells_clip.w, c.h };
     sv_step_view v;
@@ -374,6 +438,7 @@ static void tooltip_place(const sv_app_view *s, const sv_layout *l, int row, int
     }
     avoid[na++] = ops;
     avoid[na++] = l->caption;
+    avoid[na++] = l->header; /* the title, and a toast's place (draw_status) */
     float top = l->row_y[0] - l->cell_h / 2.0f, bottom = l->index_y + l->index_px;
     float ys[4] = { c.y - gap - bh, c.y + c.h + gap, top - gap - bh, bottom + gap };
     if (row >= 2) { /* the lower rows look below first */
@@ -437,18 +502,31 @@ static void draw_tooltip(sv_gfx *g, const sv_app_view *s, const sv_layout *l,
     sv_tip_words tip;
     if (!sv_pane_of(s)->tooltip(s, row, i, &tip))
         return;
-    int n = tip.n;
-    char (*lines)[SV_TIP_MAX] = tip.line;
     sv_rgba accent = tone_colour(t, tip.accent);
     float u = l->text_u, px = l->small_px, lh = px * 1.5f, pad = 1.4f * u;
-    float w = 0.0f;
-    for (int k = 0; k < n; k++) {
+    /* Each line at the small size; one wider than the frame wraps onto more
+     * lines rather than shrink (issue 28: the lab's explanation line was
+     * about 12 px at 1024x768). */
+    enum { MAX_ROWS = 24 };
+    static char rows[MAX_ROWS][SV_WRAP_MAX];
+    int line_of[MAX_ROWS], n = 0;
+    float max_w = (float)fb_w - 2 * l->margin - 2 * pad, w = 0.0f;
+    for (int k = 0; k < tip.n && n < MAX_ROWS; k++) {
         sv_font f = k == 0 ? SV_FONT_SANS_BOLD : (k == 1 ? SV_FONT_MONO : SV_FONT_SANS);
-        float tw = sv_gfx_text_width(g, f, px, lines[k]);
-        if (tw > w) w = tw;
+        char wrapped[8][SV_WRAP_MAX];
+        int m = sv_scene_wrap(g, f, px, max_w, tip.line[k], wrapped, 8);
+        if (m < 1) { /* an empty line stays a line */
+            wrapped[0][0] = '\0';
+            m = 1;
+        }
+        for (int j = 0; j < m && j < 8 && n < MAX_ROWS; j++, n++) {
+            memcpy(rows[n], wrapped[j], SV_WRAP_MAX);
+            line_of[n] = k;
+            w = fmaxf(w, sv_gfx_text_width(g, f, px, rows[n]));
+        }
     }
-    float bw = w + 2 * pad, bh = (float)n * lh + 2 * pad - (lh - px) ;
-    bw = fminf(bw, (float)fb_w - 2 * l->margin);
+    float bw = fminf(w + 2 * pad, (float)fb_w - 2 * l->margin);
+    float bh = (float)n * lh + 2 * pad - (lh - px);
     float x, y;
     tooltip_place(s, l, row, i, bw, bh, &x, &y);
     sv_gfx_rect(g, (sv_box){ x + 0.3f * u, y + 0.4f * u, bw, bh }, 1.2f * u,
@@ -456,13 +534,15 @@ static void draw_tooltip(sv_gfx *g, const sv_app_view *s, const sv_layout *l,
     sv_gfx_rect(g, (sv_box){ x, y, bw, bh }, 1.2f * u, t->panel, accent,
                 fmaxf(1.0f, 0.25f * u), SV_BORDER_SOLID);
     float ty = y + pad + px / 2.0f;
-    for (int k = 0; k < n; k++) {
+    for (int r = 0; r < n; r++) {
+        int k = line_of[r];
         sv_font f = k == 0 ? SV_FONT_SANS_BOLD : (k == 1 ? SV_FONT_MONO : SV_FONT_SANS);
         sv_rgba col = k == 0 ? t->text
                     : tip.emph[k] ? sv_rgba_mix(t->text, accent, 0.6f)
                     : k == 1 ? t->text : t->text_dim;
-        float fpx = sv_scene_fit_px(g, f, px, bw - 2 * pad, lines[k]);
-        sv_gfx_text(g, f, fpx, x + pad, ty, SV_ALIGN_LEFT, col, lines[k]);
+        /* a single word wider than the frame: cut at the legible size */
+        sv_scene_text_fit(g, f, px, l->legible_px, bw - 2 * pad, x + pad, ty, SV_ALIGN_LEFT, col,
+                          rows[r]);
         ty += lh;
     }
 }
@@ -483,16 +563,17 @@ static void draw_input_box(sv_gfx *g, const sv_app_view *s, const sv_layout *l,
     sv_box b = l->input_box;
     sv_gfx_rect(g, b, 1.4f * u, t->panel, t->pin_tag,
                 fmaxf(1.0f, 0.3f * u), SV_BORDER_SOLID);
-    float x = b.x + 1.8f * u, y = b.y + 2.2f * u;
+    /* the rows where the layout put them (frame.c's input_rows) */
+    float x = b.x + 1.8f * u, y = b.y + l->input_rows.title_y;
     float w = sv_gfx_text(g, SV_FONT_SANS_BOLD, l->label_px, x, y, SV_ALIGN_LEFT, t->text,
                           "Input array");
     const char *how = "numbers separated by spaces or commas, as scanviz-trace takes them";
     float avail = b.w - 3.6f * u - w - 2.0f * u;
-    sv_gfx_text(g, SV_FONT_SANS, sv_scene_fit_px(g, SV_FONT_SANS, l->small_px, avail, how),
-                x + w + 2.0f * u, y, SV_ALIGN_LEFT, t->text_dim, how);
+    sv_scene_text_fit(g, SV_FONT_SANS, l->small_px, l->legible_px, avail, x + w + 2.0f * u, y,
+                      SV_ALIGN_LEFT, t->text_dim, how);
 
     /* The field: one line, scrolled so the cursor stays in view. */
-    sv_box f = { x, y + 2.0f * u, b.w - 3.6f * u, 4.4f * u };
+    sv_box f = { x, b.y + l->input_rows.field_y, b.w - 3.6f * u, l->input_rows.field_h };
     bool bad = s->edit_error[0] != '\0';
     sv_gfx_rect(g, f, 0.8f * u, t->cell_fill, bad ? t->error : t->cell_border,
                 fmaxf(1.0f, 0.25f * u), SV_BORDER_SOLID);
@@ -535,71 +616,108 @@ static void draw_input_box(sv_gfx *g, const sv_app_view *s, const sv_layout *l,
                 t->accent);
     sv_gfx_clip(g, NULL);
 
-    float ly = f.y + f.h + 1.9f * u;
-    float hpx = sv_scene_fit_px(g, SV_FONT_SANS, l->small_px, f.w, SV_EDIT_HINT);
-    if (bad) {
-        float epx = sv_scene_fit_px(g, SV_FONT_SANS_BOLD, l->small_px * 1.1f, f.w, s->edit_error);
-        sv_gfx_text(g, SV_FONT_SANS_BOLD, epx, x, ly, SV_ALIGN_LEFT, t->error, s->edit_error);
-        /* y is a line's middle: the hint's capitals start below the error's
-         * descenders (half a cap, 0.37 em, plus 0.24 em), with a gap */
-        ly += 0.61f * epx + 0.37f * hpx + 0.3f * u;
-    }
-    if (ly < b.y + b.h - 1.0f * u)
-        sv_gfx_text(g, SV_FONT_SANS, hpx, x, ly, SV_ALIGN_LEFT, t->text_dim, SV_EDIT_HINT);
+    if (bad)
+        sv_scene_text_fit(g, SV_FONT_SANS_BOLD, l->small_px * 1.1f, l->legible_px, f.w, x,
+                          b.y + l->input_rows.error_y, SV_ALIGN_LEFT, t->error, s->edit_error);
+    if (l->input_rows.hint)
+        sv_scene_text_fit(g, SV_FONT_SANS, l->small_px, l->legible_px, f.w, x,
+                          b.y + l->input_rows.hint_y, SV_ALIGN_LEFT, t->text_dim, SV_EDIT_HINT);
 }
 
 /* The overview's foot: the whole run's counters, and the key hint where
- * the timeline would be (none on a --clean slide). */
+ * the timeline would be (none on a --clean slide); in a presenter script,
+ * where in it, as on its other steps (issue 28: an overview step had
+ * none). */
 static void draw_overview_foot(sv_gfx *g, const sv_app_view *s, const sv_layout *l,
                                const sv_theme *t, const char *line, const char *hint)
 {
-    sv_gfx_text(g, SV_FONT_SANS, sv_scene_fit_px(g, SV_FONT_SANS, l->small_px, l->counters.w,
-                                                 line),
-                l->counters.x, l->counters.y + l->counters.h / 2.0f, SV_ALIGN_LEFT,
-                t->text_dim, line);
-    if (!s->clean)
-        sv_gfx_text(g, SV_FONT_SANS, l->small_px, l->timeline.x + l->timeline.w, l->timeline_y,
-                    SV_ALIGN_RIGHT, t->text_dim, hint);
+    sv_scene_text_fit(g, SV_FONT_SANS, l->small_px, l->legible_px, l->counters.w, l->counters.x,
+                      l->counters.y + l->counters.h / 2.0f, SV_ALIGN_LEFT, t->text_dim, line);
+    if (s->clean)
+        return;
+    char pos[96];
+    if (s->script_steps > 0) {
+        snprintf(pos, sizeof pos, "%d / %d \u00b7 \u25c4 \u25ba script \u00b7 H help",
+                 s->script_step, s->script_steps);
+        hint = pos;
+    }
+    sv_scene_text_fit(g, SV_FONT_SANS, l->small_px, l->legible_px, l->timeline.w,
+                      l->timeline.x + l->timeline.w, l->timeline_y, SV_ALIGN_RIGHT, t->text_dim,
+                      hint);
 }
 
 /* ---- status and help ---------------------------------------------------- */
 
-/* The status line: a pill under the header, the message wrapped onto at
- * most SV_STATUS_LINES lines within the window (the last ellipsized when
- * even those do not hold it; the state line's status= has it whole). */
-#define SV_STATUS_LINES 3
+/* The transient status line (a toast) sits in the header, right-aligned
+ * over the trace's source line (left of the [?]), never over the cells,
+ * the overview's titles, the header's title or the key hints and a
+ * script's position (issue 28: it covered the first row and the overview's
+ * first title). It takes the room from the end of the header's words, or
+ * of its title, at the small size shrunk to fit but not below the legible
+ * size; a longer one wraps onto two lines, the pill then reaching into the
+ * margins above and below the header, and is cut past that. */
 static void draw_status(sv_gfx *g, const sv_app_view *s, const sv_layout *l, const sv_theme *t)
 {
     if (!s->status[0])
         return;
-    static char lines[SV_STATUS_LINES + 1][SV_WRAP_MAX];
     float a = (s->status_time > 0.0f && s->status_time < 0.4f) ? s->status_time / 0.4f : 1.0f;
-    float u = l->text_u, px = l->small_px;
-    float max_w = (float)l->fb_w - 2.0f * l->margin - 3.0f * u;
-    int n = sv_scene_wrap(g, SV_FONT_SANS, px, max_w, s->status, lines, SV_STATUS_LINES + 1);
-    if (n > SV_STATUS_LINES) {
-        /* the last line takes the rest, cut with an ellipsis */
-        char rest[SV_WRAP_MAX * 2];
-        snprintf(rest, sizeof rest, "%s %s", lines[SV_STATUS_LINES - 1], lines[SV_STATUS_LINES]);
-        sv_gfx_text_ellipsize(g, SV_FONT_SANS, px, max_w, rest, lines[SV_STATUS_LINES - 1],
-                              sizeof lines[0]);
-        n = SV_STATUS_LINES;
+    float u = l->text_u, px = l->small_px, pad = 1.2f * u;
+    const sv_box *h = &l->header;
+    float right = (s->clean ? h->x + h->w : l->help_hint.x - 0.8f * l->unit) - pad;
+    /* where the header's words end (render_frame.c's sv_render_header) */
+    char rest[160];
+    const char *title;
+    sv_pane_of(s)->header(s, &title, rest, sizeof rest);
+    if (s->compare && s->view == SV_VIEW_SCAN)
+        title = "Hillis-Steele beside Blelloch";
+    float title_end = h->x + sv_gfx_text_width(g, SV_FONT_SANS_BOLD, l->title_px, title);
+    float rest_px = fmaxf(l->title_px * 0.82f, l->legible_px);
+    float words_end = title_end + sv_gfx_text_width(g, SV_FONT_SANS, rest_px, rest);
+    float left = words_end + 1.0f * u + pad;
+    if (sv_gfx_text_width(g, SV_FONT_SANS, l->legible_px, s->status) > right - left)
+        left = title_end + 1.0f * u + pad;
+    float max_w = fmaxf(right - left, 1.0f);
+    char lines[2][SV_WRAP_MAX];
+    int n = 1;
+    float fit = sv_scene_fit_px(g, SV_FONT_SANS, px, max_w, s->status);
+    if (fit >= l->legible_px) {
+        snprintf(lines[0], SV_WRAP_MAX, "%s", s->status);
+    } else {
+        fit = l->legible_px;
+        n = sv_scene_wrap(g, SV_FONT_SANS, fit, max_w, s->status, lines, 2);
+        if (n > 2) { /* the rest from the second line on, cut to fit */
+            const char *rest2 = strstr(s->status, lines[0]) + strlen(lines[0]);
+            while (*rest2 == ' ')
+                rest2++;
+            sv_gfx_text_ellipsize(g, SV_FONT_SANS, fit, max_w, rest2, lines[1], SV_WRAP_MAX);
+        }
+        if (n > 2)
+            n = 2;
+        for (int k = 0; k < n; k++) { /* a word longer than the room */
+            char cut[SV_WRAP_MAX];
+            sv_gfx_text_ellipsize(g, SV_FONT_SANS, fit, max_w, lines[k], cut, sizeof cut);
+            memcpy(lines[k], cut, sizeof cut);
+        }
     }
-    if (n < 1)
-        return;
     float w = 0.0f;
-    for (int i = 0; i < n; i++)
-        w = fmaxf(w, sv_gfx_text_width(g, SV_FONT_SANS, px, lines[i]));
-    w += 3.0f * u;
-    float pitch = ceilf(px * 1.35f);
-    float cx = l->header.x + l->header.w / 2.0f, y = l->header.y + l->header.h + 1.4f * u;
-    float h = 3.2f * u + pitch * (float)(n - 1);
-    sv_gfx_rect(g, (sv_box){ cx - w / 2.0f, y - 1.6f * u, w, h }, 1.6f * u,
-                sv_rgba_alpha(t->panel, 0.95f * a), sv_rgba_alpha(t->pin_tag, a),
-                fmaxf(1.0f, 0.2f * u), SV_BORDER_SOLID);
-    for (int i = 0; i < n; i++)
-        sv_gfx_text(g, SV_FONT_SANS, px, cx, y + pitch * (float)i, SV_ALIGN_CENTER,
-                    sv_rgba_alpha(t->text, a), lines[i]);
+    for (int k = 0; k < n; k++)
+        w = fmaxf(w, sv_gfx_text_width(g, SV_FONT_SANS, fit, lines[k]));
+    float cy = h->y + h->h / 2.0f, lh = 1.2f * fit;
+    /* two lines: within the margin above the header and its rule below */
+    float lo = 0.3f * h->y, hi = h->y + h->h + 0.5f * l->unit;
+    if (n > 1)
+        lh = fminf(lh, (hi - lo - 0.2f * fit) / (float)n);
+    float bh = n == 1 ? fminf(h->h, 1.6f * fit) : (float)n * lh + 0.2f * fit;
+    float top = cy - bh / 2.0f;
+    if (n > 1)
+        top = sv_clampf(top, lo, hi - bh);
+    sv_box pill = { right + pad - w - 2.0f * pad, top, w + 2.0f * pad, bh };
+    sv_gfx_rect(g, pill, fminf(bh / 2.0f, 1.6f * u), sv_rgba_alpha(t->panel, a),
+                sv_rgba_alpha(t->pin_tag, a), fmaxf(1.0f, 0.2f * u), SV_BORDER_SOLID);
+    float y = top + bh / 2.0f - lh * ((float)n - 1.0f) / 2.0f;
+    for (int k = 0; k < n; k++, y += lh)
+        sv_gfx_text(g, SV_FONT_SANS, fit, pill.x + pad, y, SV_ALIGN_LEFT,
+                    sv_rgba_alpha(t->text, a), lines[k]);
 }
 
 static void draw_help(sv_gfx *g, const sv_layout *l, const sv_theme *t, int fb_w, int fb_h)

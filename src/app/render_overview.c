@@ -69,12 +69,15 @@ static void draw_row(sv_gfx *g, const sv_app_view *s, const sv_layout *l, const 
                           r->name);
     if (r->tag) {
         bool pin = strcmp(r->tag, "pin") == 0;
-        float th = o->tag_px * 1.35f, tw = th * 1.95f;
+        /* the word at least legible where the row has room (as the label) */
+        float tpx = fmaxf(o->tag_px * 1.35f * 0.58f, fminf(l->legible_px, o->row_h * 0.68f));
+        float th = fmaxf(o->tag_px * 1.35f, fminf(1.3f * tpx, o->row_h * 0.95f));
+        float tw = fmaxf(th * 1.95f, tpx * SV_EM_POUT_BOLD + 0.5f * th);
         sv_box tb = { lx + w + 0.4f * o->label_px, cy - th / 2.0f, tw, th };
         if (tb.x + tb.w < l->cells_clip.x) {
             sv_gfx_rect(g, tb, th / 2.0f, pin ? t->pin_tag : t->pout_tag,
                         pin ? t->pin_tag : t->pout_tag, 0.0f, SV_BORDER_NONE);
-            sv_gfx_text(g, SV_FONT_SANS_BOLD, th * 0.58f, tb.x + tb.w / 2.0f, cy, SV_ALIGN_CENTER,
+            sv_gfx_text(g, SV_FONT_SANS_BOLD, tpx, tb.x + tb.w / 2.0f, cy, SV_ALIGN_CENTER,
                         t->tag_text, r->tag);
         }
     }
@@ -183,7 +186,7 @@ static void draw_arrows(sv_gfx *g, const sv_layout *l, const sv_theme *t, const 
 }
 
 /* The index line under the last block takes this many row units. */
-#define OV_INDEX_UNITS 0.7f
+#define OV_INDEX_UNITS 0.95f
 
 /* " · copy-through i < s · partial s ≤ i < 2s − 1 · full i ≥ 2s − 1" for a
  * round of stride s (2^(r−1)) at n cells: the chapter's case conditions with
@@ -203,14 +206,24 @@ static void case_conditions(long stride, size_t n, char *out, size_t len)
 }
 
 /* A block's title (bold) and its case conditions after it (regular),
- * both made smaller only if together they would pass the cells' width. */
+ * both made smaller only if together they would pass the cells' width, but
+ * not below the legible size: there the conditions go (the legend has
+ * them), and the title alone is cut past that. */
 static void draw_title(sv_gfx *g, const sv_layout *l, const sv_theme *t, float px, float y,
                        const char *title, const char *cond)
 {
     float w = sv_gfx_text_width(g, SV_FONT_SANS_BOLD, px, title) +
               sv_gfx_text_width(g, SV_FONT_SANS, px, cond);
+    float least = fminf(l->legible_px, px);
     if (w > l->cells_clip.w && w > 0.0f)
         px = floorf(px * l->cells_clip.w / w);
+    if (px < least) {
+        px = least;
+        cond = "";
+        sv_scene_text_fit(g, SV_FONT_SANS_BOLD, px, least, l->cells_clip.w, l->cells_clip.x, y,
+                          SV_ALIGN_LEFT, t->text_dim, title);
+        return;
+    }
     float x = l->cells_clip.x;
     x += sv_gfx_text(g, SV_FONT_SANS_BOLD, px, x, y, SV_ALIGN_LEFT, t->text_dim, title);
     if (cond[0])
@@ -222,7 +235,8 @@ static void draw_title(sv_gfx *g, const sv_layout *l, const sv_theme *t, float p
 static void draw_index(sv_gfx *g, const sv_layout *l, const sv_theme *t, const ov_geom *o,
                        float cy)
 {
-    float px = fminf(l->index_px > 0.0f ? l->index_px : l->small_px * 0.9f, o->row_h * 0.6f);
+    float px = fmaxf(fminf(l->index_px > 0.0f ? l->index_px : l->small_px * 0.9f, o->row_h * 0.6f),
+                     fminf(l->legible_px, o->row_h * 0.8f));
     if (px < 6.0f)
         return;
     char num[16];
@@ -281,15 +295,20 @@ void sv_render_overview(sv_gfx *g, const sv_app_view *s, const sv_layout *l, con
     o.style = sv_trace_float_style(tr);
     o.row_h = fminf(area.h / units, l->cell_h * 1.05f);
     o.cell_h = o.row_h * 0.86f;
-    o.label_px = fminf(l->row_label_px, o.row_h * 0.42f);
+    /* Each text at its share of a row, up to the legible size where the row
+     * has room for it (issue 28: 14 to 17 px at 1024x768, at every scale). */
+    float least = l->legible_px;
+    o.label_px = fmaxf(fminf(l->row_label_px, o.row_h * 0.42f), fminf(least, o.row_h * 0.68f));
     o.tag_px = o.label_px * 0.82f;
     o.num_px = fminf(o.cell_h * 0.5f, l->num_px > 0.0f ? l->num_px : 0.0f);
+    if (o.num_px > 0.0f)
+        o.num_px = fmaxf(o.num_px, fminf(least, o.cell_h * 0.78f));
     if (o.num_px < 7.0f)
         o.num_px = 0.0f;
     float block_h = o.row_h * (2.0f + 0.8f + 0.55f), gap = o.row_h * 0.35f;
     float used = (float)blocks * block_h + (float)(blocks - 1) * gap + OV_INDEX_UNITS * o.row_h;
     float y = area.y + fmaxf(0.0f, (area.h - used) / 2.0f);
-    float cap_px = fminf(l->small_px, o.row_h * 0.5f);
+    float cap_px = fmaxf(fminf(l->small_px, o.row_h * 0.5f), fminf(least, o.row_h * 0.7f));
     for (int k = 0; k < blocks; k++) {
         bool shift = k >= (int)tr->nrounds;
         int r = shift ? (int)tr->nrounds - 1 : k;

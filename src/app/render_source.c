@@ -90,14 +90,57 @@ static int rows_between(const sv_code_geo *g, int lo, int hi)
     return rows;
 }
 
-/* The first line shown: the kernel's start, or scrolled so that the
- * phase's lines are in view with a third of the panel above them. */
-static int first_line(const sv_code_geo *g, const sv_source_file *f)
+/* The lines the panel keeps in view (issue 28: it opened at the template
+ * line, the round's add and a mistake's changed line below the panel):
+ * the phase's highlighted lines, or without a phase the lines the shown
+ * step runs (round 0 the load, a round its guarded add or copy, the
+ * exclusive shift the copy back), and a mistake's changed lines with them
+ * where the panel holds both, else the changed lines alone. [*lo, *hi];
+ * 0 when none. */
+static void focus_lines(const sv_app_view *v, const sv_code_geo *g, const sv_source_file *f,
+                        int *lo, int *hi)
+{
+    *lo = g->hl_lo;
+    *hi = g->hl_hi;
+    sv_step_view sv;
+    if (*lo <= 0 && v->trace && sv_scene_step(v, v->step, &sv)) {
+        sv_phase ph = sv.shift ? SV_PHASE_COPY_BACK : sv.round == 0 ? SV_PHASE_LOAD
+                                                                    : SV_PHASE_OP;
+        if (!sv_source_phase_lines(f, ph, sv.round, lo, hi) || *lo <= 0)
+            *lo = *hi = 0;
+    }
+    int clo = 0, chi = 0;
+    for (int line = 1; line <= f->nlines; line++)
+        if (f->lines[line - 1].changed) {
+            if (!clo) clo = line;
+            chi = line;
+        }
+    if (!clo)
+        return;
+    if (*lo <= 0) {
+        *lo = clo;
+        *hi = chi;
+        return;
+    }
+    int a = clo < *lo ? clo : *lo, b = chi > *hi ? chi : *hi;
+    if (rows_between(g, a, b) <= g->count) {
+        *lo = a;
+        *hi = b;
+    } else { /* both do not fit: the mistake's own line first */
+        *lo = clo;
+        *hi = rows_between(g, clo, chi) <= g->count ? chi : clo;
+    }
+}
+
+/* The first line shown: the kernel's start, or scrolled so that the focus
+ * lines [lo, hi] are in view with a third of the panel above them. */
+static int first_line(const sv_code_geo *g, const sv_source_file *f, int lo, int hi)
 {
     int first = f->kernel_line;
-    if (g->hl_lo > 0 && (g->hl_lo < first || rows_between(g, first, g->hl_hi) > g->count)) {
-        first = g->hl_lo;
-        while (first > 1 && rows_between(g, first - 1, g->hl_lo - 1) <= g->count / 3)
+    if (lo > 0 && (lo < first || rows_between(g, first, hi) > g->count)) {
+        first = lo;
+        while (first > 1 && rows_between(g, first - 1, lo - 1) <= g->count / 3 &&
+               rows_between(g, first - 1, hi) <= g->count)
             first--;
     }
     /* No empty rows at the end while earlier lines would fit. */
@@ -146,7 +189,9 @@ bool sv_code_geometry(const sv_app_view *v, const sv_layout *l, sv_code_geo *out
     out->nlines = f->nlines;
     if (v->trace)
         sv_source_phase_lines(f, v->phase, v->step, &out->hl_lo, &out->hl_hi);
-    out->first = first_line(out, f);
+    int lo, hi;
+    focus_lines(v, out, f, &lo, &hi);
+    out->first = first_line(out, f, lo, hi);
     return true;
 }
 
@@ -233,7 +278,9 @@ void sv_render_source(sv_gfx *g, const sv_app_view *s, const sv_layout *l, const
                  s->kernel_file);
     else
         snprintf(path, sizeof path, "%s", f->path);
-    float sp = l->small_px;
+    /* the name at the small size, down to the legible size to be whole */
+    float sp = sv_scene_fit_px(g, SV_FONT_SANS_BOLD, l->small_px, p->w - 2.0f * u, path);
+    sp = fmaxf(sp, fminf(l->legible_px, l->small_px));
     float name_w = sv_gfx_text_width(g, SV_FONT_SANS_BOLD, sp, path);
     char right[96];
     if (s->phase != SV_PHASE_NONE)

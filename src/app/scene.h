@@ -82,6 +82,12 @@ bool sv_scene_tooltip_target(const sv_app_view *s, int *row, int *cell);
  * max_w wide (px itself when it fits). */
 float sv_scene_fit_px(sv_gfx *g, sv_font font, float px, float max_w, const char *utf8);
 
+/* Draws utf8 at the px that makes it at most max_w wide (sv_scene_fit_px),
+ * but never below least: there it is cut with an ellipsis instead (the
+ * first SV_WRAP_MAX - 1 bytes at most). Returns the advance drawn. */
+float sv_scene_text_fit(sv_gfx *g, sv_font font, float px, float least, float max_w,
+                        float x, float y, sv_align align, sv_rgba col, const char *utf8);
+
 /* Splits utf8 at spaces into lines that each fit max_w at px (a word wider
  * than that goes alone on its line), keeping the first max of them in out;
  * returns how many lines it needs, which may be more than max. */

@@ -32,6 +32,17 @@ float sv_scene_fit_px(sv_gfx *g, sv_font font, float px, float max_w, const char
     return fit;
 }
 
+float sv_scene_text_fit(sv_gfx *g, sv_font font, float px, float least, float max_w,
+                        float x, float y, sv_align align, sv_rgba col, const char *utf8)
+{
+    float fit = sv_scene_fit_px(g, font, px, max_w, utf8);
+    if (fit >= least)
+        return sv_gfx_text(g, font, fit, x, y, align, col, utf8);
+    char cut[SV_WRAP_MAX];
+    sv_gfx_text_ellipsize(g, font, least, max_w, utf8, cut, sizeof cut);
+    return sv_gfx_text(g, font, least, x, y, align, col, cut);
+}
+
 int sv_scene_wrap(sv_gfx *g, sv_font font, float px, float max_w, const char *utf8,
                   char (*out)[SV_WRAP_MAX], int max)
 {

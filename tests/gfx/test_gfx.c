@@ -388,6 +388,13 @@ static void test_font_metrics(void)
     CHECK_MSG(fabsf(m - SV_EM_GLOBAL_MEMORY) <= 0.03f * SV_EM_GLOBAL_MEMORY,
               "\"global memory\" is %.3f em, SV_EM_GLOBAL_MEMORY says %.3f", m,
               SV_EM_GLOBAL_MEMORY);
+    float p = sv_gfx_text_width(g, SV_FONT_SANS_BOLD, 100.0f, "pout") / 100.0f;
+    CHECK_MSG(fabsf(p - SV_EM_POUT_BOLD) <= 0.03f * SV_EM_POUT_BOLD,
+              "\"pout\" in bold is %.3f em, SV_EM_POUT_BOLD says %.3f", p, SV_EM_POUT_BOLD);
+    float pp = sv_gfx_text_width(g, SV_FONT_SANS_BOLD, 100.0f, "pin=pout") / 100.0f;
+    CHECK_MSG(fabsf(pp - SV_EM_PIN_POUT_BOLD) <= 0.03f * SV_EM_PIN_POUT_BOLD,
+              "\"pin=pout\" in bold is %.3f em, SV_EM_PIN_POUT_BOLD says %.3f", pp,
+              SV_EM_PIN_POUT_BOLD);
 }
 
 static void test_clip(void)

@@ -512,7 +512,9 @@ static void test_scale(void)
         sv_app_cleanup(&lab_state);
     }
     t = chapter_view(&s, 3);
-    CHECK_MSG(value_px[3] >= 1.5f * value_px[0], "values at scale 2: %.1f px, at 1: %.1f px",
+    /* (1.2, not 1.5 since issue 28: at 720p the text's floor takes some of
+     * the room the cells had) */
+    CHECK_MSG(value_px[3] >= 1.2f * value_px[0], "values at scale 2: %.1f px, at 1: %.1f px",
               (double)value_px[3], (double)value_px[0]);
     for (int k = 1; k < 6; k++)
         CHECK_MSG(value_px[k] >= value_px[k - 1], "values shrink from scale %.2f to %.2f",

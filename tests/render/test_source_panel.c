@@ -7,7 +7,9 @@
  *    line wraps onto more rows), and no row of code runs past the panel's
  *    right edge: line 46, the add itself, and in-place's `// MISTAKE:` line;
  *  - the file name is drawn whole (the chapter's kernel and in-place's);
- *  - the instrumentation lines (`trace.`) are drawn dim, as comments are.
+ *  - the instrumentation lines (`trace.`) are drawn dim, as comments are;
+ *  - with no phase chosen the panel opens at the round's line (the load,
+ *    the add), and a mistake's changed line in view (issue 28).
  * PNGs land in the build directory (source-panel-*.png). */
 /* dl_iterate_phdr and RTLD_NODELETE (see render_util.h) */
 #define _GNU_SOURCE
@@ -189,8 +191,57 @@ static void test_source_panel(void)
     sv_gfx_rec_destroy(rec);
 }
 
+/* --code opens the panel at the line the round runs (issue 28: exports at
+ * 1280x720 of round 2 showed lines 21-31, the template's header, and not
+ * the Op::apply line), with no phase chosen: round 0 its load, rounds 1..3
+ * the add; and a mistake's changed line in view in every round (a lab trace
+ * opened at lines 15-19 without it), with the round's line where the
+ * panel holds both. */
+static void test_opens_at_the_round(void)
+{
+    rec = sv_gfx_rec_create();
+    sv_app_view s;
+    sv_trace *t = view_example(&s);
+    s.code = true;
+    s.kernel_embedded = true;
+    s.phase = SV_PHASE_NONE;
+    const sv_source_file *f = sv_source_get(0);
+    int add = find_line(f, "= Op::apply(buf[pin * n + i - stride], buf[pin * n + i]);");
+    int load = find_line(f, "= in[i];");
+    CHECK_MSG(add > 0 && load > 0, "the add's and the load's lines in the chapter's kernel");
+    static const int sizes[3][2] = {{1280, 720}, {1920, 1080}, {1024, 768}};
+    for (int z = 0; z < 3; z++)
+        for (int r = 0; r < 4; r++) {
+            s.step = s.from_step = r;
+            char name[32];
+            snprintf(name, sizeof name, "round%d-%d", r, sizes[z][0]);
+            check_panel(&s, sizes[z][0], sizes[z][1], name, "kernels/hillis_steele.cu",
+                        r == 0 ? load : add);
+        }
+    for (int k = 1; sv_source_get(k); k++) {
+        const sv_source_file *m = sv_source_get(k);
+        int changed = 0;
+        for (int line = 1; line <= m->nlines && !changed; line++)
+            if (m->lines[line - 1].changed)
+                changed = line;
+        if (!changed)
+            continue;
+        s.source_kernel = k;
+        s.kernel_file = m->path;
+        for (int z = 0; z < 3; z++)
+            for (int r = 0; r < 4; r++) {
+                s.step = s.from_step = r;
+                char name[64];
+                snprintf(name, sizeof name, "mistake%d-round%d-%d", k, r, sizes[z][0]);
+                check_panel(&s, sizes[z][0], sizes[z][1], name, m->path, changed);
+            }
+    }
+    sv_trace_destroy(t);
+    sv_gfx_rec_destroy(rec);
+}
+
 int main(int argc, char **argv)
 {
-    static const view_test_fn tests[] = {test_source_panel, NULL};
+    static const view_test_fn tests[] = {test_source_panel, test_opens_at_the_round, NULL};
     return view_test_main(argc, argv, "test_source_panel", tests, "all source panel checks passed");
 }

@@ -104,7 +104,9 @@ static void test_hint_below_error(void)
             CHECK(s.editing && s.edit_error[0] != '\0');
             draw_app(&s, rec);
             const sv_prim *e = recorded_text(rec, s.edit_error);
-            const sv_prim *h = recorded_text(rec, SV_EDIT_HINT);
+            /* (cut with an ellipsis where even the legible size is too wide:
+             * issue 28, it used to shrink below it) */
+            const sv_prim *h = rec_find_text(rec, "Return apply \u00b7 Esc cancel", true);
             CHECK_MSG(e != NULL, "%dx%d: the error line is drawn", sizes[k][0], sizes[k][1]);
             /* (at a larger UI scale the box may have room for the error only) */
             CHECK_MSG(h != NULL || k >= 2 || scale, "%dx%d: the hint is drawn under the error",

@@ -10,6 +10,7 @@ import os
 import queue
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import threading
@@ -26,8 +27,9 @@ def fail(msg):
     sys.exit(1)
 
 
-def run_under_xvfb():
-    """Returns the script's arguments once inside Xvfb; re-executes otherwise."""
+def run_under_xvfb(screen="1600x1200"):
+    """Returns the script's arguments once inside Xvfb (a screen of `screen`
+    pixels, 24 bits); re-executes otherwise."""
     if INNER_FLAG in sys.argv:
         args = [a for a in sys.argv[1:] if a != INNER_FLAG]
         return args
@@ -39,7 +41,7 @@ def run_under_xvfb():
     # and between the scenarios (and each xdotool call) the last one often
     # does; a scanviz connecting during the reset had its connection closed
     # and died of SIGPIPE before its window showed (CI, once, exit -13).
-    cmd = ["xvfb-run", "-a", "-s", "-screen 0 1600x1200x24 -noreset",
+    cmd = ["xvfb-run", "-a", "-s", f"-screen 0 {screen}x24 -noreset",
            sys.executable, sys.argv[0], INNER_FLAG] + sys.argv[1:]
     sys.exit(subprocess.call(cmd))
 
@@ -82,7 +84,10 @@ def xdo(*args, timeout=30):
 
 
 class App:
-    def __init__(self, exe, *flags, env=None):
+    """touch=False: finds the window but sends it nothing (no pointer move,
+    no focus), so that what it shows is what it drew by itself."""
+
+    def __init__(self, exe, *flags, env=None, touch=True):
         self.lines = queue.Queue()
         self.stderr_lines = []
         self.proc = subprocess.Popen([exe] + list(flags), stdout=subprocess.PIPE,
@@ -104,6 +109,8 @@ class App:
             names = [xdo("getwindowname", w) for w in xdo("search", "--name", ".").split()]
             fail(f"no scanviz window within 90 s ({' '.join(self.proc.args[1:])}); windows: "
                  f"{names}; stderr: {''.join(self.stderr_lines)[-2000:]}")
+        if not touch:
+            return
         xdo("windowmap", "--sync", self.wid)
         xdo("mousemove", "--window", self.wid, 5, 5)
         xdo("windowfocus", "--sync", self.wid)
@@ -179,10 +186,96 @@ class App:
             fail(f"exit status {rc} after {' '.join(keys or ('Escape',))}; "
                  f"stderr: {''.join(self.stderr_lines)}")
 
+    def state_quiet(self, timeout=10):
+        """The state line asked for by SIGUSR1, not by a key: nothing reaches
+        the window, so it draws nothing for it."""
+        while not self.lines.empty():
+            self.lines.get_nowait()
+        self.proc.send_signal(signal.SIGUSR1)
+        deadline = time.time() + timeout
+        while time.time() < deadline:
+            try:
+                line = self.lines.get(timeout=0.2)
+            except queue.Empty:
+                continue
+            if line.startswith("state "):
+                d = {"raw": line}
+                for m in re.finditer(r'(\w+)=("([^"]*)"|\S*)', line):
+                    d[m.group(1)] = m.group(3) if m.group(3) is not None else m.group(2)
+                return d
+        fail(f"no state line within {timeout} s after SIGUSR1")
+
     def kill(self):
         if self.proc.poll() is None:
             self.proc.kill()
             self.proc.wait()
+
+
+def grab_screen(width, height):
+    """The X screen's top-left width x height pixels as the server holds them
+    (XGetImage of the root window through ctypes and Xlib: what is on the
+    display, not what the app believes it drew), as bytes of RGB rows."""
+    import ctypes
+    import ctypes.util
+
+    class XImage(ctypes.Structure):
+        _fields_ = [("width", ctypes.c_int), ("height", ctypes.c_int),
+                    ("xoffset", ctypes.c_int), ("format", ctypes.c_int),
+                    ("data", ctypes.c_void_p), ("byte_order", ctypes.c_int),
+                    ("bitmap_unit", ctypes.c_int), ("bitmap_bit_order", ctypes.c_int),
+                    ("bitmap_pad", ctypes.c_int), ("depth", ctypes.c_int),
+                    ("bytes_per_line", ctypes.c_int), ("bits_per_pixel", ctypes.c_int),
+                    ("red_mask", ctypes.c_ulong), ("green_mask", ctypes.c_ulong),
+                    ("blue_mask", ctypes.c_ulong)]
+
+    name = ctypes.util.find_library("X11")
+    if not name:
+        fail("libX11 not found for the screen grab")
+    x = ctypes.CDLL(name)
+    x.XOpenDisplay.restype = ctypes.c_void_p
+    x.XOpenDisplay.argtypes = [ctypes.c_char_p]
+    x.XDefaultRootWindow.restype = ctypes.c_ulong
+    x.XDefaultRootWindow.argtypes = [ctypes.c_void_p]
+    x.XGetImage.restype = ctypes.POINTER(XImage)
+    x.XGetImage.argtypes = [ctypes.c_void_p, ctypes.c_ulong, ctypes.c_int, ctypes.c_int,
+                            ctypes.c_uint, ctypes.c_uint, ctypes.c_ulong, ctypes.c_int]
+    x.XCloseDisplay.argtypes = [ctypes.c_void_p]
+    d = x.XOpenDisplay(None)
+    if not d:
+        fail("cannot open the display for the screen grab")
+    ZPIXMAP, ALL_PLANES = 2, 0xFFFFFFFF
+    p = x.XGetImage(d, x.XDefaultRootWindow(d), 0, 0, width, height, ALL_PLANES, ZPIXMAP)
+    if not p:
+        fail("XGetImage of the root window failed")
+    img = p.contents
+    if img.bits_per_pixel != 32:
+        fail(f"the screen grab has {img.bits_per_pixel} bits a pixel, not 32")
+    raw = ctypes.string_at(img.data, img.bytes_per_line * height)
+    bpl = img.bytes_per_line
+    x.XCloseDisplay(d)
+    out = bytearray(width * height * 3)
+    for y in range(height):  # B, G, R, pad -> R, G, B
+        row = raw[y * bpl:y * bpl + width * 4]
+        o = y * width * 3
+        out[o:o + width * 3:3] = row[2::4]
+        out[o + 1:o + width * 3:3] = row[1::4]
+        out[o + 2:o + width * 3:3] = row[0::4]
+    return bytes(out)
+
+
+def write_png(path, rgb, width, height):
+    """rgb (RGB rows) as a PNG file, for a look at what a test saw."""
+    import struct
+    import zlib
+
+    def chunk(tag, body):
+        return (struct.pack(">I", len(body)) + tag + body +
+                struct.pack(">I", zlib.crc32(tag + body) & 0xFFFFFFFF))
+    rows = b"".join(b"\0" + rgb[y * width * 3:(y + 1) * width * 3] for y in range(height))
+    with open(path, "wb") as f:
+        f.write(b"\x89PNG\r\n\x1a\n" +
+                chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)) +
+                chunk(b"IDAT", zlib.compress(rows, 6)) + chunk(b"IEND", b""))
 
 
 def wait_runs(app, runs, timeout=60):
