@@ -69,7 +69,7 @@ static bool overlap(sv_box a, sv_box b)
 
 /* The status line the last frame drew (a toast), "" none: check_texts
  * leaves the text under it to check_toast. */
-static char toast[256];
+static char toast[1024]; /* (the status line's size, state.h) */
 
 /* An overlay of the last frame (a tooltip's box): the index of its rect in
  * the record, its box; -1 none. Texts drawn after it inside its box are
