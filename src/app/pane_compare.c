@@ -50,9 +50,14 @@ static void after_words(const sv_app_view *v, int k, sv_compare_algo a, size_t n
 {
     sv_compare_step s;
     sv_compare_step_at(a, n, sv_compare_nsteps(a, n) - 1, &s);
-    s.ops = 0; /* counted apart from the scan's rounds and the tree's levels */
-    sv_compare_counters_of(&s, w->counters, sizeof w->counters);
     bool exclusive = v->trace->scan == SV_SCAN_EXCLUSIVE;
+    s.ops = 0; /* the shift and the exclusive output copy: no op */
+    if (k == 1 && !exclusive) { /* out[i] = t[i] op in[i]: n more, as sv_compare_run counts */
+        s.ops = n;
+        s.total += n;
+        s.depth += 1;
+    }
+    sv_compare_counters_of(&s, w->counters, sizeof w->counters);
     if (k == 0)
         snprintf(w->caption, sizeof w->caption, "the shift: out[i] takes cell i - 1, the "
                  "identity in front (the exclusive scan; no op)");
@@ -61,7 +66,7 @@ static void after_words(const sv_app_view *v, int k, sv_compare_algo a, size_t n
                  "scan (no op)");
     else
         snprintf(w->caption, sizeof w->caption, "the output: out[i] = t[i] %s in[i], the "
-                 "inclusive scan (%zu more ops, outside the tree's count)",
+                 "inclusive scan (%zu more ops than the tree's)",
                  sv_op_symbol(v->trace->op), n);
 }
 
@@ -112,7 +117,8 @@ bool sv_cmp_words_of(const sv_app_view *v, int k, sv_cmp_words *w)
         snprintf(run, sizeof run, "%zu %s in %d %s", total,
                  sv_compare_noun(sv_op_name(v->trace->op)), round, round == 1 ? "round" : "rounds");
     else
-        sv_compare_run_words(a, n, sv_compare_noun(sv_op_name(v->trace->op)), run, sizeof run);
+        sv_compare_run_words(a, n, v->trace->scan != SV_SCAN_EXCLUSIVE,
+                             sv_compare_noun(sv_op_name(v->trace->op)), run, sizeof run);
     snprintf(w->run, sizeof w->run, "whole run: %s", run);
     snprintf(w->step, sizeof w->step, "%s %d of %d", k == 0 ? "round" : "step", step,
              pane_steps(v, k) - 1);
@@ -127,10 +133,11 @@ void sv_cmp_tradeoff_of(const sv_app_view *v, char *buf, size_t len)
     }
     size_t now, total;
     int round;
+    bool inclusive = v->trace->scan != SV_SCAN_EXCLUSIVE;
     if (hs_counts(v, pane_steps(v, 0) - 1, &now, &total, &round))
-        sv_compare_tradeoff_counts(v->trace->n, total, (size_t)round, buf, len);
+        sv_compare_tradeoff_counts(v->trace->n, inclusive, total, (size_t)round, buf, len);
     else
-        sv_compare_tradeoff(v->trace->n, buf, len);
+        sv_compare_tradeoff(v->trace->n, inclusive, buf, len);
 }
 
 void sv_cmp_pane_view(const sv_app_view *v, int k, sv_app_view *out)
@@ -185,7 +192,7 @@ void sv_cmp_layout_compute(const sv_app_view *v, const sv_layout *f, sv_cmp_layo
     float top = f->header.y + f->header.h + 1.2f * u;
     float hint_h = v->clean ? 0.0f : 1.6f * sp;
     c->hint = (sv_box){ m, H - m - hint_h, W - 2 * m, hint_h };
-    float trade_h = 2.0f * 1.4f * sp;
+    float trade_h = 3.0f * 1.4f * sp; /* the trade-off line: its claims need up to three */
     c->tradeoff = (sv_box){ m, c->hint.y - trade_h - 0.4f * u, W - 2 * m, trade_h };
     float gap = 2.5f * u, cw = (W - 2 * m - gap) / 2.0f;
     float bottom = c->tradeoff.y - 0.8f * u;
@@ -240,7 +247,8 @@ int sv_cmp_hit_step(const sv_cmp_layout *c, float x, float y, int *pane)
 
 /* ---- drawing ------------------------------------------------------------- */
 
-/* Text wrapped into box at px, on at most max lines (the last one cut). */
+/* Text wrapped into box at px, on at most max lines (the last one cut, and
+ * then ending in an ellipsis: a sentence is never cut without a mark). */
 static void draw_wrapped(sv_gfx *g, sv_box b, float px, sv_font font, sv_rgba col,
                          const char *text, int max)
 {
@@ -251,6 +259,10 @@ static void draw_wrapped(sv_gfx *g, sv_box b, float px, sv_font font, sv_rgba co
     if (n > max) { /* too long for its lines: smaller, then cut */
         px = fmaxf(px * 0.85f, 1.0f);
         n = sv_scene_wrap(g, font, px, b.w, text, lines, max);
+    }
+    if (n > max) { /* the rest does not fit: say so where it stops */
+        size_t u = strlen(lines[max - 1]);
+        snprintf(lines[max - 1] + u, SV_WRAP_MAX - u, " \u2026");
     }
     float pitch = b.h / (float)max;
     for (int i = 0; i < n && i < max; i++) {
@@ -336,7 +348,7 @@ void sv_render_compare(sv_gfx *g, const sv_app_view *v, const sv_layout *f, cons
         draw_column(g, v, &c, k, f, t);
     char line[512];
     sv_cmp_tradeoff_of(v, line, sizeof line);
-    draw_wrapped(g, c.tradeoff, f->small_px * 1.05f, SV_FONT_SANS, t->text, line, 2);
+    draw_wrapped(g, c.tradeoff, f->small_px * 1.05f, SV_FONT_SANS, t->text, line, 3);
     if (v->clean)
         return;
     static const char hint[] = "Right/Left step \u00b7 Tab: which pane steps \u00b7 "

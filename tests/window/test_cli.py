@@ -304,7 +304,7 @@ def main():
             svg = f.read()
         for want in ("ops this step 6 \u00b7 total 13 \u00b7 depth 2",
                      "ops this step 2 \u00b7 total 6 \u00b7 depth 2",
-                     "whole run: 17 adds in 3 rounds", "whole run: 14 adds in 6 steps"):
+                     "whole run: 17 adds in 3 rounds", "whole run: 22 adds in 7 steps"):
             check(want in svg, f"--compare SVG round-02 lacks {want!r}")
     check(all(png_size(os.path.join(d, f)) == (640, 360) for f in pngs), "--compare PNG sizes")
 
