@@ -32,6 +32,8 @@ typedef struct cell {
     bool known;
     int32_t writer;    /* -1: never written */
     int round;
+    int32_t last_writer; /* the last write, even one that left the value as it was */
+    int last_round;
 } cell;
 
 /* One replay's inputs and results. */
@@ -146,7 +148,7 @@ static void replay_events(replay *p, cell *mem)
 {
     const size_t n = p->n;
     for (size_t c = 0; c < 2 * n; c++)
-        mem[c] = (cell){{.bits = 0}, false, -1, -1};
+        mem[c] = (cell){{.bits = 0}, false, -1, -1, -1, -1};
     qsort(p->evs, p->nevs, sizeof *p->evs, by_order);
     for (size_t k = 0; k < p->nevs; k++) {
         const ev *e = &p->evs[k];
@@ -170,10 +172,12 @@ static void replay_events(replay *p, cell *mem)
                 p->rset[j] = true;
                 p->rknown[j] = known;
             }
+            x->last_writer = (int32_t)e->thread;
+            x->last_round = e->round;
             if (x->writer >= 0 && x->known == known && (!known || x->v.bits == e->value.bits))
                 continue;
             *x = (cell){known ? e->value : (sv_value){.bits = 0}, known, (int32_t)e->thread,
-                        e->round};
+                        e->round, (int32_t)e->thread, e->round};
             continue;
         }
         if (e->round < 1)
@@ -182,7 +186,8 @@ static void replay_events(replay *p, cell *mem)
         *rd = (sv_lab_read){.done = true, .buf = e->b, .index = (int32_t)e->i, .cell = e->i,
                             .value = x->known ? e->value : (sv_value){.bits = 0},
                             .known = x->known, .writer = x->writer,
-                            .writer_round = x->writer >= 0 ? x->round : -1};
+                            .writer_round = x->writer >= 0 ? x->round : -1,
+                            .last_writer = x->last_writer, .last_round = x->last_round};
     }
 }
 
@@ -198,7 +203,8 @@ static void mark_stop(replay *p, const sv_trace *t)
     sv_lab_read *rd = &p->reads[(r * p->n + i) * SV_READ_SLOTS + SV_READ_LEFT];
     *rd = (sv_lab_read){.done = true, .out_of_range = true, .buf = pin,
                         .index = index < INT32_MIN ? INT32_MIN : (int32_t)index,
-                        .writer = -1, .writer_round = -1};
+                        .writer = -1, .writer_round = -1, .last_writer = -1,
+                        .last_round = -1};
 }
 
 static void replay_free(replay *p)

@@ -82,8 +82,12 @@ bool sv_lab_read_describe(const sv_lab_reads *r, sv_type type, size_t round, siz
                  "value); it should have read %s", (int)x->want_writer, x->want_round,
                  x->writer_round, want);
     } else if (!x->known || x->value.bits != x->correct.bits) {
+        /* who last wrote the cell (a copy of the same value included), not
+         * the write the value first came from */
+        int32_t w = x->last_writer >= 0 ? x->last_writer : x->writer;
+        int wr = x->last_writer >= 0 ? x->last_round : x->writer_round;
         snprintf(p, left, ", written by thread %d in round %d, a value already wrong; the "
-                 "chapter's kernel reads %s", (int)x->writer, x->writer_round, corr);
+                 "chapter's kernel reads %s", (int)w, wr, corr);
     } else {
         snprintf(p, left, ", as the chapter's kernel does");
     }

@@ -43,6 +43,13 @@ typedef struct sv_lab_read {
     bool known;           /* false: the value is `?` */
     int32_t writer;
     int writer_round;
+    /* The last write to the cell before the read, whatever it wrote: the
+     * writer above keeps the write that put the value there (a write of the
+     * same value, such as a copy that changes nothing, keeps it, so no race
+     * is read into it); the words that say who last wrote the cell name
+     * this one. -1 / -1: never written. */
+    int32_t last_writer;
+    int last_round;
     sv_value want;
     bool want_known;
     int32_t want_writer;

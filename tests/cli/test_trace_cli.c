@@ -400,6 +400,11 @@ static void lab_flags(void)
     CHECK_MSG(r.status == 0 && has(r.out, "schedule sequential, 1 run\n") &&
           has(r.out, "round 1: thread 0 wrote nothing"), "status %d: %s%s", r.status, r.out, r.err);
     result_free(&r);
+    /* off-by-one: the cell a thread read was last written by a copy of round 2 */
+    r = run(NULL, "--kernel", "off-by-one", "--backend", "cpu", NULL);
+    CHECK_MSG(r.status == 0 && has(r.out, "written by thread 1 in round 2, a value already wrong"),
+              "status %d: %s%s", r.status, r.out, r.err);
+    result_free(&r);
     r = run(NULL, "--kernel", "off-by-one", "--random", "100", "--schedule", "random:5", "--runs",
             "3", "--format", "json", NULL);
     CHECK_MSG(r.status == 0 && has(r.out, "\"runs\": 3") && has(r.out, "\"schedule\": \"random:5\""),

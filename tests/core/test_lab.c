@@ -625,6 +625,11 @@ static void test_chapter(void)
                     sv_lab_cell_describe(rd, t->type, 1, 1, cap, sizeof cap);
                     CHECK_STR(cap, "round 1: thread 1 copied pin[1] instead of adding pin[0]: "
                                    "the guard i > 1 is false for i = 1");
+                    /* round 3, thread 5 reads buf[0][1]: thread 1's copy of round 2 wrote
+                     * it last (the same 1 it held since the staging), not round 0 */
+                    sv_lab_cell_describe(rd, t->type, 3, 5, cap, sizeof cap);
+                    CHECK_CONTAINS(cap, "round 3: thread 5 read buf[0][1] = 1, written by thread "
+                                        "1 in round 2, a value already wrong");
                 }
                 sv_lab_reads_destroy(rd);
                 sv_trace_destroy(t);
