@@ -34,13 +34,15 @@ static bool steps_now(const sv_app_view *v, int k)
 }
 
 /* Pane 0's trace (Hillis-Steele, maybe a mistake) counted as it ran, at
- * its step `step`: the ops of that step and up to it, and its round. */
-static bool hs_counts(const sv_app_view *v, int step, size_t *now, size_t *total, int *round)
+ * its step `step`: the ops of that step and up to it, and its depth (the
+ * rounds so far that did an operation). */
+static bool hs_counts(const sv_app_view *v, int step, size_t *now, size_t *total, int *depth)
 {
     sv_app_view h = *v; /* with its lab fields: a mistake counts its own run */
     h.compare = false;
     h.step = h.from_step = step;
-    return sv_words_ops_at(&h, step, now, total, round);
+    int round;
+    return sv_words_ops_at(&h, step, now, total, &round, depth);
 }
 
 /* The step after the model's last: Hillis-Steele's exclusive shift,

@@ -270,17 +270,19 @@ static bool replay_run(replay *p, const sv_ktrace *kt, const sv_trace *t, bool k
 }
 
 /* t's rounds from the writes of each round: a cell keeps its value until
- * its owner writes it again. From the round a run stopped in (an index out
- * of range), a pout cell its thread did not write there is `?`: the run
- * never got to write it, so an older value in that memory is not the
- * round's (the GPU, which runs on, writes it). */
+ * its owner writes it again. In the round a run stopped in (an index out
+ * of range), a pout cell with no recorded write is `?`: the runtime keeps
+ * no write of an unfinished interval, so whether a thread wrote it before
+ * the stop is not known. The rounds after it never ran: their cells are
+ * the memory the run left, the stopped round's (the staged buf[0] stays
+ * the staged input), not `?`. */
 static void fill_rounds(sv_trace *t, const replay *p, const sv_kernel_info *info)
 {
     const size_t n = t->n;
     for (size_t r = 0; r < t->nrounds; r++) {
         sv_round *R = &t->rounds[r];
         int pout = r >= 1 && !info->double_buffer ? 0 : R->pout;
-        bool after_stop = p->stopped_round >= 1 && r >= (size_t)p->stopped_round;
+        bool after_stop = p->stopped_round >= 1 && r == (size_t)p->stopped_round;
         for (int b = 0; b < 2; b++)
             for (size_t i = 0; i < n; i++) {
                 size_t j = (r * 2 + (size_t)b) * n + i;

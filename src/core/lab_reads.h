@@ -75,6 +75,11 @@ void sv_lab_reads_destroy(sv_lab_reads *r); /* accepts NULL */
 const sv_lab_read *sv_lab_reads_at(const sv_lab_reads *r, size_t round, size_t thread,
                                    sv_read_slot slot);
 
+/* The operations thread reads of round `round` show: the threads that read
+ * both operands (a read out of range is none). 0 for round 0, a round the
+ * run never reached, or r NULL. */
+size_t sv_lab_reads_ops(const sv_lab_reads *r, size_t round);
+
 /* Says in words what the read saw, e.g. "round 2: thread 5 read buf[3] = 15
  * after thread 3 had overwritten it; it should have read 11", or that it was
  * out of range. Returns false (buf "") when the thread made no such read. */

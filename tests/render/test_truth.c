@@ -1,6 +1,7 @@
 /* The truth of every sentence (issue 28), on the window's words and its
  * recorded scene, each against what the run did: off-by-one's tooltip
- * names the round that last wrote a cell. */
+ * names the round that last wrote a cell; no-guard's stopped run has depth
+ * 0 and its staged buf[0] drawn as the input it still holds. */
 /* dl_iterate_phdr and RTLD_NODELETE (see render_util.h) */
 #define _GNU_SOURCE
 #include "view_test.h"
@@ -42,6 +43,18 @@ static bool lab_view(sv_app_state *st, const char *kernel, const char *schedule,
     return true;
 }
 
+/* The text drawn centred in box b (a cell's value), NULL when none. */
+static const char *text_in_cell(sv_box b)
+{
+    for (size_t k = 0; k < sv_gfx_rec_count(rec); k++) {
+        const sv_prim *q = sv_gfx_rec_prim(rec, k);
+        if (q->kind == SV_PRIM_TEXT && q->x0 > b.x && q->x0 < b.x + b.w && q->y0 > b.y &&
+            q->y0 < b.y + b.h && q->px >= b.h * 0.3f)
+            return q->text;
+    }
+    return NULL;
+}
+
 /* Item 2: off-by-one, round 3, cell 5 reads buf[0][1], which thread 1's
  * copy wrote in round 2 (the same 1 the staging wrote): the tooltip says
  * round 2, not round 0. */
@@ -65,11 +78,40 @@ static void test_off_by_one_writer(void)
     sv_app_cleanup(&st);
 }
 
+/* Item 3: no-guard stops in round 1 before any operation: every round's
+ * counters say depth 0, and the rounds after the stop draw the staged
+ * buf[0] as the input it still holds, not ?. */
+static void test_no_guard_stopped(void)
+{
+    for (int r = 1; r <= 3; r++) {
+        sv_app_state st;
+        sv_app_view v;
+        if (!lab_view(&st, "no-guard", "sequential", 1, r, &v))
+            return;
+        char line[256], note[256];
+        CHECK(sv_words_counters(&v, line, sizeof line, note, sizeof note));
+        CHECK_MSG(strstr(line, "depth 0 of 3") && strstr(line, "total 0"), "round %d: \"%s\"",
+                  r, line);
+        char name[32];
+        snprintf(name, sizeof name, "no-guard-r%d", r);
+        view_draw(&v, 1280, 720, rec, "truth-", name);
+        for (int i = 0; r >= 2 && i < 8; i++) {
+            const char *s = text_in_cell(sv_layout_cell(&lay, 1, i));
+            char want[16];
+            snprintf(want, sizeof want, "%d", chapter[i]);
+            CHECK_MSG(s && strcmp(s, want) == 0, "round %d: buf[0][%d] drawn \"%s\", staged %s",
+                      r, i, s ? s : "(nothing)", want);
+        }
+        sv_app_cleanup(&st);
+    }
+}
+
 int main(int argc, char **argv)
 {
     view_test_open(argc, argv, "test_truth");
     rec = sv_gfx_rec_create();
     test_off_by_one_writer();
+    test_no_guard_stopped();
     sv_gfx_rec_destroy(rec);
     return view_test_close("every sentence checked against its run");
 }
