@@ -729,7 +729,14 @@ void sv_words_lab_verdict(const sv_app_view *s, char *note, size_t len)
     const sv_lab_summary *lab = s->lab;
     if (!lab)
         return;
-    if (lab->wrong_runs == 0)
+    const sv_lab_record *rec = s->trace ? s->trace->lab : NULL;
+    uint64_t hz = rec && rec->emulated ? rec->hazards : 0;
+    if (lab->wrong_runs == 0 && hz) /* right, and racy: the code's race, not this run's */
+        snprintf(note, len, "%s: right in all %u run%s, yet %llu hazard%s: a race this "
+                 "schedule did not expose (%s)", s->lab_note, (unsigned)lab->runs,
+                 lab->runs == 1 ? "" : "s", (unsigned long long)hz, hz == 1 ? "" : "s",
+                 rec->hazard);
+    else if (lab->wrong_runs == 0)
         snprintf(note, len, "%s: right in all %u run%s (by luck or by design)",
                  s->lab_note, (unsigned)lab->runs, lab->runs == 1 ? "" : "s");
     else
@@ -742,6 +749,11 @@ void sv_words_lab_verdict(const sv_app_view *s, char *note, size_t len)
     size_t at = strlen(note);
     if (at >= len)
         return;
+    if (lab->wrong_runs && hz) {
+        snprintf(note + at, len - at, " \u00b7 %llu hazard%s", (unsigned long long)hz,
+                 hz == 1 ? "" : "s");
+        at = strlen(note);
+    }
     if (rc && rc->ran)
         snprintf(note + at, len - at, " \u00b7 racecheck %llu errors, %llu warnings",
                  (unsigned long long)rc->errors, (unsigned long long)rc->warnings);

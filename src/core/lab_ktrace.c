@@ -10,6 +10,7 @@
  * tell it happened, and the words speak of values. */
 #include "lab_ktrace.h"
 
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -322,6 +323,34 @@ static void add_wants(replay *p, const replay *lock, const sv_trace *correct)
             x->correct = C->buf[r - 1 == 0 ? 0 : C->pout][x->cell];
         }
     }
+}
+
+char *sv_lab_hazard_words(const sv_ktrace *run, sv_kernel k, const sv_khazard *h, char *buf,
+                          size_t len)
+{
+    const sv_kernel_info *info = sv_kernel_get(k);
+    size_t n = run->n ? run->n : 1;
+    char cell[48], when[48];
+    if (info && info->double_buffer)
+        snprintf(cell, sizeof cell, "buf[%zu][%zu]", (size_t)h->cell / n, (size_t)h->cell % n);
+    else
+        snprintf(cell, sizeof cell, "buf[%zu]", (size_t)h->cell % n);
+    if (info && info->barrier) /* a barrier a round: step r is round r */
+        snprintf(when, sizeof when, "in round %" PRIu32, h->step);
+    else
+        snprintf(when, sizeof when, "in one barrier interval");
+    /* the reader first, as racecheck and the chapter put it */
+    const sv_kaccess *a = h->kind == SV_KHAZARD_RAW ? &h->second : &h->first;
+    const sv_kaccess *b = h->kind == SV_KHAZARD_RAW ? &h->first : &h->second;
+    if (h->kind == SV_KHAZARD_WAW)
+        snprintf(buf, len, "threads %" PRIu32 " and %" PRIu32 " both wrote %s %s (lines %" PRId32
+                 " and %" PRId32 ", WAW)", h->first.thread, h->second.thread, cell, when,
+                 h->first.line, h->second.line);
+    else
+        snprintf(buf, len, "thread %" PRIu32 " read %s while thread %" PRIu32 " wrote it, %s "
+                 "(lines %" PRId32 " and %" PRId32 ", %s)", a->thread, cell, b->thread, when,
+                 a->line, b->line, sv_khazard_kind_name(h->kind));
+    return buf;
 }
 
 bool sv_lab_from_ktrace(sv_trace *t, sv_kernel k, const sv_ktrace *run,

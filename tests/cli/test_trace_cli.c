@@ -418,6 +418,31 @@ static void lab_flags(void)
                   has(r.out, "written by thread 1 in round 2, a value already wrong"),
               "status %d: %s%s", r.status, r.out, r.err);
     result_free(&r);
+    /* in-place under lockstep is right and racy: the table says its hazards
+     * (the kernel-file path's count of the same code), in the lab's names,
+     * and a trace file keeps them (issue 28) */
+    r = run(NULL, "--kernel", "in-place", "--schedule", "lockstep", NULL);
+    CHECK_MSG(r.status == 0 && has(r.out, "wrong output in 0 of 1 runs") &&
+                  has(r.out, "  hazards: 10 in run 0 (the same cell in one barrier interval, two "
+                             "threads, one writing), e.g. thread 2 read buf[1] while thread 1 "
+                             "wrote it, in round 1 (lines ") &&
+                  has(r.out, "right in every run, but not by design"),
+              "status %d: %s%s", r.status, r.out, r.err);
+    result_free(&r);
+    r = run(NULL, "--kernel", "in-place", "--schedule", "lockstep", "--format", "json", "-o",
+            tmp("lockstep.json"), NULL);
+    CHECK_MSG(r.status == 0, "status %d: %s", r.status, r.err);
+    result_free(&r);
+    r = run(NULL, "--open", tmp("lockstep.json"), NULL);
+    CHECK_MSG(r.status == 0 && has(r.out, "  hazards: 10 in run 0") &&
+                  has(r.out, "thread 2 read buf[1] while thread 1 wrote it"),
+              "status %d: %s%s", r.status, r.out, r.err);
+    result_free(&r);
+    unlink(tmp("lockstep.json"));
+    r = run(NULL, "--kernel", "correct", "--schedule", "lockstep", NULL);
+    CHECK_MSG(r.status == 0 && !has(r.out, "hazards:"), "status %d: %s%s", r.status, r.out,
+              r.err);
+    result_free(&r);
     r = run(NULL, "--kernel", "off-by-one", "--random", "100", "--schedule", "random:5", "--runs",
             "3", "--format", "json", NULL);
     CHECK_MSG(r.status == 0 && has(r.out, "\"runs\": 3") && has(r.out, "\"schedule\": \"random:5\""),

@@ -1,7 +1,8 @@
 /* The truth of every sentence (issue 28), on the window's words and its
  * recorded scene, each against what the run did: off-by-one's tooltip
  * names the round that last wrote a cell; no-guard's stopped run has depth
- * 0 and its staged buf[0] drawn as the input it still holds. */
+ * 0 and its staged buf[0] drawn as the input it still holds; in-place under
+ * lockstep says its hazards. */
 /* dl_iterate_phdr and RTLD_NODELETE (see render_util.h) */
 #define _GNU_SOURCE
 #include "view_test.h"
@@ -106,12 +107,45 @@ static void test_no_guard_stopped(void)
     }
 }
 
+/* Item 4: in-place under lockstep is right, and racy: the verdict says the
+ * hazards the CPU runtime counted, as the kernel-file path does, not "by
+ * luck or by design"; the chapter's kernel has none and keeps that. */
+static void test_lockstep_hazards(void)
+{
+    sv_app_state st;
+    sv_app_view v;
+    if (!lab_view(&st, "in-place", "lockstep", 1, 3, &v))
+        return;
+    char line[256], note[512];
+    CHECK(sv_words_counters(&v, line, sizeof line, note, sizeof note));
+    CHECK_MSG(strstr(note, "right in all 1 run, yet 10 hazards: a race this schedule did not "
+                           "expose (thread 2 read buf[1] while thread 1 wrote it, in round 1") &&
+                  !strstr(note, "by luck or by design"),
+              "in-place lockstep: \"%s\"", note);
+    view_draw(&v, 1280, 720, rec, "truth-", "in-place-lockstep");
+    CHECK_MSG(rec_text_containing(rec, "yet 10 hazards") != NULL, "the verdict is not drawn");
+    sv_app_cleanup(&st);
+    if (!lab_view(&st, "in-place", "sequential", 1, 3, &v)) /* wrong, and the hazards too */
+        return;
+    CHECK(sv_words_counters(&v, line, sizeof line, note, sizeof note));
+    CHECK_MSG(strstr(note, "output wrong in 1 of 1 run") && strstr(note, " hazards"),
+              "in-place sequential: \"%s\"", note);
+    sv_app_cleanup(&st);
+    if (!lab_view(&st, "correct", "lockstep", 1, 3, &v))
+        return;
+    CHECK(sv_words_counters(&v, line, sizeof line, note, sizeof note));
+    CHECK_MSG(strstr(note, "right in all 1 run (by luck or by design)") && !strstr(note, "hazard"),
+              "correct lockstep: \"%s\"", note);
+    sv_app_cleanup(&st);
+}
+
 int main(int argc, char **argv)
 {
     view_test_open(argc, argv, "test_truth");
     rec = sv_gfx_rec_create();
     test_off_by_one_writer();
     test_no_guard_stopped();
+    test_lockstep_hazards();
     sv_gfx_rec_destroy(rec);
     return view_test_close("every sentence checked against its run");
 }
