@@ -56,6 +56,10 @@ int sv_app_steps_of(const sv_app_state *s);
 void sv_app_copy_text(char *dst, size_t len, const char *src);
 /* A transient message (SV_STATUS_S seconds). */
 void sv_app_set_status(sv_app_state *s, const char *msg);
+/* With --shake asked: says in the status that it is ignored, the runs
+ * being emulated (SV_CAPTURE_SHAKE_IGNORED), beside a status already
+ * showing; nothing without --shake. */
+void sv_app_shake_notice(sv_app_state *s);
 /* The source line from capture's source and the file it was read from (NULL). */
 void sv_app_set_source(sv_app_state *s, const sv_capture_source *src, const char *file);
 /* The values as text, sep between them, cut at a value that does not fit;

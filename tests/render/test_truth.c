@@ -2,7 +2,7 @@
  * recorded scene, each against what the run did: off-by-one's tooltip
  * names the round that last wrote a cell; no-guard's stopped run has depth
  * 0 and its staged buf[0] drawn as the input it still holds; in-place under
- * lockstep says its hazards. */
+ * lockstep says its hazards; --shake on the CPU is said. */
 /* dl_iterate_phdr and RTLD_NODELETE (see render_util.h) */
 #define _GNU_SOURCE
 #include "view_test.h"
@@ -139,6 +139,42 @@ static void test_lockstep_hazards(void)
     sv_app_cleanup(&st);
 }
 
+/* Item 5: --shake on the CPU emulator is said in the window's status and
+ * its source line, drawn; not without --shake. */
+static void test_shake_said(void)
+{
+    char err[512];
+    sv_value vals[8];
+    for (size_t i = 0; i < 8; i++)
+        vals[i].i = chapter[i];
+    for (int shake = 0; shake < 2; shake++) {
+        for (int mistake = 0; mistake < 2; mistake++) {
+            sv_app_config c = { .input = vals, .n = 8, .op = SV_OP_SUM, .type = SV_TYPE_INT32,
+                                .scan = SV_SCAN_INCLUSIVE, .theme = SV_THEME_DARK, .speed = 1.0f,
+                                .backend = SV_CHOOSE_CPU, .shake = shake,
+                                .kernel = mistake ? SV_KERNEL_IN_PLACE : SV_KERNEL_CORRECT };
+            sv_app_state st;
+            if (sv_app_init(&st, &c, err, sizeof err) != SV_APP_OK) {
+                CHECK_MSG(false, "sv_app_init: %s", err);
+                return;
+            }
+            sv_app_resize(&st, 1280, 720, 1280, 720);
+            sv_app_view v;
+            sv_app_view_of(&st, &v);
+            view_draw(&v, 1280, 720, rec, "truth-", shake ? "shake" : NULL);
+            bool said = strstr(st.status, "--shake ignored: it delays the GPU's warps") != NULL;
+            bool drawn = rec_text_containing(rec, "--shake ignored") != NULL;
+            CHECK_MSG(said == (bool)shake && drawn == (bool)shake,
+                      "shake %d, %s: status \"%s\", drawn %d", shake,
+                      mistake ? "in-place" : "correct", st.status, drawn);
+            if (shake && mistake)
+                CHECK_MSG(strstr(st.source, "--shake ignored (GPU only)") != NULL,
+                          "the source line does not say it: \"%s\"", st.source);
+            sv_app_cleanup(&st);
+        }
+    }
+}
+
 int main(int argc, char **argv)
 {
     view_test_open(argc, argv, "test_truth");
@@ -146,6 +182,7 @@ int main(int argc, char **argv)
     test_off_by_one_writer();
     test_no_guard_stopped();
     test_lockstep_hazards();
+    test_shake_said();
     sv_gfx_rec_destroy(rec);
     return view_test_close("every sentence checked against its run");
 }
