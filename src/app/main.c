@@ -568,12 +568,40 @@ static const char *export_source(const sv_app_state *s, char *buf, size_t len)
     return buf;
 }
 
+/* The export of a kernel file that never ran (it does not compile, its
+ * signature is wrong, an #include, or no runtime): nothing to draw, so
+ * nothing is written, not even the folder, and the exit status says so,
+ * as scanviz-trace's does: 2 for the file's fault, 1 otherwise. Returns
+ * -1 when there is something to export. */
+static int export_refused(const sv_app_state *s, const options *o)
+{
+    const sv_ktrace *t = s->ktrace;
+    if (!t || !s->kerror[0] || t->nsteps > 0)
+        return -1;
+    sv_kverdict v = sv_ktrace_verdict(t);
+    char file[300], words[1200], at[48] = "";
+    const char *f = s->kfile[0] ? s->kfile : t->file ? t->file : "the kernel";
+    sv_escape(f, file, sizeof file);
+    sv_escape(s->kerror, words, sizeof words);
+    if (s->kerror_line > 0)
+        snprintf(at, sizeof at, " (line %d)", s->kerror_line);
+    const char *flag = o->export_dir ? "--export" : o->export_gif ? "--export-gif"
+                                                                  : "--export-svg";
+    const char *where = o->export_dir ? o->export_dir : o->export_gif ? o->export_gif
+                                                                      : o->export_svg;
+    return report(v == SV_KVERDICT_REFUSED ? EXIT_USAGE : EXIT_FAILURE,
+                  "%s %s: %s: %s%s; nothing written", flag, where, file, words, at);
+}
+
 /* --export, --export-gif, --export-svg: the rounds as PNG files (and the
  * overview), the animation, the rounds as SVG; the exit status. */
 static int export_files(sv_gfx *g, sv_app_state *s, const options *o, bool no_display)
 {
     char err[1024];
-    int rc = 0;
+    int rc = export_refused(s, o);
+    if (rc >= 0)
+        return rc;
+    rc = 0;
     sv_app_resize(s, o->w, o->h, o->w, o->h);
     sv_app_view v;
     sv_app_view_of(s, &v);

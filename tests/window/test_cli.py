@@ -235,6 +235,29 @@ def main():
         check(rc == 2, f"{args}: exit {rc}, expected 2 ({err.strip()})")
         check(token in err, f"{args}: stderr does not name {token!r}: {err.strip()}")
 
+    # A kernel file that does not compile, exported: exit 2, the compiler's
+    # line named, nothing written: no folder made, an existing one untouched
+    # (issue 28: it exited 0, "wrote 0 images ... round-00.png .. round--1.png").
+    badk = os.path.join(tmp, "broken.cu")
+    with open(badk, "w") as f:
+        f.write("__global__ void scan(const int *in, int *out, int n)\n{\n"
+                "    extern __shared__ int buf[];\n    int i = threadIdx.x;\n"
+                "    buf[i] = in[i]\n    __syncthreads();\n    out[i] = buf[i];\n}\n")
+    for flag, where in (("--export", tmp + "/kbad"), ("--export-svg", tmp + "/kbad-svg"),
+                        ("--export-gif", tmp + "/kbad.gif")):
+        rc, out, err = run(exe, "--kernel-file", badk, flag, where)
+        check(rc == 2 and "does not compile" in err and "broken.cu:5:" in err and
+              "(line 5)" in err and "nothing written" in err and "wrote" not in out,
+              f"{flag} of a file that does not compile: exit {rc}: {out.strip()} {err.strip()}")
+        check(not os.path.exists(where), f"{flag} of a file that does not compile made {where}")
+    keep = os.path.join(tmp, "kkeep")
+    os.mkdir(keep)
+    with open(os.path.join(keep, "notes.txt"), "w") as f:
+        f.write("mine\n")
+    rc, out, err = run(exe, "--kernel-file", badk, "--export", keep)
+    check(rc == 2 and sorted(os.listdir(keep)) == ["notes.txt"],
+          f"--export into a folder: exit {rc}, left {sorted(os.listdir(keep))}")
+
     # A bad trace file: exit 2, the field named.
     bad = os.path.join(tmp, "bad.json")
     with open(bad, "w") as f:
