@@ -280,9 +280,36 @@ void sv_ktrace_unanalyze(sv_ktrace *t)
     t->output_wrong = NULL;
 }
 
+/* out[] after the kernel, of the shown run: a trace of several runs holds
+ * the shown run's steps, and out's array after its last step is that run's
+ * out[] at the kernel's end. The CPU runtime's trace of --runs R fills
+ * output from the last run it made, which with the shown run 0 is another
+ * run (the table's "shown: run 0" printed it; the window's caption and kout
+ * said it beside run 0's cells): the shown run's last step wins, so that
+ * everything shown is one run's. Only where that step is the end of a run
+ * that ran to it (no failure, no steps dropped). */
+static void output_of_shown_run(sv_ktrace *t)
+{
+    if (t->runs <= 1 || t->nsteps == 0 || t->steps_dropped || t->failure.kind != SV_KFAIL_NONE ||
+        !t->output || !t->output_written)
+        return;
+    const sv_kstep *last = &t->steps[t->nsteps - 1];
+    for (size_t a = 0; a < t->narrays; a++) {
+        if (t->arrays[a].kind != SV_KARRAY_OUT || t->arrays[a].len != t->n || !last->cells ||
+            !last->cells[a] || !last->written[a])
+            continue;
+        for (size_t i = 0; i < t->n; i++) {
+            t->output_written[i] = last->written[a][i];
+            t->output[i] = last->written[a][i] ? last->cells[a][i] : (sv_value){.bits = 0};
+        }
+        return;
+    }
+}
+
 bool sv_ktrace_analyze(sv_ktrace *t, char *err, size_t errlen)
 {
     windows w;
+    output_of_shown_run(t);
     if (!check_output(t, err, errlen) || !windows_make(t, &w, err, errlen))
         return false;
     free(t->cell_wrong);

@@ -382,6 +382,50 @@ static void fault_tests(void)
  * that name the token. */
 static bool have_gpu;
 
+/* The values of the table's row that starts with label, after the first
+ * line that starts with header, as "3 4 14 ..." ("" when not found). */
+static void table_row(const char *out, const char *header, const char *label, char *buf,
+                      size_t len)
+{
+    buf[0] = '\0';
+    const char *h = out ? strstr(out, header) : NULL;
+    const char *r = h ? strstr(h, label) : NULL;
+    if (!r)
+        return;
+    r += strlen(label);
+    while (*r == ' ')
+        r++;
+    size_t n = strcspn(r, "\n");
+    snprintf(buf, len, "%.*s", (int)n, r);
+}
+
+/* --runs R of a kernel file: the table is the one shown run's (issue 28:
+ * "shown: run 0" printed the output of the last run made). */
+static void runs_one_run(void)
+{
+    static const char race[] =
+        "__global__ void scan_race(const int *in, int *out, int n)\n{\n"
+        "    __shared__ int s[1024];\n    int i = threadIdx.x;\n    s[i] = in[i];\n"
+        "    __syncthreads();\n    for (int stride = 1; stride < n; stride *= 2) {\n"
+        "        if (i >= stride)\n            s[i] = s[i - stride] + s[i];\n"
+        "        __syncthreads();\n    }\n    out[i] = s[i];\n}\n";
+    write_text(tmp("race.cu"), race);
+    for (int runs = 2; runs <= 9; runs += 7) {
+        char r_arg[8];
+        snprintf(r_arg, sizeof r_arg, "%d", runs);
+        result r = run(NULL, "--kernel-file", tmp("race.cu"), "--schedule", "random:1", "--runs",
+                       r_arg, NULL);
+        char last[200], output[200];
+        table_row(r.out, "up to the kernel's end", "  out ", last, sizeof last);
+        table_row(r.out, "Output · out[] after the kernel", "  output ", output, sizeof output);
+        CHECK_MSG(has(r.out, "shown: run ") && last[0] && strcmp(last, output) == 0,
+                  "--runs %d: the last step's out \"%s\", the output row \"%s\": %s", runs,
+                  last, output, r.out);
+        result_free(&r);
+    }
+    unlink(tmp("race.cu"));
+}
+
 static void lab_flags(void)
 {
     result r = run(NULL, "--kernel", "in-place", "--schedule", "sequential", "--format", "json",
@@ -813,6 +857,7 @@ int main(int argc, char **argv)
 
     fault_tests();
     lab_flags();
+    runs_one_run();
 
     sv_trace_destroy(chapter);
     /* Leave the directory on failure, to look at. */
