@@ -273,6 +273,29 @@ static void compare_words(const sv_app_view *v, size_t k, char *buf, size_t len)
     cat(buf, len, "%sthe chapter's kernel holds the same values here", buf[0] ? " \u00b7 " : "");
 }
 
+/* Whether t's output is the scan and none of its steps is read as one of
+ * the chapter's rounds (sv_ktrace_analyze reads no round of a kernel that
+ * is right another way). */
+static bool not_chapter(const sv_ktrace *t)
+{
+    if (t->first_wrong >= 0 || t->failure.kind != SV_KFAIL_NONE || !t->readings)
+        return false;
+    for (size_t k = 0; k < t->nsteps; k++)
+        if (t->readings[k].fits)
+            return false;
+    return t->nsteps > 0;
+}
+
+/* The shared cells step k wrote. */
+static size_t step_written(const sv_ktrace *t, size_t k)
+{
+    size_t n = 0;
+    for (size_t a = 0; a < t->narrays; a++)
+        for (uint32_t c = 0; t->arrays[a].kind == SV_KARRAY_SHARED && c < t->arrays[a].len; c++)
+            n += t->steps[k].wrote[a][c];
+    return n;
+}
+
 static size_t step_hazards(const sv_ktrace *t, size_t k)
 {
     size_t n = 0;
@@ -323,6 +346,10 @@ static void deed_line(const sv_ktrace *t, size_t k, char *l1, size_t n1, char *l
         output_words(t, deed, sizeof deed);
     } else if (s->nwrites == 0 && s->nreads > 0) {
         snprintf(deed, sizeof deed, "the threads read %zu cells and wrote no shared cell", s->nreads);
+    } else if (not_chapter(t)) { /* a tree, a student's Blelloch: right another way */
+        snprintf(deed, sizeof deed, "%zu cell%s written; the chapter's rounds do not apply: "
+                 "this kernel makes the scan by other steps", step_written(t, k),
+                 step_written(t, k) == 1 ? "" : "s");
     } else {
         snprintf(deed, sizeof deed, "no shared row holds a round of the scan here");
     }

@@ -354,6 +354,18 @@ bool sv_ktrace_analyze(sv_ktrace *t, char *err, size_t errlen)
         pin_array = rd->pout_array;
         pin_row = rd->pout_row;
     }
+    /* A kernel whose output is the scan and whose steps do not hold the
+     * chapter's invariant computes it another way (a student's Blelloch, a
+     * tree): the chapter's rounds do not describe it, so none of its steps
+     * is read as one, and nothing is called broken. A wrong output keeps
+     * its broken step: that is where it went wrong. */
+    if (t->first_broken_step >= 0 && t->first_wrong < 0 && t->failure.kind == SV_KFAIL_NONE) {
+        for (size_t k = 0; k < t->nsteps; k++)
+            t->readings[k] = (sv_kreading){.round = -1, .pout_array = -1, .pout_row = -1,
+                                           .pin_array = -1, .pin_row = -1,
+                                           .expected_round = -1};
+        t->first_broken_step = -1;
+    }
     mark_wrong(t, &w);
     windows_free(&w);
     return true;

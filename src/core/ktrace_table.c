@@ -248,6 +248,9 @@ static void print_diagnosis(const ktable *tb, size_t max_hazards)
         fprintf(tb->f, "  tree: %" PRIu32 " leaves, %" PRIu32 " combines up and %" PRIu32
                 " down (the chapter's rounds do not apply)\n", sv_blelloch_leaves(t->n),
                 sv_blelloch_leaves(t->n) - 1, sv_blelloch_leaves(t->n) - 1);
+    else if (t->nsteps && t->first_wrong < 0 && ran)
+        fprintf(tb->f, "  invariant: the chapter's rounds do not apply: the output is the scan, "
+                "made by steps that are not the chapter's rounds\n");
     else if (t->nsteps)
         fprintf(tb->f, "  invariant: no step is one of the chapter's rounds\n");
     if (t->backend == SV_BACKEND_CUDA && t->nhazards == 0 && t->hazards_total == 0)

@@ -10,6 +10,9 @@
 #include "app.h"
 #include "capture.h"
 #include "words.h"
+#include "../../src/core/ktrace.h"
+#include "../../src/core/ktrace_table.h"
+#include "pane.h"
 
 static sv_gfx_rec *rec;
 
@@ -175,6 +178,80 @@ static void test_shake_said(void)
     }
 }
 
+/* An app running kernel file data/NAME once on the chapter's example. */
+static bool kfile_app(sv_app_state *st, const char *name)
+{
+    static char path[1024];
+    snprintf(path, sizeof path, "%s/%s", SV_TRUTH_DATA, name);
+    char err[512];
+    sv_value vals[8];
+    for (size_t i = 0; i < 8; i++)
+        vals[i].i = chapter[i];
+    sv_app_config c = { .input = vals, .n = 8, .op = SV_OP_SUM, .type = SV_TYPE_INT32,
+                        .scan = SV_SCAN_INCLUSIVE, .theme = SV_THEME_DARK, .speed = 1.0f,
+                        .backend = SV_CHOOSE_CPU, .kernel_file = path };
+    if (sv_app_init(st, &c, err, sizeof err) != SV_APP_OK) {
+        CHECK_MSG(false, "sv_app_init %s: %s", name, err);
+        return false;
+    }
+    sv_app_resize(st, 1280, 720, 1280, 720);
+    CHECK_MSG(st->ktrace && st->ktrace->failure.kind == SV_KFAIL_NONE, "%s did not run: %s",
+              name, st->kerror);
+    return st->ktrace != NULL;
+}
+
+/* Item 8: a student's own Blelloch, right in every cell, is not the
+ * chapter's rounds, and nothing of it is broken: no step read as a broken
+ * round, no "first broken" on the timeline, no X, no broken caption. */
+static void test_student_blelloch(void)
+{
+    sv_app_state st;
+    if (!kfile_app(&st, "student_blelloch.cu"))
+        return;
+    const sv_ktrace *t = st.ktrace;
+    CHECK_INT(t->first_wrong, -1);
+    CHECK_MSG(t->first_broken_step < 0, "broken first in step %d", (int)t->first_broken_step + 1);
+    for (size_t k = 0; t->readings && k < t->nsteps; k++)
+        CHECK_MSG(!t->readings[k].broken, "step %zu read as a broken round", k + 1);
+    for (size_t k = 0; k < t->nsteps; k++) {
+        st.step = st.from_step = (int)k;
+        sv_app_view v;
+        sv_app_view_of(&st, &v);
+        char name[48];
+        snprintf(name, sizeof name, "student-blelloch-%d", (int)k + 1);
+        view_draw(&v, 1280, 720, rec, "truth-", k == 1 ? name : NULL);
+        CHECK_MSG(!rec_text_containing(rec, "first broken") && !rec_text_containing(rec, "broken"),
+                  "step %zu: \"%s\" drawn", k + 1,
+                  rec_text_containing(rec, "broken") ? rec_text_containing(rec, "broken")->text
+                                                     : "first broken");
+        for (size_t q = 0; q < sv_gfx_rec_count(rec); q++) {
+            const sv_prim *p = sv_gfx_rec_prim(rec, q);
+            CHECK_MSG(!(p->kind == SV_PRIM_TEXT && p->text && strcmp(p->text, "X") == 0),
+                      "step %zu: an X drawn", k + 1);
+        }
+    }
+    /* the words: not the chapter's rounds, in the caption and the table */
+    st.step = st.from_step = 1;
+    sv_app_view v;
+    sv_app_view_of(&st, &v);
+    sv_caption_words cw;
+    CHECK(sv_pane_of(&v)->caption(&v, &cw));
+    CHECK_MSG(strstr(cw.line1, "the chapter's rounds do not apply"), "step 2: \"%s\"", cw.line1);
+    char *table = NULL;
+    size_t tlen = 0;
+    FILE *f = open_memstream(&table, &tlen);
+    if (f) {
+        sv_ktrace_print_table(t, f, false, NULL);
+        fclose(f);
+        CHECK_MSG(table && strstr(table, "invariant: the chapter's rounds do not apply: the "
+                                         "output is the scan") &&
+                      !strstr(table, "broken") && !strstr(table, "  case "),
+                  "the table: %s", table ? table : "");
+    }
+    free(table);
+    sv_app_cleanup(&st);
+}
+
 int main(int argc, char **argv)
 {
     view_test_open(argc, argv, "test_truth");
@@ -183,6 +260,7 @@ int main(int argc, char **argv)
     test_no_guard_stopped();
     test_lockstep_hazards();
     test_shake_said();
+    test_student_blelloch();
     sv_gfx_rec_destroy(rec);
     return view_test_close("every sentence checked against its run");
 }
