@@ -14,7 +14,7 @@
 
 static void fmtv(const sv_ktrace *t, sv_value v, char *buf, size_t len)
 {
-    sv_value_format(t->type, v, buf, len);
+    sv_value_format_as(t->type, v, t->float_style, buf, len); /* the trace's one notation */
 }
 
 /* Appends to buf (NUL-terminated, len bytes). */

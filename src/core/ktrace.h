@@ -236,6 +236,9 @@ typedef struct sv_ktrace {
                               expected round's window (or unwritten); false where the
                               step has no reading (the same verdict as cellruns) */
     bool *output_wrong;    /* n: out[i] is not the scan (or unwritten) */
+    sv_float_style float_style; /* one notation for every float32 of the trace, as the
+                              chapter's tables have (sv_float_style_of over the input,
+                              every cell and out): the table and the pane write with it */
 } sv_ktrace;
 
 void sv_ktrace_destroy(sv_ktrace *t); /* accepts NULL */

@@ -306,10 +306,32 @@ static void output_of_shown_run(sv_ktrace *t)
     }
 }
 
+/* One float32 notation for the whole trace: positional unless a value of
+ * the input, a written cell or out needs the exponent (table.c's rule). */
+static sv_float_style float_style_of(const sv_ktrace *t)
+{
+    if (t->type != SV_TYPE_FLOAT32)
+        return SV_FLOAT_SHORTEST;
+    if (sv_float_style_of(t->type, t->input, t->n) == SV_FLOAT_EXPONENT)
+        return SV_FLOAT_EXPONENT;
+    for (size_t i = 0; t->output && i < t->n; i++)
+        if (t->output_written[i] &&
+            sv_float_style_of(t->type, &t->output[i], 1) == SV_FLOAT_EXPONENT)
+            return SV_FLOAT_EXPONENT;
+    for (size_t k = 0; k < t->nsteps; k++)
+        for (size_t a = 0; a < t->narrays; a++)
+            for (uint32_t c = 0; c < t->arrays[a].len; c++)
+                if (t->steps[k].written[a][c] &&
+                    sv_float_style_of(t->type, &t->steps[k].cells[a][c], 1) == SV_FLOAT_EXPONENT)
+                    return SV_FLOAT_EXPONENT;
+    return SV_FLOAT_POSITIONAL;
+}
+
 bool sv_ktrace_analyze(sv_ktrace *t, char *err, size_t errlen)
 {
     windows w;
     output_of_shown_run(t);
+    t->float_style = float_style_of(t);
     if (!check_output(t, err, errlen) || !windows_make(t, &w, err, errlen))
         return false;
     free(t->cell_wrong);

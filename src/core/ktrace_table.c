@@ -46,7 +46,8 @@ static void measure(ktable *tb)
             for (size_t c = 0; c < t->arrays[a].len; c++) {
                 if (!t->steps[k].written[a][c])
                     continue;
-                int len = (int)strlen(sv_value_format(t->type, t->steps[k].cells[a][c], v, sizeof v));
+                int len = (int)strlen(sv_value_format_as(t->type, t->steps[k].cells[a][c],
+                                                         t->float_style, v, sizeof v));
                 w = len > w ? len : w;
                 if (c % rowlen + 1 > cols)
                     cols = c % rowlen + 1;
@@ -54,11 +55,13 @@ static void measure(ktable *tb)
         tb->cols[a] = cols;
     }
     for (size_t i = 0; i < t->n; i++) {
-        int len = (int)strlen(sv_value_format(t->type, t->output[i], v, sizeof v));
+        int len = (int)strlen(sv_value_format_as(t->type, t->output[i], t->float_style, v,
+                                                 sizeof v));
         if (t->output_written[i] && len > w)
             w = len;
         if (t->expected) {
-            len = (int)strlen(sv_value_format(t->type, t->expected[i], v, sizeof v));
+            len = (int)strlen(sv_value_format_as(t->type, t->expected[i], t->float_style, v,
+                                                 sizeof v));
             w = len > w ? len : w;
         }
     }
@@ -72,7 +75,9 @@ static void value_row(const ktable *tb, const char *name, const sv_value *v, con
     sv_rows_label(tb->f, name);
     for (size_t i = lo; i < hi; i++)
         fprintf(tb->f, " %*s", tb->width, known && !known[i] ? "?"
-                                                             : sv_value_format(tb->t->type, v[i], s, sizeof s));
+                                                             : sv_value_format_as(tb->t->type, v[i],
+                                                                                  tb->t->float_style,
+                                                                                  s, sizeof s));
     fputc('\n', tb->f);
 }
 

@@ -426,6 +426,41 @@ static void runs_one_run(void)
     unlink(tmp("race.cu"));
 }
 
+/* float32 of a kernel file: 10, 40, 100 as the chapter's traces print them,
+ * in the table and the JSON text (issue 28: 1e+01, 4e+01, 1e+02). */
+static void kernel_floats(void)
+{
+    static const char scan[] =
+        "__global__ void scan_float(const float *in, float *out, int n)\n{\n"
+        "    extern __shared__ float buf[];\n    int i = threadIdx.x;\n"
+        "    int pout = 0, pin = 1;\n    buf[pout * n + i] = in[i];\n    __syncthreads();\n"
+        "    for (int stride = 1; stride < n; stride *= 2) {\n"
+        "        pout = 1 - pout;\n        pin = 1 - pout;\n        if (i >= stride)\n"
+        "            buf[pout * n + i] = buf[pin * n + i - stride] + buf[pin * n + i];\n"
+        "        else\n            buf[pout * n + i] = buf[pin * n + i];\n"
+        "        __syncthreads();\n    }\n    out[i] = buf[pout * n + i];\n}\n";
+    write_text(tmp("float.cu"), scan);
+    result r = run(NULL, "--kernel-file", tmp("float.cu"), "--type", "float32", "--input",
+                   "10 30 60", NULL);
+    CHECK_MSG(r.status == 0 && has(r.out, "  output          10  40 100\n") &&
+                  has(r.out, "  expected        10  40 100\n") && !has(r.out, "e+0"),
+              "status %d: %s%s", r.status, r.out, r.err);
+    result_free(&r);
+    r = run(NULL, "--kernel-file", tmp("float.cu"), "--type", "float32", "--input", "10 30 60",
+            "--format", "json", NULL);
+    CHECK_MSG(r.status == 0 && has(r.out, "\"output\": [10.0, 40.0, 100.0]") &&
+                  has(r.out, "\"input\": [10.0, 30.0, 60.0]") && !has(r.out, "e+0"),
+              "status %d: %s%s", r.status, r.out, r.err);
+    result_free(&r);
+    /* the chapter's own trace says the same */
+    r = run(NULL, "--type", "float32", "--input", "10 30 60", "--format", "json", "--backend",
+            "cpu", NULL);
+    CHECK_MSG(r.status == 0 && has(r.out, "\"output\": [10.0, 40.0, 100.0]"), "status %d: %s",
+              r.status, r.out);
+    result_free(&r);
+    unlink(tmp("float.cu"));
+}
+
 static void lab_flags(void)
 {
     result r = run(NULL, "--kernel", "in-place", "--schedule", "sequential", "--format", "json",
@@ -858,6 +893,7 @@ int main(int argc, char **argv)
     fault_tests();
     lab_flags();
     runs_one_run();
+    kernel_floats();
 
     sv_trace_destroy(chapter);
     /* Leave the directory on failure, to look at. */

@@ -13,6 +13,7 @@
 #include "../../src/core/ktrace.h"
 #include "../../src/core/ktrace_table.h"
 #include "pane.h"
+#include "kpane.h"
 
 static sv_gfx_rec *rec;
 
@@ -178,8 +179,10 @@ static void test_shake_said(void)
     }
 }
 
-/* An app running kernel file data/NAME once on the chapter's example. */
-static bool kfile_app(sv_app_state *st, const char *name)
+/* An app running kernel file data/NAME once on in[0..n) of type (NULL:
+ * the chapter's example). */
+static bool kfile_app_on(sv_app_state *st, const char *name, const sv_value *in, size_t n,
+                         sv_type type)
 {
     static char path[1024];
     snprintf(path, sizeof path, "%s/%s", SV_TRUTH_DATA, name);
@@ -187,9 +190,9 @@ static bool kfile_app(sv_app_state *st, const char *name)
     sv_value vals[8];
     for (size_t i = 0; i < 8; i++)
         vals[i].i = chapter[i];
-    sv_app_config c = { .input = vals, .n = 8, .op = SV_OP_SUM, .type = SV_TYPE_INT32,
-                        .scan = SV_SCAN_INCLUSIVE, .theme = SV_THEME_DARK, .speed = 1.0f,
-                        .backend = SV_CHOOSE_CPU, .kernel_file = path };
+    sv_app_config c = { .input = in ? in : vals, .n = in ? n : 8, .op = SV_OP_SUM,
+                        .type = type, .scan = SV_SCAN_INCLUSIVE, .theme = SV_THEME_DARK,
+                        .speed = 1.0f, .backend = SV_CHOOSE_CPU, .kernel_file = path };
     if (sv_app_init(st, &c, err, sizeof err) != SV_APP_OK) {
         CHECK_MSG(false, "sv_app_init %s: %s", name, err);
         return false;
@@ -198,6 +201,11 @@ static bool kfile_app(sv_app_state *st, const char *name)
     CHECK_MSG(st->ktrace && st->ktrace->failure.kind == SV_KFAIL_NONE, "%s did not run: %s",
               name, st->kerror);
     return st->ktrace != NULL;
+}
+
+static bool kfile_app(sv_app_state *st, const char *name)
+{
+    return kfile_app_on(st, name, NULL, 0, SV_TYPE_INT32);
 }
 
 /* Item 8: a student's own Blelloch, right in every cell, is not the
@@ -252,6 +260,43 @@ static void test_student_blelloch(void)
     sv_app_cleanup(&st);
 }
 
+/* Item 9: float32 10, 40, 100 of a kernel file are drawn as the chapter
+ * draws them, in the cells and the tooltip, never 1e+01, 4e+01, 1e+02. */
+static void test_float_cells(void)
+{
+    sv_value in[3] = {{.f = 10.0f}, {.f = 30.0f}, {.f = 60.0f}};
+    sv_app_state st;
+    if (!kfile_app_on(&st, "float_scan.cu", in, 3, SV_TYPE_FLOAT32))
+        return;
+    st.step = st.from_step = (int)st.ktrace->nsteps - 1;
+    sv_app_view v;
+    sv_app_view_of(&st, &v);
+    view_draw(&v, 1280, 720, rec, "truth-", "float-cells");
+    static const char *const want[] = {"10", "40", "100"};
+    for (size_t q = 0; q < sv_gfx_rec_count(rec); q++) {
+        const sv_prim *p = sv_gfx_rec_prim(rec, q);
+        CHECK_MSG(!(p->kind == SV_PRIM_TEXT && p->text && strstr(p->text, "e+0")),
+                  "drawn \"%s\"", p->text);
+    }
+    sv_krows rows;
+    sv_kpane_rows(st.ktrace, &rows);
+    for (int r = 0; r < rows.n; r++) {
+        if (rows.row[r].kind != SV_KROW_OUT)
+            continue;
+        for (int i = 0; i < 3; i++) {
+            const char *s = text_in_cell(sv_layout_cell(&lay, r, i));
+            CHECK_MSG(s && strcmp(s, want[i]) == 0, "out[%d] drawn \"%s\", want %s", i,
+                      s ? s : "(nothing)", want[i]);
+            sv_tip_words tip;
+            if (sv_pane_of(&v)->tooltip(&v, r, i, &tip))
+                for (int k = 0; k < tip.n; k++)
+                    CHECK_MSG(!strstr(tip.line[k], "e+0"), "out[%d]'s tooltip: \"%s\"", i,
+                              tip.line[k]);
+        }
+    }
+    sv_app_cleanup(&st);
+}
+
 int main(int argc, char **argv)
 {
     view_test_open(argc, argv, "test_truth");
@@ -261,6 +306,7 @@ int main(int argc, char **argv)
     test_lockstep_hazards();
     test_shake_said();
     test_student_blelloch();
+    test_float_cells();
     sv_gfx_rec_destroy(rec);
     return view_test_close("every sentence checked against its run");
 }
