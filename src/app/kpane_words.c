@@ -412,6 +412,18 @@ bool sv_kwords_caption(const sv_app_view *v, sv_caption_words *out)
             nh, nh == 1 ? "" : "s", hw);
         out->line2_error = true;
     }
+    sv_kunwritten uw;
+    size_t nuw = sv_ktrace_unwritten_reads(t, k, &uw);
+    if (nuw) { /* a value no thread wrote: named, not a silent 0 */
+        char ww[256];
+        sv_ktrace_unwritten_words(t, uw, ww, sizeof ww);
+        if (nuw == 1)
+            cat(l2, n2, "%s%s", l2[0] ? " \u00b7 " : "", ww);
+        else
+            cat(l2, n2, "%s%zu reads of never-written cells, e.g. %s", l2[0] ? " \u00b7 " : "",
+                nuw, ww);
+        out->line2_error = true;
+    }
     if (!sv_kpane_has_reads(t))
         cat(l2, n2, "%sno reads recorded (GPU): no operand arrows", l2[0] ? " \u00b7 " : "");
     if (v->kcompare && v->kcompare_shown)
@@ -517,6 +529,29 @@ char *sv_kwords_runs(const sv_ktrace *t, size_t k, const sv_krow *r, uint32_t co
     return buf;
 }
 
+/* A read of a never-written cell at cell (a, cell) in step k: the one its
+ * write w made its value from, else one of the cell itself. */
+static bool unwritten_line(const sv_ktrace *t, size_t k, uint32_t a, uint32_t cell,
+                           const sv_kwrite *w, char *buf, size_t len)
+{
+    char ww[256];
+    const sv_kstep *s = &t->steps[k];
+    for (uint32_t q = 0; w && q < w->nreads; q++)
+        if (sv_ktrace_read_unwritten(t, k, w->first_read + q)) {
+            sv_ktrace_unwritten_words(t, (sv_kunwritten){k, w->first_read + q}, ww, sizeof ww);
+            snprintf(buf, len, "made from a cell nothing wrote: %.200s", ww);
+            return true;
+        }
+    for (size_t i = 0; i < s->nreads; i++)
+        if (s->reads[i].array == a && s->reads[i].cell == cell &&
+            sv_ktrace_read_unwritten(t, k, i)) {
+            sv_ktrace_unwritten_words(t, (sv_kunwritten){k, i}, ww, sizeof ww);
+            snprintf(buf, len, "%s", ww);
+            return true;
+        }
+    return false;
+}
+
 bool sv_kwords_tooltip(const sv_app_view *v, int row, int col, sv_tip_words *out)
 {
     memset(out, 0, sizeof *out);
@@ -554,6 +589,12 @@ bool sv_kwords_tooltip(const sv_app_view *v, int row, int col, sv_tip_words *out
         if (cl[0]) {
             out->emph[n] = true;
             snprintf(out->line[n++], SV_TIP_MAX, "%s", cl);
+        }
+        char uw[SV_TIP_MAX];
+        if (unwritten_line(t, k, r->array, cell, w, uw, sizeof uw) && n < SV_TIP_LINES) {
+            out->emph[n] = true;
+            snprintf(out->line[n++], SV_TIP_MAX, "%s", uw);
+            out->accent = SV_TONE_ERROR;
         }
         const sv_khazard *h = sv_kpane_hazard_at(t, k, r->array, cell, 0);
         if (h && n < SV_TIP_LINES) {

@@ -406,7 +406,29 @@ sv_kverdict sv_ktrace_verdict(const sv_ktrace *t);
  * err saying which step does not fit, in words, otherwise. */
 sv_trace *sv_ktrace_chapter_trace(const sv_ktrace *t, char *err, size_t errlen);
 
+/* ---- Reads of cells nothing wrote ------------------------------------------ */
+
+/* A read of a shared cell that nothing had written before it (shared memory
+ * holds whatever was there: 0 on the CPU runtime, garbage on a GPU): read
+ * `read` of steps[step].reads. Derived from the trace alone, each step's
+ * reads against the written flags of the step before and the order of the
+ * step's own writes (a trace without that order, the GPU's or a file's,
+ * names only cells no step before had written and this one did not write). */
+typedef struct sv_kunwritten {
+    size_t step;
+    size_t read;
+} sv_kunwritten;
+/* Whether read i of step k is such a read. */
+bool sv_ktrace_read_unwritten(const sv_ktrace *t, size_t k, size_t i);
+/* How many such reads step k made (SIZE_MAX: every step); the first in
+ * *first (may be NULL). */
+size_t sv_ktrace_unwritten_reads(const sv_ktrace *t, size_t k, sv_kunwritten *first);
+
 /* ---- Words (escaped: names and messages come from files) ------------------ */
+
+/* "thread 0 read b[1][0], never written, at line 10 (it held 0)": read u in
+ * words. Returns buf. */
+char *sv_ktrace_unwritten_words(const sv_ktrace *t, sv_kunwritten u, char *buf, size_t len);
 
 /* "s[4]", "buf[1][5]" (rows > 1: row and cell), "in[3]", "out[8]": cell of
  * array a (SV_KARRAY_IN for in[]). Returns buf. */

@@ -268,6 +268,21 @@ static void print_diagnosis(const ktable *tb, size_t max_hazards)
         fprintf(tb->f, "    %s\n", sv_ktrace_hazard_words(t, &t->hazards[h], words, sizeof words));
     if (t->nhazards > max_hazards)
         fprintf(tb->f, "    ... and %" PRIu64 " more\n", t->hazards_total - max_hazards);
+    /* Reads of shared cells nothing wrote: a value that is no value of the
+     * scan (0 here, garbage on a GPU), named rather than left silent. */
+    size_t unwritten = sv_ktrace_unwritten_reads(t, SIZE_MAX, NULL), said = 0;
+    if (unwritten)
+        fprintf(tb->f, "  never written: %zu read%s of shared cells nothing had written\n",
+                unwritten, unwritten == 1 ? "" : "s");
+    for (size_t k = 0; k < t->nsteps && said < max_hazards; k++)
+        for (size_t i = 0; i < t->steps[k].nreads && said < max_hazards; i++)
+            if (sv_ktrace_read_unwritten(t, k, i)) {
+                sv_ktrace_unwritten_words(t, (sv_kunwritten){k, i}, words, sizeof words);
+                fprintf(tb->f, "    step %zu: %s\n", k + 1, words);
+                said++;
+            }
+    if (unwritten > said)
+        fprintf(tb->f, "    ... and %zu more\n", unwritten - said);
 }
 
 /* Text of many lines (a compiler's messages), each escaped on its own. */

@@ -47,6 +47,58 @@ char *sv_ktrace_hazard_words(const sv_ktrace *t, const sv_khazard *h, char *buf,
     return buf;
 }
 
+bool sv_ktrace_read_unwritten(const sv_ktrace *t, size_t k, size_t i)
+{
+    if (!t || k >= t->nsteps || i >= t->steps[k].nreads)
+        return false;
+    const sv_kstep *s = &t->steps[k];
+    const sv_kaccess *x = &s->reads[i];
+    if (x->array == SV_KARRAY_IN || x->array >= t->narrays ||
+        t->arrays[x->array].kind != SV_KARRAY_SHARED || x->cell >= t->arrays[x->array].len)
+        return false;
+    if (k > 0 && t->steps[k - 1].written[x->array][x->cell])
+        return false; /* a step before wrote it */
+    if (!s->wrote[x->array][x->cell])
+        return true;
+    if (x->order == 0)
+        return false; /* written in this step, and no order to tell whether before */
+    for (size_t w = 0; w < s->nwrites; w++) {
+        const sv_kaccess *a = &s->writes[w].at;
+        if (a->array == x->array && a->cell == x->cell && (a->order == 0 || a->order < x->order))
+            return false;
+    }
+    return true;
+}
+
+size_t sv_ktrace_unwritten_reads(const sv_ktrace *t, size_t k, sv_kunwritten *first)
+{
+    size_t count = 0;
+    for (size_t j = k == SIZE_MAX ? 0 : k; t && j < t->nsteps && (k == SIZE_MAX || j == k); j++)
+        for (size_t i = 0; i < t->steps[j].nreads; i++)
+            if (sv_ktrace_read_unwritten(t, j, i)) {
+                if (count++ == 0 && first)
+                    *first = (sv_kunwritten){j, i};
+            }
+    return count;
+}
+
+char *sv_ktrace_unwritten_words(const sv_ktrace *t, sv_kunwritten u, char *buf, size_t len)
+{
+    if (!t || u.step >= t->nsteps || u.read >= t->steps[u.step].nreads) {
+        snprintf(buf, len, "%s", "");
+        return buf;
+    }
+    const sv_kaccess *x = &t->steps[u.step].reads[u.read];
+    char cell[128], v[48], at[32] = "";
+    sv_ktrace_cell_name(t, x->array, x->cell, cell, sizeof cell);
+    sv_value_format_as(t->type, x->value, t->float_style, v, sizeof v);
+    if (x->line > 0)
+        snprintf(at, sizeof at, ", at line %" PRId32, x->line);
+    snprintf(buf, len, "thread %" PRIu32 " read %s, never written%s (it held %s)", x->thread,
+             cell, at, v);
+    return buf;
+}
+
 /* "threads 1 .. 7 (7)" or "thread 0". */
 static void threads_words(const sv_kwait *w, char *buf, size_t len)
 {

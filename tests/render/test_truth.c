@@ -297,6 +297,66 @@ static void test_float_cells(void)
     sv_app_cleanup(&st);
 }
 
+/* Item 10: a read of a shared cell nothing wrote is named, not a silent
+ * 0: in the table's diagnosis, the step's caption, the tooltip of the cell
+ * made from it and of the cell read. */
+static void test_unwritten_read(void)
+{
+    sv_app_state st;
+    if (!kfile_app(&st, "unwritten_read.cu"))
+        return;
+    const sv_ktrace *t = st.ktrace;
+    static const char words[] = "thread 0 read b[1][0], never written, at line 14 (it held 0)";
+    char *table = NULL;
+    size_t tlen = 0;
+    FILE *f = open_memstream(&table, &tlen);
+    if (f) {
+        sv_ktrace_print_table(t, f, false, NULL);
+        fclose(f);
+        CHECK_MSG(table && strstr(table, "  never written: 1 read of shared cells nothing had "
+                                         "written\n    step 3: ") && strstr(table, words),
+                  "the table: %s", table ? table : "");
+    }
+    free(table);
+    st.step = st.from_step = (int)t->nsteps - 1; /* out[i] = b[1][i] */
+    sv_app_view v;
+    sv_app_view_of(&st, &v);
+    sv_caption_words cw;
+    CHECK(sv_pane_of(&v)->caption(&v, &cw));
+    CHECK_MSG(strstr(cw.line2, words) != NULL, "the caption: \"%s\" / \"%s\"", cw.line1,
+              cw.line2);
+    view_draw(&v, 1280, 720, rec, "truth-", "unwritten");
+    CHECK_MSG(rec_text_containing(rec, "never written, at line 14") != NULL,
+              "the caption's words are not drawn");
+    sv_krows rows;
+    sv_kpane_rows(t, &rows);
+    int out_row = -1, b1 = -1;
+    for (int r = 0; r < rows.n; r++) {
+        if (rows.row[r].kind == SV_KROW_OUT)
+            out_row = r;
+        if (rows.row[r].kind == SV_KROW_ARRAY && strcmp(rows.row[r].name, "b[1]") == 0)
+            b1 = r;
+    }
+    sv_tip_words tip;
+    bool made = false, read = false;
+    if (out_row >= 0 && sv_pane_of(&v)->tooltip(&v, out_row, 0, &tip))
+        for (int k = 0; k < tip.n; k++)
+            made |= strstr(tip.line[k], "made from a cell nothing wrote: thread 0 read b[1][0]") !=
+                    NULL;
+    if (b1 >= 0 && sv_pane_of(&v)->tooltip(&v, b1, 0, &tip))
+        for (int k = 0; k < tip.n; k++)
+            read |= strstr(tip.line[k], words) != NULL;
+    CHECK_MSG(made, "out[0]'s tooltip does not name b[1][0] (row %d)", out_row);
+    CHECK_MSG(read, "b[1][0]'s tooltip does not say it was read unwritten (row %d)", b1);
+    /* a kernel that reads only what it wrote names nothing */
+    sv_app_cleanup(&st);
+    sv_value in[3] = {{.f = 1.0f}, {.f = 2.0f}, {.f = 3.0f}};
+    if (!kfile_app_on(&st, "float_scan.cu", in, 3, SV_TYPE_FLOAT32))
+        return;
+    CHECK_INT(sv_ktrace_unwritten_reads(st.ktrace, SIZE_MAX, NULL), 0);
+    sv_app_cleanup(&st);
+}
+
 int main(int argc, char **argv)
 {
     view_test_open(argc, argv, "test_truth");
@@ -307,6 +367,7 @@ int main(int argc, char **argv)
     test_shake_said();
     test_student_blelloch();
     test_float_cells();
+    test_unwritten_read();
     sv_gfx_rec_destroy(rec);
     return view_test_close("every sentence checked against its run");
 }
