@@ -236,6 +236,10 @@ typedef struct sv_ktrace {
                               expected round's window (or unwritten); false where the
                               step has no reading (the same verdict as cellruns) */
     bool *output_wrong;    /* n: out[i] is not the scan (or unwritten) */
+    bool *one_buffer;      /* [narrays]: a dynamic array of 2n cells (two rows of n by
+                              the runtime's convention) of which no step touched any
+                              row but the first: one buffer, named s, s[1] as the
+                              kernel names it (sv_ktrace_rows_named) */
     sv_float_style float_style; /* one notation for every float32 of the trace, as the
                               chapter's tables have (sv_float_style_of over the input,
                               every cell and out): the table and the pane write with it */
@@ -405,6 +409,10 @@ sv_kverdict sv_ktrace_verdict(const sv_ktrace *t);
  * round, as for every chapter trace. The trace is finished (sv_trace_finish), backend and device from t. NULL with
  * err saying which step does not fit, in words, otherwise. */
 sv_trace *sv_ktrace_chapter_trace(const sv_ktrace *t, char *err, size_t errlen);
+
+/* The rows names give array a: its rows, or 1 for an array used as one
+ * buffer (sv_ktrace.one_buffer; its rows stay the geometry). */
+uint32_t sv_ktrace_rows_named(const sv_ktrace *t, uint32_t a);
 
 /* ---- Reads of cells nothing wrote ------------------------------------------ */
 

@@ -5,6 +5,7 @@
 #include "ktrace.h"
 #include "ktrace_blelloch.h"
 
+#include <ctype.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -268,8 +269,57 @@ static void mark_wrong(sv_ktrace *t, const windows *w)
     }
 }
 
+/* Whether the kernel's source declares array name as an unsized (extern)
+ * array, "s[]"; true without a source to look in. */
+static bool declared_unsized(const sv_ktrace *t, const char *name)
+{
+    if (!t->source || !name || !name[0])
+        return true;
+    size_t len = strlen(name);
+    for (const char *p = strstr(t->source, name); p; p = strstr(p + 1, name)) {
+        bool start = p == t->source || !(isalnum((unsigned char)p[-1]) || p[-1] == '_');
+        const char *q = p + len;
+        while (*q == ' ' || *q == '\t')
+            q++;
+        if (start && q[0] == '[' && q[1] == ']')
+            return true;
+    }
+    return false;
+}
+
+/* An array the runtime gave two rows of n (the dynamic shared memory's 2n
+ * cells) whose second row no step wrote or read: the kernel used it as one
+ * buffer, and its names are s[i], not s[0][i]. */
+static bool one_buffer(const sv_ktrace *t, uint32_t a)
+{
+    const sv_karray *arr = &t->arrays[a];
+    if (arr->kind != SV_KARRAY_SHARED || arr->rows != 2 || arr->len != 2 * t->n ||
+        t->nsteps == 0 || !declared_unsized(t, arr->name))
+        return false;
+    const sv_kstep *last = &t->steps[t->nsteps - 1];
+    for (uint32_t c = (uint32_t)t->n; c < arr->len; c++)
+        if (last->written[a][c])
+            return false;
+    for (size_t k = 0; k < t->nsteps; k++)
+        for (size_t r = 0; r < t->steps[k].nreads; r++)
+            if (t->steps[k].reads[r].array == a && t->steps[k].reads[r].cell >= t->n)
+                return false;
+    return true;
+}
+
+uint32_t sv_ktrace_rows_named(const sv_ktrace *t, uint32_t a)
+{
+    if (!t || a >= t->narrays)
+        return 1;
+    if (t->one_buffer && t->one_buffer[a])
+        return 1;
+    return t->arrays[a].rows ? t->arrays[a].rows : 1;
+}
+
 void sv_ktrace_unanalyze(sv_ktrace *t)
 {
+    free(t->one_buffer);
+    t->one_buffer = NULL;
     free(t->readings);
     free(t->expected);
     free(t->cell_wrong);
@@ -332,6 +382,14 @@ bool sv_ktrace_analyze(sv_ktrace *t, char *err, size_t errlen)
     windows w;
     output_of_shown_run(t);
     t->float_style = float_style_of(t);
+    free(t->one_buffer);
+    t->one_buffer = calloc(t->narrays ? t->narrays : 1, sizeof *t->one_buffer);
+    if (!t->one_buffer) {
+        sv_errorf(err, errlen, "out of memory");
+        return false;
+    }
+    for (size_t a = 0; a < t->narrays; a++)
+        t->one_buffer[a] = one_buffer(t, (uint32_t)a);
     if (!check_output(t, err, errlen) || !windows_make(t, &w, err, errlen))
         return false;
     free(t->cell_wrong);

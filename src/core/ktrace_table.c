@@ -93,7 +93,7 @@ static void row_label(const ktable *tb, size_t k, size_t a, size_t row, char *bu
         role = " pout";
     else if (rd && rd->fits && rd->pin_array == (int32_t)a && rd->pin_row == (int32_t)row)
         role = " pin";
-    if (t->arrays[a].rows > 1)
+    if (sv_ktrace_rows_named(t, (uint32_t)a) > 1)
         snprintf(buf, len, "%.40s[%zu]%s", name, row, role);
     else
         snprintf(buf, len, "%.40s%s", name, role);
@@ -157,7 +157,9 @@ static void print_step(const ktable *tb, size_t k)
                 continue;
             size_t rowlen = t->arrays[a].len / t->arrays[a].rows;
             size_t end = hi < tb->cols[a] ? hi : tb->cols[a];
-            for (size_t row = 0; row < t->arrays[a].rows && lo < end; row++) {
+            /* one buffer: its first row only, the rest no step touched */
+            size_t rows = sv_ktrace_rows_named(t, (uint32_t)a) > 1 ? t->arrays[a].rows : 1;
+            for (size_t row = 0; row < rows && lo < end; row++) {
                 row_label(tb, k, a, row, lab, sizeof lab);
                 value_row(tb, lab, s->cells[a] + row * rowlen, s->written[a] + row * rowlen, lo,
                           end);

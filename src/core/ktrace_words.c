@@ -19,7 +19,7 @@ char *sv_ktrace_cell_name(const sv_ktrace *t, uint32_t a, int64_t cell, char *bu
     const sv_karray *arr = &t->arrays[a];
     sv_escape(arr->name, name, sizeof name);
     int64_t rowlen = arr->len / arr->rows;
-    if (arr->rows > 1 && cell >= 0 && cell < (int64_t)arr->len)
+    if (sv_ktrace_rows_named(t, a) > 1 && cell >= 0 && cell < (int64_t)arr->len)
         snprintf(buf, len, "%s[%" PRId64 "][%" PRId64 "]", name, cell / rowlen, cell % rowlen);
     else
         snprintf(buf, len, "%s[%" PRId64 "]", name, cell);
@@ -186,12 +186,13 @@ char *sv_ktrace_reading_words(const sv_ktrace *t, size_t step, char *buf, size_t
     const sv_kreading *rd = &t->readings[step];
     char row[128], holds[48], want[48];
     const sv_karray *a = &t->arrays[rd->pout_array];
-    if (a->rows > 1)
+    bool rows = sv_ktrace_rows_named(t, (uint32_t)rd->pout_array) > 1;
+    if (rows)
         sv_ktrace_cell_name(t, (uint32_t)rd->pout_array,
                             (int64_t)rd->pout_row * (a->len / a->rows), row, sizeof row);
     else
         sv_escape(a->name, row, sizeof row);
-    if (a->rows > 1) /* "buf[1][0]" -> "buf[1]": the row */
+    if (rows) /* "buf[1][0]" -> "buf[1]": the row */
         *strrchr(row, '[') = '\0';
     if (!rd->broken && rd->round != rd->expected_round) {
         snprintf(buf, len, "step %zu (round %d): %s holds round %d's windows already, where "

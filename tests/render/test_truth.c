@@ -357,6 +357,92 @@ static void test_unwritten_read(void)
     sv_app_cleanup(&st);
 }
 
+/* The recorded texts of rec joined by newlines, into a malloc'd string. */
+static char *all_texts(void)
+{
+    size_t len = 1;
+    for (size_t q = 0; q < sv_gfx_rec_count(rec); q++) {
+        const sv_prim *p = sv_gfx_rec_prim(rec, q);
+        if (p->kind == SV_PRIM_TEXT && p->text)
+            len += strlen(p->text) + 1;
+    }
+    char *out = malloc(len), *o = out;
+    if (!out)
+        return NULL;
+    for (size_t q = 0; q < sv_gfx_rec_count(rec); q++) {
+        const sv_prim *p = sv_gfx_rec_prim(rec, q);
+        if (p->kind == SV_PRIM_TEXT && p->text)
+            o += sprintf(o, "%s\n", p->text);
+    }
+    *o = '\0';
+    return out;
+}
+
+/* Item 11a: the 2n cells of dynamic shared memory used as one buffer are
+ * named as the kernel names them: the row "s", its cells s[1], in the
+ * table, the hazards' words, the pane's rows, captions and tooltips. */
+static void test_one_buffer_names(void)
+{
+    char err[128];
+    sv_app_state st;
+    static char path[1024];
+    snprintf(path, sizeof path, "%s/one_buffer.cu", SV_TRUTH_DATA);
+    sv_value vals[8];
+    for (size_t i = 0; i < 8; i++)
+        vals[i].i = chapter[i];
+    sv_app_config c = { .input = vals, .n = 8, .op = SV_OP_SUM, .type = SV_TYPE_INT32,
+                        .scan = SV_SCAN_INCLUSIVE, .theme = SV_THEME_DARK, .speed = 1.0f,
+                        .backend = SV_CHOOSE_CPU, .kernel_file = path, .schedule_given = true };
+    CHECK(sv_schedule_parse("sequential", &c.schedule, err, sizeof err));
+    if (sv_app_init(&st, &c, err, sizeof err) != SV_APP_OK || !st.ktrace) {
+        CHECK_MSG(false, "one_buffer.cu: %s", err);
+        return;
+    }
+    sv_app_resize(&st, 1280, 720, 1280, 720);
+    const sv_ktrace *t = st.ktrace;
+    char *table = NULL;
+    size_t tlen = 0;
+    FILE *f = open_memstream(&table, &tlen);
+    if (f) {
+        sv_ktrace_print_table(t, f, false, NULL);
+        fclose(f);
+        CHECK_MSG(table && strstr(table, "thread 2 read s[1], thread 1 wrote it") &&
+                      strstr(table, "  s pout ") && strstr(table, "(in s)") &&
+                      !strstr(table, "s[0][") && !strstr(table, "s[1][") &&
+                      !strstr(table, "\n  s[0] ") && !strstr(table, "\n  s[1] "),
+                  "the table: %s", table ? table : "");
+    }
+    free(table);
+    sv_krows rows;
+    sv_kpane_rows(t, &rows);
+    int srow = -1;
+    for (int r = 0; r < rows.n; r++) {
+        CHECK_MSG(strcmp(rows.row[r].name, "s[0]") != 0 && strcmp(rows.row[r].name, "s[1]") != 0,
+                  "a pane row named %s", rows.row[r].name);
+        if (strcmp(rows.row[r].name, "s") == 0)
+            srow = r;
+    }
+    CHECK_MSG(srow > 0, "no pane row named s");
+    for (size_t k = 0; k < t->nsteps; k++) {
+        st.step = st.from_step = (int)k;
+        sv_app_view v;
+        sv_app_view_of(&st, &v);
+        view_draw(&v, 1280, 720, rec, "truth-", k == 1 ? "one-buffer" : NULL);
+        char *texts = all_texts();
+        CHECK_MSG(texts && !strstr(texts, "s[0][") && !strstr(texts, "s[1]\n") &&
+                      !strstr(texts, "s[0]\n"),
+                  "step %zu draws a row name or a two-index cell: %s", k + 1, texts ? texts : "");
+        free(texts);
+        sv_tip_words tip;
+        for (uint32_t col = 0; srow > 0 && col < 8; col++)
+            if (sv_pane_of(&v)->tooltip(&v, srow, (int)col, &tip))
+                for (int q = 0; q < tip.n; q++)
+                    CHECK_MSG(!strstr(tip.line[q], "s[0][") && !strstr(tip.line[q], "s[1]["),
+                              "step %zu s[%u]'s tooltip: \"%s\"", k + 1, col, tip.line[q]);
+    }
+    sv_app_cleanup(&st);
+}
+
 int main(int argc, char **argv)
 {
     view_test_open(argc, argv, "test_truth");
@@ -368,6 +454,7 @@ int main(int argc, char **argv)
     test_student_blelloch();
     test_float_cells();
     test_unwritten_read();
+    test_one_buffer_names();
     sv_gfx_rec_destroy(rec);
     return view_test_close("every sentence checked against its run");
 }
