@@ -137,8 +137,10 @@ bool sv_kwords_counters(const sv_app_view *v, char *line, size_t n1, char *note,
 /* The overview's counters, the whole run: "5 steps · 37 writes · 10
  * hazards · output right". */
 void sv_kwords_overview_counters(const sv_ktrace *t, char *buf, size_t len);
-/* Step k's timeline label: "r2" where it is the chapter's round 2, else
- * the step's number from 1. */
+/* Step k's timeline label: "r2" for the loop's second step read as a
+ * chapter round (counted in order, whatever round its cells match), "out"
+ * for the last step when it writes out[], else the step's number from 1;
+ * Blelloch's its tree's ("up 2", "root", ...). */
 void sv_kwords_step_label(const sv_ktrace *t, int k, char *buf, size_t len);
 /* The header: "Your kernel: my_scan.cu" and "  ·  n = 8  ·  sum  ·  inclusive ...". */
 void sv_kwords_header(const sv_app_view *v, const char **title, char *rest, size_t len);

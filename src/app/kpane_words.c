@@ -704,10 +704,20 @@ void sv_kwords_step_label(const sv_ktrace *t, int k, char *buf, size_t len)
 {
     if (k >= 0 && sv_blelloch_is(t) && sv_blelloch_step_label(t, (size_t)k, buf, len)[0])
         return; /* "up 2", "root", "down 4" */
-    if (t && t->readings && k >= 0 && (size_t)k < t->nsteps && t->readings[k].fits)
-        snprintf(buf, len, "r%d", t->readings[k].round);
-    else
+    /* A step read as a chapter round is named by the loop's own count (the
+     * how-many-th such step), not by the round its cells happen to match
+     * (an in-place race's first iteration holds round 3's windows: still
+     * r1); the last step, the copy to out[], is "out". */
+    if (t && t->readings && k >= 0 && (size_t)k < t->nsteps && t->readings[k].fits) {
+        int ordinal = 0;
+        for (int j = 0; j < k; j++)
+            ordinal += t->readings[j].fits;
+        snprintf(buf, len, "r%d", ordinal);
+    } else if (t && k >= 0 && (size_t)k + 1 == t->nsteps && step_writes_out(t, (size_t)k)) {
+        snprintf(buf, len, "out");
+    } else {
         snprintf(buf, len, "%d", k + 1);
+    }
 }
 
 char *sv_kwords_source(const sv_ktrace *t, bool clean, char *buf, size_t len)

@@ -440,6 +440,29 @@ static void test_one_buffer_names(void)
                     CHECK_MSG(!strstr(tip.line[q], "s[0][") && !strstr(tip.line[q], "s[1]["),
                               "step %zu s[%u]'s tooltip: \"%s\"", k + 1, col, tip.line[q]);
     }
+    /* Item 11b: the timeline names the loop's steps in order (the race's
+     * first iteration matches round 3: still r1) and the last step out */
+    static const char *const labels[] = {"r0", "r1", "r2", "r3", "out"};
+    CHECK_INT((long)t->nsteps, 5);
+    for (size_t k = 0; k < t->nsteps && k < 5; k++) {
+        char lab[16];
+        sv_kwords_step_label(t, (int)k, lab, sizeof lab);
+        CHECK_MSG(strcmp(lab, labels[k]) == 0, "step %zu's label %s, want %s", k + 1, lab,
+                  labels[k]);
+    }
+    st.step = st.from_step = 0;
+    sv_app_view v;
+    sv_app_view_of(&st, &v);
+    view_draw(&v, 1280, 720, rec, "truth-", "one-buffer-timeline");
+    for (size_t k = 0; k < 5; k++) {
+        bool drawn = false;
+        for (size_t q = 0; q < sv_gfx_rec_count(rec); q++) {
+            const sv_prim *p = sv_gfx_rec_prim(rec, q);
+            drawn |= p->kind == SV_PRIM_TEXT && p->text && strcmp(p->text, labels[k]) == 0 &&
+                     p->y0 > lay.timeline_y;
+        }
+        CHECK_MSG(drawn, "the timeline does not draw %s", labels[k]);
+    }
     sv_app_cleanup(&st);
 }
 
