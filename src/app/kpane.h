@@ -118,7 +118,8 @@ int64_t sv_kpane_next_wrong_run(const sv_ktrace *t, size_t k, const sv_krow *r, 
  * "threads 2 and 3 both wrote s[1] in the same step" (WAW). */
 char *sv_kwords_hazard(const sv_ktrace *t, const sv_khazard *h, char *buf, size_t len);
 /* An out-of-range access in words: "thread 0 read s[-1]: i - stride = -1, the
- * left edge"; "" when the failure is not one. */
+ * left edge" where the failing line has a stride, else the offset it took
+ * ("i - 1 = -1"); "" when the failure is not one. */
 char *sv_kwords_out_of_range(const sv_ktrace *t, char *buf, size_t len);
 /* The many runs of column col of row r at step k in words: "wrong in 7 of
  * 20 runs: 0, 3, 5, … (run 0 shown, one of them)", "... (run 2 shown, right

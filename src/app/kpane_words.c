@@ -2,6 +2,7 @@
  * its trace (the writes, the reads behind them, the hazards, the failure,
  * the chapter's reading), never from what the chapter's kernel would have
  * done. Pure: tests read them without a window. */
+#include <ctype.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -65,6 +66,26 @@ static uint64_t step_stride(const sv_ktrace *t, size_t k)
     return r >= 1 && r < 63 ? 1ull << (r - 1) : 0;
 }
 
+/* Whether line `line` (from 1) of t's source has the identifier word. */
+static bool source_line_has(const sv_ktrace *t, int32_t line, const char *word)
+{
+    const char *p = t->source;
+    for (int32_t l = 1; p && l < line; l++) {
+        p = strchr(p, '\n');
+        p = p ? p + 1 : NULL;
+    }
+    if (!p || line < 1)
+        return false;
+    size_t end = strcspn(p, "\n"), wl = strlen(word);
+    for (size_t i = 0; i + wl <= end; i++) {
+        bool before = i == 0 || !(isalnum((unsigned char)p[i - 1]) || p[i - 1] == '_');
+        bool after = i + wl == end || !(isalnum((unsigned char)p[i + wl]) || p[i + wl] == '_');
+        if (before && after && strncmp(p + i, word, wl) == 0)
+            return true;
+    }
+    return false;
+}
+
 char *sv_kwords_out_of_range(const sv_ktrace *t, char *buf, size_t len)
 {
     buf[0] = '\0';
@@ -95,8 +116,13 @@ char *sv_kwords_out_of_range(const sv_ktrace *t, char *buf, size_t len)
                 break;
             }
     }
-    if (f->thread >= 0 && stride && idx < 0)
+    /* "i - stride" only where the failing line has a stride to subtract
+     * (round-one's kernel reads buf[0 * n + i - 1]: "i - 1 = -1") */
+    bool has_stride = source_line_has(t, f->line, "stride");
+    if (f->thread >= 0 && stride && idx < 0 && has_stride)
         snprintf(how, sizeof how, "i - stride = %" PRId64 ", ", (int64_t)f->thread - (int64_t)stride);
+    else if (f->thread >= 0 && idx < 0 && !has_stride && (int64_t)f->thread - idx > 0)
+        snprintf(how, sizeof how, "i - %" PRId64 " = %" PRId64 ", ", (int64_t)f->thread - idx, idx);
     if (f->thread >= 0)
         snprintf(buf, len, "thread %" PRId32 " read %s: %s%s (%s has %" PRIu32 " cells)",
                  f->thread, cell, how, edge, name, alen);

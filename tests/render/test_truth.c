@@ -466,6 +466,50 @@ static void test_one_buffer_names(void)
     sv_app_cleanup(&st);
 }
 
+/* Item 11c: an index out of range is explained with the kernel's own
+ * terms: "i - 1 = -1" for round-one's kernel, which has no stride, and
+ * "i - stride = -1" for one that has. */
+static void test_out_of_range_terms(void)
+{
+    static const struct { const char *file, *want, *not; } cases[] = {
+        {"round_one_no_guard.cu", "thread 0 read buf[-1]: i - 1 = -1, the left edge", "stride"},
+        {"no_guard_stride.cu", "thread 0 read buf[-1]: i - stride = -1, the left edge", NULL},
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
+        sv_app_state st;
+        static char path[1024];
+        snprintf(path, sizeof path, "%s/%s", SV_TRUTH_DATA, cases[c].file);
+        char err[512];
+        sv_value vals[8];
+        for (size_t i = 0; i < 8; i++)
+            vals[i].i = chapter[i];
+        sv_app_config cf = { .input = vals, .n = 8, .op = SV_OP_SUM, .type = SV_TYPE_INT32,
+                             .scan = SV_SCAN_INCLUSIVE, .theme = SV_THEME_DARK, .speed = 1.0f,
+                             .backend = SV_CHOOSE_CPU, .kernel_file = path };
+        if (sv_app_init(&st, &cf, err, sizeof err) != SV_APP_OK || !st.ktrace) {
+            CHECK_MSG(false, "%s: %s", cases[c].file, err);
+            continue;
+        }
+        sv_app_resize(&st, 1280, 720, 1280, 720);
+        char w[256];
+        sv_kwords_out_of_range(st.ktrace, w, sizeof w);
+        CHECK_MSG(strstr(w, cases[c].want) && (!cases[c].not || !strstr(w, cases[c].not)),
+                  "%s: \"%s\"", cases[c].file, w);
+        st.step = st.from_step = (int)st.ktrace->nsteps - 1;
+        sv_app_view v;
+        sv_app_view_of(&st, &v);
+        view_draw(&v, 1280, 720, rec, "truth-", NULL);
+        bool drawn = rec_text_containing(rec, cases[c].want) != NULL;
+        for (size_t q = 0; q < sv_gfx_rec_count(rec) && cases[c].not; q++) {
+            const sv_prim *p = sv_gfx_rec_prim(rec, q);
+            CHECK_MSG(!(p->kind == SV_PRIM_TEXT && p->text && strstr(p->text, "i - stride")),
+                      "%s: drawn \"%s\"", cases[c].file, p->text);
+        }
+        CHECK_MSG(drawn, "%s: \"%s\" is not drawn", cases[c].file, cases[c].want);
+        sv_app_cleanup(&st);
+    }
+}
+
 int main(int argc, char **argv)
 {
     view_test_open(argc, argv, "test_truth");
@@ -478,6 +522,7 @@ int main(int argc, char **argv)
     test_float_cells();
     test_unwritten_read();
     test_one_buffer_names();
+    test_out_of_range_terms();
     sv_gfx_rec_destroy(rec);
     return view_test_close("every sentence checked against its run");
 }
