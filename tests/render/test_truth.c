@@ -510,6 +510,42 @@ static void test_out_of_range_terms(void)
     }
 }
 
+/* Item 11d: the overview and predict mode name the same line for a step
+ * written by two lines (the add and the else's copy): the first in the
+ * file, 15, not the first write's (the copy of thread 0, 17). */
+static void test_overview_predict_line(void)
+{
+    sv_app_state st;
+    if (!kfile_app(&st, "two_lines.cu"))
+        return;
+    size_t k = 1; /* round 1: threads 1.. add (line 15), thread 0 copies (line 17) */
+    int ln[4], one[1];
+    CHECK_INT(sv_kphase_lines(st.ktrace, k, SV_PHASE_OP, ln, 4), 2);
+    CHECK(sv_kphase_lines(st.ktrace, k, SV_PHASE_OP, one, 1) == 1 && one[0] == 15);
+    st.step = st.from_step = (int)k;
+    st.quiz = st.quiz_asking = true;
+    sv_app_view v;
+    sv_app_view_of(&st, &v);
+    sv_caption_words cw;
+    CHECK(sv_kwords_quiz(&v, &cw));
+    CHECK_MSG(strstr(cw.line2, "(line 15 of your file writes them)"), "predict: \"%s\"",
+              cw.line2);
+    st.quiz = st.quiz_asking = false;
+    st.overview = true;
+    sv_app_view_of(&st, &v);
+    view_draw(&v, 1280, 720, rec, "truth-", "overview-lines");
+    bool l15 = false, l17 = false;
+    for (size_t q = 0; q < sv_gfx_rec_count(rec); q++) {
+        const sv_prim *p = sv_gfx_rec_prim(rec, q);
+        if (p->kind == SV_PRIM_TEXT && p->text) {
+            l15 |= strcmp(p->text, "line 15") == 0;
+            l17 |= strcmp(p->text, "line 17") == 0;
+        }
+    }
+    CHECK_MSG(l15 && !l17, "the overview names line 15 %d, line 17 %d", l15, l17);
+    sv_app_cleanup(&st);
+}
+
 int main(int argc, char **argv)
 {
     view_test_open(argc, argv, "test_truth");
@@ -523,6 +559,7 @@ int main(int argc, char **argv)
     test_unwritten_read();
     test_one_buffer_names();
     test_out_of_range_terms();
+    test_overview_predict_line();
     sv_gfx_rec_destroy(rec);
     return view_test_close("every sentence checked against its run");
 }
