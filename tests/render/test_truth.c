@@ -546,6 +546,51 @@ static void test_overview_predict_line(void)
     sv_app_cleanup(&st);
 }
 
+/* The gutter's number `line` in the drawn code panel, NULL when not drawn. */
+static const sv_prim *gutter_number(int line)
+{
+    char num[16];
+    snprintf(num, sizeof num, "%d", line);
+    for (size_t q = 0; q < sv_gfx_rec_count(rec); q++) {
+        const sv_prim *p = sv_gfx_rec_prim(rec, q);
+        if (p->kind == SV_PRIM_TEXT && p->font == SV_FONT_MONO && p->text &&
+            strcmp(p->text, num) == 0 && p->align == SV_ALIGN_RIGHT && p->x0 >= lay.code_panel.x)
+            return p;
+    }
+    return NULL;
+}
+
+/* Item 11e: a failed save shows its new text with its error line marked,
+ * and none of the old picture's lines (its barrier, line 18 of the good
+ * version, is another line of the new text). */
+static void test_failed_save_marks(void)
+{
+    sv_app_state st;
+    if (!kfile_app(&st, "two_lines.cu"))
+        return;
+    st.step = st.from_step = 1; /* round 1, up to the barrier of line 18 */
+    st.code = true;
+    CHECK_INT(st.ktrace->steps[1].barrier_line, 18);
+    sv_app_view v;
+    sv_app_view_of(&st, &v);
+    static char text[2048];
+    size_t o = 0;
+    for (int l = 1; l <= 30; l++)
+        o += (size_t)snprintf(text + o, sizeof text - o, "%s// line %d\n",
+                              l == 2 ? "int x = ; " : "", l);
+    v.ksource = text;
+    v.kstale = true;
+    v.kerror = "does not compile: two_lines.cu:2:9: error: expected expression";
+    v.kerror_line = 2;
+    const sv_theme *th = sv_theme_get(SV_THEME_DARK);
+    view_draw(&v, 1280, 720, rec, "truth-", "failed-save");
+    const sv_prim *err = gutter_number(2), *old = gutter_number(18);
+    CHECK_MSG(err && same_rgb(err->fill, th->text), "the error line 2 is not marked");
+    CHECK_MSG(old && same_rgb(old->fill, th->text_dim),
+              "line 18 of the new text is marked (the old picture's barrier)");
+    sv_app_cleanup(&st);
+}
+
 int main(int argc, char **argv)
 {
     view_test_open(argc, argv, "test_truth");
@@ -560,6 +605,7 @@ int main(int argc, char **argv)
     test_one_buffer_names();
     test_out_of_range_terms();
     test_overview_predict_line();
+    test_failed_save_marks();
     sv_gfx_rec_destroy(rec);
     return view_test_close("every sentence checked against its run");
 }
