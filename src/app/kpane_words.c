@@ -424,6 +424,9 @@ bool sv_kwords_caption(const sv_app_view *v, sv_caption_words *out)
         sv_kwords_out_of_range(t, oor, sizeof oor);
         l2[0] = '\0';
         cat(l2, n2, "then it failed: %s", oor[0] ? oor : f);
+        char uk[SV_WORDS_MAX];
+        if (sv_ktrace_unkept_hazards_words(t, uk, sizeof uk)[0])
+            cat(l2, n2, " \u00b7 %s", uk); /* "hazards: 1" counted, none drawn: why */
         out->line2_error = true;
     }
     size_t nh = step_hazards(t, k);

@@ -434,6 +434,13 @@ size_t sv_ktrace_unwritten_reads(const sv_ktrace *t, size_t k, sv_kunwritten *fi
 
 /* ---- Words (escaped: names and messages come from files) ------------------ */
 
+/* The hazards counted (hazards_total) but not in hazards[], in words: past
+ * the SV_KTRACE_MAX_HAZARDS kept, or found in the step a failure left
+ * unfinished, whose accesses the runtime keeps none of ("1 hazard in step
+ * 2, which the deadlock left unfinished: counted, but the runtime keeps no
+ * access of that step, so it cannot be named"); "" when every one is kept.
+ * Returns buf. */
+char *sv_ktrace_unkept_hazards_words(const sv_ktrace *t, char *buf, size_t len);
 /* "thread 0 read b[1][0], never written, at line 10 (it held 0)": read u in
  * words. Returns buf. */
 char *sv_ktrace_unwritten_words(const sv_ktrace *t, sv_kunwritten u, char *buf, size_t len);

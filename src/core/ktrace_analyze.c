@@ -293,8 +293,9 @@ static bool declared_unsized(const sv_ktrace *t, const char *name)
 static bool one_buffer(const sv_ktrace *t, uint32_t a)
 {
     const sv_karray *arr = &t->arrays[a];
+    /* a run that stopped early kept only some of its steps: not enough to say */
     if (arr->kind != SV_KARRAY_SHARED || arr->rows != 2 || arr->len != 2 * t->n ||
-        t->nsteps == 0 || !declared_unsized(t, arr->name))
+        t->nsteps == 0 || t->failure.kind != SV_KFAIL_NONE || !declared_unsized(t, arr->name))
         return false;
     const sv_kstep *last = &t->steps[t->nsteps - 1];
     for (uint32_t c = (uint32_t)t->n; c < arr->len; c++)

@@ -270,6 +270,8 @@ static void print_diagnosis(const ktable *tb, size_t max_hazards)
         fprintf(tb->f, "    %s\n", sv_ktrace_hazard_words(t, &t->hazards[h], words, sizeof words));
     if (t->nhazards > max_hazards)
         fprintf(tb->f, "    ... and %" PRIu64 " more\n", t->hazards_total - max_hazards);
+    else if (sv_ktrace_unkept_hazards_words(t, words, sizeof words)[0])
+        fprintf(tb->f, "    %s\n", words); /* counted, none of them listed: say why */
     /* Reads of shared cells nothing wrote: a value that is no value of the
      * scan (0 here, garbage on a GPU), named rather than left silent. */
     size_t unwritten = sv_ktrace_unwritten_reads(t, SIZE_MAX, NULL), said = 0;

@@ -82,6 +82,31 @@ size_t sv_ktrace_unwritten_reads(const sv_ktrace *t, size_t k, sv_kunwritten *fi
     return count;
 }
 
+char *sv_ktrace_unkept_hazards_words(const sv_ktrace *t, char *buf, size_t len)
+{
+    static const char *const what[SV_KFAIL_COUNT] = {
+        [SV_KFAIL_CRASH] = "crash", [SV_KFAIL_OUT_OF_RANGE] = "access out of range",
+        [SV_KFAIL_DEADLOCK] = "deadlock", [SV_KFAIL_TIME] = "time limit",
+        [SV_KFAIL_MEMORY] = "memory limit",
+    };
+    snprintf(buf, len, "%s", "");
+    if (!t || t->hazards_total <= t->nhazards)
+        return buf;
+    unsigned long long more = (unsigned long long)(t->hazards_total - t->nhazards);
+    const sv_kfailure *f = &t->failure;
+    if (t->nhazards >= SV_KTRACE_MAX_HAZARDS)
+        snprintf(buf, len, "%llu more past the %d kept", more, SV_KTRACE_MAX_HAZARDS);
+    else if ((unsigned)f->kind < SV_KFAIL_COUNT && what[f->kind] && f->step >= 0)
+        snprintf(buf, len, "%llu hazard%s in step %d, which the %s left unfinished: counted, but "
+                 "the runtime keeps no access of that step, so %s cannot be named", more,
+                 more == 1 ? "" : "s", (int)f->step + 1, what[f->kind],
+                 more == 1 ? "it" : "they");
+    else
+        snprintf(buf, len, "%llu hazard%s counted but not kept in the trace", more,
+                 more == 1 ? "" : "s");
+    return buf;
+}
+
 char *sv_ktrace_unwritten_words(const sv_ktrace *t, sv_kunwritten u, char *buf, size_t len)
 {
     if (!t || u.step >= t->nsteps || u.read >= t->steps[u.step].nreads) {

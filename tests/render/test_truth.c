@@ -591,6 +591,50 @@ static void test_failed_save_marks(void)
     sv_app_cleanup(&st);
 }
 
+/* Item 11f: a deadlock's hazard, counted in the step it left unfinished,
+ * is said with where it is and why it has no name, in the table and the
+ * failure's caption, never a bare "hazards: 1". */
+static void test_deadlock_hazard(void)
+{
+    sv_app_state st;
+    static char path[1024];
+    snprintf(path, sizeof path, "%s/deadlock.cu", SV_TRUTH_DATA);
+    char err[512];
+    sv_value vals[8];
+    for (size_t i = 0; i < 8; i++)
+        vals[i].i = chapter[i];
+    sv_app_config c = { .input = vals, .n = 8, .op = SV_OP_SUM, .type = SV_TYPE_INT32,
+                        .scan = SV_SCAN_INCLUSIVE, .theme = SV_THEME_DARK, .speed = 1.0f,
+                        .backend = SV_CHOOSE_CPU, .kernel_file = path };
+    if (sv_app_init(&st, &c, err, sizeof err) != SV_APP_OK || !st.ktrace) {
+        CHECK_MSG(false, "deadlock.cu: %s", err);
+        return;
+    }
+    sv_app_resize(&st, 1280, 720, 1280, 720);
+    const sv_ktrace *t = st.ktrace;
+    CHECK(t->failure.kind == SV_KFAIL_DEADLOCK && t->hazards_total == 1 && t->nhazards == 0);
+    static const char said[] = "1 hazard in step 2, which the deadlock left unfinished";
+    char *table = NULL;
+    size_t tlen = 0;
+    FILE *f = open_memstream(&table, &tlen);
+    if (f) {
+        sv_ktrace_print_table(t, f, false, NULL);
+        fclose(f);
+        CHECK_MSG(table && strstr(table, said), "the table: %s", table ? table : "");
+    }
+    free(table);
+    st.step = st.from_step = (int)t->nsteps - 1;
+    sv_app_view v;
+    sv_app_view_of(&st, &v);
+    sv_caption_words cw;
+    CHECK(sv_pane_of(&v)->caption(&v, &cw));
+    CHECK_MSG(strstr(cw.line2, said), "the caption: \"%s\"", cw.line2);
+    view_draw(&v, 1280, 720, rec, "truth-", "deadlock");
+    CHECK_MSG(rec_text_containing(rec, "1 hazard in step 2") != NULL,
+              "not drawn");
+    sv_app_cleanup(&st);
+}
+
 int main(int argc, char **argv)
 {
     view_test_open(argc, argv, "test_truth");
@@ -606,6 +650,7 @@ int main(int argc, char **argv)
     test_out_of_range_terms();
     test_overview_predict_line();
     test_failed_save_marks();
+    test_deadlock_hazard();
     sv_gfx_rec_destroy(rec);
     return view_test_close("every sentence checked against its run");
 }
