@@ -108,6 +108,23 @@ static bool add_trace(options *o, const char *path, int argi, char *err, size_t 
 }
 
 /* One option or operand, checked by the table (core/options.def). */
+/* A folder argument without its trailing slashes ("slides/" is "slides",
+ * "/" stays), so that every path made in it and every message naming it
+ * reads "slides/round-00.png", never "slides//". Slot 0 is --export's,
+ * 1 --export-svg's; a longer path than the slot stays as given. */
+static const char *dir_arg(const char *v, int slot)
+{
+    static char dirs[2][4096];
+    size_t n = strlen(v);
+    if (n >= sizeof dirs[0])
+        return v;
+    while (n > 1 && v[n - 1] == '/')
+        n--;
+    memcpy(dirs[slot], v, n);
+    dirs[slot][n] = '\0';
+    return dirs[slot];
+}
+
 static bool take(void *ctx, const sv_opt_arg *a, char *err, size_t errlen)
 {
     options *o = ctx;
@@ -140,7 +157,7 @@ static bool take(void *ctx, const sv_opt_arg *a, char *err, size_t errlen)
     case SV_OPTION_COMPARE: o->compare = v; break;
     case SV_OPTION_NO_ANIMATION: o->no_animation = true; break;
     case SV_OPTION_QUIZ: o->quiz = true; break;
-    case SV_OPTION_EXPORT: o->export_dir = v; break;
+    case SV_OPTION_EXPORT: o->export_dir = dir_arg(v, 0); break;
     case SV_OPTION_SIZE:
         sv_options_parse_size(v, &o->w, &o->h); /* the table checked it */
         o->size_given = true;
@@ -149,7 +166,7 @@ static bool take(void *ctx, const sv_opt_arg *a, char *err, size_t errlen)
     case SV_OPTION_CLEAN: o->clean = true; break;
     case SV_OPTION_OVERVIEW: o->overview = true; break;
     case SV_OPTION_EXPORT_GIF: o->export_gif = v; break;
-    case SV_OPTION_EXPORT_SVG: o->export_svg = v; break;
+    case SV_OPTION_EXPORT_SVG: o->export_svg = dir_arg(v, 1); break;
     case SV_OPTION_SCRIPT: o->script = v; break;
     case SV_OPTION_SCALE: o->scale = a->f; break;
     case SV_OPTION_BENCH_CSV: o->bench_csv = v; break;

@@ -258,6 +258,16 @@ def main():
     check(rc == 2 and sorted(os.listdir(keep)) == ["notes.txt"],
           f"--export into a folder: exit {rc}, left {sorted(os.listdir(keep))}")
 
+    # A folder given with a trailing slash is named once: "slides/round-00.png",
+    # never "slides//" (issue 28).
+    slides = os.path.join(tmp, "slides")
+    rc, out, err = run(exe, "--backend", "cpu", "--size", "320x200", "--export", slides + "/",
+                       "--overview", "--export-svg", slides + "//")
+    check(rc == 0 and "//" not in out and f"to {slides}/: round-00.png" in out and
+          f"to {slides}/overview.png" in out and f"to {slides}/: round-00.svg" in out and
+          os.path.isfile(os.path.join(slides, "round-00.png")),
+          f"--export {slides}/: exit {rc}: {out.strip()} {err.strip()}")
+
     # A bad trace file: exit 2, the field named.
     bad = os.path.join(tmp, "bad.json")
     with open(bad, "w") as f:
