@@ -240,6 +240,7 @@ typedef struct sv_ktrace {
                               the runtime's convention) of which no step touched any
                               row but the first: one buffer, named s, s[1] as the
                               kernel names it (sv_ktrace_rows_named) */
+    size_t one_buffer_n;   /* the arrays one_buffer covers (narrays when analyzed) */
     sv_float_style float_style; /* one notation for every float32 of the trace, as the
                               chapter's tables have (sv_float_style_of over the input,
                               every cell and out): the table and the pane write with it */

@@ -312,7 +312,7 @@ uint32_t sv_ktrace_rows_named(const sv_ktrace *t, uint32_t a)
 {
     if (!t || a >= t->narrays)
         return 1;
-    if (t->one_buffer && t->one_buffer[a])
+    if (t->one_buffer && a < t->one_buffer_n && t->one_buffer[a])
         return 1;
     return t->arrays[a].rows ? t->arrays[a].rows : 1;
 }
@@ -321,6 +321,7 @@ void sv_ktrace_unanalyze(sv_ktrace *t)
 {
     free(t->one_buffer);
     t->one_buffer = NULL;
+    t->one_buffer_n = 0;
     free(t->readings);
     free(t->expected);
     free(t->cell_wrong);
@@ -389,6 +390,7 @@ bool sv_ktrace_analyze(sv_ktrace *t, char *err, size_t errlen)
         sv_errorf(err, errlen, "out of memory");
         return false;
     }
+    t->one_buffer_n = t->narrays;
     for (size_t a = 0; a < t->narrays; a++)
         t->one_buffer[a] = one_buffer(t, (uint32_t)a);
     if (!check_output(t, err, errlen) || !windows_make(t, &w, err, errlen))
