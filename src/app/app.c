@@ -196,6 +196,12 @@ sv_app_status sv_app_init(sv_app_state *s, const sv_app_config *c, char *err, si
         sv_app_copy_text(s->kfile_start, sizeof s->kfile_start, c->builtin_kernel);
         s->kfile_start_builtin = true;
     }
+    /* --shake with the runs emulated for sure (--backend cpu, a schedule,
+     * or no probe to wait for and a CPU trace): say it is ignored; with a
+     * probe running, sv_app_bg_finish says it once no GPU is found. */
+    if (c->shake && (c->backend == SV_CHOOSE_CPU || c->schedule_given ||
+                     (!s->bg && s->trace && s->trace->backend == SV_BACKEND_CPU)))
+        sv_app_shake_notice(s);
     s->kbackground = c->background; /* a script's kernel-file steps run as the window does */
     s->lab_background = c->background; /* the lab's captures in its worker (app_labjob.c) */
     s->ktime_limit_ms = c->time_limit_ms;

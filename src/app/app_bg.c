@@ -109,6 +109,7 @@ void sv_app_bg_finish(sv_app_state *s)
         }
         if (!s->from_file && s->trace && s->trace->backend == SV_BACKEND_CPU)
             sv_app_set_source(s, &bg->src, NULL);
+        sv_app_shake_notice(s); /* no GPU: --shake has nothing to delay */
         return;
     }
     if (s->from_file)

@@ -67,6 +67,10 @@ char *sv_app_paths_shown(const char *text, char *out, size_t len);
 /* The same, not escaped: a path for the runtime's messages (the compiler's
  * "guard.cu:3:42: error"), which are escaped where they are shown. */
 void sv_app_paths_relative(const char *text, char *out, size_t len);
+/* With --shake asked: says in the status that it is ignored, the runs
+ * being emulated (SV_CAPTURE_SHAKE_IGNORED), beside a status already
+ * showing; nothing without --shake. */
+void sv_app_shake_notice(sv_app_state *s);
 /* The source line from capture's source and the file it was read from (NULL). */
 void sv_app_set_source(sv_app_state *s, const sv_capture_source *src, const char *file);
 /* The values as text, sep between them, cut at a value that does not fit;

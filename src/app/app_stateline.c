@@ -205,7 +205,9 @@ void sv_app_state_line(const sv_app_state *s, char *buf, size_t len)
     /* The source lines the phase highlights (0-0: none). */
     int hl_lo = 0, hl_hi = 0;
     const sv_source_file *sf = sv_source_get(s->source_kernel);
-    if (s->ktrace && s->phase != SV_PHASE_NONE) { /* a kernel's own lines (kphase.c) */
+    if (s->ktrace && s->kstale && s->ksource) {
+        /* a failed save's text is shown: the picture's lines are not its */
+    } else if (s->ktrace && s->phase != SV_PHASE_NONE) { /* a kernel's own lines (kphase.c) */
         int kl[SV_KPHASE_MAX_LINES];
         int nk = sv_kphase_lines(s->ktrace, (size_t)s->step, s->phase, kl, SV_KPHASE_MAX_LINES);
         hl_lo = nk > 0 ? kl[0] : 0;

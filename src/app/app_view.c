@@ -198,6 +198,19 @@ void sv_app_set_status(sv_app_state *s, const char *msg)
                                         : SV_STATUS_S;
 }
 
+void sv_app_shake_notice(sv_app_state *s)
+{
+    if (!s->lab_shake)
+        return;
+    if (s->status_time > 0.0f && s->status[0] && !strstr(s->status, "--shake")) {
+        char both[sizeof s->status + sizeof SV_CAPTURE_SHAKE_IGNORED + 8];
+        snprintf(both, sizeof both, "%s \u00b7 %s", s->status, SV_CAPTURE_SHAKE_IGNORED);
+        sv_app_set_status(s, both);
+    } else {
+        sv_app_set_status(s, SV_CAPTURE_SHAKE_IGNORED);
+    }
+}
+
 /* The source line: where the shown trace came from (capture says), and the
  * file it was read from. */
 void sv_app_set_source(sv_app_state *s, const sv_capture_source *src, const char *file)
@@ -207,6 +220,11 @@ void sv_app_set_source(sv_app_state *s, const sv_capture_source *src, const char
     if (s->lab_note[0]) { /* a mistake: how it ran ("... · in-place · 100 GPU runs ...") */
         size_t at = strlen(what);
         snprintf(what + at, sizeof what - at, " \u00b7 %s", s->lab_note);
+    }
+    if (!file && s->lab_shake && src->backend == SV_BACKEND_CPU &&
+        src->fallback != SV_FALLBACK_PROBING) { /* not silently: the GPU's only */
+        size_t at = strlen(what);
+        snprintf(what + at, sizeof what - at, " \u00b7 --shake ignored (GPU only)");
     }
     /* The device name and the file name come from outside: escaped, so the
      * window, the state line and the terminal show them as text. */

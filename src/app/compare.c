@@ -148,31 +148,80 @@ const char *sv_compare_noun(const char *op_name)
     return "ops";
 }
 
-void sv_compare_run_words(sv_compare_algo a, size_t n, const char *noun, char *buf, size_t len)
+void sv_compare_run(sv_compare_algo a, size_t n, bool inclusive, size_t *ops, size_t *depth)
+{
+    sv_compare_totals(a, n, ops, depth);
+    if (a == SV_COMPARE_BLELLOCH && inclusive && n > 0) { /* out[i] = t[i] op in[i] */
+        *ops += n;
+        *depth += 1;
+    }
+}
+
+void sv_compare_run_words(sv_compare_algo a, size_t n, bool inclusive, const char *noun,
+                          char *buf, size_t len)
 {
     size_t ops, depth;
-    sv_compare_totals(a, n, &ops, &depth);
+    sv_compare_run(a, n, inclusive, &ops, &depth);
     snprintf(buf, len, "%zu %s in %zu %s", ops, noun ? noun : "ops", depth,
              a == SV_COMPARE_HILLIS_STEELE ? (depth == 1 ? "round" : "rounds")
                                            : (depth == 1 ? "step" : "steps"));
 }
 
-void sv_compare_tradeoff(size_t n, char *buf, size_t len)
+void sv_compare_tradeoff(size_t n, bool inclusive, char *buf, size_t len)
 {
     size_t hs, hsd;
-    sv_compare_totals(SV_COMPARE_HILLIS_STEELE, n, &hs, &hsd);
-    sv_compare_tradeoff_counts(n, hs, hsd, buf, len);
+    sv_compare_run(SV_COMPARE_HILLIS_STEELE, n, inclusive, &hs, &hsd);
+    sv_compare_tradeoff_counts(n, inclusive, hs, hsd, buf, len);
 }
 
-void sv_compare_tradeoff_counts(size_t n, size_t hs, size_t hsd, char *buf, size_t len)
+/* Each claim of the line below is a comparison of two of its numbers, made
+ * here, so that no n (a small one, a padded tree, the inclusive output's
+ * extra ops) gets the chapter's asymptotic sentence against its own counts. */
+void sv_compare_tradeoff_counts(size_t n, bool inclusive, size_t hs, size_t hsd, char *buf,
+                                size_t len)
 {
-    size_t bl, bld, sq, sqd;
-    sv_compare_totals(SV_COMPARE_BLELLOCH, n, &bl, &bld);
-    sv_compare_totals(SV_COMPARE_SEQUENTIAL, n, &sq, &sqd);
-    snprintf(buf, len, "n = %zu: Hillis-Steele %zu ops in %zu rounds, Blelloch %zu in %zu steps, "
-             "sequential %zu in %zu: Hillis-Steele buys the fewest steps with the most work "
-             "(O(n log n)); Blelloch keeps the work O(n) for about twice the depth",
-             n, hs, hsd, bl, bld, sq, sqd);
+    size_t bl, bld, sq, sqd, tree, treed, m = sv_compare_pow2(n);
+    sv_compare_run(SV_COMPARE_BLELLOCH, n, inclusive, &bl, &bld);
+    sv_compare_totals(SV_COMPARE_BLELLOCH, n, &tree, &treed);
+    sv_compare_run(SV_COMPARE_SEQUENTIAL, n, inclusive, &sq, &sqd);
+    char parts[128] = "";
+    if (inclusive && m > n)
+        snprintf(parts, sizeof parts, " (%zu in a tree of %zu leaves, %zu in the output)", tree, m,
+                 bl - tree);
+    else if (inclusive)
+        snprintf(parts, sizeof parts, " (%zu in the tree, %zu in the output)", tree, bl - tree);
+    else if (m > n)
+        snprintf(parts, sizeof parts, " (a tree of %zu leaves)", m);
+    int o = snprintf(buf, len, "n = %zu, %s scan: Hillis-Steele %zu %s in %zu %s, Blelloch %zu "
+                     "in %zu %s%s, sequential %zu in %zu: ", n,
+                     inclusive ? "inclusive" : "exclusive", hs, hs == 1 ? "op" : "ops", hsd,
+                     hsd == 1 ? "round" : "rounds", bl, bld, bld == 1 ? "step" : "steps", parts,
+                     sq, sqd);
+    if (o < 0 || (size_t)o >= len)
+        return;
+    char *rest = buf + o;
+    size_t left = len - (size_t)o;
+    if (n <= 1) {
+        snprintf(rest, left, "one value is its own scan: there is nothing to trade");
+        return;
+    }
+    const char *steps = hsd >= bld   ? "no fewer steps than Blelloch"
+                        : hsd < sqd  ? "the fewest steps"
+                        : hsd == sqd ? "the fewest steps (tied with the sequential scan)"
+                                     : "fewer steps than Blelloch";
+    if (hs > bl && hsd < bld) {
+        char times[32];
+        if (bld == 2 * hsd)
+            snprintf(times, sizeof times, "twice");
+        else
+            snprintf(times, sizeof times, "%.1f times", (double)bld / (double)hsd);
+        snprintf(rest, left, "Hillis-Steele takes %s with more work than Blelloch, whose O(n) "
+                 "work costs %s the depth", steps, times);
+    } else {
+        snprintf(rest, left, "Hillis-Steele takes %s with %s work %s Blelloch at this n; at "
+                 "larger n Blelloch's O(n) work is the less", steps,
+                 hs > bl ? "more" : hs < bl ? "less" : "as much", hs == bl ? "as" : "than");
+    }
 }
 
 /* The row of algo at n and type (NULL when not measured). */

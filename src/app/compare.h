@@ -8,7 +8,9 @@
  *   Hillis-Steele: round r (stride s = 2^(r-1) < n) does n - s ops;
  *   Blelloch, m the next power of two >= n: the up-sweep at stride d does
  *   m / 2d ops, the root's clear none, the down-sweep at stride d m / 2d;
- *   2 (m - 1) in 2 log2 m steps; sequential: n - 1 in n - 1. */
+ *   2 (m - 1) in 2 log2 m steps, and for the inclusive scan the output's
+ *   n more (out[i] = t[i] op in[i]) in one more step; sequential: n - 1 in
+ *   n - 1. */
 #ifndef SV_APP_COMPARE_H
 #define SV_APP_COMPARE_H
 
@@ -57,19 +59,34 @@ void sv_compare_caption(sv_compare_algo a, size_t n, size_t k, const char *op, c
 void sv_compare_counters(sv_compare_algo a, size_t n, size_t k, char *buf, size_t len);
 /* The same line of step s as it stands. */
 void sv_compare_counters_of(const sv_compare_step *s, char *buf, size_t len);
-/* The whole run in a few words, the operations called noun (NULL: "ops"):
- * "17 adds in 3 rounds" (Hillis-Steele), "14 adds in 6 steps" (Blelloch,
- * sequential). */
-void sv_compare_run_words(sv_compare_algo a, size_t n, const char *noun, char *buf, size_t len);
+/* The whole run of the scan shown, total ops and depth (ops-doing steps):
+ * the model's steps and, for Blelloch's inclusive scan, its output step,
+ * out[i] = t[i] op in[i], n more ops in one more step (the exclusive scan's
+ * output is a copy; Hillis-Steele's and the sequential scan's outputs do
+ * no op either way). */
+void sv_compare_run(sv_compare_algo a, size_t n, bool inclusive, size_t *ops, size_t *depth);
+/* The whole run in a few words, the operations called noun (NULL: "ops"),
+ * counted as sv_compare_run does: "17 adds in 3 rounds" (Hillis-Steele),
+ * "22 adds in 7 steps" (Blelloch, inclusive), "7 adds in 7 steps"
+ * (sequential). */
+void sv_compare_run_words(sv_compare_algo a, size_t n, bool inclusive, const char *noun,
+                          char *buf, size_t len);
 /* What an operation of op is called in the counts: "adds" for sum,
  * "multiplies" for product, "ops" for the rest. */
 const char *sv_compare_noun(const char *op_name);
-/* The chapter's trade-off with this n's numbers, one line. */
-void sv_compare_tradeoff(size_t n, char *buf, size_t len);
+/* The chapter's trade-off with this n's numbers, one line, each claim in
+ * it made from the numbers it shows (sv_compare_run's, like with like: the
+ * same scan, every op each kernel does for it): "n = 10, inclusive scan:
+ * Hillis-Steele 25 ops in 4 rounds, Blelloch 40 in 9 steps (30 in its tree
+ * of 16 leaves, 10 for the inclusive output), sequential 9 in 9:
+ * Hillis-Steele takes the fewest steps with less work than Blelloch at this
+ * n; ...". */
+void sv_compare_tradeoff(size_t n, bool inclusive, char *buf, size_t len);
 /* The same line with Hillis-Steele's ops and rounds as counted in the trace
  * that ran (hs in hsd rounds); Blelloch's and the sequential scan's from
  * their closed forms, which their runs follow. */
-void sv_compare_tradeoff_counts(size_t n, size_t hs, size_t hsd, char *buf, size_t len);
+void sv_compare_tradeoff_counts(size_t n, bool inclusive, size_t hs, size_t hsd, char *buf,
+                                size_t len);
 
 /* Where the extra work costs time, from a measured table (the Measure
  * view's, core/bench_csv.h): the device-wide chapter kernel `hs-naive`

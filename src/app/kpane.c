@@ -65,7 +65,7 @@ bool sv_kpane_rows(const sv_ktrace *t, sv_krows *out)
                 /* Blelloch's tree, t[] as its kernel and its words name it */
                 snprintf(k->name, sizeof k->name, r == 0 ? "t" : "t[%u..]",
                          (unsigned)(r * rowlen));
-            else if (rows > 1)
+            else if (sv_ktrace_rows_named(t, (uint32_t)a) > 1)
                 snprintf(k->name, sizeof k->name, "%s[%u]", name, (unsigned)r);
             else
                 snprintf(k->name, sizeof k->name, "%s", name);

@@ -118,7 +118,8 @@ int64_t sv_kpane_next_wrong_run(const sv_ktrace *t, size_t k, const sv_krow *r, 
  * "threads 2 and 3 both wrote s[1] in the same step" (WAW). */
 char *sv_kwords_hazard(const sv_ktrace *t, const sv_khazard *h, char *buf, size_t len);
 /* An out-of-range access in words: "thread 0 read s[-1]: i - stride = -1, the
- * left edge"; "" when the failure is not one. */
+ * left edge" where the failing line has a stride, else the offset it took
+ * ("i - 1 = -1"); "" when the failure is not one. */
 char *sv_kwords_out_of_range(const sv_ktrace *t, char *buf, size_t len);
 /* The many runs of column col of row r at step k in words: "wrong in 7 of
  * 20 runs: 0, 3, 5, … (run 0 shown, one of them)", "... (run 2 shown, right
@@ -137,8 +138,10 @@ bool sv_kwords_counters(const sv_app_view *v, char *line, size_t n1, char *note,
 /* The overview's counters, the whole run: "5 steps · 37 writes · 10
  * hazards · output right". */
 void sv_kwords_overview_counters(const sv_ktrace *t, char *buf, size_t len);
-/* Step k's timeline label: "r2" where it is the chapter's round 2, else
- * the step's number from 1. */
+/* Step k's timeline label: "r2" for the loop's second step read as a
+ * chapter round (counted in order, whatever round its cells match), "out"
+ * for the last step when it writes out[], else the step's number from 1;
+ * Blelloch's its tree's ("up 2", "root", ...). */
 void sv_kwords_step_label(const sv_ktrace *t, int k, char *buf, size_t len);
 /* The header: "Your kernel: my_scan.cu" and "  ·  n = 8  ·  sum  ·  inclusive ...". */
 void sv_kwords_header(const sv_app_view *v, const char **title, char *rest, size_t len);

@@ -2,6 +2,7 @@
  * its trace (the writes, the reads behind them, the hazards, the failure,
  * the chapter's reading), never from what the chapter's kernel would have
  * done. Pure: tests read them without a window. */
+#include <ctype.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -14,7 +15,7 @@
 
 static void fmtv(const sv_ktrace *t, sv_value v, char *buf, size_t len)
 {
-    sv_value_format(t->type, v, buf, len);
+    sv_value_format_as(t->type, v, t->float_style, buf, len); /* the trace's one notation */
 }
 
 /* Appends to buf (NUL-terminated, len bytes). */
@@ -65,6 +66,26 @@ static uint64_t step_stride(const sv_ktrace *t, size_t k)
     return r >= 1 && r < 63 ? 1ull << (r - 1) : 0;
 }
 
+/* Whether line `line` (from 1) of t's source has the identifier word. */
+static bool source_line_has(const sv_ktrace *t, int32_t line, const char *word)
+{
+    const char *p = t->source;
+    for (int32_t l = 1; p && l < line; l++) {
+        p = strchr(p, '\n');
+        p = p ? p + 1 : NULL;
+    }
+    if (!p || line < 1)
+        return false;
+    size_t end = strcspn(p, "\n"), wl = strlen(word);
+    for (size_t i = 0; i + wl <= end; i++) {
+        bool before = i == 0 || !(isalnum((unsigned char)p[i - 1]) || p[i - 1] == '_');
+        bool after = i + wl == end || !(isalnum((unsigned char)p[i + wl]) || p[i + wl] == '_');
+        if (before && after && strncmp(p + i, word, wl) == 0)
+            return true;
+    }
+    return false;
+}
+
 char *sv_kwords_out_of_range(const sv_ktrace *t, char *buf, size_t len)
 {
     buf[0] = '\0';
@@ -95,8 +116,13 @@ char *sv_kwords_out_of_range(const sv_ktrace *t, char *buf, size_t len)
                 break;
             }
     }
-    if (f->thread >= 0 && stride && idx < 0)
+    /* "i - stride" only where the failing line has a stride to subtract
+     * (round-one's kernel reads buf[0 * n + i - 1]: "i - 1 = -1") */
+    bool has_stride = source_line_has(t, f->line, "stride");
+    if (f->thread >= 0 && stride && idx < 0 && has_stride)
         snprintf(how, sizeof how, "i - stride = %" PRId64 ", ", (int64_t)f->thread - (int64_t)stride);
+    else if (f->thread >= 0 && idx < 0 && !has_stride && (int64_t)f->thread - idx > 0)
+        snprintf(how, sizeof how, "i - %" PRId64 " = %" PRId64 ", ", (int64_t)f->thread - idx, idx);
     if (f->thread >= 0)
         snprintf(buf, len, "thread %" PRId32 " read %s: %s%s (%s has %" PRIu32 " cells)",
                  f->thread, cell, how, edge, name, alen);
@@ -273,6 +299,29 @@ static void compare_words(const sv_app_view *v, size_t k, char *buf, size_t len)
     cat(buf, len, "%sthe chapter's kernel holds the same values here", buf[0] ? " \u00b7 " : "");
 }
 
+/* Whether t's output is the scan and none of its steps is read as one of
+ * the chapter's rounds (sv_ktrace_analyze reads no round of a kernel that
+ * is right another way). */
+static bool not_chapter(const sv_ktrace *t)
+{
+    if (t->first_wrong >= 0 || t->failure.kind != SV_KFAIL_NONE || !t->readings)
+        return false;
+    for (size_t k = 0; k < t->nsteps; k++)
+        if (t->readings[k].fits)
+            return false;
+    return t->nsteps > 0;
+}
+
+/* The shared cells step k wrote. */
+static size_t step_written(const sv_ktrace *t, size_t k)
+{
+    size_t n = 0;
+    for (size_t a = 0; a < t->narrays; a++)
+        for (uint32_t c = 0; t->arrays[a].kind == SV_KARRAY_SHARED && c < t->arrays[a].len; c++)
+            n += t->steps[k].wrote[a][c];
+    return n;
+}
+
 static size_t step_hazards(const sv_ktrace *t, size_t k)
 {
     size_t n = 0;
@@ -323,6 +372,10 @@ static void deed_line(const sv_ktrace *t, size_t k, char *l1, size_t n1, char *l
         output_words(t, deed, sizeof deed);
     } else if (s->nwrites == 0 && s->nreads > 0) {
         snprintf(deed, sizeof deed, "the threads read %zu cells and wrote no shared cell", s->nreads);
+    } else if (not_chapter(t)) { /* a tree, a student's Blelloch: right another way */
+        snprintf(deed, sizeof deed, "%zu cell%s written; the chapter's rounds do not apply: "
+                 "this kernel makes the scan by other steps", step_written(t, k),
+                 step_written(t, k) == 1 ? "" : "s");
     } else {
         snprintf(deed, sizeof deed, "no shared row holds a round of the scan here");
     }
@@ -371,6 +424,9 @@ bool sv_kwords_caption(const sv_app_view *v, sv_caption_words *out)
         sv_kwords_out_of_range(t, oor, sizeof oor);
         l2[0] = '\0';
         cat(l2, n2, "then it failed: %s", oor[0] ? oor : f);
+        char uk[SV_WORDS_MAX];
+        if (sv_ktrace_unkept_hazards_words(t, uk, sizeof uk)[0])
+            cat(l2, n2, " \u00b7 %s", uk); /* "hazards: 1" counted, none drawn: why */
         out->line2_error = true;
     }
     size_t nh = step_hazards(t, k);
@@ -383,6 +439,18 @@ bool sv_kwords_caption(const sv_app_view *v, sv_caption_words *out)
         sv_kwords_hazard(t, first, hw, sizeof hw);
         cat(l2, n2, "%s%zu hazard%s in this step (hatched), e.g. %s", l2[0] ? " \u00b7 " : "",
             nh, nh == 1 ? "" : "s", hw);
+        out->line2_error = true;
+    }
+    sv_kunwritten uw;
+    size_t nuw = sv_ktrace_unwritten_reads(t, k, &uw);
+    if (nuw) { /* a value no thread wrote: named, not a silent 0 */
+        char ww[256];
+        sv_ktrace_unwritten_words(t, uw, ww, sizeof ww);
+        if (nuw == 1)
+            cat(l2, n2, "%s%s", l2[0] ? " \u00b7 " : "", ww);
+        else
+            cat(l2, n2, "%s%zu reads of never-written cells, e.g. %s", l2[0] ? " \u00b7 " : "",
+                nuw, ww);
         out->line2_error = true;
     }
     if (!sv_kpane_has_reads(t))
@@ -490,6 +558,29 @@ char *sv_kwords_runs(const sv_ktrace *t, size_t k, const sv_krow *r, uint32_t co
     return buf;
 }
 
+/* A read of a never-written cell at cell (a, cell) in step k: the one its
+ * write w made its value from, else one of the cell itself. */
+static bool unwritten_line(const sv_ktrace *t, size_t k, uint32_t a, uint32_t cell,
+                           const sv_kwrite *w, char *buf, size_t len)
+{
+    char ww[256];
+    const sv_kstep *s = &t->steps[k];
+    for (uint32_t q = 0; w && q < w->nreads; q++)
+        if (sv_ktrace_read_unwritten(t, k, w->first_read + q)) {
+            sv_ktrace_unwritten_words(t, (sv_kunwritten){k, w->first_read + q}, ww, sizeof ww);
+            snprintf(buf, len, "made from a cell nothing wrote: %.200s", ww);
+            return true;
+        }
+    for (size_t i = 0; i < s->nreads; i++)
+        if (s->reads[i].array == a && s->reads[i].cell == cell &&
+            sv_ktrace_read_unwritten(t, k, i)) {
+            sv_ktrace_unwritten_words(t, (sv_kunwritten){k, i}, ww, sizeof ww);
+            snprintf(buf, len, "%s", ww);
+            return true;
+        }
+    return false;
+}
+
 bool sv_kwords_tooltip(const sv_app_view *v, int row, int col, sv_tip_words *out)
 {
     memset(out, 0, sizeof *out);
@@ -527,6 +618,12 @@ bool sv_kwords_tooltip(const sv_app_view *v, int row, int col, sv_tip_words *out
         if (cl[0]) {
             out->emph[n] = true;
             snprintf(out->line[n++], SV_TIP_MAX, "%s", cl);
+        }
+        char uw[SV_TIP_MAX];
+        if (unwritten_line(t, k, r->array, cell, w, uw, sizeof uw) && n < SV_TIP_LINES) {
+            out->emph[n] = true;
+            snprintf(out->line[n++], SV_TIP_MAX, "%s", uw);
+            out->accent = SV_TONE_ERROR;
         }
         const sv_khazard *h = sv_kpane_hazard_at(t, k, r->array, cell, 0);
         if (h && n < SV_TIP_LINES) {
@@ -653,10 +750,20 @@ void sv_kwords_step_label(const sv_ktrace *t, int k, char *buf, size_t len)
 {
     if (k >= 0 && sv_blelloch_is(t) && sv_blelloch_step_label(t, (size_t)k, buf, len)[0])
         return; /* "up 2", "root", "down 4" */
-    if (t && t->readings && k >= 0 && (size_t)k < t->nsteps && t->readings[k].fits)
-        snprintf(buf, len, "r%d", t->readings[k].round);
-    else
+    /* A step read as a chapter round is named by the loop's own count (the
+     * how-many-th such step), not by the round its cells happen to match
+     * (an in-place race's first iteration holds round 3's windows: still
+     * r1); the last step, the copy to out[], is "out". */
+    if (t && t->readings && k >= 0 && (size_t)k < t->nsteps && t->readings[k].fits) {
+        int ordinal = 0;
+        for (int j = 0; j < k; j++)
+            ordinal += t->readings[j].fits;
+        snprintf(buf, len, "r%d", ordinal);
+    } else if (t && k >= 0 && (size_t)k + 1 == t->nsteps && step_writes_out(t, (size_t)k)) {
+        snprintf(buf, len, "out");
+    } else {
         snprintf(buf, len, "%d", k + 1);
+    }
 }
 
 char *sv_kwords_source(const sv_ktrace *t, bool clean, char *buf, size_t len)

@@ -59,14 +59,20 @@ int sv_kphases_of(const sv_ktrace *t, size_t k, sv_phase *out)
     return n;
 }
 
-/* Adds line to the ascending, distinct lines[0 .. *n) (at most max). */
+/* Adds line to the ascending, distinct lines[0 .. *n), keeping the max
+ * smallest: a full list still takes a smaller line, dropping its largest
+ * (so that lines[0] is the step's first line in the file whatever max a
+ * caller asks for: the overview asked for 1 and got the first write's line,
+ * 46, where predict mode named 44). */
 static void add_line(int *lines, int *n, int max, int line)
 {
     int i = 0;
     while (i < *n && lines[i] < line)
         i++;
-    if ((i < *n && lines[i] == line) || *n >= max)
+    if ((i < *n && lines[i] == line) || i >= max)
         return;
+    if (*n >= max)
+        (*n)--; /* the largest goes */
     memmove(lines + i + 1, lines + i, (size_t)(*n - i) * sizeof *lines);
     lines[i] = line;
     (*n)++;

@@ -108,6 +108,23 @@ static bool add_trace(options *o, const char *path, int argi, char *err, size_t 
 }
 
 /* One option or operand, checked by the table (core/options.def). */
+/* A folder argument without its trailing slashes ("slides/" is "slides",
+ * "/" stays), so that every path made in it and every message naming it
+ * reads "slides/round-00.png", never "slides//". Slot 0 is --export's,
+ * 1 --export-svg's; a longer path than the slot stays as given. */
+static const char *dir_arg(const char *v, int slot)
+{
+    static char dirs[2][4096];
+    size_t n = strlen(v);
+    if (n >= sizeof dirs[0])
+        return v;
+    while (n > 1 && v[n - 1] == '/')
+        n--;
+    memcpy(dirs[slot], v, n);
+    dirs[slot][n] = '\0';
+    return dirs[slot];
+}
+
 static bool take(void *ctx, const sv_opt_arg *a, char *err, size_t errlen)
 {
     options *o = ctx;
@@ -140,7 +157,7 @@ static bool take(void *ctx, const sv_opt_arg *a, char *err, size_t errlen)
     case SV_OPTION_COMPARE: o->compare = v; break;
     case SV_OPTION_NO_ANIMATION: o->no_animation = true; break;
     case SV_OPTION_QUIZ: o->quiz = true; break;
-    case SV_OPTION_EXPORT: o->export_dir = v; break;
+    case SV_OPTION_EXPORT: o->export_dir = dir_arg(v, 0); break;
     case SV_OPTION_SIZE:
         sv_options_parse_size(v, &o->w, &o->h); /* the table checked it */
         o->size_given = true;
@@ -149,7 +166,7 @@ static bool take(void *ctx, const sv_opt_arg *a, char *err, size_t errlen)
     case SV_OPTION_CLEAN: o->clean = true; break;
     case SV_OPTION_OVERVIEW: o->overview = true; break;
     case SV_OPTION_EXPORT_GIF: o->export_gif = v; break;
-    case SV_OPTION_EXPORT_SVG: o->export_svg = v; break;
+    case SV_OPTION_EXPORT_SVG: o->export_svg = dir_arg(v, 1); break;
     case SV_OPTION_SCRIPT: o->script = v; break;
     case SV_OPTION_SCALE: o->scale = a->f; break;
     case SV_OPTION_BENCH_CSV: o->bench_csv = v; break;
@@ -582,12 +599,40 @@ static const char *export_source(const sv_app_state *s, char *buf, size_t len)
     return buf;
 }
 
+/* The export of a kernel file that never ran (it does not compile, its
+ * signature is wrong, an #include, or no runtime): nothing to draw, so
+ * nothing is written, not even the folder, and the exit status says so,
+ * as scanviz-trace's does: 2 for the file's fault, 1 otherwise. Returns
+ * -1 when there is something to export. */
+static int export_refused(const sv_app_state *s, const options *o)
+{
+    const sv_ktrace *t = s->ktrace;
+    if (!t || !s->kerror[0] || t->nsteps > 0)
+        return -1;
+    sv_kverdict v = sv_ktrace_verdict(t);
+    char file[300], words[1200], at[48] = "";
+    const char *f = s->kfile[0] ? s->kfile : t->file ? t->file : "the kernel";
+    sv_escape(f, file, sizeof file);
+    sv_escape(s->kerror, words, sizeof words);
+    if (s->kerror_line > 0)
+        snprintf(at, sizeof at, " (line %d)", s->kerror_line);
+    const char *flag = o->export_dir ? "--export" : o->export_gif ? "--export-gif"
+                                                                  : "--export-svg";
+    const char *where = o->export_dir ? o->export_dir : o->export_gif ? o->export_gif
+                                                                      : o->export_svg;
+    return report(v == SV_KVERDICT_REFUSED ? EXIT_USAGE : EXIT_FAILURE,
+                  "%s %s: %s: %s%s; nothing written", flag, where, file, words, at);
+}
+
 /* --export, --export-gif, --export-svg: the rounds as PNG files (and the
  * overview), the animation, the rounds as SVG; the exit status. */
 static int export_files(sv_gfx *g, sv_app_state *s, const options *o, bool no_display)
 {
     char err[1024];
-    int rc = 0;
+    int rc = export_refused(s, o);
+    if (rc >= 0)
+        return rc;
+    rc = 0;
     sv_app_resize(s, o->w, o->h, o->w, o->h);
     sv_app_view v;
     sv_app_view_of(s, &v);

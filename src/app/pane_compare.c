@@ -34,13 +34,15 @@ static bool steps_now(const sv_app_view *v, int k)
 }
 
 /* Pane 0's trace (Hillis-Steele, maybe a mistake) counted as it ran, at
- * its step `step`: the ops of that step and up to it, and its round. */
-static bool hs_counts(const sv_app_view *v, int step, size_t *now, size_t *total, int *round)
+ * its step `step`: the ops of that step and up to it, and its depth (the
+ * rounds so far that did an operation). */
+static bool hs_counts(const sv_app_view *v, int step, size_t *now, size_t *total, int *depth)
 {
     sv_app_view h = *v; /* with its lab fields: a mistake counts its own run */
     h.compare = false;
     h.step = h.from_step = step;
-    return sv_words_ops_at(&h, step, now, total, round);
+    int round;
+    return sv_words_ops_at(&h, step, now, total, &round, depth);
 }
 
 /* The step after the model's last: Hillis-Steele's exclusive shift,
@@ -50,9 +52,14 @@ static void after_words(const sv_app_view *v, int k, sv_compare_algo a, size_t n
 {
     sv_compare_step s;
     sv_compare_step_at(a, n, sv_compare_nsteps(a, n) - 1, &s);
-    s.ops = 0; /* counted apart from the scan's rounds and the tree's levels */
-    sv_compare_counters_of(&s, w->counters, sizeof w->counters);
     bool exclusive = v->trace->scan == SV_SCAN_EXCLUSIVE;
+    s.ops = 0; /* the shift and the exclusive output copy: no op */
+    if (k == 1 && !exclusive) { /* out[i] = t[i] op in[i]: n more, as sv_compare_run counts */
+        s.ops = n;
+        s.total += n;
+        s.depth += 1;
+    }
+    sv_compare_counters_of(&s, w->counters, sizeof w->counters);
     if (k == 0)
         snprintf(w->caption, sizeof w->caption, "the shift: out[i] takes cell i - 1, the "
                  "identity in front (the exclusive scan; no op)");
@@ -61,7 +68,7 @@ static void after_words(const sv_app_view *v, int k, sv_compare_algo a, size_t n
                  "scan (no op)");
     else
         snprintf(w->caption, sizeof w->caption, "the output: out[i] = t[i] %s in[i], the "
-                 "inclusive scan (%zu more ops, outside the tree's count)",
+                 "inclusive scan (%zu more ops than the tree's)",
                  sv_op_symbol(v->trace->op), n);
 }
 
@@ -112,7 +119,8 @@ bool sv_cmp_words_of(const sv_app_view *v, int k, sv_cmp_words *w)
         snprintf(run, sizeof run, "%zu %s in %d %s", total,
                  sv_compare_noun(sv_op_name(v->trace->op)), round, round == 1 ? "round" : "rounds");
     else
-        sv_compare_run_words(a, n, sv_compare_noun(sv_op_name(v->trace->op)), run, sizeof run);
+        sv_compare_run_words(a, n, v->trace->scan != SV_SCAN_EXCLUSIVE,
+                             sv_compare_noun(sv_op_name(v->trace->op)), run, sizeof run);
     snprintf(w->run, sizeof w->run, "whole run: %s", run);
     snprintf(w->step, sizeof w->step, "%s %d of %d", k == 0 ? "round" : "step", step,
              pane_steps(v, k) - 1);
@@ -127,10 +135,11 @@ void sv_cmp_tradeoff_of(const sv_app_view *v, char *buf, size_t len)
     }
     size_t now, total;
     int round;
+    bool inclusive = v->trace->scan != SV_SCAN_EXCLUSIVE;
     if (hs_counts(v, pane_steps(v, 0) - 1, &now, &total, &round))
-        sv_compare_tradeoff_counts(v->trace->n, total, (size_t)round, buf, len);
+        sv_compare_tradeoff_counts(v->trace->n, inclusive, total, (size_t)round, buf, len);
     else
-        sv_compare_tradeoff(v->trace->n, buf, len);
+        sv_compare_tradeoff(v->trace->n, inclusive, buf, len);
 }
 
 void sv_cmp_pane_view(const sv_app_view *v, int k, sv_app_view *out)
@@ -185,7 +194,7 @@ void sv_cmp_layout_compute(const sv_app_view *v, const sv_layout *f, sv_cmp_layo
     float top = f->header.y + f->header.h + 1.2f * u;
     float hint_h = v->clean ? 0.0f : 1.6f * sp;
     c->hint = (sv_box){ m, H - m - hint_h, W - 2 * m, hint_h };
-    float trade_h = 2.0f * 1.4f * sp;
+    float trade_h = 3.0f * 1.4f * sp; /* the trade-off line: its claims need up to three */
     c->tradeoff = (sv_box){ m, c->hint.y - trade_h - 0.4f * u, W - 2 * m, trade_h };
     float gap = 2.5f * u, cw = (W - 2 * m - gap) / 2.0f;
     float bottom = c->tradeoff.y - 0.8f * u;
@@ -240,8 +249,9 @@ int sv_cmp_hit_step(const sv_cmp_layout *c, float x, float y, int *pane)
 
 /* ---- drawing ------------------------------------------------------------- */
 
-/* Text wrapped into box at px, on at most max lines (the last one cut);
- * too long for them it is drawn smaller, but not below least. */
+/* Text wrapped into box at px, on at most max lines (the last one cut, and
+ * then ending in an ellipsis: a sentence is never cut without a mark); too
+ * long for them it is drawn smaller, but not below least. */
 static void draw_wrapped(sv_gfx *g, sv_box b, float px, float least, sv_font font, sv_rgba col,
                          const char *text, int max)
 {
@@ -252,6 +262,10 @@ static void draw_wrapped(sv_gfx *g, sv_box b, float px, float least, sv_font fon
     if (n > max) { /* too long for its lines: smaller, then cut */
         px = fmaxf(fmaxf(px * 0.85f, fminf(least, px)), 1.0f);
         n = sv_scene_wrap(g, font, px, b.w, text, lines, max);
+    }
+    if (n > max) { /* the rest does not fit: say so where it stops */
+        size_t u = strlen(lines[max - 1]);
+        snprintf(lines[max - 1] + u, SV_WRAP_MAX - u, " \u2026");
     }
     float pitch = b.h / (float)max;
     for (int i = 0; i < n && i < max; i++) {
@@ -348,7 +362,7 @@ void sv_render_compare(sv_gfx *g, const sv_app_view *v, const sv_layout *f, cons
     char line[512];
     sv_cmp_tradeoff_of(v, line, sizeof line);
     draw_wrapped(g, c.tradeoff, f->small_px * 1.05f, f->legible_px, SV_FONT_SANS, t->text, line,
-                 2);
+                 3);
     if (v->clean)
         return;
     static const char hint[] = "Right/Left step \u00b7 Tab: which pane steps \u00b7 "

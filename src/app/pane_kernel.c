@@ -161,7 +161,7 @@ static void draw_value(const kdraw *d, sv_box b, sv_value val, sv_rgba col, floa
     if (px <= 0.0f)
         return;
     char s[48];
-    sv_value_format(d->kt->type, val, s, sizeof s);
+    sv_value_format_as(d->kt->type, val, d->kt->float_style, s, sizeof s);
     float fpx = sv_scene_fit_px(d->g, SV_FONT_MONO, px, b.w * 0.92f, s);
     sv_gfx_text(d->g, SV_FONT_MONO, fpx, b.x + b.w / 2.0f, b.y + b.h / 2.0f, SV_ALIGN_CENTER,
                 col, s);

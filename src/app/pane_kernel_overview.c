@@ -67,7 +67,7 @@ static void draw_cells(const kov *o, int r, long k, float cy)
         sv_gfx_rect(o->g, b, fminf(l->radius, o->cell_h * 0.2f), fill, border, bw, style);
         if (have && o->num_px >= 6.0f) {
             char s[48];
-            sv_value_format(o->kt->type, val, s, sizeof s);
+            sv_value_format_as(o->kt->type, val, o->kt->float_style, s, sizeof s);
             float px = sv_scene_fit_px(o->g, SV_FONT_MONO, o->num_px, b.w * 0.92f, s);
             sv_gfx_text(o->g, SV_FONT_MONO, px, b.x + b.w / 2.0f, cy, SV_ALIGN_CENTER,
                         wrote || k < 0 ? t->cell_text : t->text_dim, s);

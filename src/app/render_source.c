@@ -361,12 +361,17 @@ static kmarks kernel_marks(const sv_app_view *s)
 {
     const sv_ktrace *t = s->ktrace;
     kmarks m = { .error = s->kerror && s->kerror[0] ? s->kerror_line : 0 };
+    /* A failed save's text has other lines than the picture's trace: only
+     * its error line is marked there, none of the old picture's (its
+     * barrier, its phase, its failure, a hovered cell's write). */
+    if (s->ksource)
+        return m;
     if (t->failure.kind != SV_KFAIL_NONE)
         m.fail = t->failure.line;
     if (t->nsteps == 0)
         return m;
     size_t k = (size_t)sv_kpane_step(s);
-    if (s->phase != SV_PHASE_NONE && !s->ksource) /* a failed save's text has other lines */
+    if (s->phase != SV_PHASE_NONE)
         m.nphase = sv_kphase_lines(t, k, s->phase, m.phase, SV_KPHASE_MAX_LINES);
     else
         m.barrier = t->steps[k].barrier_line;

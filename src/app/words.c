@@ -659,7 +659,8 @@ bool sv_words_tooltip(const sv_app_view *s, int row, int i, sv_tip_words *out)
     return true;
 }
 
-bool sv_words_ops_at(const sv_app_view *s, int step, size_t *now, size_t *total, int *round)
+bool sv_words_ops_at(const sv_app_view *s, int step, size_t *now, size_t *total, int *round,
+                     int *depth)
 {
     sv_step_view v;
     if (!sv_scene_step(s, step, &v))
@@ -667,17 +668,23 @@ bool sv_words_ops_at(const sv_app_view *s, int step, size_t *now, size_t *total,
     const sv_trace *tr = s->trace;
     *total = 0;
     *round = v.round;
+    *depth = 0;
     if (s->lab && s->lab_reads) {
         /* A mistake: the operations its shown run did, not the chapter's. */
         sv_step_view w;
         for (int r = 1; r <= v.round; r++)
-            if (sv_steps_at(tr, r, &w) && !w.shift)
-                *total += sv_scene_lab_ops(s, &w);
+            if (sv_steps_at(tr, r, &w) && !w.shift) {
+                size_t k = sv_scene_lab_ops(s, &w);
+                *total += k;
+                *depth += k > 0;
+            }
         *now = (v.round > 0 && !v.shift) ? sv_scene_lab_ops(s, &v) : 0;
         return true;
     }
-    for (int r = 1; r <= v.round; r++)
+    for (int r = 1; r <= v.round; r++) {
         *total += tr->rounds[r].ops;
+        *depth += tr->rounds[r].ops > 0;
+    }
     *now = (v.round > 0 && !v.shift) ? v.rd->ops : 0;
     return true;
 }
@@ -687,23 +694,26 @@ bool sv_words_counters(const sv_app_view *s, char *line, size_t n1, char *note, 
     line[0] = note[0] = '\0';
     sv_step_view v;
     size_t now, total;
-    int round;
-    if (!sv_scene_step(s, s->step, &v) || !sv_words_ops_at(s, s->step, &now, &total, &round))
+    int round, depth;
+    if (!sv_scene_step(s, s->step, &v) ||
+        !sv_words_ops_at(s, s->step, &now, &total, &round, &depth))
         return false;
     const sv_trace *tr = s->trace;
     int depth_max = (int)tr->nrounds - 1;
     /* An open question: this round's count of operations would tell how
-     * many cells are full or partial (issue 28); it shows after Reveal. */
+     * many cells are full or partial (issue 28); it shows after Reveal.
+     * depth: the rounds so far that did an operation (no-guard's stopped
+     * run did none), of the scan's rounds */
     bool asking = s->quiz && s->quiz_asking;
     if (asking)
         snprintf(line, n1,
                  "ops this round ? (after Reveal) \u00b7 total before it %zu \u00b7 "
                  "sequential n\u22121 = %zu \u00b7 depth %d of %d", total - now, tr->n - 1,
-                 v.round, depth_max);
+                 depth, depth_max);
     else
         snprintf(line, n1,
                  "ops this round %zu \u00b7 total %zu \u00b7 sequential n\u22121 = %zu \u00b7 "
-                 "depth %d of %d", now, total, tr->n - 1, v.round, depth_max);
+                 "depth %d of %d", now, total, tr->n - 1, depth, depth_max);
     /* Overflow (int32 sum/product wrapped) or float32 rounding notes. */
     if (tr->type == SV_TYPE_INT32 && tr->overflow_count > 0 && asking) {
         snprintf(note, n2, "\u25cf int32 overflow: %zu cell%s wrapped in all (this round's "
@@ -731,7 +741,14 @@ void sv_words_lab_verdict(const sv_app_view *s, char *note, size_t len)
     const sv_lab_summary *lab = s->lab;
     if (!lab)
         return;
-    if (lab->wrong_runs == 0)
+    const sv_lab_record *rec = s->trace ? s->trace->lab : NULL;
+    uint64_t hz = rec && rec->emulated ? rec->hazards : 0;
+    if (lab->wrong_runs == 0 && hz) /* right, and racy: the code's race, not this run's */
+        snprintf(note, len, "%s: right in all %u run%s, yet %llu hazard%s: a race this "
+                 "schedule did not expose (%s)", s->lab_note, (unsigned)lab->runs,
+                 lab->runs == 1 ? "" : "s", (unsigned long long)hz, hz == 1 ? "" : "s",
+                 rec->hazard);
+    else if (lab->wrong_runs == 0)
         snprintf(note, len, "%s: right in all %u run%s (by luck or by design)",
                  s->lab_note, (unsigned)lab->runs, lab->runs == 1 ? "" : "s");
     else
@@ -744,6 +761,11 @@ void sv_words_lab_verdict(const sv_app_view *s, char *note, size_t len)
     size_t at = strlen(note);
     if (at >= len)
         return;
+    if (lab->wrong_runs && hz) {
+        snprintf(note + at, len - at, " \u00b7 %llu hazard%s", (unsigned long long)hz,
+                 hz == 1 ? "" : "s");
+        at = strlen(note);
+    }
     if (rc && rc->ran)
         snprintf(note + at, len - at, " \u00b7 racecheck %llu errors, %llu warnings",
                  (unsigned long long)rc->errors, (unsigned long long)rc->warnings);

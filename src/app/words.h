@@ -55,10 +55,12 @@ typedef struct sv_tip_words {
 bool sv_words_tooltip(const sv_app_view *s, int row, int i, sv_tip_words *out);
 
 /* The operations step `step` of s's trace did (*now) and did up to it
- * (*total), and its round: a mistake's from its shown run (the lab's
+ * (*total), its round, and the depth so far (*depth: the rounds up to it
+ * that did an operation): a mistake's from its shown run (the lab's
  * reads), else the trace's rounds; false without that step. The counters
  * here and the compare view's Hillis-Steele pane count with it. */
-bool sv_words_ops_at(const sv_app_view *s, int step, size_t *now, size_t *total, int *round);
+bool sv_words_ops_at(const sv_app_view *s, int step, size_t *now, size_t *total, int *round,
+                     int *depth);
 
 /* The counters line ("ops this round 2 · total ...") into line, and its
  * note (overflow, float32 rounding, the lab's verdict) into note ("" none);

@@ -98,6 +98,14 @@ typedef struct sv_capture_source {
     char label[300];   /* short: "CUDA · NVIDIA H200" or "CPU emulator" */
 } sv_capture_source;
 
+/* What both front ends say when --shake was asked and the run is not on the
+ * GPU (scanviz-trace on stderr, the window in its status and source line):
+ * a shake delays the GPU's warps; the emulator has no warps to delay. */
+#define SV_CAPTURE_SHAKE_IGNORED \
+    "--shake ignored: it delays the GPU's warps, and these runs are emulated on the CPU"
+/* What scanviz-trace adds to it. */
+#define SV_CAPTURE_SHAKE_HINT " (a seeded --schedule random:S or warps:S varies the emulated order)"
+
 /* Captures the finished, checked trace of req. Both backends only fill
  * buffers; capture finishes the trace (sv_trace_finish) and checks the
  * chapter's invariant (sv_trace_check) whichever ran. On success *out is

@@ -440,6 +440,12 @@ static bool emulated_runs(const sv_capture_request *req, sv_trace *t, sv_lab_rec
     }
     if (ok && c.shown->failure.kind != SV_KFAIL_NONE)
         sv_ktrace_failure_words(c.shown, L->stopped, sizeof L->stopped);
+    if (ok) { /* the code's races, whatever this run's output (a kernel file's are said too) */
+        L->hazards = c.shown->hazards_total;
+        if (c.shown->nhazards)
+            sv_lab_hazard_words(c.shown, L->kernel, &c.shown->hazards[0], L->hazard,
+                                sizeof L->hazard);
+    }
     ok = ok && reads_of(t, L->kernel, c.shown, correct, &L->reads, NULL, NULL, err, errlen);
     sv_ktrace_destroy(c.shown);
     return ok;

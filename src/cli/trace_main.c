@@ -452,6 +452,14 @@ static sv_kernel_cmd kernel_cmd_of(const options *o)
     };
 }
 
+/* Whether a kernel file's runs will be on the CPU runtime: asked for, a
+ * schedule (the emulator's), or auto without a usable GPU. */
+static bool shake_on_cpu(const options *o)
+{
+    return o->backend == SV_CHOOSE_CPU || o->schedule ||
+           (o->backend == SV_CHOOSE_AUTO && !sv_capture_cuda_available(NULL, 0, NULL, NULL, 0));
+}
+
 static int run_open(const options *o)
 {
     char err[512], why[512];
@@ -520,6 +528,8 @@ static int run_capture(const options *o)
     default:
         return report(EXIT_FAILED, "%s", err);
     }
+    if (o->lab.shake && src.backend == SV_BACKEND_CPU) /* not silently (issue 28) */
+        report(0, "%s%s", SV_CAPTURE_SHAKE_IGNORED, SV_CAPTURE_SHAKE_HINT);
     /* The emulator in place of the GPU auto preferred: say why (and for the
      * lab, always say what ran). */
     if (src.fallback != SV_FALLBACK_NONE || t->lab)
@@ -550,6 +560,9 @@ int main(int argc, char **argv)
     if (o.exercise)
         return sv_exercise_cmd_run(prog, o.exercise, o.kernel_file, o.grade,
                                    (uint32_t)(o.time_limit * 1000 + 0.5), o.out_path);
+    if ((o.kernel_file || sv_option_runtime_kernel(o.kernel)) && o.lab.shake &&
+        shake_on_cpu(&o)) /* the CPU runtime has no warps to delay: say so */
+        report(0, "%s%s", SV_CAPTURE_SHAKE_IGNORED, SV_CAPTURE_SHAKE_HINT);
     if (o.kernel_file) {
         sv_kernel_cmd k = kernel_cmd_of(&o);
         return sv_kernel_cmd_run(&k);

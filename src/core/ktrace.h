@@ -248,6 +248,14 @@ typedef struct sv_ktrace {
                               expected round's window (or unwritten); false where the
                               step has no reading (the same verdict as cellruns) */
     bool *output_wrong;    /* n: out[i] is not the scan (or unwritten) */
+    bool *one_buffer;      /* [narrays]: a dynamic array of 2n cells (two rows of n by
+                              the runtime's convention) of which no step touched any
+                              row but the first: one buffer, named s, s[1] as the
+                              kernel names it (sv_ktrace_rows_named) */
+    size_t one_buffer_n;   /* the arrays one_buffer covers (narrays when analyzed) */
+    sv_float_style float_style; /* one notation for every float32 of the trace, as the
+                              chapter's tables have (sv_float_style_of over the input,
+                              every cell and out): the table and the pane write with it */
 } sv_ktrace;
 
 void sv_ktrace_destroy(sv_ktrace *t); /* accepts NULL */
@@ -427,7 +435,40 @@ sv_kverdict sv_ktrace_verdict(const sv_ktrace *t);
  * err saying which step does not fit, in words, otherwise. */
 sv_trace *sv_ktrace_chapter_trace(const sv_ktrace *t, char *err, size_t errlen);
 
+/* The rows names give array a: its rows, or 1 for an array used as one
+ * buffer (sv_ktrace.one_buffer; its rows stay the geometry). */
+uint32_t sv_ktrace_rows_named(const sv_ktrace *t, uint32_t a);
+
+/* ---- Reads of cells nothing wrote ------------------------------------------ */
+
+/* A read of a shared cell that nothing had written before it (shared memory
+ * holds whatever was there: 0 on the CPU runtime, garbage on a GPU): read
+ * `read` of steps[step].reads. Derived from the trace alone, each step's
+ * reads against the written flags of the step before and the order of the
+ * step's own writes (a trace without that order, the GPU's or a file's,
+ * names only cells no step before had written and this one did not write). */
+typedef struct sv_kunwritten {
+    size_t step;
+    size_t read;
+} sv_kunwritten;
+/* Whether read i of step k is such a read. */
+bool sv_ktrace_read_unwritten(const sv_ktrace *t, size_t k, size_t i);
+/* How many such reads step k made (SIZE_MAX: every step); the first in
+ * *first (may be NULL). */
+size_t sv_ktrace_unwritten_reads(const sv_ktrace *t, size_t k, sv_kunwritten *first);
+
 /* ---- Words (escaped: names and messages come from files) ------------------ */
+
+/* The hazards counted (hazards_total) but not in hazards[], in words: past
+ * the SV_KTRACE_MAX_HAZARDS kept, or found in the step a failure left
+ * unfinished, whose accesses the runtime keeps none of ("1 hazard in step
+ * 2, which the deadlock left unfinished: counted, but the runtime keeps no
+ * access of that step, so it cannot be named"); "" when every one is kept.
+ * Returns buf. */
+char *sv_ktrace_unkept_hazards_words(const sv_ktrace *t, char *buf, size_t len);
+/* "thread 0 read b[1][0], never written, at line 10 (it held 0)": read u in
+ * words. Returns buf. */
+char *sv_ktrace_unwritten_words(const sv_ktrace *t, sv_kunwritten u, char *buf, size_t len);
 
 /* "s[4]", "buf[1][5]" (rows > 1: row and cell), "in[3]", "out[8]": cell of
  * array a (SV_KARRAY_IN for in[]). Returns buf. */

@@ -5,6 +5,7 @@
 #include "ktrace.h"
 #include "ktrace_blelloch.h"
 
+#include <ctype.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -268,8 +269,59 @@ static void mark_wrong(sv_ktrace *t, const windows *w)
     }
 }
 
+/* Whether the kernel's source declares array name as an unsized (extern)
+ * array, "s[]"; true without a source to look in. */
+static bool declared_unsized(const sv_ktrace *t, const char *name)
+{
+    if (!t->source || !name || !name[0])
+        return true;
+    size_t len = strlen(name);
+    for (const char *p = strstr(t->source, name); p; p = strstr(p + 1, name)) {
+        bool start = p == t->source || !(isalnum((unsigned char)p[-1]) || p[-1] == '_');
+        const char *q = p + len;
+        while (*q == ' ' || *q == '\t')
+            q++;
+        if (start && q[0] == '[' && q[1] == ']')
+            return true;
+    }
+    return false;
+}
+
+/* An array the runtime gave two rows of n (the dynamic shared memory's 2n
+ * cells) whose second row no step wrote or read: the kernel used it as one
+ * buffer, and its names are s[i], not s[0][i]. */
+static bool one_buffer(const sv_ktrace *t, uint32_t a)
+{
+    const sv_karray *arr = &t->arrays[a];
+    /* a run that stopped early kept only some of its steps: not enough to say */
+    if (arr->kind != SV_KARRAY_SHARED || arr->rows != 2 || arr->len != 2 * t->n ||
+        t->nsteps == 0 || t->failure.kind != SV_KFAIL_NONE || !declared_unsized(t, arr->name))
+        return false;
+    const sv_kstep *last = &t->steps[t->nsteps - 1];
+    for (uint32_t c = (uint32_t)t->n; c < arr->len; c++)
+        if (last->written[a][c])
+            return false;
+    for (size_t k = 0; k < t->nsteps; k++)
+        for (size_t r = 0; r < t->steps[k].nreads; r++)
+            if (t->steps[k].reads[r].array == a && t->steps[k].reads[r].cell >= t->n)
+                return false;
+    return true;
+}
+
+uint32_t sv_ktrace_rows_named(const sv_ktrace *t, uint32_t a)
+{
+    if (!t || a >= t->narrays)
+        return 1;
+    if (t->one_buffer && a < t->one_buffer_n && t->one_buffer[a])
+        return 1;
+    return t->arrays[a].rows ? t->arrays[a].rows : 1;
+}
+
 void sv_ktrace_unanalyze(sv_ktrace *t)
 {
+    free(t->one_buffer);
+    t->one_buffer = NULL;
+    t->one_buffer_n = 0;
     free(t->readings);
     free(t->expected);
     free(t->cell_wrong);
@@ -280,9 +332,67 @@ void sv_ktrace_unanalyze(sv_ktrace *t)
     t->output_wrong = NULL;
 }
 
+/* out[] after the kernel, of the shown run: a trace of several runs holds
+ * the shown run's steps, and out's array after its last step is that run's
+ * out[] at the kernel's end. The CPU runtime's trace of --runs R fills
+ * output from the last run it made, which with the shown run 0 is another
+ * run (the table's "shown: run 0" printed it; the window's caption and kout
+ * said it beside run 0's cells): the shown run's last step wins, so that
+ * everything shown is one run's. Only where that step is the end of a run
+ * that ran to it (no failure, no steps dropped). */
+static void output_of_shown_run(sv_ktrace *t)
+{
+    if (t->runs <= 1 || t->nsteps == 0 || t->steps_dropped || t->failure.kind != SV_KFAIL_NONE ||
+        !t->output || !t->output_written)
+        return;
+    const sv_kstep *last = &t->steps[t->nsteps - 1];
+    for (size_t a = 0; a < t->narrays; a++) {
+        if (t->arrays[a].kind != SV_KARRAY_OUT || t->arrays[a].len != t->n || !last->cells ||
+            !last->cells[a] || !last->written[a])
+            continue;
+        for (size_t i = 0; i < t->n; i++) {
+            t->output_written[i] = last->written[a][i];
+            t->output[i] = last->written[a][i] ? last->cells[a][i] : (sv_value){.bits = 0};
+        }
+        return;
+    }
+}
+
+/* One float32 notation for the whole trace: positional unless a value of
+ * the input, a written cell or out needs the exponent (table.c's rule). */
+static sv_float_style float_style_of(const sv_ktrace *t)
+{
+    if (t->type != SV_TYPE_FLOAT32)
+        return SV_FLOAT_SHORTEST;
+    if (sv_float_style_of(t->type, t->input, t->n) == SV_FLOAT_EXPONENT)
+        return SV_FLOAT_EXPONENT;
+    for (size_t i = 0; t->output && i < t->n; i++)
+        if (t->output_written[i] &&
+            sv_float_style_of(t->type, &t->output[i], 1) == SV_FLOAT_EXPONENT)
+            return SV_FLOAT_EXPONENT;
+    for (size_t k = 0; k < t->nsteps; k++)
+        for (size_t a = 0; a < t->narrays; a++)
+            for (uint32_t c = 0; c < t->arrays[a].len; c++)
+                if (t->steps[k].written[a][c] &&
+                    sv_float_style_of(t->type, &t->steps[k].cells[a][c], 1) == SV_FLOAT_EXPONENT)
+                    return SV_FLOAT_EXPONENT;
+    return SV_FLOAT_POSITIONAL;
+}
+
 bool sv_ktrace_analyze(sv_ktrace *t, char *err, size_t errlen)
 {
     windows w;
+    output_of_shown_run(t);
+    t->float_style = float_style_of(t);
+    free(t->one_buffer);
+    t->one_buffer = calloc(t->narrays ? t->narrays : 1, sizeof *t->one_buffer);
+    if (!t->one_buffer) {
+        sv_errorf(err, errlen, "out of memory");
+        return false;
+    }
+    t->one_buffer_n = t->narrays;
+    for (size_t a = 0; a < t->narrays; a++)
+        t->one_buffer[a] = one_buffer(t, (uint32_t)a);
     if (!check_output(t, err, errlen) || !windows_make(t, &w, err, errlen))
         return false;
     free(t->cell_wrong);
@@ -326,6 +436,18 @@ bool sv_ktrace_analyze(sv_ktrace *t, char *err, size_t errlen)
         expect = rd->round + 1 < (int)w.nrounds ? rd->round + 1 : (int)w.nrounds - 1;
         pin_array = rd->pout_array;
         pin_row = rd->pout_row;
+    }
+    /* A kernel whose output is the scan and whose steps do not hold the
+     * chapter's invariant computes it another way (a student's Blelloch, a
+     * tree): the chapter's rounds do not describe it, so none of its steps
+     * is read as one, and nothing is called broken. A wrong output keeps
+     * its broken step: that is where it went wrong. */
+    if (t->first_broken_step >= 0 && t->first_wrong < 0 && t->failure.kind == SV_KFAIL_NONE) {
+        for (size_t k = 0; k < t->nsteps; k++)
+            t->readings[k] = (sv_kreading){.round = -1, .pout_array = -1, .pout_row = -1,
+                                           .pin_array = -1, .pin_row = -1,
+                                           .expected_round = -1};
+        t->first_broken_step = -1;
     }
     mark_wrong(t, &w);
     windows_free(&w);

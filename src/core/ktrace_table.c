@@ -46,7 +46,8 @@ static void measure(ktable *tb)
             for (size_t c = 0; c < t->arrays[a].len; c++) {
                 if (!t->steps[k].written[a][c])
                     continue;
-                int len = (int)strlen(sv_value_format(t->type, t->steps[k].cells[a][c], v, sizeof v));
+                int len = (int)strlen(sv_value_format_as(t->type, t->steps[k].cells[a][c],
+                                                         t->float_style, v, sizeof v));
                 w = len > w ? len : w;
                 if (c % rowlen + 1 > cols)
                     cols = c % rowlen + 1;
@@ -54,11 +55,13 @@ static void measure(ktable *tb)
         tb->cols[a] = cols;
     }
     for (size_t i = 0; i < t->n; i++) {
-        int len = (int)strlen(sv_value_format(t->type, t->output[i], v, sizeof v));
+        int len = (int)strlen(sv_value_format_as(t->type, t->output[i], t->float_style, v,
+                                                 sizeof v));
         if (t->output_written[i] && len > w)
             w = len;
         if (t->expected) {
-            len = (int)strlen(sv_value_format(t->type, t->expected[i], v, sizeof v));
+            len = (int)strlen(sv_value_format_as(t->type, t->expected[i], t->float_style, v,
+                                                 sizeof v));
             w = len > w ? len : w;
         }
     }
@@ -72,7 +75,9 @@ static void value_row(const ktable *tb, const char *name, const sv_value *v, con
     sv_rows_label(tb->f, name);
     for (size_t i = lo; i < hi; i++)
         fprintf(tb->f, " %*s", tb->width, known && !known[i] ? "?"
-                                                             : sv_value_format(tb->t->type, v[i], s, sizeof s));
+                                                             : sv_value_format_as(tb->t->type, v[i],
+                                                                                  tb->t->float_style,
+                                                                                  s, sizeof s));
     fputc('\n', tb->f);
 }
 
@@ -88,7 +93,7 @@ static void row_label(const ktable *tb, size_t k, size_t a, size_t row, char *bu
         role = " pout";
     else if (rd && rd->fits && rd->pin_array == (int32_t)a && rd->pin_row == (int32_t)row)
         role = " pin";
-    if (t->arrays[a].rows > 1)
+    if (sv_ktrace_rows_named(t, (uint32_t)a) > 1)
         snprintf(buf, len, "%.40s[%zu]%s", name, row, role);
     else
         snprintf(buf, len, "%.40s%s", name, role);
@@ -152,7 +157,9 @@ static void print_step(const ktable *tb, size_t k)
                 continue;
             size_t rowlen = t->arrays[a].len / t->arrays[a].rows;
             size_t end = hi < tb->cols[a] ? hi : tb->cols[a];
-            for (size_t row = 0; row < t->arrays[a].rows && lo < end; row++) {
+            /* one buffer: its first row only, the rest no step touched */
+            size_t rows = sv_ktrace_rows_named(t, (uint32_t)a) > 1 ? t->arrays[a].rows : 1;
+            for (size_t row = 0; row < rows && lo < end; row++) {
                 row_label(tb, k, a, row, lab, sizeof lab);
                 value_row(tb, lab, s->cells[a] + row * rowlen, s->written[a] + row * rowlen, lo,
                           end);
@@ -258,6 +265,9 @@ static void print_diagnosis(const ktable *tb, size_t max_hazards)
         fprintf(tb->f, "  tree: %" PRIu32 " leaves, %" PRIu32 " combines up and %" PRIu32
                 " down (the chapter's rounds do not apply)\n", sv_blelloch_leaves(t->n),
                 sv_blelloch_leaves(t->n) - 1, sv_blelloch_leaves(t->n) - 1);
+    else if (t->nsteps && t->first_wrong < 0 && ran)
+        fprintf(tb->f, "  invariant: the chapter's rounds do not apply: the output is the scan, "
+                "made by steps that are not the chapter's rounds\n");
     else if (t->nsteps)
         fprintf(tb->f, "  invariant: no step is one of the chapter's rounds\n");
     if (t->backend == SV_BACKEND_CUDA && t->nhazards == 0 && t->hazards_total == 0)
@@ -270,6 +280,23 @@ static void print_diagnosis(const ktable *tb, size_t max_hazards)
         fprintf(tb->f, "    %s\n", sv_ktrace_hazard_words(t, &t->hazards[h], words, sizeof words));
     if (t->nhazards > max_hazards)
         fprintf(tb->f, "    ... and %" PRIu64 " more\n", t->hazards_total - max_hazards);
+    else if (sv_ktrace_unkept_hazards_words(t, words, sizeof words)[0])
+        fprintf(tb->f, "    %s\n", words); /* counted, none of them listed: say why */
+    /* Reads of shared cells nothing wrote: a value that is no value of the
+     * scan (0 here, garbage on a GPU), named rather than left silent. */
+    size_t unwritten = sv_ktrace_unwritten_reads(t, SIZE_MAX, NULL), said = 0;
+    if (unwritten)
+        fprintf(tb->f, "  never written: %zu read%s of shared cells nothing had written\n",
+                unwritten, unwritten == 1 ? "" : "s");
+    for (size_t k = 0; k < t->nsteps && said < max_hazards; k++)
+        for (size_t i = 0; i < t->steps[k].nreads && said < max_hazards; i++)
+            if (sv_ktrace_read_unwritten(t, k, i)) {
+                sv_ktrace_unwritten_words(t, (sv_kunwritten){k, i}, words, sizeof words);
+                fprintf(tb->f, "    step %zu: %s\n", k + 1, words);
+                said++;
+            }
+    if (unwritten > said)
+        fprintf(tb->f, "    ... and %zu more\n", unwritten - said);
 }
 
 /* Text of many lines (a compiler's messages), each escaped on its own. */

@@ -19,7 +19,7 @@ char *sv_ktrace_cell_name(const sv_ktrace *t, uint32_t a, int64_t cell, char *bu
     const sv_karray *arr = &t->arrays[a];
     sv_escape(arr->name, name, sizeof name);
     int64_t rowlen = arr->len / arr->rows;
-    if (arr->rows > 1 && cell >= 0 && cell < (int64_t)arr->len)
+    if (sv_ktrace_rows_named(t, a) > 1 && cell >= 0 && cell < (int64_t)arr->len)
         snprintf(buf, len, "%s[%" PRId64 "][%" PRId64 "]", name, cell / rowlen, cell % rowlen);
     else
         snprintf(buf, len, "%s[%" PRId64 "]", name, cell);
@@ -44,6 +44,83 @@ char *sv_ktrace_hazard_words(const sv_ktrace *t, const sv_khazard *h, char *buf,
                  " %s it, lines %" PRId32 " and %" PRId32 " (%s)",
                  h->step + 1, h->first.thread, first, cell, h->second.thread, second,
                  h->first.line, h->second.line, sv_khazard_kind_name(h->kind));
+    return buf;
+}
+
+bool sv_ktrace_read_unwritten(const sv_ktrace *t, size_t k, size_t i)
+{
+    if (!t || k >= t->nsteps || i >= t->steps[k].nreads)
+        return false;
+    const sv_kstep *s = &t->steps[k];
+    const sv_kaccess *x = &s->reads[i];
+    if (x->array == SV_KARRAY_IN || x->array >= t->narrays ||
+        t->arrays[x->array].kind != SV_KARRAY_SHARED || x->cell >= t->arrays[x->array].len)
+        return false;
+    if (k > 0 && t->steps[k - 1].written[x->array][x->cell])
+        return false; /* a step before wrote it */
+    if (!s->wrote[x->array][x->cell])
+        return true;
+    if (x->order == 0)
+        return false; /* written in this step, and no order to tell whether before */
+    for (size_t w = 0; w < s->nwrites; w++) {
+        const sv_kaccess *a = &s->writes[w].at;
+        if (a->array == x->array && a->cell == x->cell && (a->order == 0 || a->order < x->order))
+            return false;
+    }
+    return true;
+}
+
+size_t sv_ktrace_unwritten_reads(const sv_ktrace *t, size_t k, sv_kunwritten *first)
+{
+    size_t count = 0;
+    for (size_t j = k == SIZE_MAX ? 0 : k; t && j < t->nsteps && (k == SIZE_MAX || j == k); j++)
+        for (size_t i = 0; i < t->steps[j].nreads; i++)
+            if (sv_ktrace_read_unwritten(t, j, i)) {
+                if (count++ == 0 && first)
+                    *first = (sv_kunwritten){j, i};
+            }
+    return count;
+}
+
+char *sv_ktrace_unkept_hazards_words(const sv_ktrace *t, char *buf, size_t len)
+{
+    static const char *const what[SV_KFAIL_COUNT] = {
+        [SV_KFAIL_CRASH] = "crash", [SV_KFAIL_OUT_OF_RANGE] = "access out of range",
+        [SV_KFAIL_DEADLOCK] = "deadlock", [SV_KFAIL_TIME] = "time limit",
+        [SV_KFAIL_MEMORY] = "memory limit",
+    };
+    snprintf(buf, len, "%s", "");
+    if (!t || t->hazards_total <= t->nhazards)
+        return buf;
+    unsigned long long more = (unsigned long long)(t->hazards_total - t->nhazards);
+    const sv_kfailure *f = &t->failure;
+    if (t->nhazards >= SV_KTRACE_MAX_HAZARDS)
+        snprintf(buf, len, "%llu more past the %d kept", more, SV_KTRACE_MAX_HAZARDS);
+    else if ((unsigned)f->kind < SV_KFAIL_COUNT && what[f->kind] && f->step >= 0)
+        snprintf(buf, len, "%llu hazard%s in step %d, which the %s left unfinished: counted, but "
+                 "the runtime keeps no access of that step, so %s cannot be named", more,
+                 more == 1 ? "" : "s", (int)f->step + 1, what[f->kind],
+                 more == 1 ? "it" : "they");
+    else
+        snprintf(buf, len, "%llu hazard%s counted but not kept in the trace", more,
+                 more == 1 ? "" : "s");
+    return buf;
+}
+
+char *sv_ktrace_unwritten_words(const sv_ktrace *t, sv_kunwritten u, char *buf, size_t len)
+{
+    if (!t || u.step >= t->nsteps || u.read >= t->steps[u.step].nreads) {
+        snprintf(buf, len, "%s", "");
+        return buf;
+    }
+    const sv_kaccess *x = &t->steps[u.step].reads[u.read];
+    char cell[128], v[48], at[32] = "";
+    sv_ktrace_cell_name(t, x->array, x->cell, cell, sizeof cell);
+    sv_value_format_as(t->type, x->value, t->float_style, v, sizeof v);
+    if (x->line > 0)
+        snprintf(at, sizeof at, ", at line %" PRId32, x->line);
+    snprintf(buf, len, "thread %" PRIu32 " read %s, never written%s (it held %s)", x->thread,
+             cell, at, v);
     return buf;
 }
 
@@ -135,12 +212,13 @@ char *sv_ktrace_reading_words(const sv_ktrace *t, size_t step, char *buf, size_t
     const sv_kreading *rd = &t->readings[step];
     char row[128], holds[48], want[48];
     const sv_karray *a = &t->arrays[rd->pout_array];
-    if (a->rows > 1)
+    bool rows = sv_ktrace_rows_named(t, (uint32_t)rd->pout_array) > 1;
+    if (rows)
         sv_ktrace_cell_name(t, (uint32_t)rd->pout_array,
                             (int64_t)rd->pout_row * (a->len / a->rows), row, sizeof row);
     else
         sv_escape(a->name, row, sizeof row);
-    if (a->rows > 1) /* "buf[1][0]" -> "buf[1]": the row */
+    if (rows) /* "buf[1][0]" -> "buf[1]": the row */
         *strrchr(row, '[') = '\0';
     if (!rd->broken && rd->round != rd->expected_round) {
         snprintf(buf, len, "step %zu (round %d): %s holds round %d's windows already, where "

@@ -67,6 +67,11 @@ void sv_lab_write_json(const sv_trace *t, FILE *f)
             L->emulated ? "emulated" : "gpu");
     if (L->emulated) {
         fprintf(f, "    \"schedule\": \"%s\",\n", sv_schedule_format(L->schedule, sched, sizeof sched));
+        if (L->hazards) { /* the CPU runtime's count of the shown run, and its first */
+            fprintf(f, "    \"hazards\": %" PRIu64 ",\n    \"hazard\": ", count_of(L->hazards));
+            put_str(f, L->hazard);
+            fputs(",\n", f);
+        }
     } else {
         fprintf(f, "    \"shake\": %s,\n    \"shake_seed\": ", L->shake ? "true" : "false");
         put_seed(f, L->shake_seed);
@@ -528,6 +533,19 @@ bool sv_lab_read_json(const json_t *j, sv_trace *t, char *path, size_t pathlen, 
             bad(&r, ".schedule", "%s", why);
             goto fail;
         }
+        x = json_object_get(j, "hazards"); /* optional: files before issue 28 lack it */
+        if (x && (!json_is_integer(x) || json_integer_value(x) < 0)) {
+            bad(&r, ".hazards", "expected an integer 0 or more");
+            goto fail;
+        }
+        L->hazards = x ? (uint64_t)json_integer_value(x) : 0;
+        x = json_object_get(j, "hazard");
+        if (x && !json_is_string(x)) {
+            bad(&r, ".hazard", "expected a string");
+            goto fail;
+        }
+        if (x)
+            sv_utf8_copy(json_string_value(x), L->hazard, sizeof L->hazard);
     } else {
         x = json_object_get(j, "shake");
         if (!x || !json_is_boolean(x)) {

@@ -10,6 +10,7 @@
  * tell it happened, and the words speak of values. */
 #include "lab_ktrace.h"
 
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,6 +33,8 @@ typedef struct cell {
     bool known;
     int32_t writer;    /* -1: never written */
     int round;
+    int32_t last_writer; /* the last write, even one that left the value as it was */
+    int last_round;
 } cell;
 
 /* One replay's inputs and results. */
@@ -146,7 +149,7 @@ static void replay_events(replay *p, cell *mem)
 {
     const size_t n = p->n;
     for (size_t c = 0; c < 2 * n; c++)
-        mem[c] = (cell){{.bits = 0}, false, -1, -1};
+        mem[c] = (cell){{.bits = 0}, false, -1, -1, -1, -1};
     qsort(p->evs, p->nevs, sizeof *p->evs, by_order);
     for (size_t k = 0; k < p->nevs; k++) {
         const ev *e = &p->evs[k];
@@ -170,10 +173,12 @@ static void replay_events(replay *p, cell *mem)
                 p->rset[j] = true;
                 p->rknown[j] = known;
             }
+            x->last_writer = (int32_t)e->thread;
+            x->last_round = e->round;
             if (x->writer >= 0 && x->known == known && (!known || x->v.bits == e->value.bits))
                 continue;
             *x = (cell){known ? e->value : (sv_value){.bits = 0}, known, (int32_t)e->thread,
-                        e->round};
+                        e->round, (int32_t)e->thread, e->round};
             continue;
         }
         if (e->round < 1)
@@ -182,7 +187,8 @@ static void replay_events(replay *p, cell *mem)
         *rd = (sv_lab_read){.done = true, .buf = e->b, .index = (int32_t)e->i, .cell = e->i,
                             .value = x->known ? e->value : (sv_value){.bits = 0},
                             .known = x->known, .writer = x->writer,
-                            .writer_round = x->writer >= 0 ? x->round : -1};
+                            .writer_round = x->writer >= 0 ? x->round : -1,
+                            .last_writer = x->last_writer, .last_round = x->last_round};
     }
 }
 
@@ -198,7 +204,8 @@ static void mark_stop(replay *p, const sv_trace *t)
     sv_lab_read *rd = &p->reads[(r * p->n + i) * SV_READ_SLOTS + SV_READ_LEFT];
     *rd = (sv_lab_read){.done = true, .out_of_range = true, .buf = pin,
                         .index = index < INT32_MIN ? INT32_MIN : (int32_t)index,
-                        .writer = -1, .writer_round = -1};
+                        .writer = -1, .writer_round = -1, .last_writer = -1,
+                        .last_round = -1};
 }
 
 static void replay_free(replay *p)
@@ -264,17 +271,19 @@ static bool replay_run(replay *p, const sv_ktrace *kt, const sv_trace *t, bool k
 }
 
 /* t's rounds from the writes of each round: a cell keeps its value until
- * its owner writes it again. From the round a run stopped in (an index out
- * of range), a pout cell its thread did not write there is `?`: the run
- * never got to write it, so an older value in that memory is not the
- * round's (the GPU, which runs on, writes it). */
+ * its owner writes it again. In the round a run stopped in (an index out
+ * of range), a pout cell with no recorded write is `?`: the runtime keeps
+ * no write of an unfinished interval, so whether a thread wrote it before
+ * the stop is not known. The rounds after it never ran: their cells are
+ * the memory the run left, the stopped round's (the staged buf[0] stays
+ * the staged input), not `?`. */
 static void fill_rounds(sv_trace *t, const replay *p, const sv_kernel_info *info)
 {
     const size_t n = t->n;
     for (size_t r = 0; r < t->nrounds; r++) {
         sv_round *R = &t->rounds[r];
         int pout = r >= 1 && !info->double_buffer ? 0 : R->pout;
-        bool after_stop = p->stopped_round >= 1 && r >= (size_t)p->stopped_round;
+        bool after_stop = p->stopped_round >= 1 && r == (size_t)p->stopped_round;
         for (int b = 0; b < 2; b++)
             for (size_t i = 0; i < n; i++) {
                 size_t j = (r * 2 + (size_t)b) * n + i;
@@ -314,6 +323,34 @@ static void add_wants(replay *p, const replay *lock, const sv_trace *correct)
             x->correct = C->buf[r - 1 == 0 ? 0 : C->pout][x->cell];
         }
     }
+}
+
+char *sv_lab_hazard_words(const sv_ktrace *run, sv_kernel k, const sv_khazard *h, char *buf,
+                          size_t len)
+{
+    const sv_kernel_info *info = sv_kernel_get(k);
+    size_t n = run->n ? run->n : 1;
+    char cell[48], when[48];
+    if (info && info->double_buffer)
+        snprintf(cell, sizeof cell, "buf[%zu][%zu]", (size_t)h->cell / n, (size_t)h->cell % n);
+    else
+        snprintf(cell, sizeof cell, "buf[%zu]", (size_t)h->cell % n);
+    if (info && info->barrier) /* a barrier a round: step r is round r */
+        snprintf(when, sizeof when, "in round %" PRIu32, h->step);
+    else
+        snprintf(when, sizeof when, "in one barrier interval");
+    /* the reader first, as racecheck and the chapter put it */
+    const sv_kaccess *a = h->kind == SV_KHAZARD_RAW ? &h->second : &h->first;
+    const sv_kaccess *b = h->kind == SV_KHAZARD_RAW ? &h->first : &h->second;
+    if (h->kind == SV_KHAZARD_WAW)
+        snprintf(buf, len, "threads %" PRIu32 " and %" PRIu32 " both wrote %s %s (lines %" PRId32
+                 " and %" PRId32 ", WAW)", h->first.thread, h->second.thread, cell, when,
+                 h->first.line, h->second.line);
+    else
+        snprintf(buf, len, "thread %" PRIu32 " read %s while thread %" PRIu32 " wrote it, %s "
+                 "(lines %" PRId32 " and %" PRId32 ", %s)", a->thread, cell, b->thread, when,
+                 a->line, b->line, sv_khazard_kind_name(h->kind));
+    return buf;
 }
 
 bool sv_lab_from_ktrace(sv_trace *t, sv_kernel k, const sv_ktrace *run,

@@ -25,6 +25,13 @@
 extern "C" {
 #endif
 
+/* Hazard h of run (a CPU runtime run of lab kernel k at n cells) in the
+ * lab's names: "thread 2 read buf[1] while thread 1 wrote it, in round 2
+ * (lines 44 and 44, WAR)"; a kernel without its barrier names no round
+ * ("in one barrier interval"). Returns buf. */
+char *sv_lab_hazard_words(const sv_ktrace *run, sv_kernel k, const sv_khazard *h, char *buf,
+                          size_t len);
+
 /* Fills t (from sv_trace_create: op, type, scan, n and input those of run)
  * with run's rounds: both buffers' cells after each round, written where
  * known; pin == pout == 0 for a one-buffer kernel (k's row). Does not call

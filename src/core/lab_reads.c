@@ -26,6 +26,17 @@ const sv_lab_read *sv_lab_reads_at(const sv_lab_reads *r, size_t round, size_t t
     return &r->reads[(round * r->n + thread) * SV_READ_SLOTS + slot];
 }
 
+size_t sv_lab_reads_ops(const sv_lab_reads *r, size_t round)
+{
+    size_t ops = 0;
+    for (size_t i = 0; r && round >= 1 && round < r->nrounds && i < r->n; i++) {
+        const sv_lab_read *a = sv_lab_reads_at(r, round, i, SV_READ_LEFT);
+        const sv_lab_read *b = sv_lab_reads_at(r, round, i, SV_READ_SELF);
+        ops += a->done && !a->out_of_range && b->done && !b->out_of_range;
+    }
+    return ops;
+}
+
 /* ---- Words ---------------------------------------------------------------- */
 
 /* "buf[1][5]", "buf[5]" (one buffer); out of range "buf[1][-1]". */
@@ -82,8 +93,12 @@ bool sv_lab_read_describe(const sv_lab_reads *r, sv_type type, size_t round, siz
                  "value); it should have read %s", (int)x->want_writer, x->want_round,
                  x->writer_round, want);
     } else if (!x->known || x->value.bits != x->correct.bits) {
+        /* who last wrote the cell (a copy of the same value included), not
+         * the write the value first came from */
+        int32_t w = x->last_writer >= 0 ? x->last_writer : x->writer;
+        int wr = x->last_writer >= 0 ? x->last_round : x->writer_round;
         snprintf(p, left, ", written by thread %d in round %d, a value already wrong; the "
-                 "chapter's kernel reads %s", (int)x->writer, x->writer_round, corr);
+                 "chapter's kernel reads %s", (int)w, wr, corr);
     } else {
         snprintf(p, left, ", as the chapter's kernel does");
     }
@@ -108,9 +123,15 @@ void sv_lab_cell_describe(const sv_lab_reads *r, sv_type type, size_t round, siz
         sv_lab_read_describe(r, type, round, i, SV_READ_LEFT, buf, len);
         return;
     }
-    if (!r->wrote[round * r->n + i] && r->stopped_round >= 0 && (int)round >= r->stopped_round) {
+    if (!r->wrote[round * r->n + i] && r->stopped_round >= 0 && (int)round == r->stopped_round) {
         snprintf(buf, len, "round %zu: the run stopped in round %d, when thread %d read out of "
-                 "range, before thread %zu wrote here (?: never written)", round,
+                 "range, with no write of thread %zu's kept (?: the round never finished)",
+                 round, r->stopped_round, (int)r->stopped_thread, i);
+        return;
+    }
+    if (r->stopped_round >= 0 && (int)round > r->stopped_round) {
+        snprintf(buf, len, "round %zu never ran: the run stopped in round %d, when thread %d "
+                 "read out of range; thread %zu's cell holds what the run left there", round,
                  r->stopped_round, (int)r->stopped_thread, i);
         return;
     }

@@ -43,6 +43,13 @@ typedef struct sv_lab_read {
     bool known;           /* false: the value is `?` */
     int32_t writer;
     int writer_round;
+    /* The last write to the cell before the read, whatever it wrote: the
+     * writer above keeps the write that put the value there (a write of the
+     * same value, such as a copy that changes nothing, keeps it, so no race
+     * is read into it); the words that say who last wrote the cell name
+     * this one. -1 / -1: never written. */
+    int32_t last_writer;
+    int last_round;
     sv_value want;
     bool want_known;
     int32_t want_writer;
@@ -67,6 +74,11 @@ typedef struct sv_lab_reads {
 void sv_lab_reads_destroy(sv_lab_reads *r); /* accepts NULL */
 const sv_lab_read *sv_lab_reads_at(const sv_lab_reads *r, size_t round, size_t thread,
                                    sv_read_slot slot);
+
+/* The operations thread reads of round `round` show: the threads that read
+ * both operands (a read out of range is none). 0 for round 0, a round the
+ * run never reached, or r NULL. */
+size_t sv_lab_reads_ops(const sv_lab_reads *r, size_t round);
 
 /* Says in words what the read saw, e.g. "round 2: thread 5 read buf[3] = 15
  * after thread 3 had overwritten it; it should have read 11", or that it was

@@ -78,6 +78,12 @@ typedef struct sv_lab_record {
     sv_lab_reads *reads;    /* owned; what every read of the shown run saw; NULL unknown */
     char stopped[256];      /* the shown run stopped early, in words (no-guard's read
                                out of range); "" when it ran to the end */
+    /* Emulated: the hazards of the shown run as the CPU runtime counts them
+     * (racecheck's way: the same cell in one barrier interval, two threads,
+     * one writing), a property of the code whatever the output; a trace
+     * file carries them ("hazards", "hazard"). */
+    uint64_t hazards;
+    char hazard[256];       /* the first one in words (sv_lab_hazard_words); "" none */
 } sv_lab_record;
 
 void sv_lab_record_destroy(sv_lab_record *r); /* accepts NULL */

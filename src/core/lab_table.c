@@ -46,6 +46,15 @@ void sv_lab_print_table(const sv_trace *t, FILE *f)
     fprintf(f, "\n  the rounds above show run %u%s\n", (unsigned)L->shown_run,
             s->wrong_runs ? " (the first wrong one)" : "");
 
+    if (L->emulated && L->hazards) { /* the code's races, whatever the output */
+        char esc[4 * sizeof L->hazard];
+        fprintf(f, "  hazards: %" PRIu64 " in run %u (the same cell in one barrier interval, two "
+                "threads, one writing)%s%s\n", L->hazards, (unsigned)L->shown_run,
+                L->hazard[0] ? ", e.g. " : "", sv_escape(L->hazard, esc, sizeof esc));
+        if (s->wrong_runs == 0)
+            fprintf(f, "  the output is right in every run, but not by design: a race this "
+                       "schedule did not expose\n");
+    }
     if (L->stopped[0]) {
         char esc[4 * sizeof L->stopped];
         fprintf(f, "  run %u stopped: %s\n", (unsigned)L->shown_run,

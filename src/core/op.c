@@ -222,9 +222,10 @@ char *sv_value_format_as(sv_type type, sv_value v, sv_float_style style, char *b
 {
     if (!buf || len == 0)
         return buf;
-    if (type != SV_TYPE_FLOAT32 || style == SV_FLOAT_SHORTEST || !isfinite(v.f) ||
-        (style == SV_FLOAT_POSITIONAL && !positional_ok(v.f)))
+    if (type != SV_TYPE_FLOAT32 || style == SV_FLOAT_SHORTEST || !isfinite(v.f))
         return sv_value_format(type, v, buf, len);
+    if (style == SV_FLOAT_POSITIONAL && !positional_ok(v.f))
+        style = SV_FLOAT_EXPONENT;
     int p = shortest_digits(v);
     if (style == SV_FLOAT_EXPONENT) {
         snprintf(buf, len, "%.*e", p - 1, (double)v.f);
@@ -258,16 +259,10 @@ char *sv_value_format(sv_type type, sv_value v, char *buf, size_t len)
     }
     /* The fewest significant digits that read back to the same bits both
      * directly (strtof) and through a double (strtod, then a cast), as a JSON
-     * reader does. 9 digits always suffice for a float32. */
-    char tmp[48];
-    for (int prec = 1; prec <= 9; prec++) {
-        snprintf(tmp, sizeof tmp, "%.*g", prec, (double)v.f);
-        sv_value a, b;
-        a.f = strtof(tmp, NULL);
-        b.f = (float)strtod(tmp, NULL);
-        if ((a.bits == v.bits && b.bits == v.bits) || prec == 9)
-            break;
-    }
-    snprintf(buf, len, "%s", tmp);
-    return buf;
+     * reader does (9 always suffice for a float32), written positionally
+     * where that reads naturally (1e-4 <= |v| < 1e9: "10", "100", "0.25"),
+     * as the chapter's tables do, else in exponent form ("3e+09"). %g alone
+     * wrote 10 as "1e+01" (its one digit). */
+    return sv_value_format_as(type, v, positional_ok(v.f) ? SV_FLOAT_POSITIONAL
+                                                          : SV_FLOAT_EXPONENT, buf, len);
 }

@@ -83,14 +83,15 @@ sv_value sv_op_identity(sv_op op, sv_type type);
  *    give 0xffc00000 for inf - inf). */
 sv_value sv_op_apply(sv_op op, sv_type type, sv_value a, sv_value b, bool *overflow);
 
-/* Writes v as text ("-12", "0.5") into buf; returns buf. Floats print with
- * the fewest digits that read back to the same bits. */
+/* Writes v as text ("-12", "0.5", "10", "3e+09") into buf; returns buf.
+ * Floats print with the fewest digits that read back to the same bits,
+ * positionally where 1e-4 <= |v| < 1e9 (or v is 0), else in exponent form. */
 char *sv_value_format(sv_type type, sv_value v, char *buf, size_t len);
 
 /* One notation for every float32 of a row or a trace, so that 16777222 and
  * 16777220 do not print as "16777222" and "1.677722e+07" side by side. */
 typedef enum sv_float_style {
-    SV_FLOAT_SHORTEST,    /* sv_value_format: the shorter of the two per value */
+    SV_FLOAT_SHORTEST,    /* sv_value_format: the notation of each value alone */
     SV_FLOAT_POSITIONAL,  /* "16777220", "0.5": every value 0 or 1e-4 <= |v| < 1e9 */
     SV_FLOAT_EXPONENT     /* "1.677722e+07", "5e-01": when one value is outside that */
 } sv_float_style;

@@ -131,6 +131,15 @@ static size_t begin_line(const table *tb, size_t lo)
     return hi;
 }
 
+/* The operations round rd did: a mistake's shown run's, from its reads
+ * (no-guard's stopped run did none), else the chapter's count. */
+static size_t round_ops(const sv_trace *t, const sv_round *rd)
+{
+    if (t->lab && t->lab->reads)
+        return sv_lab_reads_ops(t->lab->reads, (size_t)rd->round);
+    return rd->ops;
+}
+
 static void print_round(const table *tb, const sv_round *rd)
 {
     const sv_trace *t = tb->t;
@@ -139,7 +148,7 @@ static void print_round(const table *tb, const sv_round *rd)
         fprintf(tb->f, "Round 0 · staging · input → buf[0], buf[1] uninitialized\n");
     else
         fprintf(tb->f, "Round %d · stride %u · pin buf[%d] → pout buf[%d] · %zu ops\n", rd->round,
-                (unsigned)rd->stride, rd->pin, rd->pout, rd->ops);
+                (unsigned)rd->stride, rd->pin, rd->pout, round_ops(t, rd));
     on(tb, COL_RESET);
     for (size_t lo = 0; lo < t->n; lo += CELLS_PER_LINE) {
         size_t hi = begin_line(tb, lo);
@@ -186,8 +195,17 @@ static void print_notes(const table *tb)
 {
     const sv_trace *t = tb->t;
     char v[48];
-    fprintf(tb->f, "Work: %zu ops in %zu rounds (a sequential scan: n-1 = %zu ops in %zu steps)\n",
-            t->total_ops, t->nrounds - 1, t->n - 1, t->n - 1);
+    size_t ops = t->total_ops, depth = t->nrounds - 1;
+    if (t->lab && t->lab->reads) { /* what the shown run did: rounds that did an op */
+        ops = depth = 0;
+        for (size_t r = 1; r < t->nrounds; r++) {
+            size_t k = round_ops(t, &t->rounds[r]);
+            ops += k;
+            depth += k > 0;
+        }
+    }
+    fprintf(tb->f, "Work: %zu ops in %zu round%s (a sequential scan: n-1 = %zu ops in %zu steps)\n",
+            ops, depth, depth == 1 ? "" : "s", t->n - 1, t->n - 1);
     if (t->overflow_count > 0) {
         on(tb, COL_WRAP);
         fprintf(tb->f, "Overflow: int32 %s wrapped modulo 2^32 (as on the GPU) in %zu cell%s:",

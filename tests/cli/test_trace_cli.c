@@ -380,6 +380,87 @@ static void fault_tests(void)
  * suite's): the chapter's in-place result under sequential, the record in
  * the JSON and back through --open, the words in the table, and refusals
  * that name the token. */
+static bool have_gpu;
+
+/* The values of the table's row that starts with label, after the first
+ * line that starts with header, as "3 4 14 ..." ("" when not found). */
+static void table_row(const char *out, const char *header, const char *label, char *buf,
+                      size_t len)
+{
+    buf[0] = '\0';
+    const char *h = out ? strstr(out, header) : NULL;
+    const char *r = h ? strstr(h, label) : NULL;
+    if (!r)
+        return;
+    r += strlen(label);
+    while (*r == ' ')
+        r++;
+    size_t n = strcspn(r, "\n");
+    snprintf(buf, len, "%.*s", (int)n, r);
+}
+
+/* --runs R of a kernel file: the table is the one shown run's (issue 28:
+ * "shown: run 0" printed the output of the last run made). */
+static void runs_one_run(void)
+{
+    static const char race[] =
+        "__global__ void scan_race(const int *in, int *out, int n)\n{\n"
+        "    __shared__ int s[1024];\n    int i = threadIdx.x;\n    s[i] = in[i];\n"
+        "    __syncthreads();\n    for (int stride = 1; stride < n; stride *= 2) {\n"
+        "        if (i >= stride)\n            s[i] = s[i - stride] + s[i];\n"
+        "        __syncthreads();\n    }\n    out[i] = s[i];\n}\n";
+    write_text(tmp("race.cu"), race);
+    for (int runs = 2; runs <= 9; runs += 7) {
+        char r_arg[8];
+        snprintf(r_arg, sizeof r_arg, "%d", runs);
+        result r = run(NULL, "--kernel-file", tmp("race.cu"), "--schedule", "random:1", "--runs",
+                       r_arg, NULL);
+        char last[200], output[200];
+        table_row(r.out, "up to the kernel's end", "  out ", last, sizeof last);
+        table_row(r.out, "Output · out[] after the kernel", "  output ", output, sizeof output);
+        CHECK_MSG(has(r.out, "shown: run ") && last[0] && strcmp(last, output) == 0,
+                  "--runs %d: the last step's out \"%s\", the output row \"%s\": %s", runs,
+                  last, output, r.out);
+        result_free(&r);
+    }
+    unlink(tmp("race.cu"));
+}
+
+/* float32 of a kernel file: 10, 40, 100 as the chapter's traces print them,
+ * in the table and the JSON text (issue 28: 1e+01, 4e+01, 1e+02). */
+static void kernel_floats(void)
+{
+    static const char scan[] =
+        "__global__ void scan_float(const float *in, float *out, int n)\n{\n"
+        "    extern __shared__ float buf[];\n    int i = threadIdx.x;\n"
+        "    int pout = 0, pin = 1;\n    buf[pout * n + i] = in[i];\n    __syncthreads();\n"
+        "    for (int stride = 1; stride < n; stride *= 2) {\n"
+        "        pout = 1 - pout;\n        pin = 1 - pout;\n        if (i >= stride)\n"
+        "            buf[pout * n + i] = buf[pin * n + i - stride] + buf[pin * n + i];\n"
+        "        else\n            buf[pout * n + i] = buf[pin * n + i];\n"
+        "        __syncthreads();\n    }\n    out[i] = buf[pout * n + i];\n}\n";
+    write_text(tmp("float.cu"), scan);
+    result r = run(NULL, "--kernel-file", tmp("float.cu"), "--type", "float32", "--input",
+                   "10 30 60", NULL);
+    CHECK_MSG(r.status == 0 && has(r.out, "  output          10  40 100\n") &&
+                  has(r.out, "  expected        10  40 100\n") && !has(r.out, "e+0"),
+              "status %d: %s%s", r.status, r.out, r.err);
+    result_free(&r);
+    r = run(NULL, "--kernel-file", tmp("float.cu"), "--type", "float32", "--input", "10 30 60",
+            "--format", "json", NULL);
+    CHECK_MSG(r.status == 0 && has(r.out, "\"output\": [10.0, 40.0, 100.0]") &&
+                  has(r.out, "\"input\": [10.0, 30.0, 60.0]") && !has(r.out, "e+0"),
+              "status %d: %s%s", r.status, r.out, r.err);
+    result_free(&r);
+    /* the chapter's own trace says the same */
+    r = run(NULL, "--type", "float32", "--input", "10 30 60", "--format", "json", "--backend",
+            "cpu", NULL);
+    CHECK_MSG(r.status == 0 && has(r.out, "\"output\": [10.0, 40.0, 100.0]"), "status %d: %s",
+              r.status, r.out);
+    result_free(&r);
+    unlink(tmp("float.cu"));
+}
+
 static void lab_flags(void)
 {
     result r = run(NULL, "--kernel", "in-place", "--schedule", "sequential", "--format", "json",
@@ -400,6 +481,67 @@ static void lab_flags(void)
     CHECK_MSG(r.status == 0 && has(r.out, "schedule sequential, 1 run\n") &&
           has(r.out, "round 1: thread 0 wrote nothing"), "status %d: %s%s", r.status, r.out, r.err);
     result_free(&r);
+    /* no-guard stops in round 1 before any add (issue 28): its rounds count
+     * what the run did, none, and round 2's pout buf[0] is the staged
+     * input the memory still holds, not ? */
+    r = run(NULL, "--kernel", "no-guard", "--backend", "cpu", NULL);
+    CHECK_MSG(r.status == 0 && has(r.out, "pout buf[1] · 0 ops\n") &&
+                  has(r.out, "pout buf[0] · 0 ops\n") &&
+                  has(r.out, "Work: 0 ops in 0 rounds (") &&
+                  has(r.out, "  buf[0] pout     3  1  7  0  4  1  6  3\n") &&
+                  has(r.out, "with no write of thread 1's kept (?: the round never finished)"),
+              "status %d: %s%s", r.status, r.out, r.err);
+    result_free(&r);
+    /* off-by-one's rounds count its own adds: thread 1 copies in round 1 */
+    r = run(NULL, "--kernel", "off-by-one", "--backend", "cpu", NULL);
+    CHECK_MSG(r.status == 0 && has(r.out, "pout buf[1] · 6 ops\n") &&
+                  has(r.out, "Work: 14 ops in 3 rounds (") &&
+                  has(r.out, "written by thread 1 in round 2, a value already wrong"),
+              "status %d: %s%s", r.status, r.out, r.err);
+    result_free(&r);
+    /* in-place under lockstep is right and racy: the table says its hazards
+     * (the kernel-file path's count of the same code), in the lab's names,
+     * and a trace file keeps them (issue 28) */
+    r = run(NULL, "--kernel", "in-place", "--schedule", "lockstep", NULL);
+    CHECK_MSG(r.status == 0 && has(r.out, "wrong output in 0 of 1 runs") &&
+                  has(r.out, "  hazards: 10 in run 0 (the same cell in one barrier interval, two "
+                             "threads, one writing), e.g. thread 2 read buf[1] while thread 1 "
+                             "wrote it, in round 1 (lines ") &&
+                  has(r.out, "right in every run, but not by design"),
+              "status %d: %s%s", r.status, r.out, r.err);
+    result_free(&r);
+    r = run(NULL, "--kernel", "in-place", "--schedule", "lockstep", "--format", "json", "-o",
+            tmp("lockstep.json"), NULL);
+    CHECK_MSG(r.status == 0, "status %d: %s", r.status, r.err);
+    result_free(&r);
+    r = run(NULL, "--open", tmp("lockstep.json"), NULL);
+    CHECK_MSG(r.status == 0 && has(r.out, "  hazards: 10 in run 0") &&
+                  has(r.out, "thread 2 read buf[1] while thread 1 wrote it"),
+              "status %d: %s%s", r.status, r.out, r.err);
+    result_free(&r);
+    unlink(tmp("lockstep.json"));
+    r = run(NULL, "--kernel", "correct", "--schedule", "lockstep", NULL);
+    CHECK_MSG(r.status == 0 && !has(r.out, "hazards:"), "status %d: %s%s", r.status, r.out,
+              r.err);
+    result_free(&r);
+    /* --shake on the CPU is said, not silently dropped (issue 28): the lab,
+     * the runtime's shipped kernels (and kernel files) alike; not without it */
+    static const char shake_note[] = "scanviz-trace: --shake ignored: it delays the GPU's warps, "
+                                     "and these runs are emulated on the CPU (a seeded --schedule";
+    r = run(NULL, "--kernel", "in-place", "--shake", "--backend", "cpu", NULL);
+    CHECK_MSG(r.status == 0 && has_once(r.err, shake_note), "status %d: %s", r.status, r.err);
+    result_free(&r);
+    r = run(NULL, "--kernel", "blelloch", "--shake", "--backend", "cpu", NULL);
+    CHECK_MSG(r.status == 0 && has_once(r.err, shake_note), "status %d: %s", r.status, r.err);
+    result_free(&r);
+    r = run(NULL, "--kernel", "in-place", "--backend", "cpu", NULL);
+    CHECK_MSG(r.status == 0 && !has(r.err, "--shake"), "status %d: %s", r.status, r.err);
+    result_free(&r);
+    if (!have_gpu) { /* auto without a GPU: emulated, and said */
+        r = run(NULL, "--shake", NULL);
+        CHECK_MSG(r.status == 0 && has_once(r.err, shake_note), "status %d: %s", r.status, r.err);
+        result_free(&r);
+    }
     r = run(NULL, "--kernel", "off-by-one", "--random", "100", "--schedule", "random:5", "--runs",
             "3", "--format", "json", NULL);
     CHECK_MSG(r.status == 0 && has(r.out, "\"runs\": 3") && has(r.out, "\"schedule\": \"random:5\""),
@@ -446,7 +588,7 @@ int main(int argc, char **argv)
     check_tmpdir(tmpdir, sizeof tmpdir, "sv-cli");
     char why[256], device[256];
     size_t max_n = 0;
-    bool have_gpu = sv_capture_cuda_available(device, sizeof device, &max_n, why, sizeof why);
+    have_gpu = sv_capture_cuda_available(device, sizeof device, &max_n, why, sizeof why);
     result r;
     sv_trace *chapter = NULL, *t = NULL;
     char diff[512];
@@ -750,6 +892,8 @@ int main(int argc, char **argv)
 
     fault_tests();
     lab_flags();
+    runs_one_run();
+    kernel_floats();
 
     sv_trace_destroy(chapter);
     /* Leave the directory on failure, to look at. */

@@ -162,7 +162,9 @@ static void test_two_barriers(void)
 }
 
 /* A correct scan whose steps are not the chapter's (Blelloch's up-sweep):
- * right output, no hazard, broken reading: the verdict is OK. */
+ * right output, no hazard: not the chapter's rounds, no step read as one
+ * and none broken (issue 28: it was "broken first in step 2"); the verdict
+ * is OK. A wrong output keeps its broken step. */
 static void test_not_the_chapters(void)
 {
     char err[256];
@@ -181,9 +183,18 @@ static void test_not_the_chapters(void)
         sv_ktrace_set_output(t, i, (sv_value){.i = out[i]});
     analyze(t);
     CHECK_INT(t->first_wrong, -1);
+    for (size_t k = 0; k < t->nsteps; k++)
+        CHECK_MSG(!t->readings[k].fits && !t->readings[k].broken, "step %zu read as a round", k);
+    CHECK_INT(t->first_broken_step, -1);
+    for (size_t i = 0; i < t->nsteps * t->n; i++)
+        CHECK_MSG(!t->cell_wrong[i], "cell %zu of step %zu marked wrong", i % t->n, i / t->n);
+    CHECK_INT(sv_ktrace_verdict(t), SV_KVERDICT_OK);
+    /* the same steps with a wrong output: broken where it went wrong */
+    sv_ktrace_set_output(t, 3, (sv_value){.i = 7});
+    analyze(t);
+    CHECK_INT(t->first_wrong, 3);
     CHECK(t->readings[1].fits && t->readings[1].broken && t->readings[1].first_broken == 2);
     CHECK_INT(t->first_broken_step, 1);
-    CHECK_INT(sv_ktrace_verdict(t), SV_KVERDICT_OK);
     sv_ktrace_destroy(t);
 }
 

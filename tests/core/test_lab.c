@@ -102,19 +102,17 @@ static bool reference(sv_kernel kid, sv_schedule_kind sched, sv_op op, sv_type t
     }
     if (!k->guard) {
         /* No guard: thread 0's read of pin[-1] in round 1 stops the run
-         * (the runtime checks every index) before anybody writes, and the
-         * unfinished interval is not kept: from round 1 on, each round's
-         * pout is unknown (the run never wrote it), its pin what the
-         * round before left. */
-        int pout = 0;
-        for (size_t r = 1; r < R->nrounds; r++) {
-            if (k->double_buffer)
-                pout = 1 - pout;
-            for (size_t i = 0; i < n; i++) {
-                m[pout][i].known = false;
+         * (the runtime checks every index), and the unfinished interval is
+         * not kept: round 1's pout is unknown (no write of it kept); the
+         * rounds after it never ran, so they show the memory the run left:
+         * the staged buf[0] and round 1's unknown pout (issue 28: not the
+         * staged buf[0] as ?). */
+        int pout = k->double_buffer ? 1 : 0;
+        for (size_t i = 0; i < n; i++)
+            m[pout][i].known = false;
+        for (size_t r = 1; r < R->nrounds; r++)
+            for (size_t i = 0; i < n; i++)
                 snap(R, r, m, i);
-            }
-        }
         free(m[0]);
         free(m[1]);
         free(tmp);
@@ -613,9 +611,26 @@ static void test_chapter(void)
                                    "unknown, ?); the chapter's guard i >= stride skips this read");
                     sv_lab_cell_describe(rd, t->type, 1, 0, cap, sizeof cap);
                     CHECK_CONTAINS(cap, "round 1: thread 0 read buf[0][-1], left of the buffer's");
+                    sv_lab_cell_describe(rd, t->type, 1, 2, cap, sizeof cap);
+                    CHECK_STR(cap, "round 1: the run stopped in round 1, when thread 0 read out "
+                                   "of range, with no write of thread 2's kept (?: the round "
+                                   "never finished)");
                     sv_lab_cell_describe(rd, t->type, 2, 2, cap, sizeof cap);
-                    CHECK_STR(cap, "round 2: the run stopped in round 1, when thread 0 read out "
-                                   "of range, before thread 2 wrote here (?: never written)");
+                    CHECK_STR(cap, "round 2 never ran: the run stopped in round 1, when thread 0 "
+                                   "read out of range; thread 2's cell holds what the run left "
+                                   "there");
+                    /* the staged buf[0] stays the input after the stop (round 2's pout,
+                     * round 3's pin), not ? */
+                    for (size_t r = 2; r < t->nrounds; r++)
+                        for (int i = 0; i < 8; i++)
+                            CHECK_MSG(t->rounds[r].written[0][i] &&
+                                          t->rounds[r].buf[0][i].bits == in[i].bits,
+                                      "%s: round %zu buf[0][%d] is not the staged input", what, r,
+                                      i);
+                    /* no round did an operation: the counted ops say so */
+                    for (size_t r = 0; r < t->nrounds; r++)
+                        CHECK_MSG(sv_lab_reads_ops(rd, r) == 0, "%s: round %zu did %zu ops", what,
+                                  r, sv_lab_reads_ops(rd, r));
                 }
                 if (k == SV_KERNEL_OFF_BY_ONE) {
                     static const int32_t want[8] = {3, 1, 8, 8, 12, 13, 19, 22};
@@ -625,6 +640,13 @@ static void test_chapter(void)
                     sv_lab_cell_describe(rd, t->type, 1, 1, cap, sizeof cap);
                     CHECK_STR(cap, "round 1: thread 1 copied pin[1] instead of adding pin[0]: "
                                    "the guard i > 1 is false for i = 1");
+                    /* round 3, thread 5 reads buf[0][1]: thread 1's copy of round 2 wrote
+                     * it last (the same 1 it held since the staging), not round 0 */
+                    sv_lab_cell_describe(rd, t->type, 3, 5, cap, sizeof cap);
+                    CHECK_CONTAINS(cap, "round 3: thread 5 read buf[0][1] = 1, written by thread "
+                                        "1 in round 2, a value already wrong");
+                    CHECK_INT(sv_lab_reads_ops(rd, 1), 6); /* thread 1 copied: 7 - 1 */
+                    CHECK_INT(sv_lab_reads_ops(rd, 3), 4 - 1);
                 }
                 sv_lab_reads_destroy(rd);
                 sv_trace_destroy(t);

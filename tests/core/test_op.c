@@ -86,6 +86,16 @@ int main(void)
     CHECK_STR(sv_value_format(SV_TYPE_FLOAT32, F(INFINITY), buf, sizeof buf), "inf");
     CHECK_STR(sv_value_format(SV_TYPE_FLOAT32, F(-INFINITY), buf, sizeof buf), "-inf");
     CHECK_STR(sv_value_format(SV_TYPE_FLOAT32, F(NAN), buf, sizeof buf), "nan");
+    /* One significant digit, positional as the chapter's tables write it,
+     * not %g's "1e+01" (issue 28); exponent form past 1e9 and below 1e-4. */
+    CHECK_STR(sv_value_format(SV_TYPE_FLOAT32, F(10.0f), buf, sizeof buf), "10");
+    CHECK_STR(sv_value_format(SV_TYPE_FLOAT32, F(40.0f), buf, sizeof buf), "40");
+    CHECK_STR(sv_value_format(SV_TYPE_FLOAT32, F(100.0f), buf, sizeof buf), "100");
+    CHECK_STR(sv_value_format(SV_TYPE_FLOAT32, F(-300.0f), buf, sizeof buf), "-300");
+    CHECK_STR(sv_value_format(SV_TYPE_FLOAT32, F(16777220.0f), buf, sizeof buf), "16777220");
+    CHECK_STR(sv_value_format(SV_TYPE_FLOAT32, F(3e9f), buf, sizeof buf), "3e+09");
+    CHECK_STR(sv_value_format(SV_TYPE_FLOAT32, F(1e-5f), buf, sizeof buf), "1e-05");
+    CHECK_STR(sv_value_format(SV_TYPE_FLOAT32, F(0.0001f), buf, sizeof buf), "0.0001");
     /* Every one of many floats reads back bit-exactly, directly and via double. */
     uint32_t bits = 0x12345678u;
     int bad = 0;

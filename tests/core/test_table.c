@@ -110,7 +110,9 @@ int main(void)
     {
         char a[48], b[48];
         sv_value v = {.f = 16777220.0f}, w = {.f = 0.1f};
-        CHECK_STR(sv_value_format(SV_TYPE_FLOAT32, v, a, sizeof a), "1.677722e+07");
+        CHECK_STR(sv_value_format(SV_TYPE_FLOAT32, v, a, sizeof a), "16777220");
+        CHECK_STR(sv_value_format_as(SV_TYPE_FLOAT32, v, SV_FLOAT_EXPONENT, b, sizeof b),
+                  "1.677722e+07");
         CHECK_STR(sv_value_format_as(SV_TYPE_FLOAT32, v, SV_FLOAT_POSITIONAL, b, sizeof b),
                   "16777220");
         CHECK_STR(sv_value_format_as(SV_TYPE_FLOAT32, w, SV_FLOAT_POSITIONAL, b, sizeof b), "0.1");

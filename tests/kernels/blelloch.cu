@@ -5,9 +5,9 @@
  * n log n.
  *
  * Must give: exit 0 with --exclusive (3 1 7 0 4 1 6 3 -> 0 3 4 11 11 15 16
- * 22); 0 hazards; the staging step is the chapter's round 0, the next step
- * breaks the chapter's invariant (the up-sweep's cells hold tree sums, not
- * windows): the kernel is right but does not follow the chapter's rounds. */
+ * 22); 0 hazards; the up-sweep's cells hold tree sums, not the chapter's
+ * windows, and the output is right: "the chapter's rounds do not apply",
+ * no step read as a round, none broken (issue 28). */
 __global__ void scan_blelloch(const int *in, int *out, int n)
 {
     extern __shared__ int t[];

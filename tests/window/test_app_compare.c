@@ -2,7 +2,8 @@
  * app's logic and in frames drawn headless (SDL's offscreen driver):
  *  - the recorded scene at n = 8 on the chapter's example: both panes (the
  *    Hillis-Steele rows and Blelloch's kernel pane, each with its cells'
- *    pixels), their counters (17 in 3; 14 in 6), the trade-off line with
+ *    pixels), their counters (17 in 3; 22 in 7 inclusive, 14 in 6
+ *    exclusive), the trade-off line with
  *    sequential 7 in 7, at every step;
  *  - stepping together, one pane at a time (Tab), Home/End, a timeline's
  *    dot, and B leaving and coming back; a new input runs Blelloch again;
@@ -105,10 +106,10 @@ static void test_scene(void)
     CHECK(text_in(rec, "Hillis-Steele (the chapter's kernel)", c.col[0]));
     CHECK(text_in(rec, "Blelloch (work-efficient", c.col[1]));
     CHECK(text_in(rec, "whole run: 17 adds in 3 rounds", c.col[0]));
-    CHECK(text_in(rec, "whole run: 14 adds in 6 steps", c.col[1]));
+    CHECK(text_in(rec, "whole run: 22 adds in 7 steps", c.col[1])); /* 14 + the output's 8 */
     CHECK(text_in(rec, "stepping (both)", c.col[0]) && text_in(rec, "stepping (both)", c.col[1]));
-    CHECK(rec_has_text(rec, "n = 8: Hillis-Steele 17 ops in 3 rounds, Blelloch 14 in 6 steps, "
-                            "sequential 7 in 7"));
+    CHECK(rec_has_text(rec, "n = 8, inclusive scan: Hillis-Steele 17 ops in 3 rounds, "
+                            "Blelloch 22 in 7 steps"));
     /* Right twice: both panes at step 2, each counted */
     key(&s, SDLK_RIGHT, 0);
     key(&s, SDLK_RIGHT, 0);
@@ -125,8 +126,19 @@ static void test_scene(void)
     CHECK(s.cmp_step[0] == 3 && s.cmp_step[1] == 8);
     draw_state(&s, rec, "n8-end");
     CHECK(text_in(rec, "ops this step 4 \xc2\xb7 total 17 \xc2\xb7 depth 3", c.col[0]));
-    CHECK(text_in(rec, "ops this step 0 \xc2\xb7 total 14 \xc2\xb7 depth 6", c.col[1]));
+    /* the inclusive output's n adds counted in its step and the total (issue 28) */
+    CHECK(text_in(rec, "ops this step 8 \xc2\xb7 total 22 \xc2\xb7 depth 7", c.col[1]));
     CHECK(text_in(rec, "the output: out[i] = t[i] + in[i]", c.col[1]));
+    CHECK(text_in(rec, "whole run: 22 adds in 7 steps", c.col[1]));
+    /* the exclusive scan: the output a copy, the tree's 14 in 6 */
+    key(&s, SDLK_x, 0);
+    CHECK(s.trace->scan == SV_SCAN_EXCLUSIVE);
+    key(&s, SDLK_END, 0);
+    draw_state(&s, rec, "n8-end-exclusive");
+    CHECK(text_in(rec, "ops this step 0 \xc2\xb7 total 14 \xc2\xb7 depth 6", c.col[1]));
+    CHECK(text_in(rec, "whole run: 14 adds in 6 steps", c.col[1]));
+    CHECK(rec_has_text(rec, "n = 8, exclusive scan: Hillis-Steele 17 ops in 3 rounds, "
+                            "Blelloch 14 in 6 steps"));
     /* Blelloch's output is the scan: the trace's own verdict */
     CHECK_INT(s.cmp_ktrace->first_wrong, -1);
     sv_gfx_rec_destroy(rec);
@@ -186,7 +198,7 @@ static void test_stepping(void)
     CHECK(s.cmp_ktrace && s.cmp_ktrace->n == 13);
     CHECK_INT(sv_kpane_steps(s.cmp_ktrace), 2 * 4 + 3); /* m = 16 */
     draw_state(&s, rec, NULL);
-    CHECK(rec_has_text(rec, "whole run: 30 adds in 8 steps")); /* 2 (16 - 1) */
+    CHECK(rec_has_text(rec, "whole run: 43 adds in 9 steps")); /* 2 (16 - 1) + 13 */
     /* Esc closes the compare view (after nothing else is open) */
     key(&s, SDLK_ESCAPE, 0);
     CHECK(!s.compare && !s.quit);
@@ -294,7 +306,7 @@ static void test_exports(void)
     svg = slurp(dir, "round-08.svg"); /* Hillis-Steele held at its last round */
     if (svg) {
         CHECK_CONTAINS(svg, "ops this step 4 \xc2\xb7 total 17 \xc2\xb7 depth 3");
-        CHECK_CONTAINS(svg, "ops this step 0 \xc2\xb7 total 14 \xc2\xb7 depth 6");
+        CHECK_CONTAINS(svg, "ops this step 8 \xc2\xb7 total 22 \xc2\xb7 depth 7");
     }
     free(svg);
     char gif[600];
@@ -338,7 +350,7 @@ static void test_sizes_and_scales(void)
             sv_cmp_layout c;
             layout_of(&s, &c);
             char run[80], want[96];
-            sv_compare_run_words(SV_COMPARE_BLELLOCH, ns[a], "adds", run, sizeof run);
+            sv_compare_run_words(SV_COMPARE_BLELLOCH, ns[a], true, "adds", run, sizeof run);
             snprintf(want, sizeof want, "whole run: %s", run);
             CHECK_MSG(rec_has_text(rec, want), "n %zu scale %.1f: no \"%s\"", ns[a],
                       (double)scales[k], want);
@@ -376,16 +388,72 @@ static void test_mistake(void)
     CHECK(rec_has_text(rec, "Hillis-Steele: off-by-one (a mistake)"));
     CHECK(rec_has_text(rec, "whole run: 14 adds in 3 rounds"));
     CHECK(!rec_has_text(rec, "17 adds"));
-    CHECK(rec_has_text(rec, "n = 8: Hillis-Steele 14 ops in 3 rounds, Blelloch 14 in 6 steps"));
+    CHECK(rec_has_text(rec, "n = 8, inclusive scan: Hillis-Steele 14 ops in 3 rounds, Blelloch 22 "
+                            "in 7 steps"));
     sv_gfx_rec_destroy(rec);
     sv_app_cleanup(&s);
+}
+
+/* The texts drawn in box b, top to bottom, joined by spaces into out. */
+static void texts_in(const sv_gfx_rec *r, sv_box b, char *out, size_t len)
+{
+    size_t u = 0;
+    out[0] = '\0';
+    float last = -1e9f;
+    for (int pass = 0; pass < 8; pass++) { /* up to 8 lines, each the next y below the last */
+        float y = 1e9f;
+        for (size_t k = 0; k < sv_gfx_rec_count(r); k++) {
+            const sv_prim *q = sv_gfx_rec_prim(r, k);
+            if (q->kind == SV_PRIM_TEXT && q->y0 > last + 0.5f && q->y0 < y && q->y0 >= b.y &&
+                q->y0 <= b.y + b.h && q->x0 >= b.x - 1 && q->x0 <= b.x + b.w)
+                y = q->y0;
+        }
+        if (y == 1e9f)
+            break;
+        for (size_t k = 0; k < sv_gfx_rec_count(r); k++) {
+            const sv_prim *q = sv_gfx_rec_prim(r, k);
+            if (q->kind == SV_PRIM_TEXT && fabsf(q->y0 - y) < 0.5f && q->x0 >= b.x - 1 &&
+                q->x0 <= b.x + b.w && u < len)
+                u += (size_t)snprintf(out + u, len - u, "%s%s", u ? " " : "", q->text);
+        }
+        last = y;
+    }
+}
+
+/* The trade-off line at 1024x768 (the lecturer's projector), drawn whole:
+ * every claim it makes is read, none cut off (issue 28). */
+static void test_tradeoff_drawn_whole(void)
+{
+    static sv_value in[128];
+    static const size_t ns[] = { 3, 8, 10, 17, 100 };
+    sv_gfx_rec *rec = sv_gfx_rec_create();
+    for (size_t a = 0; a < sizeof ns / sizeof *ns; a++) {
+        for (size_t i = 0; i < ns[a]; i++)
+            in[i].i = (int32_t)(i % 5);
+        sv_app_state s;
+        if (!compare_app(&s, in, ns[a]))
+            continue;
+        sv_app_resize(&s, 1024, 768, 1024, 768);
+        draw_state(&s, rec, NULL);
+        sv_cmp_layout c;
+        layout_of(&s, &c);
+        sv_app_view v;
+        sv_app_view_of(&s, &v);
+        char want[512], got[1024];
+        sv_cmp_tradeoff_of(&v, want, sizeof want);
+        texts_in(rec, c.tradeoff, got, sizeof got);
+        CHECK_MSG(strcmp(got, want) == 0, "n %zu at 1024x768: drawn \"%s\", the line \"%s\"",
+                  ns[a], got, want);
+        sv_app_cleanup(&s);
+    }
+    sv_gfx_rec_destroy(rec);
 }
 
 int main(int argc, char **argv)
 {
     static const view_test_fn tests[] = {
         test_scene, test_stepping, test_measure_key, test_exports, test_sizes_and_scales,
-        test_mistake, NULL,
+        test_mistake, test_tradeoff_drawn_whole, NULL,
     };
     return view_test_main(argc, argv, "test_app_compare", tests,
                           "the compare view: both panes, counters, stepping, Measure, exports");

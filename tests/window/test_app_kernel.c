@@ -409,13 +409,107 @@ static void test_gpu_phases(void)
     sv_ktrace_destroy(t);
 }
 
+/* The out row's cells as the pane draws them at step k, "3,4,?,..." */
+static void out_row(const sv_ktrace *t, size_t k, char *buf, size_t len)
+{
+    sv_krows rows;
+    sv_kpane_rows(t, &rows);
+    size_t at = 0;
+    buf[0] = '\0';
+    for (int r = 0; r < rows.n; r++) {
+        if (rows.row[r].kind != SV_KROW_OUT)
+            continue;
+        for (uint32_t c = 0; c < rows.row[r].count && at + 24 < len; c++) {
+            sv_value v;
+            char f[40] = "?";
+            if (sv_kpane_value(t, k, &rows.row[r], c, &v))
+                sv_value_format(t->type, v, f, sizeof f);
+            at += (size_t)snprintf(buf + at, len - at, "%s%s", c ? "," : "", f);
+        }
+    }
+}
+
+/* 4. --runs R: everything shown is the one shown run's (issue 28: "shown:
+ * run 0" printed the last run's output, and in the window the caption and
+ * kout came from another run than the cells, D's first difference from a
+ * third). The out row drawn, kout, the caption's wrong cell, D's first
+ * difference and the table all agree, for each run W shows too. */
+static void test_runs_one_run(void)
+{
+    char path[600], err[128];
+    kernel_path("in_place_race.cu", path, sizeof path);
+    sv_app_config c = config(chapter, 8, SV_TYPE_INT32);
+    c.animations = false;
+    c.kernel_file = path;
+    CHECK(sv_schedule_parse("random:1", &c.schedule, err, sizeof err));
+    c.schedule_given = true;
+    c.runs = 5;
+    sv_app_state s;
+    if (!start_app(&s, &c))
+        return;
+    const sv_ktrace *t = s.ktrace;
+    CHECK(t && t->runs == 5 && t->wrong_runs >= 1);
+    if (!t || t->nsteps == 0)
+        goto done;
+    size_t last = t->nsteps - 1;
+    char drawn[400], want[440];
+    out_row(t, last, drawn, sizeof drawn);
+    snprintf(want, sizeof want, "kout=%s", drawn);
+    CHECK_MSG(line_has(&s, want), "kout is not the drawn out row (%s)", drawn);
+    key(&s, SDLK_END, 0);
+    char cap[SV_WORDS_MAX];
+    caption_of(&s, cap, sizeof cap);
+    if (t->first_wrong >= 0) {
+        /* the caption's wrong cell holds what its drawn cell shows */
+        char v[40] = "?";
+        const char *cells = drawn;
+        for (int i = 0; i < t->first_wrong && cells; i++)
+            cells = strchr(cells, ',') ? strchr(cells, ',') + 1 : NULL;
+        if (cells)
+            snprintf(v, sizeof v, "%.*s", (int)strcspn(cells, ","), cells);
+        char holds[80];
+        snprintf(holds, sizeof holds, "out[%d] holds %s ", (int)t->first_wrong, v);
+        CHECK_MSG(strstr(cap, holds) != NULL, "the caption \"%s\" against the drawn %s", cap,
+                  drawn);
+    }
+    /* D: the first difference names a drawn value */
+    key(&s, SDLK_d, 0);
+    CHECK(s.kcompare_shown);
+    caption_of(&s, cap, sizeof cap);
+    sv_app_view v;
+    sv_app_view_of(&s, &v);
+    sv_gfx_rec *rec = sv_gfx_rec_create();
+    view_draw(&v, s.fb_w, s.fb_h, rec, "kernel-", "runs-d");
+    const sv_prim *diff = rec_text_containing(rec, "first difference from the chapter's kernel");
+    CHECK_MSG(diff != NULL, "no first difference drawn");
+    if (diff) {
+        const char *p = strstr(diff->text, "out[");
+        unsigned cell = 0;
+        char holds[40] = "";
+        if (p && sscanf(p, "out[%u] holds %39[^,]", &cell, holds) == 2) {
+            const char *cells = drawn;
+            for (unsigned i = 0; i < cell && cells; i++)
+                cells = strchr(cells, ',') ? strchr(cells, ',') + 1 : NULL;
+            char got[40] = "";
+            if (cells)
+                snprintf(got, sizeof got, "%.*s", (int)strcspn(cells, ","), cells);
+            CHECK_MSG(strcmp(got, holds) == 0, "D: out[%u] holds %s, drawn %s (%s)", cell, holds,
+                      got, diff->text);
+        }
+    }
+    sv_gfx_rec_destroy(rec);
+done:
+    sv_app_cleanup(&s);
+}
+
 int main(int argc, char **argv)
 {
     if (argc > 2)
         kernels_dir = argv[2];
     if (argc > 3)
         trace_exe = argv[3];
-    static const view_test_fn tests[] = { test_phases, test_predict, test_deck, test_gpu_phases, NULL };
+    static const view_test_fn tests[] = { test_phases, test_predict, test_deck, test_gpu_phases,
+                                          test_runs_one_run, NULL };
     return view_test_main(argc, argv, "test_app_kernel", tests,
                           "a kernel file's phases, predict mode and deck");
 }

@@ -266,6 +266,39 @@ def main():
         check(rc == 2, f"{args}: exit {rc}, expected 2 ({err.strip()})")
         check(token in err, f"{args}: stderr does not name {token!r}: {err.strip()}")
 
+    # A kernel file that does not compile, exported: exit 2, the compiler's
+    # line named, nothing written: no folder made, an existing one untouched
+    # (issue 28: it exited 0, "wrote 0 images ... round-00.png .. round--1.png").
+    badk = os.path.join(tmp, "broken.cu")
+    with open(badk, "w") as f:
+        f.write("__global__ void scan(const int *in, int *out, int n)\n{\n"
+                "    extern __shared__ int buf[];\n    int i = threadIdx.x;\n"
+                "    buf[i] = in[i]\n    __syncthreads();\n    out[i] = buf[i];\n}\n")
+    for flag, where in (("--export", tmp + "/kbad"), ("--export-svg", tmp + "/kbad-svg"),
+                        ("--export-gif", tmp + "/kbad.gif")):
+        rc, out, err = run(exe, "--kernel-file", badk, flag, where)
+        check(rc == 2 and "does not compile" in err and "broken.cu:5:" in err and
+              "(line 5)" in err and "nothing written" in err and "wrote" not in out,
+              f"{flag} of a file that does not compile: exit {rc}: {out.strip()} {err.strip()}")
+        check(not os.path.exists(where), f"{flag} of a file that does not compile made {where}")
+    keep = os.path.join(tmp, "kkeep")
+    os.mkdir(keep)
+    with open(os.path.join(keep, "notes.txt"), "w") as f:
+        f.write("mine\n")
+    rc, out, err = run(exe, "--kernel-file", badk, "--export", keep)
+    check(rc == 2 and sorted(os.listdir(keep)) == ["notes.txt"],
+          f"--export into a folder: exit {rc}, left {sorted(os.listdir(keep))}")
+
+    # A folder given with a trailing slash is named once: "slides/round-00.png",
+    # never "slides//" (issue 28).
+    slides = os.path.join(tmp, "slides")
+    rc, out, err = run(exe, "--backend", "cpu", "--size", "320x200", "--export", slides + "/",
+                       "--overview", "--export-svg", slides + "//")
+    check(rc == 0 and "//" not in out and f"to {slides}/: round-00.png" in out and
+          f"to {slides}/overview.png" in out and f"to {slides}/: round-00.svg" in out and
+          os.path.isfile(os.path.join(slides, "round-00.png")),
+          f"--export {slides}/: exit {rc}: {out.strip()} {err.strip()}")
+
     # A bad trace file: exit 2, the field named.
     bad = os.path.join(tmp, "bad.json")
     with open(bad, "w") as f:
@@ -335,7 +368,7 @@ def main():
             svg = f.read()
         for want in ("ops this step 6 \u00b7 total 13 \u00b7 depth 2",
                      "ops this step 2 \u00b7 total 6 \u00b7 depth 2",
-                     "whole run: 17 adds in 3 rounds", "whole run: 14 adds in 6 steps"):
+                     "whole run: 17 adds in 3 rounds", "whole run: 22 adds in 7 steps"):
             check(want in svg, f"--compare SVG round-02 lacks {want!r}")
     check(all(png_size(os.path.join(d, f)) == (640, 360) for f in pngs), "--compare PNG sizes")
 
