@@ -401,6 +401,11 @@ bool sv_app_exercise_open(sv_app_state *s, const char *name, bool background, ch
     return true;
 }
 
+int sv_app_exercise_output_round(const sv_app_state *s)
+{
+    return s->ex ? s->ex->spec.output_round : 0;
+}
+
 /* ---- Keys ----------------------------------------------------------------------- */
 
 /* The exercise's file `file` as the panel names it (its whole text is

@@ -46,6 +46,7 @@ struct sv_app_kfile {
     size_t n;
     sv_schedule schedule;
     uint32_t runs;
+    int output_round;       /* an exercise's output round (round-one's 1), else 0: the scan */
     int64_t replay;         /* >= 0: run this one run of the last runs again (W), else -1 */
     unsigned want;          /* bumped for each change; the worker runs when it moves */
     /* the result */
@@ -94,6 +95,7 @@ static sv_ktrace *run_once(const struct sv_app_kfile *p, char **text, char *err,
         req.runs = 1;
     }
     req.time_limit_ms = p->time_limit_ms;
+    req.output_round = p->output_round;
     sv_ktrace *t = sv_runtime_run(&req, err, errlen);
     if (t && !sv_ktrace_analyze(t, err, errlen)) {
         sv_ktrace_destroy(t);
@@ -189,6 +191,7 @@ void sv_app_kfile_rerun(sv_app_state *s)
     k->scan = t->scan;
     k->schedule = s->kschedule;
     k->runs = s->kruns;
+    k->output_round = sv_app_exercise_output_round(s);
     k->replay = -1;
     k->want++;
     SDL_UnlockMutex(k->w.lock);
@@ -295,6 +298,7 @@ static bool kfile_start(sv_app_state *s, const char *path, bool builtin, const c
     }
     k->time_limit_ms = time_limit_ms;
     k->replay = -1;
+    k->output_round = sv_app_exercise_output_round(s);
     s->kf = k;
     sv_app_copy_text(s->kentry, sizeof s->kentry, entry ? entry : "");
     s->ktime_limit_ms = time_limit_ms;

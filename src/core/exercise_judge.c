@@ -79,7 +79,7 @@ static void round_words(const sv_ktrace *t, size_t step, char *buf, size_t len)
                         (t->arrays[r->pout_array].len / t->arrays[r->pout_array].rows), row,
                         sizeof row);
     char *br = strchr(row, '[');
-    if (br && t->arrays[r->pout_array].rows > 1 && strchr(br + 1, '['))
+    if (br && sv_ktrace_rows_named(t, (uint32_t)r->pout_array) > 1 && strchr(br + 1, '['))
         *strchr(br + 1, '[') = '\0'; /* "buf[1]" of "buf[1][0]" */
     else if (br)
         *br = '\0';

@@ -233,6 +233,10 @@ typedef struct sv_ktrace {
     sv_kfailure failure;   /* kind NONE: it ran to the end */
     uint32_t steps_dropped; /* steps recorded after the last one kept, left out to
                                keep the trace file within its limit (sv_ktrace_trim) */
+    int32_t output_round;  /* what out[] must hold: 0 the scan; R >= 1 round R's
+                              windows (an exercise that asks for round R's buffer,
+                              round-one): the verdict, the wrong runs, the
+                              diagnosis and the window all judge it so */
     char *sandbox;         /* the walls this run lacked on its machine, in words
                               ("no Landlock (...)"); NULL: all were up */
     char *console;         /* what the kernel's process wrote on stdout and stderr
@@ -385,6 +389,18 @@ int32_t sv_kscan_first_wrong(sv_op op, sv_type type, sv_scan scan, const sv_valu
 size_t sv_kscan_wrong_cells(sv_op op, sv_type type, sv_scan scan, const sv_value *input,
                             const sv_value *expected, const sv_value *out, const bool *written,
                             size_t n, bool *wrong);
+
+/* What t's out[] must hold (t->output_round: the scan, or round R's
+ * windows): want[n] and the magnitudes mag[n] of the float32 tolerance,
+ * the caller's. false with err on allocation failure. */
+bool sv_ktrace_want(const sv_ktrace *t, sv_value *want, double *mag, char *err, size_t errlen);
+/* out[0..n) (written[i] false: never written, NULL: all written) against
+ * want/mag of sv_ktrace_want with its tolerance: the first wrong cell or
+ * -1; wrong[i] set for each wrong cell when wrong is not NULL. The one
+ * verdict on a kernel's output (the runtime's wrong runs and
+ * sv_ktrace_analyze's first_wrong). */
+int32_t sv_ktrace_out_check(const sv_ktrace *t, const sv_value *want, const double *mag,
+                            const sv_value *out, const bool *written, bool *wrong);
 
 /* Round r's windows of t's input, the values a row holds after round r
  * (op over input[max(0, i - 2^r + 1) .. i], in the chapter's order), and

@@ -233,7 +233,41 @@ bool sv_kround_cell_right(const sv_ktrace *t, int round, size_t i, sv_value got,
     return sv_kvalue_matches(t->op, t->type, got, want, i - window_lo(r, i) + 1, mag);
 }
 
-/* expected, and first_wrong against it. */
+bool sv_ktrace_want(const sv_ktrace *t, sv_value *want, double *mag, char *err, size_t errlen)
+{
+    if (t->output_round > 0)
+        return sv_kround_windows(t, t->output_round, want, mag, err, errlen);
+    sv_reference_scan(t->op, t->type, t->scan, t->input, want, t->n);
+    for (size_t i = 0; i < t->n; i++)
+        mag[i] = 0.0; /* (the scan's tolerance is sv_kscan_first_wrong's own) */
+    return true;
+}
+
+int32_t sv_ktrace_out_check(const sv_ktrace *t, const sv_value *want, const double *mag,
+                            const sv_value *out, const bool *written, bool *wrong)
+{
+    if (t->output_round <= 0) {
+        size_t count;
+        return scan_check(t->op, t->type, t->scan, t->input, want, out, written, t->n, wrong,
+                          &count);
+    }
+    int32_t first = -1;
+    for (size_t i = 0; i < t->n; i++) {
+        bool bad = (written && !written[i]) ||
+                   !sv_kround_cell_right(t, t->output_round, i, out[i], want[i], mag[i]);
+        if (wrong)
+            wrong[i] = bad;
+        if (bad && first < 0) {
+            first = (int32_t)i;
+            if (!wrong)
+                break;
+        }
+    }
+    return first;
+}
+
+/* expected (the scan, or the exercise's round: output_round), and
+ * first_wrong against it. */
 static bool check_output(sv_ktrace *t, char *err, size_t errlen)
 {
     size_t n = t->n;
@@ -241,9 +275,15 @@ static bool check_output(sv_ktrace *t, char *err, size_t errlen)
         sv_errorf(err, errlen, "out of memory");
         return false;
     }
-    sv_reference_scan(t->op, t->type, t->scan, t->input, t->expected, n);
-    t->first_wrong = sv_kscan_first_wrong(t->op, t->type, t->scan, t->input, t->expected,
-                                          t->output, t->output_written, n);
+    double *mag = malloc(n * sizeof *mag);
+    if (!mag || !sv_ktrace_want(t, t->expected, mag, err, errlen)) {
+        if (!mag)
+            sv_errorf(err, errlen, "out of memory");
+        free(mag);
+        return false;
+    }
+    t->first_wrong = sv_ktrace_out_check(t, t->expected, mag, t->output, t->output_written, NULL);
+    free(mag);
     return true;
 }
 
@@ -404,8 +444,17 @@ bool sv_ktrace_analyze(sv_ktrace *t, char *err, size_t errlen)
         sv_errorf(err, errlen, "out of memory");
         return false;
     }
-    sv_kscan_wrong_cells(t->op, t->type, t->scan, t->input, t->expected, t->output,
-                         t->output_written, t->n, t->output_wrong);
+    if (t->output_round > 0) {
+        double *mag = malloc(t->n * sizeof *mag);
+        sv_value *want = malloc(t->n * sizeof *want);
+        if (mag && want && sv_kround_windows(t, t->output_round, want, mag, err, errlen))
+            sv_ktrace_out_check(t, want, mag, t->output, t->output_written, t->output_wrong);
+        free(mag);
+        free(want);
+    } else {
+        sv_kscan_wrong_cells(t->op, t->type, t->scan, t->input, t->expected, t->output,
+                             t->output_written, t->n, t->output_wrong);
+    }
     free(t->readings);
     t->readings = calloc(t->nsteps ? t->nsteps : 1, sizeof *t->readings);
     if (!t->readings) {

@@ -238,6 +238,8 @@ bool sv_ktrace_write(const sv_ktrace *t, FILE *f, char *err, size_t errlen)
     put_text(f, t->device);
     fputs(",\n  \"schedule\": ", f);
     put_text(f, t->schedule);
+    if (t->output_round > 0)
+        fprintf(f, ",\n  \"output_round\": %d", (int)t->output_round);
     if (t->sandbox) {
         fputs(",\n  \"sandbox\": ", f);
         put_text(f, t->sandbox);
@@ -350,6 +352,17 @@ static bool want_text(kreader *r, const json_t *obj, const char *prefix, const c
 }
 
 /* One of names[0 .. count) at obj[name]. */
+/* want_int of a field that may be absent too (absent: 0). */
+static bool want_int_opt(kreader *r, const json_t *obj, const char *name, long long lo,
+                         long long hi, int32_t *out)
+{
+    long long v = 0;
+    if (json_object_get(obj, name) && !want_int(r, obj, "", name, lo, hi, &v))
+        return false;
+    *out = (int32_t)v;
+    return true;
+}
+
 /* want_text of a field that may be absent too (one added after the
  * format's first files: absent, it is NULL). */
 static bool want_text_opt(kreader *r, const json_t *obj, const char *name, size_t maxlen,
@@ -841,6 +854,7 @@ static bool read_header(kreader *r, const json_t *root)
         !want_name(r, root, "", "backend", backend_name, 2, &backend) ||
         !want_text(r, root, "", "device", true, 256, &t->device) ||
         !want_text(r, root, "", "schedule", true, 64, &t->schedule) ||
+        !want_int_opt(r, root, "output_round", 0, 64, &t->output_round) ||
         !want_text_opt(r, root, "sandbox", 4096, &t->sandbox) ||
         !want_text_opt(r, root, "console", 4 * SV_KTRACE_MAX_CONSOLE + 64, &t->console) ||
         !want_int(r, root, "", "runs", 1, 100000, &runs) ||

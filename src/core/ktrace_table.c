@@ -240,7 +240,10 @@ static void print_diagnosis(const ktable *tb, size_t max_hazards)
                 sv_escape(t->console, esc, sizeof esc));
     }
     bool ran = t->failure.kind == SV_KFAIL_NONE;
-    if (ran && t->first_wrong < 0)
+    if (ran && t->first_wrong < 0 && t->output_round > 0)
+        fprintf(tb->f, "  output: right (round %d's windows of %s, as asked)\n",
+                (int)t->output_round, sv_op_name(t->op));
+    else if (ran && t->first_wrong < 0)
         fprintf(tb->f, "  output: right (the %s scan of %s)\n", sv_scan_name(t->scan),
                 sv_op_name(t->op));
     else if (ran)

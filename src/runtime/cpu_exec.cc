@@ -104,7 +104,11 @@ struct Th {
     uint16_t warr = 0;
     uint32_t wcell = 0, wcells = 0;
     std::vector<Acc> reads; // reads since this thread's last write in this step
-    uint64_t last_pc = 0;   // its last access's pc (where the time limit finds it)
+    uint64_t last_pc = 0;   // its last access's pc
+    // the smallest pc of its accesses in this barrier interval and the one
+    // before (0: none): where the time limit names it, the same however far
+    // into a loop's round the limit lands
+    uint64_t min_pc = 0, prev_min_pc = 0;
 #ifdef SV_RT_ASAN
     void *fake = nullptr;
 #endif
@@ -572,6 +576,8 @@ void hook_access(void *addr, unsigned long size, int write, void *pcp)
     R->last_pc = pc;
     Th &t = R->th[R->cur];
     t.last_pc = pc;
+    if (!t.min_pc || pc < t.min_pc)
+        t.min_pc = pc;
     flush_write(t);
     if (k == -2 || (ai != SV_KARRAY_IN && (uintptr_t)addr + size >
                                              R->arrs[ai].base + R->arrs[ai].len * (uintptr_t)kCell)) {
@@ -930,8 +936,12 @@ bool barrier_release(bool *done)
     if (*done)
         return false;
     if (waiting == R->n && same) {
-        for (Th &x : R->th)
+        for (Th &x : R->th) {
             x.state = RUNNABLE;
+            if (x.min_pc)
+                x.prev_min_pc = x.min_pc;
+            x.min_pc = 0;
+        }
         return true;
     }
     return false;
@@ -1085,6 +1095,10 @@ oom:
     return false;
 }
 
+// What out[] must hold (sv_ktrace_want: the scan or the request's round),
+// and its magnitudes for the float32 tolerance.
+std::vector<double> want_mag;
+
 bool output_wrong(const sv_value *expected)
 {
     const Arr &o = R->arrs[0];
@@ -1098,8 +1112,7 @@ bool output_wrong(const sv_value *expected)
             written[i] = o.written[i];
         }
         /* The verdict of sv_ktrace_analyze, float32 rounding tolerance included. */
-        wrong = sv_kscan_first_wrong(t->op, t->type, t->scan, t->input, expected, out, written,
-                                     R->n) >= 0;
+        wrong = sv_ktrace_out_check(t, expected, want_mag.data(), out, written, nullptr) >= 0;
     }
     free(out);
     free(written);
@@ -1386,8 +1399,7 @@ void count_out(const sv_value *expected)
         written[i] = o.written[i] != 0;
     }
     const sv_ktrace *t = R->t;
-    sv_kscan_wrong_cells(t->op, t->type, t->scan, t->input, expected, out.data(), written.get(),
-                         R->n, wrong.get());
+    sv_ktrace_out_check(t, expected, want_mag.data(), out.data(), written.get(), wrong.get());
     sv_kcellruns *c = &R->t->cellruns[R->check_out];
     for (uint32_t i = 0; i < R->n; i++)
         if (wrong[i])
@@ -1521,8 +1533,11 @@ bool runs(const sv_runtime_request *req, const sv_value *expected, char *err, si
                 break;
         }
     R->counting = false;
-    if (shown != 0) {
-        // the shown run again, recorded (the schedules are deterministic)
+    if (shown != 0 || made > 1) {
+        // the shown run again, recorded (the schedules are deterministic),
+        // so that the memory, out[] and the switches are the shown run's
+        // and not the last run's (run 0 was recorded, but the runs after it
+        // wrote out[] and counted switches since)
         clear_recording();
         free(t->failure.message);
         memset(&t->failure, 0, sizeof t->failure);
@@ -1581,16 +1596,21 @@ void where(sv_kfailure *f, void *fault_pc, void *sp)
     if (pc && R->in_fiber && in_kernel_code(pc))
         line = line_of(pc - R->so_base + 1);
     if (f->kind == SV_KFAIL_TIME) {
-        // The time limit lands on whichever fiber runs then, which a spin
-        // on memory makes any of them: name the first thread still running
-        // (not done, not waiting at a barrier: the same in every run), at
-        // the line it runs, or it last reached.
+        // The time limit lands on whichever fiber runs then, anywhere in a
+        // loop's round, which a spin on memory makes any thread: name the
+        // first thread that has not ended (the same in every run), at the
+        // first line of its round's accesses (the smallest pc of this
+        // interval's and the one before: the same however far into the round
+        // the limit lands), else the line it runs.
         for (uint32_t i = 0; i < R->th.size(); i++)
-            if (R->th[i].state == RUNNABLE) {
+            if (R->th[i].state != DONE) {
+                const Th &x = R->th[i];
+                uint64_t m = x.min_pc && x.prev_min_pc ? std::min(x.min_pc, x.prev_min_pc)
+                                                       : x.min_pc ? x.min_pc : x.prev_min_pc;
                 if (i != R->cur || !R->in_fiber)
                     line = 0;
                 f->thread = (int32_t)i;
-                f->line = line ? line : line_of(R->th[i].last_pc);
+                f->line = m ? line_of(m + 1) : line ? line : line_of(x.last_pc);
                 return;
             }
     }
@@ -1622,7 +1642,11 @@ extern "C" bool sv_rt_cpu_exec(const char *so_path, const sv_rt_lines *lines, co
         sv_errorf(err, errlen, "out of memory for the trace");
         return false;
     }
-    sv_reference_scan(req->op, req->type, req->scan, req->input, expected, req->n);
+    want_mag.assign(req->n, 0.0);
+    if (!sv_ktrace_want(t, expected, want_mag.data(), err, errlen)) {
+        free(expected);
+        return false;
+    }
     sv_rt_set_where(where);
     bool ok = load(so_path, dyn_name, err, errlen);
     // the time limit starts with the kernel's own code: the load and the

@@ -27,7 +27,7 @@ static bool check_one(const sv_exercise_spec *spec, const char *path, const char
         .path = path, .source = source, .entry = NULL, .op = spec->op, .type = spec->type,
         .scan = spec->scan, .input = spec->inputs[i].values, .n = spec->inputs[i].n,
         .backend = SV_RUNTIME_CPU, .schedule = sch, .runs = seeded ? spec->runs : 1,
-        .time_limit_ms = limit,
+        .time_limit_ms = limit, .output_round = spec->output_round,
     };
     sv_ktrace *t = sv_runtime_run(&req, err, errlen);
     if (!t)

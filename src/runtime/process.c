@@ -332,6 +332,7 @@ static sv_ktrace *trace_for(const sv_runtime_request *req, char *err, size_t err
     t->source = src;
     t->backend = req->backend == SV_RUNTIME_GPU ? SV_BACKEND_CUDA : SV_BACKEND_CPU;
     t->runs = req->runs ? req->runs : 1;
+    t->output_round = req->output_round > 0 ? req->output_round : 0;
     const char *missing = sv_sandbox_missing();
     if (missing[0] && !sv_ktrace_set_text(&t->sandbox, missing, err, errlen)) {
         sv_ktrace_destroy(t);

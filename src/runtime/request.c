@@ -51,6 +51,7 @@ bool sv_rt_request_write(int fd, const sv_runtime_request *req, const sv_rt_prep
     put32(&b, req->racecheck);
     put32(&b, req->time_limit_ms);
     put32(&b, req->memory_mb);
+    put32(&b, (uint32_t)req->output_round);
     putstr(&b, prep ? prep->lines : NULL);
     putstr(&b, prep ? prep->dyn : NULL);
     putstr(&b, prep ? prep->entry : NULL);
@@ -169,6 +170,9 @@ bool sv_rt_request_read(int fd, sv_rt_request_copy *out, char *err, size_t errle
     q->racecheck = get32(&r) != 0;
     q->time_limit_ms = get32(&r);
     q->memory_mb = get32(&r);
+    q->output_round = (int)get32(&r);
+    if (q->output_round < 0 || q->output_round > 64)
+        r.ok = false;
     out->prep.lines = getstr(&r, &dst, SV_RT_MAX_LINES);
     out->prep.dyn = getstr(&r, &dst, 4096);
     out->prep.entry = getstr(&r, &dst, 4096);

@@ -48,6 +48,9 @@ typedef struct sv_runtime_request {
     sv_scan scan;
     const sv_value *input;
     size_t n;                /* 1 .. SV_MAX_N */
+    int output_round;        /* what out[] must hold: 0 the scan, R >= 1 round R's
+                                windows (an exercise's output round: the wrong runs,
+                                the trace's verdict judge that) */
     /* ... how */
     sv_runtime_backend backend;
     sv_schedule schedule;    /* CPU: the schedule of run 0 (run k of random:S / warps:S uses S + k) */

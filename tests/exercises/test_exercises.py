@@ -9,6 +9,7 @@ Usage: test_exercises.py SCANVIZ_TRACE EXERCISES_DIR TESTS_DIR"""
 import csv
 import io
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -111,6 +112,38 @@ check(got["erin.cu"][1] == "failed" and float(got["erin.cu"][4]) < 30, f"erin {g
 check(took < 30, f"--grade took {took:.1f} s")
 with open(PROGRESS) as f:
     check(f.read() == before, "--grade changed the student's progress file")
+# one slash between the folder and the file, however the folder is given
+check(all("//" not in r[0] for r in rows[1:]), f"a doubled slash: {[r[0] for r in rows[1:]]}")
+check("graded 5 files in" in err and "skipped" in err and "notes.txt" in err,
+      f"--grade's stderr: {err[-500:]}")
+
+# The grader, as a class's export is (issue 28): an endless file names the
+# same thread every time; a printf debug line is named, not "does not
+# compile"; a folder with nothing to grade is exit 2; -o writes the CSV whole.
+grade2 = tempfile.mkdtemp(prefix="sv-ex-grade-")
+shutil.copy(os.path.join(TESTS, "grade", "dave.cu"), os.path.join(grade2, "d1.cu"))
+shutil.copy(os.path.join(TESTS, "grade", "dave.cu"), os.path.join(grade2, "d2.cu"))
+with open(os.path.join(TESTS, "grade", "alice.cu")) as f:
+    alice = f.read()
+with open(os.path.join(grade2, "p.cu"), "w") as f:
+    f.write(alice.replace("int i = threadIdx.x;", 'int i = threadIdx.x;\n    printf("%d\\n", i);', 1))
+csv_path = os.path.join(grade2, "out", "grades.csv")
+os.mkdir(os.path.dirname(csv_path))
+rc, out, err = run("--exercise", "guard", "--grade", grade2, "--time-limit", "1", "-o", csv_path,
+                   timeout=120)
+check(rc == 0 and out == "", f"--grade -o: exit {rc}, stdout {out!r}: {err[-300:]}")
+with open(csv_path) as f:
+    rows2 = {os.path.basename(r[0]): r for r in list(csv.reader(f))[1:]}
+check(rows2.get("d1.cu", [""] * 3)[2] == rows2.get("d2.cu", [""] * 3)[2] and
+      "thread" in rows2.get("d1.cu", [""] * 3)[2],
+      f"the endless file's two lines differ: {rows2.get('d1.cu')} {rows2.get('d2.cu')}")
+check("printf" in rows2.get("p.cu", [""] * 3)[2] and
+      "does not compile" not in rows2.get("p.cu", [""] * 3)[2], f"printf: {rows2.get('p.cu')}")
+empty = tempfile.mkdtemp(prefix="sv-ex-empty-")
+rc, out, err = run("--exercise", "guard", "--grade", empty)
+check(rc == 2 and "no .cu file to grade" in err and out == "", f"an empty folder: {rc} {err}")
+shutil.rmtree(grade2)
+shutil.rmtree(empty)
 
 # A bad progress file: the list says it was ignored (naming the line and the
 # field) and shows no progress; a check sets it aside whole as progress.bad.

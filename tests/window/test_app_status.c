@@ -30,9 +30,12 @@ static int status_lines(const sv_gfx_rec *rec, const char *status, const sv_prim
     int n = 0;
     for (size_t k = 0; k < sv_gfx_rec_count(rec); k++) {
         const sv_prim *q = sv_gfx_rec_prim(rec, k);
-        if (q->kind == SV_PRIM_TEXT && q->align == SV_ALIGN_CENTER && q->y0 > lay.header.y &&
-            q->text[0] && (strstr(status, q->text) || strstr(q->text, "\u2026")) && n < max &&
-            fabsf(q->x0 - (lay.header.x + lay.header.w / 2.0f)) < 1.0f)
+        /* the toast: left-aligned in the header's band (issue28-a's placement,
+         * right of the header's words, off the title and the cells) */
+        if (q->kind == SV_PRIM_TEXT && q->align == SV_ALIGN_LEFT &&
+            q->y0 < lay.header.y + lay.header.h + lay.unit && q->text[0] &&
+            (strstr(status, q->text) || strstr(q->text, "\u2026")) && n < max &&
+            q->x0 > lay.header.x + 1.0f)
             out[n++] = q;
     }
     return n;
@@ -75,7 +78,7 @@ static int drawn(sv_app_state *s, const char *what, const char *png)
     int n = status_lines(rec, s->status, l, 8);
     CHECK_MSG(n >= 1 && n <= 3, "%s: %d status lines for \"%s\"", what, n, s->status);
     for (int i = 0; i < n; i++) {
-        float left = l[i]->x0 - l[i]->advance / 2.0f, right = l[i]->x0 + l[i]->advance / 2.0f;
+        float left = l[i]->x0, right = l[i]->x0 + l[i]->advance;
         CHECK_MSG(left >= 0.0f && right <= (float)s->fb_w, "%s: status line %d runs out of the "
                   "window (%.0f .. %.0f of %d): \"%s\"", what, i, (double)left, (double)right,
                   s->fb_w, l[i]->text);
