@@ -368,10 +368,16 @@ static void deed_line(const sv_ktrace *t, size_t k, char *l1, size_t n1, char *l
         char *br = strrchr(row, '[');
         if (br && arr->rows <= 1) *br = '\0';
         else if (br) *br = '\0'; /* "buf[1][0]" -> "buf[1]" */
-        if (rd->round != rd->expected_round && rd->expected_round >= 1)
+        if (rd->round > rd->expected_round && rd->expected_round >= 1)
             snprintf(deed, sizeof deed, "%s already holds round %d's windows where round %d's "
                      "were due: threads read cells that others had written in this step", row,
                      rd->round, rd->expected_round);
+        else if (rd->round < rd->expected_round && rd->expected_round >= 1)
+            /* (an earlier round's windows: nothing was combined, no race: the
+             * starting file of round-one copies) */
+            snprintf(deed, sizeof deed, "%s still holds round %d's windows where round %d's "
+                     "were due: the threads copied cells without combining them", row, rd->round,
+                     rd->expected_round);
         else if (rd->round == 0)
             snprintf(deed, sizeof deed, "the threads copied in[] into %s: round 0", row);
         else

@@ -313,6 +313,34 @@ done:
     sv_app_cleanup(&s);
 }
 
+/* round-one asks for round 1's buffer in out[]: its solution passes, and
+ * the picture agrees (issue 28: the panel said passed and the kernel's
+ * diagnosis "output wrong" at once): the trace judges round 1's windows. */
+static void round_one_agrees(const char *exdir)
+{
+    char into[128], mine[200], sol[300];
+    snprintf(into, sizeof into, "%s/into6", dir);
+    mkdir(into, 0700);
+    snprintf(mine, sizeof mine, "%s/round-one.cu", into);
+    snprintf(sol, sizeof sol, "%s/round-one/solution.cu", exdir);
+    char *text = slurp(sol);
+    write_file(mine, text);
+    sv_app_config c = config(chapter, 8, SV_TYPE_INT32);
+    c.exercise = "round-one";
+    c.into = into;
+    c.animations = false;
+    sv_app_state s;
+    if (start_app(&s, &c)) {
+        CHECK(line_has(&s, "exercise=round-one exindex=1/10 excheck=passed"));
+        CHECK_MSG(s.ktrace && s.ktrace->output_round == 1 && s.ktrace->first_wrong < 0,
+                  "round-one's solution: the picture's verdict is not round 1's (round %d, first "
+                  "wrong %d)", s.ktrace ? (int)s.ktrace->output_round : -1,
+                  s.ktrace ? (int)s.ktrace->first_wrong : -2);
+        sv_app_cleanup(&s);
+    }
+    free(text);
+}
+
 /* An endless loop saved in the window is reported by the check within its
  * time limit and a second or two (issue 28: 67 s, the window's threads
  * block SIGALRM, which the runtime's child inherited), at a thread and a
@@ -374,6 +402,7 @@ int main(int argc, char **argv)
     own_file(exdir);
     saves_replace_the_picture(exdir);
     endless_loop_reported(exdir);
+    round_one_agrees(exdir);
     char cmd[160];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
     if (system(cmd) != 0)
