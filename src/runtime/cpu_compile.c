@@ -577,21 +577,30 @@ static void cache_key(const char *cxx, const char *text, const char *const *extr
  * runtime apart by a macro). */
 static const char *const file_flags[] = {"-nostdinc", "-undef", NULL};
 
-bool sv_rt_cpu_compile(const char *text, const char *path, sv_rt_built *out, bool *cached,
-                       sv_kfail_kind *kind, int *line, char **messages, char *err, size_t errlen)
+/* What every compile starts with: the outputs cleared, the compiler found
+ * (else *kind UNAVAILABLE) and the cache folder (else INTERNAL). */
+static bool compile_start(char *cxx, char *dir, sv_rt_built *out, sv_kfail_kind *kind, int *line,
+                          char **messages, char *err, size_t errlen)
 {
-    char cxx[PATH_MAX], dir[PATH_MAX], why[512];
+    char why[512];
     *messages = NULL;
     *line = 0;
-    *cached = false;
     memset(out, 0, sizeof *out);
-    if (!sv_rt_cxx_find(cxx, sizeof cxx, why, sizeof why)) {
+    if (!sv_rt_cxx_find(cxx, PATH_MAX, why, sizeof why)) {
         *kind = SV_KFAIL_UNAVAILABLE;
         sv_errorf(err, errlen, "%s", why);
         return false;
     }
     *kind = SV_KFAIL_INTERNAL;
-    if (!sv_rt_cache_dir(dir, sizeof dir, err, errlen))
+    return sv_rt_cache_dir(dir, PATH_MAX, err, errlen);
+}
+
+bool sv_rt_cpu_compile(const char *text, const char *path, sv_rt_built *out, bool *cached,
+                       sv_kfail_kind *kind, int *line, char **messages, char *err, size_t errlen)
+{
+    char cxx[PATH_MAX], dir[PATH_MAX];
+    *cached = false;
+    if (!compile_start(cxx, dir, out, kind, line, messages, err, errlen))
         return false;
     char key[40], so_path[PATH_MAX + 64], lines_path[PATH_MAX + 64], sum_path[PATH_MAX + 64];
     cache_key(cxx, text, file_flags, key);
@@ -617,36 +626,17 @@ bool sv_rt_cpu_compile_unchecked(const char *text, const char *path, sv_rt_built
                                  sv_kfail_kind *kind, int *line, char **messages, char *err,
                                  size_t errlen)
 {
-    char cxx[PATH_MAX], dir[PATH_MAX], why[512];
-    *messages = NULL;
-    *line = 0;
-    memset(out, 0, sizeof *out);
-    if (!sv_rt_cxx_find(cxx, sizeof cxx, why, sizeof why)) {
-        *kind = SV_KFAIL_UNAVAILABLE;
-        sv_errorf(err, errlen, "%s", why);
-        return false;
-    }
-    *kind = SV_KFAIL_INTERNAL;
-    if (!sv_rt_cache_dir(dir, sizeof dir, err, errlen))
-        return false;
-    return build(cxx, dir, text, path, file_flags, NULL, out, kind, line, messages, err, errlen);
+    char cxx[PATH_MAX], dir[PATH_MAX];
+    return compile_start(cxx, dir, out, kind, line, messages, err, errlen) &&
+           build(cxx, dir, text, path, file_flags, NULL, out, kind, line, messages, err, errlen);
 }
 
 bool sv_rt_cpu_compile_shipped(const char *text, const char *path, const char *const *extra,
                                const char *include_dir, sv_rt_built *out, sv_kfail_kind *kind,
                                int *line, char **messages, char *err, size_t errlen)
 {
-    char cxx[PATH_MAX], dir[PATH_MAX], why[512];
-    *messages = NULL;
-    *line = 0;
-    memset(out, 0, sizeof *out);
-    if (!sv_rt_cxx_find(cxx, sizeof cxx, why, sizeof why)) {
-        *kind = SV_KFAIL_UNAVAILABLE;
-        sv_errorf(err, errlen, "%s", why);
-        return false;
-    }
-    *kind = SV_KFAIL_INTERNAL;
-    if (!sv_rt_cache_dir(dir, sizeof dir, err, errlen))
-        return false;
-    return build(cxx, dir, text, path, extra, include_dir, out, kind, line, messages, err, errlen);
+    char cxx[PATH_MAX], dir[PATH_MAX];
+    return compile_start(cxx, dir, out, kind, line, messages, err, errlen) &&
+           build(cxx, dir, text, path, extra, include_dir, out, kind, line, messages, err,
+                 errlen);
 }

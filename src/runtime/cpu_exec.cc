@@ -1218,14 +1218,8 @@ bool walls_before_load(char *err, size_t errlen)
         return false;
     char lerr[256];
     int rs = sv_sandbox_ruleset_run(lerr, sizeof lerr);
-    if (rs < 0 && lerr[0]) {
-        sv_errorf(err, errlen, "%s", lerr);
+    if (!sv_sandbox_landlock(rs, lerr, err, errlen))
         return false;
-    }
-    if (rs >= 0 && !sv_sandbox_restrict(rs)) {
-        sv_errorf(err, errlen, "landlock_restrict_self: %s", strerror(errno));
-        return false;
-    }
     const int fds[] = {1, 2, 4, 5}; // stdout, stderr, the trace, progress (process.c)
     return sv_sandbox_seccomp(SV_SECCOMP_LOAD, fds, 4, err, errlen);
 }

@@ -963,15 +963,8 @@ static bool gpu_walls(const sv_runtime_request *req, char *err, size_t errlen)
     const char *dev[] = {"/dev", NULL};
     char lerr[256];
     int rs = sv_sandbox_ruleset_paths(ro, rw, dev, lerr, sizeof lerr);
-    if (rs < 0 && lerr[0]) {
-        sv_errorf(err, errlen, "%s", lerr);
-        return false;
-    }
-    if (rs >= 0 && !sv_sandbox_restrict(rs)) {
-        sv_errorf(err, errlen, "landlock_restrict_self: %s", strerror(errno));
-        return false;
-    }
-    return sv_sandbox_seccomp(SV_SECCOMP_GPU, NULL, 0, err, errlen);
+    return sv_sandbox_landlock(rs, lerr, err, errlen) &&
+           sv_sandbox_seccomp(SV_SECCOMP_GPU, NULL, 0, err, errlen);
 }
 
 /* The scan and its checks; false with t's failure set. */

@@ -173,6 +173,19 @@ bool sv_sandbox_restrict(int fd)
     return r == 0;
 }
 
+bool sv_sandbox_landlock(int rs, const char *make_err, char *err, size_t errlen)
+{
+    if (rs < 0 && make_err[0]) {
+        sv_errorf(err, errlen, "%s", make_err);
+        return false;
+    }
+    if (rs >= 0 && !sv_sandbox_restrict(rs)) {
+        sv_errorf(err, errlen, "landlock_restrict_self: %s", strerror(errno));
+        return false;
+    }
+    return true;
+}
+
 /* ---- seccomp ---------------------------------------------------------------- */
 
 static int sc_avail = -1;

@@ -51,6 +51,10 @@ int sv_sandbox_ruleset_paths(const char *const *ro, const char *const *rw,
  * closes it). Only system calls: safe between fork and exec. False when
  * the kernel refused. */
 bool sv_sandbox_restrict(int fd);
+/* In a process of its own (not between fork and exec): restricts it to rs,
+ * a ruleset just made; rs -1 with make_err empty is no Landlock here (true),
+ * with make_err filled the making's failure (false, err = make_err). */
+bool sv_sandbox_landlock(int rs, const char *make_err, char *err, size_t errlen);
 
 /* The seccomp allow-lists of a run's child, in the order they go on
  * (filters stack; the later is the stricter):
