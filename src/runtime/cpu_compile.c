@@ -199,22 +199,6 @@ static int run_jailed(char *const argv[], const char *work, const char *include_
 
 /* ---- The key -------------------------------------------------------------- */
 
-typedef struct hash {
-    uint64_t a, b;
-} hash;
-
-static void hash_add(hash *h, const void *data, size_t len)
-{
-    const unsigned char *p = data;
-    for (size_t i = 0; i < len; i++) {
-        h->a = (h->a ^ p[i]) * 0x100000001b3ull;
-        h->b = (h->b ^ p[i]) * 0x00000100000001b3ull + 0x9e3779b97f4a7c15ull;
-    }
-    /* a separator, so that ("ab", "c") and ("a", "bc") differ */
-    h->a = (h->a ^ 0xff) * 0x100000001b3ull;
-    h->b = (h->b ^ 0xfe) * 0x100000001b3ull;
-}
-
 /* ---- The line table ------------------------------------------------------- */
 
 void sv_rt_lines_free(sv_rt_lines *l)
@@ -384,15 +368,21 @@ static void rm_tmp(const char *tmp)
     rmdir(tmp);
 }
 
+/* c's digest in hex (c is reset). */
+static void digest_hex(struct sha256_ctx *c, char hex[65])
+{
+    uint8_t d[SHA256_DIGEST_SIZE];
+    sha256_digest(c, sizeof d, d);
+    for (size_t i = 0; i < sizeof d; i++)
+        snprintf(hex + 2 * i, 3, "%02x", d[i]);
+}
+
 static void sha256_hex(const void *data, size_t len, char hex[65])
 {
     struct sha256_ctx c;
-    uint8_t d[SHA256_DIGEST_SIZE];
     sha256_init(&c);
     sha256_update(&c, len, data);
-    sha256_digest(&c, sizeof d, d);
-    for (size_t i = 0; i < sizeof d; i++)
-        snprintf(hex + 2 * i, 3, "%02x", d[i]);
+    digest_hex(&c, hex);
 }
 
 #define SO_MAX ((size_t)64 << 20)
@@ -437,6 +427,8 @@ static void cache_put(const char *so_path, const char *lines_path, const char *s
     sha256_hex(b->so, b->so_len, hs);
     sha256_hex(b->lines, strlen(b->lines), hl);
     snprintf(sum, sizeof sum, "sha256 %s %s\n", hs, hl);
+    /* the old sums first (this private folder's, written by this code):
+     * until the new ones are written last, the entry does not count */
     unlink(sum_path);
     if (sv_write_atomic(so_path, b->so, b->so_len, err, sizeof err) &&
         sv_write_atomic(lines_path, b->lines, strlen(b->lines), err, sizeof err))
@@ -550,26 +542,37 @@ done:
     return ok;
 }
 
-/* The cache key of text compiled by cxx with the flags (extra too). */
-static void cache_key(const char *cxx, const char *text, const char *const *extra, char key[40])
+/* One field of a cache key: its length, then its bytes (so that ("ab",
+ * "c") and ("a", "bc") differ). */
+static void key_add(struct sha256_ctx *c, const void *data, size_t len)
 {
-    hash h = {0xcbf29ce484222325ull, 0x84222325cbf29ce4ull};
-    hash_add(&h, text, strlen(text));
-    hash_add(&h, sv_rt_cuda_cpu_h, sv_rt_cuda_cpu_h_size);
+    uint64_t l = len;
+    sha256_update(c, sizeof l, (const uint8_t *)&l);
+    sha256_update(c, len, data);
+}
+
+/* The cache key of text compiled by cxx with the flags (extra too): a
+ * SHA-256, so that no file can be made to take another file's entry. */
+static void cache_key(const char *cxx, const char *text, const char *const *extra, char key[65])
+{
+    struct sha256_ctx c;
+    sha256_init(&c);
+    key_add(&c, text, strlen(text));
+    key_add(&c, sv_rt_cuda_cpu_h, sv_rt_cuda_cpu_h_size);
     char real[PATH_MAX];
     struct stat st;
     if (realpath(cxx, real) && stat(real, &st) == 0) {
-        hash_add(&h, real, strlen(real));
-        hash_add(&h, &st.st_size, sizeof st.st_size);
-        hash_add(&h, &st.st_mtime, sizeof st.st_mtime);
+        key_add(&c, real, strlen(real));
+        key_add(&c, &st.st_size, sizeof st.st_size);
+        key_add(&c, &st.st_mtime, sizeof st.st_mtime);
     }
-    hash_add(&h, cxx, strlen(cxx));
+    key_add(&c, cxx, strlen(cxx));
     for (size_t i = 0; cxx_flags[i]; i++)
-        hash_add(&h, cxx_flags[i], strlen(cxx_flags[i]));
+        key_add(&c, cxx_flags[i], strlen(cxx_flags[i]));
     for (size_t i = 0; extra && extra[i]; i++)
-        hash_add(&h, extra[i], strlen(extra[i]));
-    hash_add(&h, "-Wl,-Bsymbolic", 14);
-    snprintf(key, 40, "%016llx%016llx", (unsigned long long)h.a, (unsigned long long)h.b);
+        key_add(&c, extra[i], strlen(extra[i]));
+    key_add(&c, "-Wl,-Bsymbolic", 14);
+    digest_hex(&c, key);
 }
 
 /* A kernel file's own flags: no system headers, no predefined macros but
@@ -602,7 +605,7 @@ bool sv_rt_cpu_compile(const char *text, const char *path, sv_rt_built *out, boo
     *cached = false;
     if (!compile_start(cxx, dir, out, kind, line, messages, err, errlen))
         return false;
-    char key[40], so_path[PATH_MAX + 64], lines_path[PATH_MAX + 64], sum_path[PATH_MAX + 64];
+    char key[65], so_path[PATH_MAX + 96], lines_path[PATH_MAX + 96], sum_path[PATH_MAX + 96];
     cache_key(cxx, text, file_flags, key);
     snprintf(so_path, sizeof so_path, "%s/k-%s.so", dir, key);
     snprintf(lines_path, sizeof lines_path, "%s/k-%s.lines", dir, key);

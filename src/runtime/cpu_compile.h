@@ -14,8 +14,9 @@
  *     folders and its own prefix only and write its private work folder
  *     only (sandbox.h);
  *   - the .so it makes is checked (so_check.h) before it is cached;
- *   - a cache entry is k-KEY.so, k-KEY.lines and k-KEY.sum, the SHA-256 of
- *     the other two, written last; an entry is used only when both match
+ *   - a cache entry is k-KEY.so, k-KEY.lines and k-KEY.sum (KEY: the
+ *     SHA-256 of the text, the runtime's header, the compiler and its
+ *     flags), the .sum the SHA-256 of the other two, written last; an entry is used only when both match
  *     it and the .so passes the check again. */
 #ifndef SV_RUNTIME_CPU_COMPILE_H
 #define SV_RUNTIME_CPU_COMPILE_H

@@ -893,11 +893,15 @@ __attribute__((constructor)) static void rt_child_main(void)
     close(CHILD_REQ_FD);
     /* a fresh empty working folder that nothing can be created in (the GPU's
      * child starts compute-sanitizer, whose shell needs a folder that is
-     * there: it gets /) */
+     * there: it gets /, and so does a CPU child where /tmp cannot be
+     * written; its environment is already gone, so no $TMPDIR) */
     char dir[] = "/tmp/scanviz-run-XXXXXX";
-    if (ok && rq.req.backend == SV_RUNTIME_CPU && mkdtemp(dir) && chdir(dir) == 0)
-        rmdir(dir);
-    else if (chdir("/") != 0)
+    bool in_dir = false;
+    if (ok && rq.req.backend == SV_RUNTIME_CPU && mkdtemp(dir)) {
+        in_dir = chdir(dir) == 0;
+        rmdir(dir); /* entered or not, it is not left behind */
+    }
+    if (!in_dir && chdir("/") != 0)
         _exit(3);
     /* the kernel's code on the CPU sees no environment at all (the GPU's
      * child keeps its few, for the driver and --racecheck's sanitizer) */

@@ -120,8 +120,7 @@ static bool slot_target(elfv *v, GElf_Addr a, GElf_Addr *target)
     return false;
 }
 
-static bool check_inits(elfv *v, Elf_Scn *scn, const GElf_Shdr *h, const char *what, char *err,
-                        size_t errlen)
+static bool check_inits(elfv *v, const GElf_Shdr *h, const char *what, char *err, size_t errlen)
 {
     size_t slots = h->sh_size / 8;
     for (size_t k = 0; k < slots; k++) {
@@ -137,7 +136,6 @@ static bool check_inits(elfv *v, Elf_Scn *scn, const GElf_Shdr *h, const char *w
             return false;
         }
     }
-    (void)scn;
     return true;
 }
 
@@ -234,7 +232,7 @@ bool sv_rt_so_check(const void *bytes, size_t len, char *err, size_t errlen)
         if (!gelf_getshdr(s, &h))
             continue;
         const char *nm = elf_strptr(v.e, shstr, h.sh_name);
-        if (h.sh_type == SHT_INIT_ARRAY && !check_inits(&v, s, &h, ".init_array", err, errlen))
+        if (h.sh_type == SHT_INIT_ARRAY && !check_inits(&v, &h, ".init_array", err, errlen))
             goto done;
         if (h.sh_type == SHT_PREINIT_ARRAY ||
             (nm && (strcmp(nm, ".ctors") == 0 || strcmp(nm, ".preinit_array") == 0) &&
