@@ -375,21 +375,6 @@ void sv_ktrace_unanalyze(sv_ktrace *t);
  * for max, min, xor). */
 bool sv_kvalue_matches(sv_op op, sv_type type, sv_value got, sv_value want, size_t k, double mag);
 
-/* The first cell of out[0..n) (written[i] false: never written, NULL: all
- * written) that is not the scan expected[] of input under op, type and scan,
- * with sv_kvalue_matches' tolerance; -1 when every cell is right. The one
- * verdict on an output: sv_ktrace_analyze's first_wrong and the runtimes'
- * wrong_runs both come from it. */
-int32_t sv_kscan_first_wrong(sv_op op, sv_type type, sv_scan scan, const sv_value *input,
-                             const sv_value *expected, const sv_value *out, const bool *written,
-                             size_t n);
-
-/* Which cells of out[0..n) are not the scan (the same verdict, cell by
- * cell): wrong[i] set for each; returns how many. */
-size_t sv_kscan_wrong_cells(sv_op op, sv_type type, sv_scan scan, const sv_value *input,
-                            const sv_value *expected, const sv_value *out, const bool *written,
-                            size_t n, bool *wrong);
-
 /* What t's out[] must hold (t->output_round: the scan, or round R's
  * windows): want[n] and the magnitudes mag[n] of the float32 tolerance,
  * the caller's. false with err on allocation failure. */

@@ -196,23 +196,6 @@ static int32_t scan_check(sv_op op, sv_type type, sv_scan scan, const sv_value *
     return first;
 }
 
-int32_t sv_kscan_first_wrong(sv_op op, sv_type type, sv_scan scan, const sv_value *input,
-                             const sv_value *expected, const sv_value *out, const bool *written,
-                             size_t n)
-{
-    size_t count;
-    return scan_check(op, type, scan, input, expected, out, written, n, NULL, &count);
-}
-
-size_t sv_kscan_wrong_cells(sv_op op, sv_type type, sv_scan scan, const sv_value *input,
-                            const sv_value *expected, const sv_value *out, const bool *written,
-                            size_t n, bool *wrong)
-{
-    size_t count;
-    scan_check(op, type, scan, input, expected, out, written, n, wrong, &count);
-    return count;
-}
-
 bool sv_kround_windows(const sv_ktrace *t, int round, sv_value *want, double *mag, char *err,
                        size_t errlen)
 {
@@ -239,7 +222,7 @@ bool sv_ktrace_want(const sv_ktrace *t, sv_value *want, double *mag, char *err, 
         return sv_kround_windows(t, t->output_round, want, mag, err, errlen);
     sv_reference_scan(t->op, t->type, t->scan, t->input, want, t->n);
     for (size_t i = 0; i < t->n; i++)
-        mag[i] = 0.0; /* (the scan's tolerance is sv_kscan_first_wrong's own) */
+        mag[i] = 0.0; /* (the scan's tolerance is scan_check's own) */
     return true;
 }
 
@@ -267,11 +250,13 @@ int32_t sv_ktrace_out_check(const sv_ktrace *t, const sv_value *want, const doub
 }
 
 /* expected (the scan, or the exercise's round: output_round), and
- * first_wrong against it. */
+ * first_wrong and output_wrong against it. */
 static bool check_output(sv_ktrace *t, char *err, size_t errlen)
 {
     size_t n = t->n;
-    if (!t->expected && !(t->expected = malloc(n * sizeof *t->expected))) {
+    free(t->output_wrong);
+    t->output_wrong = calloc(n ? n : 1, sizeof *t->output_wrong);
+    if ((!t->expected && !(t->expected = malloc(n * sizeof *t->expected))) || !t->output_wrong) {
         sv_errorf(err, errlen, "out of memory");
         return false;
     }
@@ -282,7 +267,8 @@ static bool check_output(sv_ktrace *t, char *err, size_t errlen)
         free(mag);
         return false;
     }
-    t->first_wrong = sv_ktrace_out_check(t, t->expected, mag, t->output, t->output_written, NULL);
+    t->first_wrong = sv_ktrace_out_check(t, t->expected, mag, t->output, t->output_written,
+                                         t->output_wrong);
     free(mag);
     return true;
 }
@@ -436,24 +422,11 @@ bool sv_ktrace_analyze(sv_ktrace *t, char *err, size_t errlen)
     if (!check_output(t, err, errlen) || !windows_make(t, &w, err, errlen))
         return false;
     free(t->cell_wrong);
-    free(t->output_wrong);
     t->cell_wrong = calloc(t->nsteps ? t->nsteps * t->n : 1, sizeof *t->cell_wrong);
-    t->output_wrong = calloc(t->n, sizeof *t->output_wrong);
-    if (!t->cell_wrong || !t->output_wrong) {
+    if (!t->cell_wrong) {
         windows_free(&w);
         sv_errorf(err, errlen, "out of memory");
         return false;
-    }
-    if (t->output_round > 0) {
-        double *mag = malloc(t->n * sizeof *mag);
-        sv_value *want = malloc(t->n * sizeof *want);
-        if (mag && want && sv_kround_windows(t, t->output_round, want, mag, err, errlen))
-            sv_ktrace_out_check(t, want, mag, t->output, t->output_written, t->output_wrong);
-        free(mag);
-        free(want);
-    } else {
-        sv_kscan_wrong_cells(t->op, t->type, t->scan, t->input, t->expected, t->output,
-                             t->output_written, t->n, t->output_wrong);
     }
     free(t->readings);
     t->readings = calloc(t->nsteps ? t->nsteps : 1, sizeof *t->readings);
