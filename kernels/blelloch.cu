@@ -21,29 +21,25 @@
  * the sequential scan's 7 in 7. Threads j >= m / (2d) sit a level out.
  *
  * The scan is exclusive by nature; the inclusive one is out[i] = t[i] op
- * in[i] (one more op per cell, counted apart from the tree's). Op is the
- * operator (ops.cuh), T the element type (int32_t or float); the signature
- * is the chapter kernel's (hillis_steele.cu), so the runtime runs it as a
- * shipped kernel: on the CPU built ahead of time (src/runtime/meson.build).
- * The trace of every step is the runtime's (every barrier), not Trace's
- * rounds: the chapter's rounds do not describe this kernel.
+ * in[i] (one more op per cell, counted apart from the tree's). It is a
+ * kernel file in the contract of the chapter's (hillis_steele.cu): Op is
+ * the run's operator and scan_exclusive its kind, both the runtime's, T
+ * the element type (int or float); the runtime runs it as a shipped kernel,
+ * on the CPU built ahead of time (src/runtime/meson.build). The trace of
+ * every step is the runtime's (every barrier): the chapter's rounds do not
+ * describe this kernel.
  *
  * Run it on the CPU (no GPU needed), from the repository root:
  *   meson setup build -Dcuda=disabled && ninja -C build
  *   build/src/cli/scanviz-trace --kernel blelloch --exclusive --input "3 1 7 0 4 1 6 3"
  * prints every step's array as this kernel left it. */
-#include "ops.cuh"
-#include "trace_hooks.cuh"
-
-template <typename Op, typename T, typename Trace>
-__global__ void blelloch(const T *in, T *out, int n, bool exclusive,
-                         typename Trace::Buffers tb)
+template <typename T>
+__global__ void blelloch(const T *in, T *out, int n)
 {
     /* One array of m <= 2n cells: the tree's leaves are t[0 .. m). */
     extern __shared__ __align__(8) unsigned char smem[];
     T *t = reinterpret_cast<T *>(smem);
     const int i = threadIdx.x;
-    (void)tb;
     int m = 1;
     while (m < n)
         m *= 2;
@@ -83,7 +79,7 @@ __global__ void blelloch(const T *in, T *out, int n, bool exclusive,
     }
 
     /* t[i] is the exclusive scan at i. */
-    if (exclusive)
+    if (scan_exclusive)
         out[i] = t[i];
     else
         out[i] = Op::apply(t[i], in[i]);

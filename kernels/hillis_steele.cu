@@ -1,39 +1,51 @@
-/* hillis_steele.cu: the chapter's Hillis-Steele inclusive scan, and nothing
- * else. One block of n threads (n <= 1024) scans n values in shared memory:
- * stage the input, then one round for each stride 1, 2, 4, ... below n, in
- * which thread i combines its cell with the cell stride to its left, reading
- * one buffer and writing the other, and finally copy the result out.
+/* hillis_steele.cu: the chapter's Hillis-Steele scan, the kernel scanviz
+ * runs and shows, and your own kernel to edit (scanviz --new-kernel FILE
+ * writes this file). One block of n threads (n <= 1024) scans n values in
+ * shared memory: stage the input, then one round for each stride 1, 2, 4,
+ * ... below n, in which thread i combines its cell with the cell stride to
+ * its left, reading one buffer and writing the other, and finally copy the
+ * result out.
  *
- * This is the kernel scanviz runs and shows. trace_capture.cu #includes this
- * file and builds it twice from this one source: plain, and with a Trace
- * that records every round (trace_hooks.cuh; in the plain kernel the three
- * trace lines compile to nothing). Op is the operator (ops.cuh: sum, max,
- * min, product, xor), T the element type (int32_t or float).
+ * It is written in the contract every kernel file runs in:
+ *   - one __global__ function taking (const T *in, T *out, int n), T int
+ *     (--type int32, the default) or float (--type float32), or a template
+ *     on T as here;
+ *   - launched as ONE block of n threads (n = the input's length, 1..1024);
+ *   - with 2 * n * sizeof(T) bytes of dynamic shared memory, which an
+ *     `extern __shared__` array names (static __shared__ arrays work too);
+ *   - no #include: threadIdx, blockDim, __syncthreads(), __shared__,
+ *     __device__ helpers, templates, min, max, fminf, fmaxf are built in, and
+ *     so is the scan asked for: Op::apply(a, b) is a op b for --op (sum, max,
+ *     min, product, xor), Op::identity(T()) its identity, scan_exclusive true
+ *     for --exclusive. A kernel may write its own + instead.
  *
- * Build and run it (needs nvcc and a GPU), from the repository root:
- *   meson setup build -Dgpu_archs=90 && ninja -C build
- *   build/src/cli/scanviz-trace --backend cuda --input "3 1 7 0 4 1 6 3"
- * prints every round's two buffers as this kernel left them;
- * build/src/app/scanviz --backend cuda draws them. */
-#include "ops.cuh"
-#include "trace_hooks.cuh"
-
-template <typename Op, typename T, typename Trace>
-__global__ void hillis_steele(const T *in, T *out, int n, bool exclusive,
-                              typename Trace::Buffers tb)
+ * Run it (no GPU needed: the CPU runtime traces every barrier and finds
+ * races), then change it and run it again:
+ *   scanviz-trace --kernel-file hillis_steele.cu --input "3 1 7 0 4 1 6 3"
+ *   scanviz-trace --kernel-file hillis_steele.cu --random 1024 --schedule random:1
+ *   scanviz-trace --kernel-file hillis_steele.cu --backend cuda   (a GPU)
+ * Exit status 0: the output is the scan and no race was found; 4: wrong
+ * output or races; 2: it does not compile; 5: it failed while running.
+ *
+ * Things to try, each a mistake the chapter warns about (scanviz's mistakes
+ * lab, K in the window, shows each one):
+ *   - drop the double buffer (read and write one row): a race;
+ *   - drop the __syncthreads() in the loop: a race;
+ *   - drop the guard `if (i >= stride)`: thread 0 reads buf[-1];
+ *   - drop the else: the cells left of the stride are never written. */
+template <typename T>
+__global__ void hillis_steele(const T *in, T *out, int n)
 {
     /* Two buffers of n cells in shared memory: buf[b][i] is buf[b * n + i].
      * Thread i owns cell i of both. */
     extern __shared__ __align__(8) unsigned char smem[];
     T *buf = reinterpret_cast<T *>(smem);
     const int i = threadIdx.x;
-    Trace trace(tb, i);
 
-    /* Round 0: stage the input into buf[0]. buf[1] stays uninitialized. */
+    /* Round 0: stage the input into buffer 0. Buffer 1 stays uninitialized. */
     int pout = 0, pin = 1;
     buf[pout * n + i] = in[i];
     __syncthreads();
-    trace.round(&buf[pout * n + i], pout, n);
 
     for (int stride = 1; stride < n; stride *= 2) {
         /* The swap: read last round's output, write the other buffer. */
@@ -56,15 +68,13 @@ __global__ void hillis_steele(const T *in, T *out, int n, bool exclusive,
          * because of the double buffer: within a round nobody writes what
          * anybody reads. */
         __syncthreads();
-        trace.round(&buf[pout * n + i], pout, n);
     }
-    trace.end();
 
     /* Copy the result back. The exclusive scan is the inclusive one shifted
      * right with the identity in front; reading the neighbour's cell is safe
      * after the last round's barrier. */
-    if (exclusive)
-        out[i] = (i == 0) ? Op::identity(T(0)) : buf[pout * n + i - 1];
+    if (scan_exclusive)
+        out[i] = (i == 0) ? Op::identity(T()) : buf[pout * n + i - 1];
     else
         out[i] = buf[pout * n + i];
 }

@@ -52,12 +52,15 @@ static bool run_shipped(const sv_runtime_request *req, sv_ktrace *t, char *err, 
         return false;
     }
     bool ok = true;
-    if (!sv_source_scan_shipped(k->source, req->builtin, scan, msg, sizeof msg) ||
+    sv_kfail_kind kind;
+    int line;
+    if (!sv_source_scan_text(k->source, req->builtin, scan, &kind, &line, msg, sizeof msg) ||
+        !sv_source_check_entry(scan, NULL, req->type, &line, msg, sizeof msg) ||
         !sv_rt_shipped_path(k, so, sizeof so, msg, sizeof msg)) {
         fail(t, SV_KFAIL_INTERNAL, 0, msg);
     } else {
         free(t->entry);
-        t->entry = dup_s(scan->kernels[0].name);
+        t->entry = dup_s(scan->kernels[scan->entry >= 0 ? scan->entry : 0].name);
         const char *dyn = NULL;
         for (size_t i = 0; i < scan->nshared; i++)
             if (scan->shared[i].is_extern && !dyn)

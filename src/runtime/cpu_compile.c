@@ -26,8 +26,8 @@
 #include "../core/fileio.h"
 #include "../core/spawn.h"
 
-extern const unsigned char sv_rt_cuda_cpu_h[];
-extern const size_t sv_rt_cuda_cpu_h_size;
+extern const unsigned char sv_rt_cuda_cpu_h[], sv_rt_scan_ops_h[];
+extern const size_t sv_rt_cuda_cpu_h_size, sv_rt_scan_ops_h_size;
 
 static const char *const cxx_flags[] = {SV_RT_CXX_FLAGS, NULL};
 
@@ -359,7 +359,7 @@ static bool write_file(const char *path, const void *data, size_t len)
  * says so nowhere: the folder is private to the user). */
 static void rm_tmp(const char *tmp)
 {
-    const char *names[] = {"cuda_cpu.h", "kernel.cc", "kernel.o", "kernel.so", NULL};
+    const char *names[] = {"cuda_cpu.h", "scan_ops.h", "kernel.cc", "kernel.o", "kernel.so", NULL};
     char p[PATH_MAX + 32];
     for (size_t i = 0; names[i]; i++) {
         snprintf(p, sizeof p, "%s/%s", tmp, names[i]);
@@ -447,8 +447,10 @@ static bool build(const char *cxx, const char *dir, const char *text, const char
         sv_errorf(err, errlen, "%s: %s", tmp, strerror(errno));
         return false;
     }
-    char hdr[PATH_MAX + 48], src[PATH_MAX + 48], obj[PATH_MAX + 48], so[PATH_MAX + 48];
+    char hdr[PATH_MAX + 48], ops[PATH_MAX + 48], src[PATH_MAX + 48], obj[PATH_MAX + 48],
+        so[PATH_MAX + 48];
     snprintf(hdr, sizeof hdr, "%s/cuda_cpu.h", tmp);
+    snprintf(ops, sizeof ops, "%s/scan_ops.h", tmp);
     snprintf(src, sizeof src, "%s/kernel.cc", tmp);
     snprintf(obj, sizeof obj, "%s/kernel.o", tmp);
     snprintf(so, sizeof so, "%s/kernel.so", tmp);
@@ -456,6 +458,7 @@ static bool build(const char *cxx, const char *dir, const char *text, const char
     char *msgs = NULL, name[512];
     sv_source_line_name(path, name, sizeof name);
     if (!write_file(hdr, sv_rt_cuda_cpu_h, sv_rt_cuda_cpu_h_size) ||
+        !write_file(ops, sv_rt_scan_ops_h, sv_rt_scan_ops_h_size) ||
         !write_file(src, text, strlen(text))) {
         sv_errorf(err, errlen, "%s: %s", tmp, strerror(errno));
         goto done;
@@ -559,6 +562,7 @@ static void cache_key(const char *cxx, const char *text, const char *const *extr
     sha256_init(&c);
     key_add(&c, text, strlen(text));
     key_add(&c, sv_rt_cuda_cpu_h, sv_rt_cuda_cpu_h_size);
+    key_add(&c, sv_rt_scan_ops_h, sv_rt_scan_ops_h_size);
     char real[PATH_MAX];
     struct stat st;
     if (realpath(cxx, real) && stat(real, &st) == 0) {
@@ -632,14 +636,4 @@ bool sv_rt_cpu_compile_unchecked(const char *text, const char *path, sv_rt_built
     char cxx[PATH_MAX], dir[PATH_MAX];
     return compile_start(cxx, dir, out, kind, line, messages, err, errlen) &&
            build(cxx, dir, text, path, file_flags, NULL, out, kind, line, messages, err, errlen);
-}
-
-bool sv_rt_cpu_compile_shipped(const char *text, const char *path, const char *const *extra,
-                               const char *include_dir, sv_rt_built *out, sv_kfail_kind *kind,
-                               int *line, char **messages, char *err, size_t errlen)
-{
-    char cxx[PATH_MAX], dir[PATH_MAX];
-    return compile_start(cxx, dir, out, kind, line, messages, err, errlen) &&
-           build(cxx, dir, text, path, extra, include_dir, out, kind, line, messages, err,
-                 errlen);
 }

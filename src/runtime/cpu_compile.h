@@ -89,12 +89,6 @@ bool sv_rt_cpu_compile(const char *text, const char *path, sv_rt_built *out, boo
 bool sv_rt_cpu_compile_unchecked(const char *text, const char *path, sv_rt_built *out,
                                  sv_kfail_kind *kind, int *line, char **messages, char *err,
                                  size_t errlen);
-/* The same for a shipped kernel at build time (sv-cpu-kernel): extra
- * flags (NULL-terminated: -DSV_RT_HOSTED, -I kernels/, whose folder the
- * compiler may read), the system's headers, no check of the object. */
-bool sv_rt_cpu_compile_shipped(const char *text, const char *path, const char *const *extra,
-                               const char *include_dir, sv_rt_built *out, sv_kfail_kind *kind,
-                               int *line, char **messages, char *err, size_t errlen);
 /* Parses a line table's text ("ADDR LINE" lines, hex and decimal). */
 bool sv_rt_lines_parse(const char *text, sv_rt_lines *l);
 

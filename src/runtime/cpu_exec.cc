@@ -1251,10 +1251,15 @@ bool load(const char *so_path, const char *dyn_name, char *err, size_t errlen)
     R->so_base = (uintptr_t)info.dli_fbase;
     dl_iterate_phdr(own_segments, nullptr);
     R->dyn = R->pool + 4096;
-    // a shipped kernel's launcher dispatches over the operator and type
-    void (*configure)(int, int, int) = (void (*)(int, int, int))dlsym(R->so, "sv_rt_configure");
-    if (configure)
-        configure((int)R->req->op, (int)R->req->type, R->req->scan == SV_SCAN_EXCLUSIVE);
+    // the run's operator and kind, which Op::apply and scan_exclusive read (scan_ops.h)
+    int *scan = (int *)dlsym(R->so, "sv_rt_scan");
+    if (!scan) {
+        sv_errorf(err, errlen, "%s: not a kernel built with cuda_cpu.h", so_path);
+        return false;
+    }
+    scan[0] = (int)R->req->op;
+    scan[1] = R->req->scan == SV_SCAN_EXCLUSIVE;
+    scan[2] = (int)R->req->type;
     *R->hooks = &the_hooks;
     bdim[0] = R->n;
     bdim[1] = bdim[2] = 1;

@@ -352,6 +352,20 @@ static inline float __uint_as_float(unsigned v) { float f; __builtin_memcpy(&f, 
 static inline unsigned __float_as_uint(float f) { unsigned v; __builtin_memcpy(&v, &f, 4); return v; }
 #endif /* SV_RT_HOSTED */
 
+/* ---- The scan the run asks for (scan_ops.h: Op::apply, Op::identity,
+ * scan_exclusive) ---------------------------------------------------------
+ * One build serves every operator: the runtime writes the run's operator
+ * and kind into sv_rt_scan after loading, before the kernel runs. Read
+ * through uninstrumented calls, so they are no accesses of the kernel's. */
+extern "C" {
+__attribute__((visibility("default"))) int sv_rt_scan[3]; /* sv_op, exclusive, sv_type */
+}
+__attribute__((no_sanitize("thread"), noinline)) static int sv_rt_scan_op() { return sv_rt_scan[0]; }
+__attribute__((no_sanitize("thread"), noinline)) static int sv_rt_scan_excl() { return sv_rt_scan[1]; }
+#define SV_SCAN_OP sv_rt_scan_op()
+#define SV_SCAN_EXCLUSIVE sv_rt_scan_excl()
+#include "scan_ops.h"
+
 #endif /* SV_RT_HOOKS_ONLY */
 
 #endif

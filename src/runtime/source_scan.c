@@ -142,7 +142,6 @@ typedef struct lexer {
     tok *toks;
     size_t ntoks, cap;
     sv_source_scan *out;
-    bool shipped;      /* a shipped kernel: its own headers, no refusals */
     size_t start;      /* where the text starts: after a UTF-8 byte-order mark */
     const char *path;
     sv_kfail_kind *kind;
@@ -405,8 +404,6 @@ static bool pp_include(lexer *lx, size_t start, size_t p, size_t e, const char *
 {
     const char *s = lx->lg;
     int line = lx->lines[start];
-    if (lx->shipped)
-        return true;
     char name[SV_SCAN_TYPE] = "";
     if (p < e && (s[p] == '<' || s[p] == '"')) {
         char close = s[p] == '<' ? '>' : '"';
@@ -492,7 +489,7 @@ static size_t directive(lexer *lx, size_t p)
                 e++;
             break;
         }
-        if ((s[e] == '"' || s[e] == '\'') && !lx->shipped) {
+        if (s[e] == '"' || s[e] == '\'') {
             /* a quote in a directive's text: skip its literal on this line */
             size_t q = e + 1;
             while (q < lx->len && s[q] != s[e] && s[q] != '\n')
@@ -511,9 +508,6 @@ static size_t directive(lexer *lx, size_t p)
     char word[32] = "";
     if (q - w < sizeof word)
         memcpy(word, s + w, q - w), word[q - w] = '\0';
-    if (lx->shipped) {
-        return e;
-    }
     if (w == q) {
         if (w >= e || (w < e && s[w] == '/'))
             return e; /* the null directive */
@@ -605,29 +599,11 @@ static bool lex(lexer *lx)
         line_start = false;
         bool ident = false;
         size_t q;
-        if (lx->shipped) {
-            /* the project's own kernels: the same tokens, nothing refused */
-            q = p + 1;
-            if (is_ident_start(c)) {
-                while (q < lx->len && is_ident(s[q]))
-                    q++;
-            } else if (isdigit((unsigned char)c)) {
-                while (q < lx->len && (is_ident(s[q]) || s[q] == '.'))
-                    q++;
-            } else if (c == '"' || c == '\'') {
-                while (q < lx->len && s[q] != c && s[q] != '\n')
-                    q += s[q] == '\\' ? 2 : 1;
-                q = q < lx->len ? q + 1 : q;
-            } else if (c == ':' && q < lx->len && s[q] == ':') {
-                q++;
-            }
-        } else {
-            q = one_token(lx, p, &ident);
-            if (q == (size_t)-1)
-                return false;
-            if (ident && !check_ident(lx, s + p, q - p, lx->lines[p], false))
-                return false;
-        }
+        q = one_token(lx, p, &ident);
+        if (q == (size_t)-1)
+            return false;
+        if (ident && !check_ident(lx, s + p, q - p, lx->lines[p], false))
+            return false;
         if (!push(lx, p, q - p, lx->lines[p])) {
             refuse(lx, SV_KFAIL_INTERNAL, lx->lines[p], "out of memory scanning the file");
             return false;
@@ -930,7 +906,7 @@ static bool namespace_brace(const lexer *lx, size_t i)
     return i >= 2 && is(lx, i - 2, "extern") && *TXT(lx, i - 1) == '"';
 }
 
-static bool scan(const char *src, const char *path, bool shipped, sv_source_scan *out,
+static bool scan(const char *src, const char *path, sv_source_scan *out,
                  sv_kfail_kind *kind, int *line, char *err, size_t errlen)
 {
     memset(out, 0, sizeof *out);
@@ -942,7 +918,6 @@ static bool scan(const char *src, const char *path, bool shipped, sv_source_scan
     lx.src = src;
     lx.srclen = strlen(src);
     lx.out = out;
-    lx.shipped = shipped;
     lx.path = path;
     lx.kind = kind;
     lx.fline = line;
@@ -959,7 +934,7 @@ static bool scan(const char *src, const char *path, bool shipped, sv_source_scan
         out->blank_start[out->nblank] = 0;
         out->blank_end[out->nblank++] = orig_end(&lx, 3);
     }
-    ok = ok && lex(&lx) && (shipped || check_attributes(&lx));
+    ok = ok && lex(&lx) && check_attributes(&lx);
     /* the braces around each declaration: a __shared__ array outside every
      * function is at file scope (its CPU text needs no code to run at load) */
     uint64_t fn_depth = 0; /* braces that are not namespaces' */
@@ -996,7 +971,7 @@ static bool scan(const char *src, const char *path, bool shipped, sv_source_scan
 bool sv_source_scan_text(const char *src, const char *path, sv_source_scan *out,
                          sv_kfail_kind *kind, int *line, char *err, size_t errlen)
 {
-    if (!scan(src, path, false, out, kind, line, err, errlen))
+    if (!scan(src, path, out, kind, line, err, errlen))
         return false;
     for (size_t i = 0; i < out->nshared; i++) {
         const sv_scan_shared *sh = &out->shared[i];
@@ -1008,22 +983,6 @@ bool sv_source_scan_text(const char *src, const char *path, sv_source_scan *out,
             return false;
         }
     }
-    return true;
-}
-
-bool sv_source_scan_shipped(const char *src, const char *path, sv_source_scan *out,
-                            char *err, size_t errlen)
-{
-    sv_kfail_kind kind;
-    int line;
-    if (!scan(src, path, true, out, &kind, &line, err, errlen))
-        return false;
-    if (out->nkernels != 1) {
-        sv_errorf(err, errlen, "%s: %zu __global__ functions, a shipped kernel has one", path,
-                  out->nkernels);
-        return false;
-    }
-    out->entry = 0;
     return true;
 }
 
@@ -1245,46 +1204,26 @@ char *sv_source_cpu_text(const sv_source_scan *s, const char *src, const char *p
     if (!o)
         return NULL;
     const sv_scan_kernel *k = s->entry >= 0 ? &s->kernels[s->entry] : &s->kernels[0];
+    const char *head = "\n#line 1 \"<scanviz launcher>\"\n"
+                       "extern \"C\" __attribute__((visibility(\"default\"))) void "
+                       "sv_rt_entry(const void *in, void *out, int n)\n";
+    if (type == SV_TYPE_COUNT && k->tparam[0]) {
+        /* every type in one build (the shipped kernels): the run's type picks */
+        u += (size_t)sprintf(o + u,
+                             "%s{ if (sv_rt_scan[2] == %d) %s<float>((const float *)in, "
+                             "(float *)out, n);\n  else %s<int>((const int *)in, (int *)out, n); }\n",
+                             head, (int)SV_TYPE_FLOAT32, k->name, k->name);
+        o[u] = '\0';
+        return o;
+    }
+    if (type == SV_TYPE_COUNT)
+        type = strstr(k->params[0].type, "float") ? SV_TYPE_FLOAT32 : SV_TYPE_INT32;
     const char *T = sv_source_ctype(type);
     char inst[SV_SCAN_NAME + 16] = "";
     if (k->tparam[0])
         snprintf(inst, sizeof inst, "<%s>", T);
-    u += (size_t)sprintf(o + u,
-                         "\n#line 1 \"<scanviz launcher>\"\n"
-                         "extern \"C\" __attribute__((visibility(\"default\"))) void "
-                         "sv_rt_entry(const void *in, void *out, int n)\n"
-                         "{ %s%s((const %s *)in, (%s *)out, n); }\n",
-                         k->name, inst, T, T);
-    o[u] = '\0';
-    return o;
-}
-
-char *sv_source_cpu_text_shipped(const sv_source_scan *s, const char *src, const char *path)
-{
-    size_t u;
-    char *o = cpu_body(s, src, path, 0, &u);
-    if (!o)
-        return NULL;
-    const sv_scan_kernel *k = &s->kernels[s->entry >= 0 ? s->entry : 0];
-    u += (size_t)sprintf(o + u,
-        "\n#line 1 \"<scanviz launcher>\"\n"
-        "static int sv_rt_op, sv_rt_type, sv_rt_exclusive;\n"
-        "extern \"C\" __attribute__((visibility(\"default\"))) void\n"
-        "sv_rt_configure(int op, int type, int exclusive)\n"
-        "{ sv_rt_op = op; sv_rt_type = type; sv_rt_exclusive = exclusive; }\n"
-        "namespace {\n"
-        "struct sv_rt_launch {\n"
-        "    const void *in; void *out; int n;\n"
-        "    template <typename Op, typename T> void operator()(Op, T) const {\n"
-        "        %s<Op, T, sv::NoTrace<T>>((const T *)in, (T *)out, n, sv_rt_exclusive != 0,\n"
-        "            typename sv::NoTrace<T>::Buffers{});\n"
-        "    }\n"
-        "};\n"
-        "}\n"
-        "extern \"C\" __attribute__((visibility(\"default\"))) void\n"
-        "sv_rt_entry(const void *in, void *out, int n)\n"
-        "{ sv::dispatch_op((sv_op)sv_rt_op, (sv_type)sv_rt_type, sv_rt_launch{in, out, n}); }\n",
-        k->name);
+    u += (size_t)sprintf(o + u, "%s{ %s%s((const %s *)in, (%s *)out, n); }\n", head, k->name, inst,
+                         T, T);
     o[u] = '\0';
     return o;
 }

@@ -95,11 +95,6 @@ const char *sv_source_allowed_includes(void);
  * contract. */
 bool sv_source_scan_text(const char *src, const char *path, sv_source_scan *out,
                          sv_kfail_kind *kind, int *line, char *err, size_t errlen);
-/* The same for a shipped kernel (kernels/hillis_steele.cu and the mistakes),
- * built ahead of time: its own #includes (ops.cuh, trace_hooks.cuh) kept. */
-bool sv_source_scan_shipped(const char *src, const char *path, sv_source_scan *out,
-                            char *err, size_t errlen);
-
 /* Picks the entry (entry NULL: the only __global__ function) and checks its
  * parameters against (const T *in, T *out, int n) for type. False with
  * err naming both parameter lists (SV_KFAIL_SIGNATURE, *line the kernel's
@@ -121,13 +116,11 @@ const char *sv_source_ctype(sv_type type);
  * the runtime's pool (the extern one: the dynamic shared memory; a static
  * one: its own place, registered under its name), every line where it was
  * (a #line directive first names the file), then a launcher calling the
- * entry. malloc'd; NULL on allocation failure. */
+ * entry: for type SV_TYPE_COUNT (the shipped kernels, built ahead of time) a
+ * template entry for both types, the run's type picking (sv_rt_scan[2]).
+ * malloc'd; NULL on allocation failure. */
 char *sv_source_cpu_text(const sv_source_scan *s, const char *src, const char *path,
                          sv_type type);
-/* The CPU text of a shipped kernel: the same rewriting, and a launcher that
- * instantiates hillis_steele<Op, T, sv::NoTrace<T>> for the op, type and
- * scan that sv_rt_configure(op, type, exclusive) sets before each run. */
-char *sv_source_cpu_text_shipped(const sv_source_scan *s, const char *src, const char *path);
 
 #ifdef __cplusplus
 }
