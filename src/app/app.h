@@ -90,7 +90,7 @@ typedef struct sv_app_config {
 } sv_app_config;
 
 /* --new-kernel FILE.cu: writes the starting kernel file (the installed
- * assets/kernels/starter.cu, embedded), all or nothing; false with err
+ * kernels/hillis_steele.cu, embedded), all or nothing; false with err
  * naming the file when it exists (never overwritten) or cannot be written. */
 bool sv_app_new_kernel(const char *path, char *err, size_t errlen);
 

@@ -134,7 +134,12 @@ def test_correct():
     rc, out, err = run("--kernel-file", STARTER, "--input", CHAPTER)
     check(rc == 0, f"starter: exit {rc}: {err}")
     check("output: right" in out and "hazards: 0" in out, f"starter table: {out[-600:]}")
-    check("round 1: buf[1] holds the round's windows" in out, "starter: the chapter's reading")
+    check("round 1: smem[1] holds the round's windows" in out, "starter: the chapter's reading")
+    # the chapter's kernel file takes the operator, type and scan from the runtime
+    for extra in (["--op", "max"], ["--type", "float32", "--op", "min"], ["--exclusive"],
+                  ["--op", "product", "--exclusive"], ["--op", "xor"]):
+        rc, out, err = run("--kernel-file", STARTER, "--random", "100", "--seed", "3", *extra)
+        check(rc == 0 and "output: right" in out, f"starter {extra}: exit {rc}: {err}{out[-300:]}")
 
 
 def test_types_and_ops():

@@ -4,8 +4,9 @@ of the installed tree gets, from a folder outside the source and build trees:
 
   1. every file is where the desktop, man and bash-completion look, and the
      example presenter script (share/scanviz/scripts/chapter-story.txt), which
-     the installed scanviz runs, and the students' starting kernel file
-     (share/scanviz/kernels/starter.cu), which the installed scanviz-trace
+     the installed scanviz runs, and the students' starting kernel file, the
+     chapter's (share/scanviz/kernels/hillis_steele.cu, also as starter.cu),
+     which the installed scanviz-trace
      --kernel-file runs, and the exercises, each folder whole (its start.cu
      and solution.cu the files the build wrote from their diffs);
   2. the installed binaries run (nothing from the build or source tree: no
@@ -270,8 +271,8 @@ def check_all(o, programs, man_pages, source_dir, build_dir, tmp):
     metainfo = os.path.join(datadir, 'metainfo', o.app_id + '.metainfo.xml')
     mime_xml = os.path.join(datadir, 'mime', 'packages', o.app_id + '.xml')
     story = os.path.join(datadir, 'scanviz', 'scripts', 'chapter-story.txt')
-    starter = os.path.join(datadir, 'scanviz', 'kernels', 'starter.cu')
-    want.append(starter)
+    starter = os.path.join(datadir, 'scanviz', 'kernels', 'hillis_steele.cu')
+    want += [starter, os.path.join(datadir, 'scanviz', 'kernels', 'starter.cu')]
     if gui:
         want += [desktop, icon, metainfo, mime_xml, story]
     missing = [os.path.relpath(p, dest) for p in want if not os.path.isfile(p)]
@@ -322,8 +323,11 @@ def check_all(o, programs, man_pages, source_dir, build_dir, tmp):
         shutil.copyfile(starter, mine)
         r = run([exe['scanviz-trace'], '--kernel-file', mine, '--backend', 'cpu'], cwd=work,
                 env=env)
+        same = open(starter, 'rb').read() == open(os.path.join(source_dir, 'kernels',
+                                                               'hillis_steele.cu'), 'rb').read()
+        check(same, 'the installed starting file is kernels/hillis_steele.cu byte for byte')
         check(r.returncode == 0 and 'output: right' in r.stdout,
-              f'scanviz-trace --kernel-file the installed starter.cu: exit {r.returncode} '
+              f'scanviz-trace --kernel-file the installed hillis_steele.cu: exit {r.returncode} '
               f'{r.stderr.strip()[-300:]}')
 
     check_exercises(os.path.join(datadir, 'scanviz', 'exercises'),

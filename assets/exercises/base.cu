@@ -1,5 +1,5 @@
-/* starter.cu: your own scan kernel, to edit. It starts as the chapter's
- * Hillis-Steele inclusive scan, written in the contract scanviz runs:
+/* base.cu: the base of the exercises' and the tests' diffs: the chapter's scan
+ * for int and +, in the contract scanviz runs (kernels/hillis_steele.cu: any op):
  *
  *   - one __global__ function taking (const T *in, T *out, int n), T int
  *     (--type int32, the default) or float (--type float32);
@@ -11,8 +11,8 @@
  *
  * Run it (no GPU needed: the CPU runtime traces every barrier and finds
  * races), then change it and run it again:
- *   scanviz-trace --kernel-file starter.cu --input "3 1 7 0 4 1 6 3"
- *   scanviz-trace --kernel-file starter.cu --random 1024 --schedule random:1
+ *   scanviz-trace --kernel-file base.cu --input "3 1 7 0 4 1 6 3"
+ *   scanviz-trace --kernel-file base.cu --random 1024 --schedule random:1
  * Exit status 0: the output is the scan and no race was found; 4: wrong
  * output or races; 2: it does not compile; 5: it failed while running.
  *
