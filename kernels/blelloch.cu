@@ -27,7 +27,11 @@
  * the element type (int or float); the runtime runs it as a shipped kernel,
  * on the CPU built ahead of time (src/runtime/meson.build). The trace of
  * every step is the runtime's (every barrier): the chapter's rounds do not
- * describe this kernel.
+ * describe this kernel. Like every kernel file it has no #include: the
+ * keywords, the operator and the scan come from the runtime, on the CPU
+ * (src/runtime/cuda_cpu.h, scan_ops.h) as on the GPU (NVRTC, the same
+ * scan_ops.h after its prelude), so what runs on either is this text, and
+ * its lines are the ones the window's source panel marks.
  *
  * Run it on the CPU (no GPU needed), from the repository root:
  *   meson setup build -Dcuda=disabled && ninja -C build

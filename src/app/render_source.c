@@ -1,7 +1,7 @@
 /* The source panel (key C, --code): the kernel's own file as embedded at
  * build time (source.h), with line numbers and simple C/CUDA colouring,
  * the current phase's lines highlighted and, for a mistake, its changed
- * lines marked, the trace's instrumentation lines dim. The code is the small
+ * lines marked. The code is the small
  * text's size; a line longer than the panel wraps onto more rows (marked
  * with an arrow in the gutter). The panel scrolls by itself to keep the
  * highlight in view. */
@@ -236,10 +236,9 @@ static void draw_line_marks(sv_gfx *g, const sv_theme *t, const sv_box *p, float
     }
 }
 
-/* Bytes [a, b) of a line as one text call per run of one token. An
- * instrumentation line is dim throughout, as a comment is. */
+/* Bytes [a, b) of a line as one text call per run of one token. */
 static void draw_row(sv_gfx *g, const sv_theme *t, const sv_code_geo *cg, const char *text,
-                     const sv_tok *tok, size_t a, size_t b, float y, bool dim)
+                     const sv_tok *tok, size_t a, size_t b, float y)
 {
     float x = cg->text_x, adv = sv_mono_width(cg->px, 1.0f);
     while (a < b) {
@@ -250,7 +249,7 @@ static void draw_row(sv_gfx *g, const sv_theme *t, const sv_code_geo *cg, const 
         memcpy(run, text + a, e - a);
         run[e - a] = '\0';
         float w = sv_gfx_text(g, SV_FONT_MONO, cg->px, x, y, SV_ALIGN_LEFT,
-                              dim ? t->text_dim : tok_colour(t, tok[a]), run);
+                              tok_colour(t, tok[a]), run);
         x += w > 0.0f ? w : adv * (float)(e - a);
         a = e;
     }
@@ -325,7 +324,7 @@ void sv_render_source(sv_gfx *g, const sv_app_view *s, const sv_layout *l, const
             size_t a = starts[r], b = r + 1 < rows ? starts[r + 1] : len;
             while (b > a && text[b - 1] == ' ')
                 b--;
-            draw_row(g, t, &cg, text, tok, a, b, ry, ln->instrumentation);
+            draw_row(g, t, &cg, text, tok, a, b, ry);
         }
     }
     sv_gfx_clip(g, NULL);

@@ -9,8 +9,8 @@
  * of the else branch, the `__syncthreads()` after the load and after the
  * guard, the `pout = 1 - pout` / `pin = 1 - pout` pair (a one-buffer
  * mistake's `pout = pin = 0`), and the copy back
- * from `if (exclusive)` to the last `out[i] =`. A rewritten file (the
- * instrumentation moved elsewhere, a mistake's variant) keeps working as
+ * from `if (scan_exclusive)` to the last `out[i] =`. A rewritten file (a
+ * mistake's variant, a student's own) keeps working as
  * long as it keeps these statements; a phase whose code is gone (no barrier
  * in a mistake) maps to no line, and the panel says so. */
 #include "source.h"
@@ -226,10 +226,6 @@ static bool parse(parsed *p, const embedded *e)
                       p->code[k]))
             return false;
         p->lines[k].nspans = nspans - p->lines[k].first_span;
-        const char *code;
-        size_t ncode;
-        trimmed(p->code[k], &code, &ncode);
-        p->lines[k].instrumentation = ncode >= 6 && memcmp(code, "trace.", 6) == 0;
         at = end + 1;
     }
     p->f.path = e->path;
@@ -441,7 +437,7 @@ bool sv_source_phase_lines(const sv_source_file *f, sv_phase ph, int round, int 
                 last = k;
         if (last < 0)
             break;
-        int ex = find_compact(p, loop, "if(exclusive)");
+        int ex = find_compact(p, loop, "if(scan_exclusive)");
         a = (ex >= 0 && ex <= last) ? ex : last;
         b = last;
         break;

@@ -39,8 +39,6 @@ typedef struct sv_source_line {
     size_t len;
     size_t first_span, nspans; /* into sv_source_file.spans */
     bool changed;       /* differs from the correct kernel (mistakes only) */
-    bool instrumentation; /* the trace's own line (`trace.round(...)`): drawn dim,
-                           * as comments are, so the chapter's code stands out */
 } sv_source_line;
 
 typedef struct sv_source_file {

@@ -123,8 +123,7 @@ static bool jail_enter(void *ctx)
 
 /* The folders a compiler reads: the system's, and its own prefix (the
  * folder above its bin/) when it lives elsewhere. */
-static int compiler_ruleset(const char *cxx, const char *work, const char *include_dir,
-                            char *err, size_t errlen)
+static int compiler_ruleset(const char *cxx, const char *work, char *err, size_t errlen)
 {
     char real[PATH_MAX], prefix[PATH_MAX] = "";
     if (realpath(cxx, real)) {
@@ -137,17 +136,9 @@ static int compiler_ruleset(const char *cxx, const char *work, const char *inclu
             snprintf(prefix, sizeof prefix, "%s", real);
         }
     }
-    /* a shipped kernel's folder (the build's tool): the source tree above it */
-    char tree[PATH_MAX] = "";
-    if (include_dir && realpath(include_dir, tree)) {
-        char *slash = strrchr(tree, '/');
-        if (slash && slash != tree)
-            *slash = '\0';
-    }
     const char *ro[] = {"/usr", "/lib", "/lib64", "/lib32", "/libx32", "/bin", "/sbin",
                         "/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d",
-                        "/etc/alternatives", prefix[0] ? prefix : "/usr", tree[0] ? tree : "/usr",
-                        NULL};
+                        "/etc/alternatives", prefix[0] ? prefix : "/usr", NULL};
     const char *rw[] = {work, "/dev/null", NULL};
     return sv_sandbox_ruleset_paths(ro, rw, NULL, err, errlen);
 }
@@ -155,7 +146,7 @@ static int compiler_ruleset(const char *cxx, const char *work, const char *inclu
 /* Runs argv (a compiler, readelf) in its walls with stdout and stderr into
  * *out (at most max bytes kept); returns the exit status, -1: could not run
  * (the reason in err), -2: past its wall time (err says so). */
-static int run_jailed(char *const argv[], const char *work, const char *include_dir, char **out,
+static int run_jailed(char *const argv[], const char *work, char **out,
                       size_t max, char *err, size_t errlen)
 {
     char tmpdir[PATH_MAX + 16];
@@ -165,7 +156,7 @@ static int run_jailed(char *const argv[], const char *work, const char *include_
     snprintf(pathv, sizeof pathv, "PATH=%s", path ? path : "/usr/bin:/bin");
     char *envp[] = {pathv, tmpdir, (char *)"LC_ALL=C", NULL};
     char lerr[256];
-    jail j = {compiler_ruleset(argv[0], work, include_dir, lerr, sizeof lerr), false};
+    jail j = {compiler_ruleset(argv[0], work, lerr, sizeof lerr), false};
     sv_spawn_opts o = {envp, true, work, jail_enter, &j};
     size_t len = 0;
     int st = 0;
@@ -438,7 +429,7 @@ static void cache_put(const char *so_path, const char *lines_path, const char *s
 /* The compile itself in a private work folder of dir: compile, link,
  * readelf; out filled on success. */
 static bool build(const char *cxx, const char *dir, const char *text, const char *path,
-                  const char *const *extra, const char *include_dir, sv_rt_built *out,
+                  const char *const *extra, sv_rt_built *out,
                   sv_kfail_kind *kind, int *line, char **messages, char *err, size_t errlen)
 {
     char tmp[PATH_MAX + 16];
@@ -480,7 +471,7 @@ static bool build(const char *cxx, const char *dir, const char *text, const char
         argv[a++] = "-o";
         argv[a++] = obj;
         argv[a] = NULL;
-        int rc = run_jailed((char *const *)argv, tmp, include_dir, &msgs, SV_RT_COMPILE_MESSAGES,
+        int rc = run_jailed((char *const *)argv, tmp, &msgs, SV_RT_COMPILE_MESSAGES,
                             err, errlen);
         if (rc == -1)
             goto done;
@@ -505,7 +496,7 @@ static bool build(const char *cxx, const char *dir, const char *text, const char
         /* linked without -fsanitize: no libtsan; the hooks are in the object.
          * -Bsymbolic: its own memcpy and the rest bind to its own. */
         const char *largv[] = {cxx, "-shared", "-Wl,-Bsymbolic", "-o", so, obj, NULL};
-        rc = run_jailed((char *const *)largv, tmp, include_dir, &msgs, SV_RT_COMPILE_MESSAGES, err,
+        rc = run_jailed((char *const *)largv, tmp, &msgs, SV_RT_COMPILE_MESSAGES, err,
                         errlen);
         if (rc != 0) {
             if (rc > 0)
@@ -527,7 +518,7 @@ static bool build(const char *cxx, const char *dir, const char *text, const char
         const char *rargv[] = {readelf, "-W", "--debug-dump=decodedline", so, NULL};
         char *ltext = NULL;
         if (on_path("readelf", readelf, sizeof readelf) &&
-            run_jailed((char *const *)rargv, tmp, NULL, &msgs, 64u << 20, err, errlen) == 0)
+            run_jailed((char *const *)rargv, tmp, &msgs, 64u << 20, err, errlen) == 0)
             ltext = lines_text_from_readelf(msgs, strrchr(name, '/') ? strrchr(name, '/') + 1
                                                                       : name);
         out->lines = ltext ? ltext : calloc(1, 1);
@@ -618,7 +609,7 @@ bool sv_rt_cpu_compile(const char *text, const char *path, sv_rt_built *out, boo
         *cached = true;
         return true;
     }
-    if (!build(cxx, dir, text, path, file_flags, NULL, out, kind, line, messages, err, errlen))
+    if (!build(cxx, dir, text, path, file_flags, out, kind, line, messages, err, errlen))
         return false;
     if (!sv_rt_so_check(out->so, out->so_len, err, errlen)) {
         *kind = SV_KFAIL_REFUSED;
@@ -635,5 +626,5 @@ bool sv_rt_cpu_compile_unchecked(const char *text, const char *path, sv_rt_built
 {
     char cxx[PATH_MAX], dir[PATH_MAX];
     return compile_start(cxx, dir, out, kind, line, messages, err, errlen) &&
-           build(cxx, dir, text, path, file_flags, NULL, out, kind, line, messages, err, errlen);
+           build(cxx, dir, text, path, file_flags, out, kind, line, messages, err, errlen);
 }

@@ -92,7 +92,7 @@ static void test_source_panel(void)
         { SV_PHASE_BARRIER, 0, "__syncthreads()" },
         { SV_PHASE_BARRIER, 2, "__syncthreads()" },
         { SV_PHASE_SWAP, 1, "pout = 1 - pout" },
-        { SV_PHASE_COPY_BACK, 3, "exclusive" },
+        { SV_PHASE_COPY_BACK, 3, "scan_exclusive" },
     };
     int guard = 0, op_lo = 0, op_hi = 0, bar0 = 0, bar1 = 0, load = 0;
     for (size_t k = 0; k < sizeof m / sizeof m[0]; k++) {
