@@ -70,7 +70,7 @@ typedef struct sv_capture_request {
     bool shake;            /* GPU: seeded per-warp delays before each round's reads */
     uint64_t shake_seed;   /* 0 means 1 */
     bool racecheck;        /* GPU: also run the kernel once under compute-sanitizer
-                              racecheck (needs sv_capture_child_main() in main) */
+                              racecheck (the GPU runtime's racecheck run) */
     /* Emulated lab runs: called on the capturing thread as runs complete (done
      * of runs; the window's "running 37 / 100 runs" line); returning false
      * stops the capture, which then fails ("stopped"). NULL: none. */
@@ -117,13 +117,6 @@ sv_capture_status sv_capture(const sv_capture_request *req, sv_trace **out,
 /* Whether req asks for the mistakes lab (a mistake, a schedule, runs,
  * shake or racecheck). */
 bool sv_capture_is_lab(const sv_capture_request *req);
-
-/* The racecheck child: a program that offers --racecheck calls this first
- * thing in main; when argv is the child's (argv[1] is
- * SV_CAPTURE_CHILD_FLAG) it runs the kernel once, prints what the parent
- * needs and returns the exit status (else -1, and main carries on). */
-#define SV_CAPTURE_CHILD_FLAG "--sv-racecheck-child"
-int sv_capture_child_main(int argc, char **argv);
 
 /* One run of shipped kernel k (the chapter's or a mistake) under schedule s
  * on t's input (t from sv_trace_create) through the CPU runtime, its own

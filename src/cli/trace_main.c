@@ -541,10 +541,6 @@ static int run_capture(const options *o)
 
 int main(int argc, char **argv)
 {
-    /* --racecheck re-runs this program under compute-sanitizer (capture). */
-    int child = sv_capture_child_main(argc, argv);
-    if (child >= 0)
-        return child;
     options o;
     int status = parse_options(argc, argv, &o);
     if (status >= 0)

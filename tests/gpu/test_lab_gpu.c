@@ -134,9 +134,6 @@ static void table(void)
 
 int main(int argc, char **argv)
 {
-    int child = sv_capture_child_main(argc, argv); /* racecheck's child */
-    if (child >= 0)
-        return child;
     char why[256], device[256];
     if (!sv_capture_cuda_available(device, sizeof device, NULL, why, sizeof why)) {
         printf("skipped: %s\n", why);
