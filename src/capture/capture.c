@@ -247,9 +247,10 @@ sv_capture_status sv_capture(const sv_capture_request *req, sv_trace **out,
                  SV_MAX_N);
         return SV_CAPTURE_BAD_INPUT;
     }
-    sv_kernel kernel;
-    if (req->kernel && !sv_kernel_parse(req->kernel, &kernel, err, errlen))
+    if (!sv_kernel_get(req->kernel) || req->kernel >= SV_KERNEL_COUNT) {
+        snprintf(err, errlen, "kernel %d: not a shipped kernel of the lab", (int)req->kernel);
         return SV_CAPTURE_BAD_INPUT;
+    }
     if (sv_capture_is_lab(req) && !sv_capture_lab_check(req, err, errlen))
         return SV_CAPTURE_BAD_INPUT;
 
@@ -259,8 +260,10 @@ sv_capture_status sv_capture(const sv_capture_request *req, sv_trace **out,
     sv_capture_fallback fallback = SV_FALLBACK_NONE;
     if (req->choice == SV_CHOOSE_CPU) {
         snprintf(why, sizeof why, "--backend cpu");
-    } else if (req->schedule && req->choice == SV_CHOOSE_AUTO) {
-        snprintf(why, sizeof why, "--schedule %.100s (a schedule is the emulator's)", req->schedule);
+    } else if (req->has_schedule && req->choice == SV_CHOOSE_AUTO) {
+        char name[48];
+        snprintf(why, sizeof why, "--schedule %.100s (a schedule is the emulator's)",
+                 sv_schedule_format(req->schedule, name, sizeof name));
     } else if (req->no_wait && !probe_finished()) {
         fallback = SV_FALLBACK_PROBING;
         snprintf(why, sizeof why, "looking for a CUDA device…");

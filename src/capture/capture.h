@@ -45,9 +45,10 @@ typedef struct sv_capture_request {
     const sv_value *input; /* n values, copied */
     size_t n;
     sv_backend_choice choice;
-    const char *kernel;    /* NULL, "correct" or SV_KERNEL_TEACHING ("hillis-steele"):
-                              the chapter's kernel; or a mistake of the lab
-                              (lab.h: "in-place", "no-barrier", ...) */
+    sv_kernel kernel;      /* a shipped row of the registry (lab_registry.h):
+                              SV_KERNEL_CORRECT (0, the default) the chapter's
+                              kernel, or a mistake of the lab; the front ends
+                              parse the user's name once (sv_kernel_parse) */
     /* The window's policy, always show something: when the GPU asked for is
      * unavailable (even with SV_CHOOSE_CUDA) or fails while running, run the
      * emulator instead and say why in the source's reason. Without it, only
@@ -58,13 +59,15 @@ typedef struct sv_capture_request {
     bool no_wait;
     /* The mistakes lab. A capture is a lab capture when kernel is a mistake
      * or any of these is set; its trace carries a record (trace->lab): */
-    const char *schedule;  /* the emulator's schedule (lab.h: "lockstep",
-                              "random:S", ...); with SV_CHOOSE_AUTO it picks
-                              the emulator. NULL: emulate_schedule */
-    const char *emulate_schedule; /* the schedule when the emulator runs a lab
+    bool has_schedule;     /* --schedule was given: */
+    sv_schedule schedule;  /* the emulator's schedule (lab_schedule.h, parsed by
+                              the front end); with SV_CHOOSE_AUTO it picks the
+                              emulator. Without it: emulate_schedule */
+    bool has_emulate_schedule; /* the window's schedule: */
+    sv_schedule emulate_schedule; /* the schedule when the emulator runs a lab
                               capture without .schedule (no GPU, --backend
                               cpu, a fallback); it does not pick the
-                              emulator. NULL: SV_LAB_DEFAULT_SCHEDULE (bounds.h) */
+                              emulator. Without it: SV_LAB_DEFAULT_SCHEDULE (bounds.h) */
     uint32_t runs;         /* runs to summarize; 0: 100 on the GPU and for a seeded
                               schedule (random:S, warps:S), else 1 */
     bool shake;            /* GPU: seeded per-warp delays before each round's reads */

@@ -26,21 +26,13 @@
 
 bool sv_capture_is_lab(const sv_capture_request *req)
 {
-    sv_kernel k;
-    char e[8];
-    bool mistake = req->kernel && sv_kernel_parse(req->kernel, &k, e, sizeof e) &&
-                   k != SV_KERNEL_CORRECT;
-    return mistake || req->schedule || req->runs || req->shake || req->racecheck;
+    return req->kernel != SV_KERNEL_CORRECT || req->has_schedule || req->runs || req->shake ||
+           req->racecheck;
 }
 
 bool sv_capture_lab_check(const sv_capture_request *req, char *err, size_t errlen)
 {
-    sv_schedule s;
-    if (req->schedule && !sv_schedule_parse(req->schedule, &s, err, errlen))
-        return false;
-    if (req->emulate_schedule && !sv_schedule_parse(req->emulate_schedule, &s, err, errlen))
-        return false;
-    if (req->schedule && req->choice == SV_CHOOSE_CUDA) {
+    if (req->has_schedule && req->choice == SV_CHOOSE_CUDA) {
         sv_errorf(err, errlen, "--schedule names an emulator schedule, and --backend cuda asks "
                   "for the GPU (drop one of them)");
         return false;
@@ -353,9 +345,11 @@ static bool lab_runs_run(const sv_capture_request *req, sv_trace *t, sv_lab_reco
 static bool emulated_plan(const sv_capture_request *req, sv_lab_record *L, char *err,
                           size_t errlen)
 {
-    const char *sched = req->schedule ? req->schedule
-                      : req->emulate_schedule ? req->emulate_schedule : SV_LAB_DEFAULT_SCHEDULE;
-    if (!sv_schedule_parse(sched, &L->schedule, err, errlen))
+    if (req->has_schedule)
+        L->schedule = req->schedule;
+    else if (req->has_emulate_schedule)
+        L->schedule = req->emulate_schedule;
+    else if (!sv_schedule_parse(SV_LAB_DEFAULT_SCHEDULE, &L->schedule, err, errlen))
         return false;
     bool seeded = L->schedule.kind == SV_SCHEDULE_RANDOM || L->schedule.kind == SV_SCHEDULE_WARPS;
     L->runs = req->runs ? req->runs : seeded ? SV_LAB_DEFAULT_RUNS : 1;
@@ -366,11 +360,7 @@ bool sv_capture_lab_fill(sv_trace *t, const sv_capture_request *req, sv_backend 
                          bool *bad, char *err, size_t errlen)
 {
     char why[512];
-    sv_kernel k = SV_KERNEL_CORRECT;
-    if (req->kernel && !sv_kernel_parse(req->kernel, &k, err, errlen)) {
-        *bad = true;
-        return false;
-    }
+    const sv_kernel k = req->kernel;
     sv_lab_record *L = calloc(1, sizeof *L);
     sv_trace *correct = sv_lab_correct_trace(t, why, sizeof why);
     uint32_t *bits = NULL;

@@ -93,7 +93,7 @@ static bool time_summary(const sv_trace *t, uint32_t runs, bool many)
 static bool time_capture(const sv_value *in, uint32_t runs)
 {
     sv_capture_request req = sum_request(in, SV_CHOOSE_CUDA);
-    req.kernel = "in-place";
+    req.kernel = SV_KERNEL_IN_PLACE;
     req.runs = runs;
     req.shake = true;
     double ms[REPS];
