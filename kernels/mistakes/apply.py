@@ -5,9 +5,9 @@ kernels/mistakes/NAME.diff is a unified diff against kernels/hillis_steele.cu
 its `---` line, and below that comment the mistake's registry row, one
 `key: value` line per field (git apply skips these lines). This writes
 OUTDIR/NAME.cu: that comment, then the chapter's kernel with its opening
-comment dropped and the diff's hunks applied. nvcc compiles these files
-(kernels/lab_runs.cu) and the source panel shows them (src/app/meson.build),
-so what students read is what ran.
+comment dropped and the diff's hunks applied. The kernel runtime runs these
+files (src/runtime, on the CPU and the GPU) and the source panel shows them
+(src/app/meson.build), so what students read is what ran.
 
 With --registry OUT_H BASE_ROW [--beyond ROW ...] it also writes OUT_H, the registry of
 src/core/lab_registry.h as an X-macro table: one row per kernel file, the

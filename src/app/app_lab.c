@@ -26,12 +26,12 @@ sv_capture_status sv_app_recapture(sv_app_state *s, sv_op op, sv_type type, sv_s
         .op = op, .type = type, .scan = scan, .input = in, .n = n, .choice = s->backend,
         .fallback = s->bg != NULL, .no_wait = s->bg != NULL,
     };
-    char sched[48];
     if (s->kernel != SV_KERNEL_CORRECT) {
-        sv_schedule_format(s->schedule, sched, sizeof sched);
-        req.kernel = sv_kernel_name(s->kernel);
-        req.schedule = s->schedule_given ? sched : NULL;
-        req.emulate_schedule = sched;
+        req.kernel = s->kernel;
+        req.has_schedule = s->schedule_given;
+        req.schedule = s->schedule;
+        req.has_emulate_schedule = true;
+        req.emulate_schedule = s->schedule;
         req.runs = s->lab_runs; /* 0: capture's rule, the same as scanviz-trace's */
         req.shake = s->lab_shake;
         req.shake_seed = s->lab_shake_seed;
@@ -39,7 +39,7 @@ sv_capture_status sv_app_recapture(sv_app_state *s, sv_op op, sv_type type, sv_s
     /* Any pending lab capture gives way to this newer request; in the
      * window a mistake's capture runs in the worker (app_labjob.c). */
     sv_app_labjob_supersede(s);
-    if (req.kernel && s->lab_background && sv_app_labjob_start(s, &req)) {
+    if (req.kernel != SV_KERNEL_CORRECT && s->lab_background && sv_app_labjob_start(s, &req)) {
         /* a short capture lands at once (the window stays as before); a
          * long one goes on in the worker with the last picture shown */
         sv_capture_status st = SV_CAPTURE_OK;

@@ -25,7 +25,6 @@ struct sv_app_labjob {
     struct sv_app_labjob *next; /* the superseded ones still running (s->labjob_old) */
     sv_capture_request req;
     sv_value *input;
-    char kernel[64], schedule[48], emulate_schedule[48];
     char what[320];         /* the status the request's caller set ("Kernel: …") */
     bool what_taken;
     /* results */
@@ -61,14 +60,6 @@ static void job_free(struct sv_app_labjob *j)
     free(j);
 }
 
-static void copy_name(char *dst, size_t len, const char **field)
-{
-    if (!*field)
-        return;
-    sv_app_copy_text(dst, len, *field);
-    *field = dst;
-}
-
 /* The pending request gives way to a newer one: told to stop, kept until
  * its thread ends (sv_app_labjob_finish reaps it). */
 void sv_app_labjob_supersede(sv_app_state *s)
@@ -93,9 +84,6 @@ bool sv_app_labjob_start(sv_app_state *s, const sv_capture_request *req)
     memcpy(j->input, req->input, req->n * sizeof *req->input);
     j->req = *req;
     j->req.input = j->input;
-    copy_name(j->kernel, sizeof j->kernel, &j->req.kernel);
-    copy_name(j->schedule, sizeof j->schedule, &j->req.schedule);
-    copy_name(j->emulate_schedule, sizeof j->emulate_schedule, &j->req.emulate_schedule);
     j->req.progress = job_progress;
     j->req.progress_ctx = j;
     sv_wake_register();

@@ -1,5 +1,6 @@
 /* The one place that decides GPU or emulator, and says why: probes CUDA once
- * per process, runs the chosen backend (which only fills buffers), falls
+ * per process, runs the chosen backend (on the GPU the kernel runtime's
+ * NVRTC run, every kernel alike; on the CPU the emulator), falls
  * back to the emulator where the request allows, finishes every trace and
  * checks it against the chapter's invariant before handing it out (a broken
  * kernel fails here), and says where it came from (sv_capture_source). */
@@ -16,8 +17,10 @@
 #include "../core/names.h"
 #include "lab_capture.h"
 #include "../core/error.h"
+#include "../core/ktrace.h"
+#include "../runtime/runtime.h"
 #if SV_HAVE_CUDA
-#include "../../kernels/scan_cuda.h"
+#include "../../kernels/scan_cuda.h" /* the probe */
 #endif
 
 bool sv_backend_choice_from_name(const char *name, sv_backend_choice *out)
@@ -123,6 +126,50 @@ void sv_capture_source_line(const sv_capture_source *src, char *buf, size_t len)
         snprintf(buf, len, "%s", src->label);
 }
 
+/* The chapter's kernel on the GPU: the GPU runtime's run of the shipped
+ * kernels/hillis_steele.cu (the file students read, nothing instrumented),
+ * its kernel trace read as the chapter's rounds. The same path runs every
+ * mistake, Blelloch and the students' files on the GPU. NULL with err
+ * filled when the run fails or does not read as the chapter's rounds. */
+static sv_trace *gpu_chapter(const sv_capture_request *req, char *err, size_t errlen)
+{
+    char msg[512], why[512];
+    const sv_runtime_request rq = {
+        .builtin = sv_kernel_get(SV_KERNEL_CORRECT)->file, .op = req->op, .type = req->type,
+        .scan = req->scan, .input = req->input, .n = req->n, .backend = SV_RUNTIME_GPU,
+        .schedule = {SV_SCHEDULE_LOCKSTEP, 1}, .runs = 1};
+    sv_trace *t = NULL;
+    sv_ktrace *kt = sv_runtime_run(&rq, msg, sizeof msg);
+    if (!kt) {
+        snprintf(err, errlen, "CUDA kernel failed: %s", msg);
+        return NULL;
+    }
+    if (kt->failure.kind != SV_KFAIL_NONE) {
+        snprintf(err, errlen, "CUDA kernel failed: %s",
+                 sv_ktrace_failure_words(kt, why, sizeof why));
+        goto done;
+    }
+    if (!sv_ktrace_analyze(kt, msg, sizeof msg) ||
+        !(t = sv_ktrace_chapter_trace(kt, msg, sizeof msg))) {
+        snprintf(err, errlen, "the CUDA trace is not the chapter's rounds: %s", msg);
+        goto done;
+    }
+    /* The kernel's own write-back must agree with its last round: the
+     * trace's output is derived from the buffers, so check it here. */
+    for (size_t i = 0; i < t->n; i++)
+        if (!kt->output_written[i] || kt->output[i].bits != t->output[i].bits) {
+            snprintf(err, errlen, "kernel output[%zu] (bits 0x%08x%s) differs from its last "
+                     "round (bits 0x%08x)", i, (unsigned)kt->output[i].bits,
+                     kt->output_written[i] ? "" : ", never written", (unsigned)t->output[i].bits);
+            sv_trace_destroy(t);
+            t = NULL;
+            break;
+        }
+done:
+    sv_ktrace_destroy(kt);
+    return t;
+}
+
 /* Runs one backend into a new trace, which it fills; NULL with err filled
  * when the backend fails (*bad set when the request itself was wrong). */
 static sv_trace *run_backend(const sv_capture_request *req, sv_backend backend, bool *bad,
@@ -130,6 +177,8 @@ static sv_trace *run_backend(const sv_capture_request *req, sv_backend backend, 
 {
     char msg[512];
     *bad = false;
+    if (backend == SV_BACKEND_CUDA && !sv_capture_is_lab(req))
+        return gpu_chapter(req, err, errlen);
     sv_trace *t = sv_trace_create(req->op, req->type, req->scan, req->input, req->n, backend,
                                   backend == SV_BACKEND_CUDA ? probe.device : NULL, err,
                                   errlen);
@@ -145,15 +194,6 @@ static sv_trace *run_backend(const sv_capture_request *req, sv_backend backend, 
         }
         return t;
     }
-#if SV_HAVE_CUDA
-    if (backend == SV_BACKEND_CUDA) {
-        if (!sv_cuda_trace(t, msg, sizeof msg)) {
-            snprintf(err, errlen, "CUDA kernel failed: %s", msg);
-            goto fail_run;
-        }
-        return t;
-    }
-#endif
     if (!sv_emulate(t, msg, sizeof msg)) {
         snprintf(err, errlen, "emulator failed: %s", msg);
         goto fail_run;
@@ -207,9 +247,10 @@ sv_capture_status sv_capture(const sv_capture_request *req, sv_trace **out,
                  SV_MAX_N);
         return SV_CAPTURE_BAD_INPUT;
     }
-    sv_kernel kernel;
-    if (req->kernel && !sv_kernel_parse(req->kernel, &kernel, err, errlen))
+    if (!sv_kernel_get(req->kernel) || req->kernel >= SV_KERNEL_COUNT) {
+        snprintf(err, errlen, "kernel %d: not a shipped kernel of the lab", (int)req->kernel);
         return SV_CAPTURE_BAD_INPUT;
+    }
     if (sv_capture_is_lab(req) && !sv_capture_lab_check(req, err, errlen))
         return SV_CAPTURE_BAD_INPUT;
 
@@ -219,8 +260,10 @@ sv_capture_status sv_capture(const sv_capture_request *req, sv_trace **out,
     sv_capture_fallback fallback = SV_FALLBACK_NONE;
     if (req->choice == SV_CHOOSE_CPU) {
         snprintf(why, sizeof why, "--backend cpu");
-    } else if (req->schedule && req->choice == SV_CHOOSE_AUTO) {
-        snprintf(why, sizeof why, "--schedule %.100s (a schedule is the emulator's)", req->schedule);
+    } else if (req->has_schedule && req->choice == SV_CHOOSE_AUTO) {
+        char name[48];
+        snprintf(why, sizeof why, "--schedule %.100s (a schedule is the emulator's)",
+                 sv_schedule_format(req->schedule, name, sizeof name));
     } else if (req->no_wait && !probe_finished()) {
         fallback = SV_FALLBACK_PROBING;
         snprintf(why, sizeof why, "looking for a CUDA device…");

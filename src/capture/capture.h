@@ -45,9 +45,10 @@ typedef struct sv_capture_request {
     const sv_value *input; /* n values, copied */
     size_t n;
     sv_backend_choice choice;
-    const char *kernel;    /* NULL, "correct" or SV_KERNEL_TEACHING ("hillis-steele"):
-                              the chapter's kernel; or a mistake of the lab
-                              (lab.h: "in-place", "no-barrier", ...) */
+    sv_kernel kernel;      /* a shipped row of the registry (lab_registry.h):
+                              SV_KERNEL_CORRECT (0, the default) the chapter's
+                              kernel, or a mistake of the lab; the front ends
+                              parse the user's name once (sv_kernel_parse) */
     /* The window's policy, always show something: when the GPU asked for is
      * unavailable (even with SV_CHOOSE_CUDA) or fails while running, run the
      * emulator instead and say why in the source's reason. Without it, only
@@ -58,19 +59,21 @@ typedef struct sv_capture_request {
     bool no_wait;
     /* The mistakes lab. A capture is a lab capture when kernel is a mistake
      * or any of these is set; its trace carries a record (trace->lab): */
-    const char *schedule;  /* the emulator's schedule (lab.h: "lockstep",
-                              "random:S", ...); with SV_CHOOSE_AUTO it picks
-                              the emulator. NULL: emulate_schedule */
-    const char *emulate_schedule; /* the schedule when the emulator runs a lab
+    bool has_schedule;     /* --schedule was given: */
+    sv_schedule schedule;  /* the emulator's schedule (lab_schedule.h, parsed by
+                              the front end); with SV_CHOOSE_AUTO it picks the
+                              emulator. Without it: emulate_schedule */
+    bool has_emulate_schedule; /* the window's schedule: */
+    sv_schedule emulate_schedule; /* the schedule when the emulator runs a lab
                               capture without .schedule (no GPU, --backend
                               cpu, a fallback); it does not pick the
-                              emulator. NULL: SV_LAB_DEFAULT_SCHEDULE (bounds.h) */
+                              emulator. Without it: SV_LAB_DEFAULT_SCHEDULE (bounds.h) */
     uint32_t runs;         /* runs to summarize; 0: 100 on the GPU and for a seeded
                               schedule (random:S, warps:S), else 1 */
     bool shake;            /* GPU: seeded per-warp delays before each round's reads */
     uint64_t shake_seed;   /* 0 means 1 */
     bool racecheck;        /* GPU: also run the kernel once under compute-sanitizer
-                              racecheck (needs sv_capture_child_main() in main) */
+                              racecheck (the GPU runtime's racecheck run) */
     /* Emulated lab runs: called on the capturing thread as runs complete (done
      * of runs; the window's "running 37 / 100 runs" line); returning false
      * stops the capture, which then fails ("stopped"). NULL: none. */
@@ -117,13 +120,6 @@ sv_capture_status sv_capture(const sv_capture_request *req, sv_trace **out,
 /* Whether req asks for the mistakes lab (a mistake, a schedule, runs,
  * shake or racecheck). */
 bool sv_capture_is_lab(const sv_capture_request *req);
-
-/* The racecheck child: a program that offers --racecheck calls this first
- * thing in main; when argv is the child's (argv[1] is
- * SV_CAPTURE_CHILD_FLAG) it runs the kernel once, prints what the parent
- * needs and returns the exit status (else -1, and main carries on). */
-#define SV_CAPTURE_CHILD_FLAG "--sv-racecheck-child"
-int sv_capture_child_main(int argc, char **argv);
 
 /* One run of shipped kernel k (the chapter's or a mistake) under schedule s
  * on t's input (t from sv_trace_create) through the CPU runtime, its own

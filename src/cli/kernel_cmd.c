@@ -76,20 +76,15 @@ static int write_ktrace(const sv_kernel_cmd *k, const sv_ktrace *t, const char *
 }
 
 /* The request's backend: auto takes the GPU where the runtime can use one.
- * A shipped kernel (--kernel blelloch) is traced by the CPU runtime alone:
- * the GPU runtime compiles kernel files (NVRTC), not the shipped builds. */
+ * A shipped kernel (--kernel blelloch) runs on the GPU runtime when
+ * --backend cuda asks for it, like any kernel file; with auto it stays on
+ * the CPU runtime, whose trace has the reads and hazards the GPU cannot see
+ * (as it always has). */
 static bool pick_backend(const sv_kernel_cmd *k, sv_runtime_backend *b, char *why, size_t len)
 {
     if (k->backend == SV_CHOOSE_CPU || (k->builtin && k->backend == SV_CHOOSE_AUTO)) {
         *b = SV_RUNTIME_CPU;
         return true;
-    }
-    if (k->builtin) {
-        snprintf(why, len, "%s is traced on the CPU runtime only (its GPU build, "
-                 "kernels/blelloch_run.cu, is checked bit for bit against it: "
-                 "tests/gpu/test_blelloch_gpu.c); leave out --backend cuda", k->builtin);
-        *b = SV_RUNTIME_CPU;
-        return false;
     }
     if (sv_runtime_available(SV_RUNTIME_GPU, why, len)) {
         *b = SV_RUNTIME_GPU;

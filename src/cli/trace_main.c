@@ -510,11 +510,18 @@ static int run_capture(const options *o)
         return status;
     }
 
-    const sv_capture_request req = {
+    sv_capture_request req = {
         .op = o->op, .type = o->type, .scan = o->scan, .input = values, .n = n,
-        .choice = o->backend, .kernel = o->kernel, .schedule = o->schedule, .runs = o->lab.runs,
-        .shake = o->lab.shake, .shake_seed = o->lab.shake_seed, .racecheck = o->racecheck,
+        .choice = o->backend, .runs = o->lab.runs, .shake = o->lab.shake,
+        .shake_seed = o->lab.shake_seed, .racecheck = o->racecheck,
+        .has_schedule = o->schedule != NULL,
     };
+    /* The user's names, parsed here once: capture takes them typed. */
+    if ((o->kernel && !sv_kernel_parse(o->kernel, &req.kernel, err, sizeof err)) ||
+        (o->schedule && !sv_schedule_parse(o->schedule, &req.schedule, err, sizeof err))) {
+        free(values);
+        return report(EXIT_USAGE, "%s", err);
+    }
     sv_capture_status st = sv_capture(&req, &t, &src, err, sizeof err);
     free(values);
     switch (st) {
@@ -541,10 +548,6 @@ static int run_capture(const options *o)
 
 int main(int argc, char **argv)
 {
-    /* --racecheck re-runs this program under compute-sanitizer (capture). */
-    int child = sv_capture_child_main(argc, argv);
-    if (child >= 0)
-        return child;
     options o;
     int status = parse_options(argc, argv, &o);
     if (status >= 0)

@@ -353,24 +353,11 @@ char *sv_lab_hazard_words(const sv_ktrace *run, sv_kernel k, const sv_khazard *h
     return buf;
 }
 
-bool sv_lab_from_ktrace(sv_trace *t, sv_kernel k, const sv_ktrace *run,
-                        const sv_ktrace *lockstep, const sv_trace *correct, sv_lab_reads **reads,
-                        sv_value *kernel_out, bool *out_known, char *err, size_t errlen)
+/* out[] as written, `?` where the cell it copied was (the last round's
+ * pout, one cell left for the exclusive scan). */
+static void kernel_output(const sv_trace *t, const sv_ktrace *run, sv_value *kernel_out,
+                          bool *out_known)
 {
-    const sv_kernel_info *info = sv_kernel_get(k);
-    if (!t || !run || !info) {
-        sv_errorf(err, errlen, "sv_lab_from_ktrace: %s", info ? "no trace" : "unknown kernel");
-        return false;
-    }
-    replay p, lock;
-    memset(&lock, 0, sizeof lock);
-    bool ok = false;
-    sv_lab_reads *res = NULL;
-    if (!replay_run(&p, run, t, true, err, errlen))
-        goto done;
-    fill_rounds(t, &p, info);
-    /* out[] as written, `?` where the cell it copied was (the last round's
-     * pout, one cell left for the exclusive scan). */
     const sv_round *last = &t->rounds[t->nrounds - 1];
     int lp = t->nrounds == 1 ? 0 : last->pout;
     for (size_t i = 0; i < t->n; i++) {
@@ -382,6 +369,120 @@ bool sv_lab_from_ktrace(sv_trace *t, sv_kernel k, const sv_ktrace *run,
         if (out_known)
             out_known[i] = run->output_written[i] && from;
     }
+}
+
+/* ---- A GPU run: rounds from the snapshots ------------------------------------
+ * The GPU runtime sees shared memory only at the barriers: each step is the
+ * state after one barrier interval, with the cells written so far, and no
+ * access order. A kernel with its barrier (the registry's row) writes one
+ * round per step, so the k-th step that wrote the buffers is round k. One
+ * without it runs the whole loop in one interval: the state after its last
+ * round is seen, the rounds between are not, and stay `?` (not observed). */
+
+/* Whether step s wrote any of array a's first cells cells. */
+static bool step_wrote(const sv_ktrace *kt, size_t s, size_t a, size_t cells)
+{
+    for (size_t c = 0; c < cells; c++)
+        if (kt->steps[s].wrote[a][c])
+            return true;
+    return false;
+}
+
+/* The shared array of at least n cells the most steps wrote: the buffers. */
+static int snapshot_array(const sv_ktrace *kt, size_t n)
+{
+    int best = -1;
+    size_t most = 0;
+    for (size_t a = 0; a < kt->narrays; a++) {
+        if (kt->arrays[a].kind != SV_KARRAY_SHARED || kt->arrays[a].len < n)
+            continue;
+        size_t cells = kt->arrays[a].len < 2 * n ? kt->arrays[a].len : 2 * n, w = 0;
+        for (size_t s = 0; s < kt->nsteps; s++)
+            w += step_wrote(kt, s, a, cells);
+        if (w > most) {
+            most = w;
+            best = (int)a;
+        }
+    }
+    return best;
+}
+
+static bool rounds_from_snapshots(sv_trace *t, const sv_kernel_info *info, const sv_ktrace *run,
+                                  char *err, size_t errlen)
+{
+    const size_t n = t->n, nr = t->nrounds;
+    int arr = snapshot_array(run, n);
+    if (arr < 0) {
+        sv_errorf(err, errlen, "the kernel wrote no shared array of %zu cells: no lab rounds", n);
+        return false;
+    }
+    const size_t a = (size_t)arr, cells = run->arrays[a].len < 2 * n ? run->arrays[a].len : 2 * n;
+    size_t step_of[64], m = 0; /* the steps that wrote the buffers, in order */
+    for (size_t s = 0; s < run->nsteps && m < nr && m < 64; s++)
+        if (step_wrote(run, s, a, cells))
+            step_of[m++] = s;
+    /* Without the barrier the loop's last round ends with the kernel. */
+    if (!info->barrier && m >= 2 && nr >= 2) {
+        step_of[nr - 1] = step_of[m - 1];
+        m = nr;
+    }
+    for (size_t r = 0; r < nr; r++) {
+        sv_round *R = &t->rounds[r];
+        bool seen = r < m && (info->barrier || r == 0 || r == nr - 1);
+        for (int b = 0; b < 2; b++)
+            for (size_t i = 0; i < n; i++) {
+                size_t c = (size_t)b * n + i;
+                if (seen && c < cells) {
+                    const sv_kstep *st = &run->steps[step_of[r]];
+                    R->written[b][i] = st->written[a][c];
+                    R->buf[b][i] = st->written[a][c] ? st->cells[a][c] : (sv_value){.bits = 0};
+                } else if (r >= m && r > 0) { /* the run stopped: the memory it left */
+                    R->buf[b][i] = t->rounds[r - 1].buf[b][i];
+                    R->written[b][i] = t->rounds[r - 1].written[b][i];
+                } else {                      /* not observed */
+                    R->buf[b][i] = (sv_value){.bits = 0};
+                    R->written[b][i] = false;
+                }
+            }
+        if (r >= 1 && !info->double_buffer)
+            R->pin = R->pout = 0;
+    }
+    return true;
+}
+
+bool sv_lab_from_ktrace(sv_trace *t, sv_kernel k, const sv_ktrace *run,
+                        const sv_ktrace *lockstep, const sv_trace *correct, sv_lab_reads **reads,
+                        sv_value *kernel_out, bool *out_known, char *err, size_t errlen)
+{
+    const sv_kernel_info *info = sv_kernel_get(k);
+    if (!t || !run || !info) {
+        sv_errorf(err, errlen, "sv_lab_from_ktrace: %s", info ? "no trace" : "unknown kernel");
+        return false;
+    }
+    if (run->backend == SV_BACKEND_CUDA) { /* snapshots, no accesses */
+        if (reads) {
+            sv_errorf(err, errlen, "a GPU run records no reads (the CPU runtime does)");
+            return false;
+        }
+        if (run->n != t->n || (run->failure.kind != SV_KFAIL_NONE &&
+                               run->failure.kind != SV_KFAIL_OUT_OF_RANGE)) {
+            sv_errorf(err, errlen, "the GPU run %s", run->n != t->n ? "has another n"
+                      : run->failure.message ? run->failure.message : "failed");
+            return false;
+        }
+        if (!rounds_from_snapshots(t, info, run, err, errlen))
+            return false;
+        kernel_output(t, run, kernel_out, out_known);
+        return true;
+    }
+    replay p, lock;
+    memset(&lock, 0, sizeof lock);
+    bool ok = false;
+    sv_lab_reads *res = NULL;
+    if (!replay_run(&p, run, t, true, err, errlen))
+        goto done;
+    fill_rounds(t, &p, info);
+    kernel_output(t, run, kernel_out, out_known);
     if (reads) {
         const sv_ktrace *ls = lockstep ? lockstep : run;
         if (!replay_run(&lock, ls, t, false, err, errlen))

@@ -13,7 +13,11 @@
  * steps before (a step's rounds: the most writes any thread made in it). A
  * read belongs to the round of the thread's next write (the reads behind a
  * write, ktrace.h); its slot is SELF when it read the thread's own cell i,
- * LEFT otherwise. Which write it saw comes from the accesses' order. */
+ * LEFT otherwise. Which write it saw comes from the accesses' order.
+ *
+ * A GPU run (the GPU runtime) has no accesses, only the state at each
+ * barrier: the k-th step that wrote the buffers is round k; a kernel
+ * without its barrier shows its last round only, the rounds between `?`. */
 #ifndef SV_LAB_KTRACE_H
 #define SV_LAB_KTRACE_H
 
@@ -39,7 +43,8 @@ char *sv_lab_hazard_words(const sv_ktrace *run, sv_kernel k, const sv_khazard *h
  * saw, with want_* from lockstep (the same kernel's run under the lockstep
  * schedule; run itself when NULL) and correct from the chapter's kernel
  * (correct: its finished trace of the same input). kernel_out and out_known
- * (n each, may be NULL) get out[] as the kernel wrote it. A run that stopped
+ * (n each, may be NULL) get out[] as the kernel wrote it. A GPU run takes
+ * no reads (reads must be NULL). A run that stopped
  * at a read out of range (no-guard) gives the rounds up to there, that read
  * marked out of range, and stopped_round set. False with err filled when
  * run has no buffer the lab can read (no shared writes of n cells), on a

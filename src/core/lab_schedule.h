@@ -13,7 +13,7 @@ extern "C" {
 #endif
 
 /* Threads per warp: the group the warps:S schedule steps in lockstep, and
- * the group the GPU's shake delays together (kernels/lab_hooks.cuh). */
+ * the group the GPU's shake delays together (src/runtime/gpu_prelude.h). */
 #define SV_WARP_SIZE 32
 
 typedef enum sv_schedule_kind {

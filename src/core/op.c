@@ -1,6 +1,6 @@
 /* Operators and element types: names, identities, and sv_op_apply(), the one
  * definition of "a op b" shared by the emulator, the reference scan and the
- * checks (kernels/ops.cuh mirrors it on the GPU). */
+ * checks (src/runtime/scan_ops.h mirrors it in every kernel file's run). */
 #include "op.h"
 
 #include <float.h>

@@ -1,6 +1,6 @@
 /* Operators and element types of a scan: names, identities and the one
  * definition of "a op b" that the emulator, the reference and the checks share.
- * The CUDA kernels mirror apply() bit for bit (kernels/ops.cuh). */
+ * The runtimes' Op::apply mirrors it bit for bit (src/runtime/scan_ops.h). */
 #ifndef SV_OP_H
 #define SV_OP_H
 

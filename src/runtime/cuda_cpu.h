@@ -304,7 +304,7 @@ static const uint3 gridDim = {1, 1, 1};
  * compiled with -undef, so the compiler's own __INT32_TYPE__ and the like
  * are not there: these are LP64's). The shipped kernels, built ahead of
  * time with -DSV_RT_HOSTED, include the C++ library headers they need
- * themselves (kernels/ops.cuh), so these stay out. */
+ * themselves (src/runtime/scan_ops.h), so these stay out. */
 #ifndef SV_RT_HOSTED
 #define __CUDACC__ 1
 #define __CUDACC_RTC__ 1

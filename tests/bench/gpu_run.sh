@@ -24,7 +24,7 @@ if has build; then
   meson setup $b -Dgui=disabled -Dcuda=enabled -Dgpu_archs=90 -Dbuildtype=release >/dev/null &&
   ninja -C $b src/cli/scanviz-bench tests/bench/test_bench_scans tests/bench/tune_hs \
     tests/bench/lab_time tests/gpu/test_gpu_trace tests/gpu/test_capture \
-    tests/gpu/test_capture_cost tests/gpu/test_lab_gpu tests/gpu/test_runtime_gpu \
+    tests/gpu/test_blelloch_gpu tests/gpu/test_lab_gpu tests/gpu/test_runtime_gpu \
     >"$out/build.log" 2>&1 ||
   { tail -30 "$out/build.log"; exit 1; }
 fi
@@ -35,7 +35,7 @@ if has test; then
 fi
 if has gpusuite; then
   # The gpu suite's other tests (bench_scans is the step above).
-  for t in tests/gpu/test_gpu_trace tests/gpu/test_capture tests/gpu/test_capture_cost \
+  for t in tests/gpu/test_gpu_trace tests/gpu/test_capture tests/gpu/test_blelloch_gpu \
            tests/gpu/test_lab_gpu; do
     echo "== $t"; (cd $b && timeout 300 ./$t 2>&1 | tail -4; echo "rc=${PIPESTATUS[0]}")
   done

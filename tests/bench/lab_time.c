@@ -2,10 +2,9 @@
  * - summary: sv_lab_summarize alone on R synthetic runs at n = 1024 (the
  *   correct kernel's rounds, each cell of a run wrong with probability
  *   1/8, wrong values from a few), no GPU needed;
- * - capture: where a GPU is usable, after the CUDA context exists (the
- *   probe makes it, and one capture warms the module up), whole lab
- *   captures (sv_capture: R shaken GPU runs of in-place at n = 1024, their
- *   summary, the shown run's trace), R = 100 and 1000.
+ * - capture: where a GPU is usable, after one capture, whole lab captures
+ *   (sv_capture: R shaken runs of in-place at n = 1024 in one child of the
+ *   GPU runtime, their summary, the shown run's trace), R = 100 and 1000.
  * Prints medians of 7 (wall clock, ms). Usage: lab_time. Exits 1 on a
  * failure. docs/performance.md records the runs. */
 #include <stdint.h>
@@ -19,9 +18,6 @@
 #include "../../src/capture/capture.h"
 #include "../../src/core/bench_check.h"
 #include "../../src/core/lab.h"
-#if SV_HAVE_CUDA
-#include "../../kernels/scan_cuda.h"
-#endif
 
 #define N 1024
 #define REPS 7
@@ -97,7 +93,7 @@ static bool time_summary(const sv_trace *t, uint32_t runs, bool many)
 static bool time_capture(const sv_value *in, uint32_t runs)
 {
     sv_capture_request req = sum_request(in, SV_CHOOSE_CUDA);
-    req.kernel = "in-place";
+    req.kernel = SV_KERNEL_IN_PLACE;
     req.runs = runs;
     req.shake = true;
     double ms[REPS];
@@ -113,7 +109,7 @@ static bool time_capture(const sv_value *in, uint32_t runs)
             return false;
         }
         if (r == 0)
-            printf("capture  runs %5u: %u wrong runs (GPU batch %.2f ms)\n", (unsigned)runs,
+            printf("capture  runs %5u: %u wrong runs (the GPU runtime's call %.2f ms)\n", (unsigned)runs,
                    (unsigned)t->lab->summary->wrong_runs, t->lab->wall_us / 1e3);
         if (r >= 0)
             ms[r] = dt;
@@ -124,46 +120,6 @@ static bool time_capture(const sv_value *in, uint32_t runs)
     return true;
 }
 
-#if SV_HAVE_CUDA
-/* The parts of a capture: the GPU batch (sv_cuda_lab_run) and the summary
- * of its real runs, each timed alone. */
-static bool time_parts(const sv_value *in, const sv_trace *correct, uint32_t runs)
-{
-    const size_t cells = (size_t)N * correct->nrounds;
-    uint32_t *bits = malloc(runs * cells * sizeof *bits);
-    char err[512];
-    if (!bits)
-        return false;
-    sv_cuda_lab_request r = {"in-place", SV_OP_SUM, SV_TYPE_INT32, false, in, N, runs, true, 1};
-    double gpu[REPS], sum[REPS];
-    uint64_t nvalues = 0;
-    for (int k = 0; k < REPS; k++) {
-        double t0 = now_ms();
-        if (!sv_cuda_lab_run(&r, bits, NULL, NULL, err, sizeof err)) {
-            fprintf(stderr, "lab_time: %s\n", err);
-            free(bits);
-            return false;
-        }
-        double t1 = now_ms();
-        sv_lab_summary *s = sv_lab_summarize(correct, runs, bits, NULL, err, sizeof err);
-        sum[k] = now_ms() - t1;
-        gpu[k] = t1 - t0;
-        if (!s) {
-            free(bits);
-            return false;
-        }
-        nvalues = 0;
-        for (size_t j = 0; j < cells; j++)
-            nvalues += s->cells[j].nvalues;
-        sv_lab_summary_destroy(s);
-    }
-    printf("parts    runs %5u: GPU batch %.2f ms, summary %.2f ms (medians of %d; %.1f values "
-           "per cell)\n", (unsigned)runs, median(gpu, REPS), median(sum, REPS), REPS,
-           (double)nvalues / (double)cells);
-    free(bits);
-    return true;
-}
-#endif
 
 int main(void)
 {
@@ -185,9 +141,6 @@ int main(void)
     }
     printf("capture: %s, probe and context %.1f ms\n", dev, now_ms() - t0);
     ok = ok && time_capture(in, 100) && time_capture(in, 1000);
-#if SV_HAVE_CUDA
-    ok = ok && time_parts(in, t, 100) && time_parts(in, t, 1000);
-#endif
     sv_trace_destroy(t);
     return ok ? 0 : 1;
 }

@@ -1093,8 +1093,8 @@ static void test_one_child(void)
                 continue; /* not a kernel of this registry */
             CHECK(sv_schedule_parse(schedules[ss], &sched, err, sizeof err));
             sv_capture_request req = {.op = SV_OP_SUM, .type = SV_TYPE_INT32, .input = in,
-                                      .n = N, .choice = SV_CHOOSE_CPU, .kernel = kernels[kk],
-                                      .schedule = schedules[ss], .runs = RUNS};
+                                      .n = N, .choice = SV_CHOOSE_CPU, .kernel = k,
+                                      .has_schedule = true, .schedule = sched, .runs = RUNS};
             sv_trace *t = NULL;
             CHECK_MSG(sv_capture(&req, &t, NULL, err, sizeof err) == SV_CAPTURE_OK && t &&
                           t->lab && t->lab->summary,

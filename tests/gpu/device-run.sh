@@ -25,7 +25,7 @@ grep -Ei "warning" "$out/build.log" | head -20
 step "meson test --suite gpu --suite core"
 meson test -C "$b" --suite gpu --suite core --print-errorlogs 2>&1 | grep -Ev "^(ninja|Full log)"
 cp "$b/meson-logs/testlog.txt" "$out/testlog.txt"
-for t in test_capture test_capture_cost test_gpu_trace; do step "$t"; "$b/tests/gpu/$t"; echo "exit $?"; done
+for t in test_capture test_gpu_trace test_blelloch_gpu; do step "$t"; "$b/tests/gpu/$t"; echo "exit $?"; done
 
 T="$b/src/cli/scanviz-trace"
 step "scanviz-trace --backend cuda --verify --random 1000 --seed 7"

@@ -32,12 +32,14 @@ static sv_trace *lab(const char *kernel, const sv_value *in, size_t n, uint32_t 
 {
     char err[512];
     sv_trace *t = NULL;
-    const sv_capture_request req = {
+    sv_capture_request req = {
         .op = SV_OP_SUM, .type = SV_TYPE_INT32, .scan = SV_SCAN_INCLUSIVE, .input = in, .n = n,
-        .choice = SV_CHOOSE_CUDA, .kernel = kernel, .runs = runs, .shake = shake,
+        .choice = SV_CHOOSE_CUDA, .runs = runs, .shake = shake,
         .shake_seed = 7, .racecheck = racecheck,
     };
-    sv_capture_status st = sv_capture(&req, &t, NULL, err, sizeof err);
+    sv_capture_status st = SV_CAPTURE_BAD_INPUT;
+    if (sv_kernel_parse(kernel, &req.kernel, err, sizeof err))
+        st = sv_capture(&req, &t, NULL, err, sizeof err);
     CHECK_MSG(st == SV_CAPTURE_OK && t && t->lab, "%s n=%zu: %s", kernel, n, err);
     return st == SV_CAPTURE_OK ? t : NULL;
 }
@@ -134,9 +136,6 @@ static void table(void)
 
 int main(int argc, char **argv)
 {
-    int child = sv_capture_child_main(argc, argv); /* racecheck's child */
-    if (child >= 0)
-        return child;
     char why[256], device[256];
     if (!sv_capture_cuda_available(device, sizeof device, NULL, why, sizeof why)) {
         printf("skipped: %s\n", why);

@@ -76,12 +76,14 @@ static bool lab_view(const char *kernel, const int32_t *in, size_t n, int round,
     sv_value vals[1024];
     for (size_t i = 0; i < n; i++)
         vals[i].i = in[i];
-    const sv_capture_request req = {
+    sv_capture_request req = {
         .op = SV_OP_SUM, .type = SV_TYPE_INT32, .scan = SV_SCAN_INCLUSIVE, .input = vals,
-        .n = n, .choice = SV_CHOOSE_CPU, .kernel = kernel, .schedule = "sequential", .runs = 3,
+        .n = n, .choice = SV_CHOOSE_CPU, .has_schedule = true,
+        .schedule = {SV_SCHEDULE_SEQUENTIAL, 1}, .runs = 3,
     };
     sv_trace *t = NULL;
-    if (sv_capture(&req, &t, NULL, err, sizeof err) != SV_CAPTURE_OK || !t) {
+    if (!sv_kernel_parse(kernel, &req.kernel, err, sizeof err) ||
+        sv_capture(&req, &t, NULL, err, sizeof err) != SV_CAPTURE_OK || !t) {
         CHECK_MSG(false, "capture %s: %s", kernel, err);
         return false;
     }

@@ -427,7 +427,8 @@ static void test_lab_file(bool gpu)
     const sv_value in[8] = {{3}, {1}, {7}, {0}, {4}, {1}, {6}, {3}};
     const sv_capture_request req = {
         .op = SV_OP_SUM, .type = SV_TYPE_INT32, .scan = SV_SCAN_INCLUSIVE, .input = in, .n = 8,
-        .choice = SV_CHOOSE_CPU, .kernel = "in-place", .schedule = "sequential", .runs = 3,
+        .choice = SV_CHOOSE_CPU, .kernel = SV_KERNEL_IN_PLACE, .has_schedule = true,
+        .schedule = {SV_SCHEDULE_SEQUENTIAL, 1}, .runs = 3,
     };
     sv_trace *t = NULL;
     CHECK_MSG(sv_capture(&req, &t, NULL, err, sizeof err) == SV_CAPTURE_OK && t && t->lab,

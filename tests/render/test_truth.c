@@ -28,12 +28,14 @@ static bool lab_view(sv_app_state *st, const char *kernel, const char *schedule,
     sv_value vals[8];
     for (size_t i = 0; i < 8; i++)
         vals[i].i = chapter[i];
-    const sv_capture_request req = {
+    sv_capture_request req = {
         .op = SV_OP_SUM, .type = SV_TYPE_INT32, .scan = SV_SCAN_INCLUSIVE, .input = vals,
-        .n = 8, .choice = SV_CHOOSE_CPU, .kernel = kernel, .schedule = schedule, .runs = runs,
+        .n = 8, .choice = SV_CHOOSE_CPU, .has_schedule = schedule != NULL, .runs = runs,
     };
     sv_trace *t = NULL;
-    if (sv_capture(&req, &t, NULL, err, sizeof err) != SV_CAPTURE_OK || !t) {
+    if (!sv_kernel_parse(kernel, &req.kernel, err, sizeof err) ||
+        (schedule && !sv_schedule_parse(schedule, &req.schedule, err, sizeof err)) ||
+        sv_capture(&req, &t, NULL, err, sizeof err) != SV_CAPTURE_OK || !t) {
         CHECK_MSG(false, "capture %s: %s", kernel, err);
         return false;
     }

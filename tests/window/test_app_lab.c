@@ -179,8 +179,9 @@ static void test_one_rule(void)
         }
         start_app(&s, &c);
         sv_capture_request req = {.op = SV_OP_SUM, .type = SV_TYPE_INT32, .input = chapter,
-                                  .n = 8, .choice = SV_CHOOSE_CPU, .kernel = "in-place",
-                                  .schedule = given[g]};
+                                  .n = 8, .choice = SV_CHOOSE_CPU,
+                                  .kernel = SV_KERNEL_IN_PLACE, .has_schedule = given[g] != NULL,
+                                  .schedule = c.schedule};
         sv_trace *t = NULL;
         CHECK(sv_capture(&req, &t, NULL, err, sizeof err) == SV_CAPTURE_OK && t && t->lab);
         const sv_lab_record *W = s.trace ? s.trace->lab : NULL;
