@@ -500,6 +500,7 @@ typedef struct gpu_job {
     const sv_runtime_request *req;
     sv_ktrace *t;
     uint32_t n, runs, wwords, maxs, static_bytes;
+    uint32_t run_base;       /* each_run: the batch's first run (its shake's run index) */
     size_t hdr_bytes, snap_words, slot_bytes, out_words;
     size_t mrow, mark_bytes; /* a marks row's bytes (gpu_ptx.h); one run's marks: maxs + 1 rows */
     CUdeviceptr d_in, d_slots, d_outs, d_state, d_marks;
@@ -557,7 +558,18 @@ static bool gpu_open(const gpu_bin *b, CUfunction *fn, int *arch, uint32_t *max_
     return true;
 }
 
-/* Buffers for req->runs runs of fn. */
+/* The runs' headers, out[] (poisoned) and marks as before any run. */
+static bool job_reset(gpu_job *j, char *err, size_t errlen)
+{
+    for (uint32_t k = 0; k < j->runs; k++)
+        CU(api.cuMemsetD32(j->d_slots + k * j->slot_bytes, 0, sizeof(gpu_run_hdr) / 4),
+           "cuMemsetD32");
+    CU(api.cuMemsetD32(j->d_outs, SV_GPU_POISON, j->out_words * j->runs), "cuMemsetD32");
+    CU(api.cuMemsetD32(j->d_marks, 0, j->mark_bytes * j->runs / 4), "cuMemsetD32");
+    return true;
+}
+
+/* Buffers for j->runs runs of fn (each_run: a batch's). */
 static bool job_alloc(gpu_job *j, CUfunction fn, char *err, size_t errlen)
 {
     int sb = 0;
@@ -584,7 +596,6 @@ static bool job_alloc(gpu_job *j, CUfunction fn, char *err, size_t errlen)
     }
     CU(api.cuMemAlloc(&j->d_in, (size_t)j->n * 4), "cuMemAlloc");
     CU(api.cuMemAlloc(&j->d_marks, j->mark_bytes * j->runs), "cuMemAlloc (write marks)");
-    CU(api.cuMemsetD32(j->d_marks, 0, j->mark_bytes * j->runs / 4), "cuMemsetD32");
     CU(api.cuMemAlloc(&j->d_slots, j->slot_bytes * j->runs), "cuMemAlloc (snapshots)");
     CU(api.cuMemAlloc(&j->d_outs, j->out_words * 4 * j->runs), "cuMemAlloc");
     CU(api.cuMemHostAlloc((void **)&j->h_state, (size_t)j->n * sizeof(int),
@@ -601,11 +612,7 @@ static bool job_alloc(gpu_job *j, CUfunction fn, char *err, size_t errlen)
     CUresult r = api.cuMemcpyHtoD(j->d_in, in, (size_t)j->n * 4);
     free(in);
     CU(r, "copying the input");
-    for (uint32_t k = 0; k < j->runs; k++)
-        CU(api.cuMemsetD32(j->d_slots + k * j->slot_bytes, 0, sizeof(gpu_run_hdr) / 4),
-           "cuMemsetD32");
-    CU(api.cuMemsetD32(j->d_outs, SV_GPU_POISON, j->out_words * j->runs), "cuMemsetD32");
-    return true;
+    return job_reset(j, err, errlen);
 }
 
 /* Whether the threads' states stay the same over about 100 ms: a block
@@ -684,7 +691,7 @@ static bool job_run(gpu_job *j, CUfunction fn, bool *done, char *err, size_t err
         gpu_ctl c = {j->d_slots + k * j->slot_bytes, j->d_slots + k * j->slot_bytes + j->hdr_bytes,
                      j->d_state, j->d_outs + k * j->out_words * 4, j->d_marks + k * j->mark_bytes,
                      req->shake_seed ? req->shake_seed : 1, j->static_bytes, j->wwords, j->n,
-                     j->maxs, k, req->shake ? SHAKE_NS : 0, (uint32_t)j->mrow, 0};
+                     j->maxs, j->run_base + k, req->shake ? SHAKE_NS : 0, (uint32_t)j->mrow, 0};
         CUdeviceptr out = c.out;
         int n = (int)j->n;
         void *params[] = {&j->d_in, &out, &n, &c};
@@ -710,7 +717,7 @@ static bool job_run(gpu_job *j, CUfunction fn, bool *done, char *err, size_t err
         struct timespec nap = {0, 200000};
         nanosleep(&nap, NULL);
     }
-    j->run_ms = ms_since(&t0);
+    j->run_ms += ms_since(&t0); /* (each_run: over its batches) */
     *done = true;
     return true;
 }
@@ -933,24 +940,51 @@ static void trace_clear_run(sv_ktrace *t)
 
 /* each_run (sv_runtime_run_each): every run's trace, built and sent in
  * order as its own (runs 1), over the child's stream; t is left as the
- * last (sent again by the child's end, and ignored). A run that wrote past
- * out[] is sent with its failure and the runs after it follow (they ran). */
-static bool job_each(gpu_job *j, const sv_source_scan *scan, char *err, size_t errlen)
+ * last (sent again by the child's end, and ignored). The runs go in
+ * batches of j->runs (the buffers hold that many runs of SV_KTRACE_MAX_STEPS
+ * steps: the lab asks for up to SV_LAB_MAX_RUNS), each batch launched,
+ * then its traces built and sent. A run that wrote past out[] is sent with
+ * its failure and the runs after it follow (they ran); a batch that does
+ * not finish leaves t with its failure (*done false), for the child's end
+ * to send as the next run's. */
+static bool job_each(gpu_job *j, CUfunction fn, const sv_source_scan *scan, uint32_t total,
+                     bool *done, char *err, size_t errlen)
 {
     sv_ktrace *t = j->t;
-    for (uint32_t k = 0; k < j->runs; k++) {
-        if (k > 0)
+    uint32_t batch = j->runs, shown;
+    *done = true;
+    for (uint32_t base = 0; base < total; base += batch) {
+        j->run_base = base;
+        j->runs = total - base < batch ? total - base : batch;
+        if (base > 0) {
             trace_clear_run(t);
-        if (!job_steps(j, scan, k, err, errlen) || !job_output(j, k, false, err, errlen))
-            return false;
-        t->runs = 1;
-        t->shown_run = 0;
-        t->wrong_runs = j->wrong[k];
-        if (!sv_rt_child_send(t)) {
-            sv_errorf(err, errlen, "cannot send run %u's trace", (unsigned)k);
-            return false;
+            free(j->hdr);
+            free(j->outs);
+            free(j->wrong);
+            j->hdr = NULL, j->outs = NULL, j->wrong = NULL;
+            if (!job_reset(j, err, errlen))
+                return false;
         }
-        sv_rt_progress(k + 1, j->runs);
+        if (!job_run(j, fn, done, err, errlen))
+            return false;
+        if (!*done)
+            return true; /* t's failure says why */
+        if (!job_collect(j, &shown, err, errlen))
+            return false;
+        for (uint32_t k = 0; k < j->runs; k++) {
+            if (base + k > 0)
+                trace_clear_run(t);
+            if (!job_steps(j, scan, k, err, errlen) || !job_output(j, k, false, err, errlen))
+                return false;
+            t->runs = 1;
+            t->shown_run = 0;
+            t->wrong_runs = j->wrong[k];
+            if (!sv_rt_child_send(t)) {
+                sv_errorf(err, errlen, "cannot send run %u's trace", (unsigned)(base + k));
+                return false;
+            }
+            sv_rt_progress(base + k + 1, total);
+        }
     }
     return true;
 }
@@ -1245,21 +1279,31 @@ bool sv_rt_gpu_run(const sv_runtime_request *rq, sv_ktrace *t, char *err, size_t
     job.t = t;
     job.n = (uint32_t)req->n;
     job.runs = req->runs ? req->runs : 1;
+    if (req->each_run && !rc_mode) {
+        /* in batches that keep every step of every run (job_each); the
+         * batches' watchdog (job_run, within the time limit each) stands
+         * for the time limit, whose signal would cut the traces' building
+         * and sending, the runtime's work (the parent's backstop stays) */
+        uint32_t total = job.runs;
+        size_t step = ((size_t)(job.n + 2 * job.n + 64) * 4) * 2;
+        size_t fit = SNAP_BUDGET / (step * SV_KTRACE_MAX_STEPS);
+        job.runs = fit < 1 ? 1 : fit < total ? (uint32_t)fit : total;
+        struct itimerval off;
+        memset(&off, 0, sizeof off);
+        setitimer(ITIMER_REAL, &off, NULL);
+        ok = ok && job_alloc(&job, fn, err, errlen);
+        clock_gettime(CLOCK_MONOTONIC, &t0);
+        ok = ok && job_each(&job, fn, scan, total, &done, err, errlen);
+        job.runs = total;
+        if (ok && done)
+            note_times(&bin, ctx_ms, &job, ms_since(&t0));
+        goto out;
+    }
     ok = ok && job_alloc(&job, fn, err, errlen) && job_run(&job, fn, &done, err, errlen);
     if (!ok || !done)
         goto out;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     uint32_t shown = 0;
-    if (req->each_run && !rc_mode) {
-        /* the kernel has finished: the time limit was its; building and
-         * sending R traces is the runtime's (the parent's backstop stays) */
-        struct itimerval off;
-        memset(&off, 0, sizeof off);
-        setitimer(ITIMER_REAL, &off, NULL);
-        ok = job_collect(&job, &shown, err, errlen) && job_each(&job, scan, err, errlen);
-        note_times(&bin, ctx_ms, &job, ms_since(&t0));
-        goto out;
-    }
     ok = job_collect(&job, &shown, err, errlen) && job_steps(&job, scan, shown, err, errlen) &&
          job_output(&job, shown, true, err, errlen);
     note_times(&bin, ctx_ms, &job, ms_since(&t0));
