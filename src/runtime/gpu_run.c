@@ -543,11 +543,14 @@ static bool gpu_open(const gpu_bin *b, CUfunction *fn, int *arch, uint32_t *max_
     CU(api.cuDevicePrimaryCtxRetain(&ctx, dev), "cuDevicePrimaryCtxRetain");
     CU(api.cuCtxSetCurrent(ctx), "cuCtxSetCurrent");
     /* the driver compiles the rewritten PTX (its messages, should it
-     * refuse the rewrite, into the error) */
+     * refuse the rewrite, into the error), for blocks of the device's
+     * most threads: its registers then fit one block of n <= 1024 (the
+     * kernel file's own __launch_bounds__ is dropped, gpu_prelude.h) */
     char jlog[4096] = "";
-    int jopt[2] = {5 /* CU_JIT_ERROR_LOG_BUFFER */, 6 /* ..._SIZE_BYTES */};
-    void *jval[2] = {jlog, (void *)(uintptr_t)sizeof jlog};
-    CUresult lr = api.cuModuleLoadDataEx(&mod, b->data, 2, jopt, jval);
+    int jopt[3] = {5 /* CU_JIT_ERROR_LOG_BUFFER */, 6 /* ..._SIZE_BYTES */,
+                   1 /* CU_JIT_THREADS_PER_BLOCK */};
+    void *jval[3] = {jlog, (void *)(uintptr_t)sizeof jlog, (void *)(uintptr_t)(unsigned)mt};
+    CUresult lr = api.cuModuleLoadDataEx(&mod, b->data, 3, jopt, jval);
     if (lr != 0) {
         jlog[sizeof jlog - 1] = '\0';
         sv_errorf(err, errlen, "loading the compiled kernel: %s (CUDA error %d): %.900s",
