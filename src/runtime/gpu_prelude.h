@@ -20,11 +20,24 @@
  * - The launcher poisons the window and out[] (0xA5A5A5A5: the host's
  *   "never written"), registers the extern array, runs the entry, waits at
  *   its own barrier (bar.sync 1, so that a thread that has returned never
- *   completes a barrier of the kernel's) and snapshots the end. */
+ *   completes a barrier of the kernel's) and snapshots the end.
+ * - Write recording (gpu_ptx.h): sv_rt_mk is the record the rewritten PTX
+ *   reads before each of the kernel's accesses. Thread 0 fills it with
+ *   inline asm (which the rewrite leaves alone) before the block's first
+ *   barrier, and no access is marked before that barrier; sv_gpu_sync
+ *   moves its row to the next step between its two real barriers, when
+ *   every thread has finished the step's accesses and none has begun the
+ *   next one's. The prelude's own reads of the window and out[] (the
+ *   snapshot) are inline asm for the same reason: they are not the
+ *   kernel's. */
 #ifndef SV_RUNTIME_GPU_PRELUDE_H
 #define SV_RUNTIME_GPU_PRELUDE_H
 
+#include "gpu_ptx.h"
+
 #define SV_GPU_POISON 0xA5A5A5A5u
+#define SV_GPU_STR_(x) #x
+#define SV_GPU_STR(x) SV_GPU_STR_(x)
 #define SV_GPU_MAX_REGS 64
 
 /* The run's header in device memory, as both sides see it. */
@@ -39,9 +52,27 @@ static const char sv_gpu_prelude[] =
     "#define SV_POISON 0xA5A5A5A5u\n"
     SV_GPU_PRELUDE_TYPES
     "struct sv_ctl { struct sv_run *run; sv_u32 *snap; volatile int *state; const sv_u32 *out;\n"
-    "  unsigned long long seed; sv_u32 w0, wwords, n, maxs, run_index, shake_ns; };\n"
+    "  unsigned char *mark; unsigned long long seed;\n"
+    "  sv_u32 w0, wwords, n, maxs, run_index, shake_ns, mrow, mpad; };\n"
     "__shared__ struct sv_ctl sv_cs;\n"
     "__shared__ sv_u32 sv_nstep;\n"
+    "struct __align__(8) sv_mk_rec { unsigned long long q[" SV_GPU_STR(SV_MK_BYTES) " / 8]; };\n"
+    "__shared__ struct sv_mk_rec sv_rt_mk;\n"
+    "__device__ __forceinline__ sv_u32 sv_mk_at(sv_u32 off) {\n"
+    "  return (sv_u32)__cvta_generic_to_shared(&sv_rt_mk) + off; }\n"
+    "__device__ __forceinline__ void sv_mk_put32(sv_u32 off, sv_u32 v) {\n"
+    "  asm volatile(\"st.shared.u32 [%0], %1;\" :: \"r\"(sv_mk_at(off)), \"r\"(v) : \"memory\"); }\n"
+    "__device__ __forceinline__ void sv_mk_put64(sv_u32 off, const void *p, bool global) {\n"
+    "  unsigned long long v = (unsigned long long)p;\n"
+    "  if (global) asm(\"cvta.to.global.u64 %0, %0;\" : \"+l\"(v));\n"
+    "  asm volatile(\"st.shared.u64 [%0], %1;\" :: \"r\"(sv_mk_at(off)), \"l\"(v) : \"memory\"); }\n"
+    "__device__ __forceinline__ sv_u32 sv_ldg(const sv_u32 *p) {\n"
+    "  sv_u32 v; asm volatile(\"ld.volatile.u32 %0, [%1];\" : \"=r\"(v) : \"l\"(p)); return v; }\n"
+    "__device__ __forceinline__ void sv_stg(sv_u32 *p, sv_u32 v) {\n"
+    "  asm volatile(\"st.u32 [%0], %1;\" :: \"l\"(p), \"r\"(v) : \"memory\"); }\n";
+
+/* (two strings: C17 promises literals of 4095 bytes, no more) */
+static const char sv_gpu_prelude_sync[] =
     "__device__ __forceinline__ void sv_real_sync() { __syncthreads(); }\n"
     "__device__ __forceinline__ void sv_end_sync(sv_u32 n) {\n"
     "  asm volatile(\"bar.sync 1, %0;\" :: \"r\"((n + 31u) & ~31u) : \"memory\"); }\n"
@@ -78,9 +109,9 @@ static const char sv_gpu_prelude[] =
     "  const sv_u32 *out = sv_cs.out;\n"
     "  if (step < sv_cs.maxs) {\n"
     "    sv_u32 *s = sv_cs.snap + (unsigned long long)step * (sv_cs.wwords + sv_cs.n);\n"
-    "    for (sv_u32 w = t; w < sv_cs.wwords; w += nt) s[w] = sv_lds(sv_cs.w0 + 4u * w);\n"
+    "    for (sv_u32 w = t; w < sv_cs.wwords; w += nt) sv_stg(s + w, sv_lds(sv_cs.w0 + 4u * w));\n"
     "    for (sv_u32 i = t; i < sv_cs.n; i += nt)\n"
-    "      s[sv_cs.wwords + i] = ((volatile const sv_u32 *)out)[i];\n"
+    "      sv_stg(s + sv_cs.wwords + i, sv_ldg(out + i));\n"
     "    if (t == 0) sv_cs.run->lines[step] = line;\n"
     "  } else if (t == 0) sv_cs.run->overflow = 1u;\n"
     "  return step; }\n"
@@ -94,6 +125,9 @@ static const char sv_gpu_prelude[] =
     "  sv_real_sync();\n"
     "  sv_cs.state[threadIdx.x] = 0;\n"
     "  sv_u32 step = sv_snapshot(line);\n"
+    "  if (threadIdx.x == 0)\n"
+    "    sv_mk_put32(" SV_GPU_STR(SV_MK_ROW) ", (step + 1u < sv_cs.maxs ? step + 1u : sv_cs.maxs) *\n"
+    "                sv_cs.mrow);\n"
     "  sv_real_sync();\n"
     "  if (threadIdx.x == 0) sv_nstep = step + 1u;\n"
     "  sv_shake(step + 1u); }\n"

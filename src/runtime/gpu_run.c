@@ -5,23 +5,33 @@
  * - No link-time dependency: libcuda.so.1 and libnvrtc are loaded with
  *   dlopen and the few functions used are declared here, so a binary runs
  *   where neither exists (sv_rt_gpu_available says why in words).
- * - The text NVRTC gets: the prelude (gpu_prelude.h), then the kernel file
- *   as source_scan.c writes it for the CPU (its __shared__ declarations
- *   rewritten, the built-in #includes blanked, a #line 1 "file.cu" first, so
- *   messages carry the file's own line numbers), then a launcher. Compiled
- *   for the device's own architecture (-arch=sm_XY) with -lineinfo and
- *   --fmad=false (the CPU runtime does no contraction either), in the
- *   runtime's child, every run: the child writes no cache (issue 27).
- * - A step is the state after a barrier: the launcher's poison (0xA5A5A5A5)
- *   marks every shared word and out[] cell as never written, and a cell
- *   counts as written in a step when its value differs from the step
- *   before (the first step: from the poison). So a write that stores the
- *   value a cell already holds is not seen, and a step whose only accesses
- *   are reads is not one: the GPU's written flags are the snapshots'
- *   differences, not the CPU runtime's observed writes. Reads, per-write
- *   operands and hazards need the CPU runtime (or --racecheck).
+ * - The text NVRTC gets: the prelude (gpu_prelude.h), the run's scan as
+ *   constants (SV_SCAN_OP, SV_SCAN_EXCLUSIVE) and scan_ops.h (Op::apply,
+ *   Op::identity, scan_exclusive: the CPU runtime's, bit for bit), then the
+ *   kernel file as source_scan.c writes it for the CPU (its __shared__
+ *   declarations rewritten, the built-in #includes blanked, a #line 1
+ *   "file.cu" first, so messages carry the file's own line numbers), then
+ *   a launcher (a template entry instantiated with the run's type). A
+ *   shipped kernel (req->builtin: the chapter's, the mistakes) is its
+ *   embedded text, compiled the same way. NVRTC makes PTX for the device's
+ *   virtual architecture (compute_XY) with -lineinfo and --fmad=false (the
+ *   CPU runtime does no contraction either; the PTX's .rn operations keep
+ *   the driver's compiler from fusing them), the PTX is rewritten to record
+ *   accesses (gpu_ptx.h) and the driver compiles it, in the runtime's
+ *   child, every run: the child writes no cache (issue 27).
+ * - A step is the state after a barrier: the snapshot gives every cell's
+ *   value, the step's row of marks which cells the kernel stored to in it,
+ *   a store of the value a cell already held included (the launcher's
+ *   poison, 0xA5A5A5A5, still tells a value never written; a change with
+ *   no mark, which only a write the rewrite does not see could make,
+ *   counts as a write too). Every barrier is a step; the end is one when
+ *   the kernel read or wrote in[], out[] or a traced array after its last
+ *   barrier, as on the CPU runtime. Per-write operands, the order of
+ *   accesses and hazards need the CPU runtime (or --racecheck).
  * - --runs R: R launches back to back, each into its own slot; the shown run
- *   is the first whose output differs from the scan (else run 0).
+ *   is the first whose output differs from the scan (else run 0). With
+ *   each_run (sv_runtime_run_each, the mistakes lab) every run's trace is
+ *   built and sent in order.
  * - Failures: a compile error (NVRTC's log, the first error's line); an
  *   illegal address (the launch's error; the block is gone, so no thread or
  *   line); a write past out[n - 1] (a guard of 64 cells after out[]); a
@@ -46,8 +56,11 @@
 #include "backend.h"
 #include "cpu_compile.h"
 #include "gpu_prelude.h"
+#include "gpu_ptx.h"
+#include "gpu_run.h"
 #include "source_scan.h"
 #include "request.h"
+#include "shipped.h"
 #include "sandbox.h"
 #include "wire.h"
 
@@ -81,7 +94,7 @@ typedef struct nv_api {
     CUresult (*cuDeviceGetAttribute)(int *, int, CUdevice);
     CUresult (*cuDevicePrimaryCtxRetain)(CUcontext *, CUdevice);
     CUresult (*cuCtxSetCurrent)(CUcontext);
-    CUresult (*cuModuleLoadData)(CUmodule *, const void *);
+    CUresult (*cuModuleLoadDataEx)(CUmodule *, const void *, unsigned, int *, void **);
     CUresult (*cuModuleGetFunction)(CUfunction *, CUmodule, const char *);
     CUresult (*cuFuncGetAttribute)(int *, int, CUfunction);
     CUresult (*cuFuncSetAttribute)(CUfunction, int, int);
@@ -101,8 +114,8 @@ typedef struct nv_api {
     nvrtcResult (*nvrtcCompileProgram)(nvrtcProgram, int, const char *const *);
     nvrtcResult (*nvrtcGetProgramLogSize)(nvrtcProgram, size_t *);
     nvrtcResult (*nvrtcGetProgramLog)(nvrtcProgram, char *);
-    nvrtcResult (*nvrtcGetCUBINSize)(nvrtcProgram, size_t *);
-    nvrtcResult (*nvrtcGetCUBIN)(nvrtcProgram, char *);
+    nvrtcResult (*nvrtcGetPTXSize)(nvrtcProgram, size_t *);
+    nvrtcResult (*nvrtcGetPTX)(nvrtcProgram, char *);
     nvrtcResult (*nvrtcDestroyProgram)(nvrtcProgram *);
     nvrtcResult (*nvrtcVersion)(int *, int *);
 } nv_api;
@@ -122,12 +135,14 @@ static void *open_nvrtc(void)
     return NULL;
 }
 
-/* Loads both libraries (once per process). False with why in words. */
-static bool nv_load(nv_api *a, char *why, size_t whylen)
+/* Loads both libraries (once per process), or NVRTC alone without
+ * with_cuda (the rewrite's test, on a machine with no driver). False with
+ * why in words. */
+static bool nv_load(nv_api *a, bool with_cuda, char *why, size_t whylen)
 {
-    if (a->cuda && a->nvrtc)
+    if ((a->cuda || !with_cuda) && a->nvrtc)
         return true;
-    if (!a->cuda && !(a->cuda = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL))) {
+    if (with_cuda && !a->cuda && !(a->cuda = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL))) {
         sv_errorf(why, whylen, "no NVIDIA driver (libcuda.so.1 not found)");
         return false;
     }
@@ -143,7 +158,7 @@ static bool nv_load(nv_api *a, char *why, size_t whylen)
         SV_SYM(cuda, cuDeviceGetAttribute, "cuDeviceGetAttribute"),
         SV_SYM(cuda, cuDevicePrimaryCtxRetain, "cuDevicePrimaryCtxRetain"),
         SV_SYM(cuda, cuCtxSetCurrent, "cuCtxSetCurrent"),
-        SV_SYM(cuda, cuModuleLoadData, "cuModuleLoadData"),
+        SV_SYM(cuda, cuModuleLoadDataEx, "cuModuleLoadDataEx"),
         SV_SYM(cuda, cuModuleGetFunction, "cuModuleGetFunction"),
         SV_SYM(cuda, cuFuncGetAttribute, "cuFuncGetAttribute"),
         SV_SYM(cuda, cuFuncSetAttribute, "cuFuncSetAttribute"),
@@ -159,13 +174,15 @@ static bool nv_load(nv_api *a, char *why, size_t whylen)
         SV_SYM(nvrtc, nvrtcCompileProgram, "nvrtcCompileProgram"),
         SV_SYM(nvrtc, nvrtcGetProgramLogSize, "nvrtcGetProgramLogSize"),
         SV_SYM(nvrtc, nvrtcGetProgramLog, "nvrtcGetProgramLog"),
-        SV_SYM(nvrtc, nvrtcGetCUBINSize, "nvrtcGetCUBINSize"),
-        SV_SYM(nvrtc, nvrtcGetCUBIN, "nvrtcGetCUBIN"),
+        SV_SYM(nvrtc, nvrtcGetPTXSize, "nvrtcGetPTXSize"),
+        SV_SYM(nvrtc, nvrtcGetPTX, "nvrtcGetPTX"),
         SV_SYM(nvrtc, nvrtcDestroyProgram, "nvrtcDestroyProgram"),
         SV_SYM(nvrtc, nvrtcVersion, "nvrtcVersion"),
 #undef SV_SYM
     };
     for (size_t i = 0; i < sizeof syms / sizeof *syms; i++) {
+        if (!syms[i].lib)
+            continue; /* (the driver, not loaded) */
         *syms[i].fn = dlsym(syms[i].lib, syms[i].name);
         if (!*syms[i].fn) {
             sv_errorf(why, whylen, "the CUDA driver or NVRTC has no %s (too old?)", syms[i].name);
@@ -185,7 +202,7 @@ bool sv_rt_gpu_available(char *why, size_t whylen)
     /* Only what needs no CUDA call: this runs in the caller's process,
      * and a process that has initialized CUDA cannot use it in a child it
      * forks. The device itself is looked for in the child. */
-    if (!nv_load(&api, why, whylen))
+    if (!nv_load(&api, true, why, whylen))
         return false;
     if (access("/dev/nvidiactl", F_OK) != 0) {
         sv_errorf(why, whylen, "no NVIDIA GPU (/dev/nvidiactl is missing)");
@@ -240,8 +257,10 @@ static int depth_at(const char *s, size_t at)
     return d;
 }
 
-/* The launcher: poison, the extern and file-scope arrays registered, the
- * entry, the end barrier and its snapshot. */
+/* The launcher: the marks' record (inline asm, before the first barrier:
+ * no access is marked before it, gpu_prelude.h), poison, the extern and
+ * file-scope arrays registered, the entry (a template instantiated with
+ * the run's type), the end barrier and its snapshot. */
 static size_t put_launcher(char *o, size_t cap, const sv_source_scan *s, sv_type type,
                            const char *text)
 {
@@ -253,13 +272,20 @@ static size_t put_launcher(char *o, size_t cap, const sv_source_scan *s, sv_type
         "                                                       struct sv_ctl c) {\n"
         "  extern __shared__ __align__(16) unsigned char sv_dyn[];\n"
         "  c.w0 = (sv_u32)__cvta_generic_to_shared(sv_dyn) - c.w0; /* static bytes below */\n"
-        "  if (threadIdx.x == 0) c.run->pad = c.w0;\n"
+        "  if (threadIdx.x == 0) {\n"
+        "    sv_mk_put64(%d, c.mark, false); sv_mk_put64(%d, out, false);\n"
+        "    sv_mk_put64(%d, out, true); sv_mk_put64(%d, in, false); sv_mk_put64(%d, in, true);\n"
+        "    sv_mk_put32(%d, 0u); sv_mk_put32(%d, c.w0); sv_mk_put32(%d, c.wwords);\n"
+        "    sv_mk_put32(%d, 4u * (sv_u32)n); sv_mk_put32(%d, c.wwords + (sv_u32)n + 4u);\n"
+        "    sv_mk_put32(%d, 2u * (c.wwords + (sv_u32)n + 4u));\n"
+        "  }\n"
         "  for (sv_u32 w = threadIdx.x; w < c.wwords; w += blockDim.x)\n"
         "    sv_sts(c.w0 + 4u * w, SV_POISON);\n"
         "  sv_real_sync();\n"
-        "  if (threadIdx.x == 0) { sv_cs = c; sv_nstep = 0; }\n"
+        "  if (threadIdx.x == 0) { c.run->pad = c.w0; sv_cs = c; sv_nstep = 0; }\n"
         "  sv_real_sync();\n"
-        "  if (threadIdx.x == 0) {\n", T, T);
+        "  if (threadIdx.x == 0) {\n", T, T, SV_MK_BASE, SV_MK_OUT, SV_MK_OUTG, SV_MK_IN,
+        SV_MK_ING, SV_MK_ROW, SV_MK_W0, SV_MK_WWORDS, SV_MK_IOBYTES, SV_MK_READ, SV_MK_INREAD);
     /* the extern array first, then the file-scope ones, as the CPU runtime
      * places them */
     for (size_t i = 0; i < s->nshared && u < cap; i++)
@@ -292,10 +318,18 @@ static size_t put_launcher(char *o, size_t cap, const sv_source_scan *s, sv_type
     return u < cap ? u : cap - 1;
 }
 
-/* The whole text (malloc'd): the prelude, the kernel file as the CPU
- * compiler gets it up to its launcher (file-scope static arrays marked
- * SV_RT_FSTATIC, registered by the launcher instead), the GPU launcher. */
-static char *gpu_text(const sv_source_scan *s, const char *src, const char *path, sv_type type)
+/* scan_ops.h's text (the build embeds it, runtime_embed). */
+extern const unsigned char sv_rt_scan_ops_h[];
+extern const size_t sv_rt_scan_ops_h_size;
+
+/* The whole text (malloc'd): the prelude, the run's scan as constants
+ * (SV_SCAN_OP: core's sv_op, SV_SCAN_EXCLUSIVE 0 or 1) and scan_ops.h
+ * (Op::apply, Op::identity, scan_exclusive, as the CPU runtime has them),
+ * the kernel file as the CPU compiler gets it up to its launcher
+ * (file-scope static arrays marked SV_RT_FSTATIC, registered by the
+ * launcher instead), the GPU launcher. */
+char *sv_rt_gpu_text(const sv_source_scan *s, const char *src, const char *path, sv_type type,
+                     sv_op op, sv_scan scan)
 {
     char *cpu = sv_source_cpu_text(s, src, path, type);
     if (!cpu)
@@ -303,13 +337,21 @@ static char *gpu_text(const sv_source_scan *s, const char *src, const char *path
     char *cut = strstr(cpu, "\n#line 1 \"<scanviz launcher>\"");
     if (cut)
         *cut = '\0';
-    size_t len = strlen(cpu), cap = sizeof sv_gpu_prelude + len + 2 * len / 10 + 16384;
+    size_t len = strlen(cpu),
+           cap = sizeof sv_gpu_prelude + sizeof sv_gpu_prelude_sync + sv_rt_scan_ops_h_size + len +
+                 2 * len / 10 + 16384;
     char *o = malloc(cap);
     if (!o) {
         free(cpu);
         return NULL;
     }
-    size_t u = (size_t)snprintf(o, cap, "%s", sv_gpu_prelude);
+    size_t u = (size_t)snprintf(o, cap, "%s%s#define SV_SCAN_OP %d\n#define SV_SCAN_EXCLUSIVE %d\n"
+                                "#line 1 \"<scanviz scan_ops.h>\"\n",
+                                sv_gpu_prelude, sv_gpu_prelude_sync, (int)op,
+                                scan == SV_SCAN_EXCLUSIVE ? 1 : 0);
+    memcpy(o + u, sv_rt_scan_ops_h, sv_rt_scan_ops_h_size);
+    u += sv_rt_scan_ops_h_size;
+    o[u++] = '\n';
     /* copy, renaming the file-scope SV_RT_STATIC( */
     const char *p = cpu;
     for (const char *q; (q = strstr(p, "SV_RT_STATIC(")) != NULL; p = q + 13) {
@@ -353,13 +395,16 @@ static double ms_since(const struct timespec *t0)
     return (double)(t1.tv_sec - t0->tv_sec) * 1e3 + (double)(t1.tv_nsec - t0->tv_nsec) / 1e6;
 }
 
-/* NVRTC on text for arch; a compile error fills t's failure (true return,
- * no data). */
-static bool nvrtc_compile(const char *text, const char *path, int arch, gpu_bin *b,
-                          sv_ktrace *t, char *err, size_t errlen)
+bool sv_rt_gpu_nvrtc(const char *text, const char *path, int arch, char **ptx, char **log,
+                     char *err, size_t errlen)
 {
+    *ptx = *log = NULL;
+    if (!nv_load(&api, false, err, errlen))
+        return false;
+    /* PTX for the virtual architecture (no cubin: the PTX is rewritten,
+     * gpu_ptx.h, and the driver compiles it for the device) */
     char archopt[32], maxs[48];
-    snprintf(archopt, sizeof archopt, "-arch=sm_%d", arch);
+    snprintf(archopt, sizeof archopt, "-arch=compute_%d", arch);
     snprintf(maxs, sizeof maxs, "-DSV_MAXS=%d", SV_KTRACE_MAX_STEPS);
     const char *opts[] = {archopt, "-std=c++17", "-lineinfo", "--fmad=false", "-default-device",
                           maxs};
@@ -369,44 +414,62 @@ static bool nvrtc_compile(const char *text, const char *path, int arch, gpu_bin 
         return false;
     }
     nvrtcResult r = api.nvrtcCompileProgram(prog, (int)(sizeof opts / sizeof *opts), opts);
-    size_t loglen = 0;
-    api.nvrtcGetProgramLogSize(prog, &loglen);
-    char *log = malloc(loglen + 1);
-    if (log) {
-        log[0] = '\0';
-        if (loglen)
-            api.nvrtcGetProgramLog(prog, log);
-        log[loglen] = '\0';
-    }
     bool ok = true;
     if (r != 0) {
-        const char *msg = log && log[0] ? log : "NVRTC refused the file (no log)";
-        ok = sv_ktrace_fail(t, SV_KFAIL_COMPILE, msg, first_error_line(msg, path), -1, err,
-                            errlen);
+        size_t loglen = 0;
+        api.nvrtcGetProgramLogSize(prog, &loglen);
+        *log = malloc(loglen + 1);
+        if (*log) {
+            (*log)[0] = '\0';
+            if (loglen)
+                api.nvrtcGetProgramLog(prog, *log);
+            (*log)[loglen] = '\0';
+        }
+        if (!*log || !(*log)[0]) {
+            free(*log);
+            *log = strdup("NVRTC refused the file (no log)");
+        }
+        ok = *log != NULL;
+        if (!ok)
+            sv_errorf(err, errlen, "out of memory");
     } else {
         size_t n = 0;
-        ok = api.nvrtcGetCUBINSize(prog, &n) == 0 && n > 0 && (b->data = malloc(n)) &&
-             api.nvrtcGetCUBIN(prog, b->data) == 0;
-        b->len = n;
-        if (!ok)
-            sv_errorf(err, errlen, "NVRTC gave no CUBIN");
+        ok = api.nvrtcGetPTXSize(prog, &n) == 0 && n > 0 && (*ptx = malloc(n + 1)) &&
+             api.nvrtcGetPTX(prog, *ptx) == 0;
+        if (ok)
+            (*ptx)[n] = '\0';
+        else
+            sv_errorf(err, errlen, "NVRTC gave no PTX");
     }
-    free(log);
     api.nvrtcDestroyProgram(&prog);
     return ok;
 }
 
-/* The module for text: NVRTC, in this child, every run (the child cannot
- * write the kernel cache, issue 27; a compile is 25-200 ms). */
+/* The module's text for text: NVRTC's PTX with the write recording put in
+ * (gpu_ptx.h), in this child, every run (the child cannot write the
+ * kernel cache, issue 27; a compile is 25-200 ms). A compile error fills
+ * t's failure (true return, no data). */
 static bool gpu_compile(const char *text, const char *path, int arch, gpu_bin *b, sv_ktrace *t,
                         char *err, size_t errlen)
 {
     struct timespec t0;
     clock_gettime(CLOCK_MONOTONIC, &t0);
-    if (!nvrtc_compile(text, path, arch, b, t, err, errlen))
+    char *ptx = NULL, *log = NULL;
+    if (!sv_rt_gpu_nvrtc(text, path, arch, &ptx, &log, err, errlen))
         return false;
+    bool ok = true;
+    if (log) {
+        ok = sv_ktrace_fail(t, SV_KFAIL_COMPILE, log, first_error_line(log, path), -1, err,
+                            errlen);
+    } else {
+        b->data = sv_gpu_ptx_mark(ptx, NULL, err, errlen);
+        b->len = b->data ? strlen(b->data) + 1 : 0;
+        ok = b->data != NULL;
+    }
+    free(ptx);
+    free(log);
     b->compile_ms = ms_since(&t0);
-    return true;
+    return ok;
 }
 
 /* ---- Running ---------------------------------------------------------------- */
@@ -423,9 +486,9 @@ typedef struct gpu_run_hdr {
 } gpu_run_hdr;
 /* struct sv_ctl, by value. */
 typedef struct gpu_ctl {
-    CUdeviceptr run, snap, state, out;
+    CUdeviceptr run, snap, state, out, mark;
     unsigned long long seed;
-    uint32_t w0, wwords, n, maxs, run_index, shake_ns;
+    uint32_t w0, wwords, n, maxs, run_index, shake_ns, mrow, mpad;
 } gpu_ctl;
 
 #define OUT_GUARD 64            /* cells after out[] that catch a write past its end */
@@ -437,11 +500,15 @@ typedef struct gpu_job {
     const sv_runtime_request *req;
     sv_ktrace *t;
     uint32_t n, runs, wwords, maxs, static_bytes;
+    uint32_t run_base;       /* each_run: the batch's first run (its shake's run index) */
     size_t hdr_bytes, snap_words, slot_bytes, out_words;
-    CUdeviceptr d_in, d_slots, d_outs, d_state;
+    size_t mrow, mark_bytes; /* a marks row's bytes (gpu_ptx.h); one run's marks: maxs + 1 rows */
+    CUdeviceptr d_in, d_slots, d_outs, d_state, d_marks;
     int *h_state;
     gpu_run_hdr *hdr;  /* runs headers, host copies */
     uint32_t *outs;    /* runs x out_words */
+    bool *wrong;       /* runs: run k's output is not what it must be */
+    bool *out_marked;  /* n: the run's out[i] was stored to (job_steps, for job_output) */
     double run_ms;
 } gpu_job;
 
@@ -475,12 +542,37 @@ static bool gpu_open(const gpu_bin *b, CUfunction *fn, int *arch, uint32_t *max_
         return true;
     CU(api.cuDevicePrimaryCtxRetain(&ctx, dev), "cuDevicePrimaryCtxRetain");
     CU(api.cuCtxSetCurrent(ctx), "cuCtxSetCurrent");
-    CU(api.cuModuleLoadData(&mod, b->data), "loading the compiled kernel");
+    /* the driver compiles the rewritten PTX (its messages, should it
+     * refuse the rewrite, into the error), for blocks of the device's
+     * most threads: its registers then fit one block of n <= 1024 (the
+     * kernel file's own __launch_bounds__ is dropped, gpu_prelude.h) */
+    char jlog[4096] = "";
+    int jopt[3] = {5 /* CU_JIT_ERROR_LOG_BUFFER */, 6 /* ..._SIZE_BYTES */,
+                   1 /* CU_JIT_THREADS_PER_BLOCK */};
+    void *jval[3] = {jlog, (void *)(uintptr_t)sizeof jlog, (void *)(uintptr_t)(unsigned)mt};
+    CUresult lr = api.cuModuleLoadDataEx(&mod, b->data, 3, jopt, jval);
+    if (lr != 0) {
+        jlog[sizeof jlog - 1] = '\0';
+        sv_errorf(err, errlen, "loading the compiled kernel: %s (CUDA error %d): %.900s",
+                  cu_words(lr), lr, jlog);
+        return false;
+    }
     CU(api.cuModuleGetFunction(fn, mod, "sv_gpu_launch"), "the launcher");
     return true;
 }
 
-/* Buffers for req->runs runs of fn. */
+/* The runs' headers, out[] (poisoned) and marks as before any run. */
+static bool job_reset(gpu_job *j, char *err, size_t errlen)
+{
+    for (uint32_t k = 0; k < j->runs; k++)
+        CU(api.cuMemsetD32(j->d_slots + k * j->slot_bytes, 0, sizeof(gpu_run_hdr) / 4),
+           "cuMemsetD32");
+    CU(api.cuMemsetD32(j->d_outs, SV_GPU_POISON, j->out_words * j->runs), "cuMemsetD32");
+    CU(api.cuMemsetD32(j->d_marks, 0, j->mark_bytes * j->runs / 4), "cuMemsetD32");
+    return true;
+}
+
+/* Buffers for j->runs runs of fn (each_run: a batch's). */
 static bool job_alloc(gpu_job *j, CUfunction fn, char *err, size_t errlen)
 {
     int sb = 0;
@@ -489,14 +581,24 @@ static bool job_alloc(gpu_job *j, CUfunction fn, char *err, size_t errlen)
     size_t dyn = 8u * (size_t)j->n;
     CU(api.cuFuncSetAttribute(fn, CU_FUNC_MAX_DYN_SHARED, (int)dyn), "cuFuncSetAttribute");
     j->wwords = (uint32_t)((j->static_bytes + dyn) / 4);
-    size_t step_bytes = ((size_t)j->wwords + j->n) * 4;
+    j->mrow = SV_MK_ROW_BYTES(j->wwords, j->n);
+    /* a step: its snapshot and its marks row */
+    size_t step_bytes = ((size_t)j->wwords + j->n) * 4 + j->mrow;
     size_t fit = SNAP_BUDGET / (step_bytes * j->runs);
     j->maxs = (uint32_t)(fit > SV_KTRACE_MAX_STEPS ? SV_KTRACE_MAX_STEPS : fit < 2 ? 2 : fit);
     j->hdr_bytes = (sizeof(gpu_run_hdr) + 255) & ~(size_t)255;
     j->snap_words = (size_t)j->maxs * (j->wwords + j->n);
     j->slot_bytes = j->hdr_bytes + j->snap_words * 4;
     j->out_words = (size_t)j->n + OUT_GUARD;
+    /* the last row takes the marks of the steps past maxs (overflow) */
+    j->mark_bytes = (((size_t)j->maxs + 1) * j->mrow + 255) & ~(size_t)255;
+    j->out_marked = calloc(j->n, sizeof *j->out_marked);
+    if (!j->out_marked) {
+        sv_errorf(err, errlen, "out of memory");
+        return false;
+    }
     CU(api.cuMemAlloc(&j->d_in, (size_t)j->n * 4), "cuMemAlloc");
+    CU(api.cuMemAlloc(&j->d_marks, j->mark_bytes * j->runs), "cuMemAlloc (write marks)");
     CU(api.cuMemAlloc(&j->d_slots, j->slot_bytes * j->runs), "cuMemAlloc (snapshots)");
     CU(api.cuMemAlloc(&j->d_outs, j->out_words * 4 * j->runs), "cuMemAlloc");
     CU(api.cuMemHostAlloc((void **)&j->h_state, (size_t)j->n * sizeof(int),
@@ -513,11 +615,7 @@ static bool job_alloc(gpu_job *j, CUfunction fn, char *err, size_t errlen)
     CUresult r = api.cuMemcpyHtoD(j->d_in, in, (size_t)j->n * 4);
     free(in);
     CU(r, "copying the input");
-    for (uint32_t k = 0; k < j->runs; k++)
-        CU(api.cuMemsetD32(j->d_slots + k * j->slot_bytes, 0, sizeof(gpu_run_hdr) / 4),
-           "cuMemsetD32");
-    CU(api.cuMemsetD32(j->d_outs, SV_GPU_POISON, j->out_words * j->runs), "cuMemsetD32");
-    return true;
+    return job_reset(j, err, errlen);
 }
 
 /* Whether the threads' states stay the same over about 100 ms: a block
@@ -594,9 +692,9 @@ static bool job_run(gpu_job *j, CUfunction fn, bool *done, char *err, size_t err
     *done = false;
     for (uint32_t k = 0; k < j->runs; k++) {
         gpu_ctl c = {j->d_slots + k * j->slot_bytes, j->d_slots + k * j->slot_bytes + j->hdr_bytes,
-                     j->d_state, j->d_outs + k * j->out_words * 4,
+                     j->d_state, j->d_outs + k * j->out_words * 4, j->d_marks + k * j->mark_bytes,
                      req->shake_seed ? req->shake_seed : 1, j->static_bytes, j->wwords, j->n,
-                     j->maxs, k, req->shake ? SHAKE_NS : 0};
+                     j->maxs, j->run_base + k, req->shake ? SHAKE_NS : 0, (uint32_t)j->mrow, 0};
         CUdeviceptr out = c.out;
         int n = (int)j->n;
         void *params[] = {&j->d_in, &out, &n, &c};
@@ -622,7 +720,7 @@ static bool job_run(gpu_job *j, CUfunction fn, bool *done, char *err, size_t err
         struct timespec nap = {0, 200000};
         nanosleep(&nap, NULL);
     }
-    j->run_ms = ms_since(&t0);
+    j->run_ms += ms_since(&t0); /* (each_run: over its batches) */
     *done = true;
     return true;
 }
@@ -636,9 +734,10 @@ static bool job_collect(gpu_job *j, uint32_t *shown, char *err, size_t errlen)
 {
     j->hdr = malloc(sizeof(gpu_run_hdr) * j->runs);
     j->outs = malloc(j->out_words * 4 * j->runs);
+    j->wrong = calloc(j->runs, sizeof *j->wrong);
     sv_value *expected = malloc(sizeof *expected * j->n);
     double *mag = malloc(sizeof *mag * j->n);
-    if (!j->hdr || !j->outs || !expected || !mag) {
+    if (!j->hdr || !j->outs || !j->wrong || !expected || !mag) {
         free(expected);
         free(mag);
         sv_errorf(err, errlen, "out of memory");
@@ -669,6 +768,7 @@ static bool job_collect(gpu_job *j, uint32_t *shown, char *err, size_t errlen)
             free(vals);
         }
         wrong += w;
+        j->wrong[k] = w;
         if (w && !have) {
             *shown = k;
             have = true;
@@ -716,10 +816,22 @@ static int job_arrays(gpu_job *j, const sv_source_scan *scan, uint32_t k, uint32
     return na;
 }
 
-/* Steps of run k from its snapshots: a cell is written in a step where it
- * differs from the step before (the first: from the poison). The end's
- * snapshot is a step when something changed after the last barrier (or it
- * is the only one). */
+/* Whether any byte of m[0 .. len) is set. */
+static bool any_set(const unsigned char *m, size_t len)
+{
+    for (size_t i = 0; i < len; i++)
+        if (m[i])
+            return true;
+    return false;
+}
+
+/* Steps of run k: each barrier's snapshot gives the values, the step's
+ * row of marks (gpu_ptx.h) which cells were stored to; a cell whose value
+ * changed without a mark (a write the rewrite does not see, such as an
+ * atomic) counts as written too. As on the CPU runtime, every barrier is
+ * a step, and the end is one when the kernel accessed a traced array, in[]
+ * or out[] after its last barrier (or it is the only one). Fills
+ * j->out_marked for job_output. */
 static bool job_steps(gpu_job *j, const sv_source_scan *scan, uint32_t k, char *err,
                       size_t errlen)
 {
@@ -729,24 +841,40 @@ static bool job_steps(gpu_job *j, const sv_source_scan *scan, uint32_t k, char *
     if (na < 0)
         return false;
     uint32_t nsteps = h->nsteps < j->maxs ? h->nsteps : j->maxs;
-    size_t sw = (size_t)j->wwords + j->n;
+    size_t sw = (size_t)j->wwords + j->n, mr = j->mrow;
+    /* the marks: the steps' rows, and the overflow row when there is one */
+    size_t mrows = (size_t)nsteps + (h->overflow ? 1 : 0);
     uint32_t *snap = malloc((nsteps ? nsteps : 1) * sw * 4);
-    if (!snap) {
+    unsigned char *marks = malloc((mrows ? mrows : 1) * mr);
+    if (!snap || !marks) {
+        free(snap);
+        free(marks);
         sv_errorf(err, errlen, "out of memory for %u steps", (unsigned)nsteps);
         return false;
     }
+    CUdeviceptr dm = j->d_marks + k * j->mark_bytes;
     CUresult r = nsteps ? api.cuMemcpyDtoH(snap, j->d_slots + k * j->slot_bytes + j->hdr_bytes,
                                            nsteps * sw * 4)
                         : 0;
+    if (r == 0 && nsteps)
+        r = api.cuMemcpyDtoH(marks, dm, nsteps * mr);
+    if (r == 0 && h->overflow)
+        r = api.cuMemcpyDtoH(marks + nsteps * mr, dm + (size_t)j->maxs * mr, mr);
     bool ok = r == 0;
     if (!ok)
         sv_errorf(err, errlen, "copying the snapshots back: %s", cu_words(r));
+    memset(j->out_marked, 0, j->n * sizeof *j->out_marked);
+    for (size_t row = 0; ok && row < mrows; row++)
+        for (uint32_t i = 0; i < j->n; i++)
+            j->out_marked[i] = j->out_marked[i] || marks[row * mr + j->wwords + i];
+    size_t rd = (size_t)j->wwords + j->n + 4; /* a row's read marks */
     for (uint32_t s = 0; ok && s < nsteps; s++) {
         const uint32_t *now = snap + s * sw, *before = s ? now - sw : NULL;
-        bool last = s + 1 == nsteps && h->lines[s] == 0, any = false;
+        const unsigned char *m = marks + s * mr;
+        bool last = s + 1 == nsteps && h->lines[s] == 0, any = m[2 * rd] != 0;
         for (int a = 0; a < na && !any; a++)
-            for (uint32_t c = 0; c < j->t->arrays[a].len && !any; c++)
-                any = now[first[a] + c] != (before ? before[first[a] + c] : SV_GPU_POISON);
+            any = any_set(m + first[a], j->t->arrays[a].len) ||
+                  any_set(m + rd + first[a], j->t->arrays[a].len);
         if (last && !any && j->t->nsteps > 0)
             break;
         sv_kstep *st = sv_ktrace_add_step(j->t, h->lines[s], err, errlen);
@@ -754,22 +882,25 @@ static bool job_steps(gpu_job *j, const sv_source_scan *scan, uint32_t k, char *
         for (int a = 0; ok && a < na; a++)
             for (uint32_t c = 0; c < j->t->arrays[a].len; c++) {
                 uint32_t v = now[first[a] + c];
-                if (v != (before ? before[first[a] + c] : SV_GPU_POISON))
+                if (m[first[a] + c] || v != (before ? before[first[a] + c] : SV_GPU_POISON))
                     sv_kstep_set_cell(j->t, st, (uint32_t)a, c, (sv_value){.bits = v});
             }
     }
     free(snap);
+    free(marks);
     return ok;
 }
 
-/* out[] of run k into t; a write past its end is a failure. */
-static bool job_output(gpu_job *j, uint32_t k, char *err, size_t errlen)
+/* out[] of run k into t (a cell stored to, or not the poison, is
+ * written); a write past its end, in run k or with every_run in any run,
+ * is a failure. */
+static bool job_output(gpu_job *j, uint32_t k, bool every_run, char *err, size_t errlen)
 {
     const uint32_t *o = j->outs + k * j->out_words;
     for (uint32_t i = 0; i < j->n; i++)
-        if (o[i] != SV_GPU_POISON)
+        if (o[i] != SV_GPU_POISON || j->out_marked[i])
             sv_ktrace_set_output(j->t, i, (sv_value){.bits = o[i]});
-    for (uint32_t q = 0; q < j->runs; q++)
+    for (uint32_t q = every_run ? 0 : k; q < (every_run ? j->runs : k + 1); q++)
         for (uint32_t g = 0; g < OUT_GUARD; g++)
             if (j->outs[q * j->out_words + j->n + g] != SV_GPU_POISON) {
                 char msg[256];
@@ -782,6 +913,82 @@ static bool job_output(gpu_job *j, uint32_t k, char *err, size_t errlen)
                 j->t->failure.index = (int64_t)(j->n + g);
                 return true;
             }
+    return true;
+}
+
+/* Forgets t's last run (each_run): its arrays, steps, output and failure,
+ * for the next run's. */
+static void trace_clear_run(sv_ktrace *t)
+{
+    for (size_t s = 0; s < t->nsteps; s++)
+        sv_kstep_clear(&t->steps[s], t->narrays);
+    free(t->steps);
+    t->steps = NULL;
+    t->nsteps = 0;
+    for (size_t a = 0; a < t->narrays; a++)
+        free(t->arrays[a].name);
+    free(t->arrays);
+    t->arrays = NULL;
+    t->narrays = 0;
+    memset(t->output, 0, t->n * sizeof *t->output);
+    memset(t->output_written, 0, t->n * sizeof *t->output_written);
+    free(t->failure.message);
+    free(t->failure.waits);
+    memset(&t->failure, 0, sizeof t->failure);
+    t->failure.kind = SV_KFAIL_NONE;
+    t->failure.thread = -1;
+    t->failure.step = -1;
+    t->failure.array = -1;
+}
+
+/* each_run (sv_runtime_run_each): every run's trace, built and sent in
+ * order as its own (runs 1), over the child's stream; t is left as the
+ * last (sent again by the child's end, and ignored). The runs go in
+ * batches of j->runs (the buffers hold that many runs of SV_KTRACE_MAX_STEPS
+ * steps: the lab asks for up to SV_LAB_MAX_RUNS), each batch launched,
+ * then its traces built and sent. A run that wrote past out[] is sent with
+ * its failure and the runs after it follow (they ran); a batch that does
+ * not finish leaves t with its failure (*done false), for the child's end
+ * to send as the next run's. */
+static bool job_each(gpu_job *j, CUfunction fn, const sv_source_scan *scan, uint32_t total,
+                     bool *done, char *err, size_t errlen)
+{
+    sv_ktrace *t = j->t;
+    uint32_t batch = j->runs, shown;
+    *done = true;
+    for (uint32_t base = 0; base < total; base += batch) {
+        j->run_base = base;
+        j->runs = total - base < batch ? total - base : batch;
+        if (base > 0) {
+            trace_clear_run(t);
+            free(j->hdr);
+            free(j->outs);
+            free(j->wrong);
+            j->hdr = NULL, j->outs = NULL, j->wrong = NULL;
+            if (!job_reset(j, err, errlen))
+                return false;
+        }
+        if (!job_run(j, fn, done, err, errlen))
+            return false;
+        if (!*done)
+            return true; /* t's failure says why */
+        if (!job_collect(j, &shown, err, errlen))
+            return false;
+        for (uint32_t k = 0; k < j->runs; k++) {
+            if (base + k > 0)
+                trace_clear_run(t);
+            if (!job_steps(j, scan, k, err, errlen) || !job_output(j, k, false, err, errlen))
+                return false;
+            t->runs = 1;
+            t->shown_run = 0;
+            t->wrong_runs = j->wrong[k];
+            if (!sv_rt_child_send(t)) {
+                sv_errorf(err, errlen, "cannot send run %u's trace", (unsigned)(base + k));
+                return false;
+            }
+            sv_rt_progress(base + k + 1, total);
+        }
+    }
     return true;
 }
 
@@ -990,8 +1197,23 @@ static bool gpu_scan(const sv_runtime_request *req, const char *path, sv_source_
     return sv_ktrace_set_text(&t->entry, scan->kernels[scan->entry].name, err, errlen);
 }
 
-bool sv_rt_gpu_run(const sv_runtime_request *req, sv_ktrace *t, char *err, size_t errlen)
+bool sv_rt_gpu_run(const sv_runtime_request *rq, sv_ktrace *t, char *err, size_t errlen)
 {
+    /* A shipped kernel (the chapter's, the mistakes, Blelloch) compiles
+     * from its embedded text like any kernel file, under its own name, with
+     * the entry it has (as the CPU runtime's run_shipped) */
+    sv_runtime_request q = *rq;
+    const sv_runtime_request *req = &q;
+    if (rq->builtin) {
+        const sv_rt_shipped *k = sv_rt_shipped_find(rq->builtin);
+        if (!k)
+            return sv_ktrace_fail(t, SV_KFAIL_INTERNAL, "not a shipped kernel of this build", 0,
+                                  -1, err, errlen);
+        q.source = k->source;
+        q.entry = NULL;
+        if (!q.path)
+            q.path = rq->builtin;
+    }
     const char *path = req->path ? req->path : "kernel.cu";
     char why[512];
     bool refused = false, ok = true, done = false;
@@ -1042,7 +1264,7 @@ bool sv_rt_gpu_run(const sv_runtime_request *req, sv_ktrace *t, char *err, size_
         ok = sv_ktrace_fail(t, SV_KFAIL_UNAVAILABLE, why, 0, -1, err, errlen);
         goto out;
     }
-    text = gpu_text(scan, req->source, path, req->type);
+    text = sv_rt_gpu_text(scan, req->source, path, req->type, req->op, req->scan);
     if (!text) {
         sv_errorf(err, errlen, "out of memory");
         ok = false;
@@ -1060,13 +1282,33 @@ bool sv_rt_gpu_run(const sv_runtime_request *req, sv_ktrace *t, char *err, size_
     job.t = t;
     job.n = (uint32_t)req->n;
     job.runs = req->runs ? req->runs : 1;
+    if (req->each_run && !rc_mode) {
+        /* in batches that keep every step of every run (job_each); the
+         * batches' watchdog (job_run, within the time limit each) stands
+         * for the time limit, whose signal would cut the traces' building
+         * and sending, the runtime's work (the parent's backstop stays) */
+        uint32_t total = job.runs;
+        size_t step = ((size_t)(job.n + 2 * job.n + 64) * 4) * 2;
+        size_t fit = SNAP_BUDGET / (step * SV_KTRACE_MAX_STEPS);
+        job.runs = fit < 1 ? 1 : fit < total ? (uint32_t)fit : total;
+        struct itimerval off;
+        memset(&off, 0, sizeof off);
+        setitimer(ITIMER_REAL, &off, NULL);
+        ok = ok && job_alloc(&job, fn, err, errlen);
+        clock_gettime(CLOCK_MONOTONIC, &t0);
+        ok = ok && job_each(&job, fn, scan, total, &done, err, errlen);
+        job.runs = total;
+        if (ok && done)
+            note_times(&bin, ctx_ms, &job, ms_since(&t0));
+        goto out;
+    }
     ok = ok && job_alloc(&job, fn, err, errlen) && job_run(&job, fn, &done, err, errlen);
     if (!ok || !done)
         goto out;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     uint32_t shown = 0;
     ok = job_collect(&job, &shown, err, errlen) && job_steps(&job, scan, shown, err, errlen) &&
-         job_output(&job, shown, err, errlen);
+         job_output(&job, shown, true, err, errlen);
     note_times(&bin, ctx_ms, &job, ms_since(&t0));
     for (uint32_t r = 0; ok && rc_mode && r < job.hdr[0].nregs && r < SV_GPU_MAX_REGS; r++) {
         const gpu_reg *g = &job.hdr[0].reg[r];
@@ -1083,6 +1325,8 @@ bool sv_rt_gpu_run(const sv_runtime_request *req, sv_ktrace *t, char *err, size_
 out:
     free(job.hdr);
     free(job.outs);
+    free(job.wrong);
+    free(job.out_marked);
     free(bin.data);
     free(text);
     free(scan);

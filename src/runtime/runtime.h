@@ -39,8 +39,9 @@ typedef struct sv_runtime_request {
     const char *entry;       /* --entry NAME, NULL: the only __global__ */
     /* A shipped kernel instead (a registry row's file, "kernels/hillis_steele.cu",
      * "kernels/mistakes/in_place.cu"): on the CPU its build made ahead of time
-     * runs (no compiler needed) and its own text is the trace's source, so
-     * source may be NULL. NULL: the kernel file in source. */
+     * runs (no compiler needed), on the GPU NVRTC compiles its embedded text
+     * as a kernel file's; its own text is the trace's source, so source may
+     * be NULL. NULL: the kernel file in source. */
     const char *builtin;
     /* ... the input */
     sv_op op;
@@ -55,7 +56,7 @@ typedef struct sv_runtime_request {
     sv_runtime_backend backend;
     sv_schedule schedule;    /* CPU: the schedule of run 0 (run k of random:S / warps:S uses S + k) */
     uint32_t runs;           /* >= 1 */
-    bool each_run;           /* CPU, sv_runtime_run_each: every run recorded and sent back */
+    bool each_run;           /* sv_runtime_run_each: every run recorded and sent back */
     bool shake;              /* GPU: a seeded per-warp sleep before each barrier's next reads */
     uint64_t shake_seed;
     bool racecheck;          /* GPU: under compute-sanitizer's racecheck */
@@ -74,12 +75,13 @@ typedef struct sv_runtime_request {
  * one, else run 0) and wrong_runs counts the others. */
 sv_ktrace *sv_runtime_run(const sv_runtime_request *req, char *err, size_t errlen);
 
-/* The CPU runtime's runs one by one (the mistakes lab): all req->runs runs in
- * one child (run k of random:S / warps:S with seed S + k), each recorded
- * in full; each(ctx, k, trace) takes run k's trace (runs 1, its own
- * schedule) in order, returning false to stop taking. A run that fails
- * (other than an index out of range) ends the runs: it comes last, with its
- * failure. False with err when no child ran or a trace could not be made. */
+/* A runtime's runs one by one (the mistakes lab): all req->runs runs in
+ * one child (on the CPU run k of random:S / warps:S with seed S + k; on
+ * the GPU R launches, shaken with --shake), each recorded in full;
+ * each(ctx, k, trace) takes run k's trace (runs 1, its own schedule) in
+ * order, returning false to stop taking. A run that fails (other than an
+ * index out of range) ends the runs: it comes last, with its failure.
+ * False with err when no child ran or a trace could not be made. */
 bool sv_runtime_run_each(const sv_runtime_request *req,
                          bool (*each)(void *ctx, uint32_t run, sv_ktrace *t), void *ctx,
                          char *err, size_t errlen);
