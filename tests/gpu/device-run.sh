@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The GPU machine's run, recorded in docs/gpu-runs.md: release build, the gpu
-# and core suites, scanviz-trace --verify on the GPU, the capture cost, and
-# compute-sanitizer (memcheck, racecheck, synccheck, initcheck) on the kernel.
+# and core suites, scanviz-trace --verify on the GPU, the chapter's kernel file,
+# the mistakes and Blelloch through the runtime's one GPU path, --racecheck,
+# an exercise, and the capture's cost (scanviz-bench --capture).
 # Usage (from the project root, on the GPU machine): tests/gpu/device-run.sh [OUTDIR]
 set -uo pipefail
 out=${1:-/tmp/sv-gpu-run}
@@ -38,15 +39,19 @@ step "chapter example on the GPU"
 "$T" --backend cuda --format json -o "$out/chapter-cuda.json"; echo "exit $?"
 "$T" --open "$out/chapter-cuda.json" | head -24
 
-CS=$(command -v compute-sanitizer || echo /usr/local/cuda/compute-sanitizer/compute-sanitizer)
-san() { local tool=$1; shift; step "compute-sanitizer --tool $tool $*";
-        "$CS" --tool "$tool" --error-exitcode 9 "$@" >"$out/san-$tool.log" 2>&1; local rc=$?;
-        tail -n 3 "$out/san-$tool.log"; echo "exit $rc"; }
-san memcheck "$b/tests/gpu/test_gpu_trace" 64
-san racecheck "$b/tests/gpu/test_gpu_trace" 40
-san synccheck "$b/tests/gpu/test_gpu_trace" 40
-san initcheck "$T" --backend cuda --verify --random 1024 --seed 7
-step "compute-sanitizer --tool racecheck at n = 1024"
-"$CS" --tool racecheck --error-exitcode 9 "$T" --backend cuda --verify --random 1024 --seed 5 \
-  --type float32 2>&1 | tail -n 3; echo "exit $?"
+K=tests/kernels
+step "the chapter's kernel file, every mistake and Blelloch on the GPU (one path)"
+"$T" --kernel-file kernels/hillis_steele.cu --backend cuda --random 1024 --seed 2 --op max --type float32 --exclusive | tail -4; echo "exit $?"
+for k in correct in-place no-barrier in-place-no-barrier no-else no-guard off-by-one pout-accumulate; do
+  echo "-- $k"; "$T" --kernel "$k" --backend cuda --random 256 --seed 4 --runs 100 --shake | grep -E "runs|wrong|first" | head -3; echo "exit ${PIPESTATUS[0]}"
+done
+"$T" --kernel blelloch --backend cuda --exclusive --random 1000 --seed 9 | tail -3; echo "exit $?"
+step "a kernel file with --racecheck on the GPU"
+"$T" --kernel-file "$b/tests/kernels/in_place_race.cu" --backend cuda --random 64 --seed 3 --racecheck | tail -6; echo "exit $?"
+step "an exercise's output round on the GPU"
+for e in round-one any-n float; do
+  "$T" --exercise "$e" --kernel-file "$b/assets/exercises/$e/solution.cu" --backend cuda >"$out/ex-$e.txt" 2>&1; echo "$e exit $?"; tail -2 "$out/ex-$e.txt"
+done
+step "scanviz-bench --capture (the whole capture through the one path)"
+"$b/src/cli/scanviz-bench" --capture --reps 20 2>&1 | tail -12; echo "exit $?"
 step "done"
