@@ -3,6 +3,11 @@
  * orders them. */
 #include "ktrace_reading.h"
 
+/* The entries, each defined beside its reading. */
+extern const sv_reading sv_reading_blelloch;      /* ktrace_blelloch.c */
+extern const sv_reading sv_reading_hillis_steele; /* ktrace_analyze.c */
+extern const sv_reading sv_reading_none;
+
 static bool always(const sv_ktrace *t)
 {
     (void)t;

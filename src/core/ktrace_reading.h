@@ -12,7 +12,8 @@
  * keeps; so the chapter's entry needs few hooks and `none` none at all.
  *
  * A new reading: one file defining its `const sv_reading` (ktrace_blelloch.c
- * is the example) and one line in sv_readings (ktrace_reading.c). */
+ * is the example), named in src/core/meson.build, and its line in
+ * sv_readings (ktrace_reading.c). */
 #ifndef SV_KTRACE_READING_H
 #define SV_KTRACE_READING_H
 
@@ -100,13 +101,8 @@ typedef struct sv_reading {
     bool (*summary)(const sv_ktrace *t, char *buf, size_t len);
 } sv_reading;
 
-/* The entries, each defined beside its reading. */
-extern const sv_reading sv_reading_hillis_steele; /* ktrace_analyze.c */
-extern const sv_reading sv_reading_blelloch;      /* ktrace_blelloch.c */
-extern const sv_reading sv_reading_none;          /* ktrace_reading.c */
-
-/* The table in the order it is tried; the last entry is none, whose detect
- * always holds. */
+/* The table in the order it is tried (its entries each defined beside
+ * their reading); the last entry is none, whose detect always holds. */
 extern const sv_reading *const sv_readings[];
 
 /* The first entry of sv_readings whose detect holds for t. */
