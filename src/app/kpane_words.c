@@ -630,7 +630,7 @@ bool sv_kwords_tooltip(const sv_app_view *v, int row, int col, sv_tip_words *out
         case_line(t, k, r, c, cl, sizeof cl, &out->accent);
         const sv_reading *rd = sv_reading_of(t); /* what the cell holds in its terms */
         if (rd->cell_words && r->kind == SV_KROW_ARRAY)
-            rd->cell_words(t, k, r->array, cell, cl, sizeof cl);
+            rd->cell_words(t, k, cell, cl, sizeof cl);
         if (cl[0]) {
             out->emph[n] = true;
             snprintf(out->line[n++], SV_TIP_MAX, "%s", cl);

@@ -510,7 +510,7 @@ static void draw_marks(const kdraw *d)
     float widest = 0.0f;
     char rt[48];
     for (uint32_t c = 0; c < st->cells; c++)
-        if (d->rd->mark(d->kt, d->k, a, c, rt, sizeof rt))
+        if (d->rd->mark(d->kt, d->k, c, rt, sizeof rt))
             widest = fmaxf(widest, sv_mono_width(px, (float)strlen(rt)));
     int lines = widest <= 0.92f * l->cell_pitch ? 1 : widest <= 1.84f * l->cell_pitch ? 2 : 0;
     bool swap_words = false;
@@ -540,7 +540,7 @@ static void draw_marks(const kdraw *d)
             sv_gfx_text(d->g, SV_FONT_SANS_BOLD, px, b.x + b.w, b.y - 0.4f * u - 0.8f * px,
                         SV_ALIGN_RIGHT, d->t->accent, st->ring_words);
         }
-        if (words && d->rd->mark(d->kt, d->k, a, c, rt, sizeof rt)) {
+        if (words && d->rd->mark(d->kt, d->k, c, rt, sizeof rt)) {
             float y = b.y + b.h + below + 0.9f * px + (lines == 2 && (nth++ & 1) ? 1.2f * px : 0.0f);
             /* kept inside the cells' clip (the last cell's sits on its edge) */
             float half = 0.5f * sv_mono_width(px, (float)strlen(rt));
@@ -556,7 +556,7 @@ static void draw_marks(const kdraw *d)
     for (uint32_t c = 0; c < st->cells; c++) {
         sv_rexchange w;
         uint32_t cl, cr;
-        if (!d->rd->exchange_at(d->kt, d->k, a, c, &w) || w.right != c)
+        if (!d->rd->exchange_at(d->kt, d->k, c, &w) || w.right != c)
             continue;
         int r = sv_kpane_row_of(&d->rows, a, w.left, &cl);
         if (r < 0 || sv_kpane_row_of(&d->rows, a, w.right, &cr) != r ||
@@ -588,8 +588,8 @@ static void draw_arrows(const kdraw *d, int pass)
         if (sv_kpane_write_of(d->kt, d->k, wr->at.array, wr->at.cell) != wr)
             continue;
         sv_rexchange sw; /* an exchange (Blelloch's down-sweep): drawn as one (draw_marks) */
-        if (d->mk.exchanges && d->rd->exchange_at(d->kt, d->k, wr->at.array, wr->at.cell, &sw) &&
-            swap_row(d, &sw) >= 0)
+        if (d->mk.exchanges && wr->at.array == (uint32_t)d->mk.array &&
+            d->rd->exchange_at(d->kt, d->k, wr->at.cell, &sw) && swap_row(d, &sw) >= 0)
             continue;
         sv_box dst = sv_layout_cell(d->l, r, (int)col);
         for (uint32_t i = 0; i < wr->nreads; i++)

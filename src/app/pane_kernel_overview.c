@@ -76,10 +76,12 @@ static void draw_cells(const kov *o, int r, long k, float cy)
         /* the reading's mark of the cell written here (Blelloch's "[0..3]") */
         float rpx = o->num_px * 0.55f;
         const sv_reading *rd = sv_reading_of(o->kt);
+        sv_rstep st;
         char rt[48];
         if (k >= 0 && wrote && row->kind == SV_KROW_ARRAY && rpx >= 6.0f &&
-            b.w >= 9.0f * rpx && rd->mark &&
-            rd->mark(o->kt, step, row->array, row->first + (uint32_t)c, rt, sizeof rt)) {
+            b.w >= 9.0f * rpx && rd->marks && rd->marks(o->kt, step, &st) &&
+            (int32_t)row->array == st.array &&
+            rd->mark(o->kt, step, row->first + (uint32_t)c, rt, sizeof rt)) {
             sv_gfx_text(o->g, SV_FONT_MONO, rpx, b.x + b.w - 0.25f * rpx, cy, SV_ALIGN_RIGHT,
                         t->accent, rt);
         }

@@ -396,14 +396,6 @@ char *sv_blelloch_step_label(const sv_ktrace *t, size_t k, char *buf, size_t len
 
 /* ---- The reading's entry (ktrace_reading.h) ---------------------------------- */
 
-static char *cell_words(const sv_ktrace *t, size_t k, uint32_t a, uint32_t cell, char *buf,
-                        size_t len)
-{
-    buf[0] = '\0';
-    return (int)a == sv_blelloch_tree_array(t) ? sv_blelloch_cell_words(t, k, cell, buf, len)
-                                               : buf;
-}
-
 /* The tree's combines as its plan counts them, beside the closed form. */
 static bool counters(const sv_ktrace *t, size_t k, size_t writes, size_t hazards, char *buf,
                      size_t len)
@@ -444,18 +436,12 @@ static bool marks(const sv_ktrace *t, size_t k, sv_rstep *out)
     return true;
 }
 
-static bool mark(const sv_ktrace *t, size_t k, uint32_t a, uint32_t cell, char *buf, size_t len)
+static bool mark(const sv_ktrace *t, size_t k, uint32_t cell, char *buf, size_t len)
 {
-    if ((int)a != sv_blelloch_tree_array(t) || !sv_blelloch_marked(t, k, cell))
+    if (!sv_blelloch_marked(t, k, cell))
         return false;
     sv_blelloch_range_text(sv_blelloch_range(t, k, cell), buf, len);
     return true;
-}
-
-static bool exchange_at(const sv_ktrace *t, size_t k, uint32_t a, uint32_t cell,
-                        sv_rexchange *out)
-{
-    return (int)a == sv_blelloch_tree_array(t) && sv_blelloch_swap_at(t, k, cell, out);
 }
 
 /* Its cells have no chapter cases: the range marks and the swap instead. */
@@ -487,12 +473,12 @@ const sv_reading sv_reading_blelloch = {
     .title = "Blelloch",
     .step_words = sv_blelloch_step_words,
     .step_label = sv_blelloch_step_label,
-    .cell_words = cell_words,
+    .cell_words = sv_blelloch_cell_words,
     .counters = counters,
     .row_name = row_name,
     .marks = marks,
     .mark = mark,
-    .exchange_at = exchange_at,
+    .exchange_at = sv_blelloch_swap_at,
     .legend = legend,
     .summary = summary,
 };

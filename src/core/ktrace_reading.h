@@ -73,9 +73,9 @@ typedef struct sv_reading {
                        size_t n2);
     /* The step's timeline label ("r2", "\u21912", "root"); "" none. */
     char *(*step_label)(const sv_ktrace *t, size_t k, char *buf, size_t len);
-    /* What cell `cell` of array a holds after step k, in a sentence; "" none. */
-    char *(*cell_words)(const sv_ktrace *t, size_t k, uint32_t a, uint32_t cell, char *buf,
-                        size_t len);
+    /* What cell `cell` holds after step k, in a sentence (asked for the cells
+     * of every array row); "" none. */
+    char *(*cell_words)(const sv_ktrace *t, size_t k, uint32_t cell, char *buf, size_t len);
     /* The counters' line of step k: writes and hazards as the pane counted
      * them; false: the pane's own line. */
     bool (*counters)(const sv_ktrace *t, size_t k, size_t writes, size_t hazards, char *buf,
@@ -86,13 +86,12 @@ typedef struct sv_reading {
                      size_t len);
     /* What step k draws over the cells; false: nothing. */
     bool (*marks)(const sv_ktrace *t, size_t k, sv_rstep *out);
-    /* The mark of cell `cell` of array a after step k ("[0..3]"); false: none. */
-    bool (*mark)(const sv_ktrace *t, size_t k, uint32_t a, uint32_t cell, char *buf,
-                 size_t len);
-    /* The exchange in step k whose pair holds cell `cell` of array a; false:
-     * none. */
-    bool (*exchange_at)(const sv_ktrace *t, size_t k, uint32_t a, uint32_t cell,
-                        sv_rexchange *out);
+    /* The mark of cell `cell` of its array (sv_rstep.array) after step k
+     * ("[0..3]"); false: none. */
+    bool (*mark)(const sv_ktrace *t, size_t k, uint32_t cell, char *buf, size_t len);
+    /* The exchange in step k whose pair holds cell `cell` of its array;
+     * false: none. */
+    bool (*exchange_at)(const sv_ktrace *t, size_t k, uint32_t cell, sv_rexchange *out);
     /* The legend in place of the chapter's cases (its entries, at most
      * SV_READING_LEGEND_MAX); 0: the chapter's legend. */
     size_t (*legend)(const sv_ktrace *t, sv_rlegend *out);
