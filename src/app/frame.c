@@ -8,7 +8,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "../core/ktrace_blelloch.h"
+#include "../core/ktrace_reading.h"
 #include "font_metrics.h"
 #include "kpane.h"
 
@@ -86,8 +86,12 @@ static float frame_units(float W, float H, float ui, float grow, sv_layout *l)
  * the layout does not move with it. */
 static int legend_lines(const sv_app_view *s, float width, float px)
 {
-    if (!s || (!s->trace && !s->ktrace) || (s->ktrace && sv_blelloch_is(s->ktrace)))
+    if (!s || (!s->trace && !s->ktrace))
         return 1;
+    const sv_reading *rd = sv_reading_of(s->ktrace);
+    sv_rlegend own[SV_READING_LEGEND_MAX];
+    if (rd->legend && rd->legend(s->ktrace, own))
+        return 1; /* a reading's own legend (render_overlay.c shrinks it to one line) */
     /* "full window", "partial window", "copy-through", "uninitialized" and,
      * with a lab, "wrong in some run (D: correct)": characters, and per
      * entry its swatch and gaps (7.3 legend units of px / 2.5) */

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "../core/escape.h"
-#include "../core/ktrace_blelloch.h"
+#include "../core/ktrace_reading.h"
 #include "kpane.h"
 
 /* Whether row `row` of array a holds a cell written by the end, or read. */
@@ -39,6 +39,7 @@ bool sv_kpane_rows(const sv_ktrace *t, sv_krows *out)
     *in = (sv_krow){ .kind = SV_KROW_INPUT, .array = SV_KARRAY_IN, .count = (uint32_t)t->n };
     snprintf(in->name, sizeof in->name, "in");
     int out_array = -1;
+    const sv_reading *rd = sv_reading_of(t);
     for (size_t a = 0; a < t->narrays; a++) {
         const sv_karray *arr = &t->arrays[a];
         if (arr->kind == SV_KARRAY_OUT) {
@@ -61,11 +62,9 @@ bool sv_kpane_rows(const sv_ktrace *t, sv_krows *out)
             *k = (sv_krow){ .kind = SV_KROW_ARRAY, .array = (uint32_t)a, .row = r,
                             .first = r * rowlen,
                             .count = rowlen < t->n ? rowlen : (uint32_t)t->n };
-            if ((int)a == sv_blelloch_tree_array(t) && sv_blelloch_is(t))
-                /* Blelloch's tree, t[] as its kernel and its words name it */
-                snprintf(k->name, sizeof k->name, r == 0 ? "t" : "t[%u..]",
-                         (unsigned)(r * rowlen));
-            else if (sv_ktrace_rows_named(t, (uint32_t)a) > 1)
+            if (rd->row_name && rd->row_name(t, (uint32_t)a, r, rowlen, k->name, sizeof k->name))
+                continue; /* the reading names its rows (Blelloch's tree: t[]) */
+            if (sv_ktrace_rows_named(t, (uint32_t)a) > 1)
                 snprintf(k->name, sizeof k->name, "%s[%u]", name, (unsigned)r);
             else
                 snprintf(k->name, sizeof k->name, "%s", name);

@@ -141,7 +141,7 @@ void sv_kwords_overview_counters(const sv_ktrace *t, char *buf, size_t len);
 /* Step k's timeline label: "r2" for the loop's second step read as a
  * chapter round (counted in order, whatever round its cells match), "out"
  * for the last step when it writes out[], else the step's number from 1;
- * Blelloch's its tree's ("up 2", "root", ...). */
+ * a reading's own where it has them (Blelloch's "\u21912", "root", ...). */
 void sv_kwords_step_label(const sv_ktrace *t, int k, char *buf, size_t len);
 /* The header: "Your kernel: my_scan.cu" and "  ·  n = 8  ·  sum  ·  inclusive ...". */
 void sv_kwords_header(const sv_app_view *v, const char **title, char *rest, size_t len);

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "../core/escape.h"
-#include "../core/ktrace_blelloch.h"
+#include "../core/ktrace_reading.h"
 #include "../core/lab_schedule.h"
 #include "kpane.h"
 
@@ -424,11 +424,10 @@ bool sv_kwords_caption(const sv_app_view *v, sv_caption_words *out)
     if (sv_kwords_quiz(v, out)) /* predict mode's question or verdicts (kquiz.c) */
         return true;
     size_t k = (size_t)sv_kpane_step(v);
-    if (sv_blelloch_step_words(t, k, l1, n1, l2, n2)) {
-        /* Blelloch's own reading (ktrace_blelloch.h): the sweeps' words */
-    } else if (!chapter_caption(v, k, out)) {
+    const sv_reading *rd = sv_reading_of(t); /* its own words (Blelloch's sweeps), else the
+                                                chapter's rounds or what the step did */
+    if (!(rd->step_words && rd->step_words(t, k, l1, n1, l2, n2)) && !chapter_caption(v, k, out))
         deed_line(t, k, l1, n1, l2, n2);
-    }
     if (v->phase != SV_PHASE_NONE) { /* Down/Up: the phase first, the step under it */
         memmove(l2, l1, n1 < n2 ? n1 : n2);
         l2[n2 - 1] = '\0';
@@ -629,8 +628,9 @@ bool sv_kwords_tooltip(const sv_app_view *v, int row, int col, sv_tip_words *out
             snprintf(out->line[1], SV_TIP_MAX, "not written in this step");
         char cl[SV_TIP_MAX];
         case_line(t, k, r, c, cl, sizeof cl, &out->accent);
-        if (sv_blelloch_is(t) && r->kind == SV_KROW_ARRAY)
-            sv_blelloch_cell_words(t, k, cell, cl, sizeof cl); /* what its tree cell holds */
+        const sv_reading *rd = sv_reading_of(t); /* what the cell holds in its terms */
+        if (rd->cell_words && r->kind == SV_KROW_ARRAY)
+            rd->cell_words(t, k, cell, cl, sizeof cl);
         if (cl[0]) {
             out->emph[n] = true;
             snprintf(out->line[n++], SV_TIP_MAX, "%s", cl);
@@ -698,7 +698,6 @@ bool sv_kwords_counters(const sv_app_view *v, char *line, size_t n1, char *note,
             }
         }
     }
-    uint32_t bops, btotal;
     /* An open question (kquiz.c): nothing of the asked step that would
      * answer it, its operations, hazards or the output's verdict, until
      * Reveal (issue 28). */
@@ -716,18 +715,14 @@ bool sv_kwords_counters(const sv_app_view *v, char *line, size_t n1, char *note,
             snprintf(note, n2, "\u25cf the last save failed: %s", v->kerror);
         return true;
     }
-    if (sv_blelloch_ops(t, k, &bops, &btotal)) { /* the tree's combines, as its plan counts */
-        uint32_t m = sv_blelloch_leaves(t->n), lg = sv_blelloch_levels(t->n);
-        snprintf(line, n1, "step %zu of %zu \u00b7 writes %zu \u00b7 ops this step %" PRIu32
-                 " \u00b7 total %" PRIu32 " (the tree: 2(m \u2212 1) = %" PRIu32 " in %" PRIu32
-                 " steps, m = %" PRIu32 ") \u00b7 hazards %zu", k + 1, t->nsteps, writes, bops,
-                 btotal, 2 * (m - 1), 2 * lg, m, step_hazards(t, k));
-    } else if (sv_kpane_has_reads(t))
+    const sv_reading *rd = sv_reading_of(t); /* its ops as it counts them (Blelloch's plan) */
+    bool own = rd->counters && rd->counters(t, k, writes, step_hazards(t, k), line, n1);
+    if (!own && sv_kpane_has_reads(t))
         snprintf(line, n1, "step %zu of %zu \u00b7 writes %zu \u00b7 ops this step %zu \u00b7 "
                  "total %zu (writes from two reads or more) \u00b7 hazards %zu",
                  t->nsteps ? k + 1 : 0, t->nsteps, writes, combined, total,
                  t->nsteps ? step_hazards(t, k) : 0);
-    else
+    else if (!own)
         snprintf(line, n1, "step %zu of %zu \u00b7 hazards %zu", t->nsteps ? k + 1 : 0,
                  t->nsteps, (size_t)t->hazards_total);
     if (t->failure.kind != SV_KFAIL_NONE) {
@@ -764,18 +759,11 @@ void sv_kwords_overview_counters(const sv_ktrace *t, char *buf, size_t len)
 
 void sv_kwords_step_label(const sv_ktrace *t, int k, char *buf, size_t len)
 {
-    if (k >= 0 && sv_blelloch_is(t) && sv_blelloch_step_label(t, (size_t)k, buf, len)[0])
-        return; /* "up 2", "root", "down 4" */
-    /* A step read as a chapter round is named by the loop's own count (the
-     * how-many-th such step), not by the round its cells happen to match
-     * (an in-place race's first iteration holds round 3's windows: still
-     * r1); the last step, the copy to out[], is "out". */
-    if (t && t->readings && k >= 0 && (size_t)k < t->nsteps && t->readings[k].fits) {
-        int ordinal = 0;
-        for (int j = 0; j < k; j++)
-            ordinal += t->readings[j].fits;
-        snprintf(buf, len, "r%d", ordinal);
-    } else if (t && k >= 0 && (size_t)k + 1 == t->nsteps && step_writes_out(t, (size_t)k)) {
+    const sv_reading *rd = sv_reading_of(t);
+    if (k >= 0 && rd->step_label && rd->step_label(t, (size_t)k, buf, len)[0])
+        return; /* the reading's: "r2", "\u21912", "root" */
+    /* Else the last step, the copy to out[], is "out". */
+    if (t && k >= 0 && (size_t)k + 1 == t->nsteps && step_writes_out(t, (size_t)k)) {
         snprintf(buf, len, "out");
     } else {
         snprintf(buf, len, "%d", k + 1);
@@ -806,7 +794,8 @@ void sv_kwords_header(const sv_app_view *v, const char **title, char *rest, size
         return;
     }
     const sv_ktrace *t = v->ktrace;
-    *title = sv_blelloch_is(t) ? "Blelloch" : "Your kernel";
+    const char *own = sv_reading_of(t)->title; /* "Blelloch" */
+    *title = own ? own : "Your kernel";
     rest[0] = '\0';
     if (!t)
         return;

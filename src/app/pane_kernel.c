@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../core/ktrace_blelloch.h"
+#include "../core/ktrace_reading.h"
 #include "font_metrics.h"
 #include "kpane.h"
 
@@ -108,6 +108,8 @@ typedef struct kdraw {
     int hover_row, hover_col;
     int quiz_row;   /* predict mode's asked row (kquiz.c); -1 none */
     bool *hazard;   /* [row * cols + col]: a hazard of step k there (NULL: none at all) */
+    const sv_reading *rd; /* the trace's reading (ktrace_reading.h) */
+    sv_rstep mk;    /* what it draws over step k; array -1: nothing */
 } kdraw;
 
 /* The step's hazard cells by pane row and column, once per frame: a
@@ -418,13 +420,13 @@ static void read_arrow(const kdraw *d, const sv_kaccess *x, sv_box dst, int dst_
     }
 }
 
-/* ---- Blelloch (ktrace_blelloch.h) ------------------------------------------- */
+/* ---- A reading's marks (ktrace_reading.h: Blelloch's ranges and swaps) ----- */
 
 /* The pane row holding both cells of a swap, -1 when they are not in one
  * row (a pair reaching into the padding of the next row). */
-static int swap_row(const kdraw *d, const sv_bswap *w)
+static int swap_row(const kdraw *d, const sv_rexchange *w)
 {
-    uint32_t a = (uint32_t)sv_blelloch_tree_array(d->kt), cl, cr;
+    uint32_t a = (uint32_t)d->mk.array, cl, cr;
     int rl = sv_kpane_row_of(&d->rows, a, w->left, &cl);
     int rr = sv_kpane_row_of(&d->rows, a, w->right, &cr);
     return rl >= 0 && rl == rr ? rl : -1;
@@ -458,9 +460,9 @@ static float swap_rise(const kdraw *d, int r, float px, bool *words)
 /* A swap as a swap: the parent's value goes left over the row, the old
  * left child's comes right under it (added to the parent), and the pair is
  * marked as one exchange. */
-static void draw_swap(const kdraw *d, const sv_bswap *w, int r)
+static void draw_swap(const kdraw *d, const sv_rexchange *w, int r)
 {
-    uint32_t a = (uint32_t)sv_blelloch_tree_array(d->kt), cl, cr;
+    uint32_t a = (uint32_t)d->mk.array, cl, cr;
     sv_kpane_row_of(&d->rows, a, w->left, &cl);
     sv_kpane_row_of(&d->rows, a, w->right, &cr);
     sv_box L = sv_layout_cell(d->l, r, (int)cl), R = sv_layout_cell(d->l, r, (int)cr);
@@ -489,84 +491,78 @@ static void draw_swap(const kdraw *d, const sv_bswap *w, int r)
                 a2);
 }
 
-/* Blelloch's picture over the cells: the range each subtree's (or
- * prefix's) cell holds, "[0..3]", under it; the root cleared, ringed and
- * named; the down-sweep's swaps. */
-static void draw_blelloch(const kdraw *d)
+/* A reading's picture over the cells (Blelloch's): each marked cell's
+ * words under it ("[0..3]", the range its subtree's or prefix's cell
+ * holds); a cell ringed and named ("root cleared"); the exchanges. */
+static void draw_marks(const kdraw *d)
 {
-    sv_bstep st;
-    int a = sv_blelloch_tree_array(d->kt);
-    if (a < 0 || !sv_blelloch_step(d->kt, d->k, &st))
+    const sv_rstep *st = &d->mk;
+    if (st->array < 0)
         return;
+    uint32_t a = (uint32_t)st->array;
     const sv_layout *l = d->l;
     float u = l->unit, px = words_px(l, 0.75f);
-    /* The ranges under their cells, at the legible size or more: on one
+    /* The marks under their cells, at the legible size or more: on one
      * line where each fits its cell's pitch, else every other one a line
-     * lower, else none; in the down-sweep below the swaps' words; and only
-     * where the row's gap below holds them (issue 28: they ran into each
-     * other, the swaps' words and the next row). */
+     * lower, else none; below the exchanges' words; and only where the
+     * row's gap below holds them (issue 28: they ran into each other, the
+     * swaps' words and the next row). */
     float widest = 0.0f;
-    for (uint32_t c = 0; c < st.m; c++)
-        if (sv_blelloch_marked(d->kt, d->k, c)) {
-            char rt[48];
-            sv_blelloch_range_text(sv_blelloch_range(d->kt, d->k, c), rt, sizeof rt);
+    char rt[48];
+    for (uint32_t c = 0; c < st->cells; c++)
+        if (d->rd->mark(d->kt, d->k, c, rt, sizeof rt))
             widest = fmaxf(widest, sv_mono_width(px, (float)strlen(rt)));
-        }
     int lines = widest <= 0.92f * l->cell_pitch ? 1 : widest <= 1.84f * l->cell_pitch ? 2 : 0;
     bool swap_words = false;
-    float below = 0.0f; /* where the ranges' first line starts, under the cells */
-    int tree_row = -1;
-    {
-        uint32_t col0;
-        tree_row = sv_kpane_row_of(&d->rows, (uint32_t)a, 0, &col0);
-    }
-    if (st.phase == SV_BPHASE_DOWN && tree_row >= 0) {
+    float below = 0.0f; /* where the marks' first line starts, under the cells */
+    uint32_t col0;
+    int mark_row = sv_kpane_row_of(&d->rows, a, 0, &col0);
+    if (st->exchanges && mark_row >= 0) {
         float wpx = words_px(l, 0.7f);
-        float rise = swap_rise(d, tree_row, wpx, &swap_words);
+        float rise = swap_rise(d, mark_row, wpx, &swap_words);
         below = 0.2f * u + rise + (swap_words ? 1.3f * wpx : 0.0f);
     }
-    if (tree_row >= 0 && lines > 0 &&
-        below + (0.9f + 1.2f * (float)(lines - 1)) * px + 0.45f * px > row_gap(d, tree_row, false))
+    if (mark_row >= 0 && lines > 0 &&
+        below + (0.9f + 1.2f * (float)(lines - 1)) * px + 0.45f * px > row_gap(d, mark_row, false))
         lines = 0;
     bool words = lines > 0;
     int nth = 0;
-    for (uint32_t c = 0; c < st.m; c++) {
+    for (uint32_t c = 0; c < st->cells; c++) {
         uint32_t col;
-        int r = sv_kpane_row_of(&d->rows, (uint32_t)a, c, &col);
+        int r = sv_kpane_row_of(&d->rows, a, c, &col);
         if (r < 0 || (int)col < l->first_cell || (int)col > l->last_cell)
             continue;
         sv_box b = sv_layout_cell(l, r, (int)col);
-        if (st.phase == SV_BPHASE_ROOT && c == st.m - 1) {
+        if (st->ring == (int64_t)c) {
             sv_box ring = { b.x - 0.4f * u, b.y - 0.4f * u, b.w + 0.8f * u, b.h + 0.8f * u };
             sv_gfx_rect(d->g, ring, l->radius, sv_rgba_alpha(d->t->accent, 0.0f), d->t->accent,
                         fmaxf(2.0f, 0.4f * u), SV_BORDER_SOLID);
             sv_gfx_text(d->g, SV_FONT_SANS_BOLD, px, b.x + b.w, b.y - 0.4f * u - 0.8f * px,
-                        SV_ALIGN_RIGHT, d->t->accent, "root cleared");
+                        SV_ALIGN_RIGHT, d->t->accent, st->ring_words);
         }
-        if (words && sv_blelloch_marked(d->kt, d->k, c)) {
-            char rt[48];
-            sv_blelloch_range_text(sv_blelloch_range(d->kt, d->k, c), rt, sizeof rt);
-            bool down = st.phase == SV_BPHASE_DOWN;
+        if (words && d->rd->mark(d->kt, d->k, c, rt, sizeof rt)) {
             float y = b.y + b.h + below + 0.9f * px + (lines == 2 && (nth++ & 1) ? 1.2f * px : 0.0f);
             /* kept inside the cells' clip (the last cell's sits on its edge) */
             float half = 0.5f * sv_mono_width(px, (float)strlen(rt));
             float x = sv_clampf(b.x + b.w / 2.0f, l->cells_clip.x + half,
                                 l->cells_clip.x + l->cells_clip.w - half);
             sv_gfx_text(d->g, SV_FONT_MONO, px, x, y, SV_ALIGN_CENTER,
-                        down ? d->t->full : d->t->accent, rt);
+                        st->second_tone ? d->t->full : d->t->accent, rt);
         }
     }
-    if (st.phase != SV_BPHASE_DOWN)
+    if (!st->exchanges)
         return;
-    for (uint32_t right = 2 * st.stride - 1; right < st.m; right += 2 * st.stride) {
-        sv_bswap w;
+    /* Each exchange once, at its right cell, left to right. */
+    for (uint32_t c = 0; c < st->cells; c++) {
+        sv_rexchange w;
         uint32_t cl, cr;
-        int r = sv_kpane_row_of(&d->rows, (uint32_t)a, right - st.stride, &cl);
-        if (r < 0 || sv_kpane_row_of(&d->rows, (uint32_t)a, right, &cr) != r ||
+        if (!d->rd->exchange_at(d->kt, d->k, c, &w) || w.right != c)
+            continue;
+        int r = sv_kpane_row_of(&d->rows, a, w.left, &cl);
+        if (r < 0 || sv_kpane_row_of(&d->rows, a, w.right, &cr) != r ||
             (int)cr < l->first_cell || (int)cl > l->last_cell)
             continue; /* out of view, or across rows: the read arrows show it */
-        if (sv_blelloch_swap_at(d->kt, d->k, right, &w))
-            draw_swap(d, &w, r);
+        draw_swap(d, &w, r);
     }
 }
 
@@ -591,9 +587,9 @@ static void draw_arrows(const kdraw *d, int pass)
         /* the last write of the cell is what it shows */
         if (sv_kpane_write_of(d->kt, d->k, wr->at.array, wr->at.cell) != wr)
             continue;
-        sv_bswap sw; /* Blelloch's down-sweep: drawn as a swap (draw_blelloch) */
-        if (wr->at.array == (uint32_t)sv_blelloch_tree_array(d->kt) &&
-            sv_blelloch_swap_at(d->kt, d->k, wr->at.cell, &sw) && swap_row(d, &sw) >= 0)
+        sv_rexchange sw; /* an exchange (Blelloch's down-sweep): drawn as one (draw_marks) */
+        if (d->mk.exchanges && wr->at.array == (uint32_t)d->mk.array &&
+            d->rd->exchange_at(d->kt, d->k, wr->at.cell, &sw) && swap_row(d, &sw) >= 0)
             continue;
         sv_box dst = sv_layout_cell(d->l, r, (int)col);
         for (uint32_t i = 0; i < wr->nreads; i++)
@@ -663,6 +659,9 @@ void sv_render_kernel(sv_gfx *g, const sv_app_view *v, const sv_layout *l, const
         return;
     d.k = (size_t)sv_kpane_step(v);
     d.quiz_row = v->quiz ? sv_kquiz_row_of(d.kt, &d.rows, d.k) : -1;
+    d.rd = sv_reading_of(d.kt);
+    if (!d.rd->marks || !d.rd->marks(d.kt, d.k, &d.mk))
+        d.mk = (sv_rstep){ .array = -1, .ring = -1 };
     sv_scene_tooltip_target(v, &d.hover_row, &d.hover_col);
     draw_row_labels(&d);
     sv_gfx_clip(g, &l->cells_clip);
@@ -681,7 +680,7 @@ void sv_render_kernel(sv_gfx *g, const sv_app_view *v, const sv_layout *l, const
         }
         free(d.hazard);
         draw_arrows(&d, 1);
-        draw_blelloch(&d);
+        draw_marks(&d);
         draw_failure(&d);
     }
     sv_gfx_clip(g, NULL);

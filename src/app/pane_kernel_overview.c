@@ -4,14 +4,15 @@
  * values, the cells written in the step with a firm border, a case's
  * border where the chapter's reading holds, hazards hatched, the first
  * broken cell in red; a step that wrote no cell is a line naming its
- * barrier; Blelloch's tree cells carry the range each written one now
- * holds (ktrace_blelloch.h). The cells keep the kernel pane's columns; the rows are scaled to
- * fit the height, and past what fits the last rows say how many are left. */
+ * barrier; a reading's marks on its cells written there (Blelloch's: the
+ * range each now holds, ktrace_reading.h). The cells keep the kernel
+ * pane's columns; the rows are scaled to fit the height, and past what
+ * fits the last rows say how many are left. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "../core/ktrace_blelloch.h"
+#include "../core/ktrace_reading.h"
 #include "font_metrics.h"
 #include "kpane.h"
 
@@ -72,14 +73,15 @@ static void draw_cells(const kov *o, int r, long k, float cy)
             sv_gfx_text(o->g, SV_FONT_MONO, px, b.x + b.w / 2.0f, cy, SV_ALIGN_CENTER,
                         wrote || k < 0 ? t->cell_text : t->text_dim, s);
         }
-        /* Blelloch: what the tree's cell written here now holds, "[0..3]" */
+        /* the reading's mark of the cell written here (Blelloch's "[0..3]") */
         float rpx = o->num_px * 0.55f;
+        const sv_reading *rd = sv_reading_of(o->kt);
+        sv_rstep st;
+        char rt[48];
         if (k >= 0 && wrote && row->kind == SV_KROW_ARRAY && rpx >= 6.0f &&
-            b.w >= 9.0f * rpx && (int)row->array == sv_blelloch_tree_array(o->kt) &&
-            sv_blelloch_marked(o->kt, step, row->first + (uint32_t)c)) {
-            char rt[48];
-            sv_blelloch_range_text(sv_blelloch_range(o->kt, step, row->first + (uint32_t)c), rt,
-                                   sizeof rt);
+            b.w >= 9.0f * rpx && rd->marks && rd->marks(o->kt, step, &st) &&
+            (int32_t)row->array == st.array &&
+            rd->mark(o->kt, step, row->first + (uint32_t)c, rt, sizeof rt)) {
             sv_gfx_text(o->g, SV_FONT_MONO, rpx, b.x + b.w - 0.25f * rpx, cy, SV_ALIGN_RIGHT,
                         t->accent, rt);
         }

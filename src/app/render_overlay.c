@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../core/ktrace_blelloch.h"
+#include "../core/ktrace_reading.h"
 #include "help.h"
 #include "kpane.h"
 #include "scene.h"
@@ -185,22 +185,15 @@ static size_t legend_entries(const sv_theme *t, bool show_window, bool lab, bool
     return n;
 }
 
-/* Blelloch's legend (its cells have no chapter cases): the range marks and
- * the swap, in the colours pane_kernel.c draws them with. Returns its width;
- * only measured when draw is false. */
-static float legend_blelloch(sv_gfx *g, const sv_layout *l, const sv_theme *t, float cy,
-                             const char *noun, float u, bool draw)
+/* A reading's own legend (its cells have no chapter cases; Blelloch's: the
+ * range marks and the swap), the marks in the accent pane_kernel.c draws
+ * them with. Returns its width; only measured when draw is false. */
+static float legend_reading(sv_gfx *g, const sv_layout *l, const sv_theme *t, float cy,
+                            const sv_rlegend *item, size_t n, float u, bool draw)
 {
     float px = floorf(2.5f * u), x = l->legend.x;
-    char a[96], b[96];
-    snprintf(a, sizeof a, "holds the %s of in[0..3] (up: its subtree; down: all left of it)",
-             noun);
-    snprintf(b, sizeof b, "the parent goes left, the old left child comes right and is added");
-    const struct { const char *mark, *words; sv_rgba ink; } item[] = {
-        { "[0..3]", a, t->accent }, { "swap:", b, t->accent },
-    };
-    for (size_t i = 0; i < sizeof item / sizeof item[0]; i++) {
-        x += draw ? sv_gfx_text(g, SV_FONT_MONO, px, x, cy, SV_ALIGN_LEFT, item[i].ink,
+    for (size_t i = 0; i < n; i++) {
+        x += draw ? sv_gfx_text(g, SV_FONT_MONO, px, x, cy, SV_ALIGN_LEFT, t->accent,
                                 item[i].mark)
                   : sv_gfx_text_width(g, SV_FONT_MONO, px, item[i].mark);
         x += 0.9f * u;
@@ -214,13 +207,15 @@ static float legend_blelloch(sv_gfx *g, const sv_layout *l, const sv_theme *t, f
 static void draw_legend(sv_gfx *g, const sv_app_view *s, const sv_layout *l, const sv_theme *t,
                         bool show_window)
 {
-    if (s->ktrace && sv_blelloch_is(s->ktrace)) {
+    const sv_reading *rd = sv_reading_of(s->ktrace);
+    sv_rlegend item[SV_READING_LEGEND_MAX];
+    size_t nitem = rd->legend ? rd->legend(s->ktrace, item) : 0;
+    if (nitem) {
         float cy = l->legend.y + l->legend.h / 2.0f, u = l->small_px / 2.5f;
-        const char *noun = sv_op_noun(s->ktrace->op);
-        float w = legend_blelloch(g, l, t, cy, noun, u, false);
+        float w = legend_reading(g, l, t, cy, item, nitem, u, false);
         if (w > l->legend.w)
             u *= l->legend.w / w;
-        legend_blelloch(g, l, t, cy, noun, u, true);
+        legend_reading(g, l, t, cy, item, nitem, u, true);
         return;
     }
     /* u: the legend's unit, the small text's size / 2.5, shrunk to fit. */

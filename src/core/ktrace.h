@@ -199,6 +199,8 @@ typedef struct sv_kcellruns {
                               SV_KTRACE_NO_RUN past the last */
 } sv_kcellruns;
 
+struct sv_reading; /* ktrace_reading.h */
+
 typedef struct sv_ktrace {
     /* The kernel */
     char *kernel;          /* registry name ("in-place") or the file's base name */
@@ -260,6 +262,8 @@ typedef struct sv_ktrace {
     sv_float_style float_style; /* one notation for every float32 of the trace, as the
                               chapter's tables have (sv_float_style_of over the input,
                               every cell and out): the table and the pane write with it */
+    const struct sv_reading *reading; /* the algorithm's reading its steps fit (a static
+                              entry of ktrace_reading.h's table); NULL: not analyzed */
 } sv_ktrace;
 
 void sv_ktrace_destroy(sv_ktrace *t); /* accepts NULL */
@@ -364,6 +368,8 @@ bool sv_ktrace_validate(const sv_ktrace *t, char *err, size_t errlen);
  * pin is the row the step read before (the last read step's row).
  * cell_wrong and output_wrong say which cells of the reading rows and of
  * out are wrong in this run (a reading row against its expected_round).
+ * Then reading: the first of ktrace_reading.h's readings that fits; one
+ * without the chapter's rounds (Blelloch's tree) has no step read as one.
  * Idempotent. false with err filled on allocation failure. */
 bool sv_ktrace_analyze(sv_ktrace *t, char *err, size_t errlen);
 /* Frees what sv_ktrace_analyze derived (readings, expected, cell_wrong,

@@ -3,10 +3,11 @@
  * invariant "after round r, cell i holds op over input[max(0, i-2^r+1) .. i]",
  * and the chapter-shaped trace of a kernel that follows it. */
 #include "ktrace.h"
-#include "ktrace_blelloch.h"
+#include "ktrace_reading.h"
 
 #include <ctype.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -353,6 +354,7 @@ void sv_ktrace_unanalyze(sv_ktrace *t)
     free(t->cell_wrong);
     free(t->output_wrong);
     t->readings = NULL;
+    t->reading = NULL;
     t->expected = NULL;
     t->cell_wrong = NULL;
     t->output_wrong = NULL;
@@ -405,6 +407,15 @@ static sv_float_style float_style_of(const sv_ktrace *t)
     return SV_FLOAT_POSITIONAL;
 }
 
+/* No step read as one of the chapter's rounds. */
+static void no_rounds(sv_ktrace *t)
+{
+    for (size_t k = 0; k < t->nsteps; k++)
+        t->readings[k] = (sv_kreading){.round = -1, .pout_array = -1, .pout_row = -1,
+                                       .pin_array = -1, .pin_row = -1, .expected_round = -1};
+    t->first_broken_step = -1;
+}
+
 bool sv_ktrace_analyze(sv_ktrace *t, char *err, size_t errlen)
 {
     windows w;
@@ -438,15 +449,10 @@ bool sv_ktrace_analyze(sv_ktrace *t, char *err, size_t errlen)
     int expect = 0;
     int32_t pin_array = -1, pin_row = -1;
     t->first_broken_step = -1;
-    /* The chapter's rounds do not describe another algorithm's steps:
-     * Blelloch's are read by ktrace_blelloch.h instead. */
-    bool chapter = !sv_blelloch_is(t);
     for (size_t k = 0; k < t->nsteps; k++) {
         sv_kreading *rd = &t->readings[k];
         rd->round = -1;
         rd->pout_array = rd->pout_row = -1;
-        if (!chapter)
-            continue;
         read_step(t, &w, k, expect, rd);
         rd->pin_array = rd->fits ? pin_array : -1;
         rd->pin_row = rd->fits ? pin_row : -1;
@@ -464,17 +470,51 @@ bool sv_ktrace_analyze(sv_ktrace *t, char *err, size_t errlen)
      * tree): the chapter's rounds do not describe it, so none of its steps
      * is read as one, and nothing is called broken. A wrong output keeps
      * its broken step: that is where it went wrong. */
-    if (t->first_broken_step >= 0 && t->first_wrong < 0 && t->failure.kind == SV_KFAIL_NONE) {
-        for (size_t k = 0; k < t->nsteps; k++)
-            t->readings[k] = (sv_kreading){.round = -1, .pout_array = -1, .pout_row = -1,
-                                           .pin_array = -1, .pin_row = -1,
-                                           .expected_round = -1};
-        t->first_broken_step = -1;
-    }
+    if (t->first_broken_step >= 0 && t->first_wrong < 0 && t->failure.kind == SV_KFAIL_NONE)
+        no_rounds(t);
+    /* Nor do they describe the steps of a reading with its own (Blelloch's
+     * tree, whose staging alone would read as round 0). */
+    t->reading = sv_reading_pick(t);
+    if (!t->reading->rounds)
+        no_rounds(t);
     mark_wrong(t, &w);
     windows_free(&w);
     return true;
 }
+
+/* ---- The chapter's reading (ktrace_reading.h) ------------------------------ */
+
+/* The chapter's rounds fit where a step was read as one. */
+static bool rounds_fit(const sv_ktrace *t)
+{
+    for (size_t k = 0; t->readings && k < t->nsteps; k++)
+        if (t->readings[k].fits)
+            return true;
+    return false;
+}
+
+/* A step read as a chapter round is named by the loop's own count (the
+ * how-many-th such step), not by the round its cells happen to match (an
+ * in-place race's first iteration holds round 3's windows: still r1). */
+static char *round_label(const sv_ktrace *t, size_t k, char *buf, size_t len)
+{
+    buf[0] = '\0';
+    if (!t->readings || k >= t->nsteps || !t->readings[k].fits)
+        return buf;
+    int ordinal = 0;
+    for (size_t j = 0; j < k; j++)
+        ordinal += t->readings[j].fits;
+    snprintf(buf, len, "r%d", ordinal);
+    return buf;
+}
+
+/* Its words are the pane's and the table's own, read from t->readings. */
+const sv_reading sv_reading_hillis_steele = {
+    .name = "hillis-steele",
+    .detect = rounds_fit,
+    .rounds = true,
+    .step_label = round_label,
+};
 
 /* ---- The chapter-shaped trace -------------------------------------------- */
 

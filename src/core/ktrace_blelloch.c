@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "ktrace_reading.h"
 #include "lab_registry.h"
 
 bool sv_blelloch_is(const sv_ktrace *t)
@@ -392,3 +393,92 @@ char *sv_blelloch_step_label(const sv_ktrace *t, size_t k, char *buf, size_t len
     }
     return buf;
 }
+
+/* ---- The reading's entry (ktrace_reading.h) ---------------------------------- */
+
+/* The tree's combines as its plan counts them, beside the closed form. */
+static bool counters(const sv_ktrace *t, size_t k, size_t writes, size_t hazards, char *buf,
+                     size_t len)
+{
+    uint32_t ops, total;
+    if (!sv_blelloch_ops(t, k, &ops, &total))
+        return false;
+    uint32_t m = sv_blelloch_leaves(t->n), lg = sv_blelloch_levels(t->n);
+    snprintf(buf, len, "step %zu of %zu \u00b7 writes %zu \u00b7 ops this step %" PRIu32
+             " \u00b7 total %" PRIu32 " (the tree: 2(m \u2212 1) = %" PRIu32 " in %" PRIu32
+             " steps, m = %" PRIu32 ") \u00b7 hazards %zu", k + 1, t->nsteps, writes, ops, total,
+             2 * (m - 1), 2 * lg, m, hazards);
+    return true;
+}
+
+/* The tree's rows are t[], as the kernel and the words name it. */
+static bool row_name(const sv_ktrace *t, uint32_t a, uint32_t r, uint32_t rowlen, char *buf,
+                     size_t len)
+{
+    if ((int)a != sv_blelloch_tree_array(t))
+        return false;
+    snprintf(buf, len, r == 0 ? "t" : "t[%u..]", (unsigned)(r * rowlen));
+    return true;
+}
+
+/* The ranges under the tree's cells, the root ringed when cleared, the
+ * down-sweep's swaps (in its own tone: what lies left, not a subtree). */
+static bool marks(const sv_ktrace *t, size_t k, sv_rstep *out)
+{
+    sv_bstep s;
+    int a = sv_blelloch_tree_array(t);
+    if (a < 0 || !sv_blelloch_step(t, k, &s))
+        return false;
+    bool down = s.phase == SV_BPHASE_DOWN;
+    *out = (sv_rstep){ .array = a, .cells = s.m, .second_tone = down, .exchanges = down,
+                       .ring = s.phase == SV_BPHASE_ROOT ? (int64_t)s.m - 1 : -1,
+                       .ring_words = "root cleared" };
+    return true;
+}
+
+static bool mark(const sv_ktrace *t, size_t k, uint32_t cell, char *buf, size_t len)
+{
+    if (!sv_blelloch_marked(t, k, cell))
+        return false;
+    sv_blelloch_range_text(sv_blelloch_range(t, k, cell), buf, len);
+    return true;
+}
+
+/* Its cells have no chapter cases: the range marks and the swap instead. */
+static size_t legend(const sv_ktrace *t, sv_rlegend *out)
+{
+    out[0].mark = "[0..3]";
+    snprintf(out[0].words, sizeof out[0].words,
+             "holds the %s of in[0..3] (up: its subtree; down: all left of it)",
+             sv_op_noun(t->op));
+    out[1].mark = "swap:";
+    snprintf(out[1].words, sizeof out[1].words,
+             "the parent goes left, the old left child comes right and is added");
+    return 2;
+}
+
+static bool summary(const sv_ktrace *t, char *buf, size_t len)
+{
+    if (!t->nsteps)
+        return false;
+    uint32_t m = sv_blelloch_leaves(t->n);
+    snprintf(buf, len, "tree: %" PRIu32 " leaves, %" PRIu32 " combines up and %" PRIu32
+             " down (the chapter's rounds do not apply)", m, m - 1, m - 1);
+    return true;
+}
+
+const sv_reading sv_reading_blelloch = {
+    .name = "blelloch",
+    .detect = sv_blelloch_is,
+    .title = "Blelloch",
+    .step_words = sv_blelloch_step_words,
+    .step_label = sv_blelloch_step_label,
+    .cell_words = sv_blelloch_cell_words,
+    .counters = counters,
+    .row_name = row_name,
+    .marks = marks,
+    .mark = mark,
+    .exchange_at = sv_blelloch_swap_at,
+    .legend = legend,
+    .summary = summary,
+};

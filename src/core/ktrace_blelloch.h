@@ -16,8 +16,10 @@
  * identity (the sum of nothing): its subtree's sum in the up-sweep, the sum
  * of everything left of its subtree in the down-sweep. Closed forms (no
  * replay), so the window asks per cell per frame. Words name cells as the
- * kernel's tree does, "t[3]", and ranges as "[0..3]". Used by the table
- * (ktrace_table.c) and the kernel pane (src/app/kpane*.c). */
+ * kernel's tree does, "t[3]", and ranges as "[0..3]". The table
+ * (ktrace_table.c) and the kernel pane (src/app/kpane*.c) ask them through
+ * the reading's entry, sv_reading_blelloch (ktrace_reading.h); the compare
+ * view (src/app/compare.c) asks them by name. */
 #ifndef SV_KTRACE_BLELLOCH_H
 #define SV_KTRACE_BLELLOCH_H
 
@@ -26,6 +28,7 @@
 #include <stdint.h>
 
 #include "ktrace.h"
+#include "ktrace_reading.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -80,12 +83,8 @@ char *sv_blelloch_range_text(sv_brange r, char *buf, size_t len);
  * left = k - d takes the parent's value, right = k the parent op the old
  * left. From the trace itself: the thread's two writes, the left one
  * holding what the right one held before the step (and the reads behind
- * them, where recorded, naming both cells). */
-typedef struct sv_bswap {
-    uint32_t thread;
-    uint32_t left, right;   /* tree cells */
-    sv_value parent, old_left; /* what each held before the step */
-} sv_bswap;
+ * them, where recorded, naming both cells). The readings' exchange. */
+typedef sv_rexchange sv_bswap;
 /* The swap of step k whose pair holds cell (either one); false when cell
  * is in none. */
 bool sv_blelloch_swap_at(const sv_ktrace *t, size_t k, uint32_t cell, sv_bswap *out);

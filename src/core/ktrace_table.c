@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "escape.h"
-#include "ktrace_blelloch.h"
+#include "ktrace_reading.h"
 #include "text_rows.h"
 
 #define CELLS_PER_LINE 16
@@ -129,8 +129,9 @@ static void print_step(const ktable *tb, size_t k)
     sv_ktrace_reading_words(t, k, words, sizeof words);
     const char *reading = strchr(words, ':'); /* "step 3 (round 2): ..." -> "round 2: ..." */
     char line2[512];
-    if (sv_blelloch_step_words(t, k, words, sizeof words, line2, sizeof line2))
-        fprintf(tb->f, " · %s\n  %s\n", words, line2); /* Blelloch's own reading */
+    const sv_reading *rdg = sv_reading_of(t);
+    if (rdg->step_words && rdg->step_words(t, k, words, sizeof words, line2, sizeof line2))
+        fprintf(tb->f, " · %s\n  %s\n", words, line2); /* the reading's own words */
     else if (reading && t->readings[k].fits)
         fprintf(tb->f, " · round %d%s\n", t->readings[k].round, reading);
     else {
@@ -259,15 +260,14 @@ static void print_diagnosis(const ktable *tb, size_t max_hazards)
     size_t rounds = 0;
     for (size_t k = 0; t->readings && k < t->nsteps; k++)
         rounds += t->readings[k].fits;
-    if (t->first_broken_step >= 0)
+    const sv_reading *rdg = sv_reading_of(t);
+    if (rdg->summary && rdg->summary(t, words, sizeof words))
+        fprintf(tb->f, "  %s\n", words); /* the reading's own: what the run did */
+    else if (t->first_broken_step >= 0)
         fprintf(tb->f, "  invariant: broken first in %s\n",
                 sv_ktrace_reading_words(t, (size_t)t->first_broken_step, words, sizeof words));
     else if (rounds)
         fprintf(tb->f, "  invariant: holds in every step read as a chapter round (%zu)\n", rounds);
-    else if (t->nsteps && sv_blelloch_is(t))
-        fprintf(tb->f, "  tree: %" PRIu32 " leaves, %" PRIu32 " combines up and %" PRIu32
-                " down (the chapter's rounds do not apply)\n", sv_blelloch_leaves(t->n),
-                sv_blelloch_leaves(t->n) - 1, sv_blelloch_leaves(t->n) - 1);
     else if (t->nsteps && t->first_wrong < 0 && ran)
         fprintf(tb->f, "  invariant: the chapter's rounds do not apply: the output is the scan, "
                 "made by steps that are not the chapter's rounds\n");
