@@ -56,16 +56,3 @@ fail_free:
     }
     return ok;
 }
-
-sv_trace *sv_lab_correct_trace(const sv_trace *t, char *err, size_t errlen)
-{
-    sv_trace *c = sv_trace_create(t->op, t->type, t->scan, t->input, t->n, SV_BACKEND_CPU, NULL,
-                                  err, errlen);
-    if (!c)
-        return NULL;
-    if (!sv_emulate(c, err, errlen) || !sv_trace_finish(c, err, errlen)) {
-        sv_trace_destroy(c);
-        return NULL;
-    }
-    return c;
-}

@@ -14,12 +14,6 @@ extern "C" {
  * buffers: the caller (capture, or a test) then calls sv_trace_finish(). */
 bool sv_emulate(sv_trace *t, char *err, size_t errlen);
 
-/* The chapter's kernel's finished trace of t's input, op, type and scan
- * (sv_emulate, then sv_trace_finish): the correct values a lab run is
- * summarized against, and the independent reference tests compare the
- * runtime's runs with. NULL with err filled on failure. */
-sv_trace *sv_lab_correct_trace(const sv_trace *t, char *err, size_t errlen);
-
 #ifdef __cplusplus
 }
 #endif
