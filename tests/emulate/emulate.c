@@ -1,5 +1,6 @@
-/* The CPU emulator of the chapter's kernel, round by round in lockstep: a
- * backend, so it fills buffers and flags only; capture finishes the trace. */
+/* The CPU emulator of the chapter's kernel, round by round in lockstep: the
+ * tests' reference (emulate.h). It fills buffers and flags only; the test
+ * finishes the trace. */
 #include "emulate.h"
 
 #include <stdio.h>
