@@ -1,7 +1,7 @@
-/* The one place that decides GPU or emulator, and says why: probes CUDA once
- * per process, runs the chosen backend (on the GPU the kernel runtime's
- * NVRTC run, every kernel alike; on the CPU the emulator), falls
- * back to the emulator where the request allows, finishes every trace and
+/* The one place that decides GPU or CPU, and says why: probes CUDA once
+ * per process, runs the chosen backend (the kernel runtime's run of the
+ * kernel, every kernel alike: NVRTC on the GPU, fibers on the CPU), falls
+ * back to the CPU where the request allows, finishes every trace and
  * checks it against the chapter's invariant before handing it out (a broken
  * kernel fails here), and says where it came from (sv_capture_source). */
 #include "capture.h"
@@ -12,7 +12,6 @@
 #include <string.h>
 
 #include "sv_config.h"
-#include "../core/emulate.h"
 #include "../core/lab.h"
 #include "../core/names.h"
 #include "lab_capture.h"
@@ -126,32 +125,38 @@ void sv_capture_source_line(const sv_capture_source *src, char *buf, size_t len)
         snprintf(buf, len, "%s", src->label);
 }
 
-/* The chapter's kernel on the GPU: the GPU runtime's run of the shipped
- * kernels/hillis_steele.cu (the file students read, nothing instrumented),
- * its kernel trace read as the chapter's rounds. The same path runs every
- * mistake, Blelloch and the students' files on the GPU. NULL with err
- * filled when the run fails or does not read as the chapter's rounds. */
-static sv_trace *gpu_chapter(const sv_capture_request *req, char *err, size_t errlen)
+/* The chapter's kernel on either backend: the kernel runtime's run of the
+ * shipped kernels/hillis_steele.cu (the file students read, nothing
+ * instrumented), on the GPU (NVRTC) or on the CPU (its build made ahead of
+ * time, one fiber per thread under the lockstep schedule: no compiler
+ * needed), its kernel trace read as the chapter's rounds. The same runtime
+ * runs every mistake, Blelloch and the students' files. NULL with err filled
+ * when the run fails or does not read as the chapter's rounds. */
+static sv_trace *runtime_chapter(const sv_capture_request *req, sv_backend backend, char *err,
+                                 size_t errlen)
 {
     char msg[512], why[512];
+    const bool gpu = backend == SV_BACKEND_CUDA;
+    const char *failed = gpu ? "CUDA kernel failed" : "the CPU runtime failed";
     const sv_runtime_request rq = {
         .builtin = sv_kernel_get(SV_KERNEL_CORRECT)->file, .op = req->op, .type = req->type,
-        .scan = req->scan, .input = req->input, .n = req->n, .backend = SV_RUNTIME_GPU,
+        .scan = req->scan, .input = req->input, .n = req->n,
+        .backend = gpu ? SV_RUNTIME_GPU : SV_RUNTIME_CPU,
         .schedule = {SV_SCHEDULE_LOCKSTEP, 1}, .runs = 1};
     sv_trace *t = NULL;
     sv_ktrace *kt = sv_runtime_run(&rq, msg, sizeof msg);
     if (!kt) {
-        snprintf(err, errlen, "CUDA kernel failed: %s", msg);
+        snprintf(err, errlen, "%s: %s", failed, msg);
         return NULL;
     }
     if (kt->failure.kind != SV_KFAIL_NONE) {
-        snprintf(err, errlen, "CUDA kernel failed: %s",
-                 sv_ktrace_failure_words(kt, why, sizeof why));
+        snprintf(err, errlen, "%s: %s", failed, sv_ktrace_failure_words(kt, why, sizeof why));
         goto done;
     }
     if (!sv_ktrace_analyze(kt, msg, sizeof msg) ||
         !(t = sv_ktrace_chapter_trace(kt, msg, sizeof msg))) {
-        snprintf(err, errlen, "the CUDA trace is not the chapter's rounds: %s", msg);
+        snprintf(err, errlen, "the %s trace is not the chapter's rounds: %s",
+                 gpu ? "CUDA" : "CPU runtime's", msg);
         goto done;
     }
     /* The kernel's own write-back must agree with its last round: the
@@ -177,8 +182,8 @@ static sv_trace *run_backend(const sv_capture_request *req, sv_backend backend, 
 {
     char msg[512];
     *bad = false;
-    if (backend == SV_BACKEND_CUDA && !sv_capture_is_lab(req))
-        return gpu_chapter(req, err, errlen);
+    if (!sv_capture_is_lab(req))
+        return runtime_chapter(req, backend, err, errlen);
     sv_trace *t = sv_trace_create(req->op, req->type, req->scan, req->input, req->n, backend,
                                   backend == SV_BACKEND_CUDA ? probe.device : NULL, err,
                                   errlen);
@@ -186,23 +191,13 @@ static sv_trace *run_backend(const sv_capture_request *req, sv_backend backend, 
         *bad = true;
         return NULL;
     }
-    if (sv_capture_is_lab(req)) {
-        /* The mistakes lab: runs, summary, record (lab_capture.c). */
-        if (!sv_capture_lab_fill(t, req, backend, bad, msg, sizeof msg)) {
-            snprintf(err, errlen, "%s", msg);
-            goto fail_run;
-        }
-        return t;
-    }
-    if (!sv_emulate(t, msg, sizeof msg)) {
-        snprintf(err, errlen, "emulator failed: %s", msg);
-        goto fail_run;
+    /* The mistakes lab: runs, summary, record (lab_capture.c). */
+    if (!sv_capture_lab_fill(t, req, backend, bad, msg, sizeof msg)) {
+        snprintf(err, errlen, "%s", msg);
+        sv_trace_destroy(t);
+        return NULL;
     }
     return t;
-
-fail_run:
-    sv_trace_destroy(t);
-    return NULL;
 }
 
 /* Finishes and checks a trace from either backend: every trace of the

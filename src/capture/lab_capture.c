@@ -15,7 +15,6 @@
 #include <time.h>
 
 #include "../core/bounds.h"
-#include "../core/emulate.h" /* sv_lab_correct_trace: the chapter's kernel, emulated */
 #include "../core/error.h"
 #include "../core/lab.h"
 #include "../core/racecheck.h"

@@ -14,7 +14,6 @@
 #include "sv_config.h"
 #include "../capture/capture.h"
 #include "../core/args.h"
-#include "../core/emulate.h"
 #include "../core/escape.h"
 #include "../core/fileio.h"
 #include "../core/input.h"

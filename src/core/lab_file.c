@@ -12,7 +12,7 @@
 
 #include "bounds.h"
 #include "error.h"
-#include "emulate.h"
+#include "lab_ktrace.h" /* sv_lab_correct_trace */
 #include "escape.h"
 
 static void put_val(FILE *f, sv_type type, sv_value v, bool known)

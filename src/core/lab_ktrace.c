@@ -511,3 +511,39 @@ done:
     replay_free(&lock);
     return ok;
 }
+
+sv_trace *sv_lab_correct_trace(const sv_trace *t, char *err, size_t errlen)
+{
+    sv_trace *c = sv_trace_create(t->op, t->type, t->scan, t->input, t->n, SV_BACKEND_CPU, NULL,
+                                  err, errlen);
+    sv_ktrace *kt = c ? sv_ktrace_create("hillis_steele", t->op, t->type, t->scan, t->input,
+                                         t->n, err, errlen)
+                      : NULL;
+    double *mag = kt ? malloc(t->n * sizeof *mag) : NULL;
+    bool ok = mag != NULL;
+    if (kt && !mag)
+        sv_errorf(err, errlen, "out of memory");
+    const size_t n = t->n;
+    for (size_t r = 0; ok && r < c->nrounds; r++) {
+        /* After round r its pout holds round r's windows and its pin what the
+         * round before left there; round 0 stages buf[0], buf[1] unwritten. */
+        sv_round *R = &c->rounds[r];
+        const int b = r == 0 ? 0 : R->pout;
+        ok = sv_kround_windows(kt, (int)r, R->buf[b], mag, err, errlen);
+        for (size_t i = 0; ok && i < n; i++)
+            R->written[b][i] = true;
+        if (ok && r > 0) {
+            const sv_round *P = &c->rounds[r - 1];
+            memcpy(R->buf[R->pin], P->buf[R->pin], n * sizeof *R->buf[R->pin]);
+            memcpy(R->written[R->pin], P->written[R->pin], n * sizeof *R->written[R->pin]);
+        }
+    }
+    ok = ok && sv_trace_finish(c, err, errlen);
+    free(mag);
+    sv_ktrace_destroy(kt);
+    if (!ok) {
+        sv_trace_destroy(c);
+        return NULL;
+    }
+    return c;
+}

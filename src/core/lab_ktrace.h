@@ -53,6 +53,14 @@ bool sv_lab_from_ktrace(sv_trace *t, sv_kernel k, const sv_ktrace *run,
                         const sv_ktrace *lockstep, const sv_trace *correct, sv_lab_reads **reads,
                         sv_value *kernel_out, bool *out_known, char *err, size_t errlen);
 
+/* The chapter's kernel's finished trace of t's input, op, type and scan: the
+ * correct values a lab run is summarized against. Its rounds are the
+ * chapter's reading's windows (sv_kround_windows: each round's values in the
+ * kernel's own order of operations, bit for bit what the chapter's kernel
+ * computes) in the kernel's double buffer, as a lockstep run leaves it. NULL
+ * with err filled on allocation failure. */
+sv_trace *sv_lab_correct_trace(const sv_trace *t, char *err, size_t errlen);
+
 #ifdef __cplusplus
 }
 #endif

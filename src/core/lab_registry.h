@@ -19,9 +19,10 @@
 extern "C" {
 #endif
 
-/* Another name of the chapter's kernel (kernels/hillis_steele.cu), which the
- * CUDA backend runs and sv_emulate() emulates: --kernel hillis-steele is
- * --kernel correct (the alias of its row; a test checks they agree). */
+/* Another name of the chapter's kernel (kernels/hillis_steele.cu), which
+ * every capture runs through the kernel runtime, on the CPU or the GPU:
+ * --kernel hillis-steele is --kernel correct (the alias of its row; a test
+ * checks they agree). */
 #define SV_KERNEL_TEACHING "hillis-steele"
 
 /* A row's index: SV_KERNEL_CORRECT, SV_KERNEL_IN_PLACE, ... for the shipped

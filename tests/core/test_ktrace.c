@@ -11,7 +11,7 @@
 
 #include "../expect.h"
 #include "ktrace_build.h"
-#include "../../src/core/emulate.h"
+#include "emulate.h"
 #include "../../src/core/ktrace_file.h"
 #include "../../src/core/ktrace_table.h"
 #include "../../src/core/trace_file.h"

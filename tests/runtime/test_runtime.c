@@ -14,7 +14,7 @@
 
 #include "../expect.h"
 
-#include "core/emulate.h"
+#include "emulate.h"
 #include "core/fileio.h"
 #include "core/ktrace.h"
 #include "core/lab.h"
