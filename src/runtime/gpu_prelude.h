@@ -23,8 +23,9 @@
  *   completes a barrier of the kernel's) and snapshots the end.
  * - Write recording (gpu_ptx.h): sv_rt_mk is the record the rewritten PTX
  *   reads before each of the kernel's accesses. Thread 0 fills it with
- *   inline asm (which the rewrite leaves alone) before the block's first
- *   barrier, and no access is marked before that barrier; sv_gpu_sync
+ *   inline asm (which the rewrite leaves alone) after the launcher's
+ *   poison (the window holds the prelude's own shared variables, this
+ *   record too) and before the barrier the kernel starts after; sv_gpu_sync
  *   moves its row to the next step between its two real barriers, when
  *   every thread has finished the step's accesses and none has begun the
  *   next one's. The prelude's own reads of the window and out[] (the
@@ -109,7 +110,12 @@ static const char sv_gpu_prelude_sync[] =
     "  const sv_u32 *out = sv_cs.out;\n"
     "  if (step < sv_cs.maxs) {\n"
     "    sv_u32 *s = sv_cs.snap + (unsigned long long)step * (sv_cs.wwords + sv_cs.n);\n"
-    "    for (sv_u32 w = t; w < sv_cs.wwords; w += nt) sv_stg(s + w, sv_lds(sv_cs.w0 + 4u * w));\n"
+    /* (the marks' record is skipped: thread 0 moves its row in this very
+     * interval, and the snapshot is no reader of the prelude's own words) */
+    "    sv_u32 mk = (sv_u32)__cvta_generic_to_shared(&sv_rt_mk);\n"
+    "    for (sv_u32 w = t; w < sv_cs.wwords; w += nt) {\n"
+    "      sv_u32 a = sv_cs.w0 + 4u * w;\n"
+    "      sv_stg(s + w, a - mk < " SV_GPU_STR(SV_MK_BYTES) "u ? 0u : sv_lds(a)); }\n"
     "    for (sv_u32 i = t; i < sv_cs.n; i += nt)\n"
     "      sv_stg(s + sv_cs.wwords + i, sv_ldg(out + i));\n"
     "    if (t == 0) sv_cs.run->lines[step] = line;\n"

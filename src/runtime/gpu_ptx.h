@@ -11,7 +11,8 @@
  * a byte 1 where it happened. The rewritten code reads where the row is,
  * which row, the window and out[]'s and in[]'s ranges from the prelude's
  * shared record sv_rt_mk, at these byte offsets (the launcher fills it
- * with inline asm before the block's first barrier; sv_gpu_sync moves the
+ * with inline asm after its poison, before the barrier the kernel starts
+ * after; sv_gpu_sync moves the
  * row between its two real barriers, so no thread can store into step
  * s + 1 before the row says s + 1). */
 #ifndef SV_RUNTIME_GPU_PTX_H
