@@ -121,6 +121,7 @@ bool sv_rt_wire_send(int fd, const sv_ktrace *t)
     w32(WIRE_MAGIC);
     wput(wkey, sizeof wkey);
     wstr(t->entry);
+    wstr(t->device);
     w32(t->runs);
     w32(t->shown_run);
     w32(t->wrong_runs);
@@ -402,6 +403,17 @@ bool sv_rt_wire_recv_first(const unsigned char *data, size_t len, const unsigned
     }
     free(t->entry);
     t->entry = rstr(&r);
+    /* the GPU's name, as the child's driver gave it: printable ASCII only,
+     * short, since it reaches the window and the terminal */
+    free(t->device);
+    t->device = rstr(&r);
+    if (t->device) {
+        size_t k = 0;
+        for (; t->device[k] && k < 255; k++)
+            if (t->device[k] < 0x20 || t->device[k] > 0x7e)
+                t->device[k] = '?';
+        t->device[k] = '\0';
+    }
     t->runs = r32(&r);
     t->shown_run = r32(&r);
     t->wrong_runs = r32(&r);
