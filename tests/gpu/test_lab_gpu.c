@@ -201,13 +201,13 @@ int main(int argc, char **argv)
         free(in);
     }
 
-    /* Fast: 100 runs at n = 1024, captured and summarized. */
+    /* 100 runs at n = 1024, captured and summarized: the figure printed
+     * (docs/gpu-runs.md), not asserted (speed is measured, not assumed). */
     sv_value *in = sv_random_values(SV_OP_SUM, SV_TYPE_INT32, 1024, 3);
     sv_trace *g = lab("in-place", in, 1024, 100, true, false);
     if (g) {
         printf("100 shaken runs of in-place at n = 1024: %.0f us on the GPU (runs and copy back)\n",
                g->lab->wall_us);
-        CHECK_MSG(g->lab->wall_us < 500000.0, "%.0f us", g->lab->wall_us);
     }
     sv_trace_destroy(g);
 
