@@ -40,7 +40,7 @@ if has gpusuite; then
     echo "== $t"; (cd $b && timeout 300 ./$t 2>&1 | tail -4; echo "rc=${PIPESTATUS[0]}")
   done
   echo "== tests/gpu/test_runtime_gpu"
-  timeout 300 $b/tests/gpu/test_runtime_gpu $b/tests/kernels assets/kernels/starter.cu 2>&1 |
+  timeout 300 $b/tests/gpu/test_runtime_gpu $b/tests/kernels kernels/hillis_steele.cu 2>&1 |
     tee "$out/runtime_gpu.txt" | tail -40; echo "rc=${PIPESTATUS[0]}"
 fi
 if has tune; then

@@ -1,4 +1,4 @@
-/* The mistakes lab on the GPU, against the emulator (exits 77 without a
+/* The mistakes lab on the GPU, against the CPU (exits 77 without a
  * usable GPU):
  *  - the chapter's kernel is bit-identical to the emulator in every run,
  *    shaken or not, and its shown trace equals the emulator's trace;
@@ -10,7 +10,7 @@
  *  - the racy mistakes are reported with their observed distribution;
  *  - racecheck reports 0 hazards for the chapter's kernel and more than 0 for
  *    in-place (skipped, saying so, where compute-sanitizer is missing);
- *  - 100 runs at n = 1024 take well under a second.
+ *  - the time of 100 runs at n = 1024 is printed (docs/gpu-runs.md).
  * Usage: test_lab_gpu [--table]  (--table: also print docs/gpu-runs.md's lab
  * table: every kernel at n = 8 .. 1024, 1000 runs with and without shake,
  * and racecheck's counts). */
