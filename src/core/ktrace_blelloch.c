@@ -6,12 +6,56 @@
 #include <string.h>
 
 #include "ktrace_reading.h"
-#include "lab_registry.h"
+
+extern const sv_reading sv_reading_blelloch; /* below */
 
 bool sv_blelloch_is(const sv_ktrace *t)
 {
-    const sv_kernel_beyond *b = t ? sv_kernel_beyond_of_file(t->file) : NULL;
-    return b && b->algorithm == SV_ALGORITHM_BLELLOCH;
+    return t && t->reading == &sv_reading_blelloch;
+}
+
+/* Whether cell c of the tree may be written in step k of the plan (m
+ * leaves, L levels); out[] only in the last step. */
+static bool in_plan(size_t k, uint32_t m, uint32_t L, uint32_t c)
+{
+    if (k == 0)
+        return c < m;                                    /* the staging */
+    if (k <= L)
+        return c < m && (c + 1) % (2u << (k - 1)) == 0;  /* an up level's right children */
+    if (k == L + 1)
+        return c == m - 1;                               /* the root */
+    return k <= 2 * L + 1 && c < m && (c + 1) % (m >> (k - L - 1)) == 0; /* a down level's pairs */
+}
+
+/* Blelloch's tree, from what the trace holds, whatever the kernel is
+ * called: 2 log2 m + 3 steps, each writing only cells of its level of the
+ * first shared array (the staging t[0 .. m), an up level's right children,
+ * the root, a down level's pairs) and the last one all of out[] and no
+ * tree cell; the root holding the identity after its step. A step may
+ * write fewer of its cells than the plan: the GPU's written flags come
+ * from snapshots, which miss a write of an equal value. */
+static bool tree_shaped(const sv_ktrace *t)
+{
+    int a = sv_blelloch_tree_array(t);
+    uint32_t m = sv_blelloch_leaves(t->n), L = sv_blelloch_levels(t->n);
+    if (a < 0 || t->failure.kind != SV_KFAIL_NONE || t->nsteps != 2 * (size_t)L + 3 ||
+        t->arrays[a].len < m)
+        return false;
+    for (size_t k = 0; k < t->nsteps; k++)
+        for (size_t b = 0; b < t->narrays; b++)
+            for (uint32_t c = 0; c < t->arrays[b].len; c++) {
+                if (!t->steps[k].wrote[b][c])
+                    continue;
+                bool out = t->arrays[b].kind == SV_KARRAY_OUT;
+                if (out ? k + 1 != t->nsteps
+                        : (int)b != a || k + 1 == t->nsteps || !in_plan(k, m, L, c))
+                    return false;
+            }
+    for (size_t i = 0; i < t->n; i++)
+        if (!t->output_written[i])
+            return false;
+    sv_value id = sv_op_identity(t->op, t->type);
+    return t->steps[L + 1].written[a][m - 1] && t->steps[L + 1].cells[a][m - 1].bits == id.bits;
 }
 
 uint32_t sv_blelloch_leaves(size_t n)
@@ -469,7 +513,7 @@ static bool summary(const sv_ktrace *t, char *buf, size_t len)
 
 const sv_reading sv_reading_blelloch = {
     .name = "blelloch",
-    .detect = sv_blelloch_is,
+    .detect = tree_shaped,
     .title = "Blelloch",
     .step_words = sv_blelloch_step_words,
     .step_label = sv_blelloch_step_label,

@@ -240,21 +240,26 @@ static void test_student_blelloch(void)
                       "step %zu: an X drawn", k + 1);
         }
     }
-    /* the words: not the chapter's rounds, in the caption and the table */
+    /* the words: not the chapter's rounds but Blelloch's tree, read from
+     * what the trace holds (issue 29: a reading is picked by content, so a
+     * student's tree gets the shipped Blelloch's words), in the caption and
+     * the table */
     st.step = st.from_step = 1;
     sv_app_view v;
     sv_app_view_of(&st, &v);
     sv_caption_words cw;
     CHECK(sv_pane_of(&v)->caption(&v, &cw));
-    CHECK_MSG(strstr(cw.line1, "the chapter's rounds do not apply"), "step 2: \"%s\"", cw.line1);
+    CHECK_MSG(strstr(cw.line1, "up-sweep") && !strstr(cw.line1, "round"), "step 2: \"%s\"",
+              cw.line1);
     char *table = NULL;
     size_t tlen = 0;
     FILE *f = open_memstream(&table, &tlen);
     if (f) {
         sv_ktrace_print_table(t, f, false, NULL);
         fclose(f);
-        CHECK_MSG(table && strstr(table, "invariant: the chapter's rounds do not apply: the "
-                                         "output is the scan") &&
+        CHECK_MSG(table && strstr(table, "output: right") &&
+                      strstr(table, "tree: 8 leaves") &&
+                      strstr(table, "(the chapter's rounds do not apply)") &&
                       !strstr(table, "broken") && !strstr(table, "  case "),
                   "the table: %s", table ? table : "");
     }
