@@ -19,6 +19,10 @@
 #ifndef SV_SCAN_OPS_H
 #define SV_SCAN_OPS_H
 
+/* In a namespace, brought in by the text the compilers get (source_scan.c:
+ * `using sv_scan::Op;` before the file) unless the file declares an Op of
+ * its own at file scope, which then compiles as it did before. */
+namespace sv_scan {
 struct Op {
     __device__ static int apply(int a, int b)
     {
@@ -65,6 +69,7 @@ struct Op {
         }
     }
 };
+} /* namespace sv_scan */
 
 #define scan_exclusive (SV_SCAN_EXCLUSIVE != 0)
 

@@ -952,6 +952,11 @@ static bool scan(const char *src, const char *path, sv_source_scan *out,
         } else if (is(&lx, i, "}") && depth > 0) {
             depth--;
             fn_depth -= depth < 64 && (stack >> depth & 1) ? 0 : 1;
+        } else if (is(&lx, i, "Op") && fn_depth == 0 && i > 0 &&
+                   (is(&lx, i - 1, "struct") || is(&lx, i - 1, "class") ||
+                    is(&lx, i - 1, "union") || is(&lx, i - 1, "enum") ||
+                    is(&lx, i - 1, "using") || (i + 1 < lx.ntoks && is(&lx, i + 1, ";")))) {
+            out->own_op = true;
         } else if (is(&lx, i, "__global__")) {
             ok = kernel_parse(&lx, i, path, kind, line, err, errlen);
         } else if (is(&lx, i, "__shared__")) {
@@ -1175,6 +1180,9 @@ static char *cpu_body(const sv_source_scan *s, const char *src, const char *path
     /* the path in #line, made safe */
     char qp[1024];
     sv_source_line_name(path, qp, sizeof qp);
+    /* the run's operator (scan_ops.h), unless the file has an Op of its own */
+    if (!s->own_op)
+        u += (size_t)sprintf(o + u, "using sv_scan::Op;\n");
     u += (size_t)sprintf(o + u, "#line 1 \"%s\"\n", qp);
     for (size_t i = 0; i < ne; i++) {
         memcpy(o + u, src + p, ed[i].at - p);

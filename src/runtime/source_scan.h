@@ -82,6 +82,10 @@ typedef struct sv_source_scan {
     /* #include lines of the CUDA built-ins, blanked in the CPU text */
     size_t nblank;
     size_t blank_start[SV_SCAN_MAX_SHARED], blank_end[SV_SCAN_MAX_SHARED];
+    /* the file declares its own Op at file scope (struct, class, union,
+     * enum, using or a typedef's name): the runtime's (scan_ops.h) is then
+     * not brought in, so the file's compiles as it did before there was one */
+    bool own_op;
 } sv_source_scan;
 
 /* The headers a kernel file may include: the CUDA built-ins, which both

@@ -131,6 +131,10 @@ def test_correct():
         check(len(shared) == 1 and t["arrays"][shared[0]]["name"] == "buf", "buf by its name")
     t = trace_json("double_buffer.cu", "--input", "7", want_rc=0)
     check(t is not None and t["output"] == [7], "n = 1")
+    # a file's own Op (the runtime's name for the run's operator) is its own
+    t = trace_json("own_op.cu", "--input", CHAPTER, want_rc=0)
+    check(t is not None and t["output"] == SCAN, "own Op: the file's own operator")
+    trace_json("own_op.cu", "--input", CHAPTER, "--op", "max", want_rc=4)
     rc, out, err = run("--kernel-file", STARTER, "--input", CHAPTER)
     check(rc == 0, f"starter: exit {rc}: {err}")
     check("output: right" in out and "hazards: 0" in out, f"starter table: {out[-600:]}")
