@@ -1,7 +1,7 @@
-/* compute-sanitizer racecheck reports, parsed and mapped onto the trace: each
- * hazard's shared-memory address to a buffer and cell, its threads, source
- * lines and values, and (where the values allow) the round. Text in, data
- * out: no process is run here (capture runs the sanitizer). */
+/* compute-sanitizer racecheck reports, parsed: each hazard's shared-memory
+ * address, its threads, source lines and values (the GPU runtime places
+ * them on a kernel trace's arrays and steps, gpu_run.c; the lab takes them
+ * from there, lab_capture.c). Text in, data out: no process is run here. */
 #ifndef SV_RACECHECK_H
 #define SV_RACECHECK_H
 
@@ -46,14 +46,6 @@ void sv_racecheck_destroy(sv_racecheck *rc); /* accepts NULL */
  * other lines are ignored) of len bytes. Returns a new report with ran set,
  * or NULL on allocation failure (err filled). Addresses are not mapped. */
 sv_racecheck *sv_racecheck_parse(const char *text, size_t len, char *err, size_t errlen);
-
-/* Maps each hazard's address to buf and cell for a kernel whose buf starts
- * at shared address base with n cells of elem bytes per buffer (buffer b at
- * base + b * n * elem), and its round from the values: the round r >= 1 in
- * which the writing thread's pout cell (bits[r * n + thread], the run's raw
- * rounds) took the incoming value, when exactly one does. */
-void sv_racecheck_map(sv_racecheck *rc, uint32_t base, size_t n, size_t elem,
-                      const uint32_t *bits, size_t nrounds, bool int_values);
 
 /* The recorded hazards whose address falls on cell of buffer buf: how many,
  * how many of them in round (a mapped round), and one to describe (the

@@ -833,29 +833,6 @@ static void test_racecheck(void)
     h = &rc->hazards[1];
     CHECK(h->error && strcmp(h->kind, "RAW") == 0 && h->current == -5 && h->incoming == 7);
     CHECK(rc->hazards[2].thread[0] == -1 && !rc->hazards[2].has_values);
-    /* n = 80 one-buffer: base 0x400, cell 32 is 0x480; 0x4fc is cell 63. The
-     * writer's rounds: thread 32 wrote 10 in round 2 only; thread 63 wrote 7
-     * in rounds 1 and 3 (ambiguous). */
-    size_t n = 80, nr = sv_round_count(n);
-    uint32_t *bits = calloc(nr * n, sizeof *bits);
-    if (bits) {
-        bits[2 * n + 32] = 10;
-        bits[1 * n + 63] = 7;
-        bits[3 * n + 63] = 7;
-    }
-    sv_racecheck_map(rc, 0x400, n, 4, bits, nr, true);
-    CHECK(rc->hazards[0].buf == 0 && rc->hazards[0].cell == 32 && rc->hazards[0].round == 2);
-    CHECK(rc->hazards[1].buf == 0 && rc->hazards[1].cell == 63 && rc->hazards[1].round == -1);
-    CHECK(rc->hazards[2].buf == -1 && rc->hazards[2].cell == -1);
-    /* A byte of a word: its cell, no round (its values are bytes). */
-    rc->hazards[2].address = 0x481;
-    sv_racecheck_map(rc, 0x400, n, 4, bits, nr, true);
-    CHECK(rc->hazards[2].buf == 0 && rc->hazards[2].cell == 32 && rc->hazards[2].round == -1);
-    sv_racecheck_map(rc, 0x400, 20, 4, bits, nr, true); /* 0x480 is buf[1][12] at n = 20 */
-    CHECK(rc->hazards[0].buf == 1 && rc->hazards[0].cell == 12 && rc->hazards[0].round == -1);
-    sv_racecheck_map(rc, 0x400, 16, 4, bits, nr, true); /* past both buffers at n = 16 */
-    CHECK(rc->hazards[0].buf == -1 && rc->hazards[0].cell == -1);
-    free(bits);
     /* No summary line: counted from the blocks; garbage lines are ignored. */
     static const char partial[] = "junk\n========= Error: Potential RAW hazard detected at "
                                   "__shared__ 0xZZ in block\n\x01\xff\n";
