@@ -235,7 +235,8 @@ static int parse_args(int argc, char **argv, options *o)
     }
     if (o->version) {
         printf("scanviz %s (%s)\n", SV_VERSION,
-               SV_HAVE_CUDA ? "with the CUDA backend" : "built without CUDA");
+               SV_HAVE_CUDA ? "with the CUDA backend"
+                            : "GPU runs through NVRTC; built without nvcc");
         return stdout_status(0);
     }
     if (o->new_kernel) { /* writes the starting file and ends */

@@ -18,9 +18,6 @@
 #include "../core/error.h"
 #include "../core/ktrace.h"
 #include "../runtime/runtime.h"
-#if SV_HAVE_CUDA
-#include "../../kernels/scan_cuda.h" /* the probe */
-#endif
 
 bool sv_backend_choice_from_name(const char *name, sv_backend_choice *out)
 {
@@ -47,14 +44,14 @@ static atomic_bool probe_done; /* set when probe_run has finished */
 
 static void probe_run(void)
 {
-#if SV_HAVE_CUDA
-    sv_cuda_device dev;
-    probe.ok = sv_cuda_probe(&dev, probe.why, sizeof probe.why);
+    /* The kernel runtime's probe (the driver and NVRTC, loaded at run time):
+     * a build without nvcc captures on a GPU as well. */
+    sv_runtime_gpu_device dev;
+    probe.ok = sv_runtime_gpu_probe(&dev, probe.why, sizeof probe.why);
     if (probe.ok) {
         snprintf(probe.device, sizeof probe.device, "%s", dev.name);
-        probe.max_n = dev.max_threads_per_block < SV_MAX_N
-                          ? (size_t)(dev.max_threads_per_block > 0 ? dev.max_threads_per_block : 0)
-                          : SV_MAX_N;
+        probe.max_n = dev.max_threads_per_block < SV_MAX_N ? dev.max_threads_per_block
+                                                           : SV_MAX_N;
         if (probe.max_n == 0) {
             probe.ok = false;
             snprintf(probe.why, sizeof probe.why, "%.200s reports no threads per block", dev.name);
@@ -62,10 +59,6 @@ static void probe_run(void)
     } else if (probe.why[0] == '\0') {
         snprintf(probe.why, sizeof probe.why, "CUDA unavailable");
     }
-#else
-    probe.ok = false;
-    snprintf(probe.why, sizeof probe.why, "built without CUDA");
-#endif
     atomic_store(&probe_done, true);
 }
 
@@ -89,9 +82,11 @@ bool sv_capture_cuda_available(char *device, size_t devlen, size_t *max_n,
 
 bool sv_capture_reason_is_no_gpu(const char *reason)
 {
-    /* What sv_cuda_probe says without a driver or a device (kernels/device.cu). */
+    /* What the probe (sv_runtime_gpu_probe) says without a driver or a
+     * device. */
     return reason && (strncmp(reason, "no CUDA driver", 14) == 0 ||
-                      strncmp(reason, "no CUDA device", 14) == 0);
+                      strncmp(reason, "no CUDA device", 14) == 0 ||
+                      strncmp(reason, "no NVIDIA GPU", 13) == 0);
 }
 
 static void source_set(sv_capture_source *src, sv_backend backend, const char *device,

@@ -1,6 +1,6 @@
 /* The one place that decides GPU or emulator, and says why. scanviz-trace
  * and the visualizer call this and never probe CUDA themselves (scanviz-bench,
- * which needs a GPU and has no emulator, calls sv_cuda_probe directly). */
+ * which needs a GPU and has no emulator, calls nvcc's sv_cuda_probe). */
 #ifndef SV_CAPTURE_H
 #define SV_CAPTURE_H
 
@@ -19,11 +19,13 @@ typedef enum sv_backend_choice {
 
 bool sv_backend_choice_from_name(const char *name, sv_backend_choice *out);
 
-/* Whether this build has the CUDA backend and a usable device. On true,
- * device (if not NULL) gets the GPU's name and *max_n the largest n it
- * takes (min(SV_MAX_N, maxThreadsPerBlock)). On false, why says why there is
- * none: "built without CUDA", "no CUDA driver: ...", "no CUDA device", or the
- * CUDA error string. Probes once and caches the answer; thread-safe. */
+/* Whether the kernel runtime's GPU backend has a usable device here (the
+ * driver and NVRTC, loaded at run time: no nvcc needed at build time). On
+ * true, device (if not NULL) gets the GPU's name and *max_n the largest n
+ * it takes (min(SV_MAX_N, maxThreadsPerBlock)). On false, why says why there
+ * is none: "no CUDA driver (...)", "no CUDA device", "no NVIDIA GPU (...)",
+ * "no NVRTC (...)", or the driver's error. Probes once and caches the
+ * answer; thread-safe. */
 bool sv_capture_cuda_available(char *device, size_t devlen, size_t *max_n,
                                char *why, size_t whylen);
 
@@ -84,7 +86,7 @@ typedef struct sv_capture_request {
 /* Why the emulator ran in place of the GPU (auto prefers the GPU). */
 typedef enum sv_capture_fallback {
     SV_FALLBACK_NONE,      /* the backend asked for (or auto's GPU) ran */
-    SV_FALLBACK_NO_GPU,    /* no usable GPU, or built without CUDA */
+    SV_FALLBACK_NO_GPU,    /* no usable GPU (no driver, device or NVRTC) */
     SV_FALLBACK_PROBING,   /* no_wait and the probe had not finished */
     SV_FALLBACK_GPU_FAILED /* fallback and the GPU failed on this input */
 } sv_capture_fallback;

@@ -555,7 +555,7 @@ int main(int argc, char **argv)
         if (o.help)
             usage(stdout);
         else
-            printf("scanviz-trace %s (CUDA backend %s)\n", SV_VERSION,
+            printf("scanviz-trace %s (GPU runs through NVRTC; nvcc's scans %s)\n", SV_VERSION,
                    SV_HAVE_CUDA ? "built in" : "not built");
         return sv_stdout_status(prog, EXIT_OK, EXIT_FAILED);
     }

@@ -26,6 +26,8 @@ bool sv_rt_gpu_run(const sv_runtime_request *req, sv_ktrace *t, char *err, size_
  * called in the caller's process. A build without the GPU backend's file
  * links backend_none.c, which says so. */
 bool sv_rt_gpu_available(char *why, size_t whylen);
+/* sv_runtime_gpu_probe's answer (runtime.h), in the caller's process. */
+bool sv_rt_gpu_probe(sv_runtime_gpu_device *d, char *why, size_t whylen);
 
 /* Called by a backend in the child once the kernel is loaded and about to
  * run: the time limit (req->time_limit_ms, from now; the child then stops

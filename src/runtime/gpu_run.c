@@ -143,7 +143,7 @@ static bool nv_load(nv_api *a, bool with_cuda, char *why, size_t whylen)
     if ((a->cuda || !with_cuda) && a->nvrtc)
         return true;
     if (with_cuda && !a->cuda && !(a->cuda = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL))) {
-        sv_errorf(why, whylen, "no NVIDIA driver (libcuda.so.1 not found)");
+        sv_errorf(why, whylen, "no CUDA driver (libcuda.so.1 not found)");
         return false;
     }
     if (!a->nvrtc && !(a->nvrtc = open_nvrtc())) {
@@ -208,6 +208,47 @@ bool sv_rt_gpu_available(char *why, size_t whylen)
         sv_errorf(why, whylen, "no NVIDIA GPU (/dev/nvidiactl is missing)");
         return false;
     }
+    return true;
+}
+
+static const char *cu_words(CUresult r);
+
+bool sv_rt_gpu_probe(sv_runtime_gpu_device *d, char *why, size_t whylen)
+{
+    memset(d, 0, sizeof *d);
+    if (!sv_rt_gpu_available(why, whylen))
+        return false;
+    enum { NO_DEVICE = 100, INSUFFICIENT_DRIVER = 35, ATTR_SMS = 16 };
+    CUresult r = api.cuInit(0);
+    CUdevice dev = 0;
+    if (r == 0)
+        r = api.cuDeviceGet(&dev, 0);
+    if (r == NO_DEVICE) {
+        sv_errorf(why, whylen, "no CUDA device");
+        return false;
+    }
+    if (r == INSUFFICIENT_DRIVER) {
+        sv_errorf(why, whylen, "no CUDA driver (%s)", cu_words(r));
+        return false;
+    }
+    int mt = 0;
+    if (r == 0)
+        r = api.cuDeviceGetName(d->name, sizeof d->name, dev);
+    if (r == 0)
+        r = api.cuDeviceGetAttribute(&d->cc_major, CU_ATTR_CC_MAJOR, dev);
+    if (r == 0)
+        r = api.cuDeviceGetAttribute(&d->cc_minor, CU_ATTR_CC_MINOR, dev);
+    if (r == 0)
+        r = api.cuDeviceGetAttribute(&d->sm_count, ATTR_SMS, dev);
+    if (r == 0)
+        r = api.cuDeviceGetAttribute(&mt, CU_ATTR_MAX_THREADS, dev);
+    if (r != 0) {
+        sv_errorf(why, whylen, "the CUDA driver: %s (CUDA error %d)", cu_words(r), r);
+        return false;
+    }
+    d->name[sizeof d->name - 1] = '\0';
+    d->max_threads_per_block = mt > 0 ? (size_t)mt : 0;
+    sv_errorf(why, whylen, "%s", "");
     return true;
 }
 
@@ -1106,6 +1147,12 @@ static bool gpu_racecheck(const sv_runtime_request *req, const sv_source_scan *s
     char *text = sv_spawn_output(argv, RC_OUTPUT_LIMIT, RC_TIMEOUT_MS, &len, &status, &timed_out,
                                  why, sizeof why);
     unlink(file);
+    const char *keep = getenv("SV_GPU_RC_KEEP"); /* a debugging aid: the raw report */
+    FILE *kf = text && keep && *keep ? fopen(keep, "w") : NULL;
+    if (kf) {
+        fwrite(text, 1, len, kf);
+        fclose(kf);
+    }
     if (!text) {
         sv_errorf(err, errlen, "--racecheck: compute-sanitizer did not run: %s", why);
         return false;

@@ -922,3 +922,8 @@ bool sv_runtime_available(sv_runtime_backend b, char *why, size_t whylen)
         return sv_rt_cxx_find(path, sizeof path, why, whylen);
     return sv_rt_gpu_available(why, whylen);
 }
+
+bool sv_runtime_gpu_probe(sv_runtime_gpu_device *d, char *why, size_t whylen)
+{
+    return sv_rt_gpu_probe(d, why, whylen);
+}

@@ -87,9 +87,22 @@ bool sv_runtime_run_each(const sv_runtime_request *req,
                          char *err, size_t errlen);
 
 /* Whether a backend can run here, and why not in words ("no C++ compiler
- * found (tried $CXX, c++, g++, clang++)", "no NVIDIA driver (libcuda.so.1
+ * found (tried $CXX, c++, g++, clang++)", "no CUDA driver (libcuda.so.1
  * not found)"). */
 bool sv_runtime_available(sv_runtime_backend b, char *why, size_t whylen);
+
+/* The GPU the GPU backend would run on (device 0 of those visible), asked
+ * of the driver in the caller's process (the runtime's children are fresh
+ * programs, so a CUDA context here is no obstacle to theirs): what needs
+ * no nvcc at build time, only the driver and NVRTC at run time. False with
+ * why in words: "no CUDA driver (...)", "no CUDA device", "no NVRTC (...)",
+ * "no NVIDIA GPU (/dev/nvidiactl is missing)". */
+typedef struct sv_runtime_gpu_device {
+    char name[256];
+    int cc_major, cc_minor, sm_count;
+    size_t max_threads_per_block;
+} sv_runtime_gpu_device;
+bool sv_runtime_gpu_probe(sv_runtime_gpu_device *d, char *why, size_t whylen);
 
 #ifdef __cplusplus
 }

@@ -1,5 +1,6 @@
 /* The capture decision and the probe's reason, on whatever machine runs it:
- * without a GPU, the reason is one of the documented forms, --backend cuda is
+ * the probe is the kernel runtime's (no nvcc needed); without a GPU, the
+ * reason is one of the documented forms, --backend cuda is
  * refused with it and auto falls back to the emulator saying so; with one,
  * the device is sane and auto picks it. Runs (does not skip) everywhere. */
 #include <stdio.h>
@@ -8,6 +9,7 @@
 #include "sv_config.h"
 #include "capture.h"
 #include "trace.h"
+#include "../../src/runtime/runtime.h"
 #if SV_HAVE_CUDA
 #include "../../kernels/scan_cuda.h"
 #endif
@@ -51,16 +53,15 @@ int main(void)
     if (!gpu) {
         printf("no GPU: %s\n", why);
         CHECK_MSG(why[0] != '\0' && strchr(why, '\n') == NULL, "reason \"%s\"", why);
-#if SV_HAVE_CUDA
+        /* the runtime's probe, whether or not nvcc built anything */
         bool sane = (starts_with(why, "no CUDA driver (") && why[strlen(why) - 1] == ')') ||
-                    strcmp(why, "no CUDA device") == 0 || strlen(why) > 8;
+                    strcmp(why, "no CUDA device") == 0 || starts_with(why, "no NVIDIA GPU (") ||
+                    starts_with(why, "no NVRTC (") || strlen(why) > 8;
         CHECK_MSG(sane, "reason \"%s\" is none of the documented forms", why);
-        sv_cuda_device d;
-        CHECK_MSG(!sv_cuda_probe(&d, why2, sizeof why2) && strcmp(why, why2) == 0,
-              "sv_cuda_probe says \"%s\", capture \"%s\"", why2, why);
-#else
-        CHECK_MSG(strcmp(why, "built without CUDA") == 0, "reason \"%s\"", why);
-#endif
+        CHECK_MSG(strcmp(why, "built without CUDA") != 0, "the probe needs no nvcc: \"%s\"", why);
+        sv_runtime_gpu_device d;
+        CHECK_MSG(!sv_runtime_gpu_probe(&d, why2, sizeof why2) && strcmp(why, why2) == 0,
+              "sv_runtime_gpu_probe says \"%s\", capture \"%s\"", why2, why);
         st = cap(SV_OP_SUM, SV_TYPE_INT32, in, 8, SV_CHOOSE_CUDA, false, &t, &src, err,
                  sizeof err);
         CHECK_MSG(st == SV_CAPTURE_UNAVAILABLE && t == NULL && strstr(err, why),
@@ -89,15 +90,19 @@ int main(void)
         printf("GPU: %s, n up to %zu\n", device, max_n);
         CHECK_MSG(device[0] != '\0' && why[0] == '\0', "device \"%s\", why \"%s\"", device, why);
         CHECK_MSG(max_n >= 1 && max_n <= SV_MAX_N, "max_n %zu", max_n);
-#if SV_HAVE_CUDA
-        sv_cuda_device d;
-        CHECK_MSG(sv_cuda_probe(&d, why2, sizeof why2), "probe: %s", why2);
+        sv_runtime_gpu_device d;
+        CHECK_MSG(sv_runtime_gpu_probe(&d, why2, sizeof why2), "probe: %s", why2);
         CHECK_MSG(strcmp(d.name, device) == 0, "probe name \"%s\"", d.name);
-        CHECK_MSG(d.max_threads_per_block >= (int)max_n && d.cc_major >= 3 && d.sm_count > 0,
-              "threads %d, cc %d.%d, SMs %d", d.max_threads_per_block, d.cc_major, d.cc_minor,
+        CHECK_MSG(d.max_threads_per_block >= max_n && d.cc_major >= 3 && d.sm_count > 0,
+              "threads %zu, cc %d.%d, SMs %d", d.max_threads_per_block, d.cc_major, d.cc_minor,
               d.sm_count);
-        printf("probe: %s, cc %d.%d, %d SMs, %d threads per block\n", d.name, d.cc_major,
+        printf("probe: %s, cc %d.%d, %d SMs, %zu threads per block\n", d.name, d.cc_major,
                d.cc_minor, d.sm_count, d.max_threads_per_block);
+#if SV_HAVE_CUDA
+        sv_cuda_device cd; /* scanviz-bench's probe (nvcc's) agrees */
+        CHECK_MSG(sv_cuda_probe(&cd, why2, sizeof why2) && strcmp(cd.name, d.name) == 0 &&
+                  cd.max_threads_per_block == (int)d.max_threads_per_block &&
+                  cd.sm_count == d.sm_count, "sv_cuda_probe: %s %s", why2, cd.name);
 #endif
         st = cap(SV_OP_SUM, SV_TYPE_INT32, in, 8, SV_CHOOSE_AUTO, false, &t, &src, err,
                  sizeof err);
