@@ -111,6 +111,9 @@ void sv_ktrace_destroy(sv_ktrace *t)
         return;
     SV_FREE_ALL(t->kernel, t->file, t->entry, t->source, t->input, t->device, t->schedule,
                 t->sandbox, t->console);
+    for (size_t i = 0; i < t->nprints; i++)
+        free(t->prints[i].text);
+    free(t->prints);
     for (size_t s = 0; s < t->nsteps; s++)
         sv_kstep_clear(&t->steps[s], t->narrays);
     free(t->steps);
@@ -341,6 +344,47 @@ bool sv_ktrace_add_wait(sv_ktrace *t, int32_t line, uint32_t count, uint32_t fir
     return true;
 }
 
+bool sv_ktrace_add_print(sv_ktrace *t, uint32_t thread, uint32_t step, int32_t line,
+                         const char *text, char *err, size_t errlen)
+{
+    if (t->nprints >= SV_KTRACE_MAX_PRINTS) {
+        t->prints_dropped++;
+        return true;
+    }
+    char *copy = NULL;
+    if (!sv_ktrace_set_text(&copy, text ? text : "", err, errlen) ||
+        !grow((void **)&t->prints, t->nprints, sizeof *t->prints, err, errlen)) {
+        free(copy);
+        return false;
+    }
+    t->prints[t->nprints++] = (sv_kprint){.thread = thread, .step = step, .line = line,
+                                          .text = copy};
+    return true;
+}
+
+static int print_cmp(const void *pa, const void *pb)
+{
+    const sv_kprint *a = pa, *b = pb;
+    if (a->step != b->step)
+        return a->step < b->step ? -1 : 1;
+    if (a->thread != b->thread)
+        return a->thread < b->thread ? -1 : 1;
+    return 0;
+}
+
+void sv_ktrace_sort_prints(sv_ktrace *t)
+{
+    /* a stable order (qsort is not): insertion by (step, thread), each
+     * thread's own calls kept in the order it made them */
+    for (size_t i = 1; i < t->nprints; i++) {
+        sv_kprint p = t->prints[i];
+        size_t j = i;
+        for (; j > 0 && print_cmp(&t->prints[j - 1], &p) > 0; j--)
+            t->prints[j] = t->prints[j - 1];
+        t->prints[j] = p;
+    }
+}
+
 void sv_ktrace_set_output(sv_ktrace *t, size_t i, sv_value v)
 {
     if (i >= t->n)
@@ -451,6 +495,14 @@ bool sv_ktrace_validate(const sv_ktrace *t, char *err, size_t errlen)
         !text_ok(t->schedule) || !text_ok(t->failure.message) || !text_ok(t->sandbox) ||
         !text_ok(t->console))
         BAD("a text of the trace is longer than 64 KiB");
+    if (t->nprints > SV_KTRACE_MAX_PRINTS || (t->nprints && !t->prints))
+        BAD("%zu printf calls (at most %d are kept)", t->nprints, SV_KTRACE_MAX_PRINTS);
+    for (size_t i = 0; i < t->nprints; i++) {
+        const sv_kprint *p = &t->prints[i];
+        if (p->thread >= t->n || p->step > SV_KTRACE_MAX_STEPS || p->line < 0 || !p->text ||
+            strlen(p->text) > 4 * SV_KTRACE_MAX_PRINT + 8)
+            BAD("printf[%zu]: thread, step, line or text out of range", i);
+    }
     if (t->runs < 1 || t->shown_run >= t->runs || t->wrong_runs > t->runs)
         BAD("runs %u, shown run %u, wrong runs %u do not hold together", t->runs, t->shown_run,
             t->wrong_runs);

@@ -38,6 +38,8 @@ extern "C" {
 #define SV_KTRACE_MAX_HAZARDS 10000   /* hazards kept; hazards_total counts all */
 #define SV_KTRACE_MAX_SOURCE (256 * 1024) /* bytes of kernel source carried */
 #define SV_KTRACE_MAX_CONSOLE (64 * 1024) /* bytes of the kernel process's output kept */
+#define SV_KTRACE_MAX_PRINTS 4096     /* printf calls kept; prints_dropped counts the rest */
+#define SV_KTRACE_MAX_PRINT 256       /* bytes of one printf's text kept (before escaping) */
 /* Cells of all steps together (steps x the arrays' cells): 2^25, about 200
  * MB of steps. The reader refuses more; a runtime stops recording steps
  * before it. */
@@ -139,6 +141,17 @@ typedef enum sv_kfail_kind {
                               index: the call's number */
     SV_KFAIL_COUNT
 } sv_kfail_kind;
+
+/* One printf of the kernel's: which thread, in which step (barrier
+ * interval), at which line, and its text (escaped: sv_escape_n, no control
+ * character; one trailing newline dropped; at most SV_KTRACE_MAX_PRINT bytes
+ * before escaping). */
+typedef struct sv_kprint {
+    uint32_t thread;
+    uint32_t step;
+    int32_t line;
+    char *text;
+} sv_kprint;
 
 /* Threads waiting at one barrier line when a deadlock was found. */
 typedef struct sv_kwait {
@@ -242,9 +255,11 @@ typedef struct sv_ktrace {
     char *sandbox;         /* the walls this run lacked on its machine, in words
                               ("no Landlock (...)"); NULL: all were up */
     char *console;         /* what the kernel's process wrote on stdout and stderr
-                              (nothing a kernel file can write yet: printf is not
-                              supported), at most SV_KTRACE_MAX_CONSOLE bytes, escaped;
-                              NULL: nothing */
+                              besides its printf calls, at most SV_KTRACE_MAX_CONSOLE
+                              bytes, escaped; NULL: nothing */
+    size_t nprints;        /* the shown run's printf calls, by step, then thread, */
+    sv_kprint *prints;     /* then in the order each thread made them */
+    uint32_t prints_dropped; /* printf calls past SV_KTRACE_MAX_PRINTS */
     /* Filled by sv_ktrace_analyze() (derived, never read from a file): */
     sv_kreading *readings; /* [nsteps] */
     sv_value *expected;    /* n: the sequential scan of op (inclusive or exclusive) */
@@ -326,6 +341,13 @@ bool sv_ktrace_fail(sv_ktrace *t, sv_kfail_kind kind, const char *message, int32
 /* Appends where some threads wait (a deadlock). */
 bool sv_ktrace_add_wait(sv_ktrace *t, int32_t line, uint32_t count, uint32_t first_thread,
                         char *err, size_t errlen);
+/* Appends a printf (text copied as given: the caller escapes it) while
+ * fewer than SV_KTRACE_MAX_PRINTS are kept, else counts it in
+ * prints_dropped. */
+bool sv_ktrace_add_print(sv_ktrace *t, uint32_t thread, uint32_t step, int32_t line,
+                         const char *text, char *err, size_t errlen);
+/* Orders the prints by step, then thread, keeping each thread's order. */
+void sv_ktrace_sort_prints(sv_ktrace *t);
 /* out[i] = v (written). */
 void sv_ktrace_set_output(sv_ktrace *t, size_t i, sv_value v);
 

@@ -222,6 +222,25 @@ static void put_cellruns(FILE *f, const sv_ktrace *t)
     fputs("\n  ]", f);
 }
 
+/* The kernel's printf calls: "printf": [{"thread": T, "step": S, "line": L,
+ * "text": "..."}], with "printf_dropped" past the limit; absent when none. */
+static void put_prints(FILE *f, const sv_ktrace *t)
+{
+    if (!t->nprints && !t->prints_dropped)
+        return;
+    fputs(",\n  \"printf\": [", f);
+    for (size_t i = 0; i < t->nprints; i++) {
+        const sv_kprint *p = &t->prints[i];
+        fprintf(f, "%s\n    {\"thread\": %" PRIu32 ", \"step\": %" PRIu32 ", \"line\": %" PRId32
+                   ", \"text\": ", i ? "," : "", p->thread, p->step, p->line);
+        put_text(f, p->text);
+        fputc('}', f);
+    }
+    fputs(t->nprints ? "\n  ]" : "]", f);
+    if (t->prints_dropped)
+        fprintf(f, ",\n  \"printf_dropped\": %" PRIu32, t->prints_dropped);
+}
+
 /* sv_ktrace_save: sv_ktrace_write below, all or nothing. */
 SV_FILE_SAVER(sv_ktrace_save, sv_ktrace, sv_ktrace_write)
 
@@ -276,6 +295,7 @@ bool sv_ktrace_write(const sv_ktrace *t, FILE *f, char *err, size_t errlen)
     put_diagnosis(f, t);
     put_hazards(f, t);
     put_failure(f, t);
+    put_prints(f, t);
     put_cellruns(f, t);
     fputs(",\n  \"source\": ", f);
     put_text(f, t->source);
@@ -822,6 +842,50 @@ static bool read_failure(kreader *r, const json_t *root)
 
 /* The header: kernel, file, entry, backend, device, schedule, runs, op,
  * type, scan, n, input; creates r->t. */
+/* "printf" (optional): each call's thread, step, line and text, at most
+ * SV_KTRACE_MAX_PRINTS, in the trace's order (by step, then thread). */
+static bool read_prints(kreader *r, const json_t *root)
+{
+    long long v;
+    const json_t *list = json_object_get(root, "printf");
+    if (!list)
+        return true;
+    if (!json_is_array(list) || json_array_size(list) > SV_KTRACE_MAX_PRINTS)
+        return bad(r, "printf", "expected an array of at most %d calls", SV_KTRACE_MAX_PRINTS);
+    for (size_t i = 0; i < json_array_size(list); i++) {
+        const json_t *x = json_array_get(list, i);
+        char p[64];
+        snprintf(p, sizeof p, "printf[%zu]", i);
+        if (!json_is_object(x))
+            return bad(r, p, "expected an object, got %s", sv_json_kind_of(x));
+        long long th, st, line;
+        char *text = NULL;
+        if (!want_int(r, x, p, "thread", 0, (long long)r->t->n - 1, &th) ||
+            !want_int(r, x, p, "step", 0, SV_KTRACE_MAX_STEPS, &st) ||
+            !want_int(r, x, p, "line", 0, INT32_MAX, &line) ||
+            !want_text(r, x, p, "text", false, 4 * SV_KTRACE_MAX_PRINT + 8, &text))
+            return false;
+        if (i > 0) {
+            const sv_kprint *q = &r->t->prints[r->t->nprints - 1];
+            if ((uint32_t)st < q->step || ((uint32_t)st == q->step && (uint32_t)th < q->thread)) {
+                free(text);
+                return bad(r, p, "out of order (the calls are by step, then thread)");
+            }
+        }
+        bool ok = sv_ktrace_add_print(r->t, (uint32_t)th, (uint32_t)st, (int32_t)line, text,
+                                      r->err, r->errlen);
+        free(text);
+        if (!ok)
+            return false;
+    }
+    if (json_object_get(root, "printf_dropped")) {
+        if (!want_int(r, root, "", "printf_dropped", 1, INT32_MAX, &v))
+            return false;
+        r->t->prints_dropped = (uint32_t)v;
+    }
+    return true;
+}
+
 static bool read_header(kreader *r, const json_t *root)
 {
     char p[320];
@@ -1042,7 +1106,8 @@ sv_ktrace *sv_ktrace_from_json(const json_t *root, char *err, size_t errlen)
         !sv_json_get_values(x, "output", r.t->type, r.t->n, true, r.t->output,
                             r.t->output_written, err, errlen))
         goto fail;
-    if (!read_failure(&r, root) || !read_hazards(&r, root) || !read_cellruns(&r, root))
+    if (!read_failure(&r, root) || !read_hazards(&r, root) || !read_prints(&r, root) ||
+        !read_cellruns(&r, root))
         goto fail;
     if (!sv_ktrace_analyze(r.t, err, errlen) || !check_derived(&r, root))
         goto fail;

@@ -225,6 +225,30 @@ static void print_header(const ktable *tb, const char *note)
     fputc('\n', tb->f);
 }
 
+/* The kernel's printf calls, by step and thread (the first
+ * SV_KTRACE_TABLE_PRINTS; the JSON lists them all). */
+static void print_prints(const ktable *tb)
+{
+    const sv_ktrace *t = tb->t;
+    if (!t->nprints && !t->prints_dropped)
+        return;
+    on(tb, COL_BOLD);
+    fputs("printf\n", tb->f);
+    on(tb, COL_RESET);
+    char esc[4 * SV_KTRACE_MAX_PRINT + 64];
+    for (size_t i = 0; i < t->nprints && i < SV_KTRACE_TABLE_PRINTS; i++) {
+        const sv_kprint *p = &t->prints[i]; /* (from a file it may be anything: escaped again) */
+        fprintf(tb->f, "  step %" PRIu32 ", thread %" PRIu32 ", line %" PRId32 ": %s\n", p->step,
+                p->thread, p->line, sv_escape(p->text, esc, sizeof esc));
+    }
+    size_t more = (t->nprints > SV_KTRACE_TABLE_PRINTS ? t->nprints - SV_KTRACE_TABLE_PRINTS : 0) +
+                  t->prints_dropped;
+    if (more)
+        fprintf(tb->f, "  ... and %zu more (%s)\n", more,
+                t->prints_dropped ? "the trace keeps the first 4096" : "--format json lists them");
+    fputc('\n', tb->f);
+}
+
 /* The diagnosis: output, invariant, hazards, failure. */
 static void print_diagnosis(const ktable *tb, size_t max_hazards)
 {
@@ -334,6 +358,7 @@ void sv_ktrace_print_table(const sv_ktrace *t, FILE *f, bool colour, const char 
     }
     if (t->failure.kind == SV_KFAIL_NONE)
         print_output(&tb);
+    print_prints(&tb);
     print_diagnosis(&tb, SV_KTRACE_TABLE_HAZARDS);
     if (t->failure.kind == SV_KFAIL_COMPILE && t->failure.message) {
         fputs("\nThe compiler said:\n", f);

@@ -14,6 +14,7 @@ extern "C" {
 
 /* Hazards the table lists in words (all are counted). */
 #define SV_KTRACE_TABLE_HAZARDS 5
+#define SV_KTRACE_TABLE_PRINTS 64 /* printf calls listed (the JSON has all) */
 /* Steps the table prints at most: the first ones and the last four. */
 #define SV_KTRACE_TABLE_STEPS 64
 

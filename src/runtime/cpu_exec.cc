@@ -16,6 +16,7 @@
 #include <dlfcn.h>
 #include <link.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,6 +35,7 @@
 #include "sandbox.h"
 #define SV_RT_HOOKS_ONLY
 #include "cuda_cpu.h" /* the table through which the kernel's code calls back */
+#include "print_format.h"
 
 extern "C" {
 #include "../core/error.h"
@@ -705,8 +707,58 @@ void hook_span(void *addr, unsigned long size, int write, void *pcp)
     to_scheduler(); // never resumed
 }
 
+// A printf of the kernel's: its format checked again (a literal of the
+// .so's, of numbers and characters: print_format.h), formatted by the C
+// library, and written to the console as a record the parent takes apart
+// (process.c, prints_take): run, thread, step, line, text. The record's
+// own marks in the text become '?'. Past kMaxPrints calls a run writes no
+// more (the trace keeps SV_KTRACE_MAX_PRINTS and counts the rest).
+constexpr uint32_t kMaxPrints = 2 * SV_KTRACE_MAX_PRINTS;
+uint32_t prints_run = UINT32_MAX, prints_made = 0;
+
+int hook_print(int line, const char *fmt, va_list ap)
+{
+    if (R->failed)
+        return 0;
+    uintptr_t f = (uintptr_t)fmt;
+    size_t len = own_memory(f, 1) ? strnlen(fmt, 4096) : 0;
+    char why[256];
+    if (!len || !own_memory(f, len + 1) || !sv_print_format_ok(fmt, len, why, sizeof why)) {
+        if (!len)
+            snprintf(why, sizeof why, "printf's format is not a string of the kernel file's");
+        fail_set(SV_KFAIL_REFUSED, why, line, (int32_t)R->cur, -1, 0);
+        to_scheduler(); // never resumed
+        return 0;
+    }
+    if (prints_run != R->run) {
+        prints_run = R->run;
+        prints_made = 0;
+    }
+    char text[SV_KTRACE_MAX_PRINT + 1];
+    int r = vsnprintf(text, sizeof text, fmt, ap);
+    if (r < 0 || prints_made >= kMaxPrints)
+        return r;
+    prints_made++;
+    for (char *c = text; *c; c++)
+        if (*c == '\x1d' || *c == '\x1e' || *c == '\x1f')
+            *c = '?';
+    char rec[SV_KTRACE_MAX_PRINT + 96];
+    int k = snprintf(rec, sizeof rec, "\x1esv %u %u %u %d\x1f%s\x1d", R->run, R->cur, R->step,
+                     line > 0 ? line : 0, text);
+    if (k > 0) {
+        size_t done = 0, want = (size_t)k < sizeof rec ? (size_t)k : sizeof rec - 1;
+        while (done < want) {
+            ssize_t w = write(1, rec + done, want - done);
+            if (w <= 0)
+                break;
+            done += (size_t)w;
+        }
+    }
+    return r;
+}
+
 sv_rt_hooks the_hooks = {hook_access, hook_sync, hook_shared, hook_alloc, hook_release,
-                         hook_span};
+                         hook_span, hook_print};
 
 // ---- Steps ------------------------------------------------------------------
 

@@ -34,8 +34,10 @@
  *   FLT_MAX, int32_t, uint32_t, int64_t, uint64_t, size_t
  *   __CUDACC__, __CUDACC_RTC__, __CUDA_ARCH__ (900), as NVRTC defines them
  *   malloc, free (device-side; past the memory limit the run stops)
+ *   printf (a literal format of numbers and characters, print_format.h:
+ *   each call kept with its thread, step and line)
  *   templates, structs, __device__ helper functions: plain C++17
- * Anything else (atomics, warp intrinsics, printf, #include of other headers)
+ * Anything else (atomics, warp intrinsics, #include of other headers)
  * is refused by the source scan (source_scan.h) in words. */
 #ifndef SV_CUDA_CPU_H
 #define SV_CUDA_CPU_H
@@ -54,6 +56,9 @@ typedef struct sv_rt_hooks {
     /* a copy's range (memcpy, memset): checked to be the kernel's own memory,
      * not recorded (the compiler reports a copy's accesses, if at all, itself) */
     void (*span)(void *addr, unsigned long size, int write, void *pc);
+    /* a printf of the kernel's at a line: its format (a literal, checked by
+     * the source scan) and arguments, formatted by the runtime */
+    int (*print)(int line, const char *fmt, __builtin_va_list ap);
 } sv_rt_hooks;
 
 /* A file-scope __shared__ array's place (SV_RT_FSTATIC), in section
@@ -231,6 +236,16 @@ SV_RT_HOOK void *sv_rt_malloc(unsigned long bytes, int line)
     return sv_rt_hooks_ptr->alloc(bytes, line);
 }
 SV_RT_HOOK void sv_rt_free(void *p) { sv_rt_hooks_ptr->release(p); }
+/* printf in device code: the runtime formats it (print_format.h says what a
+ * format may hold) and keeps it with its thread, step and line. */
+SV_RT_HOOK int sv_rt_printf(int line, const char *fmt, ...)
+{
+    __builtin_va_list ap;
+    __builtin_va_start(ap, fmt);
+    int r = sv_rt_hooks_ptr->print(line, fmt, ap);
+    __builtin_va_end(ap);
+    return r;
+}
 
 /* The file-scope __shared__ arrays' places: the linker's bounds of the
  * section, 0 when there is none. */
@@ -287,6 +302,7 @@ struct sv_rt_rows_of<E[N][M]> { static constexpr unsigned long v = N; };
 #ifndef SV_RT_HOSTED
 #define malloc(n) sv_rt_malloc((n), __LINE__)
 #define free(p) sv_rt_free(p)
+#define printf(...) sv_rt_printf(__LINE__, __VA_ARGS__)
 #endif
 #define threadIdx sv_rt_threadIdx
 #define blockDim sv_rt_blockDim

@@ -57,6 +57,7 @@ static const char sv_gpu_prelude[] =
     "  sv_u32 w0, wwords, n, maxs, run_index, shake_ns, mrow, mpad; };\n"
     "__shared__ struct sv_ctl sv_cs;\n"
     "__shared__ sv_u32 sv_nstep;\n"
+    "__device__ sv_u32 sv_tstep[1024];\n"
     "struct __align__(8) sv_mk_rec { unsigned long long q[" SV_GPU_STR(SV_MK_BYTES) " / 8]; };\n"
     "__shared__ struct sv_mk_rec sv_rt_mk;\n"
     "__device__ __forceinline__ sv_u32 sv_mk_at(sv_u32 off) {\n"
@@ -134,6 +135,7 @@ static const char sv_gpu_prelude_sync[] =
     "  if (threadIdx.x == 0)\n"
     "    sv_mk_put32(" SV_GPU_STR(SV_MK_ROW) ", (step + 1u < sv_cs.maxs ? step + 1u : sv_cs.maxs) *\n"
     "                sv_cs.mrow);\n"
+    "  sv_stg(&sv_tstep[threadIdx.x], step + 1u);\n"
     "  sv_real_sync();\n"
     "  if (threadIdx.x == 0) sv_nstep = step + 1u;\n"
     "  sv_shake(step + 1u); }\n"
@@ -147,5 +149,19 @@ static const char sv_gpu_prelude_sync[] =
     "  sv_reg_add(line, sv_fnv(text), &name, (sv_u32)sizeof(name),\\\n"
     "             sv_rows_of<decltype(name)>::v)\n"
     "#define SV_RT_FSTATIC(T, name, dims, text, line) __shared__ T name dims\n";
+
+/* printf (issue 30): the format is a literal (the source scan checks it),
+ * so the record's head goes before it and its end after it, in the same
+ * device printf: run, thread, step (each thread's own count of barriers
+ * passed, sv_tstep, in global memory: no shared word, so no hazard of the
+ * prelude's own), line; process.c takes the records apart. The step and
+ * run are read with inline asm, not as the kernel's accesses. */
+static const char sv_gpu_prelude_print[] =
+    "__device__ __forceinline__ sv_u32 sv_print_step() {\n"
+    "  return sv_ldg(&sv_tstep[threadIdx.x]); }\n"
+    "__device__ __forceinline__ sv_u32 sv_print_run() {\n"
+    "  return sv_lds((sv_u32)__cvta_generic_to_shared(&sv_cs.run_index)); }\n"
+    "#define printf(fmt, ...) printf(\"\\x1esv %u %u %u %d\\x1f\" fmt \"\\x1d\", sv_print_run(),\\\n"
+    "  threadIdx.x, sv_print_step(), __LINE__, ##__VA_ARGS__)\n";
 
 #endif

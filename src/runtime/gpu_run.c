@@ -316,6 +316,7 @@ static size_t put_launcher(char *o, size_t cap, const sv_source_scan *s, sv_type
         "  c.w0 = (sv_u32)__cvta_generic_to_shared(sv_dyn) - c.w0; /* static bytes below */\n"
         "  for (sv_u32 w = threadIdx.x; w < c.wwords; w += blockDim.x)\n"
         "    sv_sts(c.w0 + 4u * w, SV_POISON);\n"
+        "  sv_stg(&sv_tstep[threadIdx.x], 0u);\n"
         "  sv_real_sync();\n"
         /* the record after the poison: the window holds the prelude's own
          * shared variables (sv_rt_mk too), and before the first marked
@@ -382,16 +383,17 @@ char *sv_rt_gpu_text(const sv_source_scan *s, const char *src, const char *path,
     if (cut)
         *cut = '\0';
     size_t len = strlen(cpu),
-           cap = sizeof sv_gpu_prelude + sizeof sv_gpu_prelude_sync + sv_rt_scan_ops_h_size + len +
+           cap = sizeof sv_gpu_prelude + sizeof sv_gpu_prelude_sync + sizeof sv_gpu_prelude_print +
+                 sv_rt_scan_ops_h_size + len +
                  2 * len / 10 + 16384;
     char *o = malloc(cap);
     if (!o) {
         free(cpu);
         return NULL;
     }
-    size_t u = (size_t)snprintf(o, cap, "%s%s#define SV_SCAN_OP %d\n#define SV_SCAN_EXCLUSIVE %d\n"
+    size_t u = (size_t)snprintf(o, cap, "%s%s%s#define SV_SCAN_OP %d\n#define SV_SCAN_EXCLUSIVE %d\n"
                                 "#line 1 \"<scanviz scan_ops.h>\"\n",
-                                sv_gpu_prelude, sv_gpu_prelude_sync, (int)op,
+                                sv_gpu_prelude, sv_gpu_prelude_sync, sv_gpu_prelude_print, (int)op,
                                 scan == SV_SCAN_EXCLUSIVE ? 1 : 0);
     memcpy(o + u, sv_rt_scan_ops_h, sv_rt_scan_ops_h_size);
     u += sv_rt_scan_ops_h_size;
@@ -1377,6 +1379,13 @@ bool sv_rt_gpu_run(const sv_runtime_request *rq, sv_ktrace *t, char *err, size_t
         ok = gpu_racecheck(req, scan, t, err, errlen);
     }
 out:
+    /* the kernel's printf records, which the driver writes to stdout (the
+     * console pipe) at a synchronizing call: out before the child's exit,
+     * which flushes no stdio (only after a launch that finished: a block
+     * past the time limit still runs, and the sync would wait for it) */
+    if (done && !rc_mode && api.cuCtxSynchronize)
+        api.cuCtxSynchronize();
+    fflush(stdout);
     free(job.hdr);
     free(job.outs);
     free(job.wrong);

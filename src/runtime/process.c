@@ -167,6 +167,11 @@ static bool wire_take(int fd, pid_t pid, child_out *o, size_t *cap)
     }
 }
 
+/* What the parent keeps of the console (the kernel's printf records among
+ * it): the first MiB; the trace keeps the prints and SV_KTRACE_MAX_CONSOLE
+ * bytes of the rest. */
+#define CONSOLE_RAW ((size_t)1 << 20)
+
 /* Reads what the console pipe holds now: the first bytes kept, the rest
  * dropped; false at its end. */
 static bool console_take(int cfd, child_out *o)
@@ -180,7 +185,7 @@ static bool console_take(int cfd, child_out *o)
             return true;
         if (k <= 0)
             return false;
-        size_t room = SV_KTRACE_MAX_CONSOLE - o->console_len;
+        size_t room = CONSOLE_RAW - o->console_len;
         size_t take = (size_t)k < room ? (size_t)k : room;
         if (take && o->console) {
             memcpy(o->console + o->console_len, buf, take);
@@ -212,7 +217,7 @@ static bool parent_wait(pid_t pid, int fd, int pfd, int cfd, const sv_runtime_re
                                    (64ull << 20);
     size_t cap = 1 << 16;
     o->data = malloc(cap);
-    o->console = malloc(SV_KTRACE_MAX_CONSOLE);
+    o->console = malloc(CONSOLE_RAW);
     if (!o->data) {
         sv_errorf(err, errlen, "out of memory");
         return false;
@@ -624,9 +629,74 @@ static bool fail_from_child(sv_ktrace *t, const sv_runtime_request *req, const c
     return sv_ktrace_fail(t, kind, msg, 0, -1, err, errlen);
 }
 
+/* One decimal field of a printf record, followed by `end`: false when it
+ * is anything else (the record is then console text). */
+static bool record_u32(const char **p, const char *lim, char end, uint32_t *out)
+{
+    uint64_t v = 0;
+    const char *s = *p;
+    while (s < lim && *s >= '0' && *s <= '9' && s - *p < 10)
+        v = v * 10 + (uint64_t)(*s++ - '0');
+    if (s == *p || s >= lim || *s != end || v > INT32_MAX)
+        return false;
+    *out = (uint32_t)v;
+    *p = s + 1;
+    return true;
+}
+
+/* The kernel's printf calls in the raw console, as both runtimes write them
+ * ("\x1esv RUN THREAD STEP LINE\x1f" TEXT "\x1d": cuda_cpu.h's hook,
+ * gpu_prelude.h's printf), run `run`'s into t->prints (escaped, one
+ * trailing newline dropped, at most SV_KTRACE_MAX_PRINT bytes; a thread
+ * past n or a step past the limit is no record), ordered by step and
+ * thread; whatever is not a record is copied to rest (*restlen bytes). The
+ * child's words are trusted in nothing but their bounds. */
+static bool prints_take(sv_ktrace *t, uint32_t run, const char *raw, size_t len, char *rest,
+                        size_t *restlen, char *err, size_t errlen)
+{
+    static const char head[] = "\x1esv ";
+    const char *p = raw, *lim = raw + len;
+    size_t used = 0;
+    char text[SV_KTRACE_MAX_PRINT + 1], esc[4 * SV_KTRACE_MAX_PRINT + 8];
+    while (p < lim) {
+        const char *q = memmem(p, (size_t)(lim - p), head, sizeof head - 1);
+        const char *stop = q ? q : lim;
+        memcpy(rest + used, p, (size_t)(stop - p));
+        used += (size_t)(stop - p);
+        if (!q)
+            break;
+        const char *s = q + sizeof head - 1;
+        uint32_t r, th, st, line;
+        if (!record_u32(&s, lim, ' ', &r) || !record_u32(&s, lim, ' ', &th) ||
+            !record_u32(&s, lim, ' ', &st) || !record_u32(&s, lim, '\x1f', &line)) {
+            rest[used++] = *q; /* not a record: its bytes are console text */
+            p = q + 1;
+            continue;
+        }
+        const char *e = memchr(s, '\x1d', (size_t)(lim - s));
+        const char *tend = e ? e : lim;
+        size_t tl = (size_t)(tend - s) < SV_KTRACE_MAX_PRINT ? (size_t)(tend - s)
+                                                              : SV_KTRACE_MAX_PRINT;
+        memcpy(text, s, tl);
+        if (tl > 0 && text[tl - 1] == '\n')
+            tl--;
+        text[tl] = '\0';
+        sv_escape_n(text, tl, esc, sizeof esc);
+        if (r == run && th < t->n && st <= SV_KTRACE_MAX_STEPS &&
+            !sv_ktrace_add_print(t, th, st, (int32_t)line, esc, err, errlen))
+            return false;
+        p = e ? e + 1 : lim;
+    }
+    *restlen = used;
+    sv_ktrace_sort_prints(t);
+    return true;
+}
+
 /* The child's words on a failure it sent: a system call named (the child
- * sends its number), the console kept, escaped. */
-static bool finish_from_child(sv_ktrace *t, const child_out *o, char *err, size_t errlen)
+ * sends its number), the console kept, escaped, its printf records taken
+ * out (run `run`'s, the trace's prints). */
+static bool finish_from_child(sv_ktrace *t, const child_out *o, uint32_t run, char *err,
+                              size_t errlen)
 {
     sv_kfailure *f = &t->failure;
     if (f->kind == SV_KFAIL_SYSCALL) {
@@ -643,14 +713,34 @@ static bool finish_from_child(sv_ktrace *t, const child_out *o, char *err, size_
             return false;
     }
     if (o->console && o->console_len > 0) {
-        char *esc = malloc(4 * o->console_len + 64);
-        if (!esc) {
+        char *rest = malloc(o->console_len);
+        size_t rl = 0;
+        if (!rest) {
             sv_errorf(err, errlen, "out of memory");
             return false;
         }
-        sv_escape_n(o->console, o->console_len, esc, 4 * o->console_len + 1);
-        if (o->console_cut)
-            strcat(esc, " [... cut at 64 KiB]");
+        for (size_t i = 0; i < t->nprints; i++) /* (a second call: taken afresh) */
+            free(t->prints[i].text);
+        t->nprints = 0;
+        t->prints_dropped = 0;
+        if (!prints_take(t, run, o->console, o->console_len, rest, &rl, err, errlen)) {
+            free(rest);
+            return false;
+        }
+        bool cut = o->console_cut || rl > SV_KTRACE_MAX_CONSOLE;
+        rl = rl < SV_KTRACE_MAX_CONSOLE ? rl : SV_KTRACE_MAX_CONSOLE;
+        char *esc = rl ? malloc(4 * rl + 64) : NULL;
+        if (rl && !esc) {
+            free(rest);
+            sv_errorf(err, errlen, "out of memory");
+            return false;
+        }
+        if (esc) {
+            sv_escape_n(rest, rl, esc, 4 * rl + 1);
+            if (cut)
+                strcat(esc, " [... cut at 64 KiB]");
+        }
+        free(rest);
         free(t->console);
         t->console = esc;
     }
@@ -671,7 +761,7 @@ static sv_ktrace *fresh_failure(sv_ktrace *t, const sv_runtime_request *req, con
     }
     f->arrays = calloc(SV_KTRACE_MAX_ARRAYS, sizeof *f->arrays);
     if (!f->arrays || !fail_from_child(f, req, o, werr, err, errlen) ||
-        !finish_from_child(f, o, err, errlen)) {
+        !finish_from_child(f, o, 0, err, errlen)) {
         sv_ktrace_destroy(f);
         return NULL;
     }
@@ -696,7 +786,7 @@ static sv_ktrace *run_prepared(const sv_runtime_request *req, sv_ktrace *t, prep
     bool got = o.len > 0 && sv_rt_wire_recv(o.data, o.len, pr->prep.key, t, werr, sizeof werr);
     sv_ktrace *r = t;
     if (got && !o.killed_memory && !o.killed_time && !o.too_big) {
-        if (!finish_from_child(t, &o, err, errlen))
+        if (!finish_from_child(t, &o, t->shown_run, err, errlen))
             r = NULL;
     } else {
         r = fresh_failure(t, req, &o, werr, err, errlen);
@@ -806,7 +896,7 @@ static bool each_child(const sv_runtime_request *q, const prepared *pr, uint32_t
                 ok = false;
                 break;
             }
-        } else if (!finish_from_child(t, &o, err, errlen)) {
+        } else if (!finish_from_child(t, &o, k - first, err, errlen)) {
             sv_ktrace_destroy(t);
             ok = false;
             break;

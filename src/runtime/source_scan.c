@@ -11,6 +11,7 @@
 
 #include "../core/error.h"
 #include "../core/escape.h"
+#include "print_format.h"
 
 static const char *const allowed_includes[] = {
     "cuda_runtime.h", "cuda.h", "device_launch_parameters.h", "cuda_runtime_api.h",
@@ -56,7 +57,7 @@ static const char *const runtime_macros[] = {
     "__global__", "__device__", "__host__", "__shared__", "__forceinline__", "__noinline__",
     "__launch_bounds__", "__align__", "__syncthreads", "threadIdx", "blockDim", "blockIdx",
     "gridDim", "warpSize", "malloc", "free", "INFINITY", "NAN", "INT_MAX", "INT_MIN",
-    "FLT_MAX", "__restrict__", NULL,
+    "FLT_MAX", "__restrict__", "printf", NULL,
 };
 
 /* CUDA that neither runtime provides yet, named in words instead of the
@@ -75,7 +76,7 @@ static const unsupported unsupported_names[] = {
     {"__clz*", "bit intrinsics"}, {"__ffs*", "bit intrinsics"}, {"__brev*", "bit intrinsics"},
     {"__byte_perm", "bit intrinsics"}, {"__funnelshift*", "bit intrinsics"},
     {"__ld*", "cache-hinted loads (__ldg)"}, {"__st*", "cache-hinted stores"},
-    {"atomic*", "atomics"}, {"printf", "printf in device code"}, {"assert", "assert"},
+    {"atomic*", "atomics"}, {"assert", "assert"},
     {"__constant__", "__constant__ memory"}, {"__managed__", "managed memory"},
     {"__nanosleep", "clocks and sleeps"}, {"clock", "clocks"}, {"clock64", "clocks"},
     {"__globaltimer", "clocks"}, {"std", "the C++ standard library (std::); use min, max, "
@@ -621,6 +622,68 @@ static bool is(const lexer *lx, size_t i, const char *w)
     return lx->toks[i].len == n && memcmp(TXT(lx, i), w, n) == 0;
 }
 
+/* The bytes a string literal token (with its quotes) stands for, escapes
+ * decoded, appended to buf (at most cap - 1 bytes; *len counts them).
+ * False when the token is no plain "..." literal. */
+static bool literal_bytes(const char *s, size_t n, char *buf, size_t cap, size_t *len)
+{
+    if (n < 2 || s[0] != '"' || s[n - 1] != '"')
+        return false;
+    for (size_t i = 1; i + 1 < n; i++) {
+        unsigned v = (unsigned char)s[i];
+        if (s[i] == '\\' && i + 2 < n) {
+            char c = s[++i];
+            static const char simple[] = "n\nt\tr\ra\ab\bf\fv\v";
+            const char *m = strchr(simple, c);
+            if (c == 'x') {
+                v = 0;
+                while (i + 2 < n && isxdigit((unsigned char)s[i + 1]))
+                    v = v * 16 + (unsigned)(isdigit((unsigned char)s[i + 1])
+                                                ? s[i + 1] - '0'
+                                                : (tolower((unsigned char)s[i + 1]) - 'a' + 10)),
+                    i++;
+            } else if (c >= '0' && c <= '7') {
+                v = (unsigned)(c - '0');
+                for (int k = 0; k < 2 && i + 2 < n && s[i + 1] >= '0' && s[i + 1] <= '7'; k++)
+                    v = v * 8 + (unsigned)(s[++i] - '0');
+            } else if (m && ((m - simple) % 2) == 0) {
+                v = (unsigned char)m[1];
+            } else {
+                v = (unsigned char)c; /* \\ \" \' \? */
+            }
+        }
+        if (*len + 1 < cap)
+            buf[(*len)++] = (char)(v & 0xff);
+    }
+    return true;
+}
+
+/* printf (issue 30): a call whose format is a string literal (adjacent
+ * literals joined) of numbers and characters (print_format.h), so that
+ * the runtimes can read it: the CPU runtime formats it, the GPU's prelude
+ * puts its record's head before it. */
+static bool check_printf(lexer *lx)
+{
+    for (size_t i = 0; i < lx->ntoks; i++) {
+        if (!is(lx, i, "printf"))
+            continue;
+        int line = lx->toks[i].line;
+        char fmt[1024], why[320];
+        size_t len = 0, k = i + 2;
+        bool lit = is(lx, i + 1, "(");
+        for (; lit && k < lx->ntoks && *TXT(lx, k) == '"'; k++)
+            lit = literal_bytes(TXT(lx, k), lx->toks[k].len, fmt, sizeof fmt, &len);
+        if (!lit || k == i + 2 || !(is(lx, k, ",") || is(lx, k, ")")))
+            return refuse(lx, SV_KFAIL_REFUSED, line,
+                          "printf is supported in a kernel file as a call whose format is a "
+                          "string literal: printf(\"x = %%d\\n\", x)");
+        if (!sv_print_format_ok(fmt, len, why, sizeof why))
+            return refuse(lx, SV_KFAIL_REFUSED, line, "%s", why);
+        i = k;
+    }
+    return true;
+}
+
 /* Attributes ([[...]]) a kernel file may use: the standard's that change
  * no code. [[gnu::constructor]], [[gnu::section]], ... are refused. */
 static bool check_attributes(lexer *lx)
@@ -934,7 +997,7 @@ static bool scan(const char *src, const char *path, sv_source_scan *out,
         out->blank_start[out->nblank] = 0;
         out->blank_end[out->nblank++] = orig_end(&lx, 3);
     }
-    ok = ok && lex(&lx) && check_attributes(&lx);
+    ok = ok && lex(&lx) && check_attributes(&lx) && check_printf(&lx);
     /* the braces around each declaration: a __shared__ array outside every
      * function is at file scope (its CPU text needs no code to run at load) */
     uint64_t fn_depth = 0; /* braces that are not namespaces' */

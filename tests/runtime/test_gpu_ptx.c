@@ -47,6 +47,18 @@ static const char kHelper[] =
     "    put(&out[i], t[p][i]);\n"
     "}\n";
 
+/* printf in a kernel (issue 30): the prelude's macro puts the record's
+ * head and end around the literal format, in the same device printf. */
+static const char kPrint[] =
+    "__global__ void printing(const float *in, float *out, int n)\n"
+    "{\n"
+    "    int i = threadIdx.x;\n"
+    "    if (i < 2) printf(\"thread %d: %5.2f\\n\", i, in[i]);\n"
+    "    __syncthreads();\n"
+    "    printf(\"done\\n\");\n"
+    "    out[i] = in[i];\n"
+    "}\n";
+
 /* The accesses of the kernel's code in ptx, counted here by their own
  * reading: st. / ld. lines inside function bodies, outside inline asm, by
  * state space (none: generic); .local, .param, .const not counted. */
@@ -277,6 +289,7 @@ int main(int argc, char **argv)
     }
     check_one(kHelper, "helper2d.cu", SV_OP_SUM, SV_TYPE_INT32, SV_SCAN_INCLUSIVE, true);
     check_one(kHelper, "helper2d.cu", SV_OP_PRODUCT, SV_TYPE_INT32, SV_SCAN_EXCLUSIVE, false);
+    check_one(kPrint, "printing.cu", SV_OP_SUM, SV_TYPE_FLOAT32, SV_SCAN_INCLUSIVE, true);
     printf("%u shipped-kernel texts and the helper kernel rewritten; ptxas ran on %u\n", cases,
            ptxas_runs);
     return check_report("the GPU text and its PTX rewrite: all checks passed");
