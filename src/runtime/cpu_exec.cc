@@ -58,7 +58,8 @@ namespace ctx = boost::context;
 
 namespace {
 
-enum State { RUNNABLE, WAITING, DONE };
+// WARP: at a warp collective, until every lane of its mask has come to one
+enum State { RUNNABLE, WAITING, WARP, DONE };
 enum Pend { P_NONE, P_READ, P_WRITE };
 
 constexpr size_t kStack = 64 * 1024;
@@ -89,6 +90,9 @@ struct Arr {
         uint64_t pc;
         uint32_t value;
         int32_t write_ref; // writes: index into the step's writes, -1 none
+        uint64_t gseq = 0; // __syncwarps completed in the run before it (Rt::wseq)
+        uint32_t own = 0;  // __syncwarps its thread had passed before it (Th::syncs)
+        bool atomic = false; // an atomic's: no race with another atomic's
     };
     std::vector<std::vector<Who>> readers, writers;
     std::vector<uint32_t> dirty;
@@ -99,6 +103,15 @@ struct Th {
     ctx::fiber sink; // the fiber's handle of the scheduler
     State state = RUNNABLE;
     int wait_line = 0;
+    const char *wait_what = "__syncthreads()"; // what it waits at, in words
+    // at a warp collective (WARP): its kind (SV_RT_W_*), mask, value, lane
+    // or delta, width; its result once the collective completes
+    int wkind = 0;
+    uint32_t wmask = 0, warg = 0;
+    int wwidth = 32;
+    uint64_t wval = 0, wres = 0;
+    bool pred = false;  // its __syncthreads_count predicate
+    uint32_t syncs = 0; // the __syncwarps it has passed in this run
     Pend pend = P_NONE;
     bool started = false;
     bool stepped = false;
@@ -185,6 +198,12 @@ struct Rt {
     uint64_t hazards_total = 0;
     uint32_t step = 0;
     bool step_any = false;
+    // __syncwarp (warp-level ordering of shared accesses): the run's count of
+    // completed __syncwarps, and for thread i and lane l of its warp the
+    // number (1, 2, ...) of the last one both passed, at sync_with[i * 32 + l]
+    uint64_t wseq = 0;
+    std::vector<uint64_t> sync_with;
+    int bar_count = 0; // the last barrier's count of non-zero predicates
     // many runs, cell by cell (t->cellruns): the entry of each step (-1
     // none) and of out, the values each entry's row should hold
     std::vector<int> check_of_step;
@@ -411,43 +430,60 @@ void hazard(sv_khazard_kind kind, uint16_t arr, uint32_t cell, const Arr::Who &f
     R->hz.push_back(p);
 }
 
-bool has(const std::vector<Arr::Who> &v, uint32_t thread)
-{
-    for (const Arr::Who &w : v)
-        if (w.thread == thread)
-            return true;
-    return false;
-}
-
 // One access by the current thread to cell c of shared array a (hazards and
 // the per-cell sets). A thread's second read of a cell adds nothing; a
 // hazard is one pair of threads on one cell in one step.
-void cell_access(uint16_t ai, uint32_t c, bool write, uint64_t pc, uint32_t value, int32_t wref)
+// Whether an earlier access w and one of thread t now are ordered or no
+// race: the same thread, both atomic, or a __syncwarp that both threads
+// passed after w (the same warp).
+bool no_race(const Arr::Who &w, uint32_t t, bool atomic)
+{
+    if (w.thread == t || (w.atomic && atomic))
+        return true;
+    if (w.thread / 32 != t / 32 || R->sync_with.empty())
+        return false;
+    return R->sync_with[(size_t)t * 32 + w.thread % 32] > w.gseq;
+}
+
+// One access by the current thread to cell c of shared array a (hazards and
+// the per-cell sets). A thread's second read of a cell adds nothing (unless
+// it has passed a __syncwarp since, or the first was an atomic's and this
+// one is not: then it is checked again in its new place); a hazard is one
+// pair of threads on one cell in one step.
+void cell_access(uint16_t ai, uint32_t c, bool write, uint64_t pc, uint32_t value, int32_t wref,
+                 bool atomic)
 {
     Arr &a = R->arrs[ai];
     const uint32_t t = R->cur;
+    const Th &me = R->th[t];
     auto &rd = a.readers[c];
     auto &wr = a.writers[c];
     if (rd.empty() && wr.empty())
         a.dirty.push_back(c);
+    auto &mine = write ? wr : rd;
+    Arr::Who *prev = nullptr;
+    for (Arr::Who &w : mine)
+        if (w.thread == t)
+            prev = &w;
+    if (prev && prev->own == me.syncs && (!prev->atomic || atomic))
+        return;
     if (!write) {
-        if (has(rd, t))
-            return;
         for (const Arr::Who &w : wr)
-            if (w.thread != t)
+            if (!no_race(w, t, atomic))
                 hazard(SV_KHAZARD_RAW, ai, c, w, t, pc, value, -1);
-        rd.push_back({t, pc, value, -1});
-        return;
+    } else {
+        for (const Arr::Who &r : rd)
+            if (!no_race(r, t, atomic))
+                hazard(SV_KHAZARD_WAR, ai, c, r, t, pc, value, wref);
+        for (const Arr::Who &w : wr)
+            if (!no_race(w, t, atomic))
+                hazard(SV_KHAZARD_WAW, ai, c, w, t, pc, value, wref);
     }
-    if (has(wr, t))
-        return;
-    for (const Arr::Who &r : rd)
-        if (r.thread != t)
-            hazard(SV_KHAZARD_WAR, ai, c, r, t, pc, value, wref);
-    for (const Arr::Who &w : wr)
-        if (w.thread != t)
-            hazard(SV_KHAZARD_WAW, ai, c, w, t, pc, value, wref);
-    wr.push_back({t, pc, value, wref});
+    Arr::Who now{t, pc, value, write ? wref : -1, R->wseq, me.syncs, atomic};
+    if (prev)
+        *prev = now;
+    else
+        mine.push_back(now);
 }
 
 // The value a write left: read back at the thread's next call.
@@ -476,7 +512,8 @@ void flush_write(Th &t)
 }
 
 // Records one access of size bytes at addr (already classified).
-void record_access(uint16_t ai, uintptr_t addr, unsigned long size, bool write, uint64_t pc)
+void record_access(uint16_t ai, uintptr_t addr, unsigned long size, bool write, uint64_t pc,
+                   bool atomic = false)
 {
     Th &t = R->th[R->cur];
     R->step_any = true;
@@ -516,13 +553,13 @@ void record_access(uint16_t ai, uintptr_t addr, unsigned long size, bool write, 
                 t.wcells = c1 - c0 + 1;
             }
             if (a.kind == SV_KARRAY_SHARED)
-                cell_access(ai, c, true, pc, 0, wref);
+                cell_access(ai, c, true, pc, 0, wref, atomic);
         } else {
             uint32_t v = cell_value(a, c);
             if (R->record)
                 t.reads.push_back({R->cur, ai, c, v, pc, ++R->order});
             if (a.kind == SV_KARRAY_SHARED)
-                cell_access(ai, c, false, pc, v, -1);
+                cell_access(ai, c, false, pc, v, -1, atomic);
         }
     }
 }
@@ -559,7 +596,9 @@ void foreign(uintptr_t addr, bool write, uint64_t pc)
     fail_set(SV_KFAIL_OUT_OF_RANGE, msg, line, (int32_t)R->cur, -1, 0);
 }
 
-void hook_access(void *addr, unsigned long size, int write, void *pcp)
+// One access of the kernel's (hook_access), or an atomic's read and write
+// of its word (atomic: write is set).
+void access_at(void *addr, unsigned long size, int write, void *pcp, bool atomic)
 {
     if (R->failed)
         return;
@@ -606,7 +645,19 @@ void hook_access(void *addr, unsigned long size, int write, void *pcp)
         if (R->failed)
             return;
     }
-    record_access(ai, (uintptr_t)addr, size, write != 0, pc);
+    if (atomic) // the old value read, then the new one written: a write of the cell
+        record_access(ai, (uintptr_t)addr, size, false, pc, true);
+    record_access(ai, (uintptr_t)addr, size, write != 0, pc, atomic);
+}
+
+void hook_access(void *addr, unsigned long size, int write, void *pcp)
+{
+    access_at(addr, size, write, pcp, false);
+}
+
+void hook_atomic(void *addr, unsigned long size, void *pcp)
+{
+    access_at(addr, size, 1, pcp, true);
 }
 
 void hook_sync(int line)
@@ -615,7 +666,240 @@ void hook_sync(int line)
     flush_write(t);
     t.state = WAITING;
     t.wait_line = line;
+    t.wait_what = "__syncthreads()";
+    t.pred = false;
     to_scheduler();
+}
+
+// __syncthreads_count/_and/_or: the same barrier, then the block's count.
+int hook_sync_count(int pred, int line)
+{
+    Th &t = R->th[R->cur];
+    flush_write(t);
+    t.state = WAITING;
+    t.wait_line = line;
+    t.wait_what = "__syncthreads_count()";
+    t.pred = pred != 0;
+    to_scheduler();
+    return R->bar_count;
+}
+
+// assert(expr) failed: the expression's text is the kernel's (checked to be
+// its own memory before it is read), the run stops.
+bool in_own(const void *p, size_t len);
+void hook_assert_fail(const char *expr, int line)
+{
+    char text[128];
+    size_t k = 0;
+    while (k + 1 < sizeof text && in_own(expr + k, 1) && expr[k]) {
+        unsigned char c = (unsigned char)expr[k];
+        text[k++] = c >= 0x20 && c < 0x7f ? (char)c : '?';
+    }
+    text[k] = '\0';
+    if (k + 1 == sizeof text && k >= 3)
+        memcpy(text + k - 3, "...", 3);
+    char msg[256];
+    snprintf(msg, sizeof msg, "thread %u: assert(%s) failed at line %d", R->cur, text, line);
+    flush_write(R->th[R->cur]);
+    fail_set(SV_KFAIL_CRASH, msg, line, (int32_t)R->cur, -1, 0);
+    to_scheduler(); // never resumed
+}
+
+// ---- Warps --------------------------------------------------------------------
+//
+// UNDER THE HOOD: a lane that comes to a warp collective (a shuffle, a vote,
+// __syncwarp) records what it brings and parks (state WARP); the one whose
+// arrival completes the set of lanes its mask names (every lane of that set
+// parked at a collective) computes every result and makes them runnable.
+// Lanes that do not exist (past blockDim.x in the last warp) are not
+// waited for; reading one, or a lane outside the mask, stops the run, as
+// do lanes meeting with different masks or collectives. Lanes that wait
+// for one that never comes (it has exited, it waits at a barrier) are found
+// when nothing can run: a deadlock. A completed __syncwarp orders the
+// shared accesses of its lanes (sync_with, read by no_race).
+
+const char *warp_name(int kind)
+{
+    static const char *const names[] = {"__shfl_sync", "__shfl_up_sync", "__shfl_down_sync",
+                                        "__shfl_xor_sync", "__ballot_sync", "__any_sync",
+                                        "__all_sync", "__syncwarp", "__activemask"};
+    return kind >= 0 && kind <= SV_RT_W_ACTIVE ? names[kind] : "a warp collective";
+}
+
+// The lanes of thread i's warp that exist (bit l: thread base + l < n).
+uint32_t warp_lanes(uint32_t i)
+{
+    uint32_t base = i / 32 * 32, nl = R->n - base < 32 ? R->n - base : 32;
+    return nl == 32 ? 0xffffffffu : (1u << nl) - 1;
+}
+
+void warp_fail(sv_kfail_kind kind, uint32_t thread, int line, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+void warp_fail(sv_kfail_kind kind, uint32_t thread, int line, const char *fmt, ...)
+{
+    char msg[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    fail_set(kind, msg, line, (int32_t)thread, -1, 0);
+}
+
+// The lane a shuffle of lane `lane` reads (PTX's shfl.sync: c's segment
+// mask and clamp as CUDA's headers pass them for width).
+uint32_t shfl_src(int kind, uint32_t lane, uint32_t b, int width)
+{
+    const uint32_t seg = (uint32_t)(32 - width) & 0x1f;  // c[12:8]
+    const uint32_t clamp = kind == SV_RT_W_UP ? 0 : 0x1f; // c[4:0]
+    const uint32_t min_lane = lane & seg, max_lane = min_lane | (clamp & ~seg);
+    int64_t j = lane;
+    bool ok = false;
+    switch (kind) {
+    case SV_RT_W_UP:
+        j = (int64_t)lane - b;
+        ok = j >= (int64_t)max_lane;
+        break;
+    case SV_RT_W_DOWN:
+        j = (int64_t)lane + b;
+        ok = j <= (int64_t)max_lane;
+        break;
+    case SV_RT_W_XOR:
+        j = lane ^ b;
+        ok = j <= (int64_t)max_lane;
+        break;
+    default:
+        j = min_lane | (b & 0x1f & ~seg);
+        ok = j <= (int64_t)max_lane;
+        break;
+    }
+    return ok ? (uint32_t)j : lane;
+}
+
+// The collective of the lanes in `set` (all parked): results, or a failure.
+void warp_complete(uint32_t base, uint32_t set)
+{
+    uint32_t first = base + (uint32_t)__builtin_ctz(set);
+    const Th &f = R->th[first];
+    for (uint32_t l = 0; l < 32; l++) {
+        if (!(set >> l & 1))
+            continue;
+        const Th &x = R->th[base + l];
+        if (x.wmask != f.wmask || x.wkind != f.wkind) {
+            warp_fail(SV_KFAIL_DEADLOCK, base + l, x.wait_line,
+                      "deadlock at a warp collective: lane %u (thread %u) is at the %s of line %d "
+                      "with mask %#010x, lane %u (thread %u) at the %s of line %d with mask %#010x: "
+                      "the lanes of one collective must name the same mask", l, base + l,
+                      warp_name(x.wkind), x.wait_line, x.wmask, first - base, first,
+                      warp_name(f.wkind), f.wait_line, f.wmask);
+            return;
+        }
+    }
+    const uint32_t mask = f.wmask, lanes = warp_lanes(base);
+    uint64_t res[32] = {0};
+    uint32_t ballot = 0;
+    for (uint32_t l = 0; l < 32; l++)
+        if ((set >> l & 1) && R->th[base + l].wval)
+            ballot |= 1u << l;
+    for (uint32_t l = 0; l < 32; l++) {
+        if (!(set >> l & 1))
+            continue;
+        const Th &x = R->th[base + l];
+        switch (x.wkind) {
+        case SV_RT_W_BALLOT:
+            res[l] = ballot;
+            break;
+        case SV_RT_W_ANY:
+            res[l] = ballot != 0;
+            break;
+        case SV_RT_W_ALL:
+            res[l] = ballot == set;
+            break;
+        case SV_RT_W_SYNC:
+            break;
+        default: {
+            uint32_t j = shfl_src(x.wkind, l, x.warg, x.wwidth);
+            if (j != l && !(lanes >> j & 1)) {
+                warp_fail(SV_KFAIL_OUT_OF_RANGE, base + l, x.wait_line,
+                          "lane %u (thread %u) reads lane %u, which does not exist (the last warp "
+                          "has %d lanes), at line %d", l, base + l, j, __builtin_popcount(lanes),
+                          x.wait_line);
+                return;
+            }
+            if (j != l && !(mask >> j & 1)) {
+                warp_fail(SV_KFAIL_OUT_OF_RANGE, base + l, x.wait_line,
+                          "lane %u (thread %u) reads lane %u, which is not in the mask %#010x, at "
+                          "line %d", l, base + l, j, mask, x.wait_line);
+                return;
+            }
+            res[l] = R->th[base + j].wval;
+        }
+        }
+    }
+    uint64_t seq = f.wkind == SV_RT_W_SYNC ? ++R->wseq : 0;
+    for (uint32_t l = 0; l < 32; l++) {
+        if (!(set >> l & 1))
+            continue;
+        Th &x = R->th[base + l];
+        x.wres = res[l];
+        x.state = RUNNABLE;
+        if (seq) {
+            x.syncs++;
+            for (uint32_t m = 0; m < 32; m++)
+                if (set >> m & 1)
+                    R->sync_with[(size_t)(base + l) * 32 + m] = seq;
+        }
+    }
+}
+
+unsigned long long hook_warp(int kind, unsigned mask, unsigned long long value, unsigned arg,
+                             int width, int line)
+{
+    const uint32_t i = R->cur, lane = i % 32, base = i - lane, lanes = warp_lanes(i);
+    Th &t = R->th[i];
+    if (kind == SV_RT_W_ACTIVE) { // the lanes of its warp that have not exited
+        uint32_t m = 0;
+        for (uint32_t l = 0; l < 32; l++)
+            if ((lanes >> l & 1) && R->th[base + l].state != DONE)
+                m |= 1u << l;
+        return m;
+    }
+    flush_write(t);
+    if (kind < SV_RT_W_IDX || kind > SV_RT_W_SYNC) {
+        warp_fail(SV_KFAIL_INTERNAL, i, line, "thread %u: warp collective %d unknown", i, kind);
+        to_scheduler(); // never resumed
+        return 0;
+    }
+    if (kind <= SV_RT_W_XOR && (width < 1 || width > 32 || (width & (width - 1)))) {
+        warp_fail(SV_KFAIL_OUT_OF_RANGE, i, line, "lane %u (thread %u): the %s of line %d has "
+                  "width %d, not a power of two from 1 to 32", lane, i, warp_name(kind), line,
+                  width);
+        to_scheduler(); // never resumed
+        return 0;
+    }
+    if (!(mask >> lane & 1)) {
+        warp_fail(SV_KFAIL_OUT_OF_RANGE, i, line, "lane %u (thread %u) is not in the mask %#010x "
+                  "of its own %s, at line %d", lane, i, mask, warp_name(kind), line);
+        to_scheduler(); // never resumed
+        return 0;
+    }
+    t.state = WARP;
+    t.wait_line = line;
+    t.wait_what = warp_name(kind);
+    t.wkind = kind;
+    t.wmask = mask;
+    t.wval = kind == SV_RT_W_BALLOT || kind == SV_RT_W_ANY || kind == SV_RT_W_ALL ? value != 0
+                                                                                   : value;
+    t.warg = arg;
+    t.wwidth = width;
+    const uint32_t set = mask & lanes;
+    bool all = true;
+    for (uint32_t l = 0; l < 32 && all; l++)
+        if ((set >> l & 1) && R->th[base + l].state != WARP)
+            all = false;
+    if (all)
+        warp_complete(base, set);
+    to_scheduler(); // (runnable at once when it completed the collective)
+    return t.wres;
 }
 
 void hook_shared(void *addr, unsigned long bytes, unsigned long rows, const char *name, int line)
@@ -757,8 +1041,9 @@ int hook_print(int line, const char *fmt, va_list ap)
     return r;
 }
 
-sv_rt_hooks the_hooks = {hook_access, hook_sync, hook_shared, hook_alloc, hook_release,
-                         hook_span, hook_print};
+sv_rt_hooks the_hooks = {hook_access,  hook_sync, hook_shared, hook_alloc,
+                         hook_release, hook_span, hook_warp,   hook_sync_count,
+                         hook_atomic,  hook_assert_fail, hook_print};
 
 // ---- Steps ------------------------------------------------------------------
 
@@ -923,7 +1208,26 @@ void run_to_barrier(uint32_t i)
         resume(i);
 }
 
+void run_pass(uint64_t *rng, std::vector<uint32_t> &pool);
+
+// One barrier interval: the schedule's passes until no thread can run (a
+// lane parked at a warp collective is made runnable again by the lane that
+// completes it, after the pass may have gone by it).
 void run_interval(uint64_t *rng, std::vector<uint32_t> &pool)
+{
+    for (;;) {
+        run_pass(rng, pool);
+        if (R->failed)
+            return;
+        bool any = false;
+        for (uint32_t i = 0; i < R->n && !any; i++)
+            any = R->th[i].state == RUNNABLE;
+        if (!any)
+            return;
+    }
+}
+
+void run_pass(uint64_t *rng, std::vector<uint32_t> &pool)
 {
     const uint32_t n = R->n, warp = 32, nwarps = (n + warp - 1) / warp;
     switch (R->sched.kind) {
@@ -988,6 +1292,9 @@ bool barrier_release(bool *done)
     if (*done)
         return false;
     if (waiting == R->n && same) {
+        R->bar_count = 0;
+        for (const Th &x : R->th)
+            R->bar_count += x.pred;
         for (Th &x : R->th) {
             x.state = RUNNABLE;
             if (x.min_pc)
@@ -997,6 +1304,36 @@ bool barrier_release(bool *done)
         return true;
     }
     return false;
+}
+
+// A deadlock at a warp collective: the first parked lane (by thread) and
+// the lane of its mask it waits for, in words; 0 when none is parked.
+size_t warp_deadlock_words(char *msg, size_t len, int32_t *line, int32_t *thread)
+{
+    for (uint32_t i = 0; i < R->n; i++) {
+        const Th &x = R->th[i];
+        if (x.state != WARP)
+            continue;
+        const uint32_t lane = i % 32, base = i - lane, set = x.wmask & warp_lanes(i);
+        for (uint32_t l = 0; l < 32; l++) {
+            const Th &y = R->th[base + l];
+            if (!(set >> l & 1) || y.state == WARP)
+                continue;
+            char why[128];
+            if (y.state == DONE)
+                snprintf(why, sizeof why, "which has exited");
+            else
+                snprintf(why, sizeof why, "which waits at the %s of line %d", y.wait_what,
+                         y.wait_line);
+            *line = x.wait_line;
+            *thread = (int32_t)i;
+            return (size_t)snprintf(msg, len, "deadlock at a warp collective: lane %u (thread %u) "
+                                    "waits at the %s of line %d for lane %u (thread %u) of its "
+                                    "mask %#010x, %s;", lane, i, x.wait_what, x.wait_line, l,
+                                    base + l, x.wmask, why);
+        }
+    }
+    return 0;
 }
 
 void deadlock_fill()
@@ -1015,8 +1352,11 @@ void deadlock_fill()
         if (!found)
             w.push_back({line, 1, i});
     }
-    char msg[512];
-    size_t u = (size_t)snprintf(msg, sizeof msg, "deadlock at a barrier:");
+    char msg[768];
+    int32_t wline = 0, wthread = -1;
+    size_t u = warp_deadlock_words(msg, sizeof msg, &wline, &wthread);
+    if (u == 0)
+        u = (size_t)snprintf(msg, sizeof msg, "deadlock at a barrier:");
     for (size_t k = 0; k < w.size() && u < sizeof msg; k++) {
         uint32_t last = w[k].first_thread;
         for (uint32_t i = 0; i < R->n; i++)
@@ -1029,15 +1369,19 @@ void deadlock_fill()
             snprintf(who, sizeof who, "threads %u .. %u", w[k].first_thread, last);
         else
             snprintf(who, sizeof who, "%u threads from %u", w[k].count, w[k].first_thread);
+        const char *what = "__syncthreads()";
+        for (uint32_t i = 0; i < R->n; i++)
+            if (R->th[i].state != DONE && R->th[i].wait_line == w[k].line)
+                what = R->th[i].wait_what;
         if (w[k].line)
-            u += (size_t)snprintf(msg + u, sizeof msg - u, "%s %s wait%s at the __syncthreads() "
+            u += (size_t)snprintf(msg + u, sizeof msg - u, "%s %s wait%s at the %s "
                                   "of line %d", k ? ";" : "", who, w[k].count == 1 ? "s" : "",
-                                  w[k].line);
+                                  what, w[k].line);
         else
             u += (size_t)snprintf(msg + u, sizeof msg - u, "%s %s ended without reaching it",
                                   k ? ";" : "", who);
     }
-    int32_t line = 0, thread = -1;
+    int32_t line = wline, thread = wthread;
     for (const sv_kwait &k : w)
         if (k.line && !line) {
             line = k.line;
@@ -1108,6 +1452,9 @@ bool run_once(sv_schedule s, char *err, size_t errlen)
     R->order = 0;
     R->step = 0;
     R->hazards_total = 0;
+    R->wseq = 0;
+    R->sync_with.assign((size_t)R->n * 32, 0);
+    R->bar_count = 0;
     reset_memory();
     R->th.clear();
     R->th.resize(R->n);

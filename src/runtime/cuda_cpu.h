@@ -26,8 +26,18 @@
  *   __launch_bounds__(...), __restrict__, __align__(N)
  *   __shared__ (static, 1-D or 2-D, at file or function scope) and
  *   extern __shared__ T name[] (2 * n * sizeof(T) bytes; inside a function)
- *   __syncthreads()
- *   min, max (int, unsigned, float), fminf, fmaxf, fabsf, sqrtf, expf, logf,
+ *   __syncthreads(), __syncthreads_count/_and/_or(pred) (a barrier, a step)
+ *   warps of 32 consecutive threadIdx.x: __shfl_sync, __shfl_up_sync,
+ *   __shfl_down_sync, __shfl_xor_sync (4- and 8-byte values, width 1..32),
+ *   __ballot_sync, __any_sync, __all_sync, __activemask, __syncwarp(mask)
+ *   (a lane waits until every lane of its mask has come to a collective)
+ *   __popc, __popcll, __clz, __clzll, __ffs, __ffsll, __brev, __brevll
+ *   __threadfence, __threadfence_block (order nothing more here), __ldg
+ *   atomicAdd, atomicSub, atomicMin, atomicMax, atomicExch, atomicCAS,
+ *   atomicAnd, atomicOr, atomicXor, atomicInc, atomicDec (shared and global)
+ *   assert(expr) (the run stops: thread, line, the expression's text)
+ *   min, max (int, unsigned, float; std::min, std::max too, and std:: of the
+ *   float math below), fminf, fmaxf, fabsf, sqrtf, expf, logf,
  *   exp2f, log2f, log10f, powf, sinf, cosf, tanf, tanhf, fmaf, floorf,
  *   ceilf, roundf, truncf, abs, __int_as_float, __float_as_int,
  *   __uint_as_float, __float_as_uint, INFINITY, NAN, INT_MAX, INT_MIN,
@@ -37,8 +47,9 @@
  *   printf (a literal format of numbers and characters, print_format.h:
  *   each call kept with its thread, step and line)
  *   templates, structs, __device__ helper functions: plain C++17
- * Anything else (atomics, warp intrinsics, #include of other headers)
- * is refused by the source scan (source_scan.h) in words. */
+ * Anything else (__constant__, warp matches and reductions, scoped atomics,
+ * clocks, #include of other headers) is refused by the source scan
+ * (source_scan.h) in words. */
 #ifndef SV_CUDA_CPU_H
 #define SV_CUDA_CPU_H
 
@@ -56,10 +67,33 @@ typedef struct sv_rt_hooks {
     /* a copy's range (memcpy, memset): checked to be the kernel's own memory,
      * not recorded (the compiler reports a copy's accesses, if at all, itself) */
     void (*span)(void *addr, unsigned long size, int write, void *pc);
+    /* a warp collective (SV_RT_W_*) of the current lane at line: it waits
+     * until every lane of mask has come to one, then returns its result
+     * (the shuffled value's bits, the ballot, the vote); __activemask does
+     * not wait. A bad mask or lane stops the run (never returns). */
+    unsigned long long (*warp)(int kind, unsigned mask, unsigned long long value, unsigned arg,
+                               int width, int line);
+    /* __syncthreads_count/_and/_or: the barrier of line, pred this thread's;
+     * returns how many of the block's threads had a non-zero pred */
+    int (*sync_count)(int pred, int line);
+    /* an atomic read-modify-write of size bytes at addr (pc: the caller's),
+     * before it is made: checked and recorded like a read and a write, and
+     * no race with another atomic */
+    void (*atomic)(void *addr, unsigned long size, void *pc);
+    /* assert(expr) failed at line: the run stops (never returns) */
+    void (*assert_fail)(const char *expr, int line);
     /* a printf of the kernel's at a line: its format (a literal, checked by
      * the source scan) and arguments, formatted by the runtime */
     int (*print)(int line, const char *fmt, __builtin_va_list ap);
 } sv_rt_hooks;
+
+/* The warp collectives' kinds (sv_rt_hooks.warp). */
+enum {
+    SV_RT_W_IDX, SV_RT_W_UP, SV_RT_W_DOWN, SV_RT_W_XOR, /* the shuffles */
+    SV_RT_W_BALLOT, SV_RT_W_ANY, SV_RT_W_ALL,          /* the votes */
+    SV_RT_W_SYNC,                                       /* __syncwarp */
+    SV_RT_W_ACTIVE                                      /* __activemask: no wait */
+};
 
 /* A file-scope __shared__ array's place (SV_RT_FSTATIC), in section
  * sv_rt_fdecls: the runtime reads them after loading, before the kernel. */
@@ -236,6 +270,19 @@ SV_RT_HOOK void *sv_rt_malloc(unsigned long bytes, int line)
     return sv_rt_hooks_ptr->alloc(bytes, line);
 }
 SV_RT_HOOK void sv_rt_free(void *p) { sv_rt_hooks_ptr->release(p); }
+SV_RT_HOOK unsigned long long sv_rt_warp(int kind, unsigned mask, unsigned long long value,
+                                         unsigned arg, int width, int line)
+{
+    return sv_rt_hooks_ptr->warp(kind, mask, value, arg, width, line);
+}
+SV_RT_HOOK int sv_rt_sync_count(int pred, int line)
+{
+    return sv_rt_hooks_ptr->sync_count(pred != 0, line);
+}
+SV_RT_HOOK void sv_rt_assert_fail(const char *expr, int line)
+{
+    sv_rt_hooks_ptr->assert_fail(expr, line);
+}
 /* printf in device code: the runtime formats it (print_format.h says what a
  * format may hold) and keeps it with its thread, step and line. */
 SV_RT_HOOK int sv_rt_printf(int line, const char *fmt, ...)
@@ -299,7 +346,12 @@ struct sv_rt_rows_of<E[N][M]> { static constexpr unsigned long v = N; };
  * (one a macro makes) is a plain static, not observed. */
 #define __shared__ static
 #define __syncthreads() sv_rt_syncthreads(__LINE__)
+/* A barrier that also counts (a step of the trace, as __syncthreads). */
+#define __syncthreads_count(p) sv_rt_sync_count((p) ? 1 : 0, __LINE__)
+#define __syncthreads_and(p) (sv_rt_sync_count((p) ? 1 : 0, __LINE__) == (int)sv_rt_blockDim.x)
+#define __syncthreads_or(p) (sv_rt_sync_count((p) ? 1 : 0, __LINE__) != 0)
 #ifndef SV_RT_HOSTED
+#define assert(e) ((e) ? (void)0 : sv_rt_assert_fail(#e, __LINE__))
 #define malloc(n) sv_rt_malloc((n), __LINE__)
 #define free(p) sv_rt_free(p)
 #define printf(...) sv_rt_printf(__LINE__, __VA_ARGS__)
@@ -314,6 +366,154 @@ struct dim3 {
 };
 static const uint3 blockIdx = {0, 0, 0};
 static const uint3 gridDim = {1, 1, 1};
+
+/* ---- Warp-level CUDA ----------------------------------------------------- *
+ * A warp is 32 consecutive threadIdx.x; each collective is the runtime's
+ * (sv_rt_hooks.warp), at the line of the call: the macros make an
+ * sv_rt_at{__LINE__} and call its member, whose defaults are CUDA's
+ * (width warpSize, __syncwarp's full mask). */
+struct sv_rt_at {
+    int line;
+    template <typename T>
+    T shfl(int kind, unsigned mask, T v, unsigned arg, int width) const
+    {
+        static_assert(sizeof(T) == 4 || sizeof(T) == 8, "a shuffle moves 4 or 8 bytes");
+        unsigned long long bits = 0;
+        __builtin_memcpy(&bits, &v, sizeof(T));
+        bits = sv_rt_warp(kind, mask, bits, arg, width, line);
+        T r;
+        __builtin_memcpy(&r, &bits, sizeof(T));
+        return r;
+    }
+    template <typename T>
+    T idx(unsigned mask, T v, int lane, int width = 32) const
+    { return shfl(SV_RT_W_IDX, mask, v, (unsigned)lane, width); }
+    template <typename T>
+    T up(unsigned mask, T v, unsigned delta, int width = 32) const
+    { return shfl(SV_RT_W_UP, mask, v, delta, width); }
+    template <typename T>
+    T down(unsigned mask, T v, unsigned delta, int width = 32) const
+    { return shfl(SV_RT_W_DOWN, mask, v, delta, width); }
+    template <typename T>
+    T bfly(unsigned mask, T v, int lane_mask, int width = 32) const
+    { return shfl(SV_RT_W_XOR, mask, v, (unsigned)lane_mask, width); }
+    unsigned ballot(unsigned mask, int pred) const
+    { return (unsigned)sv_rt_warp(SV_RT_W_BALLOT, mask, pred != 0, 0, 32, line); }
+    int any(unsigned mask, int pred) const
+    { return (int)sv_rt_warp(SV_RT_W_ANY, mask, pred != 0, 0, 32, line); }
+    int all(unsigned mask, int pred) const
+    { return (int)sv_rt_warp(SV_RT_W_ALL, mask, pred != 0, 0, 32, line); }
+    void syncwarp(unsigned mask = 0xffffffffu) const
+    { sv_rt_warp(SV_RT_W_SYNC, mask, 0, 0, 32, line); }
+    unsigned active() const
+    { return (unsigned)sv_rt_warp(SV_RT_W_ACTIVE, 0, 0, 0, 32, line); }
+};
+#define __shfl_sync sv_rt_at{__LINE__}.idx
+#define __shfl_up_sync sv_rt_at{__LINE__}.up
+#define __shfl_down_sync sv_rt_at{__LINE__}.down
+#define __shfl_xor_sync sv_rt_at{__LINE__}.bfly
+#define __ballot_sync sv_rt_at{__LINE__}.ballot
+#define __any_sync sv_rt_at{__LINE__}.any
+#define __all_sync sv_rt_at{__LINE__}.all
+#define __syncwarp sv_rt_at{__LINE__}.syncwarp
+#define __activemask sv_rt_at{__LINE__}.active
+
+/* Fences order nothing more on cooperative fibers: every access is seen by
+ * the next fiber that runs. __ldg is a plain read at the caller's line. */
+static inline void __threadfence_block() {}
+static inline void __threadfence() {}
+#define __ldg(p) (*(p))
+
+/* The bit intrinsics, with CUDA's results at 0 (__clz(0) 32, __ffs(0) 0). */
+/* (counted by hand: __builtin_popcount may be a call of libgcc's, which the
+ * kernel's .so may not import) */
+static inline int __popc(unsigned x)
+{
+    x = x - ((x >> 1) & 0x55555555u);
+    x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u);
+    return (int)((((x + (x >> 4)) & 0x0f0f0f0fu) * 0x01010101u) >> 24);
+}
+static inline int __popcll(unsigned long long x) { return __popc((unsigned)x) + __popc((unsigned)(x >> 32)); }
+static inline int __clz(int x) { return x ? __builtin_clz((unsigned)x) : 32; }
+static inline int __clzll(long long x) { return x ? __builtin_clzll((unsigned long long)x) : 64; }
+static inline int __ffs(int x) { return __builtin_ffs(x); }
+static inline int __ffsll(long long x) { return __builtin_ffsll(x); }
+static inline unsigned __brev(unsigned x)
+{
+    x = ((x >> 1) & 0x55555555u) | ((x & 0x55555555u) << 1);
+    x = ((x >> 2) & 0x33333333u) | ((x & 0x33333333u) << 2);
+    x = ((x >> 4) & 0x0f0f0f0fu) | ((x & 0x0f0f0f0fu) << 4);
+    x = ((x >> 8) & 0x00ff00ffu) | ((x & 0x00ff00ffu) << 8);
+    return (x >> 16) | (x << 16);
+}
+static inline unsigned long long __brevll(unsigned long long x)
+{
+    return ((unsigned long long)__brev((unsigned)x) << 32) | __brev((unsigned)(x >> 32));
+}
+
+/* ---- Atomics -------------------------------------------------------------- *
+ * Each tells the runtime its word first (sv_rt_hooks.atomic: checked,
+ * recorded as a read and a write, a scheduling point), then reads, changes
+ * and writes it with no other fiber between: atomic, as CUDA's. They return
+ * the old value. Not instrumented and never inlined, so that the hook's
+ * caller is the kernel's line. */
+#define SV_RT_ATOMIC static inline __attribute__((no_sanitize("thread"), noinline))
+#define SV_RT_AT(p) sv_rt_hooks_ptr->atomic((void *)(p), sizeof *(p), __builtin_return_address(0))
+#define SV_RT_ATOMIC_OP(name, T, expr)                                                 \
+    SV_RT_ATOMIC T name(T *p, T v)                                                     \
+    {                                                                                  \
+        SV_RT_AT(p);                                                                   \
+        T o = *p;                                                                      \
+        *p = (expr);                                                                   \
+        return o;                                                                      \
+    }
+/* integer arithmetic wraps, as the hardware's (done unsigned) */
+#define SV_RT_WRAP(T, U, op) (T)((U)o op (U)v)
+SV_RT_ATOMIC_OP(atomicAdd, int, SV_RT_WRAP(int, unsigned, +))
+SV_RT_ATOMIC_OP(atomicAdd, unsigned, o + v)
+SV_RT_ATOMIC_OP(atomicAdd, unsigned long long, o + v)
+SV_RT_ATOMIC_OP(atomicAdd, float, o + v)
+SV_RT_ATOMIC_OP(atomicSub, int, SV_RT_WRAP(int, unsigned, -))
+SV_RT_ATOMIC_OP(atomicSub, unsigned, o - v)
+SV_RT_ATOMIC_OP(atomicExch, int, v)
+SV_RT_ATOMIC_OP(atomicExch, unsigned, v)
+SV_RT_ATOMIC_OP(atomicExch, unsigned long long, v)
+SV_RT_ATOMIC_OP(atomicExch, float, v)
+SV_RT_ATOMIC_OP(atomicMin, int, o < v ? o : v)
+SV_RT_ATOMIC_OP(atomicMin, unsigned, o < v ? o : v)
+SV_RT_ATOMIC_OP(atomicMin, long long, o < v ? o : v)
+SV_RT_ATOMIC_OP(atomicMin, unsigned long long, o < v ? o : v)
+SV_RT_ATOMIC_OP(atomicMax, int, o > v ? o : v)
+SV_RT_ATOMIC_OP(atomicMax, unsigned, o > v ? o : v)
+SV_RT_ATOMIC_OP(atomicMax, long long, o > v ? o : v)
+SV_RT_ATOMIC_OP(atomicMax, unsigned long long, o > v ? o : v)
+SV_RT_ATOMIC_OP(atomicAnd, int, o & v)
+SV_RT_ATOMIC_OP(atomicAnd, unsigned, o & v)
+SV_RT_ATOMIC_OP(atomicAnd, unsigned long long, o & v)
+SV_RT_ATOMIC_OP(atomicOr, int, o | v)
+SV_RT_ATOMIC_OP(atomicOr, unsigned, o | v)
+SV_RT_ATOMIC_OP(atomicOr, unsigned long long, o | v)
+SV_RT_ATOMIC_OP(atomicXor, int, o ^ v)
+SV_RT_ATOMIC_OP(atomicXor, unsigned, o ^ v)
+SV_RT_ATOMIC_OP(atomicXor, unsigned long long, o ^ v)
+/* atomicInc: 0 once old >= v, else old + 1; atomicDec: v once old is 0 or
+ * past v, else old - 1 (CUDA's wrap-arounds) */
+SV_RT_ATOMIC_OP(atomicInc, unsigned, o >= v ? 0u : o + 1u)
+SV_RT_ATOMIC_OP(atomicDec, unsigned, (o == 0u || o > v) ? v : o - 1u)
+#define SV_RT_ATOMIC_CAS(T)                                                            \
+    SV_RT_ATOMIC T atomicCAS(T *p, T compare, T v)                                     \
+    {                                                                                  \
+        SV_RT_AT(p);                                                                   \
+        T o = *p;                                                                      \
+        *p = o == compare ? v : o;                                                     \
+        return o;                                                                      \
+    }
+SV_RT_ATOMIC_CAS(int)
+SV_RT_ATOMIC_CAS(unsigned)
+SV_RT_ATOMIC_CAS(unsigned long long)
+#undef SV_RT_ATOMIC_CAS
+#undef SV_RT_ATOMIC_OP
+#undef SV_RT_WRAP
 
 /* ---- Types and math ----------------------------------------------------- *
  * A kernel file gets these from here (it may include nothing; it is
@@ -366,6 +566,33 @@ static inline float __int_as_float(int v) { float f; __builtin_memcpy(&f, &v, 4)
 static inline int __float_as_int(float f) { int v; __builtin_memcpy(&v, &f, 4); return v; }
 static inline float __uint_as_float(unsigned v) { float f; __builtin_memcpy(&f, &v, 4); return f; }
 static inline unsigned __float_as_uint(float f) { unsigned v; __builtin_memcpy(&v, &f, 4); return v; }
+/* std::min, std::max and the float math, as both runtimes have them (the
+ * source scan refuses any other std:: name) */
+namespace std {
+using ::min;
+using ::max;
+using ::abs;
+static inline float abs(float a) { return __builtin_fabsf(a); }
+static inline float fabs(float a) { return __builtin_fabsf(a); }
+static inline float sqrt(float a) { return __builtin_sqrtf(a); }
+static inline float exp(float a) { return __builtin_expf(a); }
+static inline float exp2(float a) { return __builtin_exp2f(a); }
+static inline float log(float a) { return __builtin_logf(a); }
+static inline float log2(float a) { return __builtin_log2f(a); }
+static inline float log10(float a) { return __builtin_log10f(a); }
+static inline float pow(float a, float b) { return __builtin_powf(a, b); }
+static inline float sin(float a) { return __builtin_sinf(a); }
+static inline float cos(float a) { return __builtin_cosf(a); }
+static inline float tan(float a) { return __builtin_tanf(a); }
+static inline float tanh(float a) { return __builtin_tanhf(a); }
+static inline float floor(float a) { return __builtin_floorf(a); }
+static inline float ceil(float a) { return __builtin_ceilf(a); }
+static inline float round(float a) { return __builtin_roundf(a); }
+static inline float trunc(float a) { return __builtin_truncf(a); }
+static inline float fmin(float a, float b) { return __builtin_fminf(a, b); }
+static inline float fmax(float a, float b) { return __builtin_fmaxf(a, b); }
+static inline float fma(float a, float b, float c) { return __builtin_fmaf(a, b, c); }
+} // namespace std
 #endif /* SV_RT_HOSTED */
 
 /* ---- The scan the run asks for (scan_ops.h: Op::apply, Op::identity,

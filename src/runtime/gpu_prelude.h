@@ -150,6 +150,20 @@ static const char sv_gpu_prelude_sync[] =
     "             sv_rows_of<decltype(name)>::v)\n"
     "#define SV_RT_FSTATIC(T, name, dims, text, line) __shared__ T name dims\n";
 
+/* Warp-level CUDA beside NVRTC's own (issue 30), after the sync above. */
+static const char sv_gpu_prelude_warp[] =
+    /* the counting barriers: the same step, then the hardware's count */
+    "__device__ int sv_gpu_sync_count(int p, int line) {\n"
+    "  sv_gpu_sync(line); return __syncthreads_count(p); }\n"
+    "#define __syncthreads_count(p) sv_gpu_sync_count((p) ? 1 : 0, __LINE__)\n"
+    "#define __syncthreads_and(p) (sv_gpu_sync_count((p) ? 1 : 0, __LINE__) == (int)blockDim.x)\n"
+    "#define __syncthreads_or(p) (sv_gpu_sync_count((p) ? 1 : 0, __LINE__) != 0)\n"
+    /* std::min, std::max and the float math, as the CPU runtime has them */
+    "namespace std { using ::min; using ::max; using ::abs; using ::fabs; using ::sqrt;\n"
+    "  using ::exp; using ::exp2; using ::log; using ::log2; using ::log10; using ::pow;\n"
+    "  using ::sin; using ::cos; using ::tan; using ::tanh; using ::floor; using ::ceil;\n"
+    "  using ::round; using ::trunc; using ::fmin; using ::fmax; using ::fma; }\n";
+
 /* printf (issue 30): the format is a literal (the source scan checks it),
  * so the record's head goes before it and its end after it, in the same
  * device printf: run, thread, step (each thread's own count of barriers

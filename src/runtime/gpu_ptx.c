@@ -3,7 +3,9 @@
  * sequence before every st / ld of the kernel's code.
  *
  * UNDER THE HOOD
- * - What is an access: an instruction st.* or ld.* (ld.global.nc too)
+ * - What is an access: an instruction st.* or ld.* (ld.global.nc too),
+ *   or an atomic, atom.* or red.* (marked as a read, then a write, of its
+ *   words; shfl, vote and bar.red touch no memory and pass through),
  *   whose state space is .shared (or .shared::cta), .global or none (a
  *   generic address); .local, .param, .const and the rest are the
  *   compiler's own. Its one [address] operand is a register (32- or 64-bit,
@@ -136,6 +138,7 @@ typedef struct access {
     bool guard_not;
     space sp;
     bool store;
+    bool atomic; /* atom.* / red.*: a read and a write of its words (store set) */
     unsigned bytes;
     const char *addr;
     size_t addr_len;
@@ -177,12 +180,14 @@ static bool access_of(const char *line, access *a)
     }
     if (!strncmp(p, "st.", 3))
         a->store = true;
+    else if (!strncmp(p, "atom.", 5) || !strncmp(p, "red.", 4))
+        a->store = a->atomic = true;
     else if (strncmp(p, "ld.", 3) != 0)
         return false;
     size_t ol = strcspn(p, " \t");
     a->sp = SP_GENERIC;
     unsigned vec = 1, tb = 0;
-    for (const char *q = p + 2; q < p + ol && *q == '.';) {
+    for (const char *q = p + strcspn(p, "."); q < p + ol && *q == '.';) {
         const char *t = q + 1;
         size_t tl = 0;
         while (t + tl < p + ol && t[tl] != '.')
@@ -210,6 +215,8 @@ static bool access_of(const char *line, access *a)
     if (!tb)
         return false;
     a->bytes = vec * tb;
+    if (a->atomic && vec > 1)
+        return false; /* (no vector atomics outside .global f16/bf16: none in a kernel file) */
     const char *lb = strchr(p + ol, '[');
     const char *rb = lb ? strchr(lb, ']') : NULL;
     if (!lb || !rb)
@@ -335,6 +342,12 @@ static void count(const access *a, sv_gpu_ptx_counts *c)
 }
 
 /* The mark sequence for a; false when its address cannot be read. */
+static void count_atomic(const access *a, sv_gpu_ptx_counts *c)
+{
+    *(a->sp == SP_SHARED ? &c->atom_shared : a->sp == SP_GLOBAL ? &c->atom_global
+                                                                 : &c->atom_generic) += 1;
+}
+
 static bool mark(outbuf *o, const access *a, const regkinds *rk, sv_gpu_ptx_counts *c)
 {
     outbuf m = {NULL, 0, 0, false};
@@ -349,7 +362,8 @@ static bool mark(outbuf *o, const access *a, const regkinds *rk, sv_gpu_ptx_coun
         putf(o, "\t// sv-mark %s.%s: none (not the kernel's memory)\n", a->store ? "st" : "ld",
              kind);
         c->skipped++;
-        count(a, c);
+        if (!a->atomic)
+            count(a, c);
         return true;
     }
     putf(o, "\t// sv-mark %s.%s\n", a->store ? "st" : "ld", kind);
@@ -416,7 +430,8 @@ static bool mark(outbuf *o, const access *a, const regkinds *rk, sv_gpu_ptx_coun
              SV_MK_INREAD, SV_MK_READ);
     }
     c->marks++;
-    count(a, c);
+    if (!a->atomic)
+        count(a, c);
     return true;
 }
 
@@ -495,7 +510,12 @@ char *sv_gpu_ptx_mark(const char *ptx, sv_gpu_ptx_counts *counts, char *err, siz
             reg_decl(&rk, t);
         access a;
         if (in_fn && !in_asm && access_of(t, &a)) {
-            if (!mark(&o, &a, &rk, &c)) {
+            /* an atomic: marked as a read of its words, then as a write */
+            access rd = a;
+            rd.store = false;
+            if (a.atomic)
+                count_atomic(&a, &c);
+            if ((a.atomic && !mark(&o, &rd, &rk, &c)) || !mark(&o, &a, &rk, &c)) {
                 sv_errorf(err, errlen, "PTX: cannot read the address of `%.200s`", t);
                 free(o.s);
                 return NULL;

@@ -43,6 +43,8 @@
 typedef struct sv_gpu_ptx_counts {
     unsigned st_shared, st_generic, st_global; /* stores seen (st.local, st.param: not) */
     unsigned ld_shared, ld_generic, ld_global; /* loads seen (ld.local, .param, .const: not) */
+    unsigned atom_shared, atom_generic, atom_global; /* atom.* / red.* seen (each two marks:
+                                                        a read's and a write's) */
     unsigned marks;                            /* mark sequences put in */
     unsigned skipped;                          /* accesses by the name of the prelude's own
                                                   variables or of a __device__ variable:

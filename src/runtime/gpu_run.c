@@ -383,7 +383,8 @@ char *sv_rt_gpu_text(const sv_source_scan *s, const char *src, const char *path,
     if (cut)
         *cut = '\0';
     size_t len = strlen(cpu),
-           cap = sizeof sv_gpu_prelude + sizeof sv_gpu_prelude_sync + sizeof sv_gpu_prelude_print +
+           cap = sizeof sv_gpu_prelude + sizeof sv_gpu_prelude_sync + sizeof sv_gpu_prelude_warp +
+                 sizeof sv_gpu_prelude_print +
                  sv_rt_scan_ops_h_size + len +
                  2 * len / 10 + 16384;
     char *o = malloc(cap);
@@ -391,9 +392,10 @@ char *sv_rt_gpu_text(const sv_source_scan *s, const char *src, const char *path,
         free(cpu);
         return NULL;
     }
-    size_t u = (size_t)snprintf(o, cap, "%s%s%s#define SV_SCAN_OP %d\n#define SV_SCAN_EXCLUSIVE %d\n"
+    size_t u = (size_t)snprintf(o, cap, "%s%s%s%s#define SV_SCAN_OP %d\n#define SV_SCAN_EXCLUSIVE %d\n"
                                 "#line 1 \"<scanviz scan_ops.h>\"\n",
-                                sv_gpu_prelude, sv_gpu_prelude_sync, sv_gpu_prelude_print, (int)op,
+                                sv_gpu_prelude, sv_gpu_prelude_sync, sv_gpu_prelude_warp,
+                                sv_gpu_prelude_print, (int)op,
                                 scan == SV_SCAN_EXCLUSIVE ? 1 : 0);
     memcpy(o + u, sv_rt_scan_ops_h, sv_rt_scan_ops_h_size);
     u += sv_rt_scan_ops_h_size;

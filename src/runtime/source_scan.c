@@ -47,7 +47,12 @@ static const char *const allowed_reserved[] = {
     "__noinline__", "__launch_bounds__", "__restrict__", "__restrict", "__align__",
     "__int_as_float", "__float_as_int", "__uint_as_float", "__float_as_uint", "__inline__",
     "__LINE__", "__FILE__", "__func__", "__cplusplus", "__VA_ARGS__", "__VA_OPT__",
-    "__CUDA_ARCH__", "__CUDACC__", "__CUDACC_RTC__", NULL,
+    "__CUDA_ARCH__", "__CUDACC__", "__CUDACC_RTC__",
+    /* warp-level CUDA (issue 30): both runtimes have these */
+    "__shfl_sync", "__shfl_up_sync", "__shfl_down_sync", "__shfl_xor_sync", "__ballot_sync",
+    "__any_sync", "__all_sync", "__activemask", "__syncwarp", "__syncthreads_count",
+    "__syncthreads_and", "__syncthreads_or", "__popc", "__popcll", "__clz", "__clzll", "__ffs",
+    "__ffsll", "__brev", "__brevll", "__threadfence", "__threadfence_block", "__ldg", NULL,
 };
 
 /* What both runtimes define as macros, or the CPU runtime does where NVRTC
@@ -57,7 +62,10 @@ static const char *const runtime_macros[] = {
     "__global__", "__device__", "__host__", "__shared__", "__forceinline__", "__noinline__",
     "__launch_bounds__", "__align__", "__syncthreads", "threadIdx", "blockDim", "blockIdx",
     "gridDim", "warpSize", "malloc", "free", "INFINITY", "NAN", "INT_MAX", "INT_MIN",
-    "FLT_MAX", "__restrict__", "printf", NULL,
+    "FLT_MAX", "__restrict__", "__shfl_sync", "__shfl_up_sync", "__shfl_down_sync",
+    "__shfl_xor_sync", "__ballot_sync", "__any_sync", "__all_sync", "__activemask",
+    "__syncwarp", "__syncthreads_count", "__syncthreads_and", "__syncthreads_or", "__ldg",
+    "assert", "printf", NULL,
 };
 
 /* CUDA that neither runtime provides yet, named in words instead of the
@@ -67,20 +75,24 @@ typedef struct unsupported {
     const char *what;
 } unsupported;
 static const unsupported unsupported_names[] = {
-    {"__shfl*", "warp shuffles"}, {"__ballot*", "warp votes"}, {"__any_sync", "warp votes"},
-    {"__all_sync", "warp votes"}, {"__any", "warp votes"}, {"__all", "warp votes"},
-    {"__activemask", "warp votes"}, {"__match*", "warp matches"},
-    {"__reduce*", "warp reductions"}, {"__syncwarp", "warp barriers (__syncwarp)"},
-    {"__syncthreads_*", "barrier reductions (__syncthreads_count/_and/_or)"},
-    {"__threadfence*", "memory fences"}, {"__popc*", "bit intrinsics"},
-    {"__clz*", "bit intrinsics"}, {"__ffs*", "bit intrinsics"}, {"__brev*", "bit intrinsics"},
+    {"__shfl", "the warp shuffles without _sync (use __shfl_sync, ...)"},
+    {"__shfl_up", "the warp shuffles without _sync (use __shfl_up_sync, ...)"},
+    {"__shfl_down", "the warp shuffles without _sync (use __shfl_down_sync, ...)"},
+    {"__shfl_xor", "the warp shuffles without _sync (use __shfl_xor_sync, ...)"},
+    {"__ballot", "the warp votes without _sync (use __ballot_sync, ...)"},
+    {"__any", "the warp votes without _sync (use __any_sync)"},
+    {"__all", "the warp votes without _sync (use __all_sync)"},
+    {"__match*", "warp matches"}, {"__reduce*", "warp reductions"},
+    {"__threadfence_system", "system-wide memory fences"},
     {"__byte_perm", "bit intrinsics"}, {"__funnelshift*", "bit intrinsics"},
-    {"__ld*", "cache-hinted loads (__ldg)"}, {"__st*", "cache-hinted stores"},
-    {"atomic*", "atomics"}, {"assert", "assert"},
+    {"__ldca", "cache-hinted loads"}, {"__ldcg", "cache-hinted loads"},
+    {"__ldcs", "cache-hinted loads"}, {"__ldlu", "cache-hinted loads"},
+    {"__ldcv", "cache-hinted loads"}, {"__st*", "cache-hinted stores"},
+    {"atomic*_block", "scoped atomics"}, {"atomic*_system", "scoped atomics"},
     {"__constant__", "__constant__ memory"}, {"__managed__", "managed memory"},
     {"__nanosleep", "clocks and sleeps"}, {"clock", "clocks"}, {"clock64", "clocks"},
-    {"__globaltimer", "clocks"}, {"std", "the C++ standard library (std::); use min, max, "
-     "fminf, ... as the user guide lists"},
+    {"__globaltimer", "clocks"}, {"std", "the C++ standard library (std::) beyond std::min, "
+     "std::max and the float math the user guide lists"},
     {"cuda*", "the CUDA host API (a kernel file is its kernel only)"},
     {"__f*_r?", "rounding-mode intrinsics"}, {"__fdividef", "fast-math intrinsics"},
     {"__expf", "fast-math intrinsics"}, {"__logf", "fast-math intrinsics"},
@@ -242,6 +254,33 @@ static bool refuse(lexer *lx, sv_kfail_kind kind, int line, const char *fmt, ...
     *lx->fline = line;
     sv_errorf(lx->err, lx->errlen, "%s:%d: %s", lx->path, line, words);
     return false;
+}
+
+/* What std:: may name in a kernel file: both runtimes have these (cuda_cpu.h
+ * and the GPU prelude bring them into std). */
+static const char *const std_names[] = {
+    "min", "max", "abs", "fabs", "sqrt", "exp", "exp2", "log", "log2", "log10", "pow", "sin",
+    "cos", "tan", "tanh", "floor", "ceil", "round", "trunc", "fmin", "fmax", "fma", NULL,
+};
+
+/* Whether the identifier s (len bytes) is `std` followed, in the logical
+ * text rest, by `::` and one of std_names (spaces between allowed). */
+static bool std_allowed(const char *s, size_t len, const char *rest, size_t restlen)
+{
+    if (len != 3 || memcmp(s, "std", 3) != 0)
+        return false;
+    size_t i = 0;
+    while (i < restlen && (rest[i] == ' ' || rest[i] == '\t'))
+        i++;
+    if (i + 2 > restlen || rest[i] != ':' || rest[i + 1] != ':')
+        return false;
+    i += 2;
+    while (i < restlen && (rest[i] == ' ' || rest[i] == '\t'))
+        i++;
+    size_t b = i;
+    while (i < restlen && is_ident(rest[i]))
+        i++;
+    return i > b && in_list(std_names, rest + b, i - b);
 }
 
 /* What a kernel file may not name: NULL when name may be used. in_pp: the
@@ -603,7 +642,8 @@ static bool lex(lexer *lx)
         q = one_token(lx, p, &ident);
         if (q == (size_t)-1)
             return false;
-        if (ident && !check_ident(lx, s + p, q - p, lx->lines[p], false))
+        if (ident && !std_allowed(s + p, q - p, s + q, lx->len - q) &&
+            !check_ident(lx, s + p, q - p, lx->lines[p], false))
             return false;
         if (!push(lx, p, q - p, lx->lines[p])) {
             refuse(lx, SV_KFAIL_INTERNAL, lx->lines[p], "out of memory scanning the file");

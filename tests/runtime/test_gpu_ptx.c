@@ -59,11 +59,47 @@ static const char kPrint[] =
     "    out[i] = in[i];\n"
     "}\n";
 
+static const char kWarp[] =
+    "/* warp-level CUDA (issue 30): shuffles, votes, __syncwarp, the counting\n"
+    " * barriers, atomics on shared and global memory, bit intrinsics */\n"
+    "__global__ void warpy(const int *in, int *out, int n)\n"
+    "{\n"
+    "    __shared__ int tot[32];\n"
+    "    __shared__ unsigned bins[8];\n"
+    "    int i = threadIdx.x, lane = i % 32;\n"
+    "    if (i < 8) bins[i] = 0;\n"
+    "    int v = __ldg(&in[i]);\n"
+    "    for (int d = 1; d < 32; d *= 2) {\n"
+    "        int up = __shfl_up_sync(0xffffffffu, v, d);\n"
+    "        if (lane >= d) v += up;\n"
+    "    }\n"
+    "    v += __shfl_xor_sync(0xffffffffu, v, 1, 16) + __shfl_down_sync(0xffffffffu, v, 2);\n"
+    "    v += __shfl_sync(0xffffffffu, v, 0);\n"
+    "    unsigned b = __ballot_sync(0xffffffffu, v > 0);\n"
+    "    v += __popc(b) + __clz(v) + __ffs(v) + (int)__brev((unsigned)v) + __popcll(b) + __activemask();\n"
+    "    if (__any_sync(0xffffffffu, v > 3) && __all_sync(0xffffffffu, v < 9)) v++;\n"
+    "    tot[lane] = v;\n"
+    "    __syncwarp();\n"
+    "    v += tot[31 - lane];\n"
+    "    __syncwarp(0xffffffffu);\n"
+    "    int c = __syncthreads_count(v > 0) + __syncthreads_and(v > 1) + __syncthreads_or(v > 2);\n"
+    "    atomicAdd(&bins[v & 7], 1u);\n"
+    "    atomicMax((int *)&tot[0], v);\n"
+    "    int old = atomicCAS(&tot[1], 0, v) + atomicExch(&tot[2], v) + atomicOr(&tot[3], v);\n"
+    "    atomicInc(&bins[0], 9u);\n"
+    "    __threadfence_block();\n"
+    "    __syncthreads();\n"
+    "    atomicAdd(&out[0], c + old);\n"
+    "    __threadfence();\n"
+    "    assert(i < n);\n"
+    "    if (i > 0) out[i] = std::min(v, (int)bins[i % 8]) + std::max(tot[0], 0);\n"
+    "}\n";
+
 /* The accesses of the kernel's code in ptx, counted here by their own
  * reading: st. / ld. lines inside function bodies, outside inline asm, by
  * state space (none: generic); .local, .param, .const not counted. */
 typedef struct tally {
-    unsigned st[3], ld[3]; /* shared, generic, global */
+    unsigned st[3], ld[3], atom[3]; /* shared, generic, global */
 } tally;
 
 static void count_accesses(const char *ptx, tally *t)
@@ -91,7 +127,8 @@ static void count_accesses(const char *ptx, tally *t)
         if (s[0] == '@')
             s += strcspn(s, " \t"), s += strspn(s, " \t");
         bool st = !strncmp(s, "st.", 3), ld = !strncmp(s, "ld.", 3);
-        if (!st && !ld)
+        bool atom = !strncmp(s, "atom.", 5) || !strncmp(s, "red.", 4);
+        if (!st && !ld && !atom)
             continue;
         char op[128];
         snprintf(op, sizeof op, "%.*s.", (int)strcspn(s, " \t"), s);
@@ -100,7 +137,7 @@ static void count_accesses(const char *ptx, tally *t)
         int k = strstr(op, ".shared.") || strstr(op, ".shared::cta.") ? 0
                 : strstr(op, ".global.")                              ? 2
                                                                       : 1;
-        (st ? t->st : t->ld)[k]++;
+        (atom ? t->atom : st ? t->st : t->ld)[k]++;
     }
 }
 
@@ -218,7 +255,14 @@ static void check_one(const char *src, const char *path, sv_op op, sv_type type,
                       "global), the PTX has %u %u %u and %u %u %u", what, c.st_shared,
                       c.st_generic, c.st_global, c.ld_shared, c.ld_generic, c.ld_global,
                       t.st[0], t.st[1], t.st[2], t.ld[0], t.ld[1], t.ld[2]);
-            unsigned all = t.st[0] + t.st[1] + t.st[2] + t.ld[0] + t.ld[1] + t.ld[2];
+            CHECK_MSG(c.atom_shared == t.atom[0] && c.atom_generic == t.atom[1] &&
+                          c.atom_global == t.atom[2],
+                      "%s: the rewrite saw atomics %u %u %u, the PTX has %u %u %u", what,
+                      c.atom_shared, c.atom_generic, c.atom_global, t.atom[0], t.atom[1],
+                      t.atom[2]);
+            /* an atomic: two marks, a read's and a write's */
+            unsigned all = t.st[0] + t.st[1] + t.st[2] + t.ld[0] + t.ld[1] + t.ld[2] +
+                           2 * (t.atom[0] + t.atom[1] + t.atom[2]);
             CHECK_MSG(c.marks + c.skipped == all && lines_with(out, "// sv-mark ") == all &&
                           lines_with(out, ": none (not the kernel's memory)") == c.skipped,
                       "%s: %u accesses, %u marked, %u skipped, %u mark comments", what, all,
@@ -239,6 +283,18 @@ static void check_one(const char *src, const char *path, sv_op op, sv_type type,
             if (type == SV_TYPE_FLOAT32)
                 CHECK_MSG(!strstr(out, "fma.rn.f32"), "%s: a fused multiply-add (--fmad=false "
                           "keeps the CPU runtime's rounding)", what);
+            if (!strcmp(path, "warpy.cu")) {
+                CHECK_MSG(t.atom[0] > 0 && t.atom[1] + t.atom[2] > 0,
+                          "%s: atomics on shared (%u) and global (%u) seen", what, t.atom[0],
+                          t.atom[1] + t.atom[2]);
+                static const char *const through[] = {"shfl.sync", "vote.sync", "bar.red"};
+                for (size_t k = 0; k < 3; k++)
+                    CHECK_MSG(lines_with(ptx, through[k]) > 0 &&
+                                  lines_with(out, through[k]) == lines_with(ptx, through[k]),
+                              "%s: %s in NVRTC's PTX %u times, after the rewrite %u", what,
+                              through[k], lines_with(ptx, through[k]),
+                              lines_with(out, through[k]));
+            }
             if (validate && ptxas[0])
                 ptxas_ok(out, what);
             free(out);
@@ -290,6 +346,9 @@ int main(int argc, char **argv)
     check_one(kHelper, "helper2d.cu", SV_OP_SUM, SV_TYPE_INT32, SV_SCAN_INCLUSIVE, true);
     check_one(kHelper, "helper2d.cu", SV_OP_PRODUCT, SV_TYPE_INT32, SV_SCAN_EXCLUSIVE, false);
     check_one(kPrint, "printing.cu", SV_OP_SUM, SV_TYPE_FLOAT32, SV_SCAN_INCLUSIVE, true);
+    /* warp-level CUDA: atomics marked (shared and global), shuffles, votes and
+     * bar.red through untouched, ptxas accepting the result */
+    check_one(kWarp, "warpy.cu", SV_OP_SUM, SV_TYPE_INT32, SV_SCAN_INCLUSIVE, true);
     printf("%u shipped-kernel texts and the helper kernel rewritten; ptxas ran on %u\n", cases,
            ptxas_runs);
     return check_report("the GPU text and its PTX rewrite: all checks passed");
