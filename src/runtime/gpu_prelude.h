@@ -7,8 +7,9 @@
  *   is dropped with it.
  * - __syncthreads() becomes sv_gpu_sync(__LINE__): the real barrier
  *   (bar.sync 0), then the block copies its shared-memory window and out[]
- *   into this run's snapshot of the step, a second real barrier, then with
- *   --shake a seeded per-warp __nanosleep before the kernel's next reads.
+ *   into this run's snapshot of the step, a second real barrier, thread 0
+ *   moves the marks' row and the step count, a third, then with --shake a
+ *   seeded per-warp __nanosleep before the kernel's next reads.
  *   Before the barrier each thread writes the line it waits at into host
  *   memory (mapped), 0 after it, -1 once it has returned from the entry:
  *   what the host reads when the block hangs (a deadlock, an endless loop).
@@ -26,9 +27,12 @@
  *   inline asm (which the rewrite leaves alone) after the launcher's
  *   poison (the window holds the prelude's own shared variables, this
  *   record too) and before the barrier the kernel starts after; sv_gpu_sync
- *   moves its row to the next step between its two real barriers, when
- *   every thread has finished the step's accesses and none has begun the
- *   next one's. The prelude's own reads of the window and out[] (the
+ *   moves its row to the next step between its second and third real
+ *   barriers, when every thread has finished the step's accesses and the
+ *   snapshot and none has begun the next step's: the prelude's own C code
+ *   (whose accesses are rewritten too, and read the row, though they mark
+ *   nothing) never runs beside that write, so compute-sanitizer's racecheck
+ *   finds no hazard of the prelude's. The prelude's own reads of the window and out[] (the
  *   snapshot) are inline asm for the same reason: they are not the
  *   kernel's. */
 #ifndef SV_RUNTIME_GPU_PRELUDE_H
@@ -111,8 +115,8 @@ static const char sv_gpu_prelude_sync[] =
     "  const sv_u32 *out = sv_cs.out;\n"
     "  if (step < sv_cs.maxs) {\n"
     "    sv_u32 *s = sv_cs.snap + (unsigned long long)step * (sv_cs.wwords + sv_cs.n);\n"
-    /* (the marks' record is skipped: thread 0 moves its row in this very
-     * interval, and the snapshot is no reader of the prelude's own words) */
+    /* (the marks' record is skipped: the snapshot is no reader of the
+     * prelude's own words) */
     "    sv_u32 mk = (sv_u32)__cvta_generic_to_shared(&sv_rt_mk);\n"
     "    for (sv_u32 w = t; w < sv_cs.wwords; w += nt) {\n"
     "      sv_u32 a = sv_cs.w0 + 4u * w;\n"
@@ -132,12 +136,13 @@ static const char sv_gpu_prelude_sync[] =
     "  sv_real_sync();\n"
     "  sv_cs.state[threadIdx.x] = 0;\n"
     "  sv_u32 step = sv_snapshot(line);\n"
-    "  if (threadIdx.x == 0)\n"
-    "    sv_mk_put32(" SV_GPU_STR(SV_MK_ROW) ", (step + 1u < sv_cs.maxs ? step + 1u : sv_cs.maxs) *\n"
-    "                sv_cs.mrow);\n"
     "  sv_stg(&sv_tstep[threadIdx.x], step + 1u);\n"
     "  sv_real_sync();\n"
-    "  if (threadIdx.x == 0) sv_nstep = step + 1u;\n"
+    "  if (threadIdx.x == 0) {\n"
+    "    sv_mk_put32(" SV_GPU_STR(SV_MK_ROW) ", (step + 1u < sv_cs.maxs ? step + 1u : sv_cs.maxs) *\n"
+    "                sv_cs.mrow);\n"
+    "    sv_nstep = step + 1u; }\n"
+    "  sv_real_sync();\n"
     "  sv_shake(step + 1u); }\n"
     "#define __syncthreads() sv_gpu_sync(__LINE__)\n"
     "#undef __global__\n"

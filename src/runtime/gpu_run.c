@@ -1151,12 +1151,10 @@ static bool gpu_racecheck(const sv_runtime_request *req, const sv_source_scan *s
     char *text = sv_spawn_output(argv, RC_OUTPUT_LIMIT, RC_TIMEOUT_MS, &len, &status, &timed_out,
                                  why, sizeof why);
     unlink(file);
-    const char *keep = getenv("SV_GPU_RC_KEEP"); /* a debugging aid: the raw report */
-    FILE *kf = text && keep && *keep ? fopen(keep, "w") : NULL;
-    if (kf) {
-        fwrite(text, 1, len, kf);
-        fclose(kf);
-    }
+#ifdef SV_GPU_RC_DUMP /* a debugging aid: the report's first 60 KB, into the console */
+    if (text)
+        fwrite(text, 1, len < 60000 ? len : 60000, stderr);
+#endif
     if (!text) {
         sv_errorf(err, errlen, "--racecheck: compute-sanitizer did not run: %s", why);
         return false;
@@ -1174,6 +1172,18 @@ static bool gpu_racecheck(const sv_runtime_request *req, const sv_source_scan *s
         if (sscanf(p, "sv-rt-gpu-reg %u %u %u %u %u", &g->line, &g->hash, &g->off, &g->bytes,
                    &g->rows) == 5)
             nregs++;
+    }
+    const char *failed = strstr(text, "sv-rt-gpu-failed ");
+    if (failed && nregs == 0) { /* the sanitized run itself failed: say how */
+        char kind[200];
+        size_t k = 0;
+        for (const char *c = failed + 17; *c && *c != '\n' && k + 1 < sizeof kind; c++)
+            kind[k++] = (*c >= 0x20 && *c < 0x7f) ? *c : '?';
+        kind[k] = '\0';
+        sv_errorf(err, errlen, "--racecheck: the kernel's run under compute-sanitizer failed "
+                  "(%s)", kind);
+        free(text);
+        return false;
     }
     sv_racecheck *rc = sv_racecheck_parse(text, len, err, errlen);
     bool ok = rc != NULL;
@@ -1466,6 +1476,9 @@ __attribute__((constructor)) static void rc_main(void)
     sv_value *in = NULL;
     char *src = rc_read_request(file, &req, &in);
     req.runs = 1, req.shake = false, req.racecheck = false;
+    /* under the sanitizer a kernel runs many times slower: its time limit
+     * is the sanitized run's own (the parent's RC_TIMEOUT_MS backstops it) */
+    req.time_limit_ms = RC_TIMEOUT_MS / 2;
     char err[1024] = "";
     sv_ktrace *t = src ? sv_ktrace_create("kernel", req.op, req.type, req.scan, in, req.n, err,
                                           sizeof err)
