@@ -47,7 +47,8 @@
  *   printf (a literal format of numbers and characters, print_format.h:
  *   each call kept with its thread, step and line)
  *   templates, structs, __device__ helper functions: plain C++17
- * Anything else (__constant__, warp matches and reductions, scoped atomics,
+ * __constant__ (at file scope, read-only; no access of it is traced).
+ * Anything else (warp matches and reductions, scoped atomics,
  * clocks, #include of other headers) is refused by the source scan
  * (source_scan.h) in words. */
 #ifndef SV_CUDA_CPU_H
@@ -345,6 +346,10 @@ struct sv_rt_rows_of<E[N][M]> { static constexpr unsigned long v = N; };
 /* What the scan rewrites does not reach here; a __shared__ it did not see
  * (one a macro makes) is a plain static, not observed. */
 #define __shared__ static
+/* __constant__ memory: a static const object of the .so (source_scan.c blanks
+ * the declaration's own const beside it); reading it is no access the trace
+ * records, as on the GPU, where it is not in the shared window either. */
+#define __constant__ static const
 #define __syncthreads() sv_rt_syncthreads(__LINE__)
 /* A barrier that also counts (a step of the trace, as __syncthreads). */
 #define __syncthreads_count(p) sv_rt_sync_count((p) ? 1 : 0, __LINE__)

@@ -52,7 +52,7 @@ static const char *const allowed_reserved[] = {
     "__shfl_sync", "__shfl_up_sync", "__shfl_down_sync", "__shfl_xor_sync", "__ballot_sync",
     "__any_sync", "__all_sync", "__activemask", "__syncwarp", "__syncthreads_count",
     "__syncthreads_and", "__syncthreads_or", "__popc", "__popcll", "__clz", "__clzll", "__ffs",
-    "__ffsll", "__brev", "__brevll", "__threadfence", "__threadfence_block", "__ldg", NULL,
+    "__ffsll", "__brev", "__brevll", "__threadfence", "__threadfence_block", "__ldg", "__constant__", NULL,
 };
 
 /* What both runtimes define as macros, or the CPU runtime does where NVRTC
@@ -64,7 +64,7 @@ static const char *const runtime_macros[] = {
     "gridDim", "warpSize", "malloc", "free", "INFINITY", "NAN", "INT_MAX", "INT_MIN",
     "FLT_MAX", "__restrict__", "__shfl_sync", "__shfl_up_sync", "__shfl_down_sync",
     "__shfl_xor_sync", "__ballot_sync", "__any_sync", "__all_sync", "__activemask",
-    "__syncwarp", "__syncthreads_count", "__syncthreads_and", "__syncthreads_or", "__ldg",
+    "__syncwarp", "__constant__", "__syncthreads_count", "__syncthreads_and", "__syncthreads_or", "__ldg",
     "assert", "printf", NULL,
 };
 
@@ -89,7 +89,7 @@ static const unsupported unsupported_names[] = {
     {"__ldcs", "cache-hinted loads"}, {"__ldlu", "cache-hinted loads"},
     {"__ldcv", "cache-hinted loads"}, {"__st*", "cache-hinted stores"},
     {"atomic*_block", "scoped atomics"}, {"atomic*_system", "scoped atomics"},
-    {"__constant__", "__constant__ memory"}, {"__managed__", "managed memory"},
+    {"__managed__", "managed memory"},
     {"__nanosleep", "clocks and sleeps"}, {"clock", "clocks"}, {"clock64", "clocks"},
     {"__globaltimer", "clocks"}, {"std", "the C++ standard library (std::) beyond std::min, "
      "std::max and the float math the user guide lists"},
@@ -1000,6 +1000,36 @@ static bool shared_parse(lexer *lx, size_t i, const char *path, sv_kfail_kind *k
 
 /* Whether the '{' at token i opens a namespace or an extern "C" block
  * (whose declarations are still at namespace scope). */
+/* A __constant__ declaration (issue 30): at file scope, as CUDA has it. The
+ * CPU runtime makes it a static const object (cuda_cpu.h), so a `static` or
+ * `const` of the declaration's own beside the keyword is blanked in the CPU
+ * text (C++ takes neither twice); a write to it is then the compiler's error, as a
+ * store to constant memory is none of a kernel's on the GPU. */
+static bool constant_decl(lexer *lx, size_t i, bool file_scope)
+{
+    if (!file_scope)
+        return refuse(lx, SV_KFAIL_REFUSED, lx->toks[i].line,
+                      "__constant__ memory is declared at file scope, outside every function");
+    /* the specifiers next to it, on either side: its own static and const go */
+    size_t lo = i, hi = i;
+    while (lo > 0 && (is(lx, lo - 1, "static") || is(lx, lo - 1, "const")))
+        lo--;
+    while (hi + 1 < lx->ntoks && (is(lx, hi + 1, "static") || is(lx, hi + 1, "const")))
+        hi++;
+    for (size_t k = lo; k <= hi; k++) {
+        if (k == i)
+            continue;
+        sv_source_scan *o = lx->out;
+        if (o->nblank >= SV_SCAN_MAX_SHARED)
+            return refuse(lx, SV_KFAIL_REFUSED, lx->toks[k].line,
+                          "more than %d __constant__ const declarations and #includes: write "
+                          "__constant__ without const", SV_SCAN_MAX_SHARED);
+        o->blank_start[o->nblank] = orig(lx, lx->toks[k].off);
+        o->blank_end[o->nblank++] = orig_end(lx, lx->toks[k].off + lx->toks[k].len);
+    }
+    return true;
+}
+
 static bool namespace_brace(const lexer *lx, size_t i)
 {
     if (i >= 1 && is(lx, i - 1, "namespace"))
@@ -1062,6 +1092,8 @@ static bool scan(const char *src, const char *path, sv_source_scan *out,
             out->own_op = true;
         } else if (is(&lx, i, "__global__")) {
             ok = kernel_parse(&lx, i, path, kind, line, err, errlen);
+        } else if (is(&lx, i, "__constant__")) {
+            ok = constant_decl(&lx, i, fn_depth == 0);
         } else if (is(&lx, i, "__shared__")) {
             size_t first = out->nshared;
             ok = shared_parse(&lx, i, path, kind, line, err, errlen);

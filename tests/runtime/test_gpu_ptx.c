@@ -48,12 +48,14 @@ static const char kHelper[] =
     "}\n";
 
 /* printf in a kernel (issue 30): the prelude's macro puts the record's
- * head and end around the literal format, in the same device printf. */
+ * head and end around the literal format, in the same device printf; and a
+ * __constant__ table (its own static const blanked by the scan). */
 static const char kPrint[] =
+    "static __constant__ const float w[2] = {1.0f, 2.0f};\n"
     "__global__ void printing(const float *in, float *out, int n)\n"
     "{\n"
     "    int i = threadIdx.x;\n"
-    "    if (i < 2) printf(\"thread %d: %5.2f\\n\", i, in[i]);\n"
+    "    if (i < 2) printf(\"thread %d: %5.2f\\n\", i, in[i] * w[i & 1]);\n"
     "    __syncthreads();\n"
     "    printf(\"done\\n\");\n"
     "    out[i] = in[i];\n"
