@@ -114,6 +114,7 @@ void sv_ktrace_destroy(sv_ktrace *t)
     for (size_t i = 0; i < t->nprints; i++)
         free(t->prints[i].text);
     free(t->prints);
+    free(t->banks);
     for (size_t s = 0; s < t->nsteps; s++)
         sv_kstep_clear(&t->steps[s], t->narrays);
     free(t->steps);
@@ -495,6 +496,16 @@ bool sv_ktrace_validate(const sv_ktrace *t, char *err, size_t errlen)
         !text_ok(t->schedule) || !text_ok(t->failure.message) || !text_ok(t->sandbox) ||
         !text_ok(t->console))
         BAD("a text of the trace is longer than 64 KiB");
+    if (t->nbanks > SV_KTRACE_MAX_BANK_LINES || (t->nbanks && (!t->banks || !t->banks_counted)))
+        BAD("%zu bank conflict entries", t->nbanks);
+    for (size_t i = 0; i < t->nbanks; i++) {
+        const sv_kbank *b = &t->banks[i];
+        if (b->step > SV_KTRACE_MAX_STEPS || b->line < 0 || b->loads > t->bank_loads ||
+            b->stores > t->bank_stores || (i > 0 && (b->step < t->banks[i - 1].step ||
+                                                      (b->step == t->banks[i - 1].step &&
+                                                       b->line <= t->banks[i - 1].line))))
+            BAD("bank_conflicts[%zu]: step, line or counts out of range or order", i);
+    }
     if (t->nprints > SV_KTRACE_MAX_PRINTS || (t->nprints && !t->prints))
         BAD("%zu printf calls (at most %d are kept)", t->nprints, SV_KTRACE_MAX_PRINTS);
     for (size_t i = 0; i < t->nprints; i++) {

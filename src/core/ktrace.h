@@ -40,6 +40,7 @@ extern "C" {
 #define SV_KTRACE_MAX_CONSOLE (64 * 1024) /* bytes of the kernel process's output kept */
 #define SV_KTRACE_MAX_PRINTS 4096     /* printf calls kept; prints_dropped counts the rest */
 #define SV_KTRACE_MAX_PRINT 256       /* bytes of one printf's text kept (before escaping) */
+#define SV_KTRACE_MAX_BANK_LINES 4096 /* (step, line) entries of the bank conflicts kept */
 /* Cells of all steps together (steps x the arrays' cells): 2^25, about 200
  * MB of steps. The reader refuses more; a runtime stops recording steps
  * before it. */
@@ -153,6 +154,15 @@ typedef struct sv_kprint {
     char *text;
 } sv_kprint;
 
+/* Shared-memory bank conflicts at one line in one step (the CPU runtime's
+ * count, cpu_exec.cc: ncu's l1tex__data_bank_conflicts_pipe_lsu_mem_shared
+ * op_ld / op_st). */
+typedef struct sv_kbank {
+    uint32_t step;
+    int32_t line;
+    uint64_t loads, stores;
+} sv_kbank;
+
 /* Threads waiting at one barrier line when a deadlock was found. */
 typedef struct sv_kwait {
     int32_t line;          /* the __syncthreads() line; 0: the kernel's end (exited) */
@@ -260,6 +270,10 @@ typedef struct sv_ktrace {
     size_t nprints;        /* the shown run's printf calls, by step, then thread, */
     sv_kprint *prints;     /* then in the order each thread made them */
     uint32_t prints_dropped; /* printf calls past SV_KTRACE_MAX_PRINTS */
+    bool banks_counted;    /* CPU runtime: the bank conflicts below were counted */
+    uint64_t bank_loads, bank_stores; /* the shown run's, in all */
+    size_t nbanks;         /* by step, then line; only entries with a conflict */
+    sv_kbank *banks;
     /* Filled by sv_ktrace_analyze() (derived, never read from a file): */
     sv_kreading *readings; /* [nsteps] */
     sv_value *expected;    /* n: the sequential scan of op (inclusive or exclusive) */

@@ -241,6 +241,22 @@ static void put_prints(FILE *f, const sv_ktrace *t)
         fprintf(f, ",\n  \"printf_dropped\": %" PRIu32, t->prints_dropped);
 }
 
+/* The CPU runtime's bank conflicts: "bank_conflicts": {"loads": L, "stores":
+ * S, "by_line": [{"step": K, "line": L, "loads": a, "stores": b}, ...]};
+ * absent when not counted (the GPU). */
+static void put_banks(FILE *f, const sv_ktrace *t)
+{
+    if (!t->banks_counted)
+        return;
+    fprintf(f, ",\n  \"bank_conflicts\": {\"loads\": %" PRIu64 ", \"stores\": %" PRIu64
+               ", \"by_line\": [", t->bank_loads, t->bank_stores);
+    for (size_t i = 0; i < t->nbanks; i++)
+        fprintf(f, "%s\n    {\"step\": %" PRIu32 ", \"line\": %" PRId32 ", \"loads\": %" PRIu64
+                   ", \"stores\": %" PRIu64 "}", i ? "," : "", t->banks[i].step, t->banks[i].line,
+                t->banks[i].loads, t->banks[i].stores);
+    fputs(t->nbanks ? "\n  ]}" : "]}", f);
+}
+
 /* sv_ktrace_save: sv_ktrace_write below, all or nothing. */
 SV_FILE_SAVER(sv_ktrace_save, sv_ktrace, sv_ktrace_write)
 
@@ -296,6 +312,7 @@ bool sv_ktrace_write(const sv_ktrace *t, FILE *f, char *err, size_t errlen)
     put_hazards(f, t);
     put_failure(f, t);
     put_prints(f, t);
+    put_banks(f, t);
     put_cellruns(f, t);
     fputs(",\n  \"source\": ", f);
     put_text(f, t->source);
@@ -886,6 +903,54 @@ static bool read_prints(kreader *r, const json_t *root)
     return true;
 }
 
+/* "bank_conflicts" (optional): the totals and the entries by step and line,
+ * each within the totals, in order. */
+static bool read_banks(kreader *r, const json_t *root)
+{
+    const json_t *b = json_object_get(root, "bank_conflicts");
+    if (!b)
+        return true;
+    if (!json_is_object(b))
+        return bad(r, "bank_conflicts", "expected an object, got %s", sv_json_kind_of(b));
+    long long loads, stores;
+    if (!want_int(r, b, "bank_conflicts", "loads", 0, INT64_MAX, &loads) ||
+        !want_int(r, b, "bank_conflicts", "stores", 0, INT64_MAX, &stores))
+        return false;
+    sv_ktrace *t = r->t;
+    t->banks_counted = true;
+    t->bank_loads = (uint64_t)loads;
+    t->bank_stores = (uint64_t)stores;
+    char p[96];
+    json_t *list = need(r, b, "bank_conflicts", "by_line", p, sizeof p);
+    if (!list)
+        return false;
+    if (!json_is_array(list) || json_array_size(list) > SV_KTRACE_MAX_BANK_LINES)
+        return bad(r, p, "expected an array of at most %d entries", SV_KTRACE_MAX_BANK_LINES);
+    size_t k = json_array_size(list);
+    if (k && !(t->banks = calloc(k, sizeof *t->banks)))
+        return bad(r, p, "out of memory");
+    for (size_t i = 0; i < k; i++) {
+        const json_t *x = json_array_get(list, i);
+        char q[96];
+        snprintf(q, sizeof q, "bank_conflicts.by_line[%zu]", i);
+        long long st, line, lo, so;
+        if (!json_is_object(x))
+            return bad(r, q, "expected an object, got %s", sv_json_kind_of(x));
+        if (!want_int(r, x, q, "step", 0, SV_KTRACE_MAX_STEPS, &st) ||
+            !want_int(r, x, q, "line", 0, INT32_MAX, &line) ||
+            !want_int(r, x, q, "loads", 0, loads, &lo) ||
+            !want_int(r, x, q, "stores", 0, stores, &so))
+            return false;
+        t->banks[i] = (sv_kbank){(uint32_t)st, (int32_t)line, (uint64_t)lo, (uint64_t)so};
+        t->nbanks = i + 1;
+        if (i > 0 && (t->banks[i].step < t->banks[i - 1].step ||
+                      (t->banks[i].step == t->banks[i - 1].step &&
+                       t->banks[i].line <= t->banks[i - 1].line)))
+            return bad(r, q, "out of order (by step, then line)");
+    }
+    return true;
+}
+
 static bool read_header(kreader *r, const json_t *root)
 {
     char p[320];
@@ -1107,7 +1172,7 @@ sv_ktrace *sv_ktrace_from_json(const json_t *root, char *err, size_t errlen)
                             r.t->output_written, err, errlen))
         goto fail;
     if (!read_failure(&r, root) || !read_hazards(&r, root) || !read_prints(&r, root) ||
-        !read_cellruns(&r, root))
+        !read_banks(&r, root) || !read_cellruns(&r, root))
         goto fail;
     if (!sv_ktrace_analyze(r.t, err, errlen) || !check_derived(&r, root))
         goto fail;

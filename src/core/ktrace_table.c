@@ -264,6 +264,19 @@ static void print_diagnosis(const ktable *tb, size_t max_hazards)
         fprintf(tb->f, "  the kernel's process wrote: %s\n",
                 sv_escape(t->console, esc, sizeof esc));
     }
+    if (t->banks_counted) {
+        fprintf(tb->f, "  bank conflicts: %" PRIu64 " in loads, %" PRIu64 " in stores (32 banks "
+                "of 4 bytes, as ncu counts them)", t->bank_loads, t->bank_stores);
+        const sv_kbank *most = NULL;
+        for (size_t i = 0; i < t->nbanks; i++)
+            if (!most || t->banks[i].loads + t->banks[i].stores > most->loads + most->stores)
+                most = &t->banks[i];
+        if (most)
+            fprintf(tb->f, "; the most at line %" PRId32 " in step %" PRIu32 " (%" PRIu64
+                    " in loads, %" PRIu64 " in stores)", most->line, most->step, most->loads,
+                    most->stores);
+        fputc('\n', tb->f);
+    }
     bool ran = t->failure.kind == SV_KFAIL_NONE;
     if (ran && t->first_wrong < 0 && t->output_round > 0)
         fprintf(tb->f, "  output: right (round %d's windows of %s, as asked)\n",

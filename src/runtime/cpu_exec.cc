@@ -24,6 +24,9 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <map>
+#include <tuple>
+#include <unordered_map>
 #include <memory>
 #include <new>
 #include <string>
@@ -512,6 +515,91 @@ void flush_write(Th &t)
 }
 
 // Records one access of size bytes at addr (already classified).
+// ---- Bank conflicts (issue 30) ----------------------------------------------
+// A warp-wide access to shared memory as the hardware serves it, counted as
+// ncu's l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum / _st.sum
+// count: the lanes of one warp that run the same instruction (the same pc,
+// the k-th time each lane runs it in this step: one request, whatever the
+// schedule's interleaving) make a request of 32 banks of 4 bytes; a request
+// of accesses of up to 4 bytes is one group of 32 lanes, of 8 bytes two
+// half-warps, of 16 bytes four quarter-warps (each group 128 bytes at
+// most); a group takes as many wavefronts as the most distinct words any one
+// bank holds among its lanes (lanes reading one word are a broadcast), and
+// its conflicts are its wavefronts past the first. Atomics are not counted
+// (ncu counts them apart). The recorded run's, per step and line.
+struct BankKey {
+    uint32_t warp;
+    uint64_t pc;
+    uint32_t occ;
+    bool write;
+    bool operator<(const BankKey &o) const
+    {
+        return std::tie(warp, pc, occ, write) < std::tie(o.warp, o.pc, o.occ, o.write);
+    }
+};
+struct BankReq {
+    unsigned size = 0;
+    std::vector<std::pair<uint32_t, uint64_t>> lanes; // lane, first 4-byte word
+};
+std::map<BankKey, BankReq> bank_reqs;                 // this step's requests
+std::vector<std::unordered_map<uint64_t, uint32_t>> bank_occ; // per thread: pc -> times run
+std::map<std::pair<uint32_t, int32_t>, std::pair<uint64_t, uint64_t>> bank_lines; // (step,
+                                                      // line) -> conflicts of loads, stores
+uint64_t bank_loads = 0, bank_stores = 0;
+
+void bank_note(uintptr_t off, unsigned long size, bool write, uint64_t pc)
+{
+    if (bank_occ.size() < R->n)
+        bank_occ.resize(R->n);
+    uint32_t occ = bank_occ[R->cur][pc]++;
+    BankReq &q = bank_reqs[BankKey{R->cur / 32, pc, occ, write}];
+    q.size = std::max(q.size, (unsigned)size);
+    q.lanes.push_back({R->cur % 32, (uint64_t)(off / 4)});
+}
+
+// The conflicts of one request.
+uint64_t bank_conflicts_of(const BankReq &q)
+{
+    unsigned words = q.size <= 4 ? 1 : (q.size + 3) / 4;
+    unsigned group = q.size <= 4 ? 32 : q.size <= 8 ? 16 : 8;
+    uint64_t waves = 0, groups = 0;
+    std::vector<uint64_t> ws;
+    for (unsigned g = 0; g < 32 / group; g++) {
+        ws.clear();
+        for (const auto &l : q.lanes)
+            if (l.first / group == g)
+                for (unsigned w = 0; w < words; w++)
+                    ws.push_back(l.second + w);
+        if (ws.empty())
+            continue;
+        std::sort(ws.begin(), ws.end());
+        ws.erase(std::unique(ws.begin(), ws.end()), ws.end());
+        unsigned per_bank[32] = {0}, most = 0;
+        for (uint64_t w : ws)
+            most = std::max(most, ++per_bank[w % 32]);
+        waves += most;
+        groups++;
+    }
+    return waves - groups;
+}
+
+// Ends a step's requests: their conflicts by line.
+void bank_step(uint32_t step)
+{
+    for (const auto &kv : bank_reqs) {
+        uint64_t c = bank_conflicts_of(kv.second);
+        if (!c)
+            continue;
+        int32_t line = line_of(kv.first.pc);
+        auto &e = bank_lines[{step, line > 0 ? line : 0}];
+        (kv.first.write ? e.second : e.first) += c;
+        (kv.first.write ? bank_stores : bank_loads) += c;
+    }
+    bank_reqs.clear();
+    for (auto &m : bank_occ)
+        m.clear();
+}
+
 void record_access(uint16_t ai, uintptr_t addr, unsigned long size, bool write, uint64_t pc,
                    bool atomic = false)
 {
@@ -527,6 +615,8 @@ void record_access(uint16_t ai, uintptr_t addr, unsigned long size, bool write, 
         return;
     }
     Arr &a = R->arrs[ai];
+    if (R->record && !atomic && a.kind == SV_KARRAY_SHARED)
+        bank_note(addr - (uintptr_t)R->pool, size, write, pc);
     uint32_t c0 = (uint32_t)((addr - a.base) / kCell);
     uint32_t c1 = (uint32_t)((addr + size - 1 - a.base) / kCell);
     if (c1 >= a.len)
@@ -1100,6 +1190,8 @@ bool step_end(int32_t barrier_line)
     sv_ktrace *t = R->t;
     if (R->counting && !R->record)
         count_step(R->step);
+    if (R->record)
+        bank_step(R->step);
     for (Th &x : R->th) {
         if (R->record)
             R->reads.insert(R->reads.end(), x.reads.begin(), x.reads.end());
@@ -1452,6 +1544,10 @@ bool run_once(sv_schedule s, char *err, size_t errlen)
     R->order = 0;
     R->step = 0;
     R->hazards_total = 0;
+    bank_reqs.clear();
+    bank_occ.clear();
+    bank_lines.clear();
+    bank_loads = bank_stores = 0;
     R->wseq = 0;
     R->sync_with.assign((size_t)R->n * 32, 0);
     R->bar_count = 0;
@@ -1726,6 +1822,25 @@ bool finish(const sv_value *expected, char *err, size_t errlen)
     }
     t->hazards_total = R->hazards_total;
     t->switches = R->switches;
+    if (R->record) { // the recorded run's bank conflicts (the last step's too)
+        bank_step(R->step);
+        free(t->banks);
+        t->banks = nullptr;
+        t->nbanks = 0;
+        t->banks_counted = true;
+        t->bank_loads = bank_loads;
+        t->bank_stores = bank_stores;
+        for (const auto &kv : bank_lines) {
+            if (t->nbanks >= SV_KTRACE_MAX_BANK_LINES)
+                break;
+            sv_kbank *nb = (sv_kbank *)realloc(t->banks, (t->nbanks + 1) * sizeof *nb);
+            if (!nb)
+                goto oom;
+            t->banks = nb;
+            t->banks[t->nbanks++] = {kv.first.first, kv.first.second, kv.second.first,
+                                     kv.second.second};
+        }
+    }
     (void)expected;
     return true;
 oom:

@@ -178,6 +178,16 @@ bool sv_rt_wire_send(int fd, const sv_ktrace *t)
         wput(c->wrong, t->n * sizeof *c->wrong);
         wput(c->which, t->n * SV_KTRACE_CELL_RUNS * sizeof *c->which);
     }
+    w32(t->banks_counted);
+    w64(t->bank_loads);
+    w64(t->bank_stores);
+    w32((uint32_t)t->nbanks);
+    for (size_t k = 0; k < t->nbanks; k++) {
+        w32(t->banks[k].step);
+        w32((uint32_t)t->banks[k].line);
+        w64(t->banks[k].loads);
+        w64(t->banks[k].stores);
+    }
     w32(WIRE_END);
     wput(wkey, sizeof wkey);
     wflush();
@@ -476,6 +486,19 @@ bool sv_rt_wire_recv_first(const unsigned char *data, size_t len, const unsigned
     t->hazards_total = r64(&r);
     if (!rfailure(&r, &t->failure) || !rcellruns(&r, t))
         goto oom;
+    t->banks_counted = r32(&r) != 0;
+    t->bank_loads = r64(&r);
+    t->bank_stores = r64(&r);
+    uint32_t nb = rcount(&r, SV_KTRACE_MAX_BANK_LINES, 24);
+    if (nb && !(t->banks = calloc(nb, sizeof *t->banks)))
+        goto oom;
+    for (uint32_t k = 0; k < nb && r.ok; k++) {
+        t->banks[k].step = r32(&r);
+        t->banks[k].line = (int32_t)r32(&r);
+        t->banks[k].loads = r64(&r);
+        t->banks[k].stores = r64(&r);
+        t->nbanks = k + 1;
+    }
     unsigned char k1[SV_RT_KEY_BYTES];
     if (r32(&r) != WIRE_END || !rget(&r, k1, sizeof k1) || !r.ok) {
         sv_errorf(err, errlen, "the runtime's child sent a trace cut short or broken (%zu "
