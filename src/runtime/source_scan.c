@@ -472,7 +472,7 @@ static bool pp_include(lexer *lx, size_t start, size_t p, size_t e, const char *
     return refuse(lx, SV_KFAIL_INCLUDE, line,
                   "#%s <%s> is refused: a kernel file may include only the CUDA built-ins (%s), "
                   "which both runtimes provide%s", word, esc, sv_source_allowed_includes(),
-                  io ? "; printf in device code is not supported yet" : "");
+                  io ? "; printf in device code needs no #include" : "");
 }
 
 /* The tokens of a directive's line from p to e, with their names checked
