@@ -666,6 +666,16 @@ bool sv_kwords_tooltip(const sv_app_view *v, int row, int col, sv_tip_words *out
         fmtv(t, want, vs, sizeof vs);
         snprintf(out->line[n++], SV_TIP_MAX, "the chapter's kernel: %s", vs);
     }
+    /* the printf calls of the column's thread in this step (issue 30), as
+     * the table lists them (escaped again: from a file they may be anything) */
+    for (size_t p = 0; p < t->nprints && n < SV_TIP_LINES; p++) {
+        const sv_kprint *q = &t->prints[p];
+        if (q->step != k || q->thread != (uint32_t)col)
+            continue;
+        char esc[SV_TIP_MAX];
+        snprintf(out->line[n++], SV_TIP_MAX, "printf at line %" PRId32 ": %s", q->line,
+                 sv_escape(q->text, esc, sizeof esc));
+    }
     if (n < SV_TIP_LINES && sv_kpane_failed_here(t, k) && t->failure.thread == col &&
         r->kind == SV_KROW_ARRAY) {
         char f[SV_TIP_MAX];

@@ -163,6 +163,35 @@ static void test_off_by_one(void)
     sv_ktrace_destroy(t);
 }
 
+/* printf (issue 30): a cell's tooltip says its thread's printf calls of the
+ * step, at their line, and the window draws it. */
+static void test_printf_tooltip(void)
+{
+    sv_ktrace *t = run_file(SV_TEST_KERNELS "/printf_scan.cu");
+    CHECK_INT((int)t->nprints, 4); /* staged, then offsets 1, 2, 4 */
+    int b0 = row_named(t, "buf[0]");
+    CHECK(b0 > 0);
+    sv_app_view v;
+    kview(&v, t, 0);
+    v.hover_row = b0;
+    v.hover_cell = 2;
+    sv_tip_words tip;
+    CHECK(sv_pane_of(&v)->tooltip(&v, b0, 2, &tip));
+    char want[96];
+    snprintf(want, sizeof want, "printf at line %d: thread 2 staged 7", (int)t->prints[0].line);
+    bool said = false;
+    for (int i = 0; i < tip.n; i++)
+        said = said || strstr(tip.line[i], want) != NULL;
+    CHECK_MSG(said, "the tooltip of buf[0][2] in step 0 does not say \"%s\"", want);
+    draw(&v, 1280, 720, "printf tooltip");
+    CHECK_MSG(text_drawn(want), "\"%s\" is not drawn", want);
+    /* another thread's cell says none of it */
+    CHECK(sv_pane_of(&v)->tooltip(&v, b0, 3, &tip));
+    for (int i = 0; i < tip.n; i++)
+        CHECK_MSG(!strstr(tip.line[i], "printf"), "buf[0][3]'s tooltip: %s", tip.line[i]);
+    sv_ktrace_destroy(t);
+}
+
 static void test_in_place_last_caption(void)
 {
     sv_ktrace *t = run_file(SV_TEST_KERNELS "/in_place_race.cu");
@@ -624,6 +653,7 @@ int main(int argc, char **argv)
     dark = sv_theme_get(SV_THEME_DARK);
     need_cpu_runtime(1);
     test_off_by_one();
+    test_printf_tooltip();
     test_in_place_last_caption();
     test_race();
     test_race_right_here();
