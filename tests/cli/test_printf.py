@@ -164,6 +164,20 @@ def main():
         rc, out, err = run("--kernel-file", kb)
         check(rc == 2 and f"bad.cu:{line}:" in out + err and words in out + err,
               f"{bad}: exit {rc}, words {(out + err)[-400:]}")
+    # assert beside printf: a named failure at its thread and line, exit 5,
+    # with the calls made before it kept
+    ka = os.path.join(d, "asserting.cu")
+    with open(ka, "w") as f:
+        f.write('__global__ void asserting(const int *in, int *out, int n)\n{\n'
+                '    int i = threadIdx.x;\n    printf("before %d\\n", i);\n'
+                '    assert(in[i] < 100);\n    out[i] = in[i];\n}\n')
+    rc, out, err = run("--kernel-file", ka, "--input", "1 2 3 500 5", "--format", "json")
+    t = json.loads(out) if out.startswith("{") else {}
+    msg = (t.get("failure") or {}).get("message") or ""
+    check(rc == 5 and "thread 3" in msg and "assert(in[i] < 100)" in msg and "line 5" in msg,
+          f"assert: exit {rc}, failure {msg!r}: {err[-300:]}")
+    check(any(c["text"] == "before 3" and c["thread"] == 3 for c in t.get("printf", [])),
+          f"assert: the calls before it: {t.get('printf')}")
     return report("printf in kernel files: all checks passed")
 
 
