@@ -311,7 +311,7 @@ static bool lab_runs_run(const sv_capture_request *req, sv_trace *t, sv_lab_reco
         .input = t->input, .n = t->n,
         .backend = L->emulated ? SV_RUNTIME_CPU : SV_RUNTIME_GPU, .schedule = L->schedule,
         .runs = L->runs, .shake = L->shake, .shake_seed = L->shake_seed,
-        .time_limit_ms = SV_RUNTIME_DEFAULT_TIME_LIMIT_MS + 200 * L->runs};
+        .time_limit_ms = SV_RUNTIME_DEFAULT_TIME_LIMIT_MS + 1000 * L->runs};
     double t0 = now_us();
     bool ok = sv_runtime_run_each(&rq, take_run, &c, err, errlen) && c.ok;
     if (!L->emulated)

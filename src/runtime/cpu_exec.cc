@@ -541,18 +541,32 @@ struct BankReq {
     unsigned size = 0;
     std::vector<std::pair<uint32_t, uint64_t>> lanes; // lane, first 4-byte word
 };
-std::map<BankKey, BankReq> bank_reqs;                 // this step's requests
-std::vector<std::unordered_map<uint64_t, uint32_t>> bank_occ; // per thread: pc -> times run
-std::map<std::pair<uint32_t, int32_t>, std::pair<uint64_t, uint64_t>> bank_lines; // (step,
-                                                      // line) -> conflicts of loads, stores
-uint64_t bank_loads = 0, bank_stores = 0;
+// Made with new when first needed: the child starts in a constructor of its
+// own, before this file's dynamic initializers may have run, so no object
+// here may need one.
+struct Banks {
+    std::map<BankKey, BankReq> reqs;                          // this step's requests
+    std::vector<std::unordered_map<uint64_t, uint32_t>> occ; // per thread: pc -> times run
+    std::map<std::pair<uint32_t, int32_t>, std::pair<uint64_t, uint64_t>> lines; // (step,
+                                                              // line) -> loads, stores
+    uint64_t loads = 0, stores = 0;
+};
+Banks *banks_ = nullptr;
+
+Banks &banks()
+{
+    if (!banks_)
+        banks_ = new Banks;
+    return *banks_;
+}
 
 void bank_note(uintptr_t off, unsigned long size, bool write, uint64_t pc)
 {
-    if (bank_occ.size() < R->n)
-        bank_occ.resize(R->n);
-    uint32_t occ = bank_occ[R->cur][pc]++;
-    BankReq &q = bank_reqs[BankKey{R->cur / 32, pc, occ, write}];
+    Banks &b = banks();
+    if (b.occ.size() < R->n)
+        b.occ.resize(R->n);
+    uint32_t occ = b.occ[R->cur][pc]++;
+    BankReq &q = b.reqs[BankKey{R->cur / 32, pc, occ, write}];
     q.size = std::max(q.size, (unsigned)size);
     q.lanes.push_back({R->cur % 32, (uint64_t)(off / 4)});
 }
@@ -586,17 +600,18 @@ uint64_t bank_conflicts_of(const BankReq &q)
 // Ends a step's requests: their conflicts by line.
 void bank_step(uint32_t step)
 {
-    for (const auto &kv : bank_reqs) {
+    Banks &b = banks();
+    for (const auto &kv : b.reqs) {
         uint64_t c = bank_conflicts_of(kv.second);
         if (!c)
             continue;
         int32_t line = line_of(kv.first.pc);
-        auto &e = bank_lines[{step, line > 0 ? line : 0}];
+        auto &e = b.lines[{step, line > 0 ? line : 0}];
         (kv.first.write ? e.second : e.first) += c;
-        (kv.first.write ? bank_stores : bank_loads) += c;
+        (kv.first.write ? b.stores : b.loads) += c;
     }
-    bank_reqs.clear();
-    for (auto &m : bank_occ)
+    b.reqs.clear();
+    for (auto &m : b.occ)
         m.clear();
 }
 
@@ -1544,10 +1559,10 @@ bool run_once(sv_schedule s, char *err, size_t errlen)
     R->order = 0;
     R->step = 0;
     R->hazards_total = 0;
-    bank_reqs.clear();
-    bank_occ.clear();
-    bank_lines.clear();
-    bank_loads = bank_stores = 0;
+    banks().reqs.clear();
+    banks().occ.clear();
+    banks().lines.clear();
+    banks().loads = banks().stores = 0;
     R->wseq = 0;
     R->sync_with.assign((size_t)R->n * 32, 0);
     R->bar_count = 0;
@@ -1828,9 +1843,9 @@ bool finish(const sv_value *expected, char *err, size_t errlen)
         t->banks = nullptr;
         t->nbanks = 0;
         t->banks_counted = true;
-        t->bank_loads = bank_loads;
-        t->bank_stores = bank_stores;
-        for (const auto &kv : bank_lines) {
+        t->bank_loads = banks().loads;
+        t->bank_stores = banks().stores;
+        for (const auto &kv : banks().lines) {
             if (t->nbanks >= SV_KTRACE_MAX_BANK_LINES)
                 break;
             sv_kbank *nb = (sv_kbank *)realloc(t->banks, (t->nbanks + 1) * sizeof *nb);
