@@ -765,27 +765,28 @@ void hook_atomic(void *addr, unsigned long size, void *pcp)
     access_at(addr, size, 1, pcp, true);
 }
 
-void hook_sync(int line)
+// The current thread waits at the barrier of line (what: its name in
+// words), bringing pred for a counting one.
+void barrier_wait(int line, const char *what, bool pred)
 {
     Th &t = R->th[R->cur];
     flush_write(t);
     t.state = WAITING;
     t.wait_line = line;
-    t.wait_what = "__syncthreads()";
-    t.pred = false;
+    t.wait_what = what;
+    t.pred = pred;
     to_scheduler();
+}
+
+void hook_sync(int line)
+{
+    barrier_wait(line, "__syncthreads()", false);
 }
 
 // __syncthreads_count/_and/_or: the same barrier, then the block's count.
 int hook_sync_count(int pred, int line)
 {
-    Th &t = R->th[R->cur];
-    flush_write(t);
-    t.state = WAITING;
-    t.wait_line = line;
-    t.wait_what = "__syncthreads_count()";
-    t.pred = pred != 0;
-    to_scheduler();
+    barrier_wait(line, "__syncthreads_count()", pred != 0);
     return R->bar_count;
 }
 
@@ -1109,11 +1110,13 @@ int hook_print(int line, const char *fmt, va_list ap)
 {
     if (R->failed)
         return 0;
-    uintptr_t f = (uintptr_t)fmt;
-    size_t len = own_memory(f, 1) ? strnlen(fmt, 4096) : 0;
+    size_t len = 0; /* read byte by byte, each the kernel's own (as assert's text) */
+    while (len < 4096 && in_own(fmt + len, 1) && fmt[len])
+        len++;
+    bool ended = len < 4096 && in_own(fmt + len, 1);
     char why[256];
-    if (!len || !own_memory(f, len + 1) || !sv_print_format_ok(fmt, len, why, sizeof why)) {
-        if (!len)
+    if (!ended || !sv_print_format_ok(fmt, len, why, sizeof why)) {
+        if (!ended)
             snprintf(why, sizeof why, "printf's format is not a string of the kernel file's");
         fail_set(SV_KFAIL_REFUSED, why, line, (int32_t)R->cur, -1, 0);
         to_scheduler(); // never resumed

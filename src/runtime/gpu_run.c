@@ -213,16 +213,38 @@ bool sv_rt_gpu_available(char *why, size_t whylen)
 
 static const char *cu_words(CUresult r);
 
+/* Device 0: its name, compute capability, SMs and most threads a block (the
+ * probe's and gpu_open's one query); the driver's first error. */
+static CUresult device_query(CUdevice *dev, sv_runtime_gpu_device *d)
+{
+    enum { ATTR_SMS = 16 };
+    int mt = 0;
+    CUresult r = api.cuDeviceGet(dev, 0);
+    if (r == 0)
+        r = api.cuDeviceGetName(d->name, sizeof d->name, *dev);
+    if (r == 0)
+        r = api.cuDeviceGetAttribute(&d->cc_major, CU_ATTR_CC_MAJOR, *dev);
+    if (r == 0)
+        r = api.cuDeviceGetAttribute(&d->cc_minor, CU_ATTR_CC_MINOR, *dev);
+    if (r == 0)
+        r = api.cuDeviceGetAttribute(&d->sm_count, ATTR_SMS, *dev);
+    if (r == 0)
+        r = api.cuDeviceGetAttribute(&mt, CU_ATTR_MAX_THREADS, *dev);
+    d->name[sizeof d->name - 1] = '\0';
+    d->max_threads_per_block = mt > 0 ? (size_t)mt : 0;
+    return r;
+}
+
 bool sv_rt_gpu_probe(sv_runtime_gpu_device *d, char *why, size_t whylen)
 {
     memset(d, 0, sizeof *d);
     if (!sv_rt_gpu_available(why, whylen))
         return false;
-    enum { NO_DEVICE = 100, INSUFFICIENT_DRIVER = 35, ATTR_SMS = 16 };
+    enum { NO_DEVICE = 100, INSUFFICIENT_DRIVER = 35 };
     CUresult r = api.cuInit(0);
     CUdevice dev = 0;
     if (r == 0)
-        r = api.cuDeviceGet(&dev, 0);
+        r = device_query(&dev, d);
     if (r == NO_DEVICE) {
         sv_errorf(why, whylen, "no CUDA device");
         return false;
@@ -231,23 +253,10 @@ bool sv_rt_gpu_probe(sv_runtime_gpu_device *d, char *why, size_t whylen)
         sv_errorf(why, whylen, "no CUDA driver (%s)", cu_words(r));
         return false;
     }
-    int mt = 0;
-    if (r == 0)
-        r = api.cuDeviceGetName(d->name, sizeof d->name, dev);
-    if (r == 0)
-        r = api.cuDeviceGetAttribute(&d->cc_major, CU_ATTR_CC_MAJOR, dev);
-    if (r == 0)
-        r = api.cuDeviceGetAttribute(&d->cc_minor, CU_ATTR_CC_MINOR, dev);
-    if (r == 0)
-        r = api.cuDeviceGetAttribute(&d->sm_count, ATTR_SMS, dev);
-    if (r == 0)
-        r = api.cuDeviceGetAttribute(&mt, CU_ATTR_MAX_THREADS, dev);
     if (r != 0) {
         sv_errorf(why, whylen, "the CUDA driver: %s (CUDA error %d)", cu_words(r), r);
         return false;
     }
-    d->name[sizeof d->name - 1] = '\0';
-    d->max_threads_per_block = mt > 0 ? (size_t)mt : 0;
     sv_errorf(why, whylen, "%s", "");
     return true;
 }
@@ -579,16 +588,13 @@ static bool gpu_open(const gpu_bin *b, CUfunction *fn, int *arch, uint32_t *max_
     CUdevice dev;
     CUcontext ctx;
     CUmodule mod;
-    int maj = 0, min = 0, mt = 0;
-    char name[256];
-    CU(api.cuDeviceGet(&dev, 0), "no CUDA device");
-    CU(api.cuDeviceGetName(name, sizeof name, dev), "cuDeviceGetName");
-    CU(api.cuDeviceGetAttribute(&maj, CU_ATTR_CC_MAJOR, dev), "cuDeviceGetAttribute");
-    CU(api.cuDeviceGetAttribute(&min, CU_ATTR_CC_MINOR, dev), "cuDeviceGetAttribute");
-    CU(api.cuDeviceGetAttribute(&mt, CU_ATTR_MAX_THREADS, dev), "cuDeviceGetAttribute");
-    *arch = maj * 10 + min;
-    *max_threads = (uint32_t)mt;
-    if (!sv_ktrace_set_text(&t->device, name, err, errlen))
+    sv_runtime_gpu_device d;
+    memset(&d, 0, sizeof d);
+    CU(device_query(&dev, &d), "no CUDA device");
+    *arch = d.cc_major * 10 + d.cc_minor;
+    *max_threads = (uint32_t)d.max_threads_per_block;
+    unsigned mt = *max_threads;
+    if (!sv_ktrace_set_text(&t->device, d.name, err, errlen))
         return false;
     if (!b)
         return true;

@@ -719,10 +719,6 @@ static bool finish_from_child(sv_ktrace *t, const child_out *o, uint32_t run, ch
             sv_errorf(err, errlen, "out of memory");
             return false;
         }
-        for (size_t i = 0; i < t->nprints; i++) /* (a second call: taken afresh) */
-            free(t->prints[i].text);
-        t->nprints = 0;
-        t->prints_dropped = 0;
         if (!prints_take(t, run, o->console, o->console_len, rest, &rl, err, errlen)) {
             free(rest);
             return false;
