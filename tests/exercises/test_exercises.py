@@ -36,6 +36,7 @@ START = {
     "race-hunt": (4, "race: thread 1 read buf[0][0] while thread 0 wrote it"),
     "float": (2, "for --type float32"),
     "warp-scan": (4, "out[0] holds"),
+    "ballot-flags": (4, "out[0] holds 0; it should hold 1"),
 }
 KIND = {"race": (4, "race: "), "run": (5, "out of range: thread 0 read"),
         "output": (4, "out["), "round": (4, "round "), "refused": (2, "signature")}
