@@ -141,6 +141,11 @@ static bool take_line(sv_exercise_spec *s, const char *key, char *rest, uint64_t
         if (!take_number(key, rest, 1, 100, &d, line, err, errlen))
             return false;
         s->runs = (uint32_t)d;
+    } else if (strcmp(key, "bank-conflicts") == 0) {
+        if (!take_number(key, rest, 0, 1e9, &d, line, err, errlen))
+            return false;
+        s->banks = true;
+        s->max_banks = (uint64_t)d;
     } else if (strcmp(key, "time-limit") == 0) {
         if (!take_number(key, rest, 0.1, 60, &d, line, err, errlen))
             return false;

@@ -23,6 +23,10 @@
  *   schedules lockstep reverse random:1 warps:1 ...
  *   runs R                          runs of each seeded schedule (default 2)
  *   time-limit SECONDS              per run (default 2)
+ *   bank-conflicts N                at most N shared-memory bank conflicts in
+ *                                   a run, loads and stores together, as ncu
+ *                                   counts them (judged where the run counted
+ *                                   them: the CPU runtime)
  *
  * This module is the model: the spec, where exercises are, and the judgement
  * of one analyzed kernel trace against a spec, in words a student can act
@@ -71,6 +75,8 @@ typedef struct sv_exercise_spec {
     sv_schedule schedules[SV_EXERCISE_MAX_SCHEDULES];
     uint32_t runs;         /* per seeded schedule */
     uint32_t time_limit_ms;
+    bool banks;            /* bank-conflicts N given */
+    uint64_t max_banks;
 } sv_exercise_spec;
 
 /* Parses check.txt's text into spec (name copied). false with err naming
@@ -116,18 +122,19 @@ typedef enum sv_exercise_verdict {
     SV_EXERCISE_REFUSED,     /* does not compile, wrong signature, #include */
     SV_EXERCISE_RUN,         /* crash, out of range, deadlock, time, memory */
     SV_EXERCISE_UNAVAILABLE, /* no C++ compiler */
-    SV_EXERCISE_INTERNAL
+    SV_EXERCISE_INTERNAL,
+    SV_EXERCISE_BANKS        /* more bank conflicts than bank-conflicts N allows */
 } sv_exercise_verdict;
 
 /* "passed", "race", "round", "output", "does not compile", "failed while
- * running", "unavailable", "internal". */
+ * running", "unavailable", "internal", "bank conflicts". */
 const char *sv_exercise_verdict_name(sv_exercise_verdict v);
-/* scanviz-trace's exit status for v: 0, 4, 4, 4, 2, 5, 3, 1. */
+/* scanviz-trace's exit status for v: 0, 4, 4, 4, 2, 5, 3, 1, 4. */
 int sv_exercise_exit_status(sv_exercise_verdict v);
 
 /* Judges trace t (analyzed; run on spec->inputs[input]) against spec, in the
  * order a student should fix things: a failure, then a race, then a broken
- * round (rounds chapter), then the output. words gets the first failure
+ * round (rounds chapter), then the output, then the bank conflicts. words gets the first failure
  * ("race: thread 33 read s[32] while thread 32 wrote it (lines 14 and 14)",
  * "round 2, cell 5 holds 12; the window [2, 5] sums to 16", "thread 0 read
  * buf[-1] ...") followed by the input and schedule that show it, as options

@@ -10,7 +10,8 @@
 const char *sv_exercise_verdict_name(sv_exercise_verdict v)
 {
     static const char *const names[] = {"passed", "race", "round", "output", "does not compile",
-                                        "failed while running", "unavailable", "internal"};
+                                        "failed while running", "unavailable", "internal",
+                                        "bank conflicts"};
     return (unsigned)v < sizeof names / sizeof names[0] ? names[v] : "internal";
 }
 
@@ -20,7 +21,8 @@ int sv_exercise_exit_status(sv_exercise_verdict v)
     case SV_EXERCISE_PASSED: return 0;
     case SV_EXERCISE_RACE:
     case SV_EXERCISE_ROUND:
-    case SV_EXERCISE_OUTPUT: return 4;
+    case SV_EXERCISE_OUTPUT:
+    case SV_EXERCISE_BANKS: return 4;
     case SV_EXERCISE_REFUSED: return 2;
     case SV_EXERCISE_RUN: return 5;
     case SV_EXERCISE_UNAVAILABLE: return 3;
@@ -230,6 +232,36 @@ static bool rounds_missing(const sv_exercise_spec *spec, const sv_ktrace *t, cha
     return false;
 }
 
+/* More bank conflicts than the spec allows: "bank conflicts: 96 (64 of
+ * loads, 32 of stores) where at most 0 may be; the most at line 27 (64)". */
+static bool banks_words(const sv_exercise_spec *spec, const sv_ktrace *t, char *buf, size_t len)
+{
+    uint64_t all = t->bank_loads + t->bank_stores;
+    if (!spec->banks || !t->banks_counted || all <= spec->max_banks)
+        return false;
+    int32_t line = 0;
+    uint64_t most = 0;
+    for (size_t k = 0; k < t->nbanks; k++) {
+        uint64_t sum = 0;
+        for (size_t m = 0; m < t->nbanks; m++)
+            if (t->banks[m].line == t->banks[k].line)
+                sum += t->banks[m].loads + t->banks[m].stores;
+        if (sum > most) {
+            most = sum;
+            line = t->banks[k].line;
+        }
+    }
+    size_t at = (size_t)snprintf(buf, len, "bank conflicts: %llu (%llu of loads, %llu of stores) "
+                                 "where at most %llu may be", (unsigned long long)all,
+                                 (unsigned long long)t->bank_loads,
+                                 (unsigned long long)t->bank_stores,
+                                 (unsigned long long)spec->max_banks);
+    if (line > 0 && at < len)
+        snprintf(buf + at, len - at, "; the most at line %d (%llu)", (int)line,
+                 (unsigned long long)most);
+    return true;
+}
+
 static sv_exercise_verdict failure_verdict(sv_kfail_kind k)
 {
     switch (k) {
@@ -265,6 +297,8 @@ sv_exercise_verdict sv_exercise_judge(const sv_exercise_spec *spec, size_t input
         v = SV_EXERCISE_OUTPUT;
     } else if (spec->rounds && rounds_missing(spec, t, what, sizeof what)) {
         v = SV_EXERCISE_ROUND;
+    } else if (banks_words(spec, t, what, sizeof what)) {
+        v = SV_EXERCISE_BANKS;
     }
     if (v == SV_EXERCISE_PASSED) {
         snprintf(words, len, "passed");

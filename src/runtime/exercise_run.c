@@ -72,9 +72,12 @@ bool sv_exercise_check(const sv_exercise_spec *spec, const char *path, const cha
     size_t maxn = 0;
     for (size_t i = 0; i < spec->ninputs; i++)
         maxn = spec->inputs[i].n > maxn ? spec->inputs[i].n : maxn;
-    snprintf(res->words, sizeof res->words,
-             "passed: %zu inputs (n up to %zu) under %zu schedules, every round right, no hazard",
-             spec->ninputs, maxn, spec->nschedules);
+    size_t at = (size_t)snprintf(res->words, sizeof res->words,
+                                 "passed: %zu inputs (n up to %zu) under %zu schedules, every "
+                                 "round right, no hazard", spec->ninputs, maxn, spec->nschedules);
+    if (spec->banks && at < sizeof res->words)
+        snprintf(res->words + at, sizeof res->words - at, ", at most %llu bank conflicts a run",
+                 (unsigned long long)spec->max_banks);
     res->seconds = now_s() - t0;
     return true;
 }
