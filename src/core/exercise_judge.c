@@ -239,18 +239,31 @@ static bool banks_words(const sv_exercise_spec *spec, const sv_ktrace *t, char *
     uint64_t all = t->bank_loads + t->bank_stores;
     if (!spec->banks || !t->banks_counted || all <= spec->max_banks)
         return false;
+    /* The conflicts by line, over the steps: the first 64 lines that have any
+     * (a kernel file's conflicting lines are few; the rest are left out). */
+    enum { LINES = 64 };
+    int32_t lines[LINES];
+    uint64_t sums[LINES];
+    size_t nlines = 0;
+    for (size_t k = 0; k < t->nbanks; k++) {
+        size_t m = 0;
+        while (m < nlines && lines[m] != t->banks[k].line)
+            m++;
+        if (m == nlines) {
+            if (nlines == LINES)
+                continue;
+            lines[nlines] = t->banks[k].line;
+            sums[nlines++] = 0;
+        }
+        sums[m] += t->banks[k].loads + t->banks[k].stores;
+    }
     int32_t line = 0;
     uint64_t most = 0;
-    for (size_t k = 0; k < t->nbanks; k++) {
-        uint64_t sum = 0;
-        for (size_t m = 0; m < t->nbanks; m++)
-            if (t->banks[m].line == t->banks[k].line)
-                sum += t->banks[m].loads + t->banks[m].stores;
-        if (sum > most) {
-            most = sum;
-            line = t->banks[k].line;
+    for (size_t m = 0; m < nlines; m++)
+        if (sums[m] > most) {
+            most = sums[m];
+            line = lines[m];
         }
-    }
     size_t at = (size_t)snprintf(buf, len, "bank conflicts: %llu (%llu of loads, %llu of stores) "
                                  "where at most %llu may be", (unsigned long long)all,
                                  (unsigned long long)t->bank_loads,
