@@ -67,7 +67,7 @@ static sv_kernel script_kernel_at(const sv_app_state *s, int at)
 /* The kernel file at script step `at`: the last step at or before it that
  * names one (a kernel-file step, or a kernel step naming a shipped kernel
  * beyond the chapter, kernel blelloch: *builtin set; a later kernel step
- * naming a lab kernel ends that), else the --kernel-file or --kernel
+ * naming a lab kernel ends either), else the --kernel-file or --kernel
  * blelloch the window started with ("" none). */
 static const char *script_kfile_at(const sv_app_state *s, int at, bool *builtin)
 {
@@ -85,7 +85,7 @@ static const char *script_kfile_at(const sv_app_state *s, int at, bool *builtin)
         } else if (b) {
             f = b->file;
             *builtin = true;
-        } else if (st->kernel[0] && *builtin) {
+        } else if (st->kernel[0]) { /* a lab kernel: the chapter's pane again */
             f = "";
             *builtin = false;
         }
