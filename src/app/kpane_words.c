@@ -262,6 +262,29 @@ static void output_words(const sv_ktrace *t, char *buf, size_t len)
              i, got, want);
 }
 
+/* The chapter's words name its buffer buf; a kernel whose rounds are rows of
+ * one array of another name gets that name ("pin = row[1], pout = row[0]"),
+ * as its pane labels the rows. The words stay as they are where they would
+ * not fit. */
+static void rename_buf(char *s, size_t cap, const char *name)
+{
+    char out[SV_WORDS_MAX];
+    size_t nl = strlen(name), o = 0;
+    for (const char *p = s; *p;) {
+        bool at = strncmp(p, "buf[", 4) == 0 && (p == s || !(isalnum((unsigned char)p[-1]) ||
+                                                              p[-1] == '_'));
+        const char *w = at ? name : p;
+        size_t l = at ? nl : 1;
+        if (o + l >= sizeof out || o + l >= cap)
+            return;
+        memcpy(out + o, w, l);
+        o += l;
+        p += at ? 3 : 1;
+    }
+    out[o] = '\0';
+    memcpy(s, out, o + 1);
+}
+
 /* The chapter's own caption for a step of a kernel that holds the chapter's
  * picture (v->trace its reading, no hazard, output right). */
 static bool chapter_caption(const sv_app_view *v, size_t k, sv_caption_words *out)
@@ -282,7 +305,16 @@ static bool chapter_caption(const sv_app_view *v, size_t k, sv_caption_words *ou
     c.anim = 1.0f;
     c.phase = SV_PHASE_NONE; /* a kernel's phases are its own (kphase.c) */
     c.hover_row = c.hover_cell = c.pinned_row = c.pinned_cell = -1;
-    return sv_words_caption(&c, out);
+    if (!sv_words_caption(&c, out))
+        return false;
+    const sv_kreading *rd = &t->readings[k];
+    int32_t a = rd->pout_array;
+    if (a >= 0 && (size_t)a < t->narrays && (rd->pin_array < 0 || rd->pin_array == a) &&
+        t->arrays[a].name && strcmp(t->arrays[a].name, "buf") != 0) {
+        rename_buf(out->line1, sizeof out->line1, t->arrays[a].name);
+        rename_buf(out->line2, sizeof out->line2, t->arrays[a].name);
+    }
+    return true;
 }
 
 static void compare_words(const sv_app_view *v, size_t k, char *buf, size_t len)

@@ -475,6 +475,25 @@ static void test_own_names(void)
     CHECK_INT(rows.n, 4);
     CHECK_INT(rows.row[1].count, 8); /* temp[2][1024] at n = 8: 8 cells a row */
     sv_ktrace_destroy(t);
+    /* The chapter's words for a kernel's rounds in rows of one array of its
+     * own name (the presenter script's shuffle scan) name that array, as
+     * the rows' labels do, not the chapter's buf */
+    t = run_file(SV_SCRIPTS "/shuffle-scan.cu");
+    sv_trace *ch = view_trace_i32(chapter, 8, SV_OP_SUM, SV_SCAN_INCLUSIVE); /* the app's */
+    kview(&v, t, 2);
+    v.trace = ch;
+    sv_caption_words cw;
+    CHECK(sv_pane_of(&v)->caption(&v, &cw));
+    CHECK_CONTAINS(cw.line1, "Round 2, stride 2");
+    CHECK_CONTAINS(cw.line2, "pin = row[1], pout = row[0]");
+    CHECK_MSG(!strstr(cw.line1, "buf[") && !strstr(cw.line2, "buf["), "buf in %s / %s",
+              cw.line1, cw.line2);
+    kview(&v, t, 0);
+    v.trace = ch;
+    CHECK(sv_pane_of(&v)->caption(&v, &cw));
+    CHECK_CONTAINS(cw.line1, "stage the input into row[0]; row[1] is uninitialized");
+    sv_trace_destroy(ch);
+    sv_ktrace_destroy(t);
 }
 
 static void test_compare(void)
