@@ -274,7 +274,9 @@ def check_all(o, programs, man_pages, source_dir, build_dir, tmp):
     starter = os.path.join(datadir, 'scanviz', 'kernels', 'hillis_steele.cu')
     want += [starter, os.path.join(datadir, 'scanviz', 'kernels', 'starter.cu')]
     if gui:
-        want += [desktop, icon, metainfo, mime_xml, story]
+        want += [desktop, icon, metainfo, mime_xml, story,
+                 os.path.join(datadir, 'scanviz', 'scripts', 'shuffle-scan.txt'),
+                 os.path.join(datadir, 'scanviz', 'scripts', 'shuffle-scan.cu')]
     missing = [os.path.relpath(p, dest) for p in want if not os.path.isfile(p)]
     check(not missing, f'{len(want)} files installed' + (f'; missing: {missing}' if missing else ''))
     if not man_pages:

@@ -8,6 +8,9 @@ kstale, kruns) in a real window under Xvfb:
     the failing line; a fixed save clears the error;
   - the watch survives the file being deleted and created again;
   - a presenter script's `kernel-file PATH` step shows that file's kernel;
+  - the shipped script assets/scripts/shuffle-scan.txt alternates the
+    chapter's rounds and shuffle-scan.cu's (beside it), each round by its
+    step, and walks back;
   - all of it once with inotify and once with the polling fallback
     (SCANVIZ_WATCH_POLL=1).
 
@@ -109,6 +112,38 @@ def script_scenario(exe, good, env):
         shutil.rmtree(d, ignore_errors=True)
 
 
+def shuffle_script_scenario(exe, env):
+    """assets/scripts/shuffle-scan.txt: the chapter's round r, then the
+    shuffle scan's round r (its step r: step 0 stages the input), for r = 1,
+    2, 3; every shuffle step is the scan's kernel file, right; Left walks
+    back to the chapter's kernel."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    script = os.path.join(here, "..", "..", "assets", "scripts", "shuffle-scan.txt")
+    app = App(exe, "--no-animation", "--backend", "cpu", "--input", INPUT, "--script", script,
+              env=env)
+    try:
+        st = app.state()
+        expect(st, kfile="-", script="1/6", step=1)
+        runs = 0
+        for r in (1, 2, 3):
+            if r > 1:
+                app.keys("Right")
+                st = app.state()
+                expect(st, kfile="-", script=f"{2 * r - 1}/6", step=r)
+            app.keys("Right")
+            runs += 1
+            st = wait_runs(app, runs)
+            if not st.get("kfile", "").endswith("shuffle-scan.cu"):
+                fail(f"step {2 * r}: kfile {st.get('kfile')!r}")
+            expect(st, script=f"{2 * r}/6", kverdict="ok", kout=GOOD, step=r, ksteps=5)
+        app.keys("Left")
+        st = app.state()
+        expect(st, kfile="-", script="5/6", step=3)
+        app.quit_clean()
+    finally:
+        app.kill()
+
+
 def main():
     args = run_under_xvfb()
     exe, starter = args[0], args[1]
@@ -120,6 +155,7 @@ def main():
     poll_env["SCANVIZ_WATCH_POLL"] = "1"
     scenario(exe, good, poll_env, "polling")
     script_scenario(exe, good, dict(env))
+    shuffle_script_scenario(exe, dict(env))
     print("ok: kernel file watched, re-run on save, errors keep the last picture")
 
 
