@@ -36,6 +36,7 @@ START = {
     "race-hunt": (4, "race: thread 1 read buf[0][0] while thread 0 wrote it"),
     "float": (2, "for --type float32"),
     "warp-scan": (4, "out[0] holds"),
+    "warp-blocks": (4, "race: thread 0 read sums[0] while thread 7 wrote it"),
     "ballot-flags": (4, "out[0] holds 0; it should hold 1"),
     "conflict-free": (4, "bank conflicts: 245 (140 of loads, 105 of stores) where at most 0 may be"),
 }
