@@ -152,6 +152,7 @@ struct Rt {
     sv_schedule sched{};
     bool yield_at_access = false;
     bool record = true;
+    size_t recorded = 0; // bytes of the steps recorded so far (about)
     // the loaded kernel
     void *so = nullptr;
     uintptr_t so_base = 0;
@@ -1203,6 +1204,9 @@ T *alloc_n(size_t n)
 // moves the step's hazards there, clears the per-cell sets.
 void count_step(uint32_t step);
 
+// What the recorded steps may take in all (step_end)
+constexpr size_t RECORD_BUDGET = (size_t)64 << 20;
+
 bool step_end(int32_t barrier_line)
 {
     sv_ktrace *t = R->t;
@@ -1215,7 +1219,11 @@ bool step_end(int32_t barrier_line)
             R->reads.insert(R->reads.end(), x.reads.begin(), x.reads.end());
         x.reads.clear();
     }
-    if (R->record && t->nsteps < SV_KTRACE_MAX_STEPS) {
+    // Steps are recorded up to SV_KTRACE_MAX_STEPS and about RECORD_BUDGET
+    // bytes: an endless loop at n = 1024 records a few hundred KB a step, and
+    // thousands of them would take longer to send than the parent waits past
+    // the time limit (the run would end stopped, without its thread and line)
+    if (R->record && t->nsteps < SV_KTRACE_MAX_STEPS && R->recorded < RECORD_BUDGET) {
         place_arrays();
         sv_kstep *s = &t->steps[t->nsteps];
         s->barrier_line = barrier_line;
@@ -1257,6 +1265,10 @@ bool step_end(int32_t barrier_line)
             p.h.first.array = p.h.second.array = p.h.array;
             t->hazards[t->nhazards++] = p.h;
         }
+        R->recorded += sizeof(sv_kstep) + s->nwrites * sizeof(sv_kwrite) +
+                       s->nreads * sizeof(sv_kaccess);
+        for (Arr &a : R->arrs)
+            R->recorded += (size_t)a.len * (sizeof(sv_value) + 2 * sizeof(bool));
         t->nsteps++;
     }
     R->writes.clear();
