@@ -1651,6 +1651,7 @@ void clear_recording()
         sv_kstep_clear(&t->steps[s], SV_KTRACE_MAX_ARRAYS);
     t->nsteps = 0;
     t->nhazards = 0;
+    R->recorded = 0;
 }
 
 // ---- Loading ----------------------------------------------------------------
