@@ -367,7 +367,8 @@ void sv_ktrace_set_output(sv_ktrace *t, size_t i, sv_value v);
 
 /* Drops steps from the end (and the hazards in them) until the trace file
  * would take at most about max_bytes, counting them in steps_dropped; an
- * endless loop at n = 1024 records 4096 steps, hundreds of MB as JSON.
+ * endless loop at n = 1024 records about 64 MiB of steps (the CPU runtime's
+ * budget, 669 steps), far more than a file's limit as JSON.
  * Returns the steps dropped. Call before sv_ktrace_analyze(). */
 size_t sv_ktrace_trim(sv_ktrace *t, size_t max_bytes);
 /* What scanviz-trace keeps a kernel trace file within: 12 MiB of the
