@@ -87,6 +87,20 @@ char *sv_escape(const char *s, char *out, size_t outlen)
     return sv_escape_n(s, s ? strlen(s) : 0, out, outlen);
 }
 
+char *sv_escape_clip(const char *s, size_t max, char *out, size_t outlen)
+{
+    size_t len = s ? strlen(s) : 0;
+    if (len <= max)
+        return sv_escape_n(s, len, out, outlen);
+    size_t cut = max;
+    for (int back = 0; back < 3 && cut > 0 && ((unsigned char)s[cut] & 0xc0) == 0x80; back++)
+        cut--; /* a character is 4 bytes at most: stray continuation bytes are cut anywhere */
+    sv_escape_n(s, cut, out, outlen > 3 ? outlen - 3 : outlen);
+    if (outlen > 3)
+        strcat(out, "...");
+    return out;
+}
+
 int sv_text_is_safe(const char *s)
 {
     const unsigned char *p = (const unsigned char *)s;

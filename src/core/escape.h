@@ -24,6 +24,16 @@ extern "C" {
 char *sv_escape_n(const char *s, size_t len, char *out, size_t outlen);
 char *sv_escape(const char *s, char *out, size_t outlen);
 
+/* sv_escape of at most the first max bytes of s (cut before a character's
+ * continuation bytes), with "..." after it when s was longer: a token
+ * quoted in a message, so that a huge one cannot push the words after it
+ * (its position) out of the message's buffer. */
+char *sv_escape_clip(const char *s, size_t max, char *out, size_t outlen);
+/* What a message quotes of a token: SV_SHOWN_MAX bytes, escaped (4 bytes
+ * at most for each) into a buffer of SV_SHOWN_TOKEN. */
+#define SV_SHOWN_MAX 96
+#define SV_SHOWN_TOKEN (4 * SV_SHOWN_MAX + 4)
+
 /* Whether s is already what sv_escape would give (valid UTF-8, no control
  * characters). */
 int sv_text_is_safe(const char *s);

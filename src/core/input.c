@@ -8,6 +8,7 @@
 
 #include "bounds.h"
 #include "error.h"
+#include "escape.h"
 #include "fileio.h"
 #include "names.h"
 #include "parse.h"
@@ -91,13 +92,15 @@ bool sv_input_set_random(sv_input *in, const char *value, int argi, char *err, s
     uint64_t v;
     bool above;
     if (!parse_count(value, 1, SV_MAX_N, &v, &above)) {
+        char tok[SV_SHOWN_TOKEN];
+        sv_escape_clip(value, SV_SHOWN_MAX, tok, sizeof tok);
         if (above)
             sv_errorf(err, errlen, "--random \"%s\" (argument %d): n = %s is above the block "
-                      "limit: a single-block scan takes at most %d elements", value, argi, value,
+                      "limit: a single-block scan takes at most %d elements", tok, argi, tok,
                       SV_MAX_N);
         else
             sv_errorf(err, errlen, "--random \"%s\" (argument %d): expected a whole number "
-                      "from 1 to %d", value, argi, SV_MAX_N);
+                      "from 1 to %d", tok, argi, SV_MAX_N);
         return false;
     }
     if (add_source(in, SV_INPUT_RANDOM, "--random", argi))
@@ -110,8 +113,10 @@ bool sv_input_set_seed(sv_input *in, const char *value, int argi, char *err, siz
     uint64_t v;
     bool above;
     if (!parse_count(value, 0, SV_SEED_MAX, &v, &above)) {
+        char tok[SV_SHOWN_TOKEN];
+        sv_escape_clip(value, SV_SHOWN_MAX, tok, sizeof tok);
         sv_errorf(err, errlen, "--seed \"%s\" (argument %d): expected a whole decimal number "
-                  "from 0 to %" PRIu64, value, argi, (uint64_t)SV_SEED_MAX);
+                  "from 0 to %" PRIu64, tok, argi, (uint64_t)SV_SEED_MAX);
         return false;
     }
     in->seed = v;

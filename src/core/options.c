@@ -11,6 +11,7 @@
 
 #include "algo.h"
 #include "error.h"
+#include "escape.h"
 #include "input.h"
 #include "lab.h"
 #include "op.h"
@@ -334,11 +335,12 @@ bool sv_options_bad(const sv_opt_arg *a, char *err, size_t errlen, const char *f
     va_start(ap, fmt);
     vsnprintf(why, sizeof why, fmt, ap);
     va_end(ap);
+    char tok[SV_SHOWN_TOKEN];
+    sv_escape_clip(a->text ? a->text : "", SV_SHOWN_MAX, tok, sizeof tok);
     if (a->opt && a->opt->kind != SV_OPT_STDIN)
-        sv_errorf(err, errlen, "--%s \"%s\" (argument %d): %s", a->opt->name,
-                  a->text ? a->text : "", a->argi, why);
+        sv_errorf(err, errlen, "--%s \"%s\" (argument %d): %s", a->opt->name, tok, a->argi, why);
     else
-        sv_errorf(err, errlen, "\"%s\" (argument %d): %s", a->text ? a->text : "", a->argi, why);
+        sv_errorf(err, errlen, "\"%s\" (argument %d): %s", tok, a->argi, why);
     return false;
 }
 
@@ -429,9 +431,12 @@ static bool check_value(sv_opt_arg *a, char *err, size_t errlen)
                 found = strlen(o->values(i)) == n && strncmp(o->values(i), p, n) == 0;
             if (!found) {
                 join_values(o, list, sizeof list);
-                if (strchr(a->text, ','))
-                    return sv_options_bad(a, err, errlen, "item %d \"%.*s\": expected %s", pos,
-                                          (int)(n > 200 ? 200 : n), p, list);
+                if (strchr(a->text, ',')) {
+                    char item[SV_SHOWN_TOKEN];
+                    sv_escape_n(p, n > SV_SHOWN_MAX ? SV_SHOWN_MAX : n, item, sizeof item);
+                    return sv_options_bad(a, err, errlen, "item %d \"%s%s\": expected %s", pos,
+                                          item, n > SV_SHOWN_MAX ? "..." : "", list);
+                }
                 return sv_options_bad(a, err, errlen, "expected %s", list);
             }
             if (!p[n])
@@ -463,8 +468,9 @@ static bool operand(sv_opt_fn fn, void *ctx, const char *text, int argi, char *e
  * a flag that takes none. */
 static bool refused(char **argv, int at, char *err, size_t errlen)
 {
-    const char *tok = argv[at];
-    if (strncmp(tok, "--", 2) == 0) {
+    char tok[SV_SHOWN_TOKEN];
+    sv_escape_clip(argv[at], SV_SHOWN_MAX, tok, sizeof tok);
+    if (strncmp(argv[at], "--", 2) == 0) {
         /* getopt_long sets optopt for a known long option given a value it
          * does not take, and 0 for an unknown one. */
         if (optopt)
@@ -472,8 +478,10 @@ static bool refused(char **argv, int at, char *err, size_t errlen)
                       (int)strcspn(tok, "="), tok);
         else
             sv_errorf(err, errlen, "unknown option \"%s\" (argument %d)", tok, at);
-    } else {
+    } else if (optopt > ' ' && optopt < 0x7f) {
         sv_errorf(err, errlen, "unknown option \"-%c\" (argument %d)", optopt, at);
+    } else { /* a letter that is no character of its own (a byte of UTF-8) */
+        sv_errorf(err, errlen, "unknown option in \"%s\" (argument %d)", tok, at);
     }
     return false;
 }
@@ -516,7 +524,9 @@ bool sv_options_parse(sv_program prog, int argc, char **argv, sv_opt_fn fn, void
             continue;
         }
         if (c == ':') {
-            sv_errorf(err, errlen, "\"%s\" (argument %d) needs a value", argv[at], at);
+            char tok[SV_SHOWN_TOKEN];
+            sv_escape_clip(argv[at], SV_SHOWN_MAX, tok, sizeof tok);
+            sv_errorf(err, errlen, "\"%s\" (argument %d) needs a value", tok, at);
             return false;
         }
         if (c >= 256 && c < 256 + SV_OPTION_COUNT)

@@ -216,6 +216,29 @@ static void test_parser(void)
     REFUSED(SV_FOR_TRACE, "\"--verify=1\" (argument 1): --verify takes no value", "--verify=1");
     REFUSED(SV_FOR_TRACE, "\"stray\" (argument 4): unexpected argument", "--backend", "cpu", "--",
             "stray");
+
+    /* A huge token is quoted cut (its first 96 bytes, escaped, and "...")
+     * so its position still fits the message (the fuzzer's find: a 3,000
+     * byte --algo pushed "(argument 2)" out of a 2,048-byte buffer). */
+    static char huge[3001];
+    for (int i = 0; i < 3000; i++)
+        huge[i] = i % 3 == 2 ? ',' : (i % 3 ? 's' : 'h');
+    huge[3000] = '\0';
+    huge[95] = (char)0x86; /* a C1 byte as the last one shown */
+    CHECK(!parse(SV_FOR_BENCH, &s, err, sizeof err, "--algo", huge, (const char *)NULL));
+    CHECK_MSG(strstr(err, "(argument 2): item 32 ") && strstr(err, "...\" (argument 2)") &&
+                  strlen(err) < 1024 && !strchr(err, (char)0x86),
+              "%s", err);
+    huge[95] = 's';
+    memcpy(huge, "--x", 3);
+    CHECK(!parse(SV_FOR_TRACE, &s, err, sizeof err, huge, (const char *)NULL));
+    CHECK_MSG(strstr(err, "...\" (argument 1)"), "%s", err);
+    /* A short option that is a byte of UTF-8 is named by its token. */
+    REFUSED(SV_FOR_TRACE, "unknown option in \"-\u00e9\" (argument 1)", "-\u00e9");
+    static char digits[3001];
+    memset(digits, '9', 3000);
+    CHECK(!parse(SV_FOR_TRACE, &s, err, sizeof err, "--random", digits, (const char *)NULL));
+    CHECK_MSG(strstr(err, "...\" (argument 2): n = 999"), "%s", err);
 }
 
 /* The help of each program lists its rows and no other program's. */
