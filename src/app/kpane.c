@@ -192,6 +192,39 @@ const sv_khazard *sv_kpane_hazard_at(const sv_ktrace *t, size_t k, uint32_t a, u
     return NULL;
 }
 
+size_t sv_kpane_bank_first(const sv_ktrace *t, size_t k)
+{
+    size_t lo = 0, hi = t->nbankcells; /* the first entry of a step >= k */
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (t->bankcells[mid].step < k)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < t->nbankcells && t->bankcells[lo].step == k ? lo : t->nbankcells;
+}
+
+const sv_kbankcell *sv_kpane_bank_at(const sv_ktrace *t, size_t k, uint32_t a, uint32_t cell)
+{
+    for (size_t i = sv_kpane_bank_first(t, k); i < t->nbankcells && t->bankcells[i].step == k;
+         i++)
+        if (t->bankcells[i].array == a && t->bankcells[i].cell == cell)
+            return &t->bankcells[i];
+    return NULL;
+}
+
+size_t sv_kpane_bank_cells(const sv_ktrace *t, size_t k, const sv_kbankcell **most)
+{
+    size_t n = 0;
+    *most = NULL;
+    for (size_t i = sv_kpane_bank_first(t, k); i < t->nbankcells && t->bankcells[i].step == k;
+         i++, n++)
+        if (!*most || t->bankcells[i].ways > (*most)->ways)
+            *most = &t->bankcells[i];
+    return n;
+}
+
 bool sv_kpane_failed_here(const sv_ktrace *t, size_t k)
 {
     if (t->failure.kind == SV_KFAIL_NONE)

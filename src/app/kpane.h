@@ -80,6 +80,14 @@ bool sv_kpane_has_reads(const sv_ktrace *t);
 /* The i-th hazard of step k on cell (a, cell) (i from 0), NULL past the last. */
 const sv_khazard *sv_kpane_hazard_at(const sv_ktrace *t, size_t k, uint32_t a, uint32_t cell,
                                      size_t i);
+/* The first of step k's colliding cells in t->bankcells (sorted by step):
+ * t->nbankcells when it has none. */
+size_t sv_kpane_bank_first(const sv_ktrace *t, size_t k);
+/* Cell (a, cell)'s bank conflict in step k, NULL none. */
+const sv_kbankcell *sv_kpane_bank_at(const sv_ktrace *t, size_t k, uint32_t a, uint32_t cell);
+/* Step k's colliding cells, and the one of most ways (the first of them)
+ * in *most (NULL when none). */
+size_t sv_kpane_bank_cells(const sv_ktrace *t, size_t k, const sv_kbankcell **most);
 /* Whether step k is where the run failed (the failure's step, or the last
  * step when that is unknown). */
 bool sv_kpane_failed_here(const sv_ktrace *t, size_t k);

@@ -488,6 +488,15 @@ bool sv_kwords_caption(const sv_app_view *v, sv_caption_words *out)
             nh, nh == 1 ? "" : "s", hw);
         out->line2_error = true;
     }
+    const sv_kbankcell *most;
+    size_t nbc = sv_kpane_bank_cells(t, k, &most);
+    if (nbc) { /* bank conflicts: a cost, not an error */
+        char cell[128];
+        sv_ktrace_cell_name(t, most->array, most->cell, cell, sizeof cell);
+        cat(l2, n2, "%s%zu cell%s in bank conflicts (barred), up to %u-way: %s, %s at line %" PRId32,
+            l2[0] ? " \u00b7 " : "", nbc, nbc == 1 ? "" : "s", (unsigned)most->ways, cell,
+            most->store ? "a store" : "a load", most->line);
+    }
     sv_kunwritten uw;
     size_t nuw = sv_ktrace_unwritten_reads(t, k, &uw);
     if (nuw) { /* a value no thread wrote: named, not a silent 0 */
@@ -686,6 +695,13 @@ bool sv_kwords_tooltip(const sv_app_view *v, int row, int col, sv_tip_words *out
                              ? " \u00b7 in this run the cell is still right" : "");
             out->accent = SV_TONE_ERROR;
         }
+        const sv_kbankcell *bc = r->kind == SV_KROW_ARRAY ? sv_kpane_bank_at(t, k, r->array, cell)
+                                                          : NULL;
+        if (bc && n < SV_TIP_LINES)
+            snprintf(out->line[n++], SV_TIP_MAX, "bank conflict: a %u-way %s at line %" PRId32
+                     " (warp %" PRIu32 "): its bank served %u words of the request, one after "
+                     "another", (unsigned)bc->ways, bc->store ? "store" : "load", bc->line,
+                     bc->warp, (unsigned)bc->ways);
         char rw[SV_TIP_MAX];
         sv_kwords_runs(t, k, r, c, rw, sizeof rw);
         if (rw[0] && n < SV_TIP_LINES) {

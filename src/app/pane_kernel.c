@@ -3,7 +3,8 @@
  * step of it from the trace: values, written cells, arrows from the reads
  * each writing thread made (the CPU runtime; none from the GPU), case
  * borders only where the chapter's reading holds, the first broken cell
- * with what it holds and should hold, hazards hatched, an out-of-range read
+ * with what it holds and should hold, hazards hatched, bank conflicts barred
+ * and tagged with their ways, an out-of-range read
  * or a deadlock on the threads' cells, and the chapter kernel's values as
  * a ghost line under the rows it matches. */
 #include <math.h>
@@ -108,6 +109,8 @@ typedef struct kdraw {
     int hover_row, hover_col;
     int quiz_row;   /* predict mode's asked row (kquiz.c); -1 none */
     bool *hazard;   /* [row * cols + col]: a hazard of step k there (NULL: none at all) */
+    uint8_t *bank;  /* [row * cols + col]: the ways of its bank conflict in step k, 0 none
+                       (NULL: none at all) */
     const sv_reading *rd; /* the trace's reading (ktrace_reading.h) */
     sv_rstep mk;    /* what it draws over step k; array -1: nothing */
 } kdraw;
@@ -130,6 +133,27 @@ static bool *hazard_cells(const kdraw *d)
         hz[(size_t)r * cols + col] = true;
     }
     return hz;
+}
+
+/* The step's colliding cells (bank conflicts) by pane row and column, with
+ * their ways, once per frame. */
+static uint8_t *bank_cells(const kdraw *d)
+{
+    const sv_ktrace *kt = d->kt;
+    size_t cols = d->rows.cols;
+    uint8_t *bk = NULL;
+    size_t i = sv_kpane_bank_first(kt, d->k);
+    for (; i < kt->nbankcells && kt->bankcells[i].step == d->k; i++) {
+        const sv_kbankcell *x = &kt->bankcells[i];
+        uint32_t col;
+        int r = sv_kpane_row_of(&d->rows, x->array, x->cell, &col);
+        if (r < 0 || col >= cols)
+            continue;
+        if (!bk && !(bk = calloc((size_t)d->rows.n * cols, 1)))
+            return NULL;
+        bk[(size_t)r * cols + col] = x->ways;
+    }
+    return bk;
 }
 
 static sv_rgba case_rgb(const sv_theme *t, sv_case c)
@@ -240,6 +264,7 @@ typedef struct klook {
     float bw;
     int hatch;
     uint32_t wrong;
+    uint8_t ways;   /* its bank conflict's ways, 0 none */
 } klook;
 
 static void cell_look(const kdraw *d, int r, uint32_t c, klook *k)
@@ -275,6 +300,33 @@ static void cell_look(const kdraw *d, int r, uint32_t c, klook *k)
     const uint32_t *which;
     if (!sv_kpane_cell_runs(d->kt, d->k, row, c, &k->wrong, &which))
         k->wrong = 0;
+    k->ways = row->kind == SV_KROW_ARRAY && d->bank ? d->bank[(size_t)r * d->rows.cols + c] : 0;
+}
+
+/* A bank conflict on its cell: a bar along the cell's top in the window
+ * colour and, where it fits, a tag "×W" at its top right (W ways: the
+ * distinct words its bank served in one request). */
+static void draw_bank(const kdraw *d, sv_box b, uint8_t ways, bool tag)
+{
+    if (ways < 2)
+        return;
+    const sv_layout *l = d->l;
+    sv_rgba ink = d->t->window;
+    float h = fmaxf(1.5f, b.h * 0.12f), inset = fminf(b.w * 0.1f, l->radius);
+    sv_gfx_rect(d->g, (sv_box){ b.x + inset, b.y + 0.5f, b.w - 2.0f * inset, h }, 0.0f, ink, ink,
+                0.0f, SV_BORDER_SOLID);
+    if (!tag || l->num_px <= 0.0f)
+        return;
+    char s[16];
+    snprintf(s, sizeof s, "\u00d7%u", (unsigned)ways);
+    float px = fmaxf(l->legible_px * 0.85f, l->num_px * 0.42f);
+    float tw = sv_gfx_text_width(d->g, SV_FONT_SANS_BOLD, px, s) + 0.5f * px;
+    if (tw > b.w * 0.75f)
+        return;
+    sv_box tb = { b.x + b.w - tw - 0.1f * px, b.y - 0.55f * px, tw, 1.1f * px };
+    sv_gfx_rect(d->g, tb, 0.5f * px, ink, ink, 0.0f, SV_BORDER_SOLID);
+    sv_gfx_text(d->g, SV_FONT_SANS_BOLD, px, tb.x + tb.w / 2.0f, tb.y + tb.h / 2.0f,
+                SV_ALIGN_CENTER, d->t->tag_text, s);
 }
 
 static sv_rgba hatch_rgb(const sv_theme *t, int hatch)
@@ -316,6 +368,7 @@ static void draw_cell(const kdraw *d, int r, uint32_t c)
         sv_scene_hatch(d->g, b, fmaxf(3.0f, 0.9f * u), fmaxf(1.0f, 0.2f * u),
                        hatch_rgb(t, k.hatch));
     draw_runs_bar(d, b, k.wrong);
+    draw_bank(d, b, k.ways, true);
     sv_value want;
     if (sv_kpane_compare(d->v, d->k, row, c, &want)) {
         bool same = k.have && memcmp(&want, &k.val, sizeof k.val) == 0;
@@ -341,13 +394,15 @@ static void draw_row_merged(const kdraw *d, int r)
         klook a, b;
         cell_look(d, r, c, &a);
         uint32_t j = c + 1, worst = a.wrong;
+        uint8_t most = a.ways;
         for (; j <= (uint32_t)l->last_cell && j < hi; j++) {
             cell_look(d, r, j, &b);
             if (memcmp(&a.fill, &b.fill, sizeof a.fill) != 0 ||
                 memcmp(&a.border, &b.border, sizeof a.border) != 0 || a.hatch != b.hatch ||
-                (a.wrong > 0) != (b.wrong > 0))
+                (a.wrong > 0) != (b.wrong > 0) || (a.ways > 0) != (b.ways > 0))
                 break;
             worst = b.wrong > worst ? b.wrong : worst;
+            most = b.ways > most ? b.ways : most;
         }
         sv_box last = sv_layout_cell(l, r, (int)j - 1);
         sv_box run = { a.b.x, a.b.y, last.x + last.w - a.b.x, a.b.h };
@@ -357,6 +412,7 @@ static void draw_row_merged(const kdraw *d, int r)
             sv_scene_hatch(d->g, run, fmaxf(4.0f, run.h * 0.16f), fmaxf(1.0f, 0.2f * l->unit),
                            hatch_rgb(d->t, a.hatch));
         draw_runs_bar(d, run, worst);
+        draw_bank(d, run, most, false);
         c = j;
     }
 }
@@ -667,6 +723,7 @@ void sv_render_kernel(sv_gfx *g, const sv_app_view *v, const sv_layout *l, const
     sv_gfx_clip(g, &l->cells_clip);
     if (d.kt->nsteps > 0) {
         d.hazard = hazard_cells(&d);
+        d.bank = bank_cells(&d);
         draw_arrows(&d, 0);
         bool merged = l->cell_pitch < 4.0f;
         for (int r = 0; r < d.rows.n; r++) {
@@ -679,6 +736,7 @@ void sv_render_kernel(sv_gfx *g, const sv_app_view *v, const sv_layout *l, const
                 draw_cell(&d, r, (uint32_t)c);
         }
         free(d.hazard);
+        free(d.bank);
         draw_arrows(&d, 1);
         draw_marks(&d);
         draw_failure(&d);

@@ -115,6 +115,7 @@ void sv_ktrace_destroy(sv_ktrace *t)
         free(t->prints[i].text);
     free(t->prints);
     free(t->banks);
+    free(t->bankcells);
     for (size_t s = 0; s < t->nsteps; s++)
         sv_kstep_clear(&t->steps[s], t->narrays);
     free(t->steps);
@@ -407,7 +408,8 @@ static size_t step_bytes(const sv_ktrace *t, const sv_kstep *s)
 
 size_t sv_ktrace_trim(sv_ktrace *t, size_t max_bytes)
 {
-    size_t used = 4096 + t->n * 30 + 160 * t->nhazards + (t->source ? 2 * strlen(t->source) : 0);
+    size_t used = 4096 + t->n * 30 + 160 * t->nhazards + 100 * t->nbankcells +
+                  (t->source ? 2 * strlen(t->source) : 0);
     for (size_t k = 0; k < t->ncellruns; k++) {
         used += 64;
         for (size_t i = 0; i < t->n; i++)
@@ -435,6 +437,11 @@ size_t sv_ktrace_trim(sv_ktrace *t, size_t max_bytes)
         if (t->hazards[i].step < keep)
             t->hazards[h++] = t->hazards[i];
     t->nhazards = h;
+    size_t bc = 0;
+    for (size_t i = 0; i < t->nbankcells; i++)
+        if (t->bankcells[i].step < keep)
+            t->bankcells[bc++] = t->bankcells[i];
+    t->nbankcells = bc;
     size_t c = 0;
     for (size_t i = 0; i < t->ncellruns; i++) {
         if (t->cellruns[i].step < (int32_t)keep) {
@@ -505,6 +512,20 @@ bool sv_ktrace_validate(const sv_ktrace *t, char *err, size_t errlen)
                                                       (b->step == t->banks[i - 1].step &&
                                                        b->line <= t->banks[i - 1].line))))
             BAD("bank_conflicts[%zu]: step, line or counts out of range or order", i);
+    }
+    if (t->nbankcells > SV_KTRACE_MAX_BANK_CELLS ||
+        (t->nbankcells && (!t->bankcells || !t->banks_counted)))
+        BAD("%zu colliding cells", t->nbankcells);
+    for (size_t i = 0; i < t->nbankcells; i++) {
+        const sv_kbankcell *b = &t->bankcells[i], *p = i ? &t->bankcells[i - 1] : NULL;
+        if (b->step > SV_KTRACE_MAX_STEPS || b->array >= t->narrays ||
+            t->arrays[b->array].kind != SV_KARRAY_SHARED || b->cell >= t->arrays[b->array].len ||
+            b->ways < 2 || b->ways > 32 || b->line < 0 || b->warp > SV_MAX_N / 32 ||
+            (p && (b->step < p->step ||
+                   (b->step == p->step && (b->array < p->array ||
+                                           (b->array == p->array && b->cell <= p->cell))))))
+            BAD("bank_conflicts.cells[%zu]: step, array, cell, ways or line out of range or "
+                "order", i);
     }
     if (t->nprints > SV_KTRACE_MAX_PRINTS || (t->nprints && !t->prints))
         BAD("%zu printf calls (at most %d are kept)", t->nprints, SV_KTRACE_MAX_PRINTS);

@@ -41,6 +41,7 @@ extern "C" {
 #define SV_KTRACE_MAX_PRINTS 4096     /* printf calls kept; prints_dropped counts the rest */
 #define SV_KTRACE_MAX_PRINT 256       /* bytes of one printf's text kept (before escaping) */
 #define SV_KTRACE_MAX_BANK_LINES 4096 /* (step, line) entries of the bank conflicts kept */
+#define SV_KTRACE_MAX_BANK_CELLS 65536 /* (step, cell) entries of the colliding cells kept */
 /* Cells of all steps together (steps x the arrays' cells): 2^25, about 200
  * MB of steps. The reader refuses more; a runtime stops recording steps
  * before it. */
@@ -163,6 +164,21 @@ typedef struct sv_kbank {
     uint64_t loads, stores;
 } sv_kbank;
 
+/* A cell whose word collided in a bank with other words of one warp-wide
+ * shared access of a step (the lanes that collide, drawn on the cells):
+ * ways is how many distinct words that bank served in that request (2: one
+ * conflict, 32: a stride of 32); where the cell collided in several
+ * requests of the step, the one of most ways (then the first). */
+typedef struct sv_kbankcell {
+    uint32_t step;
+    uint16_t array;        /* a shared array */
+    uint8_t ways;          /* 2 .. 32 */
+    bool store;            /* the request was a store (else a load) */
+    uint32_t cell;
+    int32_t line;          /* the access's line, 0 unknown */
+    uint32_t warp;
+} sv_kbankcell;
+
 /* Threads waiting at one barrier line when a deadlock was found. */
 typedef struct sv_kwait {
     int32_t line;          /* the __syncthreads() line; 0: the kernel's end (exited) */
@@ -274,6 +290,9 @@ typedef struct sv_ktrace {
     uint64_t bank_loads, bank_stores; /* the shown run's, in all */
     size_t nbanks;         /* by step, then line; only entries with a conflict */
     sv_kbank *banks;
+    size_t nbankcells;     /* by step, then array, then cell: one entry each */
+    sv_kbankcell *bankcells;
+    uint32_t bankcells_dropped; /* colliding cells past SV_KTRACE_MAX_BANK_CELLS */
     /* Filled by sv_ktrace_analyze() (derived, never read from a file): */
     sv_kreading *readings; /* [nsteps] */
     sv_value *expected;    /* n: the sequential scan of op (inclusive or exclusive) */

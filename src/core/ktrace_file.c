@@ -254,7 +254,22 @@ static void put_banks(FILE *f, const sv_ktrace *t)
         fprintf(f, "%s\n    {\"step\": %" PRIu32 ", \"line\": %" PRId32 ", \"loads\": %" PRIu64
                    ", \"stores\": %" PRIu64 "}", i ? "," : "", t->banks[i].step, t->banks[i].line,
                 t->banks[i].loads, t->banks[i].stores);
-    fputs(t->nbanks ? "\n  ]}" : "]}", f);
+    fputs(t->nbanks ? "\n  ]" : "]", f);
+    /* the colliding cells: "cells": [{"step": K, "array": A, "cell": C,
+     * "ways": W, "op": "load" | "store", "line": L, "warp": w}, ...] */
+    fputs(", \"cells\": [", f);
+    for (size_t i = 0; i < t->nbankcells; i++) {
+        const sv_kbankcell *c = &t->bankcells[i];
+        fprintf(f, "%s\n    {\"step\": %" PRIu32 ", \"array\": ", i ? "," : "", c->step);
+        put_array_ref(f, c->array);
+        fprintf(f, ", \"cell\": %" PRIu32 ", \"ways\": %u, \"op\": \"%s\", \"line\": %" PRId32
+                   ", \"warp\": %" PRIu32 "}", c->cell, (unsigned)c->ways,
+                c->store ? "store" : "load", c->line, c->warp);
+    }
+    fputs(t->nbankcells ? "\n  ]" : "]", f);
+    if (t->bankcells_dropped)
+        fprintf(f, ", \"cells_dropped\": %" PRIu32, t->bankcells_dropped);
+    fputs("}", f);
 }
 
 /* sv_ktrace_save: sv_ktrace_write below, all or nothing. */
@@ -440,6 +455,7 @@ static const char *scan_name(int k) { return sv_scan_name((sv_scan)k); }
 static const char *backend_name(int k) { return sv_backend_name((sv_backend)k); }
 static const char *array_kind(int k) { return sv_karray_kind_name((sv_karray_kind)k); }
 static const char *hazard_kind(int k) { return sv_khazard_kind_name((sv_khazard_kind)k); }
+static const char *bank_op(int k) { return k == 0 ? "load" : k == 1 ? "store" : NULL; }
 static const char *fail_kind(int k) { return k == 0 ? NULL : sv_kfail_kind_name((sv_kfail_kind)k); }
 
 /* An array reference: an index into arrays, or "in" when in_ok. */
@@ -903,6 +919,57 @@ static bool read_prints(kreader *r, const json_t *root)
     return true;
 }
 
+/* bank_conflicts.cells (optional: files of before it have none): the
+ * colliding cells, in order (by step, array, cell), each a shared array's. */
+static bool read_bank_cells(kreader *r, const json_t *b)
+{
+    sv_ktrace *t = r->t;
+    long long dropped = 0;
+    if (json_object_get(b, "cells_dropped") &&
+        !want_int(r, b, "bank_conflicts", "cells_dropped", 0, UINT32_MAX, &dropped))
+        return false;
+    t->bankcells_dropped = (uint32_t)dropped;
+    const json_t *list = json_object_get(b, "cells");
+    if (!list)
+        return true;
+    if (!json_is_array(list) || json_array_size(list) > SV_KTRACE_MAX_BANK_CELLS)
+        return bad(r, "bank_conflicts.cells", "expected an array of at most %d entries",
+                   SV_KTRACE_MAX_BANK_CELLS);
+    size_t k = json_array_size(list);
+    if (k && !(t->bankcells = calloc(k, sizeof *t->bankcells)))
+        return bad(r, "bank_conflicts.cells", "out of memory");
+    for (size_t i = 0; i < k; i++) {
+        const json_t *x = json_array_get(list, i);
+        char q[96];
+        snprintf(q, sizeof q, "bank_conflicts.cells[%zu]", i);
+        if (!json_is_object(x))
+            return bad(r, q, "expected an object, got %s", sv_json_kind_of(x));
+        long long st, cell, ways, line, warp;
+        uint32_t arr;
+        int op = 0;
+        if (!want_int(r, x, q, "step", 0, SV_KTRACE_MAX_STEPS, &st) ||
+            !want_array_ref(r, x, q, false, &arr) ||
+            !want_int(r, x, q, "cell", 0, SV_KTRACE_MAX_CELLS - 1, &cell) ||
+            !want_int(r, x, q, "ways", 2, 32, &ways) ||
+            !want_name(r, x, q, "op", bank_op, 2, &op) ||
+            !want_int(r, x, q, "line", 0, INT32_MAX, &line) ||
+            !want_int(r, x, q, "warp", 0, SV_MAX_N / 32, &warp))
+            return false;
+        if (t->arrays[arr].kind != SV_KARRAY_SHARED || (uint32_t)cell >= t->arrays[arr].len)
+            return bad(r, q, "cell %lld of %s is no cell of a shared array", cell,
+                       t->arrays[arr].name);
+        t->bankcells[i] = (sv_kbankcell){(uint32_t)st, (uint16_t)arr, (uint8_t)ways, op == 1,
+                                         (uint32_t)cell, (int32_t)line, (uint32_t)warp};
+        t->nbankcells = i + 1;
+        const sv_kbankcell *c = &t->bankcells[i], *p = i ? c - 1 : NULL;
+        if (p && (c->step < p->step ||
+                  (c->step == p->step &&
+                   (c->array < p->array || (c->array == p->array && c->cell <= p->cell)))))
+            return bad(r, q, "out of order (by step, then array, then cell)");
+    }
+    return true;
+}
+
 /* "bank_conflicts" (optional): the totals and the entries by step and line,
  * each within the totals, in order. */
 static bool read_banks(kreader *r, const json_t *root)
@@ -948,7 +1015,7 @@ static bool read_banks(kreader *r, const json_t *root)
                        t->banks[i].line <= t->banks[i - 1].line)))
             return bad(r, q, "out of order (by step, then line)");
     }
-    return true;
+    return read_bank_cells(r, b);
 }
 
 static bool read_header(kreader *r, const json_t *root)

@@ -276,6 +276,14 @@ static void print_diagnosis(const ktable *tb, size_t max_hazards)
                     " in loads, %" PRIu64 " in stores)", most->line, most->step, most->loads,
                     most->stores);
         fputc('\n', tb->f);
+        if (t->nbankcells) { /* the cells that collided: barred on the window's cells */
+            unsigned ways = 0;
+            for (size_t i = 0; i < t->nbankcells; i++)
+                ways = t->bankcells[i].ways > ways ? t->bankcells[i].ways : ways;
+            fprintf(tb->f, "  colliding cells: %zu%s over the steps, up to %u-way (the words one "
+                    "bank served in one request)\n", t->nbankcells,
+                    t->bankcells_dropped ? " kept" : "", ways);
+        }
     }
     bool ran = t->failure.kind == SV_KFAIL_NONE;
     if (ran && t->first_wrong < 0 && t->output_round > 0)

@@ -538,9 +538,24 @@ struct BankKey {
         return std::tie(warp, pc, occ, write) < std::tie(o.warp, o.pc, o.occ, o.write);
     }
 };
+struct BankLane {
+    uint32_t lane;
+    uint64_t word;   // its first 4-byte word
+    uint16_t arr;    // its array (internal id) and first cell
+    uint32_t cell;
+    uint64_t word_at(unsigned w) const { return word + w; } // its w-th word
+};
 struct BankReq {
     unsigned size = 0;
-    std::vector<std::pair<uint32_t, uint64_t>> lanes; // lane, first 4-byte word
+    std::vector<BankLane> lanes;
+};
+// A colliding cell of the recorded run (ktrace.h's sv_kbankcell, the array
+// still the internal id): the request of most ways it collided in.
+struct BankCell {
+    uint8_t ways;
+    bool store;
+    int32_t line;
+    uint32_t warp;
 };
 // Made with new when first needed: the child starts in a constructor of its
 // own, before this file's dynamic initializers may have run, so no object
@@ -550,6 +565,8 @@ struct Banks {
     std::vector<std::unordered_map<uint64_t, uint32_t>> occ; // per thread: pc -> times run
     std::map<std::pair<uint32_t, int32_t>, std::pair<uint64_t, uint64_t>> lines; // (step,
                                                               // line) -> loads, stores
+    std::map<std::tuple<uint32_t, uint16_t, uint32_t>, BankCell> cells; // (step, arr, cell)
+    uint32_t cells_dropped = 0;
     uint64_t loads = 0, stores = 0;
 };
 Banks *banks_ = nullptr;
@@ -561,7 +578,8 @@ Banks &banks()
     return *banks_;
 }
 
-void bank_note(uintptr_t off, unsigned long size, bool write, uint64_t pc)
+void bank_note(uintptr_t off, unsigned long size, bool write, uint64_t pc, uint16_t arr,
+               uint32_t cell)
 {
     Banks &b = banks();
     if (b.occ.size() < R->n)
@@ -569,7 +587,49 @@ void bank_note(uintptr_t off, unsigned long size, bool write, uint64_t pc)
     uint32_t occ = b.occ[R->cur][pc]++;
     BankReq &q = b.reqs[BankKey{R->cur / 32, pc, occ, write}];
     q.size = std::max(q.size, (unsigned)size);
-    q.lanes.push_back({R->cur % 32, (uint64_t)(off / 4)});
+    q.lanes.push_back({R->cur % 32, (uint64_t)(off / 4), arr, cell});
+}
+
+// The cells of one conflicting request's lanes whose words share a bank
+// with other words of their group: marked with that bank's ways (the
+// distinct words it served), keeping a cell's most ways in the step.
+void bank_cells_of(const BankReq &q, const BankKey &key, uint32_t step, int32_t line)
+{
+    Banks &b = banks();
+    unsigned words = q.size <= 4 ? 1 : (q.size + 3) / 4;
+    unsigned group = q.size <= 4 ? 32 : q.size <= 8 ? 16 : 8;
+    for (unsigned g = 0; g < 32 / group; g++) {
+        std::map<uint64_t, bool> ws; // the group's distinct words
+        for (const auto &l : q.lanes)
+            if (l.lane / group == g)
+                for (unsigned w = 0; w < words; w++)
+                    ws[l.word_at(w)] = true;
+        unsigned per_bank[32] = {0};
+        for (const auto &w : ws)
+            per_bank[w.first % 32]++;
+        for (const auto &l : q.lanes) {
+            if (l.lane / group != g)
+                continue;
+            for (unsigned w = 0; w < words; w++) {
+                unsigned ways = per_bank[l.word_at(w) % 32];
+                const Arr &a = R->arrs[l.arr];
+                uint32_t cell = l.cell + (uint32_t)(w * 4 / kCell);
+                if (ways < 2 || cell >= a.len)
+                    continue;
+                auto k = std::make_tuple(step, l.arr, cell);
+                auto it = b.cells.find(k);
+                if (it == b.cells.end()) {
+                    if (b.cells.size() >= SV_KTRACE_MAX_BANK_CELLS) {
+                        b.cells_dropped++;
+                        continue;
+                    }
+                    b.cells[k] = {(uint8_t)ways, key.write, line > 0 ? line : 0, key.warp};
+                } else if (ways > it->second.ways) {
+                    it->second = {(uint8_t)ways, key.write, line > 0 ? line : 0, key.warp};
+                }
+            }
+        }
+    }
 }
 
 // The conflicts of one request.
@@ -582,9 +642,9 @@ uint64_t bank_conflicts_of(const BankReq &q)
     for (unsigned g = 0; g < 32 / group; g++) {
         ws.clear();
         for (const auto &l : q.lanes)
-            if (l.first / group == g)
+            if (l.lane / group == g)
                 for (unsigned w = 0; w < words; w++)
-                    ws.push_back(l.second + w);
+                    ws.push_back(l.word_at(w));
         if (ws.empty())
             continue;
         std::sort(ws.begin(), ws.end());
@@ -607,6 +667,7 @@ void bank_step(uint32_t step)
         if (!c)
             continue;
         int32_t line = line_of(kv.first.pc);
+        bank_cells_of(kv.second, kv.first, step, line);
         auto &e = b.lines[{step, line > 0 ? line : 0}];
         (kv.first.write ? e.second : e.first) += c;
         (kv.first.write ? b.stores : b.loads) += c;
@@ -632,7 +693,8 @@ void record_access(uint16_t ai, uintptr_t addr, unsigned long size, bool write, 
     }
     Arr &a = R->arrs[ai];
     if (R->record && !atomic && a.kind == SV_KARRAY_SHARED)
-        bank_note(addr - (uintptr_t)R->pool, size, write, pc);
+        bank_note(addr - (uintptr_t)R->pool, size, write, pc, ai,
+                  (uint32_t)((addr - a.base) / kCell));
     uint32_t c0 = (uint32_t)((addr - a.base) / kCell);
     uint32_t c1 = (uint32_t)((addr + size - 1 - a.base) / kCell);
     if (c1 >= a.len)
@@ -1577,6 +1639,8 @@ bool run_once(sv_schedule s, char *err, size_t errlen)
     banks().reqs.clear();
     banks().occ.clear();
     banks().lines.clear();
+    banks().cells.clear();
+    banks().cells_dropped = 0;
     banks().loads = banks().stores = 0;
     R->wseq = 0;
     R->sync_with.assign((size_t)R->n * 32, 0);
@@ -1871,6 +1935,30 @@ bool finish(const sv_value *expected, char *err, size_t errlen)
             t->banks[t->nbanks++] = {kv.first.first, kv.first.second, kv.second.first,
                                      kv.second.second};
         }
+        free(t->bankcells);
+        t->bankcells = nullptr;
+        t->nbankcells = 0;
+        t->bankcells_dropped = banks().cells_dropped;
+        if (!banks().cells.empty()) {
+            t->bankcells = alloc_n<sv_kbankcell>(banks().cells.size());
+            if (!t->bankcells)
+                goto oom;
+        }
+        // (step, internal array, cell) order becomes (step, trace array, cell) order
+        // once each array's place is known
+        for (const auto &kv : banks().cells) {
+            int ta = R->arrs[std::get<1>(kv.first)].tidx;
+            if (ta < 0 || std::get<0>(kv.first) > SV_KTRACE_MAX_STEPS)
+                continue;
+            t->bankcells[t->nbankcells++] = {std::get<0>(kv.first), (uint16_t)ta, kv.second.ways,
+                                             kv.second.store, std::get<2>(kv.first),
+                                             kv.second.line, kv.second.warp};
+        }
+        std::stable_sort(t->bankcells, t->bankcells + t->nbankcells,
+                         [](const sv_kbankcell &x, const sv_kbankcell &y) {
+                             return std::tie(x.step, x.array, x.cell) <
+                                    std::tie(y.step, y.array, y.cell);
+                         });
     }
     (void)expected;
     return true;

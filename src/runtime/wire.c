@@ -188,6 +188,16 @@ bool sv_rt_wire_send(int fd, const sv_ktrace *t)
         w64(t->banks[k].loads);
         w64(t->banks[k].stores);
     }
+    w32(t->bankcells_dropped);
+    w32((uint32_t)t->nbankcells);
+    for (size_t k = 0; k < t->nbankcells; k++) {
+        const sv_kbankcell *c = &t->bankcells[k];
+        w32(c->step);
+        w32((uint32_t)c->array | (uint32_t)c->ways << 16 | (uint32_t)c->store << 24);
+        w32(c->cell);
+        w32((uint32_t)c->line);
+        w32(c->warp);
+    }
     w32(WIRE_END);
     wput(wkey, sizeof wkey);
     wflush();
@@ -498,6 +508,24 @@ bool sv_rt_wire_recv_first(const unsigned char *data, size_t len, const unsigned
         t->banks[k].loads = r64(&r);
         t->banks[k].stores = r64(&r);
         t->nbanks = k + 1;
+    }
+    t->bankcells_dropped = r32(&r);
+    uint32_t nc = rcount(&r, SV_KTRACE_MAX_BANK_CELLS, 20);
+    if (nc && !(t->bankcells = calloc(nc, sizeof *t->bankcells)))
+        goto oom;
+    for (uint32_t k = 0; k < nc && r.ok; k++) { /* ranges and order: sv_ktrace_validate */
+        sv_kbankcell *c = &t->bankcells[k];
+        c->step = r32(&r);
+        uint32_t aw = r32(&r);
+        c->array = (uint16_t)(aw & 0xffff);
+        c->ways = (uint8_t)(aw >> 16);
+        c->store = (aw >> 24) != 0;
+        if (aw >> 25)
+            r.ok = false;
+        c->cell = r32(&r);
+        c->line = (int32_t)r32(&r);
+        c->warp = r32(&r);
+        t->nbankcells = k + 1;
     }
     unsigned char k1[SV_RT_KEY_BYTES];
     if (r32(&r) != WIRE_END || !rget(&r, k1, sizeof k1) || !r.ok) {

@@ -414,6 +414,74 @@ static void test_many_runs(void)
 
 /* The header names the CPU runtime for a kernel trace, never the emulator
  * that made the chapter's trace for the same input (s->source). */
+/* Bank conflicts on the cells (issue 30): bank_pairs.cu's staging stores
+ * t[0][0..3] and t[1][0..3] in one request, two words in each of banks
+ * 0..3: the 8 cells are barred in the window colour along their top and
+ * tagged "×2"; the cells past them are not; the tooltip and the caption
+ * say it; the next step (no conflict) draws none. */
+static void test_bank_cells(void)
+{
+    sv_ktrace *t = run_file(SV_TEST_KERNELS "/bank_pairs.cu");
+    CHECK(t->banks_counted && t->bank_stores == 1 && t->bank_loads == 0);
+    CHECK_INT((int)t->nbankcells, 8);
+    for (size_t i = 0; i < t->nbankcells && i < 8; i++)
+        CHECK(t->bankcells[i].step == 0 && t->bankcells[i].ways == 2 && t->bankcells[i].store &&
+              t->bankcells[i].cell == (i < 4 ? (uint32_t)i : 32 + (uint32_t)i - 4));
+    int r0 = row_named(t, "t[0]"), r1 = row_named(t, "t[1]");
+    CHECK(r0 > 0 && r1 == r0 + 1);
+    sv_app_view v;
+    kview(&v, t, 0);
+    v.hover_row = r1;
+    v.hover_cell = 3;
+    draw(&v, 1280, 720, "bank conflicts");
+    int barred = 0, tags = 0, stray = 0;
+    for (int r = r0; r <= r1; r++)
+        for (int c = 0; c < 8; c++) {
+            sv_box b = sv_layout_cell(&lay, r, c);
+            bool bar = false;
+            for (size_t i = 0; i < sv_gfx_rec_count(rec); i++) {
+                const sv_prim *p = sv_gfx_rec_prim(rec, i);
+                if (p->kind == SV_PRIM_RECT && same_rgb(p->fill, dark->window) &&
+                    p->box.x >= b.x && p->box.x + p->box.w <= b.x + b.w + 0.5f &&
+                    p->box.y >= b.y && p->box.y + p->box.h <= b.y + b.h * 0.3f)
+                    bar = true;
+                if (p->kind == SV_PRIM_TEXT && strcmp(p->text, "\u00d72") == 0 &&
+                    p->x0 >= b.x && p->x0 <= b.x + b.w && fabsf(p->y0 - b.y) < b.h * 0.5f)
+                    tags += c < 4;
+            }
+            if (c < 4)
+                barred += bar;
+            else
+                stray += bar;
+        }
+    CHECK_MSG(barred == 8 && stray == 0, "%d of the 8 colliding cells barred, %d others", barred,
+              stray);
+    CHECK_MSG(tags == 8, "%d of the 8 colliding cells tagged \u00d72", tags);
+    sv_tip_words tip;
+    CHECK(sv_pane_of(&v)->tooltip(&v, r1, 3, &tip));
+    char all[2048] = "";
+    for (int k = 0; k < tip.n; k++) {
+        strcat(all, tip.line[k]);
+        strcat(all, " | ");
+    }
+    CHECK_CONTAINS(all, "bank conflict: a 2-way store at line 12 (warp 0)");
+    sv_caption_words cw;
+    CHECK(sv_pane_of(&v)->caption(&v, &cw));
+    CHECK_CONTAINS(cw.line2, "8 cells in bank conflicts (barred), up to 2-way: t[0][0], a store "
+                             "at line 12");
+    CHECK(sv_pane_of(&v)->tooltip(&v, r0, 5, &tip));
+    for (int k = 0; k < tip.n; k++)
+        CHECK_MSG(!strstr(tip.line[k], "bank"), "t[0][5]'s tooltip: %s", tip.line[k]);
+    kview(&v, t, 1);
+    draw(&v, 1280, 720, "bank conflicts, step 1");
+    for (size_t i = 0; i < sv_gfx_rec_count(rec); i++) {
+        const sv_prim *p = sv_gfx_rec_prim(rec, i);
+        CHECK_MSG(!(p->kind == SV_PRIM_TEXT && strcmp(p->text, "\u00d72") == 0),
+                  "step 1 has no conflict, yet a cell is tagged");
+    }
+    sv_ktrace_destroy(t);
+}
+
 static void test_header_runtime(void)
 {
     sv_ktrace *t = run_file(SV_TEST_KERNELS "/in_place_race.cu");
@@ -684,6 +752,7 @@ int main(int argc, char **argv)
     test_compare();
     test_failures();
     test_lab_truth();
+    test_bank_cells();
     sv_gfx_rec_destroy(rec);
     return view_test_close("all kernel pane checks passed");
 }
