@@ -6,8 +6,10 @@
 #include <string.h>
 
 #include "../core/escape.h"
+#include "../core/ktrace_diverge.h"
 #include "../core/ktrace_reading.h"
 #include "kpane.h"
+#include "scene.h"
 
 /* Whether row `row` of array a holds a cell written by the end, or read. */
 static bool row_touched(const sv_ktrace *t, uint32_t a, uint32_t row)
@@ -223,6 +225,25 @@ size_t sv_kpane_bank_cells(const sv_ktrace *t, size_t k, const sv_kbankcell **mo
         if (!*most || t->bankcells[i].ways > (*most)->ways)
             *most = &t->bankcells[i];
     return n;
+}
+
+int sv_kpane_diverged_warp(const sv_app_view *v, size_t k)
+{
+    const sv_ktrace *t = v->ktrace;
+    sv_kdiverge d;
+    if (!t || sv_ktrace_divergence(t, k, &d, 1) == 0)
+        return -1;
+    int row, col;
+    sv_krows rows;
+    if (sv_scene_tooltip_target(v, &row, &col) && sv_kpane_rows(t, &rows) && row < rows.n &&
+        col >= 0 && (uint32_t)col < rows.row[row].count) {
+        const sv_krow *r = &rows.row[row];
+        const sv_kwrite *w = r->kind == SV_KROW_INPUT ? NULL
+                             : sv_kpane_write_of(t, k, r->array, r->first + (uint32_t)col);
+        uint32_t thread = w ? w->at.thread : (uint32_t)col;
+        return thread < t->n ? (int)(thread / 32) : (int)d.warp;
+    }
+    return (int)d.warp;
 }
 
 bool sv_kpane_failed_here(const sv_ktrace *t, size_t k)

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "../core/escape.h"
+#include "../core/ktrace_diverge.h"
 #include "../core/ktrace_reading.h"
 #include "../core/lab_schedule.h"
 #include "kpane.h"
@@ -702,6 +703,20 @@ bool sv_kwords_tooltip(const sv_app_view *v, int row, int col, sv_tip_words *out
                      " (warp %" PRIu32 "): its bank served %u words of the request, one after "
                      "another", (unsigned)bc->ways, bc->store ? "store" : "load", bc->line,
                      bc->warp, (unsigned)bc->ways);
+        /* where the writer's warp diverged in this step: its lines, and who waited */
+        sv_kdiverge dv[8];
+        size_t ndv = sv_ktrace_divergence(t, k, dv, 8);
+        uint32_t thread = w ? w->at.thread : (uint32_t)col;
+        for (size_t i = 0, said = 0; i < ndv && i < 8 && said < 2 && n < SV_TIP_LINES; i++) {
+            if (dv[i].warp != thread / 32)
+                continue;
+            char ran[96], waited[96];
+            sv_lanes_words(dv[i].ran, ran, sizeof ran);
+            sv_lanes_words(dv[i].lanes & ~dv[i].ran, waited, sizeof waited);
+            snprintf(out->line[n++], SV_TIP_MAX, "warp %" PRIu32 " diverged at line %" PRId32
+                     ": %s ran it, %s waited", dv[i].warp, dv[i].line, ran, waited);
+            said++;
+        }
         char rw[SV_TIP_MAX];
         sv_kwords_runs(t, k, r, c, rw, sizeof rw);
         if (rw[0] && n < SV_TIP_LINES) {
@@ -783,6 +798,9 @@ bool sv_kwords_counters(const sv_app_view *v, char *line, size_t n1, char *note,
     else if (!own)
         snprintf(line, n1, "step %zu of %zu \u00b7 hazards %zu", t->nsteps ? k + 1 : 0,
                  t->nsteps, (size_t)t->hazards_total);
+    size_t ndv = sv_ktrace_divergence(t, k, NULL, 0);
+    if (ndv) /* a warp's line some of its lanes ran while the others waited */
+        cat(line, n1, " \u00b7 divergent lines %zu", ndv);
     if (t->failure.kind != SV_KFAIL_NONE) {
         char f[SV_WORDS_MAX];
         sv_ktrace_failure_words(t, f, sizeof f);

@@ -14,6 +14,7 @@
 #include "source.h"
 #include "kpane.h"
 #include "../core/escape.h"
+#include "../core/ktrace_diverge.h"
 
 /* A line as drawn: tabs as 4 spaces, control bytes as spaces (never one on
  * screen), each byte with its span's token. Returns the bytes in out. */
@@ -340,6 +341,37 @@ void sv_render_source(sv_gfx *g, const sv_app_view *s, const sv_layout *l, const
 
 /* ---- a kernel trace's own source (issue 18) ----------------------------- */
 
+/* A warp's lanes at a line where it diverged (issue 30), at the line's
+ * right end: a square per lane of the step, filled where the lane ran the
+ * line, hollow where it waited; the warp's number before them. */
+static void draw_lanes(sv_gfx *g, const sv_theme *t, const sv_box *clip, float y, float pitch,
+                       const sv_kdiverge *d)
+{
+    float side = fminf(pitch * 0.55f, clip->w * 0.28f / 32.0f), gap = side * 0.25f;
+    if (side < 2.0f)
+        return;
+    int last = 31;
+    while (last > 0 && !(d->lanes >> last & 1u))
+        last--;
+    float x0 = clip->x + clip->w - 0.4f * pitch - (float)(last + 1) * (side + gap);
+    sv_rgba ink = t->partial;
+    float tagw = 1.8f * pitch; /* the panel under them: legible over a long line's text */
+    sv_gfx_rect(g, (sv_box){ x0 - tagw, y - pitch / 2.0f, clip->x + clip->w - x0 + tagw, pitch },
+                0.0f, t->panel, sv_rgba_alpha(t->panel, 0.0f), 0.0f, SV_BORDER_NONE);
+    for (int i = 0; i <= last; i++) {
+        if (!(d->lanes >> i & 1u))
+            continue;
+        bool ran = d->ran >> i & 1u;
+        sv_box b = { x0 + (float)i * (side + gap), y - side / 2.0f, side, side };
+        sv_gfx_rect(g, b, 0.0f, ran ? ink : sv_rgba_alpha(t->panel, 0.0f), ink,
+                    fmaxf(1.0f, side * 0.14f), SV_BORDER_SOLID);
+    }
+    char w[24];
+    snprintf(w, sizeof w, "w%u", (unsigned)d->warp);
+    sv_gfx_text(g, SV_FONT_SANS_BOLD, fmaxf(8.0f, pitch * 0.55f), x0 - 0.3f * pitch, y,
+                SV_ALIGN_RIGHT, ink, w);
+}
+
 /* The lines the kernel pane marks in its source: the last save's error, the
  * hovered cell's hazard (both lines) and write, the failure, and the step's
  * barrier, or with a phase (Down/Up) that phase's lines (kphase.c). */
@@ -443,6 +475,17 @@ void sv_render_kernel_source(sv_gfx *g, const sv_app_view *s, const sv_layout *l
         const char *nl = strchr(c, '\n');
         c = nl ? nl + 1 : c + strlen(c);
     }
+    /* The step's divergence for the warp the view shows (the hovered
+     * cell's, else the first): its lanes at each line that split it. */
+    sv_kdiverge dv[64];
+    size_t ndv = 0;
+    int warp = s->ksource || kt->nsteps == 0 ? -1 : sv_kpane_diverged_warp(s, (size_t)sv_kpane_step(s));
+    if (warp >= 0) {
+        size_t all = sv_ktrace_divergence(kt, (size_t)sv_kpane_step(s), dv, 64);
+        for (size_t i = 0; i < all && i < 64; i++)
+            if (dv[i].warp == (uint32_t)warp)
+                dv[ndv++] = dv[i];
+    }
     float y = top + pitch / 2.0f;
     for (int line = first; line < first + count && line <= nlines; line++, y += pitch) {
         const char *nl = strchr(c, '\n');
@@ -472,6 +515,9 @@ void sv_render_kernel_source(sv_gfx *g, const sv_app_view *s, const sv_layout *l
         }
         buf[o] = '\0';
         sv_gfx_text(g, SV_FONT_MONO, px, tx, y, SV_ALIGN_LEFT, t->text, buf);
+        for (size_t i = 0; i < ndv; i++)
+            if (dv[i].line == line)
+                draw_lanes(g, t, &clip, y, pitch, &dv[i]);
         if (line == m.error && s->kerror && s->kerror[0]) { /* the message under its line */
             y += pitch;
             char msg[400], cut[400];

@@ -14,6 +14,7 @@
 #include "error.h"
 #include "fileio.h"
 #include "json_value.h"
+#include "ktrace_diverge.h"
 
 /* ---- Writing -------------------------------------------------------------- */
 
@@ -144,6 +145,18 @@ static void put_step(FILE *f, const sv_ktrace *t, size_t k)
                     s->writes[w].first_read, s->writes[w].nreads);
         }
         fputs(s->nwrites ? "\n      ]" : "]", f);
+    }
+    size_t nd = sv_ktrace_divergence(t, k, NULL, 0);
+    sv_kdiverge *dv = nd ? malloc(nd * sizeof *dv) : NULL;
+    if (dv) { /* derived from the accesses (never read back): where warps diverged */
+        sv_ktrace_divergence(t, k, dv, nd);
+        fputs(",\n      \"divergence\": [", f);
+        for (size_t i = 0; i < nd; i++)
+            fprintf(f, "%s{\"warp\": %" PRIu32 ", \"line\": %" PRId32 ", \"ran\": %" PRIu32
+                       ", \"lanes\": %" PRIu32 "}", i ? ",\n        " : "\n        ", dv[i].warp,
+                    dv[i].line, dv[i].ran, dv[i].lanes);
+        fputs("\n      ]", f);
+        free(dv);
     }
     if (t->readings)
         put_reading(f, t, k);
@@ -525,7 +538,7 @@ static bool read_arrays(kreader *r, const json_t *root)
             return bad(r, p, "expected an object, got %s", sv_json_kind_of(x));
         if (!want_text(r, x, p, "name", false, 256, &name))
             return false;
-        bool ok = want_name(r, x, p, "kind", array_kind, 2, &kind) &&
+        bool ok = want_name(r, x, p, "kind", array_kind, 3, &kind) &&
                   want_int(r, x, p, "len", 1, SV_KTRACE_MAX_CELLS, &len) &&
                   want_int(r, x, p, "rows", 1, len, &rows);
         for (size_t b = 0; ok && b < a; b++)

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "escape.h"
+#include "ktrace_diverge.h"
 #include "ktrace_reading.h"
 #include "text_rows.h"
 
@@ -115,6 +116,23 @@ static void case_row(const ktable *tb, const sv_kreading *rd, size_t lo, size_t 
     fputc('\n', tb->f);
 }
 
+/* Where the step's warps diverged (ktrace_diverge.h): the first few lines. */
+static void print_divergence(const ktable *tb, size_t k)
+{
+    enum { SHOWN = 6 };
+    sv_kdiverge d[SHOWN];
+    size_t n = sv_ktrace_divergence(tb->t, k, d, SHOWN);
+    for (size_t i = 0; i < n && i < SHOWN; i++) {
+        char ran[160], waited[160];
+        sv_lanes_words(d[i].ran, ran, sizeof ran);
+        sv_lanes_words(d[i].lanes & ~d[i].ran, waited, sizeof waited);
+        fprintf(tb->f, "  divergence: warp %" PRIu32 " at line %" PRId32 ": %s ran it, %s "
+                "waited\n", d[i].warp, d[i].line, ran, waited);
+    }
+    if (n > SHOWN)
+        fprintf(tb->f, "  divergence: and %zu more lines of warps in this step\n", n - SHOWN);
+}
+
 static void print_step(const ktable *tb, size_t k)
 {
     const sv_ktrace *t = tb->t;
@@ -170,6 +188,7 @@ static void print_step(const ktable *tb, size_t k)
             }
         }
     }
+    print_divergence(tb, k);
     fputc('\n', tb->f);
 }
 

@@ -17,6 +17,7 @@
 
 #include "capture.h"
 #include "kpane.h"
+#include "ktrace_diverge.h"
 #include "runtime.h"
 #include "words.h"
 #include "view_model.h"
@@ -482,6 +483,65 @@ static void test_bank_cells(void)
     sv_ktrace_destroy(t);
 }
 
+/* Divergence (issue 30): the double buffer's round of stride 2 at n = 8
+ * splits warp 0 at the combining line (lanes 2-7) and the copy (lanes
+ * 0-1): the counters count 2 divergent lines, the tooltip of a copying
+ * thread's cell says who waited, and the source panel draws the warp's 8
+ * lanes at each of the two lines, filled where they ran (6 + 2), hollow
+ * where they waited (2 + 6); the staging step draws none. */
+static void test_divergence(void)
+{
+    sv_ktrace *t = run_file(SV_TEST_KERNELS "/double_buffer.cu");
+    CHECK(t->nsteps >= 3);
+    sv_kdiverge d[4];
+    CHECK_INT((int)sv_ktrace_divergence(t, 2, d, 4), 2);
+    CHECK(d[0].warp == 0 && d[0].ran == 0xfcu && d[0].lanes == 0xffu);
+    CHECK(d[1].warp == 0 && d[1].ran == 0x03u && d[1].lanes == 0xffu && d[1].line > d[0].line);
+    CHECK_INT((int)sv_ktrace_divergence(t, 0, NULL, 0), 0);
+    sv_app_view v;
+    kview(&v, t, 2);
+    int r = row_named(t, "buf[0]");
+    CHECK(r > 0);
+    v.hover_row = r;
+    v.hover_cell = 1;
+    v.code = true;
+    draw(&v, 1280, 720, "divergence");
+    char line[256], note[512];
+    CHECK(sv_pane_of(&v)->counters(&v, line, sizeof line, note, sizeof note));
+    CHECK_CONTAINS(line, "divergent lines 2");
+    sv_tip_words tip;
+    CHECK(sv_pane_of(&v)->tooltip(&v, r, 1, &tip));
+    char all[2048] = "", want[128];
+    for (int k = 0; k < tip.n; k++) {
+        strcat(all, tip.line[k]);
+        strcat(all, " | ");
+    }
+    snprintf(want, sizeof want, "warp 0 diverged at line %d: lanes 0-1 ran it, lanes 2-7 waited",
+             (int)d[1].line);
+    CHECK_CONTAINS(all, want);
+    int filled = 0, hollow = 0, tags = 0;
+    for (size_t i = 0; i < sv_gfx_rec_count(rec); i++) {
+        const sv_prim *p = sv_gfx_rec_prim(rec, i);
+        if (p->kind == SV_PRIM_RECT && same_rgb(p->border, dark->partial) &&
+            p->box.x >= lay.code_panel.x && p->box.w < 20.0f && fabsf(p->box.w - p->box.h) < 0.5f)
+            *(same_rgb(p->fill, dark->partial) && p->fill.a > 0.5f ? &filled : &hollow) += 1;
+        if (p->kind == SV_PRIM_TEXT && strcmp(p->text, "w0") == 0 && p->x0 >= lay.code_panel.x)
+            tags++;
+    }
+    CHECK_MSG(filled == 8 && hollow == 8 && tags == 2,
+              "the source panel's lanes: %d filled, %d hollow, %d warp tags (want 8, 8, 2)",
+              filled, hollow, tags);
+    kview(&v, t, 0);
+    v.code = true;
+    draw(&v, 1280, 720, "divergence, staging");
+    for (size_t i = 0; i < sv_gfx_rec_count(rec); i++) {
+        const sv_prim *p = sv_gfx_rec_prim(rec, i);
+        CHECK_MSG(!(p->kind == SV_PRIM_TEXT && strcmp(p->text, "w0") == 0),
+                  "the staging step draws a warp's lanes");
+    }
+    sv_ktrace_destroy(t);
+}
+
 static void test_header_runtime(void)
 {
     sv_ktrace *t = run_file(SV_TEST_KERNELS "/in_place_race.cu");
@@ -753,6 +813,7 @@ int main(int argc, char **argv)
     test_failures();
     test_lab_truth();
     test_bank_cells();
+    test_divergence();
     sv_gfx_rec_destroy(rec);
     return view_test_close("all kernel pane checks passed");
 }

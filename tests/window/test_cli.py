@@ -215,10 +215,46 @@ def readme_kernel_tests(exe, trace_tool, tmp):
     check(ran >= 2, f"README's kernel block: only {ran} commands ran")
 
 
+BANK_KERNEL = """__global__ void bank_pairs(const int *in, int *out, int n)
+{
+    __shared__ int t[2][32];
+    int i = threadIdx.x;
+    t[i & 1][i / 2] = in[i];
+    __syncthreads();
+    int sum = 0;
+    for (int j = 0; j <= i; j++)
+        sum += t[j & 1][j / 2];
+    out[i] = sum;
+}
+"""
+
+
+def bank_export_tests(exe, tmp):
+    """Bank conflicts in the exports (issue 30): at n = 8 the staging's
+    store puts t[0][0..3] and t[1][0..3] two words to a bank, so the first
+    step's SVG tags those 8 cells "x2" and the last step's none."""
+    k = os.path.join(tmp, "bank_pairs.cu")
+    with open(k, "w") as f:
+        f.write(BANK_KERNEL)
+    svg = os.path.join(tmp, "bank-svg")
+    rc, out, err = run(exe, "--kernel-file", k, "--export-svg", svg)
+    check(rc == 0, f"--kernel-file bank_pairs.cu --export-svg: exit {rc}: {err[-300:]}")
+    if rc != 0:
+        return
+    with open(os.path.join(svg, "round-00.svg"), encoding="utf-8") as f:
+        first = f.read()
+    with open(os.path.join(svg, "round-01.svg"), encoding="utf-8") as f:
+        last = f.read()
+    check(first.count(">\u00d72<") == 8 and "\u00d72" not in last,
+          f"the exports' bank tags: {first.count('>' + chr(0xd7) + '2<')} in step 1 (want 8), "
+          f"{last.count(chr(0xd7) + '2')} in step 2 (want 0)")
+
+
 def main():
     exe = sys.argv[1]
     trace_tool = sys.argv[2] if len(sys.argv) > 2 and sys.argv[2] else None
     tmp = tempfile.mkdtemp(prefix="scanviz-cli-")
+    bank_export_tests(exe, tmp)
 
     rc, out, err = run(exe, "--help")
     check(rc == 0 and "--export DIR" in out and "--bench-frames" in out, "--help")
