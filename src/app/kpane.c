@@ -8,6 +8,7 @@
 #include "../core/escape.h"
 #include "../core/ktrace_diverge.h"
 #include "../core/ktrace_reading.h"
+#include "../core/ktrace_shuffle.h"
 #include "kpane.h"
 #include "scene.h"
 
@@ -146,6 +147,21 @@ sv_kmark sv_kpane_mark(const sv_ktrace *t, size_t k, const sv_krow *r, uint32_t 
 {
     if (!t->readings || k >= t->nsteps || r->kind != SV_KROW_ARRAY)
         return SV_KMARK_NONE;
+    if (t->regrounds && r->array < t->one_buffer_n && t->regrounds[r->array].fits &&
+        k + 1 == t->nsteps) { /* a shuffle's rows read as the chapter's rounds (issue 30) */
+        const sv_kregrounds *g = &t->regrounds[r->array];
+        if (r->row >= g->rows || (g->broken_row >= 0 && r->row > (uint32_t)g->broken_row))
+            return SV_KMARK_NONE;
+        if (g->broken_row >= 0 && r->row == (uint32_t)g->broken_row)
+            return col == g->broken_cell ? SV_KMARK_BROKEN
+                   : col > g->broken_cell ? SV_KMARK_AFTER : SV_KMARK_NONE;
+        sv_case c;
+        if (!sv_kreg_case(r->row, col, &c))
+            return SV_KMARK_NONE;
+        if (cs)
+            *cs = c;
+        return SV_KMARK_CASE;
+    }
     const sv_kreading *rd = &t->readings[k];
     if (!rd->fits || (uint32_t)rd->pout_array != r->array || (uint32_t)rd->pout_row != r->row)
         return SV_KMARK_NONE;

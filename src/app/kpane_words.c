@@ -11,6 +11,7 @@
 #include "../core/escape.h"
 #include "../core/ktrace_diverge.h"
 #include "../core/ktrace_reading.h"
+#include "../core/ktrace_shuffle.h"
 #include "../core/lab_schedule.h"
 #include "kpane.h"
 
@@ -489,6 +490,26 @@ bool sv_kwords_caption(const sv_app_view *v, sv_caption_words *out)
             nh, nh == 1 ? "" : "s", hw);
         out->line2_error = true;
     }
+    for (size_t a = 0; t->regrounds && k + 1 == t->nsteps && a < t->narrays &&
+                       a < t->one_buffer_n; a++) { /* a shuffle's rows, read as the rounds */
+        const sv_kregrounds *g = &t->regrounds[a];
+        char name[64], hv[48], wv[48];
+        if (!g->fits)
+            continue;
+        sv_escape(t->arrays[a].name, name, sizeof name);
+        if (g->broken_row < 0) {
+            cat(l2, n2, "%s%s[0] to %s[%u] are the chapter's rounds 0 to %u in registers, each "
+                "lane's window within its warp", l2[0] ? " \u00b7 " : "", name, name,
+                g->rows - 1, g->rows - 1);
+        } else {
+            fmtv(t, g->holds, hv, sizeof hv);
+            fmtv(t, g->want, wv, sizeof wv);
+            cat(l2, n2, "%s%s[%d][%u] breaks round %d in registers: it holds %s, the round "
+                "gives %s", l2[0] ? " \u00b7 " : "", name, (int)g->broken_row,
+                (unsigned)g->broken_cell, (int)g->broken_row, hv, wv);
+            out->line2_error = true;
+        }
+    }
     const sv_kbankcell *most;
     size_t nbc = sv_kpane_bank_cells(t, k, &most);
     if (nbc) { /* bank conflicts: a cost, not an error */
@@ -546,6 +567,36 @@ static void case_line(const sv_ktrace *t, size_t k, const sv_krow *r, uint32_t c
 {
     sv_case cs = SV_CASE_COPY;
     const sv_kreading *rd = t->readings ? &t->readings[k] : NULL;
+    if (r->kind == SV_KROW_ARRAY && t->regrounds && r->array < t->one_buffer_n &&
+        t->regrounds[r->array].fits) { /* a shuffle's row: its round in registers */
+        const sv_kregrounds *g = &t->regrounds[r->array];
+        sv_kmark m = sv_kpane_mark(t, k, r, col, &cs);
+        char hv[48], wv[48];
+        buf[0] = '\0';
+        if (m == SV_KMARK_CASE) {
+            uint32_t wbase = col & ~31u, span = r->row < 31 ? 1u << r->row : UINT32_MAX;
+            uint32_t lo = col + 1 >= span && col + 1 - span >= wbase ? col + 1 - span : wbase;
+            const char *names[] = { "full window", "partial window", "copy-through" };
+            int ci = cs == SV_CASE_FULL ? 0 : cs == SV_CASE_PARTIAL ? 1 : 2;
+            snprintf(buf, len, "%s: holds the %s of in[%u .. %u] (round %u, in registers)",
+                     names[ci], sv_op_name(t->op), (unsigned)lo, (unsigned)col, (unsigned)r->row);
+            *tone = ci == 0 ? SV_TONE_FULL : ci == 1 ? SV_TONE_PARTIAL : SV_TONE_COPY;
+        } else if (m == SV_KMARK_BROKEN) {
+            fmtv(t, g->holds, hv, sizeof hv);
+            fmtv(t, g->want, wv, sizeof wv);
+            snprintf(buf, len, "breaks round %d in registers: holds %s, the round gives %s",
+                     (int)g->broken_row, hv, wv);
+            *tone = SV_TONE_ERROR;
+        } else if (m == SV_KMARK_AFTER) {
+            snprintf(buf, len, "no case: after the first broken lane (%u)",
+                     (unsigned)g->broken_cell);
+        }
+        return;
+    }
+    if (!rd || rd->round < 0) {
+        buf[0] = '\0';
+        return;
+    }
     switch (sv_kpane_mark(t, k, r, col, &cs)) {
     case SV_KMARK_CASE: {
         uint64_t w = 1ull << rd->round;

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "../core/ktrace_reading.h"
+#include "../core/ktrace_shuffle.h"
 #include "font_metrics.h"
 #include "kpane.h"
 
@@ -168,7 +169,9 @@ static void draw_row_labels(const kdraw *d)
         float y = d->l->row_y[r];
         sv_gfx_text(d->g, SV_FONT_SANS_BOLD, d->l->row_label_px, d->l->label_col.x,
                     y - d->l->row_label_dy, SV_ALIGN_LEFT, d->t->text, row->name);
-        const char *sub = row->kind == SV_KROW_ARRAY ? "shared memory" : "global memory";
+        const char *sub = row->kind != SV_KROW_ARRAY ? "global memory"
+                          : d->kt->arrays[row->array].kind == SV_KARRAY_REG ? "registers"
+                                                                            : "shared memory";
         sv_gfx_text(d->g, SV_FONT_SANS, d->l->row_sub_px, d->l->label_col.x,
                     y + d->l->row_sub_dy, SV_ALIGN_LEFT, d->t->text_dim, sub);
     }
@@ -358,7 +361,10 @@ static void draw_cell(const kdraw *d, int r, uint32_t c)
     float u = l->unit;
     if (k.mark == SV_KMARK_BROKEN && d->kt->readings) {
         char want[48], s[64];
-        sv_value_format(d->kt->type, d->kt->readings[d->k].window_value, want, sizeof want);
+        const sv_kregrounds *g = d->kt->regrounds && row->array < d->kt->one_buffer_n
+                                     ? &d->kt->regrounds[row->array] : NULL;
+        sv_value_format(d->kt->type, g && g->fits ? g->want : d->kt->readings[d->k].window_value,
+                        want, sizeof want);
         snprintf(s, sizeof s, "\u2260 %s", want);
         float px = words_px(l, 0.8f);
         sv_gfx_text(d->g, SV_FONT_SANS_BOLD, px, b.x + b.w / 2.0f, b.y + b.h + 0.9f * px,

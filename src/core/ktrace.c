@@ -18,7 +18,7 @@ static const char *const fail_names[SV_KFAIL_COUNT] = {
     "deadlock", "time", "memory", "unavailable", "internal", "refused", "syscall",
 };
 static const char *const hazard_names[] = {"RAW", "WAR", "WAW"};
-static const char *const array_kind_names[] = {"shared", "out"};
+static const char *const array_kind_names[] = {"shared", "out", "register"};
 
 #define COUNT(a) (sizeof(a) / sizeof *(a))
 
@@ -546,11 +546,14 @@ bool sv_ktrace_validate(const sv_ktrace *t, char *err, size_t errlen)
         const sv_karray *k = &t->arrays[a];
         if (!k->name || !k->name[0] || strlen(k->name) > 256)
             BAD("arrays[%zu]: no name", a);
-        if ((unsigned)k->kind > SV_KARRAY_OUT || k->len < 1 || k->len > SV_KTRACE_MAX_CELLS ||
+        if ((unsigned)k->kind > SV_KARRAY_REG || k->len < 1 || k->len > SV_KTRACE_MAX_CELLS ||
             k->rows < 1 || k->len % k->rows != 0)
             BAD("arrays[%zu]: kind, len or rows out of range", a);
         if (k->kind == SV_KARRAY_OUT && (++outs > 1 || k->len != t->n))
             BAD("arrays[%zu]: a second out[] or one of %u cells for n = %zu", a, k->len, t->n);
+        if (k->kind == SV_KARRAY_REG && (uint64_t)k->rows * t->n != k->len)
+            BAD("arrays[%zu]: registers of %u rows of %zu lanes, not %u cells", a, k->rows, t->n,
+                k->len);
         for (size_t b = 0; b < a; b++)
             if (strcmp(t->arrays[b].name, k->name) == 0)
                 BAD("arrays[%zu]: the name of arrays[%zu] again", a, b);

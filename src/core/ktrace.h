@@ -49,7 +49,11 @@ extern "C" {
 
 typedef enum sv_karray_kind {
     SV_KARRAY_SHARED, /* a __shared__ array (static or extern) */
-    SV_KARRAY_OUT     /* the global out[] argument (in[] is the trace's input) */
+    SV_KARRAY_OUT,    /* the global out[] argument (in[] is the trace's input) */
+    SV_KARRAY_REG     /* registers that moved by shuffle (CPU runtime, issue 30): the
+                         values the lanes sent at one __shfl*_sync line, row k the k-th
+                         time each lane ran it, cell k * n + i thread i's (named
+                         "shfl@LINE"); written where sent, read where received */
 } sv_karray_kind;
 
 /* One array the kernel used, under its own name ("buf", "temp", "s", "out").
@@ -307,6 +311,8 @@ typedef struct sv_ktrace {
                               row but the first: one buffer, named s, s[1] as the
                               kernel names it (sv_ktrace_rows_named) */
     size_t one_buffer_n;   /* the arrays one_buffer covers (narrays when analyzed) */
+    struct sv_kregrounds *regrounds; /* [one_buffer_n]: each register array's reading as
+                              the chapter's rounds (ktrace_shuffle.h), fits false else */
     sv_float_style float_style; /* one notation for every float32 of the trace, as the
                               chapter's tables have (sv_float_style_of over the input,
                               every cell and out): the table and the pane write with it */

@@ -4,6 +4,7 @@
  * and the chapter-shaped trace of a kernel that follows it. */
 #include "ktrace.h"
 #include "ktrace_reading.h"
+#include "ktrace_shuffle.h"
 
 #include <ctype.h>
 #include <math.h>
@@ -349,6 +350,8 @@ void sv_ktrace_unanalyze(sv_ktrace *t)
     free(t->one_buffer);
     t->one_buffer = NULL;
     t->one_buffer_n = 0;
+    free(t->regrounds);
+    t->regrounds = NULL;
     free(t->readings);
     free(t->expected);
     free(t->cell_wrong);
@@ -430,7 +433,17 @@ bool sv_ktrace_analyze(sv_ktrace *t, char *err, size_t errlen)
     t->one_buffer_n = t->narrays;
     for (size_t a = 0; a < t->narrays; a++)
         t->one_buffer[a] = one_buffer(t, (uint32_t)a);
-    if (!check_output(t, err, errlen) || !windows_make(t, &w, err, errlen))
+    if (!check_output(t, err, errlen))
+        return false;
+    free(t->regrounds);
+    t->regrounds = calloc(t->narrays ? t->narrays : 1, sizeof *t->regrounds);
+    if (!t->regrounds) {
+        sv_errorf(err, errlen, "out of memory");
+        return false;
+    }
+    for (size_t a = 0; a < t->narrays; a++)
+        sv_ktrace_reg_rounds(t, (uint32_t)a, &t->regrounds[a]);
+    if (!windows_make(t, &w, err, errlen))
         return false;
     free(t->cell_wrong);
     t->cell_wrong = calloc(t->nsteps ? t->nsteps * t->n : 1, sizeof *t->cell_wrong);

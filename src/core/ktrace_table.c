@@ -11,6 +11,7 @@
 #include "escape.h"
 #include "ktrace_diverge.h"
 #include "ktrace_reading.h"
+#include "ktrace_shuffle.h"
 #include "text_rows.h"
 
 #define CELLS_PER_LINE 16
@@ -337,6 +338,22 @@ static void print_diagnosis(const ktable *tb, size_t max_hazards)
                 "made by steps that are not the chapter's rounds\n");
     else if (t->nsteps)
         fprintf(tb->f, "  invariant: no step is one of the chapter's rounds\n");
+    for (size_t a = 0; t->regrounds && a < t->narrays && a < t->one_buffer_n; a++) {
+        const sv_kregrounds *g = &t->regrounds[a];
+        char name[64], hv[48], wv[48];
+        if (!g->fits)
+            continue;
+        sv_escape(t->arrays[a].name, name, sizeof name);
+        if (g->broken_row < 0)
+            fprintf(tb->f, "  registers: %s[0] to %s[%u] hold the chapter's rounds 0 to %u, each "
+                    "lane's window within its warp (a shuffle scan is Hillis-Steele in "
+                    "registers)\n", name, name, g->rows - 1, g->rows - 1);
+        else
+            fprintf(tb->f, "  registers: %s[%d][%u] breaks round %d: it holds %s, the round gives "
+                    "%s\n", name, (int)g->broken_row, (unsigned)g->broken_cell, (int)g->broken_row,
+                    sv_value_format(t->type, g->holds, hv, sizeof hv),
+                    sv_value_format(t->type, g->want, wv, sizeof wv));
+    }
     if (t->backend == SV_BACKEND_CUDA && t->nhazards == 0 && t->hazards_total == 0)
         fprintf(tb->f, "  hazards: not observed on the GPU (--racecheck runs compute-sanitizer)\n");
     else

@@ -216,12 +216,25 @@ struct Rt {
     std::vector<std::vector<double>> mag;
     uint32_t run = 0;
     bool counting = false;
+    // registers that moved by shuffle (SV_KARRAY_REG): the array of each
+    // __shfl*_sync line, its memory, and how often each thread ran it in
+    // the recorded run (its row); shuffles past kRegRows rows not drawn
+    std::map<int32_t, uint16_t> reg_arr;
+    std::vector<std::unique_ptr<std::vector<uint32_t>>> reg_mem;
+    std::map<std::pair<uint16_t, uint32_t>, uint32_t> reg_occ;
 };
+constexpr uint32_t kRegRows = 16;
 
 Rt *R;
 
+// An access the runtime made up (a shuffle's register, SV_KARRAY_REG) has
+// its line in place of a pc, with this bit set.
+constexpr uint64_t kLinePc = 1ull << 63;
+
 int32_t line_of(uint64_t pc)
 {
+    if (pc & kLinePc)
+        return (int32_t)(pc & 0x7fffffff);
     return sv_rt_lines_at(R->lines, pc);
 }
 
@@ -944,6 +957,77 @@ uint32_t shfl_src(int kind, uint32_t lane, uint32_t b, int width)
     return ok ? (uint32_t)j : lane;
 }
 
+// The register array of a shuffle at line (made at its first run), or -1
+// when the trace's limits leave it out.
+int reg_array_of(int32_t line)
+{
+    auto it = R->reg_arr.find(line);
+    if (it != R->reg_arr.end())
+        return it->second;
+    if (R->arrs.size() >= SV_KTRACE_MAX_ARRAYS || (size_t)kRegRows * R->n > SV_KTRACE_MAX_CELLS)
+        return -1;
+    R->reg_mem.push_back(std::make_unique<std::vector<uint32_t>>((size_t)kRegRows * R->n, 0));
+    char name[32];
+    snprintf(name, sizeof name, "shfl@%d", (int)line);
+    uint16_t a = arr_add(name, SV_KARRAY_REG, (uintptr_t)R->reg_mem.back()->data(),
+                         (size_t)kRegRows * R->n * kCell, kRegRows);
+    R->reg_arr[line] = a;
+    return a;
+}
+
+// A shuffle as rows (issue 30: registers as rows): each lane's value sent
+// is written into its cell of the line's register array (row: the how
+// many-th time the lane ran the line), behind the reads it made since its
+// last write; what it received is read, from the source lane's cell (and
+// its own, the register it adds to), so that the lane's next write (its
+// next shuffle's value, or out[i]) has arrows from both, as the chapter's
+// rounds have. Not accesses of memory: no hazards, no bank conflicts.
+void reg_shuffle(uint32_t base, uint32_t set, const uint64_t *res)
+{
+    int32_t line = R->th[base + (uint32_t)__builtin_ctz(set)].wait_line;
+    int ai = line > 0 ? reg_array_of(line) : -1;
+    if (ai < 0)
+        return;
+    Arr &a = R->arrs[(size_t)ai];
+    uint32_t *mem = (uint32_t *)a.base;
+    uint32_t row[32] = {0};
+    bool kept[32] = {false};
+    for (uint32_t l = 0; l < 32; l++) {
+        if (!(set >> l & 1))
+            continue;
+        const uint32_t i = base + l;
+        Th &x = R->th[i];
+        row[l] = R->reg_occ[{(uint16_t)ai, i}]++;
+        if (row[l] >= kRegRows)
+            continue;
+        kept[l] = true;
+        const uint32_t c = row[l] * R->n + i, v = (uint32_t)x.wval;
+        mem[c] = v;
+        a.written[c] = a.wrote[c] = 1;
+        WriteRec w{{i, (uint16_t)ai, c, v, kLinePc | (uint32_t)line, ++R->order}, 0, 0};
+        w.first_read = (uint32_t)R->reads.size();
+        w.nreads = (uint32_t)x.reads.size();
+        R->reads.insert(R->reads.end(), x.reads.begin(), x.reads.end());
+        x.reads.clear();
+        R->writes.push_back(w);
+        R->step_any = true;
+    }
+    for (uint32_t l = 0; l < 32; l++) {
+        if (!kept[l])
+            continue;
+        const uint32_t i = base + l;
+        Th &x = R->th[i];
+        uint32_t j = shfl_src(x.wkind, l, x.warg, x.wwidth);
+        const uint32_t own = row[l] * R->n + i;
+        x.reads.push_back({i, (uint16_t)ai, own, mem[own], kLinePc | (uint32_t)line, ++R->order});
+        if (j != l && kept[j] && row[j] == row[l]) {
+            const uint32_t src = row[j] * R->n + base + j;
+            x.reads.push_back({i, (uint16_t)ai, src, (uint32_t)res[l], kLinePc | (uint32_t)line,
+                               ++R->order});
+        }
+    }
+}
+
 // The collective of the lanes in `set` (all parked): results, or a failure.
 void warp_complete(uint32_t base, uint32_t set)
 {
@@ -1004,6 +1088,8 @@ void warp_complete(uint32_t base, uint32_t set)
         }
         }
     }
+    if (f.wkind <= SV_RT_W_XOR && R->record)
+        reg_shuffle(base, set, res);
     uint64_t seq = f.wkind == SV_RT_W_SYNC ? ++R->wseq : 0;
     for (uint32_t l = 0; l < 32; l++) {
         if (!(set >> l & 1))
@@ -1220,6 +1306,12 @@ sv_rt_hooks the_hooks = {hook_access,  hook_sync, hook_shared, hook_alloc,
 
 // Gives every array that has none a place in t->arrays: the shared arrays
 // registered so far, then out (so that, as a rule, out comes last).
+template <typename T>
+T *alloc_n(size_t n)
+{
+    return (T *)calloc(n ? n : 1, sizeof(T));
+}
+
 void place_arrays()
 {
     sv_ktrace *t = R->t;
@@ -1233,6 +1325,16 @@ void place_arrays()
         k->rows = a.rows;
         k->touched = false;
         a.tidx = (int)t->narrays++;
+        // an array first met after steps were recorded (a shuffle's
+        // registers, a __shared__ declared later): never written in them
+        for (size_t j = 0; j < t->nsteps; j++) {
+            sv_kstep *s = &t->steps[j];
+            if (s->cells && !s->cells[a.tidx]) {
+                s->cells[a.tidx] = alloc_n<sv_value>(a.len);
+                s->written[a.tidx] = alloc_n<bool>(a.len);
+                s->wrote[a.tidx] = alloc_n<bool>(a.len);
+            }
+        }
     };
     for (size_t k = 1; k < R->arrs.size(); k++)
         place(R->arrs[k]);
@@ -1256,11 +1358,6 @@ sv_kaccess to_k(const Acc &a)
     return k;
 }
 
-template <typename T>
-T *alloc_n(size_t n)
-{
-    return (T *)calloc(n ? n : 1, sizeof(T));
-}
 
 // Ends the current step: snapshots every array into t (when recording),
 // moves the step's hazards there, clears the per-cell sets.
@@ -1623,6 +1720,9 @@ void reset_memory()
         std::fill(a.written.begin(), a.written.end(), 0);
         std::fill(a.wrote.begin(), a.wrote.end(), 0);
     }
+    for (auto &m : R->reg_mem)
+        std::fill(m->begin(), m->end(), 0);
+    R->reg_occ.clear();
 }
 
 // Runs the kernel once under s. False: the runtime failed (err); a kernel's
@@ -1953,6 +2053,18 @@ bool finish(const sv_value *expected, char *err, size_t errlen)
             t->bankcells[t->nbankcells++] = {std::get<0>(kv.first), (uint16_t)ta, kv.second.ways,
                                              kv.second.store, std::get<2>(kv.first),
                                              kv.second.line, kv.second.warp};
+        }
+        // each shuffle's register rows: as many as its lanes ran it (kRegRows at most)
+        for (const auto &kv : R->reg_arr) {
+            const Arr &a = R->arrs[kv.second];
+            if (a.tidx < 0)
+                continue;
+            uint32_t rows = 1;
+            for (const auto &o : R->reg_occ)
+                if (o.first.first == kv.second)
+                    rows = std::max(rows, std::min(o.second, kRegRows));
+            t->arrays[a.tidx].rows = rows;
+            t->arrays[a.tidx].len = rows * R->n;
         }
         std::stable_sort(t->bankcells, t->bankcells + t->nbankcells,
                          [](const sv_kbankcell &x, const sv_kbankcell &y) {

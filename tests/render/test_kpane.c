@@ -542,6 +542,57 @@ static void test_divergence(void)
     sv_ktrace_destroy(t);
 }
 
+/* Registers as rows (issue 30): warp_scan.cu's shuffle drawn as the rows
+ * shfl@12[0..4] ("registers"), read as the chapter's rounds: row 1's cell
+ * 1 has arrows from row 0's cells 0 and 1, its cell 0 is a copy, row 2's
+ * cell 2 a partial window and cell 3 a full one, the caption says so;
+ * warp_scan_skip.cu (round 1 skipped) is broken at row 1, lane 1. */
+static void test_register_rows(void)
+{
+    sv_ktrace *t = run_file(SV_TEST_KERNELS "/warp_scan.cu");
+    int r0 = row_named(t, "shfl@12[0]"), r4 = row_named(t, "shfl@12[4]");
+    CHECK(r0 > 0 && r4 == r0 + 4);
+    sv_app_view v;
+    kview(&v, t, 0);
+    draw(&v, 1280, 720, "register rows");
+    CHECK(text_drawn("registers"));
+    CHECK_INT(arrows_between(sv_layout_cell(&lay, r0, 0), sv_layout_cell(&lay, r0 + 1, 1)), 1);
+    CHECK_INT(arrows_between(sv_layout_cell(&lay, r0, 1), sv_layout_cell(&lay, r0 + 1, 1)), 1);
+    CHECK_INT(arrows_between(sv_layout_cell(&lay, r0, 2), sv_layout_cell(&lay, r0 + 1, 1)), 0);
+    const sv_prim *c0 = rect_at(sv_layout_cell(&lay, r0 + 1, 0));
+    const sv_prim *p2 = rect_at(sv_layout_cell(&lay, r0 + 2, 2));
+    const sv_prim *f3 = rect_at(sv_layout_cell(&lay, r0 + 2, 3));
+    CHECK(c0 && same_rgb(c0->border, dark->copy));
+    CHECK(p2 && same_rgb(p2->border, dark->partial));
+    CHECK(f3 && same_rgb(f3->border, dark->full));
+    sv_caption_words cw;
+    CHECK(sv_pane_of(&v)->caption(&v, &cw));
+    CHECK_CONTAINS(cw.line2, "shfl@12[0] to shfl@12[4] are the chapter's rounds 0 to 4 in "
+                             "registers");
+    sv_tip_words tip;
+    CHECK(sv_pane_of(&v)->tooltip(&v, r0 + 2, 3, &tip));
+    char all[2048] = "";
+    for (int k = 0; k < tip.n; k++) {
+        strcat(all, tip.line[k]);
+        strcat(all, " | ");
+    }
+    CHECK_CONTAINS(all, "full window: holds the sum of in[0 .. 3] (round 2, in registers)");
+    sv_ktrace_destroy(t);
+
+    t = run_file(SV_TEST_KERNELS "/warp_scan_skip.cu"); /* its shuffle at line 13 */
+    r0 = row_named(t, "shfl@13[0]");
+    CHECK(r0 > 0);
+    kview(&v, t, 0);
+    draw(&v, 1280, 720, "register rows, a round skipped");
+    const sv_prim *b = rect_at(sv_layout_cell(&lay, r0 + 1, 1));
+    CHECK(b && same_rgb(b->border, dark->error));
+    CHECK(sv_pane_of(&v)->caption(&v, &cw));
+    CHECK_CONTAINS(cw.line2, "shfl@13[1][1] breaks round 1 in registers: it holds 1, the round "
+                             "gives 4");
+    CHECK(cw.line2_error);
+    sv_ktrace_destroy(t);
+}
+
 static void test_header_runtime(void)
 {
     sv_ktrace *t = run_file(SV_TEST_KERNELS "/in_place_race.cu");
@@ -814,6 +865,7 @@ int main(int argc, char **argv)
     test_lab_truth();
     test_bank_cells();
     test_divergence();
+    test_register_rows();
     sv_gfx_rec_destroy(rec);
     return view_test_close("all kernel pane checks passed");
 }
