@@ -222,6 +222,7 @@ struct Rt {
     std::map<int32_t, uint16_t> reg_arr;
     std::vector<std::unique_ptr<std::vector<uint32_t>>> reg_mem;
     std::map<std::pair<uint16_t, uint32_t>, uint32_t> reg_occ;
+    std::map<uint16_t, uint32_t> reg_rows; // rows written in the recording (kept past its run)
 };
 constexpr uint32_t kRegRows = 16;
 
@@ -1001,6 +1002,8 @@ void reg_shuffle(uint32_t base, uint32_t set, const uint64_t *res)
         if (row[l] >= kRegRows)
             continue;
         kept[l] = true;
+        uint32_t &rows = R->reg_rows[(uint16_t)ai];
+        rows = std::max(rows, row[l] + 1);
         const uint32_t c = row[l] * R->n + i, v = (uint32_t)x.wval;
         mem[c] = v;
         a.written[c] = a.wrote[c] = 1;
@@ -1816,6 +1819,7 @@ void clear_recording()
     t->nsteps = 0;
     t->nhazards = 0;
     R->recorded = 0;
+    R->reg_rows.clear();
 }
 
 // ---- Loading ----------------------------------------------------------------
@@ -2059,10 +2063,8 @@ bool finish(const sv_value *expected, char *err, size_t errlen)
             const Arr &a = R->arrs[kv.second];
             if (a.tidx < 0)
                 continue;
-            uint32_t rows = 1;
-            for (const auto &o : R->reg_occ)
-                if (o.first.first == kv.second)
-                    rows = std::max(rows, std::min(o.second, kRegRows));
+            auto it = R->reg_rows.find(kv.second);
+            uint32_t rows = it == R->reg_rows.end() ? 1 : std::max(1u, it->second);
             t->arrays[a.tidx].rows = rows;
             t->arrays[a.tidx].len = rows * R->n;
         }
