@@ -106,12 +106,11 @@ static int make_request(const sv_kernel_cmd *k, const char *source, const sv_val
     };
     if (!pick_backend(k, &req->backend, why, sizeof why))
         return sv_report(k->prog, SV_KEXIT_UNAVAILABLE, NULL, "--backend cuda: %s", why);
-    req->schedule = (sv_schedule){.kind = SV_SCHEDULE_LOCKSTEP, .seed = 1};
-    if (k->schedule && !sv_schedule_parse(k->schedule, &req->schedule, why, sizeof why))
-        return sv_report(k->prog, SV_KEXIT_REFUSED, NULL, "--schedule: %s", why);
+    req->schedule = k->has_schedule ? k->schedule
+                                    : (sv_schedule){.kind = SV_SCHEDULE_LOCKSTEP, .seed = 1};
     bool seeded = req->schedule.kind == SV_SCHEDULE_RANDOM ||
                   req->schedule.kind == SV_SCHEDULE_WARPS;
-    req->runs = k->runs ? k->runs : seeded && k->schedule ? SV_LAB_DEFAULT_RUNS : 1;
+    req->runs = k->runs ? k->runs : seeded && k->has_schedule ? SV_LAB_DEFAULT_RUNS : 1;
     req->shake = k->shake;
     req->shake_seed = k->shake_seed ? k->shake_seed : 1;
     req->racecheck = k->racecheck;

@@ -35,7 +35,8 @@ typedef struct sv_kernel_cmd {
     sv_type type;
     sv_scan scan;
     sv_backend_choice backend; /* auto: the GPU where the runtime can use one, else the CPU */
-    const char *schedule;      /* --schedule, NULL: lockstep */
+    bool has_schedule;         /* --schedule given (else lockstep) */
+    sv_schedule schedule;      /* ... parsed where the option was taken */
     uint32_t runs;             /* --runs, 0: 1 (SV_LAB_DEFAULT_RUNS for random / warps) */
     bool shake;                /* --shake / --shake-seed (GPU) */
     uint64_t shake_seed;

@@ -53,7 +53,8 @@ typedef struct options {
     bool help, version;
     /* The mistakes lab (capture.h): any of these makes a lab capture. */
     const char *kernel;    /* --kernel NAME */
-    const char *schedule;  /* --schedule NAME */
+    const char *schedule;  /* --schedule NAME, as given (NULL: none) */
+    sv_schedule sched;     /* ... parsed once, where it is taken */
     sv_lab_options lab;    /* --runs, --shake, --shake-seed (core/args.h) */
     bool racecheck;        /* --racecheck */
     int lab_arg;           /* argv index of the first lab option, 0 if none */
@@ -124,7 +125,13 @@ static bool take(void *ctx, const sv_opt_arg *a, char *err, size_t errlen)
     case SV_OPTION_VERIFY: o->verify = true; break;
     case SV_OPTION_OPEN: o->open_path = a->text; break;
     case SV_OPTION_KERNEL: o->kernel = a->text; break;
-    case SV_OPTION_SCHEDULE: o->schedule = a->text; break;
+    case SV_OPTION_SCHEDULE: {
+        char why[256];
+        if (!sv_schedule_parse(a->text, &o->sched, why, sizeof why))
+            return sv_options_bad(a, err, errlen, "%s", why);
+        o->schedule = a->text;
+        break;
+    }
     case SV_OPTION_RACECHECK: o->racecheck = true; break;
     case SV_OPTION_KERNEL_FILE: o->kernel_file = a->text; break;
     case SV_OPTION_ENTRY: o->entry = a->text; break;
@@ -444,7 +451,8 @@ static sv_kernel_cmd kernel_cmd_of(const options *o)
     return (sv_kernel_cmd){
         .prog = prog, .path = o->kernel_file, .entry = o->entry, .input = &o->input,
         .op = o->op, .type = o->type, .scan = o->scan, .backend = o->backend,
-        .schedule = o->schedule, .runs = o->lab.runs, .shake = o->lab.shake,
+        .has_schedule = o->schedule != NULL, .schedule = o->sched, .runs = o->lab.runs,
+        .shake = o->lab.shake,
         .shake_seed = o->lab.shake_seed, .racecheck = o->racecheck,
         .time_limit_ms = (uint32_t)(o->time_limit * 1000 + 0.5),
         .json = o->format == FORMAT_JSON, .out_path = o->out_path,
@@ -513,11 +521,11 @@ static int run_capture(const options *o)
         .op = o->op, .type = o->type, .scan = o->scan, .input = values, .n = n,
         .choice = o->backend, .runs = o->lab.runs, .shake = o->lab.shake,
         .shake_seed = o->lab.shake_seed, .racecheck = o->racecheck,
-        .has_schedule = o->schedule != NULL,
+        .has_schedule = o->schedule != NULL, .schedule = o->sched,
     };
-    /* The user's names, parsed here once: capture takes them typed. */
-    if ((o->kernel && !sv_kernel_parse(o->kernel, &req.kernel, err, sizeof err)) ||
-        (o->schedule && !sv_schedule_parse(o->schedule, &req.schedule, err, sizeof err))) {
+    /* The user's names, parsed once (the schedule where its option is
+     * taken): capture takes them typed. */
+    if (o->kernel && !sv_kernel_parse(o->kernel, &req.kernel, err, sizeof err)) {
         free(values);
         return report(EXIT_USAGE, "%s", err);
     }
