@@ -39,10 +39,10 @@ KERNEL = r"""__global__ void banks(const int *in, int *out, int n)
 """
 
 
-def conflicts(n, words_of, size):
-    """Conflicts of one line: each warp's request, words_of(i) the 4-byte
-    words lane i touches (its first word for 8 bytes)."""
-    total = 0
+def groups(n, words_of, size):
+    """Each group of one line's warp requests: its distinct 4-byte words and
+    how many of them each bank holds (words_of(i): lane i's first word;
+    8-byte accesses by half-warp)."""
     group = 32 if size <= 4 else 16
     per = 1 if size <= 4 else size // 4
     for w0 in range(0, n, 32):
@@ -52,27 +52,23 @@ def conflicts(n, words_of, size):
             banks = {}
             for w in ws:
                 banks[w % 32] = banks.get(w % 32, 0) + 1
-            total += max(banks.values()) - 1
-    return total
+            yield ws, banks
+
+
+def conflicts(n, words_of, size):
+    """Conflicts of one line: each group's wavefronts past its first."""
+    return sum(max(banks.values()) - 1 for _, banks in groups(n, words_of, size))
 
 
 def cells_of(n, words_of, size, into):
     """The colliding cells of one line into into[cell] (the most ways): in
-    each group, a lane's word whose bank serves more than one distinct word
-    is marked with that bank's count (cells are 4-byte words, from the
+    each group, a word whose bank serves more than one distinct word is
+    marked with that bank's count (cells are 4-byte words, from the
     array's start)."""
-    group = 32 if size <= 4 else 16
-    per = 1 if size <= 4 else size // 4
-    for w0 in range(0, n, 32):
-        for g0 in range(w0, min(w0 + 32, n), group):
-            lanes = range(g0, min(g0 + group, n))
-            ws = {words_of(i) + k for i in lanes for k in range(per)}
-            banks = {}
-            for w in ws:
-                banks[w % 32] = banks.get(w % 32, 0) + 1
-            for w in ws:
-                if banks[w % 32] >= 2:
-                    into[w] = max(into.get(w, 0), banks[w % 32])
+    for ws, banks in groups(n, words_of, size):
+        for w in ws:
+            if banks[w % 32] >= 2:
+                into[w] = max(into.get(w, 0), banks[w % 32])
 
 
 def expected_cells(n):
