@@ -2052,8 +2052,8 @@ bool finish(const sv_value *expected, char *err, size_t errlen)
         // once each array's place is known
         for (const auto &kv : banks().cells) {
             int ta = R->arrs[std::get<1>(kv.first)].tidx;
-            if (ta < 0 || std::get<0>(kv.first) > SV_KTRACE_MAX_STEPS)
-                continue;
+            if (ta < 0 || std::get<0>(kv.first) >= t->nsteps)
+                continue; // a step not recorded (past the trace's limits)
             t->bankcells[t->nbankcells++] = {std::get<0>(kv.first), (uint16_t)ta, kv.second.ways,
                                              kv.second.store, std::get<2>(kv.first),
                                              kv.second.line, kv.second.warp};
