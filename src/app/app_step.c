@@ -59,8 +59,8 @@ static sv_kernel script_kernel_at(const sv_app_state *s, int at)
 {
     sv_kernel k = s->script_kernel;
     for (int i = 0; i <= at && i < s->script.n; i++)
-        if (s->script.steps[i].kernel[0])
-            sv_kernel_parse(s->script.steps[i].kernel, &k, NULL, 0);
+        if (s->script.steps[i].kernel_ok)
+            k = s->script.steps[i].kernel_id;
     return k;
 }
 
@@ -75,7 +75,7 @@ static const char *script_kfile_at(const sv_app_state *s, int at, bool *builtin)
     *builtin = s->kfile_start_builtin;
     for (int i = 0; i <= at && i < s->script.n; i++) {
         const sv_script_step *st = &s->script.steps[i];
-        const sv_kernel_beyond *b = sv_kernel_beyond_find(st->kernel);
+        const sv_kernel_beyond *b = st->beyond;
         if (st->kfile[0]) {
             f = st->kfile;
             *builtin = false;

@@ -192,6 +192,8 @@ static bool parse_line(const char *line, size_t len, const char *name, int ln,
                     return false;
                 }
             }
+            st->beyond = sv_kernel_beyond_find(st->kernel);
+            st->kernel_ok = !st->beyond && sv_kernel_parse(st->kernel, &st->kernel_id, NULL, 0);
         } else if (word_is(w, wl, "kernel-file")) {
             if (!step_word(&p, end, "kernel-file", "path", "bytes", st->kfile,
                            sizeof st->kfile, name, ln, err, errlen))
@@ -396,8 +398,8 @@ bool sv_script_check(const sv_script *s, int nrounds, bool exclusive, char *err,
         }
         sv_kernel k;
         char why[300];
-        if (st->kernel[0] && !sv_kernel_beyond_find(st->kernel) &&
-            !sv_kernel_parse(st->kernel, &k, why, sizeof why)) {
+        if (st->kernel[0] && !st->beyond && !st->kernel_ok &&
+            !sv_kernel_parse(st->kernel, &k, why, sizeof why)) { /* (for its words) */
             snprintf(err, errlen, "line %d: %s", st->line, why);
             return false;
         }

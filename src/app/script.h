@@ -34,6 +34,7 @@
 #include <stddef.h>
 
 #include "view.h" /* sv_phase, sv_quiz_kind */
+#include "../core/lab_registry.h"
 
 #define SV_SCRIPT_MAX_BYTES 65536  /* a longer file is refused */
 #define SV_SCRIPT_MAX_STEPS 256
@@ -52,6 +53,12 @@ typedef struct sv_script_step {
     bool move;               /* animate into this round when reached */
     sv_script_view view;     /* resolved: never KEEP after parsing */
     char kernel[32];         /* "" when the step names none */
+    /* ... the name, looked up once when parsed: a lab kernel (kernel_ok, kernel_id)
+       or a shipped kernel beyond the chapter (beyond); neither: unknown, which
+       sv_script_check refuses */
+    bool kernel_ok;
+    sv_kernel kernel_id;
+    const sv_kernel_beyond *beyond;
     char kfile[512];         /* `kernel-file PATH` (issue 18): a kernel file shown from
                                 this step on, relative to the script's folder once
                                 loaded; "" when the step names none */
