@@ -147,9 +147,8 @@ sv_kmark sv_kpane_mark(const sv_ktrace *t, size_t k, const sv_krow *r, uint32_t 
 {
     if (!t->readings || k >= t->nsteps || r->kind != SV_KROW_ARRAY)
         return SV_KMARK_NONE;
-    if (t->regrounds && r->array < t->one_buffer_n && t->regrounds[r->array].fits &&
-        k + 1 == t->nsteps) { /* a shuffle's rows read as the chapter's rounds (issue 30) */
-        const sv_kregrounds *g = &t->regrounds[r->array];
+    const sv_kregrounds *g = sv_ktrace_reg_reading(t, r->array);
+    if (g && k + 1 == t->nsteps) { /* a shuffle's rows read as the chapter's rounds (issue 30) */
         if (r->row >= g->rows || (g->broken_row >= 0 && r->row > (uint32_t)g->broken_row))
             return SV_KMARK_NONE;
         if (g->broken_row >= 0 && r->row == (uint32_t)g->broken_row)
@@ -243,11 +242,10 @@ size_t sv_kpane_bank_cells(const sv_ktrace *t, size_t k, const sv_kbankcell **mo
     return n;
 }
 
-int sv_kpane_diverged_warp(const sv_app_view *v, size_t k)
+int sv_kpane_diverged_warp(const sv_app_view *v, size_t k, const sv_kdiverge *d, size_t n)
 {
     const sv_ktrace *t = v->ktrace;
-    sv_kdiverge d;
-    if (!t || sv_ktrace_divergence(t, k, &d, 1) == 0)
+    if (!t || n == 0)
         return -1;
     int row, col;
     sv_krows rows;
@@ -257,9 +255,9 @@ int sv_kpane_diverged_warp(const sv_app_view *v, size_t k)
         const sv_kwrite *w = r->kind == SV_KROW_INPUT ? NULL
                              : sv_kpane_write_of(t, k, r->array, r->first + (uint32_t)col);
         uint32_t thread = w ? w->at.thread : (uint32_t)col;
-        return thread < t->n ? (int)(thread / 32) : (int)d.warp;
+        return thread < t->n ? (int)(thread / 32) : (int)d[0].warp;
     }
-    return (int)d.warp;
+    return (int)d[0].warp;
 }
 
 bool sv_kpane_failed_here(const sv_ktrace *t, size_t k)

@@ -88,10 +88,12 @@ const sv_kbankcell *sv_kpane_bank_at(const sv_ktrace *t, size_t k, uint32_t a, u
 /* Step k's colliding cells, and the one of most ways (the first of them)
  * in *most (NULL when none). */
 size_t sv_kpane_bank_cells(const sv_ktrace *t, size_t k, const sv_kbankcell **most);
-/* The warp whose divergence the view shows at step k: the hovered cell's
+/* The warp whose divergence the view shows at step k, of the step's
+ * divergent lines d[0 .. n) (sv_ktrace_divergence): the hovered cell's
  * (its writer's in this step, else its column's thread), else the first
- * warp that diverged; -1 when none diverged (ktrace_diverge.h). */
-int sv_kpane_diverged_warp(const sv_app_view *v, size_t k);
+ * warp that diverged; -1 when n is 0. */
+struct sv_kdiverge;
+int sv_kpane_diverged_warp(const sv_app_view *v, size_t k, const struct sv_kdiverge *d, size_t n);
 /* Whether step k is where the run failed (the failure's step, or the last
  * step when that is unknown). */
 bool sv_kpane_failed_here(const sv_ktrace *t, size_t k);

@@ -490,11 +490,11 @@ bool sv_kwords_caption(const sv_app_view *v, sv_caption_words *out)
             nh, nh == 1 ? "" : "s", hw);
         out->line2_error = true;
     }
-    for (size_t a = 0; t->regrounds && k + 1 == t->nsteps && a < t->narrays &&
-                       a < t->one_buffer_n; a++) { /* a shuffle's rows, read as the rounds */
-        const sv_kregrounds *g = &t->regrounds[a];
+    for (size_t a = 0; k + 1 == t->nsteps && a < t->narrays; a++) { /* a shuffle's rows,
+                                                                       read as the rounds */
+        const sv_kregrounds *g = sv_ktrace_reg_reading(t, (uint32_t)a);
         char name[64], hv[48], wv[48];
-        if (!g->fits)
+        if (!g)
             continue;
         sv_escape(t->arrays[a].name, name, sizeof name);
         if (g->broken_row < 0) {
@@ -567,9 +567,8 @@ static void case_line(const sv_ktrace *t, size_t k, const sv_krow *r, uint32_t c
 {
     sv_case cs = SV_CASE_COPY;
     const sv_kreading *rd = t->readings ? &t->readings[k] : NULL;
-    if (r->kind == SV_KROW_ARRAY && t->regrounds && r->array < t->one_buffer_n &&
-        t->regrounds[r->array].fits) { /* a shuffle's row: its round in registers */
-        const sv_kregrounds *g = &t->regrounds[r->array];
+    const sv_kregrounds *g = r->kind == SV_KROW_ARRAY ? sv_ktrace_reg_reading(t, r->array) : NULL;
+    if (g) { /* a shuffle's row: its round in registers */
         sv_kmark m = sv_kpane_mark(t, k, r, col, &cs);
         char hv[48], wv[48];
         buf[0] = '\0';

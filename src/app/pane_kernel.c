@@ -361,9 +361,8 @@ static void draw_cell(const kdraw *d, int r, uint32_t c)
     float u = l->unit;
     if (k.mark == SV_KMARK_BROKEN && d->kt->readings) {
         char want[48], s[64];
-        const sv_kregrounds *g = d->kt->regrounds && row->array < d->kt->one_buffer_n
-                                     ? &d->kt->regrounds[row->array] : NULL;
-        sv_value_format(d->kt->type, g && g->fits ? g->want : d->kt->readings[d->k].window_value,
+        const sv_kregrounds *g = sv_ktrace_reg_reading(d->kt, row->array);
+        sv_value_format(d->kt->type, g ? g->want : d->kt->readings[d->k].window_value,
                         want, sizeof want);
         snprintf(s, sizeof s, "\u2260 %s", want);
         float px = words_px(l, 0.8f);

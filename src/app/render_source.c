@@ -479,10 +479,12 @@ void sv_render_kernel_source(sv_gfx *g, const sv_app_view *s, const sv_layout *l
      * cell's, else the first): its lanes at each line that split it. */
     sv_kdiverge dv[64];
     size_t ndv = 0;
-    int warp = s->ksource || kt->nsteps == 0 ? -1 : sv_kpane_diverged_warp(s, (size_t)sv_kpane_step(s));
-    if (warp >= 0) {
-        size_t all = sv_ktrace_divergence(kt, (size_t)sv_kpane_step(s), dv, 64);
-        for (size_t i = 0; i < all && i < 64; i++)
+    if (!s->ksource && kt->nsteps > 0) {
+        size_t k = (size_t)sv_kpane_step(s), all = sv_ktrace_divergence(kt, k, dv, 64);
+        if (all > 64)
+            all = 64;
+        int warp = sv_kpane_diverged_warp(s, k, dv, all);
+        for (size_t i = 0; i < all; i++)
             if (dv[i].warp == (uint32_t)warp)
                 dv[ndv++] = dv[i];
     }

@@ -20,9 +20,9 @@ static int wl_cmp(const void *a, const void *b)
     return (x->line > y->line) - (x->line < y->line);
 }
 
-/* Adds access x to the table (warp, line) -> lanes: a sorted insert would
- * cost more than the few lines a kernel has, so a linear pass over the
- * warp's own run of entries, the table sorted once at the end. */
+/* Adds access x to the table (warp, line) -> lanes: a search from the
+ * newest entry back (a warp's lanes mostly come at one line in a row, and a
+ * step has a few lines per warp), the table sorted once at the end. */
 static bool note(wl **tab, size_t *n, size_t *cap, uint32_t *present, const sv_kaccess *x)
 {
     uint32_t warp = x->thread / 32, bit = 1u << (x->thread % 32);

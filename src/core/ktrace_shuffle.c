@@ -13,6 +13,15 @@ bool sv_kreg_case(uint32_t row, uint32_t cell, sv_case *cs)
     return true;
 }
 
+const sv_kregrounds *sv_ktrace_reg_reading(const sv_ktrace *t, uint32_t a)
+{
+    /* regrounds has one_buffer_n entries: both are made for every array
+       by the same sv_ktrace_analyze */
+    if (!t || !t->regrounds || a >= t->one_buffer_n || a >= t->narrays)
+        return NULL;
+    return t->regrounds[a].fits ? &t->regrounds[a] : NULL;
+}
+
 bool sv_ktrace_reg_rounds(const sv_ktrace *t, uint32_t a, sv_kregrounds *out)
 {
     memset(out, 0, sizeof *out);

@@ -33,6 +33,11 @@ typedef struct sv_kregrounds {
 /* Reads register array a (false: a is no register array, or it does not fit). */
 bool sv_ktrace_reg_rounds(const sv_ktrace *t, uint32_t a, sv_kregrounds *out);
 
+/* Register array a's reading where it fits (sv_ktrace_analyze kept it in
+ * t->regrounds, one per array), else NULL: a is no register array, the
+ * trace is not analyzed, or its rows are not the rounds. */
+const sv_kregrounds *sv_ktrace_reg_reading(const sv_ktrace *t, uint32_t a);
+
 /* The case of cell `cell` (thread) in row r of a register array that fits:
  * copy (lane below the round's delta), partial (its window reaches its
  * warp's first lane) or full; row 0 has none (false). */

@@ -338,10 +338,10 @@ static void print_diagnosis(const ktable *tb, size_t max_hazards)
                 "made by steps that are not the chapter's rounds\n");
     else if (t->nsteps)
         fprintf(tb->f, "  invariant: no step is one of the chapter's rounds\n");
-    for (size_t a = 0; t->regrounds && a < t->narrays && a < t->one_buffer_n; a++) {
-        const sv_kregrounds *g = &t->regrounds[a];
+    for (size_t a = 0; a < t->narrays; a++) {
+        const sv_kregrounds *g = sv_ktrace_reg_reading(t, (uint32_t)a);
         char name[64], hv[48], wv[48];
-        if (!g->fits)
+        if (!g)
             continue;
         sv_escape(t->arrays[a].name, name, sizeof name);
         if (g->broken_row < 0)
