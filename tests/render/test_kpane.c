@@ -118,6 +118,16 @@ static int row_named(const sv_ktrace *t, const char *name)
     return -1;
 }
 
+/* A tooltip's lines as one text, each followed by " | ". */
+static void tip_text(const sv_tip_words *tip, char *all, size_t len)
+{
+    all[0] = '\0';
+    for (int k = 0; k < tip->n; k++) {
+        size_t at = strlen(all);
+        snprintf(all + at, len - at, "%s | ", tip->line[k]);
+    }
+}
+
 static void test_off_by_one(void)
 {
     sv_ktrace *t = run_file(SV_TEST_KERNELS "/off_by_one.cu");
@@ -276,10 +286,7 @@ static void test_race(void)
     char a[32], c[32], all[2048] = "";
     snprintf(a, sizeof a, "thread %u", (unsigned)h->first.thread);
     snprintf(c, sizeof c, "thread %u", (unsigned)h->second.thread);
-    for (int k = 0; k < tip.n; k++) {
-        strcat(all, tip.line[k]);
-        strcat(all, " | ");
-    }
+    tip_text(&tip, all, sizeof all);
     CHECK_CONTAINS(all, a);
     CHECK_CONTAINS(all, c);
     CHECK_CONTAINS(all, "in the same step");
@@ -461,10 +468,7 @@ static void test_bank_cells(void)
     sv_tip_words tip;
     CHECK(sv_pane_of(&v)->tooltip(&v, r1, 3, &tip));
     char all[2048] = "";
-    for (int k = 0; k < tip.n; k++) {
-        strcat(all, tip.line[k]);
-        strcat(all, " | ");
-    }
+    tip_text(&tip, all, sizeof all);
     CHECK_CONTAINS(all, "bank conflict: a 2-way store at line 12 (warp 0)");
     sv_caption_words cw;
     CHECK(sv_pane_of(&v)->caption(&v, &cw));
@@ -512,10 +516,7 @@ static void test_divergence(void)
     sv_tip_words tip;
     CHECK(sv_pane_of(&v)->tooltip(&v, r, 1, &tip));
     char all[2048] = "", want[128];
-    for (int k = 0; k < tip.n; k++) {
-        strcat(all, tip.line[k]);
-        strcat(all, " | ");
-    }
+    tip_text(&tip, all, sizeof all);
     snprintf(want, sizeof want, "warp 0 diverged at line %d: lanes 0-1 ran it, lanes 2-7 waited",
              (int)d[1].line);
     CHECK_CONTAINS(all, want);
@@ -572,10 +573,7 @@ static void test_register_rows(void)
     sv_tip_words tip;
     CHECK(sv_pane_of(&v)->tooltip(&v, r0 + 2, 3, &tip));
     char all[2048] = "";
-    for (int k = 0; k < tip.n; k++) {
-        strcat(all, tip.line[k]);
-        strcat(all, " | ");
-    }
+    tip_text(&tip, all, sizeof all);
     CHECK_CONTAINS(all, "full window: holds the sum of in[0 .. 3] (round 2, in registers)");
     sv_ktrace_destroy(t);
 
