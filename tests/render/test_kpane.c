@@ -479,11 +479,7 @@ static void test_bank_cells(void)
         CHECK_MSG(!strstr(tip.line[k], "bank"), "t[0][5]'s tooltip: %s", tip.line[k]);
     kview(&v, t, 1);
     draw(&v, 1280, 720, "bank conflicts, step 1");
-    for (size_t i = 0; i < sv_gfx_rec_count(rec); i++) {
-        const sv_prim *p = sv_gfx_rec_prim(rec, i);
-        CHECK_MSG(!(p->kind == SV_PRIM_TEXT && strcmp(p->text, "\u00d72") == 0),
-                  "step 1 has no conflict, yet a cell is tagged");
-    }
+    CHECK_MSG(!text_drawn("\u00d72"), "step 1 has no conflict, yet a cell is tagged");
     sv_ktrace_destroy(t);
 }
 
@@ -535,11 +531,7 @@ static void test_divergence(void)
     kview(&v, t, 0);
     v.code = true;
     draw(&v, 1280, 720, "divergence, staging");
-    for (size_t i = 0; i < sv_gfx_rec_count(rec); i++) {
-        const sv_prim *p = sv_gfx_rec_prim(rec, i);
-        CHECK_MSG(!(p->kind == SV_PRIM_TEXT && strcmp(p->text, "w0") == 0),
-                  "the staging step draws a warp's lanes");
-    }
+    CHECK_MSG(!text_drawn("w0"), "the staging step draws a warp's lanes");
     sv_ktrace_destroy(t);
 }
 
