@@ -31,6 +31,22 @@ extern const size_t sv_rt_cuda_cpu_h_size, sv_rt_scan_ops_h_size;
 
 static const char *const cxx_flags[] = {SV_RT_CXX_FLAGS, NULL};
 
+/* clang's ThreadSanitizer pass leaves a load unrecorded where a store to
+ * the same address follows it in the block (`s[i] += x`: the store's check
+ * covers the race), which would take the load out of the bank conflicts
+ * (ncu counts it); this flag has it record every load, as GCC does. The
+ * compiler is clang when the name of its real path says so. */
+static const char *const clang_flags[] = {"-mllvm", "-tsan-instrument-read-before-write", NULL};
+static const char *const no_flags[] = {NULL};
+
+static const char *const *family_flags(const char *cxx)
+{
+    char real[PATH_MAX];
+    const char *p = realpath(cxx, real) ? real : cxx;
+    const char *b = strrchr(p, '/');
+    return strstr(b ? b + 1 : p, "clang") ? clang_flags : no_flags;
+}
+
 /* ---- Finding the compiler ------------------------------------------------- */
 
 static bool on_path(const char *name, char *out, size_t len)
@@ -460,6 +476,8 @@ static bool build(const char *cxx, const char *dir, const char *text, const char
         argv[a++] = cxx;
         for (size_t i = 0; cxx_flags[i]; i++)
             argv[a++] = cxx_flags[i];
+        for (const char *const *f = family_flags(cxx); *f; f++)
+            argv[a++] = *f;
         for (size_t i = 0; extra && extra[i] && a < 32; i++)
             argv[a++] = extra[i];
         argv[a++] = "-include";
@@ -564,6 +582,8 @@ static void cache_key(const char *cxx, const char *text, const char *const *extr
     key_add(&c, cxx, strlen(cxx));
     for (size_t i = 0; cxx_flags[i]; i++)
         key_add(&c, cxx_flags[i], strlen(cxx_flags[i]));
+    for (const char *const *f = family_flags(cxx); *f; f++)
+        key_add(&c, *f, strlen(*f));
     for (size_t i = 0; extra && extra[i]; i++)
         key_add(&c, extra[i], strlen(extra[i]));
     key_add(&c, "-Wl,-Bsymbolic", 14);

@@ -70,8 +70,9 @@ typedef struct sv_rt_hooks {
     void (*span)(void *addr, unsigned long size, int write, void *pc);
     /* a warp collective (SV_RT_W_*) of the current lane at line: it waits
      * until every lane of mask has come to one, then returns its result
-     * (the shuffled value's bits, the ballot, the vote); __activemask does
-     * not wait. A bad mask or lane stops the run (never returns). */
+     * (the shuffled value's bits, the ballot, the vote); __activemask waits
+     * until nothing else can run and returns the lanes of its warp waiting
+     * at its line then. A bad mask or lane stops the run (never returns). */
     unsigned long long (*warp)(int kind, unsigned mask, unsigned long long value, unsigned arg,
                                int width, int line);
     /* __syncthreads_count/_and/_or: the barrier of line, pred this thread's;
@@ -93,7 +94,7 @@ enum {
     SV_RT_W_IDX, SV_RT_W_UP, SV_RT_W_DOWN, SV_RT_W_XOR, /* the shuffles */
     SV_RT_W_BALLOT, SV_RT_W_ANY, SV_RT_W_ALL,          /* the votes */
     SV_RT_W_SYNC,                                       /* __syncwarp */
-    SV_RT_W_ACTIVE                                      /* __activemask: no wait */
+    SV_RT_W_ACTIVE                                      /* __activemask */
 };
 
 /* A file-scope __shared__ array's place (SV_RT_FSTATIC), in section
@@ -613,6 +614,18 @@ __attribute__((no_sanitize("thread"), noinline)) static int sv_rt_scan_excl() { 
 #define SV_SCAN_OP sv_rt_scan_op()
 #define SV_SCAN_EXCLUSIVE sv_rt_scan_excl()
 #include "scan_ops.h"
+
+/* ---- Every access the kernel's source makes --------------------------------
+ * From here on (the kernel file's own code), GCC keeps a load that reads a
+ * word back after a store that leaves it as it was (-fno-tree-fre: its full
+ * redundancy elimination proves such loads redundant, where nvcc's NVVM does
+ * not and the GPU runs them): so the accesses recorded, their hazards and
+ * their bank conflicts are the ones the GPU's code makes (GPU Gems 3's
+ * down-sweep, `t = temp[ai]; temp[ai] = temp[bi]; temp[bi] += t;`, reads
+ * temp[bi] twice there, and ncu counts both). A pragma, not a flag: clang
+ * rejects the flag and ignores the pragma (which -undef leaves no macro to
+ * guard). */
+#pragma GCC optimize("no-tree-fre")
 
 #endif /* SV_RT_HOOKS_ONLY */
 

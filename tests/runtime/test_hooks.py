@@ -43,7 +43,9 @@ def main(argv):
                 with open(cc, "w") as f:
                     f.write(text.stdout)
                 obj = os.path.join(tmp, os.path.basename(k) + "." + cxx + ".o")
-                r = subprocess.run([cxx] + FLAGS + ["-include", header, "-x", "c++", "-c", cc,
+                # (cpu_compile.c adds this flag for clang: every load recorded)
+                fam = ["-mllvm", "-tsan-instrument-read-before-write"] if "clang" in cxx else []
+                r = subprocess.run([cxx] + FLAGS + fam + ["-include", header, "-x", "c++", "-c", cc,
                                                     "-o", obj], capture_output=True, text=True)
                 if r.returncode != 0:
                     print(f"{cxx} {k}: does not compile:\n{r.stderr}")
