@@ -1109,19 +1109,57 @@ void warp_complete(uint32_t base, uint32_t set)
     }
 }
 
+// __activemask: the lanes of a warp that run it together. A lane parks at
+// it; when nothing else can run (every other lane of the block parked at a
+// barrier or a collective, or returned), the lanes of each warp parked at
+// one line's __activemask are released, each given that set: straight-line
+// code gives every lane that has not returned, as a converged warp does on
+// the GPU, and the lanes of a branch the others left give the branch's.
+// True when it released any.
+bool active_release()
+{
+    bool any = false;
+    for (uint32_t base = 0; base < R->n; base += 32) {
+        const uint32_t lanes = warp_lanes(base);
+        for (uint32_t l = 0; l < 32; l++) {
+            if (!(lanes >> l & 1))
+                break; // (past the last warp's lanes: no thread to index)
+            const Th &x = R->th[base + l];
+            if (x.state != WARP || x.wkind != SV_RT_W_ACTIVE)
+                continue;
+            uint32_t set = 0;
+            for (uint32_t m = l; m < 32 && (lanes >> m & 1); m++) {
+                const Th &y = R->th[base + m];
+                if (y.state == WARP && y.wkind == SV_RT_W_ACTIVE && y.wait_line == x.wait_line)
+                    set |= 1u << m;
+            }
+            for (uint32_t m = l; m < 32; m++)
+                if (set >> m & 1) {
+                    R->th[base + m].wres = set;
+                    R->th[base + m].state = RUNNABLE;
+                }
+            any = true;
+        }
+    }
+    return any;
+}
+
 unsigned long long hook_warp(int kind, unsigned mask, unsigned long long value, unsigned arg,
                              int width, int line)
 {
     const uint32_t i = R->cur, lane = i % 32, base = i - lane, lanes = warp_lanes(i);
     Th &t = R->th[i];
-    if (kind == SV_RT_W_ACTIVE) { // the lanes of its warp that have not exited
-        uint32_t m = 0;
-        for (uint32_t l = 0; l < 32; l++)
-            if ((lanes >> l & 1) && R->th[base + l].state != DONE)
-                m |= 1u << l;
-        return m;
-    }
     flush_write(t);
+    if (kind == SV_RT_W_ACTIVE) { // parked until nothing can run (active_release)
+        t.state = WARP;
+        t.wait_line = line;
+        t.wait_what = warp_name(kind);
+        t.wkind = kind;
+        t.wmask = lanes;
+        t.wval = 0;
+        to_scheduler();
+        return t.wres;
+    }
     if (kind < SV_RT_W_IDX || kind > SV_RT_W_SYNC) {
         warp_fail(SV_KFAIL_INTERNAL, i, line, "thread %u: warp collective %d unknown", i, kind);
         to_scheduler(); // never resumed
@@ -1152,7 +1190,8 @@ unsigned long long hook_warp(int kind, unsigned mask, unsigned long long value, 
     const uint32_t set = mask & lanes;
     bool all = true;
     for (uint32_t l = 0; l < 32 && all; l++)
-        if ((set >> l & 1) && R->th[base + l].state != WARP)
+        if ((set >> l & 1) && (R->th[base + l].state != WARP ||
+                               R->th[base + l].wkind == SV_RT_W_ACTIVE))
             all = false;
     if (all)
         warp_complete(base, set);
@@ -1759,6 +1798,8 @@ bool run_once(sv_schedule s, char *err, size_t errlen)
         run_interval(&rng, pool);
         if (R->failed)
             break;
+        if (active_release())
+            continue;
         bool done = false;
         if (barrier_release(&done)) {
             if (!step_end(R->th[0].wait_line))
