@@ -2,7 +2,7 @@
 the GPU (issue 28: `capture cost` failed beside `bench_scans` under
 `meson test --suite gpu --num-processes 4`). Reads the build's test list
 (meson-info/intro-tests.json, what `meson introspect --tests` prints) and,
-for every test of suite gpu whose C source reads a clock or asserts a
+for every test of suite gpu whose C source (or Python script) reads a clock or asserts a
 measured duration, checks that it is registered `is_parallel: false`, so
 meson runs it alone. Runs without a GPU (suite core).
 Usage: check_timing_tests.py SOURCE_ROOT BUILD_ROOT"""
@@ -21,8 +21,11 @@ TIMING = re.compile(r"clock_gettime|now_ms\s*\(|wall_us")
 
 def source_of(test, src_root, build_root):
     """The C file a test's executable is built from (same folder, name + .c),
-    or None for a test that is not one of ours (a script, a tool)."""
+    the script a Python test runs, or None for a test that is not one of
+    ours (a tool)."""
     exe = test["cmd"][0]
+    if len(test["cmd"]) > 1 and test["cmd"][1].endswith(".py") and os.path.isfile(test["cmd"][1]):
+        return test["cmd"][1]
     if not exe.startswith(build_root + os.sep):
         return None
     c = os.path.join(src_root, os.path.relpath(exe, build_root)) + ".c"
@@ -38,7 +41,7 @@ def main():
     timed = 0
     for t in gpu:
         c = source_of(t, src_root, build_root)
-        check(c, f"{t['name']}: no C source found for {t['cmd'][0]}")
+        check(c, f"{t['name']}: no C source or script found for {t['cmd'][0]}")
         if not c:
             continue
         with open(c, encoding="utf-8") as f:

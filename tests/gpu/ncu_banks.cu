@@ -1,6 +1,6 @@
 /* The bank-conflict patterns of tests/cli/test_banks.py as a CUDA program, to
- * compare the CPU runtime's counts with ncu's on a GPU (not yet done: the
- * ninth session's device time ran out). On the GPU machine:
+ * compare the CPU runtime's counts with ncu's on a GPU by hand (the suite's
+ * check is nvcc_agree.py, with ho_stride.cu and Blelloch). On the GPU machine:
  *   nvcc -arch=sm_90 -O3 -lineinfo -o /tmp/banks tests/gpu/ncu_banks_main.cu
  *   ncu --metrics l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,\
  *       l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum /tmp/banks
