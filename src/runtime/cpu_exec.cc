@@ -905,8 +905,9 @@ const char *warp_name(int kind)
 {
     static const char *const names[] = {"__shfl_sync", "__shfl_up_sync", "__shfl_down_sync",
                                         "__shfl_xor_sync", "__ballot_sync", "__any_sync",
-                                        "__all_sync", "__syncwarp", "__activemask"};
-    return kind >= 0 && kind <= SV_RT_W_ACTIVE ? names[kind] : "a warp collective";
+                                        "__all_sync", "__syncwarp", "__activemask",
+                                        "__reduce_*_sync"};
+    return kind >= 0 && kind <= SV_RT_W_RED ? names[kind] : "a warp collective";
 }
 
 // The lanes of thread i's warp that exist (bit l: thread base + l < n).
@@ -1040,7 +1041,8 @@ void warp_complete(uint32_t base, uint32_t set)
         if (!(set >> l & 1))
             continue;
         const Th &x = R->th[base + l];
-        if (x.wmask != f.wmask || x.wkind != f.wkind) {
+        if (x.wmask != f.wmask || x.wkind != f.wkind ||
+            (f.wkind == SV_RT_W_RED && x.warg != f.warg)) {
             warp_fail(SV_KFAIL_DEADLOCK, base + l, x.wait_line,
                       "deadlock at a warp collective: lane %u (thread %u) is at the %s of line %d "
                       "with mask %#010x, lane %u (thread %u) at the %s of line %d with mask %#010x: "
@@ -1072,6 +1074,31 @@ void warp_complete(uint32_t base, uint32_t set)
             break;
         case SV_RT_W_SYNC:
             break;
+        case SV_RT_W_RED: { // over the lanes of the set, as unsigned or int
+            const bool sgn = (f.warg & 8u) != 0;
+            uint32_t r = 0;
+            bool first_lane = true;
+            for (uint32_t m = 0; m < 32; m++) {
+                if (!(set >> m & 1))
+                    continue;
+                const uint32_t v = (uint32_t)R->th[base + m].wval;
+                if (first_lane) {
+                    r = v;
+                    first_lane = false;
+                    continue;
+                }
+                switch (f.warg & 7u) {
+                case SV_RT_RED_ADD: r += v; break;
+                case SV_RT_RED_MIN: r = sgn ? ((int32_t)v < (int32_t)r ? v : r) : (v < r ? v : r); break;
+                case SV_RT_RED_MAX: r = sgn ? ((int32_t)v > (int32_t)r ? v : r) : (v > r ? v : r); break;
+                case SV_RT_RED_AND: r &= v; break;
+                case SV_RT_RED_OR: r |= v; break;
+                default: r ^= v; break;
+                }
+            }
+            res[l] = r;
+            break;
+        }
         default: {
             uint32_t j = shfl_src(x.wkind, l, x.warg, x.wwidth);
             if (j != l && !(lanes >> j & 1)) {
@@ -1160,7 +1187,7 @@ unsigned long long hook_warp(int kind, unsigned mask, unsigned long long value, 
         to_scheduler();
         return t.wres;
     }
-    if (kind < SV_RT_W_IDX || kind > SV_RT_W_SYNC) {
+    if (kind < SV_RT_W_IDX || (kind > SV_RT_W_SYNC && kind != SV_RT_W_RED)) {
         warp_fail(SV_KFAIL_INTERNAL, i, line, "thread %u: warp collective %d unknown", i, kind);
         to_scheduler(); // never resumed
         return 0;

@@ -94,8 +94,10 @@ enum {
     SV_RT_W_IDX, SV_RT_W_UP, SV_RT_W_DOWN, SV_RT_W_XOR, /* the shuffles */
     SV_RT_W_BALLOT, SV_RT_W_ANY, SV_RT_W_ALL,          /* the votes */
     SV_RT_W_SYNC,                                       /* __syncwarp */
-    SV_RT_W_ACTIVE                                      /* __activemask */
+    SV_RT_W_ACTIVE,                                     /* __activemask */
+    SV_RT_W_RED /* __reduce_*_sync: arg the operation (SV_RT_RED_*), | 8 signed */
 };
+enum { SV_RT_RED_ADD, SV_RT_RED_MIN, SV_RT_RED_MAX, SV_RT_RED_AND, SV_RT_RED_OR, SV_RT_RED_XOR };
 
 /* A file-scope __shared__ array's place (SV_RT_FSTATIC), in section
  * sv_rt_fdecls: the runtime reads them after loading, before the kernel. */
@@ -413,6 +415,13 @@ struct sv_rt_at {
     { sv_rt_warp(SV_RT_W_SYNC, mask, 0, 0, 32, line); }
     unsigned active() const
     { return (unsigned)sv_rt_warp(SV_RT_W_ACTIVE, 0, 0, 0, 32, line); }
+    /* __reduce_*_sync (sm_80): int and unsigned for add, min and max, unsigned
+     * for and, or and xor, as CUDA declares them */
+    unsigned red(int op, unsigned mask, unsigned v) const
+    { return (unsigned)sv_rt_warp(SV_RT_W_RED, mask, v, (unsigned)op, 32, line); }
+    int red(int op, unsigned mask, int v) const
+    { return (int)(unsigned)sv_rt_warp(SV_RT_W_RED, mask, (unsigned)v, (unsigned)op | 8u, 32, line); }
+    unsigned redu(int op, unsigned mask, unsigned v) const { return red(op, mask, v); }
 };
 #define __shfl_sync sv_rt_at{__LINE__}.idx
 #define __shfl_up_sync sv_rt_at{__LINE__}.up
@@ -422,6 +431,12 @@ struct sv_rt_at {
 #define __any_sync sv_rt_at{__LINE__}.any
 #define __all_sync sv_rt_at{__LINE__}.all
 #define __syncwarp sv_rt_at{__LINE__}.syncwarp
+#define __reduce_add_sync(m, v) sv_rt_at{__LINE__}.red(SV_RT_RED_ADD, (m), (v))
+#define __reduce_min_sync(m, v) sv_rt_at{__LINE__}.red(SV_RT_RED_MIN, (m), (v))
+#define __reduce_max_sync(m, v) sv_rt_at{__LINE__}.red(SV_RT_RED_MAX, (m), (v))
+#define __reduce_and_sync(m, v) sv_rt_at{__LINE__}.redu(SV_RT_RED_AND, (m), (unsigned)(v))
+#define __reduce_or_sync(m, v) sv_rt_at{__LINE__}.redu(SV_RT_RED_OR, (m), (unsigned)(v))
+#define __reduce_xor_sync(m, v) sv_rt_at{__LINE__}.redu(SV_RT_RED_XOR, (m), (unsigned)(v))
 #define __activemask sv_rt_at{__LINE__}.active
 
 /* Fences order nothing more on cooperative fibers: every access is seen by
@@ -456,6 +471,50 @@ static inline unsigned long long __brevll(unsigned long long x)
 {
     return ((unsigned long long)__brev((unsigned)x) << 32) | __brev((unsigned)(x >> 32));
 }
+
+/* The integer intrinsics, exact (CUDA's math API): high halves of products,
+ * 24-bit products, sums of absolute differences, halving adds, byte
+ * permutes and funnel shifts; and __saturatef ([0, 1], NaN and -0 to +0). */
+static inline unsigned __umulhi(unsigned x, unsigned y)
+{ return (unsigned)(((unsigned long long)x * y) >> 32); }
+static inline int __mulhi(int x, int y) { return (int)(((long long)x * y) >> 32); }
+static inline unsigned long long __umul64hi(unsigned long long x, unsigned long long y)
+{ return (unsigned long long)(((unsigned __int128)x * y) >> 64); }
+static inline long long __mul64hi(long long x, long long y)
+{ return (long long)(((__int128)x * y) >> 64); }
+static inline int __mul24(int x, int y)
+{
+    long long a = (long long)(int)((unsigned)x << 8) >> 8, b = (long long)(int)((unsigned)y << 8) >> 8;
+    return (int)(unsigned)(a * b);
+}
+static inline unsigned __umul24(unsigned x, unsigned y)
+{ return (unsigned)((unsigned long long)(x & 0xffffffu) * (y & 0xffffffu)); }
+static inline unsigned __sad(int x, int y, unsigned z)
+{ return (unsigned)(x > y ? (long long)x - y : (long long)y - x) + z; }
+static inline unsigned __usad(unsigned x, unsigned y, unsigned z) { return (x > y ? x - y : y - x) + z; }
+static inline int __hadd(int x, int y) { return (int)(((long long)x + y) >> 1); }
+static inline int __rhadd(int x, int y) { return (int)(((long long)x + y + 1) >> 1); }
+static inline unsigned __uhadd(unsigned x, unsigned y)
+{ return (unsigned)(((unsigned long long)x + y) >> 1); }
+static inline unsigned __urhadd(unsigned x, unsigned y)
+{ return (unsigned)(((unsigned long long)x + y + 1) >> 1); }
+static inline unsigned __byte_perm(unsigned x, unsigned y, unsigned s)
+{
+    unsigned long long b = ((unsigned long long)y << 32) | x;
+    unsigned r = 0;
+    for (int k = 0; k < 4; k++)
+        r |= (unsigned)((b >> (8 * ((s >> (4 * k)) & 7u))) & 0xffu) << (8 * k);
+    return r;
+}
+static inline unsigned __funnelshift_l(unsigned lo, unsigned hi, unsigned sh)
+{ return (unsigned)(((((unsigned long long)hi << 32) | lo) << (sh & 31u)) >> 32); }
+static inline unsigned __funnelshift_lc(unsigned lo, unsigned hi, unsigned sh)
+{ return sh >= 32 ? lo : __funnelshift_l(lo, hi, sh); }
+static inline unsigned __funnelshift_r(unsigned lo, unsigned hi, unsigned sh)
+{ return (unsigned)((((unsigned long long)hi << 32) | lo) >> (sh & 31u)); }
+static inline unsigned __funnelshift_rc(unsigned lo, unsigned hi, unsigned sh)
+{ return sh >= 32 ? hi : __funnelshift_r(lo, hi, sh); }
+static inline float __saturatef(float x) { return x >= 1.0f ? 1.0f : x > 0.0f ? x : 0.0f; }
 
 /* ---- Atomics -------------------------------------------------------------- *
  * Each tells the runtime its word first (sv_rt_hooks.atomic: checked,

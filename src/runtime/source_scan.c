@@ -52,7 +52,12 @@ static const char *const allowed_reserved[] = {
     "__shfl_sync", "__shfl_up_sync", "__shfl_down_sync", "__shfl_xor_sync", "__ballot_sync",
     "__any_sync", "__all_sync", "__activemask", "__syncwarp", "__syncthreads_count",
     "__syncthreads_and", "__syncthreads_or", "__popc", "__popcll", "__clz", "__clzll", "__ffs",
-    "__ffsll", "__brev", "__brevll", "__threadfence", "__threadfence_block", "__ldg", "__constant__", NULL,
+    "__ffsll", "__brev", "__brevll", "__threadfence", "__threadfence_block", "__ldg", "__constant__",
+    "__reduce_add_sync", "__reduce_min_sync", "__reduce_max_sync", "__reduce_and_sync",
+    "__reduce_or_sync", "__reduce_xor_sync", "__umulhi", "__mulhi", "__umul64hi", "__mul64hi",
+    "__mul24", "__umul24", "__sad", "__usad", "__hadd", "__rhadd", "__uhadd", "__urhadd",
+    "__byte_perm", "__funnelshift_l", "__funnelshift_lc", "__funnelshift_r", "__funnelshift_rc",
+    "__saturatef", NULL,
 };
 
 /* What both runtimes define as macros, or the CPU runtime does where NVRTC
@@ -65,7 +70,8 @@ static const char *const runtime_macros[] = {
     "FLT_MAX", "__restrict__", "__shfl_sync", "__shfl_up_sync", "__shfl_down_sync",
     "__shfl_xor_sync", "__ballot_sync", "__any_sync", "__all_sync", "__activemask",
     "__syncwarp", "__constant__", "__syncthreads_count", "__syncthreads_and", "__syncthreads_or", "__ldg",
-    "assert", "printf", NULL,
+    "__reduce_add_sync", "__reduce_min_sync", "__reduce_max_sync", "__reduce_and_sync",
+    "__reduce_or_sync", "__reduce_xor_sync", "assert", "printf", NULL,
 };
 
 /* CUDA that neither runtime provides yet, named in words instead of the
@@ -82,9 +88,8 @@ static const unsupported unsupported_names[] = {
     {"__ballot", "the warp votes without _sync (use __ballot_sync, ...)"},
     {"__any", "the warp votes without _sync (use __any_sync)"},
     {"__all", "the warp votes without _sync (use __all_sync)"},
-    {"__match*", "warp matches"}, {"__reduce*", "warp reductions"},
+    {"__match*", "warp matches"},
     {"__threadfence_system", "system-wide memory fences"},
-    {"__byte_perm", "bit intrinsics"}, {"__funnelshift*", "bit intrinsics"},
     {"__ldca", "cache-hinted loads"}, {"__ldcg", "cache-hinted loads"},
     {"__ldcs", "cache-hinted loads"}, {"__ldlu", "cache-hinted loads"},
     {"__ldcv", "cache-hinted loads"}, {"__st*", "cache-hinted stores"},
@@ -97,7 +102,7 @@ static const unsupported unsupported_names[] = {
     {"__f*_r?", "rounding-mode intrinsics"}, {"__fdividef", "fast-math intrinsics"},
     {"__expf", "fast-math intrinsics"}, {"__logf", "fast-math intrinsics"},
     {"__sinf", "fast-math intrinsics"}, {"__cosf", "fast-math intrinsics"},
-    {"__powf", "fast-math intrinsics"}, {"__saturatef", "fast-math intrinsics"},
+    {"__powf", "fast-math intrinsics"},
     {"__half*", "half precision"}, {"half", "half precision"},
     {"tex*", "textures"}, {"surf*", "surfaces"},
 };

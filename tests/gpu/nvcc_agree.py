@@ -21,6 +21,7 @@ becomes one fused multiply-add, rounded once, and float outputs differ in
 the last bit (ho_shfl_idx.cu's first * 1000.0f + rot did on the H200).
 
 Usage: nvcc_agree.py SCANVIZ-TRACE KERNELS-DIR OUTDIR [--ncu]
+(SV_AGREE_ONLY=TEXT: only the cases whose kernel's name holds TEXT)
 (KERNELS-DIR: the build's tests/kernels; the exercises' solutions are the
 same build's assets/exercises/NAME/solution.cu, the held-out files heldout/
 here). Exit 0: all agree;
@@ -79,6 +80,8 @@ CASES = [
     ("ho_shfl_idx.cu", "ho_shfl_idx", "float32", "sum", False, [32, 64], "out"),
     ("ho_active.cu", "ho_active", "int32", "sum", False, [40, 77, 1024], "out"),
     ("ho_active_branch.cu", "ho_active_branch", "int32", "sum", False, [8, 40, 1024], "out"),
+    ("ho_reduce.cu", "ho_reduce", "int32", "sum", False, [32, 64, 1024], "out"),
+    ("ho_intops.cu", "ho_intops", "int32", "sum", False, [32, 1024], "out"),
     ("ho_syncwarp_ws.cu", "ho_syncwarp_ws", "int32", "sum", False, [32, 1024], "banks"),
     ("ho_stride.cu", "ho_stride", "int32", "sum", False, [32, 64, 1024], "banks"),
     ("ho_bl_nopad.cu", "ho_bl_nopad", "int32", "sum", True, [64, 256, 1024], "banks-v2"),
@@ -200,8 +203,10 @@ def main():
     if "--ncu" in sys.argv[4:] and not use_ncu:
         print("nvcc_agree: no ncu (%s): bank conflicts not compared" % NCU)
     os.makedirs(out, exist_ok=True)
+    only = os.environ.get("SV_AGREE_ONLY")  # a part of the kernels' names: those cases only
+    cases = [c for c in CASES if not only or only in c[0]]
     jobs, seen = [], {}
-    for c in CASES:
+    for c in cases:
         path = kernel_path(kdir, c[0])
         entry = c[1] or entry_of(path)
         key = (path, entry, c[2], c[3], c[4])
@@ -212,7 +217,7 @@ def main():
     with cf.ThreadPoolExecutor(max_workers=os.cpu_count() or 4) as pool:
         built = dict(zip([j[:5] for j in jobs], pool.map(build, jobs)))
     bad, rows, report = 0, [], []
-    for ci, c in enumerate(CASES):
+    for ci, c in enumerate(cases):
         name, _, ty, op, ex, sizes, what = c
         path = kernel_path(kdir, name)
         key = (path, c[1] or entry_of(path), ty, op, ex)
