@@ -268,6 +268,8 @@ void fail_set(sv_kfail_kind kind, const char *msg, int32_t line, int32_t thread,
 
 // ---- Fiber switches ---------------------------------------------------------
 
+bool active_release_warp(uint32_t base);
+
 void to_scheduler()
 {
     Th &t = R->th[R->cur];
@@ -299,6 +301,8 @@ void resume(uint32_t i)
     R->in_fiber = false;
     if (!t.self)
         t.state = DONE;
+    if (t.state != RUNNABLE)
+        active_release_warp(i - i % 32);
 }
 
 // ---- Arrays and cells -------------------------------------------------------
@@ -1137,37 +1141,46 @@ void warp_complete(uint32_t base, uint32_t set)
 }
 
 // __activemask: the lanes of a warp that run it together. A lane parks at
-// it; when nothing else can run (every other lane of the block parked at a
-// barrier or a collective, or returned), the lanes of each warp parked at
-// one line's __activemask are released, each given that set: straight-line
-// code gives every lane that has not returned, as a converged warp does on
-// the GPU, and the lanes of a branch the others left give the branch's.
-// True when it released any.
+// it; when no lane of its warp can run (each parked at a barrier or a
+// collective, or returned: checked whenever a lane stops, resume(), and
+// when nothing at all can run), the lanes of the warp parked at one line's
+// __activemask are released, each given that set: straight-line code gives
+// every lane that has not returned, as a converged warp does on the GPU,
+// and the lanes of a branch the others left give the branch's. Other warps
+// play no part (one may spin on a flag meanwhile). True when it released
+// any.
+bool active_release_warp(uint32_t base)
+{
+    const uint32_t lanes = warp_lanes(base);
+    for (uint32_t l = 0; l < 32 && (lanes >> l & 1); l++)
+        if (R->th[base + l].state == RUNNABLE)
+            return false; // (a lane of it can still come)
+    bool any = false;
+    for (uint32_t l = 0; l < 32 && (lanes >> l & 1); l++) {
+        const Th &x = R->th[base + l];
+        if (x.state != WARP || x.wkind != SV_RT_W_ACTIVE)
+            continue;
+        uint32_t set = 0;
+        for (uint32_t m = l; m < 32 && (lanes >> m & 1); m++) {
+            const Th &y = R->th[base + m];
+            if (y.state == WARP && y.wkind == SV_RT_W_ACTIVE && y.wait_line == x.wait_line)
+                set |= 1u << m;
+        }
+        for (uint32_t m = l; m < 32; m++)
+            if (set >> m & 1) {
+                R->th[base + m].wres = set;
+                R->th[base + m].state = RUNNABLE;
+            }
+        any = true;
+    }
+    return any;
+}
+
 bool active_release()
 {
     bool any = false;
-    for (uint32_t base = 0; base < R->n; base += 32) {
-        const uint32_t lanes = warp_lanes(base);
-        for (uint32_t l = 0; l < 32; l++) {
-            if (!(lanes >> l & 1))
-                break; // (past the last warp's lanes: no thread to index)
-            const Th &x = R->th[base + l];
-            if (x.state != WARP || x.wkind != SV_RT_W_ACTIVE)
-                continue;
-            uint32_t set = 0;
-            for (uint32_t m = l; m < 32 && (lanes >> m & 1); m++) {
-                const Th &y = R->th[base + m];
-                if (y.state == WARP && y.wkind == SV_RT_W_ACTIVE && y.wait_line == x.wait_line)
-                    set |= 1u << m;
-            }
-            for (uint32_t m = l; m < 32; m++)
-                if (set >> m & 1) {
-                    R->th[base + m].wres = set;
-                    R->th[base + m].state = RUNNABLE;
-                }
-            any = true;
-        }
-    }
+    for (uint32_t base = 0; base < R->n; base += 32)
+        any |= active_release_warp(base);
     return any;
 }
 

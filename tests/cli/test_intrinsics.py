@@ -5,7 +5,9 @@ scanviz-trace on the CPU runtime, under three schedules, at n = 32, 64 and
 (__umulhi, __mulhi, __mul24, __umul24, __sad, __usad, __hadd, __rhadd,
 __uhadd, __urhadd, __byte_perm, the funnel shifts, __umul64hi, __mul64hi,
 __saturatef; __reduce_add/min/max/and/or/xor_sync over a warp and over a
-mask of 8 lanes). The same files are in the GPU check (nvcc_agree.py).
+mask of 8 lanes), and ho_votes.cu and ho_active_branch.cu (__activemask in
+straight-line code and in a branch, as a converged warp runs it) at n = 8,
+40 and 64. The same files are in the GPU check (nvcc_agree.py).
 
 Usage: test_intrinsics.py SCANVIZ_TRACE HELDOUT_DIR"""
 import json
@@ -96,6 +98,27 @@ def reduce_ref(inp):
     return out
 
 
+def votes_ref(inp):
+    """ho_votes.cu: __any_sync, __all_sync and __activemask (a converged warp: all its lanes)."""
+    out = []
+    for i, v in enumerate(inp):
+        w = inp[i - i % 32:i - i % 32 + 32]
+        a = any(x > 90 for x in w)
+        b = all(x >= 0 for x in w)
+        out.append(a * 100 + b * 10 + (len(w) == 32))
+    return out
+
+
+def branch_ref(inp):
+    """ho_active_branch.cu: __activemask on each side of a branch: that side's lanes."""
+    out = []
+    for i, v in enumerate(inp):
+        w = inp[i - i % 32:i - i % 32 + 32]
+        side = sum(1 << k for k, x in enumerate(w) if x % 2 == v % 2)
+        out.append(s32(side if v % 2 == 0 else ~side))
+    return out
+
+
 def run(name, inp, sched):
     p = subprocess.run([TRACE, "--kernel-file", os.path.join(HELD, name), "--input",
                         " ".join(map(str, inp)), "--schedule", sched, "--format", "json"],
@@ -123,7 +146,16 @@ def main():
                 check(first is None, f"{name} n={n} {sched}: cell {first}: {got[first] if first is not None else ''} "
                       f"where CUDA gives {want[first] if first is not None else ''}")
                 check(d.get("hazards_total") == 0, f"{name} n={n} {sched}: hazards {d.get('hazards_total')}")
-    return report("the integer intrinsics and the warp reductions as CUDA defines them")
+    for n in (8, 40, 64):
+        inp = [rnd.randint(-5, 99) for _ in range(n)]
+        for name, ref in (("ho_votes.cu", votes_ref), ("ho_active_branch.cu", branch_ref)):
+            want = ref(inp)
+            for sched in ("sequential", "reverse", "random:5", "lockstep"):
+                d = run(name, inp, sched)
+                if d:
+                    check(d.get("output") == want, f"{name} n={n} {sched}: {d.get('output')} where "
+                          f"a converged warp gives {want}")
+    return report("the integer intrinsics, the warp reductions and __activemask as CUDA defines them")
 
 
 if __name__ == "__main__":
