@@ -71,8 +71,8 @@ typedef struct sv_rt_hooks {
     /* a warp collective (SV_RT_W_*) of the current lane at line: it waits
      * until every lane of mask has come to one, then returns its result
      * (the shuffled value's bits, the ballot, the vote); __activemask waits
-     * until nothing else can run and returns the lanes of its warp waiting
-     * at its line then. A bad mask or lane stops the run (never returns). */
+     * until no lane of its warp can run and returns the lanes of its warp
+     * waiting at its line then. A bad mask or lane stops the run (never returns). */
     unsigned long long (*warp)(int kind, unsigned mask, unsigned long long value, unsigned arg,
                                int width, int line);
     /* __syncthreads_count/_and/_or: the barrier of line, pred this thread's;
