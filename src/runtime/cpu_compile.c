@@ -31,20 +31,27 @@ extern const size_t sv_rt_cuda_cpu_h_size, sv_rt_scan_ops_h_size;
 
 static const char *const cxx_flags[] = {SV_RT_CXX_FLAGS, NULL};
 
-/* clang's ThreadSanitizer pass leaves a load unrecorded where a store to
- * the same address follows it in the block (`s[i] += x`: the store's check
- * covers the race), which would take the load out of the bank conflicts
- * (ncu counts it); this flag has it record every load, as GCC does. The
- * compiler is clang when the name of its real path says so. */
+/* Every load the kernel's source makes is recorded, as nvcc's code makes
+ * it (so its hazards and bank conflicts are the GPU's; docs/gpu-runs.md):
+ * - GCC's full redundancy elimination proves redundant a load that reads a
+ *   word back after a store that left it as it was, where nvcc's NVVM does
+ *   not and the GPU runs it (GPU Gems 3's down-sweep, `t = temp[ai];
+ *   temp[ai] = temp[bi]; temp[bi] += t;`, reads temp[bi] twice, and ncu
+ *   counts both): -fno-tree-fre;
+ * - clang's ThreadSanitizer pass leaves a load unrecorded where a store to
+ *   the same address follows it (`s[i] += x`: the store's check covers the
+ *   race): -tsan-instrument-read-before-write.
+ * The compiler is clang when the name of its real path says so, else GCC's
+ * flags (clang rejects -fno-tree-fre). */
 static const char *const clang_flags[] = {"-mllvm", "-tsan-instrument-read-before-write", NULL};
-static const char *const no_flags[] = {NULL};
+static const char *const gcc_flags[] = {"-fno-tree-fre", NULL};
 
 static const char *const *family_flags(const char *cxx)
 {
     char real[PATH_MAX];
     const char *p = realpath(cxx, real) ? real : cxx;
     const char *b = strrchr(p, '/');
-    return strstr(b ? b + 1 : p, "clang") ? clang_flags : no_flags;
+    return strstr(b ? b + 1 : p, "clang") ? clang_flags : gcc_flags;
 }
 
 /* ---- Finding the compiler ------------------------------------------------- */

@@ -674,18 +674,6 @@ __attribute__((no_sanitize("thread"), noinline)) static int sv_rt_scan_excl() { 
 #define SV_SCAN_EXCLUSIVE sv_rt_scan_excl()
 #include "scan_ops.h"
 
-/* ---- Every access the kernel's source makes --------------------------------
- * From here on (the kernel file's own code), GCC keeps a load that reads a
- * word back after a store that leaves it as it was (-fno-tree-fre: its full
- * redundancy elimination proves such loads redundant, where nvcc's NVVM does
- * not and the GPU runs them): so the accesses recorded, their hazards and
- * their bank conflicts are the ones the GPU's code makes (GPU Gems 3's
- * down-sweep, `t = temp[ai]; temp[ai] = temp[bi]; temp[bi] += t;`, reads
- * temp[bi] twice there, and ncu counts both). A pragma, not a flag: clang
- * rejects the flag and ignores the pragma (which -undef leaves no macro to
- * guard). */
-#pragma GCC optimize("no-tree-fre")
-
 #endif /* SV_RT_HOOKS_ONLY */
 
 #endif

@@ -44,7 +44,8 @@ def main(argv):
                     f.write(text.stdout)
                 obj = os.path.join(tmp, os.path.basename(k) + "." + cxx + ".o")
                 # (cpu_compile.c adds this flag for clang: every load recorded)
-                fam = ["-mllvm", "-tsan-instrument-read-before-write"] if "clang" in cxx else []
+                fam = (["-mllvm", "-tsan-instrument-read-before-write"] if "clang" in cxx
+                       else ["-fno-tree-fre"])
                 r = subprocess.run([cxx] + FLAGS + fam + ["-include", header, "-x", "c++", "-c", cc,
                                                     "-o", obj], capture_output=True, text=True)
                 if r.returncode != 0:
