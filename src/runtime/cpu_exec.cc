@@ -268,7 +268,7 @@ void fail_set(sv_kfail_kind kind, const char *msg, int32_t line, int32_t thread,
 
 // ---- Fiber switches ---------------------------------------------------------
 
-bool active_release_warp(uint32_t base);
+void active_release_warp(uint32_t base);
 
 void to_scheduler()
 {
@@ -1037,6 +1037,28 @@ void reg_shuffle(uint32_t base, uint32_t set, const uint64_t *res)
 }
 
 // The collective of the lanes in `set` (all parked): results, or a failure.
+// __reduce_*_sync's result over the lanes of set: op (SV_RT_RED_*) | 8 for
+// int, the values as unsigned or int.
+uint32_t warp_reduce(uint32_t base, uint32_t set, uint32_t op)
+{
+    const bool sgn = (op & 8u) != 0;
+    uint32_t r = (uint32_t)R->th[base + (uint32_t)__builtin_ctz(set)].wval;
+    for (uint32_t m = (uint32_t)__builtin_ctz(set) + 1; m < 32; m++) {
+        if (!(set >> m & 1))
+            continue;
+        const uint32_t v = (uint32_t)R->th[base + m].wval;
+        switch (op & 7u) {
+        case SV_RT_RED_ADD: r += v; break;
+        case SV_RT_RED_MIN: r = sgn ? ((int32_t)v < (int32_t)r ? v : r) : (v < r ? v : r); break;
+        case SV_RT_RED_MAX: r = sgn ? ((int32_t)v > (int32_t)r ? v : r) : (v > r ? v : r); break;
+        case SV_RT_RED_AND: r &= v; break;
+        case SV_RT_RED_OR: r |= v; break;
+        default: r ^= v; break;
+        }
+    }
+    return r;
+}
+
 void warp_complete(uint32_t base, uint32_t set)
 {
     uint32_t first = base + (uint32_t)__builtin_ctz(set);
@@ -1062,6 +1084,7 @@ void warp_complete(uint32_t base, uint32_t set)
     for (uint32_t l = 0; l < 32; l++)
         if ((set >> l & 1) && R->th[base + l].wval)
             ballot |= 1u << l;
+    const uint32_t reduced = f.wkind == SV_RT_W_RED ? warp_reduce(base, set, f.warg) : 0;
     for (uint32_t l = 0; l < 32; l++) {
         if (!(set >> l & 1))
             continue;
@@ -1078,31 +1101,9 @@ void warp_complete(uint32_t base, uint32_t set)
             break;
         case SV_RT_W_SYNC:
             break;
-        case SV_RT_W_RED: { // over the lanes of the set, as unsigned or int
-            const bool sgn = (f.warg & 8u) != 0;
-            uint32_t r = 0;
-            bool first_lane = true;
-            for (uint32_t m = 0; m < 32; m++) {
-                if (!(set >> m & 1))
-                    continue;
-                const uint32_t v = (uint32_t)R->th[base + m].wval;
-                if (first_lane) {
-                    r = v;
-                    first_lane = false;
-                    continue;
-                }
-                switch (f.warg & 7u) {
-                case SV_RT_RED_ADD: r += v; break;
-                case SV_RT_RED_MIN: r = sgn ? ((int32_t)v < (int32_t)r ? v : r) : (v < r ? v : r); break;
-                case SV_RT_RED_MAX: r = sgn ? ((int32_t)v > (int32_t)r ? v : r) : (v > r ? v : r); break;
-                case SV_RT_RED_AND: r &= v; break;
-                case SV_RT_RED_OR: r |= v; break;
-                default: r ^= v; break;
-                }
-            }
-            res[l] = r;
+        case SV_RT_W_RED:
+            res[l] = reduced;
             break;
-        }
         default: {
             uint32_t j = shfl_src(x.wkind, l, x.warg, x.wwidth);
             if (j != l && !(lanes >> j & 1)) {
@@ -1142,20 +1143,17 @@ void warp_complete(uint32_t base, uint32_t set)
 
 // __activemask: the lanes of a warp that run it together. A lane parks at
 // it; when no lane of its warp can run (each parked at a barrier or a
-// collective, or returned: checked whenever a lane stops, resume(), and
-// when nothing at all can run), the lanes of the warp parked at one line's
+// collective, or returned: checked whenever a lane stops, in resume()), the lanes of the warp parked at one line's
 // __activemask are released, each given that set: straight-line code gives
 // every lane that has not returned, as a converged warp does on the GPU,
 // and the lanes of a branch the others left give the branch's. Other warps
-// play no part (one may spin on a flag meanwhile). True when it released
-// any.
-bool active_release_warp(uint32_t base)
+// play no part (one may spin on a flag meanwhile).
+void active_release_warp(uint32_t base)
 {
     const uint32_t lanes = warp_lanes(base);
     for (uint32_t l = 0; l < 32 && (lanes >> l & 1); l++)
         if (R->th[base + l].state == RUNNABLE)
-            return false; // (a lane of it can still come)
-    bool any = false;
+            return; // (a lane of it can still come)
     for (uint32_t l = 0; l < 32 && (lanes >> l & 1); l++) {
         const Th &x = R->th[base + l];
         if (x.state != WARP || x.wkind != SV_RT_W_ACTIVE)
@@ -1171,17 +1169,7 @@ bool active_release_warp(uint32_t base)
                 R->th[base + m].wres = set;
                 R->th[base + m].state = RUNNABLE;
             }
-        any = true;
     }
-    return any;
-}
-
-bool active_release()
-{
-    bool any = false;
-    for (uint32_t base = 0; base < R->n; base += 32)
-        any |= active_release_warp(base);
-    return any;
 }
 
 unsigned long long hook_warp(int kind, unsigned mask, unsigned long long value, unsigned arg,
@@ -1190,7 +1178,7 @@ unsigned long long hook_warp(int kind, unsigned mask, unsigned long long value, 
     const uint32_t i = R->cur, lane = i % 32, base = i - lane, lanes = warp_lanes(i);
     Th &t = R->th[i];
     flush_write(t);
-    if (kind == SV_RT_W_ACTIVE) { // parked until nothing can run (active_release)
+    if (kind == SV_RT_W_ACTIVE) { // parked until no lane of its warp can run (active_release_warp)
         t.state = WARP;
         t.wait_line = line;
         t.wait_what = warp_name(kind);
@@ -1838,8 +1826,6 @@ bool run_once(sv_schedule s, char *err, size_t errlen)
         run_interval(&rng, pool);
         if (R->failed)
             break;
-        if (active_release())
-            continue;
         bool done = false;
         if (barrier_release(&done)) {
             if (!step_end(R->th[0].wait_line))
