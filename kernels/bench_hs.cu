@@ -171,11 +171,22 @@ struct Pipe {
     static_assert(Stages >= 2 && Stages <= kWarps, "a watching warp for each stage ahead");
 };
 
+__device__ __forceinline__ unsigned sm_id()
+{
+    unsigned id;
+    asm volatile("mov.u32 %0, %%smid;" : "=r"(id));
+    return id;
+}
+
+/* Rec: also writes rec[tile] for every tile (scanviz-bench --timeline;
+ * scan_cuda.h says what each field is). The timed kernels are Rec = false,
+ * with every recording line compiled out. */
 template <typename T, int Threads, int Vecs, int Stages, int MinBlocks, int SleepNs,
-          int Streaming, int Per>
+          int Streaming, int Per, bool Rec = false>
 __global__ void __launch_bounds__(Threads, MinBlocks)
 hs_pipe(const T *__restrict__ in, T *__restrict__ out, size_t n, unsigned tiles,
-        unsigned long long *__restrict__ words, unsigned epoch)
+        unsigned long long *__restrict__ words, unsigned epoch,
+        sv_cuda_tile_record *__restrict__ rec)
 {
     using P = Pipe<T, Threads, Vecs, Stages, MinBlocks, SleepNs, Streaming, Per>;
     using R = Rows<T, Vecs>;
@@ -235,6 +246,11 @@ hs_pipe(const T *__restrict__ in, T *__restrict__ out, size_t n, unsigned tiles,
         const unsigned tile = stage_tile[s];
         if (tile >= tiles)
             break;
+        if (Rec && threadIdx.x == 0) {
+            rec[tile].start = global_ns();
+            rec[tile].block = blockIdx.x;
+            rec[tile].sm = sm_id();
+        }
         const size_t tile_base = (size_t)tile * kItems;
         const size_t base = tile_base + (size_t)warp * kWarpItems;
         const bool full = tile_base + kItems <= n;
@@ -292,6 +308,8 @@ hs_pipe(const T *__restrict__ in, T *__restrict__ out, size_t n, unsigned tiles,
                     if (lane == 0) {
                         publish<false>(&status[t], tag | kFlagA | to_bits(acc));
                         stage_published[s2] = 1;
+                        if (Rec)
+                            rec[t].aggregate = global_ns();
                     }
                 }
             }
@@ -306,9 +324,29 @@ hs_pipe(const T *__restrict__ in, T *__restrict__ out, size_t n, unsigned tiles,
             if (tile == 0) {
                 if (lane == 0 && tiles > 1)
                     publish<false>(&status[0], tag | kFlagP | to_bits(aggregate));
+                if (Rec && lane == 0) {
+                    const unsigned long long now = global_ns();
+                    rec[0].aggregate = now;
+                    rec[0].inclusive = now;
+                    rec[0].lo = 0;
+                    rec[0].windows = 0;
+                    rec[0].polls = 0;
+                    rec[0].early = 0;
+                }
             } else {
                 const bool out = __shfl_sync(kFull, early, 0) != 0;
-                prefix = look_back<T, false, SleepNs, Per>(status, tile, aggregate, lane, epoch, !out);
+                LookStats st;
+                prefix = look_back<T, false, SleepNs, Per>(status, tile, aggregate, lane, epoch,
+                                                           !out, Rec ? &st : nullptr);
+                if (Rec && lane == 0) {
+                    if (!out)
+                        rec[tile].aggregate = st.aggregate_ns;
+                    rec[tile].inclusive = st.inclusive_ns;
+                    rec[tile].lo = st.lo;
+                    rec[tile].windows = st.windows;
+                    rec[tile].polls = st.polls;
+                    rec[tile].early = out ? 1u : 0u;
+                }
             }
             if (lane < kWarps)
                 warp_prefix[lane] = lane == 0 ? prefix : add(prefix, e);
@@ -317,6 +355,8 @@ hs_pipe(const T *__restrict__ in, T *__restrict__ out, size_t n, unsigned tiles,
 
         R::add_carry(x, pre, warp_prefix[warp]);
         R::template store<Streaming != 0>(x, full, out, base, n, lane);
+        if (Rec && lane == 0) /* the clock only grows: an earlier run's end is smaller */
+            atomicMax(&rec[tile].end, global_ns());
         if (++s == Stages) {
             s = 0;
             parity ^= 1u;
@@ -357,6 +397,11 @@ constexpr Variant kVariants[] = {
     {0, 0, 0, 2, nullptr},
     {0, 0, 0, 3, nullptr},
     {0, 0, 0, 4, nullptr},
+    /* 21.. : more tiles in flight at large n (issue 32's sweep) */
+    {512, 6, 4, -1, "512x24 4 stages 1 block/SM input kept in L2"},
+    {1024, 4, 3, -1, "1024x16 3 stages 1 block/SM input kept in L2"},
+    {384, 8, 4, -1, "384x32 4 stages 1 block/SM input kept in L2"},
+    {256, 8, 3, -1, "256x32 3 stages 2 blocks/SM input kept in L2"},
 };
 constexpr int kVariantCount = sizeof kVariants / sizeof kVariants[0];
 constexpr size_t kMinTile = 4096;
@@ -406,12 +451,13 @@ cudaError_t resident_blocks(K kernel, int threads, size_t smem, unsigned &cache,
     return cudaSuccess;
 }
 
-template <typename T, int Threads, int Vecs, int Stages, int MinBlocks, int Streaming, int Per>
+template <typename T, int Threads, int Vecs, int Stages, int MinBlocks, int Streaming, int Per,
+          bool Rec = false>
 cudaError_t launch_typed(const void *in, void *out, size_t n, sv::HsStatus &st,
-                         cudaStream_t stream)
+                         cudaStream_t stream, sv_cuda_tile_record *rec = nullptr)
 {
     using P = Pipe<T, Threads, Vecs, Stages, MinBlocks, 0, Streaming, Per>;
-    auto kernel = hs_pipe<T, Threads, Vecs, Stages, MinBlocks, 0, Streaming, Per>;
+    auto kernel = hs_pipe<T, Threads, Vecs, Stages, MinBlocks, 0, Streaming, Per, Rec>;
     const size_t tiles = sv::ceil_div(n, (size_t)P::kItems);
     static unsigned cache = 0;
     static int cache_dev = -1;
@@ -431,7 +477,7 @@ cudaError_t launch_typed(const void *in, void *out, size_t n, sv::HsStatus &st,
     const unsigned blocks = (unsigned)(tiles < resident ? tiles : resident);
     kernel<<<blocks, Threads, P::kSmem, stream>>>(static_cast<const T *>(in),
                                                   static_cast<T *>(out), n, (unsigned)tiles,
-                                                  st.words, epoch);
+                                                  st.words, epoch, rec);
     return cudaGetLastError();
 }
 
@@ -456,7 +502,28 @@ cudaError_t launch_variant(int v, const void *in, void *out, size_t n, sv::HsSta
     case 13: return launch_typed<T, 256, 8, 3, 2, 0, 4>(in, out, n, st, s);
     case 14: return launch_typed<T, 512, 8, 3, 1, 2, 1>(in, out, n, st, s);
     case 15: return launch_typed<T, 256, 8, 3, 2, 2, 4>(in, out, n, st, s);
+    case 21: return launch_typed<T, 512, 6, 4, 1, 2, 1>(in, out, n, st, s);
+    case 22: return launch_typed<T, 1024, 4, 3, 1, 2, 1>(in, out, n, st, s);
+    case 23: return launch_typed<T, 384, 8, 4, 1, 2, 1>(in, out, n, st, s);
+    case 24: return launch_typed<T, 256, 8, 3, 2, 2, 1>(in, out, n, st, s);
     default: return cudaErrorInvalidValue;
+    }
+}
+
+/* The variants that can record their tiles: the ones pick() takes. */
+bool can_record(int v)
+{
+    return v == 1 || v == 14;
+}
+
+template <typename T>
+cudaError_t launch_recorded(int v, const void *in, void *out, size_t n, sv::HsStatus &st,
+                            cudaStream_t s, sv_cuda_tile_record *rec)
+{
+    switch (v) {
+    case 1: return launch_typed<T, 256, 8, 2, 3, 0, 1, true>(in, out, n, st, s, rec);
+    case 14: return launch_typed<T, 512, 8, 3, 1, 2, 1, true>(in, out, n, st, s, rec);
+    default: return cudaErrorNotSupported;
     }
 }
 
@@ -498,8 +565,18 @@ size_t hs_status_words(size_t max_n)
     return kStatusHead + ceil_div(max_n, kMinTile);
 }
 
+int hs_variant_at(int variant, size_t n, sv_type type)
+{
+    return variant == SV_CUDA_HS_AUTO ? pick(n, type) : variant;
+}
+
+bool hs_can_record(int variant)
+{
+    return variant >= 0 && variant < kVariantCount && can_record(variant);
+}
+
 cudaError_t hs_launch(sv_type type, int variant, const void *in, void *out, size_t n,
-                      HsStatus &status, cudaStream_t stream)
+                      HsStatus &status, cudaStream_t stream, sv_cuda_tile_record *rec)
 {
     if (n == 0)
         return cudaSuccess;
@@ -507,6 +584,13 @@ cudaError_t hs_launch(sv_type type, int variant, const void *in, void *out, size
         variant = pick(n, type);
     if (variant < 0 || variant >= kVariantCount)
         return cudaErrorInvalidValue;
+    if (rec) {
+        if (!can_record(variant))
+            return cudaErrorNotSupported;
+        return type == SV_TYPE_INT32
+                   ? launch_recorded<int32_t>(variant, in, out, n, status, stream, rec)
+                   : launch_recorded<float>(variant, in, out, n, status, stream, rec);
+    }
     if (kVariants[variant].regs >= 0)
         return hs_regs_launch(kVariants[variant].regs, type, in, out, n, status, stream);
     if (type == SV_TYPE_INT32)

@@ -73,6 +73,24 @@ template <> __device__ __forceinline__ float from_bits<float>(uint32_t b) { retu
 /* int32 sums wrap modulo 2^32 like the CPU reference (no signed overflow UB). */
 using sv::add;
 
+/* The GPU's global nanosecond clock (%globaltimer), the timeline's clock. */
+__device__ __forceinline__ unsigned long long global_ns()
+{
+    unsigned long long t;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+    return t;
+}
+
+/* What one look-back did, for the timeline (scanviz-bench --timeline):
+ * when lane 0 published the aggregate and the inclusive prefix, the tile
+ * whose P it stopped at (it summed the A's of lo + 1 .. tile - 1), the
+ * windows it read and its slowest lane's re-reads of a predecessor that had
+ * published nothing yet. */
+struct LookStats {
+    unsigned long long aggregate_ns, inclusive_ns;
+    unsigned lo, windows, polls;
+};
+
 template <bool AcqRel>
 __device__ __forceinline__ void publish(unsigned long long *word, unsigned long long v)
 {
@@ -231,17 +249,24 @@ __device__ __forceinline__ T scan_warp_totals(const T *totals, int lane, T &befo
  * back-off while a predecessor has published nothing (0: spin).
  * Termination: every tile a look-back waits on was claimed by a running
  * block that publishes its A without waiting on anyone (the callers' tile
- * counters guarantee it). */
+ * counters guarantee it). stats (nullptr in the timed kernels, where the
+ * compiler drops every use of it): what the look-back did, for the
+ * timeline. */
 template <typename T, bool AcqRel, int SleepNs, int Per = 1>
 __device__ __forceinline__ T look_back(unsigned long long *__restrict__ tiles, unsigned tile,
                                        T aggregate, int lane, unsigned epoch,
-                                       bool publish_aggregate = true)
+                                       bool publish_aggregate = true,
+                                       LookStats *stats = nullptr)
 {
     const unsigned long long tag = epoch_tag(epoch);
-    if (lane == 0 && publish_aggregate)
+    if (lane == 0 && publish_aggregate) {
         publish<AcqRel>(&tiles[tile], tag | kFlagA | to_bits(aggregate));
+        if (stats)
+            stats->aggregate_ns = global_ns();
+    }
     T prefix = T(0);
     long pred = (long)tile - 1;
+    unsigned polls = 0, windows = 0;
     for (;;) {
         unsigned long long word[Per];
         unsigned f[Per];
@@ -259,6 +284,8 @@ __device__ __forceinline__ T look_back(unsigned long long *__restrict__ tiles, u
                     __nanosleep(SleepNs);
                 word[j] = peek<AcqRel>(&tiles[idx]);
                 f[j] = flag_of(word[j], epoch);
+                if (stats)
+                    ++polls;
             }
         }
         /* The nearest P: the first window row j with one, its lowest lane. */
@@ -279,12 +306,24 @@ __device__ __forceinline__ T look_back(unsigned long long *__restrict__ tiles, u
         for (int d = 16; d > 0; d /= 2)
             v = add(v, __shfl_xor_sync(kFull, v, d));
         prefix = add(prefix, v);
-        if (cut < 32 * Per)
+        ++windows;
+        if (cut < 32 * Per) {
+            if (stats)
+                stats->lo = (unsigned)(pred - cut);
             break;
+        }
         pred -= 32 * Per;
     }
     if (lane == 0)
         publish<AcqRel>(&tiles[tile], tag | kFlagP | to_bits(add(prefix, aggregate)));
+    if (stats) {
+        stats->inclusive_ns = global_ns();
+        stats->windows = windows;
+#pragma unroll
+        for (int d = 16; d > 0; d /= 2) /* the slowest lane's (sm_75 has no __reduce_max_sync) */
+            polls = max(polls, __shfl_xor_sync(kFull, polls, d));
+        stats->polls = polls;
+    }
     return prefix;
 }
 

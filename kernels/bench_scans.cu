@@ -26,6 +26,9 @@ struct sv_cuda_scanner {
     sv::HsStatus hs_status; /* hs's and hs-lookback's tile status */
     void *d_naive_scratch, *d_blelloch_scratch;
     int hs_variant;
+    sv_cuda_tile_record *d_rec; /* hs's tile records; NULL: none yet */
+    size_t rec_tiles;           /* records d_rec holds */
+    bool rec_on;                /* hs writes d_rec */
 };
 
 namespace {
@@ -62,7 +65,8 @@ cudaError_t enqueue_cub(sv_cuda_scanner *s, size_t n)
 
 cudaError_t enqueue_hs(sv_cuda_scanner *s, size_t n)
 {
-    return sv::hs_launch(s->type, s->hs_variant, s->d_in, s->d_out, n, s->hs_status, s->stream);
+    return sv::hs_launch(s->type, s->hs_variant, s->d_in, s->d_out, n, s->hs_status, s->stream,
+                         s->rec_on ? s->d_rec : nullptr);
 }
 
 cudaError_t enqueue_hs_lookback(sv_cuda_scanner *s, size_t n)
@@ -158,7 +162,7 @@ void sv_cuda_scanner_destroy(sv_cuda_scanner *s)
         return;
     /* Every device buffer it owns (cudaFree(NULL) is a no-op, as free's). */
     for (void *d : {s->d_in, s->d_out, s->d_cub_temp, static_cast<void *>(s->hs_status.words),
-                    s->d_naive_scratch, s->d_blelloch_scratch})
+                    s->d_naive_scratch, s->d_blelloch_scratch, static_cast<void *>(s->d_rec)})
         cudaFree(d);
     if (s->stream)
         cudaStreamDestroy(s->stream);
@@ -299,6 +303,62 @@ bool sv_cuda_scanner_time(sv_cuda_scanner *s, sv_algo algo, size_t n, int warmup
         SV_CUDA_CHECK(cudaEventElapsedTime(&ms, e.ev[2 * r], e.ev[2 * r + 1]));
         times_us[r] = 1e3 * (double)ms;
     }
+    return true;
+}
+
+bool sv_cuda_hs_shape(const sv_cuda_scanner *s, size_t n, const char **name, size_t *tile,
+                      bool *can_record)
+{
+    const int v = sv::hs_variant_at(s->hs_variant, n, s->type);
+    *name = sv_cuda_hs_variant_name(v);
+    *tile = sv::hs_tile(v, n);
+    *can_record = sv::hs_can_record(v);
+    return *name != nullptr && *tile > 0;
+}
+
+bool sv_cuda_scanner_record(sv_cuda_scanner *s, size_t n, bool on, char *err, size_t errlen)
+{
+    s->rec_on = false;
+    if (!on)
+        return true; /* the records stay, for sv_cuda_scanner_records */
+    if (!check_n(s, n, err, errlen))
+        return false;
+    const char *name = nullptr;
+    size_t tile = 0;
+    bool can = false;
+    if (!sv_cuda_hs_shape(s, n, &name, &tile, &can) || !can) {
+        std::snprintf(err, errlen, "hs at n = %zu runs \"%s\", which cannot record its tiles", n,
+                      name ? name : "?");
+        return false;
+    }
+    const size_t tiles = sv::ceil_div(n, tile);
+    if (tiles != s->rec_tiles) {
+        cudaFree(s->d_rec);
+        s->d_rec = nullptr;
+        s->rec_tiles = 0;
+        SV_CUDA_CHECK(cudaMalloc(reinterpret_cast<void **>(&s->d_rec), tiles * sizeof *s->d_rec));
+        /* Once: a run overwrites every field but end, which only grows. */
+        SV_CUDA_CHECK(cudaMemsetAsync(s->d_rec, 0, tiles * sizeof *s->d_rec, s->stream));
+        SV_CUDA_CHECK(cudaStreamSynchronize(s->stream));
+        s->rec_tiles = tiles;
+    }
+    s->rec_on = true;
+    return true;
+}
+
+bool sv_cuda_scanner_records(sv_cuda_scanner *s, size_t n, sv_cuda_tile_record *out,
+                             size_t tiles, char *err, size_t errlen)
+{
+    if (!check_n(s, n, err, errlen))
+        return false;
+    if (!s->d_rec || tiles != s->rec_tiles) {
+        std::snprintf(err, errlen, "no records of %zu tiles (recording %s, %zu tiles)", tiles,
+                      s->d_rec ? "on" : "off", s->rec_tiles);
+        return false;
+    }
+    SV_CUDA_CHECK(cudaMemcpyAsync(out, s->d_rec, tiles * sizeof *out, cudaMemcpyDeviceToHost,
+                                  s->stream));
+    SV_CUDA_CHECK(cudaStreamSynchronize(s->stream));
     return true;
 }
 

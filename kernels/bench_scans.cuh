@@ -40,9 +40,15 @@ size_t hs_tile(int variant, size_t n);
  * for n elements with any variant: the two tile counters, then one status
  * word per tile. */
 size_t hs_status_words(size_t max_n);
-/* Runs the scan (variant SV_CUDA_HS_AUTO: the one picked for n). */
+/* Runs the scan (variant SV_CUDA_HS_AUTO: the one picked for n); rec not
+ * NULL: also records every tile there (the variants hs_can_record). */
 cudaError_t hs_launch(sv_type type, int variant, const void *in, void *out, size_t n,
-                      HsStatus &status, cudaStream_t stream);
+                      HsStatus &status, cudaStream_t stream,
+                      sv_cuda_tile_record *rec = nullptr);
+/* The variant hs runs at n (SV_CUDA_HS_AUTO resolved), and whether it can
+ * record its tiles. */
+int hs_variant_at(int variant, size_t n, sv_type type);
+bool hs_can_record(int variant);
 double hs_ops(int variant, size_t n);
 
 /* ---- hs-lookback: one pass, one tile per block (bench_hs_lookback.cu) ---- */

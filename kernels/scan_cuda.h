@@ -72,6 +72,37 @@ const char *sv_cuda_hs_variant_name(int variant); /* NULL when out of range */
 /* variant: SV_CUDA_HS_AUTO or 0 .. sv_cuda_hs_variant_count() - 1. */
 bool sv_cuda_scanner_set_hs_variant(sv_cuda_scanner *s, int variant, char *err, size_t errlen);
 
+/* ---- hs's look-back, recorded (scanviz-bench --timeline) -------------- */
+
+/* One tile of one recorded run of hs, its clock the GPU's %globaltimer
+ * (nanoseconds; 0 = never recorded): when its block took it as the current
+ * tile (start), when its aggregate A and its inclusive prefix P were
+ * published, and when its last warp had stored it (end). An A published
+ * early (by a warp of the block while it was busy with an earlier tile) can
+ * come before start. lo: the look-back stopped at tile lo's P and summed the
+ * A's of lo + 1 .. tile - 1 (tile 0: lo = 0, no look-back). */
+typedef struct sv_cuda_tile_record {
+    unsigned long long start, aggregate, inclusive, end;
+    unsigned block, sm; /* blockIdx.x and %smid of the block that scanned it */
+    unsigned lo;
+    unsigned windows;   /* windows of 32 predecessors its look-back read */
+    unsigned polls;     /* its slowest lane's re-reads of a predecessor with nothing yet */
+    unsigned early;     /* 1: its A was published early, by an eager warp */
+} sv_cuda_tile_record;
+
+/* hs's shape at n for the scanner's type: the variant it runs (its name
+ * and its elements per tile) and whether that variant can record. */
+bool sv_cuda_hs_shape(const sv_cuda_scanner *s, size_t n, const char **name, size_t *tile,
+                      bool *can_record);
+/* Recording on (records for n elements, zeroed when their number changes)
+ * or off. While on, every run of hs at n writes one record per tile; off
+ * keeps the records of the last recorded run. */
+bool sv_cuda_scanner_record(sv_cuda_scanner *s, size_t n, bool on, char *err, size_t errlen);
+/* The records of the last recorded run of hs at n: tiles = ceil(n / tile)
+ * of them. */
+bool sv_cuda_scanner_records(sv_cuda_scanner *s, size_t n, sv_cuda_tile_record *out,
+                             size_t tiles, char *err, size_t errlen);
+
 #ifdef __cplusplus
 }
 #endif

@@ -6,10 +6,12 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../core/timeline.h"
 #include "../core/trace_file.h"
 #include "../core/bounds.h"
 #include "app_internal.h"
 #include "bench_live.h"
+#include "render_timeline.h"
 #include "util.h"
 
 /* SV_MOVE_S, SV_HOLD_S: view.h (the GIF export plays the same timing) */
@@ -227,6 +229,21 @@ sv_app_status sv_app_init(sv_app_state *s, const sv_app_config *c, char *err, si
             sv_bench_describe(s->bench, "shipped", s->bench_source, sizeof s->bench_source);
     }
 
+    if (c->timeline) {
+        char terr[600];
+        s->timeline = sv_timeline_load(c->timeline, terr, sizeof terr);
+        if (!s->timeline) {
+            snprintf(err, errlen, "--timeline: %s", terr); /* terr names the file */
+            sv_app_cleanup(s);
+            return SV_APP_BAD_INPUT;
+        }
+        s->timeline_on = true;
+        s->tl_first = 0;
+        s->tl_rows = SV_TL_ROWS_DEFAULT;
+        sv_tl_clamp(s->timeline, &s->tl_first, &s->tl_rows);
+        s->view = SV_VIEW_MEASURE;
+    }
+
     if (c->round >= 0) {
         int steps = sv_app_steps_of(s);
         if (c->round >= steps) {
@@ -379,5 +396,7 @@ void sv_app_cleanup(sv_app_state *s)
     sv_app_lab_clear(s);
     sv_bench_table_destroy(s->bench);
     s->bench = NULL;
+    sv_timeline_destroy(s->timeline);
+    s->timeline = NULL;
     sv_script_finish(&s->script);
 }

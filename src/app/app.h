@@ -55,6 +55,7 @@ typedef struct sv_app_config {
     bool quiz;              /* --quiz: start in predict mode (key P) */
     uint64_t seed;          /* first seed for R */
     const char *bench_csv;  /* the Measure view's data; NULL: the shipped table */
+    const char *timeline;   /* --timeline FILE: the Measure view opens on it; NULL: none */
     /* true: capture with the emulator now and run CUDA in the background
      * (the window); false: capture with backend now, synchronously (export). */
     bool background;

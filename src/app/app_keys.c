@@ -6,6 +6,8 @@
 
 #include "app_internal.h"
 #include "keys.h"
+#include "render_timeline.h" /* sv_tl_clamp */
+#include "../core/timeline.h"
 #include "util.h"
 
 typedef bool (*sv_key_action)(sv_app_state *s, const SDL_KeyboardEvent *e);
@@ -213,6 +215,45 @@ ACTION(measure)
 
 ACTION(bench) { UNUSED_EVENT; sv_app_bench_toggle(s); return true; }
 
+/* The look-back timeline (--timeline FILE): L shows it or the plots; the
+ * rest scroll and zoom its tiles (render_timeline.h clamps them). */
+ACTION(tl_toggle)
+{
+    UNUSED_EVENT;
+    if (!s->timeline) {
+        sv_app_set_status(s, "No look-back timeline: scanviz --timeline FILE opens one "
+                             "(scanviz-bench --timeline FILE records it on a GPU)");
+        return true;
+    }
+    s->timeline_on = !s->timeline_on;
+    return true;
+}
+static bool tl_move(sv_app_state *s, int first, int rows)
+{
+    sv_tl_clamp(s->timeline, &first, &rows);
+    s->tl_first = first;
+    s->tl_rows = rows;
+    return true;
+}
+ACTION(tl_down) { UNUSED_EVENT; return tl_move(s, s->tl_first + 1, s->tl_rows); }
+ACTION(tl_up) { UNUSED_EVENT; return tl_move(s, s->tl_first - 1, s->tl_rows); }
+ACTION(tl_page_down) { UNUSED_EVENT; return tl_move(s, s->tl_first + s->tl_rows, s->tl_rows); }
+ACTION(tl_page_up) { UNUSED_EVENT; return tl_move(s, s->tl_first - s->tl_rows, s->tl_rows); }
+ACTION(tl_home) { UNUSED_EVENT; return tl_move(s, 0, s->tl_rows); }
+ACTION(tl_end) { UNUSED_EVENT; return tl_move(s, (int)s->timeline->ntiles, s->tl_rows); }
+ACTION(tl_fewer)
+{
+    UNUSED_EVENT;
+    int rows = s->tl_rows / 2 < SV_TL_ROWS_MIN ? SV_TL_ROWS_MIN : s->tl_rows / 2;
+    return tl_move(s, s->tl_first, rows);
+}
+ACTION(tl_more)
+{
+    UNUSED_EVENT;
+    int n = (int)s->timeline->ntiles;
+    return tl_move(s, s->tl_first, s->tl_rows >= n / 2 ? n : s->tl_rows * 2);
+}
+
 ACTION(predict)
 {
     UNUSED_EVENT;
@@ -283,6 +324,8 @@ static unsigned modes_now(const sv_app_state *s)
         m |= SV_KEYWHEN_ASKING;
     if (scan && s->compare)
         m |= SV_KEYWHEN_COMPARE;
+    if (!scan && s->timeline && s->timeline_on)
+        m |= SV_KEYWHEN_TIMELINE;
     return m;
 }
 

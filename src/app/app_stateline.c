@@ -4,6 +4,7 @@
 #include <stdlib.h>
 
 #include "../core/escape.h"
+#include "../core/timeline.h"
 #include "app_internal.h"
 #include "kpane.h"
 #include "source.h"
@@ -247,6 +248,14 @@ void sv_app_state_line(const sv_app_state *s, char *buf, size_t len)
     char labjob[48]; /* the lab's worker: idle, or running:made/runs */
     sv_app_labjob_words(s, labjob, sizeof labjob);
     char cmp[64] = "compare=off"; /* the compare view: each pane's step, which steps */
+    /* The look-back timeline: none, off (the plots shown), or the tiles
+     * shown and how many there are: "0-31/1024". */
+    char tl[48] = "none";
+    if (s->timeline && !s->timeline_on)
+        snprintf(tl, sizeof tl, "off");
+    else if (s->timeline)
+        snprintf(tl, sizeof tl, "%d-%d/%u", s->tl_first, s->tl_first + s->tl_rows - 1,
+                 (unsigned)s->timeline->ntiles);
     if (s->compare)
         snprintf(cmp, sizeof cmp, "compare=%d,%d:%s", s->cmp_step[0], s->cmp_step[1],
                  s->cmp_focus == SV_CMP_HS ? "hs" : s->cmp_focus == SV_CMP_BLELLOCH ? "blelloch"
@@ -261,7 +270,7 @@ void sv_app_state_line(const sv_app_state *s, char *buf, size_t len)
              "state step=%d steps=%d n=%zu op=%s type=%s scan=%s input=%s output=%s "
              "editing=%d text=\"%s\" error=\"%s\" theme=%s view=%s playing=%d speed=%g "
              "anim=%.2f zoom=%.2f pan=%.2f ui_scale=%.2f fullscreen=%d help=%d "
-             "hover=%d,%d pinned=%d,%d backend=%s win=%dx%d fb=%dx%d bench=%s code=%d "
+             "hover=%d,%d pinned=%d,%d backend=%s win=%dx%d fb=%dx%d bench=%s lookback=%s code=%d "
              "phase=%s code_lines=%d-%d kernel=%s schedule=%s correct=%d lab_runs=%u "
              "lab_wrong=%u first_wrong_round=%d racecheck=%s %s %s %s overview=%d clean=%d script=%d/%d "
              "script_kernel=%s deck=%d/%d quit_armed=%d %s %s %s %s status=\"%s\" source=\"%s\"",
@@ -273,7 +282,7 @@ void sv_app_state_line(const sv_app_state *s, char *buf, size_t len)
              (double)s->ui_scale, s->fullscreen ? 1 : 0, s->help ? 1 : 0, s->hover_row,
              s->hover_cell, s->pinned_row, s->pinned_cell,
              s->trace ? sv_backend_name(s->trace->backend) : "none", s->win_w, s->win_h,
-             s->fb_w, s->fb_h, s->bench_running ? "running" : (s->bench ? "table" : "none"),
+             s->fb_w, s->fb_h, s->bench_running ? "running" : (s->bench ? "table" : "none"), tl,
              s->code ? 1 : 0, s->phase ? sv_phase_name(s->phase) : "none", hl_lo, hl_hi,
              sv_kernel_name(s->kernel), sched, s->show_correct ? 1 : 0,
              s->lab ? (unsigned)s->lab->runs : 0u, s->lab ? (unsigned)s->lab->wrong_runs : 0u,

@@ -52,6 +52,10 @@ void sv_app_view_of(const sv_app_state *s, sv_app_view *v)
     v->bench_source = s->bench_source;
     v->bench_running = s->bench_running;
     v->bench_progress = s->bench_progress;
+    v->timeline = s->timeline;
+    v->timeline_on = s->timeline && s->timeline_on;
+    v->tl_first = s->tl_first;
+    v->tl_rows = s->tl_rows;
     v->compare = s->compare && s->trace;
     v->cmp_ktrace = s->cmp_ktrace;
     v->cmp_error = s->cmp_error;

@@ -46,7 +46,8 @@ enum {
     SV_KEYWHEN_ASKING = 1 << 4,  /* a question is open, in the scan view,
                                     help closed (tried before the rest) */
     SV_KEYWHEN_EXERCISE = 1 << 5, /* an exercise is open (--exercise NAME) */
-    SV_KEYWHEN_COMPARE = 1 << 6  /* the compare view is on (B, --compare) */
+    SV_KEYWHEN_COMPARE = 1 << 6, /* the compare view is on (B, --compare) */
+    SV_KEYWHEN_TIMELINE = 1 << 7 /* the Measure view shows a look-back timeline */
 };
 
 /* Flags. */
@@ -156,6 +157,19 @@ enum {
     BIND(SDLK_m, 0, SV_KEYMOD_PLAIN, 0, 0, measure) \
     HELP("B (Measure view)", "run the benchmark live on this machine's GPU / stop it") \
     BIND(SDLK_b, 0, SV_KEYMOD_PLAIN, SV_KEYWHEN_MEASURE, 0, bench) \
+    HELP("L (Measure view)", "with --timeline FILE: hs's look-back timeline / the plots") \
+    BIND(SDLK_l, 0, SV_KEYMOD_PLAIN, SV_KEYWHEN_MEASURE, 0, tl_toggle) \
+    HELP("Down / Up (timeline)", "the next / previous tile (Page Down / Page Up: a page; " \
+                                 "Home / End: the first / last tiles)") \
+    BIND(SDLK_DOWN, 0, SV_KEYMOD_PLAIN, SV_KEYWHEN_TIMELINE, SV_KEYF_REPEAT, tl_down) \
+    BIND(SDLK_UP, 0, SV_KEYMOD_PLAIN, SV_KEYWHEN_TIMELINE, SV_KEYF_REPEAT, tl_up) \
+    BIND(SDLK_PAGEDOWN, 0, SV_KEYMOD_PLAIN, SV_KEYWHEN_TIMELINE, SV_KEYF_REPEAT, tl_page_down) \
+    BIND(SDLK_PAGEUP, 0, SV_KEYMOD_PLAIN, SV_KEYWHEN_TIMELINE, SV_KEYF_REPEAT, tl_page_up) \
+    BIND(SDLK_HOME, 0, SV_KEYMOD_PLAIN, SV_KEYWHEN_TIMELINE, 0, tl_home) \
+    BIND(SDLK_END, 0, SV_KEYMOD_PLAIN, SV_KEYWHEN_TIMELINE, 0, tl_end) \
+    HELP("] / [ (timeline)", "fewer tiles, with the look-back's arrows / more tiles, up to all") \
+    BIND(SDLK_RIGHTBRACKET, 0, SV_KEYMOD_PLAIN, SV_KEYWHEN_TIMELINE, SV_KEYF_REPEAT, tl_fewer) \
+    BIND(SDLK_LEFTBRACKET, 0, SV_KEYMOD_PLAIN, SV_KEYWHEN_TIMELINE, SV_KEYF_REPEAT, tl_more) \
     HELP("P", "predict mode: Right asks about the next round, Right again reveals") \
     BIND(SDLK_p, 0, SV_KEYMOD_PLAIN, SV_KEYWHEN_SCAN, 0, predict) \
     HELP("Q (predict mode)", "question: cell values / cases (full, partial, copy-through) / " \

@@ -66,7 +66,7 @@ static void on_usr1(int sig)
 
 typedef struct options {
     sv_input input; /* --input, --file, -, --random, --seed (core/input.h) */
-    const char *trace, *export_dir, *export_plot, *bench_csv;
+    const char *trace, *export_dir, *export_plot, *bench_csv, *timeline;
     int trace_arg;
     const char *deck[SV_DECK_MAX]; /* every trace file given, trace first */
     int deck_n;
@@ -170,6 +170,7 @@ static bool take(void *ctx, const sv_opt_arg *a, char *err, size_t errlen)
     case SV_OPTION_SCRIPT: o->script = v; break;
     case SV_OPTION_SCALE: o->scale = a->f; break;
     case SV_OPTION_BENCH_CSV: o->bench_csv = v; break;
+    case SV_OPTION_TIMELINE: o->timeline = v; break;
     case SV_OPTION_BENCH_FRAMES: o->bench_frames = (long)a->u; break;
     case SV_OPTION_KERNEL_FILE: o->kernel_file = v; break;
     case SV_OPTION_ENTRY: o->entry = v; break;
@@ -298,6 +299,7 @@ static int make_config(const options *o, sv_app_config *c, sv_value **vals)
     c->seed = o->input.seed;
     c->scan = o->exclusive ? SV_SCAN_EXCLUSIVE : SV_SCAN_INCLUSIVE;
     c->bench_csv = o->bench_csv;
+    c->timeline = o->timeline;
     c->clean = o->clean;
     c->overview = o->overview;
     c->ui_scale = (float)o->scale;
@@ -776,8 +778,10 @@ int main(int argc, char **argv)
             char path[512], src[512];
             printf("scanviz: wrote the Measure view (%dx%d) to %s (%s)\n", o.w, o.h,
                    sv_escape(o.export_plot, path, sizeof path),
-                   sv_escape(s.bench_source[0] ? s.bench_source : "no measurements", src,
-                             sizeof src));
+                   s.timeline && s.timeline_on
+                       ? "hs's look-back timeline"
+                       : sv_escape(s.bench_source[0] ? s.bench_source : "no measurements", src,
+                                   sizeof src));
         } else {
             rc = report(EXIT_FAILURE, "--export-plot: %s", err); /* err names the file */
         }

@@ -10,6 +10,7 @@
 #include "pane.h"
 #include "compare.h" /* the compare view's Measure sentence */
 #include "pane_compare.h"
+#include "render_timeline.h" /* the Measure view's look-back timeline */
 
 void sv_render_header(sv_gfx *g, const sv_app_view *s, const sv_layout *l, const sv_theme *t)
 {
@@ -86,8 +87,15 @@ static void render_measure(sv_gfx *g, const sv_app_view *s, const sv_layout *l,
                    l->timeline.y - top - 1.0f * u };
     /* from the compare view: its two algorithms' curves stand out */
     static const char *const pair[] = { "hs-naive", "blelloch", NULL };
-    sv_render_plot_focus(g, s->bench, s->bench_source, box, t, u, s->cmp_measure ? pair : NULL);
+    if (s->timeline_on)
+        sv_render_timeline(g, s->timeline, box, t, u, s->tl_first, s->tl_rows);
+    else
+        sv_render_plot_focus(g, s->bench, s->bench_source, box, t, u,
+                             s->cmp_measure ? pair : NULL);
     const char *hint = s->bench_running ? "measuring\u2026 \u00b7 M back to the rounds \u00b7 H help"
+                       : s->timeline_on ? "Down/Up scroll \u00b7 ] [ fewer/more tiles \u00b7 L the "
+                                          "plots \u00b7 M back to the rounds \u00b7 H help"
+                       : s->timeline ? "L the look-back timeline \u00b7 M back to the rounds \u00b7 H help"
                        : s->cmp_measure ? "M back to the compare view \u00b7 H help"
                                         : "M back to the rounds \u00b7 H help";
     if (s->clean)

@@ -151,6 +151,10 @@ typedef struct sv_app_state {
     char bench_source[256]; /* "NVIDIA H200 · 2026-11-29 (shipped)" */
     bool bench_running;
     float bench_progress;   /* 0 .. 1 while a live run is going */
+    /* The look-back timeline (--timeline FILE; L in the Measure view). */
+    struct sv_timeline *timeline; /* owned; NULL: none loaded */
+    bool timeline_on;       /* the Measure view shows it, not the plots */
+    int tl_first, tl_rows;  /* the tiles shown (render_timeline.h clamps them) */
 
     /* The app's own bookkeeping; the renderers need none of it. */
     bool quit;              /* Ctrl+Q, Esc with nothing open (twice after an edit),

@@ -148,6 +148,9 @@ typedef struct sv_app_view {
     const char *bench_source;    /* "NVIDIA H200 · CUDA 12.8 · 2026-11-29 (shipped)" */
     bool bench_running;          /* a live run is going */
     float bench_progress;        /* 0 .. 1 while it runs */
+    const struct sv_timeline *timeline; /* --timeline's; NULL: none */
+    bool timeline_on;            /* the Measure view draws it instead of the plots */
+    int tl_first, tl_rows;       /* its tiles shown */
 
     /* Modes: each added by the feature that draws it (see the note above);
      * zero is "off". */

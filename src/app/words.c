@@ -871,7 +871,8 @@ void sv_words_header(const sv_app_view *s, const char **title, char *rest, size_
     *title = s->view == SV_VIEW_MEASURE ? "Measure" : "Hillis-Steele scan";
     rest[0] = '\0';
     if (s->view == SV_VIEW_MEASURE)
-        snprintf(rest, len, "  \u00b7  throughput and work against n");
+        snprintf(rest, len, s->timeline_on ? "  \u00b7  a GPU run's look-back, tile by tile"
+                                           : "  \u00b7  throughput and work against n");
     else if (tr)
         snprintf(rest, len, "  \u00b7  n = %zu  \u00b7  %s  \u00b7  %s%s%s", tr->n,
                  sv_op_name(tr->op), sv_scan_name(tr->scan),

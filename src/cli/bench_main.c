@@ -18,6 +18,8 @@
 #include "../core/bench_csv.h"
 #include "../core/fileio.h"
 #include "../core/options.h"
+#include "../core/escape.h"
+#include "../core/timeline.h"
 #include "../capture/capture.h"
 #include "../../kernels/scan_cuda.h"
 
@@ -35,9 +37,11 @@ typedef struct options {
     sv_type type;
     int reps;
     const char *csv;
+    const char *timeline; /* --timeline FILE: record hs at the one size */
     int capture;
     int progress_csv;   /* stdout is the CSV, a row flushed as each is measured */
     int explicit_scans; /* --algo or --sizes given */
+    const char *sizes_arg; /* --sizes as given; NULL: the default */
 } options;
 
 static const char *type_label(sv_type t)
@@ -55,7 +59,7 @@ static void usage(FILE *f)
     fputs("usage: scanviz-bench [--algo NAME,...] [--sizes 2^10..2^28]\n"
           "                     [--type int32|float32] [--reps " SV_STR(SV_BENCH_DEFAULT_REPS)
           "] [--csv FILE] [--capture]\n"
-          "                     [--progress-csv]\n"
+          "                     [--progress-csv] [--timeline FILE]\n"
           "\n"
           "Races device-wide inclusive sum scans on the GPU and checks each against the CPU.\n",
           f);
@@ -289,6 +293,7 @@ static int parse_args(int argc, char **argv, options *o)
         case SV_OPTION_SIZES:
             rc = parse_sizes(o, val);
             o->explicit_scans = 1;
+            o->sizes_arg = val;
             break;
         case SV_OPTION_BENCH_TYPE:
             if (!sv_type_from_name(val, &o->type))
@@ -300,11 +305,28 @@ static int parse_args(int argc, char **argv, options *o)
                 rc = bad("--csv: empty file name", val);
             o->csv = val;
             break;
+        case SV_OPTION_BENCH_TIMELINE:
+            if (!*val)
+                rc = bad("--timeline: empty file name", val);
+            o->timeline = val;
+            break;
         default:
             return bad("unknown argument", arg);
         }
         if (rc)
             return rc;
+    }
+    if (o->timeline) {
+        int hs = 0;
+        for (int j = 0; j < o->nalgos; j++)
+            hs |= o->algos[j] == SV_ALGO_HS;
+        if (o->nsizes != 1 || !o->sizes_arg)
+            return bad("--timeline records one size: give --sizes N, not",
+                       o->sizes_arg ? o->sizes_arg : "the default sizes 2^10..2^28");
+        if (!hs)
+            return bad("--timeline records hs: --algo must include hs, not", "the list given");
+        if (o->capture)
+            return bad("--timeline does not combine with", "--capture");
     }
     return -1;
 }
@@ -437,6 +459,165 @@ static void print_row(const options *o, int a, size_t n, const result *r, const 
         sv_bench_row_write(row, stdout);
 }
 
+/* ---- --timeline --------------------------------------------------------------- */
+
+/* Medians of hs at n with the recording off and on, timed in turns (off,
+ * on, off, on: reps each) so that drift of the clocks falls on both. The
+ * records kept are the last recorded run's. */
+static int time_recorded(sv_cuda_scanner *sc, const options *o, size_t n, double *times,
+                         double *plain_us, double *rec_us, char *err, size_t errlen)
+{
+    const int reps = o->reps;
+    double *all[2] = {malloc(2 * (size_t)reps * sizeof(double)),
+                      malloc(2 * (size_t)reps * sizeof(double))};
+    int ok = all[0] && all[1];
+    if (!ok)
+        snprintf(err, errlen, "out of host memory");
+    for (int turn = 0; ok && turn < 4; turn++) {
+        const int on = turn & 1;
+        ok = sv_cuda_scanner_record(sc, n, on, err, errlen) &&
+             sv_cuda_scanner_time(sc, SV_ALGO_HS, n, WARMUP, reps, times, err, errlen);
+        if (ok)
+            memcpy(all[on] + (size_t)(turn / 2) * reps, times, (size_t)reps * sizeof *times);
+    }
+    if (ok) {
+        *plain_us = sv_bench_median(all[0], 2 * reps);
+        *rec_us = sv_bench_median(all[1], 2 * reps);
+    }
+    free(all[0]);
+    free(all[1]);
+    return ok;
+}
+
+/* The records of the last recorded run as a timeline (times after the
+ * earliest). NULL with err set when a tile was never recorded. */
+static sv_timeline *timeline_of(const sv_cuda_tile_record *rec, size_t tiles, char *err,
+                                size_t errlen)
+{
+    sv_timeline *t = sv_timeline_new((uint32_t)tiles);
+    if (!t) {
+        snprintf(err, errlen, "out of host memory");
+        return NULL;
+    }
+    unsigned long long origin = ~0ull;
+    for (size_t i = 0; i < tiles; i++) {
+        const sv_cuda_tile_record *r = &rec[i];
+        if (!r->start || !r->aggregate || !r->inclusive || !r->end) {
+            snprintf(err, errlen, "tile %zu of %zu has no record (a clock of 0)", i, tiles);
+            sv_timeline_destroy(t);
+            return NULL;
+        }
+        unsigned long long v[] = {r->start, r->aggregate, r->inclusive, r->end};
+        for (int k = 0; k < 4; k++)
+            if (v[k] < origin)
+                origin = v[k];
+    }
+    for (size_t i = 0; i < tiles; i++) {
+        const sv_cuda_tile_record *r = &rec[i];
+        sv_timeline_tile *x = &t->tiles[i];
+        x->start = r->start - origin;
+        x->aggregate = r->aggregate - origin;
+        x->inclusive = r->inclusive - origin;
+        x->end = r->end - origin;
+        x->block = r->block;
+        x->sm = r->sm;
+        x->lo = r->lo;
+        x->windows = r->windows;
+        x->polls = r->polls;
+        x->early = r->early != 0;
+        if (r->block + 1 > t->blocks)
+            t->blocks = r->block + 1;
+    }
+    return t;
+}
+
+/* Records hs at n (its answer checked like every run's), measures the
+ * recording's overhead and writes the timeline through tl (begun before the
+ * run). Returns the exit status (0 fine). */
+static int run_timeline(sv_cuda_scanner *sc, const options *o, const sv_bench_table *table,
+                        size_t n, const void *in, void *out, double *times, sv_file *tl)
+{
+    char err[512];
+    FILE *say = o->progress_csv ? stderr : stdout;
+    const char *variant = NULL;
+    size_t tile = 0;
+    bool can = false;
+    if (!sv_cuda_hs_shape(sc, n, &variant, &tile, &can) || !can) {
+        fprintf(stderr, "scanviz-bench: --timeline: hs at n = %zu runs \"%s\", which does not "
+                "record its tiles\n", n, variant ? variant : "?");
+        return EXIT_WRONG;
+    }
+    const size_t tiles = (n + tile - 1) / tile;
+    if (tiles > SV_TIMELINE_MAX_TILES) {
+        fprintf(stderr, "scanviz-bench: --timeline: n = %zu makes %zu tiles, more than the %u "
+                "a timeline holds\n", n, tiles, SV_TIMELINE_MAX_TILES);
+        return EXIT_WRONG;
+    }
+    double plain = 0, recorded = 0;
+    sv_cuda_tile_record *rec = calloc(tiles, sizeof *rec);
+    sv_timeline *t = NULL;
+    int status = EXIT_WRONG;
+    if (!rec) {
+        snprintf(err, sizeof err, "out of host memory");
+        goto cuda_fail;
+    }
+    /* The recorded kernel's answer, checked as every run's is. */
+    if (!sv_cuda_scanner_record(sc, n, true, err, sizeof err) ||
+        !sv_cuda_scanner_poison(sc, err, sizeof err) ||
+        !sv_cuda_scanner_run(sc, SV_ALGO_HS, n, err, sizeof err) ||
+        !sv_cuda_scanner_download(sc, out, n, err, sizeof err))
+        goto cuda_fail;
+    sv_bench_check chk = sv_bench_check_scan(o->type, in, out, n);
+    if (!chk.ok) {
+        fprintf(stderr, "scanviz-bench: --timeline: hs recording its tiles was WRONG at index "
+                "%zu: got %.9g, want %.9g; no timeline written\n", chk.bad_index, chk.got,
+                chk.want);
+        goto done;
+    }
+    if (!time_recorded(sc, o, n, times, &plain, &recorded, err, sizeof err) ||
+        !sv_cuda_scanner_records(sc, n, rec, tiles, err, sizeof err))
+        goto cuda_fail;
+    if (!(t = timeline_of(rec, tiles, err, sizeof err))) {
+        fprintf(stderr, "scanviz-bench: --timeline: %s; no timeline written\n", err);
+        goto done;
+    }
+    snprintf(t->algo, sizeof t->algo, "hs");
+    snprintf(t->variant, sizeof t->variant, "%s", variant);
+    snprintf(t->gpu, sizeof t->gpu, "%s", table->gpu);
+    snprintf(t->cuda, sizeof t->cuda, "%s", table->cuda);
+    snprintf(t->date, sizeof t->date, "%s", table->date);
+    snprintf(t->command, sizeof t->command, "%s", table->command);
+    t->type = o->type;
+    t->n = n;
+    t->tile = (uint32_t)tile;
+    t->reps = 2 * o->reps;
+    t->plain_us = plain;
+    t->recorded_us = recorded;
+    if (!sv_timeline_write(t, sv_file_stream(tl), err, sizeof err)) {
+        fprintf(stderr, "scanviz-bench: --timeline %s: %s\n", sv_file_name(tl), err);
+        goto done;
+    }
+    if (!sv_file_commit(tl, err, sizeof err)) {
+        tl = NULL;
+        fprintf(stderr, "scanviz-bench: --timeline: %s\n", err);
+        goto done;
+    }
+    tl = NULL;
+    fprintf(say, "# timeline: %zu tiles of %zu (%s), %u blocks; recording overhead %+.1f %% "
+            "(hs %.2f us, recorded %.2f us, medians of %d each)\n", tiles, tile, variant,
+            t->blocks, 100.0 * (recorded / plain - 1.0), plain, recorded, 2 * o->reps);
+    status = 0;
+    goto done;
+cuda_fail:
+    fprintf(stderr, "scanviz-bench: --timeline at n = %zu: %s\n", n, err);
+done:
+    sv_file_abort(tl);
+    sv_cuda_scanner_record(sc, n, false, err, sizeof err);
+    sv_timeline_destroy(t);
+    free(rec);
+    return status;
+}
+
 /* ---- --capture ---------------------------------------------------------------- */
 
 static double now_us(void)
@@ -534,6 +715,12 @@ static int run_scans(const options *o, const sv_cuda_device *dev, int argc, char
         fprintf(stderr, "scanviz-bench: --csv: %s\n", err);
         return EXIT_WRONG;
     }
+    sv_file *tl = NULL; /* --timeline, begun first for the same reason */
+    if (o->timeline && !(tl = sv_file_begin(o->timeline, err, sizeof err))) {
+        fprintf(stderr, "scanviz-bench: --timeline: %s\n", err);
+        sv_file_abort(csv);
+        return EXIT_WRONG;
+    }
     void *in = malloc(max_n * 4), *out = malloc(max_n * 4);
     double *times = malloc((size_t)o->reps * sizeof *times);
     table.rows = calloc((size_t)o->nsizes * SV_ALGO_COUNT, sizeof *table.rows);
@@ -592,6 +779,13 @@ static int run_scans(const options *o, const sv_cuda_device *dev, int argc, char
                 goto done;
             }
         }
+        if (tl) { /* the one size: hs's row first, then its recording */
+            int rc = res[SV_ALGO_HS].ok ? run_timeline(sc, o, &table, n, in, out, times, tl)
+                                        : EXIT_WRONG;
+            tl = NULL; /* committed or dropped */
+            if (rc)
+                status = rc;
+        }
         const result *copy = res[SV_ALGO_COPY].run ? &res[SV_ALGO_COPY] : NULL;
         const result *cub = res[SV_ALGO_CUB].run ? &res[SV_ALGO_CUB] : NULL;
         for (int j = 0; j < o->nalgos; j++) {
@@ -624,6 +818,7 @@ static int run_scans(const options *o, const sv_cuda_device *dev, int argc, char
 
 done:
     sv_file_abort(csv); /* a CUDA failure or no memory: no table, the old file kept */
+    sv_file_abort(tl);
     sv_cuda_scanner_destroy(sc);
     free(table.rows);
     free(times);

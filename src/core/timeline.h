@@ -1,0 +1,90 @@
+/* The look-back timeline of one run of hs (`scanviz-bench --timeline FILE`):
+ * for every tile of a real GPU run, when its block took it, when it
+ * published its aggregate and its inclusive prefix, when it was stored, and
+ * where its look-back stopped. The file format is docs/timeline-format.md;
+ * this is its model, its writer and its reader, which trusts nothing. The
+ * Measure view draws it (src/app/render_timeline.c). */
+#ifndef SV_TIMELINE_H
+#define SV_TIMELINE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "op.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define SV_TIMELINE_VERSION 1
+#define SV_TIMELINE_MAX_TILES (1u << 18) /* 2^30 elements in tiles of 4096 */
+#define SV_LIMIT_TIMELINE (64u << 20)    /* the file: 2^18 tiles of about 100 bytes */
+#define SV_TIMELINE_MAX_NS ((uint64_t)1 << 50) /* about 13 days */
+
+/* One tile. Times are nanoseconds of the GPU's %globaltimer after the
+ * earliest time in the run. lo: the look-back stopped at tile lo's
+ * inclusive prefix and summed the aggregates of lo + 1 .. index - 1 (tile
+ * 0: lo = 0, no look-back). */
+typedef struct sv_timeline_tile {
+    uint64_t start;     /* its block took it as the current tile */
+    uint64_t aggregate; /* its aggregate A was published (early: before start) */
+    uint64_t inclusive; /* its inclusive prefix P was published */
+    uint64_t end;       /* its last warp had stored it */
+    uint32_t block, sm;
+    uint32_t lo;
+    uint32_t windows;   /* windows of 32 predecessors the look-back read */
+    uint32_t polls;     /* the slowest lane's re-reads of a predecessor with nothing yet */
+    bool early;         /* A published by an eager warp while the block was busy */
+} sv_timeline_tile;
+
+typedef struct sv_timeline {
+    char algo[16];       /* "hs" */
+    char variant[96];    /* the shape hs ran: "512x32 3 stages 1 block/SM ..." */
+    char gpu[128];       /* "NVIDIA H200" */
+    char cuda[32];       /* "13.0 (driver 13.0)" */
+    char date[32];       /* "2026-12-02" */
+    char command[512];   /* the command line that recorded it */
+    sv_type type;
+    uint64_t n;          /* elements scanned */
+    uint32_t tile;       /* elements per tile */
+    uint32_t ntiles;     /* ceil(n / tile) */
+    uint32_t blocks;     /* blocks launched (persistent: at most one per tile) */
+    /* The recording's cost, measured in the same run: medians of reps
+     * timed runs of hs with and without the recording. */
+    int reps;
+    double plain_us, recorded_us;
+    sv_timeline_tile *tiles; /* ntiles */
+} sv_timeline;
+
+/* A timeline of ntiles tiles, all zero (NULL: out of memory). */
+sv_timeline *sv_timeline_new(uint32_t ntiles);
+void sv_timeline_destroy(sv_timeline *t); /* accepts NULL */
+
+/* Whether t is a timeline the reader would accept: false with why naming
+ * the field and the tile ("tiles.end[17]: 120 is before its inclusive
+ * prefix's 130"). The writer checks it too. */
+bool sv_timeline_check(const sv_timeline *t, char *why, size_t whylen);
+
+/* Writes t as JSON (docs/timeline-format.md); false with why on a write
+ * failure or a timeline that fails sv_timeline_check. */
+bool sv_timeline_write(const sv_timeline *t, FILE *f, char *why, size_t whylen);
+/* Writes t to path all or nothing (core/fileio.h). */
+bool sv_timeline_save(const sv_timeline *t, const char *path, char *err, size_t errlen);
+
+/* Parses and validates a timeline file's text; NULL with err naming the
+ * field and its position. */
+sv_timeline *sv_timeline_parse(const char *text, char *err, size_t errlen);
+/* Reads path (at most SV_LIMIT_TIMELINE bytes) and parses it; err starts
+ * with the file's name. */
+sv_timeline *sv_timeline_load(const char *path, char *err, size_t errlen);
+
+/* The latest time in t (the last tile's store, usually). */
+uint64_t sv_timeline_span(const sv_timeline *t);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
