@@ -406,17 +406,20 @@ constexpr Variant kVariants[] = {
 constexpr int kVariantCount = sizeof kVariants / sizeof kVariants[0];
 constexpr size_t kMinTile = 4096;
 
-/* SV_ALGO_HS's choice by n, from tune_hs on the H200 (2026-12-01, int32 and
- * float32 at 2^16 .. 2^28; docs/performance.md): below 2^21 elements
- * (8 MiB in and out, far inside L2) 256 x 32 with 2 stages and 3 blocks per
- * SM, whose smaller tiles start more blocks at once; from 2^21 on 512 x 32
- * with 3 stages, its input kept in L2 (evict_last) and its output stored
- * evict-first, the fastest or within 3 % of it at every size from 2^21 up,
- * in both types. The same choice for both types: they timed alike. */
+/* SV_ALGO_HS's choice by n, from tune_hs on the H200 (2026-12-01 and
+ * 2026-12-03, int32 and float32 at 2^16 .. 2^28; docs/performance.md):
+ * below 2^21 elements (8 MiB in and out, far inside L2) 256 x 32 with 2
+ * stages and 3 blocks per SM, whose smaller tiles start more blocks at once;
+ * from 2^21 on 512 x 32 with 3 stages, its input kept in L2 (evict_last)
+ * and its output stored evict-first, the fastest or within 3 % of it from
+ * 2^21 to 2^25; from 2^26 on 384 x 32 with 4 stages, kept in L2 alike,
+ * 1.0 - 1.7 % faster there (a fourth tile in flight per SM; its tile of
+ * 12288 is too big for the sizes in L2). The same choice for both types:
+ * they timed alike. */
 int pick(size_t n, sv_type type)
 {
     (void)type;
-    return n < ((size_t)1 << 21) ? 1 : 14;
+    return n < ((size_t)1 << 21) ? 1 : n < ((size_t)1 << 26) ? 14 : 23;
 }
 
 /* Blocks of one instantiation that fit on the device at once, times the
@@ -513,7 +516,7 @@ cudaError_t launch_variant(int v, const void *in, void *out, size_t n, sv::HsSta
 /* The variants that can record their tiles: the ones pick() takes. */
 bool can_record(int v)
 {
-    return v == 1 || v == 14;
+    return v == 1 || v == 14 || v == 23;
 }
 
 template <typename T>
@@ -523,6 +526,7 @@ cudaError_t launch_recorded(int v, const void *in, void *out, size_t n, sv::HsSt
     switch (v) {
     case 1: return launch_typed<T, 256, 8, 2, 3, 0, 1, true>(in, out, n, st, s, rec);
     case 14: return launch_typed<T, 512, 8, 3, 1, 2, 1, true>(in, out, n, st, s, rec);
+    case 23: return launch_typed<T, 384, 8, 4, 1, 2, 1, true>(in, out, n, st, s, rec);
     default: return cudaErrorNotSupported;
     }
 }

@@ -4,7 +4,9 @@
  * back twice: the recorded scene (each shown tile's two bars at its times,
  * its aggregate's tick, one arrow per look-back to the tile it stopped at)
  * and the pixels (a bar's colour in its row).
- * usage: test_timeline FIXTURE.json [OUT_DIR]   (PNGs land in OUT_DIR) */
+ * Then the timeline the project ships (assets/bench/h200-timeline.json, a
+ * real H200 run): what it says it recorded, its round trip and its drawing.
+ * usage: test_timeline FIXTURE.json [OUT_DIR [SHIPPED.json]]   (PNGs land in OUT_DIR) */
 /* dl_iterate_phdr and RTLD_NODELETE (see render_util.h) */
 #define _GNU_SOURCE
 #include "gfx.h"
@@ -263,10 +265,51 @@ static void test_drawing(sv_gfx *g, const sv_timeline *t)
     free(px);
 }
 
+/* The shipped H200 timeline: the run docs/gpu-runs.md names (2^24 int32,
+ * 1024 tiles of 16384 on 132 blocks), every tile's look-back stopping
+ * before it, most tiles' aggregates out early (the eager sums), and the
+ * writer giving back the same text it read. */
+static void test_shipped(const sv_timeline *t, const char *path)
+{
+    CHECK_CONTAINS(t->gpu, "H200");
+    CHECK_STR(t->algo, "hs");
+    CHECK(t->n == (uint64_t)1 << 24);
+    CHECK(t->type == SV_TYPE_INT32);
+    CHECK_INT(t->tile, 16384);
+    CHECK_INT(t->ntiles, 1024);
+    CHECK_INT(t->blocks, 132);
+    CHECK(t->recorded_us > t->plain_us * 0.9 && t->recorded_us < t->plain_us * 1.1);
+    uint32_t early = 0, blocks_seen = 0;
+    bool seen[132] = { false };
+    for (uint32_t i = 0; i < t->ntiles; i++) {
+        const sv_timeline_tile *x = &t->tiles[i];
+        CHECK_MSG(i == 0 || x->lo < i, "tile %u stopped at %u", i, x->lo);
+        early += x->early;
+        if (x->block < 132 && !seen[x->block]) {
+            seen[x->block] = true;
+            blocks_seen++;
+        }
+    }
+    CHECK_MSG(early > t->ntiles / 2, "%u of %u aggregates early", early, t->ntiles);
+    CHECK_INT(blocks_seen, 132);
+    /* The span: tens of microseconds, not a synthetic round number. */
+    const uint64_t span = sv_timeline_span(t);
+    CHECK_MSG(span > 10000 && span < 200000, "span %llu ns", (unsigned long long)span);
+
+    char err[512] = "";
+    size_t len = 0;
+    char *file = sv_read_bounded(path, SV_LIMIT_TIMELINE, "the shipped timeline", &len, err, sizeof err);
+    CHECK_MSG(file != NULL, "%s", err);
+    char *text = text_of(t);
+    CHECK_MSG(file && text && strcmp(file, text) == 0, "%s: not what the writer writes", path);
+    free(text);
+    free(file);
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
-        fprintf(stderr, "usage: %s FIXTURE.json [OUT_DIR]\n", argv[0]);
+        fprintf(stderr, "usage: %s FIXTURE.json [OUT_DIR [SHIPPED.json]]\n", argv[0]);
         return 2;
     }
     out_dir = argc > 2 ? argv[2] : NULL;
@@ -276,6 +319,13 @@ int main(int argc, char **argv)
     if (!t)
         return check_status();
     test_file(t);
+    sv_timeline *shipped = NULL;
+    if (argc > 3) {
+        shipped = sv_timeline_load(argv[3], err, sizeof err);
+        CHECK_MSG(shipped != NULL, "%s: %s", argv[3], err);
+        if (shipped)
+            test_shipped(shipped, argv[3]);
+    }
 
     sv_platform p = { 0 };
     if (!sv_platform_open(&p, "test_timeline", 320, 240, true, false, err, sizeof err)) {
@@ -287,9 +337,19 @@ int main(int argc, char **argv)
     CHECK_MSG(g != NULL, "%s", err);
     if (g)
         test_drawing(g, t);
+    if (g && shipped) {
+        sv_tl_layout L;
+        free(draw_and_check(g, shipped, 1280, 720, 0, SV_TL_ROWS_DEFAULT, "h200", &L));
+        CHECK_INT(L.first, 0);
+        CHECK_INT(L.rows, SV_TL_ROWS_DEFAULT);
+        CHECK(L.arrows);
+        free(draw_and_check(g, shipped, 1280, 720, 500, SV_TL_ROWS_DEFAULT, "h200-middle", &L));
+        CHECK_INT(L.first, 500);
+    }
     sv_gfx_destroy(g);
     render_pin_libraries();
     sv_platform_close(&p);
+    sv_timeline_destroy(shipped);
     sv_timeline_destroy(t);
     return check_status();
 }
