@@ -7,9 +7,11 @@
 # the capture cost, and ncu's view of hs and cub at 2^21 and 2^28.
 # Usage (repo root, after `source .device-deps/env.sh`): tests/bench/gpu_run.sh OUTDIR [steps]
 # steps: any of build test gpusuite tune sweep bench goal labtime capture
-# memcheck racecheck ncu (default: all but sweep). sweep: tune_hs in int32
-# and float32 at the sizes of SV_SWEEP_SIZES (the data behind hs's
-# size-dependent choice). SV_BUILD=DIR uses binaries built elsewhere (leave
+# memcheck racecheck ncu timeline (default: all but sweep and timeline).
+# sweep: tune_hs in int32 and float32 at the sizes of SV_SWEEP_SIZES (the
+# data behind hs's size-dependent choice). timeline: hs's look-back recorded
+# (scanviz-bench --timeline) at the sizes of SV_TIMELINE_SIZES, int32, and
+# at 2^24 in float32, as OUTDIR/tl-N.json. SV_BUILD=DIR uses binaries built elsewhere (leave
 # out build); SV_TEST_MAX=N passes --max N to the test (default: every size,
 # to 2^31 - 1).
 set -u
@@ -65,6 +67,15 @@ if has goal; then
       --sizes 2^16..2^30,1000003,123456789,268435455 --type $ty --reps 30 \
       --csv goal_$ty.csv > goal_$ty.txt 2>&1; echo "rc=$?" >> goal_$ty.txt)
     cat "$out/goal_$ty.txt"
+  done
+fi
+if has timeline; then
+  for n in ${SV_TIMELINE_SIZES:-2^20 2^21 2^24 2^26 2^28 3000017} f2^24; do
+    ty=int32; [ "${n#f}" != "$n" ] && { ty=float32; n=${n#f}; }
+    echo "== timeline $n $ty"
+    (cd "$out" && timeout 60 $b/src/cli/scanviz-bench --algo copy,cub,hs --sizes $n --reps 30 \
+      --type $ty --timeline "tl-$n-$ty.json" 2>&1 | grep -E '^# timeline|^(copy|cub|hs) ';
+     echo "rc=${PIPESTATUS[0]}")
   done
 fi
 if has labtime; then

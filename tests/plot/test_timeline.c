@@ -298,7 +298,8 @@ static void test_shipped(const sv_timeline *t, const char *path)
 
     char err[512] = "";
     size_t len = 0;
-    char *file = sv_read_bounded(path, SV_LIMIT_TIMELINE, "the shipped timeline", &len, err, sizeof err);
+    char *file =
+        sv_read_bounded(path, SV_LIMIT_TIMELINE, "the shipped timeline", &len, err, sizeof err);
     CHECK_MSG(file != NULL, "%s", err);
     char *text = text_of(t);
     CHECK_MSG(file && text && strcmp(file, text) == 0, "%s: not what the writer writes", path);
