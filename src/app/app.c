@@ -383,6 +383,7 @@ void sv_app_cleanup(sv_app_state *s)
     sv_app_labjob_destroy(s);
     sv_app_exercise_destroy(s->ex);
     s->ex = NULL;
+    s->koutput_round = 0;
     memset(&s->exv, 0, sizeof s->exv);
     sv_app_kfile_close(s);
     sv_ktrace_destroy(s->cmp_ktrace); /* the compare view's Blelloch */

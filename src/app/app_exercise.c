@@ -370,6 +370,7 @@ bool sv_app_exercise_open(sv_app_state *s, const char *name, bool background, ch
     }
     sv_app_exercise_destroy(s->ex);
     s->ex = x;
+    s->koutput_round = x->spec.output_round; /* before its file first runs, below */
     s->ex_reveal_asks = 0;
     memset(&s->exv, 0, sizeof s->exv);
     s->ex_scroll_max = -1; /* not drawn yet: the renderer clamps */
@@ -399,11 +400,6 @@ bool sv_app_exercise_open(sv_app_state *s, const char *name, bool background, ch
     }
     refresh_view(s);
     return true;
-}
-
-int sv_app_exercise_output_round(const sv_app_state *s)
-{
-    return s->ex ? s->ex->spec.output_round : 0;
 }
 
 /* ---- Keys ----------------------------------------------------------------------- */

@@ -241,10 +241,6 @@ void sv_app_exercise_scroll_page(sv_app_state *s, int dir);
 /* A presenter script's `exercise NAME` step. */
 void sv_app_exercise_switch(sv_app_state *s, const char *name);
 void sv_app_exercise_destroy(struct sv_app_exercise *x); /* NULL is fine */
-/* The open exercise's output round (round-one: out[] is round 1's buffer),
- * 0 without an exercise or for one whose out[] is the scan: what the kernel
- * file's runs are judged against, so that the picture and the panel agree. */
-int sv_app_exercise_output_round(const sv_app_state *s);
 
 /* ---- app_kfile.c, app_kfile_take.c ---- */
 /* Starts watching and running the kernel file at path on the shown input;

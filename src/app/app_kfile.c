@@ -191,7 +191,7 @@ void sv_app_kfile_rerun(sv_app_state *s)
     k->scan = t->scan;
     k->schedule = s->kschedule;
     k->runs = s->kruns;
-    k->output_round = sv_app_exercise_output_round(s);
+    k->output_round = s->koutput_round;
     k->replay = -1;
     k->want++;
     SDL_UnlockMutex(k->w.lock);
@@ -298,7 +298,7 @@ static bool kfile_start(sv_app_state *s, const char *path, bool builtin, const c
     }
     k->time_limit_ms = time_limit_ms;
     k->replay = -1;
-    k->output_round = sv_app_exercise_output_round(s);
+    k->output_round = s->koutput_round;
     s->kf = k;
     sv_app_copy_text(s->kentry, sizeof s->kentry, entry ? entry : "");
     s->ktime_limit_ms = time_limit_ms;

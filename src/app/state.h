@@ -201,6 +201,11 @@ typedef struct sv_app_state {
     double kfile_ms;        /* the last save (or input) to its result taken, ms */
     sv_schedule kschedule;  /* the schedule of the runs (S cycles) */
     uint32_t kruns;         /* --runs (0: 1) */
+    int koutput_round;      /* the open exercise's output round (round-one: out[] is round
+                               1's buffer), 0 without an exercise or for one whose out[] is
+                               the scan: what the kernel file's runs are judged against, so
+                               that the picture and the panel agree. app_exercise.c sets it
+                               when it opens one (app.c clears it), app_kfile.c reads it */
     char kentry[128];       /* --entry ("" none) */
     uint32_t ktime_limit_ms; /* --time-limit (0: the runtime's) */
     bool kbackground;       /* runs in the worker (the window); false: at once (exports) */
