@@ -11,7 +11,7 @@
 #include "kpane.h"
 #include "pane_compare.h"
 #include "util.h"
-#include "../runtime/runtime.h"
+#include "../capture/kernel_run.h"
 
 /* The steps of pane k (0 Hillis-Steele, 1 Blelloch), at least 1. */
 static int pane_steps(const sv_app_state *s, int k)
@@ -23,18 +23,16 @@ static int pane_steps(const sv_app_state *s, int k)
 /* Blelloch on the shown trace's input, operator, type and scan. */
 static sv_ktrace *run_blelloch(const sv_trace *t, char *err, size_t errlen)
 {
-    sv_runtime_request req = { .builtin = "kernels/blelloch.cu", .backend = SV_RUNTIME_CPU,
-                               .op = t->op, .type = t->type, .scan = t->scan,
-                               .input = t->input, .n = t->n, .runs = 1,
-                               .schedule = { .kind = SV_SCHEDULE_LOCKSTEP } };
-    sv_ktrace *k = sv_runtime_run(&req, err, errlen);
-    if (k && !sv_ktrace_analyze(k, err, errlen)) {
-        sv_ktrace_destroy(k);
-        k = NULL;
-    }
-    /* sv_ktrace_analyze reads Blelloch by its own tree (ktrace_blelloch.h),
-     * not by the chapter's rounds: the pane draws its ranges and swaps. */
-    return k;
+    const sv_krun_request req = {
+        .run = { .builtin = "kernels/blelloch.cu", .op = t->op, .type = t->type,
+                 .scan = t->scan, .input = t->input, .n = t->n, .runs = 1,
+                 .schedule = { .kind = SV_SCHEDULE_LOCKSTEP } },
+        .choice = SV_CHOOSE_CPU,
+    };
+    /* Its trace is read by Blelloch's own tree (ktrace_blelloch.h), not by
+     * the chapter's rounds: the pane draws its ranges and swaps. */
+    sv_krun_status st;
+    return sv_capture_kernel(&req, &st, NULL, NULL, err, errlen);
 }
 
 bool sv_app_compare_rerun(sv_app_state *s, char *err, size_t errlen)

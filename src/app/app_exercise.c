@@ -2,7 +2,7 @@
  * starting file copied into the student's folder (--into; never over their
  * work), opened as a watched kernel file (app_kfile.c) on the exercise's
  * first input, the statement in a panel; a worker thread runs the
- * exercise's check (runtime/exercise_run.h) at opening and on every save,
+ * exercise's check (capture/exercise_run.h) at opening and on every save,
  * and the main thread takes each result (sv_app_exercise_finish): passed,
  * or the first failure in words, its input then shown so that the kernel
  * pane marks the failing cell. N shows the next hint, A the solution (after
@@ -19,7 +19,7 @@
 
 #include "../core/exercise_progress.h"
 #include "../core/fileio.h"
-#include "../runtime/exercise_run.h"
+#include "../capture/exercise_run.h"
 #include "app_internal.h"
 #include "wake.h"
 #include "watch.h"

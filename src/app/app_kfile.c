@@ -22,7 +22,7 @@
 
 #include "../core/fileio.h"
 #include "../core/free_all.h"
-#include "../runtime/runtime.h"
+#include "../capture/kernel_run.h"
 #include "app_internal.h"
 #include "wake.h"
 #include "watch.h"
@@ -73,35 +73,30 @@ static sv_ktrace *run_once(const struct sv_app_kfile *p, char **text, char *err,
         !(*text = sv_read_bounded(p->path, SV_KTRACE_MAX_SOURCE, "a kernel file", &len, err,
                                   errlen)))
         return NULL;
-    sv_runtime_request req;
-    memset(&req, 0, sizeof req);
+    sv_krun_request kr = { .choice = SV_CHOOSE_CPU }; /* the window's runs: the CPU runtime */
+    sv_runtime_request *req = &kr.run;
     char shown[4096]; /* the file as its messages name it: relative where it can be */
     sv_app_paths_relative(p->path, shown, sizeof shown);
-    req.path = p->builtin ? p->path : shown;
-    req.source = *text;
-    req.builtin = p->builtin ? p->path : NULL;
-    req.entry = p->entry;
-    req.op = p->op;
-    req.type = p->type;
-    req.scan = p->scan;
-    req.input = p->input;
-    req.n = p->n;
-    req.backend = SV_RUNTIME_CPU;
-    req.schedule = p->schedule;
-    req.runs = p->runs ? p->runs : 1;
+    req->path = p->builtin ? p->path : shown;
+    req->source = *text;
+    req->builtin = p->builtin ? p->path : NULL;
+    req->entry = p->entry;
+    req->op = p->op;
+    req->type = p->type;
+    req->scan = p->scan;
+    req->input = p->input;
+    req->n = p->n;
+    req->schedule = p->schedule;
+    req->runs = p->runs ? p->runs : 1;
     if (p->replay >= 0) { /* run j of random:S / warps:S is seed S + j, alone */
-        if (req.schedule.kind == SV_SCHEDULE_RANDOM || req.schedule.kind == SV_SCHEDULE_WARPS)
-            req.schedule.seed += (uint64_t)p->replay;
-        req.runs = 1;
+        if (req->schedule.kind == SV_SCHEDULE_RANDOM || req->schedule.kind == SV_SCHEDULE_WARPS)
+            req->schedule.seed += (uint64_t)p->replay;
+        req->runs = 1;
     }
-    req.time_limit_ms = p->time_limit_ms;
-    req.output_round = p->output_round;
-    sv_ktrace *t = sv_runtime_run(&req, err, errlen);
-    if (t && !sv_ktrace_analyze(t, err, errlen)) {
-        sv_ktrace_destroy(t);
-        t = NULL;
-    }
-    return t;
+    req->time_limit_ms = p->time_limit_ms;
+    req->output_round = p->output_round;
+    sv_krun_status st;
+    return sv_capture_kernel(&kr, &st, NULL, NULL, err, errlen);
 }
 
 /* Copies the parameters under the lock (the input too); a replay is taken

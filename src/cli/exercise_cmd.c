@@ -11,7 +11,7 @@
 #include "../core/exercise_progress.h"
 #include "../core/fileio.h"
 #include "../core/ktrace.h"
-#include "../runtime/exercise_run.h"
+#include "../capture/exercise_run.h"
 #include "grade.h"
 
 static bool find_root(const char *prog, char *root, size_t len)

@@ -24,7 +24,7 @@
 #include "../core/escape.h"
 #include "../core/fileio.h"
 #include "../core/ktrace.h"
-#include "../runtime/exercise_run.h"
+#include "../capture/exercise_run.h"
 #include "../runtime/sandbox.h"
 
 #define MAX_FILES 10000

@@ -14,7 +14,7 @@
 #include "../core/fileio.h"
 #include "../core/ktrace_file.h"
 #include "../core/ktrace_table.h"
-#include "../runtime/runtime.h"
+#include "../capture/kernel_run.h"
 
 #ifndef SV_LAB_DEFAULT_RUNS
 #define SV_LAB_DEFAULT_RUNS 100
@@ -75,37 +75,20 @@ static int write_ktrace(const sv_kernel_cmd *k, const sv_ktrace *t, const char *
     return SV_KEXIT_OK;
 }
 
-/* The request's backend: auto takes the GPU where the runtime can use one.
- * A shipped kernel (--kernel blelloch) runs on the GPU runtime when
- * --backend cuda asks for it, like any kernel file; with auto it stays on
- * the CPU runtime, whose trace has the reads and hazards the GPU cannot see
- * (as it always has). */
-static bool pick_backend(const sv_kernel_cmd *k, sv_runtime_backend *b, char *why, size_t len)
+/* The kernel run k asks for; source and values are k's file and input. The
+ * backend is capture's choice (kernel_run.h: auto takes the GPU where the
+ * runtime can use one, but a shipped kernel such as --kernel blelloch stays
+ * on the CPU runtime unless --backend cuda asks). */
+static void make_request(const sv_kernel_cmd *k, const char *source, const sv_value *values,
+                         size_t n, sv_krun_request *kr)
 {
-    if (k->backend == SV_CHOOSE_CPU || (k->builtin && k->backend == SV_CHOOSE_AUTO)) {
-        *b = SV_RUNTIME_CPU;
-        return true;
-    }
-    if (sv_runtime_available(SV_RUNTIME_GPU, why, len)) {
-        *b = SV_RUNTIME_GPU;
-        return true;
-    }
-    *b = SV_RUNTIME_CPU;
-    return k->backend == SV_CHOOSE_AUTO;
-}
-
-/* Fills req from k; source and values are k's file and input. Returns -1
- * to go on, else an exit status (the message printed). */
-static int make_request(const sv_kernel_cmd *k, const char *source, const sv_value *values,
-                        size_t n, sv_runtime_request *req)
-{
-    char why[512];
-    *req = (sv_runtime_request){
-        .path = k->path, .builtin = k->builtin, .source = source, .entry = k->entry,
-        .op = k->op, .type = k->type, .scan = k->scan, .input = values, .n = n,
+    *kr = (sv_krun_request){
+        .run = { .path = k->path, .builtin = k->builtin, .source = source, .entry = k->entry,
+                 .op = k->op, .type = k->type, .scan = k->scan, .input = values, .n = n },
+        .choice = k->backend,
+        .trim = k->json ? SV_KTRACE_FILE_BUDGET : 0,
     };
-    if (!pick_backend(k, &req->backend, why, sizeof why))
-        return sv_report(k->prog, SV_KEXIT_UNAVAILABLE, NULL, "--backend cuda: %s", why);
+    sv_runtime_request *req = &kr->run;
     req->schedule = k->has_schedule ? k->schedule
                                     : (sv_schedule){.kind = SV_SCHEDULE_LOCKSTEP, .seed = 1};
     bool seeded = req->schedule.kind == SV_SCHEDULE_RANDOM ||
@@ -115,7 +98,6 @@ static int make_request(const sv_kernel_cmd *k, const char *source, const sv_val
     req->shake_seed = k->shake_seed ? k->shake_seed : 1;
     req->racecheck = k->racecheck;
     req->time_limit_ms = k->time_limit_ms;
-    return -1;
 }
 
 int sv_kernel_cmd_run(const sv_kernel_cmd *k)
@@ -140,24 +122,27 @@ int sv_kernel_cmd_run(const sv_kernel_cmd *k)
         free(source);
         return sv_report(k->prog, SV_KEXIT_FAILED, NULL, "%s", err);
     }
-    sv_runtime_request req;
-    int status = make_request(k, source, values, n, &req);
-    sv_ktrace *t = status < 0 ? sv_runtime_run(&req, err, sizeof err) : NULL;
+    sv_krun_request req;
+    make_request(k, source, values, n, &req);
+    sv_krun_status st;
+    size_t dropped = 0, kept = 0;
+    sv_ktrace *t = sv_capture_kernel(&req, &st, &dropped, &kept, err, sizeof err);
     free(values);
     free(source);
-    if (status >= 0)
-        return status;
-    if (!t)
-        return sv_report(k->prog, SV_KEXIT_FAILED, NULL, "%s: %s", sv_path_name(k->path), err);
-    size_t dropped = k->json ? sv_ktrace_trim(t, SV_KTRACE_FILE_BUDGET) : 0;
     if (dropped)
         sv_report(k->prog, 0, NULL, "%s: %zu steps after step %zu left out of the trace file "
-                  "(its limit of 16 MiB)", sv_path_name(k->path), dropped, t->nsteps);
-    if (!sv_ktrace_analyze(t, err, sizeof err)) {
-        sv_ktrace_destroy(t);
+                  "(its limit of 16 MiB)", sv_path_name(k->path), dropped, kept);
+    switch (st) {
+    case SV_KRUN_OK: break;
+    case SV_KRUN_UNAVAILABLE:
+        return sv_report(k->prog, SV_KEXIT_UNAVAILABLE, NULL, "--backend cuda: %s", err);
+    case SV_KRUN_NOT_RUN:
+        return sv_report(k->prog, SV_KEXIT_FAILED, NULL, "%s: %s", sv_path_name(k->path), err);
+    case SV_KRUN_NOT_READ:
+    default:
         return sv_report(k->prog, SV_KEXIT_FAILED, NULL, "%s", err);
     }
-    status = exit_of(sv_ktrace_verdict(t));
+    int status = exit_of(sv_ktrace_verdict(t));
     int w = write_ktrace(k, t, NULL);
     summary(k, t, status);
     sv_ktrace_destroy(t);

@@ -30,7 +30,7 @@
  *
  * This module is the model: the spec, where exercises are, and the judgement
  * of one analyzed kernel trace against a spec, in words a student can act
- * on. Running the kernel is the runtime's (src/runtime/exercise_run.h).
+ * on. Running the kernel is capture's (src/capture/exercise_run.h).
  * Nothing here prints or exits. */
 #ifndef SV_EXERCISE_H
 #define SV_EXERCISE_H

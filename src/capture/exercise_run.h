@@ -1,8 +1,8 @@
 /* The check of an exercise (issue 19): a student's kernel file run through
  * the runtime on every input of the exercise's spec (core/exercise.h) under
  * every schedule of it, on the CPU (where hazards are seen), and judged; it
- * stops at the first failure. The runtime isolates each run in a child
- * process with the spec's time limit. */
+ * stops at the first failure. Each run is a kernel run (kernel_run.h): the
+ * runtime isolates it in a child process with the spec's time limit. */
 #ifndef SV_EXERCISE_RUN_H
 #define SV_EXERCISE_RUN_H
 

@@ -6,7 +6,7 @@
 #include <time.h>
 
 #include "../core/error.h"
-#include "runtime.h"
+#include "kernel_run.h"
 
 static double now_s(void)
 {
@@ -23,19 +23,17 @@ static bool check_one(const sv_exercise_spec *spec, const char *path, const char
 {
     sv_schedule sch = spec->schedules[j];
     bool seeded = sch.kind == SV_SCHEDULE_RANDOM || sch.kind == SV_SCHEDULE_WARPS;
-    sv_runtime_request req = {
-        .path = path, .source = source, .entry = NULL, .op = spec->op, .type = spec->type,
-        .scan = spec->scan, .input = spec->inputs[i].values, .n = spec->inputs[i].n,
-        .backend = SV_RUNTIME_CPU, .schedule = sch, .runs = seeded ? spec->runs : 1,
-        .time_limit_ms = limit, .output_round = spec->output_round,
+    const sv_krun_request req = {
+        .run = { .path = path, .source = source, .entry = NULL, .op = spec->op,
+                 .type = spec->type, .scan = spec->scan, .input = spec->inputs[i].values,
+                 .n = spec->inputs[i].n, .schedule = sch, .runs = seeded ? spec->runs : 1,
+                 .time_limit_ms = limit, .output_round = spec->output_round },
+        .choice = SV_CHOOSE_CPU, /* where hazards are seen */
     };
-    sv_ktrace *t = sv_runtime_run(&req, err, errlen);
+    sv_krun_status st;
+    sv_ktrace *t = sv_capture_kernel(&req, &st, NULL, NULL, err, errlen);
     if (!t)
         return false;
-    if (!sv_ktrace_analyze(t, err, errlen)) {
-        sv_ktrace_destroy(t);
-        return false;
-    }
     res->checks++;
     res->hazards += t->hazards_total;
     *v = sv_exercise_judge(spec, i, t, res->words, sizeof res->words);

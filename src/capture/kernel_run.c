@@ -1,0 +1,50 @@
+/* A kernel's run for the app and the CLI (kernel_run.h). */
+#include "kernel_run.h"
+
+#include <stdio.h>
+
+/* The backend for req, by the one policy (kernel_run.h); false: the GPU was
+ * asked for and there is none (why). */
+static bool pick_backend(const sv_krun_request *req, sv_runtime_backend *b, char *why,
+                         size_t len)
+{
+    *b = SV_RUNTIME_CPU;
+    if (req->choice == SV_CHOOSE_CPU || (req->run.builtin && req->choice == SV_CHOOSE_AUTO))
+        return true;
+    if (sv_runtime_available(SV_RUNTIME_GPU, why, len)) {
+        *b = SV_RUNTIME_GPU;
+        return true;
+    }
+    return req->choice == SV_CHOOSE_AUTO;
+}
+
+sv_ktrace *sv_capture_kernel(const sv_krun_request *req, sv_krun_status *status,
+                             size_t *dropped, size_t *kept, char *err, size_t errlen)
+{
+    const bool trim = dropped && kept && req->trim;
+    if (dropped)
+        *dropped = 0;
+    if (kept)
+        *kept = 0;
+    sv_runtime_request rq = req->run;
+    if (!pick_backend(req, &rq.backend, err, errlen)) {
+        *status = SV_KRUN_UNAVAILABLE;
+        return NULL;
+    }
+    sv_ktrace *t = sv_runtime_run(&rq, err, errlen);
+    if (!t) {
+        *status = SV_KRUN_NOT_RUN;
+        return NULL;
+    }
+    if (trim) {
+        *dropped = sv_ktrace_trim(t, req->trim);
+        *kept = t->nsteps;
+    }
+    if (!sv_ktrace_analyze(t, err, errlen)) {
+        sv_ktrace_destroy(t);
+        *status = SV_KRUN_NOT_READ;
+        return NULL;
+    }
+    *status = SV_KRUN_OK;
+    return t;
+}
