@@ -31,8 +31,7 @@ static sv_ktrace *run_blelloch(const sv_trace *t, char *err, size_t errlen)
     };
     /* Its trace is read by Blelloch's own tree (ktrace_blelloch.h), not by
      * the chapter's rounds: the pane draws its ranges and swaps. */
-    sv_krun_status st;
-    return sv_capture_kernel(&req, &st, NULL, NULL, err, errlen);
+    return sv_capture_kernel(&req, NULL, NULL, NULL, err, errlen);
 }
 
 bool sv_app_compare_rerun(sv_app_state *s, char *err, size_t errlen)

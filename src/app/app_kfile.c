@@ -95,8 +95,7 @@ static sv_ktrace *run_once(const struct sv_app_kfile *p, char **text, char *err,
     }
     req->time_limit_ms = p->time_limit_ms;
     req->output_round = p->output_round;
-    sv_krun_status st;
-    return sv_capture_kernel(&kr, &st, NULL, NULL, err, errlen);
+    return sv_capture_kernel(&kr, NULL, NULL, NULL, err, errlen);
 }
 
 /* Copies the parameters under the lock (the input too); a replay is taken

@@ -21,11 +21,12 @@ static bool pick_backend(const sv_krun_request *req, sv_runtime_backend *b, char
 sv_ktrace *sv_capture_kernel(const sv_krun_request *req, sv_krun_status *status,
                              size_t *dropped, size_t *kept, char *err, size_t errlen)
 {
-    const bool trim = dropped && kept && req->trim;
-    if (dropped)
-        *dropped = 0;
-    if (kept)
-        *kept = 0;
+    sv_krun_status st_; /* where the caller passed NULL */
+    size_t dropped_, kept_;
+    status = status ? status : &st_;
+    dropped = dropped ? dropped : &dropped_;
+    kept = kept ? kept : &kept_;
+    *dropped = *kept = 0;
     sv_runtime_request rq = req->run;
     if (!pick_backend(req, &rq.backend, err, errlen)) {
         *status = SV_KRUN_UNAVAILABLE;
@@ -36,10 +37,9 @@ sv_ktrace *sv_capture_kernel(const sv_krun_request *req, sv_krun_status *status,
         *status = SV_KRUN_NOT_RUN;
         return NULL;
     }
-    if (trim) {
+    if (req->trim)
         *dropped = sv_ktrace_trim(t, req->trim);
-        *kept = t->nsteps;
-    }
+    *kept = t->nsteps;
     if (!sv_ktrace_analyze(t, err, errlen)) {
         sv_ktrace_destroy(t);
         *status = SV_KRUN_NOT_READ;

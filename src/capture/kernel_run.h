@@ -22,7 +22,7 @@ typedef struct sv_krun_request {
      * CPU runtime, whose trace has the reads and hazards the GPU cannot see. */
     sv_backend_choice choice;
     /* > 0: the trace is cut to about this many bytes of trace file before it
-     * is read (sv_ktrace_trim): *dropped steps left out after the *kept. */
+     * is read (sv_ktrace_trim). */
     size_t trim;
 } sv_krun_request;
 
@@ -34,8 +34,9 @@ typedef enum sv_krun_status {
     SV_KRUN_NOT_READ     /* it ran, and its trace could not be read: err */
 } sv_krun_status;
 
-/* Runs req. Returns the read trace (SV_KRUN_OK) or NULL with *status and
- * err saying why. dropped and kept may be NULL (then nothing is trimmed). */
+/* Runs req. Returns the read trace (SV_KRUN_OK) or NULL with err and
+ * *status saying why. With req->trim, *dropped steps were left out after
+ * the *kept. status, dropped and kept may each be NULL. */
 sv_ktrace *sv_capture_kernel(const sv_krun_request *req, sv_krun_status *status,
                              size_t *dropped, size_t *kept, char *err, size_t errlen);
 
