@@ -9,6 +9,7 @@ Usage: test_kernel_files.py SCANVIZ_TRACE KERNELS_DIR STARTER_FILE [SCANVIZ]
 (with SCANVIZ, also `scanviz --trace` of a kernel trace file, headless)"""
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -359,6 +360,26 @@ def test_files_and_usage():
         rc, out, err = run("--kernel-file", kernel("double_buffer.cu"), "--format", "json",
                            "-o", os.path.join(d, "no", "such", "dir.json"))
         check(rc == 1 and out == "", f"-o into a missing folder: {rc}: {err}")
+        # A run whose trace outgrows the file's budget: the steps past it are
+        # left out, said on stderr, and the file still opens (and is judged).
+        many = os.path.join(d, "many.cu")
+        with open(many, "w") as f:
+            f.write("template <typename T>\n__global__ void many(const T *in, T *out, int n)\n"
+                    "{\n    extern __shared__ T s[];\n    int i = threadIdx.x;\n"
+                    "    s[i] = in[i];\n    __syncthreads();\n"
+                    "    for (int k = 0; k < 4000; k++) {\n        s[i] = s[i];\n"
+                    "        __syncthreads();\n    }\n    out[i] = s[i];\n}\n")
+        path = os.path.join(d, "many.json")
+        rc, out, err = run("--kernel-file", many, "--random", "1024", "--format", "json",
+                           "-o", path, timeout=120)
+        m = re.search(r"many\.cu: (\d+) steps after step (\d+) left out of the trace file", err)
+        check(rc == 4 and m is not None, f"a trace over the file's budget: {rc}: {err[-400:]}")
+        if m and os.path.exists(path):
+            with open(path) as f:
+                t = json.load(f)
+            check(len(t["steps"]) == int(m.group(2)) and os.path.getsize(path) < 16 << 20,
+                  f"the trimmed file: {len(t['steps'])} steps, {os.path.getsize(path)} bytes, "
+                  f"the message said {m.group(2)} kept")
     with open(kernel("double_buffer.cu")) as f:
         p = subprocess.run([TRACE, "--kernel-file", "-", "--input", CHAPTER], stdin=f,
                            capture_output=True, text=True, timeout=60)
