@@ -44,10 +44,8 @@ void sv_app_adopt(sv_app_state *s, sv_trace *t)
         s->pinned_row = s->pinned_cell = -1;
     if (s->zoom < 1.0f)
         s->zoom = 1.0f;
-    if (s->kf && !same) { /* a kernel file runs again on the new input */
+    if (s->kf && !same) /* a kernel file runs again on the new input */
         sv_app_kfile_rerun(s);
-        sv_app_kfile_compare(s);
-    }
     if (s->compare && (!same || !s->cmp_ktrace)) { /* and Blelloch beside it */
         char err[512];
         if (!sv_app_compare_rerun(s, err, sizeof err))

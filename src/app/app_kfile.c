@@ -8,9 +8,9 @@
  * deadlocks or runs out of time leaves the last good trace on screen, marked
  * as from the previous version (kstale), with the failure's words and line
  * (kerror, kerror_line) and the file's new text for the source panel
- * (ksource); a later good save clears them. The chapter kernel's values for
- * the same input (the emulator's trace, s->trace) are kept as a kernel
- * trace too (kcompare), for the comparison key. */
+ * (ksource); a later good save clears them. The chapter kernel's run on the
+ * same input, which the shown trace (s->trace) carries, is its comparison
+ * (sv_app_kcompare, the X key). */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -299,7 +299,6 @@ static bool kfile_start(sv_app_state *s, const char *path, bool builtin, const c
     s->kbackground = background;
     sv_app_copy_text(s->kfile, sizeof s->kfile, path);
     sv_app_kfile_rerun(s);
-    sv_app_kfile_compare(s);
     if (!background) {
         sv_app_kfile_run_now(s);
         return true;
@@ -447,8 +446,6 @@ void sv_app_kfile_close(sv_app_state *s)
     s->kf = NULL;
     sv_ktrace_destroy(s->ktrace);
     s->ktrace = NULL;
-    sv_ktrace_destroy(s->kcompare);
-    s->kcompare = NULL;
     s->kerror[0] = '\0';
     s->kerror_line = 0;
     s->kstale = false;

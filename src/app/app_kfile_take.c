@@ -1,7 +1,7 @@
 /* Taking a kernel file's run into the state (app_kfile.c's results, on the
  * main thread): the new trace replaces the shown one, or, for an error,
  * the last good one stays and the error is shown at its line. Also the
- * chapter kernel's values on the same input as a kernel trace (kcompare). */
+ * chapter kernel's run on the same input beside it (sv_app_kcompare). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -170,56 +170,12 @@ bool sv_app_kfile_take_replay(sv_app_state *s, sv_ktrace *t, uint32_t run)
     return true;
 }
 
-/* The emulator's chapter trace as a kernel trace: buf (2 rows of n) at each
- * round, out at the end; no reads (the comparison shows values only). */
-static sv_ktrace *compare_of(const sv_trace *c, char *err, size_t errlen)
+/* The chapter kernel's run on the shown input, which the shown trace
+ * carries (its run), beside a kernel file's; NULL: none (no kernel file, a
+ * mistake shown, or a trace built without its run). */
+const sv_ktrace *sv_app_kcompare(const sv_app_state *s)
 {
-    sv_ktrace *k = sv_ktrace_create("correct", c->op, c->type, c->scan, c->input, c->n, err,
-                                    errlen);
-    if (!k)
-        return NULL;
-    uint32_t n = (uint32_t)c->n;
-    if (sv_ktrace_add_array(k, "buf", SV_KARRAY_SHARED, 2 * n, 2, err, errlen) < 0 ||
-        sv_ktrace_add_array(k, "out", SV_KARRAY_OUT, n, 1, err, errlen) < 0) {
-        sv_ktrace_destroy(k);
-        return NULL;
-    }
-    for (size_t r = 0; r < c->nrounds; r++) {
-        const sv_round *R = &c->rounds[r];
-        sv_kstep *st = sv_ktrace_add_step(k, 0, err, errlen);
-        if (!st) {
-            sv_ktrace_destroy(k);
-            return NULL;
-        }
-        int row = R->pout < 0 ? 0 : R->pout;
-        for (uint32_t i = 0; i < n; i++)
-            if (R->written[row][i])
-                sv_kstep_set_cell(k, st, 0, (uint32_t)row * n + i, R->buf[row][i]);
-    }
-    sv_kstep *last = sv_ktrace_add_step(k, 0, err, errlen); /* out[i] = ... */
-    if (!last) {
-        sv_ktrace_destroy(k);
-        return NULL;
-    }
-    for (uint32_t i = 0; i < n; i++) {
-        sv_ktrace_set_output(k, i, c->output[i]);
-        sv_kstep_set_cell(k, last, 1, i, c->output[i]);
-    }
-    if (!sv_ktrace_analyze(k, err, errlen)) {
-        sv_ktrace_destroy(k);
-        return NULL;
-    }
-    return k;
-}
-
-/* The chapter's values for the shown input, kept beside the kernel file's. */
-void sv_app_kfile_compare(sv_app_state *s)
-{
-    sv_ktrace_destroy(s->kcompare);
-    s->kcompare = NULL;
-    char err[256];
-    if (s->kf && s->trace && !s->trace->lab)
-        s->kcompare = compare_of(s->trace, err, sizeof err);
+    return s->kf && s->trace && !s->trace->lab ? s->trace->run : NULL;
 }
 
 /* X: the chapter's values beside the student's (on or off). */

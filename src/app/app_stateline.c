@@ -84,7 +84,7 @@ static char *kfile_words(const sv_app_state *s)
         t ? verdicts[sv_ktrace_verdict(t)] : "none",
         t ? sv_kfail_kind_name(t->failure.kind) : "none", s->kerror_line, s->kstale ? 1 : 0,
         s->kfile_taken, s->kfile_ms, sv_app_kfile_method(s),
-        s->kcompare_shown && s->kcompare ? 1 : 0, sched, t ? t->wrong_runs : 0u,
+        s->kcompare_shown && sv_app_kcompare(s) ? 1 : 0, sched, t ? t->wrong_runs : 0u,
         t ? t->runs : 0u, t ? t->shown_run : 0u,
         t ? (unsigned long long)t->hazards_total : 0ull, err);
     for (size_t i = 0; t && i < t->n && at + 32 < len; i++) {

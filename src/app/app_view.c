@@ -98,8 +98,8 @@ void sv_app_view_of(const sv_app_state *s, sv_app_view *v)
     v->outcome_hidden = s->lab && s->quiz && s->quiz_asking && s->trace;
     v->ktrace = s->ktrace;
     v->kstep = s->ktrace ? s->step : 0;
-    v->kcompare = s->kcompare;
-    v->kcompare_shown = s->kcompare_shown && s->kcompare;
+    v->kcompare = sv_app_kcompare(s);
+    v->kcompare_shown = s->kcompare_shown && v->kcompare;
     v->kerror = s->kerror;
     v->kerror_line = s->kerror_line;
     v->kstale = s->kstale;

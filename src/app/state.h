@@ -184,14 +184,13 @@ typedef struct sv_app_state {
      * steps and s->step names one). An error (does not compile, crash,
      * deadlock, time) keeps the last good ktrace: kerror and kerror_line say
      * what and where, kstale that the picture is the previous version's,
-     * ksource (owned) the file's text that failed. kcompare (owned) is the
-     * chapter kernel's values on the same input, shown with D. */
+     * ksource (owned) the file's text that failed. The chapter kernel's run
+     * on the same input beside it (X) is the shown trace's (sv_app_kcompare). */
     struct sv_app_kfile *kf;
     char kfile[1024];       /* the file as given; "" none */
     bool kbuiltin;          /* kfile is a shipped kernel's ("kernels/blelloch.cu",
                              * --kernel blelloch): run from the runtime's build */
     sv_ktrace *ktrace;
-    sv_ktrace *kcompare;
     bool kcompare_shown;
     char kerror[1024];
     int kerror_line;

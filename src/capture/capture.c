@@ -165,6 +165,10 @@ static sv_trace *runtime_chapter(const sv_capture_request *req, sv_backend backe
             t = NULL;
             break;
         }
+    if (t) { /* the rounds keep the run they are a reading of */
+        t->run = kt;
+        kt = NULL;
+    }
 done:
     sv_ktrace_destroy(kt);
     return t;

@@ -332,6 +332,12 @@ static bool lab_runs_run(const sv_capture_request *req, sv_trace *t, sv_lab_reco
                                 sizeof L->hazard);
         ok = reads_of(t, L->kernel, c.shown, correct, &L->reads, NULL, NULL, err, errlen);
     }
+    char why[256];
+    if (ok && sv_ktrace_analyze(c.shown, why, sizeof why)) { /* the rounds keep their run */
+        sv_ktrace_destroy(t->run);
+        t->run = c.shown;
+        c.shown = NULL;
+    }
     sv_ktrace_destroy(c.shown);
     return ok;
 }

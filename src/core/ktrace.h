@@ -503,6 +503,11 @@ sv_kverdict sv_ktrace_verdict(const sv_ktrace *t);
  * round, as for every chapter trace. The trace is finished (sv_trace_finish), backend and device from t. NULL with
  * err saying which step does not fit, in words, otherwise. */
 sv_trace *sv_ktrace_chapter_trace(const sv_ktrace *t, char *err, size_t errlen);
+/* Its inverse for rounds that came without their run (a version 2 file):
+ * the kernel trace they imply, analyzed: an array buf of two rows of n, one
+ * step per round writing its pout row, then out[] written from the output;
+ * no reads, no lines. NULL with err filled on allocation failure. */
+sv_ktrace *sv_ktrace_of_rounds(const sv_trace *c, char *err, size_t errlen);
 
 /* The rows names give array a: its rows, or 1 for an array used as one
  * buffer (sv_ktrace.one_buffer; its rows stay the geometry). */

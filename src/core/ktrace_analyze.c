@@ -616,3 +616,33 @@ sv_trace *sv_ktrace_chapter_trace(const sv_ktrace *t, char *err, size_t errlen)
     }
     return c;
 }
+
+sv_ktrace *sv_ktrace_of_rounds(const sv_trace *c, char *err, size_t errlen)
+{
+    sv_ktrace *k = sv_ktrace_create("correct", c->op, c->type, c->scan, c->input, c->n, err,
+                                    errlen);
+    uint32_t n = (uint32_t)c->n;
+    bool ok = k && sv_ktrace_add_array(k, "buf", SV_KARRAY_SHARED, 2 * n, 2, err, errlen) >= 0 &&
+              sv_ktrace_add_array(k, "out", SV_KARRAY_OUT, n, 1, err, errlen) >= 0;
+    for (size_t r = 0; ok && r <= c->nrounds; r++) {
+        sv_kstep *st = sv_ktrace_add_step(k, 0, err, errlen);
+        if (!(ok = st != NULL))
+            break;
+        if (r == c->nrounds) { /* out[i] = the last round's cell */
+            for (uint32_t i = 0; i < n; i++) {
+                sv_ktrace_set_output(k, i, c->output[i]);
+                sv_kstep_set_cell(k, st, 1, i, c->output[i]);
+            }
+            break;
+        }
+        const sv_round *R = &c->rounds[r];
+        int row = R->pout < 0 ? 0 : R->pout;
+        for (uint32_t i = 0; i < n; i++)
+            if (R->written[row][i])
+                sv_kstep_set_cell(k, st, 0, (uint32_t)row * n + i, R->buf[row][i]);
+    }
+    if (ok && sv_ktrace_analyze(k, err, errlen))
+        return k;
+    sv_ktrace_destroy(k);
+    return NULL;
+}

@@ -1332,6 +1332,9 @@ sv_trace *sv_ktrace_chapter_from_json(const json_t *root, char *err, size_t errl
                   "rounds in a double buffer (%s): only those read as the chapter's trace; "
                   "scanviz --trace draws it and scanviz-trace --open prints it", SV_KTRACE_FILE_VERSION,
                   k->entry ? k->entry : k->kernel, why);
-    sv_ktrace_destroy(k);
+    if (t)
+        t->run = k;
+    else
+        sv_ktrace_destroy(k);
     return t;
 }

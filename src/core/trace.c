@@ -3,6 +3,7 @@
  * bit-identity of two traces (sv_trace_equal). */
 #include "trace.h"
 #include "free_all.h"
+#include "ktrace.h"
 #include "lab_record.h"
 #include "names.h"
 
@@ -121,6 +122,7 @@ void sv_trace_destroy(sv_trace *t)
     }
     SV_FREE_ALL(t->rounds, t->input, t->device, t->inclusive, t->output);
     sv_lab_record_destroy(t->lab);
+    sv_ktrace_destroy(t->run);
     free(t);
 }
 

@@ -63,6 +63,12 @@ typedef struct sv_trace {
      * outcomes, hazards. NULL for a plain capture of the chapter's kernel.
      * Owned: sv_trace_destroy() frees it. */
     struct sv_lab_record *lab;
+    /* The kernel trace these rounds are a reading of (ktrace.h, analyzed):
+     * the run a capture made (for the lab, its shown run) or a version 3
+     * file's; a version 2 file's rounds as the kernel trace they imply
+     * (sv_ktrace_of_rounds; NULL for a lab's). NULL for a trace built by
+     * hand (the tests' emulator). Owned: sv_trace_destroy() frees it. */
+    struct sv_ktrace *run;
 } sv_trace;
 
 /* Rounds for n elements, round 0 included: 1 + ceil(log2(n)). */

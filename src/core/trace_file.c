@@ -708,6 +708,9 @@ static sv_trace *parse_root(reader *rd, const json_t *root)
             fail(rd, lp, "%s", why);
             goto fail;
         }
+    } else if (!(t->run = sv_ktrace_of_rounds(t, why, sizeof why))) {
+        fail(rd, "(trace)", "%s", why);
+        goto fail;
     }
     free(vals);
     free(input);

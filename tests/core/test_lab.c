@@ -1117,6 +1117,13 @@ static void test_one_child(void)
                       (unsigned)L->shown_run, (unsigned)wrong, (unsigned)shown);
             CHECK_MSG(shown_trace && same_buffers(t, shown_trace), "%s %s: the shown run's rounds",
                       kernels[kk], schedules[ss]);
+            /* the rounds keep the kernel trace of the run they show */
+            char want[64];
+            sv_schedule_format(sv_lab_run_schedule(L, L->shown_run), want, sizeof want);
+            CHECK_MSG(t->run && t->run->readings && t->run->schedule &&
+                          strcmp(t->run->schedule, want) == 0,
+                      "%s %s: the trace's run is %s, the shown run %s", kernels[kk],
+                      schedules[ss], t->run && t->run->schedule ? t->run->schedule : "none", want);
             for (size_t i = 0; i < N; i++)
                 CHECK_MSG(L->summary->cells[last * N + i].wrong_runs == cell_wrong[i],
                           "%s %s: out[%zu] wrong in %u runs, per run %u", kernels[kk],

@@ -7,7 +7,9 @@
  * the output, the overflow count and the float difference. For every
  * operator, both types, both scans, n = 1 .. 64 and a sample up to 1024, on
  * seeded random inputs and on int32 and float32 edges; the lab's correct
- * trace (sv_lab_correct_trace, the chapter's reading's windows) too. No GPU
+ * trace (sv_lab_correct_trace, the chapter's reading's windows) too, and
+ * both ways between rounds and their kernel trace (the capture's run read
+ * again; sv_ktrace_of_rounds, a version 2 file's, read back). No GPU
  * needed. Usage: test_cpu_capture [MAX_EVERY_N] */
 #include <math.h>
 #include <stdbool.h>
@@ -16,6 +18,7 @@
 #include <string.h>
 
 #include "capture/capture.h"
+#include "core/ktrace.h"
 #include "core/lab_ktrace.h"
 #include "core/parse.h"
 #include "core/trace.h"
@@ -143,6 +146,24 @@ static bool compare(sv_op op, sv_type type, sv_scan scan, const sv_value *in, si
                   "emulator's: %s", sv_op_name(op), sv_type_name(type), sv_scan_name(scan), n,
                   diff);
         same = same && c;
+        /* The rounds keep the run they read (sv_trace.run), and reading it
+         * again gives them back; the rounds without their run (a version 2
+         * file's) imply a kernel trace that reads back as the same rounds. */
+        CHECK_MSG(cpu->run && cpu->run->readings && cpu->run->nsteps == cpu->nrounds + 1,
+                  "n=%zu: the capture's run: %zu steps", n, cpu->run ? cpu->run->nsteps : 0);
+        for (int way = 0; way < 2; way++) {
+            sv_ktrace *implied = way ? sv_ktrace_of_rounds(emu, err, sizeof err) : NULL;
+            const sv_ktrace *k = way ? implied : cpu->run;
+            sv_trace *again = k ? sv_ktrace_chapter_trace(k, err, sizeof err) : NULL;
+            bool ok = again && trace_same(again, emu, diff, sizeof diff);
+            CHECK_MSG(ok, "%s %s %s n=%zu: %s read again: %s", sv_op_name(op),
+                      sv_type_name(type), sv_scan_name(scan), n,
+                      way ? "the rounds' implied kernel trace" : "the capture's run",
+                      again ? diff : err);
+            same = same && ok;
+            sv_trace_destroy(again);
+            sv_ktrace_destroy(implied);
+        }
     }
     sv_trace_destroy(cpu);
     sv_trace_destroy(emu);
