@@ -283,7 +283,7 @@ void sv_app_kfile_replay(sv_app_state *s, uint32_t run);
 bool sv_app_kfile_take_replay(sv_app_state *s, sv_ktrace *t, uint32_t run);
 /* One run now on the calling thread (no worker: exports, tests). */
 void sv_app_kfile_run_now(sv_app_state *s);
-/* The chapter kernel's run on the shown input, beside a kernel file's
+/* (app_view.c) The chapter kernel's run on the shown input, beside a kernel file's
  * (the shown trace's run), or NULL. */
 const sv_ktrace *sv_app_kcompare(const sv_app_state *s);
 void sv_app_kfile_toggle_compare(sv_app_state *s);

@@ -1,7 +1,7 @@
 /* Taking a kernel file's run into the state (app_kfile.c's results, on the
  * main thread): the new trace replaces the shown one, or, for an error,
  * the last good one stays and the error is shown at its line. Also the
- * chapter kernel's run on the same input beside it (sv_app_kcompare). */
+ * X: the chapter kernel's run beside it (sv_app_kcompare, app_view.c). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -168,14 +168,6 @@ bool sv_app_kfile_take_replay(sv_app_state *s, sv_ktrace *t, uint32_t run)
              sv_kwords_run_schedule(t, run, sc, sizeof sc));
     sv_app_set_status(s, msg);
     return true;
-}
-
-/* The chapter kernel's run on the shown input, which the shown trace
- * carries (its run), beside a kernel file's; NULL: none (no kernel file, a
- * mistake shown, or a trace built without its run). */
-const sv_ktrace *sv_app_kcompare(const sv_app_state *s)
-{
-    return s->kf && s->trace && !s->trace->lab ? s->trace->run : NULL;
 }
 
 /* X: the chapter's values beside the student's (on or off). */

@@ -11,6 +11,14 @@
 #include "app_internal.h"
 #include "kpane.h"
 
+/* The chapter kernel's run on the shown input, which the shown trace
+ * carries (its run), beside a kernel file's; NULL: none (no kernel file, a
+ * mistake shown, or a trace built without its run). */
+const sv_ktrace *sv_app_kcompare(const sv_app_state *s)
+{
+    return s->kf && s->trace && !s->trace->lab ? s->trace->run : NULL;
+}
+
 /* The view's text holds the input box's whole text. */
 _Static_assert(SV_EDIT_MAX <= SV_VIEW_TEXT_MAX, "the input box outgrows the view");
 

@@ -105,6 +105,26 @@ void sv_kstep_clear(sv_kstep *s, size_t narrays)
     memset(s, 0, sizeof *s);
 }
 
+/* What sv_ktrace_analyze derived (ktrace_analyze.c), freed here so that
+ * the model needs nothing above it. */
+void sv_ktrace_unanalyze(sv_ktrace *t)
+{
+    free(t->one_buffer);
+    t->one_buffer = NULL;
+    t->one_buffer_n = 0;
+    free(t->regrounds);
+    t->regrounds = NULL;
+    free(t->readings);
+    free(t->expected);
+    free(t->cell_wrong);
+    free(t->output_wrong);
+    t->readings = NULL;
+    t->reading = NULL;
+    t->expected = NULL;
+    t->cell_wrong = NULL;
+    t->output_wrong = NULL;
+}
+
 void sv_ktrace_destroy(sv_ktrace *t)
 {
     if (!t)

@@ -345,24 +345,6 @@ uint32_t sv_ktrace_rows_named(const sv_ktrace *t, uint32_t a)
     return t->arrays[a].rows ? t->arrays[a].rows : 1;
 }
 
-void sv_ktrace_unanalyze(sv_ktrace *t)
-{
-    free(t->one_buffer);
-    t->one_buffer = NULL;
-    t->one_buffer_n = 0;
-    free(t->regrounds);
-    t->regrounds = NULL;
-    free(t->readings);
-    free(t->expected);
-    free(t->cell_wrong);
-    free(t->output_wrong);
-    t->readings = NULL;
-    t->reading = NULL;
-    t->expected = NULL;
-    t->cell_wrong = NULL;
-    t->output_wrong = NULL;
-}
-
 /* out[] after the kernel, of the shown run: a trace of several runs holds
  * the shown run's steps, and out's array after its last step is that run's
  * out[] at the kernel's end. The CPU runtime's trace of --runs R fills
