@@ -10,7 +10,7 @@
  * (kerror, kerror_line) and the file's new text for the source panel
  * (ksource); a later good save clears them. The chapter kernel's run on the
  * same input, which the shown trace (s->trace) carries, is its comparison
- * (sv_app_kcompare, the X key). */
+ * (sv_app_kcompare, the D key). */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>

@@ -1,7 +1,7 @@
 /* Taking a kernel file's run into the state (app_kfile.c's results, on the
  * main thread): the new trace replaces the shown one, or, for an error,
  * the last good one stays and the error is shown at its line. Also the
- * X: the chapter kernel's run beside it (sv_app_kcompare, app_view.c). */
+ * D: the chapter kernel's run beside it (sv_app_kcompare, app_view.c). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -170,11 +170,11 @@ bool sv_app_kfile_take_replay(sv_app_state *s, sv_ktrace *t, uint32_t run)
     return true;
 }
 
-/* X: the chapter's values beside the student's (on or off). */
+/* D: the chapter's values beside the student's (on or off). */
 void sv_app_kfile_toggle_compare(sv_app_state *s)
 {
     if (!s->kf) {
-        sv_app_set_status(s, "X compares a kernel file (--kernel-file) with the chapter's kernel");
+        sv_app_set_status(s, "D compares a kernel file (--kernel-file) with the chapter's kernel");
         return;
     }
     s->kcompare_shown = !s->kcompare_shown;

@@ -185,7 +185,7 @@ typedef struct sv_app_state {
      * deadlock, time) keeps the last good ktrace: kerror and kerror_line say
      * what and where, kstale that the picture is the previous version's,
      * ksource (owned) the file's text that failed. The chapter kernel's run
-     * on the same input beside it (X) is the shown trace's (sv_app_kcompare). */
+     * on the same input beside it (D) is the shown trace's (sv_app_kcompare). */
     struct sv_app_kfile *kf;
     char kfile[1024];       /* the file as given; "" none */
     bool kbuiltin;          /* kfile is a shipped kernel's ("kernels/blelloch.cu",
