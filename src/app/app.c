@@ -205,7 +205,7 @@ sv_app_status sv_app_init(sv_app_state *s, const sv_app_config *c, char *err, si
                      (!s->bg && s->trace && s->trace->backend == SV_BACKEND_CPU)))
         sv_app_shake_notice(s);
     s->kbackground = c->background; /* a script's kernel-file steps run as the window does */
-    s->lab_background = c->background; /* the lab's captures in its worker (app_labjob.c) */
+    s->lab_background = c->background; /* the lab's captures in its worker (app_capture.c) */
     s->ktime_limit_ms = c->time_limit_ms;
     if (!sv_app_exercise_init(s, c, err, errlen)) {
         sv_app_cleanup(s);

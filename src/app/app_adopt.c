@@ -1,7 +1,7 @@
 /* A new trace on screen: adopting it (sv_app_adopt, from the start, a
  * recapture, the background probe or the lab's worker), and the lab's
  * outcome it carries (trace->lab) taken for the view. Below app_lab.c and
- * app_labjob.c, which both hand it their traces. */
+ * app_capture.c, which both hand it their traces. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -8,7 +8,7 @@
  *   app_events.c     SDL events: window, mouse (click, hover, drag, wheel)
  *   app_keys.c       the key bindings of keys.h and their actions
  *   app_stateline.c  the state line (F12)
- *   app_bg.c         the background probe and GPU capture
+ *   app_capture.c    the captures on a thread: the GPU probe, the lab's
  *   app_exercise.c   an exercise (--exercise NAME): its file, the panel's
  *                    text, the check on every save in a worker thread,
  *                    hints, the solution, the next exercise, progress
@@ -171,26 +171,6 @@ void sv_app_lab_take(sv_app_state *s);
  * failure the shown trace stays and err says why. */
 sv_capture_status sv_app_recapture(sv_app_state *s, sv_op op, sv_type type, sv_scan scan,
                                    const sv_value *in, size_t n, char *err, size_t errlen);
-/* The lab's capture in a worker (app_labjob.c). start: runs req on a new
- * thread (superseding any pending one); false when no thread could start
- * (capture on the calling thread then). pending: the pending request's
- * input and type (a later request builds on it). finish (each frame): takes
- * a finished result, or says how far it got. wait: waits for the pending
- * one and takes it. supersede: the pending one gives way (its result is
- * dropped). words: the state line's labjob=. destroy: stops and joins all. */
-bool sv_app_labjob_start(sv_app_state *s, const sv_capture_request *req);
-bool sv_app_labjob_pending(const sv_app_state *s, const sv_value **in, size_t *n, sv_type *type);
-void sv_app_labjob_finish(sv_app_state *s);
-void sv_app_labjob_wait(sv_app_state *s);
-/* Waits up to ms for the pending capture: a short one (one run at small n,
- * most of them) then lands at once, as it did before the worker; true and
- * *st (the capture's status, err its words on failure) when it landed. */
-#define SV_LABJOB_SETTLE_MS 400u
-bool sv_app_labjob_settle(sv_app_state *s, unsigned ms, sv_capture_status *st, char *err,
-                          size_t errlen);
-void sv_app_labjob_supersede(sv_app_state *s);
-void sv_app_labjob_words(const sv_app_state *s, char *buf, size_t len);
-void sv_app_labjob_destroy(sv_app_state *s);
 /* sv_app_recapture of the shown trace's input with op and scan. */
 sv_capture_status sv_app_recapture_shown(sv_app_state *s, sv_op op, sv_scan scan, char *err,
                                          size_t errlen);
@@ -211,13 +191,35 @@ bool sv_app_adopt_ktrace(sv_app_state *s, sv_ktrace *k, const char *path, char *
 void sv_app_deck_step(sv_app_state *s, int d);
 void sv_app_random_input(sv_app_state *s);
 
-/* ---- app_bg.c ---- */
-/* Starts the probe and capture of in[n] in a thread, as generation gen. */
+/* ---- app_capture.c ---- */
+/* The window's captures on a thread. The probe: starts the probe and
+ * capture of in[n] in a thread, as generation gen. */
 void sv_app_bg_start(sv_app_state *s, const sv_value *in, size_t n, unsigned gen);
 /* Takes the background result once it is done (any time: it checks). */
 void sv_app_bg_finish(sv_app_state *s);
 /* Waits for the thread and frees everything (NULL is fine). */
-void sv_app_bg_destroy(struct sv_app_bg *bg);
+void sv_app_bg_destroy(struct sv_app_job *bg);
+
+/* The lab's requests, in the same worker. start: runs req on a new
+ * thread (superseding any pending one); false when no thread could start
+ * (capture on the calling thread then). pending: the pending request's
+ * input and type (a later request builds on it). finish (each frame): takes
+ * a finished result, or says how far it got. wait: waits for the pending
+ * one and takes it. supersede: the pending one gives way (its result is
+ * dropped). words: the state line's labjob=. destroy: stops and joins all. */
+bool sv_app_labjob_start(sv_app_state *s, const sv_capture_request *req);
+bool sv_app_labjob_pending(const sv_app_state *s, const sv_value **in, size_t *n, sv_type *type);
+void sv_app_labjob_finish(sv_app_state *s);
+void sv_app_labjob_wait(sv_app_state *s);
+/* Waits up to ms for the pending capture: a short one (one run at small n,
+ * most of them) then lands at once, as it did before the worker; true and
+ * *st (the capture's status, err its words on failure) when it landed. */
+#define SV_LABJOB_SETTLE_MS 400u
+bool sv_app_labjob_settle(sv_app_state *s, unsigned ms, sv_capture_status *st, char *err,
+                          size_t errlen);
+void sv_app_labjob_supersede(sv_app_state *s);
+void sv_app_labjob_words(const sv_app_state *s, char *buf, size_t len);
+void sv_app_labjob_destroy(sv_app_state *s);
 
 /* ---- app_exercise.c ---- */
 /* Opens exercise name: its starting file copied into the --into folder

@@ -37,7 +37,7 @@ sv_capture_status sv_app_recapture(sv_app_state *s, sv_op op, sv_type type, sv_s
         req.shake_seed = s->lab_shake_seed;
     }
     /* Any pending lab capture gives way to this newer request; in the
-     * window a mistake's capture runs in the worker (app_labjob.c). */
+     * window a mistake's capture runs in the worker (app_capture.c). */
     sv_app_labjob_supersede(s);
     if (req.kernel != SV_KERNEL_CORRECT && s->lab_background && sv_app_labjob_start(s, &req)) {
         /* a short capture lands at once (the window stays as before); a

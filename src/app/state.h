@@ -35,7 +35,7 @@
  * 17). A longer paste is refused whole with a message (app_edit.c sv_app_edit_insert). */
 #define SV_EDIT_MAX (SV_MAX_N * 32)
 
-struct sv_app_bg;     /* app_bg.c's background CUDA probe and capture */
+struct sv_app_job;    /* app_capture.c: a capture on a thread (the probe, the lab) */
 struct sv_bench_live; /* bench_live.h: a live scanviz-bench run */
 struct sv_app_kfile;  /* app_kfile.c: a kernel file's watch and runs */
 struct sv_app_exercise; /* app_exercise.c: an exercise's spec and its check's worker */
@@ -170,13 +170,13 @@ typedef struct sv_app_state {
     bool from_file;         /* the trace came from --trace */
     const char *const *deck; /* the --trace files K walks (config's, borrowed); */
     int deck_n, deck_at;    /* how many (<= 1: K walks kernels), the one shown */
-    struct sv_app_bg *bg;   /* owned; NULL when no background capture runs */
-    /* The lab's capture in a worker (app_labjob.c): with lab_background (the
+    struct sv_app_job *bg;   /* owned; NULL when no background capture runs */
+    /* The lab's capture in a worker (app_capture.c): with lab_background (the
      * window) a mistake's capture runs there; labjob is the newest request
      * (NULL: none pending), labjob_old the superseded ones still running. */
     bool lab_background;
-    struct sv_app_labjob *labjob;
-    struct sv_app_labjob *labjob_old;
+    struct sv_app_job *labjob;
+    struct sv_app_job *labjob_old;
 
     /* Your own kernel (--kernel-file, app_kfile.c). kf watches the file and
      * runs it on the shown input (s->trace's) in a worker thread; ktrace is
