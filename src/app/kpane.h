@@ -149,6 +149,10 @@ char *sv_kwords_run_schedule(const sv_ktrace *t, uint32_t run, char *buf, size_t
 bool sv_kwords_caption(const sv_app_view *v, sv_caption_words *out);
 bool sv_kwords_tooltip(const sv_app_view *v, int row, int col, sv_tip_words *out);
 bool sv_kwords_counters(const sv_app_view *v, char *line, size_t n1, char *note, size_t n2);
+/* The legend's case conditions of the step shown where the chapter's reading
+ * reads it as round r >= 1 (the stride 2^(r-1)); in the overview the
+ * conditions in r where some step is such a round; false elsewhere. */
+bool sv_kwords_case_conditions(const sv_app_view *v, char out[3][48]);
 /* The overview's counters, the whole run: "5 steps · 37 writes · 10
  * hazards · output right". */
 void sv_kwords_overview_counters(const sv_ktrace *t, char *buf, size_t len);

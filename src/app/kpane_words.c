@@ -803,6 +803,25 @@ bool sv_kwords_tooltip(const sv_app_view *v, int row, int col, sv_tip_words *out
     return true;
 }
 
+bool sv_kwords_case_conditions(const sv_app_view *v, char out[3][48])
+{
+    out[0][0] = out[1][0] = out[2][0] = '\0';
+    const sv_ktrace *t = v ? v->ktrace : NULL;
+    if (!t || !t->readings || !sv_reading_of(t)->rounds)
+        return false;
+    if (v->overview) { /* every step at once: in r, where some step is a round */
+        for (size_t k = 0; k < t->nsteps; k++)
+            if (t->readings[k].fits && t->readings[k].round >= 1)
+                return sv_words_conditions_of(0, out);
+        return false;
+    }
+    size_t k = (size_t)sv_kpane_step(v);
+    if (k >= t->nsteps || !t->readings[k].fits || t->readings[k].round < 1)
+        return false;
+    uint64_t st = step_stride(t, k);
+    return st >= 1 && st <= UINT32_MAX && sv_words_conditions_of((uint32_t)st, out);
+}
+
 bool sv_kwords_counters(const sv_app_view *v, char *line, size_t n1, char *note, size_t n2)
 {
     line[0] = note[0] = '\0';

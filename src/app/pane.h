@@ -40,6 +40,9 @@ typedef struct sv_pane_fns {
     bool (*caption)(const sv_app_view *v, sv_caption_words *out);
     /* The tooltip of cell (row, cell); false when there is none. */
     bool (*tooltip)(const sv_app_view *v, int row, int cell, sv_tip_words *out);
+    /* The three cases' conditions at the current step, for the legend ("i ≥ 3",
+     * "2 ≤ i < 3", "i < 2"); false (all "") where the step is no round. */
+    bool (*conditions)(const sv_app_view *v, char out[3][48]);
     /* The counters line and its note ("" none); false without a trace. */
     bool (*counters)(const sv_app_view *v, char *line, size_t n1, char *note, size_t n2);
     /* The header's title and the rest of its line. */

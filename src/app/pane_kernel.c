@@ -762,6 +762,7 @@ const sv_pane_fns sv_pane_kernel = {
     .hit = kernel_hit,
     .caption = sv_kwords_caption,
     .tooltip = sv_kwords_tooltip,
+    .conditions = sv_kwords_case_conditions,
     .counters = sv_kwords_counters,
     .header = sv_kwords_header,
 };

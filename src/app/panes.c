@@ -11,6 +11,7 @@ const sv_pane_fns sv_pane_hillis_steele = {
     .hit = sv_rows_hit,
     .caption = sv_words_caption,
     .tooltip = sv_words_tooltip,
+    .conditions = sv_words_case_conditions,
     .counters = sv_words_counters,
     .header = sv_words_header,
 };

@@ -229,7 +229,7 @@ static void draw_legend(sv_gfx *g, const sv_app_view *s, const sv_layout *l, con
      * (the swatches show the border styles), and below it only where even
      * those would run off the frame. */
     char cond[3][48];
-    bool conds = !(s->quiz && s->quiz_asking) && sv_words_case_conditions(s, cond);
+    bool conds = !(s->quiz && s->quiz_asking) && sv_pane_of(s)->conditions(s, cond);
     bool sc = s->show_correct;
     legend_entry e[6];
     size_t n = 0;

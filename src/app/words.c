@@ -3,6 +3,7 @@
  * drawing here (no gfx or GL call), so tests read them without a window and
  * every front end can say the same. The renderers (render_overlay.c,
  * render_cells.c, render_frame.c) only place and colour what this returns. */
+#include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -836,22 +837,28 @@ bool sv_words_case_conditions(const sv_app_view *s, char out[3][48])
 {
     out[0][0] = out[1][0] = out[2][0] = '\0';
     sv_step_view v;
-    if (s->overview && s->trace) {
-        /* every round at once: the conditions in r */
+    if (s->overview && s->trace)
+        return sv_words_conditions_of(0, out);
+    if (!sv_scene_step(s, s->step, &v) || v.round == 0 || v.shift)
+        return false;
+    return sv_words_conditions_of((uint32_t)v.rd->stride, out);
+}
+
+bool sv_words_conditions_of(uint32_t st, char out[3][48])
+{
+    if (st == 0) { /* every round at once: the conditions in r */
         snprintf(out[0], 48, "i \u2265 2^r\u22121");
         snprintf(out[1], 48, "2^(r\u22121) \u2264 i < 2^r\u22121");
         snprintf(out[2], 48, "i < 2^(r\u22121)");
         return true;
     }
-    if (!sv_scene_step(s, s->step, &v) || v.round == 0 || v.shift)
-        return false;
-    unsigned long st = (unsigned long)v.rd->stride, full = 2 * st - 1;
-    snprintf(out[0], 48, "i \u2265 %lu", full);
+    unsigned long long full = 2ull * st - 1; /* at most 2^33 - 1: 10 digits */
+    snprintf(out[0], 48, "i \u2265 %llu", full);
     if (st < full)
-        snprintf(out[1], 48, "%lu \u2264 i < %lu", st, full);
+        snprintf(out[1], 48, "%" PRIu32 " \u2264 i < %llu", st, full);
     else
         snprintf(out[1], 48, "none");
-    snprintf(out[2], 48, "i < %lu", st);
+    snprintf(out[2], 48, "i < %" PRIu32, st);
     return true;
 }
 

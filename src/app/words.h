@@ -9,6 +9,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "scene.h"
 
@@ -88,6 +89,9 @@ const char *sv_words_output_pending(const sv_trace *t);
  * shows every round, the conditions in r. false (all "") outside rounds 1
  * and up. */
 bool sv_words_case_conditions(const sv_app_view *s, char out[3][48]);
+/* The same conditions for the round of stride st (0: the overview's, in r);
+ * true. Both panes' (the kernel pane's where its step reads as a round). */
+bool sv_words_conditions_of(uint32_t st, char out[3][48]);
 /* A case band of narrow cells: "full 4–7". */
 void sv_words_case_band(sv_case cs, int lo, int hi, char *buf, size_t len);
 /* The header: *title ("Hillis-Steele scan", "Measure") and the rest of the

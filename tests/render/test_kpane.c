@@ -535,6 +535,54 @@ static void test_divergence(void)
     sv_ktrace_destroy(t);
 }
 
+/* The legend's case conditions (issue 29: one pane): a step the chapter's
+ * reading reads as round r gives the chapter pane's "i \u2265 2^r - 1",
+ * "2^(r-1) \u2264 i < 2^r - 1", "i < 2^(r-1)" for its stride, worked out from
+ * the reading of that step; the staging step and the kernel's end none; the
+ * overview the conditions in r. */
+static void test_legend_conditions(void)
+{
+    sv_ktrace *t = run_file(SV_TEST_KERNELS "/double_buffer.cu");
+    CHECK(t->nsteps >= 5 && t->readings && t->readings[2].fits && t->readings[2].round == 2);
+    sv_app_view v;
+    char c[3][48];
+    kview(&v, t, 2);
+    CHECK(sv_pane_of(&v)->conditions(&v, c));
+    CHECK_STR(c[0], "i \u2265 3");
+    CHECK_STR(c[1], "2 \u2264 i < 3");
+    CHECK_STR(c[2], "i < 2");
+    draw(&v, 1280, 720, "legend conditions, round 2");
+    CHECK_MSG(text_drawn("i \u2265 3") && text_drawn("2 \u2264 i < 3") && text_drawn("i < 2"),
+              "the kernel pane's legend lacks round 2's conditions");
+    kview(&v, t, 1); /* round 1: no partial window */
+    CHECK(sv_pane_of(&v)->conditions(&v, c));
+    CHECK_STR(c[0], "i \u2265 1");
+    CHECK_STR(c[1], "none");
+    CHECK_STR(c[2], "i < 1");
+    kview(&v, t, 3);
+    CHECK(sv_pane_of(&v)->conditions(&v, c));
+    CHECK_STR(c[0], "i \u2265 7");
+    CHECK_STR(c[2], "i < 4");
+    kview(&v, t, 0); /* the staging */
+    CHECK(!sv_pane_of(&v)->conditions(&v, c) && c[0][0] == '\0');
+    draw(&v, 1280, 720, "legend conditions, staging");
+    CHECK_MSG(!text_drawn("i < 1") && !text_drawn("i \u2265 1"),
+              "the staging step's legend gives a round's conditions");
+    kview(&v, t, (int)t->nsteps - 1); /* the kernel's end: no round */
+    CHECK(!t->readings[t->nsteps - 1].fits);
+    CHECK(!sv_pane_of(&v)->conditions(&v, c));
+    v.overview = true;
+    CHECK(sv_pane_of(&v)->conditions(&v, c));
+    CHECK_STR(c[0], "i \u2265 2^r\u22121");
+    sv_ktrace_destroy(t);
+
+    t = run_file(SV_TEST_KERNELS "/temp_2d.cu"); /* not the chapter's cases: none */
+    kview(&v, t, 1);
+    if (!t->readings || !t->readings[1].fits)
+        CHECK(!sv_pane_of(&v)->conditions(&v, c));
+    sv_ktrace_destroy(t);
+}
+
 /* Registers as rows (issue 30): warp_scan.cu's shuffle drawn as the rows
  * shfl@12[0..4] ("registers"), read as the chapter's rounds: row 1's cell
  * 1 has arrows from row 0's cells 0 and 1, its cell 0 is a copy, row 2's
@@ -856,6 +904,7 @@ int main(int argc, char **argv)
     test_bank_cells();
     test_divergence();
     test_register_rows();
+    test_legend_conditions();
     sv_gfx_rec_destroy(rec);
     return view_test_close("all kernel pane checks passed");
 }
