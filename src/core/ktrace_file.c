@@ -108,7 +108,7 @@ static void put_diagnosis(FILE *f, const sv_ktrace *t)
             verdict_names[sv_ktrace_verdict(t)]);
 }
 
-static void put_step(FILE *f, const sv_ktrace *t, size_t k)
+static void put_step(FILE *f, const sv_ktrace *t, size_t k, bool accesses)
 {
     const sv_kstep *s = &t->steps[k];
     fprintf(f, "    {\n      \"barrier_line\": %" PRId32 ",\n      \"cells\": [", s->barrier_line);
@@ -130,7 +130,7 @@ static void put_step(FILE *f, const sv_ktrace *t, size_t k)
         fputc(']', f);
     }
     fputs("\n      ]", f);
-    if (s->nreads || s->nwrites) {
+    if (accesses && (s->nreads || s->nwrites)) {
         fputs(",\n      \"reads\": [", f);
         for (size_t r = 0; r < s->nreads; r++) {
             fputs(r ? ",\n        {" : "\n        {", f);
@@ -146,7 +146,7 @@ static void put_step(FILE *f, const sv_ktrace *t, size_t k)
         }
         fputs(s->nwrites ? "\n      ]" : "]", f);
     }
-    size_t nd = sv_ktrace_divergence(t, k, NULL, 0);
+    size_t nd = accesses ? sv_ktrace_divergence(t, k, NULL, 0) : 0;
     sv_kdiverge *dv = nd ? malloc(nd * sizeof *dv) : NULL;
     if (dv) { /* derived from the accesses (never read back): where warps diverged */
         sv_ktrace_divergence(t, k, dv, nd);
@@ -288,7 +288,7 @@ static void put_banks(FILE *f, const sv_ktrace *t)
 /* sv_ktrace_save: sv_ktrace_write below, all or nothing. */
 SV_FILE_SAVER(sv_ktrace_save, sv_ktrace, sv_ktrace_write)
 
-bool sv_ktrace_write(const sv_ktrace *t, FILE *f, char *err, size_t errlen)
+static bool write_doc(const sv_ktrace *t, FILE *f, bool accesses, char *err, size_t errlen)
 {
     fprintf(f, "{\n  \"format\": \"scanviz-trace\",\n  \"version\": %d,\n"
                "  \"algorithm\": \"kernel\",\n  \"kernel\": ", SV_KTRACE_FILE_VERSION);
@@ -329,7 +329,7 @@ bool sv_ktrace_write(const sv_ktrace *t, FILE *f, char *err, size_t errlen)
     }
     fputs(t->narrays ? "\n  ],\n  \"steps\": [\n" : "],\n  \"steps\": [\n", f);
     for (size_t k = 0; k < t->nsteps; k++)
-        put_step(f, t, k);
+        put_step(f, t, k, accesses);
     fputs("  ],\n", f);
     if (t->steps_dropped)
         fprintf(f, "  \"steps_dropped\": %" PRIu32 ",\n", t->steps_dropped);
@@ -346,6 +346,16 @@ bool sv_ktrace_write(const sv_ktrace *t, FILE *f, char *err, size_t errlen)
     put_text(f, t->source);
     fputs("\n}\n", f);
     return sv_stream_written(f, err, errlen);
+}
+
+bool sv_ktrace_write(const sv_ktrace *t, FILE *f, char *err, size_t errlen)
+{
+    return write_doc(t, f, true, err, errlen);
+}
+
+bool sv_ktrace_write_cells(const sv_ktrace *t, FILE *f, char *err, size_t errlen)
+{
+    return write_doc(t, f, false, err, errlen);
 }
 
 /* ---- Reading -------------------------------------------------------------- */
@@ -1303,7 +1313,9 @@ sv_ktrace *sv_ktrace_load(const char *path, char *err, size_t errlen)
 bool sv_trace_file_is_kernel(const json_t *root)
 {
     json_t *v = json_object_get(root, "version");
-    return json_is_integer(v) && json_integer_value(v) == SV_KTRACE_FILE_VERSION;
+    /* a chapter's trace of this version names its reading (trace_file.c) */
+    return json_is_integer(v) && json_integer_value(v) == SV_KTRACE_FILE_VERSION &&
+           !json_object_get(root, "reading");
 }
 
 sv_trace *sv_ktrace_chapter_from_json(const json_t *root, char *err, size_t errlen)

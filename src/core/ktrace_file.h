@@ -25,6 +25,10 @@ extern "C" {
  * through sv_file_begin/commit). Cells never written are null everywhere,
  * the output included. false with err filled on failure. */
 bool sv_ktrace_write(const sv_ktrace *t, FILE *f, char *err, size_t errlen);
+/* The same without the steps' accesses (reads, writes and the divergence
+ * they give): their cells, written flags and readings, as a GPU run has
+ * them. A chapter's trace file carries its run so (trace_file.c). */
+bool sv_ktrace_write_cells(const sv_ktrace *t, FILE *f, char *err, size_t errlen);
 bool sv_ktrace_save(const sv_ktrace *t, const char *path, char *err, size_t errlen);
 
 /* Reads and validates a kernel trace (a string / a path, "-" stdin, at most

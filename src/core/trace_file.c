@@ -81,16 +81,52 @@ static bool *output_known(const sv_trace *t)
 /* sv_trace_save: sv_trace_write below, all or nothing. */
 SV_FILE_SAVER(sv_trace_save, sv_trace, sv_trace_write)
 
+/* ",\n  \"run\": {...}", the kernel trace's own JSON (cells only) indented
+ * one level: its raw newlines are between tokens (strings escape theirs). */
+static bool put_run(FILE *f, const sv_ktrace *run, char *err, size_t errlen)
+{
+    char *doc = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&doc, &len);
+    bool ok = m && sv_ktrace_write_cells(run, m, err, errlen);
+    if (m && fclose(m) != 0 && ok) {
+        snprintf(err, errlen, "write failed: %s", strerror(errno));
+        ok = false;
+    }
+    if (!m)
+        snprintf(err, errlen, "out of memory");
+    if (ok) {
+        while (len > 0 && doc[len - 1] == '\n')
+            len--;
+        fputs(",\n  \"run\": ", f);
+        for (size_t i = 0; i < len; i++) {
+            fputc(doc[i], f);
+            if (doc[i] == '\n')
+                fputs("  ", f);
+        }
+    }
+    free(doc);
+    return ok;
+}
+
 bool sv_trace_write(const sv_trace *t, FILE *f, char *err, size_t errlen)
 {
     if (!t->inclusive || !t->output) {
         snprintf(err, errlen, "cannot write an unfinished trace (call sv_trace_finish first)");
         return false;
     }
+    /* The run the rounds are a reading of, written under "run"; a
+     * trace read from an old file without one gets the run its rounds
+     * imply (sv_ktrace_of_rounds). */
+    sv_ktrace *implied = NULL;
+    const sv_ktrace *run = t->run;
+    if (!run && !(run = implied = sv_ktrace_of_rounds(t, err, errlen)))
+        return false;
     sv_type ty = t->type;
     size_t n = t->n;
-    fprintf(f, "{\n  \"format\": \"scanviz-trace\",\n  \"version\": 2,\n"
-               "  \"algorithm\": \"hillis-steele\",\n");
+    fprintf(f, "{\n  \"format\": \"scanviz-trace\",\n  \"version\": %d,\n"
+               "  \"algorithm\": \"hillis-steele\",\n  \"reading\": \"hillis-steele\",\n",
+            SV_KTRACE_FILE_VERSION);
     fprintf(f, "  \"backend\": \"%s\",\n  \"device\": ", sv_backend_name(t->backend));
     if (t->device)
         put_string(f, t->device);
@@ -163,8 +199,10 @@ bool sv_trace_write(const sv_trace *t, FILE *f, char *err, size_t errlen)
         fputs(",\n  \"lab\": ", f);
         sv_lab_write_json(t, f);
     }
+    bool ok = put_run(f, run, err, errlen); /* last: the file still ends as version 2's */
+    sv_ktrace_destroy(implied);
     fputs("\n}\n", f);
-    return sv_stream_written(f, err, errlen);
+    return ok && sv_stream_written(f, err, errlen);
 }
 
 /* ---- Reading -------------------------------------------------------------- */
@@ -445,6 +483,7 @@ typedef struct header {
     const char *device;
     sv_kernel lab_kernel;
     size_t n;
+    int version;
 } header;
 
 static bool read_header(reader *rd, const json_t *root, header *h)
@@ -462,10 +501,16 @@ static bool read_header(reader *rd, const json_t *root, header *h)
         return false;
     if (!(x = field(rd, root, "version", "version")) || !get_int(rd, x, "version", 0, INT32_MAX, &v))
         return false;
-    if (v != 1 && v != 2) {
+    if (v != 1 && v != 2 && v != 3) {
         fail(rd, "version", "%lld is not supported (this reader knows versions 1, 2 and 3)", v);
         return false;
     }
+    h->version = (int)v;
+    /* Version 3: the chapter's reading of the run written under "run" (a
+     * version 3 file without "reading" is a kernel trace, ktrace_file.c). */
+    if (v == 3 && !get_fixed(rd, root, "reading", "hillis-steele", ""))
+        return false;
+
     /* Version 2 adds the mistakes lab's record; a one-buffer kernel's rounds
      * read and write buf[0] (pin == pout == 0), and a mistake's trace is
      * not held to the chapter's invariant. */
@@ -473,6 +518,10 @@ static bool read_header(reader *rd, const json_t *root, header *h)
     json_t *lab = json_object_get(root, "lab");
     if (lab && v == 1) {
         fail(rd, "lab", "present in a version 1 file (the lab record is version 2)");
+        return false;
+    }
+    if (v < 3 && json_object_get(root, "run")) {
+        fail(rd, "run", "present in a version %lld file (the run is version 3)", v);
         return false;
     }
     {
@@ -670,6 +719,66 @@ static bool check_summary(reader *rd, const json_t *root, const sv_trace *t)
     return true;
 }
 
+/* The rounds of a and b agree, bit for bit and written flag for flag; else
+ * false with *r, *b and *i where they first differ. */
+static bool same_rounds(const sv_trace *a, const sv_trace *c, size_t *r, int *b, size_t *i)
+{
+    *r = 0, *b = 0, *i = 0;
+    if (a->nrounds != c->nrounds)
+        return false;
+    for (*r = 0; *r < a->nrounds; (*r)++)
+        for (*b = 0; *b < 2; (*b)++)
+            for (*i = 0; *i < a->n; (*i)++) {
+                const sv_round *x = &a->rounds[*r], *y = &c->rounds[*r];
+                if (x->written[*b][*i] != y->written[*b][*i] ||
+                    (x->written[*b][*i] && x->buf[*b][*i].bits != y->buf[*b][*i].bits))
+                    return false;
+            }
+    return true;
+}
+
+/* A version 3 file's run (a kernel trace, ktrace_file.c), held to the
+ * rounds it is the reading of: the same scan of the same input, and for the
+ * chapter's kernel (no lab record) the same rounds read from it again. */
+static bool read_run(reader *rd, const json_t *root, sv_trace *t)
+{
+    char why[512];
+    json_t *x = field(rd, root, "run", "run");
+    if (!x)
+        return false;
+    sv_ktrace *k = sv_ktrace_from_json(x, why, sizeof why);
+    if (!k)
+        return fail(rd, "run", "%s", why);
+    bool ok = true;
+    if (k->op != t->op || k->type != t->type || k->scan != t->scan || k->n != t->n)
+        ok = fail(rd, "run", "a run of %s %s %s at n = %zu, but the rounds are of %s %s %s at "
+                  "n = %zu", sv_op_name(k->op), sv_type_name(k->type), sv_scan_name(k->scan),
+                  k->n, sv_op_name(t->op), sv_type_name(t->type), sv_scan_name(t->scan), t->n);
+    for (size_t i = 0; ok && i < t->n; i++)
+        if (k->input[i].bits != t->input[i].bits)
+            ok = fail(rd, "run.input", "differs from the input at cell %zu", i);
+    if (ok && !t->lab) {
+        sv_trace *c = sv_ktrace_chapter_trace(k, why, sizeof why);
+        size_t r, i;
+        int b;
+        if (!c)
+            ok = fail(rd, "run", "its steps are not the chapter's rounds: %s", why);
+        else if (!same_rounds(c, t, &r, &b, &i))
+            ok = c->nrounds != t->nrounds
+                     ? fail(rd, "run", "its steps read as %zu rounds, the file has %zu",
+                            c->nrounds, t->nrounds)
+                     : fail(rd, "run", "its steps give rounds[%zu].buf[%d][%zu] another value "
+                            "than the file's", r, b, i);
+        sv_trace_destroy(c);
+    }
+    if (!ok) {
+        sv_ktrace_destroy(k);
+        return false;
+    }
+    t->run = k;
+    return true;
+}
+
 static sv_trace *parse_root(reader *rd, const json_t *root)
 {
     header h;
@@ -708,7 +817,11 @@ static sv_trace *parse_root(reader *rd, const json_t *root)
             fail(rd, lp, "%s", why);
             goto fail;
         }
-    } else if (!(t->run = sv_ktrace_of_rounds(t, why, sizeof why))) {
+    }
+    if (h.version == 3) {
+        if (!read_run(rd, root, t))
+            goto fail;
+    } else if (!lab && !(t->run = sv_ktrace_of_rounds(t, why, sizeof why))) {
         fail(rd, "(trace)", "%s", why);
         goto fail;
     }
@@ -729,8 +842,11 @@ fail:
  * array 140, a number 40). The largest trace scanviz writes (n = 1024, a
  * lab record of every cell diverging with 16 values each and 10000
  * racecheck hazards) has about 1.1 million tokens, 230,000 arrays and
- * 22,000 objects; the limits leave twice that and more, and keep the tree
- * of any accepted 16 MiB file near 150 MB. Returns NULL or what is over. */
+ * 22,000 objects (its run, written beside since version 3, is the GPU's:
+ * cells only). An emulated lab run at n = 1024 with its 10,000 hazards kept
+ * adds 230,000 tokens and 25,000 objects to a lab record of 170,000 and
+ * 10,000. The limits leave twice that and more, and keep the tree of any
+ * accepted 16 MiB file near 150 MB. Returns NULL or what is over. */
 #define TRACE_MAX_TOKENS ((size_t)1 << 21)
 #define TRACE_MAX_ARRAYS ((size_t)1 << 19)
 #define TRACE_MAX_OBJECTS ((size_t)1 << 16)

@@ -466,7 +466,8 @@ static void lab_flags(void)
     result r = run(NULL, "--kernel", "in-place", "--schedule", "sequential", "--format", "json",
                    NULL);
     CHECK_MSG(r.status == 0, "status %d: %s", r.status, r.err);
-    CHECK_MSG(has(r.out, "\"version\": 2") && has(r.out, "\"kernel\": \"in-place\"") &&
+    CHECK_MSG(has(r.out, "\"version\": 3") && has(r.out, "\"reading\": \"hillis-steele\"") &&
+          has(r.out, "\"kernel\": \"in-place\"") && has(r.out, "\"run\": {") &&
           has(r.out, "\"schedule\": \"sequential\"") &&
           has(r.out, "\"output\": [3, 4, 14, 15, 32, 35, 65, 71]"), "%s", r.out);
     write_text(tmp("lab.json"), r.out ? r.out : "");
