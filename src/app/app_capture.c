@@ -4,8 +4,8 @@
  * result on the main thread when it is done. Two kinds of request share one
  * worker (struct sv_app_job):
  *  - the probe (s->bg, sv_app_bg_*): asks for a GPU, then captures the
- *    chapter's kernel on it; its result replaces the shown trace, or the
- *    source line says why not;
+ *    chapter's kernel on it; app_lab.c takes its result (sv_app_bg_finish):
+ *    it replaces the shown trace, or the source line says why not;
  *  - the lab's (s->labjob, sv_app_labjob_*): any capture request, with its
  *    progress ("running 37 / 100 runs…"). A newer request supersedes an
  *    older one: the older is told to stop and its result, if it still comes,
@@ -129,66 +129,20 @@ void sv_app_bg_start(sv_app_state *s, const sv_value *in, size_t n, unsigned gen
         job_main(bg);
 }
 
-void sv_app_bg_finish(sv_app_state *s)
+bool sv_app_bg_take(sv_app_state *s, sv_app_probe *out)
 {
     struct sv_app_job *bg = s->bg;
     if (!bg || bg->taken || !job_join(bg))
-        return;
+        return false;
     bg->taken = true;
-    char msg[300];
-    if (bg->st != SV_CAPTURE_OK) { /* only an input this GPU cannot run */
-        snprintf(msg, sizeof msg, "GPU capture failed: %.200s", bg->err);
-        sv_app_set_status(s, msg);
-        return;
-    }
-    if (!bg->cuda_ok) {
-        /* With auto the source line says why quietly; an explicit
-         * --backend cuda deserves a message. */
-        if (s->backend == SV_CHOOSE_CUDA) {
-            snprintf(msg, sizeof msg, "--backend cuda: no usable GPU (%.200s); showing the emulator",
-                     bg->src.reason);
-            sv_app_set_status(s, msg);
-        }
-        if (!s->from_file && s->trace && s->trace->backend == SV_BACKEND_CPU)
-            sv_app_set_source(s, &bg->src, NULL);
-        sv_app_shake_notice(s); /* no GPU: --shake has nothing to delay */
-        return;
-    }
-    if (s->from_file)
-        return; /* keep the opened file; later edits use the GPU */
-    /* The probe's capture is of the chapter's kernel: a mistake shown
-     * meanwhile is captured again below, on the GPU now that it is found. */
-    if (bg->gen == s->gen && s->kernel == SV_KERNEL_CORRECT) {
-        if (bg->src.backend == SV_BACKEND_CUDA) {
-            sv_trace *t = bg->trace;
-            bg->trace = NULL;
-            sv_app_adopt(s, t);
-            sv_app_set_source(s, &bg->src, NULL);
-            snprintf(msg, sizeof msg, "GPU trace ready: %.200s", s->source);
-        } else {
-            /* The GPU failed on this very input: the emulator's trace is
-             * already shown; say why. */
-            sv_app_set_source(s, &bg->src, NULL);
-            snprintf(msg, sizeof msg, "%.250s", bg->src.reason);
-        }
-        sv_app_set_status(s, msg);
-        return;
-    }
-    /* The input changed while CUDA started, or a mistake is shown: capture
-     * the current one now (a given --schedule stays emulated). */
-    if (s->trace && !(s->kernel != SV_KERNEL_CORRECT && s->schedule_given)) {
-        char err[256];
-        if (sv_app_recapture_shown(s, s->op, s->scan, err, sizeof err) == SV_CAPTURE_OK) {
-            /* recapture falls back to the emulator, and its source says why */
-            if (s->trace->backend == SV_BACKEND_CUDA)
-                snprintf(msg, sizeof msg, "GPU trace ready: %.200s", s->source);
-            else
-                sv_app_copy_text(msg, sizeof msg, s->source);
-        } else {
-            snprintf(msg, sizeof msg, "GPU capture failed: %.200s", err);
-        }
-        sv_app_set_status(s, msg);
-    }
+    out->cuda_ok = bg->cuda_ok;
+    out->gen = bg->gen;
+    out->st = bg->st;
+    out->trace = bg->trace;
+    bg->trace = NULL;
+    out->src = bg->src;
+    memcpy(out->err, bg->err, sizeof out->err);
+    return true;
 }
 
 /* ---- the lab's requests ---- */

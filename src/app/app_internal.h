@@ -171,6 +171,9 @@ void sv_app_lab_take(sv_app_state *s);
  * failure the shown trace stays and err says why. */
 sv_capture_status sv_app_recapture(sv_app_state *s, sv_op op, sv_type type, sv_scan scan,
                                    const sv_value *in, size_t n, char *err, size_t errlen);
+/* Takes the background probe's result once it is done (any time: it
+ * checks): the GPU's trace shown, or why not said. */
+void sv_app_bg_finish(sv_app_state *s);
 /* sv_app_recapture of the shown trace's input with op and scan. */
 sv_capture_status sv_app_recapture_shown(sv_app_state *s, sv_op op, sv_scan scan, char *err,
                                          size_t errlen);
@@ -195,8 +198,17 @@ void sv_app_random_input(sv_app_state *s);
 /* The window's captures on a thread. The probe: starts the probe and
  * capture of in[n] in a thread, as generation gen. */
 void sv_app_bg_start(sv_app_state *s, const sv_value *in, size_t n, unsigned gen);
-/* Takes the background result once it is done (any time: it checks). */
-void sv_app_bg_finish(sv_app_state *s);
+/* The probe's result, taken once it is done (false while it runs and once
+ * taken); out->trace is then the caller's. */
+typedef struct sv_app_probe {
+    bool cuda_ok;          /* the probe found a usable GPU */
+    unsigned gen;          /* s->gen the capture is for */
+    sv_capture_status st;
+    sv_trace *trace;       /* the capture (owned by the caller), or NULL */
+    sv_capture_source src; /* where it came from, and why */
+    char err[256];
+} sv_app_probe;
+bool sv_app_bg_take(sv_app_state *s, sv_app_probe *out);
 /* Waits for the thread and frees everything (NULL is fine). */
 void sv_app_bg_destroy(struct sv_app_job *bg);
 

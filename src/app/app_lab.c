@@ -265,3 +265,73 @@ void sv_app_random_input(sv_app_state *s)
     }
     free(v);
 }
+
+/* ---- the GPU probe's result ---- */
+
+static void probe_take(sv_app_state *s, sv_app_probe *bg)
+{
+    char msg[300];
+    if (bg->st != SV_CAPTURE_OK) { /* only an input this GPU cannot run */
+        snprintf(msg, sizeof msg, "GPU capture failed: %.200s", bg->err);
+        sv_app_set_status(s, msg);
+        return;
+    }
+    if (!bg->cuda_ok) {
+        /* With auto the source line says why quietly; an explicit
+         * --backend cuda deserves a message. */
+        if (s->backend == SV_CHOOSE_CUDA) {
+            snprintf(msg, sizeof msg, "--backend cuda: no usable GPU (%.200s); showing the emulator",
+                     bg->src.reason);
+            sv_app_set_status(s, msg);
+        }
+        if (!s->from_file && s->trace && s->trace->backend == SV_BACKEND_CPU)
+            sv_app_set_source(s, &bg->src, NULL);
+        sv_app_shake_notice(s); /* no GPU: --shake has nothing to delay */
+        return;
+    }
+    if (s->from_file)
+        return; /* keep the opened file; later edits use the GPU */
+    /* The probe's capture is of the chapter's kernel: a mistake shown
+     * meanwhile is captured again below, on the GPU now that it is found. */
+    if (bg->gen == s->gen && s->kernel == SV_KERNEL_CORRECT) {
+        if (bg->src.backend == SV_BACKEND_CUDA) {
+            sv_app_adopt(s, bg->trace);
+            bg->trace = NULL;
+            sv_app_set_source(s, &bg->src, NULL);
+            snprintf(msg, sizeof msg, "GPU trace ready: %.200s", s->source);
+        } else {
+            /* The GPU failed on this very input: the emulator's trace is
+             * already shown; say why. */
+            sv_app_set_source(s, &bg->src, NULL);
+            snprintf(msg, sizeof msg, "%.250s", bg->src.reason);
+        }
+        sv_app_set_status(s, msg);
+        return;
+    }
+    /* The input changed while CUDA started, or a mistake is shown: capture
+     * the current one now (a given --schedule stays emulated). */
+    if (s->trace && !(s->kernel != SV_KERNEL_CORRECT && s->schedule_given)) {
+        char err[256];
+        if (sv_app_recapture_shown(s, s->op, s->scan, err, sizeof err) == SV_CAPTURE_OK) {
+            /* recapture falls back to the emulator, and its source says why */
+            if (s->trace->backend == SV_BACKEND_CUDA)
+                snprintf(msg, sizeof msg, "GPU trace ready: %.200s", s->source);
+            else
+                sv_app_copy_text(msg, sizeof msg, s->source);
+        } else {
+            snprintf(msg, sizeof msg, "GPU capture failed: %.200s", err);
+        }
+        sv_app_set_status(s, msg);
+    }
+}
+
+/* The probe's result, once (app_capture.c runs it): the GPU's trace shown
+ * when it came in time, else the reason said; its trace freed if not taken. */
+void sv_app_bg_finish(sv_app_state *s)
+{
+    sv_app_probe r;
+    if (!sv_app_bg_take(s, &r))
+        return;
+    probe_take(s, &r);
+    sv_trace_destroy(r.trace);
+}
