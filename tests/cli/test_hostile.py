@@ -197,6 +197,13 @@ def run_refusals(exe, tmp):
             json.dump(doc, f)
         rc, _, err = run(exe, "--open", path)
         check(rc == 2 and want in err, f"{label}: {rc} {err[-200:]!r}")
+    # The chapter captured on the H200 (2026-12-03, docs/gpu-runs.md), its run
+    # the GPU's: opened on a machine without one, bit-identical to the emulator.
+    h200 = os.path.join(sys.argv[2], "chapter-h200-v3.scanviz.json")
+    rc, out, err = run(exe, "--open", h200, "--verify")
+    check(rc == 0 and b"(cuda (NVIDIA H200)) vs cpu emulator: bit-identical trace" in out,
+          f"the H200's version 3 file: {rc} {(out + err)[-300:]!r}")
+    check(json.load(open(h200))["run"]["device"] == "NVIDIA H200", "its run is the GPU's")
     with open(path, "w") as f:
         json.dump(base, f)
     check(reopen(exe, tmp, path, "the chapter's version 3 file"), "re-saved")
