@@ -43,7 +43,8 @@ sv_ktrace *sv_ktrace_load(const char *path, char *err, size_t errlen);
 sv_ktrace *sv_ktrace_from_json(const json_t *root, char *err, size_t errlen);
 
 /* For the chapter's trace reader (trace_file.c): whether a parsed file is a
- * kernel trace, and its chapter-shaped trace (sv_ktrace_chapter_trace), or
+ * kernel trace (version 3 without "reading": a chapter's file names its
+ * reading and holds its run as "run"), and its chapter-shaped trace (sv_ktrace_chapter_trace), or
  * NULL with err saying why not (not the chapter's rounds). */
 bool sv_trace_file_is_kernel(const json_t *root);
 /* Whether text is over those limits: NULL, or why (filled). */

@@ -10,8 +10,10 @@
 extern "C" {
 #endif
 
-/* Writes t as JSON to a stream / a path ("-" is stdout). Return false with
- * err filled on failure. sv_trace_save writes all or nothing through
+/* Writes t as JSON to a stream / a path ("-" is stdout): version 3, the
+ * rounds (the chapter's reading) and last, as "run", the kernel trace they
+ * read (t->run, or for a trace from an old file the run its rounds imply).
+ * Return false with err filled on failure. sv_trace_save writes all or nothing through
  * sv_file_begin/commit (fileio.h): on failure the old file is untouched and
  * err says "PATH: reason" ("stdout: reason" for "-"). */
 bool sv_trace_write(const sv_trace *t, FILE *f, char *err, size_t errlen);
@@ -28,8 +30,9 @@ bool sv_trace_save(const sv_trace *t, const char *path, char *err, size_t errlen
 sv_trace *sv_trace_parse(const char *json, char *err, size_t errlen);
 sv_trace *sv_trace_load(const char *path, char *err, size_t errlen); /* at most SV_LIMIT_TRACE bytes */
 
-/* Any trace file, as the window opens it: a chapter trace (versions 1 and 2)
- * into *trace as sv_trace_parse reads it, or a kernel trace (version 3) into
+/* Any trace file, as the window opens it: a chapter trace (versions 1 and 2,
+ * and 3 with "reading") into *trace as sv_trace_parse reads it, its run in
+ * trace->run, or a kernel trace (version 3 without "reading") into
  * *ktrace, whole and analyzed, as sv_ktrace_parse reads it (ktrace_file.h),
  * whatever its shape; the other is NULL. false with err naming the field
  * (and, from a path, the file). */
