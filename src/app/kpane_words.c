@@ -816,9 +816,9 @@ bool sv_kwords_case_conditions(const sv_app_view *v, char out[3][48])
         return false;
     }
     size_t k = (size_t)sv_kpane_step(v);
-    if (k >= t->nsteps || !t->readings[k].fits || t->readings[k].round < 1)
+    if (k >= t->nsteps || !t->readings[k].fits)
         return false;
-    uint64_t st = step_stride(t, k);
+    uint64_t st = step_stride(t, k); /* 0 for round 0, the staging */
     return st >= 1 && st <= UINT32_MAX && sv_words_conditions_of((uint32_t)st, out);
 }
 

@@ -603,14 +603,12 @@ sv_ktrace *sv_ktrace_of_rounds(const sv_trace *c, char *err, size_t errlen)
 {
     sv_ktrace *k = sv_ktrace_create("correct", c->op, c->type, c->scan, c->input, c->n, err,
                                     errlen);
-    if (k) { /* it ran where the rounds did */
-        k->backend = c->backend;
-        if (c->device && !(k->device = strdup(c->device))) {
-            sv_errorf(err, errlen, "out of memory");
-            sv_ktrace_destroy(k);
-            return NULL;
-        }
+    if (k && !sv_ktrace_set_text(&k->device, c->device, err, errlen)) {
+        sv_ktrace_destroy(k);
+        return NULL;
     }
+    if (k) /* it ran where the rounds did */
+        k->backend = c->backend;
     uint32_t n = (uint32_t)c->n;
     bool ok = k && sv_ktrace_add_array(k, "buf", SV_KARRAY_SHARED, 2 * n, 2, err, errlen) >= 0 &&
               sv_ktrace_add_array(k, "out", SV_KARRAY_OUT, n, 1, err, errlen) >= 0;
