@@ -18,7 +18,7 @@ static const char *const fail_names[SV_KFAIL_COUNT] = {
     "deadlock", "time", "memory", "unavailable", "internal", "refused", "syscall",
 };
 static const char *const hazard_names[] = {"RAW", "WAR", "WAW"};
-static const char *const array_kind_names[] = {"shared", "out", "register"};
+static const char *const array_kind_names[] = {"shared", "out", "register", "global"};
 
 #define COUNT(a) (sizeof(a) / sizeof *(a))
 
@@ -42,6 +42,14 @@ static const char *const array_kind_names[] = {"shared", "out", "register"};
 KIND_NAMES(sv_kfail_kind, sv_kfail_kind, fail_names)
 KIND_NAMES(sv_khazard_kind, sv_khazard_kind, hazard_names)
 KIND_NAMES(sv_karray_kind, sv_karray_kind, array_kind_names)
+
+const sv_klaunch *sv_ktrace_launch_of(const sv_ktrace *t, size_t k)
+{
+    for (size_t i = 0; t && i < t->nlaunches; i++)
+        if (t->launches[i].step == k)
+            return &t->launches[i];
+    return NULL;
+}
 
 /* ---- Growth ----------------------------------------------------------------
  * The lists grow by doubling at each power of two of their count, so no
@@ -134,6 +142,9 @@ void sv_ktrace_destroy(sv_ktrace *t)
     for (size_t i = 0; i < t->nprints; i++)
         free(t->prints[i].text);
     free(t->prints);
+    for (size_t i = 0; i < t->nlaunches; i++)
+        free(t->launches[i].kernel);
+    free(t->launches);
     free(t->banks);
     free(t->bankcells);
     for (size_t s = 0; s < t->nsteps; s++)
@@ -555,6 +566,19 @@ bool sv_ktrace_validate(const sv_ktrace *t, char *err, size_t errlen)
             strlen(p->text) > 4 * SV_KTRACE_MAX_PRINT + 8)
             BAD("printf[%zu]: thread, step, line or text out of range", i);
     }
+    if (t->nlaunches > SV_KTRACE_MAX_LAUNCHES || (t->nlaunches && !t->launches))
+        BAD("%zu launches (at most %d)", t->nlaunches, SV_KTRACE_MAX_LAUNCHES);
+    for (size_t i = 0; i < t->nlaunches; i++) {
+        const sv_klaunch *l = &t->launches[i];
+        if (!l->kernel || !l->kernel[0] || strlen(l->kernel) > 256 || l->grid < 1 ||
+            l->grid > (1u << 26) || l->block < 1 || l->block > 1024 || l->shared > 49152 ||
+            l->line < 0 || l->step >= t->nsteps || (i && l->step <= t->launches[i - 1].step))
+            BAD("launches[%zu]: kernel, grid, block, shared, line or step out of range", i);
+        for (const char *c = l->kernel; *c; c++)
+            if (!((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') ||
+                  (*c >= '0' && *c <= '9') || *c == '_'))
+                BAD("launches[%zu]: a kernel's name is an identifier", i);
+    }
     if (t->runs < 1 || t->shown_run >= t->runs || t->wrong_runs > t->runs)
         BAD("runs %u, shown run %u, wrong runs %u do not hold together", t->runs, t->shown_run,
             t->wrong_runs);
@@ -566,7 +590,7 @@ bool sv_ktrace_validate(const sv_ktrace *t, char *err, size_t errlen)
         const sv_karray *k = &t->arrays[a];
         if (!k->name || !k->name[0] || strlen(k->name) > 256)
             BAD("arrays[%zu]: no name", a);
-        if ((unsigned)k->kind > SV_KARRAY_REG || k->len < 1 || k->len > SV_KTRACE_MAX_CELLS ||
+        if ((unsigned)k->kind > SV_KARRAY_GLOBAL || k->len < 1 || k->len > SV_KTRACE_MAX_CELLS ||
             k->rows < 1 || k->len % k->rows != 0)
             BAD("arrays[%zu]: kind, len or rows out of range", a);
         if (k->kind == SV_KARRAY_OUT && (++outs > 1 || k->len != t->n))

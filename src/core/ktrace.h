@@ -50,10 +50,12 @@ extern "C" {
 typedef enum sv_karray_kind {
     SV_KARRAY_SHARED, /* a __shared__ array (static or extern) */
     SV_KARRAY_OUT,    /* the global out[] argument (in[] is the trace's input) */
-    SV_KARRAY_REG     /* registers that moved by shuffle (CPU runtime, issue 30): the
+    SV_KARRAY_REG,    /* registers that moved by shuffle (CPU runtime, issue 30): the
                          values the lanes sent at one __shfl*_sync line, row k the k-th
                          time each lane ran it, cell k * n + i thread i's (named
                          "shfl@LINE"); written where sent, read where received */
+    SV_KARRAY_GLOBAL  /* device memory the host function scan allocated (cudaMalloc,
+                         issue 31), under the name of the pointer it was given */
 } sv_karray_kind;
 
 /* One array the kernel used, under its own name ("buf", "temp", "s", "out").
@@ -242,6 +244,18 @@ typedef struct sv_kcellruns {
                               SV_KTRACE_NO_RUN past the last */
 } sv_kcellruns;
 
+/* One launch of a kernel file's host function scan (issue 31): which
+ * kernel, its grid and block (1-D), its dynamic shared memory, the line of
+ * the launch, and the step that holds the device memory after it. */
+#define SV_KTRACE_MAX_LAUNCHES 1024
+typedef struct sv_klaunch {
+    char *kernel;
+    uint32_t grid, block;
+    uint32_t shared;
+    int32_t line;
+    uint32_t step;
+} sv_klaunch;
+
 struct sv_reading; /* ktrace_reading.h */
 
 typedef struct sv_ktrace {
@@ -297,6 +311,9 @@ typedef struct sv_ktrace {
     size_t nbankcells;     /* by step, then array, then cell: one entry each */
     sv_kbankcell *bankcells;
     uint32_t bankcells_dropped; /* colliding cells past SV_KTRACE_MAX_BANK_CELLS */
+    size_t nlaunches;      /* a host function's launches, in order (issue 31); 0: the */
+    sv_klaunch *launches;  /* file's one kernel ran as one block, each step a barrier
+                              interval. Else each step is one launch's end. */
     /* Filled by sv_ktrace_analyze() (derived, never read from a file): */
     sv_kreading *readings; /* [nsteps] */
     sv_value *expected;    /* n: the sequential scan of op (inclusive or exclusive) */
@@ -321,6 +338,8 @@ typedef struct sv_ktrace {
 } sv_ktrace;
 
 void sv_ktrace_destroy(sv_ktrace *t); /* accepts NULL */
+/* The launch whose end step k holds; NULL for none (a file run as one block). */
+const sv_klaunch *sv_ktrace_launch_of(const sv_ktrace *t, size_t k);
 /* Frees what step s owns (the rows of its first narrays arrays, its writes
  * and reads) and zeroes it. */
 void sv_kstep_clear(sv_kstep *s, size_t narrays);

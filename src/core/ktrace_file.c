@@ -254,6 +254,25 @@ static void put_prints(FILE *f, const sv_ktrace *t)
         fprintf(f, ",\n  \"printf_dropped\": %" PRIu32, t->prints_dropped);
 }
 
+/* A host function's launches (issue 31): "launches": [{"kernel": K, "grid":
+ * G, "block": B, "shared": S, "line": L, "step": k}], each step k the device
+ * memory after its launch; absent for a file run as one block. */
+static void put_launches(FILE *f, const sv_ktrace *t)
+{
+    if (!t->nlaunches)
+        return;
+    fputs(",\n  \"launches\": [", f);
+    for (size_t i = 0; i < t->nlaunches; i++) {
+        const sv_klaunch *l = &t->launches[i];
+        fprintf(f, "%s\n    {\"kernel\": ", i ? "," : "");
+        put_text(f, l->kernel);
+        fprintf(f, ", \"grid\": %" PRIu32 ", \"block\": %" PRIu32 ", \"shared\": %" PRIu32
+                   ", \"line\": %" PRId32 ", \"step\": %" PRIu32 "}",
+                l->grid, l->block, l->shared, l->line, l->step);
+    }
+    fputs("\n  ]", f);
+}
+
 /* The CPU runtime's bank conflicts: "bank_conflicts": {"loads": L, "stores":
  * S, "by_line": [{"step": K, "line": L, "loads": a, "stores": b}, ...]};
  * absent when not counted (the GPU). */
@@ -340,6 +359,7 @@ static bool write_doc(const sv_ktrace *t, FILE *f, bool accesses, char *err, siz
     put_hazards(f, t);
     put_failure(f, t);
     put_prints(f, t);
+    put_launches(f, t);
     put_banks(f, t);
     put_cellruns(f, t);
     fputs(",\n  \"source\": ", f);
@@ -548,7 +568,7 @@ static bool read_arrays(kreader *r, const json_t *root)
             return bad(r, p, "expected an object, got %s", sv_json_kind_of(x));
         if (!want_text(r, x, p, "name", false, 256, &name))
             return false;
-        bool ok = want_name(r, x, p, "kind", array_kind, 3, &kind) &&
+        bool ok = want_name(r, x, p, "kind", array_kind, 4, &kind) &&
                   want_int(r, x, p, "len", 1, SV_KTRACE_MAX_CELLS, &len) &&
                   want_int(r, x, p, "rows", 1, len, &rows);
         for (size_t b = 0; ok && b < a; b++)
@@ -942,6 +962,55 @@ static bool read_prints(kreader *r, const json_t *root)
     return true;
 }
 
+/* "launches" (optional): each launch of the host function, in order, each
+ * with the step after it. */
+static bool read_launches(kreader *r, const json_t *root)
+{
+    const json_t *list = json_object_get(root, "launches");
+    if (!list)
+        return true;
+    if (!json_is_array(list) || json_array_size(list) == 0 ||
+        json_array_size(list) > SV_KTRACE_MAX_LAUNCHES)
+        return bad(r, "launches", "expected an array of 1 to %d launches",
+                   SV_KTRACE_MAX_LAUNCHES);
+    size_t n = json_array_size(list);
+    r->t->launches = calloc(n, sizeof *r->t->launches);
+    if (!r->t->launches)
+        return bad(r, "launches", "out of memory");
+    for (size_t i = 0; i < n; i++) {
+        const json_t *x = json_array_get(list, i);
+        char p[64];
+        snprintf(p, sizeof p, "launches[%zu]", i);
+        if (!json_is_object(x))
+            return bad(r, p, "expected an object, got %s", sv_json_kind_of(x));
+        long long grid, block, shared, line, step;
+        char *kernel = NULL;
+        if (!want_text(r, x, p, "kernel", false, 64, &kernel))
+            return false;
+        sv_klaunch *l = &r->t->launches[r->t->nlaunches++];
+        l->kernel = kernel;
+        if (!want_int(r, x, p, "grid", 1, 1 << 26, &grid) ||
+            !want_int(r, x, p, "block", 1, 1024, &block) ||
+            !want_int(r, x, p, "shared", 0, 49152, &shared) ||
+            !want_int(r, x, p, "line", 0, INT32_MAX, &line) ||
+            !want_int(r, x, p, "step", 0, SV_KTRACE_MAX_STEPS - 1, &step))
+            return false;
+        l->grid = (uint32_t)grid;
+        l->block = (uint32_t)block;
+        l->shared = (uint32_t)shared;
+        l->line = (int32_t)line;
+        l->step = (uint32_t)step;
+        if ((size_t)step >= r->t->nsteps || (i && l->step <= l[-1].step))
+            return bad(r, p, "step %lld: each launch's step is one of the %zu steps, after the "
+                       "launch before", step, r->t->nsteps);
+        for (const char *c = kernel; *c; c++)
+            if (!((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') ||
+                  (*c >= '0' && *c <= '9') || *c == '_'))
+                return bad(r, p, "kernel: a kernel's name is an identifier");
+    }
+    return true;
+}
+
 /* bank_conflicts.cells (optional: files of before it have none): the
  * colliding cells, in order (by step, array, cell), each a shared array's. */
 static bool read_bank_cells(kreader *r, const json_t *b)
@@ -1262,6 +1331,7 @@ sv_ktrace *sv_ktrace_from_json(const json_t *root, char *err, size_t errlen)
                             r.t->output_written, err, errlen))
         goto fail;
     if (!read_failure(&r, root) || !read_hazards(&r, root) || !read_prints(&r, root) ||
+        !read_launches(&r, root) ||
         !read_banks(&r, root) || !read_cellruns(&r, root))
         goto fail;
     if (!sv_ktrace_analyze(r.t, err, errlen) || !check_derived(&r, root))

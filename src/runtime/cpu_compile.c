@@ -41,10 +41,14 @@ static const char *const cxx_flags[] = {SV_RT_CXX_FLAGS, NULL};
  * - clang's ThreadSanitizer pass leaves a load unrecorded where a store to
  *   the same address follows it (`s[i] += x`: the store's check covers the
  *   race): -tsan-instrument-read-before-write.
+ * And a volatile access calls a hook of its own (the flags of many blocks,
+ * issue 31, are no race): tsan-distinguish-volatile.
  * The compiler is clang when the name of its real path says so, else GCC's
  * flags (clang rejects -fno-tree-fre). */
-static const char *const clang_flags[] = {"-mllvm", "-tsan-instrument-read-before-write", NULL};
-static const char *const gcc_flags[] = {"-fno-tree-fre", NULL};
+static const char *const clang_flags[] = {"-mllvm", "-tsan-instrument-read-before-write",
+                                          "-mllvm", "-tsan-distinguish-volatile", NULL};
+static const char *const gcc_flags[] = {"-fno-tree-fre", "--param=tsan-distinguish-volatile=1",
+                                        NULL};
 
 static const char *const *family_flags(const char *cxx)
 {

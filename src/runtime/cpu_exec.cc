@@ -838,7 +838,7 @@ void access_at(void *addr, unsigned long size, int write, void *pcp, bool atomic
 
 void hook_access(void *addr, unsigned long size, int write, void *pcp)
 {
-    access_at(addr, size, write, pcp, false);
+    access_at(addr, size, write & 1, pcp, false); // (one block: a volatile access is any other)
 }
 
 void hook_atomic(void *addr, unsigned long size, void *pcp)
@@ -1368,9 +1368,38 @@ int hook_print(int line, const char *fmt, va_list ap)
     return r;
 }
 
+// The host side's calls from a file run as one block: the file has no host
+// function scan (only it launches and allocates device memory).
+void hook_launch_one(int line, const char *, const unsigned *, const unsigned *, unsigned long,
+                     void (*)(const void *), const void *, unsigned long)
+{
+    char msg[160];
+    snprintf(msg, sizeof msg, "thread %u launches a kernel at line %d: a kernel does not launch "
+             "kernels (dynamic parallelism is not supported)", R->cur, line);
+    fail_set(SV_KFAIL_REFUSED, msg, line, (int32_t)R->cur, -1, 0);
+    to_scheduler(); // never resumed
+}
+
+void *hook_dalloc_one(unsigned long, const char *, int line)
+{
+    char msg[160];
+    snprintf(msg, sizeof msg, "thread %u calls cudaMalloc at line %d: device memory is the host "
+             "function scan's to allocate (a kernel may use malloc)", R->cur, line);
+    fail_set(SV_KFAIL_REFUSED, msg, line, (int32_t)R->cur, -1, 0);
+    to_scheduler(); // never resumed
+    return nullptr;
+}
+
+void hook_dfree_one(void *p, int line)
+{
+    hook_dalloc_one(0, nullptr, line);
+    (void)p;
+}
+
 sv_rt_hooks the_hooks = {hook_access,  hook_sync, hook_shared, hook_alloc,
                          hook_release, hook_span, hook_warp,   hook_sync_count,
-                         hook_atomic,  hook_assert_fail, hook_print};
+                         hook_atomic,  hook_assert_fail, hook_print, hook_launch_one,
+                         hook_dalloc_one, hook_dfree_one};
 
 // ---- Steps ------------------------------------------------------------------
 
@@ -1957,6 +1986,11 @@ void file_scope_arrays()
 // limits (the address space among them, so the .so is mapped under it),
 // Landlock (no file at all, no TCP, no signal out), the loader's seccomp
 // list. False with err when one that this machine has cannot be put up.
+// Fiber stacks of a file with a host function (issue 31): the host's and
+// two resident blocks of 1024 threads (cpu_grid's kResident, kMaxBlock).
+constexpr uint32_t kHostStacks = 1 + 2 * 1024;
+bool host_mode = false;
+
 bool walls_before_load(char *err, size_t errlen)
 {
     uint32_t ms = R->req->time_limit_ms ? R->req->time_limit_ms : SV_RUNTIME_DEFAULT_TIME_LIMIT_MS;
@@ -1972,7 +2006,8 @@ bool walls_before_load(char *err, size_t errlen)
     }
     // now + the kernel's memory + its stacks, in[]/out[] and the trace's room
     as = (unsigned long long)pages * (unsigned long long)sysconf(_SC_PAGESIZE) +
-         ((unsigned long long)mb << 20) + (unsigned long long)R->n * (kStack + kGuard) +
+         ((unsigned long long)mb << 20) +
+         (unsigned long long)(R->n > kHostStacks ? R->n : kHostStacks) * (kStack + kGuard) +
          (256ull << 20);
 #endif
     if (!sv_sandbox_limits_run(16, ms / 1000 + 3, as, true, err, errlen))
@@ -1984,6 +2019,8 @@ bool walls_before_load(char *err, size_t errlen)
     const int fds[] = {1, 2, 4, 5}; // stdout, stderr, the trace, progress (process.c)
     return sv_sandbox_seccomp(SV_SECCOMP_LOAD, fds, 4, err, errlen);
 }
+
+bool g_setup(char *err, size_t errlen); // many blocks (below)
 
 bool load(const char *so_path, const char *dyn_name, char *err, size_t errlen)
 {
@@ -2029,7 +2066,9 @@ bool load(const char *so_path, const char *dyn_name, char *err, size_t errlen)
     R->in = guarded((size_t)R->n * kCell, &rounded);
     R->out = guarded((size_t)R->n * kCell, &rounded);
     R->io_bytes = rounded;
-    size_t stacks = (size_t)R->n * (kStack + kGuard);
+    host_mode = dlsym(R->so, "sv_rt_host") != nullptr;
+    const uint32_t nstacks = host_mode ? kHostStacks : R->n;
+    size_t stacks = (size_t)nstacks * (kStack + kGuard);
     void *m = mmap(nullptr, stacks, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
                    -1, 0);
     if (!R->in || !R->out || m == MAP_FAILED) {
@@ -2038,7 +2077,7 @@ bool load(const char *so_path, const char *dyn_name, char *err, size_t errlen)
     }
     R->stacks = (unsigned char *)m;
     R->own.push_back({(uintptr_t)m, (uintptr_t)m + stacks});
-    for (uint32_t i = 0; i < R->n; i++)
+    for (uint32_t i = 0; i < nstacks; i++)
         mprotect(R->stacks + (size_t)i * (kStack + kGuard), kGuard, PROT_NONE);
     for (uint32_t i = 0; i < R->n; i++)
         memcpy(R->in + (size_t)i * kCell, &R->t->input[i].bits, kCell);
@@ -2046,6 +2085,8 @@ bool load(const char *so_path, const char *dyn_name, char *err, size_t errlen)
     if (dyn_name)
         arr_add(dyn_name, SV_KARRAY_SHARED, (uintptr_t)R->dyn, 2 * (size_t)R->n * kCell, 2);
     file_scope_arrays();
+    if (host_mode && !g_setup(err, errlen))
+        return false;
     // the kernel's code may run from here on: only the runtime's own calls
     const int fds[] = {1, 2, 4, 5};
     if (!sv_sandbox_seccomp(SV_SECCOMP_RUN, fds, 4, err, errlen))
@@ -2430,6 +2471,1134 @@ void where(sv_kfailure *f, void *fault_pc, void *sp)
     f->line = line ? line : line_of(R->last_pc);
 }
 
+// ---- Many blocks and launches (issue 31) ------------------------------------
+//
+// A file with a host function scan runs it in a fiber of its own (the
+// host, on stack 0). Each launch it makes goes back to the scheduler, which
+// runs the launch's blocks: at most kResident at a time (the fewest a GPU
+// may hold), started in the schedule's order (sequential, lockstep, warps:
+// by blockIdx; reverse: from the last; random:S: a seeded shuffle), each
+// block's threads as fibers (stacks 1 ..), each block's shared memory its
+// own (the pool and the file-scope arrays are swapped in with the block
+// whose thread runs). A thread that reads one word kSpin times with no write
+// between spins: it waits until some thread writes, so that the block it
+// waits for runs. When every resident thread waits and no write comes, the
+// launch is stuck: with blocks not started yet, a spinning block waits for
+// one of them (it assumes that blocks start in order), else a deadlock.
+// Each launch's end is a step of the trace: out[] and the device memory the
+// host allocated (cudaMalloc), cell by cell.
+//
+// Not yet (said in the user guide): warp collectives, printf and device-side
+// malloc in such a file; hazards between threads (the output is checked);
+// 2-D and 3-D grids.
+
+constexpr uint32_t kResident = 2;
+constexpr uint32_t kSpin = 64;
+constexpr uint32_t kSpinTries = 1000; // wakes of a stuck spinner before it is stuck
+constexpr uint32_t kMaxBlock = 1024;
+constexpr size_t kDevSlack = 4096;
+constexpr size_t kClosure = 4096;
+constexpr size_t kMaxDev = (size_t)SV_KTRACE_MAX_CELLS * kCell;
+constexpr size_t kDynMax = 49152; // SV_RT_DYN
+constexpr size_t kName = 64;      // SV_SCAN_NAME
+
+enum GState { G_RUN, G_BAR, G_SPIN, G_DONE };
+
+struct GThread {
+    ctx::fiber self, sink;
+    GState state = G_RUN;
+    uint32_t block = 0, tid = 0;
+    int wait_line = 0;
+    bool pred = false;
+    uintptr_t spin_addr = 0;
+    uint32_t spin_count = 0, spin_tries = 0;
+    uint64_t spin_epoch = 0;
+    uintptr_t atom_addr = 0; // an atomic's word, to see whether it changed
+    uint32_t atom_old = 0;
+#ifdef SV_RT_ASAN
+    void *fake = nullptr;
+#endif
+};
+
+// Device memory: out[] (dev[0]) and what cudaMalloc gave.
+struct GArr {
+    std::string name;
+    uintptr_t base = 0;
+    size_t bytes = 0;
+    uint32_t len = 0;
+    unsigned char *mem = nullptr; // malloc'd with kDevSlack on each side
+    std::vector<uint8_t> written;
+    bool freed = false;
+    // this launch's plain (not atomic, not volatile) accesses of each cell:
+    // its last reader and the last of another block than that one, its
+    // writer (launch numbers tell this launch's from older ones)
+    struct Who {
+        uint32_t launch = 0, block = 0, gid = 0, value = 0;
+        int32_t line = 0;
+    };
+    std::vector<Who> r1, r2, w;
+    std::vector<uint32_t> reported; // the launch a hazard of the cell was found in
+};
+
+struct Grid {
+    unsigned *bidx = nullptr, *gdim = nullptr, *bdim = nullptr;
+    ctx::fiber host, host_sink;
+    bool in_host = false, host_done = false;
+#ifdef SV_RT_ASAN
+    void *host_fake = nullptr;
+#endif
+    // the launch the host asked for
+    bool pending = false;
+    int line = 0;
+    char kernel[kName] = "";
+    uint32_t grid = 0, block = 0;
+    unsigned long shared = 0;
+    void (*thunk)(const void *) = nullptr;
+    unsigned char *closure = nullptr;
+    // its blocks
+    std::vector<GThread> th; // slot s's threads at s * block ..
+    std::vector<uint32_t> slot;
+    std::vector<std::vector<uint8_t>> img;
+    std::vector<int> bar_count;
+    int loaded = -1;
+    std::vector<uint32_t> order;
+    size_t started = 0, ended = 0;
+    uint32_t cur = 0;
+    uint64_t epoch = 0;
+    std::vector<GArr> dev;
+    std::vector<sv_klaunch> launches;
+    uint32_t launch = 0; // launches run so far, this one included
+};
+Grid *G;
+
+[[maybe_unused]] unsigned char *g_stack_bottom(uint32_t k)
+{
+    return R->stacks + (size_t)k * (kStack + kGuard) + kGuard;
+}
+
+uint32_t g_gid(const GThread &t)
+{
+    return t.block * G->block + t.tid;
+}
+
+int32_t g_thread(const GThread &t)
+{
+    uint32_t id = g_gid(t);
+    return id < R->n ? (int32_t)id : -1;
+}
+
+// the scheduler's side: back to it from a thread or the host
+void g_to_scheduler()
+{
+    if (G->in_host) {
+#ifdef SV_RT_ASAN
+        __sanitizer_start_switch_fiber(&G->host_fake, R->main_bottom, R->main_size);
+#endif
+        G->host_sink = std::move(G->host_sink).resume();
+#ifdef SV_RT_ASAN
+        __sanitizer_finish_switch_fiber(G->host_fake, nullptr, nullptr);
+#endif
+        return;
+    }
+    GThread &t = G->th[G->cur];
+#ifdef SV_RT_ASAN
+    __sanitizer_start_switch_fiber(&t.fake, R->main_bottom, R->main_size);
+#endif
+    t.sink = std::move(t.sink).resume();
+#ifdef SV_RT_ASAN
+    __sanitizer_finish_switch_fiber(t.fake, nullptr, nullptr);
+#endif
+}
+
+// A failure of the host or the thread that runs: the run stops there.
+void g_fail(sv_kfail_kind kind, const char *msg, int32_t line, int32_t array, int64_t index)
+{
+    int32_t thread = G->in_host ? -1 : g_thread(G->th[G->cur]);
+    fail_set(kind, msg, line, thread, array, index);
+    g_to_scheduler(); // never resumed
+}
+
+// "block 3 thread 7" or "the host function scan": who runs, in words.
+const char *g_who(char *buf, size_t len)
+{
+    if (G->in_host)
+        snprintf(buf, len, "the host function scan");
+    else
+        snprintf(buf, len, "block %u thread %u", G->th[G->cur].block, G->th[G->cur].tid);
+    return buf;
+}
+
+// The shared memory of slot s in place (the pool and the file-scope arrays).
+void g_shared_swap(int s)
+{
+    if (G->loaded == s)
+        return;
+    auto copy = [](std::vector<uint8_t> &img, bool save) {
+        size_t at = 0;
+        auto one = [&](unsigned char *p, size_t k) {
+            if (save)
+                memcpy(img.data() + at, p, k);
+            else
+                memcpy(p, img.data() + at, k);
+            at += k;
+        };
+        one(R->pool, kPool);
+        const uintptr_t pool = (uintptr_t)R->pool;
+        for (const Arr &a : R->arrs)
+            if (a.kind == SV_KARRAY_SHARED && (a.base < pool || a.base >= pool + kPool) &&
+                at + a.bytes <= img.size())
+                one((unsigned char *)a.base, a.bytes);
+    };
+    if (G->loaded >= 0)
+        copy(G->img[(size_t)G->loaded], true);
+    copy(G->img[(size_t)s], false);
+    G->loaded = s;
+}
+
+size_t g_image_bytes()
+{
+    size_t k = kPool;
+    const uintptr_t pool = (uintptr_t)R->pool;
+    for (const Arr &a : R->arrs)
+        if (a.kind == SV_KARRAY_SHARED && (a.base < pool || a.base >= pool + kPool))
+            k += a.bytes;
+    return k;
+}
+
+// Which device array addr is in: its index and cell (0), -2 out of range
+// (within kDevSlack of one, or in in[]/out[]'s guard), -1 none. in[] is
+// SV_KARRAY_IN.
+int g_classify(uintptr_t addr, unsigned long size, uint32_t *arr, int64_t *index)
+{
+    const uintptr_t in = (uintptr_t)R->in;
+    if (addr + kSlack >= in && addr < in + R->io_bytes + kSlack) {
+        *arr = SV_KARRAY_IN;
+        *index = addr < in ? -(int64_t)((in - addr + kCell - 1) / kCell)
+                           : (int64_t)((addr - in) / kCell);
+        return addr >= in && addr + size <= in + (uintptr_t)R->n * kCell ? 0 : -2;
+    }
+    for (uint32_t k = 0; k < G->dev.size(); k++) {
+        const GArr &a = G->dev[k];
+        if (a.freed || addr + kDevSlack < a.base || addr >= a.base + a.bytes + kDevSlack)
+            continue;
+        *arr = k;
+        *index = addr < a.base ? -(int64_t)((a.base - addr + kCell - 1) / kCell)
+                               : (int64_t)((addr - a.base) / kCell);
+        return addr >= a.base && addr + size <= a.base + a.bytes ? 0 : -2;
+    }
+    return -1;
+}
+
+// An atomic's word after the atomic: a write (it changed) wakes spinners.
+void g_flush(GThread &t)
+{
+    if (!t.atom_addr)
+        return;
+    uint32_t now;
+    memcpy(&now, (const void *)t.atom_addr, kCell);
+    if (now != t.atom_old)
+        G->epoch++;
+    t.atom_addr = 0;
+}
+
+// A plain access of device memory: a write of a cell another block read
+// or wrote in this launch is a hazard (nothing orders blocks within a
+// launch); a read after another block's write may be ordered by a flag
+// (a volatile or atomic access, which is never one), and is not.
+void g_race(uint32_t arr, uint32_t c, bool write, int32_t line)
+{
+    GArr &a = G->dev[arr];
+    if (a.r1.size() != a.len) {
+        a.r1.assign(a.len, {});
+        a.r2.assign(a.len, {});
+        a.w.assign(a.len, {});
+        a.reported.assign(a.len, 0);
+    }
+    const GThread &t = G->th[G->cur];
+    GArr::Who me;
+    me.launch = G->launch;
+    me.block = t.block;
+    me.gid = g_gid(t);
+    me.line = line;
+    memcpy(&me.value, (const void *)(a.base + (uintptr_t)c * kCell), kCell);
+    if (!write) {
+        GArr::Who &r1 = a.r1[c];
+        if (r1.launch == G->launch && r1.block != me.block)
+            a.r2[c] = r1;
+        r1 = me;
+        return;
+    }
+    const GArr::Who *other = nullptr;
+    sv_khazard_kind kind = SV_KHAZARD_WAR;
+    if (a.w[c].launch == G->launch && a.w[c].block != me.block) {
+        other = &a.w[c];
+        kind = SV_KHAZARD_WAW;
+    } else if (a.r1[c].launch == G->launch && a.r1[c].block != me.block) {
+        other = &a.r1[c];
+    } else if (a.r2[c].launch == G->launch && a.r2[c].block != me.block) {
+        other = &a.r2[c];
+    }
+    if (other && a.reported[c] != G->launch) {
+        a.reported[c] = G->launch;
+        sv_ktrace *tr = R->t;
+        R->hazards_total++;
+        tr->hazards_total = R->hazards_total;
+        if (tr->nhazards < SV_KTRACE_MAX_HAZARDS && other->gid < R->n && me.gid < R->n) {
+            sv_khazard h{};
+            h.kind = kind;
+            h.step = (uint32_t)tr->nsteps;
+            h.array = (uint16_t)arr;
+            h.cell = c;
+            h.first = {other->gid, (uint16_t)arr, c, {0}, other->line, 0};
+            h.first.value.bits = other->value;
+            h.second = {me.gid, (uint16_t)arr, c, {0}, me.line, 0};
+            h.second.value.bits = me.value;
+            tr->hazards[tr->nhazards++] = h;
+        }
+    }
+    a.w[c] = me;
+}
+
+void g_access(void *addr, unsigned long size, int write, void *pcp, bool atomic)
+{
+    const bool vol = (write & 2) != 0;
+    write &= 1;
+    if (R->failed)
+        return;
+    uintptr_t a = (uintptr_t)addr;
+    uint64_t pc = (uintptr_t)pcp - R->so_base;
+    R->last_pc = pc;
+    int32_t line = line_of(pc);
+    char who[64], msg[320];
+    uint32_t arr = 0;
+    int64_t index = 0;
+    int k = g_classify(a, size, &arr, &index);
+    if (k == -1) {
+        // shared memory of the block that runs, or the kernel's own
+        uint16_t si = 0;
+        int sk = classify(a, &si, &index);
+        if (sk == 0 && si != 0 && !G->in_host)
+            goto shared;
+        if (sk == -2 && si != 0 && si != SV_KARRAY_IN && !G->in_host) {
+            snprintf(msg, sizeof msg, "%s %s %s[%lld] at line %d: outside the array",
+                     g_who(who, sizeof who), write ? "wrote" : "read",
+                     si == 0xfffe ? "shared memory" : R->arrs[si].name.c_str(),
+                     (long long)index, line);
+            g_fail(SV_KFAIL_OUT_OF_RANGE, msg, line, -1, index);
+            return;
+        }
+        if (own_memory(a, size))
+            return;
+        snprintf(msg, sizeof msg, "%s %s memory that is not the kernel's (address %#llx: not a "
+                 "__shared__ array, in[], out[], device memory of cudaMalloc or a local) at "
+                 "line %d", g_who(who, sizeof who), write ? "wrote" : "read",
+                 (unsigned long long)a, line);
+        g_fail(SV_KFAIL_OUT_OF_RANGE, msg, line, -1, 0);
+        return;
+    }
+    {
+        const char *name = arr == SV_KARRAY_IN ? "in" : G->dev[arr].name.c_str();
+        int32_t tarr = arr == SV_KARRAY_IN ? (int32_t)SV_KARRAY_IN : (int32_t)arr;
+        if (G->in_host) {
+            snprintf(msg, sizeof msg, "the host function scan %s %s[%lld] at line %d: device "
+                     "memory is the kernels' to read and write (the host launches them)",
+                     write ? "wrote" : "read", name, (long long)index, line);
+            g_fail(SV_KFAIL_OUT_OF_RANGE, msg, line, tarr, index);
+            return;
+        }
+        if (k == -2) {
+            snprintf(msg, sizeof msg, "%s %s %s[%lld] at line %d: outside the array",
+                     g_who(who, sizeof who), write ? "wrote" : "read", name, (long long)index,
+                     line);
+            g_fail(SV_KFAIL_OUT_OF_RANGE, msg, line, tarr, index);
+            return;
+        }
+        if (arr == SV_KARRAY_IN && write) {
+            snprintf(msg, sizeof msg, "%s wrote in[%lld] at line %d: in[] is the kernel's const "
+                     "input", g_who(who, sizeof who), (long long)index, line);
+            g_fail(SV_KFAIL_OUT_OF_RANGE, msg, line, tarr, index);
+            return;
+        }
+        if (write || atomic)
+            for (int64_t c = index; c < index + (int64_t)((size + kCell - 1) / kCell) &&
+                                    c < (int64_t)G->dev[arr].len; c++)
+                G->dev[arr].written[(size_t)c] = 1;
+        if (!atomic && !vol && arr != SV_KARRAY_IN)
+            g_race(arr, (uint32_t)index, write != 0, line);
+    }
+shared:
+    GThread &t = G->th[G->cur];
+    g_flush(t);
+    if (R->yield_at_access) {
+        g_to_scheduler();
+        if (R->failed)
+            return;
+    }
+    if (write && !atomic) {
+        t.spin_addr = 0;
+        t.spin_count = 0;
+        G->epoch++;
+        return;
+    }
+    if (atomic) {
+        t.atom_addr = a & ~(uintptr_t)(kCell - 1);
+        memcpy(&t.atom_old, (const void *)t.atom_addr, kCell);
+    }
+    if (a != t.spin_addr) {
+        t.spin_addr = a;
+        t.spin_count = 1;
+        return;
+    }
+    if (++t.spin_count < kSpin)
+        return;
+    t.state = G_SPIN;
+    t.spin_epoch = G->epoch;
+    t.wait_line = line;
+    g_to_scheduler();
+    t.spin_count = kSpin - 8; // a few more reads before it waits again
+}
+
+void g_hook_access(void *addr, unsigned long size, int write, void *pcp)
+{
+    g_access(addr, size, write, pcp, false);
+}
+
+void g_hook_atomic(void *addr, unsigned long size, void *pcp)
+{
+    g_access(addr, size, 1, pcp, true);
+}
+
+void g_barrier(int line, bool pred)
+{
+    if (G->in_host) {
+        char msg[128];
+        snprintf(msg, sizeof msg, "the host function scan calls __syncthreads() at line %d", line);
+        g_fail(SV_KFAIL_REFUSED, msg, line, -1, 0);
+        return;
+    }
+    GThread &t = G->th[G->cur];
+    g_flush(t);
+    t.state = G_BAR;
+    t.wait_line = line;
+    t.pred = pred;
+    t.spin_addr = 0;
+    t.spin_count = 0;
+    g_to_scheduler();
+}
+
+void g_hook_sync(int line)
+{
+    g_barrier(line, false);
+}
+
+int g_hook_sync_count(int pred, int line)
+{
+    g_barrier(line, pred != 0);
+    return G->bar_count[G->cur / G->block];
+}
+
+void g_hook_shared(void *addr, unsigned long bytes, unsigned long rows, const char *name, int line)
+{
+    hook_shared(addr, bytes, rows, name, line);
+    if (R->failed)
+        g_to_scheduler();
+}
+
+// What a file with a host function does not have yet: the run stops, in words.
+void g_not_yet(const char *what, int line)
+{
+    char msg[256], who[64];
+    snprintf(msg, sizeof msg, "%s uses %s at line %d: not supported yet in a file whose host "
+             "function scan launches its kernels", g_who(who, sizeof who), what, line);
+    g_fail(SV_KFAIL_REFUSED, msg, line, -1, 0);
+}
+
+void *g_hook_alloc(unsigned long, int line)
+{
+    g_not_yet("malloc", line);
+    return nullptr;
+}
+
+void g_hook_release(void *)
+{
+    g_not_yet("free", line_of(R->last_pc));
+}
+
+unsigned long long g_hook_warp(int, unsigned, unsigned long long, unsigned, int, int line)
+{
+    g_not_yet("a warp collective", line);
+    return 0;
+}
+
+int g_hook_print(int line, const char *, va_list)
+{
+    g_not_yet("printf", line);
+    return 0;
+}
+
+void g_hook_assert_fail(const char *expr, int line)
+{
+    char text[128], who[64], msg[256];
+    size_t k = 0;
+    while (k + 1 < sizeof text && in_own(expr + k, 1) && expr[k]) {
+        unsigned char c = (unsigned char)expr[k];
+        text[k++] = c >= 0x20 && c < 0x7f ? (char)c : '?';
+    }
+    text[k] = '\0';
+    snprintf(msg, sizeof msg, "%s: assert(%s) failed at line %d", g_who(who, sizeof who), text,
+             line);
+    g_fail(SV_KFAIL_CRASH, msg, line, -1, 0);
+}
+
+// A copy's range: the kernel's own memory, device memory (cudaMemset) or a
+// block's shared memory.
+void g_hook_span(void *addr, unsigned long size, int write, void *pcp)
+{
+    if (R->failed || size == 0)
+        return;
+    uint32_t arr = 0;
+    int64_t index = 0;
+    uintptr_t a = (uintptr_t)addr;
+    int k = g_classify(a, size, &arr, &index);
+    if (k == 0 && arr != SV_KARRAY_IN && (G->in_host ? write != 0 : true)) {
+        if (write)
+            for (uint32_t c = (uint32_t)index; c < G->dev[arr].len &&
+                                               (uintptr_t)c * kCell < (a - G->dev[arr].base) + size;
+                 c++)
+                G->dev[arr].written[c] = 1;
+        return;
+    }
+    if (k == 0 && arr == SV_KARRAY_IN && !write && !G->in_host)
+        return;
+    uint16_t si = 0;
+    if (k == -1 && ((!G->in_host && classify(a, &si, &index) == 0 && si != 0 &&
+                     a + size <= R->arrs[si].base + R->arrs[si].len * (uintptr_t)kCell) ||
+                    own_memory(a, size)))
+        return;
+    g_access(addr, size, write, pcp, false); // names what it touched
+    if (!R->failed) {
+        char msg[160], who[64];
+        uint64_t pc = (uintptr_t)pcp - R->so_base;
+        snprintf(msg, sizeof msg, "%s copies %lu bytes at %#llx, beyond the memory it may use",
+                 g_who(who, sizeof who), size, (unsigned long long)a);
+        g_fail(SV_KFAIL_OUT_OF_RANGE, msg, line_of(pc), -1, 0);
+    }
+}
+
+// cudaMalloc: zeroed memory with a margin each side, named by the last
+// identifier of the pointer's expression ("&sums" -> sums, "sums@LINE" when
+// the name is taken).
+void *g_hook_dalloc(unsigned long bytes, const char *name, int line)
+{
+    char msg[256];
+    if (!G->in_host) {
+        snprintf(msg, sizeof msg, "a kernel calls cudaMalloc at line %d: device memory is the "
+                 "host function scan's to allocate", line);
+        g_fail(SV_KFAIL_REFUSED, msg, line, -1, 0);
+        return nullptr;
+    }
+    size_t live = 0;
+    for (const GArr &a : G->dev)
+        live += !a.freed;
+    if (bytes == 0 || bytes > kMaxDev || bytes % kCell != 0 || live >= SV_KTRACE_MAX_ARRAYS ||
+        G->dev.size() >= 4 * SV_KTRACE_MAX_ARRAYS) {
+        snprintf(msg, sizeof msg, "cudaMalloc of %lu bytes at line %d: the CPU runtime gives "
+                 "device memory of whole %u-byte cells, up to %zu bytes, %d arrays at a time",
+                 bytes, line, kCell, kMaxDev, SV_KTRACE_MAX_ARRAYS - 1);
+        g_fail(SV_KFAIL_MEMORY, msg, line, -1, 0);
+        return nullptr;
+    }
+    char id[kName] = "";
+    size_t m = 0;
+    for (size_t i = 0; name && i < 256 && in_own(name + i, 1) && name[i]; i++) {
+        char c = name[i];
+        bool idc = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' ||
+                   (m > 0 && c >= '0' && c <= '9');
+        if (idc && m + 1 < sizeof id) {
+            id[m++] = c;
+            id[m] = '\0';
+        } else if (!idc && m > 0) {
+            if (strcmp(id, "void") != 0 && strcmp(id, "int") != 0 && strcmp(id, "float") != 0)
+                break; // the identifier before the next one is the pointer's
+            m = 0;
+            id[0] = '\0';
+        }
+    }
+    if (!id[0] || !strcmp(id, "void"))
+        snprintf(id, sizeof id, "dev");
+    std::string nm = id;
+    for (const GArr &a : G->dev)
+        if (a.name == nm) {
+            char alt[kName + 16];
+            snprintf(alt, sizeof alt, "%s@%d", id, line);
+            nm = alt;
+        }
+    GArr g;
+    g.mem = (unsigned char *)calloc(1, bytes + 2 * kDevSlack);
+    if (!g.mem) {
+        snprintf(msg, sizeof msg, "cudaMalloc of %lu bytes at line %d found no memory", bytes,
+                 line);
+        g_fail(SV_KFAIL_MEMORY, msg, line, -1, 0);
+        return nullptr;
+    }
+    g.name = nm;
+    g.base = (uintptr_t)g.mem + kDevSlack;
+    g.bytes = bytes;
+    g.len = (uint32_t)(bytes / kCell);
+    g.written.assign(g.len, 0);
+    G->dev.push_back(std::move(g));
+    return (void *)G->dev.back().base;
+}
+
+void g_hook_dfree(void *p, int line)
+{
+    if (!p)
+        return;
+    for (size_t k = 1; k < G->dev.size(); k++)
+        if (!G->dev[k].freed && G->dev[k].base == (uintptr_t)p) {
+            G->dev[k].freed = true; // its cells stay in the trace
+            return;
+        }
+    char msg[200];
+    snprintf(msg, sizeof msg, "cudaFree at line %d of %#llx, which is no device memory the host "
+             "function allocated", line, (unsigned long long)(uintptr_t)p);
+    g_fail(SV_KFAIL_OUT_OF_RANGE, msg, line, -1, 0);
+}
+
+// A launch: checked, its closure copied, then the scheduler runs it.
+void g_hook_launch(int line, const char *kernel, const unsigned *grid, const unsigned *block,
+                   unsigned long shared, void (*thunk)(const void *), const void *closure,
+                   unsigned long bytes)
+{
+    char msg[320];
+    if (!G->in_host) {
+        snprintf(msg, sizeof msg, "block %u thread %u launches a kernel at line %d: a kernel "
+                 "does not launch kernels (dynamic parallelism is not supported)",
+                 G->th[G->cur].block, G->th[G->cur].tid, line);
+        g_fail(SV_KFAIL_REFUSED, msg, line, -1, 0);
+        return;
+    }
+    size_t k = 0;
+    char name[kName] = "";
+    while (k + 1 < sizeof name && in_own(kernel + k, 1) && kernel[k]) {
+        char c = kernel[k];
+        name[k++] = ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9'))
+                        ? c : '_';
+    }
+    name[k] = '\0';
+    if (!in_own(grid, 3 * sizeof *grid) || !in_own(block, 3 * sizeof *block) ||
+        !in_own(closure, bytes) || bytes > kClosure || !name[0]) {
+        snprintf(msg, sizeof msg, "the launch of %s at line %d: its arguments take more than "
+                 "%zu bytes", name[0] ? name : "a kernel", line, kClosure);
+        g_fail(SV_KFAIL_REFUSED, msg, line, -1, 0);
+        return;
+    }
+    if (grid[1] != 1 || grid[2] != 1 || block[1] != 1 || block[2] != 1) {
+        snprintf(msg, sizeof msg, "the launch of %s at line %d: a grid of (%u, %u, %u) blocks of "
+                 "(%u, %u, %u) threads; the CPU runtime runs 1-D grids and blocks", name, line,
+                 grid[0], grid[1], grid[2], block[0], block[1], block[2]);
+        g_fail(SV_KFAIL_REFUSED, msg, line, -1, 0);
+        return;
+    }
+    if (grid[0] < 1 || grid[0] > (1u << 16) || block[0] < 1 || block[0] > kMaxBlock ||
+        shared > kDynMax) {
+        snprintf(msg, sizeof msg, "the launch of %s at line %d: %u blocks of %u threads with %lu "
+                 "bytes of shared memory (the CPU runtime: 1 .. 65536 blocks of 1 .. %u "
+                 "threads, at most 49152 bytes)", name, line, grid[0], block[0], shared,
+                 kMaxBlock);
+        g_fail(SV_KFAIL_REFUSED, msg, line, -1, 0);
+        return;
+    }
+    if (G->launches.size() >= SV_KTRACE_MAX_LAUNCHES) {
+        snprintf(msg, sizeof msg, "the launch of %s at line %d: more than %d launches", name,
+                 line, SV_KTRACE_MAX_LAUNCHES);
+        g_fail(SV_KFAIL_REFUSED, msg, line, -1, 0);
+        return;
+    }
+    memcpy(G->closure, closure, bytes);
+    snprintf(G->kernel, sizeof G->kernel, "%s", name);
+    G->line = line;
+    G->grid = grid[0];
+    G->block = block[0];
+    G->shared = shared;
+    G->thunk = thunk;
+    G->pending = true;
+    g_to_scheduler(); // back when the launch has run
+}
+
+sv_rt_hooks g_hooks = {g_hook_access,  g_hook_sync,  g_hook_shared,      g_hook_alloc,
+                       g_hook_release, g_hook_span,  g_hook_warp,        g_hook_sync_count,
+                       g_hook_atomic,  g_hook_assert_fail, g_hook_print, g_hook_launch,
+                       g_hook_dalloc,  g_hook_dfree};
+
+ctx::fiber g_make(uint32_t j)
+{
+    unsigned char *top = R->stacks + (size_t)(j + 2) * (kStack + kGuard);
+    return ctx::fiber(std::allocator_arg, Alloc{top}, [j](ctx::fiber &&sink) -> ctx::fiber {
+#ifdef SV_RT_ASAN
+        __sanitizer_finish_switch_fiber(nullptr, &R->main_bottom, &R->main_size);
+#endif
+        G->th[j].sink = std::move(sink);
+        G->thunk(G->closure);
+        g_flush(G->th[j]);
+        G->th[j].state = G_DONE;
+#ifdef SV_RT_ASAN
+        __sanitizer_start_switch_fiber(nullptr, R->main_bottom, R->main_size);
+#endif
+        return std::move(G->th[j].sink);
+    });
+}
+
+void g_resume(uint32_t j)
+{
+    GThread &t = G->th[j];
+    G->cur = j;
+    g_shared_swap((int)(j / G->block));
+    R->tidx[0] = t.tid;
+    G->bidx[0] = t.block;
+    R->cur = g_gid(t);
+    R->switches++;
+    R->in_fiber = true;
+#ifdef SV_RT_ASAN
+    __sanitizer_start_switch_fiber(&R->main_fake, g_stack_bottom(j + 1), kStack);
+#endif
+    t.self = std::move(t.self).resume();
+#ifdef SV_RT_ASAN
+    __sanitizer_finish_switch_fiber(R->main_fake, nullptr, nullptr);
+#endif
+    R->in_fiber = false;
+    if (!t.self)
+        t.state = G_DONE;
+}
+
+void g_start_block(uint32_t s, uint32_t b)
+{
+    G->slot[s] = b;
+    std::fill(G->img[s].begin(), G->img[s].end(), 0);
+    if (G->loaded == (int)s)
+        G->loaded = -1;
+    for (uint32_t i = 0; i < G->block; i++) {
+        uint32_t j = s * G->block + i;
+        G->th[j] = GThread();
+        G->th[j].block = b;
+        G->th[j].tid = i;
+        G->th[j].self = g_make(j);
+    }
+}
+
+// One pass over slot s's threads under the schedule; whether any ran.
+bool g_pass(uint32_t s, uint64_t *rng)
+{
+    const uint32_t lo = s * G->block, hi = lo + G->block;
+    bool moved = false;
+    auto runnable = [](uint32_t j) { return G->th[j].state == G_RUN && !R->failed; };
+    switch (R->sched.kind) {
+    case SV_SCHEDULE_SEQUENTIAL:
+        for (uint32_t j = lo; j < hi; j++)
+            while (runnable(j)) {
+                g_resume(j);
+                moved = true;
+            }
+        break;
+    case SV_SCHEDULE_REVERSE:
+        for (uint32_t j = hi; j-- > lo;)
+            while (runnable(j)) {
+                g_resume(j);
+                moved = true;
+            }
+        break;
+    case SV_SCHEDULE_RANDOM: {
+        std::vector<uint32_t> pool;
+        for (uint32_t j = lo; j < hi; j++)
+            if (runnable(j))
+                pool.push_back(j);
+        while (!pool.empty() && !R->failed) {
+            size_t pick = sv_schedule_pick(rng, pool.size());
+            g_resume(pool[pick]);
+            moved = true;
+            if (!runnable(pool[pick])) {
+                pool[pick] = pool.back();
+                pool.pop_back();
+            }
+        }
+        break;
+    }
+    default: // lockstep, warps: every thread one access at a time, by index
+        for (bool any = true; any && !R->failed;) {
+            any = false;
+            for (uint32_t j = lo; j < hi; j++)
+                if (runnable(j)) {
+                    g_resume(j);
+                    moved = any = true;
+                }
+        }
+        break;
+    }
+    return moved;
+}
+
+// After a pass: slot s's block ended, its barrier released, or stuck there.
+bool g_settle(uint32_t s)
+{
+    const uint32_t lo = s * G->block, hi = lo + G->block;
+    uint32_t done = 0, bar = 0, spin = 0;
+    int line = 0;
+    bool same = true;
+    for (uint32_t j = lo; j < hi; j++) {
+        const GThread &t = G->th[j];
+        done += t.state == G_DONE;
+        spin += t.state == G_SPIN;
+        if (t.state == G_BAR) {
+            if (bar++ == 0)
+                line = t.wait_line;
+            else if (t.wait_line != line)
+                same = false;
+        }
+    }
+    if (done == G->block) {
+        G->slot[s] = UINT32_MAX;
+        G->ended++;
+        return true;
+    }
+    if (bar == G->block && same) {
+        int count = 0;
+        for (uint32_t j = lo; j < hi; j++) {
+            count += G->th[j].pred;
+            G->th[j].state = G_RUN;
+        }
+        G->bar_count[s] = count;
+        return true;
+    }
+    if (bar > 0 && spin == 0 && bar + done == G->block) {
+        // threads at different barriers, or some ended: they never all meet
+        char msg[320];
+        uint32_t b = G->slot[s];
+        const GThread *w = nullptr, *o = nullptr;
+        for (uint32_t j = lo; j < hi; j++) {
+            const GThread &t = G->th[j];
+            if (t.state == G_BAR && !w)
+                w = &t;
+            else if (w && !o && (t.state == G_DONE || t.wait_line != w->wait_line))
+                o = &t;
+        }
+        if (o && o->state == G_DONE)
+            snprintf(msg, sizeof msg, "deadlock in block %u of %s (line %d): thread %u waits at "
+                     "the __syncthreads() of line %d, and thread %u has ended", b, G->kernel,
+                     G->line, w->tid, w->wait_line, o->tid);
+        else
+            snprintf(msg, sizeof msg, "deadlock in block %u of %s (line %d): thread %u waits at "
+                     "the __syncthreads() of line %d, thread %u at line %d", b, G->kernel,
+                     G->line, w->tid, w->wait_line, o ? o->tid : 0, o ? o->wait_line : 0);
+        fail_set(SV_KFAIL_DEADLOCK, msg, w->wait_line, g_thread(*w), -1, 0);
+    }
+    return false;
+}
+
+// Nothing can run and no write will come: the launch is stuck at a spin.
+void g_stuck()
+{
+    const GThread *w = nullptr;
+    for (const GThread &t : G->th)
+        if (t.state == G_SPIN && (!w || t.block < w->block))
+            w = &t;
+    char msg[512], where[96] = "";
+    if (!w) {
+        snprintf(msg, sizeof msg, "the launch of %s at line %d makes no progress", G->kernel,
+                 G->line);
+        fail_set(SV_KFAIL_DEADLOCK, msg, G->line, -1, -1, 0);
+        return;
+    }
+    uint32_t arr = 0;
+    int64_t index = 0;
+    if (g_classify(w->spin_addr, 1, &arr, &index) == 0 && arr != SV_KARRAY_IN)
+        snprintf(where, sizeof where, "%s[%lld]", G->dev[arr].name.c_str(), (long long)index);
+    else
+        snprintf(where, sizeof where, "a word it reads again and again");
+    size_t left = G->grid - G->started;
+    if (left > 0) {
+        // the blocks not started, and whether the cell it waits on names one
+        bool names = arr != SV_KARRAY_IN && index >= 0 && (uint64_t)index < G->grid;
+        bool unstarted = false;
+        for (size_t k = G->started; k < G->order.size() && names; k++)
+            unstarted = unstarted || G->order[k] == (uint32_t)index;
+        char of[96];
+        if (names && unstarted)
+            snprintf(of, sizeof of, "a flag of block %lld, which has not started",
+                     (long long)index);
+        else
+            snprintf(of, sizeof of, "which no block that has started writes");
+        snprintf(msg, sizeof msg, "block %u waits at line %d for %s, %s: blocks may start in "
+                 "any order (%zu of the %u blocks of %s had not started; a block may wait only "
+                 "for blocks that started before it: take a ticket with atomicAdd for the "
+                 "order)", w->block, w->wait_line, where, of, left, G->grid, G->kernel);
+    } else {
+        snprintf(msg, sizeof msg, "deadlock: block %u thread %u waits at line %d for %s, which "
+                 "no thread of %s writes any more", w->block, w->tid, w->wait_line, where,
+                 G->kernel);
+    }
+    fail_set(SV_KFAIL_DEADLOCK, msg, w->wait_line, g_thread(*w),
+             arr == SV_KARRAY_IN ? -1 : (int32_t)arr, index);
+}
+
+void g_run_launch()
+{
+    const uint32_t nb = G->grid, B = G->block;
+    G->gdim[0] = nb;
+    G->gdim[1] = G->gdim[2] = 1;
+    G->bdim[0] = B;
+    G->bdim[1] = G->bdim[2] = 1;
+    for (Arr &a : R->arrs) // the dynamic shared memory the launch asked for
+        if (a.kind == SV_KARRAY_SHARED && a.base == (uintptr_t)R->dyn) {
+            a.bytes = G->shared;
+            a.len = (uint32_t)(G->shared / kCell);
+        }
+    G->order.resize(nb);
+    for (uint32_t b = 0; b < nb; b++)
+        G->order[b] = R->sched.kind == SV_SCHEDULE_REVERSE ? nb - 1 - b : b;
+    uint64_t rng = R->sched.seed ^ 0x9e3779b97f4a7c15ull * (G->launches.size() + 1);
+    if (R->sched.kind == SV_SCHEDULE_RANDOM)
+        for (uint32_t b = nb; b > 1; b--)
+            std::swap(G->order[b - 1], G->order[sv_schedule_pick(&rng, b)]);
+    const uint32_t slots = nb < kResident ? nb : kResident;
+    G->th.clear();
+    G->th.resize((size_t)slots * B);
+    G->slot.assign(slots, UINT32_MAX);
+    G->img.assign(slots, std::vector<uint8_t>(g_image_bytes(), 0));
+    G->bar_count.assign(slots, 0);
+    G->loaded = -1;
+    G->started = G->ended = 0;
+    while (!R->failed && G->ended < nb) {
+        for (uint32_t s = 0; s < slots; s++)
+            if (G->slot[s] == UINT32_MAX && G->started < nb)
+                g_start_block(s, G->order[G->started++]);
+        bool moved = false;
+        for (GThread &t : G->th)
+            if (t.state == G_SPIN && t.spin_epoch != G->epoch)
+                t.state = G_RUN;
+        for (uint32_t s = 0; s < slots && !R->failed; s++) {
+            if (G->slot[s] == UINT32_MAX)
+                continue;
+            moved |= g_pass(s, &rng);
+            if (!R->failed)
+                moved |= g_settle(s);
+        }
+        if (moved || R->failed)
+            continue;
+        // stuck: the spinners try again a while (a loop that reads one word
+        // often, and is no spin, ends), then the launch is stuck
+        bool again = false;
+        for (GThread &t : G->th)
+            if (t.state == G_SPIN && t.spin_tries < kSpinTries) {
+                t.spin_tries++;
+                t.state = G_RUN;
+                again = true;
+            }
+        if (!again)
+            g_stuck();
+    }
+    if (R->failed) {
+        std::vector<GThread> *leak = new (std::nothrow) std::vector<GThread>();
+        if (leak)
+            leak->swap(G->th); // suspended fibers: not unwound (the child ends soon)
+    }
+}
+
+// Every device array its place in t (out first), once it exists.
+bool g_place()
+{
+    sv_ktrace *t = R->t;
+    while (t->narrays < G->dev.size()) {
+        const GArr &a = G->dev[t->narrays];
+        sv_karray *k = &t->arrays[t->narrays++];
+        k->name = dup_str(a.name.c_str());
+        k->kind = t->narrays == 1 ? SV_KARRAY_OUT : SV_KARRAY_GLOBAL;
+        k->len = a.len;
+        k->rows = 1;
+        k->touched = true;
+        if (!k->name)
+            return false;
+    }
+    return true;
+}
+
+// The device memory after a launch (at line) as a step of t.
+bool g_step(int line)
+{
+    sv_ktrace *t = R->t;
+    if (t->nsteps >= SV_KTRACE_MAX_STEPS)
+        return true;
+    if (!g_place())
+        return false;
+    sv_kstep *s = &t->steps[t->nsteps];
+    s->barrier_line = line;
+    s->cells = alloc_n<sv_value *>(SV_KTRACE_MAX_ARRAYS);
+    s->written = alloc_n<bool *>(SV_KTRACE_MAX_ARRAYS);
+    s->wrote = alloc_n<bool *>(SV_KTRACE_MAX_ARRAYS);
+    if (!s->cells || !s->written || !s->wrote)
+        return false;
+    for (size_t k = 0; k < G->dev.size(); k++) {
+        const GArr &a = G->dev[k];
+        s->cells[k] = alloc_n<sv_value>(a.len);
+        s->written[k] = alloc_n<bool>(a.len);
+        s->wrote[k] = alloc_n<bool>(a.len);
+        if (!s->cells[k] || !s->written[k] || !s->wrote[k])
+            return false;
+        const sv_kstep *p = t->nsteps ? &t->steps[t->nsteps - 1] : nullptr;
+        for (uint32_t c = 0; c < a.len; c++) {
+            memcpy(&s->cells[k][c].bits, (const void *)(a.base + (uintptr_t)c * kCell), kCell);
+            s->written[k][c] = a.written[c] != 0;
+            bool before = p && p->cells[k] && p->written[k][c];
+            s->wrote[k][c] = a.written[c] &&
+                             (!before || p->cells[k][c].bits != s->cells[k][c].bits);
+        }
+    }
+    t->nsteps++;
+    return true;
+}
+
+// The host function's run (each launch, then the output).
+bool g_run(sv_schedule sched, char *err, size_t errlen)
+{
+    R->sched = sched;
+    R->yield_at_access = sched.kind == SV_SCHEDULE_LOCKSTEP || sched.kind == SV_SCHEDULE_RANDOM ||
+                         sched.kind == SV_SCHEDULE_WARPS;
+    R->switches = 0;
+    G->host = ctx::fiber(std::allocator_arg, Alloc{R->stacks + (kStack + kGuard)},
+                         [](ctx::fiber &&sink) -> ctx::fiber {
+#ifdef SV_RT_ASAN
+        __sanitizer_finish_switch_fiber(nullptr, &R->main_bottom, &R->main_size);
+#endif
+        G->host_sink = std::move(sink);
+        R->entry(R->in, R->out, (int)R->n);
+        G->host_done = true;
+#ifdef SV_RT_ASAN
+        __sanitizer_start_switch_fiber(nullptr, R->main_bottom, R->main_size);
+#endif
+        return std::move(G->host_sink);
+    });
+    for (;;) {
+        G->in_host = true;
+        R->in_fiber = true;
+#ifdef SV_RT_ASAN
+        __sanitizer_start_switch_fiber(&R->main_fake, g_stack_bottom(0), kStack);
+#endif
+        G->host = std::move(G->host).resume();
+#ifdef SV_RT_ASAN
+        __sanitizer_finish_switch_fiber(R->main_fake, nullptr, nullptr);
+#endif
+        R->in_fiber = false;
+        G->in_host = false;
+        if (R->failed || G->host_done || !G->host || !G->pending)
+            break;
+        G->pending = false;
+        G->launch++;
+        R->step = (uint32_t)R->t->nsteps; // a failure's step: the launch's
+        g_run_launch();
+        if (R->failed)
+            break;
+        if (!g_step(G->line)) {
+            sv_errorf(err, errlen, "out of memory recording the trace");
+            return false;
+        }
+        sv_klaunch l = {dup_str(G->kernel), G->grid, G->block, (uint32_t)G->shared, G->line,
+                        (uint32_t)(R->t->nsteps - 1)};
+        if (!l.kernel) {
+            sv_errorf(err, errlen, "out of memory recording the trace");
+            return false;
+        }
+        G->launches.push_back(l);
+    }
+    sv_ktrace *t = R->t;
+    if (!g_place()) {
+        sv_errorf(err, errlen, "out of memory recording the trace");
+        return false;
+    }
+    if (!G->launches.empty()) {
+        t->launches = alloc_n<sv_klaunch>(G->launches.size());
+        if (!t->launches) {
+            sv_errorf(err, errlen, "out of memory recording the trace");
+            return false;
+        }
+        memcpy(t->launches, G->launches.data(), G->launches.size() * sizeof *t->launches);
+        t->nlaunches = G->launches.size();
+    }
+    // arrays made after a step hold nothing there
+    for (size_t k = 0; k < t->nsteps; k++)
+        for (size_t a = 0; a < t->narrays; a++)
+            if (!t->steps[k].cells[a]) {
+                t->steps[k].cells[a] = alloc_n<sv_value>(t->arrays[a].len);
+                t->steps[k].written[a] = alloc_n<bool>(t->arrays[a].len);
+                t->steps[k].wrote[a] = alloc_n<bool>(t->arrays[a].len);
+                if (!t->steps[k].cells[a] || !t->steps[k].written[a] || !t->steps[k].wrote[a]) {
+                    sv_errorf(err, errlen, "out of memory recording the trace");
+                    return false;
+                }
+            }
+    if (t->narrays == 0) { // no launch: out[] alone
+        t->arrays[0].name = dup_str("out");
+        t->arrays[0].kind = SV_KARRAY_OUT;
+        t->arrays[0].len = R->n;
+        t->arrays[0].rows = 1;
+        t->narrays = 1;
+    }
+    free(t->output);
+    free(t->output_written);
+    t->output = alloc_n<sv_value>(R->n);
+    t->output_written = alloc_n<bool>(R->n);
+    if (!t->output || !t->output_written) {
+        sv_errorf(err, errlen, "out of memory recording the trace");
+        return false;
+    }
+    for (uint32_t i = 0; i < R->n; i++) {
+        memcpy(&t->output[i].bits, R->out + (size_t)i * kCell, kCell);
+        t->output_written[i] = G->dev[0].written[i] != 0;
+        R->arrs[0].written[i] = G->dev[0].written[i]; // output_wrong reads them
+    }
+    t->switches = R->switches;
+    t->runs = 1;
+    t->shown_run = 0;
+    return true;
+}
+
+// Where a signal found a file with a host function: the thread that runs
+// (or the host), at the kernel's line.
+void g_where(sv_kfailure *f, void *fault_pc, void *)
+{
+    if (!R || !G)
+        return;
+    f->thread = G->in_host || G->th.empty() ? -1 : g_thread(G->th[G->cur]);
+    uintptr_t pc = (uintptr_t)fault_pc;
+    int32_t line = pc && R->in_fiber && in_kernel_code(pc) ? line_of(pc - R->so_base + 1) : 0;
+    f->line = line ? line : line_of(R->last_pc);
+}
+
+// Sets up the host side after load: device memory for out[], the closure's
+// room, the hooks; in[] stays the trace's input.
+bool g_setup(char *err, size_t errlen)
+{
+    static Grid grid;
+    G = &grid;
+    G->bidx = (unsigned *)dlsym(R->so, "sv_rt_blockIdx");
+    G->gdim = (unsigned *)dlsym(R->so, "sv_rt_gridDim");
+    G->bdim = (unsigned *)dlsym(R->so, "sv_rt_blockDim");
+    G->closure = (unsigned char *)calloc(1, kClosure);
+    if (!G->bidx || !G->gdim || !G->bdim || !G->closure) {
+        sv_errorf(err, errlen, "not a kernel built with cuda_cpu.h (no blockIdx, gridDim)");
+        return false;
+    }
+    R->own.push_back({(uintptr_t)G->closure, (uintptr_t)G->closure + kClosure});
+    GArr out;
+    out.name = "out";
+    out.base = (uintptr_t)R->out;
+    out.bytes = (size_t)R->n * kCell;
+    out.len = R->n;
+    out.written.assign(R->n, 0);
+    G->dev.push_back(std::move(out));
+    *R->hooks = &g_hooks;
+    sv_rt_set_where(g_where);
+    return true;
+}
+
 } // namespace
 
 extern "C" bool sv_rt_cpu_exec(const char *so_path, const sv_rt_lines *lines, const char *dyn_name,
@@ -2467,9 +3636,15 @@ extern "C" bool sv_rt_cpu_exec(const char *so_path, const sv_rt_lines *lines, co
     char msg[256];
     if (ok && !R->failed && !sv_rt_limits_apply_time(req, msg, sizeof msg))
         fail_set(SV_KFAIL_INTERNAL, msg, 0, -1, -1, 0);
-    if (ok && !R->failed)
+    if (ok && !R->failed && host_mode) {
+        ok = g_run(run_schedule(req->schedule, 0), err, errlen);
+        t->wrong_runs = ok && !R->failed && output_wrong(expected);
+        if (ok && req->each_run)
+            ok = sv_rt_child_send(t);
+    } else if (ok && !R->failed) {
         ok = runs(req, expected, err, errlen);
-    if (ok)
+    }
+    if (ok && !host_mode)
         ok = finish(expected, err, errlen);
     free(expected);
     return ok;

@@ -57,6 +57,7 @@
 /* ---- The table the runtime fills -------------------------------------- */
 extern "C" {
 typedef struct sv_rt_hooks {
+    /* write: bit 0 a write, bit 1 a volatile access */
     void (*access)(void *addr, unsigned long size, int write, void *pc);
     void (*sync)(int line);
     void (*shared)(void *addr, unsigned long bytes, unsigned long rows, const char *name,
@@ -87,6 +88,18 @@ typedef struct sv_rt_hooks {
     /* a printf of the kernel's at a line: its format (a literal, checked by
      * the source scan) and arguments, formatted by the runtime */
     int (*print)(int line, const char *fmt, __builtin_va_list ap);
+    /* Many blocks (issue 31), from the host function scan: a launch of
+     * kernel at line, grid x block threads with shared bytes of dynamic
+     * shared memory, each thread calling thunk(closure) on the runtime's
+     * copy of the closure's bytes; returns when every block has ended (a
+     * failure stops the run: never returns) */
+    void (*launch)(int line, const char *kernel, const unsigned grid[3], const unsigned block[3],
+                   unsigned long shared, void (*thunk)(const void *), const void *closure,
+                   unsigned long bytes);
+    /* cudaMalloc and cudaFree of the host function: device memory of bytes
+     * named by the pointer's expression ("&sums"); NULL stops the run */
+    void *(*dalloc)(unsigned long bytes, const char *name, int line);
+    void (*dfree)(void *p, int line);
 } sv_rt_hooks;
 
 /* The warp collectives' kinds (sv_rt_hooks.warp). */
@@ -118,6 +131,9 @@ typedef struct uint3 {
 __attribute__((visibility("default"))) sv_rt_hooks *sv_rt_hooks_ptr;
 __attribute__((visibility("default"))) uint3 sv_rt_threadIdx;
 __attribute__((visibility("default"))) uint3 sv_rt_blockDim;
+/* One block unless the host function launches more (issue 31) */
+__attribute__((visibility("default"))) uint3 sv_rt_blockIdx;
+__attribute__((visibility("default"))) uint3 sv_rt_gridDim = {1, 1, 1};
 /* Shared memory: one pool, laid out by the runtime's rules (cpu_exec.cc):
  * a margin, the dynamic shared memory (extern __shared__, 48 KiB, the CUDA
  * limit; the runtime checks accesses against 2 * n * sizeof(T)), a margin,
@@ -177,9 +193,9 @@ __attribute__((no_sanitize("thread"))) static void *sv_rt_shared_alloc(unsigned 
     SV_RT_HOOK void __tsan_unaligned_write##N(void *a)                                \
     { SV_RT_ACC(a, N, 1); }                \
     SV_RT_HOOK void __tsan_volatile_read##N(void *a)                                  \
-    { SV_RT_ACC(a, N, 0); }                \
+    { SV_RT_ACC(a, N, 2); }                \
     SV_RT_HOOK void __tsan_volatile_write##N(void *a)                                 \
-    { SV_RT_ACC(a, N, 1); }
+    { SV_RT_ACC(a, N, 3); }
 SV_RT_RD(1)
 SV_RT_RD(2)
 SV_RT_RD(4)
@@ -372,8 +388,89 @@ struct dim3 {
     unsigned int x, y, z;
     constexpr dim3(unsigned int a = 1, unsigned int b = 1, unsigned int c = 1) : x(a), y(b), z(c) {}
 };
-static const uint3 blockIdx = {0, 0, 0};
-static const uint3 gridDim = {1, 1, 1};
+#define blockIdx sv_rt_blockIdx
+#define gridDim sv_rt_gridDim
+
+/* ---- The host side (issue 31) --------------------------------------------- *
+ * A file may define void scan(const T *in, T *out, int n), which launches
+ * its kernels as a CUDA program's host side does. source_scan.c writes each
+ * launch NAME<<<c>>>(args) as sv_rt_launcher(LINE, "NAME", NAME)(sv_rt_cfg(c))(args),
+ * on the same lines. The arguments are copied once (a closure of values),
+ * as a launch copies a kernel's parameters. */
+typedef int cudaError_t;
+enum { cudaSuccess = 0, sv_rt_cuda_error = 2 };
+struct sv_rt_cfg_t {
+    unsigned grid[3], block[3];
+    unsigned long shared;
+};
+static inline sv_rt_cfg_t sv_rt_cfg(dim3 g, dim3 b, unsigned long shared = 0, int stream = 0)
+{
+    (void)stream;
+    return {{g.x, g.y, g.z}, {b.x, b.y, b.z}, shared};
+}
+extern "C" {
+/* (uninstrumented: the table is the runtime's memory, not the kernel's) */
+SV_RT_HOOK void sv_rt_launch_go(int line, const char *name, const unsigned *grid,
+                                const unsigned *block, unsigned long shared,
+                                void (*thunk)(const void *), const void *closure,
+                                unsigned long bytes)
+{
+    sv_rt_hooks_ptr->launch(line, name, grid, block, shared, thunk, closure, bytes);
+}
+}
+template <typename F>
+static void sv_rt_thunk(const void *f)
+{
+    (*static_cast<const F *>(f))();
+}
+template <typename K>
+struct sv_rt_launch_k {
+    int line;
+    const char *name;
+    K *k;
+    sv_rt_cfg_t c;
+    template <typename... A>
+    void operator()(A... a) const
+    {
+        K *fn = k;
+        auto f = [=]() { fn(a...); };
+        static_assert(__is_trivially_copyable(decltype(f)),
+                      "a kernel's arguments are plain values and pointers");
+        sv_rt_launch_go(line, name, c.grid, c.block, c.shared, &sv_rt_thunk<decltype(f)>, &f,
+                        sizeof f);
+    }
+};
+template <typename K>
+struct sv_rt_launch_f {
+    int line;
+    const char *name;
+    K *k;
+    sv_rt_launch_k<K> operator()(sv_rt_cfg_t c) const { return {line, name, k, c}; }
+};
+template <typename K>
+static sv_rt_launch_f<K> sv_rt_launcher(int line, const char *name, K *k)
+{
+    return {line, name, k};
+}
+extern "C" {
+SV_RT_HOOK cudaError_t sv_rt_cuda_malloc(void **p, unsigned long bytes, const char *name, int line)
+{
+    void *m = sv_rt_hooks_ptr->dalloc(bytes, name, line);
+    *p = m;
+    return m ? cudaSuccess : sv_rt_cuda_error;
+}
+SV_RT_HOOK cudaError_t sv_rt_cuda_free(void *p, int line)
+{
+    sv_rt_hooks_ptr->dfree(p, line);
+    return cudaSuccess;
+}
+}
+#define cudaMalloc(p, bytes) sv_rt_cuda_malloc((void **)(p), (bytes), #p, __LINE__)
+#define cudaFree(p) sv_rt_cuda_free((void *)(p), __LINE__)
+#define cudaMemset(p, v, bytes) (SV_RT_MEMSET((p), (v), (bytes)), cudaSuccess)
+static inline cudaError_t cudaDeviceSynchronize() { return cudaSuccess; }
+static inline cudaError_t cudaGetLastError() { return cudaSuccess; }
+static inline cudaError_t cudaPeekAtLastError() { return cudaSuccess; }
 
 /* ---- Warp-level CUDA ----------------------------------------------------- *
  * A warp is 32 consecutive threadIdx.x; each collective is the runtime's

@@ -1268,6 +1268,10 @@ static bool gpu_scan(const sv_runtime_request *req, const char *path, sv_source_
     if (!sv_source_check_entry(scan, req->entry, req->type, &line, msg, sizeof msg))
         return sv_ktrace_fail(t, SV_KFAIL_SIGNATURE, msg, line, -1, err, errlen);
     *refused = false;
+    if (scan->entry == SV_SCAN_ENTRY_HOST)
+        return sv_ktrace_fail(t, SV_KFAIL_UNAVAILABLE, "a kernel file with a host function scan "
+                              "runs on the CPU runtime only, as yet", scan->host.line, -1, err,
+                              errlen);
     return sv_ktrace_set_text(&t->entry, scan->kernels[scan->entry].name, err, errlen);
 }
 

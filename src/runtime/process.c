@@ -375,7 +375,14 @@ static bool prepare(const sv_runtime_request *req, sv_ktrace *t, prepared *pr, b
         ok = sv_ktrace_fail(t, SV_KFAIL_SIGNATURE, msg, line, -1, err, errlen);
         goto done;
     }
-    snprintf(pr->entry, sizeof pr->entry, "%s", scan->kernels[scan->entry].name);
+    if (scan->entry == SV_SCAN_ENTRY_HOST && req->backend == SV_RUNTIME_GPU) {
+        ok = sv_ktrace_fail(t, SV_KFAIL_UNAVAILABLE,
+                            "a kernel file with a host function scan (its own launches) runs on "
+                            "the CPU runtime only, as yet: run it with --backend cpu",
+                            scan->host.line, -1, err, errlen);
+        goto done;
+    }
+    snprintf(pr->entry, sizeof pr->entry, "%s", sv_source_entry(scan)->name);
     pr->prep.entry = pr->entry;
     if (!sv_ktrace_set_text(&t->entry, pr->entry, err, errlen)) {
         ok = false;

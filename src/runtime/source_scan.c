@@ -60,6 +60,14 @@ static const char *const allowed_reserved[] = {
     "__saturatef", NULL,
 };
 
+/* The CUDA host API a host function scan (issue 31) may call: scratch
+ * memory and the launches' errors; nothing that reads device memory on the
+ * host (so that the launches depend on n alone). */
+static const char *const host_api[] = {
+    "cudaMalloc", "cudaFree", "cudaMemset", "cudaDeviceSynchronize", "cudaGetLastError",
+    "cudaPeekAtLastError", "cudaError_t", "cudaSuccess", NULL,
+};
+
 /* What both runtimes define as macros, or the CPU runtime does where NVRTC
  * has keywords: a kernel file may use them but not test, define or undefine
  * them (`#ifdef __global__` would tell one runtime from the other). */
@@ -71,7 +79,8 @@ static const char *const runtime_macros[] = {
     "__shfl_xor_sync", "__ballot_sync", "__any_sync", "__all_sync", "__activemask",
     "__syncwarp", "__constant__", "__syncthreads_count", "__syncthreads_and", "__syncthreads_or", "__ldg",
     "__reduce_add_sync", "__reduce_min_sync", "__reduce_max_sync", "__reduce_and_sync",
-    "__reduce_or_sync", "__reduce_xor_sync", "assert", "printf", NULL,
+    "__reduce_or_sync", "__reduce_xor_sync", "assert", "printf", "cudaMalloc", "cudaFree",
+    "cudaMemset", NULL,
 };
 
 /* CUDA that neither runtime provides yet, named in words instead of the
@@ -316,7 +325,7 @@ static bool check_ident(lexer *lx, const char *s, size_t len, int line, bool in_
         (len >= 7 && memcmp(s, "SV_CUDA", 7) == 0))
         return refuse(lx, SV_KFAIL_REFUSED, line,
                       "%s is the runtime's own name: a kernel file may not use it", name);
-    if (in_list(allowed_reserved, s, len))
+    if (in_list(allowed_reserved, s, len) || in_list(host_api, s, len))
         return true;
     const char *what = unsupported_what(s, len);
     if (what)
@@ -850,6 +859,28 @@ static void template_param(const lexer *lx, size_t i, char *buf, size_t len)
         tok_copy(lx, k + 2, buf, len);
 }
 
+/* The parameters between the parentheses at open and close into kr. */
+static void params_of(const lexer *lx, size_t open, size_t close, sv_scan_kernel *kr)
+{
+    size_t a = open + 1;
+    int depth = 0;
+    for (size_t q = open + 1; q <= close; q++) {
+        if (is(lx, q, "(") || is(lx, q, "<") || is(lx, q, "["))
+            depth++;
+        else if ((is(lx, q, ")") || is(lx, q, ">") || is(lx, q, "]")) && q != close)
+            depth--;
+        if ((q == close || (is(lx, q, ",") && depth == 0)) && q > a) {
+            if (kr->nparams < SV_SCAN_MAX_PARAMS)
+                param_parse(lx, a, q, &kr->params[kr->nparams++]);
+            a = q + 1;
+        } else if (is(lx, q, ",") && depth == 0) {
+            a = q + 1;
+        }
+    }
+    if (kr->nparams == 1 && strcmp(kr->params[0].type, "void") == 0)
+        kr->nparams = 0;
+}
+
 static bool kernel_parse(lexer *lx, size_t g, const char *path, sv_kfail_kind *kind, int *fline,
                          char *err, size_t errlen)
 {
@@ -889,25 +920,99 @@ static bool kernel_parse(lexer *lx, size_t g, const char *path, sv_kfail_kind *k
     size_t open = k + 1, close = match(lx, open);
     if (close >= lx->ntoks)
         return true;
-    size_t a = open + 1;
-    int depth = 0;
-    for (size_t q = open + 1; q <= close; q++) {
-        if (is(lx, q, "(") || is(lx, q, "<") || is(lx, q, "["))
-            depth++;
-        else if ((is(lx, q, ")") || is(lx, q, ">") || is(lx, q, "]")) && q != close)
-            depth--;
-        if ((q == close || (is(lx, q, ",") && depth == 0)) && q > a) {
-            if (kr->nparams < SV_SCAN_MAX_PARAMS)
-                param_parse(lx, a, q, &kr->params[kr->nparams++]);
-            a = q + 1;
-        } else if (is(lx, q, ",") && depth == 0) {
-            a = q + 1;
-        }
-    }
-    if (kr->nparams == 1 && strcmp(kr->params[0].type, "void") == 0)
-        kr->nparams = 0;
+    params_of(lx, open, close, kr);
     o->nkernels++;
     return true;
+}
+
+/* The host function scan at token i ("scan" followed by "("), at file
+ * scope: a definition of void scan(...) that is not __global__ or
+ * __device__. Anything else named scan is left to the compiler. */
+static void host_parse(lexer *lx, size_t i)
+{
+    sv_source_scan *o = lx->out;
+    size_t v = i;
+    if (v == 0 || !is(lx, v - 1, "void"))
+        return;
+    v--;
+    for (size_t b = v; b > 0 && b + 4 > v; b--)
+        if (is(lx, b - 1, "__global__") || is(lx, b - 1, "__device__"))
+            return;
+    size_t close = match(lx, i + 1);
+    if (close >= lx->ntoks || !is(lx, close + 1, "{") || o->has_host)
+        return;
+    sv_scan_kernel *h = &o->host;
+    memset(h, 0, sizeof *h);
+    snprintf(h->name, sizeof h->name, "scan");
+    h->line = lx->toks[i].line;
+    size_t head = v;
+    while (head > 0 && (is(lx, head - 1, "static") || is(lx, head - 1, "inline") ||
+                        is(lx, head - 1, "__host__")))
+        head--;
+    template_param(lx, head, h->tparam, sizeof h->tparam);
+    params_of(lx, i + 1, close, h);
+    o->has_host = true;
+}
+
+/* Whether tokens i, i+1, i+2 are c c c, next to each other ("<<<"). */
+static bool triple(const lexer *lx, size_t i, const char *c)
+{
+    return is(lx, i, c) && is(lx, i + 1, c) && is(lx, i + 2, c) &&
+           lx->toks[i + 1].off == lx->toks[i].off + 1 && lx->toks[i + 2].off == lx->toks[i].off + 2;
+}
+
+/* A launch NAME<<<config>>>(args) or NAME<T><<<...>>>(...) whose "<<<" is
+ * at token i: recorded for the CPU text; refused where it is no launch of
+ * the file's kernels. Returns the token after its ">>>", or 0 on a refusal. */
+static size_t launch_parse(lexer *lx, size_t i)
+{
+    sv_source_scan *o = lx->out;
+    int line = lx->toks[i].line;
+    size_t c = i; /* the callee's first token */
+    if (c > 0 && is(lx, c - 1, ">")) { /* template arguments: back to their "<" */
+        int depth = 0;
+        while (c > 0) {
+            c--;
+            if (is(lx, c, ">"))
+                depth++;
+            else if (is(lx, c, "<") && --depth == 0)
+                break;
+        }
+    }
+    if (c == 0 || !tok_ident(lx, c - 1)) {
+        refuse(lx, SV_KFAIL_REFUSED, line, "a launch (<<<...>>>) names a __global__ function "
+               "of the file before its <<<");
+        return 0;
+    }
+    c--;
+    size_t k = i + 3;
+    int depth = 0;
+    while (k < lx->ntoks && !(depth == 0 && triple(lx, k, ">"))) {
+        if (is(lx, k, "(") || is(lx, k, "["))
+            depth++;
+        else if (is(lx, k, ")") || is(lx, k, "]"))
+            depth--;
+        else if (is(lx, k, ";") || is(lx, k, "{") || is(lx, k, "}"))
+            break;
+        k++;
+    }
+    if (k >= lx->ntoks || !triple(lx, k, ">") || !is(lx, k + 3, "(")) {
+        refuse(lx, SV_KFAIL_REFUSED, line, "a launch NAME<<<grid, block[, shared]>>>(args) "
+               "is not complete here");
+        return 0;
+    }
+    if (o->nlaunches == SV_SCAN_MAX_LAUNCHES) {
+        refuse(lx, SV_KFAIL_REFUSED, line, "more than %d launches in a kernel file",
+               SV_SCAN_MAX_LAUNCHES);
+        return 0;
+    }
+    sv_scan_launch *l = &o->launches[o->nlaunches++];
+    tok_copy(lx, c, l->kernel, sizeof l->kernel);
+    l->line = line;
+    l->callee_at = orig(lx, lx->toks[c].off);
+    l->open_at = orig(lx, lx->toks[i].off);
+    l->close_at = orig(lx, lx->toks[k].off);
+    return k + 3;
 }
 
 static bool shared_parse(lexer *lx, size_t i, const char *path, sv_kfail_kind *kind, int *fline,
@@ -1097,6 +1202,13 @@ static bool scan(const char *src, const char *path, sv_source_scan *out,
             out->own_op = true;
         } else if (is(&lx, i, "__global__")) {
             ok = kernel_parse(&lx, i, path, kind, line, err, errlen);
+        } else if (fn_depth == 0 && is(&lx, i, "scan") && is(&lx, i + 1, "(")) {
+            host_parse(&lx, i);
+        } else if (triple(&lx, i, "<")) {
+            size_t next = launch_parse(&lx, i);
+            ok = next != 0;
+            if (ok)
+                i = next - 1;
         } else if (is(&lx, i, "__constant__")) {
             ok = constant_decl(&lx, i, fn_depth == 0);
         } else if (is(&lx, i, "__shared__")) {
@@ -1128,7 +1240,32 @@ bool sv_source_scan_text(const char *src, const char *path, sv_source_scan *out,
             return false;
         }
     }
+    for (size_t i = 0; i < out->nlaunches; i++) {
+        const sv_scan_launch *l = &out->launches[i];
+        bool known = false;
+        for (size_t k = 0; k < out->nkernels; k++)
+            known = known || strcmp(out->kernels[k].name, l->kernel) == 0;
+        if (!out->has_host || !known) {
+            *kind = SV_KFAIL_REFUSED;
+            *line = l->line;
+            if (!out->has_host)
+                sv_errorf(err, errlen, "%s:%d: a launch (%s<<<...>>>) is made by a host "
+                          "function void scan(const T *in, T *out, int n), which this file "
+                          "does not define", path, l->line, l->kernel);
+            else
+                sv_errorf(err, errlen, "%s:%d: %s<<<...>>> launches no __global__ function of "
+                          "this file", path, l->line, l->kernel);
+            return false;
+        }
+    }
     return true;
+}
+
+const sv_scan_kernel *sv_source_entry(const sv_source_scan *s)
+{
+    if (s->entry == SV_SCAN_ENTRY_HOST)
+        return &s->host;
+    return &s->kernels[s->entry >= 0 ? s->entry : 0];
 }
 
 /* ---- The contract ---------------------------------------------------------- */
@@ -1204,6 +1341,25 @@ bool sv_source_check_entry(sv_source_scan *s, const char *entry, sv_type type, i
     names_text(s, names, sizeof names);
     *line = 0;
     s->entry = -1;
+    if (s->has_host && (!entry || strcmp(entry, "scan") == 0)) {
+        *line = s->host.line;
+        if (s->nkernels == 0) {
+            sv_errorf(err, errlen, "line %d: scan launches kernels, and this file defines no "
+                      "__global__ function", s->host.line);
+            return false;
+        }
+        if (!contract_ok(&s->host, type)) {
+            char have[512];
+            params_text(&s->host, have, sizeof have);
+            const char *T = sv_source_ctype(type);
+            sv_errorf(err, errlen, "line %d: the host function scan takes (const %s *in, %s "
+                      "*out, int n) for --type %s; its parameters are (%s)",
+                      s->host.line, T, T, sv_type_name(type), have);
+            return false;
+        }
+        s->entry = SV_SCAN_ENTRY_HOST;
+        return true;
+    }
     if (s->nkernels == 0) {
         sv_errorf(err, errlen, "no __global__ function: a kernel file defines one "
                                "__global__ void NAME(const %s *in, %s *out, int n)",
@@ -1291,7 +1447,7 @@ static void shared_edit(const sv_source_scan *s, size_t first, size_t last, edit
 static char *cpu_body(const sv_source_scan *s, const char *src, const char *path, size_t extra_out,
                       size_t *used)
 {
-    edit *ed = malloc(2 * SV_SCAN_MAX_SHARED * sizeof *ed);
+    edit *ed = malloc((2 * SV_SCAN_MAX_SHARED + 3 * SV_SCAN_MAX_LAUNCHES) * sizeof *ed);
     size_t ne = 0;
     if (!ed)
         return NULL;
@@ -1299,6 +1455,20 @@ static char *cpu_body(const sv_source_scan *s, const char *src, const char *path
         ed[ne].at = s->blank_start[i];
         ed[ne].cut = s->blank_end[i] - s->blank_start[i];
         ed[ne++].text[0] = '\0';
+    }
+    /* NAME<<<c>>>(a) -> sv_rt_launcher(L, "NAME", NAME)(sv_rt_cfg(c))(a) */
+    for (size_t i = 0; i < s->nlaunches; i++) {
+        const sv_scan_launch *l = &s->launches[i];
+        ed[ne].at = l->callee_at;
+        ed[ne].cut = 0;
+        snprintf(ed[ne++].text, sizeof ed[0].text, "sv_rt_launcher(%d, \"%s\", ", l->line,
+                 l->kernel);
+        ed[ne].at = l->open_at;
+        ed[ne].cut = 3;
+        snprintf(ed[ne++].text, sizeof ed[0].text, ")(sv_rt_cfg(");
+        ed[ne].at = l->close_at;
+        ed[ne].cut = 3;
+        snprintf(ed[ne++].text, sizeof ed[0].text, "))");
     }
     for (size_t i = 0; i < s->nshared;) {
         size_t j = i;
@@ -1351,7 +1521,7 @@ char *sv_source_cpu_text(const sv_source_scan *s, const char *src, const char *p
     char *o = cpu_body(s, src, path, 0, &u);
     if (!o)
         return NULL;
-    const sv_scan_kernel *k = s->entry >= 0 ? &s->kernels[s->entry] : &s->kernels[0];
+    const sv_scan_kernel *k = sv_source_entry(s);
     const char *head = "\n#line 1 \"<scanviz launcher>\"\n"
                        "extern \"C\" __attribute__((visibility(\"default\"))) void "
                        "sv_rt_entry(const void *in, void *out, int n)\n";
@@ -1364,6 +1534,9 @@ char *sv_source_cpu_text(const sv_source_scan *s, const char *src, const char *p
         o[u] = '\0';
         return o;
     }
+    if (s->entry == SV_SCAN_ENTRY_HOST) /* the runtime runs it as the host side */
+        u += (size_t)sprintf(o + u, "\n#line 1 \"<scanviz launcher>\"\nextern \"C\" "
+                             "__attribute__((visibility(\"default\"))) const int sv_rt_host = 1;\n");
     if (type == SV_TYPE_COUNT)
         type = strstr(k->params[0].type, "float") ? SV_TYPE_FLOAT32 : SV_TYPE_INT32;
     const char *T = sv_source_ctype(type);

@@ -43,6 +43,8 @@ extern "C" {
 #define SV_SCAN_MAX_KERNELS 32
 #define SV_SCAN_MAX_PARAMS 16
 #define SV_SCAN_MAX_SHARED 32
+#define SV_SCAN_MAX_LAUNCHES 32
+#define SV_SCAN_ENTRY_HOST SV_SCAN_MAX_KERNELS /* sv_source_scan.entry: the host scan */
 
 typedef struct sv_scan_param {
     char type[SV_SCAN_TYPE]; /* normalized: "const int *", "int" */
@@ -73,10 +75,21 @@ typedef struct sv_scan_shared {
     bool file_scope;         /* outside every function (its CPU text: SV_RT_FSTATIC) */
 } sv_scan_shared;
 
+/* A launch in the host function (issue 31): NAME<<<config>>>(args), its
+ * offsets in the file, which the CPU text rewrites to the runtime's
+ * launcher on the same lines. */
+typedef struct sv_scan_launch {
+    char kernel[SV_SCAN_NAME]; /* the __global__ function launched */
+    int line;
+    size_t callee_at;          /* the kernel's name */
+    size_t open_at, close_at;  /* the "<<<" and the ">>>" (3 bytes each) */
+} sv_scan_launch;
+
 typedef struct sv_source_scan {
     size_t nkernels;
     sv_scan_kernel kernels[SV_SCAN_MAX_KERNELS];
-    int entry;               /* index of the kernel to run, -1 before the check */
+    int entry;               /* index of the kernel to run, -1 before the check,
+                                SV_SCAN_ENTRY_HOST: the host function scan */
     size_t nshared;
     sv_scan_shared shared[SV_SCAN_MAX_SHARED];
     /* #include lines of the CUDA built-ins, blanked in the CPU text */
@@ -86,6 +99,13 @@ typedef struct sv_source_scan {
      * enum, using or a typedef's name): the runtime's (scan_ops.h) is then
      * not brought in, so the file's compiles as it did before there was one */
     bool own_op;
+    /* a host function void scan(const T *in, T *out, int n) (issue 31): the
+     * entry, which launches the file's kernels (<<<>>>) as a CUDA program's
+     * host side does */
+    bool has_host;
+    sv_scan_kernel host;
+    size_t nlaunches;
+    sv_scan_launch launches[SV_SCAN_MAX_LAUNCHES];
 } sv_source_scan;
 
 /* The headers a kernel file may include: the CUDA built-ins, which both
@@ -99,12 +119,17 @@ const char *sv_source_allowed_includes(void);
  * contract. */
 bool sv_source_scan_text(const char *src, const char *path, sv_source_scan *out,
                          sv_kfail_kind *kind, int *line, char *err, size_t errlen);
-/* Picks the entry (entry NULL: the only __global__ function) and checks its
+/* Picks the entry (entry NULL: the host function scan when the file has
+ * one, else the only __global__ function) and checks its
  * parameters against (const T *in, T *out, int n) for type. False with
  * err naming both parameter lists (SV_KFAIL_SIGNATURE, *line the kernel's
  * line), or the entries there are. */
 bool sv_source_check_entry(sv_source_scan *s, const char *entry, sv_type type, int *line,
                            char *err, size_t errlen);
+
+/* The entry picked (sv_source_check_entry): a kernel, or the host function
+ * scan; the first kernel before the check. */
+const sv_scan_kernel *sv_source_entry(const sv_source_scan *s);
 
 /* The name a compiler is given for the file (its #line and messages): path
  * with every byte that is not printable ASCII, a quote or a backslash

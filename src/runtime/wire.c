@@ -198,6 +198,16 @@ bool sv_rt_wire_send(int fd, const sv_ktrace *t)
         w32((uint32_t)c->line);
         w32(c->warp);
     }
+    w32((uint32_t)t->nlaunches);
+    for (size_t k = 0; k < t->nlaunches; k++) {
+        const sv_klaunch *l = &t->launches[k];
+        wstr(l->kernel);
+        w32(l->grid);
+        w32(l->block);
+        w32(l->shared);
+        w32((uint32_t)l->line);
+        w32(l->step);
+    }
     w32(WIRE_END);
     wput(wkey, sizeof wkey);
     wflush();
@@ -449,7 +459,7 @@ bool sv_rt_wire_recv_first(const unsigned char *data, size_t len, const unsigned
         k->len = r32(&r);
         k->rows = r32(&r);
         k->touched = r32(&r) != 0;
-        if (!k->name || k->kind > SV_KARRAY_REG || k->len > SV_KTRACE_MAX_CELLS || k->rows == 0 ||
+        if (!k->name || k->kind > SV_KARRAY_GLOBAL || k->len > SV_KTRACE_MAX_CELLS || k->rows == 0 ||
             k->len % k->rows != 0)
             r.ok = false;
         t->narrays = a + 1;
@@ -526,6 +536,21 @@ bool sv_rt_wire_recv_first(const unsigned char *data, size_t len, const unsigned
         c->line = (int32_t)r32(&r);
         c->warp = r32(&r);
         t->nbankcells = k + 1;
+    }
+    uint32_t nl = rcount(&r, SV_KTRACE_MAX_LAUNCHES, 24);
+    if (nl && !(t->launches = calloc(nl, sizeof *t->launches)))
+        goto oom;
+    for (uint32_t k = 0; k < nl && r.ok; k++) { /* ranges: sv_ktrace_validate */
+        sv_klaunch *l = &t->launches[k];
+        l->kernel = rstr(&r);
+        l->grid = r32(&r);
+        l->block = r32(&r);
+        l->shared = r32(&r);
+        l->line = (int32_t)r32(&r);
+        l->step = r32(&r);
+        t->nlaunches = k + 1;
+        if (!l->kernel)
+            r.ok = false;
     }
     unsigned char k1[SV_RT_KEY_BYTES];
     if (r32(&r) != WIRE_END || !rget(&r, k1, sizeof k1) || !r.ok) {

@@ -1,0 +1,349 @@
+/* Many blocks and launches on the CPU runtime (issue 31): kernel files with a
+ * host function scan that launches their kernels, run as a user's file for
+ * several n and every schedule. Each output is checked against a plain C
+ * scan here (not the runtime's), the launches against what the file's host
+ * function must have asked for, every failure by kind, line (the file's
+ * MARK) and words, the hazards between blocks by kind and lines, and the
+ * trace file's launches read back.
+ *   test_blocks TESTS_KERNELS_DIR */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../expect.h"
+
+#include "core/fileio.h"
+#include "core/ktrace.h"
+#include "core/ktrace_file.h"
+#include "core/lab.h"
+#include "runtime.h"
+#include "need_cpu.h"
+
+static const char *kdir;
+static const char *const schedules[] = {"sequential", "reverse", "lockstep", "random:7", "warps:3"};
+#define NSCHED (sizeof schedules / sizeof *schedules)
+
+static char *source_of(const char *file)
+{
+    char path[1024], err[1024];
+    snprintf(path, sizeof path, "%s/%s", kdir, file);
+    size_t len;
+    char *src = sv_read_bounded(path, 1 << 20, "kernel", &len, err, sizeof err);
+    CHECK_MSG(src != NULL, "%s", err);
+    return src;
+}
+
+static sv_ktrace *run(const char *file, const sv_value *in, size_t n, sv_op op, sv_type type,
+                      const char *schedule, sv_runtime_backend backend)
+{
+    char path[1024], err[1024];
+    snprintf(path, sizeof path, "%s/%s", kdir, file);
+    char *src = source_of(file);
+    if (!src)
+        return NULL;
+    sv_runtime_request req;
+    memset(&req, 0, sizeof req);
+    req.path = path;
+    req.source = src;
+    req.op = op;
+    req.type = type;
+    req.scan = SV_SCAN_INCLUSIVE;
+    req.input = in;
+    req.n = n;
+    req.backend = backend;
+    req.runs = 1;
+    if (!sv_schedule_parse(schedule, &req.schedule, err, sizeof err)) {
+        CHECK_MSG(false, "%s", err);
+        free(src);
+        return NULL;
+    }
+    sv_ktrace *t = sv_runtime_run(&req, err, sizeof err);
+    CHECK_MSG(t != NULL, "%s: %s", file, err);
+    free(src);
+    return t;
+}
+
+static int mark_line(const char *file, const char *tag)
+{
+    char *src = source_of(file), want[64];
+    if (!src)
+        return 0;
+    snprintf(want, sizeof want, "MARK: %s", tag);
+    const char *p = strstr(src, want);
+    int line = 1;
+    for (const char *c = src; p && c < p; c++)
+        line += *c == '\n';
+    free(src);
+    return p ? line : 0;
+}
+
+/* Seeded values in [-8, 23]. */
+static void input_of(size_t n, uint32_t seed, sv_value *in)
+{
+    uint32_t x = seed * 2654435761u + 1;
+    for (size_t i = 0; i < n; i++) {
+        x = x * 1103515245u + 12345u;
+        in[i].i = (int32_t)((x >> 16) % 32) - 8;
+    }
+}
+
+/* The inclusive scan of op over int32 values, as C computes it. */
+static int32_t apply(sv_op op, int32_t a, int32_t b)
+{
+    switch (op) {
+    case SV_OP_MAX:
+        return a > b ? a : b;
+    case SV_OP_XOR:
+        return a ^ b;
+    default:
+        return (int32_t)((uint32_t)a + (uint32_t)b);
+    }
+}
+
+static bool right(const sv_ktrace *t, const sv_value *in, size_t n, sv_op op)
+{
+    if (!t->output)
+        return false;
+    int32_t acc = 0;
+    for (size_t i = 0; i < n; i++) {
+        acc = i ? apply(op, acc, in[i].i) : in[i].i;
+        if (!t->output_written[i] || t->output[i].i != acc)
+            return false;
+    }
+    return true;
+}
+
+static void hierarchical(void)
+{
+    static const size_t sizes[] = {1, 63, 64, 65, 1000, 1024};
+    static const sv_op ops[] = {SV_OP_SUM, SV_OP_MAX, SV_OP_XOR};
+    static sv_value in[SV_MAX_N];
+    for (size_t z = 0; z < sizeof sizes / sizeof *sizes; z++)
+        for (size_t s = 0; s < NSCHED; s++)
+            for (size_t o = 0; o < 3; o++) {
+                size_t n = sizes[z];
+                if (o > 0 && n != 1000)
+                    continue;
+                input_of(n, (uint32_t)(z * 31 + s), in);
+                sv_ktrace *t = run("blocks_hier.cu", in, n, ops[o], SV_TYPE_INT32, schedules[s],
+                                   SV_RUNTIME_CPU);
+                if (!t)
+                    continue;
+                CHECK_MSG(t->failure.kind == SV_KFAIL_NONE, "hier n=%zu %s: %s", n, schedules[s],
+                          t->failure.message ? t->failure.message : "");
+                CHECK_MSG(right(t, in, n, ops[o]), "hier n=%zu %s op %d: output wrong", n,
+                          schedules[s], (int)ops[o]);
+                CHECK_MSG(t->nhazards == 0 && t->hazards_total == 0, "hier n=%zu %s: hazards", n,
+                          schedules[s]);
+                uint32_t blocks = (uint32_t)((n + 63) / 64);
+                CHECK(t->nlaunches == 3 && t->nsteps == 3);
+                if (t->nlaunches == 3) {
+                    CHECK(strcmp(t->launches[0].kernel, "block_scan") == 0 &&
+                          t->launches[0].grid == blocks && t->launches[0].block == 64 &&
+                          t->launches[0].step == 0);
+                    CHECK(strcmp(t->launches[1].kernel, "scan_sums") == 0 &&
+                          t->launches[1].grid == 1 && t->launches[1].block == 1);
+                    CHECK(strcmp(t->launches[2].kernel, "add_back") == 0 &&
+                          t->launches[2].grid == blocks && t->launches[2].step == 2);
+                    CHECK(t->launches[0].line == mark_line("blocks_hier.cu", "") ||
+                          t->launches[0].line > 0);
+                }
+                /* out and the block sums, the sums scanned after launch 2 */
+                CHECK(t->narrays == 2 && strcmp(t->arrays[1].name, "sums") == 0 &&
+                      t->arrays[1].kind == SV_KARRAY_GLOBAL && t->arrays[1].len == blocks);
+                if (t->narrays == 2 && t->nsteps == 3 && ops[o] == SV_OP_SUM) {
+                    int32_t acc = 0;
+                    for (uint32_t b = 0; b < blocks; b++) {
+                        int32_t block = 0;
+                        for (size_t i = b * 64; i < n && i < (b + 1) * 64; i++)
+                            block += in[i].i;
+                        acc += block;
+                        CHECK_MSG(t->steps[0].cells[1][b].i == block &&
+                                      t->steps[1].cells[1][b].i == acc,
+                                  "hier n=%zu: sums[%u] after launches 1 and 2", n, b);
+                    }
+                }
+                sv_ktrace_destroy(t);
+            }
+}
+
+static void chained(void)
+{
+    static const size_t sizes[] = {1, 33, 100, 1024};
+    static sv_value in[SV_MAX_N];
+    const int wait = mark_line("blocks_chained.cu", "wait");
+    CHECK(wait > 0);
+    for (size_t z = 0; z < sizeof sizes / sizeof *sizes; z++)
+        for (size_t s = 0; s < NSCHED; s++) {
+            size_t n = sizes[z];
+            input_of(n, (uint32_t)(z + 7 * s), in);
+            /* with a ticket: right under every schedule */
+            sv_ktrace *t = run("blocks_ticket.cu", in, n, SV_OP_SUM, SV_TYPE_INT32, schedules[s],
+                               SV_RUNTIME_CPU);
+            if (t) {
+                CHECK_MSG(t->failure.kind == SV_KFAIL_NONE && right(t, in, n, SV_OP_SUM) &&
+                              t->hazards_total == 0,
+                          "ticket n=%zu %s: %s", n, schedules[s],
+                          t->failure.message ? t->failure.message : "wrong or hazards");
+                CHECK(t->nlaunches == 1 && t->launches[0].grid == (n + 31) / 32);
+                sv_ktrace_destroy(t);
+            }
+            /* without: right when blocks start in order, else the block it
+             * waits for has not started */
+            t = run("blocks_chained.cu", in, n, SV_OP_SUM, SV_TYPE_INT32, schedules[s],
+                    SV_RUNTIME_CPU);
+            if (!t)
+                continue;
+            bool in_order = strcmp(schedules[s], "reverse") != 0 &&
+                            strncmp(schedules[s], "random", 6) != 0;
+            if (in_order || n <= 64) { /* (two blocks: both resident at once) */
+                CHECK_MSG(t->failure.kind == SV_KFAIL_NONE && right(t, in, n, SV_OP_SUM),
+                          "chained n=%zu %s: %s", n, schedules[s],
+                          t->failure.message ? t->failure.message : "wrong");
+            } else {
+                const char *m = t->failure.message ? t->failure.message : "";
+                CHECK_MSG(t->failure.kind == SV_KFAIL_DEADLOCK && t->failure.line == wait &&
+                              strstr(m, "blocks may start in any order") &&
+                              strstr(m, "which has not started") && strstr(m, "flags["),
+                          "chained n=%zu %s: %d at line %d: %s", n, schedules[s],
+                          (int)t->failure.kind, (int)t->failure.line, m);
+                CHECK(t->nlaunches == 0);
+            }
+            sv_ktrace_destroy(t);
+        }
+}
+
+static void one_launch(void)
+{
+    static sv_value in[SV_MAX_N];
+    const size_t n = 100;
+    input_of(n, 3, in);
+    const int rd = mark_line("blocks_one_launch.cu", "read"),
+              wr = mark_line("blocks_one_launch.cu", "write");
+    sv_ktrace *t = run("blocks_one_launch.cu", in, n, SV_OP_SUM, SV_TYPE_INT32, "sequential",
+                       SV_RUNTIME_CPU);
+    if (t) {
+        CHECK_MSG(right(t, in, n, SV_OP_SUM) && t->hazards_total == 0,
+                  "one launch, in order: right and no hazard");
+        sv_ktrace_destroy(t);
+    }
+    t = run("blocks_one_launch.cu", in, n, SV_OP_SUM, SV_TYPE_INT32, "reverse", SV_RUNTIME_CPU);
+    if (!t)
+        return;
+    CHECK_MSG(!right(t, in, n, SV_OP_SUM), "one launch, reversed: the sums are read too early");
+    /* each sums[b] of the 6 blocks read by a later block before it was written */
+    CHECK_MSG(t->nhazards == 6 && t->hazards_total == 6, "%zu hazards", t->nhazards);
+    for (size_t h = 0; h < t->nhazards; h++) {
+        const sv_khazard *z = &t->hazards[h];
+        CHECK(z->kind == SV_KHAZARD_WAR && z->step == 0 && z->array == 1 &&
+              z->first.line == rd && z->second.line == wr && z->first.thread / 16 > z->cell &&
+              z->second.thread / 16 == z->cell);
+    }
+    sv_ktrace_destroy(t);
+}
+
+static void refusals(void)
+{
+    static sv_value in[64];
+    input_of(64, 1, in);
+    struct {
+        const char *file, *mark, *words;
+        sv_kfail_kind kind;
+    } cases[] = {
+        {"blocks_no_host.cu", "launch", "host function void scan", SV_KFAIL_REFUSED},
+        {"blocks_host_reads.cu", "host read", "the host function scan read in[0]",
+         SV_KFAIL_OUT_OF_RANGE},
+        {"blocks_grid_2d.cu", "launch", "1-D grids and blocks", SV_KFAIL_REFUSED},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        sv_ktrace *t = run(cases[i].file, in, 64, SV_OP_SUM, SV_TYPE_INT32, "sequential",
+                           SV_RUNTIME_CPU);
+        if (!t)
+            continue;
+        const char *m = t->failure.message ? t->failure.message : "";
+        CHECK_MSG(t->failure.kind == cases[i].kind && strstr(m, cases[i].words) &&
+                      t->failure.line == mark_line(cases[i].file, cases[i].mark),
+                  "%s: %d at line %d: %s", cases[i].file, (int)t->failure.kind,
+                  (int)t->failure.line, m);
+        sv_ktrace_destroy(t);
+    }
+    /* a file with a host function on the GPU backend: said, not run */
+    sv_ktrace *t = run("blocks_hier.cu", in, 64, SV_OP_SUM, SV_TYPE_INT32, "sequential",
+                       SV_RUNTIME_GPU);
+    if (t) {
+        CHECK_MSG(t->failure.kind == SV_KFAIL_UNAVAILABLE && t->failure.message &&
+                      strstr(t->failure.message, "CPU runtime"),
+                  "hier on the GPU: %d", (int)t->failure.kind);
+        sv_ktrace_destroy(t);
+    }
+}
+
+static void file_round_trip(void)
+{
+    static sv_value in[SV_MAX_N];
+    input_of(300, 9, in);
+    sv_ktrace *t = run("blocks_hier.cu", in, 300, SV_OP_SUM, SV_TYPE_INT32, "random:3",
+                       SV_RUNTIME_CPU);
+    if (!t)
+        return;
+    char *buf = NULL, err[512];
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    CHECK(f && sv_ktrace_write(t, f, err, sizeof err));
+    if (f)
+        fclose(f);
+    CHECK(buf && strstr(buf, "\"launches\": [") &&
+          strstr(buf, "{\"kernel\": \"block_scan\", \"grid\": 5, \"block\": 64, \"shared\": 0"));
+    sv_ktrace *u = buf ? sv_ktrace_parse(buf, err, sizeof err) : NULL;
+    CHECK_MSG(u != NULL, "read back: %s", err);
+    if (u) {
+        CHECK(u->nlaunches == 3 && u->narrays == 2 && u->arrays[1].kind == SV_KARRAY_GLOBAL);
+        for (size_t i = 0; i < u->nlaunches && i < t->nlaunches; i++)
+            CHECK(strcmp(u->launches[i].kernel, t->launches[i].kernel) == 0 &&
+                  u->launches[i].grid == t->launches[i].grid &&
+                  u->launches[i].block == t->launches[i].block &&
+                  u->launches[i].line == t->launches[i].line &&
+                  u->launches[i].step == t->launches[i].step);
+        sv_ktrace_destroy(u);
+    }
+    /* a launch's step past the steps, a kernel that is no identifier: refused */
+    if (buf) {
+        char *bad = strdup(buf);
+        char *p = bad ? strstr(bad, "\"step\": 2}") : NULL;
+        if (p) {
+            p[8] = '7';
+            sv_ktrace *v = sv_ktrace_parse(bad, err, sizeof err);
+            CHECK_MSG(v == NULL && strstr(err, "launches"), "a launch past the steps: %s", err);
+            sv_ktrace_destroy(v);
+        }
+        free(bad);
+        bad = strdup(buf);
+        p = bad ? strstr(bad, "\"kernel\": \"add_back\"") : NULL;
+        if (p) {
+            p[14] = ' ';
+            sv_ktrace *v = sv_ktrace_parse(bad, err, sizeof err);
+            CHECK_MSG(v == NULL && strstr(err, "identifier"), "a kernel's name: %s", err);
+            sv_ktrace_destroy(v);
+        }
+        free(bad);
+    }
+    free(buf);
+    sv_ktrace_destroy(t);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        fprintf(stderr, "usage: test_blocks TESTS_KERNELS_DIR\n");
+        return 2;
+    }
+    kdir = argv[1];
+    need_cpu_runtime(77);
+    hierarchical();
+    chained();
+    one_launch();
+    refusals();
+    file_round_trip();
+    return check_report("all many-block tests passed");
+}
