@@ -374,8 +374,40 @@ static size_t step_hazards(const sv_ktrace *t, size_t k)
     return n;
 }
 
+/* A launch of a host function (issue 31): "Launch 1 of 3 · block_scan<<<4,
+ * 256>>> (line 43): 3 blocks wrote 1000 cells of out and 4 of sums", the
+ * output's words after the last. */
+static void launch_line(const sv_ktrace *t, size_t k, const sv_klaunch *l, char *l1, size_t n1,
+                        char *l2, size_t n2)
+{
+    snprintf(l1, n1, "Launch %zu of %zu \u00b7 %s<<<%" PRIu32 ", %" PRIu32 ">>> (line %" PRId32
+             "): ", (size_t)(l - t->launches) + 1, t->nlaunches, l->kernel, l->grid, l->block,
+             l->line);
+    size_t parts = 0;
+    for (size_t a = 0; a < t->narrays; a++) {
+        size_t w = 0;
+        for (uint32_t c = 0; c < t->arrays[a].len; c++)
+            w += t->steps[k].wrote[a][c];
+        if (w)
+            cat(l1, n1, "%s%zu cell%s of %s", parts++ ? ", " : "its blocks wrote ", w,
+                w == 1 ? "" : "s", t->arrays[a].name);
+    }
+    if (!parts)
+        cat(l1, n1, "no cell changed");
+    if (k + 1 == t->nsteps && t->failure.kind == SV_KFAIL_NONE) {
+        char o[SV_WORDS_MAX];
+        output_words(t, o, sizeof o);
+        cat(l2, n2, "%s%s", l2[0] ? " \u00b7 " : "", o);
+    }
+}
+
 static void deed_line(const sv_ktrace *t, size_t k, char *l1, size_t n1, char *l2, size_t n2)
 {
+    const sv_klaunch *launch = sv_ktrace_launch_of(t, k);
+    if (launch) {
+        launch_line(t, k, launch, l1, n1, l2, n2);
+        return;
+    }
     char head[64];
     step_name(t, k, head, sizeof head);
     const sv_kstep *s = &t->steps[k];
@@ -531,7 +563,7 @@ bool sv_kwords_caption(const sv_app_view *v, sv_caption_words *out)
                 nuw, ww);
         out->line2_error = true;
     }
-    if (!sv_kpane_has_reads(t))
+    if (!sv_kpane_has_reads(t) && t->nlaunches == 0)
         cat(l2, n2, "%sno reads recorded (GPU): no operand arrows", l2[0] ? " \u00b7 " : "");
     if (v->kcompare && v->kcompare_shown)
         compare_words(v, k, l2, n2);
@@ -864,6 +896,9 @@ bool sv_kwords_counters(const sv_app_view *v, char *line, size_t n1, char *note,
                  "total %zu (writes from two reads or more) \u00b7 hazards %zu",
                  t->nsteps ? k + 1 : 0, t->nsteps, writes, combined, total,
                  t->nsteps ? step_hazards(t, k) : 0);
+    else if (!own && t->nlaunches)
+        snprintf(line, n1, "launch %zu of %zu \u00b7 hazards between blocks %zu",
+                 t->nsteps ? k + 1 : 0, t->nsteps, t->nsteps ? step_hazards(t, k) : 0);
     else if (!own)
         snprintf(line, n1, "step %zu of %zu \u00b7 hazards %zu", t->nsteps ? k + 1 : 0,
                  t->nsteps, (size_t)t->hazards_total);

@@ -7,6 +7,7 @@
  * and tagged with their ways, an out-of-range read
  * or a deadlock on the threads' cells, and the chapter kernel's values as
  * a ghost line under the rows it matches. */
+#include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -169,9 +170,11 @@ static void draw_row_labels(const kdraw *d)
         float y = d->l->row_y[r];
         sv_gfx_text(d->g, SV_FONT_SANS_BOLD, d->l->row_label_px, d->l->label_col.x,
                     y - d->l->row_label_dy, SV_ALIGN_LEFT, d->t->text, row->name);
-        const char *sub = row->kind != SV_KROW_ARRAY ? "global memory"
-                          : d->kt->arrays[row->array].kind == SV_KARRAY_REG ? "registers"
-                                                                            : "shared memory";
+        const sv_karray_kind kind = row->kind == SV_KROW_ARRAY ? d->kt->arrays[row->array].kind
+                                                                : SV_KARRAY_OUT;
+        const char *sub = kind == SV_KARRAY_REG      ? "registers"
+                          : kind == SV_KARRAY_SHARED ? "shared memory"
+                                                     : "global memory";
         sv_gfx_text(d->g, SV_FONT_SANS, d->l->row_sub_px, d->l->label_col.x,
                     y + d->l->row_sub_dy, SV_ALIGN_LEFT, d->t->text_dim, sub);
     }
@@ -712,6 +715,41 @@ static void draw_failure(const kdraw *d)
     }
 }
 
+/* A launch's tiles (issue 31): under the in[] and out[] rows, a bracket
+ * under each block's cells, "block b" in it where it fits. */
+static void draw_tiles(const kdraw *d)
+{
+    const sv_klaunch *la = sv_ktrace_launch_of(d->kt, d->k);
+    const sv_layout *l = d->l;
+    if (!la || la->block == 0 || l->cell_pitch <= 0.0f)
+        return;
+    float px = fmaxf(l->row_sub_px, l->legible_px);
+    sv_rgba c = d->t->text_dim;
+    for (int r = 0; r < d->rows.n; r++) {
+        const sv_krow *row = &d->rows.row[r];
+        if (row->kind == SV_KROW_ARRAY || row->count < 2)
+            continue;
+        float y = l->row_y[r] + l->cell_h / 2.0f + 0.45f * px;
+        for (uint32_t b = 0; b < la->grid && (size_t)b * la->block < row->count; b++) {
+            uint32_t lo = b * la->block, hi = lo + la->block;
+            if (hi > row->count)
+                hi = row->count;
+            if ((int)hi - 1 < l->first_cell || (int)lo > l->last_cell)
+                continue;
+            sv_box a = sv_layout_cell(l, r, (int)lo), z = sv_layout_cell(l, r, (int)hi - 1);
+            float x0 = a.x + 1.0f, x1 = z.x + z.w - 1.0f;
+            sv_gfx_line(d->g, x0, y, x1, y, 1.5f, c);
+            sv_gfx_line(d->g, x0, y - 0.35f * px, x0, y, 1.5f, c);
+            sv_gfx_line(d->g, x1, y - 0.35f * px, x1, y, 1.5f, c);
+            char label[32];
+            snprintf(label, sizeof label, "block %" PRIu32, b);
+            if (sv_gfx_text_width(d->g, SV_FONT_SANS, px, label) < x1 - x0 - px)
+                sv_gfx_text(d->g, SV_FONT_SANS, px, (x0 + x1) / 2.0f, y + 0.95f * px,
+                            SV_ALIGN_CENTER, c, label);
+        }
+    }
+}
+
 void sv_render_kernel(sv_gfx *g, const sv_app_view *v, const sv_layout *l, const sv_theme *t)
 {
     kdraw d = { .g = g, .v = v, .l = l, .t = t, .kt = v->ktrace, .hover_row = -1,
@@ -743,6 +781,7 @@ void sv_render_kernel(sv_gfx *g, const sv_app_view *v, const sv_layout *l, const
         free(d.hazard);
         free(d.bank);
         draw_arrows(&d, 1);
+        draw_tiles(&d);
         draw_marks(&d);
         draw_failure(&d);
     }

@@ -1534,9 +1534,13 @@ char *sv_source_cpu_text(const sv_source_scan *s, const char *src, const char *p
         o[u] = '\0';
         return o;
     }
-    if (s->entry == SV_SCAN_ENTRY_HOST) /* the runtime runs it as the host side */
-        u += (size_t)sprintf(o + u, "\n#line 1 \"<scanviz launcher>\"\nextern \"C\" "
-                             "__attribute__((visibility(\"default\"))) const int sv_rt_host = 1;\n");
+    if (s->entry == SV_SCAN_ENTRY_HOST) { /* the runtime runs it as the host side */
+        static const char host[] = "\n#line 1 \"<scanviz launcher>\"\nextern \"C\" "
+                                   "__attribute__((visibility(\"default\"))) const int "
+                                   "sv_rt_host = 1;\n";
+        memcpy(o + u, host, sizeof host - 1);
+        u += sizeof host - 1;
+    }
     if (type == SV_TYPE_COUNT)
         type = strstr(k->params[0].type, "float") ? SV_TYPE_FLOAT32 : SV_TYPE_INT32;
     const char *T = sv_source_ctype(type);

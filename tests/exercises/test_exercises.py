@@ -39,9 +39,13 @@ START = {
     "warp-blocks": (4, "race: thread 0 read sums[0] while thread 7 wrote it"),
     "ballot-flags": (4, "out[0] holds 0; it should hold 1"),
     "conflict-free": (4, "bank conflicts: 280 (175 of loads, 105 of stores) where at most 0 may be"),
+    "blocks-hier": (4, "out[4] holds 4; it should hold 15"),
+    "blocks-chained": (5, "deadlock: block 23 waits at line 34 for flags[22], a flag of block 22, "
+                          "which has not started: blocks may start in any order"),
 }
 KIND = {"race": (4, "race: "), "run": (5, "out of range: thread 0 read"),
-        "output": (4, "out["), "banks": (4, "bank conflicts: "), "round": (4, "round "), "refused": (2, "signature")}
+        "output": (4, "out["), "banks": (4, "bank conflicts: "), "round": (4, "round "), "refused": (2, "signature"),
+        "deadlock": (5, "deadlock: ")}
 
 
 def run(*args, timeout=120):

@@ -882,6 +882,51 @@ static void test_mistake_overview(void)
     lab_free(&lv);
 }
 
+/* Many blocks (issue 31): a launch's step drawn as its tiles, a bracket
+ * and "block b" under in[] and out[] per block of the launch the trace
+ * holds, and its caption from that launch; none on a one-block trace. */
+static void test_launch_tiles(void)
+{
+    sv_ktrace *t = run_file(SV_TEST_KERNELS "/blocks_tiles.cu");
+    CHECK_INT((int)t->nlaunches, 3);
+    CHECK_INT((int)t->nsteps, 3);
+    sv_app_view v;
+    kview(&v, t, 0);
+    sv_caption_words cw;
+    CHECK(sv_pane_of(&v)->caption(&v, &cw));
+    CHECK_CONTAINS(cw.line1, "Launch 1 of 3 \u00b7 block_scan<<<2, 4>>> (line ");
+    CHECK_CONTAINS(cw.line1, "its blocks wrote 8 cells of out, 2 cells of sums");
+    draw(&v, 1280, 720, "launch 1 tiles");
+    int in = row_named(t, "in"), out = row_named(t, "out"), sums = row_named(t, "sums");
+    CHECK(in == 0 && sums > in && out > sums);
+    CHECK_MSG(text_drawn("block 0") && text_drawn("block 1") && !text_drawn("block 2"),
+              "launch 1 of 2 blocks: its tiles");
+    /* the brackets: a line under out[0 .. 3] and one under out[4 .. 7] */
+    int under = 0;
+    for (int b = 0; b < 2; b++) {
+        sv_box a = sv_layout_cell(&lay, out, 4 * b), z = sv_layout_cell(&lay, out, 4 * b + 3);
+        for (size_t i = 0; i < sv_gfx_rec_count(rec); i++) {
+            const sv_prim *p = sv_gfx_rec_prim(rec, i);
+            under += p->kind == SV_PRIM_LINE && fabsf(p->x0 - (a.x + 1.0f)) < 0.5f &&
+                     fabsf(p->x1 - (z.x + z.w - 1.0f)) < 0.5f && p->y0 > a.y + a.h &&
+                     p->y0 < a.y + 2.0f * a.h;
+        }
+    }
+    CHECK_INT(under, 2);
+    kview(&v, t, 1); /* scan_sums<<<1, 1>>>: one block, one thread */
+    CHECK(sv_pane_of(&v)->caption(&v, &cw));
+    CHECK_CONTAINS(cw.line1, "Launch 2 of 3 \u00b7 scan_sums<<<1, 1>>>");
+    kview(&v, t, 2);
+    CHECK(sv_pane_of(&v)->caption(&v, &cw));
+    CHECK_CONTAINS(cw.line2, "out holds the inclusive scan of in[] (sum)");
+    sv_ktrace_destroy(t);
+    t = run_file(SV_TEST_KERNELS "/double_buffer.cu");
+    kview(&v, t, 1);
+    draw(&v, 1280, 720, "one block: no tiles");
+    CHECK(!text_drawn("block 0"));
+    sv_ktrace_destroy(t);
+}
+
 int main(int argc, char **argv)
 {
     view_test_open(argc, argv, "test_kpane");
@@ -905,6 +950,7 @@ int main(int argc, char **argv)
     test_divergence();
     test_register_rows();
     test_legend_conditions();
+    test_launch_tiles();
     sv_gfx_rec_destroy(rec);
     return view_test_close("all kernel pane checks passed");
 }
