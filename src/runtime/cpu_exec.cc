@@ -2488,9 +2488,10 @@ void where(sv_kfailure *f, void *fault_pc, void *sp)
 // Each launch's end is a step of the trace: out[] and the device memory the
 // host allocated (cudaMalloc), cell by cell.
 //
-// Not yet (said in the user guide): warp collectives, printf and device-side
-// malloc in such a file; hazards between threads (the output is checked);
-// 2-D and 3-D grids.
+// Warp collectives are a block's own (32 consecutive threadIdx.x of it).
+// Hazards between the threads of a block are found per barrier interval of
+// the block, as one block's. Not yet (said in the user guide): device-side
+// malloc in such a file; 2-D and 3-D grids; n past 1024.
 
 constexpr uint32_t kResident = 2;
 constexpr uint32_t kSpin = 64;
@@ -2502,7 +2503,7 @@ constexpr size_t kMaxDev = (size_t)SV_KTRACE_MAX_CELLS * kCell;
 constexpr size_t kDynMax = 49152; // SV_RT_DYN
 constexpr size_t kName = 64;      // SV_SCAN_NAME
 
-enum GState { G_RUN, G_BAR, G_SPIN, G_DONE };
+enum GState { G_RUN, G_BAR, G_SPIN, G_WARP, G_DONE };
 
 struct GThread {
     ctx::fiber self, sink;
@@ -2515,6 +2516,11 @@ struct GThread {
     uint64_t spin_epoch = 0;
     uintptr_t atom_addr = 0; // an atomic's word, to see whether it changed
     uint32_t atom_old = 0;
+    // at a warp collective (G_WARP): as Th's
+    int wkind = 0;
+    uint32_t wmask = 0, warg = 0;
+    int wwidth = 32;
+    uint64_t wval = 0, wres = 0;
 #ifdef SV_RT_ASAN
     void *fake = nullptr;
 #endif
@@ -2568,8 +2574,21 @@ struct Grid {
     std::vector<GArr> dev;
     std::vector<sv_klaunch> launches;
     uint32_t launch = 0; // launches run so far, this one included
+    // each slot's shared cells in its block's barrier interval (gen): the
+    // last writer, the last reader and the one before of another thread
+    struct Cell {
+        uint64_t gen = 0;
+        uint32_t w = UINT32_MAX, r = UINT32_MAX, r2 = UINT32_MAX; // tid
+        int32_t wl = 0, rl = 0, r2l = 0;
+        uint32_t wv = 0, rv = 0, r2v = 0;
+        bool reported = false;
+    };
+    std::vector<std::unordered_map<uint64_t, Cell>> sh;
+    std::vector<uint64_t> gen;
+    uint64_t gen_next = 0;
 };
 Grid *G;
+constexpr uint16_t kSharedMark = 0x8000; // a hazard's shared array until it is placed
 
 [[maybe_unused]] unsigned char *g_stack_bottom(uint32_t k)
 {
@@ -2759,6 +2778,57 @@ void g_race(uint32_t arr, uint32_t c, bool write, int32_t line)
     a.w[c] = me;
 }
 
+// A plain access of shared cell c of array si by the thread that runs: a
+// hazard with another thread of its block in the same barrier interval, as
+// one block's (RAW, WAR, WAW), one per cell and interval.
+void g_shared_race(uint16_t si, uint32_t c, bool write, int32_t line)
+{
+    const GThread &t = G->th[G->cur];
+    const uint32_t s = G->cur / G->block;
+    Grid::Cell &e = G->sh[s][(uint64_t)si << 32 | c];
+    if (e.gen != G->gen[s])
+        e = Grid::Cell{G->gen[s]};
+    uint32_t v;
+    memcpy(&v, (const void *)(R->arrs[si].base + (uintptr_t)c * kCell), kCell);
+    uint32_t other = UINT32_MAX, ov = 0;
+    int32_t ol = 0;
+    sv_khazard_kind kind = SV_KHAZARD_RAW;
+    if (e.w != UINT32_MAX && e.w != t.tid) {
+        other = e.w, ol = e.wl, ov = e.wv;
+        kind = write ? SV_KHAZARD_WAW : SV_KHAZARD_RAW;
+    } else if (write && e.r != UINT32_MAX && e.r != t.tid) {
+        other = e.r, ol = e.rl, ov = e.rv, kind = SV_KHAZARD_WAR;
+    } else if (write && e.r2 != UINT32_MAX && e.r2 != t.tid) {
+        other = e.r2, ol = e.r2l, ov = e.r2v, kind = SV_KHAZARD_WAR;
+    }
+    if (other != UINT32_MAX && !e.reported) {
+        e.reported = true;
+        sv_ktrace *tr = R->t;
+        R->hazards_total++;
+        tr->hazards_total = R->hazards_total;
+        const uint32_t g1 = t.block * G->block + other, g2 = g_gid(t);
+        if (tr->nhazards < SV_KTRACE_MAX_HAZARDS && g1 < R->n && g2 < R->n) {
+            const uint16_t a = (uint16_t)(kSharedMark | si);
+            sv_khazard h{};
+            h.kind = kind;
+            h.step = (uint32_t)tr->nsteps;
+            h.array = a;
+            h.cell = c;
+            h.first = {g1, a, c, {0}, ol, 0};
+            h.first.value.bits = ov;
+            h.second = {g2, a, c, {0}, line, 0};
+            h.second.value.bits = v;
+            tr->hazards[tr->nhazards++] = h;
+        }
+    }
+    if (write) {
+        e.w = t.tid, e.wl = line, e.wv = v;
+    } else if (e.r != t.tid) {
+        e.r2 = e.r, e.r2l = e.rl, e.r2v = e.rv;
+        e.r = t.tid, e.rl = line, e.rv = v;
+    }
+}
+
 void g_access(void *addr, unsigned long size, int write, void *pcp, bool atomic)
 {
     const bool vol = (write & 2) != 0;
@@ -2777,8 +2847,11 @@ void g_access(void *addr, unsigned long size, int write, void *pcp, bool atomic)
         // shared memory of the block that runs, or the kernel's own
         uint16_t si = 0;
         int sk = classify(a, &si, &index);
-        if (sk == 0 && si != 0 && !G->in_host)
+        if (sk == 0 && si != 0 && si != SV_KARRAY_IN && !G->in_host) {
+            if (!atomic && !vol && si < SV_KTRACE_MAX_ARRAYS)
+                g_shared_race(si, (uint32_t)index, write != 0, line);
             goto shared;
+        }
         if (sk == -2 && si != 0 && si != SV_KARRAY_IN && !G->in_host) {
             snprintf(msg, sizeof msg, "%s %s %s[%lld] at line %d: outside the array",
                      g_who(who, sizeof who), write ? "wrote" : "read",
@@ -2924,16 +2997,176 @@ void g_hook_release(void *)
     g_not_yet("free", line_of(R->last_pc));
 }
 
-unsigned long long g_hook_warp(int, unsigned, unsigned long long, unsigned, int, int line)
+// ---- Warps of a block (as one block's: hook_warp) ----
+//
+// Lane l of the warp of slot thread j is slot thread j - j % 32 + l of the
+// same block; the last warp of a block may be partial.
+uint32_t g_lanes(uint32_t tid)
 {
-    g_not_yet("a warp collective", line);
-    return 0;
+    const uint32_t have = G->block - (tid - tid % 32);
+    return have >= 32 ? 0xffffffffu : (1u << have) - 1u;
 }
 
-int g_hook_print(int line, const char *, va_list)
+void g_warp_fail(sv_kfail_kind kind, const GThread &t, int line, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+void g_warp_fail(sv_kfail_kind kind, const GThread &t, int line, const char *fmt, ...)
 {
-    g_not_yet("printf", line);
-    return 0;
+    char msg[512];
+    int k = snprintf(msg, sizeof msg, "block %u: ", t.block);
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg + (k > 0 ? k : 0), sizeof msg - (size_t)(k > 0 ? k : 0), fmt, ap);
+    va_end(ap);
+    fail_set(kind, msg, line, g_thread(t), -1, 0);
+}
+
+// The collective of the lanes in set (all at it), from slot thread base.
+void g_warp_complete(uint32_t base, uint32_t set)
+{
+    const uint32_t first = base + (uint32_t)__builtin_ctz(set);
+    const GThread &f = G->th[first];
+    for (uint32_t l = 0; l < 32; l++) {
+        if (!(set >> l & 1))
+            continue;
+        const GThread &x = G->th[base + l];
+        if (x.wmask != f.wmask || x.wkind != f.wkind ||
+            (f.wkind == SV_RT_W_RED && x.warg != f.warg)) {
+            g_warp_fail(SV_KFAIL_DEADLOCK, x, x.wait_line, "deadlock at a warp collective: thread "
+                        "%u is at the %s of line %d with mask %#010x, thread %u at the %s of line "
+                        "%d with mask %#010x: the lanes of one collective must name the same mask",
+                        x.tid, warp_name(x.wkind), x.wait_line, x.wmask, f.tid, warp_name(f.wkind),
+                        f.wait_line, f.wmask);
+            return;
+        }
+    }
+    const uint32_t mask = f.wmask, lanes = g_lanes(f.tid);
+    uint64_t res[32] = {0};
+    uint32_t ballot = 0;
+    for (uint32_t l = 0; l < 32; l++)
+        if ((set >> l & 1) && G->th[base + l].wval)
+            ballot |= 1u << l;
+    uint32_t reduced = 0;
+    if (f.wkind == SV_RT_W_RED) {
+        const bool sgn = (f.warg & 8u) != 0;
+        bool any = false;
+        for (uint32_t m = 0; m < 32; m++) {
+            if (!(set >> m & 1))
+                continue;
+            const uint32_t v = (uint32_t)G->th[base + m].wval;
+            if (!any) {
+                reduced = v;
+                any = true;
+                continue;
+            }
+            switch (f.warg & 7u) {
+            case SV_RT_RED_ADD: reduced += v; break;
+            case SV_RT_RED_MIN:
+                reduced = sgn ? ((int32_t)v < (int32_t)reduced ? v : reduced) : std::min(v, reduced);
+                break;
+            case SV_RT_RED_MAX:
+                reduced = sgn ? ((int32_t)v > (int32_t)reduced ? v : reduced) : std::max(v, reduced);
+                break;
+            case SV_RT_RED_AND: reduced &= v; break;
+            case SV_RT_RED_OR: reduced |= v; break;
+            default: reduced ^= v; break;
+            }
+        }
+    }
+    for (uint32_t l = 0; l < 32; l++) {
+        if (!(set >> l & 1))
+            continue;
+        const GThread &x = G->th[base + l];
+        switch (x.wkind) {
+        case SV_RT_W_BALLOT: res[l] = ballot; break;
+        case SV_RT_W_ANY: res[l] = ballot != 0; break;
+        case SV_RT_W_ALL: res[l] = ballot == set; break;
+        case SV_RT_W_SYNC: break;
+        case SV_RT_W_RED: res[l] = reduced; break;
+        default: {
+            uint32_t j = shfl_src(x.wkind, l, x.warg, x.wwidth);
+            if (j != l && (!(lanes >> j & 1) || !(mask >> j & 1))) {
+                g_warp_fail(SV_KFAIL_OUT_OF_RANGE, x, x.wait_line, "thread %u (lane %u) reads lane "
+                            "%u, which %s, at line %d", x.tid, l, j,
+                            !(lanes >> j & 1) ? "does not exist (a partial last warp)"
+                                              : "is not in the mask", x.wait_line);
+                return;
+            }
+            res[l] = G->th[base + j].wval;
+        }
+        }
+    }
+    for (uint32_t l = 0; l < 32; l++)
+        if (set >> l & 1) {
+            G->th[base + l].wres = res[l];
+            G->th[base + l].state = G_RUN;
+        }
+}
+
+unsigned long long g_hook_warp(int kind, unsigned mask, unsigned long long value, unsigned arg,
+                               int width, int line)
+{
+    if (G->in_host) {
+        g_not_yet("a warp collective in the host function", line);
+        return 0;
+    }
+    GThread &t = G->th[G->cur];
+    g_flush(t);
+    const uint32_t lane = t.tid % 32, base = G->cur - lane, lanes = g_lanes(t.tid);
+    t.spin_addr = 0;
+    t.spin_count = 0;
+    if (kind == SV_RT_W_ACTIVE) { // until no lane of its warp can run (g_settle)
+        t.state = G_WARP;
+        t.wait_line = line;
+        t.wkind = kind;
+        t.wmask = lanes;
+        t.wval = 0;
+        g_to_scheduler();
+        return t.wres;
+    }
+    char msg[256];
+    if (kind < SV_RT_W_IDX || (kind > SV_RT_W_SYNC && kind != SV_RT_W_RED)) {
+        snprintf(msg, sizeof msg, "warp collective %d unknown", kind);
+        g_fail(SV_KFAIL_INTERNAL, msg, line, -1, 0);
+        return 0;
+    }
+    if ((kind <= SV_RT_W_XOR && (width < 1 || width > 32 || (width & (width - 1)))) ||
+        !(mask >> lane & 1)) {
+        snprintf(msg, sizeof msg, "block %u thread %u: the %s of line %d has %s", t.block, t.tid,
+                 warp_name(kind), line, !(mask >> lane & 1) ? "a mask without its own lane"
+                                                             : "a width that is not a power of "
+                                                               "two from 1 to 32");
+        g_fail(SV_KFAIL_OUT_OF_RANGE, msg, line, -1, 0);
+        return 0;
+    }
+    t.state = G_WARP;
+    t.wait_line = line;
+    t.wkind = kind;
+    t.wmask = mask;
+    t.wval = kind == SV_RT_W_BALLOT || kind == SV_RT_W_ANY || kind == SV_RT_W_ALL ? value != 0
+                                                                                   : value;
+    t.warg = arg;
+    t.wwidth = width;
+    const uint32_t set = mask & lanes;
+    bool all = true;
+    for (uint32_t l = 0; l < 32 && all; l++)
+        if ((set >> l & 1) && (G->th[base + l].state != G_WARP ||
+                               G->th[base + l].wkind == SV_RT_W_ACTIVE))
+            all = false;
+    if (all)
+        g_warp_complete(base, set);
+    g_to_scheduler(); // (runnable at once when it completed the collective)
+    return t.wres;
+}
+
+// printf of a kernel's thread (as one block's, its thread the global index):
+// a thread past n, or the host, prints nothing yet.
+int g_hook_print(int line, const char *fmt, va_list ap)
+{
+    if (G->in_host || g_thread(G->th[G->cur]) < 0) {
+        g_not_yet(G->in_host ? "printf in the host function" : "printf in a thread past n", line);
+        return 0;
+    }
+    return hook_print(line, fmt, ap);
 }
 
 void g_hook_assert_fail(const char *expr, int line)
@@ -3174,6 +3407,8 @@ void g_resume(uint32_t j)
 void g_start_block(uint32_t s, uint32_t b)
 {
     G->slot[s] = b;
+    G->gen[s] = ++G->gen_next;
+    G->sh[s].clear();
     std::fill(G->img[s].begin(), G->img[s].end(), 0);
     if (G->loaded == (int)s)
         G->loaded = -1;
@@ -3260,6 +3495,60 @@ bool g_settle(uint32_t s)
         G->ended++;
         return true;
     }
+    // __activemask: the lanes of a warp none of whose lanes can run
+    uint32_t warp_wait = 0, run = 0;
+    for (uint32_t j = lo; j < hi; j++) {
+        warp_wait += G->th[j].state == G_WARP;
+        run += G->th[j].state == G_RUN;
+    }
+    for (uint32_t w = lo; warp_wait && w < hi; w += 32) {
+        bool can = false;
+        for (uint32_t j = w; j < w + 32 && j < hi; j++)
+            can = can || G->th[j].state == G_RUN;
+        if (can)
+            continue;
+        for (uint32_t j = w; j < w + 32 && j < hi; j++) {
+            const GThread &x = G->th[j];
+            if (x.state != G_WARP || x.wkind != SV_RT_W_ACTIVE)
+                continue;
+            uint32_t set = 0;
+            for (uint32_t m = j; m < w + 32 && m < hi; m++)
+                if (G->th[m].state == G_WARP && G->th[m].wkind == SV_RT_W_ACTIVE &&
+                    G->th[m].wait_line == x.wait_line)
+                    set |= 1u << (m - w);
+            for (uint32_t m = j; m < w + 32 && m < hi; m++)
+                if (set >> (m - w) & 1) {
+                    G->th[m].wres = set;
+                    G->th[m].state = G_RUN;
+                }
+            return true;
+        }
+    }
+    if (warp_wait && run == 0 && spin == 0) {
+        // a lane at a collective for a lane that never comes
+        for (uint32_t j = lo; j < hi; j++) {
+            const GThread &x = G->th[j];
+            if (x.state != G_WARP)
+                continue;
+            const uint32_t base = j - x.tid % 32, set = x.wmask & g_lanes(x.tid);
+            for (uint32_t l = 0; l < 32; l++) {
+                const GThread &y = G->th[base + l];
+                if (!(set >> l & 1) || y.state == G_WARP)
+                    continue;
+                char why[96];
+                if (y.state == G_DONE)
+                    snprintf(why, sizeof why, "which has exited");
+                else
+                    snprintf(why, sizeof why, "which waits at the __syncthreads() of line %d",
+                             y.wait_line);
+                g_warp_fail(SV_KFAIL_DEADLOCK, x, x.wait_line, "deadlock at a warp collective: "
+                            "thread %u waits at the %s of line %d for thread %u of its mask "
+                            "%#010x, %s", x.tid, warp_name(x.wkind), x.wait_line, y.tid, x.wmask,
+                            why);
+                return false;
+            }
+        }
+    }
     if (bar == G->block && same) {
         int count = 0;
         for (uint32_t j = lo; j < hi; j++) {
@@ -3267,6 +3556,7 @@ bool g_settle(uint32_t s)
             G->th[j].state = G_RUN;
         }
         G->bar_count[s] = count;
+        G->gen[s] = ++G->gen_next; // a new barrier interval of the block
         return true;
     }
     if (bar > 0 && spin == 0 && bar + done == G->block) {
@@ -3365,6 +3655,8 @@ void g_run_launch()
     G->slot.assign(slots, UINT32_MAX);
     G->img.assign(slots, std::vector<uint8_t>(g_image_bytes(), 0));
     G->bar_count.assign(slots, 0);
+    G->sh.assign(slots, {});
+    G->gen.assign(slots, 0);
     G->loaded = -1;
     G->started = G->ended = 0;
     while (!R->failed && G->ended < nb) {
@@ -3512,6 +3804,35 @@ bool g_run(sv_schedule sched, char *err, size_t errlen)
     if (!g_place()) {
         sv_errorf(err, errlen, "out of memory recording the trace");
         return false;
+    }
+    // the shared arrays a hazard names: placed after the device memory, no
+    // cells of their own (each block has its own), hidden in the picture
+    std::map<uint16_t, uint16_t> placed;
+    for (size_t h = 0; h < t->nhazards; h++) {
+        sv_khazard &z = t->hazards[h];
+        if (!(z.array & kSharedMark) || z.array == SV_KARRAY_IN)
+            continue;
+        uint16_t si = (uint16_t)(z.array & ~kSharedMark);
+        auto it = placed.find(si);
+        if (it == placed.end()) {
+            if (t->narrays >= SV_KTRACE_MAX_ARRAYS || si >= R->arrs.size()) {
+                t->hazards[h--] = t->hazards[--t->nhazards]; // no room: counted, not kept
+                continue;
+            }
+            const Arr &a = R->arrs[si];
+            sv_karray *k = &t->arrays[t->narrays];
+            k->name = dup_str(a.name.c_str());
+            k->kind = SV_KARRAY_SHARED;
+            k->len = a.len ? a.len : 1;
+            k->rows = a.rows >= 1 && k->len % a.rows == 0 ? a.rows : 1;
+            k->touched = false;
+            if (!k->name) {
+                sv_errorf(err, errlen, "out of memory recording the trace");
+                return false;
+            }
+            it = placed.emplace(si, (uint16_t)t->narrays++).first;
+        }
+        z.array = z.first.array = z.second.array = it->second;
     }
     if (!G->launches.empty()) {
         t->launches = alloc_n<sv_klaunch>(G->launches.size());

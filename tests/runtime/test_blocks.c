@@ -168,6 +168,29 @@ static void hierarchical(void)
             }
 }
 
+/* The block's scan made of warp scans (__shfl_up_sync in every block, and
+ * in the one warp that scans the block sums). */
+static void warps(void)
+{
+    static const size_t sizes[] = {1, 31, 128, 129, 1000, 1024};
+    static sv_value in[SV_MAX_N];
+    for (size_t z = 0; z < sizeof sizes / sizeof *sizes; z++)
+        for (size_t s = 0; s < NSCHED; s++) {
+            size_t n = sizes[z];
+            input_of(n, (uint32_t)(5 * z + s), in);
+            sv_ktrace *t = run("blocks_warp.cu", in, n, SV_OP_SUM, SV_TYPE_INT32, schedules[s],
+                               SV_RUNTIME_CPU);
+            if (!t)
+                continue;
+            CHECK_MSG(t->failure.kind == SV_KFAIL_NONE && right(t, in, n, SV_OP_SUM),
+                      "warps n=%zu %s: %s", n, schedules[s],
+                      t->failure.message ? t->failure.message : "wrong");
+            CHECK(t->nlaunches == 3 && t->launches[0].block == 128 &&
+                  t->launches[0].grid == (n + 127) / 128 && t->launches[1].block == 32);
+            sv_ktrace_destroy(t);
+        }
+}
+
 static void chained(void)
 {
     static const size_t sizes[] = {1, 33, 100, 1024};
@@ -241,6 +264,41 @@ static void one_launch(void)
               z->second.thread / 16 == z->cell);
     }
     sv_ktrace_destroy(t);
+}
+
+/* A block's race in a file of many blocks: hazards between its threads, in
+ * launch 1, at the round's line, named by the block's shared array. */
+static void block_race(void)
+{
+    static sv_value in[SV_MAX_N];
+    const int round = mark_line("blocks_no_barrier.cu", "round");
+    for (size_t s = 0; s < NSCHED; s++) {
+        input_of(200, (uint32_t)s, in);
+        sv_ktrace *t = run("blocks_no_barrier.cu", in, 200, SV_OP_SUM, SV_TYPE_INT32,
+                           schedules[s], SV_RUNTIME_CPU);
+        if (!t)
+            continue;
+        CHECK_MSG(t->nhazards > 0 && t->hazards_total >= t->nhazards, "no barrier %s: %zu hazards",
+                  schedules[s], t->nhazards);
+        for (size_t h = 0; h < t->nhazards; h++) {
+            const sv_khazard *z = &t->hazards[h];
+            CHECK(z->step == 0 && z->array < t->narrays &&
+                  strcmp(t->arrays[z->array].name, "buf") == 0 &&
+                  t->arrays[z->array].kind == SV_KARRAY_SHARED && !t->arrays[z->array].touched &&
+                  z->first.line == round && z->second.line == round &&
+                  z->first.thread / 64 == z->second.thread / 64 &&
+                  z->first.thread != z->second.thread);
+        }
+        sv_ktrace_destroy(t);
+    }
+    /* and none in the right file */
+    input_of(200, 1, in);
+    sv_ktrace *t = run("blocks_hier.cu", in, 200, SV_OP_SUM, SV_TYPE_INT32, "random:7",
+                       SV_RUNTIME_CPU);
+    if (t) {
+        CHECK(t->hazards_total == 0 && t->narrays == 2);
+        sv_ktrace_destroy(t);
+    }
 }
 
 static void refusals(void)
@@ -341,8 +399,10 @@ int main(int argc, char **argv)
     kdir = argv[1];
     need_cpu_runtime(77);
     hierarchical();
+    warps();
     chained();
     one_launch();
+    block_race();
     refusals();
     file_round_trip();
     return check_report("all many-block tests passed");
