@@ -1396,10 +1396,12 @@ void hook_dfree_one(void *p, int line)
     (void)p;
 }
 
+void hook_fence_one(int) {} // one block: every access is seen by the next fiber
+
 sv_rt_hooks the_hooks = {hook_access,  hook_sync, hook_shared, hook_alloc,
                          hook_release, hook_span, hook_warp,   hook_sync_count,
                          hook_atomic,  hook_assert_fail, hook_print, hook_launch_one,
-                         hook_dalloc_one, hook_dfree_one};
+                         hook_dalloc_one, hook_dfree_one, hook_fence_one};
 
 // ---- Steps ------------------------------------------------------------------
 
@@ -2516,6 +2518,14 @@ struct GThread {
     uint64_t spin_epoch = 0;
     uintptr_t atom_addr = 0; // an atomic's word, to see whether it changed
     uint32_t atom_old = 0;
+    // memory order: the __threadfence()s it made, and the last write of
+    // another block it read (its writer, that writer's fences then, the
+    // write's place in the launch): a flag, maybe
+    uint32_t fences = 0;
+    uint32_t acq_gid = UINT32_MAX, acq_fences = 0;
+    uint64_t acq_seq = 0;
+    int32_t acq_line = 0;
+    uint32_t acq_arr = 0, acq_cell = 0;
     // at a warp collective (G_WARP): as Th's
     int wkind = 0;
     uint32_t wmask = 0, warg = 0;
@@ -2544,6 +2554,15 @@ struct GArr {
     };
     std::vector<Who> r1, r2, w;
     std::vector<uint32_t> reported; // the launch a hazard of the cell was found in
+    // the last write of each cell of any kind (plain, volatile, atomic): its
+    // writer's fences then and its place in the launch (memory order)
+    struct Last {
+        uint32_t launch = 0, block = 0, gid = 0, fences = 0, value = 0;
+        uint64_t seq = 0;
+        int32_t line = 0;
+    };
+    std::vector<Last> last;
+    std::vector<uint32_t> ordered; // the launch a memory-order finding of the cell was in
 };
 
 struct Grid {
@@ -2586,6 +2605,7 @@ struct Grid {
     std::vector<std::unordered_map<uint64_t, Cell>> sh;
     std::vector<uint64_t> gen;
     uint64_t gen_next = 0;
+    uint64_t wseq = 0; // device-memory writes so far (their order)
 };
 Grid *G;
 constexpr uint16_t kSharedMark = 0x8000; // a hazard's shared array until it is placed
@@ -2829,6 +2849,64 @@ void g_shared_race(uint16_t si, uint32_t c, bool write, int32_t line)
     }
 }
 
+// Memory order (a flag before its data): thread R reads cell c of device
+// array arr. A write of another block it read before in this launch is an
+// acquire (a flag, maybe); a later read of a cell that same writer wrote
+// before that flag with no __threadfence() between them is not ordered by
+// it: on a GPU the flag may be seen before the data. Named as a RAW hazard
+// of the data's cell (first the data's write, then this read). A write is
+// recorded as the cell's last, with its writer's fences.
+void g_order(uint32_t arr, uint32_t c, bool write, int32_t line)
+{
+    GArr &a = G->dev[arr];
+    if (a.last.size() != a.len) {
+        a.last.assign(a.len, {});
+        a.ordered.assign(a.len, 0);
+    }
+    GThread &t = G->th[G->cur];
+    GArr::Last &l = a.last[c];
+    uint32_t v;
+    memcpy(&v, (const void *)(a.base + (uintptr_t)c * kCell), kCell);
+    if (write) {
+        l = {G->launch, t.block, g_gid(t), t.fences, v, ++G->wseq, line};
+        return;
+    }
+    if (l.launch != G->launch || l.block == t.block)
+        return;
+    if (t.acq_gid == l.gid && l.seq < t.acq_seq && l.fences == t.acq_fences &&
+        !(t.acq_arr == arr && t.acq_cell == c) && a.ordered[c] != G->launch) {
+        a.ordered[c] = G->launch;
+        sv_ktrace *tr = R->t;
+        R->hazards_total++;
+        tr->hazards_total = R->hazards_total;
+        const uint32_t me = g_gid(t);
+        if (tr->nhazards < SV_KTRACE_MAX_HAZARDS && l.gid < R->n && me < R->n) {
+            sv_khazard h{};
+            h.kind = SV_KHAZARD_RAW;
+            h.step = (uint32_t)tr->nsteps;
+            h.array = (uint16_t)arr;
+            h.cell = c;
+            h.first = {l.gid, (uint16_t)arr, c, {0}, l.line, 0};
+            h.first.value.bits = l.value;
+            h.second = {me, (uint16_t)arr, c, {0}, line, 0};
+            h.second.value.bits = v;
+            tr->hazards[tr->nhazards++] = h;
+        }
+    }
+    t.acq_gid = l.gid;
+    t.acq_fences = l.fences;
+    t.acq_seq = l.seq;
+    t.acq_line = line;
+    t.acq_arr = arr;
+    t.acq_cell = c;
+}
+
+void g_hook_fence(int)
+{
+    if (!G->in_host)
+        G->th[G->cur].fences++;
+}
+
 void g_access(void *addr, unsigned long size, int write, void *pcp, bool atomic)
 {
     const bool vol = (write & 2) != 0;
@@ -2898,6 +2976,12 @@ void g_access(void *addr, unsigned long size, int write, void *pcp, bool atomic)
                 G->dev[arr].written[(size_t)c] = 1;
         if (!atomic && !vol && arr != SV_KARRAY_IN)
             g_race(arr, (uint32_t)index, write != 0, line);
+        if (arr != SV_KARRAY_IN && atomic) { // a read, then a write of the word
+            g_order(arr, (uint32_t)index, false, line);
+            g_order(arr, (uint32_t)index, true, line);
+        } else if (arr != SV_KARRAY_IN) {
+            g_order(arr, (uint32_t)index, write != 0, line);
+        }
     }
 shared:
     GThread &t = G->th[G->cur];
@@ -3362,7 +3446,7 @@ void g_hook_launch(int line, const char *kernel, const unsigned *grid, const uns
 sv_rt_hooks g_hooks = {g_hook_access,  g_hook_sync,  g_hook_shared,      g_hook_alloc,
                        g_hook_release, g_hook_span,  g_hook_warp,        g_hook_sync_count,
                        g_hook_atomic,  g_hook_assert_fail, g_hook_print, g_hook_launch,
-                       g_hook_dalloc,  g_hook_dfree};
+                       g_hook_dalloc,  g_hook_dfree, g_hook_fence};
 
 ctx::fiber g_make(uint32_t j)
 {

@@ -100,6 +100,9 @@ typedef struct sv_rt_hooks {
      * named by the pointer's expression ("&sums"); NULL stops the run */
     void *(*dalloc)(unsigned long bytes, const char *name, int line);
     void (*dfree)(void *p, int line);
+    /* __threadfence() of the current thread at line (many blocks: what it
+     * orders, the memory-order check of cpu_exec.cc) */
+    void (*fence)(int line);
 } sv_rt_hooks;
 
 /* The warp collectives' kinds (sv_rt_hooks.warp). */
@@ -537,9 +540,14 @@ struct sv_rt_at {
 #define __activemask sv_rt_at{__LINE__}.active
 
 /* Fences order nothing more on cooperative fibers: every access is seen by
- * the next fiber that runs. __ldg is a plain read at the caller's line. */
+ * the next fiber that runs; __threadfence() tells the runtime, whose check
+ * of many blocks names a flag a block publishes before its data with no
+ * fence between. __ldg is a plain read at the caller's line. */
 static inline void __threadfence_block() {}
-static inline void __threadfence() {}
+extern "C" {
+SV_RT_HOOK void sv_rt_fence(int line) { sv_rt_hooks_ptr->fence(line); }
+}
+#define __threadfence() sv_rt_fence(__LINE__)
 #define __ldg(p) (*(p))
 
 /* The bit intrinsics, with CUDA's results at 0 (__clz(0) 32, __ffs(0) 0). */

@@ -80,7 +80,7 @@ static const char *const runtime_macros[] = {
     "__syncwarp", "__constant__", "__syncthreads_count", "__syncthreads_and", "__syncthreads_or", "__ldg",
     "__reduce_add_sync", "__reduce_min_sync", "__reduce_max_sync", "__reduce_and_sync",
     "__reduce_or_sync", "__reduce_xor_sync", "assert", "printf", "cudaMalloc", "cudaFree",
-    "cudaMemset", NULL,
+    "cudaMemset", "__threadfence", NULL,
 };
 
 /* CUDA that neither runtime provides yet, named in words instead of the

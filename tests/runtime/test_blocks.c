@@ -301,6 +301,32 @@ static void block_race(void)
     }
 }
 
+/* Memory order: a flag published before its data with no __threadfence()
+ * between is named (a RAW hazard of the data's cell, its write then the
+ * read after the flag); with the fence (blocks_chained.cu) it is not. */
+static void memory_order(void)
+{
+    static sv_value in[SV_MAX_N];
+    const int data = mark_line("blocks_no_fence.cu", "data"),
+              rd = mark_line("blocks_no_fence.cu", "read data");
+    input_of(100, 4, in);
+    sv_ktrace *t = run("blocks_no_fence.cu", in, 100, SV_OP_SUM, SV_TYPE_INT32, "sequential",
+                       SV_RUNTIME_CPU);
+    if (!t)
+        return;
+    CHECK_MSG(right(t, in, 100, SV_OP_SUM), "no fence: right on the CPU runtime");
+    /* 4 blocks: blocks 1, 2, 3 each read a prefix published without a fence */
+    CHECK_MSG(t->nhazards == 3 && t->hazards_total == 3, "no fence: %zu hazards", t->nhazards);
+    for (size_t h = 0; h < t->nhazards; h++) {
+        const sv_khazard *z = &t->hazards[h];
+        CHECK(z->kind == SV_KHAZARD_RAW && z->array < t->narrays &&
+              strcmp(t->arrays[z->array].name, "prefix") == 0 && z->first.line == data &&
+              z->second.line == rd && z->first.thread == 32 * z->cell &&
+              z->second.thread == 32 * (z->cell + 1));
+    }
+    sv_ktrace_destroy(t);
+}
+
 static void refusals(void)
 {
     static sv_value in[64];
@@ -403,6 +429,7 @@ int main(int argc, char **argv)
     chained();
     one_launch();
     block_race();
+    memory_order();
     refusals();
     file_round_trip();
     return check_report("all many-block tests passed");

@@ -62,7 +62,7 @@ static void script_opens(const char *exdir)
     CHECK(line_has(&s, "exercise=- "));
     key(&s, SDLK_RIGHT, 0); /* the script's first step */
     key(&s, SDLK_RIGHT, 0); /* exercise guard */
-    CHECK(line_has(&s, "exercise=guard exindex=4/14 excheck=failed"));
+    CHECK(line_has(&s, "exercise=guard exindex=4/16 excheck=failed"));
     CHECK(line_has(&s, "buf[-1]"));
     char *a = slurp(mine), *b = slurp(start);
     CHECK_MSG(a && b && strcmp(a, b) == 0, "the starting file was not copied whole to %s", mine);
@@ -150,7 +150,7 @@ static void own_file(const char *exdir)
     c.animations = false;
     sv_app_state s;
     if (start_app(&s, &c)) {
-        CHECK(line_has(&s, "exercise=guard exindex=4/14 excheck=passed"));
+        CHECK(line_has(&s, "exercise=guard exindex=4/16 excheck=passed"));
         CHECK(line_has(&s, "exnext=any-n "));
         char *now = slurp(mine);
         CHECK_MSG(now && strcmp(now, mytext) == 0, "the student's file was overwritten");
@@ -159,7 +159,7 @@ static void own_file(const char *exdir)
         press(&s, "a"); /* after a pass: at once */
         CHECK(line_has(&s, "exsolution=1 exnext=any-n"));
         press(&s, "g");
-        CHECK(line_has(&s, "exercise=any-n exindex=5/14 excheck=failed"));
+        CHECK(line_has(&s, "exercise=any-n exindex=5/16 excheck=failed"));
         CHECK(line_has(&s, "exhints=0/3 exasks=0 exsolution=0"));
         CHECK(access(next, F_OK) == 0);
         sv_app_cleanup(&s);
@@ -331,7 +331,7 @@ static void round_one_agrees(const char *exdir)
     c.animations = false;
     sv_app_state s;
     if (start_app(&s, &c)) {
-        CHECK(line_has(&s, "exercise=round-one exindex=1/14 excheck=passed"));
+        CHECK(line_has(&s, "exercise=round-one exindex=1/16 excheck=passed"));
         CHECK_MSG(s.ktrace && s.ktrace->output_round == 1 && s.ktrace->first_wrong < 0,
                   "round-one's solution: the picture's verdict is not round 1's (round %d, first "
                   "wrong %d)", s.ktrace ? (int)s.ktrace->output_round : -1,
