@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "sv_config.h"
@@ -24,6 +25,7 @@
 #include "../core/table.h"
 #include "../core/trace.h"
 #include "../core/trace_file.h"
+#include "../runtime/runtime.h"
 #include "kernel_cmd.h"
 #include "exercise_cmd.h"
 
@@ -180,6 +182,27 @@ static int parse_options(int argc, char **argv, options *o)
     o->format = FORMAT_TABLE;
     sv_input_init(&o->input);
     char err[1024];
+    /* A kernel file whose host function launches many blocks takes --random
+     * up to SV_MAX_N_BLOCKS (issue 31): known before --random is read. */
+    for (int i = 1; i < argc; i++) {
+        const char *f = NULL;
+        if (strcmp(argv[i], "--kernel-file") == 0 && i + 1 < argc)
+            f = argv[i + 1];
+        else if (strncmp(argv[i], "--kernel-file=", 14) == 0)
+            f = argv[i] + 14;
+        struct stat st;
+        if (!f || strcmp(f, "-") == 0 || stat(f, &st) != 0 || !S_ISREG(st.st_mode))
+            continue; /* (a pipe is read once, by the run) */
+        size_t len;
+        char *src = sv_read_bounded(f, SV_KTRACE_MAX_SOURCE, "a kernel file", &len, err,
+                                    sizeof err);
+        if (src && sv_runtime_file_launches(src)) {
+            o->input.max_n = SV_MAX_N_BLOCKS;
+            sv_options_raise(SV_OPTION_RANDOM, SV_MAX_N_BLOCKS);
+        }
+        free(src);
+        break;
+    }
     if (!sv_options_parse(SV_FOR_TRACE, argc, argv, take_noting, o, err, sizeof err))
         return usage_error("%s", err);
 

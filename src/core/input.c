@@ -24,6 +24,7 @@ void sv_input_init(sv_input *in)
     memset(in, 0, sizeof *in);
     in->kind = SV_INPUT_EXAMPLE;
     in->seed = 1;
+    in->max_n = SV_MAX_N;
 }
 
 /* A whole decimal number in [lo, hi]: digits only (no sign, no hex, no
@@ -91,16 +92,21 @@ bool sv_input_set_random(sv_input *in, const char *value, int argi, char *err, s
 {
     uint64_t v;
     bool above;
-    if (!parse_count(value, 1, SV_MAX_N, &v, &above)) {
+    const size_t max = in->max_n > SV_MAX_N ? in->max_n : SV_MAX_N;
+    if (!parse_count(value, 1, max, &v, &above)) {
         char tok[SV_SHOWN_TOKEN];
         sv_escape_clip(value, SV_SHOWN_MAX, tok, sizeof tok);
-        if (above)
+        if (above && max > SV_MAX_N)
+            sv_errorf(err, errlen, "--random \"%s\" (argument %d): n = %s is above the limit "
+                      "of a kernel file's launches on the CPU runtime: at most %zu elements",
+                      tok, argi, tok, max);
+        else if (above)
             sv_errorf(err, errlen, "--random \"%s\" (argument %d): n = %s is above the block "
                       "limit: a single-block scan takes at most %d elements", tok, argi, tok,
                       SV_MAX_N);
         else
             sv_errorf(err, errlen, "--random \"%s\" (argument %d): expected a whole number "
-                      "from 1 to %d", tok, argi, SV_MAX_N);
+                      "from 1 to %zu", tok, argi, max);
         return false;
     }
     if (add_source(in, SV_INPUT_RANDOM, "--random", argi))

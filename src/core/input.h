@@ -3,7 +3,8 @@
  * else the chapter's example. scanviz-trace and scanviz fill an sv_input
  * from their flags and read it here, so they agree on every rule:
  *   - at most one source; a second is refused naming both;
- *   - --random N: a whole decimal number 1 <= N <= SV_MAX_N;
+ *   - --random N: a whole decimal number 1 <= N <= SV_MAX_N (max_n: up to
+ *     SV_MAX_N_BLOCKS for a kernel file with a host function);
  *   - --seed S: a whole decimal number 0 .. 2^64-1 (no sign, no hex), and
  *     only with --random (it seeds nothing else: refused without it);
  *   - text (--input, a file, stdin, the input box) is at most
@@ -48,6 +49,8 @@ typedef struct sv_input {
     const char *text;   /* SV_INPUT_TEXT (not copied: argv outlives it) */
     const char *path;   /* SV_INPUT_FILE */
     size_t random_n;    /* SV_INPUT_RANDOM */
+    size_t max_n;       /* --random's limit: SV_MAX_N, or SV_MAX_N_BLOCKS for a kernel
+                           file with a host function (sv_input_init: SV_MAX_N) */
     uint64_t seed;      /* 1 unless --seed */
     bool have_seed;
     int seed_arg;

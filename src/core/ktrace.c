@@ -74,7 +74,7 @@ static bool grow(void **items, size_t count, size_t size, char *err, size_t errl
 sv_ktrace *sv_ktrace_create(const char *kernel, sv_op op, sv_type type, sv_scan scan,
                             const sv_value *input, size_t n, char *err, size_t errlen)
 {
-    if (!sv_count_valid(n, SV_MAX_N, err, errlen) || !sv_op_valid(op, type, err, errlen))
+    if (!sv_count_valid(n, SV_MAX_N_BLOCKS, err, errlen) || !sv_op_valid(op, type, err, errlen))
         return NULL;
     sv_ktrace *t = malloc(sizeof *t);
     if (!t)
@@ -528,7 +528,7 @@ static bool access_ok(const sv_ktrace *t, const sv_kaccess *a, bool in_ok)
 bool sv_ktrace_validate(const sv_ktrace *t, char *err, size_t errlen)
 {
 #define BAD(...) return sv_errorf(err, errlen, __VA_ARGS__), false
-    if (!t || t->n < 1 || t->n > SV_MAX_N || !t->input || !t->output || !t->output_written)
+    if (!t || t->n < 1 || t->n > SV_MAX_N_BLOCKS || !t->input || !t->output || !t->output_written)
         BAD("the trace has no input or output");
     if (!text_ok(t->entry) || !text_ok(t->kernel) || !text_ok(t->file) || !text_ok(t->device) ||
         !text_ok(t->schedule) || !text_ok(t->failure.message) || !text_ok(t->sandbox) ||

@@ -1118,7 +1118,8 @@ static bool read_header(kreader *r, const json_t *root)
     if (!want_name(r, root, "", "op", op_name, SV_OP_COUNT, &op) ||
         !want_name(r, root, "", "type", type_name, SV_TYPE_COUNT, &type) ||
         !want_name(r, root, "", "scan", scan_name, 2, &scan) ||
-        !want_int(r, root, "", "n", 1, SV_MAX_N, &n))
+        !want_int(r, root, "", "n", 1,
+                  json_object_get(root, "launches") ? SV_MAX_N_BLOCKS : SV_MAX_N, &n))
         return false;
     char why[256];
     if (!sv_op_valid((sv_op)op, (sv_type)type, why, sizeof why))

@@ -370,14 +370,24 @@ static bool above(const char *s, uint64_t hi)
     return !parse_uint(s, &v) || v > hi;
 }
 
+static uint64_t raised[SV_OPTION_COUNT]; /* sv_options_raise's bounds, 0: the table's */
+
+void sv_options_raise(sv_opt_id id, uint64_t hi)
+{
+    if ((unsigned)id < SV_OPTION_COUNT)
+        raised[id] = hi;
+}
+
 /* The table's own check of a value: its kind and range. */
 static bool check_value(sv_opt_arg *a, char *err, size_t errlen)
 {
     const sv_option *o = a->opt;
     char lo[32], hi[32], list[1024], why[512];
+    const size_t id = (size_t)(o - sv_options);
+    const uint64_t top = id < SV_OPTION_COUNT && raised[id] > o->hi ? raised[id] : o->hi;
     switch (o->kind) {
     case SV_OPT_UINT:
-        if (o->above && above(a->text, o->hi)) {
+        if (o->above && top == o->hi && above(a->text, o->hi)) {
             char text[512], *at;
             sv_option_text(o, o->above, text, sizeof text);
             if ((at = strstr(text, "{value}")) != NULL)
@@ -385,11 +395,11 @@ static bool check_value(sv_opt_arg *a, char *err, size_t errlen)
                                       a->text, at + 7);
             return sv_options_bad(a, err, errlen, "%s", text);
         }
-        if (!parse_uint(a->text, &a->u) || a->u < o->lo || a->u > o->hi) {
+        if (!parse_uint(a->text, &a->u) || a->u < o->lo || a->u > top) {
             if (o->expect)
                 return sv_options_bad(a, err, errlen, "expected %s", o->expect);
             format_u64(o->lo, lo, sizeof lo, false);
-            format_u64(o->hi, hi, sizeof hi, false);
+            format_u64(top, hi, sizeof hi, false);
             return sv_options_bad(a, err, errlen, "expected a whole decimal number from %s "
                                   "to %s", lo, hi);
         }

@@ -123,6 +123,12 @@ typedef bool (*sv_opt_fn)(void *ctx, const sv_opt_arg *a, char *err, size_t errl
 /* Parses argv for prog (getopt_long's syntax: --name VALUE, --name=VALUE,
  * clusters of short letters, "--" ends the options; operands keep their
  * place). Returns false with err filled on the first usage error. */
+/* Raises option id's upper bound (a whole number's) to hi for the parses
+ * after it, past the table's: scanviz-trace's --random for a kernel file
+ * whose host function launches many blocks (SV_MAX_N_BLOCKS). 0: the
+ * table's again. */
+void sv_options_raise(sv_opt_id id, uint64_t hi);
+
 bool sv_options_parse(sv_program prog, int argc, char **argv, sv_opt_fn fn, void *ctx,
                       char *err, size_t errlen);
 

@@ -2009,7 +2009,7 @@ bool walls_before_load(char *err, size_t errlen)
     // now + the kernel's memory + its stacks, in[]/out[] and the trace's room
     as = (unsigned long long)pages * (unsigned long long)sysconf(_SC_PAGESIZE) +
          ((unsigned long long)mb << 20) +
-         (unsigned long long)(R->n > kHostStacks ? R->n : kHostStacks) * (kStack + kGuard) +
+         (unsigned long long)kHostStacks * (kStack + kGuard) + // (n <= 1024 < kHostStacks)
          (256ull << 20);
 #endif
     if (!sv_sandbox_limits_run(16, ms / 1000 + 3, as, true, err, errlen))

@@ -352,6 +352,11 @@ static bool prepare(const sv_runtime_request *req, sv_ktrace *t, prepared *pr, b
         sv_errorf(err, errlen, "getrandom: %s", strerror(errno));
         return false;
     }
+    if (req->builtin && req->n > SV_MAX_N) {
+        sv_errorf(err, errlen, "n = %zu: the shipped kernels run as one block, n <= %d", req->n,
+                  SV_MAX_N);
+        return false;
+    }
     if (req->builtin) {
         *ready = true;
         return true;
@@ -373,6 +378,14 @@ static bool prepare(const sv_runtime_request *req, sv_ktrace *t, prepared *pr, b
     }
     if (!sv_source_check_entry(scan, req->entry, req->type, &line, msg, sizeof msg)) {
         ok = sv_ktrace_fail(t, SV_KFAIL_SIGNATURE, msg, line, -1, err, errlen);
+        goto done;
+    }
+    if (scan->entry != SV_SCAN_ENTRY_HOST && req->n > SV_MAX_N) {
+        char words[400];
+        snprintf(words, sizeof words, "n = %zu: a kernel file without a host function scan runs "
+                 "as one block of n threads, n <= %d (a host function scan launches many "
+                 "blocks: the user guide's \"Many blocks\")", req->n, SV_MAX_N);
+        ok = sv_ktrace_fail(t, SV_KFAIL_SIGNATURE, words, 0, -1, err, errlen);
         goto done;
     }
     if (scan->entry == SV_SCAN_ENTRY_HOST && req->backend == SV_RUNTIME_GPU) {
@@ -799,6 +812,20 @@ static sv_ktrace *run_prepared(const sv_runtime_request *req, sv_ktrace *t, prep
     if (r != t)
         sv_ktrace_destroy(t);
     return r;
+}
+
+bool sv_runtime_file_launches(const char *source)
+{
+    if (!source)
+        return false;
+    sv_source_scan *scan = malloc(sizeof *scan);
+    char msg[512];
+    sv_kfail_kind kind;
+    int line;
+    bool host = scan && sv_source_scan_text(source, "kernel.cu", scan, &kind, &line, msg,
+                                            sizeof msg) && scan->has_host;
+    free(scan);
+    return host;
 }
 
 sv_ktrace *sv_runtime_run(const sv_runtime_request *req, char *err, size_t errlen)

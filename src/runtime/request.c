@@ -14,7 +14,7 @@
 #include "../core/error.h"
 
 #define REQ_MAGIC 0x53565251u /* "SVRQ" */
-#define REQ_MAX ((size_t)SV_KTRACE_MAX_SOURCE * 2 + SV_RT_MAX_LINES + 4 * SV_MAX_N * 4 + 65536)
+#define REQ_MAX ((size_t)SV_KTRACE_MAX_SOURCE * 2 + SV_RT_MAX_LINES + 4 * SV_MAX_N_BLOCKS * 4 + 65536)
 
 static void put32(sv_buf *b, uint32_t v) { sv_buf_append(b, &v, 4); }
 static void put64(sv_buf *b, uint64_t v) { sv_buf_append(b, &v, 8); }
@@ -154,7 +154,7 @@ bool sv_rt_request_read(int fd, sv_rt_request_copy *out, char *err, size_t errle
     q->type = (sv_type)get32(&r);
     q->scan = (sv_scan)get32(&r);
     q->n = get32(&r);
-    if (q->n < 1 || q->n > SV_MAX_N)
+    if (q->n < 1 || q->n > SV_MAX_N_BLOCKS)
         r.ok = false;
     out->input = r.ok ? calloc(q->n, sizeof *out->input) : NULL;
     for (size_t i = 0; out->input && i < q->n; i++)

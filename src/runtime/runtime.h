@@ -75,6 +75,11 @@ typedef struct sv_runtime_request {
  * one, else run 0) and wrong_runs counts the others. */
 sv_ktrace *sv_runtime_run(const sv_runtime_request *req, char *err, size_t errlen);
 
+/* Whether a kernel file's text defines a host function scan that launches
+ * its kernels (issue 31: it may then take n up to SV_MAX_N_BLOCKS on the CPU
+ * runtime). False for a text the source scan refuses (its run says why). */
+bool sv_runtime_file_launches(const char *source);
+
 /* A runtime's runs one by one (the mistakes lab): all req->runs runs in
  * one child (on the CPU run k of random:S / warps:S with seed S + k; on
  * the GPU R launches, shaken with --shake), each recorded in full;

@@ -352,6 +352,26 @@ static void refusals(void)
                   (int)t->failure.line, m);
         sv_ktrace_destroy(t);
     }
+    /* n past one block: a file without a host function is refused in words */
+    static sv_value big[2000];
+    input_of(2000, 2, big);
+    sv_ktrace *one = run("double_buffer.cu", big, 2000, SV_OP_SUM, SV_TYPE_INT32, "sequential",
+                         SV_RUNTIME_CPU);
+    if (one) {
+        CHECK_MSG(one->failure.kind == SV_KFAIL_SIGNATURE && one->failure.message &&
+                      strstr(one->failure.message, "n = 2000: a kernel file without a host "
+                             "function scan runs as one block"),
+                  "one block at n = 2000: %d %s", (int)one->failure.kind,
+                  one->failure.message ? one->failure.message : "");
+        sv_ktrace_destroy(one);
+    }
+    one = run("blocks_hier.cu", big, 2000, SV_OP_SUM, SV_TYPE_INT32, "reverse", SV_RUNTIME_CPU);
+    if (one) {
+        CHECK_MSG(one->failure.kind == SV_KFAIL_NONE && right(one, big, 2000, SV_OP_SUM) &&
+                      one->nlaunches == 3 && one->launches[0].grid == 32,
+                  "hier at n = 2000: %s", one->failure.message ? one->failure.message : "wrong");
+        sv_ktrace_destroy(one);
+    }
     /* a file with a host function on the GPU backend: said, not run */
     sv_ktrace *t = run("blocks_hier.cu", in, 64, SV_OP_SUM, SV_TYPE_INT32, "sequential",
                        SV_RUNTIME_GPU);
