@@ -34,6 +34,8 @@ static char *source_of(const char *file)
     return src;
 }
 
+static uint32_t time_limit_ms; /* 0: the runtime's default */
+
 static sv_ktrace *run(const char *file, const sv_value *in, size_t n, sv_op op, sv_type type,
                       const char *schedule, sv_runtime_backend backend)
 {
@@ -53,6 +55,7 @@ static sv_ktrace *run(const char *file, const sv_value *in, size_t n, sv_op op, 
     req.n = n;
     req.backend = backend;
     req.runs = 1;
+    req.time_limit_ms = time_limit_ms;
     if (!sv_schedule_parse(schedule, &req.schedule, err, sizeof err)) {
         CHECK_MSG(false, "%s", err);
         free(src);
@@ -339,7 +342,12 @@ static void refusals(void)
         {"blocks_host_reads.cu", "host read", "the host function scan read in[0]",
          SV_KFAIL_OUT_OF_RANGE},
         {"blocks_grid_2d.cu", "launch", "1-D grids and blocks", SV_KFAIL_REFUSED},
+        /* the host function is as walled in as its kernels */
+        {"blocks_host_wild.cu", "wild", "the host function scan read memory that is not the "
+         "kernel's (address 0x12345678", SV_KFAIL_OUT_OF_RANGE},
+        {"blocks_host_loop.cu", "loop", "past its time limit of 2000 ms", SV_KFAIL_TIME},
     };
+    time_limit_ms = 2000;
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         sv_ktrace *t = run(cases[i].file, in, 64, SV_OP_SUM, SV_TYPE_INT32, "sequential",
                            SV_RUNTIME_CPU);
@@ -352,6 +360,7 @@ static void refusals(void)
                   (int)t->failure.line, m);
         sv_ktrace_destroy(t);
     }
+    time_limit_ms = 0;
     /* n past one block: a file without a host function is refused in words */
     static sv_value big[2000];
     input_of(2000, 2, big);
