@@ -40,20 +40,25 @@ static const char *combine_words(sv_op op)
 
 char *sv_kwords_hazard(const sv_ktrace *t, const sv_khazard *h, char *buf, size_t len)
 {
-    char cell[128];
+    char cell[128], a[48], b[48];
     sv_ktrace_cell_name(t, h->array, h->cell, cell, sizeof cell);
+    const bool launch = sv_ktrace_launch_of(t, h->step) != NULL;
+    sv_ktrace_thread_name(t, h->step, h->first.thread, a, sizeof a);
+    sv_ktrace_thread_name(t, h->step, h->second.thread, b, sizeof b);
+    const char *when = launch ? "in the same launch" : "in the same step";
     switch (h->kind) {
     case SV_KHAZARD_RAW: /* first wrote, second read */
-        snprintf(buf, len, "thread %" PRIu32 " read %s while thread %" PRIu32
-                 " wrote it, in the same step", h->second.thread, cell, h->first.thread);
+        snprintf(buf, len, "%s read %s while %s wrote it, %s", b, cell, a, when);
         break;
     case SV_KHAZARD_WAR: /* first read, second wrote */
-        snprintf(buf, len, "thread %" PRIu32 " wrote %s while thread %" PRIu32
-                 " read it, in the same step", h->second.thread, cell, h->first.thread);
+        snprintf(buf, len, "%s wrote %s while %s read it, %s", b, cell, a, when);
         break;
     default:
-        snprintf(buf, len, "threads %" PRIu32 " and %" PRIu32 " both wrote %s in the same step",
-                 h->first.thread, h->second.thread, cell);
+        if (launch)
+            snprintf(buf, len, "%s and %s both wrote %s, %s", a, b, cell, when);
+        else
+            snprintf(buf, len, "threads %" PRIu32 " and %" PRIu32 " both wrote %s in the same "
+                     "step", h->first.thread, h->second.thread, cell);
         break;
     }
     return buf;

@@ -63,6 +63,24 @@ static void race_words(const sv_ktrace *t, const sv_khazard *h, char *buf, size_
     sv_ktrace_cell_name(t, h->array, h->cell, cell, sizeof cell);
     const sv_kaccess *rd = h->kind == SV_KHAZARD_RAW ? &h->second : &h->first;
     const sv_kaccess *wr = h->kind == SV_KHAZARD_RAW ? &h->first : &h->second;
+    const sv_klaunch *l = sv_ktrace_launch_of(t, h->step);
+    if (l && l->block) { /* a launch's: "block 1 thread 0", between blocks or in one */
+        char r[48], w[48];
+        sv_ktrace_thread_name(t, h->step, rd->thread, r, sizeof r);
+        sv_ktrace_thread_name(t, h->step, wr->thread, w, sizeof w);
+        const char *why = rd->thread / l->block != wr->thread / l->block
+                              ? "nothing orders the blocks of a launch"
+                              : "with no barrier between";
+        if (h->kind == SV_KHAZARD_WAW)
+            snprintf(buf, len, "race: %s and %s both wrote %s (lines %d and %d), in launch %zu "
+                     "(%s): %s", r, w, cell, (int)h->first.line, (int)h->second.line,
+                     (size_t)(l - t->launches) + 1, l->kernel, why);
+        else
+            snprintf(buf, len, "race: %s read %s while %s wrote it (lines %d and %d), in launch "
+                     "%zu (%s): %s", r, cell, w, (int)rd->line, (int)wr->line,
+                     (size_t)(l - t->launches) + 1, l->kernel, why);
+        return;
+    }
     if (h->kind == SV_KHAZARD_WAW)
         snprintf(buf, len, "race: threads %u and %u both wrote %s (lines %d and %d), in step %u "
                  "with no barrier between", h->first.thread, h->second.thread, cell,

@@ -4,6 +4,8 @@
  * ktrace_words.c, its file ktrace_file.c, its table ktrace_table.c. */
 #include "ktrace.h"
 
+#include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -49,6 +51,17 @@ const sv_klaunch *sv_ktrace_launch_of(const sv_ktrace *t, size_t k)
         if (t->launches[i].step == k)
             return &t->launches[i];
     return NULL;
+}
+
+char *sv_ktrace_thread_name(const sv_ktrace *t, size_t k, uint32_t thread, char *buf, size_t len)
+{
+    const sv_klaunch *l = sv_ktrace_launch_of(t, k);
+    if (l && l->block)
+        snprintf(buf, len, "block %" PRIu32 " thread %" PRIu32, thread / l->block,
+                 thread % l->block);
+    else
+        snprintf(buf, len, "thread %" PRIu32, thread);
+    return buf;
 }
 
 /* ---- Growth ----------------------------------------------------------------

@@ -340,6 +340,9 @@ typedef struct sv_ktrace {
 void sv_ktrace_destroy(sv_ktrace *t); /* accepts NULL */
 /* The launch whose end step k holds; NULL for none (a file run as one block). */
 const sv_klaunch *sv_ktrace_launch_of(const sv_ktrace *t, size_t k);
+/* "thread 5", or in a launch's step "block 1 thread 0" (thread: the
+ * launch's global index, blockIdx.x * blockDim.x + threadIdx.x). Returns buf. */
+char *sv_ktrace_thread_name(const sv_ktrace *t, size_t k, uint32_t thread, char *buf, size_t len);
 /* Frees what step s owns (the rows of its first narrays arrays, its writes
  * and reads) and zeroes it. */
 void sv_kstep_clear(sv_kstep *s, size_t narrays);

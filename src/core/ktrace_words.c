@@ -33,17 +33,18 @@ char *sv_ktrace_hazard_words(const sv_ktrace *t, const sv_khazard *h, char *buf,
     const char *first = h->kind == SV_KHAZARD_WAR ? "read" : "wrote";
     const char *second = h->kind == SV_KHAZARD_RAW ? "read" : "wrote";
     /* The reader first, as racecheck and the chapter put it: "thread 5
-     * read s[4], thread 4 wrote it". */
+     * read s[4], thread 4 wrote it" ("block 1 thread 0" in a launch). */
+    char a[48], b[48];
+    sv_ktrace_thread_name(t, h->step, h->first.thread, a, sizeof a);
+    sv_ktrace_thread_name(t, h->step, h->second.thread, b, sizeof b);
     if (h->kind == SV_KHAZARD_RAW)
-        snprintf(buf, len, "step %" PRIu32 ": thread %" PRIu32 " read %s, thread %" PRIu32
-                 " wrote it, lines %" PRId32 " and %" PRId32 " (%s)",
-                 h->step + 1, h->second.thread, cell, h->first.thread, h->second.line,
-                 h->first.line, sv_khazard_kind_name(h->kind));
+        snprintf(buf, len, "step %" PRIu32 ": %s read %s, %s wrote it, lines %" PRId32 " and %"
+                 PRId32 " (%s)", h->step + 1, b, cell, a, h->second.line, h->first.line,
+                 sv_khazard_kind_name(h->kind));
     else
-        snprintf(buf, len, "step %" PRIu32 ": thread %" PRIu32 " %s %s, thread %" PRIu32
-                 " %s it, lines %" PRId32 " and %" PRId32 " (%s)",
-                 h->step + 1, h->first.thread, first, cell, h->second.thread, second,
-                 h->first.line, h->second.line, sv_khazard_kind_name(h->kind));
+        snprintf(buf, len, "step %" PRIu32 ": %s %s %s, %s %s it, lines %" PRId32 " and %" PRId32
+                 " (%s)", h->step + 1, a, first, cell, b, second, h->first.line,
+                 h->second.line, sv_khazard_kind_name(h->kind));
     return buf;
 }
 
