@@ -947,8 +947,9 @@ void sv_kwords_step_label(const sv_ktrace *t, int k, char *buf, size_t len)
     const sv_reading *rd = sv_reading_of(t);
     if (k >= 0 && rd->step_label && rd->step_label(t, (size_t)k, buf, len)[0])
         return; /* the reading's: "r2", "\u21912", "root" */
-    /* Else the last step, the copy to out[], is "out". */
-    if (t && k >= 0 && (size_t)k + 1 == t->nsteps && step_writes_out(t, (size_t)k)) {
+    /* Else the last step, the copy to out[], is "out" (a launch is its number). */
+    if (t && k >= 0 && (size_t)k + 1 == t->nsteps && step_writes_out(t, (size_t)k) &&
+        !t->nlaunches) {
         snprintf(buf, len, "out");
     } else {
         snprintf(buf, len, "%d", k + 1);

@@ -102,7 +102,8 @@ static void draw_label(const kov *o, long k, int r, float cy)
     } else {
         char step[16];
         sv_kwords_step_label(o->kt, (int)k, step, sizeof step);
-        snprintf(name, sizeof name, "%s%s%s%s", step[0] == 'r' ? "" : "step ", step,
+        snprintf(name, sizeof name, "%s%s%s%s",
+                 o->kt->nlaunches ? "launch " : step[0] == 'r' ? "" : "step ", step,
                  r >= 0 ? " \u00b7 " : "", r >= 0 ? o->rows.row[r].name : "");
         sv_phase ph[SV_PHASE_COUNT];
         int n = sv_kphases_of(o->kt, (size_t)k, ph);

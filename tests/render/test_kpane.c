@@ -919,6 +919,12 @@ static void test_launch_tiles(void)
     kview(&v, t, 2);
     CHECK(sv_pane_of(&v)->caption(&v, &cw));
     CHECK_CONTAINS(cw.line2, "out holds the inclusive scan of in[] (sum)");
+    v.overview = true; /* the overview's rows named by launch */
+    draw(&v, 1280, 720, "launches overview");
+    CHECK_MSG(text_drawn("launch 1 \u00b7 out") && text_drawn("launch 2 \u00b7 sums") &&
+                  text_drawn("launch 3 \u00b7 out") && !text_drawn("step out \u00b7 out"),
+              "the overview of three launches");
+    v.overview = false;
     sv_ktrace_destroy(t);
     t = run_file(SV_TEST_KERNELS "/double_buffer.cu");
     kview(&v, t, 1);
