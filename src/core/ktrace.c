@@ -158,6 +158,7 @@ void sv_ktrace_destroy(sv_ktrace *t)
     for (size_t i = 0; i < t->nlaunches; i++)
         free(t->launches[i].kernel);
     free(t->launches);
+    free(t->plan);
     free(t->banks);
     free(t->bankcells);
     for (size_t s = 0; s < t->nsteps; s++)
@@ -545,7 +546,7 @@ bool sv_ktrace_validate(const sv_ktrace *t, char *err, size_t errlen)
         BAD("the trace has no input or output");
     if (!text_ok(t->entry) || !text_ok(t->kernel) || !text_ok(t->file) || !text_ok(t->device) ||
         !text_ok(t->schedule) || !text_ok(t->failure.message) || !text_ok(t->sandbox) ||
-        !text_ok(t->console))
+        !text_ok(t->console) || !text_ok(t->plan))
         BAD("a text of the trace is longer than 64 KiB");
     if (t->nbanks > SV_KTRACE_MAX_BANK_LINES || (t->nbanks && (!t->banks || !t->banks_counted)))
         BAD("%zu bank conflict entries", t->nbanks);

@@ -311,6 +311,8 @@ typedef struct sv_ktrace {
     size_t nbankcells;     /* by step, then array, then cell: one entry each */
     sv_kbankcell *bankcells;
     uint32_t bankcells_dropped; /* colliding cells past SV_KTRACE_MAX_BANK_CELLS */
+    char *plan;            /* the CPU runtime's launches as the GPU replays them (cpu_exec.cc's
+                              Grid::plan; over the wire, never in a file); NULL: none */
     size_t nlaunches;      /* a host function's launches, in order (issue 31); 0: the */
     sv_klaunch *launches;  /* file's one kernel ran as one block, each step a barrier
                               interval. Else each step is one launch's end. */

@@ -1371,7 +1371,8 @@ int hook_print(int line, const char *fmt, va_list ap)
 // The host side's calls from a file run as one block: the file has no host
 // function scan (only it launches and allocates device memory).
 void hook_launch_one(int line, const char *, const unsigned *, const unsigned *, unsigned long,
-                     void (*)(const void *), const void *, unsigned long)
+                     void (*)(const void *), const void *, unsigned long, const sv_rt_arg *,
+                     unsigned)
 {
     char msg[160];
     snprintf(msg, sizeof msg, "thread %u launches a kernel at line %d: a kernel does not launch "
@@ -1398,10 +1399,15 @@ void hook_dfree_one(void *p, int line)
 
 void hook_fence_one(int) {} // one block: every access is seen by the next fiber
 
+void hook_dset_one(void *, int, unsigned long, int line)
+{
+    hook_dalloc_one(0, nullptr, line);
+}
+
 sv_rt_hooks the_hooks = {hook_access,  hook_sync, hook_shared, hook_alloc,
                          hook_release, hook_span, hook_warp,   hook_sync_count,
                          hook_atomic,  hook_assert_fail, hook_print, hook_launch_one,
-                         hook_dalloc_one, hook_dfree_one, hook_fence_one};
+                         hook_dalloc_one, hook_dfree_one, hook_fence_one, hook_dset_one};
 
 // ---- Steps ------------------------------------------------------------------
 
@@ -2606,6 +2612,12 @@ struct Grid {
     std::vector<uint64_t> gen;
     uint64_t gen_next = 0;
     uint64_t wseq = 0; // device-memory writes so far (their order)
+    // the launches as a plan the GPU replays (sv_ktrace.plan): one line each
+    // of "A k BYTES NAME" (cudaMalloc), "S k OFF VALUE BYTES" (cudaMemset), "L
+    // LINE GRID BLOCK SHARED NARGS" then per argument "p k OFF" (a pointer
+    // into device memory: k, or -1 for in[]) or "v SIZE HEX" (its bytes);
+    // "x WHY" when one cannot be replayed
+    std::string plan;
 };
 Grid *G;
 constexpr uint16_t kSharedMark = 0x8000; // a hazard's shared array until it is placed
@@ -3277,7 +3289,7 @@ void g_hook_span(void *addr, unsigned long size, int write, void *pcp)
     int64_t index = 0;
     uintptr_t a = (uintptr_t)addr;
     int k = g_classify(a, size, &arr, &index);
-    if (k == 0 && arr != SV_KARRAY_IN && (G->in_host ? write != 0 : true)) {
+    if (k == 0 && arr != SV_KARRAY_IN && !G->in_host) {
         if (write)
             for (uint32_t c = (uint32_t)index; c < G->dev[arr].len &&
                                                (uintptr_t)c * kCell < (a - G->dev[arr].base) + size;
@@ -3364,6 +3376,9 @@ void *g_hook_dalloc(unsigned long bytes, const char *name, int line)
     g.len = (uint32_t)(bytes / kCell);
     g.written.assign(g.len, 0);
     G->dev.push_back(std::move(g));
+    char pl[128];
+    snprintf(pl, sizeof pl, "A %zu %lu %s\n", G->dev.size() - 1, bytes, nm.c_str());
+    G->plan += pl;
     return (void *)G->dev.back().base;
 }
 
@@ -3383,9 +3398,11 @@ void g_hook_dfree(void *p, int line)
 }
 
 // A launch: checked, its closure copied, then the scheduler runs it.
+void g_plan_launch(int line, const sv_rt_arg *args, unsigned nargs);
+
 void g_hook_launch(int line, const char *kernel, const unsigned *grid, const unsigned *block,
                    unsigned long shared, void (*thunk)(const void *), const void *closure,
-                   unsigned long bytes)
+                   unsigned long bytes, const sv_rt_arg *args, unsigned nargs)
 {
     char msg[320];
     if (!G->in_host) {
@@ -3440,13 +3457,84 @@ void g_hook_launch(int line, const char *kernel, const unsigned *grid, const uns
     G->shared = shared;
     G->thunk = thunk;
     G->pending = true;
+    g_plan_launch(line, args, nargs);
     g_to_scheduler(); // back when the launch has run
+}
+
+// cudaMemset of the host function: device memory it allocated (or out[]),
+// whole cells, set here and in the plan.
+void g_hook_dset(void *p, int value, unsigned long bytes, int line)
+{
+    char msg[256];
+    uint32_t arr = 0;
+    int64_t index = 0;
+    uintptr_t a = (uintptr_t)p;
+    if (!G->in_host || bytes == 0 || g_classify(a, bytes, &arr, &index) != 0 ||
+        arr == SV_KARRAY_IN || (a - G->dev[arr].base) % kCell != 0) {
+        snprintf(msg, sizeof msg, "cudaMemset at line %d of %lu bytes at %#llx: the host "
+                 "function sets device memory it allocated (or out[]), from a cell's start",
+                 line, bytes, (unsigned long long)a);
+        g_fail(SV_KFAIL_OUT_OF_RANGE, msg, line, -1, 0);
+        return;
+    }
+    memset((void *)a, value, bytes);
+    GArr &d = G->dev[arr];
+    for (uint64_t c = (uint64_t)index; c < d.len && (c - (uint64_t)index) * kCell < bytes; c++)
+        d.written[c] = 1;
+    char pl[96];
+    snprintf(pl, sizeof pl, "S %u %llu %d %lu\n", arr,
+             (unsigned long long)(a - d.base), value & 0xff, bytes);
+    G->plan += pl;
+}
+
+// A launch's line of the plan (its arguments as the GPU will pass them).
+void g_plan_launch(int line, const sv_rt_arg *args, unsigned nargs)
+{
+    char pl[128];
+    snprintf(pl, sizeof pl, "L %d %u %u %lu %u", line, G->grid, G->block, G->shared, nargs);
+    std::string l = pl;
+    for (unsigned i = 0; i < nargs; i++) {
+        if (!in_own(&args[i], sizeof args[i]) || !in_own(args[i].p, args[i].size) ||
+            args[i].size == 0 || args[i].size > 16) {
+            G->plan += "x an argument of the launch at line " + std::to_string(line) +
+                       " is not a plain value of 1 to 16 bytes\n";
+            return;
+        }
+        if (args[i].pointer && args[i].size == sizeof(void *)) {
+            uintptr_t v;
+            memcpy(&v, args[i].p, sizeof v);
+            uint32_t arr = 0;
+            int64_t index = 0;
+            if (!v) {
+                l += " v 8 0000000000000000";
+                continue;
+            }
+            if (g_classify(v, 1, &arr, &index) != 0) {
+                G->plan += "x a pointer argument of the launch at line " + std::to_string(line) +
+                           " is not device memory\n";
+                return;
+            }
+            uintptr_t base = arr == SV_KARRAY_IN ? (uintptr_t)R->in : G->dev[arr].base;
+            snprintf(pl, sizeof pl, " p %d %llu", arr == SV_KARRAY_IN ? -1 : (int)arr,
+                     (unsigned long long)(v - base));
+            l += pl;
+            continue;
+        }
+        snprintf(pl, sizeof pl, " v %lu ", args[i].size);
+        l += pl;
+        const unsigned char *b = (const unsigned char *)args[i].p;
+        for (unsigned long k = 0; k < args[i].size; k++) {
+            snprintf(pl, sizeof pl, "%02x", b[k]);
+            l += pl;
+        }
+    }
+    G->plan += l + "\n";
 }
 
 sv_rt_hooks g_hooks = {g_hook_access,  g_hook_sync,  g_hook_shared,      g_hook_alloc,
                        g_hook_release, g_hook_span,  g_hook_warp,        g_hook_sync_count,
                        g_hook_atomic,  g_hook_assert_fail, g_hook_print, g_hook_launch,
-                       g_hook_dalloc,  g_hook_dfree, g_hook_fence};
+                       g_hook_dalloc,  g_hook_dfree, g_hook_fence, g_hook_dset};
 
 ctx::fiber g_make(uint32_t j)
 {
@@ -3962,6 +4050,10 @@ bool g_run(sv_schedule sched, char *err, size_t errlen)
     t->switches = R->switches;
     t->runs = 1;
     t->shown_run = 0;
+    if (G->plan.size() > 60000)
+        G->plan = "x the launches' plan takes more than 60000 bytes\n";
+    free(t->plan);
+    t->plan = dup_str(G->plan.c_str());
     return true;
 }
 

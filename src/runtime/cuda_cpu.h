@@ -95,7 +95,7 @@ typedef struct sv_rt_hooks {
      * failure stops the run: never returns) */
     void (*launch)(int line, const char *kernel, const unsigned grid[3], const unsigned block[3],
                    unsigned long shared, void (*thunk)(const void *), const void *closure,
-                   unsigned long bytes);
+                   unsigned long bytes, const struct sv_rt_arg *args, unsigned nargs);
     /* cudaMalloc and cudaFree of the host function: device memory of bytes
      * named by the pointer's expression ("&sums"); NULL stops the run */
     void *(*dalloc)(unsigned long bytes, const char *name, int line);
@@ -103,7 +103,18 @@ typedef struct sv_rt_hooks {
     /* __threadfence() of the current thread at line (many blocks: what it
      * orders, the memory-order check of cpu_exec.cc) */
     void (*fence)(int line);
+    /* cudaMemset(p, value, bytes) of the host function at line */
+    void (*dset)(void *p, int value, unsigned long bytes, int line);
 } sv_rt_hooks;
+
+/* A launch's argument, converted to its parameter's type: where its bytes
+ * are, how many, and whether it is a pointer (the GPU's replay of the
+ * launches maps a pointer to device memory there). */
+typedef struct sv_rt_arg {
+    const void *p;
+    unsigned long size;
+    int pointer;
+} sv_rt_arg;
 
 /* The warp collectives' kinds (sv_rt_hooks.warp). */
 enum {
@@ -416,9 +427,9 @@ extern "C" {
 SV_RT_HOOK void sv_rt_launch_go(int line, const char *name, const unsigned *grid,
                                 const unsigned *block, unsigned long shared,
                                 void (*thunk)(const void *), const void *closure,
-                                unsigned long bytes)
+                                unsigned long bytes, const sv_rt_arg *args, unsigned nargs)
 {
-    sv_rt_hooks_ptr->launch(line, name, grid, block, shared, thunk, closure, bytes);
+    sv_rt_hooks_ptr->launch(line, name, grid, block, shared, thunk, closure, bytes, args, nargs);
 }
 }
 template <typename F>
@@ -426,21 +437,35 @@ static void sv_rt_thunk(const void *f)
 {
     (*static_cast<const F *>(f))();
 }
+template <typename T>
+struct sv_rt_isptr { enum { v = 0 }; };
+template <typename T>
+struct sv_rt_isptr<T *> { enum { v = 1 }; };
 template <typename K>
-struct sv_rt_launch_k {
+struct sv_rt_launch_k;
+/* Each argument converted to its parameter's type, as a launch does. */
+template <typename... P>
+struct sv_rt_launch_k<void(P...)> {
     int line;
     const char *name;
-    K *k;
+    void (*k)(P...);
     sv_rt_cfg_t c;
     template <typename... A>
     void operator()(A... a) const
     {
-        K *fn = k;
-        auto f = [=]() { fn(a...); };
+        static_assert(sizeof...(A) == sizeof...(P), "a launch passes one argument a parameter");
+        go(static_cast<P>(a)...);
+    }
+    void go(P... p) const
+    {
+        void (*fn)(P...) = k;
+        auto f = [=]() { fn(p...); };
         static_assert(__is_trivially_copyable(decltype(f)),
                       "a kernel's arguments are plain values and pointers");
+        const sv_rt_arg args[sizeof...(P) + 1] = {{&p, sizeof(P), sv_rt_isptr<P>::v}...,
+                                                  {nullptr, 0, 0}};
         sv_rt_launch_go(line, name, c.grid, c.block, c.shared, &sv_rt_thunk<decltype(f)>, &f,
-                        sizeof f);
+                        sizeof f, args, (unsigned)sizeof...(P));
     }
 };
 template <typename K>
@@ -470,7 +495,14 @@ SV_RT_HOOK cudaError_t sv_rt_cuda_free(void *p, int line)
 }
 #define cudaMalloc(p, bytes) sv_rt_cuda_malloc((void **)(p), (bytes), #p, __LINE__)
 #define cudaFree(p) sv_rt_cuda_free((void *)(p), __LINE__)
-#define cudaMemset(p, v, bytes) (SV_RT_MEMSET((p), (v), (bytes)), cudaSuccess)
+extern "C" {
+SV_RT_HOOK cudaError_t sv_rt_cuda_memset(void *p, int v, unsigned long bytes, int line)
+{
+    sv_rt_hooks_ptr->dset(p, v, bytes, line);
+    return cudaSuccess;
+}
+}
+#define cudaMemset(p, v, bytes) sv_rt_cuda_memset((void *)(p), (v), (bytes), __LINE__)
 static inline cudaError_t cudaDeviceSynchronize() { return cudaSuccess; }
 static inline cudaError_t cudaGetLastError() { return cudaSuccess; }
 static inline cudaError_t cudaPeekAtLastError() { return cudaSuccess; }

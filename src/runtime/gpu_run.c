@@ -102,6 +102,7 @@ typedef struct nv_api {
     CUresult (*cuMemcpyHtoD)(CUdeviceptr, const void *, size_t);
     CUresult (*cuMemcpyDtoH)(void *, CUdeviceptr, size_t);
     CUresult (*cuMemsetD32)(CUdeviceptr, unsigned, size_t);
+    CUresult (*cuMemsetD8)(CUdeviceptr, unsigned char, size_t);
     CUresult (*cuMemHostAlloc)(void **, size_t, unsigned);
     CUresult (*cuMemHostGetDevicePointer)(CUdeviceptr *, void *, unsigned);
     CUresult (*cuLaunchKernel)(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned,
@@ -118,6 +119,8 @@ typedef struct nv_api {
     nvrtcResult (*nvrtcGetPTX)(nvrtcProgram, char *);
     nvrtcResult (*nvrtcDestroyProgram)(nvrtcProgram *);
     nvrtcResult (*nvrtcVersion)(int *, int *);
+    nvrtcResult (*nvrtcAddNameExpression)(nvrtcProgram, const char *);
+    nvrtcResult (*nvrtcGetLoweredName)(nvrtcProgram, const char *, const char **);
 } nv_api;
 
 static const char *const kNvrtcNames[] = {
@@ -164,6 +167,7 @@ static bool nv_load(nv_api *a, bool with_cuda, char *why, size_t whylen)
         SV_SYM(cuda, cuFuncSetAttribute, "cuFuncSetAttribute"),
         SV_SYM(cuda, cuMemAlloc, "cuMemAlloc_v2"), SV_SYM(cuda, cuMemcpyHtoD, "cuMemcpyHtoD_v2"),
         SV_SYM(cuda, cuMemcpyDtoH, "cuMemcpyDtoH_v2"), SV_SYM(cuda, cuMemsetD32, "cuMemsetD32_v2"),
+        SV_SYM(cuda, cuMemsetD8, "cuMemsetD8_v2"),
         SV_SYM(cuda, cuMemHostAlloc, "cuMemHostAlloc"),
         SV_SYM(cuda, cuMemHostGetDevicePointer, "cuMemHostGetDevicePointer_v2"),
         SV_SYM(cuda, cuLaunchKernel, "cuLaunchKernel"),
@@ -178,6 +182,8 @@ static bool nv_load(nv_api *a, bool with_cuda, char *why, size_t whylen)
         SV_SYM(nvrtc, nvrtcGetPTX, "nvrtcGetPTX"),
         SV_SYM(nvrtc, nvrtcDestroyProgram, "nvrtcDestroyProgram"),
         SV_SYM(nvrtc, nvrtcVersion, "nvrtcVersion"),
+        SV_SYM(nvrtc, nvrtcAddNameExpression, "nvrtcAddNameExpression"),
+        SV_SYM(nvrtc, nvrtcGetLoweredName, "nvrtcGetLoweredName"),
 #undef SV_SYM
     };
     for (size_t i = 0; i < sizeof syms / sizeof *syms; i++) {
@@ -1268,11 +1274,406 @@ static bool gpu_scan(const sv_runtime_request *req, const char *path, sv_source_
     if (!sv_source_check_entry(scan, req->entry, req->type, &line, msg, sizeof msg))
         return sv_ktrace_fail(t, SV_KFAIL_SIGNATURE, msg, line, -1, err, errlen);
     *refused = false;
-    if (scan->entry == SV_SCAN_ENTRY_HOST)
-        return sv_ktrace_fail(t, SV_KFAIL_UNAVAILABLE, "a kernel file with a host function scan "
-                              "runs on the CPU runtime only, as yet", scan->host.line, -1, err,
-                              errlen);
-    return sv_ktrace_set_text(&t->entry, scan->kernels[scan->entry].name, err, errlen);
+    if (scan->entry == SV_SCAN_ENTRY_HOST && (!req->plan || req->racecheck))
+        return sv_ktrace_fail(t, SV_KFAIL_UNAVAILABLE, req->plan
+                              ? "--racecheck of a file with a host function scan: not yet"
+                              : "a kernel file with a host function scan runs on the GPU after "
+                                "the CPU runtime has run it (sv_runtime_run)",
+                              scan->host.line, -1, err, errlen);
+    return sv_ktrace_set_text(&t->entry, sv_source_entry(scan)->name, err, errlen);
+}
+
+/* ---- Many blocks: the CPU runtime's launches replayed (issue 31) ----------
+ *
+ * A file with a host function runs on the CPU runtime first (process.c),
+ * whose run writes its launches as a plan (cpu_exec.cc's Grid::plan): the
+ * device memory it allocated and set, each launch's kernel (by line),
+ * grid, block, shared memory and arguments (pointers as device memory and
+ * an offset). Here NVRTC compiles the file's kernels as they are (the host
+ * function's body blanked), each launched one by its name expression, and
+ * the plan runs on the GPU: after each launch out[] and the device memory
+ * are read back as the launch's step. A cell is written where it differs
+ * from the poison the memory starts with (a write of the poison itself is
+ * not seen). No hazards: the GPU's runs record none of their own. */
+
+#define PLAN_MAX_ARRAYS SV_KTRACE_MAX_ARRAYS
+#define PLAN_MAX_ARGS 16
+
+typedef struct plan_arr {
+    char name[64];
+    size_t bytes;
+    CUdeviceptr d;
+    uint32_t *host;   /* its cells after the last launch */
+    bool *written;
+} plan_arr;
+
+/* A whole number of the plan at *p (then past it), at most max. */
+static bool plan_num(const char **p, unsigned long long max, unsigned long long *v)
+{
+    const char *s = *p;
+    while (*s == ' ')
+        s++;
+    if (*s < '0' || *s > '9')
+        return false;
+    unsigned long long x = 0;
+    for (; *s >= '0' && *s <= '9'; s++) {
+        if (x > max / 10)
+            return false;
+        x = x * 10 + (unsigned long long)(*s - '0');
+    }
+    if (x > max)
+        return false;
+    *p = s;
+    *v = x;
+    return true;
+}
+
+static bool plan_word(const char **p, char *buf, size_t len)
+{
+    const char *s = *p;
+    while (*s == ' ')
+        s++;
+    size_t k = 0;
+    for (; *s && *s != ' ' && *s != '\n'; s++) {
+        bool ok = (*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9') ||
+                  *s == '_' || *s == '@' || *s == '-';
+        if (!ok || k + 1 >= len)
+            return false;
+        buf[k++] = *s;
+    }
+    buf[k] = '\0';
+    *p = s;
+    return k > 0;
+}
+
+/* NVRTC with the launched kernels' name expressions: the PTX, and each
+ * launch line's lowered name into names[] (lines[] the launch lines). A
+ * compile error is t's failure (true, *ptx NULL). */
+static bool plan_compile(const char *text, const char *path, int arch, const sv_source_scan *s,
+                         const char *src, sv_type type, char **ptx, char (*names)[256],
+                         sv_ktrace *t, char *err, size_t errlen)
+{
+    *ptx = NULL;
+    char archopt[32];
+    snprintf(archopt, sizeof archopt, "-arch=compute_%d", arch);
+    const char *opts[] = {archopt, "-std=c++17", "-lineinfo", "--fmad=false"};
+    nvrtcProgram prog = NULL;
+    if (api.nvrtcCreateProgram(&prog, text, path, 0, NULL, NULL) != 0) {
+        sv_errorf(err, errlen, "nvrtcCreateProgram failed");
+        return false;
+    }
+    char expr[SV_SCAN_MAX_LAUNCHES][256];
+    for (size_t i = 0; i < s->nlaunches; i++) {
+        expr[i][0] = '\0';
+        if (sv_source_launch_callee(s, src, s->launches[i].line, sv_source_ctype(type), expr[i],
+                                    sizeof expr[i]))
+            api.nvrtcAddNameExpression(prog, expr[i]);
+    }
+    bool ok = true;
+    if (api.nvrtcCompileProgram(prog, (int)(sizeof opts / sizeof *opts), opts) != 0) {
+        size_t loglen = 0;
+        api.nvrtcGetProgramLogSize(prog, &loglen);
+        char *log = malloc(loglen + 1);
+        if (log) {
+            log[0] = '\0';
+            if (loglen)
+                api.nvrtcGetProgramLog(prog, log);
+            log[loglen] = '\0';
+        }
+        ok = sv_ktrace_fail(t, SV_KFAIL_COMPILE, log && log[0] ? log : "NVRTC refused the file",
+                            log ? first_error_line(log, path) : 0, -1, err, errlen);
+        free(log);
+        api.nvrtcDestroyProgram(&prog);
+        return ok;
+    }
+    for (size_t i = 0; i < s->nlaunches; i++) {
+        const char *low = NULL;
+        names[i][0] = '\0';
+        if (expr[i][0] && api.nvrtcGetLoweredName(prog, expr[i], &low) == 0 && low)
+            snprintf(names[i], sizeof names[i], "%s", low);
+    }
+    size_t n = 0;
+    ok = api.nvrtcGetPTXSize(prog, &n) == 0 && n > 0 && (*ptx = malloc(n + 1)) &&
+         api.nvrtcGetPTX(prog, *ptx) == 0;
+    if (ok)
+        (*ptx)[n] = '\0';
+    else
+        sv_errorf(err, errlen, "NVRTC gave no PTX");
+    api.nvrtcDestroyProgram(&prog);
+    return ok;
+}
+
+/* The device memory after a launch (at line) as a step of t (arrays 0 ..
+ * na - 1, t's arrays in that order). */
+static bool plan_step(plan_arr *arrs, size_t na, sv_ktrace *t, int line, char *err, size_t errlen)
+{
+    if (t->nsteps >= SV_KTRACE_MAX_STEPS)
+        return true;
+    sv_kstep *s = sv_ktrace_add_step(t, line, err, errlen);
+    if (!s)
+        return false;
+    for (size_t a = 0; a < na; a++) {
+        size_t len = arrs[a].bytes / 4;
+        uint32_t *now = malloc(len * 4 + 4);
+        if (!now) {
+            sv_errorf(err, errlen, "out of memory reading the launches back");
+            return false;
+        }
+        CUresult r = api.cuMemcpyDtoH(now, arrs[a].d, len * 4);
+        if (r != 0) {
+            free(now);
+            sv_errorf(err, errlen, "reading device memory back: %s (CUDA error %d)", cu_words(r),
+                      r);
+            return false;
+        }
+        for (size_t c = 0; c < len; c++) {
+            bool changed = now[c] != arrs[a].host[c];
+            arrs[a].written[c] = arrs[a].written[c] || changed || now[c] != SV_GPU_POISON;
+            s->cells[a][c].bits = now[c];
+            s->written[a][c] = arrs[a].written[c];
+            s->wrote[a][c] = changed;
+        }
+        memcpy(arrs[a].host, now, len * 4);
+        free(now);
+    }
+    return true;
+}
+
+/* Replays req->plan on the GPU into t (the device is current, arch its). */
+static bool gpu_run_plan(const sv_runtime_request *req, const sv_source_scan *s, const char *path,
+                         int arch, sv_ktrace *t, char *err, size_t errlen)
+{
+    char why[512];
+    const char *p = req->plan;
+    if (strncmp(p, "x ", 2) == 0 || strstr(p, "\nx ")) {
+        const char *x = strncmp(p, "x ", 2) == 0 ? p + 2 : strstr(p, "\nx ") + 3;
+        const char *e = strchr(x, '\n');
+        snprintf(why, sizeof why, "the GPU cannot replay these launches: %.*s",
+                 (int)(e ? e - x : (long)strlen(x)), x);
+        return sv_ktrace_fail(t, SV_KFAIL_UNAVAILABLE, why, 0, -1, err, errlen);
+    }
+    char *body = sv_source_gpu_kernels(s, req->source);
+    size_t cap = body ? strlen(body) + sv_rt_scan_ops_h_size + 4096 : 0;
+    char *text = body ? malloc(cap) : NULL;
+    char *ptx = NULL;
+    char (*names)[256] = calloc(SV_SCAN_MAX_LAUNCHES, sizeof *names);
+    plan_arr arrs[PLAN_MAX_ARRAYS];
+    size_t na = 0;
+    memset(arrs, 0, sizeof arrs);
+    bool ok = true;
+    if (!text || !names) {
+        sv_errorf(err, errlen, "out of memory");
+        ok = false;
+        goto out;
+    }
+    char qp[1024];
+    sv_source_line_name(path, qp, sizeof qp);
+    size_t u = (size_t)snprintf(text, cap, "#line 1 \"<scanviz GPU prelude>\"\n#define SV_SCAN_OP "
+                                "%d\n#define SV_SCAN_EXCLUSIVE %d\n#line 1 \"<scanviz scan_ops.h>\"\n",
+                                (int)req->op, req->scan == SV_SCAN_EXCLUSIVE ? 1 : 0);
+    memcpy(text + u, sv_rt_scan_ops_h, sv_rt_scan_ops_h_size);
+    u += sv_rt_scan_ops_h_size;
+    snprintf(text + u, cap - u, "\n%s#line 1 \"%s\"\n%s", s->own_op ? "" : "using sv_scan::Op;\n",
+             qp, body);
+    if (!plan_compile(text, path, arch, s, req->source, req->type, &ptx, names, t, err, errlen)) {
+        ok = false;
+        goto out;
+    }
+    if (!ptx)
+        goto out; /* a compile error is t's failure */
+    CUmodule mod;
+    char jlog[4096] = "";
+    int jopt[2] = {5, 6};
+    void *jval[2] = {jlog, (void *)(uintptr_t)sizeof jlog};
+    CUresult r = api.cuModuleLoadDataEx(&mod, ptx, 2, jopt, jval);
+    if (r != 0) {
+        jlog[sizeof jlog - 1] = '\0';
+        sv_errorf(err, errlen, "loading the compiled kernels: %s (CUDA error %d): %.900s",
+                  cu_words(r), r, jlog);
+        ok = false;
+        goto out;
+    }
+    /* in[] and out[]: the plan's device memory -1 and 0 */
+    CUdeviceptr d_in = 0;
+    size_t nbytes = req->n * 4;
+    if (api.cuMemAlloc(&d_in, nbytes) != 0 || api.cuMemcpyHtoD(d_in, req->input, nbytes) != 0) {
+        sv_errorf(err, errlen, "no device memory for in[]");
+        ok = false;
+        goto out;
+    }
+    snprintf(arrs[0].name, sizeof arrs[0].name, "out");
+    arrs[0].bytes = nbytes;
+    na = 1;
+    /* the device memory first (the plan's A lines, in order): each array of t */
+    for (const char *line = p; *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1
+                                                                   : line + strlen(line)) {
+        const char *q = line + 1;
+        unsigned long long k, a;
+        if (*line != 'A')
+            continue;
+        if (na >= PLAN_MAX_ARRAYS || !plan_num(&q, PLAN_MAX_ARRAYS * 4, &k) ||
+            !plan_num(&q, (unsigned long long)SV_KTRACE_MAX_CELLS * 4, &a) || a < 4 ||
+            !plan_word(&q, arrs[na].name, sizeof arrs[na].name)) {
+            ok = sv_ktrace_fail(t, SV_KFAIL_INTERNAL, "the launches' plan names device memory "
+                                "it cannot hold", 0, -1, err, errlen);
+            goto out;
+        }
+        arrs[na++].bytes = (size_t)a;
+    }
+    for (size_t i = 0; i < na; i++) {
+        if (api.cuMemAlloc(&arrs[i].d, arrs[i].bytes + 256) != 0 ||
+            api.cuMemsetD32(arrs[i].d, SV_GPU_POISON, arrs[i].bytes / 4 + 64) != 0 ||
+            !(arrs[i].host = malloc(arrs[i].bytes + 4)) ||
+            !(arrs[i].written = calloc(arrs[i].bytes / 4 + 1, sizeof *arrs[i].written))) {
+            sv_errorf(err, errlen, "no device memory for %s", arrs[i].name);
+            ok = false;
+            goto out;
+        }
+        for (size_t cc = 0; cc < arrs[i].bytes / 4; cc++)
+            arrs[i].host[cc] = SV_GPU_POISON;
+        int ai = sv_ktrace_add_array(t, arrs[i].name, i == 0 ? SV_KARRAY_OUT : SV_KARRAY_GLOBAL,
+                                     (uint32_t)(arrs[i].bytes / 4), 1, err, errlen);
+        if (ai < 0) {
+            ok = false;
+            goto out;
+        }
+        t->arrays[ai].touched = true;
+    }
+    if (!sv_ktrace_set_text(&t->entry, "scan", err, errlen)) {
+        ok = false;
+        goto out;
+    }
+    t->launches = calloc(SV_KTRACE_MAX_LAUNCHES, sizeof *t->launches);
+    if (!t->launches) {
+        sv_errorf(err, errlen, "out of memory");
+        ok = false;
+        goto out;
+    }
+    for (const char *line = p; ok && *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1
+                                                                       : line + strlen(line)) {
+        const char *q = line + 1;
+        unsigned long long k, a, b, c, d;
+        if (*line == '\n' || *line == 'A')
+            continue;
+        if (*line == 'S' && plan_num(&q, PLAN_MAX_ARRAYS, &k) && k < na &&
+            plan_num(&q, arrs[k].bytes, &a) && plan_num(&q, 255, &b) &&
+            plan_num(&q, arrs[k].bytes - a, &c)) {
+            r = api.cuMemsetD8(arrs[k].d + a, (unsigned char)b, (size_t)c);
+            if (r != 0) {
+                sv_errorf(err, errlen, "cudaMemset on the GPU: %s (CUDA error %d)", cu_words(r), r);
+                ok = false;
+            }
+            continue;
+        }
+        if (*line != 'L' || !plan_num(&q, INT32_MAX, &k) || !plan_num(&q, 1u << 26, &a) ||
+            !plan_num(&q, 1024, &b) || !plan_num(&q, 49152, &c) ||
+            !plan_num(&q, PLAN_MAX_ARGS, &d) || a == 0 || b == 0) {
+            snprintf(why, sizeof why, "the launches' plan is not readable at \"%.40s\"", line);
+            ok = sv_ktrace_fail(t, SV_KFAIL_INTERNAL, why, 0, -1, err, errlen);
+            goto out;
+        }
+        const int lno = (int)k;
+        const char *fname = NULL, *kname = NULL;
+        for (size_t i = 0; i < s->nlaunches; i++)
+            if (s->launches[i].line == lno && names[i][0]) {
+                fname = names[i];
+                kname = s->launches[i].kernel;
+                break;
+            }
+        unsigned char slot[PLAN_MAX_ARGS][16];
+        void *params[PLAN_MAX_ARGS + 1];
+        bool args_ok = fname != NULL;
+        for (unsigned long long i = 0; args_ok && i < d; i++) {
+            char kind[4];
+            unsigned long long ai, off, size;
+            memset(slot[i], 0, sizeof slot[i]);
+            params[i] = slot[i];
+            if (!plan_word(&q, kind, sizeof kind)) {
+                args_ok = false;
+            } else if (strcmp(kind, "p") == 0) {
+                while (*q == ' ')
+                    q++;
+                bool in = strncmp(q, "-1", 2) == 0;
+                if (in)
+                    q += 2;
+                if ((!in && (!plan_num(&q, PLAN_MAX_ARRAYS, &ai) || ai >= na)) ||
+                    !plan_num(&q, in ? nbytes : (ai < na ? arrs[ai].bytes : 0), &off)) {
+                    args_ok = false;
+                    break;
+                }
+                CUdeviceptr v = (in ? d_in : arrs[ai].d) + off;
+                memcpy(slot[i], &v, sizeof v);
+            } else if (strcmp(kind, "v") == 0 && plan_num(&q, 16, &size) && size > 0) {
+                while (*q == ' ')
+                    q++;
+                for (unsigned long long bb = 0; bb < size; bb++) {
+                    unsigned x;
+                    if (sscanf(q + 2 * bb, "%2x", &x) != 1) {
+                        args_ok = false;
+                        break;
+                    }
+                    slot[i][bb] = (unsigned char)x;
+                }
+                q += 2 * size;
+            } else {
+                args_ok = false;
+            }
+        }
+        CUfunction fn;
+        if (!args_ok || api.cuModuleGetFunction(&fn, mod, fname) != 0) {
+            snprintf(why, sizeof why, "the launch at line %d: its kernel or its arguments could "
+                     "not be set up on the GPU", lno);
+            ok = sv_ktrace_fail(t, SV_KFAIL_INTERNAL, why, lno, -1, err, errlen);
+            goto out;
+        }
+        params[d] = NULL;
+        r = api.cuLaunchKernel(fn, (unsigned)a, 1, 1, (unsigned)b, 1, 1, (unsigned)c, NULL,
+                               params, NULL);
+        if (r == 0)
+            r = api.cuCtxSynchronize();
+        if (r != 0) {
+            snprintf(why, sizeof why, "the launch of %s at line %d failed on the GPU: %s (CUDA "
+                     "error %d)", kname, lno, cu_words(r), r);
+            ok = sv_ktrace_fail(t, r == 700 || r == 716 || r == 719 ? SV_KFAIL_CRASH
+                                                                    : SV_KFAIL_INTERNAL,
+                                why, lno, -1, err, errlen);
+            goto out;
+        }
+        if (!plan_step(arrs, na, t, lno, err, errlen)) {
+            ok = false;
+            goto out;
+        }
+        if (t->nlaunches < SV_KTRACE_MAX_LAUNCHES) {
+            sv_klaunch *l = &t->launches[t->nlaunches++];
+            l->kernel = strdup(kname);
+            l->grid = (uint32_t)a;
+            l->block = (uint32_t)b;
+            l->shared = (uint32_t)c;
+            l->line = lno;
+            l->step = (uint32_t)(t->nsteps - 1);
+            if (!l->kernel) {
+                sv_errorf(err, errlen, "out of memory");
+                ok = false;
+                goto out;
+            }
+        }
+    }
+    if (ok && arrs[0].host) {
+        for (size_t i = 0; i < req->n; i++) {
+            t->output[i].bits = arrs[0].host[i];
+            t->output_written[i] = arrs[0].written[i];
+        }
+    }
+out:
+    for (size_t i = 0; i < na; i++) {
+        free(arrs[i].host);
+        free(arrs[i].written);
+    }
+    free(names);
+    free(ptx);
+    free(text);
+    free(body);
+    return ok;
 }
 
 bool sv_rt_gpu_run(const sv_runtime_request *rq, sv_ktrace *t, char *err, size_t errlen)
@@ -1334,6 +1735,21 @@ bool sv_rt_gpu_run(const sv_runtime_request *rq, sv_ktrace *t, char *err, size_t
     CUfunction fn = NULL;
     if (!gpu_open(NULL, &fn, &arch, &max_threads, t, why, sizeof why)) {
         ok = sv_ktrace_fail(t, SV_KFAIL_UNAVAILABLE, why, 0, -1, err, errlen);
+        goto out;
+    }
+    if (scan->entry == SV_SCAN_ENTRY_HOST) { /* many blocks: the CPU run's launches */
+        CUdevice dev;
+        CUcontext ctx;
+        sv_runtime_gpu_device dd;
+        memset(&dd, 0, sizeof dd);
+        if (device_query(&dev, &dd) != 0 || api.cuDevicePrimaryCtxRetain(&ctx, dev) != 0 ||
+            api.cuCtxSetCurrent(ctx) != 0) {
+            ok = sv_ktrace_fail(t, SV_KFAIL_UNAVAILABLE, "no CUDA context", 0, -1, err, errlen);
+            goto out;
+        }
+        ok = sv_rt_limits_apply_time(req, err, errlen) &&
+             gpu_run_plan(req, scan, path, arch, t, err, errlen);
+        done = ok;
         goto out;
     }
     if (req->n > max_threads) {

@@ -388,7 +388,7 @@ static bool prepare(const sv_runtime_request *req, sv_ktrace *t, prepared *pr, b
         ok = sv_ktrace_fail(t, SV_KFAIL_SIGNATURE, words, 0, -1, err, errlen);
         goto done;
     }
-    if (scan->entry == SV_SCAN_ENTRY_HOST && req->backend == SV_RUNTIME_GPU) {
+    if (scan->entry == SV_SCAN_ENTRY_HOST && req->backend == SV_RUNTIME_GPU && !req->plan) {
         ok = sv_ktrace_fail(t, SV_KFAIL_UNAVAILABLE,
                             "a kernel file with a host function scan (its own launches) runs on "
                             "the CPU runtime only, as yet: run it with --backend cpu",
@@ -832,6 +832,26 @@ sv_ktrace *sv_runtime_run(const sv_runtime_request *req, char *err, size_t errle
 {
     if (!request_valid(req, err, errlen))
         return NULL;
+    if (req->backend == SV_RUNTIME_GPU && !req->plan && !req->builtin &&
+        sv_runtime_file_launches(req->source)) {
+        /* A host function's launches on the GPU (issue 31): the CPU runtime
+         * runs the file once (its host function decides the launches from n
+         * alone: it cannot read device memory), then the GPU replays them */
+        sv_runtime_request c = *req;
+        c.backend = SV_RUNTIME_CPU;
+        c.runs = 1;
+        c.each_run = c.shake = c.racecheck = false;
+        c.schedule = (sv_schedule){SV_SCHEDULE_SEQUENTIAL, 1};
+        c.progress = NULL;
+        sv_ktrace *cpu = sv_runtime_run(&c, err, errlen);
+        if (!cpu || cpu->failure.kind != SV_KFAIL_NONE || !cpu->plan)
+            return cpu; /* it says why (it failed, or was refused, on the CPU) */
+        sv_runtime_request g = *req;
+        g.plan = cpu->plan;
+        sv_ktrace *t = sv_runtime_run(&g, err, errlen);
+        sv_ktrace_destroy(cpu);
+        return t;
+    }
     sv_ktrace *t = trace_for(req, err, errlen);
     if (!t)
         return NULL;

@@ -14,7 +14,8 @@
 #include "../core/error.h"
 
 #define REQ_MAGIC 0x53565251u /* "SVRQ" */
-#define REQ_MAX ((size_t)SV_KTRACE_MAX_SOURCE * 2 + SV_RT_MAX_LINES + 4 * SV_MAX_N_BLOCKS * 4 + 65536)
+#define REQ_MAX ((size_t)SV_KTRACE_MAX_SOURCE * 2 + SV_RT_MAX_LINES + 4 * SV_MAX_N_BLOCKS * 4 + \
+                 2 * 65536)
 
 static void put32(sv_buf *b, uint32_t v) { sv_buf_append(b, &v, 4); }
 static void put64(sv_buf *b, uint64_t v) { sv_buf_append(b, &v, 8); }
@@ -52,6 +53,7 @@ bool sv_rt_request_write(int fd, const sv_runtime_request *req, const sv_rt_prep
     put32(&b, req->time_limit_ms);
     put32(&b, req->memory_mb);
     put32(&b, (uint32_t)req->output_round);
+    putstr(&b, req->plan);
     putstr(&b, prep ? prep->lines : NULL);
     putstr(&b, prep ? prep->dyn : NULL);
     putstr(&b, prep ? prep->entry : NULL);
@@ -173,6 +175,7 @@ bool sv_rt_request_read(int fd, sv_rt_request_copy *out, char *err, size_t errle
     q->output_round = (int)get32(&r);
     if (q->output_round < 0 || q->output_round > 64)
         r.ok = false;
+    q->plan = getstr(&r, &dst, 65536);
     out->prep.lines = getstr(&r, &dst, SV_RT_MAX_LINES);
     out->prep.dyn = getstr(&r, &dst, 4096);
     out->prep.entry = getstr(&r, &dst, 4096);

@@ -62,6 +62,10 @@ typedef struct sv_runtime_request {
     bool racecheck;          /* GPU: under compute-sanitizer's racecheck */
     uint32_t time_limit_ms;  /* 0: SV_RUNTIME_DEFAULT_TIME_LIMIT_MS */
     uint32_t memory_mb;      /* 0: SV_RUNTIME_DEFAULT_MEMORY_MB */
+    /* The runtime's own (issue 31): on the GPU, a host function's launches
+     * as the CPU runtime ran them (sv_ktrace.plan), which the GPU replays;
+     * sv_runtime_run sets it. NULL for callers. */
+    const char *plan;
     /* With runs > 1: called in the caller's process as runs complete (done of
      * runs), e.g. for a progress line on a terminal; NULL: none. */
     void (*progress)(void *ctx, uint32_t done, uint32_t runs);

@@ -951,6 +951,11 @@ static void host_parse(lexer *lx, size_t i)
         head--;
     template_param(lx, head, h->tparam, sizeof h->tparam);
     params_of(lx, i + 1, close, h);
+    size_t end = match(lx, close + 1);
+    if (end >= lx->ntoks)
+        return;
+    o->host_body_at = orig(lx, lx->toks[close + 1].off) + 1;
+    o->host_body_end = orig(lx, lx->toks[end].off);
     o->has_host = true;
 }
 
@@ -1551,4 +1556,53 @@ char *sv_source_cpu_text(const sv_source_scan *s, const char *src, const char *p
                          T, T);
     o[u] = '\0';
     return o;
+}
+
+char *sv_source_gpu_kernels(const sv_source_scan *s, const char *src)
+{
+    size_t len = strlen(src);
+    char *o = malloc(len + 1);
+    if (!o)
+        return NULL;
+    memcpy(o, src, len + 1);
+    for (size_t i = 0; i < s->nblank; i++)
+        for (size_t c = s->blank_start[i]; c < s->blank_end[i] && c < len; c++)
+            if (o[c] != '\n')
+                o[c] = ' ';
+    if (s->has_host)
+        for (size_t c = s->host_body_at; c < s->host_body_end && c < len; c++)
+            if (o[c] != '\n')
+                o[c] = ' ';
+    return o;
+}
+
+bool sv_source_launch_callee(const sv_source_scan *s, const char *src, int line, const char *ctype,
+                             char *buf, size_t len)
+{
+    const sv_scan_launch *l = NULL;
+    for (size_t i = 0; i < s->nlaunches && !l; i++)
+        if (s->launches[i].line == line)
+            l = &s->launches[i];
+    if (!l || l->open_at <= l->callee_at || len == 0)
+        return false;
+    size_t u = 0;
+    const char *tp = s->host.tparam;
+    size_t tl = strlen(tp);
+    for (size_t c = l->callee_at; c < l->open_at && u + 1 < len;) {
+        char ch = src[c];
+        bool word_start = c == l->callee_at || !(isalnum((unsigned char)src[c - 1]) ||
+                                                 src[c - 1] == '_');
+        if (tl && word_start && strncmp(src + c, tp, tl) == 0 &&
+            !(isalnum((unsigned char)src[c + tl]) || src[c + tl] == '_')) {
+            int m = snprintf(buf + u, len - u, "%s", ctype);
+            u = m > 0 && (size_t)m < len - u ? u + (size_t)m : len - 1;
+            c += tl;
+            continue;
+        }
+        if (ch != ' ' && ch != '\t' && ch != '\n' && ch != '\r')
+            buf[u++] = ch;
+        c++;
+    }
+    buf[u] = '\0';
+    return u > 0;
 }

@@ -104,6 +104,7 @@ typedef struct sv_source_scan {
      * host side does */
     bool has_host;
     sv_scan_kernel host;
+    size_t host_body_at, host_body_end; /* the host function's body, between its braces */
     size_t nlaunches;
     sv_scan_launch launches[SV_SCAN_MAX_LAUNCHES];
 } sv_source_scan;
@@ -126,6 +127,18 @@ bool sv_source_scan_text(const char *src, const char *path, sv_source_scan *out,
  * line), or the entries there are. */
 bool sv_source_check_entry(sv_source_scan *s, const char *entry, sv_type type, int *line,
                            char *err, size_t errlen);
+
+/* The text NVRTC gets for a file with a host function (issue 31): the file
+ * as it is, its built-in #includes and the host function's body blanked
+ * (every byte but its newlines), so that the kernels keep their lines.
+ * malloc'd; NULL on allocation failure. */
+char *sv_source_gpu_kernels(const sv_source_scan *s, const char *src);
+
+/* The launch at line: its callee as written ("block_scan<T>"), with the
+ * host function's template parameter as ctype ("block_scan<int>"), into
+ * buf; false when no launch is at line. */
+bool sv_source_launch_callee(const sv_source_scan *s, const char *src, int line, const char *ctype,
+                             char *buf, size_t len);
 
 /* The entry picked (sv_source_check_entry): a kernel, or the host function
  * scan; the first kernel before the check. */

@@ -198,6 +198,7 @@ bool sv_rt_wire_send(int fd, const sv_ktrace *t)
         w32((uint32_t)c->line);
         w32(c->warp);
     }
+    wstr(t->plan);
     w32((uint32_t)t->nlaunches);
     for (size_t k = 0; k < t->nlaunches; k++) {
         const sv_klaunch *l = &t->launches[k];
@@ -537,6 +538,8 @@ bool sv_rt_wire_recv_first(const unsigned char *data, size_t len, const unsigned
         c->warp = r32(&r);
         t->nbankcells = k + 1;
     }
+    free(t->plan);
+    t->plan = rstr(&r);
     uint32_t nl = rcount(&r, SV_KTRACE_MAX_LAUNCHES, 24);
     if (nl && !(t->launches = calloc(nl, sizeof *t->launches)))
         goto oom;
