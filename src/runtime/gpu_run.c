@@ -1356,7 +1356,8 @@ static bool plan_compile(const char *text, const char *path, int arch, const sv_
     *ptx = NULL;
     char archopt[32];
     snprintf(archopt, sizeof archopt, "-arch=compute_%d", arch);
-    const char *opts[] = {archopt, "-std=c++17", "-lineinfo", "--fmad=false"};
+    /* -default-device: the host function, its body blanked, as a device function */
+    const char *opts[] = {archopt, "-std=c++17", "-lineinfo", "--fmad=false", "-default-device"};
     nvrtcProgram prog = NULL;
     if (api.nvrtcCreateProgram(&prog, text, path, 0, NULL, NULL) != 0) {
         sv_errorf(err, errlen, "nvrtcCreateProgram failed");
