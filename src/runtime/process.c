@@ -390,8 +390,9 @@ static bool prepare(const sv_runtime_request *req, sv_ktrace *t, prepared *pr, b
     }
     if (scan->entry == SV_SCAN_ENTRY_HOST && req->backend == SV_RUNTIME_GPU && !req->plan) {
         ok = sv_ktrace_fail(t, SV_KFAIL_UNAVAILABLE,
-                            "a kernel file with a host function scan (its own launches) runs on "
-                            "the CPU runtime only, as yet: run it with --backend cpu",
+                            "a kernel file with a host function scan runs on the GPU one run at "
+                            "a time (each run's launches made by the CPU runtime first): many "
+                            "runs of it on the GPU are not yet",
                             scan->host.line, -1, err, errlen);
         goto done;
     }
