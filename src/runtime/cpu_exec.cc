@@ -3326,14 +3326,13 @@ void *g_hook_dalloc(unsigned long bytes, const char *name, int line)
         g_fail(SV_KFAIL_REFUSED, msg, line, -1, 0);
         return nullptr;
     }
-    size_t live = 0;
-    for (const GArr &a : G->dev)
-        live += !a.freed;
-    if (bytes == 0 || bytes > kMaxDev || bytes % kCell != 0 || live >= SV_KTRACE_MAX_ARRAYS ||
-        G->dev.size() >= 4 * SV_KTRACE_MAX_ARRAYS) {
+    // every array of the run is one of the trace's (freed ones too), out[]
+    // first, with room for two shared arrays a hazard may name
+    const size_t most = SV_KTRACE_MAX_ARRAYS - 2;
+    if (bytes == 0 || bytes > kMaxDev || bytes % kCell != 0 || G->dev.size() >= most) {
         snprintf(msg, sizeof msg, "cudaMalloc of %lu bytes at line %d: the CPU runtime gives "
-                 "device memory of whole %u-byte cells, up to %zu bytes, %d arrays at a time",
-                 bytes, line, kCell, kMaxDev, SV_KTRACE_MAX_ARRAYS - 1);
+                 "device memory of whole %u-byte cells, up to %zu bytes, %zu arrays in a run",
+                 bytes, line, kCell, kMaxDev, most - 1);
         g_fail(SV_KFAIL_MEMORY, msg, line, -1, 0);
         return nullptr;
     }
@@ -3355,13 +3354,22 @@ void *g_hook_dalloc(unsigned long bytes, const char *name, int line)
     }
     if (!id[0] || !strcmp(id, "void"))
         snprintf(id, sizeof id, "dev");
+    // its name, made unique: "sums", then "sums@LINE", then "sums@LINE.2", ...
     std::string nm = id;
-    for (const GArr &a : G->dev)
-        if (a.name == nm) {
-            char alt[kName + 16];
+    auto taken = [](const std::string &s) {
+        for (const GArr &a : G->dev)
+            if (a.name == s)
+                return true;
+        return false;
+    };
+    for (int k = 1; taken(nm) && k <= SV_KTRACE_MAX_ARRAYS + 1; k++) {
+        char alt[kName + 32];
+        if (k == 1)
             snprintf(alt, sizeof alt, "%s@%d", id, line);
-            nm = alt;
-        }
+        else
+            snprintf(alt, sizeof alt, "%s@%d.%d", id, line, k);
+        nm = alt;
+    }
     GArr g;
     g.mem = (unsigned char *)calloc(1, bytes + 2 * kDevSlack);
     if (!g.mem) {

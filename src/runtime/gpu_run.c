@@ -1336,7 +1336,7 @@ static bool plan_word(const char **p, char *buf, size_t len)
     size_t k = 0;
     for (; *s && *s != ' ' && *s != '\n'; s++) {
         bool ok = (*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9') ||
-                  *s == '_' || *s == '@' || *s == '-';
+                  *s == '_' || *s == '@' || *s == '-' || *s == '.';
         if (!ok || k + 1 >= len)
             return false;
         buf[k++] = *s;

@@ -346,6 +346,7 @@ static void refusals(void)
         {"blocks_host_wild.cu", "wild", "the host function scan read memory that is not the "
          "kernel's (address 0x12345678", SV_KFAIL_OUT_OF_RANGE},
         {"blocks_host_loop.cu", "loop", "past its time limit of 2000 ms", SV_KFAIL_TIME},
+        {"blocks_many_arrays.cu", "alloc", "13 arrays in a run", SV_KFAIL_MEMORY},
     };
     time_limit_ms = 2000;
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
