@@ -2551,6 +2551,7 @@ struct GArr {
     unsigned char *mem = nullptr; // malloc'd with kDevSlack on each side
     std::vector<uint8_t> written;
     bool freed = false;
+    int tidx = -1; // its index in t->arrays (placed when it is made)
     // this launch's plain (not atomic, not volatile) accesses of each cell:
     // its last reader and the last of another block than that one, its
     // writer (launch numbers tell this launch's from older ones)
@@ -2611,6 +2612,7 @@ struct Grid {
     std::vector<std::unordered_map<uint64_t, Cell>> sh;
     std::vector<uint64_t> gen;
     uint64_t gen_next = 0;
+    std::map<uint16_t, int> sh_tidx; // a shared array a hazard named: its index in t->arrays
     uint64_t wseq = 0; // device-memory writes so far (their order)
     // the launches as a plan the GPU replays (sv_ktrace.plan): one line each
     // of "A k BYTES NAME" (cudaMalloc), "S k OFF VALUE BYTES" (cudaMemset), "L
@@ -2620,7 +2622,8 @@ struct Grid {
     std::string plan;
 };
 Grid *G;
-constexpr uint16_t kSharedMark = 0x8000; // a hazard's shared array until it is placed
+bool g_place_dev(size_t k);     // below: the arrays' places in t
+int g_shared_tidx(uint16_t si);
 
 [[maybe_unused]] unsigned char *g_stack_bottom(uint32_t k)
 {
@@ -2798,11 +2801,12 @@ void g_race(uint32_t arr, uint32_t c, bool write, int32_t line)
             sv_khazard h{};
             h.kind = kind;
             h.step = (uint32_t)tr->nsteps;
-            h.array = (uint16_t)arr;
+            const uint16_t ta = (uint16_t)G->dev[arr].tidx;
+            h.array = ta;
             h.cell = c;
-            h.first = {other->gid, (uint16_t)arr, c, {0}, other->line, 0};
+            h.first = {other->gid, ta, c, {0}, other->line, 0};
             h.first.value.bits = other->value;
-            h.second = {me.gid, (uint16_t)arr, c, {0}, me.line, 0};
+            h.second = {me.gid, ta, c, {0}, me.line, 0};
             h.second.value.bits = me.value;
             tr->hazards[tr->nhazards++] = h;
         }
@@ -2839,8 +2843,9 @@ void g_shared_race(uint16_t si, uint32_t c, bool write, int32_t line)
         R->hazards_total++;
         tr->hazards_total = R->hazards_total;
         const uint32_t g1 = t.block * G->block + other, g2 = g_gid(t);
-        if (tr->nhazards < SV_KTRACE_MAX_HAZARDS && g1 < R->n && g2 < R->n) {
-            const uint16_t a = (uint16_t)(kSharedMark | si);
+        const int sa = g1 < R->n && g2 < R->n ? g_shared_tidx(si) : -1;
+        if (tr->nhazards < SV_KTRACE_MAX_HAZARDS && sa >= 0) {
+            const uint16_t a = (uint16_t)sa;
             sv_khazard h{};
             h.kind = kind;
             h.step = (uint32_t)tr->nsteps;
@@ -2896,11 +2901,12 @@ void g_order(uint32_t arr, uint32_t c, bool write, int32_t line)
             sv_khazard h{};
             h.kind = SV_KHAZARD_RAW;
             h.step = (uint32_t)tr->nsteps;
-            h.array = (uint16_t)arr;
+            const uint16_t ta = (uint16_t)G->dev[arr].tidx;
+            h.array = ta;
             h.cell = c;
-            h.first = {l.gid, (uint16_t)arr, c, {0}, l.line, 0};
+            h.first = {l.gid, ta, c, {0}, l.line, 0};
             h.first.value.bits = l.value;
-            h.second = {me, (uint16_t)arr, c, {0}, line, 0};
+            h.second = {me, ta, c, {0}, line, 0};
             h.second.value.bits = v;
             tr->hazards[tr->nhazards++] = h;
         }
@@ -3384,6 +3390,12 @@ void *g_hook_dalloc(unsigned long bytes, const char *name, int line)
     g.len = (uint32_t)(bytes / kCell);
     g.written.assign(g.len, 0);
     G->dev.push_back(std::move(g));
+    if (!g_place_dev(G->dev.size() - 1)) {
+        snprintf(msg, sizeof msg, "cudaMalloc at line %d: no room in the trace for another array",
+                 line);
+        g_fail(SV_KFAIL_MEMORY, msg, line, -1, 0);
+        return nullptr;
+    }
     char pl[128];
     snprintf(pl, sizeof pl, "A %zu %lu %s\n", G->dev.size() - 1, bytes, nm.c_str());
     G->plan += pl;
@@ -3875,22 +3887,55 @@ void g_run_launch()
     }
 }
 
-// Every device array its place in t (out first), once it exists.
-bool g_place()
+// An array of t's own at the end of its list (steps before it hold it
+// unwritten, at once: a signal may send the trace before the run's end);
+// its index, -1 when the trace has no room or memory.
+int g_add_array(const char *name, sv_karray_kind kind, uint32_t len, uint32_t rows, bool touched)
 {
     sv_ktrace *t = R->t;
-    while (t->narrays < G->dev.size()) {
-        const GArr &a = G->dev[t->narrays];
-        sv_karray *k = &t->arrays[t->narrays++];
-        k->name = dup_str(a.name.c_str());
-        k->kind = t->narrays == 1 ? SV_KARRAY_OUT : SV_KARRAY_GLOBAL;
-        k->len = a.len;
-        k->rows = 1;
-        k->touched = true;
-        if (!k->name)
-            return false;
+    if (t->narrays >= SV_KTRACE_MAX_ARRAYS || len == 0)
+        return -1;
+    sv_karray *k = &t->arrays[t->narrays];
+    k->name = dup_str(name);
+    k->kind = kind;
+    k->len = len;
+    k->rows = rows >= 1 && len % rows == 0 ? rows : 1;
+    k->touched = touched;
+    if (!k->name)
+        return -1;
+    const int ai = (int)t->narrays++;
+    for (size_t s = 0; s < t->nsteps; s++) {
+        sv_kstep *st = &t->steps[s];
+        st->cells[ai] = alloc_n<sv_value>(len);
+        st->written[ai] = alloc_n<bool>(len);
+        st->wrote[ai] = alloc_n<bool>(len);
+        if (!st->cells[ai] || !st->written[ai] || !st->wrote[ai])
+            return -1;
     }
-    return true;
+    return ai;
+}
+
+// Device array k's place in t (out first), made when the array is.
+bool g_place_dev(size_t k)
+{
+    GArr &a = G->dev[k];
+    if (a.tidx < 0)
+        a.tidx = g_add_array(a.name.c_str(), k == 0 ? SV_KARRAY_OUT : SV_KARRAY_GLOBAL, a.len, 1,
+                             true);
+    return a.tidx >= 0;
+}
+
+// Shared array si's place in t (a hazard names it: no cells of its own,
+// each block has its own), -1 when there is no room.
+int g_shared_tidx(uint16_t si)
+{
+    auto it = G->sh_tidx.find(si);
+    if (it != G->sh_tidx.end())
+        return it->second;
+    const Arr &a = R->arrs[si];
+    int ai = g_add_array(a.name.c_str(), SV_KARRAY_SHARED, a.len ? a.len : 1, a.rows, false);
+    G->sh_tidx[si] = ai;
+    return ai;
 }
 
 // The device memory after a launch (at line) as a step of t.
@@ -3899,8 +3944,6 @@ bool g_step(int line)
     sv_ktrace *t = R->t;
     if (t->nsteps >= SV_KTRACE_MAX_STEPS)
         return true;
-    if (!g_place())
-        return false;
     sv_kstep *s = &t->steps[t->nsteps];
     s->barrier_line = line;
     s->cells = alloc_n<sv_value *>(SV_KTRACE_MAX_ARRAYS);
@@ -3908,13 +3951,18 @@ bool g_step(int line)
     s->wrote = alloc_n<bool *>(SV_KTRACE_MAX_ARRAYS);
     if (!s->cells || !s->written || !s->wrote)
         return false;
-    for (size_t k = 0; k < G->dev.size(); k++) {
-        const GArr &a = G->dev[k];
-        s->cells[k] = alloc_n<sv_value>(a.len);
-        s->written[k] = alloc_n<bool>(a.len);
-        s->wrote[k] = alloc_n<bool>(a.len);
-        if (!s->cells[k] || !s->written[k] || !s->wrote[k])
+    for (size_t ai = 0; ai < t->narrays; ai++) { // every array; the shared ones unwritten
+        s->cells[ai] = alloc_n<sv_value>(t->arrays[ai].len);
+        s->written[ai] = alloc_n<bool>(t->arrays[ai].len);
+        s->wrote[ai] = alloc_n<bool>(t->arrays[ai].len);
+        if (!s->cells[ai] || !s->written[ai] || !s->wrote[ai])
             return false;
+    }
+    for (size_t d = 0; d < G->dev.size(); d++) {
+        const GArr &a = G->dev[d];
+        const int k = a.tidx;
+        if (k < 0)
+            continue;
         const sv_kstep *p = t->nsteps ? &t->steps[t->nsteps - 1] : nullptr;
         for (uint32_t c = 0; c < a.len; c++) {
             memcpy(&s->cells[k][c].bits, (const void *)(a.base + (uintptr_t)c * kCell), kCell);
@@ -3981,39 +4029,6 @@ bool g_run(sv_schedule sched, char *err, size_t errlen)
         G->launches.push_back(l);
     }
     sv_ktrace *t = R->t;
-    if (!g_place()) {
-        sv_errorf(err, errlen, "out of memory recording the trace");
-        return false;
-    }
-    // the shared arrays a hazard names: placed after the device memory, no
-    // cells of their own (each block has its own), hidden in the picture
-    std::map<uint16_t, uint16_t> placed;
-    for (size_t h = 0; h < t->nhazards; h++) {
-        sv_khazard &z = t->hazards[h];
-        if (!(z.array & kSharedMark) || z.array == SV_KARRAY_IN)
-            continue;
-        uint16_t si = (uint16_t)(z.array & ~kSharedMark);
-        auto it = placed.find(si);
-        if (it == placed.end()) {
-            if (t->narrays >= SV_KTRACE_MAX_ARRAYS || si >= R->arrs.size()) {
-                t->hazards[h--] = t->hazards[--t->nhazards]; // no room: counted, not kept
-                continue;
-            }
-            const Arr &a = R->arrs[si];
-            sv_karray *k = &t->arrays[t->narrays];
-            k->name = dup_str(a.name.c_str());
-            k->kind = SV_KARRAY_SHARED;
-            k->len = a.len ? a.len : 1;
-            k->rows = a.rows >= 1 && k->len % a.rows == 0 ? a.rows : 1;
-            k->touched = false;
-            if (!k->name) {
-                sv_errorf(err, errlen, "out of memory recording the trace");
-                return false;
-            }
-            it = placed.emplace(si, (uint16_t)t->narrays++).first;
-        }
-        z.array = z.first.array = z.second.array = it->second;
-    }
     if (!G->launches.empty()) {
         t->launches = alloc_n<sv_klaunch>(G->launches.size());
         if (!t->launches) {
@@ -4022,25 +4037,6 @@ bool g_run(sv_schedule sched, char *err, size_t errlen)
         }
         memcpy(t->launches, G->launches.data(), G->launches.size() * sizeof *t->launches);
         t->nlaunches = G->launches.size();
-    }
-    // arrays made after a step hold nothing there
-    for (size_t k = 0; k < t->nsteps; k++)
-        for (size_t a = 0; a < t->narrays; a++)
-            if (!t->steps[k].cells[a]) {
-                t->steps[k].cells[a] = alloc_n<sv_value>(t->arrays[a].len);
-                t->steps[k].written[a] = alloc_n<bool>(t->arrays[a].len);
-                t->steps[k].wrote[a] = alloc_n<bool>(t->arrays[a].len);
-                if (!t->steps[k].cells[a] || !t->steps[k].written[a] || !t->steps[k].wrote[a]) {
-                    sv_errorf(err, errlen, "out of memory recording the trace");
-                    return false;
-                }
-            }
-    if (t->narrays == 0) { // no launch: out[] alone
-        t->arrays[0].name = dup_str("out");
-        t->arrays[0].kind = SV_KARRAY_OUT;
-        t->arrays[0].len = R->n;
-        t->arrays[0].rows = 1;
-        t->narrays = 1;
     }
     free(t->output);
     free(t->output_written);
@@ -4099,6 +4095,10 @@ bool g_setup(char *err, size_t errlen)
     out.len = R->n;
     out.written.assign(R->n, 0);
     G->dev.push_back(std::move(out));
+    if (!g_place_dev(0)) {
+        sv_errorf(err, errlen, "out of memory for the trace");
+        return false;
+    }
     *R->hooks = &g_hooks;
     sv_rt_set_where(g_where);
     return true;
