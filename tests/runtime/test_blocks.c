@@ -194,6 +194,30 @@ static void warps(void)
         }
 }
 
+/* A decoupled look-back (64-bit statuses, a ticket) and the hierarchical
+ * scan with dynamic shared memory: right under every schedule. */
+static void lookback_and_extern(void)
+{
+    static const size_t sizes[] = {1, 64, 65, 1000, 4096};
+    static sv_value in[SV_MAX_N_BLOCKS];
+    static const char *const files[] = {"blocks_lookback.cu", "blocks_extern.cu"};
+    for (size_t f = 0; f < 2; f++)
+        for (size_t z = 0; z < sizeof sizes / sizeof *sizes; z++)
+            for (size_t s = 0; s < NSCHED; s++) {
+                size_t n = sizes[z];
+                input_of(n, (uint32_t)(z * 3 + s + 11 * f), in);
+                sv_ktrace *t = run(files[f], in, n, SV_OP_SUM, SV_TYPE_INT32, schedules[s],
+                                   SV_RUNTIME_CPU);
+                if (!t)
+                    continue;
+                CHECK_MSG(t->failure.kind == SV_KFAIL_NONE && right(t, in, n, SV_OP_SUM) &&
+                              t->hazards_total == 0,
+                          "%s n=%zu %s: %s", files[f], n, schedules[s],
+                          t->failure.message ? t->failure.message : "wrong or hazards");
+                sv_ktrace_destroy(t);
+            }
+}
+
 static void chained(void)
 {
     static const size_t sizes[] = {1, 33, 100, 1024};
@@ -460,6 +484,7 @@ int main(int argc, char **argv)
     need_cpu_runtime(77);
     hierarchical();
     warps();
+    lookback_and_extern();
     chained();
     one_launch();
     block_race();
