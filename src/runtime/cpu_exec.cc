@@ -1036,96 +1036,101 @@ void reg_shuffle(uint32_t base, uint32_t set, const uint64_t *res)
     }
 }
 
-// The collective of the lanes in `set` (all parked): results, or a failure.
-// __reduce_*_sync's result over the lanes of set: op (SV_RT_RED_*) | 8 for
-// int, the values as unsigned or int.
-uint32_t warp_reduce(uint32_t base, uint32_t set, uint32_t op)
+// The results of a warp collective of the lanes in set, all at it: lane l
+// is w[l] (a Th of one block, a GThread of a block of many: the same
+// fields), lanes the lanes of the warp that exist. On a bad collective its
+// kind and lanes instead: the lanes name different masks or collectives
+// (lane, and the first lane, src), or a shuffle reads a lane that does not
+// exist or is not in the mask (lane reads src).
+enum WarpBad { WARP_OK, WARP_MISMATCH, WARP_NO_LANE, WARP_NOT_IN_MASK };
+struct WarpOut {
+    WarpBad bad;
+    uint32_t lane, src;
+};
+
+template <class T>
+WarpOut warp_results(const T *w, uint32_t set, uint32_t lanes, uint64_t res[32])
 {
-    const bool sgn = (op & 8u) != 0;
-    uint32_t r = (uint32_t)R->th[base + (uint32_t)__builtin_ctz(set)].wval;
-    for (uint32_t m = (uint32_t)__builtin_ctz(set) + 1; m < 32; m++) {
+    const uint32_t first = (uint32_t)__builtin_ctz(set);
+    const T &f = w[first];
+    for (uint32_t l = 0; l < 32; l++)
+        if ((set >> l & 1) && (w[l].wmask != f.wmask || w[l].wkind != f.wkind ||
+                               (f.wkind == SV_RT_W_RED && w[l].warg != f.warg)))
+            return {WARP_MISMATCH, l, first};
+    uint32_t ballot = 0;
+    for (uint32_t l = 0; l < 32; l++)
+        if ((set >> l & 1) && w[l].wval)
+            ballot |= 1u << l;
+    // __reduce_*_sync: op (SV_RT_RED_*) | 8 for int, over the lanes of set
+    uint32_t reduced = (uint32_t)f.wval;
+    const bool sgn = (f.warg & 8u) != 0;
+    for (uint32_t m = first + 1; f.wkind == SV_RT_W_RED && m < 32; m++) {
         if (!(set >> m & 1))
             continue;
-        const uint32_t v = (uint32_t)R->th[base + m].wval;
-        switch (op & 7u) {
-        case SV_RT_RED_ADD: r += v; break;
-        case SV_RT_RED_MIN: r = sgn ? ((int32_t)v < (int32_t)r ? v : r) : (v < r ? v : r); break;
-        case SV_RT_RED_MAX: r = sgn ? ((int32_t)v > (int32_t)r ? v : r) : (v > r ? v : r); break;
-        case SV_RT_RED_AND: r &= v; break;
-        case SV_RT_RED_OR: r |= v; break;
-        default: r ^= v; break;
+        const uint32_t v = (uint32_t)w[m].wval, r = reduced;
+        switch (f.warg & 7u) {
+        case SV_RT_RED_ADD: reduced = r + v; break;
+        case SV_RT_RED_MIN: reduced = sgn ? ((int32_t)v < (int32_t)r ? v : r) : (v < r ? v : r); break;
+        case SV_RT_RED_MAX: reduced = sgn ? ((int32_t)v > (int32_t)r ? v : r) : (v > r ? v : r); break;
+        case SV_RT_RED_AND: reduced = r & v; break;
+        case SV_RT_RED_OR: reduced = r | v; break;
+        default: reduced = r ^ v; break;
         }
     }
-    return r;
+    for (uint32_t l = 0; l < 32; l++) {
+        if (!(set >> l & 1))
+            continue;
+        switch (w[l].wkind) {
+        case SV_RT_W_BALLOT: res[l] = ballot; break;
+        case SV_RT_W_ANY: res[l] = ballot != 0; break;
+        case SV_RT_W_ALL: res[l] = ballot == set; break;
+        case SV_RT_W_SYNC: res[l] = 0; break;
+        case SV_RT_W_RED: res[l] = reduced; break;
+        default: {
+            uint32_t j = shfl_src(w[l].wkind, l, w[l].warg, w[l].wwidth);
+            if (j != l && !(lanes >> j & 1))
+                return {WARP_NO_LANE, l, j};
+            if (j != l && !(f.wmask >> j & 1))
+                return {WARP_NOT_IN_MASK, l, j};
+            res[l] = w[j].wval;
+        }
+        }
+    }
+    return {WARP_OK, 0, 0};
 }
 
 void warp_complete(uint32_t base, uint32_t set)
 {
-    uint32_t first = base + (uint32_t)__builtin_ctz(set);
-    const Th &f = R->th[first];
-    for (uint32_t l = 0; l < 32; l++) {
-        if (!(set >> l & 1))
-            continue;
-        const Th &x = R->th[base + l];
-        if (x.wmask != f.wmask || x.wkind != f.wkind ||
-            (f.wkind == SV_RT_W_RED && x.warg != f.warg)) {
-            warp_fail(SV_KFAIL_DEADLOCK, base + l, x.wait_line,
-                      "deadlock at a warp collective: lane %u (thread %u) is at the %s of line %d "
-                      "with mask %#010x, lane %u (thread %u) at the %s of line %d with mask %#010x: "
-                      "the lanes of one collective must name the same mask", l, base + l,
-                      warp_name(x.wkind), x.wait_line, x.wmask, first - base, first,
-                      warp_name(f.wkind), f.wait_line, f.wmask);
-            return;
-        }
-    }
-    const uint32_t mask = f.wmask, lanes = warp_lanes(base);
     uint64_t res[32] = {0};
-    uint32_t ballot = 0;
-    for (uint32_t l = 0; l < 32; l++)
-        if ((set >> l & 1) && R->th[base + l].wval)
-            ballot |= 1u << l;
-    const uint32_t reduced = f.wkind == SV_RT_W_RED ? warp_reduce(base, set, f.warg) : 0;
-    for (uint32_t l = 0; l < 32; l++) {
-        if (!(set >> l & 1))
-            continue;
-        const Th &x = R->th[base + l];
-        switch (x.wkind) {
-        case SV_RT_W_BALLOT:
-            res[l] = ballot;
-            break;
-        case SV_RT_W_ANY:
-            res[l] = ballot != 0;
-            break;
-        case SV_RT_W_ALL:
-            res[l] = ballot == set;
-            break;
-        case SV_RT_W_SYNC:
-            break;
-        case SV_RT_W_RED:
-            res[l] = reduced;
-            break;
-        default: {
-            uint32_t j = shfl_src(x.wkind, l, x.warg, x.wwidth);
-            if (j != l && !(lanes >> j & 1)) {
-                warp_fail(SV_KFAIL_OUT_OF_RANGE, base + l, x.wait_line,
-                          "lane %u (thread %u) reads lane %u, which does not exist (the last warp "
-                          "has %d lanes), at line %d", l, base + l, j, __builtin_popcount(lanes),
-                          x.wait_line);
-                return;
-            }
-            if (j != l && !(mask >> j & 1)) {
-                warp_fail(SV_KFAIL_OUT_OF_RANGE, base + l, x.wait_line,
-                          "lane %u (thread %u) reads lane %u, which is not in the mask %#010x, at "
-                          "line %d", l, base + l, j, mask, x.wait_line);
-                return;
-            }
-            res[l] = R->th[base + j].wval;
-        }
-        }
+    const WarpOut o = warp_results(&R->th[base], set, warp_lanes(base), res);
+    const Th &x = R->th[base + o.lane], &f = R->th[base + o.src];
+    switch (o.bad) {
+    case WARP_MISMATCH:
+        warp_fail(SV_KFAIL_DEADLOCK, base + o.lane, x.wait_line,
+                  "deadlock at a warp collective: lane %u (thread %u) is at the %s of line %d "
+                  "with mask %#010x, lane %u (thread %u) at the %s of line %d with mask %#010x: "
+                  "the lanes of one collective must name the same mask", o.lane, base + o.lane,
+                  warp_name(x.wkind), x.wait_line, x.wmask, o.src, base + o.src,
+                  warp_name(f.wkind), f.wait_line, f.wmask);
+        return;
+    case WARP_NO_LANE:
+        warp_fail(SV_KFAIL_OUT_OF_RANGE, base + o.lane, x.wait_line,
+                  "lane %u (thread %u) reads lane %u, which does not exist (the last warp "
+                  "has %d lanes), at line %d", o.lane, base + o.lane, o.src,
+                  __builtin_popcount(warp_lanes(base)), x.wait_line);
+        return;
+    case WARP_NOT_IN_MASK:
+        warp_fail(SV_KFAIL_OUT_OF_RANGE, base + o.lane, x.wait_line,
+                  "lane %u (thread %u) reads lane %u, which is not in the mask %#010x, at "
+                  "line %d", o.lane, base + o.lane, o.src, x.wmask, x.wait_line);
+        return;
+    case WARP_OK:
+        break;
     }
-    if (f.wkind <= SV_RT_W_XOR && R->record)
+    const Th &f0 = R->th[base + (uint32_t)__builtin_ctz(set)];
+    if (f0.wkind <= SV_RT_W_XOR && R->record)
         reg_shuffle(base, set, res);
-    uint64_t seq = f.wkind == SV_RT_W_SYNC ? ++R->wseq : 0;
+    uint64_t seq = f0.wkind == SV_RT_W_SYNC ? ++R->wseq : 0;
     for (uint32_t l = 0; l < 32; l++) {
         if (!(set >> l & 1))
             continue;
@@ -3125,77 +3130,27 @@ void g_warp_fail(sv_kfail_kind kind, const GThread &t, int line, const char *fmt
 // The collective of the lanes in set (all at it), from slot thread base.
 void g_warp_complete(uint32_t base, uint32_t set)
 {
-    const uint32_t first = base + (uint32_t)__builtin_ctz(set);
-    const GThread &f = G->th[first];
-    for (uint32_t l = 0; l < 32; l++) {
-        if (!(set >> l & 1))
-            continue;
-        const GThread &x = G->th[base + l];
-        if (x.wmask != f.wmask || x.wkind != f.wkind ||
-            (f.wkind == SV_RT_W_RED && x.warg != f.warg)) {
-            g_warp_fail(SV_KFAIL_DEADLOCK, x, x.wait_line, "deadlock at a warp collective: thread "
-                        "%u is at the %s of line %d with mask %#010x, thread %u at the %s of line "
-                        "%d with mask %#010x: the lanes of one collective must name the same mask",
-                        x.tid, warp_name(x.wkind), x.wait_line, x.wmask, f.tid, warp_name(f.wkind),
-                        f.wait_line, f.wmask);
-            return;
-        }
-    }
-    const uint32_t mask = f.wmask, lanes = g_lanes(f.tid);
     uint64_t res[32] = {0};
-    uint32_t ballot = 0;
-    for (uint32_t l = 0; l < 32; l++)
-        if ((set >> l & 1) && G->th[base + l].wval)
-            ballot |= 1u << l;
-    uint32_t reduced = 0;
-    if (f.wkind == SV_RT_W_RED) {
-        const bool sgn = (f.warg & 8u) != 0;
-        bool any = false;
-        for (uint32_t m = 0; m < 32; m++) {
-            if (!(set >> m & 1))
-                continue;
-            const uint32_t v = (uint32_t)G->th[base + m].wval;
-            if (!any) {
-                reduced = v;
-                any = true;
-                continue;
-            }
-            switch (f.warg & 7u) {
-            case SV_RT_RED_ADD: reduced += v; break;
-            case SV_RT_RED_MIN:
-                reduced = sgn ? ((int32_t)v < (int32_t)reduced ? v : reduced) : std::min(v, reduced);
-                break;
-            case SV_RT_RED_MAX:
-                reduced = sgn ? ((int32_t)v > (int32_t)reduced ? v : reduced) : std::max(v, reduced);
-                break;
-            case SV_RT_RED_AND: reduced &= v; break;
-            case SV_RT_RED_OR: reduced |= v; break;
-            default: reduced ^= v; break;
-            }
-        }
-    }
-    for (uint32_t l = 0; l < 32; l++) {
-        if (!(set >> l & 1))
-            continue;
-        const GThread &x = G->th[base + l];
-        switch (x.wkind) {
-        case SV_RT_W_BALLOT: res[l] = ballot; break;
-        case SV_RT_W_ANY: res[l] = ballot != 0; break;
-        case SV_RT_W_ALL: res[l] = ballot == set; break;
-        case SV_RT_W_SYNC: break;
-        case SV_RT_W_RED: res[l] = reduced; break;
-        default: {
-            uint32_t j = shfl_src(x.wkind, l, x.warg, x.wwidth);
-            if (j != l && (!(lanes >> j & 1) || !(mask >> j & 1))) {
-                g_warp_fail(SV_KFAIL_OUT_OF_RANGE, x, x.wait_line, "thread %u (lane %u) reads lane "
-                            "%u, which %s, at line %d", x.tid, l, j,
-                            !(lanes >> j & 1) ? "does not exist (a partial last warp)"
-                                              : "is not in the mask", x.wait_line);
-                return;
-            }
-            res[l] = G->th[base + j].wval;
-        }
-        }
+    const GThread &b0 = G->th[base];
+    const WarpOut o = warp_results(&G->th[base], set, g_lanes(b0.tid), res);
+    const GThread &x = G->th[base + o.lane], &f = G->th[base + o.src];
+    switch (o.bad) {
+    case WARP_MISMATCH:
+        g_warp_fail(SV_KFAIL_DEADLOCK, x, x.wait_line, "deadlock at a warp collective: thread "
+                    "%u is at the %s of line %d with mask %#010x, thread %u at the %s of line "
+                    "%d with mask %#010x: the lanes of one collective must name the same mask",
+                    x.tid, warp_name(x.wkind), x.wait_line, x.wmask, f.tid, warp_name(f.wkind),
+                    f.wait_line, f.wmask);
+        return;
+    case WARP_NO_LANE:
+    case WARP_NOT_IN_MASK:
+        g_warp_fail(SV_KFAIL_OUT_OF_RANGE, x, x.wait_line, "thread %u (lane %u) reads lane %u, "
+                    "which %s, at line %d", x.tid, o.lane, o.src,
+                    o.bad == WARP_NO_LANE ? "does not exist (a partial last warp)"
+                                          : "is not in the mask", x.wait_line);
+        return;
+    case WARP_OK:
+        break;
     }
     for (uint32_t l = 0; l < 32; l++)
         if (set >> l & 1) {
