@@ -458,27 +458,25 @@ static double ms_since(const struct timespec *t0)
     return (double)(t1.tv_sec - t0->tv_sec) * 1e3 + (double)(t1.tv_nsec - t0->tv_nsec) / 1e6;
 }
 
-bool sv_rt_gpu_nvrtc(const char *text, const char *path, int arch, char **ptx, char **log,
-                     char *err, size_t errlen)
+/* One NVRTC program: text compiled with opts, each of the nexpr name
+ * expressions (may be "": none) added and its lowered name copied into
+ * lowered[k] ("" when none); *ptx, or on a compile error *log (NVRTC's
+ * messages). False with err when NVRTC itself failed. */
+static bool nvrtc_build(const char *text, const char *path, const char *const *opts, int nopts,
+                        char (*exprs)[256], size_t nexpr, char (*lowered)[256], char **ptx,
+                        char **log, char *err, size_t errlen)
 {
     *ptx = *log = NULL;
-    if (!nv_load(&api, false, err, errlen))
-        return false;
-    /* PTX for the virtual architecture (no cubin: the PTX is rewritten,
-     * gpu_ptx.h, and the driver compiles it for the device) */
-    char archopt[32], maxs[48];
-    snprintf(archopt, sizeof archopt, "-arch=compute_%d", arch);
-    snprintf(maxs, sizeof maxs, "-DSV_MAXS=%d", SV_KTRACE_MAX_STEPS);
-    const char *opts[] = {archopt, "-std=c++17", "-lineinfo", "--fmad=false", "-default-device",
-                          maxs};
     nvrtcProgram prog = NULL;
     if (api.nvrtcCreateProgram(&prog, text, path, 0, NULL, NULL) != 0) {
         sv_errorf(err, errlen, "nvrtcCreateProgram failed");
         return false;
     }
-    nvrtcResult r = api.nvrtcCompileProgram(prog, (int)(sizeof opts / sizeof *opts), opts);
+    for (size_t k = 0; k < nexpr; k++)
+        if (exprs[k][0])
+            api.nvrtcAddNameExpression(prog, exprs[k]);
     bool ok = true;
-    if (r != 0) {
+    if (api.nvrtcCompileProgram(prog, nopts, opts) != 0) {
         size_t loglen = 0;
         api.nvrtcGetProgramLogSize(prog, &loglen);
         *log = malloc(loglen + 1);
@@ -496,6 +494,12 @@ bool sv_rt_gpu_nvrtc(const char *text, const char *path, int arch, char **ptx, c
         if (!ok)
             sv_errorf(err, errlen, "out of memory");
     } else {
+        for (size_t k = 0; k < nexpr; k++) {
+            const char *low = NULL;
+            lowered[k][0] = '\0';
+            if (exprs[k][0] && api.nvrtcGetLoweredName(prog, exprs[k], &low) == 0 && low)
+                snprintf(lowered[k], sizeof lowered[k], "%s", low);
+        }
         size_t n = 0;
         ok = api.nvrtcGetPTXSize(prog, &n) == 0 && n > 0 && (*ptx = malloc(n + 1)) &&
              api.nvrtcGetPTX(prog, *ptx) == 0;
@@ -506,6 +510,23 @@ bool sv_rt_gpu_nvrtc(const char *text, const char *path, int arch, char **ptx, c
     }
     api.nvrtcDestroyProgram(&prog);
     return ok;
+}
+
+bool sv_rt_gpu_nvrtc(const char *text, const char *path, int arch, char **ptx, char **log,
+                     char *err, size_t errlen)
+{
+    *ptx = *log = NULL;
+    if (!nv_load(&api, false, err, errlen))
+        return false;
+    /* PTX for the virtual architecture (no cubin: the PTX is rewritten,
+     * gpu_ptx.h, and the driver compiles it for the device) */
+    char archopt[32], maxs[48];
+    snprintf(archopt, sizeof archopt, "-arch=compute_%d", arch);
+    snprintf(maxs, sizeof maxs, "-DSV_MAXS=%d", SV_KTRACE_MAX_STEPS);
+    const char *opts[] = {archopt, "-std=c++17", "-lineinfo", "--fmad=false", "-default-device",
+                          maxs};
+    return nvrtc_build(text, path, opts, (int)(sizeof opts / sizeof *opts), NULL, 0, NULL, ptx,
+                       log, err, errlen);
 }
 
 /* The module's text for text: NVRTC's PTX with the write recording put in
@@ -1353,54 +1374,22 @@ static bool plan_compile(const char *text, const char *path, int arch, const sv_
                          const char *src, sv_type type, char **ptx, char (*names)[256],
                          sv_ktrace *t, char *err, size_t errlen)
 {
-    *ptx = NULL;
     char archopt[32];
     snprintf(archopt, sizeof archopt, "-arch=compute_%d", arch);
     /* -default-device: the host function, its body blanked, as a device function */
     const char *opts[] = {archopt, "-std=c++17", "-lineinfo", "--fmad=false", "-default-device"};
-    nvrtcProgram prog = NULL;
-    if (api.nvrtcCreateProgram(&prog, text, path, 0, NULL, NULL) != 0) {
-        sv_errorf(err, errlen, "nvrtcCreateProgram failed");
-        return false;
-    }
     char expr[SV_SCAN_MAX_LAUNCHES][256];
-    for (size_t i = 0; i < s->nlaunches; i++) {
-        expr[i][0] = '\0';
-        if (sv_source_launch_callee(s, src, s->launches[i].line, sv_source_ctype(type), expr[i],
-                                    sizeof expr[i]))
-            api.nvrtcAddNameExpression(prog, expr[i]);
-    }
-    bool ok = true;
-    if (api.nvrtcCompileProgram(prog, (int)(sizeof opts / sizeof *opts), opts) != 0) {
-        size_t loglen = 0;
-        api.nvrtcGetProgramLogSize(prog, &loglen);
-        char *log = malloc(loglen + 1);
-        if (log) {
-            log[0] = '\0';
-            if (loglen)
-                api.nvrtcGetProgramLog(prog, log);
-            log[loglen] = '\0';
-        }
-        ok = sv_ktrace_fail(t, SV_KFAIL_COMPILE, log && log[0] ? log : "NVRTC refused the file",
-                            log ? first_error_line(log, path) : 0, -1, err, errlen);
-        free(log);
-        api.nvrtcDestroyProgram(&prog);
-        return ok;
-    }
-    for (size_t i = 0; i < s->nlaunches; i++) {
-        const char *low = NULL;
-        names[i][0] = '\0';
-        if (expr[i][0] && api.nvrtcGetLoweredName(prog, expr[i], &low) == 0 && low)
-            snprintf(names[i], sizeof names[i], "%s", low);
-    }
-    size_t n = 0;
-    ok = api.nvrtcGetPTXSize(prog, &n) == 0 && n > 0 && (*ptx = malloc(n + 1)) &&
-         api.nvrtcGetPTX(prog, *ptx) == 0;
-    if (ok)
-        (*ptx)[n] = '\0';
-    else
-        sv_errorf(err, errlen, "NVRTC gave no PTX");
-    api.nvrtcDestroyProgram(&prog);
+    for (size_t i = 0; i < s->nlaunches; i++)
+        if (!sv_source_launch_callee(s, src, s->launches[i].line, sv_source_ctype(type), expr[i],
+                                     sizeof expr[i]))
+            expr[i][0] = '\0';
+    char *log = NULL;
+    if (!nvrtc_build(text, path, opts, (int)(sizeof opts / sizeof *opts), expr, s->nlaunches,
+                     names, ptx, &log, err, errlen))
+        return false;
+    bool ok = !log || sv_ktrace_fail(t, SV_KFAIL_COMPILE, log, first_error_line(log, path), -1,
+                                     err, errlen);
+    free(log);
     return ok;
 }
 
