@@ -238,6 +238,7 @@ sv_app_status sv_app_init(sv_app_state *s, const sv_app_config *c, char *err, si
             return SV_APP_BAD_INPUT;
         }
         s->timeline_on = true;
+        s->tl_cursor = SV_TL_NO_CURSOR;
         s->tl_first = 0;
         s->tl_rows = SV_TL_ROWS_DEFAULT;
         sv_tl_clamp(s->timeline, &s->tl_first, &s->tl_rows);
@@ -397,7 +398,9 @@ void sv_app_cleanup(sv_app_state *s)
     sv_app_lab_clear(s);
     sv_bench_table_destroy(s->bench);
     s->bench = NULL;
-    sv_timeline_destroy(s->timeline);
-    s->timeline = NULL;
+    if (s->timeline != s->timeline_file)
+        sv_timeline_destroy(s->timeline);
+    sv_timeline_destroy(s->timeline_file);
+    s->timeline = s->timeline_file = NULL;
     sv_script_finish(&s->script);
 }

@@ -7,6 +7,7 @@
 #include "app_internal.h"
 #include "keys.h"
 #include "render_timeline.h" /* sv_tl_clamp */
+#include "../core/ktrace_tiles.h"
 #include "../core/timeline.h"
 #include "util.h"
 
@@ -217,6 +218,50 @@ ACTION(bench) { UNUSED_EVENT; sv_app_bench_toggle(s); return true; }
 
 /* The look-back timeline (--timeline FILE): L shows it or the plots; the
  * rest scroll and zoom its tiles (render_timeline.h clamps them). */
+/* L in the scan view: a kernel file's launch (its step shown) as its tiles
+ * over time, in the Measure view (--timeline FILE's kept aside). */
+ACTION(tl_launch)
+{
+    UNUSED_EVENT;
+    int l = s->ktrace ? sv_ktrace_tiles_launch(s->ktrace, (size_t)s->step) : -1;
+    if (l < 0) {
+        sv_app_set_status(s, "L shows a launch's tiles over time: a kernel file with a host "
+                             "function scan, at the step of one of its launches");
+        return true;
+    }
+    char err[256];
+    sv_timeline *tl = sv_ktrace_launch_timeline(s->ktrace, (size_t)l, err, sizeof err);
+    if (!tl) {
+        sv_app_set_status(s, err);
+        return true;
+    }
+    if (s->timeline && !s->timeline->kernel[0] && !s->timeline_file)
+        s->timeline_file = s->timeline;
+    else if (s->timeline != s->timeline_file)
+        sv_timeline_destroy(s->timeline);
+    s->timeline = tl;
+    s->timeline_on = true;
+    s->tl_first = 0;
+    s->tl_rows = SV_TL_ROWS_DEFAULT;
+    s->tl_cursor = SV_TL_NO_CURSOR;
+    sv_tl_clamp(s->timeline, &s->tl_first, &s->tl_rows);
+    sv_app_show(s, SV_VIEW_MEASURE);
+    return true;
+}
+
+/* Right / Left in a timeline: step by time. */
+static bool tl_step(sv_app_state *s, bool later)
+{
+    uint64_t at;
+    if (sv_timeline_step_time(s->timeline, s->tl_cursor, later, &at))
+        s->tl_cursor = at;
+    else if (!later)
+        s->tl_cursor = SV_TL_NO_CURSOR; /* before the first: the whole run again */
+    return true;
+}
+ACTION(tl_later) { UNUSED_EVENT; return tl_step(s, true); }
+ACTION(tl_earlier) { UNUSED_EVENT; return tl_step(s, false); }
+
 ACTION(tl_toggle)
 {
     UNUSED_EVENT;

@@ -64,6 +64,7 @@ void sv_app_view_of(const sv_app_state *s, sv_app_view *v)
     v->timeline_on = s->timeline && s->timeline_on;
     v->tl_first = s->tl_first;
     v->tl_rows = s->tl_rows;
+    v->tl_cursor = s->tl_cursor;
     v->compare = s->compare && s->trace;
     v->cmp_ktrace = s->cmp_ktrace;
     v->cmp_error = s->cmp_error;

@@ -159,6 +159,13 @@ enum {
     BIND(SDLK_b, 0, SV_KEYMOD_PLAIN, SV_KEYWHEN_MEASURE, 0, bench) \
     HELP("L (Measure view)", "with --timeline FILE: hs's look-back timeline / the plots") \
     BIND(SDLK_l, 0, SV_KEYMOD_PLAIN, SV_KEYWHEN_MEASURE, 0, tl_toggle) \
+    HELP("L (a launch)", "a kernel file's launch: its tiles over time (the look-back " \
+                         "timeline of what its blocks did)") \
+    BIND(SDLK_l, 0, SV_KEYMOD_PLAIN, SV_KEYWHEN_SCAN, 0, tl_launch) \
+    HELP("Right / Left (timeline)", "step by time: the next / previous start, publish, read " \
+                                    "or end of a tile") \
+    BIND(SDLK_RIGHT, 0, SV_KEYMOD_PLAIN, SV_KEYWHEN_TIMELINE, SV_KEYF_REPEAT, tl_later) \
+    BIND(SDLK_LEFT, 0, SV_KEYMOD_PLAIN, SV_KEYWHEN_TIMELINE, SV_KEYF_REPEAT, tl_earlier) \
     HELP("Down / Up (timeline)", "the next / previous tile (Page Down / Page Up: a page; " \
                                  "Home / End: the first / last tiles)") \
     BIND(SDLK_DOWN, 0, SV_KEYMOD_PLAIN, SV_KEYWHEN_TIMELINE, SV_KEYF_REPEAT, tl_down) \

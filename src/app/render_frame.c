@@ -88,7 +88,7 @@ static void render_measure(sv_gfx *g, const sv_app_view *s, const sv_layout *l,
     /* from the compare view: its two algorithms' curves stand out */
     static const char *const pair[] = { "hs-naive", "blelloch", NULL };
     if (s->timeline_on)
-        sv_render_timeline(g, s->timeline, box, t, u, s->tl_first, s->tl_rows);
+        sv_render_timeline_at(g, s->timeline, box, t, u, s->tl_first, s->tl_rows, s->tl_cursor);
     else
         sv_render_plot_focus(g, s->bench, s->bench_source, box, t, u,
                              s->cmp_measure ? pair : NULL);

@@ -89,40 +89,59 @@ static double tick_step(double span, int want)
 }
 
 static void header(sv_gfx *g, const sv_timeline *t, const sv_tl_layout *L, const sv_theme *th,
-                   float u)
+                   float u, uint64_t cursor)
 {
     char n[32], tile[32], tiles[32], title[400], line[400], buf[400];
-    snprintf(title, sizeof title, "hs's look-back on %s \u00b7 n = %s %s \u00b7 %s tiles of %s "
-             "(%" PRIu32 " blocks)", t->gpu[0] ? t->gpu : "a GPU", grouped(t->n, n, sizeof n),
-             sv_type_name(t->type), grouped(t->ntiles, tiles, sizeof tiles),
-             grouped(t->tile, tile, sizeof tile), t->blocks);
+    if (t->kernel[0]) { /* a kernel trace's launch */
+        snprintf(title, sizeof title, "%s's tiles on %s \u00b7 n = %s %s \u00b7 %s tiles of %s "
+                 "threads", t->kernel, t->gpu, grouped(t->n, n, sizeof n), sv_type_name(t->type),
+                 grouped(t->ntiles, tiles, sizeof tiles), grouped(t->tile, tile, sizeof tile));
+        if (cursor != SV_TL_NO_CURSOR)
+            sv_timeline_state_words(t, cursor, line, sizeof line);
+        else
+            snprintf(line, sizeof line, "tiles %d-%d \u00b7 %s \u00b7 Left / Right: step by time",
+                     L->first, L->first + L->rows - 1, t->variant);
+    } else {
+        snprintf(title, sizeof title, "hs's look-back on %s \u00b7 n = %s %s \u00b7 %s tiles of %s "
+                 "(%" PRIu32 " blocks)", t->gpu[0] ? t->gpu : "a GPU", grouped(t->n, n, sizeof n),
+                 sv_type_name(t->type), grouped(t->ntiles, tiles, sizeof tiles),
+                 grouped(t->tile, tile, sizeof tile), t->blocks);
+        snprintf(line, sizeof line, "tiles %d-%d \u00b7 %s \u00b7 CUDA %s \u00b7 %s \u00b7 "
+                 "recording cost %+.1f %% (%.2f against %.2f \u00b5s, medians of %d)", L->first,
+                 L->first + L->rows - 1, t->variant, t->cuda, t->date,
+                 100.0 * (t->recorded_us / t->plain_us - 1.0), t->recorded_us, t->plain_us,
+                 t->reps);
+    }
     sv_gfx_text_ellipsize(g, SV_FONT_SANS_BOLD, 1.05f * u, L->header.w, title, buf, sizeof buf);
     sv_gfx_text(g, SV_FONT_SANS_BOLD, 1.05f * u, L->header.x, L->header.y + 0.8f * u,
                 SV_ALIGN_LEFT, th->text, buf);
-    snprintf(line, sizeof line, "tiles %d-%d \u00b7 %s \u00b7 CUDA %s \u00b7 %s \u00b7 recording "
-             "cost %+.1f %% (%.2f against %.2f \u00b5s, medians of %d)", L->first,
-             L->first + L->rows - 1, t->variant, t->cuda, t->date,
-             100.0 * (t->recorded_us / t->plain_us - 1.0), t->recorded_us, t->plain_us, t->reps);
     sv_gfx_text_ellipsize(g, SV_FONT_SANS, 0.9f * u, L->header.w, line, buf, sizeof buf);
     sv_gfx_text(g, SV_FONT_SANS, 0.9f * u, L->header.x, L->header.y + 2.4f * u, SV_ALIGN_LEFT,
                 th->text_dim, buf);
 }
 
-static void legend(sv_gfx *g, const sv_tl_layout *L, const sv_theme *th, float u)
+static void legend(sv_gfx *g, const sv_timeline *t, const sv_tl_layout *L, const sv_theme *th,
+                   float u)
 {
     float x = L->legend.x, y = L->legend.y + 0.9f * u, px = 0.85f * u;
     const struct {
         sv_rgba c;
         int kind; /* 0 bar, 1 tick, 2 arrow, 3 lead-in */
         const char *label;
-    } items[] = {
+    } hs[] = {
         { th->partial, 0, "scan, look-back" },
         { th->full, 0, "add prefix, store" },
         { th->window, 1, "aggregate out" },
         { th->text_dim, 3, "early aggregate" },
         { th->arrow, 2, "the prefix its look-back stopped at" },
-    };
-    for (size_t i = 0; i < sizeof items / sizeof items[0]; i++) {
+    }, kernel[] = {
+        { th->partial, 0, "running" },
+        { th->full, 0, "its inclusive prefix out" },
+        { th->window, 1, "aggregate out" },
+        { th->text_dim, 3, "waiting for another tile" },
+        { th->arrow, 2, "a read of what another tile wrote" },
+    }, *items = t->kernel[0] ? kernel : hs;
+    for (size_t i = 0; i < sizeof hs / sizeof hs[0]; i++) {
         const float w = 1.8f * u;
         if (items[i].kind == 0)
             sv_gfx_rect(g, (sv_box){ x, y - 0.35f * u, w, 0.7f * u }, 0.15f * u, items[i].c,
@@ -141,32 +160,70 @@ static void legend(sv_gfx *g, const sv_tl_layout *L, const sv_theme *th, float u
     }
 }
 
-static void time_axis(sv_gfx *g, const sv_tl_layout *L, const sv_theme *th, float u)
+static void time_axis(sv_gfx *g, const sv_timeline *t, const sv_tl_layout *L,
+                      const sv_theme *th, float u)
 {
     const sv_box a = L->area;
-    const double step = tick_step((L->t1 - L->t0) / 1e3, (int)(a.w / (7.0f * u)));
+    const double per = t->per_unit > 0 ? t->per_unit : 1e3;
+    const double step = tick_step((L->t1 - L->t0) / per, (int)(a.w / (7.0f * u)));
     const float px = 0.85f * u, y = a.y + a.h + 0.9f * u;
-    for (double v = ceil(L->t0 / 1e3 / step) * step; v * 1e3 <= L->t1; v += step) {
-        const float x = sv_tl_x(L, (uint64_t)llround(v * 1e3));
+    for (double v = ceil(L->t0 / per / step) * step; v * per <= L->t1; v += step) {
+        const float x = sv_tl_x(L, (uint64_t)llround(v * per));
         sv_gfx_line(g, x, a.y, x, a.y + a.h, fmaxf(1.0f, 0.06f * u), th->grid);
         char lab[32];
         snprintf(lab, sizeof lab, step < 1.0 ? "%.2f" : step < 10.0 ? "%.1f" : "%.0f", v);
         sv_gfx_text(g, SV_FONT_SANS, px, x, y, SV_ALIGN_CENTER, th->text_dim, lab);
     }
     sv_gfx_text(g, SV_FONT_SANS, px, a.x + a.w, y + 1.2f * u, SV_ALIGN_RIGHT, th->text_dim,
-                "\u00b5s after the first tile's start (the GPU's %globaltimer)");
+                t->kernel[0] ? t->clock
+                             : "\u00b5s after the first tile's start (the GPU's %globaltimer)");
+}
+
+/* The bars of the shown tiles (alpha: all of their colours'). */
+static void bars(sv_gfx *g, const sv_timeline *t, const sv_tl_layout *L, const sv_theme *th,
+                 float u, float alpha)
+{
+    const float bar_h = fmaxf(L->row_h * 0.62f, 0.5f);
+    const float radius = fminf(0.15f * u, bar_h / 3.0f);
+    const sv_rgba partial = sv_rgba_alpha(th->partial, alpha), full = sv_rgba_alpha(th->full, alpha),
+                  dim = sv_rgba_alpha(th->text_dim, alpha), tick = sv_rgba_alpha(th->window, alpha);
+    for (int i = L->first; i < L->first + L->rows; i++) {
+        const sv_timeline_tile *x = &t->tiles[i];
+        const float y = sv_tl_y(L, (uint32_t)i);
+        const float xs = sv_tl_x(L, x->start), xi = sv_tl_x(L, x->inclusive),
+                    xe = sv_tl_x(L, x->end), xa = sv_tl_x(L, x->aggregate);
+        if (x->early && xa < xs) /* the A went out while the tile waited in its stage */
+            sv_gfx_line(g, xa, y, xs, y, fmaxf(0.5f, fminf(0.12f * u, bar_h / 4)), dim);
+        sv_gfx_rect(g, (sv_box){ xs, y - bar_h / 2, fmaxf(xi - xs, 0.5f), bar_h }, radius,
+                    partial, partial, 0.0f, SV_BORDER_NONE);
+        if (!x->no_inclusive)
+            sv_gfx_rect(g, (sv_box){ xi, y - bar_h / 2, fmaxf(xe - xi, 0.5f), bar_h }, radius,
+                        full, full, 0.0f, SV_BORDER_NONE);
+        if (x->wait_to > x->wait_from) /* it spun on another tile's word */
+            sv_gfx_line(g, sv_tl_x(L, x->wait_from), y, sv_tl_x(L, x->wait_to), y,
+                        fmaxf(0.5f, bar_h * 0.3f), dim);
+        if (!x->no_aggregate)
+            sv_gfx_line(g, xa, y - L->row_h * 0.45f, xa, y + L->row_h * 0.45f,
+                        fmaxf(0.5f, fminf(0.2f * u, L->row_h / 5)), tick);
+    }
 }
 
 void sv_render_timeline(sv_gfx *g, const sv_timeline *t, sv_box box, const sv_theme *theme,
                         float unit, int first, int rows)
 {
+    sv_render_timeline_at(g, t, box, theme, unit, first, rows, SV_TL_NO_CURSOR);
+}
+
+void sv_render_timeline_at(sv_gfx *g, const sv_timeline *t, sv_box box, const sv_theme *theme,
+                           float unit, int first, int rows, uint64_t cursor)
+{
     const sv_theme *th = theme;
     const float u = fmaxf(unit * SV_PLOT_TEXT_UNITS, 1.0f);
     sv_tl_layout L;
     sv_tl_layout_compute(t, box, unit, first, rows, &L);
-    header(g, t, &L, th, u);
-    legend(g, &L, th, u);
-    time_axis(g, &L, th, u);
+    header(g, t, &L, th, u, cursor);
+    legend(g, t, &L, th, u);
+    time_axis(g, t, &L, th, u);
 
     const sv_box a = L.area;
     /* Tile labels: every row when they fit, else every k-th. */
@@ -182,26 +239,34 @@ void sv_render_timeline(sv_gfx *g, const sv_timeline *t, sv_box box, const sv_th
     }
 
     sv_gfx_clip(g, &a);
-    const float bar_h = fmaxf(L.row_h * 0.62f, 0.5f);
-    const float radius = fminf(0.15f * u, bar_h / 3.0f);
-    for (int i = L.first; i < L.first + L.rows; i++) {
-        const sv_timeline_tile *x = &t->tiles[i];
-        const float y = sv_tl_y(&L, (uint32_t)i);
-        const float xs = sv_tl_x(&L, x->start), xi = sv_tl_x(&L, x->inclusive),
-                    xe = sv_tl_x(&L, x->end), xa = sv_tl_x(&L, x->aggregate);
-        if (x->early && xa < xs) /* the A went out while the tile waited in its stage */
-            sv_gfx_line(g, xa, y, xs, y, fmaxf(0.5f, fminf(0.12f * u, bar_h / 4)), th->text_dim);
-        sv_gfx_rect(g, (sv_box){ xs, y - bar_h / 2, fmaxf(xi - xs, 0.5f), bar_h }, radius,
-                    th->partial, th->partial, 0.0f, SV_BORDER_NONE);
-        sv_gfx_rect(g, (sv_box){ xi, y - bar_h / 2, fmaxf(xe - xi, 0.5f), bar_h }, radius,
-                    th->full, th->full, 0.0f, SV_BORDER_NONE);
-        sv_gfx_line(g, xa, y - L.row_h * 0.45f, xa, y + L.row_h * 0.45f,
-                    fmaxf(0.5f, fminf(0.2f * u, L.row_h / 5)), th->window);
+    if (cursor == SV_TL_NO_CURSOR) {
+        bars(g, t, &L, th, u, 1.0f);
+    } else { /* step by time: what happened after the cursor faint */
+        const float xc = fminf(fmaxf(sv_tl_x(&L, cursor), a.x), a.x + a.w);
+        bars(g, t, &L, th, u, 0.25f);
+        const sv_box before = { a.x, a.y, xc - a.x, a.h };
+        sv_gfx_clip(g, &before);
+        bars(g, t, &L, th, u, 1.0f);
+        sv_gfx_clip(g, &a);
+        sv_gfx_line(g, xc, a.y, xc, a.y + a.h, fmaxf(1.0f, 0.1f * u), th->text);
     }
     /* The look-back of each tile, over the bars: from its inclusive prefix
      * to the one it stopped at (drawn where both rows are shown; a tile
      * above the first row gets an arrow to the area's top edge). */
-    if (L.arrows) {
+    if (L.arrows && t->kernel[0]) { /* each read of another tile's word */
+        for (size_t k = 0; k < t->nlooks; k++) {
+            const sv_timeline_look *x = &t->looks[k];
+            if ((int)x->tile < L.first || (int)x->tile >= L.first + L.rows ||
+                (cursor != SV_TL_NO_CURSOR && x->time > cursor))
+                continue;
+            const float y1 = (int)x->other < L.first ? a.y
+                             : (int)x->other >= L.first + L.rows ? a.y + a.h
+                                                                 : sv_tl_y(&L, x->other);
+            sv_gfx_arrow(g, sv_tl_x(&L, x->time), sv_tl_y(&L, x->tile), sv_tl_x(&L, x->other_time),
+                         y1, fmaxf(0.6f, 0.08f * u), fminf(0.5f * u, L.row_h),
+                         sv_rgba_alpha(th->arrow, 0.8f));
+        }
+    } else if (L.arrows) {
         for (int i = L.first > 0 ? L.first : 1; i < L.first + L.rows; i++) {
             const sv_timeline_tile *x = &t->tiles[i];
             const sv_timeline_tile *p = &t->tiles[x->lo];

@@ -42,5 +42,9 @@ float sv_tl_y(const sv_tl_layout *L, uint32_t tile); /* the row's middle */
 
 void sv_render_timeline(sv_gfx *g, const sv_timeline *t, sv_box box, const sv_theme *theme,
                         float unit, int first, int rows);
+/* The same with a time cursor (step by time): a line at it, what came
+ * after it faint, the tiles' states at it in words (SV_TL_NO_CURSOR: none). */
+void sv_render_timeline_at(sv_gfx *g, const sv_timeline *t, sv_box box, const sv_theme *theme,
+                           float unit, int first, int rows, uint64_t cursor);
 
 #endif

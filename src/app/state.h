@@ -155,6 +155,9 @@ typedef struct sv_app_state {
     struct sv_timeline *timeline; /* owned; NULL: none loaded */
     bool timeline_on;       /* the Measure view shows it, not the plots */
     int tl_first, tl_rows;  /* the tiles shown (render_timeline.h clamps them) */
+    uint64_t tl_cursor;     /* step by time (Left / Right): SV_TL_NO_CURSOR none */
+    struct sv_timeline *timeline_file; /* owned: --timeline FILE's, kept while L shows
+                               a launch's tiles (timeline->kernel set) instead */
 
     /* The app's own bookkeeping; the renderers need none of it. */
     bool quit;              /* Ctrl+Q, Esc with nothing open (twice after an edit),

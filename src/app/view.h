@@ -151,6 +151,7 @@ typedef struct sv_app_view {
     const struct sv_timeline *timeline; /* --timeline's; NULL: none */
     bool timeline_on;            /* the Measure view draws it instead of the plots */
     int tl_first, tl_rows;       /* its tiles shown */
+    uint64_t tl_cursor;          /* step by time, SV_TL_NO_CURSOR none */
 
     /* Modes: each added by the feature that draws it (see the note above);
      * zero is "off". */

@@ -9,6 +9,8 @@
 
 #include "words.h"
 
+#include "../core/timeline.h"
+
 #define op_noun sv_op_noun /* core/op.h */
 
 /* "a + b" or "max(a, b)": the op applied to two operands, as text. */
@@ -878,8 +880,10 @@ void sv_words_header(const sv_app_view *s, const char **title, char *rest, size_
     *title = s->view == SV_VIEW_MEASURE ? "Measure" : "Hillis-Steele scan";
     rest[0] = '\0';
     if (s->view == SV_VIEW_MEASURE)
-        snprintf(rest, len, s->timeline_on ? "  \u00b7  a GPU run's look-back, tile by tile"
-                                           : "  \u00b7  throughput and work against n");
+        snprintf(rest, len, !s->timeline_on ? "  \u00b7  throughput and work against n"
+                            : s->timeline && s->timeline->kernel[0]
+                                ? "  \u00b7  a launch's tiles over time, as its blocks ran"
+                                : "  \u00b7  a GPU run's look-back, tile by tile");
     else if (tr)
         snprintf(rest, len, "  \u00b7  n = %zu  \u00b7  %s  \u00b7  %s%s%s", tr->n,
                  sv_op_name(tr->op), sv_scan_name(tr->scan),

@@ -21,6 +21,7 @@ static const char *const fail_names[SV_KFAIL_COUNT] = {
 };
 static const char *const hazard_names[] = {"RAW", "WAR", "WAW"};
 static const char *const array_kind_names[] = {"shared", "out", "register", "global"};
+static const char *const event_kind_names[] = {"step", "publish", "look", "wait"};
 
 #define COUNT(a) (sizeof(a) / sizeof *(a))
 
@@ -44,6 +45,7 @@ static const char *const array_kind_names[] = {"shared", "out", "register", "glo
 KIND_NAMES(sv_kfail_kind, sv_kfail_kind, fail_names)
 KIND_NAMES(sv_khazard_kind, sv_khazard_kind, hazard_names)
 KIND_NAMES(sv_karray_kind, sv_karray_kind, array_kind_names)
+KIND_NAMES(sv_kevent_kind, sv_kevent_kind, event_kind_names)
 
 const sv_klaunch *sv_ktrace_launch_of(const sv_ktrace *t, size_t k)
 {
@@ -158,6 +160,8 @@ void sv_ktrace_destroy(sv_ktrace *t)
     for (size_t i = 0; i < t->nlaunches; i++)
         free(t->launches[i].kernel);
     free(t->launches);
+    free(t->tiles);
+    free(t->events);
     free(t->plan);
     free(t->banks);
     free(t->bankcells);
@@ -539,9 +543,53 @@ static bool access_ok(const sv_ktrace *t, const sv_kaccess *a, bool in_ok)
     return a->array < t->narrays && a->cell < t->arrays[a->array].len;
 }
 
+#define BAD(...) return sv_errorf(err, errlen, __VA_ARGS__), false
+bool sv_ktrace_validate_tiles(const sv_ktrace *t, char *err, size_t errlen)
+{
+    if (t->ntiles > SV_KTRACE_MAX_TILES || (t->ntiles && (!t->tiles || !t->nlaunches)))
+        BAD("%zu tiles (at most %d, and only with launches)", t->ntiles, SV_KTRACE_MAX_TILES);
+    for (size_t i = 0; i < t->ntiles; i++) {
+        const sv_ktile *x = &t->tiles[i], *p = i ? &t->tiles[i - 1] : NULL;
+        if (x->launch >= t->nlaunches || x->block >= t->launches[x->launch].grid ||
+            (p && (x->launch < p->launch || (x->launch == p->launch && x->block <= p->block))))
+            BAD("tiles[%zu]: launch or block out of range or order", i);
+        if (x->start == SV_KTRACE_NO_TIME ||
+            (x->end != SV_KTRACE_NO_TIME && x->end < x->start) ||
+            x->out_lo < -1 || x->out_hi < x->out_lo || x->out_hi >= (int64_t)t->n ||
+            (x->out_lo < 0) != (x->out_hi < 0))
+            BAD("tiles[%zu]: start, end or out cells out of range", i);
+    }
+    if (t->nevents > SV_KTRACE_MAX_EVENTS || (t->nevents && (!t->events || !t->ntiles)))
+        BAD("%zu tile events (at most %d, and only with tiles)", t->nevents,
+            SV_KTRACE_MAX_EVENTS);
+    for (size_t i = 0; i < t->nevents; i++) {
+        const sv_kevent *e = &t->events[i], *p = i ? &t->events[i - 1] : NULL;
+        if ((unsigned)e->kind >= SV_KEVENT_COUNT || e->tile >= t->ntiles ||
+            (p && (e->tile < p->tile || (e->tile == p->tile && e->time < p->time))))
+            BAD("events[%zu]: kind or tile out of range, or out of order", i);
+        const sv_ktile *x = &t->tiles[e->tile];
+        const sv_klaunch *l = &t->launches[x->launch];
+        if (e->time < x->start || (x->end != SV_KTRACE_NO_TIME && e->time > x->end) ||
+            e->thread >= l->block || e->line < 0)
+            BAD("events[%zu]: time, thread or line out of its tile's range", i);
+        if (e->kind != SV_KEVENT_STEP &&
+            (e->array == SV_KARRAY_IN ? e->cell >= t->n
+                                      : e->array >= t->narrays ||
+                                            e->cell >= t->arrays[e->array].len))
+            BAD("events[%zu]: array or cell out of range", i);
+        if ((e->kind == SV_KEVENT_LOOK && (e->other >= t->ntiles || e->other == e->tile ||
+                                           t->tiles[e->other].launch != x->launch ||
+                                           e->other_time > e->time)) ||
+            (e->kind == SV_KEVENT_WAIT && e->other != SV_KTRACE_NO_TILE &&
+             (e->other >= t->ntiles || t->tiles[e->other].launch != x->launch)))
+            BAD("events[%zu]: the tile it read is not another tile of its launch, or wrote "
+                "after the read", i);
+    }
+    return true;
+}
+
 bool sv_ktrace_validate(const sv_ktrace *t, char *err, size_t errlen)
 {
-#define BAD(...) return sv_errorf(err, errlen, __VA_ARGS__), false
     if (!t || t->n < 1 || t->n > SV_MAX_N_BLOCKS || !t->input || !t->output || !t->output_written)
         BAD("the trace has no input or output");
     if (!text_ok(t->entry) || !text_ok(t->kernel) || !text_ok(t->file) || !text_ok(t->device) ||
@@ -593,6 +641,8 @@ bool sv_ktrace_validate(const sv_ktrace *t, char *err, size_t errlen)
                   (*c >= '0' && *c <= '9') || *c == '_'))
                 BAD("launches[%zu]: a kernel's name is an identifier", i);
     }
+    if (!sv_ktrace_validate_tiles(t, err, errlen))
+        return false;
     if (t->runs < 1 || t->shown_run >= t->runs || t->wrong_runs > t->runs)
         BAD("runs %u, shown run %u, wrong runs %u do not hold together", t->runs, t->shown_run,
             t->wrong_runs);

@@ -256,6 +256,54 @@ typedef struct sv_klaunch {
     uint32_t step;
 } sv_klaunch;
 
+/* One block of a launch over time (issue 31): "each launch's steps per
+ * block". Times are a clock of the run: on the CPU runtime, the accesses of
+ * device and shared memory the schedule made so far in the run (from 1), on
+ * the GPU, nanoseconds of %globaltimer after the launch's first block's
+ * start. A tile is what the block wrote of out[] (out_lo .. out_hi; the
+ * drawn tiles), whatever its blockIdx. */
+#define SV_KTRACE_MAX_TILES 65536
+#define SV_KTRACE_MAX_EVENTS 65536
+#define SV_KTRACE_NO_TIME UINT64_MAX
+typedef struct sv_ktile {
+    uint32_t launch;       /* index into launches */
+    uint32_t block;        /* blockIdx.x */
+    uint64_t start, end;   /* its first thread's start, its last thread's end
+                              (SV_KTRACE_NO_TIME: it did not end: the run stopped) */
+    int64_t out_lo, out_hi; /* the cells of out[] it wrote, -1 -1: none */
+} sv_ktile;
+
+typedef enum sv_kevent_kind {
+    SV_KEVENT_STEP,    /* its threads met at the __syncthreads() of line: a step of
+                          the block ends (its barrier intervals) */
+    SV_KEVENT_PUBLISH, /* a thread wrote a cell of device memory other than out[]
+                          (array, cell, value, line): a flag, an aggregate, a prefix */
+    SV_KEVENT_LOOK,    /* a thread read a cell that another block of this launch
+                          wrote (other: that block's tile; other_time: the write's) */
+    SV_KEVENT_WAIT,    /* a thread began to spin on one cell (array, cell, line;
+                          other: the tile that last wrote it, SV_KTRACE_NO_TILE none) */
+    SV_KEVENT_COUNT
+} sv_kevent_kind;
+#define SV_KTRACE_NO_TILE UINT32_MAX
+
+/* One event of a tile. The GPU records the start, the end and the
+ * publishes of each tile (times only: cell and value as the CPU run's). */
+typedef struct sv_kevent {
+    sv_kevent_kind kind;
+    uint32_t tile;         /* index into tiles */
+    uint64_t time;
+    uint32_t thread;       /* threadIdx.x */
+    uint16_t array;        /* index into arrays (SV_KARRAY_IN for in[]); STEP: 0 */
+    uint32_t cell;
+    sv_value value;
+    int32_t line;
+    uint32_t other;        /* LOOK, WAIT: the tile, or SV_KTRACE_NO_TILE */
+    uint64_t other_time;   /* LOOK: when that tile wrote what was read */
+} sv_kevent;
+
+const char *sv_kevent_kind_name(sv_kevent_kind k); /* "step", "publish", "look", "wait" */
+bool sv_kevent_kind_from_name(const char *name, sv_kevent_kind *out);
+
 struct sv_reading; /* ktrace_reading.h */
 
 typedef struct sv_ktrace {
@@ -316,6 +364,11 @@ typedef struct sv_ktrace {
     size_t nlaunches;      /* a host function's launches, in order (issue 31); 0: the */
     sv_klaunch *launches;  /* file's one kernel ran as one block, each step a barrier
                               interval. Else each step is one launch's end. */
+    size_t ntiles;         /* the launches' blocks, by launch then blockIdx (issue 31); */
+    sv_ktile *tiles;       /* 0: none recorded */
+    size_t nevents;        /* the tiles' events, by tile then time */
+    sv_kevent *events;
+    uint32_t events_dropped; /* events past SV_KTRACE_MAX_EVENTS */
     /* Filled by sv_ktrace_analyze() (derived, never read from a file): */
     sv_kreading *readings; /* [nsteps] */
     sv_value *expected;    /* n: the sequential scan of op (inclusive or exclusive) */
@@ -434,6 +487,8 @@ size_t sv_ktrace_trim(sv_ktrace *t, size_t max_bytes);
  * nothing the child sends). False with err naming the first field that is
  * not. */
 bool sv_ktrace_validate(const sv_ktrace *t, char *err, size_t errlen);
+/* Its tiles and their events alone (the file's reader holds them to it). */
+bool sv_ktrace_validate_tiles(const sv_ktrace *t, char *err, size_t errlen);
 
 /* ---- Reading a trace ------------------------------------------------------ */
 

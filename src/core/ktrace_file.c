@@ -273,6 +273,59 @@ static void put_launches(FILE *f, const sv_ktrace *t)
     fputs("\n  ]", f);
 }
 
+/* Each launch's blocks over time (issue 31): "tiles": [{"launch": L,
+ * "block": B, "start": T, "end": T or null, "out": [lo, hi] or null,
+ * "events": [{"kind": "step" | "publish" | "look" | "wait", "time": T,
+ * "thread": t, "line": L, and but for a step "array": A, "cell": C, "value":
+ * V, and for a look "tile": K, "written": T, for a wait "tile": K or
+ * null}]}], then "events_dropped" when some were; absent with no tiles. */
+static void put_tiles(FILE *f, const sv_ktrace *t)
+{
+    if (!t->ntiles)
+        return;
+    fputs(",\n  \"tiles\": [", f);
+    size_t e = 0;
+    for (size_t i = 0; i < t->ntiles; i++) {
+        const sv_ktile *x = &t->tiles[i];
+        fprintf(f, "%s\n    {\"launch\": %" PRIu32 ", \"block\": %" PRIu32 ", \"start\": %"
+                   PRIu64 ", \"end\": ", i ? "," : "", x->launch, x->block, x->start);
+        if (x->end == SV_KTRACE_NO_TIME)
+            fputs("null", f);
+        else
+            fprintf(f, "%" PRIu64, x->end);
+        if (x->out_lo < 0)
+            fputs(", \"out\": null", f);
+        else
+            fprintf(f, ", \"out\": [%" PRId64 ", %" PRId64 "]", x->out_lo, x->out_hi);
+        fputs(", \"events\": [", f);
+        bool any = false;
+        for (; e < t->nevents && t->events[e].tile == i; e++, any = true) {
+            const sv_kevent *v = &t->events[e];
+            fprintf(f, "%s\n      {\"kind\": \"%s\", \"time\": %" PRIu64 ", ", any ? "," : "",
+                    sv_kevent_kind_name(v->kind), v->time);
+            if (v->kind == SV_KEVENT_STEP) {
+                fprintf(f, "\"thread\": %" PRIu32 ", \"line\": %" PRId32 "}", v->thread, v->line);
+                continue;
+            }
+            const sv_kaccess a = { .thread = v->thread, .array = v->array, .cell = v->cell,
+                                   .value = v->value, .line = v->line };
+            put_access(f, t->type, &a, true);
+            if (v->kind == SV_KEVENT_LOOK)
+                fprintf(f, ", \"tile\": %" PRIu32 ", \"written\": %" PRIu64, v->other,
+                        v->other_time);
+            else if (v->kind == SV_KEVENT_WAIT && v->other == SV_KTRACE_NO_TILE)
+                fputs(", \"tile\": null", f);
+            else if (v->kind == SV_KEVENT_WAIT)
+                fprintf(f, ", \"tile\": %" PRIu32, v->other);
+            fputc('}', f);
+        }
+        fputs(any ? "\n    ]}" : "]}", f);
+    }
+    fputs("\n  ]", f);
+    if (t->events_dropped)
+        fprintf(f, ",\n  \"events_dropped\": %" PRIu32, t->events_dropped);
+}
+
 /* The CPU runtime's bank conflicts: "bank_conflicts": {"loads": L, "stores":
  * S, "by_line": [{"step": K, "line": L, "loads": a, "stores": b}, ...]};
  * absent when not counted (the GPU). */
@@ -360,6 +413,7 @@ static bool write_doc(const sv_ktrace *t, FILE *f, bool accesses, char *err, siz
     put_failure(f, t);
     put_prints(f, t);
     put_launches(f, t);
+    put_tiles(f, t);
     put_banks(f, t);
     put_cellruns(f, t);
     fputs(",\n  \"source\": ", f);
@@ -962,6 +1016,156 @@ static bool read_prints(kreader *r, const json_t *root)
     return true;
 }
 
+/* A time of a tile: 0 .. 2^50 (or null where null_ok: SV_KTRACE_NO_TIME). */
+static bool want_time(kreader *r, const json_t *obj, const char *prefix, const char *name,
+                      bool null_ok, uint64_t *out)
+{
+    long long v;
+    if (null_ok && json_is_null(json_object_get(obj, name))) {
+        *out = SV_KTRACE_NO_TIME;
+        return true;
+    }
+    if (!want_int(r, obj, prefix, name, 0, 1LL << 50, &v))
+        return false;
+    *out = (uint64_t)v;
+    return true;
+}
+
+static const char *event_kind(int k) { return sv_kevent_kind_name((sv_kevent_kind)k); }
+
+/* One event of tiles[tile] at path. */
+static bool read_event(kreader *r, const json_t *j, const char *path, uint32_t tile)
+{
+    sv_ktrace *t = r->t;
+    if (!json_is_object(j))
+        return bad(r, path, "expected an object, got %s", sv_json_kind_of(j));
+    if (t->nevents >= SV_KTRACE_MAX_EVENTS)
+        return bad(r, path, "more than %d events", SV_KTRACE_MAX_EVENTS);
+    sv_kevent *e = &t->events[t->nevents];
+    memset(e, 0, sizeof *e);
+    int kind = 0;
+    long long v;
+    if (!want_name(r, j, path, "kind", event_kind, SV_KEVENT_COUNT, &kind) ||
+        !want_time(r, j, path, "time", false, &e->time) ||
+        !want_int(r, j, path, "thread", 0, 1023, &v))
+        return false;
+    e->kind = (sv_kevent_kind)kind;
+    e->tile = tile;
+    e->thread = (uint32_t)v;
+    e->other = SV_KTRACE_NO_TILE;
+    if (e->kind == SV_KEVENT_STEP) {
+        if (!want_int(r, j, path, "line", 0, INT32_MAX, &v))
+            return false;
+        e->line = (int32_t)v;
+    } else {
+        /* read_access holds thread below n; a tile's thread is below its block */
+        json_t *c = json_deep_copy(j);
+        if (!c || json_object_set_new(c, "thread", json_integer(0)) != 0) {
+            json_decref(c);
+            return bad(r, path, "out of memory");
+        }
+        sv_kaccess a;
+        bool ok = read_access(r, c, path, true, true, &a);
+        json_decref(c);
+        if (!ok)
+            return false;
+        e->array = a.array;
+        e->cell = a.cell;
+        e->value = a.value;
+        e->line = a.line;
+    }
+    if (e->kind == SV_KEVENT_LOOK || e->kind == SV_KEVENT_WAIT) {
+        const json_t *k = json_object_get(j, "tile");
+        if (e->kind == SV_KEVENT_LOOK || !json_is_null(k)) {
+            if (!want_int(r, j, path, "tile", 0, SV_KTRACE_MAX_TILES - 1, &v))
+                return false;
+            e->other = (uint32_t)v;
+        }
+        if (e->kind == SV_KEVENT_LOOK && !want_time(r, j, path, "written", false, &e->other_time))
+            return false;
+    }
+    t->nevents++;
+    return true;
+}
+
+/* "tiles" (optional, with "launches"): each launch's blocks over time. */
+static bool read_tiles(kreader *r, const json_t *root)
+{
+    sv_ktrace *t = r->t;
+    const json_t *list = json_object_get(root, "tiles");
+    long long v;
+    if (!list)
+        return true;
+    if (!json_is_array(list) || json_array_size(list) == 0 ||
+        json_array_size(list) > SV_KTRACE_MAX_TILES || !t->nlaunches)
+        return bad(r, "tiles", "expected an array of 1 to %d tiles, with launches",
+                   SV_KTRACE_MAX_TILES);
+    size_t n = json_array_size(list), ne = 0;
+    for (size_t i = 0; i < n; i++) {
+        const json_t *ev = json_object_get(json_array_get(list, i), "events");
+        ne += json_is_array(ev) ? json_array_size(ev) : 0;
+    }
+    if (ne > SV_KTRACE_MAX_EVENTS)
+        return bad(r, "tiles", "%zu events, more than %d", ne, SV_KTRACE_MAX_EVENTS);
+    t->tiles = calloc(n, sizeof *t->tiles);
+    t->events = ne ? calloc(ne, sizeof *t->events) : NULL;
+    if (!t->tiles || (ne && !t->events))
+        return bad(r, "tiles", "out of memory");
+    for (size_t i = 0; i < n; i++) {
+        const json_t *x = json_array_get(list, i);
+        char p[64], q[96];
+        snprintf(p, sizeof p, "tiles[%zu]", i);
+        if (!json_is_object(x))
+            return bad(r, p, "expected an object, got %s", sv_json_kind_of(x));
+        sv_ktile *k = &t->tiles[t->ntiles++];
+        if (!want_int(r, x, p, "launch", 0, (long long)t->nlaunches - 1, &v))
+            return false;
+        k->launch = (uint32_t)v;
+        if (!want_int(r, x, p, "block", 0, (1LL << 26) - 1, &v))
+            return false;
+        k->block = (uint32_t)v;
+        if (!want_time(r, x, p, "start", false, &k->start) ||
+            !want_time(r, x, p, "end", true, &k->end))
+            return false;
+        const json_t *o = json_object_get(x, "out");
+        k->out_lo = k->out_hi = -1;
+        if (!o) {
+            snprintf(q, sizeof q, "%s.out", p);
+            return bad(r, q, "missing");
+        }
+        if (!json_is_null(o)) {
+            snprintf(q, sizeof q, "%s.out", p);
+            if (!json_is_array(o) || json_array_size(o) != 2 ||
+                !json_is_integer(json_array_get(o, 0)) || !json_is_integer(json_array_get(o, 1)))
+                return bad(r, q, "expected [lo, hi], the cells of out it wrote, or null");
+            k->out_lo = json_integer_value(json_array_get(o, 0));
+            k->out_hi = json_integer_value(json_array_get(o, 1));
+            if (k->out_lo < 0 || k->out_hi < k->out_lo || k->out_hi >= (int64_t)t->n)
+                return bad(r, q, "[%lld, %lld] is not a range of out's %zu cells",
+                           (long long)k->out_lo, (long long)k->out_hi, t->n);
+        }
+        const json_t *ev = json_object_get(x, "events");
+        if (!json_is_array(ev)) {
+            snprintf(q, sizeof q, "%s.events", p);
+            return bad(r, q, "expected an array");
+        }
+        for (size_t j = 0; j < json_array_size(ev); j++) {
+            snprintf(q, sizeof q, "%s.events[%zu]", p, j);
+            if (!read_event(r, json_array_get(ev, j), q, (uint32_t)i))
+                return false;
+        }
+    }
+    if (json_object_get(root, "events_dropped")) {
+        if (!want_int(r, root, "", "events_dropped", 1, INT32_MAX, &v))
+            return false;
+        t->events_dropped = (uint32_t)v;
+    }
+    char why[256];
+    if (!sv_ktrace_validate_tiles(t, why, sizeof why))
+        return bad(r, "tiles", "%s", why);
+    return true;
+}
+
 /* "launches" (optional): each launch of the host function, in order, each
  * with the step after it. */
 static bool read_launches(kreader *r, const json_t *root)
@@ -1332,7 +1536,7 @@ sv_ktrace *sv_ktrace_from_json(const json_t *root, char *err, size_t errlen)
                             r.t->output_written, err, errlen))
         goto fail;
     if (!read_failure(&r, root) || !read_hazards(&r, root) || !read_prints(&r, root) ||
-        !read_launches(&r, root) ||
+        !read_launches(&r, root) || !read_tiles(&r, root) ||
         !read_banks(&r, root) || !read_cellruns(&r, root))
         goto fail;
     if (!sv_ktrace_analyze(r.t, err, errlen) || !check_derived(&r, root))

@@ -34,7 +34,75 @@ void sv_timeline_destroy(sv_timeline *t)
     if (!t)
         return;
     free(t->tiles);
+    free(t->looks);
     free(t);
+}
+
+sv_tile_state sv_timeline_state_at(const sv_timeline *t, uint32_t tile, uint64_t time)
+{
+    const sv_timeline_tile *x = &t->tiles[tile];
+    if (time < x->start)
+        return SV_TILE_NOT_STARTED;
+    if (time >= x->end && x->end > x->start)
+        return SV_TILE_DONE;
+    if (!x->no_inclusive && time >= x->inclusive)
+        return SV_TILE_PREFIX;
+    if (x->wait_to > x->wait_from && time >= x->wait_from && time < x->wait_to)
+        return SV_TILE_WAITING;
+    if (!x->no_aggregate && time >= x->aggregate)
+        return SV_TILE_AGGREGATE;
+    return SV_TILE_RUNNING;
+}
+
+char *sv_timeline_state_words(const sv_timeline *t, uint64_t time, char *buf, size_t len)
+{
+    static const char *const words[SV_TILE_STATES] = {
+        "not started", "running", "waiting for another tile", "with its aggregate out",
+        "with its inclusive prefix out", "done"};
+    uint32_t count[SV_TILE_STATES] = {0};
+    for (uint32_t i = 0; i < t->ntiles; i++)
+        count[sv_timeline_state_at(t, i, time)]++;
+    size_t o = (size_t)snprintf(buf, len, "at %" PRIu64 ":", time);
+    bool any = false;
+    for (int k = SV_TILE_STATES - 1; k >= 0 && o < len; k--)
+        if (count[k]) {
+            o += (size_t)snprintf(buf + o, len - o, "%s %" PRIu32 " %s", any ? "," : "", count[k],
+                                  words[k]);
+            any = true;
+        }
+    return buf;
+}
+
+static void step_to(uint64_t v, uint64_t from, bool later, bool *found, uint64_t *best)
+{
+    if (from != SV_TL_NO_CURSOR && (later ? v <= from : v >= from))
+        return;
+    if (!*found || (later ? v < *best : v > *best)) {
+        *best = v;
+        *found = true;
+    }
+}
+
+bool sv_timeline_step_time(const sv_timeline *t, uint64_t from, bool later, uint64_t *out)
+{
+    bool found = false;
+    uint64_t best = 0;
+    for (uint32_t i = 0; i < t->ntiles; i++) {
+        const sv_timeline_tile *x = &t->tiles[i];
+        step_to(x->start, from, later, &found, &best);
+        step_to(x->end, from, later, &found, &best);
+        if (!x->no_aggregate)
+            step_to(x->aggregate, from, later, &found, &best);
+        if (!x->no_inclusive)
+            step_to(x->inclusive, from, later, &found, &best);
+        if (x->wait_to > x->wait_from)
+            step_to(x->wait_from, from, later, &found, &best);
+    }
+    for (size_t k = 0; k < t->nlooks; k++)
+        step_to(t->looks[k].time, from, later, &found, &best);
+    if (found)
+        *out = best;
+    return found;
 }
 
 uint64_t sv_timeline_span(const sv_timeline *t)

@@ -37,7 +37,19 @@ typedef struct sv_timeline_tile {
     uint32_t windows;   /* windows of 32 predecessors the look-back read */
     uint32_t polls;     /* the slowest lane's re-reads of a predecessor with nothing yet */
     bool early;         /* A published by an eager warp while the block was busy */
+    /* A kernel trace's tile (sv_ktrace_launch_timeline; a file's are 0): */
+    bool no_aggregate;  /* it published no aggregate (aggregate: its start) */
+    bool no_inclusive;  /* it published no inclusive prefix (inclusive: its end) */
+    uint64_t wait_from, wait_to; /* it spun on another tile's word: from its first spin
+                                    to its last read of another tile (equal: never) */
 } sv_timeline_tile;
+
+/* A read of another tile's word (a kernel trace's look-back): tile read,
+ * at time, what other wrote at other_time. */
+typedef struct sv_timeline_look {
+    uint32_t tile, other;
+    uint64_t time, other_time;
+} sv_timeline_look;
 
 typedef struct sv_timeline {
     char algo[16];       /* "hs" */
@@ -56,6 +68,13 @@ typedef struct sv_timeline {
     int reps;
     double plain_us, recorded_us;
     sv_timeline_tile *tiles; /* ntiles */
+    /* A kernel trace's launch (sv_ktrace_launch_timeline), never a file's:
+     * kernel "" for hs's file. */
+    char kernel[64];     /* the kernel launched */
+    char clock[128];     /* the time axis' words */
+    double per_unit;     /* times per unit of the axis (0: ns shown as microseconds) */
+    size_t nlooks;       /* its reads of other tiles' words, by tile then time */
+    sv_timeline_look *looks;
 } sv_timeline;
 
 /* A timeline of ntiles tiles, all zero (NULL: out of memory). */
@@ -79,6 +98,27 @@ sv_timeline *sv_timeline_parse(const char *text, char *err, size_t errlen);
 /* Reads path (at most SV_LIMIT_TIMELINE bytes) and parses it; err starts
  * with the file's name. */
 sv_timeline *sv_timeline_load(const char *path, char *err, size_t errlen);
+
+/* A tile's state at a time (step by time): before its start, running,
+ * spinning on another tile's word, with its aggregate out, with its
+ * inclusive prefix out, ended. */
+typedef enum sv_tile_state {
+    SV_TILE_NOT_STARTED,
+    SV_TILE_RUNNING,
+    SV_TILE_WAITING,
+    SV_TILE_AGGREGATE,
+    SV_TILE_PREFIX,
+    SV_TILE_DONE,
+    SV_TILE_STATES
+} sv_tile_state;
+#define SV_TL_NO_CURSOR UINT64_MAX
+sv_tile_state sv_timeline_state_at(const sv_timeline *t, uint32_t tile, uint64_t time);
+/* "at 5,289: 1 done, 1 waiting, 2 not started" (the states' counts). */
+char *sv_timeline_state_words(const sv_timeline *t, uint64_t time, char *buf, size_t len);
+/* The next (later) or previous time after / before from at which a tile
+ * starts, publishes, reads another's word, begins to wait or ends; false
+ * where none. from SV_TL_NO_CURSOR: the first (later) or the last. */
+bool sv_timeline_step_time(const sv_timeline *t, uint64_t from, bool later, uint64_t *out);
 
 /* The latest time in t (the last tile's store, usually). */
 uint64_t sv_timeline_span(const sv_timeline *t);

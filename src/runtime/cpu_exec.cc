@@ -2529,6 +2529,10 @@ struct GThread {
     uint64_t spin_epoch = 0;
     uintptr_t atom_addr = 0; // an atomic's word, to see whether it changed
     uint32_t atom_old = 0;
+    // a write of device memory whose value its next hook reads (the event
+    // of G->ev it publishes, -1 none, and the cell's word)
+    int64_t pub = -1;
+    uintptr_t pub_addr = 0;
     // memory order: the __threadfence()s it made, and the last write of
     // another block it read (its writer, that writer's fences then, the
     // write's place in the launch): a flag, maybe
@@ -2572,6 +2576,7 @@ struct GArr {
         uint32_t launch = 0, block = 0, gid = 0, fences = 0, value = 0;
         uint64_t seq = 0;
         int32_t line = 0;
+        uint64_t clock = 0; // G->clock at the write
     };
     std::vector<Last> last;
     std::vector<uint32_t> ordered; // the launch a memory-order finding of the cell was in
@@ -2619,6 +2624,15 @@ struct Grid {
     uint64_t gen_next = 0;
     std::map<uint16_t, int> sh_tidx; // a shared array a hazard named: its index in t->arrays
     uint64_t wseq = 0; // device-memory writes so far (their order)
+    // each launch's blocks over time (sv_ktrace.tiles, .events): the clock
+    // counts the run's accesses; this launch's tiles by block, its events
+    // (tile: the block) and the cells each block looked at or waited on
+    uint64_t clock = 0;
+    std::vector<sv_ktile> tiles, tl;
+    std::vector<sv_kevent> events, ev;
+    uint32_t events_dropped = 0;
+    std::unordered_map<uint64_t, uint32_t> looked;
+    std::unordered_map<uint64_t, bool> waited;
     // the launches as a plan the GPU replays (sv_ktrace.plan): one line each
     // of "A k BYTES NAME" (cudaMalloc), "S k OFF VALUE BYTES" (cudaMemset), "L
     // LINE GRID BLOCK SHARED NARGS" then per argument "p k OFF" (a pointer
@@ -2751,6 +2765,10 @@ int g_classify(uintptr_t addr, unsigned long size, uint32_t *arr, int64_t *index
 // An atomic's word after the atomic: a write (it changed) wakes spinners.
 void g_flush(GThread &t)
 {
+    if (t.pub >= 0) {
+        memcpy(&G->ev[(size_t)t.pub].value.bits, (const void *)t.pub_addr, kCell);
+        t.pub = -1;
+    }
     if (!t.atom_addr)
         return;
     uint32_t now;
@@ -2890,7 +2908,7 @@ void g_order(uint32_t arr, uint32_t c, bool write, int32_t line)
     uint32_t v;
     memcpy(&v, (const void *)(a.base + (uintptr_t)c * kCell), kCell);
     if (write) {
-        l = {G->launch, t.block, g_gid(t), t.fences, v, ++G->wseq, line};
+        l = {G->launch, t.block, g_gid(t), t.fences, v, ++G->wseq, line, G->clock};
         return;
     }
     if (l.launch != G->launch || l.block == t.block)
@@ -2930,6 +2948,99 @@ void g_hook_fence(int)
         G->th[G->cur].fences++;
 }
 
+// An event of the block that runs in this launch (tile: its block), or
+// one more dropped past SV_KTRACE_MAX_EVENTS; its index, -1 dropped.
+int64_t g_event(sv_kevent_kind kind, uint32_t arr, uint32_t c, uint32_t value, int32_t line)
+{
+    const GThread &t = G->th[G->cur];
+    if (G->events.size() + G->ev.size() >= SV_KTRACE_MAX_EVENTS) {
+        G->events_dropped++;
+        return -1;
+    }
+    sv_kevent e{};
+    e.kind = kind;
+    e.tile = t.block;
+    e.time = G->clock;
+    e.thread = t.tid;
+    e.array = arr == SV_KARRAY_IN ? (uint16_t)SV_KARRAY_IN : (uint16_t)G->dev[arr].tidx;
+    e.cell = c;
+    e.value.bits = value;
+    e.line = line;
+    e.other = SV_KTRACE_NO_TILE;
+    G->ev.push_back(e);
+    return (int64_t)G->ev.size() - 1;
+}
+
+// A device-memory access of the thread that runs, for its tile: a cell of
+// out[] it wrote, a publish (a write of other device memory; its value at
+// the thread's next hook), a look (a read of a cell another block of this
+// launch wrote, once per value).
+void g_tile_access(uint32_t arr, uint32_t c, bool write, bool atomic, int32_t line,
+                   const GArr::Last *pre)
+{
+    GThread &t = G->th[G->cur];
+    GArr &a = G->dev[arr];
+    if (c >= a.len || a.tidx < 0 || t.block >= G->tl.size())
+        return;
+    sv_ktile &x = G->tl[t.block];
+    const uintptr_t word = a.base + (uintptr_t)c * kCell;
+    if ((write || atomic) && arr == 0) {
+        if (x.out_lo < 0 || (int64_t)c < x.out_lo)
+            x.out_lo = c;
+        if ((int64_t)c > x.out_hi)
+            x.out_hi = c;
+    }
+    if (!write || atomic) {
+        const GArr::Last *l = a.last.size() == a.len ? &a.last[c] : nullptr;
+        if (atomic && pre && l && l->gid == g_gid(t) && l->launch == G->launch)
+            l = pre; // its own atomic's write: the one before it is what it read
+        if (l && l->launch == G->launch && l->block != t.block) {
+            uint32_t now;
+            memcpy(&now, (const void *)word, kCell);
+            const uint64_t key = (uint64_t)t.block << 40 | (uint64_t)arr << 32 | c;
+            auto it = G->looked.find(key);
+            if (it == G->looked.end() || it->second != now) {
+                G->looked[key] = now;
+                G->waited.erase(key);
+                int64_t e = g_event(SV_KEVENT_LOOK, arr, c, now, line);
+                if (e >= 0) {
+                    G->ev[(size_t)e].other = l->block;
+                    G->ev[(size_t)e].other_time = l->clock;
+                }
+            }
+        }
+    }
+    if ((write || atomic) && arr != 0) {
+        int64_t e = g_event(SV_KEVENT_PUBLISH, arr, c, 0, line);
+        if (e >= 0) {
+            t.pub = e;
+            t.pub_addr = word;
+        }
+    }
+}
+
+// A thread of the block that runs begins to spin on its word: a wait of
+// its tile, once until it reads something new there.
+void g_tile_wait(const GThread &t, int32_t line)
+{
+    uint32_t arr = 0;
+    int64_t index = 0;
+    if (g_classify(t.spin_addr, 1, &arr, &index) != 0 || arr == SV_KARRAY_IN ||
+        G->dev[arr].tidx < 0)
+        return;
+    const uint32_t c = (uint32_t)index;
+    const uint64_t key = (uint64_t)t.block << 40 | (uint64_t)arr << 32 | c;
+    if (G->waited.count(key))
+        return;
+    G->waited[key] = true;
+    const GArr &a = G->dev[arr];
+    uint32_t now;
+    memcpy(&now, (const void *)(a.base + (uintptr_t)c * kCell), kCell);
+    int64_t e = g_event(SV_KEVENT_WAIT, arr, c, now, line);
+    if (e >= 0 && a.last.size() == a.len && a.last[c].launch == G->launch)
+        G->ev[(size_t)e].other = a.last[c].block;
+}
+
 void g_access(void *addr, unsigned long size, int write, void *pcp, bool atomic)
 {
     const bool vol = (write & 2) != 0;
@@ -2943,7 +3054,14 @@ void g_access(void *addr, unsigned long size, int write, void *pcp, bool atomic)
     char who[64], msg[320];
     uint32_t arr = 0;
     int64_t index = 0;
+    if (!G->in_host) {
+        g_flush(G->th[G->cur]);
+        G->clock++;
+    }
     int k = g_classify(a, size, &arr, &index);
+    int64_t tile_arr = -1; // device memory: its tile's events, after the yield below
+    GArr::Last pre{};      // an atomic's cell's last write before its own
+    bool have_pre = false;
     if (k == -1) {
         // shared memory of the block that runs, or the kernel's own
         uint16_t si = 0;
@@ -2997,6 +3115,14 @@ void g_access(void *addr, unsigned long size, int write, void *pcp, bool atomic)
             for (int64_t c = index; c < index + (int64_t)((size + kCell - 1) / kCell) &&
                                     c < (int64_t)G->dev[arr].len; c++)
                 G->dev[arr].written[(size_t)c] = 1;
+        if (arr != SV_KARRAY_IN) {
+            tile_arr = (int64_t)arr;
+            const GArr &d = G->dev[arr];
+            if (atomic && d.last.size() == d.len && index >= 0 && index < (int64_t)d.len) {
+                pre = d.last[(size_t)index];
+                have_pre = true;
+            }
+        }
         if (!atomic && !vol && arr != SV_KARRAY_IN)
             g_race(arr, (uint32_t)index, write != 0, line);
         if (arr != SV_KARRAY_IN && atomic) { // a read, then a write of the word
@@ -3007,13 +3133,15 @@ void g_access(void *addr, unsigned long size, int write, void *pcp, bool atomic)
         }
     }
 shared:
-    GThread &t = G->th[G->cur];
-    g_flush(t);
+    GThread &t = G->th[G->cur]; // (flushed at the hook's start)
     if (R->yield_at_access) {
         g_to_scheduler();
         if (R->failed)
             return;
     }
+    if (tile_arr >= 0) // what it reads is there now (others ran in the yield)
+        g_tile_access((uint32_t)tile_arr, (uint32_t)index, write != 0, atomic, line,
+                      have_pre ? &pre : nullptr);
     if (write && !atomic) {
         t.spin_addr = 0;
         t.spin_count = 0;
@@ -3034,7 +3162,10 @@ shared:
     t.state = G_SPIN;
     t.spin_epoch = G->epoch;
     t.wait_line = line;
+    g_tile_wait(t, line);
     g_to_scheduler();
+    if (tile_arr >= 0 && !R->failed) // woken: what it reads now (another's write, maybe)
+        g_tile_access((uint32_t)tile_arr, (uint32_t)index, false, false, line, nullptr);
     t.spin_count = kSpin - 8; // a few more reads before it waits again
 }
 
@@ -3554,6 +3685,10 @@ void g_resume(uint32_t j)
 void g_start_block(uint32_t s, uint32_t b)
 {
     G->slot[s] = b;
+    sv_ktile &x = G->tl[b];
+    x.launch = (uint32_t)G->launches.size();
+    x.block = b;
+    x.start = G->clock;
     G->gen[s] = ++G->gen_next;
     G->sh[s].clear();
     std::fill(G->img[s].begin(), G->img[s].end(), 0);
@@ -3638,6 +3773,7 @@ bool g_settle(uint32_t s)
         }
     }
     if (done == G->block) {
+        G->tl[G->slot[s]].end = G->clock;
         G->slot[s] = UINT32_MAX;
         G->ended++;
         return true;
@@ -3704,6 +3840,17 @@ bool g_settle(uint32_t s)
         }
         G->bar_count[s] = count;
         G->gen[s] = ++G->gen_next; // a new barrier interval of the block
+        if (G->events.size() + G->ev.size() < SV_KTRACE_MAX_EVENTS) {
+            sv_kevent e{};
+            e.kind = SV_KEVENT_STEP;
+            e.tile = G->slot[s];
+            e.time = G->clock;
+            e.line = line;
+            e.other = SV_KTRACE_NO_TILE;
+            G->ev.push_back(e);
+        } else {
+            G->events_dropped++;
+        }
         return true;
     }
     if (bar > 0 && spin == 0 && bar + done == G->block) {
@@ -3806,6 +3953,10 @@ void g_run_launch()
     G->gen.assign(slots, 0);
     G->loaded = -1;
     G->started = G->ended = 0;
+    G->tl.assign(nb, sv_ktile{0, 0, 0, SV_KTRACE_NO_TIME, -1, -1});
+    G->ev.clear();
+    G->looked.clear();
+    G->waited.clear();
     while (!R->failed && G->ended < nb) {
         for (uint32_t s = 0; s < slots; s++)
             if (G->slot[s] == UINT32_MAX && G->started < nb)
@@ -3814,7 +3965,13 @@ void g_run_launch()
         for (GThread &t : G->th)
             if (t.state == G_SPIN && t.spin_epoch != G->epoch)
                 t.state = G_RUN;
-        for (uint32_t s = 0; s < slots && !R->failed; s++) {
+        // the resident blocks' turns: by slot, from the last under reverse,
+        // from a seeded one under random:S (a later tile may run ahead)
+        const uint32_t from = R->sched.kind == SV_SCHEDULE_RANDOM
+                                  ? (uint32_t)sv_schedule_pick(&rng, slots) : 0;
+        for (uint32_t i = 0; i < slots && !R->failed; i++) {
+            const uint32_t s = R->sched.kind == SV_SCHEDULE_REVERSE ? slots - 1 - i
+                                                                    : (from + i) % slots;
             if (G->slot[s] == UINT32_MAX)
                 continue;
             moved |= g_pass(s, &rng);
@@ -3982,6 +4139,22 @@ bool g_run(sv_schedule sched, char *err, size_t errlen)
             return false;
         }
         G->launches.push_back(l);
+        // its tiles, after the launches' before, and their events by tile
+        const uint32_t base = (uint32_t)G->tiles.size();
+        if (G->tiles.size() + G->tl.size() <= SV_KTRACE_MAX_TILES) {
+            for (sv_kevent &e : G->ev) {
+                e.tile += base;
+                if (e.other != SV_KTRACE_NO_TILE)
+                    e.other += base;
+            }
+            std::stable_sort(G->ev.begin(), G->ev.end(),
+                             [](const sv_kevent &a, const sv_kevent &b) { return a.tile < b.tile; });
+            G->tiles.insert(G->tiles.end(), G->tl.begin(), G->tl.end());
+            G->events.insert(G->events.end(), G->ev.begin(), G->ev.end());
+        } else {
+            G->events_dropped += (uint32_t)G->ev.size();
+        }
+        G->ev.clear();
     }
     sv_ktrace *t = R->t;
     if (!G->launches.empty()) {
@@ -3993,6 +4166,20 @@ bool g_run(sv_schedule sched, char *err, size_t errlen)
         memcpy(t->launches, G->launches.data(), G->launches.size() * sizeof *t->launches);
         t->nlaunches = G->launches.size();
     }
+    if (!G->tiles.empty()) {
+        t->tiles = alloc_n<sv_ktile>(G->tiles.size());
+        t->events = G->events.empty() ? nullptr : alloc_n<sv_kevent>(G->events.size());
+        if (!t->tiles || (!G->events.empty() && !t->events)) {
+            sv_errorf(err, errlen, "out of memory recording the trace");
+            return false;
+        }
+        memcpy(t->tiles, G->tiles.data(), G->tiles.size() * sizeof *t->tiles);
+        if (!G->events.empty())
+            memcpy(t->events, G->events.data(), G->events.size() * sizeof *t->events);
+        t->ntiles = G->tiles.size();
+        t->nevents = G->events.size();
+    }
+    t->events_dropped = G->events_dropped;
     free(t->output);
     free(t->output_written);
     t->output = alloc_n<sv_value>(R->n);

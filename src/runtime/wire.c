@@ -209,6 +209,31 @@ bool sv_rt_wire_send(int fd, const sv_ktrace *t)
         w32((uint32_t)l->line);
         w32(l->step);
     }
+    w32((uint32_t)t->ntiles);
+    for (size_t k = 0; k < t->ntiles; k++) {
+        const sv_ktile *x = &t->tiles[k];
+        w32(x->launch);
+        w32(x->block);
+        w64(x->start);
+        w64(x->end);
+        w64((uint64_t)x->out_lo);
+        w64((uint64_t)x->out_hi);
+    }
+    w32((uint32_t)t->nevents);
+    for (size_t k = 0; k < t->nevents; k++) {
+        const sv_kevent *e = &t->events[k];
+        w32((uint32_t)e->kind);
+        w32(e->tile);
+        w64(e->time);
+        w32(e->thread);
+        w32(e->array);
+        w32(e->cell);
+        w32(e->value.bits);
+        w32((uint32_t)e->line);
+        w32(e->other);
+        w64(e->other_time);
+    }
+    w32(t->events_dropped);
     w32(WIRE_END);
     wput(wkey, sizeof wkey);
     wflush();
@@ -555,6 +580,41 @@ bool sv_rt_wire_recv_first(const unsigned char *data, size_t len, const unsigned
         if (!l->kernel)
             r.ok = false;
     }
+    uint32_t nt = rcount(&r, SV_KTRACE_MAX_TILES, 40);
+    if (nt && !(t->tiles = calloc(nt, sizeof *t->tiles)))
+        goto oom;
+    for (uint32_t k = 0; k < nt && r.ok; k++) { /* ranges and order: sv_ktrace_validate */
+        sv_ktile *x = &t->tiles[k];
+        x->launch = r32(&r);
+        x->block = r32(&r);
+        x->start = r64(&r);
+        x->end = r64(&r);
+        x->out_lo = (int64_t)r64(&r);
+        x->out_hi = (int64_t)r64(&r);
+        t->ntiles = k + 1;
+    }
+    uint32_t ne = rcount(&r, SV_KTRACE_MAX_EVENTS, 48);
+    if (ne && !(t->events = calloc(ne, sizeof *t->events)))
+        goto oom;
+    for (uint32_t k = 0; k < ne && r.ok; k++) {
+        sv_kevent *e = &t->events[k];
+        uint32_t kind = r32(&r);
+        e->kind = kind < SV_KEVENT_COUNT ? (sv_kevent_kind)kind : SV_KEVENT_COUNT;
+        e->tile = r32(&r);
+        e->time = r64(&r);
+        e->thread = r32(&r);
+        uint32_t a = r32(&r);
+        e->array = (uint16_t)a;
+        if (a > 0xffffu)
+            r.ok = false;
+        e->cell = r32(&r);
+        e->value.bits = r32(&r);
+        e->line = (int32_t)r32(&r);
+        e->other = r32(&r);
+        e->other_time = r64(&r);
+        t->nevents = k + 1;
+    }
+    t->events_dropped = r32(&r);
     unsigned char k1[SV_RT_KEY_BYTES];
     if (r32(&r) != WIRE_END || !rget(&r, k1, sizeof k1) || !r.ok) {
         sv_errorf(err, errlen, "the runtime's child sent a trace cut short or broken (%zu "

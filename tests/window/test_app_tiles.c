@@ -1,0 +1,172 @@
+/* A launch's tiles over time (issue 31) in the app's logic and in frames
+ * drawn headless: a single pass with a decoupled look-back
+ * (tests/kernels/blocks_lookback.cu, 4 tiles of 64) under random:3; L at
+ * its launch opens the Measure view on what its blocks did (each tile's
+ * start, aggregate, inclusive prefix and end, its waits and its reads of
+ * other tiles), Right / Left step by time, the frame draws one bar per tile
+ * and one arrow per read; L on a file run as one block says why not.
+ *
+ * usage: test_app_tiles OUT_DIR TEST_KERNELS_DIR */
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "app_test.h"
+#include "../../src/core/ktrace_tiles.h"
+#include "../../src/core/timeline.h"
+#include "state.h"
+
+#include "../render/view_test.h"
+
+static const char *kernels;
+static sv_value in256[256];
+
+static size_t count_prims(const sv_gfx_rec *rec, sv_prim_kind kind)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < sv_gfx_rec_count(rec); i++)
+        k += sv_gfx_rec_prim(rec, i)->kind == kind;
+    return k;
+}
+
+static bool drew_text(const sv_gfx_rec *rec, const char *part)
+{
+    for (size_t i = 0; i < sv_gfx_rec_count(rec); i++) {
+        const sv_prim *p = sv_gfx_rec_prim(rec, i);
+        if (p->kind == SV_PRIM_TEXT && p->text && strstr(p->text, part))
+            return true;
+    }
+    return false;
+}
+
+static void draw_app(const sv_app_state *s, sv_gfx_rec *rec, const char *name)
+{
+    sv_app_view v;
+    sv_app_view_of(s, &v);
+    view_draw(&v, s->fb_w, s->fb_h, rec, "tiles-", name);
+}
+
+static void test_lookback_timeline(void)
+{
+    char path[1024], err[128];
+    snprintf(path, sizeof path, "%s/blocks_lookback.cu", kernels);
+    for (int i = 0; i < 256; i++)
+        in256[i].bits = (uint32_t)(i % 7 + 1);
+    sv_app_state s;
+    sv_app_config c = config(in256, 256, SV_TYPE_INT32);
+    c.animations = false;
+    c.kernel_file = path;
+    CHECK(sv_schedule_parse("random:1", &c.schedule, err, sizeof err));
+    c.schedule_given = true;
+    if (!start_app(&s, &c))
+        return;
+    const sv_ktrace *t = s.ktrace;
+    CHECK(t && t->nlaunches == 1 && t->ntiles == 4);
+    if (!t || t->ntiles != 4)
+        return;
+    key(&s, SDLK_HOME, 0);
+    key(&s, SDLK_l, 0);
+    CHECK_INT(s.view, SV_VIEW_MEASURE);
+    const sv_timeline *tl = s.timeline;
+    CHECK(tl && strcmp(tl->kernel, "single_pass") == 0 && tl->ntiles == 4);
+    if (!tl || tl->ntiles != 4)
+        return;
+    /* each tile: its inclusive prefix published (recognised by value), the
+     * later ones an aggregate first and reads of tiles before them */
+    for (uint32_t i = 0; i < 4; i++) {
+        const sv_timeline_tile *x = &tl->tiles[i];
+        CHECK_MSG(!x->no_inclusive && x->start <= x->inclusive && x->inclusive <= x->end,
+                  "tile %u: start %llu, inclusive %llu, end %llu", i,
+                  (unsigned long long)x->start, (unsigned long long)x->inclusive,
+                  (unsigned long long)x->end);
+        if (i > 0)
+            CHECK_MSG(!x->no_aggregate && x->aggregate <= x->inclusive && x->lo < i,
+                      "tile %u: aggregate %d at %llu, looked back to %u", i, !x->no_aggregate,
+                      (unsigned long long)x->aggregate, x->lo);
+    }
+    CHECK(tl->nlooks >= 3);
+    for (size_t k = 0; k < tl->nlooks; k++)
+        CHECK_MSG(tl->looks[k].other_time <= tl->looks[k].time &&
+                      tl->looks[k].other != tl->looks[k].tile,
+                  "look %zu: tile %u read tile %u's word", k, tl->looks[k].tile,
+                  tl->looks[k].other);
+    /* the tiles by the cells they wrote: the ticket, not blockIdx */
+    for (uint32_t i = 0; i < 4; i++) {
+        uint32_t b = tl->tiles[i].block;
+        CHECK_MSG(t->tiles[b].out_lo == 64 * (int64_t)i && t->tiles[b].out_hi == 64 * i + 63,
+                  "row %u: block %u wrote out[%lld .. %lld]", i, b,
+                  (long long)t->tiles[b].out_lo, (long long)t->tiles[b].out_hi);
+    }
+    sv_gfx_rec *rec = sv_gfx_rec_create();
+    draw_app(&s, rec, "lookback");
+    CHECK(drew_text(rec, "single_pass's tiles on the CPU runtime"));
+    CHECK(drew_text(rec, "tile 3") && drew_text(rec, "accesses of memory"));
+    CHECK_MSG(count_prims(rec, SV_PRIM_ARROW) >= tl->nlooks + 1, "%zu arrows for %zu reads",
+              count_prims(rec, SV_PRIM_ARROW), tl->nlooks);
+    /* step by time: each Right later, the words say the tiles' states */
+    CHECK(s.tl_cursor == SV_TL_NO_CURSOR);
+    uint64_t last = 0;
+    int steps = 0;
+    for (; steps < 200; steps++) {
+        uint64_t before = s.tl_cursor;
+        key(&s, SDLK_RIGHT, 0);
+        if (s.tl_cursor == before)
+            break;
+        CHECK_MSG(steps == 0 || s.tl_cursor > last, "step %d: %llu after %llu", steps,
+                  (unsigned long long)s.tl_cursor, (unsigned long long)last);
+        last = s.tl_cursor;
+    }
+    CHECK_MSG(steps >= 12, "%d steps by time", steps);
+    CHECK_INT((int)sv_timeline_state_at(tl, 0, last), SV_TILE_DONE);
+    draw_app(&s, rec, "lookback-end");
+    CHECK(drew_text(rec, "4 done"));
+    key(&s, SDLK_HOME, 0); /* the first tile again; the cursor stays */
+    while (s.tl_cursor != SV_TL_NO_CURSOR && steps-- > -5)
+        key(&s, SDLK_LEFT, 0);
+    CHECK(s.tl_cursor == SV_TL_NO_CURSOR);
+    /* a time where tile 3 waits for another tile */
+    bool waited = false;
+    for (uint32_t i = 1; i < 4; i++) {
+        const sv_timeline_tile *x = &tl->tiles[i];
+        if (x->wait_to > x->wait_from) {
+            waited = true;
+            CHECK(x->polls >= 1 && x->wait_from >= x->start && x->wait_to <= x->inclusive);
+            CHECK_INT((int)sv_timeline_state_at(tl, i, x->wait_from), SV_TILE_WAITING);
+        }
+    }
+    CHECK_MSG(waited, "no tile waited for another: polls %u %u %u", tl->tiles[1].polls,
+              tl->tiles[2].polls, tl->tiles[3].polls);
+    sv_gfx_rec_destroy(rec);
+    sv_app_cleanup(&s);
+}
+
+static void test_one_block_no_tiles(void)
+{
+    static const sv_value chapter[8] = {{3}, {1}, {7}, {0}, {4}, {1}, {6}, {3}};
+    char path[1024];
+    snprintf(path, sizeof path, "%s/double_buffer.cu", kernels);
+    sv_app_state s;
+    sv_app_config c = config(chapter, 8, SV_TYPE_INT32);
+    c.animations = false;
+    c.kernel_file = path;
+    if (!start_app(&s, &c))
+        return;
+    key(&s, SDLK_l, 0);
+    CHECK_INT(s.view, SV_VIEW_SCAN);
+    CHECK_CONTAINS(s.status, "L shows a launch's tiles over time");
+    CHECK(!s.timeline);
+    sv_app_cleanup(&s);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 3) {
+        fprintf(stderr, "usage: test_app_tiles OUT_DIR TEST_KERNELS_DIR\n");
+        return 2;
+    }
+    kernels = argv[2];
+    static const view_test_fn tests[] = { test_lookback_timeline, test_one_block_no_tiles, NULL };
+    return view_test_main(argc, argv, "test_app_tiles", tests,
+                          "a launch's tiles over time in the window");
+}
