@@ -51,6 +51,56 @@ check([a["name"] for a in t.get("arrays", [])] == ["out", "sums"] and
 p = subprocess.run([TRACE, "--open", "-", "--format", "json"], input=out, capture_output=True,
                    text=True, timeout=120)
 check(p.returncode == 0 and p.stdout == out, f"the 65536 trace does not open again: {p.stderr}")
+# each launch's blocks over time: one tile per block, by launch then block,
+# the out[] cells each wrote, its steps (barriers) and publishes
+tiles = t.get("tiles", [])
+check([(x["launch"], x["block"]) for x in tiles] ==
+      [(0, b) for b in range(1024)] + [(1, 0)] + [(2, b) for b in range(1024)],
+      f"hier: {len(tiles)} tiles")
+check(all(x["out"] == [64 * x["block"], 64 * x["block"] + 63] for x in tiles
+          if x["launch"] == 0 or (x["launch"] == 2 and x["block"] > 0)) and
+      tiles[1024]["out"] is None and tiles[1025]["out"] is None,
+      "hier: the tiles' out[] cells (add_back's block 0 adds nothing)")
+check(all(x["start"] <= e["time"] <= x["end"] for x in tiles for e in x["events"]),
+      "hier: an event outside its tile's time")
+first = tiles[5]["events"] if len(tiles) > 5 else []
+steps = [e["line"] for e in first if e["kind"] == "step"]
+pubs = [(e["array"], e["cell"], e["value"]) for e in first if e["kind"] == "publish"]
+tile5 = sum(t["input"][320:384]) if t.get("input") else None
+check(len(steps) >= 6 and pubs == [(1, 5, (tile5 + 2**31) % 2**32 - 2**31 if tile5 is not None
+                                        else None)],
+      f"hier launch 1 block 5: steps {steps}, publishes {pubs}")
+check(all(e["kind"] != "look" for x in tiles if x["launch"] == 0 for e in x["events"]),
+      "hier launch 1: a block read another's word")
+# a single pass: each tile after the first reads what tiles before it wrote,
+# one of them waits (random:1), the trace opens again byte for byte
+rc, out, err = run("--kernel-file", k("blocks_lookback.cu"), "--random", "256", "--seed", "3",
+                   "--schedule", "random:1", "--format", "json")
+t = json.loads(out) if rc == 0 else {}
+tl = t.get("tiles", [])
+check(rc == 0 and len(tl) == 4, f"lookback: exit {rc}, {len(tl)} tiles: {err[-300:]}")
+order = sorted(range(len(tl)), key=lambda i: tl[i]["out"][0])
+for row, i in enumerate(order[1:], 1):
+    reads = [tl[e["tile"]]["out"][0] // 64 for e in tl[i]["events"]
+             if e["kind"] == "look" and e["array"] == 1]
+    check(reads and all(r < row for r in reads), f"lookback tile {row} read tiles {reads}")
+waits = [e for x in tl for e in x["events"] if e["kind"] == "wait"]
+check(len(waits) >= 1 and all(e["array"] == 1 for e in waits), f"lookback waits: {waits}")
+p = subprocess.run([TRACE, "--open", "-", "--format", "json"], input=out, capture_output=True,
+                   text=True, timeout=120)
+check(p.returncode == 0 and p.stdout == out, f"the lookback trace does not open again: {p.stderr}")
+# a broken tile is refused, naming its field
+if tl:
+    bad = json.loads(out)
+    bad["tiles"][2]["events"][0]["kind"] = "jump"
+    p = subprocess.run([TRACE, "--open", "-"], input=json.dumps(bad), capture_output=True,
+                       text=True, timeout=60)
+    check(p.returncode == 2 and "tiles[2].events[0].kind" in p.stderr, f"{p.returncode} {p.stderr}")
+    bad = json.loads(out)
+    bad["tiles"][1]["end"] = bad["tiles"][1]["start"] - 1 if bad["tiles"][1]["start"] else -1
+    p = subprocess.run([TRACE, "--open", "-"], input=json.dumps(bad), capture_output=True,
+                       text=True, timeout=60)
+    check(p.returncode == 2 and "tiles" in p.stderr, f"{p.returncode} {p.stderr}")
 # the table heads each step with its launch
 rc, out, err = run("--kernel-file", k("blocks_hier.cu"), "--input", "3 1 7 0 4 1 6 3 2")
 check(rc == 0 and "Launch 1 \u00b7 block_scan<<<1, 64>>> at line " in out and
