@@ -2533,6 +2533,12 @@ struct GThread {
     // of G->ev it publishes, -1 none, and the cell's word)
     int64_t pub = -1;
     uintptr_t pub_addr = 0;
+    // its last plain or volatile write of device memory: the records that
+    // took the cell's value before the store, set right at its next hook
+    // (the writer's, the memory order's, a hazard's second access, -1 none)
+    int64_t wfix_arr = -1;
+    uint32_t wfix_cell = 0;
+    int64_t wfix_hazard = -1;
     // memory order: the __threadfence()s it made, and the last write of
     // another block it read (its writer, that writer's fences then, the
     // write's place in the launch): a flag, maybe
@@ -2765,6 +2771,21 @@ int g_classify(uintptr_t addr, unsigned long size, uint32_t *arr, int64_t *index
 // An atomic's word after the atomic: a write (it changed) wakes spinners.
 void g_flush(GThread &t)
 {
+    if (t.wfix_arr >= 0) {
+        GArr &a = G->dev[(size_t)t.wfix_arr];
+        const uint32_t c = t.wfix_cell, gid = g_gid(t);
+        if (c < a.len && !a.freed) {
+            uint32_t v;
+            memcpy(&v, (const void *)(a.base + (uintptr_t)c * kCell), kCell);
+            if (a.w.size() == a.len && a.w[c].gid == gid && a.w[c].launch == G->launch)
+                a.w[c].value = v;
+            if (a.last.size() == a.len && a.last[c].gid == gid && a.last[c].launch == G->launch)
+                a.last[c].value = v;
+            if (t.wfix_hazard >= 0 && (size_t)t.wfix_hazard < R->t->nhazards)
+                R->t->hazards[t.wfix_hazard].second.value.bits = v;
+        }
+        t.wfix_arr = t.wfix_hazard = -1;
+    }
     if (t.pub >= 0) {
         memcpy(&G->ev[(size_t)t.pub].value.bits, (const void *)t.pub_addr, kCell);
         t.pub = -1;
@@ -2831,6 +2852,7 @@ void g_race(uint32_t arr, uint32_t c, bool write, int32_t line)
             h.first.value.bits = other->value;
             h.second = {me.gid, ta, c, {0}, me.line, 0};
             h.second.value.bits = me.value;
+            G->th[G->cur].wfix_hazard = (int64_t)tr->nhazards;
             tr->hazards[tr->nhazards++] = h;
         }
     }
@@ -2909,6 +2931,8 @@ void g_order(uint32_t arr, uint32_t c, bool write, int32_t line)
     memcpy(&v, (const void *)(a.base + (uintptr_t)c * kCell), kCell);
     if (write) {
         l = {G->launch, t.block, g_gid(t), t.fences, v, ++G->wseq, line, G->clock};
+        t.wfix_arr = arr; // the value once stored: g_flush
+        t.wfix_cell = c;
         return;
     }
     if (l.launch != G->launch || l.block == t.block)

@@ -291,6 +291,11 @@ static void one_launch(void)
         CHECK(z->kind == SV_KHAZARD_WAR && z->step == 0 && z->array == 1 &&
               z->first.line == rd && z->second.line == wr && z->first.thread / 16 > z->cell &&
               z->second.thread / 16 == z->cell);
+        /* the write's value is what it stored (the sum the step holds), not the cell's
+         * value before the store */
+        CHECK_MSG(z->second.value.bits == t->steps[0].cells[1][z->cell].bits,
+                  "hazard %zu: the write of sums[%u] holds %d, the step %d", h, z->cell,
+                  (int)z->second.value.bits, (int)t->steps[0].cells[1][z->cell].bits);
     }
     sv_ktrace_destroy(t);
 }
