@@ -716,36 +716,53 @@ static void draw_failure(const kdraw *d)
 }
 
 /* A launch's tiles (issue 31): under the in[] and out[] rows, a bracket
- * under each block's cells, "block b" in it where it fits. */
+ * under the cells of out[] each block wrote (the trace's tiles; where it
+ * has none, blockDim.x cells from blockIdx.x * blockDim.x), "block b" in it
+ * where it fits. */
+static void draw_tile(const kdraw *d, int r, uint32_t b, uint32_t lo, uint32_t hi, float y,
+                      float px)
+{
+    const sv_layout *l = d->l;
+    if ((int)hi < l->first_cell || (int)lo > l->last_cell)
+        return;
+    sv_rgba c = d->t->text_dim;
+    sv_box a = sv_layout_cell(l, r, (int)lo), z = sv_layout_cell(l, r, (int)hi);
+    float x0 = a.x + 1.0f, x1 = z.x + z.w - 1.0f;
+    sv_gfx_line(d->g, x0, y, x1, y, 1.5f, c);
+    sv_gfx_line(d->g, x0, y - 0.35f * px, x0, y, 1.5f, c);
+    sv_gfx_line(d->g, x1, y - 0.35f * px, x1, y, 1.5f, c);
+    char label[32];
+    snprintf(label, sizeof label, "block %" PRIu32, b);
+    if (sv_gfx_text_width(d->g, SV_FONT_SANS, px, label) < x1 - x0 - px)
+        sv_gfx_text(d->g, SV_FONT_SANS, px, (x0 + x1) / 2.0f, y + 0.95f * px, SV_ALIGN_CENTER, c,
+                    label);
+}
+
 static void draw_tiles(const kdraw *d)
 {
     const sv_klaunch *la = sv_ktrace_launch_of(d->kt, d->k);
     const sv_layout *l = d->l;
     if (!la || la->block == 0 || l->cell_pitch <= 0.0f)
         return;
+    const uint32_t li = (uint32_t)(la - d->kt->launches);
+    bool recorded = false;
+    for (size_t i = 0; i < d->kt->ntiles && !recorded; i++)
+        recorded = d->kt->tiles[i].launch == li;
     float px = fmaxf(l->row_sub_px, l->legible_px);
-    sv_rgba c = d->t->text_dim;
     for (int r = 0; r < d->rows.n; r++) {
         const sv_krow *row = &d->rows.row[r];
         if (row->kind == SV_KROW_ARRAY || row->count < 2)
             continue;
         float y = l->row_y[r] + l->cell_h / 2.0f + 0.45f * px;
-        for (uint32_t b = 0; b < la->grid && (size_t)b * la->block < row->count; b++) {
+        for (size_t i = 0; recorded && i < d->kt->ntiles; i++) {
+            const sv_ktile *x = &d->kt->tiles[i];
+            if (x->launch == li && x->out_lo >= 0 && (uint64_t)x->out_hi < row->count)
+                draw_tile(d, r, x->block, (uint32_t)x->out_lo, (uint32_t)x->out_hi, y, px);
+        }
+        for (uint32_t b = 0; !recorded && b < la->grid && (size_t)b * la->block < row->count;
+             b++) {
             uint32_t lo = b * la->block, hi = lo + la->block;
-            if (hi > row->count)
-                hi = row->count;
-            if ((int)hi - 1 < l->first_cell || (int)lo > l->last_cell)
-                continue;
-            sv_box a = sv_layout_cell(l, r, (int)lo), z = sv_layout_cell(l, r, (int)hi - 1);
-            float x0 = a.x + 1.0f, x1 = z.x + z.w - 1.0f;
-            sv_gfx_line(d->g, x0, y, x1, y, 1.5f, c);
-            sv_gfx_line(d->g, x0, y - 0.35f * px, x0, y, 1.5f, c);
-            sv_gfx_line(d->g, x1, y - 0.35f * px, x1, y, 1.5f, c);
-            char label[32];
-            snprintf(label, sizeof label, "block %" PRIu32, b);
-            if (sv_gfx_text_width(d->g, SV_FONT_SANS, px, label) < x1 - x0 - px)
-                sv_gfx_text(d->g, SV_FONT_SANS, px, (x0 + x1) / 2.0f, y + 0.95f * px,
-                            SV_ALIGN_CENTER, c, label);
+            draw_tile(d, r, b, lo, (hi > row->count ? (uint32_t)row->count : hi) - 1, y, px);
         }
     }
 }

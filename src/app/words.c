@@ -9,6 +9,7 @@
 
 #include "words.h"
 
+#include "../core/ktrace_tiles.h"
 #include "../core/timeline.h"
 
 #define op_noun sv_op_noun /* core/op.h */
@@ -803,6 +804,10 @@ const char *sv_words_hint(const sv_app_view *s, char *buf, size_t len)
                  s->quiz_right, s->quiz_total, s->quiz_asking ? "\u25ba reveal" : "\u25ba ask");
         return buf;
     }
+    if (s->ktrace && sv_ktrace_tiles_launch(s->ktrace, (size_t)(s->kstep < 0 ? 0 : s->kstep)) >= 0)
+        return s->playing /* a launch with its tiles recorded: L draws them over time */
+            ? "\u25c4 \u25ba step \u00b7 Space pause \u00b7 L tiles over time \u00b7 H help"
+            : "\u25c4 \u25ba step \u00b7 Space play \u00b7 L tiles over time \u00b7 H help";
     return s->playing
         ? "\u25c4 \u25ba step \u00b7 Space pause \u00b7 E edit \u00b7 H help"
         : "\u25c4 \u25ba step \u00b7 Space play \u00b7 E edit \u00b7 H help";

@@ -15,6 +15,7 @@
 #include "app_test.h"
 #include "../../src/core/ktrace_tiles.h"
 #include "../../src/core/timeline.h"
+#include "kpane.h"
 #include "state.h"
 
 #include "../render/view_test.h"
@@ -66,6 +67,31 @@ static void test_lookback_timeline(void)
     if (!t || t->ntiles != 4)
         return;
     key(&s, SDLK_HOME, 0);
+    /* the scan view's brackets: under the cells each block wrote (a ticket
+     * decides which), "block b" in each */
+    sv_gfx_rec *rec = sv_gfx_rec_create();
+    draw_app(&s, rec, "launch");
+    sv_layout l;
+    layout(&s, &l);
+    sv_krows rows;
+    sv_kpane_rows(t, &rows);
+    uint32_t col = 0;
+    const int out = sv_kpane_row_of(&rows, 0, 0, &col);
+    int placed = 0;
+    for (uint32_t b = 0; b < 4 && out >= 0; b++) {
+        char label[16];
+        snprintf(label, sizeof label, "block %u", b);
+        const sv_box lo = sv_layout_cell(&l, out, (int)t->tiles[b].out_lo),
+                     hi = sv_layout_cell(&l, out, (int)t->tiles[b].out_hi);
+        for (size_t i = 0; i < sv_gfx_rec_count(rec); i++) {
+            const sv_prim *p = sv_gfx_rec_prim(rec, i);
+            placed += p->kind == SV_PRIM_TEXT && p->text && strcmp(p->text, label) == 0 &&
+                      p->x0 > lo.x && p->x0 < hi.x + hi.w && p->y0 > lo.y + lo.h;
+        }
+    }
+    CHECK_MSG(placed == 4 && t->tiles[0].out_lo != 0, "%d of 4 blocks' labels under their cells "
+              "(block 0 wrote out[%lld ..])", placed, (long long)t->tiles[0].out_lo);
+    CHECK(drew_text(rec, "L tiles over time"));
     key(&s, SDLK_l, 0);
     CHECK_INT(s.view, SV_VIEW_MEASURE);
     const sv_timeline *tl = s.timeline;
@@ -98,7 +124,6 @@ static void test_lookback_timeline(void)
                   "row %u: block %u wrote out[%lld .. %lld]", i, b,
                   (long long)t->tiles[b].out_lo, (long long)t->tiles[b].out_hi);
     }
-    sv_gfx_rec *rec = sv_gfx_rec_create();
     draw_app(&s, rec, "lookback");
     CHECK(drew_text(rec, "single_pass's tiles on the CPU runtime"));
     CHECK(drew_text(rec, "tile 3") && drew_text(rec, "accesses of memory"));
