@@ -91,16 +91,19 @@ static double tick_step(double span, int want)
 static void header(sv_gfx *g, const sv_timeline *t, const sv_tl_layout *L, const sv_theme *th,
                    float u, uint64_t cursor)
 {
-    char n[32], tile[32], tiles[32], title[400], line[400], buf[400];
+    char n[32], tile[32], tiles[32], title[400], line[700], buf[700];
     if (t->kernel[0]) { /* a kernel trace's launch */
-        snprintf(title, sizeof title, "%s's tiles on %s \u00b7 n = %s %s \u00b7 %s tiles of %s "
+        char blocks[32];
+        snprintf(title, sizeof title, "%s's tiles on %s \u00b7 n = %s %s \u00b7 %s%s%s blocks of %s "
                  "threads", t->kernel, t->gpu, grouped(t->n, n, sizeof n), sv_type_name(t->type),
-                 grouped(t->ntiles, tiles, sizeof tiles), grouped(t->tile, tile, sizeof tile));
+                 grouped(t->ntiles, tiles, sizeof tiles), t->ntiles < t->blocks ? " of " : "",
+                 t->ntiles < t->blocks ? grouped(t->blocks, blocks, sizeof blocks) : "",
+                 grouped(t->tile, tile, sizeof tile));
         if (cursor != SV_TL_NO_CURSOR)
             sv_timeline_state_words(t, cursor, line, sizeof line);
         else
             snprintf(line, sizeof line, "tiles %d-%d \u00b7 %s \u00b7 Left / Right: step by time",
-                     L->first, L->first + L->rows - 1, t->variant);
+                     L->first, L->first + L->rows - 1, t->command);
     } else {
         snprintf(title, sizeof title, "hs's look-back on %s \u00b7 n = %s %s \u00b7 %s tiles of %s "
                  "(%" PRIu32 " blocks)", t->gpu[0] ? t->gpu : "a GPU", grouped(t->n, n, sizeof n),
@@ -233,7 +236,10 @@ void sv_render_timeline_at(sv_gfx *g, const sv_timeline *t, sv_box box, const sv
         if ((i - L.first) % every)
             continue;
         char lab[32];
-        snprintf(lab, sizeof lab, "tile %d", i);
+        if (t->kernel[0]) /* a kernel's launch: its rows by the cells each block wrote */
+            snprintf(lab, sizeof lab, "block %" PRIu32, t->tiles[i].block);
+        else
+            snprintf(lab, sizeof lab, "tile %d", i);
         sv_gfx_text(g, SV_FONT_SANS, px, a.x - 0.5f * u, sv_tl_y(&L, (uint32_t)i), SV_ALIGN_RIGHT,
                     th->text_dim, lab);
     }

@@ -95,7 +95,7 @@ sv_timeline *sv_ktrace_launch_timeline(const sv_ktrace *t, size_t l, char *err, 
         pos[ord[i].k - first] = (uint32_t)i;
     snprintf(tl->algo, sizeof tl->algo, "kernel");
     snprintf(tl->kernel, sizeof tl->kernel, "%s", la->kernel);
-    snprintf(tl->variant, sizeof tl->variant, "launch %zu of %zu at line %" PRId32 ", %s<<<%"
+    snprintf(tl->command, sizeof tl->command, "launch %zu of %zu at line %" PRId32 ", %s<<<%"
              PRIu32 ", %" PRIu32 ">>>%s%s", l + 1, t->nlaunches, la->line, la->kernel, la->grid,
              la->block, t->schedule ? ", schedule " : "", t->schedule ? t->schedule : "");
     snprintf(tl->gpu, sizeof tl->gpu, "%s",
@@ -109,10 +109,32 @@ sv_timeline *sv_ktrace_launch_timeline(const sv_ktrace *t, size_t l, char *err, 
                  "accesses of memory the schedule made (the CPU runtime's clock)");
         tl->per_unit = 1.0;
     }
+    size_t stuck = 0;
+    for (size_t i = first; i < first + count; i++)
+        stuck += t->tiles[i].end == SV_KTRACE_NO_TIME;
+    size_t used = strlen(tl->command);
+    if (stuck && used < sizeof tl->command)
+        snprintf(tl->command + used, sizeof tl->command - used, ", stopped with %zu block%s "
+                 "running", stuck, stuck == 1 ? "" : "s");
+    used = strlen(tl->command);
+    if (used < sizeof tl->command)
+        snprintf(tl->command + used, sizeof tl->command - used, ", rows by the out[] cells "
+                 "each block wrote");
     tl->type = t->type;
     tl->n = t->n;
     tl->tile = la->block;
     tl->blocks = la->grid;
+    /* the launch's last time: where a tile that never ended (a deadlock) ends */
+    uint64_t last = 0;
+    for (size_t i = first; i < first + count; i++)
+        if (t->tiles[i].end != SV_KTRACE_NO_TIME && t->tiles[i].end > last)
+            last = t->tiles[i].end;
+        else if (t->tiles[i].start > last)
+            last = t->tiles[i].start;
+    for (size_t j = 0; j < t->nevents; j++)
+        if (t->events[j].tile >= first && t->events[j].tile < first + count &&
+            t->events[j].time > last)
+            last = t->events[j].time;
     size_t e = 0, nl = 0;
     for (size_t i = 0; i < count; i++) {
         const uint32_t k = (uint32_t)(first + i);
@@ -120,14 +142,13 @@ sv_timeline *sv_ktrace_launch_timeline(const sv_ktrace *t, size_t l, char *err, 
         sv_timeline_tile *y = &tl->tiles[pos[i]];
         y->start = x->start;
         y->block = x->block;
-        uint64_t end = x->end;
         while (e < t->nevents && t->events[e].tile < k)
             e++;
         size_t e0 = e;
-        for (; e < t->nevents && t->events[e].tile == k; e++)
-            if (end == SV_KTRACE_NO_TIME || (x->end == SV_KTRACE_NO_TIME && t->events[e].time > end))
-                end = t->events[e].time;
-        y->end = end == SV_KTRACE_NO_TIME ? x->start : end;
+        while (e < t->nevents && t->events[e].tile == k)
+            e++;
+        y->no_end = x->end == SV_KTRACE_NO_TIME;
+        y->end = y->no_end ? last + 1 : x->end; /* still running after the last time */
         y->no_aggregate = y->no_inclusive = true;
         y->aggregate = y->start;
         y->inclusive = y->end;
@@ -162,6 +183,8 @@ sv_timeline *sv_ktrace_launch_timeline(const sv_ktrace *t, size_t l, char *err, 
                     y->wait_to = v->time;
             }
         }
+        if (y->no_end && y->polls && y->wait_to == y->wait_from)
+            y->wait_to = y->end; /* it still waited when the run stopped */
         if (seen_lo != UINT32_MAX && seen_lo < pos[i])
             y->lo = seen_lo;
         if (y->inclusive < y->start)
@@ -171,7 +194,6 @@ sv_timeline *sv_ktrace_launch_timeline(const sv_ktrace *t, size_t l, char *err, 
         if (y->wait_to < y->wait_from)
             y->wait_to = y->wait_from;
     }
-    /* the rows' looks in row order (the renderer draws them so) */
     tl->nlooks = nl;
     free(ord);
     free(pos);

@@ -43,11 +43,12 @@ sv_tile_state sv_timeline_state_at(const sv_timeline *t, uint32_t tile, uint64_t
     const sv_timeline_tile *x = &t->tiles[tile];
     if (time < x->start)
         return SV_TILE_NOT_STARTED;
-    if (time >= x->end && x->end > x->start)
+    if (time >= x->end && x->end > x->start && !x->no_end)
         return SV_TILE_DONE;
     if (!x->no_inclusive && time >= x->inclusive)
         return SV_TILE_PREFIX;
-    if (x->wait_to > x->wait_from && time >= x->wait_from && time < x->wait_to)
+    if (x->wait_to > x->wait_from && time >= x->wait_from &&
+        (time < x->wait_to || (x->no_end && time == x->wait_to)))
         return SV_TILE_WAITING;
     if (!x->no_aggregate && time >= x->aggregate)
         return SV_TILE_AGGREGATE;

@@ -40,6 +40,7 @@ typedef struct sv_timeline_tile {
     /* A kernel trace's tile (sv_ktrace_launch_timeline; a file's are 0): */
     bool no_aggregate;  /* it published no aggregate (aggregate: its start) */
     bool no_inclusive;  /* it published no inclusive prefix (inclusive: its end) */
+    bool no_end;        /* it never ended (the run stopped: end is the launch's last time) */
     uint64_t wait_from, wait_to; /* it spun on another tile's word: from its first spin
                                     to its last read of another tile (equal: never) */
 } sv_timeline_tile;
@@ -70,7 +71,7 @@ typedef struct sv_timeline {
     sv_timeline_tile *tiles; /* ntiles */
     /* A kernel trace's launch (sv_ktrace_launch_timeline), never a file's:
      * kernel "" for hs's file. */
-    char kernel[64];     /* the kernel launched */
+    char kernel[64];     /* the kernel launched (command: the launch, its schedule) */
     char clock[128];     /* the time axis' words */
     double per_unit;     /* times per unit of the axis (0: ns shown as microseconds) */
     size_t nlooks;       /* its reads of other tiles' words, by tile then time */

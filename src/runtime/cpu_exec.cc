@@ -3977,7 +3977,8 @@ void g_run_launch()
     G->gen.assign(slots, 0);
     G->loaded = -1;
     G->started = G->ended = 0;
-    G->tl.assign(nb, sv_ktile{0, 0, 0, SV_KTRACE_NO_TIME, -1, -1});
+    G->tl.assign(nb, sv_ktile{(uint32_t)G->launches.size(), 0, SV_KTRACE_NO_TIME,
+                              SV_KTRACE_NO_TIME, -1, -1});
     G->ev.clear();
     G->looked.clear();
     G->waited.clear();
@@ -4150,7 +4151,10 @@ bool g_run(sv_schedule sched, char *err, size_t errlen)
         G->launch++;
         R->step = (uint32_t)R->t->nsteps; // a failure's step: the launch's
         g_run_launch();
-        if (R->failed)
+        // a deadlock (the in-order trap among them) keeps the launch, its
+        // memory when it stopped and its tiles so far: the waits are drawn
+        const bool stuck = R->failed && R->t->failure.kind == SV_KFAIL_DEADLOCK;
+        if (R->failed && !stuck)
             break;
         if (!g_step(G->line)) {
             sv_errorf(err, errlen, "out of memory recording the trace");
@@ -4163,22 +4167,31 @@ bool g_run(sv_schedule sched, char *err, size_t errlen)
             return false;
         }
         G->launches.push_back(l);
-        // its tiles, after the launches' before, and their events by tile
-        const uint32_t base = (uint32_t)G->tiles.size();
-        if (G->tiles.size() + G->tl.size() <= SV_KTRACE_MAX_TILES) {
+        // its tiles that started, after the launches' before, and their
+        // events by tile
+        std::vector<uint32_t> at(G->tl.size(), SV_KTRACE_NO_TILE);
+        uint32_t next = (uint32_t)G->tiles.size();
+        for (size_t b = 0; b < G->tl.size(); b++)
+            if (G->tl[b].start != SV_KTRACE_NO_TIME)
+                at[b] = next++;
+        if (next <= SV_KTRACE_MAX_TILES) {
             for (sv_kevent &e : G->ev) {
-                e.tile += base;
+                e.tile = at[e.tile];
                 if (e.other != SV_KTRACE_NO_TILE)
-                    e.other += base;
+                    e.other = at[e.other];
             }
             std::stable_sort(G->ev.begin(), G->ev.end(),
                              [](const sv_kevent &a, const sv_kevent &b) { return a.tile < b.tile; });
-            G->tiles.insert(G->tiles.end(), G->tl.begin(), G->tl.end());
+            for (const sv_ktile &x : G->tl)
+                if (x.start != SV_KTRACE_NO_TIME)
+                    G->tiles.push_back(x);
             G->events.insert(G->events.end(), G->ev.begin(), G->ev.end());
         } else {
             G->events_dropped += (uint32_t)G->ev.size();
         }
         G->ev.clear();
+        if (stuck)
+            break;
     }
     sv_ktrace *t = R->t;
     if (!G->launches.empty()) {

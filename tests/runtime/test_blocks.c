@@ -258,7 +258,24 @@ static void chained(void)
                               strstr(m, "which has not started") && strstr(m, "flags["),
                           "chained n=%zu %s: %d at line %d: %s", n, schedules[s],
                           (int)t->failure.kind, (int)t->failure.line, m);
-                CHECK(t->nlaunches == 0);
+                /* the launch it stopped in is kept, with the tiles that started:
+                 * the one or two resident when it stopped never ended, one of them
+                 * waits at the line on the flag before its own */
+                CHECK(t->nlaunches == 1 && t->nsteps == 1 && t->failure.step == 0 &&
+                      t->ntiles >= 1 && t->ntiles < t->launches[0].grid);
+                bool named = false;
+                size_t stuck = 0;
+                for (size_t i = 0; i < t->ntiles; i++) {
+                    stuck += t->tiles[i].end == SV_KTRACE_NO_TIME;
+                    for (size_t e = 0; e < t->nevents; e++)
+                        named = named || (t->events[e].tile == i &&
+                                          t->events[e].kind == SV_KEVENT_WAIT &&
+                                          t->events[e].line == wait &&
+                                          t->events[e].cell + 1 == t->tiles[i].block);
+                }
+                CHECK_MSG(named && stuck >= 1 && stuck <= 2,
+                          "chained n=%zu %s: %zu tiles stuck, none waits for the flag before "
+                          "its own", n, schedules[s], stuck);
             }
             sv_ktrace_destroy(t);
         }

@@ -126,7 +126,10 @@ static void test_lookback_timeline(void)
     }
     draw_app(&s, rec, "lookback");
     CHECK(drew_text(rec, "single_pass's tiles on the CPU runtime"));
-    CHECK(drew_text(rec, "tile 3") && drew_text(rec, "accesses of memory"));
+    char row3[32];
+    snprintf(row3, sizeof row3, "block %u", tl->tiles[3].block);
+    CHECK(drew_text(rec, row3) && drew_text(rec, "accesses of memory") &&
+          !drew_text(rec, "tile 3"));
     CHECK_MSG(count_prims(rec, SV_PRIM_ARROW) >= tl->nlooks + 1, "%zu arrows for %zu reads",
               count_prims(rec, SV_PRIM_ARROW), tl->nlooks);
     /* step by time: each Right later, the words say the tiles' states */
@@ -166,6 +169,66 @@ static void test_lookback_timeline(void)
     sv_app_cleanup(&s);
 }
 
+/* The in-order trap (blocks_chained.cu: no ticket) under random:1: the run
+ * stops in its launch; L draws the tiles that started, the stuck ones
+ * waiting to the end. */
+static void test_stuck_tiles(void)
+{
+    static sv_value in1024[1024];
+    char path[1024], err[128];
+    snprintf(path, sizeof path, "%s/blocks_chained.cu", kernels);
+    for (int i = 0; i < 1024; i++)
+        in1024[i].bits = (uint32_t)(i % 5);
+    sv_app_state s;
+    sv_app_config c = config(in1024, 1024, SV_TYPE_INT32);
+    c.animations = false;
+    c.kernel_file = path;
+    CHECK(sv_schedule_parse("random:1", &c.schedule, err, sizeof err));
+    c.schedule_given = true;
+    if (!start_app(&s, &c))
+        return;
+    const sv_ktrace *t = s.ktrace;
+    CHECK(t && t->failure.kind == SV_KFAIL_DEADLOCK && t->nlaunches == 1 && t->ntiles >= 1);
+    if (!t || t->ntiles < 1)
+        return;
+    key(&s, SDLK_HOME, 0);
+    key(&s, SDLK_l, 0);
+    const sv_timeline *tl = s.timeline;
+    CHECK(s.view == SV_VIEW_MEASURE && tl && tl->ntiles == t->ntiles);
+    if (!tl)
+        return;
+    uint32_t stuck = 0, waiting = 0;
+    const uint64_t end = sv_timeline_span(tl);
+    for (uint32_t i = 0; i < tl->ntiles; i++) {
+        stuck += tl->tiles[i].no_end;
+        waiting += sv_timeline_state_at(tl, i, end) == SV_TILE_WAITING;
+    }
+    CHECK_MSG(stuck >= 1 && waiting >= 1, "%u tiles stuck, %u waiting at the end", stuck,
+              waiting);
+    while (s.tl_cursor == SV_TL_NO_CURSOR || s.tl_cursor < end) {
+        uint64_t before = s.tl_cursor;
+        key(&s, SDLK_RIGHT, 0);
+        if (s.tl_cursor == before)
+            break;
+    }
+    sv_gfx_rec *rec = sv_gfx_rec_create();
+    key(&s, SDLK_LEFT, 0);
+    while (s.tl_cursor != SV_TL_NO_CURSOR)
+        key(&s, SDLK_LEFT, 0);
+    draw_app(&s, rec, "stuck-whole");
+    CHECK(drew_text(rec, "running, rows by the out[] cells"));
+    while (s.tl_cursor == SV_TL_NO_CURSOR || s.tl_cursor < end) {
+        uint64_t before = s.tl_cursor;
+        key(&s, SDLK_RIGHT, 0);
+        if (s.tl_cursor == before)
+            break;
+    }
+    draw_app(&s, rec, "stuck");
+    CHECK(drew_text(rec, "waiting for another tile") && !drew_text(rec, " done"));
+    sv_gfx_rec_destroy(rec);
+    sv_app_cleanup(&s);
+}
+
 static void test_one_block_no_tiles(void)
 {
     static const sv_value chapter[8] = {{3}, {1}, {7}, {0}, {4}, {1}, {6}, {3}};
@@ -191,7 +254,8 @@ int main(int argc, char **argv)
         return 2;
     }
     kernels = argv[2];
-    static const view_test_fn tests[] = { test_lookback_timeline, test_one_block_no_tiles, NULL };
+    static const view_test_fn tests[] = { test_lookback_timeline, test_stuck_tiles,
+                                             test_one_block_no_tiles, NULL };
     return view_test_main(argc, argv, "test_app_tiles", tests,
                           "a launch's tiles over time in the window");
 }
