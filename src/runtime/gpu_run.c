@@ -96,6 +96,7 @@ typedef struct nv_api {
     CUresult (*cuCtxSetCurrent)(CUcontext);
     CUresult (*cuModuleLoadDataEx)(CUmodule *, const void *, unsigned, int *, void **);
     CUresult (*cuModuleGetFunction)(CUfunction *, CUmodule, const char *);
+    CUresult (*cuModuleGetGlobal)(CUdeviceptr *, size_t *, CUmodule, const char *);
     CUresult (*cuFuncGetAttribute)(int *, int, CUfunction);
     CUresult (*cuFuncSetAttribute)(CUfunction, int, int);
     CUresult (*cuMemAlloc)(CUdeviceptr *, size_t);
@@ -163,6 +164,7 @@ static bool nv_load(nv_api *a, bool with_cuda, char *why, size_t whylen)
         SV_SYM(cuda, cuCtxSetCurrent, "cuCtxSetCurrent"),
         SV_SYM(cuda, cuModuleLoadDataEx, "cuModuleLoadDataEx"),
         SV_SYM(cuda, cuModuleGetFunction, "cuModuleGetFunction"),
+        SV_SYM(cuda, cuModuleGetGlobal, "cuModuleGetGlobal_v2"),
         SV_SYM(cuda, cuFuncGetAttribute, "cuFuncGetAttribute"),
         SV_SYM(cuda, cuFuncSetAttribute, "cuFuncSetAttribute"),
         SV_SYM(cuda, cuMemAlloc, "cuMemAlloc_v2"), SV_SYM(cuda, cuMemcpyHtoD, "cuMemcpyHtoD_v2"),
@@ -1320,6 +1322,62 @@ static bool gpu_scan(const sv_runtime_request *req, const char *path, sv_source_
 #define PLAN_MAX_ARRAYS SV_KTRACE_MAX_ARRAYS
 #define PLAN_MAX_ARGS 16
 
+/* Each launch's blocks over time on the GPU (issue 31): the file's text is
+ * stamped (sv_source_gpu_stamped): each __global__ body opens with a guard
+ * whose constructor and destructor take %globaltimer (the block's first
+ * thread in, its last thread out), and each statement that may write
+ * device memory is followed by sv_stamp, which keeps the range of out[] a
+ * block wrote and, for other device memory, the time, block, thread, line,
+ * word and value of the write (a publish). What runs is the stamped text:
+ * it stores the same values (the test files stay bit-identical). */
+#define TILES_MAX 65536u
+#define PUBS_MAX 65536u
+static const char tile_prelude[] =
+    "#line 1 \"<scanviz tile timestamps>\"\n"
+    "struct sv_tile_rec { unsigned long long start, end; unsigned int out_lo, out_hi; };\n"
+    "struct sv_pub_rec { unsigned long long time, addr; unsigned int block, thread, line, "
+    "value; };\n"
+    "__device__ sv_tile_rec sv_tiles[65536];\n"
+    "__device__ sv_pub_rec sv_pubs[65536];\n"
+    "__device__ unsigned int sv_npubs;\n"
+    "__device__ unsigned long long sv_out_at, sv_out_bytes;\n"
+    "__device__ __forceinline__ unsigned long long sv_clock() { unsigned long long t; "
+    "asm volatile(\"mov.u64 %0, %%globaltimer;\" : \"=l\"(t)); return t; }\n"
+    "struct sv_tile_guard {\n"
+    "  __device__ sv_tile_guard() { if (blockIdx.x < 65536u) "
+    "atomicMin(&sv_tiles[blockIdx.x].start, sv_clock()); }\n"
+    "  __device__ ~sv_tile_guard() { if (blockIdx.x < 65536u) "
+    "atomicMax(&sv_tiles[blockIdx.x].end, sv_clock()); }\n"
+    "};\n"
+    "template <typename P> __device__ void sv_stamp(int line, P *p) {\n"
+    "  const unsigned long long t = sv_clock(), a = (unsigned long long)p;\n"
+    "  if (blockIdx.x >= 65536u) return;\n"
+    "  if (a - sv_out_at < sv_out_bytes) { unsigned c = (unsigned)((a - sv_out_at) / 4); "
+    "atomicMin(&sv_tiles[blockIdx.x].out_lo, c); atomicMax(&sv_tiles[blockIdx.x].out_hi, c); "
+    "return; }\n"
+    "  if (!__isGlobal((const void *)a)) return;\n"
+    "  unsigned k = atomicAdd(&sv_npubs, 1u);\n"
+    "  if (k >= 65536u) return;\n"
+    "  sv_pubs[k].time = t; sv_pubs[k].addr = a; sv_pubs[k].block = blockIdx.x;\n"
+    "  sv_pubs[k].thread = threadIdx.x; sv_pubs[k].line = (unsigned)line;\n"
+    "  sv_pubs[k].value = *(const volatile unsigned *)a;\n"
+    "}\n";
+
+typedef struct tile_rec {
+    uint64_t start, end;
+    uint32_t out_lo, out_hi;
+} tile_rec;
+typedef struct pub_rec {
+    uint64_t time, addr;
+    uint32_t block, thread, line, value;
+} pub_rec;
+
+/* The stamps' device globals of the module. */
+typedef struct tile_dev {
+    CUdeviceptr tiles, pubs, npubs, out_at, out_bytes;
+    bool ok;
+} tile_dev;
+
 typedef struct plan_arr {
     char name[64];
     size_t bytes;
@@ -1369,10 +1427,11 @@ static bool plan_word(const char **p, char *buf, size_t len)
 
 /* NVRTC with the launched kernels' name expressions: the PTX, and each
  * launch line's lowered name into names[] (lines[] the launch lines). A
- * compile error is t's failure (true, *ptx NULL). */
+ * compile error is t's failure (true, *ptx NULL); with t NULL, only *ptx
+ * NULL. */
 static bool plan_compile(const char *text, const char *path, int arch, const sv_source_scan *s,
                          const char *src, sv_type type, char **ptx, char (*names)[256],
-                         sv_ktrace *t, char *err, size_t errlen)
+                         sv_ktrace *t, char **log_out, char *err, size_t errlen)
 {
     char archopt[32];
     snprintf(archopt, sizeof archopt, "-arch=compute_%d", arch);
@@ -1387,6 +1446,13 @@ static bool plan_compile(const char *text, const char *path, int arch, const sv_
     if (!nvrtc_build(text, path, opts, (int)(sizeof opts / sizeof *opts), expr, s->nlaunches,
                      names, ptx, &log, err, errlen))
         return false;
+    if (!t) { /* a try (the stamped text): its errors are not the file's */
+        if (log_out)
+            *log_out = log;
+        else
+            free(log);
+        return true;
+    }
     bool ok = !log || sv_ktrace_fail(t, SV_KFAIL_COMPILE, log, first_error_line(log, path), -1,
                                      err, errlen);
     free(log);
@@ -1429,6 +1495,195 @@ static bool plan_step(plan_arr *arrs, size_t na, sv_ktrace *t, int line, char *e
     return true;
 }
 
+/* The stamps' globals of mod (ok false: not found, no tiles recorded). */
+static tile_dev tiles_find(CUmodule mod)
+{
+    tile_dev d;
+    memset(&d, 0, sizeof d);
+    size_t b;
+    d.ok = api.cuModuleGetGlobal(&d.tiles, &b, mod, "sv_tiles") == 0 &&
+           b == TILES_MAX * sizeof(tile_rec) &&
+           api.cuModuleGetGlobal(&d.pubs, &b, mod, "sv_pubs") == 0 &&
+           b == PUBS_MAX * sizeof(pub_rec) &&
+           api.cuModuleGetGlobal(&d.npubs, &b, mod, "sv_npubs") == 0 && b == 4 &&
+           api.cuModuleGetGlobal(&d.out_at, &b, mod, "sv_out_at") == 0 && b == 8 &&
+           api.cuModuleGetGlobal(&d.out_bytes, &b, mod, "sv_out_bytes") == 0 && b == 8;
+    return d;
+}
+
+/* Before a launch of grid blocks: no tile started, no publish. */
+static bool tiles_before(tile_dev *d, uint32_t grid)
+{
+    const uint32_t nb = grid < TILES_MAX ? grid : TILES_MAX;
+    tile_rec *init = malloc((size_t)nb * sizeof *init);
+    uint32_t zero = 0;
+    if (!init)
+        return d->ok = false;
+    for (uint32_t b = 0; b < nb; b++)
+        init[b] = (tile_rec){ UINT64_MAX, 0, UINT32_MAX, 0 };
+    d->ok = api.cuMemcpyHtoD(d->tiles, init, (size_t)nb * sizeof *init) == 0 &&
+            api.cuMemcpyHtoD(d->npubs, &zero, 4) == 0;
+    free(init);
+    return d->ok;
+}
+
+static int by_tile_time(const void *a, const void *b)
+{
+    const sv_kevent *x = a, *y = b;
+    if (x->tile != y->tile)
+        return x->tile < y->tile ? -1 : 1;
+    return x->time < y->time ? -1 : x->time > y->time;
+}
+
+/* After launch li of grid blocks threads each: its tiles and publishes
+ * into t (times after its first block's start); arrs[k] is t's array
+ * tidx[k]. Past the trace's limits the events are counted as dropped; a
+ * launch whose tiles do not fit keeps none. False: out of memory. */
+static bool tiles_after(tile_dev *d, uint32_t grid, uint32_t block, uint32_t li,
+                        const plan_arr *arrs, const int *tidx, size_t na, sv_ktrace *t)
+{
+    if (!d->ok || grid > TILES_MAX || t->ntiles + grid > SV_KTRACE_MAX_TILES)
+        return true;
+    tile_rec *rec = malloc((size_t)grid * sizeof *rec);
+    uint32_t np = 0;
+    if (!rec)
+        return false;
+    if (api.cuMemcpyDtoH(rec, d->tiles, (size_t)grid * sizeof *rec) != 0 ||
+        api.cuMemcpyDtoH(&np, d->npubs, 4) != 0) {
+        free(rec);
+        return true; /* no tiles for this launch */
+    }
+    const uint32_t kept = np < PUBS_MAX ? np : PUBS_MAX;
+    pub_rec *pubs = kept ? malloc((size_t)kept * sizeof *pubs) : NULL;
+    if (kept && (!pubs || api.cuMemcpyDtoH(pubs, d->pubs, (size_t)kept * sizeof *pubs) != 0)) {
+        free(rec);
+        free(pubs);
+        return pubs != NULL || !kept;
+    }
+    uint64_t t0 = UINT64_MAX;
+    for (uint32_t b = 0; b < grid; b++)
+        if (rec[b].start < t0)
+            t0 = rec[b].start;
+    bool all = t0 != UINT64_MAX;
+    for (uint32_t b = 0; b < grid && all; b++)
+        all = rec[b].start != UINT64_MAX && rec[b].end >= rec[b].start;
+    sv_ktile *tiles = all ? realloc(t->tiles, (t->ntiles + grid) * sizeof *tiles) : t->tiles;
+    if (!tiles) {
+        free(rec);
+        free(pubs);
+        return false;
+    }
+    t->tiles = tiles;
+    if (!all) { /* a block the stamps missed: none of this launch */
+        free(rec);
+        free(pubs);
+        return true;
+    }
+    const uint32_t base = (uint32_t)t->ntiles;
+    for (uint32_t b = 0; b < grid; b++) {
+        sv_ktile *x = &t->tiles[t->ntiles++];
+        x->launch = li;
+        x->block = b;
+        x->start = rec[b].start - t0;
+        x->end = rec[b].end - t0;
+        const bool wrote = rec[b].out_lo <= rec[b].out_hi && rec[b].out_hi < t->n;
+        x->out_lo = wrote ? (int64_t)rec[b].out_lo : -1;
+        x->out_hi = wrote ? (int64_t)rec[b].out_hi : -1;
+    }
+    size_t room = SV_KTRACE_MAX_EVENTS - t->nevents, first = t->nevents;
+    sv_kevent *ev = kept ? realloc(t->events, (t->nevents + (kept < room ? kept : room) + 1) *
+                                                  sizeof *ev)
+                         : t->events;
+    if (kept && !ev) {
+        free(rec);
+        free(pubs);
+        return false;
+    }
+    t->events = ev;
+    for (uint32_t k = 0; k < kept; k++) {
+        const pub_rec *p = &pubs[k];
+        int arr = -1;
+        uint32_t cell = 0;
+        for (size_t a = 1; a < na && arr < 0; a++)
+            if (p->addr >= arrs[a].d && p->addr - arrs[a].d < arrs[a].bytes) {
+                arr = tidx[a];
+                cell = (uint32_t)((p->addr - arrs[a].d) / 4);
+            }
+        if (arr < 0 || p->block >= grid || p->thread >= block || p->time < rec[p->block].start ||
+            p->time > rec[p->block].end)
+            continue; /* in[] or memory the plan did not allocate; out of its block's time */
+        if (t->nevents - first >= room) {
+            t->events_dropped++;
+            continue;
+        }
+        sv_kevent *e = &t->events[t->nevents++];
+        memset(e, 0, sizeof *e);
+        e->kind = SV_KEVENT_PUBLISH;
+        e->tile = base + p->block;
+        e->time = p->time - t0;
+        e->thread = p->thread;
+        e->array = (uint16_t)arr;
+        e->cell = cell;
+        e->value.bits = p->value;
+        e->line = (int32_t)(p->line <= INT32_MAX ? p->line : 0);
+        e->other = SV_KTRACE_NO_TILE;
+    }
+    t->events_dropped += np - kept;
+    qsort(t->events + first, t->nevents - first, sizeof *t->events, by_tile_time);
+    free(rec);
+    free(pubs);
+    return true;
+}
+
+/* The text NVRTC compiles for a host function's kernels: the prelude,
+ * scan_ops.h, with stamped the tile timestamps' prelude, and the kernels
+ * (stamped or as written). NULL: out of memory. */
+static char *plan_text(const sv_source_scan *s, const char *src, const char *path, sv_op op,
+                       sv_scan scan, bool stamped)
+{
+    char *body = stamped ? sv_source_gpu_stamped(s, src) : sv_source_gpu_kernels(s, src);
+    size_t cap = body ? strlen(body) + sv_rt_scan_ops_h_size + sizeof tile_prelude + 4096 : 0;
+    char *text = cap ? malloc(cap) : NULL;
+    if (!text) {
+        free(body);
+        return NULL;
+    }
+    char qp[1024];
+    sv_source_line_name(path, qp, sizeof qp);
+    size_t u = (size_t)snprintf(text, cap, "#line 1 \"<scanviz GPU prelude>\"\n#define SV_SCAN_OP "
+                                "%d\n#define SV_SCAN_EXCLUSIVE %d\n#line 1 \"<scanviz scan_ops.h>\"\n",
+                                (int)op, scan == SV_SCAN_EXCLUSIVE ? 1 : 0);
+    memcpy(text + u, sv_rt_scan_ops_h, sv_rt_scan_ops_h_size);
+    u += sv_rt_scan_ops_h_size;
+    snprintf(text + u, cap - u, "\n%s%s#line 1 \"%s\"\n%s", stamped ? tile_prelude : "",
+             s->own_op ? "" : "using sv_scan::Op;\n", qp, body);
+    free(body);
+    return text;
+}
+
+bool sv_rt_gpu_plan_stamped(const sv_source_scan *s, const char *src, const char *path,
+                            sv_op op, sv_scan scan, sv_type type, int arch, char **log,
+                            char *err, size_t errlen)
+{
+    *log = NULL;
+    if (!nv_load(&api, false, err, errlen))
+        return false;
+    char *text = plan_text(s, src, path, op, scan, true), *ptx = NULL;
+    char (*names)[256] = calloc(SV_SCAN_MAX_LAUNCHES, sizeof *names);
+    bool ok = text && names &&
+              plan_compile(text, path, arch, s, src, type, &ptx, names, NULL, log, err, errlen);
+    if (!text || !names)
+        sv_errorf(err, errlen, "out of memory");
+    if (ok && ptx && !strstr(ptx, "globaltimer")) {
+        sv_errorf(err, errlen, "the stamped PTX reads no %%globaltimer");
+        ok = false;
+    }
+    free(text);
+    free(names);
+    free(ptx);
+    return ok;
+}
+
 /* Replays req->plan on the GPU into t (the device is current, arch its). */
 static bool gpu_run_plan(const sv_runtime_request *req, const sv_source_scan *s, const char *path,
                          int arch, sv_ktrace *t, char *err, size_t errlen)
@@ -1442,9 +1697,7 @@ static bool gpu_run_plan(const sv_runtime_request *req, const sv_source_scan *s,
                  (int)(e ? e - x : (long)strlen(x)), x);
         return sv_ktrace_fail(t, SV_KFAIL_UNAVAILABLE, why, 0, -1, err, errlen);
     }
-    char *body = sv_source_gpu_kernels(s, req->source);
-    size_t cap = body ? strlen(body) + sv_rt_scan_ops_h_size + 4096 : 0;
-    char *text = body ? malloc(cap) : NULL;
+    char *text = plan_text(s, req->source, path, req->op, req->scan, true);
     char *ptx = NULL;
     char (*names)[256] = calloc(SV_SCAN_MAX_LAUNCHES, sizeof *names);
     plan_arr arrs[PLAN_MAX_ARRAYS];
@@ -1456,18 +1709,26 @@ static bool gpu_run_plan(const sv_runtime_request *req, const sv_source_scan *s,
         ok = false;
         goto out;
     }
-    char qp[1024];
-    sv_source_line_name(path, qp, sizeof qp);
-    size_t u = (size_t)snprintf(text, cap, "#line 1 \"<scanviz GPU prelude>\"\n#define SV_SCAN_OP "
-                                "%d\n#define SV_SCAN_EXCLUSIVE %d\n#line 1 \"<scanviz scan_ops.h>\"\n",
-                                (int)req->op, req->scan == SV_SCAN_EXCLUSIVE ? 1 : 0);
-    memcpy(text + u, sv_rt_scan_ops_h, sv_rt_scan_ops_h_size);
-    u += sv_rt_scan_ops_h_size;
-    snprintf(text + u, cap - u, "\n%s#line 1 \"%s\"\n%s", s->own_op ? "" : "using sv_scan::Op;\n",
-             qp, body);
-    if (!plan_compile(text, path, arch, s, req->source, req->type, &ptx, names, t, err, errlen)) {
+    /* the stamped text first; where it does not compile (a statement the
+     * stamps misread), the file as written, without tiles */
+    if (!plan_compile(text, path, arch, s, req->source, req->type, &ptx, names, NULL, NULL, err,
+                      errlen)) {
         ok = false;
         goto out;
+    }
+    if (!ptx) {
+        free(text);
+        text = plan_text(s, req->source, path, req->op, req->scan, false);
+        if (!text) {
+            sv_errorf(err, errlen, "out of memory");
+            ok = false;
+            goto out;
+        }
+        if (!plan_compile(text, path, arch, s, req->source, req->type, &ptx, names, t, NULL, err,
+                          errlen)) {
+            ok = false;
+            goto out;
+        }
     }
     if (!ptx)
         goto out; /* a compile error is t's failure */
@@ -1483,6 +1744,8 @@ static bool gpu_run_plan(const sv_runtime_request *req, const sv_source_scan *s,
         ok = false;
         goto out;
     }
+    tile_dev td = tiles_find(mod);
+    int tidx[PLAN_MAX_ARRAYS];
     /* in[] and out[]: the plan's device memory -1 and 0 */
     CUdeviceptr d_in = 0;
     size_t nbytes = req->n * 4;
@@ -1528,6 +1791,12 @@ static bool gpu_run_plan(const sv_runtime_request *req, const sv_source_scan *s,
             goto out;
         }
         t->arrays[ai].touched = true;
+        tidx[i] = ai;
+    }
+    if (td.ok) {
+        uint64_t at = arrs[0].d, bytes = arrs[0].bytes;
+        td.ok = api.cuMemcpyHtoD(td.out_at, &at, 8) == 0 &&
+                api.cuMemcpyHtoD(td.out_bytes, &bytes, 8) == 0;
     }
     if (!sv_ktrace_set_text(&t->entry, "scan", err, errlen)) {
         ok = false;
@@ -1617,6 +1886,8 @@ static bool gpu_run_plan(const sv_runtime_request *req, const sv_source_scan *s,
             goto out;
         }
         params[d] = NULL;
+        if (td.ok)
+            tiles_before(&td, (uint32_t)a);
         r = api.cuLaunchKernel(fn, (unsigned)a, 1, 1, (unsigned)b, 1, 1, (unsigned)c, NULL,
                                params, NULL);
         if (r == 0)
@@ -1630,6 +1901,12 @@ static bool gpu_run_plan(const sv_runtime_request *req, const sv_source_scan *s,
             goto out;
         }
         if (!plan_step(arrs, na, t, lno, err, errlen)) {
+            ok = false;
+            goto out;
+        }
+        if (!tiles_after(&td, (uint32_t)a, (uint32_t)b, (uint32_t)t->nlaunches, arrs, tidx, na,
+                         t)) {
+            sv_errorf(err, errlen, "out of memory reading the tiles back");
             ok = false;
             goto out;
         }
@@ -1662,7 +1939,6 @@ out:
     free(names);
     free(ptx);
     free(text);
-    free(body);
     return ok;
 }
 

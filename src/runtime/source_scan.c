@@ -881,6 +881,8 @@ static void params_of(const lexer *lx, size_t open, size_t close, sv_scan_kernel
         kr->nparams = 0;
 }
 
+static void stamp_sites(lexer *lx); /* below: the GPU's tile timestamps */
+
 static bool kernel_parse(lexer *lx, size_t g, const char *path, sv_kfail_kind *kind, int *fline,
                          char *err, size_t errlen)
 {
@@ -921,6 +923,11 @@ static bool kernel_parse(lexer *lx, size_t g, const char *path, sv_kfail_kind *k
     if (close >= lx->ntoks)
         return true;
     params_of(lx, open, close, kr);
+    size_t b = close + 1;
+    while (b < lx->ntoks && !is(lx, b, "{") && !is(lx, b, ";"))
+        b++;
+    if (is(lx, b, "{"))
+        kr->body_at = orig_end(lx, lx->toks[b].off + 1);
     o->nkernels++;
     return true;
 }
@@ -1223,11 +1230,175 @@ static bool scan(const char *src, const char *path, sv_source_scan *out,
                 out->shared[k].file_scope = fn_depth == 0;
         }
     }
+    if (ok)
+        stamp_sites(&lx);
     free(lx.toks);
     free(lx.lg);
     free(lx.map);
     free(lx.lines);
     return ok;
+}
+
+/* ---- The GPU's tile timestamps (issue 31) --------------------------------- */
+
+/* Tokens i and i + 1 touch (no space between): "+=" is "+" "=". */
+static bool touch(const lexer *lx, size_t i)
+{
+    return i + 1 < lx->ntoks && lx->toks[i].off + lx->toks[i].len == lx->toks[i + 1].off;
+}
+
+/* Whether tokens a .. b - 1 can be evaluated again with nothing changed:
+ * names, numbers, subscripts, members and arithmetic; no call, cast,
+ * assignment, ++ or --. */
+static bool pure_span(const lexer *lx, size_t a, size_t b)
+{
+    if (a >= b)
+        return false;
+    for (size_t k = a; k < b; k++) {
+        const char c = TXT(lx, k)[0];
+        if (tok_ident(lx, k) || isdigit((unsigned char)c) || strchr("[].*&+->/%<", c)) {
+            if ((c == '+' || c == '-') && k + 1 < b && touch(lx, k) && TXT(lx, k + 1)[0] == c)
+                return false; /* ++ -- */
+            if (tok_ident(lx, k) && k + 1 < b && tok_ident(lx, k + 1))
+                return false; /* a declaration: "int x", "unsigned long long *p" */
+            if (tok_ident(lx, k) && (is(lx, k, "sizeof") || is(lx, k, "new") ||
+                                     is(lx, k, "delete") || is(lx, k, "this")))
+                return false;
+            continue;
+        }
+        return false;
+    }
+    return true;
+}
+
+/* Whether tokens a .. b - 1 are an lvalue that pure_span allows: a name
+ * with subscripts, members (. ->) and leading derefs; arithmetic only
+ * inside the subscripts. */
+static bool lvalue_span(const lexer *lx, size_t a, size_t b)
+{
+    if (!pure_span(lx, a, b))
+        return false;
+    size_t k = a;
+    while (k < b && is(lx, k, "*"))
+        k++;
+    if (k >= b || !tok_ident(lx, k))
+        return false;
+    for (k++; k < b; k++) {
+        if (is(lx, k, "[")) {
+            size_t m = match(lx, k);
+            if (m >= b)
+                return false;
+            k = m;
+        } else if (is(lx, k, ".") && k + 1 < b && tok_ident(lx, k + 1)) {
+            k++;
+        } else if (is(lx, k, "-") && touch(lx, k) && is(lx, k + 1, ">") && k + 2 < b &&
+                   tok_ident(lx, k + 2)) {
+            k += 2;
+        } else {
+            return false;
+        }
+    }
+    return true;
+}
+
+/* The statement at token i (a statement starts it): its assignment's left
+ * side and its atomics' first arguments as stamps. */
+static void stamp_statement(lexer *lx, size_t i)
+{
+    static const char *const control[] = {"if", "for", "while", "switch", "return", "do", "else",
+                                          "case", "default", "goto", "break", "continue",
+                                          "template", "typedef", "using", "struct", "class",
+                                          "static_assert", "asm", "__syncthreads"};
+    for (size_t c = 0; c < sizeof control / sizeof *control; c++)
+        if (is(lx, i, control[c]))
+            return;
+    sv_source_scan *o = lx->out;
+    int depth = 0;
+    size_t end = i, assign = 0;
+    for (; end < lx->ntoks; end++) {
+        const char c = TXT(lx, end)[0];
+        if (lx->toks[end].len != 1 && !tok_ident(lx, end))
+            continue;
+        if (c == '(' || c == '[')
+            depth++;
+        else if (c == ')' || c == ']') {
+            if (--depth < 0)
+                return; /* a for's header, a condition */
+        } else if (c == '{' || c == '}' || c == '#') {
+            return;
+        } else if (c == ';' && depth == 0) {
+            break;
+        } else if (c == '=' && depth == 0 && !assign) {
+            const bool eq_next = touch(lx, end) && is(lx, end + 1, "=");
+            const char before = end > i && touch(lx, end - 1) ? TXT(lx, end - 1)[0] : ' ';
+            if (eq_next || before == '=' || before == '!') {
+                if (eq_next)
+                    end++;
+                continue; /* == != */
+            }
+            size_t lv = end;
+            if (strchr("+-*/%&|^", before))
+                lv = end - 1;
+            else if (before == '<' || before == '>') {
+                if (!(end >= i + 2 && touch(lx, end - 2) && TXT(lx, end - 2)[0] == before))
+                    continue; /* <= >= */
+                lv = end - 2;
+            }
+            assign = lv;
+        }
+    }
+    if (end >= lx->ntoks || end == i)
+        return;
+    const size_t at = orig(lx, lx->toks[i].off), stop = orig_end(lx, lx->toks[end].off + 1);
+    if (o->has_host && at >= o->host_body_at && at < o->host_body_end)
+        return;
+    const bool lv = assign > i && lvalue_span(lx, i, assign);
+    /* a declaration ("int old = atomicAdd(p, 1);", "T *q = ..."): its names stay in scope */
+    const bool decl = !lv && assign > i && tok_ident(lx, i) &&
+                      (tok_ident(lx, i + 1) || is(lx, i + 1, "*") || is(lx, i + 1, "&"));
+    if (assign > i && !lv && !decl)
+        return;
+    if (lv && o->nstamps < SV_SCAN_MAX_STAMPS)
+        o->stamps[o->nstamps++] = (sv_scan_stamp){
+            lx->toks[i].line, at, stop, at,
+            orig_end(lx, lx->toks[assign - 1].off + lx->toks[assign - 1].len), false, true };
+    for (size_t k = i; k + 1 < end; k++) {
+        if (!tok_ident(lx, k) || strncmp(TXT(lx, k), "atomic", 6) != 0 || !is(lx, k + 1, "("))
+            continue;
+        size_t a = k + 2, b = a;
+        int d = 0;
+        for (; b < end; b++) {
+            if (is(lx, b, "(") || is(lx, b, "["))
+                d++;
+            else if ((is(lx, b, ")") || is(lx, b, "]")) && d-- == 0)
+                break;
+            else if (is(lx, b, ",") && d == 0)
+                break;
+        }
+        if (b < end && pure_span(lx, a, b) && o->nstamps < SV_SCAN_MAX_STAMPS)
+            o->stamps[o->nstamps++] = (sv_scan_stamp){
+                lx->toks[i].line, at, stop, orig(lx, lx->toks[a].off),
+                orig_end(lx, lx->toks[b - 1].off + lx->toks[b - 1].len), true, !decl };
+    }
+}
+
+/* Every statement in a function body that may write device memory. */
+static void stamp_sites(lexer *lx)
+{
+    unsigned depth = 0;
+    for (size_t i = 0; i < lx->ntoks; i++) {
+        if (is(lx, i, "{"))
+            depth++;
+        else if (is(lx, i, "}") && depth > 0)
+            depth--;
+        if (depth == 0 || i == 0 || is(lx, i, "{") || is(lx, i, "}") || is(lx, i, ";"))
+            continue;
+        const bool start = is(lx, i - 1, ";") || is(lx, i - 1, "{") || is(lx, i - 1, "}") ||
+                           is(lx, i - 1, "else") ||
+                           (is(lx, i - 1, ")") && !is(lx, i, "(") && tok_ident(lx, i));
+        if (start && (tok_ident(lx, i) || is(lx, i, "*") || is(lx, i, "(")))
+            stamp_statement(lx, i);
+    }
 }
 
 bool sv_source_scan_text(const char *src, const char *path, sv_source_scan *out,
@@ -1573,6 +1744,90 @@ char *sv_source_gpu_kernels(const sv_source_scan *s, const char *src)
         for (size_t c = s->host_body_at; c < s->host_body_end && c < len; c++)
             if (o[c] != '\n')
                 o[c] = ' ';
+    return o;
+}
+
+typedef struct insert_at {
+    size_t at;
+    int order;  /* at one offset: a statement's end, a body's guard, a statement's start */
+    size_t k;   /* the kernel or the stamp */
+} insert_at;
+
+static int by_offset(const void *a, const void *b)
+{
+    const insert_at *x = a, *y = b;
+    if (x->at != y->at)
+        return x->at < y->at ? -1 : 1;
+    if (x->order != y->order)
+        return x->order - y->order;
+    return x->k < y->k ? -1 : x->k > y->k;
+}
+
+/* A stamp's span on one line (its newlines as spaces). */
+static void put_span(char *o, size_t *u, const char *src, size_t a, size_t b)
+{
+    for (size_t c = a; c < b; c++)
+        o[(*u)++] = src[c] == '\n' || src[c] == '\r' || src[c] == '\\' ? ' ' : src[c];
+}
+
+char *sv_source_gpu_stamped(const sv_source_scan *s, const char *src)
+{
+    char *base = sv_source_gpu_kernels(s, src);
+    if (!base)
+        return NULL;
+    const size_t len = strlen(base);
+    insert_at *ins = calloc(SV_SCAN_MAX_KERNELS + 2 * SV_SCAN_MAX_STAMPS, sizeof *ins);
+    size_t ni = 0, extra = 0;
+    if (!ins) {
+        free(base);
+        return NULL;
+    }
+    for (size_t k = 0; k < s->nkernels; k++)
+        if (s->kernels[k].body_at && s->kernels[k].body_at <= len) {
+            ins[ni++] = (insert_at){ s->kernels[k].body_at, 1, k };
+            extra += 40;
+        }
+    for (size_t k = 0; k < s->nstamps; k++) {
+        const sv_scan_stamp *x = &s->stamps[k];
+        if (x->end > len || x->span_end > len)
+            continue;
+        if (x->braces && (k == 0 || x->at != s->stamps[k - 1].at))
+            ins[ni++] = (insert_at){ x->at, 2, k };
+        ins[ni++] = (insert_at){ x->end, 0, k };
+        extra += 48 + (x->span_end - x->span_at);
+    }
+    qsort(ins, ni, sizeof *ins, by_offset);
+    char *o = malloc(len + extra + 1);
+    if (!o) {
+        free(ins);
+        free(base);
+        return NULL;
+    }
+    size_t u = 0, from = 0;
+    for (size_t i = 0; i < ni; i++) {
+        memcpy(o + u, base + from, ins[i].at - from);
+        u += ins[i].at - from;
+        from = ins[i].at;
+        if (ins[i].order == 1) {
+            u += (size_t)sprintf(o + u, " sv_tile_guard sv_tile_guard_;");
+        } else if (ins[i].order == 2) {
+            o[u++] = '{';
+            o[u++] = ' ';
+        } else {
+            const sv_scan_stamp *x = &s->stamps[ins[i].k];
+            u += (size_t)sprintf(o + u, " sv_stamp(%d, %s", x->line, x->pointer ? "(" : "&(");
+            put_span(o, &u, src, x->span_at, x->span_end);
+            u += (size_t)sprintf(o + u, "));");
+            /* the statement's last stamp closes its braces */
+            if (x->braces && (ins[i].k + 1 >= s->nstamps || s->stamps[ins[i].k + 1].at != x->at))
+                u += (size_t)sprintf(o + u, " }");
+        }
+    }
+    memcpy(o + u, base + from, len - from);
+    u += len - from;
+    o[u] = '\0';
+    free(ins);
+    free(base);
     return o;
 }
 

@@ -54,6 +54,7 @@ typedef struct sv_scan_param {
 typedef struct sv_scan_kernel {
     char name[SV_SCAN_NAME];
     int line;                /* the line of its name */
+    size_t body_at;          /* just past its body's '{' (0: none seen) */
     size_t nparams;
     sv_scan_param params[SV_SCAN_MAX_PARAMS];
     /* template <typename X> before it: X's name ("" when not a template).
@@ -85,6 +86,21 @@ typedef struct sv_scan_launch {
     size_t open_at, close_at;  /* the "<<<" and the ">>>" (3 bytes each) */
 } sv_scan_launch;
 
+/* A statement the GPU's tile timestamps (issue 31) mark: an assignment
+ * whose left side can be taken again (names, subscripts, members, no call,
+ * no ++ or =) or an atomic call's first argument; its GPU text becomes
+ * "{ STATEMENT sv_stamp(LINE, &(SPAN)); }" (for an atomic "(SPAN)"), which
+ * records the time, the block and the word it wrote. */
+#define SV_SCAN_MAX_STAMPS 256
+typedef struct sv_scan_stamp {
+    int line;
+    size_t at, end;          /* the statement: its first byte, just past its ';' */
+    size_t span_at, span_end; /* the left side, or the atomic's argument */
+    bool pointer;            /* the span is a pointer (an atomic's argument) */
+    bool braces;             /* wrap the statement (not a declaration, whose names
+                                must stay in scope: its stamps follow it) */
+} sv_scan_stamp;
+
 typedef struct sv_source_scan {
     size_t nkernels;
     sv_scan_kernel kernels[SV_SCAN_MAX_KERNELS];
@@ -107,6 +123,8 @@ typedef struct sv_source_scan {
     size_t host_body_at, host_body_end; /* the host function's body, between its braces */
     size_t nlaunches;
     sv_scan_launch launches[SV_SCAN_MAX_LAUNCHES];
+    size_t nstamps;          /* by statement, in the file's order */
+    sv_scan_stamp stamps[SV_SCAN_MAX_STAMPS];
 } sv_source_scan;
 
 /* The headers a kernel file may include: the CUDA built-ins, which both
@@ -133,6 +151,10 @@ bool sv_source_check_entry(sv_source_scan *s, const char *entry, sv_type type, i
  * (every byte but its newlines), so that the kernels keep their lines.
  * malloc'd; NULL on allocation failure. */
 char *sv_source_gpu_kernels(const sv_source_scan *s, const char *src);
+/* The same with the tile timestamps (issue 31): "sv_tile_guard sv_tile_guard_;"
+ * at the start of each __global__ body, each stamp's statement wrapped
+ * (line numbers kept). The prelude (gpu_run.c) defines both. */
+char *sv_source_gpu_stamped(const sv_source_scan *s, const char *src);
 
 /* The launch at line: its callee as written ("block_scan<T>"), with the
  * host function's template parameter as ctype ("block_scan<int>"), into

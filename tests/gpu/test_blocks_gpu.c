@@ -6,6 +6,7 @@
  * xor for the hierarchical scan; n from 1 to 65,536. Exits 77 without a
  * usable GPU.
  *   test_blocks_gpu TESTS_KERNELS_DIR */
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,6 +46,91 @@ static sv_ktrace *run(const char *file, const sv_value *in, size_t n, sv_op op,
     CHECK_MSG(t != NULL, "%s: %s", file, err);
     free(src);
     return t;
+}
+
+static int by_range(const void *a, const void *b)
+{
+    const int64_t *x = a, *y = b;
+    return x[0] != y[0] ? (x[0] < y[0] ? -1 : 1) : (x[1] < y[1] ? -1 : x[1] > y[1]);
+}
+
+/* How many publishes of t (launch l) wrote value v to cell of array a, and
+ * by how many tiles that cell was published. */
+static size_t publishes(const sv_ktrace *t, uint32_t l, uint16_t a, uint32_t cell, uint32_t v,
+                        size_t *tiles)
+{
+    size_t k = 0;
+    uint32_t last = UINT32_MAX;
+    *tiles = 0;
+    for (size_t e = 0; e < t->nevents; e++) {
+        const sv_kevent *x = &t->events[e];
+        if (x->kind != SV_KEVENT_PUBLISH || t->tiles[x->tile].launch != l || x->array != a ||
+            x->cell != cell)
+            continue;
+        k += x->value.bits == v;
+        if (x->tile != last)
+            (*tiles)++;
+        last = x->tile;
+    }
+    return k;
+}
+
+/* The GPU's tiles (issue 31, %globaltimer): every launch's blocks, each
+ * with its start before its end, the same out[] ranges as the CPU run's
+ * (as a set: a ticket may give them to other blocks), and the publishes
+ * of each cell one tile publishes on the CPU with the same values. */
+static void compare_tiles(const char *file, size_t n, const sv_ktrace *c, const sv_ktrace *g)
+{
+    CHECK_MSG(g->ntiles == c->ntiles, "%s n=%zu: %zu tiles on the GPU, %zu on the CPU", file, n,
+              g->ntiles, c->ntiles);
+    if (g->ntiles != c->ntiles)
+        return;
+    int64_t (*rc)[2] = calloc(c->ntiles + 1, sizeof *rc), (*rg)[2] = calloc(g->ntiles + 1, sizeof *rg);
+    for (size_t i = 0; rc && rg && i < c->ntiles; i++) {
+        CHECK_MSG(g->tiles[i].launch == c->tiles[i].launch && g->tiles[i].block == c->tiles[i].block &&
+                      g->tiles[i].end != SV_KTRACE_NO_TIME && g->tiles[i].end >= g->tiles[i].start,
+                  "%s n=%zu: GPU tile %zu", file, n, i);
+        rc[i][0] = (int64_t)c->tiles[i].launch << 32 | (c->tiles[i].out_lo & 0xffffffff);
+        rc[i][1] = c->tiles[i].out_hi;
+        rg[i][0] = (int64_t)g->tiles[i].launch << 32 | (g->tiles[i].out_lo & 0xffffffff);
+        rg[i][1] = g->tiles[i].out_hi;
+    }
+    if (rc && rg) {
+        qsort(rc, c->ntiles, sizeof *rc, by_range);
+        qsort(rg, g->ntiles, sizeof *rg, by_range);
+        CHECK_MSG(memcmp(rc, rg, c->ntiles * sizeof *rc) == 0,
+                  "%s n=%zu: the tiles' out[] ranges differ", file, n);
+    }
+    free(rc);
+    free(rg);
+    size_t checked = 0, differ = 0;
+    for (size_t e = 0; e < c->nevents && g->events_dropped == 0 && c->events_dropped == 0; e++) {
+        const sv_kevent *x = &c->events[e];
+        if (x->kind != SV_KEVENT_PUBLISH)
+            continue;
+        const uint32_t l = c->tiles[x->tile].launch;
+        size_t tc, tg;
+        size_t kc = publishes(c, l, x->array, x->cell, x->value.bits, &tc);
+        size_t kg = publishes(g, l, x->array, x->cell, x->value.bits, &tg);
+        if (tc != 1)
+            continue; /* a ticket, a counter: many tiles, the order theirs */
+        checked++;
+        differ += kc != kg;
+    }
+    CHECK_MSG(differ == 0, "%s n=%zu: %zu of %zu publishes differ on the GPU", file, n, differ,
+              checked);
+    if (n == 65536 && g->nlaunches) {
+        uint64_t span = 0;
+        for (size_t i = 0; i < g->ntiles; i++)
+            if (g->tiles[i].launch == 0 && g->tiles[i].end > span)
+                span = g->tiles[i].end;
+        size_t pubs = 0;
+        for (size_t e = 0; e < g->nevents; e++)
+            pubs += g->events[e].kind == SV_KEVENT_PUBLISH;
+        printf("%s n=%zu on %s: launch 1 %" PRIu32 " tiles over %.2f us, %zu publishes stamped, "
+               "%zu checked against the CPU's\n", file, n, g->device, g->launches[0].grid,
+               (double)span / 1e3, pubs, checked);
+    }
 }
 
 static void compare(const char *file, size_t n, sv_op op)
@@ -96,6 +182,8 @@ static void compare(const char *file, size_t n, sv_op op)
     for (size_t i = 0; i < n; i++)
         out += c->output[i].bits != g->output[i].bits || !g->output_written[i];
     CHECK_MSG(out == 0, "%s n=%zu op %d: %zu output cells differ", file, n, (int)op, out);
+    if (same)
+        compare_tiles(file, n, c, g);
     sv_ktrace_destroy(c);
     sv_ktrace_destroy(g);
 }

@@ -308,6 +308,97 @@ static void check_one(const char *src, const char *path, sv_op op, sv_type type,
     free(sc);
 }
 
+/* A file with a host function (issue 31): its kernels with the tile
+ * timestamps stamped in compile through NVRTC as the GPU's replay compiles
+ * them, the stamps keep every line where it was, and each __global__ body
+ * opens with the guard. */
+static void check_stamped(const char *path)
+{
+    char err[1024], msg[1024];
+    FILE *f = fopen(path, "rb");
+    static char src[1 << 18];
+    size_t len = f ? fread(src, 1, sizeof src - 1, f) : 0;
+    if (f)
+        fclose(f);
+    src[len] = '\0';
+    CHECK_MSG(len > 0, "%s: cannot read it", path);
+    sv_source_scan *sc = calloc(1, sizeof *sc);
+    sv_kfail_kind kind;
+    int line = 0;
+    if (!sc || !sv_source_scan_text(src, path, sc, &kind, &line, msg, sizeof msg) ||
+        !sc->has_host) {
+        CHECK_MSG(0, "%s: no host function scan (%s)", path, sc ? msg : "out of memory");
+        free(sc);
+        return;
+    }
+    char *text = sv_source_gpu_stamped(sc, src);
+    size_t lines_in = 0, lines_out = 0, guards = 0;
+    for (const char *c = src; *c; c++)
+        lines_in += *c == '\n';
+    for (const char *c = text; c && *c; c++)
+        lines_out += *c == '\n';
+    for (const char *c = text; c && (c = strstr(c, "sv_tile_guard sv_tile_guard_;")); c++)
+        guards++;
+    CHECK_MSG(text && lines_in == lines_out && guards == sc->nkernels && sc->nstamps > 0,
+              "%s: %zu lines stamped from %zu, %zu guards for %zu kernels, %zu stamps", path,
+              lines_out, lines_in, guards, sc->nkernels, sc->nstamps);
+    free(text);
+    char *log = NULL;
+    bool ok = sv_rt_gpu_plan_stamped(sc, src, path, SV_OP_SUM, SV_SCAN_INCLUSIVE, SV_TYPE_INT32,
+                                     90, &log, err, sizeof err);
+    CHECK_MSG(ok && !log, "%s: the stamped kernels: %s%s", path, ok ? "" : err, log ? log : "");
+    free(log);
+    free(sc);
+}
+
+/* What the stamps take and leave (a file of one host function and one
+ * kernel of each kind of statement). */
+static void check_stamp_rules(void)
+{
+    static const char src[] =
+        "__global__ void k(const int *in, int *out, int *flags, unsigned *next, int n)\n"
+        "{\n"
+        "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"                 /* 3: a declaration */
+        "    if (i < n)\n"
+        "        out[i] = in[i];\n"                                           /* 5: braced */
+        "    int old = atomicAdd(next, 1u);\n"                                /* 6: no braces */
+        "    for (int d = 1; d < 4; d *= 2) flags[d] += 1;\n"                 /* 7 */
+        "    flags[i++] = 3;\n"                                               /* 8: impure */
+        "    *flags = old; flags[0] <<= 1; if (flags[1] <= 2) { }\n"          /* 9 */
+        "    while ((old = flags[2]) == 0) { }\n"                             /* 10 */
+        "}\n"
+        "void scan(const int *in, int *out, int n)\n"
+        "{\n"
+        "    int *f; unsigned *x;\n"
+        "    cudaMalloc(&f, 64); cudaMalloc(&x, 4);\n"
+        "    k<<<1, 32>>>(in, out, f, x, n);\n"
+        "}\n";
+    sv_source_scan *sc = calloc(1, sizeof *sc);
+    sv_kfail_kind kind;
+    int line = 0;
+    char msg[512];
+    CHECK_MSG(sc && sv_source_scan_text(src, "rules.cu", sc, &kind, &line, msg, sizeof msg),
+              "rules.cu: %s", msg);
+    char *t = sc ? sv_source_gpu_stamped(sc, src) : NULL;
+    static const char *const want[] = {
+        "{ sv_tile_guard sv_tile_guard_;\n",
+        "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n",
+        "        { out[i] = in[i]; sv_stamp(5, &(out[i])); }\n",
+        "    int old = atomicAdd(next, 1u); sv_stamp(6, (next));\n",
+        "    for (int d = 1; d < 4; d *= 2) { flags[d] += 1; sv_stamp(7, &(flags[d])); }\n",
+        "    flags[i++] = 3;\n",
+        "    { *flags = old; sv_stamp(9, &(*flags)); } { flags[0] <<= 1; sv_stamp(9, "
+        "&(flags[0])); } if (flags[1] <= 2) { }\n",
+        "    while ((old = flags[2]) == 0) { }\n",
+    };
+    for (size_t w = 0; w < sizeof want / sizeof *want; w++)
+        CHECK_MSG(t && strstr(t, want[w]), "rules.cu: the stamped text lacks \"%s\":\n%s",
+                  want[w], t ? t : "");
+    CHECK_MSG(t && !strstr(t, "cudaMalloc"), "rules.cu: the host function's body is left out");
+    free(t);
+    free(sc);
+}
+
 int main(int argc, char **argv)
 {
     static const char *const names[] = {"libnvrtc.so.13", "libnvrtc.so.12", "libnvrtc.so",
@@ -325,8 +416,15 @@ int main(int argc, char **argv)
         ptxas[0] = '\0';
         printf("ptxas not found: the rewritten PTX is not validated\n");
     }
-    unsigned cases = 0;
+    check_stamp_rules();
+    unsigned cases = 0, stamped = 0;
     for (int a = 1; a < argc; a++) {
+        const size_t al = strlen(argv[a]);
+        if (al > 3 && strcmp(argv[a] + al - 3, ".cu") == 0) {
+            check_stamped(argv[a]);
+            stamped++;
+            continue;
+        }
         const sv_rt_shipped *k = sv_rt_shipped_find(argv[a]);
         CHECK_MSG(k, "%s: not a shipped kernel", argv[a]);
         if (!k)
@@ -351,7 +449,7 @@ int main(int argc, char **argv)
     /* warp-level CUDA: atomics marked (shared and global), shuffles, votes and
      * bar.red through untouched, ptxas accepting the result */
     check_one(kWarp, "warpy.cu", SV_OP_SUM, SV_TYPE_INT32, SV_SCAN_INCLUSIVE, true);
-    printf("%u shipped-kernel texts and the helper kernel rewritten; ptxas ran on %u\n", cases,
-           ptxas_runs);
+    printf("%u shipped-kernel texts and the helper kernel rewritten; ptxas ran on %u; %u files "
+           "of many blocks stamped\n", cases, ptxas_runs, stamped);
     return check_report("the GPU text and its PTX rewrite: all checks passed");
 }
