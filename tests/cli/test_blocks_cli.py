@@ -101,6 +101,11 @@ if tl:
     p = subprocess.run([TRACE, "--open", "-"], input=json.dumps(bad), capture_output=True,
                        text=True, timeout=60)
     check(p.returncode == 2 and "tiles" in p.stderr, f"{p.returncode} {p.stderr}")
+# many runs of such a file: refused, saying so (a seeded schedule alone runs it once)
+rc, out, err = run("--kernel-file", k("blocks_lookback.cu"), "--random", "256", "--runs", "8",
+                   "--schedule", "random:1")
+check(rc == 2 and "--runs 8: a kernel file with a host function scan runs once" in err,
+      f"--runs 8: {rc} {err}")
 # the table heads each step with its launch
 rc, out, err = run("--kernel-file", k("blocks_hier.cu"), "--input", "3 1 7 0 4 1 6 3 2")
 check(rc == 0 and "Launch 1 \u00b7 block_scan<<<1, 64>>> at line " in out and
