@@ -1437,14 +1437,14 @@ static bool plan_compile(const char *text, const char *path, int arch, const sv_
     snprintf(archopt, sizeof archopt, "-arch=compute_%d", arch);
     /* -default-device: the host function, its body blanked, as a device function */
     const char *opts[] = {archopt, "-std=c++17", "-lineinfo", "--fmad=false", "-default-device"};
+    const int nopts = (int)(sizeof opts / sizeof *opts);
     char expr[SV_SCAN_MAX_LAUNCHES][256];
     for (size_t i = 0; i < s->nlaunches; i++)
         if (!sv_source_launch_callee(s, src, s->launches[i].line, sv_source_ctype(type), expr[i],
                                      sizeof expr[i]))
             expr[i][0] = '\0';
     char *log = NULL;
-    if (!nvrtc_build(text, path, opts, (int)(sizeof opts / sizeof *opts), expr, s->nlaunches,
-                     names, ptx, &log, err, errlen))
+    if (!nvrtc_build(text, path, opts, nopts, expr, s->nlaunches, names, ptx, &log, err, errlen))
         return false;
     if (!t) { /* a try (the stamped text): its errors are not the file's */
         if (log_out)
@@ -1734,9 +1734,13 @@ static bool gpu_run_plan(const sv_runtime_request *req, const sv_source_scan *s,
         goto out; /* a compile error is t's failure */
     CUmodule mod;
     char jlog[4096] = "";
-    int jopt[2] = {5, 6};
-    void *jval[2] = {jlog, (void *)(uintptr_t)sizeof jlog};
-    CUresult r = api.cuModuleLoadDataEx(&mod, ptx, 2, jopt, jval);
+    /* CU_JIT_ERROR_LOG_BUFFER(_SIZE_BYTES), and for the stamped text
+     * CU_JIT_MAX_REGISTERS 64: the stamps never keep a launch of 1024
+     * threads from starting */
+    int jopt[3] = {5, 6, 0};
+    void *jval[3] = {jlog, (void *)(uintptr_t)sizeof jlog, (void *)(uintptr_t)64};
+    const bool stamped = strstr(text, "sv_tile_guard sv_tile_guard_;") != NULL;
+    CUresult r = api.cuModuleLoadDataEx(&mod, ptx, stamped ? 3 : 2, jopt, jval);
     if (r != 0) {
         jlog[sizeof jlog - 1] = '\0';
         sv_errorf(err, errlen, "loading the compiled kernels: %s (CUDA error %d): %.900s",
