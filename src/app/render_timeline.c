@@ -144,7 +144,10 @@ static void legend(sv_gfx *g, const sv_timeline *t, const sv_tl_layout *L, const
         { th->text_dim, 3, "waiting for another tile" },
         { th->arrow, 2, "a read of what another tile wrote" },
     }, *items = t->kernel[0] ? kernel : hs;
-    for (size_t i = 0; i < sizeof hs / sizeof hs[0]; i++) {
+    /* a GPU's launch: its reads and waits are not stamped (no strokes, no arrows) */
+    const bool gpu_kernel = t->kernel[0] && t->per_unit == 1e3;
+    const size_t count = gpu_kernel ? 3 : sizeof hs / sizeof hs[0];
+    for (size_t i = 0; i < count; i++) {
         const float w = 1.8f * u;
         if (items[i].kind == 0)
             sv_gfx_rect(g, (sv_box){ x, y - 0.35f * u, w, 0.7f * u }, 0.15f * u, items[i].c,
@@ -161,6 +164,9 @@ static void legend(sv_gfx *g, const sv_timeline *t, const sv_tl_layout *L, const
         x += sv_gfx_text(g, SV_FONT_SANS, px, x, y, SV_ALIGN_LEFT, th->text_dim, items[i].label);
         x += 1.4f * u;
     }
+    if (gpu_kernel)
+        sv_gfx_text(g, SV_FONT_SANS, px, x, y, SV_ALIGN_LEFT, th->text_dim,
+                    "(the GPU's reads and waits are not stamped)");
 }
 
 static void time_axis(sv_gfx *g, const sv_timeline *t, const sv_tl_layout *L,

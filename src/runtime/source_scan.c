@@ -1271,22 +1271,49 @@ static bool pure_span(const lexer *lx, size_t a, size_t b)
     return true;
 }
 
-/* Whether tokens a .. b - 1 are an lvalue that pure_span allows: a name
- * with subscripts, members (. ->) and leading derefs; arithmetic only
- * inside the subscripts. */
+/* A cast "( volatile int * )" at token k before b: the index past its ')',
+ * 0 when it is none (type words, then at least one '*'). */
+static size_t cast_at(const lexer *lx, size_t k, size_t b)
+{
+    if (!is(lx, k, "("))
+        return 0;
+    size_t m = match(lx, k);
+    if (m >= b || m < k + 3 || !tok_ident(lx, k + 1) || !is(lx, m - 1, "*"))
+        return 0;
+    for (size_t j = k + 1; j < m; j++)
+        if (!tok_ident(lx, j) && !is(lx, j, "*"))
+            return 0;
+    return m + 1;
+}
+
+/* Whether tokens a .. b - 1 are an lvalue that can be evaluated again with
+ * nothing changed: a name (or a cast name: "((volatile int *)flags)[b]",
+ * "*(volatile int *)p") with subscripts of pure_span, members (. ->) and
+ * leading derefs. */
 static bool lvalue_span(const lexer *lx, size_t a, size_t b)
 {
-    if (!pure_span(lx, a, b))
-        return false;
-    size_t k = a;
+    size_t k = a, derefs = 0, c;
     while (k < b && is(lx, k, "*"))
+        k++, derefs++;
+    bool need_suffix = false;
+    if (k < b && tok_ident(lx, k)) {
         k++;
-    if (k >= b || !tok_ident(lx, k))
+    } else if (k < b && is(lx, k, "(") && (c = cast_at(lx, k + 1, b)) != 0 && c + 1 < b &&
+               tok_ident(lx, c) && is(lx, c + 1, ")") && match(lx, k) == c + 1) {
+        k = c + 2; /* ( (T *) name ) */
+        need_suffix = derefs == 0;
+    } else if (derefs > 0 && (c = cast_at(lx, k, b)) != 0 && c < b && tok_ident(lx, c)) {
+        k = c + 1; /* *(T *) name */
+    } else {
         return false;
-    for (k++; k < b; k++) {
+    }
+    if (is(lx, k - 1, "sizeof") || is(lx, k - 1, "this"))
+        return false;
+    bool suffix = false;
+    for (; k < b; k++, suffix = true) {
         if (is(lx, k, "[")) {
             size_t m = match(lx, k);
-            if (m >= b)
+            if (m >= b || !pure_span(lx, k + 1, m))
                 return false;
             k = m;
         } else if (is(lx, k, ".") && k + 1 < b && tok_ident(lx, k + 1)) {
@@ -1298,7 +1325,7 @@ static bool lvalue_span(const lexer *lx, size_t a, size_t b)
             return false;
         }
     }
-    return true;
+    return suffix || !need_suffix;
 }
 
 /* The statement at token i (a statement starts it): its assignment's left
@@ -1382,6 +1409,21 @@ static void stamp_statement(lexer *lx, size_t i)
     }
 }
 
+/* Whether the ')' at token i closes an if, for, while or switch's
+ * parentheses (a statement follows it), not a cast's or a call's. */
+static bool control_close(const lexer *lx, size_t i)
+{
+    int depth = 0;
+    for (size_t k = i + 1; k-- > 0;) {
+        if (is(lx, k, ")"))
+            depth++;
+        else if (is(lx, k, "(") && --depth == 0)
+            return k > 0 && (is(lx, k - 1, "if") || is(lx, k - 1, "for") ||
+                             is(lx, k - 1, "while") || is(lx, k - 1, "switch"));
+    }
+    return false;
+}
+
 /* Every statement in a function body that may write device memory. */
 static void stamp_sites(lexer *lx)
 {
@@ -1394,8 +1436,7 @@ static void stamp_sites(lexer *lx)
         if (depth == 0 || i == 0 || is(lx, i, "{") || is(lx, i, "}") || is(lx, i, ";"))
             continue;
         const bool start = is(lx, i - 1, ";") || is(lx, i - 1, "{") || is(lx, i - 1, "}") ||
-                           is(lx, i - 1, "else") ||
-                           (is(lx, i - 1, ")") && !is(lx, i, "(") && tok_ident(lx, i));
+                           is(lx, i - 1, "else") || (is(lx, i - 1, ")") && control_close(lx, i - 1));
         if (start && (tok_ident(lx, i) || is(lx, i, "*") || is(lx, i, "(")))
             stamp_statement(lx, i);
     }

@@ -366,6 +366,8 @@ static void check_stamp_rules(void)
         "    flags[i++] = 3;\n"                                               /* 8: impure */
         "    *flags = old; flags[0] <<= 1; if (flags[1] <= 2) { }\n"          /* 9 */
         "    while ((old = flags[2]) == 0) { }\n"                             /* 10 */
+        "    ((volatile int *)flags)[i] = 1; *(volatile int *)flags = 2;\n"    /* 11: casts */
+        "    ((int)old) = 3; (flags)[1] = 4;\n"                               /* 12: not */
         "}\n"
         "void scan(const int *in, int *out, int n)\n"
         "{\n"
@@ -390,6 +392,9 @@ static void check_stamp_rules(void)
         "    { *flags = old; sv_stamp(9, &(*flags)); } { flags[0] <<= 1; sv_stamp(9, "
         "&(flags[0])); } if (flags[1] <= 2) { }\n",
         "    while ((old = flags[2]) == 0) { }\n",
+        "    { ((volatile int *)flags)[i] = 1; sv_stamp(11, &(((volatile int *)flags)[i])); } "
+        "{ *(volatile int *)flags = 2; sv_stamp(11, &(*(volatile int *)flags)); }\n",
+        "    ((int)old) = 3; (flags)[1] = 4;\n",
     };
     for (size_t w = 0; w < sizeof want / sizeof *want; w++)
         CHECK_MSG(t && strstr(t, want[w]), "rules.cu: the stamped text lacks \"%s\":\n%s",

@@ -17,6 +17,7 @@
 #include "../../src/core/timeline.h"
 #include "kpane.h"
 #include "state.h"
+#include "../../src/core/trace_file.h"
 
 #include "../render/view_test.h"
 
@@ -229,6 +230,69 @@ static void test_stuck_tiles(void)
     sv_app_cleanup(&s);
 }
 
+/* A GPU's tiles (tests/data: blocks_lookback.cu, n = 1024, recorded on an
+ * H100 with --backend cuda on 2026-12-07): the same timeline from
+ * %globaltimer: the tiles by the cells each block wrote (a ticket decides),
+ * each one's aggregate before its inclusive prefix, times in ns. */
+static void test_gpu_tiles(void)
+{
+    char path[1024], err[512];
+    snprintf(path, sizeof path, "%s/tests/data/h100-lookback-1024.scanviz.json", SV_SOURCE_ROOT);
+    sv_trace *tr = NULL;
+    sv_ktrace *kt = NULL;
+    CHECK_MSG(sv_trace_file_load_any(path, &tr, &kt, err, sizeof err) && kt && !tr, "%s", err);
+    if (!kt)
+        return;
+    CHECK(kt->backend == SV_BACKEND_CUDA && kt->ntiles == 16 && kt->nlaunches == 1);
+    sv_app_state s;
+    static const sv_value none[1] = {{0}};
+    sv_app_config c = config(none, 1, SV_TYPE_INT32);
+    c.animations = false;
+    c.ktrace = kt;
+    c.trace_path = path;
+    if (!start_app(&s, &c))
+        return;
+    key(&s, SDLK_HOME, 0);
+    key(&s, SDLK_l, 0);
+    const sv_timeline *tl = s.timeline;
+    CHECK(s.view == SV_VIEW_MEASURE && tl && tl->ntiles == 16 && tl->per_unit == 1e3 &&
+          strstr(tl->gpu, "NVIDIA") && strstr(tl->clock, "%globaltimer"));
+    if (!tl || tl->ntiles != 16)
+        return;
+    uint32_t ahead = 0;
+    for (uint32_t i = 0; i < 16; i++) {
+        const sv_timeline_tile *x = &tl->tiles[i];
+        CHECK_MSG(!x->no_inclusive && x->aggregate <= x->inclusive && x->inclusive <= x->end &&
+                      (i == 0 || !x->no_aggregate) && x->wait_to == x->wait_from,
+                  "GPU tile %u (block %u): aggregate %llu, inclusive %llu, end %llu", i, x->block,
+                  (unsigned long long)x->aggregate, (unsigned long long)x->inclusive,
+                  (unsigned long long)x->end);
+        /* a tile's inclusive prefix comes after the tile before it published
+         * something (its aggregate; tile 0 its prefix), not after its prefix:
+         * the look-back is decoupled */
+        if (i > 0) {
+            const sv_timeline_tile *p = &tl->tiles[i - 1];
+            const uint64_t need = i == 1 ? p->inclusive : p->aggregate;
+            CHECK_MSG(x->inclusive >= need, "tile %u's prefix at %llu, before tile %u "
+                      "published at %llu", i, (unsigned long long)x->inclusive, i - 1,
+                      (unsigned long long)need);
+            ahead += x->inclusive < p->inclusive;
+        }
+    }
+    /* in this recording two tiles published their prefix before the tile
+     * before them did (tiles 10 and 13) */
+    CHECK_INT((int)ahead, 2);
+    CHECK(tl->nlooks == 0); /* the GPU's reads are not stamped */
+    sv_gfx_rec *rec = sv_gfx_rec_create();
+    draw_app(&s, rec, "gpu");
+    CHECK(drew_text(rec, "single_pass's tiles on NVIDIA H100") &&
+          drew_text(rec, "\u00b5s after the first tile's start") &&
+          drew_text(rec, "reads and waits are not stamped") &&
+          !drew_text(rec, "waiting for another tile"));
+    sv_gfx_rec_destroy(rec);
+    sv_app_cleanup(&s);
+}
+
 static void test_one_block_no_tiles(void)
 {
     static const sv_value chapter[8] = {{3}, {1}, {7}, {0}, {4}, {1}, {6}, {3}};
@@ -254,7 +318,7 @@ int main(int argc, char **argv)
         return 2;
     }
     kernels = argv[2];
-    static const view_test_fn tests[] = { test_lookback_timeline, test_stuck_tiles,
+    static const view_test_fn tests[] = { test_lookback_timeline, test_stuck_tiles, test_gpu_tiles,
                                              test_one_block_no_tiles, NULL };
     return view_test_main(argc, argv, "test_app_tiles", tests,
                           "a launch's tiles over time in the window");
