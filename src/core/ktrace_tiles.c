@@ -135,6 +135,18 @@ sv_timeline *sv_ktrace_launch_timeline(const sv_ktrace *t, size_t l, char *err, 
         if (t->events[j].tile >= first && t->events[j].tile < first + count &&
             t->events[j].time > last)
             last = t->events[j].time;
+    /* op over in[0 .. i], once (a publish is recognised by its value) */
+    sv_value *prefix = malloc((t->n ? t->n : 1) * sizeof *prefix);
+    if (!prefix) {
+        free(ord);
+        free(pos);
+        sv_timeline_destroy(tl);
+        sv_errorf(err, errlen, "out of memory");
+        return NULL;
+    }
+    for (size_t i = 0; i < t->n; i++)
+        prefix[i] = sv_op_apply(t->op, t->type, i ? prefix[i - 1] : sv_op_identity(t->op, t->type),
+                                t->input[i], NULL);
     size_t e = 0, nl = 0;
     for (size_t i = 0; i < count; i++) {
         const uint32_t k = (uint32_t)(first + i);
@@ -154,10 +166,14 @@ sv_timeline *sv_ktrace_launch_timeline(const sv_ktrace *t, size_t l, char *err, 
         y->inclusive = y->end;
         y->lo = pos[i];
         uint32_t seen_lo = UINT32_MAX;
+        const sv_value agg = x->out_lo < 0 ? sv_op_identity(t->op, t->type)
+                                           : fold(t, x->out_lo, x->out_hi);
         for (size_t j = e0; j < e; j++) {
             const sv_kevent *v = &t->events[j];
             if (v->kind == SV_KEVENT_PUBLISH) {
-                const char *m = sv_ktrace_publish_meaning(t, k, v->value);
+                const char *m = x->out_lo < 0 ? NULL
+                                : prefix[x->out_hi].bits == v->value.bits ? "inclusive prefix"
+                                : agg.bits == v->value.bits ? "aggregate" : NULL;
                 if (m && m[0] == 'i' && y->no_inclusive) {
                     y->no_inclusive = false;
                     y->inclusive = v->time;
@@ -197,6 +213,7 @@ sv_timeline *sv_ktrace_launch_timeline(const sv_ktrace *t, size_t l, char *err, 
     tl->nlooks = nl;
     free(ord);
     free(pos);
+    free(prefix);
     /* times after the launch's first start (as the GPU's are) */
     uint64_t t0 = UINT64_MAX;
     for (uint32_t i = 0; i < tl->ntiles; i++)
