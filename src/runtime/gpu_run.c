@@ -1542,7 +1542,8 @@ static int by_tile_time(const void *a, const void *b)
 static bool tiles_after(tile_dev *d, uint32_t grid, uint32_t block, uint32_t li,
                         const plan_arr *arrs, const int *tidx, size_t na, sv_ktrace *t)
 {
-    if (!d->ok || grid > TILES_MAX || t->ntiles + grid > SV_KTRACE_MAX_TILES)
+    if (!d->ok || grid > TILES_MAX || t->ntiles + grid > SV_KTRACE_MAX_TILES ||
+        li >= SV_KTRACE_MAX_LAUNCHES)
         return true;
     tile_rec *rec = malloc((size_t)grid * sizeof *rec);
     uint32_t np = 0;
