@@ -458,7 +458,7 @@ static size_t step_bytes(const sv_ktrace *t, const sv_kstep *s)
 size_t sv_ktrace_trim(sv_ktrace *t, size_t max_bytes)
 {
     size_t used = 4096 + t->n * 30 + 160 * t->nhazards + 100 * t->nbankcells +
-                  (t->source ? 2 * strlen(t->source) : 0);
+                  120 * t->ntiles + 130 * t->nevents + (t->source ? 2 * strlen(t->source) : 0);
     for (size_t k = 0; k < t->ncellruns; k++) {
         used += 64;
         for (size_t i = 0; i < t->n; i++)
@@ -501,6 +501,22 @@ size_t sv_ktrace_trim(sv_ktrace *t, size_t max_bytes)
         }
     }
     t->ncellruns = c;
+    /* the launches whose steps went, with their tiles and the tiles' events
+     * (tiles are by launch, events by tile: what stays is a prefix) */
+    size_t l = 0;
+    while (l < t->nlaunches && t->launches[l].step < keep)
+        l++;
+    for (size_t i = l; i < t->nlaunches; i++)
+        free(t->launches[i].kernel);
+    t->nlaunches = l;
+    size_t tk = 0;
+    while (tk < t->ntiles && t->tiles[tk].launch < l)
+        tk++;
+    t->ntiles = tk;
+    size_t ek = 0;
+    while (ek < t->nevents && t->events[ek].tile < tk)
+        ek++;
+    t->nevents = ek;
     return dropped;
 }
 

@@ -495,6 +495,28 @@ static void file_round_trip(void)
         free(bad);
     }
     free(buf);
+    /* trimmed to fit a smaller file: the launches whose steps went go with
+     * their tiles and events, and what stays still validates and reads back */
+    const size_t before = t->ntiles;
+    size_t dropped = 0; /* the largest budget that drops a step (a call that drops none is a no-op) */
+    for (size_t b = 1u << 20; b > 1000 && !dropped; b -= 500)
+        dropped = sv_ktrace_trim(t, b);
+    CHECK(dropped > 0 && t->nsteps > 0);
+    CHECK_MSG(t->nlaunches < 3 && t->ntiles < before, "trimmed: %zu launches, %zu of %zu tiles",
+              t->nlaunches, t->ntiles, before);
+    for (size_t i = 0; i < t->nlaunches; i++)
+        CHECK(t->launches[i].step < t->nsteps);
+    CHECK_MSG(sv_ktrace_validate(t, err, sizeof err), "trimmed: %s", err);
+    buf = NULL;
+    f = open_memstream(&buf, &len);
+    CHECK(f && sv_ktrace_write(t, f, err, sizeof err));
+    if (f)
+        fclose(f);
+    sv_ktrace *w = buf ? sv_ktrace_parse(buf, err, sizeof err) : NULL;
+    CHECK_MSG(w && w->ntiles == t->ntiles && w->nevents == t->nevents, "trimmed, read back: %s",
+              w ? "tiles differ" : err);
+    sv_ktrace_destroy(w);
+    free(buf);
     sv_ktrace_destroy(t);
 }
 
