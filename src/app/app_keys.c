@@ -216,8 +216,6 @@ ACTION(measure)
 
 ACTION(bench) { UNUSED_EVENT; sv_app_bench_toggle(s); return true; }
 
-/* The look-back timeline (--timeline FILE): L shows it or the plots; the
- * rest scroll and zoom its tiles (render_timeline.h clamps them). */
 /* L in the scan view: a kernel file's launch (its step shown) as its tiles
  * over time, in the Measure view (--timeline FILE's kept aside). */
 ACTION(tl_launch)
@@ -262,6 +260,8 @@ static bool tl_step(sv_app_state *s, bool later)
 ACTION(tl_later) { UNUSED_EVENT; return tl_step(s, true); }
 ACTION(tl_earlier) { UNUSED_EVENT; return tl_step(s, false); }
 
+/* The look-back timeline (--timeline FILE, or L's launch): L shows it or the
+ * plots; the rest scroll and zoom its tiles (render_timeline.h clamps them). */
 ACTION(tl_toggle)
 {
     UNUSED_EVENT;

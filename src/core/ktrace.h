@@ -286,8 +286,8 @@ typedef enum sv_kevent_kind {
 } sv_kevent_kind;
 #define SV_KTRACE_NO_TILE UINT32_MAX
 
-/* One event of a tile. The GPU records the start, the end and the
- * publishes of each tile (times only: cell and value as the CPU run's). */
+/* One event of a tile. The GPU records publishes only (each with its cell,
+ * value and line from the stamps, gpu_run.c): no steps, looks or waits. */
 typedef struct sv_kevent {
     sv_kevent_kind kind;
     uint32_t tile;         /* index into tiles */

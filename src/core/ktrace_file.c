@@ -576,15 +576,15 @@ static bool want_array_ref(kreader *r, const json_t *obj, const char *prefix, bo
 }
 
 /* thread, array and cell (when where), value, line. */
-static bool read_access(kreader *r, const json_t *j, const char *path, bool where, bool in_ok,
-                        sv_kaccess *a)
+static bool read_access_of(kreader *r, const json_t *j, const char *path, bool where,
+                           bool in_ok, long long threads, sv_kaccess *a)
 {
     long long v;
     char p[320];
     if (!json_is_object(j))
         return bad(r, path, "expected an object, got %s", sv_json_kind_of(j));
     memset(a, 0, sizeof *a);
-    if (!want_int(r, j, path, "thread", 0, (long long)r->t->n - 1, &v))
+    if (!want_int(r, j, path, "thread", 0, threads - 1, &v))
         return false;
     a->thread = (uint32_t)v;
     if (where) {
@@ -604,6 +604,13 @@ static bool read_access(kreader *r, const json_t *j, const char *path, bool wher
         return false;
     a->line = (int32_t)v;
     return true;
+}
+
+/* An access of one of the trace's n threads. */
+static bool read_access(kreader *r, const json_t *j, const char *path, bool where, bool in_ok,
+                        sv_kaccess *a)
+{
+    return read_access_of(r, j, path, where, in_ok, (long long)r->t->n, a);
 }
 
 static bool read_arrays(kreader *r, const json_t *root)
@@ -1046,29 +1053,23 @@ static bool read_event(kreader *r, const json_t *j, const char *path, uint32_t t
     int kind = 0;
     long long v;
     if (!want_name(r, j, path, "kind", event_kind, SV_KEVENT_COUNT, &kind) ||
-        !want_time(r, j, path, "time", false, &e->time) ||
-        !want_int(r, j, path, "thread", 0, 1023, &v))
+        !want_time(r, j, path, "time", false, &e->time))
         return false;
     e->kind = (sv_kevent_kind)kind;
     e->tile = tile;
-    e->thread = (uint32_t)v;
     e->other = SV_KTRACE_NO_TILE;
     if (e->kind == SV_KEVENT_STEP) {
+        if (!want_int(r, j, path, "thread", 0, 1023, &v))
+            return false;
+        e->thread = (uint32_t)v;
         if (!want_int(r, j, path, "line", 0, INT32_MAX, &v))
             return false;
         e->line = (int32_t)v;
-    } else {
-        /* read_access holds thread below n; a tile's thread is below its block */
-        json_t *c = json_deep_copy(j);
-        if (!c || json_object_set_new(c, "thread", json_integer(0)) != 0) {
-            json_decref(c);
-            return bad(r, path, "out of memory");
-        }
+    } else { /* a tile's thread is its threadIdx.x, below its block (sv_ktrace_validate_tiles) */
         sv_kaccess a;
-        bool ok = read_access(r, c, path, true, true, &a);
-        json_decref(c);
-        if (!ok)
+        if (!read_access_of(r, j, path, true, true, 1024, &a))
             return false;
+        e->thread = a.thread;
         e->array = a.array;
         e->cell = a.cell;
         e->value = a.value;
