@@ -29,18 +29,6 @@ static sv_value fold(const sv_ktrace *t, int64_t lo, int64_t hi)
     return acc;
 }
 
-const char *sv_ktrace_publish_meaning(const sv_ktrace *t, uint32_t tl, sv_value v)
-{
-    const sv_ktile *x = tl < t->ntiles ? &t->tiles[tl] : NULL;
-    if (!x || x->out_lo < 0)
-        return NULL;
-    if (fold(t, 0, x->out_hi).bits == v.bits)
-        return "inclusive prefix";
-    if (fold(t, x->out_lo, x->out_hi).bits == v.bits)
-        return "aggregate";
-    return NULL;
-}
-
 typedef struct {
     uint32_t k;  /* index into t->tiles */
     int64_t lo;
@@ -170,18 +158,15 @@ sv_timeline *sv_ktrace_launch_timeline(const sv_ktrace *t, size_t l, char *err, 
                                            : fold(t, x->out_lo, x->out_hi);
         for (size_t j = e0; j < e; j++) {
             const sv_kevent *v = &t->events[j];
-            if (v->kind == SV_KEVENT_PUBLISH) {
-                const char *m = x->out_lo < 0 ? NULL
-                                : prefix[x->out_hi].bits == v->value.bits ? "inclusive prefix"
-                                : agg.bits == v->value.bits ? "aggregate" : NULL;
-                if (m && m[0] == 'i' && y->no_inclusive) {
+            if (v->kind == SV_KEVENT_PUBLISH && x->out_lo >= 0) {
+                /* its inclusive prefix (tile 0's is its aggregate too), or its aggregate */
+                const bool prefix_out = prefix[x->out_hi].bits == v->value.bits;
+                if (prefix_out && y->no_inclusive) {
                     y->no_inclusive = false;
                     y->inclusive = v->time;
-                    if (x->out_lo == 0 && y->no_aggregate) { /* tile 0: both at once */
-                        y->no_aggregate = false;
-                        y->aggregate = v->time;
-                    }
-                } else if (m && m[0] == 'a' && y->no_aggregate) {
+                }
+                if ((prefix_out ? x->out_lo == 0 : agg.bits == v->value.bits) &&
+                    y->no_aggregate) {
                     y->no_aggregate = false;
                     y->aggregate = v->time;
                 }
@@ -195,7 +180,7 @@ sv_timeline *sv_ktrace_launch_timeline(const sv_ktrace *t, size_t l, char *err, 
                 tl->looks[nl++] = (sv_timeline_look){ pos[i], o, v->time, v->other_time };
                 if (o < seen_lo)
                     seen_lo = o;
-                if (y->wait_from < y->wait_to || y->polls)
+                if (y->polls) /* a read after it began to wait */
                     y->wait_to = v->time;
             }
         }

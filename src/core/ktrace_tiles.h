@@ -25,10 +25,6 @@ int sv_ktrace_tiles_launch(const sv_ktrace *t, size_t k);
  * tiles or out of memory. */
 sv_timeline *sv_ktrace_launch_timeline(const sv_ktrace *t, size_t l, char *err, size_t errlen);
 
-/* What a publish of tile tl (index into t->tiles) was: "aggregate",
- * "inclusive prefix" or NULL (neither: a flag, a ticket). */
-const char *sv_ktrace_publish_meaning(const sv_ktrace *t, uint32_t tl, sv_value v);
-
 #ifdef __cplusplus
 }
 #endif
