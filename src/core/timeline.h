@@ -114,7 +114,7 @@ typedef enum sv_tile_state {
 } sv_tile_state;
 #define SV_TL_NO_CURSOR UINT64_MAX
 sv_tile_state sv_timeline_state_at(const sv_timeline *t, uint32_t tile, uint64_t time);
-/* "at 5,289: 1 done, 1 waiting, 2 not started" (the states' counts). */
+/* "at 5289: 1 done, 1 waiting for another tile, 2 not started" (the states' counts). */
 char *sv_timeline_state_words(const sv_timeline *t, uint64_t time, char *buf, size_t len);
 /* The next (later) or previous time after / before from at which a tile
  * starts, publishes, reads another's word, begins to wait or ends; false

@@ -27,6 +27,7 @@
 #include <map>
 #include <tuple>
 #include <unordered_map>
+#include <unordered_set>
 #include <memory>
 #include <new>
 #include <string>
@@ -2638,7 +2639,7 @@ struct Grid {
     std::vector<sv_kevent> events, ev;
     uint32_t events_dropped = 0;
     std::unordered_map<uint64_t, uint32_t> looked;
-    std::unordered_map<uint64_t, bool> waited;
+    std::unordered_set<uint64_t> waited;
     // the launches as a plan the GPU replays (sv_ktrace.plan): one line each
     // of "A k BYTES NAME" (cudaMalloc), "S k OFF VALUE BYTES" (cudaMemset), "L
     // LINE GRID BLOCK SHARED NARGS" then per argument "p k OFF" (a pointer
@@ -3054,9 +3055,8 @@ void g_tile_wait(const GThread &t, int32_t line)
         return;
     const uint32_t c = (uint32_t)index;
     const uint64_t key = (uint64_t)t.block << 40 | (uint64_t)arr << 32 | c;
-    if (G->waited.count(key))
+    if (!G->waited.insert(key).second)
         return;
-    G->waited[key] = true;
     const GArr &a = G->dev[arr];
     uint32_t now;
     memcpy(&now, (const void *)(a.base + (uintptr_t)c * kCell), kCell);

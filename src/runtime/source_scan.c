@@ -1379,11 +1379,13 @@ static void stamp_statement(lexer *lx, size_t i)
     const size_t at = orig(lx, lx->toks[i].off), stop = orig_end(lx, lx->toks[end].off + 1);
     if (o->has_host && at >= o->host_body_at && at < o->host_body_end)
         return;
-    const bool lv = assign > i && lvalue_span(lx, i, assign);
+    /* a bare name (a local, a __shared__ scalar) is never device memory:
+     * its address is not taken, so that it stays in a register */
+    const bool lv = assign > i + 1 && lvalue_span(lx, i, assign);
     /* a declaration ("int old = atomicAdd(p, 1);", "T *q = ..."): its names stay in scope */
     const bool decl = !lv && assign > i && tok_ident(lx, i) &&
                       (tok_ident(lx, i + 1) || is(lx, i + 1, "*") || is(lx, i + 1, "&"));
-    if (assign > i && !lv && !decl)
+    if (assign > i + 1 && !lv && !decl)
         return;
     if (lv && o->nstamps < SV_SCAN_MAX_STAMPS)
         o->stamps[o->nstamps++] = (sv_scan_stamp){

@@ -87,8 +87,9 @@ typedef struct sv_scan_launch {
 } sv_scan_launch;
 
 /* A statement the GPU's tile timestamps (issue 31) mark: an assignment
- * whose left side can be taken again (names, subscripts, members, no call,
- * no ++ or =) or an atomic call's first argument; its GPU text becomes
+ * whose left side can be taken again and is more than a bare name
+ * (subscripts, members, derefs, casts; no call, no ++ or =) or an atomic
+ * call's first argument; its GPU text becomes
  * "{ STATEMENT sv_stamp(LINE, &(SPAN)); }" (for an atomic "(SPAN)"), which
  * records the time, the block and the word it wrote. */
 #define SV_SCAN_MAX_STAMPS 256

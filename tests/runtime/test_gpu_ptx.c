@@ -368,6 +368,7 @@ static void check_stamp_rules(void)
         "    while ((old = flags[2]) == 0) { }\n"                             /* 10 */
         "    ((volatile int *)flags)[i] = 1; *(volatile int *)flags = 2;\n"    /* 11: casts */
         "    ((int)old) = 3; (flags)[1] = 4;\n"                               /* 12: not */
+        "    old = atomicAdd(next, 2u); old += 1;\n"          /* 13: a name: only the atomic */
         "}\n"
         "void scan(const int *in, int *out, int n)\n"
         "{\n"
@@ -395,6 +396,7 @@ static void check_stamp_rules(void)
         "    { ((volatile int *)flags)[i] = 1; sv_stamp(11, &(((volatile int *)flags)[i])); } "
         "{ *(volatile int *)flags = 2; sv_stamp(11, &(*(volatile int *)flags)); }\n",
         "    ((int)old) = 3; (flags)[1] = 4;\n",
+        "    { old = atomicAdd(next, 2u); sv_stamp(13, (next)); } old += 1;\n",
     };
     for (size_t w = 0; w < sizeof want / sizeof *want; w++)
         CHECK_MSG(t && strstr(t, want[w]), "rules.cu: the stamped text lacks \"%s\":\n%s",
