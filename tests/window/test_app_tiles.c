@@ -49,19 +49,28 @@ static void draw_app(const sv_app_state *s, sv_gfx_rec *rec, const char *name)
     view_draw(&v, s->fb_w, s->fb_h, rec, "tiles-", name);
 }
 
-static void test_lookback_timeline(void)
+/* An app on tests/kernels' file under random:1, on in[0 .. n - 1] = i % mod +
+ * add; whether it started. */
+static bool kfile_app(sv_app_state *s, const char *file, sv_value *in, size_t n, uint32_t mod,
+                      uint32_t add)
 {
-    char path[1024], err[128];
-    snprintf(path, sizeof path, "%s/blocks_lookback.cu", kernels);
-    for (int i = 0; i < 256; i++)
-        in256[i].bits = (uint32_t)(i % 7 + 1);
-    sv_app_state s;
-    sv_app_config c = config(in256, 256, SV_TYPE_INT32);
+    static char path[1024];
+    char err[128];
+    snprintf(path, sizeof path, "%s/%s", kernels, file);
+    for (size_t i = 0; i < n; i++)
+        in[i].bits = (uint32_t)(i % mod + add);
+    sv_app_config c = config(in, n, SV_TYPE_INT32);
     c.animations = false;
     c.kernel_file = path;
     CHECK(sv_schedule_parse("random:1", &c.schedule, err, sizeof err));
     c.schedule_given = true;
-    if (!start_app(&s, &c))
+    return start_app(s, &c);
+}
+
+static void test_lookback_timeline(void)
+{
+    sv_app_state s;
+    if (!kfile_app(&s, "blocks_lookback.cu", in256, 256, 7, 1))
         return;
     const sv_ktrace *t = s.ktrace;
     CHECK(t && t->nlaunches == 1 && t->ntiles == 4);
@@ -176,17 +185,8 @@ static void test_lookback_timeline(void)
 static void test_stuck_tiles(void)
 {
     static sv_value in1024[1024];
-    char path[1024], err[128];
-    snprintf(path, sizeof path, "%s/blocks_chained.cu", kernels);
-    for (int i = 0; i < 1024; i++)
-        in1024[i].bits = (uint32_t)(i % 5);
     sv_app_state s;
-    sv_app_config c = config(in1024, 1024, SV_TYPE_INT32);
-    c.animations = false;
-    c.kernel_file = path;
-    CHECK(sv_schedule_parse("random:1", &c.schedule, err, sizeof err));
-    c.schedule_given = true;
-    if (!start_app(&s, &c))
+    if (!kfile_app(&s, "blocks_chained.cu", in1024, 1024, 5, 0))
         return;
     const sv_ktrace *t = s.ktrace;
     CHECK(t && t->failure.kind == SV_KFAIL_DEADLOCK && t->nlaunches == 1 && t->ntiles >= 1);
