@@ -86,7 +86,7 @@ static void make_request(const sv_kernel_cmd *k, const char *source, const sv_va
         .run = { .path = k->path, .builtin = k->builtin, .source = source, .entry = k->entry,
                  .op = k->op, .type = k->type, .scan = k->scan, .input = values, .n = n },
         .choice = k->backend,
-        .trim = k->json ? SV_KTRACE_FILE_BUDGET : 0,
+        .trim = k->json ? sv_ktrace_file_budget(n) : 0,
     };
     sv_runtime_request *req = &kr->run;
     req->schedule = k->has_schedule ? k->schedule
@@ -179,7 +179,8 @@ static bool looks_like_kernel_trace(const char *text)
 int sv_kernel_cmd_open(const sv_kernel_cmd *k, const char *path, char **text)
 {
     char err[1024], why[768];
-    *text = sv_read_bounded(path, SV_LIMIT_TRACE, "a trace file", NULL, err, sizeof err);
+    *text = sv_read_bounded(path, sv_trace_read_limit(path), "a trace file", NULL, err,
+                            sizeof err);
     if (!*text)
         return sv_report(k->prog, SV_KEXIT_REFUSED, NULL, "%s", err);
     /* Only what looks like a kernel trace, within its limits, is parsed

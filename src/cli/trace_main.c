@@ -18,6 +18,7 @@
 #include "../core/escape.h"
 #include "../core/fileio.h"
 #include "../core/input.h"
+#include "../core/ktrace_file.h"
 #include "../core/lab.h"
 #include "../core/options.h"
 #include "../core/reference.h"
@@ -499,7 +500,8 @@ static int run_open(const options *o)
         int st = sv_kernel_cmd_open(&k, o->open_path, &text);
         if (st >= 0)
             return st;
-    } else if (!(text = sv_read_bounded(o->open_path, SV_LIMIT_TRACE, "a trace file", NULL, err,
+    } else if (!(text = sv_read_bounded(o->open_path, sv_trace_read_limit(o->open_path),
+                                        "a trace file", NULL, err,
                                         sizeof err))) {
         return report(EXIT_USAGE, "%s", err);
     }

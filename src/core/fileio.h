@@ -45,7 +45,14 @@ extern "C" {
  * so 16 MiB leaves room for any reformatting; a benchmark table is a few
  * hundred rows. */
 #define SV_LIMIT_VALUES (1u << 20)      /* --input/--file/stdin/the input box text */
+/* The same for a kernel file whose host function takes up to SV_MAX_N_BLOCKS
+ * = 2^20 values: 32 bytes a value. */
+#define SV_LIMIT_VALUES_BLOCKS (32u << 20)
 #define SV_LIMIT_TRACE (16u << 20)      /* trace JSON: --open, --trace */
+/* A kernel trace of a host function's 2^20 values is about 100 MiB as JSON
+ * (sv_ktrace_file_budget): a regular file that says it is one of n > 1024
+ * may take up to this (sv_trace_read_limit). */
+#define SV_LIMIT_TRACE_BLOCKS (128u << 20)
 #define SV_LIMIT_BENCH_CSV (4u << 20)   /* --bench-csv */
 /* How long sv_read_bounded waits for a writer on a named pipe. */
 #define SV_FIFO_WAIT_MS 5000

@@ -176,14 +176,16 @@ const char *sv_input_name(const sv_input *in)
     return "the chapter's example";
 }
 
-sv_input_status sv_input_parse_text(const char *text, size_t len, sv_type type,
-                                    sv_value **vals, size_t *n, char *err, size_t errlen)
+/* Up to max_n values in at most limit bytes. */
+static sv_input_status parse_text(const char *text, size_t len, sv_type type, size_t max_n,
+                                  size_t limit, sv_value **vals, size_t *n, char *err,
+                                  size_t errlen)
 {
     *vals = NULL;
     *n = 0;
-    if (len > SV_LIMIT_VALUES) {
-        sv_errorf(err, errlen, "%zu bytes: longer than the limit of %u MiB for values", len,
-                  SV_LIMIT_VALUES >> 20);
+    if (len > limit) {
+        sv_errorf(err, errlen, "%zu bytes: longer than the limit of %zu MiB for values", len,
+                  limit >> 20);
         return SV_INPUT_BAD;
     }
     const char *nul = memchr(text, '\0', len);
@@ -199,9 +201,15 @@ sv_input_status sv_input_parse_text(const char *text, size_t len, sv_type type,
     }
     memcpy(copy, text, len);
     copy[len] = '\0';
-    bool ok = sv_parse_values(copy, type, SV_MAX_N, vals, n, err, errlen);
+    bool ok = sv_parse_values(copy, type, max_n, vals, n, err, errlen);
     free(copy);
     return ok ? SV_INPUT_OK : SV_INPUT_BAD;
+}
+
+sv_input_status sv_input_parse_text(const char *text, size_t len, sv_type type,
+                                    sv_value **vals, size_t *n, char *err, size_t errlen)
+{
+    return parse_text(text, len, type, SV_MAX_N, SV_LIMIT_VALUES, vals, n, err, errlen);
 }
 
 sv_input_status sv_input_read(const sv_input *in, sv_op op, sv_type type, sv_value **vals,
@@ -219,11 +227,15 @@ sv_input_status sv_input_read(const sv_input *in, sv_op op, sv_type type, sv_val
         return SV_INPUT_OK;
     }
     const char *text = in->kind == SV_INPUT_TEXT ? in->text : SV_CHAPTER_EXAMPLE;
+    /* a host function's file takes up to SV_MAX_N_BLOCKS values, in a
+     * larger file */
+    size_t max_n = in->max_n > SV_MAX_N ? in->max_n : SV_MAX_N;
+    size_t limit = max_n > SV_MAX_N ? SV_LIMIT_VALUES_BLOCKS : SV_LIMIT_VALUES;
     char *owned = NULL;
     size_t len;
     if (in->kind == SV_INPUT_FILE || in->kind == SV_INPUT_STDIN) {
         /* The reader's message names the file (or stdin) itself. */
-        owned = sv_read_bounded(in->kind == SV_INPUT_FILE ? in->path : "-", SV_LIMIT_VALUES,
+        owned = sv_read_bounded(in->kind == SV_INPUT_FILE ? in->path : "-", limit,
                                 "values", &len, err, errlen);
         if (!owned)
             return SV_INPUT_BAD;
@@ -231,7 +243,7 @@ sv_input_status sv_input_read(const sv_input *in, sv_op op, sv_type type, sv_val
     } else {
         len = strlen(text);
     }
-    sv_input_status st = sv_input_parse_text(text, len, type, vals, n, why, sizeof why);
+    sv_input_status st = parse_text(text, len, type, max_n, limit, vals, n, why, sizeof why);
     free(owned);
     if (st != SV_INPUT_OK)
         sv_errorf(err, errlen, "%s: %s", sv_input_name(in), why);

@@ -269,9 +269,10 @@ int sv_ktrace_add_array(sv_ktrace *t, const char *name, sv_karray_kind kind, uin
         sv_errorf(err, errlen, "more than %d arrays", SV_KTRACE_MAX_ARRAYS);
         return -1;
     }
-    if (len == 0 || len > SV_KTRACE_MAX_CELLS || rows == 0 || len % rows != 0) {
-        sv_errorf(err, errlen, "array \"%s\": %u cells in %u rows (1 to %d cells, rows "
-                  "dividing them)", name, (unsigned)len, (unsigned)rows, SV_KTRACE_MAX_CELLS);
+    if (len == 0 || len > sv_karray_max_len(kind) || rows == 0 || len % rows != 0) {
+        sv_errorf(err, errlen, "array \"%s\": %u cells in %u rows (1 to %u cells, rows "
+                  "dividing them)", name, (unsigned)len, (unsigned)rows,
+                  (unsigned)sv_karray_max_len(kind));
         return -1;
     }
     if (!grow((void **)&t->arrays, t->narrays, sizeof *t->arrays, err, errlen))
@@ -670,7 +671,7 @@ bool sv_ktrace_validate(const sv_ktrace *t, char *err, size_t errlen)
         const sv_karray *k = &t->arrays[a];
         if (!k->name || !k->name[0] || strlen(k->name) > 256)
             BAD("arrays[%zu]: no name", a);
-        if ((unsigned)k->kind > SV_KARRAY_GLOBAL || k->len < 1 || k->len > SV_KTRACE_MAX_CELLS ||
+        if ((unsigned)k->kind > SV_KARRAY_GLOBAL || k->len < 1 || k->len > sv_karray_max_len(k->kind) ||
             k->rows < 1 || k->len % k->rows != 0)
             BAD("arrays[%zu]: kind, len or rows out of range", a);
         if (k->kind == SV_KARRAY_OUT && (++outs > 1 || k->len != t->n))

@@ -34,7 +34,9 @@ extern "C" {
  * recording past them and says so in the trace's notes). */
 #define SV_KTRACE_MAX_ARRAYS 16       /* shared arrays + out */
 #define SV_KTRACE_MAX_STEPS 4096      /* barrier intervals */
-#define SV_KTRACE_MAX_CELLS 65536     /* cells of one array (48 KiB / 4 bytes fits) */
+#define SV_KTRACE_MAX_CELLS 65536     /* cells of a shared or register array (48 KiB / 4 bytes fits) */
+#define SV_KTRACE_MAX_DEVICE_CELLS (1u << 21) /* of out[] or device memory (a host function's
+                                                 n = 2^20 and scratch as large again) */
 #define SV_KTRACE_MAX_HAZARDS 10000   /* hazards kept; hazards_total counts all */
 #define SV_KTRACE_MAX_SOURCE (256 * 1024) /* bytes of kernel source carried */
 #define SV_KTRACE_MAX_CONSOLE (64 * 1024) /* bytes of the kernel process's output kept */
@@ -57,6 +59,14 @@ typedef enum sv_karray_kind {
     SV_KARRAY_GLOBAL  /* device memory the host function scan allocated (cudaMalloc,
                          issue 31), under the name of the pointer it was given */
 } sv_karray_kind;
+
+/* The most cells an array of that kind holds: SV_KTRACE_MAX_DEVICE_CELLS for
+ * out[] and device memory, SV_KTRACE_MAX_CELLS for the rest. */
+static inline uint32_t sv_karray_max_len(sv_karray_kind kind)
+{
+    return kind == SV_KARRAY_OUT || kind == SV_KARRAY_GLOBAL ? SV_KTRACE_MAX_DEVICE_CELLS
+                                                             : SV_KTRACE_MAX_CELLS;
+}
 
 /* One array the kernel used, under its own name ("buf", "temp", "s", "out").
  * A static 2-D array `temp[2][N]` is one array of 2*N cells with rows = 2;
@@ -473,9 +483,14 @@ void sv_ktrace_set_output(sv_ktrace *t, size_t i, sv_value v);
  * budget, 669 steps), far more than a file's limit as JSON.
  * Returns the steps dropped. Call before sv_ktrace_analyze(). */
 size_t sv_ktrace_trim(sv_ktrace *t, size_t max_bytes);
-/* What scanviz-trace keeps a kernel trace file within: 12 MiB of the
- * reader's 16 MiB limit (SV_LIMIT_TRACE). */
+/* What scanviz-trace keeps a kernel trace file of n values within: 12 MiB,
+ * and 100 bytes more a value past 1024 (a host function's n up to 2^20:
+ * 112 MiB of the reader's 128 MiB limit, SV_LIMIT_TRACE). */
 #define SV_KTRACE_FILE_BUDGET ((size_t)12 << 20)
+static inline size_t sv_ktrace_file_budget(size_t n)
+{
+    return SV_KTRACE_FILE_BUDGET + (n > 1024 ? (n - 1024) * 100 : 0);
+}
 
 /* Whether t holds together as a runtime makes a trace: every array, step,
  * access, hazard, failure and cell-runs row within the trace's limits and

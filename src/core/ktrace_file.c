@@ -6,10 +6,13 @@
 #include "ktrace_file.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "error.h"
 #include "fileio.h"
@@ -630,7 +633,7 @@ static bool read_arrays(kreader *r, const json_t *root)
         if (!want_text(r, x, p, "name", false, 256, &name))
             return false;
         bool ok = want_name(r, x, p, "kind", array_kind, 4, &kind) &&
-                  want_int(r, x, p, "len", 1, SV_KTRACE_MAX_CELLS, &len) &&
+                  want_int(r, x, p, "len", 1, sv_karray_max_len((sv_karray_kind)kind), &len) &&
                   want_int(r, x, p, "rows", 1, len, &rows);
         for (size_t b = 0; ok && b < a; b++)
             if (strcmp(r->t->arrays[b].name, name) == 0)
@@ -1573,10 +1576,51 @@ const char *sv_ktrace_too_large(const char *text, char *why, size_t len)
                             SV_KTRACE_FILE_MAX_OBJECTS, why, len);
 }
 
+/* The value of the first `"key":` in head, as a whole number; -1: none. */
+static long long head_number(const char *head, const char *key)
+{
+    const char *p = strstr(head, key);
+    if (!p)
+        return -1;
+    p += strlen(key);
+    while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')
+        p++;
+    long long v = 0;
+    if (*p < '0' || *p > '9')
+        return -1;
+    for (; *p >= '0' && *p <= '9' && v < (1ll << 40); p++)
+        v = v * 10 + (*p - '0');
+    return v;
+}
+
+size_t sv_trace_read_limit(const char *path)
+{
+    if (!path || strcmp(path, "-") == 0)
+        return SV_LIMIT_TRACE;
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+    if (fd < 0)
+        return SV_LIMIT_TRACE; /* the read says why */
+    struct stat st;
+    char head[4097];
+    ssize_t got = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > SV_LIMIT_TRACE
+                      ? read(fd, head, sizeof head - 1) : -1;
+    close(fd);
+    if (got <= 0)
+        return SV_LIMIT_TRACE;
+    head[got] = '\0';
+    long long n = head_number(head, "\"n\":");
+    if (!strstr(head, "\"algorithm\": \"kernel\"") || n <= SV_MAX_N || n > SV_MAX_N_BLOCKS)
+        return SV_LIMIT_TRACE;
+    size_t limit = sv_ktrace_file_budget((size_t)n) + ((size_t)17 << 20);
+    limit &= ~(((size_t)1 << 20) - 1); /* whole MiB, as the refusal names it */
+    return limit < SV_LIMIT_TRACE_BLOCKS ? limit : SV_LIMIT_TRACE_BLOCKS;
+}
+
 sv_ktrace *sv_ktrace_load(const char *path, char *err, size_t errlen)
 {
     char why[512];
-    char *text = sv_read_bounded(path, SV_LIMIT_TRACE, "a trace file", NULL, err, errlen);
+    char *text = sv_read_bounded(path, sv_trace_read_limit(path), "a trace file", NULL, err,
+                                 errlen);
     if (!text)
         return NULL;
     sv_ktrace *t = sv_ktrace_parse(text, why, sizeof why);

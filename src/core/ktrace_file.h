@@ -15,9 +15,10 @@ extern "C" {
 
 /* What a kernel trace file may hold, counted before parsing (json_value.h,
  * sv_json_too_many): the largest of n = 1024 (a race's 10000 hazards, 11
- * steps of reads and writes) has about 600,000 values and 62,000 objects;
- * these leave four times that and bound the tree near 250 MB. */
-#define SV_KTRACE_FILE_MAX_TOKENS ((size_t)1 << 22)
+ * steps of reads and writes) has about 600,000 values and 62,000 objects; a
+ * host function's hierarchical scan of n = 2^20 (three launches) 9.6
+ * million values and 98,000 objects. These bound the tree near 1 GB. */
+#define SV_KTRACE_FILE_MAX_TOKENS ((size_t)1 << 24)
 #define SV_KTRACE_FILE_MAX_ARRAYS ((size_t)1 << 18)
 #define SV_KTRACE_FILE_MAX_OBJECTS ((size_t)1 << 18)
 
@@ -30,6 +31,13 @@ bool sv_ktrace_write(const sv_ktrace *t, FILE *f, char *err, size_t errlen);
  * them. A chapter's trace file carries its run so (trace_file.c). */
 bool sv_ktrace_write_cells(const sv_ktrace *t, FILE *f, char *err, size_t errlen);
 bool sv_ktrace_save(const sv_ktrace *t, const char *path, char *err, size_t errlen);
+
+/* How many bytes a trace file at path may take: SV_LIMIT_TRACE, or, for a
+ * regular file whose first 4 KiB say it is a kernel trace of n > SV_MAX_N
+ * values (only a host function's run has that many: `"algorithm":
+ * "kernel"` and `"n": N`), sv_ktrace_file_budget(n) and 16 MiB more (in whole MiB), at most
+ * SV_LIMIT_TRACE_BLOCKS. Standard input, pipes and devices: SV_LIMIT_TRACE. */
+size_t sv_trace_read_limit(const char *path);
 
 /* Reads and validates a kernel trace (a string / a path, "-" stdin, at most
  * SV_LIMIT_TRACE bytes / a parsed document): every field's presence, type

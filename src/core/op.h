@@ -47,8 +47,9 @@ typedef union sv_value {
 #define SV_MAX_N 1024
 /* Largest n of a kernel file whose host function scan launches many blocks
  * (issue 31): scanviz-trace --random N on the CPU runtime; a kernel trace
- * with launches holds up to it (each array at most SV_KTRACE_MAX_CELLS). */
-#define SV_MAX_N_BLOCKS 65536
+ * with launches holds up to it (out[] and device memory at most
+ * SV_KTRACE_MAX_DEVICE_CELLS each). */
+#define SV_MAX_N_BLOCKS (1 << 20)
 
 /* "sum", "max", ...; NULL for an out-of-range value. */
 const char *sv_op_name(sv_op op);

@@ -925,7 +925,8 @@ bool sv_trace_file_load_any(const char *path, sv_trace **trace, sv_ktrace **ktra
     char why[512];
     *trace = NULL;
     *ktrace = NULL;
-    char *text = sv_read_bounded(path, SV_LIMIT_TRACE, "a trace file", NULL, err, errlen);
+    char *text = sv_read_bounded(path, sv_trace_read_limit(path), "a trace file", NULL, err,
+                                 errlen);
     if (!text)
         return false; /* err names the file */
     bool ok = sv_trace_file_parse_any(text, trace, ktrace, why, sizeof why);
@@ -938,7 +939,8 @@ bool sv_trace_file_load_any(const char *path, sv_trace **trace, sv_ktrace **ktra
 sv_trace *sv_trace_load(const char *path, char *err, size_t errlen)
 {
     char why[512];
-    char *text = sv_read_bounded(path, SV_LIMIT_TRACE, "a trace file", NULL, err, errlen);
+    char *text = sv_read_bounded(path, sv_trace_read_limit(path), "a trace file", NULL, err,
+                                 errlen);
     if (!text)
         return NULL; /* err names the file */
     sv_trace *t = sv_trace_parse(text, why, sizeof why);

@@ -170,7 +170,7 @@ static void child_signals(void)
 
 bool sv_rt_limits_apply_time(const sv_runtime_request *req, char *err, size_t errlen)
 {
-    uint32_t ms = req->time_limit_ms ? req->time_limit_ms : SV_RUNTIME_DEFAULT_TIME_LIMIT_MS;
+    uint32_t ms = sv_runtime_time_limit_ms(req);
     child_limit_ms = ms;
     struct itimerval it;
     memset(&it, 0, sizeof it);

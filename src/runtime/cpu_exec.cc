@@ -2007,7 +2007,7 @@ bool host_mode = false;
 
 bool walls_before_load(char *err, size_t errlen)
 {
-    uint32_t ms = R->req->time_limit_ms ? R->req->time_limit_ms : SV_RUNTIME_DEFAULT_TIME_LIMIT_MS;
+    uint32_t ms = sv_runtime_time_limit_ms(R->req);
     unsigned long long as = 0;
 #ifndef SV_RT_ASAN
     uint32_t mb = R->req->memory_mb ? R->req->memory_mb : SV_RUNTIME_DEFAULT_MEMORY_MB;
@@ -2513,7 +2513,7 @@ constexpr uint32_t kSpinTries = 1000; // wakes of a stuck spinner before it is s
 constexpr uint32_t kMaxBlock = 1024;
 constexpr size_t kDevSlack = 4096;
 constexpr size_t kClosure = 4096;
-constexpr size_t kMaxDev = (size_t)SV_KTRACE_MAX_CELLS * kCell;
+constexpr size_t kMaxDev = (size_t)SV_KTRACE_MAX_DEVICE_CELLS * kCell;
 constexpr size_t kDynMax = 49152; // SV_RT_DYN
 constexpr size_t kName = 64;      // SV_SCAN_NAME
 

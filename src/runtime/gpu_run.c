@@ -763,7 +763,7 @@ static bool classify_hang(gpu_job *j, char *err, size_t errlen)
                  (unsigned)(j->n - waiting - ended));
         return sv_ktrace_set_text(&j->t->failure.message, msg, err, errlen);
     }
-    uint32_t ms = j->req->time_limit_ms ? j->req->time_limit_ms : SV_RUNTIME_DEFAULT_TIME_LIMIT_MS;
+    uint32_t ms = sv_runtime_time_limit_ms(j->req);
     snprintf(msg, sizeof msg, "the kernel ran past its time limit of %u ms on the GPU (no "
              "thread waits at a barrier)", (unsigned)ms);
     return sv_ktrace_fail(j->t, SV_KFAIL_TIME, msg, 0, -1, err, errlen);
@@ -788,7 +788,7 @@ static bool job_run(gpu_job *j, CUfunction fn, bool *done, char *err, size_t err
         CU(api.cuLaunchKernel(fn, 1, 1, 1, j->n, 1, 1, (unsigned)(8u * j->n), NULL, params, NULL),
            "launching the kernel");
     }
-    uint32_t ms = req->time_limit_ms ? req->time_limit_ms : SV_RUNTIME_DEFAULT_TIME_LIMIT_MS;
+    uint32_t ms = sv_runtime_time_limit_ms(req);
     double limit = ms > 400 ? ms - 200.0 : ms * 0.5;
     for (;;) {
         CUresult r = api.cuStreamQuery(NULL);
@@ -1770,7 +1770,7 @@ static bool gpu_run_plan(const sv_runtime_request *req, const sv_source_scan *s,
         if (*line != 'A')
             continue;
         if (na >= PLAN_MAX_ARRAYS || !plan_num(&q, PLAN_MAX_ARRAYS * 4, &k) ||
-            !plan_num(&q, (unsigned long long)SV_KTRACE_MAX_CELLS * 4, &a) || a < 4 ||
+            !plan_num(&q, (unsigned long long)SV_KTRACE_MAX_DEVICE_CELLS * 4, &a) || a < 4 ||
             !plan_word(&q, arrs[na].name, sizeof arrs[na].name)) {
             ok = sv_ktrace_fail(t, SV_KFAIL_INTERNAL, "the launches' plan names device memory "
                                 "it cannot hold", 0, -1, err, errlen);

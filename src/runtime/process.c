@@ -200,7 +200,7 @@ static bool console_take(int cfd, child_out *o)
  * room for the child's start and, on the GPU, NVRTC and the context. */
 static long long backstop_ms(const sv_runtime_request *req)
 {
-    uint32_t ms = req->time_limit_ms ? req->time_limit_ms : SV_RUNTIME_DEFAULT_TIME_LIMIT_MS;
+    uint32_t ms = sv_runtime_time_limit_ms(req);
     return (long long)ms + (req->backend == SV_RUNTIME_GPU ? SV_RT_GPU_SETUP_MS : 1000) +
            (req->racecheck ? 300000 : 0);
 }
@@ -620,7 +620,7 @@ static bool fail_from_child(sv_ktrace *t, const sv_runtime_request *req, const c
     char msg[512];
     sv_kfail_kind kind = SV_KFAIL_CRASH;
     uint32_t mb = req->memory_mb ? req->memory_mb : SV_RUNTIME_DEFAULT_MEMORY_MB;
-    uint32_t ms = req->time_limit_ms ? req->time_limit_ms : SV_RUNTIME_DEFAULT_TIME_LIMIT_MS;
+    uint32_t ms = sv_runtime_time_limit_ms(req);
     if (o->too_big) {
         kind = SV_KFAIL_INTERNAL;
         snprintf(msg, sizeof msg, "the kernel's trace is larger than %zu MiB", WIRE_MAX >> 20);

@@ -26,6 +26,9 @@ extern "C" {
 
 #define SV_RUNTIME_DEFAULT_TIME_LIMIT_MS 5000   /* --time-limit */
 #define SV_RUNTIME_DEFAULT_MEMORY_MB 1024       /* the child's address-space limit */
+/* A host function's run takes about 5 us a value on the CPU runtime (2^20
+ * values: 5 s): past 250,000 values the default limit is 20 us a value. */
+#define SV_RUNTIME_TIME_LIMIT_US_PER_VALUE 20
 
 typedef enum sv_runtime_backend {
     SV_RUNTIME_CPU,
@@ -48,7 +51,7 @@ typedef struct sv_runtime_request {
     sv_type type;
     sv_scan scan;
     const sv_value *input;
-    size_t n;                /* 1 .. SV_MAX_N */
+    size_t n;                /* 1 .. SV_MAX_N (SV_MAX_N_BLOCKS: a host function) */
     int output_round;        /* what out[] must hold: 0 the scan, R >= 1 round R's
                                 windows (an exercise's output round: the wrong runs,
                                 the trace's verdict judge that) */
@@ -60,7 +63,7 @@ typedef struct sv_runtime_request {
     bool shake;              /* GPU: a seeded per-warp sleep before each barrier's next reads */
     uint64_t shake_seed;
     bool racecheck;          /* GPU: under compute-sanitizer's racecheck */
-    uint32_t time_limit_ms;  /* 0: SV_RUNTIME_DEFAULT_TIME_LIMIT_MS */
+    uint32_t time_limit_ms;  /* 0: sv_runtime_time_limit_ms's default */
     uint32_t memory_mb;      /* 0: SV_RUNTIME_DEFAULT_MEMORY_MB */
     /* The runtime's own (issue 31): on the GPU, a host function's launches
      * as the CPU runtime ran them (sv_ktrace.plan), which the GPU replays;
@@ -71,6 +74,16 @@ typedef struct sv_runtime_request {
     void (*progress)(void *ctx, uint32_t done, uint32_t runs);
     void *progress_ctx;
 } sv_runtime_request;
+
+/* The request's time limit in ms: its own, else SV_RUNTIME_DEFAULT_TIME_LIMIT_MS
+ * or SV_RUNTIME_TIME_LIMIT_US_PER_VALUE a value, whichever is longer. */
+static inline uint32_t sv_runtime_time_limit_ms(const sv_runtime_request *req)
+{
+    if (req->time_limit_ms)
+        return req->time_limit_ms;
+    unsigned long long ms = (unsigned long long)req->n * SV_RUNTIME_TIME_LIMIT_US_PER_VALUE / 1000;
+    return ms > SV_RUNTIME_DEFAULT_TIME_LIMIT_MS ? (uint32_t)ms : SV_RUNTIME_DEFAULT_TIME_LIMIT_MS;
+}
 
 /* Runs the request. Returns a trace (never NULL unless allocation failed,
  * err filled): a kernel that does not compile, crashes, deadlocks or runs

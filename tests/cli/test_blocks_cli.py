@@ -1,6 +1,7 @@
 """scanviz-trace --kernel-file on files of many blocks (issue 31), as a user
-runs them: n past one block (--random up to 65,536 for a file with a host
-function scan; the one-block limit and its words for any other), the
+runs them: n past one block (--random, --input and --file up to 2^20 for a
+file with a host function scan; the one-block limit and its words for any
+other), the
 launches in the trace file and the table, the output against a scan
 computed here, the trace file opened again byte for byte, the in-order
 assumption named (exit 5) and a race between blocks (exit 4).
@@ -111,8 +112,59 @@ rc, out, err = run("--kernel-file", k("blocks_hier.cu"), "--input", "3 1 7 0 4 1
 check(rc == 0 and "Launch 1 \u00b7 block_scan<<<1, 64>>> at line " in out and
       "Launch 3 \u00b7 add_back<<<1, 64>>>" in out, f"table: {rc} {out[:600]}")
 # past the limit of launches, and past one block without a host function
-rc, out, err = run("--kernel-file", k("blocks_hier.cu"), "--random", "65537")
-check(rc == 2 and "expected a whole decimal number from 1 to 65536" in err, f"65537: {rc} {err}")
+rc, out, err = run("--kernel-file", k("blocks_hier.cu"), "--random", "1048577")
+check(rc == 2 and "expected a whole decimal number from 1 to 1048576" in err,
+      f"1048577: {rc} {err}")
+# the hierarchical scan at n = 2^20 (16,384 blocks of 64): right, within its
+# default time limit (20 us a value), its trace file (about 70 MB) written
+# whole and read back byte for byte from a file (standard input keeps the
+# 16 MiB of any trace)
+tmpdir = os.environ.get("TMPDIR", "/tmp")
+big = os.path.join(tmpdir, f"sv-blocks-{os.getpid()}.json")
+rc, out, err = run("--kernel-file", k("blocks_hier.cu"), "--random", "1048576", "--seed", "5",
+                   "--format", "json", "-o", big, timeout=300)
+out = open(big).read() if rc == 0 else ""
+check(rc == 0, f"hier at 2^20: exit {rc}: {err[-400:]}")
+t = json.loads(out) if rc == 0 else {}
+check(t.get("n") == 1048576 and t.get("output") == scan(t.get("input", [])) and
+      t.get("expected") == t.get("output"), "hier at 2^20: output is not the scan")
+check([(x["grid"], x["step"]) for x in t.get("launches", [])] == [(16384, 0), (1, 1), (16384, 2)]
+      and len(t.get("steps", [])) == 3 and t["arrays"][1]["len"] == 16384 and
+      len(t.get("tiles", [])) == 2 * 16384 + 1, f"hier at 2^20: {t.get('launches')}")
+check(t["steps"][2]["cells"][0] == t["output"] and t["steps"][2]["wrote"][0] ==
+      list(range(64, 1048576)), "hier at 2^20: the add-back's step")
+p = subprocess.run([TRACE, "--open", big, "--format", "json"], capture_output=True, text=True,
+                   timeout=300)
+check(p.returncode == 0 and p.stdout == out, f"the 2^20 trace does not open again: {p.stderr}")
+p = subprocess.run([TRACE, "--open", "-", "--format", "json"], input=out, capture_output=True,
+                   text=True, timeout=300)
+check(p.returncode == 2 and "stdin: longer than the limit of 16 MiB for a trace file" in p.stderr,
+      f"the 2^20 trace from stdin: {p.returncode} {p.stderr}")
+# a file that says it is of 2^20 values but is padded past its budget
+with open(big, "a") as f:
+    f.write(" " * (128 << 20))
+p = subprocess.run([TRACE, "--open", big], capture_output=True, text=True, timeout=300)
+check(p.returncode == 2 and "longer than the limit of 128 MiB for a trace file" in p.stderr,
+      f"a padded 2^20 trace: {p.returncode} {p.stderr}")
+os.unlink(big)
+del t, out
+# --file and --input past 1024 values for such a file (a file of 2^20 values
+# is more than the one block's 1 MiB of values)
+vals = [(v * 7919) % 19 - 9 for v in range(1048576)]
+path = os.path.join(tmpdir, f"sv-blocks-{os.getpid()}.txt")
+with open(path, "w") as f:
+    f.write("# 2^20 values\n" + "\n".join(map(str, vals)) + "\n")
+rc, out, err = run("--kernel-file", k("blocks_lookback.cu"), "--file", path, "--format", "json",
+                   timeout=300)
+os.unlink(path)
+check(rc == 0 and json.loads(out)["output"] == scan(vals) if rc == 0 else False,
+      f"lookback on a file of 2^20 values: {rc} {err[-300:]}")
+rc, out, err = run("--kernel-file", k("blocks_hier.cu"), "--input", " ".join(map(str, vals[:3000])),
+                   "--format", "json")
+check(rc == 0 and json.loads(out)["output"] == scan(vals[:3000]) if rc == 0 else False,
+      f"hier on --input of 3000 values: {rc} {err[-300:]}")
+rc, out, err = run("--kernel-file", k("double_buffer.cu"), "--input", " ".join(["1"] * 1025))
+check(rc == 2 and "1025 values: more than the block limit of 1024" in err, f"one block, 1025: {err}")
 rc, out, err = run("--kernel-file", k("double_buffer.cu"), "--random", "2000")
 check(rc == 2 and "n = 2000 is above the block limit: a single-block scan takes at most 1024 "
       "elements" in err, f"one block at 2000: {rc} {err}")
