@@ -83,8 +83,9 @@ static sv_app_status first_trace(sv_app_state *s, const sv_app_config *c, char *
         s->deck = c->deck;
         s->deck_n = c->deck && c->deck_n > 1 ? c->deck_n : 0;
         s->deck_at = 0;
+        bool too_many = c->ktrace->n > SV_MAX_N; /* refused in words: exit 2 */
         if (!sv_app_adopt_ktrace(s, c->ktrace, c->trace_path, err, errlen))
-            return SV_APP_FAILED;
+            return too_many ? SV_APP_BAD_INPUT : SV_APP_FAILED;
     } else if (c->trace) {
         sv_trace *t = c->trace;
         sv_app_adopt(s, t);

@@ -175,6 +175,13 @@ bool sv_app_adopt_ktrace(sv_app_state *s, sv_ktrace *k, const char *path, char *
     /* The chapter's kernel on the same input: the window's input, op and
      * scan for everything else (the input box, the state line). */
     s->kernel = SV_KERNEL_CORRECT;
+    if (k->n > SV_MAX_N) { /* a host function's many blocks (issue 31) */
+        snprintf(err, errlen, "%s: a kernel trace of n = %zu (%zu launch%s): the window shows at "
+                 "most %d values (scanviz-trace --open prints it)", path ? path : "the trace",
+                 k->n, k->nlaunches, k->nlaunches == 1 ? "" : "es", SV_MAX_N);
+        sv_ktrace_destroy(k);
+        return false;
+    }
     if (sv_app_recapture(s, k->op, k->type, k->scan, k->input, k->n, err, errlen) !=
         SV_CAPTURE_OK) {
         sv_ktrace_destroy(k);

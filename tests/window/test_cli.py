@@ -185,6 +185,28 @@ def exercise_tests(exe, tmp):
     check(rc == 2 and "not with --kernel-file" in err, f"--exercise --kernel-file: {rc} {err}")
 
 
+def big_trace_tests(exe, trace_tool, tmp):
+    """A host function's trace of more than 1024 values (issue 31): the
+    window refuses it in words, exit 2, naming the file once."""
+    if not trace_tool:
+        return
+    k = os.path.join(tmp, "copy_blocks.cu")
+    with open(k, "w") as f:
+        f.write("__global__ void copy(const int *in, int *out, int n)\n{\n"
+                "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                "    if (i < n)\n        out[i] = i == 0 ? in[0] : in[i];\n}\n\n"
+                "void scan(const int *in, int *out, int n)\n{\n"
+                "    copy<<<(n + 255) / 256, 256>>>(in, out, n);\n}\n")
+    big = os.path.join(tmp, "big.json")
+    rc, out, err = run(trace_tool, "--kernel-file", k, "--random", "2048", "--format", "json",
+                       "-o", big)
+    check(rc == 4 and os.path.exists(big), f"copy of 2048 values: exit {rc}: {err[-300:]}")
+    rc, out, err = run(exe, "--trace", big, "--export", os.path.join(tmp, "big"))
+    check(rc == 2 and "a kernel trace of n = 2048 (1 launch): the window shows at most 1024 "
+          "values (scanviz-trace --open prints it)" in err and err.count(big) == 1,
+          f"--trace of 2048 values: exit {rc}: {err.strip()}")
+
+
 def readme_kernel_tests(exe, trace_tool, tmp):
     """The README's "Your own kernel" commands, as a newcomer types them in
     an empty folder with nothing installed: each exits 0 (scanviz and
@@ -426,6 +448,7 @@ def main():
     check(rc == 0 and "median" in out and "p99" in out, f"--bench-frames: {rc} {out} {err}")
 
     fault_tests(exe, trace_tool, tmp)
+    big_trace_tests(exe, trace_tool, tmp)
     exercise_tests(exe, tmp)
     readme_kernel_tests(exe, trace_tool, tmp)
 
