@@ -4027,10 +4027,20 @@ void g_run_launch()
 // An array of t's own at the end of its list (steps before it hold it
 // unwritten, at once: a signal may send the trace before the run's end);
 // its index, -1 when the trace has no room or memory.
+// The cells of one step of t: its arrays' together.
+static uint64_t g_cells(const sv_ktrace *t)
+{
+    uint64_t c = 0;
+    for (size_t a = 0; a < t->narrays; a++)
+        c += t->arrays[a].len;
+    return c;
+}
+
 int g_add_array(const char *name, sv_karray_kind kind, uint32_t len, uint32_t rows, bool touched)
 {
     sv_ktrace *t = R->t;
-    if (t->narrays >= SV_KTRACE_MAX_ARRAYS || len == 0)
+    if (t->narrays >= SV_KTRACE_MAX_ARRAYS || len == 0 ||
+        (uint64_t)(g_cells(t) + len) * (t->nsteps ? t->nsteps : 1) > SV_KTRACE_MAX_TOTAL_CELLS)
         return -1;
     sv_karray *k = &t->arrays[t->narrays];
     k->name = dup_str(name);
@@ -4075,25 +4085,29 @@ int g_shared_tidx(uint16_t si)
     return ai;
 }
 
-// The device memory after a launch (at line) as a step of t.
-bool g_step(int line)
+// The device memory after a launch (at line) as a step of t: 1, or 0 where
+// the trace has no room for another step (SV_KTRACE_MAX_STEPS, or the cells
+// of all steps past SV_KTRACE_MAX_TOTAL_CELLS: 32 launches of 2^20 values),
+// -1 out of memory.
+int g_step(int line)
 {
     sv_ktrace *t = R->t;
-    if (t->nsteps >= SV_KTRACE_MAX_STEPS)
-        return true;
+    if (t->nsteps >= SV_KTRACE_MAX_STEPS ||
+        (uint64_t)g_cells(t) * (t->nsteps + 1) > SV_KTRACE_MAX_TOTAL_CELLS)
+        return 0;
     sv_kstep *s = &t->steps[t->nsteps];
     s->barrier_line = line;
     s->cells = alloc_n<sv_value *>(SV_KTRACE_MAX_ARRAYS);
     s->written = alloc_n<bool *>(SV_KTRACE_MAX_ARRAYS);
     s->wrote = alloc_n<bool *>(SV_KTRACE_MAX_ARRAYS);
     if (!s->cells || !s->written || !s->wrote)
-        return false;
+        return -1;
     for (size_t ai = 0; ai < t->narrays; ai++) { // every array; the shared ones unwritten
         s->cells[ai] = alloc_n<sv_value>(t->arrays[ai].len);
         s->written[ai] = alloc_n<bool>(t->arrays[ai].len);
         s->wrote[ai] = alloc_n<bool>(t->arrays[ai].len);
         if (!s->cells[ai] || !s->written[ai] || !s->wrote[ai])
-            return false;
+            return -1;
     }
     for (size_t d = 0; d < G->dev.size(); d++) {
         const GArr &a = G->dev[d];
@@ -4110,7 +4124,7 @@ bool g_step(int line)
         }
     }
     t->nsteps++;
-    return true;
+    return 1;
 }
 
 // The host function's run (each launch, then the output).
@@ -4156,9 +4170,18 @@ bool g_run(sv_schedule sched, char *err, size_t errlen)
         const bool stuck = R->failed && R->t->failure.kind == SV_KFAIL_DEADLOCK;
         if (R->failed && !stuck)
             break;
-        if (!g_step(G->line)) {
+        const int rec = g_step(G->line);
+        if (rec < 0) {
             sv_errorf(err, errlen, "out of memory recording the trace");
             return false;
+        }
+        if (rec == 0) { // no room: the launch runs, its step and tiles go
+            R->t->steps_dropped++;
+            G->events_dropped += (uint32_t)G->ev.size();
+            G->ev.clear();
+            if (stuck)
+                break;
+            continue;
         }
         sv_klaunch l = {dup_str(G->kernel), G->grid, G->block, (uint32_t)G->shared, G->line,
                         (uint32_t)(R->t->nsteps - 1)};

@@ -234,6 +234,7 @@ bool sv_rt_wire_send(int fd, const sv_ktrace *t)
         w64(e->other_time);
     }
     w32(t->events_dropped);
+    w32(t->steps_dropped);
     w32(WIRE_END);
     wput(wkey, sizeof wkey);
     wflush();
@@ -615,6 +616,9 @@ bool sv_rt_wire_recv_first(const unsigned char *data, size_t len, const unsigned
         t->nevents = k + 1;
     }
     t->events_dropped = r32(&r);
+    t->steps_dropped = r32(&r);
+    if (t->steps_dropped > (1u << 30))
+        r.ok = false;
     unsigned char k1[SV_RT_KEY_BYTES];
     if (r32(&r) != WIRE_END || !rget(&r, k1, sizeof k1) || !r.ok) {
         sv_errorf(err, errlen, "the runtime's child sent a trace cut short or broken (%zu "

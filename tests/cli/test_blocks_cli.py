@@ -148,6 +148,16 @@ check(p.returncode == 2 and "longer than the limit of 128 MiB for a trace file" 
       f"a padded 2^20 trace: {p.returncode} {p.stderr}")
 os.unlink(big)
 del t, out
+# more launches than the trace's 2^25 cells of steps hold: the first 10 are
+# steps, the other 11 ran (the output is theirs) and are counted as dropped
+rc, out, err = run("--kernel-file", k("blocks_many_launches.cu"), "--random", "1048576",
+                   "--format", "json", timeout=300)
+t = json.loads(out) if rc == 4 else {}
+check(rc == 4 and len(t.get("steps", [])) == 10 and t.get("steps_dropped") == 11 and
+      len(t.get("launches", [])) == 10 and len(t.get("tiles", [])) == 10 and
+      t.get("output") == t.get("input") and t.get("first_wrong") == 1,
+      f"21 launches at 2^20: exit {rc}: {err[-300:]}")
+del t, out
 # --file and --input past 1024 values for such a file (a file of 2^20 values
 # is more than the one block's 1 MiB of values)
 vals = [(v * 7919) % 19 - 9 for v in range(1048576)]
