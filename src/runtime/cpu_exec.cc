@@ -1331,7 +1331,10 @@ void hook_span(void *addr, unsigned long size, int write, void *pcp)
 constexpr uint32_t kMaxPrints = 2 * SV_KTRACE_MAX_PRINTS;
 uint32_t prints_run = UINT32_MAX, prints_made = 0;
 
-int hook_print(int line, const char *fmt, va_list ap)
+void g_fail(sv_kfail_kind kind, const char *msg, int32_t line, int32_t array, int64_t index);
+
+// host: the host function scan's printf (the grid engine's), else a thread's
+int hook_print_as(int line, const char *fmt, va_list ap, bool host)
 {
     if (R->failed)
         return 0;
@@ -1343,6 +1346,10 @@ int hook_print(int line, const char *fmt, va_list ap)
     if (!ended || !sv_print_format_ok(fmt, len, why, sizeof why)) {
         if (!ended)
             snprintf(why, sizeof why, "printf's format is not a string of the kernel file's");
+        if (host) {
+            g_fail(SV_KFAIL_REFUSED, why, line, -1, 0); // never resumed
+            return 0;
+        }
         fail_set(SV_KFAIL_REFUSED, why, line, (int32_t)R->cur, -1, 0);
         to_scheduler(); // never resumed
         return 0;
@@ -1360,8 +1367,11 @@ int hook_print(int line, const char *fmt, va_list ap)
         if (*c == '\x1d' || *c == '\x1e' || *c == '\x1f')
             *c = '?';
     char rec[SV_KTRACE_MAX_PRINT + 96];
-    int k = snprintf(rec, sizeof rec, "\x1esv %u %u %u %d\x1f%s\x1d", R->run, R->cur, R->step,
-                     line > 0 ? line : 0, text);
+    // the host function's text goes to the console as a program's would (no
+    // thread's record: the trace's console keeps it, escaped)
+    int k = host ? snprintf(rec, sizeof rec, "%s", text)
+                 : snprintf(rec, sizeof rec, "\x1esv %u %u %u %d\x1f%s\x1d", R->run, R->cur,
+                            R->step, line > 0 ? line : 0, text);
     if (k > 0) {
         size_t done = 0, want = (size_t)k < sizeof rec ? (size_t)k : sizeof rec - 1;
         while (done < want) {
@@ -1372,6 +1382,11 @@ int hook_print(int line, const char *fmt, va_list ap)
         }
     }
     return r;
+}
+
+int hook_print(int line, const char *fmt, va_list ap)
+{
+    return hook_print_as(line, fmt, ap, false);
 }
 
 // The host side's calls from a file run as one block: the file has no host
@@ -3370,12 +3385,15 @@ unsigned long long g_hook_warp(int kind, unsigned mask, unsigned long long value
     return t.wres;
 }
 
-// printf of a kernel's thread (as one block's, its thread the global index):
-// a thread past n, or the host, prints nothing yet.
+// printf of a kernel's thread (as one block's, its thread the global index),
+// or of the host function (to the console); a thread past n prints nothing
+// yet.
 int g_hook_print(int line, const char *fmt, va_list ap)
 {
-    if (G->in_host || g_thread(G->th[G->cur]) < 0) {
-        g_not_yet(G->in_host ? "printf in the host function" : "printf in a thread past n", line);
+    if (G->in_host)
+        return hook_print_as(line, fmt, ap, true);
+    if (g_thread(G->th[G->cur]) < 0) {
+        g_not_yet("printf in a thread past n", line);
         return 0;
     }
     return hook_print(line, fmt, ap);

@@ -148,6 +148,22 @@ check(p.returncode == 2 and "longer than the limit of 128 MiB for a trace file" 
       f"a padded 2^20 trace: {p.returncode} {p.stderr}")
 os.unlink(big)
 del t, out
+# printf in the host function: its text in the trace's console, as a
+# program's output (escaped), the run as without it
+hp = os.path.join(tmpdir, f"sv-host-printf-{os.getpid()}.cu")
+with open(hp, "w") as f:
+    f.write(open(k("blocks_hier.cu")).read().replace(
+        "    cudaFree(sums);", '    printf("%d blocks of %d, \\x1b[31m\\n", blocks, B);\n'
+        '    cudaFree(sums);'))
+rc, out, err = run("--kernel-file", hp, "--input", "3 1 7 0 4 1 6 3 2", "--format", "json")
+t = json.loads(out) if rc == 0 else {}
+check(rc == 0 and t.get("console") == "1 blocks of 64, \\e[31m\\n" and
+      t.get("output") == scan([3, 1, 7, 0, 4, 1, 6, 3, 2]),
+      f"host printf: {rc} {t.get('console')!r} {err[-300:]}")
+rc, out, err = run("--kernel-file", hp, "--input", "3 1 7 0 4 1 6 3 2")
+check(rc == 0 and "the kernel's process wrote: 1 blocks of 64, \\e[31m\\n" in out and
+      "\x1b[31m" not in out, f"host printf, table: {rc} {out[-400:]}")
+os.unlink(hp)
 # more launches than the trace's 2^25 cells of steps hold: the first 10 are
 # steps, the other 11 ran (the output is theirs) and are counted as dropped
 rc, out, err = run("--kernel-file", k("blocks_many_launches.cu"), "--random", "1048576",
