@@ -2526,6 +2526,7 @@ constexpr uint32_t kResident = 2;
 constexpr uint32_t kSpin = 64;
 constexpr uint32_t kSpinTries = 1000; // wakes of a stuck spinner before it is stuck
 constexpr uint32_t kMaxBlock = 1024;
+constexpr uint32_t kMaxGrid = SV_MAX_N_BLOCKS; // blocks a launch: one a value at the most n
 constexpr size_t kDevSlack = 4096;
 constexpr size_t kClosure = 4096;
 constexpr size_t kMaxDev = (size_t)SV_KTRACE_MAX_DEVICE_CELLS * kCell;
@@ -3582,12 +3583,12 @@ void g_hook_launch(int line, const char *kernel, const unsigned *grid, const uns
         g_fail(SV_KFAIL_REFUSED, msg, line, -1, 0);
         return;
     }
-    if (grid[0] < 1 || grid[0] > (1u << 16) || block[0] < 1 || block[0] > kMaxBlock ||
+    if (grid[0] < 1 || grid[0] > kMaxGrid || block[0] < 1 || block[0] > kMaxBlock ||
         shared > kDynMax) {
         snprintf(msg, sizeof msg, "the launch of %s at line %d: %u blocks of %u threads with %lu "
-                 "bytes of shared memory (the CPU runtime: 1 .. 65536 blocks of 1 .. %u "
+                 "bytes of shared memory (the CPU runtime: 1 .. %u blocks of 1 .. %u "
                  "threads, at most 49152 bytes)", name, line, grid[0], block[0], shared,
-                 kMaxBlock);
+                 kMaxGrid, kMaxBlock);
         g_fail(SV_KFAIL_REFUSED, msg, line, -1, 0);
         return;
     }
