@@ -148,6 +148,18 @@ check(p.returncode == 2 and "longer than the limit of 128 MiB for a trace file" 
       f"a padded 2^20 trace: {p.returncode} {p.stderr}")
 os.unlink(big)
 del t, out
+# a launch of more than 65,536 blocks (one thread each): right, without
+# tiles (the trace's 65,536), its events counted as dropped
+b1 = os.path.join(tmpdir, f"sv-b1-{os.getpid()}.cu")
+with open(b1, "w") as f:
+    f.write(open(k("blocks_hier.cu")).read().replace("#define B 64", "#define B 1"))
+rc, out, err = run("--kernel-file", b1, "--random", "70000", "--format", "json")
+os.unlink(b1)
+t = json.loads(out) if rc == 0 else {}
+check(rc == 0 and [(x["grid"], x["block"]) for x in t.get("launches", [])] ==
+      [(70000, 1), (1, 1), (70000, 1)] and [x["launch"] for x in t.get("tiles", [])] == [1] and
+      t.get("events_dropped", 0) > 0 and t.get("output") == scan(t.get("input", [])),
+      f"70000 blocks: {rc} {err[-300:]}")
 # printf in the host function: its text in the trace's console, as a
 # program's output (escaped), the run as without it
 hp = os.path.join(tmpdir, f"sv-host-printf-{os.getpid()}.cu")
