@@ -1425,10 +1425,16 @@ void hook_dset_one(void *, int, unsigned long, int line)
     hook_dalloc_one(0, nullptr, line);
 }
 
+void hook_dcopy_one(void *, const void *, unsigned long, int, int line)
+{
+    hook_dalloc_one(0, nullptr, line);
+}
+
 sv_rt_hooks the_hooks = {hook_access,  hook_sync, hook_shared, hook_alloc,
                          hook_release, hook_span, hook_warp,   hook_sync_count,
                          hook_atomic,  hook_assert_fail, hook_print, hook_launch_one,
-                         hook_dalloc_one, hook_dfree_one, hook_fence_one, hook_dset_one};
+                         hook_dalloc_one, hook_dfree_one, hook_fence_one, hook_dset_one,
+                         hook_dcopy_one};
 
 // ---- Steps ------------------------------------------------------------------
 
@@ -2657,7 +2663,8 @@ struct Grid {
     std::unordered_map<uint64_t, uint32_t> looked;
     std::unordered_set<uint64_t> waited;
     // the launches as a plan the GPU replays (sv_ktrace.plan): one line each
-    // of "A k BYTES NAME" (cudaMalloc), "S k OFF VALUE BYTES" (cudaMemset), "L
+    // of "A k BYTES NAME" (cudaMalloc), "S k OFF VALUE BYTES" (cudaMemset),
+    // "C k OFF j OFF BYTES" (cudaMemcpy from j, -1 for in[], into k), "L
     // LINE GRID BLOCK SHARED NARGS" then per argument "p k OFF" (a pointer
     // into device memory: k, or -1 for in[]) or "v SIZE HEX" (its bytes);
     // "x WHY" when one cannot be replayed
@@ -3636,6 +3643,56 @@ void g_hook_dset(void *p, int value, unsigned long bytes, int line)
     G->plan += pl;
 }
 
+// cudaMemcpy of the host function: device memory (in[], out[] or what it
+// allocated) into out[] or what it allocated, copied here and in the plan
+// ("C DST OFF SRC OFF BYTES", SRC -1 for in[]). To or from the host it is
+// refused: the host function does not read device memory, so that its
+// launches depend on n alone and the GPU can replay them.
+void g_hook_dcopy(void *dst, const void *src, unsigned long bytes, int kind, int line)
+{
+    char msg[320];
+    if (!G->in_host) {
+        snprintf(msg, sizeof msg, "block %u thread %u calls cudaMemcpy at line %d: device "
+                 "memory is the host function scan's to copy", G->th[G->cur].block,
+                 G->th[G->cur].tid, line);
+        g_fail(SV_KFAIL_REFUSED, msg, line, -1, 0);
+        return;
+    }
+    if (kind != 3 && kind != 4) { // cudaMemcpyDeviceToDevice, cudaMemcpyDefault
+        snprintf(msg, sizeof msg, "cudaMemcpy at line %d %s the host: the host function does "
+                 "not read or write device memory itself (its launches depend on n alone, so "
+                 "that the GPU can replay them); cudaMemcpyDeviceToDevice copies between device "
+                 "arrays", line, kind == 1 ? "from" : kind == 2 ? "to" : "to and from");
+        g_fail(SV_KFAIL_REFUSED, msg, line, -1, 0);
+        return;
+    }
+    uint32_t da = 0, sa = 0;
+    int64_t di = 0, si = 0;
+    const uintptr_t d = (uintptr_t)dst, s = (uintptr_t)src;
+    const bool ok = bytes > 0 && g_classify(d, bytes, &da, &di) == 0 && da != SV_KARRAY_IN &&
+                    g_classify(s, bytes, &sa, &si) == 0;
+    const uintptr_t dbase = ok ? G->dev[da].base : 0;
+    const uintptr_t sbase = !ok ? 0 : sa == SV_KARRAY_IN ? (uintptr_t)R->in : G->dev[sa].base;
+    if (bytes == 0)
+        return;
+    if (!ok || (d - dbase) % kCell != 0 || (s - sbase) % kCell != 0) {
+        snprintf(msg, sizeof msg, "cudaMemcpy at line %d of %lu bytes from %#llx to %#llx: the "
+                 "host function copies device memory (in[], out[] or what it allocated, from a "
+                 "cell's start) into out[] or what it allocated", line, bytes,
+                 (unsigned long long)s, (unsigned long long)d);
+        g_fail(SV_KFAIL_OUT_OF_RANGE, msg, line, -1, 0);
+        return;
+    }
+    memmove((void *)d, (const void *)s, bytes);
+    GArr &g = G->dev[da];
+    for (uint64_t c = (uint64_t)di; c < g.len && (c - (uint64_t)di) * kCell < bytes; c++)
+        g.written[c] = 1;
+    char pl[128];
+    snprintf(pl, sizeof pl, "C %u %llu %d %llu %lu\n", da, (unsigned long long)(d - dbase),
+             sa == SV_KARRAY_IN ? -1 : (int)sa, (unsigned long long)(s - sbase), bytes);
+    G->plan += pl;
+}
+
 // A launch's line of the plan (its arguments as the GPU will pass them).
 void g_plan_launch(int line, const sv_rt_arg *args, unsigned nargs)
 {
@@ -3683,7 +3740,8 @@ void g_plan_launch(int line, const sv_rt_arg *args, unsigned nargs)
 sv_rt_hooks g_hooks = {g_hook_access,  g_hook_sync,  g_hook_shared,      g_hook_alloc,
                        g_hook_release, g_hook_span,  g_hook_warp,        g_hook_sync_count,
                        g_hook_atomic,  g_hook_assert_fail, g_hook_print, g_hook_launch,
-                       g_hook_dalloc,  g_hook_dfree, g_hook_fence, g_hook_dset};
+                       g_hook_dalloc,  g_hook_dfree, g_hook_fence, g_hook_dset,
+                       g_hook_dcopy};
 
 ctx::fiber g_make(uint32_t j)
 {

@@ -105,6 +105,8 @@ typedef struct sv_rt_hooks {
     void (*fence)(int line);
     /* cudaMemset(p, value, bytes) of the host function at line */
     void (*dset)(void *p, int value, unsigned long bytes, int line);
+    /* cudaMemcpy(dst, src, bytes, kind) of the host function at line */
+    void (*dcopy)(void *dst, const void *src, unsigned long bytes, int kind, int line);
 } sv_rt_hooks;
 
 /* A launch's argument, converted to its parameter's type: where its bytes
@@ -413,6 +415,13 @@ struct dim3 {
  * as a launch copies a kernel's parameters. */
 typedef int cudaError_t;
 enum { cudaSuccess = 0, sv_rt_cuda_error = 2 };
+enum cudaMemcpyKind {
+    cudaMemcpyHostToHost = 0,
+    cudaMemcpyHostToDevice = 1,
+    cudaMemcpyDeviceToHost = 2,
+    cudaMemcpyDeviceToDevice = 3,
+    cudaMemcpyDefault = 4
+};
 struct sv_rt_cfg_t {
     unsigned grid[3], block[3];
     unsigned long shared;
@@ -503,6 +512,16 @@ SV_RT_HOOK cudaError_t sv_rt_cuda_memset(void *p, int v, unsigned long bytes, in
 }
 }
 #define cudaMemset(p, v, bytes) sv_rt_cuda_memset((void *)(p), (v), (bytes), __LINE__)
+extern "C" {
+SV_RT_HOOK cudaError_t sv_rt_cuda_memcpy(void *dst, const void *src, unsigned long bytes,
+                                         int kind, int line)
+{
+    sv_rt_hooks_ptr->dcopy(dst, src, bytes, kind, line);
+    return cudaSuccess;
+}
+}
+#define cudaMemcpy(d, s, bytes, kind) \
+    sv_rt_cuda_memcpy((void *)(d), (const void *)(s), (bytes), (int)(kind), __LINE__)
 static inline cudaError_t cudaDeviceSynchronize() { return cudaSuccess; }
 static inline cudaError_t cudaGetLastError() { return cudaSuccess; }
 static inline cudaError_t cudaPeekAtLastError() { return cudaSuccess; }

@@ -102,6 +102,7 @@ typedef struct nv_api {
     CUresult (*cuMemAlloc)(CUdeviceptr *, size_t);
     CUresult (*cuMemcpyHtoD)(CUdeviceptr, const void *, size_t);
     CUresult (*cuMemcpyDtoH)(void *, CUdeviceptr, size_t);
+    CUresult (*cuMemcpyDtoD)(CUdeviceptr, CUdeviceptr, size_t);
     CUresult (*cuMemsetD32)(CUdeviceptr, unsigned, size_t);
     CUresult (*cuMemsetD8)(CUdeviceptr, unsigned char, size_t);
     CUresult (*cuMemHostAlloc)(void **, size_t, unsigned);
@@ -170,6 +171,7 @@ static bool nv_load(nv_api *a, bool with_cuda, char *why, size_t whylen)
         SV_SYM(cuda, cuMemAlloc, "cuMemAlloc_v2"), SV_SYM(cuda, cuMemcpyHtoD, "cuMemcpyHtoD_v2"),
         SV_SYM(cuda, cuMemcpyDtoH, "cuMemcpyDtoH_v2"), SV_SYM(cuda, cuMemsetD32, "cuMemsetD32_v2"),
         SV_SYM(cuda, cuMemsetD8, "cuMemsetD8_v2"),
+        SV_SYM(cuda, cuMemcpyDtoD, "cuMemcpyDtoD_v2"),
         SV_SYM(cuda, cuMemHostAlloc, "cuMemHostAlloc"),
         SV_SYM(cuda, cuMemHostGetDevicePointer, "cuMemHostGetDevicePointer_v2"),
         SV_SYM(cuda, cuLaunchKernel, "cuLaunchKernel"),
@@ -1825,6 +1827,33 @@ static bool gpu_run_plan(const sv_runtime_request *req, const sv_source_scan *s,
             r = api.cuMemsetD8(arrs[k].d + a, (unsigned char)b, (size_t)c);
             if (r != 0) {
                 sv_errorf(err, errlen, "cudaMemset on the GPU: %s (CUDA error %d)", cu_words(r), r);
+                ok = false;
+            }
+            continue;
+        }
+        if (*line == 'C') { /* cudaMemcpy between device arrays: C DST OFF SRC OFF BYTES */
+            bool from_in = false, good = plan_num(&q, PLAN_MAX_ARRAYS, &k) && k < na &&
+                                         plan_num(&q, arrs[k].bytes, &a);
+            if (good) {
+                while (*q == ' ')
+                    q++;
+                from_in = strncmp(q, "-1", 2) == 0;
+                if (from_in)
+                    q += 2;
+                good = from_in || (plan_num(&q, PLAN_MAX_ARRAYS, &b) && b < na);
+            }
+            const size_t sbytes = !good ? 0 : from_in ? nbytes : arrs[b].bytes;
+            good = good && plan_num(&q, sbytes, &c) && plan_num(&q, sbytes - c, &d) &&
+                   d <= arrs[k].bytes - a;
+            if (!good) {
+                snprintf(why, sizeof why, "the launches' plan is not readable at \"%.40s\"",
+                         line);
+                ok = sv_ktrace_fail(t, SV_KFAIL_INTERNAL, why, 0, -1, err, errlen);
+                goto out;
+            }
+            r = api.cuMemcpyDtoD(arrs[k].d + a, (from_in ? d_in : arrs[b].d) + c, (size_t)d);
+            if (r != 0) {
+                sv_errorf(err, errlen, "cudaMemcpy on the GPU: %s (CUDA error %d)", cu_words(r), r);
                 ok = false;
             }
             continue;

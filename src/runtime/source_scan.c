@@ -65,7 +65,9 @@ static const char *const allowed_reserved[] = {
  * host (so that the launches depend on n alone). */
 static const char *const host_api[] = {
     "cudaMalloc", "cudaFree", "cudaMemset", "cudaDeviceSynchronize", "cudaGetLastError",
-    "cudaPeekAtLastError", "cudaError_t", "cudaSuccess", NULL,
+    "cudaPeekAtLastError", "cudaError_t", "cudaSuccess", "cudaMemcpy", "cudaMemcpyKind",
+    "cudaMemcpyDeviceToDevice", "cudaMemcpyDefault", "cudaMemcpyHostToDevice",
+    "cudaMemcpyDeviceToHost", "cudaMemcpyHostToHost", NULL,
 };
 
 /* What both runtimes define as macros, or the CPU runtime does where NVRTC
@@ -80,7 +82,7 @@ static const char *const runtime_macros[] = {
     "__syncwarp", "__constant__", "__syncthreads_count", "__syncthreads_and", "__syncthreads_or", "__ldg",
     "__reduce_add_sync", "__reduce_min_sync", "__reduce_max_sync", "__reduce_and_sync",
     "__reduce_or_sync", "__reduce_xor_sync", "assert", "printf", "cudaMalloc", "cudaFree",
-    "cudaMemset", "__threadfence", NULL,
+    "cudaMemset", "cudaMemcpy", "__threadfence", NULL,
 };
 
 /* CUDA that neither runtime provides yet, named in words instead of the

@@ -160,6 +160,25 @@ check(rc == 0 and [(x["grid"], x["block"]) for x in t.get("launches", [])] ==
       [(70000, 1), (1, 1), (70000, 1)] and [x["launch"] for x in t.get("tiles", [])] == [1] and
       t.get("events_dropped", 0) > 0 and t.get("output") == scan(t.get("input", [])),
       f"70000 blocks: {rc} {err[-300:]}")
+# cudaMemcpy between device arrays: one launch a round, the buffers swapped
+# on the host, in[] copied in and the last round copied out
+for sched in ("lockstep", "reverse", "random:3"):
+    rc, out, err = run("--kernel-file", k("blocks_memcpy.cu"), "--random", "1000", "--schedule",
+                       sched, "--format", "json")
+    t = json.loads(out) if rc == 0 else {}
+    check(rc == 0 and t.get("output") == scan(t.get("input", [])) and
+          [x["kernel"] for x in t.get("launches", [])] == ["round_kernel"] * 10 and
+          [a["name"] for a in t.get("arrays", [])] == ["out", "a", "b"] and
+          t["steps"][0]["cells"][2][:3] == scan(t["input"][:2]) + [t["input"][1] + t["input"][2]],
+          f"memcpy, {sched}: exit {rc}: {err[-300:]}")
+mc = os.path.join(tmpdir, f"sv-memcpy-{os.getpid()}.cu")
+with open(mc, "w") as f:
+    f.write(open(k("blocks_memcpy.cu")).read().replace(
+        "cudaMemcpyDeviceToDevice); /* MARK: copy in */", "cudaMemcpyHostToDevice);"))
+rc, out, err = run("--kernel-file", mc, "--random", "100")
+os.unlink(mc)
+check(rc == 2 and "cudaMemcpy at line 20 from the host: the host function does not read or "
+      "write device memory itself" in err, f"memcpy from the host: {rc} {err[-300:]}")
 # printf in the host function: its text in the trace's console, as a
 # program's output (escaped), the run as without it
 hp = os.path.join(tmpdir, f"sv-host-printf-{os.getpid()}.cu")
