@@ -1595,12 +1595,15 @@ static long long head_number(const char *head, const char *key)
 
 size_t sv_trace_read_limit(const char *path)
 {
-    if (!path || strcmp(path, "-") == 0)
+    struct stat st;
+    /* only a regular file is opened to look (a named pipe's writer must not
+     * see a reader come and go) */
+    if (!path || strcmp(path, "-") == 0 || stat(path, &st) != 0 || !S_ISREG(st.st_mode) ||
+        st.st_size <= SV_LIMIT_TRACE)
         return SV_LIMIT_TRACE;
     int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
     if (fd < 0)
         return SV_LIMIT_TRACE; /* the read says why */
-    struct stat st;
     char head[4097];
     ssize_t got = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > SV_LIMIT_TRACE
                       ? read(fd, head, sizeof head - 1) : -1;

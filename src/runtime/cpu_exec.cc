@@ -4101,9 +4101,6 @@ void g_run_launch()
     }
 }
 
-// An array of t's own at the end of its list (steps before it hold it
-// unwritten, at once: a signal may send the trace before the run's end);
-// its index, -1 when the trace has no room or memory.
 // The cells of one step of t: its arrays' together.
 static uint64_t g_cells(const sv_ktrace *t)
 {
@@ -4113,6 +4110,10 @@ static uint64_t g_cells(const sv_ktrace *t)
     return c;
 }
 
+// An array of t's own at the end of its list (steps before it hold it
+// unwritten, at once: a signal may send the trace before the run's end);
+// its index, -1 when the trace has no room (SV_KTRACE_MAX_ARRAYS, or the
+// steps' cells past SV_KTRACE_MAX_TOTAL_CELLS) or memory.
 int g_add_array(const char *name, sv_karray_kind kind, uint32_t len, uint32_t rows, bool touched)
 {
     sv_ktrace *t = R->t;
