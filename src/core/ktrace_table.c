@@ -176,6 +176,8 @@ static void print_step(const ktable *tb, size_t k)
     for (size_t a = 0; a < t->narrays; a++)
         if (t->arrays[a].touched && tb->cols[a] > cols)
             cols = tb->cols[a];
+    const size_t all = cols;
+    cols = cols > SV_KTRACE_TABLE_CELLS ? SV_KTRACE_TABLE_CELLS : cols;
     for (size_t lo = 0; lo < cols; lo += CELLS_PER_LINE) {
         size_t hi = lo + CELLS_PER_LINE < cols ? lo + CELLS_PER_LINE : cols;
         sv_rows_index(tb->f, tb->colour, tb->width, lo, hi);
@@ -196,8 +198,24 @@ static void print_step(const ktable *tb, size_t k)
             }
         }
     }
+    if (all > cols)
+        fprintf(tb->f, "  ... cells %zu to %zu not shown (--format json has every cell)\n", cols,
+                all - 1);
     print_divergence(tb, k);
     fputc('\n', tb->f);
+}
+
+/* The output's cells lo .. hi - 1, against the expected scan's. */
+static void output_lines(const ktable *tb, size_t lo, size_t end)
+{
+    const sv_ktrace *t = tb->t;
+    for (; lo < end; lo += CELLS_PER_LINE) {
+        size_t hi = lo + CELLS_PER_LINE < end ? lo + CELLS_PER_LINE : end;
+        sv_rows_index(tb->f, tb->colour, tb->width, lo, hi);
+        value_row(tb, "output", t->output, t->output_written, lo, hi);
+        if (t->expected)
+            value_row(tb, "expected", t->expected, NULL, lo, hi);
+    }
 }
 
 static void print_output(const ktable *tb)
@@ -207,12 +225,22 @@ static void print_output(const ktable *tb)
     fprintf(tb->f, "Output · out[] after the kernel, against the sequential %s scan of %s\n",
             sv_scan_name(t->scan), sv_op_name(t->op));
     on(tb, COL_RESET);
-    for (size_t lo = 0; lo < t->n; lo += CELLS_PER_LINE) {
-        size_t hi = lo + CELLS_PER_LINE < t->n ? lo + CELLS_PER_LINE : t->n;
-        sv_rows_index(tb->f, tb->colour, tb->width, lo, hi);
-        value_row(tb, "output", t->output, t->output_written, lo, hi);
-        if (t->expected)
-            value_row(tb, "expected", t->expected, NULL, lo, hi);
+    const size_t shown = t->n > SV_KTRACE_TABLE_CELLS ? SV_KTRACE_TABLE_CELLS : t->n;
+    output_lines(tb, 0, shown);
+    if (shown < t->n) {
+        size_t w = t->first_wrong >= 0 ? (size_t)t->first_wrong : 0;
+        size_t lo = w / CELLS_PER_LINE * CELLS_PER_LINE;
+        if (w >= shown) { /* the first wrong cell's line too */
+            if (lo > shown)
+                fprintf(tb->f, "  ... cells %zu to %zu not shown\n", shown, lo - 1);
+            output_lines(tb, lo, lo + CELLS_PER_LINE < t->n ? lo + CELLS_PER_LINE : t->n);
+            lo += CELLS_PER_LINE;
+        } else {
+            lo = shown;
+        }
+        if (lo < t->n)
+            fprintf(tb->f, "  ... cells %zu to %zu not shown (--format json has every cell)\n",
+                    lo, t->n - 1);
     }
     fputc('\n', tb->f);
 }

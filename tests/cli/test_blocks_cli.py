@@ -179,6 +179,15 @@ rc, out, err = run("--kernel-file", mc, "--random", "100")
 os.unlink(mc)
 check(rc == 2 and "cudaMemcpy at line 20 from the host: the host function does not read or "
       "write device memory itself" in err, f"memcpy from the host: {rc} {err[-300:]}")
+# the table past 4096 cells: the first 4096 of each step and of the output,
+# and the output's line of its first wrong cell
+rc, out, err = run("--kernel-file", k("blocks_warp.cu"), "--random", "65536")
+lines = out.splitlines()
+check(rc == 4 and out.count("  ... cells 4096 to 65535 not shown (--format json has every "
+                            "cell)") == 3 and "  ... cells 4096 to 4223 not shown" in lines and
+      "  ... cells 4240 to 65535 not shown (--format json has every cell)" in lines and
+      "  output: wrong from cell 4224: 524, expected 18745" in lines and len(out) < 1 << 20,
+      f"the table at 65536: {rc} {len(out)} bytes {err[-200:]}")
 # printf in the host function: its text in the trace's console, as a
 # program's output (escaped), the run as without it
 hp = os.path.join(tmpdir, f"sv-host-printf-{os.getpid()}.cu")
