@@ -38,7 +38,7 @@ def scan(values):
 
 # the hierarchical scan at n = 65,536: 1024 blocks of 64, three launches
 rc, out, err = run("--kernel-file", k("blocks_hier.cu"), "--random", "65536", "--seed", "3",
-                   "--schedule", "random:2", "--format", "json")
+                   "--schedule", "random:2", "--format", "json", "--time-limit", "60")
 check(rc == 0, f"hier at 65536: exit {rc}: {err[-400:]}")
 t = json.loads(out) if rc == 0 else {}
 check(t.get("n") == 65536 and t.get("verdict") == "ok", f"hier: n {t.get('n')} {t.get('verdict')}")
@@ -153,7 +153,8 @@ del t, out
 b1 = os.path.join(tmpdir, f"sv-b1-{os.getpid()}.cu")
 with open(b1, "w") as f:
     f.write(open(k("blocks_hier.cu")).read().replace("#define B 64", "#define B 1"))
-rc, out, err = run("--kernel-file", b1, "--random", "70000", "--format", "json")
+rc, out, err = run("--kernel-file", b1, "--random", "70000", "--format", "json", "--time-limit",
+                   "60")
 os.unlink(b1)
 t = json.loads(out) if rc == 0 else {}
 check(rc == 0 and [(x["grid"], x["block"]) for x in t.get("launches", [])] ==
@@ -221,7 +222,7 @@ path = os.path.join(tmpdir, f"sv-blocks-{os.getpid()}.txt")
 with open(path, "w") as f:
     f.write("# 2^20 values\n" + "\n".join(map(str, vals)) + "\n")
 rc, out, err = run("--kernel-file", k("blocks_lookback.cu"), "--file", path, "--format", "json",
-                   timeout=300)
+                   "--time-limit", "120", timeout=300)
 os.unlink(path)
 check(rc == 0 and json.loads(out)["output"] == scan(vals) if rc == 0 else False,
       f"lookback on a file of 2^20 values: {rc} {err[-300:]}")
