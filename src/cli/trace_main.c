@@ -501,8 +501,7 @@ static int run_open(const options *o)
         if (st >= 0)
             return st;
     } else if (!(text = sv_read_bounded(o->open_path, sv_trace_read_limit(o->open_path),
-                                        "a trace file", NULL, err,
-                                        sizeof err))) {
+                                        "a trace file", NULL, err, sizeof err))) {
         return report(EXIT_USAGE, "%s", err);
     }
     sv_trace *t = sv_trace_parse(text, why, sizeof why);

@@ -671,7 +671,8 @@ bool sv_ktrace_validate(const sv_ktrace *t, char *err, size_t errlen)
         const sv_karray *k = &t->arrays[a];
         if (!k->name || !k->name[0] || strlen(k->name) > 256)
             BAD("arrays[%zu]: no name", a);
-        if ((unsigned)k->kind > SV_KARRAY_GLOBAL || k->len < 1 || k->len > sv_karray_max_len(k->kind) ||
+        if ((unsigned)k->kind > SV_KARRAY_GLOBAL || k->len < 1 ||
+            k->len > sv_karray_max_len(k->kind) ||
             k->rows < 1 || k->len % k->rows != 0)
             BAD("arrays[%zu]: kind, len or rows out of range", a);
         if (k->kind == SV_KARRAY_OUT && (++outs > 1 || k->len != t->n))

@@ -34,7 +34,7 @@ extern "C" {
  * recording past them and says so in the trace's notes). */
 #define SV_KTRACE_MAX_ARRAYS 16       /* shared arrays + out */
 #define SV_KTRACE_MAX_STEPS 4096      /* barrier intervals */
-#define SV_KTRACE_MAX_CELLS 65536     /* cells of a shared or register array (48 KiB / 4 bytes fits) */
+#define SV_KTRACE_MAX_CELLS 65536     /* of a shared or register array (48 KiB / 4 bytes fits) */
 #define SV_KTRACE_MAX_DEVICE_CELLS (1u << 21) /* of out[] or device memory (a host function's
                                                  n = 2^20 and scratch as large again) */
 #define SV_KTRACE_MAX_HAZARDS 10000   /* hazards kept; hazards_total counts all */

@@ -486,8 +486,8 @@ bool sv_rt_wire_recv_first(const unsigned char *data, size_t len, const unsigned
         k->len = r32(&r);
         k->rows = r32(&r);
         k->touched = r32(&r) != 0;
-        if (!k->name || k->kind > SV_KARRAY_GLOBAL || k->len > sv_karray_max_len(k->kind) || k->rows == 0 ||
-            k->len % k->rows != 0)
+        if (!k->name || k->kind > SV_KARRAY_GLOBAL || k->len > sv_karray_max_len(k->kind) ||
+            k->rows == 0 || k->len % k->rows != 0)
             r.ok = false;
         t->narrays = a + 1;
     }

@@ -231,7 +231,8 @@ rc, out, err = run("--kernel-file", k("blocks_hier.cu"), "--input", " ".join(map
 check(rc == 0 and json.loads(out)["output"] == scan(vals[:3000]) if rc == 0 else False,
       f"hier on --input of 3000 values: {rc} {err[-300:]}")
 rc, out, err = run("--kernel-file", k("double_buffer.cu"), "--input", " ".join(["1"] * 1025))
-check(rc == 2 and "1025 values: more than the block limit of 1024" in err, f"one block, 1025: {err}")
+check(rc == 2 and "1025 values: more than the block limit of 1024" in err,
+      f"one block, 1025: {err}")
 rc, out, err = run("--kernel-file", k("double_buffer.cu"), "--random", "2000")
 check(rc == 2 and "n = 2000 is above the block limit: a single-block scan takes at most 1024 "
       "elements" in err, f"one block at 2000: {rc} {err}")
