@@ -55,6 +55,18 @@ const sv_klaunch *sv_ktrace_launch_of(const sv_ktrace *t, size_t k)
     return NULL;
 }
 
+char *sv_klaunch_grid_words(const sv_klaunch *l, char *buf, size_t len)
+{
+    if (!sv_klaunch_multi(l->dims))
+        snprintf(buf, len, "%" PRIu32, l->grid);
+    else if (l->dims[2] > 1)
+        snprintf(buf, len, "(%" PRIu32 ", %" PRIu32 ", %" PRIu32 ")", l->dims[0], l->dims[1],
+                 l->dims[2]);
+    else
+        snprintf(buf, len, "(%" PRIu32 ", %" PRIu32 ")", l->dims[0], l->dims[1]);
+    return buf;
+}
+
 char *sv_ktrace_thread_name(const sv_ktrace *t, size_t k, uint32_t thread, char *buf, size_t len)
 {
     const sv_klaunch *l = sv_ktrace_launch_of(t, k);
@@ -653,6 +665,11 @@ bool sv_ktrace_validate(const sv_ktrace *t, char *err, size_t errlen)
             l->grid > (1u << 26) || l->block < 1 || l->block > 1024 || l->shared > 49152 ||
             l->line < 0 || l->step >= t->nsteps || (i && l->step <= t->launches[i - 1].step))
             BAD("launches[%zu]: kernel, grid, block, shared, line or step out of range", i);
+        if (sv_klaunch_multi(l->dims) &&
+            (l->dims[0] < 1 || l->dims[1] < 1 || l->dims[2] < 1 || l->dims[1] > 65535 ||
+             l->dims[2] > 65535 ||
+             (uint64_t)l->dims[0] * l->dims[1] * l->dims[2] != l->grid))
+            BAD("launches[%zu]: grid_dims are not the grid's %" PRIu32 " blocks", i, l->grid);
         for (const char *c = l->kernel; *c; c++)
             if (!((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') ||
                   (*c >= '0' && *c <= '9') || *c == '_'))

@@ -60,6 +60,13 @@ typedef enum sv_karray_kind {
                          issue 31), under the name of the pointer it was given */
 } sv_karray_kind;
 
+/* Whether launch l's grid has more than one dimension (dims[1] or dims[2]
+ * past 1). */
+static inline bool sv_klaunch_multi(const uint32_t dims[3])
+{
+    return dims[1] > 1 || dims[2] > 1;
+}
+
 /* The most cells an array of that kind holds: SV_KTRACE_MAX_DEVICE_CELLS for
  * out[] and device memory, SV_KTRACE_MAX_CELLS for the rest. */
 static inline uint32_t sv_karray_max_len(sv_karray_kind kind)
@@ -255,12 +262,14 @@ typedef struct sv_kcellruns {
 } sv_kcellruns;
 
 /* One launch of a kernel file's host function scan (issue 31): which
- * kernel, its grid and block (1-D), its dynamic shared memory, the line of
- * the launch, and the step that holds the device memory after it. */
+ * kernel, its grid (its blocks in all; dims its x, y and z, 0 or 1 past x for
+ * a 1-D grid) and block (1-D), its dynamic shared memory, the line of the
+ * launch, and the step that holds the device memory after it. */
 #define SV_KTRACE_MAX_LAUNCHES 1024
 typedef struct sv_klaunch {
     char *kernel;
     uint32_t grid, block;
+    uint32_t dims[3];
     uint32_t shared;
     int32_t line;
     uint32_t step;
@@ -405,6 +414,9 @@ typedef struct sv_ktrace {
 void sv_ktrace_destroy(sv_ktrace *t); /* accepts NULL */
 /* The launch whose end step k holds; NULL for none (a file run as one block). */
 const sv_klaunch *sv_ktrace_launch_of(const sv_ktrace *t, size_t k);
+/* A launch's grid as its <<<...>>> writes it: "4", "(2, 2)" or "(2, 2, 3)".
+ * Returns buf. */
+char *sv_klaunch_grid_words(const sv_klaunch *l, char *buf, size_t len);
 /* "thread 5", or in a launch's step "block 1 thread 0" (thread: the
  * launch's global index, blockIdx.x * blockDim.x + threadIdx.x). Returns buf. */
 char *sv_ktrace_thread_name(const sv_ktrace *t, size_t k, uint32_t thread, char *buf, size_t len);

@@ -269,9 +269,13 @@ static void put_launches(FILE *f, const sv_ktrace *t)
         const sv_klaunch *l = &t->launches[i];
         fprintf(f, "%s\n    {\"kernel\": ", i ? "," : "");
         put_text(f, l->kernel);
-        fprintf(f, ", \"grid\": %" PRIu32 ", \"block\": %" PRIu32 ", \"shared\": %" PRIu32
-                   ", \"line\": %" PRId32 ", \"step\": %" PRIu32 "}",
-                l->grid, l->block, l->shared, l->line, l->step);
+        fprintf(f, ", \"grid\": %" PRIu32, l->grid);
+        if (sv_klaunch_multi(l->dims))
+            fprintf(f, ", \"grid_dims\": [%" PRIu32 ", %" PRIu32 ", %" PRIu32 "]", l->dims[0],
+                    l->dims[1], l->dims[2]);
+        fprintf(f, ", \"block\": %" PRIu32 ", \"shared\": %" PRIu32 ", \"line\": %" PRId32
+                   ", \"step\": %" PRIu32 "}",
+                l->block, l->shared, l->line, l->step);
     }
     fputs("\n  ]", f);
 }
@@ -1204,6 +1208,29 @@ static bool read_launches(kreader *r, const json_t *root)
             !want_int(r, x, p, "step", 0, SV_KTRACE_MAX_STEPS - 1, &step))
             return false;
         l->grid = (uint32_t)grid;
+        json_t *dims = json_object_get(x, "grid_dims"); /* optional: a 2-D or 3-D grid */
+        if (dims) {
+            char q[96];
+            snprintf(q, sizeof q, "%s.grid_dims", p);
+            long long d[3];
+            static const long long most[3] = {1 << 26, 65535, 65535};
+            if (!json_is_array(dims) || json_array_size(dims) != 3)
+                return bad(r, q, "expected an array of three whole numbers");
+            for (size_t k = 0; k < 3; k++) {
+                char e[112];
+                snprintf(e, sizeof e, "%s[%zu]", q, k);
+                json_t *v = json_array_get(dims, k);
+                if (!json_is_integer(v) || json_integer_value(v) < 1 ||
+                    json_integer_value(v) > most[k])
+                    return bad(r, e, "expected a whole number from 1 to %lld", most[k]);
+                d[k] = json_integer_value(v);
+            }
+            if (d[0] * d[1] * d[2] != grid || (d[1] == 1 && d[2] == 1))
+                return bad(r, q, "[%lld, %lld, %lld]: a grid of more than one dimension whose "
+                           "blocks are grid = %lld", d[0], d[1], d[2], grid);
+            for (size_t k = 0; k < 3; k++)
+                l->dims[k] = (uint32_t)d[k];
+        }
         l->block = (uint32_t)block;
         l->shared = (uint32_t)shared;
         l->line = (int32_t)line;

@@ -2622,7 +2622,8 @@ struct Grid {
     bool pending = false;
     int line = 0;
     char kernel[kName] = "";
-    uint32_t grid = 0, block = 0;
+    uint32_t grid = 0, block = 0; // the launch's blocks in all, its threads a block
+    uint32_t dims[3] = {1, 1, 1}; // the grid's x, y, z
     unsigned long shared = 0;
     void (*thunk)(const void *) = nullptr;
     unsigned char *closure = nullptr;
@@ -3583,19 +3584,20 @@ void g_hook_launch(int line, const char *kernel, const unsigned *grid, const uns
         g_fail(SV_KFAIL_REFUSED, msg, line, -1, 0);
         return;
     }
-    if (grid[1] != 1 || grid[2] != 1 || block[1] != 1 || block[2] != 1) {
-        snprintf(msg, sizeof msg, "the launch of %s at line %d: a grid of (%u, %u, %u) blocks of "
-                 "(%u, %u, %u) threads; the CPU runtime runs 1-D grids and blocks", name, line,
-                 grid[0], grid[1], grid[2], block[0], block[1], block[2]);
+    if (block[1] != 1 || block[2] != 1) {
+        snprintf(msg, sizeof msg, "the launch of %s at line %d: blocks of (%u, %u, %u) threads; "
+                 "the CPU runtime runs 1-D blocks (a grid may have 2 or 3 dimensions)", name,
+                 line, block[0], block[1], block[2]);
         g_fail(SV_KFAIL_REFUSED, msg, line, -1, 0);
         return;
     }
-    if (grid[0] < 1 || grid[0] > kMaxGrid || block[0] < 1 || block[0] > kMaxBlock ||
-        shared > kDynMax) {
-        snprintf(msg, sizeof msg, "the launch of %s at line %d: %u blocks of %u threads with %lu "
-                 "bytes of shared memory (the CPU runtime: 1 .. %u blocks of 1 .. %u "
-                 "threads, at most 49152 bytes)", name, line, grid[0], block[0], shared,
-                 kMaxGrid, kMaxBlock);
+    const uint64_t blocks = (uint64_t)grid[0] * grid[1] * grid[2];
+    if (blocks < 1 || blocks > kMaxGrid || grid[1] > 65535 || grid[2] > 65535 || block[0] < 1 ||
+        block[0] > kMaxBlock || shared > kDynMax) {
+        snprintf(msg, sizeof msg, "the launch of %s at line %d: (%u, %u, %u) blocks of %u threads "
+                 "with %lu bytes of shared memory (the CPU runtime: 1 .. %u blocks in all, y and "
+                 "z at most 65535, of 1 .. %u threads, at most 49152 bytes)", name, line,
+                 grid[0], grid[1], grid[2], block[0], shared, kMaxGrid, kMaxBlock);
         g_fail(SV_KFAIL_REFUSED, msg, line, -1, 0);
         return;
     }
@@ -3608,7 +3610,9 @@ void g_hook_launch(int line, const char *kernel, const unsigned *grid, const uns
     memcpy(G->closure, closure, bytes);
     snprintf(G->kernel, sizeof G->kernel, "%s", name);
     G->line = line;
-    G->grid = grid[0];
+    G->grid = (uint32_t)blocks;
+    for (int k = 0; k < 3; k++)
+        G->dims[k] = grid[k];
     G->block = block[0];
     G->shared = shared;
     G->thunk = thunk;
@@ -3697,6 +3701,10 @@ void g_hook_dcopy(void *dst, const void *src, unsigned long bytes, int kind, int
 void g_plan_launch(int line, const sv_rt_arg *args, unsigned nargs)
 {
     char pl[128];
+    if (G->dims[1] > 1 || G->dims[2] > 1) { // the next launch's grid, past 1-D
+        snprintf(pl, sizeof pl, "D %u %u %u\n", G->dims[0], G->dims[1], G->dims[2]);
+        G->plan += pl;
+    }
     snprintf(pl, sizeof pl, "L %d %u %u %lu %u", line, G->grid, G->block, G->shared, nargs);
     std::string l = pl;
     for (unsigned i = 0; i < nargs; i++) {
@@ -3767,7 +3775,9 @@ void g_resume(uint32_t j)
     G->cur = j;
     g_shared_swap((int)(j / G->block));
     R->tidx[0] = t.tid;
-    G->bidx[0] = t.block;
+    G->bidx[0] = t.block % G->dims[0]; // blocks are numbered x, then y, then z
+    G->bidx[1] = t.block / G->dims[0] % G->dims[1];
+    G->bidx[2] = t.block / G->dims[0] / G->dims[1];
     R->cur = g_gid(t);
     R->switches++;
     R->in_fiber = true;
@@ -4028,8 +4038,8 @@ void g_stuck()
 void g_run_launch()
 {
     const uint32_t nb = G->grid, B = G->block;
-    G->gdim[0] = nb;
-    G->gdim[1] = G->gdim[2] = 1;
+    for (int k = 0; k < 3; k++)
+        G->gdim[k] = G->dims[k];
     G->bdim[0] = B;
     G->bdim[1] = G->bdim[2] = 1;
     for (Arr &a : R->arrs) // the dynamic shared memory the launch asked for
@@ -4261,7 +4271,8 @@ bool g_run(sv_schedule sched, char *err, size_t errlen)
                 break;
             continue;
         }
-        sv_klaunch l = {dup_str(G->kernel), G->grid, G->block, (uint32_t)G->shared, G->line,
+        sv_klaunch l = {dup_str(G->kernel), G->grid, G->block,
+                        {G->dims[0], G->dims[1], G->dims[2]}, (uint32_t)G->shared, G->line,
                         (uint32_t)(R->t->nsteps - 1)};
         if (!l.kernel) {
             sv_errorf(err, errlen, "out of memory recording the trace");

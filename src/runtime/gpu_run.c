@@ -1815,6 +1815,7 @@ static bool gpu_run_plan(const sv_runtime_request *req, const sv_source_scan *s,
         ok = false;
         goto out;
     }
+    unsigned gdims[3] = {1, 1, 1}; /* the next launch's grid (a D line) */
     for (const char *line = p; ok && *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1
                                                                        : line + strlen(line)) {
         const char *q = line + 1;
@@ -1829,6 +1830,19 @@ static bool gpu_run_plan(const sv_runtime_request *req, const sv_source_scan *s,
                 sv_errorf(err, errlen, "cudaMemset on the GPU: %s (CUDA error %d)", cu_words(r), r);
                 ok = false;
             }
+            continue;
+        }
+        if (*line == 'D') { /* the next launch's grid past 1-D: D X Y Z */
+            if (!plan_num(&q, 1u << 26, &a) || !plan_num(&q, 65535, &b) ||
+                !plan_num(&q, 65535, &c) || a == 0 || b == 0 || c == 0) {
+                snprintf(why, sizeof why, "the launches' plan is not readable at \"%.40s\"",
+                         line);
+                ok = sv_ktrace_fail(t, SV_KFAIL_INTERNAL, why, 0, -1, err, errlen);
+                goto out;
+            }
+            gdims[0] = (unsigned)a;
+            gdims[1] = (unsigned)b;
+            gdims[2] = (unsigned)c;
             continue;
         }
         if (*line == 'C') { /* cudaMemcpy between device arrays: C DST OFF SRC OFF BYTES */
@@ -1920,10 +1934,21 @@ static bool gpu_run_plan(const sv_runtime_request *req, const sv_source_scan *s,
             goto out;
         }
         params[d] = NULL;
-        if (td.ok)
+        /* a grid past 1-D: its dims (the D line before), whose blocks are a;
+         * no tiles (the stamps index blocks by blockIdx.x) */
+        const bool multi = gdims[1] > 1 || gdims[2] > 1;
+        if (multi && (unsigned long long)gdims[0] * gdims[1] * gdims[2] != a) {
+            snprintf(why, sizeof why, "the launch at line %d: its grid's dimensions are not its "
+                     "blocks", lno);
+            ok = sv_ktrace_fail(t, SV_KFAIL_INTERNAL, why, lno, -1, err, errlen);
+            goto out;
+        }
+        if (!multi)
+            gdims[0] = (unsigned)a;
+        if (td.ok && !multi)
             tiles_before(&td, (uint32_t)a);
-        r = api.cuLaunchKernel(fn, (unsigned)a, 1, 1, (unsigned)b, 1, 1, (unsigned)c, NULL,
-                               params, NULL);
+        r = api.cuLaunchKernel(fn, gdims[0], gdims[1], gdims[2], (unsigned)b, 1, 1, (unsigned)c,
+                               NULL, params, NULL);
         if (r == 0)
             r = api.cuCtxSynchronize();
         if (r != 0) {
@@ -1938,8 +1963,8 @@ static bool gpu_run_plan(const sv_runtime_request *req, const sv_source_scan *s,
             ok = false;
             goto out;
         }
-        if (!tiles_after(&td, (uint32_t)a, (uint32_t)b, (uint32_t)t->nlaunches, arrs, tidx, na,
-                         t)) {
+        if (!multi && !tiles_after(&td, (uint32_t)a, (uint32_t)b, (uint32_t)t->nlaunches, arrs,
+                                   tidx, na, t)) {
             sv_errorf(err, errlen, "out of memory reading the tiles back");
             ok = false;
             goto out;
@@ -1948,6 +1973,9 @@ static bool gpu_run_plan(const sv_runtime_request *req, const sv_source_scan *s,
             sv_klaunch *l = &t->launches[t->nlaunches++];
             l->kernel = strdup(kname);
             l->grid = (uint32_t)a;
+            if (multi)
+                for (int g = 0; g < 3; g++)
+                    l->dims[g] = gdims[g];
             l->block = (uint32_t)b;
             l->shared = (uint32_t)c;
             l->line = lno;
@@ -1958,6 +1986,7 @@ static bool gpu_run_plan(const sv_runtime_request *req, const sv_source_scan *s,
                 goto out;
             }
         }
+        gdims[0] = gdims[1] = gdims[2] = 1; /* a D line is the next launch's only */
     }
     if (ok && arrs[0].host) {
         for (size_t i = 0; i < req->n; i++) {

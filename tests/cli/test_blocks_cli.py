@@ -189,6 +189,28 @@ check(rc == 4 and out.count("  ... cells 4096 to 65535 not shown (--format json 
       "  ... cells 4240 to 65535 not shown (--format json has every cell)" in lines and
       "  output: wrong from cell 4224: 524, expected 18745" in lines and len(out) < 1 << 20,
       f"the table at 65536: {rc} {len(out)} bytes {err[-200:]}")
+# a 2-D grid: (16, 3) blocks of 64 for n = 3000, in the JSON as "grid" (its
+# blocks) and "grid_dims", the table's head as the launch wrote it, the file
+# reopened byte for byte, and grid_dims that are not the grid refused
+rc, out, err = run("--kernel-file", k("blocks_grid_2d.cu"), "--random", "3000", "--schedule",
+                   "reverse", "--format", "json")
+t = json.loads(out) if rc == 0 else {}
+check(rc == 0 and t.get("output") == scan(t.get("input", [])) and
+      [(x["grid"], x.get("grid_dims")) for x in t.get("launches", [])] ==
+      [(48, [16, 3, 1]), (1, None), (48, [16, 3, 1])] and
+      sorted(x["block"] for x in t.get("tiles", []) if x["launch"] == 0) == list(range(48)),
+      f"2-D grid: exit {rc}: {err[-300:]} {t.get('launches')}")
+p = subprocess.run([TRACE, "--open", "-", "--format", "json"], input=out, capture_output=True,
+                   text=True, timeout=120)
+check(p.returncode == 0 and p.stdout == out,
+      f"the 2-D grid's trace does not open again: {p.stderr}")
+bad = out.replace('"grid_dims": [16, 3, 1]', '"grid_dims": [16, 2, 1]', 1)
+p = subprocess.run([TRACE, "--open", "-"], input=bad, capture_output=True, text=True, timeout=120)
+check(p.returncode == 2 and "launches[0].grid_dims: [16, 2, 1]: a grid of more than one "
+      "dimension whose blocks are grid = 48" in p.stderr, f"bad grid_dims: {p.stderr}")
+rc, out, err = run("--kernel-file", k("blocks_grid_2d.cu"), "--random", "3000")
+check(rc == 0 and "Launch 1 \u00b7 block_scan<<<(16, 3), 64>>> at line " in out,
+      f"2-D grid, table: {rc} {out[:300]}")
 # printf in the host function: its text in the trace's console, as a
 # program's output (escaped), the run as without it
 hp = os.path.join(tmpdir, f"sv-host-printf-{os.getpid()}.cu")

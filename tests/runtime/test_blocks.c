@@ -194,14 +194,16 @@ static void warps(void)
         }
 }
 
-/* A decoupled look-back (64-bit statuses, a ticket) and the hierarchical
- * scan with dynamic shared memory: right under every schedule. */
+/* A decoupled look-back (64-bit statuses, a ticket), the hierarchical scan
+ * with dynamic shared memory, on a 2-D grid, and with a launch a round and
+ * cudaMemcpy: right under every schedule. */
 static void lookback_and_extern(void)
 {
     static const size_t sizes[] = {1, 64, 65, 1000, 4096};
     static sv_value in[SV_MAX_N_BLOCKS];
-    static const char *const files[] = {"blocks_lookback.cu", "blocks_extern.cu"};
-    for (size_t f = 0; f < 2; f++)
+    static const char *const files[] = {"blocks_lookback.cu", "blocks_extern.cu",
+                                        "blocks_grid_2d.cu", "blocks_memcpy.cu"};
+    for (size_t f = 0; f < sizeof files / sizeof *files; f++)
         for (size_t z = 0; z < sizeof sizes / sizeof *sizes; z++)
             for (size_t s = 0; s < NSCHED; s++) {
                 size_t n = sizes[z];
@@ -214,6 +216,14 @@ static void lookback_and_extern(void)
                               t->hazards_total == 0,
                           "%s n=%zu %s: %s", files[f], n, schedules[s],
                           t->failure.message ? t->failure.message : "wrong or hazards");
+                if (f == 2 && t->nlaunches == 3) /* (16, rows) blocks of 64 */
+                    CHECK_MSG(t->launches[0].dims[0] == 16 &&
+                                  t->launches[0].dims[1] == ((n + 63) / 64 + 15) / 16 &&
+                                  t->launches[0].grid == 16 * t->launches[0].dims[1] &&
+                                  t->launches[1].dims[1] <= 1,
+                              "grid_2d n=%zu: launch 1 of (%u, %u) = %u blocks", n,
+                              t->launches[0].dims[0], t->launches[0].dims[1],
+                              t->launches[0].grid);
                 sv_ktrace_destroy(t);
             }
 }
@@ -389,7 +399,8 @@ static void refusals(void)
         {"blocks_no_host.cu", "launch", "host function void scan", SV_KFAIL_REFUSED},
         {"blocks_host_reads.cu", "host read", "the host function scan read in[0]",
          SV_KFAIL_OUT_OF_RANGE},
-        {"blocks_grid_2d.cu", "launch", "1-D grids and blocks", SV_KFAIL_REFUSED},
+        {"blocks_block_2d.cu", "launch", "blocks of (16, 16, 1) threads; the CPU runtime runs "
+         "1-D blocks", SV_KFAIL_REFUSED},
         /* the host function is as walled in as its kernels */
         {"blocks_host_wild.cu", "wild", "the host function scan read memory that is not the "
          "kernel's (address 0x12345678", SV_KFAIL_OUT_OF_RANGE},
