@@ -140,7 +140,8 @@ int sv_kernel_cmd_run(const sv_kernel_cmd *k)
     free(source);
     if (dropped)
         sv_report(k->prog, 0, NULL, "%s: %zu steps after step %zu left out of the trace file "
-                  "(its limit of 16 MiB)", sv_path_name(k->path), dropped, kept);
+                  "(its limit of %zu MiB)", sv_path_name(k->path), dropped, kept,
+                  sv_ktrace_file_limit(n) >> 20);
     switch (st) {
     case SV_KRUN_OK: break;
     case SV_KRUN_UNAVAILABLE:

@@ -1641,7 +1641,14 @@ size_t sv_trace_read_limit(const char *path)
     long long n = head_number(head, "\"n\":");
     if (!strstr(head, "\"algorithm\": \"kernel\"") || n <= SV_MAX_N || n > SV_MAX_N_BLOCKS)
         return SV_LIMIT_TRACE;
-    size_t limit = sv_ktrace_file_budget((size_t)n) + ((size_t)17 << 20);
+    return sv_ktrace_file_limit((size_t)n);
+}
+
+size_t sv_ktrace_file_limit(size_t n)
+{
+    if (n <= SV_MAX_N)
+        return SV_LIMIT_TRACE;
+    size_t limit = sv_ktrace_file_budget(n) + ((size_t)17 << 20);
     limit &= ~(((size_t)1 << 20) - 1); /* whole MiB, as the refusal names it */
     return limit < SV_LIMIT_TRACE_BLOCKS ? limit : SV_LIMIT_TRACE_BLOCKS;
 }

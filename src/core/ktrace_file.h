@@ -38,6 +38,9 @@ bool sv_ktrace_save(const sv_ktrace *t, const char *path, char *err, size_t errl
  * "kernel"` and `"n": N`), sv_ktrace_file_budget(n) and 16 MiB more (in whole MiB), at most
  * SV_LIMIT_TRACE_BLOCKS. Standard input, pipes and devices: SV_LIMIT_TRACE. */
 size_t sv_trace_read_limit(const char *path);
+/* What the reader takes of a kernel trace file of n values from a regular
+ * file: SV_LIMIT_TRACE for n <= SV_MAX_N, else as above. */
+size_t sv_ktrace_file_limit(size_t n);
 
 /* Reads and validates a kernel trace (a string / a path, "-" stdin, at most
  * SV_LIMIT_TRACE bytes / a parsed document): every field's presence, type

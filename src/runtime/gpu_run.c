@@ -1345,22 +1345,24 @@ static const char tile_prelude[] =
     "__device__ unsigned long long sv_out_at, sv_out_bytes;\n"
     "__device__ __forceinline__ unsigned long long sv_clock() { unsigned long long t; "
     "asm volatile(\"mov.u64 %0, %%globaltimer;\" : \"=l\"(t)); return t; }\n"
+    "__device__ __forceinline__ unsigned sv_bid() { return blockIdx.x + gridDim.x * "
+    "(blockIdx.y + gridDim.y * blockIdx.z); }\n"
     "struct sv_tile_guard {\n"
-    "  __device__ sv_tile_guard() { if (blockIdx.x < 65536u) "
-    "atomicMin(&sv_tiles[blockIdx.x].start, sv_clock()); }\n"
-    "  __device__ ~sv_tile_guard() { if (blockIdx.x < 65536u) "
-    "atomicMax(&sv_tiles[blockIdx.x].end, sv_clock()); }\n"
+    "  __device__ sv_tile_guard() { if (sv_bid() < 65536u) "
+    "atomicMin(&sv_tiles[sv_bid()].start, sv_clock()); }\n"
+    "  __device__ ~sv_tile_guard() { if (sv_bid() < 65536u) "
+    "atomicMax(&sv_tiles[sv_bid()].end, sv_clock()); }\n"
     "};\n"
     "template <typename P> __device__ void sv_stamp(int line, P *p) {\n"
     "  const unsigned long long t = sv_clock(), a = (unsigned long long)p;\n"
-    "  if (blockIdx.x >= 65536u) return;\n"
+    "  if (sv_bid() >= 65536u) return;\n"
     "  if (a - sv_out_at < sv_out_bytes) { unsigned c = (unsigned)((a - sv_out_at) / 4); "
-    "atomicMin(&sv_tiles[blockIdx.x].out_lo, c); atomicMax(&sv_tiles[blockIdx.x].out_hi, c); "
+    "atomicMin(&sv_tiles[sv_bid()].out_lo, c); atomicMax(&sv_tiles[sv_bid()].out_hi, c); "
     "return; }\n"
     "  if (!__isGlobal((const void *)a)) return;\n"
     "  unsigned k = atomicAdd(&sv_npubs, 1u);\n"
     "  if (k >= 65536u) return;\n"
-    "  sv_pubs[k].time = t; sv_pubs[k].addr = a; sv_pubs[k].block = blockIdx.x;\n"
+    "  sv_pubs[k].time = t; sv_pubs[k].addr = a; sv_pubs[k].block = sv_bid();\n"
     "  sv_pubs[k].thread = threadIdx.x; sv_pubs[k].line = (unsigned)line;\n"
     "  sv_pubs[k].value = *(const volatile unsigned *)a;\n"
     "}\n";
@@ -1816,6 +1818,7 @@ static bool gpu_run_plan(const sv_runtime_request *req, const sv_source_scan *s,
         goto out;
     }
     unsigned gdims[3] = {1, 1, 1}; /* the next launch's grid (a D line) */
+    bool copied = false; /* a cudaMemcpy since the last launch's step */
     for (const char *line = p; ok && *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1
                                                                        : line + strlen(line)) {
         const char *q = line + 1;
@@ -1865,6 +1868,7 @@ static bool gpu_run_plan(const sv_runtime_request *req, const sv_source_scan *s,
                 ok = sv_ktrace_fail(t, SV_KFAIL_INTERNAL, why, 0, -1, err, errlen);
                 goto out;
             }
+            copied = true;
             r = api.cuMemcpyDtoD(arrs[k].d + a, (from_in ? d_in : arrs[b].d) + c, (size_t)d);
             if (r != 0) {
                 sv_errorf(err, errlen, "cudaMemcpy on the GPU: %s (CUDA error %d)", cu_words(r), r);
@@ -1934,8 +1938,8 @@ static bool gpu_run_plan(const sv_runtime_request *req, const sv_source_scan *s,
             goto out;
         }
         params[d] = NULL;
-        /* a grid past 1-D: its dims (the D line before), whose blocks are a;
-         * no tiles (the stamps index blocks by blockIdx.x) */
+        /* a grid past 1-D: its dims (the D line before), whose blocks are a
+         * (the stamps number them x, then y, then z: sv_bid) */
         const bool multi = gdims[1] > 1 || gdims[2] > 1;
         if (multi && (unsigned long long)gdims[0] * gdims[1] * gdims[2] != a) {
             snprintf(why, sizeof why, "the launch at line %d: its grid's dimensions are not its "
@@ -1945,7 +1949,7 @@ static bool gpu_run_plan(const sv_runtime_request *req, const sv_source_scan *s,
         }
         if (!multi)
             gdims[0] = (unsigned)a;
-        if (td.ok && !multi)
+        if (td.ok)
             tiles_before(&td, (uint32_t)a);
         r = api.cuLaunchKernel(fn, gdims[0], gdims[1], gdims[2], (unsigned)b, 1, 1, (unsigned)c,
                                NULL, params, NULL);
@@ -1963,8 +1967,8 @@ static bool gpu_run_plan(const sv_runtime_request *req, const sv_source_scan *s,
             ok = false;
             goto out;
         }
-        if (!multi && !tiles_after(&td, (uint32_t)a, (uint32_t)b, (uint32_t)t->nlaunches, arrs,
-                                   tidx, na, t)) {
+        if (!tiles_after(&td, (uint32_t)a, (uint32_t)b, (uint32_t)t->nlaunches, arrs, tidx, na,
+                         t)) {
             sv_errorf(err, errlen, "out of memory reading the tiles back");
             ok = false;
             goto out;
@@ -1987,6 +1991,24 @@ static bool gpu_run_plan(const sv_runtime_request *req, const sv_source_scan *s,
             }
         }
         gdims[0] = gdims[1] = gdims[2] = 1; /* a D line is the next launch's only */
+        copied = false;
+    }
+    /* out[] after a cudaMemcpy past the last launch (no step: not a launch) */
+    if (ok && copied && arrs[0].host) {
+        uint32_t *now = malloc(arrs[0].bytes + 4);
+        r = now ? api.cuMemcpyDtoH(now, arrs[0].d, arrs[0].bytes) : 0;
+        if (!now || r != 0) {
+            sv_errorf(err, errlen, "reading out[] back: %s", now ? cu_words(r) : "out of memory");
+            free(now);
+            ok = false;
+            goto out;
+        }
+        for (size_t c = 0; c < arrs[0].bytes / 4; c++) {
+            arrs[0].written[c] = arrs[0].written[c] || now[c] != arrs[0].host[c] ||
+                                 now[c] != SV_GPU_POISON;
+            arrs[0].host[c] = now[c];
+        }
+        free(now);
     }
     if (ok && arrs[0].host) {
         for (size_t i = 0; i < req->n; i++) {
