@@ -60,8 +60,8 @@ typedef enum sv_karray_kind {
                          issue 31), under the name of the pointer it was given */
 } sv_karray_kind;
 
-/* Whether launch l's grid has more than one dimension (dims[1] or dims[2]
- * past 1). */
+/* Whether a launch's grid dims have more than one dimension (y or z past
+ * 1). */
 static inline bool sv_klaunch_multi(const uint32_t dims[3])
 {
     return dims[1] > 1 || dims[2] > 1;

@@ -3670,15 +3670,15 @@ void g_hook_dcopy(void *dst, const void *src, unsigned long bytes, int kind, int
         g_fail(SV_KFAIL_REFUSED, msg, line, -1, 0);
         return;
     }
+    if (bytes == 0)
+        return;
     uint32_t da = 0, sa = 0;
     int64_t di = 0, si = 0;
     const uintptr_t d = (uintptr_t)dst, s = (uintptr_t)src;
-    const bool ok = bytes > 0 && g_classify(d, bytes, &da, &di) == 0 && da != SV_KARRAY_IN &&
+    const bool ok = g_classify(d, bytes, &da, &di) == 0 && da != SV_KARRAY_IN &&
                     g_classify(s, bytes, &sa, &si) == 0;
     const uintptr_t dbase = ok ? G->dev[da].base : 0;
     const uintptr_t sbase = !ok ? 0 : sa == SV_KARRAY_IN ? (uintptr_t)R->in : G->dev[sa].base;
-    if (bytes == 0)
-        return;
     if (!ok || (d - dbase) % kCell != 0 || (s - sbase) % kCell != 0) {
         snprintf(msg, sizeof msg, "cudaMemcpy at line %d of %lu bytes from %#llx to %#llx: the "
                  "host function copies device memory (in[], out[] or what it allocated, from a "

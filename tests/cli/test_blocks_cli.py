@@ -28,6 +28,20 @@ def k(name):
     return os.path.join(KERNELS, name)
 
 
+TMPDIR = os.environ.get("TMPDIR", "/tmp")
+
+
+def variant(name, old, new):
+    """A temporary copy of test kernel name with old (which must be there)
+    written as new: its path (the caller removes it)."""
+    text = open(k(name)).read()
+    assert old in text, f"{name} lacks {old!r}"
+    path = os.path.join(TMPDIR, f"sv-{os.getpid()}-{name}")
+    with open(path, "w") as f:
+        f.write(text.replace(old, new, 1))
+    return path
+
+
 def scan(values):
     out, acc = [], 0
     for v in values:
@@ -119,8 +133,7 @@ check(rc == 2 and "expected a whole decimal number from 1 to 1048576" in err,
 # default time limit (20 us a value), its trace file (about 70 MB) written
 # whole and read back byte for byte from a file (standard input keeps the
 # 16 MiB of any trace)
-tmpdir = os.environ.get("TMPDIR", "/tmp")
-big = os.path.join(tmpdir, f"sv-blocks-{os.getpid()}.json")
+big = os.path.join(TMPDIR, f"sv-blocks-{os.getpid()}.json")
 rc, out, err = run("--kernel-file", k("blocks_hier.cu"), "--random", "1048576", "--seed", "5",
                    "--format", "json", "-o", big, timeout=300)
 out = open(big).read() if rc == 0 else ""
@@ -150,9 +163,7 @@ os.unlink(big)
 del t, out
 # a launch of more than 65,536 blocks (one thread each): right, without
 # tiles (the trace's 65,536), its events counted as dropped
-b1 = os.path.join(tmpdir, f"sv-b1-{os.getpid()}.cu")
-with open(b1, "w") as f:
-    f.write(open(k("blocks_hier.cu")).read().replace("#define B 64", "#define B 1"))
+b1 = variant("blocks_hier.cu", "#define B 64", "#define B 1")
 rc, out, err = run("--kernel-file", b1, "--random", "70000", "--format", "json", "--time-limit",
                    "60")
 os.unlink(b1)
@@ -172,10 +183,8 @@ for sched in ("lockstep", "reverse", "random:3"):
           [a["name"] for a in t.get("arrays", [])] == ["out", "a", "b"] and
           t["steps"][0]["cells"][2][:3] == scan(t["input"][:2]) + [t["input"][1] + t["input"][2]],
           f"memcpy, {sched}: exit {rc}: {err[-300:]}")
-mc = os.path.join(tmpdir, f"sv-memcpy-{os.getpid()}.cu")
-with open(mc, "w") as f:
-    f.write(open(k("blocks_memcpy.cu")).read().replace(
-        "cudaMemcpyDeviceToDevice); /* MARK: copy in */", "cudaMemcpyHostToDevice);"))
+mc = variant("blocks_memcpy.cu", "cudaMemcpyDeviceToDevice); /* MARK: copy in */",
+             "cudaMemcpyHostToDevice);")
 rc, out, err = run("--kernel-file", mc, "--random", "100")
 os.unlink(mc)
 check(rc == 2 and "cudaMemcpy at line 20 from the host: the host function does not read or "
@@ -213,11 +222,8 @@ check(rc == 0 and "Launch 1 \u00b7 block_scan<<<(16, 3), 64>>> at line " in out,
       f"2-D grid, table: {rc} {out[:300]}")
 # printf in the host function: its text in the trace's console, as a
 # program's output (escaped), the run as without it
-hp = os.path.join(tmpdir, f"sv-host-printf-{os.getpid()}.cu")
-with open(hp, "w") as f:
-    f.write(open(k("blocks_hier.cu")).read().replace(
-        "    cudaFree(sums);", '    printf("%d blocks of %d, \\x1b[31m\\n", blocks, B);\n'
-        '    cudaFree(sums);'))
+hp = variant("blocks_hier.cu", "    cudaFree(sums);",
+             '    printf("%d blocks of %d, \\x1b[31m\\n", blocks, B);\n    cudaFree(sums);')
 rc, out, err = run("--kernel-file", hp, "--input", "3 1 7 0 4 1 6 3 2", "--format", "json")
 t = json.loads(out) if rc == 0 else {}
 check(rc == 0 and t.get("console") == "1 blocks of 64, \\e[31m\\n" and
@@ -240,7 +246,7 @@ del t, out
 # --file and --input past 1024 values for such a file (a file of 2^20 values
 # is more than the one block's 1 MiB of values)
 vals = [(v * 7919) % 19 - 9 for v in range(1048576)]
-path = os.path.join(tmpdir, f"sv-blocks-{os.getpid()}.txt")
+path = os.path.join(TMPDIR, f"sv-blocks-{os.getpid()}.txt")
 with open(path, "w") as f:
     f.write("# 2^20 values\n" + "\n".join(map(str, vals)) + "\n")
 rc, out, err = run("--kernel-file", k("blocks_lookback.cu"), "--file", path, "--format", "json",
