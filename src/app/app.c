@@ -83,9 +83,8 @@ static sv_app_status first_trace(sv_app_state *s, const sv_app_config *c, char *
         s->deck = c->deck;
         s->deck_n = c->deck && c->deck_n > 1 ? c->deck_n : 0;
         s->deck_at = 0;
-        bool too_many = c->ktrace->n > SV_MAX_N; /* refused in words: exit 2 */
         if (!sv_app_adopt_ktrace(s, c->ktrace, c->trace_path, err, errlen))
-            return too_many ? SV_APP_BAD_INPUT : SV_APP_FAILED;
+            return SV_APP_FAILED;
     } else if (c->trace) {
         sv_trace *t = c->trace;
         sv_app_adopt(s, t);
@@ -106,7 +105,7 @@ static sv_app_status first_trace(sv_app_state *s, const sv_app_config *c, char *
                 return app_status_of(st);
         }
     } else {
-        if (c->background && c->backend != SV_CHOOSE_CPU) {
+        if (c->background && c->backend != SV_CHOOSE_CPU && c->n <= SV_MAX_N) {
             /* started before the first trace: the generation it will have */
             sv_app_bg_start(s, c->input, c->n, s->gen + 1);
         }
@@ -337,6 +336,12 @@ bool sv_app_busy(const sv_app_state *s)
      * lab's worker is, for its progress line. */
     return s->anim < 1.0f || s->playing || s->status_time > 0.0f || s->bench_running ||
            s->labjob != NULL;
+}
+
+bool sv_app_running(const sv_app_state *s)
+{
+    sv_app_krun r;
+    return sv_app_kfile_progress(s, &r);
 }
 
 void sv_app_set_minimised(sv_app_state *s, bool minimised)

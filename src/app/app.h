@@ -122,6 +122,10 @@ void sv_app_update(sv_app_state *s, float dt);
  * the loop with its own event instead. */
 bool sv_app_busy(const sv_app_state *s);
 
+/* Whether a kernel file's run is going on: not busy (the loop waits, the
+ * run has the CPU), but its progress line is drawn again now and then. */
+bool sv_app_running(const sv_app_state *s);
+
 /* Records the window size (points) and drawable size (pixels); clamps both
  * to at least 1 and keeps zoom and pan valid for the new layout. */
 void sv_app_resize(sv_app_state *s, int win_w, int win_h, int fb_w, int fb_h);
@@ -134,6 +138,11 @@ void sv_app_cleanup(sv_app_state *s);
  * `state step=3 steps=4 n=8 op=sum type=int32 scan=inclusive input=3,1,...
  * output=3,4,... editing=0 error="" theme=dark ...`, no newline. */
 void sv_app_state_line(const sv_app_state *s, char *buf, size_t len);
+
+/* The values the state line lists: SV_MAX_N, or the shown input's or kernel
+ * trace's n past it (a kernel file's many blocks); its input, output and
+ * kout take up to 124 bytes a value in all. */
+size_t sv_app_state_values(const sv_app_state *s);
 
 /* Fills v with what s shows, for the renderers (view.h: borrowed pointers,
  * valid until the next call here that changes s). */

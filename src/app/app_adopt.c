@@ -19,6 +19,8 @@ void sv_app_adopt(sv_app_state *s, sv_trace *t)
                 o->scan == t->scan && memcmp(o->input, t->input, t->n * sizeof *t->input) == 0;
     if (!same || s->kread_only)
         sv_app_quiz_reset_question(s);
+    if (t->n > SV_MAX_N) /* its arrays hold SV_MAX_N cells (state.h) */
+        s->quiz = false;
     if (s->kread_only) { /* a trace file's kernel trace gives way to any new trace */
         sv_ktrace_destroy(s->ktrace);
         s->ktrace = NULL;

@@ -11,6 +11,14 @@
 
 void sv_app_edit_open(sv_app_state *s)
 {
+    if (s->trace && s->trace->n > SV_MAX_N) { /* a kernel file's many blocks: not cut short */
+        char msg[200];
+        snprintf(msg, sizeof msg, "The input box holds at most %d values; this input has %zu "
+                 "(R draws new random values of the same size; --file or --random for another)",
+                 SV_MAX_N, s->trace->n);
+        sv_app_set_status(s, msg);
+        return;
+    }
     s->editing = true;
     s->edit_error[0] = '\0';
     if (s->trace)

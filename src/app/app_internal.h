@@ -275,6 +275,8 @@ void sv_app_kfile_finish(sv_app_state *s);
 void sv_app_kfile_destroy(struct sv_app_kfile *k); /* NULL is fine */
 /* Drops the kernel file: its watch and worker, its traces, source and error. */
 void sv_app_kfile_close(sv_app_state *s);
+/* Whether a run of the kernel file is going on, and how far (out). */
+bool sv_app_kfile_progress(const sv_app_state *s, sv_app_krun *out);
 /* "inotify" / "polling" ("" without a kernel file). */
 const char *sv_app_kfile_method(const sv_app_state *s);
 /* Ctrl+E: opens the file in $VISUAL, else $EDITOR in a terminal, else

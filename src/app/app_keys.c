@@ -302,9 +302,11 @@ ACTION(tl_more)
 ACTION(predict)
 {
     UNUSED_EVENT;
-    sv_app_quiz_set(s, !s->quiz);
-    sv_app_set_status(s, s->quiz ? "Predict mode: Right asks about the next round"
-                                 : "Predict mode off");
+    bool on = !s->quiz;
+    sv_app_quiz_set(s, on);
+    if (s->quiz == on) /* (refused: sv_app_quiz_set said why) */
+        sv_app_set_status(s, s->quiz ? "Predict mode: Right asks about the next round"
+                                     : "Predict mode off");
     return true;
 }
 

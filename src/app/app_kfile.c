@@ -56,6 +56,11 @@ struct sv_app_kfile {
     char *result_source;    /* the text that ran */
     char err[512];
     uint64_t saved_ns;      /* when the save that led to it was seen (for the timing line) */
+    /* the run going on (the progress line) */
+    bool running;
+    uint64_t started_ns;
+    uint32_t launched;      /* a host function's launches started so far */
+    uint32_t limit_ms;      /* its time limit */
 };
 
 static uint64_t now_ns(void)
@@ -64,8 +69,19 @@ static uint64_t now_ns(void)
                       (double)SDL_GetPerformanceFrequency());
 }
 
-/* One run of the file as it is now on the parameters p (a copy). */
-static sv_ktrace *run_once(const struct sv_app_kfile *p, char **text, char *err, size_t errlen)
+/* The runtime's word that launch k has started (the worker's thread). */
+static void on_launched(void *ctx, uint32_t k)
+{
+    struct sv_app_kfile *kf = ctx;
+    SDL_LockMutex(kf->w.lock);
+    kf->launched = k;
+    SDL_UnlockMutex(kf->w.lock);
+}
+
+/* One run of the file as it is now on the parameters p (a copy of k's),
+ * its progress in k. */
+static sv_ktrace *run_once(struct sv_app_kfile *k, const struct sv_app_kfile *p, char **text,
+                           char *err, size_t errlen)
 {
     size_t len = 0;
     *text = NULL;
@@ -95,7 +111,33 @@ static sv_ktrace *run_once(const struct sv_app_kfile *p, char **text, char *err,
     }
     req->time_limit_ms = p->time_limit_ms;
     req->output_round = p->output_round;
-    return sv_capture_kernel(&kr, NULL, NULL, NULL, err, errlen);
+    req->launched = on_launched;
+    req->progress_ctx = k;
+    SDL_LockMutex(k->w.lock);
+    k->running = true;
+    k->started_ns = now_ns();
+    k->launched = 0;
+    k->limit_ms = sv_runtime_time_limit_ms(req);
+    SDL_UnlockMutex(k->w.lock);
+    sv_ktrace *t = sv_capture_kernel(&kr, NULL, NULL, NULL, err, errlen);
+    SDL_LockMutex(k->w.lock);
+    k->running = false;
+    SDL_UnlockMutex(k->w.lock);
+    return t;
+}
+
+bool sv_app_kfile_progress(const sv_app_state *s, sv_app_krun *out)
+{
+    struct sv_app_kfile *k = s->kf;
+    if (!k)
+        return false;
+    SDL_LockMutex(k->w.lock);
+    bool running = k->running;
+    out->seconds = running ? (double)(now_ns() - k->started_ns) / 1e9 : 0.0;
+    out->launched = k->launched;
+    out->limit_s = (double)k->limit_ms / 1e3;
+    SDL_UnlockMutex(k->w.lock);
+    return running;
 }
 
 /* Copies the parameters under the lock (the input too); a replay is taken
@@ -135,7 +177,7 @@ static int kfile_main(void *arg)
         char *text = NULL;
         sv_ktrace *t = NULL;
         if (take_params(k, &p)) {
-            t = run_once(&p, &text, err, sizeof err);
+            t = run_once(k, &p, &text, err, sizeof err);
             free(p.input);
         } else {
             snprintf(err, sizeof err, "out of memory");
@@ -165,7 +207,9 @@ void sv_app_kfile_destroy(struct sv_app_kfile *k)
     SV_FREE_ALL(k->result_source, k->input, k->path, k->entry, k);
 }
 
-/* The parameters from the state's shown input (s->trace); bumps want. */
+/* The parameters from the state's shown input (s->trace); bumps want.
+ * Without a worker (exports, tests) the run is made at once, so that the
+ * kernel trace shown is always of the input shown. */
 void sv_app_kfile_rerun(sv_app_state *s)
 {
     struct sv_app_kfile *k = s->kf;
@@ -189,6 +233,8 @@ void sv_app_kfile_rerun(sv_app_state *s)
     k->replay = -1;
     k->want++;
     SDL_UnlockMutex(k->w.lock);
+    if (!s->kbackground)
+        sv_app_kfile_run_now(s);
 }
 
 /* W: run `run` of the last runs again, alone, for its trace (the CPU's
@@ -246,7 +292,7 @@ void sv_app_kfile_run_now(sv_app_state *s)
     sv_ktrace *t = NULL;
     p.replay = -1;
     if (take_params(s->kf, &p)) {
-        t = run_once(&p, &text, err, sizeof err);
+        t = run_once(s->kf, &p, &text, err, sizeof err);
         free(p.input);
     }
     if (p.replay >= 0) {
@@ -298,11 +344,9 @@ static bool kfile_start(sv_app_state *s, const char *path, bool builtin, const c
     s->ktime_limit_ms = time_limit_ms;
     s->kbackground = background;
     sv_app_copy_text(s->kfile, sizeof s->kfile, path);
-    sv_app_kfile_rerun(s);
-    if (!background) {
-        sv_app_kfile_run_now(s);
+    sv_app_kfile_rerun(s); /* (without a worker: the run, now) */
+    if (!background)
         return true;
-    }
     if (!sv_worker_start(&k->w, kfile_main, "sv-kfile", k, "--kernel-file", err, errlen)) {
         s->kf = NULL;
         sv_app_kfile_destroy(k);

@@ -177,6 +177,13 @@ void sv_app_kfile_toggle_compare(sv_app_state *s)
         sv_app_set_status(s, "D compares a kernel file (--kernel-file) with the chapter's kernel");
         return;
     }
+    if (s->trace && s->trace->n > SV_MAX_N) {
+        char msg[160];
+        snprintf(msg, sizeof msg, "The chapter's kernel scans one block, at most %d values: "
+                 "nothing to compare with at n = %zu", SV_MAX_N, s->trace->n);
+        sv_app_set_status(s, msg);
+        return;
+    }
     s->kcompare_shown = !s->kcompare_shown;
     sv_app_set_status(s, s->kcompare_shown ? "the chapter kernel's values beside yours"
                                            : "your kernel's values alone");

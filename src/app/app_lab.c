@@ -22,6 +22,18 @@
 sv_capture_status sv_app_recapture(sv_app_state *s, sv_op op, sv_type type, sv_scan scan,
                                    const sv_value *in, size_t n, char *err, size_t errlen)
 {
+    if (n > SV_MAX_N) { /* a kernel file's many blocks (issue 31): the input alone */
+        if (s->kernel != SV_KERNEL_CORRECT) {
+            snprintf(err, errlen, "n = %zu: the mistakes lab's kernels scan one block, at most "
+                     "%d values", n, SV_MAX_N);
+            return SV_CAPTURE_BAD_INPUT;
+        }
+        sv_trace *t = sv_trace_create_input(op, type, scan, in, n, err, errlen);
+        if (!t)
+            return SV_CAPTURE_FAILED;
+        sv_app_adopt(s, t);
+        return SV_CAPTURE_OK;
+    }
     sv_capture_request req = {
         .op = op, .type = type, .scan = scan, .input = in, .n = n, .choice = s->backend,
         .fallback = s->bg != NULL, .no_wait = s->bg != NULL,
@@ -175,13 +187,6 @@ bool sv_app_adopt_ktrace(sv_app_state *s, sv_ktrace *k, const char *path, char *
     /* The chapter's kernel on the same input: the window's input, op and
      * scan for everything else (the input box, the state line). */
     s->kernel = SV_KERNEL_CORRECT;
-    if (k->n > SV_MAX_N) { /* a host function's many blocks (issue 31) */
-        snprintf(err, errlen, "%s: a kernel trace of n = %zu (%zu launch%s): the window shows at "
-                 "most %d values (scanviz-trace --open prints it)", path ? path : "the trace",
-                 k->n, k->nlaunches, k->nlaunches == 1 ? "" : "es", SV_MAX_N);
-        sv_ktrace_destroy(k);
-        return false;
-    }
     if (sv_app_recapture(s, k->op, k->type, k->scan, k->input, k->n, err, errlen) !=
         SV_CAPTURE_OK) {
         sv_ktrace_destroy(k);

@@ -59,6 +59,13 @@ static void quiz_truth(const sv_app_state *s, int k, int i, sv_value *val, int *
 
 void sv_app_quiz_set(sv_app_state *s, bool on)
 {
+    if (on && s->trace && s->trace->n > SV_MAX_N) { /* a kernel file's many blocks */
+        char msg[160];
+        snprintf(msg, sizeof msg, "Predict mode asks about at most %d cells; this input has %zu "
+                 "(zoom in to read a tile's values)", SV_MAX_N, s->trace->n);
+        sv_app_set_status(s, msg);
+        on = false;
+    }
     s->quiz = on && s->trace;
     sv_app_quiz_reset_question(s);
     s->quiz_right = s->quiz_total = 0;

@@ -72,6 +72,12 @@ static char *kfile_words(const sv_app_state *s)
         return NULL;
     }
     char err[sizeof s->kerror], file[sizeof s->kfile], sched[48];
+    /* a run going on: "launch:K" (a host function's launches started), or
+     * "1"; "0" none */
+    char running[32] = "0";
+    sv_app_krun kr;
+    if (sv_app_kfile_progress(s, &kr))
+        snprintf(running, sizeof running, kr.launched ? "launch:%u" : "1", (unsigned)kr.launched);
     quoted(err, sizeof err, sv_escape(s->kerror, esc, sizeof s->kerror * 4));
     quoted(file, sizeof file, sv_escape(s->kfile, name, sizeof s->kfile * 4));
     sv_schedule_format(s->kschedule, sched, sizeof sched);
@@ -80,13 +86,13 @@ static char *kfile_words(const sv_app_state *s)
     size_t at = (size_t)snprintf(
         w, len, "kfile=\"%s\" kread_only=%d ksteps=%zu kverdict=%s kfail=%s kerror_line=%d kstale=%d "
         "kruns=%u kms=%.1f kwatch=%s kcompare=%d kschedule=%s kwrong=%u kruns_made=%u "
-        "kshown=%u khazards=%llu kerror=\"%s\" kout=", file, s->kread_only ? 1 : 0, t ? t->nsteps : (size_t)0,
+        "kshown=%u khazards=%llu krunning=%s kerror=\"%s\" kout=", file, s->kread_only ? 1 : 0, t ? t->nsteps : (size_t)0,
         t ? verdicts[sv_ktrace_verdict(t)] : "none",
         t ? sv_kfail_kind_name(t->failure.kind) : "none", s->kerror_line, s->kstale ? 1 : 0,
         s->kfile_taken, s->kfile_ms, sv_app_kfile_method(s),
         s->kcompare_shown && sv_app_kcompare(s) ? 1 : 0, sched, t ? t->wrong_runs : 0u,
         t ? t->runs : 0u, t ? t->shown_run : 0u,
-        t ? (unsigned long long)t->hazards_total : 0ull, err);
+        t ? (unsigned long long)t->hazards_total : 0ull, running, err);
     for (size_t i = 0; t && i < t->n && at + 32 < len; i++) {
         char v[40];
         at += (size_t)snprintf(w + at, len - at, "%s%s", i ? "," : "",
@@ -116,7 +122,7 @@ static void quiz_words(const sv_app_state *s, char *quiz, size_t len)
         !s->quiz ? "off" : s->quiz_asking ? "ask" : "shown", s->quiz_step, s->quiz_sel,
         s->quiz_text, s->quiz_right, s->quiz_total);
     const char *sep = "";
-    for (size_t i = 0; i < s->trace->n && at < len - 600; i++) {
+    for (size_t i = 0; i < s->trace->n && i < SV_MAX_N && at < len - 600; i++) {
         char one[48];
         if (kind == SV_QUIZ_CASES && s->quiz_mark[i])
             at += (size_t)snprintf(quiz + at, len - at, "%s%zu:%s", sep, i,
@@ -134,7 +140,7 @@ static void quiz_words(const sv_app_state *s, char *quiz, size_t len)
     }
     at += (size_t)snprintf(quiz + at, len - at, " quiz_results=");
     sep = "";
-    for (size_t i = 0; s->quiz_scored && i < s->trace->n && at < len - 40; i++) {
+    for (size_t i = 0; s->quiz_scored && i < s->trace->n && i < SV_MAX_N && at < len - 40; i++) {
         if (s->quiz_result[i] == SV_QUIZ_UNASKED)
             continue;
         at += (size_t)snprintf(quiz + at, len - at, "%s%zu:%s", sep, i,
@@ -175,13 +181,23 @@ static void exercise_words(const sv_app_state *s, char *w, size_t len)
              file, note, result);
 }
 
+size_t sv_app_state_values(const sv_app_state *s)
+{
+    size_t n = SV_MAX_N;
+    if (s->trace && s->trace->n > n)
+        n = s->trace->n;
+    if (s->ktrace && s->ktrace->n > n)
+        n = s->ktrace->n;
+    return n;
+}
+
 void sv_app_state_line(const sv_app_state *s, char *buf, size_t len)
 {
     if (len == 0)
         return;
-    /* The arrays (up to 2 x 48 KB) on the heap, the rest on the stack:
-     * reentrant, and nothing kept between calls. */
-    enum { VALUES_MAX = SV_MAX_N * 48 };
+    /* The arrays (2 x 48 bytes a value: 48 KB each at SV_MAX_N) on the heap,
+     * the rest on the stack: reentrant, and nothing kept between calls. */
+    const size_t VALUES_MAX = sv_app_state_values(s) * 48;
     char *in = malloc(VALUES_MAX), *out = malloc(VALUES_MAX);
     char *text = malloc(SV_EDIT_MAX);
     char err[300], src[300];

@@ -112,6 +112,7 @@ void sv_app_view_of(const sv_app_state *s, sv_app_view *v)
     v->kerror = s->kerror;
     v->kerror_line = s->kerror_line;
     v->kstale = s->kstale;
+    v->krunning = sv_app_kfile_progress(s, &v->krun);
     v->ksource = s->kstale ? s->ksource : NULL;
     v->kread_only = s->kread_only && s->ktrace;
     v->script_steps = s->script.n;

@@ -95,7 +95,7 @@ bool sv_kwords_quiz(const sv_app_view *v, sv_caption_words *out)
     if (!v->quiz_scored || v->quiz_step != v->step || !v->quiz_result)
         return false;
     int right = 0, answered = 0;
-    for (size_t i = 0; i < t->n; i++) {
+    for (size_t i = 0; i < t->n && i < SV_MAX_N; i++) {
         answered += v->quiz_result[i] != SV_QUIZ_UNASKED;
         right += v->quiz_result[i] == SV_QUIZ_RIGHT;
     }
@@ -105,7 +105,7 @@ bool sv_kwords_quiz(const sv_app_view *v, sv_caption_words *out)
              answered, v->quiz_right, v->quiz_total);
     size_t at = 0;
     l2[0] = '\0';
-    for (uint32_t c = 0; c < row->count && c < t->n && at + 80 < n2; c++) {
+    for (uint32_t c = 0; c < row->count && c < t->n && c < SV_MAX_N && at + 80 < n2; c++) {
         if (v->quiz_result[c] != SV_QUIZ_WRONG)
             continue;
         sv_value got;

@@ -14,6 +14,7 @@
 #include <epoxy/gl.h>
 
 #include "sv_config.h"
+#include "../capture/kernel_run.h"
 #include "../core/args.h"
 #include "../core/error.h"
 #include "../core/escape.h"
@@ -228,6 +229,10 @@ static int parse_args(int argc, char **argv, options *o)
     o->w = SV_VIEW_DEFAULT_W;
     o->h = SV_VIEW_DEFAULT_H;
     char err[1024];
+    /* A kernel file whose host function launches many blocks takes its
+     * input up to SV_MAX_N_BLOCKS values (issue 31), as scanviz-trace. */
+    if ((o->input.max_n = sv_krun_args_max_n(argc, argv)) > SV_MAX_N)
+        sv_options_raise(SV_OPTION_RANDOM, o->input.max_n);
     if (!sv_options_parse(SV_FOR_VIEW, argc, argv, take, o, err, sizeof err))
         return usage_error("%s", err);
     if (o->help) {
@@ -491,7 +496,8 @@ static int bench_frames(sv_platform *p, sv_gfx *g, sv_app_state *s, long frames,
 
 static void print_state(const sv_app_state *s)
 {
-    size_t len = SV_MAX_N * 100 + SV_EDIT_MAX + 16384; /* every value twice, the box, the rest */
+    /* every value twice and the kernel's output, the box, the rest */
+    size_t len = sv_app_state_values(s) * 124 + SV_EDIT_MAX + 16384;
     char *line = malloc(len);
     if (!line) {
         fprintf(stderr, "scanviz: state line: out of memory\n");
@@ -526,6 +532,8 @@ static int run_window(sv_platform *p, sv_gfx *g, sv_app_state *s)
         if (s->minimised || (!dirty && !sv_app_busy(s))) {
             if (SDL_WaitEventTimeout(&e, s->minimised ? 200 : 250)) {
                 handle(p, s, &e);
+                dirty = true;
+            } else if (sv_app_running(s)) { /* its progress line, 4 times a second */
                 dirty = true;
             }
         }

@@ -34,6 +34,79 @@ static sv_rgba case_ink(const sv_theme *t, sv_case c)
     return c == SV_CASE_FULL ? t->full : c == SV_CASE_PARTIAL ? t->partial : t->copy;
 }
 
+/* How a cell of the overview looks: fill, border and its style and width. */
+typedef struct kov_look {
+    sv_box b;
+    sv_value val;
+    bool have, wrote, hatch;
+    sv_rgba border, fill;
+    sv_border style;
+    float bw;
+} kov_look;
+
+static void cell_look(const kov *o, const sv_krow *row, long k, uint32_t c, float cy,
+                      kov_look *a)
+{
+    const sv_layout *l = o->l;
+    const sv_theme *t = o->t;
+    size_t step = k < 0 ? 0 : (size_t)k;
+    a->b = (sv_box){ l->cell_x0 + (float)c * l->cell_pitch, cy - o->cell_h / 2.0f, l->cell_w,
+                     o->cell_h };
+    a->have = sv_kpane_value(o->kt, step, row, c, &a->val);
+    a->wrote = k >= 0 && sv_kpane_wrote(o->kt, step, row, c);
+    sv_case cs = SV_CASE_COPY;
+    sv_kmark mark = k >= 0 ? sv_kpane_mark(o->kt, step, row, c, &cs) : SV_KMARK_NONE;
+    a->border = t->cell_border;
+    a->fill = a->have ? t->cell_fill : t->bg;
+    a->style = SV_BORDER_SOLID;
+    a->bw = l->border_w;
+    if (mark == SV_KMARK_CASE) {
+        a->border = case_ink(t, cs);
+        a->fill = sv_rgba_mix(t->cell_fill, a->border, t->tint);
+        a->style = cs == SV_CASE_FULL ? SV_BORDER_SOLID : cs == SV_CASE_PARTIAL
+                 ? SV_BORDER_DASHED : SV_BORDER_DOTTED;
+        a->bw *= 1.6f;
+    } else if (mark == SV_KMARK_BROKEN) {
+        a->border = t->error;
+        a->bw *= 2.2f;
+    } else if (a->wrote) {
+        a->border = t->text_dim;
+        a->bw *= 1.4f;
+    }
+    a->hatch = k >= 0 && row->kind == SV_KROW_ARRAY &&
+               sv_kpane_hazard_at(o->kt, step, row->array, row->first + c, 0);
+}
+
+/* Cells narrower than a few px (a kernel file's many blocks): each run of
+ * neighbours that look alike is one rectangle, as the step view's rows
+ * (pane_kernel.c): no number fits, and thin quads are slow to raster. */
+static void draw_cells_merged(const kov *o, int r, long k, float cy)
+{
+    const sv_krow *row = &o->rows.row[r];
+    const sv_layout *l = o->l;
+    uint32_t c = (uint32_t)l->first_cell;
+    while ((int)c <= l->last_cell && c < row->count) {
+        kov_look a, b;
+        cell_look(o, row, k, c, cy, &a);
+        uint32_t j = c + 1;
+        for (; (int)j <= l->last_cell && j < row->count; j++) {
+            cell_look(o, row, k, j, cy, &b);
+            if (memcmp(&a.fill, &b.fill, sizeof a.fill) != 0 ||
+                memcmp(&a.border, &b.border, sizeof a.border) != 0 || a.style != b.style ||
+                a.hatch != b.hatch)
+                break;
+        }
+        sv_box run = { a.b.x, a.b.y, l->cell_x0 + (float)j * l->cell_pitch - a.b.x -
+                       (l->cell_pitch - l->cell_w), a.b.h };
+        sv_gfx_rect(o->g, run, fminf(l->radius, o->cell_h * 0.2f), a.fill, a.border,
+                    fmaxf(1.0f, a.bw), a.style);
+        if (a.hatch && run.w >= 6.0f)
+            sv_scene_hatch(o->g, run, fmaxf(3.0f, 0.7f * l->unit), fmaxf(1.0f, 0.15f * l->unit),
+                           o->t->error);
+        c = j;
+    }
+}
+
 /* The cells of pane row r after step k (k < 0: the input), centred on cy. */
 static void draw_cells(const kov *o, int r, long k, float cy)
 {
@@ -41,52 +114,36 @@ static void draw_cells(const kov *o, int r, long k, float cy)
     const sv_layout *l = o->l;
     const sv_theme *t = o->t;
     size_t step = k < 0 ? 0 : (size_t)k;
+    if (l->cell_pitch < 4.0f) {
+        draw_cells_merged(o, r, k, cy);
+        return;
+    }
     for (int c = l->first_cell; c <= l->last_cell && (uint32_t)c < row->count; c++) {
-        sv_box b = { l->cell_x0 + (float)c * l->cell_pitch, cy - o->cell_h / 2.0f, l->cell_w,
-                     o->cell_h };
-        sv_value val;
-        bool have = sv_kpane_value(o->kt, step, row, (uint32_t)c, &val);
-        bool wrote = k >= 0 && sv_kpane_wrote(o->kt, step, row, (uint32_t)c);
-        sv_case cs = SV_CASE_COPY;
-        sv_kmark mark = k >= 0 ? sv_kpane_mark(o->kt, step, row, (uint32_t)c, &cs) : SV_KMARK_NONE;
-        sv_rgba border = t->cell_border, fill = have ? t->cell_fill : t->bg;
-        sv_border style = SV_BORDER_SOLID;
-        float bw = l->border_w;
-        if (mark == SV_KMARK_CASE) {
-            border = case_ink(t, cs);
-            fill = sv_rgba_mix(t->cell_fill, border, t->tint);
-            style = cs == SV_CASE_FULL ? SV_BORDER_SOLID : cs == SV_CASE_PARTIAL
-                  ? SV_BORDER_DASHED : SV_BORDER_DOTTED;
-            bw *= 1.6f;
-        } else if (mark == SV_KMARK_BROKEN) {
-            border = t->error;
-            bw *= 2.2f;
-        } else if (wrote) {
-            border = t->text_dim;
-            bw *= 1.4f;
-        }
-        sv_gfx_rect(o->g, b, fminf(l->radius, o->cell_h * 0.2f), fill, border, bw, style);
-        if (have && o->num_px >= 6.0f) {
+        kov_look a;
+        cell_look(o, row, k, (uint32_t)c, cy, &a);
+        sv_box b = a.b;
+        sv_gfx_rect(o->g, b, fminf(l->radius, o->cell_h * 0.2f), a.fill, a.border, a.bw,
+                    a.style);
+        if (a.have && o->num_px >= 6.0f) {
             char s[48];
-            sv_value_format_as(o->kt->type, val, o->kt->float_style, s, sizeof s);
+            sv_value_format_as(o->kt->type, a.val, o->kt->float_style, s, sizeof s);
             float px = sv_scene_fit_px(o->g, SV_FONT_MONO, o->num_px, b.w * 0.92f, s);
             sv_gfx_text(o->g, SV_FONT_MONO, px, b.x + b.w / 2.0f, cy, SV_ALIGN_CENTER,
-                        wrote || k < 0 ? t->cell_text : t->text_dim, s);
+                        a.wrote || k < 0 ? t->cell_text : t->text_dim, s);
         }
         /* the reading's mark of the cell written here (Blelloch's "[0..3]") */
         float rpx = o->num_px * 0.55f;
         const sv_reading *rd = sv_reading_of(o->kt);
         sv_rstep st;
         char rt[48];
-        if (k >= 0 && wrote && row->kind == SV_KROW_ARRAY && rpx >= 6.0f &&
+        if (k >= 0 && a.wrote && row->kind == SV_KROW_ARRAY && rpx >= 6.0f &&
             b.w >= 9.0f * rpx && rd->marks && rd->marks(o->kt, step, &st) &&
             (int32_t)row->array == st.array &&
             rd->mark(o->kt, step, row->first + (uint32_t)c, rt, sizeof rt)) {
             sv_gfx_text(o->g, SV_FONT_MONO, rpx, b.x + b.w - 0.25f * rpx, cy, SV_ALIGN_RIGHT,
                         t->accent, rt);
         }
-        if (k >= 0 && row->kind == SV_KROW_ARRAY &&
-            sv_kpane_hazard_at(o->kt, step, row->array, row->first + (uint32_t)c, 0))
+        if (a.hatch)
             sv_scene_hatch(o->g, b, fmaxf(3.0f, 0.7f * l->unit), fmaxf(1.0f, 0.15f * l->unit),
                            t->error);
     }

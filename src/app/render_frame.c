@@ -12,6 +12,15 @@
 #include "pane_compare.h"
 #include "render_timeline.h" /* the Measure view's look-back timeline */
 
+void sv_render_krun_words(const sv_app_krun *r, char *buf, size_t len)
+{
+    char launch[32] = "";
+    if (r->launched)
+        snprintf(launch, sizeof launch, " \u00b7 launch %u", (unsigned)r->launched);
+    snprintf(buf, len, "running\u2026%s \u00b7 %.1f s of at most %.0f s", launch, r->seconds,
+             r->limit_s);
+}
+
 void sv_render_header(sv_gfx *g, const sv_app_view *s, const sv_layout *l, const sv_theme *t)
 {
     const sv_box *h = &l->header;
@@ -44,7 +53,12 @@ void sv_render_header(sv_gfx *g, const sv_app_view *s, const sv_layout *l, const
     /* The Measure view names its table's source itself (render_plot.c). */
     const char *src = s->view == SV_VIEW_MEASURE ? NULL : s->source;
     char shortsrc[128];
-    if (src && s->ktrace) { /* a kernel trace: the runtime that ran it, not the emulator */
+    sv_rgba src_ink = t->text_dim;
+    if (src && s->krunning && !s->clean) { /* a kernel file's run going on */
+        sv_render_krun_words(&s->krun, shortsrc, sizeof shortsrc);
+        src = shortsrc;
+        src_ink = t->accent;
+    } else if (src && s->ktrace) { /* a kernel trace: the runtime that ran it, not the emulator */
         sv_kwords_source(s->ktrace, s->clean, shortsrc, sizeof shortsrc);
         src = shortsrc;
     } else if (src && src[0] && s->clean) {
@@ -68,8 +82,7 @@ void sv_render_header(sv_gfx *g, const sv_app_view *s, const sv_layout *l, const
         float avail = right - x - 3.0f * u;
         if (avail > 4.0f * u) {
             sv_gfx_text_ellipsize(g, SV_FONT_SANS, l->small_px, avail, src, buf, sizeof buf);
-            sv_gfx_text(g, SV_FONT_SANS, l->small_px, right, cy, SV_ALIGN_RIGHT, t->text_dim,
-                        buf);
+            sv_gfx_text(g, SV_FONT_SANS, l->small_px, right, cy, SV_ALIGN_RIGHT, src_ink, buf);
         }
     }
     sv_gfx_line(g, h->x, h->y + h->h + 0.6f * u, h->x + h->w, h->y + h->h + 0.6f * u,
@@ -143,6 +156,17 @@ void sv_render_frame(sv_gfx *g, const sv_app_view *s, int fb_w, int fb_h)
     } else if (s->ktrace) {
         l.pane->draw(g, s, &l, t); /* the kernel pane */
         sv_render_kernel_source(g, s, &l, t);
+    } else if (s->trace && s->trace->n > SV_MAX_N) {
+        /* a kernel file's many blocks before its first trace: the input
+         * alone, which the chapter's one block cannot scan */
+        char msg[160];
+        if (s->krunning)
+            sv_render_krun_words(&s->krun, msg, sizeof msg);
+        else
+            snprintf(msg, sizeof msg, "no kernel trace yet");
+        snprintf(msg + strlen(msg), sizeof msg - strlen(msg), " \u00b7 n = %zu", s->trace->n);
+        sv_gfx_text(g, SV_FONT_SANS, l.caption_px, (float)fb_w / 2.0f, (float)fb_h / 2.0f,
+                    SV_ALIGN_CENTER, t->text_dim, msg);
     } else if (s->trace && s->overview) {
         sv_render_overview(g, s, &l, t, sv_scene_overview_area(s, &l));
     } else if (s->trace) {

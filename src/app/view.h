@@ -103,6 +103,14 @@ typedef struct sv_exercise_view {
     const char *note;             /* a line about the progress file ("" none) */
 } sv_exercise_view;
 
+/* A kernel file's run going on (app_kfile.c): for how long, its time
+ * limit, and a host function's launches started so far (0: none yet, or a
+ * single block's file). */
+typedef struct sv_app_krun {
+    double seconds, limit_s;
+    uint32_t launched;
+} sv_app_krun;
+
 typedef struct sv_app_view {
     /* What is shown. */
     const sv_trace *trace;       /* NULL: no trace yet ("no trace yet" is drawn) */
@@ -238,6 +246,10 @@ typedef struct sv_app_view {
     /* ktrace came from a trace file (--trace, version 3): nothing runs it
      * again (the header says so). false: a kernel file's run. */
     bool kread_only;
+    /* A run of the kernel file is going on (the header says so, with krun;
+     * before the first one's trace the pane says what runs). */
+    bool krunning;
+    sv_app_krun krun;
     /* The presenter script (--script): the step shown, 1-based, of
      * script_steps; both 0 without a script. The corner says "6 / 12"
      * (not on a --clean slide). */

@@ -605,7 +605,7 @@ bool sv_words_caption(const sv_app_view *s, sv_caption_words *out)
 {
     memset(out, 0, sizeof *out);
     sv_step_view v;
-    if (!sv_scene_step(s, s->step, &v))
+    if (!sv_scene_step(s, s->step, &v) || s->trace->n > SV_MAX_N) /* (the input alone) */
         return false;
     char *l1 = out->line1, *l2 = out->line2;
     size_t n1 = sizeof out->line1, n2 = sizeof out->line2;
@@ -882,7 +882,9 @@ void sv_words_case_band(sv_case cs, int lo, int hi, char *buf, size_t len)
 void sv_words_header(const sv_app_view *s, const char **title, char *rest, size_t len)
 {
     const sv_trace *tr = s->trace;
-    *title = s->view == SV_VIEW_MEASURE ? "Measure" : "Hillis-Steele scan";
+    /* past SV_MAX_N: a kernel file's input before its first trace */
+    *title = s->view == SV_VIEW_MEASURE ? "Measure"
+           : tr && tr->n > SV_MAX_N ? "Your kernel" : "Hillis-Steele scan";
     rest[0] = '\0';
     if (s->view == SV_VIEW_MEASURE)
         snprintf(rest, len, !s->timeline_on ? "  \u00b7  throughput and work against n"

@@ -2,6 +2,11 @@
 #include "kernel_run.h"
 
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "../core/fileio.h"
 
 /* The backend for req, by the one policy (kernel_run.h); false: the GPU was
  * asked for and there is none (why). */
@@ -47,4 +52,26 @@ sv_ktrace *sv_capture_kernel(const sv_krun_request *req, sv_krun_status *status,
     }
     *status = SV_KRUN_OK;
     return t;
+}
+
+size_t sv_krun_args_max_n(int argc, char **argv)
+{
+    for (int i = 1; i < argc; i++) {
+        const char *f = NULL;
+        if (strcmp(argv[i], "--kernel-file") == 0 && i + 1 < argc)
+            f = argv[i + 1];
+        else if (strncmp(argv[i], "--kernel-file=", 14) == 0)
+            f = argv[i] + 14;
+        struct stat st;
+        if (!f || strcmp(f, "-") == 0 || stat(f, &st) != 0 || !S_ISREG(st.st_mode))
+            continue;
+        char err[512];
+        size_t len;
+        char *src = sv_read_bounded(f, SV_KTRACE_MAX_SOURCE, "a kernel file", &len, err,
+                                    sizeof err);
+        bool many = src && sv_runtime_file_launches(src);
+        free(src);
+        return many ? SV_MAX_N_BLOCKS : SV_MAX_N;
+    }
+    return SV_MAX_N;
 }

@@ -40,6 +40,13 @@ typedef enum sv_krun_status {
 sv_ktrace *sv_capture_kernel(const sv_krun_request *req, sv_krun_status *status,
                              size_t *dropped, size_t *kept, char *err, size_t errlen);
 
+/* The most values an input may have for the kernel file that args name
+ * with --kernel-file FILE (or --kernel-file=FILE), read before the options
+ * so that --random's bound is known: SV_MAX_N_BLOCKS for a regular file
+ * whose host function launches the kernels (issue 31), else SV_MAX_N (no
+ * such option, a single block's file, a pipe: read once, by the run). */
+size_t sv_krun_args_max_n(int argc, char **argv);
+
 #ifdef __cplusplus
 }
 #endif

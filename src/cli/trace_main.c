@@ -14,6 +14,7 @@
 
 #include "sv_config.h"
 #include "../capture/capture.h"
+#include "../capture/kernel_run.h"
 #include "../core/args.h"
 #include "../core/escape.h"
 #include "../core/fileio.h"
@@ -185,25 +186,8 @@ static int parse_options(int argc, char **argv, options *o)
     char err[1024];
     /* A kernel file whose host function launches many blocks takes --random
      * up to SV_MAX_N_BLOCKS (issue 31): known before --random is read. */
-    for (int i = 1; i < argc; i++) {
-        const char *f = NULL;
-        if (strcmp(argv[i], "--kernel-file") == 0 && i + 1 < argc)
-            f = argv[i + 1];
-        else if (strncmp(argv[i], "--kernel-file=", 14) == 0)
-            f = argv[i] + 14;
-        struct stat st;
-        if (!f || strcmp(f, "-") == 0 || stat(f, &st) != 0 || !S_ISREG(st.st_mode))
-            continue; /* (a pipe is read once, by the run) */
-        size_t len;
-        char *src = sv_read_bounded(f, SV_KTRACE_MAX_SOURCE, "a kernel file", &len, err,
-                                    sizeof err);
-        if (src && sv_runtime_file_launches(src)) {
-            o->input.max_n = SV_MAX_N_BLOCKS;
-            sv_options_raise(SV_OPTION_RANDOM, SV_MAX_N_BLOCKS);
-        }
-        free(src);
-        break;
-    }
+    if ((o->input.max_n = sv_krun_args_max_n(argc, argv)) > SV_MAX_N)
+        sv_options_raise(SV_OPTION_RANDOM, o->input.max_n);
     if (!sv_options_parse(SV_FOR_TRACE, argc, argv, take_noting, o, err, sizeof err))
         return usage_error("%s", err);
 

@@ -63,10 +63,10 @@ const char *sv_backend_name(sv_backend b)
 
 /* ---- Allocation --------------------------------------------------------- */
 
-sv_trace *sv_trace_create(sv_op op, sv_type type, sv_scan scan,
-                          const sv_value *input, size_t n,
-                          sv_backend backend, const char *device,
-                          char *err, size_t errlen)
+/* sv_trace_create() for n up to max_n, with nrounds rounds. */
+static sv_trace *create(sv_op op, sv_type type, sv_scan scan, const sv_value *input, size_t n,
+                        size_t max_n, size_t nrounds, sv_backend backend, const char *device,
+                        char *err, size_t errlen)
 {
     if (!sv_op_valid(op, type, err, errlen))
         return NULL;
@@ -74,7 +74,7 @@ sv_trace *sv_trace_create(sv_op op, sv_type type, sv_scan scan,
         snprintf(err, errlen, "unknown scan kind %d", (int)scan);
         return NULL;
     }
-    if (!sv_count_valid(n, SV_MAX_N, err, errlen))
+    if (!sv_count_valid(n, max_n, err, errlen))
         return NULL;
     sv_trace *t = malloc(sizeof *t);
     if (!t)
@@ -85,7 +85,7 @@ sv_trace *sv_trace_create(sv_op op, sv_type type, sv_scan scan,
     if (!(t->input = malloc(n * sizeof *t->input)))
         goto fail_oom;
     memcpy(t->input, input, n * sizeof *t->input);
-    t->nrounds = sv_round_count(n);
+    t->nrounds = nrounds ? nrounds : sv_round_count(n);
     if (!(t->rounds = calloc(t->nrounds, sizeof *t->rounds)))
         goto fail_oom;
     for (size_t r = 0; r < t->nrounds; r++) {
@@ -106,6 +106,35 @@ fail_oom:
     snprintf(err, errlen, "out of memory allocating a trace of %zu values", n);
     sv_trace_destroy(t);
     return NULL;
+}
+
+sv_trace *sv_trace_create(sv_op op, sv_type type, sv_scan scan,
+                          const sv_value *input, size_t n,
+                          sv_backend backend, const char *device,
+                          char *err, size_t errlen)
+{
+    return create(op, type, scan, input, n, SV_MAX_N, 0, backend, device, err, errlen);
+}
+
+sv_trace *sv_trace_create_input(sv_op op, sv_type type, sv_scan scan, const sv_value *input,
+                                size_t n, char *err, size_t errlen)
+{
+    sv_trace *t = create(op, type, scan, input, n, SV_MAX_N_BLOCKS, 1, SV_BACKEND_CPU, NULL, err,
+                         errlen);
+    if (!t)
+        return NULL;
+    memcpy(t->rounds[0].buf[0], input, n * sizeof *input);
+    memset(t->rounds[0].written[0], 1, n * sizeof *t->rounds[0].written[0]);
+    t->inclusive = malloc(n * sizeof *t->inclusive);
+    t->output = malloc(n * sizeof *t->output);
+    if (!t->inclusive || !t->output) {
+        snprintf(err, errlen, "out of memory allocating a trace of %zu values", n);
+        sv_trace_destroy(t);
+        return NULL;
+    }
+    sv_reference_scan(op, type, SV_SCAN_INCLUSIVE, input, t->inclusive, n);
+    sv_reference_scan(op, type, scan, input, t->output, n);
+    return t;
 }
 
 void sv_trace_destroy(sv_trace *t)

@@ -91,6 +91,15 @@ sv_trace *sv_trace_create(sv_op op, sv_type type, sv_scan scan,
                           char *err, size_t errlen);
 void sv_trace_destroy(sv_trace *t); /* accepts NULL */
 
+/* The input alone, for n up to SV_MAX_N_BLOCKS (issue 31): a kernel file
+ * whose host function launches many blocks scans more values than the
+ * chapter's one block can, and the window keeps its input, op and scan in a
+ * trace. It has the staging round only (buf[0] the input) and is not
+ * finished: its inclusive and output are the sequential scan's. NULL with
+ * err filled as sv_trace_create()'s. */
+sv_trace *sv_trace_create_input(sv_op op, sv_type type, sv_scan scan, const sv_value *input,
+                                size_t n, char *err, size_t errlen);
+
 /* Derives cases, windows, ops, overflow, the output and the float difference
  * from the buffers a backend filled. Idempotent. Returns false (err filled)
  * only on allocation failure. */

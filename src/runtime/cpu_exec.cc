@@ -2661,6 +2661,7 @@ struct Grid {
     std::vector<sv_ktile> tiles, tl;
     std::vector<sv_kevent> events, ev;
     uint32_t events_dropped = 0;
+    uint32_t launches_run = 0; // every launch, kept in the trace or not (its progress)
     std::unordered_map<uint64_t, uint32_t> looked;
     std::unordered_set<uint64_t> waited;
     // the launches as a plan the GPU replays (sv_ktrace.plan): one line each
@@ -4038,6 +4039,7 @@ void g_stuck()
 void g_run_launch()
 {
     const uint32_t nb = G->grid, B = G->block;
+    sv_rt_progress(++G->launches_run, 0); // the parent's progress line: launch k started
     for (int k = 0; k < 3; k++)
         G->gdim[k] = G->dims[k];
     G->bdim[0] = B;

@@ -136,8 +136,12 @@ static void progress_read(int pfd, const sv_runtime_request *req)
 {
     uint32_t rec[2];
     while (read(pfd, rec, sizeof rec) == (ssize_t)sizeof rec)
-        if (req->progress && rec[1] > 0 && rec[0] <= rec[1])
+        if (rec[1] == 0) { /* (launch rec[0] started: a host function's) */
+            if (req->launched)
+                req->launched(req->progress_ctx, rec[0]);
+        } else if (req->progress && rec[0] <= rec[1]) {
             req->progress(req->progress_ctx, rec[0], rec[1]);
+        }
 }
 
 /* Reads what fd holds now into o's trace stream; false at its end. */

@@ -72,6 +72,10 @@ typedef struct sv_runtime_request {
     /* With runs > 1: called in the caller's process as runs complete (done of
      * runs), e.g. for a progress line on a terminal; NULL: none. */
     void (*progress)(void *ctx, uint32_t done, uint32_t runs);
+    /* A host function's launches (issue 31), as the CPU runtime starts them:
+     * launch k (from 1) has started; NULL: none. Called with progress_ctx,
+     * in the caller's process (the app's worker thread). */
+    void (*launched)(void *ctx, uint32_t k);
     void *progress_ctx;
 } sv_runtime_request;
 

@@ -36,6 +36,18 @@ static char *source_of(const char *file)
 
 static uint32_t time_limit_ms; /* 0: the runtime's default */
 
+/* The launches the runtime said had started (req.launched), in order. */
+static uint32_t launched[64];
+static size_t nlaunched;
+
+static void on_launched(void *ctx, uint32_t k)
+{
+    (void)ctx;
+    if (nlaunched < sizeof launched / sizeof *launched)
+        launched[nlaunched] = k;
+    nlaunched++;
+}
+
 static sv_ktrace *run(const char *file, const sv_value *in, size_t n, sv_op op, sv_type type,
                       const char *schedule, sv_runtime_backend backend)
 {
@@ -56,6 +68,8 @@ static sv_ktrace *run(const char *file, const sv_value *in, size_t n, sv_op op, 
     req.backend = backend;
     req.runs = 1;
     req.time_limit_ms = time_limit_ms;
+    req.launched = on_launched;
+    nlaunched = 0;
     if (!sv_schedule_parse(schedule, &req.schedule, err, sizeof err)) {
         CHECK_MSG(false, "%s", err);
         free(src);
@@ -141,6 +155,10 @@ static void hierarchical(void)
                           schedules[s]);
                 uint32_t blocks = (uint32_t)((n + 63) / 64);
                 CHECK(t->nlaunches == 3 && t->nsteps == 3);
+                /* the parent heard of each launch as it started (the window's progress) */
+                CHECK_MSG(nlaunched == 3 && launched[0] == 1 && launched[1] == 2 &&
+                              launched[2] == 3, "hier n=%zu %s: %zu launches said started", n,
+                          schedules[s], nlaunched);
                 if (t->nlaunches == 3) {
                     CHECK(strcmp(t->launches[0].kernel, "block_scan") == 0 &&
                           t->launches[0].grid == blocks && t->launches[0].block == 64 &&

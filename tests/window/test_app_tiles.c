@@ -17,6 +17,7 @@
 #include "../../src/core/timeline.h"
 #include "kpane.h"
 #include "state.h"
+#include "app_internal.h"
 #include "../../src/core/trace_file.h"
 
 #include "../render/view_test.h"
@@ -311,6 +312,99 @@ static void test_one_block_no_tiles(void)
     sv_app_cleanup(&s);
 }
 
+/* n = 65,536 (issue 31: the window past one block): the hierarchical scan's
+ * 1,024 tiles of 64 a launch. The input is the trace's alone; the frame
+ * draws each row as merged runs (not a rectangle a cell) with a bracket a
+ * tile under in[] and out[], a tile's "block b" once zoomed in; the state
+ * line lists every value; what needs one block's n (predict mode, the input
+ * box, D, K) says so in words and changes nothing. */
+static void test_many_values(void)
+{
+    enum { N = 65536, BLOCKS = N / 64 };
+    static sv_value big[N];
+    sv_app_state s;
+    if (!kfile_app(&s, "blocks_hier.cu", big, N, 7, 1))
+        return;
+    const sv_ktrace *t = s.ktrace;
+    CHECK(s.trace && s.trace->n == N && s.trace->nrounds == 1 && !s.trace->run);
+    CHECK(t && t->n == N && t->nlaunches == 3 && t->launches[0].grid == BLOCKS);
+    if (!t || t->n != N || t->nlaunches != 3)
+        goto done;
+    int32_t acc = 0;
+    bool right = true;
+    for (size_t i = 0; i < N; i++) {
+        acc += big[i].i;
+        right = right && t->output_written[i] && t->output[i].i == acc &&
+                s.trace->output[i].i == acc;
+    }
+    CHECK_MSG(right, "n = %d: the kernel's output and the input's reference scan", N);
+    CHECK_INT(sv_app_steps_of(&s), 3);
+    /* the state line: every value, none cut */
+    size_t len = sv_app_state_values(&s) * 124 + SV_EDIT_MAX + 16384;
+    char *line = malloc(len);
+    CHECK(line != NULL);
+    if (line) {
+        sv_app_state_line(&s, line, len);
+        char want[64];
+        snprintf(want, sizeof want, " n=%d ", N);
+        CHECK_CONTAINS(line, want);
+        const char *kout = strstr(line, " kout=");
+        size_t commas = 0;
+        for (const char *c = kout ? kout + 6 : NULL; c && *c && *c != ' '; c++)
+            commas += *c == ',';
+        CHECK_MSG(kout && commas == N - 1, "kout lists %zu values", kout ? commas + 1 : 0);
+        snprintf(want, sizeof want, ",%d ", (int)acc);
+        CHECK_MSG(kout && strstr(kout, want) != NULL, "kout ends with the total %d", (int)acc);
+        CHECK_CONTAINS(line, "krunning=0");
+        free(line);
+    }
+    sv_gfx_rec *rec = sv_gfx_rec_create();
+    draw_app(&s, rec, "65536 launch 1");
+    CHECK(drew_text(rec, "Launch 1 of 3"));
+    size_t rects = count_prims(rec, SV_PRIM_RECT), lines = count_prims(rec, SV_PRIM_LINE);
+    CHECK_MSG(rects < 400, "%zu rectangles: the rows are not merged", rects);
+    CHECK_MSG(lines >= 2 * 3 * BLOCKS, "%zu lines: a bracket a tile under in[] and out[]", lines);
+    CHECK(!drew_text(rec, "block 0"));
+    s.overview = true;
+    draw_app(&s, rec, "65536 overview");
+    rects = count_prims(rec, SV_PRIM_RECT);
+    CHECK_MSG(rects < 400, "%zu rectangles in the overview: not merged", rects);
+    s.overview = false;
+    for (int i = 0; i < 40 && s.zoom < (float)N / 100.0f; i++)
+        key(&s, SDLK_RIGHTBRACKET, 0);
+    CHECK_MSG(sv_app_visible_cells(&s) < 400.0f, "zoomed in: %.0f cells", (double)sv_app_visible_cells(&s));
+    draw_app(&s, rec, "65536 zoomed in");
+    size_t labels = 0;
+    for (size_t i = 0; i < sv_gfx_rec_count(rec); i++) {
+        const sv_prim *p = sv_gfx_rec_prim(rec, i);
+        labels += p->kind == SV_PRIM_TEXT && p->text && strncmp(p->text, "block ", 6) == 0;
+    }
+    CHECK_MSG(labels >= 2 && labels < 40, "zoomed in: %zu tiles' labels", labels);
+    sv_gfx_rec_destroy(rec);
+    /* one block's features: words, nothing changed */
+    key(&s, SDLK_p, 0);
+    CHECK(!s.quiz);
+    CHECK_CONTAINS(s.status, "Predict mode asks about at most 1024 cells; this input has 65536");
+    key(&s, SDLK_e, 0);
+    CHECK(!s.editing);
+    CHECK_CONTAINS(s.status, "The input box holds at most 1024 values; this input has 65536");
+    key(&s, SDLK_d, 0);
+    CHECK(!s.kcompare_shown);
+    CHECK_CONTAINS(s.status, "nothing to compare with at n = 65536");
+    key(&s, SDLK_k, 0);
+    CHECK_INT(s.kernel, SV_KERNEL_CORRECT);
+    CHECK_CONTAINS(s.status, "the mistakes lab's kernels scan one block, at most 1024 values");
+    CHECK(s.ktrace == t && s.trace->n == N);
+    /* R: new values of the same size, run again */
+    key(&s, SDLK_r, 0);
+    t = s.ktrace;
+    CHECK(s.trace->n == N && t && t->n == N && t->nlaunches == 3 &&
+          memcmp(t->input, s.trace->input, N * sizeof *t->input) == 0 &&
+          memcmp(t->output, s.trace->output, N * sizeof *t->output) == 0);
+done:
+    sv_app_cleanup(&s);
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 3) {
@@ -319,7 +413,8 @@ int main(int argc, char **argv)
     }
     kernels = argv[2];
     static const view_test_fn tests[] = { test_lookback_timeline, test_stuck_tiles, test_gpu_tiles,
-                                             test_one_block_no_tiles, NULL };
+                                             test_one_block_no_tiles, test_many_values,
+                                             NULL };
     return view_test_main(argc, argv, "test_app_tiles", tests,
                           "a launch's tiles over time in the window");
 }
