@@ -158,6 +158,7 @@ sv_app_status sv_app_init(sv_app_state *s, const sv_app_config *c, char *err, si
     s->anim = 1.0f;
     s->hover_row = s->hover_cell = -1;
     s->pinned_row = s->pinned_cell = -1;
+    s->ktile_lo = s->ktile_hi = -1;
     s->view = SV_VIEW_SCAN;
     s->seed = c->seed;
     s->win_w = s->fb_w = 1280;

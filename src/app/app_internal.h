@@ -126,6 +126,10 @@ void sv_app_clamp_view(sv_app_state *s);
 void sv_app_zoom_at(sv_app_state *s, float factor, float x);
 void sv_app_zoom_centre(sv_app_state *s, float factor);
 void sv_app_pan_by(sv_app_state *s, float cells);
+/* Tab / Shift+Tab at a launch's step (dir 1 / -1): zooms in on the next /
+ * previous tile of the launch, left to right (wrapping), and says which;
+ * false: no kernel trace (the key is not this one's). */
+bool sv_app_tile_step(sv_app_state *s, int dir);
 /* How many cells the cells' area shows now (at least 1). */
 float sv_app_visible_cells(const sv_app_state *s);
 

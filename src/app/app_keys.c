@@ -112,6 +112,11 @@ static bool ui_scale(sv_app_state *s, float to)
 ACTION(ui_bigger) { UNUSED_EVENT; return ui_scale(s, s->ui_scale * 1.1f); }
 ACTION(ui_smaller) { UNUSED_EVENT; return ui_scale(s, s->ui_scale / 1.1f); }
 ACTION(ui_reset) { UNUSED_EVENT; return ui_scale(s, 1.0f); }
+ACTION(tile_step)
+{
+    return sv_app_tile_step(s, (e->keysym.mod & KMOD_SHIFT) ? -1 : 1);
+}
+
 ACTION(zoom_in) { UNUSED_EVENT; sv_app_zoom_centre(s, 1.25f); return true; }
 ACTION(zoom_out) { UNUSED_EVENT; sv_app_zoom_centre(s, 1.0f / 1.25f); return true; }
 
@@ -134,6 +139,7 @@ ACTION(zoom_reset)
     UNUSED_EVENT;
     s->zoom = 1.0f;
     s->pan = 0.0f;
+    s->ktile_lo = -1; /* (Tab starts again from the first tile) */
     return true;
 }
 

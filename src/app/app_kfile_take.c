@@ -32,6 +32,7 @@ static void show(sv_app_state *s, sv_ktrace *t)
         sv_app_quiz_reset_question(s);
     sv_ktrace_destroy(s->ktrace);
     s->ktrace = t;
+    s->ktile_lo = s->ktile_hi = -1; /* (its tiles may not be the last trace's) */
     int last = sv_app_steps_of(s) - 1;
     s->step = sv_clampi(s->step, 0, last);
     s->from_step = s->step;

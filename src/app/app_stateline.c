@@ -76,6 +76,9 @@ static char *kfile_words(const sv_app_state *s)
      * "1"; "0" none */
     char running[32] = "0";
     sv_app_krun kr;
+    char tile[48] = "-"; /* Tab's tile: the cells of out[] it wrote */
+    if (t && s->ktile_lo >= 0)
+        snprintf(tile, sizeof tile, "%lld-%lld", (long long)s->ktile_lo, (long long)s->ktile_hi);
     if (sv_app_kfile_progress(s, &kr))
         snprintf(running, sizeof running, kr.launched ? "launch:%u" : "1", (unsigned)kr.launched);
     quoted(err, sizeof err, sv_escape(s->kerror, esc, sizeof s->kerror * 4));
@@ -86,13 +89,13 @@ static char *kfile_words(const sv_app_state *s)
     size_t at = (size_t)snprintf(
         w, len, "kfile=\"%s\" kread_only=%d ksteps=%zu kverdict=%s kfail=%s kerror_line=%d kstale=%d "
         "kruns=%u kms=%.1f kwatch=%s kcompare=%d kschedule=%s kwrong=%u kruns_made=%u "
-        "kshown=%u khazards=%llu krunning=%s kerror=\"%s\" kout=", file, s->kread_only ? 1 : 0, t ? t->nsteps : (size_t)0,
+        "kshown=%u khazards=%llu krunning=%s ktile=%s kerror=\"%s\" kout=", file, s->kread_only ? 1 : 0, t ? t->nsteps : (size_t)0,
         t ? verdicts[sv_ktrace_verdict(t)] : "none",
         t ? sv_kfail_kind_name(t->failure.kind) : "none", s->kerror_line, s->kstale ? 1 : 0,
         s->kfile_taken, s->kfile_ms, sv_app_kfile_method(s),
         s->kcompare_shown && sv_app_kcompare(s) ? 1 : 0, sched, t ? t->wrong_runs : 0u,
         t ? t->runs : 0u, t ? t->shown_run : 0u,
-        t ? (unsigned long long)t->hazards_total : 0ull, running, err);
+        t ? (unsigned long long)t->hazards_total : 0ull, running, tile, err);
     for (size_t i = 0; t && i < t->n && at + 32 < len; i++) {
         char v[40];
         at += (size_t)snprintf(w + at, len - at, "%s%s", i ? "," : "",

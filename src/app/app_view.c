@@ -113,6 +113,9 @@ void sv_app_view_of(const sv_app_state *s, sv_app_view *v)
     v->kerror_line = s->kerror_line;
     v->kstale = s->kstale;
     v->krunning = sv_app_kfile_progress(s, &v->krun);
+    v->ktile_lo = s->ktrace ? s->ktile_lo : -1;
+    v->ktile_hi = s->ktile_hi;
+    v->ktile_launch = s->ktile_launch;
     v->ksource = s->kstale ? s->ksource : NULL;
     v->kread_only = s->kread_only && s->ktrace;
     v->script_steps = s->script.n;

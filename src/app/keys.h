@@ -115,6 +115,9 @@ enum {
     HELP("Shift+Left/Right or drag", "pan") \
     BIND(SDLK_RIGHT, 0, SV_KEYMOD_SHIFT, SV_KEYWHEN_SCAN, SV_KEYF_REPEAT, pan_right) \
     BIND(SDLK_LEFT, 0, SV_KEYMOD_SHIFT, SV_KEYWHEN_SCAN, SV_KEYF_REPEAT, pan_left) \
+    HELP("Tab / Shift+Tab (a launch)", "a kernel file's launch: zoom in on its next / " \
+                                       "previous tile (Z: all of them)") \
+    BIND(SDLK_TAB, 0, SV_KEYMOD_PLAIN, SV_KEYWHEN_SCAN, SV_KEYF_REPEAT, tile_step) \
     HELP("Z", "reset zoom and pan") \
     BIND(SDLK_z, 0, SV_KEYMOD_PLAIN, SV_KEYWHEN_SCAN, SV_KEYF_REPEAT, zoom_reset) \
     HELP("V", "overview: every round stacked, like the chapter's figure (a kernel file: every step)") \

@@ -725,12 +725,16 @@ static void draw_tile(const kdraw *d, int r, uint32_t b, uint32_t lo, uint32_t h
     const sv_layout *l = d->l;
     if ((int)hi < l->first_cell || (int)lo > l->last_cell)
         return;
-    sv_rgba c = d->t->text_dim;
+    const sv_klaunch *la = sv_ktrace_launch_of(d->kt, d->k);
+    bool chosen = la && d->v->ktile_lo == (int64_t)lo && d->v->ktile_hi == (int64_t)hi &&
+                  d->v->ktile_launch == (uint32_t)(la - d->kt->launches); /* Tab's */
+    sv_rgba c = chosen ? d->t->accent : d->t->text_dim;
     sv_box a = sv_layout_cell(l, r, (int)lo), z = sv_layout_cell(l, r, (int)hi);
     float x0 = a.x + 1.0f, x1 = z.x + z.w - 1.0f;
-    sv_gfx_line(d->g, x0, y, x1, y, 1.5f, c);
-    sv_gfx_line(d->g, x0, y - 0.35f * px, x0, y, 1.5f, c);
-    sv_gfx_line(d->g, x1, y - 0.35f * px, x1, y, 1.5f, c);
+    float w = chosen ? 3.0f : 1.5f;
+    sv_gfx_line(d->g, x0, y, x1, y, w, c);
+    sv_gfx_line(d->g, x0, y - 0.35f * px, x0, y, w, c);
+    sv_gfx_line(d->g, x1, y - 0.35f * px, x1, y, w, c);
     char label[32];
     snprintf(label, sizeof label, "block %" PRIu32, b);
     if (sv_gfx_text_width(d->g, SV_FONT_SANS, px, label) < x1 - x0 - px)

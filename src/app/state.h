@@ -213,6 +213,10 @@ typedef struct sv_app_state {
     bool kbackground;       /* runs in the worker (the window); false: at once (exports) */
     bool kread_only;        /* ktrace came from a --trace file (version 3): nothing runs it
                                again; any other trace taken drops it (app_lab.c) */
+    /* Tab / Shift+Tab at a launch (app_zoom.c): the tile zoomed in on, by the
+     * cells of out[] it wrote and its block; ktile_lo -1: none yet */
+    int64_t ktile_lo, ktile_hi;
+    uint32_t ktile_block, ktile_launch;
     char kfile_start[1024]; /* the --kernel-file the window started with ("" none): the
                                kernel file before a script's first kernel-file step */
     bool kfile_start_builtin; /* kfile_start is a shipped kernel's (--kernel blelloch) */

@@ -250,6 +250,10 @@ typedef struct sv_app_view {
      * before the first one's trace the pane says what runs). */
     bool krunning;
     sv_app_krun krun;
+    /* The tile Tab zoomed in on (its bracket drawn in the accent colour): the
+     * cells of out[] of launch ktile_launch; ktile_lo -1 none. */
+    int64_t ktile_lo, ktile_hi;
+    uint32_t ktile_launch;
     /* The presenter script (--script): the step shown, 1-based, of
      * script_steps; both 0 without a script. The corner says "6 / 12"
      * (not on a --clean slide). */

@@ -129,13 +129,15 @@ check(rc == 0 and "Launch 1 \u00b7 block_scan<<<1, 64>>> at line " in out and
 rc, out, err = run("--kernel-file", k("blocks_hier.cu"), "--random", "1048577")
 check(rc == 2 and "expected a whole decimal number from 1 to 1048576" in err,
       f"1048577: {rc} {err}")
-# the hierarchical scan at n = 2^20 (16,384 blocks of 64): right, within its
-# default time limit (20 us a value), its trace file (about 70 MB) written
-# whole and read back byte for byte from a file (standard input keeps the
-# 16 MiB of any trace)
+# the hierarchical scan at n = 2^20 (16,384 blocks of 64): right, its trace
+# file (about 70 MB) written whole and read back byte for byte from a file
+# (standard input keeps the 16 MiB of any trace). Its default time limit (20
+# us a value: 21 s; test_blocks checks it) takes 5 s of it on this machine's
+# normal build; an ASan build on a loaded CI machine has taken longer, so a
+# limit of its own
 big = os.path.join(TMPDIR, f"sv-blocks-{os.getpid()}.json")
 rc, out, err = run("--kernel-file", k("blocks_hier.cu"), "--random", "1048576", "--seed", "5",
-                   "--format", "json", "-o", big, timeout=300)
+                   "--format", "json", "-o", big, "--time-limit", "200", timeout=300)
 out = open(big).read() if rc == 0 else ""
 check(rc == 0, f"hier at 2^20: exit {rc}: {err[-400:]}")
 t = json.loads(out) if rc == 0 else {}

@@ -556,6 +556,15 @@ int main(int argc, char **argv)
         return 2;
     }
     kdir = argv[1];
+    /* the default time limit: 5 s, or 20 us a value past 250,000 (21 s at 2^20) */
+    sv_runtime_request tl;
+    memset(&tl, 0, sizeof tl);
+    tl.n = 1000;
+    CHECK_INT((int)sv_runtime_time_limit_ms(&tl), SV_RUNTIME_DEFAULT_TIME_LIMIT_MS);
+    tl.n = (size_t)1 << 20;
+    CHECK_INT((int)sv_runtime_time_limit_ms(&tl), 20971);
+    tl.time_limit_ms = 7000;
+    CHECK_INT((int)sv_runtime_time_limit_ms(&tl), 7000);
     need_cpu_runtime(77);
     hierarchical();
     warps();

@@ -395,6 +395,38 @@ static void test_many_values(void)
     CHECK_INT(s.kernel, SV_KERNEL_CORRECT);
     CHECK_CONTAINS(s.status, "the mistakes lab's kernels scan one block, at most 1024 values");
     CHECK(s.ktrace == t && s.trace->n == N);
+    /* Tab / Shift+Tab: the launch's tiles, left to right, zoomed in on */
+    key(&s, SDLK_HOME, 0);
+    key(&s, SDLK_z, 0);
+    key(&s, SDLK_TAB, 0);
+    CHECK(s.ktile_lo == 0 && s.ktile_hi == 63);
+    CHECK_CONTAINS(s.status, "Tile 1 of 1024 \u00b7 block 0 \u00b7 out[0 .. 63]");
+    float seen = sv_app_visible_cells(&s);
+    CHECK_MSG(seen > 64.0f && seen < 70.0f, "Tab: %.1f cells in view", (double)seen);
+    key(&s, SDLK_TAB, 0);
+    CHECK(s.ktile_lo == 64 && s.ktile_hi == 127 && s.ktile_block == 1);
+    CHECK_CONTAINS(s.status, "Tile 2 of 1024");
+    CHECK_MSG(s.pan > 62.0f && s.pan < 64.0f, "Tab: pan %.1f", (double)s.pan);
+    key(&s, SDLK_TAB, KMOD_LSHIFT);
+    key(&s, SDLK_TAB, KMOD_LSHIFT); /* from the first: the last */
+    CHECK(s.ktile_lo == N - 64 && s.ktile_hi == N - 1);
+    CHECK_CONTAINS(s.status, "Tile 1024 of 1024 \u00b7 block 1023");
+    rec = sv_gfx_rec_create();
+    draw_app(&s, rec, "65536 tile 1024");
+    size_t accent = 0;
+    for (size_t i = 0; i < sv_gfx_rec_count(rec); i++) {
+        const sv_prim *p = sv_gfx_rec_prim(rec, i);
+        accent += p->kind == SV_PRIM_LINE && p->width > 2.5f;
+    }
+    CHECK_MSG(accent == 6, "%zu thick lines: the chosen tile's brackets under in[] and out[]",
+              accent);
+    CHECK(drew_text(rec, "block 1023"));
+    sv_gfx_rec_destroy(rec);
+    key(&s, SDLK_END, 0); /* the add-back: its tiles from block 1 (block 0 adds nothing) */
+    key(&s, SDLK_z, 0);
+    key(&s, SDLK_TAB, 0);
+    CHECK_MSG(s.ktile_lo == 64 && s.ktile_launch == 2, "the add-back's first tile: %lld",
+              (long long)s.ktile_lo);
     /* R: new values of the same size, run again */
     key(&s, SDLK_r, 0);
     t = s.ktrace;
