@@ -385,10 +385,11 @@ static size_t step_hazards(const sv_ktrace *t, size_t k)
 static void launch_line(const sv_ktrace *t, size_t k, const sv_klaunch *l, char *l1, size_t n1,
                         char *l2, size_t n2)
 {
-    char grid[48];
-    snprintf(l1, n1, "Launch %zu of %zu \u00b7 %s<<<%s, %" PRIu32 ">>> (line %" PRId32 "): ",
+    char grid[48], block[48];
+    snprintf(l1, n1, "Launch %zu of %zu \u00b7 %s<<<%s, %s>>> (line %" PRId32 "): ",
              (size_t)(l - t->launches) + 1, t->nlaunches, l->kernel,
-             sv_klaunch_grid_words(l, grid, sizeof grid), l->block, l->line);
+             sv_klaunch_grid_words(l, grid, sizeof grid),
+             sv_klaunch_block_words(l, block, sizeof block), l->line);
     size_t parts = 0;
     for (size_t a = 0; a < t->narrays; a++) {
         size_t w = 0;

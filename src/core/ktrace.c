@@ -55,16 +55,26 @@ const sv_klaunch *sv_ktrace_launch_of(const sv_ktrace *t, size_t k)
     return NULL;
 }
 
+/* "16", "(16, 3)" or "(16, 3, 2)": total, or dims past 1-D. */
+static char *dims_words(uint32_t total, const uint32_t d[3], char *buf, size_t len)
+{
+    if (!sv_klaunch_multi(d))
+        snprintf(buf, len, "%" PRIu32, total);
+    else if (d[2] > 1)
+        snprintf(buf, len, "(%" PRIu32 ", %" PRIu32 ", %" PRIu32 ")", d[0], d[1], d[2]);
+    else
+        snprintf(buf, len, "(%" PRIu32 ", %" PRIu32 ")", d[0], d[1]);
+    return buf;
+}
+
 char *sv_klaunch_grid_words(const sv_klaunch *l, char *buf, size_t len)
 {
-    if (!sv_klaunch_multi(l->dims))
-        snprintf(buf, len, "%" PRIu32, l->grid);
-    else if (l->dims[2] > 1)
-        snprintf(buf, len, "(%" PRIu32 ", %" PRIu32 ", %" PRIu32 ")", l->dims[0], l->dims[1],
-                 l->dims[2]);
-    else
-        snprintf(buf, len, "(%" PRIu32 ", %" PRIu32 ")", l->dims[0], l->dims[1]);
-    return buf;
+    return dims_words(l->grid, l->dims, buf, len);
+}
+
+char *sv_klaunch_block_words(const sv_klaunch *l, char *buf, size_t len)
+{
+    return dims_words(l->block, l->block_dims, buf, len);
 }
 
 char *sv_ktrace_thread_name(const sv_ktrace *t, size_t k, uint32_t thread, char *buf, size_t len)
@@ -670,6 +680,8 @@ bool sv_ktrace_validate(const sv_ktrace *t, char *err, size_t errlen)
              l->dims[2] > 65535 ||
              (uint64_t)l->dims[0] * l->dims[1] * l->dims[2] != l->grid))
             BAD("launches[%zu]: grid_dims are not the grid's %" PRIu32 " blocks", i, l->grid);
+        if (sv_klaunch_multi(l->block_dims) && !sv_klaunch_block_dims_ok(l->block_dims, l->block))
+            BAD("launches[%zu]: block_dims are not the block's %" PRIu32 " threads", i, l->block);
         for (const char *c = l->kernel; *c; c++)
             if (!((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') ||
                   (*c >= '0' && *c <= '9') || *c == '_'))

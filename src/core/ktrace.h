@@ -67,6 +67,14 @@ static inline bool sv_klaunch_multi(const uint32_t dims[3])
     return dims[1] > 1 || dims[2] > 1;
 }
 
+/* Whether the dims of a 2-D or 3-D block are a block of `block` threads
+ * (CUDA's limits: x and y up to 1024, z up to 64). */
+static inline bool sv_klaunch_block_dims_ok(const uint32_t d[3], uint32_t block)
+{
+    return d[0] >= 1 && d[1] >= 1 && d[2] >= 1 && d[0] <= 1024 && d[1] <= 1024 && d[2] <= 64 &&
+           (uint64_t)d[0] * d[1] * d[2] == block;
+}
+
 /* The most cells an array of that kind holds: SV_KTRACE_MAX_DEVICE_CELLS for
  * out[] and device memory, SV_KTRACE_MAX_CELLS for the rest. */
 static inline uint32_t sv_karray_max_len(sv_karray_kind kind)
@@ -263,13 +271,16 @@ typedef struct sv_kcellruns {
 
 /* One launch of a kernel file's host function scan (issue 31): which
  * kernel, its grid (its blocks in all; dims its x, y and z, 0 or 1 past x for
- * a 1-D grid) and block (1-D), its dynamic shared memory, the line of the
- * launch, and the step that holds the device memory after it. */
+ * a 1-D grid) and block (its threads in all; block_dims its x, y and z, 0 or
+ * 1 past x for a 1-D block: threads are numbered x, then y, then z), its
+ * dynamic shared memory, the line of the launch, and the step that holds
+ * the device memory after it. */
 #define SV_KTRACE_MAX_LAUNCHES 1024
 typedef struct sv_klaunch {
     char *kernel;
     uint32_t grid, block;
     uint32_t dims[3];
+    uint32_t block_dims[3];
     uint32_t shared;
     int32_t line;
     uint32_t step;
@@ -417,6 +428,8 @@ const sv_klaunch *sv_ktrace_launch_of(const sv_ktrace *t, size_t k);
 /* A launch's grid as its <<<...>>> writes it: "4", "(2, 2)" or "(2, 2, 3)".
  * Returns buf. */
 char *sv_klaunch_grid_words(const sv_klaunch *l, char *buf, size_t len);
+/* Its block the same way: "256", "(16, 16)" or "(8, 8, 4)". Returns buf. */
+char *sv_klaunch_block_words(const sv_klaunch *l, char *buf, size_t len);
 /* "thread 5", or in a launch's step "block 1 thread 0" (thread: the
  * launch's global index, blockIdx.x * blockDim.x + threadIdx.x). Returns buf. */
 char *sv_ktrace_thread_name(const sv_ktrace *t, size_t k, uint32_t thread, char *buf, size_t len);

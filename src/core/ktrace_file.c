@@ -273,9 +273,12 @@ static void put_launches(FILE *f, const sv_ktrace *t)
         if (sv_klaunch_multi(l->dims))
             fprintf(f, ", \"grid_dims\": [%" PRIu32 ", %" PRIu32 ", %" PRIu32 "]", l->dims[0],
                     l->dims[1], l->dims[2]);
-        fprintf(f, ", \"block\": %" PRIu32 ", \"shared\": %" PRIu32 ", \"line\": %" PRId32
-                   ", \"step\": %" PRIu32 "}",
-                l->block, l->shared, l->line, l->step);
+        fprintf(f, ", \"block\": %" PRIu32, l->block);
+        if (sv_klaunch_multi(l->block_dims))
+            fprintf(f, ", \"block_dims\": [%" PRIu32 ", %" PRIu32 ", %" PRIu32 "]",
+                    l->block_dims[0], l->block_dims[1], l->block_dims[2]);
+        fprintf(f, ", \"shared\": %" PRIu32 ", \"line\": %" PRId32 ", \"step\": %" PRIu32 "}",
+                l->shared, l->line, l->step);
     }
     fputs("\n  ]", f);
 }
@@ -1230,6 +1233,29 @@ static bool read_launches(kreader *r, const json_t *root)
                            "blocks are grid = %lld", d[0], d[1], d[2], grid);
             for (size_t k = 0; k < 3; k++)
                 l->dims[k] = (uint32_t)d[k];
+        }
+        json_t *bd = json_object_get(x, "block_dims"); /* optional: a 2-D or 3-D block */
+        if (bd) {
+            char q[96];
+            snprintf(q, sizeof q, "%s.block_dims", p);
+            static const long long most[3] = {1024, 1024, 64};
+            uint32_t d[3];
+            if (!json_is_array(bd) || json_array_size(bd) != 3)
+                return bad(r, q, "expected an array of three whole numbers");
+            for (size_t k = 0; k < 3; k++) {
+                char e[112];
+                snprintf(e, sizeof e, "%s[%zu]", q, k);
+                json_t *v = json_array_get(bd, k);
+                if (!json_is_integer(v) || json_integer_value(v) < 1 ||
+                    json_integer_value(v) > most[k])
+                    return bad(r, e, "expected a whole number from 1 to %lld", most[k]);
+                d[k] = (uint32_t)json_integer_value(v);
+            }
+            if (!sv_klaunch_block_dims_ok(d, (uint32_t)block) || !sv_klaunch_multi(d))
+                return bad(r, q, "[%u, %u, %u]: a block of more than one dimension whose "
+                           "threads are block = %lld", (unsigned)d[0], (unsigned)d[1],
+                           (unsigned)d[2], block);
+            memcpy(l->block_dims, d, sizeof d);
         }
         l->block = (uint32_t)block;
         l->shared = (uint32_t)shared;

@@ -141,15 +141,17 @@ static void print_step(const ktable *tb, size_t k)
     char words[512], lab[64];
     on(tb, COL_BOLD);
     const sv_klaunch *l = sv_ktrace_launch_of(t, k);
-    char grid[48];
+    char grid[48], block[48];
     if (l && l->shared)
-        fprintf(tb->f, "Launch %zu · %s<<<%s, %" PRIu32 ", %" PRIu32 ">>> at line %" PRId32,
+        fprintf(tb->f, "Launch %zu · %s<<<%s, %s, %" PRIu32 ">>> at line %" PRId32,
                 (size_t)(l - t->launches) + 1, l->kernel,
-                sv_klaunch_grid_words(l, grid, sizeof grid), l->block, l->shared, l->line);
+                sv_klaunch_grid_words(l, grid, sizeof grid),
+                sv_klaunch_block_words(l, block, sizeof block), l->shared, l->line);
     else if (l)
-        fprintf(tb->f, "Launch %zu · %s<<<%s, %" PRIu32 ">>> at line %" PRId32,
+        fprintf(tb->f, "Launch %zu · %s<<<%s, %s>>> at line %" PRId32,
                 (size_t)(l - t->launches) + 1, l->kernel,
-                sv_klaunch_grid_words(l, grid, sizeof grid), l->block, l->line);
+                sv_klaunch_grid_words(l, grid, sizeof grid),
+                sv_klaunch_block_words(l, block, sizeof block), l->line);
     else if (s->barrier_line > 0)
         fprintf(tb->f, "Step %zu · up to the barrier of line %" PRId32, k + 1, s->barrier_line);
     else

@@ -83,10 +83,11 @@ sv_timeline *sv_ktrace_launch_timeline(const sv_ktrace *t, size_t l, char *err, 
         pos[ord[i].k - first] = (uint32_t)i;
     snprintf(tl->algo, sizeof tl->algo, "kernel");
     snprintf(tl->kernel, sizeof tl->kernel, "%s", la->kernel);
-    char grid[48];
-    snprintf(tl->command, sizeof tl->command, "launch %zu of %zu at line %" PRId32 ", %s<<<%s, %"
-             PRIu32 ">>>%s%s", l + 1, t->nlaunches, la->line, la->kernel,
-             sv_klaunch_grid_words(la, grid, sizeof grid), la->block,
+    char grid[48], block[48];
+    snprintf(tl->command, sizeof tl->command, "launch %zu of %zu at line %" PRId32 ", %s<<<%s, "
+             "%s>>>%s%s", l + 1, t->nlaunches, la->line, la->kernel,
+             sv_klaunch_grid_words(la, grid, sizeof grid),
+             sv_klaunch_block_words(la, block, sizeof block),
              t->schedule ? ", schedule " : "", t->schedule ? t->schedule : "");
     snprintf(tl->gpu, sizeof tl->gpu, "%s",
              t->backend == SV_BACKEND_CUDA && t->device ? t->device : "the CPU runtime");

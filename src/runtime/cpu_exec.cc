@@ -2624,6 +2624,7 @@ struct Grid {
     char kernel[kName] = "";
     uint32_t grid = 0, block = 0; // the launch's blocks in all, its threads a block
     uint32_t dims[3] = {1, 1, 1}; // the grid's x, y, z
+    uint32_t bdims[3] = {1, 1, 1}; // the block's x, y, z (its threads numbered x, then y, then z)
     unsigned long shared = 0;
     void (*thunk)(const void *) = nullptr;
     unsigned char *closure = nullptr;
@@ -3585,20 +3586,21 @@ void g_hook_launch(int line, const char *kernel, const unsigned *grid, const uns
         g_fail(SV_KFAIL_REFUSED, msg, line, -1, 0);
         return;
     }
-    if (block[1] != 1 || block[2] != 1) {
-        snprintf(msg, sizeof msg, "the launch of %s at line %d: blocks of (%u, %u, %u) threads; "
-                 "the CPU runtime runs 1-D blocks (a grid may have 2 or 3 dimensions)", name,
-                 line, block[0], block[1], block[2]);
-        g_fail(SV_KFAIL_REFUSED, msg, line, -1, 0);
-        return;
-    }
     const uint64_t blocks = (uint64_t)grid[0] * grid[1] * grid[2];
-    if (blocks < 1 || blocks > kMaxGrid || grid[1] > 65535 || grid[2] > 65535 || block[0] < 1 ||
-        block[0] > kMaxBlock || shared > kDynMax) {
-        snprintf(msg, sizeof msg, "the launch of %s at line %d: (%u, %u, %u) blocks of %u threads "
-                 "with %lu bytes of shared memory (the CPU runtime: 1 .. %u blocks in all, y and "
-                 "z at most 65535, of 1 .. %u threads, at most 49152 bytes)", name, line,
-                 grid[0], grid[1], grid[2], block[0], shared, kMaxGrid, kMaxBlock);
+    const uint64_t threads = (uint64_t)block[0] * block[1] * block[2];
+    if (blocks < 1 || blocks > kMaxGrid || grid[1] > 65535 || grid[2] > 65535 || threads < 1 ||
+        threads > kMaxBlock || block[0] > 1024 || block[1] > 1024 || block[2] > 64 ||
+        shared > kDynMax) {
+        char bw[48];
+        if (block[1] == 1 && block[2] == 1)
+            snprintf(bw, sizeof bw, "%u threads", block[0]);
+        else
+            snprintf(bw, sizeof bw, "(%u, %u, %u) threads", block[0], block[1], block[2]);
+        snprintf(msg, sizeof msg, "the launch of %s at line %d: (%u, %u, %u) blocks of %s with "
+                 "%lu bytes of shared memory (the CPU runtime: 1 .. %u blocks in all, y and z at "
+                 "most 65535, of 1 .. %u threads in all, x and y at most 1024, z at most 64, at "
+                 "most 49152 bytes)", name, line, grid[0], grid[1], grid[2], bw, shared,
+                 kMaxGrid, kMaxBlock);
         g_fail(SV_KFAIL_REFUSED, msg, line, -1, 0);
         return;
     }
@@ -3614,7 +3616,9 @@ void g_hook_launch(int line, const char *kernel, const unsigned *grid, const uns
     G->grid = (uint32_t)blocks;
     for (int k = 0; k < 3; k++)
         G->dims[k] = grid[k];
-    G->block = block[0];
+    G->block = (uint32_t)threads;
+    for (int k = 0; k < 3; k++)
+        G->bdims[k] = block[k];
     G->shared = shared;
     G->thunk = thunk;
     G->pending = true;
@@ -3706,6 +3710,10 @@ void g_plan_launch(int line, const sv_rt_arg *args, unsigned nargs)
         snprintf(pl, sizeof pl, "D %u %u %u\n", G->dims[0], G->dims[1], G->dims[2]);
         G->plan += pl;
     }
+    if (G->bdims[1] > 1 || G->bdims[2] > 1) { // and its block, past 1-D
+        snprintf(pl, sizeof pl, "B %u %u %u\n", G->bdims[0], G->bdims[1], G->bdims[2]);
+        G->plan += pl;
+    }
     snprintf(pl, sizeof pl, "L %d %u %u %lu %u", line, G->grid, G->block, G->shared, nargs);
     std::string l = pl;
     for (unsigned i = 0; i < nargs; i++) {
@@ -3775,7 +3783,9 @@ void g_resume(uint32_t j)
     GThread &t = G->th[j];
     G->cur = j;
     g_shared_swap((int)(j / G->block));
-    R->tidx[0] = t.tid;
+    R->tidx[0] = t.tid % G->bdims[0]; // threads are numbered x, then y, then z
+    R->tidx[1] = t.tid / G->bdims[0] % G->bdims[1];
+    R->tidx[2] = t.tid / G->bdims[0] / G->bdims[1];
     G->bidx[0] = t.block % G->dims[0]; // blocks are numbered x, then y, then z
     G->bidx[1] = t.block / G->dims[0] % G->dims[1];
     G->bidx[2] = t.block / G->dims[0] / G->dims[1];
@@ -4042,8 +4052,8 @@ void g_run_launch()
     sv_rt_progress(++G->launches_run, 0); // the parent's progress line: launch k started
     for (int k = 0; k < 3; k++)
         G->gdim[k] = G->dims[k];
-    G->bdim[0] = B;
-    G->bdim[1] = G->bdim[2] = 1;
+    for (int k = 0; k < 3; k++)
+        G->bdim[k] = G->bdims[k];
     for (Arr &a : R->arrs) // the dynamic shared memory the launch asked for
         if (a.kind == SV_KARRAY_SHARED && a.base == (uintptr_t)R->dyn) {
             a.bytes = G->shared;
@@ -4274,7 +4284,8 @@ bool g_run(sv_schedule sched, char *err, size_t errlen)
             continue;
         }
         sv_klaunch l = {dup_str(G->kernel), G->grid, G->block,
-                        {G->dims[0], G->dims[1], G->dims[2]}, (uint32_t)G->shared, G->line,
+                        {G->dims[0], G->dims[1], G->dims[2]},
+                        {G->bdims[0], G->bdims[1], G->bdims[2]}, (uint32_t)G->shared, G->line,
                         (uint32_t)(R->t->nsteps - 1)};
         if (!l.kernel) {
             sv_errorf(err, errlen, "out of memory recording the trace");

@@ -1363,7 +1363,8 @@ static const char tile_prelude[] =
     "  unsigned k = atomicAdd(&sv_npubs, 1u);\n"
     "  if (k >= 65536u) return;\n"
     "  sv_pubs[k].time = t; sv_pubs[k].addr = a; sv_pubs[k].block = sv_bid();\n"
-    "  sv_pubs[k].thread = threadIdx.x; sv_pubs[k].line = (unsigned)line;\n"
+    "  sv_pubs[k].thread = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);"
+    " sv_pubs[k].line = (unsigned)line;\n"
     "  sv_pubs[k].value = *(const volatile unsigned *)a;\n"
     "}\n";
 
@@ -1818,6 +1819,7 @@ static bool gpu_run_plan(const sv_runtime_request *req, const sv_source_scan *s,
         goto out;
     }
     unsigned gdims[3] = {1, 1, 1}; /* the next launch's grid (a D line) */
+    unsigned bdims[3] = {1, 1, 1}; /* and its block (a B line) */
     bool copied = false; /* a cudaMemcpy since the last launch's step */
     for (const char *line = p; ok && *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1
                                                                        : line + strlen(line)) {
@@ -1846,6 +1848,19 @@ static bool gpu_run_plan(const sv_runtime_request *req, const sv_source_scan *s,
             gdims[0] = (unsigned)a;
             gdims[1] = (unsigned)b;
             gdims[2] = (unsigned)c;
+            continue;
+        }
+        if (*line == 'B') { /* the next launch's block past 1-D: B X Y Z */
+            if (!plan_num(&q, 1024, &a) || !plan_num(&q, 1024, &b) || !plan_num(&q, 64, &c) ||
+                a == 0 || b == 0 || c == 0) {
+                snprintf(why, sizeof why, "the launches' plan is not readable at \"%.40s\"",
+                         line);
+                ok = sv_ktrace_fail(t, SV_KFAIL_INTERNAL, why, 0, -1, err, errlen);
+                goto out;
+            }
+            bdims[0] = (unsigned)a;
+            bdims[1] = (unsigned)b;
+            bdims[2] = (unsigned)c;
             continue;
         }
         if (*line == 'C') { /* cudaMemcpy between device arrays: C DST OFF SRC OFF BYTES */
@@ -1949,10 +1964,20 @@ static bool gpu_run_plan(const sv_runtime_request *req, const sv_source_scan *s,
         }
         if (!multi)
             gdims[0] = (unsigned)a;
+        /* a block past 1-D: its dims (the B line before), whose threads are b */
+        const bool bmulti = bdims[1] > 1 || bdims[2] > 1;
+        if (bmulti && (unsigned long long)bdims[0] * bdims[1] * bdims[2] != b) {
+            snprintf(why, sizeof why, "the launch at line %d: its block's dimensions are not its "
+                     "threads", lno);
+            ok = sv_ktrace_fail(t, SV_KFAIL_INTERNAL, why, lno, -1, err, errlen);
+            goto out;
+        }
+        if (!bmulti)
+            bdims[0] = (unsigned)b;
         if (td.ok)
             tiles_before(&td, (uint32_t)a);
-        r = api.cuLaunchKernel(fn, gdims[0], gdims[1], gdims[2], (unsigned)b, 1, 1, (unsigned)c,
-                               NULL, params, NULL);
+        r = api.cuLaunchKernel(fn, gdims[0], gdims[1], gdims[2], bdims[0], bdims[1], bdims[2],
+                               (unsigned)c, NULL, params, NULL);
         if (r == 0)
             r = api.cuCtxSynchronize();
         if (r != 0) {
@@ -1980,6 +2005,9 @@ static bool gpu_run_plan(const sv_runtime_request *req, const sv_source_scan *s,
             if (multi)
                 for (int g = 0; g < 3; g++)
                     l->dims[g] = gdims[g];
+            if (bmulti)
+                for (int g = 0; g < 3; g++)
+                    l->block_dims[g] = bdims[g];
             l->block = (uint32_t)b;
             l->shared = (uint32_t)c;
             l->line = lno;
@@ -1991,6 +2019,7 @@ static bool gpu_run_plan(const sv_runtime_request *req, const sv_source_scan *s,
             }
         }
         gdims[0] = gdims[1] = gdims[2] = 1; /* a D line is the next launch's only */
+        bdims[0] = bdims[1] = bdims[2] = 1; /* and a B line */
         copied = false;
     }
     /* out[] after a cudaMemcpy past the last launch (no step: not a launch) */

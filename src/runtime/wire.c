@@ -207,6 +207,9 @@ bool sv_rt_wire_send(int fd, const sv_ktrace *t)
         w32(l->dims[0]);
         w32(l->dims[1]);
         w32(l->dims[2]);
+        w32(l->block_dims[0]);
+        w32(l->block_dims[1]);
+        w32(l->block_dims[2]);
         w32(l->block);
         w32(l->shared);
         w32((uint32_t)l->line);
@@ -579,6 +582,9 @@ bool sv_rt_wire_recv_first(const unsigned char *data, size_t len, const unsigned
         l->dims[0] = r32(&r);
         l->dims[1] = r32(&r);
         l->dims[2] = r32(&r);
+        l->block_dims[0] = r32(&r);
+        l->block_dims[1] = r32(&r);
+        l->block_dims[2] = r32(&r);
         l->block = r32(&r);
         l->shared = r32(&r);
         l->line = (int32_t)r32(&r);

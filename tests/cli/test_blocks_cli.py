@@ -222,6 +222,30 @@ check(p.returncode == 2 and "launches[0].grid_dims: [16, 2, 1]: a grid of more t
 rc, out, err = run("--kernel-file", k("blocks_grid_2d.cu"), "--random", "3000")
 check(rc == 0 and "Launch 1 \u00b7 block_scan<<<(16, 3), 64>>> at line " in out,
       f"2-D grid, table: {rc} {out[:300]}")
+# 2-D blocks of (8, 8): threadIdx.y and blockDim.y, the JSON's block_dims,
+# the table's head, read back; past CUDA's block limits refused in words
+rc, out, err = run("--kernel-file", k("blocks_block_2d.cu"), "--random", "3000", "--schedule",
+                   "random:4", "--format", "json")
+t = json.loads(out) if rc == 0 else {}
+check(rc == 0 and t.get("output") == scan(t.get("input", [])) and
+      [(x["block"], x.get("block_dims")) for x in t.get("launches", [])] ==
+      [(64, [8, 8, 1]), (1, None), (64, [8, 8, 1])],
+      f"2-D blocks: exit {rc}: {err[-300:]} {t.get('launches')}")
+p = subprocess.run([TRACE, "--open", "-", "--format", "json"], input=out, capture_output=True,
+                   text=True, timeout=120)
+check(p.returncode == 0 and p.stdout == out, f"2-D blocks' trace does not open again: {p.stderr}")
+bad = out.replace('"block_dims": [8, 8, 1]', '"block_dims": [8, 4, 1]', 1)
+p = subprocess.run([TRACE, "--open", "-"], input=bad, capture_output=True, text=True, timeout=120)
+check(p.returncode == 2 and "launches[0].block_dims: [8, 4, 1]: a block of more than one "
+      "dimension whose threads are block = 64" in p.stderr, f"bad block_dims: {p.stderr}")
+rc, out, err = run("--kernel-file", k("blocks_block_2d.cu"), "--random", "3000")
+check(rc == 0 and "Launch 1 \u00b7 block_scan<<<47, (8, 8)>>> at line " in out,
+      f"2-D blocks, table: {rc} {out[:300]}")
+deep = variant("blocks_block_2d.cu", "dim3 block(8, B / 8);", "dim3 block(1, 1, 128);")
+rc, out, err = run("--kernel-file", deep, "--random", "300")
+check(rc == 2 and "blocks of (1, 1, 128) threads" in out + err and "z at most 64" in out + err,
+      f"a block 128 deep: {rc} {err[-400:]}")
+os.unlink(deep)
 # printf in the host function: its text in the trace's console, as a
 # program's output (escaped), the run as without it
 hp = variant("blocks_hier.cu", "    cudaFree(sums);",

@@ -208,7 +208,8 @@ int main(int argc, char **argv)
     static const char *const files[] = {"blocks_ticket.cu", "blocks_chained.cu",
                                         "blocks_no_fence.cu", "blocks_tiles.cu",
                                         "blocks_lookback.cu", "blocks_extern.cu",
-                                        "blocks_memcpy.cu", "blocks_grid_2d.cu"};
+                                        "blocks_memcpy.cu", "blocks_grid_2d.cu",
+                                        "blocks_block_2d.cu"};
     for (size_t f = 0; f < sizeof files / sizeof *files; f++)
         for (size_t z = 0; z < sizeof ns / sizeof *ns; z++)
             compare(files[f], ns[z], SV_OP_SUM);

@@ -213,14 +213,15 @@ static void warps(void)
 }
 
 /* A decoupled look-back (64-bit statuses, a ticket), the hierarchical scan
- * with dynamic shared memory, on a 2-D grid, and with a launch a round and
- * cudaMemcpy: right under every schedule. */
+ * with dynamic shared memory, on a 2-D grid, with 2-D blocks, and with a
+ * launch a round and cudaMemcpy: right under every schedule. */
 static void lookback_and_extern(void)
 {
     static const size_t sizes[] = {1, 64, 65, 1000, 4096};
     static sv_value in[SV_MAX_N_BLOCKS];
     static const char *const files[] = {"blocks_lookback.cu", "blocks_extern.cu",
-                                        "blocks_grid_2d.cu", "blocks_memcpy.cu"};
+                                        "blocks_grid_2d.cu", "blocks_memcpy.cu",
+                                        "blocks_block_2d.cu"};
     for (size_t f = 0; f < sizeof files / sizeof *files; f++)
         for (size_t z = 0; z < sizeof sizes / sizeof *sizes; z++)
             for (size_t s = 0; s < NSCHED; s++) {
@@ -242,6 +243,15 @@ static void lookback_and_extern(void)
                               "grid_2d n=%zu: launch 1 of (%u, %u) = %u blocks", n,
                               t->launches[0].dims[0], t->launches[0].dims[1],
                               t->launches[0].grid);
+                if (f == 4 && t->nlaunches == 3) /* blocks of (8, 8): 64 threads */
+                    CHECK_MSG(t->launches[0].block == 64 && t->launches[0].block_dims[0] == 8 &&
+                                  t->launches[0].block_dims[1] == 8 &&
+                                  t->launches[0].block_dims[2] == 1 &&
+                                  t->launches[1].block == 1 && t->launches[1].block_dims[1] <= 1 &&
+                                  t->launches[2].block_dims[1] == 8,
+                              "block_2d n=%zu: blocks of %u = (%u, %u, %u)", n,
+                              t->launches[0].block, t->launches[0].block_dims[0],
+                              t->launches[0].block_dims[1], t->launches[0].block_dims[2]);
                 sv_ktrace_destroy(t);
             }
 }
@@ -417,8 +427,6 @@ static void refusals(void)
         {"blocks_no_host.cu", "launch", "host function void scan", SV_KFAIL_REFUSED},
         {"blocks_host_reads.cu", "host read", "the host function scan read in[0]",
          SV_KFAIL_OUT_OF_RANGE},
-        {"blocks_block_2d.cu", "launch", "blocks of (16, 16, 1) threads; the CPU runtime runs "
-         "1-D blocks", SV_KFAIL_REFUSED},
         /* the host function is as walled in as its kernels */
         {"blocks_host_wild.cu", "wild", "the host function scan read memory that is not the "
          "kernel's (address 0x12345678", SV_KFAIL_OUT_OF_RANGE},
