@@ -60,6 +60,7 @@ struct sv_app_kfile {
     bool running;
     uint64_t started_ns;
     uint32_t launched;      /* a host function's launches started so far */
+    uint32_t ended, grid;   /* the blocks of that launch ended, of its grid */
     uint32_t limit_ms;      /* its time limit */
 };
 
@@ -69,12 +70,14 @@ static uint64_t now_ns(void)
                       (double)SDL_GetPerformanceFrequency());
 }
 
-/* The runtime's word that launch k has started (the worker's thread). */
-static void on_launched(void *ctx, uint32_t k)
+/* The runtime's word of launch k's blocks (the worker's thread). */
+static void on_launched(void *ctx, uint32_t k, uint32_t ended, uint32_t grid)
 {
     struct sv_app_kfile *kf = ctx;
     SDL_LockMutex(kf->w.lock);
     kf->launched = k;
+    kf->ended = ended;
+    kf->grid = grid;
     SDL_UnlockMutex(kf->w.lock);
 }
 
@@ -116,7 +119,7 @@ static sv_ktrace *run_once(struct sv_app_kfile *k, const struct sv_app_kfile *p,
     SDL_LockMutex(k->w.lock);
     k->running = true;
     k->started_ns = now_ns();
-    k->launched = 0;
+    k->launched = k->ended = k->grid = 0;
     k->limit_ms = sv_runtime_time_limit_ms(req);
     SDL_UnlockMutex(k->w.lock);
     sv_ktrace *t = sv_capture_kernel(&kr, NULL, NULL, NULL, err, errlen);
@@ -135,6 +138,8 @@ bool sv_app_kfile_progress(const sv_app_state *s, sv_app_krun *out)
     bool running = k->running;
     out->seconds = running ? (double)(now_ns() - k->started_ns) / 1e9 : 0.0;
     out->launched = k->launched;
+    out->ended = k->ended;
+    out->grid = k->grid;
     out->limit_s = (double)k->limit_ms / 1e3;
     SDL_UnlockMutex(k->w.lock);
     return running;

@@ -72,15 +72,16 @@ static char *kfile_words(const sv_app_state *s)
         return NULL;
     }
     char err[sizeof s->kerror], file[sizeof s->kfile], sched[48];
-    /* a run going on: "launch:K" (a host function's launches started), or
-     * "1"; "0" none */
+    /* a run going on: "launch:K:E/G" (a host function's launch K started,
+     * E of its G blocks ended), or "1"; "0" none */
     char running[32] = "0";
     sv_app_krun kr;
     char tile[48] = "-"; /* Tab's tile: the cells of out[] it wrote */
     if (t && s->ktile_lo >= 0)
         snprintf(tile, sizeof tile, "%lld-%lld", (long long)s->ktile_lo, (long long)s->ktile_hi);
     if (sv_app_kfile_progress(s, &kr))
-        snprintf(running, sizeof running, kr.launched ? "launch:%u" : "1", (unsigned)kr.launched);
+        snprintf(running, sizeof running, kr.launched ? "launch:%u:%u/%u" : "1",
+                 (unsigned)kr.launched, (unsigned)kr.ended, (unsigned)kr.grid);
     quoted(err, sizeof err, sv_escape(s->kerror, esc, sizeof s->kerror * 4));
     quoted(file, sizeof file, sv_escape(s->kfile, name, sizeof s->kfile * 4));
     sv_schedule_format(s->kschedule, sched, sizeof sched);

@@ -14,8 +14,11 @@
 
 void sv_render_krun_words(const sv_app_krun *r, char *buf, size_t len)
 {
-    char launch[32] = "";
-    if (r->launched)
+    char launch[80] = "";
+    if (r->launched && r->grid > 1)
+        snprintf(launch, sizeof launch, " \u00b7 launch %u: %u of %u blocks", (unsigned)r->launched,
+                 (unsigned)r->ended, (unsigned)r->grid);
+    else if (r->launched)
         snprintf(launch, sizeof launch, " \u00b7 launch %u", (unsigned)r->launched);
     snprintf(buf, len, "running\u2026%s \u00b7 %.1f s of at most %.0f s", launch, r->seconds,
              r->limit_s);

@@ -43,8 +43,9 @@ bool sv_scene_hidden(const sv_app_view *s, const sv_step_view *v, int row);
 
 /* Each file's part of the frame. */
 void sv_render_header(sv_gfx *g, const sv_app_view *s, const sv_layout *l, const sv_theme *t);
-/* A kernel file's run going on, in words: "running… · launch 2 · 1.2 s of
- * at most 21 s" (the header, and the pane before the first trace). */
+/* A kernel file's run going on, in words: "running… · launch 1: 384 of
+ * 1024 blocks · 1.2 s of at most 21 s" (the header, and the pane before the
+ * first trace). */
 void sv_render_krun_words(const sv_app_krun *r, char *buf, size_t len);
 void sv_render_cells(sv_gfx *g, const sv_app_view *s, const sv_layout *l, const sv_theme *t);
 /* The kernel pane's drawing (pane_kernel.c). */

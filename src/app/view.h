@@ -105,10 +105,10 @@ typedef struct sv_exercise_view {
 
 /* A kernel file's run going on (app_kfile.c): for how long, its time
  * limit, and a host function's launches started so far (0: none yet, or a
- * single block's file). */
+ * single block's file), the last one's blocks ended of its grid. */
 typedef struct sv_app_krun {
     double seconds, limit_s;
-    uint32_t launched;
+    uint32_t launched, ended, grid;
 } sv_app_krun;
 
 typedef struct sv_app_view {

@@ -79,6 +79,9 @@ bool sv_rt_child_send(const sv_ktrace *t);
 /* In the child: done of runs runs have completed (the parent calls the
  * request's progress function). Cheap; never blocks. */
 void sv_rt_progress(uint32_t done, uint32_t runs);
+/* In the child: launch k (from 1) of a host function has ended blocks of its
+ * grid (0 as it starts; the parent calls the request's launched function). */
+void sv_rt_launch_progress(uint32_t k, uint32_t ended, uint32_t grid);
 
 #ifdef __cplusplus
 }

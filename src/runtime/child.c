@@ -37,12 +37,24 @@ void sv_rt_set_where(sv_rt_where_fn fn)
     child_where = fn;
 }
 
-void sv_rt_progress(uint32_t done, uint32_t runs)
+/* A progress record: {0, done, runs, 0} of runs, {1, k, ended, grid} of a
+ * launch (process.c reads them; 16 bytes, within PIPE_BUF: never torn). */
+static void progress_put(uint32_t kind, uint32_t a, uint32_t b, uint32_t c)
 {
-    uint32_t rec[2] = {done, runs};
+    uint32_t rec[4] = {kind, a, b, c};
     if (child_progress_fd >= 0 && write(child_progress_fd, rec, sizeof rec) < 0) {
         /* a full pipe drops a progress record: the next one says more */
     }
+}
+
+void sv_rt_progress(uint32_t done, uint32_t runs)
+{
+    progress_put(0, done, runs, 0);
+}
+
+void sv_rt_launch_progress(uint32_t k, uint32_t ended, uint32_t grid)
+{
+    progress_put(1, k, ended, grid);
 }
 
 static size_t put_str(char *buf, size_t at, size_t len, const char *s)

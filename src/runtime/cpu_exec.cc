@@ -3898,6 +3898,8 @@ bool g_settle(uint32_t s)
         G->tl[G->slot[s]].end = G->clock;
         G->slot[s] = UINT32_MAX;
         G->ended++;
+        if (G->ended * 64 / G->grid != (G->ended - 1) * 64 / G->grid) // (64 a launch at most)
+            sv_rt_launch_progress(G->launches_run, (uint32_t)G->ended, G->grid);
         return true;
     }
     // __activemask: the lanes of a warp none of whose lanes can run
@@ -4049,7 +4051,7 @@ void g_stuck()
 void g_run_launch()
 {
     const uint32_t nb = G->grid, B = G->block;
-    sv_rt_progress(++G->launches_run, 0); // the parent's progress line: launch k started
+    sv_rt_launch_progress(++G->launches_run, 0, nb); // the parent's progress line
     for (int k = 0; k < 3; k++)
         G->gdim[k] = G->dims[k];
     for (int k = 0; k < 3; k++)

@@ -134,13 +134,13 @@ typedef struct prepared {
 /* Reads the progress records there are (the pipe is non-blocking). */
 static void progress_read(int pfd, const sv_runtime_request *req)
 {
-    uint32_t rec[2];
+    uint32_t rec[4]; /* child.c's: {0, done, runs, 0} or {1, launch, ended, grid} */
     while (read(pfd, rec, sizeof rec) == (ssize_t)sizeof rec)
-        if (rec[1] == 0) { /* (launch rec[0] started: a host function's) */
+        if (rec[0] == 1 && rec[1] > 0 && rec[2] <= rec[3]) {
             if (req->launched)
-                req->launched(req->progress_ctx, rec[0]);
-        } else if (req->progress && rec[0] <= rec[1]) {
-            req->progress(req->progress_ctx, rec[0], rec[1]);
+                req->launched(req->progress_ctx, rec[1], rec[2], rec[3]);
+        } else if (rec[0] == 0 && req->progress && rec[2] > 0 && rec[1] <= rec[2]) {
+            req->progress(req->progress_ctx, rec[1], rec[2]);
         }
 }
 

@@ -72,10 +72,11 @@ typedef struct sv_runtime_request {
     /* With runs > 1: called in the caller's process as runs complete (done of
      * runs), e.g. for a progress line on a terminal; NULL: none. */
     void (*progress)(void *ctx, uint32_t done, uint32_t runs);
-    /* A host function's launches (issue 31), as the CPU runtime starts them:
-     * launch k (from 1) has started; NULL: none. Called with progress_ctx,
-     * in the caller's process (the app's worker thread). */
-    void (*launched)(void *ctx, uint32_t k);
+    /* A host function's launches (issue 31), as the CPU runtime runs them:
+     * launch k (from 1) of grid blocks has ended `ended` of them (0 as it
+     * starts; about 64 calls a launch at most); NULL: none. Called with
+     * progress_ctx, in the caller's process (the app's worker thread). */
+    void (*launched)(void *ctx, uint32_t k, uint32_t ended, uint32_t grid);
     void *progress_ctx;
 } sv_runtime_request;
 
