@@ -122,17 +122,21 @@ int sv_kernel_cmd_run(const sv_kernel_cmd *k)
         free(source);
         return sv_report(k->prog, SV_KEXIT_FAILED, NULL, "%s", err);
     }
-    if (source && k->runs > 1 && sv_runtime_file_launches(source)) {
+    const bool host = source && sv_runtime_file_launches(source);
+    if (host && k->runs > 1 && k->backend == SV_CHOOSE_CUDA) {
         free(values);
         free(source);
-        return sv_report(k->prog, SV_KEXIT_REFUSED, NULL, "--runs %u: a kernel file with a host "
-                         "function scan runs once, under one schedule (--schedule random:S "
-                         "picks another); many runs of it are not yet", k->runs);
+        return sv_report(k->prog, SV_KEXIT_REFUSED, NULL, "--runs %u with --backend cuda: a "
+                         "kernel file with a host function scan runs once on the GPU (its "
+                         "launches replayed); the CPU runtime runs it %u times", k->runs,
+                         k->runs);
     }
     sv_krun_request req;
     make_request(k, source, values, n, &req);
-    if (source && sv_runtime_file_launches(source))
-        req.run.runs = 1; /* (a seeded schedule's 100 runs are one file's) */
+    if (host && !k->runs)
+        req.run.runs = 1; /* (a seeded schedule's 100 runs are one block's: --runs asks) */
+    else if (host && k->runs > 1)
+        req.choice = SV_CHOOSE_CPU; /* (each run a child of the CPU runtime's) */
     sv_krun_status st;
     size_t dropped = 0, kept = 0;
     sv_ktrace *t = sv_capture_kernel(&req, &st, &dropped, &kept, err, sizeof err);

@@ -833,10 +833,64 @@ bool sv_runtime_file_launches(const char *source)
     return host;
 }
 
+/* A host function's file on the CPU runtime with runs > 1 (issue 31): run
+ * k is a child of its own under the schedule's seed S + k (the engine of
+ * many blocks runs the host function once a child). The trace is the first
+ * wrong or failed run's (else run 0's), with the runs made, the wrong ones
+ * and the one shown; no cell-by-cell counts. A failure that no schedule
+ * changes (it does not compile, it is refused) ends the runs. */
+static sv_ktrace *host_runs(const sv_runtime_request *req, char *err, size_t errlen)
+{
+    sv_runtime_request c = *req;
+    c.runs = 1;
+    sv_ktrace *keep = NULL;
+    bool keep_wrong = false;
+    uint32_t made = 0, wrong = 0, shown = 0;
+    for (uint32_t k = 0; k < req->runs; k++) {
+        c.schedule = req->schedule;
+        if (c.schedule.kind == SV_SCHEDULE_RANDOM || c.schedule.kind == SV_SCHEDULE_WARPS)
+            c.schedule.seed += k;
+        sv_ktrace *t = sv_runtime_run(&c, err, errlen);
+        if (!t) {
+            sv_ktrace_destroy(keep);
+            return NULL;
+        }
+        made++;
+        const sv_kfail_kind f = t->failure.kind;
+        const bool w = f != SV_KFAIL_NONE || t->wrong_runs > 0;
+        wrong += w;
+        if (!keep || (w && !keep_wrong)) {
+            sv_ktrace_destroy(keep);
+            keep = t;
+            keep_wrong = w;
+            shown = k;
+        } else {
+            sv_ktrace_destroy(t);
+        }
+        if (req->progress)
+            req->progress(req->progress_ctx, made, req->runs);
+        if (f == SV_KFAIL_COMPILE || f == SV_KFAIL_REFUSED || f == SV_KFAIL_INTERNAL)
+            break;
+    }
+    char sched[64];
+    keep->runs = made;
+    keep->wrong_runs = wrong;
+    keep->shown_run = shown;
+    if (!sv_ktrace_set_text(&keep->schedule, sv_schedule_format(req->schedule, sched,
+                                                                sizeof sched), err, errlen)) {
+        sv_ktrace_destroy(keep);
+        return NULL;
+    }
+    return keep;
+}
+
 sv_ktrace *sv_runtime_run(const sv_runtime_request *req, char *err, size_t errlen)
 {
     if (!request_valid(req, err, errlen))
         return NULL;
+    if (req->backend == SV_RUNTIME_CPU && req->runs > 1 && !req->each_run && !req->builtin &&
+        !req->plan && sv_runtime_file_launches(req->source))
+        return host_runs(req, err, errlen);
     if (req->backend == SV_RUNTIME_GPU && !req->plan && !req->builtin &&
         sv_runtime_file_launches(req->source)) {
         /* A host function's launches on the GPU (issue 31): the CPU runtime

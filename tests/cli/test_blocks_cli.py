@@ -117,10 +117,30 @@ if tl:
                        text=True, timeout=60)
     check(p.returncode == 2 and "tiles" in p.stderr, f"{p.returncode} {p.stderr}")
 # many runs of such a file: refused, saying so (a seeded schedule alone runs it once)
+# --runs R: run k a child of its own under seed S + k; the trace the first
+# wrong run's, with the runs counted (the CPU runtime; the GPU's replay runs
+# once)
 rc, out, err = run("--kernel-file", k("blocks_lookback.cu"), "--random", "256", "--runs", "8",
-                   "--schedule", "random:1")
-check(rc == 2 and "--runs 8: a kernel file with a host function scan runs once" in err,
-      f"--runs 8: {rc} {err}")
+                   "--schedule", "random:1", "--format", "json")
+t = json.loads(out) if rc == 0 else {}
+check(rc == 0 and t.get("runs") == 8 and t.get("wrong_runs") == 0 and
+      t.get("schedule") == "random:1" and t.get("output") == scan(t.get("input", [])),
+      f"--runs 8 of the look-back: {rc} {err[-300:]}")
+rc, out, err = run("--kernel-file", k("blocks_chained.cu"), "--random", "1024", "--runs", "12",
+                   "--schedule", "random:3", "--format", "json")
+t = json.loads(out) if out.startswith("{") else {}
+check(rc == 5 and t.get("runs") == 12 and 1 <= t.get("wrong_runs", 0) <= 12 and
+      t.get("failure", {}).get("kind") == "deadlock" and
+      "blocks may start in any order" in err,
+      f"--runs 12 of the chained scan without a ticket: {rc} {t.get('runs')} "
+      f"{t.get('wrong_runs')} {err[-300:]}")
+rc, out, err = run("--kernel-file", k("blocks_chained.cu"), "--random", "1024", "--runs", "12",
+                   "--schedule", "random:3")
+check(rc == 5 and "runs: " in out and " of 12 wrong" in out, f"--runs 12, table: {rc} {out[-600:]}")
+rc, out, err = run("--kernel-file", k("blocks_lookback.cu"), "--random", "256", "--runs", "8",
+                   "--backend", "cuda")
+check(rc == 2 and "--runs 8 with --backend cuda: a kernel file with a host function scan runs "
+      "once on the GPU" in err, f"--runs 8 --backend cuda: {rc} {err}")
 # the table heads each step with its launch
 rc, out, err = run("--kernel-file", k("blocks_hier.cu"), "--input", "3 1 7 0 4 1 6 3 2")
 check(rc == 0 and "Launch 1 \u00b7 block_scan<<<1, 64>>> at line " in out and
