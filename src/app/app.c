@@ -181,6 +181,7 @@ sv_app_status sv_app_init(sv_app_state *s, const sv_app_config *c, char *err, si
         bool seeded = s->kschedule.kind == SV_SCHEDULE_RANDOM ||
                       s->kschedule.kind == SV_SCHEDULE_WARPS;
         s->kruns = c->runs ? c->runs : seeded && c->schedule_given ? SV_LAB_DEFAULT_RUNS : 1;
+        s->kruns_given = c->runs != 0;
         if (!sv_app_kfile_start(s, c->kernel_file, c->entry, c->time_limit_ms, c->background,
                                 err, errlen)) {
             sv_app_cleanup(s);

@@ -46,6 +46,7 @@ struct sv_app_kfile {
     size_t n;
     sv_schedule schedule;
     uint32_t runs;
+    bool runs_given;        /* (state.h's kruns_given) */
     int output_round;       /* an exercise's output round (round-one's 1), else 0: the scan */
     int64_t replay;         /* >= 0: run this one run of the last runs again (W), else -1 */
     unsigned want;          /* bumped for each change; the worker runs when it moves */
@@ -107,6 +108,8 @@ static sv_ktrace *run_once(struct sv_app_kfile *k, const struct sv_app_kfile *p,
     req->n = p->n;
     req->schedule = p->schedule;
     req->runs = p->runs ? p->runs : 1;
+    if (!p->runs_given && req->source && sv_runtime_file_launches(req->source))
+        req->runs = 1; /* (as scanviz-trace: --runs asks for more of such a file) */
     if (p->replay >= 0) { /* run j of random:S / warps:S is seed S + j, alone */
         if (req->schedule.kind == SV_SCHEDULE_RANDOM || req->schedule.kind == SV_SCHEDULE_WARPS)
             req->schedule.seed += (uint64_t)p->replay;
@@ -234,6 +237,7 @@ void sv_app_kfile_rerun(sv_app_state *s)
     k->scan = t->scan;
     k->schedule = s->kschedule;
     k->runs = s->kruns;
+    k->runs_given = s->kruns_given;
     k->output_round = s->koutput_round;
     k->replay = -1;
     k->want++;

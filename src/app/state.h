@@ -203,6 +203,9 @@ typedef struct sv_app_state {
     double kfile_ms;        /* the last save (or input) to its result taken, ms */
     sv_schedule kschedule;  /* the schedule of the runs (S cycles) */
     uint32_t kruns;         /* --runs (0: 1) */
+    bool kruns_given;       /* --runs was given: a file with a host function runs kruns
+                               times too (else once: a seeded schedule's default runs
+                               are a single block's, as scanviz-trace's) */
     int koutput_round;      /* the open exercise's output round (round-one: out[] is round
                                1's buffer), 0 without an exercise or for one whose out[] is
                                the scan: what the kernel file's runs are judged against, so
