@@ -155,6 +155,59 @@ static bool right(const sv_ktrace *t, const sv_value *in, size_t n, sv_op op)
     return true;
 }
 
+/* The runs' progress the runtime reported (req.progress): calls, the last. */
+static uint32_t runs_calls, runs_last_done, runs_last_of;
+
+static void on_runs(void *ctx, uint32_t done, uint32_t runs)
+{
+    (void)ctx;
+    runs_calls++;
+    runs_last_done = done;
+    runs_last_of = runs;
+}
+
+/* --runs: a single block's runs in one child, a host function's a child a
+ * run; each reports its runs as they end, and counts them in the trace. */
+static void many_runs(void)
+{
+    static sv_value in[1000];
+    input_of(1000, 3, in);
+    static const struct { const char *file; size_t n; } files[] = {
+        {"double_buffer.cu", 256}, {"blocks_hier.cu", 1000}};
+    for (size_t f = 0; f < 2; f++) {
+        char path[1024], err[1024];
+        snprintf(path, sizeof path, "%s/%s", kdir, files[f].file);
+        char *src = source_of(files[f].file);
+        if (!src)
+            continue;
+        sv_runtime_request req;
+        memset(&req, 0, sizeof req);
+        req.path = path;
+        req.source = src;
+        req.op = SV_OP_SUM;
+        req.type = SV_TYPE_INT32;
+        req.scan = SV_SCAN_INCLUSIVE;
+        req.input = in;
+        req.n = files[f].n;
+        req.backend = SV_RUNTIME_CPU;
+        req.runs = 5;
+        req.schedule = (sv_schedule){SV_SCHEDULE_RANDOM, 2};
+        req.progress = on_runs;
+        runs_calls = runs_last_done = runs_last_of = 0;
+        sv_ktrace *t = sv_runtime_run(&req, err, sizeof err);
+        CHECK_MSG(t != NULL, "%s: %s", files[f].file, err);
+        if (t)
+            CHECK_MSG(t->runs == 5 && t->wrong_runs == 0 && t->failure.kind == SV_KFAIL_NONE &&
+                          right(t, in, files[f].n, SV_OP_SUM),
+                      "%s --runs 5: %u runs, %u wrong", files[f].file, t->runs, t->wrong_runs);
+        CHECK_MSG(runs_calls >= 1 && runs_last_done == 5 && runs_last_of == 5,
+                  "%s --runs 5: %u progress calls, the last %u of %u", files[f].file, runs_calls,
+                  runs_last_done, runs_last_of);
+        sv_ktrace_destroy(t);
+        free(src);
+    }
+}
+
 static void hierarchical(void)
 {
     static const size_t sizes[] = {1, 63, 64, 65, 1000, 1024};
@@ -600,6 +653,7 @@ int main(int argc, char **argv)
     CHECK_INT((int)sv_runtime_time_limit_ms(&tl), 7000);
     need_cpu_runtime(77);
     hierarchical();
+    many_runs();
     warps();
     lookback_and_extern();
     chained();
