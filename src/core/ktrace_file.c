@@ -512,6 +512,39 @@ static bool want_text(kreader *r, const json_t *obj, const char *prefix, const c
 
 /* One of names[0 .. count) at obj[name]. */
 /* want_int of a field that may be absent too (absent: 0). */
+/* The optional member key of launch obj (prefix): a grid's or a block's x,
+ * y and z, each from 1 to most[k], whose product is total, past one
+ * dimension; into out (left as it is when absent). what and whose word the
+ * refusal: "[16, 2, 1]: a grid of more than one dimension whose blocks are
+ * grid = 48". */
+static bool want_dims(kreader *r, const json_t *obj, const char *prefix, const char *key,
+                      const long long most[3], long long total, const char *what,
+                      const char *whose, uint32_t out[3])
+{
+    const json_t *dims = json_object_get(obj, key);
+    if (!dims)
+        return true;
+    char q[96];
+    snprintf(q, sizeof q, "%s.%s", prefix, key);
+    long long d[3];
+    if (!json_is_array(dims) || json_array_size(dims) != 3)
+        return bad(r, q, "expected an array of three whole numbers");
+    for (size_t k = 0; k < 3; k++) {
+        char e[112];
+        snprintf(e, sizeof e, "%s[%zu]", q, k);
+        const json_t *v = json_array_get(dims, k);
+        if (!json_is_integer(v) || json_integer_value(v) < 1 || json_integer_value(v) > most[k])
+            return bad(r, e, "expected a whole number from 1 to %lld", most[k]);
+        d[k] = json_integer_value(v);
+    }
+    if (d[0] * d[1] * d[2] != total || (d[1] == 1 && d[2] == 1))
+        return bad(r, q, "[%lld, %lld, %lld]: %s of more than one dimension whose %s = %lld",
+                   d[0], d[1], d[2], what, whose, total);
+    for (size_t k = 0; k < 3; k++)
+        out[k] = (uint32_t)d[k];
+    return true;
+}
+
 static bool want_int_opt(kreader *r, const json_t *obj, const char *name, long long lo,
                          long long hi, int32_t *out)
 {
@@ -1211,52 +1244,11 @@ static bool read_launches(kreader *r, const json_t *root)
             !want_int(r, x, p, "step", 0, SV_KTRACE_MAX_STEPS - 1, &step))
             return false;
         l->grid = (uint32_t)grid;
-        json_t *dims = json_object_get(x, "grid_dims"); /* optional: a 2-D or 3-D grid */
-        if (dims) {
-            char q[96];
-            snprintf(q, sizeof q, "%s.grid_dims", p);
-            long long d[3];
-            static const long long most[3] = {1 << 26, 65535, 65535};
-            if (!json_is_array(dims) || json_array_size(dims) != 3)
-                return bad(r, q, "expected an array of three whole numbers");
-            for (size_t k = 0; k < 3; k++) {
-                char e[112];
-                snprintf(e, sizeof e, "%s[%zu]", q, k);
-                json_t *v = json_array_get(dims, k);
-                if (!json_is_integer(v) || json_integer_value(v) < 1 ||
-                    json_integer_value(v) > most[k])
-                    return bad(r, e, "expected a whole number from 1 to %lld", most[k]);
-                d[k] = json_integer_value(v);
-            }
-            if (d[0] * d[1] * d[2] != grid || (d[1] == 1 && d[2] == 1))
-                return bad(r, q, "[%lld, %lld, %lld]: a grid of more than one dimension whose "
-                           "blocks are grid = %lld", d[0], d[1], d[2], grid);
-            for (size_t k = 0; k < 3; k++)
-                l->dims[k] = (uint32_t)d[k];
-        }
-        json_t *bd = json_object_get(x, "block_dims"); /* optional: a 2-D or 3-D block */
-        if (bd) {
-            char q[96];
-            snprintf(q, sizeof q, "%s.block_dims", p);
-            static const long long most[3] = {1024, 1024, 64};
-            uint32_t d[3];
-            if (!json_is_array(bd) || json_array_size(bd) != 3)
-                return bad(r, q, "expected an array of three whole numbers");
-            for (size_t k = 0; k < 3; k++) {
-                char e[112];
-                snprintf(e, sizeof e, "%s[%zu]", q, k);
-                json_t *v = json_array_get(bd, k);
-                if (!json_is_integer(v) || json_integer_value(v) < 1 ||
-                    json_integer_value(v) > most[k])
-                    return bad(r, e, "expected a whole number from 1 to %lld", most[k]);
-                d[k] = (uint32_t)json_integer_value(v);
-            }
-            if (!sv_klaunch_block_dims_ok(d, (uint32_t)block) || !sv_klaunch_multi(d))
-                return bad(r, q, "[%u, %u, %u]: a block of more than one dimension whose "
-                           "threads are block = %lld", (unsigned)d[0], (unsigned)d[1],
-                           (unsigned)d[2], block);
-            memcpy(l->block_dims, d, sizeof d);
-        }
+        if (!want_dims(r, x, p, "grid_dims", (const long long[3]){1 << 26, 65535, 65535}, grid,
+                       "a grid", "blocks are grid", l->dims) ||
+            !want_dims(r, x, p, "block_dims", (const long long[3]){1024, 1024, 64}, block,
+                       "a block", "threads are block", l->block_dims))
+            return false;
         l->block = (uint32_t)block;
         l->shared = (uint32_t)shared;
         l->line = (int32_t)line;

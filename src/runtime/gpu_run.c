@@ -1412,6 +1412,18 @@ static bool plan_num(const char **p, unsigned long long max, unsigned long long 
     return true;
 }
 
+/* A plan line's three dims (D X Y Z, B X Y Z), each from 1 to most[k]. */
+static bool plan_dims(const char **p, const unsigned most[3], unsigned out[3])
+{
+    unsigned long long v[3];
+    for (int k = 0; k < 3; k++)
+        if (!plan_num(p, most[k], &v[k]) || v[k] == 0)
+            return false;
+    for (int k = 0; k < 3; k++)
+        out[k] = (unsigned)v[k];
+    return true;
+}
+
 static bool plan_word(const char **p, char *buf, size_t len)
 {
     const char *s = *p;
@@ -1837,30 +1849,16 @@ static bool gpu_run_plan(const sv_runtime_request *req, const sv_source_scan *s,
             }
             continue;
         }
-        if (*line == 'D') { /* the next launch's grid past 1-D: D X Y Z */
-            if (!plan_num(&q, 1u << 26, &a) || !plan_num(&q, 65535, &b) ||
-                !plan_num(&q, 65535, &c) || a == 0 || b == 0 || c == 0) {
+        if (*line == 'D' || *line == 'B') { /* the next launch's grid / block past 1-D */
+            const bool grid = *line == 'D';
+            if (!plan_dims(&q, grid ? (const unsigned[3]){1u << 26, 65535, 65535}
+                                    : (const unsigned[3]){1024, 1024, 64},
+                           grid ? gdims : bdims)) {
                 snprintf(why, sizeof why, "the launches' plan is not readable at \"%.40s\"",
                          line);
                 ok = sv_ktrace_fail(t, SV_KFAIL_INTERNAL, why, 0, -1, err, errlen);
                 goto out;
             }
-            gdims[0] = (unsigned)a;
-            gdims[1] = (unsigned)b;
-            gdims[2] = (unsigned)c;
-            continue;
-        }
-        if (*line == 'B') { /* the next launch's block past 1-D: B X Y Z */
-            if (!plan_num(&q, 1024, &a) || !plan_num(&q, 1024, &b) || !plan_num(&q, 64, &c) ||
-                a == 0 || b == 0 || c == 0) {
-                snprintf(why, sizeof why, "the launches' plan is not readable at \"%.40s\"",
-                         line);
-                ok = sv_ktrace_fail(t, SV_KFAIL_INTERNAL, why, 0, -1, err, errlen);
-                goto out;
-            }
-            bdims[0] = (unsigned)a;
-            bdims[1] = (unsigned)b;
-            bdims[2] = (unsigned)c;
             continue;
         }
         if (*line == 'C') { /* cudaMemcpy between device arrays: C DST OFF SRC OFF BYTES */

@@ -35,6 +35,8 @@ static char *source_of(const char *file)
 }
 
 static uint32_t time_limit_ms; /* 0: the runtime's default */
+static uint32_t runs_asked;    /* 0: one run */
+static void (*runs_progress)(void *, uint32_t, uint32_t); /* req.progress */
 
 /* What the runtime said of its launches as they ran (req.launched), in
  * order: each launch's number, blocks ended and grid. */
@@ -90,7 +92,8 @@ static sv_ktrace *run(const char *file, const sv_value *in, size_t n, sv_op op, 
     req.input = in;
     req.n = n;
     req.backend = backend;
-    req.runs = 1;
+    req.runs = runs_asked ? runs_asked : 1;
+    req.progress = runs_progress;
     req.time_limit_ms = time_limit_ms;
     req.launched = on_launched;
     nlaunched = 0;
@@ -174,28 +177,12 @@ static void many_runs(void)
     input_of(1000, 3, in);
     static const struct { const char *file; size_t n; } files[] = {
         {"double_buffer.cu", 256}, {"blocks_hier.cu", 1000}};
+    runs_asked = 5;
+    runs_progress = on_runs;
     for (size_t f = 0; f < 2; f++) {
-        char path[1024], err[1024];
-        snprintf(path, sizeof path, "%s/%s", kdir, files[f].file);
-        char *src = source_of(files[f].file);
-        if (!src)
-            continue;
-        sv_runtime_request req;
-        memset(&req, 0, sizeof req);
-        req.path = path;
-        req.source = src;
-        req.op = SV_OP_SUM;
-        req.type = SV_TYPE_INT32;
-        req.scan = SV_SCAN_INCLUSIVE;
-        req.input = in;
-        req.n = files[f].n;
-        req.backend = SV_RUNTIME_CPU;
-        req.runs = 5;
-        req.schedule = (sv_schedule){SV_SCHEDULE_RANDOM, 2};
-        req.progress = on_runs;
         runs_calls = runs_last_done = runs_last_of = 0;
-        sv_ktrace *t = sv_runtime_run(&req, err, sizeof err);
-        CHECK_MSG(t != NULL, "%s: %s", files[f].file, err);
+        sv_ktrace *t = run(files[f].file, in, files[f].n, SV_OP_SUM, SV_TYPE_INT32, "random:2",
+                           SV_RUNTIME_CPU);
         if (t)
             CHECK_MSG(t->runs == 5 && t->wrong_runs == 0 && t->failure.kind == SV_KFAIL_NONE &&
                           right(t, in, files[f].n, SV_OP_SUM),
@@ -204,8 +191,9 @@ static void many_runs(void)
                   "%s --runs 5: %u progress calls, the last %u of %u", files[f].file, runs_calls,
                   runs_last_done, runs_last_of);
         sv_ktrace_destroy(t);
-        free(src);
     }
+    runs_asked = 0;
+    runs_progress = NULL;
 }
 
 static void hierarchical(void)
